@@ -1,0 +1,193 @@
+"""The domain vocabulary: languages, kinds, relations, and the frozen records judge-kb is made of.
+
+A source page is parsed into `Record`s. Deduplication groups records into `Entry`s; each record
+becomes one `Variant` of exactly one entry. Later stages attach `RuleLink`s (Comprehensive Rules
+clauses) and check ids to entries. `Entry.to_json` is the export contract other tools read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class Lang(StrEnum):
+    EN = "en"
+    DE = "de"
+    ES = "es"
+
+
+class Kind(StrEnum):
+    RULING = "ruling"
+    RULE = "rule"
+
+
+class Relation(StrEnum):
+    """How a variant relates to its entry's canonical text."""
+
+    CANONICAL = "canonical"  # the newest English wording: the entry's text
+    DUPLICATE = "duplicate"  # the same wording again (another page, card, source or date)
+    REVISION = "revision"  # an older (or superseded) wording of the same ruling
+    TRANSLATION = "translation"  # the ruling in another language
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A unit of input that could not be used, with where it is and why."""
+
+    source: str
+    line: int | None
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"{self.source}:{self.line}" if self.line else self.source
+        return f"{where}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One ruling or rule text as parsed from a source, before deduplication."""
+
+    text: str  # normalised (NFKC, plain quotes, single spaces)
+    original: str  # exactly as in the source
+    lang: Lang
+    date: str | None  # ISO 8601, None when the source gives none
+    source: str  # the corpus file's path
+    line: int  # 1-based line where the text starts
+    kind: Kind
+    card: str | None  # English card name, None for rules-search pages
+
+
+@dataclass(frozen=True, slots=True)
+class ParseResult:
+    records: tuple[Record, ...]
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A record as it sits in its entry, with its relation and the similarity that justified it."""
+
+    text: str
+    original: str
+    lang: Lang
+    date: str | None
+    source: str
+    line: int
+    relation: Relation
+    similarity: float
+    card: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "lang": self.lang.value,
+            "date": self.date,
+            "source": self.source,
+            "line": self.line,
+            "relation": self.relation.value,
+            "similarity": round(self.similarity, 4),
+            "card": self.card,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Variant:
+        return cls(
+            text=d["text"],
+            original=d.get("original", d["text"]),
+            lang=Lang(d["lang"]),
+            date=d["date"],
+            source=d["source"],
+            line=d["line"],
+            relation=Relation(d["relation"]),
+            similarity=d["similarity"],
+            card=d.get("card"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RuleLink:
+    """A Comprehensive Rules clause an entry interprets."""
+
+    clause: str  # number in the current CR, e.g. "708.8"
+    score: float
+    at_ruling_date: str | None  # number in the CR in force at the entry's first date, e.g. "707.8"
+    evidence: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "clause": self.clause,
+            "score": round(self.score, 4),
+            "at_ruling_date": self.at_ruling_date,
+            "evidence": self.evidence,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> RuleLink:
+        return cls(d["clause"], d["score"], d.get("at_ruling_date"), d.get("evidence", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One canonical ruling (or rule text) with every variant that says it."""
+
+    id: str
+    kind: Kind
+    text: str  # canonical: the newest English wording
+    cards: tuple[str, ...]
+    first_date: str | None
+    last_date: str | None
+    variants: tuple[Variant, ...]
+    rules: tuple[RuleLink, ...] = ()
+    checks: tuple[str, ...] = ()
+    clause: str | None = field(default=None)  # for kind `rule`: the CR clause the text is
+
+    def variants_in(self, lang: Lang) -> tuple[Variant, ...]:
+        return tuple(v for v in self.variants if v.lang == lang)
+
+    def text_in(self, lang: Lang) -> str | None:
+        """The newest text of this entry in `lang`, or None when the KB has none."""
+        if lang == Lang.EN:
+            return self.text
+        found = sorted(self.variants_in(lang), key=lambda v: v.date or "")
+        return found[-1].text if found else None
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind.value,
+            "text": self.text,
+            "cards": list(self.cards),
+            "first_date": self.first_date,
+            "last_date": self.last_date,
+            "variants": [v.to_json() for v in self.variants],
+            "rules": [r.to_json() for r in self.rules],
+            "checks": list(self.checks),
+        }
+        if self.clause:
+            d["clause"] = self.clause
+        return d
+
+    def to_store(self) -> dict[str, Any]:
+        """Like `to_json`, plus what only the store needs (original texts)."""
+        d = self.to_json()
+        for vd, v in zip(d["variants"], self.variants):
+            if v.original != v.text:
+                vd["original"] = v.original
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Entry:
+        return cls(
+            id=d["id"],
+            kind=Kind(d["kind"]),
+            text=d["text"],
+            cards=tuple(d["cards"]),
+            first_date=d["first_date"],
+            last_date=d["last_date"],
+            variants=tuple(Variant.from_json(v) for v in d["variants"]),
+            rules=tuple(RuleLink.from_json(r) for r in d.get("rules", [])),
+            checks=tuple(d.get("checks", [])),
+            clause=d.get("clause"),
+        )
