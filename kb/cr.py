@@ -230,6 +230,8 @@ def _parse_glossary(lines: list[str], date: str) -> dict[str, GlossaryEntry]:
 # match_clause: is a text (a copy of) a clause of the current CR?
 
 MATCH_THRESHOLD = 0.8
+CONTAINED_THRESHOLD = 0.95  # share of an excerpt's words and bigrams found in one clause
+CONTAINED_MIN_WORDS = 12
 
 
 class _ClauseMatcher:
@@ -266,8 +268,13 @@ class _ClauseMatcher:
                 if len(post) <= self.df_limit:
                     counts.update(post)
         best: tuple[str, float] | None = None
+        long_enough = len(key.split()) >= CONTAINED_MIN_WORDS
         for number, _ in counts.most_common(20):
-            sc = _dice(q, self.shingles[number])
+            cand = self.shingles[number]
+            sc = _dice(q, cand)
+            # A long enough excerpt (one sentence of a clause) counts as a copy too.
+            if long_enough and len(q & cand) / len(q) >= CONTAINED_THRESHOLD:
+                sc = max(sc, MATCH_THRESHOLD)
             if best is None or sc > best[1]:
                 best = (number, sc)
         if best and best[1] >= MATCH_THRESHOLD:
@@ -329,3 +336,350 @@ def load_current(corpus_dir: Path | None = None) -> RulesVersion:
         raise NotFoundError("no complete CR text in the corpus")
     date, _, path = full[-1]
     return parse_rules(path.read_text(encoding="utf-8"), date)
+
+
+# --------------------------------------------------------------------------------------------
+# Clause identity across versions
+
+_ACCEPT = 0.5  # text similarity that alone makes two clauses the same rule
+_ACCEPT_IN_PLACE = 0.25  # ... when the clause also sits under the same parent with the same suffix
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryStep:
+    """A clause as it stood in one version: its number then, its text, and whether it changed."""
+
+    date: str
+    number: str
+    text: str
+    change: str  # "added" (first seen), "unchanged", "reworded", "renumbered", "renumbered+reworded"
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseHistory:
+    current: str | None  # number in the current CR, None when the rule was removed
+    steps: tuple[HistoryStep, ...]
+    removed_after: str | None = None  # date of the last version that has it, when removed
+
+    @property
+    def first_seen(self) -> str:
+        return self.steps[0].date
+
+    def numbers(self) -> list[str]:
+        """The distinct numbers the clause had, oldest first (e.g. 701.31, 701.33, 701.34, 701.40)."""
+        out: list[str] = []
+        for step in self.steps:
+            if not out or out[-1] != step.number:
+                out.append(step.number)
+        return out
+
+    def changes(self) -> list[HistoryStep]:
+        return [s for s in self.steps if s.change != "unchanged"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseChange:
+    kind: str  # "added", "removed", "reworded", "renumbered", "renumbered+reworded", "unchanged"
+    before: Clause | None
+    after: Clause | None
+
+
+@dataclass(frozen=True, slots=True)
+class SectionDiff:
+    date_a: str
+    date_b: str
+    section_a: str | None
+    section_b: str
+    changes: tuple[ClauseChange, ...]
+
+
+@dataclass(slots=True)
+class RulesCorpus:
+    """Every bundled CR version (oldest first) with the clause identity between them."""
+
+    versions: list[RulesVersion]
+    # (version date, number) -> lineage id; lineage id -> [(date, number), ...] oldest first
+    lineage: dict[tuple[str, str], int] = field(default_factory=dict)
+    members: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
+
+    @property
+    def current(self) -> RulesVersion:
+        return [v for v in self.versions if v.complete][-1]
+
+    @property
+    def dates(self) -> list[str]:
+        return [v.date for v in self.versions]
+
+    def version(self, date: str) -> RulesVersion:
+        """The version published exactly on `date`."""
+        for v in self.versions:
+            if v.date == date:
+                return v
+        raise NotFoundError(f"no CR of {date}; versions: {', '.join(self.dates)}")
+
+    def in_force(self, at: str, complete: bool = False) -> RulesVersion:
+        """The version in force on date `at` (the newest published on or before it)."""
+        _check_date(at)
+        pool = [v for v in self.versions if v.complete or not complete]
+        i = bisect.bisect_right([v.date for v in pool], at)
+        if i == 0:
+            raise NotFoundError(f"no CR in the corpus was in force on {at}; the oldest is {pool[0].date}")
+        return pool[i - 1]
+
+    def clause(self, number: str, at: str | None = None) -> Clause:
+        """Current clause `number`, or (with `at`) the same rule as it stood in the CR in force on
+        `at`, whatever its number was then."""
+        lid = self._lid(number, self.current)
+        if at is None:
+            return self.current.clauses[number]
+        found = self._member_at(lid, at)
+        if found is None:
+            raise NotFoundError(f"clause {number} was not in the CR in force on {at}")
+        return self.version(found[0]).clauses[found[1]]
+
+    def number_at(self, number: str, at: str | None) -> str | None:
+        """The number that current clause `number` had in the CR in force on `at` (None: not yet)."""
+        if at is None:
+            return number
+        lid = self.lineage.get((self.current.date, number))
+        if lid is None:
+            return None
+        try:
+            found = self._member_at(lid, at)
+        except NotFoundError:
+            return None
+        return found[1] if found else None
+
+    def history(self, number: str, at: str | None = None) -> ClauseHistory:
+        """The wording of clause `number` (numbered as in the CR in force on `at`, default the
+        current CR) in every version that has it, oldest first."""
+        version = self.current if at is None else self.in_force(at)
+        lid = self._lid(number, version)
+        steps: list[HistoryStep] = []
+        for date, num in self.members[lid]:
+            text = self.version(date).clauses[num].text
+            if not steps:
+                change = "added"
+            else:
+                prev = steps[-1]
+                renum, reword = prev.number != num, _key(prev.text) != _key(text)
+                change = ("renumbered+reworded" if renum and reword else "renumbered" if renum
+                          else "reworded" if reword else "unchanged")
+            steps.append(HistoryStep(date, num, text, change))
+        last_date, last_num = self.members[lid][-1]
+        current = last_num if last_date == self.current.date else None
+        return ClauseHistory(current, tuple(steps), None if current else last_date)
+
+    def diff(self, date_a: str, date_b: str, section: str) -> SectionDiff:
+        """What changed in `section` (numbered as in the later version) between two versions."""
+        a, b = self.version(date_a), self.version(date_b)
+        if a.date > b.date:
+            a, b = b, a
+        if section not in b.clauses:
+            raise NotFoundError(_missing(section, b))
+        lid = self.lineage[(b.date, section)]
+        section_a = next((n for d, n in self.members[lid] if d == a.date), None)
+        after = b.section(section)
+        before = a.section(section_a) if section_a else []
+        by_lid_a = {self.lineage[(a.date, c.number)]: c for c in before}
+        changes: list[ClauseChange] = []
+        seen: set[int] = set()
+        for c in after:
+            l = self.lineage[(b.date, c.number)]
+            old = by_lid_a.get(l)
+            if old is None:
+                num_a = next((n for d, n in self.members[l] if d == a.date), None)
+                old = a.clauses[num_a] if num_a else None
+            seen.add(l)
+            changes.append(ClauseChange(_change_kind(old, c), old, c))
+        for l, old in by_lid_a.items():
+            if l not in seen:
+                changes.append(ClauseChange("removed", old, None))
+        return SectionDiff(a.date, b.date, section_a, section, tuple(changes))
+
+    def nearest(self, number: str, version: RulesVersion | None = None, k: int = 2) -> list[str]:
+        return _nearest(number, version or self.current, k)
+
+    def _lid(self, number: str, version: RulesVersion) -> int:
+        if number not in version.clauses:
+            raise NotFoundError(_missing(number, version))
+        return self.lineage[(version.date, number)]
+
+    def _member_at(self, lid: int, at: str) -> tuple[str, str] | None:
+        """The lineage member in the newest version on or before `at` that has the clause;
+        None when the complete CR in force then did not have it yet (or any more)."""
+        in_force = self.in_force(at, complete=True)
+        best = None
+        for date, num in self.members[lid]:
+            if date <= at and date >= in_force.date:
+                best = (date, num)
+        if best is None:
+            # the clause may be absent from the complete version but present in an extract later
+            # than it; otherwise it did not exist then
+            return None
+        return best
+
+
+def _change_kind(old: Clause | None, new: Clause) -> str:
+    if old is None:
+        return "added"
+    renum, reword = old.number != new.number, _key(old.text) != _key(new.text)
+    if renum and reword:
+        return "renumbered+reworded"
+    return "renumbered" if renum else "reworded" if reword else "unchanged"
+
+
+def _check_date(date: str) -> None:
+    try:
+        datetime.strptime(date, "%Y-%m-%d")
+    except ValueError:
+        raise InputError(f"not a date (YYYY-MM-DD): {date!r}") from None
+
+
+def _missing(number: str, version: RulesVersion) -> str:
+    near = _nearest(number, version, 2)
+    hint = f"; nearest: {', '.join(near)}" if near else ""
+    return f"no clause {number} in the CR of {version.date}{hint}"
+
+
+def _nearest(number: str, version: RulesVersion, k: int) -> list[str]:
+    """Existing numbers closest to `number`: its siblings around it, else its ancestors."""
+    numbers = version.numbers()
+    if not numbers:
+        return []
+    parent = parent_of(number) if _NUMBER.match(number) else None
+    while parent is not None and parent not in version.clauses:
+        parent = parent_of(parent)
+    pool = [n for n in numbers if parent_of(n) == parent] if parent else []
+    if not pool:
+        pool = numbers
+    keys = [sort_key(n) for n in pool]
+    i = bisect.bisect_left(keys, sort_key(number))
+    lo, hi = max(0, i - k), min(len(pool), i + k)
+    window = pool[lo:hi]
+    target = sort_key(number)
+
+    def distance(n: str) -> tuple[int, int]:
+        key = sort_key(n)
+        return (abs(key[1] - target[1]) * 1000 + abs(key[2] - target[2]) * 10
+                + abs(ord(key[3] or "`") - ord(target[3] or "`")), keys.index(key))
+
+    return sorted(sorted(window, key=distance)[:k], key=sort_key)
+
+
+def _suffix(number: str) -> str:
+    parent = parent_of(number)
+    return number[len(parent):].lstrip(".") if parent else number
+
+
+def align(versions: Iterable[RulesVersion]) -> tuple[dict[tuple[str, str], int], dict[int, list[tuple[str, str]]]]:
+    """Assign every clause of every version to a lineage (the same rule across versions).
+
+    Each version is matched against the newest known wording of every live lineage, level by
+    level (sections, rules, subrules), greedily by score: text similarity, plus bonuses when the
+    parent is the same lineage, the suffix (`a` of `708.2a`) is the same, or the number is the same.
+    A complete version ends the lineages it lacks; an extract leaves them alive.
+    """
+    lineage: dict[tuple[str, str], int] = {}
+    members: dict[int, list[tuple[str, str]]] = {}
+    heads: dict[int, Clause] = {}  # live lineages -> newest clause
+    shingle_cache: dict[str, set[str]] = {}
+
+    def sh(text: str) -> set[str]:
+        s = shingle_cache.get(text)
+        if s is None:
+            s = shingle_cache[text] = _shingles(tokens(text))
+        return s
+
+    for version in versions:
+        head_lid = {c.number: lid for lid, c in heads.items()}
+        mapping: dict[str, int] = {}  # number in this version -> lid
+        used: set[int] = set()
+        for depth in range(4):
+            clauses = [c for c in version.clauses.values() if depth_of(c.number) == depth]
+            pool = {lid: c for lid, c in heads.items() if depth_of(c.number) == depth and lid not in used}
+            by_key: dict[str, list[int]] = defaultdict(list)
+            postings: dict[str, list[int]] = defaultdict(list)
+            for lid, c in pool.items():
+                by_key[_key(c.text)].append(lid)
+                for s in sh(c.text):
+                    if " " in s:
+                        postings[s].append(lid)
+            df_limit = max(10, len(pool) // 100)
+            pairs: list[tuple[float, str, int]] = []
+            for c in clauses:
+                parent_lid = mapping.get(c.parent) if c.parent else None
+                suffix = _suffix(c.number)
+                cands: set[int] = set(by_key.get(_key(c.text), ()))
+                if c.number in head_lid and head_lid[c.number] in pool:
+                    cands.add(head_lid[c.number])
+                counts: Counter[int] = Counter()
+                mine = sh(c.text)
+                for s in mine:
+                    if " " in s and len(postings.get(s, ())) <= df_limit:
+                        counts.update(postings[s])
+                cands.update(lid for lid, _ in counts.most_common(8))
+                if parent_lid is not None:
+                    cands.update(lid for lid, h in pool.items()
+                                 if h.parent and head_lid.get(h.parent) == parent_lid and _suffix(h.number) == suffix)
+                for lid in cands:
+                    h = pool[lid]
+                    sim = 1.0 if _key(h.text) == _key(c.text) else _dice(mine, sh(h.text))
+                    same_parent = c.parent is None or (parent_lid is not None and head_lid.get(h.parent or "") == parent_lid)
+                    same_suffix = _suffix(h.number) == suffix
+                    if sim < _ACCEPT and not (same_parent and same_suffix and (sim >= _ACCEPT_IN_PLACE or depth <= 1)):
+                        continue
+                    score = sim + 0.1 * same_parent + 0.05 * same_suffix + 0.02 * (h.number == c.number)
+                    pairs.append((score, c.number, lid))
+            pairs.sort(key=lambda p: (-p[0], sort_key(p[1]), p[2]))
+            for _, number, lid in pairs:
+                if number in mapping or lid in used:
+                    continue
+                mapping[number] = lid
+                used.add(lid)
+            for c in clauses:
+                if c.number not in mapping:
+                    lid = len(members)
+                    members[lid] = []
+                    mapping[c.number] = lid
+        for number, lid in mapping.items():
+            lineage[(version.date, number)] = lid
+            members[lid].append((version.date, number))
+            heads[lid] = version.clauses[number]
+        if version.complete:
+            heads = {lid: c for lid, c in heads.items() if lid in set(mapping.values())}
+    return lineage, members
+
+
+@functools.lru_cache(maxsize=4)
+def _load_cached(corpus_dir: str | None) -> RulesCorpus:
+    folder = Path(corpus_dir) if corpus_dir else None
+    versions = [parse_rules(path.read_text(encoding="utf-8"), date) for date, _, path in _rule_files(folder)]
+    for v, (_, extract, _) in zip(versions, _rule_files(folder)):
+        v.complete = not extract
+    lineage, members = align(versions)
+    return RulesCorpus(versions, lineage, members)
+
+
+def load_rules(corpus_dir: Path | None = None) -> RulesCorpus:
+    """Every CR version in `<corpus>/rules/`, aligned (cached per corpus folder)."""
+    return _load_cached(str(corpus_dir) if corpus_dir else None)
+
+
+# --------------------------------------------------------------------------------------------
+# Word diffs
+
+
+def word_diff(a: str, b: str) -> list[tuple[str, str]]:
+    """(op, text) runs turning `a` into `b` word by word; op is "equal", "delete" or "insert"."""
+    wa, wb = a.split(), b.split()
+    out: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.append(("equal", " ".join(wa[i1:i2])))
+        else:
+            if i2 > i1:
+                out.append(("delete", " ".join(wa[i1:i2])))
+            if j2 > j1:
+                out.append(("insert", " ".join(wb[j1:j2])))
+    return out
