@@ -57,6 +57,7 @@ class Record:
     line: int  # 1-based line where the text starts
     kind: Kind
     card: str | None  # English card name, None for rules-search pages
+    clause: str | None = None  # for kind `rule`: the CR clause number the text is
 
 
 @dataclass(frozen=True, slots=True)

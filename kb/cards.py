@@ -1,0 +1,87 @@
+"""Card identity across languages: the EN/DE/ES names table derived from MTGJSON data."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from kb.model import Lang
+from kb.normalize import match_key, normalize_text
+from kb.parsers import mtgjson
+
+NAMES_FILE = "card-names.json"
+
+
+@dataclass
+class CardNames:
+    """English card name for any known name in English, German or Spanish."""
+
+    names: dict[str, dict[Lang, str]] = field(default_factory=dict)  # English → lang → name
+    _index: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def add(self, english: str, lang: Lang, name: str) -> None:
+        english, name = normalize_text(english), normalize_text(name)
+        self.names.setdefault(english, {Lang.EN: english}).setdefault(lang, name)
+        self._index.setdefault(match_key(name), english)
+        self._index.setdefault(match_key(english), english)
+
+    def resolve(self, name: str) -> str | None:
+        """The English name of the card called `name` in any known language, or None."""
+        return self._index.get(match_key(name))
+
+    def name_in(self, english: str, lang: Lang) -> str:
+        return self.names.get(english, {}).get(lang, english)
+
+    def lang_of(self, name: str) -> Lang | None:
+        english = self.resolve(name)
+        if english is None:
+            return None
+        key = match_key(name)
+        for lang, local in self.names[english].items():
+            if match_key(local) == key:
+                return lang
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "description": "English, German and Spanish card names, derived from the MTGJSON files in corpus/mtgjson/ "
+                           "(foreignData / foreignNames / localized_printings). Regenerate with: python -m kb.cards",
+            "cards": [{lang.value: local for lang, local in sorted(by_lang.items())}
+                      for _, by_lang in sorted(self.names.items())],
+        }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> CardNames:
+        table = cls()
+        for row in doc["cards"]:
+            for code, name in row.items():
+                table.add(row["en"], Lang(code), name)
+        return table
+
+    @classmethod
+    def from_mtgjson(cls, texts: Iterable[str]) -> CardNames:
+        table = cls()
+        for text in texts:
+            for card in mtgjson.iter_cards(mtgjson.load(text)):
+                table.add(card["name"], Lang.EN, card["name"])
+                for lang, name in mtgjson.foreign_names(card).items():
+                    table.add(card["name"], lang, name)
+        return table
+
+
+def load_names(corpus: Path) -> CardNames:
+    return CardNames.from_json(json.loads((corpus / NAMES_FILE).read_text(encoding="utf-8")))
+
+
+def derive_names(corpus: Path) -> CardNames:
+    return CardNames.from_mtgjson(p.read_text(encoding="utf-8") for p in sorted((corpus / "mtgjson").glob("*.json")))
+
+
+if __name__ == "__main__":  # regenerate corpus/card-names.json
+    from kb.paths import corpus_dir
+
+    out = corpus_dir() / NAMES_FILE
+    out.write_text(json.dumps(derive_names(corpus_dir()).to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out}")

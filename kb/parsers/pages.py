@@ -1,0 +1,184 @@
+"""Ruling pages saved as text: card ruling pages and rules-search result pages.
+
+A card page starts with the card's name in the page's language, may have a type line, then
+units of a date line (`• WotCJul 13, 2018`, `13/07/2018`, `24/11/14`) followed by the ruling.
+A search page starts with `Search` and holds blank-line separated paragraphs: Comprehensive
+Rules texts without their numbers, undated rulings, and "See rule 708 ..." stubs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from kb.lang import detect
+from kb.model import Kind, Lang, ParseResult, Problem, Record
+from kb.normalize import DateFormatError, normalize_text, parse_date
+
+# What a rules text matcher returns: the clause number and a score, or None for "not a rule".
+ClauseMatcher = Callable[[str], "tuple[str, float] | None"]
+NameResolver = Callable[[str], "str | None"]
+
+SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
+MAX_RULING_CHARS = 5000
+
+_BULLET = re.compile(r"^\s*(?:[•*·\-]\s*)?(?:WotC\s*)?(?P<date>.*?)\s*$")
+_DATEISH = re.compile(
+    r"^(?:\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}|[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}\.?\s+[A-Za-zä]{3,9}\.?\s+\d{4})$"
+)
+_STUB = re.compile(r"^See rules? \d{3}(?:\.\d+[a-z]?)?,? .*for more information\b.*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    number: int
+    text: str
+
+
+def _lines(text: str) -> list[_Line]:
+    text = text.lstrip("\ufeff")
+    return [_Line(i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), start=1)]
+
+
+def _paragraphs(lines: list[_Line]) -> list[list[_Line]]:
+    paras: list[list[_Line]] = []
+    current: list[_Line] = []
+    for line in lines:
+        if line.text.strip():
+            current.append(line)
+        elif current:
+            paras.append(current)
+            current = []
+    if current:
+        paras.append(current)
+    return paras
+
+
+def title_of(text: str) -> str:
+    for line in text.lstrip("\ufeff").splitlines():
+        if line.strip():
+            return normalize_text(line)
+    return ""
+
+
+def is_search_page(text: str) -> bool:
+    return title_of(text).casefold() in SEARCH_TITLES
+
+
+def _date_part(line: str) -> str | None:
+    """The date text of a date line (`• WotCJul 13, 2018` → `Jul 13, 2018`), or None for other lines."""
+    stripped = line.strip()
+    if not stripped or len(stripped) > 40:
+        return None
+    m = _BULLET.match(stripped)
+    candidate = m.group("date") if m else stripped
+    if _DATEISH.match(candidate):
+        return candidate
+    if stripped[0] in "•*·" or "WotC" in stripped:
+        return candidate  # a bullet line whose date we may not know: let parse_date say why
+    return None
+
+
+def _day_first(date_texts: list[str]) -> bool:
+    """Whether a page writes numeric dates day first, judged from the unambiguous ones."""
+    for raw in date_texts:
+        m = re.match(r"^(\d{1,2})[/.\-](\d{1,2})[/.\-]\d{2,4}$", raw)
+        if m and int(m.group(1)) > 12:
+            return True
+        if m and int(m.group(2)) > 12:
+            return False
+    return True
+
+
+def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = None) -> ParseResult:
+    """Records of a card ruling page, and a problem for each unit that can't be used."""
+    lines = _lines(text)
+    content = [line for line in lines if line.text.strip()]
+    if not content:
+        return ParseResult((), (Problem(source, None, "empty page: no title and no rulings"),))
+    title = normalize_text(content[0].text)
+    card = (resolve_card(title) if resolve_card else None) or title
+    body = [line for line in lines if line.number > content[0].number]
+    date_texts = [d for line in body if (d := _date_part(line.text))]
+    day_first = _day_first(date_texts)
+
+    records: list[Record] = []
+    problems: list[Problem] = []
+    seen_date = False
+    date: str | None = None
+    date_error: str | None = None
+    date_line = 0
+    chunk: list[_Line] = []
+
+    def flush() -> None:
+        if not chunk:
+            if seen_date and date_line:
+                problems.append(Problem(source, date_line, "date line with no ruling after it"))
+            return
+        original = "\n".join(line.text.strip() for line in chunk)
+        first = chunk[0].number
+        if not seen_date:
+            if len(chunk) == 1 and len(original) <= 40 and not original.endswith("."):
+                return  # the type line ("Enchantment", "Verzauberung"): page structure, not a ruling
+            problems.append(Problem(source, first, "text before the first date line skipped: "
+                                    f"{_clip(original)}"))
+            return
+        if date_error:
+            problems.append(Problem(source, first, f"ruling skipped: {date_error}"))
+            return
+        if len(original) > MAX_RULING_CHARS:
+            problems.append(Problem(source, first, f"ruling skipped: {len(original)} characters, "
+                                    f"over the limit of {MAX_RULING_CHARS}"))
+            return
+        clean = normalize_text(original)
+        records.append(Record(text=clean, original=original, lang=detect(clean), date=date,
+                              source=source, line=first, kind=Kind.RULING, card=card))
+
+    for line in body:
+        raw_date = _date_part(line.text)
+        if raw_date is None:
+            if line.text.strip():
+                chunk.append(line)
+            continue
+        flush()
+        chunk = []
+        seen_date, date_line = True, line.number
+        try:
+            date, date_error = parse_date(raw_date, day_first=day_first), None
+        except DateFormatError as e:
+            date, date_error = None, str(e)
+    flush()
+    if not records and not problems:
+        problems.append(Problem(source, None, "page has a title but no rulings"))
+    return ParseResult(tuple(records), tuple(problems))
+
+
+def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None) -> ParseResult:
+    """Records of a rules-search page: `rule` units (matched to a CR clause) and undated rulings."""
+    paras = _paragraphs(_lines(text))
+    records: list[Record] = []
+    problems: list[Problem] = []
+    for para in paras[1:]:  # the first paragraph is the title
+        original = "\n".join(line.text.strip() for line in para)
+        clean = normalize_text(original)
+        first = para[0].number
+        if _STUB.match(clean):
+            problems.append(Problem(source, first, f"cross-reference stub, not a ruling: {_clip(clean)}"))
+            continue
+        if len(clean) > MAX_RULING_CHARS:
+            problems.append(Problem(source, first, f"unit skipped: {len(clean)} characters, "
+                                    f"over the limit of {MAX_RULING_CHARS}"))
+            continue
+        match = match_clause(clean) if match_clause else None
+        kind, clause = (Kind.RULE, match[0]) if match else (Kind.RULING, None)
+        records.append(Record(text=clean, original=original, lang=detect(clean, Lang.EN), date=None,
+                              source=source, line=first, kind=kind, card=None, clause=clause))
+    if not paras[1:]:
+        problems.append(Problem(source, None, "search page with no results"))
+    return ParseResult(tuple(records), tuple(problems))
+
+
+def _clip(text: str, width: int = 60) -> str:
+    text = normalize_text(text)
+    return text if len(text) <= width else text[: width - 1] + "…"
