@@ -244,8 +244,8 @@ class _ClauseMatcher:
         self.postings: dict[str, list[str]] = defaultdict(list)
         for number in version.numbers():
             clause = version.clauses[number]
-            if depth_of(number) < 2:
-                continue  # headings are titles, not rule texts
+            if depth_of(number) < 2 or is_title(clause.text):
+                continue  # headings ("701.23. Search") are titles, not rule texts
             self.exact.setdefault(_key(clause.text), number)
             sh = _shingles(tokens(clause.text))
             self.shingles[number] = sh
@@ -280,6 +280,11 @@ class _ClauseMatcher:
         if best and best[1] >= MATCH_THRESHOLD:
             return best[0], round(best[1], 4)
         return None
+
+
+def is_title(text: str) -> bool:
+    """A heading such as "Face-Down Spells and Permanents" or "Manifest", not a sentence."""
+    return len(text.split()) <= 8 and not text.rstrip().endswith((".", ":", ")", '"', "'"))
 
 
 def _key(text: str) -> str:
@@ -543,28 +548,26 @@ def _missing(number: str, version: RulesVersion) -> str:
 
 
 def _nearest(number: str, version: RulesVersion, k: int) -> list[str]:
-    """Existing numbers closest to `number`: its siblings around it, else its ancestors."""
-    numbers = version.numbers()
-    if not numbers:
-        return []
-    parent = parent_of(number) if _NUMBER.match(number) else None
-    while parent is not None and parent not in version.clauses:
-        parent = parent_of(parent)
-    pool = [n for n in numbers if parent_of(n) == parent] if parent else []
-    if not pool:
-        pool = numbers
-    keys = [sort_key(n) for n in pool]
-    i = bisect.bisect_left(keys, sort_key(number))
-    lo, hi = max(0, i - k), min(len(pool), i + k)
-    window = pool[lo:hi]
+    """Existing numbers closest to `number`: fewest typing edits first, then numerically."""
     target = sort_key(number)
 
-    def distance(n: str) -> tuple[int, int]:
+    def distance(n: str) -> tuple[int, int, int, int, int, int]:
         key = sort_key(n)
-        return (abs(key[1] - target[1]) * 1000 + abs(key[2] - target[2]) * 10
-                + abs(ord(key[3] or "`") - ord(target[3] or "`")), keys.index(key))
+        return (key[:2] != target[:2], _edits(number, n), abs(key[0] - target[0]), abs(key[1] - target[1]),
+                abs(key[2] - target[2]), abs(ord(key[3] or "`") - ord(target[3] or "`")))
 
-    return sorted(sorted(window, key=distance)[:k], key=sort_key)
+    return sorted(sorted(version.clauses, key=distance)[:k], key=sort_key)
+
+
+def _edits(a: str, b: str) -> int:
+    """Levenshtein distance."""
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
 
 
 def _suffix(number: str) -> str:
