@@ -39,6 +39,7 @@ class Problem:
     source: str
     line: int | None
     reason: str
+    ignored: bool = False  # True for units that are by design not rulings (cross-reference stubs)
 
     def __str__(self) -> str:
         where = f"{self.source}:{self.line}" if self.line else self.source

@@ -164,7 +164,8 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         clean = normalize_text(original)
         first = para[0].number
         if _STUB.match(clean):
-            problems.append(Problem(source, first, f"cross-reference stub, not a ruling: {_clip(clean)}"))
+            problems.append(Problem(source, first, f"cross-reference stub, not a ruling: {_clip(clean)}",
+                                    ignored=True))
             continue
         if len(clean) > MAX_RULING_CHARS:
             problems.append(Problem(source, first, f"unit skipped: {len(clean)} characters, "

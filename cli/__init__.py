@@ -1,0 +1,1 @@
+"""The `kb` command line: a thin typer layer over the `kb` library."""

@@ -1,0 +1,211 @@
+"""`kb`: the judge-kb command line. Each command parses options, calls the library, renders."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cli.common import console, err_console, errors, open_kb, parse_lang, print_json, progress_bar
+
+app = typer.Typer(
+    name="kb",
+    help="judge-kb: Magic: The Gathering rulings, deduplicated, linked to the Comprehensive Rules, "
+         "searchable in English, German and Spanish, and checked against a rules model.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+
+@app.command()
+def ingest(
+    paths: Annotated[Optional[list[Path]], typer.Argument(
+        help="Extra ruling pages, MTGJSON files or folders to ingest with the bundled corpus.")] = None,
+    fmt: Annotated[Optional[str], typer.Option(
+        "--format", help="Force a parser instead of detecting it: card-page, search-page or mtgjson.")] = None,
+    strict: Annotated[bool, typer.Option(help="Write nothing if any unit can't be ingested.")] = False,
+    wait: Annotated[bool, typer.Option(help="Wait for another running ingest instead of stopping.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Rebuild the KB from the bundled corpus plus the given files or folders.
+
+    Every unit that can't be used is listed with file, line and reason; the rest is still ingested.
+    Exit code 1 when anything was skipped (with --strict, nothing is written then).
+    """
+    from kb import paths as kb_paths
+    from kb.build import build
+    from kb.ingest import Format
+
+    with errors():
+        try:
+            forced = Format(fmt) if fmt else None
+        except ValueError:
+            raise typer.BadParameter(f"unknown format {fmt!r}; use card-page, search-page or mtgjson") from None
+        with progress_bar(quiet=as_json) as on_progress:
+            report = build(list(paths or []), home=kb_paths.home(), fmt=forced, on_progress=on_progress,
+                           wait=wait, strict=strict)
+    data = report.to_json() | {"written": report.written}
+    if as_json:
+        print_json(data)
+    else:
+        from cli import render
+
+        render.ingest_report(console, data)
+        if not report.written:
+            err_console.print(f"[bold red]error:[/] {len(report.errors)} units could not be ingested; "
+                              "nothing written (--strict)")
+    if report.errors:
+        raise typer.Exit(1)
+
+
+@app.command("list")
+def list_entries(
+    card: Annotated[Optional[str], typer.Option(help="Only entries for this card (name in any language).")] = None,
+    lang: Annotated[Optional[str], typer.Option(help="Only entries with text in this language (en, de, es).")] = None,
+    kind: Annotated[Optional[str], typer.Option(help="ruling or rule.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """List canonical entries."""
+    from kb.model import Kind
+
+    with errors():
+        kb = open_kb(quiet=as_json)
+        english = _card_name(card) if card else None
+        try:
+            kind_ = Kind(kind) if kind else None
+        except ValueError:
+            raise typer.BadParameter(f"unknown kind {kind!r}; use ruling or rule") from None
+        entries = kb.select(card=english, lang=parse_lang(lang), kind=kind_)
+    if as_json:
+        print_json([{"id": e.id, "kind": e.kind.value, "text": e.text, "cards": list(e.cards),
+                     "first_date": e.first_date, "last_date": e.last_date,
+                     "langs": sorted({v.lang.value for v in e.variants}), "variants": len(e.variants)}
+                    for e in entries])
+    else:
+        from cli import render
+
+        render.entry_list(console, entries)
+
+
+@app.command()
+def show(
+    entry_id: Annotated[str, typer.Argument(help="Entry id (or a unique prefix of it).")],
+    lang: Annotated[Optional[str], typer.Option(help="Show the text in this language first (en, de, es).")] = None,
+    all_variants: Annotated[bool, typer.Option("--all", help="Show every variant, even identical copies.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show one entry: canonical text, rule links, checks, and every variant with its relation."""
+    with errors():
+        kb = open_kb(quiet=as_json)
+        entry = kb.get(entry_id)
+        language = parse_lang(lang)
+    if as_json:
+        print_json(entry.to_json())
+        return
+    from cli import render
+
+    render.entry_detail(console, entry, lang=language, clause_texts=_clause_texts(entry),
+                        collapse=not all_variants)
+
+
+@app.command()
+def stats(as_json: JsonOpt = False) -> None:
+    """Counts: entries, variants by relation and language, sources, skipped units."""
+    from collections import Counter
+
+    with errors():
+        kb = open_kb(quiet=as_json)
+    variants = [v for e in kb.entries for v in e.variants]
+    data = {
+        "entries": len(kb.entries),
+        "entries_by_kind": dict(sorted(Counter(e.kind.value for e in kb.entries).items())),
+        "variants": len(variants),
+        "variants_by_relation": dict(sorted(Counter(v.relation.value for v in variants).items())),
+        "variants_by_language": dict(sorted(Counter(v.lang.value for v in variants).items())),
+        "cards": len({c for e in kb.entries for c in e.cards}),
+        "source_files": len(kb.report.get("files", [])),
+        "parsed": kb.report.get("parsed"),
+        "stored": kb.report.get("stored"),
+        "skipped": sum(1 for p in kb.report.get("skipped", []) if not p.get("ignored")),
+        "ignored": sum(1 for p in kb.report.get("skipped", []) if p.get("ignored")),
+        "built_at": kb.meta.get("built_at"),
+        "data_dir": str(kb.path),
+    }
+    if as_json:
+        print_json(data)
+    else:
+        from cli import render
+
+        render.stats(console, data)
+
+
+@app.command()
+def export(
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Export every entry as JSON (the contract other tools read).
+
+    The JSON is a list of {id, kind, text, cards, first_date, last_date, variants, rules, checks};
+    the same corpus always gives byte-identical output.
+    """
+    from kb.store import dump_entries
+
+    with errors():
+        kb = open_kb(quiet=True)
+    text = dump_entries(kb.entries)
+    if output:
+        tmp = output.with_name(f".{output.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, output)
+        err_console.print(f"wrote {len(kb.entries)} entries to {output}")
+    else:
+        sys.stdout.write(text)
+
+
+def _card_name(name: str) -> str:
+    from kb import paths
+    from kb.cards import load_names
+    from kb.errors import NotFoundError
+
+    english = load_names(paths.corpus_dir()).resolve(name)
+    if english is None:
+        raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
+    return english
+
+
+def _clause_texts(entry) -> dict[str, str]:
+    if not entry.rules:
+        return {}
+    from kb.cr import load_current
+
+    current = load_current()
+    return {link.clause: current.clauses[link.clause].text for link in entry.rules if link.clause in current.clauses}
+
+
+# Commands of the other capabilities register here, one line each.
+
+
+def main() -> None:
+    """Console entry point: no traceback ever reaches a judge."""
+    try:
+        app()
+    except KeyboardInterrupt:
+        err_console.print("interrupted")
+        sys.exit(130)
+    except Exception as e:  # noqa: BLE001 - the last line of defence of a CLI
+        if os.environ.get("KB_DEBUG"):
+            raise
+        err_console.print(f"[bold red]internal error:[/] {type(e).__name__}: {e} (set KB_DEBUG=1 for details)")
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

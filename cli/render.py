@@ -1,0 +1,162 @@
+"""Rich rendering of entries, lists, stats and ingest reports. No logic beyond presentation."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Sequence
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from kb.model import Entry, Lang, Relation, Variant
+
+RELATION_STYLE = {
+    Relation.CANONICAL: "bold green",
+    Relation.DUPLICATE: "dim",
+    Relation.REVISION: "yellow",
+    Relation.TRANSLATION: "cyan",
+}
+
+
+def clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def dates(entry: Entry) -> str:
+    if not entry.first_date:
+        return "undated"
+    if entry.first_date == entry.last_date:
+        return entry.first_date
+    return f"{entry.first_date} → {entry.last_date}"
+
+
+def cards(entry: Entry, limit: int = 4) -> str:
+    if not entry.cards:
+        return "—"
+    shown = ", ".join(entry.cards[:limit])
+    return shown + (f" +{len(entry.cards) - limit} more" if len(entry.cards) > limit else "")
+
+
+def short_source(source: str) -> str:
+    return source.removeprefix("corpus/")
+
+
+def entry_list(console: Console, entries: Sequence[Entry]) -> None:
+    table = Table(expand=True, box=None, pad_edge=False)
+    table.add_column("id", style="bold", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
+    table.add_column("dates", no_wrap=True)
+    table.add_column("langs", no_wrap=True)
+    table.add_column("text", ratio=1)
+    for e in entries:
+        langs = ",".join(sorted({v.lang.value for v in e.variants}))
+        label = "rule " + e.clause if e.clause else e.kind.value
+        text = Text(clip(e.text, 140))
+        if e.cards:
+            text.append(f"\n{cards(e, 3)}", style="dim")
+        table.add_row(e.id, label, dates(e), langs, text)
+    console.print(table)
+    console.print(f"[dim]{len(entries)} entries[/]")
+
+
+def _wordings(variants: Sequence[Variant]) -> list[list[Variant]]:
+    """Variants grouped by wording (same text and language), in entry order."""
+    groups: dict[tuple[str, str], list[Variant]] = {}
+    for v in variants:
+        groups.setdefault((v.lang.value, v.text), []).append(v)
+    return list(groups.values())
+
+
+def _variant_block(group: list[Variant], marks: list[str]) -> Text:
+    first = group[0]
+    relations = sorted({v.relation for v in group}, key=list(Relation).index)
+    head = Text()
+    for i, relation in enumerate(relations):
+        head.append(("/" if i else "") + relation.value, style=RELATION_STYLE[relation])
+    days = sorted({v.date or "undated" for v in group})
+    head.append(f"  {first.lang.value}  {', '.join(days)}  similarity {first.similarity:.2f}")
+    if marks:
+        head.append("  OUTDATED: " + "; ".join(marks), style="bold red")
+    where = [f"{short_source(v.source)}:{v.line}" + (f" ({v.card})" if v.card else "") for v in group]
+    more = f" … and {len(where) - 3} more" if len(where) > 3 else ""
+    head.append("\n  " + "; ".join(where[:3]) + more, style="dim")
+    head.append("\n  " + first.text)
+    return head
+
+
+def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
+                 clause_texts: dict[str, str] | None = None,
+                 outdated: dict[int, list[str]] | None = None, collapse: bool = True) -> None:
+    """An entry: canonical text (and the asked-for language), links, variants by wording."""
+    body: list = []
+    if lang and lang is not Lang.EN:
+        local = entry.text_in(lang)
+        if local:
+            body.append(Text(local, style="bold"))
+            body.append(Text(""))
+        else:
+            body.append(Text(f"(no {lang.value} text for this entry; English below)", style="dim italic"))
+    body.append(Text(entry.text))
+    header = f"[bold]{entry.id}[/]  {entry.kind.value}" + (f" · CR {entry.clause}" if entry.clause else "")
+    console.print(Panel(Group(*body), title=header, title_align="left"))
+    console.print(f"[bold]cards[/] {', '.join(entry.cards) or '—'}   [bold]dates[/] {dates(entry)}   "
+                  f"[bold]variants[/] {len(entry.variants)}")
+
+    if entry.rules:
+        console.print("\n[bold]Comprehensive Rules[/]")
+        for link in entry.rules:
+            line = Text(f"  {link.clause}", style="bold")
+            if link.at_ruling_date and link.at_ruling_date != link.clause:
+                line.append(f" (then {link.at_ruling_date})", style="yellow")
+            line.append(f"  score {link.score:.2f}", style="dim")
+            text = (clause_texts or {}).get(link.clause)
+            if text:
+                line.append("\n    " + clip(text, 300))
+            if link.evidence:
+                line.append("\n    " + link.evidence, style="dim")
+            console.print(line)
+
+    index_of = {id(v): i for i, v in enumerate(entry.variants)}
+    groups = _wordings(entry.variants) if collapse else [[v] for v in entry.variants]
+    console.print(f"\n[bold]Variants[/] ({len(groups)} wordings)" if collapse else "\n[bold]Variants[/]")
+    for group in groups:
+        marks = sorted({m for v in group for m in (outdated or {}).get(index_of[id(v)], [])})
+        console.print(_variant_block(group, marks))
+
+
+def stats(console: Console, data: dict) -> None:
+    table = Table(title="judge-kb", title_justify="left", show_header=False)
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    for key, value in data.items():
+        if isinstance(value, dict):
+            value = ", ".join(f"{k} {v}" for k, v in value.items())
+        table.add_row(key.replace("_", " "), str(value))
+    console.print(table)
+
+
+def count_by(entries: Sequence[Entry], key) -> dict[str, int]:
+    return dict(sorted(Counter(key(e) for e in entries).items()))
+
+
+def ingest_report(console: Console, report: dict) -> None:
+    table = Table(show_header=False, title="ingest", title_justify="left")
+    table.add_column("what")
+    table.add_column("value", justify="right")
+    table.add_row("files", str(len(report["files"])))
+    table.add_row("rulings and rules parsed", str(report["parsed"]))
+    table.add_row("stored as variants", str(report["stored"]))
+    table.add_row("canonical entries", str(report["entries"]))
+    errors = [p for p in report["skipped"] if not p["ignored"]]
+    ignored = [p for p in report["skipped"] if p["ignored"]]
+    table.add_row("skipped (could not be used)", str(len(errors)))
+    table.add_row("ignored (not rulings)", str(len(ignored)))
+    table.add_row("seconds", f"{report['seconds']:.1f}")
+    console.print(table)
+    for p in report["skipped"]:
+        where = f"{p['source']}:{p['line']}" if p["line"] else p["source"]
+        style = "dim" if p["ignored"] else "red"
+        label = "ignored" if p["ignored"] else "skipped"
+        console.print(Text(f"{label}: {where}: {p['reason']}", style=style))

@@ -1,0 +1,149 @@
+"""Building the KB: ingest → deduplicate → link rules → attach checks → write → index, atomically."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from kb import paths, store
+from kb.cards import load_names
+from kb.dedup import Terminology, deduplicate, stored_count
+from kb.embed import Embedder
+from kb.errors import StoreError
+from kb.ingest import Format, bundled_sources, ingest
+from kb.model import Entry, Problem
+
+# Called with (stage, done, total) as a build advances; the CLI draws it as a progress bar.
+OnProgress = Callable[[str, int, int], None]
+STAGES = ("parse", "deduplicate", "link rules", "attach checks", "write", "index")
+
+
+@dataclass
+class BuildReport:
+    files: list[str]
+    parsed: int
+    stored: int
+    entries: int
+    problems: list[Problem] = field(default_factory=list)
+    seconds: float = 0.0
+    written: bool = False  # False when --strict refused to write a KB with skipped units
+
+    @property
+    def errors(self) -> list[Problem]:
+        """Units that could not be used (ignored cross-reference stubs are not errors)."""
+        return [p for p in self.problems if not p.ignored]
+
+    def to_json(self) -> dict:
+        return {
+            "files": self.files,
+            "parsed": self.parsed,
+            "stored": self.stored,
+            "entries": self.entries,
+            "skipped": [{"source": p.source, "line": p.line, "reason": p.reason, "ignored": p.ignored}
+                        for p in self.problems],
+            "seconds": round(self.seconds, 2),
+        }
+
+
+def load_terminology(corpus: Path) -> Terminology:
+    return Terminology.from_yaml((corpus / "terminology.yaml").read_text(encoding="utf-8"))
+
+
+def corpus_hash(files: Sequence[Path]) -> str:
+    h = hashlib.sha256()
+    for path in files:
+        h.update(paths.display_path(path).encode())
+        h.update(path.read_bytes() if path.is_file() else b"")
+    return h.hexdigest()
+
+
+def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt: Format | None = None,
+                  on_progress: OnProgress | None = None) -> tuple[list[Entry], BuildReport]:
+    """Entries from the bundled corpus plus `extra` files or folders, and the ingest report."""
+    started = time.perf_counter()
+    progress = on_progress or (lambda stage, done, total: None)
+    corpus = paths.corpus_dir()
+    from kb.cr import match_clause
+
+    sources = bundled_sources(corpus)
+    files_done = [0]
+
+    def on_file(source: str) -> None:
+        files_done[0] += 1
+        progress("parse", files_done[0], len(sources) + len(extra))
+
+    bundled = ingest(sources, names=load_names(corpus), match_clause=match_clause, on_file=on_file)
+    added = ingest(list(extra), names=load_names(corpus), match_clause=match_clause, fmt=fmt, on_file=on_file)
+    records = bundled.records + added.records
+    problems = bundled.problems + added.problems
+
+    progress("deduplicate", 0, 1)
+    entries = deduplicate(records, embedder=embedder, terminology=load_terminology(corpus))
+    progress("link rules", 0, 1)
+    # STAGE: links
+    progress("attach checks", 0, 1)
+    # STAGE: checks
+
+    stored = stored_count(entries)
+    if stored != len(records):  # conservation is the dedup contract; never write a KB that breaks it
+        raise StoreError(f"internal error: {len(records)} rulings parsed but {stored} stored")
+    report = BuildReport(files=bundled.files + added.files, parsed=len(records), stored=stored,
+                         entries=len(entries), problems=problems,
+                         seconds=time.perf_counter() - started)
+    return entries, report
+
+
+def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Embedder | None = None,
+          fmt: Format | None = None, on_progress: OnProgress | None = None, wait: bool = True,
+          strict: bool = False) -> BuildReport:
+    """Build the KB into the data directory and switch it in atomically.
+
+    With `strict`, a build in which any unit could not be used writes nothing.
+    """
+    home = home or paths.home()
+    with store.ingest_lock(home, wait=wait):
+        return _build_locked(extra, home, embedder, fmt, on_progress, strict)
+
+
+def _build_locked(extra: Sequence[Path], home: Path, embedder: Embedder | None, fmt: Format | None,
+                  on_progress: OnProgress | None, strict: bool = False) -> BuildReport:
+    started = time.perf_counter()
+    progress = on_progress or (lambda stage, done, total: None)
+    if embedder is None:
+        from kb.embed import default_build_embedder
+
+        embedder = default_build_embedder()
+    entries, report = build_entries(extra, embedder=embedder, fmt=fmt, on_progress=progress)
+    if strict and report.errors:
+        report.seconds = time.perf_counter() - started
+        return report
+    meta = {
+        "corpus_hash": corpus_hash(bundled_sources(paths.corpus_dir()) + list(extra)),
+        "extra_sources": [paths.display_path(p) for p in extra],
+        "embedder": getattr(embedder, "name", None),
+        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+    with store.new_build(home) as build_dir:
+        progress("write", 0, 1)
+        store.write_kb(build_dir, entries, report.to_json(), meta)
+        progress("index", 0, 1)
+        # STAGE: index
+    report.written = True
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def load_or_build(*, home: Path | None = None, on_progress: OnProgress | None = None,
+                  on_build: Callable[[], None] | None = None) -> store.KB:
+    """The current KB, built first from the bundled corpus if there is none yet."""
+    home = home or paths.home()
+    if not store.exists(home):
+        with store.ingest_lock(home, wait=True):  # another process may be building it: wait
+            if not store.exists(home):
+                if on_build:
+                    on_build()
+                _build_locked((), home, None, None, on_progress)
+    return store.load(home)
