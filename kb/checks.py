@@ -1,0 +1,178 @@
+"""Scenario checks: load `corpus/checks/*.yaml` (and the cards in `corpus/cards/*.yaml`), attach
+each check to the ruling entry it quotes, and run checks on the rules model.
+
+This is the only module that reads check and card files; `kb.scenario` and `kb.game` get text
+and plain objects.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from kb import paths
+from kb.errors import CheckError, InputError
+from kb.game import CardDataError, CardDef, Rules, RulesDateError, card_from_data
+from kb.model import Entry, Kind, Problem
+from kb.scenario import Check, parse_checks, run_check
+
+__all__ = [
+    "Check",
+    "CheckResult",
+    "attach_checks",
+    "load_cards",
+    "load_checks",
+    "normalise_quote",
+    "run_checks",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    id: str
+    entry: str | None  # the entry id the check verifies; None when not attached
+    file: str
+    passed: bool
+    failures: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "entry": self.entry,
+            "file": self.file,
+            "passed": self.passed,
+            "failures": list(self.failures),
+        }
+
+
+_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
+_SPACE = re.compile(r"\s+")
+
+
+def normalise_quote(text: str) -> str:
+    """Casefold, plain quotes, collapsed whitespace: how `ruling:` quotes are matched."""
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    return _SPACE.sub(" ", text).strip().casefold()
+
+
+def _checks_dir() -> Path:
+    return paths.corpus_dir() / "checks"
+
+
+def _cards_dir() -> Path:
+    return paths.corpus_dir() / "cards"
+
+
+def load_cards(directory: Path | None = None) -> dict[str, CardDef]:
+    """All card definitions by name (double-faced cards by their front face's name)."""
+    directory = directory or _cards_dir()
+    cards: dict[str, CardDef] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        where = paths.display_path(path)
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            raise CheckError(f"{where}: malformed YAML: {exc}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+            raise CheckError(f"{where}: a card file needs a top-level `cards:` list")
+        for i, raw in enumerate(data["cards"], 1):
+            try:
+                card = card_from_data(raw, f"{where} (card {i})")
+            except (CardDataError, ValueError, TypeError) as exc:
+                raise CheckError(str(exc)) from None
+            if card.name in cards:
+                raise CheckError(f"{where}: card {card.name!r} is defined twice")
+            cards[card.name] = card
+    return cards
+
+
+def load_checks(paths_: Sequence[Path] | None = None) -> tuple[list[Check], list[Problem]]:
+    """Parse check files (default: every `corpus/checks/*.yaml`); bad checks become Problems."""
+    files = list(paths_) if paths_ is not None else sorted(_checks_dir().glob("*.yaml"))
+    cards = load_cards()
+    checks: list[Check] = []
+    problems: list[Problem] = []
+    for path in files:
+        where = paths.display_path(Path(path))
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            problems.append(Problem(where, None, f"cannot read: {exc.strerror or exc}"))
+            continue
+        found, bad = parse_checks(text, where, cards)
+        checks.extend(found)
+        problems.extend(bad)
+    return checks, problems
+
+
+def _entry_for(check: Check, rulings: list[tuple[Entry, list[str]]]) -> Entry:
+    quote = normalise_quote(check.ruling)
+    hits = [e for e, texts in rulings if any(quote in t for t in texts)]
+    if len(hits) == 1:
+        return hits[0]
+    where = f"{check.file}:{check.line}"
+    if not hits:
+        raise CheckError(f"{where}: check {check.name!r} quotes no ruling: {check.ruling!r}")
+    ids = ", ".join(e.id for e in hits[:5])
+    raise CheckError(f"{where}: check {check.name!r} quotes {len(hits)} rulings ({ids}); quote more")
+
+
+def _ruling_texts(entries: list[Entry]) -> list[tuple[Entry, list[str]]]:
+    return [
+        (e, [normalise_quote(e.text)] + [normalise_quote(v.text) for v in e.variants])
+        for e in entries
+        if e.kind is Kind.RULING
+    ]
+
+
+def entry_of_checks(entries: list[Entry], checks: list[Check]) -> dict[str, str]:
+    """Check id -> entry id; raises CheckError for a check that quotes zero or several rulings."""
+    rulings = _ruling_texts(entries)
+    return {c.id: _entry_for(c, rulings).id for c in checks}
+
+
+def attach_checks(entries: list[Entry], checks: list[Check]) -> list[Entry]:
+    """Entries with `checks` filled (sorted check ids); every check must quote exactly one ruling."""
+    by_entry: dict[str, list[str]] = {}
+    for check_id, entry_id in entry_of_checks(entries, checks).items():
+        by_entry.setdefault(entry_id, []).append(check_id)
+    return [
+        replace(e, checks=tuple(sorted(by_entry[e.id]))) if e.id in by_entry else e for e in entries
+    ]
+
+
+def run_checks(
+    checks: list[Check],
+    rules_date: str | None = None,
+    *,
+    entries_by_check: Mapping[str, str] | None = None,
+    cards: Mapping[str, CardDef] | None = None,
+) -> list[CheckResult]:
+    """Run checks under `rules_date` (None: each check under its own `rules:` date, default the
+    current rules). `entries_by_check` fills `CheckResult.entry`."""
+    if rules_date is not None:
+        try:
+            Rules.for_date(rules_date)
+        except RulesDateError as exc:
+            raise InputError(str(exc)) from None
+    cards = cards if cards is not None else load_cards()
+    entries_by_check = entries_by_check or {}
+    results = []
+    for check in checks:
+        failures = run_check(check, cards, rules_date)
+        results.append(
+            CheckResult(
+                id=check.id,
+                entry=entries_by_check.get(check.id),
+                file=check.file,
+                passed=not failures,
+                failures=failures,
+            )
+        )
+    return results
