@@ -28,6 +28,7 @@ __all__ = [
     "attach_checks",
     "load_cards",
     "load_checks",
+    "match_entries",
     "normalise_quote",
     "run_checks",
 ]
@@ -135,6 +136,19 @@ def entry_of_checks(entries: list[Entry], checks: list[Check]) -> dict[str, str]
     """Check id -> entry id; raises CheckError for a check that quotes zero or several rulings."""
     rulings = _ruling_texts(entries)
     return {c.id: _entry_for(c, rulings).id for c in checks}
+
+
+def match_entries(entries: list[Entry], checks: list[Check]) -> tuple[dict[str, str], list[Problem]]:
+    """Like `entry_of_checks`, but a check that quotes zero or several rulings becomes a Problem."""
+    rulings = _ruling_texts(entries)
+    found: dict[str, str] = {}
+    problems: list[Problem] = []
+    for check in checks:
+        try:
+            found[check.id] = _entry_for(check, rulings).id
+        except CheckError as exc:
+            problems.append(Problem(check.file, check.line, str(exc).split(": ", 1)[-1]))
+    return found, problems
 
 
 def attach_checks(entries: list[Entry], checks: list[Check]) -> list[Entry]:

@@ -1,0 +1,95 @@
+"""`kb check`: run scenario checks on the rules model, for entries, files, or everything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+
+from cli.common import console, err_console, errors, print_json
+
+
+def check(
+    targets: Annotated[Optional[list[str]], typer.Argument(
+        help="Entry ids (or unique prefixes) or check files (PATH.yaml); default: every check.")] = None,
+    rules: Annotated[Optional[str], typer.Option(
+        "--rules", help="Run under the Comprehensive Rules of this date (YYYY-MM-DD) instead of "
+                        "each check's own date.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Run scenario checks against the rules model. Exit code 1 when any check fails."""
+    from kb.checks import load_checks, match_entries, run_checks
+    from kb.errors import CheckError, NotFoundError
+
+    with errors():
+        targets = targets or []
+        files = [Path(t) for t in targets if t.endswith((".yaml", ".yml"))]
+        entry_ids = [t for t in targets if not t.endswith((".yaml", ".yml"))]
+        for f in files:
+            if not f.is_file():
+                raise NotFoundError(f"no check file {f}")
+        checks, problems = load_checks(files) if files else load_checks()
+        if files and entry_ids:
+            raise CheckError("give either entry ids or check files, not both")
+        by_check: dict[str, str] = {}
+        if entry_ids:
+            from cli.common import open_kb
+
+            kb = open_kb(quiet=as_json)
+            wanted = {kb.get(i).id for i in entry_ids}
+            by_check, unmatched = match_entries(kb.entries, checks)
+            problems.extend(unmatched)
+            checks = [c for c in checks if by_check.get(c.id) in wanted]
+            missing = wanted - {by_check[c.id] for c in checks}
+            if missing:
+                raise NotFoundError("no checks for entry " + ", ".join(sorted(missing)))
+        else:
+            by_check = _entries_if_built(checks)
+        results = run_checks(checks, rules, entries_by_check=by_check)
+    failed = [r for r in results if not r.passed]
+    if as_json:
+        data: dict[str, Any] = {
+            "checks": [r.to_json() for r in results],
+            "summary": {"total": len(results), "passed": len(results) - len(failed), "failed": len(failed)},
+        }
+        if problems:
+            data["problems"] = [str(p) for p in problems]
+        print_json(data)
+    else:
+        for p in problems:
+            err_console.print(f"[yellow]problem:[/] {p}", soft_wrap=True)
+        render_check_results(console, results)
+        console.print(f"{len(results)} checks: {len(results) - len(failed)} passed, {len(failed)} failed"
+                      + (f" (rules of {rules})" if rules else ""))
+    if failed or problems:
+        raise typer.Exit(1)
+
+
+def _entries_if_built(checks: list[Any]) -> dict[str, str]:
+    """Check id -> entry id from an existing KB; empty when none is built (never builds one)."""
+    from kb import paths, store
+    from kb.checks import match_entries
+    from kb.errors import KBError
+
+    try:
+        if not store.exists(paths.home()):
+            return {}
+        found, _ = match_entries(store.load(paths.home()).entries, checks)
+        return found
+    except KBError:
+        return {}
+
+
+def render_check_results(console: Console, results: list[Any]) -> None:
+    """One line per check (status, id, entry), each failure indented underneath."""
+    if not results:
+        console.print("[dim]no checks[/]")
+        return
+    for r in results:
+        status = "[green]pass[/]" if r.passed else "[bold red]FAIL[/]"
+        entry = f"  [dim]{r.entry}[/]" if r.entry else ""
+        console.print(f"{status}  {r.id}{entry}", soft_wrap=True)
+        for f in r.failures:
+            console.print(f"      [red]{f}[/]", soft_wrap=True, markup=True, highlight=False)
