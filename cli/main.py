@@ -191,6 +191,9 @@ def _clause_texts(entry) -> dict[str, str]:
 
 
 # Commands of the other capabilities register here, one line each.
+from cli import check as check_cmd  # noqa: E402
+
+app.command("check")(check_cmd.check)
 
 
 def main() -> None:
