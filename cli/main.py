@@ -194,6 +194,11 @@ def _clause_texts(entry) -> dict[str, str]:
 from cli import check as check_cmd  # noqa: E402
 
 app.command("check")(check_cmd.check)
+from cli import search as search_cmd  # noqa: E402
+
+app.command("search")(search_cmd.search)
+from cli import rule as rule_cmd  # noqa: E402
+app.command("rule")(rule_cmd.rule)
 
 
 def main() -> None:

@@ -130,7 +130,9 @@ def _build_locked(extra: Sequence[Path], home: Path, embedder: Embedder | None, 
         progress("write", 0, 1)
         store.write_kb(build_dir, entries, report.to_json(), meta)
         progress("index", 0, 1)
-        # STAGE: index
+        from kb.search import build_index  # STAGE: index
+
+        build_index(entries, build_dir / "index", embedder)
     report.written = True
     report.seconds = time.perf_counter() - started
     return report
