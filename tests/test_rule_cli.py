@@ -1,0 +1,109 @@
+"""`kb rule`: a clause across CR versions, its word diffs and linked rulings; `--diff` of a section."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from kb import store
+from kb.model import Entry, Kind, Lang, Relation, RuleLink, Variant
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KB_HOME", str(tmp_path))
+    return tmp_path
+
+
+def write_kb(home: Path) -> None:
+    text = "If the enchanted creature is turned face up, the \"Form\" will continue to enchant it."
+    v = Variant(text, text, Lang.EN, "2014-11-24", "seed", 1, Relation.CANONICAL, 1.0, "Lightform")
+    linked = Entry("form-stays", Kind.RULING, text, ("Lightform",), "2014-11-24", "2014-11-24", (v,),
+                   rules=(RuleLink("708.8", 0.9, "707.8", 'cue "same permanent"'),))
+    other = Entry("other", Kind.RULING, "Something else.", ("Lightform",), None, None, (v,),
+                  rules=(RuleLink("110.5", 0.9, None, ""),))
+    with store.new_build(home) as folder:
+        store.write_kb(folder, [linked, other], {}, {})
+
+
+def run(*args: str):
+    return runner.invoke(app, ["rule", *args])
+
+
+def test_708_2a_shows_the_2018_rewrite_and_todays_text():
+    result = run("708.2a")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "707.2a → 708.2a" in out
+    assert "2018-07-13 707.2a reworded" in out
+    assert "doesn't list any characteristics for that object" in out
+    assert "no KB in" in out  # the rulings part says how to get them
+
+
+def test_json_has_history_with_word_diff():
+    result = run("708.2a", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["clause"] == "708.2a" and data["numbers"] == ["707.2a", "708.2a"]
+    rewrite = next(s for s in data["history"] if s["date"] == "2018-07-13")
+    assert rewrite["number"] == "707.2a" and rewrite["change"] == "reworded"
+    assert ["insert", "that doesn't list any characteristics for that object,"] in [list(r) for r in rewrite["diff"]] \
+        or any(op == "insert" and "characteristics" in w for op, w in rewrite["diff"])
+    assert data["rulings"] is None
+
+
+def test_at_date_gives_the_clause_then():
+    data = json.loads(run("708.8", "--at", "2014-11-24", "--json").output)
+    assert data["at"]["number"] == "707.8" and data["at"]["version"] == "2014-09-25"
+    data = json.loads(run("701.40", "--at", "2014-11-24", "--json").output)
+    assert data["at"]["number"] is None  # manifest came with the CR of 2015-01-23
+
+
+def test_linked_rulings_come_from_the_kb(home):
+    write_kb(home)
+    data = json.loads(run("708.8", "--json").output)
+    assert [r["id"] for r in data["rulings"]] == ["form-stays"]
+    assert data["rulings"][0]["at_ruling_date"] == "707.8"
+    text = " ".join(run("708.8").output.split())
+    assert "form-stays" in text and "continue to enchant it" in text
+
+
+def test_unknown_clause_is_one_line_with_the_nearest():
+    result = run("708.99")
+    assert result.exit_code == 1
+    assert "no clause 708.99 in the CR of 2026-01-16; nearest: 708.9, 708.12" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("args", [(), ("--diff", "2014-09-25", "2026-01-16"), ("708.8", "--at", "yesterday"),
+                                  ("--diff", "2014-09-25", "1999-01-01", "--section", "708")])
+def test_bad_input_is_one_line_error(args):
+    result = run(*args)
+    assert result.exit_code == 1
+    assert result.output.strip().startswith("error:")
+
+
+def test_section_diff():
+    result = run("--diff", "2014-09-25", "2026-01-16", "--section", "708", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["section_before"] == "707"
+    pairs = {(c["before"], c["after"]): c["change"] for c in data["changes"]}
+    assert pairs[("707.8", "708.8")] == "renumbered"
+    assert pairs[(None, "708.12")] == "added"
+    assert pairs[("707.2a", "708.2a")] == "renumbered+reworded"
+    text = run("--diff", "2014-09-25", "2026-01-16", "--section", "708").output
+    assert "Section 707 (2014-09-25) → 708 (2026-01-16)" in text
+
+
+def test_word_diff_is_rendered_red_struck_and_green():
+    from cli.rule import diff_text
+
+    text = diff_text([("equal", "a"), ("delete", "old"), ("insert", "new")])
+    assert text.plain == "a old new"
+    assert [(text.plain[s.start:s.end], str(s.style)) for s in text.spans] == [("old", "red strike"), ("new", "green")]
