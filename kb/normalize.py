@@ -65,6 +65,8 @@ def parse_date(raw: str, *, day_first: bool = True) -> str:
 
 
 def _iso(year: int, month: int, day: int, raw: str) -> str:
+    if not 1993 <= year <= 2100:  # Magic was first published in 1993
+        raise DateFormatError(f"implausible year in date {raw!r}")
     try:
         return date(year, month, day).isoformat()
     except ValueError:

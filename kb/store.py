@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
@@ -162,7 +163,7 @@ def new_build(home: Path) -> Iterator[Path]:
     """A fresh build folder; switched in as `current` only if the block completes."""
     builds = home / "builds"
     builds.mkdir(parents=True, exist_ok=True)
-    build_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}"
+    build_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{uuid.uuid4().hex[:6]}"
     folder = builds / f".tmp-{build_id}"
     folder.mkdir()
     try:

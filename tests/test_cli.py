@@ -1,0 +1,134 @@
+"""The core commands as a judge runs them: ingest, list, show, stats, export."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+from tests.conftest import DATA
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def fake_build_embedder(monkeypatch):
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+
+
+def kb(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_first_use_builds_the_kb_and_lists_entries(kb_home):
+    result = kb("list", "--json")
+    assert result.exit_code == 0, result.output
+    entries = json.loads(result.stdout)
+    assert len(entries) > 50
+    assert (kb_home / "current" / "kb.json").is_file()
+
+
+def test_list_by_card_in_any_language():
+    by_german = json.loads(kb("list", "--card", "Lichtform", "--json").stdout)
+    by_english = json.loads(kb("list", "--card", "Lightform", "--json").stdout)
+    assert by_german == by_english and by_german
+    assert all("Lightform" in e["cards"] for e in by_german)
+
+
+def test_list_unknown_card_is_one_line_error():
+    result = kb("list", "--card", "Nonexistent Form")
+    assert result.exit_code == 1
+    assert "unknown card 'Nonexistent Form'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_show_by_id_prefix_and_json():
+    entries = json.loads(kb("list", "--json").stdout)
+    target = next(e for e in entries if e["text"].startswith("If the enchanted creature is turned face up"))
+    result = kb("show", target["id"][:6], "--json")
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.stdout)
+    assert shown["id"] == target["id"] and shown["variants"]
+    human = kb("show", target["id"])
+    assert target["id"] in human.output and "canonical" in human.output
+
+
+def test_show_unknown_id():
+    result = kb("show", "r-doesnotexist")
+    assert result.exit_code == 1 and "no entry 'r-doesnotexist'" in result.output
+
+
+def test_stats_conserves_every_parsed_ruling():
+    data = json.loads(kb("stats", "--json").stdout)
+    assert data["parsed"] == data["stored"] == data["variants"]
+    assert data["skipped"] == 0 and data["ignored"] == 4
+
+
+def test_export_contract_and_determinism(kb_home):
+    first = kb("export", "--json")
+    assert first.exit_code == 0
+    entries = json.loads(first.stdout)
+    for e in entries:
+        assert set(e) >= {"id", "kind", "text", "cards", "first_date", "last_date", "variants", "rules", "checks"}
+        for v in e["variants"]:
+            assert set(v) >= {"text", "lang", "date", "source", "line", "relation", "similarity"}
+            assert v["source"].startswith("corpus/")
+    assert kb("ingest").exit_code == 0
+    second = kb("export", "--json")
+    assert second.stdout == first.stdout
+
+
+def test_ingest_extra_files_reports_every_skipped_unit_and_keeps_the_rest(tmp_path):
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for name in ("bad_dates.txt", "german_type_line.txt", "garbage.txt", "truncated.json", "empty.txt"):
+        shutil.copy(DATA / "pages" / name, folder / name)
+    result = kb("ingest", str(folder), "--json")
+    assert result.exit_code == 1  # something was skipped
+    report = json.loads(result.stdout)
+    assert report["written"] is True and report["parsed"] == report["stored"]
+    skipped = {(s["source"].rsplit("/", 1)[-1], s["line"]) for s in report["skipped"] if not s["ignored"]}
+    assert ("bad_dates.txt", 5) in skipped and ("bad_dates.txt", 13) in skipped
+    assert ("garbage.txt", None) in skipped and ("empty.txt", None) in skipped
+    assert ("truncated.json", 1) in skipped
+    listed = json.loads(kb("list", "--card", "Wutform", "--json").stdout)
+    assert any(e["first_date"] == "2014-11-24" for e in listed)
+    sources = {v["source"].rsplit("/", 1)[-1] for e in json.loads(kb("export").stdout) for v in e["variants"]}
+    assert {"bad_dates.txt", "german_type_line.txt"} <= sources
+
+
+def test_strict_ingest_writes_nothing(tmp_path, kb_home):
+    assert kb("ingest").exit_code == 0
+    before = (kb_home / "current").resolve()
+    shutil.copy(DATA / "pages" / "bad_dates.txt", tmp_path / "bad_dates.txt")
+    result = kb("ingest", str(tmp_path / "bad_dates.txt"), "--strict")
+    assert result.exit_code == 1 and "nothing written" in result.output
+    assert (kb_home / "current").resolve() == before
+
+
+def test_ingest_missing_path_is_reported():
+    result = kb("ingest", "/nonexistent/page.txt", "--json")
+    assert result.exit_code == 1
+    assert "no such file or folder" in result.stdout
+
+
+def test_corrupt_kb_is_rebuilt_on_next_use(kb_home):
+    assert kb("ingest").exit_code == 0
+    kb_file = kb_home / "current" / "kb.json"
+    kb_file.write_text(kb_file.read_text()[:1000])
+    result = kb("list", "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)
+
+
+def test_every_command_has_help_text_and_is_in_the_readme():
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    for command in app.registered_commands:
+        name = command.name or command.callback.__name__
+        assert command.callback.__doc__, f"kb {name} has no help text"
+        assert f"kb {name}" in readme, f"kb {name} is missing from the README"

@@ -1,0 +1,193 @@
+"""Parsers: text in, records and problems out. Sample pages live in tests/data/pages/."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kb.cards import load_names
+from kb.ingest import Format, decode, detect_format
+from kb.model import Kind, Lang
+from kb.normalize import DateFormatError, normalize_text, parse_date
+from kb.parsers import mtgjson, pages
+from kb.paths import corpus_dir
+from tests.conftest import DATA
+
+NAMES = load_names(corpus_dir())
+SEEDS = corpus_dir() / "seeds"
+
+
+def page(name: str) -> str:
+    return decode((DATA / "pages" / name).read_bytes())
+
+
+@pytest.mark.parametrize("raw, iso", [
+    ("Jul 13, 2018", "2018-07-13"),
+    ("Nov 24, 2014", "2014-11-24"),
+    ("13/07/2018", "2018-07-13"),
+    ("24/11/14", "2014-11-24"),
+    ("2018-07-13", "2018-07-13"),
+    ("September 5, 2021", "2021-09-05"),
+])
+def test_dates_become_iso(raw, iso):
+    assert parse_date(raw) == iso
+
+
+def test_ambiguous_numeric_date_follows_page_order():
+    assert parse_date("03/04/2015") == "2015-04-03"
+    assert parse_date("03/04/2015", day_first=False) == "2015-03-04"
+
+
+@pytest.mark.parametrize("raw", ["31/02/2018", "2018.13.45", "someday", "Foo 12, 2018", ""])
+def test_bad_dates_raise_one_line_errors(raw):
+    with pytest.raises(DateFormatError) as info:
+        parse_date(raw)
+    assert "\n" not in str(info.value)
+
+
+@given(st.dates(min_value=date(1993, 1, 1), max_value=date(2099, 12, 31)))
+def test_every_date_round_trips_in_every_page_format(day):
+    iso = day.isoformat()
+    assert parse_date(day.strftime("%d/%m/%Y")) == iso
+    assert parse_date(f"{day.strftime('%b')} {day.day}, {day.year}") == iso
+    if day.year >= 2000:
+        assert parse_date(day.strftime("%d/%m/%y")) == iso
+
+
+@given(st.text(max_size=40))
+def test_parse_date_never_fails_other_than_with_its_own_error(raw):
+    try:
+        parse_date(raw)
+    except DateFormatError:
+        pass
+
+
+def test_english_card_page():
+    result = pages.parse_card_page((SEEDS / "000_e1ec0476de556fba.txt").read_text(), "000.txt", NAMES.resolve)
+    assert len(result.records) == 29 and not result.problems
+    first = result.records[0]
+    assert (first.date, first.lang, first.card, first.line, first.kind) == ("2018-07-13", Lang.EN, "Lightform", 7, Kind.RULING)
+    assert not any(r.text == "Enchantment" for r in result.records), "the type line is not a ruling"
+    assert {r.date for r in result.records} == {"2018-07-13", "2014-11-24"}
+
+
+def test_german_page_mixes_languages_and_resolves_the_card():
+    result = pages.parse_card_page((SEEDS / "001_9312ce80459b9268.txt").read_text(), "001.txt", NAMES.resolve)
+    langs = [r.lang for r in result.records]
+    assert langs.count(Lang.DE) == 7 and langs.count(Lang.EN) == 17
+    assert {r.card for r in result.records} == {"Lightform"}
+
+
+def test_spanish_page_two_digit_years():
+    result = pages.parse_card_page((SEEDS / "002_303177d03b8f4a39.txt").read_text(), "002.txt", NAMES.resolve)
+    assert len(result.records) == 8
+    assert {r.date for r in result.records} == {"2014-11-24"}
+    assert {r.card for r in result.records} == {"Rageform"}
+
+
+def test_original_text_is_kept_beside_the_normalised_one():
+    result = pages.parse_card_page((SEEDS / "002_303177d03b8f4a39.txt").read_text(), "002.txt", NAMES.resolve)
+    record = result.records[0]
+    assert "’" in record.original and "’" not in record.text and "aren't" in record.text
+
+
+def test_type_line_and_day_first_detection():
+    result = pages.parse_card_page(page("german_type_line.txt"), "p.txt", NAMES.resolve)
+    assert [r.date for r in result.records] == ["2015-04-03", "2014-11-24"]
+    assert result.records[0].card == "Rageform"  # Wutform
+    assert not result.problems
+
+
+def test_bad_dates_are_reported_with_line_and_the_rest_is_kept():
+    result = pages.parse_card_page(page("bad_dates.txt"), "bad.txt", NAMES.resolve)
+    assert [r.date for r in result.records] == ["2018-07-13"]
+    reasons = {p.line: p.reason for p in result.problems}
+    assert set(reasons) == {5, 13}
+    assert "unknown date format" in reasons[5] and "impossible date" in reasons[13]
+
+
+def test_overlong_ruling_is_skipped_with_a_reason():
+    result = pages.parse_card_page(page("long_ruling.txt"), "long.txt", NAMES.resolve)
+    assert len(result.records) == 1
+    (problem,) = result.problems
+    assert problem.line == 5 and "over the limit" in problem.reason
+
+
+def test_page_without_rulings_is_a_problem():
+    result = pages.parse_card_page(page("no_rulings.txt"), "none.txt", NAMES.resolve)
+    assert not result.records
+    assert "no rulings" in result.problems[0].reason
+
+
+def test_bom_and_crlf_are_handled():
+    text = page("bom_crlf.txt")
+    result = pages.parse_card_page(text, "bom.txt", NAMES.resolve)
+    assert len(result.records) == 1 and result.records[0].card == "Lightform"
+    assert "\r" not in result.records[0].original
+
+
+def test_cp1252_file_is_decoded():
+    text = page("cp1252.txt")
+    assert "You’ll" in text and "“Form”" in text
+
+
+def test_binary_garbage_is_refused():
+    from kb.errors import InputError
+
+    with pytest.raises(InputError, match="binary"):
+        decode((DATA / "pages" / "garbage.txt").read_bytes())
+
+
+def test_search_page_units_become_rules_and_undated_rulings():
+    from kb.cr import match_clause
+
+    result = pages.parse_search_page((SEEDS / "003_a9966c13e6b37e2d.txt").read_text(), "003.txt", match_clause)
+    rules = [r for r in result.records if r.kind is Kind.RULE]
+    assert len(rules) == 21 and all(r.clause for r in rules)
+    layer = next(r for r in rules if r.text.startswith("Layer 1b"))
+    assert layer.clause == "613.2b"
+    assert all(p.ignored and "stub" in p.reason for p in result.problems) and len(result.problems) == 4
+
+    result = pages.parse_search_page((SEEDS / "004_baa323151df2c821.txt").read_text(), "004.txt", match_clause)
+    rulings = [r for r in result.records if r.kind is Kind.RULING]
+    assert len(rulings) == 14 and all(r.date is None and r.card is None for r in rulings)
+
+
+def test_format_detection():
+    assert detect_format((SEEDS / "003_a9966c13e6b37e2d.txt").read_text()) is Format.SEARCH_PAGE
+    assert detect_format((SEEDS / "001_9312ce80459b9268.txt").read_text()) is Format.CARD_PAGE
+    assert detect_format(page("single_card.json")) is Format.MTGJSON
+
+
+def test_mtgjson_single_card_with_a_bad_date():
+    result = mtgjson.parse(page("single_card.json"), "card.json")
+    assert [(r.card, r.date, r.line) for r in result.records] == [("Cloudform", "2014-11-24", 6)]
+    (problem,) = result.problems
+    assert problem.line == 10 and "unknown date format" in problem.reason
+
+
+def test_truncated_json_names_the_line():
+    result = mtgjson.parse(page("truncated.json"), "t.json")
+    assert not result.records
+    assert result.problems[0].line == 1 and "malformed JSON" in result.problems[0].reason
+
+
+def test_mtgjson_set_files_yield_every_card():
+    text = (corpus_dir() / "mtgjson" / "mtgjson5-20220425_FRF-C18_manifest-cards.json").read_text()
+    result = mtgjson.parse(text, "set.json")
+    assert len({r.card for r in result.records}) == 19 and len(result.records) == 360
+    assert all(r.date and r.lang is Lang.EN for r in result.records)
+
+
+@given(st.lists(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80), max_size=12))
+@settings(max_examples=150)
+def test_card_page_parser_never_crashes_and_never_loses_a_unit(lines):
+    text = "Lightform\n\n" + "\n\n".join(f"Jul 13, 2018\n\n{line}" for line in lines)
+    result = pages.parse_card_page(text, "fuzz.txt", NAMES.resolve)
+    nonblank = [line for line in lines if normalize_text(line)]
+    # every dated unit with text is either a record or a reported problem
+    assert len(result.records) + len([p for p in result.problems if p.line]) >= len(nonblank) - sum(
+        1 for line in nonblank if pages._date_part(line) is not None)
