@@ -7,6 +7,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from cli.common import console, err_console, errors, print_json
 
@@ -59,7 +60,7 @@ def check(
         print_json(data)
     else:
         for p in problems:
-            err_console.print(f"[yellow]problem:[/] {p}", soft_wrap=True)
+            err_console.print(f"[yellow]problem:[/] {escape(str(p))}", soft_wrap=True)
         render_check_results(console, results)
         console.print(f"{len(results)} checks: {len(results) - len(failed)} passed, {len(failed)} failed"
                       + (f" (rules of {rules})" if rules else ""))
@@ -90,6 +91,6 @@ def render_check_results(console: Console, results: list[Any]) -> None:
     for r in results:
         status = "[green]pass[/]" if r.passed else "[bold red]FAIL[/]"
         entry = f"  [dim]{r.entry}[/]" if r.entry else ""
-        console.print(f"{status}  {r.id}{entry}", soft_wrap=True)
+        console.print(f"{status}  {escape(r.id)}{entry}", soft_wrap=True)
         for f in r.failures:
-            console.print(f"      [red]{f}[/]", soft_wrap=True, markup=True, highlight=False)
+            console.print(f"      [red]{escape(f)}[/]", soft_wrap=True, highlight=False)

@@ -1,0 +1,171 @@
+"""Check files, attaching checks to entries, running them, and the rules-date differences."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from kb.checks import attach_checks, load_cards, load_checks, normalise_quote, run_checks
+from kb.errors import CheckError
+from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.scenario import Check, run_check
+
+CARDS = load_cards()
+CHECKS, PROBLEMS = load_checks()
+
+
+def test_bundled_checks_load_without_problems() -> None:
+    assert PROBLEMS == [] and len(CHECKS) >= 20
+
+
+def test_every_bundled_check_passes_under_its_own_rules() -> None:
+    failed = {r.id: r.failures for r in run_checks(CHECKS) if not r.passed}
+    assert failed == {}
+
+
+def test_every_bundled_check_not_dated_earlier_passes_under_current_rules() -> None:
+    current = [c for c in CHECKS if c.rules is None]
+    assert all(r.passed for r in run_checks(current, "2026-01-16"))
+
+
+# ---- mutation: every expectation must be able to fail ------------------------------------------
+
+
+def _mutations(value: Any) -> Iterator[Any]:
+    """Changed copies of an expectation value, one leaf at a time."""
+    if isinstance(value, bool):
+        yield not value
+    elif isinstance(value, int):
+        yield value + 1
+    elif value is None:
+        yield "something"
+    elif isinstance(value, str):
+        yield {"battlefield": "graveyard"}.get(value, value + "-mutated")
+    elif isinstance(value, list):
+        yield value + ["mutated"]
+        if value:
+            yield value[1:]
+    elif isinstance(value, dict):
+        for key, sub in value.items():
+            for m in _mutations(sub):
+                d = copy.copy(value)
+                d[key] = m
+                yield d
+
+
+def _mutated_checks(check: Check) -> Iterator[tuple[str, Check]]:
+    if check.expect:
+        for m in _mutations(dict(check.expect)):
+            yield "expect", replace(check, expect=m)
+    for i, step in enumerate(check.steps):
+        if step.expect:
+            for m in _mutations(dict(step.expect)):
+                steps = list(check.steps)
+                steps[i] = replace(step, expect=m)
+                yield f"step {i + 1}", replace(check, steps=tuple(steps))
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.id)
+def test_every_mutated_expectation_fails(check: Check) -> None:
+    survived = []
+    count = 0
+    for where, mutant in _mutated_checks(check):
+        count += 1
+        if not run_check(mutant, CARDS):
+            survived.append((where, mutant.expect, [s.expect for s in mutant.steps]))
+    assert count > 0
+    assert survived == []
+
+
+# ---- rules dates --------------------------------------------------------------------------------
+
+
+def _by_name(name: str) -> Check:
+    return next(c for c in CHECKS if c.name == name)
+
+
+def test_disguise_check_fails_under_2014_rules() -> None:
+    check = _by_name("keep-face-down-objects-apart")
+    assert run_checks([check], "2026-01-16")[0].passed
+    assert not run_checks([check], "2014-11-24")[0].passed
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "turn-manifested-face-up-ignoring-copy-effects-2014",
+        "turn-manifested-face-up-special-action",
+        "no-same-name-2014",
+        "no-same-name-no-shared-creature-types-2018",
+    ],
+)
+@pytest.mark.parametrize("rules", ["2014-11-24", "2015-01-23", "2018-07-13", "2026-01-16"])
+def test_2014_and_2018_wordings_hold_under_every_cr(name: str, rules: str) -> None:
+    """The wordings differ, the CR didn't: 701.31b/701.33b/701.40b always look at the card, and
+    face-down permanents had no subtypes in every CR since manifest (707.2a/708.2a)."""
+    assert run_checks([_by_name(name)], rules)[0].passed
+
+
+def test_invalid_rules_date_is_an_input_error() -> None:
+    from kb.errors import InputError
+
+    with pytest.raises(InputError):
+        run_checks(CHECKS[:1], "2014/11/24")
+
+
+# ---- attaching checks to entries ----------------------------------------------------------------
+
+
+def _entry(eid: str, *texts: str, kind: Kind = Kind.RULING) -> Entry:
+    variants = tuple(
+        Variant(t, t, Lang.EN, "2018-07-13", "corpus/seeds/x.txt", i + 1, Relation.CANONICAL, 1.0, "Lightform")
+        for i, t in enumerate(texts)
+    )
+    return Entry(eid, kind, texts[0], ("Lightform",), None, None, variants)
+
+
+def _check(name: str, ruling: str) -> Check:
+    return replace(CHECKS[0], id=f"t/{name}", name=name, ruling=ruling)
+
+
+def test_attach_matches_any_variant_after_normalisation() -> None:
+    entries = [
+        _entry("e1", "Because face-down creatures don\u2019t have names, they can\u2019t have the same name."),
+        _entry("e2", "Turning a permanent face up or face down doesn't change whether it's tapped."),
+    ]
+    checks = [_check("b", "DON'T HAVE  NAMES"), _check("a", "don't have names, they"), _check("c", "tapped.")]
+    out = attach_checks(entries, checks)
+    assert out[0].checks == ("t/a", "t/b") and out[1].checks == ("t/c",)
+
+
+def test_attach_ignores_rule_entries() -> None:
+    entries = [_entry("r", "don't have names", kind=Kind.RULE), _entry("e", "don't have names")]
+    assert attach_checks(entries, [_check("a", "have names")])[1].checks == ("t/a",)
+
+
+def test_attach_zero_matches_names_file_and_line() -> None:
+    with pytest.raises(CheckError, match=r"corpus/checks/.*\.yaml:\d+.*quotes no ruling"):
+        attach_checks([_entry("e", "something else")], [_check("a", "not there")])
+
+
+def test_attach_several_matches_is_an_error() -> None:
+    entries = [_entry("e1", "face-down creature"), _entry("e2", "another face-down creature")]
+    with pytest.raises(CheckError, match="quotes 2 rulings"):
+        attach_checks(entries, [_check("a", "face-down creature")])
+
+
+def test_normalise_quote() -> None:
+    assert normalise_quote("It\u2019s  \u201cForm\u201d\n") == "it's \"form\""
+
+
+def test_check_ids_are_stable_file_stem_and_name() -> None:
+    assert all(c.id == f"{c.file.rsplit('/', 1)[-1][:-5]}/{c.name}" for c in CHECKS)
+
+
+def test_check_result_json_shape() -> None:
+    r = run_checks(CHECKS[:1])[0]
+    assert set(r.to_json()) == {"id", "entry", "file", "passed", "failures"}

@@ -1,0 +1,87 @@
+"""The scenario format: parsing (with file and line in every problem) and running."""
+
+from __future__ import annotations
+
+import textwrap
+
+from kb.checks import load_cards
+from kb.scenario import parse_checks, run_check
+
+CARDS = load_cards()
+
+GOOD = """
+checks:
+  - name: manifested-is-2-2
+    ruling: "The face-down permanent is a 2/2 creature"
+    setup:
+      you:
+        library: [Grizzly Bears]
+    actions:
+      - manifest: you
+    expect:
+      Grizzly Bears: {face_down: true, power: 2}
+"""
+
+
+def parse(text: str):
+    return parse_checks(textwrap.dedent(text), "corpus/checks/t.yaml", CARDS)
+
+
+def test_parses_a_check_with_a_stable_id() -> None:
+    checks, problems = parse(GOOD)
+    assert problems == [] and [c.id for c in checks] == ["t/manifested-is-2-2"]
+    assert run_check(checks[0], CARDS) == []
+
+
+def test_malformed_yaml_names_file_and_line() -> None:
+    checks, problems = parse("checks:\n  - name: [unclosed\n")
+    assert checks == [] and problems[0].source == "corpus/checks/t.yaml"
+    assert problems[0].line is not None and "malformed YAML" in problems[0].reason
+
+
+def test_unknown_action_and_unknown_card_are_problems_other_checks_still_parse() -> None:
+    text = GOOD + """
+  - name: bad-action
+    ruling: "x"
+    actions:
+      - summon: you
+    expect: {stack: 0}
+  - name: bad-card
+    ruling: "y"
+    setup:
+      you:
+        library: [No Such Card]
+    expect: {stack: 0}
+"""
+    checks, problems = parse(text)
+    assert [c.name for c in checks] == ["manifested-is-2-2"]
+    reasons = {p.line: p.reason for p in problems}
+    assert any("unknown action 'summon'" in r for r in reasons.values())
+    assert any("unknown card 'No Such Card'" in r for r in reasons.values())
+    assert 16 in reasons and 22 in reasons  # the action's line, the library's line
+
+
+def test_every_failed_expectation_is_reported() -> None:
+    checks, _ = parse(GOOD.replace("{face_down: true, power: 2}", "{face_down: false, power: 3, zone: hand}"))
+    failures = run_check(checks[0], CARDS)
+    assert len(failures) == 3
+
+
+def test_an_unexpectedly_illegal_action_fails_the_check() -> None:
+    checks, _ = parse(GOOD.replace("- manifest: you", "- manifest: you\n      - turn_face_up: Grizzly Bears\n      - turn_face_up: Grizzly Bears"))
+    failures = run_check(checks[0], CARDS)
+    assert any("refused" in f for f in failures)
+
+
+def test_step_expect_checks_legality() -> None:
+    text = GOOD.replace(
+        "- manifest: you",
+        "- manifest: you\n      - turn_face_down: Grizzly Bears\n        expect: {happened: false}",
+    )
+    checks, problems = parse(text)
+    assert problems == [] and run_check(checks[0], CARDS) == []
+
+
+def test_expect_naming_no_card_or_player_is_a_problem() -> None:
+    checks, problems = parse(GOOD.replace("Grizzly Bears: {face", "Grizzly Bear: {face"))
+    assert checks == [] and "no card or player" in problems[0].reason
