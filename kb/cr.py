@@ -587,12 +587,19 @@ def align(versions: Iterable[RulesVersion]) -> tuple[dict[tuple[str, str], int],
     members: dict[int, list[tuple[str, str]]] = {}
     heads: dict[int, Clause] = {}  # live lineages -> newest clause
     shingle_cache: dict[str, set[str]] = {}
+    key_cache: dict[str, str] = {}
 
     def sh(text: str) -> set[str]:
         s = shingle_cache.get(text)
         if s is None:
             s = shingle_cache[text] = _shingles(tokens(text))
         return s
+
+    def key(text: str) -> str:
+        k = key_cache.get(text)
+        if k is None:
+            k = key_cache[text] = _key(text)
+        return k
 
     for version in versions:
         head_lid = {c.number: lid for lid, c in heads.items()}
@@ -603,8 +610,11 @@ def align(versions: Iterable[RulesVersion]) -> tuple[dict[tuple[str, str], int],
             pool = {lid: c for lid, c in heads.items() if depth_of(c.number) == depth and lid not in used}
             by_key: dict[str, list[int]] = defaultdict(list)
             postings: dict[str, list[int]] = defaultdict(list)
+            in_place: dict[tuple[int | None, str], list[int]] = defaultdict(list)
             for lid, c in pool.items():
-                by_key[_key(c.text)].append(lid)
+                by_key[key(c.text)].append(lid)
+                if c.parent:
+                    in_place[(head_lid.get(c.parent), _suffix(c.number))].append(lid)
                 for s in sh(c.text):
                     if " " in s:
                         postings[s].append(lid)
@@ -613,7 +623,7 @@ def align(versions: Iterable[RulesVersion]) -> tuple[dict[tuple[str, str], int],
             for c in clauses:
                 parent_lid = mapping.get(c.parent) if c.parent else None
                 suffix = _suffix(c.number)
-                cands: set[int] = set(by_key.get(_key(c.text), ()))
+                cands: set[int] = set(by_key.get(key(c.text), ()))
                 if c.number in head_lid and head_lid[c.number] in pool:
                     cands.add(head_lid[c.number])
                 counts: Counter[int] = Counter()
@@ -623,11 +633,10 @@ def align(versions: Iterable[RulesVersion]) -> tuple[dict[tuple[str, str], int],
                         counts.update(postings[s])
                 cands.update(lid for lid, _ in counts.most_common(8))
                 if parent_lid is not None:
-                    cands.update(lid for lid, h in pool.items()
-                                 if h.parent and head_lid.get(h.parent) == parent_lid and _suffix(h.number) == suffix)
+                    cands.update(in_place.get((parent_lid, suffix), ()))
                 for lid in cands:
                     h = pool[lid]
-                    sim = 1.0 if _key(h.text) == _key(c.text) else _dice(mine, sh(h.text))
+                    sim = 1.0 if key(h.text) == key(c.text) else _dice(mine, sh(h.text))
                     same_parent = c.parent is None or (parent_lid is not None and head_lid.get(h.parent or "") == parent_lid)
                     same_suffix = _suffix(h.number) == suffix
                     if sim < _ACCEPT and not (same_parent and same_suffix and (sim >= _ACCEPT_IN_PLACE or depth <= 1)):
