@@ -147,6 +147,8 @@ class Game:
         if label not in self.cards:
             raise IllegalAction(f"no card called {label!r}")
         found = [o for o in self.objects.values() if o.card.label == label]
+        if not found:
+            raise IllegalAction(f"{label} is no longer in the game")
         return max(found, key=lambda o: o.oid)
 
     def battlefield(self) -> list[GameObject]:
@@ -282,10 +284,9 @@ class Game:
         for other in self.objects.values():
             if other.attached_to == obj.oid:
                 other.attached_to = None
-        new = self._new_object(obj.card, zone, obj.card.owner)
         if obj.card.token and zone is not Zone.BATTLEFIELD:
-            self._remove_from_zone(new)  # 704.5d: a token that left the battlefield ceases to exist
-            new.zone = Zone.OUTSIDE
+            zone = Zone.OUTSIDE  # 704.5d: a token that left the battlefield ceases to exist
+        new = self._new_object(obj.card, zone, obj.card.owner)
         if zone is Zone.LIBRARY:
             self.players[obj.card.owner].library.insert(0, new.oid)
         if zone is Zone.GRAVEYARD and was_creature:
@@ -614,8 +615,7 @@ class Game:
         for obj in list(self.objects.values()):
             if obj.card.owner == player:
                 self._remove_from_zone(obj)
-                new = self._new_object(obj.card, Zone.OUTSIDE)
-                new.zone = Zone.OUTSIDE
+                self._new_object(obj.card, Zone.OUTSIDE)
             elif obj.controller == player and obj.zone is Zone.BATTLEFIELD:
                 self._move(obj, Zone.EXILE, face_up=False)
         self.players[player].in_game = False
