@@ -77,6 +77,7 @@ ACTIONS: dict[str, str] = {
     "manifest": "PLAYER | {player, count} | {player, card}",
     "cloak": "PLAYER",
     "manifest_dread": "{player, choose: CARD}",
+    "manifest_one_of_top_two": "{player, choose: CARD, other_to: top|bottom}",
     "turn_face_up": "CARD | {card, by: mana|morph|megamorph|disguise}",
     "effect_turns_face_up": "CARD",
     "turn_face_down": "CARD",
@@ -238,7 +239,7 @@ def _setup_labels(
         zones = setup.get(player) or {}
         if not isinstance(zones, dict):
             raise _CheckSyntax(f"check {name!r}: setup for {player!r} must be a mapping", _line(setup, line))
-        bad = set(zones) - set(SETUP_ZONES)
+        bad = set(zones) - set(SETUP_ZONES) - {"land_played", "life", "top_revealed"}
         if bad:
             raise _CheckSyntax(f"check {name!r}: unknown zone(s) {', '.join(sorted(bad))}", _line(zones, line))
     labels: set[str] = set()
@@ -270,6 +271,11 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
             obj.plus_counters = int(item.get("counters", 0))
             if item.get("controller"):
                 obj.controller = str(item["controller"])
+    for player in players:
+        zones = check.setup.get(player) or {}
+        game.players[player].land_played = bool(zones.get("land_played", False))
+        game.players[player].life = int(zones.get("life", 20))
+        game.players[player].top_revealed = bool(zones.get("top_revealed", False))
     for _player, zone, item, _line_no in _card_items(check.setup, players):
         if zone == "battlefield" and item.get("attached_to"):
             game.obj(str(item.get("as") or item["card"])).attached_to = game.obj(str(item["attached_to"])).oid
@@ -342,6 +348,8 @@ class _Runner:
             return bool(g.manifest(who, int(d.get("count", 1))))
         if action == "cloak":
             return g.cloak(str(arg or self.default_player)) is not None
+        if action == "manifest_one_of_top_two":
+            return g.manifest_one_of_top_two(player, str(d["choose"]), str(d.get("other_to", "top")))
         if action == "manifest_dread":
             return g.manifest_dread(player, str(d["choose"]))
         if action == "turn_face_up":
@@ -427,13 +435,16 @@ class _Runner:
         return failures
 
     def _expect_player(self, name: str, want: Any, where: str) -> list[str]:
-        p = self.game.players[name]
+        g = self.game
+        p = g.players[name]
         out = []
         for prop, value in (want or {}).items():
             got: Any = {
                 "life": p.life,
                 "library": len(p.library),
                 "in_game": p.in_game,
+                "land_played": p.land_played,
+                "top_card": g.library(name)[0].label if p.library else None,
             }.get(prop, _MISSING)
             if got is _MISSING:
                 out.append(f"{where}: unknown player property {prop!r}")

@@ -97,6 +97,8 @@ class Player:
     life: int = 20
     library: list[int] = field(default_factory=list)  # object ids, top first
     in_game: bool = True
+    land_played: bool = False
+    top_revealed: bool = False  # plays with the top card of their library revealed
 
 
 class Game:
@@ -343,6 +345,24 @@ class Game:
         self._require(way)
         return self._put_face_down(self.obj(label), way, player)
 
+    def manifest_one_of_top_two(self, player: str, choose: str, other_to: str = "top") -> GameObject:
+        """Write into Being: look at the top two, manifest one, the other on top or bottom. With the
+        top card of the library revealed, the other card is revealed once it is on top."""
+        self._require("manifest")
+        top = self.library(player)[:2]
+        chosen = [o for o in top if o.label == choose]
+        if not chosen:
+            raise IllegalAction(f"{choose} is not among the top two cards of {player}'s library")
+        new = self._put_face_down(chosen[0], "manifest", player)
+        lib = self.players[player].library
+        others = [o for o in top if o is not chosen[0]]
+        if others and self.players[player].top_revealed:
+            self._reveal(others[0])
+        if others and other_to == "bottom":
+            lib.remove(others[0].oid)
+            lib.append(others[0].oid)
+        return new
+
     def cloak(self, player: str) -> GameObject | None:
         """701.58a: manifest with ward {2}."""
         self._require("cloak")
@@ -573,17 +593,25 @@ class Game:
         else:
             self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
 
-    def play_from_exile(self, player: str, label: str) -> GameObject:
-        """Cast (or play) a card an effect lets you play this turn; it leaves exile (once)."""
+    def play_from_exile(self, player: str, label: str) -> str:
+        """Play a card an effect lets you play this turn, following the normal timing rules and
+        paying its costs; it leaves exile, so only once. Returns the mana cost paid."""
         obj = self.obj(label)
         if obj.zone is not Zone.EXILE or not obj.playable_this_turn:
             raise IllegalAction(f"{label} can't be played from exile now")
-        if "Land" in obj.card.definition.front.types:
-            return self._move(obj, Zone.BATTLEFIELD)
+        front = obj.card.definition.front
+        if "Land" in front.types:
+            if self.players[player].land_played or self.stack:
+                raise IllegalAction(f"{player} has no land play available now (305.2)")
+            self.players[player].land_played = True
+            self._move(obj, Zone.BATTLEFIELD)
+            return ""
+        if "Instant" not in front.types and self.stack:
+            raise IllegalAction(f"{label} can be cast only when the stack is empty (307.1)")
         self._remove_from_zone(obj)
         spell = self._new_object(obj.card, Zone.STACK, player)
         self.stack.append(spell.oid)
-        return spell
+        return front.mana_cost or ""
 
     def end_step(self) -> None:
         for perm in self.battlefield():
@@ -597,6 +625,8 @@ class Game:
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
             obj.playable_this_turn = False
+        for p in self.players.values():
+            p.land_played = False
 
     def combat_damage(self, label: str, *, to_player: bool = False, blockers: int = 0) -> None:
         """One combat damage step's damage by `label`: each trigger condition triggers once."""
