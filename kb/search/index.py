@@ -46,6 +46,7 @@ class Weights:
     dense: float = 1.0
     lexical: float = 1.0
     card: float = 0.02
+    expansion: float = 0.4  # BM25 weight of glossary terms relative to the question's own words
     glossary_langs: tuple[Lang, ...] = (Lang.EN, Lang.DE)
 
 
@@ -330,12 +331,16 @@ class Searcher:
             qv = np.asarray(self.query_embedder.embed_queries([query]), dtype=np.float32)[0]
             np.maximum.at(dense, self._doc_entry, self._vectors @ qv)
         if mode in ("hybrid", "lexical"):
+            bm25 = self._bm25_index()
             tokens = tokenize(query)
-            if mode == "hybrid":
-                tokens += self.glossary.expand(query, self.weights.glossary_langs)
+            scores = np.zeros(len(self._docs), dtype=np.float32)
             if tokens:
-                scores = np.asarray(self._bm25_index().get_scores(tokens), dtype=np.float32)
-                np.maximum.at(lexical, self._doc_entry, scores)
+                scores += np.asarray(bm25.get_scores(tokens), dtype=np.float32)
+            if mode == "hybrid":
+                extra = self.glossary.expand(query, self.weights.glossary_langs)
+                if extra:
+                    scores += self.weights.expansion * np.asarray(bm25.get_scores(extra), dtype=np.float32)
+            np.maximum.at(lexical, self._doc_entry, scores)
 
         w = self.weights
         if mode == "dense":
@@ -347,6 +352,7 @@ class Searcher:
             fused += w.dense / (w.rrf_k + _ranks(dense, mask))
             has_lex = lexical > 0
             fused += np.where(has_lex, w.lexical / (w.rrf_k + _ranks(lexical, mask)), 0.0)
+            fused += 1e-6 * dense  # equal fused ranks: the closer meaning first
             named = self.cards_in(query)
             if named:
                 fused += w.card * np.array(

@@ -40,7 +40,8 @@ STOPWORDS = frozenset(
 
 # Longest first; a suffix is only stripped when at least four letters remain.
 _SUFFIXES = (
-    "ungen", "ation", "ingen", "ing", "ern", "ung", "en", "er", "es", "ed", "em", "e", "s", "n",
+    "ungen", "ation", "ingen", "ing", "ern", "ung", "en", "er", "es", "ed", "em", "as", "os",
+    "e", "s", "n", "a", "o",
 )
 
 

@@ -1,0 +1,102 @@
+"""kb.embed: the content-hash embedding cache and the embedder interface (fake model, fast)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pytest
+
+from kb.embed import CachedEmbedder, FakeEmbedder, default_build_embedder, text_key
+
+
+class CountingEmbedder(FakeEmbedder):
+    """The fake model, counting what it is asked to embed."""
+
+    def __init__(self, name: str = "counting") -> None:
+        self.name = name
+        self.passages: list[str] = []
+        self.queries: list[str] = []
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        self.passages += texts
+        return super().embed_passages(texts)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        self.queries += texts
+        return super().embed_queries(texts) * -1  # a different prompt gives another vector
+
+
+def test_unchanged_texts_are_never_embedded_again(tmp_path: Path) -> None:
+    inner = CountingEmbedder()
+    cached = CachedEmbedder(inner, tmp_path)
+    first = cached.embed_passages(["face down", "getappt"])
+    again = cached.embed_passages(["getappt", "face down", "new text"])
+    assert inner.passages == ["face down", "getappt", "new text"]
+    np.testing.assert_array_equal(again[1], first[0])
+    assert again.shape == (3, 64) and again.dtype == np.float32
+
+
+def test_cache_survives_a_new_process(tmp_path: Path) -> None:
+    CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages(["face down"])
+    inner = CountingEmbedder()
+    vec = CachedEmbedder(inner, tmp_path).embed_passages(["face down"])
+    assert inner.passages == []
+    np.testing.assert_array_equal(vec, FakeEmbedder().embed_passages(["face down"]))
+
+
+def test_cache_is_keyed_by_prompt_and_model(tmp_path: Path) -> None:
+    inner = CountingEmbedder()
+    cached = CachedEmbedder(inner, tmp_path)
+    p = cached.embed_passages(["face down"])
+    q = cached.embed_queries(["face down"])
+    assert inner.passages == ["face down"] and inner.queries == ["face down"]
+    assert not np.allclose(p, q)
+    other = CountingEmbedder(name="another-model")
+    CachedEmbedder(other, tmp_path).embed_passages(["face down"])
+    assert other.passages == ["face down"]
+
+
+def test_duplicates_in_one_call_are_embedded_once(tmp_path: Path) -> None:
+    inner = CountingEmbedder()
+    out = CachedEmbedder(inner, tmp_path).embed_passages(["a b", "a b", "a b"])
+    assert inner.passages == ["a b"] and out.shape == (3, 64)
+
+
+def test_empty_input(tmp_path: Path) -> None:
+    assert CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages([]).shape == (0, 64)
+
+
+def test_corrupt_cache_is_rebuilt(tmp_path: Path) -> None:
+    cached = CachedEmbedder(CountingEmbedder(), tmp_path)
+    cached.embed_passages(["x"])
+    for path in tmp_path.iterdir():
+        path.write_bytes(b"not a cache")
+    inner = CountingEmbedder()
+    CachedEmbedder(inner, tmp_path).embed_passages(["x"])
+    assert inner.passages == ["x"]
+
+
+def test_cache_writes_leave_no_temporary_files(tmp_path: Path) -> None:
+    CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages(["x", "y"])
+    assert all(not p.name.endswith(".tmp") for p in tmp_path.iterdir())
+
+
+def test_text_key_is_a_content_hash() -> None:
+    assert text_key("a") == text_key("a") != text_key("b")
+    assert len(text_key("a")) == 64
+
+
+def test_default_build_embedder_keeps_model_and_cache_in_the_data_dir(kb_home: Path) -> None:
+    emb = default_build_embedder()
+    assert emb.name == "multilingual-e5-small" and emb.dim == 384
+    assert emb.cache_dir.is_relative_to(kb_home)
+    assert emb.inner.model_dir.is_relative_to(kb_home)  # converted at first use, never committed
+    assert emb.inner._model is None  # nothing heavy loaded until something is embedded
+
+
+@pytest.mark.parametrize("texts", [["face down"], ["one", "two", "three"]])
+def test_fake_embedder_rows_are_normalised(texts: list[str]) -> None:
+    rows = FakeEmbedder().embed_passages(texts)
+    np.testing.assert_allclose(np.linalg.norm(rows, axis=1), 1.0, rtol=1e-5)

