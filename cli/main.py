@@ -9,6 +9,10 @@ from typing import Annotated, Optional
 
 import typer
 
+from cli import check as check_cmd
+from cli import outdated as outdated_cmd
+from cli import rule as rule_cmd
+from cli import search as search_cmd
 from cli.common import console, err_console, errors, open_kb, parse_lang, print_json, progress_bar
 
 app = typer.Typer(
@@ -24,7 +28,6 @@ app = typer.Typer(
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
-@app.command()
 def ingest(
     paths: Annotated[Optional[list[Path]], typer.Argument(
         help="Extra ruling pages, MTGJSON files or folders to ingest with the bundled corpus.")] = None,
@@ -65,7 +68,6 @@ def ingest(
         raise typer.Exit(1)
 
 
-@app.command("list")
 def list_entries(
     card: Annotated[Optional[str], typer.Option(help="Only entries for this card (name in any language).")] = None,
     lang: Annotated[Optional[str], typer.Option(help="Only entries with text in this language (en, de, es).")] = None,
@@ -94,28 +96,48 @@ def list_entries(
         render.entry_list(console, entries)
 
 
-@app.command()
 def show(
     entry_id: Annotated[str, typer.Argument(help="Entry id (or a unique prefix of it).")],
     lang: Annotated[Optional[str], typer.Option(help="Show the text in this language first (en, de, es).")] = None,
-    all_variants: Annotated[bool, typer.Option("--all", help="Show every variant, even identical copies.")] = False,
+    all_variants: Annotated[bool, typer.Option("--all", help="List every variant, not one line per wording.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Show one entry: canonical text, rule links, checks, and every variant with its relation."""
+    """Show one entry: canonical text, rule links, checks (run now), and every variant with its relation.
+
+    Outdated variants are marked with their reasons (see `kb outdated`).
+    """
     with errors():
         kb = open_kb(quiet=as_json)
         entry = kb.get(entry_id)
         language = parse_lang(lang)
+        outdated = [item for item in kb.outdated() if item.entry == entry.id]
+        checks, results = _run_entry_checks(entry)
     if as_json:
-        print_json(entry.to_json())
+        print_json(entry.to_json() | {
+            "outdated": [item.to_json() for item in outdated],
+            "check_results": [r.to_json() for r in results],
+        })
         return
     from cli import render
 
+    marks = {item.variant_index: item.kinds for item in outdated}
     render.entry_detail(console, entry, lang=language, clause_texts=_clause_texts(entry),
-                        collapse=not all_variants)
+                        outdated=marks, collapse=not all_variants)
+    render.check_blocks(console, checks, results)
 
 
-@app.command()
+def _run_entry_checks(entry):
+    """The entry's checks and their results under the current rules."""
+    if not entry.checks:
+        return [], []
+    from kb.checks import load_checks, run_checks
+    from kb.game.rules import CURRENT
+
+    checks = [c for c in load_checks()[0] if c.id in set(entry.checks)]
+    results = run_checks(checks, rules_date=CURRENT, entries_by_check={c.id: entry.id for c in checks})
+    return checks, results
+
+
 def stats(as_json: JsonOpt = False) -> None:
     """Counts: entries, variants by relation and language, sources, skipped units."""
     from collections import Counter
@@ -146,7 +168,6 @@ def stats(as_json: JsonOpt = False) -> None:
         render.stats(console, data)
 
 
-@app.command()
 def export(
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
     as_json: JsonOpt = False,
@@ -190,15 +211,16 @@ def _clause_texts(entry) -> dict[str, str]:
     return {link.clause: current.clauses[link.clause].text for link in entry.rules if link.clause in current.clauses}
 
 
-# Commands of the other capabilities register here, one line each.
-from cli import check as check_cmd  # noqa: E402
-
-app.command("check")(check_cmd.check)
-from cli import search as search_cmd  # noqa: E402
-
-app.command("search")(search_cmd.search)
-from cli import rule as rule_cmd  # noqa: E402
-app.command("rule")(rule_cmd.rule)
+# Registration order is the order `kb --help` lists them: the everyday commands first.
+app.command()(search_cmd.search)
+app.command()(show)
+app.command("list")(list_entries)
+app.command()(rule_cmd.rule)
+app.command()(check_cmd.check)
+app.command()(outdated_cmd.outdated)
+app.command()(ingest)
+app.command()(stats)
+app.command()(export)
 
 
 def main() -> None:

@@ -95,6 +95,9 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
         local = entry.text_in(lang)
         if local:
             body.append(Text(local, style="bold"))
+            index = next(i for i, v in enumerate(entry.variants) if v.text == local)
+            if "superseded" in (outdated or {}).get(index, []):
+                body.append(Text("(this translation is of an older English wording: see below)", style="yellow"))
             body.append(Text(""))
         else:
             body.append(Text(f"(no {lang.value} text for this entry; English below)", style="dim italic"))
@@ -160,3 +163,38 @@ def ingest_report(console: Console, report: dict) -> None:
         style = "dim" if p["ignored"] else "red"
         label = "ignored" if p["ignored"] else "skipped"
         console.print(Text(f"{label}: {where}: {p['reason']}", style=style))
+
+
+def _compact(value) -> str:
+    """A YAML-ish one-line rendering of a scenario value."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {_compact(v)}" if not isinstance(v, dict) else f"{k} ({_compact(v)})"
+                         for k, v in value.items())
+    if isinstance(value, list):
+        return "[" + ", ".join(_compact(v) for v in value) + "]"
+    return "—" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def check_blocks(console: Console, checks: Sequence, results: Sequence) -> None:
+    """Each check in readable form: its scenario (setup, actions, expectations) and pass/fail."""
+    console.print(f"\n[bold]Checks[/] ({len(results)})" if results else "\n[bold]Checks[/] none")
+    by_id = {c.id: c for c in checks}
+    for r in results:
+        check = by_id[r.id]
+        status = Text("pass", style="green") if r.passed else Text("FAIL", style="bold red")
+        line = status + Text(f"  {r.id}", style="bold")
+        if check.rules:
+            line.append(f"  (written for the rules of {check.rules})", style="dim")
+        console.print(line)
+        if check.description:
+            console.print(Text("    " + check.description, style="italic"))
+        console.print(Text("    setup: " + _compact(dict(check.setup))))
+        for step in check.steps:
+            action = Text(f"    → {step.action} {_compact(step.arg) if step.arg is not None else ''}".rstrip())
+            if step.expect:
+                action.append(f"   expect: {_compact(dict(step.expect))}", style="cyan")
+            console.print(action)
+        if check.expect:
+            console.print(Text("    expect: " + _compact(dict(check.expect)), style="cyan"))
+        for failure in r.failures:
+            console.print(Text("    ✗ " + failure, style="red"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -15,10 +15,11 @@ from kb.embed import Embedder
 from kb.errors import StoreError
 from kb.ingest import Format, bundled_sources, ingest
 from kb.model import Entry, Problem
+from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
 # Called with (stage, done, total) as a build advances; the CLI draws it as a progress bar.
 OnProgress = Callable[[str, int, int], None]
-STAGES = ("parse", "deduplicate", "link rules", "attach checks", "write", "index")
+STAGES = ("parse", "deduplicate", "link rules", "attach checks", "outdated", "write", "index")
 
 
 @dataclass
@@ -102,9 +103,17 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
     progress("deduplicate", 0, 1)
     entries = deduplicate(records, embedder=embedder, terminology=load_terminology(corpus))
     progress("link rules", 0, 1)
-    # STAGE: links
+    from kb.cr import load_rules
+    from kb.links import link_entries
+
+    entries = link_entries(entries, load_rules())
     progress("attach checks", 0, 1)
-    # STAGE: checks
+    from kb.checks import load_checks, match_entries
+
+    checks, check_problems = load_checks()
+    check_ids, attach_problems = match_entries(entries, checks)
+    entries = attach_check_ids(entries, check_ids)
+    problems = problems + check_problems + attach_problems
 
     stored = stored_count(entries)
     if stored != len(records):  # conservation is the dedup contract; never write a KB that breaks it
@@ -113,6 +122,32 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
                          entries=len(entries), problems=problems,
                          seconds=time.perf_counter() - started)
     return entries, report
+
+
+def attach_check_ids(entries: list[Entry], check_ids: dict[str, str]) -> list[Entry]:
+    """Entries with `checks` filled from a check id → entry id mapping (sorted ids)."""
+    by_entry: dict[str, list[str]] = {}
+    for check_id, entry_id in check_ids.items():
+        by_entry.setdefault(entry_id, []).append(check_id)
+    return [replace(e, checks=tuple(sorted(by_entry[e.id]))) if e.id in by_entry else e for e in entries]
+
+
+def compute_outdated(entries: list[Entry]) -> list[OutdatedItem]:
+    """Outdated variants of `entries`, with every reason the corpus supports."""
+    from kb.checks import load_checks, run_checks
+    from kb.cr import load_rules
+    from kb.game.rules import CURRENT
+
+    rules = load_rules()
+    checks, _ = load_checks()
+    by_id = {c.id: c for c in checks}
+
+    def check_runner(entry: Entry, at: str | None) -> list[tuple[str, bool]]:
+        mine = [by_id[c] for c in entry.checks if c in by_id]
+        return [(r.id, r.passed) for r in run_checks(mine, rules_date=at or CURRENT)]
+
+    return find_outdated(entries, terminology=load_terminology(paths.corpus_dir()),
+                         rule_history=rule_history_from(rules), check_runner=check_runner)
 
 
 def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Embedder | None = None,
@@ -143,8 +178,11 @@ def _build_locked(extra: Sequence[Path], home: Path, embedder: Embedder | None, 
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     with store.new_build(home) as build_dir:
+        progress("outdated", 0, 1)
+        outdated = compute_outdated(entries)
         progress("write", 0, 1)
-        store.write_kb(build_dir, entries, report.to_json(), meta)
+        store.write_kb(build_dir, entries, report.to_json(), meta,
+                       extras={"outdated": [item.to_store() for item in outdated]})
         progress("index", 0, 1)
         from kb.search import build_index  # STAGE: index
 

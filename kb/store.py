@@ -42,6 +42,7 @@ class KB:
     report: dict[str, Any] = field(default_factory=dict)
     meta: dict[str, Any] = field(default_factory=dict)
     path: Path | None = None  # the build folder it was loaded from
+    extras: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._by_id = {e.id: e for e in self.entries}
@@ -69,6 +70,12 @@ class KB:
                 continue
             out.append(e)
         return out
+
+    def outdated(self) -> list:  # list[kb.outdated.OutdatedItem]
+        """Outdated variants as computed at build time."""
+        from kb.outdated import OutdatedItem
+
+        return [OutdatedItem.from_store(d, self._by_id) for d in self.extras.get("outdated", [])]
 
     @property
     def index_dir(self) -> Path:
@@ -103,9 +110,11 @@ def write_json_atomic(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def write_kb(build_dir: Path, entries: list[Entry], report: dict[str, Any], meta: dict[str, Any]) -> None:
+def write_kb(build_dir: Path, entries: list[Entry], report: dict[str, Any], meta: dict[str, Any],
+             extras: dict[str, Any] | None = None) -> None:
+    """Write kb.json; `extras` are further computed results (e.g. outdated variants) kept beside the entries."""
     payload = {"schema": SCHEMA_VERSION, "meta": meta, "report": report,
-               "entries": [e.to_store() for e in entries]}
+               "entries": [e.to_store() for e in entries], "extras": extras or {}}
     payload["sha256"] = _checksum(payload)
     write_json_atomic(build_dir / KB_FILE, payload)
 
@@ -129,7 +138,8 @@ def load(home: Path) -> KB:
         entries = [Entry.from_json(d) for d in payload["entries"]]
     except (KeyError, TypeError, ValueError) as e:
         raise StoreError(f"the KB file {path} holds a malformed entry ({e}); {FIX}") from None
-    return KB(entries, payload.get("report", {}), payload.get("meta", {}), folder.resolve())
+    return KB(entries, payload.get("report", {}), payload.get("meta", {}), folder.resolve(),
+              payload.get("extras", {}))
 
 
 @contextlib.contextmanager
