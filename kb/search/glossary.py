@@ -44,6 +44,10 @@ class Glossary:
                     if toks:
                         patterns.add((toks, i))
         self._patterns = sorted(patterns, key=lambda p: (-len(p[0]), p[1]))
+        # Phrases by first token, longest first: matching is a dict look-up per token.
+        self._by_first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        for phrase, ci in self._patterns:
+            self._by_first.setdefault(phrase[0], []).append((phrase, ci))
 
     @classmethod
     def from_yaml(cls, text: str, source: str = GLOSSARY_FILE) -> Glossary:
@@ -73,19 +77,38 @@ class Glossary:
             return cls([])  # no glossary: lexical search still works, just monolingual
         return cls.from_yaml(text, str(path))
 
+    def digest(self) -> str:
+        """A hash of the concepts: an index built with another glossary is stale."""
+        import hashlib
+        import json
+
+        rows = [[c.id, {k.value: v for k, v in sorted(c.terms.items())}] for c in self.concepts]
+        return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()[:16]
+
     def concepts_in(self, text: str) -> list[Concept]:
         """Concepts whose terms occur in `text` (as token phrases), each once, in text order."""
-        toks = tokenize(text)
-        used = [False] * len(toks)
-        found: dict[int, int] = {}
-        for phrase, ci in self._patterns:
-            n = len(phrase)
-            for start in range(len(toks) - n + 1):
-                if tuple(toks[start : start + n]) == phrase and not any(used[start : start + n]):
-                    for j in range(start, start + n):
-                        used[j] = True
-                    found.setdefault(ci, start)
-        return [self.concepts[ci] for ci, _ in sorted(found.items(), key=lambda kv: kv[1])]
+        return [self.concepts[ci] for ci in self._match(tokenize(text))]
+
+    def concept_tokens(self, tokens: list[str]) -> list[str]:
+        """Language-neutral tokens (`~face_down`) for the concepts in already tokenised text."""
+        return ["~" + self.concepts[ci].id for ci in self._match(tokens)]
+
+    def _match(self, toks: list[str]) -> list[int]:
+        # Greedy left to right, longest phrase first: `enters the battlefield` is one concept,
+        # not `battlefield` as well.
+        found: list[int] = []
+        i = 0
+        while i < len(toks):
+            for phrase, ci in self._by_first.get(toks[i], ()):
+                n = len(phrase)
+                if tuple(toks[i : i + n]) == phrase:
+                    if ci not in found:
+                        found.append(ci)
+                    i += n
+                    break
+            else:
+                i += 1
+        return found
 
     def expand(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
         """Tokens of the matched concepts' terms in `langs` that `text` does not already have."""

@@ -40,13 +40,21 @@ Mode = Literal["hybrid", "dense", "lexical"]
 
 @dataclass(frozen=True)
 class Weights:
-    """How the rankings are fused: weighted reciprocal rank fusion plus a card-name bonus."""
+    """How the rankings are fused: weighted reciprocal rank fusion plus a card-name bonus.
 
-    rrf_k: float = 10.0
+    Tuned on bench/questions.yaml (bench/search_quality.py); a broad plateau of settings around
+    these gives the same top-3, so they are not fitted to single questions.
+    """
+
+    rrf_k: float = 5.0
     dense: float = 1.0
-    lexical: float = 1.0
+    lexical: float = 3.0  # BM25 with glossary concepts is the sharper signal on this corpus
     card: float = 0.02
     expansion: float = 0.4  # BM25 weight of glossary terms relative to the question's own words
+    concept: float = 3.0  # BM25 weight of glossary concept tokens (language-neutral)
+    # e5 ranks a text in the question's own language above a better answer in English; a
+    # translation's cosine is lowered by this much when it shares the question's language.
+    same_lang: float = 0.03
     glossary_langs: tuple[Lang, ...] = (Lang.EN, Lang.DE)
 
 
@@ -125,9 +133,13 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def build_index(entries: list[Entry], out_dir: Path, embedder: Any) -> None:
+def build_index(
+    entries: list[Entry], out_dir: Path, embedder: Any, *, glossary: Glossary | None = None
+) -> None:
     """Embed every distinct text of `entries` and write the index files into `out_dir`."""
     import faiss
+
+    glossary = glossary if glossary is not None else Glossary.load()
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -140,15 +152,17 @@ def build_index(entries: list[Entry], out_dir: Path, embedder: Any) -> None:
     index = faiss.IndexFlatIP(embedder.dim)
     if len(docs):
         index.add(np.ascontiguousarray(vectors))
-    doc_rows = [
-        {"entry": entries[d.entry].id, "lang": d.lang.value, "tokens": tokenize(d.text)}
-        for d in docs
-    ]
+    doc_rows = []
+    for d in docs:
+        tokens = tokenize(d.text)
+        doc_rows.append({"entry": entries[d.entry].id, "lang": d.lang.value, "tokens": tokens,
+                         "concepts": glossary.concept_tokens(tokens)})  # fmt: skip
     meta = {
         "schema": SCHEMA_VERSION,
         "model": embedder.name,
         "dim": int(embedder.dim),
         "corpus_hash": corpus_hash(entries),
+        "glossary_hash": glossary.digest(),
         "entries": len(entries),
         "docs": len(docs),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -193,6 +207,7 @@ class Searcher:
         self.weights = weights
         self._docs = docs
         self._doc_entry = np.array([d.entry for d in docs], dtype=np.int64)
+        self._doc_lang = np.array([d.lang for d in docs], dtype=object)
         self._vectors = vectors
         self._doc_tokens = doc_tokens
         self._bm25: Any = None
@@ -245,7 +260,7 @@ class Searcher:
             if row["entry"] not in position:
                 raise StoreError(f"search index names entry {row['entry']} the KB lacks; {FIX}")
             docs.append(_Doc(position[row["entry"]], Lang(row["lang"]), ""))
-            tokens.append(row["tokens"])
+            tokens.append(row["tokens"] + row.get("concepts", []))
         if index.ntotal != len(docs) or index.d != dim:
             raise StoreError(f"search index in {index_dir} is inconsistent; {FIX}")
         # A flat index of a few thousand rows: a numpy matrix product is faster than faiss'
@@ -270,7 +285,10 @@ class Searcher:
     @property
     def glossary(self) -> Glossary:
         if self._glossary is None:
-            self._glossary = Glossary.load()
+            glossary = Glossary.load()
+            if self.meta.get("glossary_hash") not in (None, glossary.digest()):
+                raise StoreError(f"search index was built with another glossary; {FIX}")
+            self._glossary = glossary
         return self._glossary
 
     @property
@@ -319,7 +337,8 @@ class Searcher:
         if limit < 1:
             raise InputError(f"limit must be at least 1, not {limit}")
         filters = _filters(filters, kw)
-        answer_lang = filters.lang or detect(query)
+        query_lang = detect(query)
+        answer_lang = filters.lang or query_lang
         mask = self._mask(filters)
         n = len(self.entries)
         if not mask.any() or not len(self._docs):
@@ -329,7 +348,10 @@ class Searcher:
         lexical = np.zeros(n, dtype=np.float32)
         if mode in ("hybrid", "dense"):
             qv = np.asarray(self.query_embedder.embed_queries([query]), dtype=np.float32)[0]
-            np.maximum.at(dense, self._doc_entry, self._vectors @ qv)
+            sims = self._vectors @ qv
+            if mode == "hybrid" and self.weights.same_lang and query_lang is not Lang.EN:
+                sims = sims - self.weights.same_lang * (self._doc_lang == query_lang)
+            np.maximum.at(dense, self._doc_entry, sims)
         if mode in ("hybrid", "lexical"):
             bm25 = self._bm25_index()
             tokens = tokenize(query)
@@ -337,8 +359,11 @@ class Searcher:
             if tokens:
                 scores += np.asarray(bm25.get_scores(tokens), dtype=np.float32)
             if mode == "hybrid":
+                concepts = self.glossary.concept_tokens(tokens)
+                if concepts and self.weights.concept:
+                    scores += self.weights.concept * np.asarray(bm25.get_scores(concepts), dtype=np.float32)
                 extra = self.glossary.expand(query, self.weights.glossary_langs)
-                if extra:
+                if extra and self.weights.expansion:
                     scores += self.weights.expansion * np.asarray(bm25.get_scores(extra), dtype=np.float32)
             np.maximum.at(lexical, self._doc_entry, scores)
 

@@ -21,7 +21,7 @@ STOPWORDS = frozenset(
     "this that these those if then than so do does did can could would will shall should may "
     "might must i you he she we they me my your his her our their them what which who whom how "
     "when where why there here not no any some all also only just into onto about after before "
-    "while up out over such other even still yet get got has have had doesnt dont isnt cant wont "
+    "while out over such other even still yet get got has have had doesnt dont isnt cant wont "
     "whats thats its im ive youre"
     # German
     " der die das den dem des ein eine einer eines einem einen und oder aber ist sind war waren "
@@ -55,7 +55,11 @@ def fold(text: str) -> str:
 def stem(word: str) -> str:
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
+            word = word[: -len(suffix)]
+            # English doubles a final consonant before -ed/-ing: tapped, untapping → tap, untap
+            if suffix in ("ed", "ing") and word[-1] == word[-2] and word[-1] not in "aeiouls":
+                word = word[:-1]
+            return word
     return word
 
 
