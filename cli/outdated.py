@@ -9,18 +9,7 @@ import typer
 from rich.text import Text
 
 from cli.common import console, errors, open_kb, parse_lang, print_json
-
-
-def render_diff(diff: list) -> Text:
-    """A word diff: deletions red and struck through, insertions green; [-…-] and {+…+} without colour."""
-    plain = console.no_color or console.color_system is None
-    out = Text()
-    for op, words in diff:
-        if plain and op != "equal":
-            words = f"[-{words}-]" if op == "delete" else f"{{+{words}+}}"
-        style = {"delete": "red strike", "insert": "green bold"}.get(op, "")
-        out.append(words + " ", style=style)
-    return out
+from cli.render import diff_text
 
 
 def outdated(
@@ -105,7 +94,7 @@ def _render(items) -> None:
         for reason in item.reasons:
             console.print(Text(f"  {reason.kind.value}: ", style="bold red") + Text(reason.detail))
             if reason.diff:
-                console.print(Text("    ") + render_diff(reason.diff))
+                console.print(Text("    ") + diff_text(reason.diff))
         console.print()
     console.print(f"[dim]{len(items)} outdated variants"
                   + (f"; {repeats} copies of the same wordings folded" if repeats else "") + "[/]")

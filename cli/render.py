@@ -20,6 +20,24 @@ RELATION_STYLE = {
 }
 
 
+def diff_text(runs) -> Text:
+    """Word diff runs as Text: deletions red struck through, insertions green.
+
+    Without colour (a pipe, NO_COLOR) the runs are marked the wdiff way: [-old-] {+new+}.
+    """
+    from cli.common import console
+
+    plain = console.no_color or console.color_system is None
+    out = Text()
+    for op, words in runs:
+        if out:
+            out.append(" ")
+        if plain and op != "equal":
+            words = f"[-{words}-]" if op == "delete" else f"{{+{words}+}}"
+        out.append(words, style={"delete": "red strike", "insert": "green"}.get(op, ""))
+    return out
+
+
 def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 

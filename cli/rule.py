@@ -151,16 +151,9 @@ def diff_json(diff: SectionDiff) -> dict[str, Any]:
 
 
 def diff_text(runs: list[list[str]] | list[tuple[str, str]]) -> Text:
-    """Word diff runs as rich Text: deletions red struck through, insertions green."""
-    from rich.text import Text
+    from cli.render import diff_text as _diff_text
 
-    out = Text()
-    for op, words in runs:
-        if out:
-            out.append(" ")
-        style = {"delete": "red strike", "insert": "green"}.get(op, "")
-        out.append(words, style=style)
-    return out
+    return _diff_text(runs)
 
 
 def render_clause(out: Console, data: dict[str, Any]) -> None:

@@ -101,9 +101,24 @@ def test_section_diff():
     assert "Section 707 (2014-09-25) → 708 (2026-01-16)" in text
 
 
-def test_word_diff_is_rendered_red_struck_and_green():
+def test_word_diff_is_rendered_red_struck_and_green(monkeypatch):
+    from rich.console import Console
+
+    import cli.common
     from cli.rule import diff_text
 
+    monkeypatch.setattr(cli.common, "console", Console(force_terminal=True, color_system="standard"))
     text = diff_text([("equal", "a"), ("delete", "old"), ("insert", "new")])
     assert text.plain == "a old new"
     assert [(text.plain[s.start:s.end], str(s.style)) for s in text.spans] == [("old", "red strike"), ("new", "green")]
+
+
+def test_word_diff_without_colour_is_marked_in_the_text(monkeypatch):
+    from rich.console import Console
+
+    import cli.common
+    from cli.rule import diff_text
+
+    monkeypatch.setattr(cli.common, "console", Console(no_color=True))
+    text = diff_text([("equal", "a"), ("delete", "old"), ("insert", "new")])
+    assert text.plain == "a [-old-] {+new+}"
