@@ -33,8 +33,9 @@ class Concept:
 class Glossary:
     """Concepts and a phrase matcher over their (tokenised) terms."""
 
-    def __init__(self, concepts: list[Concept]) -> None:
+    def __init__(self, concepts: list[Concept], digest: str = "") -> None:
         self.concepts = concepts
+        self.digest = digest  # of the YAML it was read from: an index records which glossary it used
         # (token sequence, concept index), longest phrases first so `face up` beats `face`.
         patterns: set[tuple[tuple[str, ...], int]] = set()
         for i, concept in enumerate(concepts):
@@ -58,32 +59,39 @@ class Glossary:
         except yaml.YAMLError as exc:
             raise InputError(f"{source}: not valid YAML: {exc}") from None
         concepts = []
+        if not isinstance(doc, dict):
+            raise InputError(f"{source}: expected a mapping with a `concepts` list")
         for n, row in enumerate(doc.get("concepts", []), start=1):
             if not isinstance(row, dict) or "id" not in row:
                 raise InputError(f"{source}: concept #{n} has no id")
             terms = {lang: tuple(_as_list(row.get(lang.value))) for lang in Lang}
             concepts.append(Concept(str(row["id"]), {k: v for k, v in terms.items() if v}))
-        return cls(concepts)
+        return cls(concepts, text_digest(text))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "digest": self.digest,
+            "concepts": [{"id": c.id, **{k.value: list(v) for k, v in c.terms.items()}}
+                         for c in self.concepts],
+        }  # fmt: skip
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> Glossary:
+        """The compiled form an index stores, so a query never parses YAML."""
+        concepts = [
+            Concept(row["id"], {lang: tuple(row[lang.value]) for lang in Lang if lang.value in row})
+            for row in doc["concepts"]
+        ]
+        return cls(concepts, doc.get("digest", ""))
 
     @classmethod
     def load(cls, path: Path | None = None) -> Glossary:
-        if path is None:
-            from kb.paths import corpus_dir
-
-            path = corpus_dir() / GLOSSARY_FILE
+        path = path or default_path()
         try:
             text = path.read_text(encoding="utf-8")
         except OSError:
-            return cls([])  # no glossary: lexical search still works, just monolingual
+            return cls([], text_digest(""))  # no glossary: lexical search still works, monolingual
         return cls.from_yaml(text, str(path))
-
-    def digest(self) -> str:
-        """A hash of the concepts: an index built with another glossary is stale."""
-        import hashlib
-        import json
-
-        rows = [[c.id, {k.value: v for k, v in sorted(c.terms.items())}] for c in self.concepts]
-        return hashlib.sha256(json.dumps(rows, ensure_ascii=False).encode()).hexdigest()[:16]
 
     def concepts_in(self, text: str) -> list[Concept]:
         """Concepts whose terms occur in `text` (as token phrases), each once, in text order."""
@@ -120,6 +128,26 @@ class Glossary:
                     have.add(tok)
                     extra.append(tok)
         return extra
+
+
+def default_path() -> Path:
+    from kb.paths import corpus_dir
+
+    return corpus_dir() / GLOSSARY_FILE
+
+
+def text_digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def current_digest(path: Path | None = None) -> str:
+    """The digest of the glossary file as it is now, without parsing it."""
+    try:
+        return text_digest((path or default_path()).read_text(encoding="utf-8"))
+    except OSError:
+        return text_digest("")
 
 
 def _as_list(value: Any) -> list[str]:

