@@ -288,3 +288,273 @@ def test_non_utf8_check_file_is_reported_not_an_internal_error(tmp_path):
     result = kb("check", str(bad), str(REPO / "corpus" / "checks" / "forms.yaml"))
     no_traceback(result)
     assert result.exit_code == 1 and "latin1.yaml" in result.output and "3 passed" in result.output
+
+
+# ------------------------------------------------------------------ crashes and concurrency
+EXTRA_PAGE = VALID_PAGE
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "COLUMNS"))}
+    return env | {"KB_HOME": str(home), "KB_EMBEDDER": "fake", "PYTHONUNBUFFERED": "1"}
+
+
+def _ingest_process(home: Path, *args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "cli.main", "ingest", *args], cwd=REPO, env=_env(home),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def _export(home: Path) -> str:
+    from kb import store
+
+    return store.dump_entries(store.load(home).entries)
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory) -> dict:
+    """A KB built from the bundled corpus, and the export a build with one extra page gives."""
+    from kb.build import build
+    from kb.embed import FakeEmbedder
+
+    root = tmp_path_factory.mktemp("baseline")
+    page = root / "extra.txt"
+    page.write_text(EXTRA_PAGE)
+    old, new = root / "old", root / "new"
+    build(home=old, embedder=FakeEmbedder())
+    build([page], home=new, embedder=FakeEmbedder())
+    return {"home": old, "page": page, "old": _export(old), "new": _export(new)}
+
+
+def _fresh_copy(baseline: dict, home: Path) -> None:
+    shutil.copytree(baseline["home"], home, symlinks=True)
+
+
+def _assert_usable(home: Path, allowed: set[str]) -> str:
+    """`current` is a complete build: no temporary files, KB and index load, list and search work."""
+    from kb import store
+    from kb.embed import FakeEmbedder
+    from kb.search import Searcher
+
+    current = (home / "current").resolve()
+    assert not current.name.startswith("."), "current must never point at a half-written build"
+    leftovers = [p for p in current.rglob("*") if p.name.startswith(".") or p.name.endswith(".tmp")]
+    assert not leftovers, leftovers
+    assert {"meta.json", "docs.json"} <= {p.name for p in (current / "index").iterdir()}
+    export = _export(home)
+    assert export in allowed, "the KB must be the previous build or the complete new one"
+    loaded = store.load(home)
+    searcher = Searcher.load(loaded.index_dir, loaded.entries, query_embedder=FakeEmbedder())
+    hits = searcher.search("Turning a permanent face up doesn't change whether it is tapped", limit=3, mode="lexical")
+    assert hits and "tapped or untapped" in hits[0].entry.text
+    listed = runner.invoke(app, ["list", "--json"], env={"KB_HOME": str(home)})
+    assert listed.exit_code == 0, listed.output
+    assert {e["id"] for e in json.loads(listed.stdout)} == {e["id"] for e in json.loads(export)}
+    return export
+
+
+# Deterministic kill points: a stage line on stderr (the lock is held from "parse" on), or a file
+# of the new build appearing on disk (kb.json written but no index yet; index half written).
+STAGE_POINTS = ["parse", "deduplicate", "link rules", "outdated", "write", "index"]
+FILE_POINTS = ["builds/.tmp-*", "builds/.tmp-*/kb.json", "builds/.tmp-*/index/dense.faiss",
+               "builds/.tmp-*/index/meta.json", ".current-*"]
+
+
+def _kill_at(proc: subprocess.Popen, home: Path, *, stage: str | None = None, glob: str | None = None,
+             delay: float | None = None, timeout: float = 60) -> bool:
+    """SIGKILL `proc` at the point asked for; False when it finished before getting there."""
+    import selectors
+
+    deadline = time.monotonic() + timeout
+    if delay is not None:
+        try:
+            proc.wait(delay)
+            return False
+        except subprocess.TimeoutExpired:
+            pass
+    elif stage is not None:
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stderr, selectors.EVENT_READ)
+        while time.monotonic() < deadline:
+            if not sel.select(timeout=1):
+                continue
+            line = proc.stderr.readline()
+            if not line:
+                return False
+            if line.strip() == f"… {stage}":
+                break
+    else:
+        while time.monotonic() < deadline and not list(home.glob(glob)):
+            if proc.poll() is not None:
+                return False
+            time.sleep(0.0005)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    return True
+
+
+@pytest.mark.parametrize("point", [("stage", s) for s in STAGE_POINTS] + [("file", g) for g in FILE_POINTS]
+                         + [("delay", d) for d in (0.2, 0.5, 1.0, 2.0, 3.0)], ids=str)
+def test_killed_ingest_leaves_the_previous_kb_usable(baseline, kb_home, point):
+    _fresh_copy(baseline, kb_home)
+    how, where = point
+    proc = _ingest_process(kb_home, str(baseline["page"]))
+    killed = _kill_at(proc, kb_home, **{{"stage": "stage", "file": "glob", "delay": "delay"}[how]: where})
+    export = _assert_usable(kb_home, {baseline["old"], baseline["new"]})
+    if killed and how != "file" or where != ".current-*":
+        # before the symlink swap a killed build is invisible
+        assert export == baseline["old"] or not killed
+    # the lock died with the process: the next ingest neither waits nor refuses
+    again = runner.invoke(app, ["ingest", str(baseline["page"])], env={"KB_HOME": str(kb_home)})
+    assert again.exit_code == 0, again.output
+    assert _assert_usable(kb_home, {baseline["new"]}) == baseline["new"]
+
+
+def test_second_ingest_stops_with_a_clear_message_or_waits(baseline, kb_home):
+    _fresh_copy(baseline, kb_home)
+    first = _ingest_process(kb_home, str(baseline["page"]))
+    try:
+        assert first.stderr.readline().strip() == "… parse"  # the lock is held from here on
+        refused = runner.invoke(app, ["ingest"], env={"KB_HOME": str(kb_home)})
+        no_traceback(refused)
+        assert refused.exit_code == 1
+        assert f"another `kb ingest` is running (pid {first.pid}); wait for it to finish" in refused.output
+        waiting = _ingest_process(kb_home, "--wait")
+        time.sleep(0.5)
+        assert waiting.poll() is None, "--wait must wait for the running ingest"
+        assert first.wait(120) == 0
+        assert waiting.wait(120) == 0, waiting.stderr.read()
+    finally:
+        for p in (first,):
+            if p.poll() is None:
+                p.kill()
+    # the waiting ingest ran last: the KB is the bundled corpus only again
+    assert _assert_usable(kb_home, {baseline["old"]}) == baseline["old"]
+
+
+def test_first_use_of_two_readers_at_once_builds_once(tmp_path):
+    home = tmp_path / "home"
+    procs = [subprocess.Popen([sys.executable, "-m", "cli.main", "list", "--json"], cwd=REPO, env=_env(home),
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [p.communicate(timeout=180) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    assert json.loads(outs[0][0]) == json.loads(outs[1][0])
+    assert len([b for b in (home / "builds").iterdir() if not b.name.startswith(".")]) == 1
+
+
+# ----------------------------------------------------------------- damaged search index files
+def _damage(path: Path, how: str) -> None:
+    data = path.read_bytes()
+    if how == "truncate-half":
+        path.write_bytes(data[: len(data) // 2])
+    elif how == "truncate-last-byte":
+        path.write_bytes(data[:-1])
+    elif how == "empty":
+        path.write_bytes(b"")
+    elif how == "delete":
+        path.unlink()
+    elif how == "garbage":
+        path.write_bytes(b"\x00\xffnot an index" * 10)
+    elif how == "flip-middle-byte":
+        flipped = bytearray(data)
+        flipped[len(data) // 2] ^= 0x5A
+        path.write_bytes(bytes(flipped))
+    else:  # pragma: no cover
+        raise ValueError(how)
+
+
+DAMAGE = ["truncate-half", "truncate-last-byte", "empty", "delete", "garbage"]
+QUESTIONS = ["Turning a permanent face up doesn't change whether it is tapped",
+             "Can I look at my opponent's face-down creature?", "manifest the top card of your library"]
+
+
+def _answers(searcher) -> list:
+    return [[(h.entry.id, round(h.score, 6)) for h in searcher.search(q, limit=10, mode=mode)]
+            for q in QUESTIONS for mode in ("hybrid", "dense", "lexical")]
+
+
+def _open(home: Path):
+    from kb import store
+    from kb.embed import FakeEmbedder
+    from kb.search import Searcher
+
+    loaded = store.load(home)
+    return Searcher.load(loaded.index_dir, loaded.entries, query_embedder=FakeEmbedder())
+
+
+@pytest.mark.parametrize("how", DAMAGE + ["wrong-shape-json"])
+def test_damaged_index_file_is_refused_with_the_command_that_fixes_it(baseline, kb_home, how):
+    """Every index file, damaged: the searcher refuses it with `kb ingest` in one line, or (for a
+    file it can do without) answers exactly as before. `kb ingest` then repairs it."""
+    from kb.errors import StoreError
+
+    _fresh_copy(baseline, kb_home)
+    index_dir = (kb_home / "current" / "index").resolve()
+    pristine = _answers(_open(kb_home))
+    backup = kb_home.parent / "index-backup"
+    shutil.copytree(index_dir, backup)
+    names = sorted(p.name for p in backup.iterdir())
+    if how == "wrong-shape-json":
+        names = [n for n in names if n.endswith(".json")]
+    outcomes = {}
+    for name in names:
+        shutil.rmtree(index_dir)
+        shutil.copytree(backup, index_dir)
+        if how == "wrong-shape-json":
+            (index_dir / name).write_text("[1, 2, 3]")
+        else:
+            _damage(index_dir / name, how)
+        try:
+            answers = _answers(_open(kb_home))
+        except StoreError as e:
+            assert str(e).endswith("run `kb ingest` to rebuild it") and "\n" not in str(e), str(e)
+            outcomes[name] = "refused"
+        else:
+            assert answers == pristine, f"damaged {name} ({how}) gave other answers instead of being refused"
+            outcomes[name] = "not needed"
+    assert outcomes.get("meta.json") == outcomes.get("docs.json") == "refused", outcomes
+    assert runner.invoke(app, ["ingest"], env={"KB_HOME": str(kb_home)}).exit_code == 0
+    _assert_usable(kb_home, {baseline["old"]})
+    assert _answers(_open(kb_home)) == pristine
+
+
+@pytest.mark.parametrize("how", ["flip-middle-byte"])
+def test_flipped_byte_in_an_index_file_is_detected(baseline, kb_home, how):
+    """Same length, one byte changed: the CRC-32 in meta.json catches it in the files queries read."""
+    from kb.errors import StoreError
+
+    _fresh_copy(baseline, kb_home)
+    index_dir = (kb_home / "current" / "index").resolve()
+    pristine = _answers(_open(kb_home))
+    backup = kb_home.parent / "index-backup"
+    shutil.copytree(index_dir, backup)
+    refused = set()
+    for name in sorted(p.name for p in backup.iterdir() if p.name != "meta.json"):
+        shutil.rmtree(index_dir)
+        shutil.copytree(backup, index_dir)
+        _damage(index_dir / name, how)
+        try:
+            answers = _answers(_open(kb_home))
+        except StoreError as e:
+            assert "fails its checksum" in str(e) and str(e).endswith("run `kb ingest` to rebuild it")
+            refused.add(name)
+        else:
+            assert answers == pristine, name
+    assert {"docs.json", "vectors.npy"} <= refused
+
+
+# ----------------------------------------------------------------------------- determinism
+def test_same_corpus_gives_the_same_ids_and_a_byte_identical_export(tmp_path, monkeypatch):
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    for name in ("german_type_line.txt", "bad_dates.txt", "cp1252.txt", "single_card.json"):
+        shutil.copy(PAGES / name, pages / name)
+    (pages / "valid.txt").write_text(VALID_PAGE)
+    files = sorted(pages.iterdir())
+    exports = []
+    for n, order in enumerate([files, files[::-1], [pages]]):
+        monkeypatch.setenv("KB_HOME", str(tmp_path / f"home{n}"))
+        assert kb("ingest", *map(str, order)).exit_code == 1  # bad_dates.txt has skipped units
+        exports.append(kb("export").stdout)
+        assert kb("ingest", *map(str, order)).exit_code == 1
+        assert kb("export").stdout == exports[-1]
+    assert exports[0] == exports[1] == exports[2]
