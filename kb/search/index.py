@@ -21,6 +21,7 @@ import os
 import re
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Literal, Sequence
@@ -180,6 +181,8 @@ def build_index(
     _write_atomic(out_dir / VECTORS_FILE, buf.getvalue())
     _write_atomic(out_dir / GLOSSARY_FILE, json.dumps(glossary.to_json(), ensure_ascii=False).encode())
     _write_atomic(out_dir / DOCS_FILE, json.dumps(doc_rows, ensure_ascii=False).encode("utf-8"))
+    # CRC-32 of the files a query reads: a damaged (not only truncated) file is refused at load.
+    meta["crc32"] = {n: zlib.crc32((out_dir / n).read_bytes()) for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE)}
     _write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
 
 
@@ -255,18 +258,21 @@ class Searcher:
         if meta.get("corpus_hash") != corpus_hash(entries):
             raise StoreError(f"search index is stale (the KB changed since it was built); {FIX}")
         try:
-            rows = json.loads((index_dir / DOCS_FILE).read_text(encoding="utf-8"))
-            vectors = _read_vectors(index_dir)
-        except (OSError, ValueError, RuntimeError) as exc:
+            rows = json.loads(_read_checked(index_dir, DOCS_FILE, meta).decode("utf-8"))
+            vectors = _read_vectors(index_dir, meta)
+        except (OSError, ValueError, RuntimeError, EOFError) as exc:
             raise StoreError(f"search index in {index_dir} is unreadable ({exc}); {FIX}") from None
         position = {e.id: i for i, e in enumerate(entries)}
         docs: list[_Doc] = []
         tokens: list[list[str]] = []
-        for row in rows:
-            if row["entry"] not in position:
-                raise StoreError(f"search index names entry {row['entry']} the KB lacks; {FIX}")
-            docs.append(_Doc(position[row["entry"]], Lang(row["lang"]), ""))
-            tokens.append(row["tokens"] + row.get("concepts", []))
+        try:
+            for row in rows:
+                if row["entry"] not in position:
+                    raise StoreError(f"search index names entry {row['entry']} the KB lacks; {FIX}")
+                docs.append(_Doc(position[row["entry"]], Lang(row["lang"]), ""))
+                tokens.append(row["tokens"] + row.get("concepts", []))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise StoreError(f"search index in {index_dir} is inconsistent; {FIX}") from None
         if vectors.shape != (len(docs), dim):
             raise StoreError(f"search index in {index_dir} is inconsistent; {FIX}")
         searcher = cls(entries, docs, tokens, vectors, meta, query_embedder, glossary, card_names,
@@ -293,8 +299,9 @@ class Searcher:
                 raise StoreError(f"search index was built with another glossary; {FIX}")
             path = self.index_dir / GLOSSARY_FILE if self.index_dir else None
             try:
-                self._glossary = Glossary.from_json(json.loads(path.read_text(encoding="utf-8")))
-            except (AttributeError, OSError, ValueError, KeyError):
+                data = _read_checked(path.parent, path.name, self.meta)  # type: ignore[union-attr]
+                self._glossary = Glossary.from_json(json.loads(data.decode("utf-8")))
+            except (AttributeError, OSError, ValueError, KeyError, TypeError):
                 self._glossary = Glossary.load()
         return self._glossary
 
@@ -448,11 +455,21 @@ class Searcher:
         return english.casefold()
 
 
-def _read_vectors(index_dir: Path) -> np.ndarray:
+def _read_checked(index_dir: Path, name: str, meta: dict[str, Any]) -> bytes:
+    """The bytes of an index file; ValueError when they fail the CRC-32 recorded in meta.json."""
+    data = (index_dir / name).read_bytes()
+    expected = (meta.get("crc32") or {}).get(name)
+    if expected is not None and zlib.crc32(data) != expected:
+        raise ValueError(f"{name} fails its checksum (corrupted)")
+    return data
+
+
+def _read_vectors(index_dir: Path, meta: dict[str, Any] | None = None) -> np.ndarray:
     """The dense rows: from vectors.npy (no faiss import on the query path), else from faiss."""
     npy = index_dir / VECTORS_FILE
     if npy.exists():
-        return np.load(npy, allow_pickle=False).astype(np.float32, copy=False)
+        data = _read_checked(index_dir, VECTORS_FILE, meta or {})
+        return np.load(io.BytesIO(data), allow_pickle=False).astype(np.float32, copy=False)
     import faiss
 
     index = faiss.deserialize_index(np.frombuffer((index_dir / DENSE_FILE).read_bytes(), np.uint8))
