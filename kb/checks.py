@@ -106,6 +106,10 @@ def load_checks(paths_: Sequence[Path] | None = None) -> tuple[list[Check], list
         except OSError as exc:
             problems.append(Problem(where, None, f"cannot read: {exc.strerror or exc}"))
             continue
+        except UnicodeDecodeError as exc:
+            line = Path(path).read_bytes()[: exc.start].count(b"\n") + 1
+            problems.append(Problem(where, line, "not UTF-8 text: check files are UTF-8 YAML"))
+            continue
         found, bad = parse_checks(text, where, cards)
         checks.extend(found)
         problems.extend(bad)
