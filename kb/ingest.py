@@ -55,7 +55,13 @@ def collect(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
 
 
 def decode(data: bytes) -> str:
-    """Text of a source file: UTF-8 (with or without BOM), else cp1252; line ends made LF."""
+    """Text of a source file: UTF-8 (with or without BOM), UTF-16 with a BOM (Notepad's "Unicode"),
+    else cp1252; line ends made LF."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            return data.decode("utf-16").replace("\r\n", "\n").replace("\r", "\n")
+        except UnicodeDecodeError:
+            raise InputError("broken UTF-16 text") from None
     if b"\x00" in data[:8192]:
         raise InputError("binary file, not a text page or JSON")
     try:

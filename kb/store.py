@@ -173,6 +173,8 @@ def new_build(home: Path) -> Iterator[Path]:
     """A fresh build folder; switched in as `current` only if the block completes."""
     builds = home / "builds"
     builds.mkdir(parents=True, exist_ok=True)
+    for stale in builds.glob(".tmp-*"):  # left by a killed ingest: callers hold the ingest lock
+        shutil.rmtree(stale, ignore_errors=True)
     build_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{uuid.uuid4().hex[:6]}"
     folder = builds / f".tmp-{build_id}"
     folder.mkdir()
@@ -192,11 +194,8 @@ def new_build(home: Path) -> Iterator[Path]:
 
 
 def _prune(builds: Path, keep: set[str]) -> None:
-    """Remove old builds, keeping the newest few and any half-written one younger than an hour."""
+    """Remove old builds, keeping the two newest (a reader may still be using the previous one)."""
     finished = sorted((p for p in builds.iterdir() if not p.name.startswith(".")), key=lambda p: p.name)
     for old in finished[:-2]:
         if old.name not in keep:
             shutil.rmtree(old, ignore_errors=True)
-    for tmp in builds.glob(".tmp-*"):
-        if time.time() - tmp.stat().st_mtime > 3600:
-            shutil.rmtree(tmp, ignore_errors=True)
