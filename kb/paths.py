@@ -10,7 +10,13 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 def corpus_dir() -> Path:
     """The bundled corpus (`corpus/` of the repository), or `$KB_CORPUS`."""
-    return Path(os.environ.get("KB_CORPUS") or REPO_ROOT / "corpus")
+    path = Path(os.environ.get("KB_CORPUS") or REPO_ROOT / "corpus")
+    if not path.is_dir():
+        from kb.errors import InputError
+
+        raise InputError(f"no corpus folder at {path}: install judge-kb from a clone with "
+                         "`pip install -e .`, or point KB_CORPUS at a corpus folder")
+    return path
 
 
 def home() -> Path:
