@@ -57,14 +57,20 @@ def search(
 
 def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Optional[str]):
     """Open the current KB and its index and search it. Returns (hits, searcher)."""
-    from cli.common import open_kb
+    from cli.common import err_console, open_kb, rebuild
+    from kb.errors import StoreError
     from kb.search import Searcher
 
     lang = filters.get("lang")
     if lang is not None:
         filters["lang"] = lang.lower()
     kb = open_kb(quiet=quiet)
-    searcher = Searcher.load(kb.index_dir, kb.entries)
+    try:
+        searcher = Searcher.load(kb.index_dir, kb.entries)
+    except StoreError as e:  # stale (another version wrote it) or damaged: rebuild once, then search
+        err_console.print(f"[yellow]note:[/] {e}; rebuilding now")
+        kb = rebuild(quiet=quiet)
+        searcher = Searcher.load(kb.index_dir, kb.entries)
     return searcher.search(question, limit=limit, **filters), searcher
 
 
