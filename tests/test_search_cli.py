@@ -78,11 +78,15 @@ def test_errors_are_one_line_and_exit_1(kb_with_index: Path, args: list[str], me
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
-def test_missing_index_names_kb_ingest(kb_home: Path) -> None:
+def test_missing_index_is_rebuilt_once_then_names_kb_ingest(kb_home: Path, monkeypatch) -> None:
     entries = make_entries()
     with store.new_build(kb_home) as build_dir:
         store.write_kb(build_dir, entries, {}, {})
+    # The rebuild runs with the fake build embedder, whose index the e5 query path refuses:
+    # the CLI tries one rebuild, then stops with the command that fixes it.
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
     result = run("face down")
+    assert "rebuilding now" in result.stderr
     assert result.exit_code == 1
     assert "kb ingest" in result.stderr
 
