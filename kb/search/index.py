@@ -4,7 +4,10 @@ An index folder holds
   meta.json    model, dimension, corpus hash, schema version, build time (written last)
   dense.faiss  inner-product faiss index over passage embeddings of every distinct entry text
   vectors.npy  the same rows, so a query reads them without importing faiss (measured: 35-100 ms)
-  docs.json    for each row: entry id, language, BM25 tokens and glossary concept tokens
+  docs.json    for each row: entry id and language
+  bm25.npz     BM25 weight of every (row, term), terms being the text's tokens and its glossary
+               concept tokens (kb/bm25.py: plain numpy arrays, so a query needs neither scipy nor
+               a pass over every document per query term)
   glossary.json  the glossary compiled at build time (queries never parse YAML)
 
 One document per distinct text of an entry (canonical English, revisions, German translations),
@@ -28,17 +31,19 @@ from typing import Any, Iterable, Literal, Sequence
 
 import numpy as np
 
+from kb.bm25 import BM25Matrix
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
 from kb.search.glossary import Glossary
 from kb.search.text import fold, tokenize
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: BM25 precomputed in bm25.npz, docs.json without tokens
 META_FILE = "meta.json"
 DENSE_FILE = "dense.faiss"
 DOCS_FILE = "docs.json"
 VECTORS_FILE = "vectors.npy"  # the faiss rows again, readable without importing faiss
 GLOSSARY_FILE = "glossary.json"  # the glossary compiled at build time: queries never parse YAML
+BM25_FILE = "bm25.npz"
 FIX = "run `kb ingest` to rebuild it"
 
 Mode = Literal["hybrid", "dense", "lexical"]
@@ -158,11 +163,12 @@ def build_index(
     index = faiss.IndexFlatIP(embedder.dim)
     if len(docs):
         index.add(np.ascontiguousarray(vectors))
-    doc_rows = []
+    doc_rows = [{"entry": entries[d.entry].id, "lang": d.lang.value} for d in docs]
+    doc_tokens = []
     for d in docs:
         tokens = tokenize(d.text)
-        doc_rows.append({"entry": entries[d.entry].id, "lang": d.lang.value, "tokens": tokens,
-                         "concepts": glossary.concept_tokens(tokens)})  # fmt: skip
+        doc_tokens.append(tokens + glossary.concept_tokens(tokens))
+    bm25 = BM25Matrix.build(doc_tokens)
     meta = {
         "schema": SCHEMA_VERSION,
         "model": embedder.name,
@@ -181,8 +187,10 @@ def build_index(
     _write_atomic(out_dir / VECTORS_FILE, buf.getvalue())
     _write_atomic(out_dir / GLOSSARY_FILE, json.dumps(glossary.to_json(), ensure_ascii=False).encode())
     _write_atomic(out_dir / DOCS_FILE, json.dumps(doc_rows, ensure_ascii=False).encode("utf-8"))
+    _write_atomic(out_dir / BM25_FILE, bm25.to_bytes())
     # CRC-32 of the files a query reads: a damaged (not only truncated) file is refused at load.
-    meta["crc32"] = {n: zlib.crc32((out_dir / n).read_bytes()) for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE)}
+    meta["crc32"] = {n: zlib.crc32((out_dir / n).read_bytes())
+                     for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE)}
     _write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
 
 
@@ -206,7 +214,7 @@ class Searcher:
         self,
         entries: Sequence[Entry],
         docs: list[_Doc],
-        doc_tokens: list[list[str]],
+        bm25: BM25Matrix,
         vectors: np.ndarray,
         meta: dict[str, Any],
         query_embedder: Any = None,
@@ -221,8 +229,7 @@ class Searcher:
         self._doc_entry = np.array([d.entry for d in docs], dtype=np.int64)
         self._doc_lang = np.array([d.lang for d in docs], dtype=object)
         self._vectors = vectors
-        self._doc_tokens = doc_tokens
-        self._bm25: Any = None
+        self._bm25 = bm25
         self._query_embedder = query_embedder
         self._glossary = glossary
         self._card_names = card_names
@@ -260,22 +267,21 @@ class Searcher:
         try:
             rows = json.loads(_read_checked(index_dir, DOCS_FILE, meta).decode("utf-8"))
             vectors = _read_vectors(index_dir, meta)
+            bm25 = BM25Matrix.from_bytes(_read_checked(index_dir, BM25_FILE, meta))
         except (OSError, ValueError, RuntimeError, EOFError) as exc:
             raise StoreError(f"search index in {index_dir} is unreadable ({exc}); {FIX}") from None
         position = {e.id: i for i, e in enumerate(entries)}
         docs: list[_Doc] = []
-        tokens: list[list[str]] = []
         try:
             for row in rows:
                 if row["entry"] not in position:
                     raise StoreError(f"search index names entry {row['entry']} the KB lacks; {FIX}")
                 docs.append(_Doc(position[row["entry"]], Lang(row["lang"]), ""))
-                tokens.append(row["tokens"] + row.get("concepts", []))
         except (KeyError, TypeError, ValueError, AttributeError):
             raise StoreError(f"search index in {index_dir} is inconsistent; {FIX}") from None
-        if vectors.shape != (len(docs), dim):
+        if vectors.shape != (len(docs), dim) or bm25.n_docs != len(docs):
             raise StoreError(f"search index in {index_dir} is inconsistent; {FIX}")
-        searcher = cls(entries, docs, tokens, vectors, meta, query_embedder, glossary, card_names,
+        searcher = cls(entries, docs, bm25, vectors, meta, query_embedder, glossary, card_names,
                        weights)  # fmt: skip
         searcher.index_dir = index_dir
         return searcher
@@ -310,14 +316,6 @@ class Searcher:
         if self._card_names is None:
             self._card_names = load_card_names()
         return self._card_names
-
-    def _bm25_index(self) -> Any:
-        if self._bm25 is None:
-            from rank_bm25 import BM25Okapi
-
-            # BM25Okapi divides by the corpus size; an empty corpus gets a stand-in document.
-            self._bm25 = BM25Okapi(self._doc_tokens or [[]])
-        return self._bm25
 
     # ---------------------------------------------------------------- search
     def cards_in(self, text: str) -> set[str]:
@@ -367,18 +365,18 @@ class Searcher:
                 sims = sims - self.weights.same_lang * (self._doc_lang == query_lang)
             np.maximum.at(dense, self._doc_entry, sims)
         if mode in ("hybrid", "lexical"):
-            bm25 = self._bm25_index()
+            bm25 = self._bm25
             tokens = tokenize(query)
             scores = np.zeros(len(self._docs), dtype=np.float32)
             if tokens:
-                scores += np.asarray(bm25.get_scores(tokens), dtype=np.float32)
+                scores += np.asarray(bm25.scores(tokens), dtype=np.float32)
             if mode == "hybrid":
                 concepts = self.glossary.concept_tokens(tokens)
                 if concepts and self.weights.concept:
-                    scores += self.weights.concept * np.asarray(bm25.get_scores(concepts), dtype=np.float32)
+                    scores += self.weights.concept * np.asarray(bm25.scores(concepts), dtype=np.float32)
                 extra = self.glossary.expand(query, self.weights.glossary_langs)
                 if extra and self.weights.expansion:
-                    scores += self.weights.expansion * np.asarray(bm25.get_scores(extra), dtype=np.float32)
+                    scores += self.weights.expansion * np.asarray(bm25.scores(extra), dtype=np.float32)
             np.maximum.at(lexical, self._doc_entry, scores)
 
         w = self.weights
