@@ -46,17 +46,36 @@ class Cue:
     clauses: tuple[str, ...]  # best first
     label: str
     weight: float = 0.7  # topical cues ("manifest") weigh less than pointed ones ("look at")
+    # (first, then) pairs equivalent to `pattern` = "first.*then|...": see `_ordered`
+    ordered: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = ()
+
+    def found_in(self, text: str) -> bool:
+        if not self.ordered:
+            return self.pattern.search(text) is not None
+        # `.` stops at a newline, so "first.*then" holds within one line: some `then` match starts
+        # at or after the end of the earliest `first` match (each `first` here matches one word
+        # form, so its leftmost match also ends first).
+        return any((m := first.search(line)) is not None and then.search(line, m.end()) is not None
+                   for line in text.split("\n") for first, then in self.ordered)
 
 
 def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0.7) -> Cue:
     return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label or pattern, weight)
 
 
+def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str) -> Cue:
+    """A cue "a.*b|c.*d" tested pair by pair: the regex backtracks over the whole text for each `a`
+    (seconds on an entry with hundreds of variants), the pairs cost two linear searches."""
+    pattern = "|".join(f"{a}.*{b}" for a, b in pairs)
+    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label,
+               ordered=tuple((re.compile(a, re.I), re.compile(b, re.I)) for a, b in pairs))
+
+
 CUES: tuple[Cue, ...] = (
     _cue(r"special action", "701.40b 116.2b 708.7", "special action"),
     _cue(r"copiable values?|a copy of a face-down", "708.2a 708.2 707.2 708.10", "copiable values"),
-    _cue(r"\breveal(?:ed|s)?\b.*\b(?:leaves?|leave the game|game ends)|\b(?:leaves?|leave the game)\b.*\breveal",
-         "708.9", "reveal when it leaves"),
+    _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
+              (r"\b(?:leaves?|leave the game)\b", r"\breveal")], "708.9", "reveal when it leaves"),
     _cue(r"\blook at\b", "708.5", "look at"),
     _cue(r"enters-the-battlefield abilit|enters the battlefield", "708.8 708.3", "enters-the-battlefield"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
@@ -162,7 +181,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True) -> list
     cues: dict[str, list[str]] = {}
     cue_score: dict[str, float] = {}
     for cue in CUES:
-        if cue.pattern.search(text):
+        if cue.found_in(text):
             for rank, clause in index.expand(cue.clauses):
                 if clause in rules.current.clauses:
                     cues.setdefault(clause, []).append(f'cue "{cue.label}"' + ("" if rank == 0 else f" (#{rank + 1})"))

@@ -123,3 +123,16 @@ def test_every_ingested_ruling_has_a_link(rules):
     entries = links.link_entries(dedup.deduplicate(result.records, embedder=None), rules)
     assert entries and all(e.rules for e in entries if e.kind is Kind.RULING)
     assert all(e.rules[0].clause == e.clause for e in entries if e.kind is Kind.RULE)
+
+
+@pytest.mark.parametrize("text", [
+    "The card is revealed when it leaves the battlefield.", "If it leaves, reveal it.",
+    "Reveal it.\nIt leaves.", "Revealing it as it leaves", "It leaves the game; reveal it",
+    "reveals the game ends", "unrevealed cards leave", "leave the game revealed", "revealed" * 3 + " leaves",
+    "leaves the battlefield " * 200 + "revealed", "reveal " * 300 + "nothing else",
+])
+def test_ordered_cue_agrees_with_its_regex(text: str) -> None:
+    """The "reveal when it leaves" cue is tested pair by pair (linear) instead of by its regex
+    (backtracking over every variant of an entry); both must find the same texts."""
+    cue = next(c for c in links.CUES if c.ordered)
+    assert cue.found_in(text) == (cue.pattern.search(text) is not None)
