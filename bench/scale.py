@@ -303,7 +303,8 @@ def markdown(result: dict, args) -> str:
               "What changed: BM25 is precomputed per (document, term) as a numpy CSC matrix "
               "(`kb/bm25.py`, bit-identical scores to BM25Okapi), stored in the index as `bm25.npz` "
               "for queries and built over the CR clauses for `link rules`; `link rules` expands the "
-              "`701.40*` cue once instead of once per ruling; `outdated` memoises rule history per "
+              "`701.40*` cue once instead of once per ruling and tests the \"reveal when it leaves\" cue "
+              "without regex backtracking over every variant; `outdated` memoises rule history per "
               "(clause, date) and loads the scenario cards once instead of per check run. "
               "Links and outdated items at 10k are byte-identical before/after (same PYTHONHASHSEED).",
               "", "Note: dedup of this synthetic corpus is not deterministic across Python hash seeds "
