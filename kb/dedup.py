@@ -133,7 +133,8 @@ def _revision_pairs(groups: list[_Group]) -> Iterable[tuple[int, int, float]]:
             posting = index[gram]
             if len(posting) <= MAX_SHINGLE_DF:
                 shared.update(j for j in posting if j > i)
-        for j, _ in shared.most_common(MAX_CANDIDATES):
+        # Most shared 3-grams first; ties by index, so the candidates never depend on set order.
+        for j, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_CANDIDATES]:
             ratio, contained = wording_similarity(groups[i].words, groups[j].words)
             if is_revision(ratio, contained):
                 yield i, j, ratio

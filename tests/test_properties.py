@@ -4,6 +4,8 @@ not depend on input order (FakeEmbedder, generated records)."""
 
 from __future__ import annotations
 
+import os
+
 import random
 from collections import Counter
 from datetime import date
@@ -202,3 +204,33 @@ def test_input_order_does_not_matter(recs, rnd):
     shuffled = list(recs)
     rnd.shuffle(shuffled)
     assert _dedup(shuffled) == _dedup(recs)
+
+
+def test_dedup_does_not_depend_on_the_hash_seed(tmp_path):
+    """Set iteration order changes with PYTHONHASHSEED; the entries must not."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    pages = tmp_path / "pages"
+    subprocess.run([sys.executable, str(repo / "bench" / "gen_corpus.py"), str(pages), "--rulings", "10000"],
+                   cwd=repo, check=True, capture_output=True)
+    script = (
+        "import hashlib, json, sys\n"
+        "from pathlib import Path\n"
+        "from kb.dedup import deduplicate\n"
+        "from kb.embed import FakeEmbedder\n"
+        "from kb.ingest import ingest\n"
+        "from kb.cards import load_names\n"
+        "from kb.paths import corpus_dir\n"
+        "records = ingest([Path(sys.argv[1])], names=load_names(corpus_dir()), match_clause=None).records\n"
+        "entries = deduplicate(records, embedder=FakeEmbedder())\n"
+        "print(hashlib.sha256(json.dumps([e.to_json() for e in entries]).encode()).hexdigest())\n"
+    )
+    digests = {
+        subprocess.run([sys.executable, "-c", script, str(pages)], cwd=repo, check=True, capture_output=True,
+                       text=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(digests) == 1
