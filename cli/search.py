@@ -44,7 +44,7 @@ def search(
     from cli.common import console, err_console, print_json
 
     try:
-        hits, searcher = run(question, limit=limit, card=card, lang=lang, rule=rule,
+        hits, kb = run(question, limit=limit, card=card, lang=lang, rule=rule,
                              since=since, until=until, kind=kind, quiet=as_json)  # fmt: skip
     except KBError as e:
         err_console.print(f"[bold red]error:[/] {e}", markup=True, soft_wrap=True)
@@ -52,11 +52,17 @@ def search(
     if as_json:
         print_json([h.to_json() for h in hits])
         return
-    render_hits(console, question, hits)
+    render_hits(console, question, hits, superseded=_superseded_texts(kb))
+
+
+def _superseded_texts(kb) -> set[tuple[str, str]]:
+    """(entry id, text) of the variants `kb outdated` calls superseded, to flag them in hits."""
+    return {(item.entry, item.variant.text) for item in kb.outdated()
+            if any(r.kind.value == "superseded" for r in item.reasons)}
 
 
 def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Optional[str]):
-    """Open the current KB and its index and search it. Returns (hits, searcher)."""
+    """Open the current KB and its index and search it. Returns (hits, kb)."""
     from cli.common import err_console, open_kb, rebuild
     from kb.errors import StoreError
     from kb.search import Searcher
@@ -71,10 +77,11 @@ def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Option
         err_console.print(f"[yellow]note:[/] {e}; rebuilding now")
         kb = rebuild(quiet=quiet)
         searcher = Searcher.load(kb.index_dir, kb.entries)
-    return searcher.search(question, limit=limit, **filters), searcher
+    return searcher.search(question, limit=limit, **filters), kb
 
 
-def render_hits(console: "Console", question: str, hits: Sequence["Hit"]) -> None:
+def render_hits(console: "Console", question: str, hits: Sequence["Hit"],
+                superseded: set[tuple[str, str]] = frozenset()) -> None:  # type: ignore[assignment]
     """One block per hit: the answer-language text, the English canonical text, cards, dates, rules."""
     from rich.panel import Panel
     from rich.text import Text
@@ -90,6 +97,9 @@ def render_hits(console: "Console", question: str, hits: Sequence["Hit"]) -> Non
         body = Text()
         if hit.lang is not Lang.EN:
             body.append(hit.matched_text, style="bold")
+            if (e.id, hit.matched_text) in superseded:
+                body.append("\n(translates an older English wording, replaced since; current text below)",
+                            style="yellow")
             body.append("\n\n")
             body.append(e.text)
         else:

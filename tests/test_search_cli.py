@@ -119,3 +119,25 @@ def test_a_search_process_does_not_load_torch(kb_with_index: Path) -> None:
     env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
+
+
+def test_a_superseded_translation_is_flagged_in_the_hit() -> None:
+    from rich.console import Console
+
+    from cli.search import render_hits
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+    from kb.search import Hit
+
+    old_de = "Du kannst verdeckte bleibende Karten nicht anschauen, außer ein Effekt erlaubt oder weist dich dazu an."
+    variants = (
+        Variant("You can't look unless an effect instructs you to do so.", "", Lang.EN, "2018-07-13", "a", 1,
+                Relation.CANONICAL, 1.0, "Lightform"),
+        Variant(old_de, old_de, Lang.DE, "2014-11-24", "b", 1, Relation.TRANSLATION, 0.9, "Lightform"),
+    )
+    entry = Entry("r-1", Kind.RULING, variants[0].text, ("Lightform",), "2014-11-24", "2018-07-13", variants)
+    console = Console(width=200, record=True)
+    render_hits(console, "anschauen?", [Hit(entry, 1.0, Lang.DE, old_de)], superseded={("r-1", old_de)})
+    assert "translates an older English wording" in console.export_text()
+    console = Console(width=200, record=True)
+    render_hits(console, "anschauen?", [Hit(entry, 1.0, Lang.DE, old_de)], superseded=set())
+    assert "older English wording" not in console.export_text()
