@@ -40,6 +40,18 @@ def parse_lang(value: str | None) -> Lang | None:
         raise typer.BadParameter(f"unknown language {value!r}; use one of: en, de, es") from None
 
 
+def card_name(name: str) -> str:
+    """The English name of a card named in English, German or Spanish; NotFoundError otherwise."""
+    from kb import paths
+    from kb.cards import load_names
+    from kb.errors import NotFoundError
+
+    english = load_names(paths.corpus_dir()).resolve(name)
+    if english is None:
+        raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
+    return english
+
+
 def open_kb(quiet: bool = False):  # -> kb.store.KB
     """The current KB; built from the bundled corpus first (with a progress bar) if there is none."""
     from kb import paths, store

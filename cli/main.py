@@ -13,7 +13,7 @@ from cli import check as check_cmd
 from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
-from cli.common import console, err_console, errors, open_kb, parse_lang, print_json, progress_bar
+from cli.common import card_name, console, err_console, errors, open_kb, parse_lang, print_json, progress_bar
 
 app = typer.Typer(
     name="kb",
@@ -79,7 +79,7 @@ def list_entries(
 
     with errors():
         kb = open_kb(quiet=as_json)
-        english = _card_name(card) if card else None
+        english = card_name(card) if card else None
         try:
             kind_ = Kind(kind) if kind else None
         except ValueError:
@@ -189,17 +189,6 @@ def export(
         err_console.print(f"wrote {len(kb.entries)} entries to {output}")
     else:
         sys.stdout.write(text)
-
-
-def _card_name(name: str) -> str:
-    from kb import paths
-    from kb.cards import load_names
-    from kb.errors import NotFoundError
-
-    english = load_names(paths.corpus_dir()).resolve(name)
-    if english is None:
-        raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
-    return english
 
 
 def _clause_texts(entry) -> dict[str, str]:

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 from rich.text import Text
 
-from cli.common import console, errors, open_kb, parse_lang, print_json
+from cli.common import card_name, console, errors, open_kb, parse_lang, print_json
 from cli.render import diff_text
 
 
@@ -40,11 +40,7 @@ def outdated(
         if since and not is_iso_date(since):
             raise InputError(f"--since {since!r} is not a date (YYYY-MM-DD)")
         kb = open_kb(quiet=as_json)
-        english = None
-        if card:
-            from cli.main import _card_name
-
-            english = _card_name(card)
+        english = card_name(card) if card else None
         by_id = {e.id: e for e in kb.entries}
         items = filter_items(kb.outdated(), by_id, card=english, lang=parse_lang(lang), since=since, reason=reason)
 
