@@ -168,6 +168,10 @@ def _build_locked(extra: Sequence[Path], home: Path, embedder: Embedder | None, 
     started = time.perf_counter()
     progress = on_progress or (lambda stage, done, total: None)
     embedder = embedder or embedder_from_env()
+    prepare = getattr(getattr(embedder, "inner", embedder), "prepare", None)
+    if prepare is not None:  # convert the model while the build is still small
+        progress("parse", 0, 1)
+        prepare()
     entries, report = build_entries(extra, embedder=embedder, fmt=fmt, on_progress=progress)
     if strict and report.errors:
         report.seconds = time.perf_counter() - started

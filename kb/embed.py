@@ -233,8 +233,68 @@ def text_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+class ChildProcessEmbedder:
+    """sentence-transformers run in a child process for each call.
+
+    torch and the model take about 1.1 GB; in the build's own process they would add to
+    everything the build holds (a real 100k build peaked at 2.16 GB that way). The child costs one
+    model load per call, and a build makes at most two calls (translations, then the index).
+    """
+
+    name = MODEL_NAME
+    dim = 384
+
+    def __init__(self, model_dir: Path | None = None) -> None:
+        self.model_dir = Path(model_dir) if model_dir else default_model_dir()
+
+    def prepare(self) -> None:
+        """Convert the model now if it isn't yet (about 1.4 GB for a few seconds, in a child):
+        best before a build has grown, which is why the build calls this first."""
+        from kb.e5_convert import ensure_converted
+
+        ensure_converted(self.model_dir)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        return self._run(texts, "passage")
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        return self._run(texts, "query")
+
+    def _run(self, texts: Sequence[str], prompt: str) -> np.ndarray:
+        import json
+        import subprocess
+        import sys
+
+        from kb.errors import StoreError
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        self.prepare()
+        with tempfile.TemporaryDirectory(prefix="kb-embed-") as tmp:
+            src, out = Path(tmp) / "texts.json", Path(tmp) / "vectors.npy"
+            src.write_text(json.dumps(list(texts), ensure_ascii=False), encoding="utf-8")
+            done = subprocess.run([sys.executable, "-m", "kb.embed", prompt, str(self.model_dir), str(src), str(out)],
+                                  capture_output=True, text=True)
+            if done.returncode != 0 or not out.is_file():
+                last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+                raise StoreError(f"embedding {len(texts)} texts with {self.name} failed: {last}")
+            return _rows(np.load(out), len(texts), self.dim)
+
+
 def default_build_embedder() -> CachedEmbedder:
-    """The embedder `kb ingest` uses: converted e5 in sentence-transformers, behind the cache."""
+    """The embedder `kb ingest` uses: converted e5 in sentence-transformers (in a child process),
+    behind the cache."""
     from kb.paths import home
 
-    return CachedEmbedder(SentenceTransformerEmbedder(), home() / "cache" / "embeddings")
+    return CachedEmbedder(ChildProcessEmbedder(), home() / "cache" / "embeddings")
+
+
+if __name__ == "__main__":  # python -m kb.embed PROMPT MODEL_DIR TEXTS.json OUT.npy: ChildProcessEmbedder's child
+    import json
+    import sys
+
+    _prompt, _model_dir, _src, _out = sys.argv[1:5]
+    _texts = json.loads(Path(_src).read_text(encoding="utf-8"))
+    _st = SentenceTransformerEmbedder(Path(_model_dir))
+    _vectors = _st.embed_passages(_texts) if _prompt == "passage" else _st.embed_queries(_texts)
+    np.save(_out, _vectors)

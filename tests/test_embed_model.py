@@ -81,3 +81,26 @@ def test_cached_st_embedder_matches_uncached(st_embedder, tmp_path: Path) -> Non
     b = cached.embed_passages(TEXTS[:2])
     np.testing.assert_array_equal(a, b)
     assert cached.misses == 2 and cached.hits == 2
+
+
+def test_child_process_embedder_gives_the_in_process_vectors(st_embedder: SentenceTransformerEmbedder) -> None:
+    from kb.embed import ChildProcessEmbedder
+
+    texts = ["Turning a permanent face up doesn't change whether it is tapped.", "Wird die Form zerstört?"]
+    child = ChildProcessEmbedder(st_embedder.model_dir)
+    for mine, theirs in ((child.embed_passages(texts), st_embedder.embed_passages(texts)),
+                         (child.embed_queries(texts), st_embedder.embed_queries(texts))):
+        assert mine.shape == (2, 384)
+        assert np.all(np.sum(mine * theirs, axis=1) >= 0.9999)
+    assert child.embed_passages([]).shape == (0, 384)
+
+
+def test_child_process_embedder_failure_is_one_line(tmp_path) -> None:
+    from kb.embed import ChildProcessEmbedder
+    from kb.errors import StoreError
+
+    bad = tmp_path / "model"
+    bad.write_text("a file where the model folder should be")  # the child can't convert into it
+    with pytest.raises(StoreError, match="converting the e5 model into .* failed: NotADirectoryError") as info:
+        ChildProcessEmbedder(bad).embed_queries(["x"])
+    assert "\n" not in str(info.value)
