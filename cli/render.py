@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -156,10 +155,6 @@ def stats(console: Console, data: dict) -> None:
             value = ", ".join(f"{k} {v}" for k, v in value.items())
         table.add_row(key.replace("_", " "), str(value))
     console.print(table)
-
-
-def count_by(entries: Sequence[Entry], key) -> dict[str, int]:
-    return dict(sorted(Counter(key(e) for e in entries).items()))
 
 
 def ingest_report(console: Console, report: dict) -> None:

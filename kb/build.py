@@ -95,8 +95,9 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
         files_done[0] += 1
         progress("parse", files_done[0], len(sources) + len(extra))
 
-    bundled = ingest(sources, names=load_names(corpus), match_clause=match_clause, on_file=on_file)
-    added = ingest(list(extra), names=load_names(corpus), match_clause=match_clause, fmt=fmt, on_file=on_file)
+    names = load_names(corpus)
+    bundled = ingest(sources, names=names, match_clause=match_clause, on_file=on_file)
+    added = ingest(list(extra), names=names, match_clause=match_clause, fmt=fmt, on_file=on_file)
     records = bundled.records + added.records
     problems = bundled.problems + added.problems
 
