@@ -13,7 +13,7 @@ from kb.cards import load_names
 from kb.dedup import Terminology, deduplicate, stored_count
 from kb.embed import Embedder
 from kb.errors import StoreError
-from kb.ingest import Format, bundled_sources, ingest
+from kb.ingest import Format, bundled_sources, collect, ingest
 from kb.model import Entry, Problem
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
@@ -73,10 +73,11 @@ def embedder_from_env() -> Embedder:
 
 
 def corpus_hash(files: Sequence[Path]) -> str:
+    """SHA-256 over the names and bytes of the source files a build read (folders already expanded)."""
     h = hashlib.sha256()
     for path in files:
         h.update(paths.display_path(path).encode())
-        h.update(path.read_bytes() if path.is_file() else b"")
+        h.update(path.read_bytes())
     return h.hexdigest()
 
 
@@ -178,7 +179,7 @@ def _build_locked(extra: Sequence[Path], home: Path, embedder: Embedder | None, 
         report.seconds = time.perf_counter() - started
         return report
     meta = {
-        "corpus_hash": corpus_hash(bundled_sources(paths.corpus_dir()) + list(extra)),
+        "corpus_hash": corpus_hash(collect(bundled_sources(paths.corpus_dir()) + list(extra))[0]),
         "extra_sources": [paths.display_path(p) for p in extra],
         "embedder": getattr(embedder, "name", None),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

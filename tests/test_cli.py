@@ -132,3 +132,17 @@ def test_every_command_has_help_text_and_is_in_the_readme():
         name = command.name or command.callback.__name__
         assert command.callback.__doc__, f"kb {name} has no help text"
         assert f"kb {name}" in readme, f"kb {name} is missing from the README"
+
+
+def test_build_metadata_hashes_the_files_inside_an_ingested_folder(tmp_path, kb_home):
+    from kb import store
+
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    page = folder / "p.txt"
+    page.write_text("Lightform\n\nJul 13, 2018\n\nA ruling.\n")
+    assert kb("ingest", str(folder)).exit_code == 0
+    before = store.load(kb_home).meta["corpus_hash"]
+    page.write_text("Lightform\n\nJul 13, 2018\n\nAnother ruling.\n")
+    assert kb("ingest", str(folder)).exit_code == 0
+    assert store.load(kb_home).meta["corpus_hash"] != before
