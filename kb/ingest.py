@@ -36,7 +36,7 @@ class IngestResult:
 
 
 def bundled_sources(corpus: Path) -> list[Path]:
-    return sorted((corpus / "seeds").glob("*.txt")) + sorted((corpus / "mtgjson").glob("*.json"))
+    return sorted((corpus / "seeds").glob("*.txt")) + sorted((corpus / "mtgjson").rglob("*.json"))
 
 
 def collect(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
