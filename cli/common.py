@@ -9,6 +9,7 @@ from typing import Any, Iterator
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from kb.errors import KBError
 from kb.model import Lang
@@ -40,13 +41,15 @@ def parse_lang(value: str | None) -> Lang | None:
         raise typer.BadParameter(f"unknown language {value!r}; use one of: en, de, es") from None
 
 
-def card_name(name: str) -> str:
-    """The English name of a card named in English, German or Spanish; NotFoundError otherwise."""
+def card_name(name: str, kb: Any = None) -> str:
+    """The English name of a card named in English, German or Spanish (the KB's names, which include
+    the judge's own sources, else the bundled table); NotFoundError otherwise."""
     from kb import paths
     from kb.cards import load_names
     from kb.errors import NotFoundError
 
-    english = load_names(paths.corpus_dir()).resolve(name)
+    english = kb.card(name) if kb is not None else None
+    english = english or load_names(paths.corpus_dir()).resolve(name)
     if english is None:
         raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
     return english
@@ -57,12 +60,13 @@ def open_kb(quiet: bool = False):  # -> kb.store.KB
     from kb import paths, store
 
     home = paths.home()
-    if store.exists(home):
+    if store.exists(home) and not store.legacy_layout(home):
         try:
             return store.load(home)
         except KBError as e:
-            err_console.print(f"[yellow]note:[/] {e}; rebuilding now")
-            return rebuild(quiet=quiet)
+            return rebuild(quiet=quiet, note=f"{e}; rebuilt it from the bundled corpus and your stored sources")
+    if store.legacy_layout(home):
+        return rebuild(quiet=quiet, note="the KB was in the old kb.json layout; rebuilt as a SQLite store")
     if not quiet:
         err_console.print(f"[dim]First use: building the KB from the bundled corpus into {home} …[/]")
     from kb.build import load_or_build
@@ -71,12 +75,23 @@ def open_kb(quiet: bool = False):  # -> kb.store.KB
         return load_or_build(home=home, on_progress=on_progress)
 
 
-def rebuild(quiet: bool = False):
-    from kb import paths, store
-    from kb.build import build
+# Notes of automatic rebuilds in this process: printed on stderr, and added to --json output by commands.
+NOTES: list[str] = []
 
+
+def rebuild(quiet: bool = False, note: str | None = None):
+    """Rebuild the KB from the bundled corpus plus the judge's library, saying why."""
+    from kb import paths, store
+    from kb.build import rebuild as rebuild_kb
+
+    if note:
+        err_console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
     with progress_bar(quiet) as on_progress:
-        build(home=paths.home(), on_progress=on_progress)
+        report = rebuild_kb(home=paths.home(), on_progress=on_progress, note=note)
+    for extra in report.notes:
+        if extra != note:
+            err_console.print(f"[yellow]note:[/] {escape(extra)}", soft_wrap=True)
+    NOTES.extend(report.notes)
     return store.load(paths.home())
 
 

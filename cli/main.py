@@ -37,10 +37,13 @@ def ingest(
     wait: Annotated[bool, typer.Option(help="Wait for another running ingest instead of stopping.")] = False,
     as_json: JsonOpt = False,
 ) -> None:
-    """Rebuild the KB from the bundled corpus plus the given files or folders.
+    """Add ruling pages, MTGJSON files or folders to the KB (it keeps them), and rebuild it.
 
-    Every unit that can't be used is listed with file, line and reason; the rest is still ingested.
-    Exit code 1 when anything was skipped (with --strict, nothing is written then).
+    Ingest adds: the KB is always the bundled corpus plus every source you ingested (`kb sources`
+    lists them, `kb remove` takes one out). The same file again changes nothing; a changed file at
+    the same path replaces its older version. Every unit that can't be used is listed with file,
+    line and reason; the rest is still ingested. Exit code 1 when anything was skipped (with
+    --strict, nothing is added then). Without paths, the KB is rebuilt.
     """
     from kb import paths as kb_paths
     from kb.build import build
@@ -61,9 +64,13 @@ def ingest(
         from cli import render
 
         render.ingest_report(console, data)
-        if not report.written:
+        if not report.written and strict and report.errors:
             err_console.print(f"[bold red]error:[/] {len(report.errors)} units could not be ingested; "
-                              "nothing written (--strict)")
+                              "nothing added (--strict)")
+        elif not report.written and report.unchanged and not report.errors:
+            err_console.print("nothing changed: the KB already holds these sources")
+        elif not report.written:
+            err_console.print("nothing added")
     if report.errors:
         raise typer.Exit(1)
 
@@ -79,7 +86,7 @@ def list_entries(
 
     with errors():
         kb = open_kb(quiet=as_json)
-        english = card_name(card) if card else None
+        english = card_name(card, kb) if card else None
         try:
             kind_ = Kind(kind) if kind else None
         except ValueError:
@@ -108,18 +115,22 @@ def show(
     """
     with errors():
         kb = open_kb(quiet=as_json)
-        entry = kb.get(entry_id)
+        found = kb.resolve(entry_id)
+        entry = found.entry
         language = parse_lang(lang)
-        outdated = [item for item in kb.outdated() if item.entry == entry.id]
+        outdated = kb.outdated(entry.id)
         checks, results = _run_entry_checks(entry)
     if as_json:
         print_json(entry.to_json() | {
             "outdated": [item.to_json() for item in outdated],
             "check_results": [r.to_json() for r in results],
-        })
+        } | ({"moved_from": found.moved_from} if found.moved_from else {}))
         return
     from cli import render
 
+    if found.moved_from:
+        err_console.print(f"[yellow]note:[/] {found.moved_from} now belongs to {entry.id} "
+                          "(new data joined or re-anchored its ruling)", soft_wrap=True)
     marks = {item.variant_index: item.kinds for item in outdated}
     render.entry_detail(console, entry, lang=language, clause_texts=_clause_texts(entry),
                         outdated=marks, collapse=not all_variants)
@@ -140,32 +151,47 @@ def _run_entry_checks(entry):
 
 def stats(as_json: JsonOpt = False) -> None:
     """Counts: entries, variants by relation and language, sources, skipped units."""
-    from collections import Counter
-
     with errors():
         kb = open_kb(quiet=as_json)
-    variants = [v for e in kb.entries for v in e.variants]
-    data = {
-        "entries": len(kb.entries),
-        "entries_by_kind": dict(sorted(Counter(e.kind.value for e in kb.entries).items())),
-        "variants": len(variants),
-        "variants_by_relation": dict(sorted(Counter(v.relation.value for v in variants).items())),
-        "variants_by_language": dict(sorted(Counter(v.lang.value for v in variants).items())),
-        "cards": len({c for e in kb.entries for c in e.cards}),
-        "source_files": len(kb.report.get("files", [])),
-        "parsed": kb.report.get("parsed"),
-        "stored": kb.report.get("stored"),
-        "skipped": sum(1 for p in kb.report.get("skipped", []) if not p.get("ignored")),
-        "ignored": sum(1 for p in kb.report.get("skipped", []) if p.get("ignored")),
-        "built_at": kb.meta.get("built_at"),
-        "data_dir": str(kb.path),
-    }
+        data = kb.stats()
     if as_json:
         print_json(data)
     else:
         from cli import render
 
         render.stats(console, data)
+
+
+def sources(as_json: JsonOpt = False) -> None:
+    """The files you ingested, kept in the KB: path, format, hash, when added, units and skipped."""
+    with errors():
+        kb = open_kb(quiet=as_json)
+        rows = [s.to_json() for s in kb.sources()]
+    if as_json:
+        print_json(rows)
+        return
+    from cli import render
+
+    render.sources(console, rows)
+
+
+def remove(
+    source: Annotated[str, typer.Argument(help="A library source's path as `kb sources` shows it, or its hash (6+ digits).")],
+    wait: Annotated[bool, typer.Option(help="Wait for another running ingest instead of stopping.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Take one ingested source out of the KB and rebuild it without that source's rulings."""
+    from kb import paths as kb_paths
+    from kb.build import remove as remove_source
+
+    with errors():
+        with progress_bar(quiet=as_json) as on_progress:
+            report = remove_source(source, home=kb_paths.home(), on_progress=on_progress, wait=wait)
+    data = report.to_json() | {"written": report.written}
+    if as_json:
+        print_json(data)
+    else:
+        console.print(f"removed {report.removed[0]}; the KB now has {report.entries} entries")
 
 
 def export(
@@ -208,6 +234,8 @@ app.command()(rule_cmd.rule)
 app.command()(check_cmd.check)
 app.command()(outdated_cmd.outdated)
 app.command()(ingest)
+app.command()(sources)
+app.command()(remove)
 app.command()(stats)
 app.command()(export)
 

@@ -157,11 +157,29 @@ def stats(console: Console, data: dict) -> None:
     console.print(table)
 
 
+def sources(console: Console, rows: list[dict]) -> None:
+    """The judge's library, one row per source."""
+    if not rows:
+        console.print("[dim]no sources of your own yet: the KB is the bundled corpus. `kb ingest FILE` adds one.[/]")
+        return
+    table = Table(title="your sources", title_justify="left")
+    for column in ("path", "format", "sha256", "added", "units", "skipped"):
+        table.add_column(column, justify="right" if column in ("units", "skipped") else "left")
+    for row in rows:
+        table.add_row(Text(row["path"]), row["format"] or "", row["sha256"][:12], row["added"],
+                      str(row["units"]), str(row["skipped"]))
+    console.print(table)
+
+
 def ingest_report(console: Console, report: dict) -> None:
     table = Table(show_header=False, title="ingest", title_justify="left")
     table.add_column("what")
     table.add_column("value", justify="right")
-    table.add_row("files", str(len(report["files"])))
+    for key, label in (("added", "added to your library"), ("replaced", "replaced (changed file, same path)"),
+                       ("unchanged", "already in the KB (no change)"), ("removed", "removed from your library")):
+        if report.get(key):
+            table.add_row(label, ", ".join(report[key]))
+    table.add_row("files read", str(len(report["files"])))
     table.add_row("rulings and rules parsed", str(report["parsed"]))
     table.add_row("stored as variants", str(report["stored"]))
     table.add_row("canonical entries", str(report["entries"]))

@@ -114,7 +114,7 @@ def linked_rulings(number: str) -> tuple[list[dict[str, Any]] | None, str | None
         return None, f"no KB in {home} yet; run `kb ingest` to see the rulings linked to this clause"
     kb = store.load(home)
     found = []
-    for entry in kb.entries:
+    for entry, _ in kb.linked_to([number]):
         for rank, link in enumerate(entry.rules):
             if link.clause == number:
                 found.append({"id": entry.id, "kind": entry.kind.value, "text": entry.text,

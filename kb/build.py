@@ -6,15 +6,16 @@ import hashlib
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from kb import paths, store
-from kb.cards import load_names
+from kb.cards import CardNames, load_names
 from kb.dedup import Terminology, deduplicate, stored_count
 from kb.embed import Embedder
-from kb.errors import StoreError
-from kb.ingest import Format, bundled_sources, collect, ingest
-from kb.model import Entry, Problem
+from kb.errors import InputError, StoreError
+from kb.ids import assign_ids
+from kb.ingest import MAX_FILE_BYTES, Format, IngestResult, bundled_sources, collect, decode, ingest, parse_text
+from kb.model import Entry, Lang, Problem
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
 # Called with (stage, done, total) as a build advances; the CLI draws it as a progress bar.
@@ -30,12 +31,20 @@ class BuildReport:
     entries: int
     problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
-    written: bool = False  # False when --strict refused to write a KB with skipped units
+    written: bool = False  # False when nothing changed, or --strict refused a call with skipped units
+    added: list[str] = field(default_factory=list)  # library sources this call added (paths)
+    replaced: list[str] = field(default_factory=list)  # ... that replaced an older version at the same path
+    unchanged: list[str] = field(default_factory=list)  # files whose bytes the library already held
+    removed: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # e.g. "the KB was damaged and rebuilt"
+    named: list[str] = field(default_factory=list)  # sources named in this call: their problems set the exit code
 
     @property
     def errors(self) -> list[Problem]:
-        """Units that could not be used (ignored cross-reference stubs are not errors)."""
-        return [p for p in self.problems if not p.ignored]
+        """Units of the sources named in this call that could not be used (all sources when none was
+        named); ignored cross-reference stubs are not errors."""
+        named = set(self.named)
+        return [p for p in self.problems if not p.ignored and (not named or p.source in named)]
 
     def to_json(self) -> dict:
         return {
@@ -43,9 +52,16 @@ class BuildReport:
             "parsed": self.parsed,
             "stored": self.stored,
             "entries": self.entries,
+            # Only the units of the sources named in this call (all sources when none was named):
+            # the bundled corpus's own problems are the maintainers' business, `kb stats` counts them.
             "skipped": [{"source": p.source, "line": p.line, "reason": p.reason, "ignored": p.ignored}
-                        for p in self.problems],
+                        for p in self.problems if not self.named or p.source in set(self.named)],
             "seconds": round(self.seconds, 2),
+            "added": self.added,
+            "replaced": self.replaced,
+            "unchanged": self.unchanged,
+            "removed": self.removed,
+            "notes": self.notes,
         }
 
 
@@ -82,28 +98,33 @@ def corpus_hash(files: Sequence[Path]) -> str:
 
 
 def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt: Format | None = None,
-                  on_progress: OnProgress | None = None) -> tuple[list[Entry], BuildReport]:
-    """Entries from the bundled corpus plus `extra` files or folders, and the ingest report."""
+                  on_progress: OnProgress | None = None, library: Sequence[tuple[str, bytes]] = (),
+                  ) -> tuple[list[Entry], BuildReport]:
+    """Entries from the bundled corpus, the library's sources and `extra` files or folders, and the report."""
     started = time.perf_counter()
     progress = on_progress or (lambda stage, done, total: None)
     corpus = paths.corpus_dir()
     from kb.cr import match_clause
 
     sources = bundled_sources(corpus)
+    total = len(sources) + len(library) + len(extra)
     files_done = [0]
 
     def on_file(source: str) -> None:
         files_done[0] += 1
-        progress("parse", files_done[0], len(sources) + len(extra))
+        progress("parse", files_done[0], total)
 
     names = load_names(corpus)
     bundled = ingest(sources, names=names, match_clause=match_clause, on_file=on_file)
+    mine = parse_library(library, names=names, match_clause=match_clause, on_file=on_file)
     added = ingest(list(extra), names=names, match_clause=match_clause, fmt=fmt, on_file=on_file)
-    records = bundled.records + added.records
-    problems = bundled.problems + added.problems
+    records = bundled.records + mine.records + added.records
+    problems = bundled.problems + mine.problems + added.problems
 
     progress("deduplicate", 0, 1)
     entries = deduplicate(records, embedder=embedder, terminology=load_terminology(corpus))
+    bundled_labels = set(bundled.files)
+    entries = assign_ids(entries, lambda source: source in bundled_labels)
     progress("link rules", 0, 1)
     from kb.cr import load_rules
     from kb.links import link_entries
@@ -120,10 +141,27 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
     stored = stored_count(entries)
     if stored != len(records):  # conservation is the dedup contract; never write a KB that breaks it
         raise StoreError(f"internal error: {len(records)} rulings parsed but {stored} stored")
-    report = BuildReport(files=bundled.files + added.files, parsed=len(records), stored=stored,
+    report = BuildReport(files=bundled.files + mine.files + added.files, parsed=len(records), stored=stored,
                          entries=len(entries), problems=problems,
                          seconds=time.perf_counter() - started)
     return entries, report
+
+
+def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, match_clause: Any,
+                  on_file: Callable[[str], None] | None = None) -> IngestResult:
+    """Parse the judge's stored sources (path label, bytes) like files on disk."""
+    result = IngestResult()
+    for label, data in library:
+        if on_file:
+            on_file(label)
+        try:
+            text = decode(data)
+        except InputError as e:
+            result.files.append(label)
+            result.problems.append(Problem(label, None, f"file skipped: {e}"))
+            continue
+        result.extend(label, parse_text(text, label, names=names, match_clause=match_clause))
+    return result
 
 
 def attach_check_ids(entries: list[Entry], check_ids: dict[str, str]) -> list[Entry]:
@@ -153,20 +191,167 @@ def compute_outdated(entries: list[Entry]) -> list[OutdatedItem]:
                          rule_history=rule_history_from(rules), check_runner=check_runner)
 
 
+def card_name_rows(library: Sequence[tuple[str, bytes]]) -> list[tuple[str, str, str]]:
+    """(name, lang, English name) for every card of the bundled names table and the library's MTGJSON."""
+    from kb.parsers import mtgjson
+
+    names = load_names(paths.corpus_dir())
+    for label, data in library:
+        try:
+            doc = mtgjson.load(decode(data))
+        except (InputError, ValueError):
+            continue
+        for card in mtgjson.iter_cards(doc):
+            if isinstance(card.get("name"), str) and card["name"].strip():
+                names.add(card["name"], Lang.EN, card["name"])
+                for lang, name in mtgjson.foreign_names(card).items():
+                    names.add(card["name"], lang, name)
+    return [(name, lang.value, english) for english, by_lang in sorted(names.names.items())
+            for lang, name in sorted(by_lang.items())]
+
+
+# --- the data directory: ingest, remove, rebuild ------------------------------------------------
+
 def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Embedder | None = None,
           fmt: Format | None = None, on_progress: OnProgress | None = None, wait: bool = True,
           strict: bool = False) -> BuildReport:
-    """Build the KB into the data directory and switch it in atomically.
-
-    With `strict`, a build in which any unit could not be used writes nothing.
-    """
+    """Add the files or folders `extra` to the KB's library and rebuild the KB (nothing changes when
+    the library already holds them). With `strict`, a call in which any unit can't be used adds nothing."""
     home = home or paths.home()
     with store.ingest_lock(home, wait=wait):
-        return _build_locked(extra, home, embedder, fmt, on_progress, strict)
+        conn, notes = _open_for_write(home)
+        try:
+            held = {s.sha256: s for s in store.library(conn)}
+            by_path = {s.path: s for s in held.values()}
+            library_items = store.library_bytes(conn)
+            kb_exists = "generation" in store.get_meta(conn)
+        finally:
+            conn.close()
+        files, problems = collect(extra)
+        report = BuildReport(files=[], parsed=0, stored=0, entries=0, problems=list(problems), notes=notes)
+        report.named = [p.source for p in problems]
+        new: list[store.NewSource] = []
+        names = load_names(paths.corpus_dir())
+        from kb.cr import match_clause
+
+        seen: set[str] = set()
+        for path in files:
+            label = paths.display_path(path)
+            report.named.append(label)
+            if label in seen:
+                continue
+            seen.add(label)
+            try:
+                data = read_source(path)
+                text = decode(data)
+            except (InputError, OSError) as e:
+                report.problems.append(Problem(label, None, f"file skipped: {e}"))
+                continue
+            sha = hashlib.sha256(data).hexdigest()
+            if sha in held or any(s.sha256 == sha for s in new):
+                report.unchanged.append(label)
+                continue
+            detected = fmt or _detect(text)
+            parsed = parse_text(text, label, names=names, match_clause=match_clause, fmt=fmt)
+            report.problems.extend(parsed.problems)
+            if not parsed.records:
+                report.problems.append(Problem(label, None, "nothing added: no usable ruling or rule text in this file"))
+                continue
+            (report.replaced if label in by_path else report.added).append(label)
+            new.append(store.NewSource(label, sha, data, detected.value, len(parsed.records),
+                                       sum(1 for p in parsed.problems if not p.ignored)))
+        if strict and report.errors:
+            report.added, report.replaced = [], []
+            return report
+        if not new and kb_exists and not notes:
+            return _unchanged(home, report)
+        items = [(p, b) for p, b in library_items if p not in {s.path for s in new}] + [(s.path, s.data) for s in new]
+        items.sort()
+        return _rebuild(home, items, embedder, on_progress, report, add=new)
 
 
-def _build_locked(extra: Sequence[Path], home: Path, embedder: Embedder | None, fmt: Format | None,
-                  on_progress: OnProgress | None, strict: bool = False) -> BuildReport:
+def remove(source: str, *, home: Path | None = None, embedder: Embedder | None = None,
+           on_progress: OnProgress | None = None, wait: bool = True) -> BuildReport:
+    """Take one source out of the library (by its path, or a unique prefix of its hash) and rebuild."""
+    from kb.errors import NotFoundError
+
+    home = home or paths.home()
+    with store.ingest_lock(home, wait=wait):
+        conn, notes = _open_for_write(home)
+        try:
+            held = store.library(conn)
+            library_items = store.library_bytes(conn)
+        finally:
+            conn.close()
+        wanted = paths.display_path(Path(source)) if source else source
+        matches = [s for s in held if s.path in (source, wanted)] or \
+                  [s for s in held if len(source) >= 6 and s.sha256.startswith(source.lower())]
+        if not matches:
+            raise NotFoundError(f"no source {source!r} in the library; `kb sources` lists them")
+        if len(matches) > 1:
+            raise NotFoundError(f"{source!r} names several sources: " + ", ".join(s.path for s in matches))
+        gone = matches[0]
+        report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes, removed=[gone.path])
+        items = [(p, b) for p, b in library_items if p != gone.path]
+        return _rebuild(home, items, embedder, on_progress, report, remove=[gone.sha256])
+
+
+def rebuild(*, home: Path | None = None, embedder: Embedder | None = None,
+            on_progress: OnProgress | None = None, note: str | None = None) -> BuildReport:
+    """Rebuild the KB from the bundled corpus plus the library (after damage, or a new judge-kb)."""
+    home = home or paths.home()
+    with store.ingest_lock(home, wait=True):
+        conn, notes = _open_for_write(home)
+        try:
+            items = store.library_bytes(conn)
+        finally:
+            conn.close()
+        report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes + ([note] if note else []))
+        return _rebuild(home, items, embedder, on_progress, report)
+
+
+def read_source(path: Path) -> bytes:
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise InputError(f"file of {size:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
+    return path.read_bytes()
+
+
+def _detect(text: str) -> Format:
+    from kb.ingest import detect_format
+
+    return detect_format(text)
+
+
+def _open_for_write(home: Path) -> tuple[Any, list[str]]:
+    """The database, created or migrated; a legacy or unreadable one is set aside with a note."""
+    notes: list[str] = []
+    if store.legacy_layout(home):
+        store.remove_legacy(home)
+        notes.append("the KB was in the old kb.json layout; rebuilt as a SQLite store")
+    try:
+        return store.connect(home, create=True), notes
+    except store.DamagedStore as e:
+        kept = store.set_aside(home)
+        notes.append(f"{e}; kept it as {kept.name} and rebuilt from the bundled corpus "
+                     "(the sources it held could not be read)")
+        return store.connect(home, create=True), notes
+
+
+def _unchanged(home: Path, report: BuildReport) -> BuildReport:
+    kb = store.load(home)
+    try:
+        report.files = list(kb.report.get("files", []))
+        report.parsed, report.stored = kb.report.get("parsed", 0), kb.report.get("stored", 0)
+        report.entries = len(kb)
+    finally:
+        kb.close()
+    return report
+
+
+def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedder | None,
+             on_progress: OnProgress | None, report: BuildReport, *, add: Sequence[store.NewSource] = (),
+             remove: Sequence[str] = ()) -> BuildReport:
     started = time.perf_counter()
     progress = on_progress or (lambda stage, done, total: None)
     embedder = embedder or embedder_from_env()
@@ -174,26 +359,27 @@ def _build_locked(extra: Sequence[Path], home: Path, embedder: Embedder | None, 
     if prepare is not None:  # convert the model while the build is still small
         progress("parse", 0, 1)
         prepare()
-    entries, report = build_entries(extra, embedder=embedder, fmt=fmt, on_progress=progress)
-    if strict and report.errors:
-        report.seconds = time.perf_counter() - started
-        return report
+    entries, built = build_entries(embedder=embedder, on_progress=progress, library=library)
+    call_problems = [p for p in report.problems if p not in built.problems]
+    report.files, report.parsed, report.stored, report.entries = built.files, built.parsed, built.stored, built.entries
+    report.problems = built.problems + call_problems
+    progress("outdated", 0, 1)
+    outdated = compute_outdated(entries)
     meta = {
-        "corpus_hash": corpus_hash(collect(bundled_sources(paths.corpus_dir()) + list(extra))[0]),
-        "extra_sources": [paths.display_path(p) for p in extra],
+        "corpus_hash": corpus_hash(bundled_sources(paths.corpus_dir())),
         "embedder": getattr(embedder, "name", None),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
-    with store.new_build(home) as build_dir:
-        progress("outdated", 0, 1)
-        outdated = compute_outdated(entries)
-        progress("write", 0, 1)
-        store.write_kb(build_dir, entries, report.to_json(), meta,
-                       extras={"outdated": [item.to_store() for item in outdated]})
-        progress("index", 0, 1)
-        from kb.search import build_index  # STAGE: index
+    from kb.search import build_index
 
-        build_index(entries, build_dir / "index", embedder)
+    def index(folder: Path) -> None:
+        progress("index", 0, 1)
+        build_index(entries, folder, embedder)
+
+    progress("write", 0, 1)
+    store.write(home, entries, report=report.to_json(), meta=meta,
+                outdated=[item.to_store() for item in outdated], card_names=card_name_rows(library),
+                problems=report.problems, add=add, remove=remove, build_index=index)
     report.written = True
     report.seconds = time.perf_counter() - started
     return report
@@ -201,12 +387,13 @@ def _build_locked(extra: Sequence[Path], home: Path, embedder: Embedder | None, 
 
 def load_or_build(*, home: Path | None = None, on_progress: OnProgress | None = None,
                   on_build: Callable[[], None] | None = None) -> store.KB:
-    """The current KB, built first from the bundled corpus if there is none yet."""
+    """The current KB, built first from the bundled corpus (and any library) if there is none yet."""
     home = home or paths.home()
     if not store.exists(home):
         with store.ingest_lock(home, wait=True):  # another process may be building it: wait
             if not store.exists(home):
                 if on_build:
                     on_build()
-                _build_locked((), home, None, None, on_progress)
+        if not store.exists(home):
+            rebuild(home=home, on_progress=on_progress)
     return store.load(home)

@@ -1,14 +1,14 @@
-"""The KB on disk: built into a fresh folder, switched in atomically, validated on load.
+"""The KB on disk: one SQLite database, its search index beside it, written atomically.
 
 Layout of the data directory (`kb.paths.home()`)::
 
-    builds/<build-id>/kb.json     entries, ingest report, metadata, checksum
-    builds/<build-id>/index/      the search index (kb.search)
-    current -> builds/<build-id>  a symlink, replaced with os.replace: readers see the old
-                                  build or the new one, never half of one
-    ingest.lock                   held while a build runs
+    kb.sqlite3            the KB (schema below, documented in docs/STORE.md)
+    index/<generation>/   the search index of that build (kb.search); meta `generation` names the live one
+    ingest.lock           held while a build runs
 
-A `kb ingest` killed at any moment leaves `current` pointing at the previous complete build.
+A build writes its index folder first, then replaces every derived row in ONE transaction that
+also records the new generation; the judge's library (`sources`) changes in that same transaction.
+A `kb ingest` killed at any moment therefore leaves the previous KB, library and index in force.
 """
 
 from __future__ import annotations
@@ -16,84 +16,446 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import json
 import os
 import shutil
+import sqlite3
 import time
-import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from kb.errors import NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
 
-SCHEMA_VERSION = 1
-KB_FILE = "kb.json"
+DB_FILE = "kb.sqlite3"
+INDEX_DIR = "index"
 FIX = "run `kb ingest` to rebuild it"
 
+# Each migration takes the database from version i to i + 1 (PRAGMA user_version).
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE sources (
+        sha256 TEXT PRIMARY KEY, path TEXT NOT NULL UNIQUE, format TEXT, added TEXT NOT NULL,
+        units INTEGER NOT NULL, skipped INTEGER NOT NULL, bytes BLOB NOT NULL);
+    CREATE TABLE entries (
+        id TEXT PRIMARY KEY, ord INTEGER NOT NULL, kind TEXT NOT NULL, text TEXT NOT NULL,
+        first_date TEXT, last_date TEXT, clause TEXT, data TEXT NOT NULL);
+    CREATE INDEX entries_ord ON entries(ord);
+    CREATE TABLE variants (
+        entry_id TEXT NOT NULL REFERENCES entries(id), ord INTEGER NOT NULL, text TEXT NOT NULL,
+        wkey TEXT NOT NULL, lang TEXT NOT NULL, date TEXT, source TEXT NOT NULL, line INTEGER,
+        relation TEXT NOT NULL, similarity REAL, card TEXT, PRIMARY KEY (entry_id, ord));
+    CREATE INDEX variants_wkey ON variants(wkey);
+    CREATE INDEX variants_card ON variants(card);
+    CREATE TABLE entry_cards (card TEXT NOT NULL, entry_id TEXT NOT NULL REFERENCES entries(id),
+        PRIMARY KEY (card, entry_id));
+    CREATE TABLE links (entry_id TEXT NOT NULL REFERENCES entries(id), rank INTEGER NOT NULL,
+        clause TEXT NOT NULL, score REAL NOT NULL, PRIMARY KEY (entry_id, rank));
+    CREATE INDEX links_clause ON links(clause);
+    CREATE TABLE checks (entry_id TEXT NOT NULL REFERENCES entries(id), check_id TEXT NOT NULL,
+        PRIMARY KEY (entry_id, check_id));
+    CREATE TABLE outdated (entry_id TEXT NOT NULL REFERENCES entries(id), ord INTEGER NOT NULL,
+        data TEXT NOT NULL, PRIMARY KEY (entry_id, ord));
+    CREATE TABLE card_names (folded TEXT NOT NULL, name TEXT NOT NULL, lang TEXT NOT NULL,
+        card TEXT NOT NULL, PRIMARY KEY (folded, card));
+    CREATE TABLE id_history (id TEXT NOT NULL, wkey TEXT NOT NULL, first_generation INTEGER NOT NULL,
+        PRIMARY KEY (id, wkey));
+    CREATE TABLE problems (ord INTEGER PRIMARY KEY, source TEXT NOT NULL, line INTEGER,
+        reason TEXT NOT NULL, ignored INTEGER NOT NULL);
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+DERIVED_TABLES = ("variants", "entry_cards", "links", "checks", "outdated", "card_names", "problems", "entries")
 
-@dataclass
+
+@dataclass(frozen=True)
+class Source:
+    """A file of the judge's library: its bytes are kept, so the KB can always be rebuilt."""
+
+    sha256: str
+    path: str
+    format: str | None
+    added: str
+    units: int
+    skipped: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "format": self.format, "sha256": self.sha256, "added": self.added,
+                "units": self.units, "skipped": self.skipped}
+
+
+@dataclass(frozen=True)
+class NewSource:
+    """A library file about to be added (or to replace the file at the same path)."""
+
+    path: str
+    sha256: str
+    data: bytes
+    format: str | None
+    units: int
+    skipped: int
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """An entry found by id, with a note when the id was an older one that moved."""
+
+    entry: Entry
+    moved_from: str | None = None
+
+
+# --- opening -----------------------------------------------------------------------------------
+
+def db_path(home: Path) -> Path:
+    return home / DB_FILE
+
+
+def connect(home: Path, *, create: bool = False) -> sqlite3.Connection:
+    """A connection to the KB database, migrated to the current schema (StoreError if it can't be)."""
+    path = db_path(home)
+    if not create and not path.is_file():
+        raise StoreError(f"no KB in {home}; {FIX}")
+    if create:
+        home.mkdir(parents=True, exist_ok=True)
+    try:
+        conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        raise DamagedStore(f"the KB database {path} can't be read ({e})") from None
+    if version > SCHEMA_VERSION:
+        conn.close()
+        raise StoreError(f"the KB database {path} has schema {version}, newer than this judge-kb "
+                         f"understands ({SCHEMA_VERSION}); upgrade judge-kb (`pip install -e .` in a newer clone)")
+    if version < SCHEMA_VERSION:
+        _migrate(conn, version)
+    return conn
+
+
+class DamagedStore(StoreError):
+    """The database file itself can't be read; `set_aside` keeps it and lets a rebuild start afresh."""
+
+
+def _migrate(conn: sqlite3.Connection, version: int) -> None:
+    with transaction(conn):
+        for step in MIGRATIONS[version:]:
+            for statement in step.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def set_aside(home: Path) -> Path:
+    """Move an unreadable database out of the way (kept for inspection); returns where it went."""
+    path = db_path(home)
+    target = path.with_name(f"{DB_FILE}.damaged-{time.strftime('%Y%m%dT%H%M%S')}")
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(f"{path}{suffix}", f"{target}{suffix}")
+    return target
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def exists(home: Path) -> bool:
+    """True when the data directory holds a built KB (a generation has been committed)."""
+    if not db_path(home).is_file():
+        return False
+    try:
+        conn = sqlite3.connect(f"file:{db_path(home)}?mode=ro", uri=True, timeout=30)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return True  # it exists but is damaged: `load` says so and the CLI rebuilds
+    return row is not None
+
+
+def get_meta(conn: sqlite3.Connection) -> dict[str, Any]:
+    return {key: json.loads(value) for key, value in conn.execute("SELECT key, value FROM meta")}
+
+
+# --- the library of the judge's sources --------------------------------------------------------
+
+def library(conn: sqlite3.Connection) -> list[Source]:
+    rows = conn.execute("SELECT sha256, path, format, added, units, skipped FROM sources ORDER BY path")
+    return [Source(*row) for row in rows]
+
+
+def library_bytes(conn: sqlite3.Connection) -> list[tuple[str, bytes]]:
+    """(path, bytes) of every library source, in path order (the build's input order)."""
+    return [(p, bytes(b)) for p, b in conn.execute("SELECT path, bytes FROM sources ORDER BY path")]
+
+
+# --- writing a build ---------------------------------------------------------------------------
+
+def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta: dict[str, Any],
+          outdated: Sequence[dict[str, Any]] = (), card_names: Iterable[tuple[str, str, str]] = (),
+          problems: Sequence[Any] = (), add: Sequence[NewSource] = (), remove: Sequence[str] = (),
+          build_index: Any = None) -> int:
+    """Replace the KB with a new build in one transaction; returns the new generation.
+
+    `build_index(folder)` writes the search index into the (empty) folder first; `add`/`remove`
+    change the library in the same transaction. Every id shown is kept in the id history with the
+    wordings it held, so it resolves later. Anything that fails leaves the old KB in force.
+    """
+    from kb.ids import wording_key
+
+    conn = connect(home, create=True)
+    try:
+        generation = int(get_meta(conn).get("generation", 0)) + 1
+        index_root = home / INDEX_DIR
+        folder = index_root / str(generation)
+        if folder.exists():  # left by a killed build that never committed (callers hold the lock)
+            shutil.rmtree(folder)
+        if build_index is not None:
+            tmp = index_root / f".tmp-{generation}-{os.getpid()}"
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.mkdir(parents=True)
+            try:
+                build_index(tmp)
+            except BaseException:
+                shutil.rmtree(tmp, ignore_errors=True)
+                raise
+            os.replace(tmp, folder)
+        added = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        with transaction(conn):
+            for table in DERIVED_TABLES:
+                conn.execute(f"DELETE FROM {table}")
+            for sha in remove:
+                conn.execute("DELETE FROM sources WHERE sha256 = ?", (sha,))
+            for s in add:
+                conn.execute("DELETE FROM sources WHERE path = ? OR sha256 = ?", (s.path, s.sha256))
+                conn.execute("INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (s.sha256, s.path, s.format, added, s.units, s.skipped, s.data))
+            for ord_, e in enumerate(entries):
+                conn.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             (e.id, ord_, e.kind.value, e.text, e.first_date, e.last_date, e.clause,
+                              json.dumps(e.to_store(), ensure_ascii=False)))
+                keys = [wording_key(e.kind, v.text) for v in e.variants]
+                conn.executemany("INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                 [(e.id, i, v.text, key, v.lang.value, v.date, v.source,
+                                   v.line, v.relation.value, v.similarity, v.card)
+                                  for i, (v, key) in enumerate(zip(e.variants, keys))])
+                conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
+                                 [(e.id, key, generation) for key in set(keys)])
+                conn.executemany("INSERT OR IGNORE INTO entry_cards VALUES (?, ?)", [(c, e.id) for c in e.cards])
+                conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?)",
+                                 [(e.id, i, r.clause, r.score) for i, r in enumerate(e.rules)])
+                conn.executemany("INSERT INTO checks VALUES (?, ?)", [(e.id, c) for c in e.checks])
+            per_entry: dict[str, int] = {}
+            for item in outdated:
+                n = per_entry.get(item["entry"], 0)
+                per_entry[item["entry"]] = n + 1
+                conn.execute("INSERT INTO outdated VALUES (?, ?, ?)",
+                             (item["entry"], n, json.dumps(item, ensure_ascii=False)))
+            conn.executemany("INSERT OR IGNORE INTO card_names VALUES (?, ?, ?, ?)",
+                             [(name.casefold(), name, lang, card) for name, lang, card in card_names])
+            conn.executemany("INSERT INTO problems VALUES (?, ?, ?, ?, ?)",
+                             [(i, p.source, p.line, p.reason, int(p.ignored)) for i, p in enumerate(problems)])
+            values = dict(meta, generation=generation, report=report)
+            conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                             [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()])
+        _prune_index(index_root, keep={generation, generation - 1})
+        return generation
+    finally:
+        conn.close()
+
+
+def _prune_index(root: Path, keep: set[int]) -> None:
+    """Index folders of older generations go; the previous one stays for readers still using it."""
+    if not root.is_dir():
+        return
+    for folder in root.iterdir():
+        if folder.name.isdigit() and int(folder.name) in keep:
+            continue
+        if folder.name.startswith(".tmp-") or folder.name.isdigit():
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+# --- reading -----------------------------------------------------------------------------------
+
 class KB:
-    """A loaded KB: its entries (in export order), the ingest report and build metadata."""
+    """An open KB. Each method reads only the rows it needs; `entries` loads them all (search, export)."""
 
-    entries: list[Entry]
-    report: dict[str, Any] = field(default_factory=dict)
-    meta: dict[str, Any] = field(default_factory=dict)
-    path: Path | None = None  # the build folder it was loaded from
-    extras: dict[str, Any] = field(default_factory=dict)
+    def __init__(self, conn: sqlite3.Connection, home: Path) -> None:
+        self.conn = conn
+        self.home = home
+        self.meta = get_meta(conn)
+        if "generation" not in self.meta:
+            raise StoreError(f"no KB in {home}; {FIX}")
+        self.report: dict[str, Any] = self.meta.pop("report", {})
 
-    def __post_init__(self) -> None:
-        self._by_id = {e.id: e for e in self.entries}
+    @property
+    def path(self) -> Path:
+        return self.home
 
-    def get(self, entry_id: str) -> Entry:
-        """The entry with this id, or the only one whose id starts with it."""
-        if entry_id in self._by_id:
-            return self._by_id[entry_id]
-        matches = [e for e in self.entries if e.id.startswith(entry_id)]
+    @property
+    def generation(self) -> int:
+        return int(self.meta["generation"])
+
+    @property
+    def index_dir(self) -> Path:
+        return self.home / INDEX_DIR / str(self.generation)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _entries(self, sql: str, params: Sequence[Any] = ()) -> list[Entry]:
+        try:
+            return [Entry.from_json(json.loads(data)) for (data,) in self.conn.execute(sql, params)]
+        except (KeyError, TypeError, ValueError) as e:
+            raise StoreError(f"the KB database {db_path(self.home)} holds a malformed entry ({e}); {FIX}") from None
+
+    @cached_property
+    def entries(self) -> list[Entry]:
+        return self._entries("SELECT data FROM entries ORDER BY ord")
+
+    def __len__(self) -> int:
+        return int(self.conn.execute("SELECT count(*) FROM entries").fetchone()[0])
+
+    def resolve(self, entry_id: str) -> Resolved:
+        """The entry with this id, the only one whose id starts with it, or the one an older id moved to."""
+        found = self._entries("SELECT data FROM entries WHERE id = ?", (entry_id,))
+        if found:
+            return Resolved(found[0])
+        if self.conn.execute("SELECT 1 FROM id_history WHERE id = ? LIMIT 1", (entry_id,)).fetchone():
+            holder = self.conn.execute(
+                "SELECT v.entry_id FROM id_history h JOIN variants v ON v.wkey = h.wkey WHERE h.id = ? "
+                "GROUP BY v.entry_id ORDER BY count(*) DESC, v.entry_id LIMIT 1", (entry_id,)).fetchone()
+            if holder is None:
+                raise NotFoundError(f"entry {entry_id!r} is gone: the source of its wording was removed "
+                                    "(`kb sources` lists the library)")
+            return Resolved(self._entries("SELECT data FROM entries WHERE id = ?", (holder[0],))[0],
+                            moved_from=entry_id)
+        pattern = entry_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        matches = self._entries("SELECT data FROM entries WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6",
+                                (pattern,))
         if len(matches) == 1:
-            return matches[0]
+            return Resolved(matches[0])
         if matches:
             raise NotFoundError(f"entry id {entry_id!r} is ambiguous: " + ", ".join(e.id for e in matches[:5]))
         raise NotFoundError(f"no entry {entry_id!r}; `kb list` shows the ids")
 
-    def select(self, *, card: str | None = None, lang: Lang | None = None, kind: Kind | None = None) -> list[Entry]:
-        """Entries for a card (English name), having text in a language, of a kind."""
-        out = []
-        for e in self.entries:
-            if card and card not in e.cards:
-                continue
-            if lang and not e.variants_in(lang):
-                continue
-            if kind and e.kind is not kind:
-                continue
-            out.append(e)
-        return out
+    def get(self, entry_id: str) -> Entry:
+        return self.resolve(entry_id).entry
 
-    def outdated(self) -> list:  # list[kb.outdated.OutdatedItem]
-        """Outdated variants as computed at build time."""
+    def select(self, *, card: str | None = None, lang: Lang | None = None, kind: Kind | None = None) -> list[Entry]:
+        """Entries for a card (English name), having text in a language, of a kind, in export order."""
+        where, params = [], []
+        if card:
+            where.append("id IN (SELECT entry_id FROM entry_cards WHERE card = ?)")
+            params.append(card)
+        if lang:
+            where.append("id IN (SELECT entry_id FROM variants WHERE lang = ?)")
+            params.append(lang.value)
+        if kind:
+            where.append("kind = ?")
+            params.append(kind.value)
+        sql = "SELECT data FROM entries" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY ord"
+        return self._entries(sql, params)
+
+    def linked_to(self, clauses: Iterable[str]) -> list[tuple[Entry, float]]:
+        """Entries linked to any of these clauses, with the link's score, best first."""
+        wanted = sorted(set(clauses))
+        if not wanted:
+            return []
+        marks = ",".join("?" * len(wanted))
+        rows = self.conn.execute(
+            f"SELECT e.data, max(l.score) FROM links l JOIN entries e ON e.id = l.entry_id "
+            f"WHERE l.clause IN ({marks}) GROUP BY e.id ORDER BY max(l.score) DESC, e.ord", wanted).fetchall()
+        return [(Entry.from_json(json.loads(d)), s) for d, s in rows]
+
+    def outdated_rows(self, entry_id: str | None = None) -> list[dict[str, Any]]:
+        """Stored outdated items (kb.outdated's `to_store` form), of one entry or all."""
+        if entry_id is None:
+            rows = self.conn.execute("SELECT o.data FROM outdated o JOIN entries e ON e.id = o.entry_id "
+                                     "ORDER BY e.ord, o.ord")
+        else:
+            rows = self.conn.execute("SELECT data FROM outdated WHERE entry_id = ? ORDER BY ord", (entry_id,))
+        return [json.loads(d) for (d,) in rows]
+
+    def outdated(self, entry_id: str | None = None) -> list:  # list[kb.outdated.OutdatedItem]
+        """Outdated variants as computed at build time (only the entries they concern are read)."""
         from kb.outdated import OutdatedItem
 
-        return [OutdatedItem.from_store(d, self._by_id) for d in self.extras.get("outdated", [])]
+        rows = self.outdated_rows(entry_id)
+        ids = sorted({r["entry"] for r in rows})
+        by_id = {e.id: e for e in self._entries_by_ids(ids)}
+        return [OutdatedItem.from_store(d, by_id) for d in rows]
 
-    @property
-    def index_dir(self) -> Path:
-        if self.path is None:
-            raise StoreError("this KB was not loaded from disk; it has no search index")
-        return self.path / "index"
+    def _entries_by_ids(self, ids: Sequence[str]) -> list[Entry]:
+        out: list[Entry] = []
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            out += self._entries(f"SELECT data FROM entries WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+        return out
+
+    def card(self, name: str) -> str | None:
+        """The English name of a card of the KB named in English, German or Spanish (any case)."""
+        row = self.conn.execute("SELECT card FROM card_names WHERE folded = ? ORDER BY lang = 'en' DESC, card LIMIT 1",
+                                (name.strip().casefold(),)).fetchone()
+        return row[0] if row else None
+
+    def card_names(self) -> list[tuple[str, str, str]]:
+        """(name, lang, English name) of every card the KB knows."""
+        return [tuple(r) for r in self.conn.execute("SELECT name, lang, card FROM card_names ORDER BY card, lang, name")]
+
+    def sources(self) -> list[Source]:
+        return library(self.conn)
+
+    def problems(self) -> list[dict[str, Any]]:
+        return [{"source": s, "line": l, "reason": r, "ignored": bool(i)}
+                for s, l, r, i in self.conn.execute("SELECT source, line, reason, ignored FROM problems ORDER BY ord")]
+
+    def stats(self) -> dict[str, Any]:
+        """Counts, by SQL aggregates (no entry is loaded)."""
+        q = self.conn.execute
+        return {
+            "entries": q("SELECT count(*) FROM entries").fetchone()[0],
+            "entries_by_kind": dict(q("SELECT kind, count(*) FROM entries GROUP BY kind ORDER BY kind").fetchall()),
+            "variants": q("SELECT count(*) FROM variants").fetchone()[0],
+            "variants_by_relation": dict(q("SELECT relation, count(*) FROM variants GROUP BY relation "
+                                           "ORDER BY relation").fetchall()),
+            "variants_by_lang": dict(q("SELECT lang, count(*) FROM variants GROUP BY lang ORDER BY lang").fetchall()),
+            "cards": q("SELECT count(DISTINCT card) FROM entry_cards").fetchone()[0],
+            "source_files": len(self.report.get("files", [])),
+            "library_sources": q("SELECT count(*) FROM sources").fetchone()[0],
+            "parsed": self.report.get("parsed"),
+            "stored": self.report.get("stored"),
+            "skipped": q("SELECT count(*) FROM problems WHERE ignored = 0").fetchone()[0],
+            "ignored": q("SELECT count(*) FROM problems WHERE ignored = 1").fetchone()[0],
+            "generation": self.generation,
+            "built_at": self.meta.get("built_at"),
+            "data_dir": str(self.home),
+        }
 
 
-def current_dir(home: Path) -> Path:
-    return home / "current"
-
-
-def exists(home: Path) -> bool:
-    return (current_dir(home) / KB_FILE).is_file()
-
-
-def _checksum(payload: dict[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+def load(home: Path) -> KB:
+    """The current KB; StoreError when there is none or it can't be read."""
+    conn = connect(home)
+    try:
+        return KB(conn, home)
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise DamagedStore(f"the KB database {db_path(home)} can't be read ({e})") from None
+    except BaseException:
+        conn.close()
+        raise
 
 
 def dump_entries(entries: list[Entry]) -> str:
@@ -101,45 +463,23 @@ def dump_entries(entries: list[Entry]) -> str:
     return json.dumps([e.to_json() for e in entries], ensure_ascii=False, indent=2) + "\n"
 
 
-def write_json_atomic(path: Path, data: Any) -> None:
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write a regular file through a temp file and a rename: readers see the old or the new file."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, ensure_ascii=False)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def write_kb(build_dir: Path, entries: list[Entry], report: dict[str, Any], meta: dict[str, Any],
-             extras: dict[str, Any] | None = None) -> None:
-    """Write kb.json; `extras` are further computed results (e.g. outdated variants) kept beside the entries."""
-    payload = {"schema": SCHEMA_VERSION, "meta": meta, "report": report,
-               "entries": [e.to_store() for e in entries], "extras": extras or {}}
-    payload["sha256"] = _checksum(payload)
-    write_json_atomic(build_dir / KB_FILE, payload)
-
-
-def load(home: Path) -> KB:
-    """The current KB; StoreError when there is none or it fails validation."""
-    folder = current_dir(home)
-    path = folder / KB_FILE
-    if not path.is_file():
-        raise StoreError(f"no KB in {home}; {FIX}")
     try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise StoreError(f"the KB file {path} is unreadable or truncated ({e}); {FIX}") from None
-    if not isinstance(payload, dict) or payload.get("schema") != SCHEMA_VERSION:
-        raise StoreError(f"the KB file {path} has another schema version; {FIX}")
-    stored = payload.pop("sha256", None)
-    if stored != _checksum(payload):
-        raise StoreError(f"the KB file {path} fails its checksum (corrupted); {FIX}")
-    try:
-        entries = [Entry.from_json(d) for d in payload["entries"]]
-    except (KeyError, TypeError, ValueError) as e:
-        raise StoreError(f"the KB file {path} holds a malformed entry ({e}); {FIX}") from None
-    return KB(entries, payload.get("report", {}), payload.get("meta", {}), folder.resolve(),
-              payload.get("extras", {}))
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    write_text_atomic(path, json.dumps(data, ensure_ascii=False))
 
 
 @contextlib.contextmanager
@@ -168,34 +508,16 @@ def ingest_lock(home: Path, *, wait: bool) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-@contextlib.contextmanager
-def new_build(home: Path) -> Iterator[Path]:
-    """A fresh build folder; switched in as `current` only if the block completes."""
-    builds = home / "builds"
-    builds.mkdir(parents=True, exist_ok=True)
-    for stale in builds.glob(".tmp-*"):  # left by a killed ingest: callers hold the ingest lock
-        shutil.rmtree(stale, ignore_errors=True)
-    build_id = time.strftime("%Y%m%dT%H%M%S") + f"-{os.getpid()}-{uuid.uuid4().hex[:6]}"
-    folder = builds / f".tmp-{build_id}"
-    folder.mkdir()
-    try:
-        yield folder
-    except BaseException:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
-    final = builds / build_id
-    os.replace(folder, final)
-    link = home / f".current-{os.getpid()}"
-    with contextlib.suppress(FileNotFoundError):
-        link.unlink()
-    link.symlink_to(Path("builds") / build_id)
-    os.replace(link, current_dir(home))
-    _prune(builds, keep={build_id})
+def legacy_layout(home: Path) -> bool:
+    """True for a data directory of judge-kb before the SQLite store (builds/ + current -> kb.json)."""
+    return (home / "builds").is_dir() or (home / "current").exists() or (home / "current").is_symlink()
 
 
-def _prune(builds: Path, keep: set[str]) -> None:
-    """Remove old builds, keeping the two newest (a reader may still be using the previous one)."""
-    finished = sorted((p for p in builds.iterdir() if not p.name.startswith(".")), key=lambda p: p.name)
-    for old in finished[:-2]:
-        if old.name not in keep:
-            shutil.rmtree(old, ignore_errors=True)
+def remove_legacy(home: Path) -> None:
+    """Drop the pre-SQLite builds (they held no library: everything came from the bundled corpus)."""
+    shutil.rmtree(home / "builds", ignore_errors=True)
+    current = home / "current"
+    if current.is_symlink() or current.is_file():
+        current.unlink()
+    elif current.is_dir():
+        shutil.rmtree(current, ignore_errors=True)

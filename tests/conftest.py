@@ -35,3 +35,21 @@ def bundled_entries(e5):
     from kb.build import build_entries
 
     return build_entries(embedder=e5)
+
+
+@pytest.fixture(scope="session")
+def small_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bundled corpus without the big real-data folders: seed pages and the three small MTGJSON
+    files, with the same rules, cards, checks and reference files (for tests that build many KBs)."""
+    from kb.paths import REPO_ROOT
+
+    real = REPO_ROOT / "corpus"
+    small = tmp_path_factory.mktemp("small-corpus")
+    for item in real.iterdir():
+        if item.name != "mtgjson":
+            (small / item.name).symlink_to(item)
+    (small / "mtgjson").mkdir()
+    for f in sorted((real / "mtgjson").glob("*.json")):
+        if f.stat().st_size < 400_000:
+            (small / "mtgjson" / f.name).symlink_to(f)
+    return small

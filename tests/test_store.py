@@ -1,0 +1,279 @@
+"""The SQLite store: ingest adds to a kept library, ids stay resolvable, builds are atomic and
+deterministic, schemas migrate or are refused with the fix.
+
+Builds here use a small copy of the bundled corpus (seed pages + the three small MTGJSON files,
+`small_corpus`) and the fake embedder, so each build takes a second or two.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kb import store
+from kb.build import build, rebuild, remove
+from kb.embed import FakeEmbedder
+from kb.errors import NotFoundError, StoreError
+from kb.ids import assign_ids
+from kb.model import Entry, Kind, Lang, Relation, Variant
+
+FAKE = FakeEmbedder()
+
+
+def card_file(path: Path, card: str, rulings: list[tuple[str, str]]) -> Path:
+    """An MTGJSON file of one card with (date, text) rulings."""
+    path.write_text(json.dumps({"name": card, "rulings": [{"date": d, "text": t} for d, t in rulings]}),
+                    encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def home(kb_home: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    rebuild(home=kb_home, embedder=FAKE)
+    return kb_home
+
+
+def texts(home: Path) -> set[str]:
+    kb = store.load(home)
+    try:
+        return {v.text for e in kb.entries for v in e.variants}
+    finally:
+        kb.close()
+
+
+def test_two_ingests_keep_both_sources(home: Path, tmp_path: Path) -> None:
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "Flock ruling one about morph costs.")])
+    b = card_file(tmp_path / "b.json", "Hauntwoods Shrieker", [("2024-09-20", "Shrieker ruling about manifest dread.")])
+    build([a], home=home, embedder=FAKE)
+    build([b], home=home, embedder=FAKE)
+    held = texts(home)
+    assert {"Flock ruling one about morph costs.", "Shrieker ruling about manifest dread."} <= held
+    kb = store.load(home)
+    assert [s.path for s in kb.sources()] == sorted([str(a), str(b)])
+    assert kb.select(card="Monastery Flock") and kb.select(card="Hauntwoods Shrieker")
+
+
+def test_the_same_bytes_again_change_nothing(home: Path, tmp_path: Path) -> None:
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "Flock ruling one.")])
+    build([a], home=home, embedder=FAKE)
+    generation = store.load(home).generation
+    copy = tmp_path / "copy.json"
+    copy.write_bytes(a.read_bytes())
+    report = build([a, copy], home=home, embedder=FAKE)
+    assert not report.written and sorted(report.unchanged) == sorted([str(a), str(copy)])
+    assert store.load(home).generation == generation
+    assert len(store.load(home).sources()) == 1
+
+
+def test_a_changed_file_at_the_same_path_replaces_its_older_version(home: Path, tmp_path: Path) -> None:
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "Old wording of the flock ruling.")])
+    build([a], home=home, embedder=FAKE)
+    card_file(a, "Monastery Flock", [("2014-09-20", "Entirely different second ruling text.")])
+    report = build([a], home=home, embedder=FAKE)
+    assert report.replaced == [str(a)]
+    held = texts(home)
+    assert "Entirely different second ruling text." in held
+    assert "Old wording of the flock ruling." not in held
+    assert len(store.load(home).sources()) == 1
+
+
+def test_remove_takes_a_source_out(home: Path, tmp_path: Path) -> None:
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "Flock ruling to be removed.")])
+    b = card_file(tmp_path / "b.json", "Hauntwoods Shrieker", [("2024-09-20", "Shrieker ruling that stays.")])
+    build([a, b], home=home, embedder=FAKE)
+    sha = next(s.sha256 for s in store.load(home).sources() if s.path == str(b))
+    remove(str(a), home=home, embedder=FAKE)
+    assert "Flock ruling to be removed." not in texts(home)
+    remove(sha[:8], home=home, embedder=FAKE)
+    assert "Shrieker ruling that stays." not in texts(home)
+    assert store.load(home).sources() == []
+    with pytest.raises(NotFoundError, match="no source"):
+        remove("nothing-like-this", home=home, embedder=FAKE)
+
+
+def test_a_file_without_usable_units_adds_nothing(home: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"name": "Monastery Flock", "rulings": []}', encoding="utf-8")
+    generation = store.load(home).generation
+    report = build([empty], home=home, embedder=FAKE)
+    assert not report.written and report.errors
+    assert store.load(home).generation == generation and store.load(home).sources() == []
+
+
+def test_strict_adds_nothing_when_a_unit_is_bad(home: Path, tmp_path: Path) -> None:
+    bad = card_file(tmp_path / "bad.json", "Monastery Flock",
+                    [("2014-09-20", "A good ruling of the flock."), ("20xx-99-99", "A ruling with a bad date.")])
+    report = build([bad], home=home, embedder=FAKE, strict=True)
+    assert not report.written and report.errors
+    assert store.load(home).sources() == []
+    report = build([bad], home=home, embedder=FAKE)
+    assert report.written and "A good ruling of the flock." in texts(home)
+
+
+def test_ids_of_the_bundled_corpus_survive_older_and_newer_wordings(home: Path, tmp_path: Path) -> None:
+    before = {e.text: e.id for e in store.load(home).entries}
+    lightform = next(t for t in before if "Lightform" in t or "face-down" in t)
+    older = card_file(tmp_path / "older.json", "Lightform", [("2010-01-01", lightform)])
+    newer = card_file(tmp_path / "newer.json", "Lightform",
+                      [("2030-01-01", "An entirely new ruling that no bundled page has ever said.")])
+    build([older], home=home, embedder=FAKE)
+    build([newer], home=home, embedder=FAKE)
+    after = {e.id for e in store.load(home).entries}
+    assert set(before.values()) <= after
+
+
+def test_ids_do_not_depend_on_the_order_of_ingest_calls(kb_home: Path, small_corpus: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "Flock ruling, first wording.")])
+    b = card_file(tmp_path / "b.json", "Monastery Flock", [("2012-01-01", "Flock ruling, first wording.")])
+    one, two = tmp_path / "one", tmp_path / "two"
+    build([a], home=one, embedder=FAKE)
+    build([b], home=one, embedder=FAKE)
+    build([b], home=two, embedder=FAKE)
+    build([a], home=two, embedder=FAKE)
+    export = [store.dump_entries(store.load(h).entries) for h in (one, two)]
+    assert export[0] == export[1]
+
+
+def test_an_id_that_moved_resolves_to_its_entry_with_a_note(home: Path, tmp_path: Path) -> None:
+    text = "A ruling known only from the judge's own page, about face-down creatures."
+    newer = card_file(tmp_path / "newer.json", "Monastery Flock", [("2018-01-01", text)])
+    build([newer], home=home, embedder=FAKE)
+    old_id = next(e.id for e in store.load(home).entries if e.text == text)
+    # the same ruling, older, from another file: the entry's anchor (oldest wording) moves
+    older = card_file(tmp_path / "older.json", "Monastery Flock", [("2010-01-01", text + " Really.")])
+    older_text = text + " Really."
+    build([older], home=home, embedder=FAKE)
+    kb = store.load(home)
+    holder = next(e for e in kb.entries if any(v.text == text for v in e.variants))
+    found = kb.resolve(old_id)
+    # joined as an older wording of the same ruling, so the entry re-anchored on it: a new id
+    assert any(v.text == older_text for v in holder.variants) and holder.id != old_id
+    assert found.entry.id == holder.id and found.moved_from == old_id
+    remove(str(newer), home=home, embedder=FAKE)
+    remove(str(older), home=home, embedder=FAKE)
+    with pytest.raises(NotFoundError, match="source of its wording was removed"):
+        store.load(home).resolve(old_id)
+
+
+def test_assign_ids_prefers_a_bundled_english_anchor_over_an_older_library_wording() -> None:
+    def v(text: str, date: str, source: str, lang: Lang = Lang.EN) -> Variant:
+        return Variant(text=text, original=text, lang=lang, date=date, source=source, line=1,
+                       relation=Relation.DUPLICATE, similarity=1.0, card="X")
+
+    bundled = v("Bundled wording of the ruling.", "2018-07-13", "corpus/x.json")
+    entry = Entry(id="tmp", kind=Kind.RULING, text=bundled.text, cards=("X",), first_date=None, last_date=None,
+                  variants=(bundled,))
+    alone = assign_ids([entry], lambda s: s.startswith("corpus/"))[0].id
+    grown = Entry(id="tmp", kind=Kind.RULING, text=bundled.text, cards=("X",), first_date=None, last_date=None,
+                  variants=(bundled, v("Older library wording.", "2001-01-01", "/judge/page.txt"),
+                            v("Deutscher Wortlaut.", "2000-01-01", "corpus/de.txt", Lang.DE)))
+    assert assign_ids([grown], lambda s: s.startswith("corpus/"))[0].id == alone
+
+
+def test_a_newer_schema_is_refused_with_the_fix(home: Path) -> None:
+    conn = sqlite3.connect(home / store.DB_FILE)
+    conn.execute(f"PRAGMA user_version = {store.SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(StoreError, match="newer than this judge-kb"):
+        store.load(home)
+
+
+def test_an_older_database_is_migrated(kb_home: Path) -> None:
+    kb_home.mkdir(parents=True)
+    sqlite3.connect(kb_home / store.DB_FILE).close()  # version 0: empty
+    conn = store.connect(kb_home)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+    assert {"entries", "sources", "variants", "id_history"} <= {
+        r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def test_a_legacy_kb_json_home_is_rebuilt_as_sqlite(kb_home: Path, small_corpus: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    (kb_home / "builds" / "old").mkdir(parents=True)
+    (kb_home / "builds" / "old" / "kb.json").write_text("{}")
+    (kb_home / "current").symlink_to(Path("builds") / "old")
+    report = rebuild(home=kb_home, embedder=FAKE)
+    assert report.notes and "old kb.json layout" in report.notes[0]
+    assert not (kb_home / "builds").exists() and not (kb_home / "current").exists()
+    assert len(store.load(kb_home)) > 0
+
+
+def test_an_unreadable_database_is_set_aside_and_rebuilt(home: Path) -> None:
+    (home / store.DB_FILE).write_bytes(b"this is not a database" * 100)
+    for suffix in ("-wal", "-shm"):
+        (home / f"{store.DB_FILE}{suffix}").unlink(missing_ok=True)
+    report = rebuild(home=home, embedder=FAKE)
+    assert any("kept it as" in n for n in report.notes)
+    assert list(home.glob(f"{store.DB_FILE}.damaged-*"))
+    assert len(store.load(home)) > 0
+
+
+def test_stats_and_card_lookups_read_rows_not_the_whole_kb(home: Path, tmp_path: Path) -> None:
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "Flock ruling for stats.")])
+    doc = json.loads(a.read_text())
+    doc["foreignData"] = [{"language": "German", "name": "Klosterschwarm"}]
+    a.write_text(json.dumps(doc), encoding="utf-8")
+    build([a], home=home, embedder=FAKE)
+    kb = store.load(home)
+    stats = kb.stats()
+    assert stats["library_sources"] == 1 and stats["stored"] == stats["variants"] == stats["parsed"]
+    assert kb.card("klosterschwarm") == "Monastery Flock"
+    assert "entries" not in kb.__dict__, "stats and card lookups must not load every entry"
+
+
+KILL_SCRIPT = """
+import os, sqlite3, sys
+from pathlib import Path
+from kb import store
+from kb.build import build
+from kb.embed import FakeEmbedder
+stage = sys.argv[2]
+real_write, real_connect = store.write, sqlite3.connect
+
+def write(*args, **kwargs):  # "index": killed once the new index folder is complete
+    inner = kwargs["build_index"]
+    def index(folder):
+        inner(folder)
+        if stage == "index":
+            os.kill(os.getpid(), 9)
+    kwargs["build_index"] = index
+    return real_write(*args, **kwargs)
+
+class Killing(sqlite3.Connection):  # "transaction": killed halfway through the rows
+    def executemany(self, sql, rows):
+        if stage == "transaction" and sql.startswith("INSERT INTO problems"):
+            os.kill(os.getpid(), 9)
+        return super().executemany(sql, rows)
+
+store.write = write
+store.sqlite3.connect = lambda *a, **k: real_connect(*a, factory=Killing, **k)
+build([Path(sys.argv[1])], home=Path(os.environ["KB_HOME"]), embedder=FakeEmbedder())
+"""
+
+
+@pytest.mark.parametrize("stage", ["index", "transaction"])
+def test_kill_9_during_an_ingest_leaves_the_previous_kb(home: Path, tmp_path: Path, stage: str) -> None:
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A ruling that must not half-land.")])
+    before = store.dump_entries(store.load(home).entries)
+    env = dict(os.environ, KB_HOME=str(home), PYTHONPATH=str(Path(__file__).parent.parent))
+    proc = subprocess.run([sys.executable, "-c", KILL_SCRIPT, str(a), stage], env=env, capture_output=True)
+    assert proc.returncode == -signal.SIGKILL
+    kb = store.load(home)
+    assert store.dump_entries(kb.entries) == before and kb.sources() == []
+    assert kb.index_dir.is_dir()
+    build([a], home=home, embedder=FAKE)  # the next ingest cleans up and lands
+    assert "A ruling that must not half-land." in texts(home)
+    assert sorted(p.name for p in (home / store.INDEX_DIR).iterdir()) == sorted(
+        {str(store.load(home).generation), str(store.load(home).generation - 1)})
