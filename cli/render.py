@@ -178,7 +178,7 @@ def ingest_report(console: Console, report: dict) -> None:
     for key, label in (("added", "added to your library"), ("replaced", "replaced (changed file, same path)"),
                        ("unchanged", "already in the KB (no change)"), ("removed", "removed from your library")):
         if report.get(key):
-            table.add_row(label, ", ".join(report[key]))
+            table.add_row(label, f"{len(report[key])} file" + ("s" if len(report[key]) > 1 else ""))
     table.add_row("files read", str(len(report["files"])))
     table.add_row("rulings and rules parsed", str(report["parsed"]))
     table.add_row("stored as variants", str(report["stored"]))

@@ -14,7 +14,7 @@ from kb.dedup import Terminology, deduplicate, stored_count
 from kb.embed import Embedder
 from kb.errors import InputError, StoreError
 from kb.ids import assign_ids
-from kb.ingest import MAX_FILE_BYTES, Format, IngestResult, bundled_sources, collect, decode, ingest, parse_text
+from kb.ingest import Format, IngestResult, bundled_sources, collect, decode, ingest, parse_text
 from kb.model import Entry, Lang, Problem
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
@@ -251,11 +251,15 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
             if sha in held or any(s.sha256 == sha for s in new):
                 report.unchanged.append(label)
                 continue
+            if not text.strip():
+                report.problems.append(Problem(label, None, "file skipped: empty"))
+                continue
             detected = fmt or _detect(text)
             parsed = parse_text(text, label, names=names, match_clause=match_clause, fmt=fmt)
             report.problems.extend(parsed.problems)
-            if not parsed.records:
-                report.problems.append(Problem(label, None, "nothing added: no usable ruling or rule text in this file"))
+            if not parsed.records:  # a file that yields no usable unit adds nothing
+                if not any(not p.ignored for p in parsed.problems):
+                    report.problems.append(Problem(label, None, "nothing added: no ruling or rule text in this file"))
                 continue
             (report.replaced if label in by_path else report.added).append(label)
             new.append(store.NewSource(label, sha, data, detected.value, len(parsed.records),
@@ -263,7 +267,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
         if strict and report.errors:
             report.added, report.replaced = [], []
             return report
-        if not new and kb_exists and not notes:
+        if extra and not new and kb_exists and not notes:  # `kb ingest` without paths always rebuilds
             return _unchanged(home, report)
         items = [(p, b) for p, b in library_items if p not in {s.path for s in new}] + [(s.path, s.data) for s in new]
         items.sort()
@@ -301,19 +305,26 @@ def rebuild(*, home: Path | None = None, embedder: Embedder | None = None,
     """Rebuild the KB from the bundled corpus plus the library (after damage, or a new judge-kb)."""
     home = home or paths.home()
     with store.ingest_lock(home, wait=True):
-        conn, notes = _open_for_write(home)
-        try:
-            items = store.library_bytes(conn)
-        finally:
-            conn.close()
-        report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes + ([note] if note else []))
-        return _rebuild(home, items, embedder, on_progress, report)
+        return _rebuild_library(home, embedder, on_progress, note)
+
+
+def _rebuild_library(home: Path, embedder: Embedder | None, on_progress: OnProgress | None,
+                     note: str | None = None) -> BuildReport:
+    conn, notes = _open_for_write(home)
+    try:
+        items = store.library_bytes(conn)
+    finally:
+        conn.close()
+    report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes + ([note] if note else []))
+    return _rebuild(home, items, embedder, on_progress, report)
 
 
 def read_source(path: Path) -> bytes:
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise InputError(f"file of {size:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
+    from kb import ingest as ingest_module
+
+    size, limit = path.stat().st_size, ingest_module.MAX_FILE_BYTES
+    if size > limit:
+        raise InputError(f"file of {size:,} bytes is over the limit of {limit:,}")
     return path.read_bytes()
 
 
@@ -394,6 +405,5 @@ def load_or_build(*, home: Path | None = None, on_progress: OnProgress | None = 
             if not store.exists(home):
                 if on_build:
                     on_build()
-        if not store.exists(home):
-            rebuild(home=home, on_progress=on_progress)
+                _rebuild_library(home, None, on_progress)
     return store.load(home)

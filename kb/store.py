@@ -142,6 +142,8 @@ class DamagedStore(StoreError):
 
 def _migrate(conn: sqlite3.Connection, version: int) -> None:
     with transaction(conn):
+        # another process may have migrated between our first look and this write lock
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
         for step in MIGRATIONS[version:]:
             for statement in step.split(";"):
                 if statement.strip():

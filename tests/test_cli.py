@@ -15,8 +15,9 @@ runner = CliRunner()
 
 
 @pytest.fixture(autouse=True)
-def fake_build_embedder(monkeypatch):
+def fake_build_embedder(monkeypatch, small_corpus):
     monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
 
 
 def kb(*args: str):
@@ -28,7 +29,7 @@ def test_first_use_builds_the_kb_and_lists_entries(kb_home):
     assert result.exit_code == 0, result.output
     entries = json.loads(result.stdout)
     assert len(entries) > 50
-    assert (kb_home / "current" / "kb.json").is_file()
+    assert (kb_home / "kb.sqlite3").is_file()
 
 
 def test_list_by_card_in_any_language():
@@ -64,6 +65,7 @@ def test_show_unknown_id():
 def test_stats_conserves_every_parsed_ruling():
     data = json.loads(kb("stats", "--json").stdout)
     assert data["parsed"] == data["stored"] == data["variants"]
+    # the four "See rule 708" cross-reference stubs of the two rules-search seed pages
     assert data["skipped"] == 0 and data["ignored"] == 4
 
 
@@ -75,7 +77,7 @@ def test_export_contract_and_determinism(kb_home):
         assert set(e) >= {"id", "kind", "text", "cards", "first_date", "last_date", "variants", "rules", "checks"}
         for v in e["variants"]:
             assert set(v) >= {"text", "lang", "date", "source", "line", "relation", "similarity"}
-            assert v["source"].startswith("corpus/")
+            assert "/corpus" in v["source"] or v["source"].startswith("corpus/")
     assert kb("ingest").exit_code == 0
     second = kb("export", "--json")
     assert second.stdout == first.stdout
@@ -100,13 +102,36 @@ def test_ingest_extra_files_reports_every_skipped_unit_and_keeps_the_rest(tmp_pa
     assert {"bad_dates.txt", "german_type_line.txt"} <= sources
 
 
-def test_strict_ingest_writes_nothing(tmp_path, kb_home):
+def test_strict_ingest_adds_nothing(tmp_path, kb_home):
     assert kb("ingest").exit_code == 0
-    before = (kb_home / "current").resolve()
+    before = json.loads(kb("stats", "--json").stdout)
     shutil.copy(DATA / "pages" / "bad_dates.txt", tmp_path / "bad_dates.txt")
     result = kb("ingest", str(tmp_path / "bad_dates.txt"), "--strict")
-    assert result.exit_code == 1 and "nothing written" in result.output
-    assert (kb_home / "current").resolve() == before
+    assert result.exit_code == 1 and "nothing added" in result.output
+    assert json.loads(kb("stats", "--json").stdout) == before
+    assert json.loads(kb("sources", "--json").stdout) == []
+
+
+def test_ingest_adds_and_sources_lists_and_remove_takes_out(tmp_path, kb_home):
+    page = tmp_path / "flock.json"
+    page.write_text(json.dumps({"name": "Monastery Flock", "foreignData": [{"language": "German", "name": "Klosterschwarm"}],
+                                "rulings": [{"date": "2014-09-20", "text": "A ruling of the judge's own file."}]}))
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({"name": "Hauntwoods Shrieker",
+                                 "rulings": [{"date": "2024-09-20", "text": "Another file's ruling."}]}))
+    assert kb("ingest", str(page)).exit_code == 0
+    assert kb("ingest", str(other)).exit_code == 0
+    listed = json.loads(kb("sources", "--json").stdout)
+    assert [s["path"] for s in listed] == sorted([str(page), str(other)])
+    assert all(s["units"] == 1 and s["skipped"] == 0 and len(s["sha256"]) == 64 for s in listed)
+    by_german = json.loads(kb("list", "--card", "Klosterschwarm", "--json").stdout)
+    assert [e["text"] for e in by_german] == ["A ruling of the judge's own file."]
+    again = kb("ingest", str(page))
+    assert again.exit_code == 0 and "nothing changed" in again.output
+    assert kb("remove", str(page)).exit_code == 0
+    assert [s["path"] for s in json.loads(kb("sources", "--json").stdout)] == [str(other)]
+    assert kb("list", "--card", "Klosterschwarm").exit_code == 1
+    assert "no source" in kb("remove", str(page)).output
 
 
 def test_ingest_missing_path_is_reported():
@@ -115,13 +140,31 @@ def test_ingest_missing_path_is_reported():
     assert "no such file or folder" in result.stdout
 
 
-def test_corrupt_kb_is_rebuilt_on_next_use(kb_home):
+def test_corrupt_kb_is_rebuilt_on_next_use_keeping_nothing_it_cannot_read(kb_home):
     assert kb("ingest").exit_code == 0
-    kb_file = kb_home / "current" / "kb.json"
-    kb_file.write_text(kb_file.read_text()[:1000])
+    db = kb_home / "kb.sqlite3"
+    db.write_bytes(db.read_bytes()[:1000])
     result = kb("list", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout)
+    assert list(kb_home.glob("kb.sqlite3.damaged-*")), "the damaged database is kept aside, not deleted"
+
+
+def test_show_of_an_id_that_moved_says_so(tmp_path):
+    text = "A ruling only the judge's own page has, about face-down creatures."
+    page = tmp_path / "newer.json"
+    page.write_text(json.dumps({"name": "Monastery Flock", "rulings": [{"date": "2018-01-01", "text": text}]}))
+    assert kb("ingest", str(page)).exit_code == 0
+    old_id = next(e["id"] for e in json.loads(kb("list", "--json").stdout) if e["text"] == text)
+    older = tmp_path / "older.json"
+    older.write_text(json.dumps({"name": "Monastery Flock",
+                                 "rulings": [{"date": "2010-01-01", "text": text + " Really."}]}))
+    assert kb("ingest", str(older)).exit_code == 0
+    shown = kb("show", old_id, "--json")
+    assert shown.exit_code == 0, shown.output
+    data = json.loads(shown.stdout)
+    assert data["moved_from"] == old_id and data["id"] != old_id
+    assert "now belongs to" in kb("show", old_id).output
 
 
 def test_every_command_has_help_text_and_is_in_the_readme():
@@ -134,7 +177,7 @@ def test_every_command_has_help_text_and_is_in_the_readme():
         assert f"kb {name}" in readme, f"kb {name} is missing from the README"
 
 
-def test_build_metadata_hashes_the_files_inside_an_ingested_folder(tmp_path, kb_home):
+def test_a_changed_file_inside_an_ingested_folder_replaces_its_older_version(tmp_path, kb_home):
     from kb import store
 
     folder = tmp_path / "pages"
@@ -142,7 +185,8 @@ def test_build_metadata_hashes_the_files_inside_an_ingested_folder(tmp_path, kb_
     page = folder / "p.txt"
     page.write_text("Lightform\n\nJul 13, 2018\n\nA ruling.\n")
     assert kb("ingest", str(folder)).exit_code == 0
-    before = store.load(kb_home).meta["corpus_hash"]
+    before = store.load(kb_home).sources()
     page.write_text("Lightform\n\nJul 13, 2018\n\nAnother ruling.\n")
     assert kb("ingest", str(folder)).exit_code == 0
-    assert store.load(kb_home).meta["corpus_hash"] != before
+    after = store.load(kb_home).sources()
+    assert [s.path for s in after] == [s.path for s in before] and after[0].sha256 != before[0].sha256

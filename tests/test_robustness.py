@@ -34,8 +34,9 @@ SENTINEL = "A robustness sentinel ruling"
 
 
 @pytest.fixture(autouse=True)
-def fake_build_embedder(monkeypatch):
+def fake_build_embedder(monkeypatch, small_corpus):
     monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
 
 
 @pytest.fixture(autouse=True)
@@ -177,19 +178,18 @@ def test_file_over_the_size_limit_is_skipped_by_name(tmp_path, monkeypatch):
 
 def test_strict_fails_the_whole_call(tmp_path, kb_home):
     assert kb("ingest").exit_code == 0
-    before = (kb_home / "current").resolve()
     export_before = kb("export").stdout
     for name, data, expected in CASES:
         (tmp_path / name).write_bytes(data)
     (tmp_path / "valid.txt").write_text(VALID_PAGE)
     result = kb("ingest", str(tmp_path), "--strict")
     no_traceback(result)
-    assert result.exit_code == 1 and "nothing written (--strict)" in flat(result.output)
+    assert result.exit_code == 1 and "nothing added (--strict)" in flat(result.output)
     for name, _, expected in CASES:
         if expected:
             assert name in flat(result.output)
-    assert (kb_home / "current").resolve() == before
     assert kb("export").stdout == export_before
+    assert json.loads(kb("sources", "--json").stdout) == []
 
 
 def test_strict_with_only_good_files_writes(tmp_path):
@@ -295,7 +295,8 @@ EXTRA_PAGE = VALID_PAGE
 
 def _env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KB_", "COLUMNS"))}
-    return env | {"KB_HOME": str(home), "KB_EMBEDDER": "fake", "PYTHONUNBUFFERED": "1"}
+    return env | {"KB_HOME": str(home), "KB_EMBEDDER": "fake", "PYTHONUNBUFFERED": "1",
+                  "KB_CORPUS": os.environ["KB_CORPUS"]}
 
 
 def _ingest_process(home: Path, *args: str) -> subprocess.Popen:
@@ -310,8 +311,8 @@ def _export(home: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def baseline(tmp_path_factory) -> dict:
-    """A KB built from the bundled corpus, and the export a build with one extra page gives."""
+def baseline(tmp_path_factory, small_corpus) -> dict:
+    """A KB built from the (small) bundled corpus, and the export a build with one extra page gives."""
     from kb.build import build
     from kb.embed import FakeEmbedder
 
@@ -319,9 +320,11 @@ def baseline(tmp_path_factory) -> dict:
     page = root / "extra.txt"
     page.write_text(EXTRA_PAGE)
     old, new = root / "old", root / "new"
-    build(home=old, embedder=FakeEmbedder())
-    build([page], home=new, embedder=FakeEmbedder())
-    return {"home": old, "page": page, "old": _export(old), "new": _export(new)}
+    with pytest.MonkeyPatch.context() as mp:  # module scope: the autouse KB_CORPUS isn't set yet
+        mp.setenv("KB_CORPUS", str(small_corpus))
+        build(home=old, embedder=FakeEmbedder())
+        build([page], home=new, embedder=FakeEmbedder())
+        return {"home": old, "page": page, "old": _export(old), "new": _export(new)}
 
 
 def _fresh_copy(baseline: dict, home: Path) -> None:
@@ -329,16 +332,17 @@ def _fresh_copy(baseline: dict, home: Path) -> None:
 
 
 def _assert_usable(home: Path, allowed: set[str]) -> str:
-    """`current` is a complete build: no temporary files, KB and index load, list and search work."""
+    """The live generation is complete: its index folder has no temporary files, KB and index load,
+    list and search work."""
     from kb import store
     from kb.embed import FakeEmbedder
     from kb.search import Searcher
 
-    current = (home / "current").resolve()
-    assert not current.name.startswith("."), "current must never point at a half-written build"
-    leftovers = [p for p in current.rglob("*") if p.name.startswith(".") or p.name.endswith(".tmp")]
+    live = store.load(home).index_dir
+    assert live.is_dir() and not live.name.startswith("."), "the KB must never name a half-written index"
+    leftovers = [p for p in live.rglob("*") if p.name.startswith(".") or p.name.endswith(".tmp")]
     assert not leftovers, leftovers
-    assert {"meta.json", "docs.json"} <= {p.name for p in (current / "index").iterdir()}
+    assert {"meta.json", "docs.json"} <= {p.name for p in live.iterdir()}
     export = _export(home)
     assert export in allowed, "the KB must be the previous build or the complete new one"
     loaded = store.load(home)
@@ -352,10 +356,9 @@ def _assert_usable(home: Path, allowed: set[str]) -> str:
 
 
 # Deterministic kill points: a stage line on stderr (the lock is held from "parse" on), or a file
-# of the new build appearing on disk (kb.json written but no index yet; index half written).
+# of the new index appearing on disk (index folder started, half written, complete but not committed).
 STAGE_POINTS = ["parse", "deduplicate", "link rules", "outdated", "write", "index"]
-FILE_POINTS = ["builds/.tmp-*", "builds/.tmp-*/kb.json", "builds/.tmp-*/index/dense.faiss",
-               "builds/.tmp-*/index/meta.json", ".current-*"]
+FILE_POINTS = ["index/.tmp-*", "index/.tmp-*/docs.json", "index/.tmp-*/meta.json", "index/2"]
 
 
 def _kill_at(proc: subprocess.Popen, home: Path, *, stage: str | None = None, glob: str | None = None,
@@ -399,9 +402,9 @@ def test_killed_ingest_leaves_the_previous_kb_usable(baseline, kb_home, point):
     proc = _ingest_process(kb_home, str(baseline["page"]))
     killed = _kill_at(proc, kb_home, **{{"stage": "stage", "file": "glob", "delay": "delay"}[how]: where})
     export = _assert_usable(kb_home, {baseline["old"], baseline["new"]})
-    if killed and (how == "stage" or (how == "file" and where != ".current-*")):
-        # killed before the symlink swap: the half-built KB is invisible. (A kill after a delay may
-        # land before or after the swap; _assert_usable already allows only the old or the new KB.)
+    if killed and how in ("stage", "file"):
+        # killed before the transaction that switches generations: the half-built KB is invisible.
+        # (A kill after a delay may land before or after it; _assert_usable allows only old or new.)
         assert export == baseline["old"]
     # the lock died with the process: the next ingest neither waits nor refuses
     again = runner.invoke(app, ["ingest", str(baseline["page"])], env={"KB_HOME": str(kb_home)})
@@ -427,8 +430,8 @@ def test_second_ingest_stops_with_a_clear_message_or_waits(baseline, kb_home):
         for p in (first,):
             if p.poll() is None:
                 p.kill()
-    # the waiting ingest ran last: the KB is the bundled corpus only again
-    assert _assert_usable(kb_home, {baseline["old"]}) == baseline["old"]
+    # the waiting ingest rebuilt last: the KB keeps the first one's page (ingest adds)
+    assert _assert_usable(kb_home, {baseline["new"]}) == baseline["new"]
 
 
 def test_first_use_of_two_readers_at_once_builds_once(tmp_path):
@@ -438,7 +441,9 @@ def test_first_use_of_two_readers_at_once_builds_once(tmp_path):
     outs = [p.communicate(timeout=180) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], outs
     assert json.loads(outs[0][0]) == json.loads(outs[1][0])
-    assert len([b for b in (home / "builds").iterdir() if not b.name.startswith(".")]) == 1
+    from kb import store
+
+    assert store.load(home).generation == 1
 
 
 # ----------------------------------------------------------------- damaged search index files
@@ -488,7 +493,9 @@ def test_damaged_index_file_is_refused_with_the_command_that_fixes_it(baseline, 
     from kb.errors import StoreError
 
     _fresh_copy(baseline, kb_home)
-    index_dir = (kb_home / "current" / "index").resolve()
+    from kb import store
+
+    index_dir = store.load(kb_home).index_dir
     pristine = _answers(_open(kb_home))
     backup = kb_home.parent / "index-backup"
     shutil.copytree(index_dir, backup)
@@ -523,7 +530,9 @@ def test_flipped_byte_in_an_index_file_is_detected(baseline, kb_home, how):
     from kb.errors import StoreError
 
     _fresh_copy(baseline, kb_home)
-    index_dir = (kb_home / "current" / "index").resolve()
+    from kb import store
+
+    index_dir = store.load(kb_home).index_dir
     pristine = _answers(_open(kb_home))
     backup = kb_home.parent / "index-backup"
     shutil.copytree(index_dir, backup)
@@ -555,6 +564,7 @@ def test_same_corpus_gives_the_same_ids_and_a_byte_identical_export(tmp_path, mo
         monkeypatch.setenv("KB_HOME", str(tmp_path / f"home{n}"))
         assert kb("ingest", *map(str, order)).exit_code == 1  # bad_dates.txt has skipped units
         exports.append(kb("export").stdout)
-        assert kb("ingest", *map(str, order)).exit_code == 1
+        again = kb("ingest", *map(str, order))  # the library already holds these bytes: a no-op
+        assert again.exit_code == 0 and "nothing changed" in again.output
         assert kb("export").stdout == exports[-1]
     assert exports[0] == exports[1] == exports[2]

@@ -28,8 +28,7 @@ def write_kb(home: Path) -> None:
                    rules=(RuleLink("708.8", 0.9, "707.8", 'cue "same permanent"'),))
     other = Entry("other", Kind.RULING, "Something else.", ("Lightform",), None, None, (v,),
                   rules=(RuleLink("110.5", 0.9, None, ""),))
-    with store.new_build(home) as folder:
-        store.write_kb(folder, [linked, other], {}, {})
+    store.write(home, [linked, other], report={}, meta={})
 
 
 def run(*args: str):

