@@ -58,7 +58,7 @@ class Question:
     split: str
     question: str
     answers: tuple[Answer, ...]
-    source: str = ""  # file stem: judge_questions, real_questions
+    source: str = ""  # the set it is reported in: file stem, plus " (written)" for written stories
     url: str | None = None
 
 
@@ -95,8 +95,11 @@ def load_questions(path: Path) -> list[Question]:
     for row in doc["questions"]:
         answers = tuple(Answer(quote=a.get("quote"), card=a.get("card"), clause=a.get("clause"))
                         for a in row["answers"])
+        # Stories written for the project stand in for real questions the stored pages lacked:
+        # they are reported as their own set, never averaged with the real ones.
+        source = Path(path).stem + (" (written)" if row.get("origin") == "written" else "")
         out.append(Question(id=row["id"], lang=Lang(row["lang"]), split=row["split"],
-                            question=row["question"], answers=answers, source=Path(path).stem,
+                            question=row["question"], answers=answers, source=source,
                             url=row.get("url")))
     return out
 
@@ -110,6 +113,8 @@ def label_problems(questions: Sequence[Question], entries: Sequence[Entry]) -> l
         if q.id in seen:
             problems.append(f"{q.id}: duplicate id")
         seen.add(q.id)
+        if q.source.startswith("real_questions") and not q.source.endswith("(written)") and not q.url:
+            problems.append(f"{q.id}: a real question needs the url it was asked at")
         if q.split not in SPLITS:
             problems.append(f"{q.id}: split {q.split!r} is not one of {SPLITS}")
         if not q.answers:
