@@ -1,0 +1,128 @@
+"""The labelled search questions (bench/data/*.yaml) and how bench/search_quality.py scores them."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from kb.model import Entry, Kind, Lang, Relation, RuleLink, Variant
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import search_quality as sq  # noqa: E402
+
+
+def variant(text: str, lang: Lang = Lang.EN) -> Variant:
+    return Variant(text, text, lang, "2024-01-01", "t", 1, Relation.CANONICAL, 1.0, None)
+
+
+def ruling(text: str, *, cards=("Lightform",), links=(), de: str | None = None, eid="r-1") -> Entry:
+    variants = (variant(text),) + ((variant(de, Lang.DE),) if de else ())
+    rules = tuple(RuleLink(c, 0.5, None, "") for c in links)
+    return Entry(eid, Kind.RULING, text, tuple(cards), None, None, variants, rules)
+
+
+def rule(clause: str, text: str = "Some rule text.", eid="c-1") -> Entry:
+    return Entry(eid, Kind.RULE, text, (), None, None, (variant(text),), clause=clause)
+
+
+# ----------------------------------------------------------------------------- label resolution
+@pytest.mark.parametrize("answer, entry, right", [
+    (sq.Answer(quote="the same permanent"), ruling("It is the same permanent."), True),
+    (sq.Answer(quote="the same permanent"), ruling("A new object."), False),
+    (sq.Answer(quote="dieselbe"), ruling("A new object.", de="Ist dieselbe bleibende Karte."), False),
+    (sq.Answer(quote="same", card="Lightform"), ruling("same", cards=("Lightform",)), True),
+    (sq.Answer(quote="same", card="Rageform"), ruling("same", cards=("Lightform",)), False),
+    (sq.Answer(quote="Some rule"), rule("708.4"), False),
+    (sq.Answer(clause="708.4"), rule("708.4"), True),
+    (sq.Answer(clause="708.4"), rule("708.4a"), False),
+    (sq.Answer(clause="708.8"), ruling("x", links=("708.8", "110.5")), True),
+    (sq.Answer(clause="110.5"), ruling("x", links=("708.8", "110.5")), False),
+    (sq.Answer(clause="708.8"), ruling("x"), False),
+])  # fmt: skip
+def test_an_answer_is_a_quoted_english_ruling_or_a_clause_by_rule_entry_or_top_link(answer, entry, right):
+    assert sq.answers_entry(answer, entry) is right
+
+
+# ------------------------------------------------------------------------------------ the data
+@pytest.fixture(scope="module")
+def questions() -> list[sq.Question]:
+    return [q for path in sq.DEFAULT_FILES for q in sq.load_questions(path)]
+
+
+@pytest.fixture(scope="module")
+def corpus_entries() -> list[Entry]:
+    """The bundled corpus; quotes are checked against English text, so the fake model does."""
+    from kb.build import build_entries
+    from kb.embed import FakeEmbedder
+
+    entries, _ = build_entries(embedder=FakeEmbedder())
+    return entries
+
+
+def test_every_label_resolves_on_the_bundled_corpus(questions, corpus_entries) -> None:
+    assert sq.label_problems(questions, corpus_entries) == []
+
+
+def test_a_quote_no_ruling_holds_is_reported(questions, corpus_entries) -> None:
+    broken = sq.Question("x-1", Lang.EN, "dev", "?", (sq.Answer(quote="no ruling says this zzz"),))
+    assert sq.label_problems([broken], corpus_entries) == [
+        'x-1: no ruling contains "no ruling says this zzz"', "x-1: nothing in the KB answers it"]
+
+
+def test_judge_questions_are_150_or_more_in_equal_parts_with_both_splits_per_language(questions) -> None:
+    judge = [q for q in questions if q.source == "judge_questions"]
+    per_lang = Counter(q.lang for q in judge)
+    assert set(per_lang) == {Lang.EN, Lang.DE, Lang.ES} and min(per_lang.values()) >= 50
+    assert max(per_lang.values()) - min(per_lang.values()) <= 2
+    for lang in per_lang:
+        dev = sum(q.split == "dev" for q in judge if q.lang == lang)
+        assert 0.4 <= dev / per_lang[lang] <= 0.6, lang
+
+
+def test_real_questions_carry_their_url_and_are_split_in_both_halves(questions) -> None:
+    real = [q for q in questions if q.source == "real_questions"]
+    assert len(real) >= 30 and all(q.url and q.url.startswith("http") for q in real)
+    assert 0.4 <= sum(q.split == "dev" for q in real) / len(real) <= 0.6
+
+
+def test_question_ids_are_unique(questions) -> None:
+    assert len({q.id for q in questions}) == len(questions)
+
+
+# ------------------------------------------------------------------------------------- scoring
+@dataclass
+class _Hit:
+    entry: Entry
+
+
+class _Searcher:
+    """Returns a fixed ranking per question."""
+
+    def __init__(self, rankings: dict[str, list[Entry]]):
+        self.rankings = rankings
+
+    def search(self, question: str, limit: int = 10, mode: str = "hybrid"):
+        return [_Hit(e) for e in self.rankings[question][:limit]]
+
+
+def test_top1_top3_and_mrr_per_split_and_language_with_test_misses_listed() -> None:
+    right = ruling("answer A", eid="r-a")
+    other = ruling("something else", eid="r-b")
+    filler = [ruling(f"filler {i}", eid=f"r-f{i}") for i in range(12)]
+    qa = sq.Question("q1", Lang.EN, "test", "first?", (sq.Answer(quote="answer A"),), "s")
+    qb = sq.Question("q2", Lang.EN, "test", "second?", (sq.Answer(quote="answer A"),), "s")
+    qc = sq.Question("q3", Lang.DE, "dev", "dritte?", (sq.Answer(quote="answer A"),), "s")
+    searcher = _Searcher({"first?": [right, other], "second?": [other, other, right],
+                          "dritte?": filler[:4] + [right]})
+    result = sq.evaluate(searcher, [qa, qb, qc], [right, other, *filler], modes=("hybrid",))
+    test_en = result["scores"]["s"]["hybrid"]["test"]["en"]
+    assert test_en == {"n": 2, "top1": 0.5, "top3": 1.0, "mrr": pytest.approx((1 + 1 / 3) / 2)}
+    assert result["scores"]["s"]["hybrid"]["dev"]["de"] == {"n": 1, "top1": 0.0, "top3": 0.0, "mrr": 0.2}
+    misses = result["failures"]["s"]["hybrid"]
+    assert [(m["id"], m["rank"], m["first"]["id"]) for m in misses] == [("q2", 3, "r-b")]
