@@ -665,7 +665,14 @@ def align(versions: Iterable[RulesVersion]) -> tuple[dict[tuple[str, str], int],
 
 @functools.lru_cache(maxsize=4)
 def _load_cached(corpus_dir: str | None) -> RulesCorpus:
+    from kb.disk_cache import cached
+
     folder = Path(corpus_dir) if corpus_dir else None
+    files = [path for _, _, path in _rule_files(folder)]
+    return cached("rules", [*files, Path(__file__)], lambda: _load_uncached(folder))
+
+
+def _load_uncached(folder: Path | None) -> RulesCorpus:
     versions = [parse_rules(path.read_text(encoding="utf-8"), date) for date, _, path in _rule_files(folder)]
     for v, (_, extract, _) in zip(versions, _rule_files(folder)):
         v.complete = not extract
