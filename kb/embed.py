@@ -10,6 +10,7 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
+import zipfile
 from typing import Any, Protocol, Sequence
 
 import numpy as np
@@ -191,8 +192,8 @@ class CachedEmbedder:
                         keys, vecs = data["keys"], data["vectors"]
                     if vecs.ndim == 2 and vecs.shape[1] == self.dim:
                         table = {str(k): v for k, v in zip(keys, vecs)}
-                except (OSError, ValueError, KeyError):
-                    table = {}  # a corrupt cache is only lost work: start over
+                except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+                    table = {}  # a corrupt or truncated cache is only lost work: start over
             self._tables[prompt] = table
         return self._tables[prompt]
 

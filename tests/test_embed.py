@@ -100,3 +100,14 @@ def test_default_build_embedder_keeps_model_and_cache_in_the_data_dir(kb_home: P
 def test_fake_embedder_rows_are_normalised(texts: list[str]) -> None:
     rows = FakeEmbedder().embed_passages(texts)
     np.testing.assert_allclose(np.linalg.norm(rows, axis=1), 1.0, rtol=1e-5)
+
+
+def test_truncated_cache_is_rebuilt_not_fatal(tmp_path: Path) -> None:
+    """A cache file cut short (a full disk, a killed copy) is a zip without its directory."""
+    cached = CachedEmbedder(CountingEmbedder(), tmp_path)
+    cached.embed_passages(["x", "y", "z"])
+    for path in tmp_path.iterdir():
+        path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    inner = CountingEmbedder()
+    CachedEmbedder(inner, tmp_path).embed_passages(["x"])
+    assert inner.passages == ["x"]
