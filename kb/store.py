@@ -411,6 +411,9 @@ class KB:
         """The English name of a card of the KB named in English, German or Spanish (any case)."""
         row = self.conn.execute("SELECT card FROM card_names WHERE folded = ? ORDER BY lang = 'en' DESC, card LIMIT 1",
                                 (name.strip().casefold(),)).fetchone()
+        if row is None:  # every card an entry names is known by its English name
+            row = self.conn.execute("SELECT card FROM entry_cards WHERE card = ? COLLATE NOCASE LIMIT 1",
+                                    (name.strip(),)).fetchone()
         return row[0] if row else None
 
     def card_names(self) -> list[tuple[str, str, str]]:
