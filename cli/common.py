@@ -15,6 +15,8 @@ from kb.errors import KBError
 from kb.model import Lang
 
 console = Console(highlight=False)
+# Notes of automatic rebuilds in this process: printed on stderr, and added to --json output.
+NOTES: list[str] = []
 err_console = Console(stderr=True, highlight=False)
 
 
@@ -29,6 +31,12 @@ def errors() -> Iterator[None]:
 
 
 def print_json(data: Any) -> None:
+    """JSON on stdout. Notes of an automatic rebuild in this call (a damaged or stale KB) go with it:
+    under "notes" in an object, or as a {"notes": [...]} line on stderr beside a list."""
+    if NOTES and isinstance(data, dict):
+        data = data | {"notes": list(NOTES)}
+    elif NOTES:
+        sys.stderr.write(json.dumps({"notes": list(NOTES)}, ensure_ascii=False) + "\n")
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
@@ -75,10 +83,6 @@ def open_kb(quiet: bool = False):  # -> kb.store.KB
         return load_or_build(home=home, on_progress=on_progress)
 
 
-# Notes of automatic rebuilds in this process: printed on stderr, and added to --json output by commands.
-NOTES: list[str] = []
-
-
 def rebuild(quiet: bool = False, note: str | None = None):
     """Rebuild the KB from the bundled corpus plus the judge's library, saying why."""
     from kb import paths, store
@@ -91,7 +95,7 @@ def rebuild(quiet: bool = False, note: str | None = None):
     for extra in report.notes:
         if extra != note:
             err_console.print(f"[yellow]note:[/] {escape(extra)}", soft_wrap=True)
-    NOTES.extend(report.notes)
+    NOTES.extend(n for n in report.notes if n not in NOTES)
     return store.load(paths.home())
 
 

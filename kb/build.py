@@ -344,9 +344,11 @@ def _open_for_write(home: Path) -> tuple[Any, list[str]]:
         return store.connect(home, create=True), notes
     except store.DamagedStore as e:
         kept = store.set_aside(home)
-        notes.append(f"{e}; kept it as {kept.name} and rebuilt from the bundled corpus "
-                     "(the sources it held could not be read)")
-        return store.connect(home, create=True), notes
+        conn = store.connect(home, create=True)
+        recovered = store.recover_library(home, conn)
+        notes.append(f"{e}; kept it as {kept.name} and rebuilt it from the bundled corpus and "
+                     f"{len(recovered)} stored source(s) of yours")
+        return conn, notes
 
 
 def _unchanged(home: Path, report: BuildReport) -> BuildReport:

@@ -4,6 +4,8 @@ Layout of the data directory (`kb.paths.home()`)::
 
     kb.sqlite3            the KB (schema below, documented in docs/STORE.md)
     index/<generation>/   the search index of that build (kb.search); meta `generation` names the live one
+    library/<sha256>      a copy of each source of the library (+ .json: its path and format), from
+                          which a database SQLite can no longer read is rebuilt
     ingest.lock           held while a build runs
 
 A build writes its index folder first, then replaces every derived row in ONE transaction that
@@ -16,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -31,6 +34,7 @@ from kb.model import Entry, Kind, Lang
 
 DB_FILE = "kb.sqlite3"
 INDEX_DIR = "index"
+LIBRARY_DIR = "library"  # a second copy of each library file, so even a damaged database loses none
 FIX = "run `kb ingest` to rebuild it"
 
 # Each migration takes the database from version i to i + 1 (PRAGMA user_version).
@@ -235,6 +239,8 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
                 raise
             os.replace(tmp, folder)
         added = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        for s in add:  # before the transaction: a copy nobody lists yet is harmless
+            _keep_copy(home, s, added)
         with transaction(conn):
             for table in DERIVED_TABLES:
                 conn.execute(f"DELETE FROM {table}")
@@ -273,9 +279,51 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
             conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                              [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()])
         _prune_index(index_root, keep={generation, generation - 1})
+        _prune_library(home, {sha for (sha,) in conn.execute("SELECT sha256 FROM sources")})
         return generation
     finally:
         conn.close()
+
+
+def _keep_copy(home: Path, source: NewSource, added: str) -> None:
+    folder = home / LIBRARY_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f".{source.sha256}.tmp").write_bytes(source.data)
+    os.replace(folder / f".{source.sha256}.tmp", folder / source.sha256)
+    write_json_atomic(folder / f"{source.sha256}.json",
+                      {"path": source.path, "format": source.format, "added": added,
+                       "units": source.units, "skipped": source.skipped})
+
+
+def _prune_library(home: Path, keep: set[str]) -> None:
+    folder = home / LIBRARY_DIR
+    if folder.is_dir():
+        for item in folder.iterdir():
+            if item.name.split(".")[0] not in keep:
+                item.unlink(missing_ok=True)
+
+
+def recover_library(home: Path, conn: sqlite3.Connection) -> list[str]:
+    """Put the kept copies of library files into a (new, empty) database's `sources`; their paths."""
+    folder = home / LIBRARY_DIR
+    recovered: list[str] = []
+    if not folder.is_dir():
+        return recovered
+    with transaction(conn):
+        for info in sorted(folder.glob("*.json")):
+            sha = info.name[: -len(".json")]
+            try:
+                data = (folder / sha).read_bytes()
+                about = json.loads(info.read_text(encoding="utf-8"))
+                if hashlib.sha256(data).hexdigest() != sha:
+                    continue
+                conn.execute("INSERT OR REPLACE INTO sources VALUES (?, ?, ?, ?, ?, ?, ?)",
+                             (sha, about["path"], about.get("format"), about.get("added", ""),
+                              int(about.get("units", 0)), int(about.get("skipped", 0)), data))
+                recovered.append(about["path"])
+            except (OSError, ValueError, KeyError, TypeError, sqlite3.IntegrityError):
+                continue
+    return recovered
 
 
 def _prune_index(root: Path, keep: set[int]) -> None:

@@ -190,3 +190,28 @@ def test_a_changed_file_inside_an_ingested_folder_replaces_its_older_version(tmp
     assert kb("ingest", str(folder)).exit_code == 0
     after = store.load(kb_home).sources()
     assert [s.path for s in after] == [s.path for s in before] and after[0].sha256 != before[0].sha256
+
+
+def test_a_damaged_kb_rebuilt_on_the_fly_says_so_in_json_and_keeps_the_library(kb_home, tmp_path):
+    from cli import common
+
+    page = tmp_path / "flock.json"
+    page.write_text(json.dumps({"name": "Monastery Flock",
+                                "rulings": [{"date": "2014-09-20", "text": "A ruling that must survive damage."}]}))
+    assert kb("ingest", str(page)).exit_code == 0
+    db = kb_home / "kb.sqlite3"
+    db.write_bytes(b"\0garbage" * 4096)  # the database itself is unreadable now
+    for suffix in ("-wal", "-shm"):
+        (kb_home / f"kb.sqlite3{suffix}").unlink(missing_ok=True)
+    common.NOTES.clear()
+    try:
+        result = kb("stats", "--json")
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        assert data["library_sources"] == 1
+        assert any("rebuilt it from the bundled corpus and 1 stored source" in n for n in data["notes"])
+    finally:
+        common.NOTES.clear()
+    texts = {v["text"] for e in json.loads(kb("export").stdout) for v in e["variants"]}
+    assert "A ruling that must survive damage." in texts
+    assert [s["path"] for s in json.loads(kb("sources", "--json").stdout)] == [str(page)]
