@@ -87,7 +87,7 @@ def test_judge_questions_are_150_or_more_in_equal_parts_with_both_splits_per_lan
 
 def test_real_questions_carry_their_url_and_are_split_in_both_halves(questions) -> None:
     real = [q for q in questions if q.source == "real_questions"]
-    assert len(real) >= 30 and all(q.url and q.url.startswith("http") for q in real)
+    assert len(real) >= 60 and all(q.url and q.url.startswith("http") for q in real)
     assert 0.4 <= sum(q.split == "dev" for q in real) / len(real) <= 0.6
 
 
