@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from kb.dedup import Terminology
+from kb.terminology import Terminology
 from kb.model import Entry, Lang, Variant
 
 WordDiff = list[tuple[str, str]]  # (op, text) runs: "equal", "delete", "insert"
