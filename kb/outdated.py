@@ -235,7 +235,13 @@ def _replacement(entry: Entry, text: str, card: str | None,
         if cards:
             found = [_replacement(entry, text, c, dates) for c in cards]
             return None if any(f is None for f in found) else max(f for f in found if f)
-    dated = [(d, t) for t, d in _card_wordings(entry, card, dates).items() if d]
+    from kb.normalize import match_key
+
+    key = match_key(text)
+    # A newer wording wholly inside this one is a part split off into a ruling of its own (the 2025
+    # Lightform page lists both), not a replacement: this wording still says everything it says.
+    dated = [(d, t) for t, d in _card_wordings(entry, card, dates).items()
+             if d and (t == text or match_key(t) not in key)]
     if not dated:
         return None
     newest = max(dated)
