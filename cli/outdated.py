@@ -50,9 +50,9 @@ def outdated(
             levels = {Level.REVIEW} if review else {Level.OUTDATED}
         kb = open_kb(quiet=as_json)
         english = card_name(card) if card else None
-        items = filter_items(kb.outdated(), card=english, lang=parse_lang(lang), since=since, reason=reason,
-                             levels=levels)
-        wordings = group_wordings(items)
+        items = filter_items(kb.outdated(), card=english, lang=parse_lang(lang), since=since, reason=reason)
+        # a wording is outdated when any of its (selected) copies is; review when all are review only
+        wordings = [w for w in group_wordings(items) if w.level in levels]
 
     if summary:
         data = summarize(wordings)

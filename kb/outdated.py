@@ -320,15 +320,17 @@ def substantive(text: str) -> str:
 
 
 def touched_words(then: str, now: str, ruling: str, common_words: frozenset[str] = frozenset()) -> list[str]:
-    """Word stems that a substantive change of a clause (`then` → `now`) adds or removes and that
-    the ruling also uses, leaving out function words and `common_words`. Empty: the change is about
-    something the ruling doesn't talk about (a new subcase, a reworded side remark)."""
+    """Word stems that a substantive change of a clause (`then` → `now`) deletes or replaces and
+    that the ruling also uses, leaving out function words and `common_words`. Empty: the change only
+    adds (a new sentence or subcase) or is about something the ruling doesn't talk about."""
     from kb.search.text import tokenize
 
     a, b = tokenize(_fold_editorial(then)), tokenize(_fold_editorial(now))
     changed: set[str] = set()
     for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if op != "equal":
+        # Words only added (a new sentence, a new subcase: battles, merged permanents) extend the
+        # rule without changing what it said; words deleted or replaced change it.
+        if op in ("replace", "delete"):
             changed.update(a[i1:i2])
             changed.update(b[j1:j2])
     # a word moved within the clause is not a change of what the clause says about it
