@@ -214,56 +214,74 @@ def _wording_dates(entry: Entry) -> dict[str, str | None]:
     return newest
 
 
-def _card_wordings(entry: Entry, card: str | None, dates: Mapping[str, str | None]) -> dict[str, str | None]:
+@dataclass(frozen=True, slots=True)
+class _Wordings:
+    """An entry's English wordings: newest date of each, and which cards give which."""
+
+    dates: Mapping[str, str | None]
+    by_card: Mapping[str, frozenset[str]]  # card -> its English wordings
+    cards_of: Mapping[str, tuple[str, ...]]  # wording -> cards that give it
+
+    @classmethod
+    def of(cls, entry: Entry) -> _Wordings:
+        by_card: dict[str, set[str]] = {}
+        cards_of: dict[str, set[str]] = {}
+        for v in entry.variants:
+            if v.lang is Lang.EN and v.card:
+                by_card.setdefault(v.card, set()).add(v.text)
+                cards_of.setdefault(v.text, set()).add(v.card)
+        return cls(_wording_dates(entry), {c: frozenset(t) for c, t in by_card.items()},
+                   {t: tuple(sorted(c)) for t, c in cards_of.items()})
+
+
+def _card_wordings(card: str | None, w: _Wordings) -> dict[str, str | None]:
     """The English wordings a variant of `card` can be replaced by: those the entry gives for that
     card (a ruling merged from another card's page does not replace this card's ruling), or every
     English wording when the card has none (card-less pages, translation-only cards)."""
-    if card:
-        own = {v.text for v in entry.variants if v.lang is Lang.EN and v.card == card}
-        if own:
-            return {text: dates[text] for text in own}
-    return dict(dates)
+    own = w.by_card.get(card) if card else None
+    if own:
+        return {text: w.dates[text] for text in own}
+    return dict(w.dates)
 
 
-def _replacement(entry: Entry, text: str, card: str | None,
-                 dates: Mapping[str, str | None]) -> tuple[str, str] | None:
+def _replacement(text: str, card: str | None, w: _Wordings) -> tuple[str, str] | None:
     """(date, wording) of the newer English wording that replaces English `text` for `card`, or
     None when `text` is still the newest for it. A card-less copy (a rules-search page) is replaced
     only when the wording is replaced for every card that gives it, or when no card gives it."""
     if card is None:
-        cards = sorted({v.card for v in entry.variants if v.lang is Lang.EN and v.text == text and v.card})
+        cards = w.cards_of.get(text, ())
         if cards:
-            found = [_replacement(entry, text, c, dates) for c in cards]
+            found = [_replacement(text, c, w) for c in cards]
             return None if any(f is None for f in found) else max(f for f in found if f)
     from kb.normalize import match_key
 
     key = match_key(text)
     # A newer wording wholly inside this one is a part split off into a ruling of its own (the 2025
     # Lightform page lists both), not a replacement: this wording still says everything it says.
-    dated = [(d, t) for t, d in _card_wordings(entry, card, dates).items()
+    dated = [(d, t) for t, d in _card_wordings(card, w).items()
              if d and (t == text or match_key(t) not in key)]
     if not dated:
         return None
     newest = max(dated)
-    own = dates.get(text)
+    own = w.dates.get(text)
     if text == newest[1] or (own is not None and own >= newest[0]):
         return None  # the newest wording, or as new as it: a same-day variant, not replaced
     return newest
 
 
-def _superseded(entry: Entry, v: Variant, dates: Mapping[str, str | None]) -> tuple[OutdatedReason | None, str]:
+def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason | None, str]:
     """(the superseded reason or None, the wording that replaces `v` for its card)."""
     if v.lang is Lang.EN:
-        found = _replacement(entry, v.text, v.card, dates)
+        found = _replacement(v.text, v.card, w)
         if found is None:
             return None, v.text
         current_date, current = found
-        own = dates.get(v.text)
+        own = w.dates.get(v.text)
         when = f"dated {own}" if own else "undated"
         return OutdatedReason(Reason.SUPERSEDED, f"this wording ({when}) was replaced on {current_date}",
                               word_diff(v.text, current)), current
     # A translation: which English wording was in force at its date, and is it replaced now?
-    dated = sorted((d, t) for t, d in _card_wordings(entry, v.card, dates).items() if d)
+    dated = sorted((d, t) for t, d in _card_wordings(v.card, w).items() if d)
     if not dated:
         return None, entry.text
     current = dated[-1][1]
@@ -370,7 +388,8 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
     """Every outdated or review-level variant of every entry, with all its reasons."""
     items: list[OutdatedItem] = []
     for entry in entries:
-        dates = _wording_dates(entry)
+        wordings = _Wordings.of(entry)
+        replaced: dict[tuple[str, str | None, Lang, str | None], tuple[OutdatedReason | None, str]] = {}
         check_cache: dict[str | None, list[tuple[str, bool]]] = {}
 
         def checks_at(at: str | None) -> list[tuple[str, bool]]:
@@ -380,7 +399,10 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
 
         for i, v in enumerate(entry.variants):
             reasons: list[OutdatedReason] = []
-            superseded, current = _superseded(entry, v, dates)
+            key = (v.text, v.card, v.lang, v.date)  # copies of a wording share the answer
+            if key not in replaced:
+                replaced[key] = _superseded(entry, v, wordings)
+            superseded, current = replaced[key]
             if superseded is not None:
                 reasons.append(superseded)
             reasons += _terminology(v, terminology)
