@@ -1,8 +1,7 @@
-"""`kb outdated`: variants that no longer hold as written, with the reasons and word diffs."""
+"""`kb outdated`: wordings that no longer hold as written, one item per wording, with reasons and diffs."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Annotated, Optional
 
 import typer
@@ -13,84 +12,93 @@ from cli.render import diff_text
 
 
 def outdated(
-    card: Annotated[Optional[str], typer.Option(help="Only variants of entries for this card (any language).")] = None,
-    lang: Annotated[Optional[str], typer.Option(help="Only variants in this language (en, de, es).")] = None,
-    since: Annotated[Optional[str], typer.Option(help="Only variants dated on or after this date (YYYY-MM-DD).")] = None,
+    card: Annotated[Optional[str], typer.Option(
+        help="Only wordings given for this card (any language), not those of other cards sharing the ruling.")] = None,
+    lang: Annotated[Optional[str], typer.Option(help="Only wordings in this language (en, de, es).")] = None,
+    since: Annotated[Optional[str], typer.Option(help="Only copies dated on or after this date (YYYY-MM-DD).")] = None,
     kind: Annotated[Optional[str], typer.Option(
-        help="Only this reason: superseded, terminology, rule-changed or check-fails.")] = None,
-    summary: Annotated[bool, typer.Option(help="Counts per card and per reason instead of the items.")] = False,
+        help="Only this reason: superseded, terminology, check-fails or rule-changed.")] = None,
+    review: Annotated[bool, typer.Option(
+        "--review", help="Show the review list instead: rulings whose rule changed in words they use.")] = False,
+    show_all: Annotated[bool, typer.Option("--all", help="Show both lists: outdated and review.")] = False,
+    summary: Annotated[bool, typer.Option(help="Counts of wordings per level, reason and card instead of the items.")] = False,
     fail_on: Annotated[Optional[list[str]], typer.Option(
-        "--fail-on", help="Exit 1 when any item has this reason (repeatable), e.g. for a rules manager's CI.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+        "--fail-on", help="Exit 1 when any listed wording has this reason (repeatable), e.g. for a rules manager's CI.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (with every source copy) instead of tables.")] = False,
 ) -> None:
-    """Report outdated variants: superseded wordings, obsolete terms, changed rules, failing checks.
+    """Report outdated wordings: superseded, obsolete terms, failing checks (and, with --review, changed rules).
 
-    A report: exit code 0 unless --fail-on names a reason that occurs.
+    The default list is what a judge should no longer quote. `--review` lists rulings whose rule
+    was reworded after them in words they use; they probably still hold. A report: exit code 0
+    unless --fail-on names a reason that occurs.
     """
     from kb.errors import InputError
     from kb.normalize import is_iso_date
-    from kb.outdated import Reason, filter_items
+    from kb.outdated import Level, Reason, filter_items, group_wordings, summarize
 
     with errors():
         try:
             reason = Reason(kind) if kind else None
             fail_reasons = {Reason(k) for k in (fail_on or [])}
         except ValueError:
-            raise InputError("unknown reason; use superseded, terminology, rule-changed or check-fails") from None
+            raise InputError("unknown reason; use superseded, terminology, check-fails or rule-changed") from None
         if since and not is_iso_date(since):
             raise InputError(f"--since {since!r} is not a date (YYYY-MM-DD)")
+        if show_all or (reason is not None and reason.level is Level.REVIEW and not review):
+            levels = {Level.OUTDATED, Level.REVIEW}
+        else:
+            levels = {Level.REVIEW} if review else {Level.OUTDATED}
         kb = open_kb(quiet=as_json)
         english = card_name(card) if card else None
-        by_id = {e.id: e for e in kb.entries}
-        items = filter_items(kb.outdated(), by_id, card=english, lang=parse_lang(lang), since=since, reason=reason)
+        items = filter_items(kb.outdated(), card=english, lang=parse_lang(lang), since=since, reason=reason)
+        # a wording is outdated when any of its (selected) copies is; review when all are review only
+        wordings = [w for w in group_wordings(items) if w.level in levels]
 
     if summary:
-        per_reason = Counter(r.kind.value for item in items for r in item.reasons)
-        per_card = Counter(card for item in items for card in (by_id[item.entry].cards or ("(no card)",)))
-        data = {"items": len(items), "by_reason": dict(sorted(per_reason.items())),
-                "by_card": dict(sorted(per_card.items()))}
+        data = summarize(wordings)
         if as_json:
             print_json(data)
         else:
-            from rich.table import Table
-
-            console.print(f"[bold]{len(items)}[/] outdated variants")
-            for title, counts in (("reason", per_reason), ("card", per_card)):
-                table = Table(title=f"by {title}", title_justify="left")
-                table.add_column(title)
-                table.add_column("variants", justify="right")
-                for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-                    table.add_row(key, str(n))
-                console.print(table)
+            _render_summary(data)
     elif as_json:
-        print_json([item.to_json() for item in items])
+        print_json([w.to_json() for w in wordings])
     else:
-        _render(items)
-    if fail_reasons and any(r.kind in fail_reasons for item in items for r in item.reasons):
+        _render(wordings)
+    if fail_reasons and any(r.kind in fail_reasons for w in wordings for r in w.reasons):
         raise typer.Exit(1)
 
 
-def _render(items) -> None:
-    if not items:
-        console.print("no outdated variants")
+def _render_summary(data: dict) -> None:
+    from rich.table import Table
+
+    console.print(f"[bold]{data['wordings']}[/] wordings ({data['variants']} source copies)")
+    for title, counts in (("level", data["by_level"]), ("reason", data["by_reason"]), ("card", data["by_card"])):
+        table = Table(title=f"by {title}", title_justify="left")
+        table.add_column(title)
+        table.add_column("wordings", justify="right")
+        for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            table.add_row(key, str(n))
+        console.print(table)
+
+
+def _render(wordings) -> None:
+    if not wordings:
+        console.print("no outdated wordings")
         return
-    shown: set[tuple[str, str, tuple[str, ...]]] = set()
-    repeats = 0
-    for item in items:
-        v = item.variant
-        key = (item.entry, v.text, tuple(item.kinds))
-        if key in shown:  # the same wording on another card or snapshot: one block says it
-            repeats += 1
-            continue
-        shown.add(key)
-        head = Text(f"{item.entry}", style="bold")
-        head.append(f"  {v.lang.value}  {v.date or 'undated'}  {v.source.removeprefix('corpus/')}:{v.line}", style="dim")
+    for w in wordings:
+        head = Text(f"{w.entry}", style="bold")
+        head.append(f"  {w.level.value}  {w.lang.value}  {', '.join(w.dates) or 'undated'}", style="dim")
         console.print(head)
-        console.print(Text("  " + v.text))
-        for reason in item.reasons:
-            console.print(Text(f"  {reason.kind.value}: ", style="bold red") + Text(reason.detail))
+        console.print(Text("  " + w.text))
+        for reason in w.reasons:
+            style = "bold red" if reason.kind.level.value == "outdated" else "bold yellow"
+            console.print(Text(f"  {reason.kind.value}: ", style=style) + Text(reason.detail))
             if reason.diff:
                 console.print(Text("    ") + diff_text(reason.diff))
+        cards = ", ".join(w.cards[:6]) + (f" and {len(w.cards) - 6} more" if len(w.cards) > 6 else "")
+        first = w.items[0].variant
+        where = f"{first.source.removeprefix('corpus/')}:{first.line}"
+        more = f" and {len(w.items) - 1} more copies" if len(w.items) > 1 else ""
+        console.print(Text(f"  appears: {cards or 'no card'}; {where}{more}", style="dim"))
         console.print()
-    console.print(f"[dim]{len(items)} outdated variants"
-                  + (f"; {repeats} copies of the same wordings folded" if repeats else "") + "[/]")
+    console.print(f"[dim]{len(wordings)} wordings ({sum(len(w.items) for w in wordings)} source copies)[/]")

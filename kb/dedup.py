@@ -24,6 +24,7 @@ from typing import Iterable, Sequence
 from kb.embed import Embedder
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
 from kb.normalize import match_key
+from kb.terminology import Terminology
 
 SHINGLE = 3
 MAX_SHINGLE_DF = 64  # a 3-gram in more groups than this says nothing about which two are the same ruling
@@ -32,33 +33,6 @@ REVISION_RATIO = 0.80  # word-level alignment of two wordings
 REVISION_CONTAINED = 0.90  # ... or the shorter wording almost wholly inside the longer one
 REVISION_CONTAINED_RATIO = 0.55
 TRANSLATION_MIN_COSINE = 0.80
-
-
-@dataclass(frozen=True, slots=True)
-class Term:
-    obsolete: str
-    current: str
-    since: str
-    source: str
-
-    def found_in(self, text: str) -> bool:
-        return re.search(rf"\b{re.escape(self.obsolete)}\b", text, re.IGNORECASE) is not None
-
-
-@dataclass(frozen=True, slots=True)
-class Terminology:
-    terms: tuple[Term, ...] = ()
-
-    def obsolete_in(self, text: str) -> list[Term]:
-        return [t for t in self.terms if t.found_in(text)]
-
-    @classmethod
-    def from_yaml(cls, text: str) -> Terminology:
-        import yaml
-
-        doc = yaml.safe_load(text) or {}
-        return cls(tuple(Term(str(t["obsolete"]), str(t["current"]), str(t["since"]), str(t.get("source", "")))
-                         for t in doc.get("terms", [])))
 
 
 @dataclass

@@ -1,26 +1,35 @@
-"""Which variants no longer hold as written, and why.
+"""Which wordings no longer hold as written, and why: the `kb outdated` report.
 
-Four reasons, each computed from what the KB already knows:
+Four reasons, each computed per variant from what the KB already knows, and two levels:
 
-- `superseded`: a later English wording of the same entry replaced this one (2014 → 2018). The
-  date of a wording is the newest date it is attested with anywhere in the entry, so an undated
-  copy of an old wording is superseded too, and an identical re-issue never is. A translation is
-  superseded when the English wording in force at its date has since been replaced.
-- `terminology`: the text uses a term from `corpus/terminology.yaml` that the rules have replaced.
-- `rule-changed`: a clause the entry links to was reworded after the variant's date.
+*outdated* (a judge should not quote the wording any more):
+- `superseded`: a later English wording of the same ruling replaced this one for the same card
+  (2014 → 2018). The date of a wording is the newest date it is attested with anywhere in the
+  entry, so an undated copy of an old wording is superseded too, and an identical re-issue never is.
+  A translation is superseded when the English wording in force at its date has since been replaced.
+- `terminology`: the text uses a term of its language that the rules have replaced
+  (`corpus/terminology.yaml`, `kb.terminology`).
 - `check-fails`: the entry's scenario check passes under the rules of the variant's date but fails
   under the current rules.
+
+*review* (the ruling probably still holds; a judge may want to re-read the rule):
+- `rule-changed`: the clause the entry interprets (its best link) was reworded in substance after
+  the variant's date, and the changed words touch what the ruling says (`touched_words`).
+
+Items are per variant (`OutdatedItem`, what the store keeps); the report folds them into one
+`OutdatedWording` per entry and text, with the places it appears (`group_wordings`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from enum import StrEnum
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
-from kb.dedup import Terminology
 from kb.model import Entry, Lang, Variant
+from kb.terminology import Terminology
 
 WordDiff = list[tuple[str, str]]  # (op, text) runs: "equal", "delete", "insert"
 
@@ -31,6 +40,15 @@ class Reason(StrEnum):
     RULE_CHANGED = "rule-changed"
     CHECK_FAILS = "check-fails"
 
+    @property
+    def level(self) -> Level:
+        return Level.REVIEW if self is Reason.RULE_CHANGED else Level.OUTDATED
+
+
+class Level(StrEnum):
+    OUTDATED = "outdated"  # don't quote this wording
+    REVIEW = "review"  # the rule under it changed in words the ruling uses: re-read the rule
+
 
 @dataclass(frozen=True, slots=True)
 class OutdatedReason:
@@ -39,7 +57,7 @@ class OutdatedReason:
     diff: WordDiff = field(default_factory=list)  # old wording → current wording, where it applies
 
     def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind.value, "detail": self.detail}
+        d: dict[str, Any] = {"kind": self.kind.value, "level": self.kind.level.value, "detail": self.detail}
         if self.diff:
             d["diff"] = [list(run) for run in self.diff]
         return d
@@ -49,22 +67,33 @@ class OutdatedReason:
         return cls(Reason(d["kind"]), d["detail"], [tuple(run) for run in d.get("diff", [])])  # type: ignore[misc]
 
 
+def _level(reasons: Iterable[OutdatedReason]) -> Level:
+    return Level.OUTDATED if any(r.kind.level is Level.OUTDATED for r in reasons) else Level.REVIEW
+
+
 @dataclass(frozen=True, slots=True)
 class OutdatedItem:
+    """One outdated variant (one source copy of a wording) with its reasons."""
+
     entry: str
     variant_index: int  # position in Entry.variants
     variant: Variant
     reasons: tuple[OutdatedReason, ...]
-    current_text: str
+    current_text: str  # the wording that replaces it (for this card), else the entry's canonical text
 
     @property
     def kinds(self) -> list[str]:
         return [r.kind.value for r in self.reasons]
 
+    @property
+    def level(self) -> Level:
+        return _level(self.reasons)
+
     def to_json(self) -> dict[str, Any]:
         v = self.variant
         return {
             "entry": self.entry,
+            "level": self.level.value,
             "variant": {"text": v.text, "lang": v.lang.value, "date": v.date, "source": v.source,
                         "line": v.line, "card": v.card},
             "reasons": [r.to_json() for r in self.reasons],
@@ -81,15 +110,93 @@ class OutdatedItem:
                    tuple(OutdatedReason.from_json(r) for r in d["reasons"]), d["current_text"])
 
 
+@dataclass(frozen=True, slots=True)
+class OutdatedWording:
+    """One outdated wording of an entry, with every place (variant) it appears folded under it."""
+
+    entry: str
+    text: str
+    lang: Lang
+    reasons: tuple[OutdatedReason, ...]  # one per kind (per term) over its variants; `items` have all
+    current_text: str
+    items: tuple[OutdatedItem, ...]
+
+    @property
+    def level(self) -> Level:
+        return _level(self.reasons)
+
+    @property
+    def kinds(self) -> list[str]:
+        return sorted({r.kind.value for r in self.reasons})
+
+    @property
+    def cards(self) -> list[str]:
+        return sorted({i.variant.card for i in self.items if i.variant.card})
+
+    @property
+    def sources(self) -> list[str]:
+        return sorted({i.variant.source for i in self.items})
+
+    @property
+    def dates(self) -> list[str]:
+        return sorted({i.variant.date for i in self.items if i.variant.date})
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "entry": self.entry,
+            "text": self.text,
+            "lang": self.lang.value,
+            "level": self.level.value,
+            "reasons": [r.to_json() for r in self.reasons],
+            "current_text": self.current_text,
+            "count": len(self.items),
+            "cards": self.cards,
+            "sources": self.sources,
+            "dates": self.dates,
+            "appears": [{"source": i.variant.source, "line": i.variant.line, "card": i.variant.card,
+                         "date": i.variant.date, "variant_index": i.variant_index,
+                         "kinds": i.kinds} for i in self.items],
+        }
+
+
+def group_wordings(items: Iterable[OutdatedItem]) -> list[OutdatedWording]:
+    """One `OutdatedWording` per (entry, text), in first-seen order; reasons deduplicated."""
+    groups: dict[tuple[str, str], list[OutdatedItem]] = {}
+    for item in items:
+        groups.setdefault((item.entry, item.variant.text), []).append(item)
+    out = []
+    for (entry, text), members in groups.items():
+        reasons: dict[tuple[Reason, str], OutdatedReason] = {}
+        for item in members:
+            for r in item.reasons:
+                # the same reason for each copy; per card they may differ in the replacement's date
+                if r.kind is Reason.TERMINOLOGY:
+                    reasons.setdefault((r.kind, r.detail), r)
+                else:
+                    reasons.setdefault((r.kind, ""), r)
+        ordered = sorted(reasons.values(), key=lambda r: list(Reason).index(r.kind))
+        replaced = next((i for i in members if Reason.SUPERSEDED in {r.kind for r in i.reasons}), members[0])
+        out.append(OutdatedWording(entry, text, members[0].variant.lang, tuple(ordered),
+                                   replaced.current_text, tuple(members)))
+    return out
+
+
 def word_diff(a: str, b: str) -> WordDiff:
     from kb.cr import word_diff as _word_diff
 
     return _word_diff(a, b)
 
 
-# A rule's wording at a date: (number then, text then, text now, dates it changed after `at`),
-# or None when the rule can't be followed that far back.
-RuleHistory = Callable[[str, str], "tuple[str, str, str, list[str]] | None"]
+class RuleHistory(Protocol):
+    """A rule's wording at a date: (number then, text then, text now, dates it changed in substance
+    after `at`), or None when the rule can't be followed that far back. `common_words` are word
+    stems so frequent in the rules that sharing one says nothing (see `touched_words`)."""
+
+    common_words: frozenset[str]
+
+    def __call__(self, clause: str, at: str) -> tuple[str, str, str, list[str]] | None: ...
+
+
 # The results of an entry's checks under a rules date: list of (check id, passed).
 CheckRunner = Callable[[Entry, str | None], "list[tuple[str, bool]]"]
 
@@ -107,65 +214,152 @@ def _wording_dates(entry: Entry) -> dict[str, str | None]:
     return newest
 
 
-def _superseded(entry: Entry, v: Variant, dates: Mapping[str, str | None]) -> OutdatedReason | None:
-    current, current_date = entry.text, dates.get(entry.text)
+@dataclass(frozen=True, slots=True)
+class _Wordings:
+    """An entry's English wordings: newest date of each, and which cards give which."""
+
+    dates: Mapping[str, str | None]
+    by_card: Mapping[str, frozenset[str]]  # card -> its English wordings
+    cards_of: Mapping[str, tuple[str, ...]]  # wording -> cards that give it
+
+    @classmethod
+    def of(cls, entry: Entry) -> _Wordings:
+        by_card: dict[str, set[str]] = {}
+        cards_of: dict[str, set[str]] = {}
+        for v in entry.variants:
+            if v.lang is Lang.EN and v.card:
+                by_card.setdefault(v.card, set()).add(v.text)
+                cards_of.setdefault(v.text, set()).add(v.card)
+        return cls(_wording_dates(entry), {c: frozenset(t) for c, t in by_card.items()},
+                   {t: tuple(sorted(c)) for t, c in cards_of.items()})
+
+
+def _card_wordings(card: str | None, w: _Wordings) -> dict[str, str | None]:
+    """The English wordings a variant of `card` can be replaced by: those the entry gives for that
+    card (a ruling merged from another card's page does not replace this card's ruling), or every
+    English wording when the card has none (card-less pages, translation-only cards)."""
+    own = w.by_card.get(card) if card else None
+    if own:
+        return {text: w.dates[text] for text in own}
+    return dict(w.dates)
+
+
+def _replacement(text: str, card: str | None, w: _Wordings) -> tuple[str, str] | None:
+    """(date, wording) of the newer English wording that replaces English `text` for `card`, or
+    None when `text` is still the newest for it. A card-less copy (a rules-search page) is replaced
+    only when the wording is replaced for every card that gives it, or when no card gives it."""
+    if card is None:
+        cards = w.cards_of.get(text, ())
+        if cards:
+            found = [_replacement(text, c, w) for c in cards]
+            return None if any(f is None for f in found) else max(f for f in found if f)
+    from kb.normalize import match_key
+
+    key = match_key(text)
+    # A newer wording wholly inside this one is a part split off into a ruling of its own (the 2025
+    # Lightform page lists both), not a replacement: this wording still says everything it says.
+    dated = [(d, t) for t, d in _card_wordings(card, w).items()
+             if d and (t == text or match_key(t) not in key)]
+    if not dated:
+        return None
+    newest = max(dated)
+    own = w.dates.get(text)
+    if text == newest[1] or (own is not None and own >= newest[0]):
+        return None  # the newest wording, or as new as it: a same-day variant, not replaced
+    return newest
+
+
+def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason | None, str]:
+    """(the superseded reason or None, the wording that replaces `v` for its card)."""
     if v.lang is Lang.EN:
-        if v.text == current or not current_date:
-            return None
-        own = dates.get(v.text)
-        if own is not None and own >= current_date:
-            return None  # as new as the canonical wording: a same-day variant, not replaced by a later one
+        found = _replacement(v.text, v.card, w)
+        if found is None:
+            return None, v.text
+        current_date, current = found
+        own = w.dates.get(v.text)
         when = f"dated {own}" if own else "undated"
         return OutdatedReason(Reason.SUPERSEDED, f"this wording ({when}) was replaced on {current_date}",
-                              word_diff(v.text, current))
-    # A translation: which English wording was in force at its date?
-    if not v.date or not current_date or v.date >= current_date:
-        return None
-    then = [(d, text) for text, d in dates.items() if d and d <= v.date]
-    if not then:
-        return None
-    _, english_then = max(then)
-    if english_then == current:
-        return None
+                              word_diff(v.text, current)), current
+    # A translation: which English wording was in force at its date, and is it replaced now?
+    dated = sorted((d, t) for t, d in _card_wordings(v.card, w).items() if d)
+    if not dated:
+        return None, entry.text
+    current = dated[-1][1]
+    then = [(d, t) for d, t in dated if v.date and d <= v.date]
+    if not then or then[-1][1] == current:
+        return None, current
+    english_then = then[-1][1]
     return OutdatedReason(Reason.SUPERSEDED,
-                          f"translates the English wording of {v.date}, replaced on {current_date}",
-                          word_diff(english_then, current))
+                          f"translates the English wording of {v.date}, replaced on {dated[-1][0]}",
+                          word_diff(english_then, current)), current
 
 
 def _terminology(v: Variant, terminology: Terminology) -> list[OutdatedReason]:
-    if v.lang is not Lang.EN:
-        return []
     reasons = []
-    for term in terminology.obsolete_in(v.text):
-        suggested = re.sub(rf"\b{re.escape(term.obsolete)}\b", term.current, v.text, flags=re.IGNORECASE)
-        reasons.append(OutdatedReason(
-            Reason.TERMINOLOGY,
-            f"uses {term.obsolete!r}; since {term.since} it is {term.current!r}. Suggested: {suggested}",
-            word_diff(v.text, suggested)))
+    for term in terminology.obsolete_in(v.text, v.lang):
+        found = ", ".join(dict.fromkeys(repr(m) for m in term.matches(v.text)))
+        detail = f"uses {found}; since {term.since} it is {term.current!r} ({term.source})"
+        suggested = term.suggest(v.text)
+        if suggested:
+            detail += f". Suggested: {suggested}"
+        reasons.append(OutdatedReason(Reason.TERMINOLOGY, detail, word_diff(v.text, suggested) if suggested else []))
     return reasons
 
 
+# Editorial rewordings of the rules that change no meaning: renumbered cross-references, singular
+# they (with the verb it takes), "enters the battlefield" shortened to "enters" (2024).
 _EDITORIAL = [
-    (re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?\b"), "#"),  # renumbered cross-references
-    (re.compile(r"\bhe or she has\b", re.I), "they have"),
-    (re.compile(r"\bhe or she is\b", re.I), "they are"),
+    (re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?(?:-[a-z])?\b"), "#"),
+    (re.compile(r"\bhe or she (is|was|has|does|doesn't|hasn't|isn't|wasn't)\b", re.I),
+     lambda m: "they " + {"is": "are", "was": "were", "has": "have", "does": "do", "doesn't": "don't",
+                          "hasn't": "haven't", "isn't": "aren't", "wasn't": "weren't"}[m.group(1).lower()]),
+    (re.compile(r"\bhe or she (\w+?(?:ss|sh|ch|x|z))es\b", re.I), r"they \1"),
+    (re.compile(r"\bhe or she (\w+?)s\b", re.I), r"they \1"),
     (re.compile(r"\bhe or she\b", re.I), "they"),
     (re.compile(r"\bhis or her\b", re.I), "their"),
     (re.compile(r"\bhim or her\b", re.I), "them"),
+    (re.compile(r"\bhimself or herself\b", re.I), "themselves"),
+    (re.compile(r"\b(enter|enters|entered|entering) the battlefield\b", re.I), r"\1"),
+    (re.compile(r"\bconverted mana cost\b", re.I), "mana value"),
 ]
+
+
+def _fold_editorial(text: str) -> str:
+    for pattern, replacement in _EDITORIAL:
+        text = pattern.sub(replacement, text)  # type: ignore[arg-type]
+    return text
 
 
 def substantive(text: str) -> str:
     """A clause text with editorial changes (cross-reference numbers, singular they) folded away."""
     from kb.normalize import match_key
 
-    for pattern, replacement in _EDITORIAL:
-        text = pattern.sub(replacement, text)
-    return match_key(text)
+    return match_key(_fold_editorial(text))
 
 
-def _rule_changed(entry: Entry, v: Variant, history: RuleHistory | None) -> list[OutdatedReason]:
-    """The clause the entry interprets (its best link) reworded in substance after the variant's date."""
+def touched_words(then: str, now: str, ruling: str, common_words: frozenset[str] = frozenset()) -> list[str]:
+    """Word stems that a substantive change of a clause (`then` → `now`) deletes or replaces and
+    that the ruling also uses, leaving out function words and `common_words`. Empty: the change only
+    adds (a new sentence or subcase) or is about something the ruling doesn't talk about."""
+    from kb.search.text import tokenize
+
+    a, b = tokenize(_fold_editorial(then)), tokenize(_fold_editorial(now))
+    changed: set[str] = set()
+    for op, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        # Words only added (a new sentence, a new subcase: battles, merged permanents) extend the
+        # rule without changing what it said; words deleted or replaced change it.
+        if op in ("replace", "delete"):
+            changed.update(a[i1:i2])
+            changed.update(b[j1:j2])
+    # a word moved within the clause is not a change of what the clause says about it
+    moved = {w for w in changed if a.count(w) == b.count(w)}
+    said = set(tokenize(ruling))
+    return sorted((changed - moved) & said - common_words)
+
+
+def _rule_changed(entry: Entry, v: Variant, ruling: str, history: RuleHistory | None) -> list[OutdatedReason]:
+    """The clause the entry interprets (its best link) reworded in substance after the variant's
+    date, in words the ruling uses."""
     if history is None or not v.date or not entry.rules:
         return []
     reasons = []
@@ -176,21 +370,26 @@ def _rule_changed(entry: Entry, v: Variant, history: RuleHistory | None) -> list
         number_then, text_then, text_now, changed_on = found
         if not changed_on:
             continue
+        touched = touched_words(text_then, text_now, ruling, getattr(history, "common_words", frozenset()))
+        if not touched:
+            continue
         then = f" (then {number_then})" if number_then != link.clause else ""
         reasons.append(OutdatedReason(
             Reason.RULE_CHANGED,
-            f"{link.clause}{then} was reworded after {v.date}: CR of {', '.join(changed_on)}",
+            f"{link.clause}{then} was reworded after {v.date} (CR of {', '.join(changed_on)}) "
+            f"in words the ruling uses: {', '.join(touched)}",
             word_diff(text_then, text_now)))
     return reasons
 
 
 def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
-                  rule_history: RuleHistory | None = None,
+                  rule_history: RuleHistory | Callable[..., Any] | None = None,
                   check_runner: CheckRunner | None = None) -> list[OutdatedItem]:
-    """Every outdated variant of every entry, with all its reasons."""
+    """Every outdated or review-level variant of every entry, with all its reasons."""
     items: list[OutdatedItem] = []
     for entry in entries:
-        dates = _wording_dates(entry)
+        wordings = _Wordings.of(entry)
+        replaced: dict[tuple[str, str | None, Lang, str | None], tuple[OutdatedReason | None, str]] = {}
         check_cache: dict[str | None, list[tuple[str, bool]]] = {}
 
         def checks_at(at: str | None) -> list[tuple[str, bool]]:
@@ -200,10 +399,15 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
 
         for i, v in enumerate(entry.variants):
             reasons: list[OutdatedReason] = []
-            if (r := _superseded(entry, v, dates)) is not None:
-                reasons.append(r)
+            key = (v.text, v.card, v.lang, v.date)  # copies of a wording share the answer
+            if key not in replaced:
+                replaced[key] = _superseded(entry, v, wordings)
+            superseded, current = replaced[key]
+            if superseded is not None:
+                reasons.append(superseded)
             reasons += _terminology(v, terminology)
-            reasons += _rule_changed(entry, v, rule_history)
+            ruling = v.text if v.lang is Lang.EN else current
+            reasons += _rule_changed(entry, v, ruling, rule_history)  # type: ignore[arg-type]
             if check_runner and entry.checks and v.date:
                 now = dict(checks_at(None))
                 then = dict(checks_at(v.date))
@@ -213,16 +417,19 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
                         Reason.CHECK_FAILS,
                         f"passes under the rules of {v.date} but fails under current rules: {', '.join(broken)}"))
             if reasons:
-                items.append(OutdatedItem(entry.id, i, v, tuple(reasons), entry.text))
+                items.append(OutdatedItem(entry.id, i, v, tuple(reasons), current))
     return items
 
 
-def filter_items(items: Sequence[OutdatedItem], entries: Mapping[str, Entry], *, card: str | None = None,
-                 lang: Lang | None = None, since: str | None = None,
-                 reason: Reason | None = None) -> list[OutdatedItem]:
+def filter_items(items: Sequence[OutdatedItem], entries: Mapping[str, Entry] | None = None, *,
+                 card: str | None = None, lang: Lang | None = None, since: str | None = None,
+                 reason: Reason | None = None, levels: Iterable[Level] | None = None) -> list[OutdatedItem]:
+    """Items matching every filter. `card` selects the variants given for that card (the card of
+    the page or set file the wording came from), not every card the entry is shared with."""
+    wanted = set(levels) if levels is not None else None
     out = []
     for item in items:
-        if card and card not in entries[item.entry].cards:
+        if card and item.variant.card != card:
             continue
         if lang and item.variant.lang is not lang:
             continue
@@ -230,31 +437,69 @@ def filter_items(items: Sequence[OutdatedItem], entries: Mapping[str, Entry], *,
             continue
         if reason and reason not in {r.kind for r in item.reasons}:
             continue
+        if wanted is not None and item.level not in wanted:
+            continue
         out.append(item)
     return out
 
 
-def rule_history_from(rules: Any) -> RuleHistory:
+def summarize(wordings: Sequence[OutdatedWording]) -> dict[str, Any]:
+    """Counts of wordings: in all, per level, per reason, and per card (a card counts the wordings
+    that appear for it, not those of other cards sharing the entry)."""
+    from collections import Counter
+
+    per_level = Counter(w.level.value for w in wordings)
+    per_reason = Counter(kind for w in wordings for kind in w.kinds)
+    per_card = Counter(card for w in wordings for card in (w.cards or ["(no card)"]))
+    return {"wordings": len(wordings), "variants": sum(len(w.items) for w in wordings),
+            "by_level": dict(sorted(per_level.items())), "by_reason": dict(sorted(per_reason.items())),
+            "by_card": dict(sorted(per_card.items(), key=lambda kv: (-kv[1], kv[0])))}
+
+
+def common_rule_words(rules: Any, share: float = 0.02) -> frozenset[str]:
+    """Word stems found in more than `share` of the current CR's clauses ("creature", "player",
+    "battlefield"): a rule change and a ruling sharing one of them is no sign that they meet."""
+    from collections import Counter
+
+    from kb.search.text import tokenize
+
+    clauses = list(rules.current.clauses.values())
+    df = Counter(w for c in clauses for w in set(tokenize(c.text)))
+    return frozenset(w for w, n in df.items() if n > share * len(clauses))
+
+
+class _CRHistory:
     """A RuleHistory backed by a `kb.cr.RulesCorpus`, memoised: variants share (clause, date)."""
-    from functools import lru_cache
 
-    from kb.errors import KBError
+    def __init__(self, rules: Any) -> None:
+        from functools import lru_cache
 
-    @lru_cache(maxsize=None)
-    def rewordings(clause: str) -> list[tuple[str, bool]]:
+        self.rules = rules
+        self.common_words = common_rule_words(rules)
+        self._rewordings = lru_cache(maxsize=None)(self._rewordings_uncached)
+        self._history = lru_cache(maxsize=None)(self._history_uncached)
+
+    def _rewordings_uncached(self, clause: str) -> list[tuple[str, bool]]:
         """(date, reworded in substance) for each step of the clause's history after the first."""
-        steps = list(rules.history(clause).steps)
+        steps = list(self.rules.history(clause).steps)
         return [(s.date, substantive(prev.text) != substantive(s.text)) for prev, s in zip(steps, steps[1:])]
 
-    @lru_cache(maxsize=None)
-    def history(clause: str, at: str) -> tuple[str, str, str, list[str]] | None:
+    def _history_uncached(self, clause: str, at: str) -> tuple[str, str, str, list[str]] | None:
+        from kb.errors import KBError
+
         try:
-            steps = rewordings(clause)
-            then = rules.clause(clause, at=at)
-            number_then = rules.number_at(clause, at) or clause
+            steps = self._rewordings(clause)
+            then = self.rules.clause(clause, at=at)
+            number_then = self.rules.number_at(clause, at) or clause
         except KBError:
             return None
         changed = [date for date, reworded in steps if date > at and reworded]
-        return number_then, then.text, rules.current.clauses[clause].text, changed
+        return number_then, then.text, self.rules.current.clauses[clause].text, changed
 
-    return history
+    def __call__(self, clause: str, at: str) -> tuple[str, str, str, list[str]] | None:
+        return self._history(clause, at)
+
+
+def rule_history_from(rules: Any) -> RuleHistory:
+    """A RuleHistory backed by a `kb.cr.RulesCorpus`."""
+    return _CRHistory(rules)

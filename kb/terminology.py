@@ -1,0 +1,91 @@
+"""Obsolete Magic terminology: words the rules have replaced, with the replacement and the date.
+
+Loaded once from `corpus/terminology.yaml` and passed to the stages that need it: dedup (of two
+same-dated wordings, the one without obsolete terms is the newer) and `kb outdated` (a wording that
+uses an obsolete term is flagged). Each term is a phrase matched case-insensitively on whole words,
+or, when its forms vary or a false friend must be excluded ("play a land" is still current, "play a
+spell" is not), a regular expression. A term belongs to one language: German and Spanish rulings
+and translations changed their own words, not always when and how English did ("ins Spiel kommen"
+is still the German for "enters the battlefield").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Mapping
+
+from kb.model import Lang
+
+
+@lru_cache(maxsize=None)
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    obsolete: str  # the phrase as a judge knows it: "comes into play"
+    current: str  # what the rules say now: "enters the battlefield"
+    since: str  # ISO date the change took effect
+    source: str  # where the change is documented
+    lang: Lang = Lang.EN
+    pattern: str | None = None  # regex when the phrase alone is not enough (forms, false friends)
+    forms: tuple[tuple[str, str], ...] = field(default=())  # matched text (lower case) → replacement
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        return _compile(self.pattern or rf"\b{re.escape(self.obsolete)}\b")
+
+    def found_in(self, text: str) -> bool:
+        return self.regex.search(text) is not None
+
+    def matches(self, text: str) -> list[str]:
+        """The obsolete phrases as they occur in `text`."""
+        return [m.group(0) for m in self.regex.finditer(text)]
+
+    def suggest(self, text: str) -> str | None:
+        """`text` with the obsolete phrase replaced, or None when the replacement needs a human
+        (a pattern match whose form has no listed replacement: "remove X from the game")."""
+        forms = dict(self.forms)
+        failed = False
+
+        def replace(m: re.Match[str]) -> str:
+            nonlocal failed
+            found = m.group(0).lower()
+            if found in forms:
+                return forms[found]
+            if self.pattern is None:
+                return self.current
+            failed = True
+            return m.group(0)
+
+        out = self.regex.sub(replace, text)
+        return None if failed or out == text else out
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> Term:
+        return cls(str(d["obsolete"]), str(d["current"]), str(d["since"]), str(d.get("source", "")),
+                   Lang(d.get("lang", "en")), d.get("pattern"),
+                   tuple((str(k).lower(), str(v)) for k, v in (d.get("forms") or {}).items()))
+
+
+@dataclass(frozen=True, slots=True)
+class Terminology:
+    terms: tuple[Term, ...] = ()
+
+    def obsolete_in(self, text: str, lang: Lang | str | None = None) -> list[Term]:
+        """Terms of `lang` (every language when None) that `text` uses."""
+        want = Lang(lang) if lang is not None else None
+        return [t for t in self.terms if (want is None or t.lang is want) and t.found_in(text)]
+
+    def for_lang(self, lang: Lang) -> list[Term]:
+        return [t for t in self.terms if t.lang is lang]
+
+    @classmethod
+    def from_yaml(cls, text: str) -> Terminology:
+        import yaml
+
+        doc = yaml.safe_load(text) or {}
+        return cls(tuple(Term.from_json(t) for t in doc.get("terms", [])))

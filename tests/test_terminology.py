@@ -1,0 +1,170 @@
+"""Obsolete terms of every era: each is found in an old wording, not in its new wording, and not in
+a false friend (a current phrase that looks like it). Quotes are from the bundled data where it has
+them (rulings, printed card texts in corpus/mtgjson), else from the Oracle wording of the time."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.model import Lang
+from kb.paths import corpus_dir
+from kb.terminology import Terminology
+
+# term (its `obsolete` phrase) → (old wording, current wording, false friend)
+CASES = {
+    "comes into play": (
+        "When Grimoire Thief comes into play, you may look at the top card of your library.",
+        "When Grimoire Thief enters the battlefield, you may look at the top card of your library.",
+        "Playing a card exiled with Colfenor's Plans follows all the normal rules for playing that card."),
+    "put into play": (
+        "Put that card into play face down.",
+        "Put that card onto the battlefield face down.",
+        "When it comes into play, nothing else is put onto the battlefield."),
+    "in play": (
+        "Turn all other nontoken creatures in play face down.",
+        "Turn all other nontoken creatures on the battlefield face down.",
+        "If you're playing with the top card of your library revealed, you'll manifest one of the cards."),
+    "leaves play": (
+        "When Vesuvan Shapeshifter leaves play, return the exiled card.",
+        "When Vesuvan Shapeshifter leaves the battlefield, return the exiled card.",
+        "You can only play them before the start of your upkeep."),
+    "removed from the game": (
+        "You may look at cards removed from the game with Grimoire Thief.",
+        "You may look at cards exiled with Grimoire Thief.",
+        "A card that is removed from the draft isn't in any player's card pool."),
+    "play a spell": (
+        "You actually cast the card face-down, much as when playing a spell with Morph.",
+        "You actually cast the card face-down, much as when casting a spell with morph.",
+        "Under normal circumstances, you can play a land card exiled with Ire Shaman only if you haven't played a land yet that turn."),
+    "play an ability": (
+        "You may play this ability any time you could play an instant.",
+        "You may activate this ability any time you could cast an instant.",
+        "You may play the exiled card this turn."),
+    "combat damage on the stack": (
+        "If you sacrifice the creature while combat damage is on the stack, it still deals its damage.",
+        "Combat damage doesn't use the stack, so you can't sacrifice the creature after damage is assigned.",
+        "When you cast a face-down spell, put it on the stack face down so no other player knows what it is."),
+    "mana burn": (
+        "Unused mana causes mana burn as the phase ends.",
+        "Unused mana empties from your mana pool at the end of each step and phase.",
+        "Burn the exiled card's mana cost into memory."),
+    "end of turn step": (
+        "Return it to its owner's hand during the end of turn step.",
+        "Return it to its owner's hand during the end step.",
+        "The effect lasts until end of turn."),
+    "at end of turn": (
+        "At end of turn, sacrifice the token.",
+        "At the beginning of the end step, sacrifice the token.",
+        "It gets +2/+2 until end of turn."),
+    "put a token onto the battlefield": (
+        "For each unblocked creature attacking you, you must put a Plant token onto the battlefield blocking it.",
+        "For each unblocked creature attacking you, you must create a Plant token that's blocking it.",
+        "Cards put onto the battlefield using Tezzeret's third ability enter the battlefield as 5/5 artifact creatures."),
+    "he or she": (
+        "That player will know which face-down creature he or she owns.",
+        "That player will know which face-down creature they own.",
+        "She or he? Neither: the card says they."),
+    "his or her": (
+        "Each player reveals the top card of his or her library.",
+        "Each player reveals the top card of their library.",
+        "Her Majesty's Secret Service is not a card."),
+    "him or her": (
+        "Choose an opponent; that player's creatures can't block him or her this turn.",
+        "Choose an opponent; that player's creatures can't block them this turn.",
+        "Give it to him for free or her for free."),
+    "himself or herself": (
+        "The player may target himself or herself.",
+        "The player may target themselves.",
+        "The player may target himself."),
+    "countered on resolution": (
+        "If all its targets are illegal, the spell is countered on resolution.",
+        "If all its targets are illegal, the spell doesn't resolve.",
+        "You actually cast the card face-down. It can be responded to and countered."),
+    "converted mana cost": (
+        "The face-down spell has no mana cost and has a converted mana cost of 0.",
+        "The face-down spell has no mana cost and a mana value of 0.",
+        "The first ability doesn't change the mana cost of any creature spell."),
+    "damage assignment order": (
+        "The attacking player announces the damage assignment order among the blockers.",
+        "The attacking player divides the combat damage among the blockers as they choose.",
+        "Arashin War Beast's ability will trigger only once per combat damage step."),
+    "aus dem Spiel entfernen": (
+        "Wenn das Ei ins Spiel kommt, kannst du eine Karte aus deiner Hand verdeckt ganz aus dem Spiel entfernen.",
+        "Schicke die oberste Karte deiner Bibliothek verdeckt ins Exil.",
+        "Bringe die andere als eine 2/2 Kreatur verdeckt ins Spiel."),
+    "umgewandelte Manakosten": (
+        "Die verdeckte Kreatur hat umgewandelte Manakosten von 0.",
+        "Die verdeckte Kreatur hat einen Manabetrag von 0.",
+        "Decke sie zu einem beliebigen Zeitpunkt für ihre Manakosten auf."),
+    "remover del juego": (
+        "Siempre que robes una carta, remueve del juego la carta de la parte superior de tu biblioteca.",
+        "Mira las cuatro primeras cartas de tu biblioteca, exilia una boca abajo.",
+        "Puedes jugar la carta exiliada sin pagar su coste de maná."),
+    "en juego": (
+        "Esconder. (Esta tierra entra en juego girada.)",
+        "Esta tierra entra al campo de batalla girada.",
+        "Pon una de ellas en el campo de batalla boca abajo como una criatura 2/2."),
+    "coste de maná convertido": (
+        "La criatura boca abajo tiene un coste de maná convertido de 0.",
+        "La criatura boca abajo tiene un valor de maná de 0.",
+        "Puedes jugar la carta exiliada sin pagar su coste de maná."),
+}
+
+
+@pytest.fixture(scope="module")
+def terminology() -> Terminology:
+    return Terminology.from_yaml((corpus_dir() / "terminology.yaml").read_text(encoding="utf-8"))
+
+
+def _term(terminology, name):
+    (term,) = [t for t in terminology.terms if t.obsolete == name]
+    return term
+
+
+def test_every_term_has_a_case_and_every_case_a_term(terminology):
+    assert sorted(t.obsolete for t in terminology.terms) == sorted(CASES)
+
+
+def test_every_term_has_a_date_and_a_source(terminology):
+    for t in terminology.terms:
+        assert len(t.since) == 10 and t.since[4] == "-" and t.source, t.obsolete
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_term_is_found_in_the_old_wording_only(terminology, name):
+    old, new, false_friend = CASES[name]
+    term = _term(terminology, name)
+    assert term.found_in(old), old
+    assert not term.found_in(new), new
+    assert not term.found_in(false_friend), false_friend
+    assert term in terminology.obsolete_in(old, term.lang)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in CASES if n.isascii()))
+def test_a_term_applies_to_its_own_language_only(terminology, name):
+    old, _, _ = CASES[name]
+    term = _term(terminology, name)
+    other = Lang.DE if term.lang is Lang.EN else Lang.EN
+    assert term not in terminology.obsolete_in(old, other)
+
+
+@pytest.mark.parametrize("old, suggested", [
+    ("It's colorless and has a converted mana cost of 0.", "It's colorless and has a mana value of 0."),
+    ("When it comes into play, look at it.", "When it enters the battlefield, look at it."),
+    ("much as when playing a spell with Morph", "much as when casting a spell with Morph"),
+])
+def test_suggested_rewording(terminology, old, suggested):
+    (term,) = terminology.obsolete_in(old, Lang.EN)
+    assert term.suggest(old) == suggested
+
+
+def test_a_pattern_match_without_a_listed_form_gets_no_suggestion(terminology):
+    text = "Remove the top card of your library from the game face down."
+    (term,) = terminology.obsolete_in(text, Lang.EN)
+    assert term.obsolete == "removed from the game" and term.suggest(text) is None
+
+
+def test_dedup_still_imports_terminology():
+    from kb import dedup
+
+    assert dedup.Terminology is Terminology
