@@ -49,7 +49,7 @@ def outdated(
         else:
             levels = {Level.REVIEW} if review else {Level.OUTDATED}
         kb = open_kb(quiet=as_json)
-        english = card_name(card) if card else None
+        english = card_name(card, kb) if card else None
         items = filter_items(kb.outdated(), card=english, lang=parse_lang(lang), since=since, reason=reason)
         # a wording is outdated when any of its (selected) copies is; review when all are review only
         wordings = [w for w in group_wordings(items) if w.level in levels]
