@@ -97,7 +97,11 @@ def load_questions(path: Path) -> list[Question]:
                         for a in row["answers"])
         # Stories written for the project stand in for real questions the stored pages lacked:
         # they are reported as their own set, never averaged with the real ones.
-        source = Path(path).stem + (" (written)" if row.get("origin") == "written" else "")
+        # Reports on rules engines' public issue trackers are real players' words too, but not
+        # questions asked at a table: they are reported apart from forum and Q&A questions.
+        url = row.get("url") or ""
+        source = Path(path).stem + (" (written)" if row.get("origin") == "written"
+                                    else " (issue trackers)" if "github.com/" in url else "")
         out.append(Question(id=row["id"], lang=Lang(row["lang"]), split=row["split"],
                             question=row["question"], answers=answers, source=source,
                             url=row.get("url")))
