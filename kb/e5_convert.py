@@ -300,11 +300,9 @@ def ensure_converted(model_dir: Path) -> Path:
     build that then loads the model and embeds thousands of texts should not carry that peak.
     """
     if not is_converted(model_dir):
-        import subprocess
-        import sys
+        from kb import child
 
-        done = subprocess.run([sys.executable, "-m", "kb.e5_convert", str(model_dir)],
-                              capture_output=True, text=True)
+        done = child.run(["-m", "kb.e5_convert", str(model_dir)])
         if done.returncode != 0 or not is_converted(model_dir):
             last = (done.stderr.strip().splitlines() or ["no output"])[-1]
             raise StoreError(f"converting the e5 model into {model_dir} failed: {last}")
@@ -313,5 +311,9 @@ def ensure_converted(model_dir: Path) -> Path:
 
 if __name__ == "__main__":  # python -m kb.e5_convert MODEL_DIR: what ensure_converted runs
     import sys
+
+    from kb.child import die_with_parent
+
+    die_with_parent()
 
     convert(Path(sys.argv[1]))

@@ -263,19 +263,17 @@ class ChildProcessEmbedder:
 
     def _run(self, texts: Sequence[str], prompt: str) -> np.ndarray:
         import json
-        import subprocess
-        import sys
 
+        from kb import child
         from kb.errors import StoreError
 
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         self.prepare()
-        with tempfile.TemporaryDirectory(prefix="kb-embed-") as tmp:
-            src, out = Path(tmp) / "texts.json", Path(tmp) / "vectors.npy"
+        with child.temp_dir("embed") as tmp:
+            src, out = tmp / "texts.json", tmp / "vectors.npy"
             src.write_text(json.dumps(list(texts), ensure_ascii=False), encoding="utf-8")
-            done = subprocess.run([sys.executable, "-m", "kb.embed", prompt, str(self.model_dir), str(src), str(out)],
-                                  capture_output=True, text=True)
+            done = child.run(["-m", "kb.embed", prompt, str(self.model_dir), str(src), str(out)])
             if done.returncode != 0 or not out.is_file():
                 last = (done.stderr.strip().splitlines() or ["no output"])[-1]
                 raise StoreError(f"embedding {len(texts)} texts with {self.name} failed: {last}")
@@ -294,6 +292,9 @@ if __name__ == "__main__":  # python -m kb.embed PROMPT MODEL_DIR TEXTS.json OUT
     import json
     import sys
 
+    from kb.child import die_with_parent
+
+    die_with_parent()
     _prompt, _model_dir, _src, _out = sys.argv[1:5]
     _texts = json.loads(Path(_src).read_text(encoding="utf-8"))
     _st = SentenceTransformerEmbedder(Path(_model_dir))
