@@ -244,3 +244,43 @@ def test_800_4a_leaving_player_exiles_cards_others_own() -> None:
     g.manifest_card("you", "Grizzly Bears")
     g.leave_game("you")
     assert g.obj("Grizzly Bears").zone is Zone.EXILE
+
+
+def test_702_37b_megamorph_card_may_be_cast_face_down_using_morph() -> None:
+    """702.37b: megamorph is a variant of the morph ability, so "cast it using morph" works."""
+    g = game(hand=["Stratus Dancer"])
+    g.cast("you", "Stratus Dancer", face_down="morph")
+    g.resolve()
+    dancer = g.obj("Stratus Dancer")
+    assert dancer.face_down and g.characteristics(dancer).power == 2
+    assert g.turn_face_up("Stratus Dancer", "megamorph") == "{1}{U}"
+    assert g.obj("Stratus Dancer").plus_counters == 1
+
+
+def test_702_37b_card_without_morph_or_megamorph_cannot_be_cast_using_morph() -> None:
+    g = game(hand=["Grizzly Bears"])
+    with pytest.raises(IllegalAction):
+        g.cast("you", "Grizzly Bears", face_down="morph")
+
+
+def test_708_9_leaving_player_reveals_the_face_down_permanents_they_own() -> None:
+    """708.9: a player who leaves reveals the face-down permanents they *own*, even those another
+    player controls."""
+    g = Game(["you", "opponent"])
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.manifest_card("you", "Grizzly Bears")  # opponent owns it, you control it
+    g.leave_game("opponent")
+    assert g.cards["Grizzly Bears"].revealed
+    assert g.obj("Grizzly Bears").zone is Zone.OUTSIDE
+
+
+def test_708_9_leaving_player_does_not_reveal_what_they_control_but_do_not_own_in_place() -> None:
+    """The controller leaving exiles another's face-down permanent (800.4a); it is revealed only
+    because it leaves the battlefield, and the owner's other face-down permanents stay hidden."""
+    g = Game(["you", "opponent"])
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "you", Zone.LIBRARY)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.LIBRARY)
+    g.manifest("you")
+    g.manifest("opponent")
+    g.leave_game("you")
+    assert g.cards["Grizzly Bears"].revealed and not g.cards["Runeclaw Bear"].revealed

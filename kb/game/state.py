@@ -390,7 +390,10 @@ class Game:
         if face_down is not None:
             self._require(face_down)
             front = obj.card.definition.front
-            if getattr(front, face_down, None) is None:
+            cost = getattr(front, face_down, None)
+            if face_down == "morph" and cost is None:
+                cost = front.megamorph  # 702.37b: megamorph is a morph ability
+            if cost is None:
                 raise IllegalAction(f"{label} has no {face_down} ability")
             if obj.card.definition.is_double_faced:
                 raise IllegalAction(f"{label}: a double-faced card can't be cast face down (712.)")
@@ -638,16 +641,16 @@ class Game:
 
     def leave_game(self, player: str) -> None:
         """800.4a: the player's objects leave; cards others own that they control are exiled;
-        708.9: their face-down permanents and spells are revealed."""
+        708.9: the face-down permanents and spells they own are revealed."""
         for obj in list(self.objects.values()):
-            if obj.controller == player and obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK):
+            if obj.card.owner == player and obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK):
                 self._reveal(obj)
         for obj in list(self.objects.values()):
             if obj.card.owner == player:
                 self._remove_from_zone(obj)
                 self._new_object(obj.card, Zone.OUTSIDE)
             elif obj.controller == player and obj.zone is Zone.BATTLEFIELD:
-                self._move(obj, Zone.EXILE, face_up=False)
+                self._move(obj, Zone.EXILE)  # leaving the battlefield, a face-down one is revealed
         self.players[player].in_game = False
 
     def end_game(self) -> None:
