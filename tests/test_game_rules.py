@@ -66,7 +66,7 @@ def test_701_40b_turning_face_up_is_a_special_action_for_the_mana_cost() -> None
 
 def test_701_40b_type_changing_effects_are_ignored() -> None:
     g = manifested()
-    g.add_effect("Grizzly Bears", 4, "set_types", ("Artifact",))
+    g.add_effect("Grizzly Bears", "set_types", ("Artifact",))
     assert g.can_turn_face_up("Grizzly Bears")
 
 
@@ -92,7 +92,7 @@ def test_702_37e_morph_creature_that_lost_its_abilities_cannot_be_turned_face_up
     g = game(hand=["Icefeather Aven"])
     g.cast("you", "Icefeather Aven", face_down="morph")
     g.resolve()
-    g.add_effect("Icefeather Aven", 6, "lose_all_abilities")
+    g.add_effect("Icefeather Aven", "lose_all_abilities")
     with pytest.raises(IllegalAction):
         g.turn_face_up("Icefeather Aven", by="morph")
 
