@@ -301,12 +301,15 @@ def _too_deep(text: str) -> tuple[int, list[tuple[int, int]]] | None:
     first = None
     spans: list[tuple[int, int]] = []
     item: list[int] | None = None  # [start line, last line, deep?] of the current top-level item
+    block_list = False
     outside = False
     try:
         for ev in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(ev, yaml.MappingStartEvent | yaml.SequenceStartEvent):
                 depth += 1
-                if depth == 3:
+                if depth == 2:
+                    block_list = not ev.flow_style
+                if depth == 3 and block_list:  # an item of a block list has lines of its own
                     item = [ev.start_mark.line, ev.start_mark.line, 0]
                 if depth > MAX_DEPTH and not (item and item[2]):
                     first = first if first is not None else ev.start_mark.line + 1
@@ -440,7 +443,7 @@ def _parse_check(
     players = _players(setup, name, line)
     labels = _setup_labels(setup, players, name, line, cards)
     steps = []
-    actions = raw.get("actions") or ()
+    actions = raw.get("actions") or []
     if not isinstance(actions, list):
         raise _CheckSyntax(f"check {name!r}: `actions` must be a list", line)
     for st in actions:
@@ -857,4 +860,10 @@ _OBJECT_PROPS: dict[str, _Getter] = {
     "shares_creature_type_with": lambda r, o, w: _pairwise(r, o, w, r.game.share_creature_type),
     "copiable_name": lambda r, o, w: r.game.copiable_values(o).name,
     "entered_before": lambda r, o, w: _pairwise(r, o, w, lambda a, b: a.timestamp < b.timestamp),
+    "attacking": lambda r, o, w: o.attacking,
+    "blocked": lambda r, o, w: o.blocked,
+    "damage": lambda r, o, w: o.damage,
+    "turn_face_up_cost": lambda r, o, w: {by: r.game.turn_face_up_cost(o, by) for by in w}
+    if isinstance(w, dict)
+    else _MISSING,
 }
