@@ -17,7 +17,8 @@ class TriggerEvent(StrEnum):
     ENTERS = "enters"  # this permanent enters the battlefield
     TURNED_FACE_UP = "turned_face_up"  # this permanent is turned face up
     PERMANENT_YOU_CONTROL_TURNED_FACE_UP = "permanent_you_control_turned_face_up"
-    CREATURE_YOU_CONTROL_TURNED_FACE_UP = "creature_you_control_turned_face_up"  # only if it is a creature
+    CREATURE_YOU_CONTROL_TURNED_FACE_UP = "creature_you_control_turned_face_up"  # this or another, if a creature
+    ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP = "another_creature_you_control_turned_face_up"
     PERMANENT_TURNED_FACE_UP_FROM_GRAVEYARD = "permanent_you_control_turned_face_up_while_in_graveyard"
     DIES = "dies"  # this creature is put into a graveyard from the battlefield
     ANOTHER_CREATURE_ENTERS = "another_creature_enters"
@@ -31,6 +32,7 @@ class TriggerEvent(StrEnum):
     COMBAT_DAMAGE_TO_BLOCKERS = "combat_damage_to_blockers"
     # 708.11: not a trigger but a replacement applied while the permanent is turned face up
     AS_TURNED_FACE_UP = "as_turned_face_up"
+    AS_ENTERS = "as_enters"  # 614.1c: a replacement applied as the permanent enters
 
 
 class EffectKind(StrEnum):
@@ -58,6 +60,10 @@ class EffectKind(StrEnum):
     GAIN_CONTROL = "gain_control"  # of the target
     BECOME_COPY_OF_CHOICE = "become_copy_of_choice"  # Vesuvan Shapeshifter, with AS_TURNED_FACE_UP
     CHOOSE_PT = "choose_pt"  # Aquamorph Entity: becomes one of `options` (P/T), with AS_TURNED_FACE_UP
+    TURN_ALL_OTHER_FACE_DOWN = "turn_all_other_face_down"  # Ixidron, with AS_ENTERS
+    UNTAP = "untap"  # the target (or the permanent the trigger is about)
+    RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
+    RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
     NOTHING = "nothing"  # an ability whose effect the scenarios don't need
 
 
@@ -85,6 +91,7 @@ class ContinuousKind(StrEnum):
     ADD_KEYWORDS = "add_keywords"
     REMOVE_KEYWORDS = "remove_keywords"
     ADD_ABILITIES = "add_abilities"
+    PT_FACE_DOWN_CREATURES = "pt_face_down_creatures"  # Ixidron's characteristic-defining ability
     SET_PT = "set_pt"
     MODIFY_PT = "modify_pt"
     # prohibitions (101.2: "can't" beats "can"); they have no layer
@@ -106,6 +113,7 @@ LAYER: dict[ContinuousKind, float] = {
     ContinuousKind.ADD_KEYWORDS: 6,
     ContinuousKind.REMOVE_KEYWORDS: 6,
     ContinuousKind.ADD_ABILITIES: 6,
+    ContinuousKind.PT_FACE_DOWN_CREATURES: 7.1,  # 7a
     ContinuousKind.SET_PT: 7.2,  # 7b
     ContinuousKind.MODIFY_PT: 7.3,  # 7c
 }
@@ -323,6 +331,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> Any:
         return value
     if kind in (
         ContinuousKind.LOSE_ALL_ABILITIES,
+        ContinuousKind.PT_FACE_DOWN_CREATURES,
         ContinuousKind.CANT_TURN_FACE_UP,
         ContinuousKind.CANT_ATTACK,
         ContinuousKind.CANT_BLOCK,

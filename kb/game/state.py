@@ -231,6 +231,9 @@ class Game:
         if obj.zone is Zone.BATTLEFIELD and statics:
             effects.extend(self._static_effects_on(obj))
         for eff in sorted(effects, key=lambda e: (e.layer, e.timestamp)):
+            if eff.kind is ContinuousKind.PT_FACE_DOWN_CREATURES:
+                n = sum(1 for o in self.battlefield() if o.face_down and "Creature" in self.copiable_values(o).types)
+                eff = Effect(ContinuousKind.SET_PT, (n, n), eff.timestamp)
             ch = _apply(ch, eff)
         if obj.zone is Zone.BATTLEFIELD and obj.plus_counters and ch.power is not None and ch.toughness is not None:
             ch = replace(
@@ -332,6 +335,8 @@ class Game:
                     if ability.event in _YOURS and not yours:
                         continue
                     if ability.event in _CREATURE_ONLY and not is_creature:
+                        continue
+                    if ability.event is TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP and source is obj:
                         continue
                     if ability.event in (TriggerEvent.ANOTHER_CREATURE_ENTERS, TriggerEvent.ANOTHER_CREATURE_DIES) and (
                         source is obj or not is_creature
@@ -633,12 +638,14 @@ class Game:
         ch = self.characteristics(spell)
         if ch.types & {"Instant", "Sorcery"}:
             spell_effects = [a for a in ch.abilities if a.event is None]
-            all_illegal = any(self._legal_targets(a, spell.targets) is None for a in spell_effects)
-            if all_illegal:
-                self.events.append(("fizzled", spell.label))  # 608.2b: it doesn't resolve
+            # 608.2b: targets are checked once, as it starts to resolve; later instructions use
+            # what those objects were then (its controller, for "its controller manifests dread").
+            legal = [self._legal_targets(a, spell.targets) for a in spell_effects]
+            if any(t is None for t in legal):
+                self.events.append(("fizzled", spell.label))  # all its targets illegal: no effect
             else:
-                for ability in spell_effects:
-                    self._do(ability, spell.controller, spell, self._legal_targets(ability, spell.targets) or [], choice)
+                for ability, targets in zip(spell_effects, legal, strict=True):
+                    self._do(ability, spell.controller, spell, targets or [], choice)
             self._move(spell, Zone.GRAVEYARD)
             return
         way = spell.face_down_by
@@ -647,6 +654,9 @@ class Game:
         perm.face_down_by = way  # 708.4: the permanent a face-down spell becomes is face down
         if copy_of is not None and ch.enters_as_copy:
             perm.copy_of = self.copiable_values(self.obj(copy_of))  # 707.2
+        for ability in self.characteristics(perm).abilities:
+            if ability.event is TriggerEvent.AS_ENTERS and ability.effect is EffectKind.TURN_ALL_OTHER_FACE_DOWN:
+                self.turn_all_face_down(exclude=perm.label)  # before it is on the battlefield (614.1c)
         self._entered(perm)
 
     def resolve_all(self) -> None:
@@ -672,6 +682,8 @@ class Game:
         obj = self.obj(label)
         if obj.zone is not Zone.STACK:
             raise IllegalAction(f"{label} is not a spell on the stack")
+        if "can't be countered" in self.characteristics(obj).keywords:
+            raise IllegalAction(f"{label} can't be countered")
         self._move(obj, Zone.GRAVEYARD)
 
     def _counter_item(self, oid: int | None) -> None:
@@ -741,6 +753,13 @@ class Game:
         elif effect is EffectKind.COUNTER:
             for t in targets:
                 self._move(t, Zone.GRAVEYARD)
+        elif effect in (EffectKind.RETURN_SELF, EffectKind.RETURN_SELF_FACE_DOWN):
+            if source is not None and source.zone is Zone.GRAVEYARD:
+                down = effect is EffectKind.RETURN_SELF_FACE_DOWN or str(choice).replace("_", " ") == "face down"
+                if down:
+                    self._put_face_down(source, FaceDownWay.EFFECT, controller)
+                else:
+                    self._move(source, Zone.BATTLEFIELD)
 
     # ---- turning face up and down ------------------------------------------------------------
 
@@ -813,7 +832,9 @@ class Game:
         self._emit(TriggerEvent.TURNED_FACE_UP, obj)  # 708.8: not "enters"
 
     def _as_turned_face_up(self, obj: GameObject, ability: Ability, choice: object) -> None:
-        if ability.effect is EffectKind.CHOOSE_PT:
+        if ability.effect is EffectKind.COUNTERS:
+            obj.plus_counters += ability.count  # Bubble Smuggler: it turns face up with them
+        elif ability.effect is EffectKind.CHOOSE_PT:
             options = ability.options
             pt = _pt_choice(choice, options)
             obj.effects.append(Effect(ContinuousKind.SET_PT, pt, self._tick()))
@@ -1100,6 +1121,10 @@ def _turn_down(g: Game, a: Ability, controller: str, t: GameObject) -> None:
     g.turn_face_down(t.label)
 
 
+def _untap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    t.tapped = False
+
+
 def _look(g: Game, a: Ability, controller: str, t: GameObject) -> None:
     g.events.append(("looked", t.label))  # 708.5: only as the ability resolves; nothing persists
 
@@ -1119,6 +1144,7 @@ _TARGET_EFFECTS = {
     EffectKind.TURN_FACE_UP: _turn_up,
     EffectKind.TURN_FACE_DOWN: _turn_down,
     EffectKind.LOOK: _look,
+    EffectKind.UNTAP: _untap,
     EffectKind.GAIN_CONTROL: _gain_control,
 }
 
@@ -1128,6 +1154,7 @@ _OTHERS: dict[TriggerEvent, tuple[TriggerEvent, ...]] = {
     TriggerEvent.TURNED_FACE_UP: (
         TriggerEvent.PERMANENT_YOU_CONTROL_TURNED_FACE_UP,
         TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP,
+        TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP,
         TriggerEvent.PERMANENT_TURNED_FACE_UP_FROM_GRAVEYARD,
     ),
 }
@@ -1135,7 +1162,10 @@ _YOURS = frozenset(
     {
         TriggerEvent.PERMANENT_YOU_CONTROL_TURNED_FACE_UP,
         TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP,
+        TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP,
         TriggerEvent.PERMANENT_TURNED_FACE_UP_FROM_GRAVEYARD,
     }
 )
-_CREATURE_ONLY = frozenset({TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP})
+_CREATURE_ONLY = frozenset(
+    {TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP, TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP}
+)
