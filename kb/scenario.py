@@ -89,7 +89,7 @@ class Arg(StrEnum):
     ZONE = "ZONE"
     INT = "N"
     BOOL = "BOOL"
-    CAST_WAY = "morph|megamorph|disguise"
+    CAST_WAY = "morph|megamorph|disguise|effect"
     TURN_UP_WAY = "mana|morph|megamorph|disguise"
     KIND = "EFFECT_KIND"
     ANY = "VALUE"
@@ -275,8 +275,8 @@ ACTIONS: dict[str, Action] = {
     "let_look": Action({"card": _C, "player": _P}, _let_look, ("card",), "an effect lets a player look"),
 }
 
-_CAST_WAYS = ("morph", "megamorph", "disguise")
-_TURN_UP_WAYS = ("mana", *_CAST_WAYS)
+_CAST_WAYS = ("morph", "megamorph", "disguise", "effect")
+_TURN_UP_WAYS = ("mana", "morph", "megamorph", "disguise")
 SETUP_ITEM_KEYS = {
     "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.TEXT, "tapped": Arg.BOOL, "counters": Arg.INT,
     "attached_to": _C, "controller": _P, "token": Arg.BOOL, "attacking": Arg.BOOL, "damage": Arg.INT,

@@ -100,6 +100,8 @@ class ContinuousKind(StrEnum):
     CANT_BLOCK = "cant_block"
     # cost modifiers (601.2f): `value` generic mana more (negative: less)
     FACE_DOWN_SPELL_COST = "face_down_spell_cost"  # casting a face-down spell
+    # a player permission (with `affects: you`): look at face-down creatures you don't control
+    LOOK_AT_FACE_DOWN_CREATURES = "look_at_face_down_creatures"
     TURN_FACE_UP_COST = "turn_face_up_cost"  # the special action
 
 
@@ -332,6 +334,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> Any:
     if kind in (
         ContinuousKind.LOSE_ALL_ABILITIES,
         ContinuousKind.PT_FACE_DOWN_CREATURES,
+        ContinuousKind.LOOK_AT_FACE_DOWN_CREATURES,
         ContinuousKind.CANT_TURN_FACE_UP,
         ContinuousKind.CANT_ATTACK,
         ContinuousKind.CANT_BLOCK,

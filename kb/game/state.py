@@ -271,6 +271,14 @@ class Game:
             return creature and obj.face_down
         return False
 
+    def _player_permission(self, player: str, kind: ContinuousKind) -> bool:
+        return any(
+            st.affects is Affects.YOU and st.kind is kind
+            for source in self.battlefield()
+            if source.controller == player
+            for st in self.characteristics(source, statics=False).statics
+        )
+
     def _player_modifier(self, player: str, kind: ContinuousKind) -> int:
         """Cost modifiers from static abilities of permanents `player` controls."""
         total = 0
@@ -296,12 +304,18 @@ class Game:
 
     def can_see(self, player: str, obj: GameObject) -> bool:
         """Whether `player` may look at the front of `obj`."""
+        if not self.players[player].in_game:
+            return False
         if not obj.face_down:
             return obj.zone not in (Zone.LIBRARY, Zone.HAND) or player == obj.card.owner
         if obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and player == obj.controller:
             return True  # 708.5
         if obj.zone is Zone.COMMAND and player == obj.card.owner:
             return True  # 702.106b: the owner of a face-down conspiracy knows it
+        if obj.zone is Zone.BATTLEFIELD and self.is_creature(obj) and self._player_permission(
+            player, ContinuousKind.LOOK_AT_FACE_DOWN_CREATURES
+        ):
+            return True  # Keeper of the Lens: face-down creatures, never face-down spells
         return player in obj.may_look  # 406.3: a face-down exiled card only if an effect allows
 
     def _reveal(self, obj: GameObject) -> None:
@@ -554,18 +568,24 @@ class Game:
         definition = obj.card.definition
         way = FaceDownWay(face_down) if face_down is not None else None
         if way is not None:
-            if way not in _CAST_FACE_DOWN:
+            if way not in (*_CAST_FACE_DOWN, FaceDownWay.EFFECT):
                 raise IllegalAction(f"a card can't be cast face down by {way}")
-            self._require(way)
-            front = definition.front
-            cost = getattr(front, way, None)
-            if way is FaceDownWay.MORPH and cost is None:
-                cost = front.megamorph  # 702.37b: megamorph is a morph ability
-            if cost is None:
-                raise IllegalAction(f"{label} has no {way} ability")
             if definition.is_double_faced:
                 raise IllegalAction(f"{label}: a double-faced card can't be cast face down (712.14a)")
-            paid = self.face_down_spell_cost(player)
+            if way is FaceDownWay.EFFECT:
+                # An effect lets it be cast face down (Illusionary Mask): the effect sets the cost.
+                if not definition.is_creature_card():
+                    raise IllegalAction(f"{label} is not a creature card")
+                paid = ""
+            else:
+                self._require(way)
+                front = definition.front
+                cost = getattr(front, way, None)
+                if way is FaceDownWay.MORPH and cost is None:
+                    cost = front.megamorph  # 702.37b: megamorph is a morph ability
+                if cost is None:
+                    raise IllegalAction(f"{label} has no {way} ability")
+                paid = self.face_down_spell_cost(player)
         else:
             if face and len(definition.faces) < 2:
                 raise IllegalAction(f"{label} has no second face to cast")
