@@ -280,7 +280,7 @@ _TURN_UP_WAYS = ("mana", "morph", "megamorph", "disguise")
 SETUP_ITEM_KEYS = {
     "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.TEXT, "tapped": Arg.BOOL, "counters": Arg.INT,
     "attached_to": _C, "controller": _P, "token": Arg.BOOL, "attacking": Arg.BOOL, "damage": Arg.INT,
-    "may_look": Arg.ANY,
+    "may_look": Arg.ANY, "playable": Arg.BOOL,
 }
 
 
@@ -627,6 +627,10 @@ def _setup_labels(
             raise _CheckSyntax(f"{what}: {item['card']}: face_down {way!r} is none of {ways}", item_line or line)
         if way == "hidden_agenda" and zone != "command":
             raise _CheckSyntax(f"{what}: {item['card']}: hidden_agenda is for the command zone", item_line or line)
+        if item.get("may_look") is not None and not (
+            isinstance(item["may_look"], list) and all(p in players for p in item["may_look"])
+        ):
+            raise _CheckSyntax(f"{what}: {item['card']}: may_look must list players", item_line or line)
         if zone not in ("battlefield", "exile", "command") and (
             way is not None or {"tapped", "counters", "attached_to", "controller", "attacking", "damage"} & set(item)
         ):
@@ -653,6 +657,7 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         obj.plus_counters = int(item.get("counters", 0))
         obj.damage = int(item.get("damage", 0))
         obj.may_look.update(str(p) for p in item.get("may_look") or ())
+        obj.playable_this_turn = bool(item.get("playable", False))
         if item.get("controller"):
             obj.controller = str(item["controller"])
     for player in players:
