@@ -280,7 +280,7 @@ _TURN_UP_WAYS = ("mana", "morph", "megamorph", "disguise")
 SETUP_ITEM_KEYS = {
     "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.TEXT, "tapped": Arg.BOOL, "counters": Arg.INT,
     "attached_to": _C, "controller": _P, "token": Arg.BOOL, "attacking": Arg.BOOL, "damage": Arg.INT,
-    "may_look": Arg.ANY, "playable": Arg.BOOL,
+    "may_look": Arg.ANY, "playable": Arg.BOOL, "named": Arg.TEXT,
 }
 
 
@@ -658,6 +658,7 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         obj.damage = int(item.get("damage", 0))
         obj.may_look.update(str(p) for p in item.get("may_look") or ())
         obj.playable_this_turn = bool(item.get("playable", False))
+        obj.choice = item.get("named")  # a hidden agenda's secretly chosen name
         if item.get("controller"):
             obj.controller = str(item["controller"])
     for player in players:

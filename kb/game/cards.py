@@ -25,6 +25,8 @@ class TriggerEvent(StrEnum):
     ANOTHER_CREATURE_DIES = "another_creature_dies"
     ATTACKS = "attacks"  # this creature attacks
     BLOCKED = "blocked"  # this creature becomes blocked
+    BLOCKS = "blocks"  # this creature blocks
+    YOU_CAST_NAMED_SPELL = "you_cast_named_spell"  # a spell with the name chosen for this (hidden agenda)
     BECOMES_TARGET = "becomes_target"  # this permanent becomes the target of a spell or ability
     YOU_MANIFEST_DREAD = "you_manifest_dread"  # even if nothing could be manifested
     END_STEP = "end_step"  # the beginning of your end step

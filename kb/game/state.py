@@ -562,6 +562,7 @@ class Game:
         / 'megamorph' / 'disguise' for {3} (702.37c); `face`: 1 casts an Adventure or a modal
         double-faced card's back. Returns the cost paid."""
         obj = self.obj(label)
+        self._no_split_second("cast a spell")
         from_exile = obj.zone is Zone.EXILE and obj.playable_this_turn
         if not from_exile and (obj.zone is not Zone.HAND or obj.card.owner != player):
             raise IllegalAction(f"{label} is not in {player}'s hand")
@@ -597,7 +598,29 @@ class Game:
         self.stack.append(spell.oid)
         for t in targets or ():
             self._target(spell.oid, player, self.obj(t), spell.targets)
+        if way is None:
+            self._cast_triggers(player, spell)
         return paid
+
+    def _no_split_second(self, what: str) -> None:
+        """702.61a: while a spell with split second is on the stack, players can't cast spells or
+        activate abilities that aren't mana abilities (special actions are still allowed)."""
+        for item in self.stack:
+            if isinstance(item, int) and "split second" in self.characteristics(self.objects[item]).keywords:
+                raise IllegalAction(f"can't {what} while a spell with split second is on the stack (702.61a)")
+
+    def _cast_triggers(self, player: str, spell: GameObject) -> None:
+        """Abilities that trigger on casting a spell with a chosen name (a face-up conspiracy's:
+        603.2f, it must be face up when the spell is cast)."""
+        name = self.characteristics(spell).name
+        for source in list(self.objects.values()):
+            if source.zone not in (Zone.BATTLEFIELD, Zone.COMMAND) or source.face_down:
+                continue
+            if source.card.owner != player or source.choice != name:
+                continue
+            for ability in self.characteristics(source).abilities:
+                if ability.event is TriggerEvent.YOU_CAST_NAMED_SPELL:
+                    self._trigger(source, ability)
 
     def _target(self, source_oid: int, controller: str, target: GameObject, into: list[int]) -> None:
         """Choose `target` (115); a permanent with ward an opponent's spell or ability targets
@@ -922,6 +945,7 @@ class Game:
     def activate(self, player: str, label: str, *, target: str | None = None) -> None:
         """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down)."""
         obj = self.obj(label)
+        self._no_split_second("activate an ability")
         abilities = [a for a in self.characteristics(obj).abilities if a.event is None]
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
             raise IllegalAction(f"{player} can't activate an ability of {label}")
@@ -1007,6 +1031,7 @@ class Game:
         if "flying" in self.characteristics(att).keywords and not {"flying", "reach"} & set(ch.keywords):
             raise IllegalAction(f"{label} can't block {attacker}, which has flying (702.9b)")
         att.blocked = True
+        self._emit(TriggerEvent.BLOCKS, obj)
         self._emit(TriggerEvent.BLOCKED, att)
 
     def combat_damage(self, label: str, *, to_player: bool = False, blockers: int = 0) -> None:
