@@ -161,6 +161,11 @@ def _resolve(r: _Runner, a: dict[str, Any]) -> Any:
     return r.game.resolve(copy_of=a.get("copy_of"), pay=bool(a.get("pay")), choice=a.get("choice"))
 
 
+def _put_face_down_as(r: _Runner, a: dict[str, Any]) -> Any:
+    values = card_from_data({"name": "face-down", "pt": a["pt"], "types": a["types"]}).front
+    return r.game.put_face_down_as(a["card"], _player(r, a), replace(values, name=None))
+
+
 def _manifest(r: _Runner, a: dict[str, Any]) -> Any:
     if "card" in a:
         return r.game.manifest_card(_player(r, a), a["card"])
@@ -217,16 +222,22 @@ ACTIONS: dict[str, Action] = {
     ),
     "transform": Action({"card": _C}, lambda r, a: r.game.transform(a["card"]), ("card",), "701.27"),
     "move": Action(
-        {"card": _C, "to": Arg.ZONE, "face_down": Arg.BOOL},
-        lambda r, a: r.game.move(a["card"], Zone(a["to"]), face_down=bool(a.get("face_down"))),
+        {"card": _C, "to": Arg.ZONE, "face_down": Arg.BOOL, "by": _C},
+        lambda r, a: r.game.move(a["card"], Zone(a["to"]), face_down=bool(a.get("face_down")), by=a.get("by")),
         ("card", "to"),
-        "any zone change; `face_down` exiles face down (406.3)",
+        "any zone change; `face_down` exiles face down (406.3), `by` the object whose effect did it",
     ),
     "destroy": Action({"card": _C}, lambda r, a: r.game.move(a["card"], Zone.GRAVEYARD), ("card",)),
     "exile": Action(
-        {"card": _C, "face_down": Arg.BOOL},
-        lambda r, a: r.game.move(a["card"], Zone.EXILE, face_down=bool(a.get("face_down"))),
+        {"card": _C, "face_down": Arg.BOOL, "by": _C},
+        lambda r, a: r.game.move(a["card"], Zone.EXILE, face_down=bool(a.get("face_down")), by=a.get("by")),
         ("card",),
+    ),
+    "put_face_down_as": Action(
+        {"card": _C, "player": _P, "pt": Arg.TEXT, "types": Arg.ANY},
+        _put_face_down_as,
+        ("card", "pt", "types"),
+        "onto the battlefield face down as given characteristics (Tezzeret: 5/5 artifact creatures, 708.2a)",
     ),
     "bounce": Action({"card": _C}, lambda r, a: r.game.move(a["card"], Zone.HAND), ("card",)),
     "return_to_battlefield": Action(
@@ -268,10 +279,17 @@ ACTIONS: dict[str, Action] = {
         lambda r, a: r.game.combat_damage(a["card"], to_player=bool(a.get("to_player")), blockers=int(a.get("blockers", 0))),
         ("card",),
     ),
+    "upkeep": Action({}, lambda r, a: r.game.upkeep()),
     "end_step": Action({}, lambda r, a: r.game.end_step()),
     "end_turn": Action({}, lambda r, a: r.game.end_turn()),
     "end_game": Action({}, lambda r, a: r.game.end_game()),
     "leave_game": Action({"player": _P}, lambda r, a: r.game.leave_game(_player(r, a)), ("player",)),
+    "gain_control": Action(
+        {"card": _C, "player": _P},
+        lambda r, a: setattr(r.game.obj(a["card"]), "controller", _player(r, a)),
+        ("card", "player"),
+        "an effect gives a player control of a permanent",
+    ),
     "let_look": Action({"card": _C, "player": _P}, _let_look, ("card",), "an effect lets a player look"),
 }
 
@@ -280,7 +298,7 @@ _TURN_UP_WAYS = ("mana", "morph", "megamorph", "disguise")
 SETUP_ITEM_KEYS = {
     "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.TEXT, "tapped": Arg.BOOL, "counters": Arg.INT,
     "attached_to": _C, "controller": _P, "token": Arg.BOOL, "attacking": Arg.BOOL, "damage": Arg.INT,
-    "may_look": Arg.ANY, "playable": Arg.BOOL, "named": Arg.TEXT,
+    "may_look": Arg.ANY, "playable": Arg.BOOL, "named": Arg.TEXT, "exiled_with": _C,
 }
 
 
@@ -667,8 +685,11 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         game.players[player].life = int(zones.get("life", 20))
         game.players[player].top_revealed = bool(zones.get("top_revealed", False))
     for _player, zone, item, _line_no in _card_items(check.setup, players):
+        label = str(item.get("as") or item["card"])
         if item.get("attached_to"):
-            game.obj(str(item.get("as") or item["card"])).attached_to = game.obj(str(item["attached_to"])).oid
+            game.obj(label).attached_to = game.obj(str(item["attached_to"])).oid
+        if item.get("exiled_with"):
+            game.obj(label).exiled_with = game.obj(str(item["exiled_with"])).oid
     return game
 
 

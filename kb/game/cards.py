@@ -29,6 +29,7 @@ class TriggerEvent(StrEnum):
     YOU_CAST_NAMED_SPELL = "you_cast_named_spell"  # a spell with the name chosen for this (hidden agenda)
     BECOMES_TARGET = "becomes_target"  # this permanent becomes the target of a spell or ability
     YOU_MANIFEST_DREAD = "you_manifest_dread"  # even if nothing could be manifested
+    UPKEEP = "upkeep"  # the beginning of your upkeep
     END_STEP = "end_step"  # the beginning of your end step
     COMBAT_DAMAGE_TO_PLAYER = "combat_damage_to_player"
     COMBAT_DAMAGE_TO_BLOCKERS = "combat_damage_to_blockers"
@@ -85,6 +86,7 @@ class ContinuousKind(StrEnum):
     """A continuous effect's kind; its layer (613) follows from the kind."""
 
     SET_TYPES = "set_types"  # card types (subtypes go away)
+    SET_SUBTYPES = "set_subtypes"  # Blood Moon: the land types
     ADD_TYPES = "add_types"
     ADD_SUBTYPES = "add_subtypes"
     SET_COLORS = "set_colors"
@@ -102,13 +104,16 @@ class ContinuousKind(StrEnum):
     CANT_BLOCK = "cant_block"
     # cost modifiers (601.2f): `value` generic mana more (negative: less)
     FACE_DOWN_SPELL_COST = "face_down_spell_cost"  # casting a face-down spell
-    # a player permission (with `affects: you`): look at face-down creatures you don't control
+    # player permissions (with `affects: you`): look at face-down creatures you don't control;
+    # look at the cards exiled with this object (Grimoire Thief, Bane Alley Broker)
     LOOK_AT_FACE_DOWN_CREATURES = "look_at_face_down_creatures"
+    LOOK_AT_CARDS_EXILED_WITH_THIS = "look_at_cards_exiled_with_this"
     TURN_FACE_UP_COST = "turn_face_up_cost"  # the special action
 
 
 LAYER: dict[ContinuousKind, float] = {
     ContinuousKind.SET_TYPES: 4,
+    ContinuousKind.SET_SUBTYPES: 4,
     ContinuousKind.ADD_TYPES: 4,
     ContinuousKind.ADD_SUBTYPES: 4,
     ContinuousKind.SET_COLORS: 5,
@@ -131,6 +136,7 @@ class Affects(StrEnum):
     FACE_DOWN_CREATURES_YOU_CONTROL = "face_down_creatures_you_control"
     CREATURES_YOU_CONTROL = "creatures_you_control"
     FACE_DOWN_CREATURES = "face_down_creatures"
+    NONBASIC_LANDS = "nonbasic_lands"  # judged by the permanent's face-up characteristics when face down
     YOU = "you"  # the controller: cost modifiers
 
 
@@ -337,6 +343,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> Any:
         ContinuousKind.LOSE_ALL_ABILITIES,
         ContinuousKind.PT_FACE_DOWN_CREATURES,
         ContinuousKind.LOOK_AT_FACE_DOWN_CREATURES,
+        ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS,
         ContinuousKind.CANT_TURN_FACE_UP,
         ContinuousKind.CANT_ATTACK,
         ContinuousKind.CANT_BLOCK,

@@ -97,6 +97,9 @@ class GameObject:
     damage: int = 0
     targets: list[int] = field(default_factory=list)  # a spell's targets (object ids)
     choice: object = None  # a choice made as it resolves or turns face up
+    copy_until_face_down: bool = False  # Vesuvan Shapeshifter's copy effect ends when it turns face down
+    face_down_values: Characteristics | None = None  # 708.2a: face down "as a 5/5 artifact creature"
+    exiled_with: int | None = None  # the object whose effect exiled it (607: linked abilities)
     plus_counters: int = 0
     attached_to: int | None = None
     copy_of: Characteristics | None = None  # layer 1a: copiable values acquired
@@ -215,7 +218,7 @@ class Game:
         """707.2: the printed values as modified by copy effects (1a) and face-down status (1b)."""
         values = obj.copy_of if obj.copy_of is not None else self.printed(obj)
         if obj.face_down:
-            values = face_down_characteristics(ward=obj.face_down_by in ("cloak", "disguise"))
+            values = obj.face_down_values or face_down_characteristics(ward=obj.face_down_by in ("cloak", "disguise"))
         return values
 
     def characteristics(
@@ -229,7 +232,7 @@ class Game:
             ch = self.copiable_values(obj)
         effects: list[Effect] = list(obj.effects)
         if obj.zone is Zone.BATTLEFIELD and statics:
-            effects.extend(self._static_effects_on(obj))
+            effects.extend(self._static_effects_on(obj, as_face_up=ignore_face_down))
         for eff in sorted(effects, key=lambda e: (e.layer, e.timestamp)):
             if eff.kind is ContinuousKind.PT_FACE_DOWN_CREATURES:
                 n = sum(1 for o in self.battlefield() if o.face_down and "Creature" in self.copiable_values(o).types)
@@ -241,7 +244,7 @@ class Game:
             )  # layer 7d
         return ch
 
-    def _static_effects_on(self, obj: GameObject) -> list[Effect]:
+    def _static_effects_on(self, obj: GameObject, *, as_face_up: bool = False) -> list[Effect]:
         """Effects of the static abilities of permanents on the battlefield that apply to `obj`
         (each with its source's timestamp, 613.7a)."""
         out = []
@@ -251,18 +254,21 @@ class Game:
             if sch.enchanted_has:
                 statics.append(Static(Affects.ENCHANTED, ContinuousKind.ADD_KEYWORDS, sch.enchanted_has))
             for st in statics:
-                if self._affects(source, st.affects, obj):
+                if self._affects(source, st.affects, obj, as_face_up):
                     out.append(Effect(st.kind, st.value, source.timestamp))
         return out
 
-    def _affects(self, source: GameObject, affects: Affects, obj: GameObject) -> bool:
+    def _affects(self, source: GameObject, affects: Affects, obj: GameObject, as_face_up: bool = False) -> bool:
         if affects is Affects.SELF:
             return obj is source
         if affects is Affects.ENCHANTED:
             return source.attached_to == obj.oid and obj is not source
         if affects is Affects.YOU:
             return False
-        creature = "Creature" in self.characteristics(obj, statics=False).types
+        own = self.characteristics(obj, statics=False, ignore_face_down=as_face_up)
+        if affects is Affects.NONBASIC_LANDS:
+            return "Land" in own.types and "Basic" not in own.supertypes
+        creature = "Creature" in own.types
         if affects is Affects.CREATURES_YOU_CONTROL:
             return creature and obj.controller == source.controller
         if affects is Affects.FACE_DOWN_CREATURES_YOU_CONTROL:
@@ -316,6 +322,13 @@ class Game:
             player, ContinuousKind.LOOK_AT_FACE_DOWN_CREATURES
         ):
             return True  # Keeper of the Lens: face-down creatures, never face-down spells
+        if obj.zone is Zone.EXILE and obj.exiled_with in self.objects:
+            source = self.objects[obj.exiled_with]
+            if source.zone is Zone.BATTLEFIELD and source.controller == player and any(
+                st.kind is ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS
+                for st in self.characteristics(source, statics=False).statics
+            ):
+                return True  # 607.2a: only the object that exiled it, and whoever controls it now
         return player in obj.may_look  # 406.3: a face-down exiled card only if an effect allows
 
     def _reveal(self, obj: GameObject) -> None:
@@ -434,12 +447,24 @@ class Game:
                     if ability.event is TriggerEvent.ANOTHER_CREATURE_ENTERS:
                         self._trigger(source, ability)
 
-    def move(self, label: str, zone: Zone, *, face_down: bool = False) -> GameObject:
-        """Destroy, sacrifice, exile (`face_down`: 406.3), bounce...: put the object into `zone`."""
+    def move(self, label: str, zone: Zone, *, face_down: bool = False, by: str | None = None) -> GameObject:
+        """Destroy, sacrifice, exile (`face_down`: 406.3; `by`: the object whose effect exiled it),
+        bounce...: put the object into `zone`."""
         obj = self.obj(label)
         if obj.zone is zone and not (zone is Zone.EXILE and face_down != obj.face_down):
             raise IllegalAction(f"{label} is already in the {zone}")
-        return self._move(obj, zone, face_down=face_down)
+        new = self._move(obj, zone, face_down=face_down)
+        if by is not None:
+            new.exiled_with = self.obj(by).oid
+        return new
+
+    def put_face_down_as(self, label: str, controller: str, values: Characteristics) -> GameObject:
+        """Put a card onto the battlefield face down with the characteristics the effect gives it
+        (Tezzeret's "They're 5/5 artifact creatures"): those are its face-down values (708.2a),
+        copiable (707.2), and gone once it is turned face up."""
+        new = self._put_face_down(self.obj(label), FaceDownWay.EFFECT, controller)
+        new.face_down_values = values
+        return new
 
     def return_to_battlefield(self, label: str, *, face_down: bool = False) -> GameObject | None:
         """An effect returns a card that left: face up unless it says face down (then as a 2/2
@@ -791,7 +816,9 @@ class Game:
                 if obj.controller == controller and not obj.face_down and not obj.card.token and self.is_creature(obj):
                     obj.effects.append(Effect(ContinuousKind.ADD_ABILITIES, (granted,), self._tick(), True))
         elif effect in _TARGET_EFFECTS:
-            for t in targets:
+            # without a target the ability does it to its own source ("turn this face down")
+            for t in targets if ability.target else [source] if on_battlefield else []:
+                assert t is not None
                 _TARGET_EFFECTS[effect](self, ability, controller, t)
         elif effect is EffectKind.COUNTER:
             for t in targets:
@@ -867,6 +894,7 @@ class Game:
 
     def _turn_up(self, obj: GameObject, choice: object) -> None:
         obj.face_down_by = None
+        obj.face_down_values = None
         obj.face_index = 0  # 712.15a: a double-faced card turns face up front face up
         # 708.11: "As this is turned face up" applies while it turns face up, not afterward.
         for ability in self.characteristics(obj).abilities:
@@ -882,9 +910,12 @@ class Game:
             pt = _pt_choice(choice, options)
             obj.effects.append(Effect(ContinuousKind.SET_PT, pt, self._tick()))
         elif ability.effect is EffectKind.BECOME_COPY_OF_CHOICE and choice is not None:
-            kept = Ability(EffectKind.BECOME_COPY_OF_CHOICE, TriggerEvent.AS_TURNED_FACE_UP, text=ability.text)
+            # "until it is turned face down, it becomes a copy ..., except it has 'At the beginning of
+            # your upkeep, you may turn this creature face down'" (its own morph is not kept).
+            kept = Ability(EffectKind.TURN_FACE_DOWN, TriggerEvent.UPKEEP, text="upkeep: you may turn this face down")
             copied = self.copiable_values(self.obj(str(choice)))
-            obj.copy_of = replace(copied, abilities=copied.abilities + (kept,), morph=self.printed(obj).morph)
+            obj.copy_of = replace(copied, abilities=copied.abilities + (kept,))
+            obj.copy_until_face_down = True
 
     def effect_turns_face_up(self, label: str, *, choice: object = None) -> bool:
         """An effect (not the special action) turns a permanent face up. 701.40g: a manifested
@@ -911,7 +942,9 @@ class Game:
         if obj.card.definition.is_double_faced:
             return False
         obj.face_down_by = FaceDownWay.EFFECT
-        obj.copy_of = None
+        if obj.copy_until_face_down:
+            obj.copy_of = None
+            obj.copy_until_face_down = False
         return True
 
     def transform(self, label: str) -> bool:
@@ -986,6 +1019,13 @@ class Game:
         if "Instant" not in front.types and self.stack:
             raise IllegalAction(f"{label} can be cast only when the stack is empty (307.1)")
         return self.cast(player, label, face_down=face_down)
+
+    def upkeep(self) -> None:
+        for perm in self.battlefield():
+            if perm.controller == self.active:
+                for ability in self.characteristics(perm).abilities:
+                    if ability.event is TriggerEvent.UPKEEP:
+                        self._trigger(perm, ability)
 
     def end_step(self) -> None:
         for perm in self.battlefield():
@@ -1087,6 +1127,8 @@ def _apply(ch: Characteristics, eff: Effect) -> Characteristics:
         return replace(ch, types=frozenset(v), subtypes=frozenset())  # type: ignore[arg-type]
     if k is ContinuousKind.ADD_TYPES:
         return replace(ch, types=ch.types | frozenset(v))  # type: ignore[arg-type]
+    if k is ContinuousKind.SET_SUBTYPES:
+        return replace(ch, subtypes=frozenset(v))  # type: ignore[arg-type]
     if k is ContinuousKind.ADD_SUBTYPES:
         return replace(ch, subtypes=ch.subtypes | frozenset(v))  # type: ignore[arg-type]
     if k is ContinuousKind.SET_COLORS:
