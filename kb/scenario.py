@@ -175,14 +175,15 @@ def _manifest(r: _Runner, a: dict[str, Any]) -> Any:
 _C, _P = Arg.CARD, Arg.PLAYER
 ACTIONS: dict[str, Action] = {
     "cast": Action(
-        {"card": _C, "player": _P, "face_down": Arg.CAST_WAY, "targets": Arg.CARDS, "face": Arg.INT},
+        {"card": _C, "player": _P, "face_down": Arg.CAST_WAY, "targets": Arg.CARDS, "face": Arg.INT,
+         "without_paying": Arg.BOOL},
         lambda r, a: r.game.cast(
             _player(r, a), a["card"], face_down=a.get("face_down"), targets=a.get("targets"),
-            face=int(a.get("face", 0)),
+            face=int(a.get("face", 0)), without_paying=bool(a.get("without_paying")),
         ),
         ("card",),
         "cast from hand (face down for {3}: 702.37c); `targets` are chosen now; `face: 1` casts an "
-        "Adventure or a modal DFC's back",
+        "Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative cost)",
     ),
     "resolve": Action(
         {"times": Arg.TEXT, "copy_of": _C, "pay": Arg.BOOL, "choice": Arg.ANY},

@@ -64,6 +64,10 @@ class EffectKind(StrEnum):
     BECOME_COPY_OF_CHOICE = "become_copy_of_choice"  # Vesuvan Shapeshifter, with AS_TURNED_FACE_UP
     CHOOSE_PT = "choose_pt"  # Aquamorph Entity: becomes one of `options` (P/T), with AS_TURNED_FACE_UP
     TURN_ALL_OTHER_FACE_DOWN = "turn_all_other_face_down"  # Ixidron, with AS_ENTERS
+    LOOK_AT_TOP_EXILE_ONE_FACE_DOWN = "look_at_top_exile_one_face_down"  # Clone Shell: `count` cards
+    TURN_UP_EXILED_WITH_THIS = "turn_up_exiled_with_this"  # Grimoire Thief
+    TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS = "turn_up_exiled_with_this_put_permanents"  # Pyxis
+    TURN_UP_EXILED_WITH_THIS_PUT_CREATURE = "turn_up_exiled_with_this_put_creature"  # Clone Shell
     UNTAP = "untap"  # the target (or the permanent the trigger is about)
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
     RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix

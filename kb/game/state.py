@@ -128,6 +128,7 @@ class StackAbility:
     description: str
     targets: list[int] = field(default_factory=list)
     spell_oid: int | None = None  # ward: the spell it counters unless its cost is paid
+    last_known: GameObject | None = None  # the source as it last existed, if it left (608.2h)
 
 
 @dataclass
@@ -337,7 +338,14 @@ class Game:
 
     # ---- events, triggers, state-based actions -----------------------------------------------
 
-    def _emit(self, event: TriggerEvent, obj: GameObject, *, last_known: Characteristics | None = None) -> None:
+    def _emit(
+        self,
+        event: TriggerEvent,
+        obj: GameObject,
+        *,
+        last_known: Characteristics | None = None,
+        left: GameObject | None = None,
+    ) -> None:
         """`event` happened to `obj`: put every ability that listens on the stack (603.2)."""
         self.events.append((str(event), obj.label))
         own = last_known or self.characteristics(obj)
@@ -371,12 +379,19 @@ class Game:
                         continue
                     listeners.append((source, ability))
         for source, ability in listeners:
-            self._trigger(source, ability, targets=[obj.oid] if ability.target else [])
+            self._trigger(source, ability, targets=[obj.oid] if ability.target else [], left=left if source is obj else None)
 
-    def _trigger(self, source: GameObject, ability: Ability, *, targets: list[int] | None = None) -> None:
+    def _trigger(
+        self, source: GameObject, ability: Ability, *, targets: list[int] | None = None, left: GameObject | None = None
+    ) -> None:
+        """Put a triggered ability on the stack; `left`: the object its source was on the
+        battlefield, for a leaves-the-battlefield ability linked to what that object did (607.2a)."""
         desc = ability.text or f"{source.label}: {ability.effect}"
         controller = source.controller if source.zone is not Zone.GRAVEYARD else source.card.owner
-        self.stack.append(StackAbility(source.oid, source.label, controller, ability, desc, list(targets or [])))
+        item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []))
+        if left is not None and ability.effect in _EXILED_WITH_EFFECTS:
+            item.source_oid, item.last_known = left.oid, left
+        self.stack.append(item)
         self.events.append(("triggered", source.label))
 
     def check_state_based_actions(self) -> None:
@@ -422,7 +437,7 @@ class Game:
         if zone is Zone.LIBRARY:
             self.players[obj.card.owner].library.insert(0, new.oid)
         if zone is Zone.GRAVEYARD and was_creature:
-            self._emit(TriggerEvent.DIES, new, last_known=last_known)
+            self._emit(TriggerEvent.DIES, new, last_known=last_known, left=obj)
             self._emit_others(TriggerEvent.ANOTHER_CREATURE_DIES, new, last_known)
         if zone is Zone.BATTLEFIELD:
             self._entered(new)
@@ -582,6 +597,7 @@ class Game:
         face_down: FaceDownWay | str | None = None,
         targets: list[str] | None = None,
         face: int = 0,
+        without_paying: bool = False,
     ) -> str:
         """Cast a card from hand (or an exiled card an effect lets you cast); `face_down`: 'morph'
         / 'megamorph' / 'disguise' for {3} (702.37c); `face`: 1 casts an Adventure or a modal
@@ -593,6 +609,9 @@ class Game:
             raise IllegalAction(f"{label} is not in {player}'s hand")
         definition = obj.card.definition
         way = FaceDownWay(face_down) if face_down is not None else None
+        if way is not None and without_paying:
+            # 118.9a: only one alternative cost; casting face down is one (702.37c)
+            raise IllegalAction(f"{label}: cast without paying its mana cost, it can't also be cast face down")
         if way is not None:
             if way not in (*_CAST_FACE_DOWN, FaceDownWay.EFFECT):
                 raise IllegalAction(f"a card can't be cast face down by {way}")
@@ -615,7 +634,7 @@ class Game:
         else:
             if face and len(definition.faces) < 2:
                 raise IllegalAction(f"{label} has no second face to cast")
-            paid = definition.faces[face].mana_cost or ""
+            paid = "" if without_paying else definition.faces[face].mana_cost or ""
         self._remove_from_zone(obj)
         spell = self._new_object(obj.card, Zone.STACK, player)
         spell.face_down_by = way
@@ -741,7 +760,7 @@ class Game:
         if legal is None:
             self.events.append(("fizzled", item.source_label))
             return
-        source = self.objects.get(item.source_oid)  # None when the source left (113.7a)
+        source = self.objects.get(item.source_oid) or item.last_known  # it may have left (113.7a)
         self._do(item.ability, item.controller, source, legal, choice)
 
     def counter(self, label: str) -> None:
@@ -823,6 +842,31 @@ class Game:
         elif effect is EffectKind.COUNTER:
             for t in targets:
                 self._move(t, Zone.GRAVEYARD)
+        elif effect is EffectKind.LOOK_AT_TOP_EXILE_ONE_FACE_DOWN:
+            # Clone Shell: look at the top `count` (all of them if fewer), exile one face down even
+            # if none is a creature card, the rest to the bottom.
+            seen = self.library(controller)[: ability.count]
+            chosen = [o for o in seen if o.label == choice] or seen[:1]
+            for obj in seen:
+                if obj in chosen:
+                    new = self._move(obj, Zone.EXILE, face_down=True)
+                    new.exiled_with = source.oid if source is not None else None
+                else:
+                    lib = self.players[obj.card.owner].library
+                    lib.remove(obj.oid)
+                    lib.append(obj.oid)
+        elif effect in _EXILED_WITH_EFFECTS:
+            # Linked abilities (607.2a): only the cards exiled by this very object, which may have
+            # left the battlefield to pay the cost; another object with its name has none.
+            oid = source.oid if source is not None else None
+            for obj in [o for o in self.objects.values() if o.zone is Zone.EXILE and o.exiled_with == oid]:
+                obj.face_down_by = None
+                types = obj.card.definition.card_types
+                put = (effect is EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS and not types & {"Instant", "Sorcery"}) or (
+                    effect is EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE and "Creature" in types
+                )
+                if put:
+                    self._move(obj, Zone.BATTLEFIELD).controller = controller
         elif effect in (EffectKind.RETURN_SELF, EffectKind.RETURN_SELF_FACE_DOWN):
             if source is not None and source.zone is Zone.GRAVEYARD:
                 down = effect is EffectKind.RETURN_SELF_FACE_DOWN or str(choice).replace("_", " ") == "face down"
@@ -896,10 +940,21 @@ class Game:
         obj.face_down_by = None
         obj.face_down_values = None
         obj.face_index = 0  # 712.15a: a double-faced card turns face up front face up
-        # 708.11: "As this is turned face up" applies while it turns face up, not afterward.
-        for ability in self.characteristics(obj).abilities:
-            if ability.event is TriggerEvent.AS_TURNED_FACE_UP:
-                self._as_turned_face_up(obj, ability, choice)
+        # 708.11: "As this is turned face up" applies while it turns face up, not afterward; a
+        # copy it becomes that way brings its own such abilities (Vesuvan Shapeshifter copying an
+        # Aquamorph Entity). `choice` is one choice, or a list: one per ability, in order.
+        choices = list(choice) if isinstance(choice, list) else [choice]
+        done: list[Ability] = []
+        while True:
+            pending = [
+                a for a in self.characteristics(obj).abilities
+                if a.event is TriggerEvent.AS_TURNED_FACE_UP and a not in done
+                and not (done and a.effect is EffectKind.BECOME_COPY_OF_CHOICE)
+            ]
+            if not pending:
+                break
+            done.append(pending[0])
+            self._as_turned_face_up(obj, pending[0], choices.pop(0) if choices else None)
         self._emit(TriggerEvent.TURNED_FACE_UP, obj)  # 708.8: not "enters"
 
     def _as_turned_face_up(self, obj: GameObject, ability: Ability, choice: object) -> None:
@@ -985,7 +1040,7 @@ class Game:
         ability = abilities[0]
         if ability.cost == "sacrifice":
             self._move(obj, Zone.GRAVEYARD)
-            self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
+            self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text, last_known=obj))
         elif ability.cost == "exile a face-down permanent you control":
             # Primordial Mist: the card is exiled face up; that isn't "turning face up".
             victim = self.obj(target) if target else None
@@ -1219,6 +1274,12 @@ def _look(g: Game, a: Ability, controller: str, t: GameObject) -> None:
 def _gain_control(g: Game, a: Ability, controller: str, t: GameObject) -> None:
     t.controller = controller
 
+
+_EXILED_WITH_EFFECTS = (
+    EffectKind.TURN_UP_EXILED_WITH_THIS,
+    EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS,
+    EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE,
+)
 
 _TARGET_EFFECTS = {
     EffectKind.DESTROY: _destroy,
