@@ -6,6 +6,9 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from kb.checks import load_cards
 from kb.scenario import parse_checks, run_check
@@ -96,3 +99,37 @@ checks:
     assert [p.line for p in problems] == [8] and "defined twice" in problems[0].reason
     assert run_check(checks[0], CARDS) == []
     assert "Test Morph" not in CARDS
+
+
+# ---- fuzzing: any text, any structure --------------------------------------------------------
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 30), st.text(max_size=12),
+                     st.sampled_from(["Grizzly Bears", "Abzan Guide", "you", "opponent", "morph", "all", "1",
+                                      "battlefield", "exile", "2018-13-45", "5/1"]))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(
+        ["card", "as", "face_down", "player", "to", "by", "choice", "targets", "kind", "value", "library",
+         "hand", "battlefield", "exile", "command", "zone", "power", "visible_to", "legal", "you"]), inner, max_size=4)),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=_VALUES, actions=st.lists(st.dictionaries(st.sampled_from(
+    ["cast", "resolve", "turn_face_up", "manifest", "exile", "effect", "attack", "block", "counter",
+     "manifest_dread", "put_face_down_as", "move", "activate", "expect"]), _VALUES, min_size=1, max_size=2),
+    max_size=4), expect=_VALUES)
+def test_any_check_structure_is_a_problem_or_a_result_never_an_exception(setup, actions, expect) -> None:
+    text = yaml.safe_dump({"checks": [{"name": "fuzz", "ruling": "x", "setup": setup, "actions": actions,
+                                       "expect": expect}]})
+    checks, problems = parse_checks(text, "fuzz.yaml", CARDS)
+    assert all(p.source == "fuzz.yaml" for p in problems)
+    for check in checks:
+        assert isinstance(run_check(check, CARDS), list)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_any_text_is_a_problem_or_checks_never_an_exception(text: str) -> None:
+    checks, problems = parse_checks(text, "fuzz.yaml", CARDS)
+    assert checks == [] or problems is not None
