@@ -504,3 +504,16 @@ def test_702_106_face_down_conspiracy_known_to_its_owner_and_revealed_at_game_en
     assert g.can_see("you", favor) and not g.can_see("opponent", favor)
     g.end_game()
     assert g.cards["Favor"].revealed
+
+
+def test_603_2_whenever_a_creature_you_control_attacks_sees_face_down_attackers() -> None:
+    """A face-down attacker is a creature you control; a face-down listener has no ability."""
+    g = Game(["you", "opponent"])
+    rally = card(name="Rally", types=["Creature"], pt="1/1",
+                 abilities=[{"when": "creature_you_control_attacks", "effect": "nothing"}])
+    on_battlefield(g, "Rally", rally)
+    on_battlefield(g, "Hidden", CARDS["Grizzly Bears"], face_down="manifest")
+    on_battlefield(g, "Hidden rally", rally, face_down="morph")
+    g.attack("Hidden")
+    g.attack("Rally")
+    assert [e for e in g.events if e[0] == "triggered"] == [("triggered", "Rally")] * 2

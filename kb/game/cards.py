@@ -24,7 +24,9 @@ class TriggerEvent(StrEnum):
     ANOTHER_CREATURE_ENTERS = "another_creature_enters"
     ANOTHER_CREATURE_DIES = "another_creature_dies"
     ATTACKS = "attacks"  # this creature attacks
+    CREATURE_YOU_CONTROL_ATTACKS = "creature_you_control_attacks"  # this or another
     BLOCKED = "blocked"  # this creature becomes blocked
+    CREATURE_YOU_CONTROL_BLOCKED = "creature_you_control_blocked"  # this or another
     BLOCKS = "blocks"  # this creature blocks
     YOU_CAST_NAMED_SPELL = "you_cast_named_spell"  # a spell with the name chosen for this (hidden agenda)
     BECOMES_TARGET = "becomes_target"  # this permanent becomes the target of a spell or ability

@@ -354,7 +354,7 @@ class Game:
         if others:
             is_creature = "Creature" in own.types
             for source in list(self.objects.values()):
-                if source is obj and event is not TriggerEvent.TURNED_FACE_UP:
+                if source is obj and event not in (TriggerEvent.TURNED_FACE_UP, TriggerEvent.ATTACKS, TriggerEvent.BLOCKED):
                     continue
                 in_graveyard = source.zone is Zone.GRAVEYARD
                 if source.zone is not Zone.BATTLEFIELD and not in_graveyard:
@@ -1299,6 +1299,8 @@ _TARGET_EFFECTS = {
 # Events that other objects listen to, and which of their listeners need "you control it" or
 # "it is a creature".
 _OTHERS: dict[TriggerEvent, tuple[TriggerEvent, ...]] = {
+    TriggerEvent.ATTACKS: (TriggerEvent.CREATURE_YOU_CONTROL_ATTACKS,),
+    TriggerEvent.BLOCKED: (TriggerEvent.CREATURE_YOU_CONTROL_BLOCKED,),
     TriggerEvent.TURNED_FACE_UP: (
         TriggerEvent.PERMANENT_YOU_CONTROL_TURNED_FACE_UP,
         TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP,
@@ -1308,6 +1310,8 @@ _OTHERS: dict[TriggerEvent, tuple[TriggerEvent, ...]] = {
 }
 _YOURS = frozenset(
     {
+        TriggerEvent.CREATURE_YOU_CONTROL_ATTACKS,
+        TriggerEvent.CREATURE_YOU_CONTROL_BLOCKED,
         TriggerEvent.PERMANENT_YOU_CONTROL_TURNED_FACE_UP,
         TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP,
         TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP,
