@@ -101,3 +101,13 @@ def test_setup_is_validated_when_the_file_is_read() -> None:
     bad = GOOD.replace("library: [Grizzly Bears]", "library: [{card: Grizzly Bears, tapped: yes please}]")
     checks, problems = parse(bad)
     assert checks == [] and "tapped" in problems[0].reason and problems[0].line == 7
+
+
+def test_every_vocabulary_word_is_documented() -> None:
+    from pathlib import Path
+
+    from kb.game.cards import Affects, ContinuousKind, EffectKind, Layout, TargetKind, TriggerEvent
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "CHECKS.md").read_text(encoding="utf-8")
+    words = [w.value for enum in (Affects, ContinuousKind, EffectKind, Layout, TargetKind, TriggerEvent) for w in enum]
+    assert [w for w in words if w not in doc] == []
