@@ -257,7 +257,7 @@ ACTIONS: dict[str, Action] = {
     "lose_all_abilities": Action({"card": _C}, _effect(ContinuousKind.LOSE_ALL_ABILITIES), ("card",)),
     "set_types": Action({"card": _C, "types": Arg.ANY}, _effect(ContinuousKind.SET_TYPES), ("card", "types")),
     "grant": Action({"card": _C, "keywords": Arg.ANY}, _effect(ContinuousKind.ADD_KEYWORDS), ("card", "keywords")),
-    "tap": Action({"card": _C}, _set_flag("tapped", True), ("card",)),
+    "tap": Action({"card": _C}, lambda r, a: r.game.tap(a["card"]), ("card",)),
     "untap": Action({"card": _C}, _set_flag("tapped", False), ("card",)),
     "attach": Action({"card": _C, "to": _C}, _attach, ("card", "to")),
     "add_counters": Action({"card": _C, "count": Arg.INT}, _add_counters, ("card",)),
@@ -300,6 +300,7 @@ SETUP_ITEM_KEYS = {
     "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.TEXT, "tapped": Arg.BOOL, "counters": Arg.INT,
     "attached_to": _C, "controller": _P, "token": Arg.BOOL, "attacking": Arg.BOOL, "damage": Arg.INT,
     "may_look": Arg.ANY, "playable": Arg.BOOL, "named": Arg.TEXT, "exiled_with": _C,
+    "commander_casts": Arg.INT,
 }
 
 
@@ -678,6 +679,8 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         obj.may_look.update(str(p) for p in item.get("may_look") or ())
         obj.playable_this_turn = bool(item.get("playable", False))
         obj.choice = item.get("named")  # a hidden agenda's secretly chosen name
+        if "commander_casts" in item:
+            obj.card.commander_casts = int(item["commander_casts"])  # a commander (903.8)
         if item.get("controller"):
             obj.controller = str(item["controller"])
     for player in players:

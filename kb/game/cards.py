@@ -115,6 +115,9 @@ class ContinuousKind(StrEnum):
     LOOK_AT_FACE_DOWN_CREATURES = "look_at_face_down_creatures"
     LOOK_AT_CARDS_EXILED_WITH_THIS = "look_at_cards_exiled_with_this"
     TURN_FACE_UP_COST = "turn_face_up_cost"  # the special action
+    # a replacement on the object (Illusionary Mask): if it would become tapped or be dealt
+    # damage while face down, it is turned face up first
+    TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE = "turn_up_instead_of_tap_or_damage"
 
 
 LAYER: dict[ContinuousKind, float] = {
@@ -351,6 +354,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> Any:
         ContinuousKind.LOOK_AT_FACE_DOWN_CREATURES,
         ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS,
         ContinuousKind.CANT_TURN_FACE_UP,
+        ContinuousKind.TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE,
         ContinuousKind.CANT_ATTACK,
         ContinuousKind.CANT_BLOCK,
     ):

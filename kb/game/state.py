@@ -81,6 +81,7 @@ class Card:
     owner: str
     token: bool = False
     revealed: bool = False  # shown to all players at some point (701.40g, 708.9)
+    commander_casts: int | None = None  # a commander: times cast from the command zone (903.8)
 
 
 @dataclass
@@ -605,7 +606,8 @@ class Game:
         obj = self.obj(label)
         self._no_split_second("cast a spell")
         from_exile = obj.zone is Zone.EXILE and obj.playable_this_turn
-        if not from_exile and (obj.zone is not Zone.HAND or obj.card.owner != player):
+        commander = obj.zone is Zone.COMMAND and obj.card.commander_casts is not None and not obj.face_down
+        if not (from_exile or commander) and (obj.zone is not Zone.HAND or obj.card.owner != player):
             raise IllegalAction(f"{label} is not in {player}'s hand")
         definition = obj.card.definition
         way = FaceDownWay(face_down) if face_down is not None else None
@@ -635,6 +637,10 @@ class Game:
             if face and len(definition.faces) < 2:
                 raise IllegalAction(f"{label} has no second face to cast")
             paid = "" if without_paying else definition.faces[face].mana_cost or ""
+        if commander:
+            tax = 2 * (obj.card.commander_casts or 0)  # 903.8: {2} more for each earlier cast from there
+            paid = _add_generic(paid or "{0}", tax) if tax else paid
+            obj.card.commander_casts = (obj.card.commander_casts or 0) + 1
         self._remove_from_zone(obj)
         spell = self._new_object(obj.card, Zone.STACK, player)
         spell.face_down_by = way
@@ -1111,7 +1117,7 @@ class Game:
             raise IllegalAction(f"{label} can't attack")
         obj.attacking = True
         if "vigilance" not in ch.keywords:
-            obj.tapped = True
+            self.tap(label)
         self._emit(TriggerEvent.ATTACKS, obj)
 
     def block(self, label: str, attacker: str) -> None:
@@ -1138,7 +1144,21 @@ class Game:
             self._emit(TriggerEvent.COMBAT_DAMAGE_TO_BLOCKERS, obj)
 
     def deal_damage(self, label: str, amount: int) -> None:
-        self.obj(label).damage += amount
+        obj = self.obj(label)
+        self._turn_up_instead(obj)
+        obj.damage += amount
+
+    def tap(self, label: str) -> None:
+        obj = self.obj(label)
+        self._turn_up_instead(obj)
+        obj.tapped = True
+
+    def _turn_up_instead(self, obj: GameObject) -> None:
+        """Illusionary Mask's replacement: a face-down creature it let be cast is turned face up
+        before it becomes tapped or is dealt damage; the effect outlives the Mask (it's on the
+        object)."""
+        if obj.face_down and any(e.kind is ContinuousKind.TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE for e in obj.effects):
+            self.effect_turns_face_up(obj.label)
 
     def leave_game(self, player: str) -> None:
         """800.4a: the player's objects leave; cards others own that they control are exiled;
