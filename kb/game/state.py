@@ -18,6 +18,7 @@ from kb.game.cards import (
     Characteristics,
     ContinuousKind,
     EffectKind,
+    Layout,
     Static,
     TargetKind,
     TriggerEvent,
@@ -1011,7 +1012,7 @@ class Game:
     def transform(self, label: str) -> bool:
         """701.27: turn a double-faced permanent over; 712.15a: not while it's face down."""
         obj = self.obj(label)
-        if obj.card.definition.layout.value != "transform" or obj.face_down or obj.zone is not Zone.BATTLEFIELD:
+        if obj.card.definition.layout is not Layout.TRANSFORM or obj.face_down or obj.zone is not Zone.BATTLEFIELD:
             return False
         obj.face_index = 1 - obj.face_index
         return True
