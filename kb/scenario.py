@@ -55,9 +55,10 @@ def _line(value: Any, default: int) -> int:
 @dataclass(frozen=True, slots=True)
 class Step:
     action: str
-    arg: Any  # the action's arguments as a mapping (a scalar argument under the action's main key)
+    arg: Any  # the argument as written
     line: int
     expect: Mapping[str, Any] | None = None
+    args: Mapping[str, Any] = field(default_factory=dict)  # checked, as a mapping (a scalar under the first key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -480,7 +481,7 @@ def _parse_check(
         expect = st.get("expect")
         if expect is not None and not isinstance(expect, dict):
             raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", st_line)
-        steps.append(Step(action, args, st_line, expect))
+        steps.append(Step(action, st[action], st_line, expect, args))
     expect = raw.get("expect")
     if expect is not None and not isinstance(expect, dict):
         raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", line)
@@ -727,9 +728,8 @@ class _Runner:
         where = f"line {step.line} ({step.action})"
         start = len(self.game.events)
         outcome: dict[str, Any] = {"legal": True, "happened": True, "cost": None}
-        args = step.arg if isinstance(step.arg, dict) else {}
         try:
-            result = ACTIONS[step.action].run(self, dict(args))
+            result = ACTIONS[step.action].run(self, dict(step.args))
             if result is False:
                 outcome["happened"] = False
             if isinstance(result, str):
