@@ -18,12 +18,18 @@ def check(
     rules: Annotated[Optional[str], typer.Option(
         "--rules", help="Run under the Comprehensive Rules of this date (YYYY-MM-DD) instead of "
                         "each check's own date.")] = None,
+    missing: Annotated[bool, typer.Option(
+        "--missing", help="List the ruling entries linked to a face-down clause that have no check "
+                          "(exit 1 if any), instead of running checks.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Run scenario checks against the rules model. Exit code 1 when any check fails."""
     from kb.checks import load_checks, match_entries, run_checks
     from kb.errors import CheckError, NotFoundError
 
+    if missing:
+        _missing(as_json)
+        return
     with errors():
         targets = targets or []
         files = [Path(t) for t in targets if t.endswith((".yaml", ".yml"))]
@@ -47,7 +53,8 @@ def check(
             if missing:
                 raise NotFoundError("no checks for entry " + ", ".join(sorted(missing)))
         else:
-            by_check = _entries_if_built(checks)
+            by_check, unmatched = _entries_if_built(checks)
+            problems.extend(unmatched)
         results = run_checks(checks, rules, entries_by_check=by_check)
     failed = [r for r in results if not r.passed]
     if as_json:
@@ -68,19 +75,45 @@ def check(
         raise typer.Exit(1)
 
 
-def _entries_if_built(checks: list[Any]) -> dict[str, str]:
-    """Check id -> entry id from an existing KB; empty when none is built (never builds one)."""
+def _entries_if_built(checks: list[Any]) -> tuple[dict[str, str], list[Any]]:
+    """Check id -> entry id from an existing KB, and the checks whose `ruling:` quote matches no
+    entry or several; empty when no KB is built (never builds one)."""
     from kb import paths, store
     from kb.checks import match_entries
     from kb.errors import KBError
 
     try:
         if not store.exists(paths.home()):
-            return {}
-        found, _ = match_entries(store.load(paths.home()).entries, checks)
-        return found
+            return {}, []
+        return match_entries(store.load(paths.home()).entries, checks)
     except KBError:
-        return {}
+        return {}, []
+
+
+def _missing(as_json: bool) -> None:
+    """`kb check --missing`: face-down ruling entries without a check, and the coverage."""
+    from cli.common import open_kb
+    from kb.checks import coverage
+
+    with errors():
+        kb = open_kb(quiet=as_json)
+        covered, total, without = coverage(kb.entries)
+    if as_json:
+        print_json({
+            "covered": covered, "total": total,
+            "missing": [{"id": e.id, "cards": list(e.cards), "clauses": [r.clause for r in e.rules],
+                         "text": e.text} for e in without],
+        })
+    else:
+        for e in without:
+            clauses = ", ".join(r.clause for r in e.rules[:3])
+            console.print(f"[bold]{e.id}[/]  [dim]{escape(clauses)}[/]  {escape(e.text[:100])}",
+                          soft_wrap=True, highlight=False)
+        share = f" ({covered / total:.0%})" if total else ""
+        console.print(f"face-down ruling entries with a check: {covered} of {total}{share}; "
+                      f"{len(without)} without")
+    if without:
+        raise typer.Exit(1)
 
 
 def render_check_results(console: Console, results: list[Any]) -> None:

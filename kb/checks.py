@@ -23,7 +23,10 @@ from kb.model import Entry, Kind, Problem
 from kb.scenario import Check, parse_checks, run_check
 
 __all__ = [
+    "FACE_DOWN_CLAUSES",
     "Check",
+    "coverage",
+    "is_face_down_entry",
     "CheckResult",
     "attach_checks",
     "load_cards",
@@ -153,6 +156,37 @@ def match_entries(entries: list[Entry], checks: list[Check]) -> tuple[dict[str, 
         except CheckError as exc:
             problems.append(Problem(check.file, check.line, str(exc).split(": ", 1)[-1]))
     return found, problems
+
+
+# Face-down clauses by their current numbers: 708 face-down spells and permanents, 702.37
+# morph/megamorph, 701.40 manifest, 702.168 disguise, 701.58 cloak, 701.62 manifest dread,
+# 712.15-16 double-faced cards face down; and by the numbers they had when older rulings were
+# written (707 face-down, 701.31/701.33/701.34 manifest), which a link carries as
+# `at_ruling_date`. An old number is not matched as a current one: 707 is copying today.
+FACE_DOWN_CLAUSES = re.compile(r"^(?:708(?:\.|$)|702\.37(?:[a-z]|$)|701\.40|702\.168|701\.58|701\.62|712\.1[56])")
+OLD_FACE_DOWN_CLAUSES = re.compile(r"^(?:707(?:\.|$)|701\.31|701\.33|701\.34)")
+
+
+def is_face_down_entry(entry: Entry) -> bool:
+    """Whether a ruling entry is linked to a face-down clause (by its number now or then)."""
+    if entry.kind is not Kind.RULING:
+        return False
+    # A link's `clause` is the current number (kb/cr.py follows the lineage); an old number
+    # alone (`at_ruling_date`) counts only where the link has no current clause.
+    return any(
+        FACE_DOWN_CLAUSES.match(link.clause)
+        if link.clause
+        else bool(link.at_ruling_date and OLD_FACE_DOWN_CLAUSES.match(link.at_ruling_date))
+        for link in entry.rules
+    )
+
+
+def coverage(entries: Sequence[Entry]) -> tuple[int, int, list[Entry]]:
+    """(covered, total, missing) over the ruling entries linked to a face-down clause: covered
+    ones have at least one scenario check; `missing` lists the others."""
+    face_down = [e for e in entries if is_face_down_entry(e)]
+    missing = [e for e in face_down if not e.checks]
+    return len(face_down) - len(missing), len(face_down), missing
 
 
 def attach_checks(entries: list[Entry], checks: list[Check]) -> list[Entry]:

@@ -8,17 +8,22 @@ check doesn't hide the others in its file. No I/O here: `kb.checks` reads the fi
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 import yaml
 
-from kb.game import CardDef, Game, IllegalAction, Rules, RulesDateError, Zone
+from kb.game import CardDataError, CardDef, Game, IllegalAction, Rules, RulesDateError, Zone, card_from_data
+from kb.game.cards import ContinuousKind, effect_value
+from kb.game.state import FaceDownWay
 from kb.model import Problem
 
 DEFAULT_PLAYERS = ("you", "opponent")
-SETUP_ZONES = ("library", "hand", "battlefield", "graveyard", "exile")
-RESERVED_EXPECT_KEYS = ("legal", "happened", "cost", "stack", "triggered")
+SETUP_ZONES = ("library", "hand", "battlefield", "graveyard", "exile", "command")
+PLAYER_SETUP_KEYS = ("life", "land_played", "top_revealed")
+RESERVED_EXPECT_KEYS = ("legal", "happened", "cost", "stack", "triggered", "fizzled")
+MAX_DEPTH = 40  # deeper YAML is refused: no check needs it, and PyYAML composes recursively
 
 
 class _LineDict(dict):  # type: ignore[type-arg]
@@ -28,7 +33,9 @@ class _LineDict(dict):  # type: ignore[type-arg]
 
 
 class _LineLoader(yaml.SafeLoader):
-    """yaml's safe loader, keeping each mapping's line for messages."""
+    """yaml's safe loader, keeping each mapping's line for messages; dates stay text (a check
+    date is validated by the rules model, with the check's line, and a bad one can't abort the
+    file)."""
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict:
@@ -38,6 +45,7 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict
 
 
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_LineLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
 
 
 def _line(value: Any, default: int) -> int:
@@ -47,9 +55,10 @@ def _line(value: Any, default: int) -> int:
 @dataclass(frozen=True, slots=True)
 class Step:
     action: str
-    arg: Any
+    arg: Any  # the argument as written
     line: int
     expect: Mapping[str, Any] | None = None
+    args: Mapping[str, Any] = field(default_factory=dict)  # checked, as a mapping (a scalar under the first key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,84 +75,367 @@ class Check:
     steps: tuple[Step, ...]
     expect: Mapping[str, Any] | None
     description: str = ""
+    cards: Mapping[str, CardDef] = field(default_factory=dict)  # defined in the check's file
 
 
-# ---- parsing ------------------------------------------------------------------------------------
+# ---- the action table ---------------------------------------------------------------------------
 
-ACTIONS: dict[str, str] = {
-    # action: how its argument reads (for docs and messages)
-    "cast": "CARD | {card, player, face_down: morph|megamorph|disguise}",
-    "resolve": "1 | all | {copy_of: CARD}",
-    "manifest": "PLAYER | {player, count} | {player, card}",
-    "cloak": "PLAYER",
-    "manifest_dread": "{player, choose: CARD}",
-    "manifest_one_of_top_two": "{player, choose: CARD, other_to: top|bottom}",
-    "turn_face_up": "CARD | {card, by: mana|morph|megamorph|disguise}",
-    "effect_turns_face_up": "CARD",
-    "turn_face_down": "CARD",
-    "transform": "CARD",
-    "move": "{card, to: ZONE}",
-    "destroy": "CARD",
-    "exile": "CARD",
-    "bounce": "CARD",
-    "return_to_battlefield": "CARD",
-    "become_copy": "{card, of: CARD}",
-    "lose_all_abilities": "CARD",
-    "set_types": "{card, types: [..]}",
-    "grant": "{card, keywords: [..]}",
-    "tap": "CARD",
-    "untap": "CARD",
-    "attach": "{card, to: CARD}",
-    "add_counters": "{card, count}",
-    "remember": "CARD",
-    "activate": "CARD | {card, player, target}",
-    "play_from_exile": "CARD | {card, player}",
-    "end_step": "null",
-    "end_turn": "null",
-    "combat_damage": "{card, to_player: bool, blockers: N}",
-    "leave_game": "PLAYER",
-    "end_game": "null",
-    "let_look": "{card, player}",
+
+class Arg(StrEnum):
+    """The type of an action's argument, validated when the check is parsed."""
+
+    CARD = "CARD"  # a card label of the setup
+    CARDS = "[CARD]"
+    PLAYER = "PLAYER"
+    ZONE = "ZONE"
+    INT = "N"
+    BOOL = "BOOL"
+    CAST_WAY = "morph|megamorph|disguise|effect"
+    TURN_UP_WAY = "mana|morph|megamorph|disguise"
+    KIND = "EFFECT_KIND"
+    ANY = "VALUE"
+    TEXT = "TEXT"
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One check action: its arguments (the first is what a scalar argument fills) and what it
+    does on the game. `run` returns a cost paid (str), False when the effect did nothing, or None."""
+
+    args: Mapping[str, Arg]
+    run: Callable[[_Runner, dict[str, Any]], Any]
+    required: tuple[str, ...] = ()
+    doc: str = ""
+
+
+def _player(r: _Runner, a: dict[str, Any]) -> str:
+    return str(a.get("player") or r.default_player)
+
+
+def _did(result: Any) -> bool:
+    return result is not None and result is not False and result != []
+
+
+def _set_flag(attr: str, value: bool) -> Callable[[_Runner, dict[str, Any]], None]:
+    def run(r: _Runner, a: dict[str, Any]) -> None:
+        setattr(r.game.obj(a["card"]), attr, value)
+
+    return run
+
+
+def _remember(r: _Runner, a: dict[str, Any]) -> None:
+    r.remembered[a["card"]] = r.game.obj(a["card"]).oid
+
+
+def _attach(r: _Runner, a: dict[str, Any]) -> None:
+    r.game.obj(a["card"]).attached_to = r.game.obj(a["to"]).oid
+
+
+def _add_counters(r: _Runner, a: dict[str, Any]) -> None:
+    r.game.obj(a["card"]).plus_counters += int(a.get("count", 1))
+
+
+def _let_look(r: _Runner, a: dict[str, Any]) -> None:
+    r.game.obj(a["card"]).may_look.add(_player(r, a))
+
+
+def _effect(kind: ContinuousKind | None = None) -> Callable[[_Runner, dict[str, Any]], None]:
+    """A continuous effect from a resolved spell or ability: `effect: {card, kind, value}`."""
+
+    def run(r: _Runner, a: dict[str, Any]) -> None:
+        k = kind or ContinuousKind(a["kind"])
+        value = a.get("value")
+        if kind is ContinuousKind.SET_TYPES:
+            value = a.get("types")
+        elif kind is ContinuousKind.ADD_KEYWORDS:
+            value = a.get("keywords")
+        value = effect_value(k, value, "effect")
+        for label in a.get("cards") or [a["card"]]:
+            r.game.add_effect(label, k, value, until_end_of_turn=bool(a.get("until_end_of_turn")))
+
+    return run
+
+
+def _resolve(r: _Runner, a: dict[str, Any]) -> Any:
+    if str(a.get("times", "1")) == "all":
+        return r.game.resolve_all()
+    return r.game.resolve(copy_of=a.get("copy_of"), pay=bool(a.get("pay")), choice=a.get("choice"))
+
+
+def _put_face_down_as(r: _Runner, a: dict[str, Any]) -> Any:
+    values = card_from_data({"name": "face-down", "pt": a["pt"], "types": a["types"]}).front
+    return r.game.put_face_down_as(a["card"], _player(r, a), replace(values, name=None))
+
+
+def _manifest(r: _Runner, a: dict[str, Any]) -> Any:
+    if "card" in a:
+        return r.game.manifest_card(_player(r, a), a["card"])
+    return _did(r.game.manifest(_player(r, a), int(a.get("count", 1))))
+
+
+_C, _P = Arg.CARD, Arg.PLAYER
+ACTIONS: dict[str, Action] = {
+    "cast": Action(
+        {"card": _C, "player": _P, "face_down": Arg.CAST_WAY, "targets": Arg.CARDS, "face": Arg.INT,
+         "without_paying": Arg.BOOL},
+        lambda r, a: r.game.cast(
+            _player(r, a), a["card"], face_down=a.get("face_down"), targets=a.get("targets"),
+            face=int(a.get("face", 0)), without_paying=bool(a.get("without_paying")),
+        ),
+        ("card",),
+        "cast from hand (face down for {3}: 702.37c); `targets` are chosen now; `face: 1` casts an "
+        "Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative cost)",
+    ),
+    "resolve": Action(
+        {"times": Arg.TEXT, "copy_of": _C, "pay": Arg.BOOL, "choice": Arg.ANY},
+        _resolve,
+        (),
+        "`1` (top of the stack) or `all`; `copy_of` for a Clone, `pay` a ward cost, `choice` otherwise",
+    ),
+    "counter": Action({"card": _C}, lambda r, a: r.game.counter(a["card"]), ("card",), "an effect counters a spell"),
+    "manifest": Action({"player": _P, "count": Arg.INT, "card": _C}, _manifest, (), "the top card(s), or a given card"),
+    "cloak": Action({"player": _P}, lambda r, a: _did(r.game.cloak(_player(r, a))), (), "701.58a"),
+    "manifest_dread": Action(
+        {"player": _P, "choose": _C}, lambda r, a: _did(r.game.manifest_dread(_player(r, a), a.get("choose"))), (),
+        "701.62a: look at the top two, manifest `choose`, the other to the graveyard",
+    ),
+    "manifest_one_of_top_two": Action(
+        {"player": _P, "choose": _C, "other_to": Arg.TEXT},
+        lambda r, a: r.game.manifest_one_of_top_two(_player(r, a), a["choose"], str(a.get("other_to", "top"))),
+        ("choose",),
+        "Write into Being",
+    ),
+    "turn_face_up": Action(
+        {"card": _C, "by": Arg.TURN_UP_WAY, "choice": Arg.ANY},
+        lambda r, a: r.game.turn_face_up(a["card"], str(a.get("by", "mana")), choice=a.get("choice")),
+        ("card",),
+        "the special action (116.2b); `choice` for an \"as it is turned face up\" ability (708.11)",
+    ),
+    "effect_turns_face_up": Action(
+        {"card": _C, "choice": Arg.ANY},
+        lambda r, a: r.game.effect_turns_face_up(a["card"], choice=a.get("choice")),
+        ("card",),
+        "an effect turns it face up (may not happen: 701.40g)",
+    ),
+    "turn_face_down": Action({"card": _C}, lambda r, a: r.game.turn_face_down(a["card"]), ("card",), "an effect"),
+    "turn_all_face_down": Action(
+        {"except": _C}, lambda r, a: _did(r.game.turn_all_face_down(a.get("except"))), (),
+        "Ixidron: all other nontoken creatures",
+    ),
+    "transform": Action({"card": _C}, lambda r, a: r.game.transform(a["card"]), ("card",), "701.27"),
+    "move": Action(
+        {"card": _C, "to": Arg.ZONE, "face_down": Arg.BOOL, "by": _C},
+        lambda r, a: r.game.move(a["card"], Zone(a["to"]), face_down=bool(a.get("face_down")), by=a.get("by")),
+        ("card", "to"),
+        "any zone change; `face_down` exiles face down (406.3), `by` the object whose effect did it",
+    ),
+    "destroy": Action({"card": _C}, lambda r, a: r.game.move(a["card"], Zone.GRAVEYARD), ("card",)),
+    "exile": Action(
+        {"card": _C, "face_down": Arg.BOOL, "by": _C},
+        lambda r, a: r.game.move(a["card"], Zone.EXILE, face_down=bool(a.get("face_down")), by=a.get("by")),
+        ("card",),
+    ),
+    "put_face_down_as": Action(
+        {"card": _C, "player": _P, "pt": Arg.TEXT, "types": Arg.ANY},
+        _put_face_down_as,
+        ("card", "pt", "types"),
+        "onto the battlefield face down as given characteristics (Tezzeret: 5/5 artifact creatures, 708.2a)",
+    ),
+    "bounce": Action({"card": _C}, lambda r, a: r.game.move(a["card"], Zone.HAND), ("card",)),
+    "return_to_battlefield": Action(
+        {"card": _C, "face_down": Arg.BOOL},
+        lambda r, a: _did(r.game.return_to_battlefield(a["card"], face_down=bool(a.get("face_down")))),
+        ("card",),
+        "an effect returns it (face up unless `face_down`)",
+    ),
+    "become_copy": Action({"card": _C, "of": _C}, lambda r, a: r.game.become_copy(a["card"], a["of"]), ("card", "of")),
+    "effect": Action(
+        {"card": _C, "cards": Arg.CARDS, "kind": Arg.KIND, "value": Arg.ANY, "until_end_of_turn": Arg.BOOL},
+        _effect(),
+        ("kind",),
+        "a continuous effect (kinds: " + ", ".join(k.value for k in ContinuousKind) + ")",
+    ),
+    "lose_all_abilities": Action({"card": _C}, _effect(ContinuousKind.LOSE_ALL_ABILITIES), ("card",)),
+    "set_types": Action({"card": _C, "types": Arg.ANY}, _effect(ContinuousKind.SET_TYPES), ("card", "types")),
+    "grant": Action({"card": _C, "keywords": Arg.ANY}, _effect(ContinuousKind.ADD_KEYWORDS), ("card", "keywords")),
+    "tap": Action({"card": _C}, lambda r, a: r.game.tap(a["card"]), ("card",)),
+    "untap": Action({"card": _C}, _set_flag("tapped", False), ("card",)),
+    "attach": Action({"card": _C, "to": _C}, _attach, ("card", "to")),
+    "add_counters": Action({"card": _C, "count": Arg.INT}, _add_counters, ("card",)),
+    "damage": Action({"card": _C, "count": Arg.INT}, lambda r, a: r.game.deal_damage(a["card"], int(a.get("count", 1))), ("card",)),
+    "remember": Action({"card": _C}, _remember, ("card",), "remember its object, for `same_object`"),
+    "activate": Action(
+        {"card": _C, "player": _P, "target": _C},
+        lambda r, a: r.game.activate(_player(r, a), a["card"], target=a.get("target")),
+        ("card",),
+    ),
+    "play_from_exile": Action(
+        {"card": _C, "player": _P, "face_down": Arg.CAST_WAY},
+        lambda r, a: r.game.play_from_exile(_player(r, a), a["card"], face_down=a.get("face_down")),
+        ("card",),
+    ),
+    "attack": Action({"card": _C}, lambda r, a: r.game.attack(a["card"]), ("card",), "declare an attacker"),
+    "block": Action({"card": _C, "attacker": _C}, lambda r, a: r.game.block(a["card"], a["attacker"]), ("card", "attacker")),
+    "combat_damage": Action(
+        {"card": _C, "to_player": Arg.BOOL, "blockers": Arg.INT},
+        lambda r, a: r.game.combat_damage(a["card"], to_player=bool(a.get("to_player")), blockers=int(a.get("blockers", 0))),
+        ("card",),
+    ),
+    "upkeep": Action({}, lambda r, a: r.game.upkeep()),
+    "end_step": Action({}, lambda r, a: r.game.end_step()),
+    "end_turn": Action({}, lambda r, a: r.game.end_turn()),
+    "end_game": Action({}, lambda r, a: r.game.end_game()),
+    "leave_game": Action({"player": _P}, lambda r, a: r.game.leave_game(_player(r, a)), ("player",)),
+    "gain_control": Action(
+        {"card": _C, "player": _P},
+        lambda r, a: setattr(r.game.obj(a["card"]), "controller", _player(r, a)),
+        ("card", "player"),
+        "an effect gives a player control of a permanent",
+    ),
+    "let_look": Action({"card": _C, "player": _P}, _let_look, ("card",), "an effect lets a player look"),
+}
+
+_CAST_WAYS = ("morph", "megamorph", "disguise", "effect")
+_TURN_UP_WAYS = ("mana", "morph", "megamorph", "disguise")
+SETUP_ITEM_KEYS = {
+    "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.TEXT, "tapped": Arg.BOOL, "counters": Arg.INT,
+    "attached_to": _C, "controller": _P, "token": Arg.BOOL, "attacking": Arg.BOOL, "damage": Arg.INT,
+    "may_look": Arg.ANY, "playable": Arg.BOOL, "named": Arg.TEXT, "exiled_with": _C,
+    "commander_casts": Arg.INT,
 }
 
 
-def parse_checks(
-    text: str, source: str, cards: Mapping[str, CardDef] | None = None
-) -> tuple[list[Check], list[Problem]]:
-    """Parse a check file's text. Bad checks become Problems (with lines); good ones still parse.
-    With `cards`, card names in setups are checked too."""
-    stem = source.rsplit("/", 1)[-1].removesuffix(".yaml").removesuffix(".yml")
-    try:
-        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        reason = getattr(exc, "problem", None) or str(exc)
-        return [], [Problem(source, line, f"malformed YAML: {reason}")]
-    if not isinstance(data, dict) or not isinstance(data.get("checks"), list):
-        return [], [Problem(source, _line(data, 1), "a check file needs a top-level `checks:` list")]
-    checks: list[Check] = []
-    problems: list[Problem] = []
-    seen: set[str] = set()
-    for raw in data["checks"]:
-        line = _line(raw, _line(data, 1))
-        try:
-            check = _parse_check(raw, source, stem, line, cards)
-        except _CheckSyntax as exc:
-            problems.append(Problem(source, exc.line or line, str(exc)))
-            continue
-        if check.id in seen:
-            problems.append(Problem(source, line, f"duplicate check name {check.name!r}"))
-            continue
-        seen.add(check.id)
-        checks.append(check)
-    return checks, problems
+# ---- parsing ------------------------------------------------------------------------------------
 
 
 class _CheckSyntax(ValueError):
     def __init__(self, message: str, line: int | None = None) -> None:
         super().__init__(message)
         self.line = line
+
+
+def _too_deep(text: str) -> tuple[int, list[tuple[int, int]]] | None:
+    """(first line, line spans of the items to drop) when the YAML nests deeper than MAX_DEPTH;
+    no spans when the deep part is outside any item of a top-level list. PyYAML's event parser
+    is not recursive, so this is safe on any input; composing the nodes would not be."""
+    depth = 0
+    first = None
+    spans: list[tuple[int, int]] = []
+    item: list[int] | None = None  # [start line, last line, deep?] of the current top-level item
+    block_list = False
+    outside = False
+    try:
+        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(ev, yaml.MappingStartEvent | yaml.SequenceStartEvent):
+                depth += 1
+                if depth == 2:
+                    block_list = not ev.flow_style
+                if depth == 3 and block_list:  # an item of a block list has lines of its own
+                    item = [ev.start_mark.line, ev.start_mark.line, 0]
+                if depth > MAX_DEPTH and not (item and item[2]):
+                    first = first if first is not None else ev.start_mark.line + 1
+                    if item is not None and depth > 3:
+                        item[2] = 1
+                    else:
+                        outside = True
+            elif isinstance(ev, yaml.MappingEndEvent | yaml.SequenceEndEvent):
+                if depth == 3 and item is not None:
+                    if item[2]:
+                        spans.append((item[0], item[1]))
+                    item = None
+                depth -= 1
+                continue
+            if item is not None:
+                item[1] = max(item[1], ev.end_mark.line if isinstance(ev, yaml.ScalarEvent) else ev.start_mark.line)
+    except yaml.YAMLError:
+        return None  # yaml.load reports it, with its line
+    if first is None:
+        return None
+    return first, [] if outside else spans
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """The text with the lines of `spans` emptied, so every other line keeps its number."""
+    lines = text.split("\n")
+    for start, end in spans:
+        for i in range(start, min(end + 1, len(lines))):
+            lines[i] = ""
+    return "\n".join(lines)
+
+
+def parse_checks(
+    text: str, source: str, cards: Mapping[str, CardDef] | None = None
+) -> tuple[list[Check], list[Problem]]:
+    """Parse a check file's text. Bad checks become Problems (with lines); good ones still parse.
+    With `cards`, card names in setups are checked too. Never raises."""
+    stem = source.rsplit("/", 1)[-1].removesuffix(".yaml").removesuffix(".yml")
+    problems: list[Problem] = []
+    deep = _too_deep(text)
+    if deep is not None:
+        line, spans = deep
+        problems.append(Problem(source, line, f"YAML nested deeper than {MAX_DEPTH} levels"))
+        if not spans:
+            return [], problems
+        text = _blank(text, spans)
+    try:
+        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        reason = getattr(exc, "problem", None) or str(exc)
+        return [], problems + [Problem(source, line, f"malformed YAML: {reason}")]
+    except (ValueError, RecursionError) as exc:
+        return [], problems + [Problem(source, None, f"unreadable YAML: {exc}")]
+    if not isinstance(data, dict) or not isinstance(data.get("checks"), list):
+        return [], problems + [Problem(source, _line(data, 1), "a check file needs a top-level `checks:` list")]
+    unknown = set(data) - {"checks", "cards"}
+    if unknown:
+        problems.append(Problem(source, _line(data, 1), f"unknown top-level key(s): {', '.join(sorted(map(str, unknown)))}"))
+    local, card_problems = _local_cards(data.get("cards"), source, _line(data, 1), cards)
+    problems.extend(card_problems)
+    all_cards = {**cards, **local} if cards is not None else None
+    checks: list[Check] = []
+    seen: set[str] = set()
+    for raw in data["checks"]:
+        line = _line(raw, _line(data, 1))
+        try:
+            check = _parse_check(raw, source, stem, line, all_cards)
+        except _CheckSyntax as exc:
+            problems.append(Problem(source, exc.line or line, str(exc)))
+            continue
+        except (CardDataError, ValueError, TypeError) as exc:  # a value no rule above foresaw
+            problems.append(Problem(source, line, f"invalid check: {exc}"))
+            continue
+        if check.id in seen:
+            problems.append(Problem(source, line, f"duplicate check name {check.name!r}"))
+            continue
+        seen.add(check.id)
+        checks.append(replace(check, cards=local))
+    return checks, problems
+
+
+def _local_cards(
+    raw: Any, source: str, line: int, known: Mapping[str, CardDef] | None
+) -> tuple[dict[str, CardDef], list[Problem]]:
+    """The `cards:` section of a check file (the corpus/cards schema)."""
+    if raw is None:
+        return {}, []
+    if not isinstance(raw, list):
+        return {}, [Problem(source, line, "`cards:` must be a list of card definitions")]
+    out: dict[str, CardDef] = {}
+    problems = []
+    for item in raw:
+        where = f"{source}:{_line(item, line)}"
+        try:
+            card = card_from_data(item, where)
+        except (CardDataError, ValueError, TypeError) as exc:
+            problems.append(Problem(source, _line(item, line), str(exc).removeprefix(where + ": ")))
+            continue
+        if card.name in out or (known is not None and card.name in known):
+            problems.append(Problem(source, _line(item, line), f"card {card.name!r} is defined twice"))
+            continue
+        out[card.name] = card
+    return out, problems
 
 
 def _parse_check(
@@ -153,7 +445,7 @@ def _parse_check(
         raise _CheckSyntax("a check must be a mapping", line)
     unknown = set(raw) - {"name", "ruling", "rules", "setup", "actions", "expect", "description"}
     if unknown:
-        raise _CheckSyntax(f"unknown key(s) in check: {', '.join(sorted(unknown))}", line)
+        raise _CheckSyntax(f"unknown key(s) in check: {', '.join(sorted(map(str, unknown)))}", line)
     name = raw.get("name")
     if not name or not isinstance(name, str):
         raise _CheckSyntax("a check needs a `name`", line)
@@ -169,10 +461,13 @@ def _parse_check(
     setup = raw.get("setup") or _LineDict()
     if not isinstance(setup, dict):
         raise _CheckSyntax(f"check {name!r}: `setup` must be a mapping", line)
-    players = _players(setup)
+    players = _players(setup, name, line)
     labels = _setup_labels(setup, players, name, line, cards)
     steps = []
-    for st in raw.get("actions") or ():
+    actions = raw.get("actions") or []
+    if not isinstance(actions, list):
+        raise _CheckSyntax(f"check {name!r}: `actions` must be a list", line)
+    for st in actions:
         st_line = _line(st, line)
         if not isinstance(st, dict):
             raise _CheckSyntax(f"check {name!r}: an action must be a mapping like `- cast: CARD`", st_line)
@@ -182,22 +477,29 @@ def _parse_check(
         action = keys[0]
         if action not in ACTIONS:
             raise _CheckSyntax(f"check {name!r}: unknown action {action!r}", st_line)
+        args = _action_args(action, st[action], labels, players, f"check {name!r}: {action}", st_line)
         expect = st.get("expect")
         if expect is not None and not isinstance(expect, dict):
             raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", st_line)
-        steps.append(Step(action, st[action], st_line, expect))
+        steps.append(Step(action, st[action], st_line, expect, args))
     expect = raw.get("expect")
     if expect is not None and not isinstance(expect, dict):
         raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", line)
     if expect is None and not any(s.expect for s in steps):
         raise _CheckSyntax(f"check {name!r} has no `expect`", line)
     for exp in [expect] + [s.expect for s in steps]:
-        for key in exp or ():
+        for key, want in (exp or {}).items():
             if key not in RESERVED_EXPECT_KEYS and key not in labels and key not in players:
                 raise _CheckSyntax(
                     f"check {name!r}: `expect` names {key!r}, which is no card or player",
                     _line(exp, line),
                 )
+            if key in labels:
+                if not isinstance(want, dict):
+                    raise _CheckSyntax(f"check {name!r}: expectations for {key!r} must be a mapping", _line(exp, line))
+                bad = [p for p in want if p not in _OBJECT_PROPS]
+                if bad:
+                    raise _CheckSyntax(f"check {name!r}: unknown property {bad[0]!r} of {key!r}", _line(want, _line(exp, line)))
     return Check(
         id=f"{stem}/{name}",
         name=name,
@@ -212,13 +514,79 @@ def _parse_check(
     )
 
 
-def _players(setup: Mapping[str, Any]) -> list[str]:
+def _action_args(
+    action: str, raw: Any, labels: set[str], players: list[str], what: str, line: int
+) -> dict[str, Any]:
+    """An action's arguments as a mapping, every one checked against its type."""
+    spec = ACTIONS[action]
+    if isinstance(raw, dict):
+        args = dict(raw)
+    elif raw is None:
+        args = {}
+    elif spec.args:
+        args = {next(iter(spec.args)): raw}
+    else:
+        raise _CheckSyntax(f"{what} takes no argument (write `- {action}: null`)", line)
+    if action == "resolve" and isinstance(raw, int | str) and not isinstance(raw, bool):
+        args = {"times": str(raw)}
+        if args["times"] not in ("1", "all"):
+            raise _CheckSyntax(f"{what}: `1` or `all`, not {raw!r}", line)
+    for key, value in args.items():
+        kind = spec.args.get(key)
+        if kind is None:
+            known = ", ".join(spec.args) or "none"
+            raise _CheckSyntax(f"{what}: unknown argument {key!r} (known: {known})", line)
+        _check_arg(kind, value, labels, players, f"{what}: {key}", line)
+    for key in spec.required:
+        if key not in args:
+            raise _CheckSyntax(f"{what} needs `{key}`", line)
+    if action == "effect":
+        if "card" not in args and "cards" not in args:
+            raise _CheckSyntax(f"{what} needs `card` or `cards`", line)
+        try:
+            effect_value(ContinuousKind(args["kind"]), args.get("value"), what)
+        except CardDataError as exc:
+            raise _CheckSyntax(str(exc), line) from None
+    return args
+
+
+def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what: str, line: int) -> None:
+    ok = True
+    if kind is Arg.CARD:
+        ok = isinstance(value, str) and value in labels
+    elif kind is Arg.CARDS:
+        ok = isinstance(value, list) and all(isinstance(v, str) and v in labels for v in value)
+    elif kind is Arg.PLAYER:
+        ok = isinstance(value, str) and value in players
+    elif kind is Arg.ZONE:
+        ok = value in {z.value for z in Zone}
+    elif kind is Arg.INT:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif kind is Arg.BOOL:
+        ok = isinstance(value, bool)
+    elif kind is Arg.CAST_WAY:
+        ok = value in _CAST_WAYS
+    elif kind is Arg.TURN_UP_WAY:
+        ok = value in _TURN_UP_WAYS
+    elif kind is Arg.KIND:
+        ok = value in {k.value for k in ContinuousKind}
+    elif kind is Arg.TEXT:
+        ok = isinstance(value, str | int) and not isinstance(value, bool)
+    if not ok:
+        raise _CheckSyntax(f"{what}: {value!r} is not a {kind.value}", line)
+
+
+def _players(setup: Mapping[str, Any], name: str = "", line: int = 0) -> list[str]:
     players = setup.get("players")
-    return [str(p) for p in players] if players else list(DEFAULT_PLAYERS)
+    if players is None:
+        return list(DEFAULT_PLAYERS)
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+        raise _CheckSyntax(f"check {name!r}: `players` must be a list of names", _line(setup, line))
+    return list(players)
 
 
 def _card_items(setup: Mapping[str, Any], players: list[str]) -> list[tuple[str, str, dict[str, Any], int]]:
-    """(player, zone, item, line) for every card in a setup; an item is {card, as, ...}."""
+    """(player, zone, item, line) for every card in a (validated) setup; an item is {card, as, ...}."""
     out = []
     for player in players:
         zones = setup.get(player) or {}
@@ -232,25 +600,62 @@ def _card_items(setup: Mapping[str, Any], players: list[str]) -> list[tuple[str,
 def _setup_labels(
     setup: Mapping[str, Any], players: list[str], name: str, line: int, cards: Mapping[str, CardDef] | None
 ) -> set[str]:
+    """Validate the setup (players, zones, card items) and return its card labels."""
+    what = f"check {name!r}"
     for key in setup:
         if key != "players" and key not in players:
-            raise _CheckSyntax(f"check {name!r}: setup names unknown player {key!r}", _line(setup, line))
+            raise _CheckSyntax(f"{what}: setup names unknown player {key!r}", _line(setup, line))
     for player in players:
         zones = setup.get(player) or {}
+        zline = _line(zones, _line(setup, line))
         if not isinstance(zones, dict):
-            raise _CheckSyntax(f"check {name!r}: setup for {player!r} must be a mapping", _line(setup, line))
-        bad = set(zones) - set(SETUP_ZONES) - {"land_played", "life", "top_revealed"}
+            raise _CheckSyntax(f"{what}: setup for {player!r} must be a mapping", zline)
+        bad = set(zones) - set(SETUP_ZONES) - set(PLAYER_SETUP_KEYS)
         if bad:
-            raise _CheckSyntax(f"check {name!r}: unknown zone(s) {', '.join(sorted(bad))}", _line(zones, line))
+            raise _CheckSyntax(f"{what}: unknown zone(s) {', '.join(sorted(map(str, bad)))}", zline)
+        for zone in SETUP_ZONES:
+            if zones.get(zone) is not None and not isinstance(zones[zone], list):
+                raise _CheckSyntax(f"{what}: {player}'s {zone} must be a list of cards, not {zones[zone]!r}", zline)
+            for item in zones.get(zone) or ():
+                if not isinstance(item, str | dict):
+                    raise _CheckSyntax(f"{what}: a card in {player}'s {zone} must be a name or a mapping, not {item!r}", zline)
+        if "life" in zones and (not isinstance(zones["life"], int) or isinstance(zones["life"], bool)):
+            raise _CheckSyntax(f"{what}: {player}'s life must be a number", zline)
+        for flag in ("land_played", "top_revealed"):
+            if flag in zones and not isinstance(zones[flag], bool):
+                raise _CheckSyntax(f"{what}: {player}'s {flag} must be true or false", zline)
+    items = _card_items(setup, players)
     labels: set[str] = set()
-    for _player, _zone, item, item_line in _card_items(setup, players):
+    for _player, zone, item, item_line in items:
         card = item.get("card")
+        if not isinstance(card, str) or not card:
+            raise _CheckSyntax(f"{what}: a setup card needs a `card:` name", item_line or line)
         if cards is not None and card not in cards:
-            raise _CheckSyntax(f"check {name!r}: unknown card {card!r}", item_line or line)
+            raise _CheckSyntax(f"{what}: unknown card {card!r}", item_line or line)
         label = str(item.get("as") or card)
         if label in labels:
-            raise _CheckSyntax(f"check {name!r}: two cards called {label!r}; name one with `as:`", item_line or line)
+            raise _CheckSyntax(f"{what}: two cards called {label!r}; name one with `as:`", item_line or line)
         labels.add(label)
+    for _player, zone, item, item_line in items:
+        for key, value in item.items():
+            kind = SETUP_ITEM_KEYS.get(key)
+            if kind is None:
+                raise _CheckSyntax(f"{what}: unknown key {key!r} for card {item['card']!r}", item_line or line)
+            _check_arg(kind, value, labels, players, f"{what}: {item['card']}: {key}", item_line or line)
+        way = item.get("face_down")
+        if way is not None and way not in {w.value for w in FaceDownWay}:
+            ways = ", ".join(w.value for w in FaceDownWay)
+            raise _CheckSyntax(f"{what}: {item['card']}: face_down {way!r} is none of {ways}", item_line or line)
+        if way == "hidden_agenda" and zone != "command":
+            raise _CheckSyntax(f"{what}: {item['card']}: hidden_agenda is for the command zone", item_line or line)
+        if item.get("may_look") is not None and not (
+            isinstance(item["may_look"], list) and all(p in players for p in item["may_look"])
+        ):
+            raise _CheckSyntax(f"{what}: {item['card']}: may_look must list players", item_line or line)
+        if zone not in ("battlefield", "exile", "command") and (
+            way is not None or {"tapped", "counters", "attached_to", "controller", "attacking", "damage"} & set(item)
+        ):
+            raise _CheckSyntax(f"{what}: {item['card']}: only a permanent has that status", item_line or line)
     return labels
 
 
@@ -261,43 +666,56 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
     """The game a check's setup describes, under `rules_date` (default: the check's own date)."""
     players = _players(check.setup)
     game = Game(players, Rules.for_date(rules_date or check.rules))
+    all_cards = {**cards, **check.cards}
     for player, zone, item, _line_no in _card_items(check.setup, players):
-        card = cards[item["card"]]
+        card = all_cards[item["card"]]
         label = str(item.get("as") or item["card"])
         obj = game.add_card(label, card, player, Zone(zone), token=bool(item.get("token")))
-        if zone == "battlefield":
-            obj.face_down_by = item.get("face_down")
-            obj.tapped = bool(item.get("tapped", False))
-            obj.plus_counters = int(item.get("counters", 0))
-            if item.get("controller"):
-                obj.controller = str(item["controller"])
+        if item.get("face_down"):
+            obj.face_down_by = FaceDownWay(item["face_down"])
+        obj.tapped = bool(item.get("tapped", False))
+        obj.attacking = bool(item.get("attacking", False))
+        obj.plus_counters = int(item.get("counters", 0))
+        obj.damage = int(item.get("damage", 0))
+        obj.may_look.update(str(p) for p in item.get("may_look") or ())
+        obj.playable_this_turn = bool(item.get("playable", False))
+        obj.choice = item.get("named")  # a hidden agenda's secretly chosen name
+        if "commander_casts" in item:
+            obj.card.commander_casts = int(item["commander_casts"])  # a commander (903.8)
+        if item.get("controller"):
+            obj.controller = str(item["controller"])
     for player in players:
         zones = check.setup.get(player) or {}
         game.players[player].land_played = bool(zones.get("land_played", False))
         game.players[player].life = int(zones.get("life", 20))
         game.players[player].top_revealed = bool(zones.get("top_revealed", False))
     for _player, zone, item, _line_no in _card_items(check.setup, players):
-        if zone == "battlefield" and item.get("attached_to"):
-            game.obj(str(item.get("as") or item["card"])).attached_to = game.obj(str(item["attached_to"])).oid
+        label = str(item.get("as") or item["card"])
+        if item.get("attached_to"):
+            game.obj(label).attached_to = game.obj(str(item["attached_to"])).oid
+        if item.get("exiled_with"):
+            game.obj(label).exiled_with = game.obj(str(item["exiled_with"])).oid
     return game
 
 
 def run_check(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> list[str]:
-    """Run a check; return every failed expectation (empty: it passed)."""
-    missing = [i["card"] for _p, _z, i, _l in _card_items(check.setup, _players(check.setup)) if i["card"] not in cards]
+    """Run a check; return every failed expectation (empty: it passed). Never raises: a fault in
+    the check or the model becomes a failure naming the check's file and line."""
+    all_cards = {**cards, **check.cards}
+    missing = [i["card"] for _p, _z, i, _l in _card_items(check.setup, _players(check.setup)) if i["card"] not in all_cards]
     if missing:
         return [f"{check.file}:{check.line}: unknown card {missing[0]!r}"]
-    game = build_game(check, cards, rules_date)
-    runner = _Runner(game)
-    failures: list[str] = []
-    for step in check.steps:
-        failures.extend(runner.step(step))
-    if check.expect:
-        failures.extend(runner.expect(check.expect, since=0, where=f"line {check.line}", outcome=None))
+    try:
+        game = build_game(check, cards, rules_date)
+        runner = _Runner(game)
+        failures: list[str] = []
+        for step in check.steps:
+            failures.extend(runner.step(step))
+        if check.expect:
+            failures.extend(runner.expect(check.expect, since=0, where=f"line {check.line}", outcome=None))
+    except Exception as exc:  # noqa: BLE001 - a check must report, never crash the command
+        return [f"{check.file}:{check.line}: check could not run: {type(exc).__name__}: {exc}"]
     return failures
-
-
-_PLAIN_MOVES = {"destroy": Zone.GRAVEYARD, "exile": Zone.EXILE, "bounce": Zone.HAND}
 
 
 class _Runner:
@@ -311,8 +729,8 @@ class _Runner:
         start = len(self.game.events)
         outcome: dict[str, Any] = {"legal": True, "happened": True, "cost": None}
         try:
-            result = self._act(step.action, step.arg)
-            if result is False or result is None and step.action in ("return_to_battlefield",):
+            result = ACTIONS[step.action].run(self, dict(step.args))
+            if result is False:
                 outcome["happened"] = False
             if isinstance(result, str):
                 outcome["cost"] = result
@@ -320,7 +738,7 @@ class _Runner:
         except IllegalAction as exc:
             outcome["legal"] = False
             outcome["error"] = str(exc)
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, CardDataError) as exc:
             return [f"{where}: bad action argument {step.arg!r}: {exc}"]
         failures = []
         expected_legal = (step.expect or {}).get("legal", True)
@@ -329,81 +747,6 @@ class _Runner:
         if step.expect:
             failures.extend(self.expect(step.expect, since=start, where=where, outcome=outcome))
         return failures
-
-    def _act(self, action: str, arg: Any) -> Any:
-        g = self.game
-        d = arg if isinstance(arg, dict) else {}
-        card = str(d.get("card", arg)) if arg is not None else ""
-        player = str(d.get("player", self.default_player))
-        if action == "cast":
-            return g.cast(player, card, face_down=d.get("face_down"))
-        if action == "resolve":
-            if arg == "all":
-                return g.resolve_all()
-            return g.resolve(copy_of=d.get("copy_of"))
-        if action == "manifest":
-            who = str(d.get("player", arg if isinstance(arg, str) else self.default_player))
-            if "card" in d:
-                return g.manifest_card(who, str(d["card"]))
-            return bool(g.manifest(who, int(d.get("count", 1))))
-        if action == "cloak":
-            return g.cloak(str(arg or self.default_player)) is not None
-        if action == "manifest_one_of_top_two":
-            return g.manifest_one_of_top_two(player, str(d["choose"]), str(d.get("other_to", "top")))
-        if action == "manifest_dread":
-            return g.manifest_dread(player, str(d["choose"]))
-        if action == "turn_face_up":
-            return g.turn_face_up(card, str(d.get("by", "mana")))
-        if action == "effect_turns_face_up":
-            return g.effect_turns_face_up(card)
-        if action == "turn_face_down":
-            return g.turn_face_down(card)
-        if action == "transform":
-            return g.transform(card)
-        if action == "move":
-            return g.move(card, Zone(str(d["to"])))
-        if action in _PLAIN_MOVES:
-            return g.move(card, _PLAIN_MOVES[action])
-        if action == "return_to_battlefield":
-            return g.return_to_battlefield(card)
-        if action == "become_copy":
-            return g.become_copy(card, str(d["of"]))
-        if action == "lose_all_abilities":
-            return g.add_effect(card, 6, "lose_all_abilities")
-        if action == "set_types":
-            return g.add_effect(card, 4, "set_types", tuple(d["types"]))
-        if action == "grant":
-            return g.add_effect(card, 6, "add_keywords", tuple(str(k).lower() for k in d["keywords"]))
-        if action in ("tap", "untap"):
-            g.obj(card).tapped = action == "tap"
-            return None
-        if action == "attach":
-            g.obj(card).attached_to = g.obj(str(d["to"])).oid
-            return None
-        if action == "add_counters":
-            g.obj(card).plus_counters += int(d.get("count", 1))
-            return None
-        if action == "remember":
-            self.remembered[card] = g.obj(card).oid
-            return None
-        if action == "activate":
-            return g.activate(player, card, target=d.get("target"))
-        if action == "play_from_exile":
-            return g.play_from_exile(player, card)
-        if action == "end_step":
-            return g.end_step()
-        if action == "end_turn":
-            return g.end_turn()
-        if action == "combat_damage":
-            return g.combat_damage(card, to_player=bool(d.get("to_player")), blockers=int(d.get("blockers", 0)))
-        if action == "leave_game":
-            return g.leave_game(str(arg))
-        if action == "end_game":
-            return g.end_game()
-        if action == "let_look":
-            g.obj(card).may_look.add(str(d["player"]))
-            return None
-        raise IllegalAction(f"unknown action {action!r}")
 
     # ---- expectations ----------------------------------------------------------------------
 
@@ -425,9 +768,9 @@ class _Runner:
                     check(key, outcome.get(key), want)
             elif key == "stack":
                 check("stack size", len(g.stack), want)
-            elif key == "triggered":
-                got = [label for ev, label in g.events[since:] if ev == "triggered"]
-                check("triggered abilities", got, list(want or []))
+            elif key in ("triggered", "fizzled"):
+                got = [label for ev, label in g.events[since:] if ev == key]
+                check(f"{key} abilities or spells", got, list(want or []))
             elif key in g.players:
                 failures.extend(self._expect_player(key, want, where))
             else:
@@ -548,4 +891,10 @@ _OBJECT_PROPS: dict[str, _Getter] = {
     "shares_creature_type_with": lambda r, o, w: _pairwise(r, o, w, r.game.share_creature_type),
     "copiable_name": lambda r, o, w: r.game.copiable_values(o).name,
     "entered_before": lambda r, o, w: _pairwise(r, o, w, lambda a, b: a.timestamp < b.timestamp),
+    "attacking": lambda r, o, w: o.attacking,
+    "blocked": lambda r, o, w: o.blocked,
+    "damage": lambda r, o, w: o.damage,
+    "turn_face_up_cost": lambda r, o, w: {by: r.game.turn_face_up_cost(o, by) for by in w}
+    if isinstance(w, dict)
+    else _MISSING,
 }

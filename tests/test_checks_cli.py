@@ -44,3 +44,55 @@ def test_malformed_check_file_is_reported_with_line(tmp_path: Path) -> None:
     bad.write_text("checks:\n  - name: x\n    ruling: y\n    actions:\n      - summon: you\n    expect: {stack: 0}\n")
     result = runner.invoke(app, ["check", str(bad)])
     assert result.exit_code == 1 and "bad.yaml:5" in result.output and "unknown action" in result.output
+
+
+def _write_kb(home: Path, entries) -> None:
+    from kb import store
+
+    with store.new_build(home) as build_dir:
+        store.write_kb(build_dir, entries, {}, {})
+
+
+def test_missing_lists_face_down_rulings_without_a_check(kb_home: Path) -> None:
+    from tests.test_coverage import entry
+
+    _write_kb(kb_home, [entry("r-a", "708.8", checks=("x/a",)), entry("r-b", "702.37e"), entry("r-c", "116.2b")])
+    result = runner.invoke(app, ["check", "--missing", "--json"])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1
+    assert (data["covered"], data["total"]) == (1, 2) and [m["id"] for m in data["missing"]] == ["r-b"]
+    human = runner.invoke(app, ["check", "--missing"])
+    assert "r-b" in human.output and "1 of 2" in human.output
+
+
+def test_missing_exits_0_when_everything_is_covered(kb_home: Path) -> None:
+    from tests.test_coverage import entry
+
+    _write_kb(kb_home, [entry("r-a", "708.8", checks=("x/a",))])
+    assert runner.invoke(app, ["check", "--missing"]).exit_code == 0
+
+
+def test_a_ruling_quote_that_matches_no_entry_is_reported(kb_home: Path) -> None:
+    from tests.test_coverage import entry
+
+    _write_kb(kb_home, [entry("r-a", "708.8")])  # its text is "t": the forms.yaml quotes match nothing
+    result = runner.invoke(app, ["check", "--json", str(CHECKS / "forms.yaml")])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1 and data["summary"]["failed"] == 0
+    assert any("quotes no ruling" in p and "forms.yaml" in p for p in data["problems"])
+
+
+def test_malformed_values_are_problems_and_the_rest_of_the_file_runs(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "checks:\n"
+        "  - name: bad-date\n    rules: 2018-13-45\n    ruling: y\n    expect: {stack: 0}\n"
+        "  - name: bad-library\n    ruling: y\n    setup: {you: {library: 5}}\n    expect: {stack: 0}\n"
+        "  - name: good\n    ruling: y\n    expect: {stack: 0}\n"
+    )
+    result = runner.invoke(app, ["check", "--json", str(bad)])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert data["summary"] == {"total": 1, "passed": 1, "failed": 0}
+    assert any("bad.yaml:2" in p and "invalid rules date" in p for p in data["problems"])
+    assert any("bad.yaml:8" in p and "must be a list" in p for p in data["problems"])

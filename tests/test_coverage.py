@@ -1,14 +1,53 @@
-"""End to end over the bundled corpus: every ruling entry is linked, checked, and its checks pass."""
+"""Face-down coverage: which ruling entries are about a face-down clause, which have a check,
+and end to end over the bundled corpus: every check attaches to one entry and passes."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
+
 from kb.cards import NAMES_FILE, derive_names
-from kb.checks import load_checks, run_checks
+from kb.checks import coverage, is_face_down_entry, load_checks, run_checks
 from kb.game.rules import CURRENT
-from kb.model import Kind
+from kb.model import Entry, Kind, Lang, Relation, RuleLink, Variant
 from kb.paths import corpus_dir
+
+
+def entry(eid: str, *clauses: str, checks: tuple[str, ...] = (), kind: Kind = Kind.RULING,
+          old: str | None = None) -> Entry:
+    variant = Variant("t", "t", Lang.EN, "2018-07-13", "x.txt", 1, Relation.CANONICAL, 1.0, "Lightform")
+    links = tuple(RuleLink(c, 0.9, old, "") for c in clauses)
+    return Entry(eid, kind, "t", ("Lightform",), None, None, (variant,), links, checks)
+
+
+@pytest.mark.parametrize(
+    ("clause", "face_down"),
+    [("708.8", True), ("708", True), ("702.37b", True), ("702.37", True), ("701.40g", True),
+     ("702.168d", True), ("701.58a", True), ("701.62a", True), ("712.15a", True), ("712.16", True),
+     ("702.3", False), ("702.370", False), ("707.10", False), ("712.14", False), ("7080.1", False),
+     ("116.2b", False)],
+)
+def test_face_down_clauses(clause: str, face_down: bool) -> None:
+    """707 is copying today: an old face-down number is not read as a current one."""
+    assert is_face_down_entry(entry("e", clause)) is face_down
+
+
+def test_old_number_counts_only_without_a_current_clause() -> None:
+    assert is_face_down_entry(entry("e", "", old="707.2a"))
+    assert not is_face_down_entry(entry("e", "707.10", old="706.10"))
+
+
+def test_coverage_counts_face_down_rulings_with_and_without_checks() -> None:
+    entries = [
+        entry("a", "708.8", checks=("x/a",)),
+        entry("b", "116.2b", "702.37e"),  # any of its links
+        entry("c", "116.2b"),  # not face-down
+        entry("d", "708.2a", kind=Kind.RULE),  # a rule text, not a ruling
+        entry("e", "701.62a", checks=("x/e", "x/f")),
+    ]
+    covered, total, missing = coverage(entries)
+    assert (covered, total) == (2, 3) and [e.id for e in missing] == ["b"]
 
 
 def test_every_ruling_entry_has_a_rule_link(bundled_entries):
@@ -18,17 +57,19 @@ def test_every_ruling_entry_has_a_rule_link(bundled_entries):
     assert all(e.rules[0].clause == e.clause for e in entries if e.kind is Kind.RULE)
 
 
-def test_every_ruling_entry_has_a_check_and_all_pass_under_current_rules(bundled_entries):
+def test_every_check_attaches_to_one_entry_and_passes_under_current_rules(bundled_entries):
+    """Coverage is measured (kb check --missing), not required: every face-down ruling with a
+    check is a subset of the face-down rulings."""
     entries, report = bundled_entries
-    unchecked = [e.text[:70] for e in entries if e.kind is Kind.RULING and not e.checks]
-    assert not unchecked, f"ruling entries without a check: {unchecked}"
-    assert not [p for p in report.problems if not p.ignored], "every check attaches to exactly one entry"
+    assert not [p for p in report.problems if not p.ignored and "check" in p.reason]
     checks, problems = load_checks()
     assert not problems
     attached = {c for e in entries for c in e.checks}
     assert attached == {c.id for c in checks}
     failed = [r for r in run_checks(checks, rules_date=CURRENT) if not r.passed]
     assert not failed, [(r.id, r.failures) for r in failed]
+    covered, total, missing = coverage(entries)
+    assert covered + len(missing) == total and covered >= 100
 
 
 def test_card_names_table_is_what_the_mtgjson_data_says():

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from kb.checks import load_cards
-from kb.game import Game, IllegalAction, Rules, Zone
+from kb.game import Game, IllegalAction, Rules, Zone, card_from_data
+from kb.game.cards import ContinuousKind, Layout
+from kb.game.state import FaceDownWay
 
 CARDS = load_cards()
 
@@ -66,7 +68,7 @@ def test_701_40b_turning_face_up_is_a_special_action_for_the_mana_cost() -> None
 
 def test_701_40b_type_changing_effects_are_ignored() -> None:
     g = manifested()
-    g.add_effect("Grizzly Bears", 4, "set_types", ("Artifact",))
+    g.add_effect("Grizzly Bears", "set_types", ("Artifact",))
     assert g.can_turn_face_up("Grizzly Bears")
 
 
@@ -92,7 +94,7 @@ def test_702_37e_morph_creature_that_lost_its_abilities_cannot_be_turned_face_up
     g = game(hand=["Icefeather Aven"])
     g.cast("you", "Icefeather Aven", face_down="morph")
     g.resolve()
-    g.add_effect("Icefeather Aven", 6, "lose_all_abilities")
+    g.add_effect("Icefeather Aven", "lose_all_abilities")
     with pytest.raises(IllegalAction):
         g.turn_face_up("Icefeather Aven", by="morph")
 
@@ -244,3 +246,274 @@ def test_800_4a_leaving_player_exiles_cards_others_own() -> None:
     g.manifest_card("you", "Grizzly Bears")
     g.leave_game("you")
     assert g.obj("Grizzly Bears").zone is Zone.EXILE
+
+
+def test_702_37b_megamorph_card_may_be_cast_face_down_using_morph() -> None:
+    """702.37b: megamorph is a variant of the morph ability, so "cast it using morph" works."""
+    g = game(hand=["Stratus Dancer"])
+    g.cast("you", "Stratus Dancer", face_down="morph")
+    g.resolve()
+    dancer = g.obj("Stratus Dancer")
+    assert dancer.face_down and g.characteristics(dancer).power == 2
+    assert g.turn_face_up("Stratus Dancer", "megamorph") == "{1}{U}"
+    assert g.obj("Stratus Dancer").plus_counters == 1
+
+
+def test_702_37b_card_without_morph_or_megamorph_cannot_be_cast_using_morph() -> None:
+    g = game(hand=["Grizzly Bears"])
+    with pytest.raises(IllegalAction):
+        g.cast("you", "Grizzly Bears", face_down="morph")
+
+
+def test_708_9_leaving_player_reveals_the_face_down_permanents_they_own() -> None:
+    """708.9: a player who leaves reveals the face-down permanents they *own*, even those another
+    player controls."""
+    g = Game(["you", "opponent"])
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.manifest_card("you", "Grizzly Bears")  # opponent owns it, you control it
+    g.leave_game("opponent")
+    assert g.cards["Grizzly Bears"].revealed
+    assert g.obj("Grizzly Bears").zone is Zone.OUTSIDE
+
+
+def test_708_9_leaving_player_does_not_reveal_what_they_control_but_do_not_own_in_place() -> None:
+    """The controller leaving exiles another's face-down permanent (800.4a); it is revealed only
+    because it leaves the battlefield, and the owner's other face-down permanents stay hidden."""
+    g = Game(["you", "opponent"])
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "you", Zone.LIBRARY)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.LIBRARY)
+    g.manifest("you")
+    g.manifest("opponent")
+    g.leave_game("you")
+    assert g.cards["Grizzly Bears"].revealed and not g.cards["Runeclaw Bear"].revealed
+
+
+# ---- the wider vocabulary: every test names the rule it shows ---------------------------------
+
+
+
+def card(**d):  # a card defined inline, the corpus/cards schema
+    return card_from_data(d, "test")
+
+
+def on_battlefield(g: Game, label: str, definition, *, player: str = "you", face_down: str | None = None):
+    obj = g.add_card(label, definition, player, Zone.BATTLEFIELD)
+    obj.face_down_by = FaceDownWay(face_down) if face_down else None
+    return obj
+
+
+def test_613_layers_apply_in_order_whatever_the_timestamps() -> None:
+    """613.4: P/T setting (7b) applies before modifying (7c) even if created later; colour is layer 5."""
+    g = manifested()
+    g.add_effect("Grizzly Bears", ContinuousKind.MODIFY_PT, (1, 1))
+    g.add_effect("Grizzly Bears", ContinuousKind.SET_PT, (0, 4))
+    g.add_effect("Grizzly Bears", ContinuousKind.ADD_COLORS, ("U",))
+    ch = g.characteristics(g.obj("Grizzly Bears"))
+    assert (ch.power, ch.toughness, ch.colors) == (1, 5, {"U"})
+
+
+def test_613_1f_remove_keywords_and_static_of_another_permanent() -> None:
+    g = Game(["you", "opponent"])
+    anthem = card(name="Anthem", types=["Enchantment"],
+                  static=[{"affects": "face_down_creatures_you_control", "kind": "modify_pt", "value": "+1/+1"}])
+    on_battlefield(g, "Anthem", anthem)
+    on_battlefield(g, "Bears", CARDS["Grizzly Bears"], face_down="manifest")
+    on_battlefield(g, "Aven", CARDS["Icefeather Aven"])
+    assert g.characteristics(g.obj("Bears")).power == 3  # only the face-down one
+    assert g.characteristics(g.obj("Aven")).power == 2
+    g.add_effect("Aven", ContinuousKind.REMOVE_KEYWORDS, ("flying",))
+    assert "flying" not in g.characteristics(g.obj("Aven")).keywords
+
+
+def test_101_2_cant_turn_face_up_beats_the_special_action() -> None:
+    g = manifested()
+    g.add_effect("Grizzly Bears", ContinuousKind.CANT_TURN_FACE_UP)
+    assert not g.can_turn_face_up("Grizzly Bears")
+    with pytest.raises(IllegalAction):
+        g.turn_face_up("Grizzly Bears")
+
+
+def test_601_2f_cost_modifier_changes_the_face_down_spell_cost() -> None:
+    g = game(hand=["Abzan Guide"], battlefield=["Obscuring Aether"])
+    assert g.cast("you", "Abzan Guide", face_down="morph") == "{2}"
+
+
+def test_702_21a_ward_counters_an_opponents_spell_unless_paid() -> None:
+    g = Game(["opponent", "you"])
+    on_battlefield(g, "Walker", CARDS["Dog Walker"], face_down="disguise")
+    g.add_card("Remake", CARDS["Unwanted Remake"], "opponent", Zone.HAND)
+    g.cast("opponent", "Remake", targets=["Walker"])
+    assert len(g.stack) == 2  # the spell and the ward trigger
+    g.resolve(pay=False)
+    assert g.obj("Remake").zone is Zone.GRAVEYARD and g.obj("Walker").zone is Zone.BATTLEFIELD
+
+
+def test_702_21a_ward_paid_lets_the_spell_resolve() -> None:
+    g = Game(["opponent", "you"])
+    on_battlefield(g, "Walker", CARDS["Dog Walker"], face_down="disguise")
+    g.add_card("Remake", CARDS["Unwanted Remake"], "opponent", Zone.HAND)
+    g.cast("opponent", "Remake", targets=["Walker"])
+    g.resolve(pay=True)
+    g.resolve()
+    assert g.obj("Walker").zone is Zone.GRAVEYARD
+
+
+def test_608_2b_spell_with_only_illegal_targets_does_nothing() -> None:
+    g = Game(["you", "opponent"])
+    on_battlefield(g, "Bears", CARDS["Grizzly Bears"], player="opponent")
+    g.add_card("Remake", CARDS["Unwanted Remake"], "you", Zone.HAND)
+    g.cast("you", "Remake", targets=["Bears"])
+    g.move("Bears", Zone.HAND)
+    g.resolve()
+    assert ("fizzled", "Remake") in g.events and g.obj("Remake").zone is Zone.GRAVEYARD
+
+
+def test_608_2b_target_that_changed_characteristics_is_illegal() -> None:
+    """A "target face-down creature" ability fizzles when its target was turned face up."""
+    g = Game(["you", "opponent"])
+    on_battlefield(g, "Teller", CARDS["Smoke Teller"])
+    on_battlefield(g, "Guide", CARDS["Abzan Guide"], player="opponent", face_down="morph")
+    g.activate("you", "Teller", target="Guide")
+    g.turn_face_up("Guide", "morph")
+    g.resolve()
+    assert ("fizzled", "Teller") in g.events
+
+
+def test_701_6a_countered_face_down_spell_is_revealed() -> None:
+    g = game(hand=["Abzan Guide"])
+    g.cast("you", "Abzan Guide", face_down="morph")
+    g.counter("Abzan Guide")
+    assert g.obj("Abzan Guide").zone is Zone.GRAVEYARD and g.cards["Abzan Guide"].revealed
+
+
+def test_708_11_as_turned_face_up_applies_while_turning() -> None:
+    g = Game(["you", "opponent"])
+    on_battlefield(g, "Entity", CARDS["Aquamorph Entity"], face_down="morph")
+    g.turn_face_up("Entity", "morph", choice="1/5")
+    g.check_state_based_actions()
+    ch = g.characteristics(g.obj("Entity"))
+    assert (ch.power, ch.toughness) == (1, 5) and g.obj("Entity").zone is Zone.BATTLEFIELD
+
+
+def test_406_3_face_down_exiled_card_is_seen_only_by_whom_an_effect_allows() -> None:
+    g = game(hand=["Grizzly Bears"])
+    g.move("Grizzly Bears", Zone.EXILE, face_down=True)
+    bears = g.obj("Grizzly Bears")
+    assert bears.face_down and not g.can_see("you", bears) and not g.can_see("opponent", bears)
+    bears.may_look.add("you")
+    assert g.can_see("you", bears) and not g.can_see("opponent", bears)
+
+
+def test_509_1h_blocked_creature_stays_blocked_when_turned_face_up() -> None:
+    g = Game(["you", "opponent"])
+    on_battlefield(g, "Mystic", CARDS["Mystic of the Hidden Way"], face_down="morph")
+    on_battlefield(g, "Bears", CARDS["Grizzly Bears"], player="opponent")
+    g.attack("Mystic")
+    g.block("Bears", "Mystic")
+    g.turn_face_up("Mystic", "morph")
+    assert g.obj("Mystic").blocked and g.obj("Mystic").attacking
+
+
+def test_702_3b_defender_cannot_attack_but_a_face_down_one_can() -> None:
+    g = Game(["you", "opponent"])
+    on_battlefield(g, "Flock", CARDS["Monastery Flock"])
+    on_battlefield(g, "Hidden", CARDS["Monastery Flock"], face_down="morph")
+    with pytest.raises(IllegalAction):
+        g.attack("Flock")
+    g.attack("Hidden")
+    assert g.obj("Hidden").attacking
+
+
+def test_701_62b_whenever_you_manifest_dread_triggers_with_an_empty_library() -> None:
+    g = Game(["you", "opponent"])
+    listener = card(name="Listener", types=["Creature"], pt="1/1",
+                    abilities=[{"when": "you_manifest_dread", "effect": "nothing"}])
+    on_battlefield(g, "Listener", listener)
+    assert g.manifest_dread("you") is None
+    assert ("triggered", "Listener") in g.events
+
+
+def test_603_2_other_objects_listen_face_down_ones_do_not() -> None:
+    """708.2: a face-down permanent has no abilities, so its "whenever another creature enters"
+    doesn't trigger; a face-up one's does."""
+    g = game(library=["Grizzly Bears"], battlefield=["Soul Warden"])
+    g.manifest("you")
+    assert [e for e in g.events if e[0] == "triggered"] == [("triggered", "Soul Warden")]
+    g.turn_face_down("Soul Warden")
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "you", Zone.LIBRARY)
+    g.manifest("you")
+    assert [e for e in g.events if e[0] == "triggered"] == [("triggered", "Soul Warden")]
+
+
+def test_702_61a_split_second_stops_spells_not_special_actions() -> None:
+    g = Game(["opponent", "you"])
+    on_battlefield(g, "Willbender", CARDS["Willbender"], player="you", face_down="morph")
+    g.add_card("Sudden Shock", CARDS["Sudden Shock"], "opponent", Zone.HAND)
+    g.add_card("Shock", CARDS["Shock"], "you", Zone.HAND)
+    g.cast("opponent", "Sudden Shock")
+    with pytest.raises(IllegalAction):
+        g.cast("you", "Shock")
+    assert g.turn_face_up("Willbender", "morph") == "{1}{U}"
+
+
+SPLIT = {"faces": [{"name": "Fire", "mana_cost": "{1}{R}", "types": ["Instant"]},
+                   {"name": "Ice", "mana_cost": "{1}{U}", "types": ["Instant"]}], "layout": "split"}
+ADVENTURE = {"faces": [{"name": "Giant", "mana_cost": "{2}{G}", "types": ["Creature"], "pt": "4/4"},
+                       {"name": "Stomp", "mana_cost": "{1}{G}", "types": ["Instant"]}], "layout": "adventure"}
+MDFC = {"faces": [{"name": "Cleric", "mana_cost": "{1}{W}", "types": ["Creature"], "pt": "2/2"},
+                  {"name": "Temple", "types": ["Land"]}], "layout": "modal_dfc"}
+MELD = {"faces": [{"name": "Half", "mana_cost": "{3}", "types": ["Creature"], "pt": "3/3"},
+                  {"name": "Whole", "types": ["Creature"], "pt": "9/9"}], "layout": "meld"}
+
+
+@pytest.mark.parametrize(
+    ("data", "can_turn_up", "cost"),
+    [(SPLIT, False, None), (ADVENTURE, True, "{2}{G}"), (MDFC, True, "{1}{W}"), (MELD, True, "{3}")],
+    ids=["709_split", "715_adventure", "712_modal_dfc", "712_meld"],
+)
+def test_701_40b_manifested_card_turns_up_only_if_the_card_is_a_creature_card(data, can_turn_up, cost) -> None:
+    g = Game(["you", "opponent"])
+    g.add_card("X", card_from_data(data), "you", Zone.LIBRARY)
+    g.manifest("you")
+    x = g.obj("X")
+    assert g.characteristics(x).name is None and g.characteristics(x).power == 2
+    assert g.can_turn_face_up("X") is can_turn_up
+    if can_turn_up:
+        assert g.turn_face_up("X") == cost and g.printed(g.obj("X")).name == card_from_data(data).faces[0].name
+
+
+def test_712_14a_double_faced_cards_cannot_be_cast_face_down() -> None:
+    g = Game(["you", "opponent"])
+    g.add_card("X", card_from_data({**MDFC, "faces": [{**MDFC["faces"][0], "morph": "{2}"}, MDFC["faces"][1]]}),
+               "you", Zone.HAND)
+    with pytest.raises(IllegalAction):
+        g.cast("you", "X", face_down="morph")
+    assert card_from_data(MDFC).layout is Layout.MODAL_DFC
+
+
+def test_715_3_adventure_cast_as_its_adventure_costs_the_adventure_cost() -> None:
+    g = Game(["you", "opponent"])
+    g.add_card("X", card_from_data(ADVENTURE), "you", Zone.HAND)
+    assert g.cast("you", "X", face=1) == "{1}{G}"
+
+
+def test_702_106_face_down_conspiracy_known_to_its_owner_and_revealed_at_game_end() -> None:
+    g = Game(["you", "opponent"])
+    favor = g.add_card("Favor", CARDS["Brago's Favor"], "you", Zone.COMMAND)
+    favor.face_down_by = FaceDownWay.HIDDEN_AGENDA
+    assert g.can_see("you", favor) and not g.can_see("opponent", favor)
+    g.end_game()
+    assert g.cards["Favor"].revealed
+
+
+def test_603_2_whenever_a_creature_you_control_attacks_sees_face_down_attackers() -> None:
+    """A face-down attacker is a creature you control; a face-down listener has no ability."""
+    g = Game(["you", "opponent"])
+    rally = card(name="Rally", types=["Creature"], pt="1/1",
+                 abilities=[{"when": "creature_you_control_attacks", "effect": "nothing"}])
+    on_battlefield(g, "Rally", rally)
+    on_battlefield(g, "Hidden", CARDS["Grizzly Bears"], face_down="manifest")
+    on_battlefield(g, "Hidden rally", rally, face_down="morph")
+    g.attack("Hidden")
+    g.attack("Rally")
+    assert [e for e in g.events if e[0] == "triggered"] == [("triggered", "Rally")] * 2

@@ -85,3 +85,29 @@ def test_step_expect_checks_legality() -> None:
 def test_expect_naming_no_card_or_player_is_a_problem() -> None:
     checks, problems = parse(GOOD.replace("Grizzly Bears: {face", "Grizzly Bear: {face"))
     assert checks == [] and "no card or player" in problems[0].reason
+
+
+def test_every_action_and_expectation_property_is_documented() -> None:
+    from pathlib import Path
+
+    from kb.scenario import _OBJECT_PROPS, ACTIONS
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "CHECKS.md").read_text(encoding="utf-8")
+    assert [a for a in ACTIONS if f"`{a}`" not in doc] == []
+    assert [p for p in _OBJECT_PROPS if f"`{p}`" not in doc] == []
+
+
+def test_setup_is_validated_when_the_file_is_read() -> None:
+    bad = GOOD.replace("library: [Grizzly Bears]", "library: [{card: Grizzly Bears, tapped: yes please}]")
+    checks, problems = parse(bad)
+    assert checks == [] and "tapped" in problems[0].reason and problems[0].line == 7
+
+
+def test_every_vocabulary_word_is_documented() -> None:
+    from pathlib import Path
+
+    from kb.game.cards import Affects, ContinuousKind, EffectKind, Layout, TargetKind, TriggerEvent
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "CHECKS.md").read_text(encoding="utf-8")
+    words = [w.value for enum in (Affects, ContinuousKind, EffectKind, Layout, TargetKind, TriggerEvent) for w in enum]
+    assert [w for w in words if w not in doc] == []

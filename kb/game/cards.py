@@ -7,31 +7,158 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
-# Trigger events the model emits, and what a card may listen to.
-TRIGGER_EVENTS = frozenset(
-    {
-        "enters",  # this permanent enters the battlefield
-        "turned_face_up",  # this permanent is turned face up
-        "permanent_you_control_turned_face_up",
-        "dies",
-        "end_step",  # the beginning of your end step
-        "combat_damage_to_player",
-        "combat_damage_to_blockers",
-    }
-)
-# Effects a triggered or activated ability may have when it resolves.
-ABILITY_EFFECTS = frozenset(
-    {
-        "form",  # becomes an Aura with enchant creature, manifest the top card, attach to it
-        "manifest",  # manifest the top `count` cards
-        "gain_life_per_creature",
-        "exile_self_and_top_then_manifest",  # Jeskai Infiltrator
-        "grant_dies_manifest",  # Whisperwood Elemental's sacrifice ability
-        "nothing",  # an ability whose effect the scenarios don't need
-    }
-)
+
+class TriggerEvent(StrEnum):
+    """What a triggered ability listens to ("this" is the ability's source)."""
+
+    ENTERS = "enters"  # this permanent enters the battlefield
+    TURNED_FACE_UP = "turned_face_up"  # this permanent is turned face up
+    PERMANENT_YOU_CONTROL_TURNED_FACE_UP = "permanent_you_control_turned_face_up"
+    CREATURE_YOU_CONTROL_TURNED_FACE_UP = "creature_you_control_turned_face_up"  # this or another, if a creature
+    ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP = "another_creature_you_control_turned_face_up"
+    PERMANENT_TURNED_FACE_UP_FROM_GRAVEYARD = "permanent_you_control_turned_face_up_while_in_graveyard"
+    DIES = "dies"  # this creature is put into a graveyard from the battlefield
+    ANOTHER_CREATURE_ENTERS = "another_creature_enters"
+    ANOTHER_CREATURE_DIES = "another_creature_dies"
+    ATTACKS = "attacks"  # this creature attacks
+    CREATURE_YOU_CONTROL_ATTACKS = "creature_you_control_attacks"  # this or another
+    BLOCKED = "blocked"  # this creature becomes blocked
+    CREATURE_YOU_CONTROL_BLOCKED = "creature_you_control_blocked"  # this or another
+    BLOCKS = "blocks"  # this creature blocks
+    YOU_CAST_NAMED_SPELL = "you_cast_named_spell"  # a spell with the name chosen for this (hidden agenda)
+    BECOMES_TARGET = "becomes_target"  # this permanent becomes the target of a spell or ability
+    YOU_MANIFEST_DREAD = "you_manifest_dread"  # even if nothing could be manifested
+    UPKEEP = "upkeep"  # the beginning of your upkeep
+    END_STEP = "end_step"  # the beginning of your end step
+    COMBAT_DAMAGE_TO_PLAYER = "combat_damage_to_player"
+    COMBAT_DAMAGE_TO_BLOCKERS = "combat_damage_to_blockers"
+    # 708.11: not a trigger but a replacement applied while the permanent is turned face up
+    AS_TURNED_FACE_UP = "as_turned_face_up"
+    AS_ENTERS = "as_enters"  # 614.1c: a replacement applied as the permanent enters
+
+
+class EffectKind(StrEnum):
+    """What a spell, or a triggered or activated ability, does when it resolves."""
+
+    FORM = "form"  # becomes an Aura with enchant creature, manifest the top card, attach to it
+    MANIFEST = "manifest"  # manifest the top `count` cards
+    MANIFEST_DREAD = "manifest_dread"
+    CLOAK = "cloak"
+    GAIN_LIFE_PER_CREATURE = "gain_life_per_creature"
+    EXILE_SELF_AND_TOP_THEN_MANIFEST = "exile_self_and_top_then_manifest"  # Jeskai Infiltrator
+    GRANT_DIES_MANIFEST = "grant_dies_manifest"  # Whisperwood Elemental's sacrifice ability
+    DESTROY = "destroy"  # the target
+    EXILE = "exile"  # the target, face up
+    EXILE_FACE_DOWN = "exile_face_down"  # the target, face down (406.3)
+    BOUNCE = "bounce"  # the target to its owner's hand
+    DAMAGE = "damage"  # `count` damage to the target
+    PUMP = "pump"  # the target gets +count/+count until end of turn
+    COUNTERS = "counters"  # `count` +1/+1 counters on the target (if it is still a creature)
+    TURN_FACE_UP = "turn_face_up"  # the target (an effect, not the special action)
+    TURN_FACE_DOWN = "turn_face_down"  # the target
+    COUNTER = "counter"  # counter the target spell
+    COUNTER_UNLESS_PAID = "counter_unless_paid"  # ward: counter the spell unless its controller pays
+    LOOK = "look"  # the ability's controller looks at the target (708.5: only now)
+    GAIN_CONTROL = "gain_control"  # of the target
+    BECOME_COPY_OF_CHOICE = "become_copy_of_choice"  # Vesuvan Shapeshifter, with AS_TURNED_FACE_UP
+    CHOOSE_PT = "choose_pt"  # Aquamorph Entity: becomes one of `options` (P/T), with AS_TURNED_FACE_UP
+    TURN_ALL_OTHER_FACE_DOWN = "turn_all_other_face_down"  # Ixidron, with AS_ENTERS
+    LOOK_AT_TOP_EXILE_ONE_FACE_DOWN = "look_at_top_exile_one_face_down"  # Clone Shell: `count` cards
+    TURN_UP_EXILED_WITH_THIS = "turn_up_exiled_with_this"  # Grimoire Thief
+    TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS = "turn_up_exiled_with_this_put_permanents"  # Pyxis
+    TURN_UP_EXILED_WITH_THIS_PUT_CREATURE = "turn_up_exiled_with_this_put_creature"  # Clone Shell
+    UNTAP = "untap"  # the target (or the permanent the trigger is about)
+    RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
+    RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
+    NOTHING = "nothing"  # an ability whose effect the scenarios don't need
+
+
+class TargetKind(StrEnum):
+    """What an ability may target; checked when it is put on the stack and again on resolution."""
+
+    CREATURE = "creature"
+    FACE_DOWN_CREATURE = "face_down_creature"
+    FACE_UP_CREATURE = "face_up_creature"
+    NONTOKEN_CREATURE = "nontoken_creature"
+    PERMANENT = "permanent"
+    SPELL = "spell"
+    CREATURE_SPELL = "creature_spell"
+
+
+class ContinuousKind(StrEnum):
+    """A continuous effect's kind; its layer (613) follows from the kind."""
+
+    SET_TYPES = "set_types"  # card types (subtypes go away)
+    SET_SUBTYPES = "set_subtypes"  # Blood Moon: the land types
+    ADD_TYPES = "add_types"
+    ADD_SUBTYPES = "add_subtypes"
+    SET_COLORS = "set_colors"
+    ADD_COLORS = "add_colors"
+    LOSE_ALL_ABILITIES = "lose_all_abilities"
+    ADD_KEYWORDS = "add_keywords"
+    REMOVE_KEYWORDS = "remove_keywords"
+    ADD_ABILITIES = "add_abilities"
+    PT_FACE_DOWN_CREATURES = "pt_face_down_creatures"  # Ixidron's characteristic-defining ability
+    SET_PT = "set_pt"
+    MODIFY_PT = "modify_pt"
+    # prohibitions (101.2: "can't" beats "can"); they have no layer
+    CANT_TURN_FACE_UP = "cant_turn_face_up"
+    CANT_ATTACK = "cant_attack"
+    CANT_BLOCK = "cant_block"
+    # cost modifiers (601.2f): `value` generic mana more (negative: less)
+    FACE_DOWN_SPELL_COST = "face_down_spell_cost"  # casting a face-down spell
+    # player permissions (with `affects: you`): look at face-down creatures you don't control;
+    # look at the cards exiled with this object (Grimoire Thief, Bane Alley Broker)
+    LOOK_AT_FACE_DOWN_CREATURES = "look_at_face_down_creatures"
+    LOOK_AT_CARDS_EXILED_WITH_THIS = "look_at_cards_exiled_with_this"
+    TURN_FACE_UP_COST = "turn_face_up_cost"  # the special action
+    # a replacement on the object (Illusionary Mask): if it would become tapped or be dealt
+    # damage while face down, it is turned face up first
+    TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE = "turn_up_instead_of_tap_or_damage"
+
+
+LAYER: dict[ContinuousKind, float] = {
+    ContinuousKind.SET_TYPES: 4,
+    ContinuousKind.SET_SUBTYPES: 4,
+    ContinuousKind.ADD_TYPES: 4,
+    ContinuousKind.ADD_SUBTYPES: 4,
+    ContinuousKind.SET_COLORS: 5,
+    ContinuousKind.ADD_COLORS: 5,
+    ContinuousKind.LOSE_ALL_ABILITIES: 6,
+    ContinuousKind.ADD_KEYWORDS: 6,
+    ContinuousKind.REMOVE_KEYWORDS: 6,
+    ContinuousKind.ADD_ABILITIES: 6,
+    ContinuousKind.PT_FACE_DOWN_CREATURES: 7.1,  # 7a
+    ContinuousKind.SET_PT: 7.2,  # 7b
+    ContinuousKind.MODIFY_PT: 7.3,  # 7c
+}
+
+
+class Affects(StrEnum):
+    """What a static ability of a permanent applies to."""
+
+    SELF = "self"
+    ENCHANTED = "enchanted"  # the creature this Aura is attached to
+    FACE_DOWN_CREATURES_YOU_CONTROL = "face_down_creatures_you_control"
+    CREATURES_YOU_CONTROL = "creatures_you_control"
+    FACE_DOWN_CREATURES = "face_down_creatures"
+    NONBASIC_LANDS = "nonbasic_lands"  # judged by the permanent's face-up characteristics when face down
+    YOU = "you"  # the controller: cost modifiers
+
+
+class Layout(StrEnum):
+    """How a card's faces are arranged (709-712)."""
+
+    NORMAL = "normal"
+    TRANSFORM = "transform"  # 712: double-faced, transforms
+    MODAL_DFC = "modal_dfc"  # 712: double-faced, choose a face to cast
+    MELD = "meld"  # 712.4: a double-faced meld card (its back is half of a melded permanent)
+    SPLIT = "split"  # 709: two halves on one face
+    ADVENTURE = "adventure"  # 715: the first face is the creature, the second the Adventure
+
 
 _SYMBOL = re.compile(r"\{([^}]*)\}")
 
@@ -53,12 +180,24 @@ def mana_value(cost: str | None) -> int:
 class Ability:
     """A triggered or activated ability: when `event` happens (or on activation), do `effect`."""
 
-    effect: str
-    event: str | None = None  # None: an activated ability
+    effect: EffectKind
+    event: TriggerEvent | None = None  # None: an activated ability, or a spell's effect
     cost: str | None = None  # activated abilities: e.g. "sacrifice", "exile a face-down permanent"
     count: int = 1
     grants: tuple[str, ...] = ()
+    target: TargetKind | None = None
+    options: tuple[tuple[int, int], ...] = ()  # CHOOSE_PT: the P/T choices
     text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Static:
+    """A static ability: a continuous effect on what it `affects`, as long as its source is on the
+    battlefield (611.3a), face up."""
+
+    affects: Affects
+    kind: ContinuousKind
+    value: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +218,7 @@ class Characteristics:
     megamorph: str | None = None
     disguise: str | None = None
     enchanted_has: tuple[str, ...] = ()  # an Aura's "Enchanted creature has ..."
+    statics: tuple[Static, ...] = ()
     enters_as_copy: bool = False  # Clone: "You may have this creature enter as a copy of ..."
     text: str = ""
 
@@ -98,6 +238,7 @@ class Characteristics:
             megamorph=None,
             disguise=None,
             enchanted_has=(),
+            statics=(),
             enters_as_copy=False,
         )
 
@@ -119,6 +260,7 @@ class CardDef:
 
     faces: tuple[Characteristics, ...]
     source: str = ""  # where the definition came from (file:line), for messages
+    layout: Layout = Layout.NORMAL
 
     @property
     def name(self) -> str:
@@ -130,37 +272,125 @@ class CardDef:
 
     @property
     def is_double_faced(self) -> bool:
-        return len(self.faces) > 1
+        return self.layout in (Layout.TRANSFORM, Layout.MODAL_DFC, Layout.MELD)
+
+    @property
+    def card_types(self) -> frozenset[str]:
+        """The card's types where it isn't on the stack: a split card has both halves' (709.4),
+        an adventurer card only its main face's (715.4), a double-faced card its front's (712.8)."""
+        if self.layout is Layout.SPLIT:
+            return self.faces[0].types | self.faces[1].types
+        return self.front.types
+
+    def is_creature_card(self) -> bool:
+        return "Creature" in self.card_types
 
 
 class CardDataError(ValueError):
     """A card definition that the model cannot use."""
 
 
-def _face_from_data(d: dict[str, Any], where: str) -> Characteristics:
-    if not isinstance(d, dict) or not d.get("name"):
+def _enum(kind: type[StrEnum], value: Any, where: str, what: str) -> Any:
+    try:
+        return kind(value)
+    except ValueError:
+        known = ", ".join(k.value for k in kind)  # type: ignore[attr-defined]
+        raise CardDataError(f"{where}: unknown {what} {value!r} (known: {known})") from None
+
+
+def _ability_from_data(a: Any, where: str) -> Ability:
+    if not isinstance(a, dict):
+        raise CardDataError(f"{where}: an ability must be a mapping, not {a!r}")
+    event = a.get("when")
+    target = a.get("target")
+    options = []
+    for opt in a.get("options") or ():
+        options.append(_pt(opt, where))
+    return Ability(
+        effect=_enum(EffectKind, a.get("effect"), where, "ability effect"),
+        event=_enum(TriggerEvent, event, where, "trigger event") if event is not None else None,
+        cost=a.get("cost"),
+        count=int(a.get("count", 1)),
+        grants=tuple(str(g) for g in a.get("grants") or ()),
+        target=_enum(TargetKind, target, where, "target") if target is not None else None,
+        options=tuple(options),
+        text=str(a.get("text", "")),
+    )
+
+
+def _pt(value: Any, where: str) -> tuple[int, int]:
+    p, sep, t = str(value).partition("/")
+    try:
+        return int(p), int(t)
+    except ValueError:
+        raise CardDataError(f"{where}: power/toughness must read like 2/2, not {value!r}") from None
+
+
+def static_from_data(d: Any, where: str) -> Static:
+    """A static ability (or a scenario's continuous effect): {affects, kind, value}."""
+    if not isinstance(d, dict):
+        raise CardDataError(f"{where}: a static ability must be a mapping, not {d!r}")
+    kind = _enum(ContinuousKind, d.get("kind"), where, "effect kind")
+    return Static(
+        affects=_enum(Affects, d.get("affects", "self"), where, "`affects`"),
+        kind=kind,
+        value=effect_value(kind, d.get("value"), where),
+    )
+
+
+def effect_value(kind: ContinuousKind, value: Any, where: str) -> Any:
+    """A continuous effect's value in the form the model uses (tuples, P/T pairs, ints)."""
+    if kind in (ContinuousKind.SET_PT, ContinuousKind.MODIFY_PT):
+        if isinstance(value, list | tuple) and len(value) == 2:
+            return int(value[0]), int(value[1])
+        return _pt(str(value).replace("+", ""), where)
+    if kind in (ContinuousKind.FACE_DOWN_SPELL_COST, ContinuousKind.TURN_FACE_UP_COST):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise CardDataError(f"{where}: {kind} needs a number of generic mana, not {value!r}")
+        return value
+    if kind in (
+        ContinuousKind.LOSE_ALL_ABILITIES,
+        ContinuousKind.PT_FACE_DOWN_CREATURES,
+        ContinuousKind.LOOK_AT_FACE_DOWN_CREATURES,
+        ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS,
+        ContinuousKind.CANT_TURN_FACE_UP,
+        ContinuousKind.TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE,
+        ContinuousKind.CANT_ATTACK,
+        ContinuousKind.CANT_BLOCK,
+    ):
+        return None
+    if kind is ContinuousKind.ADD_ABILITIES:
+        items = value if isinstance(value, list) else [value]
+        return tuple(_ability_from_data(a, where) for a in items)
+    items = value if isinstance(value, list | tuple) else [value]
+    if not all(isinstance(v, str) for v in items):
+        raise CardDataError(f"{where}: {kind} needs names, not {value!r}")
+    if kind in (ContinuousKind.ADD_KEYWORDS, ContinuousKind.REMOVE_KEYWORDS):
+        return tuple(v.lower() for v in items)
+    return tuple(items)
+
+
+_FACE_KEYS = frozenset(
+    {
+        "name", "mana_cost", "colors", "types", "subtypes", "supertypes", "pt", "keywords",
+        "abilities", "morph", "megamorph", "disguise", "enchanted_has", "static",
+        "enters_as_copy", "text",
+    }
+)
+
+
+def _face_from_data(d: Any, where: str) -> Characteristics:
+    if not isinstance(d, dict) or not d.get("name") or not isinstance(d.get("name"), str):
         raise CardDataError(f"{where}: a card face needs a name")
-    abilities = []
-    for a in d.get("abilities") or ():
-        if not isinstance(a, dict) or a.get("effect") not in ABILITY_EFFECTS:
-            raise CardDataError(f"{where}: unknown ability effect in {a!r}")
-        if a.get("when") is not None and a["when"] not in TRIGGER_EVENTS:
-            raise CardDataError(f"{where}: unknown trigger event {a['when']!r}")
-        abilities.append(
-            Ability(
-                effect=a["effect"],
-                event=a.get("when"),
-                cost=a.get("cost"),
-                count=int(a.get("count", 1)),
-                grants=tuple(a.get("grants") or ()),
-                text=str(a.get("text", "")),
-            )
-        )
-    pt = d.get("pt")
+    unknown = set(d) - _FACE_KEYS - {"faces", "layout"}
+    if unknown:
+        raise CardDataError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))} in card {d['name']!r}")
+    for key in ("colors", "types", "subtypes", "supertypes", "keywords", "enchanted_has", "abilities", "static"):
+        if d.get(key) is not None and not isinstance(d[key], list):
+            raise CardDataError(f"{where}: `{key}` of {d['name']!r} must be a list")
     power = toughness = None
-    if pt is not None:
-        p, _, t = str(pt).partition("/")
-        power, toughness = int(p), int(t)
+    if d.get("pt") is not None:
+        power, toughness = _pt(d["pt"], where)
     return Characteristics(
         name=str(d["name"]),
         mana_cost=d.get("mana_cost"),
@@ -170,25 +400,33 @@ def _face_from_data(d: dict[str, Any], where: str) -> Characteristics:
         supertypes=frozenset(d.get("supertypes") or ()),
         power=power,
         toughness=toughness,
-        keywords=tuple(k.lower() for k in d.get("keywords") or ()),
-        abilities=tuple(abilities),
+        keywords=tuple(str(k).lower() for k in d.get("keywords") or ()),
+        abilities=tuple(_ability_from_data(a, where) for a in d.get("abilities") or ()),
         morph=d.get("morph"),
         megamorph=d.get("megamorph"),
         disguise=d.get("disguise"),
-        enchanted_has=tuple(k.lower() for k in d.get("enchanted_has") or ()),
+        enchanted_has=tuple(str(k).lower() for k in d.get("enchanted_has") or ()),
+        statics=tuple(static_from_data(x, where) for x in d.get("static") or ()),
         enters_as_copy=bool(d.get("enters_as_copy", False)),
         text=str(d.get("text", "")),
     )
 
 
-def card_from_data(d: dict[str, Any], where: str = "") -> CardDef:
-    """Build a CardDef from a YAML mapping: a face's keys, or `faces: [front, back]`."""
+def card_from_data(d: Any, where: str = "") -> CardDef:
+    """Build a CardDef from a YAML mapping: a face's keys, or `faces: [first, second]` with a
+    `layout` (transform when not given)."""
     if not isinstance(d, dict):
         raise CardDataError(f"{where}: a card must be a mapping")
     if "faces" in d:
+        if not isinstance(d["faces"], list):
+            raise CardDataError(f"{where}: `faces` must be a list")
         faces = tuple(_face_from_data(f, where) for f in d["faces"])
         if len(faces) != 2:
-            raise CardDataError(f"{where}: a double-faced card needs exactly two faces")
+            raise CardDataError(f"{where}: a card with faces needs exactly two")
+        layout = _enum(Layout, d.get("layout", "transform"), where, "layout")
+        if layout is Layout.NORMAL:
+            raise CardDataError(f"{where}: a card with two faces needs a layout other than normal")
     else:
         faces = (_face_from_data(d, where),)
-    return CardDef(faces=faces, source=where)
+        layout = Layout.NORMAL
+    return CardDef(faces=faces, source=where, layout=layout)

@@ -14,6 +14,7 @@ Only real differences between CR versions are encoded, each with the CR text tha
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass
 
@@ -50,6 +51,10 @@ class Rules:
         date = str(date)
         if not _DATE.match(date):
             raise RulesDateError(f"invalid rules date: {date!r} (expected YYYY-MM-DD)")
+        try:
+            datetime.date.fromisoformat(date)
+        except ValueError:
+            raise RulesDateError(f"invalid rules date: {date!r} (no such day)") from None
         return cls(date)
 
     def knows(self, mechanic: str) -> bool:

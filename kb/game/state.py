@@ -10,7 +10,21 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from kb.game.cards import Ability, CardDef, Characteristics, face_down_characteristics
+from kb.game.cards import (
+    LAYER,
+    Ability,
+    Affects,
+    CardDef,
+    Characteristics,
+    ContinuousKind,
+    EffectKind,
+    Layout,
+    Static,
+    TargetKind,
+    TriggerEvent,
+    face_down_characteristics,
+    mana_value,
+)
 from kb.game.rules import Rules
 
 
@@ -21,6 +35,7 @@ class Zone(StrEnum):
     GRAVEYARD = "graveyard"
     EXILE = "exile"
     STACK = "stack"
+    COMMAND = "command"  # conspiracies with hidden agenda start here face down (702.106)
     OUTSIDE = "outside"  # left the game with its owner (800.4a)
 
 
@@ -28,19 +43,34 @@ class IllegalAction(ValueError):
     """An action the rules don't allow; the state is unchanged."""
 
 
-# How a permanent became face down (708.6 asks players to track this).
-FACE_DOWN_WAYS = ("manifest", "cloak", "morph", "megamorph", "disguise", "effect")
+class FaceDownWay(StrEnum):
+    """How an object became face down (708.6 asks players to track this)."""
+
+    MANIFEST = "manifest"
+    CLOAK = "cloak"
+    MORPH = "morph"
+    MEGAMORPH = "megamorph"
+    DISGUISE = "disguise"
+    EFFECT = "effect"  # Ixidron, Break Open's target, an exiled-face-down card...
+    HIDDEN_AGENDA = "hidden_agenda"  # a conspiracy in the command zone (702.106)
+
+
+_CAST_FACE_DOWN = (FaceDownWay.MORPH, FaceDownWay.MEGAMORPH, FaceDownWay.DISGUISE)
+_MANIFESTED = (FaceDownWay.MANIFEST, FaceDownWay.CLOAK)
 
 
 @dataclass
 class Effect:
-    """A continuous effect applied to one object, in layer 4 (type), 6 (abilities) or 7 (P/T)."""
+    """A continuous effect applied to one object; its layer follows from its kind (613)."""
 
-    layer: int
-    kind: str  # set_types | add_subtypes | lose_all_abilities | add_keywords | add_abilities | modify_pt
+    kind: ContinuousKind
     value: object = None
     timestamp: int = 0
     until_end_of_turn: bool = False
+
+    @property
+    def layer(self) -> float:
+        return LAYER.get(self.kind, 0)
 
 
 @dataclass
@@ -52,6 +82,7 @@ class Card:
     owner: str
     token: bool = False
     revealed: bool = False  # shown to all players at some point (701.40g, 708.9)
+    commander_casts: int | None = None  # a commander: times cast from the command zone (903.8)
 
 
 @dataclass
@@ -61,8 +92,16 @@ class GameObject:
     zone: Zone
     controller: str
     timestamp: int
-    face_down_by: str | None = None  # None: face up
+    face_down_by: FaceDownWay | None = None  # None: face up
     tapped: bool = False
+    attacking: bool = False
+    blocked: bool = False
+    damage: int = 0
+    targets: list[int] = field(default_factory=list)  # a spell's targets (object ids)
+    choice: object = None  # a choice made as it resolves or turns face up
+    copy_until_face_down: bool = False  # Vesuvan Shapeshifter's copy effect ends when it turns face down
+    face_down_values: Characteristics | None = None  # 708.2a: face down "as a 5/5 artifact creature"
+    exiled_with: int | None = None  # the object whose effect exiled it (607: linked abilities)
     plus_counters: int = 0
     attached_to: int | None = None
     copy_of: Characteristics | None = None  # layer 1a: copiable values acquired
@@ -89,6 +128,9 @@ class StackAbility:
     controller: str
     ability: Ability
     description: str
+    targets: list[int] = field(default_factory=list)
+    spell_oid: int | None = None  # ward: the spell it counters unless its cost is paid
+    last_known: GameObject | None = None  # the source as it last existed, if it left (608.2h)
 
 
 @dataclass
@@ -179,54 +221,118 @@ class Game:
         """707.2: the printed values as modified by copy effects (1a) and face-down status (1b)."""
         values = obj.copy_of if obj.copy_of is not None else self.printed(obj)
         if obj.face_down:
-            values = face_down_characteristics(ward=obj.face_down_by in ("cloak", "disguise"))
+            values = obj.face_down_values or face_down_characteristics(ward=obj.face_down_by in ("cloak", "disguise"))
         return values
 
-    def characteristics(self, obj: GameObject, *, ignore_face_down: bool = False) -> Characteristics:
-        """The object's characteristics after layers 1a-7 (`ignore_face_down`: as if face up)."""
+    def characteristics(
+        self, obj: GameObject, *, ignore_face_down: bool = False, statics: bool = True
+    ) -> Characteristics:
+        """The object's characteristics after layers 1-7 (`ignore_face_down`: as if face up;
+        `statics`: include other permanents' static abilities)."""
         if ignore_face_down:
             ch = obj.copy_of if obj.copy_of is not None else self.printed(obj)
         else:
             ch = self.copiable_values(obj)
-        for eff in sorted(obj.effects, key=lambda e: (e.layer, e.timestamp)):
-            if eff.kind == "set_types":
-                ch = replace(ch, types=frozenset(eff.value), subtypes=frozenset())  # type: ignore[arg-type]
-            elif eff.kind == "add_subtypes":
-                ch = replace(ch, subtypes=ch.subtypes | frozenset(eff.value))  # type: ignore[arg-type]
-            elif eff.kind == "lose_all_abilities":
-                ch = ch.without_abilities()
-            elif eff.kind == "add_keywords":
-                ch = replace(ch, keywords=ch.keywords + tuple(eff.value))  # type: ignore[arg-type]
-            elif eff.kind == "add_abilities":
-                ch = replace(ch, abilities=ch.abilities + tuple(eff.value))  # type: ignore[arg-type]
-            elif eff.kind == "modify_pt" and ch.power is not None and ch.toughness is not None:
-                dp, dt = eff.value  # type: ignore[misc]
-                ch = replace(ch, power=ch.power + dp, toughness=ch.toughness + dt)
-        if obj.zone is Zone.BATTLEFIELD:
-            granted: list[str] = []
-            for aura in self.battlefield():
-                if aura.attached_to == obj.oid and aura is not obj:
-                    granted.extend(self.characteristics(aura).enchanted_has)  # layer 6
-            if granted:
-                ch = replace(ch, keywords=ch.keywords + tuple(granted))
-            if obj.plus_counters and ch.power is not None and ch.toughness is not None:
-                ch = replace(
-                    ch, power=ch.power + obj.plus_counters, toughness=ch.toughness + obj.plus_counters
-                )  # layer 7d
+        effects: list[Effect] = list(obj.effects)
+        if obj.zone is Zone.BATTLEFIELD and statics:
+            effects.extend(self._static_effects_on(obj, as_face_up=ignore_face_down))
+        for eff in sorted(effects, key=lambda e: (e.layer, e.timestamp)):
+            if eff.kind is ContinuousKind.PT_FACE_DOWN_CREATURES:
+                n = sum(1 for o in self.battlefield() if o.face_down and "Creature" in self.copiable_values(o).types)
+                eff = Effect(ContinuousKind.SET_PT, (n, n), eff.timestamp)
+            ch = _apply(ch, eff)
+        if obj.zone is Zone.BATTLEFIELD and obj.plus_counters and ch.power is not None and ch.toughness is not None:
+            ch = replace(
+                ch, power=ch.power + obj.plus_counters, toughness=ch.toughness + obj.plus_counters
+            )  # layer 7d
         return ch
+
+    def _static_effects_on(self, obj: GameObject, *, as_face_up: bool = False) -> list[Effect]:
+        """Effects of the static abilities of permanents on the battlefield that apply to `obj`
+        (each with its source's timestamp, 613.7a)."""
+        out = []
+        for source in self.battlefield():
+            sch = self.characteristics(source, statics=False)
+            statics = list(sch.statics)
+            if sch.enchanted_has:
+                statics.append(Static(Affects.ENCHANTED, ContinuousKind.ADD_KEYWORDS, sch.enchanted_has))
+            for st in statics:
+                if self._affects(source, st.affects, obj, as_face_up):
+                    out.append(Effect(st.kind, st.value, source.timestamp))
+        return out
+
+    def _affects(self, source: GameObject, affects: Affects, obj: GameObject, as_face_up: bool = False) -> bool:
+        if affects is Affects.SELF:
+            return obj is source
+        if affects is Affects.ENCHANTED:
+            return source.attached_to == obj.oid and obj is not source
+        if affects is Affects.YOU:
+            return False
+        own = self.characteristics(obj, statics=False, ignore_face_down=as_face_up)
+        if affects is Affects.NONBASIC_LANDS:
+            return "Land" in own.types and "Basic" not in own.supertypes
+        creature = "Creature" in own.types
+        if affects is Affects.CREATURES_YOU_CONTROL:
+            return creature and obj.controller == source.controller
+        if affects is Affects.FACE_DOWN_CREATURES_YOU_CONTROL:
+            return creature and obj.face_down and obj.controller == source.controller
+        if affects is Affects.FACE_DOWN_CREATURES:
+            return creature and obj.face_down
+        return False
+
+    def _player_permission(self, player: str, kind: ContinuousKind) -> bool:
+        return any(
+            st.affects is Affects.YOU and st.kind is kind
+            for source in self.battlefield()
+            if source.controller == player
+            for st in self.characteristics(source, statics=False).statics
+        )
+
+    def _player_modifier(self, player: str, kind: ContinuousKind) -> int:
+        """Cost modifiers from static abilities of permanents `player` controls."""
+        total = 0
+        for source in self.battlefield():
+            if source.controller != player:
+                continue
+            for st in self.characteristics(source, statics=False).statics:
+                if st.affects is Affects.YOU and st.kind is kind:
+                    total += int(st.value)
+        return total
+
+    def prohibited(self, obj: GameObject, kind: ContinuousKind) -> bool:
+        """101.2: a "can't" effect applies."""
+        effects = list(obj.effects)
+        if obj.zone is Zone.BATTLEFIELD:
+            effects += self._static_effects_on(obj)
+        return any(e.kind is kind for e in effects)
 
     def is_creature(self, obj: GameObject) -> bool:
         return "Creature" in self.characteristics(obj).types
 
-    # ---- information (708.5, 708.9) ----------------------------------------------------------
+    # ---- information (708.5, 708.9, 406.3) ---------------------------------------------------
 
     def can_see(self, player: str, obj: GameObject) -> bool:
         """Whether `player` may look at the front of `obj`."""
+        if not self.players[player].in_game:
+            return False
         if not obj.face_down:
             return obj.zone not in (Zone.LIBRARY, Zone.HAND) or player == obj.card.owner
         if obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and player == obj.controller:
-            return True
-        return player in obj.may_look
+            return True  # 708.5
+        if obj.zone is Zone.COMMAND and player == obj.card.owner:
+            return True  # 702.106b: the owner of a face-down conspiracy knows it
+        if obj.zone is Zone.BATTLEFIELD and self.is_creature(obj) and self._player_permission(
+            player, ContinuousKind.LOOK_AT_FACE_DOWN_CREATURES
+        ):
+            return True  # Keeper of the Lens: face-down creatures, never face-down spells
+        if obj.zone is Zone.EXILE and obj.exiled_with in self.objects:
+            source = self.objects[obj.exiled_with]
+            if source.zone is Zone.BATTLEFIELD and source.controller == player and any(
+                st.kind is ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS
+                for st in self.characteristics(source, statics=False).statics
+            ):
+                return True  # 607.2a: only the object that exiled it, and whoever controls it now
+        return player in obj.may_look  # 406.3: a face-down exiled card only if an effect allows
 
     def _reveal(self, obj: GameObject) -> None:
         obj.card.revealed = True
@@ -234,36 +340,72 @@ class Game:
 
     # ---- events, triggers, state-based actions -----------------------------------------------
 
-    def _emit(self, event: str, obj: GameObject, *, last_known: Characteristics | None = None) -> None:
-        self.events.append((event, obj.label))
+    def _emit(
+        self,
+        event: TriggerEvent,
+        obj: GameObject,
+        *,
+        last_known: Characteristics | None = None,
+        left: GameObject | None = None,
+    ) -> None:
+        """`event` happened to `obj`: put every ability that listens on the stack (603.2)."""
+        self.events.append((str(event), obj.label))
         own = last_known or self.characteristics(obj)
-        listeners: list[tuple[GameObject, Ability]] = []
-        for ability in own.abilities:
-            if ability.event == event:
-                listeners.append((obj, ability))
-        if event == "turned_face_up":
-            for perm in self.battlefield():
-                if perm.controller != obj.controller:
+        listeners: list[tuple[GameObject, Ability]] = [(obj, a) for a in own.abilities if a.event == event]
+        others = _OTHERS.get(event, ())
+        if others:
+            is_creature = "Creature" in own.types
+            for source in list(self.objects.values()):
+                if source is obj and event not in (TriggerEvent.TURNED_FACE_UP, TriggerEvent.ATTACKS, TriggerEvent.BLOCKED):
                     continue
-                for ability in self.characteristics(perm).abilities:
-                    if ability.event == "permanent_you_control_turned_face_up":
-                        listeners.append((perm, ability))
+                in_graveyard = source.zone is Zone.GRAVEYARD
+                if source.zone is not Zone.BATTLEFIELD and not in_graveyard:
+                    continue
+                ch = self.characteristics(source)
+                for ability in ch.abilities:
+                    if ability.event not in others:
+                        continue
+                    from_graveyard = ability.event is TriggerEvent.PERMANENT_TURNED_FACE_UP_FROM_GRAVEYARD
+                    if in_graveyard != from_graveyard:
+                        continue
+                    yours = source.controller == obj.controller if not in_graveyard else source.card.owner == obj.controller
+                    if ability.event in _YOURS and not yours:
+                        continue
+                    if ability.event in _CREATURE_ONLY and not is_creature:
+                        continue
+                    if ability.event is TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP and source is obj:
+                        continue
+                    if ability.event in (TriggerEvent.ANOTHER_CREATURE_ENTERS, TriggerEvent.ANOTHER_CREATURE_DIES) and (
+                        source is obj or not is_creature
+                    ):
+                        continue
+                    listeners.append((source, ability))
         for source, ability in listeners:
-            self._trigger(source, ability)
+            self._trigger(source, ability, targets=[obj.oid] if ability.target else [], left=left if source is obj else None)
 
-    def _trigger(self, source: GameObject, ability: Ability) -> None:
+    def _trigger(
+        self, source: GameObject, ability: Ability, *, targets: list[int] | None = None, left: GameObject | None = None
+    ) -> None:
+        """Put a triggered ability on the stack; `left`: the object its source was on the
+        battlefield, for a leaves-the-battlefield ability linked to what that object did (607.2a)."""
         desc = ability.text or f"{source.label}: {ability.effect}"
-        self.stack.append(StackAbility(source.oid, source.label, source.controller, ability, desc))
+        controller = source.controller if source.zone is not Zone.GRAVEYARD else source.card.owner
+        item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []))
+        if left is not None and ability.effect in _EXILED_WITH_EFFECTS:
+            item.source_oid, item.last_known = left.oid, left
+        self.stack.append(item)
         self.events.append(("triggered", source.label))
 
     def check_state_based_actions(self) -> None:
-        """704.5f (toughness 0 or less) and 704.5m (an Aura attached to nothing illegal)."""
+        """704.5f/g (toughness 0 or less, lethal damage) and 704.5m (an Aura attached illegally)."""
         changed = True
         while changed:
             changed = False
             for obj in self.battlefield():
                 ch = self.characteristics(obj)
-                if "Creature" in ch.types and ch.toughness is not None and ch.toughness <= 0:
+                if "Creature" in ch.types and ch.toughness is not None and (
+                    ch.toughness <= 0 or 0 < ch.toughness <= obj.damage
+                ):
                     self._move(obj, Zone.GRAVEYARD)
                     changed = True
                     break
@@ -276,11 +418,14 @@ class Game:
 
     # ---- zone changes ------------------------------------------------------------------------
 
-    def _move(self, obj: GameObject, zone: Zone, *, face_up: bool = True) -> GameObject:
-        """Move to another zone as a new object (400.7), revealing a face-down permanent (708.9)."""
+    def _move(
+        self, obj: GameObject, zone: Zone, *, reveal: bool = True, face_down: bool = False
+    ) -> GameObject:
+        """Move to another zone as a new object (400.7), revealing a face-down permanent or spell
+        (708.9). `face_down`: exiled face down (406.3)."""
         last_known = self.characteristics(obj)
         was_creature = obj.zone is Zone.BATTLEFIELD and "Creature" in last_known.types
-        if obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and face_up:
+        if obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and reveal:
             self._reveal(obj)
         self._remove_from_zone(obj)
         for other in self.objects.values():
@@ -289,32 +434,69 @@ class Game:
         if obj.card.token and zone is not Zone.BATTLEFIELD:
             zone = Zone.OUTSIDE  # 704.5d: a token that left the battlefield ceases to exist
         new = self._new_object(obj.card, zone, obj.card.owner)
+        if face_down and zone is Zone.EXILE:
+            new.face_down_by = FaceDownWay.EFFECT
         if zone is Zone.LIBRARY:
             self.players[obj.card.owner].library.insert(0, new.oid)
         if zone is Zone.GRAVEYARD and was_creature:
-            self._emit("dies", new, last_known=last_known)
+            self._emit(TriggerEvent.DIES, new, last_known=last_known, left=obj)
+            self._emit_others(TriggerEvent.ANOTHER_CREATURE_DIES, new, last_known)
         if zone is Zone.BATTLEFIELD:
-            self._emit("enters", new)
+            self._entered(new)
         return new
 
-    def move(self, label: str, zone: Zone) -> GameObject:
-        """Destroy, sacrifice, exile, bounce...: put the object into `zone`."""
-        obj = self.obj(label)
-        if obj.zone is zone:
-            raise IllegalAction(f"{label} is already in the {zone}")
-        return self._move(obj, zone)
+    def _emit_others(self, event: TriggerEvent, obj: GameObject, last_known: Characteristics) -> None:
+        """An event whose own-source abilities were already handled: only other listeners."""
+        for source in self.battlefield():
+            if source is obj or "Creature" not in last_known.types:
+                continue
+            for ability in self.characteristics(source).abilities:
+                if ability.event == event:
+                    self._trigger(source, ability)
 
-    def return_to_battlefield(self, label: str) -> GameObject | None:
-        """An effect returns a card that left: face up; an instant or sorcery stays where it is."""
+    def _entered(self, new: GameObject) -> None:
+        self._emit(TriggerEvent.ENTERS, new)
+        if self.is_creature(new):
+            for source in self.battlefield():
+                if source is new:
+                    continue
+                for ability in self.characteristics(source).abilities:
+                    if ability.event is TriggerEvent.ANOTHER_CREATURE_ENTERS:
+                        self._trigger(source, ability)
+
+    def move(self, label: str, zone: Zone, *, face_down: bool = False, by: str | None = None) -> GameObject:
+        """Destroy, sacrifice, exile (`face_down`: 406.3; `by`: the object whose effect exiled it),
+        bounce...: put the object into `zone`."""
         obj = self.obj(label)
-        front = obj.card.definition.front
-        if front.types & {"Instant", "Sorcery"}:
+        if obj.zone is zone and not (zone is Zone.EXILE and face_down != obj.face_down):
+            raise IllegalAction(f"{label} is already in the {zone}")
+        new = self._move(obj, zone, face_down=face_down)
+        if by is not None:
+            new.exiled_with = self.obj(by).oid
+        return new
+
+    def put_face_down_as(self, label: str, controller: str, values: Characteristics) -> GameObject:
+        """Put a card onto the battlefield face down with the characteristics the effect gives it
+        (Tezzeret's "They're 5/5 artifact creatures"): those are its face-down values (708.2a),
+        copiable (707.2), and gone once it is turned face up."""
+        new = self._put_face_down(self.obj(label), FaceDownWay.EFFECT, controller)
+        new.face_down_values = values
+        return new
+
+    def return_to_battlefield(self, label: str, *, face_down: bool = False) -> GameObject | None:
+        """An effect returns a card that left: face up unless it says face down (then as a 2/2
+        with no way to turn it face up unless it has morph or disguise); an instant or sorcery
+        card stays where it is (701.40f)."""
+        obj = self.obj(label)
+        if obj.card.definition.card_types & {"Instant", "Sorcery"} and not face_down:
             return None
+        if face_down:
+            return self._put_face_down(obj, FaceDownWay.EFFECT, obj.card.owner)
         return self._move(obj, Zone.BATTLEFIELD)
 
     # ---- putting cards onto the battlefield face down ----------------------------------------
 
-    def _put_face_down(self, obj: GameObject, way: str, controller: str) -> GameObject:
+    def _put_face_down(self, obj: GameObject, way: FaceDownWay, controller: str) -> GameObject:
         if obj.card.definition.is_double_faced and not self.rules.double_faced_can_be_face_down:
             raise IllegalAction(
                 f"{obj.label}: a double-faced permanent is always face up (711.6, CR {self.rules.date})"
@@ -322,7 +504,7 @@ class Game:
         self._remove_from_zone(obj)
         new = self._new_object(obj.card, Zone.BATTLEFIELD, controller)
         new.face_down_by = way  # turned face down before it enters (708.3)
-        self._emit("enters", new)  # face down it has no abilities, so nothing of its own triggers
+        self._entered(new)  # face down it has no abilities, so nothing of its own triggers
         return new
 
     def _require(self, mechanic: str) -> None:
@@ -337,13 +519,24 @@ class Game:
             lib = self.players[player].library
             if not lib:
                 break
-            done.append(self._put_face_down(self.objects[lib[0]], "manifest", player))
+            done.append(self._put_face_down(self.objects[lib[0]], FaceDownWay.MANIFEST, player))
         return done
 
-    def manifest_card(self, player: str, label: str, way: str = "manifest") -> GameObject:
+    def manifest_card(self, player: str, label: str, way: FaceDownWay = FaceDownWay.MANIFEST) -> GameObject:
         """Manifest a specific card (Ghastly Conscription, Write into Being, Jeskai Infiltrator)."""
         self._require(way)
         return self._put_face_down(self.obj(label), way, player)
+
+    def turn_all_face_down(self, exclude: str | None = None) -> list[str]:
+        """Ixidron: turn all other nontoken creatures face down (they can be turned face up only
+        with a morph or disguise cost, 708.2b/701.40b)."""
+        done = []
+        for obj in self.battlefield():
+            if obj.label == exclude or obj.card.token or not self.is_creature(obj):
+                continue
+            if self.turn_face_down(obj.label):
+                done.append(obj.label)
+        return done
 
     def manifest_one_of_top_two(self, player: str, choose: str, other_to: str = "top") -> GameObject:
         """Write into Being: look at the top two, manifest one, the other on top or bottom. With the
@@ -353,7 +546,7 @@ class Game:
         chosen = [o for o in top if o.label == choose]
         if not chosen:
             raise IllegalAction(f"{choose} is not among the top two cards of {player}'s library")
-        new = self._put_face_down(chosen[0], "manifest", player)
+        new = self._put_face_down(chosen[0], FaceDownWay.MANIFEST, player)
         lib = self.players[player].library
         others = [o for o in top if o is not chosen[0]]
         if others and self.players[player].top_revealed:
@@ -367,53 +560,186 @@ class Game:
         """701.58a: manifest with ward {2}."""
         self._require("cloak")
         lib = self.players[player].library
-        return self._put_face_down(self.objects[lib[0]], "cloak", player) if lib else None
+        return self._put_face_down(self.objects[lib[0]], FaceDownWay.CLOAK, player) if lib else None
 
-    def manifest_dread(self, player: str, choose: str) -> GameObject:
-        """701.62a: look at the top two, manifest one, the other goes to the graveyard."""
+    def manifest_dread(self, player: str, choose: str | None = None) -> GameObject | None:
+        """701.62a: look at the top two, manifest one, the other goes to the graveyard. With one
+        card it is manifested; with none nothing happens; "whenever you manifest dread" triggers
+        either way (701.62b)."""
         self._require("manifest_dread")
         top = self.library(player)[:2]
-        chosen = [o for o in top if o.label == choose]
-        if not chosen:
-            raise IllegalAction(f"{choose} is not among the top two cards of {player}'s library")
-        new = self._put_face_down(chosen[0], "manifest", player)
-        for other in top:
-            if other is not chosen[0]:
-                self._move(other, Zone.GRAVEYARD)
+        new = None
+        if top:
+            chosen = [o for o in top if o.label == choose] if choose else top[:1]
+            if not chosen:
+                raise IllegalAction(f"{choose} is not among the top two cards of {player}'s library")
+            new = self._put_face_down(chosen[0], FaceDownWay.MANIFEST, player)
+            for other in top:
+                if other is not chosen[0]:
+                    self._move(other, Zone.GRAVEYARD)
+        for source in self.battlefield():
+            if source.controller == player:
+                for ability in self.characteristics(source).abilities:
+                    if ability.event is TriggerEvent.YOU_MANIFEST_DREAD:
+                        self._trigger(source, ability)
         return new
 
-    def cast(self, player: str, label: str, *, face_down: str | None = None) -> GameObject:
-        """Cast a card from hand; `face_down`: 'morph' / 'megamorph' / 'disguise' for {3} (702.37c)."""
+    # ---- casting, targets, resolving (601, 608) ----------------------------------------------
+
+    def face_down_spell_cost(self, player: str) -> str:
+        """702.37c / 702.168b: {3}, changed by cost modifiers (601.2f)."""
+        amount = max(0, 3 + self._player_modifier(player, ContinuousKind.FACE_DOWN_SPELL_COST))
+        return f"{{{amount}}}"
+
+    def cast(
+        self,
+        player: str,
+        label: str,
+        *,
+        face_down: FaceDownWay | str | None = None,
+        targets: list[str] | None = None,
+        face: int = 0,
+        without_paying: bool = False,
+    ) -> str:
+        """Cast a card from hand (or an exiled card an effect lets you cast); `face_down`: 'morph'
+        / 'megamorph' / 'disguise' for {3} (702.37c); `face`: 1 casts an Adventure or a modal
+        double-faced card's back. Returns the cost paid."""
         obj = self.obj(label)
-        if obj.zone is not Zone.HAND or obj.card.owner != player:
+        self._no_split_second("cast a spell")
+        from_exile = obj.zone is Zone.EXILE and obj.playable_this_turn
+        commander = obj.zone is Zone.COMMAND and obj.card.commander_casts is not None and not obj.face_down
+        if not (from_exile or commander) and (obj.zone is not Zone.HAND or obj.card.owner != player):
             raise IllegalAction(f"{label} is not in {player}'s hand")
-        if face_down is not None:
-            self._require(face_down)
-            front = obj.card.definition.front
-            if getattr(front, face_down, None) is None:
-                raise IllegalAction(f"{label} has no {face_down} ability")
-            if obj.card.definition.is_double_faced:
-                raise IllegalAction(f"{label}: a double-faced card can't be cast face down (712.)")
+        definition = obj.card.definition
+        way = FaceDownWay(face_down) if face_down is not None else None
+        if way is not None and without_paying:
+            # 118.9a: only one alternative cost; casting face down is one (702.37c)
+            raise IllegalAction(f"{label}: cast without paying its mana cost, it can't also be cast face down")
+        if way is not None:
+            if way not in (*_CAST_FACE_DOWN, FaceDownWay.EFFECT):
+                raise IllegalAction(f"a card can't be cast face down by {way}")
+            if definition.is_double_faced:
+                raise IllegalAction(f"{label}: a double-faced card can't be cast face down (712.14a)")
+            if way is FaceDownWay.EFFECT:
+                # An effect lets it be cast face down (Illusionary Mask): the effect sets the cost.
+                if not definition.is_creature_card():
+                    raise IllegalAction(f"{label} is not a creature card")
+                paid = ""
+            else:
+                self._require(way)
+                front = definition.front
+                cost = getattr(front, way, None)
+                if way is FaceDownWay.MORPH and cost is None:
+                    cost = front.megamorph  # 702.37b: megamorph is a morph ability
+                if cost is None:
+                    raise IllegalAction(f"{label} has no {way} ability")
+                paid = self.face_down_spell_cost(player)
+        else:
+            if face and len(definition.faces) < 2:
+                raise IllegalAction(f"{label} has no second face to cast")
+            paid = "" if without_paying else definition.faces[face].mana_cost or ""
+        if commander:
+            tax = 2 * (obj.card.commander_casts or 0)  # 903.8: {2} more for each earlier cast from there
+            paid = _add_generic(paid or "{0}", tax) if tax else paid
+            obj.card.commander_casts = (obj.card.commander_casts or 0) + 1
         self._remove_from_zone(obj)
         spell = self._new_object(obj.card, Zone.STACK, player)
-        spell.face_down_by = face_down
+        spell.face_down_by = way
+        spell.face_index = face
         self.stack.append(spell.oid)
-        return spell
+        for t in targets or ():
+            self._target(spell.oid, player, self.obj(t), spell.targets)
+        if way is None:
+            self._cast_triggers(player, spell)
+        return paid
 
-    def resolve(self, copy_of: str | None = None) -> None:
-        """Resolve the top of the stack; `copy_of` is the choice for a Clone-like spell."""
+    def _no_split_second(self, what: str) -> None:
+        """702.61a: while a spell with split second is on the stack, players can't cast spells or
+        activate abilities that aren't mana abilities (special actions are still allowed)."""
+        for item in self.stack:
+            if isinstance(item, int) and "split second" in self.characteristics(self.objects[item]).keywords:
+                raise IllegalAction(f"can't {what} while a spell with split second is on the stack (702.61a)")
+
+    def _cast_triggers(self, player: str, spell: GameObject) -> None:
+        """Abilities that trigger on casting a spell with a chosen name (a face-up conspiracy's:
+        603.2f, it must be face up when the spell is cast)."""
+        name = self.characteristics(spell).name
+        for source in list(self.objects.values()):
+            if source.zone not in (Zone.BATTLEFIELD, Zone.COMMAND) or source.face_down:
+                continue
+            if source.card.owner != player or source.choice != name:
+                continue
+            for ability in self.characteristics(source).abilities:
+                if ability.event is TriggerEvent.YOU_CAST_NAMED_SPELL:
+                    self._trigger(source, ability)
+
+    def _target(self, source_oid: int, controller: str, target: GameObject, into: list[int]) -> None:
+        """Choose `target` (115); a permanent with ward an opponent's spell or ability targets
+        triggers its ward ability (702.21a)."""
+        into.append(target.oid)
+        self._emit(TriggerEvent.BECOMES_TARGET, target)
+        if target.zone is not Zone.BATTLEFIELD or target.controller == controller:
+            return
+        for kw in self.characteristics(target).keywords:
+            if kw.startswith("ward"):
+                ward = Ability(EffectKind.COUNTER_UNLESS_PAID, text=f"{target.label}: {kw}")
+                spell = source_oid if source_oid in self.objects and self.objects[source_oid].zone is Zone.STACK else None
+                item = StackAbility(target.oid, target.label, target.controller, ward, kw, [], spell)
+                if spell is None:  # an ability: its StackAbility is the one on top of it
+                    item.spell_oid = -1
+                self.stack.append(item)
+                self.events.append(("triggered", target.label))
+
+    def is_legal_target(self, kind: TargetKind, obj: GameObject) -> bool:
+        """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution)."""
+        if kind in (TargetKind.SPELL, TargetKind.CREATURE_SPELL):
+            if obj.zone is not Zone.STACK:
+                return False
+            return kind is TargetKind.SPELL or "Creature" in self.characteristics(obj).types
+        if obj.zone is not Zone.BATTLEFIELD:
+            return False
+        if kind is TargetKind.PERMANENT:
+            return True
+        if not self.is_creature(obj):
+            return False
+        if kind is TargetKind.FACE_DOWN_CREATURE:
+            return obj.face_down
+        if kind is TargetKind.FACE_UP_CREATURE:
+            return not obj.face_down
+        if kind is TargetKind.NONTOKEN_CREATURE:
+            return not obj.card.token
+        return True
+
+    def _legal_targets(self, ability: Ability, targets: list[int]) -> list[GameObject] | None:
+        """608.2b: the targets still legal (same objects, still matching); None: all illegal."""
+        if ability.target is None or not targets:
+            return []
+        legal = [
+            self.objects[t] for t in targets if t in self.objects and self.is_legal_target(ability.target, self.objects[t])
+        ]
+        return legal or None
+
+    def resolve(self, copy_of: str | None = None, *, pay: bool = False, choice: object = None) -> None:
+        """Resolve the top of the stack; `copy_of` is the choice for a Clone-like spell, `pay`
+        whether a ward cost is paid, `choice` any other choice made on resolution."""
         if not self.stack:
             raise IllegalAction("the stack is empty")
         top = self.stack.pop()
         if isinstance(top, StackAbility):
-            self._resolve_ability(top)
+            self._resolve_ability(top, pay=pay, choice=choice)
             return
         spell = self.objects[top]
         ch = self.characteristics(spell)
         if ch.types & {"Instant", "Sorcery"}:
-            for ability in ch.abilities:
-                if ability.event is None:
-                    self._do(ability, spell.controller, spell)
+            spell_effects = [a for a in ch.abilities if a.event is None]
+            # 608.2b: targets are checked once, as it starts to resolve; later instructions use
+            # what those objects were then (its controller, for "its controller manifests dread").
+            legal = [self._legal_targets(a, spell.targets) for a in spell_effects]
+            if any(t is None for t in legal):
+                self.events.append(("fizzled", spell.label))  # all its targets illegal: no effect
+            else:
+                for ability, targets in zip(spell_effects, legal, strict=True):
+                    self._do(ability, spell.controller, spell, targets or [], choice)
             self._move(spell, Zone.GRAVEYARD)
             return
         way = spell.face_down_by
@@ -422,125 +748,271 @@ class Game:
         perm.face_down_by = way  # 708.4: the permanent a face-down spell becomes is face down
         if copy_of is not None and ch.enters_as_copy:
             perm.copy_of = self.copiable_values(self.obj(copy_of))  # 707.2
-        self._emit("enters", perm)
+        for ability in self.characteristics(perm).abilities:
+            if ability.event is TriggerEvent.AS_ENTERS and ability.effect is EffectKind.TURN_ALL_OTHER_FACE_DOWN:
+                self.turn_all_face_down(exclude=perm.label)  # before it is on the battlefield (614.1c)
+        self._entered(perm)
 
     def resolve_all(self) -> None:
         while self.stack:
             self.resolve()
             self.check_state_based_actions()
 
-    def _resolve_ability(self, item: StackAbility) -> None:
-        source = self.objects.get(item.source_oid)  # None when the source left (113.7a)
-        self._do(item.ability, item.controller, source)
+    def _resolve_ability(self, item: StackAbility, *, pay: bool, choice: object) -> None:
+        if item.ability.effect is EffectKind.COUNTER_UNLESS_PAID:
+            if not pay:
+                self._counter_item(item.spell_oid)
+            return
+        legal = self._legal_targets(item.ability, item.targets)
+        if legal is None:
+            self.events.append(("fizzled", item.source_label))
+            return
+        source = self.objects.get(item.source_oid) or item.last_known  # it may have left (113.7a)
+        self._do(item.ability, item.controller, source, legal, choice)
 
-    def _do(self, ability: Ability, controller: str, source: GameObject | None) -> None:
+    def counter(self, label: str) -> None:
+        """701.6a: counter a spell: it goes to its owner's graveyard (a face-down one is revealed,
+        708.9)."""
+        obj = self.obj(label)
+        if obj.zone is not Zone.STACK:
+            raise IllegalAction(f"{label} is not a spell on the stack")
+        if "can't be countered" in self.characteristics(obj).keywords:
+            raise IllegalAction(f"{label} can't be countered")
+        self._move(obj, Zone.GRAVEYARD)
+
+    def _counter_item(self, oid: int | None) -> None:
+        if oid is not None and oid in self.objects and self.objects[oid].zone is Zone.STACK:
+            self._move(self.objects[oid], Zone.GRAVEYARD)
+        elif oid == -1:  # ward countering an ability: the ability just below the ward trigger
+            for item in reversed(self.stack):
+                if isinstance(item, StackAbility):
+                    self.stack.remove(item)
+                    self.events.append(("countered", item.source_label))
+                    return
+
+    def _do(
+        self,
+        ability: Ability,
+        controller: str,
+        source: GameObject | None,
+        targets: list[GameObject] | None = None,
+        choice: object = None,
+    ) -> None:
         effect = ability.effect
         on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
-        if effect == "form":
+        targets = targets or []
+        if effect is EffectKind.FORM:
             # "it becomes an Aura with enchant creature. Manifest the top card of your library and
             # attach [it] to it." The manifest happens even if the Form has left the battlefield.
             if on_battlefield:
                 assert source is not None
-                source.effects.append(Effect(4, "add_subtypes", ("Aura",), self._tick()))
-                source.effects.append(Effect(6, "add_keywords", ("enchant creature",), self._tick()))
+                source.effects.append(Effect(ContinuousKind.ADD_SUBTYPES, ("Aura",), self._tick()))
+                source.effects.append(Effect(ContinuousKind.ADD_KEYWORDS, ("enchant creature",), self._tick()))
             made = self.manifest(controller)
             if on_battlefield and made:
                 assert source is not None
                 source.attached_to = made[0].oid
-        elif effect == "manifest":
+        elif effect is EffectKind.MANIFEST:
             self.manifest(controller, ability.count)
-        elif effect == "gain_life_per_creature":
+        elif effect is EffectKind.MANIFEST_DREAD:
+            for t in targets or [None]:  # type: ignore[list-item]
+                who = t.controller if t is not None else controller
+                self.manifest_dread(who, choice if isinstance(choice, str) else None)
+        elif effect is EffectKind.CLOAK:
+            self.cloak(controller)
+        elif effect is EffectKind.GAIN_LIFE_PER_CREATURE:
             mine = [o for o in self.battlefield() if o.controller == controller and self.is_creature(o)]
             self.players[controller].life += len(mine)
-        elif effect == "exile_self_and_top_then_manifest":
+        elif effect is EffectKind.EXILE_SELF_AND_TOP_THEN_MANIFEST:
             pile = []
             if on_battlefield:
                 assert source is not None
-                pile.append(self._move(source, Zone.EXILE, face_up=False))
+                pile.append(self._move(source, Zone.EXILE, reveal=False))
             lib = self.library(controller)
             if lib:
-                pile.append(self._move(lib[0], Zone.EXILE, face_up=False))
+                pile.append(self._move(lib[0], Zone.EXILE, reveal=False))
             for card in pile:  # the shuffled pile: scenarios see the order they were exiled
-                self._put_face_down(card, "manifest", controller)
-        elif effect == "grant_dies_manifest":
+                self._put_face_down(card, FaceDownWay.MANIFEST, controller)
+        elif effect is EffectKind.GRANT_DIES_MANIFEST:
             # Locked in as the ability resolves: only the creatures there now gain it (611.2c).
-            granted = Ability(effect="manifest", event="dies", text="When this creature dies, manifest")
+            granted = Ability(
+                effect=EffectKind.MANIFEST, event=TriggerEvent.DIES, text="When this creature dies, manifest"
+            )
             for obj in self.battlefield():
-                if (
-                    obj.controller == controller
-                    and not obj.face_down
-                    and not obj.card.token
-                    and self.is_creature(obj)
-                ):
-                    obj.effects.append(Effect(6, "add_abilities", (granted,), self._tick(), True))
+                if obj.controller == controller and not obj.face_down and not obj.card.token and self.is_creature(obj):
+                    obj.effects.append(Effect(ContinuousKind.ADD_ABILITIES, (granted,), self._tick(), True))
+        elif effect in _TARGET_EFFECTS:
+            # without a target the ability does it to its own source ("turn this face down")
+            for t in targets if ability.target else [source] if on_battlefield else []:
+                assert t is not None
+                _TARGET_EFFECTS[effect](self, ability, controller, t)
+        elif effect is EffectKind.COUNTER:
+            for t in targets:
+                self._move(t, Zone.GRAVEYARD)
+        elif effect is EffectKind.LOOK_AT_TOP_EXILE_ONE_FACE_DOWN:
+            # Clone Shell: look at the top `count` (all of them if fewer), exile one face down even
+            # if none is a creature card, the rest to the bottom.
+            seen = self.library(controller)[: ability.count]
+            chosen = [o for o in seen if o.label == choice] or seen[:1]
+            for obj in seen:
+                if obj in chosen:
+                    new = self._move(obj, Zone.EXILE, face_down=True)
+                    new.exiled_with = source.oid if source is not None else None
+                else:
+                    lib = self.players[obj.card.owner].library
+                    lib.remove(obj.oid)
+                    lib.append(obj.oid)
+        elif effect in _EXILED_WITH_EFFECTS:
+            # Linked abilities (607.2a): only the cards exiled by this very object, which may have
+            # left the battlefield to pay the cost; another object with its name has none.
+            oid = source.oid if source is not None else None
+            for obj in [o for o in self.objects.values() if o.zone is Zone.EXILE and o.exiled_with == oid]:
+                obj.face_down_by = None
+                types = obj.card.definition.card_types
+                put = (effect is EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS and not types & {"Instant", "Sorcery"}) or (
+                    effect is EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE and "Creature" in types
+                )
+                if put:
+                    self._move(obj, Zone.BATTLEFIELD).controller = controller
+        elif effect in (EffectKind.RETURN_SELF, EffectKind.RETURN_SELF_FACE_DOWN):
+            if source is not None and source.zone is Zone.GRAVEYARD:
+                down = effect is EffectKind.RETURN_SELF_FACE_DOWN or str(choice).replace("_", " ") == "face down"
+                if down:
+                    self._put_face_down(source, FaceDownWay.EFFECT, controller)
+                else:
+                    self._move(source, Zone.BATTLEFIELD)
 
     # ---- turning face up and down ------------------------------------------------------------
 
-    def turn_face_up(self, label: str, by: str = "mana") -> str:
+    def turn_face_up_cost(self, obj: GameObject, by: str) -> str | None:
+        """What the special action costs `by` this way, or None when it can't be taken that way."""
+        if obj.zone is Zone.COMMAND and obj.face_down_by is FaceDownWay.HIDDEN_AGENDA:
+            return "" if by == "mana" else None  # 702.106c: a special action, no cost
+        if obj.zone is not Zone.BATTLEFIELD or not obj.face_down:
+            return None
+        if by == "mana":
+            if obj.face_down_by not in _MANIFESTED:
+                return None
+            # 701.40b: show that *the card* is a creature card: effects on the permanent don't count.
+            definition = obj.card.definition
+            if not definition.is_creature_card() or not definition.front.mana_cost:
+                return None
+            cost = definition.front.mana_cost
+        elif by in _CAST_FACE_DOWN:
+            if not self.rules.knows(by):
+                return None
+            as_face_up = self.characteristics(obj, ignore_face_down=True)
+            cost = getattr(as_face_up, by)
+            if by == "morph" and cost is None:
+                cost = as_face_up.megamorph
+            if cost is None:
+                return None
+        else:
+            return None
+        more = self._player_modifier(obj.controller, ContinuousKind.TURN_FACE_UP_COST)
+        return _add_generic(cost, more)
+
+    def turn_face_up(self, label: str, by: str = "mana", *, choice: object = None) -> str:
         """The special action (116.2b): by 'mana' (manifest/cloak: the card's mana cost, 701.40b),
         'morph' / 'megamorph' (702.37e) or 'disguise' (702.168d). Returns the cost paid."""
         obj = self.obj(label)
+        if obj.zone is Zone.COMMAND and obj.face_down:
+            obj.face_down_by = None  # a conspiracy's hidden agenda: the named card is revealed
+            self.events.append(("special_action", label))
+            return ""
         if obj.zone is not Zone.BATTLEFIELD or not obj.face_down:
             raise IllegalAction(f"{label} is not a face-down permanent")
-        as_face_up = self.characteristics(obj, ignore_face_down=True)
-        if by == "mana":
-            if obj.face_down_by not in ("manifest", "cloak"):
-                raise IllegalAction(f"{label} was not manifested or cloaked ({obj.face_down_by})")
-            # 701.40b: show that *the card* is a creature card: effects on the permanent don't count.
-            card_front = obj.card.definition.front
-            if "Creature" not in card_front.types or not card_front.mana_cost:
-                raise IllegalAction(f"{label} is not a creature card with a mana cost")
-            cost = card_front.mana_cost
-        elif by in ("morph", "megamorph", "disguise"):
-            self._require(by)
-            cost_or_none = getattr(as_face_up, by)
-            if by == "morph" and cost_or_none is None:
-                cost_or_none = as_face_up.megamorph
-            if cost_or_none is None:
-                raise IllegalAction(f"{label} would have no {by} cost if it were face up")
-            cost = cost_or_none
-        else:
+        if by not in ("mana", *_CAST_FACE_DOWN):
             raise IllegalAction(f"unknown way to turn face up: {by!r}")
-        if "Instant" in obj.card.definition.front.types or "Sorcery" in obj.card.definition.front.types:
+        if by != "mana":
+            self._require(by)
+        if self.prohibited(obj, ContinuousKind.CANT_TURN_FACE_UP):
+            raise IllegalAction(f"{label} can't be turned face up (an effect says so)")
+        cost = self.turn_face_up_cost(obj, by)
+        if cost is None:
+            if by == "mana":
+                raise IllegalAction(f"{label} was not manifested or cloaked, or is not a creature card with a mana cost")
+            raise IllegalAction(f"{label} would have no {by} cost if it were face up")
+        as_face_up = self.characteristics(obj, ignore_face_down=True)
+        if obj.card.definition.card_types & {"Instant", "Sorcery"}:
             self._reveal(obj)  # 701.40g
             return cost
         if by in ("morph", "megamorph") and as_face_up.morph is None:
             obj.plus_counters += 1  # 702.37b: its megamorph cost was paid
-        obj.face_down_by = None
-        obj.face_index = 0  # 712.15a: a double-faced card turns face up front face up
         self.events.append(("special_action", label))
-        self._emit("turned_face_up", obj)  # 708.8: not "enters"
+        self._turn_up(obj, choice)
         return cost
 
-    def effect_turns_face_up(self, label: str) -> bool:
+    def _turn_up(self, obj: GameObject, choice: object) -> None:
+        obj.face_down_by = None
+        obj.face_down_values = None
+        obj.face_index = 0  # 712.15a: a double-faced card turns face up front face up
+        # 708.11: "As this is turned face up" applies while it turns face up, not afterward; a
+        # copy it becomes that way brings its own such abilities (Vesuvan Shapeshifter copying an
+        # Aquamorph Entity). `choice` is one choice, or a list: one per ability, in order.
+        choices = list(choice) if isinstance(choice, list) else [choice]
+        done: list[Ability] = []
+        while True:
+            pending = [
+                a for a in self.characteristics(obj).abilities
+                if a.event is TriggerEvent.AS_TURNED_FACE_UP and a not in done
+                and not (done and a.effect is EffectKind.BECOME_COPY_OF_CHOICE)
+            ]
+            if not pending:
+                break
+            done.append(pending[0])
+            self._as_turned_face_up(obj, pending[0], choices.pop(0) if choices else None)
+        self._emit(TriggerEvent.TURNED_FACE_UP, obj)  # 708.8: not "enters"
+
+    def _as_turned_face_up(self, obj: GameObject, ability: Ability, choice: object) -> None:
+        if ability.effect is EffectKind.COUNTERS:
+            obj.plus_counters += ability.count  # Bubble Smuggler: it turns face up with them
+        elif ability.effect is EffectKind.CHOOSE_PT:
+            options = ability.options
+            pt = _pt_choice(choice, options)
+            obj.effects.append(Effect(ContinuousKind.SET_PT, pt, self._tick()))
+        elif ability.effect is EffectKind.BECOME_COPY_OF_CHOICE and choice is not None:
+            # "until it is turned face down, it becomes a copy ..., except it has 'At the beginning of
+            # your upkeep, you may turn this creature face down'" (its own morph is not kept).
+            kept = Ability(EffectKind.TURN_FACE_DOWN, TriggerEvent.UPKEEP, text="upkeep: you may turn this face down")
+            copied = self.copiable_values(self.obj(str(choice)))
+            obj.copy_of = replace(copied, abilities=copied.abilities + (kept,))
+            obj.copy_until_face_down = True
+
+    def effect_turns_face_up(self, label: str, *, choice: object = None) -> bool:
         """An effect (not the special action) turns a permanent face up. 701.40g: a manifested
         instant or sorcery is revealed and stays face down. Returns whether it turned face up."""
         obj = self.obj(label)
+        if obj.zone is Zone.EXILE and obj.face_down:
+            obj.face_down_by = None  # an exiled card turned face up is not "turned face up" (708.8)
+            return True
         if obj.zone is not Zone.BATTLEFIELD or not obj.face_down:
             return False
-        if obj.card.definition.front.types & {"Instant", "Sorcery"}:
+        if obj.card.definition.card_types & {"Instant", "Sorcery"}:
             self._reveal(obj)
             return False
-        obj.face_down_by = None
-        obj.face_index = 0
-        self._emit("turned_face_up", obj)
+        self._turn_up(obj, choice)
         return True
 
     def turn_face_down(self, label: str) -> bool:
         """An effect turns a permanent face down. 708.2b: not if it already is; 712.16: a
-        double-faced permanent can't be turned face down. Returns whether it happened."""
+        double-faced permanent can't be turned face down. Copy effects end (Vesuvan Shapeshifter).
+        Returns whether it happened."""
         obj = self.obj(label)
         if obj.zone is not Zone.BATTLEFIELD or obj.face_down:
             return False
         if obj.card.definition.is_double_faced:
             return False
-        obj.face_down_by = "effect"
+        obj.face_down_by = FaceDownWay.EFFECT
+        if obj.copy_until_face_down:
+            obj.copy_of = None
+            obj.copy_until_face_down = False
         return True
 
     def transform(self, label: str) -> bool:
         """701.27: turn a double-faced permanent over; 712.15a: not while it's face down."""
         obj = self.obj(label)
-        if not obj.card.definition.is_double_faced or obj.face_down or obj.zone is not Zone.BATTLEFIELD:
+        if obj.card.definition.layout is not Layout.TRANSFORM or obj.face_down or obj.zone is not Zone.BATTLEFIELD:
             return False
         obj.face_index = 1 - obj.face_index
         return True
@@ -548,20 +1020,9 @@ class Game:
     def can_turn_face_up(self, label: str, by: str = "mana") -> bool:
         """Whether the special action is allowed now (without taking it)."""
         obj = self.obj(label)
-        if obj.zone is not Zone.BATTLEFIELD or not obj.face_down:
+        if obj.zone is Zone.BATTLEFIELD and self.prohibited(obj, ContinuousKind.CANT_TURN_FACE_UP):
             return False
-        if by == "mana":
-            front = obj.card.definition.front
-            return (
-                obj.face_down_by in ("manifest", "cloak")
-                and "Creature" in front.types
-                and bool(front.mana_cost)
-            )
-        as_face_up = self.characteristics(obj, ignore_face_down=True)
-        cost = getattr(as_face_up, by, None)
-        if by == "morph" and cost is None:
-            cost = as_face_up.megamorph
-        return cost is not None
+        return self.turn_face_up_cost(obj, by) is not None
 
     # ---- other effects -----------------------------------------------------------------------
 
@@ -570,19 +1031,23 @@ class Game:
         still shows its face-down characteristics."""
         self.obj(label).copy_of = self.copiable_values(self.obj(of))
 
-    def add_effect(self, label: str, layer: int, kind: str, value: object = None) -> None:
-        self.obj(label).effects.append(Effect(layer, kind, value, self._tick()))
+    def add_effect(
+        self, label: str, kind: ContinuousKind | str, value: object = None, *, until_end_of_turn: bool = False
+    ) -> None:
+        """A continuous effect from a resolved spell or ability on one object (611.2)."""
+        self.obj(label).effects.append(Effect(ContinuousKind(kind), value, self._tick(), until_end_of_turn))
 
     def activate(self, player: str, label: str, *, target: str | None = None) -> None:
         """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down)."""
         obj = self.obj(label)
+        self._no_split_second("activate an ability")
         abilities = [a for a in self.characteristics(obj).abilities if a.event is None]
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
             raise IllegalAction(f"{player} can't activate an ability of {label}")
         ability = abilities[0]
         if ability.cost == "sacrifice":
             self._move(obj, Zone.GRAVEYARD)
-            self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
+            self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text, last_known=obj))
         elif ability.cost == "exile a face-down permanent you control":
             # Primordial Mist: the card is exiled face up; that isn't "turning face up".
             victim = self.obj(target) if target else None
@@ -591,16 +1056,23 @@ class Game:
             exiled = self._move(victim, Zone.EXILE)
             exiled.playable_this_turn = exiled.zone is Zone.EXILE
         else:
-            self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
+            item = StackAbility(obj.oid, label, player, ability, ability.text)
+            self.stack.append(item)
+            if ability.target is not None:
+                chosen = self.obj(target) if target else None
+                if chosen is None or not self.is_legal_target(ability.target, chosen):
+                    self.stack.remove(item)
+                    raise IllegalAction(f"{target} is not a legal target ({ability.target})")
+                self._target(obj.oid, player, chosen, item.targets)
 
-    def play_from_exile(self, player: str, label: str) -> str:
+    def play_from_exile(self, player: str, label: str, *, face_down: str | None = None) -> str:
         """Play a card an effect lets you play this turn, following the normal timing rules and
-        paying its costs; it leaves exile, so only once. Returns the mana cost paid."""
+        paying its costs; it leaves exile, so only once. Returns the cost paid."""
         obj = self.obj(label)
         if obj.zone is not Zone.EXILE or not obj.playable_this_turn:
             raise IllegalAction(f"{label} can't be played from exile now")
         front = obj.card.definition.front
-        if "Land" in front.types:
+        if "Land" in front.types and face_down is None:
             if self.players[player].land_played or self.stack:
                 raise IllegalAction(f"{player} has no land play available now (305.2)")
             self.players[player].land_played = True
@@ -608,52 +1080,106 @@ class Game:
             return ""
         if "Instant" not in front.types and self.stack:
             raise IllegalAction(f"{label} can be cast only when the stack is empty (307.1)")
-        self._remove_from_zone(obj)
-        spell = self._new_object(obj.card, Zone.STACK, player)
-        self.stack.append(spell.oid)
-        return front.mana_cost or ""
+        return self.cast(player, label, face_down=face_down)
+
+    def upkeep(self) -> None:
+        for perm in self.battlefield():
+            if perm.controller == self.active:
+                for ability in self.characteristics(perm).abilities:
+                    if ability.event is TriggerEvent.UPKEEP:
+                        self._trigger(perm, ability)
 
     def end_step(self) -> None:
         for perm in self.battlefield():
             if perm.controller != self.active:
                 continue
             for ability in self.characteristics(perm).abilities:
-                if ability.event == "end_step":
+                if ability.event is TriggerEvent.END_STEP:
                     self._trigger(perm, ability)
 
     def end_turn(self) -> None:
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
             obj.playable_this_turn = False
+            obj.damage = 0
+            obj.attacking = obj.blocked = False
         for p in self.players.values():
             p.land_played = False
+
+    # ---- combat (506-510) --------------------------------------------------------------------
+
+    def attack(self, label: str) -> None:
+        """Declare `label` as an attacker (508.1); it becomes tapped unless it has vigilance."""
+        obj = self.obj(label)
+        ch = self.characteristics(obj)
+        if obj.zone is not Zone.BATTLEFIELD or "Creature" not in ch.types or obj.controller != self.active:
+            raise IllegalAction(f"{label} is not a creature the active player controls")
+        if obj.tapped or "defender" in ch.keywords or self.prohibited(obj, ContinuousKind.CANT_ATTACK):
+            raise IllegalAction(f"{label} can't attack")
+        obj.attacking = True
+        if "vigilance" not in ch.keywords:
+            self.tap(label)
+        self._emit(TriggerEvent.ATTACKS, obj)
+
+    def block(self, label: str, attacker: str) -> None:
+        """Declare `label` as a blocker of `attacker` (509.1); the attacker becomes blocked and
+        stays blocked (509.1h) whatever happens to it later."""
+        obj, att = self.obj(label), self.obj(attacker)
+        ch = self.characteristics(obj)
+        if obj.zone is not Zone.BATTLEFIELD or "Creature" not in ch.types or obj.tapped:
+            raise IllegalAction(f"{label} can't block")
+        if self.prohibited(obj, ContinuousKind.CANT_BLOCK) or not att.attacking:
+            raise IllegalAction(f"{label} can't block {attacker}")
+        if "flying" in self.characteristics(att).keywords and not {"flying", "reach"} & set(ch.keywords):
+            raise IllegalAction(f"{label} can't block {attacker}, which has flying (702.9b)")
+        att.blocked = True
+        self._emit(TriggerEvent.BLOCKS, obj)
+        self._emit(TriggerEvent.BLOCKED, att)
 
     def combat_damage(self, label: str, *, to_player: bool = False, blockers: int = 0) -> None:
         """One combat damage step's damage by `label`: each trigger condition triggers once."""
         obj = self.obj(label)
         if to_player:
-            self._emit("combat_damage_to_player", obj)
+            self._emit(TriggerEvent.COMBAT_DAMAGE_TO_PLAYER, obj)
         if blockers:
-            self._emit("combat_damage_to_blockers", obj)
+            self._emit(TriggerEvent.COMBAT_DAMAGE_TO_BLOCKERS, obj)
+
+    def deal_damage(self, label: str, amount: int) -> None:
+        obj = self.obj(label)
+        self._turn_up_instead(obj)
+        obj.damage += amount
+
+    def tap(self, label: str) -> None:
+        obj = self.obj(label)
+        self._turn_up_instead(obj)
+        obj.tapped = True
+
+    def _turn_up_instead(self, obj: GameObject) -> None:
+        """Illusionary Mask's replacement: a face-down creature it let be cast is turned face up
+        before it becomes tapped or is dealt damage; the effect outlives the Mask (it's on the
+        object)."""
+        if obj.face_down and any(e.kind is ContinuousKind.TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE for e in obj.effects):
+            self.effect_turns_face_up(obj.label)
 
     def leave_game(self, player: str) -> None:
         """800.4a: the player's objects leave; cards others own that they control are exiled;
-        708.9: their face-down permanents and spells are revealed."""
+        708.9: the face-down permanents and spells they own are revealed."""
         for obj in list(self.objects.values()):
-            if obj.controller == player and obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK):
+            if obj.card.owner == player and obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK):
                 self._reveal(obj)
         for obj in list(self.objects.values()):
             if obj.card.owner == player:
                 self._remove_from_zone(obj)
                 self._new_object(obj.card, Zone.OUTSIDE)
             elif obj.controller == player and obj.zone is Zone.BATTLEFIELD:
-                self._move(obj, Zone.EXILE, face_up=False)
+                self._move(obj, Zone.EXILE)  # leaving the battlefield, a face-down one is revealed
         self.players[player].in_game = False
 
     def end_game(self) -> None:
-        """708.9: at the end of the game all face-down permanents and spells are revealed."""
+        """708.9: at the end of the game all face-down permanents and spells are revealed, and
+        face-down conspiracies in the command zone too (702.106e)."""
         for obj in list(self.objects.values()):
-            if obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK):
+            if obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK, Zone.COMMAND):
                 self._reveal(obj)
 
     # ---- relations ---------------------------------------------------------------------------
@@ -668,3 +1194,151 @@ class Game:
         if "Creature" not in ca.types or "Creature" not in cb.types:
             return False
         return bool(ca.subtypes & cb.subtypes)
+
+
+def _apply(ch: Characteristics, eff: Effect) -> Characteristics:
+    """One continuous effect on characteristics (613). Prohibitions and costs change nothing here."""
+    k, v = eff.kind, eff.value
+    if k is ContinuousKind.SET_TYPES:
+        return replace(ch, types=frozenset(v), subtypes=frozenset())  # type: ignore[arg-type]
+    if k is ContinuousKind.ADD_TYPES:
+        return replace(ch, types=ch.types | frozenset(v))  # type: ignore[arg-type]
+    if k is ContinuousKind.SET_SUBTYPES:
+        return replace(ch, subtypes=frozenset(v))  # type: ignore[arg-type]
+    if k is ContinuousKind.ADD_SUBTYPES:
+        return replace(ch, subtypes=ch.subtypes | frozenset(v))  # type: ignore[arg-type]
+    if k is ContinuousKind.SET_COLORS:
+        return replace(ch, colors=frozenset(v))  # type: ignore[arg-type]
+    if k is ContinuousKind.ADD_COLORS:
+        return replace(ch, colors=ch.colors | frozenset(v))  # type: ignore[arg-type]
+    if k is ContinuousKind.LOSE_ALL_ABILITIES:
+        return ch.without_abilities()
+    if k is ContinuousKind.ADD_KEYWORDS:
+        return replace(ch, keywords=ch.keywords + tuple(x for x in v if x not in ch.keywords))  # type: ignore[union-attr]
+    if k is ContinuousKind.REMOVE_KEYWORDS:
+        return replace(ch, keywords=tuple(x for x in ch.keywords if x not in v))  # type: ignore[operator]
+    if k is ContinuousKind.ADD_ABILITIES:
+        return replace(ch, abilities=ch.abilities + tuple(v))  # type: ignore[arg-type]
+    if k is ContinuousKind.SET_PT:
+        p, t = v  # type: ignore[misc]
+        return replace(ch, power=p, toughness=t)
+    if k is ContinuousKind.MODIFY_PT and ch.power is not None and ch.toughness is not None:
+        dp, dt = v  # type: ignore[misc]
+        return replace(ch, power=ch.power + dp, toughness=ch.toughness + dt)
+    return ch
+
+
+def _add_generic(cost: str, more: int) -> str:
+    """A mana cost with `more` generic mana added (negative: removed, never below zero)."""
+    if not more:
+        return cost
+    generic = mana_value("".join(p for p in cost.replace("}", "} ").split() if p[1:-1].isdigit()))
+    rest = "".join(p for p in cost.replace("}", "} ").split() if not p[1:-1].isdigit())
+    total = max(0, generic + more)
+    return (f"{{{total}}}" if total or not rest else "") + rest
+
+
+def _pt_choice(choice: object, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
+    text = str(choice).replace(" ", "")
+    for p, t in options:
+        if text == f"{p}/{t}":
+            return p, t
+    raise IllegalAction(f"choose one of {', '.join(f'{p}/{t}' for p, t in options)}, not {choice!r}")
+
+
+def _destroy(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g._move(t, Zone.GRAVEYARD)
+
+
+def _exile(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g._move(t, Zone.EXILE)
+
+
+def _exile_face_down(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    new = g._move(t, Zone.EXILE, face_down=True)
+    new.may_look.add(controller)
+
+
+def _bounce(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g._move(t, Zone.HAND)
+
+
+def _damage(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    t.damage += a.count
+
+
+def _pump(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    t.effects.append(Effect(ContinuousKind.MODIFY_PT, (a.count, a.count), g._tick(), True))
+
+
+def _counters(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    if g.is_creature(t):
+        t.plus_counters += a.count
+
+
+def _turn_up(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g.effect_turns_face_up(t.label)
+
+
+def _turn_down(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g.turn_face_down(t.label)
+
+
+def _untap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    t.tapped = False
+
+
+def _look(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g.events.append(("looked", t.label))  # 708.5: only as the ability resolves; nothing persists
+
+
+def _gain_control(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    t.controller = controller
+
+
+_EXILED_WITH_EFFECTS = (
+    EffectKind.TURN_UP_EXILED_WITH_THIS,
+    EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS,
+    EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE,
+)
+
+_TARGET_EFFECTS = {
+    EffectKind.DESTROY: _destroy,
+    EffectKind.EXILE: _exile,
+    EffectKind.EXILE_FACE_DOWN: _exile_face_down,
+    EffectKind.BOUNCE: _bounce,
+    EffectKind.DAMAGE: _damage,
+    EffectKind.PUMP: _pump,
+    EffectKind.COUNTERS: _counters,
+    EffectKind.TURN_FACE_UP: _turn_up,
+    EffectKind.TURN_FACE_DOWN: _turn_down,
+    EffectKind.LOOK: _look,
+    EffectKind.UNTAP: _untap,
+    EffectKind.GAIN_CONTROL: _gain_control,
+}
+
+# Events that other objects listen to, and which of their listeners need "you control it" or
+# "it is a creature".
+_OTHERS: dict[TriggerEvent, tuple[TriggerEvent, ...]] = {
+    TriggerEvent.ATTACKS: (TriggerEvent.CREATURE_YOU_CONTROL_ATTACKS,),
+    TriggerEvent.BLOCKED: (TriggerEvent.CREATURE_YOU_CONTROL_BLOCKED,),
+    TriggerEvent.TURNED_FACE_UP: (
+        TriggerEvent.PERMANENT_YOU_CONTROL_TURNED_FACE_UP,
+        TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP,
+        TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP,
+        TriggerEvent.PERMANENT_TURNED_FACE_UP_FROM_GRAVEYARD,
+    ),
+}
+_YOURS = frozenset(
+    {
+        TriggerEvent.CREATURE_YOU_CONTROL_ATTACKS,
+        TriggerEvent.CREATURE_YOU_CONTROL_BLOCKED,
+        TriggerEvent.PERMANENT_YOU_CONTROL_TURNED_FACE_UP,
+        TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP,
+        TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP,
+        TriggerEvent.PERMANENT_TURNED_FACE_UP_FROM_GRAVEYARD,
+    }
+)
+_CREATURE_ONLY = frozenset(
+    {TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP, TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP}
+)

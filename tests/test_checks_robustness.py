@@ -1,0 +1,135 @@
+"""Malformed check files (issue 15 item 9): each fault is one problem naming the file and line,
+the rest of the file still parses and runs, and running a check never raises."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kb.checks import load_cards
+from kb.scenario import parse_checks, run_check
+
+CARDS = load_cards()
+
+GOOD = """
+  - name: good
+    ruling: "x"
+    setup:
+      you:
+        library: [Grizzly Bears]
+    actions:
+      - manifest: you
+    expect:
+      Grizzly Bears: {face_down: true}
+"""
+
+
+def parse(bad: str):
+    text = "checks:\n" + textwrap.indent(bad, "  ") + GOOD
+    return parse_checks(text, "corpus/checks/t.yaml", CARDS)
+
+
+@pytest.mark.parametrize(
+    ("bad", "reason", "line"),
+    [
+        ("- name: bad-date\n  rules: 2018-13-45\n  ruling: x\n  expect: {stack: 0}\n", "invalid rules date", 2),
+        ("- name: lib-int\n  ruling: x\n  setup: {you: {library: 5}}\n  expect: {stack: 0}\n", "must be a list", 4),
+        ("- name: lib-nested\n  ruling: x\n  setup: {you: {library: [[X]]}}\n  expect: {stack: 0}\n", "name or a mapping", 4),
+        (
+            "- name: attached\n  ruling: x\n  setup: {you: {battlefield: [{card: Lightform, attached_to: Nobody}]}}\n"
+            "  expect: {stack: 0}\n",
+            "attached_to",
+            4,
+        ),
+        ("- name: deep\n  ruling: x\n  expect: " + "[" * 300 + "]" * 300 + "\n", "nested deeper", 4),
+        ("- name: bad-face-down\n  ruling: x\n  setup: {you: {battlefield: [{card: Grizzly Bears, face_down: sideways}]}}\n"
+         "  expect: {stack: 0}\n", "face_down", 4),
+        ("- name: bad-arg\n  ruling: x\n  actions: [{turn_face_up: {card: Nobody}}]\n  expect: {stack: 0}\n", "turn_face_up", 4),
+        ("- name: bad-prop\n  ruling: x\n  setup: {you: {hand: [Shock]}}\n  expect: {Shock: {colour: red}}\n", "unknown property", 5),
+    ],
+)
+def test_one_problem_with_file_and_line_and_the_rest_still_runs(bad: str, reason: str, line: int) -> None:
+    checks, problems = parse(bad)
+    assert len(problems) == 1, problems
+    assert problems[0].source == "corpus/checks/t.yaml" and problems[0].line == line
+    assert reason in problems[0].reason
+    assert [c.name for c in checks] == ["good"] and run_check(checks[0], CARDS) == []
+
+
+def test_deep_nesting_outside_a_check_is_one_problem() -> None:
+    checks, problems = parse_checks("checks: " + "[" * 500 + "]" * 500, "t.yaml", CARDS)
+    assert checks == [] and len(problems) == 1 and "nested deeper" in problems[0].reason
+
+
+def test_running_a_check_never_raises() -> None:
+    """A fault the parser did not foresee (here: a setup changed after parsing) is a failure."""
+    from dataclasses import replace
+
+    checks, _ = parse("")
+    broken = replace(checks[0], setup={"you": {"battlefield": [{"card": "Lightform", "attached_to": "Nobody"}]}})
+    failures = run_check(broken, CARDS)
+    assert len(failures) == 1 and "could not run" in failures[0] and "t.yaml" in failures[0]
+
+
+def test_cards_section_defines_cards_for_the_file() -> None:
+    text = """
+cards:
+  - name: Test Morph
+    mana_cost: '{2}{U}'
+    types: [Creature]
+    pt: 3/3
+    morph: '{U}'
+  - name: Grizzly Bears
+    types: [Creature]
+checks:
+  - name: uses-local-card
+    ruling: x
+    setup: {you: {hand: [Test Morph]}}
+    actions:
+      - cast: {card: Test Morph, face_down: morph}
+      - resolve: 1
+      - turn_face_up: {card: Test Morph, by: morph}
+        expect: {cost: '{U}', Test Morph: {power: 3}}
+"""
+    checks, problems = parse_checks(text, "t.yaml", CARDS)
+    assert [p.line for p in problems] == [8] and "defined twice" in problems[0].reason
+    assert run_check(checks[0], CARDS) == []
+    assert "Test Morph" not in CARDS
+
+
+# ---- fuzzing: any text, any structure --------------------------------------------------------
+
+
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 30), st.text(max_size=12),
+                     st.sampled_from(["Grizzly Bears", "Abzan Guide", "you", "opponent", "morph", "all", "1",
+                                      "battlefield", "exile", "2018-13-45", "5/1"]))
+_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(
+        ["card", "as", "face_down", "player", "to", "by", "choice", "targets", "kind", "value", "library",
+         "hand", "battlefield", "exile", "command", "zone", "power", "visible_to", "legal", "you"]), inner, max_size=4)),
+    max_leaves=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=_VALUES, actions=st.lists(st.dictionaries(st.sampled_from(
+    ["cast", "resolve", "turn_face_up", "manifest", "exile", "effect", "attack", "block", "counter",
+     "manifest_dread", "put_face_down_as", "move", "activate", "expect"]), _VALUES, min_size=1, max_size=2),
+    max_size=4), expect=_VALUES)
+def test_any_check_structure_is_a_problem_or_a_result_never_an_exception(setup, actions, expect) -> None:
+    text = yaml.safe_dump({"checks": [{"name": "fuzz", "ruling": "x", "setup": setup, "actions": actions,
+                                       "expect": expect}]})
+    checks, problems = parse_checks(text, "fuzz.yaml", CARDS)
+    assert all(p.source == "fuzz.yaml" for p in problems)
+    for check in checks:
+        assert isinstance(run_check(check, CARDS), list)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300))
+def test_any_text_is_a_problem_or_checks_never_an_exception(text: str) -> None:
+    checks, problems = parse_checks(text, "fuzz.yaml", CARDS)
+    assert checks == [] or problems is not None
