@@ -49,8 +49,7 @@ def test_malformed_check_file_is_reported_with_line(tmp_path: Path) -> None:
 def _write_kb(home: Path, entries) -> None:
     from kb import store
 
-    with store.new_build(home) as build_dir:
-        store.write_kb(build_dir, entries, {}, {})
+    store.write(home, entries, report={}, meta={})
 
 
 def test_missing_lists_face_down_rulings_without_a_check(kb_home: Path) -> None:
