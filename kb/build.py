@@ -30,6 +30,9 @@ class BuildReport:
     stored: int
     entries: int
     problems: list[Problem] = field(default_factory=list)
+    # check files whose quotes pick no (or several) rulings of this KB: `kb check` reports them;
+    # they are the maintainers' business, not a unit of the judge's ingest that was skipped
+    check_problems: list[Problem] = field(default_factory=list)
     seconds: float = 0.0
     written: bool = False  # False when nothing changed, or --strict refused a call with skipped units
     added: list[str] = field(default_factory=list)  # library sources this call added (paths)
@@ -136,13 +139,12 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
     checks, check_problems = load_checks()
     check_ids, attach_problems = match_entries(entries, checks)
     entries = attach_check_ids(entries, check_ids)
-    problems = problems + check_problems + attach_problems
 
     stored = stored_count(entries)
     if stored != len(records):  # conservation is the dedup contract; never write a KB that breaks it
         raise StoreError(f"internal error: {len(records)} rulings parsed but {stored} stored")
     report = BuildReport(files=bundled.files + mine.files + added.files, parsed=len(records), stored=stored,
-                         entries=len(entries), problems=problems,
+                         entries=len(entries), problems=problems, check_problems=check_problems + attach_problems,
                          seconds=time.perf_counter() - started)
     return entries, report
 
@@ -378,7 +380,11 @@ def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedde
     report.problems = built.problems + call_problems
     progress("outdated", 0, 1)
     outdated = compute_outdated(entries)
+    from kb.checks import coverage
+
+    covered, face_down, _ = coverage(entries)
     meta = {
+        "check_coverage": {"covered": covered, "face_down_rulings": face_down},
         "corpus_hash": corpus_hash(bundled_sources(paths.corpus_dir())),
         "embedder": getattr(embedder, "name", None),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -392,7 +398,8 @@ def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedde
     progress("write", 0, 1)
     store.write(home, entries, report=report.to_json(), meta=meta,
                 outdated=[item.to_store() for item in outdated], card_names=card_name_rows(library),
-                problems=report.problems, add=add, remove=remove, build_index=index)
+                problems=report.problems, check_problems=built.check_problems, add=add, remove=remove,
+                build_index=index)
     report.written = True
     report.seconds = time.perf_counter() - started
     return report

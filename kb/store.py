@@ -68,7 +68,7 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE id_history (id TEXT NOT NULL, wkey TEXT NOT NULL, first_generation INTEGER NOT NULL,
         PRIMARY KEY (id, wkey));
     CREATE TABLE problems (ord INTEGER PRIMARY KEY, source TEXT NOT NULL, line INTEGER,
-        reason TEXT NOT NULL, ignored INTEGER NOT NULL);
+        reason TEXT NOT NULL, ignored INTEGER NOT NULL, kind TEXT NOT NULL);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -211,7 +211,8 @@ def library_bytes(conn: sqlite3.Connection) -> list[tuple[str, bytes]]:
 
 def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta: dict[str, Any],
           outdated: Sequence[dict[str, Any]] = (), card_names: Iterable[tuple[str, str, str]] = (),
-          problems: Sequence[Any] = (), add: Sequence[NewSource] = (), remove: Sequence[str] = (),
+          problems: Sequence[Any] = (), check_problems: Sequence[Any] = (),
+          add: Sequence[NewSource] = (), remove: Sequence[str] = (),
           build_index: Any = None) -> int:
     """Replace the KB with a new build in one transaction; returns the new generation.
 
@@ -273,8 +274,10 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
                              (item["entry"], n, json.dumps(item, ensure_ascii=False)))
             conn.executemany("INSERT OR IGNORE INTO card_names VALUES (?, ?, ?, ?)",
                              [(name.casefold(), name, lang, card) for name, lang, card in card_names])
-            conn.executemany("INSERT INTO problems VALUES (?, ?, ?, ?, ?)",
-                             [(i, p.source, p.line, p.reason, int(p.ignored)) for i, p in enumerate(problems)])
+            conn.executemany("INSERT INTO problems VALUES (?, ?, ?, ?, ?, ?)",
+                             [(i, p.source, p.line, p.reason, int(p.ignored), kind)
+                              for i, (p, kind) in enumerate([(p, "ingest") for p in problems]
+                                                            + [(p, "check") for p in check_problems])])
             values = dict(meta, generation=generation, report=report)
             conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                              [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()])
@@ -472,8 +475,9 @@ class KB:
         return library(self.conn)
 
     def problems(self) -> list[dict[str, Any]]:
-        return [{"source": s, "line": l, "reason": r, "ignored": bool(i)}
-                for s, l, r, i in self.conn.execute("SELECT source, line, reason, ignored FROM problems ORDER BY ord")]
+        return [{"source": s, "line": l, "reason": r, "ignored": bool(i), "kind": k}
+                for s, l, r, i, k in self.conn.execute("SELECT source, line, reason, ignored, kind FROM problems "
+                                                       "ORDER BY ord")]
 
     def stats(self) -> dict[str, Any]:
         """Counts, by SQL aggregates (no entry is loaded)."""
@@ -490,8 +494,10 @@ class KB:
             "library_sources": q("SELECT count(*) FROM sources").fetchone()[0],
             "parsed": self.report.get("parsed"),
             "stored": self.report.get("stored"),
-            "skipped": q("SELECT count(*) FROM problems WHERE ignored = 0").fetchone()[0],
-            "ignored": q("SELECT count(*) FROM problems WHERE ignored = 1").fetchone()[0],
+            "skipped": q("SELECT count(*) FROM problems WHERE ignored = 0 AND kind = 'ingest'").fetchone()[0],
+            "ignored": q("SELECT count(*) FROM problems WHERE ignored = 1 AND kind = 'ingest'").fetchone()[0],
+            "check_problems": q("SELECT count(*) FROM problems WHERE kind = 'check'").fetchone()[0],
+            "checks_on_face_down_rulings": self.meta.get("check_coverage"),
             "generation": self.generation,
             "built_at": self.meta.get("built_at"),
             "data_dir": str(self.home),

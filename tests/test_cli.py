@@ -62,9 +62,13 @@ def test_show_unknown_id():
     assert result.exit_code == 1 and "no entry 'r-doesnotexist'" in result.output
 
 
-def test_stats_conserves_every_parsed_ruling():
+def test_stats_conserves_every_parsed_ruling_and_reports_check_coverage():
     data = json.loads(kb("stats", "--json").stdout)
     assert data["parsed"] == data["stored"] == data["variants"]
+    cover = data["checks_on_face_down_rulings"]
+    assert 0 < cover["covered"] <= cover["face_down_rulings"]
+    missing = json.loads(kb("check", "--missing", "--json").stdout)
+    assert cover["face_down_rulings"] - cover["covered"] == len(missing["missing"])
     # the four "See rule 708" cross-reference stubs of the two rules-search seed pages
     assert data["skipped"] == 0 and data["ignored"] == 4
 
