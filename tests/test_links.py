@@ -73,8 +73,14 @@ def test_german_only_ruling_is_linked_by_cues(rules):
     assert top(ruling(text, lang=Lang.DE), rules)[0] == "110.5"
 
 
-def test_every_ruling_gets_a_link_even_without_evidence(rules):
-    assert top(ruling("Zzz qqq."), rules)
+def test_ruling_without_evidence_abstains_visibly(rules):
+    [linked] = links.link_entries([ruling("Zzz qqq.")], rules, [])
+    assert linked.rules == ()
+    assert linked.link_note.startswith("no confident link")
+    assert Entry.from_json(linked.to_json()).link_note == linked.link_note
+    assert "link_note" not in links.link_entries([ruling("Turning a permanent face up or face down doesn't change "
+                                                         "whether that permanent is tapped or untapped.")],
+                                                 rules, [])[0].to_json()
 
 
 def test_override_replaces_links_by_quote(rules):
@@ -111,7 +117,7 @@ def test_labelled_precision_and_recall(rules):
     assert metrics["recall"] >= MIN_RECALL
 
 
-def test_every_ingested_ruling_has_a_link(rules):
+def test_every_ingested_ruling_has_a_link_or_says_why_not(rules):
     ingest = pytest.importorskip("kb.ingest")
     dedup = pytest.importorskip("kb.dedup")
     cards = pytest.importorskip("kb.cards")
@@ -121,7 +127,7 @@ def test_every_ingested_ruling_has_a_link(rules):
     result = ingest.ingest(ingest.bundled_sources(corpus), names=cards.load_names(corpus),
                            match_clause=cr.match_clause)
     entries = links.link_entries(dedup.deduplicate(result.records, embedder=None), rules)
-    assert entries and all(e.rules for e in entries if e.kind is Kind.RULING)
+    assert entries and all(bool(e.rules) != bool(e.link_note) for e in entries if e.kind is Kind.RULING)
     assert all(e.rules[0].clause == e.clause for e in entries if e.kind is Kind.RULE)
 
 
