@@ -49,6 +49,7 @@ class Cue:
     # mechanic name -> its own clause for what the cue says (turning face up: 702.37e for morph,
     # 701.40b for manifest); used first when the ruling is about that mechanic
     slot: tuple[tuple[str, str], ...] = ()
+    face_down_only: bool = False  # "look at", "enters the battlefield": face-down rules only for face-down rulings
     # (first, then) pairs equivalent to `pattern` = "first.*then|...": see `_ordered`
     ordered: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = ()
 
@@ -65,7 +66,9 @@ class Cue:
 def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0.7, slot: str = "") -> Cue:
     pairs = tuple(tuple(p.split("=")) for p in slot.split(";") if p)
     return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label or pattern, weight,
-               slot=tuple((m.replace("_", " "), c) for m, c in pairs))
+               slot=tuple((m.replace("_", " "), c) for m, c in pairs),
+               face_down_only=any(c.startswith(("708", "701.40", "701.58", "702.37", "702.168", "712.1"))
+                                  for c in clauses.split()))
 
 
 # The clause of each face-down mechanic for one thing rulings say about all of them.
@@ -77,7 +80,7 @@ def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str) -> Cue:
     """A cue "a.*b|c.*d" tested pair by pair: the regex backtracks over the whole text for each `a`
     (seconds on an entry with hundreds of variants), the pairs cost two linear searches."""
     pattern = "|".join(f"{a}.*{b}" for a, b in pairs)
-    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label,
+    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label, face_down_only=True,
                ordered=tuple((re.compile(a, re.I), re.compile(b, re.I)) for a, b in pairs))
 
 
@@ -87,6 +90,7 @@ CUES: tuple[Cue, ...] = (
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game)\b", r"\breveal")], "708.9", "reveal when it leaves"),
     _cue(r"\blook at\b", "708.5", "look at"),
+    _cue(r"\b(?:look at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look at|see)\b", "406.3", "look at exiled cards", 0.9),
     _cue(r"enters-the-battlefield abilit|enters the battlefield", "708.8 708.3", "enters-the-battlefield"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
     _cue(r"double-faced", "712.15 712.16", "double-faced"),
@@ -218,6 +222,7 @@ class _Index:
             df.update(grams)
         self.rare = {g for g, c in df.items() if c <= 5}
         self._expanded: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+        self.glossary = _glossary_cues(version)
         # keyword actions (701.N) and keyword abilities (702.N): the content words of the title
         self.keywords = {n: frozenset(_content(version.clauses[n].text)) for n in version.numbers()
                          if re.fullmatch(r"70[12]\.\d+", n) and n not in ("701.1", "702.1")}
@@ -235,6 +240,25 @@ class _Index:
 
     def scores(self, text: str) -> np.ndarray:
         return self.bm25.scores(_content(text))
+
+
+GLOSSARY_WEIGHT = 0.35  # a CR glossary term the ruling uses ("last known information") -> the rule it cites
+
+
+def _glossary_cues(version: RulesVersion) -> tuple[Cue, ...]:
+    """Cues from the CR glossary: a term of two or more words sends to the rules its entry cites.
+
+    Only citations of a numbered rule (608.2h), not of a whole section (614): a section is no link.
+    """
+    out = []
+    for term, entry in version.glossary.items():
+        term = re.sub(r"\s*\(obsolete\)", "", term, flags=re.I)
+        refs = [r for r in re.findall(r"\brules? (\d{3}\.\d+[a-z]?)", entry.text) if r in version.clauses]
+        names = [t.strip() for t in re.split(r",", term) if len(t.split()) >= 2 and not re.search(r"[\[\]\"]", t)]
+        if refs and names:
+            pattern = "|".join(r"\b" + re.escape(n).replace(r"\ ", r"[\s-]+") + r"s?\b" for n in names)
+            out.append(_cue(pattern, " ".join(dict.fromkeys(refs)), f"glossary: {term}", GLOSSARY_WEIGHT))
+    return tuple(out)
 
 
 def _content(text: str) -> list[str]:
@@ -287,15 +311,16 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     cue_score: dict[str, float] = {}
     slotted: set[str] = set()  # clauses a cue chose for the ruling's mechanic: its bonus is in the cue
     own = mechanics.named | mechanics.of_cards
-    for cue in CUES:
-        if cue.found_in(text):
+    face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
+    for cue in (*CUES, *index.glossary):
+        relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
+        if relevant and cue.found_in(text):
             slot = tuple(c for m, c in cue.slot if m in own)
             slotted.update(slot)
             for rank, clause in index.expand(tuple(dict.fromkeys(slot + cue.clauses))):
                 if clause in rules.current.clauses:
                     cues.setdefault(clause, []).append(f'cue "{cue.label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
                     cue_score[clause] = max(cue_score.get(clause, 0.0), cue.weight / (1 + 0.5 * rank))
-    face_down = bool(_FACE_DOWN.search(text))
     if slotted and not mechanics.face_down:  # a face-down cue ("2/2 creature") makes the cards' mechanic the subject
         mechanics = dataclasses.replace(mechanics, face_down=True)
 
@@ -331,8 +356,9 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         score += 0.0 if number in slotted and mechanic > 0 else mechanic
         if mechanic > 0:
             evidence.append("the ruling's mechanic" + (" (from its cards)" if not mechanics.named else ""))
-        elif keyword and number.startswith("702.") and keyword <= said and not any(m.owns(number) for m in MECHANICS):
-            score += KEYWORD_BONUS
+        elif keyword and keyword <= said and not any(m.owns(number) for m in MECHANICS):
+            # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
+            score += KEYWORD_BONUS if number.startswith("702.") else 0.0
             evidence.append(f"keyword \"{' '.join(sorted(keyword))}\"")
         if shared.get(number):
             evidence.append("shared phrases: " + "; ".join(f'"{p}"' for p in shared[number][:3]))
