@@ -223,6 +223,9 @@ class _Index:
         self.rare = {g for g, c in df.items() if c <= 5}
         self._expanded: dict[tuple[str, ...], list[tuple[int, str]]] = {}
         self.glossary = _glossary_cues(version)
+        # "An ability that triggers whenever a player manifests dread ..." (701.62b): one per keyword action
+        self.on_action = [n for n in version.numbers() if n.startswith("701.")
+                          and version.clauses[n].text.startswith("An ability that triggers whenever a player ")]
         # keyword actions (701.N) and keyword abilities (702.N): the content words of the title
         self.keywords = {n: frozenset(_content(version.clauses[n].text)) for n in version.numbers()
                          if re.fullmatch(r"70[12]\.\d+", n) and n not in ("701.1", "702.1")}
@@ -312,6 +315,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     slotted: set[str] = set()  # clauses a cue chose for the ruling's mechanic: its bonus is in the cue
     own = mechanics.named | mechanics.of_cards
     face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
+    said_trigger = re.search(r"\btrigger\w*\W+(?:\w+\W+){0,4}whenever (?:you|a player) ([^.\"]+)", text, re.I)
+    for number in index.on_action if said_trigger else ():  # "abilities that trigger whenever you manifest dread"
+        if (index.keyword_of(number) or {""}) <= set(_content(said_trigger.group(1))):
+            cues.setdefault(number, []).append('cue "triggers whenever a player does it"')
+            cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
     for cue in (*CUES, *index.glossary):
         relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
         if relevant and cue.found_in(text):
