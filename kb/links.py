@@ -223,12 +223,22 @@ class _Index:
         self.rare = {g for g, c in df.items() if c <= 5}
         self._expanded: dict[tuple[str, ...], list[tuple[int, str]]] = {}
         self.glossary = _glossary_cues(version)
+        self.sections = {n: frozenset(w[:5] for w in _content(version.clauses[n].text) if w not in _GENERIC_TITLE)
+                         | _SECTION_WORDS.get(n, frozenset())
+                         for n in version.numbers() if n.isdigit() and 709 <= int(n) <= 999
+                         and n not in _ALWAYS_SECTIONS}
         # "An ability that triggers whenever a player manifests dread ..." (701.62b): one per keyword action
         self.on_action = [n for n in version.numbers() if n.startswith("701.")
                           and version.clauses[n].text.startswith("An ability that triggers whenever a player ")]
         # keyword actions (701.N) and keyword abilities (702.N): the content words of the title
         self.keywords = {n: frozenset(_content(version.clauses[n].text)) for n in version.numbers()
                          if re.fullmatch(r"70[12]\.\d+", n) and n not in ("701.1", "702.1")}
+
+    def named_section_of(self, number: str) -> frozenset[str] | None:
+        """For a clause of a section about one named thing (split cards 709 ... Conspiracy Draft 905),
+        the words (5-letter prefixes) that name it; None for the rules every ruling may need."""
+        section = number.split(".")[0]
+        return self.sections.get(section)
 
     def keyword_of(self, number: str) -> frozenset[str] | None:
         """The title words of the keyword section `number` belongs to (None outside 701/702)."""
@@ -245,6 +255,13 @@ class _Index:
         return self.bm25.scores(_content(text))
 
 
+# Sections about one named thing (a card layout, a designation, a multiplayer or casual variant) are
+# candidates only when the ruling names it: "checked during the upkeep" is no reason for Subgames (728).
+_ALWAYS_SECTIONS = frozenset({"722", "723", "731", "732"})  # controlling a player, ending turns, shortcuts, illegal actions
+_GENERIC_TITLE = frozenset("card cards option options variant general game player players attack multiple left "
+                           "right creature creatures counter counters turn turns handling".split())
+_SECTION_WORDS = {"800": frozenset({"multi"}), "900": frozenset({"casua"}), "901": frozenset({"plane"}),
+                  "904": frozenset({"schem"}), "905": frozenset({"draft"})}
 GLOSSARY_WEIGHT = 0.35  # a CR glossary term the ruling uses ("last known information") -> the rule it cites
 
 
@@ -310,9 +327,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     index = _index_for(rules)
     mechanics = mechanics or ruling_mechanics(text)
     said = set(_content(text))
+    said5 = {w[:5] for w in said}
     cues: dict[str, list[str]] = {}
     cue_score: dict[str, float] = {}
     slotted: set[str] = set()  # clauses a cue chose for the ruling's mechanic: its bonus is in the cue
+    pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
     own = mechanics.named | mechanics.of_cards
     face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
     said_trigger = re.search(r"\btrigger\w*\W+(?:\w+\W+){0,4}whenever (?:you|a player) ([^.\"]+)", text, re.I)
@@ -327,6 +346,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             slotted.update(slot)
             for rank, clause in index.expand(tuple(dict.fromkeys(slot + cue.clauses))):
                 if clause in rules.current.clauses:
+                    if cue.weight > GLOSSARY_WEIGHT:
+                        pointed.add(clause)
                     cues.setdefault(clause, []).append(f'cue "{cue.label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
                     cue_score[clause] = max(cue_score.get(clause, 0.0), cue.weight / (1 + 0.5 * rank))
     if slotted and not mechanics.face_down:  # a face-down cue ("2/2 creature") makes the cards' mechanic the subject
@@ -353,6 +374,9 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         mechanic = mechanics.bonus(number)
         keyword = index.keyword_of(number)
         if keyword is not None and mechanic <= 0 and not keyword & said:
+            continue
+        named = index.named_section_of(number)
+        if named is not None and mechanic <= 0 and not named & said5 and number not in pointed:
             continue
         score = 0.5 * lexical.get(number, 0.0)
         score += 0.1 * min(len(shared.get(number, ())), 3) / 3
