@@ -114,6 +114,8 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\bexiled? (?:\w+ )?face[- ]down|face[- ]down (?:\w+ )?(?:exiled|cards? in exile)", "406.3",
          "exiled face down", 0.9),
     _cue(r"damage marked|lethal damage", "704.5g 120.6", "lethal damage"),
+    _cue(r"\b(?:a|be a|becomes a) (?:new|different) object\b", "400.7", "a new object", 0.8),
+    _cue(r"\bcards? exiled (?:with|by) (?:that|the|this|it|its|[A-Z])", "607.2a 406.6", "cards exiled with it (linked abilities)"),
     _cue(r"(?:continue to be|continues to be|remains?|still be) attacking", "506.4a", "still attacking", 0.9),
     _cue(r"creatures that come under your control later|\blocked in\b|set of (?:objects|creatures) it affects",
          "611.2c", "continuous effect locked in"),
@@ -160,6 +162,8 @@ MECHANICS: tuple[Mechanic, ...] = (
     _mechanic("cloak", "701.58", r"\bcloak(?:s|ed|ing)?\b|\bverhüll", r"\bcloak(?:s|ed)?\b"),
     _mechanic("manifest dread", "701.62", r"\bmanifest(?:s|ing)? dread", r"\bmanifest dread\b"),
     _mechanic("manifest", "701.40", r"\bmanifest(?:s|ed|ing)?\b|\bmanifestiert", r"\bmanifest(?:s|ed)?\b(?! dread)"),
+    _mechanic("hidden agenda", "702.106", r"\b(?:hidden|double) agenda|face-down conspirac|conspirac[^.]*\bface[- ]?(?:down|up)\b",
+              r"\b(?:hidden|double) agenda\b"),
 )
 MECHANIC_BONUS = 0.25  # the ruling names the mechanic
 KEYWORD_BONUS = 0.3  # the ruling says a keyword ability's name ("split second"): its rules are candidates
