@@ -178,6 +178,7 @@ class RulingMechanics:
     named: frozenset[str]  # mechanics the ruling's words name
     of_cards: frozenset[str]  # the one mechanic its cards share, when the words name none
     face_down: bool = False  # its words are about face-down objects: `of_cards` is its subject
+    as_turned_up: bool = False  # one of its cards has an "As [this] is turned face up" ability (708.11)
 
     def bonus(self, clause: str) -> float:
         """What a clause gains (or loses) for being (or not being) this ruling's mechanic's."""
@@ -194,15 +195,21 @@ class RulingMechanics:
         return FOREIGN_MECHANIC
 
 
+_AS_TURNED_UP = re.compile(r"(?:^|\n|\. )As [^.]{1,60}? is turned face up\b")
+_TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
+
+
 def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechanics:
     """The face-down mechanics a ruling is about: those its words name, else the one its cards share."""
     named = frozenset(m.name for m in MECHANICS if m.words.search(text))
     face_down = bool(_FACE_DOWN.search(text))
+    as_turned_up = bool(card_texts) and all(_AS_TURNED_UP.search(t) for t in card_texts)
     per_card = [frozenset(m.name for m in MECHANICS if m.oracle.search(t)) for t in card_texts]
     per_card = [c for c in per_card if c]
     if named or not per_card or any(c != per_card[0] for c in per_card):
-        return RulingMechanics(named, frozenset(), face_down)
-    return RulingMechanics(named, per_card[0] | {_SUBSUMES[m] for m in per_card[0] if m in _SUBSUMES}, face_down)
+        return RulingMechanics(named, frozenset(), face_down, as_turned_up)
+    return RulingMechanics(named, per_card[0] | {_SUBSUMES[m] for m in per_card[0] if m in _SUBSUMES}, face_down,
+                           as_turned_up)
 
 
 # --------------------------------------------------------------------------------------------
@@ -338,6 +345,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
     own = mechanics.named | mechanics.of_cards
     face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
+    if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
+        cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
+        cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
+        pointed.add("708.11")
     said_trigger = re.search(r"\btrigger\w*\W+(?:\w+\W+){0,4}whenever (?:you|a player) ([^.\"]+)", text, re.I)
     for number in index.on_action if said_trigger else ():  # "abilities that trigger whenever you manifest dread"
         if (index.keyword_of(number) or {""}) <= set(_content(said_trigger.group(1))):
