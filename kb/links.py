@@ -115,6 +115,9 @@ CUES: tuple[Cue, ...] = (
          "exiled face down", 0.9),
     _cue(r"damage marked|lethal damage", "704.5g 120.6", "lethal damage"),
     _cue(r"\b(?:a|be a|becomes a) (?:new|different) object\b", "400.7", "a new object", 0.8),
+    _cue(r"\bintervening\b|\bboth\b[^.]*\band (?:when|as) the (?:triggered )?ability resolves"
+         r"|\bcheck(?:s|ed)? again (?:as|when) (?:the|it|that) (?:triggered )?ability resolves",
+         "603.4", "condition checked on triggering and resolving", 0.9),
     _cue(r"\bcards? exiled (?:with|by) (?:that|the|this|it|its|[A-Z])", "607.2a 406.6", "cards exiled with it (linked abilities)"),
     _cue(r"(?:continue to be|continues to be|remains?|still be) attacking", "506.4a", "still attacking", 0.9),
     _cue(r"creatures that come under your control later|\blocked in\b|set of (?:objects|creatures) it affects",
@@ -244,6 +247,10 @@ class _Index:
         # keyword actions (701.N) and keyword abilities (702.N): the content words of the title
         self.keywords = {n: frozenset(_content(version.clauses[n].text)) for n in version.numbers()
                          if re.fullmatch(r"70[12]\.\d+", n) and n not in ("701.1", "702.1")}
+        # a keyword action that is an everyday verb ("play", "exile", "sacrifice") is no evidence by itself
+        word_df = Counter(w for n in self.numbers for w in set(_content(version.clauses[n].text)))
+        self.rare_actions = {n for n, words in self.keywords.items()
+                             if n.startswith("702.") or all(word_df[w] <= RARE_ACTION_DF for w in words)}
 
     def named_section_of(self, number: str) -> frozenset[str] | None:
         """For a clause of a section about one named thing (split cards 709 ... Conspiracy Draft 905),
@@ -273,6 +280,7 @@ _GENERIC_TITLE = frozenset("card cards option options variant general game playe
                            "right creature creatures counter counters turn turns handling".split())
 _SECTION_WORDS = {"800": frozenset({"multi"}), "900": frozenset({"casua"}), "901": frozenset({"plane"}),
                   "904": frozenset({"schem"}), "905": frozenset({"draft"})}
+RARE_ACTION_DF = 12  # clauses of the CR that say the word
 GLOSSARY_WEIGHT = 0.35  # a CR glossary term the ruling uses ("last known information") -> the rule it cites
 
 
@@ -403,7 +411,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         score += 0.0 if number in slotted and mechanic > 0 else mechanic
         if mechanic > 0:
             evidence.append("the ruling's mechanic" + (" (from its cards)" if not mechanics.named else ""))
-        elif keyword and keyword <= said and not any(m.owns(number) for m in MECHANICS):
+        elif (keyword and keyword <= said and not any(m.owns(number) for m in MECHANICS)
+              and re.match(r"70[12]\.\d+", number).group(0) in index.rare_actions):  # type: ignore[union-attr]
             # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
             score += KEYWORD_BONUS if number.startswith("702.") else 0.0
             evidence.append(f"keyword \"{' '.join(sorted(keyword))}\"")
