@@ -131,7 +131,7 @@ CUES: tuple[Cue, ...] = (
     _cue(r"ins spiel kommt|das schlachtfeld betritt", "708.8 708.3", "ins Spiel kommt (enters)"),
     _cue(r"dieselbe bleibende karte", "708.8", "dieselbe bleibende Karte (same permanent)"),
 )
-_FACE_DOWN = re.compile(r"face[- ]down|face up|manifest|morph|disguise|cloak|verdeckt|aufgedeckt|manifestiert",
+_FACE_DOWN = re.compile(r"face[- ]down|face up|\bmanifest(?:s|ed|ing)?\b|\b(?:mega)?morph|disguise|\bcloak|verdeckt|aufgedeckt|manifestiert",
                         re.I)
 SECTION_BONUS = 0.15  # a face-down ruling prefers the general face-down rules (708, 712.15-16)
 _FACE_DOWN_RULES = ("708", "712.15", "712.16")
@@ -171,6 +171,7 @@ MECHANICS: tuple[Mechanic, ...] = (
 MECHANIC_BONUS = 0.25  # the ruling names the mechanic
 KEYWORD_BONUS = 0.3  # the ruling says a keyword ability's name ("split second"): its rules are candidates
 CARD_MECHANIC_BONUS = 0.2  # the ruling is face-down and its cards have exactly this mechanic
+POSSIBLE_MECHANIC_BONUS = 0.1  # a face-down reminder shared by cards of several mechanics: one of them
 FOREIGN_MECHANIC = -0.6  # another mechanic's clause: only a tie-breaker after everything else
 SPECIFIC_BONUS = 0.1
 _SUBSUMES = {"megamorph": "morph", "manifest dread": "manifest"}  # naming the first names the second
@@ -181,6 +182,7 @@ class RulingMechanics:
     named: frozenset[str]  # mechanics the ruling's words name
     of_cards: frozenset[str]  # the one mechanic its cards share, when the words name none
     face_down: bool = False  # its words are about face-down objects: `of_cards` is its subject
+    possible: frozenset[str] = frozenset()  # every mechanic its cards have (a reminder shared by many cards)
     as_turned_up: bool = False  # one of its cards has an "As [this] is turned face up" ability (708.11)
 
     def bonus(self, clause: str) -> float:
@@ -195,6 +197,8 @@ class RulingMechanics:
             return base + (SPECIFIC_BONUS if owners[0] in _SUBSUMES else 0.0)
         if any(o in self.named or o in cards for o in owners[1:]):
             return 0.0  # 702.37b (megamorph) for a morph ruling: neither preferred nor foreign
+        if self.face_down and not self.named and owners[0] in self.possible:
+            return POSSIBLE_MECHANIC_BONUS
         return FOREIGN_MECHANIC
 
 
@@ -209,10 +213,12 @@ def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechani
     as_turned_up = bool(card_texts) and all(_AS_TURNED_UP.search(t) for t in card_texts)
     per_card = [frozenset(m.name for m in MECHANICS if m.oracle.search(t)) for t in card_texts]
     per_card = [c for c in per_card if c]
+    possible = frozenset().union(*per_card) if per_card else frozenset()
+    possible |= {_SUBSUMES[m] for m in possible if m in _SUBSUMES}
     if named or not per_card or any(c != per_card[0] for c in per_card):
-        return RulingMechanics(named, frozenset(), face_down, as_turned_up)
+        return RulingMechanics(named, frozenset(), face_down, possible, as_turned_up)
     return RulingMechanics(named, per_card[0] | {_SUBSUMES[m] for m in per_card[0] if m in _SUBSUMES}, face_down,
-                           as_turned_up)
+                           possible, as_turned_up)
 
 
 # --------------------------------------------------------------------------------------------
@@ -277,7 +283,8 @@ class _Index:
 # candidates only when the ruling names it: "checked during the upkeep" is no reason for Subgames (728).
 _ALWAYS_SECTIONS = frozenset({"722", "723", "731", "732"})  # controlling a player, ending turns, shortcuts, illegal actions
 _GENERIC_TITLE = frozenset("card cards option options variant general game player players attack multiple left "
-                           "right creature creatures counter counters turn turns handling".split())
+                           "right creature creatures counter counters turn turns handling permanent permanents "
+                           "with".split())
 _SECTION_WORDS = {"800": frozenset({"multi"}), "900": frozenset({"casua"}), "901": frozenset({"plane"}),
                   "904": frozenset({"schem"}), "905": frozenset({"draft"})}
 RARE_ACTION_DF = 12  # clauses of the CR that say the word
@@ -410,7 +417,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             evidence.append("face-down rules")
         score += 0.0 if number in slotted and mechanic > 0 else mechanic
         if mechanic > 0:
-            evidence.append("the ruling's mechanic" + (" (from its cards)" if not mechanics.named else ""))
+            evidence.append("the ruling's mechanic" + (" (from its cards)" if not mechanics.named else "")
+                            if mechanic > POSSIBLE_MECHANIC_BONUS else "a mechanic of its cards")
         elif (keyword and keyword <= said and not any(m.owns(number) for m in MECHANICS)
               and re.match(r"70[12]\.\d+", number).group(0) in index.rare_actions):  # type: ignore[union-attr]
             # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
