@@ -202,6 +202,7 @@ class RulingMechanics:
         return FOREIGN_MECHANIC
 
 
+_EXAMPLES = re.compile(r"\([^)]*\)|\b(?:such as|like|e\.g\.|including)\b[^.;:]*|\bfor example\b[^.]*", re.I)
 _AS_TURNED_UP = re.compile(r"(?:^|\n|\. )As [^.]{1,60}? is turned face up\b")
 _TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
 
@@ -354,6 +355,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     mechanics = mechanics or ruling_mechanics(text)
     said = set(_content(text))
     said5 = {w[:5] for w in said}
+    # a keyword named only as an example ("such as kicker costs", "(and doesn't have haste)") is not the topic
+    said_topic = set(_content(_EXAMPLES.sub(" ", text)))
     cues: dict[str, list[str]] = {}
     cue_score: dict[str, float] = {}
     slotted: set[str] = set()  # clauses a cue chose for the ruling's mechanic: its bonus is in the cue
@@ -403,7 +406,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     for number in set(lexical) | set(cues):
         mechanic = mechanics.bonus(number)
         keyword = index.keyword_of(number)
-        if keyword is not None and mechanic <= 0 and not keyword & said:
+        if keyword is not None and mechanic <= 0 and not keyword & said_topic:
             continue
         named = index.named_section_of(number)
         if named is not None and mechanic <= 0 and not named & said5 and number not in pointed:
@@ -419,7 +422,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         if mechanic > 0:
             evidence.append("the ruling's mechanic" + (" (from its cards)" if not mechanics.named else "")
                             if mechanic > POSSIBLE_MECHANIC_BONUS else "a mechanic of its cards")
-        elif (keyword and keyword <= said and not any(m.owns(number) for m in MECHANICS)
+        elif (keyword and keyword <= said_topic and not any(m.owns(number) for m in MECHANICS)
               and re.match(r"70[12]\.\d+", number).group(0) in index.rare_actions):  # type: ignore[union-attr]
             # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
             score += KEYWORD_BONUS if number.startswith("702.") else 0.0
