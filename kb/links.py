@@ -50,6 +50,7 @@ class Cue:
     # 701.40b for manifest); used first when the ruling is about that mechanic
     slot: tuple[tuple[str, str], ...] = ()
     face_down_only: bool = False  # "look at", "enters the battlefield": face-down rules only for face-down rulings
+    needs: frozenset[str] = frozenset()  # 5-letter word prefixes the text must have (a cheap test before the regex)
     # (first, then) pairs equivalent to `pattern` = "first.*then|...": see `_ordered`
     ordered: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = ()
 
@@ -304,7 +305,9 @@ def _glossary_cues(version: RulesVersion) -> tuple[Cue, ...]:
         names = [t.strip() for t in re.split(r",", term) if len(t.split()) >= 2 and not re.search(r"[\[\]\"]", t)]
         if refs and names:
             pattern = "|".join(r"\b" + re.escape(n).replace(r"\ ", r"[\s-]+") + r"s?\b" for n in names)
-            out.append(_cue(pattern, " ".join(dict.fromkeys(refs)), f"glossary: {term}", GLOSSARY_WEIGHT))
+            cue = _cue(pattern, " ".join(dict.fromkeys(refs)), f"glossary: {term}", GLOSSARY_WEIGHT)
+            needs = frozenset.intersection(*(frozenset(w[:5] for w in tokens(n)) for n in names))
+            out.append(dataclasses.replace(cue, needs=needs))
     return tuple(out)
 
 
@@ -363,6 +366,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
     own = mechanics.named | mechanics.of_cards
     face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
+    words5 = {w[:5] for w in tokens(text)}
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
         cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
@@ -374,7 +378,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
     for cue in (*CUES, *index.glossary):
         relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
-        if relevant and cue.found_in(text):
+        if relevant and cue.needs <= words5 and cue.found_in(text):
             slot = tuple(c for m, c in cue.slot if m in own)
             slotted.update(slot)
             for rank, clause in index.expand(tuple(dict.fromkeys(slot + cue.clauses))):
@@ -585,7 +589,7 @@ def link_candidates(entry: Entry, rules: RulesCorpus,
     english = [v.text for v in entry.variants if v.lang is Lang.EN]
     text = english[-1] if english else entry.text
     # cues also read the other-language wordings, lexical scores need English
-    cue_text = " ".join([entry.text, *(v.text for v in entry.variants)])
+    cue_text = " ".join(dict.fromkeys([entry.text, *(v.text for v in entry.variants)]))  # duplicates say nothing new
     mechanics = ruling_mechanics(cue_text, [cards[c] for c in entry.cards if cards and c in cards])
     found = rank_clauses(text if english else cue_text, rules, english=bool(english), mechanics=mechanics)
     if english:
