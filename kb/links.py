@@ -301,7 +301,8 @@ def _glossary_cues(version: RulesVersion) -> tuple[Cue, ...]:
     out = []
     for term, entry in version.glossary.items():
         term = re.sub(r"\s*\(obsolete\)", "", term, flags=re.I)
-        refs = [r for r in re.findall(r"\brules? (\d{3}\.\d+[a-z]?)", entry.text) if r in version.clauses]
+        refs = [r for r in re.findall(r"\brules? (\d{3}\.\d+[a-z]?)", entry.text)
+                if r in version.clauses and not is_title(version.clauses[r].text)]  # "702.106 Hidden Agenda" is a heading
         names = [t.strip() for t in re.split(r",", term) if len(t.split()) >= 2 and not re.search(r"[\[\]\"]", t)]
         if refs and names:
             pattern = "|".join(r"\b" + re.escape(n).replace(r"\ ", r"[\s-]+") + r"s?\b" for n in names)
