@@ -124,6 +124,9 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
     console.print(f"[bold]cards[/] {', '.join(entry.cards) or '—'}   [bold]dates[/] {dates(entry)}   "
                   f"[bold]variants[/] {len(entry.variants)}")
 
+    if entry.link_note:
+        console.print("\n[bold]Comprehensive Rules[/]")
+        console.print(Text("  " + entry.link_note, style="yellow"))
     if entry.rules:
         console.print("\n[bold]Comprehensive Rules[/]")
         for link in entry.rules:

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -46,6 +46,11 @@ class Cue:
     clauses: tuple[str, ...]  # best first
     label: str
     weight: float = 0.7  # topical cues ("manifest") weigh less than pointed ones ("look at")
+    # mechanic name -> its own clause for what the cue says (turning face up: 702.37e for morph,
+    # 701.40b for manifest); used first when the ruling is about that mechanic
+    slot: tuple[tuple[str, str], ...] = ()
+    face_down_only: bool = False  # "look at", "enters the battlefield": face-down rules only for face-down rulings
+    needs: frozenset[str] = frozenset()  # 5-letter word prefixes the text must have (a cheap test before the regex)
     # (first, then) pairs equivalent to `pattern` = "first.*then|...": see `_ordered`
     ordered: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = ()
 
@@ -59,39 +64,65 @@ class Cue:
                    for line in text.split("\n") for first, then in self.ordered)
 
 
-def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0.7) -> Cue:
-    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label or pattern, weight)
+def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0.7, slot: str = "") -> Cue:
+    pairs = tuple(tuple(p.split("=")) for p in slot.split(";") if p)
+    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label or pattern, weight,
+               slot=tuple((m.replace("_", " "), c) for m, c in pairs),
+               face_down_only=any(c.startswith(("708", "701.40", "701.58", "702.37", "702.168", "712.1"))
+                                  for c in clauses.split()))
+
+
+# The clause of each face-down mechanic for one thing rulings say about all of them.
+_TURN_UP = "morph=702.37e;megamorph=702.37b;disguise=702.168d;manifest=701.40b;manifest_dread=701.40b;cloak=701.58b"
+_FACE_DOWN_CHARS = "morph=702.37c;megamorph=702.37b;disguise=702.168b;manifest=701.40a;manifest_dread=701.40a;cloak=701.58a"
 
 
 def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str) -> Cue:
     """A cue "a.*b|c.*d" tested pair by pair: the regex backtracks over the whole text for each `a`
     (seconds on an entry with hundreds of variants), the pairs cost two linear searches."""
     pattern = "|".join(f"{a}.*{b}" for a, b in pairs)
-    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label,
+    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label, face_down_only=True,
                ordered=tuple((re.compile(a, re.I), re.compile(b, re.I)) for a, b in pairs))
 
 
 CUES: tuple[Cue, ...] = (
-    _cue(r"special action", "701.40b 116.2b 708.7", "special action"),
+    _cue(r"special action", "116.2b 708.7", "special action", slot=_TURN_UP),
     _cue(r"copiable values?|a copy of a face-down", "708.2a 708.2 707.2 708.10", "copiable values"),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game)\b", r"\breveal")], "708.9", "reveal when it leaves"),
     _cue(r"\blook at\b", "708.5", "look at"),
+    _cue(r"\b(?:look at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look at|see)\b", "406.3", "look at exiled cards", 0.9),
     _cue(r"enters-the-battlefield abilit|enters the battlefield", "708.8 708.3", "enters-the-battlefield"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
     _cue(r"double-faced", "712.15 712.16", "double-faced"),
     _cue(r"\b(?:aura|form|enchant\w*)\b.*graveyard.*state-based|state-based.*\b(?:aura|enchant\w*)\b",
          "704.5m", "Aura to the graveyard as a state-based action"),
-    _cue(r"\bmanifest(?:s|ed|ing)?\b", "701.40*", "manifest", weight=0.25),
     _cue(r"\bmorph cost", "701.40c 702.37e", "morph cost"),
     _cue(r"turns? a face-down instant or sorcery|instant or sorcery card\b[^.]*\bturns? face up",
-         "701.40g", "instant or sorcery face up"),
-    _cue(r"one at a time", "701.40e", "one at a time"),
+         "701.40g", "instant or sorcery face up", slot="manifest=701.40g;cloak=701.58g"),
+    _cue(r"one at a time", "701.40e", "one at a time", slot="manifest=701.40e;cloak=701.58e"),
     _cue(r"differentiat|distinguish|mix up|order they entered", "708.6", "keep face-down objects apart"),
-    _cue(r"\bno name\b|don't have (?:a )?names?|2/2 creature", "708.2a", "face-down characteristics"),
+    _cue(r"\bno name\b|don't have (?:a )?names?|2/2 creature", "708.2a", "face-down characteristics",
+         slot=_FACE_DOWN_CHARS),
     _cue(r"same permanent|continue to enchant|auras and equipment", "708.8", "effects survive turning face up"),
     _cue(r"leave the game", "800.4a", "leaving the game"),
     _cue(r"top card of (?:your|their|that) library revealed", "401.5", "top card revealed"),
+    # general rules that card rulings apply
+    _cue(r"illegal targets?\b[^.]*\bresolve|resolves?\b[^.]*\billegal target", "608.2b", "illegal target on resolution", 0.9),
+    _cue(r"(?:isn't|is not|is no longer|aren't) on the battlefield as (?:its|the|that) (?:[\w-]+ )?ability resolves"
+         r"|leaves the battlefield before (?:its|the|that) (?:[\w-]+ )?ability resolves|independently of its source",
+         "113.7a", "the ability resolves without its source", 0.9),
+    _cue(r"\bexiled? (?:\w+ )?face[- ]down|face[- ]down (?:\w+ )?(?:exiled|cards? in exile)", "406.3",
+         "exiled face down", 0.9),
+    _cue(r"damage marked|lethal damage", "704.5g 120.6", "lethal damage"),
+    _cue(r"\b(?:a|be a|becomes a) (?:new|different) object\b", "400.7", "a new object", 0.8),
+    _cue(r"\bintervening\b|\bboth\b[^.]*\band (?:when|as) the (?:triggered )?ability resolves"
+         r"|\bcheck(?:s|ed)? again (?:as|when) (?:the|it|that) (?:triggered )?ability resolves",
+         "603.4", "condition checked on triggering and resolving", 0.9),
+    _cue(r"\bcards? exiled (?:with|by) (?:that|the|this|it|its|[A-Z])", "607.2a 406.6", "cards exiled with it (linked abilities)"),
+    _cue(r"(?:continue to be|continues to be|remains?|still be) attacking", "506.4a", "still attacking", 0.9),
+    _cue(r"creatures that come under your control later|\blocked in\b|set of (?:objects|creatures) it affects",
+         "611.2c", "continuous effect locked in"),
     # German
     _cue(r"\banschauen\b", "708.5", "anschauen (look at)"),
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
@@ -101,10 +132,95 @@ CUES: tuple[Cue, ...] = (
     _cue(r"ins spiel kommt|das schlachtfeld betritt", "708.8 708.3", "ins Spiel kommt (enters)"),
     _cue(r"dieselbe bleibende karte", "708.8", "dieselbe bleibende Karte (same permanent)"),
 )
-_FACE_DOWN = re.compile(r"face[- ]down|face up|manifest|morph|disguise|cloak|verdeckt|aufgedeckt|manifestiert",
+_FACE_DOWN = re.compile(r"face[- ]down|face up|\bmanifest(?:s|ed|ing)?\b|\b(?:mega)?morph|disguise|\bcloak|verdeckt|aufgedeckt|manifestiert",
                         re.I)
-SECTION_BONUS = 0.15  # a face-down ruling prefers the face-down rules (708, 701.40, 702.37, ...)
-_FACE_DOWN_RULES = ("708", "701.40", "701.58", "701.62", "702.37", "702.168", "712.15", "712.16")
+SECTION_BONUS = 0.15  # a face-down ruling prefers the general face-down rules (708, 712.15-16)
+_FACE_DOWN_RULES = ("708", "712.15", "712.16")
+
+
+# --------------------------------------------------------------------------------------------
+# Mechanics: each face-down mechanic owns a section; a ruling about one cites that section first.
+
+
+@dataclass(frozen=True, slots=True)
+class Mechanic:
+    name: str
+    section: str  # its clauses in the current CR
+    words: re.Pattern[str]  # the ruling names it (English or German)
+    oracle: re.Pattern[str]  # a card's Oracle text has it
+
+    def owns(self, clause: str) -> bool:
+        return clause == self.section or clause.startswith(self.section) and not clause[len(self.section)].isdigit()
+
+
+def _mechanic(name: str, section: str, words: str, oracle: str) -> Mechanic:
+    return Mechanic(name, section, re.compile(words, re.I), re.compile(oracle, re.I))
+
+
+# "disguise" is also an English verb ("shuffled to disguise which ..."): only its keyword uses count.
+MECHANICS: tuple[Mechanic, ...] = (
+    _mechanic("megamorph", "702.37b", r"\bmegamorph", r"\bmegamorph\b"),
+    _mechanic("morph", "702.37", r"\bmorph\b|morphkosten|\bmegamorph", r"(?<!mega)\bmorph\b"),
+    _mechanic("disguise", "702.168", r"\bdisguise (?:abilit|cost)|\bwith disguise\b|\bdisguise or\b|\bor disguise\b"
+              r"|\bdisguise \{|\bdisguised\b|\btarnung", r"\bdisguise \{"),
+    _mechanic("cloak", "701.58", r"\bcloak(?:s|ed|ing)?\b|\bverhüll", r"\bcloak(?:s|ed)?\b"),
+    _mechanic("manifest dread", "701.62", r"\bmanifest(?:s|ing)? dread", r"\bmanifest dread\b"),
+    _mechanic("manifest", "701.40", r"\bmanifest(?:s|ed|ing)?\b|\bmanifestiert", r"\bmanifest(?:s|ed)?\b(?! dread)"),
+    _mechanic("hidden agenda", "702.106", r"\b(?:hidden|double) agenda|face-down conspirac|conspirac[^.]*\bface[- ]?(?:down|up)\b",
+              r"\b(?:hidden|double) agenda\b"),
+)
+MECHANIC_BONUS = 0.25  # the ruling names the mechanic
+KEYWORD_BONUS = 0.3  # the ruling says a keyword ability's name ("split second"): its rules are candidates
+CARD_MECHANIC_BONUS = 0.2  # the ruling is face-down and its cards have exactly this mechanic
+POSSIBLE_MECHANIC_BONUS = 0.1  # a face-down reminder shared by cards of several mechanics: one of them
+FOREIGN_MECHANIC = -0.6  # another mechanic's clause: only a tie-breaker after everything else
+SPECIFIC_BONUS = 0.1
+_SUBSUMES = {"megamorph": "morph", "manifest dread": "manifest"}  # naming the first names the second
+
+
+@dataclass(frozen=True, slots=True)
+class RulingMechanics:
+    named: frozenset[str]  # mechanics the ruling's words name
+    of_cards: frozenset[str]  # the one mechanic its cards share, when the words name none
+    face_down: bool = False  # its words are about face-down objects: `of_cards` is its subject
+    possible: frozenset[str] = frozenset()  # every mechanic its cards have (a reminder shared by many cards)
+    as_turned_up: bool = False  # one of its cards has an "As [this] is turned face up" ability (708.11)
+
+    def bonus(self, clause: str) -> float:
+        """What a clause gains (or loses) for being (or not being) this ruling's mechanic's."""
+        owners = [m.name for m in MECHANICS if m.owns(clause)]  # most specific first: 702.37b megamorph, morph
+        if not owners:
+            return 0.0
+        cards = self.of_cards if self.face_down else frozenset()
+        if owners[0] in self.named or owners[0] in cards:
+            base = MECHANIC_BONUS if owners[0] in self.named else CARD_MECHANIC_BONUS
+            # a megamorph (manifest dread) ruling also names morph (manifest): its own clause first
+            return base + (SPECIFIC_BONUS if owners[0] in _SUBSUMES else 0.0)
+        if any(o in self.named or o in cards for o in owners[1:]):
+            return 0.0  # 702.37b (megamorph) for a morph ruling: neither preferred nor foreign
+        if self.face_down and not self.named and owners[0] in self.possible:
+            return POSSIBLE_MECHANIC_BONUS
+        return FOREIGN_MECHANIC
+
+
+_EXAMPLES = re.compile(r"\([^)]*\)|\b(?:such as|like|e\.g\.|including)\b[^.;:]*|\bfor example\b[^.]*", re.I)
+_AS_TURNED_UP = re.compile(r"(?:^|\n|\. )As [^.]{1,60}? is turned face up\b")
+_TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
+
+
+def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechanics:
+    """The face-down mechanics a ruling is about: those its words name, else the one its cards share."""
+    named = frozenset(m.name for m in MECHANICS if m.words.search(text))
+    face_down = bool(_FACE_DOWN.search(text))
+    as_turned_up = bool(card_texts) and all(_AS_TURNED_UP.search(t) for t in card_texts)
+    per_card = [frozenset(m.name for m in MECHANICS if m.oracle.search(t)) for t in card_texts]
+    per_card = [c for c in per_card if c]
+    possible = frozenset().union(*per_card) if per_card else frozenset()
+    possible |= {_SUBSUMES[m] for m in possible if m in _SUBSUMES}
+    if named or not per_card or any(c != per_card[0] for c in per_card):
+        return RulingMechanics(named, frozenset(), face_down, possible, as_turned_up)
+    return RulingMechanics(named, per_card[0] | {_SUBSUMES[m] for m in per_card[0] if m in _SUBSUMES}, face_down,
+                           possible, as_turned_up)
 
 
 # --------------------------------------------------------------------------------------------
@@ -128,6 +244,32 @@ class _Index:
             df.update(grams)
         self.rare = {g for g, c in df.items() if c <= 5}
         self._expanded: dict[tuple[str, ...], list[tuple[int, str]]] = {}
+        self.glossary = _glossary_cues(version)
+        self.sections = {n: frozenset(w[:5] for w in _content(version.clauses[n].text) if w not in _GENERIC_TITLE)
+                         | _SECTION_WORDS.get(n, frozenset())
+                         for n in version.numbers() if n.isdigit() and 709 <= int(n) <= 999
+                         and n not in _ALWAYS_SECTIONS}
+        # "An ability that triggers whenever a player manifests dread ..." (701.62b): one per keyword action
+        self.on_action = [n for n in version.numbers() if n.startswith("701.")
+                          and version.clauses[n].text.startswith("An ability that triggers whenever a player ")]
+        # keyword actions (701.N) and keyword abilities (702.N): the content words of the title
+        self.keywords = {n: frozenset(_content(version.clauses[n].text)) for n in version.numbers()
+                         if re.fullmatch(r"70[12]\.\d+", n) and n not in ("701.1", "702.1")}
+        # a keyword action that is an everyday verb ("play", "exile", "sacrifice") is no evidence by itself
+        word_df = Counter(w for n in self.numbers for w in set(_content(version.clauses[n].text)))
+        self.rare_actions = {n for n, words in self.keywords.items()
+                             if n.startswith("702.") or all(word_df[w] <= RARE_ACTION_DF for w in words)}
+
+    def named_section_of(self, number: str) -> frozenset[str] | None:
+        """For a clause of a section about one named thing (split cards 709 ... Conspiracy Draft 905),
+        the words (5-letter prefixes) that name it; None for the rules every ruling may need."""
+        section = number.split(".")[0]
+        return self.sections.get(section)
+
+    def keyword_of(self, number: str) -> frozenset[str] | None:
+        """The title words of the keyword section `number` belongs to (None outside 701/702)."""
+        m = re.match(r"70[12]\.\d+", number)
+        return self.keywords.get(m.group(0)) if m else None
 
     def expand(self, clauses: tuple[str, ...]) -> list[tuple[int, str]]:
         """`_expand` of a cue's clauses, once per cue: a `701.40*` walk costs ~50 ms."""
@@ -137,6 +279,37 @@ class _Index:
 
     def scores(self, text: str) -> np.ndarray:
         return self.bm25.scores(_content(text))
+
+
+# Sections about one named thing (a card layout, a designation, a multiplayer or casual variant) are
+# candidates only when the ruling names it: "checked during the upkeep" is no reason for Subgames (728).
+_ALWAYS_SECTIONS = frozenset({"722", "723", "731", "732"})  # controlling a player, ending turns, shortcuts, illegal actions
+_GENERIC_TITLE = frozenset("card cards option options variant general game player players attack multiple left "
+                           "right creature creatures counter counters turn turns handling permanent permanents "
+                           "with".split())
+_SECTION_WORDS = {"800": frozenset({"multi"}), "900": frozenset({"casua"}), "901": frozenset({"plane"}),
+                  "904": frozenset({"schem"}), "905": frozenset({"draft"})}
+RARE_ACTION_DF = 12  # clauses of the CR that say the word
+GLOSSARY_WEIGHT = 0.35  # a CR glossary term the ruling uses ("last known information") -> the rule it cites
+
+
+def _glossary_cues(version: RulesVersion) -> tuple[Cue, ...]:
+    """Cues from the CR glossary: a term of two or more words sends to the rules its entry cites.
+
+    Only citations of a numbered rule (608.2h), not of a whole section (614): a section is no link.
+    """
+    out = []
+    for term, entry in version.glossary.items():
+        term = re.sub(r"\s*\(obsolete\)", "", term, flags=re.I)
+        refs = [r for r in re.findall(r"\brules? (\d{3}\.\d+[a-z]?)", entry.text)
+                if r in version.clauses and not is_title(version.clauses[r].text)]  # "702.106 Hidden Agenda" is a heading
+        names = [t.strip() for t in re.split(r",", term) if len(t.split()) >= 2 and not re.search(r"[\[\]\"]", t)]
+        if refs and names:
+            pattern = "|".join(r"\b" + re.escape(n).replace(r"\ ", r"[\s-]+") + r"s?\b" for n in names)
+            cue = _cue(pattern, " ".join(dict.fromkeys(refs)), f"glossary: {term}", GLOSSARY_WEIGHT)
+            needs = frozenset.intersection(*(frozenset(w[:5] for w in tokens(n)) for n in names))
+            out.append(dataclasses.replace(cue, needs=needs))
+    return tuple(out)
 
 
 def _content(text: str) -> list[str]:
@@ -175,18 +348,48 @@ class Candidate:
     evidence: str
 
 
-def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True) -> list[Candidate]:
-    """Clauses of the current CR for a ruling text, best first, with the evidence for each."""
+def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
+                 mechanics: RulingMechanics | None = None) -> list[Candidate]:
+    """Clauses of the current CR for a ruling text, best first, with the evidence for each.
+
+    A keyword's clauses (701.N, 702.N) are candidates only when the ruling says the keyword, or is
+    about that face-down mechanic: sharing a word with a keyword's rules is no evidence.
+    """
     index = _index_for(rules)
+    mechanics = mechanics or ruling_mechanics(text)
+    said = set(_content(text))
+    said5 = {w[:5] for w in said}
+    # a keyword named only as an example ("such as kicker costs", "(and doesn't have haste)") is not the topic
+    said_topic = set(_content(_EXAMPLES.sub(" ", text)))
     cues: dict[str, list[str]] = {}
     cue_score: dict[str, float] = {}
-    for cue in CUES:
-        if cue.found_in(text):
-            for rank, clause in index.expand(cue.clauses):
+    slotted: set[str] = set()  # clauses a cue chose for the ruling's mechanic: its bonus is in the cue
+    pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
+    own = mechanics.named | mechanics.of_cards
+    face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
+    words5 = {w[:5] for w in tokens(text)}
+    if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
+        cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
+        cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
+        pointed.add("708.11")
+    said_trigger = re.search(r"\btrigger\w*\W+(?:\w+\W+){0,4}whenever (?:you|a player) ([^.\"]+)", text, re.I)
+    for number in index.on_action if said_trigger else ():  # "abilities that trigger whenever you manifest dread"
+        if (index.keyword_of(number) or {""}) <= set(_content(said_trigger.group(1))):
+            cues.setdefault(number, []).append('cue "triggers whenever a player does it"')
+            cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
+    for cue in (*CUES, *index.glossary):
+        relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
+        if relevant and cue.needs <= words5 and cue.found_in(text):
+            slot = tuple(c for m, c in cue.slot if m in own)
+            slotted.update(slot)
+            for rank, clause in index.expand(tuple(dict.fromkeys(slot + cue.clauses))):
                 if clause in rules.current.clauses:
+                    if cue.weight > GLOSSARY_WEIGHT:
+                        pointed.add(clause)
                     cues.setdefault(clause, []).append(f'cue "{cue.label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
                     cue_score[clause] = max(cue_score.get(clause, 0.0), cue.weight / (1 + 0.5 * rank))
-    face_down = bool(_FACE_DOWN.search(text))
+    if slotted and not mechanics.face_down:  # a face-down cue ("2/2 creature") makes the cards' mechanic the subject
+        mechanics = dataclasses.replace(mechanics, face_down=True)
 
     lexical: dict[str, float] = {}
     shared: dict[str, list[str]] = {}
@@ -206,12 +409,29 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True) -> list
 
     out: list[Candidate] = []
     for number in set(lexical) | set(cues):
+        mechanic = mechanics.bonus(number)
+        keyword = index.keyword_of(number)
+        if keyword is not None and mechanic <= 0 and not keyword & said_topic:
+            continue
+        named = index.named_section_of(number)
+        if named is not None and mechanic <= 0 and not named & said5 and number not in pointed:
+            continue
         score = 0.5 * lexical.get(number, 0.0)
         score += 0.1 * min(len(shared.get(number, ())), 3) / 3
         score += cue_score.get(number, 0.0)
+        evidence: list[str] = list(cues.get(number, ()))
         if face_down and number.startswith(_FACE_DOWN_RULES):
             score += SECTION_BONUS
-        evidence: list[str] = list(cues.get(number, ()))
+            evidence.append("face-down rules")
+        score += 0.0 if number in slotted and mechanic > 0 else mechanic
+        if mechanic > 0:
+            evidence.append("the ruling's mechanic" + (" (from its cards)" if not mechanics.named else "")
+                            if mechanic > POSSIBLE_MECHANIC_BONUS else "a mechanic of its cards")
+        elif (keyword and keyword <= said_topic and not any(m.owns(number) for m in MECHANICS)
+              and re.match(r"70[12]\.\d+", number).group(0) in index.rare_actions):  # type: ignore[union-attr]
+            # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
+            score += KEYWORD_BONUS if number.startswith("702.") else 0.0
+            evidence.append(f"keyword \"{' '.join(sorted(keyword))}\"")
         if shared.get(number):
             evidence.append("shared phrases: " + "; ".join(f'"{p}"' for p in shared[number][:3]))
         if number in lexical:
@@ -292,6 +512,27 @@ def load_overrides(corpus_dir: Path | None = None) -> list[Override]:
     return parse_overrides(path.read_text(encoding="utf-8"), str(path.name))
 
 
+def load_card_texts(corpus_dir: Path | None = None) -> dict[str, str]:
+    """English card name → Oracle text: the 2018 Oracle file, then the newer MTGJSON files beside it."""
+    import gzip
+    import json
+
+    from kb.parsers import mtgjson
+    from kb.paths import corpus_dir as default_corpus
+
+    corpus = corpus_dir or default_corpus()
+    out: dict[str, str] = {}
+    oracle = corpus / "oracle" / "mtgjson3-2018-oracle-cards.json.gz"
+    if oracle.is_file():
+        for card in json.loads(gzip.decompress(oracle.read_bytes()).decode("utf-8"))["cards"]:
+            out[card["name"]] = card.get("text") or ""
+    for path in sorted((corpus / "mtgjson").glob("*.json")):
+        for card in mtgjson.iter_cards(mtgjson.load(path.read_text(encoding="utf-8"))):
+            if card.get("name") and card.get("text"):
+                out.setdefault(card["name"], card["text"])
+    return out
+
+
 def _apply(override: Override, links: list[Candidate], rules: RulesCorpus) -> list[Candidate]:
     for number in (*override.clauses, *override.add):
         if number not in rules.current.clauses:
@@ -313,48 +554,62 @@ def _apply(override: Override, links: list[Candidate], rules: RulesCorpus) -> li
 
 
 def link_entries(entries: list[Entry], rules: RulesCorpus,
-                 overrides: Iterable[Override] | None = None) -> list[Entry]:
+                 overrides: Iterable[Override] | None = None,
+                 cards: Mapping[str, str] | None = None) -> list[Entry]:
     """Entries with `rules` set: rule entries to their own clause, rulings to ranked clauses.
 
-    `overrides` defaults to `corpus/links-overrides.yaml`; pass `[]` for automatic links only.
+    A ruling without a confident link gets no links and a `link_note` saying so (with the nearest
+    clause), rather than a clause that merely shares words with it. `overrides` defaults to
+    `corpus/links-overrides.yaml` (pass `[]` for automatic links only); `cards` (English name →
+    Oracle text, which tells a ruling's mechanic) defaults to `load_card_texts()`.
     """
     overrides = load_overrides() if overrides is None else list(overrides)
+    cards = load_card_texts() if cards is None else cards
     out = []
     for entry in entries:
-        links = link_candidates(entry, rules)
+        links, note = link_candidates(entry, rules, cards)
         for override in overrides:
             if entry.kind is Kind.RULING and override.matches(entry):
                 links = _apply(override, links, rules)
+        if links:
+            note = ""
         rule_links = tuple(
             RuleLink(c.clause, round(min(c.score, 1.0), 4), rules.number_at(c.clause, entry.first_date), c.evidence)
             for c in links)
-        out.append(dataclasses.replace(entry, rules=rule_links))
+        out.append(dataclasses.replace(entry, rules=rule_links, link_note=note))
     return out
 
 
-def link_candidates(entry: Entry, rules: RulesCorpus) -> list[Candidate]:
-    """The automatic links of one entry, best first (never empty for a ruling)."""
+def link_candidates(entry: Entry, rules: RulesCorpus,
+                    cards: Mapping[str, str] | None = None) -> tuple[list[Candidate], str]:
+    """The automatic links of one entry, best first, and why there are none when there are none."""
     if entry.kind is Kind.RULE:
         if entry.clause and entry.clause in rules.current.clauses:
-            return [Candidate(entry.clause, 1.0, "the entry is this clause's text")]
-        return []
+            return [Candidate(entry.clause, 1.0, "the entry is this clause's text")], ""
+        return [], ""
     english = [v.text for v in entry.variants if v.lang is Lang.EN]
     text = english[-1] if english else entry.text
     # cues also read the other-language wordings, lexical scores need English
-    cue_text = " ".join([entry.text, *(v.text for v in entry.variants)])
-    found = rank_clauses(text if english else cue_text, rules, english=bool(english))
+    cue_text = " ".join(dict.fromkeys([entry.text, *(v.text for v in entry.variants)]))  # duplicates say nothing new
+    mechanics = ruling_mechanics(cue_text, [cards[c] for c in entry.cards if cards and c in cards])
+    found = rank_clauses(text if english else cue_text, rules, english=bool(english), mechanics=mechanics)
     if english:
-        extra = {c.clause: c for c in rank_clauses(cue_text, rules, english=False)}
+        extra = {c.clause: c for c in rank_clauses(cue_text, rules, english=False, mechanics=mechanics)}
         found = _merge(found, extra)
     chosen = _select(found)
-    if not chosen:
-        fallback = "708" if _FACE_DOWN.search(cue_text) else None
-        if fallback:
-            chosen = [Candidate(fallback, 0.1, "fallback: the ruling is about face-down objects")]
-        else:
-            ranked = rank_clauses(cue_text, rules, english=True)
-            chosen = ranked[:1] or [Candidate("100.1", 0.01, "fallback: no lexical evidence")]
-    return chosen
+    if chosen and _is_confident(chosen[0]):
+        return chosen, ""
+    if _FACE_DOWN.search(cue_text):
+        return [Candidate("708", 0.1, "fallback: the ruling is about face-down objects")], ""
+    nearest = f" (nearest: {chosen[0].clause}, {chosen[0].evidence})" if chosen else ""
+    return [], f"no confident link: no cue, mechanic or keyword of the ruling points at a clause{nearest}"
+
+
+def _is_confident(candidate: Candidate) -> bool:
+    """A link stands on a cue, the ruling's mechanic, or a rare phrase it shares with the clause;
+    a BM25 score alone (common words) is no evidence for a card-specific ruling."""
+    evidence = candidate.evidence
+    return any(k in evidence for k in ("cue ", "mechanic", "shared phrases", "face-down rules", "keyword "))
 
 
 def _merge(found: list[Candidate], extra: dict[str, Candidate]) -> list[Candidate]:

@@ -144,6 +144,7 @@ class Entry:
     rules: tuple[RuleLink, ...] = ()
     checks: tuple[str, ...] = ()
     clause: str | None = field(default=None)  # for kind `rule`: the CR clause the text is
+    link_note: str = ""  # why a ruling has no rule link ("no confident link: ..."); "" when it has links
 
     def variants_in(self, lang: Lang) -> tuple[Variant, ...]:
         return tuple(v for v in self.variants if v.lang == lang)
@@ -169,6 +170,8 @@ class Entry:
         }
         if self.clause:
             d["clause"] = self.clause
+        if self.link_note:
+            d["link_note"] = self.link_note
         return d
 
     def to_store(self) -> dict[str, Any]:
@@ -192,4 +195,5 @@ class Entry:
             rules=tuple(RuleLink.from_json(r) for r in d.get("rules", [])),
             checks=tuple(d.get("checks", [])),
             clause=d.get("clause"),
+            link_note=d.get("link_note", ""),
         )

@@ -73,8 +73,14 @@ def test_german_only_ruling_is_linked_by_cues(rules):
     assert top(ruling(text, lang=Lang.DE), rules)[0] == "110.5"
 
 
-def test_every_ruling_gets_a_link_even_without_evidence(rules):
-    assert top(ruling("Zzz qqq."), rules)
+def test_ruling_without_evidence_abstains_visibly(rules):
+    [linked] = links.link_entries([ruling("Zzz qqq.")], rules, [])
+    assert linked.rules == ()
+    assert linked.link_note.startswith("no confident link")
+    assert Entry.from_json(linked.to_json()).link_note == linked.link_note
+    assert "link_note" not in links.link_entries([ruling("Turning a permanent face up or face down doesn't change "
+                                                         "whether that permanent is tapped or untapped.")],
+                                                 rules, [])[0].to_json()
 
 
 def test_override_replaces_links_by_quote(rules):
@@ -111,7 +117,7 @@ def test_labelled_precision_and_recall(rules):
     assert metrics["recall"] >= MIN_RECALL
 
 
-def test_every_ingested_ruling_has_a_link(rules):
+def test_every_ingested_ruling_has_a_link_or_says_why_not(rules):
     ingest = pytest.importorskip("kb.ingest")
     dedup = pytest.importorskip("kb.dedup")
     cards = pytest.importorskip("kb.cards")
@@ -121,7 +127,7 @@ def test_every_ingested_ruling_has_a_link(rules):
     result = ingest.ingest(ingest.bundled_sources(corpus), names=cards.load_names(corpus),
                            match_clause=cr.match_clause)
     entries = links.link_entries(dedup.deduplicate(result.records, embedder=None), rules)
-    assert entries and all(e.rules for e in entries if e.kind is Kind.RULING)
+    assert entries and all(bool(e.rules) != bool(e.link_note) for e in entries if e.kind is Kind.RULING)
     assert all(e.rules[0].clause == e.clause for e in entries if e.kind is Kind.RULE)
 
 
@@ -136,3 +142,124 @@ def test_ordered_cue_agrees_with_its_regex(text: str) -> None:
     (backtracking over every variant of an entry); both must find the same texts."""
     cue = next(c for c in links.CUES if c.ordered)
     assert cue.found_in(text) == (cue.pattern.search(text) is not None)
+
+
+# --------------------------------------------------------------------------------------------
+# Mechanics, keywords, abstention, overrides (issue 12)
+
+REAL = yaml.safe_load((DATA / "labelled_links_real.yaml").read_text(encoding="utf-8"))
+# Top-1 on the real labelled rulings (abstentions are misses), measured with bench/links_quality.py
+# conditions but on the entries built from the labels; asserted a bit below.
+MIN_REAL_TOP1 = {"dev": 0.66, "test": 0.52}
+
+
+@pytest.fixture(scope="module")
+def card_texts():
+    return links.load_card_texts()
+
+
+def card_ruling(text: str, cards: tuple[str, ...], date: str = "2024-02-02", lang: Lang = Lang.EN) -> Entry:
+    v = Variant(text, text, lang, date, "test", 1, Relation.CANONICAL, 1.0, cards[0] if cards else None)
+    return Entry("r1", Kind.RULING, text, cards, date, date, (v,))
+
+
+def linked_clauses(entry: Entry, rules, card_texts) -> list[str]:
+    return [r.clause for r in links.link_entries([entry], rules, [], card_texts)[0].rules]
+
+
+@pytest.mark.parametrize("text, cards, section", [
+    ("Morph lets you cast a card face down by paying {3}, and lets you turn the face-down permanent face up any "
+     "time you have priority by paying its morph cost.", ("Abzan Guide",), "702.37"),
+    ("Megamorph is a variant of the morph ability. You can find more information on morph on cards with morph "
+     "from the Khans of Tarkir set.", ("Ainok Survivalist",), "702.37b"),
+    ("A disguise ability lets you cast a card face down by paying {3} and announcing that you are using a disguise "
+     "ability. Any time you have priority, you can turn a face-down permanent with disguise face up by paying its "
+     "disguise cost.", ("Bubble Smuggler",), "702.168"),
+    ("If your library contains only one card when you manifest dread, you'll look at that card and put it onto the "
+     "battlefield face down.", ("Hauntwoods Shrieker",), "701.62"),
+    ("Any time you have priority, you can turn a manifested permanent you control face up by revealing that it's a "
+     "creature card and paying its mana cost. This is a special action.", ("Cloudform",), "701.40b"),
+    ("Any time you have priority, you may turn a cloaked permanent you control face up by revealing that it's a "
+     "creature card and paying its mana cost. This is a special action.", (), "701.58b"),
+])
+def test_a_mechanics_ruling_cites_its_own_clauses_first(rules, card_texts, text, cards, section):
+    got = linked_clauses(card_ruling(text, cards), rules, card_texts)
+    assert got[0].startswith(section), got
+
+
+def test_a_morph_ruling_gets_no_manifest_or_cloak_clause(rules, card_texts):
+    text = ("If a face-down creature loses its abilities, it can't be turned face up with a morph ability because "
+            "it will no longer have that ability (or the associated cost) once face up.")
+    got = linked_clauses(card_ruling(text, ("Abzan Guide",)), rules, card_texts)
+    assert got[0] == "702.37e"
+    assert not [c for c in got if c.startswith(("701.40", "701.58", "701.62"))], got
+
+
+def test_the_cards_oracle_text_tells_the_mechanic_when_the_words_do_not(rules, card_texts):
+    text = ("The creature spell is a 2/2 creature spell with ward {2} that has no name, mana cost, or creature types. "
+            "Both the spell and the resulting creature are colorless and have a mana value of 0.")
+    assert linked_clauses(card_ruling(text, ("Bubble Smuggler", "Defenestrated Phantom")), rules, card_texts)[0] \
+        == "702.168b"
+    assert not [c for c in linked_clauses(card_ruling(text, ()), rules, card_texts) if c.startswith("702.168")]
+
+
+@pytest.mark.parametrize("text, mechanics", [
+    ("The pile is shuffled to disguise from your opponents which manifested creature is which.", {"manifest"}),
+    ("If a manifested creature would have disguise or morph if it were face up, you may also turn it face up.",
+     {"manifest", "disguise", "morph"}),
+    ("Turning a face-down creature with megamorph face up is a special action.", {"megamorph", "morph"}),
+    ("Some cards have abilities that trigger whenever you manifest dread.", {"manifest dread", "manifest"}),
+    ("Falls eine manifestierte Kreatur Morph hätte, wenn sie aufgedeckt wäre.", {"manifest", "morph"}),
+])
+def test_mechanics_named_by_a_ruling(text, mechanics):
+    assert links.ruling_mechanics(text).named == mechanics
+
+
+@pytest.mark.parametrize("text, cards, unrelated", [
+    # before issue 12 these got Web-slinging (702.188a), Mentor (702.134c) and Earthbend (701.66a) on top
+    ("You can target a spell you control with Kheru Spellsnatcher's triggered ability. This will give you the "
+     "ability to cast that card without paying its mana cost.", ("Kheru Spellsnatcher",), "702.188"),
+    ("If Unidentified Hovership leaves the battlefield before its second ability resolves, the ability still exiles "
+     "the target creature.", ("Unidentified Hovership",), "702.134"),
+    ("If the controller of Unyielding Gatekeeper's last ability controlled the target permanent at the time the "
+     "ability began to resolve, the permanent will return to the battlefield tapped.", ("Unyielding Gatekeeper",),
+     "701.66"),
+])
+def test_a_keyword_clause_that_merely_shares_a_word_is_no_link(rules, card_texts, text, cards, unrelated):
+    [linked] = links.link_entries([card_ruling(text, cards)], rules, [], card_texts)
+    assert not [r.clause for r in linked.rules if r.clause.startswith(unrelated)]
+    assert linked.rules or linked.link_note.startswith("no confident link")
+
+
+def test_a_card_ruling_cites_the_general_rule_it_applies(rules, card_texts):
+    text = ("If the target creature is an illegal target as Unwanted Remake tries to resolve, it won't resolve and "
+            "none of its effects will happen. The creature's controller won't manifest dread.")
+    assert linked_clauses(card_ruling(text, ("Unwanted Remake",)), rules, card_texts)[0] == "608.2b"
+
+
+def test_override_add_and_remove_edit_the_automatic_links(rules):
+    entry = ruling("Turning a permanent face up or face down doesn't change whether that permanent is tapped or untapped.")
+    auto = top(entry, rules)
+    assert "110.5" in auto and "400.7" not in auto
+    overrides = links.parse_overrides('- quote: "whether that permanent is tapped"\n  add: ["400.7"]\n  remove: ["110.5"]\n')
+    edited = top(entry, rules, overrides)
+    assert "400.7" in edited and "110.5" not in edited
+    assert [c for c in edited if c != "400.7"] == [c for c in auto if c != "110.5"]
+
+
+def test_override_gives_a_link_to_an_abstaining_ruling(rules):
+    overrides = links.parse_overrides('- quote: "zzz qqq"\n  add: ["100.1"]\n')
+    [linked] = links.link_entries([ruling("Zzz qqq.")], rules, overrides)
+    assert [r.clause for r in linked.rules] == ["100.1"] and linked.link_note == ""
+
+
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_real_labelled_top1(rules, card_texts, split):
+    """Automatic links on the labelled real rulings: the first link is a labelled clause (abstaining is a miss)."""
+    items = [i for i in REAL if i["split"] == split and i["clauses"]]
+    entries = [card_ruling(i["text"], tuple(i["cards"]), i["date"], Lang(i["lang"])) for i in items]
+    linked = links.link_entries(entries, rules, [], card_texts)
+    right = sum(bool(e.rules) and e.rules[0].clause in i["clauses"] for i, e in zip(items, linked))
+    print(f"{split}: top-1 {right}/{len(items)}")
+    assert len(items) >= 30
+    assert right / len(items) >= MIN_REAL_TOP1[split]

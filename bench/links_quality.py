@@ -1,0 +1,118 @@
+"""Rule-link quality on the labelled rulings of the real corpus: top-1 per split, abstentions as misses.
+
+    python bench/links_quality.py [--labels tests/data/labelled_links_real.yaml]
+
+Ingests and deduplicates the bundled corpus (no embedder: translations stay apart, which does not
+change the English entries), links every entry automatically (without corpus/links-overrides.yaml,
+which is keyed by quotes and could otherwise fix labelled rulings by hand), finds each labelled
+ruling by its quote and writes bench/results/links_quality.md with the misses listed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def corpus_entries(overrides: bool) -> list:
+    from kb import cards, cr, dedup, ingest, links, paths
+
+    corpus = paths.corpus_dir()
+    result = ingest.ingest(ingest.bundled_sources(corpus), names=cards.load_names(corpus),
+                           match_clause=cr.match_clause)
+    entries = dedup.deduplicate(result.records, embedder=None)
+    return links.link_entries(entries, cr.load_rules(), None if overrides else [])
+
+
+def _fold(text: str) -> str:
+    from kb.cr import normalise
+
+    return normalise(text).casefold()
+
+
+def evaluate(labels: list[dict[str, Any]], entries: list) -> dict[str, Any]:
+    rulings = [e for e in entries if e.kind.value == "ruling"]
+    texts = [[_fold(t) for t in (e.text, *(v.text for v in e.variants))] for e in rulings]
+    rows = []
+    for item in labels:
+        q = _fold(item["quote"])
+        found = [e for e, ts in zip(rulings, texts) if any(q in t for t in ts)]
+        entry = found[0] if len(found) == 1 else None
+        got = [r.clause for r in entry.rules] if entry else []
+        rows.append({**item, "found": len(found), "got": got,
+                     "note": entry.link_note if entry else "",
+                     "right": bool(item["clauses"]) and bool(got) and got[0] in item["clauses"],
+                     "abstained": entry is not None and not got})
+    out: dict[str, Any] = {"rows": rows, "splits": {}}
+    for split in ("dev", "test"):
+        labelled = [r for r in rows if r["split"] == split and r["clauses"]]
+        none = [r for r in rows if r["split"] == split and not r["clauses"]]
+        by_cat: dict[str, Counter] = defaultdict(Counter)
+        for r in labelled:
+            by_cat[r["category"]]["n"] += 1
+            by_cat[r["category"]]["right"] += r["right"]
+        out["splits"][split] = {
+            "n": len(labelled), "right": sum(r["right"] for r in labelled),
+            "abstained": sum(r["abstained"] for r in labelled),
+            "not_found": sum(r["found"] != 1 for r in labelled),
+            "none_n": len(none), "none_abstained": sum(r["abstained"] for r in none),
+            "by_category": {k: dict(v) for k, v in sorted(by_cat.items())},
+        }
+    return out
+
+
+def markdown(result: dict[str, Any], with_overrides: dict[str, Any], labels_path: str) -> str:
+    lines = ["# Rule links on the real face-down corpus", "",
+             f"Labels: `{labels_path}` (hand-labelled before the linker was changed; `clauses: []` = no clause "
+             "states the ruling). Reproduce: `python bench/links_quality.py`.",
+             "Top-1 = the first link is one of the labelled clauses; an abstention (no confident link) counts "
+             "as a miss. Automatic links only (no override file) unless said otherwise. Tuned on dev only.", "",
+             "| split | labelled | top-1 right | top-1 | abstained | with overrides | `[]` items: abstained |",
+             "|---|---|---|---|---|---|---|"]
+    for split, s in result["splits"].items():
+        o = with_overrides["splits"][split]
+        lines.append(f"| {split} | {s['n']} | {s['right']} | {s['right'] / s['n']:.2f} | {s['abstained']} | "
+                     f"{o['right'] / o['n']:.2f} | {s['none_abstained']} of {s['none_n']} |")
+    lines += ["", "Per category (right / labelled):", "", "| category | dev | test |", "|---|---|---|"]
+    cats = sorted({c for s in result["splits"].values() for c in s["by_category"]})
+    for c in cats:
+        cells = [f"{s['by_category'].get(c, {}).get('right', 0)} / {s['by_category'].get(c, {}).get('n', 0)}"
+                 for s in result["splits"].values()]
+        lines.append(f"| {c} | " + " | ".join(cells) + " |")
+    for split in ("dev", "test"):
+        lines += ["", f"## Misses ({split})", ""]
+        misses = [r for r in result["rows"] if r["split"] == split and r["clauses"] and not r["right"]]
+        lines += [f"- [{r['category']}] \"{r['quote']}\": want {', '.join(r['clauses'])}; got "
+                  + (", ".join(r["got"][:3]) if r["got"] else
+                     ("no entry found" if r["found"] != 1 else f"abstained ({r['note']})"))
+                  for r in misses] or ["(none)"]
+        lines += ["", f"`[]` items ({split}) where the linker still linked:", ""]
+        lines += [f"- [{r['category']}] \"{r['quote']}\": got {', '.join(r['got'][:3])}"
+                  for r in result["rows"] if r["split"] == split and not r["clauses"] and r["got"]] or ["(none)"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--labels", type=Path, default=ROOT / "tests" / "data" / "labelled_links_real.yaml")
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "links_quality.md")
+    args = ap.parse_args(argv)
+    labels = yaml.safe_load(args.labels.read_text(encoding="utf-8"))
+    result = evaluate(labels, corpus_entries(overrides=False))
+    with_overrides = evaluate(labels, corpus_entries(overrides=True))
+    text = markdown(result, with_overrides, str(args.labels.relative_to(ROOT)))
+    args.out.write_text(text, encoding="utf-8")
+    sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
