@@ -130,9 +130,8 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
     entries = assign_ids(entries, lambda source: source in bundled_labels)
     progress("link rules", 0, 1)
     from kb.cr import load_rules
-    from kb.links import link_entries
 
-    entries = link_entries(entries, load_rules())
+    entries = link_rules(entries, load_rules())
     progress("attach checks", 0, 1)
     from kb.checks import load_checks, match_entries
 
@@ -147,6 +146,33 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
                          entries=len(entries), problems=problems, check_problems=check_problems + attach_problems,
                          seconds=time.perf_counter() - started)
     return entries, report
+
+
+def link_rules(entries: list[Entry], rules: Any) -> list[Entry]:
+    """Entries with their CR links. Linking looks at one entry at a time, so the links of an entry
+    whose content did not change since the last build are taken from the memo: adding one page
+    links only the entries it touched."""
+    import json as _json
+
+    from kb import cr, links, model
+    from kb.disk_cache import memo_map
+
+    corpus = paths.corpus_dir()
+    inputs = sorted([Path(links.__file__), Path(cr.__file__), Path(model.__file__), *(corpus / "rules").glob("*.txt"),
+                     *(corpus / "oracle").glob("*"), *(corpus / "mtgjson").glob("*.json"),
+                     *[p for p in [corpus / "links-overrides.yaml"] if p.is_file()]])
+
+    def content(e: Entry) -> str:
+        d = e.to_json()
+        for volatile in ("id", "rules", "checks", "link_note"):
+            d.pop(volatile, None)
+        return hashlib.sha1(_json.dumps(d, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+    def compute(todo: list[Entry]) -> list[tuple[Any, str]]:
+        return [(e.rules, e.link_note) for e in links.link_entries(todo, rules)]
+
+    found = memo_map("links", inputs, entries, content, compute)
+    return [replace(e, rules=r, link_note=note) for e, (r, note) in zip(entries, found)]
 
 
 def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, match_clause: Any,

@@ -277,3 +277,23 @@ def test_kill_9_during_an_ingest_leaves_the_previous_kb(home: Path, tmp_path: Pa
     assert "A ruling that must not half-land." in texts(home)
     assert sorted(p.name for p in (home / store.INDEX_DIR).iterdir()) == sorted(
         {str(store.load(home).generation), str(store.load(home).generation - 1)})
+
+
+def test_adding_a_page_links_only_the_entries_it_changed(home: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from kb import links
+
+    linked: list[str] = []
+    real = links.link_entries
+
+    def counting(entries, rules, *args, **kwargs):
+        linked.extend(e.text for e in entries)
+        return real(entries, rules, *args, **kwargs)
+
+    monkeypatch.setattr(links, "link_entries", counting)
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A face-down Monastery Flock is a 2/2.")])
+    build([a], home=home, embedder=FAKE)
+    assert linked == ["A face-down Monastery Flock is a 2/2."]
+    kb = store.load(home)
+    flock = next(e for e in kb.entries if e.text == "A face-down Monastery Flock is a 2/2.")
+    assert flock.rules or flock.link_note  # linked (or abstained) like any other entry
