@@ -24,7 +24,10 @@ def check(
     from kb.checks import load_checks, match_entries, run_checks
     from kb.errors import CheckError, NotFoundError
 
+    from kb.normalize import date_option
+
     with errors():
+        rules = date_option(rules, "--rules") if rules is not None else None
         targets = targets or []
         files = [Path(t) for t in targets if t.endswith((".yaml", ".yml"))]
         entry_ids = [t for t in targets if not t.endswith((".yaml", ".yml"))]
@@ -48,6 +51,11 @@ def check(
                 raise NotFoundError("no checks for entry " + ", ".join(sorted(missing)))
         else:
             by_check = _entries_if_built(checks)
+        if not checks and not problems:  # a CI gate must not go green having checked nothing
+            from kb import paths
+
+            where = ", ".join(str(f) for f in files) if files else f"{paths.corpus_dir() / 'checks'}"
+            raise CheckError(f"no checks found in {where}; nothing was checked")
         results = run_checks(checks, rules, entries_by_check=by_check)
     failed = [r for r in results if not r.passed]
     if as_json:

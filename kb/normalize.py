@@ -148,3 +148,38 @@ def is_iso_date(value: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+_OPTION_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
+
+
+def date_option(raw: str, option: str, *, partial: bool = False) -> str:
+    """A date a user typed for `option` as ISO 8601; with `partial`, also a year or year-month
+    (`2018`, `2018-07`). Raises InputError for anything else, impossible dates included."""
+    from kb.errors import InputError
+
+    m = _OPTION_DATE.match(raw.strip())
+    if m and (partial or m.group(3)):
+        year, month, day = m.group(1), m.group(2), m.group(3)
+        try:
+            date(int(year), int(month or 1), int(day or 1))
+        except ValueError:
+            raise InputError(f"{option} {raw!r} is an impossible date") from None
+        return "-".join([year] + [f"{int(part):02d}" for part in (month, day) if part])
+    wanted = "a date like 2018, 2018-07 or 2018-07-13" if partial else "a date (YYYY-MM-DD)"
+    raise InputError(f"{option} {raw!r} is not {wanted}")
+
+
+_CLAUSE = re.compile(r"^\d{3}(?:\.\d{1,3}[a-z]?)?$")
+
+
+def clause_number(raw: str, option: str | None = None) -> str:
+    """A Comprehensive Rules number as typed (`708.8 `, `708,8` with a decimal comma, `708.8.`,
+    `CR 708.2A`) in its canonical form (`708.8`, `708.2a`). Raises InputError for anything else."""
+    from kb.errors import InputError
+
+    s = re.sub(r"^(?:cr|rule|regel|regla)\s*", "", raw.strip().lower()).replace(",", ".").rstrip(".").strip()
+    if not _CLAUSE.match(s):
+        where = f"{option} " if option else ""
+        raise InputError(f"{where}{raw!r} is not a rule number; write it like 708, 708.8 or 708.2a")
+    return s
