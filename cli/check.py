@@ -27,7 +27,7 @@ def check(
     from kb.normalize import date_option
 
     with errors():
-        rules = date_option(rules, "--rules") if rules is not None else None
+        rules = date_option(rules, "rules") if rules is not None else None
         targets = targets or []
         files = [Path(t) for t in targets if t.endswith((".yaml", ".yml"))]
         entry_ids = [t for t in targets if not t.endswith((".yaml", ".yml"))]

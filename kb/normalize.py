@@ -164,10 +164,10 @@ def date_option(raw: str, option: str, *, partial: bool = False) -> str:
         try:
             date(int(year), int(month or 1), int(day or 1))
         except ValueError:
-            raise InputError(f"{option} {raw!r} is an impossible date") from None
+            raise InputError(f"invalid {option} date {raw!r}: no such day") from None
         return "-".join([year] + [f"{int(part):02d}" for part in (month, day) if part])
-    wanted = "a date like 2018, 2018-07 or 2018-07-13" if partial else "a date (YYYY-MM-DD)"
-    raise InputError(f"{option} {raw!r} is not {wanted}")
+    wanted = "2018, 2018-07 or 2018-07-13" if partial else "YYYY-MM-DD"
+    raise InputError(f"invalid {option} date {raw!r}: write it as {wanted}")
 
 
 _CLAUSE = re.compile(r"^\d{3}(?:\.\d{1,3}[a-z]?)?$")

@@ -28,25 +28,26 @@ def load(text: str) -> Any:
 
 
 def iter_cards(doc: Any) -> Iterator[dict[str, Any]]:
-    """Every card object in a document of any MTGJSON shape, in document order.
+    """Every card object in a document of any MTGJSON shape, in document order: the objects of a
+    `cards` list, and any object with a name and rulings or foreign names.
 
     Walked with an explicit stack, so a deeply nested document is no RecursionError.
     """
-    stack: list[Any] = [doc]
+    stack: list[tuple[Any, bool]] = [(doc, False)]
     while stack:
-        item = stack.pop()
+        item, in_cards = stack.pop()
         if isinstance(item, list):
-            stack.extend(reversed(item))
+            stack.extend((x, in_cards) for x in reversed(item))
         elif isinstance(item, dict):
-            if "name" in item and ("rulings" in item or "foreignData" in item or "foreignNames" in item):
+            if "name" in item and (in_cards or "rulings" in item or "foreignData" in item or "foreignNames" in item):
                 yield item
             elif isinstance(item.get("cards"), list):
-                stack.append(item["cards"])
+                stack.append((item["cards"], True))
             elif isinstance(item.get("data"), (dict, list)):
-                stack.append(item["data"])
+                stack.append((item["data"], False))
             else:  # AllPrintings: {"FRF": {"cards": [...]}, ...}
-                stack.extend(reversed([v["cards"] for v in item.values()
-                                       if isinstance(v, dict) and isinstance(v.get("cards"), list)]))
+                stack.extend((v["cards"], True) for v in reversed(list(item.values()))
+                             if isinstance(v, dict) and isinstance(v.get("cards"), list))
 
 
 def foreign_names(card: dict[str, Any]) -> dict[Lang, str]:
@@ -77,7 +78,7 @@ def parse(text: str, source: str) -> ParseResult:
     problems: list[Problem] = []
     cards = list(iter_cards(doc))
     if not cards:
-        problems.append(Problem(source, None, "no MTGJSON cards with rulings found"))
+        problems.append(Problem(source, None, "no MTGJSON cards found"))
     for card in cards:
         raw_name = card["name"]
         card_line = lines.find(json.dumps(raw_name, ensure_ascii=False) if isinstance(raw_name, str) else '"name"')
