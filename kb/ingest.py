@@ -133,8 +133,6 @@ def _os_reason(path: Path, e: OSError) -> str:
         return "broken link: its target does not exist" if path.is_symlink() else "no such file or folder"
     if e.errno == errno.ELOOP:
         return "symlink loop"
-    if e.errno == errno.EACCES:
-        return "permission denied"
     return e.strerror or str(e)
 
 
