@@ -137,10 +137,11 @@ def _os_reason(path: Path, e: OSError) -> str:
 
 
 def source_name(path: Path) -> str:
-    """How a file is named in records and problems: display_path, with bytes that are not UTF-8 in a
-    file name shown as escapes (\\xe9), so the name can be stored and printed."""
+    """How a file is named in records and problems: display_path of its folder and its own name (a
+    link is named as given, not as its target), with bytes of a file name that are not UTF-8 shown as
+    escapes (\\xe9), so the name can be stored and printed."""
     try:
-        name = display_path(path)
+        name = str(Path(display_path(path.parent)) / path.name)
     except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         name = str(path.absolute())
     try:

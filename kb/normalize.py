@@ -11,6 +11,11 @@ from datetime import date, datetime
 UNDECODABLE = "\ufffd"
 UNDECODABLE_REASON = "bytes that are neither UTF-8 nor cp1252 text (or NUL)"
 
+
+def is_undecodable(text: str) -> bool:
+    """Whether `text` holds bytes that were no text (or a NUL, which JSON can smuggle in as \\u0000)."""
+    return UNDECODABLE in text or "\x00" in text
+
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"', "´": "'"})
 _SPACE = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[^\w]+")

@@ -7,7 +7,7 @@ from typing import Any, Iterator
 
 from kb.lang import detect
 from kb.model import Kind, Lang, ParseResult, Problem, Record
-from kb.normalize import UNDECODABLE, UNDECODABLE_REASON, DateFormatError, normalize_text, parse_date
+from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, normalize_text, parse_date
 from kb.parsers.pages import MAX_RULING_CHARS
 
 FOREIGN_LANGS = {"German": Lang.DE, "Spanish": Lang.ES}
@@ -82,7 +82,7 @@ def parse(text: str, source: str) -> ParseResult:
     for card in cards:
         raw_name = card["name"]
         card_line = lines.find(json.dumps(raw_name, ensure_ascii=False) if isinstance(raw_name, str) else '"name"')
-        if not isinstance(raw_name, str) or not normalize_text(raw_name) or UNDECODABLE in raw_name:
+        if not isinstance(raw_name, str) or not normalize_text(raw_name) or is_undecodable(raw_name):
             problems.append(Problem(source, card_line, f"card skipped: its name is not a card name: {_show(raw_name)}"))
             continue
         name = normalize_text(raw_name)
@@ -98,7 +98,7 @@ def parse(text: str, source: str) -> ParseResult:
             if not isinstance(raw, str) or not raw.strip():
                 problems.append(Problem(source, line, f"ruling of {name} has no text"))
                 continue
-            if UNDECODABLE in raw:
+            if is_undecodable(raw):
                 problems.append(Problem(source, line, f"ruling of {name} skipped: {UNDECODABLE_REASON}"))
                 continue
             if len(raw) > MAX_RULING_CHARS:

@@ -14,7 +14,7 @@ from typing import Callable
 
 from kb.lang import detect
 from kb.model import Kind, Lang, ParseResult, Problem, Record
-from kb.normalize import UNDECODABLE, UNDECODABLE_REASON, DateFormatError, looks_like_date, normalize_text, parse_date
+from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, looks_like_date, normalize_text, parse_date
 
 # What a rules text matcher returns: the clause number and a score, or None for "not a rule".
 ClauseMatcher = Callable[[str], "tuple[str, float] | None"]
@@ -94,7 +94,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     content = [line for line in lines if line.text.strip()]
     if not content:
         return ParseResult((), (Problem(source, None, "empty page: no title and no rulings"),))
-    if UNDECODABLE in content[0].text:
+    if is_undecodable(content[0].text):
         return ParseResult((), (Problem(source, content[0].number,
                                         f"page skipped: its title line has {UNDECODABLE_REASON}"),))
     title = normalize_text(content[0].text)
@@ -190,7 +190,7 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
 
 def _undecodable(lines: list[_Line]) -> int | None:
     """The number of the first line holding bytes that were no text, if any."""
-    return next((line.number for line in lines if UNDECODABLE in line.text), None)
+    return next((line.number for line in lines if is_undecodable(line.text)), None)
 
 
 def _clip(text: str, width: int = 60) -> str:
