@@ -50,7 +50,7 @@ class KBGroup(TyperGroup):
                 code = e.exit_code
             else:
                 ctx = getattr(e, "ctx", None)
-                hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+                hint = f" (see `{ctx.command_path if ctx is not None else 'kb'} --help`)"
                 kind = "usage" if e.exit_code == 2 else "input"
                 code = report_error(kind, e.format_message().rstrip(".") + hint, as_json=as_json, code=e.exit_code)
         except typer.Abort:

@@ -77,14 +77,21 @@ def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Option
 
 def validate_filters(filters: dict[str, Optional[str]]) -> dict[str, Optional[str]]:
     """The filters in canonical form, or InputError naming the bad one (before any KB is opened)."""
-    from cli.common import parse_lang
+    from cli.common import card_name, parse_lang
+    from kb.errors import InputError
+    from kb.model import Kind
     from kb.normalize import clause_number, date_option
 
     out = dict(filters)
     if out.get("lang") is not None:
         out["lang"] = parse_lang(out["lang"]).value  # type: ignore[union-attr]
     if out.get("kind") is not None:
-        out["kind"] = out["kind"].strip().lower()  # type: ignore[union-attr]
+        try:
+            out["kind"] = Kind(out["kind"].strip().lower()).value  # type: ignore[union-attr]
+        except ValueError:
+            raise InputError(f"unknown kind {out['kind']!r}; use ruling or rule") from None
+    if out.get("card") is not None:
+        out["card"] = card_name(out["card"])  # type: ignore[arg-type]
     if out.get("rule") is not None:
         out["rule"] = clause_number(out["rule"], "--rule")  # type: ignore[arg-type]
     for option in ("since", "until"):

@@ -14,7 +14,11 @@ FOREIGN_LANGS = {"German": Lang.DE, "Spanish": Lang.ES}
 
 
 def looks_like(text: str) -> bool:
-    return text.lstrip("\ufeff \t\r\n").startswith(("{", "["))
+    """Whether the text is JSON: an object, or a list of objects (a page titled "[Foo]" is not)."""
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("{"):
+        return True
+    return head.startswith("[") and head[1:].lstrip(" \t\r\n")[:1] in ("{", "[", "]", '"')
 
 
 def load(text: str) -> Any:
