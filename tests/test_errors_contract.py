@@ -236,7 +236,7 @@ def test_export_writes_into_a_fifo_instead_of_replacing_it(kb_built, tmp_path):
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     got: list[bytes] = []
-    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
     result = kb("export", "-o", str(fifo))
     reader.join(timeout=30)
