@@ -39,11 +39,13 @@ class KBGroup(TyperGroup):
     """
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+             complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
+             **extra: Any) -> Any:
         args = list(sys.argv[1:] if args is None else args)
         as_json = "--json" in (args[: args.index("--")] if "--" in args else args)
         try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            code = super().main(args, prog_name, complete_var, standalone_mode=False,
+                                windows_expand_args=windows_expand_args, **extra)
             code = code if isinstance(code, int) else 0
         except typer.TyperException as e:  # click's errors (typer vendors click)
             if type(e).__name__ == "NoArgsIsHelpError":  # `kb` alone: the help is already printed

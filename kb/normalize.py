@@ -127,12 +127,10 @@ def parse_date(raw: str, *, day_first: bool = True) -> str:
     tokens = _tokens(s) or []
     shape = _shape(tokens)
     if shape in ("WNY", "NWY"):
-        word = tokens[shape.index("W")][1]
-        month = _MONTHS.get(word)
-        if month is None:
+        named = _MONTHS.get(tokens[shape.index("W")][1])
+        if named is None:
             raise DateFormatError(f"unknown month in date {raw!r}")
-        day = int(tokens[shape.index("N")][1])
-        return _iso(int(tokens[2][1]), month, day, raw)
+        return _iso(int(tokens[2][1]), named, int(tokens[shape.index("N")][1]), raw)
     if shape == "WY" and tokens[0][1] in _MONTHS:
         raise DateFormatError(f"date without a day {raw!r}")
     raise DateFormatError(f"unknown date format {raw!r}")
