@@ -7,6 +7,7 @@ markup, environment faults name the path, and KB_DEBUG=0 shows no traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -244,16 +245,40 @@ def test_export_writes_into_a_fifo_instead_of_replacing_it(kb_built, tmp_path):
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
-def test_export_to_a_device_writes_to_it(kb_built):
-    assert kb("export", "-o", "/dev/null").exit_code == 0
-    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+def test_export_to_a_device_writes_to_it_and_keeps_the_device(kb_built):
+    # A pseudo-terminal, not /dev/null: an export that replaced its target would replace the
+    # machine's /dev/null for every process (as root it did); devpts refuses a temp file instead.
+    master, slave = os.openpty()
+    device = os.ttyname(slave)
+    received = bytearray()
+
+    def drain() -> None:
+        with contextlib.suppress(OSError):
+            while chunk := os.read(master, 65536):
+                received.extend(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        result = kb("export", "-o", device)
+        assert stat.S_ISCHR(os.stat(device).st_mode)
+    finally:
+        os.close(slave)
+        reader.join(timeout=30)
+        os.close(master)
+    assert result.exit_code == 0, result.output
+    assert b'"variants"' in received
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
-def test_export_to_a_full_device_is_one_line_and_keeps_the_device(kb_built):
-    line = one_error_line(kb("export", "-o", "/dev/full"), 1)
-    assert line == "error: cannot write to /dev/full: No space left on device"
-    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
+def test_a_failed_write_to_a_special_file_is_one_line(kb_built, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    reader = threading.Thread(target=lambda: open(fifo, "rb").close(), daemon=True)  # hangs up at once
+    reader.start()
+    line = one_error_line(kb("export", "-o", str(fifo)), 1)
+    reader.join(timeout=30)
+    assert line == f"error: cannot write to {fifo}: Broken pipe"
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
 def test_export_to_a_folder_is_refused(kb_built, tmp_path):
