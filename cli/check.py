@@ -27,10 +27,13 @@ def check(
     from kb.checks import load_checks, match_entries, run_checks
     from kb.errors import CheckError, NotFoundError
 
+    from kb.normalize import date_option
+
     if missing:
         _missing(as_json)
         return
     with errors():
+        rules = date_option(rules, "rules") if rules is not None else None
         targets = targets or []
         files = [Path(t) for t in targets if t.endswith((".yaml", ".yml"))]
         entry_ids = [t for t in targets if not t.endswith((".yaml", ".yml"))]
@@ -55,6 +58,11 @@ def check(
         else:
             by_check, unmatched = _entries_if_built(checks)
             problems.extend(unmatched)
+        if not checks and not problems:  # a CI gate must not go green having checked nothing
+            from kb import paths
+
+            where = ", ".join(str(f) for f in files) if files else f"{paths.corpus_dir() / 'checks'}"
+            raise CheckError(f"no checks found in {where}; nothing was checked")
         results = run_checks(checks, rules, entries_by_check=by_check)
     failed = [r for r in results if not r.passed]
     if as_json:

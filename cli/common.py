@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sys
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
+from typer.core import TyperGroup
 
-from kb.errors import KBError
+from kb.errors import InputError, KBError
 from kb.model import Lang
 
 console = Console(highlight=False)
@@ -22,12 +25,76 @@ err_console = Console(stderr=True, highlight=False)
 
 @contextlib.contextmanager
 def errors() -> Iterator[None]:
-    """Turn library errors into one line on stderr and exit code 1."""
-    try:
-        yield
-    except KBError as e:
-        err_console.print(f"[bold red]error:[/] {e}", markup=True, soft_wrap=True)
-        raise typer.Exit(1) from None
+    """Kept for the commands' readability: library errors raised inside reach KBGroup.main, the one
+    place that turns every error into the error contract."""
+    yield
+
+
+class KBGroup(TyperGroup):
+    """The `kb` command group, with the one error handler of the CLI.
+
+    Every error of every command ends the same way: one line `error: ...` on stderr, exit code 1 for
+    bad input (a KBError, a fault of the environment such as an unreadable KB_HOME) and 2 for usage
+    (an unknown option, a missing argument); with `--json` also `{"error": {"kind", "message",
+    "source", "line"}}` on stdout. Anything else is an internal error (exit 2), with a traceback
+    only when KB_DEBUG is set to a true value.
+    """
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
+             **extra: Any) -> Any:
+        args = list(sys.argv[1:] if args is None else args)
+        as_json = "--json" in (args[: args.index("--")] if "--" in args else args)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False,
+                                windows_expand_args=windows_expand_args, **extra)
+            code = code if isinstance(code, int) else 0
+        except typer.TyperException as e:  # click's errors (typer vendors click)
+            if type(e).__name__ == "NoArgsIsHelpError":  # `kb` alone: the help is already printed
+                code = e.exit_code
+            else:
+                ctx = getattr(e, "ctx", None)
+                hint = f" (see `{ctx.command_path if ctx is not None else 'kb'} --help`)"
+                kind = "usage" if e.exit_code == 2 else "input"
+                code = report_error(kind, e.format_message().rstrip(".") + hint, as_json=as_json, code=e.exit_code)
+        except typer.Abort:
+            code = report_error("aborted", "aborted", as_json=as_json, code=1)
+        except KBError as e:
+            code = report_error(e.kind, str(e), source=e.source, line=e.line, as_json=as_json)
+        except OSError as e:
+            code = report_error("environment", os_message(e), source=e.filename and str(e.filename),
+                                as_json=as_json)
+        except Exception as e:  # noqa: BLE001 - the last line of defence of a CLI
+            if debug():
+                raise
+            code = report_error("internal", f"internal error: {type(e).__name__}: {e} "
+                                "(set KB_DEBUG=1 for details)", as_json=as_json, code=2)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+
+def debug() -> bool:
+    """Whether KB_DEBUG asks for tracebacks (KB_DEBUG=0, false, no or empty do not)."""
+    return os.environ.get("KB_DEBUG", "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def os_message(e: OSError) -> str:
+    """An OSError as `PATH: what is wrong`, e.g. `/data/kb/builds: Not a directory`."""
+    what = e.strerror or str(e)
+    if e.filename is None:
+        return what
+    names = str(e.filename) + (f" -> {e.filename2}" if e.filename2 else "")
+    return f"{names}: {what}"
+
+
+def report_error(kind: str, message: str, *, source: str | None = None, line: int | None = None,
+                 as_json: bool = False, code: int = 1) -> int:
+    """Print an error the contract's way (see KBGroup) and return its exit code."""
+    err_console.print(Text.assemble(("error:", "bold red"), " ", message), soft_wrap=True)
+    if as_json:
+        print_json({"error": {"kind": kind, "message": message, "source": source, "line": line}})
+    return code
 
 
 def print_json(data: Any) -> None:
@@ -44,9 +111,9 @@ def parse_lang(value: str | None) -> Lang | None:
     if value is None:
         return None
     try:
-        return Lang(value.lower())
+        return Lang(value.strip().lower())
     except ValueError:
-        raise typer.BadParameter(f"unknown language {value!r}; use one of: en, de, es") from None
+        raise InputError(f"unknown language {value!r}; use one of: en, de, es") from None
 
 
 def card_name(name: str, kb: Any = None) -> str:
@@ -63,11 +130,24 @@ def card_name(name: str, kb: Any = None) -> str:
     return english
 
 
-def open_kb(quiet: bool = False):  # -> kb.store.KB
-    """The current KB; built from the bundled corpus first (with a progress bar) if there is none."""
-    from kb import paths, store
+def data_home():  # -> Path
+    """The data directory (kb.paths.home()), refused with a clear line when it can't be one."""
+    from kb import paths
 
     home = paths.home()
+    if home.exists() and not home.is_dir():
+        raise InputError(f"the data directory {home} (KB_HOME) is a file, not a folder; "
+                         "point KB_HOME at a folder", source=str(home))
+    return home
+
+
+def open_kb(quiet: bool = False):  # -> kb.store.KB
+    """The current KB; built from the bundled corpus first (with a progress bar) if there is none.
+    A damaged, stale or old-layout KB is rebuilt from the bundled corpus plus the stored sources,
+    with a note (also in --json output)."""
+    from kb import store
+
+    home = data_home()
     if store.exists(home) and not store.legacy_layout(home):
         try:
             return store.load(home)
@@ -76,7 +156,7 @@ def open_kb(quiet: bool = False):  # -> kb.store.KB
     if store.legacy_layout(home):
         return rebuild(quiet=quiet, note="the KB was in the old kb.json layout; rebuilt as a SQLite store")
     if not quiet:
-        err_console.print(f"[dim]First use: building the KB from the bundled corpus into {home} …[/]")
+        err_console.print(f"[dim]First use: building the KB from the bundled corpus into {escape(str(home))} …[/]")
     from kb.build import load_or_build
 
     with progress_bar(quiet) as on_progress:
@@ -85,18 +165,19 @@ def open_kb(quiet: bool = False):  # -> kb.store.KB
 
 def rebuild(quiet: bool = False, note: str | None = None):
     """Rebuild the KB from the bundled corpus plus the judge's library, saying why."""
-    from kb import paths, store
+    from kb import store
     from kb.build import rebuild as rebuild_kb
 
+    home = data_home()
     if note:
         err_console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
     with progress_bar(quiet) as on_progress:
-        report = rebuild_kb(home=paths.home(), on_progress=on_progress, note=note)
+        report = rebuild_kb(home=home, on_progress=on_progress, note=note)
     for extra in report.notes:
         if extra != note:
             err_console.print(f"[yellow]note:[/] {escape(extra)}", soft_wrap=True)
     NOTES.extend(n for n in report.notes if n not in NOTES)
-    return store.load(paths.home())
+    return store.load(home)
 
 
 @contextlib.contextmanager
@@ -135,6 +216,6 @@ def _plain_progress(quiet: bool):
     def on_progress(stage: str, done: int, total: int) -> None:
         if not quiet and stage not in seen:
             seen.add(stage)
-            err_console.print(f"[dim]… {stage}[/]")
+            err_console.print(f"[dim]… {escape(stage)}[/]")
 
     return on_progress

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
+from rich.text import Text
 
 from cli import check as check_cmd
 from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
-from cli.common import card_name, console, err_console, errors, open_kb, parse_lang, print_json, progress_bar
+from cli.common import (KBGroup, card_name, console, data_home, err_console, errors, open_kb, parse_lang,
+                        print_json, progress_bar)
 
 app = typer.Typer(
     name="kb",
@@ -21,6 +24,7 @@ app = typer.Typer(
          "searchable in English, German and Spanish, and checked against a rules model.",
     no_args_is_help=True,
     add_completion=False,
+    cls=KBGroup,
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
@@ -45,17 +49,18 @@ def ingest(
     line and reason; the rest is still ingested. Exit code 1 when anything was skipped (with
     --strict, nothing is added then). Without paths, the KB is rebuilt.
     """
-    from kb import paths as kb_paths
     from kb.build import build
+    from kb.errors import InputError
     from kb.ingest import Format
 
     with errors():
         try:
-            forced = Format(fmt) if fmt else None
+            forced = Format(fmt.strip().lower()) if fmt else None
         except ValueError:
-            raise typer.BadParameter(f"unknown format {fmt!r}; use card-page, search-page or mtgjson") from None
+            raise InputError(f"unknown format {fmt!r}; use card-page, search-page or mtgjson") from None
+        home = data_home()
         with progress_bar(quiet=as_json) as on_progress:
-            report = build(list(paths or []), home=kb_paths.home(), fmt=forced, on_progress=on_progress,
+            report = build(list(paths or []), home=home, fmt=forced, on_progress=on_progress,
                            wait=wait, strict=strict)
     data = report.to_json() | {"written": report.written}
     if as_json:
@@ -82,16 +87,18 @@ def list_entries(
     as_json: JsonOpt = False,
 ) -> None:
     """List canonical entries."""
+    from kb.errors import InputError
     from kb.model import Kind
 
     with errors():
+        language = parse_lang(lang)
+        try:
+            kind_ = Kind(kind.strip().lower()) if kind else None
+        except ValueError:
+            raise InputError(f"unknown kind {kind!r}; use ruling or rule") from None
         kb = open_kb(quiet=as_json)
         english = card_name(card, kb) if card else None
-        try:
-            kind_ = Kind(kind) if kind else None
-        except ValueError:
-            raise typer.BadParameter(f"unknown kind {kind!r}; use ruling or rule") from None
-        entries = kb.select(card=english, lang=parse_lang(lang), kind=kind_)
+        entries = kb.select(card=english, lang=language, kind=kind_)
     if as_json:
         print_json([{"id": e.id, "kind": e.kind.value, "text": e.text, "cards": list(e.cards),
                      "first_date": e.first_date, "last_date": e.last_date,
@@ -114,10 +121,10 @@ def show(
     Outdated variants are marked with their reasons (see `kb outdated`).
     """
     with errors():
+        language = parse_lang(lang)
         kb = open_kb(quiet=as_json)
         found = kb.resolve(entry_id)
         entry = found.entry
-        language = parse_lang(lang)
         outdated = kb.outdated(entry.id)
         checks, results = _run_entry_checks(entry)
     if as_json:
@@ -209,12 +216,52 @@ def export(
         kb = open_kb(quiet=True)
     text = dump_entries(kb.entries)
     if output:
-        tmp = output.with_name(f".{output.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, output)
-        err_console.print(f"wrote {len(kb.entries)} entries to {output}")
+        with errors():
+            write_output(output, text)
+        err_console.print(Text(f"wrote {len(kb.entries)} entries to {output}"))
     else:
         sys.stdout.write(text)
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write `text` to the file at `path`: a regular file (or a link to one) is replaced atomically
+    (temp file and rename beside the real file, so a link stays a link); a FIFO or device is
+    written through; a folder is refused."""
+    import stat
+    import tempfile
+
+    from kb.errors import InputError
+
+    target = path
+    try:
+        target = path.resolve(strict=True)
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        mode = None  # a new file (or a link to one not there yet)
+        if path.is_symlink():
+            target = path.resolve()
+    except (OSError, RuntimeError) as e:  # RuntimeError: a symlink loop (Python < 3.13)
+        raise InputError(f"cannot write to {path}: {getattr(e, 'strerror', None) or e}", source=str(path)) from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise InputError(f"cannot write to {path}: it is a folder; name a file", source=str(path))
+    try:
+        if mode is not None and not stat.S_ISREG(mode):
+            with open(target, "w", encoding="utf-8") as f:  # FIFO, /dev/stdout, a terminal...
+                f.write(text)
+            return
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+            if mode is not None:
+                os.chmod(tmp, stat.S_IMODE(mode))
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as e:
+        raise InputError(f"cannot write to {path}: {e.strerror or e}", source=str(path)) from None
 
 
 def _clause_texts(entry) -> dict[str, str]:
@@ -241,17 +288,12 @@ app.command()(export)
 
 
 def main() -> None:
-    """Console entry point: no traceback ever reaches a judge."""
+    """Console entry point: no traceback ever reaches a judge (errors: cli.common.KBGroup)."""
     try:
         app()
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)
-    except Exception as e:  # noqa: BLE001 - the last line of defence of a CLI
-        if os.environ.get("KB_DEBUG"):
-            raise
-        err_console.print(f"[bold red]internal error:[/] {type(e).__name__}: {e} (set KB_DEBUG=1 for details)")
-        sys.exit(2)
 
 
 if __name__ == "__main__":

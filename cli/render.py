@@ -73,7 +73,7 @@ def entry_list(console: Console, entries: Sequence[Entry]) -> None:
         text = Text(clip(e.text, 140))
         if e.cards:
             text.append(f"\n{cards(e, 3)}", style="dim")
-        table.add_row(e.id, label, dates(e), langs, text)
+        table.add_row(Text(e.id), Text(label), Text(dates(e)), Text(langs), text)
     console.print(table)
     console.print(f"[dim]{len(entries)} entries[/]")
 
@@ -119,10 +119,11 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
         else:
             body.append(Text(f"(no {lang.value} text for this entry; English below)", style="dim italic"))
     body.append(Text(entry.text))
-    header = f"[bold]{entry.id}[/]  {entry.kind.value}" + (f" · CR {entry.clause}" if entry.clause else "")
+    header = Text.assemble((entry.id, "bold"), f"  {entry.kind.value}"
+                           + (f" · CR {entry.clause}" if entry.clause else ""))
     console.print(Panel(Group(*body), title=header, title_align="left"))
-    console.print(f"[bold]cards[/] {', '.join(entry.cards) or '—'}   [bold]dates[/] {dates(entry)}   "
-                  f"[bold]variants[/] {len(entry.variants)}")
+    console.print(Text.assemble(("cards", "bold"), f" {', '.join(entry.cards) or '—'}   ", ("dates", "bold"),
+                                f" {dates(entry)}   ", ("variants", "bold"), f" {len(entry.variants)}"))
 
     if entry.link_note:
         console.print("\n[bold]Comprehensive Rules[/]")
@@ -156,7 +157,7 @@ def stats(console: Console, data: dict) -> None:
     for key, value in data.items():
         if isinstance(value, dict):
             value = ", ".join(f"{k} {v}" for k, v in value.items())
-        table.add_row(key.replace("_", " "), str(value))
+        table.add_row(Text(key.replace("_", " ")), Text(str(value)))
     console.print(table)
 
 

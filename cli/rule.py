@@ -29,8 +29,11 @@ def rule(
     and the rulings linked to it; or, with --diff, what changed in a section between two versions."""
     from kb.cr import load_rules
     from kb.errors import InputError
+    from kb.normalize import clause_number
 
     with errors():
+        number = clause_number(number) if number is not None else None
+        section = clause_number(section, "--section") if section is not None else None
         if diff is not None:
             if not section:
                 raise InputError("--diff needs --section, e.g. --section 708")
@@ -107,9 +110,10 @@ def _first_seen_note(rules: RulesCorpus, history: ClauseHistory) -> str:
 
 def linked_rulings(number: str) -> tuple[list[dict[str, Any]] | None, str | None]:
     """Entries of the current KB linked to `number`, best link first; None (and why) without a KB."""
-    from kb import paths, store
+    from cli.common import data_home
+    from kb import store
 
-    home = paths.home()
+    home = data_home()
     if not store.exists(home):
         return None, f"no KB in {home} yet; run `kb ingest` to see the rulings linked to this clause"
     kb = store.load(home)
@@ -160,7 +164,7 @@ def render_clause(out: Console, data: dict[str, Any]) -> None:
     from rich.text import Text
 
     out.print(Text.assemble((data["clause"], "bold"), f"  (CR of {data['version']})"))
-    out.print(data["text"])
+    out.print(Text(data["text"]))
     for example in data["examples"]:
         out.print(Text(f"Example: {example}", style="italic"))
     if data["at"]:
@@ -170,7 +174,7 @@ def render_clause(out: Console, data: dict[str, Any]) -> None:
             out.print(f"On {at['date']} (CR of {at['version']}): not in the rules yet.")
         else:
             out.print(Text.assemble(f"On {at['date']} (CR of {at['version']}): ", (at["number"], "bold")))
-            out.print(at["text"])
+            out.print(Text(at["text"]))
             if at["diff_to_current"]:
                 out.print(Text("Changed since:", style="dim"))
                 out.print(diff_text(at["diff_to_current"]))
@@ -182,7 +186,7 @@ def render_clause(out: Console, data: dict[str, Any]) -> None:
         if step["diff"]:
             out.print(diff_text(step["diff"]))
         elif step["change"] == "added":
-            out.print(step["text"], style="dim")
+            out.print(Text(step["text"], style="dim"))
     out.print()
     if data["rulings"] is None:
         out.print(Text(data["rulings_note"], style="yellow"))
@@ -194,7 +198,7 @@ def render_clause(out: Console, data: dict[str, Any]) -> None:
             then = f", then {r['at_ruling_date']}" if r["at_ruling_date"] and r["at_ruling_date"] != data["clause"] else ""
             out.print(Text.assemble((r["id"], "cyan"), f"  #{r['rank']} score {r['score']:.2f}{then}  ",
                                     (", ".join(r["cards"]) or r["kind"], "dim")))
-            out.print(f"  {r['text']}")
+            out.print(Text(f"  {r['text']}"))
 
 
 def render_diff(out: Console, data: dict[str, Any]) -> None:

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Annotated, Optional, Sequence
 
 import typer
 
-from kb.errors import KBError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -41,14 +40,10 @@ def search(
     ] = False,
 ) -> None:
     """Find the rulings that answer a question, shown in the question's language where the KB has it."""
-    from cli.common import console, err_console, print_json
+    from cli.common import console, print_json
 
-    try:
-        hits, kb = run(question, limit=limit, card=card, lang=lang, rule=rule,
-                             since=since, until=until, kind=kind, quiet=as_json)  # fmt: skip
-    except KBError as e:
-        err_console.print(f"[bold red]error:[/] {e}", markup=True, soft_wrap=True)
-        raise typer.Exit(1) from None
+    hits, kb = run(question, limit=limit, card=card, lang=lang, rule=rule,
+                         since=since, until=until, kind=kind, quiet=as_json)  # fmt: skip
     if as_json:
         print_json([h.to_json() for h in hits])
         return
@@ -64,20 +59,45 @@ def _superseded_texts(kb) -> set[tuple[str, str]]:
 def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Optional[str]):
     """Open the current KB and its index and search it. Returns (hits, kb)."""
     from cli.common import err_console, open_kb, rebuild
+    from rich.text import Text
+
     from kb.errors import StoreError
     from kb.search import Searcher
 
-    lang = filters.get("lang")
-    if lang is not None:
-        filters["lang"] = lang.lower()
+    filters = validate_filters(filters)
     kb = open_kb(quiet=quiet)
     try:
         searcher = Searcher.load(kb.index_dir, kb.entries)
     except StoreError as e:  # stale (another version wrote it) or damaged: rebuild once, then search
-        err_console.print(f"[yellow]note:[/] {e}; rebuilding now")
+        err_console.print(Text.assemble(("note:", "yellow"), f" {e}; rebuilding now"))
         kb = rebuild(quiet=quiet)
         searcher = Searcher.load(kb.index_dir, kb.entries)
     return searcher.search(question, limit=limit, **filters), kb
+
+
+def validate_filters(filters: dict[str, Optional[str]]) -> dict[str, Optional[str]]:
+    """The filters in canonical form, or InputError naming the bad one (before any KB is opened)."""
+    from cli.common import card_name, parse_lang
+    from kb.errors import InputError
+    from kb.model import Kind
+    from kb.normalize import clause_number, date_option
+
+    out = dict(filters)
+    if out.get("lang") is not None:
+        out["lang"] = parse_lang(out["lang"]).value  # type: ignore[union-attr]
+    if out.get("kind") is not None:
+        try:
+            out["kind"] = Kind(out["kind"].strip().lower()).value  # type: ignore[union-attr]
+        except ValueError:
+            raise InputError(f"unknown kind {out['kind']!r}; use ruling or rule") from None
+    if out.get("card") is not None:
+        out["card"] = card_name(out["card"])  # type: ignore[arg-type]
+    if out.get("rule") is not None:
+        out["rule"] = clause_number(out["rule"], "--rule")  # type: ignore[arg-type]
+    for option in ("since", "until"):
+        if out.get(option) is not None:
+            out[option] = date_option(out[option], f"--{option}", partial=True)  # type: ignore[arg-type]
+    return out
 
 
 def render_hits(console: "Console", question: str, hits: Sequence["Hit"],
@@ -112,7 +132,7 @@ def render_hits(console: "Console", question: str, hits: Sequence["Hit"],
         if e.clause:
             meta.append(f"\nCR {e.clause}", style="dim")
         langs = sorted({v.lang.value for v in e.variants} | {"en"})
-        title = f"[bold]{rank}.[/] [cyan]{e.id}[/]"
+        title = Text.assemble((f"{rank}.", "bold"), " ", (e.id, "cyan"))
         subtitle = f"{e.kind.value} · {hit.lang.value} · {'/'.join(langs)} · score {hit.score:.3f}"
         console.print(Panel(body + meta, title=title, subtitle=subtitle,
                             title_align="left", subtitle_align="right"))  # fmt: skip

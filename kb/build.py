@@ -14,7 +14,7 @@ from kb.dedup import Terminology, deduplicate, stored_count
 from kb.embed import Embedder
 from kb.errors import InputError, StoreError
 from kb.ids import assign_ids
-from kb.ingest import Format, IngestResult, bundled_sources, collect, decode, ingest, parse_text
+from kb.ingest import Format, IngestResult, bundled_sources, collect, decode, ingest, parse_text, read_source
 from kb.model import Entry, Lang, Problem
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
@@ -92,11 +92,16 @@ def embedder_from_env() -> Embedder:
 
 
 def corpus_hash(files: Sequence[Path]) -> str:
-    """SHA-256 over the names and bytes of the source files a build read (folders already expanded)."""
+    """SHA-256 over the names and bytes of the bundled source files (an unreadable one by its name)."""
+    from kb.ingest import source_name
+
     h = hashlib.sha256()
     for path in files:
-        h.update(paths.display_path(path).encode())
-        h.update(path.read_bytes())
+        h.update(source_name(path).encode("utf-8", "backslashreplace"))
+        try:
+            h.update(path.read_bytes())
+        except OSError:
+            h.update(b"\0unreadable")
     return h.hexdigest()
 
 
@@ -264,23 +269,20 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
 
         seen: set[str] = set()
         for path in files:
-            label = paths.display_path(path)
+            label, data, text, problem = read_source(path)
             report.named.append(label)
             if label in seen:
                 continue
             seen.add(label)
-            try:
-                data = read_source(path)
-                text = decode(data)
-            except (InputError, OSError) as e:
-                report.problems.append(Problem(label, None, f"file skipped: {e}"))
+            if data is None:
+                report.problems.append(problem)
                 continue
             sha = hashlib.sha256(data).hexdigest()
             if sha in held or any(s.sha256 == sha for s in new):
                 report.unchanged.append(label)
                 continue
-            if not text.strip():
-                report.problems.append(Problem(label, None, "file skipped: empty"))
+            if problem:
+                report.problems.append(problem)
                 continue
             detected = fmt or _detect(text)
             parsed = parse_text(text, label, names=names, match_clause=match_clause, fmt=fmt)
@@ -345,15 +347,6 @@ def _rebuild_library(home: Path, embedder: Embedder | None, on_progress: OnProgr
         conn.close()
     report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes + ([note] if note else []))
     return _rebuild(home, items, embedder, on_progress, report)
-
-
-def read_source(path: Path) -> bytes:
-    from kb import ingest as ingest_module
-
-    size, limit = path.stat().st_size, ingest_module.MAX_FILE_BYTES
-    if size > limit:
-        raise InputError(f"file of {size:,} bytes is over the limit of {limit:,}")
-    return path.read_bytes()
 
 
 def _detect(text: str) -> Format:

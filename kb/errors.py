@@ -2,20 +2,38 @@
 
 
 class KBError(Exception):
-    """Base class: a problem a user can understand from its one-line message."""
+    """Base class: a problem a user can understand from its one-line message.
+
+    `source` and `line` say where in the user's input the problem is, when it is in a file.
+    """
+
+    kind = "error"
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.source = source
+        self.line = line
 
 
 class NotFoundError(KBError):
     """An entry, card, clause or file the user named does not exist."""
 
+    kind = "not-found"
+
 
 class InputError(KBError):
     """Input the user gave (a file, a date, an option) cannot be used."""
+
+    kind = "input"
 
 
 class StoreError(KBError):
     """The KB or index on disk is missing, stale, corrupt or locked."""
 
+    kind = "store"
+
 
 class CheckError(KBError):
     """A scenario check file is malformed or attaches to no entry."""
+
+    kind = "check"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import stat
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -10,6 +13,7 @@ from typing import Iterable, Sequence
 from kb.cards import CardNames
 from kb.errors import InputError
 from kb.model import ParseResult, Problem, Record
+from kb.normalize import UNDECODABLE
 from kb.parsers import mtgjson, pages
 from kb.paths import display_path
 
@@ -40,23 +44,118 @@ def bundled_sources(corpus: Path) -> list[Path]:
 
 
 def collect(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
-    """Files named, and source files under folders named, in a stable order."""
+    """Regular files named, and source files under folders named, in a stable order; each file once.
+
+    What can't be read is a problem naming it (a FIFO or device, a broken link or a symlink loop,
+    an unreadable folder), never silently left out and never opened (a FIFO would block).
+    """
     files: list[Path] = []
     problems: list[Problem] = []
-    for path in paths:
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in SOURCE_SUFFIXES
-                                and not any(part.startswith(".") for part in p.relative_to(path).parts)))
-        elif path.is_file():
+    seen: set[tuple[int, int]] = set()
+
+    def add(path: Path, st: os.stat_result) -> None:
+        key = (st.st_dev, st.st_ino)
+        if key not in seen:  # the same file named twice (or by a link) is read once
+            seen.add(key)
             files.append(path)
+
+    for path in paths:
+        try:
+            st = path.stat()
+        except OSError as e:
+            problems.append(Problem(source_name(path), None, _os_reason(path, e)))
+            continue
+        if stat.S_ISDIR(st.st_mode):
+            found, trouble = _walk(path)
+            problems.extend(trouble)
+            for file, file_st in found:
+                add(file, file_st)
+        elif stat.S_ISREG(st.st_mode):
+            add(path, st)
         else:
-            problems.append(Problem(str(path), None, "no such file or folder"))
+            problems.append(Problem(source_name(path), None, f"not a regular file ({_kind(st)}); not read"))
     return files, problems
+
+
+def _walk(folder: Path) -> tuple[list[tuple[Path, os.stat_result]], list[Problem]]:
+    """Source files under `folder` (hidden names skipped), sorted; symlinked folders followed once."""
+    found: list[tuple[Path, os.stat_result]] = []
+    problems: list[Problem] = []
+    visited: set[tuple[int, int]] = set()
+    pending = [folder]
+    while pending:
+        current = pending.pop()
+        try:
+            st = current.stat()
+            if (st.st_dev, st.st_ino) in visited:
+                continue  # a symlink back to a folder already walked
+            visited.add((st.st_dev, st.st_ino))
+            with os.scandir(current) as it:
+                children = sorted(it, key=lambda d: d.name)
+        except OSError as e:
+            problems.append(Problem(source_name(current), None, f"folder skipped: {_os_reason(current, e)}"))
+            continue
+        for child in children:
+            if child.name.startswith("."):
+                continue
+            path = Path(child.path)
+            try:
+                child_st = path.stat()
+            except OSError as e:
+                if path.suffix.lower() in SOURCE_SUFFIXES or child.is_symlink():
+                    problems.append(Problem(source_name(path), None, _os_reason(path, e)))
+                continue
+            if stat.S_ISDIR(child_st.st_mode):
+                pending.append(path)
+            elif path.suffix.lower() in SOURCE_SUFFIXES:
+                if stat.S_ISREG(child_st.st_mode):
+                    found.append((path, child_st))
+                else:
+                    problems.append(Problem(source_name(path), None,
+                                            f"not a regular file ({_kind(child_st)}); not read"))
+    found.sort(key=lambda item: item[0].parts)
+    return found, problems
+
+
+def _kind(st: os.stat_result) -> str:
+    mode = st.st_mode
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file or folder"
+
+
+def _os_reason(path: Path, e: OSError) -> str:
+    if e.errno == errno.ENOENT:
+        return "broken link: its target does not exist" if path.is_symlink() else "no such file or folder"
+    if e.errno == errno.ELOOP:
+        return "symlink loop"
+    return e.strerror or str(e)
+
+
+def source_name(path: Path) -> str:
+    """How a file is named in records and problems: display_path of its folder and its own name (a
+    link is named as given, not as its target), with bytes of a file name that are not UTF-8 shown as
+    escapes (\\xe9), so the name can be stored and printed."""
+    try:
+        name = str(Path(display_path(path.parent)) / path.name)
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+        name = str(path.absolute())
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        name = os.fsencode(name).decode("utf-8", "backslashreplace")
+    return name
 
 
 def decode(data: bytes) -> str:
     """Text of a source file: UTF-8 (with or without BOM), UTF-16 with a BOM (Notepad's "Unicode"),
-    else cp1252; line ends made LF."""
+    else line by line UTF-8 or cp1252, so one stray byte does not turn the whole file into mojibake;
+    line ends made LF. A line in neither encoding, or a NUL, becomes UNDECODABLE for the parser to
+    refuse that unit with its line."""
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         try:
             return data.decode("utf-16").replace("\r\n", "\n").replace("\r", "\n")
@@ -64,14 +163,23 @@ def decode(data: bytes) -> str:
             raise InputError("broken UTF-16 text") from None
     if b"\x00" in data[:8192]:
         raise InputError("binary file, not a text page or JSON")
+    data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        try:
-            text = data.decode("cp1252")
-        except UnicodeDecodeError:
-            raise InputError("neither UTF-8 nor cp1252 text") from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+        text = "\n".join(_decode_line(line) for line in data.removeprefix(b"\xef\xbb\xbf").split(b"\n"))
+    return text.replace("\x00", UNDECODABLE)
+
+
+def _decode_line(line: bytes) -> str:
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return line.decode("cp1252")
+    except UnicodeDecodeError:
+        return UNDECODABLE + line.decode("cp1252", "replace")
 
 
 def detect_format(text: str) -> Format:
@@ -93,27 +201,35 @@ def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.
     return pages.parse_card_page(text, source, names.resolve)
 
 
+def read_source(path: Path) -> tuple[str, bytes | None, str, Problem | None]:
+    """(name, bytes, text, problem) of one source file: the problem says why it can't be used."""
+    source = source_name(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise InputError(f"file of {size:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
+        data = path.read_bytes()
+        text = decode(data)
+    except (InputError, OSError) as e:
+        reason = _os_reason(path, e) if isinstance(e, OSError) else str(e)
+        return source, None, "", Problem(source, None, f"file skipped: {reason}")
+    if not text.strip():
+        return source, data, text, Problem(source, None, "file skipped: empty")
+    return source, data, text, None
+
+
 def ingest(paths: Sequence[Path], *, names: CardNames, match_clause: pages.ClauseMatcher | None,
            fmt: Format | None = None, on_file=None) -> IngestResult:
     """Read and parse every source under `paths`; problems never stop the other files."""
     files, problems = collect(paths)
     result = IngestResult(problems=problems)
     for path in files:
-        source = display_path(path)
+        source, _, text, problem = read_source(path)
         if on_file:
             on_file(source)
-        try:
-            size = path.stat().st_size
-            if size > MAX_FILE_BYTES:
-                raise InputError(f"file of {size:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
-            text = decode(path.read_bytes())
-        except (InputError, OSError) as e:
+        if problem:
             result.files.append(source)
-            result.problems.append(Problem(source, None, f"file skipped: {e}"))
-            continue
-        if not text.strip():
-            result.files.append(source)
-            result.problems.append(Problem(source, None, "file skipped: empty"))
+            result.problems.append(problem)
             continue
         result.extend(source, parse_text(text, source, names=names, match_clause=match_clause, fmt=fmt))
     return result

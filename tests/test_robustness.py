@@ -90,7 +90,7 @@ CASES: list[tuple[str, bytes, tuple[int | None, str] | None]] = [
     ("date_without_ruling.txt", b"Lightform\n\nJul 13, 2018\n\nA ruling.\n\nNov 24, 2014\n", (7, "no ruling after it")),
     ("cp1252.txt", (PAGES / "cp1252.txt").read_bytes(), None),
     ("bom_crlf.txt", (PAGES / "bom_crlf.txt").read_bytes(), None),
-    ("not_cp1252.txt", b"Lightform\n\nJul 13, 2018\n\nA ruling \x81\x8d\x8f\x90\x9d\xff\xfe.\n", (None, "neither UTF-8 nor cp1252")),
+    ("not_cp1252.txt", b"Lightform\n\nJul 13, 2018\n\nA ruling \x81\x8d\x8f\x90\x9d\xff\xfe.\n", (5, "neither UTF-8 nor cp1252")),
     ("truncated.json", (PAGES / "truncated.json").read_bytes(), (1, "malformed JSON")),
     ("malformed.json", b'{"cards": [\n  {"name": "Lightform",\n   "rulings": [\n     {"date": "2014-11-24" "text": "x"}\n]}]}\n',
      (4, "malformed JSON")),

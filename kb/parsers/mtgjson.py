@@ -7,13 +7,18 @@ from typing import Any, Iterator
 
 from kb.lang import detect
 from kb.model import Kind, Lang, ParseResult, Problem, Record
-from kb.normalize import DateFormatError, normalize_text, parse_date
+from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, normalize_text, parse_date
+from kb.parsers.pages import MAX_RULING_CHARS
 
 FOREIGN_LANGS = {"German": Lang.DE, "Spanish": Lang.ES}
 
 
 def looks_like(text: str) -> bool:
-    return text.lstrip("\ufeff \t\r\n").startswith(("{", "["))
+    """Whether the text is JSON: an object, or a list of objects (a page titled "[Foo]" is not)."""
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("{"):
+        return True
+    return head.startswith("[") and head[1:].lstrip(" \t\r\n")[:1] in ("{", "[", "]", '"')
 
 
 def load(text: str) -> Any:
@@ -22,34 +27,46 @@ def load(text: str) -> Any:
         return json.loads(text.lstrip("\ufeff"))
     except json.JSONDecodeError as e:
         raise ValueError(f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+    except RecursionError:
+        raise ValueError("JSON nested too deeply to be MTGJSON card data") from None
 
 
 def iter_cards(doc: Any) -> Iterator[dict[str, Any]]:
-    """Every card object in a document of any MTGJSON shape."""
-    if isinstance(doc, list):
-        for item in doc:
-            yield from iter_cards(item)
-    elif isinstance(doc, dict):
-        if "name" in doc and ("rulings" in doc or "foreignData" in doc or "foreignNames" in doc):
-            yield doc
-        elif isinstance(doc.get("cards"), list):
-            yield from iter_cards(doc["cards"])
-        elif isinstance(doc.get("data"), (dict, list)):
-            yield from iter_cards(doc["data"])
-        else:  # AllPrintings: {"FRF": {"cards": [...]}, ...}
-            for value in doc.values():
-                if isinstance(value, dict) and isinstance(value.get("cards"), list):
-                    yield from iter_cards(value["cards"])
+    """Every card object in a document of any MTGJSON shape, in document order: the objects of a
+    `cards` list, and any object with a name and rulings or foreign names.
+
+    Walked with an explicit stack, so a deeply nested document is no RecursionError.
+    """
+    stack: list[tuple[Any, bool]] = [(doc, False)]
+    while stack:
+        item, in_cards = stack.pop()
+        if isinstance(item, list):
+            stack.extend((x, in_cards) for x in reversed(item))
+        elif isinstance(item, dict):
+            if "name" in item and (in_cards or "rulings" in item or "foreignData" in item or "foreignNames" in item):
+                yield item
+            elif isinstance(item.get("cards"), list):
+                stack.append((item["cards"], True))
+            elif isinstance(item.get("data"), (dict, list)):
+                stack.append((item["data"], False))
+            else:  # AllPrintings: {"FRF": {"cards": [...]}, ...}
+                stack.extend((v["cards"], True) for v in reversed(list(item.values()))
+                             if isinstance(v, dict) and isinstance(v.get("cards"), list))
 
 
 def foreign_names(card: dict[str, Any]) -> dict[Lang, str]:
     names: dict[Lang, str] = {}
-    for item in card.get("foreignData") or card.get("foreignNames") or []:
-        lang = FOREIGN_LANGS.get(item.get("language", ""))
-        if lang and item.get("name"):
+    items = card.get("foreignData") or card.get("foreignNames") or []
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict):
+            continue
+        lang = FOREIGN_LANGS.get(str(item.get("language", "")))
+        if lang and isinstance(item.get("name"), str) and item["name"]:
             names.setdefault(lang, item["name"])
-    for code, printing in (card.get("localized_printings") or {}).items():
-        if code in ("de", "es") and printing.get("name"):
+    printings = card.get("localized_printings")
+    for code, printing in (printings.items() if isinstance(printings, dict) else ()):
+        if code in ("de", "es") and isinstance(printing, dict) and isinstance(printing.get("name"), str) \
+                and printing["name"]:
             names.setdefault(Lang(code), printing["name"])
     return names
 
@@ -65,15 +82,32 @@ def parse(text: str, source: str) -> ParseResult:
     problems: list[Problem] = []
     cards = list(iter_cards(doc))
     if not cards:
-        problems.append(Problem(source, None, "no MTGJSON cards with rulings found"))
+        problems.append(Problem(source, None, "no MTGJSON cards found"))
     for card in cards:
-        name = normalize_text(str(card["name"]))
-        card_line = lines.find(json.dumps(card["name"], ensure_ascii=False))
-        for ruling in card.get("rulings") or []:
+        raw_name = card["name"]
+        card_line = lines.find(json.dumps(raw_name, ensure_ascii=False) if isinstance(raw_name, str) else '"name"')
+        if not isinstance(raw_name, str) or not normalize_text(raw_name) or is_undecodable(raw_name):
+            problems.append(Problem(source, card_line, f"card skipped: its name is not a card name: {_show(raw_name)}"))
+            continue
+        name = normalize_text(raw_name)
+        rulings = card.get("rulings")
+        if rulings is None:
+            continue
+        if not isinstance(rulings, list):
+            problems.append(Problem(source, card_line, f"rulings of {name} skipped: not a list but {_show(rulings)}"))
+            continue
+        for ruling in rulings:
             raw = ruling.get("text") if isinstance(ruling, dict) else None
             line = lines.find_text(raw) if isinstance(raw, str) else card_line
             if not isinstance(raw, str) or not raw.strip():
                 problems.append(Problem(source, line, f"ruling of {name} has no text"))
+                continue
+            if is_undecodable(raw):
+                problems.append(Problem(source, line, f"ruling of {name} skipped: {UNDECODABLE_REASON}"))
+                continue
+            if len(raw) > MAX_RULING_CHARS:
+                problems.append(Problem(source, line, f"ruling of {name} skipped: {len(raw)} characters, "
+                                        f"over the limit of {MAX_RULING_CHARS}"))
                 continue
             try:
                 iso = parse_date(str(ruling.get("date", "")))
@@ -85,6 +119,12 @@ def parse(text: str, source: str) -> ParseResult:
                 source=source, line=line, kind=Kind.RULING, card=name,
             ))
     return ParseResult(tuple(records), tuple(problems))
+
+
+def _show(value: Any) -> str:
+    """A short rendering of a JSON value in a message."""
+    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, (dict, list)) else type(value).__name__
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def _error_line(message: str) -> int | None:

@@ -14,7 +14,7 @@ from typing import Callable
 
 from kb.lang import detect
 from kb.model import Kind, Lang, ParseResult, Problem, Record
-from kb.normalize import DateFormatError, normalize_text, parse_date
+from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, looks_like_date, normalize_text, parse_date
 
 # What a rules text matcher returns: the clause number and a score, or None for "not a rule".
 ClauseMatcher = Callable[[str], "tuple[str, float] | None"]
@@ -24,9 +24,6 @@ SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
 
 _BULLET = re.compile(r"^\s*(?:[•*·\-]\s*)?(?:WotC\s*)?(?P<date>.*?)\s*$")
-_DATEISH = re.compile(
-    r"^(?:\d{1,4}[/.\-]\d{1,2}[/.\-]\d{1,4}|[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4}|\d{1,2}\.?\s+[A-Za-zä]{3,9}\.?\s+\d{4})$"
-)
 _STUB = re.compile(r"^See rules? \d{3}(?:\.\d+[a-z]?)?,? .*for more information\b.*$", re.IGNORECASE)
 
 
@@ -73,7 +70,7 @@ def _date_part(line: str) -> str | None:
         return None
     m = _BULLET.match(stripped)
     candidate = m.group("date") if m else stripped
-    if _DATEISH.match(candidate):
+    if looks_like_date(candidate):
         return candidate
     if stripped[0] in "•*·" or "WotC" in stripped:
         return candidate  # a bullet line whose date we may not know: let parse_date say why
@@ -97,6 +94,9 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     content = [line for line in lines if line.text.strip()]
     if not content:
         return ParseResult((), (Problem(source, None, "empty page: no title and no rulings"),))
+    if is_undecodable(content[0].text):
+        return ParseResult((), (Problem(source, content[0].number,
+                                        f"page skipped: its title line has {UNDECODABLE_REASON}"),))
     title = normalize_text(content[0].text)
     card = (resolve_card(title) if resolve_card else None) or title
     body = [line for line in lines if line.number > content[0].number]
@@ -126,6 +126,10 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             return
         if date_error:
             problems.append(Problem(source, first, f"ruling skipped: {date_error}"))
+            return
+        bad = _undecodable(chunk)
+        if bad:
+            problems.append(Problem(source, bad, f"ruling skipped: line {bad} has {UNDECODABLE_REASON}"))
             return
         if len(original) > MAX_RULING_CHARS:
             problems.append(Problem(source, first, f"ruling skipped: {len(original)} characters, "
@@ -167,6 +171,10 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
             problems.append(Problem(source, first, f"cross-reference stub, not a ruling: {_clip(clean)}",
                                     ignored=True))
             continue
+        bad = _undecodable(para)
+        if bad:
+            problems.append(Problem(source, bad, f"unit skipped: line {bad} has {UNDECODABLE_REASON}"))
+            continue
         if len(clean) > MAX_RULING_CHARS:
             problems.append(Problem(source, first, f"unit skipped: {len(clean)} characters, "
                                     f"over the limit of {MAX_RULING_CHARS}"))
@@ -178,6 +186,11 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
     if not paras[1:]:
         problems.append(Problem(source, None, "search page with no results"))
     return ParseResult(tuple(records), tuple(problems))
+
+
+def _undecodable(lines: list[_Line]) -> int | None:
+    """The number of the first line holding bytes that were no text, if any."""
+    return next((line.number for line in lines if is_undecodable(line.text)), None)
 
 
 def _clip(text: str, width: int = 60) -> str:
