@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from kb import paths, store
-from kb.cards import load_names
-from kb.dedup import Terminology, deduplicate, stored_count
+from kb.cards import CardNames, load_names
+from kb.dedup import Lexicon, Terminology, deduplicate, keywords_from_rules, stored_count
 from kb.embed import Embedder
 from kb.errors import StoreError
 from kb.ingest import Format, bundled_sources, collect, ingest
@@ -51,6 +51,15 @@ class BuildReport:
 
 def load_terminology(corpus: Path) -> Terminology:
     return Terminology.from_yaml((corpus / "terminology.yaml").read_text(encoding="utf-8"))
+
+
+def load_lexicon(corpus: Path, names: CardNames) -> Lexicon:
+    """What dedup tells rulings apart by: CR keywords, card names, glossary, terminology."""
+    from kb.cr import load_rules
+    from kb.search.glossary import GLOSSARY_FILE, Glossary
+
+    return Lexicon(keywords_from_rules(load_rules().versions), names,
+                   Glossary.load(corpus / GLOSSARY_FILE), load_terminology(corpus))
 
 
 def embedder_from_env() -> Embedder:
@@ -103,9 +112,13 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
     problems = bundled.problems + added.problems
 
     progress("deduplicate", 0, 1)
-    entries = deduplicate(records, embedder=embedder, terminology=load_terminology(corpus))
-    progress("link rules", 0, 1)
     from kb.cr import load_rules
+
+    for name in bundled.card_names + added.card_names:  # names a judge's own files bring
+        names.add(name.english, name.lang, name.name)
+    entries = deduplicate(records, embedder=embedder, terminology=load_terminology(corpus),
+                          lexicon=load_lexicon(corpus, names))
+    progress("link rules", 0, 1)
     from kb.links import link_entries
 
     entries = link_entries(entries, load_rules())

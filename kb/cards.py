@@ -47,7 +47,7 @@ class CardNames:
     def to_json(self) -> dict[str, Any]:
         return {
             "description": "English, German and Spanish card names, derived from the MTGJSON files in corpus/mtgjson/ "
-                           "(foreignData / foreignNames / localized_printings). Regenerate with: python -m kb.cards",
+                           "(foreignData / foreignNames / localized_printings; the printed German and Spanish set files give the same names by multiverseid). Regenerate with: python -m kb.cards",
             "cards": [{lang.value: local for lang, local in sorted(by_lang.items())}
                       for _, by_lang in sorted(self.names.items())],
         }
@@ -64,10 +64,8 @@ class CardNames:
     def from_mtgjson(cls, texts: Iterable[str]) -> CardNames:
         table = cls()
         for text in texts:
-            for card in mtgjson.iter_cards(mtgjson.load(text)):
-                table.add(card["name"], Lang.EN, card["name"])
-                for lang, name in mtgjson.foreign_names(card).items():
-                    table.add(card["name"], lang, name)
+            for name in mtgjson.parse(text, "").card_names:
+                table.add(name.english, name.lang, name.name)
         return table
 
 
@@ -76,7 +74,7 @@ def load_names(corpus: Path) -> CardNames:
 
 
 def derive_names(corpus: Path) -> CardNames:
-    return CardNames.from_mtgjson(p.read_text(encoding="utf-8") for p in sorted((corpus / "mtgjson").glob("*.json")))
+    return CardNames.from_mtgjson(p.read_text(encoding="utf-8") for p in sorted((corpus / "mtgjson").rglob("*.json")))
 
 
 if __name__ == "__main__":  # regenerate corpus/card-names.json
