@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 
 from kb import paths, store
 from kb.cards import CardNames, load_names
-from kb.dedup import Lexicon, Terminology, deduplicate, keywords_from_rules, stored_count
+from kb.dedup import Lexicon, Terminology, deduplicate, keywords_from_rules, mechanics_from_rules, stored_count
 from kb.embed import Embedder
 from kb.errors import StoreError
 from kb.ingest import Format, bundled_sources, collect, ingest
@@ -58,7 +58,8 @@ def load_lexicon(corpus: Path, names: CardNames) -> Lexicon:
     from kb.cr import load_rules
     from kb.search.glossary import GLOSSARY_FILE, Glossary
 
-    return Lexicon(keywords_from_rules(load_rules().versions), names,
+    versions = load_rules().versions
+    return Lexicon(keywords_from_rules(versions), mechanics_from_rules(versions), names,
                    Glossary.load(corpus / GLOSSARY_FILE), load_terminology(corpus))
 
 

@@ -69,6 +69,44 @@ class CardNames:
         return table
 
 
+@dataclass(frozen=True, slots=True)
+class ParallelText:
+    """One printing's English text and its German or Spanish printed text (for the glossary)."""
+
+    card: str
+    lang: Lang
+    english: str
+    foreign: str
+
+
+def parallel_texts(texts: Iterable[str]) -> list[ParallelText]:
+    """English and German/Spanish printed texts of the same printings, from MTGJSON documents: v5
+    `foreignData` texts, and v3 printed set files (`XXX.de.json`) joined to the English set file's
+    `foreignNames` by multiverseid."""
+    out: list[ParallelText] = []
+    english_of: dict[int, dict[str, Any]] = {}
+    printed: list[tuple[Lang, int, dict[str, Any]]] = []
+    for text in texts:
+        doc = mtgjson.load(text)
+        if mtgjson.is_printed_set(doc):
+            printed.extend(mtgjson.printed_cards(doc))
+            continue
+        for card in mtgjson.iter_cards(doc):
+            for item in card.get("foreignNames") or card.get("foreignData") or []:
+                lang = mtgjson.FOREIGN_LANGS.get(str(item.get("language")))
+                mvid = item.get("multiverseid") or item.get("multiverseId")
+                if isinstance(mvid, int):
+                    english_of[mvid] = card
+                if lang and item.get("text") and card.get("text"):
+                    out.append(ParallelText(card["name"], lang, card["text"], item["text"]))
+    for lang, mvid, card in printed:
+        english = english_of.get(mvid)
+        text = english and (english.get("originalText") or english.get("text"))
+        if english and text and card.get("originalText"):
+            out.append(ParallelText(english["name"], lang, text, card["originalText"]))
+    return out
+
+
 def load_names(corpus: Path) -> CardNames:
     return CardNames.from_json(json.loads((corpus / NAMES_FILE).read_text(encoding="utf-8")))
 

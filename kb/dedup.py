@@ -89,13 +89,40 @@ def keywords_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
     for version in versions:
         names = [c.text for n, c in version.clauses.items() if _HEADING.match(n)]
         names += [g.term for g in version.glossary.values() if _CITES_KEYWORD.search(g.text)]
-        for name in names:
-            name = re.sub(r"\(.*?\)|\[.*?\]|\"", " ", name)
-            for part in re.split(r",| and ", name):
-                part = normalize_text(part).strip(" !").lower()
-                if part and re.fullmatch(r"[a-z][a-z' -]*", part):
-                    found.add(part)
+        found.update(_keyword_names(names))
     return tuple(sorted(found, key=lambda k: (-len(k.split()), k)))
+
+
+def mechanics_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
+    """The keywords that are mechanics a translation must name alike: keyword abilities (702
+    headings, and glossary terms defined only by a 702 rule, such as Megamorph) and the keyword
+    actions whose rules turn cards face down (701: manifest, cloak, manifest dread)."""
+    found: set[str] = set()
+    for version in versions:
+        names = [c.text for n, c in version.clauses.items() if re.fullmatch(r"702\.\d+", n)]
+        names += [g.term for g in version.glossary.values()
+                  if re.findall(r"\brules? \d+(?:\.\d+)?", g.text) == re.findall(r"\brules? 702\.\d+", g.text) != []]
+        actions = {n: (c.text, " ".join(x.text for m, x in version.clauses.items()
+                                        if re.fullmatch(re.escape(n) + r"[a-z]", m)).lower())
+                   for n, c in version.clauses.items() if re.fullmatch(r"701\.\d+", n)}
+        chosen = {n for n, (_, sub) in actions.items() if re.search(r"face[ -]down", sub)}
+        # ... and the actions defined through one of those (manifest dread: "manifest one of them")
+        chosen |= {n for n, (_, sub) in actions.items()
+                   if any(re.search(rf"\b{re.escape(actions[m][0].lower())}\b", sub) for m in chosen if m != n)}
+        names += [actions[n][0] for n in chosen]
+        found.update(_keyword_names(names))
+    return tuple(sorted(found, key=lambda k: (-len(k.split()), k)))
+
+
+def _keyword_names(names: Iterable[str]) -> set[str]:
+    out: set[str] = set()
+    for name in names:
+        name = re.sub(r"\(.*?\)|\[.*?\]|\"", " ", name)
+        for part in re.split(r",| and ", name):
+            part = normalize_text(part).strip(" !").lower()
+            if part and re.fullmatch(r"[a-z][a-z' -]*", part):
+                out.add(part)
+    return out
 
 
 class _PhraseFinder:
@@ -147,6 +174,7 @@ class Lexicon:
     """
 
     keywords: Sequence[str] = ()
+    mechanics: Sequence[str] = ()  # the keywords a translation must name alike (mechanics_from_rules)
     names: CardNames | None = None
     glossary: Glossary | None = None
     terminology: Terminology = field(default_factory=Terminology)
@@ -157,7 +185,7 @@ class Lexicon:
         self._cards = _PhraseFinder((_name_tokens(local), english)
                                     for english, by_lang in names.items() for local in by_lang.values())
         self._extra_cards: set[str] = set()
-        mechanic_words = {k.lower() for k in self.keywords}
+        mechanic_words = {k.lower() for k in self.mechanics}
         concepts = self.glossary.concepts if self.glossary else []
         self.mechanic_concepts = frozenset(
             c.id for c in concepts if any(t.lower() in mechanic_words for t in c.terms.get(Lang.EN, ())))
@@ -199,8 +227,11 @@ class Lexicon:
 
     def evidence(self, text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         """Language-neutral evidence of any language's wording: mechanic concepts, digits and mana, cards."""
-        concepts = frozenset(c.id for c in self.glossary.concepts_in(text)
-                             if c.id in self.mechanic_concepts) if self.glossary else frozenset()
+        found = [c for c in self.glossary.concepts_in(text) if c.id in self.mechanic_concepts] if self.glossary else []
+        heads = [c.terms[Lang.EN][0].lower() for c in found if c.terms.get(Lang.EN)]
+        # German splits "manifestiert ... das Grauen": manifest dread's text also shows manifest.
+        concepts = frozenset(c.id for c, head in zip(found, heads)
+                             if not any(h != head and h.startswith(head + " ") for h in heads))
         digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text)))
         return concepts, digits, self.cards_in(text)
 
