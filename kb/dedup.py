@@ -19,7 +19,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 from kb.cards import CardNames
 from kb.embed import Embedder
@@ -34,7 +34,8 @@ REVISION_RATIO = 0.80  # word-level alignment of two wordings
 REVISION_CONTAINED = 0.90  # ... or the shorter wording almost wholly inside the longer one
 REVISION_CONTAINED_RATIO = 0.55
 TRANSLATION_MIN_COSINE = 0.80
-TRANSLATION_MARGIN = 0.02  # over the second-best English entry (tuned on the dev split of bench/dedup_gold.yaml)
+TRANSLATION_MARGIN = 0.02  # over the next English entry that fits as well (dev split of bench/dedup_gold.yaml)
+TRANSLATION_MIN_CONCEPTS = 0.7  # Jaccard of glossary concepts (dev: translations >= 0.75, others <= 0.6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,7 @@ NUMBER_WORDS = frozenset(
     "single x".split())
 _MEANING_TOKEN = re.compile(r"\{[^}]*\}|[a-z0-9]+(?:'[a-z]+)?")
 _INFLECTIONS = ("", "s", "es", "d", "ed", "ing", "ped", "ping")  # manifest(ed), cloak(s), tap(ped)
+_NAME_ENDINGS = ("", "s", "es", "n", "en")  # German genitive and weak endings: des Gedankenverdrehers
 _HEADING = re.compile(r"^70[12]\.\d+$")
 _CITES_KEYWORD = re.compile(r"\brules? 70[12]\.\d+")
 
@@ -128,12 +130,14 @@ def _keyword_names(names: Iterable[str]) -> set[str]:
 class _PhraseFinder:
     """Phrases (token tuples) found in token lists, longest first, by a look-up on the first token."""
 
-    def __init__(self, phrases: Iterable[tuple[tuple[str, ...], str]], inflect: bool = False) -> None:
+    def __init__(self, phrases: Iterable[tuple[tuple[str, ...], str]], inflect: bool = False,
+                 endings: tuple[str, ...] = _INFLECTIONS) -> None:
         self.inflect = inflect
+        self.endings = endings
         self._by_first: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
         for toks, label in phrases:
             if toks:
-                firsts = [toks[0] + e for e in _INFLECTIONS] if inflect and len(toks) == 1 else [toks[0]]
+                firsts = [toks[0] + e for e in endings] if inflect and len(toks) == 1 else [toks[0]]
                 for first in firsts:
                     self._by_first[first].append((toks, label))
         for options in self._by_first.values():
@@ -142,7 +146,7 @@ class _PhraseFinder:
     def _same(self, token: str, word: str, last: bool) -> bool:
         if token == word:
             return True
-        return self.inflect and last and token.startswith(word) and token[len(word):] in _INFLECTIONS
+        return self.inflect and last and token.startswith(word) and token[len(word):] in self.endings
 
     def find(self, toks: Sequence[str]) -> list[str]:
         out: list[str] = []
@@ -182,8 +186,9 @@ class Lexicon:
     def __post_init__(self) -> None:
         self._keywords = _PhraseFinder(((tuple(k.lower().split()), k.lower()) for k in self.keywords), inflect=True)
         names = self.names.names if self.names else {}
-        self._cards = _PhraseFinder((_name_tokens(local), english)
-                                    for english, by_lang in names.items() for local in by_lang.values())
+        self._cards = _PhraseFinder(((_name_tokens(local), english)
+                                     for english, by_lang in names.items() for local in by_lang.values()),
+                                    inflect=True, endings=_NAME_ENDINGS)
         self._extra_cards: set[str] = set()
         mechanic_words = {k.lower() for k in self.mechanics}
         concepts = self.glossary.concepts if self.glossary else []
@@ -199,7 +204,7 @@ class Lexicon:
             self._extra_cards |= new
             self._cards = _PhraseFinder(
                 [(_name_tokens(local), english) for english, by_lang in known.items() for local in by_lang.values()]
-                + [(_name_tokens(n), n) for n in self._extra_cards])
+                + [(_name_tokens(n), n) for n in self._extra_cards], inflect=True, endings=_NAME_ENDINGS)
 
     def fold(self, text: str) -> str:
         """`text` with obsolete terms replaced by their current ones ("comes into play" → "enters the battlefield")."""
@@ -225,15 +230,26 @@ class Lexicon:
         sig.add(("negations", str(sum(t in NEGATIONS for t in words))))
         return frozenset(sig)
 
-    def evidence(self, text: str) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-        """Language-neutral evidence of any language's wording: mechanic concepts, digits and mana, cards."""
-        found = [c for c in self.glossary.concepts_in(text) if c.id in self.mechanic_concepts] if self.glossary else []
-        heads = [c.terms[Lang.EN][0].lower() for c in found if c.terms.get(Lang.EN)]
+    def evidence(self, text: str) -> Evidence:
+        """Language-neutral evidence of a wording in any language (see `Evidence`)."""
+        found = self.glossary.concepts_in(text) if self.glossary else []
+        mechanic = [c for c in found if c.id in self.mechanic_concepts]
+        heads = [c.terms[Lang.EN][0].lower() for c in mechanic if c.terms.get(Lang.EN)]
         # German splits "manifestiert ... das Grauen": manifest dread's text also shows manifest.
-        concepts = frozenset(c.id for c, head in zip(found, heads)
-                             if not any(h != head and h.startswith(head + " ") for h in heads))
+        mechanics = frozenset(c.id for c, head in zip(mechanic, heads)
+                              if not any(h != head and h.startswith(head + " ") for h in heads))
         digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text)))
-        return concepts, digits, self.cards_in(text)
+        return Evidence(mechanics, digits, self.cards_in(text), frozenset(c.id for c in found))
+
+
+class Evidence(NamedTuple):
+    """What a translation must share with its English entry: the mechanics, digits and mana symbols,
+    and cards it names exactly; its glossary concepts mostly (`TRANSLATION_MIN_CONCEPTS`)."""
+
+    mechanics: frozenset[str]
+    digits: frozenset[str]
+    cards: frozenset[str]
+    concepts: frozenset[str]
 
 
 @dataclass
@@ -389,23 +405,33 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
                 best_back[key] = (score, f)
 
     result: dict[int, tuple[int, float]] = {}
-    english_evidence: dict[int, tuple[frozenset[str], frozenset[str], frozenset[str]]] = {}
-    for f, cands in wanted.items():
-        if not cands:
-            continue
-        ranked = sorted(((float(sims[f, col[c]]), c) for c in cands), key=lambda t: (-t[0], t[1]))
-        score, c = ranked[0]
-        runner_up = ranked[1][0] if len(ranked) > 1 else -1.0
-        if score < TRANSLATION_MIN_COSINE or score - runner_up < TRANSLATION_MARGIN:
-            continue
-        if best_back[(foreign[f].lang, c)][1] != f:
-            continue
+    english_evidence: dict[int, Evidence] = {}
+
+    def qualifies(f: int, c: int, score: float, evidence: Evidence) -> bool:
+        if score < TRANSLATION_MIN_COSINE:
+            return False
         if c not in english_evidence:
             english_evidence[c] = lexicon.evidence(english_text[c])
-        if lexicon.evidence(foreign[f].records[0].text) != english_evidence[c]:
+        mine = english_evidence[c]
+        return mine[:3] == evidence[:3] and _jaccard(mine.concepts, evidence.concepts) >= TRANSLATION_MIN_CONCEPTS
+
+    for f, cands in wanted.items():
+        evidence = lexicon.evidence(foreign[f].records[0].text)
+        ranked = sorted(((float(sims[f, col[c]]), c) for c in cands), key=lambda t: (-t[0], t[1]))
+        # The runner-up that counts is the next English entry that could be the translation too.
+        fitting = [(score, c) for score, c in ranked if qualifies(f, c, score, evidence)]
+        if not fitting:
+            continue
+        score, c = fitting[0]
+        runner_up = fitting[1][0] if len(fitting) > 1 else -1.0
+        if score - runner_up < TRANSLATION_MARGIN or best_back[(foreign[f].lang, c)][1] != f:
             continue
         result[f] = (c, score)
     return result
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
 
 
 def _entry_id(kind: Kind, basis: str, used: set[str]) -> str:
