@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli import check as check_cmd
+from cli import coverage as coverage_cmd
 from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
@@ -210,6 +211,7 @@ app.command()(outdated_cmd.outdated)
 app.command()(ingest)
 app.command()(stats)
 app.command()(export)
+app.command()(coverage_cmd.coverage)
 
 
 def main() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from kb.model import Lang
 from kb.normalize import match_key, normalize_text
@@ -21,11 +21,27 @@ class CardNames:
     names: dict[str, dict[Lang, str]] = field(default_factory=dict)  # English → lang → name
     _index: dict[str, str] = field(default_factory=dict, repr=False)
 
+    # Other names of a card in a language (printings differ: Vidente profundizador / profundizadora).
+    aliases: dict[str, dict[Lang, list[str]]] = field(default_factory=dict)
+
     def add(self, english: str, lang: Lang, name: str) -> None:
         english, name = normalize_text(english), normalize_text(name)
-        self.names.setdefault(english, {Lang.EN: english}).setdefault(lang, name)
+        first = self.names.setdefault(english, {Lang.EN: english}).setdefault(lang, name)
+        if match_key(first) != match_key(name):
+            others = self.aliases.setdefault(english, {}).setdefault(lang, [])
+            if all(match_key(o) != match_key(name) for o in others):
+                others.append(name)
         self._index.setdefault(match_key(name), english)
         self._index.setdefault(match_key(english), english)
+
+    def every_name(self) -> Iterator[tuple[str, str]]:
+        """(English name, a name of that card) for every name known, in any language."""
+        for english, by_lang in self.names.items():
+            for local in by_lang.values():
+                yield english, local
+            for others in self.aliases.get(english, {}).values():
+                for local in others:
+                    yield english, local
 
     def resolve(self, name: str) -> str | None:
         """The English name of the card called `name` in any known language, or None."""
@@ -48,16 +64,26 @@ class CardNames:
         return {
             "description": "English, German and Spanish card names, derived from the MTGJSON files in corpus/mtgjson/ "
                            "(foreignData / foreignNames / localized_printings; the printed German and Spanish set files give the same names by multiverseid). Regenerate with: python -m kb.cards",
-            "cards": [{lang.value: local for lang, local in sorted(by_lang.items())}
-                      for _, by_lang in sorted(self.names.items())],
+            "cards": [self._row(english, by_lang) for english, by_lang in sorted(self.names.items())],
         }
+
+    def _row(self, english: str, by_lang: dict[Lang, str]) -> dict[str, Any]:
+        row: dict[str, Any] = {lang.value: local for lang, local in sorted(by_lang.items())}
+        also = self.aliases.get(english)
+        if also:
+            row["also"] = {lang.value: sorted(names) for lang, names in sorted(also.items())}
+        return row
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> CardNames:
         table = cls()
         for row in doc["cards"]:
             for code, name in row.items():
-                table.add(row["en"], Lang(code), name)
+                if code != "also":
+                    table.add(row["en"], Lang(code), name)
+            for code, names in (row.get("also") or {}).items():
+                for name in names:
+                    table.add(row["en"], Lang(code), name)
         return table
 
     @classmethod

@@ -185,11 +185,8 @@ class Lexicon:
 
     def __post_init__(self) -> None:
         self._keywords = _PhraseFinder(((tuple(k.lower().split()), k.lower()) for k in self.keywords), inflect=True)
-        names = self.names.names if self.names else {}
-        self._cards = _PhraseFinder(((_name_tokens(local), english)
-                                     for english, by_lang in names.items() for local in by_lang.values()),
-                                    inflect=True, endings=_NAME_ENDINGS)
         self._extra_cards: set[str] = set()
+        self._cards = self._name_finder()
         mechanic_words = {k.lower() for k in self.mechanics}
         concepts = self.glossary.concepts if self.glossary else []
         self.mechanic_concepts = frozenset(
@@ -198,13 +195,16 @@ class Lexicon:
     def add_cards(self, english_names: Iterable[str]) -> None:
         """Card names the records carry but the names table may lack (a judge's own files)."""
         new = {n for n in english_names if n and n not in self._extra_cards}
-        known = self.names.names if self.names else {}
-        new -= set(known)
+        new -= set(self.names.names if self.names else ())
         if new:
             self._extra_cards |= new
-            self._cards = _PhraseFinder(
-                [(_name_tokens(local), english) for english, by_lang in known.items() for local in by_lang.values()]
-                + [(_name_tokens(n), n) for n in self._extra_cards], inflect=True, endings=_NAME_ENDINGS)
+            self._cards = self._name_finder()
+
+    def _name_finder(self) -> _PhraseFinder:
+        known = list(self.names.every_name()) if self.names else []
+        return _PhraseFinder([(_name_tokens(local), english) for english, local in known]
+                             + [(_name_tokens(n), n) for n in sorted(self._extra_cards)],
+                             inflect=True, endings=_NAME_ENDINGS)
 
     def fold(self, text: str) -> str:
         """`text` with obsolete terms replaced by their current ones ("comes into play" → "enters the battlefield")."""
@@ -328,6 +328,28 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]]) -> Iterable[t
             ratio, contained = wording_similarity(folded[i], folded[j])
             if is_revision(ratio, contained):
                 yield i, j, ratio
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"(])")
+
+
+def _sentences(text: str) -> tuple[str, ...]:
+    return tuple(match_key(s) for s in _SENTENCE_END.split(normalize_text(text)) if match_key(s))
+
+
+def _adds_sentences(a: tuple[str, ...], b: tuple[str, ...], sig_a: frozenset[tuple[str, str]],
+                    sig_b: frozenset[tuple[str, str]]) -> bool:
+    """True when one wording is the other plus whole sentences (a preamble dropped, a note added)
+    that name no other mechanic, keyword or card: the words they add cannot change what the shared
+    sentences say. A word changed inside a sentence ("blocked" → "blocked by one creature") is not this."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if not short or len(short) == len(long_):
+        return False
+    it = iter(long_)
+    if not all(any(s == t for t in it) for s in short):  # in order, each sentence verbatim
+        return False
+    named = {"keyword", "card"}
+    return {t for t in sig_a if t[0] in named} == {t for t in sig_b if t[0] in named}
 
 
 def _card_keys(group: _Group) -> set[tuple[str, str, str | None]]:
@@ -517,8 +539,12 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     signatures = [lexicon.signature(g.records[0].text) for g in rulings]
     uf = _UnionFind(len(rulings))
     keys = [_card_keys(g) for g in rulings]  # per union-find root: (card, source, date) it holds
+    sentences = [_sentences(lexicon.fold(g.records[0].text)) for g in rulings]
     for i, j, _ in sorted(_revision_pairs(rulings, folded), key=lambda t: (-t[2], t[0], t[1])):
-        if signatures[i] != signatures[j] or not _may_be_one_ruling(rulings[i], rulings[j]):
+        if not _may_be_one_ruling(rulings[i], rulings[j]):
+            continue
+        if signatures[i] != signatures[j] and not _adds_sentences(sentences[i], sentences[j], signatures[i],
+                                                                  signatures[j]):
             continue
         ri, rj = uf.find(i), uf.find(j)
         if ri == rj or keys[ri] & keys[rj]:  # one page listing both wordings: two rulings
