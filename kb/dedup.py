@@ -5,11 +5,14 @@ Three steps, each explainable by a similarity that is stored on the variant:
 1. exact duplicates: records whose wording is the same once case, punctuation and spacing are
    ignored (`match_key`) form one group, across pages, cards and sources;
 2. revisions: English ruling groups whose wordings align word by word (difflib ratio, or the
-   shorter wording contained in the longer one) are one ruling reworded. Candidates come from an
-   inverted index of rare word 3-grams, so the work grows with the number of rulings, not its square;
-3. translations: a German or Spanish ruling joins the English entry it translates. Candidates are
-   the entries the same card page should hold at the same date (a card page lists each ruling
-   once, in English or translated), ranked by multilingual-e5 similarity and assigned one to one.
+   shorter wording contained in the longer one) after obsolete terms are folded into current ones.
+   Candidates come from an inverted index of rare word 3-grams, so the work grows with the number
+   of rulings, not its square. Alignment alone is not enough (one word makes another ruling): the
+   two must have the same rules-meaning signature (`Lexicon.signature`: CR keywords, card names,
+   numbers, mana symbols, negations, quantifiers), be given for the same cards or both be shared by
+   several cards, and never be two wordings one page lists for a card at one date;
+3. translations: a German or Spanish ruling joins the English entry it translates only with
+   evidence beyond cosine (see `_align_translations`); otherwise it is an entry of its own.
 """
 
 from __future__ import annotations
@@ -378,11 +381,11 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
                         lexicon: Lexicon) -> dict[int, tuple[int, float]]:
     """For each foreign group (by index) that translates an English cluster: the cluster and the cosine.
 
-    Nearest by cosine is not enough (every text has a nearest neighbour). A translation must be
-    the mutual best match of its English entry among texts of its language, lead the runner-up by
-    a margin, and agree with it on the mechanics it names (through the glossary), on digits and
-    mana symbols and on the cards it names; when its card is known, the English entry must be one
-    given for that card (or a mechanic's shared ruling).
+    Nearest by cosine is not enough (every text has a nearest neighbour). A translation must name
+    the same mechanics (through the glossary), digits, mana symbols and cards as its English entry
+    and share most of its glossary concepts; among the entries that fit so, lead the next one by a
+    margin; and be the best match of that entry among the texts of its language. When its card is
+    known, only that card's English entries compete.
     """
     if not foreign or not clusters or embedder is None:
         return {}
