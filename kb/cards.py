@@ -127,9 +127,11 @@ def parallel_texts(texts: Iterable[str]) -> list[ParallelText]:
                     out.append(ParallelText(card["name"], lang, card["text"], item["text"]))
     for lang, mvid, card in printed:
         english = english_of.get(mvid)
-        text = english and (english.get("originalText") or english.get("text"))
-        if english and text and card.get("originalText"):
-            out.append(ParallelText(english["name"], lang, text, card["originalText"]))
+        if english is None:
+            continue
+        printed_english = english.get("originalText") or english.get("text")
+        if printed_english and card.get("originalText"):
+            out.append(ParallelText(english["name"], lang, printed_english, card["originalText"]))
     return out
 
 

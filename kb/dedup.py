@@ -223,14 +223,13 @@ class Lexicon:
         """The rules-meaning tokens of an English wording (folded first)."""
         folded = normalize_text(self.fold(text)).lower()
         toks = _MEANING_TOKEN.findall(folded)
-        words = [t.replace("'", "") if t.endswith("'s") else t for t in toks if not t.startswith("{")]
         sig: set[tuple[str, str]] = {("mana", t) for t in toks if t.startswith("{")}
         plain = match_key(folded).split()
         sig |= {("keyword", k) for k in self._keywords.find(plain)}
         sig |= {("card", c) for c in self.cards_in(folded)}
         sig |= {("number", t) for t in plain if t.isdigit() or t in NUMBER_WORDS}
         sig |= {("quantifier", t) for t in plain if t in QUANTIFIERS}
-        sig.add(("negations", str(sum(t in NEGATIONS for t in words))))
+        sig.add(("negations", str(sum(t in NEGATIONS for t in toks))))
         return frozenset(sig)
 
     def evidence(self, text: str) -> Evidence:
