@@ -12,6 +12,7 @@ import typer
 from rich.text import Text
 
 from cli import check as check_cmd
+from cli import coverage as coverage_cmd
 from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
@@ -285,6 +286,7 @@ app.command()(sources)
 app.command()(remove)
 app.command()(stats)
 app.command()(export)
+app.command()(coverage_cmd.coverage)
 
 
 def main() -> None:

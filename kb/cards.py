@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from kb.model import Lang
 from kb.normalize import match_key, normalize_text
@@ -21,11 +21,27 @@ class CardNames:
     names: dict[str, dict[Lang, str]] = field(default_factory=dict)  # English → lang → name
     _index: dict[str, str] = field(default_factory=dict, repr=False)
 
+    # Other names of a card in a language (printings differ: Vidente profundizador / profundizadora).
+    aliases: dict[str, dict[Lang, list[str]]] = field(default_factory=dict)
+
     def add(self, english: str, lang: Lang, name: str) -> None:
         english, name = normalize_text(english), normalize_text(name)
-        self.names.setdefault(english, {Lang.EN: english}).setdefault(lang, name)
+        first = self.names.setdefault(english, {Lang.EN: english}).setdefault(lang, name)
+        if match_key(first) != match_key(name):
+            others = self.aliases.setdefault(english, {}).setdefault(lang, [])
+            if all(match_key(o) != match_key(name) for o in others):
+                others.append(name)
         self._index.setdefault(match_key(name), english)
         self._index.setdefault(match_key(english), english)
+
+    def every_name(self) -> Iterator[tuple[str, str]]:
+        """(English name, a name of that card) for every name known, in any language."""
+        for english, by_lang in self.names.items():
+            for local in by_lang.values():
+                yield english, local
+            for others in self.aliases.get(english, {}).values():
+                for local in others:
+                    yield english, local
 
     def resolve(self, name: str) -> str | None:
         """The English name of the card called `name` in any known language, or None."""
@@ -47,28 +63,76 @@ class CardNames:
     def to_json(self) -> dict[str, Any]:
         return {
             "description": "English, German and Spanish card names, derived from the MTGJSON files in corpus/mtgjson/ "
-                           "(foreignData / foreignNames / localized_printings). Regenerate with: python -m kb.cards",
-            "cards": [{lang.value: local for lang, local in sorted(by_lang.items())}
-                      for _, by_lang in sorted(self.names.items())],
+                           "(foreignData / foreignNames / localized_printings; the printed German and Spanish set files give the same names by multiverseid). Regenerate with: python -m kb.cards",
+            "cards": [self._row(english, by_lang) for english, by_lang in sorted(self.names.items())],
         }
+
+    def _row(self, english: str, by_lang: dict[Lang, str]) -> dict[str, Any]:
+        row: dict[str, Any] = {lang.value: local for lang, local in sorted(by_lang.items())}
+        also = self.aliases.get(english)
+        if also:
+            row["also"] = {lang.value: sorted(names) for lang, names in sorted(also.items())}
+        return row
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> CardNames:
         table = cls()
         for row in doc["cards"]:
             for code, name in row.items():
-                table.add(row["en"], Lang(code), name)
+                if code != "also":
+                    table.add(row["en"], Lang(code), name)
+            for code, names in (row.get("also") or {}).items():
+                for name in names:
+                    table.add(row["en"], Lang(code), name)
         return table
 
     @classmethod
     def from_mtgjson(cls, texts: Iterable[str]) -> CardNames:
         table = cls()
         for text in texts:
-            for card in mtgjson.iter_cards(mtgjson.load(text)):
-                table.add(card["name"], Lang.EN, card["name"])
-                for lang, name in mtgjson.foreign_names(card).items():
-                    table.add(card["name"], lang, name)
+            for name in mtgjson.parse(text, "").card_names:
+                table.add(name.english, name.lang, name.name)
         return table
+
+
+@dataclass(frozen=True, slots=True)
+class ParallelText:
+    """One printing's English text and its German or Spanish printed text (for the glossary)."""
+
+    card: str
+    lang: Lang
+    english: str
+    foreign: str
+
+
+def parallel_texts(texts: Iterable[str]) -> list[ParallelText]:
+    """English and German/Spanish printed texts of the same printings, from MTGJSON documents: v5
+    `foreignData` texts, and v3 printed set files (`XXX.de.json`) joined to the English set file's
+    `foreignNames` by multiverseid."""
+    out: list[ParallelText] = []
+    english_of: dict[int, dict[str, Any]] = {}
+    printed: list[tuple[Lang, int, dict[str, Any]]] = []
+    for text in texts:
+        doc = mtgjson.load(text)
+        if mtgjson.is_printed_set(doc):
+            printed.extend(mtgjson.printed_cards(doc))
+            continue
+        for card in mtgjson.iter_cards(doc):
+            for item in card.get("foreignNames") or card.get("foreignData") or []:
+                lang = mtgjson.FOREIGN_LANGS.get(str(item.get("language")))
+                mvid = item.get("multiverseid") or item.get("multiverseId")
+                if isinstance(mvid, int):
+                    english_of[mvid] = card
+                if lang and item.get("text") and card.get("text"):
+                    out.append(ParallelText(card["name"], lang, card["text"], item["text"]))
+    for lang, mvid, card in printed:
+        english = english_of.get(mvid)
+        if english is None:
+            continue
+        printed_english = english.get("originalText") or english.get("text")
+        if printed_english and card.get("originalText"):
+            out.append(ParallelText(english["name"], lang, printed_english, card["originalText"]))
+    return out
 
 
 def load_names(corpus: Path) -> CardNames:
@@ -76,7 +140,7 @@ def load_names(corpus: Path) -> CardNames:
 
 
 def derive_names(corpus: Path) -> CardNames:
-    return CardNames.from_mtgjson(p.read_text(encoding="utf-8") for p in sorted((corpus / "mtgjson").glob("*.json")))
+    return CardNames.from_mtgjson(p.read_text(encoding="utf-8") for p in sorted((corpus / "mtgjson").rglob("*.json")))
 
 
 if __name__ == "__main__":  # regenerate corpus/card-names.json

@@ -5,11 +5,14 @@ Three steps, each explainable by a similarity that is stored on the variant:
 1. exact duplicates: records whose wording is the same once case, punctuation and spacing are
    ignored (`match_key`) form one group, across pages, cards and sources;
 2. revisions: English ruling groups whose wordings align word by word (difflib ratio, or the
-   shorter wording contained in the longer one) are one ruling reworded. Candidates come from an
-   inverted index of rare word 3-grams, so the work grows with the number of rulings, not its square;
-3. translations: a German or Spanish ruling joins the English entry it translates. Candidates are
-   the entries the same card page should hold at the same date (a card page lists each ruling
-   once, in English or translated), ranked by multilingual-e5 similarity and assigned one to one.
+   shorter wording contained in the longer one) after obsolete terms are folded into current ones.
+   Candidates come from an inverted index of rare word 3-grams, so the work grows with the number
+   of rulings, not its square. Alignment alone is not enough (one word makes another ruling): the
+   two must have the same rules-meaning signature (`Lexicon.signature`: CR keywords, card names,
+   numbers, mana symbols, negations, quantifiers), be given for the same cards or both be shared by
+   several cards, and never be two wordings one page lists for a card at one date;
+3. translations: a German or Spanish ruling joins the English entry it translates only with
+   evidence beyond cosine (see `_align_translations`); otherwise it is an entry of its own.
 """
 
 from __future__ import annotations
@@ -17,13 +20,15 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from difflib import SequenceMatcher
-from typing import Iterable, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
+from kb.cards import CardNames
 from kb.embed import Embedder
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
-from kb.normalize import match_key
+from kb.normalize import match_key, normalize_text
+from kb.search.glossary import Glossary
 from kb.terminology import Terminology
 
 SHINGLE = 3
@@ -33,6 +38,196 @@ REVISION_RATIO = 0.80  # word-level alignment of two wordings
 REVISION_CONTAINED = 0.90  # ... or the shorter wording almost wholly inside the longer one
 REVISION_CONTAINED_RATIO = 0.55
 TRANSLATION_MIN_COSINE = 0.80
+TRANSLATION_MARGIN = 0.02  # over the next English entry that fits as well (dev split of bench/dedup_gold.yaml)
+TRANSLATION_MIN_CONCEPTS = 0.7  # Jaccard of glossary concepts (dev: translations >= 0.75, others <= 0.6)
+
+
+# Words whose difference makes two wordings two rulings: negations (counted, so "has no name" and
+# "doesn't have a name" agree), quantifiers and comparisons, number words. Mechanic keywords, card
+# names, digits and mana symbols come from the reference data (see `Lexicon`).
+NEGATIONS = frozenset(
+    "not no never none nothing nobody neither nor cannot can't don't doesn't didn't isn't aren't wasn't "
+    "weren't won't wouldn't couldn't shouldn't hasn't haven't hadn't without".split())
+QUANTIFIERS = frozenset(
+    "only each all any every both either another other others more less fewer greater most least first "
+    "last before after until instead additional same different except opponent opponents".split())
+NUMBER_WORDS = frozenset(
+    "zero one two three four five six seven eight nine ten eleven twelve twenty once twice thrice half "
+    "single x".split())
+_MEANING_TOKEN = re.compile(r"\{[^}]*\}|[a-z0-9]+(?:'[a-z]+)?")
+_INFLECTIONS = ("", "s", "es", "d", "ed", "ing", "ped", "ping")  # manifest(ed), cloak(s), tap(ped)
+_NAME_ENDINGS = ("", "s", "es", "n", "en")  # German genitive and weak endings: des Gedankenverdrehers
+_HEADING = re.compile(r"^70[12]\.\d+$")
+_CITES_KEYWORD = re.compile(r"\brules? 70[12]\.\d+")
+
+
+def keywords_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
+    """Mechanic and keyword names of the Comprehensive Rules: the headings of 701 (keyword actions)
+    and 702 (keyword abilities), plus glossary terms defined by those rules (Megamorph), lowercased."""
+    found: set[str] = set()
+    for version in versions:
+        names = [c.text for n, c in version.clauses.items() if _HEADING.match(n)]
+        names += [g.term for g in version.glossary.values() if _CITES_KEYWORD.search(g.text)]
+        found.update(_keyword_names(names))
+    return tuple(sorted(found, key=lambda k: (-len(k.split()), k)))
+
+
+def mechanics_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
+    """The keywords that are mechanics a translation must name alike: keyword abilities (702
+    headings, and glossary terms defined only by a 702 rule, such as Megamorph) and the keyword
+    actions whose rules turn cards face down (701: manifest, cloak, manifest dread)."""
+    found: set[str] = set()
+    for version in versions:
+        names = [c.text for n, c in version.clauses.items() if re.fullmatch(r"702\.\d+", n)]
+        names += [g.term for g in version.glossary.values()
+                  if re.findall(r"\brules? \d+(?:\.\d+)?", g.text) == re.findall(r"\brules? 702\.\d+", g.text) != []]
+        actions = {n: (c.text, " ".join(x.text for m, x in version.clauses.items()
+                                        if re.fullmatch(re.escape(n) + r"[a-z]", m)).lower())
+                   for n, c in version.clauses.items() if re.fullmatch(r"701\.\d+", n)}
+        chosen = {n for n, (_, sub) in actions.items() if re.search(r"face[ -]down", sub)}
+        # ... and the actions defined through one of those (manifest dread: "manifest one of them")
+        chosen |= {n for n, (_, sub) in actions.items()
+                   if any(re.search(rf"\b{re.escape(actions[m][0].lower())}\b", sub) for m in chosen if m != n)}
+        names += [actions[n][0] for n in chosen]
+        found.update(_keyword_names(names))
+    return tuple(sorted(found, key=lambda k: (-len(k.split()), k)))
+
+
+def _keyword_names(names: Iterable[str]) -> set[str]:
+    out: set[str] = set()
+    for name in names:
+        name = re.sub(r"\(.*?\)|\[.*?\]|\"", " ", name)
+        for part in re.split(r",| and ", name):
+            part = normalize_text(part).strip(" !").lower()
+            if part and re.fullmatch(r"[a-z][a-z' -]*", part):
+                out.add(part)
+    return out
+
+
+class _PhraseFinder:
+    """Phrases (token tuples) found in token lists, longest first, by a look-up on the first token."""
+
+    def __init__(self, phrases: Iterable[tuple[tuple[str, ...], str]], inflect: bool = False,
+                 endings: tuple[str, ...] = _INFLECTIONS) -> None:
+        self.inflect = inflect
+        self.endings = endings
+        self._by_first: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
+        for toks, label in phrases:
+            if toks:
+                firsts = [toks[0] + e for e in endings] if inflect and len(toks) == 1 else [toks[0]]
+                for first in firsts:
+                    self._by_first[first].append((toks, label))
+        for options in self._by_first.values():
+            options.sort(key=lambda p: (-len(p[0]), p[1]))
+
+    def _same(self, token: str, word: str, last: bool) -> bool:
+        if token == word:
+            return True
+        return self.inflect and last and token.startswith(word) and token[len(word):] in self.endings
+
+    def find(self, toks: Sequence[str]) -> list[str]:
+        out: list[str] = []
+        i = 0
+        while i < len(toks):
+            for phrase, label in self._by_first.get(toks[i], ()):
+                n = len(phrase)
+                window = toks[i:i + n]
+                if len(window) == n and all(self._same(t, w, k == n - 1) for k, (t, w) in
+                                            enumerate(zip(window, phrase))):
+                    out.append(label)
+                    i += n
+                    break
+            else:
+                i += 1
+        return out
+
+
+def _name_tokens(name: str) -> tuple[str, ...]:
+    return tuple(match_key(name).split())
+
+
+@dataclass
+class Lexicon:
+    """The reference data that tells rulings apart: mechanic keywords, card names, the glossary.
+
+    `signature` is what two wordings of one ruling must share (after obsolete terms are folded
+    into current ones): keywords, card names, numbers and mana symbols, negations and quantifiers.
+    """
+
+    keywords: Sequence[str] = ()
+    mechanics: Sequence[str] = ()  # the keywords a translation must name alike (mechanics_from_rules)
+    names: CardNames | None = None
+    glossary: Glossary | None = None
+    terminology: Terminology = field(default_factory=Terminology)
+
+    def __post_init__(self) -> None:
+        self._keywords = _PhraseFinder(((tuple(k.lower().split()), k.lower()) for k in self.keywords), inflect=True)
+        self._extra_cards: set[str] = set()
+        self._cards = self._name_finder()
+        mechanic_words = {k.lower() for k in self.mechanics}
+        concepts = self.glossary.concepts if self.glossary else []
+        self.mechanic_concepts = frozenset(
+            c.id for c in concepts if any(t.lower() in mechanic_words for t in c.terms.get(Lang.EN, ())))
+
+    def add_cards(self, english_names: Iterable[str]) -> None:
+        """Card names the records carry but the names table may lack (a judge's own files)."""
+        new = {n for n in english_names if n and n not in self._extra_cards}
+        new -= set(self.names.names if self.names else ())
+        if new:
+            self._extra_cards |= new
+            self._cards = self._name_finder()
+
+    def _name_finder(self) -> _PhraseFinder:
+        known = list(self.names.every_name()) if self.names else []
+        return _PhraseFinder([(_name_tokens(local), english) for english, local in known]
+                             + [(_name_tokens(n), n) for n in sorted(self._extra_cards)],
+                             inflect=True, endings=_NAME_ENDINGS)
+
+    def fold(self, text: str) -> str:
+        """`text` with obsolete terms replaced by their current ones ("comes into play" → "enters the battlefield")."""
+        for term in sorted(self.terminology.obsolete_in(text, Lang.EN), key=lambda t: -len(t.obsolete)):
+            # the term's own forms ("came into play" -> "entered the battlefield"), else the phrase
+            text = term.suggest(text) or re.sub(rf"\b{re.escape(term.obsolete)}\b", term.current, text,
+                                                flags=re.IGNORECASE)
+        return text
+
+    def cards_in(self, text: str) -> frozenset[str]:
+        """English names of the cards `text` names, in any known language."""
+        return frozenset(self._cards.find(match_key(text).split()))
+
+    def signature(self, text: str) -> frozenset[tuple[str, str]]:
+        """The rules-meaning tokens of an English wording (folded first)."""
+        folded = normalize_text(self.fold(text)).lower()
+        toks = _MEANING_TOKEN.findall(folded)
+        sig: set[tuple[str, str]] = {("mana", t) for t in toks if t.startswith("{")}
+        plain = match_key(folded).split()
+        sig |= {("keyword", k) for k in self._keywords.find(plain)}
+        sig |= {("card", c) for c in self.cards_in(folded)}
+        sig |= {("number", t) for t in plain if t.isdigit() or t in NUMBER_WORDS}
+        sig |= {("quantifier", t) for t in plain if t in QUANTIFIERS}
+        sig.add(("negations", str(sum(t in NEGATIONS for t in toks))))
+        return frozenset(sig)
+
+    def evidence(self, text: str) -> Evidence:
+        """Language-neutral evidence of a wording in any language (see `Evidence`)."""
+        found = self.glossary.concepts_in(text) if self.glossary else []
+        mechanic = [c for c in found if c.id in self.mechanic_concepts]
+        heads = [c.terms[Lang.EN][0].lower() for c in mechanic if c.terms.get(Lang.EN)]
+        # German splits "manifestiert ... das Grauen": manifest dread's text also shows manifest.
+        mechanics = frozenset(c.id for c, head in zip(mechanic, heads)
+                              if not any(h != head and h.startswith(head + " ") for h in heads))
+        digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text)))
+        return Evidence(mechanics, digits, self.cards_in(text), frozenset(c.id for c in found))
+
+
+class Evidence(NamedTuple):
+    """What a translation must share with its English entry: the mechanics, digits and mana symbols,
+    and cards it names exactly; its glossary concepts mostly (`TRANSLATION_MIN_CONCEPTS`)."""
+
+    mechanics: frozenset[str]
+    digits: frozenset[str]
+    cards: frozenset[str]
+    concepts: frozenset[str]
 
 
 @dataclass
@@ -91,12 +286,11 @@ def _group_exact(records: Iterable[Record]) -> list[_Group]:
     return list(groups.values())
 
 
-def _revision_pairs(groups: list[_Group]) -> Iterable[tuple[int, int, float]]:
-    """Pairs of English ruling groups that are one ruling reworded, with their similarity."""
+def _revision_pairs(groups: list[_Group], folded: list[list[str]]) -> Iterable[tuple[int, int, float]]:
+    """Pairs of English ruling groups whose (terminology-folded) wordings align, with their similarity."""
     shingles: list[set[tuple[str, ...]]] = []
     index: dict[tuple[str, ...], list[int]] = defaultdict(list)
-    for i, group in enumerate(groups):
-        w = group.words
+    for i, w in enumerate(folded):
         grams = {tuple(w[j:j + SHINGLE]) for j in range(max(1, len(w) - SHINGLE + 1))}
         shingles.append(grams)
         for gram in grams:
@@ -109,54 +303,135 @@ def _revision_pairs(groups: list[_Group]) -> Iterable[tuple[int, int, float]]:
                 shared.update(j for j in posting if j > i)
         # Most shared 3-grams first; ties by index, so the candidates never depend on set order.
         for j, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_CANDIDATES]:
-            ratio, contained = wording_similarity(groups[i].words, groups[j].words)
+            ratio, contained = wording_similarity(folded[i], folded[j])
             if is_revision(ratio, contained):
                 yield i, j, ratio
 
 
-def _align_translations(foreign: list[_Group], clusters: list[list[_Group]],
-                        embedder: Embedder | None) -> dict[int, tuple[int, float]]:
-    """For each foreign group (by index), the English cluster it translates and the cosine."""
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"(])")
+
+
+def _sentences(text: str) -> tuple[str, ...]:
+    return tuple(match_key(s) for s in _SENTENCE_END.split(normalize_text(text)) if match_key(s))
+
+
+def _adds_sentences(a: tuple[str, ...], b: tuple[str, ...], sig_a: frozenset[tuple[str, str]],
+                    sig_b: frozenset[tuple[str, str]]) -> bool:
+    """True when one wording is the other plus whole sentences (a preamble dropped, a note added)
+    that name no other mechanic, keyword or card: the words they add cannot change what the shared
+    sentences say. A word changed inside a sentence ("blocked" → "blocked by one creature") is not this."""
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if not short or len(short) == len(long_):
+        return False
+    it = iter(long_)
+    if not all(any(s == t for t in it) for s in short):  # in order, each sentence verbatim
+        return False
+    named = {"keyword", "card"}
+    return {t for t in sig_a if t[0] in named} == {t for t in sig_b if t[0] in named}
+
+
+def _card_keys(group: _Group) -> set[tuple[str, str, str | None]]:
+    """(card, source, date) of each record: a card's page in one source lists a ruling once per date."""
+    return {(r.card, r.source, r.date) for r in group.records if r.card}
+
+
+def _cards(group: _Group) -> set[str]:
+    return {r.card for r in group.records if r.card}
+
+
+def _may_be_one_ruling(a: _Group, b: _Group) -> bool:
+    """Card evidence that two wordings can be one ruling: a card both are given for, or both shared.
+
+    A wording given for several cards (a mechanic's ruling) may be reworded for other cards of the
+    mechanic; a wording given for one card only is that card's ruling and joins only that card's.
+    Rulings with no card (rules-search pages) are judged on their words alone.
+    """
+    ca, cb = _cards(a), _cards(b)
+    if not ca or not cb or ca & cb:
+        return True
+    return len(ca) >= 2 and len(cb) >= 2
+
+
+def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], embedder: Embedder | None,
+                        lexicon: Lexicon) -> dict[int, tuple[int, float]]:
+    """For each foreign group (by index) that translates an English cluster: the cluster and the cosine.
+
+    Nearest by cosine is not enough (every text has a nearest neighbour). A translation must name
+    the same mechanics (through the glossary), digits, mana symbols and cards as its English entry
+    and share most of its glossary concepts; among the entries that fit so, lead the next one by a
+    margin; and be the best match of that entry among the texts of its language. When its card is
+    known, only that card's English entries compete.
+    """
     if not foreign or not clusters or embedder is None:
         return {}
-    # What each cluster holds in English: by (card, date), and per (source, date) for exclusion.
-    by_card_date: dict[tuple[str | None, str | None], set[int]] = defaultdict(set)
+    by_card: dict[str, set[int]] = defaultdict(set)
     on_page: dict[tuple[str, str | None], set[int]] = defaultdict(set)
     for c, cluster in enumerate(clusters):
         for group in cluster:
             for r in group.records:
-                by_card_date[(r.card, r.date)].add(c)
-                by_card_date[(r.card, None)].add(c)
+                if r.card:
+                    by_card[r.card].add(c)
                 on_page[(r.source, r.date)].add(c)
-
-    wanted: dict[int, list[int]] = {}
-    for f, group in enumerate(foreign):
-        r = group.records[0]
-        candidates = by_card_date.get((r.card, r.date), set()) - on_page.get((r.source, r.date), set())
-        if not candidates:
-            candidates = by_card_date.get((r.card, None), set())
-        wanted[f] = sorted(candidates) if candidates else list(range(len(clusters)))
 
     english_text = {c: max(cluster, key=lambda g: (g.newest, len(g.records))).records[0].text
                     for c, cluster in enumerate(clusters)}
+    wanted: dict[int, list[int]] = {}
+    for f, group in enumerate(foreign):
+        exclude = set().union(*(on_page.get((x.source, x.date), set()) for x in group.records))
+        cards = {x.card for x in group.records if x.card}
+        mine = set().union(*(by_card.get(card, set()) for card in cards)) if cards else set()
+        # A card page in another language translates that card's rulings; a card the KB has no
+        # English ruling for may still carry a mechanic's shared ruling, so all entries compete.
+        candidates = (mine or set(range(len(clusters)))) - exclude
+        wanted[f] = sorted(candidates)
     needed = sorted({c for cands in wanted.values() for c in cands})
-    # e5's symmetric-task prompt ("query: " on both sides) aligns translations best.
-    en_vecs = dict(zip(needed, embedder.embed_queries([english_text[c] for c in needed])))
-    f_vecs = embedder.embed_queries([g.records[0].text for g in foreign])
+    if not needed:
+        return {}
+    import numpy as np
 
-    scored = sorted(
-        ((float(f_vecs[f] @ en_vecs[c]), f, c) for f, cands in wanted.items() for c in cands),
-        key=lambda t: (-t[0], t[1], t[2]),
-    )
-    taken: set[tuple[str, int]] = set()  # (source, cluster): a page translates a ruling once
+    # e5's symmetric-task prompt ("query: " on both sides) aligns translations best.
+    en_vecs = np.asarray(embedder.embed_queries([english_text[c] for c in needed]))
+    f_vecs = np.asarray(embedder.embed_queries([g.records[0].text for g in foreign]))
+    col = {c: k for k, c in enumerate(needed)}
+    sims = f_vecs @ en_vecs.T
+
+    # The best foreign text of each language for each English entry, for the mutual-best test.
+    best_back: dict[tuple[Lang, int], tuple[float, int]] = {}
+    for f, cands in wanted.items():
+        for c in cands:
+            score = float(sims[f, col[c]])
+            key = (foreign[f].lang, c)
+            if key not in best_back or (score, -f) > (best_back[key][0], -best_back[key][1]):
+                best_back[key] = (score, f)
+
     result: dict[int, tuple[int, float]] = {}
-    for score, f, c in scored:
-        source = foreign[f].records[0].source
-        if f in result or (source, c) in taken or score < TRANSLATION_MIN_COSINE:
+    english_evidence: dict[int, Evidence] = {}
+
+    def qualifies(f: int, c: int, score: float, evidence: Evidence) -> bool:
+        if score < TRANSLATION_MIN_COSINE:
+            return False
+        if c not in english_evidence:
+            english_evidence[c] = lexicon.evidence(english_text[c])
+        mine = english_evidence[c]
+        return mine[:3] == evidence[:3] and _jaccard(mine.concepts, evidence.concepts) >= TRANSLATION_MIN_CONCEPTS
+
+    for f, cands in wanted.items():
+        evidence = lexicon.evidence(foreign[f].records[0].text)
+        ranked = sorted(((float(sims[f, col[c]]), c) for c in cands), key=lambda t: (-t[0], t[1]))
+        # The runner-up that counts is the next English entry that could be the translation too.
+        fitting = [(score, c) for score, c in ranked if qualifies(f, c, score, evidence)]
+        if not fitting:
+            continue
+        score, c = fitting[0]
+        runner_up = fitting[1][0] if len(fitting) > 1 else -1.0
+        if score - runner_up < TRANSLATION_MARGIN or best_back[(foreign[f].lang, c)][1] != f:
             continue
         result[f] = (c, score)
-        taken.add((source, c))
     return result
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
 
 
 def _entry_id(kind: Kind, basis: str, used: set[str]) -> str:
@@ -224,26 +499,46 @@ def _neg_key(key: str) -> tuple[int, ...]:
 
 
 def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
-                terminology: Terminology = Terminology()) -> list[Entry]:
-    """Group records into canonical entries. Every record ends up in exactly one entry."""
+                terminology: Terminology = Terminology(), lexicon: Lexicon | None = None) -> list[Entry]:
+    """Group records into canonical entries. Every record ends up in exactly one entry.
+
+    `lexicon` (keywords, card names, glossary) decides which differences make two rulings; without
+    one, only the records' own card names, digits, negations and quantifiers are told apart.
+    """
+    lexicon = lexicon or Lexicon(terminology=terminology)
+    lexicon.add_cards(r.card for r in records if r.card)
     groups = _group_exact(records)
     groups.sort(key=lambda g: (g.kind.value, g.key))  # determinism: input order doesn't matter
     english = [g for g in groups if g.lang is Lang.EN]
     foreign = [g for g in groups if g.lang is not Lang.EN]
 
     rulings = [g for g in english if g.kind is Kind.RULING]
+    folded = [match_key(lexicon.fold(g.records[0].text)).split() for g in rulings]
+    signatures = [lexicon.signature(g.records[0].text) for g in rulings]
     uf = _UnionFind(len(rulings))
-    for i, j, _ in _revision_pairs(rulings):
-        uf.union(i, j)
+    keys = [_card_keys(g) for g in rulings]  # per union-find root: (card, source, date) it holds
+    sentences = [_sentences(lexicon.fold(g.records[0].text)) for g in rulings]
+    for i, j, _ in sorted(_revision_pairs(rulings, folded), key=lambda t: (-t[2], t[0], t[1])):
+        if not _may_be_one_ruling(rulings[i], rulings[j]):
+            continue
+        if signatures[i] != signatures[j] and not _adds_sentences(sentences[i], sentences[j], signatures[i],
+                                                                  signatures[j]):
+            continue
+        ri, rj = uf.find(i), uf.find(j)
+        if ri == rj or keys[ri] & keys[rj]:  # one page listing both wordings: two rulings
+            continue
+        uf.union(ri, rj)
+        root = uf.find(ri)
+        keys[root] = keys[ri] | keys[rj]
     members: dict[int, list[_Group]] = defaultdict(list)
     for i, g in enumerate(rulings):
         members[uf.find(i)].append(g)
     clusters = [members[root] for root in sorted(members)]
     clusters += [[g] for g in english if g.kind is Kind.RULE]
 
-    aligned = _align_translations([g for g in foreign if g.kind is Kind.RULING], clusters, embedder)
-    attached: dict[int, list[tuple[_Group, float]]] = defaultdict(list)
     foreign_rulings = [g for g in foreign if g.kind is Kind.RULING]
+    aligned = _align_translations(foreign_rulings, clusters, embedder, lexicon)
+    attached: dict[int, list[tuple[_Group, float]]] = defaultdict(list)
     for f, (c, cosine) in aligned.items():
         attached[c].append((foreign_rulings[f], cosine))
     orphans = [g for f, g in enumerate(foreign_rulings) if f not in aligned]
@@ -254,6 +549,25 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     entries += [_make_entry([g], [], terminology, used) for g in orphans]
     entries.sort(key=lambda e: (e.kind.value, e.cards, e.first_date or "", e.text))
     return entries
+
+
+def translation_coverage(entries: Iterable[Entry], langs: Sequence[Lang] = (Lang.DE, Lang.ES)) -> dict[str, Any]:
+    """Translation coverage both ways, per language: English ruling entries without a text in the
+    language, and rulings in the language that no English entry holds (entries of their own)."""
+    rulings = [e for e in entries if e.kind is Kind.RULING]
+    english = [e for e in rulings if e.variants_in(Lang.EN)]
+    out: dict[str, Any] = {"english_entries": len(english), "languages": {}}
+    for lang in langs:
+        translated = [e for e in english if e.variants_in(lang)]
+        untranslated = [e for e in english if not e.variants_in(lang)]
+        alone = [e for e in rulings if e.variants_in(lang) and not e.variants_in(Lang.EN)]
+        out["languages"][lang.value] = {
+            "translated": len(translated),
+            "untranslated": [{"id": e.id, "cards": list(e.cards), "text": e.text} for e in untranslated],
+            "without_english": [{"id": e.id, "cards": list(e.cards), "text": e.text_in(lang) or e.text}
+                                for e in alone],
+        }
+    return out
 
 
 def stored_count(entries: Iterable[Entry]) -> int:

@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 
 from kb.cards import CardNames
 from kb.errors import InputError
-from kb.model import ParseResult, Problem, Record
+from kb.model import CardName, ParseResult, Problem, Record
 from kb.normalize import UNDECODABLE
 from kb.parsers import mtgjson, pages
 from kb.paths import display_path
@@ -32,11 +32,13 @@ class IngestResult:
     records: list[Record] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    card_names: list[CardName] = field(default_factory=list)
 
     def extend(self, source: str, result: ParseResult) -> None:
         self.files.append(source)
         self.records.extend(result.records)
         self.problems.extend(result.problems)
+        self.card_names.extend(result.card_names)
 
 
 def bundled_sources(corpus: Path) -> list[Path]:

@@ -62,9 +62,19 @@ class Record:
 
 
 @dataclass(frozen=True, slots=True)
+class CardName:
+    """A card's name in one language, as a source gives it (`name` == `english` for English)."""
+
+    english: str
+    lang: Lang
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class ParseResult:
     records: tuple[Record, ...]
     problems: tuple[Problem, ...] = ()
+    card_names: tuple[CardName, ...] = ()  # every card name the source gives, in EN/DE/ES
 
 
 @dataclass(frozen=True, slots=True)

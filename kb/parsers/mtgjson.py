@@ -6,11 +6,11 @@ import json
 from typing import Any, Iterator
 
 from kb.lang import detect
-from kb.model import Kind, Lang, ParseResult, Problem, Record
+from kb.model import CardName, Kind, Lang, ParseResult, Problem, Record
 from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, normalize_text, parse_date
 from kb.parsers.pages import MAX_RULING_CHARS
 
-FOREIGN_LANGS = {"German": Lang.DE, "Spanish": Lang.ES}
+FOREIGN_LANGS = {"German": Lang.DE, "Spanish": Lang.ES, "de": Lang.DE, "es": Lang.ES}
 
 
 def looks_like(text: str) -> bool:
@@ -81,8 +81,12 @@ def parse(text: str, source: str) -> ParseResult:
     records: list[Record] = []
     problems: list[Problem] = []
     cards = list(iter_cards(doc))
-    if not cards:
+    if not cards and not _is_set(doc):
         problems.append(Problem(source, None, "no MTGJSON cards found"))
+    # a printed German/Spanish set file names its cards sometimes in English, sometimes not: its names
+    # come from the English file's foreign names instead (kb.cards joins them by multiverseid)
+    printed = is_printed_set(doc)
+    card_names: list[CardName] = []
     for card in cards:
         raw_name = card["name"]
         card_line = lines.find(json.dumps(raw_name, ensure_ascii=False) if isinstance(raw_name, str) else '"name"')
@@ -90,6 +94,9 @@ def parse(text: str, source: str) -> ParseResult:
             problems.append(Problem(source, card_line, f"card skipped: its name is not a card name: {_show(raw_name)}"))
             continue
         name = normalize_text(raw_name)
+        if not printed:
+            card_names.append(CardName(name, Lang.EN, name))
+            card_names.extend(CardName(name, lang, normalize_text(local)) for lang, local in foreign_names(card).items())
         rulings = card.get("rulings")
         if rulings is None:
             continue
@@ -118,7 +125,30 @@ def parse(text: str, source: str) -> ParseResult:
                 text=normalize_text(raw), original=raw, lang=detect(raw), date=iso,
                 source=source, line=line, kind=Kind.RULING, card=name,
             ))
-    return ParseResult(tuple(records), tuple(problems))
+    return ParseResult(tuple(records), tuple(problems), tuple(dict.fromkeys(card_names)))
+
+
+def _is_set(doc: Any) -> bool:
+    """A set file whose cards carry no rulings or foreign names: valid card data, nothing to ingest."""
+    return isinstance(doc, dict) and isinstance(doc.get("cards"), list) and all(
+        isinstance(c, dict) and "name" in c for c in doc["cards"])
+
+
+def is_printed_set(doc: Any) -> bool:
+    """A v3 set file of the cards as printed in another language (`XXX.de.json`): names, types and
+    texts, no rulings. Its names join the English cards by multiverseid (see `printed_cards`)."""
+    return (isinstance(doc, dict) and isinstance(doc.get("cards"), list)
+            and str(doc.get("language", "English")) not in ("English", "en"))
+
+
+def printed_cards(doc: Any) -> Iterator[tuple[Lang, int, dict[str, Any]]]:
+    """(language, multiverseid, card) of each German or Spanish printed card in a printed set file."""
+    lang = FOREIGN_LANGS.get(str(doc.get("language"))) if is_printed_set(doc) else None
+    if lang is None:
+        return
+    for card in doc["cards"]:
+        if isinstance(card, dict) and isinstance(card.get("multiverseid"), int) and card.get("name"):
+            yield lang, card["multiverseid"], card
 
 
 def _show(value: Any) -> str:

@@ -1,0 +1,238 @@
+"""Rulings that stay right on real data (issue 11): revisions never join another mechanic's or card's
+ruling, a translation needs evidence beyond cosine, and card names come from every source."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import pytest
+
+from kb.build import load_lexicon, load_terminology
+from kb.cards import CardNames, load_names
+from kb.cr import load_rules
+from kb.dedup import Lexicon, Terminology, deduplicate, keywords_from_rules, mechanics_from_rules, translation_coverage
+from kb.embed import FakeEmbedder
+from kb.model import Kind, Lang, Record, Relation
+from kb.normalize import match_key
+from kb.parsers import mtgjson
+from kb.paths import corpus_dir
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    """The lexicon a build uses (CR keywords, bundled card names, glossary, terminology)."""
+    return load_lexicon(corpus_dir(), load_names(corpus_dir()))
+
+
+def rec(text, card, date="2014-09-20", source="set.json", line=1, lang=Lang.EN):
+    return Record(text=text, original=text, lang=lang, date=date, source=source, line=line,
+                  kind=Kind.RULING, card=card)
+
+
+def entry_of(entries, text):
+    (found,) = [e for e in entries if any(match_key(v.text) == match_key(text) for v in e.variants)]
+    return found
+
+
+def dedup(records, embedder=None, lex=None):
+    return deduplicate(records, embedder=embedder or FakeEmbedder(), terminology=load_terminology(corpus_dir()),
+                       lexicon=lex or lexicon())
+
+
+def test_keywords_and_mechanics_come_from_the_comprehensive_rules():
+    versions = load_rules().versions
+    keywords = keywords_from_rules(versions)
+    for name in ("morph", "megamorph", "disguise", "manifest", "manifest dread", "cloak", "ward", "flying"):
+        assert name in keywords
+    assert keywords.index("manifest dread") < keywords.index("manifest"), "longest first"
+    mechanics = mechanics_from_rules(versions)
+    assert {"morph", "megamorph", "disguise", "manifest", "manifest dread", "cloak"} <= set(mechanics)
+    assert "destroy" not in mechanics and "reveal" not in mechanics
+
+
+# (card A, wording A, card B, wording B): one word apart, two rulings. Gudul Lurker / Ire Shaman,
+# the morph and disguise twins, the manifest and cloak Form rulings, Silkwrap / Suspension Field and
+# the "You can't cast ..." rulings are the cases issue 11 found merged.
+TWO_RULINGS = [
+    ("Gudul Lurker", "If a face-down Gudul Lurker attacks and is blocked, turning it face up won't cause it to "
+                     "become unblocked.",
+     "Ire Shaman", "If a face-down Ire Shaman attacks and is blocked by one creature, turning it face up won't "
+                   "cause it to become unblocked."),
+    ("Ainok Tracker", "Any time you have priority, you may turn the face-down creature face up by revealing what "
+                      "its morph cost is and paying that cost. This is a special action.",
+     "Bubble Smuggler", "Any time you have priority, you may turn the face-down creature face up by revealing "
+                        "what its disguise cost is and paying that cost. This is a special action."),
+    ("Lightform", "You'll still manifest the top card of your library even if the \"Form\" isn't on the "
+                  "battlefield as its enters-the-battlefield ability resolves.",
+     "Cryptic Coat", "You'll still cloak the top card of your library even if Cryptic Coat isn't on the "
+                     "battlefield as its enters-the-battlefield ability resolves."),
+    ("Silkwrap", "If Silkwrap leaves the battlefield before its enters-the-battlefield ability resolves, the "
+                 "target creature won't be exiled.",
+     "Suspension Field", "If Suspension Field leaves the battlefield before its enters-the-battlefield ability "
+                         "resolves, the target creature won't be exiled."),
+    ("Epic Confrontation", "You can't cast Epic Confrontation without a target creature you control and a target "
+                           "creature you don't control.",
+     "Savage Punch", "You can't cast Savage Punch without a target creature you control and a target creature "
+                     "you don't control."),
+]
+
+
+@pytest.mark.parametrize("card_a, text_a, card_b, text_b", TWO_RULINGS, ids=[c[0] for c in TWO_RULINGS])
+@pytest.mark.parametrize("via", [None, "Mirror Card"], ids=["own-cards", "sharing-a-card"])
+def test_wordings_a_word_apart_are_two_rulings_each_showing_its_own_text(card_a, text_a, card_b, text_b, via):
+    # Later dates and other sources for B, as when another set is ingested: still never a revision.
+    # `via`: both wordings are also given for one more card, so only the words tell them apart.
+    records = [rec(text_a, card_a), rec(text_b, card_b, date="2024-02-02", source="other.json")]
+    if via:
+        records += [rec(text_a, via, line=2), rec(text_b, via, date="2024-02-02", source="other.json", line=2)]
+    entries = dedup(records)
+    a, b = entry_of(entries, text_a), entry_of(entries, text_b)
+    assert a.id != b.id
+    assert a.text == text_a and b.text == text_b
+    assert set(a.cards) == {card_a, via} - {None} and set(b.cards) == {card_b, via} - {None}
+
+
+def test_each_morph_card_shows_the_morph_wording_when_many_cards_share_each_ruling():
+    morph = TWO_RULINGS[1][1]
+    disguise = TWO_RULINGS[1][3]
+    records = [rec(morph, card, line=n) for n, card in enumerate(("Ainok Tracker", "Abzan Guide", "Master of Pearls"))]
+    records += [rec(disguise, card, date="2024-02-02", source="mkm.json", line=n)
+                for n, card in enumerate(("Bubble Smuggler", "Defenestrated Phantom"))]
+    entries = dedup(records)
+    for card in ("Ainok Tracker", "Abzan Guide", "Master of Pearls"):
+        (entry,) = [e for e in entries if card in e.cards]
+        assert "morph cost" in entry.text and all(v.relation is not Relation.REVISION for v in entry.variants)
+
+
+def test_a_reworded_ruling_of_the_same_cards_is_one_entry_with_the_newest_wording_canonical():
+    old = "Because face-down creatures don't have names, they can't have the same name as any other creature."
+    new = "Because face-down creatures don't have a name, they can't have the same name as any other creature."
+    entries = dedup([rec(old, "Lightform", date="2014-11-24"),
+                     rec(new, "Lightform", date="2018-07-13", source="c18.json")])
+    (entry,) = entries
+    assert entry.text == new
+    assert {v.relation for v in entry.variants} == {Relation.CANONICAL, Relation.REVISION}
+
+
+def test_obsolete_terms_are_folded_so_a_modern_reissue_joins_its_old_wording():
+    old = "If Ixidron comes into play, each creature card removed from the game stays removed from the game."
+    new = "If Ixidron enters the battlefield, each creature card exiled stays exiled."
+    entries = dedup([rec(old, "Ixidron", date="2006-09-25"), rec(new, "Ixidron", date="2010-06-01", source="b.json")])
+    assert len(entries) == 1 and entries[0].text == new
+
+
+def test_two_wordings_one_page_lists_are_two_rulings():
+    a = "Keeper of the Lens doesn't stop your opponents from looking at face-down creatures they control."
+    b = "Keeper of the Lens doesn't stop your opponents from looking at face-down creatures that they control."
+    entries = dedup([rec(a, "Keeper of the Lens", line=1), rec(b, "Keeper of the Lens", line=2)])
+    assert len(entries) == 2
+
+
+def test_a_card_specific_ruling_does_not_join_a_shared_one_of_other_cards():
+    shared = "You may look at a face-down spell or permanent you control at any time."
+    own = "You may look at face-down permanents you control at any time."
+    entries = dedup([rec(shared, "Illusionary Mask"), rec(shared, "Ixidron", source="tsp.json"),
+                     rec(own, "Tezzeret, Cruel Machinist", date="2018-07-13", source="m19.json")])
+    assert len(entries) == 2
+
+
+# --- translations (real e5, a handful of texts) -------------------------------------------------
+
+FORM_RULINGS = [
+    'If the enchanted creature is turned face up, the "Form" will continue to enchant it.',
+    "You'll still manifest the top card of your library even if the \"Form\" isn't on the battlefield as its "
+    "enters-the-battlefield ability resolves.",
+    'If you have no cards in your library as the ability resolves, the "Form" will be put into its owner\'s '
+    "graveyard as a state-based action.",
+]
+SPANISH_TRANSLATION = 'Si la criatura encantada se pone boca arriba, la "Forma" seguirá encantándola.'
+SPANISH_ALONE = ('Si la criatura encantada deja el campo de batalla, la "Forma" se pone en el cementerio de su '
+                 "propietario como acción basada en estado.")
+
+
+def test_a_spanish_ruling_with_no_english_counterpart_is_an_entry_of_its_own(e5):
+    records = [rec(t, "Rageform", date="2018-07-13", line=n) for n, t in enumerate(FORM_RULINGS)]
+    records.append(rec(SPANISH_ALONE, "Rageform", date="2025-01-01", source="forma.txt", lang=Lang.ES))
+    entries = dedup(records, embedder=e5)
+    alone = entry_of(entries, SPANISH_ALONE)
+    assert [v.lang for v in alone.variants] == [Lang.ES] and alone.kind is Kind.RULING
+    assert alone.text_in(Lang.ES) == SPANISH_ALONE
+    report = translation_coverage(entries, (Lang.ES,))["languages"]["es"]
+    assert [r["id"] for r in report["without_english"]] == [alone.id]
+    assert len(report["untranslated"]) == len(FORM_RULINGS)
+
+
+def test_a_spanish_translation_joins_its_english_ruling_and_the_other_stays_apart(e5):
+    records = [rec(t, "Rageform", date="2018-07-13", line=n) for n, t in enumerate(FORM_RULINGS)]
+    records += [rec(SPANISH_TRANSLATION, "Rageform", date="2025-01-01", source="forma.txt", line=1, lang=Lang.ES),
+                rec(SPANISH_ALONE, "Rageform", date="2025-01-01", source="forma.txt", line=2, lang=Lang.ES)]
+    entries = dedup(records, embedder=e5)
+    joined = entry_of(entries, SPANISH_TRANSLATION)
+    assert joined.text == FORM_RULINGS[0] and joined.text_in(Lang.ES) == SPANISH_TRANSLATION
+    assert not entry_of(entries, SPANISH_ALONE).variants_in(Lang.EN)
+    report = translation_coverage(entries)["languages"]
+    assert report["es"]["translated"] == 1 and len(report["de"]["untranslated"]) == len(FORM_RULINGS)
+
+
+def test_a_german_morph_ruling_never_joins_the_disguise_twin(e5):
+    morph, disguise = TWO_RULINGS[1][1], TWO_RULINGS[1][3]
+    german_disguise = ("Jederzeit, wenn du Priorität hast, kannst du die verdeckte Kreatur aufdecken, indem du "
+                       "offenlegst, wie hoch ihre Verkleidungskosten sind, und diese Kosten bezahlst. Dies ist "
+                       "eine Sonderaktion.")
+    # No card on the German text, so both English rulings compete; only the disguise one may win.
+    entries = dedup([rec(morph, "Ainok Tracker"), rec(disguise, "Bubble Smuggler", date="2024-02-02"),
+                     rec(german_disguise, None, date="2025-01-01", source="de.txt", lang=Lang.DE)], embedder=e5)
+    assert entry_of(entries, german_disguise).text in (disguise, german_disguise)
+    assert not entry_of(entries, morph).variants_in(Lang.DE)
+
+
+# --- card names ---------------------------------------------------------------------------------
+
+def _bundled_json():
+    return [p for p in sorted((corpus_dir() / "mtgjson").rglob("*.json"))]
+
+
+def test_printed_german_and_spanish_set_files_are_card_data_not_problems():
+    printed = [p for p in _bundled_json() if p.name.endswith((".de.json", ".es.json"))]
+    assert printed
+    for path in printed:
+        result = mtgjson.parse(path.read_text(encoding="utf-8"), str(path))
+        assert not result.problems and not result.records
+
+
+def test_parser_exposes_every_card_name_it_reads():
+    text = (corpus_dir() / "mtgjson" / "mtgjson3-2018-facedown" / "KTK.json").read_text(encoding="utf-8")
+    names = {(n.english, n.lang, n.name) for n in mtgjson.parse(text, "KTK.json").card_names}
+    assert ("Monastery Flock", Lang.DE, "Klosterschwarm") in names
+    assert ("Monastery Flock", Lang.ES, "Parvada del monasterio") in names
+
+
+def test_every_card_with_rulings_in_the_bundled_data_is_known_by_its_names():
+    table = load_names(corpus_dir())
+    missing = []
+    for path in _bundled_json():
+        result = mtgjson.parse(path.read_text(encoding="utf-8"), str(path))
+        for name in result.card_names:
+            if table.resolve(name.name) != name.english:
+                missing.append((path.name, name))
+        missing += [(path.name, r.card) for r in result.records if table.resolve(r.card) != r.card]
+    assert not missing, missing[:10]
+
+
+def test_names_a_judge_ingests_extend_the_table():
+    table = CardNames()
+    doc = {"cards": [{"name": "Hidden Dragonslayer", "rulings": [],
+                      "foreignData": [{"language": "German", "name": "Verborgene Drachentöterin"},
+                                      {"language": "Spanish", "name": "Matadragones oculta"}]}]}
+    for n in mtgjson.parse(json.dumps(doc), "x.json").card_names:
+        table.add(n.english, n.lang, n.name)
+    assert table.resolve("Matadragones oculta") == table.resolve("verborgene drachentöterin") == "Hidden Dragonslayer"
+
+
+def test_terminology_folds_longest_obsolete_term_first():
+    terms = Terminology.from_yaml("terms:\n"
+                                  "  - {obsolete: in play, current: on the battlefield, since: 2009-07-11}\n"
+                                  "  - {obsolete: comes into play, current: enters the battlefield, since: 2009-07-11}\n")
+    lex = Lexicon(terminology=terms)
+    assert lex.fold("When it comes into play while in play") == "When it enters the battlefield while on the battlefield"
