@@ -72,6 +72,7 @@ class Weights:
     expansion: float = 0.4  # BM25 weight of glossary terms relative to the question's own words
     concept: float = 2.0  # BM25 weight of glossary concept tokens (language-neutral)
     glossary_langs: tuple[Lang, ...] = (Lang.EN,)  # entries are scored on their English texts
+    card_name: float = 1.0  # BM25 weight of the English name of a card named in another language
     oracle: float = 0.3  # BM25 weight of the rules words of the named cards' Oracle texts
     story: float = 0.3  # BM25 weight of the story around the asking sentences
     dense_focus: float = 0.6  # share of the asking sentences in a story question's dense score
@@ -125,13 +126,17 @@ class _Doc:
 def _docs(entries: Sequence[Entry]) -> list[_Doc]:
     """The texts an entry is scored on: its English wordings (canonical and revisions).
 
-    Translations are not indexed: relevance must not depend on which languages a ruling happens
+    CR headings are not indexed either (their subrules are). Translations are not indexed: relevance must not depend on which languages a ruling happens
     to exist in, and BM25's statistics must not either (a German text in the index would change
     every document's IDF). An entry whose text is not English (a translation with no English
     ruling to attach to) is scored on that text.
     """
+    from kb.cr import is_title
+
     docs: list[_Doc] = []
     for i, e in enumerate(entries):
+        if e.kind is Kind.RULE and e.clause and is_title(e.text):
+            continue  # a CR heading ("702.37. Morph") names a topic and answers nothing
         seen: set[str] = set()
         for lang, text in [(Lang.EN, e.text)] + [(v.lang, v.text) for v in e.variants if v.lang is Lang.EN]:
             if text and text not in seen:
@@ -429,7 +434,13 @@ class Searcher:
                 scores += self._lexical(parts.asking)
                 if parts.is_story and w.story:
                     scores += w.story * self._lexical(parts.story)
-                named = [c.name for c in self.cards.named(query)]
+                found = self.cards.named(query)
+                named = [c.name for c in found]
+                # A card named in German or Spanish (or misspelt) is asked about by its English name,
+                # which is what English rulings call it.
+                english = [t for c in found if tokenize(c.said) != tokenize(c.name) for t in tokenize(c.name)]
+                if english and w.card_name:
+                    scores += w.card_name * self._bm25.scores(english)
                 extra = self.cards.rules_tokens(named)
                 if extra and w.oracle:
                     scores += w.oracle * self._bm25.scores(extra)
