@@ -118,12 +118,19 @@ class Glossary:
                 i += 1
         return found
 
-    def expand(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
-        """Tokens of the matched concepts' terms in `langs` that `text` does not already have."""
+    def expand(self, text: str, langs: tuple[Lang, ...] = tuple(Lang), *, first_only: bool = False) -> list[str]:
+        """Tokens of the matched concepts' terms in `langs` that `text` does not already have.
+
+        With `first_only`, each concept contributes its first (head) term per language only, so a
+        concept with many synonyms does not outweigh one with few."""
         have = set(tokenize(text))
         extra: list[str] = []
         for concept in self.concepts_in(text):
-            for tok in concept.tokens(langs):
+            if first_only:
+                toks = [t for lang in langs for t in tokenize(concept.terms.get(lang, ("",))[0])]
+            else:
+                toks = concept.tokens(langs)
+            for tok in toks:
                 if tok not in have:
                     have.add(tok)
                     extra.append(tok)

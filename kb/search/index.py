@@ -65,18 +65,19 @@ class Weights:
     plateau of settings around these gives the same top-3, so they are not fitted to single questions.
     """
 
-    rrf_k: float = 5.0
+    rrf_k: float = 20.0
     dense: float = 1.0
     lexical: float = 3.0  # BM25 with glossary concepts is the sharper signal on this corpus
     card: float = 0.02  # bonus of an entry of a card the question names
-    expansion: float = 0.4  # BM25 weight of glossary terms relative to the question's own words
-    concept: float = 2.0  # BM25 weight of glossary concept tokens (language-neutral)
+    expansion: float = 1.0  # BM25 weight of the concepts' English head terms (question's words: 1)
+    concept: float = 1.0  # BM25 weight of glossary concept tokens (language-neutral)
     glossary_langs: tuple[Lang, ...] = (Lang.EN,)  # entries are scored on their English texts
+    head_terms: bool = True  # expand a concept with its head term only, not every synonym
     card_name: float = 1.0  # BM25 weight of the English name of a card named in another language
     oracle: float = 0.3  # BM25 weight of the rules words of the named cards' Oracle texts
     story: float = 0.3  # BM25 weight of the story around the asking sentences
     dense_focus: float = 0.6  # share of the asking sentences in a story question's dense score
-    rule: float = 1.0  # multiplier of a rule entry's fused score (rulings are 1.0)
+    rule: float = 0.5  # multiplier of a rule entry's fused score: 3,600 CR texts would crowd out the rulings
     linked: float = 0.0  # bonus of a rule entry the top rulings link to
 
 
@@ -491,7 +492,7 @@ class Searcher:
         concepts = self.glossary.concept_tokens(tokens)
         if concepts and w.concept:
             scores += w.concept * self._bm25.scores(concepts)
-        extra = self.glossary.expand(text, w.glossary_langs)
+        extra = self.glossary.expand(text, w.glossary_langs, first_only=w.head_terms)
         if extra and w.expansion:
             scores += w.expansion * self._bm25.scores(extra)
         return scores
