@@ -350,7 +350,7 @@ def compile_card_index(entries: Iterable, oracle, card_names, associations_text:
     """The CardIndex of a KB: names from the Oracle cards, the KB's names table and its entries' cards;
     rules terms from its CR glossary entries (kind rule, clause `glossary:TERM`)."""
     from kb.cr_entries import GLOSSARY_PREFIX
-    from kb.search.text import STOPWORDS
+    from kb.search.text import STOPWORDS, tokenize
 
     entries = list(entries)
     pairs: list[tuple[str, str]] = list(oracle.names()) if oracle is not None else []
@@ -372,5 +372,11 @@ def compile_card_index(entries: Iterable, oracle, card_names, associations_text:
     terms = [e.clause[len(GLOSSARY_PREFIX):] for e in entries
              if e.clause and e.clause.startswith(GLOSSARY_PREFIX)]
     rules_terms = RulesTerms(terms, load_associations(associations_text) if associations_text else ())
-    texts = [(c.name, c.text) for c in oracle] if oracle is not None else []
-    return CardIndex(matcher, card_expansions(texts, rules_terms))
+    cards = list(oracle) if oracle is not None else []
+    expand = card_expansions([(c.name, c.text) for c in cards], rules_terms)
+    # The card types matter whatever their frequency: a manifested Lightning Bolt is an instant.
+    for c in cards:
+        types = [t for t in tokenize(c.type.split("\u2014")[0]) if t not in ("legendary", "basic", "snow")]
+        if types:
+            expand[c.name] = types + [t for t in expand.get(c.name, ()) if t not in types]
+    return CardIndex(matcher, expand)

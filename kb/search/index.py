@@ -444,6 +444,7 @@ class Searcher:
                     scores += w.card_name * self._bm25.scores(english)
                 extra = self.cards.rules_tokens(named)
                 if extra and w.oracle:
+                    extra += self.glossary.concept_tokens(extra)
                     scores += w.oracle * self._bm25.scores(extra)
             scores = np.where(scored, scores, 0.0)
             np.maximum.at(lexical, self._doc_entry, scores.astype(np.float32))
