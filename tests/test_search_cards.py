@@ -13,6 +13,7 @@ NAMES = [
     ("Pithing Needle", "Pithing Needle"), ("Lähmungsnadel", "Pithing Needle"), ("Aguja medular", "Pithing Needle"),
     ("Cursed Totem", "Cursed Totem"), ("Linvala, Keeper of Silence", "Linvala, Keeper of Silence"),
     ("Manifest", "Manifest"), ("Mouth", "Mouth"), ("Boca", "Mouth"), ("Run Wild", "Run Wild"), ("Verwildern", "Run Wild"),
+    ("What", "Who // What // When // Where // Why"), ("Trouble", "Toil // Trouble"),
 ]
 
 
@@ -33,6 +34,7 @@ def matcher() -> CardMatcher:
     ("¿Puedo mirar una criatura boca abajo?", []),  # nor a Spanish rules word the card Boca
     ("Kann ich verhindern, dass er verdeckt bleibt?", []),  # a lower-case word is not a misspelled name
     ("When my Manifest resolves, I win?", ["Manifest"]),  # ... unless written as a name
+    ("It came up last night. What happens to Lightform then?", ["Lightform"]),  # `What` starts a sentence
 ])
 def test_cards_named_in_a_question(matcher: CardMatcher, question: str, expected: list[str]) -> None:
     assert [c.name for c in matcher.find(question)] == expected

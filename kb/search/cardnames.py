@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from kb.oracle import name_key
+from kb.search.text import STOPWORDS
 
 MAX_WORDS = 6
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
@@ -72,9 +73,8 @@ def within(a: str, b: str, k: int) -> int | None:
     return d if d <= k else None
 
 
-def _names_mid_sentence(raw: list[str], i: int) -> bool:
-    """Whether word `i` is capitalised where a plain word would not be (not the first word)."""
-    return i > 0 and raw[i][:1].isupper() and not raw[i].isupper()
+def _is_capitalised(word: str) -> bool:
+    return word[:1].isupper() and not word.isupper()
 
 
 class CardMatcher:
@@ -160,7 +160,11 @@ class CardMatcher:
 
     def find(self, text: str) -> list[NamedCard]:
         """The cards `text` names, in order of mention, each once."""
-        raw = _WORD.findall(text)
+        found = list(_WORD.finditer(text))
+        raw = [m.group() for m in found]
+        # a word right after . ! ? : (or the first) is capitalised because it starts a sentence
+        starts = {i for i, m in enumerate(found)
+                  if i == 0 or text[found[i - 1].end():m.start()].strip()[-1:] in (".", "!", "?", ":", "¿", "¡", '"')}
         words = [name_key(w) for w in raw]
         out: dict[str, NamedCard] = {}
         i = 0
@@ -171,8 +175,9 @@ class CardMatcher:
                 key = " ".join(words[i:i + size])
                 english = self.get(key)
                 if english is not None:
-                    if size == 1 and (key in self.common or len(key) < 4) and not _names_mid_sentence(raw, i):
-                        continue  # `manifest`, `fog`: the word, unless written as a name
+                    if size == 1 and (key in self.common or len(key) < 4) and (
+                            key in STOPWORDS or i in starts or not _is_capitalised(raw[i])):
+                        continue  # `manifest`, `What`, `fog`: the word, unless written as a name
                     hit = (size, english, 0)
                     break
             if hit is None and self._may_start_name(raw[i], words[i]):
