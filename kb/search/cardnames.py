@@ -175,8 +175,8 @@ class CardMatcher:
                 key = " ".join(words[i:i + size])
                 english = self.get(key)
                 if english is not None:
-                    if size == 1 and (key in self.common or len(key) < 4) and (
-                            key in STOPWORDS or i in starts or not _is_capitalised(raw[i])):
+                    if size == 1 and (key in STOPWORDS or (key in self.common or len(key) < 4) and (
+                            i in starts or not _is_capitalised(raw[i]))):
                         continue  # `manifest`, `What`, `fog`: the word, unless written as a name
                     hit = (size, english, 0)
                     break
