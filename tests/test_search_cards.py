@@ -92,3 +92,19 @@ def test_a_story_without_a_question_mark_asks_in_its_last_sentence() -> None:
     story = ("We were playing a long game and my opponent had three face-down creatures on the battlefield "
              "and one of them was a manifested land card. I want to know whether he can turn the land face up.")
     assert focus(story).asking == "I want to know whether he can turn the land face up."
+
+
+def test_search_lexicon_extends_glossary_concepts_and_its_digest() -> None:
+    from kb.model import Lang
+    from kb.search.glossary import Glossary, current_digest
+
+    base = Glossary.from_yaml("concepts:\n  - id: distinguish\n    en: [mix up]\n    de: [vertauschen]\n")
+    extra = Glossary.from_yaml("concepts:\n  - id: distinguish\n    de: [durchmischen]\n  - id: cast\n    en: [cast]\n")
+    merged = base.merged(extra)
+    assert [c.id for c in merged.concepts] == ["distinguish", "cast"]
+    assert merged.concepts[0].terms[Lang.DE] == ("vertauschen", "durchmischen")
+    assert [c.id for c in merged.concepts_in("Darf ich die durchmischen?")] == ["distinguish"]
+    assert merged.digest not in (base.digest, extra.digest)
+    bundled = Glossary.load()
+    assert bundled.digest == current_digest()  # an index records the merged glossary it used
+    assert "durchmischen" in next(c for c in bundled.concepts if c.id == "distinguish").terms[Lang.DE]
