@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Sequence
 
 from kb.cr import RulesCorpus, depth_of, sort_key
-from kb.model import Entry, Kind
+from kb.model import Entry, Kind, RuleLink
 
 GLOSSARY_PREFIX = "glossary:"  # Entry.clause of a CR glossary entry: "glossary:Morph"
 
@@ -51,14 +51,17 @@ def rule_entries(rules: RulesCorpus) -> list[Entry]:
             continue  # "7. Additional Rules": a section title
         clause = current.clauses[number]
         lid = rules.lineage[(current.date, number)]
-        first_date = rules.members[lid][0][0]
+        first_date, first_number = rules.members[lid][0]
+        # like a rules-search page's entry (kb.links), a clause entry links to itself
+        link = RuleLink(number, 1.0, first_number, "the entry is this clause's text")
         out.append(Entry(id=clause_entry_id(rules, number), kind=Kind.RULE, text=clause.full_text,
                          cards=(), first_date=first_date, last_date=current.date, variants=(),
-                         clause=number))
+                         rules=(link,), clause=number))
     for term, g in sorted(current.glossary.items(), key=lambda kv: kv[0].casefold()):
+        link = RuleLink(GLOSSARY_PREFIX + term, 1.0, None, "the entry is this glossary entry's text")
         out.append(Entry(id=glossary_entry_id(term), kind=Kind.RULE, text=f"{term}: {g.text}",
                          cards=(), first_date=g.version, last_date=current.date, variants=(),
-                         clause=GLOSSARY_PREFIX + term))
+                         rules=(link,), clause=GLOSSARY_PREFIX + term))
     return out
 
 
@@ -78,7 +81,7 @@ def add_rule_entries(entries: Sequence[Entry], rules: RulesCorpus) -> list[Entry
             continue
         c = cr[i]
         dates = sorted(d for d in (e.first_date, e.last_date, c.first_date, c.last_date) if d)
-        cr[i] = replace(c, variants=c.variants + e.variants, rules=e.rules, checks=e.checks,
+        cr[i] = replace(c, variants=c.variants + e.variants, rules=e.rules or c.rules, checks=e.checks,
                         cards=e.cards, first_date=dates[0] if dates else None,
                         last_date=dates[-1] if dates else None)
     used = {e.id for e in out}

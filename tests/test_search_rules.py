@@ -28,6 +28,9 @@ def test_every_numbered_clause_and_glossary_term_is_an_entry(rules, entries):
     assert all(e.kind is Kind.RULE and e.id.startswith("c-") for e in entries)
     assert "special action" in by_clause["702.37e"].text
     assert by_clause[GLOSSARY_PREFIX + "Morph"].text.startswith("Morph: ")
+    # each links to itself, as a rules-search page's rule entry does
+    assert all(e.rules[0].clause == e.clause and e.rules[0].score == 1.0 for e in entries)
+    assert by_clause["708.2a"].rules[0].at_ruling_date == "707.2a"
 
 
 def test_examples_are_part_of_the_rule_text(rules, entries):
