@@ -78,7 +78,6 @@ class Weights:
     story: float = 0.3  # BM25 weight of the story around the asking sentences
     dense_focus: float = 0.6  # share of the asking sentences in a story question's dense score
     rule: float = 0.5  # multiplier of a rule entry's fused score: 3,600 CR texts would crowd out the rulings
-    linked: float = 0.0  # bonus of a rule entry the top rulings link to
 
 
 @dataclass(frozen=True)
@@ -276,7 +275,6 @@ class Searcher:
         # Relevance is language-neutral: the index holds English texts only (see _docs).
         self._doc_scored = np.ones(len(docs), dtype=bool)
         self._is_rule = np.array([e.kind is Kind.RULE for e in self.entries], dtype=bool)
-        self._rule_position = {e.clause: i for i, e in enumerate(self.entries) if e.clause}
         self._cards: Any = None
         self._vectors = vectors
         self._bm25 = bm25
@@ -464,8 +462,6 @@ class Searcher:
             if named and w.card:
                 wanted = set(named)
                 fused += w.card * np.array([bool(wanted.intersection(e.cards)) for e in self.entries])
-            if w.linked:
-                fused += w.linked * self._linked_bonus(fused, mask)
         fused = np.where(mask, fused, -np.inf)
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
@@ -497,19 +493,6 @@ class Searcher:
         if extra and w.expansion:
             scores += w.expansion * self._bm25.scores(extra)
         return scores
-
-    def _linked_bonus(self, fused: np.ndarray, mask: np.ndarray, top: int = 10) -> np.ndarray:
-        """For each rule entry, how strongly the best-ranked rulings link to its clause (1/rank)."""
-        bonus = np.zeros(len(self.entries), dtype=np.float64)
-        order = np.argsort(-np.where(mask & ~self._is_rule, fused, -np.inf), kind="stable")[:top]
-        for rank, i in enumerate(order, start=1):
-            if not np.isfinite(fused[i]):
-                break
-            for link in self.entries[i].rules:
-                j = self._rule_position.get(link.clause)
-                if j is not None:
-                    bonus[j] = max(bonus[j], link.score / rank)
-        return bonus
 
     def _mask(self, f: Filters) -> np.ndarray:
         mask = np.ones(len(self.entries), dtype=bool)
