@@ -11,6 +11,7 @@ from typing import Annotated, Optional
 import typer
 from rich.text import Text
 
+from cli import card as card_cmd
 from cli import check as check_cmd
 from cli import coverage as coverage_cmd
 from cli import outdated as outdated_cmd
@@ -279,6 +280,7 @@ app.command()(search_cmd.search)
 app.command()(show)
 app.command("list")(list_entries)
 app.command()(rule_cmd.rule)
+app.command()(card_cmd.card)
 app.command()(check_cmd.check)
 app.command()(outdated_cmd.outdated)
 app.command()(ingest)

@@ -130,7 +130,8 @@ def render_hits(console: "Console", question: str, hits: Sequence["Hit"],
             top = sorted(e.rules, key=lambda r: -r.score)[:3]
             meta.append("\nrules: " + ", ".join(f"CR {r.clause}" for r in top), style="dim")
         if e.clause:
-            meta.append(f"\nCR {e.clause}", style="dim")
+            label = e.clause.replace("glossary:", "glossary, ")
+            meta.append(f"\nCR {label}", style="dim")
         langs = sorted({v.lang.value for v in e.variants} | {"en"})
         title = Text.assemble((f"{rank}.", "bold"), " ", (e.id, "cyan"))
         subtitle = f"{e.kind.value} · {hit.lang.value} · {'/'.join(langs)} · score {hit.score:.3f}"

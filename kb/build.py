@@ -162,6 +162,9 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
     stored = stored_count(entries)
     if stored != len(records):  # conservation is the dedup contract; never write a KB that breaks it
         raise StoreError(f"internal error: {len(records)} rulings parsed but {stored} stored")
+    from kb.cr_entries import add_rule_entries  # the whole current CR, as entries of kind rule
+
+    entries = add_rule_entries(entries, load_rules())
     report = BuildReport(files=bundled.files + mine.files + added.files, parsed=len(records), stored=stored,
                          entries=len(entries), problems=problems, check_problems=check_problems + attach_problems,
                          seconds=time.perf_counter() - started)

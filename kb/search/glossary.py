@@ -15,6 +15,7 @@ from kb.model import Lang
 from kb.search.text import tokenize
 
 GLOSSARY_FILE = "glossary.yaml"
+LEXICON_FILE = "search-lexicon.yaml"  # search's own additions: the words players ask with
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,12 +87,33 @@ class Glossary:
 
     @classmethod
     def load(cls, path: Path | None = None) -> Glossary:
+        """The glossary at `path` (default: the corpus's), with the corpus's search lexicon merged
+        in when `path` is not given."""
         path = path or default_path()
         try:
             text = path.read_text(encoding="utf-8")
         except OSError:
-            return cls([], text_digest(""))  # no glossary: lexical search still works, monolingual
-        return cls.from_yaml(text, str(path))
+            text = ""  # no glossary: lexical search still works, monolingual
+        glossary = cls.from_yaml(text, str(path)) if text else cls([], text_digest(""))
+        if path == default_path():
+            lexicon = _read(lexicon_path())
+            if lexicon:
+                glossary = glossary.merged(cls.from_yaml(lexicon, str(lexicon_path())))
+        return glossary
+
+    def merged(self, other: Glossary) -> Glossary:
+        """This glossary with `other`'s concepts: a known id gains the other's terms, a new id is added."""
+        by_id = {c.id: c for c in self.concepts}
+        concepts = list(self.concepts)
+        for c in other.concepts:
+            if c.id in by_id:
+                mine = by_id[c.id]
+                terms = {lang: tuple(dict.fromkeys(mine.terms.get(lang, ()) + c.terms.get(lang, ())))
+                         for lang in Lang if mine.terms.get(lang) or c.terms.get(lang)}
+                concepts[concepts.index(mine)] = Concept(c.id, terms)
+            else:
+                concepts.append(c)
+        return Glossary(concepts, text_digest(self.digest + other.digest))
 
     def concepts_in(self, text: str) -> list[Concept]:
         """Concepts whose terms occur in `text` (as token phrases), each once, in text order."""
@@ -118,12 +140,19 @@ class Glossary:
                 i += 1
         return found
 
-    def expand(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
-        """Tokens of the matched concepts' terms in `langs` that `text` does not already have."""
+    def expand(self, text: str, langs: tuple[Lang, ...] = tuple(Lang), *, first_only: bool = False) -> list[str]:
+        """Tokens of the matched concepts' terms in `langs` that `text` does not already have.
+
+        With `first_only`, each concept contributes its first (head) term per language only, so a
+        concept with many synonyms does not outweigh one with few."""
         have = set(tokenize(text))
         extra: list[str] = []
         for concept in self.concepts_in(text):
-            for tok in concept.tokens(langs):
+            if first_only:
+                toks = [t for lang in langs for t in tokenize(concept.terms.get(lang, ("",))[0])]
+            else:
+                toks = concept.tokens(langs)
+            for tok in toks:
                 if tok not in have:
                     have.add(tok)
                     extra.append(tok)
@@ -142,12 +171,27 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def current_digest(path: Path | None = None) -> str:
-    """The digest of the glossary file as it is now, without parsing it."""
+def lexicon_path() -> Path:
+    from kb.paths import corpus_dir
+
+    return corpus_dir() / LEXICON_FILE
+
+
+def _read(path: Path) -> str:
     try:
-        return text_digest((path or default_path()).read_text(encoding="utf-8"))
+        return path.read_text(encoding="utf-8")
     except OSError:
-        return text_digest("")
+        return ""
+
+
+def current_digest(path: Path | None = None) -> str:
+    """The digest `Glossary.load(path)` would carry, without parsing YAML."""
+    digest = text_digest(_read(path or default_path()))
+    if path is None or path == default_path():
+        lexicon = _read(lexicon_path())
+        if lexicon:
+            digest = text_digest(digest + text_digest(lexicon))
+    return digest
 
 
 def _as_list(value: Any) -> list[str]:

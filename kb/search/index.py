@@ -9,9 +9,16 @@ An index folder holds
                concept tokens (kb/bm25.py: plain numpy arrays, so a query needs neither scipy nor
                a pass over every document per query term)
   glossary.json  the glossary compiled at build time (queries never parse YAML)
+  cards.json   card names in every language and what each card's Oracle text is about
+               (kb/search/cardnames.py), so a query never parses the Oracle file
 
-One document per distinct text of an entry (canonical English, revisions, German translations),
-so a question matches an entry through whichever of its wordings is closest; scores are then
+Relevance is language-neutral: an entry is scored on its English wordings only (dense: e5 is
+multilingual; lexical: a German or Spanish question reaches English words through the glossary's
+concept tokens and English terms). Whether a translation exists does not change the score; the
+translation is what is shown.
+
+One document per distinct English text of an entry (canonical, revisions), so a question matches
+an entry through whichever of its wordings is closest; scores are then
 taken per entry (max over its documents), so an entry is one hit however many variants it has.
 """
 
@@ -37,13 +44,14 @@ from kb.model import Entry, Kind, Lang
 from kb.search.glossary import Glossary
 from kb.search.text import fold, tokenize
 
-SCHEMA_VERSION = 2  # 2: BM25 precomputed in bm25.npz, docs.json without tokens
+SCHEMA_VERSION = 3  # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json
 META_FILE = "meta.json"
 DENSE_FILE = "dense.faiss"
 DOCS_FILE = "docs.json"
 VECTORS_FILE = "vectors.npy"  # the faiss rows again, readable without importing faiss
 GLOSSARY_FILE = "glossary.json"  # the glossary compiled at build time: queries never parse YAML
 BM25_FILE = "bm25.npz"
+CARDS_FILE = "cards.json"  # card names (EN/DE/ES, Oracle + KB) and each card's rules tokens
 FIX = "run `kb ingest` to rebuild it"
 
 Mode = Literal["hybrid", "dense", "lexical"]
@@ -51,22 +59,25 @@ Mode = Literal["hybrid", "dense", "lexical"]
 
 @dataclass(frozen=True)
 class Weights:
-    """How the rankings are fused: weighted reciprocal rank fusion plus a card-name bonus.
+    """How the rankings are fused: weighted reciprocal rank fusion plus small bonuses.
 
-    Tuned on bench/questions.yaml (bench/search_quality.py); a broad plateau of settings around
-    these gives the same top-3, so they are not fitted to single questions.
+    Tuned on the development split of the judge questions (bench/search_dev_eval.py); a broad
+    plateau of settings around these gives the same top-3, so they are not fitted to single questions.
     """
 
-    rrf_k: float = 5.0
+    rrf_k: float = 20.0
     dense: float = 1.0
     lexical: float = 3.0  # BM25 with glossary concepts is the sharper signal on this corpus
-    card: float = 0.02
-    expansion: float = 0.4  # BM25 weight of glossary terms relative to the question's own words
-    concept: float = 2.0  # BM25 weight of glossary concept tokens (language-neutral)
-    # e5 ranks a text in the question's own language above a better answer in English; a
-    # translation's cosine is lowered by this much when it shares the question's language.
-    same_lang: float = 0.03
-    glossary_langs: tuple[Lang, ...] = (Lang.EN, Lang.DE)
+    card: float = 0.02  # bonus of an entry of a card the question names
+    expansion: float = 1.0  # BM25 weight of the concepts' English head terms (question's words: 1)
+    concept: float = 1.0  # BM25 weight of glossary concept tokens (language-neutral)
+    glossary_langs: tuple[Lang, ...] = (Lang.EN,)  # entries are scored on their English texts
+    head_terms: bool = True  # expand a concept with its head term only, not every synonym
+    card_name: float = 1.0  # BM25 weight of the English name of a card named in another language
+    oracle: float = 0.3  # BM25 weight of the rules words of the named cards' Oracle texts
+    story: float = 0.3  # BM25 weight of the story around the asking sentences
+    dense_focus: float = 0.6  # share of the asking sentences in a story question's dense score
+    rule: float = 0.5  # multiplier of a rule entry's fused score: 3,600 CR texts would crowd out the rulings
 
 
 @dataclass(frozen=True)
@@ -113,10 +124,21 @@ class _Doc:
 
 
 def _docs(entries: Sequence[Entry]) -> list[_Doc]:
+    """The texts an entry is scored on: its English wordings (canonical and revisions).
+
+    CR headings are not indexed either (their subrules are). Translations are not indexed: relevance must not depend on which languages a ruling happens
+    to exist in, and BM25's statistics must not either (a German text in the index would change
+    every document's IDF). An entry whose text is not English (a translation with no English
+    ruling to attach to) is scored on that text.
+    """
+    from kb.cr import is_title
+
     docs: list[_Doc] = []
     for i, e in enumerate(entries):
+        if e.kind is Kind.RULE and e.clause and is_title(e.text):
+            continue  # a CR heading ("702.37. Morph") names a topic and answers nothing
         seen: set[str] = set()
-        for lang, text in [(Lang.EN, e.text)] + [(v.lang, v.text) for v in e.variants]:
+        for lang, text in [(Lang.EN, e.text)] + [(v.lang, v.text) for v in e.variants if v.lang is Lang.EN]:
             if text and text not in seen:
                 seen.add(text)
                 docs.append(_Doc(i, lang, text))
@@ -145,12 +167,18 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def build_index(
-    entries: list[Entry], out_dir: Path, embedder: Any, *, glossary: Glossary | None = None
+    entries: list[Entry], out_dir: Path, embedder: Any, *, glossary: Glossary | None = None,
+    cards: Any = None,
 ) -> None:
-    """Embed every distinct text of `entries` and write the index files into `out_dir`."""
+    """Embed every distinct text of `entries` and write the index files into `out_dir`.
+
+    `cards` is a `kb.search.cardnames.CardIndex`; by default compiled from the corpus's Oracle
+    cards, its card names table and `search-associations.yaml`."""
     import faiss
 
     glossary = glossary if glossary is not None else Glossary.load()
+    if cards is None:
+        cards = default_card_index(entries, glossary)
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -188,10 +216,26 @@ def build_index(
     _write_atomic(out_dir / GLOSSARY_FILE, json.dumps(glossary.to_json(), ensure_ascii=False).encode())
     _write_atomic(out_dir / DOCS_FILE, json.dumps(doc_rows, ensure_ascii=False).encode("utf-8"))
     _write_atomic(out_dir / BM25_FILE, bm25.to_bytes())
+    _write_atomic(out_dir / CARDS_FILE, json.dumps(cards.to_json(), ensure_ascii=False).encode("utf-8"))
     # CRC-32 of the files a query reads: a damaged (not only truncated) file is refused at load.
     meta["crc32"] = {n: zlib.crc32((out_dir / n).read_bytes())
-                     for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE)}
+                     for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE, CARDS_FILE)}
     _write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
+
+
+def default_card_index(entries: Sequence[Entry], glossary: Glossary | None = None) -> Any:
+    """The CardIndex of `entries` from the corpus's Oracle cards, names table and associations."""
+    from kb.oracle import load_oracle
+    from kb.paths import corpus_dir
+    from kb.search.cardnames import ASSOCIATIONS_FILE, compile_card_index
+
+    corpus = corpus_dir()
+    try:
+        associations = (corpus / ASSOCIATIONS_FILE).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        associations = ""
+    return compile_card_index(entries, load_oracle(corpus), load_card_names(), associations,
+                              glossary if glossary is not None else Glossary.load())
 
 
 def read_meta(index_dir: Path) -> dict[str, Any]:
@@ -228,12 +272,15 @@ class Searcher:
         self._docs = docs
         self._doc_entry = np.array([d.entry for d in docs], dtype=np.int64)
         self._doc_lang = np.array([d.lang for d in docs], dtype=object)
+        # Relevance is language-neutral: the index holds English texts only (see _docs).
+        self._doc_scored = np.ones(len(docs), dtype=bool)
+        self._is_rule = np.array([e.kind is Kind.RULE for e in self.entries], dtype=bool)
+        self._cards: Any = None
         self._vectors = vectors
         self._bm25 = bm25
         self._query_embedder = query_embedder
         self._glossary = glossary
         self._card_names = card_names
-        self._card_patterns: list[tuple[str, str]] | None = None
         self.index_dir: Path | None = None
 
     # ---------------------------------------------------------------- loading
@@ -318,18 +365,25 @@ class Searcher:
         return self._card_names
 
     # ---------------------------------------------------------------- search
+    @property
+    def cards(self) -> Any:
+        """The index's CardIndex (card names in every language, each card's rules tokens)."""
+        if self._cards is None:
+            from kb.search.cardnames import CardIndex
+
+            if self.index_dir is None:
+                self._cards = default_card_index(self.entries)
+            else:
+                try:
+                    data = _read_checked(self.index_dir, CARDS_FILE, self.meta)
+                    self._cards = CardIndex.from_json(json.loads(data.decode("utf-8")))
+                except (OSError, ValueError, KeyError, TypeError) as exc:
+                    raise StoreError(f"search index card names unreadable ({exc}); {FIX}") from None
+        return self._cards
+
     def cards_in(self, text: str) -> set[str]:
-        """English names of the cards `text` names, in any language the names table knows."""
-        if self._card_patterns is None:
-            pats: dict[str, str] = {}
-            for english, by_lang in _name_table(self.card_names).items():
-                for name in by_lang:
-                    key = " ".join(fold(name).replace("-", " ").split())
-                    if key:
-                        pats[key] = english
-            self._card_patterns = sorted(pats.items(), key=lambda kv: -len(kv[0]))
-        folded = " " + " ".join(re.findall(r"[a-z0-9]+", fold(text).replace("-", " "))) + " "
-        return {english for key, english in self._card_patterns if f" {key} " in folded}
+        """English names of the cards `text` names, in any language, small misspellings allowed."""
+        return {c.name for c in self.cards.named(text)}
 
     def search(
         self,
@@ -342,6 +396,7 @@ class Searcher:
     ) -> list[Hit]:
         """The best `limit` entries for `query`, best first. Keyword filters as in `Filters`."""
         from kb.lang import detect
+        from kb.search.focus import focus
 
         query = " ".join(query.split())
         if not query:
@@ -355,46 +410,58 @@ class Searcher:
         n = len(self.entries)
         if not mask.any() or not len(self._docs):
             return []
+        w = self.weights
+        parts = focus(query)
+        scored = self._doc_scored
 
         dense = np.full(n, -1.0, dtype=np.float32)
         lexical = np.zeros(n, dtype=np.float32)
         if mode in ("hybrid", "dense"):
-            qv = np.asarray(self.query_embedder.embed_queries([query]), dtype=np.float32)[0]
-            sims = self._vectors @ qv
-            if mode == "hybrid" and self.weights.same_lang and query_lang is not Lang.EN:
-                sims = sims - self.weights.same_lang * (self._doc_lang == query_lang)
+            texts = [parts.asking, query] if parts.is_story and w.dense_focus else [query]
+            qv = np.asarray(self.query_embedder.embed_queries(texts), dtype=np.float32)
+            sims = self._vectors @ qv[0]
+            if len(texts) == 2:
+                sims = w.dense_focus * sims + (1 - w.dense_focus) * (self._vectors @ qv[1])
+            sims = np.where(scored, sims, -1.0)
             np.maximum.at(dense, self._doc_entry, sims)
+        named: list[str] = []
         if mode in ("hybrid", "lexical"):
-            bm25 = self._bm25
-            tokens = tokenize(query)
-            scores = np.zeros(len(self._docs), dtype=np.float32)
-            if tokens:
-                scores += np.asarray(bm25.scores(tokens), dtype=np.float32)
-            if mode == "hybrid":
-                concepts = self.glossary.concept_tokens(tokens)
-                if concepts and self.weights.concept:
-                    scores += self.weights.concept * np.asarray(bm25.scores(concepts), dtype=np.float32)
-                extra = self.glossary.expand(query, self.weights.glossary_langs)
-                if extra and self.weights.expansion:
-                    scores += self.weights.expansion * np.asarray(bm25.scores(extra), dtype=np.float32)
-            np.maximum.at(lexical, self._doc_entry, scores)
+            scores = np.zeros(len(self._docs), dtype=np.float64)
+            if mode == "lexical":
+                scores += self._bm25.scores(tokenize(query))
+            else:
+                scores += self._lexical(parts.asking)
+                if parts.is_story and w.story:
+                    scores += w.story * self._lexical(parts.story)
+                found = self.cards.named(query)
+                named = [c.name for c in found]
+                # A card named in German or Spanish (or misspelt) is asked about by its English name,
+                # which is what English rulings call it.
+                english = [t for c in found if tokenize(c.said) != tokenize(c.name) for t in tokenize(c.name)]
+                if english and w.card_name:
+                    scores += w.card_name * self._bm25.scores(english)
+                extra = self.cards.rules_tokens(named)
+                if extra and w.oracle:
+                    extra += self.glossary.concept_tokens(extra)
+                    scores += w.oracle * self._bm25.scores(extra)
+            scores = np.where(scored, scores, 0.0)
+            np.maximum.at(lexical, self._doc_entry, scores.astype(np.float32))
 
-        w = self.weights
         if mode == "dense":
-            fused = dense.copy()
+            fused = dense.astype(np.float64)
         elif mode == "lexical":
-            fused = lexical.copy()
+            fused = lexical.astype(np.float64)
         else:
             fused = np.zeros(n, dtype=np.float64)
             fused += w.dense / (w.rrf_k + _ranks(dense, mask))
             has_lex = lexical > 0
             fused += np.where(has_lex, w.lexical / (w.rrf_k + _ranks(lexical, mask)), 0.0)
             fused += 1e-6 * dense  # equal fused ranks: the closer meaning first
-            named = self.cards_in(query)
-            if named:
-                fused += w.card * np.array(
-                    [bool(named.intersection(e.cards)) for e in self.entries], dtype=np.float64
-                )
+            if w.rule != 1.0:
+                fused = np.where(self._is_rule, fused * w.rule, fused)
+            if named and w.card:
+                wanted = set(named)
+                fused += w.card * np.array([bool(wanted.intersection(e.cards)) for e in self.entries])
         fused = np.where(mask, fused, -np.inf)
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
@@ -411,6 +478,21 @@ class Searcher:
                     float(dense[i]), float(lexical[i]))
             )  # fmt: skip
         return hits
+
+    def _lexical(self, text: str) -> np.ndarray:
+        """BM25 of `text` per document: its words, its glossary concepts, their English terms."""
+        w = self.weights
+        tokens = tokenize(text)
+        scores = np.zeros(len(self._docs), dtype=np.float64)
+        if tokens:
+            scores += self._bm25.scores(tokens)
+        concepts = self.glossary.concept_tokens(tokens)
+        if concepts and w.concept:
+            scores += w.concept * self._bm25.scores(concepts)
+        extra = self.glossary.expand(text, w.glossary_langs, first_only=w.head_terms)
+        if extra and w.expansion:
+            scores += w.expansion * self._bm25.scores(extra)
+        return scores
 
     def _mask(self, f: Filters) -> np.ndarray:
         mask = np.ones(len(self.entries), dtype=bool)

@@ -9,6 +9,7 @@ rulings: it is cheap, predictable, and both the query and the documents go throu
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -45,13 +46,20 @@ _SUFFIXES = (
 )
 
 
+_PUNCT = str.maketrans({"\u2014": " ", "\u2013": " ", "\u2022": " ", "\u2212": "-", "\u00a0": " ",
+                        "\u2026": " ", "\u201c": '"', "\u201d": '"', "\u2019": "", "\u2018": ""})
+
+
 def fold(text: str) -> str:
     """Casefolded, diacritics removed, `ß` → `ss`, apostrophes dropped."""
-    text = unicodedata.normalize("NFKD", text.casefold())
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = text.casefold().translate(_PUNCT)
+    if not text.isascii():  # the per-character pass only where there is something to fold
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return _APOSTROPHE.sub("", text)
 
 
+@functools.lru_cache(maxsize=65536)  # a vocabulary is small; 20,000 Oracle texts repeat it
 def stem(word: str) -> str:
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 4:

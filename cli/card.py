@@ -1,0 +1,73 @@
+"""`kb card NAME`: a card's Oracle text, its English/German/Spanish names and its rulings in the KB."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def card(
+    name: Annotated[str, typer.Argument(help="Card name in English, German or Spanish (small typos are forgiven).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """Show a card: Oracle text, type and mana cost, its names in en/de/es, and its rulings in the KB."""
+    from cli.common import console, errors, open_kb, print_json
+    from kb import paths
+    from kb.cards import load_names
+    from kb.errors import NotFoundError
+    from kb.model import Kind, Lang
+    from kb.oracle import load_oracle
+    from kb.search.cardnames import CardMatcher
+
+    with errors():
+        corpus = paths.corpus_dir()
+        oracle = load_oracle(corpus)
+        kb_names = load_names(corpus)
+        english = None
+        found = oracle.get(name)
+        if found is not None:
+            english = found.name
+        if english is None:
+            english = kb_names.resolve(name)
+        if english is None:
+            matcher = CardMatcher.from_names(list(oracle.names()) + [
+                (local, en) for en, by_lang in kb_names.names.items() for local in by_lang.values()])
+            english = matcher.closest(name)
+        if english is None:
+            raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
+        oc = oracle.get(english)
+        names = dict(kb_names.names.get(english, {}))
+        if oc is not None:
+            names = {**oc.names, **names}
+        kb = open_kb(quiet=as_json)
+        entries = [e for e in kb.entries if english in e.cards]
+        entries.sort(key=lambda e: (e.kind is not Kind.RULING, e.first_date or "", e.id))
+    data = {
+        "name": english,
+        "names": {lang.value: n for lang, n in sorted(names.items())} or {"en": english},
+        "oracle": oc.to_json() if oc else None,
+        "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text, "first_date": e.first_date,
+                     "langs": sorted({v.lang.value for v in e.variants} | {Lang.EN.value})} for e in entries],
+    }
+    if as_json:
+        print_json(data)
+        return
+    from rich.text import Text
+
+    head = Text(english, style="bold")
+    if oc is not None:
+        head.append(f"   {oc.mana_cost or ''}", style="cyan")
+        head.append(f"\n{oc.type}", style="dim")
+    console.print(head)
+    console.print(" · ".join(f"{k}: {v}" for k, v in data["names"].items()), style="dim")
+    if oc is not None:
+        body = oc.text
+        if oc.power is not None:
+            body += f"\n{oc.power}/{oc.toughness}"
+        console.print(Text(body))
+    else:
+        console.print("[dim](not among the 2018 Oracle cards)[/]")
+    console.print(f"\n[bold]{len(entries)} KB entries[/]")
+    for e in data["entries"]:
+        console.print(Text.assemble((e["id"], "cyan"), f"  {e['first_date'] or ''}  ", (e["text"], "")))

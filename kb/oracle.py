@@ -1,0 +1,145 @@
+"""Oracle cards: what every card does (2018 Oracle text, type, mana cost) and its EN/DE/ES names.
+
+`corpus/oracle/mtgjson3-2018-oracle-cards.json.gz` holds 19,032 cards (provenance in SOURCES.md).
+A question names cards the KB has no ruling for; their Oracle text says which rules the question is
+about (an artifact that stops activated abilities → activated abilities, special actions).
+
+Measured: reading and parsing the file takes ~0.1 s, so it is loaded once, on first use.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from kb.errors import InputError, NotFoundError
+from kb.model import Lang
+
+ORACLE_FILE = Path("oracle") / "mtgjson3-2018-oracle-cards.json.gz"
+
+
+@dataclass(frozen=True, slots=True)
+class OracleCard:
+    name: str  # English Oracle name
+    mana_cost: str | None
+    type: str
+    text: str
+    names: dict[Lang, str]  # every language with a printed name, English included
+    power: str | None = None
+    toughness: str | None = None
+    loyalty: str | None = None
+    layout: str = "normal"
+
+    def name_in(self, lang: Lang) -> str | None:
+        return self.names.get(lang)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "mana_cost": self.mana_cost, "type": self.type, "text": self.text,
+                "names": {lang.value: n for lang, n in self.names.items()}, "power": self.power,
+                "toughness": self.toughness, "loyalty": self.loyalty, "layout": self.layout}
+
+
+@dataclass
+class Oracle:
+    """Cards by English name, and a look-up from any EN/DE/ES name to the card."""
+
+    cards: dict[str, OracleCard] = field(default_factory=dict)
+    _index: dict[str, str] = field(default_factory=dict, repr=False)  # name_key(name) -> English
+
+    @classmethod
+    def from_json(cls, doc: Any) -> Oracle:
+        """From the bundled file's structure: {"meta": ..., "cards": [{name, manaCost, type, text,
+        power, toughness, loyalty, layout, names: {de, es}}, ...]}."""
+        if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
+            raise InputError("oracle file: expected an object with a `cards` list")
+        oracle = cls()
+        for n, row in enumerate(doc["cards"], start=1):
+            if not isinstance(row, dict) or not row.get("name"):
+                raise InputError(f"oracle file: card #{n} has no name")
+            names = {Lang.EN: row["name"]}
+            for code, local in (row.get("names") or {}).items():
+                if code in ("de", "es") and local:
+                    names[Lang(code)] = local
+            oracle.add(OracleCard(name=row["name"], mana_cost=row.get("manaCost"), type=row.get("type") or "",
+                                  text=row.get("text") or "", names=names, power=row.get("power"),
+                                  toughness=row.get("toughness"), loyalty=row.get("loyalty"),
+                                  layout=row.get("layout") or "normal"))
+        return oracle
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Oracle:
+        """From the file's bytes, gzip-compressed or not."""
+        try:
+            if data[:2] == b"\x1f\x8b":
+                data = gzip.decompress(data)
+            return cls.from_json(json.loads(data.decode("utf-8")))
+        except (OSError, EOFError, UnicodeDecodeError, ValueError) as exc:
+            if isinstance(exc, InputError):
+                raise
+            raise InputError(f"oracle file unreadable: {exc}") from None
+
+    def add(self, card: OracleCard) -> None:
+        self.cards.setdefault(card.name, card)
+        for local in card.names.values():
+            self._index.setdefault(name_key(local), card.name)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __iter__(self) -> Iterator[OracleCard]:
+        return iter(self.cards.values())
+
+    def get(self, name: str) -> OracleCard | None:
+        """The card called `name` in English, German or Spanish (case and accents ignored)."""
+        english = self._index.get(name_key(name))
+        return self.cards.get(english) if english else None
+
+    def card(self, name: str) -> OracleCard:
+        found = self.get(name)
+        if found is None:
+            raise NotFoundError(f"no card called {name!r} in the Oracle cards")
+        return found
+
+    def names(self) -> Iterator[tuple[str, str]]:
+        """(name in some language, English name) for every name of every card."""
+        for card in self.cards.values():
+            for local in card.names.values():
+                yield local, card.name
+
+
+def _fold_table() -> dict[int, str]:
+    table = {ord("ß"): "ss", ord("æ"): "ae", ord("œ"): "oe", ord("ø"): "o", ord("’"): "", ord("'"): ""}
+    for cp in range(0xC0, 0x250):
+        base = "".join(c for c in unicodedata.normalize("NFKD", chr(cp)) if not unicodedata.combining(c))
+        if base != chr(cp) and cp not in table:
+            table[cp] = base
+    return table
+
+
+_FOLD = _fold_table()
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def name_key(name: str) -> str:
+    """How card names are compared: case, accents, apostrophes and punctuation ignored
+    (`Lähmungsnadel` = `lahmungsnadel`, `Jace's` = `jaces`). A translate table, not NFKD per
+    character: 50,000 names are keyed in ~40 ms."""
+    return _NON_ALNUM.sub(" ", name.casefold().translate(_FOLD)).strip()
+
+
+def oracle_path(corpus: Path) -> Path:
+    return corpus / ORACLE_FILE
+
+
+def load_oracle(corpus: Path) -> Oracle:
+    """The bundled Oracle cards of `corpus` (an empty Oracle when the corpus has none)."""
+    try:
+        data = oracle_path(corpus).read_bytes()
+    except FileNotFoundError:
+        return Oracle()
+    return Oracle.from_bytes(data)

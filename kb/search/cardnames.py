@@ -1,0 +1,387 @@
+"""Finding the cards a question names: English, German or Spanish names, with small misspellings.
+
+Exact names are phrase look-ups over the question's words (longest first). A span that is no exact
+name is compared with names of about its length that begin with the same two letters, by an edit
+distance (1 edit below 12 letters, 2 from 12; swapped neighbours are one edit): `Lightfrom` →
+Lightform, `Pithing Needel` → Pithing Needle. Only spans that look like names are tried: starting
+with a capital letter and not a rules word, so everyday words are not read as misspelled names.
+
+A legendary card is often called by the part of its name before the comma (`Linvala`); that short
+form is known when it belongs to one card only.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from kb.oracle import name_key
+from kb.search.text import STOPWORDS
+
+MAX_WORDS = 6
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+
+
+@dataclass(frozen=True, slots=True)
+class NamedCard:
+    name: str  # English name
+    said: str  # the words of the question that name it
+    distance: int  # 0 for an exact name
+
+
+def _max_edits(n: int) -> int:
+    return 0 if n < 5 else 1 if n < 12 else 2
+
+
+def within(a: str, b: str, k: int) -> int | None:
+    """Edit distance of `a` and `b` (a swap of two neighbouring letters is one edit) when it is at
+    most `k`, else None."""
+    if abs(len(a) - len(b)) > k:
+        return None
+    if a == b:
+        return 0
+    # strip the common prefix and suffix: most pairs differ in one place
+    i = 0
+    while i < len(a) and i < len(b) and a[i] == b[i]:
+        i += 1
+    j = 0
+    while j < len(a) - i and j < len(b) - i and a[-1 - j] == b[-1 - j]:
+        j += 1
+    a, b = a[i:len(a) - j], b[i:len(b) - j]
+    if not a or not b:
+        d = max(len(a), len(b))
+        return d if d <= k else None
+    if len(a) == len(b) == 2 and a == b[::-1]:
+        return 1
+    if k == 1:
+        return 1 if len(a) <= 1 and len(b) <= 1 else None
+    rows = [list(range(len(b) + 1))]
+    for x in range(1, len(a) + 1):
+        cur = [x] + [0] * len(b)
+        for y in range(1, len(b) + 1):
+            cost = a[x - 1] != b[y - 1]
+            v = min(rows[-1][y] + 1, cur[y - 1] + 1, rows[-1][y - 1] + cost)
+            if x > 1 and y > 1 and a[x - 1] == b[y - 2] and a[x - 2] == b[y - 1]:
+                v = min(v, rows[-2][y - 2] + 1)
+            cur[y] = v
+        if min(cur) > k:
+            return None
+        rows.append(cur)
+    d = rows[-1][-1]
+    return d if d <= k else None
+
+
+def _is_capitalised(word: str) -> bool:
+    return word[:1].isupper() and not word.isupper()
+
+
+class CardMatcher:
+    """Names (any language) → English names, and the cards a text names.
+
+    Names are kept as two sorted lists (keys, English names), not a dict: a query reads 48,000
+    names from the index with two `str.split`s, and looks keys up by bisection."""
+
+    def __init__(self, keys: dict[str, str], common: frozenset[str] = frozenset()) -> None:
+        order = sorted(keys)
+        self._init(order, [keys[k] for k in order], common)
+
+    def _init(self, keys: list[str], values: list[str], common: frozenset[str]) -> None:
+        self._keys = keys
+        self._values = values
+        self.common = common  # words too ordinary to be a one-word name unless written as one
+        self.longest = max((k.count(" ") + 1 for k in keys), default=1)
+
+    @classmethod
+    def from_sorted(cls, keys: list[str], values: list[str], common: frozenset[str]) -> CardMatcher:
+        matcher = cls.__new__(cls)
+        matcher._init(keys, values, common)
+        return matcher
+
+    def get(self, key: str) -> str | None:
+        """The English name for an exact name key (see `kb.oracle.name_key`)."""
+        i = bisect.bisect_left(self._keys, key)
+        if i < len(self._keys) and self._keys[i] == key:
+            return self._values[i]
+        return None
+
+    def items(self) -> Iterator[tuple[str, str]]:
+        return zip(self._keys, self._values)
+
+    @classmethod
+    def from_names(cls, names: Iterable[tuple[str, str]], common: Iterable[str] = ()) -> CardMatcher:
+        """From (name in any language, English name) pairs."""
+        keys: dict[str, str] = {}
+        short: dict[str, set[str]] = {}
+        for local, english in names:
+            k = name_key(local)
+            if k:
+                keys.setdefault(k, english)
+            if "," in local:
+                head = name_key(local.split(",")[0])
+                if len(head) >= 5:
+                    short.setdefault(head, set()).add(english)
+        for head, owners in short.items():
+            if len(owners) == 1 and head not in keys:
+                keys[head] = next(iter(owners))
+        return cls(keys, frozenset(common))
+
+    def closest(self, name: str) -> str | None:
+        """The English name for `name`, allowing small misspellings; None when nothing is close."""
+        k = name_key(name)
+        found = self.get(k)
+        if found is not None:
+            return found
+        best = self._fuzzy(k)
+        return self._values[best[0]] if best else None
+
+    def _fuzzy(self, k: str) -> tuple[int, int] | None:
+        """(position, distance) of the closest name starting with `k`'s two letters, within the limit."""
+        limit = _max_edits(len(k))
+        if not limit:
+            return None
+        # Candidates share the first two letters (a slip there is rare, and the range is ~100 names).
+        lo = bisect.bisect_left(self._keys, k[:2])
+        hi = bisect.bisect_left(self._keys, k[:1] + chr(ord(k[1]) + 1))
+        n = len(k)
+        best: tuple[int, int] | None = None
+        keys = self._keys
+        for pos in range(lo, hi):
+            cand = keys[pos]
+            if abs(len(cand) - n) > limit:
+                continue
+            d = within(k, cand, limit)
+            if d is not None and (best is None or d < best[1]):
+                best = (pos, d)
+                if d == 1:
+                    break
+        return best
+
+    def find(self, text: str) -> list[NamedCard]:
+        """The cards `text` names, in order of mention, each once."""
+        found = list(_WORD.finditer(text))
+        raw = [m.group() for m in found]
+        # a word right after . ! ? : (or the first) is capitalised because it starts a sentence
+        starts = {i for i, m in enumerate(found)
+                  if i == 0 or text[found[i - 1].end():m.start()].strip()[-1:] in (".", "!", "?", ":", "¿", "¡", '"')}
+        words = [name_key(w) for w in raw]
+        out: dict[str, NamedCard] = {}
+        i = 0
+        n = len(words)
+        while i < n:
+            hit = None
+            for size in range(min(self.longest, MAX_WORDS, n - i), 0, -1):
+                key = " ".join(words[i:i + size])
+                english = self.get(key)
+                if english is not None:
+                    if size == 1 and (key in STOPWORDS or (key in self.common or len(key) < 4) and (
+                            i in starts or not _is_capitalised(raw[i]))):
+                        continue  # `manifest`, `What`, `fog`: the word, unless written as a name
+                    hit = (size, english, 0)
+                    break
+            if hit is None and self._may_start_name(raw[i], words[i]):
+                for size in range(min(3, n - i), 0, -1):
+                    key = " ".join(words[i:i + size])
+                    if len(key) < 5:
+                        continue
+                    found = self._fuzzy(key)
+                    if found:
+                        hit = (size, self._values[found[0]], found[1])
+                        break
+            if hit is None:
+                i += 1
+                continue
+            size, english, distance = hit
+            if english not in out:
+                out[english] = NamedCard(english, " ".join(raw[i:i + size]), distance)
+            i += size
+        return list(out.values())
+
+    def _may_start_name(self, raw: str, key: str) -> bool:
+        """A misspelled name is looked for only where a name is written: a capitalised word that
+        is not a rules word (German capitalises every noun, so `Kreatur` is still tried)."""
+        return len(key) >= 3 and raw[:1].isupper() and key not in self.common
+
+
+# ------------------------------------------------------------------ what a card's Oracle text is about
+def _phrase_variants(term: str) -> list[str]:
+    """A CR glossary term and its plural, so `Activated Ability` meets `activated abilities`."""
+    out = [term]
+    if term.endswith("y"):
+        out.append(term[:-1] + "ies")
+    elif not term.endswith("s"):
+        out.append(term + "s")
+    return out
+
+
+class RulesTerms:
+    """Phrases (token tuples) of the rules vocabulary: CR glossary terms plus reviewed associations
+    (`corpus/search-associations.yaml`: a rules phrase and the rules phrases a question about it may
+    need, such as activated abilities → special action)."""
+
+    def __init__(self, terms: Iterable[str], associations: Iterable[tuple[list[str], list[str]]] = ()) -> None:
+        from kb.search.text import tokenize
+
+        self._tokenize = tokenize
+        phrases: dict[tuple[str, ...], list[str]] = {}
+        for term in terms:
+            toks = tokenize(term)
+            for variant in _phrase_variants(term):
+                key = tuple(tokenize(variant))
+                if key:
+                    phrases.setdefault(key, []).extend(t for t in toks if t not in phrases[key])
+        for when, add in associations:
+            extra = [t for phrase in add for t in tokenize(phrase)]
+            for phrase in when:
+                key = tuple(tokenize(phrase))
+                if key:
+                    phrases.setdefault(key, [])
+                    phrases[key].extend(t for t in [*key, *extra] if t not in phrases[key])
+        self._by_first: dict[str, list[tuple[tuple[str, ...], list[str]]]] = {}
+        for key, toks in sorted(phrases.items(), key=lambda kv: -len(kv[0])):
+            self._by_first.setdefault(key[0], []).append((key, toks))
+
+    def found(self, text: str) -> list[tuple[tuple[str, ...], list[str]]]:
+        """(phrase, tokens it stands for) of every rules phrase in `text`, left to right, longest first."""
+        toks = self._tokenize(text)
+        out = []
+        i = 0
+        while i < len(toks):
+            for key, add in self._by_first.get(toks[i], ()):
+                if tuple(toks[i:i + len(key)]) == key:
+                    out.append((key, add))
+                    i += len(key)
+                    break
+            else:
+                i += 1
+        return out
+
+
+def card_expansions(cards: Iterable[tuple[str, str]], terms: RulesTerms, max_share: float = 0.05) -> dict[str, list[str]]:
+    """English name → the rules tokens its Oracle text is about, for (English name, Oracle text) pairs.
+
+    A phrase found in more than `max_share` of all Oracle texts (creature, target, battlefield) says
+    nothing about one card and is left out.
+    """
+    found: dict[str, list[tuple[tuple[str, ...], list[str]]]] = {}
+    df: dict[tuple[str, ...], int] = {}
+    n = 0
+    for name, text in cards:
+        n += 1
+        hits = terms.found(text)
+        found[name] = hits
+        for key in {k for k, _ in hits}:
+            df[key] = df.get(key, 0) + 1
+    limit = max(1, int(max_share * n))
+    out: dict[str, list[str]] = {}
+    for name, hits in found.items():
+        toks: list[str] = []
+        for key, add in hits:
+            if df[key] <= limit:
+                toks.extend(t for t in add if t not in toks)
+        if toks:
+            out[name] = toks
+    return out
+
+
+# ------------------------------------------------------------------ compiled at index build time
+ASSOCIATIONS_FILE = "search-associations.yaml"
+
+
+class CardIndex:
+    """What a query needs about cards, compiled when the index is built (a query never reads the
+    19,032-card Oracle file: parsing it costs ~0.1 s, this ~20 ms): name keys, the words too common
+    to start a misspelled name, and each card's rules tokens."""
+
+    def __init__(self, matcher: CardMatcher, expand: dict[str, list[str]]) -> None:
+        self.matcher = matcher
+        self.expand = expand
+        self._expand_text = ""  # read from an index: looked up per named card, never parsed whole
+
+    def to_json(self) -> dict:
+        """Line-separated strings, not JSON objects: a query reads 48,000 names in a few ms."""
+        keys, values = zip(*self.matcher.items()) if self.matcher._keys else ((), ())
+        return {"keys": "\n".join(keys), "values": "\n".join(values),
+                "common": " ".join(sorted(self.matcher.common)),
+                "expand": "\n".join(f"{k}\t{' '.join(v)}" for k, v in sorted(self.expand.items()))}
+
+    @classmethod
+    def from_json(cls, doc: dict) -> CardIndex:
+        keys = doc["keys"].split("\n") if doc["keys"] else []
+        values = doc["values"].split("\n") if doc["values"] else []
+        if len(keys) != len(values):
+            raise ValueError("card names and English names differ in number")
+        index = cls(CardMatcher.from_sorted(keys, values, frozenset(doc["common"].split())), {})
+        index._expand_text = "\n" + doc["expand"] + "\n"
+        return index
+
+    def named(self, text: str) -> list[NamedCard]:
+        return self.matcher.find(text)
+
+    def rules_tokens(self, names: Iterable[str]) -> list[str]:
+        """The rules tokens of the named cards' Oracle texts (each once)."""
+        out: list[str] = []
+        for name in names:
+            toks = self.expand.get(name)
+            if toks is None and self._expand_text:
+                at = self._expand_text.find(f"\n{name}\t")
+                if at >= 0:
+                    start = at + len(name) + 2
+                    toks = self._expand_text[start:self._expand_text.index("\n", start)].split()
+            out.extend(t for t in toks or () if t not in out)
+        return out
+
+
+def load_associations(text: str) -> list[tuple[list[str], list[str]]]:
+    import yaml
+
+    from kb.errors import InputError
+
+    try:
+        doc = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        raise InputError(f"{ASSOCIATIONS_FILE}: not valid YAML: {exc}") from None
+    out = []
+    for n, row in enumerate(doc.get("associations", []), start=1):
+        if not isinstance(row, dict) or not row.get("when") or not row.get("add"):
+            raise InputError(f"{ASSOCIATIONS_FILE}: association #{n} needs `when` and `add` lists")
+        out.append(([str(w) for w in row["when"]], [str(a) for a in row["add"]]))
+    return out
+
+
+def compile_card_index(entries: Iterable, oracle, card_names, associations_text: str = "",
+                       glossary=None) -> CardIndex:
+    """The CardIndex of a KB: names from the Oracle cards, the KB's names table and its entries' cards;
+    rules terms from its CR glossary entries (kind rule, clause `glossary:TERM`)."""
+    from kb.cr_entries import GLOSSARY_PREFIX
+    from kb.search.text import STOPWORDS, tokenize
+
+    entries = list(entries)
+    pairs: list[tuple[str, str]] = list(oracle.names()) if oracle is not None else []
+    names_table = getattr(card_names, "names", {}) or {}
+    for english, by_lang in names_table.items():
+        pairs.extend((local, english) for local in by_lang.values())
+    for e in entries:
+        pairs.extend((c, c) for c in e.cards)
+    # Words of the rules themselves: a lower-case `manifest` or `disguise` is the rule, not a typo.
+    common: set[str] = set(STOPWORDS)
+    for e in entries:
+        if e.clause:
+            common.update(name_key(e.text).split())
+    for concept in getattr(glossary, "concepts", ()):  # German and Spanish rules words too
+        for terms in concept.terms.values():
+            for term in terms:
+                common.update(name_key(term).split())
+    matcher = CardMatcher.from_names(pairs, common)
+    terms = [e.clause[len(GLOSSARY_PREFIX):] for e in entries
+             if e.clause and e.clause.startswith(GLOSSARY_PREFIX)]
+    rules_terms = RulesTerms(terms, load_associations(associations_text) if associations_text else ())
+    cards = list(oracle) if oracle is not None else []
+    expand = card_expansions([(c.name, c.text) for c in cards], rules_terms)
+    # The card types matter whatever their frequency: a manifested Lightning Bolt is an instant.
+    for c in cards:
+        types = [t for t in tokenize(c.type.split("\u2014")[0]) if t not in ("legendary", "basic", "snow")]
+        if types:
+            expand[c.name] = types + [t for t in expand.get(c.name, ()) if t not in types]
+    return CardIndex(matcher, expand)

@@ -1,0 +1,110 @@
+"""Cards a question names (any language, small misspellings) and the rules question inside a story."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.search.cardnames import CardIndex, CardMatcher, RulesTerms, card_expansions, within
+from kb.search.focus import focus
+
+NAMES = [
+    ("Lightform", "Lightform"), ("Lichtform", "Lightform"), ("Forma de luz", "Lightform"),
+    ("Rageform", "Rageform"), ("Wutform", "Rageform"), ("Forma de ira", "Rageform"),
+    ("Pithing Needle", "Pithing Needle"), ("Lähmungsnadel", "Pithing Needle"), ("Aguja medular", "Pithing Needle"),
+    ("Cursed Totem", "Cursed Totem"), ("Linvala, Keeper of Silence", "Linvala, Keeper of Silence"),
+    ("Manifest", "Manifest"), ("Mouth", "Mouth"), ("Boca", "Mouth"), ("Run Wild", "Run Wild"), ("Verwildern", "Run Wild"),
+    ("What", "Who // What // When // Where // Why"), ("Trouble", "Toil // Trouble"),
+]
+
+
+@pytest.fixture(scope="module")
+def matcher() -> CardMatcher:
+    return CardMatcher.from_names(NAMES, common={"manifest", "boca", "abajo", "turn", "face"})
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("Kann ich mit Lähmungsnadel auf Wutform verhindern, dass sie aufgedeckt wird?", ["Pithing Needle", "Rageform"]),
+    ("¿Qué pasa si la Aguja medular nombra Forma de ira?", ["Pithing Needle", "Rageform"]),
+    ("My opponent controls Cursed Totem. Can I turn my morph face up?", ["Cursed Totem"]),
+    ("what does lahmungsnadel do to a morph", ["Pithing Needle"]),  # accents and case ignored
+    ("Lightfrom with an empty library?", ["Lightform"]),  # swapped letters: one edit
+    ("Does Pithing Needel stop unmorphing?", ["Pithing Needle"]),
+    ("I attacked with Linvala and then...", ["Linvala, Keeper of Silence"]),  # the short legendary name
+    ("Can I manifest a land? It is face down.", []),  # a rules word is not the card Manifest
+    ("¿Puedo mirar una criatura boca abajo?", []),  # nor a Spanish rules word the card Boca
+    ("Kann ich verhindern, dass er verdeckt bleibt?", []),  # a lower-case word is not a misspelled name
+    ("When my Manifest resolves, I win?", ["Manifest"]),  # ... unless written as a name
+    ("It came up last night. What happens to Lightform then?", ["Lightform"]),  # `What` starts a sentence
+])
+def test_cards_named_in_a_question(matcher: CardMatcher, question: str, expected: list[str]) -> None:
+    assert [c.name for c in matcher.find(question)] == expected
+
+
+def test_closest_name_forgives_one_slip(matcher: CardMatcher) -> None:
+    assert matcher.closest("Wutfrom") == "Rageform"
+    assert matcher.closest("Forma de ria") == "Rageform"
+    assert matcher.closest("Nothing Like It") is None
+
+
+@pytest.mark.parametrize(("a", "b", "k", "expected"), [
+    ("lightfrom", "lightform", 1, 1), ("lightform", "lightform", 1, 0), ("verhindern", "verwildern", 1, None),
+    ("verhindern", "verwildern", 2, 2), ("ragform", "rageform", 1, 1), ("abc", "xyz", 2, None),
+])
+def test_edit_distance_within_a_limit(a: str, b: str, k: int, expected: int | None) -> None:
+    assert within(a, b, k) == expected
+
+
+def test_oracle_text_gives_its_rules_words_and_their_associations() -> None:
+    terms = RulesTerms(["Activated Ability", "Special Action", "Creature", "Mana Ability"],
+                       [(["activated abilities"], ["special action"])])
+    texts = [("Cursed Totem", "Activated abilities of creatures can't be activated.")]
+    texts += [(f"Bear {i}", "Creature. Just a creature.") for i in range(30)]
+    expand = card_expansions(texts, terms)
+    assert {"activat", "special", "actio"} <= set(expand["Cursed Totem"])
+    assert "Bear 1" not in expand  # `creature` is in most texts: it says nothing about one card
+
+
+def test_card_index_survives_its_stored_form(matcher: CardMatcher) -> None:
+    index = CardIndex(matcher, {"Cursed Totem": ["activat", "special"]})
+    back = CardIndex.from_json(index.to_json())
+    assert [c.name for c in back.named("Lähmungsnadel und Cursed Totem")] == ["Pithing Needle", "Cursed Totem"]
+    assert back.rules_tokens(["Cursed Totem", "Rageform"]) == ["activat", "special"]
+
+
+def test_a_story_is_split_into_the_asking_sentence_and_the_rest() -> None:
+    story = ("So last night at FNM I was playing my morph deck against a friend. On turn four I cast a "
+             "face-down creature and he attacked me with a big flier, so I blocked with it. "
+             "Can I turn it face up after blockers are declared? He said no.")
+    parts = focus(story)
+    assert parts.asking == "Can I turn it face up after blockers are declared?"
+    assert "FNM" in parts.story and "He said no." in parts.story
+
+
+@pytest.mark.parametrize("question", [
+    "Can I turn it face up after blockers are declared?",  # short: all question
+    "Ich habe eine verdeckte Kreatur. Darf ich sie aufdecken?",
+])
+def test_a_short_question_is_all_question(question: str) -> None:
+    assert focus(question).asking == question and not focus(question).is_story
+
+
+def test_a_story_without_a_question_mark_asks_in_its_last_sentence() -> None:
+    story = ("We were playing a long game and my opponent had three face-down creatures on the battlefield "
+             "and one of them was a manifested land card. I want to know whether he can turn the land face up.")
+    assert focus(story).asking == "I want to know whether he can turn the land face up."
+
+
+def test_search_lexicon_extends_glossary_concepts_and_its_digest() -> None:
+    from kb.model import Lang
+    from kb.search.glossary import Glossary, current_digest
+
+    base = Glossary.from_yaml("concepts:\n  - id: distinguish\n    en: [mix up]\n    de: [vertauschen]\n")
+    extra = Glossary.from_yaml("concepts:\n  - id: distinguish\n    de: [durchmischen]\n  - id: cast\n    en: [cast]\n")
+    merged = base.merged(extra)
+    assert [c.id for c in merged.concepts] == ["distinguish", "cast"]
+    assert merged.concepts[0].terms[Lang.DE] == ("vertauschen", "durchmischen")
+    assert [c.id for c in merged.concepts_in("Darf ich die durchmischen?")] == ["distinguish"]
+    assert merged.digest not in (base.digest, extra.digest)
+    bundled = Glossary.load()
+    assert bundled.digest == current_digest()  # an index records the merged glossary it used
+    assert "durchmischen" in next(c for c in bundled.concepts if c.id == "distinguish").terms[Lang.DE]
