@@ -54,17 +54,21 @@ SHAPE = dict(topics=64, clusters=4096, alpha=0.4, mean_norm=2.0, topic=0.5, clus
 # (name, file kind, params, read mode); file kinds are built once per size.
 METHODS = [
     ("numpy-mmap", "npy", {}, "mmap"),
+    ("numpy-mmap einsum", "npy", {"kernel": "einsum"}, "mmap"),
     ("numpy-ram (kb today)", "npy", {}, "kb"),
     ("faiss-flat", "flat", {}, "read"),
+    ("faiss-flat mmap", "flat", {}, "mmap"),
     ("hnsw ef64", "hnsw", {"efSearch": 64}, "read"),
     ("hnsw ef128", "hnsw", {"efSearch": 128}, "read"),
-    ("hnsw ef64 mmap", "hnsw", {"efSearch": 64}, "mmap"),
+    ("hnsw ef512", "hnsw", {"efSearch": 512}, "read"),
+    ("hnsw ef128 mmap", "hnsw", {"efSearch": 128}, "mmap"),
     ("ivf nprobe8", "ivf", {"nprobe": 8}, "read"),
     ("ivf nprobe32", "ivf", {"nprobe": 32}, "read"),
-    ("ivf nprobe8 mmap", "ivf", {"nprobe": 8}, "mmap"),
+    ("ivf nprobe128", "ivf", {"nprobe": 128}, "read"),
+    ("ivf nprobe32 mmap", "ivf", {"nprobe": 32}, "mmap"),
 ]
-COLD = {"numpy-mmap", "numpy-ram (kb today)", "faiss-flat", "hnsw ef64", "hnsw ef64 mmap",
-        "ivf nprobe8", "ivf nprobe8 mmap"}
+COLD = {"numpy-mmap", "numpy-ram (kb today)", "faiss-flat", "faiss-flat mmap", "hnsw ef128",
+        "hnsw ef128 mmap", "ivf nprobe32", "ivf nprobe32 mmap"}
 # shape_stats() of a real-model index of the bundled corpus (multilingual-e5-small, 492 rows:
 # `--real <KB_HOME>/current/index/vectors.npy` recomputes it).
 REAL_E5_SHAPE = {"rows_compared": 492, "random_pair_cos_mean": 0.842, "random_pair_cos_std": 0.028,
@@ -234,14 +238,14 @@ def _status_kb(field: str) -> int:
 
 def child(spec: dict) -> dict:
     """Load one index, answer the queries one at a time on one thread; timings in ms."""
-    t0 = time.perf_counter()
-    import numpy as np
-
     path = Path(spec["path"])
     if spec["cold"]:
         fd = os.open(path, os.O_RDONLY)
         os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
         os.close(fd)
+    t0 = time.perf_counter()
+    import numpy as np
+
     q = np.load(spec["queries"])[: spec["n_queries"]]
     out: dict = {}
     faiss = None
@@ -272,11 +276,12 @@ def child(spec: dict) -> dict:
 
     def search(v):
         if spec["kind"] == "npy":
-            s = vectors @ v
+            s = np.einsum("ij,j->i", vectors, v) if einsum else vectors @ v
             top = np.argpartition(-s, K)[:K]
             return top[np.argsort(-s[top], kind="stable")]
         return index.search(v[None, :], K)[1][0]
 
+    einsum = spec["params"].get("kernel") == "einsum"
     ids = np.zeros((len(q), K), dtype=np.int64)
     times = []
     for i in range(len(q)):
@@ -395,27 +400,30 @@ def verdict(sizes: list[dict]) -> list[str]:
         m = {r["method"]: r for r in s["methods"]}
         ex = m["numpy-mmap"]
         exact = [r for r in s["methods"] if r["recall10"] >= 0.99]
-        fast_cold = min(exact, key=lambda r: r["load_plus_first_ms"])
+        fast_cold = min(exact, key=lambda r: r["process_to_first_answer_ms"])
+        fast_warm = min(exact, key=lambda r: r["p50_ms"])
         ann = [r for r in s["methods"] if r["kind"] in ("hnsw", "ivf")]
-        best_ann = max(ann, key=lambda r: (r["recall10"], -r["load_plus_first_ms"]))
+        best_ann = max(ann, key=lambda r: (r["recall10"], -r["process_to_first_answer_ms"]))
         lines.append(
-            f"- **{s['n']:,} vectors**: exact numpy-mmap answers a fresh process's first query in "
-            f"{ex['load_plus_first_ms']:.0f} ms (load {ex['load_ms']:.1f} + query "
+            f"- **{s['n']:,} vectors**: exact numpy-mmap answers a fresh process's first query "
+            f"{ex['process_to_first_answer_ms']:.0f} ms after it starts (load {ex['load_ms']:.1f} + query "
             f"{ex['first_query_ms']:.0f}; warm p50 {ex['p50_ms']:.1f} ms; anonymous memory "
             f"{ex['anon_rss_end_mb']:.0f} MB). Fastest fresh-process first answer with recall@10 "
-            f">= 0.99: **{fast_cold['method']}** ({fast_cold['load_plus_first_ms']:.0f} ms). Best "
+            f">= 0.99: **{fast_cold['method']}** ({fast_cold['process_to_first_answer_ms']:.0f} ms); "
+            f"fastest warm p50 with recall@10 >= 0.99: **{fast_warm['method']}** "
+            f"({fast_warm['p50_ms']:.1f} ms). Best "
             f"ANN recall: {best_ann['method']} {best_ann['recall10']:.3f} (near "
             f"{best_ann['recall10_near']:.3f}, off topic {_f(best_ann['recall10_off'], 3)}), "
-            f"first answer {best_ann['load_plus_first_ms']:.0f} ms, warm p50 "
+            f"first answer {best_ann['process_to_first_answer_ms']:.0f} ms, warm p50 "
             f"{best_ann['p50_ms']:.2f} ms."
         )
     if len(sizes) >= 2:
         a, b = sizes[0], sizes[-1]
         ea = {r["method"]: r for r in a["methods"]}
         eb = {r["method"]: r for r in b["methods"]}
-        for metric, label in (("load_plus_first_ms", "fresh-process first answer"),
+        for metric, label in (("process_to_first_answer_ms", "fresh process to first answer"),
                               ("p50_ms", "warm p50")):
-            for other in ("hnsw ef128", "hnsw ef64 mmap"):
+            for other in ("faiss-flat mmap", "hnsw ef128 mmap", "ivf nprobe32 mmap"):
                 # Each cost is about c0 + c1*N (a scan, a file read): fit through both sizes.
                 def line(name):
                     y0, y1 = ea[name][metric], eb[name][metric]
@@ -461,7 +469,9 @@ def write_report(result: dict) -> None:
         f"first {result['exact_queries']} queries only (their recall is 1 by construction). "
         f"*load* and *first* are medians over {result['repeat']} fresh processes. *load* is opening the file (np.load mmap, kb's "
         "read + CRC-32 + np.load, faiss.read_index, or read_index with IO_FLAG_MMAP_IFC); *first* "
-        "is the first query in that process (an mmap pays its page faults here); p50/p95 are over "
+        "is the first query in that process (an mmap pays its page faults here); *fresh process to "
+        "first answer* is from the child's first line (after the interpreter started) to its first "
+        "result: imports of numpy and faiss, load and first query; p50/p95 are over "
         "the other queries. *warm cache*: the file is in the page cache, as for a judge asking "
         "again; *cold disk*: the file was evicted with posix_fadvise(DONTNEED) first. "
         "*anon* is the process's anonymous RSS at the end (page-cache pages of an mmap are not in "
@@ -481,14 +491,15 @@ def write_report(result: dict) -> None:
             f"{b['ivf']['list_size_max_over_mean']}x the mean) {b['ivf']['file_mb']} MB (build "
             f"{b['ivf']['build_s']} s).",
             "",
-            "| method | load ms | first ms | p50 ms | p95 ms | recall@10 (near / off) | min | "
+            "| method | load ms | first ms | fresh process to first answer ms | p50 ms | p95 ms | recall@10 (near / off) | min | "
             "peak RSS MB | anon MB | cold disk: load + first ms | cold peak RSS MB |",
-            "|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
+            "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|",
         ]
         for r in s["methods"]:
             c = r.get("cold_disk")
             L.append(
                 f"| {r['method']} | {_f(r['load_ms'])} | {_f(r['first_query_ms'])} | "
+                f"{_f(r['process_to_first_answer_ms'], 0)} | "
                 f"{_f(r['p50_ms'], 2)} | {_f(r['p95_ms'], 2)} | {r['recall10']:.3f} "
                 f"({r['recall10_near']:.3f} / {_f(r['recall10_off'], 3)}) | {r['recall10_min']:.1f} | "
                 f"{_f(r['peak_rss_mb'], 0)} | {_f(r['anon_rss_end_mb'], 0)} | "
