@@ -14,8 +14,9 @@ Each size is a prefix of the same stream, so 100k is the first 100k rows of 1M.
 Queries: 3/4 near the data (new points from the data's clusters), 1/4 off topic (new topics).
 
 Per size and method, in a child process with one thread (OMP/OpenBLAS/faiss at 1):
-load time, first query, p50/p95 of the rest, recall@10 against exact, peak RSS (ru_maxrss) and
-anonymous RSS (the part that is not page cache). Build runs in this process with
+load time, first query, p50/p95 of the rest, recall@10 against exact, peak RSS (VmHWM: Linux
+keeps getrusage's ru_maxrss across fork + exec, so a child would report the parent's peak; ru_maxrss
+is in the JSON too) and anonymous RSS (the part that is not page cache). Build runs in this process with
 `--build-threads`. A second child per method evicts the index file from the page cache
 (posix_fadvise DONTNEED) first and measures load + first query from disk ("cold disk").
 
@@ -491,7 +492,7 @@ def write_report(result: dict, out: Path = RESULTS) -> None:
         "result: imports of numpy and faiss, load and first query; p50/p95 are over "
         "the other queries. *warm cache*: the file is in the page cache, as for a judge asking "
         "again; *cold disk*: the file was evicted with posix_fadvise(DONTNEED) first. "
-        "*anon* is the process's anonymous RSS at the end (page-cache pages of an mmap are not in "
+        "*peak RSS* is the child's VmHWM; *anon* is the process's anonymous RSS at the end (page-cache pages of an mmap are not in "
         "it; they are shared and reclaimable).",
         "",
     ]
