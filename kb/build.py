@@ -151,7 +151,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
     entries = assign_ids(entries, lambda source: source in bundled_labels)
     progress("link rules", 0, 1)
 
-    entries = link_rules(entries, load_rules())
+    entries = link_rules(entries, load_rules(), on_progress=progress)
     progress("attach checks", 0, 1)
     from kb.checks import load_checks, match_entries
 
@@ -171,7 +171,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
     return entries, report
 
 
-def link_rules(entries: list[Entry], rules: Any) -> list[Entry]:
+def link_rules(entries: list[Entry], rules: Any, on_progress: OnProgress | None = None) -> list[Entry]:
     """Entries with their CR links. Linking looks at one entry at a time, so the links of an entry
     whose content did not change since the last build are taken from the memo: adding one page
     links only the entries it touched."""
@@ -192,7 +192,14 @@ def link_rules(entries: list[Entry], rules: Any) -> list[Entry]:
         return hashlib.sha1(_json.dumps(d, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
     def compute(todo: list[Entry]) -> list[tuple[Any, str]]:
-        return [(e.rules, e.link_note) for e in links.link_entries(todo, rules)]
+        out: list[tuple[Any, str]] = []
+        overrides, cards = links.load_overrides(), links.load_card_texts()  # once, not per chunk
+        for start in range(0, len(todo), 200):  # in chunks, so a big new page shows progress
+            out += [(e.rules, e.link_note)
+                    for e in links.link_entries(todo[start:start + 200], rules, overrides=overrides, cards=cards)]
+            if on_progress:
+                on_progress("link rules", len(out), len(todo))
+        return out
 
     found = memo_map("links", inputs, entries, content, compute)
     return [replace(e, rules=r, link_note=note) for e, (r, note) in zip(entries, found)]
