@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import pytest
@@ -81,7 +82,7 @@ def test_export_contract_and_determinism(kb_home):
         assert set(e) >= {"id", "kind", "text", "cards", "first_date", "last_date", "variants", "rules", "checks"}
         for v in e["variants"]:
             assert set(v) >= {"text", "lang", "date", "source", "line", "relation", "similarity"}
-            assert "/corpus" in v["source"] or v["source"].startswith("corpus/")
+            assert v["source"].startswith((os.environ["KB_CORPUS"], "corpus/")), v["source"]
     assert kb("ingest").exit_code == 0
     second = kb("export", "--json")
     assert second.stdout == first.stdout
@@ -118,7 +119,7 @@ def test_strict_ingest_adds_nothing(tmp_path, kb_home):
 
 def test_ingest_adds_and_sources_lists_and_remove_takes_out(tmp_path, kb_home):
     page = tmp_path / "flock.json"
-    page.write_text(json.dumps({"name": "Monastery Flock", "foreignData": [{"language": "German", "name": "Klosterschwarm"}],
+    page.write_text(json.dumps({"name": "Zzyzx Judge Card", "foreignData": [{"language": "German", "name": "Schiedsrichterkarte Zzyzx"}],
                                 "rulings": [{"date": "2014-09-20", "text": "A ruling of the judge's own file."}]}))
     other = tmp_path / "other.json"
     other.write_text(json.dumps({"name": "Hauntwoods Shrieker",
@@ -128,13 +129,13 @@ def test_ingest_adds_and_sources_lists_and_remove_takes_out(tmp_path, kb_home):
     listed = json.loads(kb("sources", "--json").stdout)
     assert [s["path"] for s in listed] == sorted([str(page), str(other)])
     assert all(s["units"] == 1 and s["skipped"] == 0 and len(s["sha256"]) == 64 for s in listed)
-    by_german = json.loads(kb("list", "--card", "Klosterschwarm", "--json").stdout)
+    by_german = json.loads(kb("list", "--card", "Schiedsrichterkarte Zzyzx", "--json").stdout)
     assert [e["text"] for e in by_german] == ["A ruling of the judge's own file."]
     again = kb("ingest", str(page))
     assert again.exit_code == 0 and "nothing changed" in again.output
     assert kb("remove", str(page)).exit_code == 0
     assert [s["path"] for s in json.loads(kb("sources", "--json").stdout)] == [str(other)]
-    assert kb("list", "--card", "Klosterschwarm").exit_code == 1
+    assert kb("list", "--card", "Schiedsrichterkarte Zzyzx").exit_code == 1
     assert "no source" in kb("remove", str(page)).output
 
 

@@ -120,7 +120,7 @@ def test_card_names_and_texts_from_an_ingested_page_are_not_markup(tmp_path, mon
     (tmp_path / "p.txt").write_text("[bold]Not a real card[/]\n\nJul 13, 2018\n\nA [red]ruling[/] with [/] brackets.\n")
     assert kb("ingest", str(tmp_path / "p.txt")).exit_code == 0
     entries = json.loads(kb("list", "--json").stdout)
-    (entry,) = [e for e in entries if "brackets" in e["text"]]
+    (entry,) = [e for e in entries if "brackets" in e["text"] and e["kind"] == "ruling"]
     shown = kb("show", entry["id"])
     assert shown.exit_code == 0
     assert "[bold]Not a real card[/]" in shown.stdout and "A [red]ruling[/] with [/] brackets." in shown.stdout

@@ -13,7 +13,6 @@ from kb.normalize import match_key
 from kb.outdated import (Level, Reason, filter_items, find_outdated, group_wordings, substantive, summarize,
                           touched_words)
 from kb.paths import corpus_dir
-from tests.test_dedup import LABELLED_SOURCES
 
 # 2014 wordings that the 2018 rulings replaced, and translations of such wordings.
 SUPERSEDED = [
@@ -22,9 +21,6 @@ SUPERSEDED = [
     "don't have names, they can't have the same name",
     "on the battlefield in order to confuse other players",
     "There are no cards in the Fate Reforged set",
-    # ... and wordings the 2024 MKM/DSK reissues replaced (bundled since issue 11): this one gained
-    # "unless the new characteristics of the object change the legality of those targets".
-    "A permanent that turns face up or face down changes characteristics",
     "Some older Magic sets feature double-faced cards",
     "Du kannst eine verdeckte bleibende Karte",
     "Du musst sicherstellen, dass deine verdeckten",
@@ -54,11 +50,10 @@ def outdated(bundled_entries):
 
 
 def reasons_for(outdated, quote):
-    """Outdated items of the variants quoting `quote` in the sources the labels were made from."""
+    """Outdated items of the variants quoting `quote`."""
     entries, items = outdated
     key = match_key(quote)
-    variants = [(e, i) for e in entries for i, v in enumerate(e.variants)
-                if key in match_key(v.text) and v.source.startswith(LABELLED_SOURCES)]
+    variants = [(e, i) for e in entries for i, v in enumerate(e.variants) if key in match_key(v.text)]
     assert variants, f"no variant quotes {quote!r}"
     flagged = {(item.entry, item.variant_index): item for item in items}
     return [flagged.get((e.id, i)) for e, i in variants]

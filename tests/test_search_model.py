@@ -10,13 +10,23 @@ from pathlib import Path
 
 import pytest
 
+import sys
+
 from kb.model import Lang
 from kb.search import Searcher, build_index
-from kb.search.quality import evaluate, load_questions, unanswerable
 
 pytestmark = pytest.mark.model
 
-QUESTIONS = Path(__file__).resolve().parent.parent / "bench" / "questions.yaml"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import search_quality as sq  # noqa: E402
+
+# Floors on the DEV split of the judge questions (the split search was tuned on), a little under
+# what bench/results/search_quality.md measures (top-3 en 0.92, de 0.88, es 0.85): a regression
+# guard, not the quality claim; the test split is only reported there.
+TOP3_FLOOR = 0.80
+TOP1_FLOOR = 0.60
 
 
 @pytest.fixture(scope="module")
@@ -24,26 +34,23 @@ def quality(bundled_entries, tmp_path_factory: pytest.TempPathFactory) -> dict:
     from kb.embed import CachedEmbedder, SentenceTransformerEmbedder
 
     entries, _ = bundled_entries
-    questions = load_questions(QUESTIONS)
-    assert not unanswerable(questions, entries), "a label matches no entry of the bundled corpus"
+    questions = [q for q in sq.load_questions(ROOT / "bench" / "data" / "judge_questions.yaml") if q.split == "dev"]
+    assert not sq.label_problems(questions, entries), "a label matches no entry of the bundled corpus"
     root = tmp_path_factory.mktemp("quality")
     embedder = CachedEmbedder(SentenceTransformerEmbedder(root / "model"), root / "cache")
     build_index(entries, root / "index", embedder)
-    return evaluate(Searcher.load(root / "index", entries), questions)
+    result = sq.evaluate(Searcher.load(root / "index", entries), questions, entries)
+    (source,) = result["scores"]
+    return result["scores"][source]
 
 
 @pytest.mark.parametrize("lang", [lang.value for lang in Lang])
-def test_hybrid_top3_is_at_least_085_in_every_language(quality: dict, lang: str) -> None:
-    assert quality["modes"]["hybrid"][lang]["top3"] >= 0.85, quality["misses"]["hybrid"]
+def test_hybrid_dev_split_holds_its_floor_in_every_language(quality: dict, lang: str) -> None:
+    scores = quality["hybrid"]["dev"][lang]
+    assert scores["n"] >= 25 and scores["top3"] >= TOP3_FLOOR and scores["top1"] >= TOP1_FLOOR, scores
 
 
-@pytest.mark.parametrize("lang", [lang.value for lang in Lang])
 @pytest.mark.parametrize("baseline", ["dense", "lexical"])
-def test_hybrid_is_at_least_as_good_as_each_baseline(quality: dict, lang: str, baseline: str) -> None:
-    hybrid, base = quality["modes"]["hybrid"][lang], quality["modes"][baseline][lang]
+def test_hybrid_beats_each_baseline_overall(quality: dict, baseline: str) -> None:
+    hybrid, base = quality["hybrid"]["dev"]["all"], quality[baseline]["dev"]["all"]
     assert hybrid["top3"] >= base["top3"] and hybrid["top1"] >= base["top1"], (hybrid, base)
-
-
-def test_there_are_about_twenty_questions_per_language(quality: dict) -> None:
-    for lang in Lang:
-        assert quality["modes"]["hybrid"][lang.value]["n"] >= 18
