@@ -36,6 +36,8 @@ def random_entries(n: int, seed: int = 5) -> list[Entry]:
         kind = Kind.RULE if rng.random() < 0.3 else Kind.RULING
         first, last = sorted((rng.choice(DATES) or "", rng.choice(DATES) or ""))
         variants = [variant(text, date=last or None, card=None)]
+        if i % 10 == 0:  # a German ruling with no English one to attach to: its text is German
+            variants = [variant(text, Lang.DE, date=last or None, card=None)]
         for lang in (Lang.DE, Lang.ES):
             if rng.random() < 0.3:
                 variants.append(variant(f"{lang.value} {text}", lang, Relation.TRANSLATION, card=None))
