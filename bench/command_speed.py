@@ -31,7 +31,7 @@ from kb import paths, store
 from kb.embed import FakeEmbedder
 from kb.search import Searcher
 kb = store.load(paths.home())
-searcher = Searcher.load(kb.index_dir, kb.entries, query_embedder=FakeEmbedder())
+searcher = Searcher.for_kb(kb, query_embedder=FakeEmbedder())  # as `kb search` opens it
 print(len(searcher.search(sys.argv[1], limit=5)))
 """
 

@@ -47,13 +47,14 @@ def search(
     if as_json:
         print_json([h.to_json() for h in hits])
         return
-    render_hits(console, question, hits, superseded=_superseded_texts(kb))
+    render_hits(console, question, hits, superseded=_superseded_texts(kb, [h.entry.id for h in hits]))
 
 
-def _superseded_texts(kb) -> set[tuple[str, str]]:
-    """(entry id, text) of the variants `kb outdated` calls superseded, to flag them in hits."""
-    return {(item.entry, item.variant.text) for item in kb.outdated()
-            if any(r.kind.value == "superseded" for r in item.reasons)}
+def _superseded_texts(kb, ids: Sequence[str]) -> set[tuple[str, str]]:
+    """(entry id, text) of the hits' variants `kb outdated` calls superseded, to flag them."""
+    return {(row["entry"], row["variant"]["text"]) for entry_id in dict.fromkeys(ids)
+            for row in kb.outdated_rows(entry_id)
+            if any(r.get("kind") == "superseded" for r in row.get("reasons", []))}
 
 
 def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Optional[str]):
@@ -66,12 +67,12 @@ def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Option
 
     filters = validate_filters(filters)
     kb = open_kb(quiet=quiet)
-    try:
-        searcher = Searcher.load(kb.index_dir, kb.entries)
+    try:  # no entry is decoded but the hits (Searcher.for_kb)
+        searcher = Searcher.for_kb(kb)
     except StoreError as e:  # stale (another version wrote it) or damaged: rebuild once, then search
         err_console.print(Text.assemble(("note:", "yellow"), f" {e}; rebuilding now"))
         kb = rebuild(quiet=quiet)
-        searcher = Searcher.load(kb.index_dir, kb.entries)
+        searcher = Searcher.for_kb(kb)
     return searcher.search(question, limit=limit, **filters), kb
 
 

@@ -229,6 +229,7 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
         folder = index_root / str(generation)
         if folder.exists():  # left by a killed build that never committed (callers hold the lock)
             shutil.rmtree(folder)
+        meta = dict(meta, index_corpus_hash=None)
         if build_index is not None:
             tmp = index_root / f".tmp-{generation}-{os.getpid()}"
             shutil.rmtree(tmp, ignore_errors=True)
@@ -239,6 +240,7 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
                 shutil.rmtree(tmp, ignore_errors=True)
                 raise
             os.replace(tmp, folder)
+            meta = dict(meta, index_corpus_hash=_index_corpus_hash(folder))
         added = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         for s in add:  # before the transaction: a copy nobody lists yet is harmless
             _keep_copy(home, s, added)
@@ -286,6 +288,16 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
         return generation
     finally:
         conn.close()
+
+
+def _index_corpus_hash(folder: Path) -> str | None:
+    """The corpus hash the search index in `folder` records (its meta.json), kept in the KB's meta so a
+    reader can tell that an index folder is this generation's without hashing every entry."""
+    try:
+        value = json.loads((folder / "meta.json").read_text(encoding="utf-8")).get("corpus_hash")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
 
 
 def _keep_copy(home: Path, source: NewSource, added: str) -> None:
@@ -364,6 +376,13 @@ class KB:
     @property
     def index_dir(self) -> Path:
         return self.home / INDEX_DIR / str(self.generation)
+
+    @property
+    def index_corpus_hash(self) -> str | None:
+        """The corpus hash of the search index written with this generation (None: no index, or a KB
+        written before it was recorded); `kb.search.Searcher.for_kb` refuses an index without it."""
+        value = self.meta.get("index_corpus_hash")
+        return value if isinstance(value, str) else None
 
     def close(self) -> None:
         self.conn.close()
@@ -450,6 +469,11 @@ class KB:
         ids = sorted({r["entry"] for r in rows})
         by_id = {e.id: e for e in self._entries_by_ids(ids)}
         return [OutdatedItem.from_store(d, by_id) for d in rows]
+
+    def entries_by_id(self, ids: Sequence[str]) -> list[Entry]:
+        """The entries with these ids (one query per 500 ids), in no particular order; unknown ids are
+        left out. Search fetches its k hits with it instead of decoding every entry."""
+        return self._entries_by_ids(ids)
 
     def _entries_by_ids(self, ids: Sequence[str]) -> list[Entry]:
         out: list[Entry] = []

