@@ -17,7 +17,6 @@ Three steps, each explainable by a similarity that is stored on the variant:
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from typing import Any, Iterable, NamedTuple, Sequence
 
 from kb.cards import CardNames
 from kb.embed import Embedder
+from kb.ids import digest_id
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
 from kb.normalize import match_key, normalize_text
 from kb.search.glossary import Glossary
@@ -434,17 +434,6 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 0.0
 
 
-def _entry_id(kind: Kind, basis: str, used: set[str]) -> str:
-    prefix = "r" if kind is Kind.RULING else "c"
-    digest = hashlib.sha1(basis.encode()).hexdigest()
-    for extra in range(len(digest) - 10):
-        candidate = f"{prefix}-{digest[extra:extra + 10]}"
-        if candidate not in used:
-            used.add(candidate)
-            return candidate
-    raise AssertionError("sha1 ran out of ids")  # pragma: no cover
-
-
 def _variant(record: Record, relation: Relation, similarity: float) -> Variant:
     return Variant(text=record.text, original=record.original, lang=record.lang, date=record.date,
                    source=record.source, line=record.line, relation=relation, similarity=similarity,
@@ -475,7 +464,7 @@ def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
     oldest = min(english, key=lambda g: (min((r.date or "9999") for r in g.records), g.key))
     clause = next((r.clause for g in cluster for r in g.records if r.clause), None)
     return Entry(
-        id=_entry_id(canonical.kind, f"{canonical.kind.value}:{oldest.key}", used_ids),
+        id=digest_id(canonical.kind, f"{canonical.kind.value}:{oldest.key}", used_ids),
         kind=canonical.kind,
         text=first_canonical.text,
         cards=tuple(sorted({v.card for v in variants if v.card})),

@@ -37,7 +37,8 @@ def _is_corpus_path(source: str) -> bool:
     return source.startswith("corpus/")
 
 
-def _digest_id(kind: Kind, basis: str, used: set[str]) -> str:
+def digest_id(kind: Kind, basis: str, used: set[str]) -> str:
+    """`r-`/`c-` and 10 hex digits of the basis's SHA-1, the next window when one is taken."""
     prefix = "r" if kind is Kind.RULING else "c"
     digest = hashlib.sha1(basis.encode()).hexdigest()
     for start in range(len(digest) - 10):
@@ -53,5 +54,5 @@ def assign_ids(entries: Sequence[Entry], is_bundled: Callable[[str], bool] = _is
     used = {e.id for e in entries if e.kind is not Kind.RULING}
     anchored = sorted(((wording_key(e.kind, anchor_variant(e, is_bundled).text), i)
                        for i, e in enumerate(entries) if e.kind is Kind.RULING))
-    new_ids = {i: _digest_id(Kind.RULING, key, used) for key, i in anchored}
+    new_ids = {i: digest_id(Kind.RULING, key, used) for key, i in anchored}
     return [replace(e, id=new_ids[i]) if i in new_ids else e for i, e in enumerate(entries)]
