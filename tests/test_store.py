@@ -210,6 +210,19 @@ def test_a_legacy_kb_json_home_is_rebuilt_as_sqlite(kb_home: Path, small_corpus:
     assert len(store.load(kb_home)) > 0
 
 
+def test_a_current_folder_that_is_a_real_directory_is_no_dead_end(kb_home: Path, small_corpus: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 15 item 10: an old layout whose `current` is a folder, not a link, used to fail forever."""
+    from cli.common import open_kb
+
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    (kb_home / "current").mkdir(parents=True)
+    (kb_home / "current" / "kb.json").write_text("{}")
+    kb = open_kb(quiet=True)
+    assert len(kb) > 0 and not (kb_home / "current").exists()
+
+
 def test_an_unreadable_database_is_set_aside_and_rebuilt(home: Path) -> None:
     (home / store.DB_FILE).write_bytes(b"this is not a database" * 100)
     for suffix in ("-wal", "-shm"):
