@@ -220,7 +220,7 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
     change the library in the same transaction. Every id shown is kept in the id history with the
     wordings it held, so it resolves later. Anything that fails leaves the old KB in force.
     """
-    from kb.ids import wording_key
+    from kb.ids import digest_id, wording_key
 
     conn = connect(home, create=True)
     try:
@@ -264,6 +264,11 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
                                   for i, (v, key) in enumerate(zip(e.variants, keys))])
                 conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
                                  [(e.id, key, generation) for key in set(keys)])
+                # Every id that any of its wordings would be named by (ids are digests of an anchor
+                # wording): ids shown by an earlier judge-kb, whose entries anchored elsewhere or
+                # were built before this store kept a history, resolve to the entry holding it now.
+                conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
+                                 [(digest_id(e.kind, key, set()), key, generation) for key in set(keys)])
                 conn.executemany("INSERT OR IGNORE INTO entry_cards VALUES (?, ?)", [(c, e.id) for c in e.cards])
                 conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?)",
                                  [(e.id, i, r.clause, r.score) for i, r in enumerate(e.rules)])
@@ -421,6 +426,10 @@ class KB:
             return Resolved(matches[0])
         if matches:
             raise NotFoundError(f"entry id {entry_id!r} is ambiguous: " + ", ".join(e.id for e in matches[:5]))
+        former = [r[0] for r in self.conn.execute(
+            "SELECT DISTINCT id FROM id_history WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 2", (pattern,))]
+        if len(former) == 1 and len(entry_id) >= 4:  # the prefix of an id shown before
+            return self.resolve(former[0])
         raise NotFoundError(f"no entry {entry_id!r}; `kb list` shows the ids")
 
     def get(self, entry_id: str) -> Entry:

@@ -310,3 +310,16 @@ def test_adding_a_page_links_only_the_entries_it_changed(home: Path, tmp_path: P
     kb = store.load(home)
     flock = next(e for e in kb.entries if e.text == "A face-down Monastery Flock is a 2/2.")
     assert flock.rules or flock.link_note  # linked (or abstained) like any other entry
+
+
+def test_an_id_derived_from_any_wording_of_an_entry_resolves_to_it(home: Path) -> None:
+    """Ids of an earlier judge-kb (the digest of what was then the anchor wording) keep working."""
+    from kb.ids import digest_id, wording_key
+
+    kb = store.load(home)
+    entry = next(e for e in kb.entries if e.kind is Kind.RULING and len({v.text for v in e.variants}) > 1)
+    other = next(v for v in entry.variants if digest_id(entry.kind, wording_key(entry.kind, v.text), set()) != entry.id)
+    old_id = digest_id(entry.kind, wording_key(entry.kind, other.text), set())
+    found = kb.resolve(old_id)
+    assert found.entry.id == entry.id and found.moved_from == old_id
+    assert kb.resolve(old_id[:8]).entry.id == entry.id  # a prefix of it too, when only it starts so
