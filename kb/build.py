@@ -16,7 +16,7 @@ from kb.embed import Embedder
 from kb.errors import InputError, StoreError
 from kb.ids import assign_ids
 from kb.ingest import Format, IngestResult, bundled_sources, collect, decode, ingest, parse_text, read_source
-from kb.model import Entry, Lang, Problem
+from kb.model import Entry, Problem
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
 # Called with (stage, done, total) as a build advances; the CLI draws it as a progress bar.
@@ -34,6 +34,8 @@ class BuildReport:
     # check files whose quotes pick no (or several) rulings of this KB: `kb check` reports them;
     # they are the maintainers' business, not a unit of the judge's ingest that was skipped
     check_problems: list[Problem] = field(default_factory=list)
+    # (name, lang, English name) of every card: the bundled table plus the names the sources brought
+    card_names: list[tuple[str, str, str]] = field(default_factory=list, repr=False)
     seconds: float = 0.0
     written: bool = False  # False when nothing changed, or --strict refused a call with skipped units
     added: list[str] = field(default_factory=list)  # library sources this call added (paths)
@@ -167,6 +169,8 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
     entries = add_rule_entries(entries, load_rules())
     report = BuildReport(files=bundled.files + mine.files + added.files, parsed=len(records), stored=stored,
                          entries=len(entries), problems=problems, check_problems=check_problems + attach_problems,
+                         card_names=[(name, lang.value, english) for english, by_lang in sorted(names.names.items())
+                                     for lang, name in sorted(by_lang.items())],
                          seconds=time.perf_counter() - started)
     return entries, report
 
@@ -247,25 +251,6 @@ def compute_outdated(entries: list[Entry]) -> list[OutdatedItem]:
 
     return find_outdated(entries, terminology=load_terminology(paths.corpus_dir()),
                          rule_history=rule_history_from(rules), check_runner=check_runner)
-
-
-def card_name_rows(library: Sequence[tuple[str, bytes]]) -> list[tuple[str, str, str]]:
-    """(name, lang, English name) for every card of the bundled names table and the library's MTGJSON."""
-    from kb.parsers import mtgjson
-
-    names = load_names(paths.corpus_dir())
-    for label, data in library:
-        try:
-            doc = mtgjson.load(decode(data))
-        except (InputError, ValueError):
-            continue
-        for card in mtgjson.iter_cards(doc):
-            if isinstance(card.get("name"), str) and card["name"].strip():
-                names.add(card["name"], Lang.EN, card["name"])
-                for lang, name in mtgjson.foreign_names(card).items():
-                    names.add(card["name"], lang, name)
-    return [(name, lang.value, english) for english, by_lang in sorted(names.names.items())
-            for lang, name in sorted(by_lang.items())]
 
 
 # --- the data directory: ingest, remove, rebuild ------------------------------------------------
@@ -441,7 +426,7 @@ def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedde
 
     progress("write", 0, 1)
     store.write(home, entries, report=report.to_json(), meta=meta,
-                outdated=[item.to_store() for item in outdated], card_names=card_name_rows(library),
+                outdated=[item.to_store() for item in outdated], card_names=built.card_names,
                 problems=report.problems, check_problems=built.check_problems, add=add, remove=remove,
                 build_index=index)
     report.written = True
