@@ -53,3 +53,16 @@ def small_corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if f.stat().st_size < 400_000:
             (small / "mtgjson" / f.name).symlink_to(f)
     return small
+
+
+@pytest.fixture(scope="session")
+def built_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One KB of the bundled corpus (fake embedder), shared by the CLI contract and fuzz tests."""
+    home = tmp_path_factory.mktemp("kb-built")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KB_HOME", str(home))
+        mp.setenv("KB_EMBEDDER", "fake")
+        from kb.build import build
+
+        build(home=home)
+    return home

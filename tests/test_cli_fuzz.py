@@ -8,7 +8,6 @@ The KB is built once per module with the fake embedder; `kb ingest` gets its own
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -51,18 +50,6 @@ def invocations(draw) -> list[str]:
         args += ["--diff", draw(TEXT), draw(TEXT)]
     args += draw(st.lists(st.sampled_from(flags), max_size=len(flags), unique=True))
     return args
-
-
-@pytest.fixture(scope="module")
-def built_home(tmp_path_factory) -> Path:
-    home = tmp_path_factory.mktemp("kb-fuzz")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("KB_HOME", str(home))
-        mp.setenv("KB_EMBEDDER", "fake")
-        from kb.build import build
-
-        build(home=home)
-    return home
 
 
 @pytest.fixture()

@@ -23,19 +23,6 @@ from kb import paths
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def built_home(tmp_path_factory) -> Path:
-    """One KB of the bundled corpus (fake embedder) shared by the module's tests."""
-    home = tmp_path_factory.mktemp("kb-contract")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("KB_HOME", str(home))
-        mp.setenv("KB_EMBEDDER", "fake")
-        from kb.build import build
-
-        build(home=home)
-    return home
-
-
 @pytest.fixture()
 def kb_built(kb_home, built_home, monkeypatch) -> Path:
     monkeypatch.setenv("KB_HOME", str(built_home))
