@@ -183,6 +183,9 @@ def exists(home: Path) -> bool:
     try:
         conn = sqlite3.connect(f"file:{db_path(home)}?mode=ro", uri=True, timeout=30)
         try:
+            # a database another process has only just created has no tables yet: not built, not damaged
+            if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone() is None:
+                return False
             row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
         finally:
             conn.close()

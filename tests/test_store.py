@@ -223,6 +223,25 @@ def test_a_current_folder_that_is_a_real_directory_is_no_dead_end(kb_home: Path,
     assert len(kb) > 0 and not (kb_home / "current").exists()
 
 
+@pytest.mark.parametrize("stage", ["created", "migrated"])
+def test_a_database_another_process_is_still_building_counts_as_not_built(
+        kb_home: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch, stage: str) -> None:
+    """CI found it: a second first-time reader saw the first one's just-created, empty database, took it
+    for a damaged KB and failed with "no KB". It must wait for the lock and read (or build) the KB."""
+    from cli.common import open_kb
+
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    kb_home.mkdir(parents=True)
+    if stage == "created":
+        sqlite3.connect(kb_home / store.DB_FILE).execute("PRAGMA journal_mode=WAL").close()  # no tables yet
+    else:
+        store.connect(kb_home, create=True).close()  # schema, but no generation committed
+    assert not store.exists(kb_home)
+    kb = open_kb(quiet=True)
+    assert len(kb) > 0 and kb.generation == 1
+
+
 def test_an_unreadable_database_is_set_aside_and_rebuilt(home: Path) -> None:
     (home / store.DB_FILE).write_bytes(b"this is not a database" * 100)
     for suffix in ("-wal", "-shm"):
