@@ -112,22 +112,19 @@ def linked_rulings(number: str) -> tuple[list[dict[str, Any]] | None, str | None
     """Entries of the current KB linked to `number`, best link first; None (and why) without a KB."""
     from cli.common import data_home
     from kb import store
+    from kb.errors import StoreError
 
     home = data_home()
     if not store.exists(home):
         return None, f"no KB in {home} yet; run `kb ingest` to see the rulings linked to this clause"
-    kb = store.load(home)
-    found = []
-    for entry, _ in kb.linked_to([number]):
-        for rank, link in enumerate(entry.rules):
-            if link.clause == number:
-                found.append({"id": entry.id, "kind": entry.kind.value, "text": entry.text,
-                              "cards": list(entry.cards), "first_date": entry.first_date,
-                              "score": link.score, "rank": rank + 1, "at_ruling_date": link.at_ruling_date,
-                              "evidence": link.evidence})
-                break
-    found.sort(key=lambda d: (d["rank"], -d["score"], d["id"]))
-    return found, None
+    try:
+        kb = store.load(home)
+    except StoreError as e:
+        return None, f"{e} and see the rulings linked to this clause"
+    try:
+        return [row.to_json() for row in kb.linked_rows(number)], None
+    finally:
+        kb.close()
 
 
 def diff_json(diff: SectionDiff) -> dict[str, Any]:

@@ -103,6 +103,13 @@ class Variant:
             "card": self.card,
         }
 
+    def to_store(self) -> dict[str, Any]:
+        """Like `to_json`, plus the original text where normalising changed it."""
+        d = self.to_json()
+        if self.original != self.text:
+            d["original"] = self.original
+        return d
+
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Variant:
         return cls(
@@ -186,11 +193,7 @@ class Entry:
 
     def to_store(self) -> dict[str, Any]:
         """Like `to_json`, plus what only the store needs (original texts)."""
-        d = self.to_json()
-        for vd, v in zip(d["variants"], self.variants):
-            if v.original != v.text:
-                vd["original"] = v.original
-        return d
+        return self.to_json() | {"variants": [v.to_store() for v in self.variants]}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Entry:

@@ -101,12 +101,17 @@ class OutdatedItem:
         }
 
     def to_store(self) -> dict[str, Any]:
-        return self.to_json() | {"variant_index": self.variant_index}
+        """The stored row: the variant whole, so reading the list decodes no entry."""
+        return self.to_json() | {"variant_index": self.variant_index, "stored_variant": self.variant.to_store()}
 
     @classmethod
     def from_store(cls, d: Mapping[str, Any], entries: Mapping[str, Entry]) -> OutdatedItem:
-        entry = entries[d["entry"]]
-        return cls(d["entry"], d["variant_index"], entry.variants[d["variant_index"]],
+        """The item of a stored row; `entries` is only read for rows of an older build (no variant)."""
+        if "stored_variant" in d:
+            variant = Variant.from_json(d["stored_variant"])
+        else:
+            variant = entries[d["entry"]].variants[d["variant_index"]]
+        return cls(d["entry"], d["variant_index"], variant,
                    tuple(OutdatedReason.from_json(r) for r in d["reasons"]), d["current_text"])
 
 

@@ -70,6 +70,14 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE problems (ord INTEGER PRIMARY KEY, source TEXT NOT NULL, line INTEGER,
         reason TEXT NOT NULL, ignored INTEGER NOT NULL, kind TEXT NOT NULL);
     """,
+    # 2: what `kb rule` lists of a linked entry without decoding it (cards in their order, the link's
+    # number at the ruling's date and evidence). Rows of an older build lack them: rebuild.
+    """
+    ALTER TABLE entries ADD COLUMN cards TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE links ADD COLUMN at_ruling_date TEXT;
+    ALTER TABLE links ADD COLUMN evidence TEXT NOT NULL DEFAULT '';
+    INSERT OR REPLACE INTO meta VALUES ('stale', '"written by an older judge-kb (schema 1)"');
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 DERIVED_TABLES = ("variants", "entry_cards", "links", "checks", "outdated", "card_names", "problems", "entries")
@@ -101,6 +109,26 @@ class NewSource:
     format: str | None
     units: int
     skipped: int
+
+
+@dataclass(frozen=True)
+class LinkedEntry:
+    """An entry as `kb rule` lists it under a clause: its link to that clause, the entry undecoded."""
+
+    id: str
+    kind: Kind
+    text: str
+    cards: tuple[str, ...]
+    first_date: str | None
+    score: float
+    rank: int  # 1 = the entry's first (best) link
+    at_ruling_date: str | None
+    evidence: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind.value, "text": self.text, "cards": list(self.cards),
+                "first_date": self.first_date, "score": self.score, "rank": self.rank,
+                "at_ruling_date": self.at_ruling_date, "evidence": self.evidence}
 
 
 @dataclass(frozen=True)
@@ -198,6 +226,14 @@ def get_meta(conn: sqlite3.Connection) -> dict[str, Any]:
     return {key: json.loads(value) for key, value in conn.execute("SELECT key, value FROM meta")}
 
 
+def stale_reason(meta: dict[str, Any]) -> str | None:
+    """Why the derived rows must be rebuilt from the sources (a migration added columns that only a
+    build fills), or None when they are current."""
+    if "generation" not in meta or "stale" not in meta:
+        return None
+    return str(meta["stale"])
+
+
 # --- the library of the judge's sources --------------------------------------------------------
 
 def library(conn: sqlite3.Connection) -> list[Source]:
@@ -257,9 +293,10 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
                 conn.execute("INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?)",
                              (s.sha256, s.path, s.format, added, s.units, s.skipped, s.data))
             for ord_, e in enumerate(entries):
-                conn.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                conn.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              (e.id, ord_, e.kind.value, e.text, e.first_date, e.last_date, e.clause,
-                              json.dumps(e.to_store(), ensure_ascii=False)))
+                              json.dumps(e.to_store(), ensure_ascii=False),
+                              json.dumps(list(e.cards), ensure_ascii=False)))
                 keys = [wording_key(e.kind, v.text) for v in e.variants]
                 conn.executemany("INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                  [(e.id, i, v.text, key, v.lang.value, v.date, v.source,
@@ -273,8 +310,9 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
                 conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
                                  [(digest_id(e.kind, key, set()), key, generation) for key in set(keys)])
                 conn.executemany("INSERT OR IGNORE INTO entry_cards VALUES (?, ?)", [(c, e.id) for c in e.cards])
-                conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?)",
-                                 [(e.id, i, r.clause, r.score) for i, r in enumerate(e.rules)])
+                conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)",
+                                 [(e.id, i, r.clause, r.score, r.at_ruling_date, r.evidence)
+                                  for i, r in enumerate(e.rules)])
                 conn.executemany("INSERT INTO checks VALUES (?, ?)", [(e.id, c) for c in e.checks])
             per_entry: dict[str, int] = {}
             for item in outdated:
@@ -288,6 +326,7 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
                              [(i, p.source, p.line, p.reason, int(p.ignored), kind)
                               for i, (p, kind) in enumerate([(p, "ingest") for p in problems]
                                                             + [(p, "check") for p in check_problems])])
+            conn.execute("DELETE FROM meta WHERE key = 'stale'")
             values = dict(meta, generation=generation, report=report)
             conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                              [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()])
@@ -371,6 +410,9 @@ class KB:
         self.meta = get_meta(conn)
         if "generation" not in self.meta:
             raise StoreError(f"no KB in {home}; {FIX}")
+        stale = stale_reason(self.meta)
+        if stale:
+            raise StoreError(f"the KB in {home} was {stale}; {FIX}")
         self.report: dict[str, Any] = self.meta.pop("report", {})
 
     @property
@@ -453,16 +495,16 @@ class KB:
         sql = "SELECT data FROM entries" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY ord"
         return self._entries(sql, params)
 
-    def linked_to(self, clauses: Iterable[str]) -> list[tuple[Entry, float]]:
-        """Entries linked to any of these clauses, with the link's score, best first."""
-        wanted = sorted(set(clauses))
-        if not wanted:
-            return []
-        marks = ",".join("?" * len(wanted))
+    def linked_rows(self, clause: str) -> list[LinkedEntry]:
+        """The entries linked to one clause, each with its first link to it, best rank first; only
+        the columns `kb rule` lists are read (no entry is decoded)."""
         rows = self.conn.execute(
-            f"SELECT e.data, max(l.score) FROM links l JOIN entries e ON e.id = l.entry_id "
-            f"WHERE l.clause IN ({marks}) GROUP BY e.id ORDER BY max(l.score) DESC, e.ord", wanted).fetchall()
-        return [(Entry.from_json(json.loads(d)), s) for d, s in rows]
+            "SELECT e.id, e.kind, e.text, e.cards, e.first_date, l.score, l.rank, l.at_ruling_date, l.evidence "
+            "FROM links l JOIN entries e ON e.id = l.entry_id WHERE l.clause = ? "
+            "AND l.rank = (SELECT min(rank) FROM links WHERE entry_id = l.entry_id AND clause = l.clause) "
+            "ORDER BY l.rank, l.score DESC, e.id", (clause,))
+        return [LinkedEntry(id_, Kind(kind), text, tuple(json.loads(cards)), first, score, rank + 1, at, evidence)
+                for id_, kind, text, cards, first, score, rank, at, evidence in rows]
 
     def outdated_rows(self, entry_id: str | None = None) -> list[dict[str, Any]]:
         """Stored outdated items (kb.outdated's `to_store` form), of one entry or all."""
@@ -478,7 +520,8 @@ class KB:
         from kb.outdated import OutdatedItem
 
         rows = self.outdated_rows(entry_id)
-        ids = sorted({r["entry"] for r in rows})
+        # rows keep their variant whole; only those of an older build need their entries decoded
+        ids = sorted({r["entry"] for r in rows if "stored_variant" not in r})
         by_id = {e.id: e for e in self._entries_by_ids(ids)}
         return [OutdatedItem.from_store(d, by_id) for d in rows]
 

@@ -198,6 +198,59 @@ def test_an_older_database_is_migrated(kb_home: Path) -> None:
         r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
+def _downgrade_to_schema_1(home: Path) -> None:
+    """The database as judge-kb with schema 1 wrote it: no cards/at_ruling_date/evidence columns."""
+    conn = sqlite3.connect(home / store.DB_FILE)
+    for table, column in (("entries", "cards"), ("links", "at_ruling_date"), ("links", "evidence")):
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+
+
+def test_a_schema_1_kb_is_migrated_then_rebuilt_before_it_is_read(home: Path, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its link rows lack the columns `kb rule` reads: reading it says so, and any open rebuilds it."""
+    from cli.common import open_kb
+
+    _downgrade_to_schema_1(home)
+    with pytest.raises(StoreError, match="older judge-kb"):
+        store.load(home)
+    # an ingest of nothing new rebuilds instead of reporting "unchanged"
+    page = card_file(tmp_path / "a.json", "Some Card", [("2020-01-01", "A ruling about some card.")])
+    build([page], home=home, embedder=FAKE)
+    _downgrade_to_schema_1(home)
+    assert build([page], home=home, embedder=FAKE).written
+    _downgrade_to_schema_1(home)
+    monkeypatch.setenv("KB_HOME", str(home))
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    kb = open_kb(quiet=True)
+    linked = [e for e in kb.entries if e.rules]
+    assert linked, "the small corpus links rulings to rules"
+    e = linked[0]
+    row = next(r for r in kb.linked_rows(e.rules[0].clause) if r.id == e.id)
+    assert (row.rank, row.evidence, row.at_ruling_date, row.cards) == (
+        1, e.rules[0].evidence, e.rules[0].at_ruling_date, e.cards)
+
+
+def test_outdated_rows_decode_no_entry(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`kb outdated --summary` at 100k decoded every entry an outdated wording belongs to (issue 10)."""
+    kb = store.load(home)
+    expected = [i.to_json() for i in kb.outdated()]
+    assert expected, "the small corpus has outdated wordings"
+
+    def no_entries(ids):  # type: ignore[no-untyped-def]
+        assert not ids, "outdated rows should not need their entries"
+        return []
+
+    monkeypatch.setattr(kb, "_entries_by_ids", no_entries)
+    assert [i.to_json() for i in kb.outdated()] == expected
+    # a row an older build wrote (no stored variant) still reads, from its entry
+    kb.conn.execute("UPDATE outdated SET data = json_remove(data, '$.stored_variant')")
+    monkeypatch.undo()
+    assert [i.to_json() for i in kb.outdated()] == expected
+
+
 def test_a_legacy_kb_json_home_is_rebuilt_as_sqlite(kb_home: Path, small_corpus: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KB_CORPUS", str(small_corpus))
