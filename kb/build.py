@@ -6,7 +6,7 @@ import hashlib
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from kb import paths, store
 from kb.cards import CardNames, load_names
@@ -16,7 +16,7 @@ from kb.embed import Embedder
 from kb.errors import InputError, StoreError
 from kb.ids import assign_ids
 from kb.ingest import Format, IngestResult, bundled_sources, collect, decode, ingest, parse_text, read_source
-from kb.model import Entry, Problem
+from kb.model import Entry, ParseResult, Problem
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
 # Called with (stage, done, total) as a build advances; the CLI draws it as a progress bar.
@@ -120,8 +120,9 @@ def corpus_hash(files: Sequence[Path]) -> str:
 
 def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt: Format | None = None,
                   on_progress: OnProgress | None = None, library: Sequence[tuple[str, bytes]] = (),
-                  ) -> tuple[list[Entry], BuildReport]:
-    """Entries from the bundled corpus, the library's sources and `extra` files or folders, and the report."""
+                  parsed: Mapping[str, ParseResult] | None = None) -> tuple[list[Entry], BuildReport]:
+    """Entries from the bundled corpus, the library's sources and `extra` files or folders, and the report.
+    `parsed` holds library sources already parsed by the caller (path label -> `parse_text` result)."""
     started = time.perf_counter()
     progress = on_progress or (lambda stage, done, total: None)
     corpus = paths.corpus_dir()
@@ -137,7 +138,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
 
     names = load_names(corpus)
     bundled = ingest(sources, names=names, match_clause=match_clause, on_file=on_file)
-    mine = parse_library(library, names=names, match_clause=match_clause, on_file=on_file)
+    mine = parse_library(library, names=names, match_clause=match_clause, on_file=on_file, parsed=parsed)
     added = ingest(list(extra), names=names, match_clause=match_clause, fmt=fmt, on_file=on_file)
     records = bundled.records + mine.records + added.records
     problems = bundled.problems + mine.problems + added.problems
@@ -210,12 +211,17 @@ def link_rules(entries: list[Entry], rules: Any, on_progress: OnProgress | None 
 
 
 def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, match_clause: Any,
-                  on_file: Callable[[str], None] | None = None) -> IngestResult:
-    """Parse the judge's stored sources (path label, bytes) like files on disk."""
+                  on_file: Callable[[str], None] | None = None,
+                  parsed: Mapping[str, ParseResult] | None = None) -> IngestResult:
+    """Parse the judge's stored sources (path label, bytes) like files on disk; those in `parsed`
+    (label -> `parse_text` result, e.g. the files `kb ingest` just read) are not parsed again."""
     result = IngestResult()
     for label, data in library:
         if on_file:
             on_file(label)
+        if parsed and label in parsed:
+            result.extend(label, parsed[label])
+            continue
         try:
             text = decode(data)
         except InputError as e:
@@ -279,6 +285,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
         from kb.cr import match_clause
 
         seen: set[str] = set()
+        already: dict[str, ParseResult] = {}  # label -> parse result of each new file, so the build doesn't parse it again
         for path in files:
             label, data, text, problem = read_source(path)
             report.named.append(label)
@@ -303,6 +310,8 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                     report.problems.append(Problem(label, None, "nothing added: no ruling or rule text in this file"))
                 continue
             (report.replaced if label in by_path else report.added).append(label)
+            if fmt is None:  # the library is parsed by detected format, as a later rebuild will
+                already[label] = parsed
             new.append(store.NewSource(label, sha, data, detected.value, len(parsed.records),
                                        sum(1 for p in parsed.problems if not p.ignored)))
         if strict and report.errors:
@@ -312,7 +321,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
             return _unchanged(home, report)
         items = [(p, b) for p, b in library_items if p not in {s.path for s in new}] + [(s.path, s.data) for s in new]
         items.sort()
-        return _rebuild(home, items, embedder, on_progress, report, add=new)
+        return _rebuild(home, items, embedder, on_progress, report, add=new, parsed=already)
 
 
 def remove(source: str, *, home: Path | None = None, embedder: Embedder | None = None,
@@ -396,7 +405,7 @@ def _unchanged(home: Path, report: BuildReport) -> BuildReport:
 
 def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedder | None,
              on_progress: OnProgress | None, report: BuildReport, *, add: Sequence[store.NewSource] = (),
-             remove: Sequence[str] = ()) -> BuildReport:
+             remove: Sequence[str] = (), parsed: Mapping[str, ParseResult] | None = None) -> BuildReport:
     started = time.perf_counter()
     progress = on_progress or (lambda stage, done, total: None)
     embedder = embedder or embedder_from_env()
@@ -404,7 +413,7 @@ def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedde
     if prepare is not None:  # convert the model while the build is still small
         progress("parse", 0, 1)
         prepare()
-    entries, built = build_entries(embedder=embedder, on_progress=progress, library=library)
+    entries, built = build_entries(embedder=embedder, on_progress=progress, library=library, parsed=parsed)
     call_problems = [p for p in report.problems if p not in built.problems]
     report.files, report.parsed, report.stored, report.entries = built.files, built.parsed, built.stored, built.entries
     report.problems = built.problems + call_problems

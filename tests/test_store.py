@@ -86,6 +86,25 @@ def test_a_changed_file_at_the_same_path_replaces_its_older_version(home: Path, 
     assert len(store.load(home).sources()) == 1
 
 
+def test_ingest_parses_a_new_file_once(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`kb ingest` read each new file to count its units, then the build parsed it again (issue 10)."""
+    import kb.build
+
+    calls: list[str] = []
+    real = kb.build.parse_text
+
+    def counting(text: str, source: str, **kw):  # type: ignore[no-untyped-def]
+        calls.append(source)
+        return real(text, source, **kw)
+
+    monkeypatch.setattr(kb.build, "parse_text", counting)
+    page = card_file(tmp_path / "once.json", "Once Card", [("2020-01-01", "A ruling about once card.")])
+    report = build([page], home=home, embedder=FAKE)
+    assert report.added and report.written
+    assert calls.count(report.added[0]) == 1
+    assert "A ruling about once card." in texts(home)
+
+
 def test_remove_takes_a_source_out(home: Path, tmp_path: Path) -> None:
     a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "Flock ruling to be removed.")])
     b = card_file(tmp_path / "b.json", "Hauntwoods Shrieker", [("2024-09-20", "Shrieker ruling that stays.")])
