@@ -669,7 +669,7 @@ def _load_cached(corpus_dir: str | None) -> RulesCorpus:
 
     folder = Path(corpus_dir) if corpus_dir else None
     files = [path for _, _, path in _rule_files(folder)]
-    return cached("rules", [*files, Path(__file__)], lambda: _load_uncached(folder))
+    return cached("rules", [*files, *sorted(Path(__file__).parent.glob("*.py"))], lambda: _load_uncached(folder))
 
 
 def _load_uncached(folder: Path | None) -> RulesCorpus:
