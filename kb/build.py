@@ -186,7 +186,7 @@ def link_rules(entries: list[Entry], rules: Any, on_progress: OnProgress | None 
     from kb.disk_cache import memo_map
 
     corpus = paths.corpus_dir()
-    inputs = sorted([Path(links.__file__), Path(cr.__file__), Path(model.__file__), *(corpus / "rules").glob("*.txt"),
+    inputs = sorted([Path(links.__file__), *Path(cr.__file__).parent.glob("*.py"), Path(model.__file__), *(corpus / "rules").glob("*.txt"),
                      *(corpus / "oracle").glob("*"), *(corpus / "mtgjson").glob("*.json"),
                      *[p for p in [corpus / "links-overrides.yaml"] if p.is_file()]])
 
