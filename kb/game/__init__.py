@@ -8,6 +8,7 @@ from kb.game.cards import (
     Characteristics,
     ContinuousKind,
     EffectKind,
+    EffectValue,
     Layout,
     Static,
     TargetKind,
@@ -15,8 +16,8 @@ from kb.game.cards import (
     card_from_data,
     mana_value,
 )
-from kb.game.rules import CURRENT, Rules, RulesDateError
-from kb.game.state import FaceDownWay, Game, GameObject, IllegalAction, Zone
+from kb.game.rules import CURRENT, Mechanic, Rules, RulesDateError
+from kb.game.state import FaceDownWay, Game, GameEvent, GameObject, IllegalAction, TurnUpWay, Zone
 
 __all__ = [
     "CURRENT",
@@ -27,16 +28,20 @@ __all__ = [
     "Characteristics",
     "ContinuousKind",
     "EffectKind",
+    "EffectValue",
     "FaceDownWay",
     "Game",
+    "GameEvent",
     "GameObject",
     "IllegalAction",
     "Layout",
+    "Mechanic",
     "Rules",
     "RulesDateError",
     "Static",
     "TargetKind",
     "TriggerEvent",
+    "TurnUpWay",
     "Zone",
     "card_from_data",
     "mana_value",

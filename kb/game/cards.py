@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 
 class TriggerEvent(StrEnum):
@@ -190,6 +190,11 @@ class Ability:
     text: str = ""
 
 
+# A continuous effect's value, by its kind (see `effect_value`): names (types, colours,
+# keywords), abilities, a P/T pair, a number of generic mana, or nothing.
+EffectValue = tuple[str, ...] | tuple[Ability, ...] | tuple[int, int] | int | None
+
+
 @dataclass(frozen=True, slots=True)
 class Static:
     """A static ability: a continuous effect on what it `affects`, as long as its source is on the
@@ -197,7 +202,7 @@ class Static:
 
     affects: Affects
     kind: ContinuousKind
-    value: Any = None
+    value: EffectValue = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,9 +230,6 @@ class Characteristics:
     @property
     def mana_value(self) -> int:
         return mana_value(self.mana_cost)
-
-    def is_type(self, card_type: str) -> bool:
-        return card_type in self.types
 
     def without_abilities(self) -> Characteristics:
         return replace(
@@ -290,11 +292,14 @@ class CardDataError(ValueError):
     """A card definition that the model cannot use."""
 
 
-def _enum(kind: type[StrEnum], value: Any, where: str, what: str) -> Any:
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _enum(kind: type[_E], value: Any, where: str, what: str) -> _E:
     try:
         return kind(value)
     except ValueError:
-        known = ", ".join(k.value for k in kind)  # type: ignore[attr-defined]
+        known = ", ".join(k.value for k in kind)
         raise CardDataError(f"{where}: unknown {what} {value!r} (known: {known})") from None
 
 
@@ -338,7 +343,7 @@ def static_from_data(d: Any, where: str) -> Static:
     )
 
 
-def effect_value(kind: ContinuousKind, value: Any, where: str) -> Any:
+def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
     """A continuous effect's value in the form the model uses (tuples, P/T pairs, ints)."""
     if kind in (ContinuousKind.SET_PT, ContinuousKind.MODIFY_PT):
         if isinstance(value, list | tuple) and len(value) == 2:
@@ -360,9 +365,9 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> Any:
     ):
         return None
     if kind is ContinuousKind.ADD_ABILITIES:
-        items = value if isinstance(value, list) else [value]
-        return tuple(_ability_from_data(a, where) for a in items)
-    items = value if isinstance(value, list | tuple) else [value]
+        abilities = value if isinstance(value, list) else [value]
+        return tuple(_ability_from_data(a, where) for a in abilities)
+    items = list(value) if isinstance(value, list | tuple) else [value]
     if not all(isinstance(v, str) for v in items):
         raise CardDataError(f"{where}: {kind} needs names, not {value!r}")
     if kind in (ContinuousKind.ADD_KEYWORDS, ContinuousKind.REMOVE_KEYWORDS):
