@@ -50,6 +50,43 @@ def parse(bad: str):
          "  expect: {stack: 0}\n", "face_down", 4),
         ("- name: bad-arg\n  ruling: x\n  actions: [{turn_face_up: {card: Nobody}}]\n  expect: {stack: 0}\n", "turn_face_up", 4),
         ("- name: bad-prop\n  ruling: x\n  setup: {you: {hand: [Shock]}}\n  expect: {Shock: {colour: red}}\n", "unknown property", 5),
+        # issue 16: everything a run needs is checked when the file is read
+        ("- name: too-new\n  ruling: x\n  rules: 2014-11-24\n  setup: {you: {battlefield: [{card: Dog Walker, face_down: disguise}]}}\n"
+         "  expect: {stack: 0}\n", "disguise does not exist in the rules of 2014-11-24", 5),
+        ("- name: morph-in-command\n  ruling: x\n  setup: {you: {command: [{card: Abzan Guide, face_down: morph}]}}\n"
+         "  expect: {stack: 0}\n", "hidden_agenda", 4),
+        ("- name: agenda-on-battlefield\n  ruling: x\n  setup: {you: {battlefield: [{card: Abzan Guide, face_down: hidden_agenda}]}}\n"
+         "  expect: {stack: 0}\n", "hidden_agenda", 4),
+        ("- name: attached-to-itself\n  ruling: x\n  setup: {you: {battlefield: [{card: Lightform, attached_to: Lightform}]}}\n"
+         "  expect: {stack: 0}\n", "itself", 4),
+        ("- name: legal-outside-a-step\n  ruling: x\n  expect: {legal: true}\n", "only makes sense in an action", 4),
+        ("- name: player-prop\n  ruling: x\n  expect: {you: {lives: 3}}\n", "unknown player property 'lives'", 4),
+        ("- name: stack-text\n  ruling: x\n  expect: {stack: two}\n", "`stack` is a number", 4),
+        ("- name: triggered-scalar\n  ruling: x\n  expect: {triggered: 3}\n", "`triggered` lists card names", 4),
+        ("- name: turn-up-way\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  expect: {Grizzly Bears: {can_turn_face_up: {sideways: true}}}\n", "can_turn_face_up: 'sideways'", 5),
+        ("- name: cost-plain\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  expect: {Grizzly Bears: {turn_face_up_cost: '{2}'}}\n", "turn_face_up_cost must be a mapping", 5),
+        ("- name: pairwise-nobody\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  expect: {Grizzly Bears: {shares_name_with: {Nobody: false}}}\n", "shares_name_with: 'Nobody' is not a CARD", 5),
+        ("- name: has-scalar\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  expect: {Grizzly Bears: {has: flying}}\n", "has must be a list", 5),
+        ("- name: resolve-twice\n  ruling: x\n  actions: [{resolve: 2}]\n  expect: {stack: 0}\n", "not a 1|all", 4),
+        ("- name: cast-manifest\n  ruling: x\n  setup: {you: {hand: [Grizzly Bears]}}\n"
+         "  actions: [{cast: {card: Grizzly Bears, face_down: manifest}}]\n  expect: {stack: 0}\n", "face_down: 'manifest'", 5),
+        ("- name: turn-up-sideways\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  actions: [{turn_face_up: {card: Grizzly Bears, by: sideways}}]\n  expect: {stack: 0}\n", "by: 'sideways'", 5),
+        ("- name: pt-words\n  ruling: x\n  setup: {you: {hand: [Grizzly Bears]}}\n"
+         "  actions: [{put_face_down_as: {card: Grizzly Bears, pt: big, types: [Creature]}}]\n  expect: {stack: 0}\n",
+         "pt: 'big' is not a P/T", 5),
+        ("- name: keywords-number\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  actions: [{grant: {card: Grizzly Bears, keywords: 5}}]\n  expect: {stack: 0}\n", "keywords: 5", 5),
+        ("- name: effect-value\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  actions: [{effect: {card: Grizzly Bears, kind: set_pt, value: huge}}]\n  expect: {stack: 0}\n",
+         "power/toughness", 5),
+        ("- name: other-to\n  ruling: x\n  setup: {you: {library: [Grizzly Bears, Shock]}}\n"
+         "  actions: [{manifest_one_of_top_two: {choose: Shock, other_to: middle}}]\n  expect: {stack: 0}\n",
+         "other_to: 'middle'", 5),
     ],
 )
 def test_one_problem_with_file_and_line_and_the_rest_still_runs(bad: str, reason: str, line: int) -> None:
@@ -133,3 +170,19 @@ def test_any_check_structure_is_a_problem_or_a_result_never_an_exception(setup, 
 def test_any_text_is_a_problem_or_checks_never_an_exception(text: str) -> None:
     checks, problems = parse_checks(text, "fuzz.yaml", CARDS)
     assert checks == [] or problems is not None
+
+
+def test_a_setup_the_rules_date_rules_out_is_a_failed_check_not_an_error() -> None:
+    """A check written for today's rules, run under 2014's: disguise doesn't exist yet, so the
+    setup is refused, and that is the check's failure (issue 16)."""
+    checks, problems = parse_checks(
+        "checks:\n  - name: disguised\n    ruling: x\n"
+        "    setup: {you: {battlefield: [{card: Dog Walker, face_down: disguise}]}}\n"
+        "    expect: {Dog Walker: {face_down: true}}\n",
+        "corpus/checks/t.yaml",
+        CARDS,
+    )
+    assert problems == [] and run_check(checks[0], CARDS) == []
+    assert run_check(checks[0], CARDS, "2014-11-24") == [
+        "corpus/checks/t.yaml:2: setup refused: Dog Walker: disguise does not exist in the rules of 2014-11-24"
+    ]

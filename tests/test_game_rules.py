@@ -517,3 +517,47 @@ def test_603_2_whenever_a_creature_you_control_attacks_sees_face_down_attackers(
     g.attack("Hidden")
     g.attack("Rally")
     assert [e for e in g.events if e[0] == "triggered"] == [("triggered", "Rally")] * 2
+
+
+# ---- the special action: asking and doing agree (issue 16) ------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["2014-11-24", "2015-03-27", "2018-07-13", None])
+def test_can_turn_face_up_agrees_with_turn_face_up(rules: str | None) -> None:
+    """Whatever the card, the way it became face down, the rules date and the way asked for,
+    `can_turn_face_up` says True exactly when `turn_face_up` does not refuse, and
+    `turn_face_up_cost` is the cost `turn_face_up` pays."""
+    disagree = []
+    cases = [
+        (name, way, prohibited)
+        for name in ("Grizzly Bears", "Icefeather Aven", "Stratus Dancer", "Dog Walker", "Shock")
+        for way in (*FaceDownWay, None)
+        for prohibited in (False, True)
+    ]
+    for name, way, prohibited in cases:
+        for by in TurnUpWay:
+            g = game(rules)
+            zone = Zone.COMMAND if way is FaceDownWay.HIDDEN_AGENDA else Zone.BATTLEFIELD
+            obj = g.add_card(name, CARDS[name], "you", zone)
+            obj.face_down_by = way
+            if prohibited:
+                g.add_effect(name, ContinuousKind.CANT_TURN_FACE_UP)
+            can, cost = g.can_turn_face_up(name, by), g.turn_face_up_cost(obj, by)
+            try:
+                paid: str | None = g.turn_face_up(name, by)
+            except IllegalAction:
+                paid = None
+            if can != (paid is not None) or cost != paid:
+                disagree.append((name, way, prohibited, by, can, cost, paid))
+    assert disagree == []
+
+
+def test_disguise_cannot_turn_face_up_under_2014_rules() -> None:
+    """The issue's case: under 2014 rules a disguised permanent can't use a disguise cost, and
+    both the question and the action say so."""
+    g = game("2014-11-24")
+    on_battlefield(g, "Walker", CARDS["Dog Walker"], face_down="disguise")
+    assert not g.can_turn_face_up("Walker", TurnUpWay.DISGUISE)
+    with pytest.raises(IllegalAction, match="disguise does not exist in the rules of 2014-11-24"):
+        g.turn_face_up("Walker", TurnUpWay.DISGUISE)
+    assert g.can_turn_face_up("Walker", TurnUpWay.DISGUISE) is False and g.obj("Walker").face_down
