@@ -82,6 +82,38 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
+class Placed:
+    """A card of a check's setup, as checked when the file was parsed."""
+
+    label: str  # `as:`, else the card's name
+    card: str
+    owner: str
+    zone: Zone
+    line: int
+    face_down: FaceDownWay | None = None
+    tapped: bool = False
+    counters: int = 0
+    attached_to: str | None = None  # a label
+    controller: str | None = None  # None: its owner
+    token: bool = False
+    attacking: bool = False
+    damage: int = 0
+    may_look: tuple[str, ...] = ()
+    playable: bool = False
+    named: str | None = None  # a hidden agenda's secretly chosen name
+    exiled_with: str | None = None  # a label
+    commander_casts: int | None = None  # a commander: times cast from the command zone (903.8)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSetup:
+    name: str
+    life: int = 20
+    land_played: bool = False
+    top_revealed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Check:
     """One scenario: a setup, actions, and expectations; it verifies the ruling it quotes."""
 
@@ -91,11 +123,13 @@ class Check:
     line: int
     ruling: str
     rules: str | None  # the rules date the check is written for; None: current
-    setup: Mapping[str, Any]
+    setup: Mapping[str, Any]  # as written (for display); the run uses `players` and `placed`
     steps: tuple[Step, ...]
     expect: Mapping[str, Any] | None
     description: str = ""
     cards: Mapping[str, CardDef] = field(default_factory=dict)  # defined in the check's file
+    players: tuple[PlayerSetup, ...] = (PlayerSetup("you"), PlayerSetup("opponent"))
+    placed: tuple[Placed, ...] = ()
 
 
 # ---- the action table ---------------------------------------------------------------------------
@@ -522,7 +556,8 @@ def _parse_check(
     if not isinstance(setup, dict):
         raise _CheckSyntax(f"check {name!r}: `setup` must be a mapping", line)
     players = _players(setup, name, line)
-    labels = _setup_labels(setup, players, name, line, cards, check_rules)
+    placed = _parse_setup(setup, players, name, line, cards, check_rules)
+    labels = {p.label for p in placed}
     steps = []
     actions = raw.get("actions") or []
     if not isinstance(actions, list):
@@ -561,6 +596,8 @@ def _parse_check(
         steps=tuple(steps),
         expect=expect,
         description=str(raw.get("description", "")),
+        players=tuple(_player_setup(p, setup.get(p) or {}) for p in players),
+        placed=tuple(placed),
     )
 
 
@@ -716,16 +753,25 @@ def _card_items(setup: Mapping[str, Any], players: list[str]) -> list[tuple[str,
     return out
 
 
-def _setup_labels(
+def _player_setup(name: str, zones: Mapping[str, Any]) -> PlayerSetup:
+    return PlayerSetup(
+        name,
+        life=int(zones.get("life", 20)),
+        land_played=bool(zones.get("land_played", False)),
+        top_revealed=bool(zones.get("top_revealed", False)),
+    )
+
+
+def _parse_setup(
     setup: Mapping[str, Any],
     players: list[str],
     name: str,
     line: int,
     cards: Mapping[str, CardDef] | None,
     rules: Rules | None = None,
-) -> set[str]:
-    """Validate the setup (players, zones, card items; face-down ways against `rules`) and return
-    its card labels."""
+) -> list[Placed]:
+    """Check the setup (players, zones, card items; face-down ways against `rules`) and return
+    its cards."""
     what = f"check {name!r}"
     for key in setup:
         if key != "players" and key not in players:
@@ -761,28 +807,52 @@ def _setup_labels(
         if label in labels:
             raise _CheckSyntax(f"{what}: two cards called {label!r}; name one with `as:`", item_line or line)
         labels.add(label)
-    for _player, zone, item, item_line in items:
+    placed = []
+    for player, zone, item, item_line in items:
         where = f"{what}: {item['card']}"
+        v: dict[str, Any] = {}
         for key, value in item.items():
             kind = SETUP_ITEM_KEYS.get(key)
             if kind is None:
                 raise _CheckSyntax(f"{what}: unknown key {key!r} for card {item['card']!r}", item_line or line)
-            _check_arg(kind, value, labels, players, f"{where}: {key}", item_line or line)
-        way = FaceDownWay(item["face_down"]) if item.get("face_down") is not None else None
+            v[key] = _check_arg(kind, value, labels, players, f"{where}: {key}", item_line or line)
+        way: FaceDownWay | None = v.get("face_down")
         if (way is FaceDownWay.HIDDEN_AGENDA) != (zone == "command" and way is not None):
             raise _CheckSyntax(f"{where}: face down in the command zone is hidden_agenda, and only there", item_line or line)
         if zone not in ("battlefield", "exile", "command") and (
             way is not None or {"tapped", "counters", "attached_to", "controller", "attacking", "damage"} & set(item)
         ):
             raise _CheckSyntax(f"{where}: only a permanent has that status", item_line or line)
-        label = str(item.get("as") or item["card"])
-        if label in (item.get("attached_to"), item.get("exiled_with")):
+        label = str(v.get("as") or v["card"])
+        if label in (v.get("attached_to"), v.get("exiled_with")):
             raise _CheckSyntax(f"{where}: a card can't be attached to or exiled with itself", item_line or line)
         if way is not None and rules is not None:
             refusal = face_down_refusal(rules, way)
             if refusal is not None:
                 raise _CheckSyntax(f"{where}: {refusal}", item_line or line)
-    return labels
+        placed.append(
+            Placed(
+                label=label,
+                card=str(v["card"]),
+                owner=player,
+                zone=Zone(zone),
+                line=item_line or line,
+                face_down=way,
+                tapped=bool(v.get("tapped", False)),
+                counters=int(v.get("counters", 0)),
+                attached_to=v.get("attached_to"),
+                controller=v.get("controller"),
+                token=bool(v.get("token", False)),
+                attacking=bool(v.get("attacking", False)),
+                damage=int(v.get("damage", 0)),
+                may_look=tuple(v.get("may_look") or ()),
+                playable=bool(v.get("playable", False)),
+                named=str(v["named"]) if v.get("named") is not None else None,
+                exiled_with=v.get("exiled_with"),
+                commander_casts=v.get("commander_casts"),
+            )
+        )
+    return placed
 
 
 # ---- running ------------------------------------------------------------------------------------
@@ -791,41 +861,34 @@ def _setup_labels(
 def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> Game:
     """The game a check's setup describes, under `rules_date` (default: the check's own date).
     Raises IllegalAction for a setup those rules rule out (a face-down way they don't know)."""
-    players = _players(check.setup)
-    game = Game(players, Rules.for_date(rules_date or check.rules))
+    game = Game([p.name for p in check.players], Rules.for_date(rules_date or check.rules))
     all_cards = {**cards, **check.cards}
-    for player, zone, item, _line_no in _card_items(check.setup, players):
-        card = all_cards[item["card"]]
-        label = str(item.get("as") or item["card"])
-        obj = game.add_card(label, card, player, Zone(zone), token=bool(item.get("token")))
-        if item.get("face_down"):
-            way = FaceDownWay(item["face_down"])
-            refusal = face_down_refusal(game.rules, way)
+    for item in check.placed:
+        obj = game.add_card(item.label, all_cards[item.card], item.owner, item.zone, token=item.token)
+        if item.face_down is not None:
+            refusal = face_down_refusal(game.rules, item.face_down)
             if refusal is not None:
-                raise IllegalAction(f"{label}: {refusal}")
-            obj.face_down_by = way
-        obj.tapped = bool(item.get("tapped", False))
-        obj.attacking = bool(item.get("attacking", False))
-        obj.plus_counters = int(item.get("counters", 0))
-        obj.damage = int(item.get("damage", 0))
-        obj.may_look.update(str(p) for p in item.get("may_look") or ())
-        obj.playable_this_turn = bool(item.get("playable", False))
-        obj.choice = item.get("named")  # a hidden agenda's secretly chosen name
-        if "commander_casts" in item:
-            obj.card.commander_casts = int(item["commander_casts"])  # a commander (903.8)
-        if item.get("controller"):
-            obj.controller = str(item["controller"])
-    for player in players:
-        zones = check.setup.get(player) or {}
-        game.players[player].land_played = bool(zones.get("land_played", False))
-        game.players[player].life = int(zones.get("life", 20))
-        game.players[player].top_revealed = bool(zones.get("top_revealed", False))
-    for _player, zone, item, _line_no in _card_items(check.setup, players):
-        label = str(item.get("as") or item["card"])
-        if item.get("attached_to"):
-            game.obj(label).attached_to = game.obj(str(item["attached_to"])).oid
-        if item.get("exiled_with"):
-            game.obj(label).exiled_with = game.obj(str(item["exiled_with"])).oid
+                raise IllegalAction(f"{item.label}: {refusal}")
+            obj.face_down_by = item.face_down
+        obj.tapped = item.tapped
+        obj.attacking = item.attacking
+        obj.plus_counters = item.counters
+        obj.damage = item.damage
+        obj.may_look.update(item.may_look)
+        obj.playable_this_turn = item.playable
+        obj.choice = item.named
+        if item.commander_casts is not None:
+            obj.card.commander_casts = item.commander_casts
+        if item.controller is not None:
+            obj.controller = item.controller
+    for p in check.players:
+        player = game.players[p.name]
+        player.life, player.land_played, player.top_revealed = p.life, p.land_played, p.top_revealed
+    for item in check.placed:
+        if item.attached_to is not None:
+            game.obj(item.label).attached_to = game.obj(item.attached_to).oid
+        if item.exiled_with is not None:
+            game.obj(item.label).exiled_with = game.obj(item.exiled_with).oid
     return game
 
 
@@ -835,10 +898,10 @@ def run_check(check: Check, cards: Mapping[str, CardDef], rules_date: str | None
     file and line."""
     where = f"{check.file}:{check.line}"
     all_cards = {**cards, **check.cards}
+    missing = [p.card for p in check.placed if p.card not in all_cards]
+    if missing:
+        return [f"{where}: unknown card {missing[0]!r}"]
     try:
-        missing = [i["card"] for _p, _z, i, _l in _card_items(check.setup, _players(check.setup)) if i["card"] not in all_cards]
-        if missing:
-            return [f"{where}: unknown card {missing[0]!r}"]
         game = build_game(check, cards, rules_date)
     except (IllegalAction, RulesDateError) as exc:
         return [f"{where}: setup refused: {exc}"]

@@ -106,8 +106,11 @@ def test_running_a_check_never_raises() -> None:
     """A fault the parser did not foresee (here: a setup changed after parsing) is a failure."""
     from dataclasses import replace
 
+    from kb.game import Zone
+    from kb.scenario import Placed
+
     checks, _ = parse("")
-    broken = replace(checks[0], setup={"you": {"battlefield": [{"card": "Lightform", "attached_to": "Nobody"}]}})
+    broken = replace(checks[0], placed=(Placed("Lightform", "Lightform", "you", Zone.BATTLEFIELD, 3, attached_to="Nobody"),))
     failures = run_check(broken, CARDS)
     assert failures == ["corpus/checks/t.yaml:3: setup refused: no card called 'Nobody'"]
 
