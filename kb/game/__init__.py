@@ -2,6 +2,7 @@
 
 from kb.game.cards import (
     Ability,
+    ActivationCost,
     Affects,
     CardDataError,
     CardDef,
@@ -22,6 +23,7 @@ from kb.game.state import FaceDownWay, Game, GameEvent, GameObject, IllegalActio
 __all__ = [
     "CURRENT",
     "Ability",
+    "ActivationCost",
     "Affects",
     "CardDataError",
     "CardDef",

@@ -76,6 +76,14 @@ class EffectKind(StrEnum):
     NOTHING = "nothing"  # an ability whose effect the scenarios don't need
 
 
+class ActivationCost(StrEnum):
+    """An activated ability's cost that the model acts on; any other cost (mana, {T}) is
+    written as text and simply paid."""
+
+    SACRIFICE = "sacrifice"  # this permanent: it leaves before the ability resolves (113.7a)
+    EXILE_A_FACE_DOWN_PERMANENT = "exile a face-down permanent you control"  # Primordial Mist
+
+
 class TargetKind(StrEnum):
     """What an ability may target; checked when it is put on the stack and again on resolution."""
 
@@ -182,7 +190,7 @@ class Ability:
 
     effect: EffectKind
     event: TriggerEvent | None = None  # None: an activated ability, or a spell's effect
-    cost: str | None = None  # activated abilities: e.g. "sacrifice", "exile a face-down permanent"
+    cost: ActivationCost | str | None = None  # activated abilities: a cost the model acts on, or text
     count: int = 1
     grants: tuple[str, ...] = ()
     target: TargetKind | None = None
@@ -314,13 +322,20 @@ def _ability_from_data(a: Any, where: str) -> Ability:
     return Ability(
         effect=_enum(EffectKind, a.get("effect"), where, "ability effect"),
         event=_enum(TriggerEvent, event, where, "trigger event") if event is not None else None,
-        cost=a.get("cost"),
+        cost=_cost(a.get("cost")),
         count=int(a.get("count", 1)),
         grants=tuple(str(g) for g in a.get("grants") or ()),
         target=_enum(TargetKind, target, where, "target") if target is not None else None,
         options=tuple(options),
         text=str(a.get("text", "")),
     )
+
+
+def _cost(value: Any) -> ActivationCost | str | None:
+    if value is None:
+        return None
+    text = str(value)
+    return ActivationCost(text) if text in {c.value for c in ActivationCost} else text
 
 
 def _pt(value: Any, where: str) -> tuple[int, int]:

@@ -14,6 +14,7 @@ from enum import StrEnum
 from kb.game.cards import (
     LAYER,
     Ability,
+    ActivationCost,
     Affects,
     CardDef,
     Characteristics,
@@ -1015,10 +1016,10 @@ class Game:
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
             raise IllegalAction(f"{player} can't activate an ability of {label}")
         ability = abilities[0]
-        if ability.cost == "sacrifice":
+        if ability.cost is ActivationCost.SACRIFICE:
             self._move(obj, Zone.GRAVEYARD)
             self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text, last_known=obj))
-        elif ability.cost == "exile a face-down permanent you control":
+        elif ability.cost is ActivationCost.EXILE_A_FACE_DOWN_PERMANENT:
             # Primordial Mist: the card is exiled face up; that isn't "turning face up".
             victim = self.obj(target) if target else None
             if victim is None or not victim.face_down or victim.controller != player:
