@@ -165,7 +165,8 @@ def test_any_check_structure_is_a_problem_or_a_result_never_an_exception(setup, 
     checks, problems = parse_checks(text, "fuzz.yaml", CARDS)
     assert all(p.source == "fuzz.yaml" for p in problems)
     for check in checks:
-        assert isinstance(run_check(check, CARDS), list)
+        # a check that parsed runs to a verdict: no fault the parser let through (issue 16)
+        assert [f for f in run_check(check, CARDS) if "could not run" in f] == []
 
 
 @settings(max_examples=200, deadline=None)
@@ -189,3 +190,79 @@ def test_a_setup_the_rules_date_rules_out_is_a_failed_check_not_an_error() -> No
     assert run_check(checks[0], CARDS, "2014-11-24") == [
         "corpus/checks/t.yaml:2: setup refused: Dog Walker: disguise does not exist in the rules of 2014-11-24"
     ]
+
+
+# ---- fuzzing well-formed checks: the table's own argument types ---------------------------------
+
+
+_SETUP = {
+    "you": {
+        "library": ["Grizzly Bears", "Abzan Guide", "Shock", "Delver of Secrets"],
+        "hand": ["Icefeather Aven", "Ixidron", "Clone", "Lightform"],
+        "battlefield": [{"card": "Dog Walker", "face_down": "disguise"}, "Soul Warden", "Primordial Mist",
+                        {"card": "Runeclaw Bear", "face_down": "manifest"}],
+        "exile": [{"card": "Divination", "face_down": "effect", "may_look": ["you"], "playable": True}],
+        "command": [{"card": "Brago's Favor", "face_down": "hidden_agenda", "named": "Shock"}],
+    },
+    "opponent": {"battlefield": [{"card": "Stratus Dancer", "face_down": "megamorph"}, "Willbender"],
+                 "hand": ["Ethereal Ambush"]},
+}
+_LABELS = ["Grizzly Bears", "Abzan Guide", "Shock", "Delver of Secrets", "Icefeather Aven", "Ixidron", "Clone",
+           "Lightform", "Dog Walker", "Soul Warden", "Primordial Mist", "Runeclaw Bear", "Divination",
+           "Brago's Favor", "Stratus Dancer", "Willbender", "Ethereal Ambush"]
+
+
+def _arg_values(kind):
+    from kb.game import ContinuousKind, FaceDownWay, TurnUpWay, Zone
+    from kb.game.state import CAST_FACE_DOWN
+    from kb.scenario import Arg
+
+    label = st.sampled_from(_LABELS)
+    player = st.sampled_from(["you", "opponent"])
+    return {
+        Arg.CARD: label, Arg.CARDS: st.lists(label, max_size=2), Arg.PLAYER: player,
+        Arg.PLAYERS: st.lists(player, max_size=2), Arg.ZONE: st.sampled_from([z.value for z in Zone]),
+        Arg.INT: st.integers(0, 3), Arg.BOOL: st.booleans(),
+        Arg.CAST_WAY: st.sampled_from([w.value for w in CAST_FACE_DOWN]),
+        Arg.FACE_DOWN_WAY: st.sampled_from([w.value for w in FaceDownWay]),
+        Arg.TURN_UP_WAY: st.sampled_from([w.value for w in TurnUpWay]),
+        Arg.KIND: st.sampled_from([k.value for k in ContinuousKind]),
+        Arg.NAMES: st.sampled_from(["Creature", ["Artifact", "Creature"], "flying"]),
+        Arg.PT: st.sampled_from(["5/5", "0/1"]), Arg.TIMES: st.sampled_from([1, "all"]),
+        Arg.TOP_OR_BOTTOM: st.sampled_from(["top", "bottom"]),
+        Arg.ANY: st.one_of(label, st.sampled_from([None, "face down", "1/5", 2, "2/2", [1, 1]])),
+        Arg.TEXT: st.sampled_from(["x", "1"]),
+    }[kind]
+
+
+@st.composite
+def _steps(draw):
+    from kb.scenario import ACTIONS
+
+    name = draw(st.sampled_from(sorted(ACTIONS)))
+    schema = ACTIONS[name].args
+    keys = draw(st.lists(st.sampled_from(list(schema) or ["-"]), unique=True, max_size=3)) if schema else []
+    args = {k: draw(_arg_values(schema[k])) for k in {*keys, *ACTIONS[name].required}}
+    step = {name: args or None}
+    if draw(st.booleans()):
+        prop = draw(st.sampled_from(["zone", "face_down", "power", "can_turn_face_up", "visible_to",
+                                     "shares_name_with", "turn_face_up_cost", "has"]))
+        value = {"shares_name_with": {"Grizzly Bears": True}, "turn_face_up_cost": {"morph": None},
+                 "can_turn_face_up": {"mana": True, "disguise": False}, "has": ["flying"]}.get(prop, True)
+        step["expect"] = {draw(st.sampled_from(_LABELS)): {prop: value}, "stack": 0, "triggered": [],
+                          "you": {"life": 20, "top_card": None}}
+    return step
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.lists(_steps(), min_size=1, max_size=6), rules=st.sampled_from([None, "2014-11-24", "2018-07-13"]))
+def test_any_well_typed_check_runs_to_a_verdict(steps, rules) -> None:
+    """Checks built from the action table's own argument types, on a setup with every kind of
+    face-down card: each one parses or is a problem, and running one never hits a fault the
+    parser let through, under any rules date (issue 16: `kb check` exited 2 on IllegalAction)."""
+    text = yaml.safe_dump({"checks": [{"name": "fuzz", "ruling": "x", "setup": _SETUP, "actions": steps,
+                                       "expect": {"stack": 0}}]})
+    checks, problems = parse_checks(text, "fuzz.yaml", CARDS)
+    for check in checks:
+        failures = run_check(check, CARDS, rules)
+        assert [f for f in failures if "could not run" in f] == []
