@@ -23,6 +23,7 @@ from kb.game import (
     EffectValue,
     FaceDownWay,
     Game,
+    GameEvent,
     GameObject,
     IllegalAction,
     Rules,
@@ -608,17 +609,12 @@ def _check_expect(
     shape, so running it can't fail for want of one."""
     line = _line(exp, line)
     for key, want in (exp or {}).items():
-        if key in ("legal", "happened", "cost"):
-            if not in_step:
+        reserved = _RESERVED.get(key)
+        if reserved is not None:
+            if reserved.in_step_only and not in_step:
                 raise _CheckSyntax(f"{what}: `{key}` only makes sense in an action's expect", line)
-            if key != "cost" and not isinstance(want, bool):
-                raise _CheckSyntax(f"{what}: `{key}` must be true or false, not {want!r}", line)
-        elif key == "stack":
-            if not isinstance(want, int) or isinstance(want, bool):
-                raise _CheckSyntax(f"{what}: `stack` is a number of objects, not {want!r}", line)
-        elif key in ("triggered", "fizzled"):
-            if want is not None and not (isinstance(want, list) and all(isinstance(w, str) for w in want)):
-                raise _CheckSyntax(f"{what}: `{key}` lists card names, not {want!r}", line)
+            if not reserved.valid(want):
+                raise _CheckSyntax(f"{what}: `{key}` {reserved.shape}, not {want!r}", line)
         elif key in players:
             if not isinstance(want, dict):
                 raise _CheckSyntax(f"{what}: expectations for {key!r} must be a mapping", line)
@@ -972,13 +968,9 @@ class _Runner:
 
         g = self.game
         for key, want in exp.items():
-            if key in ("legal", "happened", "cost") and outcome is not None:
-                check(key, outcome.get(key), want)
-            elif key == "stack":
-                check("stack size", len(g.stack), want)
-            elif key in ("triggered", "fizzled"):
-                got = [label for ev, label in g.events[since:] if ev == key]
-                check(f"{key} abilities or spells", got, list(want or []))
+            reserved = _RESERVED.get(key)
+            if reserved is not None:
+                check(reserved.what, reserved.get(self, since, outcome), reserved.want(want))
             elif key in g.players:
                 for prop, value in (want or {}).items():
                     check(f"{key}.{prop}", _PLAYER_PROPS[prop](g, key), value)
@@ -1097,6 +1089,50 @@ _OBJECT_PROPS: dict[str, Prop] = {
     "blocked": Prop(lambda r, o, w: o.blocked),
     "damage": Prop(lambda r, o, w: o.damage),
     "turn_face_up_cost": Prop(_turn_face_up_costs, Arg.TURN_UP_WAY, True),
+}
+
+@dataclass(frozen=True, slots=True)
+class Reserved:
+    """An expectation key that names no card or player: the shape its value must have (checked
+    at parse time) and what it compares with."""
+
+    valid: Callable[[Any], bool]
+    shape: str  # for the parse-time message: "`stack` is a number of objects, not 'two'"
+    get: Callable[[_Runner, int, _Outcome | None], object]  # (runner, first event of the step, outcome)
+    what: str  # for the failure message
+    in_step_only: bool = False  # about the action of the step it is in
+    want: Callable[[Any], object] = lambda w: w
+
+
+def _is_bool(w: Any) -> bool:
+    return isinstance(w, bool)
+
+
+def _is_count(w: Any) -> bool:
+    return isinstance(w, int) and not isinstance(w, bool)
+
+
+def _is_labels(w: Any) -> bool:
+    return w is None or (isinstance(w, list) and all(isinstance(x, str) for x in w))
+
+
+def _events(event: GameEvent) -> Callable[[_Runner, int, _Outcome | None], object]:
+    return lambda r, since, o: [label for ev, label in r.game.events[since:] if ev is event]
+
+
+def _outcome(key: str) -> Callable[[_Runner, int, _Outcome | None], object]:
+    return lambda r, since, o: o.get(key) if o is not None else None
+
+
+_RESERVED: dict[str, Reserved] = {
+    "legal": Reserved(_is_bool, "must be true or false", _outcome("legal"), "legal", True),
+    "happened": Reserved(_is_bool, "must be true or false", _outcome("happened"), "happened", True),
+    "cost": Reserved(lambda w: w is None or isinstance(w, str), "is a cost like '{2}{U}'", _outcome("cost"), "cost", True),
+    "stack": Reserved(_is_count, "is a number of objects", lambda r, s, o: len(r.game.stack), "stack size"),
+    "triggered": Reserved(_is_labels, "lists card names", _events(GameEvent.TRIGGERED), "triggered abilities or spells",
+                          want=lambda w: list(w or [])),
+    "fizzled": Reserved(_is_labels, "lists card names", _events(GameEvent.FIZZLED), "fizzled abilities or spells",
+                        want=lambda w: list(w or [])),
 }
 
 _PLAYER_PROPS: dict[str, Callable[[Game, str], object]] = {
