@@ -183,11 +183,8 @@ def _did(result: object) -> bool:
     return result is not None and result is not False and result != []
 
 
-def _set_flag(attr: str, value: bool) -> Handler:
-    def run(r: _Runner, a: dict[str, Any]) -> None:
-        setattr(r.game.obj(a["card"]), attr, value)
-
-    return run
+def _untap(r: _Runner, a: dict[str, Any]) -> None:
+    r.game.obj(a["card"]).tapped = False
 
 
 def _remember(r: _Runner, a: dict[str, Any]) -> None:
@@ -215,8 +212,13 @@ _VALUE_ARG = {ContinuousKind.SET_TYPES: "types", ContinuousKind.ADD_KEYWORDS: "k
 
 
 def _effect_kind_and_value(a: Mapping[str, Any], kind: ContinuousKind | None) -> tuple[ContinuousKind, EffectValue]:
-    k = kind or ContinuousKind(a["kind"])
-    return k, effect_value(k, a.get(_VALUE_ARG.get(k, "value")) if kind else a.get("value"), "effect")
+    """The effect's kind (fixed by the action, else its `kind` argument) and its value, in the
+    form the model takes; raises CardDataError for a value that kind can't have."""
+    if kind is None:
+        kind, raw = ContinuousKind(a["kind"]), a.get("value")
+    else:
+        raw = a.get(_VALUE_ARG.get(kind, "value"))
+    return kind, effect_value(kind, raw, "effect")
 
 
 def _effect(kind: ContinuousKind | None = None) -> Handler:
@@ -358,7 +360,7 @@ ACTIONS: dict[str, Action] = {
     "set_types": Action({"card": _C, "types": Arg.NAMES}, _effect(ContinuousKind.SET_TYPES), ("card", "types")),
     "grant": Action({"card": _C, "keywords": Arg.NAMES}, _effect(ContinuousKind.ADD_KEYWORDS), ("card", "keywords")),
     "tap": Action({"card": _C}, lambda r, a: r.game.tap(a["card"]), ("card",)),
-    "untap": Action({"card": _C}, _set_flag("tapped", False), ("card",)),
+    "untap": Action({"card": _C}, _untap, ("card",)),
     "attach": Action({"card": _C, "to": _C}, _attach, ("card", "to")),
     "add_counters": Action({"card": _C, "count": Arg.INT}, _add_counters, ("card",)),
     "damage": Action({"card": _C, "count": Arg.INT}, lambda r, a: r.game.deal_damage(a["card"], int(a.get("count", 1))), ("card",)),
