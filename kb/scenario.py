@@ -10,19 +10,36 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+import re
+from typing import Any, TypedDict, TypeVar
 
 import yaml
 
-from kb.game import CardDataError, CardDef, Game, IllegalAction, Rules, RulesDateError, Zone, card_from_data
-from kb.game.cards import ContinuousKind, effect_value
-from kb.game.state import FaceDownWay
+from kb.game import (
+    CardDataError,
+    CardDef,
+    Characteristics,
+    ContinuousKind,
+    EffectValue,
+    FaceDownWay,
+    Game,
+    GameEvent,
+    GameObject,
+    IllegalAction,
+    Rules,
+    RulesDateError,
+    TurnUpWay,
+    Zone,
+    card_from_data,
+)
+from kb.game.cards import effect_value
+from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
 
 DEFAULT_PLAYERS = ("you", "opponent")
 SETUP_ZONES = ("library", "hand", "battlefield", "graveyard", "exile", "command")
 PLAYER_SETUP_KEYS = ("life", "land_played", "top_revealed")
-RESERVED_EXPECT_KEYS = ("legal", "happened", "cost", "stack", "triggered", "fizzled")
+_E = TypeVar("_E", bound=StrEnum)
 MAX_DEPTH = 40  # deeper YAML is refused: no check needs it, and PyYAML composes recursively
 
 
@@ -44,8 +61,12 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict
     return d
 
 
+def _construct_text(loader: _LineLoader, node: yaml.Node) -> str:
+    return str(loader.construct_scalar(node)) if isinstance(node, yaml.ScalarNode) else ""
+
+
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
-_LineLoader.add_constructor("tag:yaml.org,2002:timestamp", yaml.SafeLoader.construct_yaml_str)
+_LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_text)
 
 
 def _line(value: Any, default: int) -> int:
@@ -62,6 +83,38 @@ class Step:
 
 
 @dataclass(frozen=True, slots=True)
+class Placed:
+    """A card of a check's setup, as checked when the file was parsed."""
+
+    label: str  # `as:`, else the card's name
+    card: str
+    owner: str
+    zone: Zone
+    line: int
+    face_down: FaceDownWay | None = None
+    tapped: bool = False
+    counters: int = 0
+    attached_to: str | None = None  # a label
+    controller: str | None = None  # None: its owner
+    token: bool = False
+    attacking: bool = False
+    damage: int = 0
+    may_look: tuple[str, ...] = ()
+    playable: bool = False
+    named: str | None = None  # a hidden agenda's secretly chosen name
+    exiled_with: str | None = None  # a label
+    commander_casts: int | None = None  # a commander: times cast from the command zone (903.8)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSetup:
+    name: str
+    life: int = 20
+    land_played: bool = False
+    top_revealed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Check:
     """One scenario: a setup, actions, and expectations; it verifies the ruling it quotes."""
 
@@ -71,56 +124,67 @@ class Check:
     line: int
     ruling: str
     rules: str | None  # the rules date the check is written for; None: current
-    setup: Mapping[str, Any]
+    setup: Mapping[str, Any]  # as written (for display); the run uses `players` and `placed`
     steps: tuple[Step, ...]
     expect: Mapping[str, Any] | None
     description: str = ""
     cards: Mapping[str, CardDef] = field(default_factory=dict)  # defined in the check's file
+    players: tuple[PlayerSetup, ...] = (PlayerSetup("you"), PlayerSetup("opponent"))
+    placed: tuple[Placed, ...] = ()
 
 
 # ---- the action table ---------------------------------------------------------------------------
 
 
 class Arg(StrEnum):
-    """The type of an action's argument, validated when the check is parsed."""
+    """The type of an action's argument (or a setup item's key), checked and converted when the
+    check is parsed; the value names the type in messages."""
 
     CARD = "CARD"  # a card label of the setup
     CARDS = "[CARD]"
     PLAYER = "PLAYER"
+    PLAYERS = "[PLAYER]"
     ZONE = "ZONE"
     INT = "N"
     BOOL = "BOOL"
-    CAST_WAY = "morph|megamorph|disguise|effect"
-    TURN_UP_WAY = "mana|morph|megamorph|disguise"
-    KIND = "EFFECT_KIND"
+    CAST_WAY = "|".join(CAST_FACE_DOWN)  # -> FaceDownWay
+    FACE_DOWN_WAY = "|".join(FaceDownWay)  # -> FaceDownWay
+    TURN_UP_WAY = "|".join(TurnUpWay)  # -> TurnUpWay
+    KIND = "EFFECT_KIND"  # -> ContinuousKind
+    NAMES = "NAME|[NAME]"  # -> list of str
+    PT = "P/T"
+    TIMES = "1|all"  # -> "1" or "all"
+    TOP_OR_BOTTOM = "top|bottom"
     ANY = "VALUE"
     TEXT = "TEXT"
 
 
+Handler = Callable[["_Runner", dict[str, Any]], object]
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One check action: its arguments (the first is what a scalar argument fills) and what it
-    does on the game. `run` returns a cost paid (str), False when the effect did nothing, or None."""
+    """One check action: its arguments (the first is what a scalar argument fills), what it does
+    on the game, and a parse-time `check` of its arguments together (a message, or None). `run`
+    returns a cost paid (str), False when the effect did nothing, or anything else."""
 
     args: Mapping[str, Arg]
-    run: Callable[[_Runner, dict[str, Any]], Any]
+    run: Handler
     required: tuple[str, ...] = ()
     doc: str = ""
+    check: Callable[[Mapping[str, Any]], str | None] | None = None
 
 
 def _player(r: _Runner, a: dict[str, Any]) -> str:
     return str(a.get("player") or r.default_player)
 
 
-def _did(result: Any) -> bool:
+def _did(result: object) -> bool:
     return result is not None and result is not False and result != []
 
 
-def _set_flag(attr: str, value: bool) -> Callable[[_Runner, dict[str, Any]], None]:
-    def run(r: _Runner, a: dict[str, Any]) -> None:
-        setattr(r.game.obj(a["card"]), attr, value)
-
-    return run
+def _untap(r: _Runner, a: dict[str, Any]) -> None:
+    r.game.obj(a["card"]).tapped = False
 
 
 def _remember(r: _Runner, a: dict[str, Any]) -> None:
@@ -139,35 +203,70 @@ def _let_look(r: _Runner, a: dict[str, Any]) -> None:
     r.game.obj(a["card"]).may_look.add(_player(r, a))
 
 
-def _effect(kind: ContinuousKind | None = None) -> Callable[[_Runner, dict[str, Any]], None]:
+def _gain_control(r: _Runner, a: dict[str, Any]) -> None:
+    r.game.obj(a["card"]).controller = _player(r, a)
+
+
+# The argument holding a continuous effect's value, for the actions that fix the kind.
+_VALUE_ARG = {ContinuousKind.SET_TYPES: "types", ContinuousKind.ADD_KEYWORDS: "keywords"}
+
+
+def _effect_kind_and_value(a: Mapping[str, Any], kind: ContinuousKind | None) -> tuple[ContinuousKind, EffectValue]:
+    """The effect's kind (fixed by the action, else its `kind` argument) and its value, in the
+    form the model takes; raises CardDataError for a value that kind can't have."""
+    if kind is None:
+        kind, raw = ContinuousKind(a["kind"]), a.get("value")
+    else:
+        raw = a.get(_VALUE_ARG.get(kind, "value"))
+    return kind, effect_value(kind, raw, "effect")
+
+
+def _effect(kind: ContinuousKind | None = None) -> Handler:
     """A continuous effect from a resolved spell or ability: `effect: {card, kind, value}`."""
 
     def run(r: _Runner, a: dict[str, Any]) -> None:
-        k = kind or ContinuousKind(a["kind"])
-        value = a.get("value")
-        if kind is ContinuousKind.SET_TYPES:
-            value = a.get("types")
-        elif kind is ContinuousKind.ADD_KEYWORDS:
-            value = a.get("keywords")
-        value = effect_value(k, value, "effect")
+        k, value = _effect_kind_and_value(a, kind)
         for label in a.get("cards") or [a["card"]]:
             r.game.add_effect(label, k, value, until_end_of_turn=bool(a.get("until_end_of_turn")))
 
     return run
 
 
-def _resolve(r: _Runner, a: dict[str, Any]) -> Any:
-    if str(a.get("times", "1")) == "all":
-        return r.game.resolve_all()
-    return r.game.resolve(copy_of=a.get("copy_of"), pay=bool(a.get("pay")), choice=a.get("choice"))
+def _check_effect(a: Mapping[str, Any]) -> str | None:
+    if "card" not in a and "cards" not in a:
+        return "needs `card` or `cards`"
+    try:
+        _effect_kind_and_value(a, None)
+    except CardDataError as exc:
+        return str(exc)
+    return None
 
 
-def _put_face_down_as(r: _Runner, a: dict[str, Any]) -> Any:
-    values = card_from_data({"name": "face-down", "pt": a["pt"], "types": a["types"]}).front
-    return r.game.put_face_down_as(a["card"], _player(r, a), replace(values, name=None))
+def _resolve(r: _Runner, a: dict[str, Any]) -> object:
+    if a.get("times") == "all":
+        r.game.resolve_all()
+        return None
+    r.game.resolve(copy_of=a.get("copy_of"), pay=bool(a.get("pay")), choice=a.get("choice"))
+    return None
 
 
-def _manifest(r: _Runner, a: dict[str, Any]) -> Any:
+def _face_down_values(a: Mapping[str, Any]) -> Characteristics:
+    return replace(card_from_data({"name": "face-down", "pt": a["pt"], "types": a["types"]}).front, name=None)
+
+
+def _check_face_down_values(a: Mapping[str, Any]) -> str | None:
+    try:
+        _face_down_values(a)
+    except CardDataError as exc:
+        return str(exc).lstrip(": ")
+    return None
+
+
+def _put_face_down_as(r: _Runner, a: dict[str, Any]) -> object:
+    return r.game.put_face_down_as(a["card"], _player(r, a), _face_down_values(a))
+
+
+def _manifest(r: _Runner, a: dict[str, Any]) -> object:
     if "card" in a:
         return r.game.manifest_card(_player(r, a), a["card"])
     return _did(r.game.manifest(_player(r, a), int(a.get("count", 1))))
@@ -187,7 +286,7 @@ ACTIONS: dict[str, Action] = {
         "Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative cost)",
     ),
     "resolve": Action(
-        {"times": Arg.TEXT, "copy_of": _C, "pay": Arg.BOOL, "choice": Arg.ANY},
+        {"times": Arg.TIMES, "copy_of": _C, "pay": Arg.BOOL, "choice": Arg.ANY},
         _resolve,
         (),
         "`1` (top of the stack) or `all`; `copy_of` for a Clone, `pay` a ward cost, `choice` otherwise",
@@ -200,14 +299,14 @@ ACTIONS: dict[str, Action] = {
         "701.62a: look at the top two, manifest `choose`, the other to the graveyard",
     ),
     "manifest_one_of_top_two": Action(
-        {"player": _P, "choose": _C, "other_to": Arg.TEXT},
+        {"player": _P, "choose": _C, "other_to": Arg.TOP_OR_BOTTOM},
         lambda r, a: r.game.manifest_one_of_top_two(_player(r, a), a["choose"], str(a.get("other_to", "top"))),
         ("choose",),
         "Write into Being",
     ),
     "turn_face_up": Action(
         {"card": _C, "by": Arg.TURN_UP_WAY, "choice": Arg.ANY},
-        lambda r, a: r.game.turn_face_up(a["card"], str(a.get("by", "mana")), choice=a.get("choice")),
+        lambda r, a: r.game.turn_face_up(a["card"], a.get("by", TurnUpWay.MANA), choice=a.get("choice")),
         ("card",),
         "the special action (116.2b); `choice` for an \"as it is turned face up\" ability (708.11)",
     ),
@@ -225,7 +324,7 @@ ACTIONS: dict[str, Action] = {
     "transform": Action({"card": _C}, lambda r, a: r.game.transform(a["card"]), ("card",), "701.27"),
     "move": Action(
         {"card": _C, "to": Arg.ZONE, "face_down": Arg.BOOL, "by": _C},
-        lambda r, a: r.game.move(a["card"], Zone(a["to"]), face_down=bool(a.get("face_down")), by=a.get("by")),
+        lambda r, a: r.game.move(a["card"], a["to"], face_down=bool(a.get("face_down")), by=a.get("by")),
         ("card", "to"),
         "any zone change; `face_down` exiles face down (406.3), `by` the object whose effect did it",
     ),
@@ -236,10 +335,11 @@ ACTIONS: dict[str, Action] = {
         ("card",),
     ),
     "put_face_down_as": Action(
-        {"card": _C, "player": _P, "pt": Arg.TEXT, "types": Arg.ANY},
+        {"card": _C, "player": _P, "pt": Arg.PT, "types": Arg.NAMES},
         _put_face_down_as,
         ("card", "pt", "types"),
         "onto the battlefield face down as given characteristics (Tezzeret: 5/5 artifact creatures, 708.2a)",
+        _check_face_down_values,
     ),
     "bounce": Action({"card": _C}, lambda r, a: r.game.move(a["card"], Zone.HAND), ("card",)),
     "return_to_battlefield": Action(
@@ -254,12 +354,13 @@ ACTIONS: dict[str, Action] = {
         _effect(),
         ("kind",),
         "a continuous effect (kinds: " + ", ".join(k.value for k in ContinuousKind) + ")",
+        _check_effect,
     ),
     "lose_all_abilities": Action({"card": _C}, _effect(ContinuousKind.LOSE_ALL_ABILITIES), ("card",)),
-    "set_types": Action({"card": _C, "types": Arg.ANY}, _effect(ContinuousKind.SET_TYPES), ("card", "types")),
-    "grant": Action({"card": _C, "keywords": Arg.ANY}, _effect(ContinuousKind.ADD_KEYWORDS), ("card", "keywords")),
+    "set_types": Action({"card": _C, "types": Arg.NAMES}, _effect(ContinuousKind.SET_TYPES), ("card", "types")),
+    "grant": Action({"card": _C, "keywords": Arg.NAMES}, _effect(ContinuousKind.ADD_KEYWORDS), ("card", "keywords")),
     "tap": Action({"card": _C}, lambda r, a: r.game.tap(a["card"]), ("card",)),
-    "untap": Action({"card": _C}, _set_flag("tapped", False), ("card",)),
+    "untap": Action({"card": _C}, _untap, ("card",)),
     "attach": Action({"card": _C, "to": _C}, _attach, ("card", "to")),
     "add_counters": Action({"card": _C, "count": Arg.INT}, _add_counters, ("card",)),
     "damage": Action({"card": _C, "count": Arg.INT}, lambda r, a: r.game.deal_damage(a["card"], int(a.get("count", 1))), ("card",)),
@@ -286,21 +387,15 @@ ACTIONS: dict[str, Action] = {
     "end_turn": Action({}, lambda r, a: r.game.end_turn()),
     "end_game": Action({}, lambda r, a: r.game.end_game()),
     "leave_game": Action({"player": _P}, lambda r, a: r.game.leave_game(_player(r, a)), ("player",)),
-    "gain_control": Action(
-        {"card": _C, "player": _P},
-        lambda r, a: setattr(r.game.obj(a["card"]), "controller", _player(r, a)),
-        ("card", "player"),
-        "an effect gives a player control of a permanent",
-    ),
+    "gain_control": Action({"card": _C, "player": _P}, _gain_control, ("card", "player"),
+                           "an effect gives a player control of a permanent"),
     "let_look": Action({"card": _C, "player": _P}, _let_look, ("card",), "an effect lets a player look"),
 }
 
-_CAST_WAYS = ("morph", "megamorph", "disguise", "effect")
-_TURN_UP_WAYS = ("mana", "morph", "megamorph", "disguise")
 SETUP_ITEM_KEYS = {
-    "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.TEXT, "tapped": Arg.BOOL, "counters": Arg.INT,
+    "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.FACE_DOWN_WAY, "tapped": Arg.BOOL, "counters": Arg.INT,
     "attached_to": _C, "controller": _P, "token": Arg.BOOL, "attacking": Arg.BOOL, "damage": Arg.INT,
-    "may_look": Arg.ANY, "playable": Arg.BOOL, "named": Arg.TEXT, "exiled_with": _C,
+    "may_look": Arg.PLAYERS, "playable": Arg.BOOL, "named": Arg.TEXT, "exiled_with": _C,
     "commander_casts": Arg.INT,
 }
 
@@ -324,6 +419,9 @@ def _too_deep(text: str) -> tuple[int, list[tuple[int, int]]] | None:
     item: list[int] | None = None  # [start line, last line, deep?] of the current top-level item
     block_list = False
     outside = False
+    def _line_of(mark: object) -> int:
+        return int(getattr(mark, "line", 0))  # PyYAML's events always carry marks
+
     try:
         for ev in yaml.parse(text, Loader=yaml.SafeLoader):
             if isinstance(ev, yaml.MappingStartEvent | yaml.SequenceStartEvent):
@@ -331,9 +429,9 @@ def _too_deep(text: str) -> tuple[int, list[tuple[int, int]]] | None:
                 if depth == 2:
                     block_list = not ev.flow_style
                 if depth == 3 and block_list:  # an item of a block list has lines of its own
-                    item = [ev.start_mark.line, ev.start_mark.line, 0]
+                    item = [_line_of(ev.start_mark), _line_of(ev.start_mark), 0]
                 if depth > MAX_DEPTH and not (item and item[2]):
-                    first = first if first is not None else ev.start_mark.line + 1
+                    first = first if first is not None else _line_of(ev.start_mark) + 1
                     if item is not None and depth > 3:
                         item[2] = 1
                     else:
@@ -346,7 +444,7 @@ def _too_deep(text: str) -> tuple[int, list[tuple[int, int]]] | None:
                 depth -= 1
                 continue
             if item is not None:
-                item[1] = max(item[1], ev.end_mark.line if isinstance(ev, yaml.ScalarEvent) else ev.start_mark.line)
+                item[1] = max(item[1], _line_of(ev.end_mark if isinstance(ev, yaml.ScalarEvent) else ev.start_mark))
     except yaml.YAMLError:
         return None  # yaml.load reports it, with its line
     if first is None:
@@ -381,9 +479,9 @@ def parse_checks(
         data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
+        bad_line = mark.line + 1 if mark is not None else None
         reason = getattr(exc, "problem", None) or str(exc)
-        return [], problems + [Problem(source, line, f"malformed YAML: {reason}")]
+        return [], problems + [Problem(source, bad_line, f"malformed YAML: {reason}")]
     except (ValueError, RecursionError) as exc:
         return [], problems + [Problem(source, None, f"unreadable YAML: {exc}")]
     if not isinstance(data, dict) or not isinstance(data.get("checks"), list):
@@ -453,16 +551,16 @@ def _parse_check(
     if not ruling or not isinstance(ruling, str):
         raise _CheckSyntax(f"check {name!r} needs a `ruling:` quote", line)
     rules = raw.get("rules")
-    if rules is not None:
-        try:
-            Rules.for_date(str(rules))
-        except RulesDateError as exc:
-            raise _CheckSyntax(f"check {name!r}: {exc}", line) from None
+    try:
+        check_rules = Rules.for_date(str(rules) if rules is not None else None)
+    except RulesDateError as exc:
+        raise _CheckSyntax(f"check {name!r}: {exc}", line) from None
     setup = raw.get("setup") or _LineDict()
     if not isinstance(setup, dict):
         raise _CheckSyntax(f"check {name!r}: `setup` must be a mapping", line)
     players = _players(setup, name, line)
-    labels = _setup_labels(setup, players, name, line, cards)
+    placed = _parse_setup(setup, players, name, line, cards, check_rules)
+    labels = {p.label for p in placed}
     steps = []
     actions = raw.get("actions") or []
     if not isinstance(actions, list):
@@ -487,19 +585,9 @@ def _parse_check(
         raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", line)
     if expect is None and not any(s.expect for s in steps):
         raise _CheckSyntax(f"check {name!r} has no `expect`", line)
-    for exp in [expect] + [s.expect for s in steps]:
-        for key, want in (exp or {}).items():
-            if key not in RESERVED_EXPECT_KEYS and key not in labels and key not in players:
-                raise _CheckSyntax(
-                    f"check {name!r}: `expect` names {key!r}, which is no card or player",
-                    _line(exp, line),
-                )
-            if key in labels:
-                if not isinstance(want, dict):
-                    raise _CheckSyntax(f"check {name!r}: expectations for {key!r} must be a mapping", _line(exp, line))
-                bad = [p for p in want if p not in _OBJECT_PROPS]
-                if bad:
-                    raise _CheckSyntax(f"check {name!r}: unknown property {bad[0]!r} of {key!r}", _line(want, _line(exp, line)))
+    _check_expect(expect, labels, players, f"check {name!r}", line, in_step=False)
+    for step in steps:
+        _check_expect(step.expect, labels, players, f"check {name!r}: {step.action}", step.line, in_step=True)
     return Check(
         id=f"{stem}/{name}",
         name=name,
@@ -511,69 +599,135 @@ def _parse_check(
         steps=tuple(steps),
         expect=expect,
         description=str(raw.get("description", "")),
+        players=tuple(_player_setup(p, setup.get(p) or {}) for p in players),
+        placed=tuple(placed),
     )
+
+
+def _check_expect(
+    exp: Mapping[str, Any] | None, labels: set[str], players: list[str], what: str, line: int, *, in_step: bool
+) -> None:
+    """Every expectation names a card, a player or a reserved key, with a value of the right
+    shape, so running it can't fail for want of one."""
+    line = _line(exp, line)
+    for key, want in (exp or {}).items():
+        reserved = _RESERVED.get(key)
+        if reserved is not None:
+            if reserved.in_step_only and not in_step:
+                raise _CheckSyntax(f"{what}: `{key}` only makes sense in an action's expect", line)
+            if not reserved.valid(want):
+                raise _CheckSyntax(f"{what}: `{key}` {reserved.shape}, not {want!r}", line)
+        elif key in players:
+            if not isinstance(want, dict):
+                raise _CheckSyntax(f"{what}: expectations for {key!r} must be a mapping", line)
+            bad = [p for p in want if p not in _PLAYER_PROPS]
+            if bad:
+                known = ", ".join(_PLAYER_PROPS)
+                raise _CheckSyntax(f"{what}: unknown player property {bad[0]!r} (known: {known})", _line(want, line))
+        elif key in labels:
+            if not isinstance(want, dict):
+                raise _CheckSyntax(f"{what}: expectations for {key!r} must be a mapping", line)
+            for prop, value in want.items():
+                _check_prop(key, prop, value, labels, players, what, _line(want, line))
+        else:
+            raise _CheckSyntax(f"{what}: `expect` names {key!r}, which is no card or player", line)
+
+
+def _check_prop(label: str, prop: str, value: Any, labels: set[str], players: list[str], what: str, line: int) -> None:
+    spec = _OBJECT_PROPS.get(prop)
+    if spec is None:
+        raise _CheckSyntax(f"{what}: unknown property {prop!r} of {label!r}", line)
+    if spec.list_only and not isinstance(value, list):
+        raise _CheckSyntax(f"{what}: {label}.{prop} must be a list, not {value!r}", line)
+    if spec.mapping_only and not isinstance(value, dict):
+        raise _CheckSyntax(f"{what}: {label}.{prop} must be a mapping, not {value!r}", line)
+    if spec.keys is not None and isinstance(value, dict):
+        for k in value:
+            _check_arg(spec.keys, k, labels, players, f"{what}: {label}.{prop}", line)
 
 
 def _action_args(
     action: str, raw: Any, labels: set[str], players: list[str], what: str, line: int
 ) -> dict[str, Any]:
-    """An action's arguments as a mapping, every one checked against its type."""
+    """An action's arguments as a mapping, every one checked against its type and converted."""
     spec = ACTIONS[action]
     if isinstance(raw, dict):
-        args = dict(raw)
+        given = dict(raw)
     elif raw is None:
-        args = {}
+        given = {}
     elif spec.args:
-        args = {next(iter(spec.args)): raw}
+        given = {next(iter(spec.args)): raw}
     else:
         raise _CheckSyntax(f"{what} takes no argument (write `- {action}: null`)", line)
-    if action == "resolve" and isinstance(raw, int | str) and not isinstance(raw, bool):
-        args = {"times": str(raw)}
-        if args["times"] not in ("1", "all"):
-            raise _CheckSyntax(f"{what}: `1` or `all`, not {raw!r}", line)
-    for key, value in args.items():
+    args: dict[str, Any] = {}
+    for key, value in given.items():
         kind = spec.args.get(key)
         if kind is None:
             known = ", ".join(spec.args) or "none"
             raise _CheckSyntax(f"{what}: unknown argument {key!r} (known: {known})", line)
-        _check_arg(kind, value, labels, players, f"{what}: {key}", line)
+        args[key] = _check_arg(kind, value, labels, players, f"{what}: {key}", line)
     for key in spec.required:
         if key not in args:
             raise _CheckSyntax(f"{what} needs `{key}`", line)
-    if action == "effect":
-        if "card" not in args and "cards" not in args:
-            raise _CheckSyntax(f"{what} needs `card` or `cards`", line)
-        try:
-            effect_value(ContinuousKind(args["kind"]), args.get("value"), what)
-        except CardDataError as exc:
-            raise _CheckSyntax(str(exc), line) from None
+    problem = spec.check(args) if spec.check is not None else None
+    if problem is not None:
+        raise _CheckSyntax(f"{what}: {problem}", line)
     return args
 
 
-def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what: str, line: int) -> None:
-    ok = True
+def _one_of(kind: type[_E], value: Any) -> _E | None:
+    try:
+        return kind(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
+def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what: str, line: int) -> Any:
+    """The value as the game takes it (an enum member, a list...); a wrong one is a _CheckSyntax."""
+    out: Any = None
     if kind is Arg.CARD:
-        ok = isinstance(value, str) and value in labels
+        out = value if isinstance(value, str) and value in labels else None
     elif kind is Arg.CARDS:
         ok = isinstance(value, list) and all(isinstance(v, str) and v in labels for v in value)
+        out = list(value) if ok else None
     elif kind is Arg.PLAYER:
-        ok = isinstance(value, str) and value in players
+        out = value if isinstance(value, str) and value in players else None
+    elif kind is Arg.PLAYERS:
+        out = list(value) if isinstance(value, list) and all(p in players for p in value) else None
     elif kind is Arg.ZONE:
-        ok = value in {z.value for z in Zone}
+        out = _one_of(Zone, value)
     elif kind is Arg.INT:
-        ok = isinstance(value, int) and not isinstance(value, bool)
+        out = value if isinstance(value, int) and not isinstance(value, bool) else None
     elif kind is Arg.BOOL:
-        ok = isinstance(value, bool)
+        out = value if isinstance(value, bool) else None
     elif kind is Arg.CAST_WAY:
-        ok = value in _CAST_WAYS
+        way = _one_of(FaceDownWay, value)
+        out = way if way in CAST_FACE_DOWN else None
+    elif kind is Arg.FACE_DOWN_WAY:
+        out = _one_of(FaceDownWay, value)
     elif kind is Arg.TURN_UP_WAY:
-        ok = value in _TURN_UP_WAYS
+        out = _one_of(TurnUpWay, value)
     elif kind is Arg.KIND:
-        ok = value in {k.value for k in ContinuousKind}
+        out = _one_of(ContinuousKind, value)
+    elif kind is Arg.NAMES:
+        names = value if isinstance(value, list) else [value]
+        out = [str(n) for n in names] if all(isinstance(n, str) for n in names) else None
+    elif kind is Arg.PT:
+        out = str(value) if isinstance(value, str) and _PT.match(value) else None
+    elif kind is Arg.TIMES:
+        out = str(value) if str(value) in ("1", "all") and not isinstance(value, bool) else None
+    elif kind is Arg.TOP_OR_BOTTOM:
+        out = value if value in ("top", "bottom") else None
     elif kind is Arg.TEXT:
-        ok = isinstance(value, str | int) and not isinstance(value, bool)
-    if not ok:
+        out = value if isinstance(value, str | int) and not isinstance(value, bool) else None
+    else:
+        out = value  # Arg.ANY
+    if out is None and kind is not Arg.ANY:
         raise _CheckSyntax(f"{what}: {value!r} is not a {kind.value}", line)
+    return out
+
+
+_PT = re.compile(r"^\s*-?\d+\s*/\s*-?\d+\s*$")
 
 
 def _players(setup: Mapping[str, Any], name: str = "", line: int = 0) -> list[str]:
@@ -597,10 +751,25 @@ def _card_items(setup: Mapping[str, Any], players: list[str]) -> list[tuple[str,
     return out
 
 
-def _setup_labels(
-    setup: Mapping[str, Any], players: list[str], name: str, line: int, cards: Mapping[str, CardDef] | None
-) -> set[str]:
-    """Validate the setup (players, zones, card items) and return its card labels."""
+def _player_setup(name: str, zones: Mapping[str, Any]) -> PlayerSetup:
+    return PlayerSetup(
+        name,
+        life=int(zones.get("life", 20)),
+        land_played=bool(zones.get("land_played", False)),
+        top_revealed=bool(zones.get("top_revealed", False)),
+    )
+
+
+def _parse_setup(
+    setup: Mapping[str, Any],
+    players: list[str],
+    name: str,
+    line: int,
+    cards: Mapping[str, CardDef] | None,
+    rules: Rules | None = None,
+) -> list[Placed]:
+    """Check the setup (players, zones, card items; face-down ways against `rules`) and return
+    its cards."""
     what = f"check {name!r}"
     for key in setup:
         if key != "players" and key not in players:
@@ -636,98 +805,139 @@ def _setup_labels(
         if label in labels:
             raise _CheckSyntax(f"{what}: two cards called {label!r}; name one with `as:`", item_line or line)
         labels.add(label)
-    for _player, zone, item, item_line in items:
+    placed = []
+    for player, zone, item, item_line in items:
+        where = f"{what}: {item['card']}"
+        v: dict[str, Any] = {}
         for key, value in item.items():
             kind = SETUP_ITEM_KEYS.get(key)
             if kind is None:
                 raise _CheckSyntax(f"{what}: unknown key {key!r} for card {item['card']!r}", item_line or line)
-            _check_arg(kind, value, labels, players, f"{what}: {item['card']}: {key}", item_line or line)
-        way = item.get("face_down")
-        if way is not None and way not in {w.value for w in FaceDownWay}:
-            ways = ", ".join(w.value for w in FaceDownWay)
-            raise _CheckSyntax(f"{what}: {item['card']}: face_down {way!r} is none of {ways}", item_line or line)
-        if way == "hidden_agenda" and zone != "command":
-            raise _CheckSyntax(f"{what}: {item['card']}: hidden_agenda is for the command zone", item_line or line)
-        if item.get("may_look") is not None and not (
-            isinstance(item["may_look"], list) and all(p in players for p in item["may_look"])
-        ):
-            raise _CheckSyntax(f"{what}: {item['card']}: may_look must list players", item_line or line)
+            v[key] = _check_arg(kind, value, labels, players, f"{where}: {key}", item_line or line)
+        way: FaceDownWay | None = v.get("face_down")
+        if (way is FaceDownWay.HIDDEN_AGENDA) != (zone == "command" and way is not None):
+            raise _CheckSyntax(f"{where}: face down in the command zone is hidden_agenda, and only there", item_line or line)
         if zone not in ("battlefield", "exile", "command") and (
             way is not None or {"tapped", "counters", "attached_to", "controller", "attacking", "damage"} & set(item)
         ):
-            raise _CheckSyntax(f"{what}: {item['card']}: only a permanent has that status", item_line or line)
-    return labels
+            raise _CheckSyntax(f"{where}: only a permanent has that status", item_line or line)
+        label = str(v.get("as") or v["card"])
+        if label in (v.get("attached_to"), v.get("exiled_with")):
+            raise _CheckSyntax(f"{where}: a card can't be attached to or exiled with itself", item_line or line)
+        if way is not None and rules is not None:
+            refusal = face_down_refusal(rules, way)
+            if refusal is not None:
+                raise _CheckSyntax(f"{where}: {refusal}", item_line or line)
+        placed.append(
+            Placed(
+                label=label,
+                card=str(v["card"]),
+                owner=player,
+                zone=Zone(zone),
+                line=item_line or line,
+                face_down=way,
+                tapped=bool(v.get("tapped", False)),
+                counters=int(v.get("counters", 0)),
+                attached_to=v.get("attached_to"),
+                controller=v.get("controller"),
+                token=bool(v.get("token", False)),
+                attacking=bool(v.get("attacking", False)),
+                damage=int(v.get("damage", 0)),
+                may_look=tuple(v.get("may_look") or ()),
+                playable=bool(v.get("playable", False)),
+                named=str(v["named"]) if v.get("named") is not None else None,
+                exiled_with=v.get("exiled_with"),
+                commander_casts=v.get("commander_casts"),
+            )
+        )
+    return placed
 
 
 # ---- running ------------------------------------------------------------------------------------
 
 
 def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> Game:
-    """The game a check's setup describes, under `rules_date` (default: the check's own date)."""
-    players = _players(check.setup)
-    game = Game(players, Rules.for_date(rules_date or check.rules))
+    """The game a check's setup describes, under `rules_date` (default: the check's own date).
+    Raises IllegalAction for a setup those rules rule out (a face-down way they don't know)."""
+    game = Game([p.name for p in check.players], Rules.for_date(rules_date or check.rules))
     all_cards = {**cards, **check.cards}
-    for player, zone, item, _line_no in _card_items(check.setup, players):
-        card = all_cards[item["card"]]
-        label = str(item.get("as") or item["card"])
-        obj = game.add_card(label, card, player, Zone(zone), token=bool(item.get("token")))
-        if item.get("face_down"):
-            obj.face_down_by = FaceDownWay(item["face_down"])
-        obj.tapped = bool(item.get("tapped", False))
-        obj.attacking = bool(item.get("attacking", False))
-        obj.plus_counters = int(item.get("counters", 0))
-        obj.damage = int(item.get("damage", 0))
-        obj.may_look.update(str(p) for p in item.get("may_look") or ())
-        obj.playable_this_turn = bool(item.get("playable", False))
-        obj.choice = item.get("named")  # a hidden agenda's secretly chosen name
-        if "commander_casts" in item:
-            obj.card.commander_casts = int(item["commander_casts"])  # a commander (903.8)
-        if item.get("controller"):
-            obj.controller = str(item["controller"])
-    for player in players:
-        zones = check.setup.get(player) or {}
-        game.players[player].land_played = bool(zones.get("land_played", False))
-        game.players[player].life = int(zones.get("life", 20))
-        game.players[player].top_revealed = bool(zones.get("top_revealed", False))
-    for _player, zone, item, _line_no in _card_items(check.setup, players):
-        label = str(item.get("as") or item["card"])
-        if item.get("attached_to"):
-            game.obj(label).attached_to = game.obj(str(item["attached_to"])).oid
-        if item.get("exiled_with"):
-            game.obj(label).exiled_with = game.obj(str(item["exiled_with"])).oid
+    for item in check.placed:
+        obj = game.add_card(item.label, all_cards[item.card], item.owner, item.zone, token=item.token)
+        if item.face_down is not None:
+            refusal = face_down_refusal(game.rules, item.face_down)
+            if refusal is not None:
+                raise IllegalAction(f"{item.label}: {refusal}")
+            obj.face_down_by = item.face_down
+        obj.tapped = item.tapped
+        obj.attacking = item.attacking
+        obj.plus_counters = item.counters
+        obj.damage = item.damage
+        obj.may_look.update(item.may_look)
+        obj.playable_this_turn = item.playable
+        obj.choice = item.named
+        if item.commander_casts is not None:
+            obj.card.commander_casts = item.commander_casts
+        if item.controller is not None:
+            obj.controller = item.controller
+    for p in check.players:
+        player = game.players[p.name]
+        player.life, player.land_played, player.top_revealed = p.life, p.land_played, p.top_revealed
+    for item in check.placed:
+        if item.attached_to is not None:
+            game.obj(item.label).attached_to = game.obj(item.attached_to).oid
+        if item.exiled_with is not None:
+            game.obj(item.label).exiled_with = game.obj(item.exiled_with).oid
     return game
 
 
 def run_check(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> list[str]:
-    """Run a check; return every failed expectation (empty: it passed). Never raises: a fault in
-    the check or the model becomes a failure naming the check's file and line."""
+    """Run a check; return every failed expectation (empty: it passed). Never raises: a setup
+    the rules refuse, or a fault the parser did not foresee, is a failure naming the check's
+    file and line."""
+    where = f"{check.file}:{check.line}"
     all_cards = {**cards, **check.cards}
-    missing = [i["card"] for _p, _z, i, _l in _card_items(check.setup, _players(check.setup)) if i["card"] not in all_cards]
+    missing = [p.card for p in check.placed if p.card not in all_cards]
     if missing:
-        return [f"{check.file}:{check.line}: unknown card {missing[0]!r}"]
+        return [f"{where}: unknown card {missing[0]!r}"]
     try:
         game = build_game(check, cards, rules_date)
-        runner = _Runner(game)
-        failures: list[str] = []
+    except (IllegalAction, RulesDateError) as exc:
+        return [f"{where}: setup refused: {exc}"]
+    except Exception as exc:  # noqa: BLE001 - a check must report, never crash the command
+        return [f"{where}: check could not run: {type(exc).__name__}: {exc}"]
+    runner = _Runner(game)
+    failures: list[str] = []
+    try:
         for step in check.steps:
             failures.extend(runner.step(step))
         if check.expect:
             failures.extend(runner.expect(check.expect, since=0, where=f"line {check.line}", outcome=None))
-    except Exception as exc:  # noqa: BLE001 - a check must report, never crash the command
-        return [f"{check.file}:{check.line}: check could not run: {type(exc).__name__}: {exc}"]
+    except Exception as exc:  # noqa: BLE001 - as above
+        failures.append(f"{where}: check could not run: {type(exc).__name__}: {exc}")
     return failures
 
 
+class _Outcome(TypedDict, total=False):
+    legal: bool
+    happened: bool
+    cost: str | None
+    error: str
+
+
 class _Runner:
+    game: Game
+    remembered: dict[str, int]
+    default_player: str
+
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.remembered: dict[str, int] = {}
+        self.remembered = {}
         self.default_player = next(iter(game.players))
 
     def step(self, step: Step) -> list[str]:
         where = f"line {step.line} ({step.action})"
         start = len(self.game.events)
-        outcome: dict[str, Any] = {"legal": True, "happened": True, "cost": None}
+        outcome: _Outcome = {"legal": True, "happened": True, "cost": None}
         try:
             result = ACTIONS[step.action].run(self, dict(step.args))
             if result is False:
@@ -738,8 +948,6 @@ class _Runner:
         except IllegalAction as exc:
             outcome["legal"] = False
             outcome["error"] = str(exc)
-        except (KeyError, TypeError, ValueError, CardDataError) as exc:
-            return [f"{where}: bad action argument {step.arg!r}: {exc}"]
         failures = []
         expected_legal = (step.expect or {}).get("legal", True)
         if not outcome["legal"] and expected_legal:
@@ -751,8 +959,9 @@ class _Runner:
     # ---- expectations ----------------------------------------------------------------------
 
     def expect(
-        self, exp: Mapping[str, Any], *, since: int, where: str, outcome: Mapping[str, Any] | None
+        self, exp: Mapping[str, Any], *, since: int, where: str, outcome: _Outcome | None
     ) -> list[str]:
+        """Every expectation of `exp` that does not hold (the parser checked their shapes)."""
         failures: list[str] = []
 
         def check(what: str, got: Any, want: Any) -> None:
@@ -761,53 +970,21 @@ class _Runner:
 
         g = self.game
         for key, want in exp.items():
-            if key in ("legal", "happened", "cost"):
-                if outcome is None:
-                    failures.append(f"{where}: `{key}` only makes sense in an action's expect")
-                else:
-                    check(key, outcome.get(key), want)
-            elif key == "stack":
-                check("stack size", len(g.stack), want)
-            elif key in ("triggered", "fizzled"):
-                got = [label for ev, label in g.events[since:] if ev == key]
-                check(f"{key} abilities or spells", got, list(want or []))
+            reserved = _RESERVED.get(key)
+            if reserved is not None:
+                check(reserved.what, reserved.get(self, since, outcome), reserved.want(want))
             elif key in g.players:
-                failures.extend(self._expect_player(key, want, where))
+                for prop, value in (want or {}).items():
+                    check(f"{key}.{prop}", _PLAYER_PROPS[prop](g, key), value)
             else:
                 failures.extend(self._expect_object(key, want, where))
         return failures
 
-    def _expect_player(self, name: str, want: Any, where: str) -> list[str]:
-        g = self.game
-        p = g.players[name]
-        out = []
-        for prop, value in (want or {}).items():
-            got: Any = {
-                "life": p.life,
-                "library": len(p.library),
-                "in_game": p.in_game,
-                "land_played": p.land_played,
-                "top_card": g.library(name)[0].label if p.library else None,
-            }.get(prop, _MISSING)
-            if got is _MISSING:
-                out.append(f"{where}: unknown player property {prop!r}")
-            elif _norm(got) != _norm(value):
-                out.append(f"{where}: {name}.{prop}: expected {value!r}, got {got!r}")
-        return out
-
-    def _expect_object(self, label: str, want: Any, where: str) -> list[str]:
-        g = self.game
-        obj = g.obj(label)
-        if not isinstance(want, dict):
-            return [f"{where}: expectations for {label!r} must be a mapping"]
+    def _expect_object(self, label: str, want: Mapping[str, Any], where: str) -> list[str]:
         out = []
         for prop, value in want.items():
-            getter = _OBJECT_PROPS.get(prop)
-            if getter is None:
-                out.append(f"{where}: unknown property {prop!r}")
-                continue
             try:
-                got = getter(self, obj, value)
+                got = _OBJECT_PROPS[prop].get(self, self.game.obj(label), value)
             except IllegalAction as exc:
                 out.append(f"{where}: {label}.{prop}: {exc}")
                 continue
@@ -817,9 +994,6 @@ class _Runner:
             elif _norm(got) != _norm(value):
                 out.append(f"{where}: {label}.{prop}: expected {value!r}, got {got!r}")
         return out
-
-
-_MISSING = object()
 
 
 def _norm(v: Any) -> Any:
@@ -835,13 +1009,17 @@ def _label_of(game: Game, oid: int | None) -> str | None:
     return game.objects[oid].label
 
 
-def _can_turn_face_up(r: _Runner, obj: Any, want: Any) -> Any:
+def _can_turn_face_up(r: _Runner, obj: GameObject, want: Any) -> object:
     if isinstance(want, dict):
-        return {by: r.game.can_turn_face_up(obj.label, by) for by in want}
-    return r.game.can_turn_face_up(obj.label, "mana")
+        return {by: r.game.can_turn_face_up(obj.label, TurnUpWay(by)) for by in want}
+    return r.game.can_turn_face_up(obj.label, TurnUpWay.MANA)
 
 
-def _visible_to(r: _Runner, obj: Any, want: Any) -> Any:
+def _turn_face_up_costs(r: _Runner, obj: GameObject, want: Any) -> object:
+    return {by: r.game.turn_face_up_cost(obj, TurnUpWay(by)) for by in want}
+
+
+def _visible_to(r: _Runner, obj: GameObject, want: Any) -> object:
     return [p for p in r.game.players if r.game.can_see(p, obj)]
 
 
@@ -849,52 +1027,120 @@ def _missing(found: set[str], want: Any) -> list[str]:
     return sorted(str(k).lower() for k in want if str(k).lower() not in found)
 
 
-def _pairwise(r: _Runner, obj: Any, want: Any, relation: Callable[[Any, Any], bool]) -> Any:
+def _pairwise(relation: Callable[[Game, GameObject, GameObject], bool]) -> _Getter:
     """`{other: bool, ...}`: the relation between this object and each other one."""
-    if not isinstance(want, dict):
-        return _MISSING
-    return {k: relation(obj, r.game.obj(str(k))) for k in want}
+
+    def get(r: _Runner, obj: GameObject, want: Any) -> object:
+        return {k: relation(r.game, obj, r.game.obj(str(k))) for k in want}
+
+    return get
 
 
-_Getter = Callable[[_Runner, Any, Any], Any]
-_OBJECT_PROPS: dict[str, _Getter] = {
-    "zone": lambda r, o, w: str(o.zone),
-    "face_down": lambda r, o, w: o.face_down,
-    "face_down_by": lambda r, o, w: o.face_down_by,
-    "name": lambda r, o, w: r.game.characteristics(o).name,
-    "mana_cost": lambda r, o, w: r.game.characteristics(o).mana_cost,
-    "mana_value": lambda r, o, w: r.game.characteristics(o).mana_value,
-    "colors": lambda r, o, w: sorted(r.game.characteristics(o).colors),
-    "types": lambda r, o, w: sorted(r.game.characteristics(o).types),
-    "subtypes": lambda r, o, w: sorted(r.game.characteristics(o).subtypes),
-    "keywords": lambda r, o, w: sorted(r.game.characteristics(o).keywords),
-    "abilities": lambda r, o, w: sorted(
-        list(r.game.characteristics(o).keywords)
-        + [a.text or a.effect for a in r.game.characteristics(o).abilities]
+_Getter = Callable[[_Runner, GameObject, Any], object]
+
+
+@dataclass(frozen=True, slots=True)
+class Prop:
+    """An object property an expectation can name: how to read it, and for one whose value is a
+    mapping (`{other card: bool}`, `{way: cost}`), the type of its keys, checked at parse time."""
+
+    get: _Getter
+    keys: Arg | None = None
+    mapping_only: bool = False  # else a plain value is allowed too (`can_turn_face_up: true`)
+    list_only: bool = False  # `has: [flying]`
+
+
+def _ch(r: _Runner, o: GameObject) -> Characteristics:
+    return r.game.characteristics(o)
+
+
+_OBJECT_PROPS: dict[str, Prop] = {
+    "zone": Prop(lambda r, o, w: str(o.zone)),
+    "face_down": Prop(lambda r, o, w: o.face_down),
+    "face_down_by": Prop(lambda r, o, w: o.face_down_by),
+    "name": Prop(lambda r, o, w: _ch(r, o).name),
+    "mana_cost": Prop(lambda r, o, w: _ch(r, o).mana_cost),
+    "mana_value": Prop(lambda r, o, w: _ch(r, o).mana_value),
+    "colors": Prop(lambda r, o, w: sorted(_ch(r, o).colors)),
+    "types": Prop(lambda r, o, w: sorted(_ch(r, o).types)),
+    "subtypes": Prop(lambda r, o, w: sorted(_ch(r, o).subtypes)),
+    "keywords": Prop(lambda r, o, w: sorted(_ch(r, o).keywords)),
+    "abilities": Prop(
+        lambda r, o, w: sorted(list(_ch(r, o).keywords) + [a.text or a.effect for a in _ch(r, o).abilities])
     ),
-    "has": lambda r, o, w: _missing(set(r.game.characteristics(o).keywords), w),
-    "lacks": lambda r, o, w: sorted(set(str(k).lower() for k in w) & set(r.game.characteristics(o).keywords)),
-    "power": lambda r, o, w: r.game.characteristics(o).power,
-    "toughness": lambda r, o, w: r.game.characteristics(o).toughness,
-    "tapped": lambda r, o, w: o.tapped,
-    "counters": lambda r, o, w: o.plus_counters,
-    "attached_to": lambda r, o, w: _label_of(r.game, o.attached_to),
-    "controller": lambda r, o, w: o.controller,
-    "owner": lambda r, o, w: o.card.owner,
-    "revealed": lambda r, o, w: o.card.revealed,
-    "visible_to": _visible_to,
-    "same_object": lambda r, o, w: r.remembered.get(o.label) == o.oid,
-    "can_turn_face_up": _can_turn_face_up,
-    "face": lambda r, o, w: r.game.printed(o).name if not o.face_down else None,
-    "playable": lambda r, o, w: o.playable_this_turn,
-    "shares_name_with": lambda r, o, w: _pairwise(r, o, w, r.game.share_name),
-    "shares_creature_type_with": lambda r, o, w: _pairwise(r, o, w, r.game.share_creature_type),
-    "copiable_name": lambda r, o, w: r.game.copiable_values(o).name,
-    "entered_before": lambda r, o, w: _pairwise(r, o, w, lambda a, b: a.timestamp < b.timestamp),
-    "attacking": lambda r, o, w: o.attacking,
-    "blocked": lambda r, o, w: o.blocked,
-    "damage": lambda r, o, w: o.damage,
-    "turn_face_up_cost": lambda r, o, w: {by: r.game.turn_face_up_cost(o, by) for by in w}
-    if isinstance(w, dict)
-    else _MISSING,
+    "has": Prop(lambda r, o, w: _missing(set(_ch(r, o).keywords), w), list_only=True),
+    "lacks": Prop(lambda r, o, w: sorted(set(str(k).lower() for k in w) & set(_ch(r, o).keywords)), list_only=True),
+    "power": Prop(lambda r, o, w: _ch(r, o).power),
+    "toughness": Prop(lambda r, o, w: _ch(r, o).toughness),
+    "tapped": Prop(lambda r, o, w: o.tapped),
+    "counters": Prop(lambda r, o, w: o.plus_counters),
+    "attached_to": Prop(lambda r, o, w: _label_of(r.game, o.attached_to)),
+    "controller": Prop(lambda r, o, w: o.controller),
+    "owner": Prop(lambda r, o, w: o.card.owner),
+    "revealed": Prop(lambda r, o, w: o.card.revealed),
+    "visible_to": Prop(_visible_to),
+    "same_object": Prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
+    "can_turn_face_up": Prop(_can_turn_face_up, Arg.TURN_UP_WAY),
+    "face": Prop(lambda r, o, w: r.game.printed(o).name if not o.face_down else None),
+    "playable": Prop(lambda r, o, w: o.playable_this_turn),
+    "shares_name_with": Prop(_pairwise(Game.share_name), Arg.CARD, True),
+    "shares_creature_type_with": Prop(_pairwise(Game.share_creature_type), Arg.CARD, True),
+    "copiable_name": Prop(lambda r, o, w: r.game.copiable_values(o).name),
+    "entered_before": Prop(_pairwise(lambda g, a, b: a.timestamp < b.timestamp), Arg.CARD, True),
+    "attacking": Prop(lambda r, o, w: o.attacking),
+    "blocked": Prop(lambda r, o, w: o.blocked),
+    "damage": Prop(lambda r, o, w: o.damage),
+    "turn_face_up_cost": Prop(_turn_face_up_costs, Arg.TURN_UP_WAY, True),
+}
+
+@dataclass(frozen=True, slots=True)
+class Reserved:
+    """An expectation key that names no card or player: the shape its value must have (checked
+    at parse time) and what it compares with."""
+
+    valid: Callable[[Any], bool]
+    shape: str  # for the parse-time message: "`stack` is a number of objects, not 'two'"
+    get: Callable[[_Runner, int, _Outcome | None], object]  # (runner, first event of the step, outcome)
+    what: str  # for the failure message
+    in_step_only: bool = False  # about the action of the step it is in
+    want: Callable[[Any], object] = lambda w: w
+
+
+def _is_bool(w: Any) -> bool:
+    return isinstance(w, bool)
+
+
+def _is_count(w: Any) -> bool:
+    return isinstance(w, int) and not isinstance(w, bool)
+
+
+def _is_labels(w: Any) -> bool:
+    return w is None or (isinstance(w, list) and all(isinstance(x, str) for x in w))
+
+
+def _events(event: GameEvent) -> Callable[[_Runner, int, _Outcome | None], object]:
+    return lambda r, since, o: [label for ev, label in r.game.events[since:] if ev is event]
+
+
+def _outcome(key: str) -> Callable[[_Runner, int, _Outcome | None], object]:
+    return lambda r, since, o: o.get(key) if o is not None else None
+
+
+_RESERVED: dict[str, Reserved] = {
+    "legal": Reserved(_is_bool, "must be true or false", _outcome("legal"), "legal", True),
+    "happened": Reserved(_is_bool, "must be true or false", _outcome("happened"), "happened", True),
+    "cost": Reserved(lambda w: w is None or isinstance(w, str), "is a cost like '{2}{U}'", _outcome("cost"), "cost", True),
+    "stack": Reserved(_is_count, "is a number of objects", lambda r, s, o: len(r.game.stack), "stack size"),
+    "triggered": Reserved(_is_labels, "lists card names", _events(GameEvent.TRIGGERED), "triggered abilities or spells",
+                          want=lambda w: list(w or [])),
+    "fizzled": Reserved(_is_labels, "lists card names", _events(GameEvent.FIZZLED), "fizzled abilities or spells",
+                        want=lambda w: list(w or [])),
+}
+
+_PLAYER_PROPS: dict[str, Callable[[Game, str], object]] = {
+    "life": lambda g, p: g.players[p].life,
+    "library": lambda g, p: len(g.players[p].library),
+    "in_game": lambda g, p: g.players[p].in_game,
+    "land_played": lambda g, p: g.players[p].land_played,
+    "top_card": lambda g, p: g.library(p)[0].label if g.players[p].library else None,
 }

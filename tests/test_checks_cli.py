@@ -95,3 +95,24 @@ def test_malformed_values_are_problems_and_the_rest_of_the_file_runs(tmp_path: P
     assert data["summary"] == {"total": 1, "passed": 1, "failed": 0}
     assert any("bad.yaml:2" in p and "invalid rules date" in p for p in data["problems"])
     assert any("bad.yaml:8" in p and "must be a list" in p for p in data["problems"])
+
+
+def test_an_action_the_model_refuses_is_a_failed_check_with_the_reason(tmp_path: Path) -> None:
+    """Issue 16: `kb check` exited 2 with "internal error: IllegalAction"; a refused action or a
+    setup the rules date rules out is a failed check (exit 1) that says why."""
+    bad = tmp_path / "refused.yaml"
+    bad.write_text(
+        "checks:\n"
+        "  - name: face-up-already\n    ruling: y\n    setup: {you: {battlefield: [Grizzly Bears]}}\n"
+        "    actions:\n      - turn_face_up: Grizzly Bears\n    expect: {stack: 0}\n"
+        "  - name: disguised\n    ruling: y\n"
+        "    setup: {you: {battlefield: [{card: Dog Walker, face_down: disguise}]}}\n"
+        "    expect: {Dog Walker: {face_down: true}}\n"
+    )
+    result = runner.invoke(app, ["check", "--json", "--rules", "2014-11-24", str(bad)])
+    assert result.exit_code == 1 and "Traceback" not in result.output and "internal error" not in result.output
+    failures = {c["id"]: c["failures"] for c in json.loads(result.stdout)["checks"]}
+    assert failures == {
+        "refused/face-up-already": ["line 6 (turn_face_up): refused: Grizzly Bears is not a face-down permanent"],
+        "refused/disguised": [f"{bad}:8: setup refused: Dog Walker: disguise does not exist in the rules of 2014-11-24"],
+    }

@@ -50,6 +50,43 @@ def parse(bad: str):
          "  expect: {stack: 0}\n", "face_down", 4),
         ("- name: bad-arg\n  ruling: x\n  actions: [{turn_face_up: {card: Nobody}}]\n  expect: {stack: 0}\n", "turn_face_up", 4),
         ("- name: bad-prop\n  ruling: x\n  setup: {you: {hand: [Shock]}}\n  expect: {Shock: {colour: red}}\n", "unknown property", 5),
+        # issue 16: everything a run needs is checked when the file is read
+        ("- name: too-new\n  ruling: x\n  rules: 2014-11-24\n  setup: {you: {battlefield: [{card: Dog Walker, face_down: disguise}]}}\n"
+         "  expect: {stack: 0}\n", "disguise does not exist in the rules of 2014-11-24", 5),
+        ("- name: morph-in-command\n  ruling: x\n  setup: {you: {command: [{card: Abzan Guide, face_down: morph}]}}\n"
+         "  expect: {stack: 0}\n", "hidden_agenda", 4),
+        ("- name: agenda-on-battlefield\n  ruling: x\n  setup: {you: {battlefield: [{card: Abzan Guide, face_down: hidden_agenda}]}}\n"
+         "  expect: {stack: 0}\n", "hidden_agenda", 4),
+        ("- name: attached-to-itself\n  ruling: x\n  setup: {you: {battlefield: [{card: Lightform, attached_to: Lightform}]}}\n"
+         "  expect: {stack: 0}\n", "itself", 4),
+        ("- name: legal-outside-a-step\n  ruling: x\n  expect: {legal: true}\n", "only makes sense in an action", 4),
+        ("- name: player-prop\n  ruling: x\n  expect: {you: {lives: 3}}\n", "unknown player property 'lives'", 4),
+        ("- name: stack-text\n  ruling: x\n  expect: {stack: two}\n", "`stack` is a number", 4),
+        ("- name: triggered-scalar\n  ruling: x\n  expect: {triggered: 3}\n", "`triggered` lists card names", 4),
+        ("- name: turn-up-way\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  expect: {Grizzly Bears: {can_turn_face_up: {sideways: true}}}\n", "can_turn_face_up: 'sideways'", 5),
+        ("- name: cost-plain\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  expect: {Grizzly Bears: {turn_face_up_cost: '{2}'}}\n", "turn_face_up_cost must be a mapping", 5),
+        ("- name: pairwise-nobody\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  expect: {Grizzly Bears: {shares_name_with: {Nobody: false}}}\n", "shares_name_with: 'Nobody' is not a CARD", 5),
+        ("- name: has-scalar\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  expect: {Grizzly Bears: {has: flying}}\n", "has must be a list", 5),
+        ("- name: resolve-twice\n  ruling: x\n  actions: [{resolve: 2}]\n  expect: {stack: 0}\n", "not a 1|all", 4),
+        ("- name: cast-manifest\n  ruling: x\n  setup: {you: {hand: [Grizzly Bears]}}\n"
+         "  actions: [{cast: {card: Grizzly Bears, face_down: manifest}}]\n  expect: {stack: 0}\n", "face_down: 'manifest'", 5),
+        ("- name: turn-up-sideways\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  actions: [{turn_face_up: {card: Grizzly Bears, by: sideways}}]\n  expect: {stack: 0}\n", "by: 'sideways'", 5),
+        ("- name: pt-words\n  ruling: x\n  setup: {you: {hand: [Grizzly Bears]}}\n"
+         "  actions: [{put_face_down_as: {card: Grizzly Bears, pt: big, types: [Creature]}}]\n  expect: {stack: 0}\n",
+         "pt: 'big' is not a P/T", 5),
+        ("- name: keywords-number\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  actions: [{grant: {card: Grizzly Bears, keywords: 5}}]\n  expect: {stack: 0}\n", "keywords: 5", 5),
+        ("- name: effect-value\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  actions: [{effect: {card: Grizzly Bears, kind: set_pt, value: huge}}]\n  expect: {stack: 0}\n",
+         "power/toughness", 5),
+        ("- name: other-to\n  ruling: x\n  setup: {you: {library: [Grizzly Bears, Shock]}}\n"
+         "  actions: [{manifest_one_of_top_two: {choose: Shock, other_to: middle}}]\n  expect: {stack: 0}\n",
+         "other_to: 'middle'", 5),
     ],
 )
 def test_one_problem_with_file_and_line_and_the_rest_still_runs(bad: str, reason: str, line: int) -> None:
@@ -69,10 +106,13 @@ def test_running_a_check_never_raises() -> None:
     """A fault the parser did not foresee (here: a setup changed after parsing) is a failure."""
     from dataclasses import replace
 
+    from kb.game import Zone
+    from kb.scenario import Placed
+
     checks, _ = parse("")
-    broken = replace(checks[0], setup={"you": {"battlefield": [{"card": "Lightform", "attached_to": "Nobody"}]}})
+    broken = replace(checks[0], placed=(Placed("Lightform", "Lightform", "you", Zone.BATTLEFIELD, 3, attached_to="Nobody"),))
     failures = run_check(broken, CARDS)
-    assert len(failures) == 1 and "could not run" in failures[0] and "t.yaml" in failures[0]
+    assert failures == ["corpus/checks/t.yaml:3: setup refused: no card called 'Nobody'"]
 
 
 def test_cards_section_defines_cards_for_the_file() -> None:
@@ -125,7 +165,8 @@ def test_any_check_structure_is_a_problem_or_a_result_never_an_exception(setup, 
     checks, problems = parse_checks(text, "fuzz.yaml", CARDS)
     assert all(p.source == "fuzz.yaml" for p in problems)
     for check in checks:
-        assert isinstance(run_check(check, CARDS), list)
+        # a check that parsed runs to a verdict: no fault the parser let through (issue 16)
+        assert [f for f in run_check(check, CARDS) if "could not run" in f] == []
 
 
 @settings(max_examples=200, deadline=None)
@@ -133,3 +174,95 @@ def test_any_check_structure_is_a_problem_or_a_result_never_an_exception(setup, 
 def test_any_text_is_a_problem_or_checks_never_an_exception(text: str) -> None:
     checks, problems = parse_checks(text, "fuzz.yaml", CARDS)
     assert checks == [] or problems is not None
+
+
+def test_a_setup_the_rules_date_rules_out_is_a_failed_check_not_an_error() -> None:
+    """A check written for today's rules, run under 2014's: disguise doesn't exist yet, so the
+    setup is refused, and that is the check's failure (issue 16)."""
+    checks, problems = parse_checks(
+        "checks:\n  - name: disguised\n    ruling: x\n"
+        "    setup: {you: {battlefield: [{card: Dog Walker, face_down: disguise}]}}\n"
+        "    expect: {Dog Walker: {face_down: true}}\n",
+        "corpus/checks/t.yaml",
+        CARDS,
+    )
+    assert problems == [] and run_check(checks[0], CARDS) == []
+    assert run_check(checks[0], CARDS, "2014-11-24") == [
+        "corpus/checks/t.yaml:2: setup refused: Dog Walker: disguise does not exist in the rules of 2014-11-24"
+    ]
+
+
+# ---- fuzzing well-formed checks: the table's own argument types ---------------------------------
+
+
+_SETUP = {
+    "you": {
+        "library": ["Grizzly Bears", "Abzan Guide", "Shock", "Delver of Secrets"],
+        "hand": ["Icefeather Aven", "Ixidron", "Clone", "Lightform"],
+        "battlefield": [{"card": "Dog Walker", "face_down": "disguise"}, "Soul Warden", "Primordial Mist",
+                        {"card": "Runeclaw Bear", "face_down": "manifest"}],
+        "exile": [{"card": "Divination", "face_down": "effect", "may_look": ["you"], "playable": True}],
+        "command": [{"card": "Brago's Favor", "face_down": "hidden_agenda", "named": "Shock"}],
+    },
+    "opponent": {"battlefield": [{"card": "Stratus Dancer", "face_down": "megamorph"}, "Willbender"],
+                 "hand": ["Ethereal Ambush"]},
+}
+_LABELS = ["Grizzly Bears", "Abzan Guide", "Shock", "Delver of Secrets", "Icefeather Aven", "Ixidron", "Clone",
+           "Lightform", "Dog Walker", "Soul Warden", "Primordial Mist", "Runeclaw Bear", "Divination",
+           "Brago's Favor", "Stratus Dancer", "Willbender", "Ethereal Ambush"]
+
+
+def _arg_values(kind):
+    from kb.game import ContinuousKind, FaceDownWay, TurnUpWay, Zone
+    from kb.game.state import CAST_FACE_DOWN
+    from kb.scenario import Arg
+
+    label = st.sampled_from(_LABELS)
+    player = st.sampled_from(["you", "opponent"])
+    return {
+        Arg.CARD: label, Arg.CARDS: st.lists(label, max_size=2), Arg.PLAYER: player,
+        Arg.PLAYERS: st.lists(player, max_size=2), Arg.ZONE: st.sampled_from([z.value for z in Zone]),
+        Arg.INT: st.integers(0, 3), Arg.BOOL: st.booleans(),
+        Arg.CAST_WAY: st.sampled_from([w.value for w in CAST_FACE_DOWN]),
+        Arg.FACE_DOWN_WAY: st.sampled_from([w.value for w in FaceDownWay]),
+        Arg.TURN_UP_WAY: st.sampled_from([w.value for w in TurnUpWay]),
+        Arg.KIND: st.sampled_from([k.value for k in ContinuousKind]),
+        Arg.NAMES: st.sampled_from(["Creature", ["Artifact", "Creature"], "flying"]),
+        Arg.PT: st.sampled_from(["5/5", "0/1"]), Arg.TIMES: st.sampled_from([1, "all"]),
+        Arg.TOP_OR_BOTTOM: st.sampled_from(["top", "bottom"]),
+        Arg.ANY: st.one_of(label, st.sampled_from([None, "face down", "1/5", 2, "2/2", [1, 1]])),
+        Arg.TEXT: st.sampled_from(["x", "1"]),
+    }[kind]
+
+
+@st.composite
+def _steps(draw):
+    from kb.scenario import ACTIONS
+
+    name = draw(st.sampled_from(sorted(ACTIONS)))
+    schema = ACTIONS[name].args
+    keys = draw(st.lists(st.sampled_from(list(schema) or ["-"]), unique=True, max_size=3)) if schema else []
+    args = {k: draw(_arg_values(schema[k])) for k in {*keys, *ACTIONS[name].required}}
+    step = {name: args or None}
+    if draw(st.booleans()):
+        prop = draw(st.sampled_from(["zone", "face_down", "power", "can_turn_face_up", "visible_to",
+                                     "shares_name_with", "turn_face_up_cost", "has"]))
+        value = {"shares_name_with": {"Grizzly Bears": True}, "turn_face_up_cost": {"morph": None},
+                 "can_turn_face_up": {"mana": True, "disguise": False}, "has": ["flying"]}.get(prop, True)
+        step["expect"] = {draw(st.sampled_from(_LABELS)): {prop: value}, "stack": 0, "triggered": [],
+                          "you": {"life": 20, "top_card": None}}
+    return step
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.lists(_steps(), min_size=1, max_size=6), rules=st.sampled_from([None, "2014-11-24", "2018-07-13"]))
+def test_any_well_typed_check_runs_to_a_verdict(steps, rules) -> None:
+    """Checks built from the action table's own argument types, on a setup with every kind of
+    face-down card: each one parses or is a problem, and running one never hits a fault the
+    parser let through, under any rules date (issue 16: `kb check` exited 2 on IllegalAction)."""
+    text = yaml.safe_dump({"checks": [{"name": "fuzz", "ruling": "x", "setup": _SETUP, "actions": steps,
+                                       "expect": {"stack": 0}}]})
+    checks, problems = parse_checks(text, "fuzz.yaml", CARDS)
+    for check in checks:
+        failures = run_check(check, CARDS, rules)
+        assert [f for f in failures if "could not run" in f] == []

@@ -7,7 +7,7 @@ import pytest
 from kb.checks import load_cards
 from kb.game import Game, IllegalAction, Rules, Zone, card_from_data
 from kb.game.cards import ContinuousKind, Layout
-from kb.game.state import FaceDownWay
+from kb.game.state import FaceDownWay, TurnUpWay
 
 CARDS = load_cards()
 
@@ -68,7 +68,7 @@ def test_701_40b_turning_face_up_is_a_special_action_for_the_mana_cost() -> None
 
 def test_701_40b_type_changing_effects_are_ignored() -> None:
     g = manifested()
-    g.add_effect("Grizzly Bears", "set_types", ("Artifact",))
+    g.add_effect("Grizzly Bears", ContinuousKind.SET_TYPES, ("Artifact",))
     assert g.can_turn_face_up("Grizzly Bears")
 
 
@@ -87,33 +87,33 @@ def test_701_40b_noncreature_card_cannot_be_turned_face_up() -> None:
 
 def test_701_40c_manifested_card_with_morph_may_use_its_morph_cost() -> None:
     g = manifested("Icefeather Aven")
-    assert g.turn_face_up("Icefeather Aven", by="morph") == "{1}{G}{U}"
+    assert g.turn_face_up("Icefeather Aven", by=TurnUpWay.MORPH) == "{1}{G}{U}"
 
 
 def test_702_37e_morph_creature_that_lost_its_abilities_cannot_be_turned_face_up() -> None:
     g = game(hand=["Icefeather Aven"])
-    g.cast("you", "Icefeather Aven", face_down="morph")
+    g.cast("you", "Icefeather Aven", face_down=FaceDownWay.MORPH)
     g.resolve()
-    g.add_effect("Icefeather Aven", "lose_all_abilities")
+    g.add_effect("Icefeather Aven", ContinuousKind.LOSE_ALL_ABILITIES)
     with pytest.raises(IllegalAction):
-        g.turn_face_up("Icefeather Aven", by="morph")
+        g.turn_face_up("Icefeather Aven", by=TurnUpWay.MORPH)
 
 
 def test_702_37b_megamorph_adds_a_counter() -> None:
     g = game(hand=["Stratus Dancer"])
-    g.cast("you", "Stratus Dancer", face_down="megamorph")
+    g.cast("you", "Stratus Dancer", face_down=FaceDownWay.MEGAMORPH)
     g.resolve()
-    g.turn_face_up("Stratus Dancer", by="megamorph")
+    g.turn_face_up("Stratus Dancer", by=TurnUpWay.MEGAMORPH)
     ch = g.characteristics(g.obj("Stratus Dancer"))
     assert (ch.power, ch.toughness) == (3, 2)
 
 
 def test_702_168a_disguise_face_down_has_ward_2() -> None:
     g = game(hand=["Dog Walker"])
-    g.cast("you", "Dog Walker", face_down="disguise")
+    g.cast("you", "Dog Walker", face_down=FaceDownWay.DISGUISE)
     g.resolve()
     assert g.characteristics(g.obj("Dog Walker")).keywords == ("ward {2}",)
-    assert g.turn_face_up("Dog Walker", by="disguise") == "{R/W}{R/W}"
+    assert g.turn_face_up("Dog Walker", by=TurnUpWay.DISGUISE) == "{R/W}{R/W}"
 
 
 def test_701_58a_cloaked_permanent_has_ward_2() -> None:
@@ -251,18 +251,18 @@ def test_800_4a_leaving_player_exiles_cards_others_own() -> None:
 def test_702_37b_megamorph_card_may_be_cast_face_down_using_morph() -> None:
     """702.37b: megamorph is a variant of the morph ability, so "cast it using morph" works."""
     g = game(hand=["Stratus Dancer"])
-    g.cast("you", "Stratus Dancer", face_down="morph")
+    g.cast("you", "Stratus Dancer", face_down=FaceDownWay.MORPH)
     g.resolve()
     dancer = g.obj("Stratus Dancer")
     assert dancer.face_down and g.characteristics(dancer).power == 2
-    assert g.turn_face_up("Stratus Dancer", "megamorph") == "{1}{U}"
+    assert g.turn_face_up("Stratus Dancer", TurnUpWay.MEGAMORPH) == "{1}{U}"
     assert g.obj("Stratus Dancer").plus_counters == 1
 
 
 def test_702_37b_card_without_morph_or_megamorph_cannot_be_cast_using_morph() -> None:
     g = game(hand=["Grizzly Bears"])
     with pytest.raises(IllegalAction):
-        g.cast("you", "Grizzly Bears", face_down="morph")
+        g.cast("you", "Grizzly Bears", face_down=FaceDownWay.MORPH)
 
 
 def test_708_9_leaving_player_reveals_the_face_down_permanents_they_own() -> None:
@@ -335,7 +335,7 @@ def test_101_2_cant_turn_face_up_beats_the_special_action() -> None:
 
 def test_601_2f_cost_modifier_changes_the_face_down_spell_cost() -> None:
     g = game(hand=["Abzan Guide"], battlefield=["Obscuring Aether"])
-    assert g.cast("you", "Abzan Guide", face_down="morph") == "{2}"
+    assert g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH) == "{2}"
 
 
 def test_702_21a_ward_counters_an_opponents_spell_unless_paid() -> None:
@@ -374,14 +374,14 @@ def test_608_2b_target_that_changed_characteristics_is_illegal() -> None:
     on_battlefield(g, "Teller", CARDS["Smoke Teller"])
     on_battlefield(g, "Guide", CARDS["Abzan Guide"], player="opponent", face_down="morph")
     g.activate("you", "Teller", target="Guide")
-    g.turn_face_up("Guide", "morph")
+    g.turn_face_up("Guide", TurnUpWay.MORPH)
     g.resolve()
     assert ("fizzled", "Teller") in g.events
 
 
 def test_701_6a_countered_face_down_spell_is_revealed() -> None:
     g = game(hand=["Abzan Guide"])
-    g.cast("you", "Abzan Guide", face_down="morph")
+    g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)
     g.counter("Abzan Guide")
     assert g.obj("Abzan Guide").zone is Zone.GRAVEYARD and g.cards["Abzan Guide"].revealed
 
@@ -389,7 +389,7 @@ def test_701_6a_countered_face_down_spell_is_revealed() -> None:
 def test_708_11_as_turned_face_up_applies_while_turning() -> None:
     g = Game(["you", "opponent"])
     on_battlefield(g, "Entity", CARDS["Aquamorph Entity"], face_down="morph")
-    g.turn_face_up("Entity", "morph", choice="1/5")
+    g.turn_face_up("Entity", TurnUpWay.MORPH, choice="1/5")
     g.check_state_based_actions()
     ch = g.characteristics(g.obj("Entity"))
     assert (ch.power, ch.toughness) == (1, 5) and g.obj("Entity").zone is Zone.BATTLEFIELD
@@ -410,7 +410,7 @@ def test_509_1h_blocked_creature_stays_blocked_when_turned_face_up() -> None:
     on_battlefield(g, "Bears", CARDS["Grizzly Bears"], player="opponent")
     g.attack("Mystic")
     g.block("Bears", "Mystic")
-    g.turn_face_up("Mystic", "morph")
+    g.turn_face_up("Mystic", TurnUpWay.MORPH)
     assert g.obj("Mystic").blocked and g.obj("Mystic").attacking
 
 
@@ -453,7 +453,7 @@ def test_702_61a_split_second_stops_spells_not_special_actions() -> None:
     g.cast("opponent", "Sudden Shock")
     with pytest.raises(IllegalAction):
         g.cast("you", "Shock")
-    assert g.turn_face_up("Willbender", "morph") == "{1}{U}"
+    assert g.turn_face_up("Willbender", TurnUpWay.MORPH) == "{1}{U}"
 
 
 SPLIT = {"faces": [{"name": "Fire", "mana_cost": "{1}{R}", "types": ["Instant"]},
@@ -487,7 +487,7 @@ def test_712_14a_double_faced_cards_cannot_be_cast_face_down() -> None:
     g.add_card("X", card_from_data({**MDFC, "faces": [{**MDFC["faces"][0], "morph": "{2}"}, MDFC["faces"][1]]}),
                "you", Zone.HAND)
     with pytest.raises(IllegalAction):
-        g.cast("you", "X", face_down="morph")
+        g.cast("you", "X", face_down=FaceDownWay.MORPH)
     assert card_from_data(MDFC).layout is Layout.MODAL_DFC
 
 
@@ -517,3 +517,47 @@ def test_603_2_whenever_a_creature_you_control_attacks_sees_face_down_attackers(
     g.attack("Hidden")
     g.attack("Rally")
     assert [e for e in g.events if e[0] == "triggered"] == [("triggered", "Rally")] * 2
+
+
+# ---- the special action: asking and doing agree (issue 16) ------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["2014-11-24", "2015-03-27", "2018-07-13", None])
+def test_can_turn_face_up_agrees_with_turn_face_up(rules: str | None) -> None:
+    """Whatever the card, the way it became face down, the rules date and the way asked for,
+    `can_turn_face_up` says True exactly when `turn_face_up` does not refuse, and
+    `turn_face_up_cost` is the cost `turn_face_up` pays."""
+    disagree = []
+    cases = [
+        (name, way, prohibited)
+        for name in ("Grizzly Bears", "Icefeather Aven", "Stratus Dancer", "Dog Walker", "Shock")
+        for way in (*FaceDownWay, None)
+        for prohibited in (False, True)
+    ]
+    for name, way, prohibited in cases:
+        for by in TurnUpWay:
+            g = game(rules)
+            zone = Zone.COMMAND if way is FaceDownWay.HIDDEN_AGENDA else Zone.BATTLEFIELD
+            obj = g.add_card(name, CARDS[name], "you", zone)
+            obj.face_down_by = way
+            if prohibited:
+                g.add_effect(name, ContinuousKind.CANT_TURN_FACE_UP)
+            can, cost = g.can_turn_face_up(name, by), g.turn_face_up_cost(obj, by)
+            try:
+                paid: str | None = g.turn_face_up(name, by)
+            except IllegalAction:
+                paid = None
+            if can != (paid is not None) or cost != paid:
+                disagree.append((name, way, prohibited, by, can, cost, paid))
+    assert disagree == []
+
+
+def test_disguise_cannot_turn_face_up_under_2014_rules() -> None:
+    """The issue's case: under 2014 rules a disguised permanent can't use a disguise cost, and
+    both the question and the action say so."""
+    g = game("2014-11-24")
+    on_battlefield(g, "Walker", CARDS["Dog Walker"], face_down="disguise")
+    assert not g.can_turn_face_up("Walker", TurnUpWay.DISGUISE)
+    with pytest.raises(IllegalAction, match="disguise does not exist in the rules of 2014-11-24"):
+        g.turn_face_up("Walker", TurnUpWay.DISGUISE)
+    assert g.can_turn_face_up("Walker", TurnUpWay.DISGUISE) is False and g.obj("Walker").face_down

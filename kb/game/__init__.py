@@ -2,12 +2,14 @@
 
 from kb.game.cards import (
     Ability,
+    ActivationCost,
     Affects,
     CardDataError,
     CardDef,
     Characteristics,
     ContinuousKind,
     EffectKind,
+    EffectValue,
     Layout,
     Static,
     TargetKind,
@@ -15,28 +17,33 @@ from kb.game.cards import (
     card_from_data,
     mana_value,
 )
-from kb.game.rules import CURRENT, Rules, RulesDateError
-from kb.game.state import FaceDownWay, Game, GameObject, IllegalAction, Zone
+from kb.game.rules import CURRENT, Mechanic, Rules, RulesDateError
+from kb.game.state import FaceDownWay, Game, GameEvent, GameObject, IllegalAction, TurnUpWay, Zone
 
 __all__ = [
     "CURRENT",
     "Ability",
+    "ActivationCost",
     "Affects",
     "CardDataError",
     "CardDef",
     "Characteristics",
     "ContinuousKind",
     "EffectKind",
+    "EffectValue",
     "FaceDownWay",
     "Game",
+    "GameEvent",
     "GameObject",
     "IllegalAction",
     "Layout",
+    "Mechanic",
     "Rules",
     "RulesDateError",
     "Static",
     "TargetKind",
     "TriggerEvent",
+    "TurnUpWay",
     "Zone",
     "card_from_data",
     "mana_value",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 
 class TriggerEvent(StrEnum):
@@ -74,6 +74,14 @@ class EffectKind(StrEnum):
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
     RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
     NOTHING = "nothing"  # an ability whose effect the scenarios don't need
+
+
+class ActivationCost(StrEnum):
+    """An activated ability's cost that the model acts on; any other cost (mana, {T}) is
+    written as text and simply paid."""
+
+    SACRIFICE = "sacrifice"  # this permanent: it leaves before the ability resolves (113.7a)
+    EXILE_A_FACE_DOWN_PERMANENT = "exile a face-down permanent you control"  # Primordial Mist
 
 
 class TargetKind(StrEnum):
@@ -182,12 +190,17 @@ class Ability:
 
     effect: EffectKind
     event: TriggerEvent | None = None  # None: an activated ability, or a spell's effect
-    cost: str | None = None  # activated abilities: e.g. "sacrifice", "exile a face-down permanent"
+    cost: ActivationCost | str | None = None  # activated abilities: a cost the model acts on, or text
     count: int = 1
     grants: tuple[str, ...] = ()
     target: TargetKind | None = None
     options: tuple[tuple[int, int], ...] = ()  # CHOOSE_PT: the P/T choices
     text: str = ""
+
+
+# A continuous effect's value, by its kind (see `effect_value`): names (types, colours,
+# keywords), abilities, a P/T pair, a number of generic mana, or nothing.
+EffectValue = tuple[str, ...] | tuple[Ability, ...] | tuple[int, int] | int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,7 +210,7 @@ class Static:
 
     affects: Affects
     kind: ContinuousKind
-    value: Any = None
+    value: EffectValue = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,9 +238,6 @@ class Characteristics:
     @property
     def mana_value(self) -> int:
         return mana_value(self.mana_cost)
-
-    def is_type(self, card_type: str) -> bool:
-        return card_type in self.types
 
     def without_abilities(self) -> Characteristics:
         return replace(
@@ -290,11 +300,14 @@ class CardDataError(ValueError):
     """A card definition that the model cannot use."""
 
 
-def _enum(kind: type[StrEnum], value: Any, where: str, what: str) -> Any:
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _enum(kind: type[_E], value: Any, where: str, what: str) -> _E:
     try:
         return kind(value)
     except ValueError:
-        known = ", ".join(k.value for k in kind)  # type: ignore[attr-defined]
+        known = ", ".join(k.value for k in kind)
         raise CardDataError(f"{where}: unknown {what} {value!r} (known: {known})") from None
 
 
@@ -309,13 +322,20 @@ def _ability_from_data(a: Any, where: str) -> Ability:
     return Ability(
         effect=_enum(EffectKind, a.get("effect"), where, "ability effect"),
         event=_enum(TriggerEvent, event, where, "trigger event") if event is not None else None,
-        cost=a.get("cost"),
+        cost=_cost(a.get("cost")),
         count=int(a.get("count", 1)),
         grants=tuple(str(g) for g in a.get("grants") or ()),
         target=_enum(TargetKind, target, where, "target") if target is not None else None,
         options=tuple(options),
         text=str(a.get("text", "")),
     )
+
+
+def _cost(value: Any) -> ActivationCost | str | None:
+    if value is None:
+        return None
+    text = str(value)
+    return ActivationCost(text) if text in {c.value for c in ActivationCost} else text
 
 
 def _pt(value: Any, where: str) -> tuple[int, int]:
@@ -338,7 +358,7 @@ def static_from_data(d: Any, where: str) -> Static:
     )
 
 
-def effect_value(kind: ContinuousKind, value: Any, where: str) -> Any:
+def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
     """A continuous effect's value in the form the model uses (tuples, P/T pairs, ints)."""
     if kind in (ContinuousKind.SET_PT, ContinuousKind.MODIFY_PT):
         if isinstance(value, list | tuple) and len(value) == 2:
@@ -360,9 +380,9 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> Any:
     ):
         return None
     if kind is ContinuousKind.ADD_ABILITIES:
-        items = value if isinstance(value, list) else [value]
-        return tuple(_ability_from_data(a, where) for a in items)
-    items = value if isinstance(value, list | tuple) else [value]
+        abilities = value if isinstance(value, list) else [value]
+        return tuple(_ability_from_data(a, where) for a in abilities)
+    items = list(value) if isinstance(value, list | tuple) else [value]
     if not all(isinstance(v, str) for v in items):
         raise CardDataError(f"{where}: {kind} needs names, not {value!r}")
     if kind in (ContinuousKind.ADD_KEYWORDS, ContinuousKind.REMOVE_KEYWORDS):

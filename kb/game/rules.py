@@ -17,18 +17,31 @@ from __future__ import annotations
 import datetime
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 
 CURRENT = "2026-01-16"
 
-# Mechanics and the date from which the rules know them. Manifest is dated by the Fate Reforged
+
+class Mechanic(StrEnum):
+    """A face-down mechanic that exists only from some CR on."""
+
+    MORPH = "morph"
+    MANIFEST = "manifest"
+    MEGAMORPH = "megamorph"
+    DISGUISE = "disguise"
+    CLOAK = "cloak"
+    MANIFEST_DREAD = "manifest_dread"
+
+
+# The date from which the rules know each mechanic. Manifest is dated by the Fate Reforged
 # release notes (2014-11-24) that announced it; the CR added it (701.31) effective 2015-01-23.
-MECHANICS: dict[str, str] = {
-    "morph": "2002-10-07",
-    "manifest": "2014-11-24",
-    "megamorph": "2015-03-27",
-    "disguise": "2024-02-02",
-    "cloak": "2024-02-02",
-    "manifest_dread": "2024-09-20",
+MECHANICS: dict[Mechanic, str] = {
+    Mechanic.MORPH: "2002-10-07",
+    Mechanic.MANIFEST: "2014-11-24",
+    Mechanic.MEGAMORPH: "2015-03-27",
+    Mechanic.DISGUISE: "2024-02-02",
+    Mechanic.CLOAK: "2024-02-02",
+    Mechanic.MANIFEST_DREAD: "2024-09-20",
 }
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -57,12 +70,13 @@ class Rules:
             raise RulesDateError(f"invalid rules date: {date!r} (no such day)") from None
         return cls(date)
 
-    def knows(self, mechanic: str) -> bool:
-        """Whether the mechanic exists under these rules."""
-        return self.date >= MECHANICS.get(mechanic, "0000-00-00")
+    def knows(self, mechanic: Mechanic | str) -> bool:
+        """Whether the mechanic exists under these rules (a name that is no `Mechanic` raises
+        ValueError)."""
+        return self.date >= MECHANICS[Mechanic(mechanic)]
 
     @property
     def double_faced_can_be_face_down(self) -> bool:
         """711.8 (2015-01-23, with manifest): a double-faced card may enter face down. Before,
         711.6 said a double-faced permanent always has the status "face up"."""
-        return self.date >= MECHANICS["manifest"]
+        return self.date >= MECHANICS[Mechanic.MANIFEST]

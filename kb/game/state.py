@@ -7,17 +7,20 @@ a new id (400.7). Characteristics are computed by applying layers 1a (copy), 1b 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from kb.game.cards import (
     LAYER,
     Ability,
+    ActivationCost,
     Affects,
     CardDef,
     Characteristics,
     ContinuousKind,
     EffectKind,
+    EffectValue,
     Layout,
     Static,
     TargetKind,
@@ -25,7 +28,7 @@ from kb.game.cards import (
     face_down_characteristics,
     mana_value,
 )
-from kb.game.rules import Rules
+from kb.game.rules import Mechanic, Rules
 
 
 class Zone(StrEnum):
@@ -55,8 +58,52 @@ class FaceDownWay(StrEnum):
     HIDDEN_AGENDA = "hidden_agenda"  # a conspiracy in the command zone (702.106)
 
 
-_CAST_FACE_DOWN = (FaceDownWay.MORPH, FaceDownWay.MEGAMORPH, FaceDownWay.DISGUISE)
+class TurnUpWay(StrEnum):
+    """How the special action turns a face-down permanent face up (116.2b)."""
+
+    MANA = "mana"  # a manifested or cloaked creature card, for its mana cost (701.40b, 701.58b)
+    MORPH = "morph"  # 702.37e (a megamorph ability is a morph ability: 702.37b)
+    MEGAMORPH = "megamorph"
+    DISGUISE = "disguise"  # 702.168d
+
+
+class GameEvent(StrEnum):
+    """What else the game records besides trigger events, for a scenario's expectations."""
+
+    TRIGGERED = "triggered"  # an ability triggered (its source's label)
+    FIZZLED = "fizzled"  # a spell or ability whose targets all became illegal (608.2b)
+    COUNTERED = "countered"
+    LOOKED = "looked"  # a player looked at a face-down object as an ability resolved (708.5)
+    REVEALED = "revealed"
+    SPECIAL_ACTION = "special_action"  # turned face up by the special action (116.2b)
+
+
+# The ways a card can be cast face down, and the mechanic each needs (702.37c, 702.168b);
+# `FaceDownWay.EFFECT` is an effect's permission (Illusionary Mask) and needs none.
+CAST_FACE_DOWN: dict[FaceDownWay, Mechanic | None] = {
+    FaceDownWay.MORPH: Mechanic.MORPH,
+    FaceDownWay.MEGAMORPH: Mechanic.MEGAMORPH,
+    FaceDownWay.DISGUISE: Mechanic.DISGUISE,
+    FaceDownWay.EFFECT: None,
+}
+# The mechanic each way to put a permanent onto the battlefield face down needs.
+_MECHANIC_OF: dict[FaceDownWay, Mechanic] = {
+    FaceDownWay.MANIFEST: Mechanic.MANIFEST,
+    FaceDownWay.CLOAK: Mechanic.CLOAK,
+    FaceDownWay.MORPH: Mechanic.MORPH,
+    FaceDownWay.MEGAMORPH: Mechanic.MEGAMORPH,
+    FaceDownWay.DISGUISE: Mechanic.DISGUISE,
+}
 _MANIFESTED = (FaceDownWay.MANIFEST, FaceDownWay.CLOAK)
+_WARDED = (FaceDownWay.CLOAK, FaceDownWay.DISGUISE)  # 701.58a, 702.168a: ward {2} face down
+
+
+def face_down_refusal(rules: Rules, way: FaceDownWay) -> str | None:
+    """Why nothing can be face down `way` under `rules` (its mechanic is newer), or None."""
+    mechanic = _MECHANIC_OF.get(way)
+    if mechanic is not None and not rules.knows(mechanic):
+        return f"{mechanic} does not exist in the rules of {rules.date}"
+    return None
 
 
 @dataclass
@@ -64,7 +111,7 @@ class Effect:
     """A continuous effect applied to one object; its layer follows from its kind (613)."""
 
     kind: ContinuousKind
-    value: object = None
+    value: EffectValue = None
     timestamp: int = 0
     until_end_of_turn: bool = False
 
@@ -155,7 +202,7 @@ class Game:
         self.objects: dict[int, GameObject] = {}
         self.cards: dict[str, Card] = {}
         self.stack: list[StackAbility | int] = []  # top last
-        self.events: list[tuple[str, str]] = []  # (event, label), for expectations
+        self.events: list[tuple[GameEvent | TriggerEvent, str]] = []  # (event, label), for expectations
         self._next_oid = 1
         self._clock = 0
 
@@ -221,7 +268,7 @@ class Game:
         """707.2: the printed values as modified by copy effects (1a) and face-down status (1b)."""
         values = obj.copy_of if obj.copy_of is not None else self.printed(obj)
         if obj.face_down:
-            values = obj.face_down_values or face_down_characteristics(ward=obj.face_down_by in ("cloak", "disguise"))
+            values = obj.face_down_values or face_down_characteristics(ward=obj.face_down_by in _WARDED)
         return values
 
     def characteristics(
@@ -295,8 +342,8 @@ class Game:
             if source.controller != player:
                 continue
             for st in self.characteristics(source, statics=False).statics:
-                if st.affects is Affects.YOU and st.kind is kind:
-                    total += int(st.value)
+                if st.affects is Affects.YOU and st.kind is kind and isinstance(st.value, int):
+                    total += st.value
         return total
 
     def prohibited(self, obj: GameObject, kind: ContinuousKind) -> bool:
@@ -336,7 +383,7 @@ class Game:
 
     def _reveal(self, obj: GameObject) -> None:
         obj.card.revealed = True
-        self.events.append(("revealed", obj.label))
+        self.events.append((GameEvent.REVEALED, obj.label))
 
     # ---- events, triggers, state-based actions -----------------------------------------------
 
@@ -349,7 +396,7 @@ class Game:
         left: GameObject | None = None,
     ) -> None:
         """`event` happened to `obj`: put every ability that listens on the stack (603.2)."""
-        self.events.append((str(event), obj.label))
+        self.events.append((event, obj.label))
         own = last_known or self.characteristics(obj)
         listeners: list[tuple[GameObject, Ability]] = [(obj, a) for a in own.abilities if a.event == event]
         others = _OTHERS.get(event, ())
@@ -394,7 +441,7 @@ class Game:
         if left is not None and ability.effect in _EXILED_WITH_EFFECTS:
             item.source_oid, item.last_known = left.oid, left
         self.stack.append(item)
-        self.events.append(("triggered", source.label))
+        self.events.append((GameEvent.TRIGGERED, source.label))
 
     def check_state_based_actions(self) -> None:
         """704.5f/g (toughness 0 or less, lethal damage) and 704.5m (an Aura attached illegally)."""
@@ -507,13 +554,13 @@ class Game:
         self._entered(new)  # face down it has no abilities, so nothing of its own triggers
         return new
 
-    def _require(self, mechanic: str) -> None:
+    def _require(self, mechanic: Mechanic) -> None:
         if not self.rules.knows(mechanic):
             raise IllegalAction(f"{mechanic} does not exist in the rules of {self.rules.date}")
 
     def manifest(self, player: str, count: int = 1) -> list[GameObject]:
         """701.40a: the top card(s) of the library onto the battlefield face down, one at a time."""
-        self._require("manifest")
+        self._require(Mechanic.MANIFEST)
         done = []
         for _ in range(count):
             lib = self.players[player].library
@@ -524,7 +571,9 @@ class Game:
 
     def manifest_card(self, player: str, label: str, way: FaceDownWay = FaceDownWay.MANIFEST) -> GameObject:
         """Manifest a specific card (Ghastly Conscription, Write into Being, Jeskai Infiltrator)."""
-        self._require(way)
+        mechanic = _MECHANIC_OF.get(way)
+        if mechanic is not None:
+            self._require(mechanic)
         return self._put_face_down(self.obj(label), way, player)
 
     def turn_all_face_down(self, exclude: str | None = None) -> list[str]:
@@ -541,7 +590,7 @@ class Game:
     def manifest_one_of_top_two(self, player: str, choose: str, other_to: str = "top") -> GameObject:
         """Write into Being: look at the top two, manifest one, the other on top or bottom. With the
         top card of the library revealed, the other card is revealed once it is on top."""
-        self._require("manifest")
+        self._require(Mechanic.MANIFEST)
         top = self.library(player)[:2]
         chosen = [o for o in top if o.label == choose]
         if not chosen:
@@ -558,7 +607,7 @@ class Game:
 
     def cloak(self, player: str) -> GameObject | None:
         """701.58a: manifest with ward {2}."""
-        self._require("cloak")
+        self._require(Mechanic.CLOAK)
         lib = self.players[player].library
         return self._put_face_down(self.objects[lib[0]], FaceDownWay.CLOAK, player) if lib else None
 
@@ -566,7 +615,7 @@ class Game:
         """701.62a: look at the top two, manifest one, the other goes to the graveyard. With one
         card it is manifested; with none nothing happens; "whenever you manifest dread" triggers
         either way (701.62b)."""
-        self._require("manifest_dread")
+        self._require(Mechanic.MANIFEST_DREAD)
         top = self.library(player)[:2]
         new = None
         if top:
@@ -596,14 +645,14 @@ class Game:
         player: str,
         label: str,
         *,
-        face_down: FaceDownWay | str | None = None,
+        face_down: FaceDownWay | None = None,
         targets: list[str] | None = None,
         face: int = 0,
         without_paying: bool = False,
     ) -> str:
-        """Cast a card from hand (or an exiled card an effect lets you cast); `face_down`: 'morph'
-        / 'megamorph' / 'disguise' for {3} (702.37c); `face`: 1 casts an Adventure or a modal
-        double-faced card's back. Returns the cost paid."""
+        """Cast a card from hand (or an exiled card an effect lets you cast); `face_down`: morph,
+        megamorph or disguise for {3} (702.37c), or an effect's permission; `face`: 1 casts an
+        Adventure or a modal double-faced card's back. Returns the cost paid."""
         obj = self.obj(label)
         self._no_split_second("cast a spell")
         from_exile = obj.zone is Zone.EXILE and obj.playable_this_turn
@@ -611,12 +660,12 @@ class Game:
         if not (from_exile or commander) and (obj.zone is not Zone.HAND or obj.card.owner != player):
             raise IllegalAction(f"{label} is not in {player}'s hand")
         definition = obj.card.definition
-        way = FaceDownWay(face_down) if face_down is not None else None
+        way = face_down
         if way is not None and without_paying:
             # 118.9a: only one alternative cost; casting face down is one (702.37c)
             raise IllegalAction(f"{label}: cast without paying its mana cost, it can't also be cast face down")
         if way is not None:
-            if way not in (*_CAST_FACE_DOWN, FaceDownWay.EFFECT):
+            if way not in CAST_FACE_DOWN:
                 raise IllegalAction(f"a card can't be cast face down by {way}")
             if definition.is_double_faced:
                 raise IllegalAction(f"{label}: a double-faced card can't be cast face down (712.14a)")
@@ -626,11 +675,10 @@ class Game:
                     raise IllegalAction(f"{label} is not a creature card")
                 paid = ""
             else:
-                self._require(way)
-                front = definition.front
-                cost = getattr(front, way, None)
-                if way is FaceDownWay.MORPH and cost is None:
-                    cost = front.megamorph  # 702.37b: megamorph is a morph ability
+                mechanic = CAST_FACE_DOWN[way]
+                assert mechanic is not None
+                self._require(mechanic)
+                cost = _face_down_cost(definition.front, mechanic)
                 if cost is None:
                     raise IllegalAction(f"{label} has no {way} ability")
                 paid = self.face_down_spell_cost(player)
@@ -688,7 +736,7 @@ class Game:
                 if spell is None:  # an ability: its StackAbility is the one on top of it
                     item.spell_oid = -1
                 self.stack.append(item)
-                self.events.append(("triggered", target.label))
+                self.events.append((GameEvent.TRIGGERED, target.label))
 
     def is_legal_target(self, kind: TargetKind, obj: GameObject) -> bool:
         """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution)."""
@@ -736,7 +784,7 @@ class Game:
             # what those objects were then (its controller, for "its controller manifests dread").
             legal = [self._legal_targets(a, spell.targets) for a in spell_effects]
             if any(t is None for t in legal):
-                self.events.append(("fizzled", spell.label))  # all its targets illegal: no effect
+                self.events.append((GameEvent.FIZZLED, spell.label))  # all its targets illegal: no effect
             else:
                 for ability, targets in zip(spell_effects, legal, strict=True):
                     self._do(ability, spell.controller, spell, targets or [], choice)
@@ -765,7 +813,7 @@ class Game:
             return
         legal = self._legal_targets(item.ability, item.targets)
         if legal is None:
-            self.events.append(("fizzled", item.source_label))
+            self.events.append((GameEvent.FIZZLED, item.source_label))
             return
         source = self.objects.get(item.source_oid) or item.last_known  # it may have left (113.7a)
         self._do(item.ability, item.controller, source, legal, choice)
@@ -787,7 +835,7 @@ class Game:
             for item in reversed(self.stack):
                 if isinstance(item, StackAbility):
                     self.stack.remove(item)
-                    self.events.append(("countered", item.source_label))
+                    self.events.append((GameEvent.COUNTERED, item.source_label))
                     return
 
     def _do(
@@ -798,148 +846,77 @@ class Game:
         targets: list[GameObject] | None = None,
         choice: object = None,
     ) -> None:
-        effect = ability.effect
-        on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
+        """What `ability` does as it resolves (608.2), by its effect kind."""
         targets = targets or []
-        if effect is EffectKind.FORM:
-            # "it becomes an Aura with enchant creature. Manifest the top card of your library and
-            # attach [it] to it." The manifest happens even if the Form has left the battlefield.
-            if on_battlefield:
-                assert source is not None
-                source.effects.append(Effect(ContinuousKind.ADD_SUBTYPES, ("Aura",), self._tick()))
-                source.effects.append(Effect(ContinuousKind.ADD_KEYWORDS, ("enchant creature",), self._tick()))
-            made = self.manifest(controller)
-            if on_battlefield and made:
-                assert source is not None
-                source.attached_to = made[0].oid
-        elif effect is EffectKind.MANIFEST:
-            self.manifest(controller, ability.count)
-        elif effect is EffectKind.MANIFEST_DREAD:
-            for t in targets or [None]:  # type: ignore[list-item]
-                who = t.controller if t is not None else controller
-                self.manifest_dread(who, choice if isinstance(choice, str) else None)
-        elif effect is EffectKind.CLOAK:
-            self.cloak(controller)
-        elif effect is EffectKind.GAIN_LIFE_PER_CREATURE:
-            mine = [o for o in self.battlefield() if o.controller == controller and self.is_creature(o)]
-            self.players[controller].life += len(mine)
-        elif effect is EffectKind.EXILE_SELF_AND_TOP_THEN_MANIFEST:
-            pile = []
-            if on_battlefield:
-                assert source is not None
-                pile.append(self._move(source, Zone.EXILE, reveal=False))
-            lib = self.library(controller)
-            if lib:
-                pile.append(self._move(lib[0], Zone.EXILE, reveal=False))
-            for card in pile:  # the shuffled pile: scenarios see the order they were exiled
-                self._put_face_down(card, FaceDownWay.MANIFEST, controller)
-        elif effect is EffectKind.GRANT_DIES_MANIFEST:
-            # Locked in as the ability resolves: only the creatures there now gain it (611.2c).
-            granted = Ability(
-                effect=EffectKind.MANIFEST, event=TriggerEvent.DIES, text="When this creature dies, manifest"
-            )
-            for obj in self.battlefield():
-                if obj.controller == controller and not obj.face_down and not obj.card.token and self.is_creature(obj):
-                    obj.effects.append(Effect(ContinuousKind.ADD_ABILITIES, (granted,), self._tick(), True))
-        elif effect in _TARGET_EFFECTS:
+        if ability.effect in _TARGET_EFFECTS:
             # without a target the ability does it to its own source ("turn this face down")
-            for t in targets if ability.target else [source] if on_battlefield else []:
-                assert t is not None
-                _TARGET_EFFECTS[effect](self, ability, controller, t)
-        elif effect is EffectKind.COUNTER:
-            for t in targets:
-                self._move(t, Zone.GRAVEYARD)
-        elif effect is EffectKind.LOOK_AT_TOP_EXILE_ONE_FACE_DOWN:
-            # Clone Shell: look at the top `count` (all of them if fewer), exile one face down even
-            # if none is a creature card, the rest to the bottom.
-            seen = self.library(controller)[: ability.count]
-            chosen = [o for o in seen if o.label == choice] or seen[:1]
-            for obj in seen:
-                if obj in chosen:
-                    new = self._move(obj, Zone.EXILE, face_down=True)
-                    new.exiled_with = source.oid if source is not None else None
-                else:
-                    lib = self.players[obj.card.owner].library
-                    lib.remove(obj.oid)
-                    lib.append(obj.oid)
-        elif effect in _EXILED_WITH_EFFECTS:
-            # Linked abilities (607.2a): only the cards exiled by this very object, which may have
-            # left the battlefield to pay the cost; another object with its name has none.
-            oid = source.oid if source is not None else None
-            for obj in [o for o in self.objects.values() if o.zone is Zone.EXILE and o.exiled_with == oid]:
-                obj.face_down_by = None
-                types = obj.card.definition.card_types
-                put = (effect is EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS and not types & {"Instant", "Sorcery"}) or (
-                    effect is EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE and "Creature" in types
-                )
-                if put:
-                    self._move(obj, Zone.BATTLEFIELD).controller = controller
-        elif effect in (EffectKind.RETURN_SELF, EffectKind.RETURN_SELF_FACE_DOWN):
-            if source is not None and source.zone is Zone.GRAVEYARD:
-                down = effect is EffectKind.RETURN_SELF_FACE_DOWN or str(choice).replace("_", " ") == "face down"
-                if down:
-                    self._put_face_down(source, FaceDownWay.EFFECT, controller)
-                else:
-                    self._move(source, Zone.BATTLEFIELD)
+            on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
+            chosen = targets if ability.target else [source] if source is not None and on_battlefield else []
+            for t in chosen:
+                _TARGET_EFFECTS[ability.effect](self, ability, controller, t)
+            return
+        handler = _EFFECTS.get(ability.effect)
+        if handler is not None:
+            handler(self, _Resolving(ability, controller, source, targets, choice))
 
     # ---- turning face up and down ------------------------------------------------------------
 
-    def turn_face_up_cost(self, obj: GameObject, by: str) -> str | None:
-        """What the special action costs `by` this way, or None when it can't be taken that way."""
+    def _turn_up_check(self, obj: GameObject, by: TurnUpWay) -> tuple[str | None, str]:
+        """(why the special action can't turn `obj` face up `by` this way now, or None; the cost
+        when it can). `turn_face_up`, `can_turn_face_up` and `turn_face_up_cost` all ask this,
+        so they can't disagree."""
+        label = obj.label
         if obj.zone is Zone.COMMAND and obj.face_down_by is FaceDownWay.HIDDEN_AGENDA:
-            return "" if by == "mana" else None  # 702.106c: a special action, no cost
+            if by is not TurnUpWay.MANA:
+                return f"{label}: a hidden agenda is turned face up by revealing it (702.106c), not by {by}", ""
+            return None, ""  # 702.106c: a special action, no cost
         if obj.zone is not Zone.BATTLEFIELD or not obj.face_down:
-            return None
-        if by == "mana":
-            if obj.face_down_by not in _MANIFESTED:
-                return None
+            return f"{label} is not a face-down permanent", ""
+        if self.prohibited(obj, ContinuousKind.CANT_TURN_FACE_UP):
+            return f"{label} can't be turned face up (an effect says so)", ""
+        if by is TurnUpWay.MANA:
             # 701.40b: show that *the card* is a creature card: effects on the permanent don't count.
             definition = obj.card.definition
-            if not definition.is_creature_card() or not definition.front.mana_cost:
-                return None
+            if obj.face_down_by not in _MANIFESTED or not definition.is_creature_card() or not definition.front.mana_cost:
+                return f"{label} was not manifested or cloaked, or is not a creature card with a mana cost", ""
             cost = definition.front.mana_cost
-        elif by in _CAST_FACE_DOWN:
-            if not self.rules.knows(by):
-                return None
-            as_face_up = self.characteristics(obj, ignore_face_down=True)
-            cost = getattr(as_face_up, by)
-            if by == "morph" and cost is None:
-                cost = as_face_up.megamorph
-            if cost is None:
-                return None
         else:
-            return None
+            mechanic = Mechanic(by.value)
+            if not self.rules.knows(mechanic):
+                return f"{mechanic} does not exist in the rules of {self.rules.date}", ""
+            found = _face_down_cost(self.characteristics(obj, ignore_face_down=True), mechanic)
+            if found is None:
+                return f"{label} would have no {by} cost if it were face up", ""
+            cost = found
         more = self._player_modifier(obj.controller, ContinuousKind.TURN_FACE_UP_COST)
-        return _add_generic(cost, more)
+        return None, _add_generic(cost, more)
 
-    def turn_face_up(self, label: str, by: str = "mana", *, choice: object = None) -> str:
-        """The special action (116.2b): by 'mana' (manifest/cloak: the card's mana cost, 701.40b),
-        'morph' / 'megamorph' (702.37e) or 'disguise' (702.168d). Returns the cost paid."""
+    def turn_face_up_cost(self, obj: GameObject, by: TurnUpWay) -> str | None:
+        """What the special action costs `by` this way, or None when it can't be taken that way."""
+        refusal, cost = self._turn_up_check(obj, by)
+        return None if refusal else cost
+
+    def can_turn_face_up(self, label: str, by: TurnUpWay = TurnUpWay.MANA) -> bool:
+        """Whether the special action is allowed now (without taking it)."""
+        return self._turn_up_check(self.obj(label), by)[0] is None
+
+    def turn_face_up(self, label: str, by: TurnUpWay = TurnUpWay.MANA, *, choice: object = None) -> str:
+        """The special action (116.2b): by mana (manifest/cloak: the card's mana cost, 701.40b),
+        morph / megamorph (702.37e) or disguise (702.168d). Returns the cost paid."""
         obj = self.obj(label)
-        if obj.zone is Zone.COMMAND and obj.face_down:
+        refusal, cost = self._turn_up_check(obj, by)
+        if refusal is not None:
+            raise IllegalAction(refusal)
+        if obj.zone is Zone.COMMAND:
             obj.face_down_by = None  # a conspiracy's hidden agenda: the named card is revealed
-            self.events.append(("special_action", label))
-            return ""
-        if obj.zone is not Zone.BATTLEFIELD or not obj.face_down:
-            raise IllegalAction(f"{label} is not a face-down permanent")
-        if by not in ("mana", *_CAST_FACE_DOWN):
-            raise IllegalAction(f"unknown way to turn face up: {by!r}")
-        if by != "mana":
-            self._require(by)
-        if self.prohibited(obj, ContinuousKind.CANT_TURN_FACE_UP):
-            raise IllegalAction(f"{label} can't be turned face up (an effect says so)")
-        cost = self.turn_face_up_cost(obj, by)
-        if cost is None:
-            if by == "mana":
-                raise IllegalAction(f"{label} was not manifested or cloaked, or is not a creature card with a mana cost")
-            raise IllegalAction(f"{label} would have no {by} cost if it were face up")
-        as_face_up = self.characteristics(obj, ignore_face_down=True)
+            self.events.append((GameEvent.SPECIAL_ACTION, label))
+            return cost
         if obj.card.definition.card_types & {"Instant", "Sorcery"}:
             self._reveal(obj)  # 701.40g
             return cost
-        if by in ("morph", "megamorph") and as_face_up.morph is None:
+        if by in (TurnUpWay.MORPH, TurnUpWay.MEGAMORPH) and self.characteristics(obj, ignore_face_down=True).morph is None:
             obj.plus_counters += 1  # 702.37b: its megamorph cost was paid
-        self.events.append(("special_action", label))
+        self.events.append((GameEvent.SPECIAL_ACTION, label))
         self._turn_up(obj, choice)
         return cost
 
@@ -1017,13 +994,6 @@ class Game:
         obj.face_index = 1 - obj.face_index
         return True
 
-    def can_turn_face_up(self, label: str, by: str = "mana") -> bool:
-        """Whether the special action is allowed now (without taking it)."""
-        obj = self.obj(label)
-        if obj.zone is Zone.BATTLEFIELD and self.prohibited(obj, ContinuousKind.CANT_TURN_FACE_UP):
-            return False
-        return self.turn_face_up_cost(obj, by) is not None
-
     # ---- other effects -----------------------------------------------------------------------
 
     def become_copy(self, label: str, of: str) -> None:
@@ -1032,10 +1002,11 @@ class Game:
         self.obj(label).copy_of = self.copiable_values(self.obj(of))
 
     def add_effect(
-        self, label: str, kind: ContinuousKind | str, value: object = None, *, until_end_of_turn: bool = False
+        self, label: str, kind: ContinuousKind, value: EffectValue = None, *, until_end_of_turn: bool = False
     ) -> None:
-        """A continuous effect from a resolved spell or ability on one object (611.2)."""
-        self.obj(label).effects.append(Effect(ContinuousKind(kind), value, self._tick(), until_end_of_turn))
+        """A continuous effect from a resolved spell or ability on one object (611.2); `value` as
+        `effect_value` makes it."""
+        self.obj(label).effects.append(Effect(kind, value, self._tick(), until_end_of_turn))
 
     def activate(self, player: str, label: str, *, target: str | None = None) -> None:
         """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down)."""
@@ -1045,10 +1016,10 @@ class Game:
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
             raise IllegalAction(f"{player} can't activate an ability of {label}")
         ability = abilities[0]
-        if ability.cost == "sacrifice":
+        if ability.cost is ActivationCost.SACRIFICE:
             self._move(obj, Zone.GRAVEYARD)
             self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text, last_known=obj))
-        elif ability.cost == "exile a face-down permanent you control":
+        elif ability.cost is ActivationCost.EXILE_A_FACE_DOWN_PERMANENT:
             # Primordial Mist: the card is exiled face up; that isn't "turning face up".
             victim = self.obj(target) if target else None
             if victim is None or not victim.face_down or victim.controller != player:
@@ -1065,7 +1036,7 @@ class Game:
                     raise IllegalAction(f"{target} is not a legal target ({ability.target})")
                 self._target(obj.oid, player, chosen, item.targets)
 
-    def play_from_exile(self, player: str, label: str, *, face_down: str | None = None) -> str:
+    def play_from_exile(self, player: str, label: str, *, face_down: FaceDownWay | None = None) -> str:
         """Play a card an effect lets you play this turn, following the normal timing rules and
         paying its costs; it leaves exile, so only once. Returns the cost paid."""
         obj = self.obj(label)
@@ -1196,36 +1167,61 @@ class Game:
         return bool(ca.subtypes & cb.subtypes)
 
 
+def _names(value: EffectValue) -> tuple[str, ...]:
+    """A names value (types, colours, keywords): `effect_value` makes it a tuple of str."""
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, tuple) else ()
+
+
+def _pair(value: EffectValue) -> tuple[int, int]:
+    """A P/T value: `effect_value` makes it a pair of int."""
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], int) and isinstance(value[1], int):
+        return value[0], value[1]
+    raise ValueError(f"not a power/toughness pair: {value!r}")
+
+
 def _apply(ch: Characteristics, eff: Effect) -> Characteristics:
     """One continuous effect on characteristics (613). Prohibitions and costs change nothing here."""
     k, v = eff.kind, eff.value
     if k is ContinuousKind.SET_TYPES:
-        return replace(ch, types=frozenset(v), subtypes=frozenset())  # type: ignore[arg-type]
+        return replace(ch, types=frozenset(_names(v)), subtypes=frozenset())
     if k is ContinuousKind.ADD_TYPES:
-        return replace(ch, types=ch.types | frozenset(v))  # type: ignore[arg-type]
+        return replace(ch, types=ch.types | frozenset(_names(v)))
     if k is ContinuousKind.SET_SUBTYPES:
-        return replace(ch, subtypes=frozenset(v))  # type: ignore[arg-type]
+        return replace(ch, subtypes=frozenset(_names(v)))
     if k is ContinuousKind.ADD_SUBTYPES:
-        return replace(ch, subtypes=ch.subtypes | frozenset(v))  # type: ignore[arg-type]
+        return replace(ch, subtypes=ch.subtypes | frozenset(_names(v)))
     if k is ContinuousKind.SET_COLORS:
-        return replace(ch, colors=frozenset(v))  # type: ignore[arg-type]
+        return replace(ch, colors=frozenset(_names(v)))
     if k is ContinuousKind.ADD_COLORS:
-        return replace(ch, colors=ch.colors | frozenset(v))  # type: ignore[arg-type]
+        return replace(ch, colors=ch.colors | frozenset(_names(v)))
     if k is ContinuousKind.LOSE_ALL_ABILITIES:
         return ch.without_abilities()
     if k is ContinuousKind.ADD_KEYWORDS:
-        return replace(ch, keywords=ch.keywords + tuple(x for x in v if x not in ch.keywords))  # type: ignore[union-attr]
+        return replace(ch, keywords=ch.keywords + tuple(x for x in _names(v) if x not in ch.keywords))
     if k is ContinuousKind.REMOVE_KEYWORDS:
-        return replace(ch, keywords=tuple(x for x in ch.keywords if x not in v))  # type: ignore[operator]
+        return replace(ch, keywords=tuple(x for x in ch.keywords if x not in _names(v)))
     if k is ContinuousKind.ADD_ABILITIES:
-        return replace(ch, abilities=ch.abilities + tuple(v))  # type: ignore[arg-type]
+        added = tuple(a for a in v if isinstance(a, Ability)) if isinstance(v, tuple) else ()
+        return replace(ch, abilities=ch.abilities + added)
     if k is ContinuousKind.SET_PT:
-        p, t = v  # type: ignore[misc]
+        p, t = _pair(v)
         return replace(ch, power=p, toughness=t)
     if k is ContinuousKind.MODIFY_PT and ch.power is not None and ch.toughness is not None:
-        dp, dt = v  # type: ignore[misc]
+        dp, dt = _pair(v)
         return replace(ch, power=ch.power + dp, toughness=ch.toughness + dt)
     return ch
+
+
+def _face_down_cost(ch: Characteristics, mechanic: Mechanic) -> str | None:
+    """The morph, megamorph or disguise cost of a face (None: it has none); a megamorph cost is
+    a morph cost too (702.37b)."""
+    if mechanic is Mechanic.MORPH:
+        return ch.morph if ch.morph is not None else ch.megamorph
+    if mechanic is Mechanic.MEGAMORPH:
+        return ch.megamorph
+    if mechanic is Mechanic.DISGUISE:
+        return ch.disguise
+    return None
 
 
 def _add_generic(cost: str, more: int) -> str:
@@ -1289,11 +1285,121 @@ def _untap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
 
 
 def _look(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    g.events.append(("looked", t.label))  # 708.5: only as the ability resolves; nothing persists
+    g.events.append((GameEvent.LOOKED, t.label))  # 708.5: only as the ability resolves; nothing persists
 
 
 def _gain_control(g: Game, a: Ability, controller: str, t: GameObject) -> None:
     t.controller = controller
+
+
+@dataclass(frozen=True, slots=True)
+class _Resolving:
+    """A spell or ability as it resolves: what an effect handler needs to know."""
+
+    ability: Ability
+    controller: str
+    source: GameObject | None  # None: it left and left no last known information
+    targets: list[GameObject]  # the still-legal targets (608.2b)
+    choice: object
+
+    @property
+    def source_on_battlefield(self) -> GameObject | None:
+        return self.source if self.source is not None and self.source.zone is Zone.BATTLEFIELD else None
+
+
+def _form(g: Game, r: _Resolving) -> None:
+    # "it becomes an Aura with enchant creature. Manifest the top card of your library and
+    # attach [it] to it." The manifest happens even if the Form has left the battlefield.
+    form = r.source_on_battlefield
+    if form is not None:
+        form.effects.append(Effect(ContinuousKind.ADD_SUBTYPES, ("Aura",), g._tick()))
+        form.effects.append(Effect(ContinuousKind.ADD_KEYWORDS, ("enchant creature",), g._tick()))
+    made = g.manifest(r.controller)
+    if form is not None and made:
+        form.attached_to = made[0].oid
+
+
+def _manifest_effect(g: Game, r: _Resolving) -> None:
+    g.manifest(r.controller, r.ability.count)
+
+
+def _manifest_dread_effect(g: Game, r: _Resolving) -> None:
+    chosen = r.choice if isinstance(r.choice, str) else None
+    for who in [t.controller for t in r.targets] or [r.controller]:
+        g.manifest_dread(who, chosen)
+
+
+def _cloak_effect(g: Game, r: _Resolving) -> None:
+    g.cloak(r.controller)
+
+
+def _gain_life_per_creature(g: Game, r: _Resolving) -> None:
+    mine = [o for o in g.battlefield() if o.controller == r.controller and g.is_creature(o)]
+    g.players[r.controller].life += len(mine)
+
+
+def _exile_self_and_top_then_manifest(g: Game, r: _Resolving) -> None:
+    pile = []
+    source = r.source_on_battlefield
+    if source is not None:
+        pile.append(g._move(source, Zone.EXILE, reveal=False))
+    lib = g.library(r.controller)
+    if lib:
+        pile.append(g._move(lib[0], Zone.EXILE, reveal=False))
+    for card in pile:  # the shuffled pile: scenarios see the order they were exiled
+        g._put_face_down(card, FaceDownWay.MANIFEST, r.controller)
+
+
+def _grant_dies_manifest(g: Game, r: _Resolving) -> None:
+    # Locked in as the ability resolves: only the creatures there now gain it (611.2c).
+    granted = Ability(effect=EffectKind.MANIFEST, event=TriggerEvent.DIES, text="When this creature dies, manifest")
+    for obj in g.battlefield():
+        if obj.controller == r.controller and not obj.face_down and not obj.card.token and g.is_creature(obj):
+            obj.effects.append(Effect(ContinuousKind.ADD_ABILITIES, (granted,), g._tick(), True))
+
+
+def _counter_targets(g: Game, r: _Resolving) -> None:
+    for t in r.targets:
+        g._move(t, Zone.GRAVEYARD)
+
+
+def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
+    # Clone Shell: look at the top `count` (all of them if fewer), exile one face down even
+    # if none is a creature card, the rest to the bottom.
+    seen = g.library(r.controller)[: r.ability.count]
+    chosen = [o for o in seen if o.label == r.choice] or seen[:1]
+    for obj in seen:
+        if obj in chosen:
+            new = g._move(obj, Zone.EXILE, face_down=True)
+            new.exiled_with = r.source.oid if r.source is not None else None
+        else:
+            lib = g.players[obj.card.owner].library
+            lib.remove(obj.oid)
+            lib.append(obj.oid)
+
+
+def _turn_up_exiled_with_this(g: Game, r: _Resolving) -> None:
+    # Linked abilities (607.2a): only the cards exiled by this very object, which may have
+    # left the battlefield to pay the cost; another object with its name has none.
+    oid = r.source.oid if r.source is not None else None
+    effect = r.ability.effect
+    for obj in [o for o in g.objects.values() if o.zone is Zone.EXILE and o.exiled_with == oid]:
+        obj.face_down_by = None
+        types = obj.card.definition.card_types
+        put = (effect is EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS and not types & {"Instant", "Sorcery"}) or (
+            effect is EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE and "Creature" in types
+        )
+        if put:
+            g._move(obj, Zone.BATTLEFIELD).controller = r.controller
+
+
+def _return_self(g: Game, r: _Resolving) -> None:
+    if r.source is not None and r.source.zone is Zone.GRAVEYARD:
+        down = r.ability.effect is EffectKind.RETURN_SELF_FACE_DOWN or str(r.choice).replace("_", " ") == "face down"
+        if down:
+            g._put_face_down(r.source, FaceDownWay.EFFECT, r.controller)
+        else:
+            g._move(r.source, Zone.BATTLEFIELD)
 
 
 _EXILED_WITH_EFFECTS = (
@@ -1302,7 +1408,7 @@ _EXILED_WITH_EFFECTS = (
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE,
 )
 
-_TARGET_EFFECTS = {
+_TARGET_EFFECTS: dict[EffectKind, Callable[[Game, Ability, str, GameObject], None]] = {
     EffectKind.DESTROY: _destroy,
     EffectKind.EXILE: _exile,
     EffectKind.EXILE_FACE_DOWN: _exile_face_down,
@@ -1315,6 +1421,25 @@ _TARGET_EFFECTS = {
     EffectKind.LOOK: _look,
     EffectKind.UNTAP: _untap,
     EffectKind.GAIN_CONTROL: _gain_control,
+}
+
+# The effects that don't act on each target in turn. Kinds in neither table (the 708.11
+# replacements, COUNTER_UNLESS_PAID, NOTHING) do nothing when they resolve here.
+_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
+    EffectKind.FORM: _form,
+    EffectKind.MANIFEST: _manifest_effect,
+    EffectKind.MANIFEST_DREAD: _manifest_dread_effect,
+    EffectKind.CLOAK: _cloak_effect,
+    EffectKind.GAIN_LIFE_PER_CREATURE: _gain_life_per_creature,
+    EffectKind.EXILE_SELF_AND_TOP_THEN_MANIFEST: _exile_self_and_top_then_manifest,
+    EffectKind.GRANT_DIES_MANIFEST: _grant_dies_manifest,
+    EffectKind.COUNTER: _counter_targets,
+    EffectKind.LOOK_AT_TOP_EXILE_ONE_FACE_DOWN: _look_at_top_exile_one_face_down,
+    EffectKind.TURN_UP_EXILED_WITH_THIS: _turn_up_exiled_with_this,
+    EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS: _turn_up_exiled_with_this,
+    EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE: _turn_up_exiled_with_this,
+    EffectKind.RETURN_SELF: _return_self,
+    EffectKind.RETURN_SELF_FACE_DOWN: _return_self,
 }
 
 # Events that other objects listen to, and which of their listeners need "you control it" or
