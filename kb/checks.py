@@ -171,7 +171,7 @@ def is_face_down_entry(entry: Entry) -> bool:
     """Whether a ruling entry is linked to a face-down clause (by its number now or then)."""
     if entry.kind is not Kind.RULING:
         return False
-    # A link's `clause` is the current number (kb/cr.py follows the lineage); an old number
+    # A link's `clause` is the current number (kb/cr/lineage.py follows it); an old number
     # alone (`at_ruling_date`) counts only where the link has no current clause.
     return any(
         FACE_DOWN_CLAUSES.match(link.clause)
