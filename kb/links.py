@@ -53,6 +53,9 @@ class Cue:
     needs: frozenset[str] = frozenset()  # 5-letter word prefixes the text must have (a cheap test before the regex)
     # (first, then) pairs equivalent to `pattern` = "first.*then|...": see `_ordered`
     ordered: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = ()
+    # a term's cue: `clauses` are a family (every clause under the rules a glossary entry cites), and
+    # the ruling's words choose among them (see `_Index.best_of`)
+    family: bool = False
 
     def found_in(self, text: str) -> bool:
         if not self.ordered:
@@ -244,7 +247,8 @@ class _Index:
             df.update(grams)
         self.rare = {g for g, c in df.items() if c <= 5}
         self._expanded: dict[tuple[str, ...], list[tuple[int, str]]] = {}
-        self.glossary = _glossary_cues(version)
+        self.glossary = _glossary_cues(version, self.numbers)
+        self.position = {n: i for i, n in enumerate(self.numbers)}
         self.sections = {n: frozenset(w[:5] for w in _content(version.clauses[n].text) if w not in _GENERIC_TITLE)
                          | _SECTION_WORDS.get(n, frozenset())
                          for n in version.numbers() if n.isdigit() and 709 <= int(n) <= 999
@@ -280,6 +284,13 @@ class _Index:
     def scores(self, text: str) -> np.ndarray:
         return self.bm25.scores(_content(text))
 
+    def best_of(self, family: tuple[str, ...], raw: np.ndarray) -> list[tuple[int, str]]:
+        """(rank, clause) for the clauses of a term's family that share the most words with the
+        ruling (BM25 `raw`), best first; the family's first clause when none shares any."""
+        scored = sorted(((float(raw[self.position[n]]), n) for n in family), key=lambda p: -p[0])
+        best = [n for score, n in scored[:FAMILY_LINKS] if score > 0]
+        return list(enumerate(best or family[:1]))
+
 
 # Sections about one named thing (a card layout, a designation, a multiplayer or casual variant) are
 # candidates only when the ruling names it: "checked during the upkeep" is no reason for Subgames (728).
@@ -291,25 +302,87 @@ _SECTION_WORDS = {"800": frozenset({"multi"}), "900": frozenset({"casua"}), "901
                   "904": frozenset({"schem"}), "905": frozenset({"draft"})}
 RARE_ACTION_DF = 12  # clauses of the CR that say the word
 GLOSSARY_WEIGHT = 0.35  # a CR glossary term the ruling uses ("last known information") -> the rule it cites
+WORD_TERM_WEIGHT = 0.35  # a one-word term ("pile") may also be an everyday word
+TERM_DF = 100  # a term said in more clauses of the CR than this is everyday vocabulary ("triggered ability")
+WORD_TERM_DF = 20  # ... a one-word term ("tapped", "block")
+FAMILY_LINKS = 3  # clauses of a cited section a term's cue chooses
 
 
-def _glossary_cues(version: RulesVersion) -> tuple[Cue, ...]:
-    """Cues from the CR glossary: a term of two or more words sends to the rules its entry cites.
+def _glossary_cues(version: RulesVersion, numbers: Sequence[str]) -> tuple[Cue, ...]:
+    """Cues from the CR glossary: a term the ruling says sends to the rules its entry cites.
 
-    Only citations of a numbered rule (608.2h), not of a whole section (614): a section is no link.
+    A numbered rule (608.2h, 700.3) is the link itself. A whole section ("State-Based Actions": rule
+    704, "Split Cards": 709) is a family the ruling's words choose among (see `_Index.best_of`).
+    Terms are matched in the singular and plural, a step also without "step" ("upkeep"). A term
+    said in many clauses of the CR is everyday vocabulary, no cue ("triggered ability", "status");
+    a keyword's name (its own logic in `rank_clauses`) and a face-down word ("face down", "manifest":
+    the mechanics) are none either.
     """
+    texts = [normalise(version.clauses[n].text).casefold() for n in numbers]
+    postings: dict[str, set[int]] = {}
+    by_section: dict[str, list[str]] = {}
+    for i, (number, text) in enumerate(zip(numbers, texts)):
+        by_section.setdefault(number[:3], []).append(number)
+        for w in set(tokens(text)):
+            postings.setdefault(w[:3], set()).add(i)
+    keywords = {normalise(version.clauses[n].text).casefold() for n in version.numbers()
+                if re.fullmatch(r"70[12]\.\d+", n)}
+    glossary = {_term_name(t) for t in version.glossary}
     out = []
     for term, entry in version.glossary.items():
-        term = re.sub(r"\s*\(obsolete\)", "", term, flags=re.I)
-        refs = [r for r in re.findall(r"\brules? (\d{3}\.\d+[a-z]?)", entry.text)
-                if r in version.clauses and not is_title(version.clauses[r].text)]  # "702.106 Hidden Agenda" is a heading
-        names = [t.strip() for t in re.split(r",", term) if len(t.split()) >= 2 and not re.search(r"[\[\]\"]", t)]
-        if refs and names:
-            pattern = "|".join(r"\b" + re.escape(n).replace(r"\ ", r"[\s-]+") + r"s?\b" for n in names)
-            cue = _cue(pattern, " ".join(dict.fromkeys(refs)), f"glossary: {term}", GLOSSARY_WEIGHT)
-            needs = frozenset.intersection(*(frozenset(w[:5] for w in tokens(n)) for n in names))
+        names = [_term_name(t) for t in term.split(",") if t.strip() and not re.search(r"[\[\]\"]", t)]
+        # "upkeep step" is also said "upkeep", unless that word is a term of its own ("untap", "draw")
+        names += [n[: -len(" step")] for n in names if n.endswith(" step") and n[: -len(" step")] not in glossary]
+        names = [n for n in names if n not in keywords and not _FACE_DOWN.search(n)
+                 and 0 < _said_in(n, texts, postings) <= (TERM_DF if " " in n else WORD_TERM_DF)]
+        if not names:
+            continue
+        pattern = re.compile("|".join(_term_pattern(n) for n in names), re.I)
+        needs = frozenset.intersection(*(frozenset(w[:5] for w in tokens(n)) for n in names))
+        weight = GLOSSARY_WEIGHT if any(" " in n for n in names) else WORD_TERM_WEIGHT
+        cited = list(dict.fromkeys(re.findall(r"\brules? (\d{3}(?:\.\d+[a-z]?)?)\b", entry.text)))
+        # "702.106 Hidden Agenda" is a heading: no link
+        rules = tuple(r for r in cited if "." in r and r in version.clauses and not is_title(version.clauses[r].text))
+        family = tuple(dict.fromkeys(n for r in cited if "." not in r for n in by_section.get(r, ())))
+        if rules:
+            cue = _cue(pattern.pattern, " ".join(rules), f"glossary: {term}", weight)
             out.append(dataclasses.replace(cue, needs=needs))
+        if family:
+            out.append(Cue(pattern, family, f"glossary: {term}", weight, needs=needs, family=True))
     return tuple(out)
+
+
+def _term_name(term: str) -> str:
+    return normalise(re.sub(r"\s*\(obsolete\)", "", term, flags=re.I)).casefold().strip()
+
+
+def _within(number: str, ref: str) -> bool:
+    """`number` is rule `ref` or under it (708.2a is under 708 and 708.2, 708.20 under neither 708.2)."""
+    return number == ref or number.startswith(ref) and not number[len(ref)].isdigit()
+
+
+def _term_pattern(name: str) -> str:
+    """A regex for a term in the singular or plural ("split card(s)", "ability/abilities")."""
+    words = [re.escape(w) for w in name.split()]
+    last = words[-1]
+    if last.endswith("y") and len(last) > 3:
+        words[-1] = last[:-1] + "(?:y|ies)"
+    elif last.endswith("s") and not last.endswith(("ss", "ies", "us")) and len(last) > 3:
+        words[-1] = last[:-1] + "s?"
+    elif not last.endswith("s"):
+        words[-1] = last + "s?"
+    return r"\b" + r"[\s-]+".join(words) + r"\b"
+
+
+def _said_in(name: str, texts: Sequence[str], postings: Mapping[str, set[int]]) -> int:
+    """How many of `texts` say the term (a single word in any form: "block", "blocked", "blocking")."""
+    words = tokens(name)
+    if not words:
+        return 0
+    found = set.intersection(*(postings.get(w[:3], set()) for w in words))
+    # one word in any form ("tap": "tapped", "taps"); a phrase as written
+    pattern = re.compile(r"\b" + re.escape(name.rstrip("sy")) if len(words) == 1 else _term_pattern(name))
+    return sum(1 for i in found if pattern.search(texts[i]))
 
 
 def _content(text: str) -> list[str]:
@@ -356,6 +429,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     about that face-down mechanic: sharing a word with a keyword's rules is no evidence.
     """
     index = _index_for(rules)
+    raw = index.scores(text) if english else None
     mechanics = mechanics or ruling_mechanics(text)
     said = set(_content(text))
     said5 = {w[:5] for w in said}
@@ -379,22 +453,26 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
     for cue in (*CUES, *index.glossary):
         relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
-        if relevant and cue.needs <= words5 and cue.found_in(text):
-            slot = tuple(c for m, c in cue.slot if m in own)
-            slotted.update(slot)
-            for rank, clause in index.expand(tuple(dict.fromkeys(slot + cue.clauses))):
-                if clause in rules.current.clauses:
-                    if cue.weight > GLOSSARY_WEIGHT:
-                        pointed.add(clause)
-                    cues.setdefault(clause, []).append(f'cue "{cue.label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
-                    cue_score[clause] = max(cue_score.get(clause, 0.0), cue.weight / (1 + 0.5 * rank))
+        if not (relevant and cue.needs <= words5 and cue.found_in(text)):
+            continue
+        if cue.family and (raw is None or not pointed.isdisjoint(cue.clauses)):
+            continue  # the English words choose in a family; a pointed cue into it chose already
+        slot = tuple(c for m, c in cue.slot if m in own)
+        slotted.update(slot)
+        chosen = (index.best_of(cue.clauses, raw) if cue.family and raw is not None
+                  else index.expand(tuple(dict.fromkeys(slot + cue.clauses))))
+        for rank, clause in chosen:
+            if clause in rules.current.clauses:
+                if cue.weight > GLOSSARY_WEIGHT:
+                    pointed.add(clause)
+                cues.setdefault(clause, []).append(f'cue "{cue.label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
+                cue_score[clause] = max(cue_score.get(clause, 0.0), cue.weight / (1 + 0.5 * rank))
     if slotted and not mechanics.face_down:  # a face-down cue ("2/2 creature") makes the cards' mechanic the subject
         mechanics = dataclasses.replace(mechanics, face_down=True)
 
     lexical: dict[str, float] = {}
     shared: dict[str, list[str]] = {}
-    if english:
-        raw = index.scores(text)
+    if raw is not None:
         top = float(raw.max()) if len(raw) else 0.0
         order = np.argsort(-raw, kind="stable")[:30].tolist()  # stable: ties keep clause order
         grams = _trigrams(tokens(text))
