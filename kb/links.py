@@ -174,6 +174,7 @@ MECHANICS: tuple[Mechanic, ...] = (
 )
 MECHANIC_BONUS = 0.25  # the ruling names the mechanic
 KEYWORD_BONUS = 0.3  # the ruling says a keyword ability's name ("split second"): its rules are candidates
+EXAMPLE_KEYWORD_BONUS = 0.1  # ... only as an example ("abilities such as lifelink")
 CARD_MECHANIC_BONUS = 0.2  # the ruling is face-down and its cards have exactly this mechanic
 POSSIBLE_MECHANIC_BONUS = 0.1  # a face-down reminder shared by cards of several mechanics: one of them
 FOREIGN_MECHANIC = -0.6  # another mechanic's clause: only a tie-breaker after everything else
@@ -489,7 +490,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     for number in set(lexical) | set(cues):
         mechanic = mechanics.bonus(number)
         keyword = index.keyword_of(number)
-        if keyword is not None and mechanic <= 0 and not keyword & said_topic:
+        # "abilities such as lifelink": a keyword ability named as an example is a candidate, not the topic
+        example = (keyword is not None and number.startswith("702.") and keyword <= said
+                   and not keyword & said_topic and not any(m.owns(number) for m in MECHANICS))
+        if keyword is not None and mechanic <= 0 and not keyword & said_topic and not example:
             continue
         named = index.named_section_of(number)
         if named is not None and mechanic <= 0 and not named & said5 and number not in pointed:
@@ -510,6 +514,9 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
             score += KEYWORD_BONUS if number.startswith("702.") else 0.0
             evidence.append(f"keyword \"{' '.join(sorted(keyword))}\"")
+        elif example and keyword:
+            score += EXAMPLE_KEYWORD_BONUS
+            evidence.append(f"keyword \"{' '.join(sorted(keyword))}\" (named as an example)")
         if shared.get(number):
             evidence.append("shared phrases: " + "; ".join(f'"{p}"' for p in shared[number][:3]))
         if number in lexical:
@@ -677,17 +684,23 @@ def link_candidates(entry: Entry, rules: RulesCorpus,
     chosen = _select(found)
     if chosen and _is_confident(chosen[0]):
         return chosen, ""
+    # BM25 alone is no link: the best clause a cue, keyword or mechanic points at leads, if it scores
+    # near the best (a shared phrase is too weak to pass over the best)
+    evidenced = _select([c for c in found if _is_confident(c, phrases=False)])
+    if evidenced and found and evidenced[0].score >= KEEP_RATIO * found[0].score:
+        return evidenced, ""
     if _FACE_DOWN.search(cue_text):
         return [Candidate("708", 0.1, "fallback: the ruling is about face-down objects")], ""
     nearest = f" (nearest: {chosen[0].clause}, {chosen[0].evidence})" if chosen else ""
     return [], f"no confident link: no cue, mechanic or keyword of the ruling points at a clause{nearest}"
 
 
-def _is_confident(candidate: Candidate) -> bool:
+def _is_confident(candidate: Candidate, phrases: bool = True) -> bool:
     """A link stands on a cue, the ruling's mechanic, or a rare phrase it shares with the clause;
     a BM25 score alone (common words) is no evidence for a card-specific ruling."""
     evidence = candidate.evidence
-    return any(k in evidence for k in ("cue ", "mechanic", "shared phrases", "face-down rules", "keyword "))
+    return any(k in evidence for k in ("cue ", "mechanic", "face-down rules", "keyword ")) \
+        or phrases and "shared phrases" in evidence
 
 
 def _merge(found: list[Candidate], extra: dict[str, Candidate]) -> list[Candidate]:
