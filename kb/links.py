@@ -53,8 +53,8 @@ class Cue:
     needs: frozenset[str] = frozenset()  # 5-letter word prefixes the text must have (a cheap test before the regex)
     # (first, then) pairs equivalent to `pattern` = "first.*then|...": see `_ordered`
     ordered: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = ()
-    # a term's cue: `clauses` are a family (every clause under the rules a glossary entry cites), and
-    # the ruling's words choose among them (see `_Index.best_of`)
+    # `clauses` are rules or sections whose clauses are a family the ruling's words choose among
+    # (`_Index.best_of`): "double-faced" -> 712.15 or 712.15a or 712.16, "state-based actions" -> 704.x
     family: bool = False
 
     def found_in(self, text: str) -> bool:
@@ -67,9 +67,10 @@ class Cue:
                    for line in text.split("\n") for first, then in self.ordered)
 
 
-def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0.7, slot: str = "") -> Cue:
+def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0.7, slot: str = "",
+         family: bool = False) -> Cue:
     pairs = tuple(tuple(p.split("=")) for p in slot.split(";") if p)
-    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label or pattern, weight,
+    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label or pattern, weight, family=family,
                slot=tuple((m.replace("_", " "), c) for m, c in pairs),
                face_down_only=any(c.startswith(("708", "701.40", "701.58", "702.37", "702.168", "712.1"))
                                   for c in clauses.split()))
@@ -97,7 +98,7 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:look at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look at|see)\b", "406.3", "look at exiled cards", 0.9),
     _cue(r"enters-the-battlefield abilit|enters the battlefield", "708.8 708.3", "enters-the-battlefield"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
-    _cue(r"double-faced", "712.15 712.16", "double-faced"),
+    _cue(r"double-faced", "712.15 712.16", "double-faced", family=True),
     _cue(r"\b(?:aura|form|enchant\w*)\b.*graveyard.*state-based|state-based.*\b(?:aura|enchant\w*)\b",
          "704.5m", "Aura to the graveyard as a state-based action"),
     _cue(r"\bmorph cost", "701.40c 702.37e", "morph cost"),
@@ -174,7 +175,7 @@ MECHANICS: tuple[Mechanic, ...] = (
 )
 MECHANIC_BONUS = 0.25  # the ruling names the mechanic
 KEYWORD_BONUS = 0.3  # the ruling says a keyword ability's name ("split second"): its rules are candidates
-EXAMPLE_KEYWORD_BONUS = 0.1  # ... only as an example ("abilities such as lifelink")
+_AN_EXAMPLE = "keyword ability named as an example:"  # the last evidence a link may stand on
 CARD_MECHANIC_BONUS = 0.2  # the ruling is face-down and its cards have exactly this mechanic
 POSSIBLE_MECHANIC_BONUS = 0.1  # a face-down reminder shared by cards of several mechanics: one of them
 FOREIGN_MECHANIC = -0.6  # another mechanic's clause: only a tie-breaker after everything else
@@ -248,8 +249,12 @@ class _Index:
             df.update(grams)
         self.rare = {g for g, c in df.items() if c <= 5}
         self._expanded: dict[tuple[str, ...], list[tuple[int, str]]] = {}
-        self.glossary = _glossary_cues(version, self.numbers)
         self.position = {n: i for i, n in enumerate(self.numbers)}
+        self.by_section: dict[str, list[str]] = {}
+        for n in self.numbers:
+            self.by_section.setdefault(n[:3], []).append(n)
+        self._families: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self.glossary = _glossary_cues(version, self.numbers)
         self.sections = {n: frozenset(w[:5] for w in _content(version.clauses[n].text) if w not in _GENERIC_TITLE)
                          | _SECTION_WORDS.get(n, frozenset())
                          for n in version.numbers() if n.isdigit() and 709 <= int(n) <= 999
@@ -285,9 +290,17 @@ class _Index:
     def scores(self, text: str) -> np.ndarray:
         return self.bm25.scores(_content(text))
 
-    def best_of(self, family: tuple[str, ...], raw: np.ndarray) -> list[tuple[int, str]]:
-        """(rank, clause) for the clauses of a term's family that share the most words with the
-        ruling (BM25 `raw`), best first; the family's first clause when none shares any."""
+    def family(self, refs: tuple[str, ...]) -> tuple[str, ...]:
+        """The clauses (not headings) under rules or sections `refs`: 704 -> 704.1, 704.2 ..."""
+        if refs not in self._families:
+            self._families[refs] = tuple(dict.fromkeys(n for r in refs for n in self.by_section.get(r[:3], ())
+                                                       if _within(n, r)))
+        return self._families[refs]
+
+    def best_of(self, refs: tuple[str, ...], raw: np.ndarray) -> list[tuple[int, str]]:
+        """(rank, clause) for the clauses under `refs` that share the most words with the ruling
+        (BM25 `raw`), best first; the family's first clause when none shares any."""
+        family = self.family(refs)
         scored = sorted(((float(raw[self.position[n]]), n) for n in family), key=lambda p: -p[0])
         best = [n for score, n in scored[:FAMILY_LINKS] if score > 0]
         return list(enumerate(best or family[:1]))
@@ -321,9 +334,7 @@ def _glossary_cues(version: RulesVersion, numbers: Sequence[str]) -> tuple[Cue, 
     """
     texts = [normalise(version.clauses[n].text).casefold() for n in numbers]
     postings: dict[str, set[int]] = {}
-    by_section: dict[str, list[str]] = {}
-    for i, (number, text) in enumerate(zip(numbers, texts)):
-        by_section.setdefault(number[:3], []).append(number)
+    for i, text in enumerate(texts):
         for w in set(tokens(text)):
             postings.setdefault(w[:3], set()).add(i)
     keywords = {normalise(version.clauses[n].text).casefold() for n in version.numbers()
@@ -339,17 +350,18 @@ def _glossary_cues(version: RulesVersion, numbers: Sequence[str]) -> tuple[Cue, 
         if not names:
             continue
         pattern = re.compile("|".join(_term_pattern(n) for n in names), re.I)
-        needs = frozenset.intersection(*(frozenset(w[:5] for w in tokens(n)) for n in names))
+        # a word's first five letters are in the text whatever its number ("costs", "abilities")
+        needs = frozenset.intersection(*(frozenset(w[:5] for w in tokens(n) if len(w) > 5) for n in names))
         weight = GLOSSARY_WEIGHT if any(" " in n for n in names) else WORD_TERM_WEIGHT
         cited = list(dict.fromkeys(re.findall(r"\brules? (\d{3}(?:\.\d+[a-z]?)?)\b", entry.text)))
         # "702.106 Hidden Agenda" is a heading: no link
         rules = tuple(r for r in cited if "." in r and r in version.clauses and not is_title(version.clauses[r].text))
-        family = tuple(dict.fromkeys(n for r in cited if "." not in r for n in by_section.get(r, ())))
+        sections = tuple(r for r in cited if "." not in r)
         if rules:
             cue = _cue(pattern.pattern, " ".join(rules), f"glossary: {term}", weight)
             out.append(dataclasses.replace(cue, needs=needs))
-        if family:
-            out.append(Cue(pattern, family, f"glossary: {term}", weight, needs=needs, family=True))
+        if sections:
+            out.append(Cue(pattern, sections, f"glossary: {term}", weight, needs=needs, family=True))
     return tuple(out)
 
 
@@ -456,7 +468,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
         if not (relevant and cue.needs <= words5 and cue.found_in(text)):
             continue
-        if cue.family and (raw is None or not pointed.isdisjoint(cue.clauses)):
+        if cue.family and (raw is None or not pointed.isdisjoint(index.family(cue.clauses))):
             continue  # the English words choose in a family; a pointed cue into it chose already
         slot = tuple(c for m, c in cue.slot if m in own)
         slotted.update(slot)
@@ -515,8 +527,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             score += KEYWORD_BONUS if number.startswith("702.") else 0.0
             evidence.append(f"keyword \"{' '.join(sorted(keyword))}\"")
         elif example and keyword:
-            score += EXAMPLE_KEYWORD_BONUS
-            evidence.append(f"keyword \"{' '.join(sorted(keyword))}\" (named as an example)")
+            evidence.append(f"{_AN_EXAMPLE} \"{' '.join(sorted(keyword))}\"")
         if shared.get(number):
             evidence.append("shared phrases: " + "; ".join(f'"{p}"' for p in shared[number][:3]))
         if number in lexical:
@@ -685,8 +696,10 @@ def link_candidates(entry: Entry, rules: RulesCorpus,
     if chosen and _is_confident(chosen[0]):
         return chosen, ""
     # BM25 alone is no link: the best clause a cue, keyword or mechanic points at leads, if it scores
-    # near the best (a shared phrase is too weak to pass over the best)
-    evidenced = _select([c for c in found if _is_confident(c, phrases=False)])
+    # near the best (a shared phrase is too weak to pass over the best); else a keyword the ruling
+    # names as an example ("abilities such as lifelink")
+    evidenced = (_select([c for c in found if _is_confident(c, phrases=False)])
+                 or _select([c for c in found if _AN_EXAMPLE in c.evidence]))
     if evidenced and found and evidenced[0].score >= KEEP_RATIO * found[0].score:
         return evidenced, ""
     if _FACE_DOWN.search(cue_text):
