@@ -91,6 +91,7 @@ def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str) -> Cue:
 
 CUES: tuple[Cue, ...] = (
     _cue(r"special action", "116.2b 708.7", "special action", slot=_TURN_UP),
+    _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face[- ]up\b", "708.7", "turning face up", 0.5, slot=_TURN_UP),
     _cue(r"copiable values?|a copy of a face-down", "708.2a 708.2 707.2 708.10", "copiable values"),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game)\b", r"\breveal")], "708.9", "reveal when it leaves"),
@@ -112,6 +113,10 @@ CUES: tuple[Cue, ...] = (
     _cue(r"leave the game", "800.4a", "leaving the game"),
     _cue(r"top card of (?:your|their|that) library revealed", "401.5", "top card revealed"),
     # general rules that card rulings apply
+    _cue(r"\bplay(?:s|ed|ing)? (?:a |one |any |that |the |those |an additional |additional |more )?lands?\b|\bland plays?\b",
+         "305", "playing a land", family=True),
+    _cue(r"\benters?(?: the battlefield)? as (?!a copy\b|though\b)(?:an? )?(?:\d+/\d+|[\w-]+ (?:\w+ )?(?:creature|artifact|land)s?\b)",
+         "614.1c 614.12", "enters as (a replacement effect)", 0.9),
     _cue(r"illegal targets?\b[^.]*\bresolve|resolves?\b[^.]*\billegal target", "608.2b", "illegal target on resolution", 0.9),
     _cue(r"(?:isn't|is not|is no longer|aren't) on the battlefield as (?:its|the|that) (?:[\w-]+ )?ability resolves"
          r"|leaves the battlefield before (?:its|the|that) (?:[\w-]+ )?ability resolves|independently of its source",
