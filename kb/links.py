@@ -91,7 +91,6 @@ def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str) -> Cue:
 
 CUES: tuple[Cue, ...] = (
     _cue(r"special action", "116.2b 708.7", "special action", slot=_TURN_UP),
-    _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face[- ]up\b", "708.7", "turning face up", 0.5, slot=_TURN_UP),
     _cue(r"copiable values?|a copy of a face-down", "708.2a 708.2 707.2 708.10", "copiable values"),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game)\b", r"\breveal")], "708.9", "reveal when it leaves"),
