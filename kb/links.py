@@ -245,6 +245,9 @@ class _Index:
                         if depth_of(n) >= 2 and not is_title(version.clauses[n].text)]
         docs = [_content(version.clauses[n].text) for n in self.numbers]
         self.bm25 = BM25Matrix.build(docs)
+        self.words = [frozenset(d) for d in docs]
+        word_df = Counter(w for d in self.words for w in d)
+        self.rare_words = frozenset(w for w, c in word_df.items() if c <= RARE_WORD_DF)
         self.trigrams: list[set[tuple[str, str, str]]] = []
         df: Counter[tuple[str, str, str]] = Counter()
         for n in self.numbers:
@@ -319,6 +322,7 @@ _GENERIC_TITLE = frozenset("card cards option options variant general game playe
 _SECTION_WORDS = {"800": frozenset({"multi"}), "900": frozenset({"casua"}), "901": frozenset({"plane"}),
                   "904": frozenset({"schem"}), "905": frozenset({"draft"})}
 RARE_ACTION_DF = 12  # clauses of the CR that say the word
+RARE_WORD_DF = 2  # a word only this many clauses say ("contraption") is evidence for them
 GLOSSARY_WEIGHT = 0.35  # a CR glossary term the ruling uses ("last known information") -> the rule it cites
 WORD_TERM_WEIGHT = 0.35  # a one-word term ("pile") may also be an everyday word
 TERM_DF = 100  # a term said in more clauses of the CR than this is everyday vocabulary ("triggered ability")
@@ -489,6 +493,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
 
     lexical: dict[str, float] = {}
     shared: dict[str, list[str]] = {}
+    rare: dict[str, list[str]] = {}  # words the CR says in one or two clauses ("contraption")
     if raw is not None:
         top = float(raw.max()) if len(raw) else 0.0
         order = np.argsort(-raw, kind="stable")[:30].tolist()  # stable: ties keep clause order
@@ -501,6 +506,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             common = sorted(" ".join(g) for g in grams & index.trigrams[i] & index.rare)
             if common:
                 shared[number] = common
+            if said & index.words[i] & index.rare_words:
+                rare[number] = sorted(said & index.words[i] & index.rare_words)
 
     out: list[Candidate] = []
     for number in set(lexical) | set(cues):
@@ -534,6 +541,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             evidence.append(f"{_AN_EXAMPLE} \"{' '.join(sorted(keyword))}\"")
         if shared.get(number):
             evidence.append("shared phrases: " + "; ".join(f'"{p}"' for p in shared[number][:3]))
+        if rare.get(number):
+            evidence.append("rare words: " + "; ".join(f'"{w}"' for w in rare[number][:3]))
         if number in lexical:
             evidence.append(f"BM25 {lexical[number]:.2f} of best")
         out.append(Candidate(number, float(score), ", ".join(evidence)))
@@ -717,7 +726,7 @@ def _is_confident(candidate: Candidate, phrases: bool = True) -> bool:
     a BM25 score alone (common words) is no evidence for a card-specific ruling."""
     evidence = candidate.evidence
     return any(k in evidence for k in ("cue ", "mechanic", "face-down rules", "keyword ")) \
-        or phrases and "shared phrases" in evidence
+        or phrases and ("shared phrases" in evidence or "rare words" in evidence)
 
 
 def _merge(found: list[Candidate], extra: dict[str, Candidate]) -> list[Candidate]:
