@@ -468,8 +468,9 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
         pointed.add("708.11")
     said_trigger = re.search(r"\btrigger\w*\W+(?:\w+\W+){0,4}whenever (?:you|a player) ([^.\"]+)", text, re.I)
+    done = set(_content(said_trigger.group(1))) if said_trigger else set()
     for number in index.on_action if said_trigger else ():  # "abilities that trigger whenever you manifest dread"
-        if (index.keyword_of(number) or {""}) <= set(_content(said_trigger.group(1))):
+        if (index.keyword_of(number) or {""}) <= done:
             cues.setdefault(number, []).append('cue "triggers whenever a player does it"')
             cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
     for cue in (*CUES, *index.glossary):
