@@ -477,8 +477,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
         if not (relevant and cue.needs <= words5 and cue.found_in(text)):
             continue
-        if cue.family and (raw is None or not pointed.isdisjoint(index.family(cue.clauses))):
-            continue  # the English words choose in a family; a pointed cue into it chose already
+        if cue.family and raw is None:
+            continue  # the English words choose in a family
         slot = tuple(c for m, c in cue.slot if m in own)
         slotted.update(slot)
         chosen = (index.best_of(cue.clauses, raw) if cue.family and raw is not None
