@@ -50,7 +50,7 @@ class Cue:
     # 701.40b for manifest); used first when the ruling is about that mechanic
     slot: tuple[tuple[str, str], ...] = ()
     face_down_only: bool = False  # "look at", "enters the battlefield": face-down rules only for face-down rulings
-    needs: frozenset[str] = frozenset()  # 5-letter word prefixes the text must have (a cheap test before the regex)
+    needs: frozenset[str] = frozenset()  # 5- or 4-letter word prefixes the text must have (a cheap test before the regex)
     # (first, then) pairs equivalent to `pattern` = "first.*then|...": see `_ordered`
     ordered: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = ()
     # `clauses` are rules or sections whose clauses are a family the ruling's words choose among
@@ -250,8 +250,9 @@ class _Index:
         self.rare_words = frozenset(w for w, c in word_df.items() if c <= RARE_WORD_DF)
         self.trigrams: list[set[tuple[str, str, str]]] = []
         df: Counter[tuple[str, str, str]] = Counter()
-        for n in self.numbers:
-            grams = _trigrams(tokens(version.clauses[n].text))
+        clause_tokens = [tokens(version.clauses[n].text) for n in self.numbers]
+        for toks in clause_tokens:
+            grams = _trigrams(toks)
             self.trigrams.append(grams)
             df.update(grams)
         self.rare = {g for g, c in df.items() if c <= 5}
@@ -261,7 +262,7 @@ class _Index:
         for n in self.numbers:
             self.by_section.setdefault(n[:3], []).append(n)
         self._families: dict[tuple[str, ...], tuple[str, ...]] = {}
-        self.glossary = _glossary_cues(version, self.numbers)
+        self.glossary = _glossary_cues(version, self.numbers, clause_tokens)
         self.sections = {n: frozenset(w[:5] for w in _content(version.clauses[n].text) if w not in _GENERIC_TITLE)
                          | _SECTION_WORDS.get(n, frozenset())
                          for n in version.numbers() if n.isdigit() and 709 <= int(n) <= 999
@@ -330,20 +331,21 @@ WORD_TERM_DF = 20  # ... a one-word term ("tapped", "block")
 FAMILY_LINKS = 3  # clauses of a cited section a term's cue chooses
 
 
-def _glossary_cues(version: RulesVersion, numbers: Sequence[str]) -> tuple[Cue, ...]:
+def _glossary_cues(version: RulesVersion, numbers: Sequence[str],
+                   clause_tokens: Sequence[Sequence[str]]) -> tuple[Cue, ...]:
     """Cues from the CR glossary: a term the ruling says sends to the rules its entry cites.
 
     A numbered rule (608.2h, 700.3) is the link itself. A whole section ("State-Based Actions": rule
     704, "Split Cards": 709) is a family the ruling's words choose among (see `_Index.best_of`).
     Terms are matched in the singular and plural, a step also without "step" ("upkeep"). A term
-    said in many clauses of the CR is everyday vocabulary, no cue ("triggered ability", "status");
+    said in many clauses of the CR is everyday vocabulary, no cue ("triggered ability", "tapped");
     a keyword's name (its own logic in `rank_clauses`) and a face-down word ("face down", "manifest":
     the mechanics) are none either.
     """
     texts = [normalise(version.clauses[n].text).casefold() for n in numbers]
     postings: dict[str, set[int]] = {}
-    for i, text in enumerate(texts):
-        for w in set(tokens(text)):
+    for i, toks in enumerate(clause_tokens):
+        for w in set(toks):
             postings.setdefault(w[:3], set()).add(i)
     keywords = {normalise(version.clauses[n].text).casefold() for n in version.numbers()
                 if re.fullmatch(r"70[12]\.\d+", n)}
@@ -354,12 +356,13 @@ def _glossary_cues(version: RulesVersion, numbers: Sequence[str]) -> tuple[Cue, 
         # "upkeep step" is also said "upkeep", unless that word is a term of its own ("untap", "draw")
         names += [n[: -len(" step")] for n in names if n.endswith(" step") and n[: -len(" step")] not in glossary]
         names = [n for n in names if n not in keywords and not _FACE_DOWN.search(n)
-                 and 0 < _said_in(n, texts, postings) <= (TERM_DF if " " in n else WORD_TERM_DF)]
+                 and _is_rare_term(n, texts, postings)]
         if not names:
             continue
         pattern = re.compile("|".join(_term_pattern(n) for n in names), re.I)
-        # a word's first five letters are in the text whatever its number ("costs", "abilities")
-        needs = frozenset.intersection(*(frozenset(w[:5] for w in tokens(n) if len(w) > 5) for n in names))
+        # the prefixes are the same in the singular and the plural ("cost(s)", "pile(s)", "abilit(ies)")
+        needs = frozenset.intersection(*(frozenset(w[:5] if len(w) > 5 else w[:4] for w in tokens(n) if len(w) >= 4)
+                                         for n in names))
         weight = GLOSSARY_WEIGHT if any(" " in n for n in names) else WORD_TERM_WEIGHT
         cited = list(dict.fromkeys(re.findall(r"\brules? (\d{3}(?:\.\d+[a-z]?)?)\b", entry.text)))
         # "702.106 Hidden Agenda" is a heading: no link
@@ -395,15 +398,21 @@ def _term_pattern(name: str) -> str:
     return r"\b" + r"[\s-]+".join(words) + r"\b"
 
 
-def _said_in(name: str, texts: Sequence[str], postings: Mapping[str, set[int]]) -> int:
-    """How many of `texts` say the term (a single word in any form: "block", "blocked", "blocking")."""
+def _is_rare_term(name: str, texts: Sequence[str], postings: Mapping[str, set[int]]) -> bool:
+    """Some of `texts` say the term, and no more than TERM_DF (WORD_TERM_DF for one word, in any
+    form: "block", "blocked", "blocking") do."""
     words = tokens(name)
     if not words:
-        return 0
+        return False
+    limit = TERM_DF if len(words) > 1 else WORD_TERM_DF
     found = set.intersection(*(postings.get(w[:3], set()) for w in words))
-    # one word in any form ("tap": "tapped", "taps"); a phrase as written
     pattern = re.compile(r"\b" + re.escape(name.rstrip("sy")) if len(words) == 1 else _term_pattern(name))
-    return sum(1 for i in found if pattern.search(texts[i]))
+    said = 0
+    for i in sorted(found):
+        said += pattern.search(texts[i]) is not None
+        if said > limit:
+            return False
+    return said > 0
 
 
 def _content(text: str) -> list[str]:
@@ -462,7 +471,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
     own = mechanics.named | mechanics.of_cards
     face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
-    words5 = {w[:5] for w in tokens(text)}
+    words5 = {p for w in tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
         cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
