@@ -1,8 +1,9 @@
 """Link entries to the Comprehensive Rules clauses they interpret.
 
 A rule entry links to its own clause. A ruling is scored against every clause of the current CR by
-BM25 over the clause texts, by the rare word n-grams it shares with a clause, and by keyword cues
-(phrases that judges associate with a clause: "tapped or untapped" -> 110.5). The reviewed override
+BM25 over the clause texts, by the rare words and word n-grams it shares with a clause, by keyword cues
+(phrases that judges associate with a clause: "tapped or untapped" -> 110.5) and by the CR glossary
+terms it says ("pile" -> 700.3; "state-based actions" -> the clause of 704 its words choose). The reviewed override
 file `corpus/links-overrides.yaml` then corrects individual rulings, found by a quote of their text.
 Each link carries the number the clause had in the CR in force on the ruling's first date.
 """
