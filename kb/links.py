@@ -1,8 +1,9 @@
 """Link entries to the Comprehensive Rules clauses they interpret.
 
 A rule entry links to its own clause. A ruling is scored against every clause of the current CR by
-BM25 over the clause texts, by the rare word n-grams it shares with a clause, and by keyword cues
-(phrases that judges associate with a clause: "tapped or untapped" -> 110.5). The reviewed override
+BM25 over the clause texts, by the rare words and word n-grams it shares with a clause, by keyword cues
+(phrases that judges associate with a clause: "tapped or untapped" -> 110.5) and by the CR glossary
+terms it says ("pile" -> 700.3; "state-based actions" -> the clause of 704 its words choose). The reviewed override
 file `corpus/links-overrides.yaml` then corrects individual rulings, found by a quote of their text.
 Each link carries the number the clause had in the CR in force on the ruling's first date.
 """
@@ -50,9 +51,12 @@ class Cue:
     # 701.40b for manifest); used first when the ruling is about that mechanic
     slot: tuple[tuple[str, str], ...] = ()
     face_down_only: bool = False  # "look at", "enters the battlefield": face-down rules only for face-down rulings
-    needs: frozenset[str] = frozenset()  # 5-letter word prefixes the text must have (a cheap test before the regex)
+    needs: frozenset[str] = frozenset()  # 5- or 4-letter word prefixes the text must have (a cheap test before the regex)
     # (first, then) pairs equivalent to `pattern` = "first.*then|...": see `_ordered`
     ordered: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = ()
+    # `clauses` are rules or sections whose clauses are a family the ruling's words choose among
+    # (`_Index.best_of`): "double-faced" -> 712.15 or 712.15a or 712.16, "state-based actions" -> 704.x
+    family: bool = False
 
     def found_in(self, text: str) -> bool:
         if not self.ordered:
@@ -64,9 +68,10 @@ class Cue:
                    for line in text.split("\n") for first, then in self.ordered)
 
 
-def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0.7, slot: str = "") -> Cue:
+def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0.7, slot: str = "",
+         family: bool = False) -> Cue:
     pairs = tuple(tuple(p.split("=")) for p in slot.split(";") if p)
-    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label or pattern, weight,
+    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label or pattern, weight, family=family,
                slot=tuple((m.replace("_", " "), c) for m, c in pairs),
                face_down_only=any(c.startswith(("708", "701.40", "701.58", "702.37", "702.168", "712.1"))
                                   for c in clauses.split()))
@@ -94,7 +99,7 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:look at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look at|see)\b", "406.3", "look at exiled cards", 0.9),
     _cue(r"enters-the-battlefield abilit|enters the battlefield", "708.8 708.3", "enters-the-battlefield"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
-    _cue(r"double-faced", "712.15 712.16", "double-faced"),
+    _cue(r"double-faced", "712.15 712.16", "double-faced", family=True),
     _cue(r"\b(?:aura|form|enchant\w*)\b.*graveyard.*state-based|state-based.*\b(?:aura|enchant\w*)\b",
          "704.5m", "Aura to the graveyard as a state-based action"),
     _cue(r"\bmorph cost", "701.40c 702.37e", "morph cost"),
@@ -108,6 +113,10 @@ CUES: tuple[Cue, ...] = (
     _cue(r"leave the game", "800.4a", "leaving the game"),
     _cue(r"top card of (?:your|their|that) library revealed", "401.5", "top card revealed"),
     # general rules that card rulings apply
+    _cue(r"\bplay(?:s|ed|ing)? (?:a |one |any |that |the |those |an additional |additional |more )?lands?\b|\bland plays?\b",
+         "305", "playing a land", family=True),
+    _cue(r"\benters?(?: the battlefield)? as (?!a copy\b|though\b)(?:an? )?(?:\d+/\d+|[\w-]+ (?:\w+ )?(?:creature|artifact|land)s?\b)",
+         "614.1c 614.12", "enters as (a replacement effect)", 0.9),
     _cue(r"illegal targets?\b[^.]*\bresolve|resolves?\b[^.]*\billegal target", "608.2b", "illegal target on resolution", 0.9),
     _cue(r"(?:isn't|is not|is no longer|aren't) on the battlefield as (?:its|the|that) (?:[\w-]+ )?ability resolves"
          r"|leaves the battlefield before (?:its|the|that) (?:[\w-]+ )?ability resolves|independently of its source",
@@ -171,6 +180,7 @@ MECHANICS: tuple[Mechanic, ...] = (
 )
 MECHANIC_BONUS = 0.25  # the ruling names the mechanic
 KEYWORD_BONUS = 0.3  # the ruling says a keyword ability's name ("split second"): its rules are candidates
+_AN_EXAMPLE = "keyword ability named as an example:"  # the last evidence a link may stand on
 CARD_MECHANIC_BONUS = 0.2  # the ruling is face-down and its cards have exactly this mechanic
 POSSIBLE_MECHANIC_BONUS = 0.1  # a face-down reminder shared by cards of several mechanics: one of them
 FOREIGN_MECHANIC = -0.6  # another mechanic's clause: only a tie-breaker after everything else
@@ -236,15 +246,24 @@ class _Index:
                         if depth_of(n) >= 2 and not is_title(version.clauses[n].text)]
         docs = [_content(version.clauses[n].text) for n in self.numbers]
         self.bm25 = BM25Matrix.build(docs)
+        self.words = [frozenset(d) for d in docs]
+        word_df = Counter(w for d in self.words for w in d)
+        self.rare_words = frozenset(w for w, c in word_df.items() if c <= RARE_WORD_DF)
         self.trigrams: list[set[tuple[str, str, str]]] = []
         df: Counter[tuple[str, str, str]] = Counter()
-        for n in self.numbers:
-            grams = _trigrams(tokens(version.clauses[n].text))
+        clause_tokens = [tokens(version.clauses[n].text) for n in self.numbers]
+        for toks in clause_tokens:
+            grams = _trigrams(toks)
             self.trigrams.append(grams)
             df.update(grams)
         self.rare = {g for g, c in df.items() if c <= 5}
         self._expanded: dict[tuple[str, ...], list[tuple[int, str]]] = {}
-        self.glossary = _glossary_cues(version)
+        self.position = {n: i for i, n in enumerate(self.numbers)}
+        self.by_section: dict[str, list[str]] = {}
+        for n in self.numbers:
+            self.by_section.setdefault(n[:3], []).append(n)
+        self._families: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self.glossary = _glossary_cues(version, self.numbers, clause_tokens)
         self.sections = {n: frozenset(w[:5] for w in _content(version.clauses[n].text) if w not in _GENERIC_TITLE)
                          | _SECTION_WORDS.get(n, frozenset())
                          for n in version.numbers() if n.isdigit() and 709 <= int(n) <= 999
@@ -280,6 +299,21 @@ class _Index:
     def scores(self, text: str) -> np.ndarray:
         return self.bm25.scores(_content(text))
 
+    def family(self, refs: tuple[str, ...]) -> tuple[str, ...]:
+        """The clauses (not headings) under rules or sections `refs`: 704 -> 704.1, 704.2 ..."""
+        if refs not in self._families:
+            self._families[refs] = tuple(dict.fromkeys(n for r in refs for n in self.by_section.get(r[:3], ())
+                                                       if _within(n, r)))
+        return self._families[refs]
+
+    def best_of(self, refs: tuple[str, ...], raw: np.ndarray) -> list[tuple[int, str]]:
+        """(rank, clause) for the clauses under `refs` that share the most words with the ruling
+        (BM25 `raw`), best first; the family's first clause when none shares any."""
+        family = self.family(refs)
+        scored = sorted(((float(raw[self.position[n]]), n) for n in family), key=lambda p: -p[0])
+        best = [n for score, n in scored[:FAMILY_LINKS] if score > 0]
+        return list(enumerate(best or family[:1]))
+
 
 # Sections about one named thing (a card layout, a designation, a multiplayer or casual variant) are
 # candidates only when the ruling names it: "checked during the upkeep" is no reason for Subgames (728).
@@ -290,26 +324,96 @@ _GENERIC_TITLE = frozenset("card cards option options variant general game playe
 _SECTION_WORDS = {"800": frozenset({"multi"}), "900": frozenset({"casua"}), "901": frozenset({"plane"}),
                   "904": frozenset({"schem"}), "905": frozenset({"draft"})}
 RARE_ACTION_DF = 12  # clauses of the CR that say the word
+RARE_WORD_DF = 2  # a word only this many clauses say ("contraption") is evidence for them
 GLOSSARY_WEIGHT = 0.35  # a CR glossary term the ruling uses ("last known information") -> the rule it cites
+WORD_TERM_WEIGHT = 0.35  # a one-word term ("pile") may also be an everyday word
+TERM_DF = 100  # a term said in more clauses of the CR than this is everyday vocabulary ("triggered ability")
+WORD_TERM_DF = 20  # ... a one-word term ("tapped", "block")
+FAMILY_LINKS = 3  # clauses of a cited section a term's cue chooses
 
 
-def _glossary_cues(version: RulesVersion) -> tuple[Cue, ...]:
-    """Cues from the CR glossary: a term of two or more words sends to the rules its entry cites.
+def _glossary_cues(version: RulesVersion, numbers: Sequence[str],
+                   clause_tokens: Sequence[Sequence[str]]) -> tuple[Cue, ...]:
+    """Cues from the CR glossary: a term the ruling says sends to the rules its entry cites.
 
-    Only citations of a numbered rule (608.2h), not of a whole section (614): a section is no link.
+    A numbered rule (608.2h, 700.3) is the link itself. A whole section ("State-Based Actions": rule
+    704, "Split Cards": 709) is a family the ruling's words choose among (see `_Index.best_of`).
+    Terms are matched in the singular and plural, a step also without "step" ("upkeep"). A term
+    said in many clauses of the CR is everyday vocabulary, no cue ("triggered ability", "tapped");
+    a keyword's name (its own logic in `rank_clauses`) and a face-down word ("face down", "manifest":
+    the mechanics) are none either.
     """
+    texts = [normalise(version.clauses[n].text).casefold() for n in numbers]
+    postings: dict[str, set[int]] = {}
+    for i, toks in enumerate(clause_tokens):
+        for w in set(toks):
+            postings.setdefault(w[:3], set()).add(i)
+    keywords = {normalise(version.clauses[n].text).casefold() for n in version.numbers()
+                if re.fullmatch(r"70[12]\.\d+", n)}
+    glossary = {_term_name(t) for t in version.glossary}
     out = []
     for term, entry in version.glossary.items():
-        term = re.sub(r"\s*\(obsolete\)", "", term, flags=re.I)
-        refs = [r for r in re.findall(r"\brules? (\d{3}\.\d+[a-z]?)", entry.text)
-                if r in version.clauses and not is_title(version.clauses[r].text)]  # "702.106 Hidden Agenda" is a heading
-        names = [t.strip() for t in re.split(r",", term) if len(t.split()) >= 2 and not re.search(r"[\[\]\"]", t)]
-        if refs and names:
-            pattern = "|".join(r"\b" + re.escape(n).replace(r"\ ", r"[\s-]+") + r"s?\b" for n in names)
-            cue = _cue(pattern, " ".join(dict.fromkeys(refs)), f"glossary: {term}", GLOSSARY_WEIGHT)
-            needs = frozenset.intersection(*(frozenset(w[:5] for w in tokens(n)) for n in names))
+        names = [_term_name(t) for t in term.split(",") if t.strip() and not re.search(r"[\[\]\"]", t)]
+        # "upkeep step" is also said "upkeep", unless that word is a term of its own ("untap", "draw")
+        names += [n[: -len(" step")] for n in names if n.endswith(" step") and n[: -len(" step")] not in glossary]
+        names = [n for n in names if n not in keywords and not _FACE_DOWN.search(n)
+                 and _is_rare_term(n, texts, postings)]
+        if not names:
+            continue
+        pattern = re.compile("|".join(_term_pattern(n) for n in names), re.I)
+        # the prefixes are the same in the singular and the plural ("cost(s)", "pile(s)", "abilit(ies)")
+        needs = frozenset.intersection(*(frozenset(w[:5] if len(w) > 5 else w[:4] for w in tokens(n) if len(w) >= 4)
+                                         for n in names))
+        weight = GLOSSARY_WEIGHT if any(" " in n for n in names) else WORD_TERM_WEIGHT
+        cited = list(dict.fromkeys(re.findall(r"\brules? (\d{3}(?:\.\d+[a-z]?)?)\b", entry.text)))
+        # "702.106 Hidden Agenda" is a heading: no link
+        rules = tuple(r for r in cited if "." in r and r in version.clauses and not is_title(version.clauses[r].text))
+        sections = tuple(r for r in cited if "." not in r)
+        if rules:
+            cue = _cue(pattern.pattern, " ".join(rules), f"glossary: {term}", weight)
             out.append(dataclasses.replace(cue, needs=needs))
+        if sections:
+            out.append(Cue(pattern, sections, f"glossary: {term}", weight, needs=needs, family=True))
     return tuple(out)
+
+
+def _term_name(term: str) -> str:
+    return normalise(re.sub(r"\s*\(obsolete\)", "", term, flags=re.I)).casefold().strip()
+
+
+def _within(number: str, ref: str) -> bool:
+    """`number` is rule `ref` or under it (708.2a is under 708 and 708.2, 708.20 under neither 708.2)."""
+    return number == ref or number.startswith(ref) and not number[len(ref)].isdigit()
+
+
+def _term_pattern(name: str) -> str:
+    """A regex for a term in the singular or plural ("split card(s)", "ability/abilities")."""
+    words = [re.escape(w) for w in name.split()]
+    last = words[-1]
+    if last.endswith("y") and len(last) > 3:
+        words[-1] = last[:-1] + "(?:y|ies)"
+    elif last.endswith("s") and not last.endswith(("ss", "ies", "us")) and len(last) > 3:
+        words[-1] = last[:-1] + "s?"
+    elif not last.endswith("s"):
+        words[-1] = last + "s?"
+    return r"\b" + r"[\s-]+".join(words) + r"\b"
+
+
+def _is_rare_term(name: str, texts: Sequence[str], postings: Mapping[str, set[int]]) -> bool:
+    """Some of `texts` say the term, and no more than TERM_DF (WORD_TERM_DF for one word, in any
+    form: "block", "blocked", "blocking") do."""
+    words = tokens(name)
+    if not words:
+        return False
+    limit = TERM_DF if len(words) > 1 else WORD_TERM_DF
+    found = set.intersection(*(postings.get(w[:3], set()) for w in words))
+    pattern = re.compile(r"\b" + re.escape(name.rstrip("sy")) if len(words) == 1 else _term_pattern(name))
+    said = 0
+    for i in sorted(found):
+        said += pattern.search(texts[i]) is not None
+        if said > limit:
+            return False
+    return said > 0
 
 
 def _content(text: str) -> list[str]:
@@ -356,6 +460,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     about that face-down mechanic: sharing a word with a keyword's rules is no evidence.
     """
     index = _index_for(rules)
+    raw = index.scores(text) if english else None
     mechanics = mechanics or ruling_mechanics(text)
     said = set(_content(text))
     said5 = {w[:5] for w in said}
@@ -367,34 +472,40 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
     own = mechanics.named | mechanics.of_cards
     face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
-    words5 = {w[:5] for w in tokens(text)}
+    words5 = {p for w in tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
         cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
         pointed.add("708.11")
     said_trigger = re.search(r"\btrigger\w*\W+(?:\w+\W+){0,4}whenever (?:you|a player) ([^.\"]+)", text, re.I)
+    done = set(_content(said_trigger.group(1))) if said_trigger else set()
     for number in index.on_action if said_trigger else ():  # "abilities that trigger whenever you manifest dread"
-        if (index.keyword_of(number) or {""}) <= set(_content(said_trigger.group(1))):
+        if (index.keyword_of(number) or {""}) <= done:
             cues.setdefault(number, []).append('cue "triggers whenever a player does it"')
             cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
     for cue in (*CUES, *index.glossary):
         relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
-        if relevant and cue.needs <= words5 and cue.found_in(text):
-            slot = tuple(c for m, c in cue.slot if m in own)
-            slotted.update(slot)
-            for rank, clause in index.expand(tuple(dict.fromkeys(slot + cue.clauses))):
-                if clause in rules.current.clauses:
-                    if cue.weight > GLOSSARY_WEIGHT:
-                        pointed.add(clause)
-                    cues.setdefault(clause, []).append(f'cue "{cue.label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
-                    cue_score[clause] = max(cue_score.get(clause, 0.0), cue.weight / (1 + 0.5 * rank))
+        if not (relevant and cue.needs <= words5 and cue.found_in(text)):
+            continue
+        if cue.family and raw is None:
+            continue  # the English words choose in a family
+        slot = tuple(c for m, c in cue.slot if m in own)
+        slotted.update(slot)
+        chosen = (index.best_of(cue.clauses, raw) if cue.family and raw is not None
+                  else index.expand(tuple(dict.fromkeys(slot + cue.clauses))))
+        for rank, clause in chosen:
+            if clause in rules.current.clauses:
+                if cue.weight > GLOSSARY_WEIGHT:
+                    pointed.add(clause)
+                cues.setdefault(clause, []).append(f'cue "{cue.label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
+                cue_score[clause] = max(cue_score.get(clause, 0.0), cue.weight / (1 + 0.5 * rank))
     if slotted and not mechanics.face_down:  # a face-down cue ("2/2 creature") makes the cards' mechanic the subject
         mechanics = dataclasses.replace(mechanics, face_down=True)
 
     lexical: dict[str, float] = {}
     shared: dict[str, list[str]] = {}
-    if english:
-        raw = index.scores(text)
+    rare: dict[str, list[str]] = {}  # words the CR says in one or two clauses ("contraption")
+    if raw is not None:
         top = float(raw.max()) if len(raw) else 0.0
         order = np.argsort(-raw, kind="stable")[:30].tolist()  # stable: ties keep clause order
         grams = _trigrams(tokens(text))
@@ -406,12 +517,17 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             common = sorted(" ".join(g) for g in grams & index.trigrams[i] & index.rare)
             if common:
                 shared[number] = common
+            if said & index.words[i] & index.rare_words:
+                rare[number] = sorted(said & index.words[i] & index.rare_words)
 
     out: list[Candidate] = []
     for number in set(lexical) | set(cues):
         mechanic = mechanics.bonus(number)
         keyword = index.keyword_of(number)
-        if keyword is not None and mechanic <= 0 and not keyword & said_topic:
+        # "abilities such as lifelink": a keyword ability named as an example is a candidate, not the topic
+        example = (keyword is not None and number.startswith("702.") and keyword <= said
+                   and not keyword & said_topic and not any(m.owns(number) for m in MECHANICS))
+        if keyword is not None and mechanic <= 0 and not keyword & said_topic and not example:
             continue
         named = index.named_section_of(number)
         if named is not None and mechanic <= 0 and not named & said5 and number not in pointed:
@@ -432,8 +548,12 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
             score += KEYWORD_BONUS if number.startswith("702.") else 0.0
             evidence.append(f"keyword \"{' '.join(sorted(keyword))}\"")
+        elif example and keyword:
+            evidence.append(f"{_AN_EXAMPLE} \"{' '.join(sorted(keyword))}\"")
         if shared.get(number):
             evidence.append("shared phrases: " + "; ".join(f'"{p}"' for p in shared[number][:3]))
+        if rare.get(number):
+            evidence.append("rare words: " + "; ".join(f'"{w}"' for w in rare[number][:3]))
         if number in lexical:
             evidence.append(f"BM25 {lexical[number]:.2f} of best")
         out.append(Candidate(number, float(score), ", ".join(evidence)))
@@ -599,17 +719,25 @@ def link_candidates(entry: Entry, rules: RulesCorpus,
     chosen = _select(found)
     if chosen and _is_confident(chosen[0]):
         return chosen, ""
+    # BM25 alone is no link: the best clause a cue, keyword or mechanic points at leads, if it scores
+    # near the best (a shared phrase is too weak to pass over the best); else a keyword the ruling
+    # names as an example ("abilities such as lifelink")
+    evidenced = (_select([c for c in found if _is_confident(c, phrases=False)])
+                 or _select([c for c in found if _AN_EXAMPLE in c.evidence]))
+    if evidenced and found and evidenced[0].score >= KEEP_RATIO * found[0].score:
+        return evidenced, ""
     if _FACE_DOWN.search(cue_text):
         return [Candidate("708", 0.1, "fallback: the ruling is about face-down objects")], ""
     nearest = f" (nearest: {chosen[0].clause}, {chosen[0].evidence})" if chosen else ""
     return [], f"no confident link: no cue, mechanic or keyword of the ruling points at a clause{nearest}"
 
 
-def _is_confident(candidate: Candidate) -> bool:
+def _is_confident(candidate: Candidate, phrases: bool = True) -> bool:
     """A link stands on a cue, the ruling's mechanic, or a rare phrase it shares with the clause;
     a BM25 score alone (common words) is no evidence for a card-specific ruling."""
     evidence = candidate.evidence
-    return any(k in evidence for k in ("cue ", "mechanic", "shared phrases", "face-down rules", "keyword "))
+    return any(k in evidence for k in ("cue ", "mechanic", "face-down rules", "keyword ")) \
+        or phrases and ("shared phrases" in evidence or "rare words" in evidence)
 
 
 def _merge(found: list[Candidate], extra: dict[str, Candidate]) -> list[Candidate]:
