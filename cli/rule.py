@@ -23,6 +23,8 @@ def rule(
         "--diff", help="Compare two CR versions by date: --diff 2014-09-25 2026-01-16 (needs --section).")] = None,
     section: Annotated[Optional[str], typer.Option(
         "--section", help="With --diff: the section or rule to compare, numbered as in the later version.")] = None,
+    limit: Annotated[int, typer.Option(
+        "--limit", "-n", min=0, help="Show at most this many linked rulings, best first (0: all).")] = 20,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """Show a CR clause (now or on a date), its number and wording in every version with word diffs,
@@ -48,7 +50,7 @@ def rule(
             raise InputError("name a clause (e.g. `kb rule 708.8`) or use --diff DATE DATE --section N")
         rules = load_rules()
         data = clause_json(rules, number, at)
-        data["rulings"], data["rulings_note"] = linked_rulings(number)
+        data["rulings"], data["rulings_total"], data["rulings_note"] = linked_rulings(number, limit or None)
     if as_json:
         print_json(data)
     else:
@@ -108,21 +110,22 @@ def _first_seen_note(rules: RulesCorpus, history: ClauseHistory) -> str:
     return f"first in the CR of {history.first_seen}"
 
 
-def linked_rulings(number: str) -> tuple[list[dict[str, Any]] | None, str | None]:
-    """Entries of the current KB linked to `number`, best link first; None (and why) without a KB."""
+def linked_rulings(number: str, limit: int | None) -> tuple[list[dict[str, Any]] | None, int, str | None]:
+    """The first `limit` entries of the current KB linked to `number`, best link first, and how many
+    there are in all; None (and why) without a KB."""
     from cli.common import data_home
     from kb import store
     from kb.errors import StoreError
 
     home = data_home()
     if not store.exists(home):
-        return None, f"no KB in {home} yet; run `kb ingest` to see the rulings linked to this clause"
+        return None, 0, f"no KB in {home} yet; run `kb ingest` to see the rulings linked to this clause"
     try:
         kb = store.load(home)
     except StoreError as e:
-        return None, f"{e} and see the rulings linked to this clause"
+        return None, 0, f"{e} and see the rulings linked to this clause"
     try:
-        return [row.to_json() for row in kb.linked_rows(number)], None
+        return [row.to_json() for row in kb.linked_rows(number, limit)], kb.linked_count(number), None
     finally:
         kb.close()
 
@@ -190,12 +193,15 @@ def render_clause(out: Console, data: dict[str, Any]) -> None:
     elif not data["rulings"]:
         out.print("No rulings linked to this clause.")
     else:
-        out.print(Text(f"Rulings linked to {data['clause']} ({len(data['rulings'])})", style="bold"))
+        out.print(Text(f"Rulings linked to {data['clause']} ({data['rulings_total']})", style="bold"))
         for r in data["rulings"]:
             then = f", then {r['at_ruling_date']}" if r["at_ruling_date"] and r["at_ruling_date"] != data["clause"] else ""
             out.print(Text.assemble((r["id"], "cyan"), f"  #{r['rank']} score {r['score']:.2f}{then}  ",
                                     (", ".join(r["cards"]) or r["kind"], "dim")))
             out.print(Text(f"  {r['text']}"))
+        if data["rulings_total"] > len(data["rulings"]):
+            out.print(Text(f"… and {data['rulings_total'] - len(data['rulings'])} more; --limit 0 lists them all",
+                           style="dim"))
 
 
 def render_diff(out: Console, data: dict[str, Any]) -> None:

@@ -451,12 +451,47 @@ def filter_items(items: Sequence[OutdatedItem], entries: Mapping[str, Entry] | N
 def summarize(wordings: Sequence[OutdatedWording]) -> dict[str, Any]:
     """Counts of wordings: in all, per level, per reason, and per card (a card counts the wordings
     that appear for it, not those of other cards sharing the entry)."""
+    return _counts([(w.level, w.kinds, w.cards, len(w.items)) for w in wordings])
+
+
+@dataclass(frozen=True, slots=True)
+class CopyRow:
+    """One outdated copy as the store lists it for counting (`kb.store.KB.outdated_copies`): its
+    wording, card and reason kinds, without details or diffs."""
+
+    entry: str
+    text: str
+    card: str | None
+    kinds: tuple[Reason, ...]
+
+
+def summarize_copies(copies: Iterable[CopyRow], levels: Iterable[Level]) -> dict[str, Any]:
+    """`summarize` of the wordings these copies group into (one per entry and text, as
+    `group_wordings`), keeping the wordings whose level is in `levels`; reads no entry or diff."""
+    groups: dict[tuple[str, str], tuple[set[Reason], set[str], list[int]]] = {}
+    for c in copies:
+        kinds, cards, n = groups.setdefault((c.entry, c.text), (set(), set(), [0]))
+        kinds.update(c.kinds)
+        if c.card:
+            cards.add(c.card)
+        n[0] += 1
+    wanted = set(levels)
+    rows = []
+    for kinds, cards, n in groups.values():
+        level = Level.OUTDATED if any(k.level is Level.OUTDATED for k in kinds) else Level.REVIEW
+        if level in wanted:
+            rows.append((level, sorted(k.value for k in kinds), sorted(cards), n[0]))
+    return _counts(rows)
+
+
+def _counts(wordings: Sequence[tuple[Level, Sequence[str], Sequence[str], int]]) -> dict[str, Any]:
+    """The summary of (level, reason kinds, cards, copies) per wording."""
     from collections import Counter
 
-    per_level = Counter(w.level.value for w in wordings)
-    per_reason = Counter(kind for w in wordings for kind in w.kinds)
-    per_card = Counter(card for w in wordings for card in (w.cards or ["(no card)"]))
-    return {"wordings": len(wordings), "variants": sum(len(w.items) for w in wordings),
+    per_level = Counter(level.value for level, _, _, _ in wordings)
+    per_reason = Counter(kind for _, kinds, _, _ in wordings for kind in kinds)
+    per_card = Counter(card for _, _, cards, _ in wordings for card in (cards or ["(no card)"]))
+    return {"wordings": len(wordings), "variants": sum(n for _, _, _, n in wordings),
             "by_level": dict(sorted(per_level.items())), "by_reason": dict(sorted(per_reason.items())),
             "by_card": dict(sorted(per_card.items(), key=lambda kv: (-kv[1], kv[0])))}
 

@@ -27,10 +27,13 @@ import time
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from kb.errors import NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
+
+if TYPE_CHECKING:
+    from kb.outdated import CopyRow, Reason
 
 DB_FILE = "kb.sqlite3"
 INDEX_DIR = "index"
@@ -71,11 +74,17 @@ MIGRATIONS: tuple[str, ...] = (
         reason TEXT NOT NULL, ignored INTEGER NOT NULL, kind TEXT NOT NULL);
     """,
     # 2: what `kb rule` lists of a linked entry without decoding it (cards in their order, the link's
-    # number at the ruling's date and evidence). Rows of an older build lack them: rebuild.
+    # number at the ruling's date and evidence), and what `kb outdated --summary` counts of an outdated
+    # copy without decoding its JSON. Rows of an older build lack them: rebuild.
     """
     ALTER TABLE entries ADD COLUMN cards TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE links ADD COLUMN at_ruling_date TEXT;
     ALTER TABLE links ADD COLUMN evidence TEXT NOT NULL DEFAULT '';
+    ALTER TABLE outdated ADD COLUMN text TEXT NOT NULL DEFAULT '';
+    ALTER TABLE outdated ADD COLUMN lang TEXT NOT NULL DEFAULT '';
+    ALTER TABLE outdated ADD COLUMN card TEXT;
+    ALTER TABLE outdated ADD COLUMN date TEXT;
+    ALTER TABLE outdated ADD COLUMN kinds TEXT NOT NULL DEFAULT '';
     INSERT OR REPLACE INTO meta VALUES ('stale', '"written by an older judge-kb (schema 1)"');
     """,
 )
@@ -318,8 +327,10 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
             for item in outdated:
                 n = per_entry.get(item["entry"], 0)
                 per_entry[item["entry"]] = n + 1
-                conn.execute("INSERT INTO outdated VALUES (?, ?, ?)",
-                             (item["entry"], n, json.dumps(item, ensure_ascii=False)))
+                v = item["variant"]
+                conn.execute("INSERT INTO outdated VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                             (item["entry"], n, json.dumps(item, ensure_ascii=False), v["text"], v["lang"],
+                              v["card"], v["date"], ",".join(r["kind"] for r in item["reasons"])))
             conn.executemany("INSERT OR IGNORE INTO card_names VALUES (?, ?, ?, ?)",
                              [(name.casefold(), name, lang, card) for name, lang, card in card_names])
             conn.executemany("INSERT INTO problems VALUES (?, ?, ?, ?, ?, ?)",
@@ -495,14 +506,19 @@ class KB:
         sql = "SELECT data FROM entries" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY ord"
         return self._entries(sql, params)
 
-    def linked_rows(self, clause: str) -> list[LinkedEntry]:
-        """The entries linked to one clause, each with its first link to it, best rank first; only
-        the columns `kb rule` lists are read (no entry is decoded)."""
+    def linked_count(self, clause: str) -> int:
+        """How many entries link to one clause."""
+        return int(self.conn.execute("SELECT count(DISTINCT entry_id) FROM links WHERE clause = ?",
+                                     (clause,)).fetchone()[0])
+
+    def linked_rows(self, clause: str, limit: int | None = None) -> list[LinkedEntry]:
+        """The entries linked to one clause (the first `limit`), each with its first link to it, best
+        rank first; only the columns `kb rule` lists are read (no entry is decoded)."""
         rows = self.conn.execute(
             "SELECT e.id, e.kind, e.text, e.cards, e.first_date, l.score, l.rank, l.at_ruling_date, l.evidence "
             "FROM links l JOIN entries e ON e.id = l.entry_id WHERE l.clause = ? "
             "AND l.rank = (SELECT min(rank) FROM links WHERE entry_id = l.entry_id AND clause = l.clause) "
-            "ORDER BY l.rank, l.score DESC, e.id", (clause,))
+            "ORDER BY l.rank, l.score DESC, e.id LIMIT ?", (clause, -1 if limit is None else limit))
         return [LinkedEntry(id_, Kind(kind), text, tuple(json.loads(cards)), first, score, rank + 1, at, evidence)
                 for id_, kind, text, cards, first, score, rank, at, evidence in rows]
 
@@ -514,6 +530,27 @@ class KB:
         else:
             rows = self.conn.execute("SELECT data FROM outdated WHERE entry_id = ? ORDER BY ord", (entry_id,))
         return [json.loads(d) for (d,) in rows]
+
+    def outdated_copies(self, *, card: str | None = None, lang: Lang | None = None, since: str | None = None,
+                        reason: Reason | None = None) -> list[CopyRow]:
+        """The outdated copies matching every filter (as `kb.outdated.filter_items`), for counting:
+        read from columns, no JSON decoded. `card` is the card the copy was given for."""
+        from kb.outdated import CopyRow, Reason
+
+        where: list[str] = ["1"]
+        params: list[str] = []
+        for column, value in (("card", card), ("lang", lang.value if lang else None)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        if since:
+            where.append("coalesce(date, '') >= ?")
+            params.append(since)
+        rows = self.conn.execute(f"SELECT entry_id, text, card, kinds FROM outdated WHERE {' AND '.join(where)}",
+                                 params)
+        copies = [CopyRow(entry, text, c, tuple(Reason(k) for k in kinds.split(",") if k))
+                  for entry, text, c, kinds in rows]
+        return [c for c in copies if reason is None or reason in c.kinds]
 
     def outdated(self, entry_id: str | None = None) -> list:  # list[kb.outdated.OutdatedItem]
         """Outdated variants as computed at build time (only the entries they concern are read)."""
