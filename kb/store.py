@@ -27,10 +27,13 @@ import time
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from kb.errors import NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
+
+if TYPE_CHECKING:
+    from kb.outdated import OutdatedItem
 
 DB_FILE = "kb.sqlite3"
 INDEX_DIR = "index"
@@ -473,7 +476,7 @@ class KB:
             rows = self.conn.execute("SELECT data FROM outdated WHERE entry_id = ? ORDER BY ord", (entry_id,))
         return [json.loads(d) for (d,) in rows]
 
-    def outdated(self, entry_id: str | None = None) -> list:  # list[kb.outdated.OutdatedItem]
+    def outdated(self, entry_id: str | None = None) -> list[OutdatedItem]:
         """Outdated variants as computed at build time (only the entries they concern are read)."""
         from kb.outdated import OutdatedItem
 
