@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Set
-from typing import TYPE_CHECKING, Annotated, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Annotated, Optional, Sequence
 
 import typer
 
@@ -67,7 +67,7 @@ def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Option
     from kb.errors import StoreError
     from kb.search import Searcher
 
-    valid = validate_filters(filters)
+    valid = validate_filters(**filters)
     kb = open_kb(quiet=quiet)
     try:  # no entry is decoded but the hits (Searcher.for_kb)
         searcher = Searcher.for_kb(kb)
@@ -78,7 +78,9 @@ def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Option
     return searcher.search(question, limit=limit, filters=valid), kb
 
 
-def validate_filters(filters: Mapping[str, Optional[str]]) -> Filters:
+def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, rule: Optional[str] = None,
+                     since: Optional[str] = None, until: Optional[str] = None,
+                     kind: Optional[str] = None) -> Filters:
     """The filters in canonical form, or InputError naming the bad one (before any KB is opened)."""
     from cli.common import card_name, parse_lang
     from kb.errors import InputError
@@ -86,23 +88,18 @@ def validate_filters(filters: Mapping[str, Optional[str]]) -> Filters:
     from kb.normalize import clause_number, date_option
     from kb.search import Filters
 
-    unknown = set(filters) - set(Filters.__dataclass_fields__)
-    if unknown:
-        raise TypeError(f"unknown filter(s): {', '.join(sorted(unknown))}")
-    lang = parse_lang(filters.get("lang"))
-    raw_kind = filters.get("kind")
+    language = parse_lang(lang)
     try:
-        kind = Kind(raw_kind.strip().lower()) if raw_kind is not None else None
+        kind_ = Kind(kind.strip().lower()) if kind is not None else None
     except ValueError:
-        raise InputError(f"unknown kind {raw_kind!r}; use ruling or rule") from None
-    card, rule, since, until = (filters.get(k) for k in ("card", "rule", "since", "until"))
+        raise InputError(f"unknown kind {kind!r}; use ruling or rule") from None
     return Filters(
         card=card_name(card) if card is not None else None,
-        lang=lang,
+        lang=language,
         rule=clause_number(rule, "--rule") if rule is not None else None,
         since=date_option(since, "--since", partial=True) if since is not None else None,
         until=date_option(until, "--until", partial=True) if until is not None else None,
-        kind=kind,
+        kind=kind_,
     )
 
 
