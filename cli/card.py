@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -43,9 +43,10 @@ def card(
         kb = open_kb(quiet=as_json)
         entries = [e for e in kb.entries if english in e.cards]
         entries.sort(key=lambda e: (e.kind is not Kind.RULING, e.first_date or "", e.id))
-    data = {
+    shown_names = {lang.value: n for lang, n in sorted(names.items())} or {"en": english}
+    data: dict[str, Any] = {
         "name": english,
-        "names": {lang.value: n for lang, n in sorted(names.items())} or {"en": english},
+        "names": shown_names,
         "oracle": oc.to_json() if oc else None,
         "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text, "first_date": e.first_date,
                      "langs": sorted({v.lang.value for v in e.variants} | {Lang.EN.value})} for e in entries],
@@ -60,7 +61,7 @@ def card(
         head.append(f"   {oc.mana_cost or ''}", style="cyan")
         head.append(f"\n{oc.type}", style="dim")
     console.print(head)
-    console.print(" · ".join(f"{k}: {v}" for k, v in data["names"].items()), style="dim")
+    console.print(" · ".join(f"{k}: {v}" for k, v in shown_names.items()), style="dim")
     if oc is not None:
         body = oc.text
         if oc.power is not None:
@@ -69,5 +70,5 @@ def card(
     else:
         console.print("[dim](not among the 2018 Oracle cards)[/]")
     console.print(f"\n[bold]{len(entries)} KB entries[/]")
-    for e in data["entries"]:
-        console.print(Text.assemble((e["id"], "cyan"), f"  {e['first_date'] or ''}  ", (e["text"], "")))
+    for e in entries:
+        console.print(Text.assemble((e.id, "cyan"), f"  {e.first_date or ''}  ", (e.text, "")))

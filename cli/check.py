@@ -52,9 +52,9 @@ def check(
             by_check, unmatched = match_entries(kb.entries, checks)
             problems.extend(unmatched)
             checks = [c for c in checks if by_check.get(c.id) in wanted]
-            missing = wanted - {by_check[c.id] for c in checks}
-            if missing:
-                raise NotFoundError("no checks for entry " + ", ".join(sorted(missing)))
+            unchecked = wanted - {by_check[c.id] for c in checks}
+            if unchecked:
+                raise NotFoundError("no checks for entry " + ", ".join(sorted(unchecked)))
         else:
             by_check, unmatched = _entries_if_built(checks)
             problems.extend(unmatched)

@@ -6,7 +6,7 @@ import contextlib
 import json
 import os
 import sys
-from typing import Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import typer
 from rich.console import Console
@@ -16,6 +16,12 @@ from typer.core import TyperGroup
 
 from kb.errors import InputError, KBError
 from kb.model import Lang
+
+if TYPE_CHECKING:  # not at run time: `kb --help` stays instant
+    from pathlib import Path
+
+    from kb.build import OnProgress
+    from kb.store import KB
 
 console = Console(highlight=False)
 # Notes of automatic rebuilds in this process: printed on stderr, and added to --json output.
@@ -130,7 +136,7 @@ def card_name(name: str, kb: Any = None) -> str:
     return english
 
 
-def data_home():  # -> Path
+def data_home() -> Path:
     """The data directory (kb.paths.home()), refused with a clear line when it can't be one."""
     from kb import paths
 
@@ -141,7 +147,7 @@ def data_home():  # -> Path
     return home
 
 
-def open_kb(quiet: bool = False):  # -> kb.store.KB
+def open_kb(quiet: bool = False) -> KB:
     """The current KB; built from the bundled corpus first (with a progress bar) if there is none.
     A damaged, stale or old-layout KB is rebuilt from the bundled corpus plus the stored sources,
     with a note (also in --json output)."""
@@ -163,7 +169,7 @@ def open_kb(quiet: bool = False):  # -> kb.store.KB
         return load_or_build(home=home, on_progress=on_progress)
 
 
-def rebuild(quiet: bool = False, note: str | None = None):
+def rebuild(quiet: bool = False, note: str | None = None) -> KB:
     """Rebuild the KB from the bundled corpus plus the judge's library, saying why."""
     from kb import store
     from kb.build import rebuild as rebuild_kb
@@ -181,7 +187,7 @@ def rebuild(quiet: bool = False, note: str | None = None):
 
 
 @contextlib.contextmanager
-def progress_bar(quiet: bool = False) -> Iterator[Any]:
+def progress_bar(quiet: bool = False) -> Iterator[OnProgress]:
     """A rich progress bar on stderr fed by the library's (stage, done, total) callbacks."""
     if quiet or not err_console.is_terminal and not _force_progress():
         yield _plain_progress(quiet)
@@ -209,7 +215,7 @@ def _force_progress() -> bool:
     return bool(os.environ.get("KB_PROGRESS"))
 
 
-def _plain_progress(quiet: bool):
+def _plain_progress(quiet: bool) -> OnProgress:
     """Without a terminal: one line per stage, so logs still show where a build is."""
     seen: set[str] = set()
 

@@ -6,7 +6,7 @@ import contextlib
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.text import Text
@@ -19,6 +19,11 @@ from cli import rule as rule_cmd
 from cli import search as search_cmd
 from cli.common import (KBGroup, card_name, console, data_home, err_console, errors, open_kb, parse_lang,
                         print_json, progress_bar)
+
+if TYPE_CHECKING:
+    from kb.checks import CheckResult
+    from kb.model import Entry
+    from kb.scenario import Check
 
 app = typer.Typer(
     name="kb",
@@ -146,7 +151,7 @@ def show(
     render.check_blocks(console, checks, results)
 
 
-def _run_entry_checks(entry):
+def _run_entry_checks(entry: Entry) -> tuple[list[Check], list[CheckResult]]:
     """The entry's checks and their results under the current rules."""
     if not entry.checks:
         return [], []
@@ -266,7 +271,7 @@ def write_output(path: Path, text: str) -> None:
         raise InputError(f"cannot write to {path}: {e.strerror or e}", source=str(path)) from None
 
 
-def _clause_texts(entry) -> dict[str, str]:
+def _clause_texts(entry: Entry) -> dict[str, str]:
     if not entry.rules:
         return {}
     from kb.cr import load_current

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional, Sequence
 
 import typer
 from rich.text import Text
 
 from cli.common import card_name, console, errors, open_kb, parse_lang, print_json
 from cli.render import diff_text
+
+if TYPE_CHECKING:
+    from kb.outdated import OutdatedWording
 
 
 def outdated(
@@ -75,7 +78,7 @@ def outdated(
 SUMMARY_ROWS = 25  # rows of each summary table in the text output
 
 
-def _render_summary(data: dict) -> None:
+def _render_summary(data: dict[str, Any]) -> None:
     from rich.table import Table
 
     console.print(f"[bold]{data['wordings']}[/] wordings ({data['variants']} source copies)")
@@ -91,7 +94,7 @@ def _render_summary(data: dict) -> None:
             console.print(f"[dim]… and {len(ranked) - SUMMARY_ROWS} more {title}s; --json lists them all[/]")
 
 
-def _render(wordings) -> None:
+def _render(wordings: Sequence[OutdatedWording]) -> None:
     if not wordings:
         console.print("no outdated wordings")
         return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from rich.console import Console, Group
 from rich.panel import Panel
@@ -10,6 +10,12 @@ from rich.table import Table
 from rich.text import Text
 
 from kb.model import Entry, Lang, Relation, Variant
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from kb.checks import CheckResult
+    from kb.scenario import Check
 
 RELATION_STYLE = {
     Relation.CANONICAL: "bold green",
@@ -19,7 +25,7 @@ RELATION_STYLE = {
 }
 
 
-def diff_text(runs) -> Text:
+def diff_text(runs: Iterable[Sequence[str]]) -> Text:
     """Word diff runs as Text: deletions red struck through, insertions green.
 
     Without colour (a pipe, NO_COLOR) the runs are marked the wdiff way: [-old-] {+new+}.
@@ -107,7 +113,7 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                  clause_texts: dict[str, str] | None = None,
                  outdated: dict[int, list[str]] | None = None, collapse: bool = True) -> None:
     """An entry: canonical text (and the asked-for language), links, variants by wording."""
-    body: list = []
+    body: list[RenderableType] = []
     if lang and lang is not Lang.EN:
         local = entry.text_in(lang)
         if local:
@@ -150,7 +156,7 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
         console.print(_variant_block(group, marks))
 
 
-def stats(console: Console, data: dict) -> None:
+def stats(console: Console, data: dict[str, Any]) -> None:
     table = Table(title="judge-kb", title_justify="left", show_header=False)
     table.add_column("what")
     table.add_column("value", justify="right")
@@ -161,7 +167,7 @@ def stats(console: Console, data: dict) -> None:
     console.print(table)
 
 
-def sources(console: Console, rows: list[dict]) -> None:
+def sources(console: Console, rows: list[dict[str, Any]]) -> None:
     """The judge's library, one row per source."""
     if not rows:
         console.print("[dim]no sources of your own yet: the KB is the bundled corpus. `kb ingest FILE` adds one.[/]")
@@ -175,7 +181,7 @@ def sources(console: Console, rows: list[dict]) -> None:
     console.print(table)
 
 
-def ingest_report(console: Console, report: dict) -> None:
+def ingest_report(console: Console, report: dict[str, Any]) -> None:
     table = Table(show_header=False, title="ingest", title_justify="left")
     table.add_column("what")
     table.add_column("value", justify="right")
@@ -200,7 +206,7 @@ def ingest_report(console: Console, report: dict) -> None:
         console.print(Text(f"{label}: {where}: {p['reason']}", style=style))
 
 
-def _compact(value) -> str:
+def _compact(value: object) -> str:
     """A YAML-ish one-line rendering of a scenario value."""
     if isinstance(value, dict):
         return ", ".join(f"{k} {_compact(v)}" if not isinstance(v, dict) else f"{k} ({_compact(v)})"
@@ -210,7 +216,7 @@ def _compact(value) -> str:
     return "—" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def check_blocks(console: Console, checks: Sequence, results: Sequence) -> None:
+def check_blocks(console: Console, checks: Sequence[Check], results: Sequence[CheckResult]) -> None:
     """Each check in readable form: its scenario (setup, actions, expectations) and pass/fail."""
     console.print(f"\n[bold]Checks[/] ({len(results)})" if results else "\n[bold]Checks[/] none")
     by_id = {c.id: c for c in checks}

@@ -133,7 +133,7 @@ def linked_rulings(number: str, limit: int | None) -> tuple[list[dict[str, Any]]
 def diff_json(diff: SectionDiff) -> dict[str, Any]:
     from kb.cr import word_diff
 
-    changes = []
+    changes: list[dict[str, Any]] = []
     for c in diff.changes:
         changes.append({
             "change": c.kind,
@@ -144,8 +144,8 @@ def diff_json(diff: SectionDiff) -> dict[str, Any]:
             "diff": word_diff(c.before.text, c.after.text) if c.before and c.after and "reworded" in c.kind else None,
         })
     counts: dict[str, int] = {}
-    for c in changes:
-        counts[c["change"]] = counts.get(c["change"], 0) + 1
+    for row in changes:
+        counts[row["change"]] = counts.get(row["change"], 0) + 1
     return {"from": diff.date_a, "to": diff.date_b, "section": diff.section_b, "section_before": diff.section_a,
             "summary": counts, "changes": changes}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Set
 from typing import TYPE_CHECKING, Annotated, Optional, Sequence
 
 import typer
@@ -10,7 +11,8 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from kb.search import Hit
+    from kb.search import Filters, Hit
+    from kb.store import KB
 
 
 def search(
@@ -50,14 +52,14 @@ def search(
     render_hits(console, question, hits, superseded=_superseded_texts(kb, [h.entry.id for h in hits]))
 
 
-def _superseded_texts(kb, ids: Sequence[str]) -> set[tuple[str, str]]:
+def _superseded_texts(kb: KB, ids: Sequence[str]) -> set[tuple[str, str]]:
     """(entry id, text) of the hits' variants `kb outdated` calls superseded, to flag them."""
     return {(row["entry"], row["variant"]["text"]) for entry_id in dict.fromkeys(ids)
             for row in kb.outdated_rows(entry_id)
             if any(r.get("kind") == "superseded" for r in row.get("reasons", []))}
 
 
-def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Optional[str]):
+def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Optional[str]) -> tuple[list[Hit], KB]:
     """Open the current KB and its index and search it. Returns (hits, kb)."""
     from cli.common import err_console, open_kb, rebuild
     from rich.text import Text
@@ -65,7 +67,7 @@ def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Option
     from kb.errors import StoreError
     from kb.search import Searcher
 
-    filters = validate_filters(filters)
+    valid = validate_filters(**filters)
     kb = open_kb(quiet=quiet)
     try:  # no entry is decoded but the hits (Searcher.for_kb)
         searcher = Searcher.for_kb(kb)
@@ -73,36 +75,36 @@ def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Option
         err_console.print(Text.assemble(("note:", "yellow"), f" {e}; rebuilding now"))
         kb = rebuild(quiet=quiet)
         searcher = Searcher.for_kb(kb)
-    return searcher.search(question, limit=limit, **filters), kb
+    return searcher.search(question, limit=limit, filters=valid), kb
 
 
-def validate_filters(filters: dict[str, Optional[str]]) -> dict[str, Optional[str]]:
+def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, rule: Optional[str] = None,
+                     since: Optional[str] = None, until: Optional[str] = None,
+                     kind: Optional[str] = None) -> Filters:
     """The filters in canonical form, or InputError naming the bad one (before any KB is opened)."""
     from cli.common import card_name, parse_lang
     from kb.errors import InputError
     from kb.model import Kind
     from kb.normalize import clause_number, date_option
+    from kb.search import Filters
 
-    out = dict(filters)
-    if out.get("lang") is not None:
-        out["lang"] = parse_lang(out["lang"]).value  # type: ignore[union-attr]
-    if out.get("kind") is not None:
-        try:
-            out["kind"] = Kind(out["kind"].strip().lower()).value  # type: ignore[union-attr]
-        except ValueError:
-            raise InputError(f"unknown kind {out['kind']!r}; use ruling or rule") from None
-    if out.get("card") is not None:
-        out["card"] = card_name(out["card"])  # type: ignore[arg-type]
-    if out.get("rule") is not None:
-        out["rule"] = clause_number(out["rule"], "--rule")  # type: ignore[arg-type]
-    for option in ("since", "until"):
-        if out.get(option) is not None:
-            out[option] = date_option(out[option], f"--{option}", partial=True)  # type: ignore[arg-type]
-    return out
+    language = parse_lang(lang)
+    try:
+        kind_ = Kind(kind.strip().lower()) if kind is not None else None
+    except ValueError:
+        raise InputError(f"unknown kind {kind!r}; use ruling or rule") from None
+    return Filters(
+        card=card_name(card) if card is not None else None,
+        lang=language,
+        rule=clause_number(rule, "--rule") if rule is not None else None,
+        since=date_option(since, "--since", partial=True) if since is not None else None,
+        until=date_option(until, "--until", partial=True) if until is not None else None,
+        kind=kind_,
+    )
 
 
 def render_hits(console: "Console", question: str, hits: Sequence["Hit"],
-                superseded: set[tuple[str, str]] = frozenset()) -> None:  # type: ignore[assignment]
+                superseded: Set[tuple[str, str]] = frozenset()) -> None:
     """One block per hit: the answer-language text, the English canonical text, cards, dates, rules."""
     from rich.panel import Panel
     from rich.text import Text

@@ -52,7 +52,7 @@ class BuildReport:
         named = set(self.named)
         return [p for p in self.problems if not p.ignored and (not named or p.source in named)]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "files": self.files,
             "parsed": self.parsed,
@@ -293,6 +293,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                 continue
             seen.add(label)
             if data is None:
+                assert problem is not None  # read_source gives no bytes only with the reason why
                 report.problems.append(problem)
                 continue
             sha = hashlib.sha256(data).hexdigest()

@@ -91,7 +91,7 @@ def add_rule_entries(entries: Sequence[Entry], rules: RulesCorpus) -> list[Entry
     return out + cr
 
 
-def clause_order(entry: Entry) -> tuple:
+def clause_order(entry: Entry) -> tuple[int, tuple[int, int, int, str], str]:
     """Sort key that lists rule entries in CR order (glossary after the numbered rules)."""
     if entry.clause and not entry.clause.startswith(GLOSSARY_PREFIX):
         return (0, sort_key(entry.clause), "")

@@ -14,7 +14,7 @@ import hashlib
 import os
 import pickle
 from pathlib import Path
-from typing import Callable, Iterable, Sequence, TypeVar
+from typing import Callable, Iterable, Sequence, TypeVar, cast
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -40,7 +40,7 @@ def cached(name: str, inputs: Iterable[Path], compute: Callable[[], T]) -> T:
         return compute()
     try:
         with open(path, "rb") as f:
-            return pickle.load(f)  # noqa: S301 - our own file in the data directory
+            return cast(T, pickle.load(f))  # noqa: S301 - our own file in the data directory
     except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError, ValueError):
         pass
     value = compute()

@@ -18,10 +18,14 @@ import struct
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from kb.errors import StoreError
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
 
 MODEL_NAME = "multilingual-e5-small"
 # Bumped whenever the converted folder's layout changes, so an old folder is rebuilt.
@@ -173,7 +177,7 @@ def _state_dict(pk: PackedE5) -> dict[str, np.ndarray]:
     return sd
 
 
-def build_tokenizer(pk: PackedE5):  # -> tokenizers.Tokenizer
+def build_tokenizer(pk: PackedE5) -> Tokenizer:
     """XLM-R's SentencePiece unigram tokenizer, as the C engine runs it."""
     from tokenizers import Regex, Tokenizer, normalizers, pre_tokenizers, processors
     from tokenizers.models import Unigram
@@ -181,7 +185,7 @@ def build_tokenizer(pk: PackedE5):  # -> tokenizers.Tokenizer
     dropped = "".join(
         chr(cp) for cp, out in sorted(pk.norm_map.items()) if out == "" and cp < 0x10000
     )
-    steps = []
+    steps: list[normalizers.Normalizer] = []
     if dropped:
         steps.append(normalizers.Replace(Regex("[" + _char_class(dropped) + "]"), ""))
     steps += [
@@ -290,7 +294,7 @@ def is_converted(model_dir: Path) -> bool:
         meta = json.loads(marker.read_text())
     except (OSError, ValueError):
         return False
-    return meta.get("converter") == CONVERTER_VERSION
+    return isinstance(meta, dict) and meta.get("converter") == CONVERTER_VERSION
 
 
 def ensure_converted(model_dir: Path) -> Path:

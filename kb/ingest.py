@@ -8,7 +8,7 @@ import stat
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from kb.cards import CardNames
 from kb.errors import InputError
@@ -221,7 +221,7 @@ def read_source(path: Path) -> tuple[str, bytes | None, str, Problem | None]:
 
 
 def ingest(paths: Sequence[Path], *, names: CardNames, match_clause: pages.ClauseMatcher | None,
-           fmt: Format | None = None, on_file=None) -> IngestResult:
+           fmt: Format | None = None, on_file: Callable[[str], None] | None = None) -> IngestResult:
     """Read and parse every source under `paths`; problems never stop the other files."""
     files, problems = collect(paths)
     result = IngestResult(problems=problems)

@@ -64,7 +64,7 @@ class OutdatedReason:
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> OutdatedReason:
-        return cls(Reason(d["kind"]), d["detail"], [tuple(run) for run in d.get("diff", [])])  # type: ignore[misc]
+        return cls(Reason(d["kind"]), d["detail"], [(op, text) for op, text in d.get("diff", [])])
 
 
 def _level(reasons: Iterable[OutdatedReason]) -> Level:
@@ -313,7 +313,7 @@ def _terminology(v: Variant, terminology: Terminology) -> list[OutdatedReason]:
 
 # Editorial rewordings of the rules that change no meaning: renumbered cross-references, singular
 # they (with the verb it takes), "enters the battlefield" shortened to "enters" (2024).
-_EDITORIAL = [
+_EDITORIAL: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (re.compile(r"\b\d{3}(?:\.\d+[a-z]?)?(?:-[a-z])?\b"), "#"),
     (re.compile(r"\bhe or she (is|was|has|does|doesn't|hasn't|isn't|wasn't)\b", re.I),
      lambda m: "they " + {"is": "are", "was": "were", "has": "have", "does": "do", "doesn't": "don't",
@@ -331,7 +331,7 @@ _EDITORIAL = [
 
 def _fold_editorial(text: str) -> str:
     for pattern, replacement in _EDITORIAL:
-        text = pattern.sub(replacement, text)  # type: ignore[arg-type]
+        text = pattern.sub(replacement, text)
     return text
 
 

@@ -33,7 +33,7 @@ from kb.errors import NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
 
 if TYPE_CHECKING:
-    from kb.outdated import CopyRow, Reason
+    from kb.outdated import CopyRow, OutdatedItem, Reason
 
 DB_FILE = "kb.sqlite3"
 INDEX_DIR = "index"
@@ -552,7 +552,7 @@ class KB:
                   for entry, text, c, kinds in rows]
         return [c for c in copies if reason is None or reason in c.kinds]
 
-    def outdated(self, entry_id: str | None = None) -> list:  # list[kb.outdated.OutdatedItem]
+    def outdated(self, entry_id: str | None = None) -> list[OutdatedItem]:
         """Outdated variants as computed at build time (only the entries they concern are read)."""
         from kb.outdated import OutdatedItem
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Sequence
 
@@ -111,3 +112,13 @@ def test_truncated_cache_is_rebuilt_not_fatal(tmp_path: Path) -> None:
     inner = CountingEmbedder()
     CachedEmbedder(inner, tmp_path).embed_passages(["x"])
     assert inner.passages == ["x"]
+
+
+@pytest.mark.parametrize("marker", ["[]", '"e5"', "3", "null", "{", '{"converter": 0}'])
+def test_a_damaged_conversion_marker_means_convert_again(tmp_path: Path, marker: str) -> None:
+    from kb.e5_convert import CONVERTER_VERSION, is_converted
+
+    (tmp_path / "judge_kb_model.json").write_text(marker)
+    assert not is_converted(tmp_path)
+    (tmp_path / "judge_kb_model.json").write_text(json.dumps({"converter": CONVERTER_VERSION}))
+    assert is_converted(tmp_path)

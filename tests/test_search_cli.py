@@ -70,6 +70,17 @@ def test_filters_reach_the_library(kb_with_index: Path) -> None:
     assert json.loads(run("x", "--json", "--rule", "702.37").stdout)[0]["id"] == "c-special"
 
 
+def test_options_become_one_filters_object_in_canonical_form() -> None:
+    from cli.search import validate_filters
+    from kb.model import Kind, Lang
+    from kb.search import Filters
+
+    assert validate_filters() == Filters()
+    assert validate_filters(card="Lichtform", lang="DE", rule="CR 708.2A", since="2018", until="2019-07",
+                            kind=" Ruling ") == Filters(card="Lightform", lang=Lang.DE, rule="708.2a",
+                                                        since="2018", until="2019-07", kind=Kind.RULING)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

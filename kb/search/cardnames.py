@@ -15,10 +15,15 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Protocol
 
 from kb.oracle import name_key
 from kb.search.text import STOPWORDS
+
+if TYPE_CHECKING:
+    from kb.model import Entry, Lang
+    from kb.oracle import Oracle
+    from kb.search.glossary import Glossary
 
 MAX_WORDS = 6
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
@@ -172,7 +177,7 @@ class CardMatcher:
         i = 0
         n = len(words)
         while i < n:
-            hit = None
+            hit: tuple[int, str, int] | None = None
             for size in range(min(self.longest, MAX_WORDS, n - i), 0, -1):
                 key = " ".join(words[i:i + size])
                 english = self.get(key)
@@ -187,9 +192,9 @@ class CardMatcher:
                     key = " ".join(words[i:i + size])
                     if len(key) < 5:
                         continue
-                    found = self._fuzzy(key)
-                    if found:
-                        hit = (size, self._values[found[0]], found[1])
+                    fuzzy = self._fuzzy(key)
+                    if fuzzy:
+                        hit = (size, self._values[fuzzy[0]], fuzzy[1])
                         break
             if hit is None:
                 i += 1
@@ -301,7 +306,7 @@ class CardIndex:
         self.expand = expand
         self._expand_text = ""  # read from an index: looked up per named card, never parsed whole
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """Line-separated strings, not JSON objects: a query reads 48,000 names in a few ms."""
         keys, values = zip(*self.matcher.items()) if self.matcher._keys else ((), ())
         return {"keys": "\n".join(keys), "values": "\n".join(values),
@@ -309,7 +314,7 @@ class CardIndex:
                 "expand": "\n".join(f"{k}\t{' '.join(v)}" for k, v in sorted(self.expand.items()))}
 
     @classmethod
-    def from_json(cls, doc: dict) -> CardIndex:
+    def from_json(cls, doc: dict[str, Any]) -> CardIndex:
         keys = doc["keys"].split("\n") if doc["keys"] else []
         values = doc["values"].split("\n") if doc["values"] else []
         if len(keys) != len(values):
@@ -355,8 +360,15 @@ def load_associations(text: str) -> list[tuple[list[str], list[str]]]:
     return out
 
 
-def compile_card_index(entries: Iterable, oracle, card_names, associations_text: str = "",
-                       glossary=None) -> CardIndex:
+class NameTable(Protocol):
+    """A card-names table (`kb.cards.CardNames`): English name → language → printed name."""
+
+    @property
+    def names(self) -> Mapping[str, Mapping[Lang, str]]: ...
+
+
+def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_names: NameTable | None,
+                       associations_text: str = "", glossary: Glossary | None = None) -> CardIndex:
     """The CardIndex of a KB: names from the Oracle cards, the KB's names table and its entries' cards;
     rules terms from its CR glossary entries (kind rule, clause `glossary:TERM`)."""
     from kb.cr_entries import GLOSSARY_PREFIX

@@ -232,7 +232,7 @@ class EntryTable:
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
-        np.savez(buf, **{name: getattr(self, name) for name in self.ARRAYS},
+        np.savez(buf, allow_pickle=False, **{name: getattr(self, name) for name in self.ARRAYS},
                  **{name: _pack(getattr(self, name)) for name in self.STRINGS})
         return buf.getvalue()
 
@@ -262,7 +262,8 @@ class EntryTable:
         return table
 
     def kind_is(self, kind: Kind) -> np.ndarray:
-        return self.kinds == _KINDS.index(kind)
+        mask: np.ndarray = self.kinds == _KINDS.index(kind)
+        return mask
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -658,7 +659,8 @@ class Searcher:
     def _dot(self, q: np.ndarray) -> np.ndarray:
         """Cosine of every document to the query vector `q` (einsum: one thread, fastest here;
         bench/results/dense_index.md)."""
-        return np.einsum("ij,j->i", self._vectors, np.asarray(q, dtype=np.float32))
+        cosines: np.ndarray = np.einsum("ij,j->i", self._vectors, np.asarray(q, dtype=np.float32))
+        return cosines
 
     def _mask(self, f: Filters) -> np.ndarray:
         t = self.table
@@ -724,7 +726,7 @@ def _read_vectors(index_dir: Path, meta: dict[str, Any]) -> np.ndarray:
         with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
             if expected is not None and zlib.crc32(mapped) != expected:
                 raise ValueError(f"{VECTORS_FILE} fails its checksum (corrupted)")
-    vectors = np.load(path, mmap_mode="r", allow_pickle=False)
+    vectors: np.ndarray = np.load(path, mmap_mode="r", allow_pickle=False)
     if vectors.dtype != np.float32 or vectors.ndim != 2:
         raise ValueError(f"{VECTORS_FILE} holds {vectors.dtype} of {vectors.ndim} dimensions, not float32 rows")
     return vectors
