@@ -87,6 +87,12 @@ class Weights:
     story: float = 0.3  # BM25 weight of the story around the asking sentences
     dense_focus: float = 0.6  # share of the asking sentences in a story question's dense score
     rule: float = 0.5  # multiplier of a rule entry's fused score: 3,600 CR texts would crowd out the rulings
+    # Second stage: the question's words and concepts weighed by how rare they are among the first
+    # stage's best `local_k` entries. On a corpus about one topic (face-down rulings) the setting
+    # words (face down, turn face up, manifest) are in nearly every candidate and decide nothing;
+    # what the question asks beyond the setting (tapped, enters, instant) is rare among them.
+    local: float = 0.06  # weight of that score (scaled to 1 for the best candidate)
+    local_k: int = 30
 
 
 @dataclass(frozen=True)
@@ -611,17 +617,7 @@ class Searcher:
         elif mode == "lexical":
             fused = lexical.astype(np.float64)
         else:
-            fused = np.zeros(n, dtype=np.float64)
-            fused += w.dense / (w.rrf_k + _ranks(dense, mask))
-            has_lex = lexical > 0
-            fused += np.where(has_lex, w.lexical / (w.rrf_k + _ranks(lexical, mask)), 0.0)
-            fused += 1e-6 * dense  # equal fused ranks: the closer meaning first
-            if w.rule != 1.0:
-                fused = np.where(self._is_rule, fused * w.rule, fused)
-            if named and w.card:
-                wanted = set(named)
-                vocab = np.array([c in wanted for c in self.table.card_vocab], dtype=bool)
-                fused += w.card * self.table.with_any("card", vocab)
+            fused = self._fuse(query, dense, lexical, mask, named)
         fused = np.where(mask, fused, -np.inf)
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
@@ -639,6 +635,56 @@ class Searcher:
                     float(dense[i]), float(lexical[i]))
             )  # fmt: skip
         return hits
+
+    def _fuse(self, query: str, dense: np.ndarray, lexical: np.ndarray, mask: np.ndarray,
+              named: list[str]) -> np.ndarray:
+        """The hybrid score of every entry: weighted reciprocal rank fusion plus bonuses."""
+        w = self.weights
+        fused = np.zeros(len(dense), dtype=np.float64)
+        fused += w.dense / (w.rrf_k + _ranks(dense, mask))
+        has_lex = lexical > 0
+        fused += np.where(has_lex, w.lexical / (w.rrf_k + _ranks(lexical, mask)), 0.0)
+        fused += 1e-6 * dense  # equal fused ranks: the closer meaning first
+        if w.rule != 1.0:
+            fused = np.where(self._is_rule, fused * w.rule, fused)
+        if named and w.card:
+            wanted = set(named)
+            vocab = np.array([c in wanted for c in self.table.card_vocab], dtype=bool)
+            fused += w.card * self.table.with_any("card", vocab)
+        if w.local and w.local_k:
+            local = self._local(query, fused, mask)
+            if local.max() > 0:
+                fused += w.local * local / local.max()
+        return fused
+
+    def _local(self, query: str, fused: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Per entry among the `local_k` best of `fused`: the sum, over the question's terms that
+        its text holds, of each term's IDF within those candidates (log(k / df)); 0 elsewhere.
+
+        A story question gets none: its many narrative words would decide the candidates' order."""
+        from kb.search.focus import focus
+
+        out = np.zeros(len(fused), dtype=np.float64)
+        parts = focus(query)
+        if parts.is_story:
+            return out
+        tokens = tokenize(parts.asking)
+        terms = list(dict.fromkeys(
+            tokens + self.glossary.concept_tokens(tokens)
+            + self.glossary.expand(parts.asking, self.weights.glossary_langs,
+                                   first_only=self.weights.head_terms)))
+        candidates = _top(np.where(mask, fused, -np.inf), self.weights.local_k)
+        is_candidate = np.zeros(len(fused), dtype=bool)
+        is_candidate[candidates] = True
+        in_pool = is_candidate[self._doc_entry]
+        pool = int(in_pool.sum())
+        score = np.zeros(len(self._doc_entry), dtype=np.float64)
+        for term, rows in self._bm25.postings(terms):
+            rows = rows[in_pool[rows]]
+            if len(rows):
+                score[rows] += np.log(pool / len(rows))
+        np.maximum.at(out, self._doc_entry, score)
+        return out
 
     def _lexical(self, text: str) -> np.ndarray:
         """BM25 of `text` per document: its words, its glossary concepts, their English terms."""
