@@ -48,6 +48,7 @@ import numpy as np
 from kb.bm25 import BM25Matrix
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
+from kb.search.focus import asks_for_rule, focus
 from kb.search.glossary import Glossary
 from kb.search.text import fold, tokenize
 
@@ -87,6 +88,7 @@ class Weights:
     story: float = 0.3  # BM25 weight of the story around the asking sentences
     dense_focus: float = 0.6  # share of the asking sentences in a story question's dense score
     rule: float = 0.5  # multiplier of a rule entry's fused score: 3,600 CR texts would crowd out the rulings
+    rule_asked: float = 1.0  # that multiplier when the question asks for a rule ("what rule says ...")
     # Second stage: the question's words and concepts weighed by how rare they are among the first
     # stage's best `local_k` entries. On a corpus about one topic (face-down rulings) the setting
     # words (face down, turn face up, manifest) are in nearly every candidate and decide nothing;
@@ -561,7 +563,6 @@ class Searcher:
     ) -> list[Hit]:
         """The best `limit` entries for `query`, best first. Keyword filters as in `Filters`."""
         from kb.lang import detect
-        from kb.search.focus import focus
 
         query = " ".join(query.split())
         if not query:
@@ -645,8 +646,9 @@ class Searcher:
         has_lex = lexical > 0
         fused += np.where(has_lex, w.lexical / (w.rrf_k + _ranks(lexical, mask)), 0.0)
         fused += 1e-6 * dense  # equal fused ranks: the closer meaning first
-        if w.rule != 1.0:
-            fused = np.where(self._is_rule, fused * w.rule, fused)
+        rule = w.rule_asked if asks_for_rule(query) else w.rule
+        if rule != 1.0:
+            fused = np.where(self._is_rule, fused * rule, fused)
         if named and w.card:
             wanted = set(named)
             vocab = np.array([c in wanted for c in self.table.card_vocab], dtype=bool)
@@ -662,8 +664,6 @@ class Searcher:
         its text holds, of each term's IDF within those candidates (log(k / df)); 0 elsewhere.
 
         A story question gets none: its many narrative words would decide the candidates' order."""
-        from kb.search.focus import focus
-
         out = np.zeros(len(fused), dtype=np.float64)
         parts = focus(query)
         if parts.is_story:
