@@ -109,3 +109,33 @@ def test_a_rule_question_is_answered_with_the_clause(tmp_path: Path) -> None:
 ])
 def test_players_words_reach_the_glossary_concept(words: str, concept: str) -> None:
     assert concept in {c.id for c in Glossary.load().concepts_in(words)}
+
+
+def test_hubness_is_the_mean_cosine_to_the_nearest_texts_of_other_entries() -> None:
+    import numpy as np
+
+    from kb.search.index import hubness
+
+    centre = np.array([1.0, 1.0, 1.0, 0.0]) / np.sqrt(3)
+    vectors = np.array([centre, [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 0, 1]],
+                       dtype=np.float32)
+    # rows 4 and 5 are two wordings of one entry: each other's copy does not make them hubs
+    hub = hubness(vectors, np.array([0, 1, 2, 3, 4, 4]), k=2)
+    assert hub[0] == pytest.approx(1 / np.sqrt(3), abs=1e-6)  # the text between the others
+    assert hub[1] == pytest.approx(1 / np.sqrt(3) / 2, abs=1e-6)
+    assert hub[4] == hub[5] == pytest.approx(0.0)
+
+
+def test_a_hub_text_is_ranked_on_its_cosine_less_its_hubness(tmp_path: Path) -> None:
+    import json
+
+    import numpy as np
+
+    entries = [_entry(i, t) for i, t in SETTING]
+    question = "My manifested morph creature: if I turn it face up, what happens?"
+    searcher = _searcher(tmp_path, entries, local=0.0, lexical=0.0)  # the dense ranking alone decides
+    assert "hub" in json.loads((tmp_path / "index" / "docs.json").read_text())
+    first = searcher.search(question, limit=1)[0].entry.id
+    searcher._hub = np.where(np.array(searcher.table.ids)[searcher._doc_entry] == first, 1.0, 0.0)
+    assert searcher.search(question, limit=1)[0].entry.id != first
+    assert searcher.search(question, limit=1, mode="dense")[0].entry.id == first  # e5 alone: plain cosine

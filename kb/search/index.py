@@ -63,6 +63,7 @@ GLOSSARY_FILE = "glossary.json"  # the glossary compiled at build time: queries 
 BM25_FILE = "bm25.npz"
 CARDS_FILE = "cards.json"  # card names (EN/DE/ES, Oracle + KB) and each card's rules tokens
 FIX = "run `kb ingest` to rebuild it"
+HUB_K = 20  # neighbours a text's hubness is measured over (Weights.hub)
 
 Mode = Literal["hybrid", "dense", "lexical"]
 
@@ -95,6 +96,10 @@ class Weights:
     # what the question asks beyond the setting (tapped, enters, instant) is rare among them.
     local: float = 0.06  # weight of that score (scaled to 1 for the best candidate)
     local_k: int = 30
+    # Hubness: a text close to many other texts (a general ruling about the whole mechanic) is close
+    # to many questions too, so e5 ranks it high for questions it does not answer. Its cosine is
+    # lowered by this share of its mean cosine to its HUB_K nearest other entries' texts (CSLS).
+    hub: float = 0.35
 
 
 @dataclass(frozen=True)
@@ -317,8 +322,10 @@ def build_index(
     vectors = np.asarray(embedder.embed_passages([d.text for d in docs]), dtype=np.float32)
     vectors = vectors.reshape(len(docs), embedder.dim)
     # base64 of little-endian int32 positions: parsed in ~1 ms where a JSON list of 53,000 ints takes 20
-    doc_rows = {"entry": base64.b64encode(np.array([d.entry for d in docs], dtype="<i4").tobytes()).decode("ascii"),
-                "lang": " ".join(d.lang.value for d in docs)}
+    doc_entry = np.array([d.entry for d in docs], dtype="<i4")
+    doc_rows = {"entry": base64.b64encode(doc_entry.tobytes()).decode("ascii"),
+                "lang": " ".join(d.lang.value for d in docs),
+                "hub": base64.b64encode(hubness(vectors, doc_entry).astype("<f4").tobytes()).decode("ascii")}
     doc_tokens = []
     for d in docs:
         tokens = tokenize(d.text)
@@ -349,6 +356,25 @@ def build_index(
     meta["crc32"] = {n: zlib.crc32((out_dir / n).read_bytes())
                      for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE, CARDS_FILE, ENTRIES_FILE)}
     _write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
+
+
+def hubness(vectors: np.ndarray, doc_entry: np.ndarray, k: int = HUB_K, block: int = 1024) -> np.ndarray:
+    """Per document: the mean cosine to its `k` nearest documents of other entries (an entry's own
+    revisions are near copies of it and do not make it a hub). Computed in blocks of rows, so the
+    memory is `block` × documents whatever the corpus size."""
+    n = len(vectors)
+    out = np.zeros(n, dtype=np.float32)
+    if n < 2:
+        return out
+    k = min(k, n - 1)
+    owner = np.asarray(doc_entry)
+    for start in range(0, n, block):
+        sims = np.asarray(vectors[start:start + block], dtype=np.float32) @ np.asarray(vectors, dtype=np.float32).T
+        sims[owner[start:start + block, None] == owner[None, :]] = -np.inf
+        near = -np.partition(-sims, k - 1, axis=1)[:, :k]
+        near[~np.isfinite(near)] = 0.0  # fewer than k other entries' texts
+        out[start:start + block] = near.mean(axis=1)
+    return out
 
 
 def default_card_index(entries: Sequence[Entry], glossary: Glossary | None = None) -> Any:
@@ -396,6 +422,7 @@ class Searcher:
         *,
         entries: Sequence[Entry] | None = None,
         fetch: Callable[[list[str]], Sequence[Entry]] | None = None,
+        hub: np.ndarray | None = None,
     ) -> None:
         self.table = table
         self.meta = meta
@@ -405,6 +432,8 @@ class Searcher:
         self._doc_entry = doc_entry
         # Relevance is language-neutral: the index holds English texts only (see _docs).
         self._doc_scored = np.ones(len(doc_entry), dtype=bool)
+        # per document: its hubness (`hubness`); an index built without it has none
+        self._hub = hub if hub is not None else np.zeros(len(doc_entry), dtype=np.float32)
         self._is_rule = table.kind_is(Kind.RULE)
         self._cards: Any = None
         self._vectors = vectors
@@ -477,6 +506,11 @@ class Searcher:
             doc_entry = np.frombuffer(base64.b64decode(rows["entry"], validate=True), dtype="<i4").astype(np.int64)
             if len(rows["lang"].split()) != len(doc_entry):
                 raise ValueError
+            hub = None
+            if "hub" in rows:
+                hub = np.frombuffer(base64.b64decode(rows["hub"], validate=True), dtype="<f4")
+                if len(hub) != len(doc_entry):
+                    raise ValueError
         except (KeyError, TypeError, ValueError, AttributeError, binascii.Error):
             raise StoreError(f"search index in {index_dir} is inconsistent; {FIX}") from None
         n = len(table)
@@ -487,7 +521,7 @@ class Searcher:
         if entries is not None and [e.id for e in entries] != table.ids:
             raise StoreError(f"search index is stale (the KB changed since it was built); {FIX}")
         searcher = cls(table, doc_entry, bm25, vectors, meta, query_embedder, glossary, card_names,
-                       weights, entries=entries, fetch=fetch)  # fmt: skip
+                       weights, entries=entries, fetch=fetch, hub=hub)  # fmt: skip
         searcher.index_dir = index_dir
         return searcher
 
@@ -581,6 +615,7 @@ class Searcher:
         scored = self._doc_scored
 
         dense = np.full(n, -1.0, dtype=np.float32)
+        dense_rank = dense
         lexical = np.zeros(n, dtype=np.float32)
         if mode in ("hybrid", "dense"):
             texts = [parts.asking, query] if parts.is_story and w.dense_focus else [query]
@@ -590,6 +625,10 @@ class Searcher:
                 sims = w.dense_focus * sims + (1 - w.dense_focus) * self._dot(qv[1])
             sims = np.where(scored, sims, -1.0)
             np.maximum.at(dense, self._doc_entry, sims)
+            if mode == "hybrid" and w.hub:
+                # ranked on the cosine less the text's hubness; `Hit.dense` stays the cosine
+                dense_rank = np.full(n, -2.0, dtype=np.float32)  # below any cosine less hubness
+                np.maximum.at(dense_rank, self._doc_entry, (sims - w.hub * self._hub).astype(np.float32))
         named: list[str] = []
         if mode in ("hybrid", "lexical"):
             scores = np.zeros(len(self._doc_entry), dtype=np.float64)
@@ -618,7 +657,7 @@ class Searcher:
         elif mode == "lexical":
             fused = lexical.astype(np.float64)
         else:
-            fused = self._fuse(query, dense, lexical, mask, named)
+            fused = self._fuse(query, dense_rank, lexical, mask, named)
         fused = np.where(mask, fused, -np.inf)
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
