@@ -70,10 +70,12 @@ Mode = Literal["hybrid", "dense", "lexical"]
 
 @dataclass(frozen=True)
 class Weights:
-    """How the rankings are fused: weighted reciprocal rank fusion plus small bonuses.
+    """How the rankings are fused: weighted reciprocal rank fusion of the dense ranking (cosine less
+    hubness) and BM25, a bonus for the named cards' rulings, then a second stage over the best
+    `local_k` candidates (`Searcher._local`).
 
-    Tuned on the development split of the judge questions (bench/search_dev_eval.py); a broad
-    plateau of settings around these gives the same top-3, so they are not fitted to single questions.
+    Tuned on the development split of the judge questions only (bench/search_dev_eval.py); each weight sits on a plateau where nearby settings score the same, so they are not
+    fitted to single questions.
     """
 
     rrf_k: float = 20.0
