@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -89,6 +89,13 @@ class BM25Matrix:
                 start, end = self.indptr[col], self.indptr[col + 1]
                 out[self.indices[start:end]] += self.data[start:end]
         return out
+
+    def postings(self, terms: Iterable[str]) -> Iterator[tuple[str, np.ndarray]]:
+        """(term, the rows of the documents that hold it) for each known term of `terms`."""
+        for term in terms:
+            col = self.vocab.get(term)
+            if col is not None:
+                yield term, self.indices[self.indptr[col]:self.indptr[col + 1]]
 
     # ------------------------------------------------------------------ storage
     def to_bytes(self) -> bytes:

@@ -45,3 +45,18 @@ def focus(question: str) -> Focus:
     ask = " ".join(parts[i] for i in asking)
     story = " ".join(s for i, s in enumerate(parts) if i not in set(asking))
     return Focus(ask, story)
+
+
+# A question that asks which rule says something wants the CR clause itself, not a ruling about it.
+_RULE_ASKED = re.compile(
+    r"\b(?:what|which)\s+(?:cr\s+|comprehensive\s+)?rules?\b|\brule\s+numbers?\b"
+    r"|\bcomprehensive\s+rules?\b|\bcr\s+\d{3}|\bwelche[rsmn]?\s+regel|\bregelnummer"
+    r"|\bumfassenden\s+regeln\b|\bqu[eé]\s+regla|\bcu[aá]l(?:es)?\s+(?:es\s+la\s+)?reglas?\b"
+    r"|\breglas\s+completas\b|\bn[uú]mero\s+de\s+(?:la\s+)?regla",
+    re.IGNORECASE)
+
+
+def asks_for_rule(question: str) -> bool:
+    """Whether `question` asks for a rule of the CR ("What rule covers ...", "Welche Regel ...",
+    "¿Qué regla dice ...")."""
+    return bool(_RULE_ASKED.search(question))

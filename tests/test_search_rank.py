@@ -1,0 +1,141 @@
+"""Ranking rules of kb.search beyond plain fusion: the second stage that weighs the question's terms
+by their rarity among the candidates, rule questions answered with the CR clause, and the players'
+words of the search lexicon. Hand-made entries, deterministic fake embedder."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from kb.embed import FakeEmbedder
+from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.search import Searcher, build_index
+from kb.search.focus import asks_for_rule
+from kb.search.glossary import Glossary
+
+
+def _entry(eid: str, text: str, kind: Kind = Kind.RULING, clause: str | None = None) -> Entry:
+    card = None if kind is Kind.RULE else "Lightform"
+    variant = Variant(text, text, Lang.EN, "2018-07-13", "seed", 1, Relation.CANONICAL, 1.0, card)
+    cards = () if kind is Kind.RULE else ("Lightform",)
+    return Entry(eid, kind, text, cards, "2018-07-13", "2018-07-13", (variant,), clause=clause)
+
+
+# A corpus about one topic: every ruling says face-down / face up / manifested / morph. The hub
+# ruling repeats those setting words; the answer is the one that says what the question adds.
+SETTING = [
+    ("r-hub", "If a manifested creature would have morph if it were face up, you may also turn it face up by paying its morph cost."),
+    ("r-tapped", "Turning a face-down permanent face up doesn't change whether that permanent is tapped or untapped."),
+    ("r-morph", "A manifested creature with morph can be turned face up for its morph cost any time you have priority."),
+    ("r-name", "A manifested face-down creature with morph has no name, so it can't share a name with anything."),
+    ("r-counter", "If a face-down manifested creature with morph is turned face up, counters on it stay on it."),
+    ("r-aura", "If a face-down manifested creature with morph is turned face up, Auras attached to it stay attached."),
+]
+
+
+def _searcher(tmp_path: Path, entries: list[Entry], **weights: object) -> Searcher:
+    from kb.search.index import Weights
+
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=_cards(entries))
+    return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder(),
+                         weights=dataclasses.replace(Weights(), **weights))
+
+
+def _cards(entries: list[Entry]):
+    from kb.search.cardnames import CardIndex, CardMatcher
+
+    return CardIndex(CardMatcher({}), {})
+
+
+def test_terms_every_candidate_shares_do_not_decide_the_order(tmp_path: Path) -> None:
+    entries = [_entry(i, t) for i, t in SETTING]
+    question = "My manifested morph creature is tapped. If I turn it face up with its morph cost, is it untapped?"
+    without = _searcher(tmp_path / "a", entries, local=0.0).search(question, limit=3)
+    assert without[0].entry.id == "r-hub"  # BM25 and the fake embedder prefer the setting words
+    hits = _searcher(tmp_path / "b", entries).search(question, limit=3)
+    assert hits[0].entry.id == "r-tapped"
+
+
+def test_a_story_question_gets_no_second_stage(tmp_path: Path) -> None:
+    import numpy as np
+
+    entries = [_entry(i, t) for i, t in SETTING]
+    asking = "If I turn my tapped manifested creature face up with its morph cost, is it untapped?"
+    story = ("We were playing a long game last night and my friend had many creatures out on the table. "
+             "I had manifested a morph creature and it was tapped from attacking on the turn before. " + asking)
+    searcher = _searcher(tmp_path, entries)
+    first_stage = np.linspace(1.0, 0.5, len(entries))
+    everything = np.ones(len(entries), dtype=bool)
+    assert searcher._local(asking, first_stage, everything).any()
+    assert not searcher._local(story, first_stage, everything).any()
+
+
+@pytest.mark.parametrize("question, asks", [
+    ("What rule covers what a face-down spell looks like on the stack?", True),
+    ("Which rules apply when a morph is turned face up?", True),
+    ("Is there a CR 708 rule for this?", True),
+    ("Welche Regel sagt, dass das Aufdecken eine Sonderaktion ist?", True),
+    ("¿Qué regla dice que poner boca arriba es una acción especial?", True),
+    ("¿Cuál es la regla para las criaturas boca abajo?", True),
+    ("Does turning a morph face up use the stack?", False),
+    ("Kann mein Gegner auf das Aufdecken reagieren?", False),
+    ("¿Se puede responder a poner boca arriba una criatura?", False),
+])
+def test_a_question_that_asks_for_a_rule_is_recognised(question: str, asks: bool) -> None:
+    assert asks_for_rule(question) is asks
+
+
+RULE_TEXT = "Turning a face-down creature face up is a special action. It doesn't use the stack."
+RULING_TEXT = "Turning a face-down creature face up is a special action, so it doesn't use the stack and can't be responded to."
+
+
+def test_a_rule_question_is_answered_with_the_clause(tmp_path: Path) -> None:
+    entries = [_entry("r-special", RULING_TEXT), _entry("c-special", RULE_TEXT, Kind.RULE, "702.37e"),
+               *(_entry(i, t) for i, t in SETTING)]
+    searcher = _searcher(tmp_path, entries)
+    asked = searcher.search("What rule says turning a face-down creature face up is a special action?", limit=2)
+    assert asked[0].entry.id == "c-special"
+    plain = searcher.search("Is turning a face-down creature face up a special action?", limit=2)
+    assert plain[0].entry.id == "r-special"  # a plain question still prefers the ruling
+
+
+@pytest.mark.parametrize("words, concept", [
+    ("If I flip my face-down guy", "turn_face_up"),
+    ("does his enters ability go off", "trigger"),
+    ("lösen dann ihre Fähigkeiten aus? Löst das aus", "trigger"),
+    ("¿se activa su habilidad?", "trigger"),
+])
+def test_players_words_reach_the_glossary_concept(words: str, concept: str) -> None:
+    assert concept in {c.id for c in Glossary.load().concepts_in(words)}
+
+
+def test_hubness_is_the_mean_cosine_to_the_nearest_texts_of_other_entries() -> None:
+    import numpy as np
+
+    from kb.search.index import hubness
+
+    centre = np.array([1.0, 1.0, 1.0, 0.0]) / np.sqrt(3)
+    vectors = np.array([centre, [1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 0, 1]],
+                       dtype=np.float32)
+    # rows 4 and 5 are two wordings of one entry: each other's copy does not make them hubs
+    hub = hubness(vectors, np.array([0, 1, 2, 3, 4, 4]), k=2)
+    assert hub[0] == pytest.approx(1 / np.sqrt(3), abs=1e-6)  # the text between the others
+    assert hub[1] == pytest.approx(1 / np.sqrt(3) / 2, abs=1e-6)
+    assert hub[4] == hub[5] == pytest.approx(0.0)
+
+
+def test_a_hub_text_is_ranked_on_its_cosine_less_its_hubness(tmp_path: Path) -> None:
+    import json
+
+    import numpy as np
+
+    entries = [_entry(i, t) for i, t in SETTING]
+    question = "My manifested morph creature: if I turn it face up, what happens?"
+    searcher = _searcher(tmp_path, entries, local=0.0, lexical=0.0)  # the dense ranking alone decides
+    assert "hub" in json.loads((tmp_path / "index" / "docs.json").read_text())
+    first = searcher.search(question, limit=1)[0].entry.id
+    searcher._hub = np.where(np.array(searcher.table.ids)[searcher._doc_entry] == first, 1.0, 0.0)
+    assert searcher.search(question, limit=1)[0].entry.id != first
+    assert searcher.search(question, limit=1, mode="dense")[0].entry.id == first  # e5 alone: plain cosine
