@@ -63,6 +63,7 @@ def rule(
 
 def clause_json(rules: RulesCorpus, number: str, at: str | None) -> dict[str, Any]:
     from kb.cr import word_diff
+    from kb.errors import NotFoundError
 
     clause = rules.clause(number)
     history = rules.history(number)
@@ -78,10 +79,10 @@ def clause_json(rules: RulesCorpus, number: str, at: str | None) -> dict[str, An
         "history": [],
     }
     if at:
-        version = rules.in_force(at)
+        rules.in_force(at)  # a bad date, or one before the oldest CR, is an error, not "not in the rules yet"
         try:
             then: Clause | None = rules.clause(number, at=at)
-        except Exception:  # noqa: BLE001 - NotFoundError: it did not exist then
+        except NotFoundError:  # the clause did not exist then
             then = None
         data["at"] = {
             "date": at,
@@ -90,7 +91,6 @@ def clause_json(rules: RulesCorpus, number: str, at: str | None) -> dict[str, An
             "text": then.text if then else None,
             "diff_to_current": word_diff(then.text, clause.text) if then and then.text != clause.text else None,
         }
-        del version
     previous = None
     for step in history.steps:
         data["history"].append({

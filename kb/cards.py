@@ -47,19 +47,6 @@ class CardNames:
         """The English name of the card called `name` in any known language, or None."""
         return self._index.get(match_key(name))
 
-    def name_in(self, english: str, lang: Lang) -> str:
-        return self.names.get(english, {}).get(lang, english)
-
-    def lang_of(self, name: str) -> Lang | None:
-        english = self.resolve(name)
-        if english is None:
-            return None
-        key = match_key(name)
-        for lang, local in self.names[english].items():
-            if match_key(local) == key:
-                return lang
-        return None
-
     def to_json(self) -> dict[str, Any]:
         return {
             "description": "English, German and Spanish card names, derived from the MTGJSON files in corpus/mtgjson/ "

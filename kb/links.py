@@ -432,11 +432,14 @@ def _trigrams(toks: Sequence[str]) -> set[tuple[str, str, str]]:
 
 
 _INDEXES: dict[tuple[str, int], _Index] = {}
+_KEEP_INDEXES = 2  # a process links against one CR, at most a test's second corpus
 
 
 def _index_for(rules: RulesCorpus) -> _Index:
     key = (rules.current.date, len(rules.current.clauses))
     if key not in _INDEXES:
+        while len(_INDEXES) >= _KEEP_INDEXES:  # bounded: the oldest index goes
+            del _INDEXES[next(iter(_INDEXES))]
         _INDEXES[key] = _Index(rules.current)
     return _INDEXES[key]
 

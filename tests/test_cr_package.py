@@ -125,3 +125,24 @@ def test_a_cache_naming_classes_that_no_longer_exist_is_recomputed(corpus, modul
     loaded = load_rules(corpus)
     assert loaded.lineage == fresh.lineage and loaded.current.numbers() == ["7", "708", "708.2a"]
     assert pickle.loads(cache_file(corpus).read_bytes()).lineage == fresh.lineage  # and rewritten
+
+
+def test_the_rules_and_the_clause_matcher_follow_kb_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16: caches keyed by None kept the first corpus after KB_CORPUS changed."""
+    from kb.cr import match_clause
+
+    repo = Path(__file__).resolve().parent.parent
+    text = (repo / "corpus" / "rules" / "CR-20180713.txt").read_text(encoding="utf-8")
+    old = text.split("707.2. ", 1)[1].split(chr(10), 1)[0]
+    new = "Zebra quokka wombat platypus narwhal axolotl pangolin okapi tapir capybara."
+    (tmp_path / "a" / "rules").mkdir(parents=True)
+    (tmp_path / "a" / "rules" / "CR-20180713.txt").write_text(text, encoding="utf-8")
+    (tmp_path / "b" / "rules").mkdir(parents=True)
+    (tmp_path / "b" / "rules" / "CR-20180713.txt").write_text(text.replace(old, new), encoding="utf-8")
+    quote = new
+    seen = []
+    for name in ("a", "b", "a"):
+        monkeypatch.setenv("KB_CORPUS", str(tmp_path / name))
+        seen.append((load_rules().current.clauses["707.2"].text.startswith(new),
+                     (match_clause(quote) or ("",))[0] == "707.2"))
+    assert seen == [(False, False), (True, True), (False, False)]

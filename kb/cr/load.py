@@ -53,8 +53,9 @@ def load_current(corpus_dir: Path | None = None) -> RulesVersion:
 
 
 def load_rules(corpus_dir: Path | None = None) -> RulesCorpus:
-    """Every CR version in `<corpus>/rules/`, aligned (cached per corpus folder)."""
-    return _load_cached(str(corpus_dir) if corpus_dir else None)
+    """Every CR version in `<corpus>/rules/`, aligned (cached per corpus folder: the default folder
+    is resolved first, so a changed KB_CORPUS is a different key, never the old corpus)."""
+    return _load_cached(str(rules_dir(corpus_dir).parent))
 
 
 def cache_inputs(corpus_dir: Path | None = None) -> list[Path]:
@@ -63,10 +64,10 @@ def cache_inputs(corpus_dir: Path | None = None) -> list[Path]:
 
 
 @functools.lru_cache(maxsize=4)
-def _load_cached(corpus_dir: str | None) -> RulesCorpus:
+def _load_cached(corpus_dir: str) -> RulesCorpus:
     from kb.disk_cache import cached
 
-    folder = Path(corpus_dir) if corpus_dir else None
+    folder = Path(corpus_dir)
     return cached("rules", cache_inputs(folder), lambda: _load_uncached(folder))
 
 

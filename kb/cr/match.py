@@ -6,7 +6,7 @@ import functools
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from kb.cr.load import load_current
+from kb.cr.load import load_current, rules_dir
 from kb.cr.numbers import depth_of
 from kb.cr.parse import RulesVersion
 from kb.cr.text import dice, is_title, shingles, tokens, wording_key
@@ -66,11 +66,11 @@ class _ClauseMatcher:
 
 
 @functools.lru_cache(maxsize=4)
-def _matcher_for(corpus_dir: str | None) -> _ClauseMatcher:
-    return _ClauseMatcher(load_current(Path(corpus_dir) if corpus_dir else None))
+def _matcher_for(corpus_dir: str) -> _ClauseMatcher:
+    return _ClauseMatcher(load_current(Path(corpus_dir)))
 
 
 def match_clause(text: str, corpus_dir: Path | None = None) -> tuple[str, float] | None:
     """The current clause number and a similarity in (0, 1] when `text` is a copy of a clause of
     the current CR (quotes, spaces and case may differ), else None (e.g. for a ruling)."""
-    return _matcher_for(str(corpus_dir) if corpus_dir else None).match(text)
+    return _matcher_for(str(rules_dir(corpus_dir).parent)).match(text)
