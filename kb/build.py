@@ -156,11 +156,11 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
 
     entries = link_rules(entries, load_rules(), on_progress=progress)
     progress("attach checks", 0, 1)
-    from kb.checks import load_checks, match_entries
+    from kb.checks import attach_checks, load_checks, match_entries
 
     checks, check_problems = load_checks()
     check_ids, attach_problems = match_entries(entries, checks)
-    entries = attach_check_ids(entries, check_ids)
+    entries = attach_checks(entries, check_ids)
 
     stored = stored_count(entries)
     if stored != len(records):  # conservation is the dedup contract; never write a KB that breaks it
@@ -230,14 +230,6 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
             continue
         result.extend(label, parse_text(text, label, names=names, match_clause=match_clause))
     return result
-
-
-def attach_check_ids(entries: list[Entry], check_ids: dict[str, str]) -> list[Entry]:
-    """Entries with `checks` filled from a check id → entry id mapping (sorted ids)."""
-    by_entry: dict[str, list[str]] = {}
-    for check_id, entry_id in check_ids.items():
-        by_entry.setdefault(entry_id, []).append(check_id)
-    return [replace(e, checks=tuple(sorted(by_entry[e.id]))) if e.id in by_entry else e for e in entries]
 
 
 def compute_outdated(entries: list[Entry]) -> list[OutdatedItem]:

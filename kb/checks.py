@@ -139,14 +139,9 @@ def _ruling_texts(entries: list[Entry]) -> list[tuple[Entry, list[str]]]:
     ]
 
 
-def entry_of_checks(entries: list[Entry], checks: list[Check]) -> dict[str, str]:
-    """Check id -> entry id; raises CheckError for a check that quotes zero or several rulings."""
-    rulings = _ruling_texts(entries)
-    return {c.id: _entry_for(c, rulings).id for c in checks}
-
-
 def match_entries(entries: list[Entry], checks: list[Check]) -> tuple[dict[str, str], list[Problem]]:
-    """Like `entry_of_checks`, but a check that quotes zero or several rulings becomes a Problem."""
+    """Check id -> entry id of the one ruling each check quotes (any wording, after normalising);
+    a check that quotes no ruling or several is a Problem with its file and line instead."""
     rulings = _ruling_texts(entries)
     found: dict[str, str] = {}
     problems: list[Problem] = []
@@ -189,14 +184,12 @@ def coverage(entries: Sequence[Entry]) -> tuple[int, int, list[Entry]]:
     return len(face_down) - len(missing), len(face_down), missing
 
 
-def attach_checks(entries: list[Entry], checks: list[Check]) -> list[Entry]:
-    """Entries with `checks` filled (sorted check ids); every check must quote exactly one ruling."""
+def attach_checks(entries: list[Entry], check_ids: dict[str, str]) -> list[Entry]:
+    """Entries with `checks` filled (sorted check ids) from `match_entries`'s check id -> entry id."""
     by_entry: dict[str, list[str]] = {}
-    for check_id, entry_id in entry_of_checks(entries, checks).items():
+    for check_id, entry_id in check_ids.items():
         by_entry.setdefault(entry_id, []).append(check_id)
-    return [
-        replace(e, checks=tuple(sorted(by_entry[e.id]))) if e.id in by_entry else e for e in entries
-    ]
+    return [replace(e, checks=tuple(sorted(by_entry[e.id]))) if e.id in by_entry else e for e in entries]
 
 
 def run_checks(

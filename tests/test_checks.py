@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from kb.checks import attach_checks, load_cards, load_checks, normalise_quote, run_checks
-from kb.errors import CheckError
+from kb.checks import attach_checks, load_cards, load_checks, match_entries, normalise_quote, run_checks
 from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.scenario import Check, run_check
 
@@ -132,30 +132,39 @@ def _check(name: str, ruling: str) -> Check:
     return replace(CHECKS[0], id=f"t/{name}", name=name, ruling=ruling)
 
 
+def _attach(entries: list[Entry], checks: list[Check]) -> tuple[list[Entry], list[str]]:
+    """As the build attaches them: match each check's quote, attach, keep the problems."""
+    found, problems = match_entries(entries, checks)
+    return attach_checks(entries, found), [f"{p.source}:{p.line}: {p.reason}" for p in problems]
+
+
 def test_attach_matches_any_variant_after_normalisation() -> None:
     entries = [
         _entry("e1", "Because face-down creatures don\u2019t have names, they can\u2019t have the same name."),
         _entry("e2", "Turning a permanent face up or face down doesn't change whether it's tapped."),
     ]
     checks = [_check("b", "DON'T HAVE  NAMES"), _check("a", "don't have names, they"), _check("c", "tapped.")]
-    out = attach_checks(entries, checks)
-    assert out[0].checks == ("t/a", "t/b") and out[1].checks == ("t/c",)
+    out, problems = _attach(entries, checks)
+    assert out[0].checks == ("t/a", "t/b") and out[1].checks == ("t/c",) and problems == []
 
 
 def test_attach_ignores_rule_entries() -> None:
     entries = [_entry("r", "don't have names", kind=Kind.RULE), _entry("e", "don't have names")]
-    assert attach_checks(entries, [_check("a", "have names")])[1].checks == ("t/a",)
+    out, problems = _attach(entries, [_check("a", "have names")])
+    assert out[0].checks == () and out[1].checks == ("t/a",) and problems == []
 
 
-def test_attach_zero_matches_names_file_and_line() -> None:
-    with pytest.raises(CheckError, match=r"corpus/checks/.*\.yaml:\d+.*quotes no ruling"):
-        attach_checks([_entry("e", "something else")], [_check("a", "not there")])
+def test_attach_zero_matches_is_a_problem_naming_file_and_line() -> None:
+    out, problems = _attach([_entry("e", "something else")], [_check("a", "not there")])
+    assert out[0].checks == ()
+    assert len(problems) == 1 and re.match(r"corpus/checks/.*\.yaml:\d+: .*quotes no ruling", problems[0])
 
 
-def test_attach_several_matches_is_an_error() -> None:
+def test_attach_several_matches_is_a_problem_and_attaches_nothing() -> None:
     entries = [_entry("e1", "face-down creature"), _entry("e2", "another face-down creature")]
-    with pytest.raises(CheckError, match="quotes 2 rulings"):
-        attach_checks(entries, [_check("a", "face-down creature")])
+    out, problems = _attach(entries, [_check("a", "face-down creature")])
+    assert [e.checks for e in out] == [(), ()]
+    assert len(problems) == 1 and "quotes 2 rulings" in problems[0]
 
 
 def test_normalise_quote() -> None:

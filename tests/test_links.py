@@ -118,10 +118,7 @@ def test_labelled_precision_and_recall(rules):
 
 
 def test_every_ingested_ruling_has_a_link_or_says_why_not(rules):
-    ingest = pytest.importorskip("kb.ingest")
-    dedup = pytest.importorskip("kb.dedup")
-    cards = pytest.importorskip("kb.cards")
-    from kb import cr, paths
+    from kb import cards, cr, dedup, ingest, paths
 
     corpus = paths.corpus_dir()
     result = ingest.ingest(ingest.bundled_sources(corpus), names=cards.load_names(corpus),
