@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from kb.cards import load_names
 from kb.ingest import Format, decode, detect_format
 from kb.model import Kind, Lang
-from kb.normalize import DateFormatError, normalize_text, parse_date
+from kb.normalize import DateFormatError, is_iso_date, normalize_text, parse_date
 from kb.parsers import mtgjson, pages
 from kb.paths import corpus_dir
 from tests.conftest import DATA
@@ -60,9 +60,11 @@ def test_every_date_round_trips_in_every_page_format(day):
 @given(st.text(max_size=40))
 def test_parse_date_never_fails_other_than_with_its_own_error(raw):
     try:
-        parse_date(raw)
-    except DateFormatError:
-        pass
+        iso = parse_date(raw)
+    except DateFormatError as e:
+        assert str(e)  # says what it could not read
+        return
+    assert is_iso_date(iso), (raw, iso)  # whatever it accepts becomes a real ISO date
 
 
 def test_english_card_page():
