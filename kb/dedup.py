@@ -140,10 +140,10 @@ def lemma(word: str, lang: Lang) -> str:
             if word.endswith(ending) and len(word) - len(ending) >= 3:
                 word = word[: -len(ending)]
                 break
+        if len(word) > 3 and word[-1] == word[-2]:  # tapped / tap, verlässt / verlassen
+            word = word[:-1]
     if lang is Lang.ES:  # stem-vowel diphthongs: manifiesta / manifestar, vuelve / volver
         word = word.replace("ie", "e").replace("ue", "o")
-    if len(word) > 3 and word[-1] == word[-2]:  # tapped / tap, verlässt / verlassen
-        word = word[:-1]
     return word
 
 
