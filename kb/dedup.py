@@ -420,8 +420,9 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
     """For each foreign group (by index) that translates an English cluster: the cluster and the cosine.
 
     Nearest by cosine is not enough (every text has a nearest neighbour). A translation must name
-    the same mechanics (through the glossary), digits, mana symbols and cards as its English entry
-    and share most of its glossary concepts; among the entries that fit so, lead the next one by a
+    the same mechanics (through the glossary, in any inflected form: `ConceptFinder`), digits, mana
+    symbols and cards as its English entry and share most of its glossary concepts (`concepts_agree`);
+    among the entries that fit so, lead the next one by a
     margin; and be the best match of that entry among the texts of its language. When its card is
     known, only that card's English entries compete.
     """
