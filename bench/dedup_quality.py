@@ -134,14 +134,15 @@ def evaluate(entries: list, gold: dict) -> dict:
                                "recall": ratio(tp, with_counterpart),
                                "own_entry_correct": f"{alone_ok}/{alone}"}
     return {"merges": merges, "false_merges_all_wordings": all_false, "translations": translations,
-            "failures": failures, "english_wordings": len(entry_of), "entries": len(entries)}
+            "failures": failures, "english_wordings": len(entry_of), "entries": len(entries),
+            "foreign": len(gold["foreign"])}
 
 
 def render(result: dict, seconds: float, embedder: str) -> str:
     lines = ["# Deduplication quality", "",
              f"`python bench/dedup_quality.py --embedder {embedder}` over the bundled corpus plus the "
              "German and Spanish rulings of `bench/dedup_gold.yaml` (gold: 70 labelled English pairs among "
-             f"{result['english_wordings']} English wordings; 33 foreign rulings written for the benchmark). "
+             f"{result['english_wordings']} English wordings; {result['foreign']} foreign rulings written for the benchmark). "
              f"{result['entries']} entries, {seconds:.0f} s.", "",
              "## Merges (labelled English pairs)", "",
              "| split | pairs | true merges | false merges | missed | precision | recall |", "|---|---|---|---|---|---|---|"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from difflib import SequenceMatcher
 from typing import Any, Iterable, NamedTuple, Sequence
 
@@ -29,6 +30,7 @@ from kb.ids import digest_id
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
 from kb.normalize import match_key, normalize_text
 from kb.search.glossary import Glossary
+from kb.search.text import STOPWORDS, fold
 from kb.terminology import Terminology
 
 SHINGLE = 3
@@ -40,6 +42,7 @@ REVISION_CONTAINED_RATIO = 0.55
 TRANSLATION_MIN_COSINE = 0.80
 TRANSLATION_MARGIN = 0.02  # over the next English entry that fits as well (dev split of bench/dedup_gold.yaml)
 TRANSLATION_MIN_CONCEPTS = 0.7  # Jaccard of glossary concepts (dev: translations >= 0.75, others <= 0.6)
+TRANSLATION_LONG = 15  # words: in texts this long that share 2+ concepts, one concept may go unmatched
 
 
 # Words whose difference makes two wordings two rulings: negations (counted, so "has no name" and
@@ -54,6 +57,7 @@ QUANTIFIERS = frozenset(
 NUMBER_WORDS = frozenset(
     "zero one two three four five six seven eight nine ten eleven twelve twenty once twice thrice half "
     "single x".split())
+_WORD = re.compile(r"[a-z0-9]+(?:/[a-z0-9]+)?")
 _MEANING_TOKEN = re.compile(r"\{[^}]*\}|[a-z0-9]+(?:'[a-z]+)?")
 _INFLECTIONS = ("", "s", "es", "d", "ed", "ing", "ped", "ping")  # manifest(ed), cloak(s), tap(ped)
 _NAME_ENDINGS = ("", "s", "es", "n", "en")  # German genitive and weak endings: des Gedankenverdrehers
@@ -102,6 +106,63 @@ def _keyword_names(names: Iterable[str]) -> set[str]:
             if part and re.fullmatch(r"[a-z][a-z' -]*", part):
                 out.add(part)
     return out
+
+
+# Inflection by rule, so the glossary lists one form of a word and a ruling may use any other:
+# "manifestierst", "aufzudecken", "manifestando", "se disparan", "revealing". Crude on purpose
+# (a few suffix and prefix rules per language, applied alike to glossary terms and to texts):
+# two forms of one verb must meet, nothing needs to be a real lemma.
+_DE_PREFIX = "(?:auf|ab|an|aus|ein|um|zuruck|vor|nach|weg|her|hin|mit|offen|fest|los)"
+_DE_ZU = re.compile(rf"^({_DE_PREFIX})zu(\w{{3,}}en)$")  # aufzudecken -> aufdecken
+_DE_GE = re.compile(rf"^({_DE_PREFIX}?)ge(\w{{3,}}(?:t|en))$")  # aufgedeckt -> aufdeckt, getappt -> tappt
+_ENDINGS = {
+    Lang.EN: ("ing", "ed", "es", "s", "e", "d"),
+    Lang.DE: ("est", "tet", "ten", "end", "st", "te", "et", "en", "em", "er", "es", "e", "t", "n", "s"),
+    Lang.ES: ("ieron", "aremos", "eremos", "iremos", "iendo", "yendo", "ando", "aron", "aste", "ados", "adas",
+              "idos", "idas", "amos", "emos", "imos", "aban", "aran", "eran", "iran", "ado", "ada", "ido", "ida",
+              "aba", "ara", "era", "ira", "ian", "ar", "er", "ir", "as", "es", "an", "en", "ia", "io", "a", "e",
+              "o", "s", "n"),
+}
+_ES_CLITIC = re.compile(r"(ar|er|ir|ndo)(?:se)?(?:la|lo|le|las|los|les|se|me|te|nos)$")  # ponerla
+
+
+@lru_cache(maxsize=65536)
+def lemma(word: str, lang: Lang) -> str:
+    """A folded word reduced by `lang`'s inflection rules; forms of one word share it."""
+    if lang is Lang.DE:
+        word = _DE_ZU.sub(r"\1\2", word)
+        word = _DE_GE.sub(r"\1\2", word)
+    elif lang is Lang.ES:
+        word = _ES_CLITIC.sub(r"\1", word)
+    # Two rounds: an adjective or tense ending on top of a verb's (verdeckt-er, manifestar-ás).
+    for _ in range(1 if lang is Lang.EN else 2):
+        for ending in _ENDINGS.get(lang, ()):
+            if word.endswith(ending) and len(word) - len(ending) >= 3:
+                word = word[: -len(ending)]
+                break
+        if len(word) > 3 and word[-1] == word[-2]:  # tapped / tap, verlässt / verlassen
+            word = word[:-1]
+    if lang is Lang.ES:  # stem-vowel diphthongs: manifiesta / manifestar, vuelve / volver
+        word = word.replace("ie", "e").replace("ue", "o")
+    return word
+
+
+def _lemmas(text: str, lang: Lang) -> list[str]:
+    return [lemma(w, lang) for w in _WORD.findall(fold(text).replace("-", " ")) if w not in STOPWORDS]
+
+
+class ConceptFinder:
+    """Glossary concepts in a text of one language, matched on `lemma`s of that language's terms."""
+
+    def __init__(self, glossary: Glossary | None) -> None:
+        concepts = glossary.concepts if glossary else []
+        self._by_lang = {
+            lang: _PhraseFinder(((tuple(_lemmas(term, lang)), c.id) for c in concepts for term in c.terms.get(lang, ())))
+            for lang in Lang}
+
+    def find(self, text: str, lang: Lang) -> list[str]:
+        """Concept ids in text order, each once."""
+        return list(dict.fromkeys(self._by_lang[lang].find(_lemmas(text, lang))))
 
 
 class _PhraseFinder:
@@ -168,6 +229,8 @@ class Lexicon:
         concepts = self.glossary.concepts if self.glossary else []
         self.mechanic_concepts = frozenset(
             c.id for c in concepts if any(t.lower() in mechanic_words for t in c.terms.get(Lang.EN, ())))
+        self._concepts = ConceptFinder(self.glossary)
+        self._heads = {c.id: c.terms[Lang.EN][0].lower() for c in concepts if c.terms.get(Lang.EN)}
 
     def add_cards(self, english_names: Iterable[str]) -> None:
         """Card names the records carry but the names table may lack (a judge's own files)."""
@@ -208,16 +271,16 @@ class Lexicon:
         sig.add(("negations", str(sum(t in NEGATIONS for t in toks))))
         return frozenset(sig)
 
-    def evidence(self, text: str) -> Evidence:
-        """Language-neutral evidence of a wording in any language (see `Evidence`)."""
-        found = self.glossary.concepts_in(text) if self.glossary else []
-        mechanic = [c for c in found if c.id in self.mechanic_concepts]
-        heads = [c.terms[Lang.EN][0].lower() for c in mechanic if c.terms.get(Lang.EN)]
+    def evidence(self, text: str, lang: Lang = Lang.EN) -> Evidence:
+        """Language-neutral evidence of a wording in `lang` (see `Evidence`)."""
+        found = self._concepts.find(text, lang)
+        heads = [self._heads.get(c, c) for c in found if c in self.mechanic_concepts]
         # German splits "manifestiert ... das Grauen": manifest dread's text also shows manifest.
-        mechanics = frozenset(c.id for c, head in zip(mechanic, heads)
-                              if not any(h != head and h.startswith(head + " ") for h in heads))
+        mechanics = frozenset(c for c in found if c in self.mechanic_concepts
+                              and not any(h != self._heads.get(c, c) and h.startswith(self._heads.get(c, c) + " ")
+                                          for h in heads))
         digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text)))
-        return Evidence(mechanics, digits, self.cards_in(text), frozenset(c.id for c in found))
+        return Evidence(mechanics, digits, self.cards_in(text), frozenset(found))
 
 
 class Evidence(NamedTuple):
@@ -357,8 +420,9 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
     """For each foreign group (by index) that translates an English cluster: the cluster and the cosine.
 
     Nearest by cosine is not enough (every text has a nearest neighbour). A translation must name
-    the same mechanics (through the glossary), digits, mana symbols and cards as its English entry
-    and share most of its glossary concepts; among the entries that fit so, lead the next one by a
+    the same mechanics (through the glossary, in any inflected form: `ConceptFinder`), digits, mana
+    symbols and cards as its English entry and share most of its glossary concepts (`concepts_agree`);
+    among the entries that fit so, lead the next one by a
     margin; and be the best match of that entry among the texts of its language. When its card is
     known, only that card's English entries compete.
     """
@@ -413,10 +477,11 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
         if c not in english_evidence:
             english_evidence[c] = lexicon.evidence(english_text[c])
         mine = english_evidence[c]
-        return mine[:3] == evidence[:3] and _jaccard(mine.concepts, evidence.concepts) >= TRANSLATION_MIN_CONCEPTS
+        words = min(len(english_text[c].split()), len(foreign[f].records[0].text.split()))
+        return mine[:3] == evidence[:3] and concepts_agree(mine.concepts, evidence.concepts, words)
 
     for f, cands in wanted.items():
-        evidence = lexicon.evidence(foreign[f].records[0].text)
+        evidence = lexicon.evidence(foreign[f].records[0].text, foreign[f].lang)
         ranked = sorted(((float(sims[f, col[c]]), c) for c in cands), key=lambda t: (-t[0], t[1]))
         # The runner-up that counts is the next English entry that could be the translation too.
         fitting = [(score, c) for score, c in ranked if qualifies(f, c, score, evidence)]
@@ -428,6 +493,17 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
             continue
         result[f] = (c, score)
     return result
+
+
+def concepts_agree(a: frozenset[str], b: frozenset[str], words: int = 0) -> bool:
+    """Two texts name mostly the same glossary concepts (Jaccard >= `TRANSLATION_MIN_CONCEPTS`).
+    In long texts (`words`, the shorter's count, >= `TRANSLATION_LONG`) that share two or more,
+    one concept may be missing on either side: a translation often says a thing in words the
+    glossary has no term for ("umzudrehen" for "turn face down")."""
+    shared, union = len(a & b), len(a | b)
+    if words >= TRANSLATION_LONG and shared >= 2 and union > shared:
+        return shared / (union - 1) >= TRANSLATION_MIN_CONCEPTS
+    return _jaccard(a, b) >= TRANSLATION_MIN_CONCEPTS
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -1,0 +1,161 @@
+"""Translation alignment (kb.dedup): inflected forms meet their glossary term, concept overlap
+forgives one concept in long texts, and a foreign ruling joins only the English ruling it
+translates (issue 11). An embedder with chosen vectors stands in for the model, so each rule is
+tested on its own."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+from kb.build import load_lexicon, load_terminology
+from kb.cards import load_names
+from kb.dedup import ConceptFinder, Lexicon, concepts_agree, deduplicate, lemma
+from kb.model import Kind, Lang, Record
+from kb.normalize import match_key
+from kb.paths import corpus_dir
+from kb.search.glossary import Glossary
+from kb.search.text import fold
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    return load_lexicon(corpus_dir(), load_names(corpus_dir()))
+
+
+class ChosenEmbedder:
+    """Each text's vector is given by the test (unit length); an unknown text is orthogonal to all."""
+
+    name = "chosen"
+
+    def __init__(self, vectors: dict[str, list[float]], dim: int = 8) -> None:
+        self.dim = dim
+        self.vectors = {t: np.asarray(v + [0.0] * (dim - len(v)), dtype=np.float32) for t, v in vectors.items()}
+
+    def embed_queries(self, texts):
+        rows = [self.vectors.get(t, np.eye(self.dim, dtype=np.float32)[-1]) for t in texts]
+        return np.stack([r / np.linalg.norm(r) for r in rows])
+
+    embed_passages = embed_queries
+
+
+def rec(text, card, lang=Lang.EN, line=1, source="set.json", date="2015-02-25"):
+    return Record(text=text, original=text, lang=lang, date=date, source=source, line=line,
+                  kind=Kind.RULING, card=card)
+
+
+def entry_of(entries, text):
+    (found,) = [e for e in entries if any(match_key(v.text) == match_key(text) for v in e.variants)]
+    return found
+
+
+def dedup(records, vectors):
+    return deduplicate(records, embedder=ChosenEmbedder(vectors), terminology=load_terminology(corpus_dir()),
+                       lexicon=lexicon())
+
+
+# --- inflection by rule -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("form, base, lang", [
+    ("manifestierst", "manifestieren", Lang.DE),  # verb endings
+    ("manifestierte", "manifestiert", Lang.DE),
+    ("aufzudecken", "aufdecken", Lang.DE),  # zu-infinitive of a separable verb
+    ("aufgedeckt", "aufdecken", Lang.DE),  # ge- participle inside a separable verb
+    ("verdeckter", "verdeckt", Lang.DE),  # adjective ending on a participle (two rounds)
+    ("verlässt", "verlassen", Lang.DE),  # doubled consonant
+    ("manifestando", "manifestar", Lang.ES),  # gerund
+    ("manifestarás", "manifestar", Lang.ES),  # future: infinitive + ending (two rounds)
+    ("manifiestas", "manifestar", Lang.ES),  # stem-vowel diphthong
+    ("encantándola", "encantar", Lang.ES),  # gerund with a clitic pronoun
+    ("disparan", "dispara", Lang.ES),
+    ("revealing", "reveal", Lang.EN),
+    ("tapped", "tap", Lang.EN),
+])
+def test_inflected_forms_share_a_lemma(form, base, lang):
+    assert lemma(fold(form), lang) == lemma(fold(base), lang)
+
+
+@pytest.mark.parametrize("a, b, lang", [
+    ("manifest", "megamorph", Lang.EN), ("verdeckt", "aufdecken", Lang.DE), ("morph", "megamorph", Lang.DE),
+    ("boca", "bloque", Lang.ES),
+])
+def test_different_words_keep_different_lemmas(a, b, lang):
+    assert lemma(fold(a), lang) != lemma(fold(b), lang)
+
+
+@pytest.mark.parametrize("text, lang, concept", [
+    ("Falls du für X 0 wählst, manifestierst du nur die oberste Karte.", Lang.DE, "manifest"),
+    ("Seguirás manifestando la primera carta.", Lang.ES, "manifest"),
+    ("Eine verdeckte Kreatur mit Megamorph aufzudecken ist eine Sonderaktion.", Lang.DE, "turn_face_up"),
+    ("Algunas habilidades se disparan igualmente.", Lang.ES, "trigger"),
+])
+def test_glossary_concepts_are_found_in_any_inflected_form(text, lang, concept):
+    assert concept in ConceptFinder(Glossary.load()).find(text, lang)
+
+
+def test_a_text_is_matched_only_against_its_own_languages_terms():
+    # Spanish "dice" (says) is not the English "dice" of the markers concept.
+    finder = ConceptFinder(Glossary.load())
+    assert "markers" in finder.find("Use dice to mark them.", Lang.EN)
+    assert "markers" not in finder.find("La carta dice que la pongas boca abajo.", Lang.ES)
+
+
+# --- concept overlap ------------------------------------------------------------------------
+
+def test_a_long_text_may_miss_one_concept_a_short_one_may_not():
+    english = frozenset({"exile", "face_down", "leave_game", "look_at"})
+    german = frozenset({"exile", "face_down", "game_end", "look_at"})  # one concept named otherwise
+    assert concepts_agree(english, german, words=18)
+    assert not concepts_agree(english, german, words=8)
+
+
+def test_forgiving_one_concept_needs_two_shared():
+    assert not concepts_agree(frozenset({"a", "b"}), frozenset({"a"}), words=40)
+    assert not concepts_agree(frozenset({"a", "b", "c"}), frozenset({"a", "d", "e"}), words=40)
+    assert concepts_agree(frozenset({"a", "b", "c"}), frozenset({"a", "b"}), words=40)
+
+
+# --- alignment --------------------------------------------------------------------------------
+
+WILDCALL = "If you choose 0 for X, you'll just manifest the top card of your library."
+WILDCALL_TAPPED = "Turning a permanent face up or face down doesn't change whether that permanent is tapped or untapped."
+WILDCALL_DE = "Falls du für X 0 wählst, manifestierst du nur die oberste Karte deiner Bibliothek."
+
+
+def test_a_german_translation_with_an_inflected_mechanic_joins_its_ruling():
+    entries = dedup([rec(WILDCALL, "Wildcall"), rec(WILDCALL_TAPPED, "Wildcall", line=2),
+                     rec(WILDCALL_DE, "Wildcall", Lang.DE, source="de.txt")],
+                    {WILDCALL: [1, 0], WILDCALL_TAPPED: [0, 1], WILDCALL_DE: [1, 0.1]})
+    joined = entry_of(entries, WILDCALL_DE)
+    assert joined.text == WILDCALL and joined.text_in(Lang.DE) == WILDCALL_DE
+
+
+SPECIAL_ACTION = ("Any time you have priority, you may turn a manifested creature face up by revealing that it's "
+                  "a creature card and paying its mana cost. This is a special action.")
+CLOAK_ES = ("Puedes poner boca arriba una criatura encubierta revelando que es una carta de criatura y pagando "
+            "su coste de maná en cualquier momento en que tengas prioridad. Es una acción especial.")
+MANIFEST_ES = CLOAK_ES.replace("encubierta", "manifestada")
+
+
+@pytest.mark.parametrize("spanish, joins", [(MANIFEST_ES, True), (CLOAK_ES, False)])
+def test_a_ruling_about_another_mechanic_stays_an_entry_of_its_own(spanish, joins):
+    # The cloak ruling is as close by cosine as the manifest one; the mechanic tells them apart.
+    entries = dedup([rec(SPECIAL_ACTION, None), rec(spanish, None, Lang.ES, source="es.txt")],
+                    {SPECIAL_ACTION: [1, 0], spanish: [1, 0.1]})
+    assert bool(entry_of(entries, spanish).variants_in(Lang.EN)) is joins
+
+
+FORM = "If the enchanted creature is turned face up, the \"Form\" will continue to enchant it."
+FORM_AURA = "If the enchanted creature is turned face up, the \"Form\" won't go to the graveyard."
+FORM_ES = "Si la criatura encantada se pone boca arriba, la \"Forma\" seguirá encantándola."
+
+
+@pytest.mark.parametrize("second, joins", [([0.0, 1.0], True), ([1.0, 0.12], False)])
+def test_a_translation_must_lead_the_next_fitting_ruling_by_a_margin(second, joins):
+    # Two English rulings of the card fit the Spanish text alike; a near tie joins neither.
+    entries = dedup([rec(FORM, "Lightform"), rec(FORM_AURA, "Lightform", line=2, date="2014-01-01"),
+                     rec(FORM_ES, "Lightform", Lang.ES, source="es.txt")],
+                    {FORM: [1, 0.1], FORM_AURA: second, FORM_ES: [1, 0.11]})
+    assert bool(entry_of(entries, FORM_ES).variants_in(Lang.EN)) is joins
