@@ -21,9 +21,7 @@ from cli.common import (KBGroup, card_name, console, data_home, err_console, err
                         print_json, progress_bar)
 
 if TYPE_CHECKING:
-    from kb.checks import CheckResult
     from kb.model import Entry
-    from kb.scenario import Check
 
 app = typer.Typer(
     name="kb",
@@ -133,7 +131,9 @@ def show(
         found = kb.resolve(entry_id)
         entry = found.entry
         outdated = kb.outdated(entry.id)
-        checks, results = _run_entry_checks(entry)
+        from kb.checks import run_entry_checks
+
+        checks, results = run_entry_checks(entry)
     if as_json:
         print_json(entry.to_json() | {
             "outdated": [item.to_json() for item in outdated],
@@ -149,18 +149,6 @@ def show(
     render.entry_detail(console, entry, lang=language, clause_texts=_clause_texts(entry),
                         outdated=marks, collapse=not all_variants)
     render.check_blocks(console, checks, results)
-
-
-def _run_entry_checks(entry: Entry) -> tuple[list[Check], list[CheckResult]]:
-    """The entry's checks and their results under the current rules."""
-    if not entry.checks:
-        return [], []
-    from kb.checks import load_checks, run_checks
-    from kb.game.rules import CURRENT
-
-    checks = [c for c in load_checks()[0] if c.id in set(entry.checks)]
-    results = run_checks(checks, rules_date=CURRENT, entries_by_check={c.id: entry.id for c in checks})
-    return checks, results
 
 
 def stats(as_json: JsonOpt = False) -> None:

@@ -34,6 +34,7 @@ __all__ = [
     "match_entries",
     "normalise_quote",
     "run_checks",
+    "run_entry_checks",
 ]
 
 
@@ -221,3 +222,15 @@ def run_checks(
             )
         )
     return results
+
+
+def run_entry_checks(entry: Entry, rules_date: str | None = None) -> tuple[list[Check], list[CheckResult]]:
+    """An entry's scenario checks and their results under `rules_date` (None: the current rules),
+    as `kb show` runs them."""
+    if not entry.checks:
+        return [], []
+    from kb.game.rules import CURRENT
+
+    mine = set(entry.checks)
+    checks = [c for c in load_checks()[0] if c.id in mine]
+    return checks, run_checks(checks, rules_date=rules_date or CURRENT, entries_by_check={c.id: entry.id for c in checks})
