@@ -157,7 +157,7 @@ RULE_STOPWORDS = frozenset(
 # ---------------------------------------------------------------------------------------------
 # Stem. One suffix stripper, two suffix lists: retrieval stems three languages hard so that
 # `verdeckt`/`verdeckte`/`verdeckten` meet; rule comparison (English only) strips just -ing, -ed,
-# -es, -s, so `creatures`/`creature` meet while `player` or `hidden` keep the endings the rules spell.
+# -es, -s, so `reveals`/`revealed`/`revealing` meet while `player` or `hidden` keep their endings.
 
 # Longest first; a suffix is only stripped when at least four letters remain.
 _SEARCH_SUFFIXES = (
