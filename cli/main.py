@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
@@ -223,9 +221,9 @@ def write_output(path: Path, text: str) -> None:
     (temp file and rename beside the real file, so a link stays a link); a FIFO or device is
     written through; a folder is refused."""
     import stat
-    import tempfile
 
     from kb.errors import InputError
+    from kb.normalize import write_atomic
 
     target = path
     try:
@@ -244,17 +242,7 @@ def write_output(path: Path, text: str) -> None:
             with open(target, "w", encoding="utf-8") as f:  # FIFO, /dev/stdout, a terminal...
                 f.write(text)
             return
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            if mode is not None:
-                os.chmod(tmp, stat.S_IMODE(mode))
-            os.replace(tmp, target)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        write_atomic(target, text, mode=None if mode is None else stat.S_IMODE(mode))
     except OSError as e:
         raise InputError(f"cannot write to {path}: {e.strerror or e}", source=str(path)) from None
 

@@ -62,8 +62,8 @@ def rule(
 
 
 def clause_json(rules: RulesCorpus, number: str, at: str | None) -> dict[str, Any]:
-    from kb.cr import word_diff
     from kb.errors import NotFoundError
+    from kb.normalize import word_diff
 
     clause = rules.clause(number)
     history = rules.history(number)
@@ -131,7 +131,7 @@ def linked_rulings(number: str, limit: int | None) -> tuple[list[dict[str, Any]]
 
 
 def diff_json(diff: SectionDiff) -> dict[str, Any]:
-    from kb.cr import word_diff
+    from kb.normalize import word_diff
 
     changes: list[dict[str, Any]] = []
     for c in diff.changes:

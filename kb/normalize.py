@@ -1,10 +1,21 @@
-"""Text and date normalisation shared by all parsers."""
+"""The one text module: normalise, fold, tokenise, stem, stopwords, dates, word diff, atomic write.
+
+Every other module imports these; none keeps its own copy. Where two callers need different
+behaviour (rule comparison keeps `+1/+1` and `{2}` as words, search folds accents and stems hard),
+there are two clearly named functions here, each saying why.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import difflib
+import functools
+import os
 import re
+import tempfile
 import unicodedata
 from datetime import date, datetime
+from pathlib import Path
 
 # What kb.ingest.decode puts in place of a line's bytes that are no text (neither UTF-8 nor cp1252, or
 # NUL): a parser skips the unit that holds it, with its line, instead of storing mojibake.
@@ -16,14 +27,24 @@ def is_undecodable(text: str) -> bool:
     """Whether `text` holds bytes that were no text (or a NUL, which JSON can smuggle in as \\u0000)."""
     return UNDECODABLE in text or "\x00" in text
 
-_QUOTES = str.maketrans({"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"', "´": "'"})
+
+# ---------------------------------------------------------------------------------------------
+# Normalise
+
+_QUOTES = {"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"', "„": '"', "‟": '"', "´": "'"}
+_PLAIN_QUOTES = str.maketrans(_QUOTES)
+_PLAIN_QUOTES_AND_DASHES = str.maketrans({**_QUOTES, "\u2014": "-", "\u2013": "-", "\u2212": "-"})
 _SPACE = re.compile(r"\s+")
 _NON_WORD = re.compile(r"[^\w]+")
 
 
-def normalize_text(text: str) -> str:
-    """NFKC, plain quotes and apostrophes, single spaces, no surrounding space."""
-    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+def normalize_text(text: str, *, plain_dashes: bool = False) -> str:
+    """NFKC, plain quotes and apostrophes, single spaces, no surrounding space.
+
+    `plain_dashes` also turns em dash, en dash and minus sign into `-`: how rule texts are compared
+    (kb.cr, kb.links), where `—` and `-` must meet. Ruling texts keep their dashes (the export shows them).
+    """
+    text = unicodedata.normalize("NFKC", text).translate(_PLAIN_QUOTES_AND_DASHES if plain_dashes else _PLAIN_QUOTES)
     return _SPACE.sub(" ", text).strip()
 
 
@@ -33,7 +54,184 @@ def match_key(text: str) -> str:
 
 
 def words(text: str) -> list[str]:
+    """The words of `match_key`: every run of letters and digits, punctuation dropped."""
     return match_key(text).split()
+
+
+# ---------------------------------------------------------------------------------------------
+# Fold and tokenise. Two tokenisers besides `words`, for two jobs:
+# - `rule_tokens` compares rule and ruling wordings: lower case, accents kept, `+1/+1`, `{2}{u}` and
+#   `it's` stay one token (the wording is the point; kb.cr lineage, kb.links).
+# - `tokenize` is for lexical retrieval in three languages: accents folded, apostrophes dropped,
+#   stopwords removed, stemmed (kb.search, kb.outdated's touched words, card-name spotting).
+
+_RULE_WORD = re.compile(r"[a-z0-9{}/+\-']+")
+
+
+def rule_tokens(text: str) -> list[str]:
+    """Lower-case word tokens of a rule text (quotes and dashes normalised, outer `'`/`-` dropped)."""
+    return [w.strip("'-") for w in _RULE_WORD.findall(normalize_text(text, plain_dashes=True).lower()) if w.strip("'-")]
+
+
+_SEARCH_WORD = re.compile(r"[a-z0-9]+(?:/[a-z0-9]+)?")
+_APOSTROPHE = re.compile(r"['’`´]")
+_PUNCT = str.maketrans({"\u2014": " ", "\u2013": " ", "\u2022": " ", "\u2212": "-", "\u00a0": " ",
+                        "\u2026": " ", "\u201c": '"', "\u201d": '"', "\u2019": "", "\u2018": ""})
+
+
+def fold(text: str) -> str:
+    """Casefolded, diacritics removed, `ß` → `ss`, apostrophes dropped: a judge may type `uber` for
+    `über` or `doesnt` for `doesn't`, and query and documents both go through this."""
+    text = text.casefold().translate(_PUNCT)
+    if not text.isascii():  # the per-character pass only where there is something to fold
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return _APOSTROPHE.sub("", text)
+
+
+def _name_fold_table() -> dict[int, str]:
+    table = {ord("ß"): "ss", ord("æ"): "ae", ord("œ"): "oe", ord("ø"): "o", ord("’"): "", ord("'"): ""}
+    for cp in range(0xC0, 0x250):
+        base = "".join(c for c in unicodedata.normalize("NFKD", chr(cp)) if not unicodedata.combining(c))
+        if base != chr(cp) and cp not in table:
+            table[cp] = base
+    return table
+
+
+_NAME_FOLD = _name_fold_table()
+_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+def name_key(name: str) -> str:
+    """How card names are compared: case, accents, apostrophes and punctuation ignored
+    (`Lähmungsnadel` = `lahmungsnadel`, `Jace's` = `jaces`). Unlike `fold` it also spells out
+    `æ`, `œ`, `ø` and turns punctuation into spaces, and it is a translate table, not NFKD per
+    character: 50,000 names are keyed in ~40 ms."""
+    return _NON_ALNUM.sub(" ", name.casefold().translate(_NAME_FOLD)).strip()
+
+
+def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
+    """Lexical tokens of `text` for retrieval: folded, stemmed (`stem`), without `STOPWORDS`."""
+    found = _SEARCH_WORD.findall(fold(text).replace("-", " "))
+    return [stem(w) for w in found if keep_stopwords or w not in STOPWORDS]
+
+
+# ---------------------------------------------------------------------------------------------
+# Stopwords. Two lists because their tokens differ: `STOPWORDS` are folded words of three
+# languages (`doesnt`, `fur`), `RULE_STOPWORDS` English `rule_tokens` with apostrophes (`doesn't`)
+# plus words every rule says (`rule`, `see`), which kb.links must not count as shared content.
+# (kb.lang's function words are not stopwords: they tell languages apart.)
+
+STOPWORDS = frozenset(
+    # English
+    "a an the and or of to in on at by for from with as is are was were be been being it its "
+    "this that these those if then than so do does did can could would will shall should may "
+    "might must i you he she we they me my your his her our their them what which who whom how "
+    "when where why there here not no any some all also only just into onto about after before "
+    "while out over such other even still yet get got has have had doesnt dont isnt cant wont "
+    "whats thats its im ive youre"
+    # German
+    " der die das den dem des ein eine einer eines einem einen und oder aber ist sind war waren "
+    "wird werden wurde wurden sein bin bist hat habe hast haben zu im in am an auf aus bei mit "
+    "von vom zum zur fur uber unter nach vor es sie er ich du wir ihr mich dich mir dir sich "
+    "wenn falls ob dass als wie was wer wo warum noch auch nur schon dann denn doch ja nein "
+    "nicht kein keine keinen kann kannst konnen muss musst mussen darf darfst soll sollte "
+    "man mein meine dein deine sein seine ihre ihren diese dieser dieses jene jener"
+    # Spanish
+    " el la los las lo un una unos unas y o u de del al en por para con sin que se su sus "
+    "es son era fue ser esta estan este esto esa ese eso como cuando si no mi mis tu tus yo "
+    "me te le les nos puedo puede pueden hay qué que cual cuál quien pero mas muy ya tambien "
+    "todavia sigue siguen"
+    .split()
+)
+
+RULE_STOPWORDS = frozenset(
+    "a an the of to and or in on at by for is it its it's be are was were that this these those as "
+    "with from if then than can can't doesn't don't won't isn't any all each other another such "
+    "you your you'll you're they their them there which who what when while would will may must "
+    "not no so but also only even just still one two has have had been being do does did into "
+    "onto up down see rule rules".split()
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Stem. One suffix stripper, two suffix lists: retrieval stems three languages hard so that
+# `verdeckt`/`verdeckte`/`verdeckten` meet; rule comparison (English only) strips just -ing, -ed,
+# -es, -s, so `reveals`/`revealed`/`revealing` meet while `player` or `hidden` keep their endings.
+
+# Longest first; a suffix is only stripped when at least four letters remain.
+_SEARCH_SUFFIXES = (
+    "ungen", "ation", "ingen", "ing", "ern", "ung", "en", "er", "es", "ed", "em", "as", "os",
+    "e", "s", "n", "a", "o",
+)
+_RULE_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+def _strip_suffix(word: str, suffixes: tuple[str, ...], *, undouble: bool) -> str:
+    for suffix in suffixes:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            word = word[: -len(suffix)]
+            # English doubles a final consonant before -ed/-ing: tapped, untapping → tap, untap
+            if undouble and suffix in ("ed", "ing") and word[-1] == word[-2] and word[-1] not in "aeiouls":
+                word = word[:-1]
+            return word
+    return word
+
+
+@functools.lru_cache(maxsize=65536)  # a vocabulary is small; 20,000 Oracle texts repeat it
+def stem(word: str) -> str:
+    """A folded word of any of the three languages stemmed for retrieval (see `tokenize`)."""
+    return _strip_suffix(word, _SEARCH_SUFFIXES, undouble=True)
+
+
+def rule_stem(word: str) -> str:
+    """A `rule_tokens` token without its English -ing, -ed, -es or -s (no undoubling)."""
+    return _strip_suffix(word, _RULE_SUFFIXES, undouble=False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Word diff
+
+
+def word_diff(a: str, b: str) -> list[tuple[str, str]]:
+    """(op, text) runs turning `a` into `b` word by word; op is "equal", "delete" or "insert"."""
+    wa, wb = a.split(), b.split()
+    out: list[tuple[str, str]] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
+        if op == "equal":
+            out.append(("equal", " ".join(wa[i1:i2])))
+        else:
+            if i2 > i1:
+                out.append(("delete", " ".join(wa[i1:i2])))
+            if j2 > j1:
+                out.append(("insert", " ".join(wb[j1:j2])))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Atomic write
+
+
+def write_atomic(path: Path, data: str | bytes, *, mode: int | None = None) -> None:
+    """Write a regular file through a temp file beside it and a rename: readers see the old or the
+    new file, never a part. `str` is written as UTF-8; `mode` sets the permission bits."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# ---------------------------------------------------------------------------------------------
+# Dates
 
 
 # Month names and abbreviations of the languages the pages come in (English, German, Spanish).
@@ -146,6 +344,7 @@ def _iso(year: int, month: int, day: int, raw: str) -> str:
 
 
 def is_iso_date(value: str) -> bool:
+    """Whether `value` is a real day written year-month-day: `2018-07-13` (also `2018-7-3`)."""
     try:
         datetime.strptime(value, "%Y-%m-%d")
     except ValueError:

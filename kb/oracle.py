@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
 from kb.errors import InputError, NotFoundError
 from kb.model import Lang
+from kb.normalize import name_key as name_key  # kb.search.cardnames imports it from here
 
 ORACLE_FILE = Path("oracle") / "mtgjson3-2018-oracle-cards.json.gz"
 
@@ -110,26 +109,6 @@ class Oracle:
         for card in self.cards.values():
             for local in card.names.values():
                 yield local, card.name
-
-
-def _fold_table() -> dict[int, str]:
-    table = {ord("ß"): "ss", ord("æ"): "ae", ord("œ"): "oe", ord("ø"): "o", ord("’"): "", ord("'"): ""}
-    for cp in range(0xC0, 0x250):
-        base = "".join(c for c in unicodedata.normalize("NFKD", chr(cp)) if not unicodedata.combining(c))
-        if base != chr(cp) and cp not in table:
-            table[cp] = base
-    return table
-
-
-_FOLD = _fold_table()
-_NON_ALNUM = re.compile(r"[^a-z0-9]+")
-
-
-def name_key(name: str) -> str:
-    """How card names are compared: case, accents, apostrophes and punctuation ignored
-    (`Lähmungsnadel` = `lahmungsnadel`, `Jace's` = `jaces`). A translate table, not NFKD per
-    character: 50,000 names are keyed in ~40 ms."""
-    return _NON_ALNUM.sub(" ", name.casefold().translate(_FOLD)).strip()
 
 
 def oracle_path(corpus: Path) -> Path:

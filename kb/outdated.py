@@ -29,6 +29,7 @@ from enum import StrEnum
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from kb.model import Entry, Lang, Variant
+from kb.normalize import word_diff
 from kb.terminology import Terminology
 
 WordDiff = list[tuple[str, str]]  # (op, text) runs: "equal", "delete", "insert"
@@ -186,12 +187,6 @@ def group_wordings(items: Iterable[OutdatedItem]) -> list[OutdatedWording]:
     return out
 
 
-def word_diff(a: str, b: str) -> WordDiff:
-    from kb.cr import word_diff as _word_diff
-
-    return _word_diff(a, b)
-
-
 class RuleHistory(Protocol):
     """A rule's wording at a date: (number then, text then, text now, dates it changed in substance
     after `at`), or None when the rule can't be followed that far back. `common_words` are word
@@ -346,7 +341,7 @@ def touched_words(then: str, now: str, ruling: str, common_words: frozenset[str]
     """Word stems that a substantive change of a clause (`then` → `now`) deletes or replaces and
     that the ruling also uses, leaving out function words and `common_words`. Empty: the change only
     adds (a new sentence or subcase) or is about something the ruling doesn't talk about."""
-    from kb.search.text import tokenize
+    from kb.normalize import tokenize
 
     a, b = tokenize(_fold_editorial(then)), tokenize(_fold_editorial(now))
     changed: set[str] = set()
@@ -501,7 +496,7 @@ def common_rule_words(rules: Any, share: float = 0.02) -> frozenset[str]:
     "battlefield"): a rule change and a ruling sharing one of them is no sign that they meet."""
     from collections import Counter
 
-    from kb.search.text import tokenize
+    from kb.normalize import tokenize
 
     clauses = list(rules.current.clauses.values())
     df = Counter(w for c in clauses for w in set(tokenize(c.text)))

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from kb.errors import NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
+from kb.normalize import write_atomic
 
 if TYPE_CHECKING:
     from kb.outdated import CopyRow, OutdatedItem, Reason
@@ -361,8 +362,7 @@ def _index_corpus_hash(folder: Path) -> str | None:
 def _keep_copy(home: Path, source: NewSource, added: str) -> None:
     folder = home / LIBRARY_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / f".{source.sha256}.tmp").write_bytes(source.data)
-    os.replace(folder / f".{source.sha256}.tmp", folder / source.sha256)
+    write_atomic(folder / source.sha256, source.data)
     write_json_atomic(folder / f"{source.sha256}.json",
                       {"path": source.path, "format": source.format, "added": added,
                        "units": source.units, "skipped": source.skipped})
@@ -638,23 +638,8 @@ def dump_entries(entries: list[Entry]) -> str:
     return json.dumps([e.to_json() for e in entries], ensure_ascii=False, indent=2) + "\n"
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write a regular file through a temp file and a rename: readers see the old or the new file."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        raise
-
-
 def write_json_atomic(path: Path, data: Any) -> None:
-    write_text_atomic(path, json.dumps(data, ensure_ascii=False))
+    write_atomic(path, json.dumps(data, ensure_ascii=False))
 
 
 @contextlib.contextmanager

@@ -287,9 +287,9 @@ def test_a_folder_of_faults_is_ingested_with_one_line_per_fault(tmp_path, cli_in
     assert "None" not in {c for e in exported for c in e["cards"]}
 
 
-# kb/build.py (the store/build rewrite, not this branch) hashes the files itself: corpus_hash encodes
+# kb/build.py (the store/build rewrite, not this branch) hashes the files itself: sources_hash encodes
 # display_path(path) (a surrogate for a non-UTF-8 name) and re-reads every file (PermissionError).
-BUILD_HASH = "kb/build.py corpus_hash: hash ingest.source_name(path) and skip files ingest could not read"
+BUILD_HASH = "kb/build.py sources_hash: hash ingest.source_name(path) and skip files ingest could not read"
 
 
 def test_a_file_name_that_is_not_utf8_does_not_stop_the_ingest(tmp_path, cli_ingest):

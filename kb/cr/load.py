@@ -14,8 +14,9 @@ from kb.cr.query import RulesCorpus
 from kb.errors import NotFoundError
 
 _FILE = re.compile(r"^CR-(\d{4})(\d\d)(\d\d)(-facedown-extract)?\.txt$")
-# The code the cached RulesCorpus derives from (its pickle names these modules' classes too).
-_CODE = tuple(sorted(Path(__file__).parent.glob("*.py")))
+# The code the cached RulesCorpus derives from (its pickle names these modules' classes too), and
+# the text module that normalises and tokenises its clauses.
+_CODE = (*sorted(Path(__file__).parent.glob("*.py")), Path(__file__).parent.parent / "normalize.py")
 
 
 def rules_dir(corpus_dir: Path | None = None) -> Path:
@@ -59,7 +60,7 @@ def load_rules(corpus_dir: Path | None = None) -> RulesCorpus:
 
 
 def cache_inputs(corpus_dir: Path | None = None) -> list[Path]:
-    """The files the disk cache of `load_rules` is keyed by: the CR texts and this package's code."""
+    """The files the disk cache of `load_rules` is keyed by: the CR texts and this package's and kb/normalize.py's code."""
     return [*(path for _, _, path in _rule_files(corpus_dir)), *_CODE]
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from kb.cr.lineage import Lineage, Members
 from kb.cr.numbers import nearest
 from kb.cr.parse import Clause, RulesVersion
 from kb.cr.text import wording_key
 from kb.errors import InputError, NotFoundError
+from kb.normalize import is_iso_date
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +88,8 @@ class RulesCorpus:
 
     def in_force(self, at: str, complete: bool = False) -> RulesVersion:
         """The version in force on date `at` (the newest published on or before it)."""
-        _check_date(at)
+        if not is_iso_date(at):
+            raise InputError(f"not a date (YYYY-MM-DD): {at!r}")
         pool = [v for v in self.versions if v.complete or not complete]
         i = bisect.bisect_right([v.date for v in pool], at)
         if i == 0:
@@ -193,13 +194,6 @@ def _change_kind(old: Clause | None, new: Clause) -> str:
     if renum and reword:
         return "renumbered+reworded"
     return "renumbered" if renum else "reworded" if reword else "unchanged"
-
-
-def _check_date(date: str) -> None:
-    try:
-        datetime.strptime(date, "%Y-%m-%d")
-    except ValueError:
-        raise InputError(f"not a date (YYYY-MM-DD): {date!r}") from None
 
 
 def _missing(number: str, version: RulesVersion) -> str:

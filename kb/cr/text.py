@@ -1,25 +1,17 @@
-"""How rule texts are compared: normalised wording, word tokens, shingles, similarity, word diffs."""
+"""How rule texts are compared: shingles, similarity, titles. Normalising, tokens and word diffs
+are kb.normalize's (`normalise` here is its `normalize_text` with plain dashes, as rules compare)."""
 
 from __future__ import annotations
 
-import difflib
-import re
-import unicodedata
+from kb.normalize import rule_tokens as tokens
+from kb.normalize import normalize_text, word_diff
 
-_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2014": "-",
-                         "\u2013": "-", "\u2212": "-", "\u00a0": " "})
-_WORD = re.compile(r"[a-z0-9{}/+\-']+")
+__all__ = ["dice", "is_title", "normalise", "shingles", "similarity", "tokens", "word_diff", "wording_key"]
 
 
 def normalise(text: str) -> str:
-    """NFKC, plain quotes, single spaces, no surrounding space: how texts are compared."""
-    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
-    return " ".join(text.split())
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-case word tokens of `text` (quotes normalised, trailing punctuation dropped)."""
-    return [w.strip("'-") for w in _WORD.findall(normalise(text).lower()) if w.strip("'-")]
+    """NFKC, plain quotes and dashes, single spaces, no surrounding space: how rule texts are compared."""
+    return normalize_text(text, plain_dashes=True)
 
 
 def wording_key(text: str) -> str:
@@ -47,18 +39,3 @@ def similarity(a: str, b: str) -> float:
 def is_title(text: str) -> bool:
     """A heading such as "Face-Down Spells and Permanents" or "Manifest", not a sentence."""
     return len(text.split()) <= 8 and not text.rstrip().endswith((".", ":", ")", '"', "'"))
-
-
-def word_diff(a: str, b: str) -> list[tuple[str, str]]:
-    """(op, text) runs turning `a` into `b` word by word; op is "equal", "delete" or "insert"."""
-    wa, wb = a.split(), b.split()
-    out: list[tuple[str, str]] = []
-    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
-        if op == "equal":
-            out.append(("equal", " ".join(wa[i1:i2])))
-        else:
-            if i2 > i1:
-                out.append(("delete", " ".join(wa[i1:i2])))
-            if j2 > j1:
-                out.append(("insert", " ".join(wb[j1:j2])))
-    return out

@@ -14,10 +14,11 @@ Only real differences between CR versions are encoded, each with the CR text tha
 
 from __future__ import annotations
 
-import datetime
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+
+from kb.normalize import is_iso_date
 
 CURRENT = "2026-01-16"
 
@@ -64,10 +65,8 @@ class Rules:
         date = str(date)
         if not _DATE.match(date):
             raise RulesDateError(f"invalid rules date: {date!r} (expected YYYY-MM-DD)")
-        try:
-            datetime.date.fromisoformat(date)
-        except ValueError:
-            raise RulesDateError(f"invalid rules date: {date!r} (no such day)") from None
+        if not is_iso_date(date):
+            raise RulesDateError(f"invalid rules date: {date!r} (no such day)")
         return cls(date)
 
     def knows(self, mechanic: Mechanic | str) -> bool:

@@ -1,0 +1,154 @@
+"""The one text module (kb/normalize.py): each job defined once, with the variants callers rely on."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from kb import normalize as text
+
+
+@pytest.mark.parametrize(("raw", "plain", "rule"), [
+    ("It\u2019s  \u201cForm\u201d\n", "It's \"Form\"", "It's \"Form\""),
+    ("\u201everdeckt\u201c und \u201aumgedreht\u2018", "\"verdeckt\" und 'umgedreht'", "\"verdeckt\" und 'umgedreht'"),
+    ("Morph\u2014{3}{U}\u00a0 \t(x \u2013 1)", "Morph\u2014{3}{U} (x \u2013 1)", "Morph-{3}{U} (x - 1)"),
+    ("\uff21\uff22 \u2212 1", "AB \u2212 1", "AB - 1"),  # NFKC folds full-width letters, not the minus sign
+])
+def test_normalize_text_keeps_dashes_unless_asked_for_plain_ones(raw: str, plain: str, rule: str) -> None:
+    assert text.normalize_text(raw) == plain
+    assert text.normalize_text(raw, plain_dashes=True) == rule
+
+
+def test_match_key_ignores_case_punctuation_and_spacing() -> None:
+    assert text.match_key("Turn it  FACE-UP!") == text.match_key("turn it face up") == "turn it face up"
+    assert text.words("Don\u2019t  reveal it.") == ["don", "t", "reveal", "it"]
+
+
+@pytest.mark.parametrize(("raw", "tokens"), [
+    ("Put a +1/+1 counter on it.", ["put", "a", "+1/+1", "counter", "on", "it"]),
+    ("Pay {2}{U}: Turn it face up.", ["pay", "{2}{u}", "turn", "it", "face", "up"]),
+    ("It\u2019s a face-down 2/2 creature \u2014 'manifest'", ["it's", "a", "face-down", "2/2", "creature", "manifest"]),
+])
+def test_rule_tokens_keep_mana_counters_and_apostrophes(raw: str, tokens: list[str]) -> None:
+    assert text.rule_tokens(raw) == tokens
+
+
+@pytest.mark.parametrize(("raw", "folded"), [
+    ("\u00dcber das Schlachtfeld", "uber das schlachtfeld"),
+    ("Stra\u00dfe", "strasse"),
+    ("It doesn\u2019t, it\u2019s", "it doesnt, its"),
+    ("boca arriba \u2014 verdeckt", "boca arriba   verdeckt"),
+])
+def test_fold_drops_case_accents_and_apostrophes(raw: str, folded: str) -> None:
+    assert text.fold(raw) == folded
+
+
+@pytest.mark.parametrize(("name", "key"), [
+    ("L\u00e4hmungsnadel", "lahmungsnadel"),
+    ("Jace\u2019s Ingenuity", "jaces ingenuity"),
+    ("\u00c6ther Vial", "aether vial"),  # fold keeps the ligature; card names spell it out
+    ("Ghastly Demise, Part 2", "ghastly demise part 2"),
+])
+def test_name_key_folds_card_names(name: str, key: str) -> None:
+    assert text.name_key(name) == key
+
+
+def test_tokenize_folds_stems_and_drops_stopwords_of_three_languages() -> None:
+    assert text.tokenize("The verdeckten Kreaturen are revealed") == ["verdeckt", "kreatur", "reveal"]
+    assert text.tokenize("boca arriba del mazo") == ["boca", "arrib", "mazo"]  # "maz" would keep three letters
+    assert text.tokenize("it is tapped", keep_stopwords=True) == ["it", "is", "tap"]
+
+
+@pytest.mark.parametrize(("word", "search", "rule"), [
+    ("tapped", "tap", "tapp"),  # search undoubles the consonant, rule comparison does not
+    ("untapping", "untap", "untapp"),
+    ("player", "play", "player"),  # -er is a German ending to search, a part of the word to the rules
+    ("creatures", "creatur", "creatur"),  # -es goes before -s, as kb.links always stemmed
+    ("reveals", "reveal", "reveal"),
+    ("verdeckten", "verdeckt", "verdeckten"),
+    ("gets", "gets", "gets"),  # a suffix goes only when four letters stay
+])
+def test_stem_and_rule_stem_strip_different_suffixes(word: str, search: str, rule: str) -> None:
+    assert text.stem(word) == search
+    assert text.rule_stem(word) == rule
+
+
+def test_the_two_stopword_lists_hold_the_tokens_of_their_tokenisers() -> None:
+    assert {"doesnt", "fur", "uber", "para"} <= text.STOPWORDS
+    assert {"doesn't", "it's", "rule", "see"} <= text.RULE_STOPWORDS
+    assert not {"doesn't", "rule", "face", "creature"} & text.STOPWORDS
+    assert "creature" not in text.RULE_STOPWORDS
+
+
+def test_word_diff_runs() -> None:
+    assert text.word_diff("a b c d", "a x c") == [
+        ("equal", "a"), ("delete", "b"), ("insert", "x"), ("equal", "c"), ("delete", "d")]
+    assert text.word_diff("same  words", "same words") == [("equal", "same words")]
+    assert text.word_diff("", "new") == [("insert", "new")]
+
+
+@pytest.mark.parametrize(("value", "ok"), [
+    ("2018-07-13", True), ("2024-02-29", True), ("2018-7-3", True),
+    ("2023-02-29", False), ("2018-13-01", False), ("13/07/2018", False), ("2018-07-13T00:00", False), ("", False),
+])
+def test_is_iso_date(value: str, ok: bool) -> None:
+    assert text.is_iso_date(value) is ok
+
+
+def test_write_atomic_replaces_the_file_and_leaves_no_temp(tmp_path: Path) -> None:
+    path = tmp_path / "out.json"
+    text.write_atomic(path, "old")
+    text.write_atomic(path, "ré\n")
+    assert path.read_bytes() == "ré\n".encode("utf-8")
+    text.write_atomic(path, b"\x00\x01", mode=0o640)
+    assert path.read_bytes() == b"\x00\x01"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_write_atomic_keeps_the_old_file_when_the_rename_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "out.txt"
+    path.write_text("old", encoding="utf-8")
+
+    def fail(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError):
+        text.write_atomic(path, "new")
+    assert path.read_text(encoding="utf-8") == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def _same(a: object, b: object) -> bool:
+    return a is b
+
+
+@pytest.mark.parametrize(("module", "name", "one"), [
+    ("kb.cr", "tokens", "rule_tokens"),
+    ("kb.cr", "word_diff", "word_diff"),
+    ("kb.outdated", "word_diff", "word_diff"),
+    ("kb.oracle", "name_key", "name_key"),
+    ("kb.store", "write_atomic", "write_atomic"),
+    ("kb.disk_cache", "write_atomic", "write_atomic"),
+    ("kb.links", "rule_stem", "rule_stem"),
+    ("kb.links", "RULE_STOPWORDS", "RULE_STOPWORDS"),
+    ("kb.cr.query", "is_iso_date", "is_iso_date"),
+    ("kb.game.rules", "is_iso_date", "is_iso_date"),
+])
+def test_callers_use_the_one_definition(module: str, name: str, one: str) -> None:
+    import importlib
+
+    assert _same(getattr(importlib.import_module(module), name), getattr(text, one))
+
+
+@pytest.mark.parametrize("raw", ["It\u2019s \u201cthe\u201d\u2014rule", "  A\u00a0b  ", "\u201esie\u201c"])
+def test_rule_and_quote_normalisers_are_normalize_text(raw: str) -> None:
+    from kb.checks import normalise_quote
+    from kb.cr import normalise
+
+    assert normalise(raw) == text.normalize_text(raw, plain_dashes=True)
+    assert normalise_quote(raw) == text.normalize_text(raw).casefold()
