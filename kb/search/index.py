@@ -36,7 +36,6 @@ import io
 import json
 import os
 import re
-import tempfile
 import time
 import zlib
 from dataclasses import dataclass, field
@@ -48,6 +47,7 @@ import numpy as np
 from kb.bm25 import BM25Matrix
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
+from kb.normalize import write_atomic
 from kb.search.focus import asks_for_rule, focus
 from kb.search.glossary import Glossary
 from kb.search.text import fold, tokenize
@@ -293,17 +293,6 @@ class EntryTable:
         return out
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def build_index(
     entries: list[Entry], out_dir: Path, embedder: Any, *, glossary: Glossary | None = None,
     cards: Any = None,
@@ -349,16 +338,16 @@ def build_index(
     (out_dir / "dense.faiss").unlink(missing_ok=True)  # schema 3 wrote it; nothing reads it
     buf = io.BytesIO()
     np.save(buf, np.ascontiguousarray(vectors), allow_pickle=False)
-    _write_atomic(out_dir / VECTORS_FILE, buf.getvalue())
-    _write_atomic(out_dir / GLOSSARY_FILE, json.dumps(glossary.to_json(), ensure_ascii=False).encode())
-    _write_atomic(out_dir / DOCS_FILE, json.dumps(doc_rows, ensure_ascii=False).encode("utf-8"))
-    _write_atomic(out_dir / BM25_FILE, bm25.to_bytes())
-    _write_atomic(out_dir / CARDS_FILE, json.dumps(cards.to_json(), ensure_ascii=False).encode("utf-8"))
-    _write_atomic(out_dir / ENTRIES_FILE, EntryTable.from_entries(entries).to_bytes())
+    write_atomic(out_dir / VECTORS_FILE, buf.getvalue())
+    write_atomic(out_dir / GLOSSARY_FILE, json.dumps(glossary.to_json(), ensure_ascii=False).encode())
+    write_atomic(out_dir / DOCS_FILE, json.dumps(doc_rows, ensure_ascii=False).encode("utf-8"))
+    write_atomic(out_dir / BM25_FILE, bm25.to_bytes())
+    write_atomic(out_dir / CARDS_FILE, json.dumps(cards.to_json(), ensure_ascii=False).encode("utf-8"))
+    write_atomic(out_dir / ENTRIES_FILE, EntryTable.from_entries(entries).to_bytes())
     # CRC-32 of the files a query reads: a damaged (not only truncated) file is refused at load.
     meta["crc32"] = {n: zlib.crc32((out_dir / n).read_bytes())
                      for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE, CARDS_FILE, ENTRIES_FILE)}
-    _write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
+    write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
 
 
 HUB_SAMPLE = 8192  # neighbours are looked for among at most this many documents (exact below it)
