@@ -123,8 +123,9 @@ def render_hits(console: "Console", question: str, hits: Sequence["Hit"],
             if (e.id, hit.matched_text) in superseded:
                 body.append("\n(translates an older English wording, replaced since; current text below)",
                             style="yellow")
-            body.append("\n\n")
-            body.append(e.text)
+            if e.text != hit.matched_text:  # a ruling with no English wording is its own canonical text
+                body.append("\n\n")
+                body.append(e.text)
         else:
             body.append(e.text, style="bold")
         meta = Text()
@@ -135,7 +136,7 @@ def render_hits(console: "Console", question: str, hits: Sequence["Hit"],
         if e.clause:
             label = e.clause.replace("glossary:", "glossary, ")
             meta.append(f"\nCR {label}", style="dim")
-        langs = sorted({v.lang.value for v in e.variants} | {"en"})
+        langs = sorted({v.lang.value for v in e.variants}) or ["en"]  # a CR clause has no variants
         title = Text.assemble((f"{rank}.", "bold"), " ", (e.id, "cyan"))
         subtitle = f"{e.kind.value} · {hit.lang.value} · {'/'.join(langs)} · score {hit.score:.3f}"
         console.print(Panel(body + meta, title=title, subtitle=subtitle,

@@ -159,6 +159,23 @@ def test_a_superseded_translation_is_flagged_in_the_hit() -> None:
     assert "older English wording" not in console.export_text()
 
 
+def test_a_german_only_ruling_is_shown_once_with_its_one_language() -> None:
+    """A judge's report: a German ruling with no English wording was printed twice, under `de · de/en`."""
+    from rich.console import Console
+
+    from cli.search import render_hits
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+    from kb.search import Hit
+
+    de = "Die manifestierte Karte bleibt verdeckt, wenn Wutform das Schlachtfeld verlässt."
+    entry = Entry("r-2", Kind.RULING, de, ("Rageform",), "2015-01-23", "2015-01-23",
+                  (Variant(de, de, Lang.DE, "2015-01-23", "p", 1, Relation.CANONICAL, 1.0, "Rageform"),))
+    console = Console(width=200, record=True)
+    render_hits(console, "Wutform?", [Hit(entry, 1.0, Lang.DE, de)])
+    out = console.export_text()
+    assert out.count("bleibt verdeckt") == 1 and "ruling · de · de ·" in out and "de/en" not in out
+
+
 @pytest.mark.parametrize("name", ["Wutform", "Forma de ira", "Ragefrom"])
 def test_card_shows_oracle_text_names_and_rulings(kb_with_index: Path, name: str) -> None:
     from cli.main import app
