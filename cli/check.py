@@ -64,11 +64,14 @@ def check(
             where = ", ".join(str(f) for f in files) if files else f"{paths.corpus_dir() / 'checks'}"
             raise CheckError(f"no checks found in {where}; nothing was checked")
         results = run_checks(checks, rules, entries_by_check=by_check)
-    failed = [r for r in results if not r.passed]
+    failed = [r for r in results if r.failed]
+    not_applicable = [r for r in results if r.not_applicable]
+    passed = len(results) - len(failed) - len(not_applicable)
     if as_json:
         data: dict[str, Any] = {
             "checks": [r.to_json() for r in results],
-            "summary": {"total": len(results), "passed": len(results) - len(failed), "failed": len(failed)},
+            "summary": {"total": len(results), "passed": passed, "failed": len(failed),
+                        "not_applicable": len(not_applicable)},
         }
         if problems:
             data["problems"] = [str(p) for p in problems]
@@ -77,7 +80,8 @@ def check(
         for p in problems:
             err_console.print(f"[yellow]problem:[/] {escape(str(p))}", soft_wrap=True)
         render_check_results(console, results)
-        console.print(f"{len(results)} checks: {len(results) - len(failed)} passed, {len(failed)} failed"
+        console.print(f"{len(results)} checks: {passed} passed, {len(failed)} failed"
+                      + (f", {len(not_applicable)} not applicable" if not_applicable else "")
                       + (f" (rules of {rules})" if rules else ""))
     if failed or problems:
         raise typer.Exit(1)
@@ -130,8 +134,10 @@ def render_check_results(console: Console, results: list[Any]) -> None:
         console.print("[dim]no checks[/]")
         return
     for r in results:
-        status = "[green]pass[/]" if r.passed else "[bold red]FAIL[/]"
+        status = "[green]pass[/]" if r.passed else "[yellow]n/a [/]" if r.not_applicable else "[bold red]FAIL[/]"
         entry = f"  [dim]{r.entry}[/]" if r.entry else ""
         console.print(f"{status}  {escape(r.id)}{entry}", soft_wrap=True)
+        if r.not_applicable:
+            console.print(f"      [yellow]{escape(r.not_applicable)}[/]", soft_wrap=True, highlight=False)
         for f in r.failures:
             console.print(f"      [red]{escape(f)}[/]", soft_wrap=True, highlight=False)

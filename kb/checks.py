@@ -20,7 +20,7 @@ from kb.errors import CheckError, InputError
 from kb.game import CardDataError, CardDef, Rules, RulesDateError, card_from_data
 from kb.model import Entry, Kind, Problem
 from kb.normalize import normalize_text
-from kb.scenario import Check, parse_checks, run_check
+from kb.scenario import Check, check_verdict, parse_checks
 
 __all__ = [
     "FACE_DOWN_CLAUSES",
@@ -45,6 +45,11 @@ class CheckResult:
     file: str
     passed: bool
     failures: list[str] = field(default_factory=list)
+    not_applicable: str | None = None  # why it does not apply under the run's rules (then not passed, not failed)
+
+    @property
+    def failed(self) -> bool:
+        return not self.passed and self.not_applicable is None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,6 +58,7 @@ class CheckResult:
             "file": self.file,
             "passed": self.passed,
             "failures": list(self.failures),
+            "not_applicable": self.not_applicable,
         }
 
 
@@ -207,14 +213,15 @@ def run_checks(
     entries_by_check = entries_by_check or {}
     results = []
     for check in checks:
-        failures = run_check(check, cards, rules_date)
+        verdict = check_verdict(check, cards, rules_date)
         results.append(
             CheckResult(
                 id=check.id,
                 entry=entries_by_check.get(check.id),
                 file=check.file,
-                passed=not failures,
-                failures=failures,
+                passed=not verdict.failures and verdict.not_applicable is None,
+                failures=verdict.failures,
+                not_applicable=verdict.not_applicable,
             )
         )
     return results

@@ -26,6 +26,9 @@ from kb.game import (
     GameEvent,
     GameObject,
     IllegalAction,
+    MECHANIC_OF,
+    Mechanic,
+    NotInRules,
     Rules,
     RulesDateError,
     TurnUpWay,
@@ -233,8 +236,8 @@ def _effect(kind: ContinuousKind | None = None) -> Handler:
 
 
 def _check_effect(a: Mapping[str, Any]) -> str | None:
-    if "card" not in a and "cards" not in a:
-        return "needs `card` or `cards`"
+    if not a.get("card") and not a.get("cards"):
+        return "needs `card` or a non-empty `cards`"
     try:
         _effect_kind_and_value(a, None)
     except CardDataError as exc:
@@ -866,7 +869,7 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         if item.face_down is not None:
             refusal = face_down_refusal(game.rules, item.face_down)
             if refusal is not None:
-                raise IllegalAction(f"{item.label}: {refusal}")
+                raise NotInRules(f"{item.label}: {refusal}")
             obj.face_down_by = item.face_down
         obj.tapped = item.tapped
         obj.attacking = item.attacking
@@ -890,10 +893,75 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
     return game
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """A check's run: its failed expectations, or why it does not apply under the rules of the run's
+    date (it needs a mechanic those rules don't have yet; then nothing was checked)."""
+
+    failures: list[str]
+    not_applicable: str | None = None
+
+
 def run_check(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> list[str]:
     """Run a check; return every failed expectation (empty: it passed). Never raises: a setup
     the rules refuse, or a fault the parser did not foresee, is a failure naming the check's
     file and line."""
+    verdict = check_verdict(check, cards, rules_date)
+    if verdict.not_applicable:
+        return [f"{check.file}:{check.line}: setup refused: {verdict.not_applicable}"]
+    return verdict.failures
+
+
+def check_verdict(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> Verdict:
+    """Run a check (`run_check`), telling a check that does not apply under `rules_date` apart
+    from one that fails: one that names a mechanic those rules don't have (in its setup, actions or
+    expectations), or meets one in an action it expects to be legal (a card's own disguise)."""
+    try:
+        rules = Rules.for_date(rules_date or check.rules)
+    except RulesDateError:
+        rules = None  # the run reports it
+    if rules is not None:
+        unknown = sorted(m.value for m in mechanics_named(check) if not rules.knows(m))
+        if unknown:
+            return Verdict([], f"{unknown[0]} does not exist in the rules of {rules.date}")
+    try:
+        return Verdict(_run(check, cards, rules_date))
+    except NotInRules as exc:
+        return Verdict([], str(exc))
+
+
+def mechanics_named(check: Check) -> set[Mechanic]:
+    """The face-down mechanics a check names: face-down ways of its setup, its actions (`cloak`,
+    `manifest_dread`), their arguments and its expectations (`can_turn_face_up: {megamorph: …}`)."""
+    found: set[Mechanic] = set()
+
+    def visit(value: Any) -> None:
+        if isinstance(value, str):
+            for kind in (Mechanic, FaceDownWay):
+                try:
+                    way = kind(value)
+                except ValueError:
+                    continue
+                mechanic = way if isinstance(way, Mechanic) else MECHANIC_OF.get(way)
+                if mechanic is not None:
+                    found.add(mechanic)
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                visit(key)
+                visit(item)
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            for item in value:
+                visit(item)
+
+    visit([p.face_down for p in check.placed if p.face_down is not None])
+    for step in check.steps:
+        visit([step.action, dict(step.args), step.expect or {}])
+    visit(check.expect or {})
+    return found
+
+
+def _run(check: Check, cards: Mapping[str, CardDef], rules_date: str | None) -> list[str]:
+    """The failures of a run; raises NotInRules when the check does not apply under these rules."""
     where = f"{check.file}:{check.line}"
     all_cards = {**cards, **check.cards}
     missing = [p.card for p in check.placed if p.card not in all_cards]
@@ -901,6 +969,8 @@ def run_check(check: Check, cards: Mapping[str, CardDef], rules_date: str | None
         return [f"{where}: unknown card {missing[0]!r}"]
     try:
         game = build_game(check, cards, rules_date)
+    except NotInRules:
+        raise
     except (IllegalAction, RulesDateError) as exc:
         return [f"{where}: setup refused: {exc}"]
     except Exception as exc:  # noqa: BLE001 - a check must report, never crash the command
@@ -912,6 +982,8 @@ def run_check(check: Check, cards: Mapping[str, CardDef], rules_date: str | None
             failures.extend(runner.step(step))
         if check.expect:
             failures.extend(runner.expect(check.expect, since=0, where=f"line {check.line}", outcome=None))
+    except NotInRules:
+        raise
     except Exception as exc:  # noqa: BLE001 - as above
         failures.append(f"{where}: check could not run: {type(exc).__name__}: {exc}")
     return failures
@@ -945,6 +1017,11 @@ class _Runner:
             if isinstance(result, str):
                 outcome["cost"] = result
             self.game.check_state_based_actions()
+        except NotInRules as exc:
+            if (step.expect or {}).get("legal", True):
+                raise  # the check is about a mechanic these rules don't have: it does not apply
+            outcome["legal"] = False
+            outcome["error"] = str(exc)
         except IllegalAction as exc:
             outcome["legal"] = False
             outcome["error"] = str(exc)

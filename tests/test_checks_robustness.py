@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kb.checks import load_cards
-from kb.scenario import parse_checks, run_check
+from kb.scenario import Check, parse_checks, run_check
 
 CARDS = load_cards()
 
@@ -188,8 +188,51 @@ def test_a_setup_the_rules_date_rules_out_is_a_failed_check_not_an_error() -> No
     )
     assert problems == [] and run_check(checks[0], CARDS) == []
     assert run_check(checks[0], CARDS, "2014-11-24") == [
-        "corpus/checks/t.yaml:2: setup refused: Dog Walker: disguise does not exist in the rules of 2014-11-24"
+        "corpus/checks/t.yaml:2: setup refused: disguise does not exist in the rules of 2014-11-24"
     ]
+
+
+def _one_check(body: str) -> Check:
+    checks, problems = parse_checks("checks:\n  - name: c\n    ruling: x\n" + body, "corpus/checks/t.yaml", CARDS)
+    assert problems == [], problems
+    return checks[0]
+
+
+@pytest.mark.parametrize("body, mechanic", [
+    ("    setup: {you: {battlefield: [{card: Dog Walker, face_down: disguise}]}}\n"
+     "    expect: {Dog Walker: {face_down: true}}\n", "disguise"),
+    ("    setup: {you: {library: [Grizzly Bears]}}\n    actions:\n      - cloak: you\n    expect: {stack: 0}\n", "cloak"),
+    ("    setup: {you: {battlefield: [{card: Stratus Dancer, face_down: morph}]}}\n"
+     "    expect: {Stratus Dancer: {can_turn_face_up: {morph: true, megamorph: true}}}\n", "megamorph"),
+])
+def test_a_check_about_a_mechanic_the_rules_of_the_date_lack_does_not_apply(body: str, mechanic: str) -> None:
+    """A judge's report: `kb check --rules 2014-11-24` failed 25 checks about megamorph, disguise
+    and cloak; under rules that lack a mechanic a check about it is not applicable, not failed."""
+    from kb.scenario import check_verdict
+
+    check = _one_check(body)
+    assert check_verdict(check, CARDS).failures == [] and check_verdict(check, CARDS).not_applicable is None
+    verdict = check_verdict(check, CARDS, "2014-11-24")
+    assert verdict.failures == [] and verdict.not_applicable == f"{mechanic} does not exist in the rules of 2014-11-24"
+
+
+def test_an_effect_on_no_card_is_a_parse_problem_not_a_fault() -> None:
+    """Found by the fuzz test: `effect: {kind: …, cards: []}` parsed, then the run failed with
+    "check could not run: KeyError: 'card'"."""
+    _, problems = parse_checks("checks:\n  - name: c\n    ruling: x\n    setup: {you: {battlefield: [Grizzly Bears]}}\n"
+                               "    actions:\n      - effect: {kind: pt_face_down_creatures, cards: []}\n"
+                               "    expect: {stack: 0}\n", "corpus/checks/t.yaml", CARDS)
+    assert [(p.line, p.reason) for p in problems] == [(6, "check 'c': effect: needs `card` or a non-empty `cards`")]
+
+
+def test_a_check_that_fails_under_old_rules_still_fails() -> None:
+    """Not applicable is only for a missing mechanic: morph existed in 2014, so a wrong expectation fails."""
+    from kb.scenario import check_verdict
+
+    check = _one_check("    setup: {you: {battlefield: [{card: Stratus Dancer, face_down: morph}]}}\n"
+                       "    expect: {Stratus Dancer: {power: 3}}\n")
+    verdict = check_verdict(check, CARDS, "2014-11-24")
+    assert verdict.not_applicable is None and verdict.failures
 
 
 # ---- fuzzing well-formed checks: the table's own argument types ---------------------------------

@@ -18,7 +18,8 @@ from kb.game.cards import (
     mana_value,
 )
 from kb.game.rules import CURRENT, Mechanic, Rules, RulesDateError
-from kb.game.state import FaceDownWay, Game, GameEvent, GameObject, IllegalAction, TurnUpWay, Zone
+from kb.game.state import (MECHANIC_OF, FaceDownWay, Game, GameEvent, GameObject, IllegalAction, NotInRules, TurnUpWay,
+                           Zone)
 
 __all__ = [
     "CURRENT",
@@ -36,6 +37,8 @@ __all__ = [
     "GameEvent",
     "GameObject",
     "IllegalAction",
+    "MECHANIC_OF",
+    "NotInRules",
     "Layout",
     "Mechanic",
     "Rules",

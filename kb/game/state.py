@@ -46,6 +46,11 @@ class IllegalAction(ValueError):
     """An action the rules don't allow; the state is unchanged."""
 
 
+class NotInRules(IllegalAction):
+    """The action needs a mechanic the rules of this date don't have yet (disguise under 2014's):
+    a scenario about it does not apply then, it does not fail."""
+
+
 class FaceDownWay(StrEnum):
     """How an object became face down (708.6 asks players to track this)."""
 
@@ -87,7 +92,7 @@ CAST_FACE_DOWN: dict[FaceDownWay, Mechanic | None] = {
     FaceDownWay.EFFECT: None,
 }
 # The mechanic each way to put a permanent onto the battlefield face down needs.
-_MECHANIC_OF: dict[FaceDownWay, Mechanic] = {
+MECHANIC_OF: dict[FaceDownWay, Mechanic] = {
     FaceDownWay.MANIFEST: Mechanic.MANIFEST,
     FaceDownWay.CLOAK: Mechanic.CLOAK,
     FaceDownWay.MORPH: Mechanic.MORPH,
@@ -100,7 +105,7 @@ _WARDED = (FaceDownWay.CLOAK, FaceDownWay.DISGUISE)  # 701.58a, 702.168a: ward {
 
 def face_down_refusal(rules: Rules, way: FaceDownWay) -> str | None:
     """Why nothing can be face down `way` under `rules` (its mechanic is newer), or None."""
-    mechanic = _MECHANIC_OF.get(way)
+    mechanic = MECHANIC_OF.get(way)
     if mechanic is not None and not rules.knows(mechanic):
         return f"{mechanic} does not exist in the rules of {rules.date}"
     return None
@@ -556,7 +561,7 @@ class Game:
 
     def _require(self, mechanic: Mechanic) -> None:
         if not self.rules.knows(mechanic):
-            raise IllegalAction(f"{mechanic} does not exist in the rules of {self.rules.date}")
+            raise NotInRules(f"{mechanic} does not exist in the rules of {self.rules.date}")
 
     def manifest(self, player: str, count: int = 1) -> list[GameObject]:
         """701.40a: the top card(s) of the library onto the battlefield face down, one at a time."""
@@ -571,7 +576,7 @@ class Game:
 
     def manifest_card(self, player: str, label: str, way: FaceDownWay = FaceDownWay.MANIFEST) -> GameObject:
         """Manifest a specific card (Ghastly Conscription, Write into Being, Jeskai Infiltrator)."""
-        mechanic = _MECHANIC_OF.get(way)
+        mechanic = MECHANIC_OF.get(way)
         if mechanic is not None:
             self._require(mechanic)
         return self._put_face_down(self.obj(label), way, player)
