@@ -110,7 +110,10 @@ def list_entries(
     else:
         from cli import render
 
-        render.entry_list(console, entries)
+        render.entry_list(console, entries, lang=language)
+        if not entries and language and (card or kind):
+            console.print(f"[yellow]No entry{' of this card' if card else ''} has a wording in {language.value}.[/] "
+                          "Drop --lang to list them in English; `kb coverage` lists what lacks a translation.")
 
 
 def show(

@@ -66,7 +66,8 @@ def short_source(source: str) -> str:
     return source.removeprefix("corpus/")
 
 
-def entry_list(console: Console, entries: Sequence[Entry]) -> None:
+def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = None) -> None:
+    """One row per entry; with `lang`, its text in that language where it has one."""
     table = Table(expand=True, box=None, pad_edge=False)
     table.add_column("id", style="bold", no_wrap=True)
     table.add_column("kind", no_wrap=True)
@@ -76,7 +77,8 @@ def entry_list(console: Console, entries: Sequence[Entry]) -> None:
     for e in entries:
         langs = ",".join(sorted({v.lang.value for v in e.variants}))
         label = "rule " + e.clause if e.clause else e.kind.value
-        text = Text(clip(e.text, 140))
+        shown = next((v.text for v in e.variants if v.lang is lang), e.text) if lang else e.text
+        text = Text(clip(shown, 140))
         if e.cards:
             text.append(f"\n{cards(e, 3)}", style="dim")
         table.add_row(Text(e.id), Text(label), Text(dates(e)), Text(langs), text)
@@ -173,10 +175,15 @@ def sources(console: Console, rows: list[dict[str, Any]]) -> None:
         console.print("[dim]no sources of your own yet: the KB is the bundled corpus. `kb ingest FILE` adds one.[/]")
         return
     table = Table(title="your sources", title_justify="left")
-    for column in ("path", "format", "sha256", "added", "units", "skipped"):
-        table.add_column(column, justify="right" if column in ("units", "skipped") else "left")
+    table.add_column("path", overflow="fold")  # the whole path: `kb remove PATH` takes it
+    table.add_column("format", no_wrap=True)
+    table.add_column("sha256", no_wrap=True)  # 12 digits; `kb remove` takes 6 or more
+    table.add_column("added (UTC)", no_wrap=True)
+    table.add_column("units", justify="right", no_wrap=True)
+    table.add_column("skipped", justify="right", no_wrap=True)
     for row in rows:
-        table.add_row(Text(row["path"]), row["format"] or "", row["sha256"][:12], row["added"],
+        added = row["added"].replace("T", " ")[:16]  # 2026-12-01T17:05:09Z -> 2026-12-01 17:05
+        table.add_row(Text(row["path"]), row["format"] or "", row["sha256"][:12], added,
                       str(row["units"]), str(row["skipped"]))
     console.print(table)
 
