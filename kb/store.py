@@ -121,6 +121,10 @@ class NewSource:
     skipped: int
 
 
+# A clause's own rule entry links to it; `kb rule` lists what else does.
+_NOT_ITSELF = "NOT (e.kind = 'rule' AND e.clause = l.clause)"
+
+
 @dataclass(frozen=True)
 class LinkedEntry:
     """An entry as `kb rule` lists it under a clause: its link to that clause, the entry undecoded."""
@@ -508,15 +512,16 @@ class KB:
 
     def linked_count(self, clause: str) -> int:
         """How many entries link to one clause."""
-        return int(self.conn.execute("SELECT count(DISTINCT entry_id) FROM links WHERE clause = ?",
-                                     (clause,)).fetchone()[0])
+        return int(self.conn.execute(
+            "SELECT count(DISTINCT l.entry_id) FROM links l JOIN entries e ON e.id = l.entry_id "
+            f"WHERE l.clause = ? AND {_NOT_ITSELF}", (clause,)).fetchone()[0])
 
     def linked_rows(self, clause: str, limit: int | None = None) -> list[LinkedEntry]:
         """The entries linked to one clause (the first `limit`), each with its first link to it, best
         rank first; only the columns `kb rule` lists are read (no entry is decoded)."""
         rows = self.conn.execute(
             "SELECT e.id, e.kind, e.text, e.cards, e.first_date, l.score, l.rank, l.at_ruling_date, l.evidence "
-            "FROM links l JOIN entries e ON e.id = l.entry_id WHERE l.clause = ? "
+            f"FROM links l JOIN entries e ON e.id = l.entry_id WHERE l.clause = ? AND {_NOT_ITSELF} "
             "AND l.rank = (SELECT min(rank) FROM links WHERE entry_id = l.entry_id AND clause = l.clause) "
             "ORDER BY l.rank, l.score DESC, e.id LIMIT ?", (clause, -1 if limit is None else limit))
         return [LinkedEntry(id_, Kind(kind), text, tuple(json.loads(cards)), first, score, rank + 1, at, evidence)

@@ -82,8 +82,12 @@ def test_linked_rulings_are_read_from_link_rows_with_rank_cards_and_evidence(hom
                           RuleLink("708.2", 0.6, None, "again")))
     first = Entry("first", Kind.RULING, "Linked first.", ("Beta",), None, None, (v,),
                   rules=(RuleLink("708.2", 0.5, None, "keyword"),))
-    store.write(home, [second, first], report={}, meta={})
-    rows = json.loads(run("708.2", "--json").output)["rulings"]
+    itself = Entry("c-1", Kind.RULE, "708.2 text", (), None, None, (), rules=(RuleLink("708.2", 1.0, None, ""),),
+                   clause="708.2")  # the clause's own rule entry is not "a ruling linked to it"
+    store.write(home, [itself, second, first], report={}, meta={})
+    data = json.loads(run("708.2", "--json").output)
+    rows = data["rulings"]
+    assert data["rulings_total"] == 2
     assert [(r["id"], r["rank"], r["score"], r["at_ruling_date"], r["evidence"]) for r in rows] == [
         ("first", 1, 0.5, None, "keyword"), ("second", 2, 0.7, "707.2", "cue b")]
     assert rows[1]["cards"] == ["Zeta", "Alpha"] and rows[1]["first_date"] == "2015-01-23"
