@@ -135,6 +135,20 @@ def test_section_diff():
     assert "Section 707 (2014-09-25) → 708 (2026-01-16)" in text
 
 
+def test_section_diff_takes_any_dates_in_either_order():
+    """A judge's report: `--diff 2016-01-01 2019-01-01` failed with "no CR of 2016-01-01" while
+    --at takes any date. Each date means the CR in force then; a face-down extract that lacks the
+    section gives way to the complete CR in force."""
+    exact = json.loads(run("--diff", "2015-01-23", "2018-07-13", "--section", "707", "--json").output)
+    loose = run("--diff", "2019-01-01", "2016-01-01", "--section", "707", "--json")
+    assert loose.exit_code == 0, loose.output
+    assert json.loads(loose.output) == exact and (exact["from"], exact["to"]) == ("2015-01-23", "2018-07-13")
+    # 2024-03-01: in force is the 2024-02-02 face-down extract, which has no section 613
+    layers = json.loads(run("--diff", "2014-10-01", "2024-03-01", "--section", "613", "--json").output)
+    assert (layers["from"], layers["to"]) == ("2014-09-25", "2018-07-13")
+    assert "no CR in the corpus was in force" in run("--diff", "1999-01-01", "2018-07-13", "--section", "707").output
+
+
 def test_word_diff_is_rendered_red_struck_and_green(monkeypatch):
     from rich.console import Console
 

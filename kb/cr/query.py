@@ -141,13 +141,19 @@ class RulesCorpus:
         return ClauseHistory(current, tuple(steps), None if current else last_date)
 
     def diff(self, date_a: str, date_b: str, section: str) -> SectionDiff:
-        """What changed in `section` (numbered as in the later version) between two versions."""
-        a, b = self.version(date_a), self.version(date_b)
-        if a.date > b.date:
-            a, b = b, a
+        """What changed in `section` (numbered as in the later version) between the CRs in force on
+        two dates (any dates, in either order; `SectionDiff.from_date/to_date` say which versions)."""
+        if date_a > date_b:
+            date_a, date_b = date_b, date_a
+        b = self.in_force(date_b)
+        if not b.complete and section not in b.clauses:  # a face-down extract without it
+            b = self.in_force(date_b, complete=True)
         if section not in b.clauses:
             raise NotFoundError(_missing(section, b))
         lid = self.lineage[(b.date, section)]
+        a = self.in_force(date_a)
+        if not a.complete and all(d != a.date for d, _ in self.members[lid]):
+            a = self.in_force(date_a, complete=True)
         section_a = next((n for d, n in self.members[lid] if d == a.date), None)
         after = b.section(section)
         before = a.section(section_a) if section_a else []
