@@ -91,16 +91,19 @@ def clause_json(rules: RulesCorpus, number: str, at: str | None) -> dict[str, An
             "text": then.text if then else None,
             "diff_to_current": word_diff(then.text, clause.text) if then and then.text != clause.text else None,
         }
-    previous = None
+    previous: str | None = None
+    previous_date: str | None = None
     for step in history.steps:
         data["history"].append({
             "date": step.date,
             "number": step.number,
             "change": step.change,
+            # the change happened after the previous CR the corpus has, on or before this one
+            "after": previous_date if step.change not in ("added", "unchanged") else None,
             "text": step.text,
             "diff": word_diff(previous, step.text) if previous is not None and "reworded" in step.change else None,
         })
-        previous = step.text
+        previous, previous_date = step.text, step.date
     return data
 
 
@@ -182,6 +185,8 @@ def render_clause(out: Console, data: dict[str, Any]) -> None:
     out.print(Text(f"History ({' → '.join(data['numbers'])}; {data['first_seen_note']})", style="bold"))
     for step in data["history"]:
         line = Text.assemble((step["date"], "cyan"), "  ", (step["number"], "bold"), f"  {step['change']}")
+        if step["after"]:
+            line.append(f" (since {step['after']}, the corpus's previous CR)", style="dim")
         out.print(line)
         if step["diff"]:
             out.print(diff_text(step["diff"]))

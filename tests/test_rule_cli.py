@@ -135,6 +135,16 @@ def test_section_diff():
     assert "Section 707 (2014-09-25) → 708 (2026-01-16)" in text
 
 
+def test_a_change_is_dated_from_the_previous_cr_in_the_corpus():
+    """A judge's report: 708.2a looked renumbered on 2024-02-02; it happened in 2021, somewhere after
+    the corpus's 2018 CR. Each change says since which CR it may have happened."""
+    data = json.loads(run("708.2a", "--json").output)
+    steps = {(s["number"], s["change"]): s["after"] for s in data["history"]}
+    assert steps[("708.2a", "renumbered")] == "2018-07-13"
+    assert steps[("707.2a", "added")] is None
+    assert "renumbered (since 2018-07-13, the corpus's previous CR)" in " ".join(run("708.2a").output.split())
+
+
 def test_section_diff_takes_any_dates_in_either_order():
     """A judge's report: `--diff 2016-01-01 2019-01-01` failed with "no CR of 2016-01-01" while
     --at takes any date. Each date means the CR in force then; a face-down extract that lacks the
