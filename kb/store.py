@@ -475,8 +475,13 @@ class KB:
                 "SELECT v.entry_id FROM id_history h JOIN variants v ON v.wkey = h.wkey WHERE h.id = ? "
                 "GROUP BY v.entry_id ORDER BY count(*) DESC, v.entry_id LIMIT 1", (entry_id,)).fetchone()
             if holder is None:
-                raise NotFoundError(f"entry {entry_id!r} is gone: the source of its wording was removed "
-                                    "(`kb sources` lists the library)")
+                wkey = self.conn.execute("SELECT wkey FROM id_history WHERE id = ? ORDER BY first_generation, wkey "
+                                         "LIMIT 1", (entry_id,)).fetchone()[0]
+                words = wkey.split(":", 1)[-1].split()
+                said = " ".join(words[:12]) + (" …" if len(words) > 12 else "")
+                raise NotFoundError(f"entry {entry_id!r} is gone: no wording of it is in the KB any more (the file "
+                                    f"it came from was removed, or replaced by a changed version; `kb sources` lists "
+                                    f"the library). It read \"{said}\": `kb search` finds what says it now")
             return Resolved(self._entries("SELECT data FROM entries WHERE id = ?", (holder[0],))[0],
                             moved_from=entry_id)
         pattern = entry_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"

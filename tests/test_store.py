@@ -181,8 +181,10 @@ def test_an_id_that_moved_resolves_to_its_entry_with_a_note(home: Path, tmp_path
     assert found.entry.id == holder.id and found.moved_from == old_id
     remove(str(newer), home=home, embedder=FAKE)
     remove(str(older), home=home, embedder=FAKE)
-    with pytest.raises(NotFoundError, match="source of its wording was removed"):
+    with pytest.raises(NotFoundError, match="removed, or replaced by a changed version") as gone:
         store.load(home).resolve(old_id)
+    # it says what the ruling read, so `kb search` can find what says it now
+    assert " ".join(text.lower().rstrip(".").split()[:5]) in str(gone.value).replace(",", "")
 
 
 def test_assign_ids_prefers_a_bundled_english_anchor_over_an_older_library_wording() -> None:
