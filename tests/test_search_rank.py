@@ -106,6 +106,9 @@ def test_a_rule_question_is_answered_with_the_clause(tmp_path: Path) -> None:
     ("does his enters ability go off", "trigger"),
     ("lösen dann ihre Fähigkeiten aus? Löst das aus", "trigger"),
     ("¿se activa su habilidad?", "trigger"),
+    # a judge's report: "Spielfeld" (the colloquial word) found nothing, "Schlachtfeld" the ruling
+    ("Was passiert, wenn eine verdeckte Kreatur das Spielfeld verlässt?", "leaves_the_battlefield"),
+    ("¿Qué pasa si la criatura boca abajo sale del campo?", "leaves_the_battlefield"),
 ])
 def test_players_words_reach_the_glossary_concept(words: str, concept: str) -> None:
     assert concept in {c.id for c in Glossary.load().concepts_in(words)}
