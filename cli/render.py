@@ -130,8 +130,10 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
     header = Text.assemble((entry.id, "bold"), f"  {entry.kind.value}"
                            + (f" · CR {entry.clause}" if entry.clause else ""))
     console.print(Panel(Group(*body), title=header, title_align="left"))
+    n_wordings = len(_wordings(entry.variants))
     console.print(Text.assemble(("cards", "bold"), f" {', '.join(entry.cards) or '—'}   ", ("dates", "bold"),
-                                f" {dates(entry)}   ", ("variants", "bold"), f" {len(entry.variants)}"))
+                                f" {dates(entry)}   ", ("wordings", "bold"),
+                                f" {n_wordings} in {len(entry.variants)} source copies"))
 
     if entry.link_note:
         console.print("\n[bold]Comprehensive Rules[/]")

@@ -79,6 +79,11 @@ def test_show_by_id_prefix_and_json():
     assert shown["id"] == target["id"] and shown["variants"]
     human = kb("show", target["id"])
     assert target["id"] in human.output and "canonical" in human.output
+    # the header and the list agree on what they count (a judge's report: "variants 168" over "5 wordings")
+    n_wordings = len({(v["lang"], v["text"]) for v in shown["variants"]})
+    flat = " ".join(human.output.split())
+    assert f"wordings {n_wordings} in {len(shown['variants'])} source copies" in flat
+    assert f"Variants ({n_wordings} wordings)" in flat
 
 
 def test_show_unknown_id():
