@@ -16,7 +16,7 @@ def card(
     from kb import paths
     from kb.cards import load_names
     from kb.errors import NotFoundError
-    from kb.model import Kind, Lang
+    from kb.model import Entry, Kind, Lang
     from kb.oracle import load_oracle
     from kb.search.cardnames import CardMatcher
 
@@ -41,15 +41,23 @@ def card(
         if oc is not None:
             names = {**oc.names, **names}
         kb = open_kb(quiet=as_json)
-        entries = [e for e in kb.entries if english in e.cards]
-        entries.sort(key=lambda e: (e.kind is not Kind.RULING, e.first_date or "", e.id))
+        entries = kb.select(card=english)  # its rows only, not every entry of the KB
+
+    def card_dates(e: Entry) -> list[str]:
+        """The dates this card's own copies of the ruling carry (a shared ruling's first date may be
+        another card's); the entry's dates when none of its copies names the card."""
+        mine = sorted({v.date for v in e.variants if v.card == english and v.date})
+        return mine or [d for d in (e.first_date,) if d]
+
+    entries.sort(key=lambda e: (e.kind is not Kind.RULING, (card_dates(e) or [""])[0], e.id))
     shown_names = {lang.value: n for lang, n in sorted(names.items())} or {"en": english}
     data: dict[str, Any] = {
         "name": english,
         "names": shown_names,
         "oracle": oc.to_json() if oc else None,
         "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text, "first_date": e.first_date,
-                     "langs": sorted({v.lang.value for v in e.variants} | {Lang.EN.value})} for e in entries],
+                     "card_dates": card_dates(e),
+                     "langs": sorted({v.lang.value for v in e.variants}) or [Lang.EN.value]} for e in entries],
     }
     if as_json:
         print_json(data)
@@ -71,4 +79,4 @@ def card(
         console.print("[dim](not among the 2018 Oracle cards)[/]")
     console.print(f"\n[bold]{len(entries)} KB entries[/]")
     for e in entries:
-        console.print(Text.assemble((e.id, "cyan"), f"  {e.first_date or ''}  ", (e.text, "")))
+        console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates(e))}  ", (e.text, "")))

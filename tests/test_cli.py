@@ -252,3 +252,20 @@ def test_a_damaged_kb_rebuilt_on_the_fly_says_so_in_json_and_keeps_the_library(k
     texts = {v["text"] for e in json.loads(kb("export").stdout) for v in e["variants"]}
     assert "A ruling that must survive damage." in texts
     assert [s["path"] for s in json.loads(kb("sources", "--json").stdout)] == [str(page)]
+
+
+def test_card_lists_its_rulings_by_its_own_dates(kb_home):
+    """A judge's report: `kb card Lichtform` dated shared rulings by another card's (older) copy."""
+    from kb import store
+    from kb.model import Entry, Kind, Lang, Relation, RuleLink, Variant
+
+    text = "Shared face-down ruling."
+    entry = Entry("r-shared", Kind.RULING, text, ("Icefeather Aven", "Lightform"), "2014-09-20", "2014-11-24", (
+        Variant(text, text, Lang.EN, "2014-09-20", "ktk.json", 1, Relation.CANONICAL, 1.0, "Icefeather Aven"),
+        Variant(text, text, Lang.EN, "2014-11-24", "frf.json", 1, Relation.DUPLICATE, 1.0, "Lightform")),
+        rules=(RuleLink("708.2", 0.9, None, ""),))
+    store.write(kb_home, [entry], report={}, meta={})
+    data = json.loads(kb("card", "Lichtform", "--json").stdout)
+    assert [(e["id"], e["card_dates"], e["first_date"]) for e in data["entries"]] == [
+        ("r-shared", ["2014-11-24"], "2014-09-20")]
+    assert "r-shared  2014-11-24  Shared" in kb("card", "Lightform").output
