@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -199,12 +198,11 @@ def test_match_clause_rejects_rulings(text):
     assert cr.match_clause(text) is None
 
 
-def test_every_seed_rule_text_matches_and_is_fast():
+def test_every_seed_rule_text_matches_a_clause():
+    """The rules-search seed pages quote 33 CR clauses (the other units are rulings). Speed is the
+    benchmarks' business (bench/), not a timed assert that a loaded CI machine can break."""
     seeds = sorted((cr.rules_dir().parent / "seeds").glob("00[34]_*.txt"))
     units = [u.strip() for p in seeds for u in p.read_text(encoding="utf-8").split("\n\n")]
     units = [u for u in units if u and u != "Search"]
-    cr.match_clause("warm up")
-    start = time.perf_counter()
     found = [cr.match_clause(u) for u in units]
-    assert time.perf_counter() - start < 1.0
     assert sum(f is not None for f in found) == 33
