@@ -182,11 +182,13 @@ def link_rules(entries: list[Entry], rules: Any, on_progress: OnProgress | None 
     links only the entries it touched."""
     import json as _json
 
-    from kb import cr, links, model, normalize
+    from kb import links, model
+    from kb.cr.load import cache_inputs
     from kb.disk_cache import memo_map
 
     corpus = paths.corpus_dir()
-    inputs = sorted([Path(links.__file__), *Path(cr.__file__).parent.glob("*.py"), Path(model.__file__), Path(normalize.__file__), *(corpus / "rules").glob("*.txt"),
+    # what the parsed CR derives from (its texts, kb/cr/, kb/normalize.py), and the linker's own inputs
+    inputs = sorted([*cache_inputs(corpus), Path(links.__file__), Path(model.__file__),
                      *(corpus / "oracle").glob("*"), *(corpus / "mtgjson").glob("*.json"),
                      *[p for p in [corpus / "links-overrides.yaml"] if p.is_file()]])
 
