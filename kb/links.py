@@ -22,6 +22,7 @@ import numpy as np
 
 from kb.bm25 import BM25Matrix
 from kb.cr import RulesCorpus, RulesVersion, depth_of, is_title
+from kb.cr.numbers import is_under
 from kb.normalize import RULE_STOPWORDS, normalize_text, rule_stem, rule_tokens
 from kb.errors import InputError
 from kb.model import Entry, Kind, Lang, RuleLink
@@ -297,7 +298,7 @@ class _Index:
         """The clauses (not headings) under rules or sections `refs`: 704 -> 704.1, 704.2 ..."""
         if refs not in self._families:
             self._families[refs] = tuple(dict.fromkeys(n for r in refs for n in self.by_section.get(r[:3], ())
-                                                       if _within(n, r)))
+                                                       if is_under(n, r)))
         return self._families[refs]
 
     def best_of(self, refs: tuple[str, ...], raw: np.ndarray) -> list[tuple[int, str]]:
@@ -373,11 +374,6 @@ def _glossary_cues(version: RulesVersion, numbers: Sequence[str],
 
 def _term_name(term: str) -> str:
     return _fold(re.sub(r"\s*\(obsolete\)", "", term, flags=re.I)).strip()
-
-
-def _within(number: str, ref: str) -> bool:
-    """`number` is rule `ref` or under it (708.2a is under 708 and 708.2, 708.20 under neither 708.2)."""
-    return number == ref or number.startswith(ref) and not number[len(ref)].isdigit()
 
 
 def _term_pattern(name: str) -> str:
