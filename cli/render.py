@@ -77,8 +77,7 @@ def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = N
     for e in entries:
         langs = ",".join(sorted({v.lang.value for v in e.variants}))
         label = "rule " + e.clause if e.clause else e.kind.value
-        shown = next((v.text for v in e.variants if v.lang is lang), e.text) if lang else e.text
-        text = Text(clip(shown, 140))
+        text = Text(clip((e.text_in(lang) if lang else None) or e.text, 140))
         if e.cards:
             text.append(f"\n{cards(e, 3)}", style="dim")
         table.add_row(Text(e.id), Text(label), Text(dates(e)), Text(langs), text)
