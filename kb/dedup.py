@@ -28,9 +28,8 @@ from kb.cards import CardNames
 from kb.embed import Embedder
 from kb.ids import digest_id
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
-from kb.normalize import match_key, normalize_text
+from kb.normalize import match_key, normalize_text, search_words
 from kb.search.glossary import Glossary
-from kb.search.text import STOPWORDS, fold
 from kb.terminology import Terminology
 
 SHINGLE = 3
@@ -57,7 +56,6 @@ QUANTIFIERS = frozenset(
 NUMBER_WORDS = frozenset(
     "zero one two three four five six seven eight nine ten eleven twelve twenty once twice thrice half "
     "single x".split())
-_WORD = re.compile(r"[a-z0-9]+(?:/[a-z0-9]+)?")
 _MEANING_TOKEN = re.compile(r"\{[^}]*\}|[a-z0-9]+(?:'[a-z]+)?")
 _INFLECTIONS = ("", "s", "es", "d", "ed", "ing", "ped", "ping")  # manifest(ed), cloak(s), tap(ped)
 _NAME_ENDINGS = ("", "s", "es", "n", "en")  # German genitive and weak endings: des Gedankenverdrehers
@@ -148,7 +146,7 @@ def lemma(word: str, lang: Lang) -> str:
 
 
 def _lemmas(text: str, lang: Lang) -> list[str]:
-    return [lemma(w, lang) for w in _WORD.findall(fold(text).replace("-", " ")) if w not in STOPWORDS]
+    return [lemma(w, lang) for w in search_words(text)]
 
 
 class ConceptFinder:

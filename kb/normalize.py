@@ -110,10 +110,16 @@ def name_key(name: str) -> str:
     return _NON_ALNUM.sub(" ", name.casefold().translate(_NAME_FOLD)).strip()
 
 
+def search_words(text: str, *, keep_stopwords: bool = False) -> list[str]:
+    """The folded words of `text` without `STOPWORDS`, unstemmed: what `tokenize` stems, and what
+    kb.dedup reduces by each language's inflection rules instead."""
+    found = _SEARCH_WORD.findall(fold(text).replace("-", " "))
+    return [w for w in found if keep_stopwords or w not in STOPWORDS]
+
+
 def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """Lexical tokens of `text` for retrieval: folded, stemmed (`stem`), without `STOPWORDS`."""
-    found = _SEARCH_WORD.findall(fold(text).replace("-", " "))
-    return [stem(w) for w in found if keep_stopwords or w not in STOPWORDS]
+    return [stem(w) for w in search_words(text, keep_stopwords=keep_stopwords)]
 
 
 # ---------------------------------------------------------------------------------------------
