@@ -69,7 +69,12 @@ class OutdatedReason:
 
 
 def _level(reasons: Iterable[OutdatedReason]) -> Level:
-    return Level.OUTDATED if any(r.kind.level is Level.OUTDATED for r in reasons) else Level.REVIEW
+    return _level_of(r.kind for r in reasons)
+
+
+def _level_of(kinds: Iterable[Reason]) -> Level:
+    """Outdated when any reason is of that level; review when all are review only."""
+    return Level.OUTDATED if any(k.level is Level.OUTDATED for k in kinds) else Level.REVIEW
 
 
 @dataclass(frozen=True, slots=True)
@@ -473,7 +478,7 @@ def summarize_copies(copies: Iterable[CopyRow], levels: Iterable[Level]) -> dict
     wanted = set(levels)
     rows = []
     for kinds, cards, n in groups.values():
-        level = Level.OUTDATED if any(k.level is Level.OUTDATED for k in kinds) else Level.REVIEW
+        level = _level_of(kinds)
         if level in wanted:
             rows.append((level, sorted(k.value for k in kinds), sorted(cards), n[0]))
     return _counts(rows)
