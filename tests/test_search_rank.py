@@ -12,7 +12,7 @@ import pytest
 from kb.embed import FakeEmbedder
 from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.search import Searcher, build_index
-from kb.search.focus import asks_for_rule
+from kb.search.focus import asks_for_rule, focus
 from kb.search.glossary import Glossary
 
 
@@ -68,8 +68,8 @@ def test_a_story_question_gets_no_second_stage(tmp_path: Path) -> None:
     searcher = _searcher(tmp_path, entries)
     first_stage = np.linspace(1.0, 0.5, len(entries))
     everything = np.ones(len(entries), dtype=bool)
-    assert searcher._local(asking, first_stage, everything).any()
-    assert not searcher._local(story, first_stage, everything).any()
+    assert searcher._local(focus(asking), first_stage, everything).any()
+    assert not searcher._local(focus(story), first_stage, everything).any()
 
 
 @pytest.mark.parametrize("question, asks", [

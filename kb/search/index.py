@@ -48,7 +48,7 @@ from kb.bm25 import BM25Matrix
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
 from kb.normalize import write_atomic
-from kb.search.focus import asks_for_rule, focus
+from kb.search.focus import Focus, asks_for_rule, focus
 from kb.search.glossary import Glossary
 from kb.search.text import fold, tokenize
 
@@ -364,14 +364,14 @@ def hubness(vectors: np.ndarray, doc_entry: np.ndarray, k: int = HUB_K, block: i
     out = np.zeros(n, dtype=np.float32)
     if n < 2:
         return out
-    k = min(k, n - 1)
     owner = np.asarray(doc_entry)
     pool = np.arange(n) if n <= sample else np.linspace(0, n - 1, sample).astype(np.int64)
     pool_vectors = np.asarray(vectors[pool], dtype=np.float32).T
+    pool_owner = owner[pool]
     k = min(k, len(pool) - 1)
     for start in range(0, n, block):
         sims = np.asarray(vectors[start:start + block], dtype=np.float32) @ pool_vectors
-        sims[owner[start:start + block, None] == owner[pool][None, :]] = -np.inf
+        sims[owner[start:start + block, None] == pool_owner[None, :]] = -np.inf
         near = -np.partition(-sims, k - 1, axis=1)[:, :k]
         near[~np.isfinite(near)] = 0.0  # fewer than k other entries' texts
         out[start:start + block] = near.mean(axis=1)
@@ -658,7 +658,7 @@ class Searcher:
         elif mode == "lexical":
             fused = lexical.astype(np.float64)
         else:
-            fused = self._fuse(query, dense_rank, lexical, mask, named)
+            fused = self._fuse(query, parts, dense_rank, lexical, mask, named)
         fused = np.where(mask, fused, -np.inf)
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
@@ -677,7 +677,7 @@ class Searcher:
             )  # fmt: skip
         return hits
 
-    def _fuse(self, query: str, dense: np.ndarray, lexical: np.ndarray, mask: np.ndarray,
+    def _fuse(self, query: str, parts: Focus, dense: np.ndarray, lexical: np.ndarray, mask: np.ndarray,
               named: list[str]) -> np.ndarray:
         """The hybrid score of every entry: weighted reciprocal rank fusion plus bonuses."""
         w = self.weights
@@ -694,18 +694,17 @@ class Searcher:
             vocab = np.array([c in wanted for c in self.table.card_vocab], dtype=bool)
             fused += w.card * self.table.with_any("card", vocab)
         if w.local and w.local_k:
-            local = self._local(query, fused, mask)
+            local = self._local(parts, fused, mask)
             if local.max() > 0:
                 fused += w.local * local / local.max()
         return fused
 
-    def _local(self, query: str, fused: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    def _local(self, parts: Focus, fused: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Per entry among the `local_k` best of `fused`: the sum, over the question's terms that
         its text holds, of each term's IDF within those candidates (log(k / df)); 0 elsewhere.
 
         A story question gets none: its many narrative words would decide the candidates' order."""
         out = np.zeros(len(fused), dtype=np.float64)
-        parts = focus(query)
         if parts.is_story:
             return out
         tokens = tokenize(parts.asking)
