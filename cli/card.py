@@ -13,17 +13,15 @@ def card(
 ) -> None:
     """Show a card: Oracle text, type and mana cost, its names in en/de/es, and its rulings in the KB."""
     from cli.common import console, errors, open_kb, print_json
-    from kb import paths
-    from kb.cards import load_names
+    from cli.common import reference
     from kb.errors import NotFoundError
     from kb.model import Entry, Kind, Lang
     from kb.oracle import load_oracle
     from kb.search.cardnames import CardMatcher
 
     with errors():
-        corpus = paths.corpus_dir()
-        oracle = load_oracle(corpus)
-        kb_names = load_names(corpus)
+        oracle = reference().oracle
+        kb_names = reference().names
         english = None
         found = oracle.get(name)
         if found is not None:

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cli.common import console, err_console, errors, print_json
+from cli.common import console, err_console, errors, print_json, reference
 
 
 def check(
@@ -40,7 +40,9 @@ def check(
         for f in files:
             if not f.is_file():
                 raise NotFoundError(f"no check file {f}")
-        checks, problems = load_checks(files) if files else load_checks()
+        ref = reference()
+        checks, problems = load_checks(files, ref.cards) if files else ref.checks
+        checks, problems = list(checks), list(problems)  # the corpus's own lists stay as read
         if files and entry_ids:
             raise CheckError("give either entry ids or check files, not both")
         by_check: dict[str, str] = {}
@@ -59,11 +61,9 @@ def check(
             by_check, unmatched = _entries_if_built(checks)
             problems.extend(unmatched)
         if not checks and not problems:  # a CI gate must not go green having checked nothing
-            from kb import paths
-
-            where = ", ".join(str(f) for f in files) if files else f"{paths.corpus_dir() / 'checks'}"
+            where = ", ".join(str(f) for f in files) if files else f"{ref.folder / 'checks'}"
             raise CheckError(f"no checks found in {where}; nothing was checked")
-        results = run_checks(checks, rules, entries_by_check=by_check)
+        results = run_checks(checks, rules, entries_by_check=by_check, cards=ref.cards)
     failed = [r for r in results if r.failed]
     not_applicable = [r for r in results if r.not_applicable]
     passed = len(results) - len(failed) - len(not_applicable)

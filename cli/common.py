@@ -18,6 +18,7 @@ from kb.errors import InputError, KBError
 from kb.model import Lang
 
 if TYPE_CHECKING:  # not at run time: `kb --help` stays instant
+    from kb.corpus import Corpus
     from pathlib import Path
 
     from kb.build import OnProgress
@@ -122,15 +123,29 @@ def parse_lang(value: str | None) -> Lang | None:
         raise InputError(f"unknown language {value!r}; use one of: en, de, es") from None
 
 
+_REFERENCE: Corpus | None = None
+
+
+def reference() -> Corpus:
+    """The bundled reference data (`kb.corpus.Corpus`), read once per command: the one this process
+    opened, unless `$KB_CORPUS` now names another folder."""
+    global _REFERENCE
+    from kb import paths
+    from kb.corpus import Corpus
+
+    folder = paths.corpus_dir()
+    if _REFERENCE is None or _REFERENCE.folder != folder:
+        _REFERENCE = Corpus(folder)
+    return _REFERENCE
+
+
 def card_name(name: str, kb: Any = None) -> str:
     """The English name of a card named in English, German or Spanish (the KB's names, which include
     the judge's own sources, else the bundled table); NotFoundError otherwise."""
-    from kb import paths
-    from kb.cards import load_names
     from kb.errors import NotFoundError
 
     english = kb.card(name) if kb is not None else None
-    english = english or load_names(paths.corpus_dir()).resolve(name)
+    english = english or reference().names.resolve(name)
     if english is None:
         raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
     return english
@@ -166,7 +181,7 @@ def open_kb(quiet: bool = False) -> KB:
     from kb.build import load_or_build
 
     with progress_bar(quiet) as on_progress:
-        return load_or_build(home=home, on_progress=on_progress)
+        return load_or_build(home=home, on_progress=on_progress, corpus=reference())
 
 
 def rebuild(quiet: bool = False, note: str | None = None) -> KB:
@@ -178,7 +193,7 @@ def rebuild(quiet: bool = False, note: str | None = None) -> KB:
     if note:
         err_console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
     with progress_bar(quiet) as on_progress:
-        report = rebuild_kb(home=home, on_progress=on_progress, note=note)
+        report = rebuild_kb(home=home, on_progress=on_progress, note=note, corpus=reference())
     for extra in report.notes:
         if extra != note:
             err_console.print(f"[yellow]note:[/] {escape(extra)}", soft_wrap=True)

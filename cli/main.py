@@ -15,7 +15,7 @@ from cli import coverage as coverage_cmd
 from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
-from cli.common import (KBGroup, card_name, console, data_home, err_console, errors, open_kb, parse_lang,
+from cli.common import (KBGroup, card_name, console, data_home, err_console, errors, open_kb, parse_lang, reference,
                         print_json, progress_bar)
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ def ingest(
         home = data_home()
         with progress_bar(quiet=as_json) as on_progress:
             report = build(list(paths or []), home=home, fmt=forced, on_progress=on_progress,
-                           wait=wait, strict=strict)
+                           wait=wait, strict=strict, corpus=reference())
     data = report.to_json() | {"written": report.written}
     if as_json:
         print_json(data)
@@ -134,7 +134,7 @@ def show(
         outdated = kb.outdated(entry.id)
         from kb.checks import run_entry_checks
 
-        checks, results = run_entry_checks(entry)
+        checks, results = run_entry_checks(entry, reference())
     if as_json:
         print_json(entry.to_json() | {
             "outdated": [item.to_json() for item in outdated],
@@ -189,7 +189,8 @@ def remove(
 
     with errors():
         with progress_bar(quiet=as_json) as on_progress:
-            report = remove_source(source, home=kb_paths.home(), on_progress=on_progress, wait=wait)
+            report = remove_source(source, home=kb_paths.home(), on_progress=on_progress, wait=wait,
+                                   corpus=reference())
     data = report.to_json() | {"written": report.written}
     if as_json:
         print_json(data)
@@ -253,9 +254,7 @@ def write_output(path: Path, text: str) -> None:
 def _clause_texts(entry: Entry) -> dict[str, str]:
     if not entry.rules:
         return {}
-    from kb.cr import load_current
-
-    current = load_current()
+    current = reference().current_rules
     return {link.clause: current.clauses[link.clause].text for link in entry.rules if link.clause in current.clauses}
 
 

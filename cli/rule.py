@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from cli.common import console, errors, print_json
+from cli.common import console, errors, print_json, reference
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -29,7 +29,6 @@ def rule(
 ) -> None:
     """Show a CR clause (now or on a date), its number and wording in every version with word diffs,
     and the rulings linked to it; or, with --diff, what changed in a section between two versions."""
-    from kb.cr import load_rules
     from kb.errors import InputError
     from kb.normalize import clause_number
 
@@ -39,7 +38,7 @@ def rule(
         if diff is not None:
             if not section:
                 raise InputError("--diff needs --section, e.g. --section 708")
-            rules = load_rules()
+            rules = reference().rules
             data = diff_json(rules.diff(diff[0], diff[1], section))
             if as_json:
                 print_json(data)
@@ -48,7 +47,7 @@ def rule(
             return
         if not number:
             raise InputError("name a clause (e.g. `kb rule 708.8`) or use --diff DATE DATE --section N")
-        rules = load_rules()
+        rules = reference().rules
         data = clause_json(rules, number, at)
         data["rulings"], data["rulings_total"], data["rulings_note"] = linked_rulings(number, limit or None)
     if as_json:

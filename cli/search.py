@@ -61,7 +61,7 @@ def _superseded_texts(kb: KB, ids: Sequence[str]) -> set[tuple[str, str]]:
 
 def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Optional[str]) -> tuple[list[Hit], KB]:
     """Open the current KB and its index and search it. Returns (hits, kb)."""
-    from cli.common import err_console, open_kb, rebuild
+    from cli.common import err_console, open_kb, rebuild, reference
     from rich.text import Text
 
     from kb.errors import StoreError
@@ -70,11 +70,11 @@ def run(question: str, *, limit: int = 5, quiet: bool = False, **filters: Option
     valid = validate_filters(**filters)
     kb = open_kb(quiet=quiet)
     try:  # no entry is decoded but the hits (Searcher.for_kb)
-        searcher = Searcher.for_kb(kb)
+        searcher = Searcher.for_kb(kb, reference=reference())
     except StoreError as e:  # stale (another version wrote it) or damaged: rebuild once, then search
         err_console.print(Text.assemble(("note:", "yellow"), f" {e}; rebuilding now"))
         kb = rebuild(quiet=quiet)
-        searcher = Searcher.for_kb(kb)
+        searcher = Searcher.for_kb(kb, reference=reference())
     return searcher.search(question, limit=limit, filters=valid), kb
 
 

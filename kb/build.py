@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from kb import paths, store
-from kb.cards import CardNames, load_names
+from kb.cards import CardNames
+from kb.corpus import Corpus
 from kb.dedup import Lexicon, deduplicate, keywords_from_rules, mechanics_from_rules, stored_count
-from kb.terminology import Terminology
 from kb.embed import Embedder
 from kb.errors import InputError, StoreError
 from kb.ids import assign_ids
@@ -71,18 +71,11 @@ class BuildReport:
         }
 
 
-def load_terminology(corpus: Path) -> Terminology:
-    return Terminology.from_yaml((corpus / "terminology.yaml").read_text(encoding="utf-8"))
-
-
-def load_lexicon(corpus: Path, names: CardNames) -> Lexicon:
+def load_lexicon(corpus: Corpus, names: CardNames) -> Lexicon:
     """What dedup tells rulings apart by: CR keywords, card names, glossary, terminology."""
-    from kb.cr import load_rules
-    from kb.search.glossary import GLOSSARY_FILE, Glossary
-
-    versions = load_rules().versions
+    versions = corpus.rules.versions
     return Lexicon(keywords_from_rules(versions), mechanics_from_rules(versions), names,
-                   Glossary.load(corpus / GLOSSARY_FILE), load_terminology(corpus))
+                   corpus.base_glossary, corpus.terminology)
 
 
 def embedder_from_env() -> Embedder:
@@ -118,17 +111,21 @@ def sources_hash(files: Sequence[Path]) -> str:
     return h.hexdigest()
 
 
-def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt: Format | None = None,
-                  on_progress: OnProgress | None = None, library: Sequence[tuple[str, bytes]] = (),
+def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corpus: Corpus | None = None,
+                  fmt: Format | None = None, on_progress: OnProgress | None = None,
+                  library: Sequence[tuple[str, bytes]] = (),
                   parsed: Mapping[str, ParseResult] | None = None) -> tuple[list[Entry], BuildReport]:
     """Entries from the bundled corpus, the library's sources and `extra` files or folders, and the report.
-    `parsed` holds library sources already parsed by the caller (path label -> `parse_text` result)."""
+    `parsed` holds library sources already parsed by the caller (path label -> `parse_text` result).
+
+    The stages run in the order of `STAGES`, each announced through `on_progress` (bench/scale.py
+    times them by those events): parse, deduplicate, link rules, attach checks."""
     started = time.perf_counter()
     progress = on_progress or (lambda stage, done, total: None)
-    corpus = paths.corpus_dir()
-    from kb.cr import match_clause
+    corpus = corpus or Corpus.default()
 
-    sources = bundled_sources(corpus)
+    # parse: the bundled sources, the library, the files of this call
+    sources = corpus.sources()
     total = len(sources) + len(library) + len(extra)
     files_done = [0]
 
@@ -136,29 +133,28 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
         files_done[0] += 1
         progress("parse", files_done[0], total)
 
-    names = load_names(corpus)
-    bundled = ingest(sources, names=names, match_clause=match_clause, on_file=on_file)
-    mine = parse_library(library, names=names, match_clause=match_clause, on_file=on_file, parsed=parsed)
-    added = ingest(list(extra), names=names, match_clause=match_clause, fmt=fmt, on_file=on_file)
+    names = corpus.names.copy()  # the names a judge's own files bring are added below
+    bundled = ingest(sources, names=names, match_clause=corpus.match_clause, on_file=on_file)
+    mine = parse_library(library, names=names, match_clause=corpus.match_clause, on_file=on_file, parsed=parsed)
+    added = ingest(list(extra), names=names, match_clause=corpus.match_clause, fmt=fmt, on_file=on_file)
     records = bundled.records + mine.records + added.records
     problems = bundled.problems + mine.problems + added.problems
 
     progress("deduplicate", 0, 1)
-    from kb.cr import load_rules
-
-    for name in bundled.card_names + mine.card_names + added.card_names:  # names a judge's own files bring
+    for name in bundled.card_names + mine.card_names + added.card_names:
         names.add(name.english, name.lang, name.name)
-    entries = deduplicate(records, embedder=embedder, terminology=load_terminology(corpus),
+    entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology,
                           lexicon=load_lexicon(corpus, names))
     bundled_labels = set(bundled.files)
     entries = assign_ids(entries, lambda source: source in bundled_labels)
+
     progress("link rules", 0, 1)
+    entries = link_rules(entries, corpus, on_progress=progress)
 
-    entries = link_rules(entries, load_rules(), on_progress=progress)
     progress("attach checks", 0, 1)
-    from kb.checks import attach_checks, load_checks, match_entries
+    from kb.checks import attach_checks, match_entries
 
-    checks, check_problems = load_checks()
+    checks, check_problems = corpus.checks
     check_ids, attach_problems = match_entries(entries, checks)
     entries = attach_checks(entries, check_ids)
 
@@ -167,7 +163,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
         raise StoreError(f"internal error: {len(records)} rulings parsed but {stored} stored")
     from kb.cr_entries import add_rule_entries  # the whole current CR, as entries of kind rule
 
-    entries = add_rule_entries(entries, load_rules())
+    entries = add_rule_entries(entries, corpus.rules)
     report = BuildReport(files=bundled.files + mine.files + added.files, parsed=len(records), stored=stored,
                          entries=len(entries), problems=problems, check_problems=check_problems + attach_problems,
                          card_names=[(name, lang.value, english) for english, by_lang in sorted(names.names.items())
@@ -176,7 +172,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, fmt:
     return entries, report
 
 
-def link_rules(entries: list[Entry], rules: Any, on_progress: OnProgress | None = None) -> list[Entry]:
+def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | None = None) -> list[Entry]:
     """Entries with their CR links. Linking looks at one entry at a time, so the links of an entry
     whose content did not change since the last build are taken from the memo: adding one page
     links only the entries it touched."""
@@ -186,11 +182,11 @@ def link_rules(entries: list[Entry], rules: Any, on_progress: OnProgress | None 
     from kb.cr.load import cache_inputs
     from kb.disk_cache import memo_map
 
-    corpus = paths.corpus_dir()
+    folder = corpus.folder
     # what the parsed CR derives from (its texts, kb/cr/, kb/normalize.py), and the linker's own inputs
-    inputs = sorted([*cache_inputs(corpus), Path(links.__file__), Path(model.__file__),
-                     *(corpus / "oracle").glob("*"), *(corpus / "mtgjson").glob("*.json"),
-                     *[p for p in [corpus / "links-overrides.yaml"] if p.is_file()]])
+    inputs = sorted([*cache_inputs(folder), Path(links.__file__), Path(model.__file__),
+                     *(folder / "oracle").glob("*"), *(folder / "mtgjson").glob("*.json"),
+                     *[p for p in [folder / "links-overrides.yaml"] if p.is_file()]])
 
     def content(e: Entry) -> str:
         d = e.to_json()
@@ -200,7 +196,7 @@ def link_rules(entries: list[Entry], rules: Any, on_progress: OnProgress | None 
 
     def compute(todo: list[Entry]) -> list[tuple[Any, str]]:
         out: list[tuple[Any, str]] = []
-        overrides, cards = links.load_overrides(), links.load_card_texts()  # once, not per chunk
+        rules, overrides, cards = corpus.rules, corpus.overrides, corpus.card_texts
         for start in range(0, len(todo), 200):  # in chunks, so a big new page shows progress
             out += [(e.rules, e.link_note)
                     for e in links.link_entries(todo[start:start + 200], rules, overrides=overrides, cards=cards)]
@@ -234,22 +230,20 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
     return result
 
 
-def compute_outdated(entries: list[Entry]) -> list[OutdatedItem]:
+def compute_outdated(entries: list[Entry], corpus: Corpus) -> list[OutdatedItem]:
     """Outdated variants of `entries`, with every reason the corpus supports."""
-    from kb.checks import load_cards, load_checks, run_checks
-    from kb.cr import load_rules
+    from kb.checks import run_checks
     from kb.game.rules import CURRENT
 
-    rules = load_rules()
-    checks, _ = load_checks()
-    by_id = {c.id: c for c in checks}
-    cards = load_cards()  # once: run_checks would parse corpus/cards/*.yaml on every call
+    rules = corpus.rules
+    by_id = {c.id: c for c in corpus.checks[0]}
+    cards = corpus.cards
 
     def check_runner(entry: Entry, at: str | None) -> list[tuple[str, bool]]:
         mine = [by_id[c] for c in entry.checks if c in by_id]
         return [(r.id, r.passed) for r in run_checks(mine, rules_date=at or CURRENT, cards=cards)]
 
-    return find_outdated(entries, terminology=load_terminology(paths.corpus_dir()),
+    return find_outdated(entries, terminology=corpus.terminology,
                          rule_history=rule_history_from(rules), check_runner=check_runner)
 
 
@@ -257,10 +251,11 @@ def compute_outdated(entries: list[Entry]) -> list[OutdatedItem]:
 
 def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Embedder | None = None,
           fmt: Format | None = None, on_progress: OnProgress | None = None, wait: bool = True,
-          strict: bool = False) -> BuildReport:
+          strict: bool = False, corpus: Corpus | None = None) -> BuildReport:
     """Add the files or folders `extra` to the KB's library and rebuild the KB (nothing changes when
     the library already holds them). With `strict`, a call in which any unit can't be used adds nothing."""
     home = home or paths.home()
+    corpus = corpus or Corpus.default()
     with store.ingest_lock(home, wait=wait):
         conn, notes = _open_for_write(home)
         try:
@@ -275,9 +270,6 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
         report = BuildReport(files=[], parsed=0, stored=0, entries=0, problems=list(problems), notes=notes)
         report.named = [p.source for p in problems]
         new: list[store.NewSource] = []
-        names = load_names(paths.corpus_dir())
-        from kb.cr import match_clause
-
         seen: set[str] = set()
         already: dict[str, ParseResult] = {}  # label -> parse result of each new file, so the build doesn't parse it again
         for path in files:
@@ -298,7 +290,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                 report.problems.append(problem)
                 continue
             detected = fmt or _detect(text)
-            parsed = parse_text(text, label, names=names, match_clause=match_clause, fmt=fmt)
+            parsed = parse_text(text, label, names=corpus.names, match_clause=corpus.match_clause, fmt=fmt)
             report.problems.extend(parsed.problems)
             if not parsed.records:  # a file that yields no usable unit adds nothing
                 if not any(not p.ignored for p in parsed.problems):
@@ -316,15 +308,16 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
             return _unchanged(home, report)
         items = [(p, b) for p, b in library_items if p not in {s.path for s in new}] + [(s.path, s.data) for s in new]
         items.sort()
-        return _rebuild(home, items, embedder, on_progress, report, add=new, parsed=already)
+        return _rebuild(home, corpus, items, embedder, on_progress, report, add=new, parsed=already)
 
 
 def remove(source: str, *, home: Path | None = None, embedder: Embedder | None = None,
-           on_progress: OnProgress | None = None, wait: bool = True) -> BuildReport:
+           on_progress: OnProgress | None = None, wait: bool = True, corpus: Corpus | None = None) -> BuildReport:
     """Take one source out of the library (by its path, or a unique prefix of its hash) and rebuild."""
     from kb.errors import NotFoundError
 
     home = home or paths.home()
+    corpus = corpus or Corpus.default()
     with store.ingest_lock(home, wait=wait):
         conn, notes = _open_for_write(home)
         try:
@@ -342,18 +335,19 @@ def remove(source: str, *, home: Path | None = None, embedder: Embedder | None =
         gone = matches[0]
         report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes, removed=[gone.path])
         items = [(p, b) for p, b in library_items if p != gone.path]
-        return _rebuild(home, items, embedder, on_progress, report, remove=[gone.sha256])
+        return _rebuild(home, corpus, items, embedder, on_progress, report, remove=[gone.sha256])
 
 
 def rebuild(*, home: Path | None = None, embedder: Embedder | None = None,
-            on_progress: OnProgress | None = None, note: str | None = None) -> BuildReport:
+            on_progress: OnProgress | None = None, note: str | None = None,
+            corpus: Corpus | None = None) -> BuildReport:
     """Rebuild the KB from the bundled corpus plus the library (after damage, or a new judge-kb)."""
     home = home or paths.home()
     with store.ingest_lock(home, wait=True):
-        return _rebuild_library(home, embedder, on_progress, note)
+        return _rebuild_library(home, corpus or Corpus.default(), embedder, on_progress, note)
 
 
-def _rebuild_library(home: Path, embedder: Embedder | None, on_progress: OnProgress | None,
+def _rebuild_library(home: Path, corpus: Corpus, embedder: Embedder | None, on_progress: OnProgress | None,
                      note: str | None = None) -> BuildReport:
     conn, notes = _open_for_write(home)
     try:
@@ -361,7 +355,7 @@ def _rebuild_library(home: Path, embedder: Embedder | None, on_progress: OnProgr
     finally:
         conn.close()
     report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes + ([note] if note else []))
-    return _rebuild(home, items, embedder, on_progress, report)
+    return _rebuild(home, corpus, items, embedder, on_progress, report)
 
 
 def _detect(text: str) -> Format:
@@ -398,7 +392,7 @@ def _unchanged(home: Path, report: BuildReport) -> BuildReport:
     return report
 
 
-def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedder | None,
+def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], embedder: Embedder | None,
              on_progress: OnProgress | None, report: BuildReport, *, add: Sequence[store.NewSource] = (),
              remove: Sequence[str] = (), parsed: Mapping[str, ParseResult] | None = None) -> BuildReport:
     started = time.perf_counter()
@@ -408,18 +402,19 @@ def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedde
     if prepare is not None:  # convert the model while the build is still small
         progress("parse", 0, 1)
         prepare()
-    entries, built = build_entries(embedder=embedder, on_progress=progress, library=library, parsed=parsed)
+    entries, built = build_entries(embedder=embedder, corpus=corpus, on_progress=progress, library=library,
+                                   parsed=parsed)
     call_problems = [p for p in report.problems if p not in built.problems]
     report.files, report.parsed, report.stored, report.entries = built.files, built.parsed, built.stored, built.entries
     report.problems = built.problems + call_problems
     progress("outdated", 0, 1)
-    outdated = compute_outdated(entries)
+    outdated = compute_outdated(entries, corpus)
     from kb.checks import coverage
 
     covered, face_down, _ = coverage(entries)
     meta = {
         "check_coverage": {"covered": covered, "face_down_rulings": face_down},
-        "corpus_hash": sources_hash(bundled_sources(paths.corpus_dir())),
+        "corpus_hash": sources_hash(corpus.sources()),
         "embedder": getattr(embedder, "name", None),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
@@ -427,7 +422,7 @@ def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedde
 
     def index(folder: Path) -> None:  # store.write builds the index first, then writes the rows
         progress("index", 0, 1)
-        build_index(entries, folder, embedder)
+        build_index(entries, folder, embedder, corpus=corpus)
         progress("write", 0, 1)
 
     store.write(home, entries, report=report.to_json(), meta=meta,
@@ -440,7 +435,7 @@ def _rebuild(home: Path, library: Sequence[tuple[str, bytes]], embedder: Embedde
 
 
 def load_or_build(*, home: Path | None = None, on_progress: OnProgress | None = None,
-                  on_build: Callable[[], None] | None = None) -> store.KB:
+                  on_build: Callable[[], None] | None = None, corpus: Corpus | None = None) -> store.KB:
     """The current KB, built first from the bundled corpus (and any library) if there is none yet."""
     home = home or paths.home()
     if not store.exists(home):
@@ -448,5 +443,5 @@ def load_or_build(*, home: Path | None = None, on_progress: OnProgress | None = 
             if not store.exists(home):
                 if on_build:
                     on_build()
-                _rebuild_library(home, None, on_progress)
+                _rebuild_library(home, corpus or Corpus.default(), None, on_progress)
     return store.load(home)

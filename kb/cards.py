@@ -34,6 +34,11 @@ class CardNames:
         self._index.setdefault(match_key(name), english)
         self._index.setdefault(match_key(english), english)
 
+    def copy(self) -> CardNames:
+        """A copy to add names to, leaving this table as it is."""
+        return CardNames({en: dict(by_lang) for en, by_lang in self.names.items()}, dict(self._index),
+                         {en: {lang: list(n) for lang, n in by_lang.items()} for en, by_lang in self.aliases.items()})
+
     def every_name(self) -> Iterator[tuple[str, str]]:
         """(English name, a name of that card) for every name known, in any language."""
         for english, by_lang in self.names.items():
@@ -131,8 +136,11 @@ def derive_names(corpus: Path) -> CardNames:
 
 
 if __name__ == "__main__":  # regenerate corpus/card-names.json
+    import sys
+
     from kb.paths import corpus_dir
 
-    out = corpus_dir() / NAMES_FILE
-    out.write_text(json.dumps(derive_names(corpus_dir()).to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    folder = Path(sys.argv[1]) if len(sys.argv) > 1 else corpus_dir()
+    out = folder / NAMES_FILE
+    out.write_text(json.dumps(derive_names(folder).to_json(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {out}")

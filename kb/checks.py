@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -21,6 +21,9 @@ from kb.game import CardDataError, CardDef, Rules, RulesDateError, card_from_dat
 from kb.model import Entry, Kind, Problem
 from kb.normalize import normalize_text
 from kb.scenario import Check, check_verdict, parse_checks
+
+if TYPE_CHECKING:
+    from kb.corpus import Corpus
 
 __all__ = [
     "FACE_DOWN_CLAUSES",
@@ -68,17 +71,8 @@ def normalise_quote(text: str) -> str:
     return normalize_text(text).casefold()
 
 
-def _checks_dir() -> Path:
-    return paths.corpus_dir() / "checks"
-
-
-def _cards_dir() -> Path:
-    return paths.corpus_dir() / "cards"
-
-
-def load_cards(directory: Path | None = None) -> dict[str, CardDef]:
-    """All card definitions by name (double-faced cards by their front face's name)."""
-    directory = directory or _cards_dir()
+def load_cards(directory: Path) -> dict[str, CardDef]:
+    """All card definitions of `directory/*.yaml` by name (double-faced cards by their front face's name)."""
     cards: dict[str, CardDef] = {}
     for path in sorted(directory.glob("*.yaml")):
         where = paths.display_path(path)
@@ -99,10 +93,8 @@ def load_cards(directory: Path | None = None) -> dict[str, CardDef]:
     return cards
 
 
-def load_checks(paths_: Sequence[Path] | None = None) -> tuple[list[Check], list[Problem]]:
-    """Parse check files (default: every `corpus/checks/*.yaml`); bad checks become Problems."""
-    files = list(paths_) if paths_ is not None else sorted(_checks_dir().glob("*.yaml"))
-    cards = load_cards()
+def load_checks(files: Sequence[Path], cards: Mapping[str, CardDef]) -> tuple[list[Check], list[Problem]]:
+    """Parse check files whose setups may name `cards`; bad checks become Problems."""
     checks: list[Check] = []
     problems: list[Problem] = []
     for path in files:
@@ -200,7 +192,7 @@ def run_checks(
     rules_date: str | None = None,
     *,
     entries_by_check: Mapping[str, str] | None = None,
-    cards: Mapping[str, CardDef] | None = None,
+    cards: Mapping[str, CardDef],
 ) -> list[CheckResult]:
     """Run checks under `rules_date` (None: each check under its own `rules:` date, default the
     current rules). `entries_by_check` fills `CheckResult.entry`."""
@@ -209,7 +201,6 @@ def run_checks(
             Rules.for_date(rules_date)
         except RulesDateError as exc:
             raise InputError(str(exc)) from None
-    cards = cards if cards is not None else load_cards()
     entries_by_check = entries_by_check or {}
     results = []
     for check in checks:
@@ -227,7 +218,7 @@ def run_checks(
     return results
 
 
-def run_entry_checks(entry: Entry, rules_date: str | None = None) -> tuple[list[Check], list[CheckResult]]:
+def run_entry_checks(entry: Entry, corpus: Corpus, rules_date: str | None = None) -> tuple[list[Check], list[CheckResult]]:
     """An entry's scenario checks and their results under `rules_date` (None: the current rules),
     as `kb show` runs them."""
     if not entry.checks:
@@ -235,5 +226,6 @@ def run_entry_checks(entry: Entry, rules_date: str | None = None) -> tuple[list[
     from kb.game.rules import CURRENT
 
     mine = set(entry.checks)
-    checks = [c for c in load_checks()[0] if c.id in mine]
-    return checks, run_checks(checks, rules_date=rules_date or CURRENT, entries_by_check={c.id: entry.id for c in checks})
+    checks = [c for c in corpus.checks[0] if c.id in mine]
+    return checks, run_checks(checks, rules_date=rules_date or CURRENT, entries_by_check={c.id: entry.id for c in checks},
+                              cards=corpus.cards)

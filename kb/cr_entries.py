@@ -9,7 +9,7 @@ keeps the id it got as 707.2a in 2014, and a reworded clause keeps its id. Gloss
 by their term. Adding an older CR to the corpus changes the earliest identity of the clauses it has;
 that is the one event that renumbers ids.
 
-A rule entry that came from a rules-search page (`Entry.clause` set by `kb.cr.match_clause`) is the
+A rule entry that came from a rules-search page (`Entry.clause` set by `kb.corpus.Corpus.match_clause`) is the
 same clause: it is merged into the CR entry (its variants, links and checks are kept), so a clause is
 one entry however it reached the KB.
 """

@@ -26,6 +26,7 @@ from kb.cr.numbers import is_under
 from kb.normalize import RULE_STOPWORDS, normalize_text, rule_stem, rule_tokens
 from kb.errors import InputError
 from kb.model import Entry, Kind, Lang, RuleLink
+from kb.oracle import Oracle
 
 MAX_LINKS = 5
 KEEP_RATIO = 0.45  # links scoring under this share of the best one are dropped
@@ -610,30 +611,12 @@ def parse_overrides(text: str, source: str = "links-overrides.yaml") -> list[Ove
     return out
 
 
-def load_overrides(corpus_dir: Path | None = None) -> list[Override]:
-    from kb.paths import corpus_dir as default_corpus
-
-    path = (corpus_dir or default_corpus()) / "links-overrides.yaml"
-    if not path.is_file():
-        return []
-    return parse_overrides(path.read_text(encoding="utf-8"), str(path.name))
-
-
-def load_card_texts(corpus_dir: Path | None = None) -> dict[str, str]:
-    """English card name → Oracle text: the 2018 Oracle file, then the newer MTGJSON files beside it."""
-    import gzip
-    import json
-
+def card_texts(oracle: Oracle, mtgjson_dir: Path) -> dict[str, str]:
+    """English card name → Oracle text: the Oracle cards, then the newer MTGJSON files of `mtgjson_dir`."""
     from kb.parsers import mtgjson
-    from kb.paths import corpus_dir as default_corpus
 
-    corpus = corpus_dir or default_corpus()
-    out: dict[str, str] = {}
-    oracle = corpus / "oracle" / "mtgjson3-2018-oracle-cards.json.gz"
-    if oracle.is_file():
-        for card in json.loads(gzip.decompress(oracle.read_bytes()).decode("utf-8"))["cards"]:
-            out[card["name"]] = card.get("text") or ""
-    for path in sorted((corpus / "mtgjson").glob("*.json")):
+    out = {card.name: card.text for card in oracle.cards.values()}
+    for path in sorted(mtgjson_dir.glob("*.json")):
         for card in mtgjson.iter_cards(mtgjson.load(path.read_text(encoding="utf-8"))):
             if card.get("name") and card.get("text"):
                 out.setdefault(card["name"], card["text"])
@@ -660,18 +643,16 @@ def _apply(override: Override, links: list[Candidate], rules: RulesCorpus) -> li
 # Entry point
 
 
-def link_entries(entries: list[Entry], rules: RulesCorpus,
-                 overrides: Iterable[Override] | None = None,
-                 cards: Mapping[str, str] | None = None) -> list[Entry]:
+def link_entries(entries: list[Entry], rules: RulesCorpus, overrides: Iterable[Override],
+                 cards: Mapping[str, str]) -> list[Entry]:
     """Entries with `rules` set: rule entries to their own clause, rulings to ranked clauses.
 
     A ruling without a confident link gets no links and a `link_note` saying so (with the nearest
-    clause), rather than a clause that merely shares words with it. `overrides` defaults to
-    `corpus/links-overrides.yaml` (pass `[]` for automatic links only); `cards` (English name →
-    Oracle text, which tells a ruling's mechanic) defaults to `load_card_texts()`.
+    clause), rather than a clause that merely shares words with it. `overrides` are the reviewed
+    corrections (`Corpus.overrides`; `[]` for automatic links only); `cards` (English name → Oracle
+    text, which tells a ruling's mechanic) is `Corpus.card_texts`.
     """
-    overrides = load_overrides() if overrides is None else list(overrides)
-    cards = load_card_texts() if cards is None else cards
+    overrides = list(overrides)
     out = []
     for entry in entries:
         links, note = link_candidates(entry, rules, cards)

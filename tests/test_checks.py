@@ -13,9 +13,12 @@ import pytest
 from kb.checks import attach_checks, load_cards, load_checks, match_entries, normalise_quote, run_checks
 from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.scenario import Check, run_check
+from kb.corpus import Corpus
 
-CARDS = load_cards()
-CHECKS, PROBLEMS = load_checks()
+CORPUS = Corpus.default()
+
+CARDS = CORPUS.cards
+CHECKS, PROBLEMS = load_checks(CORPUS.check_files(), CORPUS.cards)
 
 
 def test_bundled_checks_load_without_problems() -> None:
@@ -23,13 +26,13 @@ def test_bundled_checks_load_without_problems() -> None:
 
 
 def test_every_bundled_check_passes_under_its_own_rules() -> None:
-    failed = {r.id: r.failures for r in run_checks(CHECKS) if not r.passed}
+    failed = {r.id: r.failures for r in run_checks(CHECKS, cards=CORPUS.cards) if not r.passed}
     assert failed == {}
 
 
 def test_every_bundled_check_not_dated_earlier_passes_under_current_rules() -> None:
     current = [c for c in CHECKS if c.rules is None]
-    assert all(r.passed for r in run_checks(current, "2026-01-16"))
+    assert all(r.passed for r in run_checks(current, "2026-01-16", cards=CORPUS.cards))
 
 
 # ---- mutation: every expectation must be able to fail ------------------------------------------
@@ -90,8 +93,8 @@ def _by_name(name: str) -> Check:
 
 def test_disguise_check_fails_under_2014_rules() -> None:
     check = _by_name("keep-face-down-objects-apart")
-    assert run_checks([check], "2026-01-16")[0].passed
-    assert not run_checks([check], "2014-11-24")[0].passed
+    assert run_checks([check], "2026-01-16", cards=CORPUS.cards)[0].passed
+    assert not run_checks([check], "2014-11-24", cards=CORPUS.cards)[0].passed
 
 
 @pytest.mark.parametrize(
@@ -107,14 +110,14 @@ def test_disguise_check_fails_under_2014_rules() -> None:
 def test_2014_and_2018_wordings_hold_under_every_cr(name: str, rules: str) -> None:
     """The wordings differ, the CR didn't: 701.31b/701.33b/701.40b always look at the card, and
     face-down permanents had no subtypes in every CR since manifest (707.2a/708.2a)."""
-    assert run_checks([_by_name(name)], rules)[0].passed
+    assert run_checks([_by_name(name)], rules, cards=CORPUS.cards)[0].passed
 
 
 def test_invalid_rules_date_is_an_input_error() -> None:
     from kb.errors import InputError
 
     with pytest.raises(InputError):
-        run_checks(CHECKS[:1], "2014/11/24")
+        run_checks(CHECKS[:1], "2014/11/24", cards=CORPUS.cards)
 
 
 # ---- attaching checks to entries ----------------------------------------------------------------
@@ -176,5 +179,5 @@ def test_check_ids_are_stable_file_stem_and_name() -> None:
 
 
 def test_check_result_json_shape() -> None:
-    r = run_checks(CHECKS[:1])[0]
+    r = run_checks(CHECKS[:1], cards=CORPUS.cards)[0]
     assert set(r.to_json()) == {"id", "entry", "file", "passed", "failures", "not_applicable"}

@@ -12,8 +12,11 @@ from hypothesis import strategies as st
 
 from kb.checks import load_cards
 from kb.scenario import Check, parse_checks, run_check
+from kb.corpus import Corpus
 
-CARDS = load_cards()
+CORPUS = Corpus.default()
+
+CARDS = CORPUS.cards
 
 GOOD = """
   - name: good

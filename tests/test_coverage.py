@@ -12,6 +12,9 @@ from kb.checks import coverage, is_face_down_entry, load_checks, run_checks
 from kb.game.rules import CURRENT
 from kb.model import Entry, Kind, Lang, Relation, RuleLink, Variant
 from kb.paths import corpus_dir
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 
 def entry(eid: str, *clauses: str, checks: tuple[str, ...] = (), kind: Kind = Kind.RULING,
@@ -62,11 +65,11 @@ def test_every_check_attaches_to_one_entry_and_passes_under_current_rules(bundle
     check is a subset of the face-down rulings."""
     entries, report = bundled_entries
     assert not report.check_problems, [str(p) for p in report.check_problems]
-    checks, problems = load_checks()
+    checks, problems = load_checks(CORPUS.check_files(), CORPUS.cards)
     assert not problems
     attached = {c for e in entries for c in e.checks}
     assert attached == {c.id for c in checks}
-    failed = [r for r in run_checks(checks, rules_date=CURRENT) if not r.passed]
+    failed = [r for r in run_checks(checks, rules_date=CURRENT, cards=CORPUS.cards) if not r.passed]
     assert not failed, [(r.id, r.failures) for r in failed]
     covered, total, missing = coverage(entries)
     assert covered + len(missing) == total and covered >= 100

@@ -9,6 +9,9 @@ import pytest
 
 from kb import cr
 from kb.errors import NotFoundError
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 DATA = Path(__file__).parent / "data"
 HISTORY = json.loads((DATA / "facedown_history.json").read_text(encoding="utf-8"))
@@ -16,7 +19,7 @@ HISTORY = json.loads((DATA / "facedown_history.json").read_text(encoding="utf-8"
 
 @pytest.fixture(scope="module")
 def rules() -> cr.RulesCorpus:
-    return cr.load_rules()
+    return CORPUS.rules
 
 
 SAMPLE = """Magic: The Gathering Comprehensive Rules
@@ -181,7 +184,7 @@ def test_word_diff():
      "to any other zone, its owner must reveal it to all players as they move it.", "708.9"),
 ])
 def test_match_clause_recognises_rule_texts(text, number):
-    found = cr.match_clause(text)
+    found = CORPUS.match_clause(text)
     assert found is not None and found[0] == number and 0.8 <= found[1] <= 1.0
 
 
@@ -195,14 +198,14 @@ def test_match_clause_recognises_rule_texts(text, number):
     "",
 ])
 def test_match_clause_rejects_rulings(text):
-    assert cr.match_clause(text) is None
+    assert CORPUS.match_clause(text) is None
 
 
 def test_every_seed_rule_text_matches_a_clause():
     """The rules-search seed pages quote 33 CR clauses (the other units are rulings). Speed is the
     benchmarks' business (bench/), not a timed assert that a loaded CI machine can break."""
-    seeds = sorted((cr.rules_dir().parent / "seeds").glob("00[34]_*.txt"))
+    seeds = sorted((CORPUS.folder / "seeds").glob("00[34]_*.txt"))
     units = [u.strip() for p in seeds for u in p.read_text(encoding="utf-8").split("\n\n")]
     units = [u for u in units if u and u != "Search"]
-    found = [cr.match_clause(u) for u in units]
+    found = [CORPUS.match_clause(u) for u in units]
     assert sum(f is not None for f in found) == 33

@@ -17,6 +17,9 @@ from kb.cr.parse import Clause, GlossaryEntry, RulesVersion
 from kb.cr.query import RulesCorpus
 from kb.cr.text import similarity
 from kb.disk_cache import key_of
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 TITLES = {"7": "Additional Rules", "708": "Face-Down Spells and Permanents", "708.2": "Face-down spells and "
           "permanents have no characteristics other than those listed by the ability or rules that allowed "
@@ -112,7 +115,6 @@ def test_a_cache_pickled_when_the_classes_lived_in_kb_cr_py_still_loads(corpus, 
     monkeypatch.undo()
     assert b"kb.cr.parse" not in data and b"kb.cr.query" not in data
     cache_file(corpus).write_bytes(data)
-    kb.cr.load._load_cached.cache_clear()
     loaded = load_rules(corpus)
     assert type(loaded) is RulesCorpus and loaded.lineage == marker.lineage  # read, not recomputed
 
@@ -121,7 +123,6 @@ def test_a_cache_pickled_when_the_classes_lived_in_kb_cr_py_still_loads(corpus, 
 def test_a_cache_naming_classes_that_no_longer_exist_is_recomputed(corpus, module, name):
     fresh = load_rules(corpus)
     cache_file(corpus).write_bytes(f"c{module}\n{name}\n(tR.".encode())  # protocol 0: GLOBAL, MARK, TUPLE, REDUCE
-    kb.cr.load._load_cached.cache_clear()
     loaded = load_rules(corpus)
     assert loaded.lineage == fresh.lineage and loaded.current.numbers() == ["7", "708", "708.2a"]
     assert pickle.loads(cache_file(corpus).read_bytes()).lineage == fresh.lineage  # and rewritten
@@ -129,8 +130,6 @@ def test_a_cache_naming_classes_that_no_longer_exist_is_recomputed(corpus, modul
 
 def test_the_rules_and_the_clause_matcher_follow_kb_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 16: caches keyed by None kept the first corpus after KB_CORPUS changed."""
-    from kb.cr import match_clause
-
     repo = Path(__file__).resolve().parent.parent
     text = (repo / "corpus" / "rules" / "CR-20180713.txt").read_text(encoding="utf-8")
     old = text.split("707.2. ", 1)[1].split(chr(10), 1)[0]
@@ -143,6 +142,7 @@ def test_the_rules_and_the_clause_matcher_follow_kb_corpus(tmp_path: Path, monke
     seen = []
     for name in ("a", "b", "a"):
         monkeypatch.setenv("KB_CORPUS", str(tmp_path / name))
-        seen.append((load_rules().current.clauses["707.2"].text.startswith(new),
-                     (match_clause(quote) or ("",))[0] == "707.2"))
+        corpus = Corpus.default()
+        seen.append((corpus.rules.current.clauses["707.2"].text.startswith(new),
+                     (corpus.match_clause(quote) or ("",))[0] == "707.2"))
     assert seen == [(False, False), (True, True), (False, False)]

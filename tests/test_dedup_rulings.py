@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import pytest
 
-from kb.build import load_lexicon, load_terminology
+from kb.build import load_lexicon
 from kb.cards import CardNames, load_names
 from kb.cr import load_rules
 from kb.dedup import Lexicon, Terminology, deduplicate, keywords_from_rules, mechanics_from_rules, translation_coverage
@@ -17,12 +17,15 @@ from kb.model import Kind, Lang, Record, Relation
 from kb.normalize import match_key
 from kb.parsers import mtgjson
 from kb.paths import corpus_dir
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 
 @lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
     """The lexicon a build uses (CR keywords, bundled card names, glossary, terminology)."""
-    return load_lexicon(corpus_dir(), load_names(corpus_dir()))
+    return load_lexicon(CORPUS, CORPUS.names.copy())
 
 
 def rec(text, card, date="2014-09-20", source="set.json", line=1, lang=Lang.EN):
@@ -36,12 +39,12 @@ def entry_of(entries, text):
 
 
 def dedup(records, embedder=None, lex=None):
-    return deduplicate(records, embedder=embedder or FakeEmbedder(), terminology=load_terminology(corpus_dir()),
+    return deduplicate(records, embedder=embedder or FakeEmbedder(), terminology=CORPUS.terminology,
                        lexicon=lex or lexicon())
 
 
 def test_keywords_and_mechanics_come_from_the_comprehensive_rules():
-    versions = load_rules().versions
+    versions = CORPUS.rules.versions
     keywords = keywords_from_rules(versions)
     for name in ("morph", "megamorph", "disguise", "manifest", "manifest dread", "cloak", "ward", "flying"):
         assert name in keywords

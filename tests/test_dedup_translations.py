@@ -10,7 +10,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from kb.build import load_lexicon, load_terminology
+from kb.build import load_lexicon
 from kb.cards import load_names
 from kb.dedup import ConceptFinder, Lexicon, concepts_agree, deduplicate, lemma
 from kb.model import Kind, Lang, Record
@@ -18,11 +18,14 @@ from kb.normalize import match_key
 from kb.paths import corpus_dir
 from kb.search.glossary import Glossary
 from kb.search.text import fold
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 
 @lru_cache(maxsize=1)
 def lexicon() -> Lexicon:
-    return load_lexicon(corpus_dir(), load_names(corpus_dir()))
+    return load_lexicon(CORPUS, CORPUS.names.copy())
 
 
 class ChosenEmbedder:
@@ -52,7 +55,7 @@ def entry_of(entries, text):
 
 
 def dedup(records, vectors):
-    return deduplicate(records, embedder=ChosenEmbedder(vectors), terminology=load_terminology(corpus_dir()),
+    return deduplicate(records, embedder=ChosenEmbedder(vectors), terminology=CORPUS.terminology,
                        lexicon=lexicon())
 
 
@@ -92,12 +95,12 @@ def test_different_words_keep_different_lemmas(a, b, lang):
     ("Algunas habilidades se disparan igualmente.", Lang.ES, "trigger"),
 ])
 def test_glossary_concepts_are_found_in_any_inflected_form(text, lang, concept):
-    assert concept in ConceptFinder(Glossary.load()).find(text, lang)
+    assert concept in ConceptFinder(CORPUS.glossary).find(text, lang)
 
 
 def test_a_text_is_matched_only_against_its_own_languages_terms():
     # Spanish "dice" (says) is not the English "dice" of the markers concept.
-    finder = ConceptFinder(Glossary.load())
+    finder = ConceptFinder(CORPUS.glossary)
     assert "markers" in finder.find("Use dice to mark them.", Lang.EN)
     assert "markers" not in finder.find("La carta dice que la pongas boca abajo.", Lang.ES)
 

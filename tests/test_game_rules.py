@@ -8,8 +8,11 @@ from kb.checks import load_cards
 from kb.game import Game, IllegalAction, Rules, Zone, card_from_data
 from kb.game.cards import ContinuousKind, Layout
 from kb.game.state import FaceDownWay, TurnUpWay
+from kb.corpus import Corpus
 
-CARDS = load_cards()
+CORPUS = Corpus.default()
+
+CARDS = CORPUS.cards
 
 
 def game(rules: str | None = None, **zones: list[str]) -> Game:

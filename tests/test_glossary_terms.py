@@ -18,6 +18,9 @@ from kb.model import Lang
 from kb.paths import corpus_dir
 from kb.search.glossary import Glossary
 from kb.search.text import tokenize
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 
 @lru_cache(maxsize=1)
@@ -28,8 +31,8 @@ def _parallel():
 @lru_cache(maxsize=1)
 def _mechanics():
     """Glossary concepts that name a mechanic of the Comprehensive Rules (kb.dedup.mechanics_from_rules)."""
-    glossary = Glossary.load()
-    keywords = set(mechanics_from_rules(load_rules().versions))
+    glossary = CORPUS.glossary
+    keywords = set(mechanics_from_rules(CORPUS.rules.versions))
     return glossary, [c for c in glossary.concepts if any(t.lower() in keywords for t in c.terms.get(Lang.EN, ()))]
 
 

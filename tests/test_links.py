@@ -11,6 +11,9 @@ from kb import links
 from kb.cr import load_rules
 from kb.errors import InputError
 from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 DATA = Path(__file__).parent / "data"
 LABELLED = yaml.safe_load((DATA / "labelled_links.yaml").read_text(encoding="utf-8"))
@@ -21,7 +24,7 @@ MIN_RECALL = 0.55
 
 @pytest.fixture(scope="module")
 def rules():
-    return load_rules()
+    return CORPUS.rules
 
 
 def ruling(text: str, date: str | None = "2014-11-24", lang: Lang = Lang.EN, entry_id: str = "r1") -> Entry:
@@ -30,14 +33,14 @@ def ruling(text: str, date: str | None = "2014-11-24", lang: Lang = Lang.EN, ent
 
 
 def top(entry: Entry, rules, overrides=()) -> list[str]:
-    return [r.clause for r in links.link_entries([entry], rules, overrides)[0].rules]
+    return [r.clause for r in links.link_entries([entry], rules, overrides, CORPUS.card_texts)[0].rules]
 
 
 def test_rule_entry_links_to_its_own_clause(rules):
     text = "Some cards allow spells and permanents to be face down."
     v = Variant(text, text, Lang.EN, None, "seed", 3, Relation.CANONICAL, 1.0, None)
     entry = Entry("rule-1", Kind.RULE, text, (), None, None, (v,), clause="708.1")
-    [linked] = links.link_entries([entry], rules, [])
+    [linked] = links.link_entries([entry], rules, [], CORPUS.card_texts)
     assert [(r.clause, r.score) for r in linked.rules] == [("708.1", 1.0)]
 
 
@@ -53,7 +56,7 @@ def test_face_down_rulings_cite_the_clause_first(rules, text, clause):
 
 def test_links_carry_the_number_in_force_at_the_ruling_date_and_evidence(rules):
     [linked] = links.link_entries([ruling("At any time, you can look at a face-down permanent you control.",
-                                          date="2018-07-13")], rules, [])
+                                          date="2018-07-13")], rules, [], CORPUS.card_texts)
     first = linked.rules[0]
     assert (first.clause, first.at_ruling_date) == ("708.5", "707.5")
     assert 'cue "look at"' in first.evidence
@@ -63,7 +66,7 @@ def test_links_carry_the_number_in_force_at_the_ruling_date_and_evidence(rules):
 
 def test_manifest_clause_did_not_exist_before_fate_reforged(rules):
     [linked] = links.link_entries([ruling("If a manifested creature would have morph if it were face up, you may "
-                                          "also turn it face up by paying its morph cost.")], rules, [])
+                                          "also turn it face up by paying its morph cost.")], rules, [], CORPUS.card_texts)
     assert linked.rules[0].clause == "701.40c"
     assert linked.rules[0].at_ruling_date is None  # the CR of 2014-09-25 had no manifest
 
@@ -74,20 +77,20 @@ def test_german_only_ruling_is_linked_by_cues(rules):
 
 
 def test_ruling_without_evidence_abstains_visibly(rules):
-    [linked] = links.link_entries([ruling("Zzz qqq.")], rules, [])
+    [linked] = links.link_entries([ruling("Zzz qqq.")], rules, [], CORPUS.card_texts)
     assert linked.rules == ()
     assert linked.link_note.startswith("no confident link")
     assert Entry.from_json(linked.to_json()).link_note == linked.link_note
     assert "link_note" not in links.link_entries([ruling("Turning a permanent face up or face down doesn't change "
                                                          "whether that permanent is tapped or untapped.")],
-                                                 rules, [])[0].to_json()
+                                                 rules, [], CORPUS.card_texts)[0].to_json()
 
 
 def test_override_replaces_links_by_quote(rules):
     overrides = links.parse_overrides(
         '- quote: "whether that permanent is TAPPED"\n  clauses: ["708.8"]\n  note: test\n')
     entry = ruling("Turning a permanent face up or face down doesn't change whether that permanent is tapped or untapped.")
-    [linked] = links.link_entries([entry], rules, overrides)
+    [linked] = links.link_entries([entry], rules, overrides, CORPUS.card_texts)
     assert linked.rules[0].clause == "708.8"
     assert linked.rules[0].evidence.startswith("reviewed override: test")
 
@@ -99,7 +102,7 @@ def test_malformed_overrides_are_refused(doc):
 
 
 def test_bundled_overrides_parse_and_name_existing_clauses(rules):
-    for o in links.load_overrides():
+    for o in CORPUS.overrides:
         for n in (*o.clauses, *o.add, *o.remove):
             assert n in rules.current.clauses, (o.quote, n)
 
@@ -107,7 +110,7 @@ def test_bundled_overrides_parse_and_name_existing_clauses(rules):
 def test_labelled_precision_and_recall(rules):
     """Automatic links only (no override file), over the hand-labelled rulings."""
     entries = [ruling(item["text"], item["date"], Lang(item["lang"]), f"r{i}") for i, item in enumerate(LABELLED)]
-    linked = links.link_entries(entries, rules, overrides=[])
+    linked = links.link_entries(entries, rules, overrides=[], cards=CORPUS.card_texts)
     predicted = {item["quote"]: [r.clause for r in e.rules] for item, e in zip(LABELLED, linked)}
     gold = {item["quote"]: item["clauses"] for item in LABELLED}
     metrics = links.precision_recall(predicted, gold)
@@ -122,8 +125,9 @@ def test_every_ingested_ruling_has_a_link_or_says_why_not(rules):
 
     corpus = paths.corpus_dir()
     result = ingest.ingest(ingest.bundled_sources(corpus), names=cards.load_names(corpus),
-                           match_clause=cr.match_clause)
-    entries = links.link_entries(dedup.deduplicate(result.records, embedder=None), rules)
+                           match_clause=CORPUS.match_clause)
+    entries = links.link_entries(dedup.deduplicate(result.records, embedder=None), rules, CORPUS.overrides,
+                                  CORPUS.card_texts)
     assert entries and all(bool(e.rules) != bool(e.link_note) for e in entries if e.kind is Kind.RULING)
     assert all(e.rules[0].clause == e.clause for e in entries if e.kind is Kind.RULE)
 
@@ -152,7 +156,7 @@ MIN_REAL_TOP1 = {"dev": 0.82, "test": 0.55}
 
 @pytest.fixture(scope="module")
 def card_texts():
-    return links.load_card_texts()
+    return CORPUS.card_texts
 
 
 def card_ruling(text: str, cards: tuple[str, ...], date: str = "2024-02-02", lang: Lang = Lang.EN) -> Entry:
@@ -246,7 +250,7 @@ def test_override_add_and_remove_edit_the_automatic_links(rules):
 
 def test_override_gives_a_link_to_an_abstaining_ruling(rules):
     overrides = links.parse_overrides('- quote: "zzz qqq"\n  add: ["100.1"]\n')
-    [linked] = links.link_entries([ruling("Zzz qqq.")], rules, overrides)
+    [linked] = links.link_entries([ruling("Zzz qqq.")], rules, overrides, CORPUS.card_texts)
     assert [r.clause for r in linked.rules] == ["100.1"] and linked.link_note == ""
 
 

@@ -7,12 +7,15 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from kb.build import compute_outdated, load_terminology
+from kb.build import compute_outdated
 from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.normalize import match_key
 from kb.outdated import (Level, Reason, filter_items, find_outdated, group_wordings, substantive, summarize,
                           touched_words)
 from kb.paths import corpus_dir
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 # 2014 wordings that the 2018 rulings replaced, and translations of such wordings.
 SUPERSEDED = [
@@ -46,7 +49,7 @@ NOT_SUPERSEDED = [
 @pytest.fixture(scope="module")
 def outdated(bundled_entries):
     entries, _ = bundled_entries
-    return entries, compute_outdated(entries)
+    return entries, compute_outdated(entries, CORPUS)
 
 
 def reasons_for(outdated, quote):
@@ -97,7 +100,7 @@ def history():
     from kb.cr import load_rules
     from kb.outdated import rule_history_from
 
-    return rule_history_from(load_rules())
+    return rule_history_from(CORPUS.rules)
 
 
 # (clause, ruling date, ruling): the clause was reworded after the ruling, in words it doesn't rest on
@@ -159,7 +162,7 @@ def test_check_that_passes_then_and_fails_now_is_reported():
     def runner(e, at):
         return [("forms/old-behaviour", at is not None and at < "2015-01-01")]
 
-    items = find_outdated([entry], terminology=load_terminology(corpus_dir()), check_runner=runner)
+    items = find_outdated([entry], terminology=CORPUS.terminology, check_runner=runner)
     kinds = {(item.variant.date, r.kind) for item in items for r in item.reasons}
     assert ("2014-11-24", Reason.CHECK_FAILS) in kinds
     assert ("2018-07-13", Reason.CHECK_FAILS) not in kinds
@@ -167,7 +170,7 @@ def test_check_that_passes_then_and_fails_now_is_reported():
 
 def test_identical_reissue_is_not_superseded():
     entry = _entry([_v("Same words.", "2018-07-13"), _v("Same words.", "2014-11-24", Relation.DUPLICATE)])
-    assert find_outdated([entry], terminology=load_terminology(corpus_dir())) == []
+    assert find_outdated([entry], terminology=CORPUS.terminology) == []
 
 
 def _cv(text, date, card, source="page.txt", lang=Lang.EN):
@@ -175,7 +178,7 @@ def _cv(text, date, card, source="page.txt", lang=Lang.EN):
 
 
 def _find(entry, **kw):
-    return find_outdated([entry], terminology=load_terminology(corpus_dir()), **kw)
+    return find_outdated([entry], terminology=CORPUS.terminology, **kw)
 
 
 def test_a_wording_is_superseded_only_for_the_cards_that_have_the_newer_one():

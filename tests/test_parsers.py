@@ -144,8 +144,9 @@ def test_binary_garbage_is_refused():
 
 
 def test_search_page_units_become_rules_and_undated_rulings():
-    from kb.cr import match_clause
+    from kb.corpus import Corpus
 
+    match_clause = Corpus.default().match_clause
     result = pages.parse_search_page((SEEDS / "003_a9966c13e6b37e2d.txt").read_text(), "003.txt", match_clause)
     rules = [r for r in result.records if r.kind is Kind.RULE]
     assert len(rules) == 21 and all(r.clause for r in rules)

@@ -22,6 +22,9 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from tests.conftest import DATA
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 REPO = Path(__file__).resolve().parent.parent
 PAGES = DATA / "pages"
@@ -269,7 +272,7 @@ def test_bad_check_file_names_file_and_line_and_other_checks_still_run(tmp_path,
     from kb.checks import load_checks
 
     # every check of the good file runs, and the bad file's own good check where it has one
-    expected = len(load_checks([good])[0]) + ("good-one" in text)
+    expected = len(load_checks([good], CORPUS.cards)[0]) + ("good-one" in text)
     assert f"{expected} passed, 0 failed" in result.output, result.output
     if "good-one" in text:
         assert "good-one" in result.output  # the good check in the bad file ran too

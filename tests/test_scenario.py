@@ -6,8 +6,11 @@ import textwrap
 
 from kb.checks import load_cards
 from kb.scenario import parse_checks, run_check
+from kb.corpus import Corpus
 
-CARDS = load_cards()
+CORPUS = Corpus.default()
+
+CARDS = CORPUS.cards
 
 GOOD = """
 checks:

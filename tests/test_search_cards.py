@@ -6,6 +6,9 @@ import pytest
 
 from kb.search.cardnames import CardIndex, CardMatcher, RulesTerms, card_expansions, within
 from kb.search.focus import focus
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 NAMES = [
     ("Lightform", "Lightform"), ("Lichtform", "Lightform"), ("Forma de luz", "Lightform"),
@@ -96,7 +99,7 @@ def test_a_story_without_a_question_mark_asks_in_its_last_sentence() -> None:
 
 def test_search_lexicon_extends_glossary_concepts_and_its_digest() -> None:
     from kb.model import Lang
-    from kb.search.glossary import Glossary, current_digest
+    from kb.search.glossary import Glossary
 
     base = Glossary.from_yaml("concepts:\n  - id: distinguish\n    en: [mix up]\n    de: [vertauschen]\n")
     extra = Glossary.from_yaml("concepts:\n  - id: distinguish\n    de: [durchmischen]\n  - id: cast\n    en: [cast]\n")
@@ -105,6 +108,6 @@ def test_search_lexicon_extends_glossary_concepts_and_its_digest() -> None:
     assert merged.concepts[0].terms[Lang.DE] == ("vertauschen", "durchmischen")
     assert [c.id for c in merged.concepts_in("Darf ich die durchmischen?")] == ["distinguish"]
     assert merged.digest not in (base.digest, extra.digest)
-    bundled = Glossary.load()
-    assert bundled.digest == current_digest()  # an index records the merged glossary it used
+    bundled = CORPUS.glossary
+    assert bundled.digest == CORPUS.glossary_digest  # an index records the merged glossary it used
     assert "durchmischen" in next(c for c in bundled.concepts if c.id == "distinguish").terms[Lang.DE]

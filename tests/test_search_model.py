@@ -21,6 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
 import search_quality as sq  # noqa: E402
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 # Floors on the DEV split of the judge questions (the split search was tuned on), a little under
 # what bench/results/search_quality.md measures (top-3 en 1.00, de 0.96, es 0.88; top-1 en 0.85,
@@ -38,7 +41,7 @@ def quality(bundled_entries, tmp_path_factory: pytest.TempPathFactory) -> dict:
     assert not sq.label_problems(questions, entries), "a label matches no entry of the bundled corpus"
     root = tmp_path_factory.mktemp("quality")
     embedder = CachedEmbedder(SentenceTransformerEmbedder(root / "model"), root / "cache")
-    build_index(entries, root / "index", embedder)
+    build_index(entries, root / "index", embedder, corpus=CORPUS)
     result = sq.evaluate(Searcher.load(root / "index", entries), questions, entries)
     (source,) = result["scores"]
     return result["scores"][source]

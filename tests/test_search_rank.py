@@ -14,6 +14,9 @@ from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.search import Searcher, build_index
 from kb.search.focus import asks_for_rule, focus
 from kb.search.glossary import Glossary
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 
 def _entry(eid: str, text: str, kind: Kind = Kind.RULING, clause: str | None = None) -> Entry:
@@ -111,7 +114,7 @@ def test_a_rule_question_is_answered_with_the_clause(tmp_path: Path) -> None:
     ("¿Qué pasa si la criatura boca abajo sale del campo?", "leaves_the_battlefield"),
 ])
 def test_players_words_reach_the_glossary_concept(words: str, concept: str) -> None:
-    assert concept in {c.id for c in Glossary.load().concepts_in(words)}
+    assert concept in {c.id for c in CORPUS.glossary.concepts_in(words)}
 
 
 def test_hubness_is_the_mean_cosine_to_the_nearest_texts_of_other_entries() -> None:

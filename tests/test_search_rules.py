@@ -7,11 +7,14 @@ import pytest
 from kb.cr import load_rules
 from kb.cr_entries import GLOSSARY_PREFIX, add_rule_entries, clause_entry_id, rule_entries
 from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 
 @pytest.fixture(scope="module")
 def rules():
-    return load_rules()
+    return CORPUS.rules
 
 
 @pytest.fixture(scope="module")

@@ -19,6 +19,9 @@ from kb.errors import StoreError
 from kb.model import Entry, Kind, Lang, Relation, RuleLink
 from kb.search import Filters, Searcher, build_index
 from tests.test_search import make_entries, variant
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 WORDS = ("face down creature turn up morph manifest tapped untapped blockers declared library graveyard "
          "copy spell ability trigger counter damage combat player control owner exile return battlefield").split()
@@ -78,7 +81,7 @@ class NoNames:
 def cards():
     from kb.search.index import default_card_index
 
-    return default_card_index(make_entries())
+    return default_card_index(make_entries(), CORPUS)
 
 
 @pytest.fixture()
@@ -86,7 +89,7 @@ def big_kb(kb_home: Path, cards) -> tuple[Path, list[Entry]]:
     """A KB of 304 entries written by the store, with its index (fake embedder)."""
     entries = random_entries(300)
     store.write(kb_home, entries, report={}, meta={},
-                build_index=lambda folder: build_index(entries, folder, FakeEmbedder(), cards=cards))
+                build_index=lambda folder: build_index(entries, folder, FakeEmbedder(), cards=cards, corpus=CORPUS))
     return kb_home, entries
 
 
@@ -171,7 +174,7 @@ def test_an_index_of_another_generation_is_refused_as_stale(big_kb, cards) -> No
     home, entries = big_kb
     fewer = entries[:-1]
     store.write(home, fewer, report={}, meta={},
-                build_index=lambda folder: build_index(fewer, folder, FakeEmbedder(), cards=cards))
+                build_index=lambda folder: build_index(fewer, folder, FakeEmbedder(), cards=cards, corpus=CORPUS))
     kb = store.load(home)
     assert kb.generation == 2
     Searcher.for_kb(kb, query_embedder=FakeEmbedder())  # its own index opens

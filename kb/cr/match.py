@@ -1,12 +1,9 @@
-"""match_clause: is a text (a copy of) a clause of the current CR?"""
+"""ClauseMatcher: is a text (a copy of) a clause of the current CR?"""
 
 from __future__ import annotations
 
-import functools
 from collections import Counter, defaultdict
-from pathlib import Path
 
-from kb.cr.load import load_current, rules_dir
 from kb.cr.numbers import depth_of
 from kb.cr.parse import RulesVersion
 from kb.cr.text import dice, is_title, shingles, tokens, wording_key
@@ -16,8 +13,8 @@ CONTAINED_THRESHOLD = 0.95  # share of an excerpt's words and bigrams found in o
 CONTAINED_MIN_WORDS = 12
 
 
-class _ClauseMatcher:
-    """An inverted index of word bigrams over one version's clause texts."""
+class ClauseMatcher:
+    """An inverted index of word bigrams over one version's clause texts (`Corpus.match_clause`)."""
 
     def __init__(self, version: RulesVersion) -> None:
         self.version = version
@@ -63,14 +60,3 @@ class _ClauseMatcher:
         if best and best[1] >= MATCH_THRESHOLD:
             return best[0], round(best[1], 4)
         return None
-
-
-@functools.lru_cache(maxsize=4)
-def _matcher_for(corpus_dir: str) -> _ClauseMatcher:
-    return _ClauseMatcher(load_current(Path(corpus_dir)))
-
-
-def match_clause(text: str, corpus_dir: Path | None = None) -> tuple[str, float] | None:
-    """The current clause number and a similarity in (0, 1] when `text` is a copy of a clause of
-    the current CR (quotes, spaces and case may differ), else None (e.g. for a ruling)."""
-    return _matcher_for(str(rules_dir(corpus_dir).parent)).match(text)

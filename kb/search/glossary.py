@@ -86,19 +86,18 @@ class Glossary:
         return cls(concepts, doc.get("digest", ""))
 
     @classmethod
-    def load(cls, path: Path | None = None) -> Glossary:
-        """The glossary at `path` (default: the corpus's), with the corpus's search lexicon merged
-        in when `path` is not given."""
-        path = path or default_path()
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
-            text = ""  # no glossary: lexical search still works, monolingual
-        glossary = cls.from_yaml(text, str(path)) if text else cls([], text_digest(""))
-        if path == default_path():
-            lexicon = _read(lexicon_path())
-            if lexicon:
-                glossary = glossary.merged(cls.from_yaml(lexicon, str(lexicon_path())))
+    def read(cls, path: Path) -> Glossary:
+        """The glossary file at `path` alone (an empty glossary when there is none)."""
+        text = _read(path)  # no glossary: lexical search still works, monolingual
+        return cls.from_yaml(text, str(path)) if text else cls([], text_digest(""))
+
+    @classmethod
+    def load_corpus(cls, corpus: Path) -> Glossary:
+        """The corpus's glossary with its search lexicon merged in (what search expands by)."""
+        glossary = cls.read(corpus / GLOSSARY_FILE)
+        lexicon = _read(corpus / LEXICON_FILE)
+        if lexicon:
+            glossary = glossary.merged(cls.from_yaml(lexicon, str(corpus / LEXICON_FILE)))
         return glossary
 
     def merged(self, other: Glossary) -> Glossary:
@@ -159,22 +158,10 @@ class Glossary:
         return extra
 
 
-def default_path() -> Path:
-    from kb.paths import corpus_dir
-
-    return corpus_dir() / GLOSSARY_FILE
-
-
 def text_digest(text: str) -> str:
     import hashlib
 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-
-
-def lexicon_path() -> Path:
-    from kb.paths import corpus_dir
-
-    return corpus_dir() / LEXICON_FILE
 
 
 def _read(path: Path) -> str:
@@ -184,13 +171,12 @@ def _read(path: Path) -> str:
         return ""
 
 
-def current_digest(path: Path | None = None) -> str:
-    """The digest `Glossary.load(path)` would carry, without parsing YAML."""
-    digest = text_digest(_read(path or default_path()))
-    if path is None or path == default_path():
-        lexicon = _read(lexicon_path())
-        if lexicon:
-            digest = text_digest(digest + text_digest(lexicon))
+def corpus_digest(corpus: Path) -> str:
+    """The digest `Glossary.load_corpus(corpus)` carries, without parsing YAML."""
+    digest = text_digest(_read(corpus / GLOSSARY_FILE))
+    lexicon = _read(corpus / LEXICON_FILE)
+    if lexicon:
+        digest = text_digest(digest + text_digest(lexicon))
     return digest
 
 

@@ -45,6 +45,7 @@ from typing import Any, Callable, Iterable, Literal, Sequence
 import numpy as np
 
 from kb.bm25 import BM25Matrix
+from kb.corpus import Corpus
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
 from kb.normalize import write_atomic
@@ -294,16 +295,16 @@ class EntryTable:
 
 
 def build_index(
-    entries: list[Entry], out_dir: Path, embedder: Any, *, glossary: Glossary | None = None,
+    entries: list[Entry], out_dir: Path, embedder: Any, *, corpus: Corpus, glossary: Glossary | None = None,
     cards: Any = None,
 ) -> None:
     """Embed every distinct text of `entries` and write the index files into `out_dir`.
 
-    `cards` is a `kb.search.cardnames.CardIndex`; by default compiled from the corpus's Oracle
-    cards, its card names table and `search-associations.yaml`."""
-    glossary = glossary if glossary is not None else Glossary.load()
+    `glossary` defaults to the corpus's; `cards` is a `kb.search.cardnames.CardIndex`, by default
+    compiled from the corpus's Oracle cards, its card names table and `search-associations.yaml`."""
+    glossary = glossary if glossary is not None else corpus.glossary
     if cards is None:
-        cards = default_card_index(entries, glossary)
+        cards = default_card_index(entries, corpus, glossary)
 
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -378,19 +379,16 @@ def hubness(vectors: np.ndarray, doc_entry: np.ndarray, k: int = HUB_K, block: i
     return out
 
 
-def default_card_index(entries: Sequence[Entry], glossary: Glossary | None = None) -> Any:
+def default_card_index(entries: Sequence[Entry], corpus: Corpus, glossary: Glossary | None = None) -> Any:
     """The CardIndex of `entries` from the corpus's Oracle cards, names table and associations."""
-    from kb.oracle import load_oracle
-    from kb.paths import corpus_dir
     from kb.search.cardnames import ASSOCIATIONS_FILE, compile_card_index
 
-    corpus = corpus_dir()
     try:
-        associations = (corpus / ASSOCIATIONS_FILE).read_text(encoding="utf-8")
+        associations = (corpus.folder / ASSOCIATIONS_FILE).read_text(encoding="utf-8")
     except FileNotFoundError:
         associations = ""
-    return compile_card_index(entries, load_oracle(corpus), load_card_names(), associations,
-                              glossary if glossary is not None else Glossary.load())
+    return compile_card_index(entries, corpus.oracle, corpus.names, associations,
+                              glossary if glossary is not None else corpus.glossary)
 
 
 def read_meta(index_dir: Path) -> dict[str, Any]:
@@ -424,8 +422,10 @@ class Searcher:
         entries: Sequence[Entry] | None = None,
         fetch: Callable[[list[str]], Sequence[Entry]] | None = None,
         hub: np.ndarray | None = None,
+        reference: Corpus | None = None,
     ) -> None:
         self.table = table
+        self._reference = reference
         self.meta = meta
         self.weights = weights
         self._entries = list(entries) if entries is not None else None
@@ -473,13 +473,15 @@ class Searcher:
         glossary: Glossary | None = None,
         card_names: Any = None,
         weights: Weights = Weights(),
+        reference: Corpus | None = None,
     ) -> Searcher:
         """Open the index in `index_dir`; refuse one built for anything else.
 
         Either `entries` (all of them, in the order they were indexed: checked against the index's
         corpus hash), or `fetch` (ids -> those entries, asked for the hits only) with `corpus`, the
         corpus hash the KB recorded for its index (`kb.store.KB.index_corpus_hash`): an index of
-        other entries is refused as stale. `corpus=None` with `fetch` skips that identity check."""
+        other entries is refused as stale. `corpus=None` with `fetch` skips that identity check.
+        `reference` is the bundled data the index was built from (default: `Corpus.default()`)."""
         index_dir = Path(index_dir)
         meta = read_meta(index_dir)
         if meta.get("schema") != SCHEMA_VERSION:
@@ -522,7 +524,7 @@ class Searcher:
         if entries is not None and [e.id for e in entries] != table.ids:
             raise StoreError(f"search index is stale (the KB changed since it was built); {FIX}")
         searcher = cls(table, doc_entry, bm25, vectors, meta, query_embedder, glossary, card_names,
-                       weights, entries=entries, fetch=fetch, hub=hub)  # fmt: skip
+                       weights, entries=entries, fetch=fetch, hub=hub, reference=reference)  # fmt: skip
         searcher.index_dir = index_dir
         return searcher
 
@@ -546,24 +548,29 @@ class Searcher:
         return self._query_embedder
 
     @property
+    def reference(self) -> Corpus:
+        """The bundled reference data (glossary, card names) queries are read with."""
+        if self._reference is None:
+            self._reference = Corpus.default()
+        return self._reference
+
+    @property
     def glossary(self) -> Glossary:
         if self._glossary is None:
-            from kb.search.glossary import current_digest
-
-            if self.meta.get("glossary_hash") != current_digest():
+            if self.meta.get("glossary_hash") != self.reference.glossary_digest:
                 raise StoreError(f"search index was built with another glossary; {FIX}")
             path = self.index_dir / GLOSSARY_FILE if self.index_dir else None
             try:
                 data = _read_checked(path.parent, path.name, self.meta)  # type: ignore[union-attr]
                 self._glossary = Glossary.from_json(json.loads(data.decode("utf-8")))
             except (AttributeError, OSError, ValueError, KeyError, TypeError):
-                self._glossary = Glossary.load()
+                self._glossary = self.reference.glossary
         return self._glossary
 
     @property
     def card_names(self) -> Any:
         if self._card_names is None:
-            self._card_names = load_card_names()
+            self._card_names = self.reference.names
         return self._card_names
 
     # ---------------------------------------------------------------- search
@@ -574,7 +581,7 @@ class Searcher:
             from kb.search.cardnames import CardIndex
 
             if self.index_dir is None:
-                self._cards = default_card_index(self.entries)
+                self._cards = default_card_index(self.entries, self.reference)
             else:
                 try:
                     data = _read_checked(self.index_dir, CARDS_FILE, self.meta)
@@ -891,49 +898,6 @@ def _links_clause(entry: Entry, clause: str) -> bool:
 
 
 # ---------------------------------------------------------------- card names
-@dataclass
-class _FallbackNames:
-    """English → {name in each language}; used when kb.cards is not available."""
-
-    names: dict[str, dict[Lang, str]] = field(default_factory=dict)
-
-    def resolve(self, name: str) -> str | None:
-        key = fold(name).strip()
-        for english, by_lang in self.names.items():
-            if any(fold(n) == key for n in by_lang.values()):
-                return english
-        return None
-
-
-def load_card_names() -> Any:
-    """The lead's `kb.cards.CardNames` table when present, else names read from corpus/mtgjson."""
-    from kb.paths import corpus_dir
-
-    try:
-        from kb import cards
-
-        return cards.load_names(corpus_dir())
-    except (ImportError, OSError, ValueError, KeyError, AttributeError):
-        pass
-    table = _FallbackNames()
-    lang_of = {"German": Lang.DE, "Spanish": Lang.ES}
-    for path in sorted((corpus_dir() / "mtgjson").glob("*.json")):
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        for card in doc.get("cards", []) if isinstance(doc, dict) else []:
-            english = card.get("name")
-            if not english:
-                continue
-            by_lang = table.names.setdefault(english, {Lang.EN: english})
-            for fd in card.get("foreignData") or []:
-                lang = lang_of.get(fd.get("language"))
-                if lang and fd.get("name"):
-                    by_lang.setdefault(lang, fd["name"])
-    return table
-
-
 def _name_table(card_names: Any) -> dict[str, Any]:
     names = getattr(card_names, "names", None)
     if isinstance(names, dict):

@@ -1,0 +1,146 @@
+"""The bundled reference data, loaded once from one folder and handed to every stage.
+
+A `Corpus` is the one reader of `corpus/`: the Comprehensive Rules, the card names table,
+terminology, glossary, link overrides, Oracle texts, and the scenario cards and checks. Each part is
+read on first use and kept for the life of the object; nothing is cached per module, so two corpora
+(a test's own folder, a changed `$KB_CORPUS`) never see each other's data. The build, the CLI and
+the benchmarks make one and pass it down; library functions take what they need as arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the parts are imported when first read: `kb rule` needs no card table
+    from kb.cards import CardNames
+    from kb.checks import Check
+    from kb.cr import ClauseMatcher, RulesCorpus, RulesVersion
+    from kb.game.cards import CardDef
+    from kb.links import Override
+    from kb.model import Problem
+    from kb.oracle import Oracle
+    from kb.search.glossary import Glossary
+    from kb.terminology import Terminology
+
+
+@dataclass(eq=False)
+class Corpus:
+    """The reference data in `folder` (`corpus/` of the repository, or `$KB_CORPUS`)."""
+
+    folder: Path
+
+    @classmethod
+    def default(cls) -> Corpus:
+        """The corpus `kb.paths.corpus_dir()` names now (read anew: a changed `$KB_CORPUS` counts)."""
+        from kb import paths
+
+        return cls(paths.corpus_dir())
+
+    def sources(self) -> list[Path]:
+        """The bundled ruling sources: the seed pages and the MTGJSON files."""
+        from kb.ingest import bundled_sources
+
+        return bundled_sources(self.folder)
+
+    def match_clause(self, text: str) -> tuple[str, float] | None:
+        """The current clause number and a similarity in (0, 1] when `text` is a copy of a clause of
+        the current CR (quotes, spaces and case may differ), else None (e.g. for a ruling)."""
+        return self.clause_matcher.match(text)
+
+    @cached_property
+    def clause_matcher(self) -> ClauseMatcher:
+        from kb.cr import ClauseMatcher
+
+        return ClauseMatcher(self.current_rules)
+
+    @cached_property
+    def current_rules(self) -> RulesVersion:
+        """The newest complete CR (alone, when `rules` was not read: nothing to align)."""
+        from kb.cr import load_current
+
+        if "rules" in self.__dict__:  # cached_property keeps what it read in the instance dict
+            return self.rules.current
+        return load_current(self.folder)
+
+    @cached_property
+    def rules(self) -> RulesCorpus:
+        """Every CR version of `rules/`, aligned (from the disk cache when its inputs are unchanged)."""
+        from kb.cr import load_rules
+
+        return load_rules(self.folder)
+
+    @cached_property
+    def names(self) -> CardNames:
+        """The EN/DE/ES card names table. Callers that add names work on a `copy()`."""
+        from kb.cards import load_names
+
+        return load_names(self.folder)
+
+    @cached_property
+    def terminology(self) -> Terminology:
+        from kb.terminology import Terminology
+
+        return Terminology.from_yaml((self.folder / "terminology.yaml").read_text(encoding="utf-8"))
+
+    @cached_property
+    def glossary(self) -> Glossary:
+        """The multilingual glossary with the search lexicon merged in."""
+        from kb.search.glossary import Glossary
+
+        return Glossary.load_corpus(self.folder)
+
+    @cached_property
+    def base_glossary(self) -> Glossary:
+        """`glossary.yaml` alone, without the search lexicon: the concepts dedup tells translations by."""
+        from kb.search.glossary import GLOSSARY_FILE, Glossary
+
+        return Glossary.read(self.folder / GLOSSARY_FILE)
+
+    @cached_property
+    def glossary_digest(self) -> str:
+        """The digest `glossary` carries, without parsing YAML (what a search index is checked by)."""
+        from kb.search.glossary import corpus_digest
+
+        return corpus_digest(self.folder)
+
+    @cached_property
+    def overrides(self) -> list[Override]:
+        """Reviewed corrections of rule links (`links-overrides.yaml`; none when it is absent)."""
+        from kb.links import parse_overrides
+
+        path = self.folder / "links-overrides.yaml"
+        return parse_overrides(path.read_text(encoding="utf-8"), path.name) if path.is_file() else []
+
+    @cached_property
+    def oracle(self) -> Oracle:
+        """The 2018 Oracle cards (text, type, EN/DE/ES names)."""
+        from kb.oracle import load_oracle
+
+        return load_oracle(self.folder)
+
+    @cached_property
+    def card_texts(self) -> dict[str, str]:
+        """English card name → Oracle text: the Oracle cards, then the newer MTGJSON files."""
+        from kb.links import card_texts
+
+        return card_texts(self.oracle, self.folder / "mtgjson")
+
+    @cached_property
+    def cards(self) -> dict[str, CardDef]:
+        """The scenario cards of `cards/*.yaml`, by name."""
+        from kb.checks import load_cards
+
+        return load_cards(self.folder / "cards")
+
+    @cached_property
+    def checks(self) -> tuple[list[Check], list[Problem]]:
+        """The scenario checks of `checks/*.yaml`, and the problems of those that can't be used."""
+        from kb.checks import load_checks
+
+        return load_checks(self.check_files(), self.cards)
+
+    def check_files(self) -> list[Path]:
+        return sorted((self.folder / "checks").glob("*.yaml"))
