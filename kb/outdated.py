@@ -111,13 +111,9 @@ class OutdatedItem:
         return self.to_json() | {"variant_index": self.variant_index, "stored_variant": self.variant.to_store()}
 
     @classmethod
-    def from_store(cls, d: Mapping[str, Any], entries: Mapping[str, Entry]) -> OutdatedItem:
-        """The item of a stored row; `entries` is only read for rows of an older build (no variant)."""
-        if "stored_variant" in d:
-            variant = Variant.from_json(d["stored_variant"])
-        else:
-            variant = entries[d["entry"]].variants[d["variant_index"]]
-        return cls(d["entry"], d["variant_index"], variant,
+    def from_store(cls, d: Mapping[str, Any]) -> OutdatedItem:
+        """The item of a stored row (which keeps its variant whole: no entry is decoded)."""
+        return cls(d["entry"], d["variant_index"], Variant.from_json(d["stored_variant"]),
                    tuple(OutdatedReason.from_json(r) for r in d["reasons"]), d["current_text"])
 
 

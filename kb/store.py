@@ -566,11 +566,7 @@ class KB:
         """Outdated variants as computed at build time (only the entries they concern are read)."""
         from kb.outdated import OutdatedItem
 
-        rows = self.outdated_rows(entry_id)
-        # rows keep their variant whole; only those of an older build need their entries decoded
-        ids = sorted({r["entry"] for r in rows if "stored_variant" not in r})
-        by_id = {e.id: e for e in self._entries_by_ids(ids)}
-        return [OutdatedItem.from_store(d, by_id) for d in rows]
+        return [OutdatedItem.from_store(d) for d in self.outdated_rows(entry_id)]
 
     def entries_by_id(self, ids: Sequence[str]) -> list[Entry]:
         """The entries with these ids (one query per 500 ids), in no particular order; unknown ids are

@@ -14,11 +14,11 @@ from kb.cr.load import load_current, load_rules, rules_dir
 from kb.cr.match import CONTAINED_MIN_WORDS, CONTAINED_THRESHOLD, MATCH_THRESHOLD, ClauseMatcher
 from kb.cr.numbers import depth_of, parent_of, sort_key
 from kb.cr.parse import Clause, GlossaryEntry, RulesVersion, effective_date, parse_rules
-from kb.cr.query import ClauseChange, ClauseHistory, HistoryStep, RulesCorpus, SectionDiff
+from kb.cr.query import ChangeKind, ClauseChange, ClauseHistory, HistoryStep, RulesCorpus, SectionDiff
 from kb.cr.text import is_title, normalise, similarity, tokens, word_diff
 
 __all__ = [
-    "CONTAINED_MIN_WORDS", "CONTAINED_THRESHOLD", "MATCH_THRESHOLD", "Clause", "ClauseChange", "ClauseMatcher", "ClauseHistory",
+    "CONTAINED_MIN_WORDS", "CONTAINED_THRESHOLD", "MATCH_THRESHOLD", "ChangeKind", "Clause", "ClauseChange", "ClauseMatcher", "ClauseHistory",
     "GlossaryEntry", "HistoryStep", "RulesCorpus", "RulesVersion", "SectionDiff", "align", "depth_of",
     "effective_date", "is_title", "load_current", "load_rules", "normalise", "parent_of",
     "parse_rules", "rules_dir", "similarity", "sort_key", "tokens", "word_diff",

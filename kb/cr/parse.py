@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from kb.cr.numbers import is_under, parent_of, sort_key
 from kb.cr.text import normalise
 from kb.errors import InputError
+from kb.normalize import parse_date
 
 _SECTION = re.compile(r"^(\d)\.\s+(\S.*)$")  # "7. Additional Rules"
 _RULE3 = re.compile(r"^(\d{3})\.\s+(\S.*)$")  # "708. Face-Down Spells and Permanents"
@@ -64,7 +64,7 @@ def effective_date(text: str) -> str | None:
     m = _EFFECTIVE.search(text[:4000])
     if not m:
         return None
-    return datetime.strptime(m.group(1), "%B %d, %Y").date().isoformat()
+    return parse_date(m.group(1))
 
 
 @dataclass(slots=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from kb.cr.lineage import Lineage, Members
 from kb.cr.numbers import nearest
@@ -14,6 +15,31 @@ from kb.errors import InputError, NotFoundError
 from kb.normalize import is_iso_date
 
 
+class ChangeKind(StrEnum):
+    """How a clause changed from one CR version to the next (a str: it is its JSON form)."""
+
+    ADDED = "added"  # first seen
+    REMOVED = "removed"
+    UNCHANGED = "unchanged"
+    REWORDED = "reworded"
+    RENUMBERED = "renumbered"
+    RENUMBERED_REWORDED = "renumbered+reworded"
+
+    @classmethod
+    def between(cls, old: Clause | None, new: Clause) -> ChangeKind:
+        """The change from `old` (None: the clause did not exist) to `new`."""
+        if old is None:
+            return cls.ADDED
+        renum, reword = old.number != new.number, wording_key(old.text) != wording_key(new.text)
+        if renum and reword:
+            return cls.RENUMBERED_REWORDED
+        return cls.RENUMBERED if renum else cls.REWORDED if reword else cls.UNCHANGED
+
+    @property
+    def reworded(self) -> bool:
+        return self in (ChangeKind.REWORDED, ChangeKind.RENUMBERED_REWORDED)
+
+
 @dataclass(frozen=True, slots=True)
 class HistoryStep:
     """A clause as it stood in one version: its number then, its text, and whether it changed."""
@@ -21,7 +47,7 @@ class HistoryStep:
     date: str
     number: str
     text: str
-    change: str  # "added" (first seen), "unchanged", "reworded", "renumbered", "renumbered+reworded"
+    change: ChangeKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +69,12 @@ class ClauseHistory:
         return out
 
     def changes(self) -> list[HistoryStep]:
-        return [s for s in self.steps if s.change != "unchanged"]
+        return [s for s in self.steps if s.change is not ChangeKind.UNCHANGED]
 
 
 @dataclass(frozen=True, slots=True)
 class ClauseChange:
-    kind: str  # "added", "removed", "reworded", "renumbered", "renumbered+reworded", "unchanged"
+    kind: ChangeKind
     before: Clause | None
     after: Clause | None
 
@@ -126,16 +152,11 @@ class RulesCorpus:
         version = self.current if at is None else self.in_force(at)
         lid = self._lid(number, version)
         steps: list[HistoryStep] = []
+        before: Clause | None = None
         for date, num in self.members[lid]:
-            text = self.version(date).clauses[num].text
-            if not steps:
-                change = "added"
-            else:
-                prev = steps[-1]
-                renum, reword = prev.number != num, wording_key(prev.text) != wording_key(text)
-                change = ("renumbered+reworded" if renum and reword else "renumbered" if renum
-                          else "reworded" if reword else "unchanged")
-            steps.append(HistoryStep(date, num, text, change))
+            clause = self.version(date).clauses[num]
+            steps.append(HistoryStep(date, num, clause.text, ChangeKind.between(before, clause)))
+            before = clause
         last_date, last_num = self.members[lid][-1]
         current = last_num if last_date == self.current.date else None
         return ClauseHistory(current, tuple(steps), None if current else last_date)
@@ -167,10 +188,10 @@ class RulesCorpus:
                 num_a = next((n for d, n in self.members[l] if d == a.date), None)
                 old = a.clauses[num_a] if num_a else None
             seen.add(l)
-            changes.append(ClauseChange(_change_kind(old, c), old, c))
+            changes.append(ClauseChange(ChangeKind.between(old, c), old, c))
         for l, old in by_lid_a.items():
             if l not in seen:
-                changes.append(ClauseChange("removed", old, None))
+                changes.append(ClauseChange(ChangeKind.REMOVED, old, None))
         return SectionDiff(a.date, b.date, section_a, section, tuple(changes))
 
     def _lid(self, number: str, version: RulesVersion) -> int:
@@ -191,15 +212,6 @@ class RulesCorpus:
             # than it; otherwise it did not exist then
             return None
         return best
-
-
-def _change_kind(old: Clause | None, new: Clause) -> str:
-    if old is None:
-        return "added"
-    renum, reword = old.number != new.number, wording_key(old.text) != wording_key(new.text)
-    if renum and reword:
-        return "renumbered+reworded"
-    return "renumbered" if renum else "reworded" if reword else "unchanged"
 
 
 def _missing(number: str, version: RulesVersion) -> str:
