@@ -181,6 +181,7 @@ POSSIBLE_MECHANIC_BONUS = 0.1  # a face-down reminder shared by cards of several
 FOREIGN_MECHANIC = -0.6  # another mechanic's clause: only a tie-breaker after everything else
 SPECIFIC_BONUS = 0.1
 _SUBSUMES = {"megamorph": "morph", "manifest dread": "manifest"}  # naming the first names the second
+_SPECIFICITY = {m.name: i for i, m in enumerate(MECHANICS)}  # MECHANICS lists the most specific first
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,13 +210,18 @@ class RulingMechanics:
 
 
 _EXAMPLES = re.compile(r"\([^)]*\)|\b(?:such as|like|e\.g\.|including)\b[^.;:]*|\bfor example\b[^.]*", re.I)
+# "Unlike a face-down creature cast using a morph ability, a manifested creature ...": the thing a ruling
+# contrasts its subject with is not its subject
+_CONTRAST = re.compile(r"\bunlike\b[^,.;:]*", re.I)
 _AS_TURNED_UP = re.compile(r"(?:^|\n|\. )As [^.]{1,60}? is turned face up\b")
 _TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
 
 
 def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechanics:
-    """The face-down mechanics a ruling is about: those its words name, else the one its cards share."""
-    named = frozenset(m.name for m in MECHANICS if m.words.search(text))
+    """The face-down mechanics a ruling is about: those its words name (not as an example or a contrast:
+    "for example, if you manifest a card with megamorph" is a megamorph ruling), else the one its cards share."""
+    subject = _CONTRAST.sub(" ", _EXAMPLES.sub(" ", text))
+    named = frozenset(m.name for m in MECHANICS if m.words.search(subject))
     face_down = bool(_FACE_DOWN.search(text))
     as_turned_up = bool(card_texts) and all(_AS_TURNED_UP.search(t) for t in card_texts)
     per_card = [frozenset(m.name for m in MECHANICS if m.oracle.search(t)) for t in card_texts]
@@ -475,7 +481,9 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             continue
         if cue.family and raw is None:
             continue  # the English words choose in a family
-        slot = tuple(c for m, c in cue.slot if m in own)
+        # the most specific mechanic's clause first: megamorph's 702.37b before morph's 702.37e
+        slot = tuple(c for m, c in sorted(cue.slot, key=lambda mc: _SPECIFICITY.get(mc[0], len(MECHANICS)))
+                     if m in own)
         slotted.update(slot)
         chosen = (index.best_of(cue.clauses, raw) if cue.family and raw is not None
                   else index.expand(tuple(dict.fromkeys(slot + cue.clauses))))
@@ -694,12 +702,16 @@ def link_candidates(entry: Entry, rules: RulesCorpus,
         if entry.clause and entry.clause in rules.current.clauses:
             return [Candidate(entry.clause, 1.0, "the entry is this clause's text")], ""
         return [], ""
-    english = [v.text for v in entry.variants if v.lang is Lang.EN]
-    text = english[-1] if english else entry.text
+    english = any(v.lang is Lang.EN for v in entry.variants)
+    # the canonical (newest English) wording: revisions come after it among the variants, oldest last
+    text = entry.text
     # cues also read the other-language wordings, lexical scores need English
     cue_text = " ".join(dict.fromkeys([entry.text, *(v.text for v in entry.variants)]))  # duplicates say nothing new
-    mechanics = ruling_mechanics(cue_text, [cards[c] for c in entry.cards if cards and c in cards])
-    found = rank_clauses(text if english else cue_text, rules, english=bool(english), mechanics=mechanics)
+    # the mechanic is what the newest English wording names: an older wording merged into the entry may
+    # name the mechanic a reprint had then (a disguise reminder's morph-era wording says "morph cost")
+    mechanics = ruling_mechanics(text if english else cue_text,
+                                 [cards[c] for c in entry.cards if cards and c in cards])
+    found = rank_clauses(text if english else cue_text, rules, english=english, mechanics=mechanics)
     if english:
         extra = {c.clause: c for c in rank_clauses(cue_text, rules, english=False, mechanics=mechanics)}
         found = _merge(found, extra)
