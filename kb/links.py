@@ -52,6 +52,7 @@ class Cue:
     # `clauses` are rules or sections whose clauses are a family the ruling's words choose among
     # (`_Index.best_of`): "double-faced" -> 712.15 or 712.15a or 712.16, "state-based actions" -> 704.x
     family: bool = False
+    named_only: bool = False  # `slot` applies when the ruling's words name the mechanic, not only its cards
 
     def found_in(self, text: str) -> bool:
         if not self.ordered:
@@ -64,9 +65,10 @@ class Cue:
 
 
 def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0.7, slot: str = "",
-         family: bool = False) -> Cue:
+         family: bool = False, named_only: bool = False) -> Cue:
     pairs = tuple(tuple(p.split("=")) for p in slot.split(";") if p)
     return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label or pattern, weight, family=family,
+               named_only=named_only,
                slot=tuple((m.replace("_", " "), c) for m, c in pairs),
                face_down_only=any(c.startswith(("708", "701.40", "701.58", "702.37", "702.168", "712.1"))
                                   for c in clauses.split()))
@@ -87,6 +89,9 @@ def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str) -> Cue:
 
 CUES: tuple[Cue, ...] = (
     _cue(r"special action", "116.2b 708.7", "special action", slot=_TURN_UP),
+    # "a manifested creature may be turned face up": the mechanic's own way to turn it up, when the words name it
+    # (a card's ruling about its ability that triggers when it is turned face up is not about morph's 702.37e)
+    _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", "", "turned face up", 0.45, slot=_TURN_UP, named_only=True),
     _cue(r"copiable values?|a copy of a face-down", "708.2a 708.2 707.2 708.10", "copiable values"),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game)\b", r"\breveal")], "708.9", "reveal when it leaves"),
@@ -181,7 +186,6 @@ POSSIBLE_MECHANIC_BONUS = 0.1  # a face-down reminder shared by cards of several
 FOREIGN_MECHANIC = -0.6  # another mechanic's clause: only a tie-breaker after everything else
 SPECIFIC_BONUS = 0.1
 _SUBSUMES = {"megamorph": "morph", "manifest dread": "manifest"}  # naming the first names the second
-_SPECIFICITY = {m.name: i for i, m in enumerate(MECHANICS)}  # MECHANICS lists the most specific first
 
 
 @dataclass(frozen=True, slots=True)
@@ -452,7 +456,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     about that face-down mechanic: sharing a word with a keyword's rules is no evidence.
     """
     index = _index_for(rules)
-    raw = index.scores(text) if english else None
+    raw = index.scores(_CONTRAST.sub(" ", text)) if english else None  # not the words of what it is contrasted with
     mechanics = mechanics or ruling_mechanics(text)
     said = set(_content(text))
     said5 = {w[:5] for w in said}
@@ -463,6 +467,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     slotted: set[str] = set()  # clauses a cue chose for the ruling's mechanic: its bonus is in the cue
     pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
     own = mechanics.named | mechanics.of_cards
+    own_specific = own - {_SUBSUMES[m] for m in own if m in _SUBSUMES}
+    specific = mechanics.named - {_SUBSUMES[m] for m in mechanics.named if m in _SUBSUMES}
     face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
     words5 = {p for w in rule_tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
@@ -481,12 +487,13 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             continue
         if cue.family and raw is None:
             continue  # the English words choose in a family
-        # the most specific mechanic's clause first: megamorph's 702.37b before morph's 702.37e
-        slot = tuple(c for m, c in sorted(cue.slot, key=lambda mc: _SPECIFICITY.get(mc[0], len(MECHANICS)))
-                     if m in own)
+        # the clause of each mechanic the ruling is about, all first; of megamorph's 702.37b and morph's
+        # 702.37e only the more specific one
+        slot = tuple(dict.fromkeys(c for m, c in cue.slot if m in (specific if cue.named_only else own_specific)))
         slotted.update(slot)
         chosen = (index.best_of(cue.clauses, raw) if cue.family and raw is not None
-                  else index.expand(tuple(dict.fromkeys(slot + cue.clauses))))
+                  else [(0, c) for c in slot] + [(rank + bool(slot), c) for rank, c in index.expand(cue.clauses)
+                                                 if c not in slot])
         for rank, clause in chosen:
             if clause in rules.current.clauses:
                 if cue.weight > GLOSSARY_WEIGHT:
