@@ -95,8 +95,9 @@ CUES: tuple[Cue, ...] = (
     _cue(r"copiable values?|a copy of a face-down", "708.2a 708.2 707.2 708.10", "copiable values"),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game)\b", r"\breveal")], "708.9", "reveal when it leaves"),
-    _cue(r"\blook at\b", "708.5", "look at"),
-    _cue(r"\b(?:look at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look at|see)\b", "406.3", "look at exiled cards", 0.9),
+    _cue(r"\blook(?:s|ed|ing)? at\b", "708.5", "look at"),
+    _cue(r"\b(?:look(?:s|ed|ing)? at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look(?:s|ed|ing)? at|see)\b", "406.3",
+         "look at exiled cards", 0.9),
     _cue(r"enters-the-battlefield abilit|enters the battlefield", "708.8 708.3", "enters-the-battlefield"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
     _cue(r"double-faced", "712.15 712.16", "double-faced", family=True),
@@ -271,7 +272,7 @@ class _Index:
         self.glossary = _glossary_cues(version, self.numbers, clause_tokens)
         self.sections = {n: frozenset(w[:5] for w in _content(version.clauses[n].text) if w not in _GENERIC_TITLE)
                          | _SECTION_WORDS.get(n, frozenset())
-                         for n in version.numbers() if n.isdigit() and 709 <= int(n) <= 999
+                         for n in version.numbers() if n.isdigit() and (709 <= int(n) <= 999 or n in _TYPE_SECTIONS)
                          and n not in _ALWAYS_SECTIONS}
         # "An ability that triggers whenever a player manifests dread ..." (701.62b): one per keyword action
         self.on_action = [n for n in version.numbers() if n.startswith("701.")
@@ -322,12 +323,17 @@ class _Index:
 
 # Sections about one named thing (a card layout, a designation, a multiplayer or casual variant) are
 # candidates only when the ruling names it: "checked during the upkeep" is no reason for Subgames (728).
+# The card types of a casual variant or of a handful of cards are such things too: "looking at face-down
+# creatures" is no reason for 315.7 (face-down conspiracies). The everyday types (artifacts, lands ...) are not:
+# an Equipment or Aura ruling need not say "artifact" or "enchantment".
+_TYPE_SECTIONS = frozenset(str(n) for n in range(308, 316))  # Kindreds ... Conspiracies
 _ALWAYS_SECTIONS = frozenset({"722", "723", "731", "732"})  # controlling a player, ending turns, shortcuts, illegal actions
 _GENERIC_TITLE = frozenset("card cards option options variant general game player players attack multiple left "
                            "right creature creatures counter counters turn turns handling permanent permanents "
                            "with".split())
 _SECTION_WORDS = {"800": frozenset({"multi"}), "900": frozenset({"casua"}), "901": frozenset({"plane"}),
-                  "904": frozenset({"schem"}), "905": frozenset({"draft"})}
+                  "904": frozenset({"schem"}), "905": frozenset({"draft"}),
+                  "308": frozenset({"triba"})}  # Kindred was Tribal until 2024
 RARE_ACTION_DF = 12  # clauses of the CR that say the word
 RARE_WORD_DF = 2  # a word only this many clauses say ("contraption") is evidence for them
 GLOSSARY_WEIGHT = 0.35  # a CR glossary term the ruling uses ("last known information") -> the rule it cites
