@@ -269,6 +269,7 @@ class _Index:
         for n in self.numbers:
             self.by_section.setdefault(n[:3], []).append(n)
         self._families: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._mechanic_words: dict[frozenset[str], frozenset[str]] = {}
         self.glossary = _glossary_cues(version, self.numbers, clause_tokens)
         self.sections = {n: frozenset(w[:5] for w in _content(version.clauses[n].text) if w not in _GENERIC_TITLE)
                          | _SECTION_WORDS.get(n, frozenset())
@@ -290,6 +291,17 @@ class _Index:
         the words (5-letter prefixes) that name it; None for the rules every ruling may need."""
         section = number.split(".")[0]
         return self.sections.get(section)
+
+    def names_other_keyword(self, said: set[str], mechanics: frozenset[str]) -> bool:
+        """`said` (content words) names a keyword ability that is no face-down mechanic and that the rules
+        of `mechanics` don't mention (disguise's rules say "ward")."""
+        if mechanics not in self._mechanic_words:
+            sections = [m.section for m in MECHANICS if m.name in mechanics]
+            self._mechanic_words[mechanics] = frozenset().union(
+                *(self.words[i] for i, n in enumerate(self.numbers) if any(is_under(n, s) for s in sections)))
+        theirs = self._mechanic_words[mechanics]
+        return any(n.startswith("702.") and n in self.rare_actions and words <= said and not words <= theirs
+                   and not any(m.owns(n) for m in MECHANICS) for n, words in self.keywords.items())
 
     def keyword_of(self, number: str) -> frozenset[str] | None:
         """The title words of the keyword section `number` belongs to (None outside 701/702)."""
@@ -468,6 +480,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     said5 = {w[:5] for w in said}
     # a keyword named only as an example ("such as kicker costs", "(and doesn't have haste)") is not the topic
     said_topic = set(_content(_EXAMPLES.sub(" ", text)))
+    if mechanics.of_cards and not mechanics.named and index.names_other_keyword(said_topic, mechanics.of_cards):
+        # "split second only stops players from casting spells": the keyword the words name is the subject,
+        # not the mechanic of the card (Willbender's morph) the ruling is printed under
+        mechanics = dataclasses.replace(mechanics, of_cards=frozenset())
     cues: dict[str, list[str]] = {}
     cue_score: dict[str, float] = {}
     slotted: set[str] = set()  # clauses a cue chose for the ruling's mechanic: its bonus is in the cue
