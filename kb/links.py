@@ -220,6 +220,20 @@ _EXAMPLES = re.compile(r"\([^)]*\)|\b(?:such as|like|e\.g\.|including)\b[^.;:]*|
 _CONTRAST = re.compile(r"\bunlike\b[^,.;:]*", re.I)
 _AS_TURNED_UP = re.compile(r"(?:^|\n|\. )As [^.]{1,60}? is turned face up\b")
 _TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
+# A ruling that opens by saying what a mechanic does ("To manifest dread, look at ...", "A disguise ability lets
+# you ...", "Megamorph is ...") restates the mechanic's definition: its first clause, not a borrowed one
+_DEFINES = re.compile(r"\W*(?:to |an? )?(" + "|".join(m.name for m in MECHANICS) + r")\b(?: (?:a|an|one|the) [\w-]+)?"
+                      r"(?: abilit(?:y|ies))?(?:,| is | lets | means )", re.I)
+DEFINITION_WEIGHT = 0.7
+
+
+def _definition_of(text: str, version: RulesVersion) -> str | None:
+    """The definition clause of the mechanic a ruling opens by defining, if it does."""
+    m = _DEFINES.match(text)
+    if m is None:
+        return None
+    section = next(x.section for x in MECHANICS if x.name == m.group(1).casefold())
+    return section + "a" if section + "a" in version.clauses else section
 
 
 def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechanics:
@@ -497,6 +511,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
         cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
         pointed.add("708.11")
+    defined = _definition_of(text, rules.current)
+    if defined is not None:
+        cues.setdefault(defined, []).append('cue "the ruling opens by defining the mechanic"')
+        cue_score[defined] = max(cue_score.get(defined, 0.0), DEFINITION_WEIGHT)
+        pointed.add(defined)
     said_trigger = re.search(r"\btrigger\w*\W+(?:\w+\W+){0,4}whenever (?:you|a player) ([^.\"]+)", text, re.I)
     done = set(_content(said_trigger.group(1))) if said_trigger else set()
     for number in index.on_action if said_trigger else ():  # "abilities that trigger whenever you manifest dread"
