@@ -215,6 +215,10 @@ class RulingMechanics:
 
 
 _EXAMPLES = re.compile(r"\([^)]*\)|\b(?:such as|like|e\.g\.|including)\b[^.;:]*|\bfor example\b[^.]*", re.I)
+# "it will have defender", "won't get +1/+1 or have lifelink": an ability the card's effect gives or takes,
+# not the subject of the ruling
+_GRANTED = re.compile(r"\b(?:will|won't|would|wouldn't|doesn't|don't|didn't|does|do|can't|cannot)(?: not)?"
+                      r"(?: still| also| no longer)? (?:have|gain|get|lose)\b[^.;:]*", re.I)
 # "Unlike a face-down creature cast using a morph ability, a manifested creature ...": the thing a ruling
 # contrasts its subject with is not its subject
 _CONTRAST = re.compile(r"\bunlike\b[^,.;:]*", re.I)
@@ -493,7 +497,9 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     said = set(_content(text))
     said5 = {w[:5] for w in said}
     # a keyword named only as an example ("such as kicker costs", "(and doesn't have haste)") is not the topic
-    said_topic = set(_content(_EXAMPLES.sub(" ", text)))
+    # nor is one the ruling only says a creature will have or won't get ("won't get +1/+1 or have lifelink")
+    said_topic = set(_content(_GRANTED.sub(" ", _EXAMPLES.sub(" ", text))))
+    said_plain = set(_content(_GRANTED.sub(" ", text)))
     if mechanics.of_cards and not mechanics.named and index.names_other_keyword(said_topic, mechanics.of_cards):
         # "split second only stops players from casting spells": the keyword the words name is the subject,
         # not the mechanic of the card (Willbender's morph) the ruling is printed under
@@ -567,7 +573,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         mechanic = mechanics.bonus(number)
         keyword = index.keyword_of(number)
         # "abilities such as lifelink": a keyword ability named as an example is a candidate, not the topic
-        example = (keyword is not None and number.startswith("702.") and keyword <= said
+        example = (keyword is not None and number.startswith("702.") and keyword <= said_plain
                    and not keyword & said_topic and not any(m.owns(number) for m in MECHANICS))
         if keyword is not None and mechanic <= 0 and not keyword & said_topic and not example:
             continue

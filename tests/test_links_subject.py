@@ -114,3 +114,15 @@ def test_a_face_down_ruling_gets_no_clause_of_a_card_type_it_never_names(rules, 
     assert not [c for c in links.rank_clauses(text, rules) if c.clause.startswith("315.")]
     named = links.rank_clauses("Your opponents can't look at face-down conspiracies you control.", rules)
     assert "315.7" in [c.clause for c in named[:3]], named[:3]
+
+
+@pytest.mark.parametrize("text, cards, keyword", [
+    ("If you gain control of a Noble Banneret, but you didn't draft one, there will be no applicable noted names. "
+     "It won't get +1/+1 or have lifelink.", ("Noble Banneret",), "702.15"),
+    ("If an attacking face-down Dirgur Nemesis is turned face up, it will continue to be attacking even though it "
+     "will have defender.", ("Dirgur Nemesis",), "702.3"),
+])
+def test_a_keyword_a_creature_only_will_have_or_wont_get_is_no_link(rules, card_texts, text, cards, keyword):
+    [linked] = links.link_entries([entry(text, cards)], rules, [], card_texts)
+    assert not [r.clause for r in linked.rules if r.clause.startswith(keyword)], linked.rules
+    assert linked.rules or linked.link_note.startswith("no confident link")
