@@ -53,6 +53,7 @@ class Cue:
     # `clauses` are rules or sections whose clauses are a family the ruling's words choose among
     # (`_Index.best_of`): "double-faced" -> 712.15 or 712.15a or 712.16, "state-based actions" -> 704.x
     family: bool = False
+    named_only: bool = False  # `slot` applies when the ruling's words name the mechanic, not only its cards
 
     def found_in(self, text: str) -> bool:
         if not self.ordered:
@@ -65,9 +66,10 @@ class Cue:
 
 
 def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0.7, slot: str = "",
-         family: bool = False) -> Cue:
+         family: bool = False, named_only: bool = False) -> Cue:
     pairs = tuple(tuple(p.split("=")) for p in slot.split(";") if p)
     return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label or pattern, weight, family=family,
+               named_only=named_only,
                slot=tuple((m.replace("_", " "), c) for m, c in pairs),
                face_down_only=any(c.startswith(("708", "701.40", "701.58", "702.37", "702.168", "712.1"))
                                   for c in clauses.split()))
@@ -88,11 +90,15 @@ def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str) -> Cue:
 
 CUES: tuple[Cue, ...] = (
     _cue(r"special action", "116.2b 708.7", "special action", slot=_TURN_UP),
+    # "a manifested creature may be turned face up": the mechanic's own way to turn it up, when the words name it
+    # (a card's ruling about its ability that triggers when it is turned face up is not about morph's 702.37e)
+    _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", "", "turned face up", 0.45, slot=_TURN_UP, named_only=True),
     _cue(r"copiable values?|a copy of a face-down", "708.2a 708.2 707.2 708.10", "copiable values"),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game)\b", r"\breveal")], "708.9", "reveal when it leaves"),
-    _cue(r"\blook at\b", "708.5", "look at"),
-    _cue(r"\b(?:look at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look at|see)\b", "406.3", "look at exiled cards", 0.9),
+    _cue(r"\blook(?:s|ed|ing)? at\b", "708.5", "look at"),
+    _cue(r"\b(?:look(?:s|ed|ing)? at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look(?:s|ed|ing)? at|see)\b", "406.3",
+         "look at exiled cards", 0.9),
     _cue(r"enters-the-battlefield abilit|enters the battlefield", "708.8 708.3", "enters-the-battlefield"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
     _cue(r"double-faced", "712.15 712.16", "double-faced", family=True),
@@ -210,13 +216,36 @@ class RulingMechanics:
 
 
 _EXAMPLES = re.compile(r"\([^)]*\)|\b(?:such as|like|e\.g\.|including)\b[^.;:]*|\bfor example\b[^.]*", re.I)
+# "it will have defender", "won't get +1/+1 or have lifelink": an ability the card's effect gives or takes,
+# not the subject of the ruling
+_GRANTED = re.compile(r"\b(?:will|won't|would|wouldn't|doesn't|don't|didn't|does|do|can't|cannot)(?: not)?"
+                      r"(?: still| also| no longer)? (?:have|gain|get|lose)\b[^.;:]*", re.I)
+# "Unlike a face-down creature cast using a morph ability, a manifested creature ...": the thing a ruling
+# contrasts its subject with is not its subject
+_CONTRAST = re.compile(r"\bunlike\b[^,.;:]*", re.I)
 _AS_TURNED_UP = re.compile(r"(?:^|\n|\. )As [^.]{1,60}? is turned face up\b")
 _TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
+# A ruling that opens by saying what a mechanic does ("To manifest dread, look at ...", "A disguise ability lets
+# you ...", "Megamorph is ...") restates the mechanic's definition: its first clause, not a borrowed one
+_DEFINES = re.compile(r"\W*(?:to |an? )?(" + "|".join(m.name for m in MECHANICS) + r")\b(?: (?:a|an|one|the) [\w-]+)?"
+                      r"(?: abilit(?:y|ies))?(?:,| is | lets | means )", re.I)
+DEFINITION_WEIGHT = 0.7
+
+
+def _definition_of(text: str, version: RulesVersion) -> str | None:
+    """The definition clause of the mechanic a ruling opens by defining, if it does."""
+    m = _DEFINES.match(text)
+    if m is None:
+        return None
+    section = next(x.section for x in MECHANICS if x.name == m.group(1).casefold())
+    return section + "a" if section + "a" in version.clauses else section
 
 
 def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechanics:
-    """The face-down mechanics a ruling is about: those its words name, else the one its cards share."""
-    named = frozenset(m.name for m in MECHANICS if m.words.search(text))
+    """The face-down mechanics a ruling is about: those its words name (not as an example or a contrast:
+    "for example, if you manifest a card with megamorph" is a megamorph ruling), else the one its cards share."""
+    subject = _CONTRAST.sub(" ", _EXAMPLES.sub(" ", text))
+    named = frozenset(m.name for m in MECHANICS if m.words.search(subject))
     face_down = bool(_FACE_DOWN.search(text))
     as_turned_up = bool(card_texts) and all(_AS_TURNED_UP.search(t) for t in card_texts)
     per_card = [frozenset(m.name for m in MECHANICS if m.oracle.search(t)) for t in card_texts]
@@ -259,10 +288,11 @@ class _Index:
         for n in self.numbers:
             self.by_section.setdefault(n[:3], []).append(n)
         self._families: dict[tuple[str, ...], tuple[str, ...]] = {}
+        self._mechanic_words: dict[frozenset[str], frozenset[str]] = {}
         self.glossary = _glossary_cues(version, self.numbers, clause_tokens)
         self.sections = {n: frozenset(w[:5] for w in _content(version.clauses[n].text) if w not in _GENERIC_TITLE)
                          | _SECTION_WORDS.get(n, frozenset())
-                         for n in version.numbers() if n.isdigit() and 709 <= int(n) <= 999
+                         for n in version.numbers() if n.isdigit() and (709 <= int(n) <= 999 or n in _TYPE_SECTIONS)
                          and n not in _ALWAYS_SECTIONS}
         # "An ability that triggers whenever a player manifests dread ..." (701.62b): one per keyword action
         self.on_action = [n for n in version.numbers() if n.startswith("701.")
@@ -280,6 +310,17 @@ class _Index:
         the words (5-letter prefixes) that name it; None for the rules every ruling may need."""
         section = number.split(".")[0]
         return self.sections.get(section)
+
+    def names_other_keyword(self, said: set[str], mechanics: frozenset[str]) -> bool:
+        """`said` (content words) names a keyword ability that is no face-down mechanic and that the rules
+        of `mechanics` don't mention (disguise's rules say "ward")."""
+        if mechanics not in self._mechanic_words:
+            sections = [m.section for m in MECHANICS if m.name in mechanics]
+            self._mechanic_words[mechanics] = frozenset().union(
+                *(self.words[i] for i, n in enumerate(self.numbers) if any(is_under(n, s) for s in sections)))
+        theirs = self._mechanic_words[mechanics]
+        return any(n.startswith("702.") and n in self.rare_actions and words <= said and not words <= theirs
+                   and not any(m.owns(n) for m in MECHANICS) for n, words in self.keywords.items())
 
     def keyword_of(self, number: str) -> frozenset[str] | None:
         """The title words of the keyword section `number` belongs to (None outside 701/702)."""
@@ -313,12 +354,17 @@ class _Index:
 
 # Sections about one named thing (a card layout, a designation, a multiplayer or casual variant) are
 # candidates only when the ruling names it: "checked during the upkeep" is no reason for Subgames (728).
+# The card types of a casual variant or of a handful of cards are such things too: "looking at face-down
+# creatures" is no reason for 315.7 (face-down conspiracies). The everyday types (artifacts, lands ...) are not:
+# an Equipment or Aura ruling need not say "artifact" or "enchantment".
+_TYPE_SECTIONS = frozenset(str(n) for n in range(308, 316))  # Kindreds ... Conspiracies
 _ALWAYS_SECTIONS = frozenset({"722", "723", "731", "732"})  # controlling a player, ending turns, shortcuts, illegal actions
 _GENERIC_TITLE = frozenset("card cards option options variant general game player players attack multiple left "
                            "right creature creatures counter counters turn turns handling permanent permanents "
                            "with".split())
 _SECTION_WORDS = {"800": frozenset({"multi"}), "900": frozenset({"casua"}), "901": frozenset({"plane"}),
-                  "904": frozenset({"schem"}), "905": frozenset({"draft"})}
+                  "904": frozenset({"schem"}), "905": frozenset({"draft"}),
+                  "308": frozenset({"triba"})}  # Kindred was Tribal until 2024
 RARE_ACTION_DF = 12  # clauses of the CR that say the word
 RARE_WORD_DF = 2  # a word only this many clauses say ("contraption") is evidence for them
 GLOSSARY_WEIGHT = 0.35  # a CR glossary term the ruling uses ("last known information") -> the rule it cites
@@ -447,23 +493,36 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     about that face-down mechanic: sharing a word with a keyword's rules is no evidence.
     """
     index = _index_for(rules)
-    raw = index.scores(text) if english else None
+    raw = index.scores(_CONTRAST.sub(" ", text)) if english else None  # not the words of what it is contrasted with
     mechanics = mechanics or ruling_mechanics(text)
     said = set(_content(text))
     said5 = {w[:5] for w in said}
     # a keyword named only as an example ("such as kicker costs", "(and doesn't have haste)") is not the topic
-    said_topic = set(_content(_EXAMPLES.sub(" ", text)))
+    # nor is one the ruling only says a creature will have or won't get ("won't get +1/+1 or have lifelink")
+    said_topic = set(_content(_GRANTED.sub(" ", _EXAMPLES.sub(" ", text))))
+    said_plain = set(_content(_GRANTED.sub(" ", text)))
+    if mechanics.of_cards and not mechanics.named and index.names_other_keyword(said_topic, mechanics.of_cards):
+        # "split second only stops players from casting spells": the keyword the words name is the subject,
+        # not the mechanic of the card (Willbender's morph) the ruling is printed under
+        mechanics = dataclasses.replace(mechanics, of_cards=frozenset())
     cues: dict[str, list[str]] = {}
     cue_score: dict[str, float] = {}
     slotted: set[str] = set()  # clauses a cue chose for the ruling's mechanic: its bonus is in the cue
     pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
     own = mechanics.named | mechanics.of_cards
+    own_specific = own - {_SUBSUMES[m] for m in own if m in _SUBSUMES}
+    specific = mechanics.named - {_SUBSUMES[m] for m in mechanics.named if m in _SUBSUMES}
     face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
     words5 = {p for w in rule_tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
         cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
         pointed.add("708.11")
+    defined = _definition_of(text, rules.current)
+    if defined is not None:
+        cues.setdefault(defined, []).append('cue "the ruling opens by defining the mechanic"')
+        cue_score[defined] = max(cue_score.get(defined, 0.0), DEFINITION_WEIGHT)
+        pointed.add(defined)
     said_trigger = re.search(r"\btrigger\w*\W+(?:\w+\W+){0,4}whenever (?:you|a player) ([^.\"]+)", text, re.I)
     done = set(_content(said_trigger.group(1))) if said_trigger else set()
     for number in index.on_action if said_trigger else ():  # "abilities that trigger whenever you manifest dread"
@@ -476,10 +535,13 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             continue
         if cue.family and raw is None:
             continue  # the English words choose in a family
-        slot = tuple(c for m, c in cue.slot if m in own)
+        # the clause of each mechanic the ruling is about, all first; of megamorph's 702.37b and morph's
+        # 702.37e only the more specific one
+        slot = tuple(dict.fromkeys(c for m, c in cue.slot if m in (specific if cue.named_only else own_specific)))
         slotted.update(slot)
         chosen = (index.best_of(cue.clauses, raw) if cue.family and raw is not None
-                  else index.expand(tuple(dict.fromkeys(slot + cue.clauses))))
+                  else [(0, c) for c in slot] + [(rank + bool(slot), c) for rank, c in index.expand(cue.clauses)
+                                                 if c not in slot])
         for rank, clause in chosen:
             if clause in rules.current.clauses:
                 if cue.weight > GLOSSARY_WEIGHT:
@@ -512,7 +574,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         mechanic = mechanics.bonus(number)
         keyword = index.keyword_of(number)
         # "abilities such as lifelink": a keyword ability named as an example is a candidate, not the topic
-        example = (keyword is not None and number.startswith("702.") and keyword <= said
+        example = (keyword is not None and number.startswith("702.") and keyword <= said_plain
                    and not keyword & said_topic and not any(m.owns(number) for m in MECHANICS))
         if keyword is not None and mechanic <= 0 and not keyword & said_topic and not example:
             continue
@@ -675,12 +737,16 @@ def link_candidates(entry: Entry, rules: RulesCorpus,
         if entry.clause and entry.clause in rules.current.clauses:
             return [Candidate(entry.clause, 1.0, "the entry is this clause's text")], ""
         return [], ""
-    english = [v.text for v in entry.variants if v.lang is Lang.EN]
-    text = english[-1] if english else entry.text
+    english = any(v.lang is Lang.EN for v in entry.variants)
+    # the canonical (newest English) wording: revisions come after it among the variants, oldest last
+    text = entry.text
     # cues also read the other-language wordings, lexical scores need English
     cue_text = " ".join(dict.fromkeys([entry.text, *(v.text for v in entry.variants)]))  # duplicates say nothing new
-    mechanics = ruling_mechanics(cue_text, [cards[c] for c in entry.cards if cards and c in cards])
-    found = rank_clauses(text if english else cue_text, rules, english=bool(english), mechanics=mechanics)
+    # the mechanic is what the newest English wording names: an older wording merged into the entry may
+    # name the mechanic a reprint had then (a disguise reminder's morph-era wording says "morph cost")
+    mechanics = ruling_mechanics(text if english else cue_text,
+                                 [cards[c] for c in entry.cards if cards and c in cards])
+    found = rank_clauses(text if english else cue_text, rules, english=english, mechanics=mechanics)
     if english:
         extra = {c.clause: c for c in rank_clauses(cue_text, rules, english=False, mechanics=mechanics)}
         found = _merge(found, extra)

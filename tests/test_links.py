@@ -151,7 +151,7 @@ def test_ordered_cue_agrees_with_its_regex(text: str) -> None:
 REAL = yaml.safe_load((DATA / "labelled_links_real.yaml").read_text(encoding="utf-8"))
 # Top-1 on the real labelled rulings (abstentions are misses), measured with bench/links_quality.py
 # conditions but on the entries built from the labels; asserted a bit below.
-MIN_REAL_TOP1 = {"dev": 0.82, "test": 0.55}
+MIN_REAL_TOP1 = {"dev": 0.9, "test": 0.57}  # measured 53/58 = 0.91, 26/44 = 0.59
 
 
 @pytest.fixture(scope="module")
