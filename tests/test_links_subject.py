@@ -9,16 +9,19 @@ import pytest
 from kb import links
 from kb.cr import load_rules
 from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.corpus import Corpus
+
+CORPUS = Corpus.default()
 
 
 @pytest.fixture(scope="module")
 def rules():
-    return load_rules()
+    return CORPUS.rules
 
 
 @pytest.fixture(scope="module")
 def card_texts():
-    return links.load_card_texts()
+    return CORPUS.card_texts
 
 
 def entry(text: str, cards: tuple[str, ...] = (), older: str | None = None) -> Entry:
