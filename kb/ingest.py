@@ -8,14 +8,16 @@ import stat
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from kb.cards import CardNames
 from kb.errors import InputError
 from kb.model import CardName, ParseResult, Problem, Record
 from kb.normalize import UNDECODABLE
 from kb.parsers import mtgjson, pages
 from kb.paths import display_path
+
+if TYPE_CHECKING:  # kb.cards reads MTGJSON with the parsers: no import cycle at run time
+    from kb.cards import CardNames
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 SOURCE_SUFFIXES = frozenset({".txt", ".json", ".md", ".text", ".htm", ".html"})
