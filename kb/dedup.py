@@ -339,6 +339,16 @@ def is_revision(ratio: float, contained: float) -> bool:
     return ratio >= REVISION_RATIO or (contained >= REVISION_CONTAINED and ratio >= REVISION_CONTAINED_RATIO)
 
 
+def _may_be_revision(a: Counter[str], b: Counter[str], total: int) -> bool:
+    """False when two wordings (as word bags, `total` words in all) share too few words to be a
+    revision: the words difflib aligns are at most the words they share, so their ratio is at most
+    2 * shared / total, and `is_revision` asks at least REVISION_CONTAINED_RATIO of it."""
+    if len(a) > len(b):
+        a, b = b, a
+    shared = sum(min(n, b[w]) for w, n in a.items() if w in b)
+    return total == 0 or 2.0 * shared / total >= REVISION_CONTAINED_RATIO  # difflib's own formula
+
+
 def _group_exact(records: Iterable[Record]) -> list[_Group]:
     groups: dict[tuple[Kind, str], _Group] = {}
     for record in records:
@@ -356,6 +366,7 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]]) -> Iterable[t
         shingles.append(grams)
         for gram in grams:
             index[gram].append(i)
+    bags = [Counter(w) for w in folded]
     for i, grams in enumerate(shingles):
         shared: Counter[int] = Counter()
         for gram in grams:
@@ -364,6 +375,8 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]]) -> Iterable[t
                 shared.update(j for j in posting if j > i)
         # Most shared 3-grams first; ties by index, so the candidates never depend on set order.
         for j, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_CANDIDATES]:
+            if not _may_be_revision(bags[i], bags[j], len(folded[i]) + len(folded[j])):
+                continue  # the aligned words can't reach any revision threshold: skip difflib
             ratio, contained = wording_similarity(folded[i], folded[j])
             if is_revision(ratio, contained):
                 yield i, j, ratio
@@ -518,8 +531,10 @@ def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
                 terminology: Terminology, used_ids: set[str]) -> Entry:
     english = [g for g in cluster if g.lang is Lang.EN] or cluster
     # Canonical: the newest wording; on a tie, the one with no obsolete term, then the most attested.
-    canonical = max(english, key=lambda g: (g.newest, -len(terminology.obsolete_in(g.key)), len(g.records),
-                                            _neg_key(g.key)))
+    rank = {g.key: (g.newest, -len(terminology.obsolete_in(g.key)), len(g.records)) for g in english}
+    best = max(rank.values())
+    # among the best, the smallest key, where a key that is a prefix of another counts as the larger
+    canonical = min((g for g in english if rank[g.key] == best), key=lambda g: g.key + _LAST_CHAR)
     variants: list[Variant] = []
     first_canonical = min(canonical.records, key=_record_order)
     for group in cluster:
@@ -556,9 +571,7 @@ def _record_order(r: Record) -> tuple[str, int]:
     return (r.source, r.line)
 
 
-def _neg_key(key: str) -> tuple[int, ...]:
-    """Sort key that prefers the lexicographically smallest key under max()."""
-    return tuple(-ord(ch) for ch in key)
+_LAST_CHAR = chr(0x10FFFF)  # sorts after every character a key can hold
 
 
 def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,

@@ -24,6 +24,19 @@ def _compile(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+@lru_cache(maxsize=None)
+def _source(pattern: str | None, obsolete: str) -> str:
+    return pattern or rf"\b{re.escape(obsolete)}\b"
+
+
+@lru_cache(maxsize=64)
+def _of_lang(terms: tuple[Term, ...], lang: Lang | None) -> tuple[tuple[Term, ...], re.Pattern[str] | None]:
+    """The terms of `lang` (all when None), and one regex that matches where any of them does: most
+    texts use no obsolete term, and one search tells so where one per term would."""
+    mine = tuple(t for t in terms if lang is None or t.lang is lang)
+    return mine, _compile("|".join(f"(?:{t.expression})" for t in mine)) if mine else None
+
+
 @dataclass(frozen=True, slots=True)
 class Term:
     obsolete: str  # the phrase as a judge knows it: "comes into play"
@@ -35,8 +48,13 @@ class Term:
     forms: tuple[tuple[str, str], ...] = field(default=())  # matched text (lower case) → replacement
 
     @property
+    def expression(self) -> str:
+        """The regular expression of the term (its `pattern`, else the phrase on whole words)."""
+        return _source(self.pattern, self.obsolete)
+
+    @property
     def regex(self) -> re.Pattern[str]:
-        return _compile(self.pattern or rf"\b{re.escape(self.obsolete)}\b")
+        return _compile(self.expression)
 
     def found_in(self, text: str) -> bool:
         return self.regex.search(text) is not None
@@ -77,8 +95,10 @@ class Terminology:
 
     def obsolete_in(self, text: str, lang: Lang | str | None = None) -> list[Term]:
         """Terms of `lang` (every language when None) that `text` uses."""
-        want = Lang(lang) if lang is not None else None
-        return [t for t in self.terms if (want is None or t.lang is want) and t.found_in(text)]
+        terms, any_term = _of_lang(self.terms, Lang(lang) if lang is not None else None)
+        if any_term is None or any_term.search(text) is None:
+            return []
+        return [t for t in terms if t.found_in(text)]
 
     def for_lang(self, lang: Lang) -> list[Term]:
         return [t for t in self.terms if t.lang is lang]

@@ -234,3 +234,32 @@ def test_dedup_does_not_depend_on_the_hash_seed(tmp_path):
         for seed in ("1", "2", "3")
     }
     assert len(digests) == 1
+
+
+WORDS = st.lists(st.sampled_from("a the face down creature turn up morph manifest cost its you may".split()),
+                 max_size=14)
+
+
+@FUZZ
+@given(WORDS, WORDS)
+def test_the_shared_words_bound_never_skips_a_revision(a: list[str], b: list[str]) -> None:
+    """dedup skips difflib for pairs whose shared words can't reach a revision threshold: the bound
+    must never skip a pair difflib would call a revision."""
+    from kb.dedup import _may_be_revision, is_revision, wording_similarity
+
+    if not _may_be_revision(Counter(a), Counter(b), len(a) + len(b)):
+        assert not is_revision(*wording_similarity(a, b))
+
+
+@FUZZ
+@given(st.lists(st.sampled_from(["comes into play", "came into play", "removed from the game", "play a spell",
+                                 "converted mana cost", "en juego", "ins Spiel", "the", "enters", "x"]),
+                max_size=6),
+       st.sampled_from([None, Lang.EN, Lang.DE, Lang.ES]))
+def test_the_one_regex_of_all_terms_finds_what_each_term_finds(parts: list[str], lang: Lang | None) -> None:
+    from kb.corpus import Corpus
+
+    terminology = Corpus.default().terminology
+    text = " ".join(parts)
+    each = [t for t in terminology.terms if (lang is None or t.lang is lang) and t.found_in(text)]
+    assert terminology.obsolete_in(text, lang) == each
