@@ -20,6 +20,7 @@ from kb.game import (
     CardDef,
     Characteristics,
     ContinuousKind,
+    CounterKind,
     EffectValue,
     FaceDownWay,
     Game,
@@ -154,6 +155,7 @@ class Arg(StrEnum):
     FACE_DOWN_WAY = "|".join(FaceDownWay)  # -> FaceDownWay
     TURN_UP_WAY = "|".join(TurnUpWay)  # -> TurnUpWay
     KIND = "EFFECT_KIND"  # -> ContinuousKind
+    COUNTER_KIND = "|".join(CounterKind)  # -> CounterKind
     NAMES = "NAME|[NAME]"  # -> list of str
     PT = "P/T"
     TIMES = "1|all"  # -> "1" or "all"
@@ -199,7 +201,7 @@ def _attach(r: _Runner, a: dict[str, Any]) -> None:
 
 
 def _add_counters(r: _Runner, a: dict[str, Any]) -> None:
-    r.game.obj(a["card"]).plus_counters += int(a.get("count", 1))
+    r.game.add_counters(a["card"], a.get("kind", CounterKind.PLUS_ONE), int(a.get("count", 1)))
 
 
 def _let_look(r: _Runner, a: dict[str, Any]) -> None:
@@ -365,7 +367,22 @@ ACTIONS: dict[str, Action] = {
     "tap": Action({"card": _C}, lambda r, a: r.game.tap(a["card"]), ("card",)),
     "untap": Action({"card": _C}, _untap, ("card",)),
     "attach": Action({"card": _C, "to": _C}, _attach, ("card", "to")),
-    "add_counters": Action({"card": _C, "count": Arg.INT}, _add_counters, ("card",)),
+    "add_counters": Action({"card": _C, "count": Arg.INT, "kind": Arg.COUNTER_KIND}, _add_counters, ("card",),
+                           "`count` counters of `kind` (default +1/+1)"),
+    "put_onto_battlefield": Action(
+        {"cards": Arg.CARDS}, lambda r, a: r.game.put_onto_battlefield(a["cards"]), ("cards",),
+        "an effect puts the cards onto the battlefield at the same time (614.12, 603.6a)",
+        lambda a: None if a.get("cards") else "needs a non-empty `cards`",
+    ),
+    "choose_targets": Action(
+        {"card": _C, "targets": Arg.CARDS}, lambda r, a: r.game.choose_targets(a["card"], a.get("targets") or []),
+        ("card",), "the targets of a triggered ability of `card` that waits for them (603.3d)",
+    ),
+    "separate_into_piles": Action(
+        {"player": _P, "face_down": Arg.CARDS, "face_up": Arg.CARDS},
+        lambda r, a: r.game.separate_into_piles(_player(r, a), a.get("face_down") or [], a.get("face_up") or []),
+        ("player",), "`player` separates cards into a face-down and a face-up pile (700.3)",
+    ),
     "damage": Action({"card": _C, "count": Arg.INT}, lambda r, a: r.game.deal_damage(a["card"], int(a.get("count", 1))), ("card",)),
     "remember": Action({"card": _C}, _remember, ("card",), "remember its object, for `same_object`"),
     "activate": Action(
@@ -1151,6 +1168,8 @@ _OBJECT_PROPS: dict[str, Prop] = {
     "toughness": Prop(lambda r, o, w: _ch(r, o).toughness),
     "tapped": Prop(lambda r, o, w: o.tapped),
     "counters": Prop(lambda r, o, w: o.plus_counters),
+    "counters_of": Prop(lambda r, o, w: {k: o.counters.get(CounterKind(k), 0) for k in w}, Arg.COUNTER_KIND, True),
+    "known_to": Prop(lambda r, o, w: [p for p in r.game.players if r.game.knows_identity(p, o)]),
     "attached_to": Prop(lambda r, o, w: _label_of(r.game, o.attached_to)),
     "controller": Prop(lambda r, o, w: o.controller),
     "owner": Prop(lambda r, o, w: o.card.owner),

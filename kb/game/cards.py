@@ -11,6 +11,13 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 
+class CounterKind(StrEnum):
+    """A kind of counter (122.1); +1/+1 counters change power and toughness (613.4c)."""
+
+    PLUS_ONE = "+1/+1"
+    TIME = "time"
+
+
 class TriggerEvent(StrEnum):
     """What a triggered ability listens to ("this" is the ability's source)."""
 
@@ -21,6 +28,8 @@ class TriggerEvent(StrEnum):
     ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP = "another_creature_you_control_turned_face_up"
     PERMANENT_TURNED_FACE_UP_FROM_GRAVEYARD = "permanent_you_control_turned_face_up_while_in_graveyard"
     DIES = "dies"  # this creature is put into a graveyard from the battlefield
+    LEAVES_BATTLEFIELD = "leaves_battlefield"  # this permanent leaves the battlefield (603.6c)
+    LAST_TIME_COUNTER_REMOVED = "last_time_counter_removed"  # vanishing's second ability (702.63a)
     ANOTHER_CREATURE_ENTERS = "another_creature_enters"
     ANOTHER_CREATURE_DIES = "another_creature_dies"
     ATTACKS = "attacks"  # this creature attacks
@@ -56,7 +65,10 @@ class EffectKind(StrEnum):
     BOUNCE = "bounce"  # the target to its owner's hand
     DAMAGE = "damage"  # `count` damage to the target
     PUMP = "pump"  # the target gets +count/+count until end of turn
-    COUNTERS = "counters"  # `count` +1/+1 counters on the target (if it is still a creature)
+    COUNTERS = "counters"  # `count` counters of kind `counter` on the target (+1/+1: if still a creature)
+    REMOVE_COUNTER = "remove_counter"  # one counter of kind `counter` from the target
+    SACRIFICE = "sacrifice"  # its controller sacrifices the target (or this permanent)
+    EXILED_CARDS_OWNERS_MANIFEST_DREAD = "exiled_cards_owners_manifest_dread"  # Unidentified Hovership
     TURN_FACE_UP = "turn_face_up"  # the target (an effect, not the special action)
     TURN_FACE_DOWN = "turn_face_down"  # the target
     COUNTER = "counter"  # counter the target spell
@@ -88,6 +100,7 @@ class TargetKind(StrEnum):
     """What an ability may target; checked when it is put on the stack and again on resolution."""
 
     CREATURE = "creature"
+    ANOTHER_CREATURE = "another_creature"  # chosen as the ability goes on the stack (603.3d), not its source
     FACE_DOWN_CREATURE = "face_down_creature"
     FACE_UP_CREATURE = "face_up_creature"
     NONTOKEN_CREATURE = "nontoken_creature"
@@ -150,6 +163,7 @@ class Affects(StrEnum):
 
     SELF = "self"
     ENCHANTED = "enchanted"  # the creature this Aura is attached to
+    EQUIPPED = "equipped"  # the creature this Equipment is attached to
     FACE_DOWN_CREATURES_YOU_CONTROL = "face_down_creatures_you_control"
     CREATURES_YOU_CONTROL = "creatures_you_control"
     FACE_DOWN_CREATURES = "face_down_creatures"
@@ -196,6 +210,21 @@ class Ability:
     target: TargetKind | None = None
     options: tuple[tuple[int, int], ...] = ()  # CHOOSE_PT: the P/T choices
     text: str = ""
+    counter: CounterKind = CounterKind.PLUS_ONE  # COUNTERS, REMOVE_COUNTER: which kind
+    optional: bool = False  # "you may": its controller chooses as it resolves (`choice: true/false`)
+    if_counter: CounterKind | None = None  # 603.4: "if this permanent has a [kind] counter on it"
+
+
+# Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
+KEYWORD_ABILITIES: dict[str, tuple[Ability, ...]] = {
+    # 702.63b: vanishing without a number; 702.63c: each instance works separately
+    "vanishing": (
+        Ability(EffectKind.REMOVE_COUNTER, TriggerEvent.UPKEEP, counter=CounterKind.TIME, if_counter=CounterKind.TIME,
+                text="vanishing: remove a time counter"),
+        Ability(EffectKind.SACRIFICE, TriggerEvent.LAST_TIME_COUNTER_REMOVED,
+                text="vanishing: sacrifice it when the last time counter is removed"),
+    ),
+}
 
 
 # A continuous effect's value, by its kind (see `effect_value`): names (types, colours,
@@ -319,16 +348,30 @@ def _ability_from_data(a: Any, where: str) -> Ability:
     options = []
     for opt in a.get("options") or ():
         options.append(_pt(opt, where))
+    grants = tuple(str(g).lower() for g in a.get("grants") or ())
+    unknown = [g for g in grants if g not in KEYWORD_ABILITIES]
+    if unknown:
+        raise CardDataError(f"{where}: can't grant {unknown[0]!r} (known: {', '.join(KEYWORD_ABILITIES)})")
+    if_counter = a.get("if_counter")
     return Ability(
         effect=_enum(EffectKind, a.get("effect"), where, "ability effect"),
         event=_enum(TriggerEvent, event, where, "trigger event") if event is not None else None,
         cost=_cost(a.get("cost")),
         count=int(a.get("count", 1)),
-        grants=tuple(str(g) for g in a.get("grants") or ()),
+        grants=grants,
         target=_enum(TargetKind, target, where, "target") if target is not None else None,
         options=tuple(options),
         text=str(a.get("text", "")),
+        counter=_enum(CounterKind, a.get("counter", CounterKind.PLUS_ONE.value), where, "counter kind"),
+        optional=_flag(a.get("optional", False), where, "optional"),
+        if_counter=_enum(CounterKind, if_counter, where, "counter kind") if if_counter is not None else None,
     )
+
+
+def _flag(value: Any, where: str, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise CardDataError(f"{where}: `{key}` must be true or false, not {value!r}")
+    return value
 
 
 def _cost(value: Any) -> ActivationCost | str | None:
