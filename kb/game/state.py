@@ -865,8 +865,9 @@ class Game:
         whether a ward cost is paid, `choice` any other choice made on resolution."""
         if not self.stack:
             raise IllegalAction("the stack is empty")
-        if isinstance(self.stack[-1], StackAbility) and self.stack[-1].awaiting_targets:
-            raise IllegalAction(f"{self.stack[-1].source_label}'s ability has no targets chosen yet (603.3d)")
+        waiting = [i.source_label for i in self.stack if isinstance(i, StackAbility) and i.awaiting_targets]
+        if waiting:  # 603.3d: targets are chosen before any player gets priority again
+            raise IllegalAction(f"{waiting[0]}'s triggered ability has no targets chosen yet (603.3d)")
         top = self.stack.pop()
         if isinstance(top, StackAbility):
             self._resolve_ability(top, pay=pay, choice=choice)
