@@ -6,7 +6,7 @@ import pytest
 
 from kb.checks import load_cards
 from kb.game import Game, IllegalAction, Rules, Zone, card_from_data
-from kb.game.cards import ContinuousKind, Layout
+from kb.game.cards import ContinuousKind, CounterKind, Layout
 from kb.game.state import FaceDownWay, TurnUpWay
 
 CARDS = load_cards()
@@ -561,3 +561,139 @@ def test_disguise_cannot_turn_face_up_under_2014_rules() -> None:
     with pytest.raises(IllegalAction, match="disguise does not exist in the rules of 2014-11-24"):
         g.turn_face_up("Walker", TurnUpWay.DISGUISE)
     assert g.can_turn_face_up("Walker", TurnUpWay.DISGUISE) is False and g.obj("Walker").face_down
+
+
+# ---- counters, vanishing, targets chosen for triggers, entering together, piles (issue 12) -------
+
+
+def test_614_12_creature_entering_with_ixidron_stays_face_up() -> None:
+    g = game(graveyard=["Ixidron", "Grizzly Bears"], battlefield=["Runeclaw Bear"])
+    g.put_onto_battlefield(["Ixidron", "Grizzly Bears"])
+    assert not g.obj("Grizzly Bears").face_down and g.obj("Runeclaw Bear").face_down
+    assert g.characteristics(g.obj("Ixidron")).power == 1
+
+
+def test_614_1c_ixidron_alone_turns_every_other_creature_face_down() -> None:
+    g = game(graveyard=["Ixidron"], battlefield=["Runeclaw Bear", "Grizzly Bears"])
+    g.put_onto_battlefield(["Ixidron"])
+    assert g.obj("Grizzly Bears").face_down and g.obj("Runeclaw Bear").face_down
+    assert not g.obj("Ixidron").face_down
+
+
+def test_603_3d_trigger_without_a_legal_target_is_removed_from_the_stack() -> None:
+    g = game(battlefield=["Icefeather Aven"])
+    g.obj("Icefeather Aven").face_down_by = FaceDownWay.MORPH
+    g.turn_face_up("Icefeather Aven", TurnUpWay.MORPH)
+    assert g.stack == []  # no other creature: Icefeather Aven can't target itself
+
+
+@pytest.mark.parametrize("choice, zone", [(True, Zone.HAND), (False, Zone.BATTLEFIELD)])
+def test_603_3d_targets_are_chosen_before_a_player_gets_priority(choice: bool, zone: Zone) -> None:
+    g = game(battlefield=["Icefeather Aven", "Grizzly Bears"])
+    g.obj("Icefeather Aven").face_down_by = FaceDownWay.MORPH
+    g.turn_face_up("Icefeather Aven", TurnUpWay.MORPH)
+    with pytest.raises(IllegalAction):
+        g.resolve()
+    with pytest.raises(IllegalAction):
+        g.choose_targets("Icefeather Aven", ["Icefeather Aven"])  # "another target creature"
+    with pytest.raises(IllegalAction):
+        g.choose_targets("Icefeather Aven", [])
+    g.choose_targets("Icefeather Aven", ["Grizzly Bears"])
+    with pytest.raises(IllegalAction):
+        g.resolve()  # "you may": the choice is made as it resolves
+    g.resolve(choice=choice)
+    assert g.obj("Grizzly Bears").zone is zone
+
+
+def test_122_1_time_counters_do_not_change_power_and_toughness() -> None:
+    g = game(battlefield=["Grizzly Bears"])
+    g.add_counters("Grizzly Bears", CounterKind.TIME, 2)
+    bear = g.obj("Grizzly Bears")
+    assert bear.counters[CounterKind.TIME] == 2 and bear.plus_counters == 0
+    assert g.characteristics(bear).power == 2
+
+
+def test_702_63c_each_vanishing_works_separately() -> None:
+    g = game(battlefield=["Maelstrom Djinn"])
+    djinn = g.obj("Maelstrom Djinn")
+    for _ in range(2):  # turned face up twice: two instances of vanishing, 2 + 2 time counters
+        djinn.face_down_by = FaceDownWay.MORPH
+        g.turn_face_up("Maelstrom Djinn", TurnUpWay.MORPH)
+        g.resolve()
+    assert djinn.counters[CounterKind.TIME] == 4
+    g.remove_counter(djinn, CounterKind.TIME)
+    g.remove_counter(djinn, CounterKind.TIME)
+    g.remove_counter(djinn, CounterKind.TIME)
+    g.upkeep()
+    assert len(g.stack) == 2  # both trigger: it has a time counter
+    g.resolve()  # removes the last counter: each vanishing's sacrifice ability triggers
+    assert djinn.counters[CounterKind.TIME] == 0 and len(g.stack) == 3
+    g.resolve_all()  # the other upkeep ability finds no counter and does nothing (603.4)
+    assert g.obj("Maelstrom Djinn").zone is Zone.GRAVEYARD
+
+
+def test_603_4_false_intervening_if_does_not_trigger() -> None:
+    g = game(battlefield=["Maelstrom Djinn"])
+    djinn = g.obj("Maelstrom Djinn")
+    djinn.face_down_by = FaceDownWay.MORPH
+    g.turn_face_up("Maelstrom Djinn", TurnUpWay.MORPH)
+    g.resolve()
+    djinn.counters[CounterKind.TIME] = 0
+    g.upkeep()
+    assert g.stack == []
+
+
+def test_708_6_face_down_from_a_public_zone_is_known_to_all_but_seen_by_its_controller() -> None:
+    g = game(battlefield=["Ashcloud Phoenix"], library=["Grizzly Bears"])
+    g.manifest("you")
+    g.move("Ashcloud Phoenix", Zone.GRAVEYARD)
+    g.resolve()
+    phoenix, bear = g.obj("Ashcloud Phoenix"), g.obj("Grizzly Bears")
+    assert phoenix.face_down and phoenix.zone is Zone.BATTLEFIELD
+    assert g.knows_identity("opponent", phoenix) and not g.can_see("opponent", phoenix)
+    assert not g.knows_identity("opponent", bear)
+
+
+def test_700_3c_face_down_pile_stays_in_its_zone_and_nobody_looks_until_it_moves() -> None:
+    g = game(library=["Grizzly Bears", "Runeclaw Bear"])
+    g.separate_into_piles("opponent", ["Grizzly Bears"], ["Runeclaw Bear"])
+    down, up = g.obj("Grizzly Bears"), g.obj("Runeclaw Bear")
+    assert down.zone is up.zone is Zone.LIBRARY
+    assert not g.can_see("you", down) and g.knows_identity("opponent", down)
+    assert g.can_see("opponent", up) and up.card.revealed
+    g.move("Grizzly Bears", Zone.HAND)
+    assert g.can_see("you", g.obj("Grizzly Bears")) and not g.obj("Grizzly Bears").card.revealed
+
+
+def test_700_3a_each_card_in_exactly_one_pile() -> None:
+    g = game(library=["Grizzly Bears", "Runeclaw Bear"])
+    with pytest.raises(IllegalAction):
+        g.separate_into_piles("opponent", ["Grizzly Bears"], ["Grizzly Bears"])
+
+
+def test_704_5n_equipment_on_a_noncreature_becomes_unattached_and_stays() -> None:
+    equipment = card_from_data({"name": "Bonesplitter", "types": ["Artifact"], "subtypes": ["Equipment"],
+                                "static": [{"affects": "equipped", "kind": "modify_pt", "value": "+2/+0"}]})
+    g = game(battlefield=["Zoetic Cavern"])
+    g.obj("Zoetic Cavern").face_down_by = FaceDownWay.MORPH
+    g.add_card("Bonesplitter", equipment, "you", Zone.BATTLEFIELD)
+    g.obj("Bonesplitter").attached_to = g.obj("Zoetic Cavern").oid
+    assert g.characteristics(g.obj("Zoetic Cavern")).power == 4
+    g.turn_face_up("Zoetic Cavern", TurnUpWay.MORPH)
+    g.check_state_based_actions()
+    assert g.obj("Bonesplitter").attached_to is None and g.obj("Bonesplitter").zone is Zone.BATTLEFIELD
+
+
+def test_607_2a_each_owner_of_a_card_exiled_with_it_manifests_dread_once() -> None:
+    g = Game(["you", "first", "second"])
+    g.add_card("Unidentified Hovership", CARDS["Unidentified Hovership"], "you", Zone.BATTLEFIELD)
+    for owner, labels in (("first", ["A", "B"]), ("second", ["C"]), ("you", ["D"])):
+        for label in labels:
+            g.add_card(label, CARDS["Runeclaw Bear"], owner, Zone.EXILE)
+        g.add_card(f"{owner} top", CARDS["Grizzly Bears"], owner, Zone.LIBRARY)
+    for label in ("A", "B", "C"):
+        g.obj(label).exiled_with = g.obj("Unidentified Hovership").oid
+    g.move("Unidentified Hovership", Zone.GRAVEYARD)
+    g.resolve()
+    assert g.obj("first top").face_down and g.obj("second top").face_down
+    assert g.obj("you top").zone is Zone.LIBRARY  # D was not exiled with this Hovership

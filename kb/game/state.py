@@ -868,7 +868,10 @@ class Game:
         waiting = [i.source_label for i in self.stack if isinstance(i, StackAbility) and i.awaiting_targets]
         if waiting:  # 603.3d: targets are chosen before any player gets priority again
             raise IllegalAction(f"{waiting[0]}'s triggered ability has no targets chosen yet (603.3d)")
-        top = self.stack.pop()
+        top = self.stack[-1]
+        if isinstance(top, StackAbility) and top.ability.optional and not isinstance(choice, bool):
+            raise IllegalAction(f"{top.description}: \"you may\": choose true or false as it resolves")
+        self.stack.pop()
         if isinstance(top, StackAbility):
             self._resolve_ability(top, pay=pay, choice=choice)
             return
@@ -972,11 +975,8 @@ class Game:
     ) -> None:
         """What `ability` does as it resolves (608.2), by its effect kind."""
         targets = targets or []
-        if ability.optional:
-            if not isinstance(choice, bool):
-                raise IllegalAction(f"{ability.text or ability.effect}: \"you may\": choose true or false as it resolves")
-            if not choice:
-                return
+        if ability.optional and choice is not True:
+            return  # "you may": its controller chose not to
         if ability.effect in _TARGET_EFFECTS:
             # without a target the ability does it to its own source ("turn this face down")
             on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
