@@ -729,6 +729,8 @@ def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what
         out = _one_of(TurnUpWay, value)
     elif kind is Arg.KIND:
         out = _one_of(ContinuousKind, value)
+    elif kind is Arg.COUNTER_KIND:
+        out = _one_of(CounterKind, value)
     elif kind is Arg.NAMES:
         names = value if isinstance(value, list) else [value]
         out = [str(n) for n in names] if all(isinstance(n, str) for n in names) else None
