@@ -281,14 +281,15 @@ _C, _P = Arg.CARD, Arg.PLAYER
 ACTIONS: dict[str, Action] = {
     "cast": Action(
         {"card": _C, "player": _P, "face_down": Arg.CAST_WAY, "targets": Arg.CARDS, "face": Arg.INT,
-         "without_paying": Arg.BOOL},
+         "without_paying": Arg.BOOL, "spend": Arg.CARDS},
         lambda r, a: r.game.cast(
             _player(r, a), a["card"], face_down=a.get("face_down"), targets=a.get("targets"),
-            face=int(a.get("face", 0)), without_paying=bool(a.get("without_paying")),
+            face=int(a.get("face", 0)), without_paying=bool(a.get("without_paying")), spend=a.get("spend"),
         ),
         ("card",),
         "cast from hand (face down for {3}: 702.37c); `targets` are chosen now; `face: 1` casts an "
-        "Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative cost)",
+        "Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative cost); `spend` "
+        "the mana of the pool that these sources produced (106.6)",
     ),
     "resolve": Action(
         {"times": Arg.TIMES, "copy_of": _C, "pay": Arg.BOOL, "choice": Arg.ANY},
@@ -310,8 +311,8 @@ ACTIONS: dict[str, Action] = {
         "Write into Being",
     ),
     "turn_face_up": Action(
-        {"card": _C, "by": Arg.TURN_UP_WAY, "choice": Arg.ANY},
-        lambda r, a: r.game.turn_face_up(a["card"], a.get("by", TurnUpWay.MANA), choice=a.get("choice")),
+        {"card": _C, "by": Arg.TURN_UP_WAY, "choice": Arg.ANY, "spend": Arg.CARDS},
+        lambda r, a: r.game.turn_face_up(a["card"], a.get("by", TurnUpWay.MANA), choice=a.get("choice"), spend=a.get("spend")),
         ("card",),
         "the special action (116.2b); `choice` for an \"as it is turned face up\" ability (708.11)",
     ),
@@ -1241,4 +1242,5 @@ _PLAYER_PROPS: dict[str, Callable[[Game, str], object]] = {
     "in_game": lambda g, p: g.players[p].in_game,
     "land_played": lambda g, p: g.players[p].land_played,
     "top_card": lambda g, p: g.library(p)[0].label if g.players[p].library else None,
+    "mana_pool": lambda g, p: len(g.players[p].mana_pool),
 }

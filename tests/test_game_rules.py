@@ -697,3 +697,42 @@ def test_607_2a_each_owner_of_a_card_exiled_with_it_manifests_dread_once() -> No
     g.resolve()
     assert g.obj("first top").face_down and g.obj("second top").face_down
     assert g.obj("you top").zone is Zone.LIBRARY  # D was not exiled with this Hovership
+
+
+def test_106_6_restricted_mana_cant_pay_for_a_spell_that_manifests() -> None:
+    g = game(battlefield=["Qarsi Deceiver"], hand=["Soul Summons", "Icefeather Aven"])
+    g.activate("you", "Qarsi Deceiver")  # 605.3: a mana ability, no stack
+    assert g.stack == [] and len(g.players["you"].mana_pool) == 1
+    with pytest.raises(IllegalAction):
+        g.cast("you", "Soul Summons", spend=["Qarsi Deceiver"])
+    assert g.obj("Soul Summons").zone is Zone.HAND and len(g.players["you"].mana_pool) == 1
+    g.cast("you", "Icefeather Aven", face_down=FaceDownWay.MORPH, spend=["Qarsi Deceiver"])
+    assert g.players["you"].mana_pool == []
+
+
+@pytest.mark.parametrize("card, way, by, allowed", [
+    ("Icefeather Aven", FaceDownWay.MORPH, TurnUpWay.MORPH, True),  # its morph cost {1}{G}{U}
+    ("Grizzly Bears", FaceDownWay.MANIFEST, TurnUpWay.MANA, True),  # a manifested creature's {1}{G}
+    ("Grizzly Bears", FaceDownWay.CLOAK, TurnUpWay.MANA, False),  # cloaked is not manifested
+])
+def test_106_6_restricted_mana_turns_up_only_what_it_allows(card: str, way: FaceDownWay, by: TurnUpWay, allowed: bool) -> None:
+    g = game(battlefield=["Qarsi Deceiver", card])
+    g.obj(card).face_down_by = way
+    g.activate("you", "Qarsi Deceiver")
+    if allowed:
+        g.turn_face_up(card, by, spend=["Qarsi Deceiver"])
+        assert not g.obj(card).face_down
+    else:
+        with pytest.raises(IllegalAction):
+            g.turn_face_up(card, by, spend=["Qarsi Deceiver"])
+        assert g.obj(card).face_down
+
+
+def test_107_4_colourless_mana_cant_pay_a_coloured_symbol() -> None:
+    forest = card_from_data({"name": "Wastes", "types": ["Land"],
+                             "abilities": [{"effect": "add_mana", "cost": "{T}", "mana": "C"}]})
+    g = game(hand=["Icefeather Aven"])
+    g.add_card("Wastes", forest, "you", Zone.BATTLEFIELD)
+    g.activate("you", "Wastes")
+    with pytest.raises(IllegalAction):
+        g.cast("you", "Icefeather Aven", spend=["Wastes"])  # {G}{U}: no generic mana to pay

@@ -108,11 +108,11 @@ def test_setup_is_validated_when_the_file_is_read() -> None:
 def test_every_vocabulary_word_is_documented() -> None:
     from pathlib import Path
 
-    from kb.game.cards import (KEYWORD_ABILITIES, Affects, ContinuousKind, CounterKind, EffectKind, Layout, TargetKind,
-                               TriggerEvent)
+    from kb.game.cards import (KEYWORD_ABILITIES, Affects, ContinuousKind, CounterKind, EffectKind, Layout, Spend,
+                               SpendOnly, TargetKind, TriggerEvent)
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "CHECKS.md").read_text(encoding="utf-8")
-    enums = (Affects, ContinuousKind, CounterKind, EffectKind, Layout, TargetKind, TriggerEvent)
+    enums = (Affects, ContinuousKind, CounterKind, EffectKind, Layout, Spend, SpendOnly, TargetKind, TriggerEvent)
     words = [w.value for enum in enums for w in enum] + list(KEYWORD_ABILITIES)
     assert [w for w in words if w not in doc] == []
 

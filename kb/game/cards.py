@@ -18,6 +18,28 @@ class CounterKind(StrEnum):
     TIME = "time"
 
 
+class Spend(StrEnum):
+    """What a payment of mana is for, as far as a restriction on spending mana asks (106.6)."""
+
+    SPELL = "spell"  # a spell's cost, cast face up
+    FACE_DOWN_SPELL = "face_down_spell"  # casting a face-down creature spell
+    MANIFESTED_MANA_COST = "manifested_mana_cost"  # turning a manifested creature face up (701.40b)
+    CLOAKED_MANA_COST = "cloaked_mana_cost"  # turning a cloaked one face up (701.58b)
+    MORPH_COST = "morph_cost"  # a morph or megamorph cost (702.37b)
+    DISGUISE_COST = "disguise_cost"
+
+
+class SpendOnly(StrEnum):
+    """A restriction on spending the mana an ability produces (106.6), by what it allows."""
+
+    FACE_DOWN = "face_down"  # Qarsi Deceiver: a face-down creature spell, a manifested creature's mana cost, a morph cost
+
+
+SPEND_ONLY: dict[SpendOnly, frozenset[Spend]] = {
+    SpendOnly.FACE_DOWN: frozenset({Spend.FACE_DOWN_SPELL, Spend.MANIFESTED_MANA_COST, Spend.MORPH_COST}),
+}
+
+
 class TriggerEvent(StrEnum):
     """What a triggered ability listens to ("this" is the ability's source)."""
 
@@ -68,6 +90,7 @@ class EffectKind(StrEnum):
     COUNTERS = "counters"  # `count` counters of kind `counter` on the target (+1/+1: if still a creature)
     REMOVE_COUNTER = "remove_counter"  # one counter of kind `counter` from the target
     SACRIFICE = "sacrifice"  # its controller sacrifices the target (or this permanent)
+    ADD_MANA = "add_mana"  # a mana ability (605): `mana` into its controller's pool, no stack
     EXILED_CARDS_OWNERS_MANIFEST_DREAD = "exiled_cards_owners_manifest_dread"  # Unidentified Hovership
     TURN_FACE_UP = "turn_face_up"  # the target (an effect, not the special action)
     TURN_FACE_DOWN = "turn_face_down"  # the target
@@ -213,6 +236,8 @@ class Ability:
     counter: CounterKind = CounterKind.PLUS_ONE  # COUNTERS, REMOVE_COUNTER: which kind
     optional: bool = False  # "you may": its controller chooses as it resolves (`choice: true/false`)
     if_counter: CounterKind | None = None  # 603.4: "if this permanent has a [kind] counter on it"
+    mana: str = ""  # ADD_MANA: the mana symbol it adds, like "C" or "G"
+    spend_only: SpendOnly | None = None  # ADD_MANA: a restriction on spending that mana (106.6)
 
 
 # Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
@@ -353,6 +378,7 @@ def _ability_from_data(a: Any, where: str) -> Ability:
     if unknown:
         raise CardDataError(f"{where}: can't grant {unknown[0]!r} (known: {', '.join(KEYWORD_ABILITIES)})")
     if_counter = a.get("if_counter")
+    spend_only = a.get("spend_only")
     return Ability(
         effect=_enum(EffectKind, a.get("effect"), where, "ability effect"),
         event=_enum(TriggerEvent, event, where, "trigger event") if event is not None else None,
@@ -365,6 +391,8 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         counter=_enum(CounterKind, a.get("counter", CounterKind.PLUS_ONE.value), where, "counter kind"),
         optional=_flag(a.get("optional", False), where, "optional"),
         if_counter=_enum(CounterKind, if_counter, where, "counter kind") if if_counter is not None else None,
+        mana=str(a.get("mana", "")).strip("{}").upper(),
+        spend_only=_enum(SpendOnly, spend_only, where, "spending restriction") if spend_only is not None else None,
     )
 
 

@@ -27,6 +27,9 @@ from kb.game.cards import (
     TargetKind,
     TriggerEvent,
     KEYWORD_ABILITIES,
+    SPEND_ONLY,
+    Spend,
+    SpendOnly,
     face_down_characteristics,
     mana_value,
 )
@@ -208,10 +211,20 @@ class StackAbility:
     awaiting_targets: bool = False  # its controller has yet to choose its targets (603.3d)
 
 
+@dataclass(frozen=True, slots=True)
+class Mana:
+    """One mana in a pool (106.4), with what produced it and how it may be spent (106.6)."""
+
+    symbol: str  # "C", "G", ...
+    source: str  # the label of the object whose ability produced it
+    spend_only: SpendOnly | None = None
+
+
 @dataclass
 class Player:
     name: str
     life: int = 20
+    mana_pool: list[Mana] = field(default_factory=list)
     library: list[int] = field(default_factory=list)  # object ids, top first
     in_game: bool = True
     land_played: bool = False
@@ -742,6 +755,7 @@ class Game:
         targets: list[str] | None = None,
         face: int = 0,
         without_paying: bool = False,
+        spend: list[str] | None = None,
     ) -> str:
         """Cast a card from hand (or an exiled card an effect lets you cast); `face_down`: morph,
         megamorph or disguise for {3} (702.37c), or an effect's permission; `face`: 1 casts an
@@ -782,7 +796,10 @@ class Game:
         if commander:
             tax = 2 * (obj.card.commander_casts or 0)  # 903.8: {2} more for each earlier cast from there
             paid = _add_generic(paid or "{0}", tax) if tax else paid
+        mana = self._mana_to_spend(player, spend or [], Spend.FACE_DOWN_SPELL if way else Spend.SPELL, paid)
+        if commander:
             obj.card.commander_casts = (obj.card.commander_casts or 0) + 1
+        self._spend(player, mana)
         self._remove_from_zone(obj)
         spell = self._new_object(obj.card, Zone.STACK, player)
         spell.face_down_by = way
@@ -1031,13 +1048,17 @@ class Game:
         """Whether the special action is allowed now (without taking it)."""
         return self._turn_up_check(self.obj(label), by)[0] is None
 
-    def turn_face_up(self, label: str, by: TurnUpWay = TurnUpWay.MANA, *, choice: object = None) -> str:
+    def turn_face_up(
+        self, label: str, by: TurnUpWay = TurnUpWay.MANA, *, choice: object = None, spend: list[str] | None = None
+    ) -> str:
         """The special action (116.2b): by mana (manifest/cloak: the card's mana cost, 701.40b),
-        morph / megamorph (702.37e) or disguise (702.168d). Returns the cost paid."""
+        morph / megamorph (702.37e) or disguise (702.168d); `spend`: the sources of the pool's
+        mana spent on it. Returns the cost paid."""
         obj = self.obj(label)
         refusal, cost = self._turn_up_check(obj, by)
         if refusal is not None:
             raise IllegalAction(refusal)
+        self._spend(obj.controller, self._mana_to_spend(obj.controller, spend or [], _spend_of(obj, by), cost))
         if obj.zone is Zone.COMMAND:
             obj.face_down_by = None  # a conspiracy's hidden agenda: the named card is revealed
             self.events.append((GameEvent.SPECIAL_ACTION, label))
@@ -1143,11 +1164,19 @@ class Game:
     def activate(self, player: str, label: str, *, target: str | None = None) -> None:
         """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down)."""
         obj = self.obj(label)
-        self._no_split_second("activate an ability")
         abilities = [a for a in self.characteristics(obj).abilities if a.event is None]
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
             raise IllegalAction(f"{player} can't activate an ability of {label}")
         ability = abilities[0]
+        if ability.effect is EffectKind.ADD_MANA:
+            # 605.3: a mana ability doesn't use the stack (nor does split second stop it, 702.61b)
+            if ability.cost == "{T}":
+                if obj.tapped:
+                    raise IllegalAction(f"{label} is tapped")
+                obj.tapped = True
+            self.players[player].mana_pool.append(Mana(ability.mana, label, ability.spend_only))
+            return
+        self._no_split_second("activate an ability")
         if ability.cost is ActivationCost.SACRIFICE:
             self._move(obj, Zone.GRAVEYARD)
             self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text, last_known=obj))
@@ -1228,7 +1257,32 @@ class Game:
                 if ability.event is TriggerEvent.END_STEP:
                     self._trigger(perm, ability)
 
+    def _mana_to_spend(self, player: str, sources: list[str], spend: Spend, cost: str) -> list[Mana]:
+        """The mana of `player`'s pool that `sources` produced, one per label, if it may pay
+        `cost` for `spend` (106.6: a spending restriction; a mana symbol pays its own colour or
+        generic mana). Raises IllegalAction otherwise; the pool is not changed here."""
+        pool = list(self.players[player].mana_pool)
+        chosen: list[Mana] = []
+        for label in sources:
+            found = [m for m in pool if m.source == label]
+            if not found:
+                raise IllegalAction(f"{player} has no mana from {label} to spend")
+            mana = found[0]
+            pool.remove(mana)
+            if mana.spend_only is not None and spend not in SPEND_ONLY[mana.spend_only]:
+                raise IllegalAction(f"the mana from {label} can't be spent on a {spend} (106.6)")
+            chosen.append(mana)
+        if not _can_pay(cost, [m.symbol for m in chosen]):
+            raise IllegalAction(f"{', '.join(m.symbol for m in chosen)} can't pay any part of {cost or 'no cost'}")
+        return chosen
+
+    def _spend(self, player: str, mana: list[Mana]) -> None:
+        for m in mana:
+            self.players[player].mana_pool.remove(m)
+
     def end_turn(self) -> None:
+        for p in self.players.values():
+            p.mana_pool.clear()  # 500.4: mana empties between steps
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
             obj.playable_this_turn = False
@@ -1372,6 +1426,13 @@ def _apply(ch: Characteristics, eff: Effect) -> Characteristics:
     return ch
 
 
+def _spend_of(obj: GameObject, by: TurnUpWay) -> Spend:
+    """What turning `obj` face up `by` this way pays for (106.6)."""
+    if by is TurnUpWay.MANA:
+        return Spend.CLOAKED_MANA_COST if obj.face_down_by is FaceDownWay.CLOAK else Spend.MANIFESTED_MANA_COST
+    return Spend.DISGUISE_COST if by is TurnUpWay.DISGUISE else Spend.MORPH_COST
+
+
 def _face_down_cost(ch: Characteristics, mechanic: Mechanic) -> str | None:
     """The morph, megamorph or disguise cost of a face (None: it has none); a megamorph cost is
     a morph cost too (702.37b)."""
@@ -1392,6 +1453,22 @@ def _add_generic(cost: str, more: int) -> str:
     rest = "".join(p for p in cost.replace("}", "} ").split() if not p[1:-1].isdigit())
     total = max(0, generic + more)
     return (f"{{{total}}}" if total or not rest else "") + rest
+
+
+def _can_pay(cost: str, symbols: list[str]) -> bool:
+    """Whether mana of these symbols fits into `cost` together: each pays a symbol of its own
+    colour, or generic mana (107.4)."""
+    parts = [p[1:-1].upper() for p in cost.replace("}", "} ").split()]
+    generic = sum(int(p) for p in parts if p.isdigit())
+    coloured = [p for p in parts if not p.isdigit()]
+    for sym in sorted(symbols, key=lambda x: x not in coloured):  # match coloured symbols first
+        if sym in coloured:
+            coloured.remove(sym)
+        elif generic > 0:
+            generic -= 1
+        else:
+            return False
+    return True
 
 
 def _pt_choice(choice: object, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
