@@ -1232,6 +1232,8 @@ _RESERVED: dict[str, Reserved] = {
     "stack": Reserved(_is_count, "is a number of objects", lambda r, s, o: len(r.game.stack), "stack size"),
     "triggered": Reserved(_is_labels, "lists card names", _events(GameEvent.TRIGGERED), "triggered abilities or spells",
                           want=lambda w: list(w or [])),
+    "looked": Reserved(_is_labels, "lists card names", _events(GameEvent.LOOKED), "face-down objects looked at (708.5)",
+                       want=lambda w: list(w or [])),
     "fizzled": Reserved(_is_labels, "lists card names", _events(GameEvent.FIZZLED), "fizzled abilities or spells",
                         want=lambda w: list(w or [])),
 }

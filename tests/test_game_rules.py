@@ -736,3 +736,26 @@ def test_107_4_colourless_mana_cant_pay_a_coloured_symbol() -> None:
     g.activate("you", "Wastes")
     with pytest.raises(IllegalAction):
         g.cast("you", "Icefeather Aven", spend=["Wastes"])  # {G}{U}: no generic mana to pay
+
+
+@pytest.mark.parametrize("prevented, life", [(False, 18), (True, 20)])
+def test_615_1_prevented_combat_damage_is_not_dealt(prevented: bool, life: int) -> None:
+    g = game(battlefield=["Grizzly Bears"], hand=["Revealing Wind"])
+    g.attack("Grizzly Bears")
+    if prevented:
+        g.cast("you", "Revealing Wind")
+        g.resolve()
+    g.combat_damage("Grizzly Bears", to_player=True)
+    assert g.players["opponent"].life == life
+
+
+def test_708_5_revealing_wind_looks_at_face_down_attackers_only_as_it_resolves() -> None:
+    from kb.game import GameEvent
+
+    g = game(battlefield=["Grizzly Bears", "Runeclaw Bear"], hand=["Revealing Wind"])
+    g.obj("Grizzly Bears").face_down_by = FaceDownWay.MANIFEST
+    g.obj("Runeclaw Bear").face_down_by = FaceDownWay.MANIFEST
+    g.attack("Grizzly Bears")
+    g.cast("you", "Revealing Wind")
+    g.resolve()
+    assert [label for ev, label in g.events if ev is GameEvent.LOOKED] == ["Grizzly Bears"]

@@ -90,6 +90,8 @@ class EffectKind(StrEnum):
     COUNTERS = "counters"  # `count` counters of kind `counter` on the target (+1/+1: if still a creature)
     REMOVE_COUNTER = "remove_counter"  # one counter of kind `counter` from the target
     SACRIFICE = "sacrifice"  # its controller sacrifices the target (or this permanent)
+    PREVENT_COMBAT_DAMAGE = "prevent_combat_damage"  # all combat damage this turn (615)
+    LOOK_AT_FACE_DOWN_IN_COMBAT = "look_at_face_down_in_combat"  # each face-down attacking or blocking creature
     ADD_MANA = "add_mana"  # a mana ability (605): `mana` into its controller's pool, no stack
     EXILED_CARDS_OWNERS_MANIFEST_DREAD = "exiled_cards_owners_manifest_dread"  # Unidentified Hovership
     TURN_FACE_UP = "turn_face_up"  # the target (an effect, not the special action)

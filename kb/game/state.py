@@ -160,6 +160,7 @@ class GameObject:
     tapped: bool = False
     attacking: bool = False
     blocked: bool = False
+    blocking: bool = False
     damage: int = 0
     targets: list[int] = field(default_factory=list)  # a spell's targets (object ids)
     choice: object = None  # a choice made as it resolves or turns face up
@@ -246,6 +247,7 @@ class Game:
         self.events: list[tuple[GameEvent | TriggerEvent, str]] = []  # (event, label), for expectations
         self._next_oid = 1
         self._clock = 0
+        self.combat_damage_prevented = False  # a prevention effect until end of turn (615.1)
 
     # ---- bookkeeping -------------------------------------------------------------------------
 
@@ -1281,13 +1283,14 @@ class Game:
             self.players[player].mana_pool.remove(m)
 
     def end_turn(self) -> None:
+        self.combat_damage_prevented = False
         for p in self.players.values():
             p.mana_pool.clear()  # 500.4: mana empties between steps
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
             obj.playable_this_turn = False
             obj.damage = 0
-            obj.attacking = obj.blocked = False
+            obj.attacking = obj.blocked = obj.blocking = False
         for p in self.players.values():
             p.land_played = False
 
@@ -1318,13 +1321,21 @@ class Game:
         if "flying" in self.characteristics(att).keywords and not {"flying", "reach"} & set(ch.keywords):
             raise IllegalAction(f"{label} can't block {attacker}, which has flying (702.9b)")
         att.blocked = True
+        obj.blocking = True
         self._emit(TriggerEvent.BLOCKS, obj)
         self._emit(TriggerEvent.BLOCKED, att)
 
     def combat_damage(self, label: str, *, to_player: bool = False, blockers: int = 0) -> None:
-        """One combat damage step's damage by `label`: each trigger condition triggers once."""
+        """One combat damage step's damage by `label` (510.2): to the player it attacks (the next
+        player in turn order), its power; each trigger condition triggers once. Prevented damage
+        is not dealt (615.1), so nothing about dealing it triggers."""
         obj = self.obj(label)
+        if self.combat_damage_prevented:
+            return
         if to_player:
+            order = list(self.players)
+            defender = order[(order.index(obj.controller) + 1) % len(order)]
+            self.players[defender].life -= max(0, self.characteristics(obj).power or 0)
             self._emit(TriggerEvent.COMBAT_DAMAGE_TO_PLAYER, obj)
         if blockers:
             self._emit(TriggerEvent.COMBAT_DAMAGE_TO_BLOCKERS, obj)
@@ -1650,6 +1661,16 @@ def _exiled_cards_owners_manifest_dread(g: Game, r: _Resolving) -> None:
             g.manifest_dread(player)
 
 
+def _prevent_combat_damage(g: Game, r: _Resolving) -> None:
+    g.combat_damage_prevented = True  # a prevention effect, whatever is in combat (615.1)
+
+
+def _look_at_face_down_in_combat(g: Game, r: _Resolving) -> None:
+    for obj in g.battlefield():
+        if obj.face_down and (obj.attacking or obj.blocking):
+            g.events.append((GameEvent.LOOKED, obj.label))  # 708.5: only as it resolves
+
+
 def _return_self(g: Game, r: _Resolving) -> None:
     if r.source is not None and r.source.zone is Zone.GRAVEYARD:
         down = r.ability.effect is EffectKind.RETURN_SELF_FACE_DOWN or str(r.choice).replace("_", " ") == "face down"
@@ -1699,6 +1720,8 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS: _turn_up_exiled_with_this,
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE: _turn_up_exiled_with_this,
     EffectKind.RETURN_SELF: _return_self,
+    EffectKind.PREVENT_COMBAT_DAMAGE: _prevent_combat_damage,
+    EffectKind.LOOK_AT_FACE_DOWN_IN_COMBAT: _look_at_face_down_in_combat,
     EffectKind.EXILED_CARDS_OWNERS_MANIFEST_DREAD: _exiled_cards_owners_manifest_dread,
     EffectKind.RETURN_SELF_FACE_DOWN: _return_self,
 }
