@@ -281,15 +281,16 @@ _C, _P = Arg.CARD, Arg.PLAYER
 ACTIONS: dict[str, Action] = {
     "cast": Action(
         {"card": _C, "player": _P, "face_down": Arg.CAST_WAY, "targets": Arg.CARDS, "face": Arg.INT,
-         "without_paying": Arg.BOOL, "spend": Arg.CARDS},
+         "without_paying": Arg.BOOL, "spend": Arg.CARDS, "modes": Arg.INT},
         lambda r, a: r.game.cast(
             _player(r, a), a["card"], face_down=a.get("face_down"), targets=a.get("targets"),
             face=int(a.get("face", 0)), without_paying=bool(a.get("without_paying")), spend=a.get("spend"),
+            modes=int(a.get("modes", 1)),
         ),
         ("card",),
         "cast from hand (face down for {3}: 702.37c); `targets` are chosen now; `face: 1` casts an "
         "Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative cost); `spend` "
-        "the mana of the pool that these sources produced (106.6)",
+        "the mana of the pool that these sources produced (106.6); `modes` chosen (escalate, 702.120a)",
     ),
     "resolve": Action(
         {"times": Arg.TIMES, "copy_of": _C, "pay": Arg.BOOL, "choice": Arg.ANY},
@@ -407,6 +408,8 @@ ACTIONS: dict[str, Action] = {
     "end_step": Action({}, lambda r, a: r.game.end_step()),
     "end_turn": Action({}, lambda r, a: r.game.end_turn()),
     "end_game": Action({}, lambda r, a: r.game.end_game()),
+    "set_in_motion": Action({"player": _P}, lambda r, a: r.game.set_in_motion(_player(r, a)), (),
+                            "701.32a: the top scheme of the player's scheme deck is turned face up; no one gets priority"),
     "leave_game": Action({"player": _P}, lambda r, a: r.game.leave_game(_player(r, a)), ("player",)),
     "gain_control": Action({"card": _C, "player": _P}, _gain_control, ("card", "player"),
                            "an effect gives a player control of a permanent"),
@@ -838,8 +841,11 @@ def _parse_setup(
                 raise _CheckSyntax(f"{what}: unknown key {key!r} for card {item['card']!r}", item_line or line)
             v[key] = _check_arg(kind, value, labels, players, f"{where}: {key}", item_line or line)
         way: FaceDownWay | None = v.get("face_down")
-        if (way is FaceDownWay.HIDDEN_AGENDA) != (zone == "command" and way is not None):
-            raise _CheckSyntax(f"{where}: face down in the command zone is hidden_agenda, and only there", item_line or line)
+        in_command = way in (FaceDownWay.HIDDEN_AGENDA, FaceDownWay.SCHEME)
+        if in_command != (zone == "command" and way is not None):
+            raise _CheckSyntax(
+                f"{where}: face down in the command zone is hidden_agenda or scheme, and only there", item_line or line
+            )
         if zone not in ("battlefield", "exile", "command") and (
             way is not None or {"tapped", "counters", "attached_to", "controller", "attacking", "damage"} & set(item)
         ):

@@ -759,3 +759,44 @@ def test_708_5_revealing_wind_looks_at_face_down_attackers_only_as_it_resolves()
     g.cast("you", "Revealing Wind")
     g.resolve()
     assert [label for ev, label in g.events if ev is GameEvent.LOOKED] == ["Grizzly Bears"]
+
+
+def scheme_game(scheme: str, **zones: list[str]) -> Game:
+    g = game(**zones)
+    g.add_card(scheme, CARDS[scheme], "you", Zone.COMMAND).face_down_by = FaceDownWay.SCHEME
+    return g
+
+
+def test_601_2f_cost_reductions_apply_after_additional_costs() -> None:
+    g = scheme_game("Because I Have Willed It", hand=["Borrowed Malevolence", "Grizzly Bears"])
+    assert g.cast("you", "Grizzly Bears") == "{1}{G}"  # still face down: no reduction
+    g.set_in_motion("you")
+    assert g.cast("you", "Borrowed Malevolence", modes=2) == "{1}{B}"  # {B} + escalate {2}, then {1} less
+
+
+def test_601_2f_reduction_lowers_the_face_down_spell_cost() -> None:
+    g = scheme_game("Because I Have Willed It", hand=["Icefeather Aven"])
+    g.set_in_motion("you")
+    assert g.cast("you", "Icefeather Aven", face_down=FaceDownWay.MORPH) == "{2}"
+
+
+@pytest.mark.parametrize("in_motion", [False, True])
+def test_701_32b_an_ongoing_scheme_set_in_motion_applies_at_once(in_motion: bool) -> None:
+    g = scheme_game("I Bask in Your Silent Awe")
+    for label in ("Shock", "Second Shock"):
+        g.add_card(label, CARDS["Shock"], "opponent", Zone.HAND)
+    g.cast("opponent", "Shock")
+    if in_motion:
+        scheme = g.set_in_motion("you")
+        assert not scheme.face_down and len(g.stack) == 1  # nothing was put on the stack
+        with pytest.raises(IllegalAction):
+            g.cast("opponent", "Second Shock")
+    else:
+        g.cast("opponent", "Second Shock")
+    g.end_turn()
+
+
+def test_708_9_face_down_schemes_are_not_revealed_at_game_end() -> None:
+    g = scheme_game("I Bask in Your Silent Awe")
+    g.end_game()
+    assert not g.obj("I Bask in Your Silent Awe").card.revealed

@@ -60,6 +60,7 @@ class TriggerEvent(StrEnum):
     CREATURE_YOU_CONTROL_BLOCKED = "creature_you_control_blocked"  # this or another
     BLOCKS = "blocks"  # this creature blocks
     YOU_CAST_NAMED_SPELL = "you_cast_named_spell"  # a spell with the name chosen for this (hidden agenda)
+    SET_IN_MOTION = "set_in_motion"  # this scheme is set in motion (701.32)
     BECOMES_TARGET = "becomes_target"  # this permanent becomes the target of a spell or ability
     YOU_MANIFEST_DREAD = "you_manifest_dread"  # even if nothing could be manifested
     UPKEEP = "upkeep"  # the beginning of your upkeep
@@ -161,6 +162,9 @@ class ContinuousKind(StrEnum):
     LOOK_AT_FACE_DOWN_CREATURES = "look_at_face_down_creatures"
     LOOK_AT_CARDS_EXILED_WITH_THIS = "look_at_cards_exiled_with_this"
     TURN_FACE_UP_COST = "turn_face_up_cost"  # the special action
+    SPELL_COST = "spell_cost"  # every spell `affects` casts (601.2f: increases first, then reductions)
+    # a prohibition on players (with `affects: opponents`): no second spell in a turn
+    ONE_SPELL_EACH_TURN = "one_spell_each_turn"
     # a replacement on the object (Illusionary Mask): if it would become tapped or be dealt
     # damage while face down, it is turned face up first
     TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE = "turn_up_instead_of_tap_or_damage"
@@ -194,6 +198,7 @@ class Affects(StrEnum):
     FACE_DOWN_CREATURES = "face_down_creatures"
     NONBASIC_LANDS = "nonbasic_lands"  # judged by the permanent's face-up characteristics when face down
     YOU = "you"  # the controller: cost modifiers
+    OPPONENTS = "opponents"  # each opponent of the controller: prohibitions on players
 
 
 class Layout(StrEnum):
@@ -289,6 +294,7 @@ class Characteristics:
     enchanted_has: tuple[str, ...] = ()  # an Aura's "Enchanted creature has ..."
     statics: tuple[Static, ...] = ()
     enters_as_copy: bool = False  # Clone: "You may have this creature enter as a copy of ..."
+    escalate: str | None = None  # 702.120a: an additional cost for each mode chosen beyond the first
     text: str = ""
 
     @property
@@ -437,7 +443,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         if isinstance(value, list | tuple) and len(value) == 2:
             return int(value[0]), int(value[1])
         return _pt(str(value).replace("+", ""), where)
-    if kind in (ContinuousKind.FACE_DOWN_SPELL_COST, ContinuousKind.TURN_FACE_UP_COST):
+    if kind in (ContinuousKind.FACE_DOWN_SPELL_COST, ContinuousKind.TURN_FACE_UP_COST, ContinuousKind.SPELL_COST):
         if not isinstance(value, int) or isinstance(value, bool):
             raise CardDataError(f"{where}: {kind} needs a number of generic mana, not {value!r}")
         return value
@@ -450,6 +456,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE,
         ContinuousKind.CANT_ATTACK,
         ContinuousKind.CANT_BLOCK,
+        ContinuousKind.ONE_SPELL_EACH_TURN,
     ):
         return None
     if kind is ContinuousKind.ADD_ABILITIES:
@@ -467,7 +474,7 @@ _FACE_KEYS = frozenset(
     {
         "name", "mana_cost", "colors", "types", "subtypes", "supertypes", "pt", "keywords",
         "abilities", "morph", "megamorph", "disguise", "enchanted_has", "static",
-        "enters_as_copy", "text",
+        "enters_as_copy", "escalate", "text",
     }
 )
 
@@ -501,6 +508,7 @@ def _face_from_data(d: Any, where: str) -> Characteristics:
         enchanted_has=tuple(str(k).lower() for k in d.get("enchanted_has") or ()),
         statics=tuple(static_from_data(x, where) for x in d.get("static") or ()),
         enters_as_copy=bool(d.get("enters_as_copy", False)),
+        escalate=d.get("escalate"),
         text=str(d.get("text", "")),
     )
 

@@ -66,6 +66,7 @@ class FaceDownWay(StrEnum):
     DISGUISE = "disguise"
     EFFECT = "effect"  # Ixidron, Break Open's target, an exiled-face-down card...
     HIDDEN_AGENDA = "hidden_agenda"  # a conspiracy in the command zone (702.106)
+    SCHEME = "scheme"  # a scheme in its owner's scheme deck, in the command zone (904.3)
 
 
 class TurnUpWay(StrEnum):
@@ -226,6 +227,7 @@ class Player:
     name: str
     life: int = 20
     mana_pool: list[Mana] = field(default_factory=list)
+    spells_cast_this_turn: int = 0
     library: list[int] = field(default_factory=list)  # object ids, top first
     in_game: bool = True
     land_played: bool = False
@@ -378,16 +380,56 @@ class Game:
             for st in self.characteristics(source, statics=False).statics
         )
 
-    def _player_modifier(self, player: str, kind: ContinuousKind) -> int:
-        """Cost modifiers from static abilities of permanents `player` controls."""
+    def _player_modifier(self, player: str, kind: ContinuousKind, *, sign: int = 0) -> int:
+        """Cost modifiers from static abilities of permanents `player` controls and of their face-up
+        schemes; `sign` 1 or -1: only the increases or only the reductions (601.2f)."""
         total = 0
-        for source in self.battlefield():
+        for source in self._static_sources():
             if source.controller != player:
                 continue
             for st in self.characteristics(source, statics=False).statics:
                 if st.affects is Affects.YOU and st.kind is kind and isinstance(st.value, int):
-                    total += st.value
+                    if sign == 0 or st.value * sign > 0:
+                        total += st.value
         return total
+
+    def _static_sources(self) -> list[GameObject]:
+        """Objects whose static abilities apply: permanents, and face-up (ongoing) schemes in the
+        command zone (904.6, 113.6)."""
+        schemes = [
+            o for o in self.objects.values()
+            if o.zone is Zone.COMMAND and not o.face_down and "Scheme" in o.card.definition.card_types
+        ]
+        return self.battlefield() + sorted(schemes, key=lambda o: o.timestamp)
+
+    def set_in_motion(self, player: str) -> GameObject:
+        """701.32a: move the top scheme of `player`'s scheme deck off it and turn it face up. No
+        player gets priority in between (701.32b), so an ongoing scheme's static ability applies
+        at once; "when you set this scheme in motion" triggers. Returns the scheme."""
+        deck = sorted(
+            (o for o in self.objects.values()
+             if o.zone is Zone.COMMAND and o.card.owner == player and o.face_down_by is FaceDownWay.SCHEME),
+            key=lambda o: o.oid,
+        )
+        if not deck:
+            raise IllegalAction(f"{player} has no scheme deck")
+        scheme = deck[0]
+        scheme.face_down_by = None
+        self._reveal(scheme)
+        self._emit(TriggerEvent.SET_IN_MOTION, scheme)
+        return scheme
+
+    def _spell_limit(self, player: str) -> str | None:
+        """Why `player` can't cast another spell this turn (a face-up "each opponent can't cast
+        more than one spell each turn"), or None."""
+        if self.players[player].spells_cast_this_turn < 1:
+            return None
+        for source in self._static_sources():
+            for st in self.characteristics(source, statics=False).statics:
+                if st.kind is ContinuousKind.ONE_SPELL_EACH_TURN and st.affects is Affects.OPPONENTS:
+                    if source.controller != player:
+                        return f"{player} can't cast more than one spell each turn ({source.label})"
+        return None
 
     def prohibited(self, obj: GameObject, kind: ContinuousKind) -> bool:
         """101.2: a "can't" effect applies."""
@@ -745,8 +787,9 @@ class Game:
 
     def face_down_spell_cost(self, player: str) -> str:
         """702.37c / 702.168b: {3}, changed by cost modifiers (601.2f)."""
-        amount = max(0, 3 + self._player_modifier(player, ContinuousKind.FACE_DOWN_SPELL_COST))
-        return f"{{{amount}}}"
+        amount = 3 + self._player_modifier(player, ContinuousKind.FACE_DOWN_SPELL_COST)
+        return _add_generic(_add_generic(f"{{{max(0, amount)}}}", self._player_modifier(
+            player, ContinuousKind.SPELL_COST, sign=1)), self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1))
 
     def cast(
         self,
@@ -758,12 +801,16 @@ class Game:
         face: int = 0,
         without_paying: bool = False,
         spend: list[str] | None = None,
+        modes: int = 1,
     ) -> str:
         """Cast a card from hand (or an exiled card an effect lets you cast); `face_down`: morph,
         megamorph or disguise for {3} (702.37c), or an effect's permission; `face`: 1 casts an
         Adventure or a modal double-faced card's back. Returns the cost paid."""
         obj = self.obj(label)
         self._no_split_second("cast a spell")
+        limit = self._spell_limit(player)
+        if limit is not None:
+            raise IllegalAction(limit)
         from_exile = obj.zone is Zone.EXILE and obj.playable_this_turn
         commander = obj.zone is Zone.COMMAND and obj.card.commander_casts is not None and not obj.face_down
         if not (from_exile or commander) and (obj.zone is not Zone.HAND or obj.card.owner != player):
@@ -794,7 +841,13 @@ class Game:
         else:
             if face and len(definition.faces) < 2:
                 raise IllegalAction(f"{label} has no second face to cast")
-            paid = "" if without_paying else definition.faces[face].mana_cost or ""
+            chosen = definition.faces[face]
+            if modes > 1 and chosen.escalate is None:
+                raise IllegalAction(f"{label} can't be cast with {modes} modes")
+            paid = "" if without_paying else (chosen.mana_cost or "") + (chosen.escalate or "") * (modes - 1)
+            if paid:  # 601.2f: the total cost: increases, then reductions
+                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=1))
+                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1))
         if commander:
             tax = 2 * (obj.card.commander_casts or 0)  # 903.8: {2} more for each earlier cast from there
             paid = _add_generic(paid or "{0}", tax) if tax else paid
@@ -802,6 +855,7 @@ class Game:
         if commander:
             obj.card.commander_casts = (obj.card.commander_casts or 0) + 1
         self._spend(player, mana)
+        self.players[player].spells_cast_this_turn += 1
         self._remove_from_zone(obj)
         spell = self._new_object(obj.card, Zone.STACK, player)
         spell.face_down_by = way
@@ -1286,6 +1340,7 @@ class Game:
         self.combat_damage_prevented = False
         for p in self.players.values():
             p.mana_pool.clear()  # 500.4: mana empties between steps
+            p.spells_cast_this_turn = 0
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
             obj.playable_this_turn = False
@@ -1375,7 +1430,7 @@ class Game:
         """708.9: at the end of the game all face-down permanents and spells are revealed, and
         face-down conspiracies in the command zone too (702.106e)."""
         for obj in list(self.objects.values()):
-            if obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK, Zone.COMMAND):
+            if obj.face_down and (obj.zone in (Zone.BATTLEFIELD, Zone.STACK) or obj.face_down_by is FaceDownWay.HIDDEN_AGENDA):
                 self._reveal(obj)
 
     # ---- relations ---------------------------------------------------------------------------
