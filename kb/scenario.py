@@ -8,6 +8,7 @@ check doesn't hide the others in its file. No I/O here: `kb.checks` reads the fi
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 import re
@@ -37,11 +38,15 @@ from kb.game import (
     card_from_data,
 )
 from kb.game.cards import effect_value
+from kb.game.draft import Draft
 from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
 
 DEFAULT_PLAYERS = ("you", "opponent")
 SETUP_ZONES = ("library", "hand", "battlefield", "graveyard", "exile", "command")
+# The Conspiracy draft (905), before the game: the booster pack a player holds, the cards they
+# drafted (`face_up: true` for one still face up), their unopened booster pack.
+DRAFT_ZONES = ("pack", "drafted", "unopened")
 PLAYER_SETUP_KEYS = ("life", "land_played", "top_revealed")
 _E = TypeVar("_E", bound=StrEnum)
 MAX_DEPTH = 40  # deeper YAML is refused: no check needs it, and PyYAML composes recursively
@@ -108,6 +113,8 @@ class Placed:
     named: str | None = None  # a hidden agenda's secretly chosen name
     exiled_with: str | None = None  # a label
     commander_casts: int | None = None  # a commander: times cast from the command zone (903.8)
+    draft_zone: str | None = None  # one of DRAFT_ZONES: a card of the draft, not of the game
+    face_up: bool = False  # a drafted card still face up during the draft
 
 
 @dataclass(frozen=True, slots=True)
@@ -408,6 +415,21 @@ ACTIONS: dict[str, Action] = {
     "end_step": Action({}, lambda r, a: r.game.end_step()),
     "end_turn": Action({}, lambda r, a: r.game.end_turn()),
     "end_game": Action({}, lambda r, a: r.game.end_game()),
+    "draft": Action(
+        {"card": _C, "player": _P, "at_random": Arg.BOOL, "remove_with": _C},
+        lambda r, a: r.need_draft().draft(
+            _player(r, a), a["card"], at_random=bool(a.get("at_random")), remove_with=a.get("remove_with")
+        ),
+        ("card",),
+        "905.1a: draft a card from the pack the player holds; `at_random` when they may not look; `remove_with` "
+        "a face-up card that removes it from the draft",
+    ),
+    "turn_face_down_in_draft": Action(
+        {"card": _C, "player": _P, "look_at": _P},
+        lambda r, a: r.need_draft().turn_face_down(_player(r, a), a["card"], look_at=a.get("look_at")),
+        ("card", "look_at"),
+        "turn a face-up drafted card face down to look at the next card `look_at` drafts, or at their unopened pack",
+    ),
     "set_in_motion": Action({"player": _P}, lambda r, a: r.game.set_in_motion(_player(r, a)), (),
                             "701.32a: the top scheme of the player's scheme deck is turned face up; no one gets priority"),
     "leave_game": Action({"player": _P}, lambda r, a: r.game.leave_game(_player(r, a)), ("player",)),
@@ -420,7 +442,7 @@ SETUP_ITEM_KEYS = {
     "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.FACE_DOWN_WAY, "tapped": Arg.BOOL, "counters": Arg.INT,
     "attached_to": _C, "controller": _P, "token": Arg.BOOL, "attacking": Arg.BOOL, "damage": Arg.INT,
     "may_look": Arg.PLAYERS, "playable": Arg.BOOL, "named": Arg.TEXT, "exiled_with": _C,
-    "commander_casts": Arg.INT,
+    "commander_casts": Arg.INT, "face_up": Arg.BOOL,
 }
 
 
@@ -609,9 +631,11 @@ def _parse_check(
         raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", line)
     if expect is None and not any(s.expect for s in steps):
         raise _CheckSyntax(f"check {name!r} has no `expect`", line)
-    _check_expect(expect, labels, players, f"check {name!r}", line, in_step=False)
+    drafting = {p.label for p in placed if p.draft_zone is not None}
+    _check_expect(expect, labels, players, f"check {name!r}", line, in_step=False, draft=drafting)
     for step in steps:
-        _check_expect(step.expect, labels, players, f"check {name!r}: {step.action}", step.line, in_step=True)
+        _check_expect(step.expect, labels, players, f"check {name!r}: {step.action}", step.line, in_step=True,
+                      draft=drafting)
     return Check(
         id=f"{stem}/{name}",
         name=name,
@@ -629,7 +653,8 @@ def _parse_check(
 
 
 def _check_expect(
-    exp: Mapping[str, Any] | None, labels: set[str], players: list[str], what: str, line: int, *, in_step: bool
+    exp: Mapping[str, Any] | None, labels: set[str], players: list[str], what: str, line: int, *, in_step: bool,
+    draft: AbstractSet[str] = frozenset(),
 ) -> None:
     """Every expectation names a card, a player or a reserved key, with a value of the right
     shape, so running it can't fail for want of one."""
@@ -652,6 +677,11 @@ def _check_expect(
             if not isinstance(want, dict):
                 raise _CheckSyntax(f"{what}: expectations for {key!r} must be a mapping", line)
             for prop, value in want.items():
+                if key in draft:
+                    if prop not in _DRAFT_PROPS:
+                        known = ", ".join(_DRAFT_PROPS)
+                        raise _CheckSyntax(f"{what}: {key!r} is a card of the draft: {prop!r} is none of {known}", line)
+                    continue
                 _check_prop(key, prop, value, labels, players, what, _line(want, line))
         else:
             raise _CheckSyntax(f"{what}: `expect` names {key!r}, which is no card or player", line)
@@ -770,7 +800,7 @@ def _card_items(setup: Mapping[str, Any], players: list[str]) -> list[tuple[str,
     out = []
     for player in players:
         zones = setup.get(player) or {}
-        for zone in SETUP_ZONES:
+        for zone in SETUP_ZONES + DRAFT_ZONES:
             for item in zones.get(zone) or ():
                 d = dict(item) if isinstance(item, dict) else {"card": item}
                 out.append((player, zone, d, _line(item, _line(zones, 0))))
@@ -805,10 +835,10 @@ def _parse_setup(
         zline = _line(zones, _line(setup, line))
         if not isinstance(zones, dict):
             raise _CheckSyntax(f"{what}: setup for {player!r} must be a mapping", zline)
-        bad = set(zones) - set(SETUP_ZONES) - set(PLAYER_SETUP_KEYS)
+        bad = set(zones) - set(SETUP_ZONES) - set(DRAFT_ZONES) - set(PLAYER_SETUP_KEYS)
         if bad:
             raise _CheckSyntax(f"{what}: unknown zone(s) {', '.join(sorted(map(str, bad)))}", zline)
-        for zone in SETUP_ZONES:
+        for zone in SETUP_ZONES + DRAFT_ZONES:
             if zones.get(zone) is not None and not isinstance(zones[zone], list):
                 raise _CheckSyntax(f"{what}: {player}'s {zone} must be a list of cards, not {zones[zone]!r}", zline)
             for item in zones.get(zone) or ():
@@ -840,6 +870,10 @@ def _parse_setup(
             if kind is None:
                 raise _CheckSyntax(f"{what}: unknown key {key!r} for card {item['card']!r}", item_line or line)
             v[key] = _check_arg(kind, value, labels, players, f"{where}: {key}", item_line or line)
+        if zone in DRAFT_ZONES and set(item) - {"card", "as", "face_up"}:
+            raise _CheckSyntax(f"{where}: a card of the draft has only `as` and `face_up` (drafted)", item_line or line)
+        if "face_up" in item and zone != "drafted":
+            raise _CheckSyntax(f"{where}: only a drafted card is face up during the draft", item_line or line)
         way: FaceDownWay | None = v.get("face_down")
         in_command = way in (FaceDownWay.HIDDEN_AGENDA, FaceDownWay.SCHEME)
         if in_command != (zone == "command" and way is not None):
@@ -862,7 +896,7 @@ def _parse_setup(
                 label=label,
                 card=str(v["card"]),
                 owner=player,
-                zone=Zone(zone),
+                zone=Zone(zone) if zone in SETUP_ZONES else Zone.OUTSIDE,
                 line=item_line or line,
                 face_down=way,
                 tapped=bool(v.get("tapped", False)),
@@ -877,6 +911,8 @@ def _parse_setup(
                 named=str(v["named"]) if v.get("named") is not None else None,
                 exiled_with=v.get("exiled_with"),
                 commander_casts=v.get("commander_casts"),
+                draft_zone=zone if zone in DRAFT_ZONES else None,
+                face_up=bool(v.get("face_up", False)),
             )
         )
     return placed
@@ -891,6 +927,8 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
     game = Game([p.name for p in check.players], Rules.for_date(rules_date or check.rules))
     all_cards = {**cards, **check.cards}
     for item in check.placed:
+        if item.draft_zone is not None:
+            continue  # a card of the draft (`build_draft`)
         obj = game.add_card(item.label, all_cards[item.card], item.owner, item.zone, token=item.token)
         if item.face_down is not None:
             refusal = face_down_refusal(game.rules, item.face_down)
@@ -912,11 +950,32 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         player = game.players[p.name]
         player.life, player.land_played, player.top_revealed = p.life, p.land_played, p.top_revealed
     for item in check.placed:
+        if item.draft_zone is not None:
+            continue
         if item.attached_to is not None:
             game.obj(item.label).attached_to = game.obj(item.attached_to).oid
         if item.exiled_with is not None:
             game.obj(item.label).exiled_with = game.obj(item.exiled_with).oid
     return game
+
+
+def build_draft(check: Check, cards: Mapping[str, CardDef]) -> Draft | None:
+    """The draft a check's setup describes (its `pack`, `drafted` and `unopened` cards), or None."""
+    items = [p for p in check.placed if p.draft_zone is not None]
+    if not items:
+        return None
+    all_cards = {**cards, **check.cards}
+    players = [p.name for p in check.players]
+    draft = Draft(
+        players,
+        {p.label: all_cards[p.card] for p in items},
+        holding={pl: [p.label for p in items if p.owner == pl and p.draft_zone == "pack"] for pl in players},
+        unopened={pl: [p.label for p in items if p.owner == pl and p.draft_zone == "unopened"] for pl in players},
+    )
+    for p in items:
+        if p.draft_zone == "drafted":
+            draft.add_drafted(p.owner, p.label, face_up=p.face_up)
+    return draft
 
 
 @dataclass(frozen=True)
@@ -1001,7 +1060,7 @@ def _run(check: Check, cards: Mapping[str, CardDef], rules_date: str | None) -> 
         return [f"{where}: setup refused: {exc}"]
     except Exception as exc:  # noqa: BLE001 - a check must report, never crash the command
         return [f"{where}: check could not run: {type(exc).__name__}: {exc}"]
-    runner = _Runner(game)
+    runner = _Runner(game, build_draft(check, cards))
     failures: list[str] = []
     try:
         for step in check.steps:
@@ -1024,11 +1083,13 @@ class _Outcome(TypedDict, total=False):
 
 class _Runner:
     game: Game
+    draft: Draft | None
     remembered: dict[str, int]
     default_player: str
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, draft: Draft | None = None) -> None:
         self.game = game
+        self.draft = draft
         self.remembered = {}
         self.default_player = next(iter(game.players))
 
@@ -1083,11 +1144,20 @@ class _Runner:
                 failures.extend(self._expect_object(key, want, where))
         return failures
 
+    def need_draft(self) -> Draft:
+        if self.draft is None:
+            raise IllegalAction("this check's setup has no draft (`pack`, `drafted`, `unopened`)")
+        return self.draft
+
     def _expect_object(self, label: str, want: Mapping[str, Any], where: str) -> list[str]:
         out = []
+        draft = self.draft if self.draft is not None and label in self.draft.cards else None
         for prop, value in want.items():
             try:
-                got = _OBJECT_PROPS[prop].get(self, self.game.obj(label), value)
+                if draft is not None:
+                    got = _DRAFT_PROPS[prop](draft, label)
+                else:
+                    got = _OBJECT_PROPS[prop].get(self, self.game.obj(label), value)
             except IllegalAction as exc:
                 out.append(f"{where}: {label}.{prop}: {exc}")
                 continue
@@ -1242,6 +1312,17 @@ _RESERVED: dict[str, Reserved] = {
                        want=lambda w: list(w or [])),
     "fizzled": Reserved(_is_labels, "lists card names", _events(GameEvent.FIZZLED), "fizzled abilities or spells",
                         want=lambda w: list(w or [])),
+}
+
+# Properties of a card of the draft (905).
+_DRAFT_PROPS: dict[str, Callable[[Draft, str], object]] = {
+    "drafted_by": lambda d, c: d.owner_of_drafted(c),
+    "in_pool": lambda d, c: c in d.pool,
+    "removed": lambda d, c: d.removed.get(c),
+    "face_up_in_draft": lambda d, c: c in d.face_up,
+    "seen_by": lambda d, c: sorted(d.seen.get(c, ())),
+    "revealed_in_draft": lambda d, c: c in d.revealed,
+    "in_face_down_pile": lambda d, c: any(c in d.unopened.get(p, []) for p in d.face_down_piles),
 }
 
 _PLAYER_PROPS: dict[str, Callable[[Game, str], object]] = {

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from kb.checks import load_cards
 from kb.game import Game, IllegalAction, Rules, Zone, card_from_data
+from kb.game.draft import Draft
 from kb.game.cards import ContinuousKind, CounterKind, Layout
 from kb.game.state import FaceDownWay, TurnUpWay
 
@@ -800,3 +803,73 @@ def test_708_9_face_down_schemes_are_not_revealed_at_game_end() -> None:
     g = scheme_game("I Bask in Your Silent Awe")
     g.end_game()
     assert not g.obj("I Bask in Your Silent Awe").card.revealed
+
+
+# ---- the Conspiracy draft (905) -------------------------------------------------------------------
+
+
+def a_draft(pack: Sequence[str], drafted_face_up: Sequence[str] = (), other_pack: Sequence[str] = (),
+            unopened: Sequence[str] = ()) -> Draft:
+    labels = [*pack, *drafted_face_up, *other_pack, *unopened]
+    d = Draft(["you", "opponent"], {label: CARDS[label] for label in labels},
+              holding={"you": list(pack), "opponent": list(other_pack)}, unopened={"opponent": list(unopened)})
+    for label in drafted_face_up:
+        d.add_drafted("you", label, face_up=True)
+    return d
+
+
+def test_905_1a_a_drafted_card_goes_face_down_into_its_drafters_pool() -> None:
+    d = a_draft(["Grizzly Bears"])
+    d.draft("you", "Grizzly Bears")
+    assert "Grizzly Bears" in d.pool and "Grizzly Bears" not in d.face_up and d.seen["Grizzly Bears"] == {"you"}
+
+
+def test_905_draft_face_up_is_seen_by_everyone() -> None:
+    d = a_draft(["Cogwork Grinder"])
+    d.draft("you", "Cogwork Grinder")
+    assert "Cogwork Grinder" in d.face_up and d.seen["Cogwork Grinder"] == {"you", "opponent"}
+
+
+def test_905_archdemon_forces_random_picks_until_three_then_turns_face_down() -> None:
+    d = a_draft(["Grizzly Bears", "Runeclaw Bear", "Icefeather Aven", "Ornithopter"], ["Archdemon of Paliano"])
+    with pytest.raises(IllegalAction):
+        d.draft("you", "Grizzly Bears")
+    for label in ("Grizzly Bears", "Runeclaw Bear", "Icefeather Aven"):
+        assert d.must_draft_at_random("you")
+        d.draft("you", label, at_random=True)
+    assert "Archdemon of Paliano" not in d.face_up
+    d.draft("you", "Ornithopter")
+
+
+@pytest.mark.parametrize("remover, face_up_after", [("Cogwork Grinder", False), ("Animus of Predation", True)])
+def test_905_a_removed_card_is_still_drafted_and_not_in_the_pool(remover: str, face_up_after: bool) -> None:
+    d = a_draft(["Illusionary Informant"], [remover])
+    d.draft("you", "Illusionary Informant", remove_with=remover)
+    assert d.drafted["you"][-1] == "Illusionary Informant" and "Illusionary Informant" not in d.pool
+    assert ("Illusionary Informant" in d.face_up) is face_up_after
+    with pytest.raises(IllegalAction):  # removed: it has no effect, face up or face down
+        d.turn_face_down("you", "Illusionary Informant", look_at="opponent")
+
+
+def test_905_informant_sees_only_the_next_card_drafted_after_it_turns_face_down() -> None:
+    d = a_draft([], ["Illusionary Informant"], other_pack=["Grizzly Bears", "Runeclaw Bear"])
+    d.draft("opponent", "Grizzly Bears")
+    d.turn_face_down("you", "Illusionary Informant", look_at="opponent")
+    d.draft("opponent", "Runeclaw Bear")
+    assert "you" not in d.seen["Grizzly Bears"] and "you" in d.seen["Runeclaw Bear"]
+
+
+def test_905_whispergear_looks_at_an_unopened_pack_only() -> None:
+    d = a_draft([], ["Whispergear Sneak"], other_pack=["Grizzly Bears"])
+    with pytest.raises(IllegalAction):  # being looked at by another player; and no unopened pack
+        d.turn_face_down("you", "Whispergear Sneak", look_at="opponent")
+    d = a_draft([], ["Whispergear Sneak"], unopened=["Runeclaw Bear"])
+    d.turn_face_down("you", "Whispergear Sneak", look_at="opponent")
+    assert d.seen["Runeclaw Bear"] == {"you"} and "opponent" in d.face_down_piles
+
+
+def test_905_a_face_up_archdemon_removed_from_the_draft_has_no_effect() -> None:
+    d = a_draft(["Archdemon of Paliano", "Grizzly Bears"], ["Animus of Predation"])
+    d.draft("you", "Archdemon of Paliano", remove_with="Animus of Predation")
+    assert "Archdemon of Paliano" in d.face_up and not d.must_draft_at_random("you")
+    d.draft("you", "Grizzly Bears")

@@ -92,11 +92,11 @@ def test_expect_naming_no_card_or_player_is_a_problem() -> None:
 def test_every_action_and_expectation_property_is_documented() -> None:
     from pathlib import Path
 
-    from kb.scenario import _OBJECT_PROPS, ACTIONS
+    from kb.scenario import _DRAFT_PROPS, _OBJECT_PROPS, ACTIONS
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "CHECKS.md").read_text(encoding="utf-8")
     assert [a for a in ACTIONS if f"`{a}`" not in doc] == []
-    assert [p for p in _OBJECT_PROPS if f"`{p}`" not in doc] == []
+    assert [p for p in [*_OBJECT_PROPS, *_DRAFT_PROPS] if f"`{p}`" not in doc] == []
 
 
 def test_setup_is_validated_when_the_file_is_read() -> None:
@@ -108,11 +108,12 @@ def test_setup_is_validated_when_the_file_is_read() -> None:
 def test_every_vocabulary_word_is_documented() -> None:
     from pathlib import Path
 
-    from kb.game.cards import (KEYWORD_ABILITIES, Affects, ContinuousKind, CounterKind, EffectKind, Layout, Spend,
-                               SpendOnly, TargetKind, TriggerEvent)
+    from kb.game.cards import (KEYWORD_ABILITIES, Affects, ContinuousKind, CounterKind, DraftLook, EffectKind, Layout,
+                               Removal, Spend, SpendOnly, TargetKind, TriggerEvent)
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "CHECKS.md").read_text(encoding="utf-8")
-    enums = (Affects, ContinuousKind, CounterKind, EffectKind, Layout, Spend, SpendOnly, TargetKind, TriggerEvent)
+    enums = (Affects, ContinuousKind, CounterKind, DraftLook, EffectKind, Layout, Removal, Spend, SpendOnly, TargetKind,
+             TriggerEvent)
     words = [w.value for enum in enums for w in enum] + list(KEYWORD_ABILITIES)
     assert [w for w in words if w not in doc] == []
 
@@ -146,3 +147,21 @@ def test_counters_of_reads_counters_by_kind() -> None:
     text = text.replace("{face_down: true, power: 2}", "{counters_of: {time: 2, +1/+1: 0}, power: 2}")
     checks, problems = parse(text)
     assert problems == [] and run_check(checks[0], CARDS) == []
+
+
+@pytest.mark.parametrize(
+    "zone_line, reason",
+    [
+        ("pack: [{card: Grizzly Bears, tapped: true}]", "only `as` and `face_up`"),
+        ("pack: [{card: Grizzly Bears, face_up: true}]", "only a drafted card"),
+    ],
+)
+def test_draft_setup_is_checked_when_the_file_is_read(zone_line: str, reason: str) -> None:
+    checks, problems = parse(GOOD.replace("library: [Grizzly Bears]", zone_line))
+    assert checks == [] and reason in problems[0].reason
+
+
+def test_a_game_property_of_a_draft_card_is_a_problem() -> None:
+    text = GOOD.replace("library: [Grizzly Bears]", "pack: [Grizzly Bears]").replace("- manifest: you", "- draft: Grizzly Bears")
+    checks, problems = parse(text)
+    assert checks == [] and "card of the draft" in problems[0].reason

@@ -40,6 +40,33 @@ SPEND_ONLY: dict[SpendOnly, frozenset[Spend]] = {
 }
 
 
+class Removal(StrEnum):
+    """How a draft-matters card removes the cards its drafter drafts from the draft."""
+
+    FACE_UP = "face_up"  # Animus of Predation
+    FACE_DOWN = "face_down"  # Cogwork Grinder
+
+
+class DraftLook(StrEnum):
+    """What turning a draft-matters card face down during the draft lets its drafter look at."""
+
+    NEXT_PICK = "next_pick"  # Illusionary Informant: the next card a chosen player drafts
+    PACK = "pack"  # Whispergear Sneak: an unopened booster pack
+
+
+@dataclass(frozen=True, slots=True)
+class DraftText:
+    """What a card says about the draft (905): draft it face up or reveal it as it is drafted; while
+    it is face up, draft `at_random` cards at random, then turn it face down (Archdemon of
+    Paliano); remove drafted cards from the draft; be turned face down to look at something."""
+
+    face_up: bool = False
+    reveal: bool = False
+    at_random: int = 0
+    remove: Removal | None = None
+    turn_down: DraftLook | None = None
+
+
 class TriggerEvent(StrEnum):
     """What a triggered ability listens to ("this" is the ability's source)."""
 
@@ -295,6 +322,7 @@ class Characteristics:
     statics: tuple[Static, ...] = ()
     enters_as_copy: bool = False  # Clone: "You may have this creature enter as a copy of ..."
     escalate: str | None = None  # 702.120a: an additional cost for each mode chosen beyond the first
+    draft: DraftText | None = None  # what it says about the Conspiracy draft (905)
     text: str = ""
 
     @property
@@ -474,9 +502,28 @@ _FACE_KEYS = frozenset(
     {
         "name", "mana_cost", "colors", "types", "subtypes", "supertypes", "pt", "keywords",
         "abilities", "morph", "megamorph", "disguise", "enchanted_has", "static",
-        "enters_as_copy", "escalate", "text",
+        "enters_as_copy", "escalate", "draft", "text",
     }
 )
+
+
+def _draft_text(d: Any, where: str) -> DraftText:
+    """`draft: {face_up: true, reveal: false, at_random: 3, remove: face_down, turn_down: pack}`."""
+    if not isinstance(d, dict):
+        raise CardDataError(f"{where}: `draft` must be a mapping")
+    unknown = set(d) - {"face_up", "reveal", "at_random", "remove", "turn_down"}
+    if unknown:
+        raise CardDataError(f"{where}: unknown key(s) in `draft`: {', '.join(sorted(map(str, unknown)))}")
+    at_random = d.get("at_random", 0)
+    if not isinstance(at_random, int) or isinstance(at_random, bool) or at_random < 0:
+        raise CardDataError(f"{where}: `draft.at_random` must be a number of cards, not {at_random!r}")
+    return DraftText(
+        face_up=_flag(d.get("face_up", False), where, "draft.face_up"),
+        reveal=_flag(d.get("reveal", False), where, "draft.reveal"),
+        at_random=at_random,
+        remove=_enum(Removal, d["remove"], where, "removal") if d.get("remove") is not None else None,
+        turn_down=_enum(DraftLook, d["turn_down"], where, "draft look") if d.get("turn_down") is not None else None,
+    )
 
 
 def _face_from_data(d: Any, where: str) -> Characteristics:
@@ -509,6 +556,7 @@ def _face_from_data(d: Any, where: str) -> Characteristics:
         statics=tuple(static_from_data(x, where) for x in d.get("static") or ()),
         enters_as_copy=bool(d.get("enters_as_copy", False)),
         escalate=d.get("escalate"),
+        draft=_draft_text(d.get("draft"), where) if d.get("draft") is not None else None,
         text=str(d.get("text", "")),
     )
 
