@@ -873,3 +873,12 @@ def test_905_a_face_up_archdemon_removed_from_the_draft_has_no_effect() -> None:
     d.draft("you", "Archdemon of Paliano", remove_with="Animus of Predation")
     assert "Archdemon of Paliano" in d.face_up and not d.must_draft_at_random("you")
     d.draft("you", "Grizzly Bears")
+
+
+def test_905_a_card_revealed_as_drafted_is_revealed_then_removed() -> None:
+    spy = card_from_data({"name": "Spy Card", "types": ["Creature"], "pt": "1/1", "draft": {"reveal": True}})
+    d = Draft(["you", "opponent"], {"Spy Card": spy, "Cogwork Grinder": CARDS["Cogwork Grinder"]},
+              holding={"you": ["Spy Card"]}, unopened={})
+    d.add_drafted("you", "Cogwork Grinder", face_up=True)
+    d.draft("you", "Spy Card", remove_with="Cogwork Grinder")
+    assert "Spy Card" in d.revealed and d.seen["Spy Card"] == {"you", "opponent"} and "Spy Card" not in d.face_up

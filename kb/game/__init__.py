@@ -18,6 +18,7 @@ from kb.game.cards import (
     card_from_data,
     mana_value,
 )
+from kb.game.draft import Draft
 from kb.game.rules import CURRENT, Mechanic, Rules, RulesDateError
 from kb.game.state import (MECHANIC_OF, FaceDownWay, Game, GameEvent, GameObject, IllegalAction, NotInRules, Pile,
                            TurnUpWay, Zone)
@@ -32,6 +33,7 @@ __all__ = [
     "Characteristics",
     "ContinuousKind",
     "CounterKind",
+    "Draft",
     "EffectKind",
     "EffectValue",
     "FaceDownWay",
