@@ -984,6 +984,8 @@ class Game:
         so a creature entering with Ixidron is not turned face down; then every newcomer sees
         the others enter (603.6a)."""
         objs = [self.obj(label) for label in labels]
+        if len(set(labels)) != len(labels):
+            raise IllegalAction("a card can enter the battlefield only once at a time")
         if any(o.zone is Zone.BATTLEFIELD for o in objs):
             raise IllegalAction("a card that is already on the battlefield can't enter it")
         entering = []
