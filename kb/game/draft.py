@@ -90,7 +90,7 @@ class Draft:
             self.seen[label].update(self.players)
         if own.face_up:
             self.face_up.add(label)
-        for watcher, drafter, _card in [w for w in self.watching if w[1] == player]:
+        for watcher, _drafter, _card in [w for w in self.watching if w[1] == player]:
             self.seen[label].add(watcher)  # the next card drafted by that player
         self.watching = [w for w in self.watching if w[1] != player]
         if remover is not None:
