@@ -115,10 +115,16 @@ def load_checks(files: Sequence[Path], cards: Mapping[str, CardDef]) -> tuple[li
 
 
 def _entry_for(check: Check, rulings: list[tuple[Entry, list[str]]]) -> Entry:
+    """The one ruling whose wordings contain the quote; among several, the one ruling a wording
+    of which is the whole quote (a ruling that is the start of a longer one can be checked)."""
     quote = normalise_quote(check.ruling)
-    hits = [e for e, texts in rulings if any(quote in t for t in texts)]
+    found = [(e, texts) for e, texts in rulings if any(quote in t for t in texts)]
+    hits = [e for e, _ in found]
+    whole = [e for e, texts in found if quote in texts]
     if len(hits) == 1:
         return hits[0]
+    if len(whole) == 1:
+        return whole[0]
     where = f"{check.file}:{check.line}"
     if not hits:
         raise CheckError(f"{where}: check {check.name!r} quotes no ruling: {check.ruling!r}")

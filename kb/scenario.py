@@ -8,6 +8,7 @@ check doesn't hide the others in its file. No I/O here: `kb.checks` reads the fi
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 import re
@@ -20,6 +21,7 @@ from kb.game import (
     CardDef,
     Characteristics,
     ContinuousKind,
+    CounterKind,
     EffectValue,
     FaceDownWay,
     Game,
@@ -36,11 +38,15 @@ from kb.game import (
     card_from_data,
 )
 from kb.game.cards import effect_value
+from kb.game.draft import Draft
 from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
 
 DEFAULT_PLAYERS = ("you", "opponent")
 SETUP_ZONES = ("library", "hand", "battlefield", "graveyard", "exile", "command")
+# The Conspiracy draft (905), before the game: the booster pack a player holds, the cards they
+# drafted (`face_up: true` for one still face up), their unopened booster pack.
+DRAFT_ZONES = ("pack", "drafted", "unopened")
 PLAYER_SETUP_KEYS = ("life", "land_played", "top_revealed")
 _E = TypeVar("_E", bound=StrEnum)
 MAX_DEPTH = 40  # deeper YAML is refused: no check needs it, and PyYAML composes recursively
@@ -107,6 +113,8 @@ class Placed:
     named: str | None = None  # a hidden agenda's secretly chosen name
     exiled_with: str | None = None  # a label
     commander_casts: int | None = None  # a commander: times cast from the command zone (903.8)
+    draft_zone: str | None = None  # one of DRAFT_ZONES: a card of the draft, not of the game
+    face_up: bool = False  # a drafted card still face up during the draft
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +162,7 @@ class Arg(StrEnum):
     FACE_DOWN_WAY = "|".join(FaceDownWay)  # -> FaceDownWay
     TURN_UP_WAY = "|".join(TurnUpWay)  # -> TurnUpWay
     KIND = "EFFECT_KIND"  # -> ContinuousKind
+    COUNTER_KIND = "|".join(CounterKind)  # -> CounterKind
     NAMES = "NAME|[NAME]"  # -> list of str
     PT = "P/T"
     TIMES = "1|all"  # -> "1" or "all"
@@ -199,7 +208,7 @@ def _attach(r: _Runner, a: dict[str, Any]) -> None:
 
 
 def _add_counters(r: _Runner, a: dict[str, Any]) -> None:
-    r.game.obj(a["card"]).plus_counters += int(a.get("count", 1))
+    r.game.add_counters(a["card"], a.get("kind", CounterKind.PLUS_ONE), int(a.get("count", 1)))
 
 
 def _let_look(r: _Runner, a: dict[str, Any]) -> None:
@@ -279,14 +288,16 @@ _C, _P = Arg.CARD, Arg.PLAYER
 ACTIONS: dict[str, Action] = {
     "cast": Action(
         {"card": _C, "player": _P, "face_down": Arg.CAST_WAY, "targets": Arg.CARDS, "face": Arg.INT,
-         "without_paying": Arg.BOOL},
+         "without_paying": Arg.BOOL, "spend": Arg.CARDS, "modes": Arg.INT},
         lambda r, a: r.game.cast(
             _player(r, a), a["card"], face_down=a.get("face_down"), targets=a.get("targets"),
-            face=int(a.get("face", 0)), without_paying=bool(a.get("without_paying")),
+            face=int(a.get("face", 0)), without_paying=bool(a.get("without_paying")), spend=a.get("spend"),
+            modes=int(a.get("modes", 1)),
         ),
         ("card",),
         "cast from hand (face down for {3}: 702.37c); `targets` are chosen now; `face: 1` casts an "
-        "Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative cost)",
+        "Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative cost); `spend` "
+        "the mana of the pool that these sources produced (106.6); `modes` chosen (escalate, 702.120a)",
     ),
     "resolve": Action(
         {"times": Arg.TIMES, "copy_of": _C, "pay": Arg.BOOL, "choice": Arg.ANY},
@@ -308,8 +319,8 @@ ACTIONS: dict[str, Action] = {
         "Write into Being",
     ),
     "turn_face_up": Action(
-        {"card": _C, "by": Arg.TURN_UP_WAY, "choice": Arg.ANY},
-        lambda r, a: r.game.turn_face_up(a["card"], a.get("by", TurnUpWay.MANA), choice=a.get("choice")),
+        {"card": _C, "by": Arg.TURN_UP_WAY, "choice": Arg.ANY, "spend": Arg.CARDS},
+        lambda r, a: r.game.turn_face_up(a["card"], a.get("by", TurnUpWay.MANA), choice=a.get("choice"), spend=a.get("spend")),
         ("card",),
         "the special action (116.2b); `choice` for an \"as it is turned face up\" ability (708.11)",
     ),
@@ -365,7 +376,22 @@ ACTIONS: dict[str, Action] = {
     "tap": Action({"card": _C}, lambda r, a: r.game.tap(a["card"]), ("card",)),
     "untap": Action({"card": _C}, _untap, ("card",)),
     "attach": Action({"card": _C, "to": _C}, _attach, ("card", "to")),
-    "add_counters": Action({"card": _C, "count": Arg.INT}, _add_counters, ("card",)),
+    "add_counters": Action({"card": _C, "count": Arg.INT, "kind": Arg.COUNTER_KIND}, _add_counters, ("card",),
+                           "`count` counters of `kind` (default +1/+1)"),
+    "put_onto_battlefield": Action(
+        {"cards": Arg.CARDS}, lambda r, a: r.game.put_onto_battlefield(a["cards"]), ("cards",),
+        "an effect puts the cards onto the battlefield at the same time (614.12, 603.6a)",
+        lambda a: None if a.get("cards") else "needs a non-empty `cards`",
+    ),
+    "choose_targets": Action(
+        {"card": _C, "targets": Arg.CARDS}, lambda r, a: r.game.choose_targets(a["card"], a.get("targets") or []),
+        ("card",), "the targets of a triggered ability of `card` that waits for them (603.3d)",
+    ),
+    "separate_into_piles": Action(
+        {"player": _P, "face_down": Arg.CARDS, "face_up": Arg.CARDS},
+        lambda r, a: r.game.separate_into_piles(_player(r, a), a.get("face_down") or [], a.get("face_up") or []),
+        ("player",), "`player` separates cards into a face-down and a face-up pile (700.3)",
+    ),
     "damage": Action({"card": _C, "count": Arg.INT}, lambda r, a: r.game.deal_damage(a["card"], int(a.get("count", 1))), ("card",)),
     "remember": Action({"card": _C}, _remember, ("card",), "remember its object, for `same_object`"),
     "activate": Action(
@@ -389,6 +415,23 @@ ACTIONS: dict[str, Action] = {
     "end_step": Action({}, lambda r, a: r.game.end_step()),
     "end_turn": Action({}, lambda r, a: r.game.end_turn()),
     "end_game": Action({}, lambda r, a: r.game.end_game()),
+    "draft": Action(
+        {"card": _C, "player": _P, "at_random": Arg.BOOL, "remove_with": _C},
+        lambda r, a: r.need_draft().draft(
+            _player(r, a), a["card"], at_random=bool(a.get("at_random")), remove_with=a.get("remove_with")
+        ),
+        ("card",),
+        "905.1a: draft a card from the pack the player holds; `at_random` when they may not look; `remove_with` "
+        "a face-up card that removes it from the draft",
+    ),
+    "turn_face_down_in_draft": Action(
+        {"card": _C, "player": _P, "look_at": _P},
+        lambda r, a: r.need_draft().turn_face_down(_player(r, a), a["card"], look_at=a.get("look_at")),
+        ("card", "look_at"),
+        "turn a face-up drafted card face down to look at the next card `look_at` drafts, or at their unopened pack",
+    ),
+    "set_in_motion": Action({"player": _P}, lambda r, a: r.game.set_in_motion(_player(r, a)), (),
+                            "701.32a: the top scheme of the player's scheme deck is turned face up; no one gets priority"),
     "leave_game": Action({"player": _P}, lambda r, a: r.game.leave_game(_player(r, a)), ("player",)),
     "gain_control": Action({"card": _C, "player": _P}, _gain_control, ("card", "player"),
                            "an effect gives a player control of a permanent"),
@@ -399,7 +442,7 @@ SETUP_ITEM_KEYS = {
     "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.FACE_DOWN_WAY, "tapped": Arg.BOOL, "counters": Arg.INT,
     "attached_to": _C, "controller": _P, "token": Arg.BOOL, "attacking": Arg.BOOL, "damage": Arg.INT,
     "may_look": Arg.PLAYERS, "playable": Arg.BOOL, "named": Arg.TEXT, "exiled_with": _C,
-    "commander_casts": Arg.INT,
+    "commander_casts": Arg.INT, "face_up": Arg.BOOL,
 }
 
 
@@ -588,9 +631,11 @@ def _parse_check(
         raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", line)
     if expect is None and not any(s.expect for s in steps):
         raise _CheckSyntax(f"check {name!r} has no `expect`", line)
-    _check_expect(expect, labels, players, f"check {name!r}", line, in_step=False)
+    drafting = {p.label for p in placed if p.draft_zone is not None}
+    _check_expect(expect, labels, players, f"check {name!r}", line, in_step=False, draft=drafting)
     for step in steps:
-        _check_expect(step.expect, labels, players, f"check {name!r}: {step.action}", step.line, in_step=True)
+        _check_expect(step.expect, labels, players, f"check {name!r}: {step.action}", step.line, in_step=True,
+                      draft=drafting)
     return Check(
         id=f"{stem}/{name}",
         name=name,
@@ -608,7 +653,8 @@ def _parse_check(
 
 
 def _check_expect(
-    exp: Mapping[str, Any] | None, labels: set[str], players: list[str], what: str, line: int, *, in_step: bool
+    exp: Mapping[str, Any] | None, labels: set[str], players: list[str], what: str, line: int, *, in_step: bool,
+    draft: AbstractSet[str] = frozenset(),
 ) -> None:
     """Every expectation names a card, a player or a reserved key, with a value of the right
     shape, so running it can't fail for want of one."""
@@ -631,6 +677,11 @@ def _check_expect(
             if not isinstance(want, dict):
                 raise _CheckSyntax(f"{what}: expectations for {key!r} must be a mapping", line)
             for prop, value in want.items():
+                if key in draft:
+                    if prop not in _DRAFT_PROPS:
+                        known = ", ".join(_DRAFT_PROPS)
+                        raise _CheckSyntax(f"{what}: {key!r} is a card of the draft: {prop!r} is none of {known}", line)
+                    continue
                 _check_prop(key, prop, value, labels, players, what, _line(want, line))
         else:
             raise _CheckSyntax(f"{what}: `expect` names {key!r}, which is no card or player", line)
@@ -712,6 +763,8 @@ def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what
         out = _one_of(TurnUpWay, value)
     elif kind is Arg.KIND:
         out = _one_of(ContinuousKind, value)
+    elif kind is Arg.COUNTER_KIND:
+        out = _one_of(CounterKind, value)
     elif kind is Arg.NAMES:
         names = value if isinstance(value, list) else [value]
         out = [str(n) for n in names] if all(isinstance(n, str) for n in names) else None
@@ -747,7 +800,7 @@ def _card_items(setup: Mapping[str, Any], players: list[str]) -> list[tuple[str,
     out = []
     for player in players:
         zones = setup.get(player) or {}
-        for zone in SETUP_ZONES:
+        for zone in SETUP_ZONES + DRAFT_ZONES:
             for item in zones.get(zone) or ():
                 d = dict(item) if isinstance(item, dict) else {"card": item}
                 out.append((player, zone, d, _line(item, _line(zones, 0))))
@@ -782,10 +835,10 @@ def _parse_setup(
         zline = _line(zones, _line(setup, line))
         if not isinstance(zones, dict):
             raise _CheckSyntax(f"{what}: setup for {player!r} must be a mapping", zline)
-        bad = set(zones) - set(SETUP_ZONES) - set(PLAYER_SETUP_KEYS)
+        bad = set(zones) - set(SETUP_ZONES) - set(DRAFT_ZONES) - set(PLAYER_SETUP_KEYS)
         if bad:
             raise _CheckSyntax(f"{what}: unknown zone(s) {', '.join(sorted(map(str, bad)))}", zline)
-        for zone in SETUP_ZONES:
+        for zone in SETUP_ZONES + DRAFT_ZONES:
             if zones.get(zone) is not None and not isinstance(zones[zone], list):
                 raise _CheckSyntax(f"{what}: {player}'s {zone} must be a list of cards, not {zones[zone]!r}", zline)
             for item in zones.get(zone) or ():
@@ -817,9 +870,16 @@ def _parse_setup(
             if kind is None:
                 raise _CheckSyntax(f"{what}: unknown key {key!r} for card {item['card']!r}", item_line or line)
             v[key] = _check_arg(kind, value, labels, players, f"{where}: {key}", item_line or line)
+        if zone in DRAFT_ZONES and set(item) - {"card", "as", "face_up"}:
+            raise _CheckSyntax(f"{where}: a card of the draft has only `as` and `face_up` (drafted)", item_line or line)
+        if "face_up" in item and zone != "drafted":
+            raise _CheckSyntax(f"{where}: only a drafted card is face up during the draft", item_line or line)
         way: FaceDownWay | None = v.get("face_down")
-        if (way is FaceDownWay.HIDDEN_AGENDA) != (zone == "command" and way is not None):
-            raise _CheckSyntax(f"{where}: face down in the command zone is hidden_agenda, and only there", item_line or line)
+        in_command = way in (FaceDownWay.HIDDEN_AGENDA, FaceDownWay.SCHEME)
+        if in_command != (zone == "command" and way is not None):
+            raise _CheckSyntax(
+                f"{where}: face down in the command zone is hidden_agenda or scheme, and only there", item_line or line
+            )
         if zone not in ("battlefield", "exile", "command") and (
             way is not None or {"tapped", "counters", "attached_to", "controller", "attacking", "damage"} & set(item)
         ):
@@ -836,7 +896,7 @@ def _parse_setup(
                 label=label,
                 card=str(v["card"]),
                 owner=player,
-                zone=Zone(zone),
+                zone=Zone(zone) if zone in SETUP_ZONES else Zone.OUTSIDE,
                 line=item_line or line,
                 face_down=way,
                 tapped=bool(v.get("tapped", False)),
@@ -851,6 +911,8 @@ def _parse_setup(
                 named=str(v["named"]) if v.get("named") is not None else None,
                 exiled_with=v.get("exiled_with"),
                 commander_casts=v.get("commander_casts"),
+                draft_zone=zone if zone in DRAFT_ZONES else None,
+                face_up=bool(v.get("face_up", False)),
             )
         )
     return placed
@@ -865,6 +927,8 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
     game = Game([p.name for p in check.players], Rules.for_date(rules_date or check.rules))
     all_cards = {**cards, **check.cards}
     for item in check.placed:
+        if item.draft_zone is not None:
+            continue  # a card of the draft (`build_draft`)
         obj = game.add_card(item.label, all_cards[item.card], item.owner, item.zone, token=item.token)
         if item.face_down is not None:
             refusal = face_down_refusal(game.rules, item.face_down)
@@ -886,11 +950,32 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         player = game.players[p.name]
         player.life, player.land_played, player.top_revealed = p.life, p.land_played, p.top_revealed
     for item in check.placed:
+        if item.draft_zone is not None:
+            continue
         if item.attached_to is not None:
             game.obj(item.label).attached_to = game.obj(item.attached_to).oid
         if item.exiled_with is not None:
             game.obj(item.label).exiled_with = game.obj(item.exiled_with).oid
     return game
+
+
+def build_draft(check: Check, cards: Mapping[str, CardDef]) -> Draft | None:
+    """The draft a check's setup describes (its `pack`, `drafted` and `unopened` cards), or None."""
+    items = [p for p in check.placed if p.draft_zone is not None]
+    if not items:
+        return None
+    all_cards = {**cards, **check.cards}
+    players = [p.name for p in check.players]
+    draft = Draft(
+        players,
+        {p.label: all_cards[p.card] for p in items},
+        holding={pl: [p.label for p in items if p.owner == pl and p.draft_zone == "pack"] for pl in players},
+        unopened={pl: [p.label for p in items if p.owner == pl and p.draft_zone == "unopened"] for pl in players},
+    )
+    for p in items:
+        if p.draft_zone == "drafted":
+            draft.add_drafted(p.owner, p.label, face_up=p.face_up)
+    return draft
 
 
 @dataclass(frozen=True)
@@ -975,7 +1060,7 @@ def _run(check: Check, cards: Mapping[str, CardDef], rules_date: str | None) -> 
         return [f"{where}: setup refused: {exc}"]
     except Exception as exc:  # noqa: BLE001 - a check must report, never crash the command
         return [f"{where}: check could not run: {type(exc).__name__}: {exc}"]
-    runner = _Runner(game)
+    runner = _Runner(game, build_draft(check, cards))
     failures: list[str] = []
     try:
         for step in check.steps:
@@ -998,11 +1083,13 @@ class _Outcome(TypedDict, total=False):
 
 class _Runner:
     game: Game
+    draft: Draft | None
     remembered: dict[str, int]
     default_player: str
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, draft: Draft | None = None) -> None:
         self.game = game
+        self.draft = draft
         self.remembered = {}
         self.default_player = next(iter(game.players))
 
@@ -1057,11 +1144,20 @@ class _Runner:
                 failures.extend(self._expect_object(key, want, where))
         return failures
 
+    def need_draft(self) -> Draft:
+        if self.draft is None:
+            raise IllegalAction("this check's setup has no draft (`pack`, `drafted`, `unopened`)")
+        return self.draft
+
     def _expect_object(self, label: str, want: Mapping[str, Any], where: str) -> list[str]:
         out = []
+        draft = self.draft if self.draft is not None and label in self.draft.cards else None
         for prop, value in want.items():
             try:
-                got = _OBJECT_PROPS[prop].get(self, self.game.obj(label), value)
+                if draft is not None:
+                    got = _DRAFT_PROPS[prop](draft, label)
+                else:
+                    got = _OBJECT_PROPS[prop].get(self, self.game.obj(label), value)
             except IllegalAction as exc:
                 out.append(f"{where}: {label}.{prop}: {exc}")
                 continue
@@ -1151,6 +1247,8 @@ _OBJECT_PROPS: dict[str, Prop] = {
     "toughness": Prop(lambda r, o, w: _ch(r, o).toughness),
     "tapped": Prop(lambda r, o, w: o.tapped),
     "counters": Prop(lambda r, o, w: o.plus_counters),
+    "counters_of": Prop(lambda r, o, w: {k: o.counters.get(CounterKind(k), 0) for k in w}, Arg.COUNTER_KIND, True),
+    "known_to": Prop(lambda r, o, w: [p for p in r.game.players if r.game.knows_identity(p, o)]),
     "attached_to": Prop(lambda r, o, w: _label_of(r.game, o.attached_to)),
     "controller": Prop(lambda r, o, w: o.controller),
     "owner": Prop(lambda r, o, w: o.card.owner),
@@ -1210,8 +1308,21 @@ _RESERVED: dict[str, Reserved] = {
     "stack": Reserved(_is_count, "is a number of objects", lambda r, s, o: len(r.game.stack), "stack size"),
     "triggered": Reserved(_is_labels, "lists card names", _events(GameEvent.TRIGGERED), "triggered abilities or spells",
                           want=lambda w: list(w or [])),
+    "looked": Reserved(_is_labels, "lists card names", _events(GameEvent.LOOKED), "face-down objects looked at (708.5)",
+                       want=lambda w: list(w or [])),
     "fizzled": Reserved(_is_labels, "lists card names", _events(GameEvent.FIZZLED), "fizzled abilities or spells",
                         want=lambda w: list(w or [])),
+}
+
+# Properties of a card of the draft (905).
+_DRAFT_PROPS: dict[str, Callable[[Draft, str], object]] = {
+    "drafted_by": lambda d, c: d.owner_of_drafted(c),
+    "in_pool": lambda d, c: c in d.pool,
+    "removed": lambda d, c: d.removed.get(c),
+    "face_up_in_draft": lambda d, c: c in d.face_up,
+    "seen_by": lambda d, c: sorted(d.seen.get(c, ())),
+    "revealed_in_draft": lambda d, c: c in d.revealed,
+    "in_face_down_pile": lambda d, c: any(c in d.unopened.get(p, []) for p in d.face_down_piles),
 }
 
 _PLAYER_PROPS: dict[str, Callable[[Game, str], object]] = {
@@ -1220,4 +1331,5 @@ _PLAYER_PROPS: dict[str, Callable[[Game, str], object]] = {
     "in_game": lambda g, p: g.players[p].in_game,
     "land_played": lambda g, p: g.players[p].land_played,
     "top_card": lambda g, p: g.library(p)[0].label if g.players[p].library else None,
+    "mana_pool": lambda g, p: len(g.players[p].mana_pool),
 }

@@ -165,9 +165,15 @@ def test_attach_zero_matches_is_a_problem_naming_file_and_line() -> None:
 
 def test_attach_several_matches_is_a_problem_and_attaches_nothing() -> None:
     entries = [_entry("e1", "face-down creature"), _entry("e2", "another face-down creature")]
-    out, problems = _attach(entries, [_check("a", "face-down creature")])
+    out, problems = _attach(entries, [_check("a", "face-down")])  # the whole of neither
     assert [e.checks for e in out] == [(), ()]
     assert len(problems) == 1 and "quotes 2 rulings" in problems[0]
+
+
+def test_attach_a_quote_that_is_one_whole_ruling_picks_it_among_several() -> None:
+    entries = [_entry("short", "Reveal it at the end."), _entry("long", "Reveal it at the end. Notably, no bluffing.")]
+    out, problems = _attach(entries, [_check("a", "reveal it at the END.")])
+    assert problems == [] and [e.checks for e in out] == [("t/a",), ()]
 
 
 def test_normalise_quote() -> None:

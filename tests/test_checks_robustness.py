@@ -259,7 +259,7 @@ _LABELS = ["Grizzly Bears", "Abzan Guide", "Shock", "Delver of Secrets", "Icefea
 
 
 def _arg_values(kind):
-    from kb.game import ContinuousKind, FaceDownWay, TurnUpWay, Zone
+    from kb.game import ContinuousKind, CounterKind, FaceDownWay, TurnUpWay, Zone
     from kb.game.state import CAST_FACE_DOWN
     from kb.scenario import Arg
 
@@ -273,6 +273,7 @@ def _arg_values(kind):
         Arg.FACE_DOWN_WAY: st.sampled_from([w.value for w in FaceDownWay]),
         Arg.TURN_UP_WAY: st.sampled_from([w.value for w in TurnUpWay]),
         Arg.KIND: st.sampled_from([k.value for k in ContinuousKind]),
+        Arg.COUNTER_KIND: st.sampled_from([k.value for k in CounterKind]),
         Arg.NAMES: st.sampled_from(["Creature", ["Artifact", "Creature"], "flying"]),
         Arg.PT: st.sampled_from(["5/5", "0/1"]), Arg.TIMES: st.sampled_from([1, "all"]),
         Arg.TOP_OR_BOTTOM: st.sampled_from(["top", "bottom"]),

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from kb.checks import load_cards
 from kb.game import Game, IllegalAction, Rules, Zone, card_from_data
-from kb.game.cards import ContinuousKind, Layout
+from kb.game.draft import Draft
+from kb.game.cards import ContinuousKind, CounterKind, Layout
 from kb.game.state import FaceDownWay, TurnUpWay
 from kb.corpus import Corpus
 
@@ -564,3 +567,321 @@ def test_disguise_cannot_turn_face_up_under_2014_rules() -> None:
     with pytest.raises(IllegalAction, match="disguise does not exist in the rules of 2014-11-24"):
         g.turn_face_up("Walker", TurnUpWay.DISGUISE)
     assert g.can_turn_face_up("Walker", TurnUpWay.DISGUISE) is False and g.obj("Walker").face_down
+
+
+# ---- counters, vanishing, targets chosen for triggers, entering together, piles (issue 12) -------
+
+
+def test_614_12_creature_entering_with_ixidron_stays_face_up() -> None:
+    g = game(graveyard=["Ixidron", "Grizzly Bears"], battlefield=["Runeclaw Bear"])
+    g.put_onto_battlefield(["Ixidron", "Grizzly Bears"])
+    assert not g.obj("Grizzly Bears").face_down and g.obj("Runeclaw Bear").face_down
+    assert g.characteristics(g.obj("Ixidron")).power == 1
+
+
+def test_614_1c_ixidron_alone_turns_every_other_creature_face_down() -> None:
+    g = game(graveyard=["Ixidron"], battlefield=["Runeclaw Bear", "Grizzly Bears"])
+    g.put_onto_battlefield(["Ixidron"])
+    assert g.obj("Grizzly Bears").face_down and g.obj("Runeclaw Bear").face_down
+    assert not g.obj("Ixidron").face_down
+
+
+def test_603_3d_trigger_without_a_legal_target_is_removed_from_the_stack() -> None:
+    g = game(battlefield=["Icefeather Aven"])
+    g.obj("Icefeather Aven").face_down_by = FaceDownWay.MORPH
+    g.turn_face_up("Icefeather Aven", TurnUpWay.MORPH)
+    assert g.stack == []  # no other creature: Icefeather Aven can't target itself
+
+
+@pytest.mark.parametrize("choice, zone", [(True, Zone.HAND), (False, Zone.BATTLEFIELD)])
+def test_603_3d_targets_are_chosen_before_a_player_gets_priority(choice: bool, zone: Zone) -> None:
+    g = game(battlefield=["Icefeather Aven", "Grizzly Bears"])
+    g.obj("Icefeather Aven").face_down_by = FaceDownWay.MORPH
+    g.turn_face_up("Icefeather Aven", TurnUpWay.MORPH)
+    with pytest.raises(IllegalAction):
+        g.resolve()
+    with pytest.raises(IllegalAction):
+        g.choose_targets("Icefeather Aven", ["Icefeather Aven"])  # "another target creature"
+    with pytest.raises(IllegalAction):
+        g.choose_targets("Icefeather Aven", [])
+    g.choose_targets("Icefeather Aven", ["Grizzly Bears"])
+    with pytest.raises(IllegalAction):
+        g.resolve()  # "you may": the choice is made as it resolves
+    g.resolve(choice=choice)
+    assert g.obj("Grizzly Bears").zone is zone
+
+
+def test_122_1_time_counters_do_not_change_power_and_toughness() -> None:
+    g = game(battlefield=["Grizzly Bears"])
+    g.add_counters("Grizzly Bears", CounterKind.TIME, 2)
+    bear = g.obj("Grizzly Bears")
+    assert bear.counters[CounterKind.TIME] == 2 and bear.plus_counters == 0
+    assert g.characteristics(bear).power == 2
+
+
+def test_702_63c_each_vanishing_works_separately() -> None:
+    g = game(battlefield=["Maelstrom Djinn"])
+    djinn = g.obj("Maelstrom Djinn")
+    for _ in range(2):  # turned face up twice: two instances of vanishing, 2 + 2 time counters
+        djinn.face_down_by = FaceDownWay.MORPH
+        g.turn_face_up("Maelstrom Djinn", TurnUpWay.MORPH)
+        g.resolve()
+    assert djinn.counters[CounterKind.TIME] == 4
+    g.remove_counter(djinn, CounterKind.TIME)
+    g.remove_counter(djinn, CounterKind.TIME)
+    g.remove_counter(djinn, CounterKind.TIME)
+    g.upkeep()
+    assert len(g.stack) == 2  # both trigger: it has a time counter
+    g.resolve()  # removes the last counter: each vanishing's sacrifice ability triggers
+    assert djinn.counters[CounterKind.TIME] == 0 and len(g.stack) == 3
+    g.resolve_all()  # the other upkeep ability finds no counter and does nothing (603.4)
+    assert g.obj("Maelstrom Djinn").zone is Zone.GRAVEYARD
+
+
+def test_603_4_false_intervening_if_does_not_trigger() -> None:
+    g = game(battlefield=["Maelstrom Djinn"])
+    djinn = g.obj("Maelstrom Djinn")
+    djinn.face_down_by = FaceDownWay.MORPH
+    g.turn_face_up("Maelstrom Djinn", TurnUpWay.MORPH)
+    g.resolve()
+    djinn.counters[CounterKind.TIME] = 0
+    g.upkeep()
+    assert g.stack == []
+
+
+def test_708_6_face_down_from_a_public_zone_is_known_to_all_but_seen_by_its_controller() -> None:
+    g = game(battlefield=["Ashcloud Phoenix"], library=["Grizzly Bears"])
+    g.manifest("you")
+    g.move("Ashcloud Phoenix", Zone.GRAVEYARD)
+    g.resolve()
+    phoenix, bear = g.obj("Ashcloud Phoenix"), g.obj("Grizzly Bears")
+    assert phoenix.face_down and phoenix.zone is Zone.BATTLEFIELD
+    assert g.knows_identity("opponent", phoenix) and not g.can_see("opponent", phoenix)
+    assert not g.knows_identity("opponent", bear)
+
+
+def test_700_3c_face_down_pile_stays_in_its_zone_and_nobody_looks_until_it_moves() -> None:
+    g = game(library=["Grizzly Bears", "Runeclaw Bear"])
+    g.separate_into_piles("opponent", ["Grizzly Bears"], ["Runeclaw Bear"])
+    down, up = g.obj("Grizzly Bears"), g.obj("Runeclaw Bear")
+    assert down.zone is up.zone is Zone.LIBRARY
+    assert not g.can_see("you", down) and g.knows_identity("opponent", down)
+    assert g.can_see("opponent", up) and up.card.revealed
+    g.move("Grizzly Bears", Zone.HAND)
+    assert g.can_see("you", g.obj("Grizzly Bears")) and not g.obj("Grizzly Bears").card.revealed
+
+
+def test_700_3a_each_card_in_exactly_one_pile() -> None:
+    g = game(library=["Grizzly Bears", "Runeclaw Bear"])
+    with pytest.raises(IllegalAction):
+        g.separate_into_piles("opponent", ["Grizzly Bears"], ["Grizzly Bears"])
+
+
+def test_704_5n_equipment_on_a_noncreature_becomes_unattached_and_stays() -> None:
+    equipment = card_from_data({"name": "Bonesplitter", "types": ["Artifact"], "subtypes": ["Equipment"],
+                                "static": [{"affects": "equipped", "kind": "modify_pt", "value": "+2/+0"}]})
+    g = game(battlefield=["Zoetic Cavern"])
+    g.obj("Zoetic Cavern").face_down_by = FaceDownWay.MORPH
+    g.add_card("Bonesplitter", equipment, "you", Zone.BATTLEFIELD)
+    g.obj("Bonesplitter").attached_to = g.obj("Zoetic Cavern").oid
+    assert g.characteristics(g.obj("Zoetic Cavern")).power == 4
+    g.turn_face_up("Zoetic Cavern", TurnUpWay.MORPH)
+    g.check_state_based_actions()
+    assert g.obj("Bonesplitter").attached_to is None and g.obj("Bonesplitter").zone is Zone.BATTLEFIELD
+
+
+def test_607_2a_each_owner_of_a_card_exiled_with_it_manifests_dread_once() -> None:
+    g = Game(["you", "first", "second"])
+    g.add_card("Unidentified Hovership", CARDS["Unidentified Hovership"], "you", Zone.BATTLEFIELD)
+    for owner, labels in (("first", ["A", "B"]), ("second", ["C"]), ("you", ["D"])):
+        for label in labels:
+            g.add_card(label, CARDS["Runeclaw Bear"], owner, Zone.EXILE)
+        g.add_card(f"{owner} top", CARDS["Grizzly Bears"], owner, Zone.LIBRARY)
+    for label in ("A", "B", "C"):
+        g.obj(label).exiled_with = g.obj("Unidentified Hovership").oid
+    g.move("Unidentified Hovership", Zone.GRAVEYARD)
+    g.resolve()
+    assert g.obj("first top").face_down and g.obj("second top").face_down
+    assert g.obj("you top").zone is Zone.LIBRARY  # D was not exiled with this Hovership
+
+
+def test_106_6_restricted_mana_cant_pay_for_a_spell_that_manifests() -> None:
+    g = game(battlefield=["Qarsi Deceiver"], hand=["Soul Summons", "Icefeather Aven"])
+    g.activate("you", "Qarsi Deceiver")  # 605.3: a mana ability, no stack
+    assert g.stack == [] and len(g.players["you"].mana_pool) == 1
+    with pytest.raises(IllegalAction):
+        g.cast("you", "Soul Summons", spend=["Qarsi Deceiver"])
+    assert g.obj("Soul Summons").zone is Zone.HAND and len(g.players["you"].mana_pool) == 1
+    g.cast("you", "Icefeather Aven", face_down=FaceDownWay.MORPH, spend=["Qarsi Deceiver"])
+    assert g.players["you"].mana_pool == []
+
+
+@pytest.mark.parametrize("card, way, by, allowed", [
+    ("Icefeather Aven", FaceDownWay.MORPH, TurnUpWay.MORPH, True),  # its morph cost {1}{G}{U}
+    ("Grizzly Bears", FaceDownWay.MANIFEST, TurnUpWay.MANA, True),  # a manifested creature's {1}{G}
+    ("Grizzly Bears", FaceDownWay.CLOAK, TurnUpWay.MANA, False),  # cloaked is not manifested
+])
+def test_106_6_restricted_mana_turns_up_only_what_it_allows(card: str, way: FaceDownWay, by: TurnUpWay, allowed: bool) -> None:
+    g = game(battlefield=["Qarsi Deceiver", card])
+    g.obj(card).face_down_by = way
+    g.activate("you", "Qarsi Deceiver")
+    if allowed:
+        g.turn_face_up(card, by, spend=["Qarsi Deceiver"])
+        assert not g.obj(card).face_down
+    else:
+        with pytest.raises(IllegalAction):
+            g.turn_face_up(card, by, spend=["Qarsi Deceiver"])
+        assert g.obj(card).face_down
+
+
+def test_107_4_colourless_mana_cant_pay_a_coloured_symbol() -> None:
+    forest = card_from_data({"name": "Wastes", "types": ["Land"],
+                             "abilities": [{"effect": "add_mana", "cost": "{T}", "mana": "C"}]})
+    g = game(hand=["Icefeather Aven"])
+    g.add_card("Wastes", forest, "you", Zone.BATTLEFIELD)
+    g.activate("you", "Wastes")
+    with pytest.raises(IllegalAction):
+        g.cast("you", "Icefeather Aven", spend=["Wastes"])  # {G}{U}: no generic mana to pay
+
+
+@pytest.mark.parametrize("prevented, life", [(False, 18), (True, 20)])
+def test_615_1_prevented_combat_damage_is_not_dealt(prevented: bool, life: int) -> None:
+    g = game(battlefield=["Grizzly Bears"], hand=["Revealing Wind"])
+    g.attack("Grizzly Bears")
+    if prevented:
+        g.cast("you", "Revealing Wind")
+        g.resolve()
+    g.combat_damage("Grizzly Bears", to_player=True)
+    assert g.players["opponent"].life == life
+
+
+def test_708_5_revealing_wind_looks_at_face_down_attackers_only_as_it_resolves() -> None:
+    from kb.game import GameEvent
+
+    g = game(battlefield=["Grizzly Bears", "Runeclaw Bear"], hand=["Revealing Wind"])
+    g.obj("Grizzly Bears").face_down_by = FaceDownWay.MANIFEST
+    g.obj("Runeclaw Bear").face_down_by = FaceDownWay.MANIFEST
+    g.attack("Grizzly Bears")
+    g.cast("you", "Revealing Wind")
+    g.resolve()
+    assert [label for ev, label in g.events if ev is GameEvent.LOOKED] == ["Grizzly Bears"]
+
+
+def scheme_game(scheme: str, **zones: list[str]) -> Game:
+    g = game(**zones)
+    g.add_card(scheme, CARDS[scheme], "you", Zone.COMMAND).face_down_by = FaceDownWay.SCHEME
+    return g
+
+
+def test_601_2f_cost_reductions_apply_after_additional_costs() -> None:
+    g = scheme_game("Because I Have Willed It", hand=["Borrowed Malevolence", "Grizzly Bears"])
+    assert g.cast("you", "Grizzly Bears") == "{1}{G}"  # still face down: no reduction
+    g.set_in_motion("you")
+    assert g.cast("you", "Borrowed Malevolence", modes=2) == "{1}{B}"  # {B} + escalate {2}, then {1} less
+
+
+def test_601_2f_reduction_lowers_the_face_down_spell_cost() -> None:
+    g = scheme_game("Because I Have Willed It", hand=["Icefeather Aven"])
+    g.set_in_motion("you")
+    assert g.cast("you", "Icefeather Aven", face_down=FaceDownWay.MORPH) == "{2}"
+
+
+@pytest.mark.parametrize("in_motion", [False, True])
+def test_701_32b_an_ongoing_scheme_set_in_motion_applies_at_once(in_motion: bool) -> None:
+    g = scheme_game("I Bask in Your Silent Awe")
+    for label in ("Shock", "Second Shock"):
+        g.add_card(label, CARDS["Shock"], "opponent", Zone.HAND)
+    g.cast("opponent", "Shock")
+    if in_motion:
+        scheme = g.set_in_motion("you")
+        assert not scheme.face_down and len(g.stack) == 1  # nothing was put on the stack
+        with pytest.raises(IllegalAction):
+            g.cast("opponent", "Second Shock")
+    else:
+        g.cast("opponent", "Second Shock")
+    g.end_turn()
+
+
+def test_708_9_face_down_schemes_are_not_revealed_at_game_end() -> None:
+    g = scheme_game("I Bask in Your Silent Awe")
+    g.end_game()
+    assert not g.obj("I Bask in Your Silent Awe").card.revealed
+
+
+# ---- the Conspiracy draft (905) -------------------------------------------------------------------
+
+
+def a_draft(pack: Sequence[str], drafted_face_up: Sequence[str] = (), other_pack: Sequence[str] = (),
+            unopened: Sequence[str] = ()) -> Draft:
+    labels = [*pack, *drafted_face_up, *other_pack, *unopened]
+    d = Draft(["you", "opponent"], {label: CARDS[label] for label in labels},
+              holding={"you": list(pack), "opponent": list(other_pack)}, unopened={"opponent": list(unopened)})
+    for label in drafted_face_up:
+        d.add_drafted("you", label, face_up=True)
+    return d
+
+
+def test_905_1a_a_drafted_card_goes_face_down_into_its_drafters_pool() -> None:
+    d = a_draft(["Grizzly Bears"])
+    d.draft("you", "Grizzly Bears")
+    assert "Grizzly Bears" in d.pool and "Grizzly Bears" not in d.face_up and d.seen["Grizzly Bears"] == {"you"}
+
+
+def test_905_draft_face_up_is_seen_by_everyone() -> None:
+    d = a_draft(["Cogwork Grinder"])
+    d.draft("you", "Cogwork Grinder")
+    assert "Cogwork Grinder" in d.face_up and d.seen["Cogwork Grinder"] == {"you", "opponent"}
+
+
+def test_905_archdemon_forces_random_picks_until_three_then_turns_face_down() -> None:
+    d = a_draft(["Grizzly Bears", "Runeclaw Bear", "Icefeather Aven", "Ornithopter"], ["Archdemon of Paliano"])
+    with pytest.raises(IllegalAction):
+        d.draft("you", "Grizzly Bears")
+    for label in ("Grizzly Bears", "Runeclaw Bear", "Icefeather Aven"):
+        assert d.must_draft_at_random("you")
+        d.draft("you", label, at_random=True)
+    assert "Archdemon of Paliano" not in d.face_up
+    d.draft("you", "Ornithopter")
+
+
+@pytest.mark.parametrize("remover, face_up_after", [("Cogwork Grinder", False), ("Animus of Predation", True)])
+def test_905_a_removed_card_is_still_drafted_and_not_in_the_pool(remover: str, face_up_after: bool) -> None:
+    d = a_draft(["Illusionary Informant"], [remover])
+    d.draft("you", "Illusionary Informant", remove_with=remover)
+    assert d.drafted["you"][-1] == "Illusionary Informant" and "Illusionary Informant" not in d.pool
+    assert ("Illusionary Informant" in d.face_up) is face_up_after
+    with pytest.raises(IllegalAction):  # removed: it has no effect, face up or face down
+        d.turn_face_down("you", "Illusionary Informant", look_at="opponent")
+
+
+def test_905_informant_sees_only_the_next_card_drafted_after_it_turns_face_down() -> None:
+    d = a_draft([], ["Illusionary Informant"], other_pack=["Grizzly Bears", "Runeclaw Bear"])
+    d.draft("opponent", "Grizzly Bears")
+    d.turn_face_down("you", "Illusionary Informant", look_at="opponent")
+    d.draft("opponent", "Runeclaw Bear")
+    assert "you" not in d.seen["Grizzly Bears"] and "you" in d.seen["Runeclaw Bear"]
+
+
+def test_905_whispergear_looks_at_an_unopened_pack_only() -> None:
+    d = a_draft([], ["Whispergear Sneak"], other_pack=["Grizzly Bears"])
+    with pytest.raises(IllegalAction):  # being looked at by another player; and no unopened pack
+        d.turn_face_down("you", "Whispergear Sneak", look_at="opponent")
+    d = a_draft([], ["Whispergear Sneak"], unopened=["Runeclaw Bear"])
+    d.turn_face_down("you", "Whispergear Sneak", look_at="opponent")
+    assert d.seen["Runeclaw Bear"] == {"you"} and "opponent" in d.face_down_piles
+
+
+def test_905_a_face_up_archdemon_removed_from_the_draft_has_no_effect() -> None:
+    d = a_draft(["Archdemon of Paliano", "Grizzly Bears"], ["Animus of Predation"])
+    d.draft("you", "Archdemon of Paliano", remove_with="Animus of Predation")
+    assert "Archdemon of Paliano" in d.face_up and not d.must_draft_at_random("you")
+    d.draft("you", "Grizzly Bears")
+
+
+def test_905_a_card_revealed_as_drafted_is_revealed_then_removed() -> None:
+    spy = card_from_data({"name": "Spy Card", "types": ["Creature"], "pt": "1/1", "draft": {"reveal": True}})
+    d = Draft(["you", "opponent"], {"Spy Card": spy, "Cogwork Grinder": CARDS["Cogwork Grinder"]},
+              holding={"you": ["Spy Card"]}, unopened={})
+    d.add_drafted("you", "Cogwork Grinder", face_up=True)
+    d.draft("you", "Spy Card", remove_with="Cogwork Grinder")
+    assert "Spy Card" in d.revealed and d.seen["Spy Card"] == {"you", "opponent"} and "Spy Card" not in d.face_up

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from kb.checks import load_cards
 from kb.scenario import parse_checks, run_check
 from kb.corpus import Corpus
@@ -93,11 +95,11 @@ def test_expect_naming_no_card_or_player_is_a_problem() -> None:
 def test_every_action_and_expectation_property_is_documented() -> None:
     from pathlib import Path
 
-    from kb.scenario import _OBJECT_PROPS, ACTIONS
+    from kb.scenario import _DRAFT_PROPS, _OBJECT_PROPS, ACTIONS
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "CHECKS.md").read_text(encoding="utf-8")
     assert [a for a in ACTIONS if f"`{a}`" not in doc] == []
-    assert [p for p in _OBJECT_PROPS if f"`{p}`" not in doc] == []
+    assert [p for p in [*_OBJECT_PROPS, *_DRAFT_PROPS] if f"`{p}`" not in doc] == []
 
 
 def test_setup_is_validated_when_the_file_is_read() -> None:
@@ -109,8 +111,60 @@ def test_setup_is_validated_when_the_file_is_read() -> None:
 def test_every_vocabulary_word_is_documented() -> None:
     from pathlib import Path
 
-    from kb.game.cards import Affects, ContinuousKind, EffectKind, Layout, TargetKind, TriggerEvent
+    from kb.game.cards import (KEYWORD_ABILITIES, Affects, ContinuousKind, CounterKind, DraftLook, EffectKind, Layout,
+                               Removal, Spend, SpendOnly, TargetKind, TriggerEvent)
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "CHECKS.md").read_text(encoding="utf-8")
-    words = [w.value for enum in (Affects, ContinuousKind, EffectKind, Layout, TargetKind, TriggerEvent) for w in enum]
+    enums = (Affects, ContinuousKind, CounterKind, DraftLook, EffectKind, Layout, Removal, Spend, SpendOnly, TargetKind,
+             TriggerEvent)
+    words = [w.value for enum in enums for w in enum] + list(KEYWORD_ABILITIES)
     assert [w for w in words if w not in doc] == []
+
+
+@pytest.mark.parametrize(
+    "old, new, reason",
+    [
+        ("- manifest: you", "- add_counters: {card: Grizzly Bears, kind: loyalty}", "add_counters: kind"),
+        ("- manifest: you", "- put_onto_battlefield: {cards: []}", "non-empty `cards`"),
+        ("- manifest: you", "- choose_targets: {card: Grizzly Bears, targets: [Nobody]}", "targets"),
+        ("- manifest: you", "- separate_into_piles: {player: nobody}", "player"),
+        ("{face_down: true, power: 2}", "{counters_of: {loyalty: 1}}", "counters_of"),
+        ("{face_down: true, power: 2}", "{counters_of: 2}", "must be a mapping"),
+    ],
+)
+def test_new_actions_and_properties_are_checked_when_the_file_is_read(old: str, new: str, reason: str) -> None:
+    checks, problems = parse(GOOD.replace(old, new))
+    assert checks == [] and reason in problems[0].reason and problems[0].line is not None
+
+
+def test_a_card_granting_an_unknown_keyword_ability_is_a_problem() -> None:
+    text = GOOD.replace("checks:", """cards:
+  - {name: Odd Djinn, types: [Creature], pt: 1/1, abilities: [{when: enters, effect: nothing, grants: [fading]}]}
+checks:""", 1)
+    _, problems = parse(text)
+    assert any("can't grant 'fading'" in p.reason for p in problems)
+
+
+def test_counters_of_reads_counters_by_kind() -> None:
+    text = GOOD.replace("- manifest: you", "- manifest: you\n      - add_counters: {card: Grizzly Bears, kind: time, count: 2}")
+    text = text.replace("{face_down: true, power: 2}", "{counters_of: {time: 2, +1/+1: 0}, power: 2}")
+    checks, problems = parse(text)
+    assert problems == [] and run_check(checks[0], CARDS) == []
+
+
+@pytest.mark.parametrize(
+    "zone_line, reason",
+    [
+        ("pack: [{card: Grizzly Bears, tapped: true}]", "only `as` and `face_up`"),
+        ("pack: [{card: Grizzly Bears, face_up: true}]", "only a drafted card"),
+    ],
+)
+def test_draft_setup_is_checked_when_the_file_is_read(zone_line: str, reason: str) -> None:
+    checks, problems = parse(GOOD.replace("library: [Grizzly Bears]", zone_line))
+    assert checks == [] and reason in problems[0].reason
+
+
+def test_a_game_property_of_a_draft_card_is_a_problem() -> None:
+    text = GOOD.replace("library: [Grizzly Bears]", "pack: [Grizzly Bears]").replace("- manifest: you", "- draft: Grizzly Bears")
+    checks, problems = parse(text)
+    assert checks == [] and "card of the draft" in problems[0].reason

@@ -8,6 +8,7 @@ from kb.game.cards import (
     CardDef,
     Characteristics,
     ContinuousKind,
+    CounterKind,
     EffectKind,
     EffectValue,
     Layout,
@@ -17,9 +18,10 @@ from kb.game.cards import (
     card_from_data,
     mana_value,
 )
+from kb.game.draft import Draft
 from kb.game.rules import CURRENT, Mechanic, Rules, RulesDateError
-from kb.game.state import (MECHANIC_OF, FaceDownWay, Game, GameEvent, GameObject, IllegalAction, NotInRules, TurnUpWay,
-                           Zone)
+from kb.game.state import (MECHANIC_OF, FaceDownWay, Game, GameEvent, GameObject, IllegalAction, NotInRules, Pile,
+                           TurnUpWay, Zone)
 
 __all__ = [
     "CURRENT",
@@ -30,6 +32,8 @@ __all__ = [
     "CardDef",
     "Characteristics",
     "ContinuousKind",
+    "CounterKind",
+    "Draft",
     "EffectKind",
     "EffectValue",
     "FaceDownWay",
@@ -40,6 +44,7 @@ __all__ = [
     "MECHANIC_OF",
     "NotInRules",
     "Layout",
+    "Pile",
     "Mechanic",
     "Rules",
     "RulesDateError",

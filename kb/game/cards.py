@@ -11,6 +11,62 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 
+class CounterKind(StrEnum):
+    """A kind of counter (122.1); +1/+1 counters change power and toughness (613.4c)."""
+
+    PLUS_ONE = "+1/+1"
+    TIME = "time"
+
+
+class Spend(StrEnum):
+    """What a payment of mana is for, as far as a restriction on spending mana asks (106.6)."""
+
+    SPELL = "spell"  # a spell's cost, cast face up
+    FACE_DOWN_SPELL = "face_down_spell"  # casting a face-down creature spell
+    MANIFESTED_MANA_COST = "manifested_mana_cost"  # turning a manifested creature face up (701.40b)
+    CLOAKED_MANA_COST = "cloaked_mana_cost"  # turning a cloaked one face up (701.58b)
+    MORPH_COST = "morph_cost"  # a morph or megamorph cost (702.37b)
+    DISGUISE_COST = "disguise_cost"
+
+
+class SpendOnly(StrEnum):
+    """A restriction on spending the mana an ability produces (106.6), by what it allows."""
+
+    FACE_DOWN = "face_down"  # Qarsi Deceiver: a face-down creature spell, a manifested creature's mana cost, a morph cost
+
+
+SPEND_ONLY: dict[SpendOnly, frozenset[Spend]] = {
+    SpendOnly.FACE_DOWN: frozenset({Spend.FACE_DOWN_SPELL, Spend.MANIFESTED_MANA_COST, Spend.MORPH_COST}),
+}
+
+
+class Removal(StrEnum):
+    """How a draft-matters card removes the cards its drafter drafts from the draft."""
+
+    FACE_UP = "face_up"  # Animus of Predation
+    FACE_DOWN = "face_down"  # Cogwork Grinder
+
+
+class DraftLook(StrEnum):
+    """What turning a draft-matters card face down during the draft lets its drafter look at."""
+
+    NEXT_PICK = "next_pick"  # Illusionary Informant: the next card a chosen player drafts
+    PACK = "pack"  # Whispergear Sneak: an unopened booster pack
+
+
+@dataclass(frozen=True, slots=True)
+class DraftText:
+    """What a card says about the draft (905): draft it face up or reveal it as it is drafted; while
+    it is face up, draft `at_random` cards at random, then turn it face down (Archdemon of
+    Paliano); remove drafted cards from the draft; be turned face down to look at something."""
+
+    face_up: bool = False
+    reveal: bool = False
+    at_random: int = 0
+    remove: Removal | None = None
+    turn_down: DraftLook | None = None
+
+
 class TriggerEvent(StrEnum):
     """What a triggered ability listens to ("this" is the ability's source)."""
 
@@ -21,6 +77,8 @@ class TriggerEvent(StrEnum):
     ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP = "another_creature_you_control_turned_face_up"
     PERMANENT_TURNED_FACE_UP_FROM_GRAVEYARD = "permanent_you_control_turned_face_up_while_in_graveyard"
     DIES = "dies"  # this creature is put into a graveyard from the battlefield
+    LEAVES_BATTLEFIELD = "leaves_battlefield"  # this permanent leaves the battlefield (603.6c)
+    LAST_TIME_COUNTER_REMOVED = "last_time_counter_removed"  # vanishing's second ability (702.63a)
     ANOTHER_CREATURE_ENTERS = "another_creature_enters"
     ANOTHER_CREATURE_DIES = "another_creature_dies"
     ATTACKS = "attacks"  # this creature attacks
@@ -29,6 +87,7 @@ class TriggerEvent(StrEnum):
     CREATURE_YOU_CONTROL_BLOCKED = "creature_you_control_blocked"  # this or another
     BLOCKS = "blocks"  # this creature blocks
     YOU_CAST_NAMED_SPELL = "you_cast_named_spell"  # a spell with the name chosen for this (hidden agenda)
+    SET_IN_MOTION = "set_in_motion"  # this scheme is set in motion (701.32)
     BECOMES_TARGET = "becomes_target"  # this permanent becomes the target of a spell or ability
     YOU_MANIFEST_DREAD = "you_manifest_dread"  # even if nothing could be manifested
     UPKEEP = "upkeep"  # the beginning of your upkeep
@@ -56,7 +115,13 @@ class EffectKind(StrEnum):
     BOUNCE = "bounce"  # the target to its owner's hand
     DAMAGE = "damage"  # `count` damage to the target
     PUMP = "pump"  # the target gets +count/+count until end of turn
-    COUNTERS = "counters"  # `count` +1/+1 counters on the target (if it is still a creature)
+    COUNTERS = "counters"  # `count` counters of kind `counter` on the target (+1/+1: if still a creature)
+    REMOVE_COUNTER = "remove_counter"  # one counter of kind `counter` from the target
+    SACRIFICE = "sacrifice"  # its controller sacrifices the target (or this permanent)
+    PREVENT_COMBAT_DAMAGE = "prevent_combat_damage"  # all combat damage this turn (615)
+    LOOK_AT_FACE_DOWN_IN_COMBAT = "look_at_face_down_in_combat"  # each face-down attacking or blocking creature
+    ADD_MANA = "add_mana"  # a mana ability (605): `mana` into its controller's pool, no stack
+    EXILED_CARDS_OWNERS_MANIFEST_DREAD = "exiled_cards_owners_manifest_dread"  # Unidentified Hovership
     TURN_FACE_UP = "turn_face_up"  # the target (an effect, not the special action)
     TURN_FACE_DOWN = "turn_face_down"  # the target
     COUNTER = "counter"  # counter the target spell
@@ -88,6 +153,7 @@ class TargetKind(StrEnum):
     """What an ability may target; checked when it is put on the stack and again on resolution."""
 
     CREATURE = "creature"
+    ANOTHER_CREATURE = "another_creature"  # chosen as the ability goes on the stack (603.3d), not its source
     FACE_DOWN_CREATURE = "face_down_creature"
     FACE_UP_CREATURE = "face_up_creature"
     NONTOKEN_CREATURE = "nontoken_creature"
@@ -123,6 +189,9 @@ class ContinuousKind(StrEnum):
     LOOK_AT_FACE_DOWN_CREATURES = "look_at_face_down_creatures"
     LOOK_AT_CARDS_EXILED_WITH_THIS = "look_at_cards_exiled_with_this"
     TURN_FACE_UP_COST = "turn_face_up_cost"  # the special action
+    SPELL_COST = "spell_cost"  # every spell `affects` casts (601.2f: increases first, then reductions)
+    # a prohibition on players (with `affects: opponents`): no second spell in a turn
+    ONE_SPELL_EACH_TURN = "one_spell_each_turn"
     # a replacement on the object (Illusionary Mask): if it would become tapped or be dealt
     # damage while face down, it is turned face up first
     TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE = "turn_up_instead_of_tap_or_damage"
@@ -150,11 +219,13 @@ class Affects(StrEnum):
 
     SELF = "self"
     ENCHANTED = "enchanted"  # the creature this Aura is attached to
+    EQUIPPED = "equipped"  # the creature this Equipment is attached to
     FACE_DOWN_CREATURES_YOU_CONTROL = "face_down_creatures_you_control"
     CREATURES_YOU_CONTROL = "creatures_you_control"
     FACE_DOWN_CREATURES = "face_down_creatures"
     NONBASIC_LANDS = "nonbasic_lands"  # judged by the permanent's face-up characteristics when face down
     YOU = "you"  # the controller: cost modifiers
+    OPPONENTS = "opponents"  # each opponent of the controller: prohibitions on players
 
 
 class Layout(StrEnum):
@@ -196,6 +267,23 @@ class Ability:
     target: TargetKind | None = None
     options: tuple[tuple[int, int], ...] = ()  # CHOOSE_PT: the P/T choices
     text: str = ""
+    counter: CounterKind = CounterKind.PLUS_ONE  # COUNTERS, REMOVE_COUNTER: which kind
+    optional: bool = False  # "you may": its controller chooses as it resolves (`choice: true/false`)
+    if_counter: CounterKind | None = None  # 603.4: "if this permanent has a [kind] counter on it"
+    mana: str = ""  # ADD_MANA: the mana symbol it adds, like "C" or "G"
+    spend_only: SpendOnly | None = None  # ADD_MANA: a restriction on spending that mana (106.6)
+
+
+# Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
+KEYWORD_ABILITIES: dict[str, tuple[Ability, ...]] = {
+    # 702.63b: vanishing without a number; 702.63c: each instance works separately
+    "vanishing": (
+        Ability(EffectKind.REMOVE_COUNTER, TriggerEvent.UPKEEP, counter=CounterKind.TIME, if_counter=CounterKind.TIME,
+                text="vanishing: remove a time counter"),
+        Ability(EffectKind.SACRIFICE, TriggerEvent.LAST_TIME_COUNTER_REMOVED,
+                text="vanishing: sacrifice it when the last time counter is removed"),
+    ),
+}
 
 
 # A continuous effect's value, by its kind (see `effect_value`): names (types, colours,
@@ -233,6 +321,8 @@ class Characteristics:
     enchanted_has: tuple[str, ...] = ()  # an Aura's "Enchanted creature has ..."
     statics: tuple[Static, ...] = ()
     enters_as_copy: bool = False  # Clone: "You may have this creature enter as a copy of ..."
+    escalate: str | None = None  # 702.120a: an additional cost for each mode chosen beyond the first
+    draft: DraftText | None = None  # what it says about the Conspiracy draft (905)
     text: str = ""
 
     @property
@@ -319,16 +409,33 @@ def _ability_from_data(a: Any, where: str) -> Ability:
     options = []
     for opt in a.get("options") or ():
         options.append(_pt(opt, where))
+    grants = tuple(str(g).lower() for g in a.get("grants") or ())
+    unknown = [g for g in grants if g not in KEYWORD_ABILITIES]
+    if unknown:
+        raise CardDataError(f"{where}: can't grant {unknown[0]!r} (known: {', '.join(KEYWORD_ABILITIES)})")
+    if_counter = a.get("if_counter")
+    spend_only = a.get("spend_only")
     return Ability(
         effect=_enum(EffectKind, a.get("effect"), where, "ability effect"),
         event=_enum(TriggerEvent, event, where, "trigger event") if event is not None else None,
         cost=_cost(a.get("cost")),
         count=int(a.get("count", 1)),
-        grants=tuple(str(g) for g in a.get("grants") or ()),
+        grants=grants,
         target=_enum(TargetKind, target, where, "target") if target is not None else None,
         options=tuple(options),
         text=str(a.get("text", "")),
+        counter=_enum(CounterKind, a.get("counter", CounterKind.PLUS_ONE.value), where, "counter kind"),
+        optional=_flag(a.get("optional", False), where, "optional"),
+        if_counter=_enum(CounterKind, if_counter, where, "counter kind") if if_counter is not None else None,
+        mana=str(a.get("mana", "")).strip("{}").upper(),
+        spend_only=_enum(SpendOnly, spend_only, where, "spending restriction") if spend_only is not None else None,
     )
+
+
+def _flag(value: Any, where: str, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise CardDataError(f"{where}: `{key}` must be true or false, not {value!r}")
+    return value
 
 
 def _cost(value: Any) -> ActivationCost | str | None:
@@ -364,7 +471,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         if isinstance(value, list | tuple) and len(value) == 2:
             return int(value[0]), int(value[1])
         return _pt(str(value).replace("+", ""), where)
-    if kind in (ContinuousKind.FACE_DOWN_SPELL_COST, ContinuousKind.TURN_FACE_UP_COST):
+    if kind in (ContinuousKind.FACE_DOWN_SPELL_COST, ContinuousKind.TURN_FACE_UP_COST, ContinuousKind.SPELL_COST):
         if not isinstance(value, int) or isinstance(value, bool):
             raise CardDataError(f"{where}: {kind} needs a number of generic mana, not {value!r}")
         return value
@@ -377,6 +484,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE,
         ContinuousKind.CANT_ATTACK,
         ContinuousKind.CANT_BLOCK,
+        ContinuousKind.ONE_SPELL_EACH_TURN,
     ):
         return None
     if kind is ContinuousKind.ADD_ABILITIES:
@@ -394,9 +502,28 @@ _FACE_KEYS = frozenset(
     {
         "name", "mana_cost", "colors", "types", "subtypes", "supertypes", "pt", "keywords",
         "abilities", "morph", "megamorph", "disguise", "enchanted_has", "static",
-        "enters_as_copy", "text",
+        "enters_as_copy", "escalate", "draft", "text",
     }
 )
+
+
+def _draft_text(d: Any, where: str) -> DraftText:
+    """`draft: {face_up: true, reveal: false, at_random: 3, remove: face_down, turn_down: pack}`."""
+    if not isinstance(d, dict):
+        raise CardDataError(f"{where}: `draft` must be a mapping")
+    unknown = set(d) - {"face_up", "reveal", "at_random", "remove", "turn_down"}
+    if unknown:
+        raise CardDataError(f"{where}: unknown key(s) in `draft`: {', '.join(sorted(map(str, unknown)))}")
+    at_random = d.get("at_random", 0)
+    if not isinstance(at_random, int) or isinstance(at_random, bool) or at_random < 0:
+        raise CardDataError(f"{where}: `draft.at_random` must be a number of cards, not {at_random!r}")
+    return DraftText(
+        face_up=_flag(d.get("face_up", False), where, "draft.face_up"),
+        reveal=_flag(d.get("reveal", False), where, "draft.reveal"),
+        at_random=at_random,
+        remove=_enum(Removal, d["remove"], where, "removal") if d.get("remove") is not None else None,
+        turn_down=_enum(DraftLook, d["turn_down"], where, "draft look") if d.get("turn_down") is not None else None,
+    )
 
 
 def _face_from_data(d: Any, where: str) -> Characteristics:
@@ -428,6 +555,8 @@ def _face_from_data(d: Any, where: str) -> Characteristics:
         enchanted_has=tuple(str(k).lower() for k in d.get("enchanted_has") or ()),
         statics=tuple(static_from_data(x, where) for x in d.get("static") or ()),
         enters_as_copy=bool(d.get("enters_as_copy", False)),
+        escalate=d.get("escalate"),
+        draft=_draft_text(d.get("draft"), where) if d.get("draft") is not None else None,
         text=str(d.get("text", "")),
     )
 

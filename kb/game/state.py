@@ -19,12 +19,17 @@ from kb.game.cards import (
     CardDef,
     Characteristics,
     ContinuousKind,
+    CounterKind,
     EffectKind,
     EffectValue,
     Layout,
     Static,
     TargetKind,
     TriggerEvent,
+    KEYWORD_ABILITIES,
+    SPEND_ONLY,
+    Spend,
+    SpendOnly,
     face_down_characteristics,
     mana_value,
 )
@@ -61,6 +66,7 @@ class FaceDownWay(StrEnum):
     DISGUISE = "disguise"
     EFFECT = "effect"  # Ixidron, Break Open's target, an exiled-face-down card...
     HIDDEN_AGENDA = "hidden_agenda"  # a conspiracy in the command zone (702.106)
+    SCHEME = "scheme"  # a scheme in its owner's scheme deck, in the command zone (904.3)
 
 
 class TurnUpWay(StrEnum):
@@ -70,6 +76,13 @@ class TurnUpWay(StrEnum):
     MORPH = "morph"  # 702.37e (a megamorph ability is a morph ability: 702.37b)
     MEGAMORPH = "megamorph"
     DISGUISE = "disguise"  # 702.168d
+
+
+class Pile(StrEnum):
+    """Which pile an object was grouped into (700.3); piles stay in their zone (700.3c)."""
+
+    FACE_DOWN = "face_down"  # nobody may look at its cards while they are in it
+    FACE_UP = "face_up"  # shown to every player
 
 
 class GameEvent(StrEnum):
@@ -148,23 +161,37 @@ class GameObject:
     tapped: bool = False
     attacking: bool = False
     blocked: bool = False
+    blocking: bool = False
     damage: int = 0
     targets: list[int] = field(default_factory=list)  # a spell's targets (object ids)
     choice: object = None  # a choice made as it resolves or turns face up
     copy_until_face_down: bool = False  # Vesuvan Shapeshifter's copy effect ends when it turns face down
     face_down_values: Characteristics | None = None  # 708.2a: face down "as a 5/5 artifact creature"
     exiled_with: int | None = None  # the object whose effect exiled it (607: linked abilities)
-    plus_counters: int = 0
+    counters: dict[CounterKind, int] = field(default_factory=dict)  # 122.1: by kind
     attached_to: int | None = None
     copy_of: Characteristics | None = None  # layer 1a: copiable values acquired
     effects: list[Effect] = field(default_factory=list)
     face_index: int = 0  # double-faced cards: 0 front, 1 back
     playable_this_turn: bool = False
     may_look: set[str] = field(default_factory=set)  # players an effect lets look (708.5)
+    # Players who know which card a face-down object is without the right to look at it: it was
+    # face up in a public zone when it became face down (708.6: its controller must keep it
+    # distinguishable), or they looked at it to separate it into a pile (700.3).
+    identity_known_to: set[str] = field(default_factory=set)
+    pile: Pile | None = None  # the pile an effect grouped it into (700.3), until it leaves the zone
 
     @property
     def label(self) -> str:
         return self.card.label
+
+    @property
+    def plus_counters(self) -> int:
+        return self.counters.get(CounterKind.PLUS_ONE, 0)
+
+    @plus_counters.setter
+    def plus_counters(self, n: int) -> None:
+        self.counters[CounterKind.PLUS_ONE] = n
 
     @property
     def face_down(self) -> bool:
@@ -183,12 +210,24 @@ class StackAbility:
     targets: list[int] = field(default_factory=list)
     spell_oid: int | None = None  # ward: the spell it counters unless its cost is paid
     last_known: GameObject | None = None  # the source as it last existed, if it left (608.2h)
+    awaiting_targets: bool = False  # its controller has yet to choose its targets (603.3d)
+
+
+@dataclass(frozen=True, slots=True)
+class Mana:
+    """One mana in a pool (106.4), with what produced it and how it may be spent (106.6)."""
+
+    symbol: str  # "C", "G", ...
+    source: str  # the label of the object whose ability produced it
+    spend_only: SpendOnly | None = None
 
 
 @dataclass
 class Player:
     name: str
     life: int = 20
+    mana_pool: list[Mana] = field(default_factory=list)
+    spells_cast_this_turn: int = 0
     library: list[int] = field(default_factory=list)  # object ids, top first
     in_game: bool = True
     land_played: bool = False
@@ -210,6 +249,7 @@ class Game:
         self.events: list[tuple[GameEvent | TriggerEvent, str]] = []  # (event, label), for expectations
         self._next_oid = 1
         self._clock = 0
+        self.combat_damage_prevented = False  # a prevention effect until end of turn (615.1)
 
     # ---- bookkeeping -------------------------------------------------------------------------
 
@@ -316,7 +356,7 @@ class Game:
     def _affects(self, source: GameObject, affects: Affects, obj: GameObject, as_face_up: bool = False) -> bool:
         if affects is Affects.SELF:
             return obj is source
-        if affects is Affects.ENCHANTED:
+        if affects in (Affects.ENCHANTED, Affects.EQUIPPED):
             return source.attached_to == obj.oid and obj is not source
         if affects is Affects.YOU:
             return False
@@ -340,16 +380,56 @@ class Game:
             for st in self.characteristics(source, statics=False).statics
         )
 
-    def _player_modifier(self, player: str, kind: ContinuousKind) -> int:
-        """Cost modifiers from static abilities of permanents `player` controls."""
+    def _player_modifier(self, player: str, kind: ContinuousKind, *, sign: int = 0) -> int:
+        """Cost modifiers from static abilities of permanents `player` controls and of their face-up
+        schemes; `sign` 1 or -1: only the increases or only the reductions (601.2f)."""
         total = 0
-        for source in self.battlefield():
+        for source in self._static_sources():
             if source.controller != player:
                 continue
             for st in self.characteristics(source, statics=False).statics:
                 if st.affects is Affects.YOU and st.kind is kind and isinstance(st.value, int):
-                    total += st.value
+                    if sign == 0 or st.value * sign > 0:
+                        total += st.value
         return total
+
+    def _static_sources(self) -> list[GameObject]:
+        """Objects whose static abilities apply: permanents, and face-up (ongoing) schemes in the
+        command zone (904.6, 113.6)."""
+        schemes = [
+            o for o in self.objects.values()
+            if o.zone is Zone.COMMAND and not o.face_down and "Scheme" in o.card.definition.card_types
+        ]
+        return self.battlefield() + sorted(schemes, key=lambda o: o.timestamp)
+
+    def set_in_motion(self, player: str) -> GameObject:
+        """701.32a: move the top scheme of `player`'s scheme deck off it and turn it face up. No
+        player gets priority in between (701.32b), so an ongoing scheme's static ability applies
+        at once; "when you set this scheme in motion" triggers. Returns the scheme."""
+        deck = sorted(
+            (o for o in self.objects.values()
+             if o.zone is Zone.COMMAND and o.card.owner == player and o.face_down_by is FaceDownWay.SCHEME),
+            key=lambda o: o.oid,
+        )
+        if not deck:
+            raise IllegalAction(f"{player} has no scheme deck")
+        scheme = deck[0]
+        scheme.face_down_by = None
+        self._reveal(scheme)
+        self._emit(TriggerEvent.SET_IN_MOTION, scheme)
+        return scheme
+
+    def _spell_limit(self, player: str) -> str | None:
+        """Why `player` can't cast another spell this turn (a face-up "each opponent can't cast
+        more than one spell each turn"), or None."""
+        if self.players[player].spells_cast_this_turn < 1:
+            return None
+        for source in self._static_sources():
+            for st in self.characteristics(source, statics=False).statics:
+                if st.kind is ContinuousKind.ONE_SPELL_EACH_TURN and st.affects is Affects.OPPONENTS:
+                    if source.controller != player:
+                        return f"{player} can't cast more than one spell each turn ({source.label})"
+        return None
 
     def prohibited(self, obj: GameObject, kind: ContinuousKind) -> bool:
         """101.2: a "can't" effect applies."""
@@ -367,6 +447,10 @@ class Game:
         """Whether `player` may look at the front of `obj`."""
         if not self.players[player].in_game:
             return False
+        if obj.pile is Pile.FACE_DOWN:
+            return False  # nobody looks at a face-down pile until it has moved (Fortune's Favor)
+        if obj.pile is Pile.FACE_UP:
+            return True
         if not obj.face_down:
             return obj.zone not in (Zone.LIBRARY, Zone.HAND) or player == obj.card.owner
         if obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and player == obj.controller:
@@ -385,6 +469,16 @@ class Game:
             ):
                 return True  # 607.2a: only the object that exiled it, and whoever controls it now
         return player in obj.may_look  # 406.3: a face-down exiled card only if an effect allows
+
+    def knows_identity(self, player: str, obj: GameObject) -> bool:
+        """Whether `player` knows which card `obj` is: they may look at it, it was revealed, or
+        they saw it become face down (`identity_known_to`)."""
+        if not self.players[player].in_game:
+            return False
+        return self.can_see(player, obj) or player in obj.identity_known_to or (obj.face_down and obj.card.revealed)
+
+    def _everyone(self) -> set[str]:
+        return {p.name for p in self.players.values() if p.in_game}
 
     def _reveal(self, obj: GameObject) -> None:
         obj.card.revealed = True
@@ -433,6 +527,9 @@ class Game:
                         continue
                     listeners.append((source, ability))
         for source, ability in listeners:
+            if ability.target in _CHOSEN_TARGETS:
+                self._trigger(source, ability, left=left if source is obj else None)
+                continue
             self._trigger(source, ability, targets=[obj.oid] if ability.target else [], left=left if source is obj else None)
 
     def _trigger(
@@ -440,16 +537,47 @@ class Game:
     ) -> None:
         """Put a triggered ability on the stack; `left`: the object its source was on the
         battlefield, for a leaves-the-battlefield ability linked to what that object did (607.2a)."""
+        if ability.if_counter is not None and not source.counters.get(ability.if_counter):
+            return  # 603.4: an intervening "if" that is false: it doesn't trigger
         desc = ability.text or f"{source.label}: {ability.effect}"
         controller = source.controller if source.zone is not Zone.GRAVEYARD else source.card.owner
         item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []))
         if left is not None and ability.effect in _EXILED_WITH_EFFECTS:
             item.source_oid, item.last_known = left.oid, left
-        self.stack.append(item)
         self.events.append((GameEvent.TRIGGERED, source.label))
+        if ability.target in _CHOSEN_TARGETS:
+            if not self._target_candidates(ability.target, source):
+                return  # 603.3d: no legal target can be chosen, so it is removed from the stack
+            item.awaiting_targets = True
+        self.stack.append(item)
+
+    def _target_candidates(self, kind: TargetKind, source: GameObject) -> list[GameObject]:
+        """The objects an ability of `source` could target now (`another`: not its source)."""
+        return [
+            o for o in self.objects.values()
+            if self.is_legal_target(kind, o) and not (kind is TargetKind.ANOTHER_CREATURE and o.oid == source.oid)
+        ]
+
+    def choose_targets(self, label: str, targets: list[str]) -> None:
+        """Choose the targets of the newest triggered ability of `label` that waits for them
+        (603.3d: as it is put on the stack; a target it must have can't be left out)."""
+        waiting = [i for i in self.stack if isinstance(i, StackAbility) and i.awaiting_targets and i.source_label == label]
+        if not waiting:
+            raise IllegalAction(f"no ability of {label} waits for targets")
+        item = waiting[-1]
+        kind = item.ability.target
+        assert kind is not None
+        source = self.objects.get(item.source_oid) or item.last_known
+        chosen = [self.obj(t) for t in targets]
+        allowed = {o.oid for o in self._target_candidates(kind, source)} if source is not None else set()
+        if len(chosen) != 1 or chosen[0].oid not in allowed:
+            raise IllegalAction(f"{label}'s ability needs one target: {kind}, not {', '.join(targets) or 'none'}")
+        item.awaiting_targets = False
+        self._target(item.source_oid, item.controller, chosen[0], item.targets)
 
     def check_state_based_actions(self) -> None:
-        """704.5f/g (toughness 0 or less, lethal damage) and 704.5m (an Aura attached illegally)."""
+        """704.5f/g (toughness 0 or less, lethal damage), 704.5m (an Aura attached illegally) and
+        704.5n (an Equipment attached to a permanent that isn't a creature)."""
         changed = True
         while changed:
             changed = False
@@ -467,6 +595,12 @@ class Game:
                         self._move(obj, Zone.GRAVEYARD)
                         changed = True
                         break
+                if "Equipment" in ch.subtypes and obj.attached_to is not None:
+                    host = self.objects.get(obj.attached_to)
+                    if host is None or host.zone is not Zone.BATTLEFIELD or not self.is_creature(host):
+                        obj.attached_to = None  # 704.5n: unattached; it stays on the battlefield
+                        changed = True
+                        break
 
     # ---- zone changes ------------------------------------------------------------------------
 
@@ -476,7 +610,8 @@ class Game:
         """Move to another zone as a new object (400.7), revealing a face-down permanent or spell
         (708.9). `face_down`: exiled face down (406.3)."""
         last_known = self.characteristics(obj)
-        was_creature = obj.zone is Zone.BATTLEFIELD and "Creature" in last_known.types
+        was_on_battlefield = obj.zone is Zone.BATTLEFIELD
+        was_creature = was_on_battlefield and "Creature" in last_known.types
         if obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and reveal:
             self._reveal(obj)
         self._remove_from_zone(obj)
@@ -493,6 +628,8 @@ class Game:
         if zone is Zone.GRAVEYARD and was_creature:
             self._emit(TriggerEvent.DIES, new, last_known=last_known, left=obj)
             self._emit_others(TriggerEvent.ANOTHER_CREATURE_DIES, new, last_known)
+        if was_on_battlefield:
+            self._emit(TriggerEvent.LEAVES_BATTLEFIELD, new, last_known=last_known, left=obj)
         if zone is Zone.BATTLEFIELD:
             self._entered(new)
         return new
@@ -548,14 +685,22 @@ class Game:
 
     # ---- putting cards onto the battlefield face down ----------------------------------------
 
-    def _put_face_down(self, obj: GameObject, way: FaceDownWay, controller: str) -> GameObject:
+    def _put_face_down(
+        self, obj: GameObject, way: FaceDownWay, controller: str, *, seen: bool | None = None
+    ) -> GameObject:
+        """Put a card onto the battlefield face down; `seen`: whether every player saw which card
+        it is (default: it was face up in a public zone, like Ashcloud Phoenix in a graveyard)."""
         if obj.card.definition.is_double_faced and not self.rules.double_faced_can_be_face_down:
             raise IllegalAction(
                 f"{obj.label}: a double-faced permanent is always face up (711.6, CR {self.rules.date})"
             )
+        if seen is None:
+            seen = not obj.face_down and obj.zone in (Zone.GRAVEYARD, Zone.EXILE, Zone.BATTLEFIELD, Zone.STACK)
         self._remove_from_zone(obj)
         new = self._new_object(obj.card, Zone.BATTLEFIELD, controller)
         new.face_down_by = way  # turned face down before it enters (708.3)
+        if seen:
+            new.identity_known_to = self._everyone()
         self._entered(new)  # face down it has no abilities, so nothing of its own triggers
         return new
 
@@ -642,8 +787,9 @@ class Game:
 
     def face_down_spell_cost(self, player: str) -> str:
         """702.37c / 702.168b: {3}, changed by cost modifiers (601.2f)."""
-        amount = max(0, 3 + self._player_modifier(player, ContinuousKind.FACE_DOWN_SPELL_COST))
-        return f"{{{amount}}}"
+        amount = 3 + self._player_modifier(player, ContinuousKind.FACE_DOWN_SPELL_COST)
+        return _add_generic(_add_generic(f"{{{max(0, amount)}}}", self._player_modifier(
+            player, ContinuousKind.SPELL_COST, sign=1)), self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1))
 
     def cast(
         self,
@@ -654,12 +800,17 @@ class Game:
         targets: list[str] | None = None,
         face: int = 0,
         without_paying: bool = False,
+        spend: list[str] | None = None,
+        modes: int = 1,
     ) -> str:
         """Cast a card from hand (or an exiled card an effect lets you cast); `face_down`: morph,
         megamorph or disguise for {3} (702.37c), or an effect's permission; `face`: 1 casts an
         Adventure or a modal double-faced card's back. Returns the cost paid."""
         obj = self.obj(label)
         self._no_split_second("cast a spell")
+        limit = self._spell_limit(player)
+        if limit is not None:
+            raise IllegalAction(limit)
         from_exile = obj.zone is Zone.EXILE and obj.playable_this_turn
         commander = obj.zone is Zone.COMMAND and obj.card.commander_casts is not None and not obj.face_down
         if not (from_exile or commander) and (obj.zone is not Zone.HAND or obj.card.owner != player):
@@ -690,11 +841,21 @@ class Game:
         else:
             if face and len(definition.faces) < 2:
                 raise IllegalAction(f"{label} has no second face to cast")
-            paid = "" if without_paying else definition.faces[face].mana_cost or ""
+            chosen = definition.faces[face]
+            if modes > 1 and chosen.escalate is None:
+                raise IllegalAction(f"{label} can't be cast with {modes} modes")
+            paid = "" if without_paying else (chosen.mana_cost or "") + (chosen.escalate or "") * (modes - 1)
+            if paid:  # 601.2f: the total cost: increases, then reductions
+                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=1))
+                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1))
         if commander:
             tax = 2 * (obj.card.commander_casts or 0)  # 903.8: {2} more for each earlier cast from there
             paid = _add_generic(paid or "{0}", tax) if tax else paid
+        mana = self._mana_to_spend(player, spend or [], Spend.FACE_DOWN_SPELL if way else Spend.SPELL, paid)
+        if commander:
             obj.card.commander_casts = (obj.card.commander_casts or 0) + 1
+        self._spend(player, mana)
+        self.players[player].spells_cast_this_turn += 1
         self._remove_from_zone(obj)
         spell = self._new_object(obj.card, Zone.STACK, player)
         spell.face_down_by = way
@@ -777,7 +938,13 @@ class Game:
         whether a ward cost is paid, `choice` any other choice made on resolution."""
         if not self.stack:
             raise IllegalAction("the stack is empty")
-        top = self.stack.pop()
+        waiting = [i.source_label for i in self.stack if isinstance(i, StackAbility) and i.awaiting_targets]
+        if waiting:  # 603.3d: targets are chosen before any player gets priority again
+            raise IllegalAction(f"{waiting[0]}'s triggered ability has no targets chosen yet (603.3d)")
+        top = self.stack[-1]
+        if isinstance(top, StackAbility) and top.ability.optional and not isinstance(choice, bool):
+            raise IllegalAction(f"{top.description}: \"you may\": choose true or false as it resolves")
+        self.stack.pop()
         if isinstance(top, StackAbility):
             self._resolve_ability(top, pay=pay, choice=choice)
             return
@@ -801,10 +968,37 @@ class Game:
         perm.face_down_by = way  # 708.4: the permanent a face-down spell becomes is face down
         if copy_of is not None and ch.enters_as_copy:
             perm.copy_of = self.copiable_values(self.obj(copy_of))  # 707.2
+        self._as_enters(perm)
+        self._entered(perm)
+
+    def _as_enters(self, perm: GameObject) -> None:
+        """614.1c: "as this enters" replacements, applied to the battlefield as it is before the
+        permanent (and anything entering with it) is there."""
         for ability in self.characteristics(perm).abilities:
             if ability.event is TriggerEvent.AS_ENTERS and ability.effect is EffectKind.TURN_ALL_OTHER_FACE_DOWN:
-                self.turn_all_face_down(exclude=perm.label)  # before it is on the battlefield (614.1c)
-        self._entered(perm)
+                self.turn_all_face_down(exclude=perm.label)
+
+    def put_onto_battlefield(self, labels: list[str]) -> list[GameObject]:
+        """An effect puts cards onto the battlefield face up at the same time, under their owners'
+        control: their "as this enters" replacements see only what was there before (614.12),
+        so a creature entering with Ixidron is not turned face down; then every newcomer sees
+        the others enter (603.6a)."""
+        objs = [self.obj(label) for label in labels]
+        if len(set(labels)) != len(labels):
+            raise IllegalAction("a card can enter the battlefield only once at a time")
+        if any(o.zone is Zone.BATTLEFIELD for o in objs):
+            raise IllegalAction("a card that is already on the battlefield can't enter it")
+        entering = []
+        for obj in objs:
+            self._remove_from_zone(obj)
+            entering.append(self._new_object(obj.card, Zone.OUTSIDE, obj.card.owner))  # not there yet
+        for obj in entering:
+            self._as_enters(obj)
+        for obj in entering:
+            obj.zone = Zone.BATTLEFIELD
+        for obj in entering:
+            self._entered(obj)
+        return entering
 
     def resolve_all(self) -> None:
         while self.stack:
@@ -821,6 +1015,9 @@ class Game:
             self.events.append((GameEvent.FIZZLED, item.source_label))
             return
         source = self.objects.get(item.source_oid) or item.last_known  # it may have left (113.7a)
+        kind = item.ability.if_counter
+        if kind is not None and (item.source_oid not in self.objects or not source or not source.counters.get(kind)):
+            return  # 603.4: the intervening "if" is checked again on resolution
         self._do(item.ability, item.controller, source, legal, choice)
 
     def counter(self, label: str) -> None:
@@ -853,12 +1050,16 @@ class Game:
     ) -> None:
         """What `ability` does as it resolves (608.2), by its effect kind."""
         targets = targets or []
+        if ability.optional and choice is not True:
+            return  # "you may": its controller chose not to
         if ability.effect in _TARGET_EFFECTS:
             # without a target the ability does it to its own source ("turn this face down")
             on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
             chosen = targets if ability.target else [source] if source is not None and on_battlefield else []
             for t in chosen:
                 _TARGET_EFFECTS[ability.effect](self, ability, controller, t)
+                for keyword in ability.grants:  # "it gains [keyword]" for good (611.2a)
+                    t.effects.append(Effect(ContinuousKind.ADD_ABILITIES, KEYWORD_ABILITIES[keyword], self._tick()))
             return
         handler = _EFFECTS.get(ability.effect)
         if handler is not None:
@@ -905,13 +1106,17 @@ class Game:
         """Whether the special action is allowed now (without taking it)."""
         return self._turn_up_check(self.obj(label), by)[0] is None
 
-    def turn_face_up(self, label: str, by: TurnUpWay = TurnUpWay.MANA, *, choice: object = None) -> str:
+    def turn_face_up(
+        self, label: str, by: TurnUpWay = TurnUpWay.MANA, *, choice: object = None, spend: list[str] | None = None
+    ) -> str:
         """The special action (116.2b): by mana (manifest/cloak: the card's mana cost, 701.40b),
-        morph / megamorph (702.37e) or disguise (702.168d). Returns the cost paid."""
+        morph / megamorph (702.37e) or disguise (702.168d); `spend`: the sources of the pool's
+        mana spent on it. Returns the cost paid."""
         obj = self.obj(label)
         refusal, cost = self._turn_up_check(obj, by)
         if refusal is not None:
             raise IllegalAction(refusal)
+        self._spend(obj.controller, self._mana_to_spend(obj.controller, spend or [], _spend_of(obj, by), cost))
         if obj.zone is Zone.COMMAND:
             obj.face_down_by = None  # a conspiracy's hidden agenda: the named card is revealed
             self.events.append((GameEvent.SPECIAL_ACTION, label))
@@ -986,6 +1191,7 @@ class Game:
         if obj.card.definition.is_double_faced:
             return False
         obj.face_down_by = FaceDownWay.EFFECT
+        obj.identity_known_to |= self._everyone()  # it was face up: everyone saw which it is (708.6)
         if obj.copy_until_face_down:
             obj.copy_of = None
             obj.copy_until_face_down = False
@@ -1016,11 +1222,19 @@ class Game:
     def activate(self, player: str, label: str, *, target: str | None = None) -> None:
         """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down)."""
         obj = self.obj(label)
-        self._no_split_second("activate an ability")
         abilities = [a for a in self.characteristics(obj).abilities if a.event is None]
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
             raise IllegalAction(f"{player} can't activate an ability of {label}")
         ability = abilities[0]
+        if ability.effect is EffectKind.ADD_MANA:
+            # 605.3: a mana ability doesn't use the stack (nor does split second stop it, 702.61b)
+            if ability.cost == "{T}":
+                if obj.tapped:
+                    raise IllegalAction(f"{label} is tapped")
+                obj.tapped = True
+            self.players[player].mana_pool.append(Mana(ability.mana, label, ability.spend_only))
+            return
+        self._no_split_second("activate an ability")
         if ability.cost is ActivationCost.SACRIFICE:
             self._move(obj, Zone.GRAVEYARD)
             self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text, last_known=obj))
@@ -1058,6 +1272,34 @@ class Game:
             raise IllegalAction(f"{label} can be cast only when the stack is empty (307.1)")
         return self.cast(player, label, face_down=face_down)
 
+    def add_counters(self, label: str, kind: CounterKind = CounterKind.PLUS_ONE, count: int = 1) -> None:
+        obj = self.obj(label)
+        obj.counters[kind] = obj.counters.get(kind, 0) + count
+
+    def remove_counter(self, obj: GameObject, kind: CounterKind) -> bool:
+        """Remove one counter of `kind`; removing the last time counter triggers vanishing's
+        sacrifice (702.63a). Returns whether there was one."""
+        if not obj.counters.get(kind):
+            return False
+        obj.counters[kind] -= 1
+        if kind is CounterKind.TIME and obj.counters[kind] == 0:
+            self._emit(TriggerEvent.LAST_TIME_COUNTER_REMOVED, obj)
+        return True
+
+    def separate_into_piles(self, player: str, face_down: list[str], face_up: list[str]) -> None:
+        """`player` looks at the cards and separates them into a face-down and a face-up pile
+        (700.3). The cards stay in their zone (700.3c) and in their order; nobody may look at the
+        face-down pile until it moves (then it is a new object, 400.7), the face-up one is shown
+        to all; the separator knows both."""
+        objs = [self.obj(label) for label in face_down + face_up]
+        if len({o.oid for o in objs}) != len(objs) or len({o.zone for o in objs}) > 1:
+            raise IllegalAction("each card goes into exactly one pile, from one zone (700.3a)")
+        for obj in objs:
+            obj.pile = Pile.FACE_DOWN if obj.label in face_down else Pile.FACE_UP
+            obj.identity_known_to.add(player)
+            if obj.pile is Pile.FACE_UP:
+                self._reveal(obj)
+
     def upkeep(self) -> None:
         for perm in self.battlefield():
             if perm.controller == self.active:
@@ -1073,12 +1315,39 @@ class Game:
                 if ability.event is TriggerEvent.END_STEP:
                     self._trigger(perm, ability)
 
+    def _mana_to_spend(self, player: str, sources: list[str], spend: Spend, cost: str) -> list[Mana]:
+        """The mana of `player`'s pool that `sources` produced, one per label, if it may pay
+        `cost` for `spend` (106.6: a spending restriction; a mana symbol pays its own colour or
+        generic mana). Raises IllegalAction otherwise; the pool is not changed here."""
+        pool = list(self.players[player].mana_pool)
+        chosen: list[Mana] = []
+        for label in sources:
+            found = [m for m in pool if m.source == label]
+            if not found:
+                raise IllegalAction(f"{player} has no mana from {label} to spend")
+            mana = found[0]
+            pool.remove(mana)
+            if mana.spend_only is not None and spend not in SPEND_ONLY[mana.spend_only]:
+                raise IllegalAction(f"the mana from {label} can't be spent on a {spend} (106.6)")
+            chosen.append(mana)
+        if not _can_pay(cost, [m.symbol for m in chosen]):
+            raise IllegalAction(f"{', '.join(m.symbol for m in chosen)} can't pay any part of {cost or 'no cost'}")
+        return chosen
+
+    def _spend(self, player: str, mana: list[Mana]) -> None:
+        for m in mana:
+            self.players[player].mana_pool.remove(m)
+
     def end_turn(self) -> None:
+        self.combat_damage_prevented = False
+        for p in self.players.values():
+            p.mana_pool.clear()  # 500.4: mana empties between steps
+            p.spells_cast_this_turn = 0
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
             obj.playable_this_turn = False
             obj.damage = 0
-            obj.attacking = obj.blocked = False
+            obj.attacking = obj.blocked = obj.blocking = False
         for p in self.players.values():
             p.land_played = False
 
@@ -1109,13 +1378,21 @@ class Game:
         if "flying" in self.characteristics(att).keywords and not {"flying", "reach"} & set(ch.keywords):
             raise IllegalAction(f"{label} can't block {attacker}, which has flying (702.9b)")
         att.blocked = True
+        obj.blocking = True
         self._emit(TriggerEvent.BLOCKS, obj)
         self._emit(TriggerEvent.BLOCKED, att)
 
     def combat_damage(self, label: str, *, to_player: bool = False, blockers: int = 0) -> None:
-        """One combat damage step's damage by `label`: each trigger condition triggers once."""
+        """One combat damage step's damage by `label` (510.2): to the player it attacks (the next
+        player in turn order), its power; each trigger condition triggers once. Prevented damage
+        is not dealt (615.1), so nothing about dealing it triggers."""
         obj = self.obj(label)
+        if self.combat_damage_prevented:
+            return
         if to_player:
+            order = list(self.players)
+            defender = order[(order.index(obj.controller) + 1) % len(order)]
+            self.players[defender].life -= max(0, self.characteristics(obj).power or 0)
             self._emit(TriggerEvent.COMBAT_DAMAGE_TO_PLAYER, obj)
         if blockers:
             self._emit(TriggerEvent.COMBAT_DAMAGE_TO_BLOCKERS, obj)
@@ -1155,7 +1432,7 @@ class Game:
         """708.9: at the end of the game all face-down permanents and spells are revealed, and
         face-down conspiracies in the command zone too (702.106e)."""
         for obj in list(self.objects.values()):
-            if obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK, Zone.COMMAND):
+            if obj.face_down and (obj.zone in (Zone.BATTLEFIELD, Zone.STACK) or obj.face_down_by is FaceDownWay.HIDDEN_AGENDA):
                 self._reveal(obj)
 
     # ---- relations ---------------------------------------------------------------------------
@@ -1217,6 +1494,13 @@ def _apply(ch: Characteristics, eff: Effect) -> Characteristics:
     return ch
 
 
+def _spend_of(obj: GameObject, by: TurnUpWay) -> Spend:
+    """What turning `obj` face up `by` this way pays for (106.6)."""
+    if by is TurnUpWay.MANA:
+        return Spend.CLOAKED_MANA_COST if obj.face_down_by is FaceDownWay.CLOAK else Spend.MANIFESTED_MANA_COST
+    return Spend.DISGUISE_COST if by is TurnUpWay.DISGUISE else Spend.MORPH_COST
+
+
 def _face_down_cost(ch: Characteristics, mechanic: Mechanic) -> str | None:
     """The morph, megamorph or disguise cost of a face (None: it has none); a megamorph cost is
     a morph cost too (702.37b)."""
@@ -1237,6 +1521,22 @@ def _add_generic(cost: str, more: int) -> str:
     rest = "".join(p for p in cost.replace("}", "} ").split() if not p[1:-1].isdigit())
     total = max(0, generic + more)
     return (f"{{{total}}}" if total or not rest else "") + rest
+
+
+def _can_pay(cost: str, symbols: list[str]) -> bool:
+    """Whether mana of these symbols fits into `cost` together: each pays a symbol of its own
+    colour, or generic mana (107.4)."""
+    parts = [p[1:-1].upper() for p in cost.replace("}", "} ").split()]
+    generic = sum(int(p) for p in parts if p.isdigit())
+    coloured = [p for p in parts if not p.isdigit()]
+    for sym in sorted(symbols, key=lambda x: x not in coloured):  # match coloured symbols first
+        if sym in coloured:
+            coloured.remove(sym)
+        elif generic > 0:
+            generic -= 1
+        else:
+            return False
+    return True
 
 
 def _pt_choice(choice: object, options: tuple[tuple[int, int], ...]) -> tuple[int, int]:
@@ -1273,8 +1573,16 @@ def _pump(g: Game, a: Ability, controller: str, t: GameObject) -> None:
 
 
 def _counters(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    if g.is_creature(t):
-        t.plus_counters += a.count
+    if a.counter is not CounterKind.PLUS_ONE or g.is_creature(t):
+        t.counters[a.counter] = t.counters.get(a.counter, 0) + a.count
+
+
+def _remove_counter(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g.remove_counter(t, a.counter)
+
+
+def _sacrifice(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g._move(t, Zone.GRAVEYARD)
 
 
 def _turn_up(g: Game, a: Ability, controller: str, t: GameObject) -> None:
@@ -1352,7 +1660,7 @@ def _exile_self_and_top_then_manifest(g: Game, r: _Resolving) -> None:
     if lib:
         pile.append(g._move(lib[0], Zone.EXILE, reveal=False))
     for card in pile:  # the shuffled pile: scenarios see the order they were exiled
-        g._put_face_down(card, FaceDownWay.MANIFEST, r.controller)
+        g._put_face_down(card, FaceDownWay.MANIFEST, r.controller, seen=False)
 
 
 def _grant_dies_manifest(g: Game, r: _Resolving) -> None:
@@ -1398,6 +1706,28 @@ def _turn_up_exiled_with_this(g: Game, r: _Resolving) -> None:
             g._move(obj, Zone.BATTLEFIELD).controller = r.controller
 
 
+def _exiled_cards_owners_manifest_dread(g: Game, r: _Resolving) -> None:
+    # Unidentified Hovership: each player who owns a card exiled with this very object (607.2a)
+    # manifests dread once, in turn order from the active player (101.4).
+    oid = r.source.oid if r.source is not None else None
+    owners = {o.card.owner for o in g.objects.values() if o.zone is Zone.EXILE and o.exiled_with == oid}
+    order = list(g.players)
+    start = order.index(g.active)
+    for player in order[start:] + order[:start]:
+        if player in owners:
+            g.manifest_dread(player)
+
+
+def _prevent_combat_damage(g: Game, r: _Resolving) -> None:
+    g.combat_damage_prevented = True  # a prevention effect, whatever is in combat (615.1)
+
+
+def _look_at_face_down_in_combat(g: Game, r: _Resolving) -> None:
+    for obj in g.battlefield():
+        if obj.face_down and (obj.attacking or obj.blocking):
+            g.events.append((GameEvent.LOOKED, obj.label))  # 708.5: only as it resolves
+
+
 def _return_self(g: Game, r: _Resolving) -> None:
     if r.source is not None and r.source.zone is Zone.GRAVEYARD:
         down = r.ability.effect is EffectKind.RETURN_SELF_FACE_DOWN or str(r.choice).replace("_", " ") == "face down"
@@ -1408,6 +1738,7 @@ def _return_self(g: Game, r: _Resolving) -> None:
 
 
 _EXILED_WITH_EFFECTS = (
+    EffectKind.EXILED_CARDS_OWNERS_MANIFEST_DREAD,
     EffectKind.TURN_UP_EXILED_WITH_THIS,
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS,
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE,
@@ -1421,6 +1752,8 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, Ability, str, GameObject], Non
     EffectKind.DAMAGE: _damage,
     EffectKind.PUMP: _pump,
     EffectKind.COUNTERS: _counters,
+    EffectKind.REMOVE_COUNTER: _remove_counter,
+    EffectKind.SACRIFICE: _sacrifice,
     EffectKind.TURN_FACE_UP: _turn_up,
     EffectKind.TURN_FACE_DOWN: _turn_down,
     EffectKind.LOOK: _look,
@@ -1444,6 +1777,9 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS: _turn_up_exiled_with_this,
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE: _turn_up_exiled_with_this,
     EffectKind.RETURN_SELF: _return_self,
+    EffectKind.PREVENT_COMBAT_DAMAGE: _prevent_combat_damage,
+    EffectKind.LOOK_AT_FACE_DOWN_IN_COMBAT: _look_at_face_down_in_combat,
+    EffectKind.EXILED_CARDS_OWNERS_MANIFEST_DREAD: _exiled_cards_owners_manifest_dread,
     EffectKind.RETURN_SELF_FACE_DOWN: _return_self,
 }
 
@@ -1469,6 +1805,9 @@ _YOURS = frozenset(
         TriggerEvent.PERMANENT_TURNED_FACE_UP_FROM_GRAVEYARD,
     }
 )
+# Targets its controller chooses as a triggered ability goes on the stack (603.3d), instead of
+# the object its trigger event happened to ("that creature").
+_CHOSEN_TARGETS = frozenset({TargetKind.ANOTHER_CREATURE})
 _CREATURE_ONLY = frozenset(
     {TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP, TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP}
 )
