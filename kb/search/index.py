@@ -53,8 +53,8 @@ from kb.search.glossary import Glossary
 from kb.search.text import fold, tokenize
 
 # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
-# docs.json as arrays, no dense.faiss (nothing read it)
-SCHEMA_VERSION = 4
+# docs.json as arrays, no dense.faiss (nothing read it); 5: entries.npz's names_card
+SCHEMA_VERSION = 5
 META_FILE = "meta.json"
 DOCS_FILE = "docs.json"
 VECTORS_FILE = "vectors.npy"
@@ -92,6 +92,10 @@ class Weights:
     dense_focus: float = 0.6  # share of the asking sentences in a story question's dense score
     rule: float = 0.5  # multiplier of a rule entry's fused score: 3,600 CR texts would crowd out the rulings
     rule_asked: float = 1.0  # that multiplier when the question asks for a rule ("what rule says ...")
+    # Generality prior: a ruling that names its own card ("Keeper of the Lens doesn't stop ...") is
+    # about that card; a question that names none of its cards asks about the mechanic, which the
+    # general rulings (printed under many cards, naming none) and the CR answer. Dev plateau 0.5-0.9.
+    other_card: float = 0.7  # multiplier of such a ruling's fused score
     # Second stage: the question's words and concepts weighed by how rare they are among the first
     # stage's best `local_k` entries. On a corpus about one topic (face-down rulings) the setting
     # words (face down, turn face up, manifest) are in nearly every candidate and decide nothing;
@@ -228,8 +232,10 @@ class EntryTable:
     clause_vocab: list[str]  # the entry's own clause (a rule entry) and every linked clause
     clause_ptr: np.ndarray
     clause_idx: np.ndarray
+    names_card: np.ndarray  # bool: a ruling whose English text names one of its cards (`names_own_card`)
 
-    ARRAYS = ("kinds", "first", "last", "langs", "card_ptr", "card_idx", "clause_ptr", "clause_idx")
+    ARRAYS = ("kinds", "first", "last", "langs", "card_ptr", "card_idx", "clause_ptr", "clause_idx",
+              "names_card")
     STRINGS = ("ids", "card_vocab", "clause_vocab")
 
     @classmethod
@@ -243,7 +249,8 @@ class EntryTable:
                    np.array([_KINDS.index(e.kind) for e in entries], dtype=np.uint8),
                    np.array([(e.first_date or "").encode("ascii") for e in entries], dtype=bytes),
                    np.array([(e.last_date or "").encode("ascii") for e in entries], dtype=bytes),
-                   langs, *cards, *clauses)
+                   langs, *cards, *clauses,
+                   np.array([names_own_card(e) for e in entries], dtype=bool))
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
@@ -266,7 +273,7 @@ class EntryTable:
         arrays["card_vocab"] = _unpack(arrays["card_vocab"])
         arrays["clause_vocab"] = _unpack(arrays["clause_vocab"])
         table = cls(**arrays)
-        ok = all(len(getattr(table, f)) == n for f in ("first", "last", "langs")) and (
+        ok = all(len(getattr(table, f)) == n for f in ("first", "last", "langs", "names_card")) and (
             not n or int(table.kinds.max()) < len(_KINDS))
         for vocab, ptr, idx in ((table.card_vocab, table.card_ptr, table.card_idx),
                                 (table.clause_vocab, table.clause_ptr, table.clause_idx)):
@@ -291,6 +298,26 @@ class EntryTable:
             owner = np.repeat(np.arange(len(self)), np.diff(ptr))
             out[owner[wanted[idx]]] = True
         return out
+
+
+def names_own_card(entry: Entry) -> bool:
+    """Whether `entry` is a ruling whose English text names one of its cards ("If you gain control
+    of Clone Shell, ..."): a ruling about that card, not about the mechanic. A general ruling (the
+    face-down 2/2, turning face up is a special action) is printed under many cards and names none.
+    A card is named by its full name or the part before a comma ("Gonti" of "Gonti, Lord of
+    Luxury"), or one face of a card with several ("Fire" of "Fire // Ice")."""
+    if entry.kind is not Kind.RULING or not entry.cards:
+        return False
+    texts = [entry.text] + [v.text for v in entry.variants_in(Lang.EN)]
+    for card in entry.cards:
+        for name in {card, card.split(",")[0], *card.split(" // ")}:
+            name = name.strip()
+            if len(name) < 3:
+                continue
+            pattern = re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
+            if any(pattern.search(t) for t in texts):
+                return True
+    return False
 
 
 def build_index(
@@ -641,6 +668,9 @@ class Searcher:
                     scores += w.story * self._lexical(parts.story)
                 found = self.cards.named(query)
                 named = [c.name for c in found]
+                if filters.card:  # a card the judge filtered on is one the question is about
+                    wanted = self.card_names_resolve(filters.card)
+                    named += [c for c in self.table.card_vocab if c.casefold() == wanted]
                 # A card named in German or Spanish (or misspelt) is asked about by its English name,
                 # which is what English rulings call it.
                 english = [t for c in found if tokenize(c.said) != tokenize(c.name) for t in tokenize(c.name)]
@@ -689,14 +719,16 @@ class Searcher:
         rule = w.rule_asked if asks_for_rule(query) else w.rule
         if rule != 1.0:
             fused = np.where(self._is_rule, fused * rule, fused)
+        wanted = set(named)
+        of_named = self.table.with_any("card", np.array([c in wanted for c in self.table.card_vocab], dtype=bool))
         if named and w.card:
-            wanted = set(named)
-            vocab = np.array([c in wanted for c in self.table.card_vocab], dtype=bool)
-            fused += w.card * self.table.with_any("card", vocab)
+            fused += w.card * of_named
         if w.local and w.local_k:
             local = self._local(parts, fused, mask)
             if local.max() > 0:
                 fused += w.local * local / local.max()
+        if w.other_card != 1.0:  # last, so the second stage's bonus is discounted with the rest
+            fused = np.where(self.table.names_card & ~of_named, fused * w.other_card, fused)
         return fused
 
     def _local(self, parts: Focus, fused: np.ndarray, mask: np.ndarray) -> np.ndarray:
