@@ -4,8 +4,10 @@ for hybrid, dense only (e5) and lexical only (BM25).
     python bench/search_quality.py                  # open the KB in $KB_HOME (build it if missing), evaluate
     python bench/search_quality.py --rebuild        # build the KB from the bundled corpus first
     python bench/search_quality.py --check          # only verify that every label resolves; no search
-    python bench/search_quality.py --before other_card=1.0   # also hybrid with these weights: a
-                                                    # before/after table (the change being measured undone)
+    python bench/search_quality.py --before other_card=1.0   # also hybrid with these weights: an
+                                                    # ablation table (one change undone on the same index)
+    python bench/search_quality.py --baseline bench/results/search_quality_main.json
+                                                    # a before/after table against recorded hybrid scores
 
 The KB is the one `kb search` uses: `kb.build.build` with the embedder of `KB_EMBEDDER` (default
 sentence-transformers, the real model; the first build converts the model, a few minutes), opened
@@ -246,16 +248,17 @@ def parse_weights(pairs: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def before_after(before: dict[str, Any], after: dict[str, Any], changed: dict[str, Any]) -> str:
+def before_after(before: dict[str, Any], after: dict[str, Any], title: str) -> str:
     """A markdown table of hybrid top-1 / top-3 per set, split and language, before → after."""
-    what = ", ".join(f"{k}={v}" for k, v in changed.items())
-    lines = ["", f"## Before / after (hybrid top-1 / top-3; before = the same index searched with {what})", "",
+    lines = ["", f"## {title}", "",
              "| set | split | lang | n | before top-1 | after top-1 | before top-3 | after top-3 |",
              "|---|---|---|---|---|---|---|---|"]
     for source, per_mode in after["scores"].items():
         for split in SPLITS:
             for lang, a in per_mode["hybrid"][split].items():
-                b = before["scores"][source]["hybrid"][split][lang]
+                b = before["scores"].get(source, {}).get("hybrid", {}).get(split, {}).get(lang)
+                if b is None:
+                    continue
                 lines.append(f"| {source} | {split} | {lang} | {a['n']} | {b['top1']:.2f} | {a['top1']:.2f} | "
                              f"{b['top3']:.2f} | {a['top3']:.2f} |")
     return "\n".join(lines) + "\n"
@@ -290,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
     ap.add_argument("--before", nargs="+", default=[], metavar="NAME=VALUE",
                     help="also search (hybrid) with these Weights and add a before/after table")
+    ap.add_argument("--baseline", type=Path, action="append", default=[], metavar="FILE.json",
+                    help="recorded results (their hybrid scores) to add a before/after table against")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "search_quality")
     args = ap.parse_args(argv)
 
@@ -330,6 +335,7 @@ def main(argv: list[str] | None = None) -> int:
         "Tune on dev; test is reported only."
     )
     md = markdown(result, header)
+    tables: list[str] = []
     if args.before:
         from kb.search.index import Weights
 
@@ -337,10 +343,18 @@ def main(argv: list[str] | None = None) -> int:
         searcher.weights = dataclasses.replace(Weights(), **changed)
         before = evaluate(searcher, questions, entries, ["hybrid"])
         searcher.weights = Weights()
-        table = before_after(before, result, changed)
+        what = ", ".join(f"{k}={v}" for k, v in changed.items())
+        tables.append(before_after(before, result, f"Ablation (hybrid top-1 / top-3): before = the same index "
+                                                   f"searched with {what}"))
+        result["ablation"] = {"weights": changed, "scores": before["scores"]}
+    for path in args.baseline:
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        note = f" ({recorded['note']})" if recorded.get("note") else ""
+        tables.append(before_after(recorded, result, f"Before / after (hybrid top-1 / top-3): before = "
+                                                     f"`{path.name}`{note}"))
+    if tables:
         at = md.index("\n## ")
-        md = md[:at] + "\n" + table + md[at:]
-        result["before"] = {"weights": changed, "scores": before["scores"]}
+        md = md[:at] + "\n" + "".join(tables) + md[at:]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.with_suffix(".md").write_text(md, encoding="utf-8")
     args.out.with_suffix(".json").write_text(

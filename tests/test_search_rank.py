@@ -87,13 +87,20 @@ def test_a_question_that_asks_for_a_rule_is_recognised(question: str, asks: bool
     assert asks_for_rule(question) is asks
 
 
+# A few CR clauses: the CR is a BM25 collection of its own (kb/bm25.py groups), never of one text.
+CLAUSES = [
+    ("c-1", "702.37a", "Morph is a static ability that functions in any zone from which you could play the card."),
+    ("c-2", "708.2a", "A face-down permanent is a 2/2 creature with no text, no name, no subtypes and no mana cost."),
+    ("c-3", "302.6", "A creature's activated ability with the tap symbol in its cost can't be activated unless the creature has been under its controller's control continuously."),
+    ("c-4", "701.26a", "To tap a permanent, turn it sideways from an upright position."),
+]
 RULE_TEXT = "Turning a face-down creature face up is a special action. It doesn't use the stack."
 RULING_TEXT = "Turning a face-down creature face up is a special action, so it doesn't use the stack and can't be responded to."
 
 
 def test_a_rule_question_is_answered_with_the_clause(tmp_path: Path) -> None:
     entries = [_entry("r-special", RULING_TEXT), _entry("c-special", RULE_TEXT, Kind.RULE, "702.37e"),
-               *(_entry(i, t) for i, t in SETTING)]
+               *(_entry(i, t) for i, t in SETTING), *(_entry(i, t, Kind.RULE, clause=c) for i, c, t in CLAUSES)]
     searcher = _searcher(tmp_path, entries)
     asked = searcher.search("What rule says turning a face-down creature face up is a special action?", limit=2)
     assert asked[0].entry.id == "c-special"
@@ -232,3 +239,17 @@ def test_a_question_that_names_the_card_keeps_that_cards_ruling_first(tmp_path: 
 def test_a_card_filter_counts_as_naming_the_card(tmp_path: Path) -> None:
     hits = _look_searcher(tmp_path).search("Can I look at my opponent's face-down creatures?", card="Keeper of the Lens")
     assert [h.entry.id for h in hits] == ["r-keeper"]
+
+
+
+
+def test_a_rulings_lexical_score_is_weighed_among_the_rulings_only(tmp_path: Path) -> None:
+    """The CR's clauses are their own BM25 collection: adding them does not change how a ruling's
+    words weigh (among thousands of clauses "face down" is rare, among the rulings it is everywhere)."""
+    rulings = [_entry(i, t) for i, t in SETTING]
+    clauses = [_entry(i, t, Kind.RULE, clause=c) for i, c, t in CLAUSES]
+    question = "Is my tapped manifested creature untapped when I turn it face up?"
+    alone = {h.entry.id: h.lexical for h in _searcher(tmp_path / "a", rulings).search(question, limit=10)}
+    with_cr = {h.entry.id: h.lexical for h in _searcher(tmp_path / "b", rulings + clauses).search(
+        question, limit=10, kind="ruling")}
+    assert alone == with_cr and any(alone.values())

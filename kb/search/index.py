@@ -12,7 +12,8 @@ An index folder holds
                k hits are fetched by id (`fetch`, e.g. `kb.store.KB.entries_by_id`)
   bm25.npz     BM25 weight of every (row, term), terms being the text's tokens and its glossary
                concept tokens (kb/bm25.py: plain numpy arrays, so a query needs neither scipy nor
-               a pass over every document per query term)
+               a pass over every document per query term); rulings and CR clauses each with the
+               idf of their own kind
   glossary.json  the glossary compiled at build time (queries never parse YAML)
   cards.json   card names in every language and what each card's Oracle text is about
                (kb/search/cardnames.py), so a query never parses the Oracle file
@@ -53,7 +54,8 @@ from kb.search.glossary import Glossary
 from kb.search.text import fold, tokenize
 
 # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
-# docs.json as arrays, no dense.faiss (nothing read it); 5: entries.npz's names_card
+# docs.json as arrays, no dense.faiss (nothing read it); 5: entries.npz's names_card, bm25.npz
+# with an idf per kind
 SCHEMA_VERSION = 5
 META_FILE = "meta.json"
 DOCS_FILE = "docs.json"
@@ -91,6 +93,10 @@ class Weights:
     story: float = 0.3  # BM25 weight of the story around the asking sentences
     dense_focus: float = 0.6  # share of the asking sentences in a story question's dense score
     rule: float = 0.5  # multiplier of a rule entry's fused score: 3,600 CR texts would crowd out the rulings
+    # BM25 weighs a ruling's terms among the rulings and a clause's among the CR (bm25.npz is built
+    # with a group per kind); a clause's BM25 is then scaled by this before the two are ranked together
+    # (not when the question asks for a rule).
+    rule_lexical: float = 0.3
     rule_asked: float = 1.0  # that multiplier when the question asks for a rule ("what rule says ...")
     # Generality prior: a ruling that names its own card ("Keeper of the Lens doesn't stop ...") is
     # about that card; a question that names none of its cards asks about the mechanic, which the
@@ -349,7 +355,9 @@ def build_index(
     for d in docs:
         tokens = tokenize(d.text)
         doc_tokens.append(tokens + glossary.concept_tokens(tokens))
-    bm25 = BM25Matrix.build(doc_tokens)
+    # Rulings and CR clauses are two collections, each with its own idf: among the CR's thousands of
+    # clauses "face down" and "morph" are rare, among the rulings they are in nearly every text.
+    bm25 = BM25Matrix.build(doc_tokens, groups=[int(entries[d.entry].kind is Kind.RULE) for d in docs])
     meta = {
         "schema": SCHEMA_VERSION,
         "model": embedder.name,
@@ -463,6 +471,7 @@ class Searcher:
         # per document: its hubness (`hubness`); an index built without it has none
         self._hub = hub if hub is not None else np.zeros(len(doc_entry), dtype=np.float32)
         self._is_rule = table.kind_is(Kind.RULE)
+        self._doc_is_rule = self._is_rule[doc_entry]
         self._cards: Any = None
         self._vectors = vectors
         self._bm25 = bm25
@@ -680,6 +689,8 @@ class Searcher:
                 if extra and w.oracle:
                     extra += self.glossary.concept_tokens(extra)
                     scores += w.oracle * self._bm25.scores(extra)
+            if w.rule_lexical != 1.0 and not asks_for_rule(query):
+                scores = np.where(self._doc_is_rule, scores * w.rule_lexical, scores)
             scores = np.where(scored, scores, 0.0)
             np.maximum.at(lexical, self._doc_entry, scores.astype(np.float32))
 
