@@ -46,7 +46,7 @@ class BM25Matrix:
         parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         for g in dict.fromkeys(group.tolist()):
             members = np.flatnonzero(group == g)
-            rows, cols, weight = _collection([corpus[i] for i in members], vocab, k1, b, epsilon)
+            rows, cols, weight = _collection([corpus[int(i)] for i in members], vocab, k1, b, epsilon)
             parts.append((members[rows], cols, weight))
         row_a = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
         col_a = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
