@@ -4,6 +4,10 @@ for hybrid, dense only (e5) and lexical only (BM25).
     python bench/search_quality.py                  # open the KB in $KB_HOME (build it if missing), evaluate
     python bench/search_quality.py --rebuild        # build the KB from the bundled corpus first
     python bench/search_quality.py --check          # only verify that every label resolves; no search
+    python bench/search_quality.py --before other_card=1.0   # also hybrid with these weights: an
+                                                    # ablation table (one change undone on the same index)
+    python bench/search_quality.py --baseline bench/results/search_quality_main.json
+                                                    # a before/after table against recorded hybrid scores
 
 The KB is the one `kb search` uses: `kb.build.build` with the embedder of `KB_EMBEDDER` (default
 sentence-transformers, the real model; the first build converts the model, a few minutes), opened
@@ -17,6 +21,7 @@ bench/results/search_quality.md and .json; every test-split miss (not first) is 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -228,6 +233,37 @@ def markdown(result: dict[str, Any], header: str) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
+def parse_weights(pairs: Sequence[str]) -> dict[str, Any]:
+    """`name=value` pairs of `kb.search.index.Weights` fields, each value as the field's type."""
+    from kb.search.index import Weights
+
+    fields = {f.name: f for f in dataclasses.fields(Weights)}
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name not in fields or not value:
+            raise SystemExit(f"--before wants NAME=VALUE of a Weights field, not {pair!r}")
+        default = getattr(Weights(), name)
+        out[name] = type(default)(float(value)) if isinstance(default, (int, float)) else value
+    return out
+
+
+def before_after(before: dict[str, Any], after: dict[str, Any], title: str) -> str:
+    """A markdown table of hybrid top-1 / top-3 per set, split and language, before → after."""
+    lines = ["", f"## {title}", "",
+             "| set | split | lang | n | before top-1 | after top-1 | before top-3 | after top-3 |",
+             "|---|---|---|---|---|---|---|---|"]
+    for source, per_mode in after["scores"].items():
+        for split in SPLITS:
+            for lang, a in per_mode["hybrid"][split].items():
+                b = before["scores"].get(source, {}).get("hybrid", {}).get(split, {}).get(lang)
+                if b is None:
+                    continue
+                lines.append(f"| {source} | {split} | {lang} | {a['n']} | {b['top1']:.2f} | {a['top1']:.2f} | "
+                             f"{b['top3']:.2f} | {a['top3']:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
 def open_kb(home: Path, rebuild: bool) -> tuple[Any, float]:
     """The KB in `home`, built from the bundled corpus first when asked or missing; build seconds."""
     from kb import store
@@ -255,6 +291,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rebuild", action="store_true", help="build the KB first even if one exists")
     ap.add_argument("--check", action="store_true", help="only check that every label resolves")
     ap.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
+    ap.add_argument("--before", nargs="+", default=[], metavar="NAME=VALUE",
+                    help="also search (hybrid) with these Weights and add a before/after table")
+    ap.add_argument("--baseline", type=Path, action="append", default=[], metavar="FILE.json",
+                    help="recorded results (their hybrid scores) to add a before/after table against")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "search_quality")
     args = ap.parse_args(argv)
 
@@ -295,6 +335,26 @@ def main(argv: list[str] | None = None) -> int:
         "Tune on dev; test is reported only."
     )
     md = markdown(result, header)
+    tables: list[str] = []
+    if args.before:
+        from kb.search.index import Weights
+
+        changed = parse_weights(args.before)
+        searcher.weights = dataclasses.replace(Weights(), **changed)
+        before = evaluate(searcher, questions, entries, ["hybrid"])
+        searcher.weights = Weights()
+        what = ", ".join(f"{k}={v}" for k, v in changed.items())
+        tables.append(before_after(before, result, f"Ablation (hybrid top-1 / top-3): before = the same index "
+                                                   f"searched with {what}"))
+        result["ablation"] = {"weights": changed, "scores": before["scores"]}
+    for path in args.baseline:
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        note = f" ({recorded['note']})" if recorded.get("note") else ""
+        tables.append(before_after(recorded, result, f"Before / after (hybrid top-1 / top-3): before = "
+                                                     f"`{path.name}`{note}"))
+    if tables:
+        at = md.index("\n## ")
+        md = md[:at] + "\n" + "".join(tables) + md[at:]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.with_suffix(".md").write_text(md, encoding="utf-8")
     args.out.with_suffix(".json").write_text(

@@ -33,52 +33,28 @@ class BM25Matrix:
 
     @classmethod
     def build(cls, corpus: Sequence[Sequence[str]], k1: float = K1, b: float = B,
-              epsilon: float = EPSILON) -> BM25Matrix:
-        """The weights of every term of every document of `corpus` (lists of tokens)."""
+              epsilon: float = EPSILON, groups: Sequence[int] | None = None) -> BM25Matrix:
+        """The weights of every term of every document of `corpus` (lists of tokens).
+
+        `groups` (an int per document) gives each group its own collection statistics (document
+        frequencies, so idf, and mean length): a term weighs what it is worth among the documents
+        of its own group. Without it the corpus is one collection."""
+        group = np.zeros(len(corpus), dtype=np.int64) if groups is None else np.asarray(groups, dtype=np.int64)
+        if group.shape != (len(corpus),):
+            raise ValueError("groups must give one group per document")
         vocab: dict[str, int] = {}
-        df: list[int] = []  # documents per term, in first-seen order (the order rank_bm25 sums idf in)
-        rows: list[int] = []
-        cols: list[int] = []
-        tfs: list[int] = []
-        doc_len = np.array([len(d) for d in corpus], dtype=np.int64)
-        for row, document in enumerate(corpus):
-            freqs: dict[str, int] = {}
-            for word in document:
-                freqs[word] = freqs.get(word, 0) + 1
-            for word, tf in freqs.items():
-                col = vocab.get(word)
-                if col is None:
-                    col = vocab[word] = len(df)
-                    df.append(0)
-                df[col] += 1
-                rows.append(row)
-                cols.append(col)
-                tfs.append(tf)
-        n = len(corpus)
-        idf = [0.0] * len(df)
-        idf_sum = 0.0
-        negative = []
-        for col, freq in enumerate(df):
-            value = math.log(n - freq + 0.5) - math.log(freq + 0.5)
-            idf[col] = value
-            idf_sum += value
-            if value < 0:
-                negative.append(col)
-        if df:
-            eps = epsilon * (idf_sum / len(df))
-            for col in negative:
-                idf[col] = eps
-        row_a = np.array(rows, dtype=np.int64)
-        col_a = np.array(cols, dtype=np.int64)
-        tf_a = np.array(tfs, dtype=np.int64)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            avgdl = int(doc_len.sum()) / n if n else 0.0
-            ctd = k1 * (1 - b + b * doc_len / avgdl) if n else doc_len.astype(np.float64)
-            weight = np.array(idf, dtype=np.float64)[col_a] * (tf_a * (k1 + 1) / (tf_a + ctd[row_a]))
-        order = np.argsort(col_a, kind="stable")  # by column, rows stay ascending within one
-        indptr = np.zeros(len(df) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(col_a, minlength=len(df)), out=indptr[1:])
-        return cls(vocab, indptr, row_a[order].astype(np.int32), weight[order], n)
+        parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        for g in dict.fromkeys(group.tolist()):
+            members = np.flatnonzero(group == g)
+            rows, cols, weight = _collection([corpus[int(i)] for i in members], vocab, k1, b, epsilon)
+            parts.append((members[rows], cols, weight))
+        row_a = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
+        col_a = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.int64)
+        weight = np.concatenate([p[2] for p in parts]) if parts else np.zeros(0, dtype=np.float64)
+        order = np.lexsort((row_a, col_a))  # by column, rows ascending within one
+        indptr = np.zeros(len(vocab) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(col_a, minlength=len(vocab)), out=indptr[1:])
+        return cls(vocab, indptr, row_a[order].astype(np.int32), weight[order], len(corpus))
 
     def scores(self, query: Iterable[str]) -> np.ndarray:
         """BM25 of `query` (a token list) against every document, as rank_bm25's `get_scores`."""
@@ -123,3 +99,55 @@ class BM25Matrix:
             raise ValueError("BM25 matrix is inconsistent")
         return cls({str(t): i for i, t in enumerate(vocab.tolist())}, indptr.astype(np.int64),
                    indices, weights.astype(np.float64, copy=False), n_docs)
+
+
+def _collection(corpus: Sequence[Sequence[str]], vocab: dict[str, int], k1: float, b: float,
+                epsilon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row, column, weight) of every (document, term) of one collection, rows counted within it;
+    its new terms join `vocab`. rank_bm25's arithmetic: idf summed in first-seen order, floored."""
+    first_seen: dict[int, int] = {}  # column → position in df
+    df: list[int] = []
+    df_col: list[int] = []
+    rows: list[int] = []
+    cols: list[int] = []
+    tfs: list[int] = []
+    doc_len = np.array([len(d) for d in corpus], dtype=np.int64)
+    for row, document in enumerate(corpus):
+        freqs: dict[str, int] = {}
+        for word in document:
+            freqs[word] = freqs.get(word, 0) + 1
+        for word, tf in freqs.items():
+            col = vocab.setdefault(word, len(vocab))
+            pos = first_seen.get(col)
+            if pos is None:
+                pos = first_seen[col] = len(df)
+                df.append(0)
+                df_col.append(col)
+            df[pos] += 1
+            rows.append(row)
+            cols.append(col)
+            tfs.append(tf)
+    n = len(corpus)
+    idf = [0.0] * len(df)
+    idf_sum = 0.0
+    negative = []
+    for pos, freq in enumerate(df):
+        value = math.log(n - freq + 0.5) - math.log(freq + 0.5)
+        idf[pos] = value
+        idf_sum += value
+        if value < 0:
+            negative.append(pos)
+    if df:
+        eps = epsilon * (idf_sum / len(df))
+        for pos in negative:
+            idf[pos] = eps
+    idf_by_col = np.zeros(len(vocab), dtype=np.float64)
+    idf_by_col[np.array(df_col, dtype=np.int64)] = np.array(idf, dtype=np.float64)
+    row_a = np.array(rows, dtype=np.int64)
+    col_a = np.array(cols, dtype=np.int64)
+    tf_a = np.array(tfs, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        avgdl = int(doc_len.sum()) / n if n else 0.0
+        ctd = k1 * (1 - b + b * doc_len / avgdl) if n else doc_len.astype(np.float64)
+        weight = idf_by_col[col_a] * (tf_a * (k1 + 1) / (tf_a + ctd[row_a]))
+    return row_a, col_a, weight

@@ -56,3 +56,24 @@ def test_truncated_matrix_is_a_value_error() -> None:
     data = BM25Matrix.build([["a", "b"], ["b", "c"]]).to_bytes()
     with pytest.raises(ValueError):
         BM25Matrix.from_bytes(data[: len(data) // 2])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_each_group_is_scored_as_its_own_collection(seed: int) -> None:
+    """With groups, a document's scores are those of a matrix built from its group alone (its idf
+    and mean length are its group's), whatever the other groups hold."""
+    rng = random.Random(seed)
+    corpus = _corpus(rng) + _corpus(rng)
+    groups = [rng.randint(0, 2) for _ in corpus]
+    matrix = BM25Matrix.build(corpus, groups=groups)
+    for g in set(groups):
+        members = [i for i, x in enumerate(groups) if x == g]
+        alone = BM25Matrix.build([corpus[i] for i in members])
+        for _ in range(10):
+            query = [rng.choice(WORDS) for _ in range(rng.randint(1, 6))]
+            assert matrix.scores(query)[members].tolist() == alone.scores(query).tolist()
+
+
+def test_groups_must_name_one_group_per_document() -> None:
+    with pytest.raises(ValueError):
+        BM25Matrix.build([["a"], ["b"]], groups=[0])

@@ -90,13 +90,20 @@ def test_a_question_that_asks_for_a_rule_is_recognised(question: str, asks: bool
     assert asks_for_rule(question) is asks
 
 
+# A few CR clauses: the CR is a BM25 collection of its own (kb/bm25.py groups), never of one text.
+CLAUSES = [
+    ("c-1", "702.37a", "Morph is a static ability that functions in any zone from which you could play the card."),
+    ("c-2", "708.2a", "A face-down permanent is a 2/2 creature with no text, no name, no subtypes and no mana cost."),
+    ("c-3", "302.6", "A creature's activated ability with the tap symbol in its cost can't be activated unless the creature has been under its controller's control continuously."),
+    ("c-4", "701.26a", "To tap a permanent, turn it sideways from an upright position."),
+]
 RULE_TEXT = "Turning a face-down creature face up is a special action. It doesn't use the stack."
 RULING_TEXT = "Turning a face-down creature face up is a special action, so it doesn't use the stack and can't be responded to."
 
 
 def test_a_rule_question_is_answered_with_the_clause(tmp_path: Path) -> None:
     entries = [_entry("r-special", RULING_TEXT), _entry("c-special", RULE_TEXT, Kind.RULE, "702.37e"),
-               *(_entry(i, t) for i, t in SETTING)]
+               *(_entry(i, t) for i, t in SETTING), *(_entry(i, t, Kind.RULE, clause=c) for i, c, t in CLAUSES)]
     searcher = _searcher(tmp_path, entries)
     asked = searcher.search("What rule says turning a face-down creature face up is a special action?", limit=2)
     assert asked[0].entry.id == "c-special"
@@ -165,3 +172,87 @@ def test_hubness_above_the_sample_size_still_finds_the_hub_and_is_exact_below_it
     sampled = hubness(vectors, owners, k=5, sample=60)
     assert int(np.argmax(sampled)) == int(np.argmax(exact)) == 7
     assert not np.array_equal(sampled, exact)  # the sample was used
+
+
+# ------------------------------------------------------------ generality prior
+def _ruling(eid: str, text: str, cards: tuple[str, ...]) -> Entry:
+    variant = Variant(text, text, Lang.EN, "2018-07-13", "seed", 1, Relation.CANONICAL, 1.0, cards[0])
+    return Entry(eid, Kind.RULING, text, cards, "2018-07-13", "2018-07-13", (variant,))
+
+
+@pytest.mark.parametrize("text, cards, names", [
+    ("Keeper of the Lens doesn't stop your opponents from looking at face-down creatures.", ("Keeper of the Lens",), True),
+    ("Gonti doesn't change when you can cast the exiled card.", ("Gonti, Lord of Luxury",), True),
+    ("If you cast Ice, you draw a card.", ("Fire // Ice",), True),
+    ("The face-down permanent is a 2/2 creature with no name.", ("Lightform", "Ixidron"), False),
+    ("Only the controller of a face-down creature can look at it.", ("Keeper of the Lens",), False),
+    ("A lens of clarity is not a card name when written in lower case.", ("Lens of Clarity",), False),
+])
+def test_a_ruling_names_its_own_card_only_when_its_text_says_the_name(text: str, cards: tuple[str, ...],
+                                                                       names: bool) -> None:
+    from kb.search.index import names_own_card
+
+    assert names_own_card(_ruling("r-x", text, cards)) is names
+
+
+def test_a_rule_entry_never_names_its_own_card() -> None:
+    from kb.search.index import names_own_card
+
+    rule = _entry("c-1", "Keeper of the Lens is a creature.", Kind.RULE, clause="708.5")
+    assert not names_own_card(rule)
+
+
+# The known failure: for a question that names no card, rulings about one card (Keeper of the Lens,
+# Lens of Clarity) outranked the general ruling that answers it.
+LOOK = [
+    _ruling("r-keeper", "Keeper of the Lens doesn't stop your opponents from looking at face-down creatures they control.",
+            ("Keeper of the Lens",)),
+    _ruling("r-lens", "Lens of Clarity doesn't stop your opponents from looking at face-down creatures they control.",
+            ("Lens of Clarity",)),
+    _ruling("r-general", "Only the controller of a face-down creature can look at it.", ("Lightform", "Ixidron")),
+    _ruling("r-other", "A face-down creature is a 2/2 creature with no name, mana cost or creature types.", ("Lightform",)),
+] + [_entry(i, t) for i, t in SETTING]
+
+
+def _look_searcher(tmp_path: Path, **weights: object) -> Searcher:
+    from kb.normalize import name_key
+    from kb.search.cardnames import CardIndex, CardMatcher
+    from kb.search.index import Weights
+
+    cards = CardIndex(CardMatcher({name_key(n): n for n in ("Keeper of the Lens", "Lens of Clarity")}), {})
+    build_index(LOOK, tmp_path / "index", FakeEmbedder(), cards=cards)
+    return Searcher.load(tmp_path / "index", LOOK, query_embedder=FakeEmbedder(),
+                         weights=dataclasses.replace(Weights(), **weights))
+
+
+def test_a_general_question_gets_the_general_ruling_before_one_cards_ruling(tmp_path: Path) -> None:
+    question = "Can I look at my opponent's face-down creatures?"
+    without = _look_searcher(tmp_path / "a", other_card=1.0).search(question, limit=3)
+    assert without[0].entry.id != "r-general"  # the card rulings share more words with the question
+    hits = _look_searcher(tmp_path / "b").search(question, limit=3)
+    assert hits[0].entry.id == "r-general"
+
+
+def test_a_question_that_names_the_card_keeps_that_cards_ruling_first(tmp_path: Path) -> None:
+    question = "Does Keeper of the Lens stop my opponent from looking at face-down creatures?"
+    hits = _look_searcher(tmp_path).search(question, limit=3)
+    assert hits[0].entry.id == "r-keeper"
+
+
+def test_a_card_filter_counts_as_naming_the_card(tmp_path: Path) -> None:
+    hits = _look_searcher(tmp_path).search("Can I look at my opponent's face-down creatures?", card="Keeper of the Lens")
+    assert [h.entry.id for h in hits] == ["r-keeper"]
+
+
+
+
+def test_a_rulings_lexical_score_is_weighed_among_the_rulings_only(tmp_path: Path) -> None:
+    """The CR's clauses are their own BM25 collection: adding them does not change how a ruling's
+    words weigh (among thousands of clauses "face down" is rare, among the rulings it is everywhere)."""
+    rulings = [_entry(i, t) for i, t in SETTING]
+    clauses = [_entry(i, t, Kind.RULE, clause=c) for i, c, t in CLAUSES]
+    question = "Is my tapped manifested creature untapped when I turn it face up?"
+    alone = {h.entry.id: h.lexical for h in _searcher(tmp_path / "a", rulings).search(question, limit=10)}
+    with_cr = {h.entry.id: h.lexical for h in _searcher(tmp_path / "b", rulings + clauses).search(
+        question, limit=10, kind="ruling")}
+    assert alone == with_cr and any(alone.values())

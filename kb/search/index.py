@@ -12,7 +12,8 @@ An index folder holds
                k hits are fetched by id (`fetch`, e.g. `kb.store.KB.entries_by_id`)
   bm25.npz     BM25 weight of every (row, term), terms being the text's tokens and its glossary
                concept tokens (kb/bm25.py: plain numpy arrays, so a query needs neither scipy nor
-               a pass over every document per query term)
+               a pass over every document per query term); rulings and CR clauses each with the
+               idf of their own kind
   glossary.json  the glossary compiled at build time (queries never parse YAML)
   cards.json   card names in every language and what each card's Oracle text is about
                (kb/search/cardnames.py), so a query never parses the Oracle file
@@ -54,8 +55,9 @@ from kb.search.glossary import Glossary
 from kb.search.text import fold, tokenize
 
 # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
-# docs.json as arrays, no dense.faiss (nothing read it)
-SCHEMA_VERSION = 4
+# docs.json as arrays, no dense.faiss (nothing read it); 5: entries.npz's names_card, bm25.npz
+# with an idf per kind
+SCHEMA_VERSION = 5
 META_FILE = "meta.json"
 DOCS_FILE = "docs.json"
 VECTORS_FILE = "vectors.npy"
@@ -92,7 +94,15 @@ class Weights:
     story: float = 0.3  # BM25 weight of the story around the asking sentences
     dense_focus: float = 0.6  # share of the asking sentences in a story question's dense score
     rule: float = 0.5  # multiplier of a rule entry's fused score: 3,600 CR texts would crowd out the rulings
+    # BM25 weighs a ruling's terms among the rulings and a clause's among the CR (bm25.npz is built
+    # with a group per kind); a clause's BM25 is then scaled by this before the two are ranked together
+    # (not when the question asks for a rule).
+    rule_lexical: float = 0.3
     rule_asked: float = 1.0  # that multiplier when the question asks for a rule ("what rule says ...")
+    # Generality prior: a ruling that names its own card ("Keeper of the Lens doesn't stop ...") is
+    # about that card; a question that names none of its cards asks about the mechanic, which the
+    # general rulings (printed under many cards, naming none) and the CR answer. Dev plateau 0.5-0.9.
+    other_card: float = 0.7  # multiplier of such a ruling's fused score
     # Second stage: the question's words and concepts weighed by how rare they are among the first
     # stage's best `local_k` entries. On a corpus about one topic (face-down rulings) the setting
     # words (face down, turn face up, manifest) are in nearly every candidate and decide nothing;
@@ -229,8 +239,10 @@ class EntryTable:
     clause_vocab: list[str]  # the entry's own clause (a rule entry) and every linked clause
     clause_ptr: np.ndarray
     clause_idx: np.ndarray
+    names_card: np.ndarray  # bool: a ruling whose English text names one of its cards (`names_own_card`)
 
-    ARRAYS = ("kinds", "first", "last", "langs", "card_ptr", "card_idx", "clause_ptr", "clause_idx")
+    ARRAYS = ("kinds", "first", "last", "langs", "card_ptr", "card_idx", "clause_ptr", "clause_idx",
+              "names_card")
     STRINGS = ("ids", "card_vocab", "clause_vocab")
 
     @classmethod
@@ -244,7 +256,8 @@ class EntryTable:
                    np.array([_KINDS.index(e.kind) for e in entries], dtype=np.uint8),
                    np.array([(e.first_date or "").encode("ascii") for e in entries], dtype=bytes),
                    np.array([(e.last_date or "").encode("ascii") for e in entries], dtype=bytes),
-                   langs, *cards, *clauses)
+                   langs, *cards, *clauses,
+                   np.array([names_own_card(e) for e in entries], dtype=bool))
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
@@ -267,7 +280,7 @@ class EntryTable:
         arrays["card_vocab"] = _unpack(arrays["card_vocab"])
         arrays["clause_vocab"] = _unpack(arrays["clause_vocab"])
         table = cls(**arrays)
-        ok = all(len(getattr(table, f)) == n for f in ("first", "last", "langs")) and (
+        ok = all(len(getattr(table, f)) == n for f in ("first", "last", "langs", "names_card")) and (
             not n or int(table.kinds.max()) < len(_KINDS))
         for vocab, ptr, idx in ((table.card_vocab, table.card_ptr, table.card_idx),
                                 (table.clause_vocab, table.clause_ptr, table.clause_idx)):
@@ -292,6 +305,26 @@ class EntryTable:
             owner = np.repeat(np.arange(len(self)), np.diff(ptr))
             out[owner[wanted[idx]]] = True
         return out
+
+
+def names_own_card(entry: Entry) -> bool:
+    """Whether `entry` is a ruling whose English text names one of its cards ("If you gain control
+    of Clone Shell, ..."): a ruling about that card, not about the mechanic. A general ruling (the
+    face-down 2/2, turning face up is a special action) is printed under many cards and names none.
+    A card is named by its full name or the part before a comma ("Gonti" of "Gonti, Lord of
+    Luxury"), or one face of a card with several ("Fire" of "Fire // Ice")."""
+    if entry.kind is not Kind.RULING or not entry.cards:
+        return False
+    texts = [entry.text] + [v.text for v in entry.variants_in(Lang.EN)]
+    for card in entry.cards:
+        for name in {card, card.split(",")[0], *card.split(" // ")}:
+            name = name.strip()
+            if len(name) < 3:
+                continue
+            pattern = re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
+            if any(pattern.search(t) for t in texts):
+                return True
+    return False
 
 
 def build_index(
@@ -323,7 +356,9 @@ def build_index(
     for d in docs:
         tokens = tokenize(d.text)
         doc_tokens.append(tokens + glossary.concept_tokens(tokens))
-    bm25 = BM25Matrix.build(doc_tokens)
+    # Rulings and CR clauses are two collections, each with its own idf: among the CR's thousands of
+    # clauses "face down" and "morph" are rare, among the rulings they are in nearly every text.
+    bm25 = BM25Matrix.build(doc_tokens, groups=[int(entries[d.entry].kind is Kind.RULE) for d in docs])
     meta = {
         "schema": SCHEMA_VERSION,
         "model": embedder.name,
@@ -436,6 +471,7 @@ class Searcher:
         # per document: its hubness (`hubness`); an index built without it has none
         self._hub = hub if hub is not None else np.zeros(len(doc_entry), dtype=np.float32)
         self._is_rule = table.kind_is(Kind.RULE)
+        self._doc_is_rule = self._is_rule[doc_entry]
         self._cards: Any = None
         self._vectors = vectors
         self._bm25 = bm25
@@ -648,6 +684,9 @@ class Searcher:
                     scores += w.story * self._lexical(parts.story)
                 found = self.cards.named(query)
                 named = [c.name for c in found]
+                if filters.card:  # a card the judge filtered on is one the question is about
+                    wanted = self.card_names_resolve(filters.card)
+                    named += [c for c in self.table.card_vocab if c.casefold() == wanted]
                 # A card named in German or Spanish (or misspelt) is asked about by its English name,
                 # which is what English rulings call it.
                 english = [t for c in found if tokenize(c.said) != tokenize(c.name) for t in tokenize(c.name)]
@@ -657,6 +696,8 @@ class Searcher:
                 if extra and w.oracle:
                     extra += self.glossary.concept_tokens(extra)
                     scores += w.oracle * self._bm25.scores(extra)
+            if w.rule_lexical != 1.0 and not asks_for_rule(query):
+                scores = np.where(self._doc_is_rule, scores * w.rule_lexical, scores)
             scores = np.where(scored, scores, 0.0)
             np.maximum.at(lexical, self._doc_entry, scores.astype(np.float32))
 
@@ -696,14 +737,16 @@ class Searcher:
         rule = w.rule_asked if asks_for_rule(query) else w.rule
         if rule != 1.0:
             fused = np.where(self._is_rule, fused * rule, fused)
+        wanted = set(named)
+        of_named = self.table.with_any("card", np.array([c in wanted for c in self.table.card_vocab], dtype=bool))
         if named and w.card:
-            wanted = set(named)
-            vocab = np.array([c in wanted for c in self.table.card_vocab], dtype=bool)
-            fused += w.card * self.table.with_any("card", vocab)
+            fused += w.card * of_named
         if w.local and w.local_k:
             local = self._local(parts, fused, mask)
             if local.max() > 0:
                 fused += w.local * local / local.max()
+        if w.other_card != 1.0:  # last, so the second stage's bonus is discounted with the rest
+            fused = np.where(self.table.names_card & ~of_named, fused * w.other_card, fused)
         return fused
 
     def _local(self, parts: Focus, fused: np.ndarray, mask: np.ndarray) -> np.ndarray:
