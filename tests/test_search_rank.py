@@ -41,7 +41,7 @@ SETTING = [
 def _searcher(tmp_path: Path, entries: list[Entry], **weights: object) -> Searcher:
     from kb.search.index import Weights
 
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=_cards(entries))
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=_cards(entries), corpus=CORPUS)
     return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder(),
                          weights=dataclasses.replace(Weights(), **weights))
 
@@ -220,7 +220,7 @@ def _look_searcher(tmp_path: Path, **weights: object) -> Searcher:
     from kb.search.index import Weights
 
     cards = CardIndex(CardMatcher({name_key(n): n for n in ("Keeper of the Lens", "Lens of Clarity")}), {})
-    build_index(LOOK, tmp_path / "index", FakeEmbedder(), cards=cards)
+    build_index(LOOK, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
     return Searcher.load(tmp_path / "index", LOOK, query_embedder=FakeEmbedder(),
                          weights=dataclasses.replace(Weights(), **weights))
 
