@@ -234,8 +234,8 @@ def markdown(result: dict[str, Any], header: str) -> str:
 
 
 def parse_weights(pairs: Sequence[str]) -> dict[str, Any]:
-    """`name=value` pairs of `kb.search.index.Weights` fields, each value as the field's type."""
-    from kb.search.index import Weights
+    """`name=value` pairs of `kb.search.rank.Weights` fields, each value as the field's type."""
+    from kb.search.rank import Weights
 
     fields = {f.name: f for f in dataclasses.fields(Weights)}
     out: dict[str, Any] = {}
@@ -337,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
     md = markdown(result, header)
     tables: list[str] = []
     if args.before:
-        from kb.search.index import Weights
+        from kb.search.rank import Weights
 
         changed = parse_weights(args.before)
         searcher.weights = dataclasses.replace(Weights(), **changed)

@@ -39,7 +39,7 @@ SETTING = [
 
 
 def _searcher(tmp_path: Path, entries: list[Entry], **weights: object) -> Searcher:
-    from kb.search.index import Weights
+    from kb.search.rank import Weights
 
     build_index(entries, tmp_path / "index", FakeEmbedder(), cards=_cards(entries), corpus=CORPUS)
     return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder(),
@@ -217,7 +217,7 @@ LOOK = [
 def _look_searcher(tmp_path: Path, **weights: object) -> Searcher:
     from kb.normalize import name_key
     from kb.search.cardnames import CardIndex, CardMatcher
-    from kb.search.index import Weights
+    from kb.search.rank import Weights
 
     cards = CardIndex(CardMatcher({name_key(n): n for n in ("Keeper of the Lens", "Lens of Clarity")}), {})
     build_index(LOOK, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)

@@ -1,0 +1,68 @@
+"""Search filters: `--card`, `--lang`, `--rule`, `--since`, `--until`, `--kind`, checked and parsed."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+
+from kb.errors import InputError
+from kb.model import Entry, Kind, Lang
+
+# 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
+# docs.json as arrays, no dense.faiss (nothing read it); 5: entries.npz's names_card, bm25.npz
+# with an idf per kind
+
+@dataclass(frozen=True)
+class Filters:
+    card: str | None = None
+    lang: Lang | None = None
+    rule: str | None = None
+    since: str | None = None
+    until: str | None = None
+    kind: Kind | None = None
+
+
+def parse_filters(filters: Filters | None, kw: dict[str, Any]) -> Filters:
+    if filters is not None and kw:
+        raise TypeError("pass either filters= or keyword filters, not both")
+    if filters is not None:
+        return filters
+    unknown = set(kw) - set(Filters.__dataclass_fields__)
+    if unknown:
+        raise TypeError(f"unknown filter(s): {', '.join(sorted(unknown))}")
+    lang, kind = kw.get("lang"), kw.get("kind")
+    try:
+        kw["lang"] = Lang(lang) if lang is not None else None
+    except ValueError:
+        raise InputError(f"unknown language {lang!r} (use en, de or es)") from None
+    try:
+        kw["kind"] = Kind(kind) if kind is not None else None
+    except ValueError:
+        raise InputError(f"unknown kind {kind!r} (use ruling or rule)") from None
+    return Filters(**kw)
+
+
+DATE_ARG = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+
+
+def date_arg(value: str, what: str) -> str:
+    if not DATE_ARG.match(value):
+        raise InputError(f"--{what} wants a date like 2018, 2018-07 or 2018-07-13, not {value!r}")
+    return value
+
+
+def clause_under(number: str, clause: str) -> bool:
+    """Whether CR number `number` is `clause` or one of its subrules (708 → 708.2a)."""
+    clause = clause.strip().rstrip(".")
+    return number == clause or number.startswith(clause + ".") or (
+        number.startswith(clause) and number[len(clause):].isalpha())
+
+
+def _links_clause(entry: Entry, clause: str) -> bool:
+    """Whether `entry` is linked to `clause` or to one of its subrules (708 → 708.2a)."""
+    numbers = [r.clause for r in entry.rules]
+    if entry.clause:
+        numbers.append(entry.clause)
+    return any(clause_under(c, clause) for c in numbers)
