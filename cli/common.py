@@ -6,7 +6,7 @@ import contextlib
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Iterator, Sequence
 
 import typer
 from rich.console import Console
@@ -15,12 +15,13 @@ from rich.text import Text
 from typer.core import TyperGroup
 
 from kb.errors import InputError, KBError
-from kb.model import Lang
+from kb.model import Kind, Lang
 
 if TYPE_CHECKING:  # not at run time: `kb --help` stays instant
     from pathlib import Path
 
     from kb.build import OnProgress
+    from kb.search import Searcher
     from kb.store import KB
 
 console = Console(highlight=False)
@@ -28,12 +29,7 @@ console = Console(highlight=False)
 NOTES: list[str] = []
 err_console = Console(stderr=True, highlight=False)
 
-
-@contextlib.contextmanager
-def errors() -> Iterator[None]:
-    """Kept for the commands' readability: library errors raised inside reach KBGroup.main, the one
-    place that turns every error into the error contract."""
-    yield
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
 class KBGroup(TyperGroup):
@@ -122,6 +118,15 @@ def parse_lang(value: str | None) -> Lang | None:
         raise InputError(f"unknown language {value!r}; use one of: en, de, es") from None
 
 
+def parse_kind(value: str | None) -> Kind | None:
+    if value is None:
+        return None
+    try:
+        return Kind(value.strip().lower())
+    except ValueError:
+        raise InputError(f"unknown kind {value!r}; use ruling or rule") from None
+
+
 def card_name(name: str, kb: Any = None) -> str:
     """The English name of a card named in English, German or Spanish (the KB's names, which include
     the judge's own sources, else the bundled table); NotFoundError otherwise."""
@@ -148,65 +153,73 @@ def data_home() -> Path:
 
 
 def open_kb(quiet: bool = False) -> KB:
-    """The current KB; built from the bundled corpus first (with a progress bar) if there is none.
-    A damaged, stale or old-layout KB is rebuilt from the bundled corpus plus the stored sources,
-    with a note (also in --json output)."""
-    from kb import store
+    """The current KB (kb.current.open_current: built on first use, rebuilt when damaged or stale),
+    with its progress bar and notes; the notes also go into --json output."""
+    from kb.current import open_current
 
     home = data_home()
-    if store.exists(home) and not store.legacy_layout(home):
-        try:
-            return store.load(home)
-        except KBError as e:
-            return rebuild(quiet=quiet, note=f"{e}; rebuilt it from the bundled corpus and your stored sources")
-    if store.legacy_layout(home):
-        return rebuild(quiet=quiet, note="the KB was in the old kb.json layout; rebuilt as a SQLite store")
-    if not quiet:
-        err_console.print(f"[dim]First use: building the KB from the bundled corpus into {escape(str(home))} …[/]")
-    from kb.build import load_or_build
-
     with progress_bar(quiet) as on_progress:
-        return load_or_build(home=home, on_progress=on_progress)
+        opened = open_current(home, on_progress=on_progress, on_note=print_note,
+                              on_first_build=None if quiet else lambda: first_use(home))
+    keep_notes(opened.notes)
+    return opened.kb
 
 
-def rebuild(quiet: bool = False, note: str | None = None) -> KB:
-    """Rebuild the KB from the bundled corpus plus the judge's library, saying why."""
-    from kb import store
-    from kb.build import rebuild as rebuild_kb
+def open_searcher(quiet: bool = False) -> tuple[KB, Searcher]:
+    """The current KB (as `open_kb`) and its searcher, its index rebuilt first when stale or damaged."""
+    from kb.current import open_for_search
 
     home = data_home()
-    if note:
-        err_console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
     with progress_bar(quiet) as on_progress:
-        report = rebuild_kb(home=home, on_progress=on_progress, note=note)
-    for extra in report.notes:
-        if extra != note:
-            err_console.print(f"[yellow]note:[/] {escape(extra)}", soft_wrap=True)
-    NOTES.extend(n for n in report.notes if n not in NOTES)
-    return store.load(home)
+        opened, searcher = open_for_search(home, on_progress=on_progress, on_note=print_note,
+                                           on_first_build=None if quiet else lambda: first_use(home))
+    keep_notes(opened.notes)
+    return opened.kb, searcher
+
+
+def first_use(home: Path) -> None:
+    err_console.print(f"[dim]First use: building the KB from the bundled corpus into {escape(str(home))} …[/]")
+
+
+def print_note(note: str) -> None:
+    """A note of the library (why the KB is rebuilt) on stderr, whatever the output format."""
+    err_console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
+
+
+def keep_notes(notes: list[str]) -> None:
+    """Remember a rebuild's notes for the --json output of this call (see print_json)."""
+    NOTES.extend(n for n in notes if n not in NOTES)
 
 
 @contextlib.contextmanager
 def progress_bar(quiet: bool = False) -> Iterator[OnProgress]:
-    """A rich progress bar on stderr fed by the library's (stage, done, total) callbacks."""
+    """A rich progress bar on stderr fed by the library's (stage, done, total) callbacks; it appears
+    with the first callback, so opening a KB that needs no build draws nothing."""
     if quiet or not err_console.is_terminal and not _force_progress():
         yield _plain_progress(quiet)
         return
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
-    from kb.build import STAGES
-
-    with Progress(TextColumn("{task.description:<14}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=err_console, transient=False) as progress:
-        task = progress.add_task("parse", total=len(STAGES))
+    with contextlib.ExitStack() as stack:
+        bar: tuple[Progress, TaskID, Sequence[str]] | None = None
 
         def on_progress(stage: str, done: int, total: int) -> None:
-            index = STAGES.index(stage) if stage in STAGES else 0
+            nonlocal bar
+            if bar is None:
+                from kb.build import STAGES  # only now: the build module takes a moment to import
+
+                progress = stack.enter_context(Progress(
+                    TextColumn("{task.description:<14}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                    TimeElapsedColumn(), console=err_console, transient=False))
+                bar = progress, progress.add_task("parse", total=len(STAGES)), STAGES
+            progress, task, stages = bar
+            index = stages.index(stage) if stage in stages else 0
             fraction = done / total if total else 0
             progress.update(task, description=stage, completed=index + min(fraction, 1.0))
 
         yield on_progress
-        progress.update(task, description="done", completed=len(STAGES))
+        if bar is not None:
+            bar[0].update(bar[1], description="done", completed=len(bar[2]))
 
 
 def _force_progress() -> bool:
