@@ -127,20 +127,6 @@ def parse_kind(value: str | None) -> Kind | None:
         raise InputError(f"unknown kind {value!r}; use ruling or rule") from None
 
 
-def card_name(name: str, kb: Any = None) -> str:
-    """The English name of a card named in English, German or Spanish (the KB's names, which include
-    the judge's own sources, else the bundled table); NotFoundError otherwise."""
-    from kb import paths
-    from kb.cards import load_names
-    from kb.errors import NotFoundError
-
-    english = kb.card(name) if kb is not None else None
-    english = english or load_names(paths.corpus_dir()).resolve(name)
-    if english is None:
-        raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
-    return english
-
-
 def data_home() -> Path:
     """The data directory (kb.paths.home()), refused with a clear line when it can't be one."""
     from kb import paths

@@ -15,7 +15,7 @@ from cli import coverage as coverage_cmd
 from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
-from cli.common import (JsonOpt, KBGroup, card_name, console, data_home, err_console, open_kb, parse_kind, parse_lang,
+from cli.common import (JsonOpt, KBGroup, console, data_home, err_console, open_kb, parse_kind, parse_lang,
                         print_json, progress_bar)
 
 app = typer.Typer(
@@ -75,11 +75,11 @@ def list_entries(
 ) -> None:
     """List canonical entries."""
     from cli import render
-    from kb.views import EntryList
+    from kb.views import EntryList, english_card_name
 
     language, kind_ = parse_lang(lang), parse_kind(kind or None)
     kb = open_kb(quiet=as_json)
-    found = EntryList(kb.select(card=card_name(card, kb) if card else None, lang=language, kind=kind_))
+    found = EntryList(kb.select(card=english_card_name(card, kb) if card else None, lang=language, kind=kind_))
     if as_json:
         print_json(found.to_json())
     else:

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import card_name, console, open_kb, parse_lang, print_json
+from cli.common import console, open_kb, parse_lang, print_json
 
 
 def outdated(
@@ -34,6 +34,7 @@ def outdated(
     from kb.errors import InputError
     from kb.normalize import is_iso_date
     from kb.outdated import Reason, filter_items, group_wordings, levels_shown, summarize_copies
+    from kb.views import english_card_name
 
     try:
         reason = Reason(kind) if kind else None
@@ -44,7 +45,7 @@ def outdated(
         raise InputError(f"--since {since!r} is not a date (YYYY-MM-DD)")
     levels = levels_shown(reason, review=review, both=show_all)
     kb = open_kb(quiet=as_json)
-    english = card_name(card, kb) if card else None
+    english = english_card_name(card, kb) if card else None
     if summary:  # counted from the rows' columns: no item is decoded (fast at 100k rulings)
         data = summarize_copies(kb.outdated_copies(card=english, lang=parse_lang(lang), since=since,
                                                    reason=reason), levels)

@@ -53,13 +53,14 @@ def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, 
                      since: Optional[str] = None, until: Optional[str] = None,
                      kind: Optional[str] = None) -> Filters:
     """The filters in canonical form, or InputError naming the bad one (before any KB is opened)."""
-    from cli.common import card_name, parse_kind, parse_lang
+    from cli.common import parse_kind, parse_lang
     from kb.normalize import clause_number, date_option
     from kb.search import Filters
+    from kb.views import english_card_name
 
     language, kind_ = parse_lang(lang), parse_kind(kind)
     return Filters(
-        card=card_name(card) if card is not None else None,
+        card=english_card_name(card) if card is not None else None,
         lang=language,
         rule=clause_number(rule, "--rule") if rule is not None else None,
         since=date_option(since, "--since", partial=True) if since is not None else None,

@@ -79,6 +79,20 @@ class EntryList:
 
 # --- kb card -------------------------------------------------------------------------------------
 
+def english_card_name(name: str, kb: KB | None = None) -> str:
+    """The English name of a card named in English, German or Spanish: the KB's names (which
+    include the judge's own sources), else the bundled table; NotFoundError otherwise. Exact
+    names only (`find_card` also forgives typos)."""
+    from kb import paths
+    from kb.cards import load_names
+
+    english = kb.card(name) if kb is not None else None
+    english = english or load_names(paths.corpus_dir()).resolve(name)
+    if english is None:
+        raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
+    return english
+
+
 @dataclass(frozen=True)
 class CardInfo:
     """A card found by a name in any language: its English name, its Oracle card (None when it is
@@ -156,4 +170,4 @@ def card_dates(entry: Entry, card: str) -> list[str]:
 
 
 __all__: Sequence[str] = ["CardInfo", "CardView", "EntryList", "EntryView", "card_dates", "card_view",
-                          "entry_view", "find_card"]
+                          "english_card_name", "entry_view", "find_card"]
