@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Sequence
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 from typer.core import TyperGroup
 
@@ -20,7 +18,6 @@ from kb.model import Kind, Lang
 if TYPE_CHECKING:  # not at run time: `kb --help` stays instant
     from pathlib import Path
 
-    from kb.build import OnProgress
     from kb.search import Searcher
     from kb.store import KB
 
@@ -141,86 +138,37 @@ def data_home() -> Path:
 def open_kb(quiet: bool = False) -> KB:
     """The current KB (kb.current.open_current: built on first use, rebuilt when damaged or stale),
     with its progress bar and notes; the notes also go into --json output."""
+    from cli import render
     from kb.current import open_current
 
     home = data_home()
-    with progress_bar(quiet) as on_progress:
-        opened = open_current(home, on_progress=on_progress, on_note=print_note,
-                              on_first_build=None if quiet else lambda: first_use(home))
+    with render.progress_bar(err_console, quiet) as on_progress:
+        opened = open_current(home, on_progress=on_progress, on_note=note,
+                              on_first_build=None if quiet else lambda: render.first_use(err_console, home))
     keep_notes(opened.notes)
     return opened.kb
 
 
 def open_searcher(quiet: bool = False) -> tuple[KB, Searcher]:
     """The current KB (as `open_kb`) and its searcher, its index rebuilt first when stale or damaged."""
+    from cli import render
     from kb.current import open_for_search
 
     home = data_home()
-    with progress_bar(quiet) as on_progress:
-        opened, searcher = open_for_search(home, on_progress=on_progress, on_note=print_note,
-                                           on_first_build=None if quiet else lambda: first_use(home))
+    with render.progress_bar(err_console, quiet) as on_progress:
+        opened, searcher = open_for_search(home, on_progress=on_progress, on_note=note,
+                                           on_first_build=None if quiet else lambda: render.first_use(err_console, home))
     keep_notes(opened.notes)
     return opened.kb, searcher
 
 
-def first_use(home: Path) -> None:
-    err_console.print(f"[dim]First use: building the KB from the bundled corpus into {escape(str(home))} …[/]")
-
-
-def print_note(note: str) -> None:
+def note(text: str) -> None:
     """A note of the library (why the KB is rebuilt) on stderr, whatever the output format."""
-    err_console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
+    from cli import render
+
+    render.note(err_console, text)
 
 
 def keep_notes(notes: list[str]) -> None:
     """Remember a rebuild's notes for the --json output of this call (see print_json)."""
     NOTES.extend(n for n in notes if n not in NOTES)
-
-
-@contextlib.contextmanager
-def progress_bar(quiet: bool = False) -> Iterator[OnProgress]:
-    """A rich progress bar on stderr fed by the library's (stage, done, total) callbacks; it appears
-    with the first callback, so opening a KB that needs no build draws nothing."""
-    if quiet or not err_console.is_terminal and not _force_progress():
-        yield _plain_progress(quiet)
-        return
-    from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
-
-    with contextlib.ExitStack() as stack:
-        bar: tuple[Progress, TaskID, Sequence[str]] | None = None
-
-        def on_progress(stage: str, done: int, total: int) -> None:
-            nonlocal bar
-            if bar is None:
-                from kb.build import STAGES  # only now: the build module takes a moment to import
-
-                progress = stack.enter_context(Progress(
-                    TextColumn("{task.description:<14}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                    TimeElapsedColumn(), console=err_console, transient=False))
-                bar = progress, progress.add_task("parse", total=len(STAGES)), STAGES
-            progress, task, stages = bar
-            index = stages.index(stage) if stage in stages else 0
-            fraction = done / total if total else 0
-            progress.update(task, description=stage, completed=index + min(fraction, 1.0))
-
-        yield on_progress
-        if bar is not None:
-            bar[0].update(bar[1], description="done", completed=len(bar[2]))
-
-
-def _force_progress() -> bool:
-    import os
-
-    return bool(os.environ.get("KB_PROGRESS"))
-
-
-def _plain_progress(quiet: bool) -> OnProgress:
-    """Without a terminal: one line per stage, so logs still show where a build is."""
-    seen: set[str] = set()
-
-    def on_progress(stage: str, done: int, total: int) -> None:
-        if not quiet and stage not in seen:
-            seen.add(stage)
-            err_console.print(f"[dim]… {escape(stage)}[/]")
-
-    return on_progress

@@ -16,7 +16,7 @@ from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
 from cli.common import (JsonOpt, KBGroup, console, data_home, err_console, open_kb, parse_kind, parse_lang,
-                        print_json, progress_bar)
+                        print_json)
 
 app = typer.Typer(
     name="kb",
@@ -56,7 +56,7 @@ def ingest(
     except ValueError:
         raise InputError(f"unknown format {fmt!r}; use card-page, search-page or mtgjson") from None
     home = data_home()
-    with progress_bar(quiet=as_json) as on_progress:
+    with render.progress_bar(err_console, quiet=as_json) as on_progress:
         report = build(list(paths or []), home=home, fmt=forced, on_progress=on_progress,
                        wait=wait, strict=strict)
     if as_json:
@@ -139,7 +139,7 @@ def remove(
     from kb import paths as kb_paths
     from kb.build import remove as remove_source
 
-    with progress_bar(quiet=as_json) as on_progress:
+    with render.progress_bar(err_console, quiet=as_json) as on_progress:
         report = remove_source(source, home=kb_paths.home(), on_progress=on_progress, wait=wait)
     if as_json:
         print_json(report.to_json() | {"written": report.written})

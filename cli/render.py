@@ -6,8 +6,11 @@ files or opens the KB. `--json` output never passes through here.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -20,7 +23,7 @@ from kb.model import Entry, Lang, Relation, Variant
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from kb.build import BuildReport
+    from kb.build import BuildReport, OnProgress
     from kb.checks import CheckCoverage, CheckResult, CheckRun
     from kb.cr.query import ClauseReport, SectionDiff
     from kb.store import LinkedRulings
@@ -518,3 +521,57 @@ def translation_coverage(console: Console, report: dict[str, Any]) -> None:
             for row in part["without_english"]:
                 table.add_row(row["id"], ", ".join(row["cards"][:4]), clip(row["text"], 100))
             console.print(table)
+
+
+# --- notes and progress (stderr) ----------------------------------------------------------------
+
+def note(err_console: Console, text: str) -> None:
+    err_console.print(f"[yellow]note:[/] {escape(text)}", soft_wrap=True)
+
+
+def first_use(err_console: Console, home: Path) -> None:
+    err_console.print(f"[dim]First use: building the KB from the bundled corpus into {escape(str(home))} …[/]")
+
+
+@contextlib.contextmanager
+def progress_bar(err_console: Console, quiet: bool = False) -> Iterator[OnProgress]:
+    """A rich progress bar on `err_console` fed by the library's (stage, done, total) callbacks; it
+    appears with the first callback, so opening a KB that needs no build draws nothing. Without a
+    terminal (and without KB_PROGRESS), one line per stage instead."""
+    if quiet or not err_console.is_terminal and not os.environ.get("KB_PROGRESS"):
+        yield _plain_progress(err_console, quiet)
+        return
+    from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+    with contextlib.ExitStack() as stack:
+        bar: tuple[Progress, TaskID, Sequence[str]] | None = None
+
+        def on_progress(stage: str, done: int, total: int) -> None:
+            nonlocal bar
+            if bar is None:
+                from kb.build import STAGES  # only now: the build module takes a moment to import
+
+                progress = stack.enter_context(Progress(
+                    TextColumn("{task.description:<14}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                    TimeElapsedColumn(), console=err_console, transient=False))
+                bar = progress, progress.add_task("parse", total=len(STAGES)), STAGES
+            progress, task, stages = bar
+            index = stages.index(stage) if stage in stages else 0
+            fraction = done / total if total else 0
+            progress.update(task, description=stage, completed=index + min(fraction, 1.0))
+
+        yield on_progress
+        if bar is not None:
+            bar[0].update(bar[1], description="done", completed=len(bar[2]))
+
+
+def _plain_progress(err_console: Console, quiet: bool) -> OnProgress:
+    """Without a terminal: one line per stage, so logs still show where a build is."""
+    seen: set[str] = set()
+
+    def on_progress(stage: str, done: int, total: int) -> None:
+        if not quiet and stage not in seen:
+            seen.add(stage)
+            err_console.print(f"[dim]… {escape(stage)}[/]")
+
+    return on_progress
