@@ -6,7 +6,7 @@ renders these objects; it decides nothing."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from kb.errors import NotFoundError
 from kb.model import Entry, Kind, Lang
@@ -169,5 +169,5 @@ def card_dates(entry: Entry, card: str) -> list[str]:
     return mine or [d for d in (entry.first_date,) if d]
 
 
-__all__: Sequence[str] = ["CardInfo", "CardView", "EntryList", "EntryView", "card_dates", "card_view",
-                          "english_card_name", "entry_view", "find_card"]
+__all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_dates", "card_view",
+           "english_card_name", "entry_view", "find_card"]
