@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Sequence
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.text import Text
 from typer.core import TyperGroup
 
 from kb.errors import InputError, KBError
-from kb.model import Lang
+from kb.model import Kind, Lang
 
 if TYPE_CHECKING:  # not at run time: `kb --help` stays instant
-    from kb.corpus import Corpus
     from pathlib import Path
 
-    from kb.build import OnProgress
+    from kb.corpus import Corpus
+    from kb.search import Searcher
     from kb.store import KB
 
 console = Console(highlight=False)
@@ -29,12 +27,7 @@ console = Console(highlight=False)
 NOTES: list[str] = []
 err_console = Console(stderr=True, highlight=False)
 
-
-@contextlib.contextmanager
-def errors() -> Iterator[None]:
-    """Kept for the commands' readability: library errors raised inside reach KBGroup.main, the one
-    place that turns every error into the error contract."""
-    yield
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
 
 class KBGroup(TyperGroup):
@@ -123,6 +116,26 @@ def parse_lang(value: str | None) -> Lang | None:
         raise InputError(f"unknown language {value!r}; use one of: en, de, es") from None
 
 
+def parse_kind(value: str | None) -> Kind | None:
+    if value is None:
+        return None
+    try:
+        return Kind(value.strip().lower())
+    except ValueError:
+        raise InputError(f"unknown kind {value!r}; use ruling or rule") from None
+
+
+def data_home() -> Path:
+    """The data directory (kb.paths.home()), refused with a clear line when it can't be one."""
+    from kb import paths
+
+    home = paths.home()
+    if home.exists() and not home.is_dir():
+        raise InputError(f"the data directory {home} (KB_HOME) is a file, not a folder; "
+                         "point KB_HOME at a folder", source=str(home))
+    return home
+
+
 _REFERENCE: Corpus | None = None
 
 
@@ -139,104 +152,40 @@ def reference() -> Corpus:
     return _REFERENCE
 
 
-def card_name(name: str, kb: Any = None) -> str:
-    """The English name of a card named in English, German or Spanish (the KB's names, which include
-    the judge's own sources, else the bundled table); NotFoundError otherwise."""
-    from kb.errors import NotFoundError
-
-    english = kb.card(name) if kb is not None else None
-    english = english or reference().names.resolve(name)
-    if english is None:
-        raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
-    return english
-
-
-def data_home() -> Path:
-    """The data directory (kb.paths.home()), refused with a clear line when it can't be one."""
-    from kb import paths
-
-    home = paths.home()
-    if home.exists() and not home.is_dir():
-        raise InputError(f"the data directory {home} (KB_HOME) is a file, not a folder; "
-                         "point KB_HOME at a folder", source=str(home))
-    return home
-
-
 def open_kb(quiet: bool = False) -> KB:
-    """The current KB; built from the bundled corpus first (with a progress bar) if there is none.
-    A damaged, stale or old-layout KB is rebuilt from the bundled corpus plus the stored sources,
-    with a note (also in --json output)."""
-    from kb import store
+    """The current KB (kb.current.open_current: built on first use, rebuilt when damaged or stale),
+    with its progress bar and notes; the notes also go into --json output."""
+    from cli import render
+    from kb.current import open_current
 
     home = data_home()
-    if store.exists(home) and not store.legacy_layout(home):
-        try:
-            return store.load(home)
-        except KBError as e:
-            return rebuild(quiet=quiet, note=f"{e}; rebuilt it from the bundled corpus and your stored sources")
-    if store.legacy_layout(home):
-        return rebuild(quiet=quiet, note="the KB was in the old kb.json layout; rebuilt as a SQLite store")
-    if not quiet:
-        err_console.print(f"[dim]First use: building the KB from the bundled corpus into {escape(str(home))} …[/]")
-    from kb.build import load_or_build
-
-    with progress_bar(quiet) as on_progress:
-        return load_or_build(home=home, on_progress=on_progress, corpus=reference())
+    with render.progress_bar(err_console, quiet) as on_progress:
+        opened = open_current(home, reference(), on_progress=on_progress, on_note=note,
+                              on_first_build=None if quiet else lambda: render.first_use(err_console, home))
+    keep_notes(opened.notes)
+    return opened.kb
 
 
-def rebuild(quiet: bool = False, note: str | None = None) -> KB:
-    """Rebuild the KB from the bundled corpus plus the judge's library, saying why."""
-    from kb import store
-    from kb.build import rebuild as rebuild_kb
+def open_searcher(quiet: bool = False) -> tuple[KB, Searcher]:
+    """The current KB (as `open_kb`) and its searcher, its index rebuilt first when stale or damaged."""
+    from cli import render
+    from kb.current import open_for_search
 
     home = data_home()
-    if note:
-        err_console.print(f"[yellow]note:[/] {escape(note)}", soft_wrap=True)
-    with progress_bar(quiet) as on_progress:
-        report = rebuild_kb(home=home, on_progress=on_progress, note=note, corpus=reference())
-    for extra in report.notes:
-        if extra != note:
-            err_console.print(f"[yellow]note:[/] {escape(extra)}", soft_wrap=True)
-    NOTES.extend(n for n in report.notes if n not in NOTES)
-    return store.load(home)
+    with render.progress_bar(err_console, quiet) as on_progress:
+        opened, searcher = open_for_search(home, reference(), on_progress=on_progress, on_note=note,
+                                           on_first_build=None if quiet else lambda: render.first_use(err_console, home))
+    keep_notes(opened.notes)
+    return opened.kb, searcher
 
 
-@contextlib.contextmanager
-def progress_bar(quiet: bool = False) -> Iterator[OnProgress]:
-    """A rich progress bar on stderr fed by the library's (stage, done, total) callbacks."""
-    if quiet or not err_console.is_terminal and not _force_progress():
-        yield _plain_progress(quiet)
-        return
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+def note(text: str) -> None:
+    """A note of the library (why the KB is rebuilt) on stderr, whatever the output format."""
+    from cli import render
 
-    from kb.build import STAGES
-
-    with Progress(TextColumn("{task.description:<14}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=err_console, transient=False) as progress:
-        task = progress.add_task("parse", total=len(STAGES))
-
-        def on_progress(stage: str, done: int, total: int) -> None:
-            index = STAGES.index(stage) if stage in STAGES else 0
-            fraction = done / total if total else 0
-            progress.update(task, description=stage, completed=index + min(fraction, 1.0))
-
-        yield on_progress
-        progress.update(task, description="done", completed=len(STAGES))
+    render.note(err_console, text)
 
 
-def _force_progress() -> bool:
-    import os
-
-    return bool(os.environ.get("KB_PROGRESS"))
-
-
-def _plain_progress(quiet: bool) -> OnProgress:
-    """Without a terminal: one line per stage, so logs still show where a build is."""
-    seen: set[str] = set()
-
-    def on_progress(stage: str, done: int, total: int) -> None:
-        if not quiet and stage not in seen:
-            seen.add(stage)
-            err_console.print(f"[dim]… {escape(stage)}[/]")
-
-    return on_progress
+def keep_notes(notes: list[str]) -> None:
+    """Remember a rebuild's notes for the --json output of this call (see print_json)."""
+    NOTES.extend(n for n in notes if n not in NOTES)

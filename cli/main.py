@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import Annotated, Optional
 
 import typer
 from rich.text import Text
@@ -15,11 +15,8 @@ from cli import coverage as coverage_cmd
 from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
-from cli.common import (KBGroup, card_name, console, data_home, err_console, errors, open_kb, parse_lang, reference,
-                        print_json, progress_bar)
-
-if TYPE_CHECKING:
-    from kb.model import Entry
+from cli.common import (JsonOpt, KBGroup, console, data_home, err_console, open_kb, parse_kind, parse_lang,
+                        print_json, reference)
 
 app = typer.Typer(
     name="kb",
@@ -31,9 +28,6 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-
 
 def ingest(
     paths: Annotated[Optional[list[Path]], typer.Argument(
@@ -52,33 +46,23 @@ def ingest(
     line and reason; the rest is still ingested. Exit code 1 when anything was skipped (with
     --strict, nothing is added then). Without paths, the KB is rebuilt.
     """
+    from cli import render
     from kb.build import build
     from kb.errors import InputError
     from kb.ingest import Format
 
-    with errors():
-        try:
-            forced = Format(fmt.strip().lower()) if fmt else None
-        except ValueError:
-            raise InputError(f"unknown format {fmt!r}; use card-page, search-page or mtgjson") from None
-        home = data_home()
-        with progress_bar(quiet=as_json) as on_progress:
-            report = build(list(paths or []), home=home, fmt=forced, on_progress=on_progress,
-                           wait=wait, strict=strict, corpus=reference())
-    data = report.to_json() | {"written": report.written}
+    try:
+        forced = Format(fmt.strip().lower()) if fmt else None
+    except ValueError:
+        raise InputError(f"unknown format {fmt!r}; use card-page, search-page or mtgjson") from None
+    home = data_home()
+    with render.progress_bar(err_console, quiet=as_json) as on_progress:
+        report = build(list(paths or []), home=home, fmt=forced, on_progress=on_progress,
+                       wait=wait, strict=strict, corpus=reference())
     if as_json:
-        print_json(data)
+        print_json(report.to_json() | {"written": report.written})
     else:
-        from cli import render
-
-        render.ingest_report(console, data)
-        if not report.written and strict and report.errors:
-            err_console.print(f"[bold red]error:[/] {len(report.errors)} units could not be ingested; "
-                              "nothing added (--strict)")
-        elif not report.written and report.unchanged and not report.errors:
-            err_console.print("nothing changed: the KB already holds these sources")
-        elif not report.written:
-            err_console.print("nothing added")
+        render.ingest_report(console, err_console, report, strict=strict)
     if report.errors:
         raise typer.Exit(1)
 
@@ -90,30 +74,16 @@ def list_entries(
     as_json: JsonOpt = False,
 ) -> None:
     """List canonical entries."""
-    from kb.errors import InputError
-    from kb.model import Kind
+    from cli import render
+    from kb.views import EntryList, english_card_name
 
-    with errors():
-        language = parse_lang(lang)
-        try:
-            kind_ = Kind(kind.strip().lower()) if kind else None
-        except ValueError:
-            raise InputError(f"unknown kind {kind!r}; use ruling or rule") from None
-        kb = open_kb(quiet=as_json)
-        english = card_name(card, kb) if card else None
-        entries = kb.select(card=english, lang=language, kind=kind_)
+    language, kind_ = parse_lang(lang), parse_kind(kind or None)
+    kb = open_kb(quiet=as_json)
+    found = EntryList(kb.select(card=english_card_name(card, reference(), kb) if card else None, lang=language, kind=kind_))
     if as_json:
-        print_json([{"id": e.id, "kind": e.kind.value, "text": e.text, "cards": list(e.cards),
-                     "first_date": e.first_date, "last_date": e.last_date,
-                     "langs": sorted({v.lang.value for v in e.variants}), "variants": len(e.variants)}
-                    for e in entries])
+        print_json(found.to_json())
     else:
-        from cli import render
-
-        render.entry_list(console, entries, lang=language)
-        if not entries and language and (card or kind):
-            console.print(f"[yellow]No entry{' of this card' if card else ''} has a wording in {language.value}.[/] "
-                          "Drop --lang to list them in English; `kb coverage` lists what lacks a translation.")
+        render.entry_list(console, found.entries, lang=language, for_card=bool(card), by_kind=bool(kind))
 
 
 def show(
@@ -126,56 +96,37 @@ def show(
 
     Outdated variants are marked with their reasons (see `kb outdated`).
     """
-    with errors():
-        language = parse_lang(lang)
-        kb = open_kb(quiet=as_json)
-        found = kb.resolve(entry_id)
-        entry = found.entry
-        outdated = kb.outdated(entry.id)
-        from kb.checks import run_entry_checks
-
-        checks, results = run_entry_checks(entry, reference())
-    if as_json:
-        print_json(entry.to_json() | {
-            "outdated": [item.to_json() for item in outdated],
-            "check_results": [r.to_json() for r in results],
-        } | ({"moved_from": found.moved_from} if found.moved_from else {}))
-        return
     from cli import render
+    from kb.views import entry_view
 
-    if found.moved_from:
-        err_console.print(f"[yellow]note:[/] {found.moved_from} now belongs to {entry.id} "
-                          "(new data joined or re-anchored its ruling)", soft_wrap=True)
-    marks = {item.variant_index: item.kinds for item in outdated}
-    render.entry_detail(console, entry, lang=language, clause_texts=_clause_texts(entry),
-                        outdated=marks, collapse=not all_variants)
-    render.check_blocks(console, checks, results)
+    language = parse_lang(lang)
+    view = entry_view(open_kb(quiet=as_json), entry_id, reference(), clause_texts=not as_json)
+    if as_json:
+        print_json(view.to_json())
+    else:
+        render.entry_view(console, err_console, view, lang=language, collapse=not all_variants)
 
 
 def stats(as_json: JsonOpt = False) -> None:
     """Counts: entries, variants by relation and language, sources, skipped units."""
-    with errors():
-        kb = open_kb(quiet=as_json)
-        data = kb.stats()
+    from cli import render
+
+    data = open_kb(quiet=as_json).stats()
     if as_json:
         print_json(data)
     else:
-        from cli import render
-
         render.stats(console, data)
 
 
 def sources(as_json: JsonOpt = False) -> None:
     """The files you ingested, kept in the KB: path, format, hash, when added, units and skipped."""
-    with errors():
-        kb = open_kb(quiet=as_json)
-        rows = [s.to_json() for s in kb.sources()]
-    if as_json:
-        print_json(rows)
-        return
     from cli import render
 
-    render.sources(console, rows)
+    rows = [s.to_json() for s in open_kb(quiet=as_json).sources()]
+    if as_json:
+        print_json(rows)
+    else:
+        render.sources(console, rows)
 
 
 def remove(
@@ -184,18 +135,17 @@ def remove(
     as_json: JsonOpt = False,
 ) -> None:
     """Take one ingested source out of the KB and rebuild it without that source's rulings."""
+    from cli import render
     from kb import paths as kb_paths
     from kb.build import remove as remove_source
 
-    with errors():
-        with progress_bar(quiet=as_json) as on_progress:
-            report = remove_source(source, home=kb_paths.home(), on_progress=on_progress, wait=wait,
-                                   corpus=reference())
-    data = report.to_json() | {"written": report.written}
+    with render.progress_bar(err_console, quiet=as_json) as on_progress:
+        report = remove_source(source, home=kb_paths.home(), on_progress=on_progress, wait=wait,
+                               corpus=reference())
     if as_json:
-        print_json(data)
+        print_json(report.to_json() | {"written": report.written})
     else:
-        console.print(f"removed {report.removed[0]}; the KB now has {report.entries} entries")
+        render.removed(console, report)
 
 
 def export(
@@ -209,12 +159,10 @@ def export(
     """
     from kb.store import dump_entries
 
-    with errors():
-        kb = open_kb(quiet=True)
+    kb = open_kb(quiet=True)
     text = dump_entries(kb.entries)
     if output:
-        with errors():
-            write_output(output, text)
+        write_output(output, text)
         err_console.print(Text(f"wrote {len(kb.entries)} entries to {output}"))
     else:
         sys.stdout.write(text)
@@ -249,13 +197,6 @@ def write_output(path: Path, text: str) -> None:
         write_atomic(target, text, mode=None if mode is None else stat.S_IMODE(mode))
     except OSError as e:
         raise InputError(f"cannot write to {path}: {e.strerror or e}", source=str(path)) from None
-
-
-def _clause_texts(entry: Entry) -> dict[str, str]:
-    if not entry.rules:
-        return {}
-    current = reference().current_rules
-    return {link.clause: current.clauses[link.clause].text for link in entry.rules if link.clause in current.clauses}
 
 
 # Registration order is the order `kb --help` lists them: the everyday commands first.

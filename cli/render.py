@@ -1,10 +1,19 @@
-"""Rich rendering of entries, lists, stats and ingest reports. No logic beyond presentation."""
+"""All rich rendering of the CLI (tables, panels, colours, word diffs), one function per thing shown.
+
+The commands hand over the library's result objects (or their JSON); nothing here decides, reads
+files or opens the KB. `--json` output never passes through here.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+import contextlib
+import os
+from collections.abc import Set as AbstractSet
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -14,8 +23,14 @@ from kb.model import Entry, Lang, Relation, Variant
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from kb.checks import CheckResult
+    from kb.build import BuildReport, OnProgress
+    from kb.checks import CheckCoverage, CheckResult, CheckRun
+    from kb.cr.query import ClauseReport, SectionDiff
+    from kb.store import LinkedRulings
+    from kb.outdated import OutdatedWording
     from kb.scenario import Check
+    from kb.search import Hit
+    from kb.views import CardView, EntryView
 
 RELATION_STYLE = {
     Relation.CANONICAL: "bold green",
@@ -66,8 +81,10 @@ def short_source(source: str) -> str:
     return source.removeprefix("corpus/")
 
 
-def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = None) -> None:
-    """One row per entry; with `lang`, its text in that language where it has one."""
+def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = None, *,
+               for_card: bool = False, by_kind: bool = False) -> None:
+    """One row per entry; with `lang`, its text in that language where it has one, and a hint when
+    no entry of a card (`for_card`) or kind (`by_kind`) has one."""
     table = Table(expand=True, box=None, pad_edge=False)
     table.add_column("id", style="bold", no_wrap=True)
     table.add_column("kind", no_wrap=True)
@@ -83,6 +100,9 @@ def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = N
         table.add_row(Text(e.id), Text(label), Text(dates(e)), Text(langs), text)
     console.print(table)
     console.print(f"[dim]{len(entries)} entries[/]")
+    if not entries and lang and (for_card or by_kind):
+        console.print(f"[yellow]No entry{' of this card' if for_card else ''} has a wording in {lang.value}.[/] "
+                      "Drop --lang to list them in English; `kb coverage` lists what lacks a translation.")
 
 
 def _wordings(variants: Sequence[Variant]) -> list[list[Variant]]:
@@ -159,6 +179,17 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
         console.print(_variant_block(group, marks))
 
 
+def entry_view(console: Console, err_console: Console, view: EntryView, *, lang: Lang | None = None,
+               collapse: bool = True) -> None:
+    """`kb show`: a note on stderr when the id moved, the entry, then its checks."""
+    if view.moved_from:
+        err_console.print(f"[yellow]note:[/] {view.moved_from} now belongs to {view.entry.id} "
+                          "(new data joined or re-anchored its ruling)", soft_wrap=True)
+    entry_detail(console, view.entry, lang=lang, clause_texts=view.clause_texts, outdated=view.marks(),
+                 collapse=collapse)
+    check_blocks(console, view.checks, view.results)
+
+
 def stats(console: Console, data: dict[str, Any]) -> None:
     table = Table(title="judge-kb", title_justify="left", show_header=False)
     table.add_column("what")
@@ -189,7 +220,23 @@ def sources(console: Console, rows: list[dict[str, Any]]) -> None:
     console.print(table)
 
 
-def ingest_report(console: Console, report: dict[str, Any]) -> None:
+def ingest_report(console: Console, err_console: Console, build: BuildReport, *, strict: bool = False) -> None:
+    """What an ingest did (a table, then each unit skipped), and on stderr why nothing was added."""
+    ingest_table(console, build.to_json())
+    if not build.written and strict and build.errors:
+        err_console.print(f"[bold red]error:[/] {len(build.errors)} units could not be ingested; "
+                          "nothing added (--strict)")
+    elif not build.written and build.unchanged and not build.errors:
+        err_console.print("nothing changed: the KB already holds these sources")
+    elif not build.written:
+        err_console.print("nothing added")
+
+
+def removed(console: Console, build: BuildReport) -> None:
+    console.print(f"removed {build.removed[0]}; the KB now has {build.entries} entries")
+
+
+def ingest_table(console: Console, report: dict[str, Any]) -> None:
     table = Table(show_header=False, title="ingest", title_justify="left")
     table.add_column("what")
     table.add_column("value", justify="right")
@@ -247,3 +294,284 @@ def check_blocks(console: Console, checks: Sequence[Check], results: Sequence[Ch
             console.print(Text("    expect: " + _compact(dict(check.expect)), style="cyan"))
         for failure in r.failures:
             console.print(Text("    ✗ " + failure, style="red"))
+
+
+# --- kb rule ------------------------------------------------------------------------------------
+
+def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
+    """A clause now (and on a date), its wording history with word diffs, and its linked rulings."""
+    out.print(Text.assemble((report.clause, "bold"), f"  (CR of {report.version})"))
+    out.print(Text(report.text))
+    for example in report.examples:
+        out.print(Text(f"Example: {example}", style="italic"))
+    at = report.at
+    if at:
+        out.print()
+        if at.number is None:
+            out.print(f"On {at.date} (CR of {at.version}): not in the rules yet.")
+        else:
+            out.print(Text.assemble(f"On {at.date} (CR of {at.version}): ", (at.number, "bold")))
+            out.print(Text(at.text or ""))
+            if at.diff_to_current:
+                out.print(Text("Changed since:", style="dim"))
+                out.print(diff_text(at.diff_to_current))
+    out.print()
+    out.print(Text(f"History ({' → '.join(report.numbers)}; {report.first_seen_note})", style="bold"))
+    for step in report.history:
+        line = Text.assemble((step.date, "cyan"), "  ", (step.number, "bold"), f"  {step.change}")
+        if step.after:
+            line.append(f" (since {step.after}, the corpus's previous CR)", style="dim")
+        out.print(line)
+        if step.diff:
+            out.print(diff_text(step.diff))
+        elif step.change == "added":
+            out.print(Text(step.text, style="dim"))
+    out.print()
+    if linked.rows is None:
+        out.print(Text(linked.note or "", style="yellow"))
+    elif not linked.rows:
+        out.print("No rulings linked to this clause.")
+    else:
+        out.print(Text(f"Rulings linked to {report.clause} ({linked.total})", style="bold"))
+        for r in linked.rows:
+            then = f", then {r.at_ruling_date}" if r.at_ruling_date and r.at_ruling_date != report.clause else ""
+            out.print(Text.assemble((r.id, "cyan"), f"  #{r.rank} score {r.score:.2f}{then}  ",
+                                    (", ".join(r.cards) or r.kind.value, "dim")))
+            out.print(Text(f"  {r.text}"))
+        if linked.total > len(linked.rows):
+            out.print(Text(f"… and {linked.total - len(linked.rows)} more; --limit 0 lists them all", style="dim"))
+
+
+def section_diff(out: Console, diff: SectionDiff) -> None:
+    """What changed in a section between two CR versions: counts, then each change with its word diff."""
+    data = diff.to_json()
+    before = data["section_before"] or "—"
+    out.print(Text.assemble(("Section ", "bold"), (f"{before} ({data['from']}) → {data['section']} ({data['to']})", "bold")))
+    out.print(", ".join(f"{k}: {v}" for k, v in sorted(data["summary"].items())))
+    for c in data["changes"]:
+        if c["change"] == "unchanged":
+            continue
+        label = f"{c['before'] or '—'} → {c['after'] or '—'}"
+        out.print()
+        out.print(Text.assemble((label, "bold"), f"  {c['change']}"))
+        if c["diff"]:
+            out.print(diff_text(c["diff"]))
+        elif c["change"] == "added":
+            out.print(Text(c["text_after"], style="green"))
+        elif c["change"] == "removed":
+            out.print(Text(c["text_before"], style="red strike"))
+
+
+# --- kb check -----------------------------------------------------------------------------------
+
+def check_run(console: Console, err_console: Console, run: CheckRun) -> None:
+    """The problems met (on stderr), one line per check (status, id, entry) with each failure
+    indented underneath, then the counts."""
+    for p in run.problems:
+        err_console.print(f"[yellow]problem:[/] {escape(str(p))}", soft_wrap=True)
+    check_results(console, run.results)
+    console.print(f"{len(run.results)} checks: {run.passed} passed, {len(run.failed)} failed"
+                  + (f", {len(run.not_applicable)} not applicable" if run.not_applicable else "")
+                  + (f" (rules of {run.rules})" if run.rules else ""))
+
+
+def check_results(console: Console, results: Sequence[CheckResult]) -> None:
+    """One line per check (status, id, entry), each failure indented underneath."""
+    if not results:
+        console.print("[dim]no checks[/]")
+        return
+    for r in results:
+        status = "[green]pass[/]" if r.passed else "[yellow]n/a [/]" if r.not_applicable else "[bold red]FAIL[/]"
+        entry = f"  [dim]{r.entry}[/]" if r.entry else ""
+        console.print(f"{status}  {escape(r.id)}{entry}", soft_wrap=True)
+        if r.not_applicable:
+            console.print(f"      [yellow]{escape(r.not_applicable)}[/]", soft_wrap=True, highlight=False)
+        for f in r.failures:
+            console.print(f"      [red]{escape(f)}[/]", soft_wrap=True, highlight=False)
+
+
+def check_coverage(console: Console, coverage: CheckCoverage) -> None:
+    """`kb check --missing`: the face-down ruling entries without a check, then the coverage."""
+    for e in coverage.missing:
+        clauses = ", ".join(r.clause for r in e.rules[:3])
+        console.print(f"[bold]{e.id}[/]  [dim]{escape(clauses)}[/]  {escape(e.text[:100])}",
+                      soft_wrap=True, highlight=False)
+    covered, total = coverage.covered, coverage.total
+    share = f" ({covered / total:.0%})" if total else ""
+    console.print(f"face-down ruling entries with a check: {covered} of {total}{share}; "
+                  f"{len(coverage.missing)} without")
+
+
+# --- kb search ----------------------------------------------------------------------------------
+
+def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[str, str]] = frozenset()) -> None:
+    """One block per hit: the answer-language text, the English canonical text, cards, dates, rules;
+    a translation of a replaced English wording ((entry id, text) in `superseded`) is flagged."""
+    if not found:
+        console.print("[yellow]No entry matches.[/] Try other words or fewer filters.")
+        return
+    for rank, hit in enumerate(found, start=1):
+        e = hit.entry
+        body = Text()
+        if hit.lang is not Lang.EN:
+            body.append(hit.matched_text, style="bold")
+            if (e.id, hit.matched_text) in superseded:
+                body.append("\n(translates an older English wording, replaced since; current text below)",
+                            style="yellow")
+            if e.text != hit.matched_text:  # a ruling with no English wording is its own canonical text
+                body.append("\n\n")
+                body.append(e.text)
+        else:
+            body.append(e.text, style="bold")
+        meta = Text()
+        meta.append(f"\ncards: {cards(e, 5)}   dates: {dates(e)}", style="dim")
+        if e.rules:
+            top = sorted(e.rules, key=lambda r: -r.score)[:3]
+            meta.append("\nrules: " + ", ".join(f"CR {r.clause}" for r in top), style="dim")
+        if e.clause:
+            label = e.clause.replace("glossary:", "glossary, ")
+            meta.append(f"\nCR {label}", style="dim")
+        langs = sorted({v.lang.value for v in e.variants}) or ["en"]  # a CR clause has no variants
+        title = Text.assemble((f"{rank}.", "bold"), " ", (e.id, "cyan"))
+        subtitle = f"{e.kind.value} · {hit.lang.value} · {'/'.join(langs)} · score {hit.score:.3f}"
+        console.print(Panel(body + meta, title=title, subtitle=subtitle,
+                            title_align="left", subtitle_align="right"))  # fmt: skip
+
+
+# --- kb card ------------------------------------------------------------------------------------
+
+def card(console: Console, view: CardView) -> None:
+    """A card's name, cost, type, its names by language, Oracle text, then its KB entries with dates."""
+    oc = view.card.oracle
+    head = Text(view.card.name, style="bold")
+    if oc is not None:
+        head.append(f"   {oc.mana_cost or ''}", style="cyan")
+        head.append(f"\n{oc.type}", style="dim")
+    console.print(head)
+    console.print(" · ".join(f"{k}: {v}" for k, v in view.names.items()), style="dim")
+    if oc is not None:
+        body = oc.text
+        if oc.power is not None:
+            body += f"\n{oc.power}/{oc.toughness}"
+        console.print(Text(body))
+    else:
+        console.print("[dim](not among the 2018 Oracle cards)[/]")
+    console.print(f"\n[bold]{len(view.entries)} KB entries[/]")
+    for e, card_dates in view.entries:
+        console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates)}  ", (e.text, "")))
+
+
+# --- kb outdated --------------------------------------------------------------------------------
+
+SUMMARY_ROWS = 25  # rows of each summary table in the text output
+
+
+def outdated_summary(console: Console, data: dict[str, Any]) -> None:
+    """Counts of wordings by level, reason and card: the most affected first."""
+    console.print(f"[bold]{data['wordings']}[/] wordings ({data['variants']} source copies)")
+    for title, counts in (("level", data["by_level"]), ("reason", data["by_reason"]), ("card", data["by_card"])):
+        table = Table(title=f"by {title}", title_justify="left")
+        table.add_column(title)
+        table.add_column("wordings", justify="right")
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        for key, n in ranked[:SUMMARY_ROWS]:
+            table.add_row(key, str(n))
+        console.print(table)
+        if len(ranked) > SUMMARY_ROWS:  # thousands of cards at 100k rulings: the most affected first
+            console.print(f"[dim]… and {len(ranked) - SUMMARY_ROWS} more {title}s; --json lists them all[/]")
+
+
+def outdated(console: Console, wordings: Sequence[OutdatedWording]) -> None:
+    """Each outdated wording: its reasons with word diffs, and where it appears."""
+    if not wordings:
+        console.print("no outdated wordings")
+        return
+    for w in wordings:
+        head = Text(f"{w.entry}", style="bold")
+        head.append(f"  {w.level.value}  {w.lang.value}  {', '.join(w.dates) or 'undated'}", style="dim")
+        console.print(head)
+        console.print(Text("  " + w.text))
+        for reason in w.reasons:
+            style = "bold red" if reason.kind.level.value == "outdated" else "bold yellow"
+            console.print(Text(f"  {reason.kind.value}: ", style=style) + Text(reason.detail))
+            if reason.diff:
+                console.print(Text("    ") + diff_text(reason.diff))
+        shown = ", ".join(w.cards[:6]) + (f" and {len(w.cards) - 6} more" if len(w.cards) > 6 else "")
+        first = w.items[0].variant
+        where = f"{first.source.removeprefix('corpus/')}:{first.line}"
+        more = f" and {len(w.items) - 1} more copies" if len(w.items) > 1 else ""
+        console.print(Text(f"  appears: {shown or 'no card'}; {where}{more}", style="dim"))
+        console.print()
+    console.print(f"[dim]{len(wordings)} wordings ({sum(len(w.items) for w in wordings)} source copies)[/]")
+
+
+# --- kb coverage --------------------------------------------------------------------------------
+
+def translation_coverage(console: Console, report: dict[str, Any]) -> None:
+    """Per language: how many English rulings have a text in it, and its rulings without English."""
+    for code, part in report["languages"].items():
+        console.print(f"[bold]{code}[/]: {part['translated']} of {report['english_entries']} English ruling entries "
+                      f"have a {code} text; {len(part['untranslated'])} lack one; "
+                      f"{len(part['without_english'])} {code} rulings have no English counterpart")
+        if part["without_english"]:
+            table = Table(box=None, pad_edge=False, title=f"{code} rulings without English", title_justify="left")
+            table.add_column("id", no_wrap=True)
+            table.add_column("cards")
+            table.add_column("text")
+            for row in part["without_english"]:
+                table.add_row(row["id"], ", ".join(row["cards"][:4]), clip(row["text"], 100))
+            console.print(table)
+
+
+# --- notes and progress (stderr) ----------------------------------------------------------------
+
+def note(err_console: Console, text: str) -> None:
+    err_console.print(f"[yellow]note:[/] {escape(text)}", soft_wrap=True)
+
+
+def first_use(err_console: Console, home: Path) -> None:
+    err_console.print(f"[dim]First use: building the KB from the bundled corpus into {escape(str(home))} …[/]")
+
+
+@contextlib.contextmanager
+def progress_bar(err_console: Console, quiet: bool = False) -> Iterator[OnProgress]:
+    """A rich progress bar on `err_console` fed by the library's (stage, done, total) callbacks; it
+    appears with the first callback, so opening a KB that needs no build draws nothing. Without a
+    terminal (and without KB_PROGRESS), one line per stage instead."""
+    if quiet or not err_console.is_terminal and not os.environ.get("KB_PROGRESS"):
+        yield _plain_progress(err_console, quiet)
+        return
+    from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+    with contextlib.ExitStack() as stack:
+        bar: tuple[Progress, TaskID, Sequence[str]] | None = None
+
+        def on_progress(stage: str, done: int, total: int) -> None:
+            nonlocal bar
+            if bar is None:
+                from kb.build import STAGES  # only now: the build module takes a moment to import
+
+                progress = stack.enter_context(Progress(
+                    TextColumn("{task.description:<14}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                    TimeElapsedColumn(), console=err_console, transient=False))
+                bar = progress, progress.add_task("parse", total=len(STAGES)), STAGES
+            progress, task, stages = bar
+            index = stages.index(stage) if stage in stages else 0
+            fraction = done / total if total else 0
+            progress.update(task, description=stage, completed=index + min(fraction, 1.0))
+
+        yield on_progress
+        if bar is not None:
+            bar[0].update(bar[1], description="done", completed=len(bar[2]))
+
+
+def _plain_progress(err_console: Console, quiet: bool) -> OnProgress:
+    """Without a terminal: one line per stage, so logs still show where a build is."""
+    seen: set[str] = set()
+
+    def on_progress(stage: str, done: int, total: int) -> None:
+        if not quiet and stage not in seen:
+            seen.add(stage)
+            err_console.print(f"[dim]… {escape(stage)}[/]")
+
+    return on_progress

@@ -15,7 +15,7 @@ from kb.dedup import Lexicon, deduplicate, keywords_from_rules, mechanics_from_r
 from kb.embed import Embedder
 from kb.errors import InputError, StoreError
 from kb.ids import assign_ids
-from kb.ingest import Format, IngestResult, bundled_sources, collect, decode, ingest, parse_text, read_source
+from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
 from kb.model import Entry, ParseResult, Problem
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 

@@ -11,12 +11,12 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import yaml
 
 from kb import paths
-from kb.errors import CheckError, InputError
+from kb.errors import CheckError, InputError, KBError, NotFoundError
 from kb.game import CardDataError, CardDef, Rules, RulesDateError, card_from_data
 from kb.model import Entry, Kind, Problem
 from kb.normalize import normalize_text
@@ -24,6 +24,7 @@ from kb.scenario import Check, check_verdict, parse_checks
 
 if TYPE_CHECKING:
     from kb.corpus import Corpus
+    from kb.store import KB
 
 __all__ = [
     "FACE_DOWN_CLAUSES",
@@ -31,6 +32,10 @@ __all__ = [
     "coverage",
     "is_face_down_entry",
     "CheckResult",
+    "CheckRun",
+    "CheckCoverage",
+    "check_coverage",
+    "check_targets",
     "attach_checks",
     "load_cards",
     "load_checks",
@@ -235,3 +240,112 @@ def run_entry_checks(entry: Entry, corpus: Corpus, rules_date: str | None = None
     checks = [c for c in corpus.checks[0] if c.id in mine]
     return checks, run_checks(checks, rules_date=rules_date or CURRENT, entries_by_check={c.id: entry.id for c in checks},
                               cards=corpus.cards)
+
+
+# --- `kb check`, as data -------------------------------------------------------------------------
+
+CHECK_FILE_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class CheckRun:
+    """What a run of checks found: each check's result, and the problems met on the way (check files
+    that do not parse, quotes that pick no ruling or several); `rules` is the date they ran under
+    (None: each check under its own)."""
+
+    results: list[CheckResult]
+    problems: list[Problem] = field(default_factory=list)
+    rules: str | None = None
+
+    @property
+    def failed(self) -> list[CheckResult]:
+        return [r for r in self.results if r.failed]
+
+    @property
+    def not_applicable(self) -> list[CheckResult]:
+        return [r for r in self.results if r.not_applicable]
+
+    @property
+    def passed(self) -> int:
+        return len(self.results) - len(self.failed) - len(self.not_applicable)
+
+    @property
+    def ok(self) -> bool:
+        """Nothing failed and nothing was in the way: what a CI gate asks."""
+        return not self.failed and not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "checks": [r.to_json() for r in self.results],
+            "summary": {"total": len(self.results), "passed": self.passed, "failed": len(self.failed),
+                        "not_applicable": len(self.not_applicable)},
+        }
+        if self.problems:
+            data["problems"] = [str(p) for p in self.problems]
+        return data
+
+
+def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open_kb: Callable[[], KB],
+                  home: Path, corpus: Corpus) -> CheckRun:
+    """Run the checks `targets` name: check files (PATH.yaml), or entry ids (or unique prefixes) whose
+    checks to run, or (none) every bundled check. Entry ids need the KB: `open_kb()` opens (or
+    builds) it. Without them the checks' entries come from the KB in `home` if there is one (no KB
+    is built for that). Raises NotFoundError for a missing file or an entry without checks, and
+    CheckError for ids mixed with files or when there is nothing to check."""
+    files = [Path(t) for t in targets if t.endswith(CHECK_FILE_SUFFIXES)]
+    entry_ids = [t for t in targets if not t.endswith(CHECK_FILE_SUFFIXES)]
+    for f in files:
+        if not f.is_file():
+            raise NotFoundError(f"no check file {f}")
+    checks, problems = load_checks(files, corpus.cards) if files else corpus.checks
+    checks, problems = list(checks), list(problems)  # the corpus's own lists stay as read
+    if files and entry_ids:
+        raise CheckError("give either entry ids or check files, not both")
+    if entry_ids:
+        kb = open_kb()
+        wanted = {kb.get(i).id for i in entry_ids}
+        by_check, unmatched = match_entries(kb.entries, checks)
+        checks = [c for c in checks if by_check.get(c.id) in wanted]
+        unchecked = wanted - {by_check[c.id] for c in checks}
+        if unchecked:
+            raise NotFoundError("no checks for entry " + ", ".join(sorted(unchecked)))
+    else:
+        by_check, unmatched = _entries_if_built(home, checks)
+    problems.extend(unmatched)
+    if not checks and not problems:  # a CI gate must not go green having checked nothing
+        where = ", ".join(str(f) for f in files) if files else f"{corpus.folder / 'checks'}"
+        raise CheckError(f"no checks found in {where}; nothing was checked")
+    return CheckRun(run_checks(checks, rules_date, entries_by_check=by_check, cards=corpus.cards), problems,
+                    rules_date)
+
+
+def _entries_if_built(home: Path, checks: list[Check]) -> tuple[dict[str, str], list[Problem]]:
+    """Check id -> entry id from the KB in `home`, and the checks whose `ruling:` quote matches no
+    entry or several; empty when there is no readable KB."""
+    from kb import store
+
+    try:
+        if not store.exists(home):
+            return {}, []
+        return match_entries(store.load(home).entries, checks)
+    except KBError:
+        return {}, []
+
+
+@dataclass(frozen=True)
+class CheckCoverage:
+    """How many ruling entries linked to a face-down clause have a scenario check, and which do not."""
+
+    covered: int
+    total: int
+    missing: list[Entry]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"covered": self.covered, "total": self.total,
+                "missing": [{"id": e.id, "cards": list(e.cards), "clauses": [r.clause for r in e.rules],
+                             "text": e.text} for e in self.missing]}
+
+
+def check_coverage(entries: Sequence[Entry]) -> CheckCoverage:
+    """`coverage` as a report (`kb check --missing`)."""
+    return CheckCoverage(*coverage(entries))

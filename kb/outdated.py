@@ -539,3 +539,11 @@ class _CRHistory:
 def rule_history_from(rules: Any) -> RuleHistory:
     """A RuleHistory backed by a `kb.cr.RulesCorpus`."""
     return _CRHistory(rules)
+
+
+def levels_shown(reason: Reason | None = None, *, review: bool = False, both: bool = False) -> set[Level]:
+    """The levels a report lists: outdated by default, review with `review`, both with `both` or when
+    the one reason asked for is a review reason (its wordings would otherwise never be listed)."""
+    if both or (reason is not None and reason.level is Level.REVIEW and not review):
+        return {Level.OUTDATED, Level.REVIEW}
+    return {Level.REVIEW} if review else {Level.OUTDATED}

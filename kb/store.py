@@ -541,6 +541,13 @@ class KB:
             rows = self.conn.execute("SELECT data FROM outdated WHERE entry_id = ? ORDER BY ord", (entry_id,))
         return [json.loads(d) for (d,) in rows]
 
+    def superseded_texts(self, entry_ids: Sequence[str]) -> set[tuple[str, str]]:
+        """(entry id, text) of the wordings of these entries that `kb outdated` calls superseded
+        (a translation of an older English wording), so that a hit can flag them."""
+        return {(row["entry"], row["variant"]["text"]) for entry_id in dict.fromkeys(entry_ids)
+                for row in self.outdated_rows(entry_id)
+                if any(r.get("kind") == "superseded" for r in row.get("reasons", []))}
+
     def outdated_copies(self, *, card: str | None = None, lang: Lang | None = None, since: str | None = None,
                         reason: Reason | None = None) -> list[CopyRow]:
         """The outdated copies matching every filter (as `kb.outdated.filter_items`), for counting:
@@ -637,6 +644,34 @@ def load(home: Path) -> KB:
     except BaseException:
         conn.close()
         raise
+
+
+@dataclass(frozen=True)
+class LinkedRulings:
+    """The entries of the current KB linked to one clause (the first few, best link first), how many
+    there are in all, and, when there is no readable KB, `rows` None and a note saying what to do."""
+
+    rows: list[LinkedEntry] | None
+    total: int
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rulings": None if self.rows is None else [row.to_json() for row in self.rows],
+                "rulings_total": self.total, "rulings_note": self.note}
+
+
+def linked_rulings(home: Path, clause: str, limit: int | None = None) -> LinkedRulings:
+    """The first `limit` (None: all) entries of the KB in `home` linked to `clause`; never builds a KB."""
+    if not exists(home):
+        return LinkedRulings(None, 0, f"no KB in {home} yet; run `kb ingest` to see the rulings linked to this clause")
+    try:
+        kb = load(home)
+    except StoreError as e:
+        return LinkedRulings(None, 0, f"{e} and see the rulings linked to this clause")
+    try:
+        return LinkedRulings(kb.linked_rows(clause, limit), kb.linked_count(clause))
+    finally:
+        kb.close()
 
 
 def dump_entries(entries: list[Entry]) -> str:

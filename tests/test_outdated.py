@@ -276,7 +276,7 @@ def test_cli_outdated_one_item_per_wording_levels_card_and_summary(monkeypatch):
     assert summary["wordings"] == len(default) and summary["by_card"]["Lightform"] == len(lightform)
     assert summary["by_reason"]["superseded"] > 0 and summary["by_reason"]["terminology"] > 0
     # the text summary lists the most affected cards, not thousands of rows (issue 10, 100k rulings)
-    monkeypatch.setattr("cli.outdated.SUMMARY_ROWS", 2)
+    monkeypatch.setattr("cli.render.SUMMARY_ROWS", 2)
     text = runner.invoke(app, ["outdated", "--summary"]).output
     top = sorted(summary["by_card"].items(), key=lambda kv: (-kv[1], kv[0]))
     assert top[0][0] in text and top[1][0] in text and top[2][0] not in text

@@ -163,7 +163,7 @@ def test_word_diff_is_rendered_red_struck_and_green(monkeypatch):
     from rich.console import Console
 
     import cli.common
-    from cli.rule import diff_text
+    from cli.render import diff_text
 
     monkeypatch.setattr(cli.common, "console", Console(force_terminal=True, color_system="standard"))
     text = diff_text([("equal", "a"), ("delete", "old"), ("insert", "new")])
@@ -175,7 +175,7 @@ def test_word_diff_without_colour_is_marked_in_the_text(monkeypatch):
     from rich.console import Console
 
     import cli.common
-    from cli.rule import diff_text
+    from cli.render import diff_text
 
     monkeypatch.setattr(cli.common, "console", Console(no_color=True))
     text = diff_text([("equal", "a"), ("delete", "old"), ("insert", "new")])

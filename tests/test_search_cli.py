@@ -143,7 +143,7 @@ def test_a_search_process_does_not_load_torch(kb_with_index: Path) -> None:
 def test_a_superseded_translation_is_flagged_in_the_hit() -> None:
     from rich.console import Console
 
-    from cli.search import render_hits
+    from cli.render import hits
     from kb.model import Entry, Kind, Lang, Relation, Variant
     from kb.search import Hit
 
@@ -155,10 +155,10 @@ def test_a_superseded_translation_is_flagged_in_the_hit() -> None:
     )
     entry = Entry("r-1", Kind.RULING, variants[0].text, ("Lightform",), "2014-11-24", "2018-07-13", variants)
     console = Console(width=200, record=True)
-    render_hits(console, "anschauen?", [Hit(entry, 1.0, Lang.DE, old_de)], superseded={("r-1", old_de)})
+    hits(console, [Hit(entry, 1.0, Lang.DE, old_de)], superseded={("r-1", old_de)})
     assert "translates an older English wording" in console.export_text()
     console = Console(width=200, record=True)
-    render_hits(console, "anschauen?", [Hit(entry, 1.0, Lang.DE, old_de)], superseded=set())
+    hits(console, [Hit(entry, 1.0, Lang.DE, old_de)], superseded=set())
     assert "older English wording" not in console.export_text()
 
 
@@ -166,7 +166,7 @@ def test_a_german_only_ruling_is_shown_once_with_its_one_language() -> None:
     """A judge's report: a German ruling with no English wording was printed twice, under `de · de/en`."""
     from rich.console import Console
 
-    from cli.search import render_hits
+    from cli.render import hits
     from kb.model import Entry, Kind, Lang, Relation, Variant
     from kb.search import Hit
 
@@ -174,7 +174,7 @@ def test_a_german_only_ruling_is_shown_once_with_its_one_language() -> None:
     entry = Entry("r-2", Kind.RULING, de, ("Rageform",), "2015-01-23", "2015-01-23",
                   (Variant(de, de, Lang.DE, "2015-01-23", "p", 1, Relation.CANONICAL, 1.0, "Rageform"),))
     console = Console(width=200, record=True)
-    render_hits(console, "Wutform?", [Hit(entry, 1.0, Lang.DE, de)])
+    hits(console, [Hit(entry, 1.0, Lang.DE, de)])
     out = console.export_text()
     assert out.count("bleibt verdeckt") == 1 and "ruling · de · de ·" in out and "de/en" not in out
 

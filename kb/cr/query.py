@@ -6,13 +6,14 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from kb.cr.lineage import Lineage, Members
 from kb.cr.numbers import nearest
 from kb.cr.parse import Clause, RulesVersion
 from kb.cr.text import wording_key
 from kb.errors import InputError, NotFoundError
-from kb.normalize import is_iso_date
+from kb.normalize import is_iso_date, word_diff
 
 
 class ChangeKind(StrEnum):
@@ -86,6 +87,27 @@ class SectionDiff:
     section_a: str | None
     section_b: str
     changes: tuple[ClauseChange, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The diff as `kb rule --diff --json` prints it: a count per kind of change, then every
+        change (unchanged clauses too) with a word diff where it was reworded."""
+        changes = [{
+            "change": c.kind,
+            "before": c.before.number if c.before else None,
+            "after": c.after.number if c.after else None,
+            "text_before": c.before.text if c.before else None,
+            "text_after": c.after.text if c.after else None,
+            "diff": word_diff(c.before.text, c.after.text) if c.before and c.after and "reworded" in c.kind else None,
+        } for c in self.changes]
+        return {"from": self.date_a, "to": self.date_b, "section": self.section_b,
+                "section_before": self.section_a, "summary": self.summary(), "changes": changes}
+
+    def summary(self) -> dict[str, int]:
+        """How many clauses changed each way ("added", "reworded", ...), in order of first change."""
+        counts: dict[str, int] = {}
+        for c in self.changes:
+            counts[c.kind] = counts.get(c.kind, 0) + 1
+        return counts
 
 
 @dataclass(slots=True)
@@ -218,3 +240,97 @@ def _missing(number: str, version: RulesVersion) -> str:
     near = nearest(number, version.clauses, 2)
     hint = f"; nearest: {', '.join(near)}" if near else ""
     return f"no clause {number} in the CR of {version.date}{hint}"
+
+
+# --- reports: what `kb rule` shows, as data ----------------------------------------------------
+
+Runs = list[tuple[str, str]]  # a word diff: (op, words) runs, see kb.normalize.word_diff
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseThen:
+    """A current clause as it stood in the CR in force on a date (`number` None: not in the rules yet)."""
+
+    date: str
+    version: str  # the CR in force on `date`
+    number: str | None
+    text: str | None
+    diff_to_current: Runs | None  # None when the wording has not changed since
+
+    def to_json(self) -> dict[str, Any]:
+        return {"date": self.date, "version": self.version, "number": self.number, "text": self.text,
+                "diff_to_current": self.diff_to_current}
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One version of a clause's wording history, with the word diff from the version before."""
+
+    date: str
+    number: str
+    change: str
+    after: str | None  # the change happened after this (the corpus's previous CR), on or before `date`
+    text: str
+    diff: Runs | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"date": self.date, "number": self.number, "change": self.change, "after": self.after,
+                "text": self.text, "diff": self.diff}
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseReport:
+    """A current clause: its text, its numbers and wording in every version, and (with a date) as it
+    stood then."""
+
+    clause: str
+    version: str  # date of the current CR
+    text: str
+    examples: tuple[str, ...]
+    first_seen: str
+    first_seen_note: str
+    numbers: tuple[str, ...]
+    at: ClauseThen | None
+    history: tuple[HistoryRow, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"clause": self.clause, "version": self.version, "text": self.text,
+                "examples": list(self.examples), "first_seen": self.first_seen,
+                "first_seen_note": self.first_seen_note, "numbers": list(self.numbers),
+                "at": self.at.to_json() if self.at else None, "history": [h.to_json() for h in self.history]}
+
+
+def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> ClauseReport:
+    """Current clause `number` across versions; with `at`, also as it stood in the CR in force then.
+    A bad date, or one before the oldest CR, is an error (not "not in the rules yet")."""
+    clause = rules.clause(number)
+    history = rules.history(number)
+    then_row: ClauseThen | None = None
+    if at:
+        rules.in_force(at)
+        try:
+            then: Clause | None = rules.clause(number, at=at)
+        except NotFoundError:  # the clause did not exist then
+            then = None
+        then_row = ClauseThen(
+            date=at,
+            version=rules.in_force(at, complete=True).date if then is None else then.version,
+            number=then.number if then else None,
+            text=then.text if then else None,
+            diff_to_current=word_diff(then.text, clause.text) if then and then.text != clause.text else None)
+    rows: list[HistoryRow] = []
+    previous: HistoryStep | None = None
+    for step in history.steps:
+        rows.append(HistoryRow(
+            date=step.date, number=step.number, change=step.change,
+            after=previous.date if previous and step.change not in ("added", "unchanged") else None,
+            text=step.text,
+            diff=word_diff(previous.text, step.text) if previous and "reworded" in step.change else None))
+        previous = step
+    if history.first_seen == rules.versions[0].date:
+        note = f"already in the oldest CR in the corpus ({history.first_seen})"
+    else:
+        note = f"first in the CR of {history.first_seen}"
+    return ClauseReport(clause=number, version=rules.current.date, text=clause.text,
+                        examples=tuple(clause.examples), first_seen=history.first_seen, first_seen_note=note,
+                        numbers=tuple(history.numbers()), at=then_row, history=tuple(rows))

@@ -1,0 +1,164 @@
+"""What the read commands show, as data with `to_json`: an entry with its outdated marks, its checks
+run now and the clauses it links to (`kb show`); a card with its Oracle text, names in every
+language and its rulings (`kb card`); a list of entries (`kb list`). The CLI prints the JSON or
+renders these objects; it decides nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from kb.errors import NotFoundError
+from kb.model import Entry, Kind, Lang
+
+if TYPE_CHECKING:
+    from kb.checks import CheckResult
+    from kb.corpus import Corpus
+    from kb.oracle import OracleCard
+    from kb.outdated import OutdatedItem
+    from kb.scenario import Check
+    from kb.store import KB
+
+
+# --- kb show -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EntryView:
+    """An entry, the outdated items of its wordings, its scenario checks and their results under the
+    current rules, and the current text of the clauses it links to (when asked for)."""
+
+    entry: Entry
+    outdated: list[OutdatedItem]
+    checks: list[Check]
+    results: list[CheckResult]
+    moved_from: str | None = None  # the id asked for, when it moved to this entry
+    clause_texts: dict[str, str] = field(default_factory=dict)
+
+    def marks(self) -> dict[int, list[str]]:
+        """Variant index -> the outdated reasons of that variant."""
+        return {item.variant_index: item.kinds for item in self.outdated}
+
+    def to_json(self) -> dict[str, Any]:
+        return self.entry.to_json() | {
+            "outdated": [item.to_json() for item in self.outdated],
+            "check_results": [r.to_json() for r in self.results],
+        } | ({"moved_from": self.moved_from} if self.moved_from else {})
+
+
+def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = False) -> EntryView:
+    """The entry `entry_id` (or a unique prefix, or an id that moved) names, with its checks run now;
+    with `clause_texts`, also the current text of each clause it links to (reads the CR)."""
+    from kb.checks import run_entry_checks
+
+    found = kb.resolve(entry_id)
+    entry = found.entry
+    checks, results = run_entry_checks(entry, corpus)
+    texts: dict[str, str] = {}
+    if clause_texts and entry.rules:
+        current = corpus.current_rules
+        texts = {link.clause: current.clauses[link.clause].text for link in entry.rules
+                 if link.clause in current.clauses}
+    return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts)
+
+
+# --- kb list -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EntryList:
+    """Entries as `kb list` shows them: one summary row each (the variants counted, not listed)."""
+
+    entries: list[Entry]
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [{"id": e.id, "kind": e.kind.value, "text": e.text, "cards": list(e.cards),
+                 "first_date": e.first_date, "last_date": e.last_date,
+                 "langs": sorted({v.lang.value for v in e.variants}), "variants": len(e.variants)}
+                for e in self.entries]
+
+
+# --- kb card -------------------------------------------------------------------------------------
+
+def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:
+    """The English name of a card named in English, German or Spanish: the KB's names (which
+    include the judge's own sources), else the bundled table; NotFoundError otherwise. Exact
+    names only (`find_card` also forgives typos)."""
+    english = kb.card(name) if kb is not None else None
+    english = english or corpus.names.resolve(name)
+    if english is None:
+        raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
+    return english
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    """A card found by a name in any language: its English name, its Oracle card (None when it is
+    not among the bundled Oracle cards) and its names by language."""
+
+    name: str
+    oracle: OracleCard | None
+    names: dict[Lang, str]
+
+
+def find_card(name: str, corpus: Corpus) -> CardInfo:
+    """The card `name` names: an Oracle name, then a German or Spanish name of the bundled table, then
+    the closest name (small typos are forgiven). NotFoundError when none is close."""
+    from kb.search.cardnames import CardMatcher
+
+    oracle, kb_names = corpus.oracle, corpus.names
+    found = oracle.get(name)
+    english = found.name if found is not None else kb_names.resolve(name)
+    if english is None:
+        matcher = CardMatcher.from_names(list(oracle.names()) + [
+            (local, en) for en, by_lang in kb_names.names.items() for local in by_lang.values()])
+        english = matcher.closest(name)
+    if english is None:
+        raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
+    card = oracle.get(english)
+    names = dict(kb_names.names.get(english, {}))
+    if card is not None:
+        names = {**card.names, **names}
+    return CardInfo(english, card, names)
+
+
+@dataclass(frozen=True)
+class CardView:
+    """A card and its entries in the KB: rulings first, each by the first date this card's copies of
+    it carry."""
+
+    card: CardInfo
+    entries: list[tuple[Entry, list[str]]]  # (entry, the dates of this card's copies of it)
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Language code -> name, in code order; the English name alone when none is known."""
+        return {lang.value: n for lang, n in sorted(self.card.names.items())} or {"en": self.card.name}
+
+    def to_json(self) -> dict[str, Any]:
+        oracle = self.card.oracle
+        return {
+            "name": self.card.name,
+            "names": self.names,
+            "oracle": oracle.to_json() if oracle else None,
+            "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text, "first_date": e.first_date,
+                         "card_dates": dates,
+                         "langs": sorted({v.lang.value for v in e.variants}) or [Lang.EN.value]}
+                        for e, dates in self.entries],
+        }
+
+
+def card_view(card: CardInfo, kb: KB) -> CardView:
+    """The KB's entries for `card` (its rows only, not every entry of the KB), rulings first, oldest first."""
+    rows = [(e, card_dates(e, card.name)) for e in kb.select(card=card.name)]
+    rows.sort(key=lambda row: (row[0].kind is not Kind.RULING, (row[1] or [""])[0], row[0].id))
+    return CardView(card, rows)
+
+
+def card_dates(entry: Entry, card: str) -> list[str]:
+    """The dates this card's own copies of the ruling carry (a shared ruling's first date may be
+    another card's); the entry's first date when none of its copies names the card."""
+    mine = sorted({v.date for v in entry.variants if v.card == card and v.date})
+    return mine or [d for d in (entry.first_date,) if d]
+
+
+__all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_dates", "card_view",
+           "english_card_name", "entry_view", "find_card"]
