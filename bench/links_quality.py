@@ -26,7 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 
 def corpus_entries(overrides: bool) -> list:
-    from kb import cards, cr, dedup, ingest, links, paths
+    from kb import cards, ingest, paths
+    from kb.ingest import dedup
+    from kb.cr import links
 
     corpus = paths.corpus_dir()
     result = ingest.ingest(ingest.bundled_sources(corpus), names=cards.load_names(corpus),

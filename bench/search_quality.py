@@ -278,7 +278,7 @@ def open_kb(home: Path, rebuild: bool) -> tuple[Any, float]:
 def open_searcher(kb: Any) -> Any:
     """The searcher `kb search` uses; a KB built with KB_EMBEDDER=fake is queried with the fake model
     (for trying the script quickly, not for figures)."""
-    from kb.embed import FakeEmbedder
+    from kb.search.embed import FakeEmbedder
     from kb.search import Searcher, read_meta
 
     fake = read_meta(kb.index_dir).get("model") == FakeEmbedder.name

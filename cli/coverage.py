@@ -16,7 +16,7 @@ def coverage(
     """Translation coverage both ways: English rulings without a German/Spanish text, and German/Spanish
     rulings that no English entry holds."""
     from cli import render
-    from kb.dedup import translation_coverage
+    from kb.ingest.dedup import translation_coverage
     from kb.errors import InputError
     from kb.model import Lang
 

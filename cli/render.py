@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from kb.cr.query import ClauseReport, SectionDiff
     from kb.store import LinkedRulings
     from kb.outdated import OutdatedWording
-    from kb.scenario import Check
+    from kb.checks.scenario import Check
     from kb.search import Hit
     from kb.views import CardView, EntryView
 

@@ -11,10 +11,10 @@ from typing import Any, Callable, Mapping, Sequence
 from kb import paths, store
 from kb.cards import CardNames
 from kb.corpus import Corpus
-from kb.dedup import Lexicon, deduplicate, keywords_from_rules, mechanics_from_rules, stored_count
-from kb.embed import Embedder
+from kb.ingest.dedup import Lexicon, deduplicate, keywords_from_rules, mechanics_from_rules, stored_count
+from kb.search.embed import Embedder
 from kb.errors import InputError, StoreError
-from kb.ids import assign_ids
+from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
 from kb.model import Entry, ParseResult, Problem
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
@@ -83,7 +83,7 @@ def embedder_from_env() -> Embedder:
     (the same model through its C engine: no torch, slower in bulk) or `fake` (tests only)."""
     import os
 
-    from kb import embed
+    from kb.search import embed
     from kb.errors import InputError
 
     choice = os.environ.get("KB_EMBEDDER", "sentence-transformers")
@@ -161,7 +161,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
     stored = stored_count(entries)
     if stored != len(records):  # conservation is the dedup contract; never write a KB that breaks it
         raise StoreError(f"internal error: {len(records)} rulings parsed but {stored} stored")
-    from kb.cr_entries import add_rule_entries  # the whole current CR, as entries of kind rule
+    from kb.cr.entries import add_rule_entries  # the whole current CR, as entries of kind rule
 
     entries = add_rule_entries(entries, corpus.rules)
     report = BuildReport(files=bundled.files + mine.files + added.files, parsed=len(records), stored=stored,
@@ -178,9 +178,10 @@ def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | N
     links only the entries it touched."""
     import json as _json
 
-    from kb import links, model
+    from kb import model
+    from kb.cr import links
     from kb.cr.load import cache_inputs
-    from kb.disk_cache import memo_map
+    from kb.store.cache import memo_map
 
     folder = corpus.folder
     # what the parsed CR derives from (its texts, kb/cr/, kb/normalize.py), and the linker's own inputs

@@ -9,7 +9,7 @@ from typing import Any, Iterable, Iterator
 
 from kb.model import Lang
 from kb.normalize import match_key, normalize_text
-from kb.parsers import mtgjson
+from kb.ingest import mtgjson
 
 NAMES_FILE = "card-names.json"
 

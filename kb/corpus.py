@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the parts are imported when first read: `kb rule` needs no 
     from kb.checks import Check
     from kb.cr import ClauseMatcher, RulesCorpus, RulesVersion
     from kb.game.cards import CardDef
-    from kb.links import Override
+    from kb.cr.links import Override
     from kb.model import Problem
     from kb.oracle import Oracle
     from kb.search.glossary import Glossary
@@ -109,7 +109,7 @@ class Corpus:
     @cached_property
     def overrides(self) -> list[Override]:
         """Reviewed corrections of rule links (`links-overrides.yaml`; none when it is absent)."""
-        from kb.links import parse_overrides
+        from kb.cr.links import parse_overrides
 
         path = self.folder / "links-overrides.yaml"
         return parse_overrides(path.read_text(encoding="utf-8"), path.name) if path.is_file() else []
@@ -124,7 +124,7 @@ class Corpus:
     @cached_property
     def card_texts(self) -> dict[str, str]:
         """English card name → Oracle text: the Oracle cards, then the newer MTGJSON files."""
-        from kb.links import card_texts
+        from kb.cr.links import card_texts
 
         return card_texts(self.oracle, self.folder / "mtgjson")
 

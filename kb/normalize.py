@@ -42,7 +42,7 @@ def normalize_text(text: str, *, plain_dashes: bool = False) -> str:
     """NFKC, plain quotes and apostrophes, single spaces, no surrounding space.
 
     `plain_dashes` also turns em dash, en dash and minus sign into `-`: how rule texts are compared
-    (kb.cr, kb.links), where `—` and `-` must meet. Ruling texts keep their dashes (the export shows them).
+    (kb.cr, kb.cr.links), where `—` and `-` must meet. Ruling texts keep their dashes (the export shows them).
     """
     text = unicodedata.normalize("NFKC", text).translate(_PLAIN_QUOTES_AND_DASHES if plain_dashes else _PLAIN_QUOTES)
     return _SPACE.sub(" ", text).strip()
@@ -61,7 +61,7 @@ def words(text: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # Fold and tokenise. Two tokenisers besides `words`, for two jobs:
 # - `rule_tokens` compares rule and ruling wordings: lower case, accents kept, `+1/+1`, `{2}{u}` and
-#   `it's` stay one token (the wording is the point; kb.cr lineage, kb.links).
+#   `it's` stay one token (the wording is the point; kb.cr lineage, kb.cr.links).
 # - `tokenize` is for lexical retrieval in three languages: accents folded, apostrophes dropped,
 #   stopwords removed, stemmed (kb.search, kb.outdated's touched words, card-name spotting).
 
@@ -112,7 +112,7 @@ def name_key(name: str) -> str:
 
 def search_words(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """The folded words of `text` without `STOPWORDS`, unstemmed: what `tokenize` stems, and what
-    kb.dedup reduces by each language's inflection rules instead."""
+    kb.ingest.dedup reduces by each language's inflection rules instead."""
     found = _SEARCH_WORD.findall(fold(text).replace("-", " "))
     return [w for w in found if keep_stopwords or w not in STOPWORDS]
 
@@ -125,7 +125,7 @@ def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # Stopwords. Two lists because their tokens differ: `STOPWORDS` are folded words of three
 # languages (`doesnt`, `fur`), `RULE_STOPWORDS` English `rule_tokens` with apostrophes (`doesn't`)
-# plus words every rule says (`rule`, `see`), which kb.links must not count as shared content.
+# plus words every rule says (`rule`, `see`), which kb.cr.links must not count as shared content.
 # (kb.lang's function words are not stopwords: they tell languages apart.)
 
 STOPWORDS = frozenset(

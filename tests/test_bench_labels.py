@@ -59,7 +59,7 @@ def questions() -> list[sq.Question]:
 def corpus_entries() -> list[Entry]:
     """The bundled corpus; quotes are checked against English text, so the fake model does."""
     from kb.build import build_entries
-    from kb.embed import FakeEmbedder
+    from kb.search.embed import FakeEmbedder
 
     entries, _ = build_entries(embedder=FakeEmbedder())
     return entries

@@ -1,4 +1,4 @@
-"""kb/bm25.py: precomputed BM25 gives rank_bm25's BM25Okapi scores bit for bit, and stores safely."""
+"""kb/search/bm25.py: precomputed BM25 gives rank_bm25's BM25Okapi scores bit for bit, and stores safely."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from kb.bm25 import BM25Matrix
+from kb.search.bm25 import BM25Matrix
 
 WORDS = [f"w{i}" for i in range(200)]
 

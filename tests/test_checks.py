@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from kb.checks import attach_checks, load_cards, load_checks, match_entries, normalise_quote, run_checks
+from kb.checks import attach_checks, load_checks, match_entries, normalise_quote, run_checks
 from kb.model import Entry, Kind, Lang, Relation, Variant
-from kb.scenario import Check, run_check
+from kb.checks.scenario import Check, run_check
 from kb.corpus import Corpus
 
 CORPUS = Corpus.default()

@@ -10,8 +10,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb.checks import load_cards
-from kb.scenario import Check, parse_checks, run_check
+from kb.checks.scenario import Check, parse_checks, run_check
 from kb.corpus import Corpus
 
 CORPUS = Corpus.default()
@@ -110,7 +109,7 @@ def test_running_a_check_never_raises() -> None:
     from dataclasses import replace
 
     from kb.game import Zone
-    from kb.scenario import Placed
+    from kb.checks.scenario import Placed
 
     checks, _ = parse("")
     broken = replace(checks[0], placed=(Placed("Lightform", "Lightform", "you", Zone.BATTLEFIELD, 3, attached_to="Nobody"),))
@@ -211,7 +210,7 @@ def _one_check(body: str) -> Check:
 def test_a_check_about_a_mechanic_the_rules_of_the_date_lack_does_not_apply(body: str, mechanic: str) -> None:
     """A judge's report: `kb check --rules 2014-11-24` failed 25 checks about megamorph, disguise
     and cloak; under rules that lack a mechanic a check about it is not applicable, not failed."""
-    from kb.scenario import check_verdict
+    from kb.checks.scenario import check_verdict
 
     check = _one_check(body)
     assert check_verdict(check, CARDS).failures == [] and check_verdict(check, CARDS).not_applicable is None
@@ -230,7 +229,7 @@ def test_an_effect_on_no_card_is_a_parse_problem_not_a_fault() -> None:
 
 def test_a_check_that_fails_under_old_rules_still_fails() -> None:
     """Not applicable is only for a missing mechanic: morph existed in 2014, so a wrong expectation fails."""
-    from kb.scenario import check_verdict
+    from kb.checks.scenario import check_verdict
 
     check = _one_check("    setup: {you: {battlefield: [{card: Stratus Dancer, face_down: morph}]}}\n"
                        "    expect: {Stratus Dancer: {power: 3}}\n")
@@ -261,7 +260,7 @@ _LABELS = ["Grizzly Bears", "Abzan Guide", "Shock", "Delver of Secrets", "Icefea
 def _arg_values(kind):
     from kb.game import ContinuousKind, CounterKind, FaceDownWay, TurnUpWay, Zone
     from kb.game.state import CAST_FACE_DOWN
-    from kb.scenario import Arg
+    from kb.checks.scenario import Arg
 
     label = st.sampled_from(_LABELS)
     player = st.sampled_from(["you", "opponent"])
@@ -284,7 +283,7 @@ def _arg_values(kind):
 
 @st.composite
 def _steps(draw):
-    from kb.scenario import ACTIONS
+    from kb.checks.scenario import ACTIONS
 
     name = draw(st.sampled_from(sorted(ACTIONS)))
     schema = ACTIONS[name].args

@@ -10,16 +10,16 @@ import tempfile
 import time
 from pathlib import Path
 
-from kb import child
+from kb.search import child
 
 REPO = Path(__file__).resolve().parent.parent
 
-# A parent that starts a child the way kb does (kb.child.run), prints the child's pid, then waits.
+# A parent that starts a child the way kb does (kb.search.child.run), prints the child's pid, then waits.
 PARENT = """
 import os, sys, threading
 sys.path.insert(0, sys.argv[1])
-from kb import child
-code = "from kb.child import die_with_parent; die_with_parent(); import time; print('up', flush=True); time.sleep(120)"
+from kb.search import child
+code = "from kb.search.child import die_with_parent; die_with_parent(); import time; print('up', flush=True); time.sleep(120)"
 import subprocess
 env = dict(os.environ, KB_PARENT_PID=str(os.getpid()), PYTHONPATH=sys.argv[1])
 proc = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
@@ -51,7 +51,7 @@ def test_the_child_dies_when_its_parent_is_killed() -> None:
 
 def test_a_child_whose_parent_is_already_gone_stops_at_once() -> None:
     env = dict(os.environ, KB_PARENT_PID="999999999", PYTHONPATH=str(REPO))
-    done = subprocess.run([sys.executable, "-c", "from kb.child import die_with_parent; die_with_parent(); print('ran')"],
+    done = subprocess.run([sys.executable, "-c", "from kb.search.child import die_with_parent; die_with_parent(); print('ran')"],
                           env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "ran" not in done.stdout
 

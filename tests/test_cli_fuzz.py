@@ -56,7 +56,7 @@ def invocations(draw) -> list[str]:
 def fuzz_env(kb_home, built_home, monkeypatch):
     """The shared KB, fake query vectors (the index was built with the fake embedder), wide consoles."""
     from cli import common
-    from kb.embed import FakeEmbedder
+    from kb.search.embed import FakeEmbedder
     from kb.search import Searcher
 
     monkeypatch.setenv("KB_HOME", str(built_home))

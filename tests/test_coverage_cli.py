@@ -15,7 +15,7 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def built_home(tmp_path_factory):
     from kb.build import build
-    from kb.embed import FakeEmbedder
+    from kb.search.embed import FakeEmbedder
 
     home = tmp_path_factory.mktemp("kb-home")
     build(home=home, embedder=FakeEmbedder())

@@ -16,7 +16,7 @@ from kb.cr.numbers import parent_of
 from kb.cr.parse import Clause, GlossaryEntry, RulesVersion
 from kb.cr.query import RulesCorpus
 from kb.cr.text import similarity
-from kb.disk_cache import key_of
+from kb.store.cache import key_of
 from kb.corpus import Corpus
 
 CORPUS = Corpus.default()

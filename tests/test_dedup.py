@@ -5,8 +5,8 @@ from __future__ import annotations
 import yaml
 import pytest
 
-from kb.dedup import Terminology, deduplicate, is_revision, wording_similarity
-from kb.embed import FakeEmbedder
+from kb.ingest.dedup import Terminology, deduplicate, is_revision, wording_similarity
+from kb.search.embed import FakeEmbedder
 from kb.model import Kind, Lang, Record, Relation
 from kb.normalize import match_key, words
 from tests.conftest import DATA

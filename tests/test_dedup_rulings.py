@@ -10,12 +10,11 @@ import pytest
 
 from kb.build import load_lexicon
 from kb.cards import CardNames, load_names
-from kb.cr import load_rules
-from kb.dedup import Lexicon, Terminology, deduplicate, keywords_from_rules, mechanics_from_rules, translation_coverage
-from kb.embed import FakeEmbedder
+from kb.ingest.dedup import Lexicon, Terminology, deduplicate, keywords_from_rules, mechanics_from_rules, translation_coverage
+from kb.search.embed import FakeEmbedder
 from kb.model import Kind, Lang, Record, Relation
 from kb.normalize import match_key
-from kb.parsers import mtgjson
+from kb.ingest import mtgjson
 from kb.paths import corpus_dir
 from kb.corpus import Corpus
 

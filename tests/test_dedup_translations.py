@@ -1,4 +1,4 @@
-"""Translation alignment (kb.dedup): inflected forms meet their glossary term, concept overlap
+"""Translation alignment (kb.ingest.dedup): inflected forms meet their glossary term, concept overlap
 forgives one concept in long texts, and a foreign ruling joins only the English ruling it
 translates (issue 11). An embedder with chosen vectors stands in for the model, so each rule is
 tested on its own."""
@@ -11,12 +11,9 @@ import numpy as np
 import pytest
 
 from kb.build import load_lexicon
-from kb.cards import load_names
-from kb.dedup import ConceptFinder, Lexicon, concepts_agree, deduplicate, lemma
+from kb.ingest.dedup import ConceptFinder, Lexicon, concepts_agree, deduplicate, lemma
 from kb.model import Kind, Lang, Record
 from kb.normalize import match_key
-from kb.paths import corpus_dir
-from kb.search.glossary import Glossary
 from kb.search.text import fold
 from kb.corpus import Corpus
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kb.disk_cache import cached
+from kb.store.cache import cached
 
 
 def test_value_is_reused_until_an_input_changes(tmp_path: Path, kb_home: Path) -> None:

@@ -1,4 +1,4 @@
-"""kb.embed: the content-hash embedding cache and the embedder interface (fake model, fast)."""
+"""kb.search.embed: the content-hash embedding cache and the embedder interface (fake model, fast)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Sequence
 import numpy as np
 import pytest
 
-from kb.embed import CachedEmbedder, ChildProcessEmbedder, FakeEmbedder, default_build_embedder, text_key
+from kb.search.embed import CachedEmbedder, ChildProcessEmbedder, FakeEmbedder, default_build_embedder, text_key
 
 
 class CountingEmbedder(FakeEmbedder):
@@ -116,7 +116,7 @@ def test_truncated_cache_is_rebuilt_not_fatal(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("marker", ["[]", '"e5"', "3", "null", "{", '{"converter": 0}'])
 def test_a_damaged_conversion_marker_means_convert_again(tmp_path: Path, marker: str) -> None:
-    from kb.e5_convert import CONVERTER_VERSION, is_converted
+    from kb.search.e5_convert import CONVERTER_VERSION, is_converted
 
     (tmp_path / "judge_kb_model.json").write_text(marker)
     assert not is_converted(tmp_path)

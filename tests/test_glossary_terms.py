@@ -12,11 +12,9 @@ from functools import lru_cache
 import pytest
 
 from kb.cards import parallel_texts
-from kb.cr import load_rules
-from kb.dedup import mechanics_from_rules
+from kb.ingest.dedup import mechanics_from_rules
 from kb.model import Lang
 from kb.paths import corpus_dir
-from kb.search.glossary import Glossary
 from kb.search.text import tokenize
 from kb.corpus import Corpus
 
@@ -30,7 +28,7 @@ def _parallel():
 
 @lru_cache(maxsize=1)
 def _mechanics():
-    """Glossary concepts that name a mechanic of the Comprehensive Rules (kb.dedup.mechanics_from_rules)."""
+    """Glossary concepts that name a mechanic of the Comprehensive Rules (kb.ingest.dedup.mechanics_from_rules)."""
     glossary = CORPUS.glossary
     keywords = set(mechanics_from_rules(CORPUS.rules.versions))
     return glossary, [c for c in glossary.concepts if any(t.lower() in keywords for t in c.terms.get(Lang.EN, ()))]

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kb import links
-from kb.cr import load_rules
+from kb.cr import links
 from kb.errors import InputError
 from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.corpus import Corpus
@@ -121,7 +120,8 @@ def test_labelled_precision_and_recall(rules):
 
 
 def test_every_ingested_ruling_has_a_link_or_says_why_not(rules):
-    from kb import cards, cr, dedup, ingest, paths
+    from kb import cards, ingest, paths
+    from kb.ingest import dedup
 
     corpus = paths.corpus_dir()
     result = ingest.ingest(ingest.bundled_sources(corpus), names=cards.load_names(corpus),

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb import links
-from kb.cr import load_rules
+from kb.cr import links
 from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.corpus import Corpus
 

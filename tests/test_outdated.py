@@ -12,7 +12,6 @@ from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.normalize import match_key
 from kb.outdated import (Level, Reason, filter_items, find_outdated, group_wordings, substantive, summarize,
                           touched_words)
-from kb.paths import corpus_dir
 from kb.corpus import Corpus
 
 CORPUS = Corpus.default()
@@ -97,7 +96,6 @@ def test_mana_value_wording_has_no_terminology_reason(outdated):
 
 @pytest.fixture(scope="module")
 def history():
-    from kb.cr import load_rules
     from kb.outdated import rule_history_from
 
     return rule_history_from(CORPUS.rules)

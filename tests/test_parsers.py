@@ -12,7 +12,7 @@ from kb.cards import load_names
 from kb.ingest import Format, decode, detect_format
 from kb.model import Kind, Lang
 from kb.normalize import DateFormatError, is_iso_date, normalize_text, parse_date
-from kb.parsers import mtgjson, pages
+from kb.ingest import mtgjson, pages
 from kb.paths import corpus_dir
 from tests.conftest import DATA
 

@@ -14,12 +14,12 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from kb.cards import load_names
-from kb.dedup import deduplicate
-from kb.embed import FakeEmbedder
+from kb.ingest.dedup import deduplicate
+from kb.search.embed import FakeEmbedder
 from kb.ingest import decode, parse_text
 from kb.model import Kind, Lang, ParseResult, Record
 from kb.normalize import DateFormatError, is_iso_date, normalize_text, parse_date
-from kb.parsers import mtgjson, pages
+from kb.ingest import mtgjson, pages
 from kb.paths import corpus_dir
 
 NAMES = load_names(corpus_dir())
@@ -219,8 +219,8 @@ def test_dedup_does_not_depend_on_the_hash_seed(tmp_path):
     script = (
         "import hashlib, json, sys\n"
         "from pathlib import Path\n"
-        "from kb.dedup import deduplicate\n"
-        "from kb.embed import FakeEmbedder\n"
+        "from kb.ingest.dedup import deduplicate\n"
+        "from kb.search.embed import FakeEmbedder\n"
         "from kb.ingest import ingest\n"
         "from kb.cards import load_names\n"
         "from kb.paths import corpus_dir\n"
@@ -245,7 +245,7 @@ WORDS = st.lists(st.sampled_from("a the face down creature turn up morph manifes
 def test_the_shared_words_bound_never_skips_a_revision(a: list[str], b: list[str]) -> None:
     """dedup skips difflib for pairs whose shared words can't reach a revision threshold: the bound
     must never skip a pair difflib would call a revision."""
-    from kb.dedup import _may_be_revision, is_revision, wording_similarity
+    from kb.ingest.dedup import _may_be_revision, is_revision, wording_similarity
 
     if not _may_be_revision(Counter(a), Counter(b), len(a) + len(b)):
         assert not is_revision(*wording_similarity(a, b))

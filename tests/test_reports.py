@@ -22,7 +22,6 @@ CHECKS = Path(__file__).resolve().parent.parent / "corpus" / "checks"
 
 @pytest.fixture(scope="module")
 def rules():
-    from kb.cr import load_rules
 
     return CORPUS.rules
 

@@ -321,7 +321,7 @@ def _export(home: Path) -> str:
 def baseline(tmp_path_factory, small_corpus) -> dict:
     """A KB built from the (small) bundled corpus, and the export a build with one extra page gives."""
     from kb.build import build
-    from kb.embed import FakeEmbedder
+    from kb.search.embed import FakeEmbedder
 
     root = tmp_path_factory.mktemp("baseline")
     page = root / "extra.txt"
@@ -342,7 +342,7 @@ def _assert_usable(home: Path, allowed: set[str]) -> str:
     """The live generation is complete: its index folder has no temporary files, KB and index load,
     list and search work."""
     from kb import store
-    from kb.embed import FakeEmbedder
+    from kb.search.embed import FakeEmbedder
     from kb.search import Searcher
 
     live = store.load(home).index_dir
@@ -486,7 +486,7 @@ def _answers(searcher) -> list:
 
 def _open(home: Path):
     from kb import store
-    from kb.embed import FakeEmbedder
+    from kb.search.embed import FakeEmbedder
     from kb.search import Searcher
 
     loaded = store.load(home)

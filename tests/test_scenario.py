@@ -6,8 +6,7 @@ import textwrap
 
 import pytest
 
-from kb.checks import load_cards
-from kb.scenario import parse_checks, run_check
+from kb.checks.scenario import parse_checks, run_check
 from kb.corpus import Corpus
 
 CORPUS = Corpus.default()
@@ -95,7 +94,7 @@ def test_expect_naming_no_card_or_player_is_a_problem() -> None:
 def test_every_action_and_expectation_property_is_documented() -> None:
     from pathlib import Path
 
-    from kb.scenario import _DRAFT_PROPS, _OBJECT_PROPS, ACTIONS
+    from kb.checks.scenario import _DRAFT_PROPS, _OBJECT_PROPS, ACTIONS
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "CHECKS.md").read_text(encoding="utf-8")
     assert [a for a in ACTIONS if f"`{a}`" not in doc] == []

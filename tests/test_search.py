@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.embed import FakeEmbedder
+from kb.search.embed import FakeEmbedder
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang, Relation, RuleLink, Variant
 from kb.search import SCHEMA_VERSION, Searcher, build_index, read_meta

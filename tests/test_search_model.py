@@ -34,7 +34,7 @@ TOP1_FLOOR = 0.68
 
 @pytest.fixture(scope="module")
 def quality(bundled_entries, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    from kb.embed import CachedEmbedder, SentenceTransformerEmbedder
+    from kb.search.embed import CachedEmbedder, SentenceTransformerEmbedder
 
     entries, _ = bundled_entries
     questions = [q for q in sq.load_questions(ROOT / "bench" / "data" / "judge_questions.yaml") if q.split == "dev"]

@@ -9,11 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from kb.embed import FakeEmbedder
+from kb.search.embed import FakeEmbedder
 from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.search import Searcher, build_index
 from kb.search.focus import asks_for_rule, focus
-from kb.search.glossary import Glossary
 from kb.corpus import Corpus
 
 CORPUS = Corpus.default()
@@ -90,7 +89,7 @@ def test_a_question_that_asks_for_a_rule_is_recognised(question: str, asks: bool
     assert asks_for_rule(question) is asks
 
 
-# A few CR clauses: the CR is a BM25 collection of its own (kb/bm25.py groups), never of one text.
+# A few CR clauses: the CR is a BM25 collection of its own (kb/search/bm25.py groups), never of one text.
 CLAUSES = [
     ("c-1", "702.37a", "Morph is a static ability that functions in any zone from which you could play the card."),
     ("c-2", "708.2a", "A face-down permanent is a 2/2 creature with no text, no name, no subtypes and no mana cost."),

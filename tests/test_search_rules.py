@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.cr import load_rules
-from kb.cr_entries import GLOSSARY_PREFIX, add_rule_entries, clause_entry_id, rule_entries
+from kb.cr.entries import GLOSSARY_PREFIX, add_rule_entries, clause_entry_id, rule_entries
 from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.corpus import Corpus
 
@@ -49,7 +48,7 @@ def test_id_follows_the_clause_lineage_not_its_number(rules):
     assert clause_entry_id(rules, "708.2a") == clause_entry_id(rules, "708.2a")
     lid = rules.lineage[(rules.current.date, "708.2a")]
     assert rules.members[lid][0][1] == "707.2a"
-    from kb.cr_entries import _id
+    from kb.cr.entries import _id
 
     assert clause_entry_id(rules, "708.2a") == _id(f"rule:cr:{rules.members[lid][0][0]}:707.2a")
     assert clause_entry_id(rules, "708.2a") != _id(f"rule:cr:{rules.current.date}:708.2a")

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from kb import store
-from kb.embed import FakeEmbedder
+from kb.search.embed import FakeEmbedder
 from kb.errors import StoreError
 from kb.model import Entry, Kind, Lang, Relation, RuleLink
 from kb.search import Filters, Searcher, build_index

@@ -20,9 +20,9 @@ import pytest
 
 from kb import store
 from kb.build import build, rebuild, remove
-from kb.embed import FakeEmbedder
+from kb.search.embed import FakeEmbedder
 from kb.errors import NotFoundError, StoreError
-from kb.ids import assign_ids
+from kb.ingest.ids import assign_ids
 from kb.model import Entry, Kind, Lang, Relation, Variant
 
 FAKE = FakeEmbedder()
@@ -362,7 +362,7 @@ import os, sqlite3, sys
 from pathlib import Path
 from kb import store
 from kb.build import build
-from kb.embed import FakeEmbedder
+from kb.search.embed import FakeEmbedder
 stage = sys.argv[2]
 real_write, real_connect = store.write, sqlite3.connect
 
@@ -405,7 +405,7 @@ def test_kill_9_during_an_ingest_leaves_the_previous_kb(home: Path, tmp_path: Pa
 
 def test_adding_a_page_links_only_the_entries_it_changed(home: Path, tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    from kb import links
+    from kb.cr import links
 
     linked: list[str] = []
     real = links.link_entries
@@ -425,7 +425,7 @@ def test_adding_a_page_links_only_the_entries_it_changed(home: Path, tmp_path: P
 
 def test_an_id_derived_from_any_wording_of_an_entry_resolves_to_it(home: Path) -> None:
     """Ids of an earlier judge-kb (the digest of what was then the anchor wording) keep working."""
-    from kb.ids import digest_id, wording_key
+    from kb.ingest.ids import digest_id, wording_key
 
     kb = store.load(home)
     entry = next(e for e in kb.entries if e.kind is Kind.RULING and len({v.text for v in e.variants}) > 1)

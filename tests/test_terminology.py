@@ -165,6 +165,6 @@ def test_a_pattern_match_without_a_listed_form_gets_no_suggestion(terminology):
 
 
 def test_dedup_still_imports_terminology():
-    from kb import dedup
+    from kb.ingest import dedup
 
     assert dedup.Terminology is Terminology

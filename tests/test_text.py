@@ -66,7 +66,7 @@ def test_tokenize_folds_stems_and_drops_stopwords_of_three_languages() -> None:
     ("tapped", "tap", "tapp"),  # search undoubles the consonant, rule comparison does not
     ("untapping", "untap", "untapp"),
     ("player", "play", "player"),  # -er is a German ending to search, a part of the word to the rules
-    ("creatures", "creatur", "creatur"),  # -es goes before -s, as kb.links always stemmed
+    ("creatures", "creatur", "creatur"),  # -es goes before -s, as kb.cr.links always stemmed
     ("reveals", "reveal", "reveal"),
     ("verdeckten", "verdeckt", "verdeckten"),
     ("gets", "gets", "gets"),  # a suffix goes only when four letters stay
@@ -133,9 +133,9 @@ def _same(a: object, b: object) -> bool:
     ("kb.outdated", "word_diff", "word_diff"),
     ("kb.oracle", "name_key", "name_key"),
     ("kb.store", "write_atomic", "write_atomic"),
-    ("kb.disk_cache", "write_atomic", "write_atomic"),
-    ("kb.links", "rule_stem", "rule_stem"),
-    ("kb.links", "RULE_STOPWORDS", "RULE_STOPWORDS"),
+    ("kb.store.cache", "write_atomic", "write_atomic"),
+    ("kb.cr.links", "rule_stem", "rule_stem"),
+    ("kb.cr.links", "RULE_STOPWORDS", "RULE_STOPWORDS"),
     ("kb.cr.query", "is_iso_date", "is_iso_date"),
     ("kb.game.rules", "is_iso_date", "is_iso_date"),
 ])

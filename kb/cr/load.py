@@ -53,7 +53,7 @@ def load_current(corpus_dir: Path) -> RulesVersion:
 def load_rules(corpus_dir: Path) -> RulesCorpus:
     """Every CR version in `<corpus>/rules/`, aligned (from the disk cache when the CR texts and
     this code are unchanged: 0.1 s instead of seconds). `kb.corpus.Corpus.rules` keeps it per corpus."""
-    from kb.disk_cache import cached
+    from kb.store.cache import cached
 
     return cached("rules", cache_inputs(corpus_dir), lambda: _load_uncached(corpus_dir))
 

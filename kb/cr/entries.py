@@ -52,7 +52,7 @@ def rule_entries(rules: RulesCorpus) -> list[Entry]:
         clause = current.clauses[number]
         lid = rules.lineage[(current.date, number)]
         first_date, first_number = rules.members[lid][0]
-        # like a rules-search page's entry (kb.links), a clause entry links to itself
+        # like a rules-search page's entry (kb.cr.links), a clause entry links to itself
         link = RuleLink(number, 1.0, first_number, "the entry is this clause's text")
         out.append(Entry(id=clause_entry_id(rules, number), kind=Kind.RULE, text=clause.full_text,
                          cards=(), first_date=first_date, last_date=current.date, variants=(),

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from kb.bm25 import BM25Matrix
+from kb.search.bm25 import BM25Matrix
 from kb.cr import RulesCorpus, RulesVersion, depth_of, is_title
 from kb.cr.numbers import is_under
 from kb.normalize import RULE_STOPWORDS, normalize_text, rule_stem, rule_tokens
@@ -675,7 +675,7 @@ def parse_overrides(text: str, source: str = "links-overrides.yaml") -> list[Ove
 
 def card_texts(oracle: Oracle, mtgjson_dir: Path) -> dict[str, str]:
     """English card name → Oracle text: the Oracle cards, then the newer MTGJSON files of `mtgjson_dir`."""
-    from kb.parsers import mtgjson
+    from kb.ingest import mtgjson
 
     out = {card.name: card.text for card in oracle.cards.values()}
     for path in sorted(mtgjson_dir.glob("*.json")):

@@ -25,8 +25,8 @@ from difflib import SequenceMatcher
 from typing import Any, Iterable, NamedTuple, Sequence
 
 from kb.cards import CardNames
-from kb.embed import Embedder
-from kb.ids import digest_id
+from kb.search.embed import Embedder
+from kb.ingest.ids import digest_id
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
 from kb.normalize import match_key, normalize_text, search_words
 from kb.search.glossary import Glossary

@@ -8,7 +8,7 @@ from typing import Any, Iterator
 from kb.lang import detect
 from kb.model import CardName, Kind, Lang, ParseResult, Problem, Record
 from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, normalize_text, parse_date
-from kb.parsers.pages import MAX_RULING_CHARS
+from kb.ingest.pages import MAX_RULING_CHARS
 
 FOREIGN_LANGS = {"German": Lang.DE, "Spanish": Lang.ES, "de": Lang.DE, "es": Lang.ES}
 

@@ -125,7 +125,7 @@ class SentenceTransformerEmbedder:
 
     def _load(self) -> Any:
         if self._model is None:
-            from kb.e5_convert import ensure_converted
+            from kb.search.e5_convert import ensure_converted
 
             ensure_converted(self.model_dir)
             import transformers
@@ -247,7 +247,7 @@ class ChildProcessEmbedder:
     def prepare(self) -> None:
         """Convert the model now if it isn't yet (about 1.4 GB for a few seconds, in a child):
         best before a build has grown, which is why the build calls this first."""
-        from kb.e5_convert import ensure_converted
+        from kb.search.e5_convert import ensure_converted
 
         ensure_converted(self.model_dir)
 
@@ -260,7 +260,7 @@ class ChildProcessEmbedder:
     def _run(self, texts: Sequence[str], prompt: str) -> np.ndarray:
         import json
 
-        from kb import child
+        from kb.search import child
         from kb.errors import StoreError
 
         if not texts:
@@ -269,7 +269,7 @@ class ChildProcessEmbedder:
         with child.temp_dir("embed") as tmp:
             src, out = tmp / "texts.json", tmp / "vectors.npy"
             src.write_text(json.dumps(list(texts), ensure_ascii=False), encoding="utf-8")
-            done = child.run(["-m", "kb.embed", prompt, str(self.model_dir), str(src), str(out)])
+            done = child.run(["-m", "kb.search.embed", prompt, str(self.model_dir), str(src), str(out)])
             if done.returncode != 0 or not out.is_file():
                 last = (done.stderr.strip().splitlines() or ["no output"])[-1]
                 raise StoreError(f"embedding {len(texts)} texts with {self.name} failed: {last}")
@@ -284,11 +284,11 @@ def default_build_embedder() -> CachedEmbedder:
     return CachedEmbedder(ChildProcessEmbedder(), home() / "cache" / "embeddings")
 
 
-if __name__ == "__main__":  # python -m kb.embed PROMPT MODEL_DIR TEXTS.json OUT.npy: ChildProcessEmbedder's child
+if __name__ == "__main__":  # python -m kb.search.embed PROMPT MODEL_DIR TEXTS.json OUT.npy: ChildProcessEmbedder's child
     import json
     import sys
 
-    from kb.child import die_with_parent
+    from kb.search.child import die_with_parent
 
     die_with_parent()
     _prompt, _model_dir, _src, _out = sys.argv[1:5]

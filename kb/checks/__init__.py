@@ -1,7 +1,7 @@
 """Scenario checks: load `corpus/checks/*.yaml` (and the cards in `corpus/cards/*.yaml`), attach
 each check to the ruling entry it quotes, and run checks on the rules model.
 
-This is the only module that reads check and card files; `kb.scenario` and `kb.game` get text
+This is the only module that reads check and card files; `kb.checks.scenario` and `kb.game` get text
 and plain objects.
 """
 
@@ -20,7 +20,7 @@ from kb.errors import CheckError, InputError, KBError, NotFoundError
 from kb.game import CardDataError, CardDef, Rules, RulesDateError, card_from_data
 from kb.model import Entry, Kind, Problem
 from kb.normalize import normalize_text
-from kb.scenario import Check, check_verdict, parse_checks
+from kb.checks.scenario import Check, check_verdict, parse_checks
 
 if TYPE_CHECKING:
     from kb.corpus import Corpus

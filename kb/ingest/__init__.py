@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 from kb.errors import InputError
 from kb.model import CardName, ParseResult, Problem, Record
 from kb.normalize import UNDECODABLE
-from kb.parsers import mtgjson, pages
+from kb.ingest import mtgjson, pages
 from kb.paths import display_path
 
 if TYPE_CHECKING:  # kb.cards reads MTGJSON with the parsers: no import cycle at run time

@@ -304,19 +304,19 @@ def ensure_converted(model_dir: Path) -> Path:
     build that then loads the model and embeds thousands of texts should not carry that peak.
     """
     if not is_converted(model_dir):
-        from kb import child
+        from kb.search import child
 
-        done = child.run(["-m", "kb.e5_convert", str(model_dir)])
+        done = child.run(["-m", "kb.search.e5_convert", str(model_dir)])
         if done.returncode != 0 or not is_converted(model_dir):
             last = (done.stderr.strip().splitlines() or ["no output"])[-1]
             raise StoreError(f"converting the e5 model into {model_dir} failed: {last}")
     return model_dir
 
 
-if __name__ == "__main__":  # python -m kb.e5_convert MODEL_DIR: what ensure_converted runs
+if __name__ == "__main__":  # python -m kb.search.e5_convert MODEL_DIR: what ensure_converted runs
     import sys
 
-    from kb.child import die_with_parent
+    from kb.search.child import die_with_parent
 
     die_with_parent()
 

@@ -273,7 +273,7 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
     change the library in the same transaction. Every id shown is kept in the id history with the
     wordings it held, so it resolves later. Anything that fails leaves the old KB in force.
     """
-    from kb.ids import digest_id, wording_key
+    from kb.ingest.ids import digest_id, wording_key
 
     conn = connect(home, create=True)
     try:
