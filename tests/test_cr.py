@@ -158,6 +158,8 @@ def test_section_diff_between_2014_and_today(rules):
     assert kinds[("707.8", "708.8")] == "renumbered"
     assert kinds[("707.2a", "708.2a")] == "renumbered+reworded"
     assert kinds[(None, "708.12")] == "added"
+    assert kinds[("707.2a", "708.2a")] is cr.ChangeKind.RENUMBERED_REWORDED and kinds[("707.2a", "708.2a")].reworded
+    assert not kinds[("707.8", "708.8")].reworded
 
 
 @pytest.mark.parametrize("number, nearest", [
