@@ -34,9 +34,6 @@ class OracleCard:
     loyalty: str | None = None
     layout: str = "normal"
 
-    def name_in(self, lang: Lang) -> str | None:
-        return self.names.get(lang)
-
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "mana_cost": self.mana_cost, "type": self.type, "text": self.text,
                 "names": {lang.value: n for lang, n in self.names.items()}, "power": self.power,

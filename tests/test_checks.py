@@ -12,7 +12,8 @@ import pytest
 
 from kb.checks import attach_checks, load_checks, match_entries, normalise_quote, run_checks
 from kb.model import Entry, Kind, Lang, Relation, Variant
-from kb.checks.scenario import Check, run_check
+from kb.checks.scenario import Check
+from tests.scenario_helpers import run_check
 from kb.corpus import Corpus
 
 CORPUS = Corpus.default()

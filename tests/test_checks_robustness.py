@@ -10,7 +10,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb.checks.scenario import Check, parse_checks, run_check
+from kb.checks.scenario import Check, parse_checks
+from tests.scenario_helpers import run_check
 from kb.corpus import Corpus
 
 CORPUS = Corpus.default()

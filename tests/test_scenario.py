@@ -6,7 +6,8 @@ import textwrap
 
 import pytest
 
-from kb.checks.scenario import parse_checks, run_check
+from kb.checks.scenario import parse_checks
+from tests.scenario_helpers import run_check
 from kb.corpus import Corpus
 
 CORPUS = Corpus.default()

@@ -987,20 +987,12 @@ class Verdict:
     not_applicable: str | None = None
 
 
-def run_check(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> list[str]:
-    """Run a check; return every failed expectation (empty: it passed). Never raises: a setup
-    the rules refuse, or a fault the parser did not foresee, is a failure naming the check's
-    file and line."""
-    verdict = check_verdict(check, cards, rules_date)
-    if verdict.not_applicable:
-        return [f"{check.file}:{check.line}: setup refused: {verdict.not_applicable}"]
-    return verdict.failures
-
-
 def check_verdict(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> Verdict:
-    """Run a check (`run_check`), telling a check that does not apply under `rules_date` apart
-    from one that fails: one that names a mechanic those rules don't have (in its setup, actions or
-    expectations), or meets one in an action it expects to be legal (a card's own disguise)."""
+    """Run a check: its failed expectations (none: it passed), telling a check that does not apply
+    under `rules_date` apart from one that fails. Never raises: a setup the rules refuse, or a fault
+    the parser did not foresee, is a failure naming the check's file and line. Not applicable: a
+    check that names a mechanic those rules don't have (in its setup, actions or expectations), or
+    meets one in an action it expects to be legal (a card's own disguise)."""
     try:
         rules = Rules.for_date(rules_date or check.rules)
     except RulesDateError:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 
 from kb.errors import InputError
+from kb.normalize import date_option
 from kb.model import Entry, Kind, Lang
 
 # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
@@ -44,13 +44,9 @@ def parse_filters(filters: Filters | None, kw: dict[str, Any]) -> Filters:
     return Filters(**kw)
 
 
-DATE_ARG = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
-
-
 def date_arg(value: str, what: str) -> str:
-    if not DATE_ARG.match(value):
-        raise InputError(f"--{what} wants a date like 2018, 2018-07 or 2018-07-13, not {value!r}")
-    return value
+    """A --since/--until date as ISO (a year, year-month or day); InputError otherwise."""
+    return date_option(value, f"--{what}", partial=True)
 
 
 def clause_under(number: str, clause: str) -> bool:
