@@ -135,7 +135,8 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
 
     names = corpus.names.copy()  # the names a judge's own files bring are added below
     bundled = ingest(sources, names=names, match_clause=corpus.match_clause, on_file=on_file)
-    mine = parse_library(library, names=names, match_clause=corpus.match_clause, on_file=on_file, parsed=parsed)
+    mine = parse_library(library, names=names, match_clause=corpus.match_clause, on_file=on_file, parsed=parsed,
+                         memo_inputs=parse_inputs(corpus))
     added = ingest(list(extra), names=names, match_clause=corpus.match_clause, fmt=fmt, on_file=on_file)
     records = bundled.records + mine.records + added.records
     problems = bundled.problems + mine.problems + added.problems
@@ -211,24 +212,56 @@ def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | N
 
 def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, match_clause: Any,
                   on_file: Callable[[str], None] | None = None,
-                  parsed: Mapping[str, ParseResult] | None = None) -> IngestResult:
+                  parsed: Mapping[str, ParseResult] | None = None,
+                  memo_inputs: Sequence[Path] = ()) -> IngestResult:
     """Parse the judge's stored sources (path label, bytes) like files on disk; those in `parsed`
-    (label -> `parse_text` result, e.g. the files `kb ingest` just read) are not parsed again."""
-    result = IngestResult()
-    for label, data in library:
+    (label -> `parse_text` result, e.g. the files `kb ingest` just read) are not parsed again.
+
+    With `memo_inputs` (the code and reference data parsing derives from), each source's result is
+    remembered on disk under its label and the hash of its bytes: a build after adding one page
+    parses that page, not the whole library again."""
+    done: set[str] = set()
+
+    def parse_one(label: str, data: bytes) -> ParseResult:
+        done.add(label)
         if on_file:
             on_file(label)
         if parsed and label in parsed:
-            result.extend(label, parsed[label])
-            continue
+            return parsed[label]
         try:
             text = decode(data)
         except InputError as e:
-            result.files.append(label)
-            result.problems.append(Problem(label, None, f"file skipped: {e}"))
-            continue
-        result.extend(label, parse_text(text, label, names=names, match_clause=match_clause))
+            return ParseResult((), (Problem(label, None, f"file skipped: {e}"),))
+        return parse_text(text, label, names=names, match_clause=match_clause)
+
+    def compute(items: list[tuple[str, bytes]]) -> list[ParseResult]:
+        return [parse_one(label, data) for label, data in items]
+
+    items = list(library)
+    if memo_inputs:
+        from kb.store.cache import memo_map
+
+        results = memo_map("parse", memo_inputs, items,
+                           lambda item: f"{item[0]}\0{hashlib.sha256(item[1]).hexdigest()}", compute)
+    else:
+        results = compute(items)
+    result = IngestResult()
+    for (label, _), found in zip(items, results):
+        if on_file and label not in done:  # remembered: counted now
+            on_file(label)
+        result.extend(label, found)
     return result
+
+
+def parse_inputs(corpus: Corpus) -> list[Path]:
+    """What parsing a source derives from: the parsers and the text module, the card names table,
+    and the CR (a rules-search page's units are matched to its clauses)."""
+    from kb import cards, ingest, lang, model
+    from kb.cr.load import cache_inputs
+
+    code = [*Path(ingest.__file__).parent.glob("*.py"), Path(model.__file__), Path(lang.__file__),
+            Path(cards.__file__)]
+    return sorted({*code, *cache_inputs(corpus.folder), corpus.folder / "card-names.json"})
 
 
 def compute_outdated(entries: list[Entry], corpus: Corpus) -> list[OutdatedItem]:

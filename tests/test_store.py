@@ -105,6 +105,34 @@ def test_ingest_parses_a_new_file_once(home: Path, tmp_path: Path, monkeypatch: 
     assert "A ruling about once card." in texts(home)
 
 
+def test_a_later_build_parses_only_the_sources_it_has_not_seen(home: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 10: every build parsed the whole library again; a source's parse is remembered under
+    its path and bytes, so adding a page parses that page, and a changed file is parsed anew."""
+    import kb.build
+
+    first = card_file(tmp_path / "first.json", "First Card", [("2020-01-01", "A ruling about first card.")])
+    second = card_file(tmp_path / "second.json", "Second Card", [("2021-01-01", "A ruling about second card.")])
+    build([first], home=home, embedder=FAKE)
+    before = store.dump_entries(store.load(home).entries)
+    calls: list[str] = []
+    real = kb.build.parse_text
+
+    def counting(text: str, source: str, **kw):  # type: ignore[no-untyped-def]
+        calls.append(source)
+        return real(text, source, **kw)
+
+    monkeypatch.setattr(kb.build, "parse_text", counting)
+    rebuild(home=home, embedder=FAKE)
+    assert calls == [] and store.dump_entries(store.load(home).entries) == before
+    build([second], home=home, embedder=FAKE)
+    assert calls == [str(second)]  # once, when ingest read it; the build took that parse
+    card_file(first, "First Card", [("2020-01-01", "A changed ruling about first card.")])
+    build([first], home=home, embedder=FAKE)
+    assert calls == [str(second), str(first)]
+    assert "A changed ruling about first card." in texts(home) and "A ruling about first card." not in texts(home)
+
+
 def test_remove_takes_a_source_out(home: Path, tmp_path: Path) -> None:
     a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "Flock ruling to be removed.")])
     b = card_file(tmp_path / "b.json", "Hauntwoods Shrieker", [("2024-09-20", "Shrieker ruling that stays.")])
