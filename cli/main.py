@@ -194,9 +194,19 @@ def write_output(path: Path, text: str) -> None:
             with open(target, "w", encoding="utf-8") as f:  # FIFO, /dev/stdout, a terminal...
                 f.write(text)
             return
-        write_atomic(target, text, mode=None if mode is None else stat.S_IMODE(mode))
+        write_atomic(target, text, mode=_new_file_mode() if mode is None else stat.S_IMODE(mode))
     except OSError as e:
         raise InputError(f"cannot write to {path}: {e.strerror or e}", source=str(path)) from None
+
+
+def _new_file_mode() -> int:
+    """The permission bits a new file gets from `open()` under the process's umask (a temp file is
+    created 0600 and would keep them)."""
+    import os
+
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 # Registration order is the order `kb --help` lists them: the everyday commands first.

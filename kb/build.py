@@ -449,6 +449,8 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
     meta = {
         "check_coverage": {"covered": covered, "face_down_rulings": face_down},
         "corpus_hash": sources_hash(corpus.sources()),
+        "corpus_fingerprint": corpus.fingerprint(),  # `kb.current` rebuilds when the corpus changed
+        "corpus_stat": corpus.stat_key(),
         "embedder": getattr(embedder, "name", None),
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

@@ -9,10 +9,11 @@ the benchmarks make one and pass it down; library functions take what they need 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Mapping
 
 if TYPE_CHECKING:  # the parts are imported when first read: `kb rule` needs no card table
     from kb.cards import CardNames
@@ -38,6 +39,34 @@ class Corpus:
         from kb import paths
 
         return cls(paths.corpus_dir())
+
+    def _files(self) -> list[Path]:
+        return sorted(p for p in self.folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+
+    def stat_key(self) -> str:
+        """A cheap key of every file's path, size and modification time (~1 ms): when it matches the
+        one a build recorded, the corpus is the one the KB was built from."""
+        h = hashlib.sha256()
+        for path in self._files():
+            st = path.stat()
+            h.update(f"{path.relative_to(self.folder).as_posix()}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+        return h.hexdigest()
+
+    def fingerprint(self) -> str:
+        """SHA-256 over every file's path and bytes (~30 ms): what a KB is built from, so a changed
+        corpus (a new judge-kb, an edited check) is noticed even when file times lie."""
+        h = hashlib.sha256()
+        for path in self._files():
+            h.update(path.relative_to(self.folder).as_posix().encode() + b"\0")
+            h.update(path.read_bytes())
+        return h.hexdigest()
+
+    def same_as_built(self, meta: Mapping[str, Any]) -> bool:
+        """Whether this corpus is the one a KB with this `meta` was built from (True for a KB that did
+        not record it)."""
+        if "corpus_fingerprint" not in meta or meta.get("corpus_stat") == self.stat_key():
+            return True
+        return bool(meta["corpus_fingerprint"] == self.fingerprint())
 
     def sources(self) -> list[Path]:
         """The bundled ruling sources: the seed pages and the MTGJSON files."""

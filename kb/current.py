@@ -34,13 +34,20 @@ class Opened:
 def open_current(home: Path, corpus: Corpus, *, on_progress: OnProgress | None = None,
                  on_note: OnNote | None = None, on_first_build: Callable[[], None] | None = None) -> Opened:
     """The KB in `home`, built from the bundled corpus first if there is none (`on_first_build` is
-    called before that build). A damaged, stale or old-layout KB is rebuilt, with a note."""
+    called before that build). A damaged, stale or old-layout KB is rebuilt, with a note; so is one
+    built from another state of the bundled corpus."""
     if store.exists(home) and not store.legacy_layout(home):
         try:
-            return Opened(store.load(home))
+            kb = store.load(home)
         except KBError as e:
             return rebuild_and_open(home, corpus, on_progress=on_progress, on_note=on_note,
                                     note=f"{e}; rebuilt it from the bundled corpus and your stored sources")
+        if corpus.same_as_built(kb.meta):
+            return Opened(kb)
+        kb.close()
+        return rebuild_and_open(home, corpus, on_progress=on_progress, on_note=on_note,
+                                note="the bundled corpus changed since the KB was built (a new judge-kb, an edited "
+                                     "check or rule file); rebuilt it from the corpus and your stored sources")
     if store.legacy_layout(home):
         return rebuild_and_open(home, corpus, on_progress=on_progress, on_note=on_note,
                                 note="the KB was in the old kb.json layout; rebuilt as a SQLite store")

@@ -201,6 +201,18 @@ def test_kb_debug_0_shows_no_traceback(value, traceback, monkeypatch):
 
 
 # ------------------------------------------------------------------------------ export -o
+def test_export_to_a_new_file_gets_the_modes_the_umask_gives(kb_built, tmp_path):
+    """A judge's `kb export -o FILE` made the file 0600 (the temp file's mode), not 0644 as any
+    other program would under umask 022."""
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "new.json"
+        assert kb("export", "-o", str(out)).exit_code == 0
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o644
+
+
 def test_export_replaces_a_regular_file_atomically_keeping_its_mode(kb_built, tmp_path):
     out = tmp_path / "out.json"
     out.write_text("old")
