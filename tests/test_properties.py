@@ -236,12 +236,12 @@ def test_dedup_does_not_depend_on_the_hash_seed(tmp_path):
     assert len(digests) == 1
 
 
-WORDS = st.lists(st.sampled_from("a the face down creature turn up morph manifest cost its you may".split()),
-                 max_size=14)
+WORD_LISTS = st.lists(st.sampled_from("a the face down creature turn up morph manifest cost its you may".split()),
+                      max_size=14)
 
 
 @FUZZ
-@given(WORDS, WORDS)
+@given(WORD_LISTS, WORD_LISTS)
 def test_the_shared_words_bound_never_skips_a_revision(a: list[str], b: list[str]) -> None:
     """dedup skips difflib for pairs whose shared words can't reach a revision threshold: the bound
     must never skip a pair difflib would call a revision."""
