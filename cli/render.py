@@ -404,11 +404,13 @@ def check_coverage(console: Console, coverage: CheckCoverage) -> None:
 
 # --- kb search ----------------------------------------------------------------------------------
 
-def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[str, str]] = frozenset()) -> None:
+def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[str, str]] = frozenset(),
+         empty: str | None = None) -> None:
     """One block per hit: the answer-language text, the English canonical text, cards, dates, rules;
-    a translation of a replaced English wording ((entry id, text) in `superseded`) is flagged."""
+    a translation of a replaced English wording ((entry id, text) in `superseded`) is flagged.
+    `empty` says why nothing was found, when the caller knows."""
     if not found:
-        console.print("[yellow]No entry matches.[/] Try other words or fewer filters.")
+        console.print(f"[yellow]No entry matches.[/] {escape(empty) if empty else 'Try other words or fewer filters.'}")
         return
     for rank, hit in enumerate(found, start=1):
         e = hit.entry

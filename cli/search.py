@@ -46,7 +46,12 @@ def search(
     if as_json:
         print_json([h.to_json() for h in hits])
     else:
-        render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]))
+        empty = None
+        if not hits and filters.lang is not None and kb.variant_count(filters.lang) == 0:
+            empty = (f"The KB holds no {filters.lang.value} text, so --lang {filters.lang.value} keeps nothing. "
+                     f"Search without --lang: every ruling is found from a question in any language, and "
+                     f"shown in yours where a translation exists.")
+        render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]), empty=empty)
 
 
 def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, rule: Optional[str] = None,

@@ -202,3 +202,14 @@ def test_unknown_card_is_one_line_error(kb_with_index: Path) -> None:
     result = CliRunner().invoke(app, ["card", "Nothing Like This Card"])
     assert result.exit_code == 1
     assert "unknown card" in result.output
+
+
+def test_a_language_the_kb_has_no_text_in_says_so_instead_of_try_other_words(kb_with_index: Path) -> None:
+    """A judge filtering on Spanish got "No entry matches. Try other words" from a KB with no Spanish
+    text at all, and went on rewording the question."""
+    result = run("¿Puedo mirar una criatura boca abajo?", "--lang", "es")
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.stdout.split())
+    assert "The KB holds no es text" in flat and "Search without --lang" in flat
+    german = " ".join(run("Kann ich eine verdeckte Kreatur anschauen?", "--lang", "de", "--until", "2000").stdout.split())
+    assert "No entry matches. Try other words or fewer filters." in german  # German text exists: the usual hint

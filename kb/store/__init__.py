@@ -608,6 +608,10 @@ class KB:
                 for s, l, r, i, k in self.conn.execute("SELECT source, line, reason, ignored, kind FROM problems "
                                                        "ORDER BY ord")]
 
+    def variant_count(self, lang: Lang) -> int:
+        """How many wordings the KB holds in `lang`."""
+        return int(self.conn.execute("SELECT count(*) FROM variants WHERE lang = ?", (lang.value,)).fetchone()[0])
+
     def stats(self) -> dict[str, Any]:
         """Counts, by SQL aggregates (no entry is loaded)."""
         q = self.conn.execute
