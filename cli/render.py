@@ -315,6 +315,11 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
             if at.diff_to_current:
                 out.print(Text("Changed since:", style="dim"))
                 out.print(diff_text(at.diff_to_current))
+        if at.other_rule:
+            where = (f"now {at.other_rule_now}: `kb rule {at.other_rule_now}`" if at.other_rule_now
+                     else "no longer in the rules")
+            out.print(Text(f"Note: in the CR of {at.version}, {report.clause} numbered another rule ({where}).",
+                           style="yellow"))
     out.print()
     out.print(Text(f"History ({' → '.join(report.numbers)}; {report.first_seen_note})", style="bold"))
     for step in report.history:

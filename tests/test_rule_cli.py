@@ -180,3 +180,14 @@ def test_word_diff_without_colour_is_marked_in_the_text(monkeypatch):
     monkeypatch.setattr(cli.common, "console", Console(no_color=True))
     text = diff_text([("equal", "a"), ("delete", "old"), ("insert", "new")])
     assert text.plain == "a [-old-] {+new+}"
+
+
+def test_an_old_number_that_named_another_rule_then_is_pointed_to_that_rule() -> None:
+    """A judge reading a 2018 ruling types the number it cites: 707.2 was the face-down rule then
+    (708.2 now) while today's 707.2 is the copy rule. Shown: today's 707.2, and a pointer."""
+    data = json.loads(run("707.2", "--at", "2018-07-13", "--json").output)
+    assert data["at"]["number"] == "706.2"  # today's 707.2 (copy) was 706.2 then
+    assert data["at"]["then_that_number_was"] == {"now": "708.2"}
+    assert "then_that_number_was" not in json.loads(run("708.2a", "--at", "2018-07-13", "--json").output)["at"]
+    flat = " ".join(run("707.2", "--at", "2018-07-13").output.split())
+    assert "707.2 numbered another rule (now 708.2: `kb rule 708.2`)" in flat

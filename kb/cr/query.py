@@ -256,10 +256,17 @@ class ClauseThen:
     number: str | None
     text: str | None
     diff_to_current: Runs | None  # None when the wording has not changed since
+    # When the number asked for numbered another rule in that CR (707.2 in 2018 is today's 708.2):
+    # that rule's number now (None: it is no longer in the rules). Absent when the number is the same rule.
+    other_rule_now: str | None = None
+    other_rule: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        return {"date": self.date, "version": self.version, "number": self.number, "text": self.text,
-                "diff_to_current": self.diff_to_current}
+        data: dict[str, Any] = {"date": self.date, "version": self.version, "number": self.number,
+                                "text": self.text, "diff_to_current": self.diff_to_current}
+        if self.other_rule:
+            data["then_that_number_was"] = {"now": self.other_rule_now}
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +307,18 @@ class ClauseReport:
                 "at": self.at.to_json() if self.at else None, "history": [h.to_json() for h in self.history]}
 
 
+def _other_rule_then(rules: RulesCorpus, number: str, at: str) -> dict[str, Any]:
+    """`other_rule`/`other_rule_now` when `number` in the CR in force on `at` was another rule than
+    today's `number` (judges reading an old ruling type the number it cites)."""
+    try:
+        then = rules.history(number, at=at)
+    except NotFoundError:  # no such number then
+        return {}
+    if then.current == number:
+        return {}
+    return {"other_rule": True, "other_rule_now": then.current}
+
+
 def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> ClauseReport:
     """Current clause `number` across versions; with `at`, also as it stood in the CR in force then.
     A bad date, or one before the oldest CR, is an error (not "not in the rules yet")."""
@@ -317,7 +336,8 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             version=rules.in_force(at, complete=True).date if then is None else then.version,
             number=then.number if then else None,
             text=then.text if then else None,
-            diff_to_current=word_diff(then.text, clause.text) if then and then.text != clause.text else None)
+            diff_to_current=word_diff(then.text, clause.text) if then and then.text != clause.text else None,
+            **_other_rule_then(rules, number, at))
     rows: list[HistoryRow] = []
     previous: HistoryStep | None = None
     for step in history.steps:
