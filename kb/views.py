@@ -80,12 +80,18 @@ class EntryList:
 
 def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:
     """The English name of a card named in English, German or Spanish: the KB's names (which
-    include the judge's own sources), else the bundled table; NotFoundError otherwise. Exact
-    names only (`find_card` also forgives typos)."""
+    include the judge's own sources), else the bundled table; NotFoundError otherwise, naming the
+    closest card when a name is near (a filter takes exact names only: a guess would filter silently
+    to another card)."""
     english = kb.card(name) if kb is not None else None
     english = english or corpus.names.resolve(name)
     if english is None:
-        raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
+        try:
+            near = find_card(name, corpus).name
+        except NotFoundError:
+            near = None
+        hint = f"; did you mean {near!r}?" if near else " (English, German or Spanish names are known)"
+        raise NotFoundError(f"unknown card {name!r}{hint}")
     return english
 
 

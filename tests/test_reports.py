@@ -234,3 +234,15 @@ def test_card_view_lists_rulings_first_by_this_cards_own_dates(tmp_path: Path) -
 ])
 def test_levels_shown(reason, review, both, levels) -> None:
     assert levels_shown(reason, review=review, both=both) == levels
+
+
+def test_a_misspelled_card_filter_is_refused_with_the_card_it_is_near() -> None:
+    """`kb card Lightfrom` forgives the typo; `--card Lightfrom` must not filter to a guess silently,
+    but it says which card is near."""
+    from kb.views import english_card_name
+
+    assert english_card_name("Lichtform", CORPUS) == "Lightform"
+    with pytest.raises(NotFoundError, match="unknown card 'Lightfrom'; did you mean 'Lightform'"):
+        english_card_name("Lightfrom", CORPUS)
+    with pytest.raises(NotFoundError, match=r"unknown card 'Qqqqzzzz Xxxxyyyy' \(English, German or Spanish"):
+        english_card_name("Qqqqzzzz Xxxxyyyy", CORPUS)
