@@ -133,3 +133,11 @@ def test_check_under_old_rules_counts_not_applicable_apart_and_exits_0() -> None
     summary = json.loads(runner.invoke(app, ["check", "--rules", "2014-11-24", "--json"]).stdout)["summary"]
     assert summary["not_applicable"] > 0 and summary["failed"] == 0
     assert summary["passed"] + summary["not_applicable"] == summary["total"]
+
+
+def test_a_rules_date_before_every_cr_of_the_corpus_is_refused() -> None:
+    """`kb check --rules 2013-01-01` ran the checks under rules the corpus has no CR for and
+    reported failures; `kb rule --at` refuses such a date, and so does `kb check` now."""
+    result = runner.invoke(app, ["check", "--rules", "2013-01-01"])
+    assert result.exit_code == 1
+    assert "no CR in the corpus was in force on 2013-01-01; the oldest is 2014-09-25" in " ".join(result.output.split())

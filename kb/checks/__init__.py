@@ -292,6 +292,8 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
     builds) it. Without them the checks' entries come from the KB in `home` if there is one (no KB
     is built for that). Raises NotFoundError for a missing file or an entry without checks, and
     CheckError for ids mixed with files or when there is nothing to check."""
+    if rules_date is not None:
+        corpus.rules.in_force(rules_date)  # a date before every CR of the corpus is refused, as `kb rule --at`
     files = [Path(t) for t in targets if t.endswith(CHECK_FILE_SUFFIXES)]
     entry_ids = [t for t in targets if not t.endswith(CHECK_FILE_SUFFIXES)]
     for f in files:
