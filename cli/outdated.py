@@ -13,7 +13,7 @@ def outdated(
     card: Annotated[Optional[str], typer.Option(
         help="Only wordings given for this card (any language), not those of other cards sharing the ruling.")] = None,
     lang: Annotated[Optional[str], typer.Option(help="Only wordings in this language (en, de, es).")] = None,
-    since: Annotated[Optional[str], typer.Option(help="Only copies dated on or after this date (YYYY-MM-DD).")] = None,
+    since: Annotated[Optional[str], typer.Option(help="Only copies dated on or after this date (2018, 2018-07 or 2018-07-13).")] = None,
     kind: Annotated[Optional[str], typer.Option(
         help="Only this reason: superseded, terminology, check-fails or rule-changed.")] = None,
     review: Annotated[bool, typer.Option(
@@ -32,7 +32,7 @@ def outdated(
     """
     from cli import render
     from kb.errors import InputError
-    from kb.normalize import is_iso_date
+    from kb.normalize import date_option
     from kb.outdated import Reason, filter_items, group_wordings, levels_shown, summarize_copies
     from kb.views import english_card_name
 
@@ -41,8 +41,8 @@ def outdated(
         fail_reasons = {Reason(k) for k in (fail_on or [])}
     except ValueError:
         raise InputError("unknown reason; use superseded, terminology, check-fails or rule-changed") from None
-    if since and not is_iso_date(since):
-        raise InputError(f"--since {since!r} is not a date (YYYY-MM-DD)")
+    if since:
+        since = date_option(since, "--since", partial=True)
     levels = levels_shown(reason, review=review, both=show_all)
     kb = open_kb(quiet=as_json)
     english = english_card_name(card, reference(), kb) if card else None

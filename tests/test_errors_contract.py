@@ -282,3 +282,11 @@ def test_a_failed_write_to_a_special_file_is_one_line(kb_built, tmp_path):
 
 def test_export_to_a_folder_is_refused(kb_built, tmp_path):
     assert "it is a folder" in one_error_line(kb("export", "-o", str(tmp_path)), 1)
+
+
+def test_outdated_since_takes_a_year_or_month_as_search_since_does(kb_built):
+    """`kb search --since 2018` was accepted while `kb outdated --since 2019` said "not a date"."""
+    year = kb("outdated", "--since", "2015", "--json")
+    assert year.exit_code == 0, year.output
+    assert json.loads(year.stdout) == json.loads(kb("outdated", "--since", "2015-01-01", "--json").stdout)
+    assert kb("outdated", "--since", "2015-13").exit_code == 1
