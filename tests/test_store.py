@@ -86,8 +86,9 @@ def test_a_changed_file_at_the_same_path_replaces_its_older_version(home: Path, 
     assert len(store.load(home).sources()) == 1
 
 
-def test_ingest_parses_a_new_file_once(home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`kb ingest` read each new file to count its units, then the build parsed it again (issue 10)."""
+@pytest.fixture()
+def parsed_sources(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The sources the build parses from now on, one entry per parse."""
     import kb.build
 
     calls: list[str] = []
@@ -98,6 +99,12 @@ def test_ingest_parses_a_new_file_once(home: Path, tmp_path: Path, monkeypatch: 
         return real(text, source, **kw)
 
     monkeypatch.setattr(kb.build, "parse_text", counting)
+    return calls
+
+
+def test_ingest_parses_a_new_file_once(home: Path, tmp_path: Path, parsed_sources: list[str]) -> None:
+    """`kb ingest` read each new file to count its units, then the build parsed it again (issue 10)."""
+    calls = parsed_sources
     page = card_file(tmp_path / "once.json", "Once Card", [("2020-01-01", "A ruling about once card.")])
     report = build([page], home=home, embedder=FAKE)
     assert report.added and report.written
@@ -106,23 +113,15 @@ def test_ingest_parses_a_new_file_once(home: Path, tmp_path: Path, monkeypatch: 
 
 
 def test_a_later_build_parses_only_the_sources_it_has_not_seen(home: Path, tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                parsed_sources: list[str]) -> None:
     """Issue 10: every build parsed the whole library again; a source's parse is remembered under
     its path and bytes, so adding a page parses that page, and a changed file is parsed anew."""
-    import kb.build
-
     first = card_file(tmp_path / "first.json", "First Card", [("2020-01-01", "A ruling about first card.")])
     second = card_file(tmp_path / "second.json", "Second Card", [("2021-01-01", "A ruling about second card.")])
     build([first], home=home, embedder=FAKE)
     before = store.dump_entries(store.load(home).entries)
-    calls: list[str] = []
-    real = kb.build.parse_text
-
-    def counting(text: str, source: str, **kw):  # type: ignore[no-untyped-def]
-        calls.append(source)
-        return real(text, source, **kw)
-
-    monkeypatch.setattr(kb.build, "parse_text", counting)
+    calls = parsed_sources
+    calls.clear()  # the ingest above parsed `first`; count from here
     rebuild(home=home, embedder=FAKE)
     assert calls == [] and store.dump_entries(store.load(home).entries) == before
     build([second], home=home, embedder=FAKE)
