@@ -294,10 +294,6 @@ def test_outdated_rows_decode_no_entry(home: Path, monkeypatch: pytest.MonkeyPat
 
     monkeypatch.setattr(kb, "_entries_by_ids", no_entries)
     assert [i.to_json() for i in kb.outdated()] == expected
-    # a row an older build wrote (no stored variant) still reads, from its entry
-    kb.conn.execute("UPDATE outdated SET data = json_remove(data, '$.stored_variant')")
-    monkeypatch.undo()
-    assert [i.to_json() for i in kb.outdated()] == expected
 
 
 def test_the_summary_counted_from_columns_equals_the_summary_of_the_items(home: Path) -> None:
