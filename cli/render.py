@@ -173,6 +173,8 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
 
     index_of = {id(v): i for i, v in enumerate(entry.variants)}
     groups = _wordings(entry.variants) if collapse else [[v] for v in entry.variants]
+    if lang is not None:  # the asker's language first; otherwise the entry's order
+        groups.sort(key=lambda group: group[0].lang is not lang)
     console.print(f"\n[bold]Variants[/] ({len(groups)} wordings)" if collapse else "\n[bold]Variants[/]")
     for group in groups:
         marks = sorted({m for v in group for m in (outdated or {}).get(index_of[id(v)], [])})

@@ -269,3 +269,29 @@ def test_card_lists_its_rulings_by_its_own_dates(kb_home):
     assert [(e["id"], e["card_dates"], e["first_date"]) for e in data["entries"]] == [
         ("r-shared", ["2014-11-24"], "2014-09-20")]
     assert "r-shared  2014-11-24  Shared" in kb("card", "Lightform").output
+
+
+def test_show_all_with_a_language_lists_that_language_s_wordings_first() -> None:
+    """A new judge's report: `kb show ID --lang de --all` put the German wording after some 60
+    English source copies, hundreds of lines down."""
+    from rich.console import Console
+
+    from cli.render import entry_detail
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+
+    en = "You can look at a face-down permanent you control at any time."
+    de = "Du kannst eine verdeckte bleibende Karte, die du kontrollierst, jederzeit anschauen."
+    variants = tuple(Variant(en, en, Lang.EN, "2014-09-20", f"card-{i}.txt", 1,
+                             Relation.CANONICAL if i == 0 else Relation.DUPLICATE, 1.0, f"Card {i}")
+                     for i in range(5)) + (Variant(de, de, Lang.DE, "2014-11-24", "de.txt", 1,
+                                                   Relation.TRANSLATION, 0.9, "Lightform"),)
+    entry = Entry("r-1", Kind.RULING, en, ("Card 0",), "2014-09-20", "2014-11-24", variants)
+    for collapse in (True, False):
+        console = Console(width=200, record=True)
+        entry_detail(console, entry, lang=Lang.DE, collapse=collapse)
+        listed = console.export_text().split("Variants", 1)[1]
+        assert listed.index("Du kannst") < listed.index("You can look"), collapse
+    console = Console(width=200, record=True)
+    entry_detail(console, entry, collapse=False)  # no language asked: the entry's own order
+    listed = console.export_text().split("Variants", 1)[1]
+    assert listed.index("You can look") < listed.index("Du kannst")
