@@ -363,7 +363,9 @@ def remove(source: str, *, home: Path | None = None, embedder: Embedder | None =
         matches = [s for s in held if s.path in (source, wanted)] or \
                   [s for s in held if len(source) >= 6 and s.sha256.startswith(source.lower())]
         if not matches:
-            raise NotFoundError(f"no source {source!r} in the library; `kb sources` lists them")
+            short = len(source) < 6 and all(c in "0123456789abcdef" for c in source.lower())
+            hint = " (a hash prefix needs 6 or more hex digits)" if source and short else ""
+            raise NotFoundError(f"no source {source!r} in the library{hint}; `kb sources` lists them")
         if len(matches) > 1:
             raise NotFoundError(f"{source!r} names several sources: " + ", ".join(s.path for s in matches))
         gone = matches[0]

@@ -457,3 +457,14 @@ def test_an_id_derived_from_any_wording_of_an_entry_resolves_to_it(home: Path) -
     found = kb.resolve(old_id)
     assert found.entry.id == entry.id and found.moved_from == old_id
     assert kb.resolve(old_id[:8]).entry.id == entry.id  # a prefix of it too, when only it starts so
+
+
+def test_remove_by_a_too_short_hash_prefix_says_how_long_one_must_be(home: Path, tmp_path: Path) -> None:
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "Flock ruling one.")])
+    build([a], home=home, embedder=FAKE)
+    sha = store.load(home).sources()[0].sha256
+    with pytest.raises(NotFoundError, match="a hash prefix needs 6 or more hex digits"):
+        remove(sha[:4], home=home, embedder=FAKE)
+    with pytest.raises(NotFoundError) as no_hint:
+        remove("nothing-like-it.json", home=home, embedder=FAKE)
+    assert "hex digits" not in str(no_hint.value)
