@@ -97,7 +97,7 @@ class SectionDiff:
             "after": c.after.number if c.after else None,
             "text_before": c.before.text if c.before else None,
             "text_after": c.after.text if c.after else None,
-            "diff": word_diff(c.before.text, c.after.text) if c.before and c.after and "reworded" in c.kind else None,
+            "diff": word_diff(c.before.text, c.after.text) if c.before and c.after and c.kind.reworded else None,
         } for c in self.changes]
         return {"from": self.date_a, "to": self.date_b, "section": self.section_b,
                 "section_before": self.section_a, "summary": self.summary(), "changes": changes}
@@ -275,7 +275,7 @@ class HistoryRow:
 
     date: str
     number: str
-    change: str
+    change: ChangeKind
     after: str | None  # the change happened after this (the corpus's previous CR), on or before `date`
     text: str
     diff: Runs | None
@@ -343,9 +343,9 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
     for step in history.steps:
         rows.append(HistoryRow(
             date=step.date, number=step.number, change=step.change,
-            after=previous.date if previous and step.change not in ("added", "unchanged") else None,
+            after=previous.date if previous and step.change not in (ChangeKind.ADDED, ChangeKind.UNCHANGED) else None,
             text=step.text,
-            diff=word_diff(previous.text, step.text) if previous and "reworded" in step.change else None))
+            diff=word_diff(previous.text, step.text) if previous and step.change.reworded else None))
         previous = step
     if history.first_seen == rules.versions[0].date:
         note = f"already in the oldest CR in the corpus ({history.first_seen})"
