@@ -254,14 +254,17 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
 
 
 def parse_inputs(corpus: Corpus) -> list[Path]:
-    """What parsing a source derives from: the parsers and the text module, the card names table,
-    and the CR (a rules-search page's units are matched to its clauses)."""
-    from kb import cards, ingest, lang, model
+    """What parsing a source derives from: the parsers and the text module, the card names table
+    and the Oracle cards (a page's title is resolved to an English card name), and the CR (a
+    rules-search page's units are matched to its clauses)."""
+    from kb import cards, errors, ingest, lang, model, normalize, paths
     from kb.cr.load import cache_inputs
+    from kb.oracle import oracle_path
 
-    code = [*Path(ingest.__file__).parent.glob("*.py"), Path(model.__file__), Path(lang.__file__),
-            Path(cards.__file__)]
-    return sorted({*code, *cache_inputs(corpus.folder), corpus.folder / "card-names.json"})
+    code = [*Path(ingest.__file__).parent.glob("*.py"), *(Path(m.__file__) for m in (model, lang, cards, normalize,
+                                                                                      paths, errors))]
+    oracle = [oracle_path(corpus.folder)] if oracle_path(corpus.folder).is_file() else []
+    return sorted({*code, *cache_inputs(corpus.folder), corpus.folder / "card-names.json", *oracle})
 
 
 def compute_outdated(entries: list[Entry], corpus: Corpus) -> list[OutdatedItem]:

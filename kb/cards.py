@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from kb.model import Lang
 from kb.normalize import match_key, normalize_text
@@ -23,6 +23,9 @@ class CardNames:
 
     # Other names of a card in a language (printings differ: Vidente profundizador / profundizadora).
     aliases: dict[str, dict[Lang, list[str]]] = field(default_factory=dict)
+    # Where `resolve` looks when the table does not know a name (the Oracle cards' EN/DE/ES names):
+    # a judge's page for a card with no bundled ruling still gets its English name. Not in to_json.
+    fallback: Callable[[str], str | None] | None = field(default=None, repr=False, compare=False)
 
     def add(self, english: str, lang: Lang, name: str) -> None:
         english, name = normalize_text(english), normalize_text(name)
@@ -37,7 +40,8 @@ class CardNames:
     def copy(self) -> CardNames:
         """A copy to add names to, leaving this table as it is."""
         return CardNames({en: dict(by_lang) for en, by_lang in self.names.items()}, dict(self._index),
-                         {en: {lang: list(n) for lang, n in by_lang.items()} for en, by_lang in self.aliases.items()})
+                         {en: {lang: list(n) for lang, n in by_lang.items()} for en, by_lang in self.aliases.items()},
+                         self.fallback)
 
     def every_name(self) -> Iterator[tuple[str, str]]:
         """(English name, a name of that card) for every name known, in any language."""
@@ -50,7 +54,10 @@ class CardNames:
 
     def resolve(self, name: str) -> str | None:
         """The English name of the card called `name` in any known language, or None."""
-        return self._index.get(match_key(name))
+        found = self._index.get(match_key(name))
+        if found is None and self.fallback is not None:
+            found = self.fallback(name)
+        return found
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -103,10 +103,17 @@ class Corpus:
 
     @cached_property
     def names(self) -> CardNames:
-        """The EN/DE/ES card names table. Callers that add names work on a `copy()`."""
+        """The EN/DE/ES card names table, falling back on the Oracle cards' names (read on the first
+        name the table does not know). Callers that add names work on a `copy()`."""
         from kb.cards import load_names
 
-        return load_names(self.folder)
+        names = load_names(self.folder)
+        names.fallback = self._oracle_name
+        return names
+
+    def _oracle_name(self, name: str) -> str | None:
+        card = self.oracle.get(name)
+        return card.name if card is not None else None
 
     @cached_property
     def terminology(self) -> Terminology:

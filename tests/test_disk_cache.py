@@ -40,3 +40,27 @@ def test_an_unwritable_data_directory_only_costs_speed(tmp_path: Path, kb_home: 
     source = tmp_path / "rules.txt"
     source.write_text("one")
     assert cached("t", [source], lambda: 42) == 42
+
+
+def test_the_parse_memo_is_keyed_by_every_kb_module_the_parsers_import() -> None:
+    """A remembered parse is stale when any code it ran changed: every `kb` module the parsers
+    import (the text module's date formats, the card names table ...) is an input of the memo."""
+    import ast
+
+    import kb
+    from kb.build import parse_inputs
+    from kb.corpus import Corpus
+
+    root = Path(kb.__file__).parent
+    inputs = {p.resolve() for p in parse_inputs(Corpus.default())}
+    imported: set[Path] = set()
+    for source in (root / "ingest" / "__init__.py", root / "ingest" / "pages.py", root / "ingest" / "mtgjson.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            for name in names:
+                if name.startswith("kb.") and not name.startswith("kb.ingest"):
+                    module = root.joinpath(*name.split(".")[1:])
+                    imported.add((module / "__init__.py" if module.is_dir() else module.with_suffix(".py")).resolve())
+    assert imported and imported <= inputs, sorted(str(p) for p in imported - inputs)
+    assert (Corpus.default().folder / "oracle").resolve() in {p.parent for p in inputs}  # titles resolve through it

@@ -111,6 +111,59 @@ def test_bad_dates_are_reported_with_line_and_the_rest_is_kept():
     assert "unknown date format" in reasons[5] and "impossible date" in reasons[13]
 
 
+# Rulings copied from a table or a card site: the date starts the ruling's own line.
+INLINE_DATES = """Notes and Rules Information for Hooded Hydra:
+
+9/20/2014\tHooded Hydra's last ability isn't a triggered ability.
+(2014-09-20) If Hooded Hydra is face down and it's turned face up some other way,
+the last ability will still apply.
+Sep 20, 2014: A face-down Hooded Hydra dies with no counters on it.
+• WotC 20.09.2014 – The snakes are created before the hydra is turned face up.
+2014-09-20 - Hooded Hydra's first ability counts its +1/+1 counters.
+"""
+
+
+def test_a_date_that_starts_the_rulings_line_is_its_date():
+    result = pages.parse_card_page(INLINE_DATES, "hydra.txt", NAMES.resolve)
+    assert not result.problems
+    assert [(r.line, r.date) for r in result.records] == [(3, "2014-09-20"), (4, "2014-09-20"), (6, "2014-09-20"),
+                                                          (7, "2014-09-20"), (8, "2014-09-20")]
+    assert [r.text.split()[:2] for r in result.records] == [["Hooded", "Hydra's"], ["If", "Hooded"], ["A", "face-down"],
+                                                            ["The", "snakes"], ["Hooded", "Hydra's"]]
+    assert result.records[1].text.endswith("the last ability will still apply.")  # its wrapped line kept
+    assert {r.card for r in result.records} == {"Hooded Hydra"}  # named inside the page's title
+
+
+@pytest.mark.parametrize("line", [
+    "2018.07.13 (WotC)",  # a date line with a source tag, not a ruling
+    "March of the Machines makes it a creature.",
+    "2/2 creatures with no name can't be told apart.",
+    "13 cards: you reveal them all.",
+])
+def test_a_line_that_does_not_start_with_a_date_and_a_sentence_is_no_dated_ruling(line):
+    assert pages._date_head(line) is None
+
+
+@pytest.mark.parametrize("title, card", [
+    ("Hooded Hydra", "Hooded Hydra"),
+    ("Notes and Rules Information for Hooded Hydra:", "Hooded Hydra"),
+    ("Schirmhydra - Gatherer - Magic: The Gathering", "Hooded Hydra"),
+    ("Regelungen zu Schirmhydra", "Hooded Hydra"),
+    ("Rulings for Some Card Nobody Printed", None),
+])
+def test_the_card_a_pages_title_names(title, card):
+    assert pages._card_in_title(title, NAMES.resolve) == card
+
+
+def test_a_page_for_a_card_with_no_bundled_ruling_gets_its_english_name_from_the_oracle_cards():
+    from kb.corpus import Corpus
+
+    text = "Blitzschlag\n\n13/07/2018\nDer Schaden wird von Blitzschlag zugefügt.\n"
+    assert NAMES.resolve("Blitzschlag") is None  # not in the bundled names table
+    result = pages.parse_card_page(text, "bolt.txt", Corpus.default().names.resolve)
+    assert [r.card for r in result.records] == ["Lightning Bolt"]
+
+
 def test_overlong_ruling_is_skipped_with_a_reason():
     result = pages.parse_card_page(page("long_ruling.txt"), "long.txt", NAMES.resolve)
     assert len(result.records) == 1

@@ -1,7 +1,10 @@
 """Ruling pages saved as text: card ruling pages and rules-search result pages.
 
-A card page starts with the card's name in the page's language, may have a type line, then
-units of a date line (`• WotCJul 13, 2018`, `13/07/2018`, `24/11/14`) followed by the ruling.
+A card page starts with the card's name in the page's language (or a title naming it: "Notes and
+Rules Information for Hooded Hydra:"), may have a type line, then units of a date line
+(`• WotCJul 13, 2018`, `13/07/2018`, `24/11/14`) followed by the ruling, or of a line that starts
+with the date and goes on with the ruling, as rulings are copied from tables and card sites
+(`9/20/2014<TAB>The ruling`, `(2014-09-20) The ruling`, `Sep 20, 2014: The ruling`).
 A search page starts with `Search` and holds blank-line separated paragraphs: Comprehensive
 Rules texts without their numbers, undated rulings, and "See rule 708 ..." stubs.
 """
@@ -72,8 +75,37 @@ def _date_part(line: str) -> str | None:
     candidate = m.group("date") if m else stripped
     if looks_like_date(candidate):
         return candidate
-    if stripped[0] in "•*·" or "WotC" in stripped:
+    if (stripped[0] in "•*·" or "WotC" in stripped) and _date_head(stripped) is None:
         return candidate  # a bullet line whose date we may not know: let parse_date say why
+    return None
+
+
+_HEAD_BRACKETED = re.compile(r"^[(\[](?P<date>[^()\[\]]{6,32})[)\]]\s*(?:[:|\-–—]\s*)?(?P<rest>\S.*)$")
+_HEAD_SEPARATED = re.compile(r"^(?P<date>[^\t:|–—]{6,32}?)\s*(?:\t+|[:|–—]|\s-\s)\s*(?P<rest>\S.*)$")
+_MAX_DATE_WORDS = 6  # "Friday, 13 de julio de 2018"
+_MIN_RULING_WORDS = 3  # the shortest real rulings: "It can't be countered."
+
+
+def _date_head(line: str) -> tuple[str, str] | None:
+    """(date text, ruling text) of a line that starts with a date and goes on with the ruling
+    (`9/20/2014<TAB>Text`, `(2014-09-20) Text`, `Sep 20, 2014: Text`, `• 20.09.2014 Text`), else None.
+
+    The date must be written like one (`looks_like_date`) and the rest must read like a sentence
+    (`_MIN_RULING_WORDS` words or more: `2018.07.13 (WotC)` is a date line, not a ruling); without a
+    tab, bracket or separator, the longest run of leading words that is a date is taken.
+    """
+    m = _BULLET.match(line.strip())
+    stripped = re.sub(r"^[•*·\-]\s*(?:WotC\s*)?|^WotC\s*", "", line.strip()) if m else line.strip()
+    for pattern in (_HEAD_BRACKETED, _HEAD_SEPARATED):
+        found = pattern.match(stripped)
+        if found and looks_like_date(found.group("date")):
+            rest = found.group("rest").strip()
+            return (found.group("date").strip(), rest) if len(rest.split()) >= _MIN_RULING_WORDS else None
+    words = stripped.split()
+    for n in range(min(_MAX_DATE_WORDS, len(words) - _MIN_RULING_WORDS), 0, -1):
+        head = " ".join(words[:n])
+        if looks_like_date(head.rstrip(":,;")):
+            return head.rstrip(":,;"), " ".join(words[n:])
     return None
 
 
@@ -98,9 +130,9 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         return ParseResult((), (Problem(source, content[0].number,
                                         f"page skipped: its title line has {UNDECODABLE_REASON}"),))
     title = normalize_text(content[0].text)
-    card = (resolve_card(title) if resolve_card else None) or title
+    card = (_card_in_title(title, resolve_card) if resolve_card else None) or title
     body = [line for line in lines if line.number > content[0].number]
-    date_texts = [d for line in body if (d := _date_part(line.text))]
+    date_texts = [d for line in body if (d := _date_part(line.text) or (_date_head(line.text) or (None,))[0])]
     day_first = _day_first(date_texts)
 
     records: list[Record] = []
@@ -140,13 +172,15 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                               source=source, line=first, kind=Kind.RULING, card=card))
 
     for line in body:
-        raw_date = _date_part(line.text)
+        raw_date, rest = _date_part(line.text), None
+        if raw_date is None and (head := _date_head(line.text)) is not None:
+            raw_date, rest = head
         if raw_date is None:
             if line.text.strip():
                 chunk.append(line)
             continue
         flush()
-        chunk = []
+        chunk = [_Line(line.number, rest)] if rest else []
         seen_date, date_line = True, line.number
         try:
             date, date_error = parse_date(raw_date, day_first=day_first), None
@@ -156,6 +190,26 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
     return ParseResult(tuple(records), tuple(problems))
+
+
+_TITLE_PARTS = re.compile(r"\s*(?:[:|–—(){}\[\]]|\s-\s)\s*")
+
+
+def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
+    """The English name of the card a page's title names: the whole title, else a part of it between
+    separators (`Hooded Hydra - Gatherer`), else the words after a lower-case word (`Notes and Rules
+    Information for Hooded Hydra:`, `Regelungen zu Kapuzenhydra`), the longest that is a card."""
+    found = resolve_card(title)
+    if found or len(title.split()) > 16:
+        return found
+    parts = [p for p in _TITLE_PARTS.split(title) if p]
+    for part in sorted(parts, key=len, reverse=True):
+        words = part.split()
+        tails = [" ".join(words[i + 1:]) for i, w in enumerate(words[:-1]) if w[:1].islower()]
+        for candidate in [part, *tails]:
+            if candidate and (found := resolve_card(candidate)):
+                return found
+    return None
 
 
 def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None) -> ParseResult:
