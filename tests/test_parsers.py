@@ -231,6 +231,31 @@ def test_truncated_json_names_the_line():
     assert result.problems[0].line == 1 and "malformed JSON" in result.problems[0].reason
 
 
+ATOMIC_CARDS = """{"meta": {"date": "2024-01-01", "version": "5.2.2"},
+ "data": {
+  "Hooded Hydra": [{"name": "Hooded Hydra", "type": "Creature — Snake",
+    "foreignData": [{"language": "German", "name": "Schirmhydra"}],
+    "rulings": [{"date": "2014-09-20", "text": "Hooded Hydra's last ability isn't a triggered ability."}]}],
+  "Lightning Bolt": [{"name": "Lightning Bolt", "legalities": {"modern": "Legal"}, "rulings": []}]
+ }}"""
+
+
+def test_mtgjson_atomic_cards_yield_each_cards_rulings_and_names():
+    """MTGJSON v5 AtomicCards.json, the file with every card's rulings: card name → list of faces."""
+    result = mtgjson.parse(ATOMIC_CARDS, "AtomicCards.json")
+    assert not result.problems
+    assert [(r.card, r.date, r.line) for r in result.records] == [("Hooded Hydra", "2014-09-20", 5)]
+    assert ("Hooded Hydra", Lang.DE, "Schirmhydra") in {(n.english, n.lang, n.name) for n in result.card_names}
+
+
+def test_scryfall_rulings_which_name_no_card_are_refused_with_what_to_do():
+    text = '{"object": "list", "data": [{"object": "ruling", "oracle_id": "x", "source": "wotc", ' \
+           '"published_at": "2014-09-20", "comment": "It is not a triggered ability."}]}'
+    result = mtgjson.parse(text, "rulings.json")
+    (problem,) = result.problems
+    assert not result.records and "Scryfall" in problem.reason and "AtomicCards" in problem.reason
+
+
 def test_mtgjson_set_files_yield_every_card():
     text = (corpus_dir() / "mtgjson" / "mtgjson5-20220425_FRF-C18_manifest-cards.json").read_text()
     result = mtgjson.parse(text, "set.json")

@@ -32,8 +32,9 @@ def load(text: str) -> Any:
 
 
 def iter_cards(doc: Any) -> Iterator[dict[str, Any]]:
-    """Every card object in a document of any MTGJSON shape, in document order: the objects of a
-    `cards` list, and any object with a name and rulings or foreign names.
+    """Every card object in a document of any MTGJSON shape (a card, a list of cards, a set file,
+    AllPrintings, AtomicCards), in document order: the objects of a `cards` list, and any object
+    with a name and rulings or foreign names.
 
     Walked with an explicit stack, so a deeply nested document is no RecursionError.
     """
@@ -49,9 +50,12 @@ def iter_cards(doc: Any) -> Iterator[dict[str, Any]]:
                 stack.append((item["cards"], True))
             elif isinstance(item.get("data"), (dict, list)):
                 stack.append((item["data"], False))
-            else:  # AllPrintings: {"FRF": {"cards": [...]}, ...}
-                stack.extend((v["cards"], True) for v in reversed(list(item.values()))
-                             if isinstance(v, dict) and isinstance(v.get("cards"), list))
+            else:  # AllPrintings: {"FRF": {"cards": [...]}, ...}; AtomicCards: {"Hooded Hydra": [face, ...], ...}
+                for v in reversed(list(item.values())):
+                    if isinstance(v, dict) and isinstance(v.get("cards"), list):
+                        stack.append((v["cards"], True))
+                    elif isinstance(v, list):
+                        stack.append((v, False))
 
 
 def foreign_names(card: dict[str, Any]) -> dict[Lang, str]:
@@ -81,7 +85,10 @@ def parse(text: str, source: str) -> ParseResult:
     records: list[Record] = []
     problems: list[Problem] = []
     cards = list(iter_cards(doc))
-    if not cards and not _is_set(doc):
+    if not cards and _is_scryfall_rulings(doc):
+        problems.append(Problem(source, None, "Scryfall rulings name no card (only its oracle_id): save the "
+                                "card's rulings as MTGJSON (AtomicCards.json holds every card's) or as a card page"))
+    elif not cards and not _is_set(doc):
         problems.append(Problem(source, None, "no MTGJSON cards found"))
     # a printed German/Spanish set file names its cards sometimes in English, sometimes not: its names
     # come from the English file's foreign names instead (kb.cards joins them by multiverseid)
@@ -126,6 +133,12 @@ def parse(text: str, source: str) -> ParseResult:
                 source=source, line=line, kind=Kind.RULING, card=name,
             ))
     return ParseResult(tuple(records), tuple(problems), tuple(dict.fromkeys(card_names)))
+
+
+def _is_scryfall_rulings(doc: Any) -> bool:
+    """Scryfall's rulings list: {"object": "list", "data": [{"object": "ruling", "comment": ...}]}."""
+    data = doc.get("data") if isinstance(doc, dict) else doc
+    return isinstance(data, list) and any(isinstance(x, dict) and x.get("object") == "ruling" for x in data)
 
 
 def _is_set(doc: Any) -> bool:
