@@ -33,7 +33,7 @@ def ingest(
     paths: Annotated[Optional[list[Path]], typer.Argument(
         help="Extra ruling pages, MTGJSON files or folders to ingest with the bundled corpus.")] = None,
     fmt: Annotated[Optional[str], typer.Option(
-        "--format", help="Force a parser instead of detecting it: card-page, search-page or mtgjson.")] = None,
+        "--format", help="Force a parser instead of detecting it: card-page, search-page, release-notes or mtgjson.")] = None,
     strict: Annotated[bool, typer.Option(help="Write nothing if any unit can't be ingested.")] = False,
     wait: Annotated[bool, typer.Option(help="Wait for another running ingest instead of stopping.")] = False,
     as_json: JsonOpt = False,
@@ -54,7 +54,7 @@ def ingest(
     try:
         forced = Format(fmt.strip().lower()) if fmt else None
     except ValueError:
-        raise InputError(f"unknown format {fmt!r}; use card-page, search-page or mtgjson") from None
+        raise InputError(f"unknown format {fmt!r}; use card-page, search-page, release-notes or mtgjson") from None
     home = data_home()
     with render.progress_bar(err_console, quiet=as_json) as on_progress:
         report = build(list(paths or []), home=home, fmt=forced, on_progress=on_progress,

@@ -261,8 +261,8 @@ def parse_inputs(corpus: Corpus) -> list[Path]:
     from kb.cr.load import cache_inputs
     from kb.oracle import oracle_path
 
-    code = [*Path(ingest.__file__).parent.glob("*.py"), *(Path(m.__file__) for m in (model, lang, cards, normalize,
-                                                                                      paths, errors))]
+    modules = (model, lang, cards, normalize, paths, errors)
+    code = [*Path(ingest.__file__).parent.glob("*.py"), *(Path(str(m.__file__)) for m in modules)]
     oracle = [oracle_path(corpus.folder)] if oracle_path(corpus.folder).is_file() else []
     return sorted({*code, *cache_inputs(corpus.folder), corpus.folder / "card-names.json", *oracle})
 

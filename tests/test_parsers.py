@@ -272,3 +272,71 @@ def test_card_page_parser_never_crashes_and_never_loses_a_unit(lines):
     # every dated unit with text is either a record or a reported problem
     assert len(result.records) + len([p for p in result.problems if p.line]) >= len(nonblank) - sum(
         1 for line in nonblank if pages._date_part(line) is not None)
+
+
+# ------------------------------------------------------------------------------- release notes
+from kb.corpus import Corpus  # noqa: E402
+from kb.ingest import notes  # noqa: E402
+
+RESOLVE = Corpus.default().names.resolve  # the names table, then the Oracle cards
+
+FRF_NOTES = "FRF-release-notes-2014-11-24_manifest-excerpt.md"  # real text, see its own header
+
+
+def test_real_release_notes_give_one_dated_ruling_per_bullet_of_its_card_or_of_none():
+    text = page(FRF_NOTES)
+    assert detect_format(text) is Format.RELEASE_NOTES
+    result = notes.parse_release_notes(text, "frf.md", RESOLVE)
+    bullets = [n for n, line in enumerate(text.split("\n"), start=1) if line.startswith("* ")]
+    assert [r.line for r in result.records] == bullets  # every bullet, nothing else
+    assert {r.date for r in result.records} == {"2014-11-24"}  # "Document last modified", not "posted January 14, 2015"
+    by_line = {r.line: r.card for r in result.records}
+    assert {by_line[n] for n in bullets if n < 77} == {None}  # GENERAL NOTES: no card, example cards included
+    assert by_line[81] == "Arashin War Beast" and by_line[88] == by_line[89] == "Ethereal Ambush"
+    assert by_line[118] == "Ugin, the Spirit Dragon"  # "Ugin, the Spirit Dragon -- 8 -- Planeswalker — Ugin"
+    # a card block the parser can't name gets no card, never the card before it
+    unknown = notes.parse_release_notes(text.replace("Wildcall -- XGG", "Wildcall (new) (text)"), "frf.md", RESOLVE)
+    assert {r.line: r.card for r in unknown.records}[133] is None
+    assert [p for p in result.problems if not p.ignored] == []
+    (prose,) = [p for p in result.problems if p.ignored]
+    assert "not rulings" in prose.reason
+
+
+NOTES = """Dragons of Tarkir Release Notes
+Compiled by someone. Posted April 1, 2015.
+Document last modified March 13, 2015
+CARD-SPECIFIC NOTES
+Hooded Hydra
+{3}{G}{G}
+Creature — Snake
+* Hooded Hydra's last ability isn't a triggered ability. Players can't respond
+to it being turned face up.
+Ainok Survivalist
+1G
+Creature — Dog Shaman
+* If Ainok Survivalist is turned face up, its ability triggers.
+Brand New Card
+{2}{U}
+Creature — Wizard
+* A ruling about a card newer than every name the KB knows.
+"""
+
+
+def test_release_notes_without_blank_lines_keep_wrapped_bullets_and_each_cards_block():
+    result = notes.parse_release_notes(NOTES, "dtk.txt", RESOLVE)
+    assert [(r.line, r.card, r.date) for r in result.records] == [
+        (8, "Hooded Hydra", "2015-03-13"), (13, "Ainok Survivalist", "2015-03-13"), (17, "Brand New Card", "2015-03-13")]
+    assert result.records[0].text.endswith("Players can't respond to it being turned face up.")
+
+
+def test_release_notes_with_no_date_keep_their_rulings_undated_and_say_so():
+    result = notes.parse_release_notes(NOTES.replace("Posted April 1, 2015.", "").replace("March 13, 2015", "soon"),
+                                       "dtk.txt", RESOLVE)
+    assert len(result.records) == 3 and {r.date for r in result.records} == {None}
+    assert any(p.line == 1 and "no date" in p.reason for p in result.problems)
+
+
+def test_release_notes_need_their_title_and_bullets_to_be_detected():
+    assert detect_format("Hooded Hydra\n\n* Jul 13, 2018\nA ruling.\n") is Format.CARD_PAGE
+    assert detect_format("Dragons of Tarkir Release Notes\n\nNo bullets at all.\n") is Format.CARD_PAGE
+    assert detect_format("Notas de la versión de Tarkir\n\n* Una regla.\n") is Format.RELEASE_NOTES

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 from kb.errors import InputError
 from kb.model import CardName, ParseResult, Problem, Record
 from kb.normalize import UNDECODABLE
-from kb.ingest import mtgjson, pages
+from kb.ingest import mtgjson, notes, pages
 from kb.paths import display_path
 
 if TYPE_CHECKING:  # kb.cards reads MTGJSON with the parsers: no import cycle at run time
@@ -27,6 +27,7 @@ class Format(StrEnum):
     CARD_PAGE = "card-page"
     SEARCH_PAGE = "search-page"
     MTGJSON = "mtgjson"
+    RELEASE_NOTES = "release-notes"
 
 
 @dataclass
@@ -191,6 +192,8 @@ def detect_format(text: str) -> Format:
         return Format.MTGJSON
     if pages.is_search_page(text):
         return Format.SEARCH_PAGE
+    if notes.is_release_notes(text):
+        return Format.RELEASE_NOTES
     return Format.CARD_PAGE
 
 
@@ -202,6 +205,8 @@ def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.
         return mtgjson.parse(text, source)
     if fmt is Format.SEARCH_PAGE:
         return pages.parse_search_page(text, source, match_clause)
+    if fmt is Format.RELEASE_NOTES:
+        return notes.parse_release_notes(text, source, names.resolve)
     return pages.parse_card_page(text, source, names.resolve)
 
 
