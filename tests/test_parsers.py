@@ -134,6 +134,17 @@ def test_a_date_that_starts_the_rulings_line_is_its_date():
     assert {r.card for r in result.records} == {"Hooded Hydra"}  # named inside the page's title
 
 
+def test_a_ruling_that_starts_on_its_dates_line_ends_at_a_blank_line_and_a_footer_is_reported():
+    text = ("Hooded Hydra - Scryfall\n\n(2014-09-20) Hooded Hydra's last ability isn't a triggered ability.\n\n"
+            "(2014-09-20) If it is face down, the last ability\nwill still apply.\n\n"
+            "Report card issue\nScryfall is not produced by Wizards of the Coast.\n")
+    result = pages.parse_card_page(text, "scryfall.txt", NAMES.resolve)
+    assert [r.text for r in result.records] == ["Hooded Hydra's last ability isn't a triggered ability.",
+                                                "If it is face down, the last ability will still apply."]
+    (problem,) = result.problems
+    assert problem.line == 8 and "under no date" in problem.reason
+
+
 @pytest.mark.parametrize("line", [
     "2018.07.13 (WotC)",  # a date line with a source tag, not a ruling
     "March of the Machines makes it a creature.",

@@ -171,22 +171,42 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         records.append(Record(text=clean, original=original, lang=detect(clean), date=date,
                               source=source, line=first, kind=Kind.RULING, card=card))
 
+    # A ruling that starts on its date's line ends at the first blank line: text after it and before
+    # the next date (a page's footer, a note) is reported, never glued to the ruling.
+    inline = False
+    stray: list[_Line] = []
+
+    def report_stray() -> None:
+        if stray:
+            problems.append(Problem(source, stray[0].number, "text after a ruling and under no date skipped: "
+                                    f"{_clip(' '.join(line.text.strip() for line in stray))}"))
+            stray.clear()
+
     for line in body:
         raw_date, rest = _date_part(line.text), None
         if raw_date is None and (head := _date_head(line.text)) is not None:
             raw_date, rest = head
         if raw_date is None:
-            if line.text.strip():
+            if not line.text.strip():
+                if inline and chunk:
+                    flush()
+                    chunk, date_line = [], 0
+            elif inline and not chunk:
+                stray.append(line)
+            else:
                 chunk.append(line)
             continue
         flush()
+        report_stray()
         chunk = [_Line(line.number, rest)] if rest else []
+        inline = bool(rest)
         seen_date, date_line = True, line.number
         try:
             date, date_error = parse_date(raw_date, day_first=day_first), None
         except DateFormatError as e:
             date, date_error = None, str(e)
     flush()
+    report_stray()
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
     return ParseResult(tuple(records), tuple(problems))
