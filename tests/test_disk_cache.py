@@ -54,7 +54,7 @@ def test_the_parse_memo_is_keyed_by_every_kb_module_the_parsers_import() -> None
     root = Path(kb.__file__).parent
     inputs = {p.resolve() for p in parse_inputs(Corpus.default())}
     imported: set[Path] = set()
-    for source in (root / "ingest" / "__init__.py", root / "ingest" / "pages.py", root / "ingest" / "mtgjson.py"):
+    for source in (root / "ingest" / f"{name}.py" for name in ("__init__", "pages", "mtgjson", "notes", "html")):
         for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
             names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
                 [a.name for a in node.names] if isinstance(node, ast.Import) else []

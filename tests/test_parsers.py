@@ -351,3 +351,41 @@ def test_release_notes_need_their_title_and_bullets_to_be_detected():
     assert detect_format("Hooded Hydra\n\n* Jul 13, 2018\nA ruling.\n") is Format.CARD_PAGE
     assert detect_format("Dragons of Tarkir Release Notes\n\nNo bullets at all.\n") is Format.CARD_PAGE
     assert detect_format("Notas de la versión de Tarkir\n\n* Una regla.\n") is Format.RELEASE_NOTES
+
+
+# ------------------------------------------------------------------------------- saved web pages
+from kb.ingest import html as html_pages, parse_text  # noqa: E402
+
+
+def test_a_saved_web_page_is_parsed_as_the_text_it_shows_with_the_html_files_lines():
+    """A rulings table (date cell, ruling cell) becomes dated rulings of the card the <title> names;
+    scripts are not text; the footer is reported at its own line of the HTML file."""
+    text = page("gatherer_like.html")
+    result = parse_text(text, "hydra.html", names=Corpus.default().names, match_clause=None)
+    assert [(r.line, r.date, r.card) for r in result.records] == [(13, "2014-09-20", "Hooded Hydra"),
+                                                                  (15, "2014-09-20", "Hooded Hydra")]
+    assert result.records[0].text == "Hooded Hydra's last ability isn't a triggered ability. Players can't " \
+                                     "respond to it being turned face up."  # entities decoded, quotes plain
+    assert result.records[1].text.startswith("If Hooded Hydra is face down and it's turned face up some")
+    assert {p.line for p in result.problems} == {9, 18}  # the navigation before, the footer after
+    assert not any("not a ruling at all" in r.text for r in result.records)  # <script>
+
+
+def test_release_notes_saved_as_html_give_a_ruling_per_list_item():
+    text = ("<!doctype html><html><head><title>Fate Reforged Release Notes</title></head><body>"
+            "<p>Document last modified November 24, 2014</p><h2>CARD-SPECIFIC NOTES</h2>"
+            "<p>Wildcall<br>XGG<br>Sorcery</p><ul><li>If you choose 0 for X, you'll just manifest the top card."
+            "</li></ul></body></html>")
+    result = parse_text(text, "frf.html", names=Corpus.default().names, match_clause=None)
+    assert [(r.card, r.date, r.text) for r in result.records] == [
+        ("Wildcall", "2014-11-24", "If you choose 0 for X, you'll just manifest the top card.")]
+
+
+@pytest.mark.parametrize("text, is_html", [
+    ("<!DOCTYPE html>\n<html><body>x</body></html>", True),
+    ("<!-- saved from url -->\n<html>", True),
+    ("Hooded Hydra\n\nJul 13, 2018\nIf X < 3, <this> happens.", False),
+    ('{"name": "<html>"}', False),
+])
+def test_html_is_recognised_by_its_start_only(text, is_html):
+    assert html_pages.looks_like_html(text) is is_html

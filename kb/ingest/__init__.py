@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 from kb.errors import InputError
 from kb.model import CardName, ParseResult, Problem, Record
 from kb.normalize import UNDECODABLE
-from kb.ingest import mtgjson, notes, pages
+from kb.ingest import html, mtgjson, notes, pages
 from kb.paths import display_path
 
 if TYPE_CHECKING:  # kb.cards reads MTGJSON with the parsers: no import cycle at run time
@@ -199,7 +199,17 @@ def detect_format(text: str) -> Format:
 
 def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.ClauseMatcher | None,
                fmt: Format | None = None) -> ParseResult:
-    """Parse one source's text with the parser its format calls for (detected unless given)."""
+    """Parse one source's text with the parser its format calls for (detected unless given). A web
+    page saved as HTML is parsed as the text it shows; lines are still the HTML file's."""
+    if html.looks_like_html(text):
+        shown, line_of = html.to_text(text)
+        found = parse_text(shown, source, names=names, match_clause=match_clause, fmt=fmt)
+
+        def at(line: int | None) -> int | None:
+            return line_of[line - 1] if line and 0 < line <= len(line_of) else line
+
+        return ParseResult(tuple(replace(r, line=at(r.line) or r.line) for r in found.records),
+                           tuple(replace(p, line=at(p.line)) for p in found.problems), found.card_names)
     fmt = fmt or detect_format(text)
     if fmt is Format.MTGJSON:
         return mtgjson.parse(text, source)

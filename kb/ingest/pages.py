@@ -212,7 +212,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     return ParseResult(tuple(records), tuple(problems))
 
 
-_TITLE_PARTS = re.compile(r"\s*(?:[:|–—(){}\[\]]|\s-\s)\s*")
+_TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s)\s*")
 
 
 def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
