@@ -175,7 +175,7 @@ def test_file_over_the_size_limit_is_skipped_by_name(tmp_path, monkeypatch):
     no_traceback(result)
     assert result.exit_code == 1
     shown = [x for x in result.output.splitlines() if "big.txt" in x]
-    assert shown == [f"skipped: {big.resolve()}: file skipped: file of {big.stat().st_size} bytes is over the limit of 200"]
+    assert shown == [f"skipped: {big.resolve()}: file skipped: file of {big.stat().st_size} bytes is over the limit of 200: split it (MTGJSON publishes one file per set)"]
     assert any(SENTINEL in t for t in exported())
 
 

@@ -226,7 +226,8 @@ def read_source(path: Path) -> tuple[str, bytes | None, str, Problem | None]:
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            raise InputError(f"file of {size:,} bytes is over the limit of {MAX_FILE_BYTES:,}")
+            raise InputError(f"file of {size:,} bytes is over the limit of {MAX_FILE_BYTES:,}: split it "
+                             "(MTGJSON publishes one file per set)")
         data = path.read_bytes()
         text = decode(data)
     except (InputError, OSError) as e:
