@@ -17,6 +17,7 @@ from kb.errors import InputError, StoreError
 from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
 from kb.model import Entry, ParseResult, Problem
+from kb.store.cache import cached
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
 # Called with (stage, done, total) as a build advances; the CLI draws it as a progress bar.
@@ -73,9 +74,24 @@ class BuildReport:
 
 def load_lexicon(corpus: Corpus, names: CardNames) -> Lexicon:
     """What dedup tells rulings apart by: CR keywords, card names, glossary, terminology."""
-    versions = corpus.rules.versions
-    return Lexicon(keywords_from_rules(versions), mechanics_from_rules(versions), names,
-                   corpus.base_glossary, corpus.terminology)
+    from kb.cr.load import cache_inputs
+    from kb.ingest import dedup
+
+    def compute() -> tuple[tuple[str, ...], tuple[str, ...]]:
+        versions = corpus.rules.versions
+        return keywords_from_rules(versions), mechanics_from_rules(versions)
+
+    # A pure function of the CR texts: remembered in the cache, not derived from 7 CRs per build.
+    keywords, mechanics = cached("rulewords", [*cache_inputs(corpus.folder), Path(dedup.__file__)], compute)
+    return Lexicon(keywords, mechanics, names, corpus.base_glossary, corpus.terminology)
+
+
+def parse_bundled(corpus: Corpus, sources: Sequence[Path], names: CardNames) -> IngestResult:
+    """The bundled sources parsed, remembered in the cache while they, the parsers and the names
+    are unchanged (the cache file's name holds the corpus folder: the records' labels name it)."""
+    folder = hashlib.sha256(str(corpus.folder.resolve()).encode()).hexdigest()[:12]
+    return cached(f"bundledparse{folder}", [*parse_inputs(corpus), *sources],
+                  lambda: ingest(sources, names=names, match_clause=corpus.match_clause))
 
 
 def embedder_from_env() -> Embedder:
@@ -134,7 +150,9 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
         progress("parse", files_done[0], total)
 
     names = corpus.names.copy()  # the names a judge's own files bring are added below
-    bundled = ingest(sources, names=names, match_clause=corpus.match_clause, on_file=on_file)
+    bundled = parse_bundled(corpus, sources, names)
+    for label in bundled.files:
+        on_file(label)
     mine = parse_library(library, names=names, match_clause=corpus.match_clause, on_file=on_file, parsed=parsed,
                          memo_inputs=parse_inputs(corpus))
     added = ingest(list(extra), names=names, match_clause=corpus.match_clause, fmt=fmt, on_file=on_file)

@@ -173,10 +173,16 @@ class Corpus:
 
     @cached_property
     def checks(self) -> tuple[list[Check], list[Problem]]:
-        """The scenario checks of `checks/*.yaml`, and the problems of those that can't be used."""
+        """The scenario checks of `checks/*.yaml`, and the problems of those that can't be used
+        (remembered in the cache while the check and card files and the rules model are unchanged)."""
+        from kb import checks, game, model, normalize
         from kb.checks import load_checks
+        from kb.store.cache import cached
 
-        return load_checks(self.check_files(), self.cards)
+        code = [*Path(checks.__file__).parent.glob("*.py"), *Path(game.__file__).parent.glob("*.py"),
+                Path(str(model.__file__)), Path(str(normalize.__file__))]
+        inputs = [*self.check_files(), *sorted((self.folder / "cards").glob("*.yaml")), *sorted(code)]
+        return cached("checkset", inputs, lambda: load_checks(self.check_files(), self.cards))
 
     def check_files(self) -> list[Path]:
         return sorted((self.folder / "checks").glob("*.yaml"))

@@ -64,3 +64,35 @@ def test_the_parse_memo_is_keyed_by_every_kb_module_the_parsers_import() -> None
                     imported.add((module / "__init__.py" if module.is_dir() else module.with_suffix(".py")).resolve())
     assert imported and imported <= inputs, sorted(str(p) for p in imported - inputs)
     assert (Corpus.default().folder / "oracle").resolve() in {p.parent for p in inputs}  # titles resolve through it
+
+
+def test_a_corpus_checks_are_remembered_until_a_check_file_changes(tmp_path: Path, kb_home: Path) -> None:
+    import shutil
+
+    from kb.corpus import Corpus
+
+    bundled = Corpus.default().folder
+    for part in ("checks", "cards"):
+        shutil.copytree(bundled / part, tmp_path / part)
+    first, _ = Corpus(tmp_path).checks
+    assert list((kb_home / "cache").glob("checkset-*.pickle"))
+    again, _ = Corpus(tmp_path).checks
+    assert [c.id for c in again] == [c.id for c in first]
+    morph = tmp_path / "checks" / "morph.yaml"
+    morph.write_text(morph.read_text(encoding="utf-8").replace("\n  - name: ", "\n  - name: renamed-", 1), encoding="utf-8")
+    changed, _ = Corpus(tmp_path).checks
+    assert len(changed) == len(first) and any(c.id.startswith("morph/renamed-") for c in changed)
+
+
+def test_the_bundled_sources_are_parsed_once_while_nothing_they_derive_from_changes(kb_home: Path,
+                                                                                    monkeypatch) -> None:
+    import kb.build
+    from kb.corpus import Corpus
+
+    corpus = Corpus.default()
+    calls: list[int] = []
+    real = kb.build.ingest
+    monkeypatch.setattr(kb.build, "ingest", lambda *a, **k: calls.append(1) or real(*a, **k))
+    first = kb.build.parse_bundled(corpus, corpus.sources(), corpus.names.copy())
+    again = kb.build.parse_bundled(corpus, corpus.sources(), corpus.names.copy())
+    assert calls == [1] and again.records == first.records and again.files == first.files
