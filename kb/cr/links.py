@@ -96,8 +96,8 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", "", "turned face up", 0.45, slot=_TURN_UP, named_only=True),
     _cue(r"copiable values?|a copy of a face-down", "708.2a 708.2 707.2 708.10", "copiable values"),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
-              (r"\b(?:leaves?|leave the game|end of (?:the|each) game)\b", r"\breveal")], "708.9", "reveal when it leaves",
-             slot="hidden_agenda=702.106e", weight=0.8),
+              (r"\b(?:leaves?|leave the game|end of (?:the|each) game)\b", r"\breveal")], "708.9",
+             "reveal when it leaves", slot="hidden_agenda=702.106e", weight=0.8),
     # looking at a face-down exiled card is 406.3's (the next cue), not 708.5's
     _cue(r"\blook(?:s|ed|ing)? at\b(?![^.]*\bexiled\b)", "708.5", "look at"),
     _cue(r"\b(?:look(?:s|ed|ing)? at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look(?:s|ed|ing)? at|see)\b", "406.3",
@@ -141,11 +141,14 @@ CUES: tuple[Cue, ...] = (
     _cue(r"(?:continue to be|continues to be|remains?|still be) attacking", "506.4a", "still attacking", 0.9),
     _cue(r"creatures that come under your control later|\blocked in\b|set of (?:objects|creatures) it affects",
          "611.2c", "continuous effect locked in"),
-    _cue(r"\bspells? (?:being |that was |that's )?copied\b|\bcop(?:y|ies|ied|ying) (?:of )?(?:a|an|the|that|this|each|target) "
-         r"(?:[\w-]+ ){0,3}?spell\b", "707.10 707.2", "copying a spell (its choices and X are copied)", 0.9),
-    _cue(r"\b(?:is|was|are|were|it's|that's) (?:already |still )?copying (?:something|another|an? )|\bcop(?:y|ies) whatever\b"
-         r"|\bcopy of a copy\b", "707.3 707.2", "copying an object that is copying something", 0.9),
-    _cue(r"\b(?:choose|chooses|decide|decides) whether\b[^.]*\bas (?:the|its|that|it) (?:[\w-]+ )?(?:ability )?resolves\b",
+    _cue(r"\bspells? (?:being |that was |that's )?copied\b"
+         r"|\bcop(?:y|ies|ied|ying) (?:of )?(?:a|an|the|that|this|each|target) (?:[\w-]+ ){0,3}?spell\b",
+         "707.10 707.2", "copying a spell (its choices and X are copied)", 0.9),
+    _cue(r"\b(?:is|was|are|were|it's|that's) (?:already |still )?copying (?:something|another|an? )"
+         r"|\bcop(?:y|ies) whatever\b|\bcopy of a copy\b",
+         "707.3 707.2", "copying an object that is copying something", 0.9),
+    _cue(r"\b(?:choose|chooses|decide|decides) whether\b[^.]*"
+         r"\bas (?:the|its|that|it) (?:[\w-]+ )?(?:ability )?resolves\b",
          "603.5 608.2d", "an optional choice made as the ability resolves", 0.9),
     _cue(r"\b(?:remains?|stays?|still be|continues? to be) blocked\b"
          r"|\b(?:won't|doesn't|don't|can't|will not|does not)\b[^.]*\b(?:change|undo)\b[^.]*\bblock", "509.1h",
@@ -153,8 +156,9 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:onto the battlefield|enters?(?: the battlefield)?|created|tokens?(?: that's)?) blocking\b"
          r"|\bput(?:s|ting)? (?:an? |the )?blocking creature onto the battlefield"
          r"|\bblock\w*\b[^.]*\bcouldn't (?:legally )?be declared", "509.4", "put onto the battlefield blocking", 0.9),
-    _cue(r"\b(?:didn't|did not|doesn't|does not|no longer) ha(?:ve|s) (?:that|the|this|its) (?:[\w-]+ )?abilit(?:y|ies) "
-         r"(?:when|as|at the time)\b", "603.2 603.10", "a trigger needs the ability when the event happens", 0.9),
+    _cue(r"\b(?:didn't|did not|doesn't|does not|no longer) ha(?:ve|s) (?:that|the|this|its) "
+         r"(?:[\w-]+ )?abilit(?:y|ies) (?:when|as|at the time)\b",
+         "603.2 603.10", "a trigger needs the ability when the event happens", 0.9),
     _cue(r"\b(?:cast|play|return) (?:that|the|a|this) token\b|\btokens?\b[^.]*\bceases? to exist", "111.7 704.5d 111.8",
          "a token that left the battlefield", 0.9),
     _cue(r"\blife total (?:becomes|is|of) 0 or less|\b0 or less life\b", "704.5a", "0 or less life", 0.9),
@@ -205,7 +209,8 @@ MECHANICS: tuple[Mechanic, ...] = (
     _mechanic("cloak", "701.58", r"\bcloak(?:s|ed|ing)?\b|\bverhüll", r"\bcloak(?:s|ed)?\b"),
     _mechanic("manifest dread", "701.62", r"\bmanifest(?:s|ing)? dread", r"\bmanifest dread\b"),
     _mechanic("manifest", "701.40", r"\bmanifest(?:s|ed|ing)?\b|\bmanifestiert", r"\bmanifest(?:s|ed)?\b(?! dread)"),
-    _mechanic("hidden agenda", "702.106", r"\b(?:hidden|double) agenda|face-down conspirac|conspirac[^.]*\bface[- ]?down\b",
+    _mechanic("hidden agenda", "702.106",
+              r"\b(?:hidden|double) agenda|face-down conspirac|conspirac[^.]*\bface[- ]?down\b",
               r"\b(?:hidden|double) agenda\b"),
 )
 MECHANIC_BONUS = 0.25  # the ruling names the mechanic
@@ -268,8 +273,8 @@ _AS_TURNED_UP = re.compile(r"(?:^|\n|\. )As [^.]{1,60}? is turned face up\b")
 # ability won't trigger (or triggers only if) applies the intervening-"if" rule, whether or not it says "if"
 _INTERVENING_IF = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever|At)\b[^,.\n]*, if\b")
 # "the ability won't trigger at all", "The last ability triggers only if ...": which of the card's abilities
-_NO_TRIGGER = re.compile(r"\b(?:(first|second|third|last) )?(?:[\w-]+ )?abilit(?:y|ies) (?:(?:won't|doesn't|will not|does not|wouldn't"
-                         r"|didn't) trigger|triggers? only if)\b", re.I)
+_NO_TRIGGER = re.compile(r"\b(?:(first|second|third|last) )?(?:[\w-]+ )?abilit(?:y|ies) "
+                         r"(?:(?:won't|doesn't|will not|does not|wouldn't|didn't) trigger|triggers? only if)\b", re.I)
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "last": -1}
 
 
