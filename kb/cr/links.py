@@ -76,16 +76,17 @@ def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0
 
 
 # The clause of each face-down mechanic for one thing rulings say about all of them.
-_TURN_UP = "morph=702.37e;megamorph=702.37b;disguise=702.168d;manifest=701.40b;manifest_dread=701.40b;cloak=701.58b"
+_TURN_UP = ("morph=702.37e;megamorph=702.37b;disguise=702.168d;manifest=701.40b;manifest_dread=701.40b;cloak=701.58b;"
+            "hidden_agenda=702.106c")
 _FACE_DOWN_CHARS = "morph=702.37c;megamorph=702.37b;disguise=702.168b;manifest=701.40a;manifest_dread=701.40a;cloak=701.58a"
 
 
-def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str) -> Cue:
+def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str, slot: str = "", weight: float = 0.7) -> Cue:
     """A cue "a.*b|c.*d" tested pair by pair: the regex backtracks over the whole text for each `a`
     (seconds on an entry with hundreds of variants), the pairs cost two linear searches."""
     pattern = "|".join(f"{a}.*{b}" for a, b in pairs)
-    return Cue(re.compile(pattern, re.I), tuple(clauses.split()), label, face_down_only=True,
-               ordered=tuple((re.compile(a, re.I), re.compile(b, re.I)) for a, b in pairs))
+    return dataclasses.replace(_cue(pattern, clauses, label, weight, slot=slot),
+                               ordered=tuple((re.compile(a, re.I), re.compile(b, re.I)) for a, b in pairs))
 
 
 CUES: tuple[Cue, ...] = (
@@ -95,8 +96,10 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", "", "turned face up", 0.45, slot=_TURN_UP, named_only=True),
     _cue(r"copiable values?|a copy of a face-down", "708.2a 708.2 707.2 708.10", "copiable values"),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
-              (r"\b(?:leaves?|leave the game)\b", r"\breveal")], "708.9", "reveal when it leaves"),
-    _cue(r"\blook(?:s|ed|ing)? at\b", "708.5", "look at"),
+              (r"\b(?:leaves?|leave the game|end of (?:the|each) game)\b", r"\breveal")], "708.9",
+             "reveal when it leaves", slot="hidden_agenda=702.106e", weight=0.8),
+    # looking at a face-down exiled card is 406.3's (the next cue), not 708.5's
+    _cue(r"\blook(?:s|ed|ing)? at\b(?![^.]*\bexiled\b)", "708.5", "look at"),
     _cue(r"\b(?:look(?:s|ed|ing)? at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look(?:s|ed|ing)? at|see)\b", "406.3",
          "look at exiled cards", 0.9),
     _cue(r"enters-the-battlefield abilit|enters the battlefield", "708.8 708.3", "enters-the-battlefield"),
@@ -123,8 +126,12 @@ CUES: tuple[Cue, ...] = (
     _cue(r"(?:isn't|is not|is no longer|aren't) on the battlefield as (?:its|the|that) (?:[\w-]+ )?ability resolves"
          r"|leaves the battlefield before (?:its|the|that) (?:[\w-]+ )?ability resolves|independently of its source",
          "113.7a", "the ability resolves without its source", 0.9),
-    _cue(r"\bexiled? (?:\w+ )?face[- ]down|face[- ]down (?:\w+ )?(?:exiled|cards? in exile)", "406.3",
-         "exiled face down", 0.9),
+    _cue(r"\bexiled? (?:\w+ )?face[- ](?:down|up)|face[- ]down (?:\w+ )?(?:exiled|cards? in exile)", "406.3",
+         "exiled face down (or face up)", 0.9),
+    # a face-down exiled card chosen at random, revealed once the cost is paid
+    _cue(r"face[- ]down exiled cards?\b[^.]*\bat random|\bat random\b[^.]*\bface[- ]down exiled"
+         r"|\b(?:isn't|is not|is|are|aren't) revealed (?:only |until )?after (?:the|that|its) cost", "406.4",
+         "a face-down exiled card chosen at random", 0.95),
     _cue(r"damage marked|lethal damage", "704.5g 120.6", "lethal damage"),
     _cue(r"\b(?:a|be a|becomes a) (?:new|different) object\b", "400.7", "a new object", 0.8),
     _cue(r"\bintervening\b|\bboth\b[^.]*\band (?:when|as) the (?:triggered )?ability resolves"
@@ -134,6 +141,31 @@ CUES: tuple[Cue, ...] = (
     _cue(r"(?:continue to be|continues to be|remains?|still be) attacking", "506.4a", "still attacking", 0.9),
     _cue(r"creatures that come under your control later|\blocked in\b|set of (?:objects|creatures) it affects",
          "611.2c", "continuous effect locked in"),
+    _cue(r"\bspells? (?:being |that was |that's )?copied\b"
+         r"|\bcop(?:y|ies|ied|ying) (?:of )?(?:a|an|the|that|this|each|target) (?:[\w-]+ ){0,3}?spell\b",
+         "707.10 707.2", "copying a spell (its choices and X are copied)", 0.9),
+    _cue(r"\b(?:is|was|are|were|it's|that's) (?:already |still )?copying (?:something|another|an? )"
+         r"|\bcop(?:y|ies) whatever\b|\bcopy of a copy\b",
+         "707.3 707.2", "copying an object that is copying something", 0.9),
+    _cue(r"\b(?:choose|chooses|decide|decides) whether\b[^.]*"
+         r"\bas (?:the|its|that|it) (?:[\w-]+ )?(?:ability )?resolves\b",
+         "603.5 608.2d", "an optional choice made as the ability resolves", 0.9),
+    _cue(r"\b(?:remains?|stays?|still be|continues? to be) blocked\b"
+         r"|\b(?:won't|doesn't|don't|can't|will not|does not)\b[^.]*\b(?:change|undo)\b[^.]*\bblock", "509.1h",
+         "a blocked creature stays blocked", 0.9),
+    _cue(r"\b(?:onto the battlefield|enters?(?: the battlefield)?|created|tokens?(?: that's)?) blocking\b"
+         r"|\bput(?:s|ting)? (?:an? |the )?blocking creature onto the battlefield"
+         r"|\bblock\w*\b[^.]*\bcouldn't (?:legally )?be declared", "509.4", "put onto the battlefield blocking", 0.9),
+    _cue(r"\b(?:didn't|did not|doesn't|does not|no longer) ha(?:ve|s) (?:that|the|this|its) "
+         r"(?:[\w-]+ )?abilit(?:y|ies) (?:when|as|at the time)\b",
+         "603.2 603.10", "a trigger needs the ability when the event happens", 0.9),
+    _cue(r"\b(?:cast|play|return) (?:that|the|a|this) token\b|\btokens?\b[^.]*\bceases? to exist", "111.7 704.5d 111.8",
+         "a token that left the battlefield", 0.9),
+    _cue(r"\blife total (?:becomes|is|of) 0 or less|\b0 or less life\b", "704.5a", "0 or less life", 0.9),
+    # "... is a replacement effect" says what kind of effect it is (614.1), unless it also says what it replaces
+    # ("a replacement effect that replaces a draw": the words choose the rule for that event)
+    _cue(r"\b(?:is|are|it's) (?:an? )?replacement effects?\b(?! that (?:replaces|modifies))", "614.1 614.1a",
+         "is a replacement effect", 0.8),
     # German
     _cue(r"\banschauen\b", "708.5", "anschauen (look at)"),
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
@@ -177,7 +209,8 @@ MECHANICS: tuple[Mechanic, ...] = (
     _mechanic("cloak", "701.58", r"\bcloak(?:s|ed|ing)?\b|\bverhüll", r"\bcloak(?:s|ed)?\b"),
     _mechanic("manifest dread", "701.62", r"\bmanifest(?:s|ing)? dread", r"\bmanifest dread\b"),
     _mechanic("manifest", "701.40", r"\bmanifest(?:s|ed|ing)?\b|\bmanifestiert", r"\bmanifest(?:s|ed)?\b(?! dread)"),
-    _mechanic("hidden agenda", "702.106", r"\b(?:hidden|double) agenda|face-down conspirac|conspirac[^.]*\bface[- ]?(?:down|up)\b",
+    _mechanic("hidden agenda", "702.106",
+              r"\b(?:hidden|double) agenda|face-down conspirac|conspirac[^.]*\bface[- ]?down\b",
               r"\b(?:hidden|double) agenda\b"),
 )
 MECHANIC_BONUS = 0.25  # the ruling names the mechanic
@@ -197,6 +230,18 @@ class RulingMechanics:
     face_down: bool = False  # its words are about face-down objects: `of_cards` is its subject
     possible: frozenset[str] = frozenset()  # every mechanic its cards have (a reminder shared by many cards)
     as_turned_up: bool = False  # one of its cards has an "As [this] is turned face up" ability (708.11)
+    # per card, per ability (a line of its Oracle text, not a reminder): has it an intervening "if" (603.4)?
+    intervening_if: tuple[tuple[bool, ...], ...] = ()
+
+    def has_intervening_if(self, ordinal: str | None) -> bool:
+        """Each card's `ordinal` ability ("first", "last"; any ability when None) has an intervening "if"."""
+        if not self.intervening_if:
+            return False
+        if ordinal is None:
+            return all(any(card) for card in self.intervening_if)
+        at = _ORDINALS[ordinal.casefold()]
+        return all(len(card) > at if at >= 0 else bool(card) for card in self.intervening_if) \
+            and all(card[at] for card in self.intervening_if)
 
     def bonus(self, clause: str) -> float:
         """What a clause gains (or loses) for being (or not being) this ruling's mechanic's."""
@@ -224,6 +269,18 @@ _GRANTED = re.compile(r"\b(?:will|won't|would|wouldn't|doesn't|don't|didn't|does
 # contrasts its subject with is not its subject
 _CONTRAST = re.compile(r"\bunlike\b[^,.;:]*", re.I)
 _AS_TURNED_UP = re.compile(r"(?:^|\n|\. )As [^.]{1,60}? is turned face up\b")
+# "At the beginning of your second main phase, if this creature is tapped, ...": a ruling that says such an
+# ability won't trigger (or triggers only if) applies the intervening-"if" rule, whether or not it says "if"
+_INTERVENING_IF = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever|At)\b[^,.\n]*, if\b")
+# "the ability won't trigger at all", "The last ability triggers only if ...": which of the card's abilities
+_NO_TRIGGER = re.compile(r"\b(?:(first|second|third|last) )?(?:[\w-]+ )?abilit(?:y|ies) "
+                         r"(?:(?:won't|doesn't|will not|does not|wouldn't|didn't) trigger|triggers? only if)\b", re.I)
+_ORDINALS = {"first": 0, "second": 1, "third": 2, "last": -1}
+
+
+def _abilities(card_text: str) -> list[str]:
+    """A card's abilities: the lines of its Oracle text that are not only reminder text."""
+    return [line for line in card_text.split("\n") if line.strip() and not re.fullmatch(r"\s*\([^)]*\)\s*", line)]
 _TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
 # A ruling that opens by saying what a mechanic does ("To manifest dread, look at ...", "A disguise ability lets
 # you ...", "Megamorph is ...") restates the mechanic's definition: its first clause, not a borrowed one
@@ -248,14 +305,15 @@ def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechani
     named = frozenset(m.name for m in MECHANICS if m.words.search(subject))
     face_down = bool(_FACE_DOWN.search(text))
     as_turned_up = bool(card_texts) and all(_AS_TURNED_UP.search(t) for t in card_texts)
+    intervening_if = tuple(tuple(bool(_INTERVENING_IF.search(a)) for a in _abilities(t)) for t in card_texts)
     per_card = [frozenset(m.name for m in MECHANICS if m.oracle.search(t)) for t in card_texts]
     per_card = [c for c in per_card if c]
     possible = frozenset().union(*per_card) if per_card else frozenset()
     possible |= {_SUBSUMES[m] for m in possible if m in _SUBSUMES}
     if named or not per_card or any(c != per_card[0] for c in per_card):
-        return RulingMechanics(named, frozenset(), face_down, possible, as_turned_up)
+        return RulingMechanics(named, frozenset(), face_down, possible, as_turned_up, intervening_if)
     return RulingMechanics(named, per_card[0] | {_SUBSUMES[m] for m in per_card[0] if m in _SUBSUMES}, face_down,
-                           possible, as_turned_up)
+                           possible, as_turned_up, intervening_if)
 
 
 # --------------------------------------------------------------------------------------------
@@ -518,6 +576,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
         cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
         pointed.add("708.11")
+    no_trigger = _NO_TRIGGER.search(text)
+    if no_trigger and mechanics.has_intervening_if(no_trigger.group(1)):  # its cards' "When ..., if ..." ability
+        cues.setdefault("603.4", []).append('cue "its card\'s intervening-if ability won\'t trigger"')
+        cue_score["603.4"] = max(cue_score.get("603.4", 0.0), 0.9)
+        pointed.add("603.4")
     defined = _definition_of(text, rules.current)
     if defined is not None:
         cues.setdefault(defined, []).append('cue "the ruling opens by defining the mechanic"')
