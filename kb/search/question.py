@@ -66,6 +66,21 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
         "cast face down: effects or prohibitions that would apply to casting an object with the "
         "face-down characteristics are applied to casting this object, a 2/2 face-down creature spell",
         ("708.4", "702.37c")),
+    # Cast from exile: a card exiled face down has no characteristics and is turned face up just
+    # before it is cast, unless it is cast face down.
+    OracleConcept(
+        "cast_from_exile",
+        _re(r"\b(?:cast|play)\b[^.]*\bfrom exile\b|\bexiled? [^.]*\byou may (?:cast|play)\b"),
+        "a card exiled face down has no characteristics but may be played from exile; it is turned face "
+        "up just before it is cast unless it is cast face down",
+        ("406.3a",)),
+    # An effect that turns a face-down permanent face up: only what may be turned face up is.
+    OracleConcept(
+        "turns_face_up",
+        _re(r"\bturn\b[^.]*\bface up\b"),
+        "an effect turns a face-down permanent face up: a manifested instant or sorcery card would turn "
+        "face up, its controller reveals it and leaves it face down",
+        ("701.40g", "708.7")),
     OracleConcept(
         "no_activated",
         _re(r"\bactivated abilities\b[^.]*\bcan't be activated\b|\bcan't activate\b"),
@@ -137,7 +152,10 @@ class QueryPlan:
 
     implied: str = ""  # rules words of the concepts the named cards imply ("" when none)
     concepts: tuple[str, ...] = ()
-    wants_rule: bool = False  # rank rule entries as fully as rulings
+    # The CR's clauses are scored lexically as fully as the rulings (their BM25 is not discounted):
+    # the implied words are the CR's. Their fused score keeps its discount, for the question does
+    # not ask for a rule itself and a ruling that says the same is the better answer.
+    wants_rule: bool = False
 
 
 def plan(concepts_by_card: Mapping[str, Sequence[str]], cards_with_rulings: Iterable[str] = (),
@@ -147,7 +165,7 @@ def plan(concepts_by_card: Mapping[str, Sequence[str]], cards_with_rulings: Iter
 
     A card with rulings is asked about through them (they say what it does with face-down objects);
     the concepts of a card without any stand in for the rulings it lacks, and its question wants the
-    rule that decides it. A card named like a rules term (Conspiracy, Clone, Morph) is more often the
+    rule that decides it (`QueryPlan.wants_rule`). A card named like a rules term (Conspiracy, Clone, Morph) is more often the
     term than the card, and brings in nothing."""
     skip = set(cards_with_rulings)
     words = set(rules_words)
@@ -159,3 +177,4 @@ def plan(concepts_by_card: Mapping[str, Sequence[str]], cards_with_rulings: Iter
     if not ids:
         return QueryPlan()
     return QueryPlan(" ".join(_BY_ID[c].rules for c in ids), tuple(ids), True)
+

@@ -295,7 +295,7 @@ class Searcher:
             wanted = self.card_names_resolve(filters.card)
             named += [c for c in self.table.card_vocab if c.casefold() == wanted]
         ask = self._plan(named) if mode == "hybrid" else QueryPlan()
-        rule_asked = asks_for_rule(query) or ask.wants_rule
+        rule_asked = asks_for_rule(query)
         if mode in ("hybrid", "dense"):
             texts = [parts.asking, query] if parts.is_story and w.dense_focus else [query]
             if ask.implied:  # the rules the named cards bring in are part of what is asked
@@ -329,7 +329,7 @@ class Searcher:
                 if extra and w.oracle:
                     extra += self.glossary.concept_tokens(extra)
                     scores += w.oracle * self._bm25.scores(extra)
-            if w.rule_lexical != 1.0 and not rule_asked:
+            if w.rule_lexical != 1.0 and not (rule_asked or ask.wants_rule):
                 scores = np.where(self._doc_is_rule, scores * w.rule_lexical, scores)
             scores = np.where(scored, scores, 0.0)
             np.maximum.at(lexical, self._doc_entry, scores.astype(np.float32))
