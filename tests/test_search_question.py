@@ -12,7 +12,8 @@ from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.search import Hit, Searcher, build_index
 from kb.search.cardnames import CardIndex, CardMatcher
 from kb.search.embed import FakeEmbedder
-from kb.search.question import concept_tokens, oracle_concepts, plan, split_concepts
+from kb.search.question import (ORACLE_CONCEPTS, SPECIFIC_SHARE, concept_tokens, oracle_concepts, plan,
+                                split_concepts)
 
 CORPUS = Corpus.default()
 
@@ -47,6 +48,24 @@ def test_a_card_without_rulings_brings_in_its_concepts_and_asks_for_the_rule() -
     p = plan({"Sapphire Medallion": ["spell_characteristics"]})
     assert p.concepts == ("spell_characteristics",)
     assert "characteristics" in p.implied and p.wants_rule
+
+
+def test_a_concept_is_specific_when_few_oracle_texts_hold_it() -> None:
+    cards = list(CORPUS.oracle)
+    counts = {c.id: 0 for c in ORACLE_CONCEPTS}
+    for card in cards:
+        for cid in oracle_concepts(card.text):
+            counts[cid] += 1
+    assert all(counts.values())  # every concept is met on real cards
+    assert {c.id for c in ORACLE_CONCEPTS if c.specific} == {
+        cid for cid, n in counts.items() if n < SPECIFIC_SHARE * len(cards)}
+
+
+def test_a_card_with_rulings_brings_in_only_its_specific_concepts() -> None:
+    p = plan({"Ixidron": ["turns_face_down"], "Midnight Reaper": ["leaves_battlefield"]},
+             ["Ixidron", "Midnight Reaper"])
+    assert p.concepts == ("turns_face_down",) and "2/2" in p.implied
+    assert not p.wants_rule  # its rulings may still be the answer
 
 
 @pytest.mark.parametrize(("cards", "with_rulings", "rules_words"), [

@@ -23,6 +23,7 @@ MARK = "@"  # a concept id among a card's rules tokens (CardIndex.expand): no to
 # BM25 weight of the implied rules words: as much as the question's own words, for they are what
 # the question means (dev plateau: see bench/results/real_questions_notes.md).
 IMPLIED_WEIGHT = 1.0
+SPECIFIC_SHARE = 0.005
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,9 @@ class OracleConcept:
     pattern: re.Pattern[str]
     rules: str  # words of the CR clauses that decide it (the clause numbers only document them)
     clauses: tuple[str, ...]
+    # Rare among Oracle texts (under SPECIFIC_SHARE of the bundled cards: tests/test_search_question.py
+    # counts them): a face-down effect worth adding even for a card whose rulings the KB holds.
+    specific: bool = False
 
 
 _COLOUR_OR_TYPE = (r"(?:white|blue|black|red|green|colou?rless|multicolou?red|monocolou?red|creature|"
@@ -73,19 +77,19 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
         _re(r"\b(?:cast|play)\b[^.]*\bfrom exile\b|\bexiled? [^.]*\byou may (?:cast|play)\b"),
         "a card exiled face down has no characteristics but may be played from exile; it is turned face "
         "up just before it is cast unless it is cast face down",
-        ("406.3a",)),
+        ("406.3a",), specific=True),
     # An effect that turns a face-down permanent face up: only what may be turned face up is.
     OracleConcept(
         "turns_face_up",
         _re(r"\bturn\b[^.]*\bface up\b"),
         "an effect turns a face-down permanent face up: a manifested instant or sorcery card would turn "
         "face up, its controller reveals it and leaves it face down",
-        ("701.40g", "708.7")),
+        ("701.40g", "708.7"), specific=True),
     OracleConcept(
         "no_activated",
         _re(r"\bactivated abilities\b[^.]*\bcan't be activated\b|\bcan't activate\b"),
         "turning a face-down creature face up is a special action, not an activated ability",
-        ("116.2b", "702.37e")),
+        ("116.2b", "702.37e"), specific=True),
     OracleConcept(
         "names",
         _re(r"\bsame name\b|\bwith that name\b|\bchosen name\b|\bname a card\b|\bnamed card\b|"
@@ -96,7 +100,7 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
         "turns_face_down",
         _re(r"\bturn\b[^.]*\bface down\b|\bface down\b[^.]*\b2/2\b"),
         "turned face down: a 2/2 face-down creature with no text, no name, no subtypes, no mana cost",
-        ("708.2a",)),
+        ("708.2a",), specific=True),
     OracleConcept(
         "copies",
         _re(r"\bcopy of\b|\bas a copy\b|\bbecomes? a copy\b"),
@@ -112,12 +116,12 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
         "exiled_face_down",
         _re(r"\bexiled? [^.]*\bface down\b|\bface-down (?:card|cards) exiled\b"),
         "a card exiled face down has no characteristics; looking at cards exiled face down",
-        ("406.3a",)),
+        ("406.3a",), specific=True),
     OracleConcept(
         "loses_abilities",
         _re(r"\blose all abilities\b|\bloses all abilities\b"),
         "a face-down creature that loses its abilities turned face up",
-        ("702.37e", "701.40b")),
+        ("702.37e", "701.40b"), specific=True),
 )
 
 _BY_ID = {c.id: c for c in ORACLE_CONCEPTS}
@@ -163,18 +167,25 @@ def plan(concepts_by_card: Mapping[str, Sequence[str]], cards_with_rulings: Iter
     """The plan of a question from the concept ids of each card it names (`split_concepts` of its
     stored tokens), which of those cards have rulings in the KB, and the one-word rules terms.
 
-    A card with rulings is asked about through them (they say what it does with face-down objects);
-    the concepts of a card without any stand in for the rulings it lacks, and its question wants the
-    rule that decides it (`QueryPlan.wants_rule`). A card named like a rules term (Conspiracy, Clone, Morph) is more often the
-    term than the card, and brings in nothing."""
-    skip = set(cards_with_rulings)
+    A card with rulings is asked about through them for what many cards do (a death trigger, a
+    cost reduction: its rulings say how it meets face-down objects); only its `specific` concepts,
+    rare face-down effects, are added. A card without rulings brings in all its concepts, standing
+    in for the rulings it lacks, and its question wants the rule that decides it
+    (`QueryPlan.wants_rule`). A card named like a rules term (Conspiracy, Clone, Morph) is more often
+    the term than the card, and brings in nothing."""
+    with_rulings = set(cards_with_rulings)
     words = set(rules_words)
     ids: list[str] = []
+    bare = False
     for card, concepts in concepts_by_card.items():
-        if card in skip or card.casefold() in words:
+        if card.casefold() in words:
             continue
-        ids.extend(c for c in concepts if c in _BY_ID and c not in ids)
+        known = [c for c in concepts if c in _BY_ID]
+        if card in with_rulings:
+            known = [c for c in known if _BY_ID[c].specific]
+        else:
+            bare = bare or bool(known)
+        ids.extend(c for c in known if c not in ids)
     if not ids:
         return QueryPlan()
-    return QueryPlan(" ".join(_BY_ID[c].rules for c in ids), tuple(ids), True)
-
+    return QueryPlan(" ".join(_BY_ID[c].rules for c in ids), tuple(ids), bare)
