@@ -126,4 +126,4 @@ def test_a_question_naming_a_card_without_rulings_meets_the_rule_its_oracle_text
     plain = rule_hit("Flying", "a")
     implied = rule_hit("Blue spells you cast cost {1} less to cast.", "b")
     assert implied.lexical > 5 * plain.lexical
-    assert implied.dense > plain.dense + 0.1
+    assert implied.dense > plain.dense  # the gist joins the dense query

@@ -31,6 +31,9 @@ class OracleConcept:
     """A kind of Oracle text (`pattern`) and the rules words a face-down question about it needs."""
 
     id: str
+    # what it means in a few words, added to the question's dense query (e5's time grows with the
+    # query's length: the full `rules` words would double a short question's cold search)
+    gist: str
     pattern: re.Pattern[str]
     rules: str  # words of the CR clauses that decide it (the clause numbers only document them)
     clauses: tuple[str, ...]
@@ -53,6 +56,7 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
     # casting it costs: a face-down spell has only the face-down characteristics.
     OracleConcept(
         "spell_characteristics",
+        "a face-down spell's characteristics: colorless, no mana cost",
         _re(rf"\b{_COLOUR_OR_TYPE} spells?\b|\bspells?\b[^.]*\b(?:converted mana cost|mana value|"
             rf"with the same name|colou?r)|\bspells?\b[^.]*\bcosts? [^.]*\b(?:less|more)\b|\baffinity\b"),
         "face-down spell characteristics: effects that care about the characteristics of a spell see "
@@ -63,6 +67,7 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
     # its face-down characteristics (a 2/2 creature spell), not by the card's.
     OracleConcept(
         "casting_permission",
+        "casting a face-down creature spell",
         _re(r"\b(?:cast|play)\b[^.]*\bfrom (?:the top of|among|exile|your graveyard|a graveyard|"
             r"(?:your|their|its owner's) (?:graveyard|hand|library))|\bmay (?:cast|play)\b[^.]*\btop card\b"
             r"|\bas though (?:it|they) had flash\b|\bany time you could cast an instant\b|\bflash\b"
@@ -74,6 +79,7 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
     # before it is cast, unless it is cast face down.
     OracleConcept(
         "cast_from_exile",
+        "casting a card exiled face down",
         _re(r"\b(?:cast|play)\b[^.]*\bfrom exile\b|\bexiled? [^.]*\byou may (?:cast|play)\b"),
         "a card exiled face down has no characteristics but may be played from exile; it is turned face "
         "up just before it is cast unless it is cast face down",
@@ -81,44 +87,52 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
     # An effect that turns a face-down permanent face up: only what may be turned face up is.
     OracleConcept(
         "turns_face_up",
+        "an effect turns a manifested instant face up",
         _re(r"\bturn\b[^.]*\bface up\b"),
         "an effect turns a face-down permanent face up: a manifested instant or sorcery card would turn "
         "face up, its controller reveals it and leaves it face down",
         ("701.40g", "708.7"), specific=True),
     OracleConcept(
         "no_activated",
+        "turning face up is a special action",
         _re(r"\bactivated abilities\b[^.]*\bcan't be activated\b|\bcan't activate\b"),
         "turning a face-down creature face up is a special action, not an activated ability",
         ("116.2b", "702.37e"), specific=True),
     OracleConcept(
         "names",
+        "a face-down creature has no name",
         _re(r"\bsame name\b|\bwith that name\b|\bchosen name\b|\bname a card\b|\bnamed card\b|"
             r"\bchoose a card name\b|\bcard named\b"),
         "a face-down permanent has no name; objects have different names only if each has a name",
         ("708.2a", "201.2b")),
     OracleConcept(
         "turns_face_down",
+        "a face-down 2/2 creature has no text",
         _re(r"\bturn\b[^.]*\bface down\b|\bface down\b[^.]*\b2/2\b"),
         "turned face down: a 2/2 face-down creature with no text, no name, no subtypes, no mana cost",
         ("708.2a",), specific=True),
     OracleConcept(
         "copies",
+        "a face-down permanent becomes a copy",
         _re(r"\bcopy of\b|\bas a copy\b|\bbecomes? a copy\b"),
         "a face-down permanent becomes a copy: copiable values as modified by its face-down status",
         ("708.10",)),
     OracleConcept(
         "leaves_battlefield",
+        "a face-down permanent leaves the battlefield: reveal it",
         _re(r"\bdies\b|\bput into (?:a|your|its owner's) graveyard from the battlefield\b|"
             r"\bleaves the battlefield\b"),
         "a face-down permanent moves from the battlefield to any other zone: its owner must reveal it",
         ("708.9",)),
     OracleConcept(
         "exiled_face_down",
+        "looking at a card exiled face down",
         _re(r"\bexiled? [^.]*\bface down\b|\bface-down (?:card|cards) exiled\b"),
         "a card exiled face down has no characteristics; looking at cards exiled face down",
         ("406.3a",), specific=True),
     OracleConcept(
         "loses_abilities",
+        "a face-down creature loses its abilities",
         _re(r"\blose all abilities\b|\bloses all abilities\b"),
         "a face-down creature that loses its abilities turned face up",
         ("702.37e", "701.40b"), specific=True),
@@ -154,7 +168,8 @@ def split_concepts(tokens: Iterable[str]) -> tuple[list[str], list[str]]:
 class QueryPlan:
     """What the ranker adds to a question's own words."""
 
-    implied: str = ""  # rules words of the concepts the named cards imply ("" when none)
+    implied: str = ""  # rules words of the concepts the named cards imply ("" when none): for BM25
+    gist: str = ""  # their gists: for the dense query
     concepts: tuple[str, ...] = ()
     # The CR's clauses are scored lexically as fully as the rulings (their BM25 is not discounted):
     # the implied words are the CR's. Their fused score keeps its discount, for the question does
@@ -188,4 +203,5 @@ def plan(concepts_by_card: Mapping[str, Sequence[str]], cards_with_rulings: Iter
         ids.extend(c for c in known if c not in ids)
     if not ids:
         return QueryPlan()
-    return QueryPlan(" ".join(_BY_ID[c].rules for c in ids), tuple(ids), bare)
+    return QueryPlan(" ".join(_BY_ID[c].rules for c in ids), "; ".join(_BY_ID[c].gist for c in ids),
+                     tuple(ids), bare)

@@ -298,8 +298,8 @@ class Searcher:
         rule_asked = asks_for_rule(query)
         if mode in ("hybrid", "dense"):
             texts = [parts.asking, query] if parts.is_story and w.dense_focus else [query]
-            if ask.implied:  # the rules the named cards bring in are part of what is asked
-                texts[0] = f"{texts[0]} {ask.implied}"
+            if ask.gist:  # the rules the named cards bring in are part of what is asked
+                texts[0] = f"{texts[0]} {ask.gist}"
             qv = np.asarray(self.query_embedder.embed_queries(texts), dtype=np.float32)
             sims = self._dot(qv[0])
             if len(texts) == 2:
