@@ -127,3 +127,45 @@ def test_a_question_naming_a_card_without_rulings_meets_the_rule_its_oracle_text
     implied = rule_hit("Blue spells you cast cost {1} less to cast.", "b")
     assert implied.lexical > 5 * plain.lexical
     assert implied.dense > plain.dense  # the gist joins the dense query
+
+
+# --------------------------------------------------------------------------- with the real model
+@pytest.fixture(scope="module")
+def face_down_rules() -> list[Entry]:
+    """The CR's clauses on face-down play and casting (708, 702.37, 701.40, 406.3, 601.2-3, 116.2)."""
+    from kb.cr.entries import rule_entries
+
+    keep = ("708.", "702.37", "701.40", "406.3", "601.2", "601.3", "116.2")
+    return [e for e in rule_entries(CORPUS.rules) if e.clause and e.clause.startswith(keep)]
+
+
+def _real_question(qid: str) -> str:
+    import yaml
+
+    doc = yaml.safe_load((Path(__file__).parent.parent / "bench" / "data" / "real_questions.yaml").read_text("utf-8"))
+    (row,) = [q for q in doc["questions"] if q["id"] == qid]
+    assert row["split"] == "dev"  # never a test-split question
+    return str(row["question"])
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(("qid", "card", "clause"), [
+    ("real-en-09", "Mycosynth Golem", "708.4"),  # affinity for artifact creature spells
+    ("real-en-03", "Garruk's Horde", "708.4"),  # cast creature spells from the top of the library
+])
+def test_the_real_model_finds_the_rule_a_named_cards_oracle_text_implies(
+        e5, face_down_rules: list[Entry], tmp_path: Path, qid: str, card: str, clause: str) -> None:
+    question = _real_question(qid)
+    oracle = CORPUS.oracle.card(card)
+    assert oracle is not None
+    matcher = CardMatcher.from_names([(card, card)])
+
+    def rank(expand: list[str], folder: str) -> int:
+        cards = CardIndex(matcher, {card: expand})
+        build_index(face_down_rules, tmp_path / folder, e5, cards=cards, corpus=CORPUS)
+        hits = Searcher.load(tmp_path / folder, face_down_rules, query_embedder=e5).search(question, limit=10)
+        return next((i for i, h in enumerate(hits, 1) if h.entry.clause == clause), 11)
+
+    without = rank([], "a")
+    with_concepts = rank(concept_tokens(oracle.text), "b")
+    assert with_concepts <= 3 and with_concepts <= without, (with_concepts, without)
