@@ -330,7 +330,8 @@ class CardIndex:
         return self.matcher.find(text)
 
     def rules_tokens(self, names: Iterable[str]) -> list[str]:
-        """The rules tokens of the named cards' Oracle texts (each once)."""
+        """The rules tokens of the named cards' Oracle texts (each once), with the marked ids of the
+        rules concepts they imply (`kb.search.question.split_concepts` tells them apart)."""
         out: list[str] = []
         for name in names:
             toks = self.expand.get(name)
