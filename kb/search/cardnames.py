@@ -330,7 +330,8 @@ class CardIndex:
         return self.matcher.find(text)
 
     def rules_tokens(self, names: Iterable[str]) -> list[str]:
-        """The rules tokens of the named cards' Oracle texts (each once)."""
+        """The rules tokens of the named cards' Oracle texts (each once), with the marked ids of the
+        rules concepts they imply (`kb.search.question.split_concepts` tells them apart)."""
         out: list[str] = []
         for name in names:
             toks = self.expand.get(name)
@@ -372,6 +373,7 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
     """The CardIndex of a KB: names from the Oracle cards, the KB's names table and its entries' cards;
     rules terms from its CR glossary entries (kind rule, clause `glossary:TERM`)."""
     from kb.cr.entries import GLOSSARY_PREFIX
+    from kb.search.question import concept_tokens
     from kb.search.text import STOPWORDS, tokenize
 
     entries = list(entries)
@@ -397,8 +399,10 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
     cards = list(oracle) if oracle is not None else []
     expand = card_expansions([(c.name, c.text) for c in cards], rules_terms)
     # The card types matter whatever their frequency: a manifested Lightning Bolt is an instant.
+    # The rules concepts its text implies (kb.search.question) are kept as marked tokens beside them.
     for c in cards:
         types = [t for t in tokenize(c.type.split("\u2014")[0]) if t not in ("legendary", "basic", "snow")]
-        if types:
-            expand[c.name] = types + [t for t in expand.get(c.name, ()) if t not in types]
+        toks = types + [t for t in expand.get(c.name, ()) if t not in types] + concept_tokens(c.text)
+        if toks:
+            expand[c.name] = toks
     return CardIndex(matcher, expand)

@@ -60,8 +60,8 @@ from kb.search.text import tokenize
 
 # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
 # docs.json as arrays, no dense.faiss (nothing read it); 5: entries.npz's names_card, bm25.npz
-# with an idf per kind
-SCHEMA_VERSION = 5
+# with an idf per kind; 6: cards.json's rules tokens carry the Oracle concepts (kb.search.question)
+SCHEMA_VERSION = 6
 
 
 META_FILE = "meta.json"

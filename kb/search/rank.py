@@ -21,6 +21,7 @@ from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
 from kb.search.focus import Focus, asks_for_rule, focus
 from kb.search.glossary import Glossary
+from kb.search.question import IMPLIED_WEIGHT, QueryPlan, plan, split_concepts
 from kb.search.text import tokenize
 
 # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
@@ -288,8 +289,17 @@ class Searcher:
         dense = np.full(n, -1.0, dtype=np.float32)
         dense_rank = dense
         lexical = np.zeros(n, dtype=np.float32)
+        found = self.cards.named(query) if mode == "hybrid" else []
+        named = [c.name for c in found]
+        if mode == "hybrid" and filters.card:  # a card the judge filtered on is one the question is about
+            wanted = self.card_names_resolve(filters.card)
+            named += [c for c in self.table.card_vocab if c.casefold() == wanted]
+        ask = self._plan(named) if mode == "hybrid" else QueryPlan()
+        rule_asked = asks_for_rule(query)
         if mode in ("hybrid", "dense"):
             texts = [parts.asking, query] if parts.is_story and w.dense_focus else [query]
+            if ask.gist:  # the rules the named cards bring in are part of what is asked
+                texts[0] = f"{texts[0]} {ask.gist}"
             qv = np.asarray(self.query_embedder.embed_queries(texts), dtype=np.float32)
             sims = self._dot(qv[0])
             if len(texts) == 2:
@@ -300,7 +310,6 @@ class Searcher:
                 # ranked on the cosine less the text's hubness; `Hit.dense` stays the cosine
                 dense_rank = np.full(n, -2.0, dtype=np.float32)  # below any cosine less hubness
                 np.maximum.at(dense_rank, self._doc_entry, (sims - w.hub * self._hub).astype(np.float32))
-        named: list[str] = []
         if mode in ("hybrid", "lexical"):
             scores = np.zeros(len(self._doc_entry), dtype=np.float64)
             if mode == "lexical":
@@ -309,21 +318,18 @@ class Searcher:
                 scores += self._lexical(parts.asking)
                 if parts.is_story and w.story:
                     scores += w.story * self._lexical(parts.story)
-                found = self.cards.named(query)
-                named = [c.name for c in found]
-                if filters.card:  # a card the judge filtered on is one the question is about
-                    wanted = self.card_names_resolve(filters.card)
-                    named += [c for c in self.table.card_vocab if c.casefold() == wanted]
                 # A card named in German or Spanish (or misspelt) is asked about by its English name,
                 # which is what English rulings call it.
                 english = [t for c in found if tokenize(c.said) != tokenize(c.name) for t in tokenize(c.name)]
                 if english and w.card_name:
                     scores += w.card_name * self._bm25.scores(english)
-                extra = self.cards.rules_tokens(named)
+                extra = split_concepts(self.cards.rules_tokens(named))[0]
+                if ask.implied:
+                    scores += IMPLIED_WEIGHT * self._lexical(ask.implied)
                 if extra and w.oracle:
                     extra += self.glossary.concept_tokens(extra)
                     scores += w.oracle * self._bm25.scores(extra)
-            if w.rule_lexical != 1.0 and not asks_for_rule(query):
+            if w.rule_lexical != 1.0 and not (rule_asked or ask.wants_rule):
                 scores = np.where(self._doc_is_rule, scores * w.rule_lexical, scores)
             scores = np.where(scored, scores, 0.0)
             np.maximum.at(lexical, self._doc_entry, scores.astype(np.float32))
@@ -333,7 +339,7 @@ class Searcher:
         elif mode == "lexical":
             fused = lexical.astype(np.float64)
         else:
-            fused = self._fuse(query, parts, dense_rank, lexical, mask, named)
+            fused = self._fuse(rule_asked, parts, dense_rank, lexical, mask, named)
         fused = np.where(mask, fused, -np.inf)
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
@@ -352,16 +358,17 @@ class Searcher:
             )  # fmt: skip
         return hits
 
-    def _fuse(self, query: str, parts: Focus, dense: np.ndarray, lexical: np.ndarray, mask: np.ndarray,
+    def _fuse(self, rule_asked: bool, parts: Focus, dense: np.ndarray, lexical: np.ndarray, mask: np.ndarray,
               named: list[str]) -> np.ndarray:
-        """The hybrid score of every entry: weighted reciprocal rank fusion plus bonuses."""
+        """The hybrid score of every entry: weighted reciprocal rank fusion plus bonuses
+        (`rule_asked`: the question wants a rule of the CR, its entries are not discounted)."""
         w = self.weights
         fused = np.zeros(len(dense), dtype=np.float64)
         fused += w.dense / (w.rrf_k + _ranks(dense, mask))
         has_lex = lexical > 0
         fused += np.where(has_lex, w.lexical / (w.rrf_k + _ranks(lexical, mask)), 0.0)
         fused += 1e-6 * dense  # equal fused ranks: the closer meaning first
-        rule = w.rule_asked if asks_for_rule(query) else w.rule
+        rule = w.rule_asked if rule_asked else w.rule
         if rule != 1.0:
             fused = np.where(self._is_rule, fused * rule, fused)
         wanted = set(named)
@@ -375,6 +382,14 @@ class Searcher:
         if w.other_card != 1.0:  # last, so the second stage's bonus is discounted with the rest
             fused = np.where(self.table.names_card & ~of_named, fused * w.other_card, fused)
         return fused
+
+    def _plan(self, named: list[str]) -> QueryPlan:
+        """The rules concepts the named cards' Oracle texts imply (kb.search.question)."""
+        if not named:
+            return QueryPlan()
+        concepts = {c: split_concepts(self.cards.rules_tokens([c]))[1] for c in named}
+        vocab = set(self.table.card_vocab)
+        return plan(concepts, [c for c in named if c in vocab], self.cards.matcher.common)
 
     def _local(self, parts: Focus, fused: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Per entry among the `local_k` best of `fused`: the sum, over the question's terms that

@@ -1,0 +1,207 @@
+"""What a question asks beyond its words: the rules concepts the cards it names imply.
+
+Players name the cards of their game ("Will Emerald Medallion reduce the cost of a face-down Krosan
+Cloudscraper?") and the answer turns on what those cards do, read against a general rule: the
+Medallion reduces the cost of green spells, and a face-down spell is a colourless 2/2 with no mana
+cost (708.4), so it does not. The KB seldom holds a ruling of that card pair; it holds the rule.
+
+So each Oracle text is read once, when the index is built, for the kinds of effect a face-down rule
+decides (`ORACLE_CONCEPTS`: effects on spells of a colour or type, casting from another zone or at
+another time, activated abilities that can't be activated, names, copies, ...). A question naming
+such a card is expanded with the rules words of those concepts (`QueryPlan.implied`), and when none
+of the cards it names has a ruling of its own, the question is about the rules, not about a card
+(`QueryPlan.wants_rule`). Text to concept, never card to answer: no card is named here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
+
+MARK = "@"  # a concept id among a card's rules tokens (CardIndex.expand): no token starts with it
+# BM25 weight of the implied rules words: as much as the question's own words, for they are what
+# the question means (dev plateau: see bench/results/real_questions_notes.md).
+IMPLIED_WEIGHT = 1.0
+SPECIFIC_SHARE = 0.005
+
+
+@dataclass(frozen=True, slots=True)
+class OracleConcept:
+    """A kind of Oracle text (`pattern`) and the rules words a face-down question about it needs."""
+
+    id: str
+    # what it means in a few words, added to the question's dense query (e5's time grows with the
+    # query's length: the full `rules` words would double a short question's cold search)
+    gist: str
+    pattern: re.Pattern[str]
+    rules: str  # words of the CR clauses that decide it (the clause numbers only document them)
+    clauses: tuple[str, ...]
+    # Rare among Oracle texts (under SPECIFIC_SHARE of the bundled cards: tests/test_search_question.py
+    # counts them): a face-down effect worth adding even for a card whose rulings the KB holds.
+    specific: bool = False
+
+
+_COLOUR_OR_TYPE = (r"(?:white|blue|black|red|green|colou?rless|multicolou?red|monocolou?red|creature|"
+                   r"noncreature|artifact|nonartifact|enchantment|instant|sorcery|legendary|historic|"
+                   r"nonland|permanent|aura|equipment|\w+ creature)")
+
+
+def _re(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
+    # An effect that looks at a spell's colour, type, mana value or name, or that changes what
+    # casting it costs: a face-down spell has only the face-down characteristics.
+    OracleConcept(
+        "spell_characteristics",
+        "a face-down spell's characteristics: colorless, no mana cost",
+        _re(rf"\b{_COLOUR_OR_TYPE} spells?\b|\bspells?\b[^.]*\b(?:converted mana cost|mana value|"
+            rf"with the same name|colou?r)|\bspells?\b[^.]*\bcosts? [^.]*\b(?:less|more)\b|\baffinity\b"),
+        "face-down spell characteristics: effects that care about the characteristics of a spell see "
+        "only the face-down spell's characteristics, colorless no mana cost mana value 0; prohibitions "
+        "that apply to casting an object with these characteristics",
+        ("708.4", "702.37c")),
+    # Permission to cast from another zone or at another time: it applies to a face-down spell by
+    # its face-down characteristics (a 2/2 creature spell), not by the card's.
+    OracleConcept(
+        "casting_permission",
+        "casting a face-down creature spell",
+        _re(r"\b(?:cast|play)\b[^.]*\bfrom (?:the top of|among|exile|your graveyard|a graveyard|"
+            r"(?:your|their|its owner's) (?:graveyard|hand|library))|\bmay (?:cast|play)\b[^.]*\btop card\b"
+            r"|\bas though (?:it|they) had flash\b|\bany time you could cast an instant\b|\bflash\b"
+            r"|\bplay cards from\b"),
+        "cast face down: effects or prohibitions that would apply to casting an object with the "
+        "face-down characteristics are applied to casting this object, a 2/2 face-down creature spell",
+        ("708.4", "702.37c")),
+    # Cast from exile: a card exiled face down has no characteristics and is turned face up just
+    # before it is cast, unless it is cast face down.
+    OracleConcept(
+        "cast_from_exile",
+        "casting a card exiled face down",
+        _re(r"\b(?:cast|play)\b[^.]*\bfrom exile\b|\bexiled? [^.]*\byou may (?:cast|play)\b"),
+        "a card exiled face down has no characteristics but may be played from exile; it is turned face "
+        "up just before it is cast unless it is cast face down",
+        ("406.3a",), specific=True),
+    # An effect that turns a face-down permanent face up: only what may be turned face up is.
+    OracleConcept(
+        "turns_face_up",
+        "an effect turns a manifested instant face up",
+        _re(r"\bturn\b[^.]*\bface up\b"),
+        "an effect turns a face-down permanent face up: a manifested instant or sorcery card would turn "
+        "face up, its controller reveals it and leaves it face down",
+        ("701.40g", "708.7"), specific=True),
+    OracleConcept(
+        "no_activated",
+        "turning face up is a special action",
+        _re(r"\bactivated abilities\b[^.]*\bcan't be activated\b|\bcan't activate\b"),
+        "turning a face-down creature face up is a special action, not an activated ability",
+        ("116.2b", "702.37e"), specific=True),
+    OracleConcept(
+        "names",
+        "a face-down creature has no name",
+        _re(r"\bsame name\b|\bwith that name\b|\bchosen name\b|\bname a card\b|\bnamed card\b|"
+            r"\bchoose a card name\b|\bcard named\b"),
+        "a face-down permanent has no name; objects have different names only if each has a name",
+        ("708.2a", "201.2b")),
+    OracleConcept(
+        "turns_face_down",
+        "a face-down 2/2 creature has no text",
+        _re(r"\bturn\b[^.]*\bface down\b|\bface down\b[^.]*\b2/2\b"),
+        "turned face down: a 2/2 face-down creature with no text, no name, no subtypes, no mana cost",
+        ("708.2a",), specific=True),
+    OracleConcept(
+        "copies",
+        "a face-down permanent becomes a copy",
+        _re(r"\bcopy of\b|\bas a copy\b|\bbecomes? a copy\b"),
+        "a face-down permanent becomes a copy: copiable values as modified by its face-down status",
+        ("708.10",)),
+    OracleConcept(
+        "leaves_battlefield",
+        "a face-down permanent leaves the battlefield: reveal it",
+        _re(r"\bdies\b|\bput into (?:a|your|its owner's) graveyard from the battlefield\b|"
+            r"\bleaves the battlefield\b"),
+        "a face-down permanent moves from the battlefield to any other zone: its owner must reveal it",
+        ("708.9",)),
+    OracleConcept(
+        "exiled_face_down",
+        "looking at a card exiled face down",
+        _re(r"\bexiled? [^.]*\bface down\b|\bface-down (?:card|cards) exiled\b"),
+        "a card exiled face down has no characteristics; looking at cards exiled face down",
+        ("406.3a",), specific=True),
+    OracleConcept(
+        "loses_abilities",
+        "a face-down creature loses its abilities",
+        _re(r"\blose all abilities\b|\bloses all abilities\b"),
+        "a face-down creature that loses its abilities turned face up",
+        ("702.37e", "701.40b"), specific=True),
+)
+
+_BY_ID = {c.id: c for c in ORACLE_CONCEPTS}
+_REMINDER = re.compile(r"\([^()]*\)")
+
+
+def oracle_concepts(text: str) -> list[str]:
+    """The ids of the `ORACLE_CONCEPTS` an Oracle text holds, in table order. Reminder text is left
+    out: every morph card's "(You may cast this card face down as a 2/2 creature ...)" would read as
+    an effect that turns things face down."""
+    text = _REMINDER.sub(" ", text)
+    return [c.id for c in ORACLE_CONCEPTS if c.pattern.search(text)]
+
+
+def concept_tokens(text: str) -> list[str]:
+    """`oracle_concepts(text)` as marked tokens, to store beside a card's rules tokens."""
+    return [MARK + cid for cid in oracle_concepts(text)]
+
+
+def split_concepts(tokens: Iterable[str]) -> tuple[list[str], list[str]]:
+    """A card's stored rules tokens → (the plain tokens, the concept ids among them)."""
+    plain: list[str] = []
+    concepts: list[str] = []
+    for t in tokens:
+        (concepts if t.startswith(MARK) else plain).append(t[len(MARK):] if t.startswith(MARK) else t)
+    return plain, concepts
+
+
+@dataclass(frozen=True, slots=True)
+class QueryPlan:
+    """What the ranker adds to a question's own words."""
+
+    implied: str = ""  # rules words of the concepts the named cards imply ("" when none): for BM25
+    gist: str = ""  # their gists: for the dense query
+    concepts: tuple[str, ...] = ()
+    # The CR's clauses are scored lexically as fully as the rulings (their BM25 is not discounted):
+    # the implied words are the CR's. Their fused score keeps its discount, for the question does
+    # not ask for a rule itself and a ruling that says the same is the better answer.
+    wants_rule: bool = False
+
+
+def plan(concepts_by_card: Mapping[str, Sequence[str]], cards_with_rulings: Iterable[str] = (),
+         rules_words: Iterable[str] = ()) -> QueryPlan:
+    """The plan of a question from the concept ids of each card it names (`split_concepts` of its
+    stored tokens), which of those cards have rulings in the KB, and the one-word rules terms.
+
+    A card with rulings is asked about through them for what many cards do (a death trigger, a
+    cost reduction: its rulings say how it meets face-down objects); only its `specific` concepts,
+    rare face-down effects, are added. A card without rulings brings in all its concepts, standing
+    in for the rulings it lacks, and its question wants the rule that decides it
+    (`QueryPlan.wants_rule`). A card named like a rules term (Conspiracy, Clone, Morph) is more often
+    the term than the card, and brings in nothing."""
+    with_rulings = set(cards_with_rulings)
+    words = set(rules_words)
+    ids: list[str] = []
+    bare = False
+    for card, concepts in concepts_by_card.items():
+        if card.casefold() in words:
+            continue
+        known = [c for c in concepts if c in _BY_ID]
+        if card in with_rulings:
+            known = [c for c in known if _BY_ID[c].specific]
+        else:
+            bare = bare or bool(known)
+        ids.extend(c for c in known if c not in ids)
+    if not ids:
+        return QueryPlan()
+    return QueryPlan(" ".join(_BY_ID[c].rules for c in ids), "; ".join(_BY_ID[c].gist for c in ids),
+                     tuple(ids), bare)

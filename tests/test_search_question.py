@@ -1,0 +1,171 @@
+"""Questions as players ask them: the rules concepts implied by the Oracle texts of the cards a question
+names (kb.search.question), and how the ranker uses them. Hand-made entries, deterministic fake embedder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.corpus import Corpus
+from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.search import Hit, Searcher, build_index
+from kb.search.cardnames import CardIndex, CardMatcher
+from kb.search.embed import FakeEmbedder
+from kb.search.question import (ORACLE_CONCEPTS, SPECIFIC_SHARE, concept_tokens, oracle_concepts, plan,
+                                split_concepts)
+
+CORPUS = Corpus.default()
+
+
+@pytest.mark.parametrize(("text", "concepts"), [
+    ("Blue spells you cast cost {1} less to cast.", ["spell_characteristics"]),
+    ("Whenever an opponent casts a multicolored spell, you gain 1 life.", ["spell_characteristics"]),
+    ("Counter target spell with mana value X.", ["spell_characteristics"]),
+    ("You may cast creature spells from the top of your library.", ["spell_characteristics", "casting_permission"]),
+    ("You may cast spells as though they had flash.", ["casting_permission"]),
+    ("You may cast this card from exile.", ["casting_permission", "cast_from_exile"]),
+    ("Turn target face-down creature face up.", ["turns_face_up"]),
+    ("Activated abilities of artifacts can't be activated.", ["no_activated"]),
+    ("Destroy target creature and all other creatures with the same name as that creature.", ["names"]),
+    ("As this enters, turn all other nontoken creatures face down.", ["turns_face_down"]),
+    ("Whenever another creature you control dies, draw a card.", ["leaves_battlefield"]),
+    # reminder text is not the card's effect: every morph card would turn things face down
+    ("Flying\nMorph {2}{W} (You may cast this card face down as a 2/2 creature for {3}. "
+     "Turn it face up any time for its morph cost.)", []),
+    ("Flying, vigilance", []),
+])
+def test_oracle_text_is_read_for_the_rules_concepts_it_implies(text: str, concepts: list[str]) -> None:
+    assert oracle_concepts(text) == concepts
+
+
+def test_concepts_are_stored_as_marked_tokens_beside_the_rules_tokens() -> None:
+    stored = ["artifact"] + concept_tokens("Green spells you cast cost {1} less to cast.")
+    assert split_concepts(stored) == (["artifact"], ["spell_characteristics"])
+
+
+def test_a_card_without_rulings_brings_in_its_concepts_and_asks_for_the_rule() -> None:
+    p = plan({"Sapphire Medallion": ["spell_characteristics"]})
+    assert p.concepts == ("spell_characteristics",)
+    assert "characteristics" in p.implied and p.wants_rule
+
+
+def test_a_concept_is_specific_when_few_oracle_texts_hold_it() -> None:
+    cards = list(CORPUS.oracle)
+    counts = {c.id: 0 for c in ORACLE_CONCEPTS}
+    for card in cards:
+        for cid in oracle_concepts(card.text):
+            counts[cid] += 1
+    assert all(counts.values())  # every concept is met on real cards
+    assert {c.id for c in ORACLE_CONCEPTS if c.specific} == {
+        cid for cid, n in counts.items() if n < SPECIFIC_SHARE * len(cards)}
+
+
+def test_a_card_with_rulings_brings_in_only_its_specific_concepts() -> None:
+    p = plan({"Ixidron": ["turns_face_down"], "Midnight Reaper": ["leaves_battlefield"]},
+             ["Ixidron", "Midnight Reaper"])
+    assert p.concepts == ("turns_face_down",) and "2/2" in p.implied
+    assert not p.wants_rule  # its rulings may still be the answer
+
+
+@pytest.mark.parametrize(("cards", "with_rulings", "rules_words"), [
+    ({"Hooded Hydra": ["leaves_battlefield"]}, ["Hooded Hydra"], []),  # its rulings say what it does
+    ({"Conspiracy": ["spell_characteristics"]}, [], ["conspiracy"]),  # the rules term, not the card
+    ({"Grizzly Bears": []}, [], []),  # a vanilla card implies nothing
+])
+def test_a_card_that_is_asked_about_through_its_own_rulings_brings_in_nothing(
+        cards: dict[str, list[str]], with_rulings: list[str], rules_words: list[str]) -> None:
+    p = plan(cards, with_rulings, rules_words)
+    assert p.implied == "" and not p.wants_rule
+
+
+# --------------------------------------------------------------------------- in the ranker
+def _rule(eid: str, clause: str, text: str) -> Entry:
+    v = Variant(text, text, Lang.EN, "2026-01-16", "cr", 1, Relation.CANONICAL, 1.0, None)
+    return Entry(eid, Kind.RULE, text, (), "2026-01-16", "2026-01-16", (v,), clause=clause)
+
+
+def _ruling(eid: str, text: str, card: str) -> Entry:
+    v = Variant(text, text, Lang.EN, "2018-07-13", "seed", 1, Relation.CANONICAL, 1.0, card)
+    return Entry(eid, Kind.RULING, text, (card,), "2018-07-13", "2018-07-13", (v,))
+
+
+ENTRIES = [
+    _rule("c-708.4", "708.4", "Objects that are cast face down are turned face down before they are put onto the "
+          "stack, so effects that care about the characteristics of a spell will see only the face-down "
+          "spell's characteristics."),
+    _rule("c-116.2b", "116.2b", "Turning a face-down creature face up is a special action. A player can take this "
+          "action any time they have priority."),
+    _rule("c-708.9", "708.9", "If a face-down permanent moves from the battlefield to any other zone, its owner "
+          "must reveal it to all players as they move it."),
+    _rule("c-708.3", "708.3", "Objects that are put onto the battlefield face down are turned face down before "
+          "they enter the battlefield."),
+    _ruling("r-counter", "A face-down spell can be countered like any other spell.", "Morph Card"),
+    _ruling("r-up", "Turning a face-down creature face up costs its morph cost.", "Morph Card"),
+    _ruling("r-look", "You may look at a face-down spell you control at any time.", "Morph Card"),
+]
+
+
+def _searcher(tmp_path: Path, oracle_text: str) -> Searcher:
+    matcher = CardMatcher.from_names([("Sapphire Medallion", "Sapphire Medallion"), ("Morph Card", "Morph Card")])
+    cards = CardIndex(matcher, {"Sapphire Medallion": ["artifact", *concept_tokens(oracle_text)]})
+    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
+    return Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+
+
+def test_a_question_naming_a_card_without_rulings_meets_the_rule_its_oracle_text_implies(
+        tmp_path: Path) -> None:
+    """The implied CR words reach the clause both lexically (undiscounted) and in meaning. (Its fused
+    rank is the ranker's weights' business: on four rulings the rule discount decides it.)"""
+    question = "Will Sapphire Medallion reduce the cost to cast my face-down spell?"
+
+    def rule_hit(oracle_text: str, folder: str) -> Hit:
+        hits = _searcher(tmp_path / folder, oracle_text).search(question, limit=len(ENTRIES))
+        return next(h for h in hits if h.entry.id == "c-708.4")
+
+    plain = rule_hit("Flying", "a")
+    implied = rule_hit("Blue spells you cast cost {1} less to cast.", "b")
+    assert implied.lexical > 5 * plain.lexical
+    assert implied.dense > plain.dense  # the gist joins the dense query
+
+
+# --------------------------------------------------------------------------- with the real model
+@pytest.fixture(scope="module")
+def face_down_rules() -> list[Entry]:
+    """The CR's clauses on face-down play and casting (708, 702.37, 701.40, 406.3, 601.2-3, 116.2)."""
+    from kb.cr.entries import rule_entries
+
+    keep = ("708.", "702.37", "701.40", "406.3", "601.2", "601.3", "116.2")
+    return [e for e in rule_entries(CORPUS.rules) if e.clause and e.clause.startswith(keep)]
+
+
+def _real_question(qid: str) -> str:
+    import yaml
+
+    doc = yaml.safe_load((Path(__file__).parent.parent / "bench" / "data" / "real_questions.yaml").read_text("utf-8"))
+    (row,) = [q for q in doc["questions"] if q["id"] == qid]
+    assert row["split"] == "dev"  # never a test-split question
+    return str(row["question"])
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(("qid", "card", "clause"), [
+    ("real-en-09", "Mycosynth Golem", "708.4"),  # affinity for artifact creature spells
+    ("real-en-03", "Garruk's Horde", "708.4"),  # cast creature spells from the top of the library
+])
+def test_the_real_model_finds_the_rule_a_named_cards_oracle_text_implies(
+        e5, face_down_rules: list[Entry], tmp_path: Path, qid: str, card: str, clause: str) -> None:
+    question = _real_question(qid)
+    oracle = CORPUS.oracle.card(card)
+    assert oracle is not None
+    matcher = CardMatcher.from_names([(card, card)])
+
+    def rank(expand: list[str], folder: str) -> int:
+        cards = CardIndex(matcher, {card: expand})
+        build_index(face_down_rules, tmp_path / folder, e5, cards=cards, corpus=CORPUS)
+        hits = Searcher.load(tmp_path / folder, face_down_rules, query_embedder=e5).search(question, limit=10)
+        return next((i for i, h in enumerate(hits, 1) if h.entry.clause == clause), 11)
+
+    without = rank([], "a")
+    with_concepts = rank(concept_tokens(oracle.text), "b")
+    assert with_concepts <= 3 and with_concepts <= without, (with_concepts, without)
