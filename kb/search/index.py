@@ -297,7 +297,7 @@ def build_index(
     doc_tokens = []
     for d in docs:
         tokens = tokenize(d.text)
-        doc_tokens.append(tokens + glossary.concept_tokens(tokens))
+        doc_tokens.append(tokens + glossary.concept_tokens(tokens, (d.lang,)))  # its own language's terms
     # Rulings and CR clauses are two collections, each with its own idf: among the CR's thousands of
     # clauses "face down" and "morph" are rare, among the rulings they are in nearly every text.
     bm25 = BM25Matrix.build(doc_tokens, groups=[int(entries[d.entry].kind is Kind.RULE) for d in docs])
