@@ -111,3 +111,24 @@ def test_a_spanish_questions_own_words_weigh_less_than_its_concepts(tmp_path: Pa
 ])
 def test_players_words_reach_the_concept(words: str, concept: str) -> None:
     assert concept in {c.id for c in CORPUS.glossary.concepts_in(words, question=True)}
+
+
+def test_a_rulings_dense_rank_is_its_rank_among_the_rulings(tmp_path: Path) -> None:
+    """CR clauses closer to the question in e5 do not push a ruling's dense rank down: each kind is
+    ranked among its own, the `rule` weight decides between them."""
+    import numpy as np
+
+    from kb.search.focus import focus
+
+    rulings = [_entry(f"r-{i}", f"Ruling number {i} about face-down creatures.") for i in range(3)]
+    clauses = [Entry(f"c-{i}", Kind.RULE, f"708.{i} Clause about face-down permanents.", (), "", "", (),
+                     clause=f"708.{i}") for i in range(10)]
+    entries = rulings + clauses
+    searcher = _searcher(tmp_path, entries, local=0.0, other_card=1.0)
+    w = searcher.weights
+    dense = np.array([0.5, 0.4, 0.3] + [0.9] * 10, dtype=np.float32)  # every clause above every ruling
+    lexical = np.array([1.0, 2.0, 3.0] + [0.0] * 10, dtype=np.float32)
+    question = "a face-down question"
+    fused = searcher._fuse(question, focus(question), dense, lexical, np.ones(len(entries), dtype=bool), [])
+    assert np.isclose(fused[0], w.dense / (w.rrf_k + 1) + w.lexical / (w.rrf_k + 3) + 1e-6 * 0.5)
+    assert np.isclose(fused[3], w.rule * (w.dense / (w.rrf_k + 1) + 1e-6 * 0.9))
