@@ -108,6 +108,8 @@ def test_a_spanish_questions_own_words_weigh_less_than_its_concepts(tmp_path: Pa
     ("Both enter the battlefield at the same time", "simultaneous"),
     ("Lo puse boca abajo", "turn_face_down"),
     ("When this creature enters, draw a card", "enters_the_battlefield"),  # the rulings' wording since 2024
+    ("Do I still get a 2/2 or does it go to the yard?", "graveyard"),
+    ("What happens if I blink my manifested creature?", "return_to_battlefield"),
 ])
 def test_players_words_reach_the_concept(words: str, concept: str) -> None:
     assert concept in {c.id for c in CORPUS.glossary.concepts_in(words, question=True)}
