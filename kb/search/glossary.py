@@ -48,10 +48,9 @@ class Glossary:
         for lang in Lang:
             patterns: set[tuple[tuple[str, ...], int, bool]] = set()
             for i, concept in enumerate(concepts):
-                single = {t for term in concept.terms.get(lang, ()) if len(term.split()) == 1
-                          for t in tokenize(term)}
-                for term in concept.terms.get(lang, ()):
-                    toks = tuple(tokenize(term))
+                terms = [(term, tuple(tokenize(term))) for term in concept.terms.get(lang, ())]
+                single = {t for term, toks in terms if len(term.split()) == 1 for t in toks}
+                for term, toks in terms:
                     # A phrase whose other words are function words ("decke auf", "which one is
                     # which", "in play") leaves one everyday token ("deck", "one", "play"): it stands
                     # for the concept only when a one-word term of the concept is that token too.
