@@ -1,69 +1,67 @@
-"""Search quality on the development split of the judge questions (tuning only; never the test split).
+"""Search quality on the development split only (tuning; the test split is never read here).
 
-    KB_HOME=... python bench/search_dev_eval.py QUESTIONS.yaml [--mode hybrid|dense|lexical] [--fail]
+    KB_HOME=... python bench/search_dev_eval.py [QUESTIONS.yaml ...] [--mode hybrid|dense|lexical]
+                                                [--lang de] [--fail] [--set NAME=VALUE ...]
 
-Answers (any one counts): {quote, card?} an entry of kind ruling one of whose English wordings contains
-the quote (and lists the card), or {clause} a rule entry for that clause or a ruling whose top link is it.
+Top-1, top-3 and MRR per set and language, scored exactly as bench/search_quality.py scores them
+(`answers_entry`, `right_ids`), on the KB in $KB_HOME as it is (build it with search_quality.py
+first). `--fail` lists every dev question whose answer is not first with the best three hits (`*`
+marks a right one); `--set` searches with other `kb.search.rank.Weights` (e.g. `--set local=0.1`),
+so a weight's plateau is found without editing the code. About 80 s for both sets on 2 cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-import yaml
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-from kb import paths, store
-from kb.model import Kind, Lang
-from kb.search import Searcher
-
-
-def is_answer(entry, answers) -> bool:
-    english = [entry.text] + [v.text for v in entry.variants if v.lang is Lang.EN]
-    for a in answers:
-        if "quote" in a:
-            if entry.kind is Kind.RULING and any(a["quote"].casefold() in t.casefold() for t in english):
-                if not a.get("card") or a["card"] in entry.cards:
-                    return True
-        elif "clause" in a:
-            if entry.kind is Kind.RULE and entry.clause == a["clause"]:
-                return True
-            if entry.kind is Kind.RULING and entry.rules and max(entry.rules, key=lambda r: r.score).clause == a["clause"]:
-                return True
-    return False
+from search_quality import (DATA, DEPTH, DEFAULT_FILES, _rank, _scores, load_questions,  # noqa: E402
+                            open_searcher, parse_weights, right_ids)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("questions", type=Path, nargs="+")
-    ap.add_argument("--mode", default="hybrid")
-    ap.add_argument("--fail", action="store_true")
-    ap.add_argument("-k", type=int, default=10)
-    args = ap.parse_args()
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("questions", type=Path, nargs="*", default=list(DEFAULT_FILES))
+    ap.add_argument("--mode", default="hybrid", choices=("hybrid", "dense", "lexical"))
+    ap.add_argument("--lang", help="only the questions in this language")
+    ap.add_argument("--fail", action="store_true", help="list the questions whose answer is not first")
+    ap.add_argument("--set", nargs="+", default=[], metavar="NAME=VALUE", help="search with these Weights")
+    args = ap.parse_args(argv)
+
+    from kb import paths, store
+
     kb = store.load(paths.home())
-    searcher = Searcher.load(kb.index_dir, kb.entries)
-    stats: dict[str, list[int]] = defaultdict(list)
+    entries = list(kb.entries)
+    searcher = open_searcher(kb)
+    if args.set:
+        searcher.weights = dataclasses.replace(searcher.weights, **parse_weights(args.set))
+    ranks: dict[tuple[str, str], list[int | None]] = defaultdict(list)
     for path in args.questions:
-        for q in yaml.safe_load(path.read_text(encoding="utf-8"))["questions"]:
-            if q.get("split", "dev") != "dev":
-                continue  # the test split is for reporting only, never looked at here
-            hits = searcher.search(q["question"], limit=args.k, mode=args.mode)
-            rank = next((i for i, h in enumerate(hits, 1) if is_answer(h.entry, q["answers"])), 0)
-            stats[q["lang"]].append(rank)
-            stats["all"].append(rank)
+        for q in load_questions(path if path.exists() else DATA / path):
+            if q.split != "dev" or (args.lang and q.lang.value != args.lang):
+                continue
+            right = right_ids(q, entries)
+            hits = searcher.search(q.question, limit=DEPTH, mode=args.mode)
+            rank = _rank([h.entry.id for h in hits], right)
+            ranks[q.source, q.lang.value].append(rank)
+            ranks[q.source, "all"].append(rank)
             if args.fail and rank != 1:
-                print(f"[{q['id']} rank {rank or '-'}] {q['question'][:150]}")
+                print(f"[{q.id} rank {rank or '-'}] {' '.join(q.question.split())[:300]}")
                 for i, h in enumerate(hits[:3], 1):
-                    print(f"    {i}. {h.entry.kind.value} {h.entry.clause or ''} {h.entry.text[:110]}")
-    for lang, ranks in stats.items():
-        n = len(ranks)
-        top1 = sum(r == 1 for r in ranks) / n
-        top3 = sum(1 <= r <= 3 for r in ranks) / n
-        mrr = sum(1 / r for r in ranks if r) / n
-        print(f"{lang:4} n={n:3}  top1 {top1:.2f}  top3 {top3:.2f}  mrr {mrr:.2f}")
+                    mark = "*" if h.entry.id in right else " "
+                    print(f"    {i}. {mark} {h.score:.3f} {h.entry.kind.value} {h.entry.clause or ''} {h.entry.text[:110]}")
+    for (source, lang), rs in sorted(ranks.items()):
+        s = _scores(rs)
+        print(f"{source:34} {lang:4} n={s['n']:3}  top1 {s['top1']:.2f}  top3 {s['top3']:.2f}  mrr {s['mrr']:.2f}")
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main())

@@ -37,19 +37,33 @@ class Glossary:
     def __init__(self, concepts: list[Concept], digest: str = "") -> None:
         self.concepts = concepts
         self.digest = digest  # of the YAML it was read from: an index records which glossary it used
-        # (token sequence, concept index), longest phrases first so `face up` beats `face`.
-        patterns: set[tuple[tuple[str, ...], int]] = set()
-        for i, concept in enumerate(concepts):
-            for terms in concept.terms.values():
-                for term in terms:
-                    toks = tuple(tokenize(term))
+        # Phrases by first token, longest first, per language (a dict look-up per token): `face up`
+        # beats `face`. A text is matched with its own language's terms (and a question also with
+        # English's, which players mix in): German "löst" must not find `trigger` in the English
+        # "lost", nor Spanish "forma" a card name in English.
+        # Per language two tables: every term (for rulings), and every term but the quoted ones
+        # (for questions: a quoted term, '"Form"', is a nickname the rulings use for a card, while
+        # in a question the bare word is an everyday one, Spanish "de alguna forma").
+        self._by_first: dict[tuple[Lang, bool], dict[str, list[tuple[tuple[str, ...], int]]]] = {}
+        for lang in Lang:
+            patterns: set[tuple[tuple[str, ...], int, bool]] = set()
+            for i, concept in enumerate(concepts):
+                terms = [(term, tuple(tokenize(term))) for term in concept.terms.get(lang, ())]
+                single = {t for term, toks in terms if len(term.split()) == 1 for t in toks}
+                for term, toks in terms:
+                    # A phrase whose other words are function words ("decke auf", "which one is
+                    # which", "in play") leaves one everyday token ("deck", "one", "play"): it stands
+                    # for the concept only when a one-word term of the concept is that token too.
+                    if len(toks) == 1 and len(term.split()) > 1 and toks[0] not in single:
+                        continue
                     if toks:
-                        patterns.add((toks, i))
-        self._patterns = sorted(patterns, key=lambda p: (-len(p[0]), p[1]))
-        # Phrases by first token, longest first: matching is a dict look-up per token.
-        self._by_first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
-        for phrase, ci in self._patterns:
-            self._by_first.setdefault(phrase[0], []).append((phrase, ci))
+                        patterns.add((toks, i, term.startswith('"') and term.endswith('"')))
+            for question in (False, True):
+                by_first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+                for phrase, ci in sorted({(t, ci) for t, ci, quoted in patterns if not (question and quoted)},
+                                         key=lambda p: (-len(p[0]), p[1])):
+                    by_first.setdefault(phrase[0], []).append((phrase, ci))
+                self._by_first[lang, question] = by_first
 
     @classmethod
     def from_yaml(cls, text: str, source: str = GLOSSARY_FILE) -> Glossary:
@@ -114,21 +128,29 @@ class Glossary:
                 concepts.append(c)
         return Glossary(concepts, text_digest(self.digest + other.digest))
 
-    def concepts_in(self, text: str) -> list[Concept]:
-        """Concepts whose terms occur in `text` (as token phrases), each once, in text order."""
-        return [self.concepts[ci] for ci in self._match(tokenize(text))]
+    def concepts_in(self, text: str, langs: tuple[Lang, ...] = tuple(Lang), *,
+                    question: bool = False) -> list[Concept]:
+        """Concepts whose terms in `langs` occur in `text` (as token phrases), each once, in text
+        order; in a `question`, quoted terms (nicknames the rulings use) are not looked for."""
+        return [self.concepts[ci] for ci in self._match(tokenize(text), langs, question)]
 
-    def concept_tokens(self, tokens: list[str]) -> list[str]:
-        """Language-neutral tokens (`~face_down`) for the concepts in already tokenised text."""
-        return ["~" + self.concepts[ci].id for ci in self._match(tokens)]
+    def concept_tokens(self, tokens: list[str], langs: tuple[Lang, ...] = tuple(Lang), *,
+                       question: bool = False) -> list[str]:
+        """Language-neutral tokens (`~face_down`) for the concepts in already tokenised text, found
+        by the terms of `langs` (the text's language; a question's plus English)."""
+        return ["~" + self.concepts[ci].id for ci in self._match(tokens, langs, question)]
 
-    def _match(self, toks: list[str]) -> list[int]:
-        # Greedy left to right, longest phrase first: `enters the battlefield` is one concept,
-        # not `battlefield` as well.
+    def _match(self, toks: list[str], langs: tuple[Lang, ...], question: bool = False) -> list[int]:
+        # Greedy left to right, longest phrase first (over every language asked for): `enters the
+        # battlefield` is one concept, not `battlefield` as well.
+        tables = [self._by_first[lang, question] for lang in dict.fromkeys(langs)]
         found: list[int] = []
         i = 0
         while i < len(toks):
-            for phrase, ci in self._by_first.get(toks[i], ()):
+            options = [o for t in tables for o in t.get(toks[i], ())]
+            if len(tables) > 1:
+                options.sort(key=lambda p: (-len(p[0]), p[1]))
+            for phrase, ci in options:
                 n = len(phrase)
                 if tuple(toks[i : i + n]) == phrase:
                     if ci not in found:
@@ -139,14 +161,16 @@ class Glossary:
                 i += 1
         return found
 
-    def expand(self, text: str, langs: tuple[Lang, ...] = tuple(Lang), *, first_only: bool = False) -> list[str]:
-        """Tokens of the matched concepts' terms in `langs` that `text` does not already have.
+    def expand(self, text: str, langs: tuple[Lang, ...] = tuple(Lang), *, first_only: bool = False,
+               text_langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
+        """Tokens of the terms in `langs` of the concepts `text` names (by its terms in `text_langs`)
+        that `text` does not already have.
 
         With `first_only`, each concept contributes its first (head) term per language only, so a
         concept with many synonyms does not outweigh one with few."""
         have = set(tokenize(text))
         extra: list[str] = []
-        for concept in self.concepts_in(text):
+        for concept in self.concepts_in(text, text_langs, question=True):
             if first_only:
                 toks = [t for lang in langs for t in tokenize(concept.terms.get(lang, ("",))[0])]
             else:

@@ -61,7 +61,7 @@ from kb.search.text import tokenize
 # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
 # docs.json as arrays, no dense.faiss (nothing read it); 5: entries.npz's names_card, bm25.npz
 # with an idf per kind; 6: cards.json's rules tokens carry the Oracle concepts (kb.search.question)
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 META_FILE = "meta.json"
@@ -297,7 +297,7 @@ def build_index(
     doc_tokens = []
     for d in docs:
         tokens = tokenize(d.text)
-        doc_tokens.append(tokens + glossary.concept_tokens(tokens))
+        doc_tokens.append(tokens + glossary.concept_tokens(tokens, (d.lang,)))  # its own language's terms
     # Rulings and CR clauses are two collections, each with its own idf: among the CR's thousands of
     # clauses "face down" and "morph" are rare, among the rulings they are in nearly every text.
     bm25 = BM25Matrix.build(doc_tokens, groups=[int(entries[d.entry].kind is Kind.RULE) for d in docs])
