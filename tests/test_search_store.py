@@ -206,3 +206,19 @@ def test_a_hit_the_kb_lacks_is_refused(big_kb) -> None:
     kb.conn.execute("DELETE FROM entries WHERE id = ?", (top,))
     with pytest.raises(StoreError, match=rf"{top}.*run `kb ingest` to rebuild it$"):
         searcher.search("library graveyard Form", limit=1, mode="lexical")
+
+
+def test_an_index_built_with_another_glossary_is_refused_when_opened_not_at_the_first_question(big_kb) -> None:
+    """kb.current.open_for_search rebuilds a KB whose searcher can't open; an index read with another
+    glossary than it was built with must be refused there, not fail the judge's question."""
+    import json
+
+    home, _ = big_kb
+    kb = store.load(home)
+    Searcher.for_kb(kb, query_embedder=FakeEmbedder())  # opens as built
+    meta_file = kb.index_dir / "meta.json"
+    meta = json.loads(meta_file.read_text(encoding="utf-8"))
+    meta["glossary_hash"] = "another"
+    meta_file.write_text(json.dumps(meta), encoding="utf-8")
+    with pytest.raises(StoreError, match=r"another glossary.*run `kb ingest` to rebuild it$"):
+        Searcher.for_kb(store.load(home), query_embedder=FakeEmbedder())

@@ -207,7 +207,12 @@ class Searcher:
         corpus = kb.index_corpus_hash
         if corpus is None:  # a KB written before the store recorded it
             raise StoreError(f"search index is stale (the KB does not name its index); {FIX}")
-        return cls.load(kb.index_dir, None, fetch=kb.entries_by_id, corpus=corpus, **kw)
+        searcher = cls.load(kb.index_dir, None, fetch=kb.entries_by_id, corpus=corpus, **kw)
+        # Checked here, not at the first question: the caller (kb.current.open_for_search) rebuilds
+        # an index built with another glossary before searching, instead of failing mid-search.
+        if searcher.meta.get("glossary_hash") != searcher.reference.glossary_digest:
+            raise StoreError(f"search index was built with another glossary; {FIX}")
+        return searcher
 
 
     # ------------------------------------------------------------ components
