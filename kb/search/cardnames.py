@@ -13,9 +13,11 @@ form is known when it belongs to one card only.
 from __future__ import annotations
 
 import bisect
+import hashlib
+import json
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol
 
 from kb.oracle import name_key
 from kb.search.text import STOPWORDS
@@ -293,6 +295,9 @@ def card_expansions(cards: Iterable[tuple[str, str]], terms: RulesTerms, max_sha
 
 
 # ------------------------------------------------------------------ compiled at index build time
+# remember(key, compute): compute's value, perhaps kept from an earlier build under `key`.
+Remember = Callable[[str, Callable[[], dict[str, list[str]]]], dict[str, list[str]]]
+
 ASSOCIATIONS_FILE = "search-associations.yaml"
 
 
@@ -369,9 +374,14 @@ class NameTable(Protocol):
 
 
 def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_names: NameTable | None,
-                       associations_text: str = "", glossary: Glossary | None = None) -> CardIndex:
+                       associations_text: str = "", glossary: Glossary | None = None,
+                       remember: Remember | None = None) -> CardIndex:
     """The CardIndex of a KB: names from the Oracle cards, the KB's names table and its entries' cards;
-    rules terms from its CR glossary entries (kind rule, clause `glossary:TERM`)."""
+    rules terms from its CR glossary entries (kind rule, clause `glossary:TERM`).
+
+    The rules tokens of every Oracle card (a function of the Oracle cards, the rules terms and this
+    code, seconds to derive) go through `remember(key, compute)`, which may keep them between builds;
+    `key` names the rules terms."""
     from kb.cr.entries import GLOSSARY_PREFIX
     from kb.search.question import concept_tokens
     from kb.search.text import STOPWORDS, tokenize
@@ -397,12 +407,17 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
              if e.clause and e.clause.startswith(GLOSSARY_PREFIX)]
     rules_terms = RulesTerms(terms, load_associations(associations_text) if associations_text else ())
     cards = list(oracle) if oracle is not None else []
-    expand = card_expansions([(c.name, c.text) for c in cards], rules_terms)
-    # The card types matter whatever their frequency: a manifested Lightning Bolt is an instant.
-    # The rules concepts its text implies (kb.search.question) are kept as marked tokens beside them.
-    for c in cards:
-        types = [t for t in tokenize(c.type.split("\u2014")[0]) if t not in ("legendary", "basic", "snow")]
-        toks = types + [t for t in expand.get(c.name, ()) if t not in types] + concept_tokens(c.text)
-        if toks:
-            expand[c.name] = toks
-    return CardIndex(matcher, expand)
+
+    def compute() -> dict[str, list[str]]:
+        expand = card_expansions([(c.name, c.text) for c in cards], rules_terms)
+        # The card types matter whatever their frequency: a manifested Lightning Bolt is an instant.
+        # The rules concepts its text implies (kb.search.question) are kept as marked tokens beside them.
+        for c in cards:
+            types = [t for t in tokenize(c.type.split("\u2014")[0]) if t not in ("legendary", "basic", "snow")]
+            toks = types + [t for t in expand.get(c.name, ()) if t not in types] + concept_tokens(c.text)
+            if toks:
+                expand[c.name] = toks
+        return expand
+
+    key = hashlib.sha256(json.dumps([sorted(terms), associations_text]).encode()).hexdigest()[:16]
+    return CardIndex(matcher, remember(key, compute) if remember else compute())

@@ -42,7 +42,7 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Literal, Sequence
+from typing import Any, Callable, Iterable, Literal, Sequence
 
 import numpy as np
 
@@ -364,8 +364,21 @@ def default_card_index(entries: Sequence[Entry], corpus: Corpus, glossary: Gloss
         associations = (corpus.folder / ASSOCIATIONS_FILE).read_text(encoding="utf-8")
     except FileNotFoundError:
         associations = ""
+    from kb import normalize, oracle
+    from kb.oracle import oracle_path
+    from kb.search import cardnames, question, text
+    from kb.store.cache import cached
+
+    # The Oracle cards' rules tokens: kept in the cache while the Oracle file, the associations and
+    # the code that derives them are unchanged (`key` names the CR's glossary terms).
+    inputs = [p for p in (oracle_path(corpus.folder), corpus.folder / ASSOCIATIONS_FILE) if p.is_file()]
+    inputs += [Path(str(m.__file__)) for m in (cardnames, question, text, normalize, oracle)]
+
+    def remember(key: str, compute: Callable[[], dict[str, list[str]]]) -> dict[str, list[str]]:
+        return cached(f"cardtokens{key}", inputs, compute)
+
     return compile_card_index(entries, corpus.oracle, corpus.names, associations,
-                              glossary if glossary is not None else corpus.glossary)
+                              glossary if glossary is not None else corpus.glossary, remember)
 
 
 def read_meta(index_dir: Path) -> dict[str, Any]:
