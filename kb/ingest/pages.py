@@ -41,6 +41,15 @@ def _lines(text: str) -> list[_Line]:
     return [_Line(i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), start=1)]
 
 
+_CELL_EDGES = re.compile(r"^\s*\|\s*|\s*\|\s*$")
+
+
+def _uncelled(line: _Line) -> _Line:
+    """A table row's line without the cell separators at its ends: a rulings table copied from a
+    browser or a markdown view gives `9/20/2014 |` and `The ruling. |`, or `| 9/20/2014 | The ruling. |`."""
+    return _Line(line.number, _CELL_EDGES.sub("", line.text)) if "|" in line.text else line
+
+
 def _paragraphs(lines: list[_Line]) -> list[list[_Line]]:
     paras: list[list[_Line]] = []
     current: list[_Line] = []
@@ -75,9 +84,16 @@ def _date_part(line: str) -> str | None:
     candidate = m.group("date") if m else stripped
     if looks_like_date(candidate):
         return candidate
+    emphasis = _EMPHASIS.match(stripped)
+    if emphasis:  # `**107.3g**`, `***Returning Mechanic***`: a heading in bold, not a bullet
+        inner = stripped.strip(emphasis.group(1)[0]).strip()
+        return inner if looks_like_date(inner) else None
     if (stripped[0] in "•*·" or "WotC" in stripped) and _date_head(stripped) is None:
         return candidate  # a bullet line whose date we may not know: let parse_date say why
     return None
+
+
+_EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})\S.*\S\1$")
 
 
 _HEAD_BRACKETED = re.compile(r"^[(\[](?P<date>[^()\[\]]{6,32})[)\]]\s*(?:[:|\-–—]\s*)?(?P<rest>\S.*)$")
@@ -109,34 +125,56 @@ def _date_head(line: str) -> tuple[str, str] | None:
     return None
 
 
-def _day_first(date_texts: list[str]) -> bool:
-    """Whether a page writes numeric dates day first, judged from the unambiguous ones."""
+_SHORT_NUMERIC = re.compile(r"^(\d{1,2})([/.\-])(\d{1,2})[/.\-]\d{2,4}$")
+
+
+def _day_first(date_texts: list[str], sample: str) -> tuple[bool, bool]:
+    """(whether a page writes numeric dates day first, whether that was a guess): judged from the
+    unambiguous ones (`13/07/2018`); when every one is ambiguous (`11/8/2024`), dotted dates are day
+    first (`08.11.2024`), and slashed ones month first on an English page (Gatherer, the English
+    source of numeric dates, writes 9/20/2014) and day first on a German or Spanish one."""
+    ambiguous = []
     for raw in date_texts:
-        m = re.match(r"^(\d{1,2})[/.\-](\d{1,2})[/.\-]\d{2,4}$", raw)
+        m = _SHORT_NUMERIC.match(raw)
         if m and int(m.group(1)) > 12:
-            return True
-        if m and int(m.group(2)) > 12:
-            return False
-    return True
+            return True, False
+        if m and int(m.group(3)) > 12:
+            return False, False
+        if m:
+            ambiguous.append(m.group(2))
+    if not ambiguous or "." in ambiguous:
+        return True, False
+    return detect(sample) is not Lang.EN, True
 
 
 def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = None) -> ParseResult:
     """Records of a card ruling page, and a problem for each unit that can't be used."""
-    lines = _lines(text)
+    lines = [_uncelled(line) for line in _lines(text)]
     content = [line for line in lines if line.text.strip()]
     if not content:
         return ParseResult((), (Problem(source, None, "empty page: no title and no rulings"),))
     if is_undecodable(content[0].text):
         return ParseResult((), (Problem(source, content[0].number,
                                         f"page skipped: its title line has {UNDECODABLE_REASON}"),))
-    title = normalize_text(content[0].text)
-    card = (_card_in_title(title, resolve_card) if resolve_card else None) or title
-    body = [line for line in lines if line.number > content[0].number]
-    date_texts = [d for line in body if (d := _date_part(line.text) or (_date_head(line.text) or (None,))[0])]
-    day_first = _day_first(date_texts)
-
     records: list[Record] = []
     problems: list[Problem] = []
+    card: str | None
+    if _date_part(content[0].text) is not None or _date_head(content[0].text) is not None:
+        # copied from the rulings table down: no title, so no card (a date is no card's name)
+        card, body = None, lines
+        problems.append(Problem(source, content[0].number, "page has no title line naming its card (its first "
+                                "line is a ruling's date): its rulings are kept without a card", ignored=True))
+    else:
+        title = normalize_text(content[0].text)
+        card = (_card_in_title(title, resolve_card) if resolve_card else None) or title
+        body = [line for line in lines if line.number > content[0].number]
+    date_texts = [d for line in body if (d := _date_part(line.text) or (_date_head(line.text) or (None,))[0])]
+    day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
+    if guessed:
+        problems.append(Problem(source, None, "every numeric date on the page could be day or month first: read "
+                                f"{'day' if day_first else 'month'} first, as "
+                                f"{'German and Spanish' if day_first else 'English'} pages write them", ignored=True))
+
     seen_date = False
     date: str | None = None
     date_error: str | None = None
@@ -171,9 +209,13 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         records.append(Record(text=clean, original=original, lang=detect(clean), date=date,
                               source=source, line=first, kind=Kind.RULING, card=card))
 
-    # A ruling that starts on its date's line ends at the first blank line: text after it and before
-    # the next date (a page's footer, a note) is reported, never glued to the ruling.
+    # A ruling ends at the next date, and earlier where the page shows it has ended: a ruling that
+    # starts on its date's line ends at the first blank line, any ruling at a heading-like line after
+    # its last sentence (the next card's name on a page of several cards, a footer). Text after it and
+    # before the next date is reported, never glued to the ruling; a card's name heading the next
+    # dated rulings makes them that card's.
     inline = False
+    closed = False
     stray: list[_Line] = []
 
     def report_stray() -> None:
@@ -190,16 +232,23 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             if not line.text.strip():
                 if inline and chunk:
                     flush()
-                    chunk, date_line = [], 0
-            elif inline and not chunk:
+                    chunk, date_line, closed = [], 0, True
+            elif closed:
+                stray.append(line)
+            elif seen_date and chunk and _ends_sentence(chunk[-1].text) and _is_heading(line.text):
+                flush()
+                chunk, date_line, closed = [], 0, True
                 stray.append(line)
             else:
                 chunk.append(line)
             continue
         flush()
+        if stray and (named := _card_heading(stray[0].text, resolve_card)):
+            card = named
+            stray.pop(0)
         report_stray()
         chunk = [_Line(line.number, rest)] if rest else []
-        inline = bool(rest)
+        inline, closed = bool(rest), False
         seen_date, date_line = True, line.number
         try:
             date, date_error = parse_date(raw_date, day_first=day_first), None
@@ -210,6 +259,33 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
     return ParseResult(tuple(records), tuple(problems))
+
+
+_NAME_JOINERS = frozenset("of the to a an and in on for from with at by // de del la el los las y der die das und von zu".split())
+
+
+def _ends_sentence(text: str) -> bool:
+    return text.rstrip().endswith((".", "!", "?", '"', "”", "“", "»", ")"))
+
+
+def _is_heading(text: str) -> bool:
+    """A short line that is no sentence: a card's name, a section heading, a footer link."""
+    stripped = text.strip()
+    return (len(stripped.split()) <= 8 and not _ends_sentence(stripped) and not stripped.endswith((",", ";"))
+            and not stripped[:1].islower())
+
+
+def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
+    """The card a heading line names: a card the names know, else a short line written like a card's
+    name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`)."""
+    name = normalize_text(text)
+    found = resolve_card(name) if resolve_card and name else None
+    if found:
+        return found
+    words = name.split()
+    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name:
+        return None
+    return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
 
 
 _TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s)\s*")
