@@ -389,3 +389,70 @@ def test_release_notes_saved_as_html_give_a_ruling_per_list_item():
 ])
 def test_html_is_recognised_by_its_start_only(text, is_html):
     assert html_pages.looks_like_html(text) is is_html
+
+
+# ------------------------------------------------------------------------------- real pages (bench/results/real_pages.md)
+# Short excerpts of stored public pages; each test names its page.
+
+
+def test_a_rulings_table_copied_without_its_title_gives_each_row_month_first_and_no_card():
+    # gatherer.wizards.com/pages/Card/Details.aspx?multiverseid=677593: rows copied as `11/8/2024 |` and `ruling |`
+    result = pages.parse_card_page(page("gatherer_rows_no_title.txt"), "gatherer.txt", RESOLVE)
+    assert [(r.line, r.date, r.card) for r in result.records] == [(2, "2024-11-08", None), (4, "2024-11-08", None),
+                                                                  (6, "2024-11-08", None)]
+    assert not any("|" in r.text for r in result.records)
+    assert result.records[0].text.startswith("To cast this split card, choose one of its thirds")
+    assert all(p.ignored for p in result.problems)
+    assert any(p.line == 1 and "no title" in p.reason for p in result.problems)
+    assert any("month first" in p.reason for p in result.problems)
+
+
+@pytest.mark.parametrize("dates, sample, day_first", [
+    (["11/8/2024", "11/12/2019"], "The face-down spell is a 2/2 creature.", False),  # Gatherer, English
+    (["11/8/2024"], "Die verdeckte Kreatur ist eine 2/2-Kreatur und hat keinen Namen.", True),
+    (["08.11.2024"], "The face-down spell is a 2/2 creature.", True),  # dotted: day first anywhere
+    (["9/20/2014", "11/8/2024"], "Die verdeckte Kreatur ist eine 2/2-Kreatur.", False),  # 20 can't be a month
+    (["13/07/2018", "11/8/2024"], "The face-down spell is a 2/2 creature.", True),
+])
+def test_a_page_whose_numeric_dates_are_all_ambiguous_reads_them_as_its_language_writes_them(dates, sample, day_first):
+    assert pages._day_first(dates, sample)[0] is day_first
+
+
+def test_a_page_of_several_cards_gives_each_card_its_rulings_and_reports_the_text_between():
+    # mtg.deckanalyzer.com/?shared/5f613df012add4.01225348: card name, format legalities, then dated rulings
+    result = pages.parse_card_page(page("multi_card_page.txt"), "deck.txt", RESOLVE)
+    assert [(r.line, r.card, r.date) for r in result.records] == [
+        (9, "Auspicious Starrix", "2020-04-17"), (11, "Auspicious Starrix", "2020-04-17"),
+        (13, "Auspicious Starrix", "2020-04-17"), (22, "Beanstalk Giant", "2019-10-04"),
+        (24, "Beanstalk Giant", "2019-10-04")]
+    assert result.records[2].text.endswith("already played your land for the turn.")  # nothing glued to it
+    assert [(p.line, p.reason.split(":")[0]) for p in result.problems] == [
+        (2, "text before the first date line skipped"), (15, "text after a ruling and under no date skipped")]
+
+
+def test_a_footer_after_a_ruling_under_its_own_date_line_is_reported_not_glued():
+    text = ("Lightform\n\nJul 13, 2018\nIf Lightform leaves the battlefield, the face-down creature stays.\n\n"
+            "Wizards of the Coast\nTerms of Use\n")
+    result = pages.parse_card_page(text, "lightform.txt", RESOLVE)
+    assert [r.text for r in result.records] == [
+        "If Lightform leaves the battlefield, the face-down creature stays."]
+    assert [(p.line, "under no date" in p.reason) for p in result.problems] == [(6, True)]
+
+
+def test_set_faqs_from_before_they_were_called_release_notes_are_release_notes():
+    # daeghnao.com/magic/setfaqs/shm.html (line breaks restored), "Document last modified April 17, 2008"
+    text = page("shm_faq_excerpt.txt")
+    assert detect_format(text) is Format.RELEASE_NOTES
+    result = notes.parse_release_notes(text, "shm.txt", RESOLVE)
+    assert [(r.line, r.date, r.card) for r in result.records] == [(20, "2008-04-17", None)]  # a general note
+
+
+@pytest.mark.parametrize("line, date", [
+    ("**107.3g**", None),  # magic.wizards.com update bulletin, a CR change in bold
+    ("***Returning Mechanic: Hybrid***", None),
+    ("*Jul 13, 2018*", "Jul 13, 2018"),
+    ("* Jul 13, 2018", "Jul 13, 2018"),
+    ("• WotCJul 13, 2018", "Jul 13, 2018"),
+])
+def test_a_heading_in_bold_is_no_date_line_but_a_bulleted_or_emphasised_date_is(line, date):
+    assert pages._date_part(line) == date
