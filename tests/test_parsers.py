@@ -456,3 +456,12 @@ def test_set_faqs_from_before_they_were_called_release_notes_are_release_notes()
 ])
 def test_a_heading_in_bold_is_no_date_line_but_a_bulleted_or_emphasised_date_is(line, date):
     assert pages._date_part(line) == date
+
+
+def test_a_blog_post_under_its_date_is_not_a_rulings_table_without_a_title():
+    # mtghilfe.blogspot.com/2023/01: a post's date, its heading, then prose: no dated ruling in it
+    text = ("Dienstag, 31. Januar 2023\n\nMechaniken Teil 32: Morph / Megamorph / Manifest\n\n"
+            "Schlagt mich nicht, aber ich packe diese Fähigkeiten zusammen da sie sehr ähnlich sind.\n")
+    result = pages.parse_card_page(text, "blog.txt", RESOLVE)
+    assert not result.records
+    assert [(p.line, "before the first date" in p.reason) for p in result.problems] == [(3, True)]

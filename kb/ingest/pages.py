@@ -128,6 +128,15 @@ def _date_head(line: str) -> tuple[str, str] | None:
 _SHORT_NUMERIC = re.compile(r"^(\d{1,2})([/.\-])(\d{1,2})[/.\-]\d{2,4}$")
 
 
+def _starts_dated(content: list[_Line]) -> bool:
+    """Whether a page's first line is already one of its dated rulings (rows copied without the page's
+    title), not a title: it is a date and more dates follow (a blog post under its date has one)."""
+    def dated(line: _Line) -> bool:
+        return _date_part(line.text) is not None or _date_head(line.text) is not None
+
+    return dated(content[0]) and any(dated(line) for line in content[1:])
+
+
 def _day_first(date_texts: list[str], sample: str) -> tuple[bool, bool]:
     """(whether a page writes numeric dates day first, whether that was a guess): judged from the
     unambiguous ones (`13/07/2018`); when every one is ambiguous (`11/8/2024`), dotted dates are day
@@ -159,7 +168,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     records: list[Record] = []
     problems: list[Problem] = []
     card: str | None
-    if _date_part(content[0].text) is not None or _date_head(content[0].text) is not None:
+    if _starts_dated(content):
         # copied from the rulings table down: no title, so no card (a date is no card's name)
         card, body = None, lines
         problems.append(Problem(source, content[0].number, "page has no title line naming its card (its first "
