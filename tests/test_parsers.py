@@ -465,3 +465,17 @@ def test_a_blog_post_under_its_date_is_not_a_rulings_table_without_a_title():
     result = pages.parse_card_page(text, "blog.txt", RESOLVE)
     assert not result.records
     assert [(p.line, "before the first date" in p.reason) for p in result.problems] == [(3, True)]
+
+
+def test_a_split_cards_rulings_which_mtgjson_repeats_on_each_face_are_taken_once():
+    # AtomicCards.json shape (mtgjson.com/data-models/card/card-atomic): one object per face, each named
+    # "Fire // Ice" with its faceName, each carrying the card's rulings
+    faces = [{"name": "Fire // Ice", "faceName": face, "side": side, "layout": "split",
+              "rulings": [{"date": "2020-11-10", "text": "Fire can target one or two creatures and/or players."},
+                          {"date": "2021-03-19", "text": "If you discard a split card, you've discarded one card."}]}
+             for face, side in (("Fire", "a"), ("Ice", "b"))]
+    import json
+    text = json.dumps({"meta": {"version": "5.2.2"}, "data": {"Fire // Ice": faces}}, indent=1)
+    result = mtgjson.parse(text, "AtomicCards.json")
+    assert [(r.card, r.date) for r in result.records] == [("Fire // Ice", "2020-11-10"), ("Fire // Ice", "2021-03-19")]
+    assert not result.problems
