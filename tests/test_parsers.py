@@ -479,3 +479,13 @@ def test_a_split_cards_rulings_which_mtgjson_repeats_on_each_face_are_taken_once
     result = mtgjson.parse(text, "AtomicCards.json")
     assert [(r.card, r.date) for r in result.records] == [("Fire // Ice", "2020-11-10"), ("Fire // Ice", "2021-03-19")]
     assert not result.problems
+
+
+def test_rulings_copied_as_markdown_table_rows_keep_their_dates_and_lose_their_bars():
+    text = ("Hooded Hydra\n\n| Date | Ruling |\n|---|---|\n"
+            "| 9/20/2014 | Hooded Hydra's last ability isn't a triggered ability. |\n"
+            "| 9/20/2014 | If Hooded Hydra is face down, it has no abilities. |\n")
+    result = pages.parse_card_page(text, "md.txt", RESOLVE)
+    assert [(r.line, r.date, r.text) for r in result.records] == [
+        (5, "2014-09-20", "Hooded Hydra's last ability isn't a triggered ability."),
+        (6, "2014-09-20", "If Hooded Hydra is face down, it has no abilities.")]

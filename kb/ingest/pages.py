@@ -44,10 +44,10 @@ def _lines(text: str) -> list[_Line]:
 _CELL_EDGES = re.compile(r"^\s*\|\s*|\s*\|\s*$")
 
 
-def _uncelled(line: _Line) -> _Line:
-    """A table row's line without the cell separators at its ends: a rulings table copied from a
+def _uncelled(text: str) -> str:
+    """A table row's text without the cell separators at its ends: a rulings table copied from a
     browser or a markdown view gives `9/20/2014 |` and `The ruling. |`, or `| 9/20/2014 | The ruling. |`."""
-    return _Line(line.number, _CELL_EDGES.sub("", line.text)) if "|" in line.text else line
+    return _CELL_EDGES.sub("", text) if "|" in text else text
 
 
 def _paragraphs(lines: list[_Line]) -> list[list[_Line]]:
@@ -77,7 +77,7 @@ def is_search_page(text: str) -> bool:
 
 def _date_part(line: str) -> str | None:
     """The date text of a date line (`• WotCJul 13, 2018` → `Jul 13, 2018`), or None for other lines."""
-    stripped = line.strip()
+    stripped = _uncelled(line.strip())
     if not stripped or len(stripped) > 40:
         return None
     m = _BULLET.match(stripped)
@@ -110,8 +110,9 @@ def _date_head(line: str) -> tuple[str, str] | None:
     (`_MIN_RULING_WORDS` words or more: `2018.07.13 (WotC)` is a date line, not a ruling); without a
     tab, bracket or separator, the longest run of leading words that is a date is taken.
     """
-    m = _BULLET.match(line.strip())
-    stripped = re.sub(r"^[•*·\-]\s*(?:WotC\s*)?|^WotC\s*", "", line.strip()) if m else line.strip()
+    line = _uncelled(line.strip())
+    m = _BULLET.match(line)
+    stripped = re.sub(r"^[•*·\-]\s*(?:WotC\s*)?|^WotC\s*", "", line) if m else line
     for pattern in (_HEAD_BRACKETED, _HEAD_SEPARATED):
         found = pattern.match(stripped)
         if found and looks_like_date(found.group("date")):
@@ -158,7 +159,7 @@ def _day_first(date_texts: list[str], sample: str) -> tuple[bool, bool]:
 
 def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = None) -> ParseResult:
     """Records of a card ruling page, and a problem for each unit that can't be used."""
-    lines = [_uncelled(line) for line in _lines(text)]
+    lines = _lines(text)
     content = [line for line in lines if line.text.strip()]
     if not content:
         return ParseResult((), (Problem(source, None, "empty page: no title and no rulings"),))
@@ -223,8 +224,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     # its last sentence (the next card's name on a page of several cards, a footer). Text after it and
     # before the next date is reported, never glued to the ruling; a card's name heading the next
     # dated rulings makes them that card's.
-    inline = False
-    closed = False
+    inline = closed = barred = False
     stray: list[_Line] = []
 
     def report_stray() -> None:
@@ -249,7 +249,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
             else:
-                chunk.append(line)
+                chunk.append(_Line(line.number, _uncelled(line.text)) if barred else line)
             continue
         flush()
         if stray and (named := _card_heading(stray[0].text, resolve_card)):
@@ -258,6 +258,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         report_stray()
         chunk = [_Line(line.number, rest)] if rest else []
         inline, closed = bool(rest), False
+        barred = "|" in line.text  # a table's row: its ruling's cell ends with a bar too
         seen_date, date_line = True, line.number
         try:
             date, date_error = parse_date(raw_date, day_first=day_first), None
