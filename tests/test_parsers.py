@@ -489,3 +489,27 @@ def test_rulings_copied_as_markdown_table_rows_keep_their_dates_and_lose_their_b
     assert [(r.line, r.date, r.text) for r in result.records] == [
         (5, "2014-09-20", "Hooded Hydra's last ability isn't a triggered ability."),
         (6, "2014-09-20", "If Hooded Hydra is face down, it has no abilities.")]
+
+
+@pytest.mark.parametrize("line, head", [
+    ("* Hooded Hydra's last ability isn't a triggered ability. Wizards of the Coast 2014-09-20",
+     ("2014-09-20", "Hooded Hydra's last ability isn't a triggered ability.")),
+    ("If it is face down, it has no abilities. (9/20/2014)", ("9/20/2014", "If it is face down, it has no abilities.")),
+    ("It stays on the battlefield until the rules update of July 13, 2018.", None),  # a date inside the sentence
+    ("Hooded Hydra 2014-09-20", None),  # no sentence before the date
+])
+def test_a_ruling_whose_date_ends_its_line_is_dated_with_it(line, head):
+    # the shape a public card viewer's template gives (`<li><span>ruling</span><span>source date</span></li>`)
+    assert pages._date_head(line) == head
+
+
+def test_a_saved_page_listing_each_ruling_before_its_source_and_date_gives_each_ruling():
+    html = ("<!DOCTYPE html><html><head><title>Hooded Hydra</title></head><body><ul>\n"
+            "<li><span>Hooded Hydra's last ability isn't a triggered ability.</span>\n"
+            "<span>Wizards of the Coast 2014-09-20</span></li>\n"
+            "<li><span>If Hooded Hydra leaves the battlefield while face down, you won't get any Snakes.</span>\n"
+            "<span>Wizards of the Coast 2014-09-20</span></li></ul></body></html>\n")
+    result = parse_text(html, "hydra.html", names=Corpus.default().names, match_clause=None)
+    assert [(r.line, r.card, r.date) for r in result.records] == [(2, "Hooded Hydra", "2014-09-20"),
+                                                                  (4, "Hooded Hydra", "2014-09-20")]
+    assert not result.problems

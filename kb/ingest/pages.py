@@ -104,7 +104,8 @@ _MIN_RULING_WORDS = 3  # the shortest real rulings: "It can't be countered."
 
 def _date_head(line: str) -> tuple[str, str] | None:
     """(date text, ruling text) of a line that starts with a date and goes on with the ruling
-    (`9/20/2014<TAB>Text`, `(2014-09-20) Text`, `Sep 20, 2014: Text`, `• 20.09.2014 Text`), else None.
+    (`9/20/2014<TAB>Text`, `(2014-09-20) Text`, `Sep 20, 2014: Text`, `• 20.09.2014 Text`), or that
+    ends with its date (`_date_tail`), else None.
 
     The date must be written like one (`looks_like_date`) and the rest must read like a sentence
     (`_MIN_RULING_WORDS` words or more: `2018.07.13 (WotC)` is a date line, not a ruling); without a
@@ -123,6 +124,30 @@ def _date_head(line: str) -> tuple[str, str] | None:
         head = " ".join(words[:n])
         if looks_like_date(head.rstrip(":,;")):
             return head.rstrip(":,;"), " ".join(words[n:])
+    return _date_tail(words)
+
+
+_SOURCE_JOINERS = frozenset("of the de la del der".split())
+
+
+def _date_tail(words: list[str]) -> tuple[str, str] | None:
+    """(date text, ruling text) of a ruling whose date ends its line, after its last sentence and
+    perhaps its source, as card sites list them (`The ruling. Wizards of the Coast 2014-09-20`,
+    `The ruling. (9/20/2014)`); None unless the text before reads as whole sentences."""
+    for n in range(min(_MAX_DATE_WORDS, len(words) - _MIN_RULING_WORDS), 0, -1):
+        tail = " ".join(words[-n:]).strip("()[]").strip()
+        if not looks_like_date(tail) or tail.endswith("."):
+            continue
+        before = words[:-n]
+        while before and before[-1] in ("-", "–", "—", ":", "|"):
+            before = before[:-1]
+        source = 0  # "Wizards of the Coast", "WotC", "Scryfall": who gave the ruling, not the ruling
+        while (before and source < 5 and not _ends_sentence(before[-1])
+               and (before[-1][:1].isupper() or before[-1] in _SOURCE_JOINERS)):
+            before, source = before[:-1], source + 1
+        if len(before) >= _MIN_RULING_WORDS and _ends_sentence(before[-1]):
+            return tail, " ".join(before)
+        return None
     return None
 
 
