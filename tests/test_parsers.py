@@ -513,3 +513,9 @@ def test_a_saved_page_listing_each_ruling_before_its_source_and_date_gives_each_
     assert [(r.line, r.card, r.date) for r in result.records] == [(2, "Hooded Hydra", "2014-09-20"),
                                                                   (4, "Hooded Hydra", "2014-09-20")]
     assert not result.problems
+
+
+def test_a_line_introducing_more_of_a_ruling_does_not_end_it():
+    text = "Lightform\n\nJul 13, 2018\nYou may turn it face up.\nExample:\nYou manifest a Forest. It stays face down.\n"
+    (record,) = pages.parse_card_page(text, "lightform.txt", RESOLVE).records
+    assert record.text == "You may turn it face up. Example: You manifest a Forest. It stays face down."

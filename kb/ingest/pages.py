@@ -306,8 +306,8 @@ def _ends_sentence(text: str) -> bool:
 def _is_heading(text: str) -> bool:
     """A short line that is no sentence: a card's name, a section heading, a footer link."""
     stripped = text.strip()
-    return (len(stripped.split()) <= 8 and not _ends_sentence(stripped) and not stripped.endswith((",", ";"))
-            and not stripped[:1].islower())
+    return (len(stripped.split()) <= 8 and not _ends_sentence(stripped) and not stripped.endswith((",", ";", ":"))
+            and not stripped[:1].islower())  # "Example:" introduces more of the ruling
 
 
 def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
