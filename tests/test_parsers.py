@@ -389,3 +389,133 @@ def test_release_notes_saved_as_html_give_a_ruling_per_list_item():
 ])
 def test_html_is_recognised_by_its_start_only(text, is_html):
     assert html_pages.looks_like_html(text) is is_html
+
+
+# ------------------------------------------------------------------------------- real pages (bench/results/real_pages.md)
+# Short excerpts of stored public pages; each test names its page.
+
+
+def test_a_rulings_table_copied_without_its_title_gives_each_row_month_first_and_no_card():
+    # gatherer.wizards.com/pages/Card/Details.aspx?multiverseid=677593: rows copied as `11/8/2024 |` and `ruling |`
+    result = pages.parse_card_page(page("gatherer_rows_no_title.txt"), "gatherer.txt", RESOLVE)
+    assert [(r.line, r.date, r.card) for r in result.records] == [(2, "2024-11-08", None), (4, "2024-11-08", None),
+                                                                  (6, "2024-11-08", None)]
+    assert not any("|" in r.text for r in result.records)
+    assert result.records[0].text.startswith("To cast this split card, choose one of its thirds")
+    assert all(p.ignored for p in result.problems)
+    assert any(p.line == 1 and "no title" in p.reason for p in result.problems)
+    assert any("month first" in p.reason for p in result.problems)
+
+
+@pytest.mark.parametrize("dates, sample, day_first", [
+    (["11/8/2024", "11/12/2019"], "The face-down spell is a 2/2 creature.", False),  # Gatherer, English
+    (["11/8/2024"], "Die verdeckte Kreatur ist eine 2/2-Kreatur und hat keinen Namen.", True),
+    (["08.11.2024"], "The face-down spell is a 2/2 creature.", True),  # dotted: day first anywhere
+    (["9/20/2014", "11/8/2024"], "Die verdeckte Kreatur ist eine 2/2-Kreatur.", False),  # 20 can't be a month
+    (["13/07/2018", "11/8/2024"], "The face-down spell is a 2/2 creature.", True),
+])
+def test_a_page_whose_numeric_dates_are_all_ambiguous_reads_them_as_its_language_writes_them(dates, sample, day_first):
+    assert pages._day_first(dates, sample)[0] is day_first
+
+
+def test_a_page_of_several_cards_gives_each_card_its_rulings_and_reports_the_text_between():
+    # mtg.deckanalyzer.com/?shared/5f613df012add4.01225348: card name, format legalities, then dated rulings
+    result = pages.parse_card_page(page("multi_card_page.txt"), "deck.txt", RESOLVE)
+    assert [(r.line, r.card, r.date) for r in result.records] == [
+        (9, "Auspicious Starrix", "2020-04-17"), (11, "Auspicious Starrix", "2020-04-17"),
+        (13, "Auspicious Starrix", "2020-04-17"), (22, "Beanstalk Giant", "2019-10-04"),
+        (24, "Beanstalk Giant", "2019-10-04")]
+    assert result.records[2].text.endswith("already played your land for the turn.")  # nothing glued to it
+    assert [(p.line, p.reason.split(":")[0]) for p in result.problems] == [
+        (2, "text before the first date line skipped"), (15, "text after a ruling and under no date skipped")]
+
+
+def test_a_footer_after_a_ruling_under_its_own_date_line_is_reported_not_glued():
+    text = ("Lightform\n\nJul 13, 2018\nIf Lightform leaves the battlefield, the face-down creature stays.\n\n"
+            "Wizards of the Coast\nTerms of Use\n")
+    result = pages.parse_card_page(text, "lightform.txt", RESOLVE)
+    assert [r.text for r in result.records] == [
+        "If Lightform leaves the battlefield, the face-down creature stays."]
+    assert [(p.line, "under no date" in p.reason) for p in result.problems] == [(6, True)]
+
+
+def test_set_faqs_from_before_they_were_called_release_notes_are_release_notes():
+    # daeghnao.com/magic/setfaqs/shm.html (line breaks restored), "Document last modified April 17, 2008"
+    text = page("shm_faq_excerpt.txt")
+    assert detect_format(text) is Format.RELEASE_NOTES
+    result = notes.parse_release_notes(text, "shm.txt", RESOLVE)
+    assert [(r.line, r.date, r.card) for r in result.records] == [(20, "2008-04-17", None)]  # a general note
+
+
+@pytest.mark.parametrize("line, date", [
+    ("**107.3g**", None),  # magic.wizards.com update bulletin, a CR change in bold
+    ("***Returning Mechanic: Hybrid***", None),
+    ("*Jul 13, 2018*", "Jul 13, 2018"),
+    ("* Jul 13, 2018", "Jul 13, 2018"),
+    ("• WotCJul 13, 2018", "Jul 13, 2018"),
+])
+def test_a_heading_in_bold_is_no_date_line_but_a_bulleted_or_emphasised_date_is(line, date):
+    assert pages._date_part(line) == date
+
+
+def test_a_blog_post_under_its_date_is_not_a_rulings_table_without_a_title():
+    # mtghilfe.blogspot.com/2023/01: a post's date, its heading, then prose: no dated ruling in it
+    text = ("Dienstag, 31. Januar 2023\n\nMechaniken Teil 32: Morph / Megamorph / Manifest\n\n"
+            "Schlagt mich nicht, aber ich packe diese Fähigkeiten zusammen da sie sehr ähnlich sind.\n")
+    result = pages.parse_card_page(text, "blog.txt", RESOLVE)
+    assert not result.records
+    assert [(p.line, "before the first date" in p.reason) for p in result.problems] == [(3, True)]
+
+
+def test_a_split_cards_rulings_which_mtgjson_repeats_on_each_face_are_taken_once():
+    # AtomicCards.json shape (mtgjson.com/data-models/card/card-atomic): one object per face, each named
+    # "Fire // Ice" with its faceName, each carrying the card's rulings
+    faces = [{"name": "Fire // Ice", "faceName": face, "side": side, "layout": "split",
+              "rulings": [{"date": "2020-11-10", "text": "Fire can target one or two creatures and/or players."},
+                          {"date": "2021-03-19", "text": "If you discard a split card, you've discarded one card."}]}
+             for face, side in (("Fire", "a"), ("Ice", "b"))]
+    import json
+    text = json.dumps({"meta": {"version": "5.2.2"}, "data": {"Fire // Ice": faces}}, indent=1)
+    result = mtgjson.parse(text, "AtomicCards.json")
+    assert [(r.card, r.date) for r in result.records] == [("Fire // Ice", "2020-11-10"), ("Fire // Ice", "2021-03-19")]
+    assert not result.problems
+
+
+def test_rulings_copied_as_markdown_table_rows_keep_their_dates_and_lose_their_bars():
+    text = ("Hooded Hydra\n\n| Date | Ruling |\n|---|---|\n"
+            "| 9/20/2014 | Hooded Hydra's last ability isn't a triggered ability. |\n"
+            "| 9/20/2014 | If Hooded Hydra is face down, it has no abilities. |\n")
+    result = pages.parse_card_page(text, "md.txt", RESOLVE)
+    assert [(r.line, r.date, r.text) for r in result.records] == [
+        (5, "2014-09-20", "Hooded Hydra's last ability isn't a triggered ability."),
+        (6, "2014-09-20", "If Hooded Hydra is face down, it has no abilities.")]
+
+
+@pytest.mark.parametrize("line, head", [
+    ("* Hooded Hydra's last ability isn't a triggered ability. Wizards of the Coast 2014-09-20",
+     ("2014-09-20", "Hooded Hydra's last ability isn't a triggered ability.")),
+    ("If it is face down, it has no abilities. (9/20/2014)", ("9/20/2014", "If it is face down, it has no abilities.")),
+    ("It stays on the battlefield until the rules update of July 13, 2018.", None),  # a date inside the sentence
+    ("Hooded Hydra 2014-09-20", None),  # no sentence before the date
+])
+def test_a_ruling_whose_date_ends_its_line_is_dated_with_it(line, head):
+    # the shape a public card viewer's template gives (`<li><span>ruling</span><span>source date</span></li>`)
+    assert pages._date_head(line) == head
+
+
+def test_a_saved_page_listing_each_ruling_before_its_source_and_date_gives_each_ruling():
+    html = ("<!DOCTYPE html><html><head><title>Hooded Hydra</title></head><body><ul>\n"
+            "<li><span>Hooded Hydra's last ability isn't a triggered ability.</span>\n"
+            "<span>Wizards of the Coast 2014-09-20</span></li>\n"
+            "<li><span>If Hooded Hydra leaves the battlefield while face down, you won't get any Snakes.</span>\n"
+            "<span>Wizards of the Coast 2014-09-20</span></li></ul></body></html>\n")
+    result = parse_text(html, "hydra.html", names=Corpus.default().names, match_clause=None)
+    assert [(r.line, r.card, r.date) for r in result.records] == [(2, "Hooded Hydra", "2014-09-20"),
+                                                                  (4, "Hooded Hydra", "2014-09-20")]
+    assert not result.problems
+
+
+def test_a_line_introducing_more_of_a_ruling_does_not_end_it():
+    text = "Lightform\n\nJul 13, 2018\nYou may turn it face up.\nExample:\nYou manifest a Forest. It stays face down.\n"
+    (record,) = pages.parse_card_page(text, "lightform.txt", RESOLVE).records
+    assert record.text == "You may turn it face up. Example: You manifest a Forest. It stays face down."

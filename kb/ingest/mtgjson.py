@@ -94,6 +94,9 @@ def parse(text: str, source: str) -> ParseResult:
     # come from the English file's foreign names instead (kb.cards joins them by multiverseid)
     printed = is_printed_set(doc)
     card_names: list[CardName] = []
+    # MTGJSON repeats a card's rulings on each of its faces (a split or double-faced card is one object
+    # per face, each named "Fire // Ice"): a ruling is taken from the first face that gives it
+    by_face: dict[tuple[str, str, str], str] = {}
     for card in cards:
         raw_name = card["name"]
         card_line = lines.find(json.dumps(raw_name, ensure_ascii=False) if isinstance(raw_name, str) else '"name"')
@@ -123,6 +126,11 @@ def parse(text: str, source: str) -> ParseResult:
                 problems.append(Problem(source, line, f"ruling of {name} skipped: {len(raw)} characters, "
                                         f"over the limit of {MAX_RULING_CHARS}"))
                 continue
+            face = card.get("faceName")
+            if isinstance(face, str):
+                key = (name, str(ruling.get("date", "")), raw)
+                if by_face.setdefault(key, face) != face:
+                    continue  # the same ruling on the card's other face
             try:
                 iso = parse_date(str(ruling.get("date", "")))
             except DateFormatError as e:

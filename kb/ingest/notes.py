@@ -1,6 +1,7 @@
 """Release notes (the set FAQ documents most rulings come from), saved or copied as text.
 
-A release-notes document has a title naming it (`Fate Reforged Release Notes`), a date it was last
+A release-notes document has a title naming it (`Fate Reforged Release Notes`, or before 2013
+`Shadowmoor Frequently Asked Questions`), a date it was last
 modified, sections of general notes about the set's mechanics, and card blocks: the card's name,
 its mana cost, type line and rules text, then its rulings as bullets (`* ...`, `• ...`). Each bullet
 is a ruling dated with the document: of the card whose block it follows, or of no card when it is
@@ -16,7 +17,9 @@ from kb.lang import detect
 from kb.model import Kind, ParseResult, Problem, Record
 from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, normalize_text, parse_date
 
-_TITLE = re.compile(r"release[\s-]*notes|versionshinweise|notas\s+de(?:\s+la)?\s+(?:versi[oó]n|publicaci[oó]n|lanzamiento)",
+# Set FAQs were called "Frequently Asked Questions" before they were renamed release notes (2013).
+_TITLE = re.compile(r"release[\s-]*notes|versionshinweise|notas\s+de(?:\s+la)?\s+(?:versi[oó]n|publicaci[oó]n|lanzamiento)"
+                    r"|frequently\s+asked\s+questions|\bFAQs?\b|preguntas\s+frecuentes|h[äa]ufig\s+gestellte\s+fragen",
                     re.IGNORECASE)
 _BULLET = re.compile(r"^\s*[*•·]\s+(?P<text>\S.*)$")
 _HEADING = re.compile(r"^\s*(?:#+\s*|[-=]{3,}\s*$)")

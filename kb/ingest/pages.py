@@ -41,6 +41,15 @@ def _lines(text: str) -> list[_Line]:
     return [_Line(i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), start=1)]
 
 
+_CELL_EDGES = re.compile(r"^\s*\|\s*|\s*\|\s*$")
+
+
+def _uncelled(text: str) -> str:
+    """A table row's text without the cell separators at its ends: a rulings table copied from a
+    browser or a markdown view gives `9/20/2014 |` and `The ruling. |`, or `| 9/20/2014 | The ruling. |`."""
+    return _CELL_EDGES.sub("", text) if "|" in text else text
+
+
 def _paragraphs(lines: list[_Line]) -> list[list[_Line]]:
     paras: list[list[_Line]] = []
     current: list[_Line] = []
@@ -68,16 +77,23 @@ def is_search_page(text: str) -> bool:
 
 def _date_part(line: str) -> str | None:
     """The date text of a date line (`• WotCJul 13, 2018` → `Jul 13, 2018`), or None for other lines."""
-    stripped = line.strip()
+    stripped = _uncelled(line.strip())
     if not stripped or len(stripped) > 40:
         return None
     m = _BULLET.match(stripped)
     candidate = m.group("date") if m else stripped
     if looks_like_date(candidate):
         return candidate
+    emphasis = _EMPHASIS.match(stripped)
+    if emphasis:  # `**107.3g**`, `***Returning Mechanic***`: a heading in bold, not a bullet
+        inner = stripped.strip(emphasis.group(1)[0]).strip()
+        return inner if looks_like_date(inner) else None
     if (stripped[0] in "•*·" or "WotC" in stripped) and _date_head(stripped) is None:
         return candidate  # a bullet line whose date we may not know: let parse_date say why
     return None
+
+
+_EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})\S.*\S\1$")
 
 
 _HEAD_BRACKETED = re.compile(r"^[(\[](?P<date>[^()\[\]]{6,32})[)\]]\s*(?:[:|\-–—]\s*)?(?P<rest>\S.*)$")
@@ -88,14 +104,16 @@ _MIN_RULING_WORDS = 3  # the shortest real rulings: "It can't be countered."
 
 def _date_head(line: str) -> tuple[str, str] | None:
     """(date text, ruling text) of a line that starts with a date and goes on with the ruling
-    (`9/20/2014<TAB>Text`, `(2014-09-20) Text`, `Sep 20, 2014: Text`, `• 20.09.2014 Text`), else None.
+    (`9/20/2014<TAB>Text`, `(2014-09-20) Text`, `Sep 20, 2014: Text`, `• 20.09.2014 Text`), or that
+    ends with its date (`_date_tail`), else None.
 
     The date must be written like one (`looks_like_date`) and the rest must read like a sentence
     (`_MIN_RULING_WORDS` words or more: `2018.07.13 (WotC)` is a date line, not a ruling); without a
     tab, bracket or separator, the longest run of leading words that is a date is taken.
     """
-    m = _BULLET.match(line.strip())
-    stripped = re.sub(r"^[•*·\-]\s*(?:WotC\s*)?|^WotC\s*", "", line.strip()) if m else line.strip()
+    line = _uncelled(line.strip())
+    m = _BULLET.match(line)
+    stripped = re.sub(r"^[•*·\-]\s*(?:WotC\s*)?|^WotC\s*", "", line) if m else line
     for pattern in (_HEAD_BRACKETED, _HEAD_SEPARATED):
         found = pattern.match(stripped)
         if found and looks_like_date(found.group("date")):
@@ -106,18 +124,62 @@ def _date_head(line: str) -> tuple[str, str] | None:
         head = " ".join(words[:n])
         if looks_like_date(head.rstrip(":,;")):
             return head.rstrip(":,;"), " ".join(words[n:])
+    return _date_tail(words)
+
+
+_SOURCE_JOINERS = frozenset("of the de la del der".split())
+
+
+def _date_tail(words: list[str]) -> tuple[str, str] | None:
+    """(date text, ruling text) of a ruling whose date ends its line, after its last sentence and
+    perhaps its source, as card sites list them (`The ruling. Wizards of the Coast 2014-09-20`,
+    `The ruling. (9/20/2014)`); None unless the text before reads as whole sentences."""
+    for n in range(min(_MAX_DATE_WORDS, len(words) - _MIN_RULING_WORDS), 0, -1):
+        tail = " ".join(words[-n:]).strip("()[]").strip()
+        if not looks_like_date(tail) or tail.endswith("."):
+            continue
+        before = words[:-n]
+        while before and before[-1] in ("-", "–", "—", ":", "|"):
+            before = before[:-1]
+        source = 0  # "Wizards of the Coast", "WotC", "Scryfall": who gave the ruling, not the ruling
+        while (before and source < 5 and not _ends_sentence(before[-1])
+               and (before[-1][:1].isupper() or before[-1] in _SOURCE_JOINERS)):
+            before, source = before[:-1], source + 1
+        if len(before) >= _MIN_RULING_WORDS and _ends_sentence(before[-1]):
+            return tail, " ".join(before)
+        return None
     return None
 
 
-def _day_first(date_texts: list[str]) -> bool:
-    """Whether a page writes numeric dates day first, judged from the unambiguous ones."""
+_SHORT_NUMERIC = re.compile(r"^(\d{1,2})([/.\-])(\d{1,2})[/.\-]\d{2,4}$")
+
+
+def _starts_dated(content: list[_Line]) -> bool:
+    """Whether a page's first line is already one of its dated rulings (rows copied without the page's
+    title), not a title: it is a date and more dates follow (a blog post under its date has one)."""
+    def dated(line: _Line) -> bool:
+        return _date_part(line.text) is not None or _date_head(line.text) is not None
+
+    return dated(content[0]) and any(dated(line) for line in content[1:])
+
+
+def _day_first(date_texts: list[str], sample: str) -> tuple[bool, bool]:
+    """(whether a page writes numeric dates day first, whether that was a guess): judged from the
+    unambiguous ones (`13/07/2018`); when every one is ambiguous (`11/8/2024`), dotted dates are day
+    first (`08.11.2024`), and slashed ones month first on an English page (Gatherer, the English
+    source of numeric dates, writes 9/20/2014) and day first on a German or Spanish one."""
+    ambiguous = []
     for raw in date_texts:
-        m = re.match(r"^(\d{1,2})[/.\-](\d{1,2})[/.\-]\d{2,4}$", raw)
+        m = _SHORT_NUMERIC.match(raw)
         if m and int(m.group(1)) > 12:
-            return True
-        if m and int(m.group(2)) > 12:
-            return False
-    return True
+            return True, False
+        if m and int(m.group(3)) > 12:
+            return False, False
+        if m:
+            ambiguous.append(m.group(2))
+    if not ambiguous or "." in ambiguous:
+        return True, False
+    return detect(sample) is not Lang.EN, True
 
 
 def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = None) -> ParseResult:
@@ -129,14 +191,25 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     if is_undecodable(content[0].text):
         return ParseResult((), (Problem(source, content[0].number,
                                         f"page skipped: its title line has {UNDECODABLE_REASON}"),))
-    title = normalize_text(content[0].text)
-    card = (_card_in_title(title, resolve_card) if resolve_card else None) or title
-    body = [line for line in lines if line.number > content[0].number]
-    date_texts = [d for line in body if (d := _date_part(line.text) or (_date_head(line.text) or (None,))[0])]
-    day_first = _day_first(date_texts)
-
     records: list[Record] = []
     problems: list[Problem] = []
+    card: str | None
+    if _starts_dated(content):
+        # copied from the rulings table down: no title, so no card (a date is no card's name)
+        card, body = None, lines
+        problems.append(Problem(source, content[0].number, "page has no title line naming its card (its first "
+                                "line is a ruling's date): its rulings are kept without a card", ignored=True))
+    else:
+        title = normalize_text(content[0].text)
+        card = (_card_in_title(title, resolve_card) if resolve_card else None) or title
+        body = [line for line in lines if line.number > content[0].number]
+    date_texts = [d for line in body if (d := _date_part(line.text) or (_date_head(line.text) or (None,))[0])]
+    day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
+    if guessed:
+        problems.append(Problem(source, None, "every numeric date on the page could be day or month first: read "
+                                f"{'day' if day_first else 'month'} first, as "
+                                f"{'German and Spanish' if day_first else 'English'} pages write them", ignored=True))
+
     seen_date = False
     date: str | None = None
     date_error: str | None = None
@@ -171,9 +244,12 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         records.append(Record(text=clean, original=original, lang=detect(clean), date=date,
                               source=source, line=first, kind=Kind.RULING, card=card))
 
-    # A ruling that starts on its date's line ends at the first blank line: text after it and before
-    # the next date (a page's footer, a note) is reported, never glued to the ruling.
-    inline = False
+    # A ruling ends at the next date, and earlier where the page shows it has ended: a ruling that
+    # starts on its date's line ends at the first blank line, any ruling at a heading-like line after
+    # its last sentence (the next card's name on a page of several cards, a footer). Text after it and
+    # before the next date is reported, never glued to the ruling; a card's name heading the next
+    # dated rulings makes them that card's.
+    inline = closed = barred = False
     stray: list[_Line] = []
 
     def report_stray() -> None:
@@ -190,16 +266,24 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             if not line.text.strip():
                 if inline and chunk:
                     flush()
-                    chunk, date_line = [], 0
-            elif inline and not chunk:
+                    chunk, date_line, closed = [], 0, True
+            elif closed:
+                stray.append(line)
+            elif seen_date and chunk and _ends_sentence(chunk[-1].text) and _is_heading(line.text):
+                flush()
+                chunk, date_line, closed = [], 0, True
                 stray.append(line)
             else:
-                chunk.append(line)
+                chunk.append(_Line(line.number, _uncelled(line.text)) if barred else line)
             continue
         flush()
+        if stray and (named := _card_heading(stray[0].text, resolve_card)):
+            card = named
+            stray.pop(0)
         report_stray()
         chunk = [_Line(line.number, rest)] if rest else []
-        inline = bool(rest)
+        inline, closed = bool(rest), False
+        barred = "|" in line.text  # a table's row: its ruling's cell ends with a bar too
         seen_date, date_line = True, line.number
         try:
             date, date_error = parse_date(raw_date, day_first=day_first), None
@@ -210,6 +294,33 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
     return ParseResult(tuple(records), tuple(problems))
+
+
+_NAME_JOINERS = frozenset("of the to a an and in on for from with at by // de del la el los las y der die das und von zu".split())
+
+
+def _ends_sentence(text: str) -> bool:
+    return text.rstrip().endswith((".", "!", "?", '"', "”", "“", "»", ")"))
+
+
+def _is_heading(text: str) -> bool:
+    """A short line that is no sentence: a card's name, a section heading, a footer link."""
+    stripped = text.strip()
+    return (len(stripped.split()) <= 8 and not _ends_sentence(stripped) and not stripped.endswith((",", ";", ":"))
+            and not stripped[:1].islower())  # "Example:" introduces more of the ruling
+
+
+def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
+    """The card a heading line names: a card the names know, else a short line written like a card's
+    name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`)."""
+    name = normalize_text(text)
+    found = resolve_card(name) if resolve_card and name else None
+    if found:
+        return found
+    words = name.split()
+    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name:
+        return None
+    return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
 
 
 _TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s)\s*")
