@@ -111,3 +111,18 @@ def test_search_lexicon_extends_glossary_concepts_and_its_digest() -> None:
     bundled = CORPUS.glossary
     assert bundled.digest == CORPUS.glossary_digest  # an index records the merged glossary it used
     assert "durchmischen" in next(c for c in bundled.concepts if c.id == "distinguish").terms[Lang.DE]
+
+
+def test_the_oracle_cards_rules_tokens_are_derived_once_while_their_inputs_are_unchanged(kb_home, monkeypatch):
+    """An index build derives every Oracle card's rules tokens (seconds); the next build of the same
+    corpus takes them from the cache, and gets the same card index."""
+    import kb.search.cardnames as cardnames
+    from kb.search.index import default_card_index
+
+    calls: list[int] = []
+    real = cardnames.card_expansions
+    monkeypatch.setattr(cardnames, "card_expansions", lambda *a, **k: calls.append(1) or real(*a, **k))
+    first = default_card_index([], CORPUS)
+    again = default_card_index([], CORPUS)
+    assert calls == [1]
+    assert again.expand == first.expand and "Lightning Bolt" in first.expand
