@@ -82,7 +82,8 @@ class Oracle:
     def add(self, card: OracleCard) -> None:
         self.cards.setdefault(card.name, card)
         for local in card.names.values():
-            self._index.setdefault(name_key(local), card.name)
+            if name_key(local):  # "_____" (Unhinged) has no letters to look it up by
+                self._index.setdefault(name_key(local), card.name)
 
     def __len__(self) -> int:
         return len(self.cards)
@@ -92,7 +93,8 @@ class Oracle:
 
     def get(self, name: str) -> OracleCard | None:
         """The card called `name` in English, German or Spanish (case and accents ignored)."""
-        english = self._index.get(name_key(name))
+        key = name_key(name)
+        english = self._index.get(key) if key else None  # "[/]" is no name
         return self.cards.get(english) if english else None
 
     def card(self, name: str) -> OracleCard:

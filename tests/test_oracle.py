@@ -32,6 +32,7 @@ def test_any_language_name_finds_the_card(oracle, name):
 
 def test_unknown_card_is_not_found(oracle):
     assert oracle.get("Lightfrom") is None
+    assert oracle.get("[/]") is None and oracle.get("") is None  # no letters: no name ("_____" has none either)
     with pytest.raises(NotFoundError):
         oracle.card("No Such Card")
 
