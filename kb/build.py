@@ -17,7 +17,7 @@ from kb.errors import InputError, StoreError
 from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
 from kb.model import Entry, ParseResult, Problem
-from kb.store.cache import cached
+from kb.store.cache import cached, memo_map, module_files
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
 # Called with (stage, done, total) as a build advances; the CLI draws it as a progress bar.
@@ -200,7 +200,6 @@ def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | N
     from kb import model
     from kb.cr import links
     from kb.cr.load import cache_inputs
-    from kb.store.cache import memo_map
 
     folder = corpus.folder
     # what the parsed CR derives from (its texts, kb/cr/, kb/normalize.py), and the linker's own inputs
@@ -257,8 +256,6 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
 
     items = list(library)
     if memo_inputs:
-        from kb.store.cache import memo_map
-
         results = memo_map("parse", memo_inputs, items,
                            lambda item: f"{item[0]}\0{hashlib.sha256(item[1]).hexdigest()}", compute)
     else:
@@ -279,8 +276,7 @@ def parse_inputs(corpus: Corpus) -> list[Path]:
     from kb.cr.load import cache_inputs
     from kb.oracle import oracle_path
 
-    modules = (model, lang, cards, normalize, paths, errors)
-    code = [*Path(ingest.__file__).parent.glob("*.py"), *(Path(str(m.__file__)) for m in modules)]
+    code = module_files(ingest, model, lang, cards, normalize, paths, errors)
     oracle = [oracle_path(corpus.folder)] if oracle_path(corpus.folder).is_file() else []
     return sorted({*code, *cache_inputs(corpus.folder), corpus.folder / "card-names.json", *oracle})
 

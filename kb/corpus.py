@@ -177,11 +177,10 @@ class Corpus:
         (remembered in the cache while the check and card files and the rules model are unchanged)."""
         from kb import checks, game, model, normalize
         from kb.checks import load_checks
-        from kb.store.cache import cached
+        from kb.store.cache import cached, module_files
 
-        code = [*Path(checks.__file__).parent.glob("*.py"), *Path(game.__file__).parent.glob("*.py"),
-                Path(str(model.__file__)), Path(str(normalize.__file__))]
-        inputs = [*self.check_files(), *sorted((self.folder / "cards").glob("*.yaml")), *sorted(code)]
+        code = module_files(checks, game, model, normalize)
+        inputs = [*self.check_files(), *sorted((self.folder / "cards").glob("*.yaml")), *code]
         return cached("checkset", inputs, lambda: load_checks(self.check_files(), self.cards))
 
     def check_files(self) -> list[Path]:

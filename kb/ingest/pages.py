@@ -127,6 +127,15 @@ def _date_head(line: str) -> tuple[str, str] | None:
     return _date_tail(words)
 
 
+def _dated(line: str) -> tuple[str | None, str | None]:
+    """(date text, ruling text on the same line) of a line: (date, None) for a date line, (date,
+    ruling) for a line that starts or ends with its date, (None, None) for any other line."""
+    raw = _date_part(line)
+    if raw is None and (head := _date_head(line)) is not None:
+        return head
+    return raw, None
+
+
 _SOURCE_JOINERS = frozenset("of the de la del der".split())
 
 
@@ -158,7 +167,7 @@ def _starts_dated(content: list[_Line]) -> bool:
     """Whether a page's first line is already one of its dated rulings (rows copied without the page's
     title), not a title: it is a date and more dates follow (a blog post under its date has one)."""
     def dated(line: _Line) -> bool:
-        return _date_part(line.text) is not None or _date_head(line.text) is not None
+        return _dated(line.text)[0] is not None
 
     return dated(content[0]) and any(dated(line) for line in content[1:])
 
@@ -203,7 +212,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         title = normalize_text(content[0].text)
         card = (_card_in_title(title, resolve_card) if resolve_card else None) or title
         body = [line for line in lines if line.number > content[0].number]
-    date_texts = [d for line in body if (d := _date_part(line.text) or (_date_head(line.text) or (None,))[0])]
+    units = [(line, *_dated(line.text)) for line in body]  # each line's date read once
+    date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
     if guessed:
         problems.append(Problem(source, None, "every numeric date on the page could be day or month first: read "
@@ -258,10 +268,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                     f"{_clip(' '.join(line.text.strip() for line in stray))}"))
             stray.clear()
 
-    for line in body:
-        raw_date, rest = _date_part(line.text), None
-        if raw_date is None and (head := _date_head(line.text)) is not None:
-            raw_date, rest = head
+    for line, raw_date, rest in units:
         if raw_date is None:
             if not line.text.strip():
                 if inline and chunk:

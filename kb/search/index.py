@@ -60,7 +60,8 @@ from kb.search.text import tokenize
 
 # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
 # docs.json as arrays, no dense.faiss (nothing read it); 5: entries.npz's names_card, bm25.npz
-# with an idf per kind; 6: cards.json's rules tokens carry the Oracle concepts (kb.search.question)
+# with an idf per kind; 6: cards.json's rules tokens carry the Oracle concepts (kb.search.question);
+# 7: each text's BM25 concept tokens found by its own language's glossary terms
 SCHEMA_VERSION = 7
 
 
@@ -367,12 +368,12 @@ def default_card_index(entries: Sequence[Entry], corpus: Corpus, glossary: Gloss
     from kb import normalize, oracle
     from kb.oracle import oracle_path
     from kb.search import cardnames, question, text
-    from kb.store.cache import cached
+    from kb.store.cache import cached, module_files
 
     # The Oracle cards' rules tokens: kept in the cache while the Oracle file, the associations and
     # the code that derives them are unchanged (`key` names the CR's glossary terms).
     inputs = [p for p in (oracle_path(corpus.folder), corpus.folder / ASSOCIATIONS_FILE) if p.is_file()]
-    inputs += [Path(str(m.__file__)) for m in (cardnames, question, text, normalize, oracle)]
+    inputs += module_files(cardnames, question, text, normalize, oracle)
 
     def remember(key: str, compute: Callable[[], dict[str, list[str]]]) -> dict[str, list[str]]:
         return cached(f"cardtokens{key}", inputs, compute)

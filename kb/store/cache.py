@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import pickle
 from pathlib import Path
+from types import ModuleType
 from typing import Callable, Iterable, Sequence, TypeVar, cast
 
 from kb.normalize import write_atomic
@@ -20,6 +21,16 @@ from kb.normalize import write_atomic
 T = TypeVar("T")
 U = TypeVar("U")
 V = TypeVar("V")
+
+
+def module_files(*modules: ModuleType) -> list[Path]:
+    """The source files of `modules`, as inputs of a cached value: a package's every module, a
+    module's own file (so a change to the code that derives a value makes it stale)."""
+    files: set[Path] = set()
+    for module in modules:
+        path = Path(str(module.__file__))
+        files.update(path.parent.glob("*.py") if path.name == "__init__.py" else [path])
+    return sorted(files)
 
 
 def key_of(paths: Iterable[Path]) -> str:
