@@ -24,9 +24,6 @@ from kb.search.glossary import Glossary
 from kb.search.question import IMPLIED_WEIGHT, QueryPlan, plan, split_concepts
 from kb.search.text import tokenize
 
-# 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
-# docs.json as arrays, no dense.faiss (nothing read it); 5: entries.npz's names_card, bm25.npz
-# with an idf per kind
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
 from kb.search.index import (CARDS_FILE, FIX, GLOSSARY_FILE, LANG_BITS, EntryTable, _embedder_identity,
                              _read_checked, default_card_index, read_index)
