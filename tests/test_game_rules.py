@@ -884,3 +884,27 @@ def test_905_a_card_revealed_as_drafted_is_revealed_then_removed() -> None:
     d.add_drafted("you", "Cogwork Grinder", face_up=True)
     d.draft("you", "Spy Card", remove_with="Cogwork Grinder")
     assert "Spy Card" in d.revealed and d.seen["Spy Card"] == {"you", "opponent"} and "Spy Card" not in d.face_up
+
+
+# ---- concepts added for the peer engine's face-down tests (bench/results/peer_engine_checks.md) ----
+
+REALITY_SHIFT = card_from_data({
+    "name": "Reality Shift", "mana_cost": "{1}{U}", "types": ["Instant"],
+    "abilities": [{"effect": "exile", "target": "creature"}, {"effect": "manifest", "target": "creature"}],
+})
+
+
+def test_608_2h_its_controller_manifests_is_the_targets_controller_as_it_last_existed() -> None:
+    """"Exile target creature. Its controller manifests": the exiled creature's controller (its
+    last known information, 608.2h) manifests, not the spell's controller."""
+    g = game()
+    g.add_card("Reality Shift", REALITY_SHIFT, "you", Zone.HAND)
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.BATTLEFIELD)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.LIBRARY)
+    g.add_card("Forest", CARDS["Forest"], "you", Zone.LIBRARY)
+    g.cast("you", "Reality Shift", targets=["Grizzly Bears"])
+    g.resolve()
+    assert g.obj("Grizzly Bears").zone is Zone.EXILE
+    bear = g.obj("Runeclaw Bear")
+    assert bear.zone is Zone.BATTLEFIELD and bear.face_down and bear.controller == "opponent"
+    assert g.obj("Forest").zone is Zone.LIBRARY

@@ -1633,7 +1633,9 @@ def _form(g: Game, r: _Resolving) -> None:
 
 
 def _manifest_effect(g: Game, r: _Resolving) -> None:
-    g.manifest(r.controller, r.ability.count)
+    # "Its controller manifests": the target's controller as it last existed (608.2h)
+    for who in [t.controller for t in r.targets] or [r.controller]:
+        g.manifest(who, r.ability.count)
 
 
 def _manifest_dread_effect(g: Game, r: _Resolving) -> None:
