@@ -908,3 +908,76 @@ def test_608_2h_its_controller_manifests_is_the_targets_controller_as_it_last_ex
     bear = g.obj("Runeclaw Bear")
     assert bear.zone is Zone.BATTLEFIELD and bear.face_down and bear.controller == "opponent"
     assert g.obj("Forest").zone is Zone.LIBRARY
+
+
+FOUNDRY_STREET_DENIZEN = card_from_data({
+    "name": "Foundry Street Denizen", "mana_cost": "{R}", "colors": ["R"], "types": ["Creature"], "pt": "1/1",
+    "abilities": [{"when": "another_creature_enters", "effect": "nothing",
+                   "filter": {"colors": ["R"], "controller": "you"}}],
+})
+GORE_SWINE = card_from_data({"name": "Gore Swine", "mana_cost": "{2}{R}", "colors": ["R"], "types": ["Creature"],
+                             "pt": "4/1"})
+
+
+def test_603_2_trigger_condition_sees_a_face_down_creature_by_its_face_down_values() -> None:
+    """"Whenever another red creature enters under your control": a manifested red creature card
+    is a colourless 2/2 (708.2a), so it doesn't trigger; the same card entering face up does."""
+    g = game()
+    g.add_card("Foundry Street Denizen", FOUNDRY_STREET_DENIZEN, "you", Zone.BATTLEFIELD)
+    g.add_card("Gore Swine", GORE_SWINE, "you", Zone.LIBRARY)
+    g.manifest("you")
+    assert g.stack == []
+    g.move("Gore Swine", Zone.HAND)
+    g.cast("you", "Gore Swine")
+    g.resolve()
+    assert [s.source_label for s in g.stack] == ["Foundry Street Denizen"]
+
+
+def test_603_2_trigger_condition_controller_is_relative_to_the_ability() -> None:
+    g = game()
+    g.add_card("Foundry Street Denizen", FOUNDRY_STREET_DENIZEN, "you", Zone.BATTLEFIELD)
+    g.add_card("Gore Swine", GORE_SWINE, "opponent", Zone.HAND)
+    g.cast("opponent", "Gore Swine")
+    g.resolve()
+    assert g.stack == []
+
+
+SOLDIER_OF_THE_PANTHEON = card_from_data({
+    "name": "Soldier of the Pantheon", "mana_cost": "{W}", "colors": ["W"], "types": ["Creature"], "pt": "2/1",
+    "abilities": [{"when": "spell_cast", "effect": "nothing", "filter": {"multicolored": True, "controller": "opponent"}}],
+})
+
+
+def test_601_2i_a_face_down_spell_is_cast_but_colourless() -> None:
+    """"Whenever an opponent casts a multicolored spell": casting a face-down spell is casting a
+    spell (601.2i), but the spell is colourless (708.2a); the same card cast face up triggers."""
+    g = game(hand=["Abzan Guide"])
+    g.add_card("Soldier of the Pantheon", SOLDIER_OF_THE_PANTHEON, "opponent", Zone.BATTLEFIELD)
+    g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)
+    assert [s for s in g.stack if not isinstance(s, int)] == []
+    g.resolve()
+    g.move("Abzan Guide", Zone.HAND)
+    g.cast("you", "Abzan Guide")
+    assert [s.source_label for s in g.stack if not isinstance(s, int)] == ["Soldier of the Pantheon"]
+
+
+DISDAINFUL_STROKE = card_from_data({
+    "name": "Disdainful Stroke", "mana_cost": "{1}{U}", "types": ["Instant"],
+    "abilities": [{"effect": "counter", "target": "spell", "filter": {"min_mana_value": 4}}],
+})
+
+
+def test_601_2c_a_face_down_spell_has_mana_value_0_for_a_target_restriction() -> None:
+    """"Counter target spell with mana value 4 or greater" can't target a face-down spell (mana
+    value 0, 708.2a) whatever the card is; it can target the card cast face up."""
+    g = game(hand=["Abzan Guide"])
+    g.add_card("Disdainful Stroke", DISDAINFUL_STROKE, "opponent", Zone.HAND)
+    g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)
+    with pytest.raises(IllegalAction, match="601.2c"):
+        g.cast("opponent", "Disdainful Stroke", targets=["Abzan Guide"])
+    g.resolve()
+    g.move("Abzan Guide", Zone.HAND)
+    g.cast("you", "Abzan Guide")
+    g.cast("opponent", "Disdainful Stroke", targets=["Abzan Guide"])
+    g.resolve()
+    assert g.obj("Abzan Guide").zone is Zone.GRAVEYARD

@@ -97,6 +97,9 @@ class TriggerEvent(StrEnum):
     # 708.11: not a trigger but a replacement applied while the permanent is turned face up
     AS_TURNED_FACE_UP = "as_turned_face_up"
     AS_ENTERS = "as_enters"  # 614.1c: a replacement applied as the permanent enters
+    # With a `filter` (the event's object as it is then: a face-down one by its face-down values)
+    PERMANENT_ENTERS = "permanent_enters"  # a permanent, this one or another, enters the battlefield
+    SPELL_CAST = "spell_cast"  # a player casts a spell (601.2i), face-down spells included
 
 
 class EffectKind(StrEnum):
@@ -256,6 +259,25 @@ def mana_value(cost: str | None) -> int:
 
 
 @dataclass(frozen=True, slots=True)
+class ObjectFilter:
+    """What an object must be for a trigger condition ("another red creature", "a land", "a
+    multicolored spell") or a target ("spell with mana value 4 or greater", 115.1): read from the
+    object's characteristics when the event happens or the target is chosen, so a face-down object
+    matches by its face-down values only (708.2a). `controller` is relative to the ability's
+    controller."""
+
+    types: frozenset[str] = frozenset()  # all of them
+    colors: frozenset[str] = frozenset()  # any of them
+    multicolored: bool = False  # two or more colours (105.2c)
+    controller: str | None = None  # "you" or "opponent"
+    min_mana_value: int | None = None
+    max_mana_value: int | None = None
+
+
+FILTER_CONTROLLERS = ("you", "opponent")
+
+
+@dataclass(frozen=True, slots=True)
 class Ability:
     """A triggered or activated ability: when `event` happens (or on activation), do `effect`."""
 
@@ -272,6 +294,7 @@ class Ability:
     if_counter: CounterKind | None = None  # 603.4: "if this permanent has a [kind] counter on it"
     mana: str = ""  # ADD_MANA: the mana symbol it adds, like "C" or "G"
     spend_only: SpendOnly | None = None  # ADD_MANA: a restriction on spending that mana (106.6)
+    filter: ObjectFilter | None = None  # the event's object (a trigger) or the target must match
 
 
 # Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
@@ -429,6 +452,32 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         if_counter=_enum(CounterKind, if_counter, where, "counter kind") if if_counter is not None else None,
         mana=str(a.get("mana", "")).strip("{}").upper(),
         spend_only=_enum(SpendOnly, spend_only, where, "spending restriction") if spend_only is not None else None,
+        filter=_filter_from_data(a["filter"], where) if a.get("filter") is not None else None,
+    )
+
+
+def _filter_from_data(f: Any, where: str) -> ObjectFilter:
+    """`filter: {types: [Land], colors: [R], multicolored: true, controller: you|opponent,
+    min_mana_value: 4, max_mana_value: 2}`."""
+    if not isinstance(f, dict):
+        raise CardDataError(f"{where}: `filter` must be a mapping, not {f!r}")
+    unknown = set(f) - {"types", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value"}
+    if unknown:
+        raise CardDataError(f"{where}: unknown filter key(s) {', '.join(sorted(unknown))}")
+    controller = f.get("controller")
+    if controller is not None and controller not in FILTER_CONTROLLERS:
+        raise CardDataError(f"{where}: filter `controller` is you or opponent, not {controller!r}")
+    for key in ("min_mana_value", "max_mana_value"):
+        v = f.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise CardDataError(f"{where}: filter `{key}` must be a number, not {v!r}")
+    return ObjectFilter(
+        types=frozenset(str(t) for t in f.get("types") or ()),
+        colors=frozenset(str(c) for c in f.get("colors") or ()),
+        multicolored=_flag(f.get("multicolored", False), where, "multicolored"),
+        controller=controller,
+        min_mana_value=f.get("min_mana_value"),
+        max_mana_value=f.get("max_mana_value"),
     )
 
 

@@ -14,6 +14,7 @@ from enum import StrEnum
 from kb.game.cards import (
     LAYER,
     Ability,
+    ObjectFilter,
     ActivationCost,
     Affects,
     CardDef,
@@ -645,13 +646,34 @@ class Game:
 
     def _entered(self, new: GameObject) -> None:
         self._emit(TriggerEvent.ENTERS, new)
-        if self.is_creature(new):
-            for source in self.battlefield():
-                if source is new:
+        is_creature = self.is_creature(new)
+        for source in self.battlefield():
+            for ability in self.characteristics(source).abilities:
+                if ability.event is TriggerEvent.ANOTHER_CREATURE_ENTERS:
+                    if source is new or not is_creature:
+                        continue
+                elif ability.event is not TriggerEvent.PERMANENT_ENTERS:
                     continue
-                for ability in self.characteristics(source).abilities:
-                    if ability.event is TriggerEvent.ANOTHER_CREATURE_ENTERS:
-                        self._trigger(source, ability)
+                if self.matches(ability.filter, new, source.controller):
+                    self._trigger(source, ability)
+
+    def matches(self, f: ObjectFilter | None, obj: GameObject, controller: str) -> bool:
+        """Whether `obj`, as it is now, is what the filter asks for, seen by a player who
+        controls the ability (`controller`); a face-down object by its face-down values (708.2a)."""
+        if f is None:
+            return True
+        ch = self.characteristics(obj)
+        if f.controller == "you" and obj.controller != controller:
+            return False
+        if f.controller == "opponent" and obj.controller == controller:
+            return False
+        if not f.types <= ch.types or (f.colors and not f.colors & ch.colors):
+            return False
+        if f.multicolored and len(ch.colors) < 2:
+            return False
+        if f.min_mana_value is not None and ch.mana_value < f.min_mana_value:
+            return False
+        return f.max_mana_value is None or ch.mana_value <= f.max_mana_value
 
     def move(self, label: str, zone: Zone, *, face_down: bool = False, by: str | None = None) -> GameObject:
         """Destroy, sacrifice, exile (`face_down`: 406.3; `by`: the object whose effect exiled it),
@@ -848,6 +870,15 @@ class Game:
             if paid:  # 601.2f: the total cost: increases, then reductions
                 paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=1))
                 paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1))
+        if way is None and targets:  # 601.2c: each target must be legal for what the spell targets
+            aims = [a for a in definition.faces[face].abilities if a.event is None and a.target is not None]
+            for t in targets:
+                target = self.obj(t)
+                if aims and not any(
+                    self.is_legal_target(a.target, target) and self.matches(a.filter, target, player)
+                    for a in aims if a.target is not None
+                ):
+                    raise IllegalAction(f"{t} is not a legal target for {label} (601.2c)")
         if commander:
             tax = 2 * (obj.card.commander_casts or 0)  # 903.8: {2} more for each earlier cast from there
             paid = _add_generic(paid or "{0}", tax) if tax else paid
@@ -865,6 +896,10 @@ class Game:
             self._target(spell.oid, player, self.obj(t), spell.targets)
         if way is None:
             self._cast_triggers(player, spell)
+        for source in self.battlefield():  # 601.2i: "whenever a player casts a spell", face down too
+            for ability in self.characteristics(source).abilities:
+                if ability.event is TriggerEvent.SPELL_CAST and self.matches(ability.filter, spell, source.controller):
+                    self._trigger(source, ability)
         return paid
 
     def _no_split_second(self, what: str) -> None:
@@ -924,12 +959,14 @@ class Game:
             return not obj.card.token
         return True
 
-    def _legal_targets(self, ability: Ability, targets: list[int]) -> list[GameObject] | None:
+    def _legal_targets(self, ability: Ability, targets: list[int], controller: str) -> list[GameObject] | None:
         """608.2b: the targets still legal (same objects, still matching); None: all illegal."""
         if ability.target is None or not targets:
             return []
         legal = [
-            self.objects[t] for t in targets if t in self.objects and self.is_legal_target(ability.target, self.objects[t])
+            self.objects[t] for t in targets
+            if t in self.objects and self.is_legal_target(ability.target, self.objects[t])
+            and self.matches(ability.filter, self.objects[t], controller)
         ]
         return legal or None
 
@@ -954,7 +991,7 @@ class Game:
             spell_effects = [a for a in ch.abilities if a.event is None]
             # 608.2b: targets are checked once, as it starts to resolve; later instructions use
             # what those objects were then (its controller, for "its controller manifests dread").
-            legal = [self._legal_targets(a, spell.targets) for a in spell_effects]
+            legal = [self._legal_targets(a, spell.targets, spell.controller) for a in spell_effects]
             if any(t is None for t in legal):
                 self.events.append((GameEvent.FIZZLED, spell.label))  # all its targets illegal: no effect
             else:
@@ -1010,7 +1047,7 @@ class Game:
             if not pay:
                 self._counter_item(item.spell_oid)
             return
-        legal = self._legal_targets(item.ability, item.targets)
+        legal = self._legal_targets(item.ability, item.targets, item.controller)
         if legal is None:
             self.events.append((GameEvent.FIZZLED, item.source_label))
             return
