@@ -981,3 +981,25 @@ def test_601_2c_a_face_down_spell_has_mana_value_0_for_a_target_restriction() ->
     g.cast("opponent", "Disdainful Stroke", targets=["Abzan Guide"])
     g.resolve()
     assert g.obj("Abzan Guide").zone is Zone.GRAVEYARD
+
+
+def test_708_2a_cant_cast_by_name_does_not_stop_a_face_down_spell() -> None:
+    """"Can't cast spells with the same name as that creature" (Reflector Mage): the card cast
+    face up is refused (101.2), cast face down it has no name and may be cast."""
+    g = game(battlefield=["Rattleclaw Mystic"])
+    assert g.forbid_casting_name("you", "Rattleclaw Mystic")
+    g.move("Rattleclaw Mystic", Zone.HAND)
+    with pytest.raises(IllegalAction, match="101.2"):
+        g.cast("you", "Rattleclaw Mystic")
+    g.cast("you", "Rattleclaw Mystic", face_down=FaceDownWay.MORPH)
+    assert g.obj("Rattleclaw Mystic").zone is Zone.STACK
+
+
+def test_708_2a_a_face_down_creature_names_nothing_to_forbid() -> None:
+    g = game(hand=["Rattleclaw Mystic"])
+    g.cast("you", "Rattleclaw Mystic", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    assert not g.forbid_casting_name("you", "Rattleclaw Mystic")
+    g.move("Rattleclaw Mystic", Zone.HAND)
+    g.cast("you", "Rattleclaw Mystic")
+    assert g.obj("Rattleclaw Mystic").zone is Zone.STACK

@@ -435,6 +435,11 @@ ACTIONS: dict[str, Action] = {
     "leave_game": Action({"player": _P}, lambda r, a: r.game.leave_game(_player(r, a)), ("player",)),
     "gain_control": Action({"card": _C, "player": _P}, _gain_control, ("card", "player"),
                            "an effect gives a player control of a permanent"),
+    "forbid_casting_name": Action(
+        {"card": _C, "player": _P}, lambda r, a: r.game.forbid_casting_name(_player(r, a), a["card"]),
+        ("card", "player"),
+        "an effect: `player` can't cast spells with the same name as `card` has now (none if face down, 708.2a)",
+    ),
     "let_look": Action({"card": _C, "player": _P}, _let_look, ("card",), "an effect lets a player look"),
 }
 

@@ -233,6 +233,7 @@ class Player:
     in_game: bool = True
     land_played: bool = False
     top_revealed: bool = False  # plays with the top card of their library revealed
+    cant_cast_names: set[str] = field(default_factory=set)  # "can't cast spells with the name ..." (101.2)
 
 
 class Game:
@@ -431,6 +432,16 @@ class Game:
                     if source.controller != player:
                         return f"{player} can't cast more than one spell each turn ({source.label})"
         return None
+
+    def forbid_casting_name(self, player: str, label: str) -> bool:
+        """An effect: `player` can't cast spells with the same name as `label` (Reflector Mage),
+        its name read now; a face-down object has no name (708.2a), so nothing is forbidden
+        (201.2). Returns whether a name was forbidden."""
+        name = self.characteristics(self.obj(label)).name
+        if name is None:
+            return False
+        self.players[player].cant_cast_names.add(name)
+        return True
 
     def prohibited(self, obj: GameObject, kind: ContinuousKind) -> bool:
         """101.2: a "can't" effect applies."""
@@ -879,6 +890,9 @@ class Game:
                     for a in aims if a.target is not None
                 ):
                     raise IllegalAction(f"{t} is not a legal target for {label} (601.2c)")
+        spell_name = None if way is not None else definition.faces[face].name  # 708.2a: face down, no name
+        if spell_name is not None and spell_name in self.players[player].cant_cast_names:
+            raise IllegalAction(f"{player} can't cast spells named {spell_name} (101.2)")
         if commander:
             tax = 2 * (obj.card.commander_casts or 0)  # 903.8: {2} more for each earlier cast from there
             paid = _add_generic(paid or "{0}", tax) if tax else paid
