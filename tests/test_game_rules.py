@@ -1003,3 +1003,25 @@ def test_708_2a_a_face_down_creature_names_nothing_to_forbid() -> None:
     g.move("Rattleclaw Mystic", Zone.HAND)
     g.cast("you", "Rattleclaw Mystic")
     assert g.obj("Rattleclaw Mystic").zone is Zone.STACK
+
+
+TRANQUIL_COVE = card_from_data({
+    "name": "Tranquil Cove", "types": ["Land"],
+    "abilities": [{"when": "as_enters", "effect": "tap"}, {"when": "enters", "effect": "gain_life", "count": 1}],
+})
+
+
+def test_614_1c_enters_tapped_and_etb_do_not_apply_to_a_manifested_land() -> None:
+    """A manifested Tranquil Cove has no abilities as it enters (708.3): it enters untapped and its
+    "enters" life gain doesn't trigger; put onto the battlefield face up, it enters tapped (614.1c)
+    and its controller gains 1 life."""
+    g = game()
+    g.add_card("Tranquil Cove", TRANQUIL_COVE, "you", Zone.LIBRARY)
+    g.manifest("you")
+    cove = g.obj("Tranquil Cove")
+    assert not cove.tapped and g.stack == []
+    g.move("Tranquil Cove", Zone.HAND)
+    g.put_onto_battlefield(["Tranquil Cove"])
+    assert g.obj("Tranquil Cove").tapped
+    g.resolve_all()
+    assert g.players["you"].life == 21

@@ -139,6 +139,8 @@ class EffectKind(StrEnum):
     TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS = "turn_up_exiled_with_this_put_permanents"  # Pyxis
     TURN_UP_EXILED_WITH_THIS_PUT_CREATURE = "turn_up_exiled_with_this_put_creature"  # Clone Shell
     UNTAP = "untap"  # the target (or the permanent the trigger is about)
+    TAP = "tap"  # the target; with AS_ENTERS: "this enters tapped" (614.1c)
+    GAIN_LIFE = "gain_life"  # its controller gains `count` life
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
     RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
     NOTHING = "nothing"  # an ability whose effect the scenarios don't need

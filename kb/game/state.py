@@ -1028,6 +1028,8 @@ class Game:
         for ability in self.characteristics(perm).abilities:
             if ability.event is TriggerEvent.AS_ENTERS and ability.effect is EffectKind.TURN_ALL_OTHER_FACE_DOWN:
                 self.turn_all_face_down(exclude=perm.label)
+            if ability.event is TriggerEvent.AS_ENTERS and ability.effect is EffectKind.TAP:
+                perm.tapped = True  # "enters tapped"; a face-down permanent has no such ability (708.3)
 
     def put_onto_battlefield(self, labels: list[str]) -> list[GameObject]:
         """An effect puts cards onto the battlefield face up at the same time, under their owners'
@@ -1648,6 +1650,14 @@ def _untap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
     t.tapped = False
 
 
+def _tap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    t.tapped = True
+
+
+def _gain_life(g: Game, r: _Resolving) -> None:
+    g.players[r.controller].life += r.ability.count
+
+
 def _look(g: Game, a: Ability, controller: str, t: GameObject) -> None:
     g.events.append((GameEvent.LOOKED, t.label))  # 708.5: only as the ability resolves; nothing persists
 
@@ -1811,6 +1821,7 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, Ability, str, GameObject], Non
     EffectKind.TURN_FACE_DOWN: _turn_down,
     EffectKind.LOOK: _look,
     EffectKind.UNTAP: _untap,
+    EffectKind.TAP: _tap,
     EffectKind.GAIN_CONTROL: _gain_control,
 }
 
@@ -1819,6 +1830,7 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, Ability, str, GameObject], Non
 _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.FORM: _form,
     EffectKind.MANIFEST: _manifest_effect,
+    EffectKind.GAIN_LIFE: _gain_life,
     EffectKind.MANIFEST_DREAD: _manifest_dread_effect,
     EffectKind.CLOAK: _cloak_effect,
     EffectKind.GAIN_LIFE_PER_CREATURE: _gain_life_per_creature,
