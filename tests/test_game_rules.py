@@ -1025,3 +1025,44 @@ def test_614_1c_enters_tapped_and_etb_do_not_apply_to_a_manifested_land() -> Non
     assert g.obj("Tranquil Cove").tapped
     g.resolve_all()
     assert g.players["you"].life == 21
+
+
+THE_UR_DRAGON = card_from_data({
+    "name": "The Ur-Dragon", "mana_cost": "{4}{W}{U}{B}{R}{G}", "types": ["Creature"], "subtypes": ["Dragon", "Avatar"],
+    "pt": "10/10", "static": [{"affects": "you", "kind": "spell_cost", "value": -1, "filter": {"subtypes": ["Dragon"]}}],
+})
+QUICKSILVER_DRAGON = card_from_data({
+    "name": "Quicksilver Dragon", "mana_cost": "{4}{U}{U}", "types": ["Creature"], "subtypes": ["Dragon"], "pt": "5/5",
+    "morph": "{4}{U}",
+})
+
+
+def test_601_2f_a_cost_reduction_for_dragon_spells_does_not_see_a_face_down_dragon() -> None:
+    """"Dragon spells you cast cost {1} less": a face-down Dragon spell has no creature types
+    (708.2a), so it costs {3}; cast face up it costs {1} less."""
+    g = game()
+    g.add_card("The Ur-Dragon", THE_UR_DRAGON, "you", Zone.BATTLEFIELD)
+    g.add_card("Quicksilver Dragon", QUICKSILVER_DRAGON, "you", Zone.HAND)
+    assert g.cast("you", "Quicksilver Dragon", face_down=FaceDownWay.MORPH) == "{3}"
+    g.resolve()
+    g.move("Quicksilver Dragon", Zone.HAND)
+    assert g.cast("you", "Quicksilver Dragon") == "{3}{U}{U}"
+
+
+LINVALA = card_from_data({
+    "name": "Linvala, Keeper of Silence", "mana_cost": "{2}{W}{W}", "types": ["Creature"], "pt": "3/4",
+    "static": [{"affects": "creatures_opponents_control", "kind": "cant_activate"}],
+})
+
+
+def test_116_2b_turning_face_up_is_a_special_action_not_stopped_by_cant_activate() -> None:
+    """"Activated abilities of creatures your opponents control can't be activated" (602.5) stops
+    Smoke Teller's ability but not turning a face-down creature face up: a special action."""
+    g = game(battlefield=["Smoke Teller"], hand=["Pine Walker"])
+    g.add_card("Linvala, Keeper of Silence", LINVALA, "opponent", Zone.BATTLEFIELD)
+    g.cast("you", "Pine Walker", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    with pytest.raises(IllegalAction, match="602.5"):
+        g.activate("you", "Smoke Teller", target="Pine Walker")
+    assert g.turn_face_up("Pine Walker", TurnUpWay.MORPH) == "{4}{G}"
+    assert not g.obj("Pine Walker").face_down

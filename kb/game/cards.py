@@ -187,6 +187,7 @@ class ContinuousKind(StrEnum):
     CANT_TURN_FACE_UP = "cant_turn_face_up"
     CANT_ATTACK = "cant_attack"
     CANT_BLOCK = "cant_block"
+    CANT_ACTIVATE = "cant_activate"  # its activated abilities (602.5); special actions are not abilities (116.2b)
     # cost modifiers (601.2f): `value` generic mana more (negative: less)
     FACE_DOWN_SPELL_COST = "face_down_spell_cost"  # casting a face-down spell
     # player permissions (with `affects: you`): look at face-down creatures you don't control;
@@ -231,6 +232,7 @@ class Affects(StrEnum):
     NONBASIC_LANDS = "nonbasic_lands"  # judged by the permanent's face-up characteristics when face down
     YOU = "you"  # the controller: cost modifiers
     OPPONENTS = "opponents"  # each opponent of the controller: prohibitions on players
+    CREATURES_OPPONENTS_CONTROL = "creatures_opponents_control"
 
 
 class Layout(StrEnum):
@@ -269,6 +271,7 @@ class ObjectFilter:
     controller."""
 
     types: frozenset[str] = frozenset()  # all of them
+    subtypes: frozenset[str] = frozenset()  # any of them
     colors: frozenset[str] = frozenset()  # any of them
     multicolored: bool = False  # two or more colours (105.2c)
     controller: str | None = None  # "you" or "opponent"
@@ -324,6 +327,7 @@ class Static:
     affects: Affects
     kind: ContinuousKind
     value: EffectValue = None
+    filter: ObjectFilter | None = None  # a cost modifier: only spells that match ("Dragon spells")
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,11 +463,11 @@ def _ability_from_data(a: Any, where: str) -> Ability:
 
 
 def _filter_from_data(f: Any, where: str) -> ObjectFilter:
-    """`filter: {types: [Land], colors: [R], multicolored: true, controller: you|opponent,
+    """`filter: {types: [Land], subtypes: [Dragon], colors: [R], multicolored: true, controller: you|opponent,
     min_mana_value: 4, max_mana_value: 2}`."""
     if not isinstance(f, dict):
         raise CardDataError(f"{where}: `filter` must be a mapping, not {f!r}")
-    unknown = set(f) - {"types", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value"}
+    unknown = set(f) - {"types", "subtypes", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value"}
     if unknown:
         raise CardDataError(f"{where}: unknown filter key(s) {', '.join(sorted(unknown))}")
     controller = f.get("controller")
@@ -475,6 +479,7 @@ def _filter_from_data(f: Any, where: str) -> ObjectFilter:
             raise CardDataError(f"{where}: filter `{key}` must be a number, not {v!r}")
     return ObjectFilter(
         types=frozenset(str(t) for t in f.get("types") or ()),
+        subtypes=frozenset(str(t) for t in f.get("subtypes") or ()),
         colors=frozenset(str(c) for c in f.get("colors") or ()),
         multicolored=_flag(f.get("multicolored", False), where, "multicolored"),
         controller=controller,
@@ -513,6 +518,7 @@ def static_from_data(d: Any, where: str) -> Static:
         affects=_enum(Affects, d.get("affects", "self"), where, "`affects`"),
         kind=kind,
         value=effect_value(kind, d.get("value"), where),
+        filter=_filter_from_data(d["filter"], where) if d.get("filter") is not None else None,
     )
 
 
@@ -535,6 +541,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE,
         ContinuousKind.CANT_ATTACK,
         ContinuousKind.CANT_BLOCK,
+        ContinuousKind.CANT_ACTIVATE,
         ContinuousKind.ONE_SPELL_EACH_TURN,
     ):
         return None

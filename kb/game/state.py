@@ -372,6 +372,8 @@ class Game:
             return creature and obj.face_down and obj.controller == source.controller
         if affects is Affects.FACE_DOWN_CREATURES:
             return creature and obj.face_down
+        if affects is Affects.CREATURES_OPPONENTS_CONTROL:
+            return creature and obj.controller != source.controller
         return False
 
     def _player_permission(self, player: str, kind: ContinuousKind) -> bool:
@@ -382,15 +384,21 @@ class Game:
             for st in self.characteristics(source, statics=False).statics
         )
 
-    def _player_modifier(self, player: str, kind: ContinuousKind, *, sign: int = 0) -> int:
+    def _player_modifier(
+        self, player: str, kind: ContinuousKind, *, sign: int = 0, spell: Characteristics | None = None
+    ) -> int:
         """Cost modifiers from static abilities of permanents `player` controls and of their face-up
-        schemes; `sign` 1 or -1: only the increases or only the reductions (601.2f)."""
+        schemes; `sign` 1 or -1: only the increases or only the reductions (601.2f); one with a
+        filter ("Dragon spells") counts only for a `spell` that matches it, as it is on the stack
+        (a face-down spell by its face-down values, 708.2a)."""
         total = 0
         for source in self._static_sources():
             if source.controller != player:
                 continue
             for st in self.characteristics(source, statics=False).statics:
                 if st.affects is Affects.YOU and st.kind is kind and isinstance(st.value, int):
+                    if st.filter is not None and (spell is None or not _matches_values(st.filter, spell, player, player)):
+                        continue
                     if sign == 0 or st.value * sign > 0:
                         total += st.value
         return total
@@ -673,18 +681,7 @@ class Game:
         controls the ability (`controller`); a face-down object by its face-down values (708.2a)."""
         if f is None:
             return True
-        ch = self.characteristics(obj)
-        if f.controller == "you" and obj.controller != controller:
-            return False
-        if f.controller == "opponent" and obj.controller == controller:
-            return False
-        if not f.types <= ch.types or (f.colors and not f.colors & ch.colors):
-            return False
-        if f.multicolored and len(ch.colors) < 2:
-            return False
-        if f.min_mana_value is not None and ch.mana_value < f.min_mana_value:
-            return False
-        return f.max_mana_value is None or ch.mana_value <= f.max_mana_value
+        return _matches_values(f, self.characteristics(obj), obj.controller, controller)
 
     def move(self, label: str, zone: Zone, *, face_down: bool = False, by: str | None = None) -> GameObject:
         """Destroy, sacrifice, exile (`face_down`: 406.3; `by`: the object whose effect exiled it),
@@ -818,11 +815,14 @@ class Game:
 
     # ---- casting, targets, resolving (601, 608) ----------------------------------------------
 
-    def face_down_spell_cost(self, player: str) -> str:
-        """702.37c / 702.168b: {3}, changed by cost modifiers (601.2f)."""
-        amount = 3 + self._player_modifier(player, ContinuousKind.FACE_DOWN_SPELL_COST)
-        return _add_generic(_add_generic(f"{{{max(0, amount)}}}", self._player_modifier(
-            player, ContinuousKind.SPELL_COST, sign=1)), self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1))
+    def face_down_spell_cost(self, player: str, *, ward: bool = False) -> str:
+        """702.37c / 702.168b: {3}, changed by cost modifiers (601.2f); a modifier for some spells
+        only ("Dragon spells") sees the face-down spell's values (708.2a)."""
+        spell = face_down_characteristics(ward=ward)
+        amount = 3 + self._player_modifier(player, ContinuousKind.FACE_DOWN_SPELL_COST, spell=spell)
+        more = self._player_modifier(player, ContinuousKind.SPELL_COST, sign=1, spell=spell)
+        less = self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1, spell=spell)
+        return _add_generic(_add_generic(f"{{{max(0, amount)}}}", more), less)
 
     def cast(
         self,
@@ -870,7 +870,7 @@ class Game:
                 cost = _face_down_cost(definition.front, mechanic)
                 if cost is None:
                     raise IllegalAction(f"{label} has no {way} ability")
-                paid = self.face_down_spell_cost(player)
+                paid = self.face_down_spell_cost(player, ward=way in _WARDED)
         else:
             if face and len(definition.faces) < 2:
                 raise IllegalAction(f"{label} has no second face to cast")
@@ -879,8 +879,8 @@ class Game:
                 raise IllegalAction(f"{label} can't be cast with {modes} modes")
             paid = "" if without_paying else (chosen.mana_cost or "") + (chosen.escalate or "") * (modes - 1)
             if paid:  # 601.2f: the total cost: increases, then reductions
-                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=1))
-                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1))
+                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=1, spell=chosen))
+                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1, spell=chosen))
         if way is None and targets:  # 601.2c: each target must be legal for what the spell targets
             aims = [a for a in definition.faces[face].abilities if a.event is None and a.target is not None]
             for t in targets:
@@ -1278,6 +1278,8 @@ class Game:
         abilities = [a for a in self.characteristics(obj).abilities if a.event is None]
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
             raise IllegalAction(f"{player} can't activate an ability of {label}")
+        if self.prohibited(obj, ContinuousKind.CANT_ACTIVATE):
+            raise IllegalAction(f"activated abilities of {label} can't be activated (602.5)")
         ability = abilities[0]
         if ability.effect is EffectKind.ADD_MANA:
             # 605.3: a mana ability doesn't use the stack (nor does split second stop it, 702.61b)
@@ -1691,6 +1693,24 @@ def _form(g: Game, r: _Resolving) -> None:
     made = g.manifest(r.controller)
     if form is not None and made:
         form.attached_to = made[0].oid
+
+
+def _matches_values(f: ObjectFilter, ch: Characteristics, owner_side: str, controller: str) -> bool:
+    """Whether characteristics `ch` of an object controlled by `owner_side` are what `f` asks for,
+    seen from `controller` (the ability's or the cost modifier's controller)."""
+    if f.controller == "you" and owner_side != controller:
+        return False
+    if f.controller == "opponent" and owner_side == controller:
+        return False
+    if not f.types <= ch.types or (f.colors and not f.colors & ch.colors):
+        return False
+    if f.subtypes and not f.subtypes & ch.subtypes:
+        return False
+    if f.multicolored and len(ch.colors) < 2:
+        return False
+    if f.min_mana_value is not None and ch.mana_value < f.min_mana_value:
+        return False
+    return f.max_mana_value is None or ch.mana_value <= f.max_mana_value
 
 
 def _manifest_effect(g: Game, r: _Resolving) -> None:
