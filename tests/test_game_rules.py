@@ -1066,3 +1066,62 @@ def test_116_2b_turning_face_up_is_a_special_action_not_stopped_by_cant_activate
         g.activate("you", "Smoke Teller", target="Pine Walker")
     assert g.turn_face_up("Pine Walker", TurnUpWay.MORPH) == "{4}{G}"
     assert not g.obj("Pine Walker").face_down
+
+
+SWORDS_TO_PLOWSHARES = card_from_data({
+    "name": "Swords to Plowshares", "mana_cost": "{W}", "types": ["Instant"],
+    "abilities": [{"effect": "exile", "target": "creature"},
+                  {"effect": "target_controller_gains_life_equal_to_power", "target": "creature"}],
+})
+
+
+def test_608_2h_life_equal_to_power_uses_the_face_down_creatures_last_known_power() -> None:
+    """Swords to Plowshares on a face-down Pine Walker: it is exiled face up (a 5/5 card), but its
+    controller gains life equal to its power as it last existed on the battlefield: 2."""
+    g = game(hand=["Pine Walker"])
+    g.add_card("Swords to Plowshares", SWORDS_TO_PLOWSHARES, "opponent", Zone.HAND)
+    g.cast("you", "Pine Walker", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    g.cast("opponent", "Swords to Plowshares", targets=["Pine Walker"])
+    g.resolve()
+    assert g.obj("Pine Walker").zone is Zone.EXILE and not g.obj("Pine Walker").face_down
+    assert g.players["you"].life == 22 and g.players["opponent"].life == 20
+
+
+FATAL_PUSH = card_from_data({
+    "name": "Fatal Push", "mana_cost": "{B}", "types": ["Instant"],
+    "abilities": [{"effect": "destroy", "target": "creature", "if_target": {"max_mana_value": 2}}],
+})
+
+
+def test_202_3a_a_face_down_creature_has_mana_value_0_for_an_if_condition() -> None:
+    """"Destroy target creature if it has mana value 2 or less": true of a face-down Pine Walker
+    (no mana cost, mana value 0), false of the face-up Pine Walker (5)."""
+    g = game(hand=["Pine Walker"])
+    g.add_card("Fatal Push", FATAL_PUSH, "opponent", Zone.HAND)
+    g.cast("you", "Pine Walker")
+    g.resolve()
+    g.cast("opponent", "Fatal Push", targets=["Pine Walker"])
+    g.resolve()
+    assert g.obj("Pine Walker").zone is Zone.BATTLEFIELD
+    g.turn_face_down("Pine Walker")
+    g.move("Fatal Push", Zone.HAND)
+    g.cast("opponent", "Fatal Push", targets=["Pine Walker"])
+    g.resolve()
+    assert g.obj("Pine Walker").zone is Zone.GRAVEYARD
+
+
+def test_305_1_a_land_with_morph_is_played_face_up_or_cast_face_down() -> None:
+    """Zoetic Cavern: playing it is the land special action (once a turn, 305.2) and it enters face
+    up; casting it face down is casting a spell (702.37c), allowed after the turn's land play."""
+    g = game(hand=["Zoetic Cavern", "Forest"])
+    land = g.play_land("you", "Forest")
+    assert land.zone is Zone.BATTLEFIELD and g.players["you"].land_played
+    with pytest.raises(IllegalAction, match="305.2"):
+        g.play_land("you", "Zoetic Cavern")
+    g.cast("you", "Zoetic Cavern", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    assert g.obj("Zoetic Cavern").face_down
+    g.add_card("Their Forest", CARDS["Forest"], "opponent", Zone.HAND)
+    with pytest.raises(IllegalAction, match="305.1"):
+        g.play_land("opponent", "Their Forest")  # not their turn

@@ -399,6 +399,10 @@ ACTIONS: dict[str, Action] = {
         lambda r, a: r.game.activate(_player(r, a), a["card"], target=a.get("target")),
         ("card",),
     ),
+    "play_land": Action(
+        {"card": _C, "player": _P}, lambda r, a: r.game.play_land(_player(r, a), a["card"]), ("card",),
+        "305.1: the special action, once a turn (305.2), from hand or where an effect lets its owner play it",
+    ),
     "play_from_exile": Action(
         {"card": _C, "player": _P, "face_down": Arg.CAST_WAY},
         lambda r, a: r.game.play_from_exile(_player(r, a), a["card"], face_down=a.get("face_down")),

@@ -141,6 +141,7 @@ class EffectKind(StrEnum):
     UNTAP = "untap"  # the target (or the permanent the trigger is about)
     TAP = "tap"  # the target; with AS_ENTERS: "this enters tapped" (614.1c)
     GAIN_LIFE = "gain_life"  # its controller gains `count` life
+    TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER = "target_controller_gains_life_equal_to_power"  # 608.2h
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
     RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
     NOTHING = "nothing"  # an ability whose effect the scenarios don't need
@@ -300,6 +301,7 @@ class Ability:
     mana: str = ""  # ADD_MANA: the mana symbol it adds, like "C" or "G"
     spend_only: SpendOnly | None = None  # ADD_MANA: a restriction on spending that mana (106.6)
     filter: ObjectFilter | None = None  # the event's object (a trigger) or the target must match
+    if_target: ObjectFilter | None = None  # "do X to target creature if it ...": checked as it resolves
 
 
 # Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
@@ -459,6 +461,7 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         mana=str(a.get("mana", "")).strip("{}").upper(),
         spend_only=_enum(SpendOnly, spend_only, where, "spending restriction") if spend_only is not None else None,
         filter=_filter_from_data(a["filter"], where) if a.get("filter") is not None else None,
+        if_target=_filter_from_data(a["if_target"], where) if a.get("if_target") is not None else None,
     )
 
 

@@ -844,7 +844,8 @@ class Game:
         limit = self._spell_limit(player)
         if limit is not None:
             raise IllegalAction(limit)
-        from_exile = obj.zone is Zone.EXILE and obj.playable_this_turn
+        # an effect lets its owner play it: an exiled card, or the top of the library (Future Sight)
+        from_exile = obj.zone in (Zone.EXILE, Zone.LIBRARY) and obj.playable_this_turn
         commander = obj.zone is Zone.COMMAND and obj.card.commander_casts is not None and not obj.face_down
         if not (from_exile or commander) and (obj.zone is not Zone.HAND or obj.card.owner != player):
             raise IllegalAction(f"{label} is not in {player}'s hand")
@@ -1110,6 +1111,8 @@ class Game:
             on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
             chosen = targets if ability.target else [source] if source is not None and on_battlefield else []
             for t in chosen:
+                if ability.if_target is not None and not self.matches(ability.if_target, t, controller):
+                    continue  # "if it has ...": a condition of the effect, checked as it resolves (608.2c)
                 _TARGET_EFFECTS[ability.effect](self, ability, controller, t)
                 for keyword in ability.grants:  # "it gains [keyword]" for good (611.2a)
                     t.effects.append(Effect(ContinuousKind.ADD_ABILITIES, KEYWORD_ABILITIES[keyword], self._tick()))
@@ -1309,6 +1312,28 @@ class Game:
                     self.stack.remove(item)
                     raise IllegalAction(f"{target} is not a legal target ({ability.target})")
                 self._target(obj.oid, player, chosen, item.targets)
+
+    def play_land(self, player: str, label: str) -> GameObject:
+        """305.1: playing a land is a special action: a land card from hand (or one an effect lets
+        its owner play, like the top of the library), once a turn (305.2), on its owner's turn.
+        A land card with morph played this way enters face up; casting it face down is casting a
+        spell, not playing a land (702.37c)."""
+        obj = self.obj(label)
+        allowed = obj.zone is Zone.HAND or (obj.zone in (Zone.EXILE, Zone.LIBRARY) and obj.playable_this_turn)
+        if not allowed or obj.card.owner != player:
+            raise IllegalAction(f"{player} can't play {label} from the {obj.zone}")
+        if "Land" not in self.printed(obj).types:
+            raise IllegalAction(f"{label} is not a land card (305.1)")
+        if player != self.active:
+            raise IllegalAction(f"{player} can play a land only on their own turn (305.1)")
+        if self.players[player].land_played:
+            raise IllegalAction(f"{player} has already played a land this turn (305.2)")
+        self._remove_from_zone(obj)
+        land = self._new_object(obj.card, Zone.BATTLEFIELD, player)
+        self.players[player].land_played = True
+        self._as_enters(land)
+        self._entered(land)
+        return land
 
     def play_from_exile(self, player: str, label: str, *, face_down: FaceDownWay | None = None) -> str:
         """Play a card an effect lets you play this turn, following the normal timing rules and
@@ -1656,6 +1681,12 @@ def _tap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
     t.tapped = True
 
 
+def _target_controller_gains_life_equal_to_power(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    # Swords to Plowshares: after the exile the creature is gone; its last known information
+    # (608.2h) is what it was as it left: a face-down creature's power is 2.
+    g.players[t.controller].life += max(0, g.characteristics(t).power or 0)
+
+
 def _gain_life(g: Game, r: _Resolving) -> None:
     g.players[r.controller].life += r.ability.count
 
@@ -1842,6 +1873,7 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, Ability, str, GameObject], Non
     EffectKind.LOOK: _look,
     EffectKind.UNTAP: _untap,
     EffectKind.TAP: _tap,
+    EffectKind.TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER: _target_controller_gains_life_equal_to_power,
     EffectKind.GAIN_CONTROL: _gain_control,
 }
 
