@@ -1125,3 +1125,47 @@ def test_305_1_a_land_with_morph_is_played_face_up_or_cast_face_down() -> None:
     g.add_card("Their Forest", CARDS["Forest"], "opponent", Zone.HAND)
     with pytest.raises(IllegalAction, match="305.1"):
         g.play_land("opponent", "Their Forest")  # not their turn
+
+
+PONYBACK_BRIGADE = card_from_data({
+    "name": "Ponyback Brigade", "mana_cost": "{3}{R}{W}{B}", "types": ["Creature"], "pt": "2/2", "morph": "{2}{R}{W}{B}",
+    "abilities": [{"when": "turned_face_up", "effect": "create_tokens", "count": 3,
+                   "token": {"name": "Goblin", "colors": ["R"], "types": ["Creature"], "subtypes": ["Goblin"], "pt": "1/1"}}],
+})
+
+
+def test_111_1_tokens_created_later_are_not_in_an_earlier_effects_set() -> None:
+    """A face-down Ponyback Brigade gets -1/-1 until end of turn, is turned face up (still -1/-1:
+    the same object, 708.8) and creates three 1/1 Goblin tokens (111.1): the earlier effect's set
+    of affected objects was fixed as it began (611.2c), so they stay 1/1."""
+    g = game()
+    g.add_card("Ponyback Brigade", PONYBACK_BRIGADE, "you", Zone.HAND)
+    g.cast("you", "Ponyback Brigade", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    g.add_effect("Ponyback Brigade", ContinuousKind.MODIFY_PT, (-1, -1), until_end_of_turn=True)
+    g.turn_face_up("Ponyback Brigade", TurnUpWay.MORPH)
+    g.resolve_all()
+    tokens = g.tokens("you")
+    assert [(g.characteristics(t).name, g.characteristics(t).power, g.characteristics(t).toughness) for t in tokens] == [
+        ("Goblin", 1, 1)] * 3
+    assert all(t.card.token and t.card.owner == "you" for t in tokens)
+    assert g.characteristics(g.obj("Ponyback Brigade")).power == 1
+
+
+SUPPLANT_FORM = card_from_data({
+    "name": "Supplant Form", "mana_cost": "{4}{U}{U}", "types": ["Instant"],
+    "abilities": [{"effect": "bounce", "target": "creature"}, {"effect": "create_token_copy", "target": "creature"}],
+})
+
+
+def test_707_2_a_token_copy_of_a_face_down_creature_is_a_face_up_nameless_2_2() -> None:
+    g = game(hand=["Akroma, Angel of Fury"])
+    g.add_card("Supplant Form", SUPPLANT_FORM, "opponent", Zone.HAND)
+    g.cast("you", "Akroma, Angel of Fury", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    g.cast("opponent", "Supplant Form", targets=["Akroma, Angel of Fury"])
+    g.resolve()
+    assert g.obj("Akroma, Angel of Fury").zone is Zone.HAND
+    (token,) = g.tokens("opponent")
+    ch = g.characteristics(token)
+    assert not token.face_down and (ch.name, ch.power, ch.toughness, ch.keywords) == (None, 2, 2, ())

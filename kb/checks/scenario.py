@@ -1333,4 +1333,8 @@ _PLAYER_PROPS: dict[str, Callable[[Game, str], object]] = {
     "land_played": lambda g, p: g.players[p].land_played,
     "top_card": lambda g, p: g.library(p)[0].label if g.players[p].library else None,
     "mana_pool": lambda g, p: len(g.players[p].mana_pool),
+    # the tokens they control on the battlefield, each "NAME P/T" ("nameless 2/2"): tokens have no setup label
+    "tokens": lambda g, p: [
+        f"{ch.name or 'nameless'} {ch.power}/{ch.toughness}" for ch in (g.characteristics(o) for o in g.tokens(p))
+    ],
 }

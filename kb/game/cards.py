@@ -142,6 +142,8 @@ class EffectKind(StrEnum):
     TAP = "tap"  # the target; with AS_ENTERS: "this enters tapped" (614.1c)
     GAIN_LIFE = "gain_life"  # its controller gains `count` life
     TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER = "target_controller_gains_life_equal_to_power"  # 608.2h
+    CREATE_TOKENS = "create_tokens"  # `count` tokens with the characteristics `token` (111.1), `tapped` or not
+    CREATE_TOKEN_COPY = "create_token_copy"  # a token that's a copy of the target (707.2: its copiable values)
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
     RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
     NOTHING = "nothing"  # an ability whose effect the scenarios don't need
@@ -302,6 +304,8 @@ class Ability:
     spend_only: SpendOnly | None = None  # ADD_MANA: a restriction on spending that mana (106.6)
     filter: ObjectFilter | None = None  # the event's object (a trigger) or the target must match
     if_target: ObjectFilter | None = None  # "do X to target creature if it ...": checked as it resolves
+    token: Characteristics | None = None  # CREATE_TOKENS: what each token is (111.4: as the effect says)
+    tapped: bool = False  # CREATE_TOKENS: "create tapped tokens"
 
 
 # Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
@@ -462,6 +466,8 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         spend_only=_enum(SpendOnly, spend_only, where, "spending restriction") if spend_only is not None else None,
         filter=_filter_from_data(a["filter"], where) if a.get("filter") is not None else None,
         if_target=_filter_from_data(a["if_target"], where) if a.get("if_target") is not None else None,
+        token=_face_from_data(a["token"], where) if a.get("token") is not None else None,
+        tapped=_flag(a.get("tapped", False), where, "tapped"),
     )
 
 

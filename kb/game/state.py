@@ -280,6 +280,31 @@ class Game:
             self.players[owner].library.append(obj.oid)
         return obj
 
+    def create_token(
+        self, controller: str, definition: CardDef, *, tapped: bool = False, copy_of: Characteristics | None = None
+    ) -> GameObject:
+        """An effect creates a token on the battlefield under `controller`'s control, its owner
+        (111.2); `copy_of`: the copiable values it copies (707.2). Labelled "<name> token" (numbered
+        from the second on); it enters like any permanent (603.6a)."""
+        name = (copy_of.name if copy_of is not None else definition.name) or "nameless"
+        label, n = f"{name} token", 1
+        while label in self.cards:
+            n += 1
+            label = f"{name} token {n}"
+        card = Card(label, definition, controller, token=True)
+        self.cards[label] = card
+        obj = self._new_object(card, Zone.OUTSIDE, controller)
+        obj.copy_of = copy_of
+        obj.tapped = tapped
+        self._as_enters(obj)
+        obj.zone = Zone.BATTLEFIELD
+        self._entered(obj)
+        return obj
+
+    def tokens(self, player: str) -> list[GameObject]:
+        """The tokens `player` controls on the battlefield."""
+        return [o for o in self.battlefield() if o.card.token and o.controller == player]
+
     def obj(self, label: str) -> GameObject:
         """The current object of the card called `label` (the newest one, 400.7)."""
         if label not in self.cards:
@@ -1691,6 +1716,20 @@ def _gain_life(g: Game, r: _Resolving) -> None:
     g.players[r.controller].life += r.ability.count
 
 
+def _create_tokens(g: Game, r: _Resolving) -> None:
+    if r.ability.token is None:
+        return
+    for _ in range(r.ability.count):
+        g.create_token(r.controller, CardDef((r.ability.token,)), tapped=r.ability.tapped)
+
+
+def _create_token_copy(g: Game, r: _Resolving) -> None:
+    # "a token that's a copy of that creature": its copiable values as it last existed (707.2,
+    # 608.2h): a face-down creature's are the face-down 2/2's (708.2a), and the token is face up.
+    for t in r.targets:
+        g.create_token(r.controller, t.card.definition, copy_of=g.copiable_values(t))
+
+
 def _look(g: Game, a: Ability, controller: str, t: GameObject) -> None:
     g.events.append((GameEvent.LOOKED, t.label))  # 708.5: only as the ability resolves; nothing persists
 
@@ -1883,6 +1922,8 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.FORM: _form,
     EffectKind.MANIFEST: _manifest_effect,
     EffectKind.GAIN_LIFE: _gain_life,
+    EffectKind.CREATE_TOKENS: _create_tokens,
+    EffectKind.CREATE_TOKEN_COPY: _create_token_copy,
     EffectKind.MANIFEST_DREAD: _manifest_dread_effect,
     EffectKind.CLOAK: _cloak_effect,
     EffectKind.GAIN_LIFE_PER_CREATURE: _gain_life_per_creature,
