@@ -436,9 +436,18 @@ def _enum(kind: type[_E], value: Any, where: str, what: str) -> _E:
         raise CardDataError(f"{where}: unknown {what} {value!r} (known: {known})") from None
 
 
+_ABILITY_KEYS = frozenset({
+    "when", "effect", "cost", "count", "grants", "target", "options", "text", "counter", "optional", "if_counter",
+    "mana", "spend_only", "filter", "if_target", "token", "tapped",
+})
+
+
 def _ability_from_data(a: Any, where: str) -> Ability:
     if not isinstance(a, dict):
         raise CardDataError(f"{where}: an ability must be a mapping, not {a!r}")
+    unknown = set(map(str, a)) - _ABILITY_KEYS
+    if unknown:  # a misspelt key would silently change what the card does
+        raise CardDataError(f"{where}: unknown ability key(s) {', '.join(sorted(unknown))}")
     event = a.get("when")
     target = a.get("target")
     options = []
@@ -522,6 +531,9 @@ def static_from_data(d: Any, where: str) -> Static:
     """A static ability (or a scenario's continuous effect): {affects, kind, value}."""
     if not isinstance(d, dict):
         raise CardDataError(f"{where}: a static ability must be a mapping, not {d!r}")
+    unknown = set(map(str, d)) - {"affects", "kind", "value", "filter"}
+    if unknown:
+        raise CardDataError(f"{where}: unknown static ability key(s) {', '.join(sorted(unknown))}")
     kind = _enum(ContinuousKind, d.get("kind"), where, "effect kind")
     return Static(
         affects=_enum(Affects, d.get("affects", "self"), where, "`affects`"),
