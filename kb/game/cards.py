@@ -445,9 +445,9 @@ _ABILITY_KEYS = frozenset({
 def _ability_from_data(a: Any, where: str) -> Ability:
     if not isinstance(a, dict):
         raise CardDataError(f"{where}: an ability must be a mapping, not {a!r}")
-    unknown = set(map(str, a)) - _ABILITY_KEYS
-    if unknown:  # a misspelt key would silently change what the card does
-        raise CardDataError(f"{where}: unknown ability key(s) {', '.join(sorted(unknown))}")
+    unknown_keys = set(map(str, a)) - _ABILITY_KEYS
+    if unknown_keys:  # a misspelt key would silently change what the card does
+        raise CardDataError(f"{where}: unknown ability key(s) {', '.join(sorted(unknown_keys))}")
     event = a.get("when")
     target = a.get("target")
     options = []
