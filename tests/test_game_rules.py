@@ -1169,3 +1169,25 @@ def test_707_2_a_token_copy_of_a_face_down_creature_is_a_face_up_nameless_2_2() 
     (token,) = g.tokens("opponent")
     ch = g.characteristics(token)
     assert not token.face_down and (ch.name, ch.power, ch.toughness, ch.keywords) == (None, 2, 2, ())
+
+
+PURPHOROS = card_from_data({
+    "name": "Purphoros, God of the Forge", "mana_cost": "{3}{R}", "types": ["Enchantment", "Creature"], "pt": "6/5",
+    "static": [{"affects": "self", "kind": "remove_types", "value": ["Creature"],
+                "while_devotion_below": {"color": "R", "count": 5}}],
+})
+EIDOLON = card_from_data({"name": "Eidolon of the Great Revel", "mana_cost": "{R}{R}", "types": ["Enchantment", "Creature"],
+                          "pt": "2/2"})
+
+
+def test_700_5_a_face_down_permanent_adds_nothing_to_devotion() -> None:
+    """Purphoros ({3}{R}) isn't a creature while your devotion to red is below five: with Eidolon
+    ({R}{R}) and a face-up Ashcloud Phoenix ({2}{R}{R}) it is 5, a creature; once the Phoenix is
+    face down (no mana cost, 708.2a) it is 3, and Purphoros isn't a creature."""
+    g = game(battlefield=["Ashcloud Phoenix"])
+    g.add_card("Purphoros, God of the Forge", PURPHOROS, "you", Zone.BATTLEFIELD)
+    g.add_card("Eidolon of the Great Revel", EIDOLON, "you", Zone.BATTLEFIELD)
+    assert g.devotion("you", "R") == 5 and g.is_creature(g.obj("Purphoros, God of the Forge"))
+    g.turn_face_down("Ashcloud Phoenix")
+    assert g.devotion("you", "R") == 3 and not g.is_creature(g.obj("Purphoros, God of the Forge"))
+    assert g.characteristics(g.obj("Purphoros, God of the Forge")).types == {"Enchantment"}

@@ -144,6 +144,8 @@ class EffectKind(StrEnum):
     TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER = "target_controller_gains_life_equal_to_power"  # 608.2h
     CREATE_TOKENS = "create_tokens"  # `count` tokens with the characteristics `token` (111.1), `tapped` or not
     CREATE_TOKEN_COPY = "create_token_copy"  # a token that's a copy of the target (707.2: its copiable values)
+    DAMAGE_EACH_OPPONENT = "damage_each_opponent"  # `count` damage to each opponent of its controller
+    DAMAGE_CONTROLLER = "damage_controller"  # `count` damage to the target's (on a trigger: the event object's) controller
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
     RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
     NOTHING = "nothing"  # an ability whose effect the scenarios don't need
@@ -176,6 +178,7 @@ class ContinuousKind(StrEnum):
     SET_TYPES = "set_types"  # card types (subtypes go away)
     SET_SUBTYPES = "set_subtypes"  # Blood Moon: the land types
     ADD_TYPES = "add_types"
+    REMOVE_TYPES = "remove_types"  # "isn't a creature"
     ADD_SUBTYPES = "add_subtypes"
     SET_COLORS = "set_colors"
     ADD_COLORS = "add_colors"
@@ -210,6 +213,7 @@ LAYER: dict[ContinuousKind, float] = {
     ContinuousKind.SET_TYPES: 4,
     ContinuousKind.SET_SUBTYPES: 4,
     ContinuousKind.ADD_TYPES: 4,
+    ContinuousKind.REMOVE_TYPES: 4,
     ContinuousKind.ADD_SUBTYPES: 4,
     ContinuousKind.SET_COLORS: 5,
     ContinuousKind.ADD_COLORS: 5,
@@ -263,6 +267,11 @@ def mana_value(cost: str | None) -> int:
         elif sym.upper() != "X":
             total += 1
     return total
+
+
+def mana_symbols(cost: str | None) -> list[str]:
+    """The symbols of a mana cost: '{2}{R/W}{G}' -> ['2', 'R/W', 'G']."""
+    return _SYMBOL.findall(cost or "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,6 +343,8 @@ class Static:
     kind: ContinuousKind
     value: EffectValue = None
     filter: ObjectFilter | None = None  # a cost modifier: only spells that match ("Dragon spells")
+    # "as long as your devotion to COLOR is less than N" (700.5): (colour, N); the ability applies only then
+    while_devotion_below: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -531,15 +542,21 @@ def static_from_data(d: Any, where: str) -> Static:
     """A static ability (or a scenario's continuous effect): {affects, kind, value}."""
     if not isinstance(d, dict):
         raise CardDataError(f"{where}: a static ability must be a mapping, not {d!r}")
-    unknown = set(map(str, d)) - {"affects", "kind", "value", "filter"}
+    unknown = set(map(str, d)) - {"affects", "kind", "value", "filter", "while_devotion_below"}
     if unknown:
         raise CardDataError(f"{where}: unknown static ability key(s) {', '.join(sorted(unknown))}")
     kind = _enum(ContinuousKind, d.get("kind"), where, "effect kind")
+    devotion = d.get("while_devotion_below")
+    if devotion is not None:
+        if not (isinstance(devotion, dict) and set(devotion) == {"color", "count"} and isinstance(devotion["count"], int)
+                and str(devotion["color"]) in "WUBRG" and len(str(devotion["color"])) == 1):
+            raise CardDataError(f"{where}: `while_devotion_below` is {{color: W|U|B|R|G, count: N}}, not {devotion!r}")
     return Static(
         affects=_enum(Affects, d.get("affects", "self"), where, "`affects`"),
         kind=kind,
         value=effect_value(kind, d.get("value"), where),
         filter=_filter_from_data(d["filter"], where) if d.get("filter") is not None else None,
+        while_devotion_below=(str(devotion["color"]), int(devotion["count"])) if devotion is not None else None,
     )
 
 

@@ -15,6 +15,7 @@ from kb.game.cards import (
     LAYER,
     Ability,
     ObjectFilter,
+    mana_symbols,
     ActivationCost,
     Affects,
     CardDef,
@@ -376,9 +377,26 @@ class Game:
             if sch.enchanted_has:
                 statics.append(Static(Affects.ENCHANTED, ContinuousKind.ADD_KEYWORDS, sch.enchanted_has))
             for st in statics:
+                if st.while_devotion_below is not None:
+                    color, below = st.while_devotion_below
+                    if self.devotion(source.controller, color) >= below:
+                        continue
                 if self._affects(source, st.affects, obj, as_face_up):
                     out.append(Effect(st.kind, st.value, source.timestamp))
         return out
+
+    def devotion(self, player: str, color: str) -> int:
+        """700.5: the mana symbols of `color` in the mana costs of permanents `player` controls (a
+        hybrid symbol counts for each of its colours); a face-down permanent has no mana cost
+        (708.2a), so it adds nothing. Mana costs are copiable values (layer 1), so no other
+        continuous effect is needed to count them."""
+        total = 0
+        for obj in self.battlefield():
+            if obj.controller != player:
+                continue
+            cost = self.copiable_values(obj).mana_cost
+            total += sum(1 for symbol in mana_symbols(cost) if color in symbol.split("/"))
+        return total
 
     def _affects(self, source: GameObject, affects: Affects, obj: GameObject, as_face_up: bool = False) -> bool:
         if affects is Affects.SELF:
@@ -939,7 +957,7 @@ class Game:
         for source in self.battlefield():  # 601.2i: "whenever a player casts a spell", face down too
             for ability in self.characteristics(source).abilities:
                 if ability.event is TriggerEvent.SPELL_CAST and self.matches(ability.filter, spell, source.controller):
-                    self._trigger(source, ability)
+                    self._trigger(source, ability, targets=[spell.oid] if ability.target is not None else None)
         return paid
 
     def _no_split_second(self, what: str) -> None:
@@ -1573,6 +1591,8 @@ def _apply(ch: Characteristics, eff: Effect) -> Characteristics:
         return replace(ch, types=frozenset(_names(v)), subtypes=frozenset())
     if k is ContinuousKind.ADD_TYPES:
         return replace(ch, types=ch.types | frozenset(_names(v)))
+    if k is ContinuousKind.REMOVE_TYPES:
+        return replace(ch, types=ch.types - frozenset(_names(v)))
     if k is ContinuousKind.SET_SUBTYPES:
         return replace(ch, subtypes=frozenset(_names(v)))
     if k is ContinuousKind.ADD_SUBTYPES:
@@ -1714,6 +1734,16 @@ def _target_controller_gains_life_equal_to_power(g: Game, a: Ability, controller
 
 def _gain_life(g: Game, r: _Resolving) -> None:
     g.players[r.controller].life += r.ability.count
+
+
+def _damage_each_opponent(g: Game, r: _Resolving) -> None:
+    for name, player in g.players.items():
+        if name != r.controller and player.in_game:
+            player.life -= r.ability.count
+
+
+def _damage_controller(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g.players[t.controller].life -= a.count
 
 
 def _create_tokens(g: Game, r: _Resolving) -> None:
@@ -1912,6 +1942,7 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, Ability, str, GameObject], Non
     EffectKind.LOOK: _look,
     EffectKind.UNTAP: _untap,
     EffectKind.TAP: _tap,
+    EffectKind.DAMAGE_CONTROLLER: _damage_controller,
     EffectKind.TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER: _target_controller_gains_life_equal_to_power,
     EffectKind.GAIN_CONTROL: _gain_control,
 }
@@ -1922,6 +1953,7 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.FORM: _form,
     EffectKind.MANIFEST: _manifest_effect,
     EffectKind.GAIN_LIFE: _gain_life,
+    EffectKind.DAMAGE_EACH_OPPONENT: _damage_each_opponent,
     EffectKind.CREATE_TOKENS: _create_tokens,
     EffectKind.CREATE_TOKEN_COPY: _create_token_copy,
     EffectKind.MANIFEST_DREAD: _manifest_dread_effect,
