@@ -937,6 +937,7 @@ def test_603_2_trigger_condition_controller_is_relative_to_the_ability() -> None
     g = game()
     g.add_card("Foundry Street Denizen", FOUNDRY_STREET_DENIZEN, "you", Zone.BATTLEFIELD)
     g.add_card("Gore Swine", GORE_SWINE, "opponent", Zone.HAND)
+    g.end_turn()  # the opponent's turn
     g.cast("opponent", "Gore Swine")
     g.resolve()
     assert g.stack == []
@@ -1191,3 +1192,25 @@ def test_700_5_a_face_down_permanent_adds_nothing_to_devotion() -> None:
     g.turn_face_down("Ashcloud Phoenix")
     assert g.devotion("you", "R") == 3 and not g.is_creature(g.obj("Purphoros, God of the Forge"))
     assert g.characteristics(g.obj("Purphoros, God of the Forge")).types == {"Enchantment"}
+
+
+BOLT = card_from_data({"name": "Lightning Bolt", "mana_cost": "{R}", "types": ["Instant"],
+                       "abilities": [{"effect": "damage", "count": 3, "target": "creature"}]})
+
+
+def test_307_1_a_face_down_spell_is_cast_only_when_a_creature_spell_could_be() -> None:
+    """Casting a card face down is casting a 2/2 creature spell (702.37c): only in its controller's
+    main phase with an empty stack (307.1), so not on an opponent's turn (the turn passed, 500.1)
+    and not in response; an instant may be cast then."""
+    g = game(hand=["Willbender", "Abzan Guide"])
+    g.add_card("Lightning Bolt", BOLT, "you", Zone.HAND)
+    g.end_turn()
+    assert g.active == "opponent"
+    with pytest.raises(IllegalAction, match="307.1"):
+        g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
+    g.end_turn()
+    g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
+    with pytest.raises(IllegalAction, match="307.1"):
+        g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)  # the stack isn't empty
+    g.cast("you", "Lightning Bolt", targets=[])
+    assert len(g.stack) == 2

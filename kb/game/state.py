@@ -934,6 +934,12 @@ class Game:
                     for a in aims if a.target is not None
                 ):
                     raise IllegalAction(f"{t} is not a legal target for {label} (601.2c)")
+        cast_types = face_down_characteristics().types if way is not None else definition.faces[face].types
+        cast_keywords = () if way is not None else definition.faces[face].keywords
+        if "Instant" not in cast_types and "flash" not in cast_keywords and not (from_exile or commander):
+            if player != self.active or self.stack:
+                raise IllegalAction(f"{label}: a {'face-down ' if way else ''}spell without flash can be cast only in its "
+                                    "controller's main phase with an empty stack (307.1)")
         spell_name = None if way is not None else definition.faces[face].name  # 708.2a: face down, no name
         if spell_name is not None and spell_name in self.players[player].cant_cast_names:
             raise IllegalAction(f"{player} can't cast spells named {spell_name} (101.2)")
@@ -1473,6 +1479,8 @@ class Game:
             obj.attacking = obj.blocked = obj.blocking = False
         for p in self.players.values():
             p.land_played = False
+        order = [name for name, p in self.players.items() if p.in_game or name == self.active]
+        self.active = order[(order.index(self.active) + 1) % len(order)]  # 500.1: the next player's turn
 
     # ---- combat (506-510) --------------------------------------------------------------------
 
