@@ -1214,3 +1214,29 @@ def test_307_1_a_face_down_spell_is_cast_only_when_a_creature_spell_could_be() -
         g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)  # the stack isn't empty
     g.cast("you", "Lightning Bolt", targets=[])
     assert len(g.stack) == 2
+
+
+SMOTHERING_ABOMINATION = card_from_data({
+    "name": "Smothering Abomination", "mana_cost": "{2}{B}{B}", "types": ["Creature"], "pt": "4/3",
+    "abilities": [{"when": "you_sacrifice_creature", "effect": "draw"}],
+})
+NANTUKO_HUSK = card_from_data({
+    "name": "Nantuko Husk", "mana_cost": "{2}{B}", "types": ["Creature"], "pt": "2/2",
+    "abilities": [{"effect": "pump", "count": 2, "cost": "sacrifice a creature"}],
+})
+
+
+def test_603_10a_a_sacrificed_face_down_creature_has_no_sacrifice_trigger() -> None:
+    """"Whenever you sacrifice a creature, draw a card" looks back at the sacrificed creature as it
+    last existed (603.10a): sacrificed face down (no abilities) it draws nothing; face up it does."""
+    g = game(library=["Forest", "Grizzly Bears"])
+    g.add_card("Nantuko Husk", NANTUKO_HUSK, "you", Zone.BATTLEFIELD)
+    g.add_card("Smothering Abomination", SMOTHERING_ABOMINATION, "you", Zone.BATTLEFIELD)
+    g.turn_face_down("Smothering Abomination")
+    g.activate("you", "Nantuko Husk", target="Smothering Abomination")
+    g.resolve_all()
+    assert g.obj("Forest").zone is Zone.LIBRARY and g.characteristics(g.obj("Nantuko Husk")).power == 4
+    g.return_to_battlefield("Smothering Abomination")  # face up this time
+    g.activate("you", "Nantuko Husk", target="Smothering Abomination")
+    g.resolve_all()
+    assert g.obj("Forest").zone is Zone.HAND and g.characteristics(g.obj("Nantuko Husk")).power == 6

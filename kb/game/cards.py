@@ -100,6 +100,7 @@ class TriggerEvent(StrEnum):
     # With a `filter` (the event's object as it is then: a face-down one by its face-down values)
     PERMANENT_ENTERS = "permanent_enters"  # a permanent, this one or another, enters the battlefield
     SPELL_CAST = "spell_cast"  # a player casts a spell (601.2i), face-down spells included
+    YOU_SACRIFICE_CREATURE = "you_sacrifice_creature"  # this one too: it looks back in time (603.10a)
 
 
 class EffectKind(StrEnum):
@@ -145,6 +146,7 @@ class EffectKind(StrEnum):
     CREATE_TOKENS = "create_tokens"  # `count` tokens with the characteristics `token` (111.1), `tapped` or not
     CREATE_TOKEN_COPY = "create_token_copy"  # a token that's a copy of the target (707.2: its copiable values)
     DAMAGE_EACH_OPPONENT = "damage_each_opponent"  # `count` damage to each opponent of its controller
+    DRAW = "draw"  # its controller draws `count` cards
     DAMAGE_CONTROLLER = "damage_controller"  # `count` damage to the target's (on a trigger: the event object's) controller
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
     RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
@@ -157,6 +159,7 @@ class ActivationCost(StrEnum):
 
     SACRIFICE = "sacrifice"  # this permanent: it leaves before the ability resolves (113.7a)
     EXILE_A_FACE_DOWN_PERMANENT = "exile a face-down permanent you control"  # Primordial Mist
+    SACRIFICE_A_CREATURE = "sacrifice a creature"  # the `target` of the activation is the one sacrificed
 
 
 class TargetKind(StrEnum):

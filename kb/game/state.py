@@ -1343,8 +1343,14 @@ class Game:
             return
         self._no_split_second("activate an ability")
         if ability.cost is ActivationCost.SACRIFICE:
-            self._move(obj, Zone.GRAVEYARD)
             self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text, last_known=obj))
+            self.sacrifice(obj)
+        elif ability.cost is ActivationCost.SACRIFICE_A_CREATURE:
+            victim = self.obj(target) if target else None
+            if victim is None or victim.zone is not Zone.BATTLEFIELD or victim.controller != player or not self.is_creature(victim):
+                raise IllegalAction(f"{target} is not a creature {player} controls to sacrifice")
+            self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
+            self.sacrifice(victim)
         elif ability.cost is ActivationCost.EXILE_A_FACE_DOWN_PERMANENT:
             # Primordial Mist: the card is exiled face up; that isn't "turning face up".
             victim = self.obj(target) if target else None
@@ -1361,6 +1367,33 @@ class Game:
                     self.stack.remove(item)
                     raise IllegalAction(f"{target} is not a legal target ({ability.target})")
                 self._target(obj.oid, player, chosen, item.targets)
+
+    def sacrifice(self, obj: GameObject) -> GameObject:
+        """Its controller sacrifices it (701.21a). "Whenever you sacrifice a creature" abilities
+        trigger, the sacrificed creature's own among them as it last existed (603.10a): a
+        face-down creature has none."""
+        player = obj.controller
+        last_known = self.characteristics(obj)
+        was_creature = obj.zone is Zone.BATTLEFIELD and "Creature" in last_known.types
+        new = self._move(obj, Zone.GRAVEYARD)
+        if was_creature:
+            for ability in last_known.abilities:
+                if ability.event is TriggerEvent.YOU_SACRIFICE_CREATURE:
+                    self._trigger(new, ability)
+            for source in self.battlefield():
+                if source.controller != player:
+                    continue
+                for ability in self.characteristics(source).abilities:
+                    if ability.event is TriggerEvent.YOU_SACRIFICE_CREATURE:
+                        self._trigger(source, ability)
+        return new
+
+    def draw(self, player: str, count: int = 1) -> None:
+        """121.1: the top card(s) of the library into the hand."""
+        for _ in range(count):
+            library = self.library(player)
+            if library:
+                self._move(library[0], Zone.HAND)
 
     def play_land(self, player: str, label: str) -> GameObject:
         """305.1: playing a land is a special action: a land card from hand (or one an effect lets
@@ -1715,7 +1748,7 @@ def _remove_counter(g: Game, a: Ability, controller: str, t: GameObject) -> None
 
 
 def _sacrifice(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    g._move(t, Zone.GRAVEYARD)
+    g.sacrifice(t)
 
 
 def _turn_up(g: Game, a: Ability, controller: str, t: GameObject) -> None:
@@ -1742,6 +1775,10 @@ def _target_controller_gains_life_equal_to_power(g: Game, a: Ability, controller
 
 def _gain_life(g: Game, r: _Resolving) -> None:
     g.players[r.controller].life += r.ability.count
+
+
+def _draw(g: Game, r: _Resolving) -> None:
+    g.draw(r.controller, r.ability.count)
 
 
 def _damage_each_opponent(g: Game, r: _Resolving) -> None:
@@ -1962,6 +1999,7 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.MANIFEST: _manifest_effect,
     EffectKind.GAIN_LIFE: _gain_life,
     EffectKind.DAMAGE_EACH_OPPONENT: _damage_each_opponent,
+    EffectKind.DRAW: _draw,
     EffectKind.CREATE_TOKENS: _create_tokens,
     EffectKind.CREATE_TOKEN_COPY: _create_token_copy,
     EffectKind.MANIFEST_DREAD: _manifest_dread_effect,
