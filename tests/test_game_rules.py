@@ -1240,3 +1240,26 @@ def test_603_10a_a_sacrificed_face_down_creature_has_no_sacrifice_trigger() -> N
     g.activate("you", "Nantuko Husk", target="Smothering Abomination")
     g.resolve_all()
     assert g.obj("Forest").zone is Zone.HAND and g.characteristics(g.obj("Nantuko Husk")).power == 6
+
+
+KOLAGHAN = card_from_data({
+    "name": "Dragonlord Kolaghan", "mana_cost": "{4}{B}{R}", "types": ["Creature"], "pt": "6/5",
+    "abilities": [{"when": "spell_cast", "target": "spell", "effect": "controller_loses_life", "count": 10,
+                   "filter": {"types": ["Creature"], "controller": "opponent", "named_as_card_in_own_graveyard": True}}],
+})
+
+
+def test_201_2_a_face_down_spell_has_no_name_to_share_with_a_card_in_a_graveyard() -> None:
+    """Dragonlord Kolaghan: "an opponent casts a creature spell with the same name as a card in
+    their graveyard" loses 10 life. Akroma cast face down has no name (708.2a): nothing; cast face
+    up, its name is that of the Akroma in the graveyard: 10 life."""
+    g = game(hand=["Akroma, Angel of Fury"])
+    g.add_card("Other Akroma", CARDS["Akroma, Angel of Fury"], "you", Zone.GRAVEYARD)
+    g.add_card("Dragonlord Kolaghan", KOLAGHAN, "opponent", Zone.BATTLEFIELD)
+    g.cast("you", "Akroma, Angel of Fury", face_down=FaceDownWay.MORPH)
+    assert len(g.stack) == 1
+    g.resolve()
+    g.move("Akroma, Angel of Fury", Zone.HAND)
+    g.cast("you", "Akroma, Angel of Fury")
+    g.resolve_all()
+    assert g.players["you"].life == 10

@@ -147,6 +147,7 @@ class EffectKind(StrEnum):
     CREATE_TOKEN_COPY = "create_token_copy"  # a token that's a copy of the target (707.2: its copiable values)
     DAMAGE_EACH_OPPONENT = "damage_each_opponent"  # `count` damage to each opponent of its controller
     DRAW = "draw"  # its controller draws `count` cards
+    CONTROLLER_LOSES_LIFE = "controller_loses_life"  # the target's (on a trigger: the event object's) controller loses `count`
     DAMAGE_CONTROLLER = "damage_controller"  # `count` damage to the target's (on a trigger: the event object's) controller
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
     RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
@@ -292,6 +293,8 @@ class ObjectFilter:
     controller: str | None = None  # "you" or "opponent"
     min_mana_value: int | None = None
     max_mana_value: int | None = None
+    # it has the same name as a card in its controller's graveyard (a nameless face-down spell never does)
+    named_as_card_in_own_graveyard: bool = False
 
 
 FILTER_CONTROLLERS = ("you", "opponent")
@@ -499,7 +502,8 @@ def _filter_from_data(f: Any, where: str) -> ObjectFilter:
     min_mana_value: 4, max_mana_value: 2}`."""
     if not isinstance(f, dict):
         raise CardDataError(f"{where}: `filter` must be a mapping, not {f!r}")
-    unknown = set(f) - {"types", "subtypes", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value"}
+    unknown = set(f) - {"types", "subtypes", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value",
+                        "named_as_card_in_own_graveyard"}
     if unknown:
         raise CardDataError(f"{where}: unknown filter key(s) {', '.join(sorted(unknown))}")
     controller = f.get("controller")
@@ -517,6 +521,8 @@ def _filter_from_data(f: Any, where: str) -> ObjectFilter:
         controller=controller,
         min_mana_value=f.get("min_mana_value"),
         max_mana_value=f.get("max_mana_value"),
+        named_as_card_in_own_graveyard=_flag(f.get("named_as_card_in_own_graveyard", False), where,
+                                             "named_as_card_in_own_graveyard"),
     )
 
 

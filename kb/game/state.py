@@ -724,7 +724,13 @@ class Game:
         controls the ability (`controller`); a face-down object by its face-down values (708.2a)."""
         if f is None:
             return True
-        return _matches_values(f, self.characteristics(obj), obj.controller, controller)
+        ch = self.characteristics(obj)
+        if f.named_as_card_in_own_graveyard:
+            graveyard = {self.characteristics(o).name for o in self.objects.values()
+                         if o.zone is Zone.GRAVEYARD and o.card.owner == obj.controller}
+            if ch.name is None or ch.name not in graveyard:  # 201.2: a face-down spell has no name
+                return False
+        return _matches_values(f, ch, obj.controller, controller)
 
     def move(self, label: str, zone: Zone, *, face_down: bool = False, by: str | None = None) -> GameObject:
         """Destroy, sacrifice, exile (`face_down`: 406.3; `by`: the object whose effect exiled it),
@@ -1791,6 +1797,10 @@ def _damage_controller(g: Game, a: Ability, controller: str, t: GameObject) -> N
     g.players[t.controller].life -= a.count
 
 
+def _controller_loses_life(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g.players[t.controller].life -= a.count  # 119.3: not damage, but the model tracks life only
+
+
 def _create_tokens(g: Game, r: _Resolving) -> None:
     if r.ability.token is None:
         return
@@ -1988,6 +1998,7 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, Ability, str, GameObject], Non
     EffectKind.UNTAP: _untap,
     EffectKind.TAP: _tap,
     EffectKind.DAMAGE_CONTROLLER: _damage_controller,
+    EffectKind.CONTROLLER_LOSES_LIFE: _controller_loses_life,
     EffectKind.TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER: _target_controller_gains_life_equal_to_power,
     EffectKind.GAIN_CONTROL: _gain_control,
 }
