@@ -1263,3 +1263,30 @@ def test_201_2_a_face_down_spell_has_no_name_to_share_with_a_card_in_a_graveyard
     g.cast("you", "Akroma, Angel of Fury")
     g.resolve_all()
     assert g.players["you"].life == 10
+
+
+MURAGANDA = card_from_data({
+    "name": "Muraganda Petroglyphs", "mana_cost": "{3}{G}", "types": ["Enchantment"],
+    "static": [{"affects": "creatures", "kind": "modify_pt", "value": "+2/+2", "filter": {"no_abilities": True}}],
+})
+MASS_HYSTERIA = card_from_data({
+    "name": "Mass Hysteria", "mana_cost": "{R}", "types": ["Enchantment"],
+    "static": [{"affects": "creatures", "kind": "add_keywords", "value": ["haste"]}],
+})
+
+
+def test_613_1_creatures_with_no_abilities_is_read_after_abilities_are_granted() -> None:
+    """Muraganda Petroglyphs: "creatures with no abilities get +2/+2". A face-down creature has no
+    abilities (708.2a): 4/4; Pine Walker face up has one: 5/5. Once Mass Hysteria gives every
+    creature haste (layer 6, before the +2/+2 of layer 7c), the face-down creature has an ability."""
+    g = game(hand=["Pine Walker", "Grizzly Bears"])
+    g.add_card("Muraganda Petroglyphs", MURAGANDA, "you", Zone.BATTLEFIELD)
+    g.cast("you", "Pine Walker", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    walker = g.obj("Pine Walker")
+    assert (g.characteristics(walker).power, g.characteristics(walker).toughness) == (4, 4)
+    g.add_card("Mass Hysteria", MASS_HYSTERIA, "you", Zone.BATTLEFIELD)
+    ch = g.characteristics(walker)
+    assert (ch.power, ch.keywords) == (2, ("haste",))
+    g.turn_face_up("Pine Walker", TurnUpWay.MORPH)
+    assert g.characteristics(g.obj("Pine Walker")).power == 5

@@ -244,6 +244,7 @@ class Affects(StrEnum):
     YOU = "you"  # the controller: cost modifiers
     OPPONENTS = "opponents"  # each opponent of the controller: prohibitions on players
     CREATURES_OPPONENTS_CONTROL = "creatures_opponents_control"
+    CREATURES = "creatures"  # every creature on the battlefield
 
 
 class Layout(StrEnum):
@@ -295,6 +296,7 @@ class ObjectFilter:
     max_mana_value: int | None = None
     # it has the same name as a card in its controller's graveyard (a nameless face-down spell never does)
     named_as_card_in_own_graveyard: bool = False
+    no_abilities: bool = False  # "creatures with no abilities": read after the layers that add or remove abilities
 
 
 FILTER_CONTROLLERS = ("you", "opponent")
@@ -348,7 +350,8 @@ class Static:
     affects: Affects
     kind: ContinuousKind
     value: EffectValue = None
-    filter: ObjectFilter | None = None  # a cost modifier: only spells that match ("Dragon spells")
+    # a cost modifier: only spells that match ("Dragon spells"); otherwise only the objects that match
+    filter: ObjectFilter | None = None
     # "as long as your devotion to COLOR is less than N" (700.5): (colour, N); the ability applies only then
     while_devotion_below: tuple[str, int] | None = None
 
@@ -503,7 +506,7 @@ def _filter_from_data(f: Any, where: str) -> ObjectFilter:
     if not isinstance(f, dict):
         raise CardDataError(f"{where}: `filter` must be a mapping, not {f!r}")
     unknown = set(f) - {"types", "subtypes", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value",
-                        "named_as_card_in_own_graveyard"}
+                        "named_as_card_in_own_graveyard", "no_abilities"}
     if unknown:
         raise CardDataError(f"{where}: unknown filter key(s) {', '.join(sorted(unknown))}")
     controller = f.get("controller")
@@ -523,6 +526,7 @@ def _filter_from_data(f: Any, where: str) -> ObjectFilter:
         max_mana_value=f.get("max_mana_value"),
         named_as_card_in_own_graveyard=_flag(f.get("named_as_card_in_own_graveyard", False), where,
                                              "named_as_card_in_own_graveyard"),
+        no_abilities=_flag(f.get("no_abilities", False), where, "no_abilities"),
     )
 
 

@@ -245,6 +245,7 @@ class Game:
             raise ValueError("a game needs at least one player")
         self.rules = rules or Rules()
         self.players: dict[str, Player] = {p: Player(p) for p in players}
+        self._reading_filters: set[int] = set()  # objects whose filtered statics are being decided
         self.active = players[0]
         self.objects: dict[int, GameObject] = {}
         self.cards: dict[str, Card] = {}
@@ -382,8 +383,28 @@ class Game:
                     if self.devotion(source.controller, color) >= below:
                         continue
                 if self._affects(source, st.affects, obj, as_face_up):
+                    if st.filter is not None and st.affects is not Affects.YOU and not self._static_filter_holds(
+                        st.filter, obj, source.controller
+                    ):
+                        continue
                     out.append(Effect(st.kind, st.value, source.timestamp))
         return out
+
+    def _static_filter_holds(self, f: ObjectFilter, obj: GameObject, controller: str) -> bool:
+        """Whether a static ability limited by `f` ("creatures with no abilities get +2/+2")
+        applies to `obj`: its characteristics are read with every other effect applied, so
+        abilities granted or removed in layer 6 count (613.1, 613.8); filtered effects are left
+        out of that reading, which is what keeps it from reading itself."""
+        if obj.oid in self._reading_filters:
+            return False
+        self._reading_filters.add(obj.oid)
+        try:
+            ch = self.characteristics(obj)
+        finally:
+            self._reading_filters.discard(obj.oid)
+        if f.no_abilities and (ch.keywords or ch.abilities):
+            return False
+        return _matches_values(f, ch, obj.controller, controller)
 
     def devotion(self, player: str, color: str) -> int:
         """700.5: the mana symbols of `color` in the mana costs of permanents `player` controls (a
@@ -417,6 +438,8 @@ class Game:
             return creature and obj.face_down
         if affects is Affects.CREATURES_OPPONENTS_CONTROL:
             return creature and obj.controller != source.controller
+        if affects is Affects.CREATURES:
+            return creature
         return False
 
     def _player_permission(self, player: str, kind: ContinuousKind) -> bool:
