@@ -1290,3 +1290,29 @@ def test_613_1_creatures_with_no_abilities_is_read_after_abilities_are_granted()
     assert (ch.power, ch.keywords) == (2, ("haste",))
     g.turn_face_up("Pine Walker", TurnUpWay.MORPH)
     assert g.characteristics(g.obj("Pine Walker")).power == 5
+
+
+ENDLESS_WHISPERS = card_from_data({
+    "name": "Endless Whispers", "mana_cost": "{2}{B}{B}", "types": ["Enchantment"],
+    "static": [{"affects": "creatures", "kind": "add_abilities",
+                "value": [{"when": "dies", "effect": "opponent_returns_self_at_next_end_step"}]}],
+})
+
+
+def test_603_7_a_granted_dies_ability_of_a_face_down_creature_returns_it_at_the_next_end_step() -> None:
+    """Endless Whispers gives each creature, face-down ones too, "when this dies, target opponent
+    puts this card onto the battlefield under their control at the beginning of the next end step":
+    a delayed trigger (603.7) that returns the card face up under the opponent's control."""
+    g = game(hand=["Pine Walker"])
+    g.add_card("Endless Whispers", ENDLESS_WHISPERS, "you", Zone.BATTLEFIELD)
+    g.cast("you", "Pine Walker", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    g.move("Pine Walker", Zone.GRAVEYARD)
+    g.resolve_all()
+    assert g.obj("Pine Walker").zone is Zone.GRAVEYARD
+    g.end_step()
+    g.resolve_all()
+    walker = g.obj("Pine Walker")
+    assert walker.zone is Zone.BATTLEFIELD and walker.controller == "opponent" and not walker.face_down
+    g.end_step()
+    assert g.stack == []  # it triggered once (603.7b)

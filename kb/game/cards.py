@@ -147,6 +147,10 @@ class EffectKind(StrEnum):
     CREATE_TOKEN_COPY = "create_token_copy"  # a token that's a copy of the target (707.2: its copiable values)
     DAMAGE_EACH_OPPONENT = "damage_each_opponent"  # `count` damage to each opponent of its controller
     DRAW = "draw"  # its controller draws `count` cards
+    # 603.7: a delayed trigger "at the beginning of the next end step, an opponent puts this card from
+    # the graveyard onto the battlefield under their control" (Endless Whispers' granted ability)
+    OPPONENT_RETURNS_SELF_AT_NEXT_END_STEP = "opponent_returns_self_at_next_end_step"
+    RETURN_SELF_UNDER_YOUR_CONTROL = "return_self_under_your_control"  # from the graveyard, face up
     CONTROLLER_LOSES_LIFE = "controller_loses_life"  # the target's (on a trigger: the event object's) controller loses `count`
     DAMAGE_CONTROLLER = "damage_controller"  # `count` damage to the target's (on a trigger: the event object's) controller
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not

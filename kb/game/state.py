@@ -246,6 +246,8 @@ class Game:
         self.rules = rules or Rules()
         self.players: dict[str, Player] = {p: Player(p) for p in players}
         self._reading_filters: set[int] = set()  # objects whose filtered statics are being decided
+        # delayed triggers at the beginning of the next end step (603.7): (card object id, its controller)
+        self.next_end_step: list[tuple[int, str]] = []
         self.active = players[0]
         self.objects: dict[int, GameObject] = {}
         self.cards: dict[str, Card] = {}
@@ -1499,6 +1501,13 @@ class Game:
                         self._trigger(perm, ability)
 
     def end_step(self) -> None:
+        delayed, self.next_end_step = self.next_end_step, []
+        for oid, controller in delayed:  # 603.7b: a delayed trigger triggers once
+            if oid in self.objects:
+                card = self.objects[oid]
+                ability = Ability(EffectKind.RETURN_SELF_UNDER_YOUR_CONTROL, text=f"{card.label}: return it")
+                self.stack.append(StackAbility(oid, card.label, controller, ability, ability.text))
+                self.events.append((GameEvent.TRIGGERED, card.label))
         for perm in self.battlefield():
             if perm.controller != self.active:
                 continue
@@ -1989,6 +1998,24 @@ def _look_at_face_down_in_combat(g: Game, r: _Resolving) -> None:
             g.events.append((GameEvent.LOOKED, obj.label))  # 708.5: only as it resolves
 
 
+def _opponent_returns_self_at_next_end_step(g: Game, r: _Resolving) -> None:
+    # "choose target opponent": in these scenarios the first opponent still in the game
+    if r.source is not None and r.source.zone is Zone.GRAVEYARD:
+        opponents = [p for p, player in g.players.items() if p != r.controller and player.in_game]
+        if opponents:
+            g.next_end_step.append((r.source.oid, opponents[0]))
+
+
+def _return_self_under_your_control(g: Game, r: _Resolving) -> None:
+    # the same card, still in the graveyard (400.7): onto the battlefield face up under the
+    # delayed trigger's controller
+    if r.source is not None and r.source.zone is Zone.GRAVEYARD and r.source.oid in g.objects:
+        g._remove_from_zone(r.source)
+        new = g._new_object(r.source.card, Zone.BATTLEFIELD, r.controller)
+        g._as_enters(new)
+        g._entered(new)
+
+
 def _return_self(g: Game, r: _Resolving) -> None:
     if r.source is not None and r.source.zone is Zone.GRAVEYARD:
         down = r.ability.effect is EffectKind.RETURN_SELF_FACE_DOWN or str(r.choice).replace("_", " ") == "face down"
@@ -2034,6 +2061,8 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.GAIN_LIFE: _gain_life,
     EffectKind.DAMAGE_EACH_OPPONENT: _damage_each_opponent,
     EffectKind.DRAW: _draw,
+    EffectKind.OPPONENT_RETURNS_SELF_AT_NEXT_END_STEP: _opponent_returns_self_at_next_end_step,
+    EffectKind.RETURN_SELF_UNDER_YOUR_CONTROL: _return_self_under_your_control,
     EffectKind.CREATE_TOKENS: _create_tokens,
     EffectKind.CREATE_TOKEN_COPY: _create_token_copy,
     EffectKind.MANIFEST_DREAD: _manifest_dread_effect,
