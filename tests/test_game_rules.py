@@ -1316,3 +1316,15 @@ def test_603_7_a_granted_dies_ability_of_a_face_down_creature_returns_it_at_the_
     assert walker.zone is Zone.BATTLEFIELD and walker.controller == "opponent" and not walker.face_down
     g.end_step()
     assert g.stack == []  # it triggered once (603.7b)
+
+
+def test_603_3_a_trigger_from_paying_a_sacrifice_cost_goes_above_the_ability() -> None:
+    """The sacrifice is paid while activating (602.2); its dies trigger is put on the stack the
+    next time a player would receive priority (603.3), so on top of the activated ability."""
+    martyr = card_from_data({"name": "Martyr", "types": ["Creature"], "pt": "1/1",
+                             "abilities": [{"effect": "nothing", "cost": "sacrifice", "text": "martyr: sacrificed"},
+                                           {"when": "dies", "effect": "nothing", "text": "martyr: died"}]})
+    g = game()
+    g.add_card("Martyr", martyr, "you", Zone.BATTLEFIELD)
+    g.activate("you", "Martyr")
+    assert [item.description for item in g.stack if not isinstance(item, int)] == ["martyr: sacrificed", "martyr: died"]
