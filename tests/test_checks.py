@@ -188,3 +188,23 @@ def test_check_ids_are_stable_file_stem_and_name() -> None:
 def test_check_result_json_shape() -> None:
     r = run_checks(CHECKS[:1], cards=CORPUS.cards)[0]
     assert set(r.to_json()) == {"id", "entry", "file", "passed", "failures", "not_applicable"}
+
+
+@pytest.mark.parametrize(
+    "ability",
+    [
+        "{when: enters, effect: gain_life, cout: 1}",  # misspelt `count`
+        "{when: permanent_enters, effect: nothing, filter: {colour: [R]}}",  # misspelt filter key
+        "{effect: destroy, target: creature, if_target: {max_mana_value: two}}",
+    ],
+)
+def test_a_card_ability_with_an_unknown_or_bad_key_is_a_problem(ability: str, tmp_path: Any) -> None:
+    """A key the card format doesn't know would silently change what the card does: it is a
+    problem naming the file, not ignored."""
+    path = tmp_path / "odd.yaml"
+    path.write_text(f"""cards:
+  - {{name: Odd Djinn, types: [Creature], pt: 1/1, abilities: [{ability}]}}
+checks: []
+""", encoding="utf-8")
+    _, problems = load_checks([path], CORPUS.cards)
+    assert problems and "odd.yaml" in str(problems[0])

@@ -884,3 +884,447 @@ def test_905_a_card_revealed_as_drafted_is_revealed_then_removed() -> None:
     d.add_drafted("you", "Cogwork Grinder", face_up=True)
     d.draft("you", "Spy Card", remove_with="Cogwork Grinder")
     assert "Spy Card" in d.revealed and d.seen["Spy Card"] == {"you", "opponent"} and "Spy Card" not in d.face_up
+
+
+# ---- concepts added for the peer engine's face-down tests (bench/results/peer_engine_checks.md) ----
+
+REALITY_SHIFT = card_from_data({
+    "name": "Reality Shift", "mana_cost": "{1}{U}", "types": ["Instant"],
+    "abilities": [{"effect": "exile", "target": "creature"}, {"effect": "manifest", "target": "creature"}],
+})
+
+
+def test_608_2h_its_controller_manifests_is_the_targets_controller_as_it_last_existed() -> None:
+    """"Exile target creature. Its controller manifests": the exiled creature's controller (its
+    last known information, 608.2h) manifests, not the spell's controller."""
+    g = game()
+    g.add_card("Reality Shift", REALITY_SHIFT, "you", Zone.HAND)
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.BATTLEFIELD)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.LIBRARY)
+    g.add_card("Forest", CARDS["Forest"], "you", Zone.LIBRARY)
+    g.cast("you", "Reality Shift", targets=["Grizzly Bears"])
+    g.resolve()
+    assert g.obj("Grizzly Bears").zone is Zone.EXILE
+    bear = g.obj("Runeclaw Bear")
+    assert bear.zone is Zone.BATTLEFIELD and bear.face_down and bear.controller == "opponent"
+    assert g.obj("Forest").zone is Zone.LIBRARY
+
+
+FOUNDRY_STREET_DENIZEN = card_from_data({
+    "name": "Foundry Street Denizen", "mana_cost": "{R}", "colors": ["R"], "types": ["Creature"], "pt": "1/1",
+    "abilities": [{"when": "another_creature_enters", "effect": "nothing",
+                   "filter": {"colors": ["R"], "controller": "you"}}],
+})
+GORE_SWINE = card_from_data({"name": "Gore Swine", "mana_cost": "{2}{R}", "colors": ["R"], "types": ["Creature"],
+                             "pt": "4/1"})
+
+
+def test_603_2_trigger_condition_sees_a_face_down_creature_by_its_face_down_values() -> None:
+    """"Whenever another red creature enters under your control": a manifested red creature card
+    is a colourless 2/2 (708.2a), so it doesn't trigger; the same card entering face up does."""
+    g = game()
+    g.add_card("Foundry Street Denizen", FOUNDRY_STREET_DENIZEN, "you", Zone.BATTLEFIELD)
+    g.add_card("Gore Swine", GORE_SWINE, "you", Zone.LIBRARY)
+    g.manifest("you")
+    assert g.stack == []
+    g.move("Gore Swine", Zone.HAND)
+    g.cast("you", "Gore Swine")
+    g.resolve()
+    assert [s.source_label for s in g.stack] == ["Foundry Street Denizen"]
+
+
+def test_603_2_trigger_condition_controller_is_relative_to_the_ability() -> None:
+    g = game()
+    g.add_card("Foundry Street Denizen", FOUNDRY_STREET_DENIZEN, "you", Zone.BATTLEFIELD)
+    g.add_card("Gore Swine", GORE_SWINE, "opponent", Zone.HAND)
+    g.end_turn()  # the opponent's turn
+    g.cast("opponent", "Gore Swine")
+    g.resolve()
+    assert g.stack == []
+
+
+SOLDIER_OF_THE_PANTHEON = card_from_data({
+    "name": "Soldier of the Pantheon", "mana_cost": "{W}", "colors": ["W"], "types": ["Creature"], "pt": "2/1",
+    "abilities": [{"when": "spell_cast", "effect": "nothing", "filter": {"multicolored": True, "controller": "opponent"}}],
+})
+
+
+def test_601_2i_a_face_down_spell_is_cast_but_colourless() -> None:
+    """"Whenever an opponent casts a multicolored spell": casting a face-down spell is casting a
+    spell (601.2i), but the spell is colourless (708.2a); the same card cast face up triggers."""
+    g = game(hand=["Abzan Guide"])
+    g.add_card("Soldier of the Pantheon", SOLDIER_OF_THE_PANTHEON, "opponent", Zone.BATTLEFIELD)
+    g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)
+    assert [s for s in g.stack if not isinstance(s, int)] == []
+    g.resolve()
+    g.move("Abzan Guide", Zone.HAND)
+    g.cast("you", "Abzan Guide")
+    assert [s.source_label for s in g.stack if not isinstance(s, int)] == ["Soldier of the Pantheon"]
+
+
+DISDAINFUL_STROKE = card_from_data({
+    "name": "Disdainful Stroke", "mana_cost": "{1}{U}", "types": ["Instant"],
+    "abilities": [{"effect": "counter", "target": "spell", "filter": {"min_mana_value": 4}}],
+})
+
+
+def test_601_2c_a_face_down_spell_has_mana_value_0_for_a_target_restriction() -> None:
+    """"Counter target spell with mana value 4 or greater" can't target a face-down spell (mana
+    value 0, 708.2a) whatever the card is; it can target the card cast face up."""
+    g = game(hand=["Abzan Guide"])
+    g.add_card("Disdainful Stroke", DISDAINFUL_STROKE, "opponent", Zone.HAND)
+    g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)
+    with pytest.raises(IllegalAction, match="601.2c"):
+        g.cast("opponent", "Disdainful Stroke", targets=["Abzan Guide"])
+    g.resolve()
+    g.move("Abzan Guide", Zone.HAND)
+    g.cast("you", "Abzan Guide")
+    g.cast("opponent", "Disdainful Stroke", targets=["Abzan Guide"])
+    g.resolve()
+    assert g.obj("Abzan Guide").zone is Zone.GRAVEYARD
+
+
+def test_708_2a_cant_cast_by_name_does_not_stop_a_face_down_spell() -> None:
+    """"Can't cast spells with the same name as that creature" (Reflector Mage): the card cast
+    face up is refused (101.2), cast face down it has no name and may be cast."""
+    g = game(battlefield=["Rattleclaw Mystic"])
+    assert g.forbid_casting_name("you", "Rattleclaw Mystic")
+    g.move("Rattleclaw Mystic", Zone.HAND)
+    with pytest.raises(IllegalAction, match="101.2"):
+        g.cast("you", "Rattleclaw Mystic")
+    g.cast("you", "Rattleclaw Mystic", face_down=FaceDownWay.MORPH)
+    assert g.obj("Rattleclaw Mystic").zone is Zone.STACK
+
+
+def test_708_2a_a_face_down_creature_names_nothing_to_forbid() -> None:
+    g = game(hand=["Rattleclaw Mystic"])
+    g.cast("you", "Rattleclaw Mystic", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    assert not g.forbid_casting_name("you", "Rattleclaw Mystic")
+    g.move("Rattleclaw Mystic", Zone.HAND)
+    g.cast("you", "Rattleclaw Mystic")
+    assert g.obj("Rattleclaw Mystic").zone is Zone.STACK
+
+
+TRANQUIL_COVE = card_from_data({
+    "name": "Tranquil Cove", "types": ["Land"],
+    "abilities": [{"when": "as_enters", "effect": "tap"}, {"when": "enters", "effect": "gain_life", "count": 1}],
+})
+
+
+def test_614_1c_enters_tapped_and_etb_do_not_apply_to_a_manifested_land() -> None:
+    """A manifested Tranquil Cove has no abilities as it enters (708.3): it enters untapped and its
+    "enters" life gain doesn't trigger; put onto the battlefield face up, it enters tapped (614.1c)
+    and its controller gains 1 life."""
+    g = game()
+    g.add_card("Tranquil Cove", TRANQUIL_COVE, "you", Zone.LIBRARY)
+    g.manifest("you")
+    cove = g.obj("Tranquil Cove")
+    assert not cove.tapped and g.stack == []
+    g.move("Tranquil Cove", Zone.HAND)
+    g.put_onto_battlefield(["Tranquil Cove"])
+    assert g.obj("Tranquil Cove").tapped
+    g.resolve_all()
+    assert g.players["you"].life == 21
+
+
+THE_UR_DRAGON = card_from_data({
+    "name": "The Ur-Dragon", "mana_cost": "{4}{W}{U}{B}{R}{G}", "types": ["Creature"], "subtypes": ["Dragon", "Avatar"],
+    "pt": "10/10", "static": [{"affects": "you", "kind": "spell_cost", "value": -1, "filter": {"subtypes": ["Dragon"]}}],
+})
+QUICKSILVER_DRAGON = card_from_data({
+    "name": "Quicksilver Dragon", "mana_cost": "{4}{U}{U}", "types": ["Creature"], "subtypes": ["Dragon"], "pt": "5/5",
+    "morph": "{4}{U}",
+})
+
+
+def test_601_2f_a_cost_reduction_for_dragon_spells_does_not_see_a_face_down_dragon() -> None:
+    """"Dragon spells you cast cost {1} less": a face-down Dragon spell has no creature types
+    (708.2a), so it costs {3}; cast face up it costs {1} less."""
+    g = game()
+    g.add_card("The Ur-Dragon", THE_UR_DRAGON, "you", Zone.BATTLEFIELD)
+    g.add_card("Quicksilver Dragon", QUICKSILVER_DRAGON, "you", Zone.HAND)
+    assert g.cast("you", "Quicksilver Dragon", face_down=FaceDownWay.MORPH) == "{3}"
+    g.resolve()
+    g.move("Quicksilver Dragon", Zone.HAND)
+    assert g.cast("you", "Quicksilver Dragon") == "{3}{U}{U}"
+
+
+LINVALA = card_from_data({
+    "name": "Linvala, Keeper of Silence", "mana_cost": "{2}{W}{W}", "types": ["Creature"], "pt": "3/4",
+    "static": [{"affects": "creatures_opponents_control", "kind": "cant_activate"}],
+})
+
+
+def test_116_2b_turning_face_up_is_a_special_action_not_stopped_by_cant_activate() -> None:
+    """"Activated abilities of creatures your opponents control can't be activated" (602.5) stops
+    Smoke Teller's ability but not turning a face-down creature face up: a special action."""
+    g = game(battlefield=["Smoke Teller"], hand=["Pine Walker"])
+    g.add_card("Linvala, Keeper of Silence", LINVALA, "opponent", Zone.BATTLEFIELD)
+    g.cast("you", "Pine Walker", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    with pytest.raises(IllegalAction, match="602.5"):
+        g.activate("you", "Smoke Teller", target="Pine Walker")
+    assert g.turn_face_up("Pine Walker", TurnUpWay.MORPH) == "{4}{G}"
+    assert not g.obj("Pine Walker").face_down
+
+
+SWORDS_TO_PLOWSHARES = card_from_data({
+    "name": "Swords to Plowshares", "mana_cost": "{W}", "types": ["Instant"],
+    "abilities": [{"effect": "exile", "target": "creature"},
+                  {"effect": "target_controller_gains_life_equal_to_power", "target": "creature"}],
+})
+
+
+def test_608_2h_life_equal_to_power_uses_the_face_down_creatures_last_known_power() -> None:
+    """Swords to Plowshares on a face-down Pine Walker: it is exiled face up (a 5/5 card), but its
+    controller gains life equal to its power as it last existed on the battlefield: 2."""
+    g = game(hand=["Pine Walker"])
+    g.add_card("Swords to Plowshares", SWORDS_TO_PLOWSHARES, "opponent", Zone.HAND)
+    g.cast("you", "Pine Walker", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    g.cast("opponent", "Swords to Plowshares", targets=["Pine Walker"])
+    g.resolve()
+    assert g.obj("Pine Walker").zone is Zone.EXILE and not g.obj("Pine Walker").face_down
+    assert g.players["you"].life == 22 and g.players["opponent"].life == 20
+
+
+FATAL_PUSH = card_from_data({
+    "name": "Fatal Push", "mana_cost": "{B}", "types": ["Instant"],
+    "abilities": [{"effect": "destroy", "target": "creature", "if_target": {"max_mana_value": 2}}],
+})
+
+
+def test_202_3a_a_face_down_creature_has_mana_value_0_for_an_if_condition() -> None:
+    """"Destroy target creature if it has mana value 2 or less": true of a face-down Pine Walker
+    (no mana cost, mana value 0), false of the face-up Pine Walker (5)."""
+    g = game(hand=["Pine Walker"])
+    g.add_card("Fatal Push", FATAL_PUSH, "opponent", Zone.HAND)
+    g.cast("you", "Pine Walker")
+    g.resolve()
+    g.cast("opponent", "Fatal Push", targets=["Pine Walker"])
+    g.resolve()
+    assert g.obj("Pine Walker").zone is Zone.BATTLEFIELD
+    g.turn_face_down("Pine Walker")
+    g.move("Fatal Push", Zone.HAND)
+    g.cast("opponent", "Fatal Push", targets=["Pine Walker"])
+    g.resolve()
+    assert g.obj("Pine Walker").zone is Zone.GRAVEYARD
+
+
+def test_305_1_a_land_with_morph_is_played_face_up_or_cast_face_down() -> None:
+    """Zoetic Cavern: playing it is the land special action (once a turn, 305.2) and it enters face
+    up; casting it face down is casting a spell (702.37c), allowed after the turn's land play."""
+    g = game(hand=["Zoetic Cavern", "Forest"])
+    land = g.play_land("you", "Forest")
+    assert land.zone is Zone.BATTLEFIELD and g.players["you"].land_played
+    with pytest.raises(IllegalAction, match="305.2"):
+        g.play_land("you", "Zoetic Cavern")
+    g.cast("you", "Zoetic Cavern", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    assert g.obj("Zoetic Cavern").face_down
+    g.add_card("Their Forest", CARDS["Forest"], "opponent", Zone.HAND)
+    with pytest.raises(IllegalAction, match="305.1"):
+        g.play_land("opponent", "Their Forest")  # not their turn
+
+
+PONYBACK_BRIGADE = card_from_data({
+    "name": "Ponyback Brigade", "mana_cost": "{3}{R}{W}{B}", "types": ["Creature"], "pt": "2/2", "morph": "{2}{R}{W}{B}",
+    "abilities": [{"when": "turned_face_up", "effect": "create_tokens", "count": 3,
+                   "token": {"name": "Goblin", "colors": ["R"], "types": ["Creature"], "subtypes": ["Goblin"], "pt": "1/1"}}],
+})
+
+
+def test_111_1_tokens_created_later_are_not_in_an_earlier_effects_set() -> None:
+    """A face-down Ponyback Brigade gets -1/-1 until end of turn, is turned face up (still -1/-1:
+    the same object, 708.8) and creates three 1/1 Goblin tokens (111.1): the earlier effect's set
+    of affected objects was fixed as it began (611.2c), so they stay 1/1."""
+    g = game()
+    g.add_card("Ponyback Brigade", PONYBACK_BRIGADE, "you", Zone.HAND)
+    g.cast("you", "Ponyback Brigade", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    g.add_effect("Ponyback Brigade", ContinuousKind.MODIFY_PT, (-1, -1), until_end_of_turn=True)
+    g.turn_face_up("Ponyback Brigade", TurnUpWay.MORPH)
+    g.resolve_all()
+    tokens = g.tokens("you")
+    assert [(g.characteristics(t).name, g.characteristics(t).power, g.characteristics(t).toughness) for t in tokens] == [
+        ("Goblin", 1, 1)] * 3
+    assert all(t.card.token and t.card.owner == "you" for t in tokens)
+    assert g.characteristics(g.obj("Ponyback Brigade")).power == 1
+
+
+SUPPLANT_FORM = card_from_data({
+    "name": "Supplant Form", "mana_cost": "{4}{U}{U}", "types": ["Instant"],
+    "abilities": [{"effect": "bounce", "target": "creature"}, {"effect": "create_token_copy", "target": "creature"}],
+})
+
+
+def test_707_2_a_token_copy_of_a_face_down_creature_is_a_face_up_nameless_2_2() -> None:
+    g = game(hand=["Akroma, Angel of Fury"])
+    g.add_card("Supplant Form", SUPPLANT_FORM, "opponent", Zone.HAND)
+    g.cast("you", "Akroma, Angel of Fury", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    g.cast("opponent", "Supplant Form", targets=["Akroma, Angel of Fury"])
+    g.resolve()
+    assert g.obj("Akroma, Angel of Fury").zone is Zone.HAND
+    (token,) = g.tokens("opponent")
+    ch = g.characteristics(token)
+    assert not token.face_down and (ch.name, ch.power, ch.toughness, ch.keywords) == (None, 2, 2, ())
+
+
+PURPHOROS = card_from_data({
+    "name": "Purphoros, God of the Forge", "mana_cost": "{3}{R}", "types": ["Enchantment", "Creature"], "pt": "6/5",
+    "static": [{"affects": "self", "kind": "remove_types", "value": ["Creature"],
+                "while_devotion_below": {"color": "R", "count": 5}}],
+})
+EIDOLON = card_from_data({"name": "Eidolon of the Great Revel", "mana_cost": "{R}{R}", "types": ["Enchantment", "Creature"],
+                          "pt": "2/2"})
+
+
+def test_700_5_a_face_down_permanent_adds_nothing_to_devotion() -> None:
+    """Purphoros ({3}{R}) isn't a creature while your devotion to red is below five: with Eidolon
+    ({R}{R}) and a face-up Ashcloud Phoenix ({2}{R}{R}) it is 5, a creature; once the Phoenix is
+    face down (no mana cost, 708.2a) it is 3, and Purphoros isn't a creature."""
+    g = game(battlefield=["Ashcloud Phoenix"])
+    g.add_card("Purphoros, God of the Forge", PURPHOROS, "you", Zone.BATTLEFIELD)
+    g.add_card("Eidolon of the Great Revel", EIDOLON, "you", Zone.BATTLEFIELD)
+    assert g.devotion("you", "R") == 5 and g.is_creature(g.obj("Purphoros, God of the Forge"))
+    g.turn_face_down("Ashcloud Phoenix")
+    assert g.devotion("you", "R") == 3 and not g.is_creature(g.obj("Purphoros, God of the Forge"))
+    assert g.characteristics(g.obj("Purphoros, God of the Forge")).types == {"Enchantment"}
+
+
+BOLT = card_from_data({"name": "Lightning Bolt", "mana_cost": "{R}", "types": ["Instant"],
+                       "abilities": [{"effect": "damage", "count": 3, "target": "creature"}]})
+
+
+def test_307_1_a_face_down_spell_is_cast_only_when_a_creature_spell_could_be() -> None:
+    """Casting a card face down is casting a 2/2 creature spell (702.37c): only in its controller's
+    main phase with an empty stack (307.1), so not on an opponent's turn (the turn passed, 500.1)
+    and not in response; an instant may be cast then."""
+    g = game(hand=["Willbender", "Abzan Guide"])
+    g.add_card("Lightning Bolt", BOLT, "you", Zone.HAND)
+    g.end_turn()
+    assert g.active == "opponent"
+    with pytest.raises(IllegalAction, match="307.1"):
+        g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
+    g.end_turn()
+    g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
+    with pytest.raises(IllegalAction, match="307.1"):
+        g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)  # the stack isn't empty
+    g.cast("you", "Lightning Bolt", targets=[])
+    assert len(g.stack) == 2
+
+
+SMOTHERING_ABOMINATION = card_from_data({
+    "name": "Smothering Abomination", "mana_cost": "{2}{B}{B}", "types": ["Creature"], "pt": "4/3",
+    "abilities": [{"when": "you_sacrifice_creature", "effect": "draw"}],
+})
+NANTUKO_HUSK = card_from_data({
+    "name": "Nantuko Husk", "mana_cost": "{2}{B}", "types": ["Creature"], "pt": "2/2",
+    "abilities": [{"effect": "pump", "count": 2, "cost": "sacrifice a creature"}],
+})
+
+
+def test_603_10a_a_sacrificed_face_down_creature_has_no_sacrifice_trigger() -> None:
+    """"Whenever you sacrifice a creature, draw a card" looks back at the sacrificed creature as it
+    last existed (603.10a): sacrificed face down (no abilities) it draws nothing; face up it does."""
+    g = game(library=["Forest", "Grizzly Bears"])
+    g.add_card("Nantuko Husk", NANTUKO_HUSK, "you", Zone.BATTLEFIELD)
+    g.add_card("Smothering Abomination", SMOTHERING_ABOMINATION, "you", Zone.BATTLEFIELD)
+    g.turn_face_down("Smothering Abomination")
+    g.activate("you", "Nantuko Husk", target="Smothering Abomination")
+    g.resolve_all()
+    assert g.obj("Forest").zone is Zone.LIBRARY and g.characteristics(g.obj("Nantuko Husk")).power == 4
+    g.return_to_battlefield("Smothering Abomination")  # face up this time
+    g.activate("you", "Nantuko Husk", target="Smothering Abomination")
+    g.resolve_all()
+    assert g.obj("Forest").zone is Zone.HAND and g.characteristics(g.obj("Nantuko Husk")).power == 6
+
+
+KOLAGHAN = card_from_data({
+    "name": "Dragonlord Kolaghan", "mana_cost": "{4}{B}{R}", "types": ["Creature"], "pt": "6/5",
+    "abilities": [{"when": "spell_cast", "target": "spell", "effect": "controller_loses_life", "count": 10,
+                   "filter": {"types": ["Creature"], "controller": "opponent", "named_as_card_in_own_graveyard": True}}],
+})
+
+
+def test_201_2_a_face_down_spell_has_no_name_to_share_with_a_card_in_a_graveyard() -> None:
+    """Dragonlord Kolaghan: "an opponent casts a creature spell with the same name as a card in
+    their graveyard" loses 10 life. Akroma cast face down has no name (708.2a): nothing; cast face
+    up, its name is that of the Akroma in the graveyard: 10 life."""
+    g = game(hand=["Akroma, Angel of Fury"])
+    g.add_card("Other Akroma", CARDS["Akroma, Angel of Fury"], "you", Zone.GRAVEYARD)
+    g.add_card("Dragonlord Kolaghan", KOLAGHAN, "opponent", Zone.BATTLEFIELD)
+    g.cast("you", "Akroma, Angel of Fury", face_down=FaceDownWay.MORPH)
+    assert len(g.stack) == 1
+    g.resolve()
+    g.move("Akroma, Angel of Fury", Zone.HAND)
+    g.cast("you", "Akroma, Angel of Fury")
+    g.resolve_all()
+    assert g.players["you"].life == 10
+
+
+MURAGANDA = card_from_data({
+    "name": "Muraganda Petroglyphs", "mana_cost": "{3}{G}", "types": ["Enchantment"],
+    "static": [{"affects": "creatures", "kind": "modify_pt", "value": "+2/+2", "filter": {"no_abilities": True}}],
+})
+MASS_HYSTERIA = card_from_data({
+    "name": "Mass Hysteria", "mana_cost": "{R}", "types": ["Enchantment"],
+    "static": [{"affects": "creatures", "kind": "add_keywords", "value": ["haste"]}],
+})
+
+
+def test_613_1_creatures_with_no_abilities_is_read_after_abilities_are_granted() -> None:
+    """Muraganda Petroglyphs: "creatures with no abilities get +2/+2". A face-down creature has no
+    abilities (708.2a): 4/4; Pine Walker face up has one: 5/5. Once Mass Hysteria gives every
+    creature haste (layer 6, before the +2/+2 of layer 7c), the face-down creature has an ability."""
+    g = game(hand=["Pine Walker", "Grizzly Bears"])
+    g.add_card("Muraganda Petroglyphs", MURAGANDA, "you", Zone.BATTLEFIELD)
+    g.cast("you", "Pine Walker", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    walker = g.obj("Pine Walker")
+    assert (g.characteristics(walker).power, g.characteristics(walker).toughness) == (4, 4)
+    g.add_card("Mass Hysteria", MASS_HYSTERIA, "you", Zone.BATTLEFIELD)
+    ch = g.characteristics(walker)
+    assert (ch.power, ch.keywords) == (2, ("haste",))
+    g.turn_face_up("Pine Walker", TurnUpWay.MORPH)
+    assert g.characteristics(g.obj("Pine Walker")).power == 5
+
+
+ENDLESS_WHISPERS = card_from_data({
+    "name": "Endless Whispers", "mana_cost": "{2}{B}{B}", "types": ["Enchantment"],
+    "static": [{"affects": "creatures", "kind": "add_abilities",
+                "value": [{"when": "dies", "effect": "opponent_returns_self_at_next_end_step"}]}],
+})
+
+
+def test_603_7_a_granted_dies_ability_of_a_face_down_creature_returns_it_at_the_next_end_step() -> None:
+    """Endless Whispers gives each creature, face-down ones too, "when this dies, target opponent
+    puts this card onto the battlefield under their control at the beginning of the next end step":
+    a delayed trigger (603.7) that returns the card face up under the opponent's control."""
+    g = game(hand=["Pine Walker"])
+    g.add_card("Endless Whispers", ENDLESS_WHISPERS, "you", Zone.BATTLEFIELD)
+    g.cast("you", "Pine Walker", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    g.move("Pine Walker", Zone.GRAVEYARD)
+    g.resolve_all()
+    assert g.obj("Pine Walker").zone is Zone.GRAVEYARD
+    g.end_step()
+    g.resolve_all()
+    walker = g.obj("Pine Walker")
+    assert walker.zone is Zone.BATTLEFIELD and walker.controller == "opponent" and not walker.face_down
+    g.end_step()
+    assert g.stack == []  # it triggered once (603.7b)
+
+
+def test_603_3_a_trigger_from_paying_a_sacrifice_cost_goes_above_the_ability() -> None:
+    """The sacrifice is paid while activating (602.2); its dies trigger is put on the stack the
+    next time a player would receive priority (603.3), so on top of the activated ability."""
+    martyr = card_from_data({"name": "Martyr", "types": ["Creature"], "pt": "1/1",
+                             "abilities": [{"effect": "nothing", "cost": "sacrifice", "text": "martyr: sacrificed"},
+                                           {"when": "dies", "effect": "nothing", "text": "martyr: died"}]})
+    g = game()
+    g.add_card("Martyr", martyr, "you", Zone.BATTLEFIELD)
+    g.activate("you", "Martyr")
+    assert [item.description for item in g.stack if not isinstance(item, int)] == ["martyr: sacrificed", "martyr: died"]

@@ -399,6 +399,10 @@ ACTIONS: dict[str, Action] = {
         lambda r, a: r.game.activate(_player(r, a), a["card"], target=a.get("target")),
         ("card",),
     ),
+    "play_land": Action(
+        {"card": _C, "player": _P}, lambda r, a: r.game.play_land(_player(r, a), a["card"]), ("card",),
+        "305.1: the special action, once a turn (305.2), from hand or where an effect lets its owner play it",
+    ),
     "play_from_exile": Action(
         {"card": _C, "player": _P, "face_down": Arg.CAST_WAY},
         lambda r, a: r.game.play_from_exile(_player(r, a), a["card"], face_down=a.get("face_down")),
@@ -435,6 +439,11 @@ ACTIONS: dict[str, Action] = {
     "leave_game": Action({"player": _P}, lambda r, a: r.game.leave_game(_player(r, a)), ("player",)),
     "gain_control": Action({"card": _C, "player": _P}, _gain_control, ("card", "player"),
                            "an effect gives a player control of a permanent"),
+    "forbid_casting_name": Action(
+        {"card": _C, "player": _P}, lambda r, a: r.game.forbid_casting_name(_player(r, a), a["card"]),
+        ("card", "player"),
+        "an effect: `player` can't cast spells with the same name as `card` has now (none if face down, 708.2a)",
+    ),
     "let_look": Action({"card": _C, "player": _P}, _let_look, ("card",), "an effect lets a player look"),
 }
 
@@ -1324,4 +1333,8 @@ _PLAYER_PROPS: dict[str, Callable[[Game, str], object]] = {
     "land_played": lambda g, p: g.players[p].land_played,
     "top_card": lambda g, p: g.library(p)[0].label if g.players[p].library else None,
     "mana_pool": lambda g, p: len(g.players[p].mana_pool),
+    # the tokens they control on the battlefield, each "NAME P/T" ("nameless 2/2"): tokens have no setup label
+    "tokens": lambda g, p: [
+        f"{ch.name or 'nameless'} {ch.power}/{ch.toughness}" for ch in (g.characteristics(o) for o in g.tokens(p))
+    ],
 }

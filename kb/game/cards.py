@@ -97,6 +97,10 @@ class TriggerEvent(StrEnum):
     # 708.11: not a trigger but a replacement applied while the permanent is turned face up
     AS_TURNED_FACE_UP = "as_turned_face_up"
     AS_ENTERS = "as_enters"  # 614.1c: a replacement applied as the permanent enters
+    # With a `filter` (the event's object as it is then: a face-down one by its face-down values)
+    PERMANENT_ENTERS = "permanent_enters"  # a permanent, this one or another, enters the battlefield
+    SPELL_CAST = "spell_cast"  # a player casts a spell (601.2i), face-down spells included
+    YOU_SACRIFICE_CREATURE = "you_sacrifice_creature"  # this one too: it looks back in time (603.10a)
 
 
 class EffectKind(StrEnum):
@@ -136,6 +140,19 @@ class EffectKind(StrEnum):
     TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS = "turn_up_exiled_with_this_put_permanents"  # Pyxis
     TURN_UP_EXILED_WITH_THIS_PUT_CREATURE = "turn_up_exiled_with_this_put_creature"  # Clone Shell
     UNTAP = "untap"  # the target (or the permanent the trigger is about)
+    TAP = "tap"  # the target; with AS_ENTERS: "this enters tapped" (614.1c)
+    GAIN_LIFE = "gain_life"  # its controller gains `count` life
+    TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER = "target_controller_gains_life_equal_to_power"  # 608.2h
+    CREATE_TOKENS = "create_tokens"  # `count` tokens with the characteristics `token` (111.1), `tapped` or not
+    CREATE_TOKEN_COPY = "create_token_copy"  # a token that's a copy of the target (707.2: its copiable values)
+    DAMAGE_EACH_OPPONENT = "damage_each_opponent"  # `count` damage to each opponent of its controller
+    DRAW = "draw"  # its controller draws `count` cards
+    # 603.7: a delayed trigger "at the beginning of the next end step, an opponent puts this card from
+    # the graveyard onto the battlefield under their control" (Endless Whispers' granted ability)
+    OPPONENT_RETURNS_SELF_AT_NEXT_END_STEP = "opponent_returns_self_at_next_end_step"
+    RETURN_SELF_UNDER_YOUR_CONTROL = "return_self_under_your_control"  # from the graveyard, face up
+    CONTROLLER_LOSES_LIFE = "controller_loses_life"  # the target's (on a trigger: the event object's) controller loses `count`
+    DAMAGE_CONTROLLER = "damage_controller"  # `count` damage to the target's (on a trigger: the event object's) controller
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
     RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
     NOTHING = "nothing"  # an ability whose effect the scenarios don't need
@@ -147,6 +164,7 @@ class ActivationCost(StrEnum):
 
     SACRIFICE = "sacrifice"  # this permanent: it leaves before the ability resolves (113.7a)
     EXILE_A_FACE_DOWN_PERMANENT = "exile a face-down permanent you control"  # Primordial Mist
+    SACRIFICE_A_CREATURE = "sacrifice a creature"  # the `target` of the activation is the one sacrificed
 
 
 class TargetKind(StrEnum):
@@ -168,6 +186,7 @@ class ContinuousKind(StrEnum):
     SET_TYPES = "set_types"  # card types (subtypes go away)
     SET_SUBTYPES = "set_subtypes"  # Blood Moon: the land types
     ADD_TYPES = "add_types"
+    REMOVE_TYPES = "remove_types"  # "isn't a creature"
     ADD_SUBTYPES = "add_subtypes"
     SET_COLORS = "set_colors"
     ADD_COLORS = "add_colors"
@@ -182,6 +201,7 @@ class ContinuousKind(StrEnum):
     CANT_TURN_FACE_UP = "cant_turn_face_up"
     CANT_ATTACK = "cant_attack"
     CANT_BLOCK = "cant_block"
+    CANT_ACTIVATE = "cant_activate"  # its activated abilities (602.5); special actions are not abilities (116.2b)
     # cost modifiers (601.2f): `value` generic mana more (negative: less)
     FACE_DOWN_SPELL_COST = "face_down_spell_cost"  # casting a face-down spell
     # player permissions (with `affects: you`): look at face-down creatures you don't control;
@@ -201,6 +221,7 @@ LAYER: dict[ContinuousKind, float] = {
     ContinuousKind.SET_TYPES: 4,
     ContinuousKind.SET_SUBTYPES: 4,
     ContinuousKind.ADD_TYPES: 4,
+    ContinuousKind.REMOVE_TYPES: 4,
     ContinuousKind.ADD_SUBTYPES: 4,
     ContinuousKind.SET_COLORS: 5,
     ContinuousKind.ADD_COLORS: 5,
@@ -226,6 +247,8 @@ class Affects(StrEnum):
     NONBASIC_LANDS = "nonbasic_lands"  # judged by the permanent's face-up characteristics when face down
     YOU = "you"  # the controller: cost modifiers
     OPPONENTS = "opponents"  # each opponent of the controller: prohibitions on players
+    CREATURES_OPPONENTS_CONTROL = "creatures_opponents_control"
+    CREATURES = "creatures"  # every creature on the battlefield
 
 
 class Layout(StrEnum):
@@ -255,6 +278,34 @@ def mana_value(cost: str | None) -> int:
     return total
 
 
+def mana_symbols(cost: str | None) -> list[str]:
+    """The symbols of a mana cost: '{2}{R/W}{G}' -> ['2', 'R/W', 'G']."""
+    return _SYMBOL.findall(cost or "")
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectFilter:
+    """What an object must be for a trigger condition ("another red creature", "a land", "a
+    multicolored spell") or a target ("spell with mana value 4 or greater", 115.1): read from the
+    object's characteristics when the event happens or the target is chosen, so a face-down object
+    matches by its face-down values only (708.2a). `controller` is relative to the ability's
+    controller."""
+
+    types: frozenset[str] = frozenset()  # all of them
+    subtypes: frozenset[str] = frozenset()  # any of them
+    colors: frozenset[str] = frozenset()  # any of them
+    multicolored: bool = False  # two or more colours (105.2c)
+    controller: str | None = None  # "you" or "opponent"
+    min_mana_value: int | None = None
+    max_mana_value: int | None = None
+    # it has the same name as a card in its controller's graveyard (a nameless face-down spell never does)
+    named_as_card_in_own_graveyard: bool = False
+    no_abilities: bool = False  # "creatures with no abilities": read after the layers that add or remove abilities
+
+
+FILTER_CONTROLLERS = ("you", "opponent")
+
+
 @dataclass(frozen=True, slots=True)
 class Ability:
     """A triggered or activated ability: when `event` happens (or on activation), do `effect`."""
@@ -272,6 +323,10 @@ class Ability:
     if_counter: CounterKind | None = None  # 603.4: "if this permanent has a [kind] counter on it"
     mana: str = ""  # ADD_MANA: the mana symbol it adds, like "C" or "G"
     spend_only: SpendOnly | None = None  # ADD_MANA: a restriction on spending that mana (106.6)
+    filter: ObjectFilter | None = None  # the event's object (a trigger) or the target must match
+    if_target: ObjectFilter | None = None  # "do X to target creature if it ...": checked as it resolves
+    token: Characteristics | None = None  # CREATE_TOKENS: what each token is (111.4: as the effect says)
+    tapped: bool = False  # CREATE_TOKENS: "create tapped tokens"
 
 
 # Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
@@ -299,6 +354,10 @@ class Static:
     affects: Affects
     kind: ContinuousKind
     value: EffectValue = None
+    # a cost modifier: only spells that match ("Dragon spells"); otherwise only the objects that match
+    filter: ObjectFilter | None = None
+    # "as long as your devotion to COLOR is less than N" (700.5): (colour, N); the ability applies only then
+    while_devotion_below: tuple[str, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,9 +460,18 @@ def _enum(kind: type[_E], value: Any, where: str, what: str) -> _E:
         raise CardDataError(f"{where}: unknown {what} {value!r} (known: {known})") from None
 
 
+_ABILITY_KEYS = frozenset({
+    "when", "effect", "cost", "count", "grants", "target", "options", "text", "counter", "optional", "if_counter",
+    "mana", "spend_only", "filter", "if_target", "token", "tapped",
+})
+
+
 def _ability_from_data(a: Any, where: str) -> Ability:
     if not isinstance(a, dict):
         raise CardDataError(f"{where}: an ability must be a mapping, not {a!r}")
+    unknown_keys = set(map(str, a)) - _ABILITY_KEYS
+    if unknown_keys:  # a misspelt key would silently change what the card does
+        raise CardDataError(f"{where}: unknown ability key(s) {', '.join(sorted(unknown_keys))}")
     event = a.get("when")
     target = a.get("target")
     options = []
@@ -429,6 +497,40 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         if_counter=_enum(CounterKind, if_counter, where, "counter kind") if if_counter is not None else None,
         mana=str(a.get("mana", "")).strip("{}").upper(),
         spend_only=_enum(SpendOnly, spend_only, where, "spending restriction") if spend_only is not None else None,
+        filter=_filter_from_data(a["filter"], where) if a.get("filter") is not None else None,
+        if_target=_filter_from_data(a["if_target"], where) if a.get("if_target") is not None else None,
+        token=_face_from_data(a["token"], where) if a.get("token") is not None else None,
+        tapped=_flag(a.get("tapped", False), where, "tapped"),
+    )
+
+
+def _filter_from_data(f: Any, where: str) -> ObjectFilter:
+    """`filter: {types: [Land], subtypes: [Dragon], colors: [R], multicolored: true, controller: you|opponent,
+    min_mana_value: 4, max_mana_value: 2}`."""
+    if not isinstance(f, dict):
+        raise CardDataError(f"{where}: `filter` must be a mapping, not {f!r}")
+    unknown = set(f) - {"types", "subtypes", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value",
+                        "named_as_card_in_own_graveyard", "no_abilities"}
+    if unknown:
+        raise CardDataError(f"{where}: unknown filter key(s) {', '.join(sorted(unknown))}")
+    controller = f.get("controller")
+    if controller is not None and controller not in FILTER_CONTROLLERS:
+        raise CardDataError(f"{where}: filter `controller` is you or opponent, not {controller!r}")
+    for key in ("min_mana_value", "max_mana_value"):
+        v = f.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+            raise CardDataError(f"{where}: filter `{key}` must be a number, not {v!r}")
+    return ObjectFilter(
+        types=frozenset(str(t) for t in f.get("types") or ()),
+        subtypes=frozenset(str(t) for t in f.get("subtypes") or ()),
+        colors=frozenset(str(c) for c in f.get("colors") or ()),
+        multicolored=_flag(f.get("multicolored", False), where, "multicolored"),
+        controller=controller,
+        min_mana_value=f.get("min_mana_value"),
+        max_mana_value=f.get("max_mana_value"),
+        named_as_card_in_own_graveyard=_flag(f.get("named_as_card_in_own_graveyard", False), where,
+                                             "named_as_card_in_own_graveyard"),
+        no_abilities=_flag(f.get("no_abilities", False), where, "no_abilities"),
     )
 
 
@@ -457,11 +559,21 @@ def static_from_data(d: Any, where: str) -> Static:
     """A static ability (or a scenario's continuous effect): {affects, kind, value}."""
     if not isinstance(d, dict):
         raise CardDataError(f"{where}: a static ability must be a mapping, not {d!r}")
+    unknown = set(map(str, d)) - {"affects", "kind", "value", "filter", "while_devotion_below"}
+    if unknown:
+        raise CardDataError(f"{where}: unknown static ability key(s) {', '.join(sorted(unknown))}")
     kind = _enum(ContinuousKind, d.get("kind"), where, "effect kind")
+    devotion = d.get("while_devotion_below")
+    if devotion is not None:
+        if not (isinstance(devotion, dict) and set(devotion) == {"color", "count"} and isinstance(devotion["count"], int)
+                and str(devotion["color"]) in "WUBRG" and len(str(devotion["color"])) == 1):
+            raise CardDataError(f"{where}: `while_devotion_below` is {{color: W|U|B|R|G, count: N}}, not {devotion!r}")
     return Static(
         affects=_enum(Affects, d.get("affects", "self"), where, "`affects`"),
         kind=kind,
         value=effect_value(kind, d.get("value"), where),
+        filter=_filter_from_data(d["filter"], where) if d.get("filter") is not None else None,
+        while_devotion_below=(str(devotion["color"]), int(devotion["count"])) if devotion is not None else None,
     )
 
 
@@ -484,6 +596,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE,
         ContinuousKind.CANT_ATTACK,
         ContinuousKind.CANT_BLOCK,
+        ContinuousKind.CANT_ACTIVATE,
         ContinuousKind.ONE_SPELL_EACH_TURN,
     ):
         return None

@@ -14,6 +14,8 @@ from enum import StrEnum
 from kb.game.cards import (
     LAYER,
     Ability,
+    ObjectFilter,
+    mana_symbols,
     ActivationCost,
     Affects,
     CardDef,
@@ -232,6 +234,7 @@ class Player:
     in_game: bool = True
     land_played: bool = False
     top_revealed: bool = False  # plays with the top card of their library revealed
+    cant_cast_names: set[str] = field(default_factory=set)  # "can't cast spells with the name ..." (101.2)
 
 
 class Game:
@@ -242,6 +245,9 @@ class Game:
             raise ValueError("a game needs at least one player")
         self.rules = rules or Rules()
         self.players: dict[str, Player] = {p: Player(p) for p in players}
+        self._reading_filters: set[int] = set()  # objects whose filtered statics are being decided
+        # delayed triggers at the beginning of the next end step (603.7): (card object id, its controller)
+        self.next_end_step: list[tuple[int, str]] = []
         self.active = players[0]
         self.objects: dict[int, GameObject] = {}
         self.cards: dict[str, Card] = {}
@@ -277,6 +283,31 @@ class Game:
         if zone is Zone.LIBRARY:
             self.players[owner].library.append(obj.oid)
         return obj
+
+    def create_token(
+        self, controller: str, definition: CardDef, *, tapped: bool = False, copy_of: Characteristics | None = None
+    ) -> GameObject:
+        """An effect creates a token on the battlefield under `controller`'s control, its owner
+        (111.2); `copy_of`: the copiable values it copies (707.2). Labelled "<name> token" (numbered
+        from the second on); it enters like any permanent (603.6a)."""
+        name = (copy_of.name if copy_of is not None else definition.name) or "nameless"
+        label, n = f"{name} token", 1
+        while label in self.cards:
+            n += 1
+            label = f"{name} token {n}"
+        card = Card(label, definition, controller, token=True)
+        self.cards[label] = card
+        obj = self._new_object(card, Zone.OUTSIDE, controller)
+        obj.copy_of = copy_of
+        obj.tapped = tapped
+        self._as_enters(obj)
+        obj.zone = Zone.BATTLEFIELD
+        self._entered(obj)
+        return obj
+
+    def tokens(self, player: str) -> list[GameObject]:
+        """The tokens `player` controls on the battlefield."""
+        return [o for o in self.battlefield() if o.card.token and o.controller == player]
 
     def obj(self, label: str) -> GameObject:
         """The current object of the card called `label` (the newest one, 400.7)."""
@@ -349,9 +380,46 @@ class Game:
             if sch.enchanted_has:
                 statics.append(Static(Affects.ENCHANTED, ContinuousKind.ADD_KEYWORDS, sch.enchanted_has))
             for st in statics:
+                if st.while_devotion_below is not None:
+                    color, below = st.while_devotion_below
+                    if self.devotion(source.controller, color) >= below:
+                        continue
                 if self._affects(source, st.affects, obj, as_face_up):
+                    if st.filter is not None and st.affects is not Affects.YOU and not self._static_filter_holds(
+                        st.filter, obj, source.controller
+                    ):
+                        continue
                     out.append(Effect(st.kind, st.value, source.timestamp))
         return out
+
+    def _static_filter_holds(self, f: ObjectFilter, obj: GameObject, controller: str) -> bool:
+        """Whether a static ability limited by `f` ("creatures with no abilities get +2/+2")
+        applies to `obj`: its characteristics are read with every other effect applied, so
+        abilities granted or removed in layer 6 count (613.1, 613.8); filtered effects are left
+        out of that reading, which is what keeps it from reading itself."""
+        if obj.oid in self._reading_filters:
+            return False
+        self._reading_filters.add(obj.oid)
+        try:
+            ch = self.characteristics(obj)
+        finally:
+            self._reading_filters.discard(obj.oid)
+        if f.no_abilities and (ch.keywords or ch.abilities):
+            return False
+        return _matches_values(f, ch, obj.controller, controller)
+
+    def devotion(self, player: str, color: str) -> int:
+        """700.5: the mana symbols of `color` in the mana costs of permanents `player` controls (a
+        hybrid symbol counts for each of its colours); a face-down permanent has no mana cost
+        (708.2a), so it adds nothing. Mana costs are copiable values (layer 1), so no other
+        continuous effect is needed to count them."""
+        total = 0
+        for obj in self.battlefield():
+            if obj.controller != player:
+                continue
+            cost = self.copiable_values(obj).mana_cost
+            total += sum(1 for symbol in mana_symbols(cost) if color in symbol.split("/"))
+        return total
 
     def _affects(self, source: GameObject, affects: Affects, obj: GameObject, as_face_up: bool = False) -> bool:
         if affects is Affects.SELF:
@@ -370,6 +438,10 @@ class Game:
             return creature and obj.face_down and obj.controller == source.controller
         if affects is Affects.FACE_DOWN_CREATURES:
             return creature and obj.face_down
+        if affects is Affects.CREATURES_OPPONENTS_CONTROL:
+            return creature and obj.controller != source.controller
+        if affects is Affects.CREATURES:
+            return creature
         return False
 
     def _player_permission(self, player: str, kind: ContinuousKind) -> bool:
@@ -380,15 +452,21 @@ class Game:
             for st in self.characteristics(source, statics=False).statics
         )
 
-    def _player_modifier(self, player: str, kind: ContinuousKind, *, sign: int = 0) -> int:
+    def _player_modifier(
+        self, player: str, kind: ContinuousKind, *, sign: int = 0, spell: Characteristics | None = None
+    ) -> int:
         """Cost modifiers from static abilities of permanents `player` controls and of their face-up
-        schemes; `sign` 1 or -1: only the increases or only the reductions (601.2f)."""
+        schemes; `sign` 1 or -1: only the increases or only the reductions (601.2f); one with a
+        filter ("Dragon spells") counts only for a `spell` that matches it, as it is on the stack
+        (a face-down spell by its face-down values, 708.2a)."""
         total = 0
         for source in self._static_sources():
             if source.controller != player:
                 continue
             for st in self.characteristics(source, statics=False).statics:
                 if st.affects is Affects.YOU and st.kind is kind and isinstance(st.value, int):
+                    if st.filter is not None and (spell is None or not _matches_values(st.filter, spell, player, player)):
+                        continue
                     if sign == 0 or st.value * sign > 0:
                         total += st.value
         return total
@@ -430,6 +508,16 @@ class Game:
                     if source.controller != player:
                         return f"{player} can't cast more than one spell each turn ({source.label})"
         return None
+
+    def forbid_casting_name(self, player: str, label: str) -> bool:
+        """An effect: `player` can't cast spells with the same name as `label` (Reflector Mage),
+        its name read now; a face-down object has no name (708.2a), so nothing is forbidden
+        (201.2). Returns whether a name was forbidden."""
+        name = self.characteristics(self.obj(label)).name
+        if name is None:
+            return False
+        self.players[player].cant_cast_names.add(name)
+        return True
 
     def prohibited(self, obj: GameObject, kind: ContinuousKind) -> bool:
         """101.2: a "can't" effect applies."""
@@ -645,13 +733,29 @@ class Game:
 
     def _entered(self, new: GameObject) -> None:
         self._emit(TriggerEvent.ENTERS, new)
-        if self.is_creature(new):
-            for source in self.battlefield():
-                if source is new:
+        is_creature = self.is_creature(new)
+        for source in self.battlefield():
+            for ability in self.characteristics(source).abilities:
+                if ability.event is TriggerEvent.ANOTHER_CREATURE_ENTERS:
+                    if source is new or not is_creature:
+                        continue
+                elif ability.event is not TriggerEvent.PERMANENT_ENTERS:
                     continue
-                for ability in self.characteristics(source).abilities:
-                    if ability.event is TriggerEvent.ANOTHER_CREATURE_ENTERS:
-                        self._trigger(source, ability)
+                if self.matches(ability.filter, new, source.controller):
+                    self._trigger(source, ability)
+
+    def matches(self, f: ObjectFilter | None, obj: GameObject, controller: str) -> bool:
+        """Whether `obj`, as it is now, is what the filter asks for, seen by a player who
+        controls the ability (`controller`); a face-down object by its face-down values (708.2a)."""
+        if f is None:
+            return True
+        ch = self.characteristics(obj)
+        if f.named_as_card_in_own_graveyard:
+            graveyard = {self.characteristics(o).name for o in self.objects.values()
+                         if o.zone is Zone.GRAVEYARD and o.card.owner == obj.controller}
+            if ch.name is None or ch.name not in graveyard:  # 201.2: a face-down spell has no name
+                return False
+        return _matches_values(f, ch, obj.controller, controller)
 
     def move(self, label: str, zone: Zone, *, face_down: bool = False, by: str | None = None) -> GameObject:
         """Destroy, sacrifice, exile (`face_down`: 406.3; `by`: the object whose effect exiled it),
@@ -785,11 +889,14 @@ class Game:
 
     # ---- casting, targets, resolving (601, 608) ----------------------------------------------
 
-    def face_down_spell_cost(self, player: str) -> str:
-        """702.37c / 702.168b: {3}, changed by cost modifiers (601.2f)."""
-        amount = 3 + self._player_modifier(player, ContinuousKind.FACE_DOWN_SPELL_COST)
-        return _add_generic(_add_generic(f"{{{max(0, amount)}}}", self._player_modifier(
-            player, ContinuousKind.SPELL_COST, sign=1)), self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1))
+    def face_down_spell_cost(self, player: str, *, ward: bool = False) -> str:
+        """702.37c / 702.168b: {3}, changed by cost modifiers (601.2f); a modifier for some spells
+        only ("Dragon spells") sees the face-down spell's values (708.2a)."""
+        spell = face_down_characteristics(ward=ward)
+        amount = 3 + self._player_modifier(player, ContinuousKind.FACE_DOWN_SPELL_COST, spell=spell)
+        more = self._player_modifier(player, ContinuousKind.SPELL_COST, sign=1, spell=spell)
+        less = self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1, spell=spell)
+        return _add_generic(_add_generic(f"{{{max(0, amount)}}}", more), less)
 
     def cast(
         self,
@@ -811,7 +918,8 @@ class Game:
         limit = self._spell_limit(player)
         if limit is not None:
             raise IllegalAction(limit)
-        from_exile = obj.zone is Zone.EXILE and obj.playable_this_turn
+        # an effect lets its owner play it: an exiled card, or the top of the library (Future Sight)
+        from_exile = obj.zone in (Zone.EXILE, Zone.LIBRARY) and obj.playable_this_turn
         commander = obj.zone is Zone.COMMAND and obj.card.commander_casts is not None and not obj.face_down
         if not (from_exile or commander) and (obj.zone is not Zone.HAND or obj.card.owner != player):
             raise IllegalAction(f"{label} is not in {player}'s hand")
@@ -837,7 +945,7 @@ class Game:
                 cost = _face_down_cost(definition.front, mechanic)
                 if cost is None:
                     raise IllegalAction(f"{label} has no {way} ability")
-                paid = self.face_down_spell_cost(player)
+                paid = self.face_down_spell_cost(player, ward=way in _WARDED)
         else:
             if face and len(definition.faces) < 2:
                 raise IllegalAction(f"{label} has no second face to cast")
@@ -846,8 +954,26 @@ class Game:
                 raise IllegalAction(f"{label} can't be cast with {modes} modes")
             paid = "" if without_paying else (chosen.mana_cost or "") + (chosen.escalate or "") * (modes - 1)
             if paid:  # 601.2f: the total cost: increases, then reductions
-                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=1))
-                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1))
+                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=1, spell=chosen))
+                paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1, spell=chosen))
+        if way is None and targets:  # 601.2c: each target must be legal for what the spell targets
+            aims = [a for a in definition.faces[face].abilities if a.event is None and a.target is not None]
+            for t in targets:
+                target = self.obj(t)
+                if aims and not any(
+                    self.is_legal_target(a.target, target) and self.matches(a.filter, target, player)
+                    for a in aims if a.target is not None
+                ):
+                    raise IllegalAction(f"{t} is not a legal target for {label} (601.2c)")
+        cast_types = face_down_characteristics().types if way is not None else definition.faces[face].types
+        cast_keywords = () if way is not None else definition.faces[face].keywords
+        if "Instant" not in cast_types and "flash" not in cast_keywords and not (from_exile or commander):
+            if player != self.active or self.stack:
+                raise IllegalAction(f"{label}: a {'face-down ' if way else ''}spell without flash can be cast only in its "
+                                    "controller's main phase with an empty stack (307.1)")
+        spell_name = None if way is not None else definition.faces[face].name  # 708.2a: face down, no name
+        if spell_name is not None and spell_name in self.players[player].cant_cast_names:
+            raise IllegalAction(f"{player} can't cast spells named {spell_name} (101.2)")
         if commander:
             tax = 2 * (obj.card.commander_casts or 0)  # 903.8: {2} more for each earlier cast from there
             paid = _add_generic(paid or "{0}", tax) if tax else paid
@@ -865,6 +991,10 @@ class Game:
             self._target(spell.oid, player, self.obj(t), spell.targets)
         if way is None:
             self._cast_triggers(player, spell)
+        for source in self.battlefield():  # 601.2i: "whenever a player casts a spell", face down too
+            for ability in self.characteristics(source).abilities:
+                if ability.event is TriggerEvent.SPELL_CAST and self.matches(ability.filter, spell, source.controller):
+                    self._trigger(source, ability, targets=[spell.oid] if ability.target is not None else None)
         return paid
 
     def _no_split_second(self, what: str) -> None:
@@ -924,12 +1054,14 @@ class Game:
             return not obj.card.token
         return True
 
-    def _legal_targets(self, ability: Ability, targets: list[int]) -> list[GameObject] | None:
+    def _legal_targets(self, ability: Ability, targets: list[int], controller: str) -> list[GameObject] | None:
         """608.2b: the targets still legal (same objects, still matching); None: all illegal."""
         if ability.target is None or not targets:
             return []
         legal = [
-            self.objects[t] for t in targets if t in self.objects and self.is_legal_target(ability.target, self.objects[t])
+            self.objects[t] for t in targets
+            if t in self.objects and self.is_legal_target(ability.target, self.objects[t])
+            and self.matches(ability.filter, self.objects[t], controller)
         ]
         return legal or None
 
@@ -954,7 +1086,7 @@ class Game:
             spell_effects = [a for a in ch.abilities if a.event is None]
             # 608.2b: targets are checked once, as it starts to resolve; later instructions use
             # what those objects were then (its controller, for "its controller manifests dread").
-            legal = [self._legal_targets(a, spell.targets) for a in spell_effects]
+            legal = [self._legal_targets(a, spell.targets, spell.controller) for a in spell_effects]
             if any(t is None for t in legal):
                 self.events.append((GameEvent.FIZZLED, spell.label))  # all its targets illegal: no effect
             else:
@@ -977,6 +1109,8 @@ class Game:
         for ability in self.characteristics(perm).abilities:
             if ability.event is TriggerEvent.AS_ENTERS and ability.effect is EffectKind.TURN_ALL_OTHER_FACE_DOWN:
                 self.turn_all_face_down(exclude=perm.label)
+            if ability.event is TriggerEvent.AS_ENTERS and ability.effect is EffectKind.TAP:
+                perm.tapped = True  # "enters tapped"; a face-down permanent has no such ability (708.3)
 
     def put_onto_battlefield(self, labels: list[str]) -> list[GameObject]:
         """An effect puts cards onto the battlefield face up at the same time, under their owners'
@@ -1010,7 +1144,7 @@ class Game:
             if not pay:
                 self._counter_item(item.spell_oid)
             return
-        legal = self._legal_targets(item.ability, item.targets)
+        legal = self._legal_targets(item.ability, item.targets, item.controller)
         if legal is None:
             self.events.append((GameEvent.FIZZLED, item.source_label))
             return
@@ -1057,6 +1191,8 @@ class Game:
             on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
             chosen = targets if ability.target else [source] if source is not None and on_battlefield else []
             for t in chosen:
+                if ability.if_target is not None and not self.matches(ability.if_target, t, controller):
+                    continue  # "if it has ...": a condition of the effect, checked as it resolves (608.2c)
                 _TARGET_EFFECTS[ability.effect](self, ability, controller, t)
                 for keyword in ability.grants:  # "it gains [keyword]" for good (611.2a)
                     t.effects.append(Effect(ContinuousKind.ADD_ABILITIES, KEYWORD_ABILITIES[keyword], self._tick()))
@@ -1225,6 +1361,8 @@ class Game:
         abilities = [a for a in self.characteristics(obj).abilities if a.event is None]
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
             raise IllegalAction(f"{player} can't activate an ability of {label}")
+        if self.prohibited(obj, ContinuousKind.CANT_ACTIVATE):
+            raise IllegalAction(f"activated abilities of {label} can't be activated (602.5)")
         ability = abilities[0]
         if ability.effect is EffectKind.ADD_MANA:
             # 605.3: a mana ability doesn't use the stack (nor does split second stop it, 702.61b)
@@ -1236,8 +1374,14 @@ class Game:
             return
         self._no_split_second("activate an ability")
         if ability.cost is ActivationCost.SACRIFICE:
-            self._move(obj, Zone.GRAVEYARD)
             self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text, last_known=obj))
+            self.sacrifice(obj)
+        elif ability.cost is ActivationCost.SACRIFICE_A_CREATURE:
+            victim = self.obj(target) if target else None
+            if victim is None or victim.zone is not Zone.BATTLEFIELD or victim.controller != player or not self.is_creature(victim):
+                raise IllegalAction(f"{target} is not a creature {player} controls to sacrifice")
+            self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
+            self.sacrifice(victim)
         elif ability.cost is ActivationCost.EXILE_A_FACE_DOWN_PERMANENT:
             # Primordial Mist: the card is exiled face up; that isn't "turning face up".
             victim = self.obj(target) if target else None
@@ -1254,6 +1398,55 @@ class Game:
                     self.stack.remove(item)
                     raise IllegalAction(f"{target} is not a legal target ({ability.target})")
                 self._target(obj.oid, player, chosen, item.targets)
+
+    def sacrifice(self, obj: GameObject) -> GameObject:
+        """Its controller sacrifices it (701.21a). "Whenever you sacrifice a creature" abilities
+        trigger, the sacrificed creature's own among them as it last existed (603.10a): a
+        face-down creature has none."""
+        player = obj.controller
+        last_known = self.characteristics(obj)
+        was_creature = obj.zone is Zone.BATTLEFIELD and "Creature" in last_known.types
+        new = self._move(obj, Zone.GRAVEYARD)
+        if was_creature:
+            for ability in last_known.abilities:
+                if ability.event is TriggerEvent.YOU_SACRIFICE_CREATURE:
+                    self._trigger(new, ability)
+            for source in self.battlefield():
+                if source.controller != player:
+                    continue
+                for ability in self.characteristics(source).abilities:
+                    if ability.event is TriggerEvent.YOU_SACRIFICE_CREATURE:
+                        self._trigger(source, ability)
+        return new
+
+    def draw(self, player: str, count: int = 1) -> None:
+        """121.1: the top card(s) of the library into the hand."""
+        for _ in range(count):
+            library = self.library(player)
+            if library:
+                self._move(library[0], Zone.HAND)
+
+    def play_land(self, player: str, label: str) -> GameObject:
+        """305.1: playing a land is a special action: a land card from hand (or one an effect lets
+        its owner play, like the top of the library), once a turn (305.2), on its owner's turn.
+        A land card with morph played this way enters face up; casting it face down is casting a
+        spell, not playing a land (702.37c)."""
+        obj = self.obj(label)
+        allowed = obj.zone is Zone.HAND or (obj.zone in (Zone.EXILE, Zone.LIBRARY) and obj.playable_this_turn)
+        if not allowed or obj.card.owner != player:
+            raise IllegalAction(f"{player} can't play {label} from the {obj.zone}")
+        if "Land" not in self.printed(obj).types:
+            raise IllegalAction(f"{label} is not a land card (305.1)")
+        if player != self.active:
+            raise IllegalAction(f"{player} can play a land only on their own turn (305.1)")
+        if self.players[player].land_played:
+            raise IllegalAction(f"{player} has already played a land this turn (305.2)")
+        self._remove_from_zone(obj)
+        land = self._new_object(obj.card, Zone.BATTLEFIELD, player)
+        self.players[player].land_played = True
+        self._as_enters(land)
+        self._entered(land)
+        return land
 
     def play_from_exile(self, player: str, label: str, *, face_down: FaceDownWay | None = None) -> str:
         """Play a card an effect lets you play this turn, following the normal timing rules and
@@ -1308,6 +1501,13 @@ class Game:
                         self._trigger(perm, ability)
 
     def end_step(self) -> None:
+        delayed, self.next_end_step = self.next_end_step, []
+        for oid, controller in delayed:  # 603.7b: a delayed trigger triggers once
+            if oid in self.objects:
+                card = self.objects[oid]
+                ability = Ability(EffectKind.RETURN_SELF_UNDER_YOUR_CONTROL, text=f"{card.label}: return it")
+                self.stack.append(StackAbility(oid, card.label, controller, ability, ability.text))
+                self.events.append((GameEvent.TRIGGERED, card.label))
         for perm in self.battlefield():
             if perm.controller != self.active:
                 continue
@@ -1350,6 +1550,8 @@ class Game:
             obj.attacking = obj.blocked = obj.blocking = False
         for p in self.players.values():
             p.land_played = False
+        order = [name for name, p in self.players.items() if p.in_game or name == self.active]
+        self.active = order[(order.index(self.active) + 1) % len(order)]  # 500.1: the next player's turn
 
     # ---- combat (506-510) --------------------------------------------------------------------
 
@@ -1468,6 +1670,8 @@ def _apply(ch: Characteristics, eff: Effect) -> Characteristics:
         return replace(ch, types=frozenset(_names(v)), subtypes=frozenset())
     if k is ContinuousKind.ADD_TYPES:
         return replace(ch, types=ch.types | frozenset(_names(v)))
+    if k is ContinuousKind.REMOVE_TYPES:
+        return replace(ch, types=ch.types - frozenset(_names(v)))
     if k is ContinuousKind.SET_SUBTYPES:
         return replace(ch, subtypes=frozenset(_names(v)))
     if k is ContinuousKind.ADD_SUBTYPES:
@@ -1582,7 +1786,7 @@ def _remove_counter(g: Game, a: Ability, controller: str, t: GameObject) -> None
 
 
 def _sacrifice(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    g._move(t, Zone.GRAVEYARD)
+    g.sacrifice(t)
 
 
 def _turn_up(g: Game, a: Ability, controller: str, t: GameObject) -> None:
@@ -1595,6 +1799,52 @@ def _turn_down(g: Game, a: Ability, controller: str, t: GameObject) -> None:
 
 def _untap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
     t.tapped = False
+
+
+def _tap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    t.tapped = True
+
+
+def _target_controller_gains_life_equal_to_power(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    # Swords to Plowshares: after the exile the creature is gone; its last known information
+    # (608.2h) is what it was as it left: a face-down creature's power is 2.
+    g.players[t.controller].life += max(0, g.characteristics(t).power or 0)
+
+
+def _gain_life(g: Game, r: _Resolving) -> None:
+    g.players[r.controller].life += r.ability.count
+
+
+def _draw(g: Game, r: _Resolving) -> None:
+    g.draw(r.controller, r.ability.count)
+
+
+def _damage_each_opponent(g: Game, r: _Resolving) -> None:
+    for name, player in g.players.items():
+        if name != r.controller and player.in_game:
+            player.life -= r.ability.count
+
+
+def _damage_controller(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g.players[t.controller].life -= a.count
+
+
+def _controller_loses_life(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+    g.players[t.controller].life -= a.count  # 119.3: not damage, but the model tracks life only
+
+
+def _create_tokens(g: Game, r: _Resolving) -> None:
+    if r.ability.token is None:
+        return
+    for _ in range(r.ability.count):
+        g.create_token(r.controller, CardDef((r.ability.token,)), tapped=r.ability.tapped)
+
+
+def _create_token_copy(g: Game, r: _Resolving) -> None:
+    # "a token that's a copy of that creature": its copiable values as it last existed (707.2,
+    # 608.2h): a face-down creature's are the face-down 2/2's (708.2a), and the token is face up.
+    for t in r.targets:
+        g.create_token(r.controller, t.card.definition, copy_of=g.copiable_values(t))
 
 
 def _look(g: Game, a: Ability, controller: str, t: GameObject) -> None:
@@ -1632,8 +1882,28 @@ def _form(g: Game, r: _Resolving) -> None:
         form.attached_to = made[0].oid
 
 
+def _matches_values(f: ObjectFilter, ch: Characteristics, owner_side: str, controller: str) -> bool:
+    """Whether characteristics `ch` of an object controlled by `owner_side` are what `f` asks for,
+    seen from `controller` (the ability's or the cost modifier's controller)."""
+    if f.controller == "you" and owner_side != controller:
+        return False
+    if f.controller == "opponent" and owner_side == controller:
+        return False
+    if not f.types <= ch.types or (f.colors and not f.colors & ch.colors):
+        return False
+    if f.subtypes and not f.subtypes & ch.subtypes:
+        return False
+    if f.multicolored and len(ch.colors) < 2:
+        return False
+    if f.min_mana_value is not None and ch.mana_value < f.min_mana_value:
+        return False
+    return f.max_mana_value is None or ch.mana_value <= f.max_mana_value
+
+
 def _manifest_effect(g: Game, r: _Resolving) -> None:
-    g.manifest(r.controller, r.ability.count)
+    # "Its controller manifests": the target's controller as it last existed (608.2h)
+    for who in [t.controller for t in r.targets] or [r.controller]:
+        g.manifest(who, r.ability.count)
 
 
 def _manifest_dread_effect(g: Game, r: _Resolving) -> None:
@@ -1728,6 +1998,24 @@ def _look_at_face_down_in_combat(g: Game, r: _Resolving) -> None:
             g.events.append((GameEvent.LOOKED, obj.label))  # 708.5: only as it resolves
 
 
+def _opponent_returns_self_at_next_end_step(g: Game, r: _Resolving) -> None:
+    # "choose target opponent": in these scenarios the first opponent still in the game
+    if r.source is not None and r.source.zone is Zone.GRAVEYARD:
+        opponents = [p for p, player in g.players.items() if p != r.controller and player.in_game]
+        if opponents:
+            g.next_end_step.append((r.source.oid, opponents[0]))
+
+
+def _return_self_under_your_control(g: Game, r: _Resolving) -> None:
+    # the same card, still in the graveyard (400.7): onto the battlefield face up under the
+    # delayed trigger's controller
+    if r.source is not None and r.source.zone is Zone.GRAVEYARD and r.source.oid in g.objects:
+        g._remove_from_zone(r.source)
+        new = g._new_object(r.source.card, Zone.BATTLEFIELD, r.controller)
+        g._as_enters(new)
+        g._entered(new)
+
+
 def _return_self(g: Game, r: _Resolving) -> None:
     if r.source is not None and r.source.zone is Zone.GRAVEYARD:
         down = r.ability.effect is EffectKind.RETURN_SELF_FACE_DOWN or str(r.choice).replace("_", " ") == "face down"
@@ -1758,6 +2046,10 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, Ability, str, GameObject], Non
     EffectKind.TURN_FACE_DOWN: _turn_down,
     EffectKind.LOOK: _look,
     EffectKind.UNTAP: _untap,
+    EffectKind.TAP: _tap,
+    EffectKind.DAMAGE_CONTROLLER: _damage_controller,
+    EffectKind.CONTROLLER_LOSES_LIFE: _controller_loses_life,
+    EffectKind.TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER: _target_controller_gains_life_equal_to_power,
     EffectKind.GAIN_CONTROL: _gain_control,
 }
 
@@ -1766,6 +2058,13 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, Ability, str, GameObject], Non
 _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.FORM: _form,
     EffectKind.MANIFEST: _manifest_effect,
+    EffectKind.GAIN_LIFE: _gain_life,
+    EffectKind.DAMAGE_EACH_OPPONENT: _damage_each_opponent,
+    EffectKind.DRAW: _draw,
+    EffectKind.OPPONENT_RETURNS_SELF_AT_NEXT_END_STEP: _opponent_returns_self_at_next_end_step,
+    EffectKind.RETURN_SELF_UNDER_YOUR_CONTROL: _return_self_under_your_control,
+    EffectKind.CREATE_TOKENS: _create_tokens,
+    EffectKind.CREATE_TOKEN_COPY: _create_token_copy,
     EffectKind.MANIFEST_DREAD: _manifest_dread_effect,
     EffectKind.CLOAK: _cloak_effect,
     EffectKind.GAIN_LIFE_PER_CREATURE: _gain_life_per_creature,
