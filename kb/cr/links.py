@@ -110,7 +110,8 @@ CUES: tuple[Cue, ...] = (
          "708.8 708.3", "enters-the-battlefield"),
     # put onto the battlefield face down: turned face down before it enters (708.3), not turned face up (708.8)
     _cue(r"\b(?:enters?|entering|put onto|puts? \w+ onto) the battlefield face[- ]down\b|\benters? face[- ]down\b",
-         "708.3", "enters the battlefield face down", 0.8),
+         "708.3", "enters the battlefield face down", 0.8,
+         slot="manifest=701.40a;manifest_dread=701.62a;cloak=701.58a;disguise=702.168a;morph=702.37c"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
     _cue(r"double-faced", "712.15 712.16", "double-faced", family=True),
     _cue(r"\b(?:aura|form|enchant\w*)\b.*graveyard.*state-based|state-based.*\b(?:aura|enchant\w*)\b"
@@ -513,7 +514,7 @@ def _type_cues(version: RulesVersion) -> tuple[Cue, ...]:
     """Cues for the card types of a casual variant or a handful of cards (Kindreds ... Conspiracies): a ruling
     that says something of the type in general ("Conspiracies are colorless", "A conspiracy doesn't count ...",
     "put conspiracies into the command zone") states its section's rules, whose words choose among them.
-    "The conspiracy", "that scheme", "other conspiracies", "face-down conspiracies", "conspiracies with hidden
+    "The conspiracy", "that scheme", "other conspiracies", "face-down conspiracies", "a conspiracy with hidden
     agenda" are some objects or a mechanic's, not the type."""
     out = []
     for section in sorted(_TYPE_SECTIONS):
@@ -527,7 +528,7 @@ def _type_cues(version: RulesVersion) -> tuple[Cue, ...]:
         either = f"(?:{singular}|{plural})"
         not_one = "".join(f"(?<!\\b{w} )" for w in ("the", "that", "this", "those", "these", "its", "their", "your",
                                                     "face-down", "face-up", "down", "up", "other"))
-        pattern = (rf"(?:^|[.!?;:]\s+)(?:(?:an?|each|every|all) )?{either}(?:'s| cards?)?\b"
+        pattern = (rf"(?:^|[.!?;:]\s+)(?:(?:an?|each|every|all) )?{either}(?:'s| cards?)?\b(?! with\b)"
                    rf"|\b(?:any|no|every|each) {singular}\b|{not_one}\b{plural}\b(?! with\b)")
         cue = Cue(re.compile(pattern, re.I), (section,), f"the card type {plural} in general", 0.7,
                   needs=frozenset({plural[:5]}), family=True)
