@@ -110,7 +110,7 @@ CUES: tuple[Cue, ...] = (
          "708.8 708.3", "enters-the-battlefield"),
     # put onto the battlefield face down: turned face down before it enters (708.3), not turned face up (708.8)
     _cue(r"\b(?:enters?|entering|put onto|puts? \w+ onto) the battlefield face[- ]down\b|\benters? face[- ]down\b",
-         "708.3", "enters the battlefield face down", 0.8,
+         "708.3", "enters the battlefield face down", 0.7,
          slot="manifest=701.40a;manifest_dread=701.62a;cloak=701.58a;disguise=702.168a;morph=702.37c"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
     _cue(r"double-faced", "712.15 712.16", "double-faced", family=True),
