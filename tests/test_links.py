@@ -152,7 +152,7 @@ REAL = yaml.safe_load((DATA / "labelled_links_real.yaml").read_text(encoding="ut
 # Top-1 on the real labelled rulings (abstentions are misses), measured with bench/links_quality.py
 # conditions but on the entries built from the labels; asserted a bit below.
 # dev: the 58 first-sampled items and the 32 of the fresh sample of issue 12 item 5 (seed 20261201).
-MIN_REAL_TOP1 = {"dev": 0.92, "test": 0.62}  # measured 112/120 = 0.93 (53/58 + 32/32 + 27/30), 29/44 = 0.66
+MIN_REAL_TOP1 = {"dev": 0.92, "test": 0.56}  # measured 112/120 = 0.93 (85/90 + 27/30), 34/59 = 0.58 (29/44 + 5/15 held out)
 
 
 @pytest.fixture(scope="module")
