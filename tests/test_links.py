@@ -456,3 +456,13 @@ def test_a_card_name_is_no_evidence_for_a_rule(rules):
     text = "You must turn Double Agenda Spy face up before you cast the spell for its last ability to trigger."
     got = [r.clause for r in links.link_entries([card_ruling(text, ("Double Agenda Spy",))], rules, [], cards)[0].rules]
     assert got[:1] != ["702.106f"], got
+
+
+@pytest.mark.parametrize("text", [
+    "Because of other conspiracies, you may have fewer cards in your deck than you must draw; you'll lose the game "
+    "when state-based actions are checked.",
+    "A conspiracy with hidden agenda must be face up before its ability's trigger condition is met.",
+])
+def test_some_conspiracies_or_the_mechanics_are_not_the_card_type_in_general(rules, card_texts, text):
+    [linked] = links.link_entries([card_ruling(text, ())], rules, [], card_texts)
+    assert not any("the card type" in r.evidence for r in linked.rules), linked.rules
