@@ -152,7 +152,7 @@ REAL = yaml.safe_load((DATA / "labelled_links_real.yaml").read_text(encoding="ut
 # Top-1 on the real labelled rulings (abstentions are misses), measured with bench/links_quality.py
 # conditions but on the entries built from the labels; asserted a bit below.
 # dev: the 58 first-sampled items and the 32 of the fresh sample of issue 12 item 5 (seed 20261201).
-MIN_REAL_TOP1 = {"dev": 0.92, "test": 0.6}  # measured 84/90 = 0.93 (53/58 + 31/32), 27/44 = 0.61
+MIN_REAL_TOP1 = {"dev": 0.92, "test": 0.56}  # measured 112/120 = 0.93 (85/90 + 27/30), 34/59 = 0.58 (29/44 + 5/15 held out)
 
 
 @pytest.fixture(scope="module")
@@ -397,3 +397,72 @@ def test_hidden_agenda_rulings_cite_its_own_clauses_and_a_face_up_conspiracy_is_
     reveal = ("At the end of the game, you reveal every face-down conspiracy you own, so you can't bluff by putting a "
               "card with hidden agenda into the command zone as the game starts.")
     assert linked_clauses(card_ruling(reveal, ()), rules, card_texts)[:1] == ["702.106e"]
+
+
+# General causes of misses found on the fresh dev sample of links5 (seed 20261202). The rulings are written for the
+# tests, not copied from the labelled ones; each row fails with its cue (or the card-name mask) taken out.
+
+
+@pytest.mark.parametrize("text, clause", [
+    # a general rule restated without the rule's own term
+    ("When the land is turned face up, an Aura on it that can't legally enchant a land is put into its owner's "
+     "graveyard.", "704.5m"),
+    ("If the artifact stops being an Equipment, it becomes unattached but stays on the battlefield.", "704.5n"),
+    ("If an Equipment becomes a creature, it can't equip another creature.", "301.5c"),
+    ("If several abilities trigger during your upkeep, you put them on the stack in any order you like.", "603.3b"),
+    ("The spell doesn't let you cast the card at other times: a sorcery can be cast only during your main phase when "
+     "the stack is empty.", "117.1a 307.1"),
+    ("The creature tokens can't attack the turn they are put onto the battlefield unless something gives them haste.",
+     "302.6"),
+    ("The artifact's second ability applies only while it's on the battlefield. In all other zones, it does nothing.",
+     "113.6"),
+    ("Once you cast the card, it goes to the stack and you can't cast it again later.", "601.2a"),
+    ("If there are no cards in your library, you don't lose the game, since you aren't drawing.", "704.5b 121.1"),
+    ("Note that the card's last ability is not a replacement effect.", "614.1 614.1a"),
+    # 708.3: put onto the battlefield face down (not 708.8, turned face up)
+    ("The creature enters the battlefield face down, so none of its \"enters the battlefield\" abilities trigger or have "
+     "any effect, and its \"As this enters\" abilities don't apply either.", "708.3"),
+    # a card type said in general sends to its section; a face-down conspiracy's look-at rule is 315.7
+    ("Conspiracies can't be cast, and they aren't part of your deck.", "315.3"),
+    ("Each player may look at their own face-down conspiracies at any time, but not at other players'.", "315.7"),
+    # 708's look-at is for face-down spells and permanents, not an imprinted (exiled) card
+    ("The card is imprinted face down, so you can't look at it until it's turned face up.", "406.3"),
+])
+def test_a_card_ruling_links_the_general_rule_it_restates(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] and got[0] in clause.split(), got
+
+
+def test_another_object_entering_is_not_a_face_down_ruling_s_enters_the_battlefield_rule(rules, card_texts):
+    """"Turned face up" makes the ruling face-down, but what enters here is another object: 400.7, not 708.3/708.8."""
+    text = ("If the artifact leaves the battlefield and another one enters the battlefield later, the second one is a "
+            "new object. It can't turn the first one's cards face up.")
+    assert linked_clauses(card_ruling(text, ()), rules, card_texts)[:1] == ["400.7"]
+
+
+def test_a_manifest_dread_ruling_about_entering_face_down_keeps_its_own_clause(rules, card_texts):
+    text = ("If your library holds a single card as you manifest dread, you look at it and put it onto the battlefield "
+            "face down; you can't look at a second card.")
+    assert linked_clauses(card_ruling(text, ()), rules, card_texts)[:1] == ["701.62a"]
+
+
+def test_a_card_name_is_no_evidence_for_a_rule(rules):
+    """"Double Agent" shares "double" and "agenda"-like words with 702.106f; masked, the name says nothing."""
+    cards = {"Double Agenda Spy": "Hidden agenda (Start the game with this conspiracy face down in the command zone and "
+                                  "secretly choose a card name. You may turn this conspiracy face up any time and "
+                                  "reveal that name.)\nWhenever you cast a spell with the chosen name, draw a card."}
+    assert links.mask_card_names("Double Agenda Spy's ability triggers.", ("Double Agenda Spy",)) == \
+        "CARDNAME's ability triggers."
+    text = "You must turn Double Agenda Spy face up before you cast the spell for its last ability to trigger."
+    got = [r.clause for r in links.link_entries([card_ruling(text, ("Double Agenda Spy",))], rules, [], cards)[0].rules]
+    assert got[:1] != ["702.106f"], got
+
+
+@pytest.mark.parametrize("text", [
+    "Because of other conspiracies, you may have fewer cards in your deck than you must draw; you'll lose the game "
+    "when state-based actions are checked.",
+    "A conspiracy with hidden agenda must be face up before its ability's trigger condition is met.",
+])
+def test_some_conspiracies_or_the_mechanics_are_not_the_card_type_in_general(rules, card_texts, text):
+    [linked] = links.link_entries([card_ruling(text, ())], rules, [], card_texts)
+    assert not any("the card type" in r.evidence for r in linked.rules), linked.rules

@@ -98,14 +98,24 @@ CUES: tuple[Cue, ...] = (
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game|end of (?:the|each) game)\b", r"\breveal")], "708.9",
              "reveal when it leaves", slot="hidden_agenda=702.106e", weight=0.8),
-    # looking at a face-down exiled card is 406.3's (the next cue), not 708.5's
-    _cue(r"\blook(?:s|ed|ing)? at\b(?![^.]*\bexiled\b)", "708.5", "look at"),
+    # looking at a face-down exiled (imprinted) card is 406.3's (the next cues), not 708.5's (spells and
+    # permanents); a face-down conspiracy's is 315.7
+    _cue(r"^(?!.*\b(?:exiled?|imprint(?:s|ed)?)\b).*\blook(?:s|ed|ing)? at\b", "708.5", "look at",
+         slot="hidden_agenda=315.7"),
     _cue(r"\b(?:look(?:s|ed|ing)? at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look(?:s|ed|ing)? at|see)\b", "406.3",
          "look at exiled cards", 0.9),
-    _cue(r"enters-the-battlefield abilit|enters the battlefield", "708.8 708.3", "enters-the-battlefield"),
+    # what enters must be the face-down object: "another [card] enters the battlefield" in a face-down ruling is not
+    _cue(r"(?:enters-the-battlefield abilit|enters the battlefield)[^.]*(?:face[- ](?:up|down)|manifest|\bmorph|cloak)"
+         r"|(?:face[- ](?:up|down)|manifest|\bmorph|cloak)[^.]*(?:enters-the-battlefield abilit|enters the battlefield)",
+         "708.8 708.3", "enters-the-battlefield"),
+    # put onto the battlefield face down: turned face down before it enters (708.3), not turned face up (708.8)
+    _cue(r"\b(?:enters?|entering|put onto|puts? \w+ onto) the battlefield face[- ]down\b|\benters? face[- ]down\b",
+         "708.3", "enters the battlefield face down", 0.7,
+         slot="manifest=701.40a;manifest_dread=701.62a;cloak=701.58a;disguise=702.168a;morph=702.37c"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
     _cue(r"double-faced", "712.15 712.16", "double-faced", family=True),
-    _cue(r"\b(?:aura|form|enchant\w*)\b.*graveyard.*state-based|state-based.*\b(?:aura|enchant\w*)\b",
+    _cue(r"\b(?:aura|form|enchant\w*)\b.*graveyard.*state-based|state-based.*\b(?:aura|enchant\w*)\b"
+         r"|\bauras?\b[^.]*\b(?:can't legally enchant|isn't legally attached|illegally attached)\b[^.]*\bgraveyard",
          "704.5m", "Aura to the graveyard as a state-based action"),
     _cue(r"\bmorph cost", "701.40c 702.37e", "morph cost"),
     _cue(r"turns? a face-down instant or sorcery|instant or sorcery card\b[^.]*\bturns? face up",
@@ -126,7 +136,7 @@ CUES: tuple[Cue, ...] = (
     _cue(r"(?:isn't|is not|is no longer|aren't) on the battlefield as (?:its|the|that) (?:[\w-]+ )?ability resolves"
          r"|leaves the battlefield before (?:its|the|that) (?:[\w-]+ )?ability resolves|independently of its source",
          "113.7a", "the ability resolves without its source", 0.9),
-    _cue(r"\bexiled? (?:\w+ )?face[- ](?:down|up)|face[- ]down (?:\w+ )?(?:exiled|cards? in exile)", "406.3",
+    _cue(r"\b(?:exiled?|imprinted) (?:\w+ ){0,2}face[- ](?:down|up)|face[- ]down (?:\w+ )?(?:exiled|cards? in exile)", "406.3",
          "exiled face down (or face up)", 0.9),
     # a face-down exiled card chosen at random, revealed once the cost is paid
     _cue(r"face[- ]down exiled cards?\b[^.]*\bat random|\bat random\b[^.]*\bface[- ]down exiled"
@@ -164,8 +174,27 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\blife total (?:becomes|is|of) 0 or less|\b0 or less life\b", "704.5a", "0 or less life", 0.9),
     # "... is a replacement effect" says what kind of effect it is (614.1), unless it also says what it replaces
     # ("a replacement effect that replaces a draw": the words choose the rule for that event)
-    _cue(r"\b(?:is|are|it's) (?:an? )?replacement effects?\b(?! that (?:replaces|modifies))", "614.1 614.1a",
+    _cue(r"\b(?:is|are|it's)(?: not|n't)? (?:an? )?replacement effects?\b(?! that (?:replaces|modifies))", "614.1 614.1a",
          "is a replacement effect", 0.8),
+    # general rules card rulings restate without the rule's own term (found on the fresh dev sample of links5)
+    _cue(r"\b(?:equipment|fortification)s?\b[^.]*\b(?:becomes?|will become|is) unattached\b", "704.5n 301.5c",
+         "Equipment unattached as a state-based action", 0.8),
+    _cue(r"\bequipment\b[^.]*\b(?:becomes? an? (?:artifact )?creature|that's also a creature)\b", "301.5c",
+         "an Equipment that is a creature", 0.9),
+    _cue(r"\b(?:multiple|several|two or more) (?:[\w-]+ )?abilities (?:trigger|have triggered)"
+         r"|\bAPNAP\b|\bon(?:to)? the stack in any order\b", "603.3b", "the order of simultaneous triggers", 0.9),
+    _cue(r"\bmain phase (?:when|while|if) the stack is empty|\bany time you could cast a sorcery|\bsorcery speed\b",
+         "117.1a 307.1", "when a spell may be cast", 0.9),
+    _cue(r"\bcan't attack (?:the|that) turn (?:it|they) (?:enters?|comes?|are put|were put|was put|is put)"
+         r"|\bsummoning sick|\bcontinuously since (?:your|their|its controller's) most recent turn", "302.6",
+         "summoning sickness", 0.9),
+    _cue(r"\b(?:only|isn't|is not|aren't|are not)\b[^.]*\bwhile (?:it's|it is|they're|they are) on the battlefield"
+         r"|\bin (?:all )?other zones\b", "113.6", "abilities function only on the battlefield", 0.9),
+    _cue(r"\bgoes to the stack\b|\b(?:moves?|moved) (?:it |that card |the card )?(?:from [\w ]+ )?to the stack\b",
+         "601.2a", "casting moves the card to the stack", 0.8),
+    _cue(r"(?:empty library|(?:no|not enough|fewer) cards (?:left )?in (?:\w+ )?library)[^.]*\blose",
+         "704.5b", "drawing from an empty library", 0.9),
+    _cue(r"\b(?:is not|isn't|aren't|are not) (?:a )?draw(?:ing)?\b", "121.1", "what drawing is", 0.7),
     # German
     _cue(r"\banschauen\b", "708.5", "anschauen (look at)"),
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
@@ -348,6 +377,7 @@ class _Index:
         self._families: dict[tuple[str, ...], tuple[str, ...]] = {}
         self._mechanic_words: dict[frozenset[str], frozenset[str]] = {}
         self.glossary = _glossary_cues(version, self.numbers, clause_tokens)
+        self.type_cues = _type_cues(version)
         self.sections = {n: frozenset(w[:5] for w in _content(version.clauses[n].text) if w not in _GENERIC_TITLE)
                          | _SECTION_WORDS.get(n, frozenset())
                          for n in version.numbers() if n.isdigit() and (709 <= int(n) <= 999 or n in _TYPE_SECTIONS)
@@ -477,6 +507,35 @@ def _glossary_cues(version: RulesVersion, numbers: Sequence[str],
     return tuple(out)
 
 
+_SINGULAR = {"ies": "y", "ena": "enon", "s": ""}  # Conspiracies, Phenomena, Schemes
+
+
+def _type_cues(version: RulesVersion) -> tuple[Cue, ...]:
+    """Cues for the card types of a casual variant or a handful of cards (Kindreds ... Conspiracies): a ruling
+    that says something of the type in general ("Conspiracies are colorless", "A conspiracy doesn't count ...",
+    "put conspiracies into the command zone") states its section's rules, whose words choose among them.
+    "The conspiracy", "that scheme", "other conspiracies", "face-down conspiracies", "a conspiracy with hidden
+    agenda" are some objects or a mechanic's, not the type."""
+    out = []
+    for section in sorted(_TYPE_SECTIONS):
+        if section not in version.clauses:
+            continue
+        plural = _fold(version.clauses[section].text).strip()
+        if not re.fullmatch(r"[a-z]+", plural):
+            continue
+        end = next(e for e in _SINGULAR if plural.endswith(e))
+        singular = plural[: -len(end)] + _SINGULAR[end]
+        either = f"(?:{singular}|{plural})"
+        not_one = "".join(f"(?<!\\b{w} )" for w in ("the", "that", "this", "those", "these", "its", "their", "your",
+                                                    "face-down", "face-up", "down", "up", "other"))
+        pattern = (rf"(?:^|[.!?;:]\s+)(?:(?:an?|each|every|all) )?{either}(?:'s| cards?)?\b(?! with\b)"
+                   rf"|\b(?:any|no|every|each) {singular}\b|{not_one}\b{plural}\b(?! with\b)")
+        cue = Cue(re.compile(pattern, re.I), (section,), f"the card type {plural} in general", 0.7,
+                  needs=frozenset({plural[:5]}), family=True)
+        out.append(cue)
+    return tuple(out)
+
+
 def _term_name(term: str) -> str:
     return _fold(re.sub(r"\s*\(obsolete\)", "", term, flags=re.I)).strip()
 
@@ -592,7 +651,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         if (index.keyword_of(number) or {""}) <= done:
             cues.setdefault(number, []).append('cue "triggers whenever a player does it"')
             cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
-    for cue in (*CUES, *index.glossary):
+    for cue in (*CUES, *index.glossary, *index.type_cues):
         relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
         if not (relevant and cue.needs <= words5 and cue.found_in(text)):
             continue
@@ -801,10 +860,12 @@ def link_candidates(entry: Entry, rules: RulesCorpus,
             return [Candidate(entry.clause, 1.0, "the entry is this clause's text")], ""
         return [], ""
     english = any(v.lang is Lang.EN for v in entry.variants)
-    # the canonical (newest English) wording: revisions come after it among the variants, oldest last
-    text = entry.text
+    # the canonical (newest English) wording: revisions come after it among the variants, oldest last;
+    # the card's own name is no word of the rules ("Double Stroke" is no double agenda)
+    text = mask_card_names(entry.text, entry.cards)
     # cues also read the other-language wordings, lexical scores need English
-    cue_text = " ".join(dict.fromkeys([entry.text, *(v.text for v in entry.variants)]))  # duplicates say nothing new
+    cue_text = mask_card_names(" ".join(dict.fromkeys([entry.text, *(v.text for v in entry.variants)])),  # duplicates say nothing new
+                               entry.cards)
     # the mechanic is what the newest English wording names: an older wording merged into the entry may
     # name the mechanic a reprint had then (a disguise reminder's morph-era wording says "morph cost")
     mechanics = ruling_mechanics(text if english else cue_text,
@@ -827,6 +888,19 @@ def link_candidates(entry: Entry, rules: RulesCorpus,
         return [Candidate("708", 0.1, "fallback: the ruling is about face-down objects")], ""
     nearest = f" (nearest: {chosen[0].clause}, {chosen[0].evidence})" if chosen else ""
     return [], f"no confident link: no cue, mechanic or keyword of the ruling points at a clause{nearest}"
+
+
+_CARD_NAME = "CARDNAME"  # no word of the CR: neither BM25 nor a cue reads it, a cue's "[A-Z]" (a name) still does
+
+
+def mask_card_names(text: str, cards: Sequence[str]) -> str:
+    """`text` with its cards' names (and a legendary name's short form: "Gonti" of "Gonti, Lord of Luxury")
+    replaced by a token no clause says: the words of a name are no evidence for a rule."""
+    names = {n for card in cards for n in (card, card.split(",")[0]) if len(n) >= 4}
+    if not names:
+        return text
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + r")\b")
+    return pattern.sub(_CARD_NAME, text)
 
 
 def _is_confident(candidate: Candidate, phrases: bool = True) -> bool:
