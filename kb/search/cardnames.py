@@ -4,10 +4,15 @@ Exact names are phrase look-ups over the question's words (longest first). A spa
 name is compared with names of about its length that begin with the same two letters, by an edit
 distance (1 edit below 12 letters, 2 from 12; swapped neighbours are one edit): `Lightfrom` →
 Lightform, `Pithing Needel` → Pithing Needle. Only spans that look like names are tried: starting
-with a capital letter and not a rules word, so everyday words are not read as misspelled names.
+with a capital letter and not a rules word, so everyday words are not read as misspelled names; not
+across a sentence's end, and not from a short word that opens a sentence (`Assume` is no Assure).
+
+A one-word name that is also an everyday word (a rules word, a word the rulings write in lower case, a
+split card's half: `Failure`, `tierra`) is the card only where it is written as a name: capitalised,
+not at a sentence's start, not in a title where every word is capitalised.
 
 A legendary card is often called by the part of its name before the comma (`Linvala`); that short
-form is known when it belongs to one card only.
+form is known when it belongs to one card only, and is read only when capitalised (`their strategy`).
 """
 
 from __future__ import annotations

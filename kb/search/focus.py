@@ -3,7 +3,8 @@
 Players ask by telling what happened, turn by turn, and then ask one thing. The asking sentences (the
 ones with a question mark; without one, the last sentence) carry the question; the story around them
 only sets the scene, and its words (attacked, blocked, turn, played) must not outvote the question's
-words in lexical scores. A short question is all question.
+words in lexical scores. A short question is all question. An asking sentence that names nothing
+("What do you do?") asks about the sentence before it, which joins it.
 """
 
 from __future__ import annotations
