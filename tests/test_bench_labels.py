@@ -86,10 +86,11 @@ def test_judge_questions_are_150_or_more_in_equal_parts_with_both_splits_per_lan
 
 
 def test_real_questions_carry_their_url_and_are_split_in_both_halves(questions) -> None:
-    # asked in public: forums and Q&A sites (41), and players' reports on rules engines' issue trackers
+    # asked in public: forums and Q&A sites (62), and players' reports on rules engines' issue trackers;
+    # the third pass (real-en-66..86) went to dev only, so dev is a little over half
     real = [q for q in questions if q.source in ("real_questions", "real_questions (issue trackers)")]
-    assert len(real) >= 60 and all(q.url and q.url.startswith("http") for q in real)
-    assert 0.4 <= sum(q.split == "dev" for q in real) / len(real) <= 0.6
+    assert len(real) >= 80 and all(q.url and q.url.startswith("http") for q in real)
+    assert 0.4 <= sum(q.split == "dev" for q in real) / len(real) <= 0.65
 
 
 def test_question_ids_are_unique(questions) -> None:

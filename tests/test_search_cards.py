@@ -17,12 +17,14 @@ NAMES = [
     ("Cursed Totem", "Cursed Totem"), ("Linvala, Keeper of Silence", "Linvala, Keeper of Silence"),
     ("Manifest", "Manifest"), ("Mouth", "Mouth"), ("Boca", "Mouth"), ("Run Wild", "Run Wild"), ("Verwildern", "Run Wild"),
     ("What", "Who // What // When // Where // Why"), ("Trouble", "Toil // Trouble"),
+    ("Strategy, Schmategy", "Strategy, Schmategy"), ("Entering", "Breaking // Entering"),
+    ("Fire at Will", "Fire at Will"), ("Assure", "Assure // Assemble"),
 ]
 
 
 @pytest.fixture(scope="module")
 def matcher() -> CardMatcher:
-    return CardMatcher.from_names(NAMES, common={"manifest", "boca", "abajo", "turn", "face"})
+    return CardMatcher.from_names(NAMES, common={"manifest", "boca", "abajo", "turn", "face", "entering"})
 
 
 @pytest.mark.parametrize(("question", "expected"), [
@@ -38,6 +40,16 @@ def matcher() -> CardMatcher:
     ("Kann ich verhindern, dass er verdeckt bleibt?", []),  # a lower-case word is not a misspelled name
     ("When my Manifest resolves, I win?", ["Manifest"]),  # ... unless written as a name
     ("It came up last night. What happens to Lightform then?", ["Lightform"]),  # `What` starts a sentence
+    # a legendary card's short name is written as a name: `their strategy` is no Strategy, Schmategy
+    ("He hides his strategy. Can I ask what it is?", []),
+    # in a title every word is capitalised: Entering is the word there
+    ("Does Turning a Creature Face Up Count as Entering the Battlefield?", []),
+    ("Can my Entering turn it face up?", ["Breaking // Entering"]),  # ... in a sentence, the card
+    # a misspelled name does not run over a sentence's end (`Firecat. Will` is no Fire at Will) ...
+    ("I copied the face down Firecat. Will I win?", []),
+    # ... nor is a short word opening a sentence a slip (`Assume` is no Assure), a long one may be
+    ("Assume that you cast a morph.", []),
+    ("Lichtfrom ist im Spiel.", ["Lightform"]),
 ])
 def test_cards_named_in_a_question(matcher: CardMatcher, question: str, expected: list[str]) -> None:
     assert [c.name for c in matcher.find(question)] == expected
@@ -91,6 +103,18 @@ def test_a_short_question_is_all_question(question: str) -> None:
     assert focus(question).asking == question and not focus(question).is_story
 
 
+@pytest.mark.parametrize(("story", "asking"), [
+    ("At a PPTQ my opponent cast Force Away on my face-down creature and I put it back into my hand "
+     "without showing it. Then he called a judge and said I had to reveal it. What do you do?",
+     "Then he called a judge and said I had to reveal it. What do you do?"),
+    ("Last week two face-down creatures of mine blocked his attacker and my opponent then turned one "
+     "of them face up in the middle of combat damage. I said that was too late. What happens?",
+     "I said that was too late. What happens?"),
+])
+def test_a_question_that_names_nothing_asks_about_the_sentence_before_it(story: str, asking: str) -> None:
+    assert focus(story).asking == asking
+
+
 def test_a_story_without_a_question_mark_asks_in_its_last_sentence() -> None:
     story = ("We were playing a long game and my opponent had three face-down creatures on the battlefield "
              "and one of them was a manifested land card. I want to know whether he can turn the land face up.")
@@ -126,3 +150,21 @@ def test_the_oracle_cards_rules_tokens_are_derived_once_while_their_inputs_are_u
     again = default_card_index([], CORPUS)
     assert calls == [1]
     assert again.expand == first.expand and "Lightning Bolt" in first.expand
+
+
+def test_everyday_words_of_the_rulings_and_split_card_halves_are_no_names_unless_written_as_names() -> None:
+    from kb.model import Entry, Kind, Relation, Variant
+    from kb.oracle import Oracle, OracleCard
+    from kb.search.cardnames import compile_card_index
+    from kb.model import Lang
+
+    oracle = Oracle()
+    oracle.add(OracleCard("Profit", "{1}{W}", "Instant", "Creatures you control get +1/+0.", {Lang.EN: "Profit"},
+                          layout="split"))
+    oracle.add(OracleCard("Swamp", None, "Basic Land — Swamp", "", {Lang.EN: "Swamp", Lang.ES: "Pantano"}))
+    text = "Si el pantano boca abajo se va del campo de batalla, se revela."
+    ruling = Entry("r-1", Kind.RULING, text, (), None, None,
+                   (Variant(text, text, Lang.ES, "2024-01-01", "t", 1, Relation.CANONICAL, 1.0, None),), ())
+    cards = compile_card_index([ruling], oracle, None)
+    assert cards.named("I took a profit. Is the pantano face down?") == []
+    assert [c.name for c in cards.named("Can my Profit and a Pantano do that?")] == ["Profit", "Swamp"]

@@ -30,6 +30,19 @@ CORPUS = Corpus.default()
     ("Destroy target creature and all other creatures with the same name as that creature.", ["names"]),
     ("As this enters, turn all other nontoken creatures face down.", ["turns_face_down"]),
     ("Whenever another creature you control dies, draw a card.", ["leaves_battlefield"]),
+    # removal is leaving the battlefield too: the face-down card is revealed as it goes
+    ("Return target creature to its owner's hand.", ["leaves_battlefield"]),
+    ("Exile target creature. Its controller gains 2 life.", ["leaves_battlefield"]),
+    # countering an ability does not stop a special action
+    ("Counter target activated ability.", ["no_activated"]),
+    ("Counter target activated or triggered ability.", ["no_activated"]),
+    # a free spell uses an alternative cost, as casting face down does
+    ("You may cast that card without paying its mana cost.", ["free_cast"]),
+    ("Creature cards in graveyards and libraries can't enter the battlefield.", ["enter_prohibited"]),
+    ("If a nontoken creature would enter the battlefield and it wasn't cast, exile it instead.",
+     ["enter_prohibited"]),
+    ("If this land would enter the battlefield, sacrifice a Plains instead.", []),  # a land's own upkeep
+    ("Gain control of target creature until end of turn. Untap that creature.", ["control_change"]),
     # reminder text is not the card's effect: every morph card would turn things face down
     ("Flying\nMorph {2}{W} (You may cast this card face down as a 2/2 creature for {3}. "
      "Turn it face up any time for its morph cost.)", []),

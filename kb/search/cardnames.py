@@ -4,10 +4,15 @@ Exact names are phrase look-ups over the question's words (longest first). A spa
 name is compared with names of about its length that begin with the same two letters, by an edit
 distance (1 edit below 12 letters, 2 from 12; swapped neighbours are one edit): `Lightfrom` →
 Lightform, `Pithing Needel` → Pithing Needle. Only spans that look like names are tried: starting
-with a capital letter and not a rules word, so everyday words are not read as misspelled names.
+with a capital letter and not a rules word, so everyday words are not read as misspelled names; not
+across a sentence's end, and not from a short word that opens a sentence (`Assume` is no Assure).
+
+A one-word name that is also an everyday word (a rules word, a word the rulings write in lower case, a
+split card's half: `Failure`, `tierra`) is the card only where it is written as a name: capitalised,
+not at a sentence's start, not in a title where every word is capitalised.
 
 A legendary card is often called by the part of its name before the comma (`Linvala`); that short
-form is known when it belongs to one card only.
+form is known when it belongs to one card only, and is read only when capitalised (`their strategy`).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ if TYPE_CHECKING:
     from kb.search.glossary import Glossary
 
 MAX_WORDS = 6
+LONG_WORD = 8  # a word this long opening a sentence may still be a misspelled name (`Lichtfrom ist ...`)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 
 
@@ -82,6 +88,17 @@ def within(a: str, b: str, k: int) -> int | None:
 
 def _is_capitalised(word: str) -> bool:
     return word[:1].isupper() and not word.isupper()
+
+
+def _title_words(raw: list[str], starts: set[int]) -> set[int]:
+    """The words of the sentences written in title case: most of their longer words capitalised."""
+    out: set[int] = set()
+    bounds = sorted(starts | {0}) + [len(raw)]
+    for a, b in zip(bounds, bounds[1:]):
+        longer = [w for w in raw[a:b] if len(w) > 3]
+        if len(longer) >= 3 and sum(_is_capitalised(w) for w in longer) >= 0.8 * len(longer):
+            out.update(range(a, b))
+    return out
 
 
 class CardMatcher:
@@ -174,6 +191,11 @@ class CardMatcher:
         # a word right after . ! ? : (or the first) is capitalised because it starts a sentence
         starts = {i for i, m in enumerate(found)
                   if i == 0 or text[found[i - 1].end():m.start()].strip()[-1:] in (".", "!", "?", ":", "¿", "¡", '"')}
+        # In a title ("Does Turning a Creature Face Up Count as Entering the Battlefield?") every word
+        # is capitalised, so a capital says no more than at a sentence's start.
+        starts |= _title_words(raw, starts)
+        # a name does not run on over a sentence's end ("... the face down Firecat. Will I ...")
+        breaks = {i for i in starts if i}
         words = [name_key(w) for w in raw]
         out: dict[str, NamedCard] = {}
         i = 0
@@ -187,10 +209,16 @@ class CardMatcher:
                     if size == 1 and (key in STOPWORDS or (key in self.common or len(key) < 4) and (
                             i in starts or not _is_capitalised(raw[i]))):
                         continue  # `manifest`, `What`, `fog`: the word, unless written as a name
+                    if size == 1 and "," in english and not _is_capitalised(raw[i]):
+                        continue  # `their strategy` is no Strategy, Schmategy: a short name is written as one
                     hit = (size, english, 0)
                     break
             if hit is None and self._may_start_name(raw[i], words[i]):
                 for size in range(min(3, n - i), 0, -1):
+                    if any(i < b < i + size for b in breaks):
+                        continue
+                    if size == 1 and i in starts and len(words[i]) < LONG_WORD:
+                        continue  # `Assume` opening a sentence is the word, not a slip for Assure
                     key = " ".join(words[i:i + size])
                     if len(key) < 5:
                         continue
@@ -295,6 +323,8 @@ def card_expansions(cards: Iterable[tuple[str, str]], terms: RulesTerms, max_sha
 
 
 # ------------------------------------------------------------------ compiled at index build time
+SPLIT_LAYOUTS = ("split", "aftermath")
+_LOWER_WORDS = re.compile(r"\b\w*[A-ZÄÖÜÁÉÍÓÚÑ]\w*", re.UNICODE)  # words with a capital: names, sentence starts
 # remember(key, compute): compute's value, perhaps kept from an earlier build under `key`.
 Remember = Callable[[str, Callable[[], dict[str, list[str]]]], dict[str, list[str]]]
 
@@ -398,6 +428,17 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
     for e in entries:
         if e.clause:
             common.update(name_key(e.text).split())
+        # and the everyday words of the rulings, in every language: what they write in lower case
+        # (`tierra`, `pantano`) is a word, whatever card is also called so
+        for v in e.variants:
+            common.update(w for w in name_key(_LOWER_WORDS.sub(" ", v.text)).split())
+    # Each half of a split card is usually an everyday word (Breaking // Entering, Profit // Loss):
+    # a half is the card only where it is written as a name.
+    for c in (oracle or ()):
+        if c.layout in SPLIT_LAYOUTS:
+            for local in c.names.values():
+                if " " not in local.strip():
+                    common.add(name_key(local))
     for concept in getattr(glossary, "concepts", ()):  # German and Spanish rules words too
         for terms in concept.terms.values():
             for term in terms:

@@ -3,7 +3,8 @@
 Players ask by telling what happened, turn by turn, and then ask one thing. The asking sentences (the
 ones with a question mark; without one, the last sentence) carry the question; the story around them
 only sets the scene, and its words (attacked, blocked, turn, played) must not outvote the question's
-words in lexical scores. A short question is all question.
+words in lexical scores. A short question is all question. An asking sentence that names nothing
+("What do you do?") asks about the sentence before it, which joins it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kb.normalize import tokenize
+
 SHORT_WORDS = 30  # up to this many words a question is taken whole
+MIN_ASKING = 2  # content words an asking part needs to ask something by itself (dev plateau 2; 3-4 lose)
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n")
 
 
@@ -40,6 +44,14 @@ def focus(question: str) -> Focus:
     asking = [i for i, s in enumerate(parts) if "?" in s]
     if not asking:
         asking = [len(parts) - 1]
+    # "What do you do?", "What happens?", "Who is right?": a question that names nothing asks about
+    # what the sentence before it tells, which joins it (and the one before, while they say little)
+    for i in list(asking):
+        j = i
+        while j > 0 and sum(len(tokenize(parts[k])) for k in range(j, i + 1)) < MIN_ASKING:
+            j -= 1
+            asking.append(j)
+    asking = sorted(set(asking))
     if len(asking) == len(parts):
         return Focus(question, "")
     ask = " ".join(parts[i] for i in asking)

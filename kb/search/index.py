@@ -61,8 +61,9 @@ from kb.search.text import tokenize
 # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
 # docs.json as arrays, no dense.faiss (nothing read it); 5: entries.npz's names_card, bm25.npz
 # with an idf per kind; 6: cards.json's rules tokens carry the Oracle concepts (kb.search.question);
-# 7: each text's BM25 concept tokens found by its own language's glossary terms
-SCHEMA_VERSION = 7
+# 7: each text's BM25 concept tokens found by its own language's glossary terms; 8: cards.json's
+# `common` holds the rulings' everyday words and the split-card halves, its tokens the new concepts
+SCHEMA_VERSION = 8
 
 
 META_FILE = "meta.json"

@@ -92,11 +92,15 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
         "an effect turns a face-down permanent face up: a manifested instant or sorcery card would turn "
         "face up, its controller reveals it and leaves it face down",
         ("701.40g", "708.7"), specific=True),
+    # Abilities that can't be activated, or that are countered: turning face up is neither, it is a
+    # special action, which doesn't use the stack and can't be responded to.
     OracleConcept(
         "no_activated",
         "turning face up is a special action",
-        _re(r"\bactivated abilities\b[^.]*\bcan't be activated\b|\bcan't activate\b"),
-        "turning a face-down creature face up is a special action, not an activated ability",
+        _re(r"\bactivated abilities\b[^.]*\bcan't be activated\b|\bcan't activate\b"
+            r"|\bcounter target (?:activated |triggered )?(?:or (?:activated|triggered) )?abilit"),
+        "turning a face-down creature face up is a special action, not an activated ability; it doesn't "
+        "use the stack and can't be responded to",
         ("116.2b", "702.37e"), specific=True),
     OracleConcept(
         "names",
@@ -117,13 +121,42 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
         _re(r"\bcopy of\b|\bas a copy\b|\bbecomes? a copy\b"),
         "a face-down permanent becomes a copy: copiable values as modified by its face-down status",
         ("708.10",)),
+    # Dying, leaving, and the removal that makes a permanent leave (bounce, exile, tuck).
     OracleConcept(
         "leaves_battlefield",
         "a face-down permanent leaves the battlefield: reveal it",
         _re(r"\bdies\b|\bput into (?:a|your|its owner's) graveyard from the battlefield\b|"
-            r"\bleaves the battlefield\b"),
+            r"\bleaves the battlefield\b|\breturn [^.]*\bto (?:its|their) owner'?s'? hands?\b|"
+            r"\bexile (?:target|each|all|another) [^.]*\b(?:creature|permanent)s?\b"),
         "a face-down permanent moves from the battlefield to any other zone: its owner must reveal it",
         ("708.9",)),
+    # Casting without paying the mana cost is an alternative cost, and so is casting face down for {3}.
+    OracleConcept(
+        "free_cast",
+        "casting a face-down spell without paying its mana cost: one alternative cost",
+        _re(r"\bwithout paying (?:its|their|that card's|the card's) mana costs?\b"),
+        "casting a spell without paying its mana cost is an alternative cost; only one alternative cost "
+        "can be applied to any one spell, and casting it face down for {3} is an alternative cost",
+        ("118.9a", "702.37c")),
+    # A rule or effect keeps cards from entering the battlefield: a card to be manifested or cloaked
+    # then isn't, and stays where it was.
+    OracleConcept(
+        "enter_prohibited",
+        "a manifested card that can't enter the battlefield",
+        _re(r"\bcan't enter the battlefield\b|\b(?:creature|permanent|card)s? would enter the battlefield\b"
+            r"[^.]*\binstead\b"),
+        "an effect instructs a player to manifest or cloak a card and a rule or effect prohibits the "
+        "face-down object from entering the battlefield: that card isn't manifested, it remains in its "
+        "previous zone",
+        ("701.40f", "701.58f"), specific=True),
+    # Control of a face-down permanent changes: its controller may look at it, its owner reveals it.
+    OracleConcept(
+        "control_change",
+        "gaining control of a face-down creature",
+        _re(r"\bgain control of\b|\bexchange control\b"),
+        "you may look at a face-down permanent you control; the owner of a face-down permanent must "
+        "reveal it when it leaves the battlefield or the game ends",
+        ("708.5", "708.9")),
     OracleConcept(
         "exiled_face_down",
         "looking at a card exiled face down",
