@@ -11,13 +11,14 @@ from typing import Any, Callable, Mapping, Sequence
 from kb import paths, store
 from kb.cards import CardNames
 from kb.corpus import Corpus
-from kb.ingest.dedup import Lexicon, deduplicate, keywords_from_rules, mechanics_from_rules, stored_count
+from kb.ingest.dedup import (Lexicon, Similarities, deduplicate, keywords_from_rules, mechanics_from_rules,
+                             stored_count)
 from kb.search.embed import Embedder
 from kb.errors import InputError, StoreError
 from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
-from kb.model import Entry, ParseResult, Problem
-from kb.store.cache import cached, memo_map, module_files
+from kb.model import Entry, ParseResult, Problem, Record
+from kb.store.cache import cached, load_table, memo_map, module_files, save_table
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
 # Called with (stage, done, total) as a build advances; the CLI draws it as a progress bar.
@@ -162,8 +163,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
     progress("deduplicate", 0, 1)
     for name in bundled.card_names + mine.card_names + added.card_names:
         names.add(name.english, name.lang, name.name)
-    entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology,
-                          lexicon=load_lexicon(corpus, names))
+    entries = deduplicate_remembered(records, embedder=embedder, corpus=corpus, lexicon=load_lexicon(corpus, names))
     bundled_labels = set(bundled.files)
     entries = assign_ids(entries, lambda source: source in bundled_labels)
 
@@ -189,6 +189,22 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
                                      for lang, name in sorted(by_lang.items())],
                          seconds=time.perf_counter() - started)
     return entries, report
+
+
+def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | None, corpus: Corpus,
+                           lexicon: Lexicon) -> list[Entry]:
+    """`deduplicate`, with the word alignments of the last build taken from the disk cache: after
+    adding one page, difflib runs only on the pairs of wordings that page brings."""
+    from kb.ingest import dedup
+
+    inputs = module_files(dedup)  # the alignment is difflib's over words; only dedup's code decides them
+    similarity = Similarities(load_table("similarity", inputs))
+    asked = len(similarity.table)
+    entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
+                          similarity=similarity)
+    if len(similarity.table) != asked or len(similarity.used) != asked:
+        save_table("similarity", inputs, similarity.kept())
+    return entries
 
 
 def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | None = None) -> list[Entry]:
@@ -282,20 +298,43 @@ def parse_inputs(corpus: Corpus) -> list[Path]:
 
 
 def compute_outdated(entries: list[Entry], corpus: Corpus) -> list[OutdatedItem]:
-    """Outdated variants of `entries`, with every reason the corpus supports."""
+    """Outdated variants of `entries`, with every reason the corpus supports.
+
+    An entry's items depend on that entry alone (its wordings, links and checks) and on the
+    reference data, so they are remembered per entry while the code and data they derive from are
+    unchanged: adding one page looks again only at the entries it touched."""
+    import json as _json
+
+    from kb import checks as checks_pkg, game, model, normalize, outdated, terminology
     from kb.checks import run_checks
+    from kb.cr.load import cache_inputs
     from kb.game.rules import CURRENT
 
-    rules = corpus.rules
-    by_id = {c.id: c for c in corpus.checks[0]}
-    cards = corpus.cards
+    folder = corpus.folder
+    inputs = sorted({*module_files(outdated, terminology, normalize, model, checks_pkg, game),
+                     *cache_inputs(folder), folder / "terminology.yaml", *corpus.check_files(),
+                     *(folder / "cards").glob("*.yaml")})
 
-    def check_runner(entry: Entry, at: str | None) -> list[tuple[str, bool]]:
-        mine = [by_id[c] for c in entry.checks if c in by_id]
-        return [(r.id, r.passed) for r in run_checks(mine, rules_date=at or CURRENT, cards=cards)]
+    def content(e: Entry) -> str:
+        return hashlib.sha1(_json.dumps(e.to_json(), sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
-    return find_outdated(entries, terminology=corpus.terminology,
-                         rule_history=rule_history_from(rules), check_runner=check_runner)
+    def compute(todo: list[Entry]) -> list[list[OutdatedItem]]:
+        rules = corpus.rules
+        by_id = {c.id: c for c in corpus.checks[0]}
+        cards = corpus.cards
+
+        def check_runner(entry: Entry, at: str | None) -> list[tuple[str, bool]]:
+            mine = [by_id[c] for c in entry.checks if c in by_id]
+            return [(r.id, r.passed) for r in run_checks(mine, rules_date=at or CURRENT, cards=cards)]
+
+        items = find_outdated(todo, terminology=corpus.terminology, rule_history=rule_history_from(rules),
+                              check_runner=check_runner)
+        mine: dict[str, list[OutdatedItem]] = {}
+        for item in items:
+            mine.setdefault(item.entry, []).append(item)
+        return [mine.get(e.id, []) for e in todo]
+
+    return [item for found in memo_map("outdated", inputs, entries, content, compute) for item in found]
 
 
 # --- the data directory: ingest, remove, rebuild ------------------------------------------------

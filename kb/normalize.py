@@ -48,6 +48,7 @@ def normalize_text(text: str, *, plain_dashes: bool = False) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+@functools.lru_cache(maxsize=1 << 17)  # a build keys each wording in several stages (dedup, ids, the store)
 def match_key(text: str) -> str:
     """A key under which two wordings count as the very same text: case, punctuation and spacing ignored."""
     return _NON_WORD.sub(" ", normalize_text(text).casefold()).strip()

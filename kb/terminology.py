@@ -92,13 +92,23 @@ class Term:
 @dataclass(frozen=True, slots=True)
 class Terminology:
     terms: tuple[Term, ...] = ()
+    # (text, lang) -> the terms it uses: a build asks for each wording several times (dedup folds
+    # it, ranks it, `kb outdated` flags it), and a library repeats wordings across pages
+    _found: dict[tuple[str, Lang | None], tuple[Term, ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def obsolete_in(self, text: str, lang: Lang | str | None = None) -> list[Term]:
         """Terms of `lang` (every language when None) that `text` uses."""
-        terms, any_term = _of_lang(self.terms, Lang(lang) if lang is not None else None)
-        if any_term is None or any_term.search(text) is None:
-            return []
-        return [t for t in terms if t.found_in(text)]
+        key = (text, Lang(lang) if lang is not None else None)
+        found = self._found.get(key)
+        if found is None:
+            terms, any_term = _of_lang(self.terms, key[1])
+            if any_term is None or any_term.search(text) is None:
+                found = ()
+            else:
+                found = tuple(t for t in terms if t.found_in(text))
+            self._found[key] = found
+        return list(found)
 
     def for_lang(self, lang: Lang) -> list[Term]:
         return [t for t in self.terms if t.lang is lang]

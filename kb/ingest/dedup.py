@@ -17,6 +17,9 @@ Three steps, each explainable by a similarity that is stored on the variant:
 
 from __future__ import annotations
 
+import bisect
+import hashlib
+import heapq
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -229,6 +232,7 @@ class Lexicon:
             c.id for c in concepts if any(t.lower() in mechanic_words for t in c.terms.get(Lang.EN, ())))
         self._concepts = ConceptFinder(self.glossary)
         self._heads = {c.id: c.terms[Lang.EN][0].lower() for c in concepts if c.terms.get(Lang.EN)}
+        self._folded: dict[str, str] = {}  # text -> `fold(text)`: dedup folds each wording several times
 
     def add_cards(self, english_names: Iterable[str]) -> None:
         """Card names the records carry but the names table may lack (a judge's own files)."""
@@ -246,6 +250,12 @@ class Lexicon:
 
     def fold(self, text: str) -> str:
         """`text` with obsolete terms replaced by their current ones ("comes into play" → "enters the battlefield")."""
+        folded = self._folded.get(text)
+        if folded is None:
+            folded = self._folded[text] = self._fold(text)
+        return folded
+
+    def _fold(self, text: str) -> str:
         for term in sorted(self.terminology.obsolete_in(text, Lang.EN), key=lambda t: -len(t.obsolete)):
             # the term's own forms ("came into play" -> "entered the battlefield"), else the phrase
             text = term.suggest(text) or re.sub(rf"\b{re.escape(term.obsolete)}\b", term.current, text,
@@ -335,6 +345,28 @@ def wording_similarity(a: Sequence[str], b: Sequence[str]) -> tuple[float, float
     return sm.ratio(), matched / max(1, min(len(a), len(b)))
 
 
+class Similarities:
+    """`wording_similarity` of word sequences, remembered by their words. `table` may come from an
+    earlier build (the disk cache): adding one page then aligns only the pairs it brings. `used`
+    holds the keys this build asked for, the ones worth keeping."""
+
+    def __init__(self, table: dict[bytes, tuple[float, float]] | None = None) -> None:
+        self.table: dict[bytes, tuple[float, float]] = {} if table is None else table
+        self.used: set[bytes] = set()
+
+    def __call__(self, a: Sequence[str], b: Sequence[str]) -> tuple[float, float]:
+        # words are runs of letters and digits: neither separator occurs in one
+        key = hashlib.sha1(("\x1f".join(a) + "\x00" + "\x1f".join(b)).encode()).digest()
+        self.used.add(key)
+        found = self.table.get(key)
+        if found is None:
+            found = self.table[key] = wording_similarity(a, b)
+        return found
+
+    def kept(self) -> dict[bytes, tuple[float, float]]:
+        return {k: self.table[k] for k in self.used}
+
+
 def is_revision(ratio: float, contained: float) -> bool:
     return ratio >= REVISION_RATIO or (contained >= REVISION_CONTAINED and ratio >= REVISION_CONTAINED_RATIO)
 
@@ -343,9 +375,7 @@ def _may_be_revision(a: Counter[str], b: Counter[str], total: int) -> bool:
     """False when two wordings (as word bags, `total` words in all) share too few words to be a
     revision: the words difflib aligns are at most the words they share, so their ratio is at most
     2 * shared / total, and `is_revision` asks at least REVISION_CONTAINED_RATIO of it."""
-    if len(a) > len(b):
-        a, b = b, a
-    shared = sum(min(n, b[w]) for w, n in a.items() if w in b)
+    shared = sum(min(a[w], b[w]) for w in a.keys() & b.keys())
     return total == 0 or 2.0 * shared / total >= REVISION_CONTAINED_RATIO  # difflib's own formula
 
 
@@ -357,7 +387,8 @@ def _group_exact(records: Iterable[Record]) -> list[_Group]:
     return list(groups.values())
 
 
-def _revision_pairs(groups: list[_Group], folded: list[list[str]]) -> Iterable[tuple[int, int, float]]:
+def _revision_pairs(groups: list[_Group], folded: list[list[str]],
+                    similarity: Similarities) -> Iterable[tuple[int, int, float]]:
     """Pairs of English ruling groups whose (terminology-folded) wordings align, with their similarity."""
     shingles: list[set[tuple[str, ...]]] = []
     index: dict[tuple[str, ...], list[int]] = defaultdict(list)
@@ -370,14 +401,14 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]]) -> Iterable[t
     for i, grams in enumerate(shingles):
         shared: Counter[int] = Counter()
         for gram in grams:
-            posting = index[gram]
+            posting = index[gram]  # ascending: groups were added in order
             if len(posting) <= MAX_SHINGLE_DF:
-                shared.update(j for j in posting if j > i)
+                shared.update(posting[bisect.bisect_right(posting, i):])
         # Most shared 3-grams first; ties by index, so the candidates never depend on set order.
-        for j, _ in sorted(shared.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_CANDIDATES]:
+        for j, _ in heapq.nsmallest(MAX_CANDIDATES, shared.items(), key=lambda kv: (-kv[1], kv[0])):
             if not _may_be_revision(bags[i], bags[j], len(folded[i]) + len(folded[j])):
                 continue  # the aligned words can't reach any revision threshold: skip difflib
-            ratio, contained = wording_similarity(folded[i], folded[j])
+            ratio, contained = similarity(folded[i], folded[j])
             if is_revision(ratio, contained):
                 yield i, j, ratio
 
@@ -528,7 +559,7 @@ def _variant(record: Record, relation: Relation, similarity: float) -> Variant:
 
 
 def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
-                terminology: Terminology, used_ids: set[str]) -> Entry:
+                terminology: Terminology, used_ids: set[str], similarity: Similarities) -> Entry:
     english = [g for g in cluster if g.lang is Lang.EN] or cluster
     # Canonical: the newest wording; on a tie, the one with no obsolete term, then the most attested.
     rank = {g.key: (g.newest, -len(terminology.obsolete_in(g.key)), len(g.records)) for g in english}
@@ -542,7 +573,7 @@ def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
             for r in group.records:
                 variants.append(_variant(r, Relation.CANONICAL if r is first_canonical else Relation.DUPLICATE, 1.0))
         else:
-            ratio, _ = wording_similarity(group.words, canonical.words)
+            ratio, _ = similarity(group.words, canonical.words)
             relation = Relation.REVISION if group.lang is canonical.lang else Relation.TRANSLATION
             variants.extend(_variant(r, relation, ratio) for r in group.records)
     for group, cosine in translations:
@@ -575,12 +606,15 @@ _LAST_CHAR = chr(0x10FFFF)  # sorts after every character a key can hold
 
 
 def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
-                terminology: Terminology = Terminology(), lexicon: Lexicon | None = None) -> list[Entry]:
+                terminology: Terminology = Terminology(), lexicon: Lexicon | None = None,
+                similarity: Similarities | None = None) -> list[Entry]:
     """Group records into canonical entries. Every record ends up in exactly one entry.
 
     `lexicon` (keywords, card names, glossary) decides which differences make two rulings; without
     one, only the records' own card names, digits, negations and quantifiers are told apart.
+    `similarity` may hold the word alignments of an earlier build (the same entries, sooner).
     """
+    similarity = similarity if similarity is not None else Similarities()
     lexicon = lexicon or Lexicon(terminology=terminology)
     lexicon.add_cards(r.card for r in records if r.card)
     groups = _group_exact(records)
@@ -594,7 +628,7 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     uf = _UnionFind(len(rulings))
     keys = [_card_keys(g) for g in rulings]  # per union-find root: (card, source, date) it holds
     sentences = [_sentences(lexicon.fold(g.records[0].text)) for g in rulings]
-    for i, j, _ in sorted(_revision_pairs(rulings, folded), key=lambda t: (-t[2], t[0], t[1])):
+    for i, j, _ in sorted(_revision_pairs(rulings, folded, similarity), key=lambda t: (-t[2], t[0], t[1])):
         if not _may_be_one_ruling(rulings[i], rulings[j]):
             continue
         if signatures[i] != signatures[j] and not _adds_sentences(sentences[i], sentences[j], signatures[i],
@@ -621,8 +655,8 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     orphans += [g for g in foreign if g.kind is Kind.RULE]
 
     used: set[str] = set()
-    entries = [_make_entry(cluster, attached[c], terminology, used) for c, cluster in enumerate(clusters)]
-    entries += [_make_entry([g], [], terminology, used) for g in orphans]
+    entries = [_make_entry(cluster, attached[c], terminology, used, similarity) for c, cluster in enumerate(clusters)]
+    entries += [_make_entry([g], [], terminology, used, similarity) for g in orphans]
     entries.sort(key=lambda e: (e.kind.value, e.cards, e.first_date or "", e.text))
     return entries
 

@@ -41,6 +41,7 @@ import re
 import time
 import zlib
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Literal, Sequence
 
@@ -251,6 +252,13 @@ class EntryTable:
         return out
 
 
+@lru_cache(maxsize=None)
+def _whole_words(name: str) -> re.Pattern[str]:
+    """`name` as whole words. Compiled once per name: a KB of 100k rulings names more cards than
+    `re`'s own cache of 512 patterns holds, so every entry compiled its names again."""
+    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
+
+
 def names_own_card(entry: Entry) -> bool:
     """Whether `entry` is a ruling whose English text names one of its cards ("If you gain control
     of Clone Shell, ..."): a ruling about that card, not about the mechanic. A general ruling (the
@@ -260,12 +268,13 @@ def names_own_card(entry: Entry) -> bool:
     if entry.kind is not Kind.RULING or not entry.cards:
         return False
     texts = [entry.text] + [v.text for v in entry.variants_in(Lang.EN)]
+    every = "\n".join(texts)  # a name absent from all of them needs no regex (a shared ruling has hundreds of cards)
     for card in entry.cards:
         for name in {card, card.split(",")[0], *card.split(" // ")}:
             name = name.strip()
-            if len(name) < 3:
+            if len(name) < 3 or name not in every:
                 continue
-            pattern = re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
+            pattern = _whole_words(name)
             if any(pattern.search(t) for t in texts):
                 return True
     return False

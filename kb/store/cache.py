@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Sequence, TypeVar, cast
 from kb.normalize import write_atomic
 
 T = TypeVar("T")
+K = TypeVar("K")
 U = TypeVar("U")
 V = TypeVar("V")
 
@@ -71,16 +72,8 @@ def memo_map(name: str, inputs: Iterable[Path], items: Sequence[U], key: Callabl
     """`compute(items)`, item by item, remembering each item's value under `key(item)` for as long
     as `inputs` (the data and code the values derive from) are unchanged. Only the items whose key
     is new are computed; `compute` must treat items independently (one value per item, in order)."""
-    from kb.paths import home
-
-    path = home() / "cache" / f"{name}-{key_of(inputs)}.pickle"
-    try:
-        with open(path, "rb") as f:
-            table: dict[str, V] = pickle.load(f)  # noqa: S301 - our own file in the data directory
-        if not isinstance(table, dict):
-            table = {}
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError, ValueError):
-        table = {}
+    inputs = list(inputs)
+    table: dict[str, V] = load_table(name, inputs)
     keys = [key(item) for item in items]
     todo = [i for i, k in enumerate(keys) if k not in table]
     fresh = compute([items[i] for i in todo]) if todo else []
@@ -88,12 +81,34 @@ def memo_map(name: str, inputs: Iterable[Path], items: Sequence[U], key: Callabl
         table[keys[i]] = value
     kept = {k: table[k] for k in keys}
     if todo or len(kept) != len(table):
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            for stale in path.parent.glob(f"{name}-*.pickle"):
-                if stale != path:
-                    stale.unlink(missing_ok=True)
-            write_atomic(path, pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL))
-        except OSError:
-            pass
+        save_table(name, inputs, kept)
     return [kept[k] for k in keys]
+
+
+def load_table(name: str, inputs: Iterable[Path]) -> dict[K, V]:
+    """The table of remembered values `save_table` kept under `name` for these `inputs`; empty
+    when there is none (or it is unreadable: it is only a cache)."""
+    from kb.paths import home
+
+    path = home() / "cache" / f"{name}-{key_of(inputs)}.pickle"
+    try:
+        with open(path, "rb") as f:
+            table = pickle.load(f)  # noqa: S301 - our own file in the data directory
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError, ValueError):
+        return {}
+    return cast("dict[K, V]", table) if isinstance(table, dict) else {}
+
+
+def save_table(name: str, inputs: Iterable[Path], table: dict[K, V]) -> None:
+    """Keep `table` for `load_table`, in place of any table kept under `name` for older inputs."""
+    from kb.paths import home
+
+    path = home() / "cache" / f"{name}-{key_of(inputs)}.pickle"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for stale in path.parent.glob(f"{name}-*.pickle"):
+            if stale != path:
+                stale.unlink(missing_ok=True)
+        write_atomic(path, pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
+    except OSError:  # a read-only or full data directory only costs speed
+        pass
