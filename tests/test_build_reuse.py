@@ -1,0 +1,112 @@
+"""What a build takes over from the last one: the same KB, with less work (issue 10).
+
+Adding one page to a big KB used to align every pair of similar wordings again (difflib), look for
+outdated wordings in every entry, and search every wording for each check's quote. Each of these is
+now remembered or indexed; the tests below show that the result is the same and that the work is
+not done again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.ingest import dedup
+from kb.ingest.dedup import Similarities, deduplicate
+from kb.model import Kind, Lang, Record
+from kb.terminology import Term, Terminology
+
+
+def _record(text: str, card: str = "Lightform", date: str = "2014-11-24", source: str = "page.txt",
+            line: int = 1) -> Record:
+    return Record(text=text, original=text, lang=Lang.EN, date=date, source=source, line=line,
+                  kind=Kind.RULING, card=card)
+
+
+RECORDS = [
+    _record("If a face-down creature is turned face up, it stays tapped.", line=1),
+    _record("If a face-down creature is turned face up, it remains tapped.", date="2018-07-13", line=2,
+            source="other.txt"),
+    _record("A face-down creature is a 2/2 creature with no name, mana cost, or creature types.", line=3),
+    _record("A face-down creature is a 2/2 creature with no text, no name, and no mana cost.", line=4,
+            date="2024-02-02", source="other.txt"),
+    _record("You may turn it face up any time you have priority.", line=5, card="Icefeather Aven"),
+]
+
+
+def test_remembered_alignments_give_the_same_entries_and_no_new_alignment(monkeypatch) -> None:
+    calls: list[tuple[str, ...]] = []
+    real = dedup.wording_similarity
+    monkeypatch.setattr(dedup, "wording_similarity", lambda a, b: calls.append(tuple(a)) or real(a, b))
+    first = Similarities()
+    fresh = deduplicate(RECORDS, embedder=None, similarity=first)
+    assert calls, "the records hold wordings similar enough to align"
+    assert any(len(e.variants) == 2 for e in fresh), "a revision was found"
+    calls.clear()
+    again = deduplicate(RECORDS, embedder=None, similarity=Similarities(first.kept()))
+    assert again == fresh
+    assert calls == [], "every alignment came from the remembered table"
+
+
+def test_a_remembered_alignment_is_what_dedup_uses() -> None:
+    """Not only the same answer by chance: a (wrong) remembered value decides the merge."""
+    first = Similarities()
+    merged = deduplicate(RECORDS, embedder=None, similarity=first)
+    poisoned = Similarities({key: (0.0, 0.0) for key in first.kept()})
+    apart = deduplicate(RECORDS, embedder=None, similarity=poisoned)
+    assert len(apart) > len(merged)
+
+
+def test_only_the_alignments_a_build_used_are_kept() -> None:
+    first = Similarities()
+    deduplicate(RECORDS, embedder=None, similarity=first)
+    second = Similarities(dict(first.kept()))
+    deduplicate(RECORDS[:2], embedder=None, similarity=second)
+    assert 0 < len(second.kept()) < len(first.kept())
+
+
+def test_obsolete_terms_are_remembered_per_text_and_never_shared_between_callers() -> None:
+    terms = Terminology((Term("comes into play", "enters the battlefield", "2009-07-10", "M10"),))
+    text = "When it comes into play, draw a card."
+    found = terms.obsolete_in(text, Lang.EN)
+    assert [t.obsolete for t in found] == ["comes into play"]
+    found.clear()  # a caller's list is its own
+    assert [t.obsolete for t in terms.obsolete_in(text, Lang.EN)] == ["comes into play"]
+    assert terms.obsolete_in(text, Lang.DE) == []  # the term is English
+    assert terms == Terminology(terms.terms) and hash(terms) == hash(Terminology(terms.terms))
+
+
+@pytest.mark.parametrize("quote, found", [
+    ("stays tapped", 1),  # an older wording of an entry
+    ("a face-down creature is a 2/2", 2),
+    ("turn it face up", 1),
+    ("tapped.\x00a face", 0),  # never across two wordings
+    ("no such words", 0),
+    ("", 4),
+])
+def test_a_check_quote_is_found_in_the_entries_whose_wordings_contain_it(quote: str, found: int) -> None:
+    from kb.checks import _RulingTexts
+
+    texts = _RulingTexts(deduplicate(RECORDS, embedder=None))
+    naive = [i for i, ts in enumerate(texts.texts) if any(quote in t for t in ts)]
+    assert texts.containing(quote) == naive
+    assert len(naive) == found
+
+
+def test_adding_a_page_looks_for_outdated_wordings_only_in_the_entries_it_touched(kb_home: Path,
+                                                                                   monkeypatch, tmp_path: Path) -> None:
+    import kb.build
+    from kb.search.embed import FakeEmbedder
+
+    seen: list[int] = []
+    real = kb.build.find_outdated
+    monkeypatch.setattr(kb.build, "find_outdated", lambda entries, **k: seen.append(len(entries)) or real(entries, **k))
+    kb.build.build(home=kb_home, embedder=FakeEmbedder())
+    everything = seen[-1]
+    page = tmp_path / "page.txt"
+    page.write_text("Lightform\n\n2025-01-10\n\nIf Lightform leaves the battlefield, you don't manifest anything.\n",
+                    encoding="utf-8")
+    report = kb.build.build([page], home=kb_home, embedder=FakeEmbedder())
+    assert report.written and everything > 1000
+    assert 0 < seen[-1] < 10, f"{seen[-1]} entries looked at again, of {everything}"
