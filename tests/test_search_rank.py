@@ -314,3 +314,12 @@ def test_a_general_ruling_printed_under_the_named_card_keeps_its_place(tmp_path:
     first_stage = order(tmp_path / "a", within=0.0)
     assert order(tmp_path / "b", within_cards=1000).index("r-general") != first_stage.index("r-general")
     assert order(tmp_path / "c").index("r-general") == first_stage.index("r-general")
+
+
+def test_a_story_question_gets_no_within_card_order(tmp_path: Path) -> None:
+    story = ("We were playing a long game last night with four players and a lot of creatures on the table. "
+             "My opponent had cast a big spell and I answered it, then on my turn I attacked with everything. "
+             "Gonti exiled a card. Can I play that land?")
+    first_stage = _card_searcher(tmp_path / "a", ONE_CARD, within=0.0, local_names=False).search(story, limit=4)
+    hits = _card_searcher(tmp_path / "b", ONE_CARD, local_names=False).search(story, limit=4)
+    assert [h.entry.id for h in hits] == [h.entry.id for h in first_stage]
