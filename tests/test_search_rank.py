@@ -265,7 +265,7 @@ ONE_CARD = [
             "player gains control of Gonti, that player can't look at or cast the card, and you still can.", (GONTI,)),
     _ruling("r-gonti-when", "Gonti doesn't change when you can cast the exiled card. For example, if you exile a "
             "creature card, you can cast it only during your main phase when the stack is empty.", (GONTI,)),
-    _ruling("r-gonti-land", "An effect that instructs you to cast a card doesn't allow you to play lands.", (GONTI,)),
+    _ruling("r-gonti-land", "An effect that instructs you to cast a card doesn't allow you to put a basic Plains out.", (GONTI,)),
     _ruling("r-gonti-leave", "If you leave the game, the card remains exiled face down indefinitely.", (GONTI,)),
 ] + [_entry(i, t) for i, t in SETTING]
 
@@ -281,7 +281,7 @@ def _card_searcher(tmp_path: Path, entries: list[Entry], **weights: object) -> S
                          weights=dataclasses.replace(Weights(), **weights))
 
 
-LAND_QUESTION = "Gonti exiled a land card. Can I play it?"
+LAND_QUESTION = "What about my basic Plains Gonti exiled?"
 
 
 def test_the_second_stage_leaves_out_the_named_cards_name(tmp_path: Path) -> None:
@@ -319,7 +319,22 @@ def test_a_general_ruling_printed_under_the_named_card_keeps_its_place(tmp_path:
 def test_a_story_question_gets_no_within_card_order(tmp_path: Path) -> None:
     story = ("We were playing a long game last night with four players and a lot of creatures on the table. "
              "My opponent had cast a big spell and I answered it, then on my turn I attacked with everything. "
-             "Gonti exiled a card. Can I play that land?")
+             "What about my basic Plains Gonti exiled?")
     first_stage = _card_searcher(tmp_path / "a", ONE_CARD, within=0.0, local_names=False).search(story, limit=4)
     hits = _card_searcher(tmp_path / "b", ONE_CARD, local_names=False).search(story, limit=4)
     assert [h.entry.id for h in hits] == [h.entry.id for h in first_stage]
+
+
+def test_a_question_that_names_a_card_puts_another_cards_ruling_after_that_cards(tmp_path: Path) -> None:
+    other = _ruling("r-mist-land", "You may put a basic Plains exiled this way out only if you have a basic Plains "
+                    "drop left this turn.", ("Primordial Mist",))
+    question = "The card Gonti took is a basic Plains. Can I use my basic Plains drop on it?"
+    entries = ONE_CARD + [other]
+    without = _card_searcher(tmp_path / "a", entries, named_other=1.0).search(question, limit=3)
+    assert without[0].entry.id == "r-mist-land"  # it says "basic Plains" twice
+    hits = _card_searcher(tmp_path / "b", entries).search(question, limit=3)
+    assert hits[0].entry.id == "r-gonti-land"
+    # a question that names no card: no such discount
+    general = _card_searcher(tmp_path / "c", entries).search("Can I use my basic Plains drop on an exiled basic Plains?",
+                                                             limit=3)
+    assert general[0].entry.id == "r-mist-land"
