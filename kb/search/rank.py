@@ -2,8 +2,9 @@
 
 Dense (e5 cosine less hubness) and lexical (BM25 with glossary concepts) rankings are fused by
 weighted reciprocal rank, rulings of the cards a question names get a bonus, a second stage weighs
-the question's rare words among the best candidates, and a generality prior discounts a ruling
-about another card. `Weights` holds every setting with the reason for its value.
+the question's rare words among the best candidates, the named cards' own rulings are reordered
+among the places they hold by what the question adds to the card's name, and a generality prior
+discounts a ruling about another card. `Weights` holds every setting with the reason for its value.
 """
 
 from __future__ import annotations
