@@ -255,3 +255,86 @@ def test_a_rulings_lexical_score_is_weighed_among_the_rulings_only(tmp_path: Pat
     with_cr = {h.entry.id: h.lexical for h in _searcher(tmp_path / "b", rulings + clauses).search(
         question, limit=10, kind="ruling")}
     assert alone == with_cr and any(alone.values())
+
+
+# One card's several rulings: the card's name is in the question and in most of them, so both
+# rankings see them alike and the one that repeats the name most came first.
+GONTI = "Gonti, Lord of Luxury"
+ONE_CARD = [
+    _ruling("r-gonti-look", "You may look at and cast that card even if Gonti leaves the battlefield. If another "
+            "player gains control of Gonti, that player can't look at or cast the card, and you still can.", (GONTI,)),
+    _ruling("r-gonti-when", "Gonti doesn't change when you can cast the exiled card. For example, if you exile a "
+            "creature card, you can cast it only during your main phase when the stack is empty.", (GONTI,)),
+    _ruling("r-gonti-land", "An effect that instructs you to cast a card doesn't allow you to put a basic Plains out.", (GONTI,)),
+    _ruling("r-gonti-leave", "If you leave the game, the card remains exiled face down indefinitely.", (GONTI,)),
+] + [_entry(i, t) for i, t in SETTING]
+
+
+def _card_searcher(tmp_path: Path, entries: list[Entry], **weights: object) -> Searcher:
+    from kb.normalize import name_key
+    from kb.search.cardnames import CardIndex, CardMatcher
+    from kb.search.rank import Weights
+
+    cards = CardIndex(CardMatcher({name_key(GONTI): GONTI, "gonti": GONTI}), {})
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
+    return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder(),
+                         weights=dataclasses.replace(Weights(), **weights))
+
+
+LAND_QUESTION = "What about my basic Plains Gonti exiled?"
+
+
+def test_the_second_stage_leaves_out_the_named_cards_name(tmp_path: Path) -> None:
+    with_name = _card_searcher(tmp_path / "a", ONE_CARD, within=0.0, local_names=False).search(LAND_QUESTION, limit=4)
+    assert with_name[0].entry.id != "r-gonti-land"  # a ruling that says "Gonti" wins the second stage
+    hits = _card_searcher(tmp_path / "b", ONE_CARD, within=0.0).search(LAND_QUESTION, limit=4)
+    assert hits[0].entry.id == "r-gonti-land"
+
+
+def test_the_named_cards_rulings_are_reordered_by_what_the_question_adds_to_the_name(tmp_path: Path) -> None:
+    without = _card_searcher(tmp_path / "a", ONE_CARD, within=0.0, local_names=False).search(LAND_QUESTION, limit=4)
+    assert without[0].entry.id != "r-gonti-land"
+    hits = _card_searcher(tmp_path / "b", ONE_CARD, local_names=False).search(LAND_QUESTION, limit=4)
+    assert hits[0].entry.id == "r-gonti-land"
+    # only their order changes: the places (scores) they hold are the first stage's
+    assert sorted(h.score for h in hits) == sorted(h.score for h in without)
+
+
+def test_a_general_ruling_printed_under_the_named_card_keeps_its_place(tmp_path: Path) -> None:
+    """A ruling filed under many cards is a general one: whether it or the card's own comes first is
+    the first stage's decision, not the within-card order's."""
+    general = _ruling("r-general", "A face-down permanent that leaves the battlefield is revealed; the card goes "
+                      "to exile face up.", (GONTI, "Ixidron", "Lightform", "Cloudform", "Rageform"))
+    question = "Gonti leaves the battlefield. Can I still cast the exiled card?"
+    entries = ONE_CARD + [general]
+
+    def order(path: Path, **weights: object) -> list[str]:
+        return [h.entry.id for h in _card_searcher(path, entries, **weights).search(question, limit=5)]
+
+    first_stage = order(tmp_path / "a", within=0.0)
+    assert order(tmp_path / "b", within_cards=1000).index("r-general") != first_stage.index("r-general")
+    assert order(tmp_path / "c").index("r-general") == first_stage.index("r-general")
+
+
+def test_a_story_question_gets_no_within_card_order(tmp_path: Path) -> None:
+    story = ("We were playing a long game last night with four players and a lot of creatures on the table. "
+             "My opponent had cast a big spell and I answered it, then on my turn I attacked with everything. "
+             "What about my basic Plains Gonti exiled?")
+    first_stage = _card_searcher(tmp_path / "a", ONE_CARD, within=0.0, local_names=False).search(story, limit=4)
+    hits = _card_searcher(tmp_path / "b", ONE_CARD, local_names=False).search(story, limit=4)
+    assert [h.entry.id for h in hits] == [h.entry.id for h in first_stage]
+
+
+def test_a_question_that_names_a_card_puts_another_cards_ruling_after_that_cards(tmp_path: Path) -> None:
+    other = _ruling("r-mist-land", "You may put a basic Plains exiled this way out only if you have a basic Plains "
+                    "drop left this turn.", ("Primordial Mist",))
+    question = "The card Gonti took is a basic Plains. Can I use my basic Plains drop on it?"
+    entries = ONE_CARD + [other]
+    without = _card_searcher(tmp_path / "a", entries, named_other=1.0).search(question, limit=3)
+    assert without[0].entry.id == "r-mist-land"  # it says "basic Plains" twice
+    hits = _card_searcher(tmp_path / "b", entries).search(question, limit=3)
+    assert hits[0].entry.id == "r-gonti-land"
+    # a question that names no card: no such discount
+    general = _card_searcher(tmp_path / "c", entries).search("Can I use my basic Plains drop on an exiled basic Plains?",
+                                                             limit=3)
+    assert general[0].entry.id == "r-mist-land"

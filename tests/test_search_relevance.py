@@ -110,6 +110,17 @@ def test_a_spanish_questions_own_words_weigh_less_than_its_concepts(tmp_path: Pa
     ("When this creature enters, draw a card", "enters_the_battlefield"),  # the rulings' wording since 2024
     ("Do I still get a 2/2 or does it go to the yard?", "graveyard"),
     ("What happens if I blink my manifested creature?", "return_to_battlefield"),
+    # the game's everyday words, in the printed German and Spanish terms
+    ("Ich habe ein Land manifestiert", "land"),
+    ("Gonti exilió una tierra de mi rival. ¿Puedo jugarla?", "play"),
+    ("Kann ich trotzdem Leben zahlen?", "pay"),
+    ("¿Puedo perder vida por algo que no sea daño?", "life"),
+    ("Mein Gegner hat meinen Zauberbuch-Dieb übernommen", "gain_control"),
+    ("My opponent stole my Grimoire Thief", "gain_control"),
+    ("Si la pongo boca arriba, ¿deja de estar bloqueada?", "unblocked"),
+    ("Is that a real spell my opponent can counterspell?", "counter_spell"),
+    ("Wird meine erste Kreatur dann doppelt billiger?", "cost_reduction"),
+    ("Tezzeret hat mein Artefakt zu einer 5/5 gemacht", "artifact"),
 ])
 def test_players_words_reach_the_concept(words: str, concept: str) -> None:
     assert concept in {c.id for c in CORPUS.glossary.concepts_in(words, question=True)}
