@@ -18,6 +18,7 @@ from kb.errors import InputError, StoreError
 from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
 from kb.model import Entry, ParseResult, Problem, Record
+from kb.normalize import match_key
 from kb.store.cache import cached, load_table, memo_map, module_files, save_table
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
@@ -197,13 +198,24 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     adding one page, difflib runs only on the pairs of wordings that page brings."""
     from kb.ingest import dedup
 
+    from kb import normalize, terminology
+
     inputs = module_files(dedup)  # the alignment is difflib's over words; only dedup's code decides them
     similarity = Similarities(load_table("similarity", inputs))
     asked = len(similarity.table)
+    # Obsolete terms found and terms folded, per text: a function of the text and the terminology.
+    words = sorted({*module_files(dedup, terminology, normalize), corpus.folder / "terminology.yaml"})
+    known: dict[str, Any] = load_table("terms", words)
+    lexicon.learn_folds(known.get("folds", {}))
+    corpus.terminology.learn(known.get("found", {}))
     entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
                           similarity=similarity)
     if len(similarity.table) != asked or len(similarity.used) != asked:
         save_table("similarity", inputs, similarity.kept())
+    texts = {r.text for r in records} | {match_key(r.text) for r in records}
+    now = {"folds": lexicon.fold_table(texts), "found": corpus.terminology.found_table(texts)}
+    if now != known:
+        save_table("terms", words, now)
     return entries
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Container, Mapping, Sequence
 
 from kb.model import Lang
 
@@ -109,6 +109,17 @@ class Terminology:
                 found = tuple(t for t in terms if t.found_in(text))
             self._found[key] = found
         return list(found)
+
+    def found_table(self, texts: Container[str]) -> dict[tuple[str, Lang | None], tuple[int, ...]]:
+        """What `obsolete_in` found in these texts (in any language asked), as positions in `terms`:
+        a table a later build gives back to `learn` (the disk cache) to skip the regexes."""
+        position = {id(t): i for i, t in enumerate(self.terms)}
+        return {key: tuple(position[id(t)] for t in found) for key, found in self._found.items() if key[0] in texts}
+
+    def learn(self, table: Mapping[tuple[str, Lang | None], Sequence[int]]) -> None:
+        """Take what an earlier `found_table` of these very terms says."""
+        for key, positions in table.items():
+            self._found.setdefault(key, tuple(self.terms[i] for i in positions))
 
     def for_lang(self, lang: Lang) -> list[Term]:
         return [t for t in self.terms if t.lang is lang]

@@ -110,3 +110,34 @@ def test_adding_a_page_looks_for_outdated_wordings_only_in_the_entries_it_touche
     report = kb.build.build([page], home=kb_home, embedder=FakeEmbedder())
     assert report.written and everything > 1000
     assert 0 < seen[-1] < 10, f"{seen[-1]} entries looked at again, of {everything}"
+
+
+def test_obsolete_terms_found_by_one_build_are_taken_by_the_next(monkeypatch) -> None:
+    import kb.terminology
+
+    terms = (Term("comes into play", "enters the battlefield", "2009-07-10", "M10"),
+             Term("removed from the game", "exiled", "2009-07-10", "M10"))
+    first = Terminology(terms)
+    texts = ["When it comes into play, draw a card.", "It is removed from the game.", "Nothing old here."]
+    before = [first.obsolete_in(t, Lang.EN) for t in texts]
+    table = first.found_table(set(texts))
+    assert len(table) == 3
+    later = Terminology(terms)
+    later.learn(table)
+    monkeypatch.setattr(kb.terminology, "_of_lang", lambda *a: (_ for _ in ()).throw(AssertionError("regex run")))
+    assert [later.obsolete_in(t, Lang.EN) for t in texts] == before
+    assert first.found_table({"Nothing old here."}) == {("Nothing old here.", Lang.EN): ()}
+
+
+def test_folds_of_one_build_are_taken_by_the_next() -> None:
+    from kb.ingest.dedup import Lexicon
+
+    terms = Terminology((Term("comes into play", "enters the battlefield", "2009-07-10", "M10"),))
+    first = Lexicon(terminology=terms)
+    old, current = "When it comes into play, draw a card.", "When it enters the battlefield, draw a card."
+    assert first.fold(old) == current and first.fold(current) == current
+    table = first.fold_table([old, current, "never folded"])
+    assert table == {old: current, current: None}
+    later = Lexicon(terminology=Terminology(terms.terms))
+    later.learn_folds({old: "a remembered fold"})
+    assert later.fold(old) == "a remembered fold", "the remembered table is what fold answers from"

@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from difflib import SequenceMatcher
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from kb.cards import CardNames
 from kb.search.embed import Embedder
@@ -247,6 +247,16 @@ class Lexicon:
         return _PhraseFinder([(_name_tokens(local), english) for english, local in known]
                              + [(_name_tokens(n), n) for n in sorted(self._extra_cards)],
                              inflect=True, endings=_NAME_ENDINGS)
+
+    def fold_table(self, texts: Iterable[str]) -> dict[str, str | None]:
+        """`fold` of these texts as far as this lexicon has folded them (None: unchanged), a table
+        a later build gives back to `learn_folds` (the disk cache)."""
+        return {t: (None if self._folded[t] == t else self._folded[t]) for t in texts if t in self._folded}
+
+    def learn_folds(self, table: Mapping[str, str | None]) -> None:
+        """Take what an earlier `fold_table` of the same terminology says."""
+        for text, folded in table.items():
+            self._folded.setdefault(text, text if folded is None else folded)
 
     def fold(self, text: str) -> str:
         """`text` with obsolete terms replaced by their current ones ("comes into play" → "enters the battlefield")."""
