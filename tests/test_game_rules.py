@@ -1292,6 +1292,21 @@ def test_613_1_creatures_with_no_abilities_is_read_after_abilities_are_granted()
     assert g.characteristics(g.obj("Pine Walker")).power == 5
 
 
+@pytest.mark.parametrize("creature", [
+    # its one ability is a static ability
+    {"name": "Aether Mystic", "types": ["Creature"], "pt": "1/1",
+     "static": [{"affects": "you", "kind": "face_down_spell_cost", "value": -1}]},
+    # face up, morph is an ability too (702.37a)
+    {"name": "Morph Drake", "types": ["Creature"], "pt": "1/1", "morph": "{1}"},
+])
+def test_613_1_a_static_ability_or_morph_is_an_ability_for_creatures_with_no_abilities(creature: dict) -> None:
+    """Muraganda Petroglyphs gives nothing to a creature whose only ability is a static one or morph."""
+    g = game()
+    g.add_card("Muraganda Petroglyphs", MURAGANDA, "you", Zone.BATTLEFIELD)
+    g.add_card(creature["name"], card_from_data(creature), "you", Zone.BATTLEFIELD)
+    assert g.characteristics(g.obj(creature["name"])).power == 1
+
+
 ENDLESS_WHISPERS = card_from_data({
     "name": "Endless Whispers", "mana_cost": "{2}{B}{B}", "types": ["Enchantment"],
     "static": [{"affects": "creatures", "kind": "add_abilities",

@@ -404,7 +404,7 @@ class Game:
             ch = self.characteristics(obj)
         finally:
             self._reading_filters.discard(obj.oid)
-        if f.no_abilities and (ch.keywords or ch.abilities):
+        if f.no_abilities and ch.has_abilities:
             return False
         return _matches_values(f, ch, obj.controller, controller)
 
