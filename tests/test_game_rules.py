@@ -1128,6 +1128,32 @@ def test_305_1_a_land_with_morph_is_played_face_up_or_cast_face_down() -> None:
         g.play_land("opponent", "Their Forest")  # not their turn
 
 
+TAPPED_LAND = card_from_data({
+    "name": "Tranquil Cove", "types": ["Land"],
+    "abilities": [{"when": "as_enters", "effect": "tap"}],
+})
+
+
+def test_305_1_a_land_is_played_only_with_an_empty_stack() -> None:
+    g = game(hand=["Forest", "Pine Walker"])
+    g.cast("you", "Pine Walker", face_down=FaceDownWay.MORPH)
+    with pytest.raises(IllegalAction, match="305.1"):
+        g.play_land("you", "Forest")
+
+
+def test_305_1_a_land_played_from_exile_is_played_as_one_from_hand() -> None:
+    """An effect lets its owner play an exiled land: the same special action, so it enters tapped
+    when it says so (614.1c) and uses the turn's land play (305.2)."""
+    g = game(exile=["Forest"])
+    g.add_card("Tranquil Cove", TAPPED_LAND, "you", Zone.EXILE)
+    for label in ("Tranquil Cove", "Forest"):
+        g.obj(label).playable_this_turn = True
+    g.play_from_exile("you", "Tranquil Cove")
+    assert g.obj("Tranquil Cove").zone is Zone.BATTLEFIELD and g.obj("Tranquil Cove").tapped
+    with pytest.raises(IllegalAction, match="305.2"):
+        g.play_from_exile("you", "Forest")
+
+
 PONYBACK_BRIGADE = card_from_data({
     "name": "Ponyback Brigade", "mana_cost": "{3}{R}{W}{B}", "types": ["Creature"], "pt": "2/2", "morph": "{2}{R}{W}{B}",
     "abilities": [{"when": "turned_face_up", "effect": "create_tokens", "count": 3,

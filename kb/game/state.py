@@ -1437,8 +1437,8 @@ class Game:
             raise IllegalAction(f"{player} can't play {label} from the {obj.zone}")
         if "Land" not in self.printed(obj).types:
             raise IllegalAction(f"{label} is not a land card (305.1)")
-        if player != self.active:
-            raise IllegalAction(f"{player} can play a land only on their own turn (305.1)")
+        if player != self.active or self.stack:
+            raise IllegalAction(f"{player} can play a land only on their own turn with an empty stack (305.1)")
         if self.players[player].land_played:
             raise IllegalAction(f"{player} has already played a land this turn (305.2)")
         self._remove_from_zone(obj)
@@ -1456,10 +1456,7 @@ class Game:
             raise IllegalAction(f"{label} can't be played from exile now")
         front = obj.card.definition.front
         if "Land" in front.types and face_down is None:
-            if self.players[player].land_played or self.stack:
-                raise IllegalAction(f"{player} has no land play available now (305.2)")
-            self.players[player].land_played = True
-            self._move(obj, Zone.BATTLEFIELD)
+            self.play_land(player, label)
             return ""
         if "Instant" not in front.types and self.stack:
             raise IllegalAction(f"{label} can be cast only when the stack is empty (307.1)")
