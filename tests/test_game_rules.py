@@ -1242,6 +1242,22 @@ def test_307_1_a_face_down_spell_is_cast_only_when_a_creature_spell_could_be() -
     assert len(g.stack) == 2
 
 
+@pytest.mark.parametrize("zone", [Zone.EXILE, Zone.LIBRARY])
+def test_307_1_a_sorcery_an_effect_lets_you_cast_keeps_its_timing(zone: Zone) -> None:
+    """An effect that lets you cast a card from exile or from the top of your library (Future Sight)
+    says where from, not when: a sorcery still waits for your main phase and an empty stack."""
+    g = game(hand=["Willbender"], **{zone.value: ["Divination"]})
+    g.end_turn()
+    g.obj("Divination").playable_this_turn = True  # on the opponent's turn
+    with pytest.raises(IllegalAction, match="307.1"):
+        g.cast("you", "Divination")
+    g.end_turn()
+    g.obj("Divination").playable_this_turn = True
+    g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
+    with pytest.raises(IllegalAction, match="307.1"):
+        g.cast("you", "Divination")  # the stack isn't empty
+
+
 SMOTHERING_ABOMINATION = card_from_data({
     "name": "Smothering Abomination", "mana_cost": "{2}{B}{B}", "types": ["Creature"], "pt": "4/3",
     "abilities": [{"when": "you_sacrifice_creature", "effect": "draw"}],

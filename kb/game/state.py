@@ -967,7 +967,7 @@ class Game:
                     raise IllegalAction(f"{t} is not a legal target for {label} (601.2c)")
         cast_types = face_down_characteristics().types if way is not None else definition.faces[face].types
         cast_keywords = () if way is not None else definition.faces[face].keywords
-        if "Instant" not in cast_types and "flash" not in cast_keywords and not (from_exile or commander):
+        if "Instant" not in cast_types and "flash" not in cast_keywords:
             if player != self.active or self.stack:
                 raise IllegalAction(f"{label}: a {'face-down ' if way else ''}spell without flash can be cast only in its "
                                     "controller's main phase with an empty stack (307.1)")
