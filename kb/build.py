@@ -223,23 +223,10 @@ def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | N
     """Entries with their CR links. Linking looks at one entry at a time, so the links of an entry
     whose content did not change since the last build are taken from the memo: adding one page
     links only the entries it touched."""
-    import json as _json
-
-    from kb import model
     from kb.cr import links
-    from kb.cr.load import cache_inputs
-
-    folder = corpus.folder
-    # what the parsed CR derives from (its texts, kb/cr/, kb/normalize.py), and the linker's own inputs
-    inputs = sorted([*cache_inputs(folder), Path(links.__file__), Path(model.__file__),
-                     *(folder / "oracle").glob("*"), *(folder / "mtgjson").glob("*.json"),
-                     *[p for p in [folder / "links-overrides.yaml"] if p.is_file()]])
 
     def content(e: Entry) -> str:
-        d = e.to_json()
-        for volatile in ("id", "rules", "checks", "link_note"):
-            d.pop(volatile, None)
-        return hashlib.sha1(_json.dumps(d, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        return entry_digest(e, leave_out=("id", "rules", "checks", "link_note"))
 
     def compute(todo: list[Entry]) -> list[tuple[Any, str]]:
         out: list[tuple[Any, str]] = []
@@ -251,8 +238,33 @@ def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | N
                 on_progress("link rules", len(out), len(todo))
         return out
 
-    found = memo_map("links", inputs, entries, content, compute)
+    found = memo_map("links", link_inputs(corpus), entries, content, compute)
     return [replace(e, rules=r, link_note=note) for e, (r, note) in zip(entries, found)]
+
+
+def link_inputs(corpus: Corpus) -> list[Path]:
+    """What links derive from: the parsed CR (its texts, kb/cr/, kb/normalize.py), the linker's
+    code and every kb module it imports, the Oracle and MTGJSON card texts, the link overrides."""
+    from kb import errors, model, oracle
+    from kb.cr import links
+    from kb.cr.load import cache_inputs
+    from kb.ingest import mtgjson
+    from kb.search import bm25
+
+    folder = corpus.folder
+    return sorted({*cache_inputs(folder), *module_files(links, model, oracle, mtgjson, bm25, errors),
+                   *(folder / "oracle").glob("*"), *(folder / "mtgjson").glob("*.json"),
+                   *[p for p in [folder / "links-overrides.yaml"] if p.is_file()]})
+
+
+def entry_digest(entry: Entry, leave_out: Sequence[str] = ()) -> str:
+    """SHA-1 of an entry's JSON without the fields `leave_out`: the key of a value remembered per entry."""
+    import json
+
+    d = entry.to_json()
+    for name in leave_out:
+        d.pop(name, None)
+    return hashlib.sha1(json.dumps(d, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, match_clause: Any,
@@ -315,8 +327,6 @@ def compute_outdated(entries: list[Entry], corpus: Corpus) -> list[OutdatedItem]
     An entry's items depend on that entry alone (its wordings, links and checks) and on the
     reference data, so they are remembered per entry while the code and data they derive from are
     unchanged: adding one page looks again only at the entries it touched."""
-    import json as _json
-
     from kb import checks as checks_pkg, game, model, normalize, outdated, terminology
     from kb.checks import run_checks
     from kb.cr.load import cache_inputs
@@ -326,9 +336,6 @@ def compute_outdated(entries: list[Entry], corpus: Corpus) -> list[OutdatedItem]
     inputs = sorted({*module_files(outdated, terminology, normalize, model, checks_pkg, game),
                      *cache_inputs(folder), folder / "terminology.yaml", *corpus.check_files(),
                      *(folder / "cards").glob("*.yaml")})
-
-    def content(e: Entry) -> str:
-        return hashlib.sha1(_json.dumps(e.to_json(), sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
     def compute(todo: list[Entry]) -> list[list[OutdatedItem]]:
         rules = corpus.rules
@@ -346,7 +353,7 @@ def compute_outdated(entries: list[Entry], corpus: Corpus) -> list[OutdatedItem]
             mine.setdefault(item.entry, []).append(item)
         return [mine.get(e.id, []) for e in todo]
 
-    return [item for found in memo_map("outdated", inputs, entries, content, compute) for item in found]
+    return [item for found in memo_map("outdated", inputs, entries, entry_digest, compute) for item in found]
 
 
 # --- the data directory: ingest, remove, rebuild ------------------------------------------------

@@ -113,8 +113,9 @@ class Terminology:
     def found_table(self, texts: Container[str]) -> dict[tuple[str, Lang | None], tuple[int, ...]]:
         """What `obsolete_in` found in these texts (in any language asked), as positions in `terms`:
         a table a later build gives back to `learn` (the disk cache) to skip the regexes."""
-        position = {id(t): i for i, t in enumerate(self.terms)}
-        return {key: tuple(position[id(t)] for t in found) for key, found in self._found.items() if key[0] in texts}
+        # by value: `_of_lang` is cached by the terms tuple, so an equal Terminology's Term objects come back
+        position = {t: i for i, t in enumerate(self.terms)}
+        return {key: tuple(position[t] for t in found) for key, found in self._found.items() if key[0] in texts}
 
     def learn(self, table: Mapping[tuple[str, Lang | None], Sequence[int]]) -> None:
         """Take what an earlier `found_table` of these very terms says."""

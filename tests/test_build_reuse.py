@@ -141,3 +141,13 @@ def test_folds_of_one_build_are_taken_by_the_next() -> None:
     later = Lexicon(terminology=Terminology(terms.terms))
     later.learn_folds({old: "a remembered fold"})
     assert later.fold(old) == "a remembered fold", "the remembered table is what fold answers from"
+
+
+def test_the_found_table_of_a_terminology_equal_to_another_one() -> None:
+    """Two equal terminologies (one per corpus object) share the compiled terms: the table is by value."""
+    make = lambda: Terminology((Term("comes into play", "enters the battlefield", "2009-07-10", "M10"),))  # noqa: E731
+    text = "When it comes into play, draw a card."
+    first, second = make(), make()
+    first.obsolete_in(text, Lang.EN)
+    second.obsolete_in(text, Lang.EN)
+    assert second.found_table({text}) == {(text, Lang.EN): (0,)}

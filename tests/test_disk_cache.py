@@ -96,3 +96,28 @@ def test_the_bundled_sources_are_parsed_once_while_nothing_they_derive_from_chan
     first = kb.build.parse_bundled(corpus, corpus.sources(), corpus.names.copy())
     again = kb.build.parse_bundled(corpus, corpus.sources(), corpus.names.copy())
     assert calls == [1] and again.records == first.records and again.files == first.files
+
+
+def test_the_links_memo_is_keyed_by_every_kb_module_the_linker_imports() -> None:
+    """Links are remembered per entry: a change to any code the linker runs (its BM25, the Oracle
+    and MTGJSON card texts it reads) must make them stale."""
+    import ast
+
+    import kb
+    from kb.build import link_inputs
+    from kb.corpus import Corpus
+
+    root = Path(kb.__file__).parent
+    inputs = {p.resolve() for p in link_inputs(Corpus.default())}
+    imported: set[Path] = set()
+    for node in ast.walk(ast.parse((root / "cr" / "links.py").read_text(encoding="utf-8"))):
+        names = [node.module or ""] if isinstance(node, ast.ImportFrom) else \
+            [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom):  # `from kb.ingest import mtgjson` is the module mtgjson
+            names = [f"{node.module}.{a.name}" if root.joinpath(*f"{node.module}.{a.name}".split(".")[1:])
+                     .with_suffix(".py").is_file() else node.module or "" for a in node.names]
+        for name in names:
+            if name.startswith("kb."):
+                module = root.joinpath(*name.split(".")[1:])
+                imported.add((module / "__init__.py" if module.is_dir() else module.with_suffix(".py")).resolve())
+    assert len(imported) >= 5 and imported <= inputs, sorted(str(p) for p in imported - inputs)

@@ -1128,6 +1128,32 @@ def test_305_1_a_land_with_morph_is_played_face_up_or_cast_face_down() -> None:
         g.play_land("opponent", "Their Forest")  # not their turn
 
 
+TAPPED_LAND = card_from_data({
+    "name": "Tranquil Cove", "types": ["Land"],
+    "abilities": [{"when": "as_enters", "effect": "tap"}],
+})
+
+
+def test_305_1_a_land_is_played_only_with_an_empty_stack() -> None:
+    g = game(hand=["Forest", "Pine Walker"])
+    g.cast("you", "Pine Walker", face_down=FaceDownWay.MORPH)
+    with pytest.raises(IllegalAction, match="305.1"):
+        g.play_land("you", "Forest")
+
+
+def test_305_1_a_land_played_from_exile_is_played_as_one_from_hand() -> None:
+    """An effect lets its owner play an exiled land: the same special action, so it enters tapped
+    when it says so (614.1c) and uses the turn's land play (305.2)."""
+    g = game(exile=["Forest"])
+    g.add_card("Tranquil Cove", TAPPED_LAND, "you", Zone.EXILE)
+    for label in ("Tranquil Cove", "Forest"):
+        g.obj(label).playable_this_turn = True
+    g.play_from_exile("you", "Tranquil Cove")
+    assert g.obj("Tranquil Cove").zone is Zone.BATTLEFIELD and g.obj("Tranquil Cove").tapped
+    with pytest.raises(IllegalAction, match="305.2"):
+        g.play_from_exile("you", "Forest")
+
+
 PONYBACK_BRIGADE = card_from_data({
     "name": "Ponyback Brigade", "mana_cost": "{3}{R}{W}{B}", "types": ["Creature"], "pt": "2/2", "morph": "{2}{R}{W}{B}",
     "abilities": [{"when": "turned_face_up", "effect": "create_tokens", "count": 3,
@@ -1216,6 +1242,22 @@ def test_307_1_a_face_down_spell_is_cast_only_when_a_creature_spell_could_be() -
     assert len(g.stack) == 2
 
 
+@pytest.mark.parametrize("zone", [Zone.EXILE, Zone.LIBRARY])
+def test_307_1_a_sorcery_an_effect_lets_you_cast_keeps_its_timing(zone: Zone) -> None:
+    """An effect that lets you cast a card from exile or from the top of your library (Future Sight)
+    says where from, not when: a sorcery still waits for your main phase and an empty stack."""
+    g = game(hand=["Willbender"], **{zone.value: ["Divination"]})
+    g.end_turn()
+    g.obj("Divination").playable_this_turn = True  # on the opponent's turn
+    with pytest.raises(IllegalAction, match="307.1"):
+        g.cast("you", "Divination")
+    g.end_turn()
+    g.obj("Divination").playable_this_turn = True
+    g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
+    with pytest.raises(IllegalAction, match="307.1"):
+        g.cast("you", "Divination")  # the stack isn't empty
+
+
 SMOTHERING_ABOMINATION = card_from_data({
     "name": "Smothering Abomination", "mana_cost": "{2}{B}{B}", "types": ["Creature"], "pt": "4/3",
     "abilities": [{"when": "you_sacrifice_creature", "effect": "draw"}],
@@ -1290,6 +1332,21 @@ def test_613_1_creatures_with_no_abilities_is_read_after_abilities_are_granted()
     assert (ch.power, ch.keywords) == (2, ("haste",))
     g.turn_face_up("Pine Walker", TurnUpWay.MORPH)
     assert g.characteristics(g.obj("Pine Walker")).power == 5
+
+
+@pytest.mark.parametrize("creature", [
+    # its one ability is a static ability
+    {"name": "Aether Mystic", "types": ["Creature"], "pt": "1/1",
+     "static": [{"affects": "you", "kind": "face_down_spell_cost", "value": -1}]},
+    # face up, morph is an ability too (702.37a)
+    {"name": "Morph Drake", "types": ["Creature"], "pt": "1/1", "morph": "{1}"},
+])
+def test_613_1_a_static_ability_or_morph_is_an_ability_for_creatures_with_no_abilities(creature: dict) -> None:
+    """Muraganda Petroglyphs gives nothing to a creature whose only ability is a static one or morph."""
+    g = game()
+    g.add_card("Muraganda Petroglyphs", MURAGANDA, "you", Zone.BATTLEFIELD)
+    g.add_card(creature["name"], card_from_data(creature), "you", Zone.BATTLEFIELD)
+    assert g.characteristics(g.obj(creature["name"])).power == 1
 
 
 ENDLESS_WHISPERS = card_from_data({

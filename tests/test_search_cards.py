@@ -50,6 +50,8 @@ def matcher() -> CardMatcher:
     # ... nor is a short word opening a sentence a slip (`Assume` is no Assure), a long one may be
     ("Assume that you cast a morph.", []),
     ("Lichtfrom ist im Spiel.", ["Lightform"]),
+    # a title's capitals are no sentence ends: a misspelled name still spans its words
+    ("What Does Pithing Needel Do To Face-Down Creatures?", ["Pithing Needle"]),
 ])
 def test_cards_named_in_a_question(matcher: CardMatcher, question: str, expected: list[str]) -> None:
     assert [c.name for c in matcher.find(question)] == expected

@@ -388,6 +388,11 @@ class Characteristics:
     def mana_value(self) -> int:
         return mana_value(self.mana_cost)
 
+    @property
+    def has_abilities(self) -> bool:
+        """Whether it has any ability: a keyword, a triggered, activated or static one, morph (113.1)."""
+        return self.without_abilities() != self
+
     def without_abilities(self) -> Characteristics:
         return replace(
             self,

@@ -404,7 +404,7 @@ class Game:
             ch = self.characteristics(obj)
         finally:
             self._reading_filters.discard(obj.oid)
-        if f.no_abilities and (ch.keywords or ch.abilities):
+        if f.no_abilities and ch.has_abilities:
             return False
         return _matches_values(f, ch, obj.controller, controller)
 
@@ -967,7 +967,7 @@ class Game:
                     raise IllegalAction(f"{t} is not a legal target for {label} (601.2c)")
         cast_types = face_down_characteristics().types if way is not None else definition.faces[face].types
         cast_keywords = () if way is not None else definition.faces[face].keywords
-        if "Instant" not in cast_types and "flash" not in cast_keywords and not (from_exile or commander):
+        if "Instant" not in cast_types and "flash" not in cast_keywords:
             if player != self.active or self.stack:
                 raise IllegalAction(f"{label}: a {'face-down ' if way else ''}spell without flash can be cast only in its "
                                     "controller's main phase with an empty stack (307.1)")
@@ -1437,8 +1437,8 @@ class Game:
             raise IllegalAction(f"{player} can't play {label} from the {obj.zone}")
         if "Land" not in self.printed(obj).types:
             raise IllegalAction(f"{label} is not a land card (305.1)")
-        if player != self.active:
-            raise IllegalAction(f"{player} can play a land only on their own turn (305.1)")
+        if player != self.active or self.stack:
+            raise IllegalAction(f"{player} can play a land only on their own turn with an empty stack (305.1)")
         if self.players[player].land_played:
             raise IllegalAction(f"{player} has already played a land this turn (305.2)")
         self._remove_from_zone(obj)
@@ -1456,10 +1456,7 @@ class Game:
             raise IllegalAction(f"{label} can't be played from exile now")
         front = obj.card.definition.front
         if "Land" in front.types and face_down is None:
-            if self.players[player].land_played or self.stack:
-                raise IllegalAction(f"{player} has no land play available now (305.2)")
-            self.players[player].land_played = True
-            self._move(obj, Zone.BATTLEFIELD)
+            self.play_land(player, label)
             return ""
         if "Instant" not in front.types and self.stack:
             raise IllegalAction(f"{label} can be cast only when the stack is empty (307.1)")

@@ -616,7 +616,7 @@ _LAST_CHAR = chr(0x10FFFF)  # sorts after every character a key can hold
 
 
 def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
-                terminology: Terminology = Terminology(), lexicon: Lexicon | None = None,
+                terminology: Terminology | None = None, lexicon: Lexicon | None = None,
                 similarity: Similarities | None = None) -> list[Entry]:
     """Group records into canonical entries. Every record ends up in exactly one entry.
 
@@ -625,6 +625,7 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     `similarity` may hold the word alignments of an earlier build (the same entries, sooner).
     """
     similarity = similarity if similarity is not None else Similarities()
+    terminology = terminology if terminology is not None else Terminology()  # its memo is this call's
     lexicon = lexicon or Lexicon(terminology=terminology)
     lexicon.add_cards(r.card for r in records if r.card)
     groups = _group_exact(records)

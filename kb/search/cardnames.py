@@ -191,11 +191,11 @@ class CardMatcher:
         # a word right after . ! ? : (or the first) is capitalised because it starts a sentence
         starts = {i for i, m in enumerate(found)
                   if i == 0 or text[found[i - 1].end():m.start()].strip()[-1:] in (".", "!", "?", ":", "¿", "¡", '"')}
-        # In a title ("Does Turning a Creature Face Up Count as Entering the Battlefield?") every word
-        # is capitalised, so a capital says no more than at a sentence's start.
-        starts |= _title_words(raw, starts)
         # a name does not run on over a sentence's end ("... the face down Firecat. Will I ...")
         breaks = {i for i in starts if i}
+        # In a title ("Does Turning a Creature Face Up Count as Entering the Battlefield?") every word
+        # is capitalised, so a capital says no more than at a sentence's start (but ends no sentence).
+        starts |= _title_words(raw, starts)
         words = [name_key(w) for w in raw]
         out: dict[str, NamedCard] = {}
         i = 0
