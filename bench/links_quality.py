@@ -11,6 +11,7 @@ ruling by its quote and writes bench/results/links_quality.md with the misses li
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -37,6 +38,19 @@ def corpus_entries(overrides: bool) -> list:
     return links.link_entries(entries, CORPUS.rules, CORPUS.overrides if overrides else [], CORPUS.card_texts)
 
 
+def dev_half(quote: str) -> str:
+    """dev-A (tune) or dev-B (check that a change generalises while working) for a dev item: a fixed hash of
+    its quote, salted so that it is independent of the md5 that chose dev or test."""
+    return "dev-A" if int(hashlib.sha1(("dev-half:" + quote).encode()).hexdigest(), 16) % 2 == 0 else "dev-B"
+
+
+def split_of(item: dict[str, Any]) -> str:
+    return dev_half(item["quote"]) if item["split"] == "dev" else item["split"]
+
+
+SPLITS = ("dev-A", "dev-B", "test")
+
+
 def _fold(text: str) -> str:
     from kb.cr import normalise
 
@@ -52,12 +66,12 @@ def evaluate(labels: list[dict[str, Any]], entries: list) -> dict[str, Any]:
         found = [e for e, ts in zip(rulings, texts) if any(q in t for t in ts)]
         entry = found[0] if len(found) == 1 else None
         got = [r.clause for r in entry.rules] if entry else []
-        rows.append({**item, "found": len(found), "got": got,
+        rows.append({**item, "split": split_of(item), "found": len(found), "got": got,
                      "note": entry.link_note if entry else "",
                      "right": bool(item["clauses"]) and bool(got) and got[0] in item["clauses"],
                      "abstained": entry is not None and not got})
     out: dict[str, Any] = {"rows": rows, "splits": {}}
-    for split in ("dev", "test"):
+    for split in SPLITS:
         labelled = [r for r in rows if r["split"] == split and r["clauses"]]
         none = [r for r in rows if r["split"] == split and not r["clauses"]]
         by_cat: dict[str, Counter] = defaultdict(Counter)
@@ -86,13 +100,14 @@ def markdown(result: dict[str, Any], with_overrides: dict[str, Any], labels_path
         o = with_overrides["splits"][split]
         lines.append(f"| {split} | {s['n']} | {s['right']} | {s['right'] / s['n']:.2f} | {s['abstained']} | "
                      f"{o['right'] / o['n']:.2f} | {s['none_abstained']} of {s['none_n']} |")
-    lines += ["", "Per category (right / labelled):", "", "| category | dev | test |", "|---|---|---|"]
+    lines += ["", "Per category (right / labelled):", "", "| category | " + " | ".join(SPLITS) + " |",
+              "|---|" + "---|" * len(SPLITS)]
     cats = sorted({c for s in result["splits"].values() for c in s["by_category"]})
     for c in cats:
         cells = [f"{s['by_category'].get(c, {}).get('right', 0)} / {s['by_category'].get(c, {}).get('n', 0)}"
                  for s in result["splits"].values()]
         lines.append(f"| {c} | " + " | ".join(cells) + " |")
-    for split in ("dev", "test"):
+    for split in SPLITS:
         lines += ["", f"## Misses ({split})", ""]
         misses = [r for r in result["rows"] if r["split"] == split and r["clauses"] and not r["right"]]
         lines += [f"- [{r['category']}] \"{r['quote']}\": want {', '.join(r['clauses'])}; got "
