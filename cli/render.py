@@ -253,13 +253,15 @@ def ingest_table(console: Console, report: dict[str, Any]) -> None:
     errors = [p for p in report["skipped"] if not p["ignored"]]
     ignored = [p for p in report["skipped"] if p["ignored"]]
     table.add_row("skipped (could not be used)", str(len(errors)))
-    table.add_row("ignored (not rulings)", str(len(ignored)))
+    # "ignored" units lose nothing: text that is not a ruling, or rulings kept with a caveat (no card,
+    # a guessed date order), so they are notes, not a second kind of skip
+    table.add_row("notes (kept, or not rulings)", str(len(ignored)))
     table.add_row("seconds", f"{report['seconds']:.1f}")
     console.print(table)
     for p in report["skipped"]:
         where = f"{p['source']}:{p['line']}" if p["line"] else p["source"]
         style = "dim" if p["ignored"] else "red"
-        label = "ignored" if p["ignored"] else "skipped"
+        label = "note" if p["ignored"] else "skipped"
         console.print(Text(f"{label}: {where}: {p['reason']}", style=style))
 
 
