@@ -41,3 +41,9 @@ def test_help_paragraphs_are_not_broken_where_the_docstring_breaks_its_lines(com
     result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     assert sentence in result.output
+
+
+def test_diff_with_one_date_says_it_needs_two_not_that_section_is_missing():
+    result = runner.invoke(app, ["rule", "--diff", "2014-09-25", "--section", "708"])
+    assert result.exit_code == 1
+    assert "--diff takes two dates" in " ".join(result.output.split())
