@@ -47,3 +47,12 @@ def test_diff_with_one_date_says_it_needs_two_not_that_section_is_missing():
     result = runner.invoke(app, ["rule", "--diff", "2014-09-25", "--section", "708"])
     assert result.exit_code == 1
     assert "--diff takes two dates" in " ".join(result.output.split())
+
+
+def test_checking_a_file_that_is_not_yaml_says_so_rather_than_no_entry(tmp_path):
+    notes = tmp_path / "cranial.txt"
+    notes.write_text("Q: Could Bile Blight kill multiple morph creatures?\n")
+    result = runner.invoke(app, ["check", str(notes)])
+    assert result.exit_code == 1
+    message = " ".join(result.output.split())
+    assert "is not a check file" in message and "no entry" not in message
