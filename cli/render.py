@@ -40,6 +40,11 @@ RELATION_STYLE = {
 }
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """`n` with the noun it counts, singular for one: "1 check", "2 checks", "1 source copy"."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def diff_text(runs: Iterable[Sequence[str]]) -> Text:
     """Word diff runs as Text: deletions red struck through, insertions green.
 
@@ -152,7 +157,7 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
     n_wordings = len(_wordings(entry.variants))
     console.print(Text.assemble(("cards", "bold"), f" {', '.join(entry.cards) or '—'}   ", ("dates", "bold"),
                                 f" {dates(entry)}   ", ("wordings", "bold"),
-                                f" {n_wordings} in {len(entry.variants)} source copies"))
+                                f" {n_wordings} in {count(len(entry.variants), 'source copy', 'source copies')}"))
 
     if entry.link_note:
         console.print("\n[bold]Comprehensive Rules[/]")
@@ -175,7 +180,7 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
     groups = _wordings(entry.variants) if collapse else [[v] for v in entry.variants]
     if lang is not None:  # the asker's language first; otherwise the entry's order
         groups.sort(key=lambda group: group[0].lang is not lang)
-    console.print(f"\n[bold]Variants[/] ({len(groups)} wordings)" if collapse else "\n[bold]Variants[/]")
+    console.print(f"\n[bold]Variants[/] ({count(len(groups), 'wording')})" if collapse else "\n[bold]Variants[/]")
     for group in groups:
         marks = sorted({m for v in group for m in (outdated or {}).get(index_of[id(v)], [])})
         console.print(_variant_block(group, marks))
@@ -379,7 +384,7 @@ def check_run(console: Console, err_console: Console, run: CheckRun) -> None:
     for p in run.problems:
         err_console.print(f"[yellow]problem:[/] {escape(str(p))}", soft_wrap=True)
     check_results(console, run.results)
-    console.print(f"{len(run.results)} checks: {run.passed} passed, {len(run.failed)} failed"
+    console.print(f"{count(len(run.results), 'check')}: {run.passed} passed, {len(run.failed)} failed"
                   + (f", {len(run.not_applicable)} not applicable" if run.not_applicable else "")
                   + (f" (rules of {run.rules})" if run.rules else ""))
 
@@ -479,7 +484,8 @@ SUMMARY_ROWS = 25  # rows of each summary table in the text output
 
 def outdated_summary(console: Console, data: dict[str, Any]) -> None:
     """Counts of wordings by level, reason and card: the most affected first."""
-    console.print(f"[bold]{data['wordings']}[/] wordings ({data['variants']} source copies)")
+    console.print(f"[bold]{data['wordings']}[/] {'wording' if data['wordings'] == 1 else 'wordings'} "
+                  f"({count(data['variants'], 'source copy', 'source copies')})")
     for title, counts in (("level", data["by_level"]), ("reason", data["by_reason"]), ("card", data["by_card"])):
         table = Table(title=f"by {title}", title_justify="left")
         table.add_column(title)
@@ -513,7 +519,8 @@ def outdated(console: Console, wordings: Sequence[OutdatedWording]) -> None:
         more = f" and {len(w.items) - 1} more copies" if len(w.items) > 1 else ""
         console.print(Text(f"  appears: {shown or 'no card'}; {where}{more}", style="dim"))
         console.print()
-    console.print(f"[dim]{len(wordings)} wordings ({sum(len(w.items) for w in wordings)} source copies)[/]")
+    console.print(f"[dim]{count(len(wordings), 'wording')} "
+                  f"({count(sum(len(w.items) for w in wordings), 'source copy', 'source copies')})[/]")
 
 
 # --- kb coverage --------------------------------------------------------------------------------

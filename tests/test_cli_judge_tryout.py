@@ -56,3 +56,25 @@ def test_checking_a_file_that_is_not_yaml_says_so_rather_than_no_entry(tmp_path)
     assert result.exit_code == 1
     message = " ".join(result.output.split())
     assert "is not a check file" in message and "no entry" not in message
+
+
+def test_counts_of_one_are_singular(tmp_path):
+    from cli.render import count
+
+    assert (count(1, "check"), count(2, "check")) == ("1 check", "2 checks")
+    assert count(1, "source copy", "source copies") == "1 source copy"
+    one = tmp_path / "one.yaml"
+    one.write_text("""checks:
+  - name: archdemon-random-pick-drafted-face-up
+    ruling: "After you draft a card at random, look at it to determine whether it needs to be revealed as it's drafted or drafted face up."
+    setup:
+      you:
+        drafted: [{card: Archdemon of Paliano, face_up: true}]
+        pack: [Cogwork Grinder, Grizzly Bears]
+    actions:
+      - draft: {card: Cogwork Grinder, at_random: true}
+        expect:
+          Cogwork Grinder: {drafted_by: you, in_pool: true}
+""")
+    result = runner.invoke(app, ["check", str(one)])
+    assert "1 check: 1 passed" in result.output, result.output
