@@ -41,6 +41,7 @@ def search(
     from cli.common import console, open_searcher, print_json
 
     filters = validate_filters(card=card, lang=lang, rule=rule, since=since, until=until, kind=kind)
+    refuse_a_bare_rule_number(question)
     kb, searcher = open_searcher(quiet=as_json)
     hits = searcher.search(question, limit=limit, filters=filters)
     if as_json:
@@ -52,6 +53,20 @@ def search(
                      f"Search without --lang: every ruling is found from a question in any language, and "
                      f"shown in yours where a translation exists.")
         render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]), empty=empty)
+
+
+def refuse_a_bare_rule_number(question: str) -> None:
+    """A question that is only a rule number ("708.8") has no words to search by (its hits would
+    share a digit with it at best): say which commands take a rule number."""
+    from kb.errors import InputError
+    from kb.normalize import clause_number
+
+    try:
+        number = clause_number(question)
+    except InputError:
+        return
+    raise InputError(f"{question.strip()!r} is a rule number, not a question: `kb rule {number}` shows the clause "
+                     f"and the rulings linked to it; `kb search QUESTION --rule {number}` searches those rulings")
 
 
 def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, rule: Optional[str] = None,

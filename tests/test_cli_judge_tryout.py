@@ -78,3 +78,11 @@ def test_counts_of_one_are_singular(tmp_path):
 """)
     result = runner.invoke(app, ["check", str(one)])
     assert "1 check: 1 passed" in result.output, result.output
+
+
+@pytest.mark.parametrize("question", ["708.8", "CR 708.2a", "702.37"])
+def test_a_bare_rule_number_as_a_question_points_to_kb_rule(question):
+    # `kb search "708.8"` answered with a ruling about "total power 8 or greater"
+    result = runner.invoke(app, ["search", question])
+    assert result.exit_code == 1
+    assert "`kb rule " in " ".join(result.output.split())
