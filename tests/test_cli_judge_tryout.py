@@ -86,3 +86,10 @@ def test_a_bare_rule_number_as_a_question_points_to_kb_rule(question):
     result = runner.invoke(app, ["search", question])
     assert result.exit_code == 1
     assert "`kb rule " in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("args", [("--kind", "superseeded"), ("--fail-on", "obsolete")])
+def test_an_unknown_outdated_reason_is_named_in_the_error(args):
+    result = runner.invoke(app, ["outdated", *args])
+    assert result.exit_code == 1
+    assert f"{args[0]}: unknown reason {args[1]!r}" in " ".join(result.output.split())
