@@ -231,7 +231,7 @@ def ingest_report(console: Console, err_console: Console, build: BuildReport, *,
     """What an ingest did (a table, then each unit skipped), and on stderr why nothing was added."""
     ingest_table(console, build.to_json())
     if not build.written and strict and build.errors:
-        err_console.print(f"[bold red]error:[/] {len(build.errors)} units could not be ingested; "
+        err_console.print(f"[bold red]error:[/] {count(len(build.errors), 'unit')} could not be ingested; "
                           "nothing added (--strict)")
     elif not build.written and build.unchanged and not build.errors:
         err_console.print("nothing changed: the KB already holds these sources")

@@ -93,3 +93,11 @@ def test_an_unknown_outdated_reason_is_named_in_the_error(args):
     result = runner.invoke(app, ["outdated", *args])
     assert result.exit_code == 1
     assert f"{args[0]}: unknown reason {args[1]!r}" in " ".join(result.output.split())
+
+
+def test_strict_ingest_of_one_unusable_unit_says_one_unit(tmp_path):
+    page = tmp_path / "cranial.txt"
+    page.write_text("Q: Could Bile Blight kill multiple morph creatures?\n\nA: No, it can't.\n")
+    result = runner.invoke(app, ["ingest", "--strict", str(page)])
+    assert result.exit_code == 1
+    assert "1 unit could not be ingested" in " ".join(result.output.split())
