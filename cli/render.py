@@ -104,7 +104,7 @@ def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = N
             text.append(f"\n{cards(e, 3)}", style="dim")
         table.add_row(Text(e.id), Text(label), Text(dates(e)), Text(langs), text)
     console.print(table)
-    console.print(f"[dim]{len(entries)} entries[/]")
+    console.print(f"[dim]{count(len(entries), 'entry', 'entries')}[/]")
     if not entries and lang and (for_card or by_kind):
         console.print(f"[yellow]No entry{' of this card' if for_card else ''} has a wording in {lang.value}.[/] "
                       "Drop --lang to list them in English; `kb coverage` lists what lacks a translation.")
@@ -472,7 +472,7 @@ def card(console: Console, view: CardView) -> None:
         console.print(Text(body))
     else:
         console.print("[dim](not among the 2018 Oracle cards)[/]")
-    console.print(f"\n[bold]{len(view.entries)} KB entries[/]")
+    console.print(f"\n[bold]{count(len(view.entries), 'KB entry', 'KB entries')}[/]")
     for e, card_dates in view.entries:
         console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates)}  ", (e.text, "")))
 

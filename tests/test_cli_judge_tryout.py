@@ -101,3 +101,13 @@ def test_strict_ingest_of_one_unusable_unit_says_one_unit(tmp_path):
     result = runner.invoke(app, ["ingest", "--strict", str(page)])
     assert result.exit_code == 1
     assert "1 unit could not be ingested" in " ".join(result.output.split())
+
+
+def test_a_list_of_one_entry_says_one_entry(tmp_path):
+    page = tmp_path / "bile_blight.txt"
+    page.write_text("Bile Blight\n\n9/15/2014\nA face-down creature has no name, so Bile Blight targeting one "
+                    "destroys only that creature.\n")
+    assert runner.invoke(app, ["ingest", str(page)]).exit_code == 0
+    result = runner.invoke(app, ["list", "--card", "Bile Blight"])
+    assert result.exit_code == 0, result.output
+    assert result.output.rstrip().endswith("1 entry")
