@@ -74,15 +74,22 @@ def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, 
                      kind: Optional[str] = None) -> Filters:
     """The filters in canonical form, or InputError naming the bad one (before any KB is opened)."""
     from cli.common import parse_kind, parse_lang, reference
+    from kb.errors import InputError
     from kb.normalize import clause_number, date_option
     from kb.search import Filters
     from kb.views import english_card_name
 
     language, kind_ = parse_lang(lang), parse_kind(kind)
+    number = clause_number(rule, "--rule") if rule is not None else None
+    if number is not None and number not in reference().rules.current:
+        # else an unknown clause filters everything out and reads as "nothing answers the question"
+        from kb.cr.query import missing_clause
+
+        raise InputError(f"--rule: {missing_clause(number, reference().rules.current)}")
     return Filters(
         card=english_card_name(card, reference()) if card is not None else None,
         lang=language,
-        rule=clause_number(rule, "--rule") if rule is not None else None,
+        rule=number,
         since=date_option(since, "--since", partial=True) if since is not None else None,
         until=date_option(until, "--until", partial=True) if until is not None else None,
         kind=kind_,

@@ -111,3 +111,9 @@ def test_a_list_of_one_entry_says_one_entry(tmp_path):
     result = runner.invoke(app, ["list", "--card", "Bile Blight"])
     assert result.exit_code == 0, result.output
     assert result.output.rstrip().endswith("1 entry")
+
+
+def test_search_by_a_clause_the_cr_does_not_have_is_an_error_not_no_answer():
+    result = runner.invoke(app, ["search", "face down", "--rule", "999.1"])
+    assert result.exit_code == 1
+    assert "--rule: no clause 999.1 in the CR of" in " ".join(result.output.split())
