@@ -251,7 +251,8 @@ def ingest_table(console: Console, report: dict[str, Any]) -> None:
                        ("unchanged", "already in the KB (no change)"), ("removed", "removed from your library")):
         if report.get(key):
             table.add_row(label, f"{len(report[key])} file" + ("s" if len(report[key]) > 1 else ""))
-    table.add_row("files read", str(len(report["files"])))
+    # every file the KB is built from (bundled and yours), not only those this command named
+    table.add_row("files in the KB (bundled + yours)", str(len(report["files"])))
     table.add_row("rulings and rules parsed", str(report["parsed"]))
     table.add_row("stored as variants", str(report["stored"]))
     table.add_row("canonical entries", str(report["entries"]))

@@ -117,3 +117,11 @@ def test_search_by_a_clause_the_cr_does_not_have_is_an_error_not_no_answer():
     result = runner.invoke(app, ["search", "face down", "--rule", "999.1"])
     assert result.exit_code == 1
     assert "--rule: no clause 999.1 in the CR of" in " ".join(result.output.split())
+
+
+def test_ingest_of_a_missing_file_does_not_claim_to_have_read_files(tmp_path):
+    # it said "files read 152" for one path that does not exist
+    result = runner.invoke(app, ["ingest", str(tmp_path / "nope.txt")])
+    assert result.exit_code == 1
+    flat = " ".join(result.output.split())
+    assert "files read" not in flat and "no such file or folder" in flat
