@@ -36,8 +36,8 @@ def outdated(
     from kb.outdated import Reason, filter_items, group_wordings, levels_shown, summarize_copies
     from kb.views import english_card_name
 
-    for option, value in [("--kind", kind), *(("--fail-on", k) for k in fail_on or [])]:
-        if value and value not in {r.value for r in Reason}:
+    for option, value in [*([("--kind", kind)] if kind else []), *(("--fail-on", k) for k in fail_on or [])]:
+        if value not in {r.value for r in Reason}:
             raise InputError(f"{option}: unknown reason {value!r}; use superseded, terminology, check-fails "
                              "or rule-changed")
     reason = Reason(kind) if kind else None

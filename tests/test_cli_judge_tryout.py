@@ -88,7 +88,7 @@ def test_a_bare_rule_number_as_a_question_points_to_kb_rule(question):
     assert "`kb rule " in " ".join(result.output.split())
 
 
-@pytest.mark.parametrize("args", [("--kind", "superseeded"), ("--fail-on", "obsolete")])
+@pytest.mark.parametrize("args", [("--kind", "superseeded"), ("--fail-on", "obsolete"), ("--fail-on", "")])
 def test_an_unknown_outdated_reason_is_named_in_the_error(args):
     result = runner.invoke(app, ["outdated", *args])
     assert result.exit_code == 1
