@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -44,6 +45,8 @@ class KBGroup(TyperGroup):
              complete_var: str | None = None, standalone_mode: bool = True, windows_expand_args: bool = True,
              **extra: Any) -> Any:
         args = list(sys.argv[1:] if args is None else args)
+        for command in self.commands.values():
+            command.help = reflow(command.help)
         as_json = "--json" in (args[: args.index("--")] if "--" in args else args)
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False,
@@ -72,6 +75,15 @@ class KBGroup(TyperGroup):
         if standalone_mode:
             sys.exit(code)
         return code
+
+
+def reflow(help_text: str | None) -> str | None:
+    """A docstring's paragraphs as one line each: in rich markup mode typer keeps a docstring's line
+    breaks, which then break `--help` lines in the middle wherever the terminal is wider or narrower."""
+    if help_text is None:
+        return None
+    return "\n\n".join(" ".join(line.strip() for line in para.splitlines())
+                       for para in inspect.cleandoc(help_text).split("\n\n"))
 
 
 def debug() -> bool:

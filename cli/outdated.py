@@ -36,11 +36,12 @@ def outdated(
     from kb.outdated import Reason, filter_items, group_wordings, levels_shown, summarize_copies
     from kb.views import english_card_name
 
-    try:
-        reason = Reason(kind) if kind else None
-        fail_reasons = {Reason(k) for k in (fail_on or [])}
-    except ValueError:
-        raise InputError("unknown reason; use superseded, terminology, check-fails or rule-changed") from None
+    for option, value in [*([("--kind", kind)] if kind else []), *(("--fail-on", k) for k in fail_on or [])]:
+        if value not in {r.value for r in Reason}:
+            raise InputError(f"{option}: unknown reason {value!r}; use superseded, terminology, check-fails "
+                             "or rule-changed")
+    reason = Reason(kind) if kind else None
+    fail_reasons = {Reason(k) for k in (fail_on or [])}
     if since:
         since = date_option(since, "--since", partial=True)
     levels = levels_shown(reason, review=review, both=show_all)

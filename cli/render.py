@@ -40,6 +40,11 @@ RELATION_STYLE = {
 }
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """`n` with the noun it counts, singular for one: "1 check", "2 checks", "1 source copy"."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def diff_text(runs: Iterable[Sequence[str]]) -> Text:
     """Word diff runs as Text: deletions red struck through, insertions green.
 
@@ -99,7 +104,7 @@ def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = N
             text.append(f"\n{cards(e, 3)}", style="dim")
         table.add_row(Text(e.id), Text(label), Text(dates(e)), Text(langs), text)
     console.print(table)
-    console.print(f"[dim]{len(entries)} entries[/]")
+    console.print(f"[dim]{count(len(entries), 'entry', 'entries')}[/]")
     if not entries and lang and (for_card or by_kind):
         console.print(f"[yellow]No entry{' of this card' if for_card else ''} has a wording in {lang.value}.[/] "
                       "Drop --lang to list them in English; `kb coverage` lists what lacks a translation.")
@@ -152,7 +157,7 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
     n_wordings = len(_wordings(entry.variants))
     console.print(Text.assemble(("cards", "bold"), f" {', '.join(entry.cards) or '—'}   ", ("dates", "bold"),
                                 f" {dates(entry)}   ", ("wordings", "bold"),
-                                f" {n_wordings} in {len(entry.variants)} source copies"))
+                                f" {n_wordings} in {count(len(entry.variants), 'source copy', 'source copies')}"))
 
     if entry.link_note:
         console.print("\n[bold]Comprehensive Rules[/]")
@@ -175,7 +180,7 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
     groups = _wordings(entry.variants) if collapse else [[v] for v in entry.variants]
     if lang is not None:  # the asker's language first; otherwise the entry's order
         groups.sort(key=lambda group: group[0].lang is not lang)
-    console.print(f"\n[bold]Variants[/] ({len(groups)} wordings)" if collapse else "\n[bold]Variants[/]")
+    console.print(f"\n[bold]Variants[/] ({count(len(groups), 'wording')})" if collapse else "\n[bold]Variants[/]")
     for group in groups:
         marks = sorted({m for v in group for m in (outdated or {}).get(index_of[id(v)], [])})
         console.print(_variant_block(group, marks))
@@ -226,7 +231,7 @@ def ingest_report(console: Console, err_console: Console, build: BuildReport, *,
     """What an ingest did (a table, then each unit skipped), and on stderr why nothing was added."""
     ingest_table(console, build.to_json())
     if not build.written and strict and build.errors:
-        err_console.print(f"[bold red]error:[/] {len(build.errors)} units could not be ingested; "
+        err_console.print(f"[bold red]error:[/] {count(len(build.errors), 'unit')} could not be ingested; "
                           "nothing added (--strict)")
     elif not build.written and build.unchanged and not build.errors:
         err_console.print("nothing changed: the KB already holds these sources")
@@ -246,20 +251,23 @@ def ingest_table(console: Console, report: dict[str, Any]) -> None:
                        ("unchanged", "already in the KB (no change)"), ("removed", "removed from your library")):
         if report.get(key):
             table.add_row(label, f"{len(report[key])} file" + ("s" if len(report[key]) > 1 else ""))
-    table.add_row("files read", str(len(report["files"])))
+    # every file the KB is built from (bundled and yours), not only those this command named
+    table.add_row("files in the KB (bundled + yours)", str(len(report["files"])))
     table.add_row("rulings and rules parsed", str(report["parsed"]))
     table.add_row("stored as variants", str(report["stored"]))
     table.add_row("canonical entries", str(report["entries"]))
     errors = [p for p in report["skipped"] if not p["ignored"]]
     ignored = [p for p in report["skipped"] if p["ignored"]]
     table.add_row("skipped (could not be used)", str(len(errors)))
-    table.add_row("ignored (not rulings)", str(len(ignored)))
+    # "ignored" units lose nothing: text that is not a ruling, or rulings kept with a caveat (no card,
+    # a guessed date order), so they are notes, not a second kind of skip
+    table.add_row("notes (kept, or not rulings)", str(len(ignored)))
     table.add_row("seconds", f"{report['seconds']:.1f}")
     console.print(table)
     for p in report["skipped"]:
         where = f"{p['source']}:{p['line']}" if p["line"] else p["source"]
         style = "dim" if p["ignored"] else "red"
-        label = "ignored" if p["ignored"] else "skipped"
+        label = "note" if p["ignored"] else "skipped"
         console.print(Text(f"{label}: {where}: {p['reason']}", style=style))
 
 
@@ -377,7 +385,7 @@ def check_run(console: Console, err_console: Console, run: CheckRun) -> None:
     for p in run.problems:
         err_console.print(f"[yellow]problem:[/] {escape(str(p))}", soft_wrap=True)
     check_results(console, run.results)
-    console.print(f"{len(run.results)} checks: {run.passed} passed, {len(run.failed)} failed"
+    console.print(f"{count(len(run.results), 'check')}: {run.passed} passed, {len(run.failed)} failed"
                   + (f", {len(run.not_applicable)} not applicable" if run.not_applicable else "")
                   + (f" (rules of {run.rules})" if run.rules else ""))
 
@@ -465,7 +473,7 @@ def card(console: Console, view: CardView) -> None:
         console.print(Text(body))
     else:
         console.print("[dim](not among the 2018 Oracle cards)[/]")
-    console.print(f"\n[bold]{len(view.entries)} KB entries[/]")
+    console.print(f"\n[bold]{count(len(view.entries), 'KB entry', 'KB entries')}[/]")
     for e, card_dates in view.entries:
         console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates)}  ", (e.text, "")))
 
@@ -477,7 +485,8 @@ SUMMARY_ROWS = 25  # rows of each summary table in the text output
 
 def outdated_summary(console: Console, data: dict[str, Any]) -> None:
     """Counts of wordings by level, reason and card: the most affected first."""
-    console.print(f"[bold]{data['wordings']}[/] wordings ({data['variants']} source copies)")
+    console.print(f"[bold]{data['wordings']}[/] {'wording' if data['wordings'] == 1 else 'wordings'} "
+                  f"({count(data['variants'], 'source copy', 'source copies')})")
     for title, counts in (("level", data["by_level"]), ("reason", data["by_reason"]), ("card", data["by_card"])):
         table = Table(title=f"by {title}", title_justify="left")
         table.add_column(title)
@@ -511,7 +520,8 @@ def outdated(console: Console, wordings: Sequence[OutdatedWording]) -> None:
         more = f" and {len(w.items) - 1} more copies" if len(w.items) > 1 else ""
         console.print(Text(f"  appears: {shown or 'no card'}; {where}{more}", style="dim"))
         console.print()
-    console.print(f"[dim]{len(wordings)} wordings ({sum(len(w.items) for w in wordings)} source copies)[/]")
+    console.print(f"[dim]{count(len(wordings), 'wording')} "
+                  f"({count(sum(len(w.items) for w in wordings), 'source copy', 'source copies')})[/]")
 
 
 # --- kb coverage --------------------------------------------------------------------------------

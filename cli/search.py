@@ -41,6 +41,7 @@ def search(
     from cli.common import console, open_searcher, print_json
 
     filters = validate_filters(card=card, lang=lang, rule=rule, since=since, until=until, kind=kind)
+    refuse_a_bare_rule_number(question)
     kb, searcher = open_searcher(quiet=as_json)
     hits = searcher.search(question, limit=limit, filters=filters)
     if as_json:
@@ -54,20 +55,41 @@ def search(
         render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]), empty=empty)
 
 
+def refuse_a_bare_rule_number(question: str) -> None:
+    """A question that is only a rule number ("708.8") has no words to search by (its hits would
+    share a digit with it at best): say which commands take a rule number."""
+    from kb.errors import InputError
+    from kb.normalize import clause_number
+
+    try:
+        number = clause_number(question)
+    except InputError:
+        return
+    raise InputError(f"{question.strip()!r} is a rule number, not a question: `kb rule {number}` shows the clause "
+                     f"and the rulings linked to it; `kb search QUESTION --rule {number}` searches those rulings")
+
+
 def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, rule: Optional[str] = None,
                      since: Optional[str] = None, until: Optional[str] = None,
                      kind: Optional[str] = None) -> Filters:
     """The filters in canonical form, or InputError naming the bad one (before any KB is opened)."""
     from cli.common import parse_kind, parse_lang, reference
+    from kb.errors import InputError
     from kb.normalize import clause_number, date_option
     from kb.search import Filters
     from kb.views import english_card_name
 
     language, kind_ = parse_lang(lang), parse_kind(kind)
+    number = clause_number(rule, "--rule") if rule is not None else None
+    if number is not None and number not in reference().rules.current:
+        # else an unknown clause filters everything out and reads as "nothing answers the question"
+        from kb.cr.query import missing_clause
+
+        raise InputError(f"--rule: {missing_clause(number, reference().rules.current)}")
     return Filters(
         card=english_card_name(card, reference()) if card is not None else None,
         lang=language,
-        rule=clause_number(rule, "--rule") if rule is not None else None,
+        rule=number,
         since=date_option(since, "--since", partial=True) if since is not None else None,
         until=date_option(until, "--until", partial=True) if until is not None else None,
         kind=kind_,

@@ -358,6 +358,16 @@ def touched_words(then: str, now: str, ruling: str, common_words: frozenset[str]
     return sorted((changed - moved) & said - common_words)
 
 
+def _as_written(stems: list[str], ruling: str) -> list[str]:
+    """Word stems as the ruling writes them ("howev" → "however"), for a judge to read."""
+    from kb.normalize import search_words, stem
+
+    written: dict[str, str] = {}
+    for word in search_words(ruling):
+        written.setdefault(stem(word), word)
+    return [written.get(s, s) for s in stems]
+
+
 def _rule_changed(entry: Entry, v: Variant, ruling: str, history: RuleHistory | None) -> list[OutdatedReason]:
     """The clause the entry interprets (its best link) reworded in substance after the variant's
     date, in words the ruling uses."""
@@ -378,7 +388,7 @@ def _rule_changed(entry: Entry, v: Variant, ruling: str, history: RuleHistory | 
         reasons.append(OutdatedReason(
             Reason.RULE_CHANGED,
             f"{link.clause}{then} was reworded after {v.date} (CR of {', '.join(changed_on)}) "
-            f"in words the ruling uses: {', '.join(touched)}",
+            f"in words the ruling uses: {', '.join(_as_written(touched, ruling))}",
             word_diff(text_then, text_now)))
     return reasons
 

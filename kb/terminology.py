@@ -37,6 +37,30 @@ def _of_lang(terms: tuple[Term, ...], lang: Lang | None) -> tuple[tuple[Term, ..
     return mine, _compile("|".join(f"(?:{t.expression})" for t in mine)) if mine else None
 
 
+def _same_case(found: str, replacement: str) -> str:
+    """`replacement` capitalised when the phrase it replaces starts a sentence ("He or she" → "They")."""
+    return replacement[:1].upper() + replacement[1:] if found[:1].isupper() else replacement
+
+
+_PLURAL = {"is": "are", "was": "were", "has": "have", "does": "do", "goes": "go", "doesn't": "don't",
+           "hasn't": "haven't", "isn't": "aren't", "wasn't": "weren't"}
+_NOT_A_VERB = frozenset({"always", "sometimes", "perhaps", "thus", "also", "as", "is"})
+
+
+def _plural_verb(word: str) -> str:
+    """The verb after "he or she" as "they" takes it: owns → own, passes → pass, tries → try."""
+    low = word.lower()
+    if low in _PLURAL:
+        return _PLURAL[low]
+    if low in _NOT_A_VERB or not low.endswith("s") or low.endswith("ss"):
+        return word
+    if low.endswith("ies"):
+        return word[:-3] + "y"
+    if re.search(r"(?:ss|sh|ch|x|z)es$", low):
+        return word[:-2]
+    return word[:-1]
+
+
 @dataclass(frozen=True, slots=True)
 class Term:
     obsolete: str  # the phrase as a judge knows it: "comes into play"
@@ -73,13 +97,17 @@ class Term:
             nonlocal failed
             found = m.group(0).lower()
             if found in forms:
-                return forms[found]
+                return _same_case(m.group(0), forms[found])
             if self.pattern is None:
-                return self.current
+                return _same_case(m.group(0), self.current)
             failed = True
             return m.group(0)
 
-        out = self.regex.sub(replace, text)
+        out = text
+        if self.current == "they":  # singular they takes a plural verb: "he or she owns" → "they own"
+            out = _compile(rf"(?:{self.expression})(\s+)([A-Za-z']+)").sub(
+                lambda m: replace(m) + m.group(1) + _plural_verb(m.group(2)), out)
+        out = self.regex.sub(replace, out)
         return None if failed or out == text else out
 
     @classmethod

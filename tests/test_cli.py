@@ -82,8 +82,9 @@ def test_show_by_id_prefix_and_json():
     # the header and the list agree on what they count (a judge's report: "variants 168" over "5 wordings")
     n_wordings = len({(v["lang"], v["text"]) for v in shown["variants"]})
     flat = " ".join(human.output.split())
-    assert f"wordings {n_wordings} in {len(shown['variants'])} source copies" in flat
-    assert f"Variants ({n_wordings} wordings)" in flat
+    from cli.render import count
+    assert f"wordings {n_wordings} in {count(len(shown['variants']), 'source copy', 'source copies')}" in flat
+    assert f"Variants ({count(n_wordings, 'wording')})" in flat
 
 
 def test_show_unknown_id():

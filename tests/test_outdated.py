@@ -283,3 +283,20 @@ def test_cli_outdated_one_item_per_wording_levels_card_and_summary(monkeypatch):
     only = run("--kind", "terminology", "--json")
     assert only and all(any(r["kind"] == "terminology" for r in w["reasons"]) for w in only)
     assert runner.invoke(app, ["outdated", "--kind", "nonsense"]).exit_code == 1
+
+
+def test_a_rule_change_names_the_words_as_the_ruling_writes_them_not_their_stems():
+    # Willbender (2018): the review note said "in words the ruling uses: howev"
+    from kb.model import RuleLink
+
+    ruling = "However, you can't change the target to an illegal target."
+    entry = _entry([_cv(ruling, "2018-03-16", "Willbender")])
+    entry = Entry(**{**{f: getattr(entry, f) for f in entry.__dataclass_fields__},
+                     "rules": (RuleLink("608.2b", 1.0, "608.2b", ""),)})
+
+    def history(clause, at):
+        return clause, "However, an illegal target is not changed.", "An illegal target isn't affected.", ["2024-11-08"]
+
+    (item,) = _find(entry, rule_history=history)
+    (reason,) = item.reasons
+    assert reason.detail.endswith("in words the ruling uses: change, however")

@@ -152,6 +152,11 @@ def test_a_term_applies_to_its_own_language_only(terminology, name):
     ("It's colorless and has a converted mana cost of 0.", "It's colorless and has a mana value of 0."),
     ("When it comes into play, look at it.", "When it enters the battlefield, look at it."),
     ("much as when playing a spell with Morph", "much as when casting a spell with Morph"),
+    # Jeskai Infiltrator (2014): singular they takes a plural verb, and starts a sentence capitalised
+    ("That player will know which face-down creature he or she owns.",
+     "That player will know which face-down creature they own."),
+    ("He or she may look at it.", "They may look at it."),
+    ("Comes into play tapped.", "Enters the battlefield tapped."),
 ])
 def test_suggested_rewording(terminology, old, suggested):
     (term,) = terminology.obsolete_in(old, Lang.EN)

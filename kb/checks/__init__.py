@@ -327,6 +327,9 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
     for f in files:
         if not f.is_file():
             raise NotFoundError(f"no check file {f}")
+    for t in entry_ids:  # a file that is not YAML would otherwise be looked up as an entry id
+        if Path(t).is_file():
+            raise CheckError(f"{t} is not a check file: check files are YAML ({', '.join(CHECK_FILE_SUFFIXES)})")
     checks, problems = load_checks(files, corpus.cards) if files else corpus.checks
     checks, problems = list(checks), list(problems)  # the corpus's own lists stay as read
     if files and entry_ids:

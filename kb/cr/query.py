@@ -192,7 +192,7 @@ class RulesCorpus:
         if not b.complete and section not in b.clauses:  # a face-down extract without it
             b = self.in_force(date_b, complete=True)
         if section not in b.clauses:
-            raise NotFoundError(_missing(section, b))
+            raise NotFoundError(missing_clause(section, b))
         lid = self.lineage[(b.date, section)]
         a = self.in_force(date_a)
         if not a.complete and all(d != a.date for d, _ in self.members[lid]):
@@ -218,7 +218,7 @@ class RulesCorpus:
 
     def _lid(self, number: str, version: RulesVersion) -> int:
         if number not in version.clauses:
-            raise NotFoundError(_missing(number, version))
+            raise NotFoundError(missing_clause(number, version))
         return self.lineage[(version.date, number)]
 
     def _member_at(self, lid: int, at: str) -> tuple[str, str] | None:
@@ -236,7 +236,8 @@ class RulesCorpus:
         return best
 
 
-def _missing(number: str, version: RulesVersion) -> str:
+def missing_clause(number: str, version: RulesVersion) -> str:
+    """"No clause N in the CR of DATE", with the nearest numbers it has."""
     near = nearest(number, version.clauses, 2)
     hint = f"; nearest: {', '.join(near)}" if near else ""
     return f"no clause {number} in the CR of {version.date}{hint}"
