@@ -64,13 +64,17 @@ def _fold(text: str) -> str:
     return normalise(text).casefold()
 
 
-def evaluate(labels: list[dict[str, Any]], entries: list) -> dict[str, Any]:
+def _quoted(labels: list[dict[str, Any]], entries: list) -> list[tuple[dict[str, Any], list]]:
+    """Each label with the ruling entries one of whose wordings contains its quote."""
     rulings = [e for e in entries if e.kind.value == "ruling"]
     texts = [[_fold(t) for t in (e.text, *(v.text for v in e.variants))] for e in rulings]
+    return [(item, [e for e, ts in zip(rulings, texts) if any(_fold(item["quote"]) in t for t in ts)])
+            for item in labels]
+
+
+def evaluate(labels: list[dict[str, Any]], entries: list) -> dict[str, Any]:
     rows = []
-    for item in labels:
-        q = _fold(item["quote"])
-        found = [e for e, ts in zip(rulings, texts) if any(q in t for t in ts)]
+    for item, found in _quoted(labels, entries):
         entry = found[0] if len(found) == 1 else None
         got = [r.clause for r in entry.rules] if entry else []
         rows.append({**item, "split": split_of(item), "found": len(found), "got": got,
@@ -139,12 +143,8 @@ def signals(labels: list[dict[str, Any]], entries: list[Any], embedder: Any, spl
 
     from kb.cr import links
 
-    rulings = [e for e in entries if e.kind.value == "ruling"]
-    texts = [[_fold(t) for t in (e.text, *(v.text for v in e.variants))] for e in rulings]
     items = []
-    for item in labels:
-        q = _fold(item["quote"])
-        found = [e for e, ts in zip(rulings, texts) if any(q in t for t in ts)]
+    for item, found in _quoted(labels, entries):
         if len(found) == 1 and split_of(item) in splits:
             chosen, _ = links.link_candidates(found[0], CORPUS.rules, CORPUS.card_texts)
             items.append((item, found[0], chosen))
