@@ -13,10 +13,14 @@ def card(
 ) -> None:
     """Show a card: Oracle text, type and mana cost, its names in en/de/es, and its rulings in the KB."""
     from cli import render
-    from cli.common import console, open_kb, print_json, reference
+    from rich.text import Text
+
+    from cli.common import console, err_console, open_kb, print_json, reference
     from kb.views import card_view, find_card
 
     found = find_card(name, reference())  # an unknown name is refused before any KB is built
+    if found.guessed:  # say so: a judge who typed a name must see it was read as another
+        err_console.print(Text(f"note: no card is named {name!r}; showing the closest, {found.name}"))
     view = card_view(found, open_kb(quiet=as_json))
     if as_json:
         print_json(view.to_json())

@@ -103,6 +103,7 @@ class CardInfo:
     name: str
     oracle: OracleCard | None
     names: dict[Lang, str]
+    guessed: bool = False  # no card has the name asked for: this is the closest (a typo forgiven)
 
 
 def find_card(name: str, corpus: Corpus) -> CardInfo:
@@ -113,6 +114,7 @@ def find_card(name: str, corpus: Corpus) -> CardInfo:
     oracle, kb_names = corpus.oracle, corpus.names
     found = oracle.get(name)
     english = found.name if found is not None else kb_names.resolve(name)
+    guessed = english is None
     if english is None:
         matcher = CardMatcher.from_names(list(oracle.names()) + [
             (local, en) for en, by_lang in kb_names.names.items() for local in by_lang.values()])
@@ -123,7 +125,7 @@ def find_card(name: str, corpus: Corpus) -> CardInfo:
     names = dict(kb_names.names.get(english, {}))
     if card is not None:
         names = {**card.names, **names}
-    return CardInfo(english, card, names)
+    return CardInfo(english, card, names, guessed)
 
 
 @dataclass(frozen=True)

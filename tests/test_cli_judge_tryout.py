@@ -125,3 +125,12 @@ def test_ingest_of_a_missing_file_does_not_claim_to_have_read_files(tmp_path):
     assert result.exit_code == 1
     flat = " ".join(result.output.split())
     assert "files read" not in flat and "no such file or folder" in flat
+
+
+def test_a_misspelled_card_name_is_shown_as_the_card_it_was_read_as():
+    """`kb card Lightfrom` showed Lightform without saying the name was corrected."""
+    guessed = runner.invoke(app, ["card", "Lightfrom"])
+    assert guessed.exit_code == 0, guessed.output
+    assert "no card is named 'Lightfrom'; showing the closest, Lightform" in guessed.output
+    exact = runner.invoke(app, ["card", "Lichtform"])  # a German name is a name, not a guess
+    assert exact.exit_code == 0 and "Lightform" in exact.output and "closest" not in exact.output
