@@ -468,3 +468,46 @@ def test_remove_by_a_too_short_hash_prefix_says_how_long_one_must_be(home: Path,
     with pytest.raises(NotFoundError) as no_hint:
         remove("nothing-like-it.json", home=home, embedder=FAKE)
     assert "hex digits" not in str(no_hint.value)
+
+
+def derived_rows(home: Path) -> dict[str, list[tuple]]:
+    """Every row a build derives (not the library, not the id history), sorted: two KBs that hold
+    the same entries, links, checks and outdated items compare equal however their rows were written."""
+    conn = sqlite3.connect(store.db_path(home))
+    try:
+        return {table: sorted(conn.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
+                for table in store.DERIVED_TABLES}
+    finally:
+        conn.close()
+
+
+def test_adding_a_page_rewrites_only_the_entries_it_changed(home: Path, tmp_path: Path) -> None:
+    conn = sqlite3.connect(store.db_path(home))
+    untouched = conn.execute("SELECT id FROM entries WHERE kind = 'ruling' ORDER BY ord LIMIT 1").fetchone()[0]
+    with conn:  # mark a row the new page has no business with: a full rewrite would restore it
+        conn.execute("UPDATE entries SET last_date = 'marked' WHERE id = ?", (untouched,))
+    conn.close()
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A face-down Monastery Flock is a 2/2.")])
+    build([a], home=home, embedder=FAKE)
+    conn = sqlite3.connect(store.db_path(home))
+    try:
+        assert conn.execute("SELECT last_date FROM entries WHERE id = ?", (untouched,)).fetchone() == ("marked",)
+        assert conn.execute("SELECT count(*) FROM variants WHERE text = ?",
+                            ("A face-down Monastery Flock is a 2/2.",)).fetchone() == (1,)
+    finally:
+        conn.close()
+
+
+def test_rows_written_entry_by_entry_equal_a_full_write(home: Path, kb_home: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A face-down Monastery Flock is a 2/2."),
+                                                           ("2014-09-20", "Flock ruling one about morph costs.")])
+    b = card_file(tmp_path / "b.json", "Hauntwoods Shrieker", [("2024-09-20", "Shrieker ruling about manifest dread.")])
+    build([a], home=home, embedder=FAKE)
+    build([b], home=home, embedder=FAKE)  # entries added, ords shifted
+    remove(str(a), home=home, embedder=FAKE)  # entries gone
+    build([a], home=home, embedder=FAKE)
+    other = tmp_path / "other-home"
+    monkeypatch.setattr(store, "_REWRITE_ALL", -1.0)  # every write clears and writes every row
+    build([b, a], home=other, embedder=FAKE)
+    assert derived_rows(home) == derived_rows(other)

@@ -88,6 +88,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE outdated ADD COLUMN kinds TEXT NOT NULL DEFAULT '';
     INSERT OR REPLACE INTO meta VALUES ('stale', '"written by an older judge-kb (schema 1)"');
     """,
+    # 3: a digest of everything a build writes for an entry (its row, variants, links, checks,
+    # outdated items), so a build rewrites only the entries that changed. Older rows have none and
+    # are rewritten by the next build; until then they read as before.
+    """
+    ALTER TABLE entries ADD COLUMN digest TEXT NOT NULL DEFAULT '';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 DERIVED_TABLES = ("variants", "entry_cards", "links", "checks", "outdated", "card_names", "problems", "entries")
@@ -273,8 +279,6 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
     change the library in the same transaction. Every id shown is kept in the id history with the
     wordings it held, so it resolves later. Anything that fails leaves the old KB in force.
     """
-    from kb.ingest.ids import digest_id, wording_key
-
     conn = connect(home, create=True)
     try:
         generation = int(get_meta(conn).get("generation", 0)) + 1
@@ -297,45 +301,26 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
         added = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         for s in add:  # before the transaction: a copy nobody lists yet is harmless
             _keep_copy(home, s, added)
+        by_entry: dict[str, list[dict[str, Any]]] = {}
+        for item in outdated:
+            by_entry.setdefault(item["entry"], []).append(item)
+        rows = [_EntryRows(e, by_entry.get(e.id, [])) for e in entries]
         with transaction(conn):
-            for table in DERIVED_TABLES:
-                conn.execute(f"DELETE FROM {table}")
             for sha in remove:
                 conn.execute("DELETE FROM sources WHERE sha256 = ?", (sha,))
             for s in add:
                 conn.execute("DELETE FROM sources WHERE path = ? OR sha256 = ?", (s.path, s.sha256))
                 conn.execute("INSERT INTO sources VALUES (?, ?, ?, ?, ?, ?, ?)",
                              (s.sha256, s.path, s.format, added, s.units, s.skipped, s.data))
-            for ord_, e in enumerate(entries):
-                conn.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                             (e.id, ord_, e.kind.value, e.text, e.first_date, e.last_date, e.clause,
-                              json.dumps(e.to_store(), ensure_ascii=False),
-                              json.dumps(list(e.cards), ensure_ascii=False)))
-                keys = [wording_key(e.kind, v.text) for v in e.variants]
-                conn.executemany("INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                 [(e.id, i, v.text, key, v.lang.value, v.date, v.source,
-                                   v.line, v.relation.value, v.similarity, v.card)
-                                  for i, (v, key) in enumerate(zip(e.variants, keys))])
-                conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
-                                 [(e.id, key, generation) for key in set(keys)])
-                # Every id that any of its wordings would be named by (ids are digests of an anchor
-                # wording): ids shown by an earlier judge-kb, whose entries anchored elsewhere or
-                # were built before this store kept a history, resolve to the entry holding it now.
-                conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
-                                 [(digest_id(e.kind, key, set()), key, generation) for key in set(keys)])
-                conn.executemany("INSERT OR IGNORE INTO entry_cards VALUES (?, ?)", [(c, e.id) for c in e.cards])
-                conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)",
-                                 [(e.id, i, r.clause, r.score, r.at_ruling_date, r.evidence)
-                                  for i, r in enumerate(e.rules)])
-                conn.executemany("INSERT INTO checks VALUES (?, ?)", [(e.id, c) for c in e.checks])
-            per_entry: dict[str, int] = {}
-            for item in outdated:
-                n = per_entry.get(item["entry"], 0)
-                per_entry[item["entry"]] = n + 1
-                v = item["variant"]
-                conn.execute("INSERT INTO outdated VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                             (item["entry"], n, json.dumps(item, ensure_ascii=False), v["text"], v["lang"],
-                              v["card"], v["date"], ",".join(r["kind"] for r in item["reasons"])))
+            fresh = _clear_changed(conn, rows)
+            for ord_, row in enumerate(rows):
+                if row.entry.id in fresh:
+                    _insert_entry(conn, row, ord_, generation)
+            conn.executemany("UPDATE entries SET ord = ? WHERE id = ? AND ord != ?",
+                             [(ord_, row.entry.id, ord_) for ord_, row in enumerate(rows)
+                              if row.entry.id not in fresh])
+            for table in ("card_names", "problems"):
+                conn.execute(f"DELETE FROM {table}")
             conn.executemany("INSERT OR IGNORE INTO card_names VALUES (?, ?, ?, ?)",
                              [(name.casefold(), name, lang, card) for name, lang, card in card_names])
             conn.executemany("INSERT INTO problems VALUES (?, ?, ?, ?, ?, ?)",
@@ -351,6 +336,80 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
         return generation
     finally:
         conn.close()
+
+
+class _EntryRows:
+    """What a build writes for one entry, and the digest that tells whether the stored rows differ."""
+
+    def __init__(self, entry: Entry, outdated: list[dict[str, Any]]) -> None:
+        self.entry = entry
+        self.outdated = outdated
+        self.data = json.dumps(entry.to_store(), ensure_ascii=False)
+        self.cards = json.dumps(list(entry.cards), ensure_ascii=False)
+        self.outdated_json = [json.dumps(item, ensure_ascii=False) for item in outdated]
+        h = hashlib.sha1(self.data.encode("utf-8"))
+        for part in [self.cards, *self.outdated_json]:
+            h.update(b"\0")
+            h.update(part.encode("utf-8"))
+        self.digest = h.hexdigest()
+
+
+# Above this share of changed entries, clearing the derived tables and writing every row is cheaper.
+_REWRITE_ALL = 0.25
+
+
+def _clear_changed(conn: sqlite3.Connection, rows: Sequence[_EntryRows]) -> set[str]:
+    """Delete the stored rows of entries that are gone or whose digest changed; the ids to insert.
+
+    Adding one page to a large KB thus writes the few entries it touched, not every row again
+    (the ids history is never deleted: an id once shown keeps resolving)."""
+    stored = dict(conn.execute("SELECT id, digest FROM entries"))
+    changed = {row.entry.id for row in rows if stored.get(row.entry.id) != row.digest}
+    gone = stored.keys() - {row.entry.id for row in rows}
+    if len(changed) + len(gone) > _REWRITE_ALL * max(len(stored), 1):
+        for table in DERIVED_TABLES:
+            if table not in ("card_names", "problems"):
+                conn.execute(f"DELETE FROM {table}")
+        return {row.entry.id for row in rows}
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS stale (id TEXT PRIMARY KEY)")
+    conn.execute("DELETE FROM temp.stale")
+    conn.executemany("INSERT INTO temp.stale VALUES (?)", [(i,) for i in changed | gone])
+    for table in DERIVED_TABLES:
+        if table == "entries":
+            conn.execute("DELETE FROM entries WHERE id IN (SELECT id FROM temp.stale)")
+        elif table not in ("card_names", "problems"):
+            conn.execute(f"DELETE FROM {table} WHERE entry_id IN (SELECT id FROM temp.stale)")
+    conn.execute("DELETE FROM temp.stale")
+    return changed
+
+
+def _insert_entry(conn: sqlite3.Connection, row: _EntryRows, ord_: int, generation: int) -> None:
+    from kb.ingest.ids import digest_id, wording_key
+
+    e = row.entry
+    conn.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                 (e.id, ord_, e.kind.value, e.text, e.first_date, e.last_date, e.clause, row.data, row.cards,
+                  row.digest))
+    keys = [wording_key(e.kind, v.text) for v in e.variants]
+    conn.executemany("INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     [(e.id, i, v.text, key, v.lang.value, v.date, v.source,
+                       v.line, v.relation.value, v.similarity, v.card)
+                      for i, (v, key) in enumerate(zip(e.variants, keys))])
+    conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
+                     [(e.id, key, generation) for key in set(keys)])
+    # Every id that any of its wordings would be named by (ids are digests of an anchor
+    # wording): ids shown by an earlier judge-kb, whose entries anchored elsewhere or
+    # were built before this store kept a history, resolve to the entry holding it now.
+    conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
+                     [(digest_id(e.kind, key, set()), key, generation) for key in set(keys)])
+    conn.executemany("INSERT OR IGNORE INTO entry_cards VALUES (?, ?)", [(c, e.id) for c in e.cards])
+    conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)",
+                     [(e.id, i, r.clause, r.score, r.at_ruling_date, r.evidence) for i, r in enumerate(e.rules)])
+    conn.executemany("INSERT INTO checks VALUES (?, ?)", [(e.id, c) for c in e.checks])
+    conn.executemany("INSERT INTO outdated VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                     [(e.id, n, text, item["variant"]["text"], item["variant"]["lang"], item["variant"]["card"],
+                       item["variant"]["date"], ",".join(r["kind"] for r in item["reasons"]))
+                      for n, (item, text) in enumerate(zip(row.outdated, row.outdated_json))])
 
 
 def _index_corpus_hash(folder: Path) -> str | None:
