@@ -5,9 +5,11 @@ words of the search lexicon. Hand-made entries, deterministic fake embedder."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from kb.search.embed import FakeEmbedder
 from kb.model import Entry, Kind, Lang, Relation, Variant
@@ -338,3 +340,11 @@ def test_a_question_that_names_a_card_puts_another_cards_ruling_after_that_cards
     general = _card_searcher(tmp_path / "c", entries).search("Can I use my basic Plains drop on an exiled basic Plains?",
                                                              limit=3)
     assert general[0].entry.id == "r-mist-land"
+
+
+@given(st.text(alphabet="ab _-,'éß1²\n", max_size=30), st.text(alphabet="ab _-é1", min_size=1, max_size=5))
+def test_names_whole_says_what_the_whole_word_regex_says(text: str, name: str) -> None:
+    """The card-name test of the index (`names_own_card`) without a compiled pattern per card."""
+    from kb.search.index import names_whole
+
+    assert names_whole(text, name) == bool(re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text))

@@ -17,9 +17,7 @@ Three steps, each explainable by a similarity that is stored on the variant:
 
 from __future__ import annotations
 
-import bisect
 import hashlib
-import heapq
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -38,6 +36,7 @@ from kb.terminology import Terminology
 SHINGLE = 3
 MAX_SHINGLE_DF = 64  # a 3-gram in more groups than this says nothing about which two are the same ruling
 MAX_CANDIDATES = 32
+_PAIR_CHUNK = 100_000  # candidate pairs whose shared words are counted at once (memory: ~40 words a row)
 REVISION_RATIO = 0.80  # word-level alignment of two wordings
 REVISION_CONTAINED = 0.90  # ... or the shorter wording almost wholly inside the longer one
 REVISION_CONTAINED_RATIO = 0.55
@@ -381,14 +380,6 @@ def is_revision(ratio: float, contained: float) -> bool:
     return ratio >= REVISION_RATIO or (contained >= REVISION_CONTAINED and ratio >= REVISION_CONTAINED_RATIO)
 
 
-def _may_be_revision(a: Counter[str], b: Counter[str], total: int) -> bool:
-    """False when two wordings (as word bags, `total` words in all) share too few words to be a
-    revision: the words difflib aligns are at most the words they share, so their ratio is at most
-    2 * shared / total, and `is_revision` asks at least REVISION_CONTAINED_RATIO of it."""
-    shared = sum(min(a[w], b[w]) for w in a.keys() & b.keys())
-    return total == 0 or 2.0 * shared / total >= REVISION_CONTAINED_RATIO  # difflib's own formula
-
-
 def _group_exact(records: Iterable[Record]) -> list[_Group]:
     groups: dict[tuple[Kind, str], _Group] = {}
     for record in records:
@@ -399,28 +390,69 @@ def _group_exact(records: Iterable[Record]) -> list[_Group]:
 
 def _revision_pairs(groups: list[_Group], folded: list[list[str]],
                     similarity: Similarities) -> Iterable[tuple[int, int, float]]:
-    """Pairs of English ruling groups whose (terminology-folded) wordings align, with their similarity."""
-    shingles: list[set[tuple[str, ...]]] = []
-    index: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    """Pairs of English ruling groups whose (terminology-folded) wordings align, with their similarity.
+
+    Candidates of group i are the (at most MAX_CANDIDATES) later groups j sharing the most word
+    3-grams with it, 3-grams in more than MAX_SHINGLE_DF groups left out, ties by index; among
+    them, difflib aligns only the pairs that share enough words to reach a revision threshold
+    (`_may_be_revision`). Both counts are sparse matrix products, so at 100k rulings the
+    candidates cost a second or two, not a Python loop over every posting list."""
+    from scipy import sparse
+
+    import numpy as np
+
+    n = len(folded)
+    if n < 2:
+        return
+    gram_ids: dict[tuple[str, ...], int] = {}
+    rows: list[int] = []
+    cols: list[int] = []
     for i, w in enumerate(folded):
         grams = {tuple(w[j:j + SHINGLE]) for j in range(max(1, len(w) - SHINGLE + 1))}
-        shingles.append(grams)
-        for gram in grams:
-            index[gram].append(i)
-    bags = [Counter(w) for w in folded]
-    for i, grams in enumerate(shingles):
-        shared: Counter[int] = Counter()
-        for gram in grams:
-            posting = index[gram]  # ascending: groups were added in order
-            if len(posting) <= MAX_SHINGLE_DF:
-                shared.update(posting[bisect.bisect_right(posting, i):])
-        # Most shared 3-grams first; ties by index, so the candidates never depend on set order.
-        for j, _ in heapq.nsmallest(MAX_CANDIDATES, shared.items(), key=lambda kv: (-kv[1], kv[0])):
-            if not _may_be_revision(bags[i], bags[j], len(folded[i]) + len(folded[j])):
-                continue  # the aligned words can't reach any revision threshold: skip difflib
-            ratio, contained = similarity(folded[i], folded[j])
-            if is_revision(ratio, contained):
-                yield i, j, ratio
+        rows.extend([i] * len(grams))
+        cols.extend(gram_ids.setdefault(g, len(gram_ids)) for g in grams)
+    grams_of = sparse.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)), shape=(n, len(gram_ids)))
+    rare = np.flatnonzero(np.diff(grams_of.tocsc().indptr) <= MAX_SHINGLE_DF)
+    rare_grams = grams_of[:, rare]
+    shared = sparse.triu(rare_grams @ rare_grams.T, k=1).tocoo()  # j > i, count of shared rare 3-grams
+    # per row: most shared first, ties by the smaller index; the first MAX_CANDIDATES of each row
+    order = np.lexsort((shared.col, -shared.data, shared.row))
+    row, col = shared.row[order], shared.col[order]
+    starts = np.searchsorted(row, row, side="left")
+    keep = (np.arange(len(row)) - starts) < MAX_CANDIDATES
+    cand_i, cand_j = row[keep].astype(np.int64), col[keep].astype(np.int64)
+    if not len(cand_i):
+        return
+    # Words shared as multisets bound what difflib can align: at most 2 * shared / total of the
+    # two wordings' words, and `is_revision` asks at least REVISION_CONTAINED_RATIO of that.
+    # sum over words of min(count in a, count in b) = sum over k >= 1 of the words that occur at
+    # least k times in both.
+    word_ids: dict[str, int] = {}
+    owner: list[int] = []
+    word: list[int] = []
+    times: list[int] = []
+    for i, w in enumerate(folded):
+        for token, count in Counter(w).items():
+            owner.append(i)
+            word.append(word_ids.setdefault(token, len(word_ids)))
+            times.append(count)
+    owner_a, word_a, times_a = np.array(owner), np.array(word), np.array(times)
+    words_shared = np.zeros(len(cand_i), dtype=np.int64)
+    for k in range(1, int(times_a.max(initial=0)) + 1):
+        m = times_a >= k
+        at_least = sparse.csr_matrix((np.ones(int(m.sum()), dtype=np.int32), (owner_a[m], word_a[m])),
+                                     shape=(n, max(len(word_ids), 1)))
+        for start in range(0, len(cand_i), _PAIR_CHUNK):
+            a, b = cand_i[start:start + _PAIR_CHUNK], cand_j[start:start + _PAIR_CHUNK]
+            words_shared[start:start + _PAIR_CHUNK] += np.asarray(
+                at_least[a].multiply(at_least[b]).sum(axis=1)).ravel()
+    lengths = np.array([len(w) for w in folded], dtype=np.int64)
+    total = lengths[cand_i] + lengths[cand_j]
+    may = (total == 0) | (2.0 * words_shared / np.maximum(total, 1) >= REVISION_CONTAINED_RATIO)
+    for i, j in zip(cand_i[may].tolist(), cand_j[may].tolist()):
+        ratio, contained = similarity(folded[i], folded[j])
+        if is_revision(ratio, contained):
+            yield i, j, ratio
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"(])")
