@@ -243,6 +243,34 @@ def test_a_keyword_clause_that_merely_shares_a_word_is_no_link(rules, card_texts
     assert linked.rules or linked.link_note.startswith("no confident link")
 
 
+@pytest.mark.parametrize("text, clause", [
+    # 701.40e ("manifest multiple cards ... one at a time") shares more words; nothing here is about it
+    ("This ability has no effect on abilities that instruct you to manifest cards.", "701.40a"),
+    ("This ability has no effect on abilities that instruct you to manifest dread.", "701.62a"),
+    ("If you choose 0 for X, you'll just cloak the top card of your library.", "701.58a"),
+])
+def test_a_ruling_naming_a_mechanic_and_none_of_its_rules_cites_its_definition(rules, card_texts, text, clause):
+    assert linked_clauses(card_ruling(text, ()), rules, card_texts)[:1] == [clause]
+
+
+def test_a_cue_for_one_of_the_mechanics_rules_wins_over_its_definition(rules, card_texts):
+    text = "If an effect instructs you to manifest two cards, you manifest them one at a time."
+    assert linked_clauses(card_ruling(text, ()), rules, card_texts)[:1] == ["701.40e"]
+
+
+def test_a_ruling_that_restates_a_rule_in_the_second_person_links_it(rules, card_texts):
+    """117.1b "A player may activate an activated ability any time they have priority": said with "you"."""
+    text = "You can activate an activated ability any time you have priority, even if it's your opponent's turn."
+    [first, *_] = links.link_entries([card_ruling(text, ())], rules, [], card_texts)[0].rules
+    assert first.clause == "117.1b" and "restates it" in first.evidence, first
+
+
+def test_phrases_fold_person_and_articles():
+    ruling = links._phrases("you may activate the ability any time you have priority".split())
+    rule = links._phrases("a player may activate an ability any time they have priority".split())
+    assert ruling & rule
+
+
 def test_a_card_ruling_cites_the_general_rule_it_applies(rules, card_texts):
     text = ("If the target creature is an illegal target as Unwanted Remake tries to resolve, it won't resolve and "
             "none of its effects will happen. The creature's controller won't manifest dread.")
@@ -390,6 +418,10 @@ _CARD = {"Test Vigil": "Flying\nAt the beginning of your end step, if you gained
     ("The ability won't trigger at all if you haven't gained life by the time your end step begins.", True),
     # its last ability has none: "won't trigger" there is not 603.4's
     ("The last ability won't trigger if a token creature dies.", False),
+    # or that it triggers but does nothing when the condition is false as it resolves (603.4's "does nothing")
+    ("If you gained life but lose it all before the second ability resolves, that ability won't do anything.", True),
+    ("If you haven't gained life when the ability begins to resolve, the ability won't do anything.", True),
+    ("The last ability won't do anything if the creature is a token when the ability resolves.", False),
 ])
 def test_a_cards_intervening_if_ability_that_wont_trigger_links_603_4(rules, text, linked):
     got = [r.clause for r in links.link_entries([card_ruling(text, ("Test Vigil",))], rules, [], _CARD)[0].rules]
