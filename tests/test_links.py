@@ -459,6 +459,9 @@ def test_hidden_agenda_rulings_cite_its_own_clauses_and_a_face_up_conspiracy_is_
     ("The artifact's second ability applies only while it's on the battlefield. In all other zones, it does nothing.",
      "113.6"),
     ("Once you cast the card, it goes to the stack and you can't cast it again later.", "601.2a"),
+    # found on the dev sample of links7 (seed 20261204)
+    ("Casting the card from your graveyard causes it to leave your graveyard, so you can cast it only once.", "601.2a"),
+    ("You still have to follow the normal timing restrictions of the card you cast.", "117.1a 307.1"),
     ("If there are no cards in your library, you don't lose the game, since you aren't drawing.", "704.5b 121.1"),
     ("Note that the card's last ability is not a replacement effect.", "614.1 614.1a"),
     # 708.3: put onto the battlefield face down (not 708.8, turned face up)

@@ -183,14 +183,16 @@ CUES: tuple[Cue, ...] = (
          "an Equipment that is a creature", 0.9),
     _cue(r"\b(?:multiple|several|two or more) (?:[\w-]+ )?abilities (?:trigger|have triggered)"
          r"|\bAPNAP\b|\bon(?:to)? the stack in any order\b", "603.3b", "the order of simultaneous triggers", 0.9),
-    _cue(r"\bmain phase (?:when|while|if) the stack is empty|\bany time you could cast a sorcery|\bsorcery speed\b",
+    _cue(r"\bmain phase (?:when|while|if) the stack is empty|\bany time you could cast a sorcery|\bsorcery speed\b"
+         r"|\b(?:normal|usual|applicable) timing (?:permissions?|restrictions?|rules?)\b",
          "117.1a 307.1", "when a spell may be cast", 0.9),
     _cue(r"\bcan't attack (?:the|that) turn (?:it|they) (?:enters?|comes?|are put|were put|was put|is put)"
          r"|\bsummoning sick|\bcontinuously since (?:your|their|its controller's) most recent turn", "302.6",
          "summoning sickness", 0.9),
     _cue(r"\b(?:only|isn't|is not|aren't|are not)\b[^.]*\bwhile (?:it's|it is|they're|they are) on the battlefield"
          r"|\bin (?:all )?other zones\b", "113.6", "abilities function only on the battlefield", 0.9),
-    _cue(r"\bgoes to the stack\b|\b(?:moves?|moved) (?:it |that card |the card )?(?:from [\w ]+ )?to the stack\b",
+    _cue(r"\bgoes to the stack\b|\b(?:moves?|moved) (?:it |that card |the card )?(?:from [\w ]+ )?to the stack\b"
+         r"|\bcast(?:s|ing)?\b[^.]*\b(?:leaves?|to leave) (?:the |your |their |its owner's )?(?:exile|graveyard|library)\b",
          "601.2a", "casting moves the card to the stack", 0.8),
     _cue(r"(?:empty library|(?:no|not enough|fewer) cards (?:left )?in (?:\w+ )?library)[^.]*\blose",
          "704.5b", "drawing from an empty library", 0.9),
