@@ -432,6 +432,26 @@ def test_a_cards_intervening_if_ability_that_wont_trigger_links_603_4(rules, tex
     assert got[:1] != ["603.4"], got
 
 
+_BECOMES = {"Test Sentry": "Vigilance\nWhenever Test Sentry becomes tapped, draw a card.\n"
+                          "Whenever another creature enters, you gain 1 life."}
+
+
+@pytest.mark.parametrize("text, linked", [
+    # its second ability triggers when it "becomes tapped": entering tapped is no such event (603.2e)
+    ("The second ability doesn't trigger if Test Sentry enters the battlefield tapped.", True),
+    ("Sentry abilities don't trigger when the creature is put onto the battlefield tapped.", True),
+    ("The second ability won't trigger if Test Sentry is already tapped as an effect taps it.", True),
+    # no state that already holds, or the ability is not the "becomes" one
+    ("The second ability won't trigger if an opponent taps Test Sentry.", False),
+    ("The last ability doesn't trigger if the creature enters the battlefield under an opponent's control.", False),
+])
+def test_a_cards_becomes_trigger_that_wont_trigger_on_a_state_that_holds_links_603_2e(rules, text, linked):
+    got = [r.clause for r in links.link_entries([card_ruling(text, ("Test Sentry",))], rules, [], _BECOMES)[0].rules]
+    assert (got[:1] == ["603.2e"]) is linked, got
+    got = [r.clause for r in links.link_entries([card_ruling(text, ("Test Sentry",))], rules, [], {})[0].rules]
+    assert got[:1] != ["603.2e"], got
+
+
 def test_hidden_agenda_rulings_cite_its_own_clauses_and_a_face_up_conspiracy_is_no_hidden_agenda(rules, card_texts):
     assert "hidden agenda" not in links.ruling_mechanics(
         "A conspiracy's abilities work only while it's face up in the command zone.").named

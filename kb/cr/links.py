@@ -263,16 +263,16 @@ class RulingMechanics:
     as_turned_up: bool = False  # one of its cards has an "As [this] is turned face up" ability (708.11)
     # per card, per ability (a line of its Oracle text, not a reminder): has it an intervening "if" (603.4)?
     intervening_if: tuple[tuple[bool, ...], ...] = ()
+    # ... is it a "becomes" trigger ("Whenever this creature becomes untapped", 603.2e)?
+    becomes: tuple[tuple[bool, ...], ...] = ()
 
     def has_intervening_if(self, ordinal: str | None) -> bool:
         """Each card's `ordinal` ability ("first", "last"; any ability when None) has an intervening "if"."""
-        if not self.intervening_if:
-            return False
-        if ordinal is None:
-            return all(any(card) for card in self.intervening_if)
-        at = _ORDINALS[ordinal.casefold()]
-        return all(len(card) > at if at >= 0 else bool(card) for card in self.intervening_if) \
-            and all(card[at] for card in self.intervening_if)
+        return _each_card_has(self.intervening_if, ordinal)
+
+    def has_becomes_trigger(self, ordinal: str | None) -> bool:
+        """Each card's `ordinal` ability triggers when something "becomes" something."""
+        return _each_card_has(self.becomes, ordinal)
 
     def bonus(self, clause: str) -> float:
         """What a clause gains (or loses) for being (or not being) this ruling's mechanic's."""
@@ -305,7 +305,12 @@ _AS_TURNED_UP = re.compile(r"(?:^|\n|\. )As [^.]{1,60}? is turned face up\b")
 _INTERVENING_IF = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever|At)\b[^,.\n]*, if\b")
 # "the ability won't trigger at all", "The last ability triggers only if ...": which of the card's abilities
 _NO_TRIGGER = re.compile(r"\b(?:(first|second|third|last) )?(?:[\w-]+ )?abilit(?:y|ies) "
-                         r"(?:(?:won't|doesn't|will not|does not|wouldn't|didn't) trigger|triggers? only if)\b", re.I)
+                         r"(?:(?:won't|doesn't|don't|will not|does not|do not|wouldn't|didn't) trigger|triggers? only if)\b",
+                         re.I)
+# "Inspired — Whenever this creature becomes untapped, ...": a ruling that it doesn't trigger as the creature enters
+# (or while the state already holds) applies 603.2e ("becomes" triggers only when the event happens)
+_BECOMES_TRIGGER = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever)\b[^,.\n]*\bbecomes?\b")
+_ALREADY = re.compile(r"\benters?\b|\bentering\b|\balready\b|\bput onto the battlefield\b", re.I)
 # "... when the ability begins to resolve, that ability won't do anything": the condition checked again on
 # resolution (603.4 "If the condition isn't true at that time, the ability ... does nothing"), in one sentence
 _NO_EFFECT = re.compile(r"[^.]*\bresolv[^.]*\b(?:(first|second|third|last) )?(?:[\w-]+ )?abilit(?:y|ies) "
@@ -313,6 +318,16 @@ _NO_EFFECT = re.compile(r"[^.]*\bresolv[^.]*\b(?:(first|second|third|last) )?(?:
                         r"|\b(?:(first|second|third|last) )?(?:[\w-]+ )?abilit(?:y|ies) (?:won't|doesn't|will not|does not) "
                         r"do anything\b[^.]*\bresolv", re.I)
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "last": -1}
+
+
+def _each_card_has(flags: tuple[tuple[bool, ...], ...], ordinal: str | None) -> bool:
+    """Each card's `ordinal` ability ("first", "last"; any ability when None) is flagged."""
+    if not flags:
+        return False
+    if ordinal is None:
+        return all(any(card) for card in flags)
+    at = _ORDINALS[ordinal.casefold()]
+    return all(len(card) > at if at >= 0 else bool(card) for card in flags) and all(card[at] for card in flags)
 
 
 def _abilities(card_text: str) -> list[str]:
@@ -344,14 +359,15 @@ def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechani
     face_down = bool(_FACE_DOWN.search(text))
     as_turned_up = bool(card_texts) and all(_AS_TURNED_UP.search(t) for t in card_texts)
     intervening_if = tuple(tuple(bool(_INTERVENING_IF.search(a)) for a in _abilities(t)) for t in card_texts)
+    becomes = tuple(tuple(bool(_BECOMES_TRIGGER.search(a)) for a in _abilities(t)) for t in card_texts)
     per_card = [frozenset(m.name for m in MECHANICS if m.oracle.search(t)) for t in card_texts]
     per_card = [c for c in per_card if c]
     possible = frozenset().union(*per_card) if per_card else frozenset()
     possible |= {_SUBSUMES[m] for m in possible if m in _SUBSUMES}
     if named or not per_card or any(c != per_card[0] for c in per_card):
-        return RulingMechanics(named, frozenset(), face_down, possible, as_turned_up, intervening_if)
+        return RulingMechanics(named, frozenset(), face_down, possible, as_turned_up, intervening_if, becomes)
     return RulingMechanics(named, per_card[0] | {_SUBSUMES[m] for m in per_card[0] if m in _SUBSUMES}, face_down,
-                           possible, as_turned_up, intervening_if)
+                           possible, as_turned_up, intervening_if, becomes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -677,6 +693,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         cues.setdefault("603.4", []).append('cue "its card\'s intervening-if ability won\'t trigger"')
         cue_score["603.4"] = max(cue_score.get("603.4", 0.0), 0.9)
         pointed.add("603.4")
+    if (no_trigger and no_trigger.re is _NO_TRIGGER and _ALREADY.search(text)
+            and mechanics.has_becomes_trigger(ordinal)):  # its cards' "Whenever ... becomes ..." ability
+        cues.setdefault("603.2e", []).append('cue "its card\'s becomes-trigger doesn\'t trigger on a state that holds"')
+        cue_score["603.2e"] = max(cue_score.get("603.2e", 0.0), 0.9)
+        pointed.add("603.2e")
     defined = _definition_of(text, rules.current)
     if defined is not None:
         cues.setdefault(defined, []).append('cue "the ruling opens by defining the mechanic"')
