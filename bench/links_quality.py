@@ -80,6 +80,7 @@ def evaluate(labels: list[dict[str, Any]], entries: list) -> dict[str, Any]:
         rows.append({**item, "split": split_of(item), "found": len(found), "got": got,
                      "note": entry.link_note if entry else "",
                      "right": bool(item["clauses"]) and bool(got) and got[0] in item["clauses"],
+                     "among": any(c in item["clauses"] for c in got),
                      "abstained": entry is not None and not got})
     out: dict[str, Any] = {"rows": rows, "splits": {}}
     for split in SPLITS:
@@ -90,7 +91,7 @@ def evaluate(labels: list[dict[str, Any]], entries: list) -> dict[str, Any]:
             by_cat[r["category"]]["n"] += 1
             by_cat[r["category"]]["right"] += r["right"]
         out["splits"][split] = {
-            "n": len(labelled), "right": sum(r["right"] for r in labelled),
+            "n": len(labelled), "right": sum(r["right"] for r in labelled), "among": sum(r["among"] for r in labelled),
             "abstained": sum(r["abstained"] for r in labelled),
             "not_found": sum(r["found"] != 1 for r in labelled),
             "none_n": len(none), "none_abstained": sum(r["abstained"] for r in none),
@@ -105,11 +106,12 @@ def markdown(result: dict[str, Any], with_overrides: dict[str, Any], labels_path
              "states the ruling). Reproduce: `python bench/links_quality.py`.",
              "Top-1 = the first link is one of the labelled clauses; an abstention (no confident link) counts "
              "as a miss. Automatic links only (no override file) unless said otherwise. Tuned on dev only.", "",
-             "| split | labelled | top-1 right | top-1 | abstained | with overrides | `[]` items: abstained |",
-             "|---|---|---|---|---|---|---|"]
+             "| split | labelled | top-1 right | top-1 | right clause among the links | abstained | with overrides "
+             "| `[]` items: abstained |",
+             "|---|---|---|---|---|---|---|---|"]
     for split, s in result["splits"].items():
         o = with_overrides["splits"][split]
-        lines.append(f"| {split} | {s['n']} | {s['right']} | {s['right'] / s['n']:.2f} | {s['abstained']} | "
+        lines.append(f"| {split} | {s['n']} | {s['right']} | {s['right'] / s['n']:.2f} | {s['among']} | {s['abstained']} | "
                      f"{o['right'] / o['n']:.2f} | {s['none_abstained']} of {s['none_n']} |")
     lines += ["", "Per category (right / labelled):", "", "| category | " + " | ".join(SPLITS) + " |",
               "|---|" + "---|" * len(SPLITS)]

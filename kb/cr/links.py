@@ -183,14 +183,16 @@ CUES: tuple[Cue, ...] = (
          "an Equipment that is a creature", 0.9),
     _cue(r"\b(?:multiple|several|two or more) (?:[\w-]+ )?abilities (?:trigger|have triggered)"
          r"|\bAPNAP\b|\bon(?:to)? the stack in any order\b", "603.3b", "the order of simultaneous triggers", 0.9),
-    _cue(r"\bmain phase (?:when|while|if) the stack is empty|\bany time you could cast a sorcery|\bsorcery speed\b",
+    _cue(r"\bmain phase (?:when|while|if) the stack is empty|\bany time you could cast a sorcery|\bsorcery speed\b"
+         r"|\b(?:normal|usual|applicable) timing (?:permissions?|restrictions?|rules?)\b",
          "117.1a 307.1", "when a spell may be cast", 0.9),
     _cue(r"\bcan't attack (?:the|that) turn (?:it|they) (?:enters?|comes?|are put|were put|was put|is put)"
          r"|\bsummoning sick|\bcontinuously since (?:your|their|its controller's) most recent turn", "302.6",
          "summoning sickness", 0.9),
     _cue(r"\b(?:only|isn't|is not|aren't|are not)\b[^.]*\bwhile (?:it's|it is|they're|they are) on the battlefield"
          r"|\bin (?:all )?other zones\b", "113.6", "abilities function only on the battlefield", 0.9),
-    _cue(r"\bgoes to the stack\b|\b(?:moves?|moved) (?:it |that card |the card )?(?:from [\w ]+ )?to the stack\b",
+    _cue(r"\bgoes to the stack\b|\b(?:moves?|moved) (?:it |that card |the card )?(?:from [\w ]+ )?to the stack\b"
+         r"|\bcast(?:s|ing)?\b[^.]*\b(?:leaves?|to leave) (?:the |your |their |its owner's )?(?:exile|graveyard|library)\b",
          "601.2a", "casting moves the card to the stack", 0.8),
     _cue(r"(?:empty library|(?:no|not enough|fewer) cards (?:left )?in (?:\w+ )?library)[^.]*\blose",
          "704.5b", "drawing from an empty library", 0.9),
@@ -261,16 +263,16 @@ class RulingMechanics:
     as_turned_up: bool = False  # one of its cards has an "As [this] is turned face up" ability (708.11)
     # per card, per ability (a line of its Oracle text, not a reminder): has it an intervening "if" (603.4)?
     intervening_if: tuple[tuple[bool, ...], ...] = ()
+    # ... is it a "becomes" trigger ("Whenever this creature becomes untapped", 603.2e)?
+    becomes: tuple[tuple[bool, ...], ...] = ()
 
     def has_intervening_if(self, ordinal: str | None) -> bool:
         """Each card's `ordinal` ability ("first", "last"; any ability when None) has an intervening "if"."""
-        if not self.intervening_if:
-            return False
-        if ordinal is None:
-            return all(any(card) for card in self.intervening_if)
-        at = _ORDINALS[ordinal.casefold()]
-        return all(len(card) > at if at >= 0 else bool(card) for card in self.intervening_if) \
-            and all(card[at] for card in self.intervening_if)
+        return _each_card_has(self.intervening_if, ordinal)
+
+    def has_becomes_trigger(self, ordinal: str | None) -> bool:
+        """Each card's `ordinal` ability triggers when something "becomes" something."""
+        return _each_card_has(self.becomes, ordinal)
 
     def bonus(self, clause: str) -> float:
         """What a clause gains (or loses) for being (or not being) this ruling's mechanic's."""
@@ -303,8 +305,29 @@ _AS_TURNED_UP = re.compile(r"(?:^|\n|\. )As [^.]{1,60}? is turned face up\b")
 _INTERVENING_IF = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever|At)\b[^,.\n]*, if\b")
 # "the ability won't trigger at all", "The last ability triggers only if ...": which of the card's abilities
 _NO_TRIGGER = re.compile(r"\b(?:(first|second|third|last) )?(?:[\w-]+ )?abilit(?:y|ies) "
-                         r"(?:(?:won't|doesn't|will not|does not|wouldn't|didn't) trigger|triggers? only if)\b", re.I)
+                         r"(?:(?:won't|doesn't|don't|will not|does not|do not|wouldn't|didn't) trigger|triggers? only if)\b",
+                         re.I)
+# "Inspired — Whenever this creature becomes untapped, ...": a ruling that it doesn't trigger as the creature enters
+# (or while the state already holds) applies 603.2e ("becomes" triggers only when the event happens)
+_BECOMES_TRIGGER = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever)\b[^,.\n]*\bbecomes?\b")
+_ALREADY = re.compile(r"\benters?\b|\bentering\b|\balready\b|\bput onto the battlefield\b", re.I)
+# "... when the ability begins to resolve, that ability won't do anything": the condition checked again on
+# resolution (603.4 "If the condition isn't true at that time, the ability ... does nothing"), in one sentence
+_NO_EFFECT = re.compile(r"[^.]*\bresolv[^.]*\b(?:(first|second|third|last) )?(?:[\w-]+ )?abilit(?:y|ies) "
+                        r"(?:won't|doesn't|will not|does not) do anything\b"
+                        r"|\b(?:(first|second|third|last) )?(?:[\w-]+ )?abilit(?:y|ies) (?:won't|doesn't|will not|does not) "
+                        r"do anything\b[^.]*\bresolv", re.I)
 _ORDINALS = {"first": 0, "second": 1, "third": 2, "last": -1}
+
+
+def _each_card_has(flags: tuple[tuple[bool, ...], ...], ordinal: str | None) -> bool:
+    """Each card's `ordinal` ability ("first", "last"; any ability when None) is flagged."""
+    if not flags:
+        return False
+    if ordinal is None:
+        return all(any(card) for card in flags)
+    at = _ORDINALS[ordinal.casefold()]
+    return all(len(card) > at if at >= 0 else bool(card) for card in flags) and all(card[at] for card in flags)
 
 
 def _abilities(card_text: str) -> list[str]:
@@ -316,6 +339,7 @@ _TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
 _DEFINES = re.compile(r"\W*(?:to |an? )?(" + "|".join(m.name for m in MECHANICS) + r")\b(?: (?:a|an|one|the) [\w-]+)?"
                       r"(?: abilit(?:y|ies))?(?:,| is | lets | means )", re.I)
 DEFINITION_WEIGHT = 0.7
+MECHANIC_DEFAULT = 0.25  # the named keyword action's definition when no cue points at another of its rules
 
 
 def _definition_of(text: str, version: RulesVersion) -> str | None:
@@ -335,14 +359,15 @@ def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechani
     face_down = bool(_FACE_DOWN.search(text))
     as_turned_up = bool(card_texts) and all(_AS_TURNED_UP.search(t) for t in card_texts)
     intervening_if = tuple(tuple(bool(_INTERVENING_IF.search(a)) for a in _abilities(t)) for t in card_texts)
+    becomes = tuple(tuple(bool(_BECOMES_TRIGGER.search(a)) for a in _abilities(t)) for t in card_texts)
     per_card = [frozenset(m.name for m in MECHANICS if m.oracle.search(t)) for t in card_texts]
     per_card = [c for c in per_card if c]
     possible = frozenset().union(*per_card) if per_card else frozenset()
     possible |= {_SUBSUMES[m] for m in possible if m in _SUBSUMES}
     if named or not per_card or any(c != per_card[0] for c in per_card):
-        return RulingMechanics(named, frozenset(), face_down, possible, as_turned_up, intervening_if)
+        return RulingMechanics(named, frozenset(), face_down, possible, as_turned_up, intervening_if, becomes)
     return RulingMechanics(named, per_card[0] | {_SUBSUMES[m] for m in per_card[0] if m in _SUBSUMES}, face_down,
-                           possible, as_turned_up, intervening_if)
+                           possible, as_turned_up, intervening_if, becomes)
 
 
 # --------------------------------------------------------------------------------------------
@@ -369,6 +394,12 @@ class _Index:
             self.trigrams.append(grams)
             df.update(grams)
         self.rare = {g for g, c in df.items() if c <= 5}
+        # the phrases a ruling may restate in its own person ("you have priority" for "they have priority")
+        self.paraphrase: dict[tuple[str, ...], list[int]] = {}
+        for i, toks in enumerate(clause_tokens):
+            for g in _phrases(toks):
+                self.paraphrase.setdefault(g, []).append(i)
+        self.paraphrase = {g: ids for g, ids in self.paraphrase.items() if len(ids) <= PARAPHRASE_DF}
         self._expanded: dict[tuple[str, ...], list[tuple[int, str]]] = {}
         self.position = {n: i for i, n in enumerate(self.numbers)}
         self.by_section: dict[str, list[str]] = {}
@@ -574,6 +605,25 @@ def _content(text: str) -> list[str]:
     return [rule_stem(t) for t in rule_tokens(text) if t not in RULE_STOPWORDS and not t.isdigit()]
 
 
+PARAPHRASE_N = 4  # words of a phrase (after `_PERSON`)
+PARAPHRASE_DF = 3  # a phrase said by more clauses than this is the CR's common wording
+PARAPHRASE_WEIGHT = 0.05  # per rare phrase a ruling shares with a clause, up to three
+# the CR says "a player ... they", a ruling "you": one person; articles and "can"/"may" differ freely
+_PERSON = {"you": "P", "they": "P", "he": "P", "she": "P", "player": "P", "your": "P's", "their": "P's", "his": "P's",
+           "her": "P's", "you're": "P're", "they're": "P're", "you'll": "P'll", "they'll": "P'll", "can": "may",
+           "a": "", "an": "", "the": ""}
+_PHRASE_FILLER = RULE_STOPWORDS | {"P", "P's", "P're", "P'll"}
+
+
+def _phrases(toks: Sequence[str]) -> set[tuple[str, ...]]:
+    """The word sequences of a text that may be a restated rule: `PARAPHRASE_N` words, person and articles
+    folded, words stemmed, at least two of them content words."""
+    words = [w for w in (_PERSON.get(t, t) for t in toks) if w]
+    words = [w if w in _PHRASE_FILLER else rule_stem(w) for w in words]
+    grams = zip(*(words[i:] for i in range(PARAPHRASE_N)))
+    return {g for g in grams if sum(w not in _PHRASE_FILLER for w in g) >= 2}
+
+
 def _trigrams(toks: Sequence[str]) -> set[tuple[str, str, str]]:
     return {(a, b, c) for a, b, c in zip(toks, toks[1:], toks[2:]) if not {a, b, c} <= RULE_STOPWORDS}
 
@@ -636,10 +686,18 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
         pointed.add("708.11")
     no_trigger = _NO_TRIGGER.search(text)
-    if no_trigger and mechanics.has_intervening_if(no_trigger.group(1)):  # its cards' "When ..., if ..." ability
+    ordinal = no_trigger.group(1) if no_trigger else None
+    if no_trigger is None and (no_effect := _NO_EFFECT.search(text)) is not None:
+        no_trigger, ordinal = no_effect, no_effect.group(1) or no_effect.group(2)
+    if no_trigger and mechanics.has_intervening_if(ordinal):  # its cards' "When ..., if ..." ability
         cues.setdefault("603.4", []).append('cue "its card\'s intervening-if ability won\'t trigger"')
         cue_score["603.4"] = max(cue_score.get("603.4", 0.0), 0.9)
         pointed.add("603.4")
+    if (no_trigger and no_trigger.re is _NO_TRIGGER and _ALREADY.search(text)
+            and mechanics.has_becomes_trigger(ordinal)):  # its cards' "Whenever ... becomes ..." ability
+        cues.setdefault("603.2e", []).append('cue "its card\'s becomes-trigger doesn\'t trigger on a state that holds"')
+        cue_score["603.2e"] = max(cue_score.get("603.2e", 0.0), 0.9)
+        pointed.add("603.2e")
     defined = _definition_of(text, rules.current)
     if defined is not None:
         cues.setdefault(defined, []).append('cue "the ruling opens by defining the mechanic"')
@@ -670,6 +728,12 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                     pointed.add(clause)
                 cues.setdefault(clause, []).append(f'cue "{cue.label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
                 cue_score[clause] = max(cue_score.get(clause, 0.0), cue.weight / (1 + 0.5 * rank))
+    # a ruling that says a keyword action ("manifest cards", "cloak the top card") and nothing a cue reads about
+    # one of its rules is about doing it: the action's definition leads its clauses that merely share words with
+    # the ruling. (A keyword ability's rulings are about one of its rules: casting, turning face up ...)
+    named_mechanics = [m for m in MECHANICS if m.name in specific and m.section.startswith("701.")]
+    default = {} if any(m.owns(c) for m in named_mechanics for c in cues) else {
+        m.section + "a": MECHANIC_DEFAULT for m in named_mechanics if m.section + "a" in rules.current.clauses}
     if slotted and not mechanics.face_down:  # a face-down cue ("2/2 creature") makes the cards' mechanic the subject
         mechanics = dataclasses.replace(mechanics, face_down=True)
 
@@ -691,6 +755,15 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             if said & index.words[i] & index.rare_words:
                 rare[number] = sorted(said & index.words[i] & index.rare_words)
 
+    restated: dict[str, int] = {}  # clauses the ruling restates: rare phrases they share
+    if raw is not None:
+        for g in _phrases(rule_tokens(text)):
+            for i in index.paraphrase.get(g, ()):
+                restated[index.numbers[i]] = restated.get(index.numbers[i], 0) + 1
+        restated = {n: k for n, k in restated.items() if k >= 3}  # a shared run of 6 words or more
+        for number in restated:
+            lexical.setdefault(number, float(raw[index.position[number]]) / top if top > 0 else 0.0)
+
     out: list[Candidate] = []
     for number in set(lexical) | set(cues):
         mechanic = mechanics.bonus(number)
@@ -705,8 +778,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             continue
         score = 0.5 * lexical.get(number, 0.0)
         score += 0.1 * min(len(shared.get(number, ())), 3) / 3
-        score += cue_score.get(number, 0.0)
+        score += PARAPHRASE_WEIGHT * min(restated.get(number, 0), 3)
+        score += cue_score.get(number, 0.0) + default.get(number, 0.0)
         evidence: list[str] = list(cues.get(number, ()))
+        if number in default:
+            evidence.append("the definition of the mechanic the ruling names")
         if face_down and number.startswith(_FACE_DOWN_RULES):
             score += SECTION_BONUS
             evidence.append("face-down rules")
@@ -721,6 +797,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             evidence.append(f"keyword \"{' '.join(sorted(keyword))}\"")
         elif example and keyword:
             evidence.append(f"{_AN_EXAMPLE} \"{' '.join(sorted(keyword))}\"")
+        if restated.get(number):
+            evidence.append(f"restates it ({restated[number]} rare phrases)")
         if shared.get(number):
             evidence.append("shared phrases: " + "; ".join(f'"{p}"' for p in shared[number][:3]))
         if rare.get(number):
@@ -908,7 +986,7 @@ def _is_confident(candidate: Candidate, phrases: bool = True) -> bool:
     a BM25 score alone (common words) is no evidence for a card-specific ruling."""
     evidence = candidate.evidence
     return any(k in evidence for k in ("cue ", "mechanic", "face-down rules", "keyword ")) \
-        or phrases and ("shared phrases" in evidence or "rare words" in evidence)
+        or phrases and ("shared phrases" in evidence or "rare words" in evidence or "restates it" in evidence)
 
 
 def _merge(found: list[Candidate], extra: dict[str, Candidate]) -> list[Candidate]:
