@@ -196,9 +196,9 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
                            lexicon: Lexicon) -> list[Entry]:
     """`deduplicate`, with the word alignments of the last build taken from the disk cache: after
     adding one page, difflib runs only on the pairs of wordings that page brings."""
-    from kb.ingest import dedup
-
     from kb import normalize, terminology
+    from kb.cr.load import cache_inputs
+    from kb.ingest import dedup
 
     inputs = module_files(dedup)  # the alignment is difflib's over words; only dedup's code decides them
     similarity = Similarities(load_table("similarity", inputs))
@@ -208,10 +208,18 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     known: dict[str, Any] = load_table("terms", words)
     lexicon.learn_folds(known.get("folds", {}))
     corpus.terminology.learn(known.get("found", {}))
+    # Signatures: of the text, the terminology, the CR's keywords and the card names (which
+    # `Lexicon.learn_signatures` compares itself).
+    meaning = sorted({*words, *cache_inputs(corpus.folder)})
+    learned: dict[str, Any] = load_table("signatures", meaning)
+    lexicon.learn_signatures(learned)
     entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
                           similarity=similarity)
     if len(similarity.table) != asked or len(similarity.used) != asked:
         save_table("similarity", inputs, similarity.kept())
+    signatures = lexicon.signature_table(r.text for r in records)
+    if signatures != learned:
+        save_table("signatures", meaning, signatures)
     texts = {r.text for r in records} | {match_key(r.text) for r in records}
     now = {"folds": lexicon.fold_table(texts), "found": corpus.terminology.found_table(texts)}
     if now != known:

@@ -151,3 +151,59 @@ def test_the_found_table_of_a_terminology_equal_to_another_one() -> None:
     first.obsolete_in(text, Lang.EN)
     second.obsolete_in(text, Lang.EN)
     assert second.found_table({text}) == {(text, Lang.EN): (0,)}
+
+
+def _lexicon(cards: list[str]) -> dedup.Lexicon:
+    from kb.cards import CardNames
+
+    names = CardNames()
+    for card in cards:
+        names.add(card, Lang.EN, card)
+    return dedup.Lexicon(keywords=("morph",), names=names)
+
+
+MORPH = "Turning Sagu Archer face up with morph is a special action."
+PLAIN = "A face-down creature is a 2/2 creature."
+
+
+def test_a_remembered_signature_is_what_dedup_uses() -> None:
+    first = _lexicon(["Sagu Archer"])
+    assert ("card", "Sagu Archer") in first.signature(MORPH)
+    table = first.signature_table([MORPH, PLAIN])
+    poisoned = dict(table, signatures={t: (frozenset({("card", "Poison")}), key)
+                                       for t, (_, key) in table["signatures"].items()})
+    second = _lexicon(["Sagu Archer"])
+    second.learn_signatures(poisoned)
+    assert second.signature(MORPH) == frozenset({("card", "Poison")})
+
+
+def test_signatures_are_read_again_only_where_a_changed_card_name_may_be() -> None:
+    """A new card ("Archer Shrine", its first word in MORPH) makes MORPH's signature be computed
+    again; PLAIN, where no new name can start, keeps its remembered one."""
+    first = _lexicon(["Sagu Archer"])
+    first.signature(MORPH), first.signature(PLAIN)
+    table = first.signature_table([MORPH, PLAIN])
+    marked = dict(table, signatures={t: (sig | {("mark", "kept")}, key) for t, (sig, key) in table["signatures"].items()})
+    later = _lexicon(["Sagu Archer", "Archer Shrine", "Zombie Cutthroat"])
+    later.learn_signatures(marked)
+    assert ("mark", "kept") in later.signature(PLAIN)
+    assert ("mark", "kept") not in later.signature(MORPH)
+    gone = _lexicon([])  # a removed name counts as changed too
+    gone.learn_signatures(marked)
+    assert ("card", "Sagu Archer") not in gone.signature(MORPH)
+
+
+def test_signatures_of_other_keywords_are_not_taken() -> None:
+    first = _lexicon(["Sagu Archer"])
+    first.signature(PLAIN)
+    table = first.signature_table([PLAIN])
+    other = dedup.Lexicon(keywords=("megamorph",), names=first.names)
+    other.learn_signatures(dict(table, signatures={PLAIN: (frozenset({("mark", "x")}), "")}))
+    assert ("mark", "x") not in other.signature(PLAIN)
+
+
+def test_a_card_added_after_a_signature_was_read_is_found_in_it() -> None:
+    lexicon = _lexicon([])
+    assert not any(kind == "card" for kind, _ in lexicon.signature(MORPH))
+    lexicon.add_cards(["Sagu Archer"])
+    assert ("card", "Sagu Archer") in lexicon.signature(MORPH)

@@ -232,6 +232,9 @@ class Lexicon:
         self._concepts = ConceptFinder(self.glossary)
         self._heads = {c.id: c.terms[Lang.EN][0].lower() for c in concepts if c.terms.get(Lang.EN)}
         self._folded: dict[str, str] = {}  # text -> `fold(text)`: dedup folds each wording several times
+        # text -> (signature, the match key the card names were found in)
+        self._signatures: dict[str, tuple[frozenset[tuple[str, str]], str]] = {}
+        self._learned: Mapping[str, Any] | None = None
 
     def add_cards(self, english_names: Iterable[str]) -> None:
         """Card names the records carry but the names table may lack (a judge's own files)."""
@@ -239,13 +242,45 @@ class Lexicon:
         new -= set(self.names.names if self.names else ())
         if new:
             self._extra_cards |= new
+            before = self._name_phrases
             self._cards = self._name_finder()
+            firsts = {toks[0] for toks, _ in before ^ self._name_phrases if toks}
+            self._signatures = {t: found for t, found in self._signatures.items()
+                                if not any(first in found[1] for first in firsts)}
 
     def _name_finder(self) -> _PhraseFinder:
         known = list(self.names.every_name()) if self.names else []
-        return _PhraseFinder([(_name_tokens(local), english) for english, local in known]
-                             + [(_name_tokens(n), n) for n in sorted(self._extra_cards)],
-                             inflect=True, endings=_NAME_ENDINGS)
+        phrases = ([(_name_tokens(local), english) for english, local in known]
+                   + [(_name_tokens(n), n) for n in sorted(self._extra_cards)])
+        self._name_phrases = frozenset(phrases)
+        return _PhraseFinder(phrases, inflect=True, endings=_NAME_ENDINGS)
+
+    def signature_table(self, texts: Iterable[str]) -> dict[str, Any]:
+        """The signatures of these texts this lexicon has computed, with the card names it read
+        them with: a later build gives the table back to `learn_signatures` (the disk cache)."""
+        return {"names": self._name_phrases, "keywords": tuple(self.keywords),
+                "signatures": {t: self._signatures[t] for t in texts if t in self._signatures}}
+
+    def learn_signatures(self, table: Mapping[str, Any]) -> None:
+        """Take the signatures of an earlier `signature_table` made with the same keywords and
+        terminology. Card names may differ (a new page brings its card): they are compared when
+        the first signature is asked for, after `add_cards`."""
+        self._learned = table
+
+    def _take_learned(self) -> None:
+        """Keep the learned signatures the card-name change cannot touch. The name finder looks
+        phrases up by their first word, so a text none of whose words is the first word of an
+        added or removed name phrase finds the same cards as before (checked on the text's match
+        key as a substring: a word is one, so nothing that changed is kept)."""
+        table, self._learned = self._learned or {}, None
+        signatures, names = table.get("signatures"), table.get("names")
+        if not isinstance(signatures, dict) or not isinstance(names, frozenset) \
+                or table.get("keywords") != tuple(self.keywords):
+            return
+        firsts = {toks[0] for toks, _ in names ^ self._name_phrases if toks}
+        for text, (sig, key) in signatures.items():
+            if not any(first in key for first in firsts):
+                self._signatures.setdefault(text, (sig, key))
 
     def fold_table(self, texts: Iterable[str]) -> dict[str, str | None]:
         """`fold` of these texts as far as this lexicon has folded them (None: unchanged), a table
@@ -277,16 +312,25 @@ class Lexicon:
 
     def signature(self, text: str) -> frozenset[tuple[str, str]]:
         """The rules-meaning tokens of an English wording (folded first)."""
+        if self._learned is not None:
+            self._take_learned()
+        found = self._signatures.get(text)
+        if found is None:
+            found = self._signatures[text] = self._signature(text)
+        return found[0]
+
+    def _signature(self, text: str) -> tuple[frozenset[tuple[str, str]], str]:
         folded = normalize_text(self.fold(text)).lower()
         toks = _MEANING_TOKEN.findall(folded)
         sig: set[tuple[str, str]] = {("mana", t) for t in toks if t.startswith("{")}
-        plain = match_key(folded).split()
+        key = match_key(folded)
+        plain = key.split()
         sig |= {("keyword", k) for k in self._keywords.find(plain)}
-        sig |= {("card", c) for c in self.cards_in(folded)}
+        sig |= {("card", c) for c in self._cards.find(plain)}
         sig |= {("number", t) for t in plain if t.isdigit() or t in NUMBER_WORDS}
         sig |= {("quantifier", t) for t in plain if t in QUANTIFIERS}
         sig.add(("negations", str(sum(t in NEGATIONS for t in toks))))
-        return frozenset(sig)
+        return frozenset(sig), key
 
     def evidence(self, text: str, lang: Lang = Lang.EN) -> Evidence:
         """Language-neutral evidence of a wording in `lang` (see `Evidence`)."""
