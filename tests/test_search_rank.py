@@ -338,3 +338,31 @@ def test_a_question_that_names_a_card_puts_another_cards_ruling_after_that_cards
     general = _card_searcher(tmp_path / "c", entries).search("Can I use my basic Plains drop on an exiled basic Plains?",
                                                              limit=3)
     assert general[0].entry.id == "r-mist-land"
+
+
+# A question asked at the table that names a card asks about that card: its own rulings get a
+# bonus (`card_asked`) large enough that a general ruling sharing more of the question's words
+# (filed under other cards) does not come first; a story names cards in passing and keeps `card`.
+GENERAL_LOOK = _ruling("r-general-look", "Only the player who exiled a card face down may look at it, and may cast "
+                       "it only if an effect lets them.", ("Thief of Sanity", "Ixidron", "Lightform", "Cloudform",
+                                                            "Rageform"))
+LOOK_QUESTION = "Can I look at the card Gonti exiled face down and cast it?"
+
+
+def test_a_table_question_that_names_a_card_gets_that_cards_ruling_first(tmp_path: Path) -> None:
+    entries = ONE_CARD + [GENERAL_LOOK]
+    small = _card_searcher(tmp_path / "a", entries, card_asked=0.02).search(LOOK_QUESTION, limit=3)
+    assert small[0].entry.id == "r-general-look"  # it shares more words with the question
+    hits = _card_searcher(tmp_path / "b", entries).search(LOOK_QUESTION, limit=3)
+    assert hits[0].entry.id == "r-gonti-look"
+
+
+def test_a_story_that_names_a_card_keeps_the_small_card_bonus(tmp_path: Path) -> None:
+    story = ("We were playing a long game last night with four players and a lot of creatures on the table. "
+             "My opponent had cast a big spell and I answered it, then on my turn I attacked with everything. "
+             + LOOK_QUESTION)
+    entries = ONE_CARD + [GENERAL_LOOK]
+    hits = _card_searcher(tmp_path / "a", entries).search(story, limit=3)
+    same = _card_searcher(tmp_path / "b", entries, card_asked=0.02).search(story, limit=3)
+    assert [h.entry.id for h in hits] == [h.entry.id for h in same]
+    assert hits[0].score == pytest.approx(same[0].score)
