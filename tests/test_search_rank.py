@@ -118,6 +118,13 @@ def test_a_rule_question_is_answered_with_the_clause(tmp_path: Path) -> None:
     # a judge's report: "Spielfeld" (the colloquial word) found nothing, "Schlachtfeld" the ruling
     ("Was passiert, wenn eine verdeckte Kreatur das Spielfeld verlässt?", "leaves_the_battlefield"),
     ("¿Qué pasa si la criatura boca abajo sale del campo?", "leaves_the_battlefield"),
+    # everyday German/Spanish words that met no English ruling (search7)
+    ("Wenn ich die Kreatur opfere", "sacrifice"),
+    ("Si sacrifico la criatura", "sacrifice"),
+    ("ein Zauber, der zweimal dieselbe Kreatur als Ziel hat", "multiple_times"),
+    ("un hechizo que hace objetivo dos veces a la misma criatura", "multiple_times"),
+    ("Le robo una criatura al rival", "gain_control"),
+    ("Er hat meine Kreatur geklaut", "gain_control"),
 ])
 def test_players_words_reach_the_glossary_concept(words: str, concept: str) -> None:
     assert concept in {c.id for c in CORPUS.glossary.concepts_in(words)}
