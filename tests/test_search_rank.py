@@ -337,9 +337,10 @@ def test_a_question_that_names_a_card_puts_another_cards_ruling_after_that_cards
                     "drop left this turn.", ("Primordial Mist",))
     question = "The card Gonti took is a basic Plains. Can I use my basic Plains drop on it?"
     entries = ONE_CARD + [other]
-    without = _card_searcher(tmp_path / "a", entries, named_other=1.0).search(question, limit=3)
+    # the small card bonus, so the discount alone is seen (card_asked does the same on its own)
+    without = _card_searcher(tmp_path / "a", entries, named_other=1.0, card_asked=0.02).search(question, limit=3)
     assert without[0].entry.id == "r-mist-land"  # it says "basic Plains" twice
-    hits = _card_searcher(tmp_path / "b", entries).search(question, limit=3)
+    hits = _card_searcher(tmp_path / "b", entries, card_asked=0.02).search(question, limit=3)
     assert hits[0].entry.id == "r-gonti-land"
     # a question that names no card: no such discount
     general = _card_searcher(tmp_path / "c", entries).search("Can I use my basic Plains drop on an exiled basic Plains?",
