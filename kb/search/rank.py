@@ -50,7 +50,7 @@ class Weights:
     # about that card; a story names the cards of its game in passing. So a question that is not a
     # story gives the named cards' entries this larger bonus, enough that a general ruling sharing
     # more of its words does not come first. Dev (judge + fresh, 135): top-1 104 -> 106, top-3
-    # 0.96/0.83 -> 0.98/0.88; plateau 0.06-1.0 (0.04: -2); the public real questions' dev lost one
+    # 0.96/0.83 -> 0.98/0.88; plateau 0.06-1.0 (0.04: no gain); the public real questions' dev lost one
     # at top-3 (real-en-31, rank 3 -> 6) at every value from 0.04, none at top-1.
     card_asked: float = 0.1
     expansion: float = 1.0  # BM25 weight of the concepts' English head terms (question's words: 1)
