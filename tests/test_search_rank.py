@@ -374,26 +374,3 @@ def test_a_story_that_names_a_card_keeps_the_small_card_bonus(tmp_path: Path) ->
     same = _card_searcher(tmp_path / "b", entries, card_asked=0.02).search(story, limit=3)
     assert [h.entry.id for h in hits] == [h.entry.id for h in same]
     assert hits[0].score == pytest.approx(same[0].score)
-
-
-# A question that names no card asks about the mechanic: a ruling filed under one card is about that
-# card even when its text does not say the card's name, so it is discounted (`card_ruling`) like one
-# that does (`other_card`); a ruling printed under several cards is a general one and is not.
-ONE_CARD_QUIET = [
-    _ruling("r-quiet", "You may look at the face-down creatures it exiled at any time, and so may no other player.",
-            ("Keeper of the Lens",)),
-    _ruling("r-general-2", "Only the controller of a face-down creature may look at it.", ("Lightform", "Ixidron")),
-] + [_entry(i, t) for i, t in SETTING]
-
-
-def test_a_general_question_gets_the_general_ruling_before_a_quiet_card_ruling(tmp_path: Path) -> None:
-    from kb.search.rank import Weights
-
-    def first(path: Path, **weights: object) -> str:
-        build_index(ONE_CARD_QUIET, path / "index", FakeEmbedder(), cards=_cards(ONE_CARD_QUIET), corpus=CORPUS)
-        searcher = Searcher.load(path / "index", ONE_CARD_QUIET, query_embedder=FakeEmbedder(),
-                                 weights=dataclasses.replace(Weights(), **weights))
-        return searcher.search("May I look at the face-down creatures at any time?", limit=3)[0].entry.id
-
-    assert first(tmp_path / "a", card_ruling=1.0) == "r-quiet"  # it shares more words with the question
-    assert first(tmp_path / "b") == "r-general-2"

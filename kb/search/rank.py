@@ -74,12 +74,6 @@ class Weights:
     # about that card; a question that names none of its cards asks about the mechanic, which the
     # general rulings (printed under many cards, naming none) and the CR answer. Dev plateau 0.5-0.9.
     other_card: float = 0.7  # multiplier of such a ruling's fused score
-    # The same prior for a ruling filed under one card whose text does not say the card's name ("The
-    # cards exiled this way ..."): it is about that card, and a question that names no card is not.
-    # Its fused score is multiplied by this. Dev (judge + fresh, 135) top-1 107 -> 109, top-3 judge
-    # 0.98, fresh 0.88 -> 0.86; 0.6 = 0.7; the public real questions' dev top-1 0.33 -> 0.36. (Rulings
-    # under 2-3 cards too: 111, but a ruling printed under two cards is often a general one.)
-    card_ruling: float = 0.7
     # Second stage: the question's words and concepts weighed by how rare they are among the first
     # stage's best `local_k` entries. On a corpus about one topic (face-down rulings) the setting
     # words (face down, turn face up, manifest) are in nearly every candidate and decide nothing;
@@ -447,10 +441,6 @@ class Searcher:
             n_cards = np.diff(self.table.card_ptr)
             another = (n_cards > 0) & (n_cards <= w.within_cards) & ~of_named & ~self._is_rule
             fused = np.where(another, fused * w.named_other, fused)
-        if not named and w.card_ruling != 1.0:
-            n_cards = np.diff(self.table.card_ptr)
-            one_card = (n_cards == 1) & ~self._is_rule & ~self.table.names_card
-            fused = np.where(one_card, fused * w.card_ruling, fused)
         if w.other_card != 1.0:  # last, so the second stage's bonus is discounted with the rest
             fused = np.where(self.table.names_card & ~of_named, fused * w.other_card, fused)
         return fused
