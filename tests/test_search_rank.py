@@ -120,6 +120,13 @@ def test_a_rule_question_is_answered_with_the_clause(tmp_path: Path) -> None:
     # a judge's report: "Spielfeld" (the colloquial word) found nothing, "Schlachtfeld" the ruling
     ("Was passiert, wenn eine verdeckte Kreatur das Spielfeld verlässt?", "leaves_the_battlefield"),
     ("¿Qué pasa si la criatura boca abajo sale del campo?", "leaves_the_battlefield"),
+    # everyday German/Spanish words that met no English ruling (search7)
+    ("Wenn ich die Kreatur opfere", "sacrifice"),
+    ("Si sacrifico la criatura", "sacrifice"),
+    ("ein Zauber, der zweimal dieselbe Kreatur als Ziel hat", "multiple_times"),
+    ("un hechizo que hace objetivo dos veces a la misma criatura", "multiple_times"),
+    ("Le robo una criatura al rival", "gain_control"),
+    ("Er hat meine Kreatur geklaut", "gain_control"),
 ])
 def test_players_words_reach_the_glossary_concept(words: str, concept: str) -> None:
     assert concept in {c.id for c in CORPUS.glossary.concepts_in(words)}
@@ -332,9 +339,10 @@ def test_a_question_that_names_a_card_puts_another_cards_ruling_after_that_cards
                     "drop left this turn.", ("Primordial Mist",))
     question = "The card Gonti took is a basic Plains. Can I use my basic Plains drop on it?"
     entries = ONE_CARD + [other]
-    without = _card_searcher(tmp_path / "a", entries, named_other=1.0).search(question, limit=3)
+    # the small card bonus, so the discount alone is seen (card_asked does the same on its own)
+    without = _card_searcher(tmp_path / "a", entries, named_other=1.0, card_asked=0.02).search(question, limit=3)
     assert without[0].entry.id == "r-mist-land"  # it says "basic Plains" twice
-    hits = _card_searcher(tmp_path / "b", entries).search(question, limit=3)
+    hits = _card_searcher(tmp_path / "b", entries, card_asked=0.02).search(question, limit=3)
     assert hits[0].entry.id == "r-gonti-land"
     # a question that names no card: no such discount
     general = _card_searcher(tmp_path / "c", entries).search("Can I use my basic Plains drop on an exiled basic Plains?",
@@ -348,3 +356,31 @@ def test_names_whole_says_what_the_whole_word_regex_says(text: str, name: str) -
     from kb.search.index import names_whole
 
     assert names_whole(text, name) == bool(re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text))
+
+
+# A question asked at the table that names a card asks about that card: its own rulings get a
+# bonus (`card_asked`) large enough that a general ruling sharing more of the question's words
+# (filed under other cards) does not come first; a story names cards in passing and keeps `card`.
+GENERAL_LOOK = _ruling("r-general-look", "Only the player who exiled a card face down may look at it, and may cast "
+                       "it only if an effect lets them.", ("Thief of Sanity", "Ixidron", "Lightform", "Cloudform",
+                                                            "Rageform"))
+LOOK_QUESTION = "Can I look at the card Gonti exiled face down and cast it?"
+
+
+def test_a_table_question_that_names_a_card_gets_that_cards_ruling_first(tmp_path: Path) -> None:
+    entries = ONE_CARD + [GENERAL_LOOK]
+    small = _card_searcher(tmp_path / "a", entries, card_asked=0.02).search(LOOK_QUESTION, limit=3)
+    assert small[0].entry.id == "r-general-look"  # it shares more words with the question
+    hits = _card_searcher(tmp_path / "b", entries).search(LOOK_QUESTION, limit=3)
+    assert hits[0].entry.id == "r-gonti-look"
+
+
+def test_a_story_that_names_a_card_keeps_the_small_card_bonus(tmp_path: Path) -> None:
+    story = ("We were playing a long game last night with four players and a lot of creatures on the table. "
+             "My opponent had cast a big spell and I answered it, then on my turn I attacked with everything. "
+             + LOOK_QUESTION)
+    entries = ONE_CARD + [GENERAL_LOOK]
+    hits = _card_searcher(tmp_path / "a", entries).search(story, limit=3)
+    same = _card_searcher(tmp_path / "b", entries, card_asked=0.02).search(story, limit=3)
+    assert [h.entry.id for h in hits] == [h.entry.id for h in same]
+    assert hits[0].score == pytest.approx(same[0].score)
