@@ -1,0 +1,65 @@
+"""What a judge trying the CLI for the first time with real pages noticed (tryout7): each test pins
+one defect found that way."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+# A card page as a card-shop site shows it (magiccollectiontrader.fr, German card, English rulings):
+# no date on any ruling.
+UNDATED_PAGE = """Entlarvung des Schuldigen
+
+Spontanzauber
+
+Rulings
+
+If a face-down spell leaves the stack and goes to any zone other than the battlefield (if it was countered, for example), you must reveal it. Similarly, if a face-down permanent leaves the battlefield, you must reveal it.
+
+At any time, you can look at a face-down spell or permanent you control. You can't look at face-down permanents or spells you don't control unless an effect instructs or allows you to do so.
+"""
+
+
+@pytest.fixture(autouse=True)
+def fake_build_embedder(monkeypatch, small_corpus, kb_home):
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+
+
+def _stats() -> dict:
+    result = runner.invoke(app, ["stats", "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_a_forced_format_is_the_one_the_build_parses_the_file_with(tmp_path):
+    page = tmp_path / "unmask.txt"
+    page.write_text(UNDATED_PAGE)
+    before = _stats()["parsed"]
+    result = runner.invoke(app, ["ingest", str(page), "--format", "search-page", "--json"])
+    report = json.loads(result.stdout)
+    # the units `kb sources` credits the file with are in the KB, not only in the ingest report
+    assert report["parsed"] > before, report
+    sources = json.loads(runner.invoke(app, ["sources", "--json"]).stdout)
+    assert [s["format"] for s in sources] == ["search-page"]
+    assert report["parsed"] - before == sources[0]["units"]
+    # and a later rebuild (`kb ingest` alone) parses it the same way
+    runner.invoke(app, ["ingest"])
+    assert _stats()["parsed"] == report["parsed"]
+
+
+def test_ingesting_the_same_file_again_with_another_format_applies_it(tmp_path):
+    page = tmp_path / "unmask.txt"
+    page.write_text(UNDATED_PAGE.replace("Rulings\n", "Rulings\n2/2/2024\n"))
+    first = runner.invoke(app, ["ingest", str(page), "--json"])
+    assert json.loads(first.stdout)["added"], first.output  # detected as a card page: one dated ruling
+    result = runner.invoke(app, ["ingest", str(page), "--format", "search-page", "--json"])
+    assert "replaced" in result.stdout and json.loads(result.stdout)["replaced"], result.output
+    sources = json.loads(runner.invoke(app, ["sources", "--json"]).stdout)
+    assert [s["format"] for s in sources] == ["search-page"]
