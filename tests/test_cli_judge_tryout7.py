@@ -63,3 +63,13 @@ def test_ingesting_the_same_file_again_with_another_format_applies_it(tmp_path):
     assert "replaced" in result.stdout and json.loads(result.stdout)["replaced"], result.output
     sources = json.loads(runner.invoke(app, ["sources", "--json"]).stdout)
     assert [s["format"] for s in sources] == ["search-page"]
+
+
+def test_a_card_page_without_any_date_says_so_not_text_before_the_first_date_line(tmp_path):
+    page = tmp_path / "unmask.txt"
+    page.write_text(UNDATED_PAGE)
+    result = runner.invoke(app, ["ingest", str(page)])
+    assert result.exit_code == 1
+    message = " ".join(result.output.split())
+    assert "no ruling on this page has a date" in message and "--format search-page" in message
+    assert "before the first date line" not in message  # there is no date line to be before

@@ -236,6 +236,12 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         if not seen_date:
             if len(chunk) == 1 and len(original) <= 40 and not original.endswith("."):
                 return  # the type line ("Enchantment", "Verzauberung"): page structure, not a ruling
+            if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
+                problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
+                                        "rulings are read after their dates (`Jul 13, 2018`, `9/20/2014<TAB>...`): "
+                                        "skipped the text from here; undated rulings, one per paragraph: "
+                                        f"--format search-page: {_clip(original)}"))
+                return
             problems.append(Problem(source, first, "text before the first date line skipped: "
                                     f"{_clip(original)}"))
             return
