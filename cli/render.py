@@ -75,10 +75,13 @@ def dates(entry: Entry) -> str:
     return f"{entry.first_date} → {entry.last_date}"
 
 
-def cards(entry: Entry, limit: int = 4) -> str:
+def cards(entry: Entry, limit: int = 4, first: str | None = None) -> str:
+    """The entry's cards, the first `limit` of them; the card asked about (`first`) leads, so a
+    filter's card is never among the "+N more" a ruling of 60 cards hides."""
     if not entry.cards:
         return "—"
-    shown = ", ".join(entry.cards[:limit])
+    ordered = sorted(entry.cards, key=lambda name: name != first) if first else list(entry.cards)
+    shown = ", ".join(ordered[:limit])
     return shown + (f" +{len(entry.cards) - limit} more" if len(entry.cards) > limit else "")
 
 
@@ -87,12 +90,14 @@ def short_source(source: str) -> str:
 
 
 def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = None, *,
-               for_card: bool = False, by_kind: bool = False) -> None:
+               for_card: bool = False, card: str | None = None) -> None:
     """One row per entry; with `lang`, its text in that language where it has one, and a hint when
-    no entry of a card (`for_card`) or kind (`by_kind`) has one."""
+    no entry (of a card: `for_card`) has one. The card asked about (`card`, its
+    English name) leads each row's cards."""
     table = Table(expand=True, box=None, pad_edge=False)
-    table.add_column("id", style="bold", no_wrap=True)
-    table.add_column("kind", no_wrap=True)
+    # ids never shrink to "…"; a long label (`rule glossary:Active Player, Nonactive Player Order`) folds
+    table.add_column("id", style="bold", no_wrap=True, min_width=max((len(e.id) for e in entries), default=2))
+    table.add_column("kind", max_width=18, overflow="fold")
     table.add_column("dates", no_wrap=True)
     table.add_column("langs", no_wrap=True)
     table.add_column("text", ratio=1)
@@ -101,11 +106,11 @@ def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = N
         label = "rule " + e.clause if e.clause else e.kind.value
         text = Text(clip((e.text_in(lang) if lang else None) or e.text, 140))
         if e.cards:
-            text.append(f"\n{cards(e, 3)}", style="dim")
+            text.append(f"\n{cards(e, 3, first=card)}", style="dim")
         table.add_row(Text(e.id), Text(label), Text(dates(e)), Text(langs), text)
     console.print(table)
     console.print(f"[dim]{count(len(entries), 'entry', 'entries')}[/]")
-    if not entries and lang and (for_card or by_kind):
+    if not entries and lang:
         console.print(f"[yellow]No entry{' of this card' if for_card else ''} has a wording in {lang.value}.[/] "
                       "Drop --lang to list them in English; `kb coverage` lists what lacks a translation.")
 
@@ -420,10 +425,11 @@ def check_coverage(console: Console, coverage: CheckCoverage) -> None:
 # --- kb search ----------------------------------------------------------------------------------
 
 def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[str, str]] = frozenset(),
-         empty: str | None = None) -> None:
+         empty: str | None = None, card: str | None = None) -> None:
     """One block per hit: the answer-language text, the English canonical text, cards, dates, rules;
     a translation of a replaced English wording ((entry id, text) in `superseded`) is flagged.
-    `empty` says why nothing was found, when the caller knows."""
+    `empty` says why nothing was found, when the caller knows; `card` (the --card filter's English
+    name) leads each hit's cards."""
     if not found:
         console.print(f"[yellow]No entry matches.[/] {escape(empty) if empty else 'Try other words or fewer filters.'}")
         return
@@ -441,7 +447,7 @@ def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[s
         else:
             body.append(e.text, style="bold")
         meta = Text()
-        meta.append(f"\ncards: {cards(e, 5)}   dates: {dates(e)}", style="dim")
+        meta.append(f"\ncards: {cards(e, 5, first=card)}   dates: {dates(e)}", style="dim")
         if e.rules:
             top = sorted(e.rules, key=lambda r: -r.score)[:3]
             meta.append("\nrules: " + ", ".join(f"CR {r.clause}" for r in top), style="dim")

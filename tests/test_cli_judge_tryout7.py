@@ -73,3 +73,26 @@ def test_a_card_page_without_any_date_says_so_not_text_before_the_first_date_lin
     message = " ".join(result.output.split())
     assert "no ruling on this page has a date" in message and "--format search-page" in message
     assert "before the first date line" not in message  # there is no date line to be before
+
+
+def test_the_card_a_judge_filters_by_leads_each_rows_cards():
+    result = runner.invoke(app, ["list", "--card", "Lichtform"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    listed = json.loads(runner.invoke(app, ["list", "--card", "Lichtform", "--json"]).stdout)
+    crowded = [e for e in listed if len(e["cards"]) > 3 and "Lightform" not in e["cards"][:3]]
+    assert crowded, "no entry where Lightform would be hidden among '+N more'"
+    rows = [line.rstrip().split("  ")[-1].strip() for line in result.output.splitlines() if " more" in line]
+    assert rows and all(row.startswith("Lightform") for row in rows), rows
+
+
+def test_kb_list_of_rules_keeps_the_ids_in_80_columns():
+    result = runner.invoke(app, ["list", "--kind", "rule"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    ids = [e["id"] for e in json.loads(runner.invoke(app, ["list", "--kind", "rule", "--json"]).stdout)]
+    assert all(i in result.output for i in ids[:20]), result.output[:400]
+
+
+def test_kb_list_lang_with_no_text_in_that_language_says_why_it_is_empty():
+    result = runner.invoke(app, ["list", "--lang", "es"])
+    assert result.exit_code == 0, result.output
+    assert "0 entries" in result.output and "has a wording in es" in " ".join(result.output.split())
