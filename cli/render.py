@@ -326,6 +326,10 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
             out.print(f"On {at.date} (CR of {at.version}): not in the rules yet.")
         else:
             out.print(Text.assemble(f"On {at.date} (CR of {at.version}): ", (at.number, "bold")))
+            if at.in_force:
+                out.print(Text(f"(the CR in force then, of {at.in_force}, is in the corpus only as an extract of the "
+                               f"face-down rules without this clause: this is the CR of {at.version}'s wording and "
+                               f"number, which may have changed by {at.date})", style="yellow"))
             out.print(Text(at.text or ""))
             if at.diff_to_current:
                 out.print(Text("Changed since:", style="dim"))
@@ -337,8 +341,9 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
                            style="yellow"))
     out.print()
     out.print(Text(f"History ({' → '.join(report.numbers)}; {report.first_seen_note})", style="bold"))
-    for step in report.history:
-        line = Text.assemble((step.date, "cyan"), "  ", (step.number, "bold"), f"  {step.change}")
+    for i, step in enumerate(report.history):
+        change = "as in the oldest CR in the corpus" if i == 0 and report.in_oldest else step.change
+        line = Text.assemble((step.date, "cyan"), "  ", (step.number, "bold"), f"  {change}")
         if step.after:
             line.append(f" (since {step.after}, the corpus's previous CR)", style="dim")
         out.print(line)
@@ -456,7 +461,7 @@ def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[s
             meta.append(f"\nCR {label}", style="dim")
         langs = sorted({v.lang.value for v in e.variants}) or ["en"]  # a CR clause has no variants
         title = Text.assemble((f"{rank}.", "bold"), " ", (e.id, "cyan"))
-        subtitle = f"{e.kind.value} · {hit.lang.value} · {'/'.join(langs)} · score {hit.score:.3f}"
+        subtitle = f"{e.kind.value} · shown in {hit.lang.value} · texts in {'/'.join(langs)} · score {hit.score:.3f}"
         console.print(Panel(body + meta, title=title, subtitle=subtitle,
                             title_align="left", subtitle_align="right"))  # fmt: skip
 
@@ -532,12 +537,16 @@ def outdated(console: Console, wordings: Sequence[OutdatedWording]) -> None:
 
 # --- kb coverage --------------------------------------------------------------------------------
 
+LANGUAGE_NAMES = {"de": "German", "es": "Spanish", "en": "English"}  # "a es text" read badly
+
+
 def translation_coverage(console: Console, report: dict[str, Any]) -> None:
     """Per language: how many English rulings have a text in it, and its rulings without English."""
     for code, part in report["languages"].items():
+        language = LANGUAGE_NAMES.get(code, code)
         console.print(f"[bold]{code}[/]: {part['translated']} of {report['english_entries']} English ruling entries "
-                      f"have a {code} text; {len(part['untranslated'])} lack one; "
-                      f"{len(part['without_english'])} {code} rulings have no English counterpart")
+                      f"have a {language} text; {len(part['untranslated'])} lack one; "
+                      f"{len(part['without_english'])} {language} rulings have no English counterpart")
         if part["without_english"]:
             table = Table(box=None, pad_edge=False, title=f"{code} rulings without English", title_justify="left")
             table.add_column("id", no_wrap=True)

@@ -78,6 +78,11 @@ class EntryList:
 
 # --- kb card -------------------------------------------------------------------------------------
 
+# A card printed after the bundled card data (a 2024 disguise card) is unknown, not misspelt: say what is known.
+UNKNOWN_CARD_HINT = (" (English, German or Spanish names of the bundled card data are known: the 2018 Oracle cards "
+                     "and the cards of corpus/mtgjson's files; a newer card outside them is not)")
+
+
 def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:
     """The English name of a card named in English, German or Spanish: the KB's names (which
     include the judge's own sources), else the bundled table; NotFoundError otherwise, naming the
@@ -90,7 +95,7 @@ def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:
             near = find_card(name, corpus).name
         except NotFoundError:
             near = None
-        hint = f"; did you mean {near!r}?" if near else " (English, German or Spanish names are known)"
+        hint = f"; did you mean {near!r}?" if near else UNKNOWN_CARD_HINT
         raise NotFoundError(f"unknown card {name!r}{hint}")
     return english
 
@@ -120,7 +125,7 @@ def find_card(name: str, corpus: Corpus) -> CardInfo:
             (local, en) for en, by_lang in kb_names.names.items() for local in by_lang.values()])
         english = matcher.closest(name)
     if english is None:
-        raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
+        raise NotFoundError(f"unknown card {name!r}{UNKNOWN_CARD_HINT}")
     card = oracle.get(english)
     names = dict(kb_names.names.get(english, {}))
     if card is not None:

@@ -96,3 +96,80 @@ def test_kb_list_lang_with_no_text_in_that_language_says_why_it_is_empty():
     result = runner.invoke(app, ["list", "--lang", "es"])
     assert result.exit_code == 0, result.output
     assert "0 entries" in result.output and "has a wording in es" in " ".join(result.output.split())
+
+
+def test_a_clause_on_a_date_whose_cr_is_only_a_face_down_extract_says_whose_wording_it_shows():
+    # the CR in force on 2024-06-01 (2024-02-02) is bundled as a face-down extract: the copy rule
+    # comes from the CR of 2018-07-13, which was not in force then
+    result = runner.invoke(app, ["rule", "707.2a", "--at", "2024-06-01", "--limit", "1"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "the CR in force then, of 2024-02-02, is in the corpus only as an extract" in result.output
+    data = json.loads(runner.invoke(app, ["rule", "707.2a", "--at", "2024-06-01", "--json"]).stdout)
+    assert (data["at"]["version"], data["at"]["in_force"]) == ("2018-07-13", "2024-02-02")
+    # a clause the extract has is that CR's own: no note
+    data = json.loads(runner.invoke(app, ["rule", "708.2a", "--at", "2024-06-01", "--json"]).stdout)
+    assert data["at"]["version"] == "2024-02-02" and "in_force" not in data["at"]
+
+
+def test_a_search_hit_labels_the_language_it_is_shown_in_and_the_languages_it_has():
+    # "ruling · en · de/en" left the judge guessing which language was which; a --card filter's card
+    # hid among "+58 more"
+    from rich.console import Console
+
+    from cli.render import hits
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+    from kb.search import Hit
+
+    text = "At any time, you can look at a face-down permanent you control."
+    de = "Du kannst eine verdeckte bleibende Karte, die du kontrollierst, jederzeit anschauen."
+    cards = ("Abzan Guide", "Ainok Tracker", "Cloudform", "Jeskai Infiltrator", "Lightform", "Rageform", "Wildcall")
+    entry = Entry("r-1", Kind.RULING, text, cards, "2014-11-24", "2018-07-13", (
+        Variant(text, text, Lang.EN, "2018-07-13", "a", 1, Relation.CANONICAL, 1.0, "Rageform"),
+        Variant(de, de, Lang.DE, "2014-11-24", "b", 1, Relation.TRANSLATION, 0.9, "Lightform")))
+    console = Console(width=200, record=True)
+    hits(console, [Hit(entry, 1.0, Lang.EN, text)], card="Rageform")
+    out = console.export_text()
+    assert "ruling · shown in en · texts in de/en ·" in out
+    assert "cards: Rageform, Abzan Guide" in out
+
+
+@pytest.mark.parametrize("step, expected", [
+    ("      - resolve_all: true\n", "unknown action 'resolve_all' (did you mean 'resolve'?"),
+    ("      - resolve: all\n        expect: {Grizzly Bears: {nam: null}}\n",
+     "unknown property 'nam' of 'Grizzly Bears' (did you mean 'name'?"),
+])
+def test_a_misspelt_action_or_property_in_a_judges_check_names_the_closest_one(tmp_path, step, expected):
+    check = tmp_path / "mine.yaml"
+    check.write_text("checks:\n  - name: no-shared-name\n"
+                     "    ruling: \"Because face-down creatures don't have a name\"\n"
+                     "    setup:\n      you:\n        hand: [Lightform]\n        library: [Grizzly Bears]\n"
+                     "    actions:\n      - cast: Lightform\n" + step)
+    result = runner.invoke(app, ["check", str(check)])
+    assert result.exit_code == 1
+    assert expected in " ".join(result.output.split())
+
+
+def test_an_unknown_card_says_which_card_data_is_known_not_only_which_languages():
+    # "Gesuchter Falke" is a 2024 card (a German page a judge copied): unknown because the bundled
+    # card data is older, not because the name is misspelt
+    result = runner.invoke(app, ["card", "Gesuchter Falke"], env={"COLUMNS": "250"})
+    assert result.exit_code == 1
+    message = " ".join(result.output.split())
+    assert "unknown card 'Gesuchter Falke'" in message and "2018 Oracle cards" in message
+
+
+def test_kb_coverage_names_the_language_in_its_sentence():
+    result = runner.invoke(app, ["coverage", "--lang", "es"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "have a Spanish text" in result.output and "a es text" not in result.output
+
+
+def test_a_clause_already_in_the_oldest_cr_is_not_said_to_be_added_on_that_date():
+    # "History (…; already in the oldest CR in the corpus (2014-09-25))" then "2014-09-25  707.2a  added"
+    result = runner.invoke(app, ["rule", "708.2a", "--limit", "1"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    first = next(line for line in result.output.splitlines() if line.startswith("2014-09-25"))
+    assert "added" not in first and "as in the oldest CR in the corpus" in first
+    # a clause that did come later still says added
+    result = runner.invoke(app, ["rule", "701.62", "--limit", "1"], env={"COLUMNS": "250"})
+    assert any(line.startswith("2024-11-08") and line.endswith("added") for line in result.output.splitlines())
