@@ -173,3 +173,23 @@ def test_a_clause_already_in_the_oldest_cr_is_not_said_to_be_added_on_that_date(
     # a clause that did come later still says added
     result = runner.invoke(app, ["rule", "701.62", "--limit", "1"], env={"COLUMNS": "250"})
     assert any(line.startswith("2024-11-08") and line.endswith("added") for line in result.output.splitlines())
+
+
+# Rulings copied from a Scryfall-style page: each ruling, then its date in brackets on the next line.
+DATE_UNDER_RULING = """Notes and Rules Information for Lightform:
+
+At any time, you can look at a face-down permanent you control.
+(2014-11-24)
+
+If Lightform leaves the battlefield, the face-down creature remains on the battlefield.
+(2018-07-13)
+"""
+
+
+def test_a_date_printed_under_its_ruling_dates_that_ruling():
+    from kb.ingest import pages
+
+    found = pages.parse_card_page(DATE_UNDER_RULING, "scryfall.txt", lambda name: None)
+    assert [(r.date, r.line, r.text.split()[0]) for r in found.records] == [
+        ("2014-11-24", 3, "At"), ("2018-07-13", 6, "If")], found.problems
+    assert not [p for p in found.problems if not p.ignored]

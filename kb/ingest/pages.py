@@ -84,6 +84,8 @@ def _date_part(line: str) -> str | None:
     candidate = m.group("date") if m else stripped
     if looks_like_date(candidate):
         return candidate
+    if stripped[0] in "([" and stripped[-1] in ")]" and looks_like_date(stripped[1:-1].strip()):
+        return stripped[1:-1].strip()  # `(2024-02-02)` under its ruling, as card sites print it
     emphasis = _EMPHASIS.match(stripped)
     if emphasis:  # `**107.3g**`, `***Returning Mechanic***`: a heading in bold, not a bullet
         inner = stripped.strip(emphasis.group(1)[0]).strip()
@@ -191,6 +193,36 @@ def _day_first(date_texts: list[str], sample: str) -> tuple[bool, bool]:
     return detect(sample) is not Lang.EN, True
 
 
+_Unit = tuple[_Line, "str | None", "str | None"]  # a line, its date text, the ruling text on the date's line
+
+
+def _dates_before_their_rulings(units: list[_Unit]) -> list[_Unit]:
+    """The page's lines with each date line moved before its ruling when the page prints every date
+    on the line after its ruling (Scryfall and its clones: the ruling, then `(2024-02-02)`): every
+    date line follows a sentence and nothing after the last one reads as a ruling. Other pages are
+    returned as they are (a date line heads the ruling below it)."""
+    alone = [i for i, (line, date, rest) in enumerate(units) if date is not None and rest is None]
+    if not alone:
+        return units
+    for i in alone:
+        before = next((u for u in reversed(units[:i]) if u[0].text.strip()), None)
+        if before is None or before[1] is not None or not _ends_sentence(before[0].text):
+            return units
+    if any(u[1] is not None or _ends_sentence(u[0].text) for u in units[alone[-1] + 1:] if u[0].text.strip()):
+        return units  # the last date has a ruling after it: dates head their rulings
+    ordered: list[_Unit] = []
+    start = 0  # where the paragraph being read began in `ordered`
+    for unit in units:
+        if unit[1] is not None and unit[2] is None:
+            ordered.insert(start, unit)
+            start = len(ordered)
+        else:
+            ordered.append(unit)
+            if not unit[0].text.strip():
+                start = len(ordered)
+    return ordered
+
+
 def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = None) -> ParseResult:
     """Records of a card ruling page, and a problem for each unit that can't be used."""
     lines = _lines(text)
@@ -212,7 +244,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         title = normalize_text(content[0].text)
         card = (_card_in_title(title, resolve_card) if resolve_card else None) or title
         body = [line for line in lines if line.number > content[0].number]
-    units = [(line, *_dated(line.text)) for line in body]  # each line's date read once
+    units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body])  # each line's date read once
     date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
     if guessed:
