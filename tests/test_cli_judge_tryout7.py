@@ -193,3 +193,15 @@ def test_a_date_printed_under_its_ruling_dates_that_ruling():
     assert [(r.date, r.line, r.text.split()[0]) for r in found.records] == [
         ("2014-11-24", 3, "At"), ("2018-07-13", 6, "If")], found.problems
     assert not [p for p in found.problems if not p.ignored]
+
+
+@pytest.mark.parametrize("title, card", [
+    ("Notes and Rules Information for Wanted Griffin:", "Wanted Griffin"),  # a 2024 card the names lack
+    ("Entlarvung des Schuldigen", "Entlarvung des Schuldigen"),  # a title that is the name, lower-case word and all
+])
+def test_a_title_introducing_the_rulings_of_an_unknown_card_files_them_under_the_card(title, card):
+    from kb.ingest import pages
+
+    page = f"{title}\n\n2/2/2024\nA disguise ability lets you cast a card face down by paying {{3}}.\n"
+    found = pages.parse_card_page(page, "page.txt", lambda name: None)
+    assert [r.card for r in found.records] == [card]

@@ -242,7 +242,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                 "line is a ruling's date): its rulings are kept without a card", ignored=True))
     else:
         title = normalize_text(content[0].text)
-        card = (_card_in_title(title, resolve_card) if resolve_card else None) or title
+        card = (_card_in_title(title, resolve_card) if resolve_card else None) or _title_as_card(title)
         body = [line for line in lines if line.number > content[0].number]
     units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body])  # each line's date read once
     date_texts = [d for _, d, _ in units if d]
@@ -366,6 +366,17 @@ def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name:
         return None
     return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
+
+
+def _title_as_card(title: str) -> str:
+    """The card of a title no known card matches (a card newer than the bundled names): a heading that
+    introduces the rulings (`Notes and Rules Information for Wanted Griffin:`) gives the words after
+    its last lower-case word; any other title is the card's name whole (`Entlarvung des Schuldigen`)."""
+    if not title.rstrip().endswith(":"):
+        return title
+    words = title.rstrip().rstrip(":").split()
+    last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
+    return " ".join(words[last + 1:]) or title
 
 
 _TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s)\s*")
