@@ -15,10 +15,20 @@ def card(
     from cli import render
     from rich.text import Text
 
-    from cli.common import console, err_console, open_kb, print_json, reference
-    from kb.views import card_view, find_card
+    from cli.common import console, data_home, err_console, open_kb, print_json, reference
+    from kb import store
+    from kb.errors import NotFoundError
+    from kb.views import CardInfo, card_view, find_card
 
-    found = find_card(name, reference())  # an unknown name is refused before any KB is built
+    try:
+        found = find_card(name, reference())  # an unknown name is refused before any KB is built
+    except NotFoundError:
+        # a card newer than the bundled card data is known to a KB built from a page of it (`kb list
+        # --card` finds it there): look it up in a KB that exists, without building one
+        english = open_kb(quiet=as_json).card(name) if store.exists(data_home()) else None
+        if english is None:
+            raise
+        found = CardInfo(english, None, {})
     if found.guessed:  # say so: a judge who typed a name must see it was read as another
         err_console.print(Text(f"note: no card is named {name!r}; showing the closest, {found.name}"))
     view = card_view(found, open_kb(quiet=as_json))

@@ -79,8 +79,8 @@ class EntryList:
 # --- kb card -------------------------------------------------------------------------------------
 
 # A card printed after the bundled card data (a 2024 disguise card) is unknown, not misspelt: say what is known.
-UNKNOWN_CARD_HINT = (" (English, German or Spanish names of the bundled card data are known: the 2018 Oracle cards "
-                     "and the cards of corpus/mtgjson's files; a newer card outside them is not)")
+UNKNOWN_CARD_HINT = (" (English, German or Spanish names are known: the 2018 Oracle cards, the cards of "
+                     "corpus/mtgjson's files and those of the pages you ingested; a newer card is not, until a page of it is)")
 
 
 def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:

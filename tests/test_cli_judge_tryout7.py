@@ -205,3 +205,15 @@ def test_a_title_introducing_the_rulings_of_an_unknown_card_files_them_under_the
     page = f"{title}\n\n2/2/2024\nA disguise ability lets you cast a card face down by paying {{3}}.\n"
     found = pages.parse_card_page(page, "page.txt", lambda name: None)
     assert [r.card for r in found.records] == [card]
+
+
+def test_kb_card_finds_a_card_the_judges_own_page_brought(tmp_path):
+    # `kb list --card "Aurelia's Vindicator"` listed the page's rulings, `kb card` said unknown card
+    page = tmp_path / "vindicator.txt"
+    page.write_text("Notes and Rules Information for Aurelia's Vindicator:\n\n"
+                    "If Aurelia's Vindicator leaves the battlefield before its triggered ability resolves, "
+                    "the exiled cards will be exiled forever.\n(2024-02-09)\n")
+    assert runner.invoke(app, ["ingest", str(page)]).exit_code == 0
+    result = runner.invoke(app, ["card", "Aurelia's Vindicator"], env={"COLUMNS": "250"})
+    assert result.exit_code == 0, result.output
+    assert "1 KB entry" in result.output and "exiled forever" in result.output
