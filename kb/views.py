@@ -12,6 +12,8 @@ from kb.errors import NotFoundError
 from kb.model import Entry, Kind, Lang
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from kb.checks import CheckResult
     from kb.corpus import Corpus
     from kb.oracle import OracleCard
@@ -111,14 +113,17 @@ class CardInfo:
     guessed: bool = False  # no card has the name asked for: this is the closest (a typo forgiven)
 
 
-def find_card(name: str, corpus: Corpus) -> CardInfo:
+def find_card(name: str, corpus: Corpus, known: Callable[[str], str | None] | None = None) -> CardInfo:
     """The card `name` names: an Oracle name, then a German or Spanish name of the bundled table, then
-    the closest name (small typos are forgiven). NotFoundError when none is close."""
+    a name `known` gives (the KB's: a card newer than the bundled data that a judge's page brought),
+    then the closest name (small typos are forgiven). NotFoundError when none is close."""
     from kb.search.cardnames import CardMatcher
 
     oracle, kb_names = corpus.oracle, corpus.names
     found = oracle.get(name)
     english = found.name if found is not None else kb_names.resolve(name)
+    if english is None and known is not None and (mine := known(name)) is not None:
+        return CardInfo(mine, oracle.get(mine), dict(kb_names.names.get(mine, {})))
     guessed = english is None
     if english is None:
         matcher = CardMatcher.from_names(list(oracle.names()) + [
