@@ -15,10 +15,14 @@ def card(
     from cli import render
     from rich.text import Text
 
-    from cli.common import console, err_console, open_kb, print_json, reference
+    from cli.common import console, data_home, err_console, open_kb, print_json, reference
+    from kb import store
     from kb.views import card_view, find_card
 
-    found = find_card(name, reference())  # an unknown name is refused before any KB is built
+    # an unknown name is refused before any KB is built; a KB that exists knows the cards the judge's
+    # own pages brought (newer than the bundled card data: `kb list --card` finds them there)
+    known = (lambda n: open_kb(quiet=as_json).card(n)) if store.exists(data_home()) else None
+    found = find_card(name, reference(), known)
     if found.guessed:  # say so: a judge who typed a name must see it was read as another
         err_console.print(Text(f"note: no card is named {name!r}; showing the closest, {found.name}"))
     view = card_view(found, open_kb(quiet=as_json))

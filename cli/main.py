@@ -79,11 +79,12 @@ def list_entries(
 
     language, kind_ = parse_lang(lang), parse_kind(kind or None)
     kb = open_kb(quiet=as_json)
-    found = EntryList(kb.select(card=english_card_name(card, reference(), kb) if card else None, lang=language, kind=kind_))
+    english = english_card_name(card, reference(), kb) if card else None
+    found = EntryList(kb.select(card=english, lang=language, kind=kind_))
     if as_json:
         print_json(found.to_json())
     else:
-        render.entry_list(console, found.entries, lang=language, for_card=bool(card), by_kind=bool(kind))
+        render.entry_list(console, found.entries, lang=language, for_card=bool(card), card=english)
 
 
 def show(

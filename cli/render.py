@@ -75,10 +75,13 @@ def dates(entry: Entry) -> str:
     return f"{entry.first_date} → {entry.last_date}"
 
 
-def cards(entry: Entry, limit: int = 4) -> str:
+def cards(entry: Entry, limit: int = 4, first: str | None = None) -> str:
+    """The entry's cards, the first `limit` of them; the card asked about (`first`) leads, so a
+    filter's card is never among the "+N more" a ruling of 60 cards hides."""
     if not entry.cards:
         return "—"
-    shown = ", ".join(entry.cards[:limit])
+    ordered = sorted(entry.cards, key=lambda name: name != first) if first else list(entry.cards)
+    shown = ", ".join(ordered[:limit])
     return shown + (f" +{len(entry.cards) - limit} more" if len(entry.cards) > limit else "")
 
 
@@ -87,12 +90,14 @@ def short_source(source: str) -> str:
 
 
 def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = None, *,
-               for_card: bool = False, by_kind: bool = False) -> None:
+               for_card: bool = False, card: str | None = None) -> None:
     """One row per entry; with `lang`, its text in that language where it has one, and a hint when
-    no entry of a card (`for_card`) or kind (`by_kind`) has one."""
+    no entry (of a card: `for_card`) has one. The card asked about (`card`, its
+    English name) leads each row's cards."""
     table = Table(expand=True, box=None, pad_edge=False)
-    table.add_column("id", style="bold", no_wrap=True)
-    table.add_column("kind", no_wrap=True)
+    # ids never shrink to "…"; a long label (`rule glossary:Active Player, Nonactive Player Order`) folds
+    table.add_column("id", style="bold", no_wrap=True, min_width=max((len(e.id) for e in entries), default=2))
+    table.add_column("kind", max_width=18, overflow="fold")
     table.add_column("dates", no_wrap=True)
     table.add_column("langs", no_wrap=True)
     table.add_column("text", ratio=1)
@@ -101,11 +106,11 @@ def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = N
         label = "rule " + e.clause if e.clause else e.kind.value
         text = Text(clip((e.text_in(lang) if lang else None) or e.text, 140))
         if e.cards:
-            text.append(f"\n{cards(e, 3)}", style="dim")
+            text.append(f"\n{cards(e, 3, first=card)}", style="dim")
         table.add_row(Text(e.id), Text(label), Text(dates(e)), Text(langs), text)
     console.print(table)
     console.print(f"[dim]{count(len(entries), 'entry', 'entries')}[/]")
-    if not entries and lang and (for_card or by_kind):
+    if not entries and lang:
         console.print(f"[yellow]No entry{' of this card' if for_card else ''} has a wording in {lang.value}.[/] "
                       "Drop --lang to list them in English; `kb coverage` lists what lacks a translation.")
 
@@ -321,6 +326,10 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
             out.print(f"On {at.date} (CR of {at.version}): not in the rules yet.")
         else:
             out.print(Text.assemble(f"On {at.date} (CR of {at.version}): ", (at.number, "bold")))
+            if at.in_force:
+                out.print(Text(f"(the CR in force then, of {at.in_force}, is in the corpus only as an extract of the "
+                               f"face-down rules without this clause: this is the CR of {at.version}'s wording and "
+                               f"number, which may have changed by {at.date})", style="yellow"))
             out.print(Text(at.text or ""))
             if at.diff_to_current:
                 out.print(Text("Changed since:", style="dim"))
@@ -332,8 +341,9 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
                            style="yellow"))
     out.print()
     out.print(Text(f"History ({' → '.join(report.numbers)}; {report.first_seen_note})", style="bold"))
-    for step in report.history:
-        line = Text.assemble((step.date, "cyan"), "  ", (step.number, "bold"), f"  {step.change}")
+    for i, step in enumerate(report.history):
+        change = "as in the oldest CR in the corpus" if i == 0 and report.in_oldest else step.change
+        line = Text.assemble((step.date, "cyan"), "  ", (step.number, "bold"), f"  {change}")
         if step.after:
             line.append(f" (since {step.after}, the corpus's previous CR)", style="dim")
         out.print(line)
@@ -420,10 +430,11 @@ def check_coverage(console: Console, coverage: CheckCoverage) -> None:
 # --- kb search ----------------------------------------------------------------------------------
 
 def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[str, str]] = frozenset(),
-         empty: str | None = None) -> None:
+         empty: str | None = None, card: str | None = None) -> None:
     """One block per hit: the answer-language text, the English canonical text, cards, dates, rules;
     a translation of a replaced English wording ((entry id, text) in `superseded`) is flagged.
-    `empty` says why nothing was found, when the caller knows."""
+    `empty` says why nothing was found, when the caller knows; `card` (the --card filter's English
+    name) leads each hit's cards."""
     if not found:
         console.print(f"[yellow]No entry matches.[/] {escape(empty) if empty else 'Try other words or fewer filters.'}")
         return
@@ -441,7 +452,7 @@ def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[s
         else:
             body.append(e.text, style="bold")
         meta = Text()
-        meta.append(f"\ncards: {cards(e, 5)}   dates: {dates(e)}", style="dim")
+        meta.append(f"\ncards: {cards(e, 5, first=card)}   dates: {dates(e)}", style="dim")
         if e.rules:
             top = sorted(e.rules, key=lambda r: -r.score)[:3]
             meta.append("\nrules: " + ", ".join(f"CR {r.clause}" for r in top), style="dim")
@@ -450,7 +461,7 @@ def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[s
             meta.append(f"\nCR {label}", style="dim")
         langs = sorted({v.lang.value for v in e.variants}) or ["en"]  # a CR clause has no variants
         title = Text.assemble((f"{rank}.", "bold"), " ", (e.id, "cyan"))
-        subtitle = f"{e.kind.value} · {hit.lang.value} · {'/'.join(langs)} · score {hit.score:.3f}"
+        subtitle = f"{e.kind.value} · shown in {hit.lang.value} · texts in {'/'.join(langs)} · score {hit.score:.3f}"
         console.print(Panel(body + meta, title=title, subtitle=subtitle,
                             title_align="left", subtitle_align="right"))  # fmt: skip
 
@@ -526,12 +537,16 @@ def outdated(console: Console, wordings: Sequence[OutdatedWording]) -> None:
 
 # --- kb coverage --------------------------------------------------------------------------------
 
+LANGUAGE_NAMES = {"de": "German", "es": "Spanish", "en": "English"}  # "a es text" read badly
+
+
 def translation_coverage(console: Console, report: dict[str, Any]) -> None:
     """Per language: how many English rulings have a text in it, and its rulings without English."""
     for code, part in report["languages"].items():
+        language = LANGUAGE_NAMES.get(code, code)
         console.print(f"[bold]{code}[/]: {part['translated']} of {report['english_entries']} English ruling entries "
-                      f"have a {code} text; {len(part['untranslated'])} lack one; "
-                      f"{len(part['without_english'])} {code} rulings have no English counterpart")
+                      f"have a {language} text; {len(part['untranslated'])} lack one; "
+                      f"{len(part['without_english'])} {language} rulings have no English counterpart")
         if part["without_english"]:
             table = Table(box=None, pad_edge=False, title=f"{code} rulings without English", title_justify="left")
             table.add_column("id", no_wrap=True)

@@ -52,7 +52,8 @@ def search(
             empty = (f"The KB holds no {filters.lang.value} text, so --lang {filters.lang.value} keeps nothing. "
                      f"Search without --lang: every ruling is found from a question in any language, and "
                      f"shown in yours where a translation exists.")
-        render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]), empty=empty)
+        render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]), empty=empty,
+                    card=filters.card)
 
 
 def refuse_a_bare_rule_number(question: str) -> None:

@@ -132,9 +132,11 @@ def sources_hash(files: Sequence[Path]) -> str:
 def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corpus: Corpus | None = None,
                   fmt: Format | None = None, on_progress: OnProgress | None = None,
                   library: Sequence[tuple[str, bytes]] = (),
-                  parsed: Mapping[str, ParseResult] | None = None) -> tuple[list[Entry], BuildReport]:
+                  parsed: Mapping[str, ParseResult] | None = None,
+                  formats: Mapping[str, str | None] | None = None) -> tuple[list[Entry], BuildReport]:
     """Entries from the bundled corpus, the library's sources and `extra` files or folders, and the report.
-    `parsed` holds library sources already parsed by the caller (path label -> `parse_text` result).
+    `parsed` holds library sources already parsed by the caller (path label -> `parse_text` result);
+    `formats` the format each library source was stored with (path label -> format).
 
     The stages run in the order of `STAGES`, each announced through `on_progress` (bench/scale.py
     times them by those events): parse, deduplicate, link rules, attach checks."""
@@ -156,7 +158,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
     for label in bundled.files:
         on_file(label)
     mine = parse_library(library, names=names, match_clause=corpus.match_clause, on_file=on_file, parsed=parsed,
-                         memo_inputs=parse_inputs(corpus))
+                         memo_inputs=parse_inputs(corpus), formats=formats)
     added = ingest(list(extra), names=names, match_clause=corpus.match_clause, fmt=fmt, on_file=on_file)
     records = bundled.records + mine.records + added.records
     problems = bundled.problems + mine.problems + added.problems
@@ -278,14 +280,21 @@ def entry_digest(entry: Entry, leave_out: Sequence[str] = ()) -> str:
 def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, match_clause: Any,
                   on_file: Callable[[str], None] | None = None,
                   parsed: Mapping[str, ParseResult] | None = None,
-                  memo_inputs: Sequence[Path] = ()) -> IngestResult:
+                  memo_inputs: Sequence[Path] = (),
+                  formats: Mapping[str, str | None] | None = None) -> IngestResult:
     """Parse the judge's stored sources (path label, bytes) like files on disk; those in `parsed`
     (label -> `parse_text` result, e.g. the files `kb ingest` just read) are not parsed again.
+    Each source is parsed with the format it was stored with (`formats`, label -> format: the one
+    `kb ingest --format` forced, else the one detected), detected when it has none.
 
     With `memo_inputs` (the code and reference data parsing derives from), each source's result is
     remembered on disk under its label and the hash of its bytes: a build after adding one page
     parses that page, not the whole library again."""
     done: set[str] = set()
+
+    def format_of(label: str) -> Format | None:
+        stored = (formats or {}).get(label)
+        return Format(stored) if stored in set(Format) else None
 
     def parse_one(label: str, data: bytes) -> ParseResult:
         done.add(label)
@@ -297,7 +306,7 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
             text = decode(data)
         except InputError as e:
             return ParseResult((), (Problem(label, None, f"file skipped: {e}"),))
-        return parse_text(text, label, names=names, match_clause=match_clause)
+        return parse_text(text, label, names=names, match_clause=match_clause, fmt=format_of(label))
 
     def compute(items: list[tuple[str, bytes]]) -> list[ParseResult]:
         return [parse_one(label, data) for label, data in items]
@@ -305,7 +314,8 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
     items = list(library)
     if memo_inputs:
         results = memo_map("parse", memo_inputs, items,
-                           lambda item: f"{item[0]}\0{hashlib.sha256(item[1]).hexdigest()}", compute)
+                           lambda item: f"{item[0]}\0{format_of(item[0])}\0{hashlib.sha256(item[1]).hexdigest()}",
+                           compute)
     else:
         results = compute(items)
     result = IngestResult()
@@ -400,7 +410,8 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                 report.problems.append(problem)
                 continue
             sha = hashlib.sha256(data).hexdigest()
-            if sha in held or any(s.sha256 == sha for s in new):
+            reformat = sha in held and held[sha].path == label and fmt is not None and held[sha].format != fmt.value
+            if (sha in held and not reformat) or any(s.sha256 == sha for s in new):
                 report.unchanged.append(label)
                 continue
             if problem:
@@ -414,8 +425,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                     report.problems.append(Problem(label, None, "nothing added: no ruling or rule text in this file"))
                 continue
             (report.replaced if label in by_path else report.added).append(label)
-            if fmt is None:  # the library is parsed by detected format, as a later rebuild will
-                already[label] = parsed
+            already[label] = parsed  # every rebuild parses it with the format stored below, as here
             new.append(store.NewSource(label, sha, data, detected.value, len(parsed.records),
                                        sum(1 for p in parsed.problems if not p.ignored)))
         if strict and report.errors:
@@ -425,7 +435,8 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
             return _unchanged(home, report)
         items = [(p, b) for p, b in library_items if p not in {s.path for s in new}] + [(s.path, s.data) for s in new]
         items.sort()
-        return _rebuild(home, corpus, items, embedder, on_progress, report, add=new, parsed=already)
+        formats = {s.path: s.format for s in held.values()} | {s.path: s.format for s in new}
+        return _rebuild(home, corpus, items, embedder, on_progress, report, add=new, parsed=already, formats=formats)
 
 
 def remove(source: str, *, home: Path | None = None, embedder: Embedder | None = None,
@@ -454,7 +465,8 @@ def remove(source: str, *, home: Path | None = None, embedder: Embedder | None =
         gone = matches[0]
         report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes, removed=[gone.path])
         items = [(p, b) for p, b in library_items if p != gone.path]
-        return _rebuild(home, corpus, items, embedder, on_progress, report, remove=[gone.sha256])
+        return _rebuild(home, corpus, items, embedder, on_progress, report, remove=[gone.sha256],
+                        formats={s.path: s.format for s in held})
 
 
 def rebuild(*, home: Path | None = None, embedder: Embedder | None = None,
@@ -471,10 +483,11 @@ def _rebuild_library(home: Path, corpus: Corpus, embedder: Embedder | None, on_p
     conn, notes = _open_for_write(home)
     try:
         items = store.library_bytes(conn)
+        formats = {s.path: s.format for s in store.library(conn)}
     finally:
         conn.close()
     report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes + ([note] if note else []))
-    return _rebuild(home, corpus, items, embedder, on_progress, report)
+    return _rebuild(home, corpus, items, embedder, on_progress, report, formats=formats)
 
 
 def _detect(text: str) -> Format:
@@ -513,7 +526,8 @@ def _unchanged(home: Path, report: BuildReport) -> BuildReport:
 
 def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], embedder: Embedder | None,
              on_progress: OnProgress | None, report: BuildReport, *, add: Sequence[store.NewSource] = (),
-             remove: Sequence[str] = (), parsed: Mapping[str, ParseResult] | None = None) -> BuildReport:
+             remove: Sequence[str] = (), parsed: Mapping[str, ParseResult] | None = None,
+             formats: Mapping[str, str | None] | None = None) -> BuildReport:
     started = time.perf_counter()
     progress = on_progress or (lambda stage, done, total: None)
     embedder = embedder or embedder_from_env()
@@ -522,7 +536,7 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
         progress("parse", 0, 1)
         prepare()
     entries, built = build_entries(embedder=embedder, corpus=corpus, on_progress=progress, library=library,
-                                   parsed=parsed)
+                                   parsed=parsed, formats=formats)
     call_problems = [p for p in report.problems if p not in built.problems]
     report.files, report.parsed, report.stored, report.entries = built.files, built.parsed, built.stored, built.entries
     report.problems = built.problems + call_problems

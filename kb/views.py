@@ -12,6 +12,8 @@ from kb.errors import NotFoundError
 from kb.model import Entry, Kind, Lang
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from kb.checks import CheckResult
     from kb.corpus import Corpus
     from kb.oracle import OracleCard
@@ -78,6 +80,11 @@ class EntryList:
 
 # --- kb card -------------------------------------------------------------------------------------
 
+# A card printed after the bundled card data (a 2024 disguise card) is unknown, not misspelt: say what is known.
+UNKNOWN_CARD_HINT = (" (English, German or Spanish names are known: the 2018 Oracle cards, the cards of "
+                     "corpus/mtgjson's files and those of the pages you ingested; a newer card is not, until a page of it is)")
+
+
 def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:
     """The English name of a card named in English, German or Spanish: the KB's names (which
     include the judge's own sources), else the bundled table; NotFoundError otherwise, naming the
@@ -90,7 +97,7 @@ def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:
             near = find_card(name, corpus).name
         except NotFoundError:
             near = None
-        hint = f"; did you mean {near!r}?" if near else " (English, German or Spanish names are known)"
+        hint = f"; did you mean {near!r}?" if near else UNKNOWN_CARD_HINT
         raise NotFoundError(f"unknown card {name!r}{hint}")
     return english
 
@@ -106,21 +113,24 @@ class CardInfo:
     guessed: bool = False  # no card has the name asked for: this is the closest (a typo forgiven)
 
 
-def find_card(name: str, corpus: Corpus) -> CardInfo:
+def find_card(name: str, corpus: Corpus, known: Callable[[str], str | None] | None = None) -> CardInfo:
     """The card `name` names: an Oracle name, then a German or Spanish name of the bundled table, then
-    the closest name (small typos are forgiven). NotFoundError when none is close."""
+    a name `known` gives (the KB's: a card newer than the bundled data that a judge's page brought),
+    then the closest name (small typos are forgiven). NotFoundError when none is close."""
     from kb.search.cardnames import CardMatcher
 
     oracle, kb_names = corpus.oracle, corpus.names
     found = oracle.get(name)
     english = found.name if found is not None else kb_names.resolve(name)
+    if english is None and known is not None and (mine := known(name)) is not None:
+        return CardInfo(mine, oracle.get(mine), dict(kb_names.names.get(mine, {})))
     guessed = english is None
     if english is None:
         matcher = CardMatcher.from_names(list(oracle.names()) + [
             (local, en) for en, by_lang in kb_names.names.items() for local in by_lang.values()])
         english = matcher.closest(name)
     if english is None:
-        raise NotFoundError(f"unknown card {name!r} (English, German or Spanish names are known)")
+        raise NotFoundError(f"unknown card {name!r}{UNKNOWN_CARD_HINT}")
     card = oracle.get(english)
     names = dict(kb_names.names.get(english, {}))
     if card is not None:

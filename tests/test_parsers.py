@@ -464,7 +464,7 @@ def test_a_blog_post_under_its_date_is_not_a_rulings_table_without_a_title():
             "Schlagt mich nicht, aber ich packe diese Fähigkeiten zusammen da sie sehr ähnlich sind.\n")
     result = pages.parse_card_page(text, "blog.txt", RESOLVE)
     assert not result.records
-    assert [(p.line, "before the first date" in p.reason) for p in result.problems] == [(3, True)]
+    assert [(p.line, "no ruling on this page has a date" in p.reason) for p in result.problems] == [(3, True)]
 
 
 def test_a_split_cards_rulings_which_mtgjson_repeats_on_each_face_are_taken_once():

@@ -176,7 +176,7 @@ def test_a_german_only_ruling_is_shown_once_with_its_one_language() -> None:
     console = Console(width=200, record=True)
     hits(console, [Hit(entry, 1.0, Lang.DE, de)])
     out = console.export_text()
-    assert out.count("bleibt verdeckt") == 1 and "ruling · de · de ·" in out and "de/en" not in out
+    assert out.count("bleibt verdeckt") == 1 and "ruling · shown in de · texts in de ·" in out and "de/en" not in out
 
 
 @pytest.mark.parametrize("name", ["Wutform", "Forma de ira", "Ragefrom"])

@@ -7,7 +7,7 @@ check doesn't hide the others in its file. No I/O here: `kb.checks` reads the fi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -629,7 +629,7 @@ def _parse_check(
             raise _CheckSyntax(f"check {name!r}: an action step needs exactly one action", st_line)
         action = keys[0]
         if action not in ACTIONS:
-            raise _CheckSyntax(f"check {name!r}: unknown action {action!r}", st_line)
+            raise _CheckSyntax(f"check {name!r}: unknown action {action!r}{_did_you_mean(action, ACTIONS)}", st_line)
         args = _action_args(action, st[action], labels, players, f"check {name!r}: {action}", st_line)
         expect = st.get("expect")
         if expect is not None and not isinstance(expect, dict):
@@ -696,10 +696,19 @@ def _check_expect(
             raise _CheckSyntax(f"{what}: `expect` names {key!r}, which is no card or player", line)
 
 
+def _did_you_mean(word: str, known: Iterable[str]) -> str:
+    """The hint " (did you mean 'resolve'?…)" for a misspelt action or property: the closest known names."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), list(known), n=2, cutoff=0.6)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    return f" ({hint}docs/CHECKS.md lists them)"
+
+
 def _check_prop(label: str, prop: str, value: Any, labels: set[str], players: list[str], what: str, line: int) -> None:
     spec = _OBJECT_PROPS.get(prop)
     if spec is None:
-        raise _CheckSyntax(f"{what}: unknown property {prop!r} of {label!r}", line)
+        raise _CheckSyntax(f"{what}: unknown property {prop!r} of {label!r}{_did_you_mean(prop, _OBJECT_PROPS)}", line)
     if spec.list_only and not isinstance(value, list):
         raise _CheckSyntax(f"{what}: {label}.{prop} must be a list, not {value!r}", line)
     if spec.mapping_only and not isinstance(value, dict):

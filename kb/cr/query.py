@@ -253,7 +253,7 @@ class ClauseThen:
     """A current clause as it stood in the CR in force on a date (`number` None: not in the rules yet)."""
 
     date: str
-    version: str  # the CR in force on `date`
+    version: str  # the CR the wording comes from: the one in force on `date`, unless that is an extract without it
     number: str | None
     text: str | None
     diff_to_current: Runs | None  # None when the wording has not changed since
@@ -261,10 +261,15 @@ class ClauseThen:
     # that rule's number now (None: it is no longer in the rules). Absent when the number is the same rule.
     other_rule_now: str | None = None
     other_rule: bool = False
+    # The CR in force on `date` when it is not `version`: a face-down extract that lacks the clause,
+    # so the wording is the older full CR's and its number may have changed in between.
+    in_force: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"date": self.date, "version": self.version, "number": self.number,
                                 "text": self.text, "diff_to_current": self.diff_to_current}
+        if self.in_force:
+            data["in_force"] = self.in_force
         if self.other_rule:
             data["then_that_number_was"] = {"now": self.other_rule_now}
         return data
@@ -300,6 +305,7 @@ class ClauseReport:
     numbers: tuple[str, ...]
     at: ClauseThen | None
     history: tuple[HistoryRow, ...]
+    in_oldest: bool = False  # already in the corpus's oldest CR: its first row is no "added" on that date
 
     def to_json(self) -> dict[str, Any]:
         return {"clause": self.clause, "version": self.version, "text": self.text,
@@ -327,7 +333,7 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
     history = rules.history(number)
     then_row: ClauseThen | None = None
     if at:
-        rules.in_force(at)
+        in_force = rules.in_force(at).date
         try:
             then: Clause | None = rules.clause(number, at=at)
         except NotFoundError:  # the clause did not exist then
@@ -338,6 +344,7 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             number=then.number if then else None,
             text=then.text if then else None,
             diff_to_current=word_diff(then.text, clause.text) if then and then.text != clause.text else None,
+            in_force=in_force if then is not None and then.version != in_force else None,
             **_other_rule_then(rules, number, at))
     rows: list[HistoryRow] = []
     previous: HistoryStep | None = None
@@ -348,10 +355,11 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             text=step.text,
             diff=word_diff(previous.text, step.text) if previous and step.change.reworded else None))
         previous = step
-    if history.first_seen == rules.versions[0].date:
+    in_oldest = history.first_seen == rules.versions[0].date
+    if in_oldest:
         note = f"already in the oldest CR in the corpus ({history.first_seen})"
     else:
         note = f"first in the CR of {history.first_seen}"
     return ClauseReport(clause=number, version=rules.current.date, text=clause.text,
                         examples=tuple(clause.examples), first_seen=history.first_seen, first_seen_note=note,
-                        numbers=tuple(history.numbers()), at=then_row, history=tuple(rows))
+                        numbers=tuple(history.numbers()), at=then_row, history=tuple(rows), in_oldest=in_oldest)

@@ -84,6 +84,8 @@ def _date_part(line: str) -> str | None:
     candidate = m.group("date") if m else stripped
     if looks_like_date(candidate):
         return candidate
+    if stripped[0] in "([" and stripped[-1] in ")]" and looks_like_date(stripped[1:-1].strip()):
+        return stripped[1:-1].strip()  # `(2024-02-02)` under its ruling, as card sites print it
     emphasis = _EMPHASIS.match(stripped)
     if emphasis:  # `**107.3g**`, `***Returning Mechanic***`: a heading in bold, not a bullet
         inner = stripped.strip(emphasis.group(1)[0]).strip()
@@ -191,6 +193,36 @@ def _day_first(date_texts: list[str], sample: str) -> tuple[bool, bool]:
     return detect(sample) is not Lang.EN, True
 
 
+_Unit = tuple[_Line, "str | None", "str | None"]  # a line, its date text, the ruling text on the date's line
+
+
+def _dates_before_their_rulings(units: list[_Unit]) -> list[_Unit]:
+    """The page's lines with each date line moved before its ruling when the page prints every date
+    on the line after its ruling (Scryfall and its clones: the ruling, then `(2024-02-02)`): every
+    date line follows a sentence and nothing after the last one reads as a ruling. Other pages are
+    returned as they are (a date line heads the ruling below it)."""
+    alone = [i for i, (line, date, rest) in enumerate(units) if date is not None and rest is None]
+    if not alone:
+        return units
+    for i in alone:
+        before = next((u for u in reversed(units[:i]) if u[0].text.strip()), None)
+        if before is None or before[1] is not None or not _ends_sentence(before[0].text):
+            return units
+    if any(u[1] is not None or _ends_sentence(u[0].text) for u in units[alone[-1] + 1:] if u[0].text.strip()):
+        return units  # the last date has a ruling after it: dates head their rulings
+    ordered: list[_Unit] = []
+    start = 0  # where the paragraph being read began in `ordered`
+    for unit in units:
+        if unit[1] is not None and unit[2] is None:
+            ordered.insert(start, unit)
+            start = len(ordered)
+        else:
+            ordered.append(unit)
+            if not unit[0].text.strip():
+                start = len(ordered)
+    return ordered
+
+
 def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = None) -> ParseResult:
     """Records of a card ruling page, and a problem for each unit that can't be used."""
     lines = _lines(text)
@@ -210,9 +242,9 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                 "line is a ruling's date): its rulings are kept without a card", ignored=True))
     else:
         title = normalize_text(content[0].text)
-        card = (_card_in_title(title, resolve_card) if resolve_card else None) or title
+        card = (_card_in_title(title, resolve_card) if resolve_card else None) or _title_as_card(title)
         body = [line for line in lines if line.number > content[0].number]
-    units = [(line, *_dated(line.text)) for line in body]  # each line's date read once
+    units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body])  # each line's date read once
     date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
     if guessed:
@@ -236,6 +268,12 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         if not seen_date:
             if len(chunk) == 1 and len(original) <= 40 and not original.endswith("."):
                 return  # the type line ("Enchantment", "Verzauberung"): page structure, not a ruling
+            if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
+                problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
+                                        "rulings are read after their dates (`Jul 13, 2018`, `9/20/2014<TAB>...`): "
+                                        "skipped the text from here; undated rulings, one per paragraph: "
+                                        f"--format search-page: {_clip(original)}"))
+                return
             problems.append(Problem(source, first, "text before the first date line skipped: "
                                     f"{_clip(original)}"))
             return
@@ -328,6 +366,17 @@ def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name:
         return None
     return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
+
+
+def _title_as_card(title: str) -> str:
+    """The card of a title no known card matches (a card newer than the bundled names): a heading that
+    introduces the rulings (`Notes and Rules Information for Wanted Griffin:`) gives the words after
+    its last lower-case word; any other title is the card's name whole (`Entlarvung des Schuldigen`)."""
+    if not title.rstrip().endswith(":"):
+        return title
+    words = title.rstrip().rstrip(":").split()
+    last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
+    return " ".join(words[last + 1:]) or title
 
 
 _TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s)\s*")
