@@ -12,8 +12,10 @@ from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.search import Hit, Searcher, build_index
 from kb.search.cardnames import CardIndex, CardMatcher
 from kb.search.embed import FakeEmbedder
-from kb.search.question import (ORACLE_CONCEPTS, SPECIFIC_SHARE, concept_tokens, oracle_concepts, plan,
-                                split_concepts)
+from kb.search.question import (ORACLE_CONCEPTS, SPECIFIC_SHARE, concept_tokens, glossary_term, names_term,
+                                oracle_concepts, plan, referenced_rules, split_concepts)
+from kb.search.rank import Weights
+from kb.search.text import tokenize
 
 CORPUS = Corpus.default()
 
@@ -140,6 +142,45 @@ def test_a_question_naming_a_card_without_rulings_meets_the_rule_its_oracle_text
     implied = rule_hit("Blue spells you cast cost {1} less to cast.", "b")
     assert implied.lexical > 5 * plain.lexical
     assert implied.dense > plain.dense  # the gist joins the dense query
+
+
+# ------------------------------------------------------------ CR terms the rulings never use
+@pytest.mark.parametrize(("clause", "term"), [
+    ("glossary:Summoning Sickness Rule", ("summon", "sicknes")),  # a closing "Rule" is not asked for
+    ("glossary:State-Based Actions", ("stat", "based", "action")),
+    ("708.4", ()),  # not a glossary entry
+])
+def test_a_glossary_entry_defines_the_term_its_clause_names(clause: str, term: tuple[str, ...]) -> None:
+    assert glossary_term(clause, tokenize) == term
+
+
+def test_a_term_is_named_by_its_words_in_a_row() -> None:
+    words = tokenize("Does morphing give summoning sickness?")
+    assert names_term(words, ("summon", "sicknes"))
+    assert not names_term(tokenize("sickness from summoning"), ("summon", "sicknes"))
+    assert referenced_rules('Informal term ... See rule 302.6 and rule 702.10, "Haste."') == ["302.6", "702.10"]
+
+
+SICKNESS = [
+    *ENTRIES,
+    _rule("c-302.6", "302.6", "A creature can't attack unless it has been under its controller's control "
+          "continuously since their most recent turn began."),
+    _rule("c-gl-ss", "glossary:Summoning Sickness Rule", "Summoning Sickness Rule: Informal term for a player's "
+          "inability to attack with a creature unless it has been under that player's control since the start "
+          "of that player's most recent turn. See rule 302.6."),
+]
+
+
+@pytest.mark.parametrize("bonus", [0.0, Weights().cr_term])
+def test_a_cr_term_the_rulings_never_use_lifts_the_rule_its_glossary_entry_refers_to(
+        tmp_path: Path, bonus: float) -> None:
+    """"Summoning sickness" is in no ruling: the question asks about the rule the glossary names."""
+    build_index(SICKNESS, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", SICKNESS, query_embedder=FakeEmbedder())
+    searcher.weights = Weights(cr_term=bonus)
+    hits = searcher.search("Does turning a morph face up give it summoning sickness?", limit=3)
+    lifted = {"c-302.6", "c-gl-ss"} <= {h.entry.id for h in hits[:2]}
+    assert lifted == (bonus > 0)
 
 
 # --------------------------------------------------------------------------- with the real model
