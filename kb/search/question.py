@@ -275,3 +275,14 @@ def names_term(question: Sequence[str], term: Sequence[str]) -> bool:
 def referenced_rules(text: str) -> list[str]:
     """The clauses a glossary text refers to ("See rule 302.6" -> ["302.6"])."""
     return list(dict.fromkeys(_SEE_RULE.findall(text)))
+
+
+# ----------------------------------------------------------------- rules the question cites
+# "the rule 707.9 instructs players to reveal ...", "CR 707.8 Question": the asker names the rule,
+# often by the number of the CR they learnt (707 was face-down objects until 2024, 708 now).
+_CITED = re.compile(r"(?<![\d.])(\d{3}\.\d{1,3}[a-z]?)(?![\d])")
+
+
+def cited_clauses(text: str) -> list[str]:
+    """The CR clause numbers `text` cites ("707.9", "702.37c"), in order, once each."""
+    return list(dict.fromkeys(_CITED.findall(text)))
