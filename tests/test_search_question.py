@@ -12,8 +12,9 @@ from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.search import Hit, Searcher, build_index
 from kb.search.cardnames import CardIndex, CardMatcher
 from kb.search.embed import FakeEmbedder
-from kb.search.question import (ORACLE_CONCEPTS, SPECIFIC_SHARE, concept_tokens, glossary_term, names_term,
-                                oracle_concepts, plan, referenced_rules, split_concepts)
+from kb.search.index import former_numbers
+from kb.search.question import (ORACLE_CONCEPTS, SPECIFIC_SHARE, cited_clauses, concept_tokens, glossary_term,
+                                names_term, oracle_concepts, plan, referenced_rules, split_concepts)
 from kb.search.rank import Weights
 from kb.search.text import tokenize
 
@@ -181,6 +182,37 @@ def test_a_cr_term_the_rulings_never_use_lifts_the_rule_its_glossary_entry_refer
     hits = searcher.search("Does turning a morph face up give it summoning sickness?", limit=3)
     lifted = {"c-302.6", "c-gl-ss"} <= {h.entry.id for h in hits[:2]}
     assert lifted == (bonus > 0)
+
+
+# ------------------------------------------------------------------ rules cited by number
+def test_a_question_cites_clauses_by_number_not_dates_or_damage() -> None:
+    text = "CR 707.8 Question ... the rule 707.9. instructs; see 702.37c. In 2014.09 I dealt 3.5 damage"
+    assert cited_clauses(text) == ["707.8", "707.9", "702.37c"]
+
+
+def test_an_older_number_names_the_rule_its_lineage_has_now() -> None:
+    lineage = {("2018", "707.9"): 1, ("2026", "708.9"): 1,  # renumbered
+               ("2018", "707.2"): 2, ("2026", "707.2"): 2,  # same number: nothing to map
+               ("2018", "707.8"): 3, ("2026", "708.8"): 3, ("2026", "707.8"): 4}  # 707.8 is a new rule now
+    assert former_numbers(lineage, "2026") == {"707.8": ["708.8"], "707.9": ["708.9"]}
+
+
+CITED = [
+    *ENTRIES,
+    _rule("c-707.9", "707.9", "If a copy of a permanent spell becomes a token, it is created with the copied "
+          "values."),
+]
+
+
+@pytest.mark.parametrize("bonus", [0.0, Weights().cited])
+def test_a_rule_cited_by_its_old_number_is_found_under_its_new_one(tmp_path: Path, bonus: float) -> None:
+    """"The rule 707.9 instructs players to reveal manifested cards": 707.9 was 708.9's number."""
+    build_index(CITED, tmp_path / "index", FakeEmbedder(), corpus=CORPUS, former={"707.9": ["708.9"]})
+    searcher = Searcher.load(tmp_path / "index", CITED, query_embedder=FakeEmbedder())
+    searcher.weights = Weights(cited=bonus)
+    hits = [h.entry.id for h in searcher.search(
+        "Why does the rule 707.9 instruct players to show what card a creature was?", limit=3)]
+    assert ({"c-708.9", "c-707.9"} <= set(hits[:2])) == (bonus > 0)
 
 
 # --------------------------------------------------------------------------- with the real model
