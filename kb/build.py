@@ -554,10 +554,12 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
         "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     from kb.search import build_index
+    from kb.search.index import former_numbers
 
     def index(folder: Path) -> None:  # store.write builds the index first, then writes the rows
         progress("index", 0, 1)
-        build_index(entries, folder, embedder, corpus=corpus)
+        build_index(entries, folder, embedder, corpus=corpus,
+                    former=former_numbers(corpus.rules.lineage, corpus.rules.current.date))
         progress("write", 0, 1)
 
     store.write(home, entries, report=report.to_json(), meta=meta,

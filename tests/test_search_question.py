@@ -12,8 +12,11 @@ from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.search import Hit, Searcher, build_index
 from kb.search.cardnames import CardIndex, CardMatcher
 from kb.search.embed import FakeEmbedder
-from kb.search.question import (ORACLE_CONCEPTS, SPECIFIC_SHARE, concept_tokens, oracle_concepts, plan,
-                                split_concepts)
+from kb.search.index import former_numbers
+from kb.search.question import (ORACLE_CONCEPTS, SPECIFIC_SHARE, cited_clauses, concept_tokens, glossary_term,
+                                names_term, oracle_concepts, plan, referenced_rules, split_concepts)
+from kb.search.rank import Weights
+from kb.search.text import tokenize
 
 CORPUS = Corpus.default()
 
@@ -140,6 +143,76 @@ def test_a_question_naming_a_card_without_rulings_meets_the_rule_its_oracle_text
     implied = rule_hit("Blue spells you cast cost {1} less to cast.", "b")
     assert implied.lexical > 5 * plain.lexical
     assert implied.dense > plain.dense  # the gist joins the dense query
+
+
+# ------------------------------------------------------------ CR terms the rulings never use
+@pytest.mark.parametrize(("clause", "term"), [
+    ("glossary:Summoning Sickness Rule", ("summon", "sicknes")),  # a closing "Rule" is not asked for
+    ("glossary:State-Based Actions", ("stat", "based", "action")),
+    ("708.4", ()),  # not a glossary entry
+])
+def test_a_glossary_entry_defines_the_term_its_clause_names(clause: str, term: tuple[str, ...]) -> None:
+    assert glossary_term(clause, tokenize) == term
+
+
+def test_a_term_is_named_by_its_words_in_a_row() -> None:
+    words = tokenize("Does morphing give summoning sickness?")
+    assert names_term(words, ("summon", "sicknes"))
+    assert not names_term(tokenize("sickness from summoning"), ("summon", "sicknes"))
+    assert referenced_rules('Informal term ... See rule 302.6 and rule 702.10, "Haste."') == ["302.6", "702.10"]
+
+
+SICKNESS = [
+    *ENTRIES,
+    _rule("c-302.6", "302.6", "A creature can't attack unless it has been under its controller's control "
+          "continuously since their most recent turn began."),
+    _rule("c-gl-ss", "glossary:Summoning Sickness Rule", "Summoning Sickness Rule: Informal term for a player's "
+          "inability to attack with a creature unless it has been under that player's control since the start "
+          "of that player's most recent turn. See rule 302.6."),
+]
+
+
+@pytest.mark.parametrize("bonus", [0.0, Weights().cr_term])
+def test_a_cr_term_the_rulings_never_use_lifts_the_rule_its_glossary_entry_refers_to(
+        tmp_path: Path, bonus: float) -> None:
+    """"Summoning sickness" is in no ruling: the question asks about the rule the glossary names."""
+    build_index(SICKNESS, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", SICKNESS, query_embedder=FakeEmbedder())
+    searcher.weights = Weights(cr_term=bonus)
+    hits = searcher.search("Does turning a morph face up give it summoning sickness?", limit=3)
+    lifted = {"c-302.6", "c-gl-ss"} <= {h.entry.id for h in hits[:2]}
+    assert lifted == (bonus > 0)
+
+
+# ------------------------------------------------------------------ rules cited by number
+def test_a_question_cites_clauses_by_number_not_dates_or_damage() -> None:
+    text = "CR 707.8 Question ... the rule 707.9. instructs; see 702.37c. In 2014.09 I dealt 3.5 damage"
+    assert cited_clauses(text) == ["707.8", "707.9", "702.37c"]
+
+
+def test_an_older_number_names_the_rule_its_lineage_has_now() -> None:
+    lineage = {("2018", "707.9"): 1, ("2026", "708.9"): 1,  # renumbered
+               ("2018", "707.2"): 2, ("2026", "707.2"): 2,  # same number: nothing to map
+               ("2018", "707.8"): 3, ("2026", "708.8"): 3, ("2026", "707.8"): 4}  # 707.8 is a new rule now
+    assert former_numbers(lineage, "2026") == {"707.8": ["708.8"], "707.9": ["708.9"]}
+
+
+CITED = [
+    *ENTRIES,
+    _rule("c-707.9", "707.9", "If a copy of a permanent spell becomes a token, it is created with the copied "
+          "values."),
+]
+
+
+@pytest.mark.parametrize("bonus", [0.0, Weights().cited])
+def test_a_rule_cited_by_its_old_number_is_found_under_its_new_one(tmp_path: Path, bonus: float) -> None:
+    """"The rule 707.9 instructs players to reveal manifested cards": 707.9 was 708.9's number."""
+    build_index(CITED, tmp_path / "index", FakeEmbedder(), corpus=CORPUS, former={"707.9": ["708.9"]})
+    searcher = Searcher.load(tmp_path / "index", CITED, query_embedder=FakeEmbedder())
+    searcher.weights = Weights(cited=bonus)
+    hits = [h.entry.id for h in searcher.search(
+        "Why does the rule 707.9 instruct players to show what card a creature was?", limit=3)]
+    assert ({"c-708.9", "c-707.9"} <= set(hits[:2])) == (bonus > 0)
 
 
 # --------------------------------------------------------------------------- with the real model

@@ -41,7 +41,7 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Literal, Sequence
+from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
@@ -61,8 +61,9 @@ from kb.search.text import tokenize
 # docs.json as arrays, no dense.faiss (nothing read it); 5: entries.npz's names_card, bm25.npz
 # with an idf per kind; 6: cards.json's rules tokens carry the Oracle concepts (kb.search.question);
 # 7: each text's BM25 concept tokens found by its own language's glossary terms; 8: cards.json's
-# `common` holds the rulings' everyday words and the split-card halves, its tokens the new concepts
-SCHEMA_VERSION = 8
+# `common` holds the rulings' everyday words and the split-card halves, its tokens the new concepts;
+# 9: clauses.json, the CR numbers a rule had before, for questions that cite an old number
+SCHEMA_VERSION = 9
 
 
 META_FILE = "meta.json"
@@ -84,6 +85,7 @@ BM25_FILE = "bm25.npz"
 
 
 CARDS_FILE = "cards.json"  # card names (EN/DE/ES, Oracle + KB) and each card's rules tokens
+CLAUSES_FILE = "clauses.json"  # a CR number of an older version -> the current numbers of its rules
 
 
 FIX = "run `kb ingest` to rebuild it"
@@ -290,12 +292,14 @@ def names_own_card(entry: Entry) -> bool:
 
 def build_index(
     entries: list[Entry], out_dir: Path, embedder: Any, *, corpus: Corpus, glossary: Glossary | None = None,
-    cards: Any = None,
+    cards: Any = None, former: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
     """Embed every distinct text of `entries` and write the index files into `out_dir`.
 
     `glossary` defaults to the corpus's; `cards` is a `kb.search.cardnames.CardIndex`, by default
-    compiled from the corpus's Oracle cards, its card names table and `search-associations.yaml`."""
+    compiled from the corpus's Oracle cards, its card names table and `search-associations.yaml`;
+    `former` maps older CR numbers to the current ones (`former_numbers`; none by default: reading
+    every CR version is the KB build's work, which has them at hand)."""
     glossary = glossary if glossary is not None else corpus.glossary
     if cards is None:
         cards = default_card_index(entries, corpus, glossary)
@@ -341,10 +345,24 @@ def build_index(
     write_atomic(out_dir / BM25_FILE, bm25.to_bytes())
     write_atomic(out_dir / CARDS_FILE, json.dumps(cards.to_json(), ensure_ascii=False).encode("utf-8"))
     write_atomic(out_dir / ENTRIES_FILE, EntryTable.from_entries(entries).to_bytes())
+    write_atomic(out_dir / CLAUSES_FILE, json.dumps(dict(former or {})).encode("utf-8"))
     # CRC-32 of the files a query reads: a damaged (not only truncated) file is refused at load.
     meta["crc32"] = {n: zlib.crc32((out_dir / n).read_bytes())
-                     for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE, CARDS_FILE, ENTRIES_FILE)}
+                     for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE, CARDS_FILE, ENTRIES_FILE,
+                               CLAUSES_FILE)}
     write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
+
+
+def former_numbers(lineage: Mapping[tuple[str, str], int], current: str) -> dict[str, list[str]]:
+    """Each CR number some older version gave a rule that the current CR numbers otherwise (707.9
+    in 2018 is 708.9 now) -> the current numbers of the rules it named, from the clause lineage
+    ((version date, number) -> lineage id). Players cite the number of the CR they learnt."""
+    now = {lid: number for (date, number), lid in lineage.items() if date == current}
+    out: dict[str, set[str]] = {}
+    for (date, number), lid in lineage.items():
+        if date != current and lid in now and now[lid] != number:
+            out.setdefault(number, set()).add(now[lid])
+    return {n: sorted(c) for n, c in sorted(out.items())}
 
 
 HUB_SAMPLE = 8192  # neighbours are looked for among at most this many documents (exact below it)

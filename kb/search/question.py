@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 MARK = "@"  # a concept id among a card's rules tokens (CardIndex.expand): no token starts with it
 # BM25 weight of the implied rules words: as much as the question's own words, for they are what
@@ -238,3 +238,51 @@ def plan(concepts_by_card: Mapping[str, Sequence[str]], cards_with_rulings: Iter
         return QueryPlan()
     return QueryPlan(" ".join(_BY_ID[c].rules for c in ids), "; ".join(_BY_ID[c].gist for c in ids),
                      tuple(ids), bare)
+
+
+# ----------------------------------------------------------------- CR terms the rulings never use
+# Players name game terms the rulings do not use ("Does morphing give summoning sickness?"): the
+# rulings speak of face-down objects, and only the CR's glossary knows the term and which rule it
+# is ("Summoning Sickness Rule: ... See rule 302.6"). A question that names such a term asks about
+# that rule. A term the rulings use often (face down, morph, special action) decides nothing here:
+# the rulings already meet the question's words.
+GLOSSARY = "glossary:"
+RARE_IN_RULINGS = 2  # a term is the CR's alone when each of its words is in at most this many rulings
+# One-word terms ("response", "graveyard") are everyday words of questions about any rule.
+MIN_TERM_WORDS = 2
+_SEE_RULE = re.compile(r"\brules?\s+(\d{3}(?:\.\d+[a-z]?)?)")
+_TERM_TAIL = {"rule", "rules"}
+
+
+def glossary_term(clause: str, tokenize: Callable[[str], list[str]]) -> tuple[str, ...]:
+    """The words of the term a CR glossary entry defines (its clause id `glossary:Term`), without a
+    closing "Rule" ("Summoning Sickness Rule" is asked about as "summoning sickness"); () for a
+    clause that is not a glossary entry."""
+    if not clause.startswith(GLOSSARY):
+        return ()
+    words = tokenize(clause[len(GLOSSARY):])
+    while len(words) > 1 and words[-1] in _TERM_TAIL:
+        words = words[:-1]
+    return tuple(words)
+
+
+def names_term(question: Sequence[str], term: Sequence[str]) -> bool:
+    """Whether the token list `question` holds the term's tokens in a row."""
+    n = len(term)
+    return n > 0 and any(tuple(question[i:i + n]) == tuple(term) for i in range(len(question) - n + 1))
+
+
+def referenced_rules(text: str) -> list[str]:
+    """The clauses a glossary text refers to ("See rule 302.6" -> ["302.6"])."""
+    return list(dict.fromkeys(_SEE_RULE.findall(text)))
+
+
+# ----------------------------------------------------------------- rules the question cites
+# "the rule 707.9 instructs players to reveal ...", "CR 707.8 Question": the asker names the rule,
+# often by the number of the CR they learnt (707 was face-down objects until 2024, 708 now).
+_CITED = re.compile(r"(?<![\d.])(\d{3}\.\d{1,3}[a-z]?)(?![\d])")
+
+
+def cited_clauses(text: str) -> list[str]:
+    """The CR clause numbers `text` cites ("707.9", "702.37c"), in order, once each."""
+    return list(dict.fromkeys(_CITED.findall(text)))

@@ -22,12 +22,13 @@ from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
 from kb.search.focus import Focus, asks_for_rule, focus
 from kb.search.glossary import Glossary
-from kb.search.question import IMPLIED_WEIGHT, QueryPlan, plan, split_concepts
+from kb.search.question import (IMPLIED_WEIGHT, MIN_TERM_WORDS, RARE_IN_RULINGS, QueryPlan, cited_clauses,
+                                glossary_term, names_term, plan, referenced_rules, split_concepts)
 from kb.search.text import tokenize
 
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
-from kb.search.index import (CARDS_FILE, FIX, GLOSSARY_FILE, LANG_BITS, EntryTable, _embedder_identity,
-                             _read_checked, default_card_index, read_index)
+from kb.search.index import (CARDS_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, EntryTable,
+                             _embedder_identity, _read_checked, default_card_index, read_index)
 
 Mode = Literal["hybrid", "dense", "lexical"]
 
@@ -116,6 +117,13 @@ class Weights:
     # general ruling sat behind hundreds of clauses that share its setting words (dense rank 155 or
     # 1,483 for a right answer), so only BM25 spoke for it. Dev top-1 0.82 -> 0.83 (rule plateau 0.3-0.5).
     dense_per_kind: bool = True
+    # A CR term the rulings never use ("summoning sickness"), named in the asking sentences: the
+    # glossary entry that defines it and the rules it refers to get this bonus to their fused score
+    # (`Searcher._cr_terms`; question.RARE_IN_RULINGS). 0 turns it off.
+    cr_term: float = 0.2
+    # A clause the question cites by number ("rule 707.9"), under that number now or as the number
+    # it had in an older CR (index clauses.json): this bonus to its fused score. 0 turns it off.
+    cited: float = 0.2
 
 
 @dataclass(frozen=True)
@@ -183,6 +191,8 @@ class Searcher:
         self._query_embedder = query_embedder
         self._glossary = glossary
         self._card_names = card_names
+        self._cr_glossary: list[tuple[tuple[str, ...], int]] | None = None
+        self._former: dict[str, list[str]] | None = None
         self.index_dir: Path | None = None
 
     @property
@@ -388,6 +398,10 @@ class Searcher:
             fused = lexical.astype(np.float64)
         else:
             fused = self._fuse(rule_asked, parts, dense_rank, lexical, mask, named, langs, name_tokens)
+            if w.cr_term:
+                fused += w.cr_term * self._cr_terms(parts.asking)
+            if w.cited:
+                fused += w.cited * self._cited(query)
         fused = np.where(mask, fused, -np.inf)
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
@@ -444,6 +458,61 @@ class Searcher:
         if w.other_card != 1.0:  # last, so the second stage's bonus is discounted with the rest
             fused = np.where(self.table.names_card & ~of_named, fused * w.other_card, fused)
         return fused
+
+    @property
+    def former_numbers(self) -> dict[str, list[str]]:
+        """An older CR number -> the current numbers of the rules it named (read on first use)."""
+        if self._former is None:
+            if self.index_dir is None:  # an index in memory knows no older CR
+                self._former = {}
+            else:
+                try:
+                    self._former = json.loads(_read_checked(self.index_dir, CLAUSES_FILE, self.meta))
+                except (OSError, ValueError) as exc:
+                    raise StoreError(f"search index clause numbers unreadable ({exc}); {FIX}") from None
+        return self._former
+
+    def _cited(self, query: str) -> np.ndarray:
+        """Per entry: whether it is a rule the question cites by its number, current or former."""
+        t = self.table
+        cited = cited_clauses(query)
+        if not cited or not t.clause_vocab:
+            return np.zeros(len(t), dtype=bool)
+        numbers = set(cited) | {n for c in cited for n in self.former_numbers.get(c, ())}
+        wanted = np.array([c in numbers for c in t.clause_vocab], dtype=bool)
+        has = np.diff(t.clause_ptr) > 0
+        own = np.where(has, t.clause_idx[np.minimum(t.clause_ptr[:-1], max(len(t.clause_idx) - 1, 0))], 0)
+        out: np.ndarray = self._is_rule & has & wanted[own]
+        return out
+
+    def _cr_terms(self, text: str) -> np.ndarray:
+        """Per entry: whether it is the glossary entry of a CR term `text` names that the rulings
+        (nearly) never use, or a rule that entry refers to."""
+        t = self.table
+        out = np.zeros(len(t), dtype=bool)
+        words = tokenize(text)
+        if not words:
+            return out
+        if self._cr_glossary is None:  # (term words, entry row) of every glossary entry, read once
+            own = t.clause_ptr[:-1]
+            has = np.diff(t.clause_ptr) > 0
+            self._cr_glossary = [(term, int(i)) for i in np.flatnonzero(has & self._is_rule)
+                                 if len(term := glossary_term(t.clause_vocab[t.clause_idx[own[i]]], tokenize))
+                                 >= MIN_TERM_WORDS]
+        for term, row in self._cr_glossary:
+            if not names_term(words, term):
+                continue
+            in_rulings = [int((~self._doc_is_rule[docs]).sum()) for _, docs in self._bm25.postings(term)]
+            if max(in_rulings, default=0) > RARE_IN_RULINGS:
+                continue  # the rulings use its words: they meet the question themselves
+            out[row] = True
+            entry = self._entries[row] if self._entries is not None else self._fetch_entries([t.ids[row]])[0]
+            wanted = np.isin(np.array(t.clause_vocab, dtype=object), referenced_rules(entry.text))
+            if wanted.any():
+                own_clause = np.where(np.diff(t.clause_ptr) > 0, t.clause_idx[np.minimum(t.clause_ptr[:-1],
+                                                                                          len(t.clause_idx) - 1)], -1)
+                out |= self._is_rule & (own_clause >= 0) & wanted[np.maximum(own_clause, 0)]
+        return out
 
     def _of_cards(self, named: list[str]) -> np.ndarray:
         """Per entry: whether it is filed under one of the cards `named` (English names)."""
