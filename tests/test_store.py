@@ -247,9 +247,9 @@ def test_an_older_database_is_migrated(kb_home: Path) -> None:
 
 
 def _downgrade_to_schema_1(home: Path) -> None:
-    """The database as judge-kb with schema 1 wrote it: none of the columns schema 2 added."""
+    """The database as judge-kb with schema 1 wrote it: none of the columns schemas 2 and 3 added."""
     conn = sqlite3.connect(home / store.DB_FILE)
-    for table, column in (("entries", "cards"), ("links", "at_ruling_date"), ("links", "evidence"),
+    for table, column in (("entries", "cards"), ("entries", "digest"), ("links", "at_ruling_date"), ("links", "evidence"),
                           *(("outdated", c) for c in ("text", "lang", "card", "date", "kinds"))):
         conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
     conn.execute("PRAGMA user_version = 1")
