@@ -8,8 +8,9 @@ Layout of the data directory (`kb.paths.home()`)::
                           which a database SQLite can no longer read is rebuilt
     ingest.lock           held while a build runs
 
-A build writes its index folder first, then replaces every derived row in ONE transaction that
-also records the new generation; the judge's library (`sources`) changes in that same transaction.
+A build writes its index folder first, then replaces the derived rows of every entry that changed
+(`entries.digest`) in ONE transaction that also records the new generation; the judge's library
+(`sources`) changes in that same transaction.
 A `kb ingest` killed at any moment therefore leaves the previous KB, library and index in force.
 """
 
