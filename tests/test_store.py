@@ -511,3 +511,28 @@ def test_rows_written_entry_by_entry_equal_a_full_write(home: Path, kb_home: Pat
     monkeypatch.setattr(store, "_REWRITE_ALL", -1.0)  # every write clears and writes every row
     build([b, a], home=other, embedder=FAKE)
     assert derived_rows(home) == derived_rows(other)
+
+
+def _ruling(n: int, score: float) -> Entry:
+    from kb.model import RuleLink
+
+    text = f"Ruling number {n} about face-down spells."
+    variant = Variant(text=text, original=text, lang=Lang.EN, date="2020-01-01", source="corpus/x.json", line=n,
+                      relation=Relation.CANONICAL, similarity=1.0, card="Lightform")
+    return Entry(id=f"r-{n}", kind=Kind.RULING, text=text, cards=("Lightform",), first_date="2020-01-01",
+                 last_date="2020-01-01", variants=(variant,), rules=(RuleLink("708.2", score, "708.2", "e"),))
+
+
+def test_an_entry_written_again_has_the_rows_of_a_full_write_when_only_a_hidden_value_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link score that JSON rounds and a wording key the code derives are not in the entry's data:
+    an unchanged entry JSON must not keep the old link score or wording key."""
+    from kb.ingest import ids
+
+    kept, fresh = tmp_path / "kept", tmp_path / "fresh"
+    store.write(kept, [_ruling(n, 0.500001) for n in range(8)], report={}, meta={})
+    monkeypatch.setattr(ids, "wording_key", lambda kind, text: f"{kind.value}:v2:{text}")
+    entries = [_ruling(n, 0.500002 if n == 0 else 0.500001) for n in range(8)]
+    store.write(kept, entries, report={}, meta={})
+    store.write(fresh, entries, report={}, meta={})
+    assert derived_rows(kept) == derived_rows(fresh)

@@ -8,8 +8,9 @@ Layout of the data directory (`kb.paths.home()`)::
                           which a database SQLite can no longer read is rebuilt
     ingest.lock           held while a build runs
 
-A build writes its index folder first, then replaces every derived row in ONE transaction that
-also records the new generation; the judge's library (`sources`) changes in that same transaction.
+A build writes its index folder first, then replaces the derived rows of every entry that changed
+(`entries.digest`) in ONE transaction that also records the new generation; the judge's library
+(`sources`) changes in that same transaction.
 A `kb ingest` killed at any moment therefore leaves the previous KB, library and index in force.
 """
 
@@ -339,19 +340,26 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
 
 
 class _EntryRows:
-    """What a build writes for one entry, and the digest that tells whether the stored rows differ."""
+    """The rows a build writes for one entry, and their digest: whether the stored rows differ."""
 
     def __init__(self, entry: Entry, outdated: list[dict[str, Any]]) -> None:
-        self.entry = entry
-        self.outdated = outdated
+        from kb.ingest.ids import wording_key
+
+        e = self.entry = entry
         self.data = json.dumps(entry.to_store(), ensure_ascii=False)
         self.cards = json.dumps(list(entry.cards), ensure_ascii=False)
-        self.outdated_json = [json.dumps(item, ensure_ascii=False) for item in outdated]
-        h = hashlib.sha1(self.data.encode("utf-8"))
-        for part in [self.cards, *self.outdated_json]:
-            h.update(b"\0")
-            h.update(part.encode("utf-8"))
-        self.digest = h.hexdigest()
+        self.keys = [wording_key(e.kind, v.text) for v in e.variants]
+        self.variants = [(e.id, i, v.text, key, v.lang.value, v.date, v.source, v.line, v.relation.value,
+                          v.similarity, v.card) for i, (v, key) in enumerate(zip(e.variants, self.keys))]
+        self.links = [(e.id, i, r.clause, r.score, r.at_ruling_date, r.evidence) for i, r in enumerate(e.rules)]
+        self.outdated = [(e.id, n, json.dumps(item, ensure_ascii=False), item["variant"]["text"],
+                          item["variant"]["lang"], item["variant"]["card"], item["variant"]["date"],
+                          ",".join(r["kind"] for r in item["reasons"])) for n, item in enumerate(outdated)]
+        # Of the very values written (repr keeps every digit of a float, the wording keys come from
+        # the code now running), so equal digests mean equal rows.
+        every = (e.kind.value, e.text, e.first_date, e.last_date, e.clause, self.data, self.cards,
+                 self.variants, self.links, list(e.checks), self.outdated)
+        self.digest = hashlib.sha1(repr(every).encode("utf-8")).hexdigest()
 
 
 # Above this share of changed entries, clearing the derived tables and writing every row is cheaper.
@@ -384,32 +392,24 @@ def _clear_changed(conn: sqlite3.Connection, rows: Sequence[_EntryRows]) -> set[
 
 
 def _insert_entry(conn: sqlite3.Connection, row: _EntryRows, ord_: int, generation: int) -> None:
-    from kb.ingest.ids import digest_id, wording_key
+    from kb.ingest.ids import digest_id
 
     e = row.entry
     conn.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                  (e.id, ord_, e.kind.value, e.text, e.first_date, e.last_date, e.clause, row.data, row.cards,
                   row.digest))
-    keys = [wording_key(e.kind, v.text) for v in e.variants]
-    conn.executemany("INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                     [(e.id, i, v.text, key, v.lang.value, v.date, v.source,
-                       v.line, v.relation.value, v.similarity, v.card)
-                      for i, (v, key) in enumerate(zip(e.variants, keys))])
+    conn.executemany("INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row.variants)
     conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
-                     [(e.id, key, generation) for key in set(keys)])
+                     [(e.id, key, generation) for key in set(row.keys)])
     # Every id that any of its wordings would be named by (ids are digests of an anchor
     # wording): ids shown by an earlier judge-kb, whose entries anchored elsewhere or
     # were built before this store kept a history, resolve to the entry holding it now.
     conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
-                     [(digest_id(e.kind, key, set()), key, generation) for key in set(keys)])
+                     [(digest_id(e.kind, key, set()), key, generation) for key in set(row.keys)])
     conn.executemany("INSERT OR IGNORE INTO entry_cards VALUES (?, ?)", [(c, e.id) for c in e.cards])
-    conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)",
-                     [(e.id, i, r.clause, r.score, r.at_ruling_date, r.evidence) for i, r in enumerate(e.rules)])
+    conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)", row.links)
     conn.executemany("INSERT INTO checks VALUES (?, ?)", [(e.id, c) for c in e.checks])
-    conn.executemany("INSERT INTO outdated VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                     [(e.id, n, text, item["variant"]["text"], item["variant"]["lang"], item["variant"]["card"],
-                       item["variant"]["date"], ",".join(r["kind"] for r in item["reasons"]))
-                      for n, (item, text) in enumerate(zip(row.outdated, row.outdated_json))])
+    conn.executemany("INSERT INTO outdated VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row.outdated)
 
 
 def _index_corpus_hash(folder: Path) -> str | None:
