@@ -217,3 +217,20 @@ def test_kb_card_finds_a_card_the_judges_own_page_brought(tmp_path):
     result = runner.invoke(app, ["card", "Aurelia's Vindicator"], env={"COLUMNS": "250"})
     assert result.exit_code == 0, result.output
     assert "1 KB entry" in result.output and "exiled forever" in result.output
+
+
+def test_kb_card_opens_the_kb_once(monkeypatch, tmp_path):
+    # a card only the judge's page brought: it opened the KB to look the name up, then again to
+    # list its rulings (review7)
+    import cli.common
+
+    page = tmp_path / "vindicator.txt"
+    page.write_text("Notes and Rules Information for Aurelia's Vindicator:\n\n"
+                    "If Aurelia's Vindicator leaves the battlefield before its triggered ability resolves, "
+                    "the exiled cards will be exiled forever.\n(2024-02-09)\n")
+    assert runner.invoke(app, ["ingest", str(page)]).exit_code == 0
+    real, opened = cli.common.open_kb, []
+    monkeypatch.setattr(cli.common, "open_kb", lambda **kw: opened.append(kw) or real(**kw))
+    result = runner.invoke(app, ["card", "Aurelia's Vindicator"])
+    assert result.exit_code == 0, result.output
+    assert len(opened) == 1
