@@ -424,6 +424,17 @@ def is_revision(ratio: float, contained: float) -> bool:
     return ratio >= REVISION_RATIO or (contained >= REVISION_CONTAINED and ratio >= REVISION_CONTAINED_RATIO)
 
 
+def may_be_revision(shared: Any, total: Any) -> Any:
+    """False where two wordings, `total` words in all and `shared` of them in common (as multisets),
+    can't be a revision: the words difflib aligns are at most the words they share, so its ratio is
+    at most 2 * shared / total, and `is_revision` asks at least REVISION_CONTAINED_RATIO of it.
+    Element-wise on numpy arrays (dedup's candidate pairs) or on two numbers."""
+    import numpy as np
+
+    total = np.asarray(total)
+    return (total == 0) | (2.0 * np.asarray(shared) / np.maximum(total, 1) >= REVISION_CONTAINED_RATIO)
+
+
 def _group_exact(records: Iterable[Record]) -> list[_Group]:
     groups: dict[tuple[Kind, str], _Group] = {}
     for record in records:
@@ -439,7 +450,7 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]],
     Candidates of group i are the (at most MAX_CANDIDATES) later groups j sharing the most word
     3-grams with it, 3-grams in more than MAX_SHINGLE_DF groups left out, ties by index; among
     them, difflib aligns only the pairs that share enough words to reach a revision threshold
-    (`_may_be_revision`). Both counts are sparse matrix products, so at 100k rulings the
+    (`may_be_revision`). Both counts are sparse matrix products, so at 100k rulings the
     candidates cost a second or two, not a Python loop over every posting list."""
     from scipy import sparse
 
@@ -491,8 +502,7 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]],
             words_shared[start:start + _PAIR_CHUNK] += np.asarray(
                 at_least[a].multiply(at_least[b]).sum(axis=1)).ravel()
     lengths = np.array([len(w) for w in folded], dtype=np.int64)
-    total = lengths[cand_i] + lengths[cand_j]
-    may = (total == 0) | (2.0 * words_shared / np.maximum(total, 1) >= REVISION_CONTAINED_RATIO)
+    may = may_be_revision(words_shared, lengths[cand_i] + lengths[cand_j])
     for i, j in zip(cand_i[may].tolist(), cand_j[may].tolist()):
         ratio, contained = similarity(folded[i], folded[j])
         if is_revision(ratio, contained):

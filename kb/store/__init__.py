@@ -340,7 +340,11 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
 
 
 class _EntryRows:
-    """The rows a build writes for one entry, and their digest: whether the stored rows differ."""
+    """The rows a build writes for one entry, and their digest: whether the stored rows differ.
+
+    The digest is taken over the entry's JSON plus what it leaves out or rounds (every digit of the
+    link scores and variant similarities, the wording keys of the code now running), so equal
+    digests mean equal rows; the row tuples themselves are made only for the entries written."""
 
     def __init__(self, entry: Entry, outdated: list[dict[str, Any]]) -> None:
         from kb.ingest.ids import wording_key
@@ -349,17 +353,31 @@ class _EntryRows:
         self.data = json.dumps(entry.to_store(), ensure_ascii=False)
         self.cards = json.dumps(list(entry.cards), ensure_ascii=False)
         self.keys = [wording_key(e.kind, v.text) for v in e.variants]
-        self.variants = [(e.id, i, v.text, key, v.lang.value, v.date, v.source, v.line, v.relation.value,
-                          v.similarity, v.card) for i, (v, key) in enumerate(zip(e.variants, self.keys))]
-        self.links = [(e.id, i, r.clause, r.score, r.at_ruling_date, r.evidence) for i, r in enumerate(e.rules)]
-        self.outdated = [(e.id, n, json.dumps(item, ensure_ascii=False), item["variant"]["text"],
-                          item["variant"]["lang"], item["variant"]["card"], item["variant"]["date"],
-                          ",".join(r["kind"] for r in item["reasons"])) for n, item in enumerate(outdated)]
-        # Of the very values written (repr keeps every digit of a float, the wording keys come from
-        # the code now running), so equal digests mean equal rows.
-        every = (e.kind.value, e.text, e.first_date, e.last_date, e.clause, self.data, self.cards,
-                 self.variants, self.links, list(e.checks), self.outdated)
-        self.digest = hashlib.sha1(repr(every).encode("utf-8")).hexdigest()
+        self._outdated = outdated
+        self.outdated_json = [json.dumps(item, ensure_ascii=False) for item in outdated]
+        exact = repr(([v.similarity for v in e.variants], [r.score for r in e.rules]))
+        h = hashlib.sha1()
+        for part in (self.data, self.cards, "\x1f".join(self.keys), exact, *self.outdated_json):
+            h.update(part.encode("utf-8"))
+            h.update(b"\0")
+        self.digest = h.hexdigest()
+
+    @property
+    def variants(self) -> list[tuple[Any, ...]]:
+        e = self.entry
+        return [(e.id, i, v.text, key, v.lang.value, v.date, v.source, v.line, v.relation.value, v.similarity, v.card)
+                for i, (v, key) in enumerate(zip(e.variants, self.keys))]
+
+    @property
+    def links(self) -> list[tuple[Any, ...]]:
+        e = self.entry
+        return [(e.id, i, r.clause, r.score, r.at_ruling_date, r.evidence) for i, r in enumerate(e.rules)]
+
+    @property
+    def outdated(self) -> list[tuple[Any, ...]]:
+        return [(self.entry.id, n, text, item["variant"]["text"], item["variant"]["lang"], item["variant"]["card"],
+                 item["variant"]["date"], ",".join(r["kind"] for r in item["reasons"]))
+                for n, (item, text) in enumerate(zip(self._outdated, self.outdated_json))]
 
 
 # Above this share of changed entries, clearing the derived tables and writing every row is cheaper.
