@@ -207,6 +207,15 @@ def _name_tokens(name: str) -> tuple[str, ...]:
     return tuple(match_key(name).split())
 
 
+def _untouched(signatures: Mapping[str, tuple[frozenset[tuple[str, str]], str]],
+               changed: Iterable[tuple[tuple[str, ...], str]]) -> dict[str, tuple[frozenset[tuple[str, str]], str]]:
+    """The (signature, match key) entries in which none of the `changed` name phrases can be found:
+    the name finder looks a phrase up by its first word, so a match key that does not hold the first
+    word of any changed phrase (as a substring: a word is one) finds the same cards as before."""
+    firsts = {toks[0] for toks, _ in changed if toks}
+    return {t: found for t, found in signatures.items() if not any(first in found[1] for first in firsts)}
+
+
 @dataclass
 class Lexicon:
     """The reference data that tells rulings apart: mechanic keywords, card names, the glossary.
@@ -244,9 +253,7 @@ class Lexicon:
             self._extra_cards |= new
             before = self._name_phrases
             self._cards = self._name_finder()
-            firsts = {toks[0] for toks, _ in before ^ self._name_phrases if toks}
-            self._signatures = {t: found for t, found in self._signatures.items()
-                                if not any(first in found[1] for first in firsts)}
+            self._signatures = _untouched(self._signatures, before ^ self._name_phrases)
 
     def _name_finder(self) -> _PhraseFinder:
         known = list(self.names.every_name()) if self.names else []
@@ -268,19 +275,14 @@ class Lexicon:
         self._learned = table
 
     def _take_learned(self) -> None:
-        """Keep the learned signatures the card-name change cannot touch. The name finder looks
-        phrases up by their first word, so a text none of whose words is the first word of an
-        added or removed name phrase finds the same cards as before (checked on the text's match
-        key as a substring: a word is one, so nothing that changed is kept)."""
+        """Keep the learned signatures the card-name change (added or removed phrases) cannot touch."""
         table, self._learned = self._learned or {}, None
         signatures, names = table.get("signatures"), table.get("names")
         if not isinstance(signatures, dict) or not isinstance(names, frozenset) \
                 or table.get("keywords") != tuple(self.keywords):
             return
-        firsts = {toks[0] for toks, _ in names ^ self._name_phrases if toks}
-        for text, (sig, key) in signatures.items():
-            if not any(first in key for first in firsts):
-                self._signatures.setdefault(text, (sig, key))
+        for text, found in _untouched(signatures, names ^ self._name_phrases).items():
+            self._signatures.setdefault(text, found)
 
     def fold_table(self, texts: Iterable[str]) -> dict[str, str | None]:
         """`fold` of these texts as far as this lexicon has folded them (None: unchanged), a table
@@ -467,7 +469,7 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]],
         rows.extend([i] * len(grams))
         cols.extend(gram_ids.setdefault(g, len(gram_ids)) for g in grams)
     grams_of = sparse.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)), shape=(n, len(gram_ids)))
-    rare = np.flatnonzero(np.diff(grams_of.tocsc().indptr) <= MAX_SHINGLE_DF)
+    rare = np.flatnonzero(np.bincount(cols, minlength=len(gram_ids)) <= MAX_SHINGLE_DF)  # groups per 3-gram
     rare_grams = grams_of[:, rare]
     shared = sparse.triu(rare_grams @ rare_grams.T, k=1).tocoo()  # j > i, count of shared rare 3-grams
     # per row: most shared first, ties by the smaller index; the first MAX_CANDIDATES of each row
