@@ -17,7 +17,7 @@ from kb.search.embed import Embedder
 from kb.errors import InputError, StoreError
 from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
-from kb.model import Entry, ParseResult, Problem, Record
+from kb.model import Entry, Kind, ParseResult, Problem, Record
 from kb.normalize import match_key
 from kb.store.cache import cached, load_table, memo_map, module_files, save_table
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
@@ -174,10 +174,10 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
     entries = link_rules(entries, corpus, on_progress=progress)
 
     progress("attach checks", 0, 1)
-    from kb.checks import attach_checks, match_entries
+    from kb.checks import attach_checks
 
     checks, check_problems = corpus.checks
-    check_ids, attach_problems = match_entries(entries, checks)
+    check_ids, attach_problems = match_entries_remembered(entries, checks)
     entries = attach_checks(entries, check_ids)
 
     stored = stored_count(entries)
@@ -227,6 +227,24 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     if now != known:
         save_table("terms", words, now)
     return entries
+
+
+def match_entries_remembered(entries: list[Entry], checks: Sequence[Any]) -> tuple[dict[str, str], list[Problem]]:
+    """`kb.checks.match_entries` with the normalised wordings and the quotes' answers of the last
+    build taken from the disk cache: adding one page looks for each quote in that page's wordings."""
+    from kb import checks as checks_pkg, normalize
+    from kb.checks import match_entries, normalise_quote
+
+    inputs = module_files(checks_pkg, normalize)
+    raw = sorted({t for e in entries if e.kind is Kind.RULING for t in (e.text, *(v.text for v in e.variants))})
+    normalised = dict(zip(raw, memo_map("quotetexts", inputs, raw, lambda t: t,
+                                        lambda todo: [normalise_quote(t) for t in todo])))
+    last: dict[str, Any] = load_table("quotes", inputs)
+    memo: dict[str, Any] = {}
+    found = match_entries(entries, list(checks), normalised=normalised, last=last or None, memo=memo)
+    if memo != last:
+        save_table("quotes", inputs, memo)
+    return found
 
 
 def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | None = None) -> list[Entry]:

@@ -94,6 +94,33 @@ def test_a_check_quote_is_found_in_the_entries_whose_wordings_contain_it(quote: 
     assert len(naive) == found
 
 
+@pytest.mark.parametrize("quote", ["stays tapped", "a face-down creature is a 2/2", "turn it face up", "no such words"])
+def test_a_quote_looked_for_again_after_a_change_finds_what_a_fresh_search_finds(quote: str) -> None:
+    """The last build's answer for a quote, plus the wordings new since, is the whole answer: a
+    build without some entries first, then with all of them (and one wording gone)."""
+    from kb.checks import _RulingTexts
+
+    entries = deduplicate(RECORDS, embedder=None)
+    first = _RulingTexts(entries[1:])
+    first.containing(quote)
+    now = entries[:-1]
+    again = _RulingTexts(now, last=first.memo())
+    naive = [i for i, ts in enumerate(again.texts) if any(quote in t for t in ts)]
+    assert again.containing(quote) == naive
+    assert quote in first.memo()["hits"]
+
+
+def test_a_quote_s_last_answer_is_read_not_looked_for_again() -> None:
+    from kb.checks import _RulingTexts
+
+    entries = deduplicate(RECORDS, embedder=None)
+    first = _RulingTexts(entries)
+    first.containing("stays tapped")
+    memo = first.memo()
+    planted = {"texts": memo["texts"], "hits": {"stays tapped": frozenset([first.texts[0][0]])}}
+    assert _RulingTexts(entries, last=planted).containing("stays tapped") == [0]
+
+
 def test_adding_a_page_looks_for_outdated_wordings_only_in_the_entries_it_touched(kb_home: Path,
                                                                                    monkeypatch, tmp_path: Path) -> None:
     import kb.build

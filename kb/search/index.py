@@ -316,11 +316,9 @@ def build_index(
     doc_entry = np.array([d.entry for d in docs], dtype="<i4")
     doc_rows = {"entry": base64.b64encode(doc_entry.tobytes()).decode("ascii"),
                 "lang": " ".join(d.lang.value for d in docs),
-                "hub": base64.b64encode(hubness(vectors, doc_entry).astype("<f4").tobytes()).decode("ascii")}
-    doc_tokens = []
-    for d in docs:
-        tokens = tokenize(d.text)
-        doc_tokens.append(tokens + glossary.concept_tokens(tokens, (d.lang,)))  # its own language's terms
+                "hub": base64.b64encode(_remembered_hubness(vectors, doc_entry, docs, entries, embedder.name)
+                                        .astype("<f4").tobytes()).decode("ascii")}
+    doc_tokens = _doc_tokens(docs, glossary)
     # Rulings and CR clauses are two collections, each with its own idf: among the CR's thousands of
     # clauses "face down" and "morph" are rare, among the rulings they are in nearly every text.
     bm25 = BM25Matrix.build(doc_tokens, groups=[int(entries[d.entry].kind is Kind.RULE) for d in docs])
@@ -353,6 +351,41 @@ def build_index(
     write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
 
 
+def _doc_tokens(docs: Sequence[_Doc], glossary: Glossary) -> list[list[str]]:
+    """Each document's BM25 tokens: its words and the concept tokens of its own language's glossary
+    terms, remembered per text in the data directory's cache (seconds at 100k texts)."""
+    from kb import normalize
+    from kb.search import glossary as glossary_module, text
+    from kb.store.cache import memo_map, module_files
+
+    def compute(todo: list[_Doc]) -> list[list[str]]:
+        out = []
+        for d in todo:
+            tokens = tokenize(d.text)
+            out.append(tokens + glossary.concept_tokens(tokens, (d.lang,)))
+        return out
+
+    if not glossary.digest:  # a glossary made in code, not read from a file: nothing names it
+        return compute(list(docs))
+    return memo_map("doctokens", module_files(normalize, glossary_module, text), list(docs),
+                    lambda d: f"{glossary.digest}\0{d.lang.value}\0{d.text}", compute)
+
+
+def _remembered_hubness(vectors: np.ndarray, doc_entry: np.ndarray, docs: Sequence[_Doc], entries: Sequence[Entry],
+                        model: str) -> np.ndarray:
+    """`hubness` through the last build's `HubMemo`, kept in the data directory's cache: adding a
+    page computes the neighbours of its own texts and of the few the sample's change touches."""
+    from kb.store.cache import load_table, save_table
+
+    keys = [f"{entries[d.entry].id}\0{hashlib.sha1(d.text.encode('utf-8')).hexdigest()}" for d in docs]
+    inputs = [Path(__file__)]
+    table: dict[str, Any] = load_table("hubmemo", inputs)
+    memo = table.get("memo")
+    hub, memo = hubness_remembered(vectors, doc_entry, keys, model, memo if isinstance(memo, HubMemo) else None)
+    save_table("hubmemo", inputs, {"memo": memo})
+    return hub
+
+
 def former_numbers(lineage: Mapping[tuple[str, str], int], current: str) -> dict[str, list[str]]:
     """Each CR number some older version gave a rule that the current CR numbers otherwise (707.9
     in 2018 is 708.9 now) -> the current numbers of the rules it named, from the clause lineage
@@ -369,28 +402,119 @@ HUB_SAMPLE = 8192  # neighbours are looked for among at most this many documents
 
 
 def hubness(vectors: np.ndarray, doc_entry: np.ndarray, k: int = HUB_K, block: int = 1024,
-            sample: int = HUB_SAMPLE) -> np.ndarray:
+            sample: int = HUB_SAMPLE, keys: Sequence[str] | None = None) -> np.ndarray:
     """Per document: the mean cosine to its `k` nearest documents of other entries (an entry's own
     revisions are near copies of it and do not make it a hub). Computed in blocks of rows, so the
     memory is `block` × documents whatever the corpus size. Above `sample` documents the neighbours
-    are looked for among an evenly spaced `sample` of them (a hub is near many texts, so a sample
-    finds it too), which keeps the build linear: an exact pass is quadratic (~70 s at 53k texts)."""
-    n = len(vectors)
-    out = np.zeros(n, dtype=np.float32)
-    if n < 2:
-        return out
-    owner = np.asarray(doc_entry)
-    pool = np.arange(n) if n <= sample else np.linspace(0, n - 1, sample).astype(np.int64)
+    are looked for among a sample of them (a hub is near many texts, so a sample finds it too),
+    which keeps the build linear: an exact pass is quadratic (~70 s at 53k texts). The sample is
+    evenly spaced, or with `keys` (one per document) the documents of the smallest key hashes
+    (`hub_pool`), a sample that one more document rarely changes (`HubMemo`)."""
+    pool = hub_pool(keys, sample) if keys is not None else (
+        np.arange(len(vectors)) if len(vectors) <= sample else np.linspace(0, len(vectors) - 1, sample).astype(np.int64))
+    near, _ = hub_neighbours(vectors, np.asarray(doc_entry), pool, k, np.arange(len(vectors)), block)
+    return _hub_of(near)
+
+
+def hub_pool(keys: Sequence[str], sample: int = HUB_SAMPLE) -> np.ndarray:
+    """Positions of the documents hubness looks for neighbours among: all of them up to `sample`,
+    else the `sample` whose keys have the smallest BLAKE2b hashes (in position order). A document's
+    key names its text and entry, so adding a page changes the sample only where one of its new
+    documents hashes into it."""
+    if len(keys) <= sample:
+        return np.arange(len(keys))
+    hashes = np.array([int.from_bytes(hashlib.blake2b(k.encode("utf-8"), digest_size=8).digest(), "little")
+                       for k in keys], dtype=np.uint64)
+    return np.sort(np.argsort(hashes, kind="stable")[:sample])
+
+
+def hub_neighbours(vectors: np.ndarray, owner: np.ndarray, pool: np.ndarray, k: int, rows: np.ndarray,
+                   block: int = 1024) -> tuple[np.ndarray, np.ndarray]:
+    """For each document of `rows`: the cosines to its `k` nearest `pool` documents of another
+    entry (`owner`), and their positions in `pool`; -inf and -1 where there are fewer than `k`."""
+    out_near = np.full((len(rows), k), -np.inf, dtype=np.float32)
+    out_at = np.full((len(rows), k), -1, dtype=np.int64)
+    if len(pool) == 0 or len(rows) == 0 or k == 0:
+        return out_near, out_at
     pool_vectors = np.asarray(vectors[pool], dtype=np.float32).T
     pool_owner = owner[pool]
-    k = min(k, len(pool) - 1)
-    for start in range(0, n, block):
-        sims = np.asarray(vectors[start:start + block], dtype=np.float32) @ pool_vectors
-        sims[owner[start:start + block, None] == pool_owner[None, :]] = -np.inf
-        near = -np.partition(-sims, k - 1, axis=1)[:, :k]
-        near[~np.isfinite(near)] = 0.0  # fewer than k other entries' texts
-        out[start:start + block] = near.mean(axis=1)
-    return out
+    kk = min(k, len(pool))
+    for start in range(0, len(rows), block):
+        at = rows[start:start + block]
+        sims = np.asarray(vectors[at], dtype=np.float32) @ pool_vectors
+        sims[owner[at, None] == pool_owner[None, :]] = -np.inf
+        best = np.argpartition(-sims, kk - 1, axis=1)[:, :kk]
+        near = np.take_along_axis(sims, best, axis=1)
+        out_near[start:start + len(at), :kk] = near
+        out_at[start:start + len(at), :kk] = np.where(np.isfinite(near), best, -1)
+    return out_near, out_at
+
+
+def _hub_of(near: np.ndarray) -> np.ndarray:
+    if near.shape[1] == 0:
+        return np.zeros(len(near), dtype=np.float32)
+    near = np.where(np.isfinite(near), near, 0.0).astype(np.float32)  # fewer than k other entries' texts
+    hub: np.ndarray = np.sort(near, axis=1).mean(axis=1).astype(np.float32)  # summed in one order, however found
+    return hub
+
+
+@dataclass
+class HubMemo:
+    """What the last build's hubness found, so the next one recomputes only what changed: each
+    document's key (its entry and text), the sample's keys, and per document its `k` nearest
+    sample documents (cosines, positions in the sample). Valid for one embedder (`model`)."""
+
+    model: str
+    k: int
+    keys: list[str]
+    pool: list[str]
+    near: np.ndarray  # (documents, k) float32, -inf where there are fewer than k
+    at: np.ndarray  # (documents, k) positions in `pool`, -1 where none
+
+
+def hubness_remembered(vectors: np.ndarray, doc_entry: np.ndarray, keys: Sequence[str], model: str,
+                       memo: HubMemo | None, k: int = HUB_K, sample: int = HUB_SAMPLE,
+                       block: int = 1024) -> tuple[np.ndarray, HubMemo]:
+    """`hubness(vectors, doc_entry, k, sample=sample, keys=keys)` and the memo of it, computed from
+    `memo` (the last build's) where that gives the same answer: a document whose key it holds keeps
+    its nearest sample documents unless one of them left the sample, and meets only the documents
+    that joined it. The rest, and everything when the memo is of another model or `k`, or the
+    sample changed by more than a quarter, is computed afresh."""
+    keys = list(keys)
+    owner = np.asarray(doc_entry)
+    pool = hub_pool(keys, sample)
+    pool_keys = [keys[i] for i in pool]
+    n = len(keys)
+    rows_fresh = np.arange(n)
+    near = np.full((n, k), -np.inf, dtype=np.float32)
+    at = np.full((n, k), -1, dtype=np.int64)
+    if memo is not None and memo.model == model and memo.k == k and len(memo.pool):
+        new_pos = {key: j for j, key in enumerate(pool_keys)}
+        old_pos = set(memo.pool)
+        joined = np.array([j for j, key in enumerate(pool_keys) if key not in old_pos], dtype=np.int64)
+        left = len(memo.pool) - (len(pool_keys) - len(joined))
+        if len(joined) + left <= len(pool_keys) // 4:
+            remap = np.array([new_pos.get(key, -1) for key in memo.pool] + [-1], dtype=np.int64)
+            before = {key: i for i, key in enumerate(memo.keys)}
+            row = np.array([before.get(key, -1) for key in keys], dtype=np.int64)
+            old_at = memo.at[np.maximum(row, 0)]
+            moved = remap[old_at]  # -1 (index -1 of remap) stays -1
+            kept = (row >= 0) & ~((moved < 0) & (old_at >= 0)).any(axis=1)
+            keep = np.flatnonzero(kept)
+            near[keep], at[keep] = memo.near[row[keep]], moved[keep]
+            if len(joined) and len(keep):
+                sims = np.asarray(vectors[keep], dtype=np.float32) @ np.asarray(vectors[pool[joined]], dtype=np.float32).T
+                sims[owner[keep, None] == owner[pool[joined]][None, :]] = -np.inf
+                both = np.concatenate([near[keep], sims], axis=1)
+                both_at = np.concatenate([at[keep], np.broadcast_to(joined, sims.shape)], axis=1)
+                best = np.argpartition(-both, k - 1, axis=1)[:, :k]
+                chosen = np.take_along_axis(both, best, axis=1)
+                near[keep] = chosen
+                at[keep] = np.where(np.isfinite(chosen), np.take_along_axis(both_at, best, axis=1), -1)
+            rows_fresh = np.flatnonzero(~kept)
+    if len(rows_fresh):
+        near[rows_fresh], at[rows_fresh] = hub_neighbours(vectors, owner, pool, k, rows_fresh, block)
+    return _hub_of(near), HubMemo(model, k, keys, pool_keys, near, at)
 
 
 def default_card_index(entries: Sequence[Entry], corpus: Corpus, glossary: Glossary | None = None) -> Any:
