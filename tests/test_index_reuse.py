@@ -145,3 +145,32 @@ def test_a_text_s_tokens_are_found_again_when_the_glossary_changed(tmp_path, mon
             build_index(entries, tmp_path / f"{home}{n}", FakeEmbedder(), cards=cards, corpus=corpus, glossary=glossary)
     assert (tmp_path / "home1" / "bm25.npz").read_bytes() == (tmp_path / "fresh0" / "bm25.npz").read_bytes()
     assert (tmp_path / "home0" / "bm25.npz").read_bytes() != (tmp_path / "fresh0" / "bm25.npz").read_bytes()
+
+
+def test_the_card_index_compiled_through_the_remembered_words_is_the_one_compiled_afresh(tmp_path, monkeypatch) -> None:
+    """The rulings' lower-case words (not card names where a ruling writes them so) are remembered
+    per wording; a build with other wordings gets the card index a build from nothing gets."""
+    from kb.corpus import Corpus
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+    from kb.search.index import default_card_index
+
+    corpus = Corpus.default()
+
+    def entry(i: int, text: str) -> Entry:
+        v = Variant(text, text, Lang.ES, "2018-07-13", "seed", i, Relation.TRANSLATION, 1.0, "Lightform")
+        return Entry(f"r-{i}", Kind.RULING, "Some English text.", ("Lightform",), "2018-07-13", "2018-07-13", (v,))
+
+    first = [entry(1, "Si la criatura boca abajo es una tierra, vuelve a la mano."), entry(2, "Un pantano no es.")]
+    second = [first[0], entry(3, "Una isla y un bosque boca abajo.")]
+    monkeypatch.setenv("KB_HOME", str(tmp_path / "home"))
+    default_card_index(first, corpus)
+    again = default_card_index(second, corpus).to_json()
+    monkeypatch.setenv("KB_HOME", str(tmp_path / "fresh"))
+    fresh = default_card_index(second, corpus).to_json()
+    assert any((tmp_path / "home" / "cache").glob("lowerwords-*"))
+    from kb.search.cardnames import ASSOCIATIONS_FILE, compile_card_index
+
+    plain = compile_card_index(second, corpus.oracle, corpus.names,
+                               (corpus.folder / ASSOCIATIONS_FILE).read_text(encoding="utf-8"), corpus.glossary)
+    assert again == fresh == plain.to_json()  # as compiled with nothing remembered
+    assert fresh != default_card_index(first, corpus).to_json()  # the wordings matter

@@ -22,7 +22,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
 from kb.oracle import name_key
 from kb.search.text import STOPWORDS
@@ -403,15 +403,21 @@ class NameTable(Protocol):
     def names(self) -> Mapping[str, Mapping[Lang, str]]: ...
 
 
+def lower_words(texts: Sequence[str]) -> list[list[str]]:
+    """Per text, its words written in lower case (no capital letter), keyed as card names are."""
+    return [name_key(_LOWER_WORDS.sub(" ", text)).split() for text in texts]
+
+
 def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_names: NameTable | None,
                        associations_text: str = "", glossary: Glossary | None = None,
-                       remember: Remember | None = None) -> CardIndex:
+                       remember: Remember | None = None,
+                       text_words: Callable[[Sequence[str]], list[list[str]]] | None = None) -> CardIndex:
     """The CardIndex of a KB: names from the Oracle cards, the KB's names table and its entries' cards;
     rules terms from its CR glossary entries (kind rule, clause `glossary:TERM`).
 
     The rules tokens of every Oracle card (a function of the Oracle cards, the rules terms and this
     code, seconds to derive) go through `remember(key, compute)`, which may keep them between builds;
-    `key` names the rules terms."""
+    `key` names the rules terms. `text_words` is `lower_words`, perhaps remembered per text."""
     from kb.cr.entries import GLOSSARY_PREFIX
     from kb.search.question import concept_tokens
     from kb.search.text import STOPWORDS, tokenize
@@ -428,10 +434,11 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
     for e in entries:
         if e.clause:
             common.update(name_key(e.text).split())
-        # and the everyday words of the rulings, in every language: what they write in lower case
-        # (`tierra`, `pantano`) is a word, whatever card is also called so
-        for v in e.variants:
-            common.update(w for w in name_key(_LOWER_WORDS.sub(" ", v.text)).split())
+    # and the everyday words of the rulings, in every language: what they write in lower case
+    # (`tierra`, `pantano`) is a word, whatever card is also called so
+    wordings = sorted({v.text for e in entries for v in e.variants})
+    for words in (text_words or lower_words)(wordings):
+        common.update(words)
     # Each half of a split card is usually an everyday word (Breaking // Entering, Profit // Loss):
     # a half is the card only where it is written as a name.
     for c in (oracle or ()):

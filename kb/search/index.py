@@ -528,7 +528,7 @@ def default_card_index(entries: Sequence[Entry], corpus: Corpus, glossary: Gloss
     from kb import normalize, oracle
     from kb.oracle import oracle_path
     from kb.search import cardnames, question, text
-    from kb.store.cache import cached, module_files
+    from kb.store.cache import cached, memo_map, module_files
 
     # The Oracle cards' rules tokens: kept in the cache while the Oracle file, the associations and
     # the code that derives them are unchanged (`key` names the CR's glossary terms).
@@ -538,8 +538,11 @@ def default_card_index(entries: Sequence[Entry], corpus: Corpus, glossary: Gloss
     def remember(key: str, compute: Callable[[], dict[str, list[str]]]) -> dict[str, list[str]]:
         return cached(f"cardtokens{key}", inputs, compute)
 
+    def text_words(texts: Sequence[str]) -> list[list[str]]:  # remembered per text: seconds at 100k
+        return memo_map("lowerwords", module_files(cardnames, normalize), texts, lambda t: t, cardnames.lower_words)
+
     return compile_card_index(entries, corpus.oracle, corpus.names, associations,
-                              glossary if glossary is not None else corpus.glossary, remember)
+                              glossary if glossary is not None else corpus.glossary, remember, text_words)
 
 
 def read_meta(index_dir: Path) -> dict[str, Any]:
