@@ -180,6 +180,19 @@ def linked_clauses(entry: Entry, rules, card_texts) -> list[str]:
     return [r.clause for r in links.link_entries([entry], rules, [], card_texts)[0].rules]
 
 
+def test_a_face_down_word_alone_is_no_link_to_the_708_heading(rules, card_texts):
+    """Nothing points at a clause: the ruling abstains, as any other, rather than linking the section heading 708
+    (the four rulings of the bundled corpus that fell back to it were about drafting, costs and zone changes).
+    A draft ruling (Conspiracy Draft, 905) that says "face up" and "face down" in passing:"""
+    text = ('You still draft the card that you remove. This may matter if an ability refers to "the next card you '
+            'draft" or similar. If that card instructs you to draft it face up, do so, then turn it face down as you '
+            "remove it. If that card instructs you to reveal it as you draft it and then perform additional actions, "
+            "perform those actions before turning the card face down and removing it from the draft.")
+    [linked] = links.link_entries([card_ruling(text, ("Cogwork Grinder",), "2014-05-29")], rules, [], card_texts)
+    assert [r.clause for r in linked.rules] == [], linked.rules
+    assert linked.link_note.startswith("no confident link")
+
+
 @pytest.mark.parametrize("text, cards, section", [
     ("Morph lets you cast a card face down by paying {3}, and lets you turn the face-down permanent face up any "
      "time you have priority by paying its morph cost.", ("Abzan Guide",), "702.37"),
