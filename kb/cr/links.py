@@ -962,8 +962,8 @@ def link_candidates(entry: Entry, rules: RulesCorpus,
                  or _select([c for c in found if _AN_EXAMPLE in c.evidence]))
     if evidenced and found and evidenced[0].score >= KEEP_RATIO * found[0].score:
         return evidenced, ""
-    if _FACE_DOWN.search(cue_text):
-        return [Candidate("708", 0.1, "fallback: the ruling is about face-down objects")], ""
+    # no fallback to the 708 heading for a face-down word: "draft it face up", "returns the card face up",
+    # "if this scheme is face up" were its rulings in the bundled corpus, none about a rule of 708
     nearest = f" (nearest: {chosen[0].clause}, {chosen[0].evidence})" if chosen else ""
     return [], f"no confident link: no cue, mechanic or keyword of the ruling points at a clause{nearest}"
 
