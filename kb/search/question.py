@@ -240,6 +240,27 @@ def plan(concepts_by_card: Mapping[str, Sequence[str]], cards_with_rulings: Iter
                      tuple(ids), bare)
 
 
+# ----------------------------------------------------------------- the subject of the concepts
+# The concepts above are the face-down rules a card's text meets. A question that says nothing of
+# face-down objects ("Phyrexian Metamorph copies Spine of Ish Sah and dies - will I get the Metamorph
+# back?") asks about another rule: the cards' face-down concepts (708.10 copies of face-down
+# permanents, 708.9 revealing one that leaves) would only pull the wrong clauses up.
+FACE_DOWN_TERMS = frozenset({"face_down", "turn_face_up", "manifest", "manifest_dread", "morph", "megamorph",
+                             "disguise", "cloak"})  # glossary concept ids (corpus/glossary.yaml)
+
+
+def about_face_down(concepts: Iterable[str]) -> bool:
+    """Whether a question whose glossary concept tokens (`~face_down`, ...) are `concepts` speaks of
+    face-down play."""
+    return any(c.lstrip("~") in FACE_DOWN_TERMS for c in concepts)
+
+
+def off_subject(plan: QueryPlan) -> QueryPlan:
+    """The plan of a question that does not speak of face-down play: none of the face-down concepts;
+    what it asks is not what those concepts add."""
+    return QueryPlan(wants_rule=plan.wants_rule)
+
+
 # ----------------------------------------------------------------- CR terms the rulings never use
 # Players name game terms the rulings do not use ("Does morphing give summoning sickness?"): the
 # rulings speak of face-down objects, and only the CR's glossary knows the term and which rule it
