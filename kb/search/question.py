@@ -128,8 +128,10 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
         _re(r"\bdies\b|\bput into (?:a|your|its owner's) graveyard from the battlefield\b|"
             r"\bleaves the battlefield\b|\breturn [^.]*\bto (?:its|their) owner'?s'? hands?\b|"
             r"\bexile (?:target|each|all|another) [^.]*\b(?:creature|permanent)s?\b"),
-        "a face-down permanent moves from the battlefield to any other zone: its owner must reveal it",
-        ("708.9",)),
+        "a face-down permanent moves from the battlefield to any other zone: its owner must reveal it; "
+        "leaves-the-battlefield abilities look back in time: they trigger based on the permanent as it "
+        "existed immediately before it left, face down with no abilities",
+        ("708.9", "603.10a")),
     # Casting without paying the mana cost is an alternative cost, and so is casting face down for {3}.
     OracleConcept(
         "free_cast",
