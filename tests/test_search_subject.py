@@ -1,4 +1,4 @@
-"""Real questions about other rules than face-down play: the named cards' Oracle concepts are
+"""Real questions: what the named cards' Oracle concepts bring in. They are face-down rules
 face-down rules (kb.search.question), so a question that names no face-down term gets none of them.
 Hand-made entries, deterministic fake embedder."""
 
@@ -98,3 +98,29 @@ def test_a_card_whose_oracle_text_is_face_down_play_puts_its_question_on_the_sub
     assert searcher._about_face_down("Can I cast Shifting Card for less?", (Lang.EN,), ["Shifting Card"])
     assert not searcher._about_face_down("Can I cast Sapphire Medallion for less?", (Lang.EN,),
                                          ["Sapphire Medallion"])
+
+
+# ------------------------------------------------- a face-down permanent leaves: look back in time
+LOOK_BACK = [
+    _rule("c-603.10a", "603.10a", "Some zone-change triggers look back in time. These are leaves-the-battlefield "
+          "abilities, abilities that trigger when a card leaves a graveyard."),
+    _rule("c-708.9", "708.9", "If a face-down permanent moves from the battlefield to any other zone, its owner "
+          "must reveal it to all players as they move it."),
+    *ENTRIES[2:],
+]
+
+
+def _look_back_lexical(tmp_path: Path, oracle: str) -> float:
+    matcher = CardMatcher.from_names([("Athreos", "Athreos"), ("Morph Card", "Morph Card")])
+    cards = CardIndex(matcher, {"Athreos": ["creatur", *concept_tokens(oracle)]})
+    build_index(LOOK_BACK, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", LOOK_BACK, query_embedder=FakeEmbedder())
+    hits = searcher.search("My manifested Plains went away. Does Athreos return it?", limit=len(LOOK_BACK))
+    return next(h.lexical for h in hits if h.entry.id == "c-603.10a")
+
+
+def test_a_card_that_makes_a_face_down_permanent_leave_brings_in_the_look_back_rule(tmp_path: Path) -> None:
+    """Athreos returns a creature that dies: whether it triggers for a manifested card is decided by
+    603.10a (leaves-the-battlefield abilities look back in time), not only by 708.9 (reveal it)."""
+    dies = "Whenever another creature you own dies, return it to your hand unless target opponent pays 3 life."
+    assert _look_back_lexical(tmp_path / "a", dies) > 2 * _look_back_lexical(tmp_path / "b", "Flying")
