@@ -1,6 +1,6 @@
 """Real questions: what the named cards' Oracle concepts bring in. They are face-down rules
-face-down rules (kb.search.question), so a question that names no face-down term gets none of them.
-Hand-made entries, deterministic fake embedder."""
+(kb.search.question), so a question that names no face-down term gets none of them; a card that
+makes a face-down permanent leave brings in the look-back rule. Hand-made entries, fake embedder."""
 
 from __future__ import annotations
 
