@@ -126,7 +126,7 @@ class Weights:
     # it had in an older CR (index clauses.json): this bonus to its fused score. 0 turns it off.
     cited: float = 0.2
     # The named cards' Oracle concepts are face-down rules (kb.search.question): a question that names
-    # no face-down term gets none of them, and the CR's clauses scored lexically in full
+    # no face-down term, in its words or its cards' Oracle texts, gets none of them
     # (`question.off_subject`). False: every question gets its cards' concepts.
     face_down_subject: bool = True
 
@@ -357,7 +357,7 @@ class Searcher:
             wanted = self.card_names_resolve(filters.card)
             named += [c for c in self.table.card_vocab if c.casefold() == wanted]
         ask = self._plan(named) if mode == "hybrid" else QueryPlan()
-        if mode == "hybrid" and w.face_down_subject and not self._about_face_down(query, langs, named):
+        if ask.concepts and w.face_down_subject and not self._about_face_down(query, langs, named):
             ask = off_subject(ask)
         name_tokens = {t for c in found for t in tokenize(c.said) + tokenize(c.name)}
         rule_asked = asks_for_rule(query)
