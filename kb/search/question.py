@@ -128,8 +128,10 @@ ORACLE_CONCEPTS: tuple[OracleConcept, ...] = (
         _re(r"\bdies\b|\bput into (?:a|your|its owner's) graveyard from the battlefield\b|"
             r"\bleaves the battlefield\b|\breturn [^.]*\bto (?:its|their) owner'?s'? hands?\b|"
             r"\bexile (?:target|each|all|another) [^.]*\b(?:creature|permanent)s?\b"),
-        "a face-down permanent moves from the battlefield to any other zone: its owner must reveal it",
-        ("708.9",)),
+        "a face-down permanent moves from the battlefield to any other zone: its owner must reveal it; "
+        "leaves-the-battlefield abilities look back in time: they trigger based on the permanent as it "
+        "existed immediately before it left, face down with no abilities",
+        ("708.9", "603.10a")),
     # Casting without paying the mana cost is an alternative cost, and so is casting face down for {3}.
     OracleConcept(
         "free_cast",
@@ -238,6 +240,27 @@ def plan(concepts_by_card: Mapping[str, Sequence[str]], cards_with_rulings: Iter
         return QueryPlan()
     return QueryPlan(" ".join(_BY_ID[c].rules for c in ids), "; ".join(_BY_ID[c].gist for c in ids),
                      tuple(ids), bare)
+
+
+# ----------------------------------------------------------------- the subject of the concepts
+# The concepts above are the face-down rules a card's text meets. A question that says nothing of
+# face-down objects ("Phyrexian Metamorph copies Spine of Ish Sah and dies - will I get the Metamorph
+# back?") asks about another rule: the cards' face-down concepts (708.10 copies of face-down
+# permanents, 708.9 revealing one that leaves) would only pull the wrong clauses up.
+FACE_DOWN_TERMS = frozenset({"face_down", "turn_face_up", "manifest", "manifest_dread", "morph", "megamorph",
+                             "disguise", "cloak"})  # glossary concept ids (corpus/glossary.yaml)
+
+
+def about_face_down(concepts: Iterable[str]) -> bool:
+    """Whether a question whose glossary concept tokens (`~face_down`, ...) are `concepts` speaks of
+    face-down play."""
+    return any(c.lstrip("~") in FACE_DOWN_TERMS for c in concepts)
+
+
+def off_subject(plan: QueryPlan) -> QueryPlan:
+    """The plan of a question that does not speak of face-down play: none of the face-down concepts;
+    what it asks is not what those concepts add."""
+    return QueryPlan(wants_rule=plan.wants_rule)
 
 
 # ----------------------------------------------------------------- CR terms the rulings never use

@@ -22,8 +22,9 @@ from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
 from kb.search.focus import Focus, asks_for_rule, focus
 from kb.search.glossary import Glossary
-from kb.search.question import (IMPLIED_WEIGHT, MIN_TERM_WORDS, RARE_IN_RULINGS, QueryPlan, cited_clauses,
-                                glossary_term, names_term, plan, referenced_rules, split_concepts)
+from kb.search.question import (IMPLIED_WEIGHT, MIN_TERM_WORDS, RARE_IN_RULINGS, QueryPlan, about_face_down,
+                                cited_clauses, glossary_term, names_term, off_subject, plan, referenced_rules,
+                                split_concepts)
 from kb.search.text import tokenize
 
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
@@ -124,6 +125,10 @@ class Weights:
     # A clause the question cites by number ("rule 707.9"), under that number now or as the number
     # it had in an older CR (index clauses.json): this bonus to its fused score. 0 turns it off.
     cited: float = 0.2
+    # The named cards' Oracle concepts are face-down rules (kb.search.question): a question that names
+    # no face-down term, in its words or its cards' Oracle texts, gets none of them
+    # (`question.off_subject`). False: every question gets its cards' concepts.
+    face_down_subject: bool = True
 
 
 @dataclass(frozen=True)
@@ -352,6 +357,8 @@ class Searcher:
             wanted = self.card_names_resolve(filters.card)
             named += [c for c in self.table.card_vocab if c.casefold() == wanted]
         ask = self._plan(named) if mode == "hybrid" else QueryPlan()
+        if ask.concepts and w.face_down_subject and not self._about_face_down(query, langs, named):
+            ask = off_subject(ask)
         name_tokens = {t for c in found for t in tokenize(c.said) + tokenize(c.name)}
         rule_asked = asks_for_rule(query)
         if mode in ("hybrid", "dense"):
@@ -513,6 +520,14 @@ class Searcher:
                                                                                           len(t.clause_idx) - 1)], -1)
                 out |= self._is_rule & (own_clause >= 0) & wanted[np.maximum(own_clause, 0)]
         return out
+
+    def _about_face_down(self, query: str, langs: tuple[Lang, ...], named: list[str]) -> bool:
+        """Whether the question speaks of face-down play: a face-down glossary term in its words (any
+        of `langs`) or in the Oracle text of a card it names (morph, hideaway, "exile it face down")."""
+        if about_face_down(self.glossary.concept_tokens(tokenize(query), langs, question=True)):
+            return True
+        oracle = split_concepts(self.cards.rules_tokens(named))[0] if named else []
+        return about_face_down(self.glossary.concept_tokens(oracle, (Lang.EN,)))
 
     def _of_cards(self, named: list[str]) -> np.ndarray:
         """Per entry: whether it is filed under one of the cards `named` (English names)."""

@@ -1,0 +1,126 @@
+"""Real questions: what the named cards' Oracle concepts bring in. They are face-down rules
+(kb.search.question), so a question that names no face-down term gets none of them; a card that
+makes a face-down permanent leave brings in the look-back rule. Hand-made entries, fake embedder."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from kb.corpus import Corpus
+from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.search import Hit, Searcher, build_index
+from kb.search.cardnames import CardIndex, CardMatcher
+from kb.search.embed import FakeEmbedder
+from kb.search.question import QueryPlan, about_face_down, concept_tokens, off_subject
+from kb.search.rank import Weights
+
+CORPUS = Corpus.default()
+MEDALLION = "Blue spells you cast cost {1} less to cast."
+
+
+def _rule(eid: str, clause: str, text: str) -> Entry:
+    v = Variant(text, text, Lang.EN, "2026-01-16", "cr", 1, Relation.CANONICAL, 1.0, None)
+    return Entry(eid, Kind.RULE, text, (), "2026-01-16", "2026-01-16", (v,), clause=clause)
+
+
+def _ruling(eid: str, text: str, card: str) -> Entry:
+    v = Variant(text, text, Lang.EN, "2018-07-13", "seed", 1, Relation.CANONICAL, 1.0, card)
+    return Entry(eid, Kind.RULING, text, (card,), "2018-07-13", "2018-07-13", (v,))
+
+
+ENTRIES = [
+    _rule("c-708.4", "708.4", "Objects that are cast face down are turned face down before they are put onto the "
+          "stack, so effects that care about the characteristics of a spell will see only the face-down "
+          "spell's characteristics."),
+    _rule("c-601.2f", "601.2f", "The player determines the total cost of the spell: its mana cost, plus all "
+          "additional costs and cost increases, less all cost reductions."),
+    _ruling("r-up", "Turning a face-down creature face up costs its morph cost.", "Morph Card"),
+    _ruling("r-look", "You may look at a face-down spell you control at any time.", "Morph Card"),
+    # unrelated texts, so that BM25 finds the words above rare
+    _rule("c-500.1", "500.1", "A turn consists of five phases, in this order: beginning, precombat main, combat, "
+          "postcombat main, and ending."),
+    _rule("c-104.2a", "104.2a", "A player still in the game wins the game if that player's opponents have all "
+          "left the game."),
+    _ruling("r-tap", "Tapping an untapped land for mana is a mana ability.", "Land Card"),
+    _ruling("r-block", "Each creature can block only one attacking creature.", "Wall Card"),
+]
+
+
+def _searcher(tmp_path: Path, weights: Weights = Weights()) -> Searcher:
+    matcher = CardMatcher.from_names([("Sapphire Medallion", "Sapphire Medallion"), ("Morph Card", "Morph Card"),
+                                      ("Shifting Card", "Shifting Card")])
+    cards = CardIndex(matcher, {"Sapphire Medallion": ["artifact", *concept_tokens(MEDALLION)],
+                                "Shifting Card": ["creatur", "morph", "face", "down"]})
+    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
+    return Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder(), weights=weights)
+
+
+def _hit(searcher: Searcher, question: str, eid: str) -> Hit:
+    return next(h for h in searcher.search(question, limit=len(ENTRIES)) if h.entry.id == eid)
+
+
+@pytest.mark.parametrize(("concepts", "about"), [
+    (["~face_down", "~spell"], True),
+    (["~morph"], True),
+    (["~cloak"], True),
+    (["~spell", "~mana_cost", "~copy"], False),
+    ([], False),
+])
+def test_a_question_is_about_face_down_play_when_it_names_a_face_down_term(concepts: list[str],
+                                                                           about: bool) -> None:
+    assert about_face_down(concepts) is about
+
+
+def test_an_off_subject_question_keeps_only_whether_it_wants_the_rule() -> None:
+    full = QueryPlan("face-down spell characteristics", "a gist", ("spell_characteristics",), True)
+    assert off_subject(full) == QueryPlan(wants_rule=True)
+    assert off_subject(QueryPlan()) == QueryPlan()
+
+
+def test_a_question_naming_no_face_down_term_gets_no_face_down_concepts(tmp_path: Path) -> None:
+    """The Medallion's text implies the face-down spell rule (708.4) for a question about face-down
+    spells; asked about blue spells alone, 708.4's words are not added (red when every question gets
+    its cards' concepts: `face_down_subject=False`)."""
+    off = "Will Sapphire Medallion reduce the cost of my blue spell?"
+    on = "Will Sapphire Medallion reduce the cost to cast my face-down spell?"
+    gated = _searcher(tmp_path / "a")
+    ungated = _searcher(tmp_path / "b", dataclasses.replace(Weights(), face_down_subject=False))
+    assert _hit(ungated, off, "c-708.4").lexical > 3 * _hit(gated, off, "c-708.4").lexical
+    # a question about face-down spells still gets them, gated or not
+    assert _hit(gated, on, "c-708.4").lexical == pytest.approx(_hit(ungated, on, "c-708.4").lexical)
+
+
+def test_a_card_whose_oracle_text_is_face_down_play_puts_its_question_on_the_subject(tmp_path: Path) -> None:
+    searcher = _searcher(tmp_path)
+    assert searcher._about_face_down("Can I cast Shifting Card for less?", (Lang.EN,), ["Shifting Card"])
+    assert not searcher._about_face_down("Can I cast Sapphire Medallion for less?", (Lang.EN,),
+                                         ["Sapphire Medallion"])
+
+
+# ------------------------------------------------- a face-down permanent leaves: look back in time
+LOOK_BACK = [
+    _rule("c-603.10a", "603.10a", "Some zone-change triggers look back in time. These are leaves-the-battlefield "
+          "abilities, abilities that trigger when a card leaves a graveyard."),
+    _rule("c-708.9", "708.9", "If a face-down permanent moves from the battlefield to any other zone, its owner "
+          "must reveal it to all players as they move it."),
+    *ENTRIES[2:],
+]
+
+
+def _look_back_lexical(tmp_path: Path, oracle: str) -> float:
+    matcher = CardMatcher.from_names([("Athreos", "Athreos"), ("Morph Card", "Morph Card")])
+    cards = CardIndex(matcher, {"Athreos": ["creatur", *concept_tokens(oracle)]})
+    build_index(LOOK_BACK, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", LOOK_BACK, query_embedder=FakeEmbedder())
+    hits = searcher.search("My manifested Plains went away. Does Athreos return it?", limit=len(LOOK_BACK))
+    return next(h.lexical for h in hits if h.entry.id == "c-603.10a")
+
+
+def test_a_card_that_makes_a_face_down_permanent_leave_brings_in_the_look_back_rule(tmp_path: Path) -> None:
+    """Athreos returns a creature that dies: whether it triggers for a manifested card is decided by
+    603.10a (leaves-the-battlefield abilities look back in time), not only by 708.9 (reveal it)."""
+    dies = "Whenever another creature you own dies, return it to your hand unless target opponent pays 3 life."
+    assert _look_back_lexical(tmp_path / "a", dies) > 2 * _look_back_lexical(tmp_path / "b", "Flying")
