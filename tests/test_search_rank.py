@@ -76,6 +76,28 @@ def test_a_story_question_gets_no_second_stage(tmp_path: Path) -> None:
     assert not searcher._local(focus(story), first_stage, everything).any()
 
 
+def test_a_long_story_is_embedded_whole_only_up_to_story_words(tmp_path: Path) -> None:
+    """e5's time grows with the words it reads: a 200-word story would take `kb search` past its
+    budget, so the story text beside the asking sentences is clipped (dev questions: no change)."""
+    from kb.search.rank import Weights
+
+    seen: list[list[str]] = []
+
+    class Recording(FakeEmbedder):
+        def embed_queries(self, texts):  # type: ignore[no-untyped-def]
+            seen.append(list(texts))
+            return super().embed_queries(texts)
+
+    entries = [_entry(i, t) for i, t in SETTING]
+    asking = "If I turn my tapped manifested creature face up with its morph cost, is it untapped?"
+    story = " ".join(["We played a long game last night and my friend had many creatures out."] * 12) + " " + asking
+    searcher = _searcher(tmp_path, entries)
+    searcher._query_embedder = Recording()
+    searcher.search(story, limit=3)
+    assert len(seen[-1]) == 2 and len(seen[-1][1].split()) == Weights().story_words < len(story.split())
+    assert seen[-1][0].startswith(asking)
+
+
 @pytest.mark.parametrize("question, asks", [
     ("What rule covers what a face-down spell looks like on the stack?", True),
     ("Which rules apply when a morph is turned face up?", True),

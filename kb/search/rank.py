@@ -66,6 +66,7 @@ class Weights:
     oracle: float = 0.3  # BM25 weight of the rules words of the named cards' Oracle texts
     story: float = 0.3  # BM25 weight of the story around the asking sentences
     dense_focus: float = 0.6  # share of the asking sentences in a story question's dense score
+    story_words: int = 64  # a story is embedded whole up to this many words (0: all): e5 time grows with them
     rule: float = 0.5  # multiplier of a rule entry's fused score: 3,600 CR texts would crowd out the rulings
     # BM25 weighs a ruling's terms among the rulings and a clause's among the CR (bm25.npz is built
     # with a group per kind); a clause's BM25 is then scaled by this before the two are ranked together
@@ -362,7 +363,8 @@ class Searcher:
         name_tokens = {t for c in found for t in tokenize(c.said) + tokenize(c.name)}
         rule_asked = asks_for_rule(query)
         if mode in ("hybrid", "dense"):
-            texts = [parts.asking, query] if parts.is_story and w.dense_focus else [query]
+            story = " ".join(query.split()[:w.story_words]) if w.story_words else query
+            texts = [parts.asking, story] if parts.is_story and w.dense_focus else [query]
             if ask.gist:  # the rules the named cards bring in are part of what is asked
                 texts[0] = f"{texts[0]} {ask.gist}"
             qv = np.asarray(self.query_embedder.embed_queries(texts), dtype=np.float32)
