@@ -384,3 +384,37 @@ def test_a_story_that_names_a_card_keeps_the_small_card_bonus(tmp_path: Path) ->
     same = _card_searcher(tmp_path / "b", entries, card_asked=0.02).search(story, limit=3)
     assert [h.entry.id for h in hits] == [h.entry.id for h in same]
     assert hits[0].score == pytest.approx(same[0].score)
+
+
+# ------------------------------------------------------------ one ruling printed for several cards
+BLOCKED = [
+    _ruling("r-lurker", "If a face-down Gudul Lurker attacks and is blocked, turning it face up won't cause it to "
+            "become unblocked.", ("Gudul Lurker",)),
+    _ruling("r-shaman", "If a face-down Ire Shaman attacks and is blocked by one creature, turning it face up won't "
+            "cause it to become unblocked.", ("Ire Shaman",)),
+    _ruling("r-plant", "The Plant token blocks the attacking creature even if it is turned face up or has flying.",
+            ("Master Warcraft",)),
+]
+
+
+def test_a_ruling_several_cards_print_in_the_same_words_is_the_mechanics_not_one_cards() -> None:
+    from kb.search.index import names_card_flags, names_own_card
+
+    assert [names_own_card(e) for e in BLOCKED] == [True, True, False]
+    assert list(names_card_flags(BLOCKED)) == [False, False, False]
+    # one card's ruling alone stays about that card
+    assert list(names_card_flags(BLOCKED[:1] + BLOCKED[2:])) == [True, False]
+    # the same words under the same card are one card's rulings
+    twin = _ruling("r-lurker-2", BLOCKED[1].text.replace("Ire Shaman", "Gudul Lurker"), ("Gudul Lurker",))
+    assert list(names_card_flags([BLOCKED[0], twin])) == [True, True]
+    # a ruling that opens with the name is about what the card does, however many cards print it
+    assert list(names_card_flags(LOOK[:2])) == [True, True]
+
+
+def test_a_question_naming_no_card_is_answered_by_the_ruling_several_cards_print(tmp_path: Path) -> None:
+    entries = BLOCKED + [_entry(i, t) for i, t in SETTING]
+    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=_cards(entries), corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+    hits = searcher.search("My face-down creature attacks and is blocked. If I turn it face up, is it unblocked?",
+                           limit=3)
+    assert hits[0].entry.id in {"r-lurker", "r-shaman"}
