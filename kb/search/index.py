@@ -313,7 +313,7 @@ def names_card_flags(entries: Sequence[Entry]) -> np.ndarray:
     its card's name, or that no ruling of other cards says in the same words once each ruling's
     card names are left out (`SAME_WORDS`)."""
     own = np.array([names_own_card(e) for e in entries], dtype=bool)
-    rows = np.array([i for i in np.flatnonzero(own)
+    rows = np.array([i for i in map(int, np.flatnonzero(own))
                      if not any(names_whole(entries[i].text[:len(n) + 1], n) for n in _own_names(entries[i])
                                 if entries[i].text.startswith(n))], dtype=np.int64)
     if len(rows) < 2:
@@ -322,7 +322,7 @@ def names_card_flags(entries: Sequence[Entry]) -> np.ndarray:
 
     vocab: dict[str, int] = {}
     indptr, indices = [0], []
-    for i in rows:
+    for i in map(int, rows):
         text = entries[i].text
         for name in _own_names(entries[i]):
             if name in text:
