@@ -418,3 +418,51 @@ def test_a_question_naming_no_card_is_answered_by_the_ruling_several_cards_print
     hits = searcher.search("My face-down creature attacks and is blocked. If I turn it face up, is it unblocked?",
                            limit=3)
     assert hits[0].entry.id in {"r-lurker", "r-shaman"}
+
+
+def test_within_the_card_the_margin_of_the_questions_words_counts_not_only_their_order(tmp_path: Path,
+                                                                                       monkeypatch) -> None:
+    """Two of the card's rulings: the first stage and e5 put A first, the question's words put B
+    first by a wide margin (`_within` 12 against 4). By rank the votes tie and A keeps its place;
+    by the margin B comes first. Near-equal scores leave the decision to the other votes."""
+    import numpy as np
+
+    from kb.search.focus import focus
+
+    def order(within: list[float], **weights: object) -> list[int]:
+        searcher = _card_searcher(tmp_path / str(len(list(tmp_path.iterdir()))), ONE_CARD, **weights)
+        n = len(searcher.table)
+        monkeypatch.setattr(searcher, "_within", lambda *a: np.array(within + [0.0] * (n - 2)))
+        fused = np.array([1.0, 0.9] + [0.1] * (n - 2))
+        dense = np.array([0.9, 0.8] + [0.1] * (n - 2), dtype=np.float32)
+        pool = np.array([True, True] + [False] * (n - 2))
+        out = searcher._reorder_card(fused, focus("q"), pool, (Lang.EN,), set(), dense)
+        return [int(i) for i in np.argsort(-out[:2], kind="stable")]
+
+    assert order([4.0, 12.0], within_scaled=False) == [0, 1]  # the tie of ranks keeps A
+    assert order([4.0, 12.0]) == [1, 0]
+    assert order([11.0, 12.0]) == [0, 1]
+
+
+@pytest.mark.parametrize("text, split", [
+    ("¿Puedo lanzarla en el turno de mi oponente?", "¿Puedo lanzar la en el turno de mi oponente?"),
+    ("Quiero sacrificarlo", "Quiero sacrificar lo"),
+    ("ponerla boca arriba", "poner la boca arriba"),
+    ("una perla, una charla, un mirlo", "una perla, una charla, un mirlo"),  # no infinitive there
+])
+def test_a_spanish_infinitives_pronouns_are_written_apart(text: str, split: str) -> None:
+    from kb.search.text import split_enclitics
+
+    assert split_enclitics(text) == split
+
+
+def test_a_spanish_question_with_a_pronoun_on_the_verb_reaches_the_verbs_concept(tmp_path: Path) -> None:
+    """"¿Puedo sacrificarla?": the glossary knows "sacrificar", the stemmer leaves "sacrificarl", which
+    meets no English text."""
+    from kb.search.text import tokenize
+
+    entries = [_entry(i, t) for i, t in SETTING] + [_entry("r-sacrifice", "You may sacrifice it at any time.")]
+    question = "¿Puedo sacrificarla en mi turno?"
+    assert "~sacrifice" not in CORPUS.glossary.concept_tokens(tokenize(question), (Lang.EN, Lang.ES), question=True)
+    hit = _searcher(tmp_path, entries).search(question, limit=1)[0]
+    assert hit.entry.id == "r-sacrifice" and hit.lexical > 0
