@@ -321,7 +321,8 @@ def test_a_general_ruling_printed_under_the_named_card_keeps_its_place(tmp_path:
         return [h.entry.id for h in _card_searcher(path, entries, **weights).search(question, limit=5)]
 
     first_stage = order(tmp_path / "a", within=0.0)
-    assert order(tmp_path / "b", within_cards=1000).index("r-general") != first_stage.index("r-general")
+    # (by rank votes, for there a general ruling taken in would move)
+    assert order(tmp_path / "b", within_cards=1000, within_scaled=False).index("r-general") != first_stage.index("r-general")
     assert order(tmp_path / "c").index("r-general") == first_stage.index("r-general")
 
 
