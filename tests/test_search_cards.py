@@ -19,6 +19,7 @@ NAMES = [
     ("What", "Who // What // When // Where // Why"), ("Trouble", "Toil // Trouble"),
     ("Strategy, Schmategy", "Strategy, Schmategy"), ("Entering", "Breaking // Entering"),
     ("Fire at Will", "Fire at Will"), ("Assure", "Assure // Assemble"),
+    ("Zauberbuch", "Spellbook"), ("Zauberbuch-Dieb", "Grimoire Thief"),
 ]
 
 
@@ -52,6 +53,10 @@ def matcher() -> CardMatcher:
     ("Lichtfrom ist im Spiel.", ["Lightform"]),
     # a title's capitals are no sentence ends: a misspelled name still spans its words
     ("What Does Pithing Needel Do To Face-Down Creatures?", ["Pithing Needle"]),
+    # an inflected longer name beats the exact shorter name it starts with (German plural) ...
+    ("Ich habe zwei Zauberbuch-Diebe. Wenn ich einen opfere?", ["Grimoire Thief"]),
+    # ... and the shorter name alone is still itself
+    ("Was macht mein Zauberbuch genau?", ["Spellbook"]),
 ])
 def test_cards_named_in_a_question(matcher: CardMatcher, question: str, expected: list[str]) -> None:
     assert [c.name for c in matcher.find(question)] == expected

@@ -213,6 +213,10 @@ class CardMatcher:
                         continue  # `their strategy` is no Strategy, Schmategy: a short name is written as one
                     hit = (size, english, 0)
                     break
+            if hit is not None and self._may_start_name(raw[i], words[i]):
+                # An inflected longer name beats the exact shorter one it starts with: German
+                # "Zauberbuch-Diebe" (plural) is Zauberbuch-Dieb (Grimoire Thief), not Zauberbuch.
+                hit = self._longer(words, i, hit, breaks) or hit
             if hit is None and self._may_start_name(raw[i], words[i]):
                 for size in range(min(3, n - i), 0, -1):
                     if any(i < b < i + size for b in breaks):
@@ -234,6 +238,20 @@ class CardMatcher:
                 out[english] = NamedCard(english, " ".join(raw[i:i + size]), distance)
             i += size
         return list(out.values())
+
+    def _longer(self, words: list[str], i: int, exact: tuple[int, str, int],
+                breaks: set[int]) -> tuple[int, str, int] | None:
+        """A name longer than the `exact` hit at word `i`, misspelt or inflected in the text, that
+        begins with the exact hit's words; None when there is none."""
+        size = exact[0]
+        prefix = " ".join(words[i:i + size]) + " "
+        for longer in range(min(3, len(words) - i), size, -1):
+            if any(i < b < i + longer for b in breaks):
+                continue
+            fuzzy = self._fuzzy(" ".join(words[i:i + longer]))
+            if fuzzy and self._keys[fuzzy[0]].startswith(prefix):
+                return (longer, self._values[fuzzy[0]], fuzzy[1])
+        return None
 
     def _may_start_name(self, raw: str, key: str) -> bool:
         """A misspelled name is looked for only where a name is written: a capitalised word that

@@ -37,6 +37,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import time
 import zlib
 from dataclasses import dataclass
@@ -62,8 +63,9 @@ from kb.search.text import tokenize
 # with an idf per kind; 6: cards.json's rules tokens carry the Oracle concepts (kb.search.question);
 # 7: each text's BM25 concept tokens found by its own language's glossary terms; 8: cards.json's
 # `common` holds the rulings' everyday words and the split-card halves, its tokens the new concepts;
-# 9: clauses.json, the CR numbers a rule had before, for questions that cite an old number
-SCHEMA_VERSION = 9
+# 9: clauses.json, the CR numbers a rule had before, for questions that cite an old number;
+# 10: names_card is false for a ruling another card's ruling says in the same words (names_card_flags)
+SCHEMA_VERSION = 10
 
 
 META_FILE = "meta.json"
@@ -184,7 +186,7 @@ class EntryTable:
     clause_vocab: list[str]  # the entry's own clause (a rule entry) and every linked clause
     clause_ptr: np.ndarray
     clause_idx: np.ndarray
-    names_card: np.ndarray  # bool: a ruling whose English text names one of its cards (`names_own_card`)
+    names_card: np.ndarray  # bool: a ruling about its own card (`names_card_flags`)
 
     ARRAYS = ("kinds", "first", "last", "langs", "card_ptr", "card_idx", "clause_ptr", "clause_idx",
               "names_card")
@@ -202,7 +204,7 @@ class EntryTable:
                    np.array([(e.first_date or "").encode("ascii") for e in entries], dtype=bytes),
                    np.array([(e.last_date or "").encode("ascii") for e in entries], dtype=bytes),
                    langs, *cards, *clauses,
-                   np.array([names_own_card(e) for e in entries], dtype=bool))
+                   names_card_flags(entries))
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
@@ -288,6 +290,55 @@ def names_own_card(entry: Entry) -> bool:
             if any(names_whole(t, name) for t in texts):
                 return True
     return False
+
+
+# A ruling printed for several cards in the same words but each card's name ("If a face-down Gudul
+# Lurker attacks and is blocked, turning it face up won't cause it to become unblocked", the same
+# of Ire Shaman) is the mechanic's ruling, not one card's: a question naming no card asks for it.
+# Not when the ruling opens with the name: then the card is what it is about ("Keeper of the Lens
+# doesn't stop your opponents from looking ...", the same of Lens of Clarity: what the card does).
+# Share of their words (names left out, Jaccard) from which two rulings say the same; the bundled
+# pairs: 0.83-1.0, the next different pair 0.70 ("doesn't let you look at ... spells" of two cards).
+SAME_WORDS = 0.75
+
+
+def _own_names(entry: Entry) -> list[str]:
+    """The names a ruling may call its cards by (`names_own_card`)."""
+    return sorted({n.strip() for card in entry.cards for n in (card, card.split(",")[0], *card.split(" // "))
+                   if len(n.strip()) >= 3}, key=len, reverse=True)
+
+
+def names_card_flags(entries: Sequence[Entry]) -> np.ndarray:
+    """Per entry: whether it is a ruling about its own card (`names_own_card`): one that opens with
+    its card's name, or that no ruling of other cards says in the same words once each ruling's
+    card names are left out (`SAME_WORDS`)."""
+    own = np.array([names_own_card(e) for e in entries], dtype=bool)
+    rows = np.array([i for i in map(int, np.flatnonzero(own))
+                     if not any(names_whole(entries[i].text[:len(n) + 1], n) for n in _own_names(entries[i])
+                                if entries[i].text.startswith(n))], dtype=np.int64)
+    if len(rows) < 2:
+        return own
+    from scipy import sparse
+
+    vocab: dict[str, int] = {}
+    indptr, indices = [0], []
+    for i in map(int, rows):
+        text = entries[i].text
+        for name in _own_names(entries[i]):
+            if name in text:
+                text = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", " ", text)
+        words = {vocab.setdefault(t, len(vocab)) for t in tokenize(text)}
+        indices.extend(sorted(words))
+        indptr.append(len(indices))
+    x = sparse.csr_matrix((np.ones(len(indices), dtype=np.float32), indices, indptr), shape=(len(rows), len(vocab)))
+    sizes = np.diff(x.indptr).astype(np.float32)
+    shared = sparse.triu(x @ x.T, k=1).tocoo()
+    jaccard = shared.data / np.maximum(sizes[shared.row] + sizes[shared.col] - shared.data, 1.0)
+    for a, b in zip(shared.row[jaccard >= SAME_WORDS], shared.col[jaccard >= SAME_WORDS]):
+        ea, eb = entries[rows[a]], entries[rows[b]]
+        if not set(ea.cards) & set(eb.cards):
+            own[rows[a]] = own[rows[b]] = False
+    return own
 
 
 def build_index(
