@@ -259,6 +259,7 @@ def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | N
     def compute(todo: list[Entry]) -> list[tuple[Any, str]]:
         out: list[tuple[Any, str]] = []
         rules, overrides, cards = corpus.rules, corpus.overrides, corpus.card_texts
+        links.remember_index(rules, lambda make: cached("linkindex", link_inputs(corpus), make))
         for start in range(0, len(todo), 200):  # in chunks, so a big new page shows progress
             out += [(e.rules, e.link_note)
                     for e in links.link_entries(todo[start:start + 200], rules, overrides=overrides, cards=cards)]

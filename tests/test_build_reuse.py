@@ -234,3 +234,33 @@ def test_a_card_added_after_a_signature_was_read_is_found_in_it() -> None:
     assert not any(kind == "card" for kind, _ in lexicon.signature(MORPH))
     lexicon.add_cards(["Sagu Archer"])
     assert ("card", "Sagu Archer") in lexicon.signature(MORPH)
+
+
+def test_the_linker_s_index_read_back_from_the_cache_links_as_the_one_built(kb_home: Path, tmp_path: Path) -> None:
+    """The CR's lexical index is kept in the cache between builds (it takes seconds to build): read
+    back, it gives the same links; a build leaves it in the cache."""
+    import pickle
+
+    import kb.build
+    from kb.corpus import Corpus
+    from kb.cr import links
+    from kb.search.embed import FakeEmbedder
+
+    corpus = Corpus.default()
+    entries = deduplicate(RECORDS, embedder=None)
+    links._INDEXES.clear()
+    fresh = links.link_entries(entries, corpus.rules, overrides=corpus.overrides, cards=corpus.card_texts)
+    built = links._index_for(corpus.rules)
+    links._INDEXES.clear()
+    links.remember_index(corpus.rules, lambda make: pickle.loads(pickle.dumps(make())))
+    read_back = links._index_for(corpus.rules)
+    assert read_back is not built and read_back.version is corpus.rules.current
+    again = links.link_entries(entries, corpus.rules, overrides=corpus.overrides, cards=corpus.card_texts)
+    assert [(e.rules, e.link_note) for e in again] == [(e.rules, e.link_note) for e in fresh]
+    assert any(e.rules for e in fresh)
+    links._INDEXES.clear()
+    page = tmp_path / "page.txt"
+    page.write_text("Lightform\n\n2025-01-10\n\nIf Lightform leaves the battlefield, you don't manifest anything.\n",
+                    encoding="utf-8")
+    kb.build.build([page], home=kb_home, embedder=FakeEmbedder())
+    assert any((kb_home / "cache").glob("linkindex-*.pickle"))
