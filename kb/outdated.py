@@ -28,7 +28,7 @@ from difflib import SequenceMatcher
 from enum import StrEnum
 from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
-from kb.model import Entry, Lang, Variant
+from kb.model import Entry, Lang, Variant, fast_pickle
 from kb.normalize import word_diff
 from kb.terminology import Terminology
 
@@ -51,6 +51,7 @@ class Level(StrEnum):
     REVIEW = "review"  # the rule under it changed in words the ruling uses: re-read the rule
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True)
 class OutdatedReason:
     kind: Reason
@@ -77,6 +78,7 @@ def _level_of(kinds: Iterable[Reason]) -> Level:
     return Level.OUTDATED if any(k.level is Level.OUTDATED for k in kinds) else Level.REVIEW
 
 
+@fast_pickle
 @dataclass(frozen=True, slots=True)
 class OutdatedItem:
     """One outdated variant (one source copy of a wording) with its reasons."""
