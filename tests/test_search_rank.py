@@ -460,6 +460,21 @@ def test_rulings_printed_for_several_cards_are_found_in_memory_that_does_not_gro
     assert peak < 25_000_000, peak
 
 
+def test_rulings_printed_for_several_cards_are_found_again_through_the_last_builds_memo() -> None:
+    """Adding a page compares only its rulings' word sets (`same_words`): with the last build's memo
+    the flags are those of a build from nothing, and the memo is read, not recomputed."""
+    from kb.search.index import names_card_flags
+
+    lone = _ruling("r-lone", "The creatures that Master Warcraft makes block can't stop blocking.", ("Master Warcraft",))
+    memo: dict[str, frozenset[str]] = {}
+    assert list(names_card_flags(BLOCKED[:1] + [lone], memo)) == [True, True]
+    again = names_card_flags(BLOCKED + [lone], memo)  # Ire Shaman's twin of the Lurker's ruling is new
+    assert list(again) == list(names_card_flags(BLOCKED + [lone])) == [False, False, False, True]
+    assert list(names_card_flags(BLOCKED[:1] + [lone], memo)) == [True, True]  # and gone again
+    planted = {key: frozenset(set(memo) - {key}) for key in memo}  # every word set the same as the others
+    assert list(names_card_flags(BLOCKED[:1] + [lone], planted)) == [False, False]
+
+
 def test_a_question_naming_no_card_is_answered_by_the_ruling_several_cards_print(tmp_path: Path) -> None:
     entries = BLOCKED + [_entry(i, t) for i, t in SETTING]
     build_index(entries, tmp_path / "index", FakeEmbedder(), cards=_cards(entries), corpus=CORPUS)
