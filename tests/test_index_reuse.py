@@ -110,7 +110,7 @@ def test_an_index_built_again_after_a_change_is_the_index_built_from_nothing(tmp
     again = build(after, "home", "second")  # the memos of the first build are read
     fresh = build(after, "other-home", "fresh")
     cache = tmp_path / "home" / "cache"
-    assert any(cache.glob("doctokens-*")) and any(cache.glob("hubmemo-*"))
+    assert any(cache.glob("doctokens-*")) and any(cache.glob("hubmemo-*")) and any(cache.glob("samewords-*"))
     assert again.keys() == fresh.keys()
     for name in fresh:
         if name != "docs.json":

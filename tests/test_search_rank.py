@@ -434,6 +434,47 @@ def test_a_ruling_several_cards_print_in_the_same_words_is_the_mechanics_not_one
     assert list(names_card_flags(LOOK[:2])) == [True, True]
 
 
+def test_rulings_printed_for_several_cards_are_found_in_memory_that_does_not_grow_with_the_square() -> None:
+    """Every pair of rulings that name their card shares a word here: comparing them all at once
+    held the whole pair matrix (~70 MB at 2,000 rulings, 30 GB at the 100k KB's 45k)."""
+    import random
+    import tracemalloc
+
+    from kb.search.index import names_card_flags
+
+    rng = random.Random(3)
+    words = ("face down creature spell turn up cost reveal exile library control attack block damage counter "
+             "token copy owner hand graveyard battlefield mana ability trigger target player opponent power "
+             "toughness morph manifest cast zone name color type order stack priority").split()
+    rulings = [_ruling(f"r-{i}", f"If {' '.join(rng.choices(words, k=6))} Card{i} Walker {' '.join(rng.choices(words, k=6))}.",
+                       (f"Card{i} Walker",)) for i in range(2000)]
+    twin = _ruling("r-twin", rulings[7].text.replace("Card7 Walker", "Other Seer"), ("Other Seer",))
+    names_card_flags(rulings[:300])  # the tokeniser's caches filled before measuring
+    tracemalloc.start()
+    try:
+        flags = names_card_flags(rulings + [twin])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert not flags[7] and not flags[-1] and flags.sum() >= 1990
+    assert peak < 25_000_000, peak
+
+
+def test_rulings_printed_for_several_cards_are_found_again_through_the_last_builds_memo() -> None:
+    """Adding a page compares only its rulings' word sets (`same_words`): with the last build's memo
+    the flags are those of a build from nothing, and the memo is read, not recomputed."""
+    from kb.search.index import names_card_flags
+
+    lone = _ruling("r-lone", "The creatures that Master Warcraft makes block can't stop blocking.", ("Master Warcraft",))
+    memo: dict[str, frozenset[str]] = {}
+    assert list(names_card_flags(BLOCKED[:1] + [lone], memo)) == [True, True]
+    again = names_card_flags(BLOCKED + [lone], memo)  # Ire Shaman's twin of the Lurker's ruling is new
+    assert list(again) == list(names_card_flags(BLOCKED + [lone])) == [False, False, False, True]
+    assert list(names_card_flags(BLOCKED[:1] + [lone], memo)) == [True, True]  # and gone again
+    planted = {key: frozenset(set(memo) - {key}) for key in memo}  # every word set the same as the others
+    assert list(names_card_flags(BLOCKED[:1] + [lone], planted)) == [False, False]
+
+
 def test_a_question_naming_no_card_is_answered_by_the_ruling_several_cards_print(tmp_path: Path) -> None:
     entries = BLOCKED + [_entry(i, t) for i, t in SETTING]
     build_index(entries, tmp_path / "index", FakeEmbedder(), cards=_cards(entries), corpus=CORPUS)

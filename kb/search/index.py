@@ -37,7 +37,6 @@ import hashlib
 import io
 import json
 import os
-import re
 import time
 import zlib
 from dataclasses import dataclass
@@ -193,7 +192,8 @@ class EntryTable:
     STRINGS = ("ids", "card_vocab", "clause_vocab")
 
     @classmethod
-    def from_entries(cls, entries: Sequence[Entry]) -> EntryTable:
+    def from_entries(cls, entries: Sequence[Entry], same: dict[str, frozenset[str]] | None = None) -> EntryTable:
+        """The table of `entries`; `same` is `names_card_flags`'s memo."""
         langs = np.zeros(len(entries), dtype=np.uint8)
         for i, e in enumerate(entries):
             langs[i] = LANG_BITS[Lang.EN] | sum({LANG_BITS[v.lang] for v in e.variants})
@@ -204,7 +204,7 @@ class EntryTable:
                    np.array([(e.first_date or "").encode("ascii") for e in entries], dtype=bytes),
                    np.array([(e.last_date or "").encode("ascii") for e in entries], dtype=bytes),
                    langs, *cards, *clauses,
-                   names_card_flags(entries))
+                   names_card_flags(entries, same))
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
@@ -272,6 +272,23 @@ def names_whole(text: str, name: str) -> bool:
     return False
 
 
+def _without_name(text: str, name: str) -> str:
+    r"""`text` with each whole-word `name` (`names_whole`) replaced by a space, as
+    `re.sub(r"(?<!\w)NAME(?!\w)", " ", text)` would, without compiling a pattern per card."""
+    parts: list[str] = []
+    at = 0
+    start = text.find(name)
+    while start != -1:
+        end = start + len(name)
+        if (start == 0 or not _is_word_char(text[start - 1])) and (end == len(text) or not _is_word_char(text[end])):
+            parts += [text[at:start], " "]
+            at = end
+            start = text.find(name, end)
+        else:
+            start = text.find(name, start + 1)
+    return "".join(parts) + text[at:]
+
+
 def names_own_card(entry: Entry) -> bool:
     """Whether `entry` is a ruling whose English text names one of its cards ("If you gain control
     of Clone Shell, ..."): a ruling about that card, not about the mechanic. A general ruling (the
@@ -300,6 +317,7 @@ def names_own_card(entry: Entry) -> bool:
 # Share of their words (names left out, Jaccard) from which two rulings say the same; the bundled
 # pairs: 0.83-1.0, the next different pair 0.70 ("doesn't let you look at ... spells" of two cards).
 SAME_WORDS = 0.75
+SAME_WORDS_BLOCK = 128  # word sets compared at a time: memory ~ 128 × rulings naming their card
 
 
 def _own_names(entry: Entry) -> list[str]:
@@ -308,37 +326,64 @@ def _own_names(entry: Entry) -> list[str]:
                    if len(n.strip()) >= 3}, key=len, reverse=True)
 
 
-def names_card_flags(entries: Sequence[Entry]) -> np.ndarray:
+def names_card_flags(entries: Sequence[Entry], memo: dict[str, frozenset[str]] | None = None) -> np.ndarray:
     """Per entry: whether it is a ruling about its own card (`names_own_card`): one that opens with
     its card's name, or that no ruling of other cards says in the same words once each ruling's
-    card names are left out (`SAME_WORDS`)."""
+    card names are left out (`SAME_WORDS`). `memo`, when given, holds the last build's `same_words`
+    and is replaced by this build's."""
     own = np.array([names_own_card(e) for e in entries], dtype=bool)
-    rows = np.array([i for i in map(int, np.flatnonzero(own))
-                     if not any(names_whole(entries[i].text[:len(n) + 1], n) for n in _own_names(entries[i])
-                                if entries[i].text.startswith(n))], dtype=np.int64)
-    if len(rows) < 2:
-        return own
-    from scipy import sparse
-
-    vocab: dict[str, int] = {}
-    indptr, indices = [0], []
-    for i in map(int, rows):
+    rows = [i for i in map(int, np.flatnonzero(own))
+            if not any(names_whole(entries[i].text[:len(n) + 1], n) for n in _own_names(entries[i])
+                       if entries[i].text.startswith(n))]
+    groups: dict[str, list[int]] = {}  # the ruling's words without its card names -> the rulings
+    for i in rows:
         text = entries[i].text
         for name in _own_names(entries[i]):
             if name in text:
-                text = re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", " ", text)
-        words = {vocab.setdefault(t, len(vocab)) for t in tokenize(text)}
-        indices.extend(sorted(words))
-        indptr.append(len(indices))
-    x = sparse.csr_matrix((np.ones(len(indices), dtype=np.float32), indices, indptr), shape=(len(rows), len(vocab)))
-    sizes = np.diff(x.indptr).astype(np.float32)
-    shared = sparse.triu(x @ x.T, k=1).tocoo()
-    jaccard = shared.data / np.maximum(sizes[shared.row] + sizes[shared.col] - shared.data, 1.0)
-    for a, b in zip(shared.row[jaccard >= SAME_WORDS], shared.col[jaccard >= SAME_WORDS]):
-        ea, eb = entries[rows[a]], entries[rows[b]]
-        if not set(ea.cards) & set(eb.cards):
-            own[rows[a]] = own[rows[b]] = False
+                text = _without_name(text, name)
+        groups.setdefault(" ".join(sorted(set(tokenize(text)))), []).append(i)
+    partners = same_words(sorted(groups), memo or {})
+    if memo is not None:
+        memo.clear()
+        memo.update(partners)
+    for words, members in groups.items():
+        near = [j for other in ([words] if words else []) + sorted(partners[words]) for j in groups[other]]
+        for i in members:
+            if any(j != i and not set(entries[i].cards) & set(entries[j].cards) for j in near):
+                own[i] = False
     return own
+
+
+def same_words(keys: Sequence[str], last: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    """Per word set (`keys`: distinct, words joined by spaces): the other keys whose Jaccard with it
+    is `SAME_WORDS` or more. A key `last` holds keeps its partners from it (those still among
+    `keys`); each new key is compared with all, a block at a time: comparing every pair at once
+    held the pair matrix (1.5 GB at 10k rulings naming their card), and every pair takes 80 s at
+    the 100k KB's 45k, so adding a page compares only its own rulings."""
+    present = set(keys)
+    out = {k: {p for p in last.get(k, ()) if p in present} for k in keys}
+    new = np.array([i for i, k in enumerate(keys) if k not in last], dtype=np.int64)
+    if len(new):
+        from scipy import sparse
+
+        vocab: dict[str, int] = {}
+        indptr, indices = [0], []
+        for k in keys:
+            indices.extend(sorted({vocab.setdefault(w, len(vocab)) for w in k.split()}))
+            indptr.append(len(indices))
+        x = sparse.csr_matrix((np.ones(len(indices), dtype=np.float32), indices, indptr),
+                              shape=(len(keys), len(vocab)))
+        sizes = np.diff(x.indptr).astype(np.float32)
+        for start in range(0, len(new), SAME_WORDS_BLOCK):
+            block = new[start:start + SAME_WORDS_BLOCK]
+            shared = (x[block] @ x.T).tocoo()
+            a, b = block[shared.row], shared.col
+            jaccard = shared.data / np.maximum(sizes[a] + sizes[b] - shared.data, 1.0)
+            for p, q in zip(a[jaccard >= SAME_WORDS].tolist(), b[jaccard >= SAME_WORDS].tolist()):
+                if p != q:
+                    out[keys[p]].add(keys[q])
+                    out[keys[q]].add(keys[p])
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def build_index(
@@ -393,13 +438,26 @@ def build_index(
     write_atomic(out_dir / DOCS_FILE, json.dumps(doc_rows, ensure_ascii=False).encode("utf-8"))
     write_atomic(out_dir / BM25_FILE, bm25.to_bytes())
     write_atomic(out_dir / CARDS_FILE, json.dumps(cards.to_json(), ensure_ascii=False).encode("utf-8"))
-    write_atomic(out_dir / ENTRIES_FILE, EntryTable.from_entries(entries).to_bytes())
+    write_atomic(out_dir / ENTRIES_FILE, _entry_table(entries).to_bytes())
     write_atomic(out_dir / CLAUSES_FILE, json.dumps(dict(former or {})).encode("utf-8"))
     # CRC-32 of the files a query reads: a damaged (not only truncated) file is refused at load.
     meta["crc32"] = {n: zlib.crc32((out_dir / n).read_bytes())
                      for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE, CARDS_FILE, ENTRIES_FILE,
                                CLAUSES_FILE)}
     write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
+
+
+def _entry_table(entries: Sequence[Entry]) -> EntryTable:
+    """`EntryTable.from_entries` with `names_card_flags`'s memo of the last build, kept in the data
+    directory's cache."""
+    from kb import normalize
+    from kb.store.cache import load_table, module_files, save_table
+
+    inputs = [Path(__file__), *module_files(normalize)]
+    same: dict[str, frozenset[str]] = load_table("samewords", inputs)
+    table = EntryTable.from_entries(entries, same)
+    save_table("samewords", inputs, same)
+    return table
 
 
 def _doc_tokens(docs: Sequence[_Doc], glossary: Glossary) -> list[list[str]]:
