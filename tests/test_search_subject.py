@@ -10,25 +10,16 @@ from pathlib import Path
 import pytest
 
 from kb.corpus import Corpus
-from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.model import Lang
 from kb.search import Hit, Searcher, build_index
 from kb.search.cardnames import CardIndex, CardMatcher
 from kb.search.embed import FakeEmbedder
 from kb.search.question import QueryPlan, about_face_down, concept_tokens, off_subject
 from kb.search.rank import Weights
+from tests.test_search_question import _rule, _ruling
 
 CORPUS = Corpus.default()
 MEDALLION = "Blue spells you cast cost {1} less to cast."
-
-
-def _rule(eid: str, clause: str, text: str) -> Entry:
-    v = Variant(text, text, Lang.EN, "2026-01-16", "cr", 1, Relation.CANONICAL, 1.0, None)
-    return Entry(eid, Kind.RULE, text, (), "2026-01-16", "2026-01-16", (v,), clause=clause)
-
-
-def _ruling(eid: str, text: str, card: str) -> Entry:
-    v = Variant(text, text, Lang.EN, "2018-07-13", "seed", 1, Relation.CANONICAL, 1.0, card)
-    return Entry(eid, Kind.RULING, text, (card,), "2018-07-13", "2018-07-13", (v,))
 
 
 ENTRIES = [
