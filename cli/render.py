@@ -316,6 +316,9 @@ def check_blocks(console: Console, checks: Sequence[Check], results: Sequence[Ch
 def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
     """A clause now (and on a date), its wording history with word diffs, and its linked rulings."""
     out.print(Text.assemble((report.clause, "bold"), f"  (CR of {report.version})"))
+    if not (report.at and report.at.other_rule):  # that case has its own note under the date's wording
+        for former in report.other_rules:
+            out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
     out.print(Text(report.text))
     for example in report.examples:
         out.print(Text(f"Example: {example}", style="italic"))

@@ -1,0 +1,44 @@
+"""What a judge trying the CLI for the first time with the real data noticed (tryout9): each test pins
+one defect found that way."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KB_HOME", str(tmp_path))
+    return tmp_path
+
+
+def test_an_old_face_down_number_says_which_rule_it_is_now():
+    # A 2018 ruling cites 707.2 (face-down characteristics); today 707.2 is copying. The judge must be
+    # told before reading the copy rule, without having to know about --at.
+    result = runner.invoke(app, ["rule", "707.2"])
+    assert result.exit_code == 0, result.output
+    head = " ".join(result.output.split("When copying an object")[0].split())
+    assert "2018-07-13, 707.2 was the rule now 708.2" in head
+    data = json.loads(runner.invoke(app, ["rule", "707.2", "--json"]).output)
+    assert {"first": "2014-09-25", "last": "2018-07-13", "now": "708.2"} in data["other_rules"]
+    # today's number names only what 708.2 was before (split cards, now 709.2), never itself
+    then = json.loads(runner.invoke(app, ["rule", "708.2", "--json"]).output)["other_rules"]
+    assert "709.2" in [f["now"] for f in then] and "708.2" not in [f["now"] for f in then]
+
+
+def test_an_old_number_that_no_longer_exists_points_to_the_rule_now():
+    # 701.31e (Fate Reforged era: a manifested instant can't be turned face up) is 701.40g today;
+    # "nearest: 701.31c, 701.31d" (Planeswalk) sent the judge to the wrong rule.
+    result = runner.invoke(app, ["rule", "701.31e"])
+    assert result.exit_code == 1
+    message = " ".join(result.output.split())
+    assert "701.31e was the rule now 701.40g" in message
+    assert "kb rule 701.40g" in message
