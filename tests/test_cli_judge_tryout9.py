@@ -42,3 +42,29 @@ def test_an_old_number_that_no_longer_exists_points_to_the_rule_now():
     message = " ".join(result.output.split())
     assert "701.31e was the rule now 701.40g" in message
     assert "kb rule 701.40g" in message
+
+
+def _tiny_kb(home: Path) -> None:
+    from kb import store
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+
+    text = "Turning a permanent face up or face down doesn't change whether that permanent is tapped or untapped."
+    v = Variant(text, text, Lang.EN, "2014-11-24", "seed", 1, Relation.CANONICAL, 1.0, "Lightform")
+    store.write(home, [Entry("r-a4052a60c7", Kind.RULING, text, ("Lightform",), "2014-11-24", "2014-11-24", (v,))],
+                report={}, meta={})
+
+
+@pytest.mark.parametrize("typed", ["708.2", "CR 708.2a"])
+def test_a_rule_number_given_to_show_points_to_kb_rule(home, typed):
+    # `kb show 708.2` said "`kb list` shows the ids": four thousand lines, none of them 708.2.
+    from kb import store
+    from kb.errors import NotFoundError
+
+    _tiny_kb(home)
+    with pytest.raises(NotFoundError) as raised:
+        store.load(home).resolve(typed)
+    clause = typed.removeprefix("CR ")
+    assert f"`kb rule {clause}`" in str(raised.value)
+    # an entry id that is not there keeps the old advice
+    with pytest.raises(NotFoundError, match="kb list"):
+        store.load(home).resolve("r-ffffff")
