@@ -218,18 +218,14 @@ def sources(console: Console, rows: list[dict[str, Any]]) -> None:
     if not rows:
         console.print("[dim]no sources of your own yet: the KB is the bundled corpus. `kb ingest FILE` adds one.[/]")
         return
-    table = Table(title="your sources", title_justify="left")
-    table.add_column("path", overflow="fold")  # the whole path: `kb remove PATH` takes it
-    table.add_column("format", no_wrap=True)
-    table.add_column("sha256", no_wrap=True)  # 12 digits; `kb remove` takes 6 or more
-    table.add_column("added (UTC)", no_wrap=True)
-    table.add_column("units", justify="right", no_wrap=True)
-    table.add_column("skipped", justify="right", no_wrap=True)
+    # One source per two lines, the path alone on the second and never folded: a table column
+    # squeezed the path to 8 characters a line at 80 columns, and `kb remove PATH` needs it whole.
+    console.print("[bold]your sources[/]  [dim](sha256, format, added UTC)[/]")
     for row in rows:
         added = row["added"].replace("T", " ")[:16]  # 2026-12-01T17:05:09Z -> 2026-12-01 17:05
-        table.add_row(Text(row["path"]), row["format"] or "", row["sha256"][:12], added,
-                      str(row["units"]), str(row["skipped"]))
-    console.print(table)
+        console.print(Text.assemble((row["sha256"][:12], "cyan"), f"  {row['format'] or '?'}  {added}  "
+                                    f"{count(row['units'], 'unit')}, {row['skipped']} skipped"))
+        console.print(Text("  " + row["path"]), soft_wrap=True)
 
 
 def ingest_report(console: Console, err_console: Console, build: BuildReport, *, strict: bool = False) -> None:

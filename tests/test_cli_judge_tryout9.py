@@ -68,3 +68,21 @@ def test_a_rule_number_given_to_show_points_to_kb_rule(home, typed):
     # an entry id that is not there keeps the old advice
     with pytest.raises(NotFoundError, match="kb list"):
         store.load(home).resolve("r-ffffff")
+
+
+def test_kb_sources_keeps_each_path_whole_on_an_80_column_terminal():
+    # The path column got 8 characters at 80 columns: a path over 10 lines, not copyable for `kb remove`.
+    import io
+
+    from rich.console import Console
+
+    from cli import render
+
+    path = "/work/shared/data/release-notes/FRF-release-notes-2014-11-24_manifest-excerpt.md"
+    out = io.StringIO()
+    render.sources(Console(file=out, width=80), [
+        {"path": path, "format": "release-notes", "sha256": "4ed9c6ca40df" + "0" * 52,
+         "added": "2026-12-02T10:07:12Z", "units": 37, "skipped": 0}])
+    text = out.getvalue()
+    assert any(path in line for line in text.splitlines())
+    assert "4ed9c6ca40df" in text and "37 units" in text
