@@ -208,7 +208,7 @@ def stats(console: Console, data: dict[str, Any]) -> None:
     table.add_column("value", justify="right")
     for key, value in data.items():
         if isinstance(value, dict):
-            value = ", ".join(f"{k} {v}" for k, v in value.items())
+            value = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items())
         table.add_row(Text(key.replace("_", " ")), Text(str(value)))
     console.print(table)
 

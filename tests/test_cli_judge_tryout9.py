@@ -86,3 +86,18 @@ def test_kb_sources_keeps_each_path_whole_on_an_80_column_terminal():
     text = out.getvalue()
     assert any(path in line for line in text.splitlines())
     assert "4ed9c6ca40df" in text and "37 units" in text
+
+
+def test_kb_stats_says_its_counts_in_words_not_json_keys():
+    # "checks on face down rulings │ covered 130, face_down_rulings 139": a JSON key in the table.
+    import io
+
+    from rich.console import Console
+
+    from cli import render
+
+    out = io.StringIO()
+    render.stats(Console(file=out, width=100),
+                 {"checks_on_face_down_rulings": {"covered": 130, "face_down_rulings": 139}})
+    assert "covered 130, face down rulings 139" in out.getvalue()
+    assert "_" not in out.getvalue()
