@@ -416,8 +416,11 @@ def check_results(console: Console, results: Sequence[CheckResult]) -> None:
 
 def check_coverage(console: Console, coverage: CheckCoverage) -> None:
     """`kb check --missing`: the face-down ruling entries without a check, then the coverage."""
+    from kb.checks import face_down_links
+
     for e in coverage.missing:
-        clauses = ", ".join(r.clause for r in e.rules[:3])
+        # the face-down clauses that make it count (its first links may be others: 707.5 is copying today)
+        clauses = ", ".join(r.clause or f"{r.at_ruling_date} then" for r in face_down_links(e))
         console.print(f"[bold]{e.id}[/]  [dim]{escape(clauses)}[/]  {escape(e.text[:100])}",
                       soft_wrap=True, highlight=False)
     covered, total = coverage.covered, coverage.total

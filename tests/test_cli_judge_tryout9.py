@@ -101,3 +101,24 @@ def test_kb_stats_says_its_counts_in_words_not_json_keys():
                  {"checks_on_face_down_rulings": {"covered": 130, "face_down_rulings": 139}})
     assert "covered 130, face down rulings 139" in out.getvalue()
     assert "_" not in out.getvalue()
+
+
+def test_check_missing_names_the_face_down_clause_that_makes_a_ruling_count():
+    # Arbiter of the Ideal's ruling was listed as "603.2e, 707.5, 603.6a": its first three links, one of
+    # them 707.5 (copying today), while the face-down link that put it on the list (708.3) was not shown.
+    import io
+
+    from rich.console import Console
+
+    from cli import render
+    from kb.checks import CheckCoverage
+    from kb.model import Entry, Kind, RuleLink
+
+    text = "Inspired abilities don't trigger when the creature enters the battlefield."
+    entry = Entry("r-c4e03ac0f1", Kind.RULING, text, ("Arbiter of the Ideal",), "2014-02-01", "2014-02-01", (),
+                  rules=(RuleLink("603.2e", 0.9, "603.2e", ""), RuleLink("707.5", 0.5, "706.5", ""),
+                         RuleLink("603.6a", 0.46, "603.6a", ""), RuleLink("708.3", 0.44, "707.3", "")))
+    out = io.StringIO()
+    render.check_coverage(Console(file=out, width=200), CheckCoverage(0, 1, [entry]))
+    line = out.getvalue().splitlines()[0]
+    assert "708.3" in line and "707.5" not in line and "603.2e" not in line
