@@ -208,7 +208,7 @@ def stats(console: Console, data: dict[str, Any]) -> None:
     table.add_column("value", justify="right")
     for key, value in data.items():
         if isinstance(value, dict):
-            value = ", ".join(f"{k} {v}" for k, v in value.items())
+            value = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in value.items())
         table.add_row(Text(key.replace("_", " ")), Text(str(value)))
     console.print(table)
 
@@ -218,18 +218,14 @@ def sources(console: Console, rows: list[dict[str, Any]]) -> None:
     if not rows:
         console.print("[dim]no sources of your own yet: the KB is the bundled corpus. `kb ingest FILE` adds one.[/]")
         return
-    table = Table(title="your sources", title_justify="left")
-    table.add_column("path", overflow="fold")  # the whole path: `kb remove PATH` takes it
-    table.add_column("format", no_wrap=True)
-    table.add_column("sha256", no_wrap=True)  # 12 digits; `kb remove` takes 6 or more
-    table.add_column("added (UTC)", no_wrap=True)
-    table.add_column("units", justify="right", no_wrap=True)
-    table.add_column("skipped", justify="right", no_wrap=True)
+    # One source per two lines, the path alone on the second and never folded: a table column
+    # squeezed the path to 8 characters a line at 80 columns, and `kb remove PATH` needs it whole.
+    console.print("[bold]your sources[/]  [dim](sha256, format, added UTC)[/]")
     for row in rows:
         added = row["added"].replace("T", " ")[:16]  # 2026-12-01T17:05:09Z -> 2026-12-01 17:05
-        table.add_row(Text(row["path"]), row["format"] or "", row["sha256"][:12], added,
-                      str(row["units"]), str(row["skipped"]))
-    console.print(table)
+        console.print(Text.assemble((row["sha256"][:12], "cyan"), f"  {row['format'] or '?'}  {added}  "
+                                    f"{count(row['units'], 'unit')}, {row['skipped']} skipped"))
+        console.print(Text("  " + row["path"]), soft_wrap=True)
 
 
 def ingest_report(console: Console, err_console: Console, build: BuildReport, *, strict: bool = False) -> None:
@@ -316,6 +312,9 @@ def check_blocks(console: Console, checks: Sequence[Check], results: Sequence[Ch
 def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
     """A clause now (and on a date), its wording history with word diffs, and its linked rulings."""
     out.print(Text.assemble((report.clause, "bold"), f"  (CR of {report.version})"))
+    if not (report.at and report.at.other_rule):  # that case has its own note under the date's wording
+        for former in report.other_rules:
+            out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
     out.print(Text(report.text))
     for example in report.examples:
         out.print(Text(f"Example: {example}", style="italic"))
@@ -417,8 +416,11 @@ def check_results(console: Console, results: Sequence[CheckResult]) -> None:
 
 def check_coverage(console: Console, coverage: CheckCoverage) -> None:
     """`kb check --missing`: the face-down ruling entries without a check, then the coverage."""
+    from kb.checks import face_down_links
+
     for e in coverage.missing:
-        clauses = ", ".join(r.clause for r in e.rules[:3])
+        # the face-down clauses that make it count (its first links may be others: 707.5 is copying today)
+        clauses = ", ".join(r.clause or f"{r.at_ruling_date} then" for r in face_down_links(e))
         console.print(f"[bold]{e.id}[/]  [dim]{escape(clauses)}[/]  {escape(e.text[:100])}",
                       soft_wrap=True, highlight=False)
     covered, total = coverage.covered, coverage.total

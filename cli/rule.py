@@ -10,7 +10,9 @@ from cli.common import console, data_home, print_json, reference
 
 
 def rule(
-    number: Annotated[Optional[str], typer.Argument(help="Clause number in the current CR, e.g. 708.8.")] = None,
+    number: Annotated[Optional[str], typer.Argument(
+        help="Clause number in the current CR, e.g. 708.8; an older CR's number (707.2 in a 2018 ruling) gets a note "
+             "naming the rule it was then.")] = None,
     at: Annotated[Optional[str], typer.Option(
         "--at", help="Also show the clause as it stood in the CR in force on this date (YYYY-MM-DD).")] = None,
     diff: Annotated[Optional[tuple[str, str]], typer.Option(

@@ -158,8 +158,7 @@ def test_ingest_adds_and_sources_lists_and_remove_takes_out(tmp_path, kb_home):
     listed = json.loads(kb("sources", "--json").stdout)
     assert [s["path"] for s in listed] == sorted([str(page), str(other)])
     table = kb("sources").output  # a judge's report: paths were cut at 80 columns, and `remove` needs them
-    first_column = "".join(line.split("│")[1].strip() for line in table.splitlines() if line.count("│") > 2)
-    assert str(page) in first_column, table
+    assert any(str(page) in line for line in table.splitlines()), table  # whole, on one line
     assert listed[0]["sha256"][:12] in table
     assert all(s["units"] == 1 and s["skipped"] == 0 and len(s["sha256"]) == 64 for s in listed)
     by_german = json.loads(kb("list", "--card", "Schiedsrichterkarte Zzyzx", "--json").stdout)

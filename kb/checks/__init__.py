@@ -19,7 +19,7 @@ import yaml
 from kb import paths
 from kb.errors import CheckError, InputError, KBError, NotFoundError
 from kb.game import CardDataError, CardDef, Rules, RulesDateError, card_from_data
-from kb.model import Entry, Kind, Problem
+from kb.model import Entry, Kind, Problem, RuleLink
 from kb.normalize import normalize_text
 from kb.checks.scenario import Check, check_verdict, parse_checks
 
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FACE_DOWN_CLAUSES",
+    "face_down_links",
     "Check",
     "coverage",
     "is_face_down_entry",
@@ -244,18 +245,22 @@ FACE_DOWN_CLAUSES = re.compile(r"^(?:708(?:\.|$)|702\.37(?:[a-z]|$)|701\.40|702\
 OLD_FACE_DOWN_CLAUSES = re.compile(r"^(?:707(?:\.|$)|701\.31|701\.33|701\.34)")
 
 
-def is_face_down_entry(entry: Entry) -> bool:
-    """Whether a ruling entry is linked to a face-down clause (by its number now or then)."""
+def face_down_links(entry: Entry) -> list[RuleLink]:
+    """The links that make a ruling entry a face-down ruling (by the clause's number now or then)."""
     if entry.kind is not Kind.RULING:
-        return False
+        return []
     # A link's `clause` is the current number (kb/cr/lineage.py follows it); an old number
     # alone (`at_ruling_date`) counts only where the link has no current clause.
-    return any(
-        FACE_DOWN_CLAUSES.match(link.clause)
-        if link.clause
-        else bool(link.at_ruling_date and OLD_FACE_DOWN_CLAUSES.match(link.at_ruling_date))
-        for link in entry.rules
-    )
+    return [
+        link for link in entry.rules
+        if (FACE_DOWN_CLAUSES.match(link.clause) if link.clause
+            else link.at_ruling_date and OLD_FACE_DOWN_CLAUSES.match(link.at_ruling_date))
+    ]
+
+
+def is_face_down_entry(entry: Entry) -> bool:
+    """Whether a ruling entry is linked to a face-down clause (by its number now or then)."""
+    return bool(face_down_links(entry))
 
 
 def coverage(entries: Sequence[Entry]) -> tuple[int, int, list[Entry]]:

@@ -216,9 +216,29 @@ class RulesCorpus:
                 changes.append(ClauseChange(ChangeKind.REMOVED, old, None))
         return SectionDiff(a.date, b.date, section_a, section, tuple(changes))
 
+    def other_rules(self, number: str) -> list[FormerRule]:
+        """The rules that `number` numbered in older CRs when it was not today's `number` (707.2 was
+        the face-down rule, today's 708.2, until the CR of 2018-07-13 in the corpus): a judge types the
+        number an old ruling cites."""
+        today = self.lineage.get((self.current.date, number))
+        dates: dict[int, list[str]] = {}
+        for v in self.versions:
+            lid = self.lineage.get((v.date, number))
+            if lid is not None and lid != today:
+                dates.setdefault(lid, []).append(v.date)
+        found = []
+        for lid, seen in dates.items():
+            last_date, last_num = self.members[lid][-1]
+            found.append(FormerRule(seen[0], seen[-1], last_num if last_date == self.current.date else None))
+        return sorted(found, key=lambda f: f.first)
+
     def _lid(self, number: str, version: RulesVersion) -> int:
         if number not in version.clauses:
-            raise NotFoundError(missing_clause(number, version))
+            message = missing_clause(number, version)
+            if version is self.current and (former := self.other_rules(number)):
+                message = (f"no clause {number} in the CR of {version.date}; "
+                           + "; ".join(f.said(number) for f in former))
+            raise NotFoundError(message)
         return self.lineage[(version.date, number)]
 
     def _member_at(self, lid: int, at: str) -> tuple[str, str] | None:
@@ -234,6 +254,24 @@ class RulesCorpus:
             # than it; otherwise it did not exist then
             return None
         return best
+
+
+@dataclass(frozen=True, slots=True)
+class FormerRule:
+    """Another rule an old number stood for, in the corpus's CRs from `first` to `last`; `now` is
+    that rule's number today (None: no longer in the rules)."""
+
+    first: str
+    last: str
+    now: str | None
+
+    def said(self, number: str) -> str:
+        span = f"the CR of {self.first}" if self.first == self.last else f"the CRs of {self.first} to {self.last}"
+        where = f"the rule now {self.now}: `kb rule {self.now}`" if self.now else "a rule no longer in the rules"
+        return f"in {span}, {number} was {where}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"first": self.first, "last": self.last, "now": self.now}
 
 
 def missing_clause(number: str, version: RulesVersion) -> str:
@@ -306,12 +344,14 @@ class ClauseReport:
     at: ClauseThen | None
     history: tuple[HistoryRow, ...]
     in_oldest: bool = False  # already in the corpus's oldest CR: its first row is no "added" on that date
+    other_rules: tuple[FormerRule, ...] = ()  # what this number stood for in older CRs, when another rule
 
     def to_json(self) -> dict[str, Any]:
         return {"clause": self.clause, "version": self.version, "text": self.text,
                 "examples": list(self.examples), "first_seen": self.first_seen,
                 "first_seen_note": self.first_seen_note, "numbers": list(self.numbers),
-                "at": self.at.to_json() if self.at else None, "history": [h.to_json() for h in self.history]}
+                "at": self.at.to_json() if self.at else None, "history": [h.to_json() for h in self.history],
+                "other_rules": [f.to_json() for f in self.other_rules]}
 
 
 def _other_rule_then(rules: RulesCorpus, number: str, at: str) -> dict[str, Any]:
@@ -362,4 +402,5 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
         note = f"first in the CR of {history.first_seen}"
     return ClauseReport(clause=number, version=rules.current.date, text=clause.text,
                         examples=tuple(clause.examples), first_seen=history.first_seen, first_seen_note=note,
-                        numbers=tuple(history.numbers()), at=then_row, history=tuple(rows), in_oldest=in_oldest)
+                        numbers=tuple(history.numbers()), at=then_row, history=tuple(rows), in_oldest=in_oldest,
+                        other_rules=tuple(rules.other_rules(number)))

@@ -30,9 +30,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
-from kb.errors import NotFoundError, StoreError
+from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
-from kb.normalize import write_atomic
+from kb.normalize import clause_number, write_atomic
 
 if TYPE_CHECKING:
     from kb.outdated import CopyRow, OutdatedItem, Reason
@@ -572,7 +572,12 @@ class KB:
             "SELECT DISTINCT id FROM id_history WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 2", (pattern,))]
         if len(former) == 1 and len(entry_id) >= 4:  # the prefix of an id shown before
             return self.resolve(former[0])
-        raise NotFoundError(f"no entry {entry_id!r}; `kb list` shows the ids")
+        try:  # a CR number typed where an entry id goes: `kb rule` shows clauses
+            clause = clause_number(entry_id)
+        except InputError:
+            raise NotFoundError(f"no entry {entry_id!r}; `kb list` shows the ids") from None
+        raise NotFoundError(f"no entry {entry_id!r}: entry ids look like r-617b992fa5 (rulings) or c-… (rules); "
+                            f"for the Comprehensive Rules clause {clause}, use `kb rule {clause}`")
 
     def get(self, entry_id: str) -> Entry:
         return self.resolve(entry_id).entry
