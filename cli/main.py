@@ -131,7 +131,7 @@ def sources(as_json: JsonOpt = False) -> None:
 
 
 def remove(
-    source: Annotated[str, typer.Argument(help="A library source's path as `kb sources` shows it, or its hash (6+ digits).")],
+    source: Annotated[str, typer.Argument(help="A library source's path as `kb sources` shows it, its file name if no other source has it, or its hash (6+ digits).")],
     wait: Annotated[bool, typer.Option(help="Wait for another running ingest instead of stopping.")] = False,
     as_json: JsonOpt = False,
 ) -> None:

@@ -460,7 +460,8 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
 
 def remove(source: str, *, home: Path | None = None, embedder: Embedder | None = None,
            on_progress: OnProgress | None = None, wait: bool = True, corpus: Corpus | None = None) -> BuildReport:
-    """Take one source out of the library (by its path, or a unique prefix of its hash) and rebuild."""
+    """Take one source out of the library (by its path, a unique prefix of its hash, or its file
+    name when no other source has it) and rebuild."""
     from kb.errors import NotFoundError
 
     home = home or paths.home()
@@ -474,7 +475,8 @@ def remove(source: str, *, home: Path | None = None, embedder: Embedder | None =
             conn.close()
         wanted = paths.display_path(Path(source)) if source else source
         matches = [s for s in held if s.path in (source, wanted)] or \
-                  [s for s in held if len(source) >= 6 and s.sha256.startswith(source.lower())]
+                  [s for s in held if len(source) >= 6 and s.sha256.startswith(source.lower())] or \
+                  [s for s in held if source and Path(s.path).name == source]  # a file name alone
         if not matches:
             short = len(source) < 6 and all(c in "0123456789abcdef" for c in source.lower())
             hint = " (a hash prefix needs 6 or more hex digits)" if source and short else ""

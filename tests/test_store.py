@@ -146,6 +146,21 @@ def test_remove_takes_a_source_out(home: Path, tmp_path: Path) -> None:
         remove("nothing-like-this", home=home, embedder=FAKE)
 
 
+def test_remove_by_a_file_name_alone_when_no_other_source_has_it(home: Path, tmp_path: Path) -> None:
+    """`kb sources` prints paths as they were ingested; a judge types the file name."""
+    (tmp_path / "x").mkdir()
+    (tmp_path / "y").mkdir()
+    a = card_file(tmp_path / "x" / "C18-notes.json", "Monastery Flock", [("2014-09-20", "Flock ruling one.")])
+    b = card_file(tmp_path / "x" / "page.json", "Hauntwoods Shrieker", [("2024-09-20", "Shrieker ruling one.")])
+    c = card_file(tmp_path / "y" / "page.json", "Lightform", [("2015-02-25", "Lightform ruling one.")])
+    build([a, b, c], home=home, embedder=FAKE)
+    with pytest.raises(NotFoundError, match="names several sources"):
+        remove("page.json", home=home, embedder=FAKE)
+    report = remove("C18-notes.json", home=home, embedder=FAKE)
+    assert report.removed == [str(a)] and "Flock ruling one." not in texts(home)
+    assert "Shrieker ruling one." in texts(home) and "Lightform ruling one." in texts(home)
+
+
 def test_a_file_without_usable_units_adds_nothing(home: Path, tmp_path: Path) -> None:
     empty = tmp_path / "empty.json"
     empty.write_text('{"name": "Monastery Flock", "rulings": []}', encoding="utf-8")
