@@ -229,8 +229,13 @@ def sources(console: Console, rows: list[dict[str, Any]]) -> None:
 
 
 def ingest_report(console: Console, err_console: Console, build: BuildReport, *, strict: bool = False) -> None:
-    """What an ingest did (a table, then each unit skipped), and on stderr why nothing was added."""
-    ingest_table(console, build.to_json())
+    """What an ingest did (a table, then each unit skipped), and on stderr why nothing was added. A
+    call that took in no file at all shows only why: the table would describe the KB as it was."""
+    report = build.to_json()
+    if build.written or build.added or build.replaced or build.unchanged or build.removed:
+        ingest_table(console, report)
+    else:
+        skipped_lines(console, report)
     if not build.written and strict and build.errors:
         err_console.print(f"[bold red]error:[/] {count(len(build.errors), 'unit')} could not be ingested; "
                           "nothing added (--strict)")
@@ -265,6 +270,11 @@ def ingest_table(console: Console, report: dict[str, Any]) -> None:
     table.add_row("notes (kept, or not rulings)", str(len(ignored)))
     table.add_row("seconds", f"{report['seconds']:.1f}")
     console.print(table)
+    skipped_lines(console, report)
+
+
+def skipped_lines(console: Console, report: dict[str, Any]) -> None:
+    """Each unit of an ingest report that was skipped (red) or kept with a note (dim), where and why."""
     for p in report["skipped"]:
         where = f"{p['source']}:{p['line']}" if p["line"] else p["source"]
         style = "dim" if p["ignored"] else "red"

@@ -136,6 +136,20 @@ def test_ingest_extra_files_reports_every_skipped_unit_and_keeps_the_rest(tmp_pa
     assert {"bad_dates.txt", "german_type_line.txt"} <= sources
 
 
+def test_an_ingest_that_takes_in_no_file_says_only_why(tmp_path, kb_home):
+    """A missing file: the one line that matters, not a table of the KB as it was before it."""
+    assert kb("ingest").exit_code == 0
+    result = kb("ingest", str(tmp_path / "no-such-page.txt"))
+    assert result.exit_code == 1
+    said = result.output.replace("\n", "")  # the console folds a long path
+    assert "no-such-page.txt: no such file or folder" in said and "nothing added" in said
+    assert "canonical entries" not in result.output
+    page = tmp_path / "page.txt"
+    page.write_text("Lightform\n\n2025-01-10\n\nIf Lightform leaves the battlefield, you don't manifest.\n",
+                    encoding="utf-8")
+    assert "canonical entries" in kb("ingest", str(page)).output  # a call that added keeps its table
+
+
 def test_strict_ingest_adds_nothing(tmp_path, kb_home):
     assert kb("ingest").exit_code == 0
     before = json.loads(kb("stats", "--json").stdout)
