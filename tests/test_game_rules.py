@@ -524,6 +524,25 @@ def test_603_2_whenever_a_creature_you_control_attacks_sees_face_down_attackers(
     assert [e for e in g.events if e[0] == "triggered"] == [("triggered", "Rally")] * 2
 
 
+def test_603_2e_becomes_untapped_triggers_only_on_a_change_not_on_entering_untapped() -> None:
+    """Inspired ("whenever this creature becomes untapped"): entering the battlefield untapped is no
+    untapping; untapping a tapped one is, once; untapping an untapped one is not."""
+    g = Game(["you", "opponent"])
+    inspired = card(name="Inspired", types=["Creature"], pt="2/2",
+                    abilities=[{"when": "becomes_untapped", "effect": "nothing"}])
+    on_battlefield(g, "Inspired", inspired)
+    assert [e for e in g.events if e[0] == "triggered"] == []
+    g.untap("Inspired")
+    assert [e for e in g.events if e[0] == "triggered"] == []
+    g.tap("Inspired")
+    g.untap("Inspired")
+    assert [e for e in g.events if e[0] == "triggered"] == [("triggered", "Inspired")]
+    on_battlefield(g, "Hidden", inspired, face_down="manifest")  # 708.2: no ability face down
+    g.tap("Hidden")
+    g.untap("Hidden")
+    assert [e for e in g.events if e[0] == "triggered"] == [("triggered", "Inspired")]
+
+
 # ---- the special action: asking and doing agree (issue 16) ------------------------------------
 
 

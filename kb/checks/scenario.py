@@ -196,7 +196,7 @@ def _did(result: object) -> bool:
 
 
 def _untap(r: _Runner, a: dict[str, Any]) -> None:
-    r.game.obj(a["card"]).tapped = False
+    r.game.untap(a["card"])
 
 
 def _remember(r: _Runner, a: dict[str, Any]) -> None:

@@ -1606,6 +1606,14 @@ class Game:
         self._turn_up_instead(obj)
         obj.tapped = True
 
+    def untap(self, label: str) -> None:
+        """Untap `label`. "Becomes untapped" triggers only when it was tapped (603.2e): a permanent
+        that enters the battlefield untapped never becomes untapped."""
+        obj = self.obj(label)
+        if obj.tapped:
+            obj.tapped = False
+            self._emit(TriggerEvent.BECOMES_UNTAPPED, obj)
+
     def _turn_up_instead(self, obj: GameObject) -> None:
         """Illusionary Mask's replacement: a face-down creature it let be cast is turned face up
         before it becomes tapped or is dealt damage; the effect outlives the Mask (it's on the
@@ -1795,7 +1803,7 @@ def _turn_down(g: Game, a: Ability, controller: str, t: GameObject) -> None:
 
 
 def _untap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    t.tapped = False
+    g.untap(t.label)
 
 
 def _tap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
