@@ -381,6 +381,14 @@ def test_names_whole_says_what_the_whole_word_regex_says(text: str, name: str) -
     assert names_whole(text, name) == bool(re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text))
 
 
+@given(st.text(alphabet="ab _-,'éß1²\n", max_size=30), st.text(alphabet="ab _-é1", min_size=1, max_size=5))
+def test_a_name_is_cut_out_where_the_whole_word_regex_finds_it(text: str, name: str) -> None:
+    """`_without_name` shares `names_whole`'s scan: the same matches as `re.sub`, left to right."""
+    from kb.search.index import _without_name
+
+    assert _without_name(text, name) == re.sub(r"(?<!\w)" + re.escape(name) + r"(?!\w)", " ", text)
+
+
 # A question asked at the table that names a card asks about that card: its own rulings get a
 # bonus (`card_asked`) large enough that a general ruling sharing more of the question's words
 # (filed under other cards) does not come first; a story names cards in passing and keeps `card`.

@@ -640,16 +640,8 @@ _KEEP_INDEXES = 2  # a process links against one CR, at most a test's second cor
 
 
 def _index_for(rules: RulesCorpus) -> _Index:
-    key = (rules.current.date, len(rules.current.clauses))
-    if key not in _INDEXES:
-        _keep(key, _Index(rules.current))
-    return _INDEXES[key]
-
-
-def _keep(key: tuple[str, int], index: _Index) -> None:
-    while len(_INDEXES) >= _KEEP_INDEXES:  # bounded: the oldest index goes
-        del _INDEXES[next(iter(_INDEXES))]
-    _INDEXES[key] = index
+    remember_index(rules, lambda make: make())
+    return _INDEXES[(rules.current.date, len(rules.current.clauses))]
 
 
 def remember_index(rules: RulesCorpus, remember: Callable[[Callable[[], _Index]], _Index]) -> None:
@@ -658,8 +650,10 @@ def remember_index(rules: RulesCorpus, remember: Callable[[Callable[[], _Index]]
     key = (rules.current.date, len(rules.current.clauses))
     if key not in _INDEXES:
         index = remember(lambda: _Index(rules.current))
-        index.version = rules.current
-        _keep(key, index)
+        index.version = rules.current  # a pickled index comes back without it
+        while len(_INDEXES) >= _KEEP_INDEXES:  # bounded: the oldest index goes
+            del _INDEXES[next(iter(_INDEXES))]
+        _INDEXES[key] = index
 
 
 # --------------------------------------------------------------------------------------------

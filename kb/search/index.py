@@ -41,7 +41,7 @@ import time
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Literal, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
 import numpy as np
 
@@ -259,17 +259,24 @@ def _is_word_char(c: str) -> bool:
     return c.isalnum() or c == "_"
 
 
-def names_whole(text: str, name: str) -> bool:
-    r"""Whether `name` occurs in `text` as whole words (no word character just before or after), as
-    `re.search(r"(?<!\w)NAME(?!\w)", text)` would say, without compiling a pattern per card: a
-    KB of 100k rulings names ten thousand cards."""
+def _whole_word_starts(text: str, name: str) -> Iterator[int]:
+    r"""Where `name` occurs in `text` as whole words (no word character just before or after), left
+    to right and not overlapping, as `re.finditer(r"(?<!\w)NAME(?!\w)", text)` would find it."""
     start = text.find(name)
     while start != -1:
         end = start + len(name)
         if (start == 0 or not _is_word_char(text[start - 1])) and (end == len(text) or not _is_word_char(text[end])):
-            return True
-        start = text.find(name, start + 1)
-    return False
+            yield start
+            start = text.find(name, end)
+        else:
+            start = text.find(name, start + 1)
+
+
+def names_whole(text: str, name: str) -> bool:
+    r"""Whether `name` occurs in `text` as whole words (no word character just before or after), as
+    `re.search(r"(?<!\w)NAME(?!\w)", text)` would say, without compiling a pattern per card: a
+    KB of 100k rulings names ten thousand cards."""
+    return next(_whole_word_starts(text, name), None) is not None
 
 
 def _without_name(text: str, name: str) -> str:
@@ -277,15 +284,9 @@ def _without_name(text: str, name: str) -> str:
     `re.sub(r"(?<!\w)NAME(?!\w)", " ", text)` would, without compiling a pattern per card."""
     parts: list[str] = []
     at = 0
-    start = text.find(name)
-    while start != -1:
-        end = start + len(name)
-        if (start == 0 or not _is_word_char(text[start - 1])) and (end == len(text) or not _is_word_char(text[end])):
-            parts += [text[at:start], " "]
-            at = end
-            start = text.find(name, end)
-        else:
-            start = text.find(name, start + 1)
+    for start in _whole_word_starts(text, name):
+        parts += [text[at:start], " "]
+        at = start + len(name)
     return "".join(parts) + text[at:]
 
 
@@ -552,11 +553,17 @@ def hub_neighbours(vectors: np.ndarray, owner: np.ndarray, pool: np.ndarray, k: 
         at = rows[start:start + block]
         sims = np.asarray(vectors[at], dtype=np.float32) @ pool_vectors
         sims[owner[at, None] == pool_owner[None, :]] = -np.inf
-        best = np.argpartition(-sims, kk - 1, axis=1)[:, :kk]
-        near = np.take_along_axis(sims, best, axis=1)
-        out_near[start:start + len(at), :kk] = near
-        out_at[start:start + len(at), :kk] = np.where(np.isfinite(near), best, -1)
+        out_near[start:start + len(at), :kk], out_at[start:start + len(at), :kk] = _k_best(
+            sims, np.broadcast_to(np.arange(len(pool)), sims.shape), kk)
     return out_near, out_at
+
+
+def _k_best(sims: np.ndarray, positions: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the `k` largest of `sims` and the `positions` (same shape) they stand at; -1 where
+    the cosine is -inf (no document there)."""
+    best = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+    near = np.take_along_axis(sims, best, axis=1)
+    return near, np.where(np.isfinite(near), np.take_along_axis(positions, best, axis=1), -1)
 
 
 def _hub_of(near: np.ndarray) -> np.ndarray:
@@ -614,12 +621,8 @@ def hubness_remembered(vectors: np.ndarray, doc_entry: np.ndarray, keys: Sequenc
             if len(joined) and len(keep):
                 sims = np.asarray(vectors[keep], dtype=np.float32) @ np.asarray(vectors[pool[joined]], dtype=np.float32).T
                 sims[owner[keep, None] == owner[pool[joined]][None, :]] = -np.inf
-                both = np.concatenate([near[keep], sims], axis=1)
-                both_at = np.concatenate([at[keep], np.broadcast_to(joined, sims.shape)], axis=1)
-                best = np.argpartition(-both, k - 1, axis=1)[:, :k]
-                chosen = np.take_along_axis(both, best, axis=1)
-                near[keep] = chosen
-                at[keep] = np.where(np.isfinite(chosen), np.take_along_axis(both_at, best, axis=1), -1)
+                near[keep], at[keep] = _k_best(np.concatenate([near[keep], sims], axis=1),
+                                               np.concatenate([at[keep], np.broadcast_to(joined, sims.shape)], axis=1), k)
             rows_fresh = np.flatnonzero(~kept)
     if len(rows_fresh):
         near[rows_fresh], at[rows_fresh] = hub_neighbours(vectors, owner, pool, k, rows_fresh, block)
