@@ -81,6 +81,13 @@ def test_candidates_are_those_of_the_definition(seed: int, n: int, vocabulary: i
     assert set(_revision_pairs([], folded, Similarities())) == expected
 
 
+def test_a_vocabulary_too_large_for_one_number_gives_the_same_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
+    """3-grams numbered pair by pair (the path for a vocabulary whose 3-grams don't fit one int64)."""
+    monkeypatch.setattr(dedup, "_DIGITS_BELOW", 0)
+    folded = texts(2, 400, 12)
+    assert set(_revision_pairs([], folded, Similarities())) == reference_pairs(folded)
+
+
 def test_the_caps_bite_in_the_samples() -> None:
     """Without either cap the definition finds other pairs in the samples: the test above would
     see either cap implemented wrong."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from difflib import SequenceMatcher
@@ -36,6 +36,7 @@ from kb.terminology import Terminology
 SHINGLE = 3
 MAX_SHINGLE_DF = 64  # a 3-gram in more groups than this says nothing about which two are the same ruling
 MAX_CANDIDATES = 32
+_DIGITS_BELOW = 1 << 62  # a 3-gram's word ids as the digits of one int64 while they fit
 _PAIR_CHUNK = 100_000  # candidate pairs whose shared words are counted at once (memory: ~40 words a row)
 REVISION_RATIO = 0.80  # word-level alignment of two wordings
 REVISION_CONTAINED = 0.90  # ... or the shorter wording almost wholly inside the longer one
@@ -445,6 +446,64 @@ def _group_exact(records: Iterable[Record]) -> list[_Group]:
     return list(groups.values())
 
 
+class _Tokens:
+    """The words of many word lists as integer ids in one array, for dedup's candidate counts: their
+    word 3-grams and word counts as sparse matrices, made by numpy sorts instead of Python sets and
+    Counters (seconds at 100k rulings). A list shorter than SHINGLE words is one 3-gram of its own,
+    padded with an id no word has, as `tuple(w[0:SHINGLE])` is one shorter tuple."""
+
+    def __init__(self, lists: Sequence[Sequence[str]]) -> None:
+        import numpy as np
+
+        flat = [t for w in lists for t in w]
+        ids = {t: k for k, t in enumerate(dict.fromkeys(flat))}
+        self.vocabulary = len(ids)
+        self.ids = np.fromiter(map(ids.__getitem__, flat), dtype=np.int64, count=len(flat))
+        self.lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        self.starts = np.concatenate(([0], np.cumsum(self.lengths)[:-1])).astype(np.int64)
+        self.owner = np.repeat(np.arange(len(lists), dtype=np.int64), self.lengths)
+
+    def gram_matrix(self) -> Any:
+        """Groups x distinct 3-grams, 1 where the group has the 3-gram (the column order is arbitrary)."""
+        import numpy as np
+        from scipy import sparse
+
+        n, pad = len(self.lengths), self.vocabulary  # `pad`: the id of no word
+        padded = np.concatenate((self.ids, [pad] * (SHINGLE - 1)))
+        position = np.arange(len(self.ids), dtype=np.int64)
+        full = position - self.starts[self.owner] <= self.lengths[self.owner] - SHINGLE
+        short = np.flatnonzero(self.lengths < SHINGLE)  # one padded 3-gram each, from its start
+        at = np.concatenate((position[full], self.starts[short]))
+        rows = np.concatenate((self.owner[full], short))
+        ends = np.concatenate((np.full(int(full.sum()), 1 << 62), self.starts[short] + self.lengths[short]))
+        words = [np.where(at + k < ends, padded[np.minimum(at + k, len(padded) - 1)], pad) for k in range(SHINGLE)]
+        if (pad + 1) ** SHINGLE < _DIGITS_BELOW:  # the 3-gram's words as digits of one number
+            key = np.zeros(len(at), dtype=np.int64)
+            for word in words:
+                key = key * (pad + 1) + word
+            _, gram = np.unique(key, return_inverse=True)
+        else:  # a vocabulary too large for that: number the pairs, then the triples
+            gram = np.zeros(len(at), dtype=np.int64)
+            for word in words:
+                _, gram = np.unique(gram * (pad + 1) + word, return_inverse=True)
+        gram = gram.ravel()
+        width = int(gram.max(initial=-1)) + 1
+        matrix = sparse.csr_matrix((np.ones(len(at), dtype=np.int32), (rows, gram)), shape=(n, max(width, 1)))
+        matrix.sum_duplicates()
+        matrix.data[:] = 1  # a 3-gram counts once per group, however often the group repeats it
+        return matrix
+
+    def count_matrix(self) -> Any:
+        """Groups x words, how many times the group has the word."""
+        import numpy as np
+        from scipy import sparse
+
+        width = max(self.vocabulary, 1)
+        cells, times = np.unique(self.owner * width + self.ids, return_counts=True)
+        return sparse.csr_matrix((times.astype(np.int32), (cells // width, cells % width)),
+                                 shape=(len(self.lengths), width))
+
+
 def _revision_pairs(groups: list[_Group], folded: list[list[str]],
                     similarity: Similarities) -> Iterable[tuple[int, int, float]]:
     """Pairs of English ruling groups whose (terminology-folded) wordings align, with their similarity.
@@ -461,15 +520,9 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]],
     n = len(folded)
     if n < 2:
         return
-    gram_ids: dict[tuple[str, ...], int] = {}
-    rows: list[int] = []
-    cols: list[int] = []
-    for i, w in enumerate(folded):
-        grams = {tuple(w[j:j + SHINGLE]) for j in range(max(1, len(w) - SHINGLE + 1))}
-        rows.extend([i] * len(grams))
-        cols.extend(gram_ids.setdefault(g, len(gram_ids)) for g in grams)
-    grams_of = sparse.csr_matrix((np.ones(len(rows), dtype=np.int32), (rows, cols)), shape=(n, len(gram_ids)))
-    rare = np.flatnonzero(np.bincount(cols, minlength=len(gram_ids)) <= MAX_SHINGLE_DF)  # groups per 3-gram
+    tokens = _Tokens(folded)
+    grams_of = tokens.gram_matrix()
+    rare = np.flatnonzero(np.asarray(grams_of.sum(axis=0)).ravel() <= MAX_SHINGLE_DF)  # groups per 3-gram
     rare_grams = grams_of[:, rare]
     shared = sparse.triu(rare_grams @ rare_grams.T, k=1).tocoo()  # j > i, count of shared rare 3-grams
     # per row: most shared first, ties by the smaller index; the first MAX_CANDIDATES of each row
@@ -482,27 +535,11 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]],
         return
     # Words shared as multisets bound what difflib can align: at most 2 * shared / total of the
     # two wordings' words, and `is_revision` asks at least REVISION_CONTAINED_RATIO of that.
-    # sum over words of min(count in a, count in b) = sum over k >= 1 of the words that occur at
-    # least k times in both.
-    word_ids: dict[str, int] = {}
-    owner: list[int] = []
-    word: list[int] = []
-    times: list[int] = []
-    for i, w in enumerate(folded):
-        for token, count in Counter(w).items():
-            owner.append(i)
-            word.append(word_ids.setdefault(token, len(word_ids)))
-            times.append(count)
-    owner_a, word_a, times_a = np.array(owner), np.array(word), np.array(times)
+    counts = tokens.count_matrix()  # how often each word occurs in each group
     words_shared = np.zeros(len(cand_i), dtype=np.int64)
-    for k in range(1, int(times_a.max(initial=0)) + 1):
-        m = times_a >= k
-        at_least = sparse.csr_matrix((np.ones(int(m.sum()), dtype=np.int32), (owner_a[m], word_a[m])),
-                                     shape=(n, max(len(word_ids), 1)))
-        for start in range(0, len(cand_i), _PAIR_CHUNK):
-            a, b = cand_i[start:start + _PAIR_CHUNK], cand_j[start:start + _PAIR_CHUNK]
-            words_shared[start:start + _PAIR_CHUNK] += np.asarray(
-                at_least[a].multiply(at_least[b]).sum(axis=1)).ravel()
+    for start in range(0, len(cand_i), _PAIR_CHUNK):
+        a, b = cand_i[start:start + _PAIR_CHUNK], cand_j[start:start + _PAIR_CHUNK]
+        words_shared[start:start + _PAIR_CHUNK] = np.asarray(counts[a].minimum(counts[b]).sum(axis=1)).ravel()
     lengths = np.array([len(w) for w in folded], dtype=np.int64)
     may = may_be_revision(words_shared, lengths[cand_i] + lengths[cand_j])
     for i, j in zip(cand_i[may].tolist(), cand_j[may].tolist()):
