@@ -21,7 +21,7 @@ import hashlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from difflib import SequenceMatcher
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
@@ -373,8 +373,8 @@ class _Group:
     def words(self) -> list[str]:
         return self.key.split()
 
-    @property
-    def newest(self) -> str:
+    @cached_property
+    def newest(self) -> str:  # asked once the records are all in
         return max((r.date or "" for r in self.records), default="")
 
 
@@ -440,8 +440,11 @@ def may_be_revision(shared: Any, total: Any) -> Any:
 
 def _group_exact(records: Iterable[Record]) -> list[_Group]:
     groups: dict[tuple[Kind, str], _Group] = {}
+    keys: dict[str, str] = {}  # a shared ruling's text recurs on many cards' pages
     for record in records:
-        key = match_key(record.text)
+        key = keys.get(record.text)
+        if key is None:
+            key = keys[record.text] = match_key(record.text)
         groups.setdefault((record.kind, key), _Group(key, record.kind, [])).records.append(record)
     return list(groups.values())
 
@@ -697,10 +700,13 @@ def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
                 terminology: Terminology, used_ids: set[str], similarity: Similarities) -> Entry:
     english = [g for g in cluster if g.lang is Lang.EN] or cluster
     # Canonical: the newest wording; on a tie, the one with no obsolete term, then the most attested.
-    rank = {g.key: (g.newest, -len(terminology.obsolete_in(g.key)), len(g.records)) for g in english}
-    best = max(rank.values())
-    # among the best, the smallest key, where a key that is a prefix of another counts as the larger
-    canonical = min((g for g in english if rank[g.key] == best), key=lambda g: g.key + _LAST_CHAR)
+    if len(english) == 1:
+        canonical = english[0]
+    else:
+        rank = {g.key: (g.newest, -len(terminology.obsolete_in(g.key)), len(g.records)) for g in english}
+        best = max(rank.values())
+        # among the best, the smallest key, where a key that is a prefix of another counts as the larger
+        canonical = min((g for g in english if rank[g.key] == best), key=lambda g: g.key + _LAST_CHAR)
     variants: list[Variant] = []
     first_canonical = min(canonical.records, key=_record_order)
     for group in cluster:
@@ -763,11 +769,17 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     signatures = [lexicon.signature(g.records[0].text) for g in rulings]
     uf = _UnionFind(len(rulings))
     keys = [_card_keys(g) for g in rulings]  # per union-find root: (card, source, date) it holds
-    sentences = [_sentences(lexicon.fold(g.records[0].text)) for g in rulings]
+    sentences: dict[int, tuple[str, ...]] = {}  # asked only of pairs whose signatures differ
+
+    def sentences_of(i: int) -> tuple[str, ...]:
+        if i not in sentences:
+            sentences[i] = _sentences(lexicon.fold(rulings[i].records[0].text))
+        return sentences[i]
+
     for i, j, _ in sorted(_revision_pairs(rulings, folded, similarity), key=lambda t: (-t[2], t[0], t[1])):
         if not _may_be_one_ruling(rulings[i], rulings[j]):
             continue
-        if signatures[i] != signatures[j] and not _adds_sentences(sentences[i], sentences[j], signatures[i],
+        if signatures[i] != signatures[j] and not _adds_sentences(sentences_of(i), sentences_of(j), signatures[i],
                                                                   signatures[j]):
             continue
         ri, rj = uf.find(i), uf.find(j)
