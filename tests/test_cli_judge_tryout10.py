@@ -1,0 +1,88 @@
+"""What a judge trying the CLI for the first time with the real data noticed (tryout10): each test pins
+one defect found that way."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from cli import render
+from cli.main import app
+from kb.model import Entry, Kind, Lang, Relation, RuleLink, Variant
+
+runner = CliRunner()
+
+
+def _variant(text: str, source: str, line: int, card: str) -> Variant:
+    return Variant(text, text, Lang.EN, "2018-01-19", source, line, Relation.CANONICAL, 1.0, card)
+
+
+def test_an_outdated_wording_with_one_other_copy_says_one_more_copy():
+    # "appears: Hard Hat Area, Widget Contraption; mtgjson/.../UST.json:703 and 1 more copies"
+    from kb.outdated import OutdatedItem, OutdatedReason, Reason, group_wordings
+
+    text = "In Constructed formats, a Contraption deck must have at least fifteen different Contraption cards."
+    reason = OutdatedReason(Reason.RULE_CHANGED, "100.2a was reworded")
+    items = [OutdatedItem("r-532c7c9f9a", i, _variant(text, "UST.json", 703 + i, card), (reason,), text)
+             for i, card in enumerate(["Hard Hat Area", "Widget Contraption"])]
+    out = io.StringIO()
+    render.outdated(Console(file=out, width=200), group_wordings(items))
+    assert "UST.json:703 and 1 more copy 1 wording" in " ".join(out.getvalue().split())
+    assert "1 more copies" not in out.getvalue()
+
+
+def test_a_clause_found_by_search_is_not_shown_with_no_cards_and_a_link_to_itself():
+    # A CR clause hit read "cards: —   dates: ...", then "rules: CR 708.9", then "CR 708.9".
+    from kb.search.rank import Hit
+
+    text = "If a face-down permanent moves from the battlefield to any other zone, its owner must reveal it."
+    clause = Entry("c-2e1c5ef3ec", Kind.RULE, text, (), "2014-09-25", "2026-01-16", (),
+                   rules=(RuleLink("708.9", 1.0, "708.9", "the entry is this clause's text"),), clause="708.9")
+    ruling = Entry("r-1c10566602", Kind.RULING, "If a face-down permanent you control leaves the battlefield, "
+                   "you must reveal it.", ("Lightform",), "2014-11-24", "2018-07-13", (),
+                   rules=(RuleLink("708.9", 0.9, "707.9", ""), RuleLink("800.4a", 0.5, "800.4a", "")))
+    out = io.StringIO()
+    render.hits(Console(file=out, width=100), [Hit(clause, 0.2, Lang.EN, text),
+                                                Hit(ruling, 0.1, Lang.EN, ruling.text)])
+    shown = out.getvalue()
+    clause_block, ruling_block = shown.split("2. r-1c10566602")
+    assert clause_block.count("708.9") == 1 and "cards:" not in clause_block
+    assert "CR 708.9   dates: 2014-09-25 → 2026-01-16" in clause_block
+    assert "rules: CR 708.9, CR 800.4a" in ruling_block and "cards: Lightform" in ruling_block
+
+
+def test_a_check_run_whose_problems_fail_it_says_so_in_its_summary(tmp_path: Path):
+    # `kb check FILE.yaml` with a quote that picks no ruling printed "pass  mixed/bad-quote" and
+    # "2 checks: 2 passed, 0 failed", then exited 1: nothing on stdout said why.
+    from kb.checks import CheckResult, CheckRun
+    from kb.model import Problem
+
+    run = CheckRun([CheckResult("mixed/fine", "r-09dd1f3383", "mixed.yaml", True),
+                    CheckResult("mixed/bad-quote", None, "mixed.yaml", True)],
+                   [Problem("mixed.yaml", 11, "check 'bad-quote' quotes no ruling: 'no such words'")])
+    out, err = io.StringIO(), io.StringIO()
+    render.check_run(Console(file=out, width=200), Console(file=err, width=200), run)
+    lines = out.getvalue().splitlines()
+    assert "mixed.yaml:11" in err.getvalue()
+    assert "attached to no ruling" in next(line for line in lines if "mixed/bad-quote" in line)
+    assert "attached to no ruling" not in next(line for line in lines if "mixed/fine" in line)
+    assert lines[-1].startswith("2 checks: 2 passed, 0 failed; 1 problem")
+
+
+@pytest.fixture()
+def built(built_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("KB_HOME", str(built_home))
+    return built_home
+
+
+def test_rulings_linked_to_a_clause_show_a_few_of_their_cards_not_sixty(built: Path):
+    # `kb rule 708.8` printed all 63 cards of its first ruling, 13 lines before the ruling's text.
+    result = runner.invoke(app, ["rule", "708.8", "--limit", "1"])
+    assert result.exit_code == 0, result.output
+    linked = result.output.split("Rulings linked to 708.8")[1]
+    head = " ".join(linked.split("Because the permanent")[0].split())
+    assert "more" in head and len(head.split(",")) <= 7, head
