@@ -569,7 +569,8 @@ def translation_coverage(console: Console, report: dict[str, Any]) -> None:
         language = LANGUAGE_NAMES.get(code, code)
         console.print(f"[bold]{code}[/]: {part['translated']} of {report['english_entries']} English ruling entries "
                       f"have a {language} text; {len(part['untranslated'])} lack one; "
-                      f"{len(part['without_english'])} {language} rulings have no English counterpart")
+                      f"{count(len(part['without_english']), f'{language} ruling has', f'{language} rulings have')} "
+                      "no English counterpart")
         if part["without_english"]:
             table = Table(box=None, pad_edge=False, title=f"{code} rulings without English", title_justify="left")
             table.add_column("id", no_wrap=True)

@@ -86,3 +86,35 @@ def test_rulings_linked_to_a_clause_show_a_few_of_their_cards_not_sixty(built: P
     linked = result.output.split("Rulings linked to 708.8")[1]
     head = " ".join(linked.split("Because the permanent")[0].split())
     assert "more" in head and len(head.split(",")) <= 7, head
+
+
+@pytest.mark.parametrize("title, card, noted", [
+    ("Lichtfrom", "Lichtfrom", True),  # a typo: filed apart from Lightform's rulings, so said
+    ("Tarjeta Inventada Que No Existe", "Tarjeta Inventada Que No Existe", True),
+    ("Lichtform", "Lightform", False),
+    ("Forma de Ira", "Rageform", False),
+    ("Lightform - Gatherer", "Lightform", False),
+])
+def test_a_page_title_naming_no_known_card_is_a_note_not_silence(title, card, noted):
+    # A judge's page titled "Lichtfrom" was filed under a card "Lichtfrom" with no word in the ingest
+    # report: its German rulings could never join Lightform's English ones.
+    from kb.corpus import Corpus
+    from kb.ingest.pages import parse_card_page
+
+    page = f"{title}\n\n13.07.2018\n\nDu kannst jederzeit eine verdeckte bleibende Karte ansehen, die du kontrollierst.\n"
+    found = parse_card_page(page, "lichtfrom.txt", Corpus.default().names.resolve)
+    assert [r.card for r in found.records] == [card]
+    notes = [p for p in found.problems if "names no card" in p.reason]
+    assert bool(notes) is noted
+    assert all(p.ignored and p.line == 1 and repr(card) in p.reason for p in notes)
+
+
+@pytest.mark.parametrize("without, says", [(1, "1 Spanish ruling has no English counterpart"),
+                                           (2, "2 Spanish rulings have no English counterpart")])
+def test_kb_coverage_counts_one_ruling_without_english_in_the_singular(without, says):
+    # "1 Spanish rulings have no English counterpart"
+    rows = [{"id": f"r-24e908c77{i}", "cards": ["Lightform"], "text": "Se trata de una regla."} for i in range(without)]
+    out = io.StringIO()
+    render.translation_coverage(Console(file=out, width=200), {
+        "english_entries": 439, "languages": {"es": {"translated": 0, "untranslated": [], "without_english": rows}}})
+    assert says in out.getvalue()

@@ -242,7 +242,15 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                 "line is a ruling's date): its rulings are kept without a card", ignored=True))
     else:
         title = normalize_text(content[0].text)
-        card = (_card_in_title(title, resolve_card) if resolve_card else None) or _title_as_card(title)
+        known = _card_in_title(title, resolve_card) if resolve_card else None
+        card = known or _title_as_card(title)
+        if resolve_card and not known:
+            # a misspelt title ("Lichtfrom") would file the rulings under a card of its own, apart from
+            # the real card's rulings and translations, without a word: say so (a card newer than the
+            # known names is kept just the same)
+            problems.append(Problem(source, content[0].number, f"the title names no card the KB knows in "
+                                    f"English, German or Spanish: its rulings are filed under {card!r} as "
+                                    "written (check its spelling if the card is not new)", ignored=True))
         body = [line for line in lines if line.number > content[0].number]
     units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body])  # each line's date read once
     date_texts = [d for _, d, _ in units if d]
