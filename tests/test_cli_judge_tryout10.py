@@ -118,3 +118,14 @@ def test_kb_coverage_counts_one_ruling_without_english_in_the_singular(without, 
     render.translation_coverage(Console(file=out, width=200), {
         "english_entries": 439, "languages": {"es": {"translated": 0, "untranslated": [], "without_english": rows}}})
     assert says in out.getvalue()
+
+
+def test_a_title_naming_no_card_gets_no_note_when_no_ruling_is_filed_under_it():
+    # The FRF update bulletin (no dated ruling, all skipped) was told its rulings "are filed under
+    # '# Fate Reforged Update Bulletin ...'": there were none.
+    from kb.corpus import Corpus
+    from kb.ingest.pages import parse_card_page
+
+    page = "# Fate Reforged Update Bulletin\n\nThe rules for manifest changed in these ways.\n"
+    found = parse_card_page(page, "bulletin.md", Corpus.default().names.resolve)
+    assert not found.records and not any("names no card" in p.reason for p in found.problems)
