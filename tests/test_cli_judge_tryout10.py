@@ -129,3 +129,20 @@ def test_a_title_naming_no_card_gets_no_note_when_no_ruling_is_filed_under_it():
     page = "# Fate Reforged Update Bulletin\n\nThe rules for manifest changed in these ways.\n"
     found = parse_card_page(page, "bulletin.md", Corpus.default().names.resolve)
     assert not found.records and not any("names no card" in p.reason for p in found.problems)
+
+
+def test_a_format_forced_on_a_file_of_another_format_names_the_one_it_looks_like():
+    # `kb ingest lr.json --format card-page` said only "undated rulings, one per paragraph:
+    # --format search-page": advice for a card page, not for the MTGJSON file it was.
+    from kb.corpus import Corpus
+    from kb.ingest import Format, parse_text
+    from kb.paths import REPO_ROOT
+
+    text = (REPO_ROOT / "corpus/mtgjson/mtgjson5-current-2025_Lightform-Rageform.json").read_text(encoding="utf-8")
+    names = Corpus.default().names
+    forced = parse_text(text, "lr.json", names=names, match_clause=None, fmt=Format.CARD_PAGE)
+    assert not forced.records
+    hints = [p for p in forced.problems if "looks like mtgjson" in p.reason]
+    assert len(hints) == 1 and hints[0].ignored and "without --format" in hints[0].reason
+    right = parse_text(text, "lr.json", names=names, match_clause=None, fmt=Format.MTGJSON)
+    assert right.records and not any("looks like" in p.reason for p in right.problems)
