@@ -35,7 +35,7 @@ def check(
         if covered.missing:
             raise typer.Exit(1)
         return
-    rules = date_option(rules, "rules") if rules is not None else None
+    rules = date_option(rules, "--rules") if rules is not None else None
     run = check_targets(targets or [], rules, open_kb=lambda: open_kb(quiet=as_json), home=paths.home(),
                         corpus=reference())
     if as_json:

@@ -78,11 +78,16 @@ def dates(entry: Entry) -> str:
 def cards(entry: Entry, limit: int = 4, first: str | None = None) -> str:
     """The entry's cards, the first `limit` of them; the card asked about (`first`) leads, so a
     filter's card is never among the "+N more" a ruling of 60 cards hides."""
-    if not entry.cards:
+    return card_names(entry.cards, limit, first)
+
+
+def card_names(names: Sequence[str], limit: int = 4, first: str | None = None) -> str:
+    """The first `limit` of `names` and how many more ("—" for none); `first` leads when present."""
+    if not names:
         return "—"
-    ordered = sorted(entry.cards, key=lambda name: name != first) if first else list(entry.cards)
+    ordered = sorted(names, key=lambda name: name != first) if first else list(names)
     shown = ", ".join(ordered[:limit])
-    return shown + (f" +{len(entry.cards) - limit} more" if len(entry.cards) > limit else "")
+    return shown + (f" +{len(names) - limit} more" if len(names) > limit else "")
 
 
 def short_source(source: str) -> str:
@@ -370,7 +375,7 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
         for r in linked.rows:
             then = f", then {r.at_ruling_date}" if r.at_ruling_date and r.at_ruling_date != report.clause else ""
             out.print(Text.assemble((r.id, "cyan"), f"  #{r.rank} score {r.score:.2f}{then}  ",
-                                    (", ".join(r.cards) or r.kind.value, "dim")))
+                                    (card_names(r.cards, 6) if r.cards else r.kind.value, "dim")))
             out.print(Text(f"  {r.text}"))
         if linked.total > len(linked.rows):
             out.print(Text(f"… and {linked.total - len(linked.rows)} more; --limit 0 lists them all", style="dim"))
@@ -404,9 +409,12 @@ def check_run(console: Console, err_console: Console, run: CheckRun) -> None:
     for p in run.problems:
         err_console.print(f"[yellow]problem:[/] {escape(str(p))}", soft_wrap=True)
     check_results(console, run.results)
+    # the problems make the exit code 1 even when every check ran passes: the summary says so
     console.print(f"{count(len(run.results), 'check')}: {run.passed} passed, {len(run.failed)} failed"
                   + (f", {len(run.not_applicable)} not applicable" if run.not_applicable else "")
-                  + (f" (rules of {run.rules})" if run.rules else ""))
+                  + (f" (rules of {run.rules})" if run.rules else "")
+                  + (f"; {count(len(run.problems), 'problem')} in the way (listed first, on stderr)"
+                     if run.problems else ""))
 
 
 def check_results(console: Console, results: Sequence[CheckResult]) -> None:
@@ -416,7 +424,8 @@ def check_results(console: Console, results: Sequence[CheckResult]) -> None:
         return
     for r in results:
         status = "[green]pass[/]" if r.passed else "[yellow]n/a [/]" if r.not_applicable else "[bold red]FAIL[/]"
-        entry = f"  [dim]{r.entry}[/]" if r.entry else ""
+        entry = (f"  [dim]{r.entry}[/]" if r.entry
+                 else "  [yellow](attached to no ruling: its quote picks none or several)[/]")
         console.print(f"{status}  {escape(r.id)}{entry}", soft_wrap=True)
         if r.not_applicable:
             console.print(f"      [yellow]{escape(r.not_applicable)}[/]", soft_wrap=True, highlight=False)
@@ -464,13 +473,15 @@ def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[s
         else:
             body.append(e.text, style="bold")
         meta = Text()
-        meta.append(f"\ncards: {cards(e, 5, first=card)}   dates: {dates(e)}", style="dim")
-        if e.rules:
-            top = sorted(e.rules, key=lambda r: -r.score)[:3]
-            meta.append("\nrules: " + ", ".join(f"CR {r.clause}" for r in top), style="dim")
-        if e.clause:
+        if e.clause:  # a CR clause: its number, not "cards: —" and a link to itself
             label = e.clause.replace("glossary:", "glossary, ")
-            meta.append(f"\nCR {label}", style="dim")
+            meta.append(f"\nCR {label}   dates: {dates(e)}", style="dim")
+        else:
+            meta.append(f"\ncards: {cards(e, 5, first=card)}   dates: {dates(e)}", style="dim")
+        others = [r for r in e.rules if r.clause != e.clause]
+        if others:
+            top = sorted(others, key=lambda r: -r.score)[:3]
+            meta.append("\nrules: " + ", ".join(f"CR {r.clause}" for r in top), style="dim")
         langs = sorted({v.lang.value for v in e.variants}) or ["en"]  # a CR clause has no variants
         title = Text.assemble((f"{rank}.", "bold"), " ", (e.id, "cyan"))
         subtitle = f"{e.kind.value} · shown in {hit.lang.value} · texts in {'/'.join(langs)} · score {hit.score:.3f}"
@@ -540,7 +551,7 @@ def outdated(console: Console, wordings: Sequence[OutdatedWording]) -> None:
         shown = ", ".join(w.cards[:6]) + (f" and {len(w.cards) - 6} more" if len(w.cards) > 6 else "")
         first = w.items[0].variant
         where = f"{first.source.removeprefix('corpus/')}:{first.line}"
-        more = f" and {len(w.items) - 1} more copies" if len(w.items) > 1 else ""
+        more = f" and {count(len(w.items) - 1, 'more copy', 'more copies')}" if len(w.items) > 1 else ""
         console.print(Text(f"  appears: {shown or 'no card'}; {where}{more}", style="dim"))
         console.print()
     console.print(f"[dim]{count(len(wordings), 'wording')} "
@@ -558,7 +569,8 @@ def translation_coverage(console: Console, report: dict[str, Any]) -> None:
         language = LANGUAGE_NAMES.get(code, code)
         console.print(f"[bold]{code}[/]: {part['translated']} of {report['english_entries']} English ruling entries "
                       f"have a {language} text; {len(part['untranslated'])} lack one; "
-                      f"{len(part['without_english'])} {language} rulings have no English counterpart")
+                      f"{count(len(part['without_english']), f'{language} ruling has', f'{language} rulings have')} "
+                      "no English counterpart")
         if part["without_english"]:
             table = Table(box=None, pad_edge=False, title=f"{code} rulings without English", title_justify="left")
             table.add_column("id", no_wrap=True)

@@ -28,18 +28,20 @@ def rule(
     from cli import render
     from kb.cr.query import clause_report
     from kb.errors import InputError
-    from kb.normalize import clause_number
+    from kb.normalize import clause_number, date_option
     from kb.store import linked_rulings
 
     number = clause_number(number) if number is not None else None
     section = clause_number(section, "--section") if section is not None else None
+    at = date_option(at, "--at") if at is not None else None
     if diff is not None:
         if diff[1].startswith("--"):  # one date given: the option after it was taken as the second
             raise InputError(f"--diff takes two dates (the older CR and the newer), got {diff[0]!r} then "
                              f"{diff[1]!r}: write --diff 2014-09-25 2026-01-16")
+        older, newer = (date_option(d, "--diff") for d in diff)
         if not section:
             raise InputError("--diff needs --section, e.g. --section 708")
-        changes = reference().rules.diff(diff[0], diff[1], section)
+        changes = reference().rules.diff(older, newer, section)
         if as_json:
             print_json(changes.to_json())
         else:

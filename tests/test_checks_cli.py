@@ -40,7 +40,7 @@ def test_failing_check_exits_1(tmp_path: Path) -> None:
 def test_bad_rules_date_is_one_line_error() -> None:
     result = runner.invoke(app, ["check", "--rules", "yesterday"])
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert "invalid rules date" in result.output
+    assert "invalid --rules date" in result.output
 
 
 def test_malformed_check_file_is_reported_with_line(tmp_path: Path) -> None:

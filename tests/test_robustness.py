@@ -213,8 +213,11 @@ def test_forced_wrong_format_reports_instead_of_crashing(tmp_path):
     result = kb("ingest", str(tmp_path / "valid.txt"), "--format", "mtgjson", "--json")
     no_traceback(result)
     assert result.exit_code == 1
-    (problem,) = [s for s in json.loads(result.stdout)["skipped"] if s["source"].endswith("valid.txt")]
+    mine = [s for s in json.loads(result.stdout)["skipped"] if s["source"].endswith("valid.txt")]
+    (problem,) = [s for s in mine if not s["ignored"]]
     assert "malformed JSON" in problem["reason"] and problem["line"] == 1
+    # and a note names the format the file looks like (tryout10)
+    assert [s["ignored"] for s in mine if "looks like card-page" in s["reason"]] == [True]
 
 
 def test_unreadable_file_is_reported(tmp_path):

@@ -210,7 +210,20 @@ def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.
 
         return ParseResult(tuple(replace(r, line=at(r.line) or r.line) for r in found.records),
                            tuple(replace(p, line=at(p.line)) for p in found.problems), found.card_names)
-    fmt = fmt or detect_format(text)
+    detected = detect_format(text)
+    found = _parse_as(fmt or detected, text, source, names=names, match_clause=match_clause)
+    if fmt is not None and fmt is not detected and not found.records:
+        # the parser's own advice fits the format forced on it, not the file (a card page's "try
+        # --format search-page" for an MTGJSON file): name the format the file looks like
+        hint = Problem(source, None, f"nothing could be read as --format {fmt.value}; the file looks like "
+                       f"{detected.value}: ingest it again without --format (or with --format {detected.value})",
+                       ignored=True)
+        found = replace(found, problems=(*found.problems, hint))
+    return found
+
+
+def _parse_as(fmt: Format, text: str, source: str, *, names: CardNames,
+              match_clause: pages.ClauseMatcher | None) -> ParseResult:
     if fmt is Format.MTGJSON:
         return mtgjson.parse(text, source)
     if fmt is Format.SEARCH_PAGE:

@@ -235,6 +235,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     records: list[Record] = []
     problems: list[Problem] = []
     card: str | None
+    unknown_title = False
     if _starts_dated(content):
         # copied from the rulings table down: no title, so no card (a date is no card's name)
         card, body = None, lines
@@ -242,8 +243,11 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                 "line is a ruling's date): its rulings are kept without a card", ignored=True))
     else:
         title = normalize_text(content[0].text)
-        card = (_card_in_title(title, resolve_card) if resolve_card else None) or _title_as_card(title)
+        known = _card_in_title(title, resolve_card) if resolve_card else None
+        card = known or _title_as_card(title)
+        unknown_title = bool(resolve_card) and not known
         body = [line for line in lines if line.number > content[0].number]
+    title_card = card  # a card's name heading later rulings changes `card`
     units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body])  # each line's date read once
     date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
@@ -336,6 +340,12 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             date, date_error = None, str(e)
     flush()
     report_stray()
+    if unknown_title and any(r.card == title_card for r in records):
+        # a misspelt title ("Lichtfrom") files the rulings under a card of its own, apart from the real
+        # card's rulings and translations: say so (a card newer than the known names is kept the same)
+        problems.append(Problem(source, content[0].number, "the title names no card the KB knows in English, "
+                                f"German or Spanish: its rulings are filed under {title_card!r} as written "
+                                "(check its spelling if the card is not new)", ignored=True))
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
     return ParseResult(tuple(records), tuple(problems))
