@@ -360,14 +360,17 @@ def is_iso_date(value: str) -> bool:
 
 
 _OPTION_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
+_DOTTED_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")  # day.month.year, as German judges write it
 
 
 def date_option(raw: str, option: str, *, partial: bool = False) -> str:
     """A date a user typed for `option` as ISO 8601; with `partial`, also a year or year-month
-    (`2018`, `2018-07`). Raises InputError for anything else, impossible dates included."""
+    (`2018`, `2018-07`). A day written with dots is day.month.year (`13.07.2018`): dots are never
+    month first. Raises InputError for anything else, impossible dates included."""
     from kb.errors import InputError
 
-    m = _OPTION_DATE.match(raw.strip())
+    dotted = _DOTTED_DATE.match(raw.strip())
+    m = _OPTION_DATE.match(f"{dotted.group(3)}-{dotted.group(2)}-{dotted.group(1)}" if dotted else raw.strip())
     if m and (partial or m.group(3)):
         year, month, day = m.group(1), m.group(2), m.group(3)
         try:
@@ -375,7 +378,7 @@ def date_option(raw: str, option: str, *, partial: bool = False) -> str:
         except ValueError:
             raise InputError(f"invalid {option} date {raw!r}: no such day") from None
         return "-".join([year] + [f"{int(part):02d}" for part in (month, day) if part])
-    wanted = "2018, 2018-07 or 2018-07-13" if partial else "YYYY-MM-DD"
+    wanted = "2018, 2018-07 or 2018-07-13" if partial else "YYYY-MM-DD (or 13.07.2018)"
     raise InputError(f"invalid {option} date {raw!r}: write it as {wanted}")
 
 

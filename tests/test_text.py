@@ -152,3 +152,12 @@ def test_rule_and_quote_normalisers_are_normalize_text(raw: str) -> None:
 
     assert normalise(raw) == text.normalize_text(raw, plain_dashes=True)
     assert normalise_quote(raw) == text.normalize_text(raw).casefold()
+
+
+@pytest.mark.parametrize("raw, iso", [("13.07.2018", "2018-07-13"), ("3.7.2018", "2018-07-03"),
+                                      ("2018-07-13", "2018-07-13")])
+def test_a_date_option_takes_a_day_written_with_dots_day_first(raw: str, iso: str) -> None:
+    """German judges write 13.07.2018 (tryout10): dots are day.month.year, never month first."""
+    from kb.normalize import date_option
+
+    assert date_option(raw, "--at") == iso
