@@ -146,3 +146,31 @@ def test_a_format_forced_on_a_file_of_another_format_names_the_one_it_looks_like
     assert len(hints) == 1 and hints[0].ignored and "without --format" in hints[0].reason
     right = parse_text(text, "lr.json", names=names, match_clause=None, fmt=Format.MTGJSON)
     assert right.records and not any("looks like" in p.reason for p in right.problems)
+
+
+def test_ingesting_a_copy_of_a_bundled_file_adds_nothing_and_names_the_bundled_file(built_home, tmp_path,
+                                                                                     monkeypatch):
+    # tryout10: the DSK and MKM subsets of the shared data, byte-identical to bundled files, went into
+    # the library and doubled their 160 rulings' copies, without a word
+    from kb import store
+    from kb.build import build
+    from kb.corpus import Corpus
+
+    monkeypatch.setenv("KB_HOME", str(built_home))
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    bundled = min(Corpus.default().sources(), key=lambda p: p.stat().st_size)
+    copy = tmp_path / f"my-{bundled.name}"
+    copy.write_bytes(bundled.read_bytes())
+    report = build([copy], home=built_home)
+    assert not report.added and not report.written and len(report.unchanged) == 1
+    note = next(p for p in report.problems if p.source == report.unchanged[0])
+    assert note.ignored and note.reason.startswith("the same bytes as the bundled ")
+    assert note.reason.endswith(f"{bundled.parent.name}/{bundled.name}: nothing added")
+    conn = store.connect(built_home)
+    try:
+        assert store.library(conn) == []
+    finally:
+        conn.close()
+    result = runner.invoke(app, ["ingest", str(copy)])
+    assert result.exit_code == 0, result.output
+    assert "nothing changed" in result.output and "the same bytes as the bundled" in result.output
