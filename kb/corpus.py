@@ -158,6 +158,23 @@ class Corpus:
         return load_oracle(self.folder)
 
     @cached_property
+    def newer_cards(self) -> Oracle:
+        """The cards of the bundled MTGJSON files (the 2018 Oracle doesn't have MKM's or DSK's), the
+        newest file's first: what `kb card` shows of a card the Oracle cards lack."""
+        from kb.ingest import mtgjson
+        from kb.oracle import Oracle, cards_from_mtgjson
+
+        found = Oracle()
+        for path in sorted((self.folder / "mtgjson").glob("*.json"), reverse=True):
+            try:
+                cards = cards_from_mtgjson(mtgjson.load(path.read_text(encoding="utf-8")))
+            except (OSError, UnicodeDecodeError, ValueError):  # the build reports a bad bundled file
+                continue
+            for card in cards:
+                found.add(card)
+        return found
+
+    @cached_property
     def card_texts(self) -> dict[str, str]:
         """English card name → Oracle text: the Oracle cards, then the newer MTGJSON files."""
         from kb.cr.links import card_texts

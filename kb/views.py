@@ -123,7 +123,7 @@ def find_card(name: str, corpus: Corpus, known: Callable[[str], str | None] | No
     found = oracle.get(name)
     english = found.name if found is not None else kb_names.resolve(name)
     if english is None and known is not None and (mine := known(name)) is not None:
-        return CardInfo(mine, oracle.get(mine), dict(kb_names.names.get(mine, {})))
+        return CardInfo(mine, oracle.get(mine) or corpus.newer_cards.get(mine), dict(kb_names.names.get(mine, {})))
     guessed = english is None
     if english is None:
         matcher = CardMatcher.from_names(list(oracle.names()) + [
@@ -131,7 +131,7 @@ def find_card(name: str, corpus: Corpus, known: Callable[[str], str | None] | No
         english = matcher.closest(name)
     if english is None:
         raise NotFoundError(f"unknown card {name!r}{UNKNOWN_CARD_HINT}")
-    card = oracle.get(english)
+    card = oracle.get(english) or corpus.newer_cards.get(english)  # a card newer than the 2018 Oracle
     names = dict(kb_names.names.get(english, {}))
     if card is not None:
         names = {**card.names, **names}

@@ -174,3 +174,31 @@ def test_ingesting_a_copy_of_a_bundled_file_adds_nothing_and_names_the_bundled_f
     result = runner.invoke(app, ["ingest", str(copy)])
     assert result.exit_code == 0, result.output
     assert "nothing changed" in result.output and "the same bytes as the bundled" in result.output
+
+
+def test_a_card_newer_than_the_2018_oracle_shows_its_text_from_the_bundled_mtgjson_files():
+    # tryout10: `kb card Fenstersturz-Phantom` said "(not among the 2018 Oracle cards)": no text, type or cost
+    from kb.corpus import Corpus
+    from kb.views import find_card
+
+    card = find_card("Fenstersturz-Phantom", Corpus.default())
+    assert card.name == "Defenestrated Phantom" and card.oracle is not None
+    assert (card.oracle.mana_cost, card.oracle.type) == ("{4}{W}{W}", "Creature — Spirit")
+    assert card.oracle.text.startswith("Flying\nDisguise {4}{W}")
+    assert card.names[Lang.ES] == "Fantasma defenestrado"
+
+
+def test_mtgjson_cards_read_as_oracle_cards_with_their_german_and_spanish_names():
+    from kb.oracle import cards_from_mtgjson
+
+    v5 = {"data": {"cards": [{"name": "Card A", "manaCost": "{1}", "type": "Creature — Elf", "text": "Hi.",
+                              "power": "1", "toughness": "2",
+                              "foreignData": [{"language": "German", "name": "Karte A"},
+                                              {"language": "French", "name": "Carte A"}]},
+                             {"name": "No Type Here", "rulings": []}]}}
+    v3 = [{"name": "Card B", "type": "Instant", "foreignNames": [{"language": "Spanish", "name": "Carta B"}]}]
+    (a,) = cards_from_mtgjson(v5)
+    (b,) = cards_from_mtgjson(v3)
+    assert (a.name, a.mana_cost, a.type, a.text, a.power, a.toughness) == ("Card A", "{1}", "Creature — Elf", "Hi.", "1", "2")
+    assert a.names == {Lang.EN: "Card A", Lang.DE: "Karte A"}
+    assert (b.type, b.text, b.names) == ("Instant", "", {Lang.EN: "Card B", Lang.ES: "Carta B"})
