@@ -54,8 +54,8 @@ def dev_half(quote: str) -> str:
 
 
 def split_of(item: dict[str, Any]) -> str:
-    """dev-A / dev-B for the "dev" items; dev-C and dev-D (links9's fresh batches, labelled before the linker ran on them) and
-    test as labelled."""
+    """dev-A / dev-B for the "dev" items; dev-C and dev-D (links9's fresh batches, labelled before the linker ran
+    on them) and test as labelled."""
     return dev_half(item["quote"]) if item["split"] == "dev" else item["split"]
 
 
