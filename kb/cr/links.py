@@ -147,7 +147,9 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\bintervening\b|\bboth\b[^.]*\band (?:when|as) the (?:triggered )?ability resolves"
          r"|\bcheck(?:s|ed)? again (?:as|when) (?:the|it|that) (?:triggered )?ability resolves",
          "603.4", "condition checked on triggering and resolving", 0.9),
-    _cue(r"\bcards? exiled (?:with|by) (?:that|the|this|it|its|[A-Z])", "607.2a 406.6", "cards exiled with it (linked abilities)"),
+    # "cards you own exiled by both of its abilities": words may come between the cards and "exiled"
+    _cue(r"\bcards? (?:\w+ ){0,3}?exiled (?:with|by) (?:that|the|this|it|its|both|[A-Z])", "607.2a 406.6",
+         "cards exiled with it (linked abilities)"),
     _cue(r"(?:continue to be|continues to be|remains?|still be) attacking", "506.4a", "still attacking", 0.9),
     _cue(r"creatures that come under your control later|\blocked in\b|set of (?:objects|creatures) it affects",
          "611.2c", "continuous effect locked in"),
@@ -171,7 +173,8 @@ CUES: tuple[Cue, ...] = (
          "603.2 603.10", "a trigger needs the ability when the event happens", 0.9),
     _cue(r"\b(?:cast|play|return) (?:that|the|a|this) token\b|\btokens?\b[^.]*\bceases? to exist", "111.7 704.5d 111.8",
          "a token that left the battlefield", 0.9),
-    _cue(r"\blife total (?:becomes|is|of) 0 or less|\b0 or less life\b", "704.5a", "0 or less life", 0.9),
+    _cue(r"\blife total (?:becomes|is|of) (?:0|zero) or less|\b(?:0|zero) or less life\b"
+         r"|\b(?:reduced|drops?|falls?) to (?:0|zero) life\b", "704.5a", "0 or less life", 0.9),
     # "... is a replacement effect" says what kind of effect it is (614.1), unless it also says what it replaces
     # ("a replacement effect that replaces a draw": the words choose the rule for that event)
     _cue(r"\b(?:is|are|it's)(?: not|n't)? (?:an? )?replacement effects?\b(?! that (?:replaces|modifies))", "614.1 614.1a",
@@ -190,13 +193,21 @@ CUES: tuple[Cue, ...] = (
          r"|\bsummoning sick|\bcontinuously since (?:your|their|its controller's) most recent turn", "302.6",
          "summoning sickness", 0.9),
     _cue(r"\b(?:only|isn't|is not|aren't|are not)\b[^.]*\bwhile (?:it's|it is|they're|they are) on the battlefield"
-         r"|\bin (?:all )?other zones\b", "113.6", "abilities function only on the battlefield", 0.9),
+         r"|\bin (?:all )?other zones\b|\bfunctions? only (?:if|while|when|as long as)\b[^.]*\bon the battlefield\b",
+         "113.6", "abilities function only on the battlefield", 0.9),
     _cue(r"\bgoes to the stack\b|\b(?:moves?|moved) (?:it |that card |the card )?(?:from [\w ]+ )?to the stack\b"
          r"|\bcast(?:s|ing)?\b[^.]*\b(?:leaves?|to leave) (?:the |your |their |its owner's )?(?:exile|graveyard|library)\b",
          "601.2a", "casting moves the card to the stack", 0.8),
     _cue(r"(?:empty library|(?:no|not enough|fewer) cards (?:left )?in (?:\w+ )?library)[^.]*\blose",
          "704.5b", "drawing from an empty library", 0.9),
     _cue(r"\b(?:is not|isn't|aren't|are not) (?:a )?draw(?:ing)?\b", "121.1", "what drawing is", 0.7),
+    # general rules restated on the fresh dev batch of links9 (dev-C)
+    _cue(r"\b(?:fewer|less) than \w+ cards?\b[^.]*"
+         r"\b(?:all of them|all the cards|all those cards|as many as (?:possible|you can))\b", "609.3",
+         "an impossible instruction does as much as possible", 0.9),
+    _cue(r"\btokens?\b[^.]*(?:\bnot|n't) (?:a )?cards?\b", "111.6", "a token isn't a card", 0.9),
+    _cue(r"\b(?:leaves?|left) (?:the |your |its owner's |their owner's |that )?(?:graveyard|hand|library|exile|stack)\b"
+         r"[^.]*\bbefore\b[^.]*\bresolves\b", "400.7", "a card that changed zones is a new object", 0.8),
     # German
     _cue(r"\banschauen\b", "708.5", "anschauen (look at)"),
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
@@ -333,6 +344,7 @@ def _each_card_has(flags: tuple[tuple[bool, ...], ...], ordinal: str | None) -> 
 def _abilities(card_text: str) -> list[str]:
     """A card's abilities: the lines of its Oracle text that are not only reminder text."""
     return [line for line in card_text.split("\n") if line.strip() and not re.fullmatch(r"\s*\([^)]*\)\s*", line)]
+_REPLACEMENT = re.compile(r"\breplacement effect", re.I)
 _TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
 # A ruling that opens by saying what a mechanic does ("To manifest dread, look at ...", "A disguise ability lets
 # you ...", "Megamorph is ...") restates the mechanic's definition: its first clause, not a borrowed one
@@ -700,6 +712,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
         cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
         pointed.add("708.11")
+        if _REPLACEMENT.search(text):  # ... which is a replacement effect: 614.1e says so of that wording
+            cues.setdefault("614.1e", []).append('cue "its card\'s As ... is turned face up replacement effect"')
+            cue_score["614.1e"] = max(cue_score.get("614.1e", 0.0), 0.9)
+            pointed.add("614.1e")
     no_trigger = _NO_TRIGGER.search(text)
     ordinal = no_trigger.group(1) if no_trigger else None
     if no_trigger is None and (no_effect := _NO_EFFECT.search(text)) is not None:
