@@ -535,6 +535,7 @@ def test_a_spanish_question_with_a_pronoun_on_the_verb_reaches_the_verbs_concept
 
     entries = [_entry(i, t) for i, t in SETTING] + [_entry("r-sacrifice", "You may sacrifice it at any time.")]
     question = "¿Puedo sacrificarla en mi turno?"
-    assert "~sacrifice" not in CORPUS.glossary.concept_tokens(tokenize(question), (Lang.EN, Lang.ES), question=True)
+    # read whole-term (as a ruling is): the question's own word-part reading finds it too
+    assert "~sacrifice" not in CORPUS.glossary.concept_tokens(tokenize(question), (Lang.EN, Lang.ES))
     hit = _searcher(tmp_path, entries).search(question, limit=1)[0]
     assert hit.entry.id == "r-sacrifice" and hit.lexical > 0
