@@ -51,7 +51,7 @@ class Glossary:
         # (for questions: a quoted term, '"Form"', is a nickname the rulings use for a card, while
         # in a question the bare word is an everyday one, Spanish "de alguna forma").
         self._by_first: dict[tuple[Lang, bool], dict[str, list[tuple[tuple[str, ...], int]]]] = {}
-        self._parts: dict[Lang, list[tuple[str, int]]] = {}
+        self._parts: dict[tuple[Lang, bool, str], list[tuple[str, int]]] = {}
         for lang in Lang:
             patterns: set[tuple[tuple[str, ...], int, bool]] = set()
             for i, concept in enumerate(concepts):
@@ -69,9 +69,12 @@ class Glossary:
             # begins with the term's ("contrarrestaron": `contrarrest`; "Morphkreaturen": `morph`) or,
             # German putting a compound's head last, ends with it ("Kartenverkleidung").
             if lang is not Lang.EN:
-                self._parts[lang] = sorted({(toks[0], i) for toks, i, quoted in patterns
-                                            if len(toks) == 1 and not quoted and len(toks[0]) >= MIN_PART},
-                                           key=lambda p: (-len(p[0]), p[1]))
+                # by the first and the last four letters a word must share with the term
+                for term, i in sorted({(toks[0], i) for toks, i, quoted in patterns
+                                       if len(toks) == 1 and not quoted and len(toks[0]) >= MIN_PART},
+                                      key=lambda p: (-len(p[0]), p[1])):
+                    self._parts.setdefault((lang, False, term[:4]), []).append((term, i))
+                    self._parts.setdefault((lang, True, term[-4:]), []).append((term, i))
             for question in (False, True):
                 by_first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
                 for phrase, ci in sorted({(t, ci) for t, ci, quoted in patterns if not (question and quoted)},
@@ -186,10 +189,10 @@ class Glossary:
         Spanish a term it begins with when the rest is a verb ending (`SPANISH_ENDINGS`)."""
         found: list[int] = []
         for lang in langs:
-            parts = self._parts.get(lang, ())
             for end in (False, True) if lang is Lang.DE else (False,):
                 best = 0
-                for term, ci in parts:  # longest first
+                key = (lang, end, token[-4:] if end else token[:4])
+                for term, ci in self._parts.get(key, ()):  # longest first
                     if len(term) < best or len(term) >= len(token):
                         continue
                     if end:
