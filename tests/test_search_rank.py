@@ -535,6 +535,35 @@ def test_a_spanish_question_with_a_pronoun_on_the_verb_reaches_the_verbs_concept
 
     entries = [_entry(i, t) for i, t in SETTING] + [_entry("r-sacrifice", "You may sacrifice it at any time.")]
     question = "¿Puedo sacrificarla en mi turno?"
-    assert "~sacrifice" not in CORPUS.glossary.concept_tokens(tokenize(question), (Lang.EN, Lang.ES), question=True)
+    # read whole-term (as a ruling is): the question's own word-part reading finds it too
+    assert "~sacrifice" not in CORPUS.glossary.concept_tokens(tokenize(question), (Lang.EN, Lang.ES))
     hit = _searcher(tmp_path, entries).search(question, limit=1)[0]
     assert hit.entry.id == "r-sacrifice" and hit.lexical > 0
+
+
+@pytest.mark.parametrize("texts, gap, order", [
+    # the near-copy (one word added) waits behind two different answers
+    (["Turn it face up for its morph cost.", "Turn it face up for its disguise or morph cost.",
+      "It stays tapped.", "Counters stay on it.", "Auras stay attached."], 2, [0, 2, 3, 1, 4]),
+    (["Turn it face up for its morph cost.", "Turn it face up for its disguise or morph cost.",
+      "It stays tapped."], 2, [0, 2, 1]),  # fewer texts to pass than the gap: last
+    (["Turn it face up for its morph cost.", "It stays tapped.", "Counters stay on it."], 2, [0, 1, 2]),
+    (["Turn it face up for its morph cost.", "Turn it face up for its disguise or morph cost."], 0, [0, 1]),
+])
+def test_a_near_copy_of_a_better_hit_moves_down(texts, gap, order):
+    from kb.search.rank import apart_copies
+
+    assert apart_copies(texts, gap) == order
+
+
+def test_the_first_places_hold_different_answers_not_a_ruling_and_its_revision(tmp_path: Path) -> None:
+    """A ruling and its revision that added a keyword are two entries saying nearly the same: the
+    second place goes to another answer."""
+    revision = ("r-revision", "If a manifested creature would have disguise or morph if it were face up, you may "
+                "also turn it face up by paying its disguise or morph cost.")
+    entries = [_entry(i, t) for i, t in SETTING + [revision]]
+    question = "My manifested creature would have disguise or morph face up. Can I pay its morph cost to turn it face up?"
+    together = [h.entry.id for h in _searcher(tmp_path / "a", entries, copy_gap=0).search(question, limit=3)]
+    assert together[:2] in (["r-hub", "r-revision"], ["r-revision", "r-hub"])  # the copies side by side
+    hits = [h.entry.id for h in _searcher(tmp_path / "b", entries).search(question, limit=3)]
+    assert hits[0] == together[0] and hits[1] not in ("r-hub", "r-revision") and len(set(hits)) == 3

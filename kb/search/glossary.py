@@ -15,6 +15,12 @@ from kb.model import Lang
 from kb.search.text import tokenize
 
 GLOSSARY_FILE = "glossary.yaml"
+MIN_PART = 5  # a shorter term is too often part of an unrelated word (`carta` in `cartel`)
+MIN_HEAD_PREFIX = 4  # "Mitspieler" (fellow player) is no kind of `Spiel`
+# What a Spanish verb's stem (kb.normalize.stem) keeps of its ending beyond a listed form:
+# "contrarrestaron" `contrarrestaro`, "lanzarla" `lanzarl`, "controlaba" `controlab`, "exiliando"
+# `exiliand`. Not "-or": "jugador" (player) is not `jugad` (played).
+SPANISH_ENDINGS = frozenset("aro iero ero ab ad id and iend l a o e".split())
 LEXICON_FILE = "search-lexicon.yaml"  # search's own additions: the words players ask with
 
 
@@ -45,6 +51,7 @@ class Glossary:
         # (for questions: a quoted term, '"Form"', is a nickname the rulings use for a card, while
         # in a question the bare word is an everyday one, Spanish "de alguna forma").
         self._by_first: dict[tuple[Lang, bool], dict[str, list[tuple[tuple[str, ...], int]]]] = {}
+        self._parts: dict[tuple[Lang, bool, str], list[tuple[str, int]]] = {}
         for lang in Lang:
             patterns: set[tuple[tuple[str, ...], int, bool]] = set()
             for i, concept in enumerate(concepts):
@@ -58,6 +65,16 @@ class Glossary:
                         continue
                     if toks:
                         patterns.add((toks, i, term.startswith('"') and term.endswith('"')))
+            # A German or Spanish question's word that holds a one-word term (`parts`): its stem
+            # begins with the term's ("contrarrestaron": `contrarrest`; "Morphkreaturen": `morph`) or,
+            # German putting a compound's head last, ends with it ("Kartenverkleidung").
+            if lang is not Lang.EN:
+                # by the first and the last four letters a word must share with the term
+                for term, i in sorted({(toks[0], i) for toks, i, quoted in patterns
+                                       if len(toks) == 1 and not quoted and len(toks[0]) >= MIN_PART},
+                                      key=lambda p: (-len(p[0]), p[1])):
+                    self._parts.setdefault((lang, False, term[:4]), []).append((term, i))
+                    self._parts.setdefault((lang, True, term[-4:]), []).append((term, i))
             for question in (False, True):
                 by_first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
                 for phrase, ci in sorted({(t, ci) for t, ci, quoted in patterns if not (question and quoted)},
@@ -158,8 +175,35 @@ class Glossary:
                     i += n
                     break
             else:
+                if question:
+                    for ci in self._word_parts(toks[i], langs):
+                        if ci not in found:
+                            found.append(ci)
                 i += 1
         return found
+
+    def _word_parts(self, token: str, langs: tuple[Lang, ...]) -> list[int]:
+        """The concepts of the longest one-word terms a German or Spanish `token` (no term itself)
+        is made of: in German a term it begins with (an inflection, a compound's first part) or ends
+        with after at least `MIN_HEAD_PREFIX` letters (a compound's head: "Kartenverkleidung"); in
+        Spanish a term it begins with when the rest is a verb ending (`SPANISH_ENDINGS`)."""
+        found: list[int] = []
+        for lang in langs:
+            for end in (False, True) if lang is Lang.DE else (False,):
+                best = 0
+                key = (lang, end, token[-4:] if end else token[:4])
+                for term, ci in self._parts.get(key, ()):  # longest first
+                    if len(term) < best or len(term) >= len(token):
+                        continue
+                    if end:
+                        fits = token.endswith(term) and len(token) - len(term) >= MIN_HEAD_PREFIX
+                    else:
+                        fits = token.startswith(term) and (
+                            lang is Lang.DE or token[len(term):] in SPANISH_ENDINGS)
+                    if fits:
+                        best = len(term)
+                        found.append(ci)
+        return list(dict.fromkeys(found))
 
     def expand(self, text: str, langs: tuple[Lang, ...] = tuple(Lang), *, first_only: bool = False,
                text_langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:

@@ -137,6 +137,12 @@ class Weights:
     # no face-down term, in its words or its cards' Oracle texts, gets none of them
     # (`question.off_subject`). False: every question gets its cards' concepts.
     face_down_subject: bool = True
+    # Two entries can say nearly the same (a ruling and its revision that added "disguise or", kept
+    # apart by dedup): the second took a place of the first three that another answer could have
+    # had. A hit whose English words are a near-copy (`COPY_JACCARD`) of a better hit's moves down
+    # behind this many other hits (`apart_copies`). Dev: judge top-3 0.98 -> 0.99, fresh ranks
+    # 3 -> 2 (2), 4 -> 3, 7 -> 5; no top-1 changes (the better copy keeps its place). 0: off.
+    copy_gap: int = 2
 
 
 @dataclass(frozen=True)
@@ -423,11 +429,16 @@ class Searcher:
         fused = np.where(mask, fused, -np.inf)
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
-        top = _top(fused, limit)
+        # hybrid: a few more than asked, so a near-copy of a better hit can move down (`apart_copies`)
+        apart = mode == "hybrid" and w.copy_gap > 0
+        top = _top(fused, limit + (w.copy_gap + 1 if apart else 0))
         if self._entries is not None:
             found = [self._entries[i] for i in top]
         else:
             found = self._fetch_entries([self.table.ids[i] for i in top])
+        if apart:
+            order = apart_copies([e.text for e in found], w.copy_gap)[:limit]
+            top, found = [top[k] for k in order], [found[k] for k in order]
         hits: list[Hit] = []
         for i, entry in zip(top, found):
             text = entry.text_in(answer_lang)
@@ -701,6 +712,31 @@ class Searcher:
         if english is None:
             raise NotFoundError(f"unknown card: {name!r}")
         return english.casefold()
+
+
+COPY_JACCARD = 0.8  # share of the two texts' words (tokens) both have: 0.6-0.8 the same on dev
+
+
+def apart_copies(texts: Sequence[str], gap: int) -> list[int]:
+    """Positions of `texts` (best first) in a new order: a text whose tokens are a near-copy of a
+    better one's (Jaccard >= COPY_JACCARD) comes after the next `gap` texts that are no such copy
+    (or at the end), so the first places hold different answers."""
+    seen: list[set[str]] = []
+    order: list[int] = []
+    waiting: list[list[int]] = []  # [texts still to pass, position]
+    for k, text in enumerate(texts):
+        words = set(tokenize(text))
+        copy = any(len(words & s) >= COPY_JACCARD * len(words | s) for s in seen)
+        seen.append(words)
+        if copy and gap:
+            waiting.append([gap, k])
+            continue
+        order.append(k)
+        for item in waiting:
+            item[0] -= 1
+        order += [k2 for left, k2 in waiting if left <= 0]
+        waiting = [item for item in waiting if item[0] > 0]
+    return order + [k for _, k in waiting]
 
 
 def _top(scores: np.ndarray, k: int) -> list[int]:

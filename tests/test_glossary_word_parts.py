@@ -1,0 +1,49 @@
+"""A German or Spanish question's word that holds a glossary term finds its concept: an inflection
+the stemmer leaves longer than the listed form, a German compound (head first or last). Rulings are
+read with the exact terms only (the index is not changed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.model import Lang
+from kb.search.glossary import Concept, Glossary
+from kb.search.text import tokenize
+
+GLOSSARY = Glossary([
+    Concept("morph", {Lang.EN: ("morph",), Lang.DE: ("Morph",), Lang.ES: ("metamorfosis",)}),
+    Concept("creature", {Lang.EN: ("creature",), Lang.DE: ("Kreatur",), Lang.ES: ("criatura",)}),
+    Concept("counter_spell", {Lang.EN: ("counter",), Lang.DE: ("neutralisieren",), Lang.ES: ("contrarrestar", "contrarresta")}),
+    Concept("cast", {Lang.EN: ("cast",), Lang.ES: ("lanzar",)}),
+    Concept("play", {Lang.EN: ("play",), Lang.DE: ("spielen", "Spiel"), Lang.ES: ("jugado", "jugada")}),
+    Concept("disguise", {Lang.EN: ("disguise",), Lang.DE: ("Verkleidung",)}),
+])
+
+
+def concepts(question: str, lang: Lang) -> list[str]:
+    return GLOSSARY.concept_tokens(tokenize(question), (Lang.EN, lang), question=True)
+
+
+@pytest.mark.parametrize("question, lang, expected", [
+    ("Sind Morphkreaturen farblos?", Lang.DE, ["~morph", "~creature"]),  # compound, head last
+    ("Was kostet die Kartenverkleidung?", Lang.DE, ["~disguise"]),  # compound, head last only
+    ("¿Cuentan los hechizos que me contrarrestaron?", Lang.ES, ["~counter_spell"]),  # preterite
+    ("¿Puedo lanzarla otra vez?", Lang.ES, ["~cast"]),  # a pronoun written onto the infinitive
+])
+def test_a_foreign_questions_word_holding_a_term_finds_its_concept(question, lang, expected):
+    assert concepts(question, lang) == expected
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Darf mein Mitspieler das sehen?", Lang.DE),  # "Mit" is too short a first part: no `Spiel`
+    ("¿Quién es el jugador activo?", Lang.ES),  # "-or" is no verb ending: a player, not `jugado`
+    ("Who controls the morphling?", Lang.EN),  # English is read with its terms as they are
+])
+def test_a_word_merely_containing_a_term_finds_nothing(question, lang):
+    assert concepts(question, lang) == []
+
+
+def test_rulings_are_read_with_whole_terms_only():
+    tokens = tokenize("Morphkreaturen")
+    assert GLOSSARY.concept_tokens(tokens, (Lang.DE,)) == []
+    assert GLOSSARY.concept_tokens(tokens, (Lang.DE,), question=True) == ["~morph", "~creature"]
