@@ -25,7 +25,7 @@ from kb.search.glossary import Glossary
 from kb.search.question import (IMPLIED_WEIGHT, MIN_TERM_WORDS, RARE_IN_RULINGS, QueryPlan, about_face_down,
                                 cited_clauses, glossary_term, names_term, off_subject, plan, referenced_rules,
                                 split_concepts)
-from kb.search.text import split_enclitics, tokenize
+from kb.search.text import split_compounds, split_enclitics, tokenize
 
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
 from kb.search.index import (CARDS_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, EntryTable,
@@ -137,6 +137,9 @@ class Weights:
     # no face-down term, in its words or its cards' Oracle texts, gets none of them
     # (`question.off_subject`). False: every question gets its cards' concepts.
     face_down_subject: bool = True
+    # A German question's compounds are written apart where they end in a glossary word
+    # ("Morphkreaturen": "morph kreaturen"; `text.split_compounds`) for the lexical side. False: as written.
+    compounds: bool = True
 
 
 @dataclass(frozen=True)
@@ -352,8 +355,14 @@ class Searcher:
             return []
         w = self.weights
         parts = focus(query)
-        # what the lexical side reads: a Spanish infinitive's pronouns apart ("lanzarla": "lanzar la")
-        words = focus(split_enclitics(query)) if query_lang is Lang.ES else parts
+        # what the lexical side reads: a Spanish infinitive's pronouns apart ("lanzarla": "lanzar la"),
+        # a German compound's parts ("Morphkreaturen": "morph kreaturen")
+        said = query
+        if query_lang is Lang.ES:
+            said = split_enclitics(query)
+        elif query_lang is Lang.DE and w.compounds:
+            said = split_compounds(query, self.glossary.words(Lang.DE))
+        words = focus(said) if said != query else parts
         scored = self._doc_scored
         # a question is read with its language's glossary terms and English's (players mix them in)
         langs = tuple(dict.fromkeys((Lang.EN, query_lang)))
@@ -367,7 +376,7 @@ class Searcher:
             wanted = self.card_names_resolve(filters.card)
             named += [c for c in self.table.card_vocab if c.casefold() == wanted]
         ask = self._plan(named) if mode == "hybrid" else QueryPlan()
-        if ask.concepts and w.face_down_subject and not self._about_face_down(query, langs, named):
+        if ask.concepts and w.face_down_subject and not self._about_face_down(said, langs, named):
             ask = off_subject(ask)
         name_tokens = {t for c in found for t in tokenize(c.said) + tokenize(c.name)}
         rule_asked = asks_for_rule(query)
