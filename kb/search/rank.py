@@ -22,9 +22,9 @@ from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
 from kb.search.focus import Focus, asks_for_rule, focus
 from kb.search.glossary import Glossary
-from kb.search.question import (IMPLIED_WEIGHT, MIN_TERM_WORDS, RARE_IN_RULINGS, QueryPlan, about_face_down,
-                                cited_clauses, glossary_term, names_term, off_subject, plan, referenced_rules,
-                                split_concepts)
+from kb.search.question import (GLOSSARY, IMPLIED_WEIGHT, MIN_TERM_WORDS, RARE_IN_RULINGS, QueryPlan,
+                                about_face_down, cited_clauses, glossary_term, names_term, off_subject, plan,
+                                referenced_rules, split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize
 
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
@@ -208,6 +208,7 @@ class Searcher:
         self._glossary = glossary
         self._card_names = card_names
         self._cr_glossary: list[tuple[tuple[str, ...], int]] | None = None
+        self._cr_concepts: list[tuple[str, int]] | None = None
         self._former: dict[str, list[str]] | None = None
         self.index_dir: Path | None = None
 
@@ -426,7 +427,7 @@ class Searcher:
         else:
             fused = self._fuse(rule_asked, words, dense_rank, lexical, mask, named, langs, name_tokens)
             if w.cr_term:
-                fused += w.cr_term * self._cr_terms(words.asking)
+                fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
                 fused += w.cited * self._cited(query)
         fused = np.where(mask, fused, -np.inf)
@@ -512,34 +513,49 @@ class Searcher:
         out: np.ndarray = self._is_rule & has & wanted[own]
         return out
 
-    def _cr_terms(self, text: str) -> np.ndarray:
+    def _cr_terms(self, text: str, langs: tuple[Lang, ...] = (Lang.EN,)) -> np.ndarray:
         """Per entry: whether it is the glossary entry of a CR term `text` names that the rulings
-        (nearly) never use, or a rule that entry refers to."""
+        (nearly) never use, or a rule that entry refers to. A term is named by its words in a row, or
+        through the one glossary concept the whole term (two words or more) reads as ("Legend Rule":
+        `legend_rule`, which players call "legendary rule", German "Legendenregel"), a concept in at
+        most RARE_IN_RULINGS rulings."""
         t = self.table
         out = np.zeros(len(t), dtype=bool)
         words = tokenize(text)
         if not words:
             return out
+        own = t.clause_ptr[:-1]
+        has = np.diff(t.clause_ptr) > 0
         if self._cr_glossary is None:  # (term words, entry row) of every glossary entry, read once
-            own = t.clause_ptr[:-1]
-            has = np.diff(t.clause_ptr) > 0
             self._cr_glossary = [(term, int(i)) for i in np.flatnonzero(has & self._is_rule)
                                  if len(term := glossary_term(t.clause_vocab[t.clause_idx[own[i]]], tokenize))
                                  >= MIN_TERM_WORDS]
-        for term, row in self._cr_glossary:
-            if not names_term(words, term):
-                continue
-            in_rulings = [int((~self._doc_is_rule[docs]).sum()) for _, docs in self._bm25.postings(term)]
-            if max(in_rulings, default=0) > RARE_IN_RULINGS:
-                continue  # the rulings use its words: they meet the question themselves
+        if self._cr_concepts is None:  # (the one concept a whole term reads as, entry row), read once
+            self._cr_concepts = []
+            for i in np.flatnonzero(has & self._is_rule):
+                clause = t.clause_vocab[t.clause_idx[own[i]]]
+                term_words = tokenize(clause[len(GLOSSARY):]) if clause.startswith(GLOSSARY) else []
+                if len(term_words) >= MIN_TERM_WORDS:  # "Ward", "Creature": everyday words, as above
+                    read = self.glossary.concept_tokens(term_words, (Lang.EN,))
+                    if len(read) == 1:
+                        self._cr_concepts.append((read[0], int(i)))
+        rows = [row for term, row in self._cr_glossary if names_term(words, term) and self._rare_in_rulings(term)]
+        named = set(self.glossary.concept_tokens(words, langs, question=True))
+        rows += [row for concept, row in self._cr_concepts if concept in named and self._rare_in_rulings([concept])]
+        for row in dict.fromkeys(rows):
             out[row] = True
             entry = self._entries[row] if self._entries is not None else self._fetch_entries([t.ids[row]])[0]
             wanted = np.isin(np.array(t.clause_vocab, dtype=object), referenced_rules(entry.text))
             if wanted.any():
-                own_clause = np.where(np.diff(t.clause_ptr) > 0, t.clause_idx[np.minimum(t.clause_ptr[:-1],
-                                                                                          len(t.clause_idx) - 1)], -1)
+                own_clause = np.where(has, t.clause_idx[np.minimum(own, len(t.clause_idx) - 1)], -1)
                 out |= self._is_rule & (own_clause >= 0) & wanted[np.maximum(own_clause, 0)]
         return out
+
+    def _rare_in_rulings(self, tokens: Sequence[str]) -> bool:
+        """Whether each of `tokens` is in at most RARE_IN_RULINGS rulings (the rulings that use a
+        term's words meet the question themselves)."""
+        in_rulings = [int((~self._doc_is_rule[docs]).sum()) for _, docs in self._bm25.postings(list(tokens))]
+        return max(in_rulings, default=0) <= RARE_IN_RULINGS
 
     def _about_face_down(self, query: str, langs: tuple[Lang, ...], named: list[str]) -> bool:
         """Whether the question speaks of face-down play: a face-down glossary term in its words (any
