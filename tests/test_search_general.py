@@ -88,3 +88,17 @@ def test_a_one_word_term_lifts_nothing(tmp_path: Path) -> None:
     assert not lifted.any()
     named = searcher._cr_terms("Can I respond to the legendary rule?", (Lang.EN,))
     assert {searcher.table.ids[i] for i in named.nonzero()[0]} == {"c-704.5j", "c-gl-legend"}
+
+
+@pytest.mark.parametrize("share", [1.0, None])
+def test_the_rule_a_named_glossary_entry_refers_to_comes_before_the_entry(tmp_path: Path, monkeypatch,
+                                                                          share: float | None) -> None:
+    """Both are lifted; the entry only names the rule. With the whole bonus (share 1) the entry, all
+    about the term, came first."""
+    from kb.search import rank
+
+    if share is not None:
+        monkeypatch.setattr(rank, "GLOSSARY_SHARE", share)
+    hits = _searcher(tmp_path, Weights().cr_term).search("Can I respond to the legendary rule?", limit=2)
+    order = [h.entry.id for h in hits]
+    assert order == (["c-gl-legend", "c-704.5j"] if share == 1.0 else ["c-704.5j", "c-gl-legend"])
