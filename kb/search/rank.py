@@ -531,19 +531,21 @@ class Searcher:
             return out
         own = t.clause_ptr[:-1]
         has = np.diff(t.clause_ptr) > 0
-        if self._cr_glossary is None:  # (term words, entry row) of every glossary entry, read once
-            self._cr_glossary = [(term, int(i)) for i in np.flatnonzero(has & self._is_rule)
-                                 if len(term := glossary_term(t.clause_vocab[t.clause_idx[own[i]]], tokenize))
-                                 >= MIN_TERM_WORDS]
-        if self._cr_concepts is None:  # (the one concept a whole term reads as, entry row), read once
-            self._cr_concepts = []
-            for i in np.flatnonzero(has & self._is_rule):
-                clause = t.clause_vocab[t.clause_idx[own[i]]]
-                term_words = tokenize(clause[len(GLOSSARY):]) if clause.startswith(GLOSSARY) else []
-                if len(term_words) >= MIN_TERM_WORDS:  # "Ward", "Creature": everyday words, as above
-                    read = self.glossary.concept_tokens(term_words, (Lang.EN,))
-                    if len(read) == 1:
-                        self._cr_concepts.append((read[0], int(i)))
+        if self._cr_glossary is None or self._cr_concepts is None:
+            # read once: (term words, entry row) of each glossary entry, and (the one concept a whole
+            # term reads as, entry row); "Ward", "Creature": one-word terms are everyday words
+            self._cr_glossary, self._cr_concepts = [], []
+            own_clause = np.where(has, t.clause_idx[np.minimum(own, max(len(t.clause_idx) - 1, 0))], -1)
+            # whether a clause defines a glossary term; the closing False is a row's own clause -1 (none)
+            defines = np.array([c.startswith(GLOSSARY) for c in t.clause_vocab] + [False], dtype=bool)
+            for i in np.flatnonzero(self._is_rule & defines[own_clause]):
+                clause = t.clause_vocab[own_clause[i]]
+                whole = tokenize(clause[len(GLOSSARY):])
+                if len(term := glossary_term(clause, lambda _: whole)) >= MIN_TERM_WORDS:
+                    self._cr_glossary.append((term, int(i)))
+                read = self.glossary.concept_tokens(whole, (Lang.EN,)) if len(whole) >= MIN_TERM_WORDS else []
+                if len(read) == 1:
+                    self._cr_concepts.append((read[0], int(i)))
         rows = [row for term, row in self._cr_glossary if names_term(words, term) and self._rare_in_rulings(term)]
         named = set(self.glossary.concept_tokens(words, langs, question=True))
         rows += [row for concept, row in self._cr_concepts if concept in named and self._rare_in_rulings([concept])]
