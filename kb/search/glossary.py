@@ -81,6 +81,7 @@ class Glossary:
                                          key=lambda p: (-len(p[0]), p[1])):
                     by_first.setdefault(phrase[0], []).append((phrase, ci))
                 self._by_first[lang, question] = by_first
+        self._words: dict[Lang, frozenset[str]] = {}
 
     @classmethod
     def from_yaml(cls, text: str, source: str = GLOSSARY_FILE) -> Glossary:
@@ -144,6 +145,14 @@ class Glossary:
             else:
                 concepts.append(c)
         return Glossary(concepts, text_digest(self.digest + other.digest))
+
+    def words(self, lang: Lang) -> frozenset[str]:
+        """The tokens of the terms of `lang` that are one token ("Kreatur", "Kopie"): what
+        `split_compounds` finds at the end of a German compound."""
+        if lang not in self._words:
+            self._words[lang] = frozenset(toks[0] for c in self.concepts for term in c.terms.get(lang, ())
+                                          if len(toks := tokenize(term)) == 1)
+        return self._words[lang]
 
     def concepts_in(self, text: str, langs: tuple[Lang, ...] = tuple(Lang), *,
                     question: bool = False) -> list[Concept]:

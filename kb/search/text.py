@@ -10,10 +10,11 @@ rulings: it is cheap, predictable, and both the query and the documents go throu
 from __future__ import annotations
 
 import re
+from typing import Collection
 
 from kb.normalize import STOPWORDS, fold, stem, tokenize  # defined once, with the rest of the text machinery
 
-__all__ = ["STOPWORDS", "fold", "stem", "tokenize", "split_enclitics"]
+__all__ = ["STOPWORDS", "fold", "stem", "tokenize", "split_enclitics", "split_compounds"]
 
 # A Spanish infinitive with its object pronouns written onto it: "¿puedo lanzarla?", "jugarlas",
 # "sacrificarlo", "ponerla boca arriba". The glossary lists infinitives ("lanzar", "jugar"); the
@@ -26,3 +27,31 @@ _ENCLITIC = re.compile(r"\b(\w{3,}?[aeií]r)((?:me|te|se|nos|os)?(?:la|las|lo|lo
 def split_enclitics(text: str) -> str:
     """Spanish `text` with each infinitive's attached pronouns written apart ("jugarla" → "jugar la")."""
     return _ENCLITIC.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
+
+
+# A German compound names its kind last: "Morphkreaturen" are creatures (Kreatur) with morph,
+# "Spielsteinkopie" a copy (Kopie), "Kampfschaden" damage (Schaden). The glossary lists the simple
+# words, and one token "morphkreatur" meets none of them. A compound is written apart where its
+# last part is a known word (the glossary's one-word terms, stemmed); the head stays as written, and
+# meets a term too when it is one ("Morph"). Parts of at least 5 letters ("land", "form", "deck"
+# end many words that are no compounds of them), heads of at least 3.
+_WORD = re.compile(r"\w+")
+MIN_TAIL = 5
+MIN_HEAD = 3
+
+
+def split_compounds(text: str, known: Collection[str]) -> str:
+    """German `text` with each word that is no `known` token itself but ends in one (a stemmed
+    one-word glossary term, at least `MIN_TAIL` letters) written as head and tail, the longest such
+    tail: "Morphkreaturen" -> "morph kreaturen"."""
+
+    def split(m: re.Match[str]) -> str:
+        word = fold(m.group(0))
+        if len(word) < MIN_HEAD + MIN_TAIL or not word.isalpha() or stem(word) in known:
+            return m.group(0)
+        for i in range(MIN_HEAD, len(word) - MIN_TAIL + 1):
+            if stem(word[i:]) in known:
+                return f"{word[:i]} {word[i:]}"
+        return m.group(0)
+
+    return _WORD.sub(split, text)

@@ -1,0 +1,71 @@
+"""German compounds in a question: "Morphkreaturen" is read as "Morph" + "Kreaturen", the glossary
+words it is made of (kb.search.text.split_compounds). Hand-made entries, deterministic fake embedder."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from kb.corpus import Corpus
+from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.search import Searcher, build_index
+from kb.search.embed import FakeEmbedder
+from kb.search.text import split_compounds
+
+CORPUS = Corpus.default()
+
+
+@pytest.mark.parametrize("text, split", [
+    ("Kann Gallenfäule mehrere Morphkreaturen töten?", "Kann Gallenfäule mehrere morph kreaturen töten?"),
+    ("hat die Spielsteinkopie Flugfähigkeit?", "hat die spielstein kopie flug fahigkeit?"),
+    ("Kampfschaden", "kampf schaden"),
+    ("Kreaturenkarte", "Kreaturenkarte"),  # a glossary term itself: kept whole
+    ("Gestaltwandler", "Gestaltwandler"),  # ends in no glossary word
+    ("Weideland", "Weideland"),  # "Land" is a glossary word, but too short a tail to split on
+])  # fmt: skip
+def test_a_german_compound_is_written_apart_where_it_ends_in_a_glossary_word(text: str, split: str) -> None:
+    assert split_compounds(text, CORPUS.glossary.words(Lang.DE)) == split
+
+
+def test_the_glossary_words_are_its_one_token_terms_of_that_language() -> None:
+    words = CORPUS.glossary.words(Lang.DE)
+    assert {"kreatur", "morph", "kopi"} <= words
+    assert "morph" in CORPUS.glossary.words(Lang.EN) and "kreatur" not in CORPUS.glossary.words(Lang.EN)
+
+
+def _entry(eid: str, text: str) -> Entry:
+    variant = Variant(text, text, Lang.EN, "2018-07-13", "seed", 1, Relation.CANONICAL, 1.0, None)
+    return Entry(eid, Kind.RULING, text, (), "2018-07-13", "2018-07-13", (variant,))
+
+
+ENTRIES = [
+    _entry("r-morph", "A face-down creature with morph can be turned face up for its morph cost."),
+    _entry("r-aura", "Auras attached to a permanent stay attached when it phases out."),
+    _entry("r-life", "You gain 3 life for each card in your hand."),
+    _entry("r-draw", "You draw a card at the beginning of your upkeep."),
+]
+
+
+def _searcher(tmp_path: Path, **weights: object) -> Searcher:
+    from kb.search.cardnames import CardIndex, CardMatcher
+    from kb.search.rank import Weights
+
+    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), cards=CardIndex(CardMatcher({}), {}), corpus=CORPUS)
+    return Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder(),
+                         weights=dataclasses.replace(Weights(), **weights))
+
+
+def test_a_german_question_reaches_the_concepts_its_compound_is_made_of(tmp_path: Path) -> None:
+    """ "Morphkreaturen" is one token no English ruling holds: only its parts meet the morph ruling."""
+
+    def morph_lexical(question: str, **weights: object) -> float:
+        hits = _searcher(tmp_path / str(len(list(tmp_path.iterdir()))), **weights).search(question, limit=4)
+        assert hits[0].entry.id == "r-morph"
+        return {h.entry.id: h for h in hits}["r-morph"].lexical
+
+    compound = "Wann darf man Morphkreaturen umdrehen?"
+    plain = morph_lexical("Wann darf man umdrehen?")  # "umdrehen" (turn face up) alone
+    assert morph_lexical(compound, compounds=False) == pytest.approx(plain)  # the compound adds nothing
+    assert morph_lexical(compound) > 1.5 * plain  # its parts: morph, creature
