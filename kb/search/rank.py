@@ -538,7 +538,7 @@ class Searcher:
         t = self.table
         out = np.zeros(len(t), dtype=np.float64)
         words = tokenize(text)
-        if not words:
+        if not words or not len(t.clause_idx):  # no entry is a clause or links one: no glossary entry either
             return out
         own = t.clause_ptr[:-1]
         has = np.diff(t.clause_ptr) > 0
