@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from kb.corpus import Corpus
-from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.model import Lang
 from kb.search import Searcher, build_index
 from kb.search.embed import FakeEmbedder
 from kb.search.rank import Weights
 from kb.search.text import tokenize
+from tests.entries import rule_entry, ruling_entry
 
 CORPUS = Corpus.default()
 
@@ -37,14 +38,7 @@ def test_players_words_for_general_rules_reach_the_crs_concept(words: str, langs
         assert concept in found
 
 
-def _rule(eid: str, clause: str, text: str) -> Entry:
-    v = Variant(text, text, Lang.EN, "2026-01-16", "cr", 1, Relation.CANONICAL, 1.0, None)
-    return Entry(eid, Kind.RULE, text, (), "2026-01-16", "2026-01-16", (v,), clause=clause)
-
-
-def _ruling(eid: str, text: str, card: str) -> Entry:
-    v = Variant(text, text, Lang.EN, "2018-07-13", "seed", 1, Relation.CANONICAL, 1.0, card)
-    return Entry(eid, Kind.RULING, text, (card,), "2018-07-13", "2018-07-13", (v,))
+_rule, _ruling = rule_entry, ruling_entry
 
 
 LEGEND = [

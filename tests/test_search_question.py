@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kb.corpus import Corpus
-from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.model import Entry
 from kb.search import Hit, Searcher, build_index
 from kb.search.cardnames import CardIndex, CardMatcher
 from kb.search.embed import FakeEmbedder
@@ -17,6 +17,7 @@ from kb.search.question import (ORACLE_CONCEPTS, SPECIFIC_SHARE, cited_clauses, 
                                 names_term, oracle_concepts, plan, referenced_rules, split_concepts)
 from kb.search.rank import Weights
 from kb.search.text import tokenize
+from tests.entries import rule_entry, ruling_entry
 
 CORPUS = Corpus.default()
 
@@ -96,14 +97,7 @@ def test_a_card_that_is_asked_about_through_its_own_rulings_brings_in_nothing(
 
 
 # --------------------------------------------------------------------------- in the ranker
-def _rule(eid: str, clause: str, text: str) -> Entry:
-    v = Variant(text, text, Lang.EN, "2026-01-16", "cr", 1, Relation.CANONICAL, 1.0, None)
-    return Entry(eid, Kind.RULE, text, (), "2026-01-16", "2026-01-16", (v,), clause=clause)
-
-
-def _ruling(eid: str, text: str, card: str) -> Entry:
-    v = Variant(text, text, Lang.EN, "2018-07-13", "seed", 1, Relation.CANONICAL, 1.0, card)
-    return Entry(eid, Kind.RULING, text, (card,), "2018-07-13", "2018-07-13", (v,))
+_rule, _ruling = rule_entry, ruling_entry
 
 
 ENTRIES = [
