@@ -180,7 +180,7 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                 line.append(f" (then {link.at_ruling_date})", style="yellow")
             line.append(f"  score {link.score:.2f}", style="dim")
             text = (clause_texts or {}).get(link.clause)
-            if text:
+            if text and link.clause != entry.clause:  # a clause's own entry: its text is the panel above
                 line.append("\n    " + clip(text, 300))
             if link.evidence:
                 line.append("\n    " + link.evidence, style="dim")

@@ -202,3 +202,15 @@ def test_mtgjson_cards_read_as_oracle_cards_with_their_german_and_spanish_names(
     assert (a.name, a.mana_cost, a.type, a.text, a.power, a.toughness) == ("Card A", "{1}", "Creature — Elf", "Hi.", "1", "2")
     assert a.names == {Lang.EN: "Card A", Lang.DE: "Karte A"}
     assert (b.type, b.text, b.names) == ("Instant", "", {Lang.EN: "Card B", Lang.ES: "Carta B"})
+
+
+def test_a_clause_shown_by_kb_show_does_not_repeat_its_text_under_its_link_to_itself():
+    # tryout10: `kb show` of a CR clause printed its text three times (panel, its own link, its wording)
+    text = "Face-down spells and face-down permanents have no characteristics other than those listed."
+    v = Variant(text, text, Lang.EN, None, "seeds/cr.txt", 25, Relation.CANONICAL, 1.0, None)
+    entry = Entry("c-c33d82fc1f", Kind.RULE, text, (), None, None, (v,),
+                  rules=(RuleLink("708.2", 1.0, None, "the entry is this clause's text"),), clause="708.2")
+    out = io.StringIO()
+    render.entry_detail(Console(file=out, width=200), entry, clause_texts={"708.2": text})
+    assert out.getvalue().count("have no characteristics other than") == 2  # the panel and the wording
+    assert "the entry is this clause's text" in out.getvalue()
