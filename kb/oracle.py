@@ -110,13 +110,10 @@ class Oracle:
                 yield local, card.name
 
 
-_FOREIGN = {"German": Lang.DE, "Spanish": Lang.ES}
-
-
 def cards_from_mtgjson(doc: Any) -> list[OracleCard]:
     """The cards of an MTGJSON document (any shape `kb.ingest.mtgjson.iter_cards` reads) that have
     a type line, as Oracle cards: cost, type, text, P/T, and the German and Spanish names of their
-    foreign data (`foreignData` in v5, `foreignNames` in v3)."""
+    foreign data (`kb.ingest.mtgjson.foreign_names`)."""
     from kb.ingest import mtgjson
 
     out = []
@@ -124,11 +121,7 @@ def cards_from_mtgjson(doc: Any) -> list[OracleCard]:
         name, type_ = card.get("name"), card.get("type")
         if not isinstance(name, str) or not name or not isinstance(type_, str):
             continue
-        names = {Lang.EN: name}
-        for foreign in (card.get("foreignData") or card.get("foreignNames") or []):
-            lang = _FOREIGN.get(str(foreign.get("language"))) if isinstance(foreign, dict) else None
-            if lang is not None and isinstance(foreign.get("name"), str) and foreign["name"]:
-                names.setdefault(lang, foreign["name"])
+        names = {Lang.EN: name, **mtgjson.foreign_names(card)}
         out.append(OracleCard(name=name, mana_cost=card.get("manaCost"), type=type_, text=card.get("text") or "",
                               names=names, power=card.get("power"), toughness=card.get("toughness"),
                               loyalty=card.get("loyalty"), layout=card.get("layout") or "normal"))
