@@ -19,7 +19,7 @@ from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
 from kb.model import Entry, Kind, ParseResult, Problem, Record
 from kb.normalize import match_key
-from kb.store.cache import cached, load_table, memo_map, module_files, save_table
+from kb.store.cache import Log, cached, load_table, memo_map, module_files, save_table
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
 # Called with (stage, done, total) as a build advances; the CLI draws it as a progress bar.
@@ -203,7 +203,8 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     from kb.ingest import dedup
 
     inputs = module_files(dedup)  # the alignment is difflib's over words; only dedup's code decides them
-    similarity = Similarities(load_table("similarity", inputs))
+    remembered = Log.open("similarity", inputs)
+    similarity = Similarities(remembered.table)
     asked = len(similarity.table)
     # Obsolete terms found and terms folded, per text: a function of the text and the terminology.
     words = sorted({*module_files(dedup, terminology, normalize), corpus.folder / "terminology.yaml"})
@@ -218,7 +219,7 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
                           similarity=similarity)
     if len(similarity.table) != asked or len(similarity.used) != asked:
-        save_table("similarity", inputs, similarity.kept())
+        remembered.save(similarity.kept())
     signatures = lexicon.signature_table(r.text for r in records)
     if signatures != learned:
         save_table("signatures", meaning, signatures)

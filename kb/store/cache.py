@@ -11,10 +11,11 @@ time. Only judge-kb's own files are unpickled.
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 from pathlib import Path
 from types import ModuleType
-from typing import Callable, Iterable, Sequence, TypeVar, cast
+from typing import Any, Callable, Iterable, Sequence, TypeVar, cast
 
 from kb.normalize import write_atomic
 
@@ -71,18 +72,93 @@ def memo_map(name: str, inputs: Iterable[Path], items: Sequence[U], key: Callabl
              compute: Callable[[list[U]], list[V]]) -> list[V]:
     """`compute(items)`, item by item, remembering each item's value under `key(item)` for as long
     as `inputs` (the data and code the values derive from) are unchanged. Only the items whose key
-    is new are computed; `compute` must treat items independently (one value per item, in order)."""
+    is new are computed; `compute` must treat items independently (one value per item, in order).
+
+    The table is a `Log`: a build that computes a few new keys appends them, instead of writing
+    every remembered value again (tens of MB at 100k rulings)."""
     inputs = list(inputs)
-    table: dict[str, V] = load_table(name, inputs)
+    log = Log.open(name, inputs)
+    table: dict[str, V] = log.table
     keys = [key(item) for item in items]
     todo = [i for i, k in enumerate(keys) if k not in table]
     fresh = compute([items[i] for i in todo]) if todo else []
     for i, value in zip(todo, fresh):
         table[keys[i]] = value
-    kept = {k: table[k] for k in keys}
-    if todo or len(kept) != len(table):
-        save_table(name, inputs, kept)
-    return [kept[k] for k in keys]
+    values = [table[k] for k in keys]
+    if todo or len(table) != len(set(keys)):
+        log.save({k: table[k] for k in keys})
+    return values
+
+
+class Log:
+    """A table of values that never change for a key (a memo), kept as an append-only file: the
+    whole table once, then one record per save of the keys added and removed since. A save whose
+    changes are small appends them; one that changes much, or that follows many appends, writes
+    the whole table anew (through a temp file). A record cut short (a killed build) is ignored with
+    what follows it, and the next save writes the whole table: it is only a cache."""
+
+    _MAX_RECORDS = 64  # appended records before the whole table is written again
+    _REWRITE_SHARE = 0.25  # changed keys above this share of the table: write it whole
+
+    def __init__(self, name: str, path: Path | None, table: dict[Any, Any], records: int, clean: bool) -> None:
+        self.name, self.path = name, path
+        self.table = table
+        self._held = set(table)
+        self._records = records
+        self._clean = clean  # the file ends with a whole record: an append can follow
+
+    @classmethod
+    def open(cls, name: str, inputs: Iterable[Path]) -> Log:
+        from kb.paths import home
+
+        try:
+            path = home() / "cache" / f"{name}-{key_of(inputs)}.pickle"
+        except OSError:
+            return cls(name, None, {}, 0, False)
+        table: dict[Any, Any] = {}
+        records, clean = 0, False
+        try:
+            with open(path, "rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                while f.tell() < size:
+                    record = pickle.load(f)  # noqa: S301 - our own file in the data directory
+                    if records == 0 and isinstance(record, dict):
+                        table = record
+                    elif records > 0 and isinstance(record, tuple) and len(record) == 2:
+                        added, removed = record
+                        table.update(added)
+                        for k in removed:
+                            table.pop(k, None)
+                    else:
+                        raise ValueError("not a memo log")
+                    records += 1
+                clean = records > 0
+        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError,
+                ValueError):
+            if records == 0:
+                table = {}
+        return cls(name, path, table, records, clean)
+
+    def save(self, table: dict[Any, Any]) -> None:
+        """Keep `table` (the same keys keep the same values) for the next `Log.open`."""
+        if self.path is None:
+            return
+        added = {k: v for k, v in table.items() if k not in self._held}
+        removed = [k for k in self._held if k not in table]
+        if not added and not removed and self._clean:
+            return
+        small = len(added) + len(removed) <= self._REWRITE_SHARE * max(len(table), 1)
+        try:
+            if self._clean and small and self._records < self._MAX_RECORDS:
+                with open(self.path, "ab") as f:
+                    f.write(pickle.dumps((added, removed), protocol=pickle.HIGHEST_PROTOCOL))
+                self._records += 1
+            else:
+                save_table(self.name, (), table, path=self.path)
+                self._records, self._clean = 1, True
+            self._held = set(table)
+        except OSError:  # a read-only or full data directory only costs speed
+            pass
 
 
 def load_table(name: str, inputs: Iterable[Path]) -> dict[K, V]:
@@ -99,12 +175,13 @@ def load_table(name: str, inputs: Iterable[Path]) -> dict[K, V]:
     return cast("dict[K, V]", table) if isinstance(table, dict) else {}
 
 
-def save_table(name: str, inputs: Iterable[Path], table: dict[K, V]) -> None:
-    """Keep `table` for `load_table`, in place of any table kept under `name` for older inputs."""
+def save_table(name: str, inputs: Iterable[Path], table: dict[K, V], *, path: Path | None = None) -> None:
+    """Keep `table` for `load_table`, in place of any table kept under `name` for older inputs
+    (`path`: the file, when the caller knows it)."""
     from kb.paths import home
 
-    path = home() / "cache" / f"{name}-{key_of(inputs)}.pickle"
     try:
+        path = path or home() / "cache" / f"{name}-{key_of(inputs)}.pickle"
         path.parent.mkdir(parents=True, exist_ok=True)
         for stale in path.parent.glob(f"{name}-*.pickle"):
             if stale != path:
