@@ -7,7 +7,9 @@ files or opens the KB. `--json` output never passes through here.
 from __future__ import annotations
 
 import contextlib
+import re
 import os
+from collections import Counter
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
@@ -278,13 +280,34 @@ def ingest_table(console: Console, report: dict[str, Any]) -> None:
     skipped_lines(console, report)
 
 
+# Notes (units kept with a caveat, or not rulings) shown in the terminal; every skipped unit is shown.
+NOTES_SHOWN = 20
+
+
 def skipped_lines(console: Console, report: dict[str, Any]) -> None:
-    """Each unit of an ingest report that was skipped (red) or kept with a note (dim), where and why."""
-    for p in report["skipped"]:
+    """Each unit of an ingest report that was skipped (red, every one: nothing is lost silently), then
+    the notes on units kept with a caveat (dim): the first `NOTES_SHOWN`, and how many more and of what
+    kind, since a rebuild of a large library would print one for every page (`--json` has them all)."""
+    errors = [p for p in report["skipped"] if not p["ignored"]]
+    notes = [p for p in report["skipped"] if p["ignored"]]
+    for p in errors + notes[:NOTES_SHOWN]:
         where = f"{p['source']}:{p['line']}" if p["line"] else p["source"]
         style = "dim" if p["ignored"] else "red"
         label = "note" if p["ignored"] else "skipped"
         console.print(Text(f"{label}: {where}: {p['reason']}", style=style))
+    rest = notes[NOTES_SHOWN:]
+    if rest:
+        kinds = Counter(_note_kind(p["reason"]) for p in rest)
+        most = "; ".join(f'{n} like "{kind} ..."' for kind, n in kinds.most_common(3))
+        others = sum(kinds.values()) - sum(n for _, n in kinds.most_common(3))
+        console.print(Text(f"... and {count(len(rest), 'more note')} ({most}{f'; {others} other' if others else ''}); "
+                           "`kb ingest --json` lists every one", style="dim"))
+
+
+def _note_kind(reason: str) -> str:
+    """A note's reason without what names its unit: its first words, up to a colon or a quote."""
+    head = re.split(r"[:'\"(]", reason, maxsplit=1)[0].strip()
+    return " ".join(head.split()[:8])
 
 
 def _compact(value: object) -> str:

@@ -309,3 +309,25 @@ def test_show_all_with_a_language_lists_that_language_s_wordings_first() -> None
     entry_detail(console, entry, collapse=False)  # no language asked: the entry's own order
     listed = console.export_text().split("Variants", 1)[1]
     assert listed.index("You can look") < listed.index("Du kannst")
+
+
+def test_an_ingest_lists_every_skipped_unit_and_at_most_twenty_notes(tmp_path, kb_home):
+    """A rebuild of a library of thousands of new cards' pages printed a note per page (10,000 lines
+    at 100k rulings): the notes stop at twenty with how many more and of what kind; every skipped
+    unit is still shown, and `--json` has every note."""
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for n in range(25):  # cards the KB does not know: one note each
+        (folder / f"p{n:02d}.txt").write_text(
+            f"Veilmarch Oddity {n}\n\n2025-01-10\n\nVeilmarch Oddity {n} can be turned face up for its disguise cost.\n",
+            encoding="utf-8")
+    shutil.copy(DATA / "pages" / "bad_dates.txt", folder / "bad_dates.txt")
+    result = kb("ingest", str(folder))
+    said = result.output.replace("\n", "")  # the console folds long lines
+    lines = result.output.splitlines()
+    assert sum(line.startswith("skipped: ") for line in lines) == 2
+    assert "bad_dates.txt:5" in said and "bad_dates.txt:13" in said
+    assert sum(line.startswith("note: ") for line in lines) == 20
+    assert "... and 5 more notes (5 like \"the title names no card" in said
+    report = json.loads(kb("ingest", "--json").stdout)
+    assert sum("Veilmarch Oddity" in s["reason"] for s in report["skipped"] if s["ignored"]) == 25
