@@ -57,7 +57,9 @@ class BuildReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "files": self.files,
+            # how many, not the ~150 bundled paths every `kb ingest --json` repeated (tryout11):
+            # `added`, `replaced` and `unchanged` name this call's files
+            "files": len(self.files),
             "parsed": self.parsed,
             "stored": self.stored,
             "entries": self.entries,
