@@ -266,7 +266,7 @@ def ingest_table(console: Console, report: dict[str, Any]) -> None:
         if report.get(key):
             table.add_row(label, f"{len(report[key])} file" + ("s" if len(report[key]) > 1 else ""))
     # every file the KB is built from (bundled and yours), not only those this command named
-    table.add_row("files in the KB (bundled + yours)", str(report["files"]))
+    table.add_row("files in the KB (bundled + yours)", str(len(report["files"])))
     table.add_row("rulings and rules parsed", str(report["parsed"]))
     table.add_row("stored as variants", str(report["stored"]))
     table.add_row("canonical entries", str(report["entries"]))

@@ -57,9 +57,7 @@ class BuildReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            # how many, not the ~150 bundled paths every `kb ingest --json` repeated (tryout11):
-            # `added`, `replaced` and `unchanged` name this call's files
-            "files": len(self.files),
+            "files": self.files,
             "parsed": self.parsed,
             "stored": self.stored,
             "entries": self.entries,
@@ -74,6 +72,12 @@ class BuildReport:
             "removed": self.removed,
             "notes": self.notes,
         }
+
+    def to_output(self) -> dict[str, Any]:
+        """What `kb ingest --json` and `kb remove --json` print: the report with the KB's files
+        counted, not the ~150 bundled paths every call repeated ahead of the judge's own (`added`,
+        `replaced` and `unchanged` name this call's files), and whether the KB was written."""
+        return self.to_json() | {"files": len(self.files), "written": self.written}
 
 
 def load_lexicon(corpus: Corpus, names: CardNames) -> Lexicon:
