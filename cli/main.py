@@ -60,7 +60,7 @@ def ingest(
         report = build(list(paths or []), home=home, fmt=forced, on_progress=on_progress,
                        wait=wait, strict=strict, corpus=reference())
     if as_json:
-        print_json(report.to_json() | {"written": report.written})
+        print_json(report.to_output())
     else:
         render.ingest_report(console, err_console, report, strict=strict)
     if report.errors:
@@ -144,7 +144,7 @@ def remove(
         report = remove_source(source, home=kb_paths.home(), on_progress=on_progress, wait=wait,
                                corpus=reference())
     if as_json:
-        print_json(report.to_json() | {"written": report.written})
+        print_json(report.to_output())
     else:
         render.removed(console, report)
 

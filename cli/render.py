@@ -108,13 +108,16 @@ def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = N
     table.add_column("dates", no_wrap=True)
     table.add_column("langs", no_wrap=True)
     table.add_column("text", ratio=1)
+    # At 80 columns "2014-09-20 → 2024-09-20" left the text 23 columns: a date under the other there.
+    narrow = console.width < 110
     for e in entries:
         langs = ",".join(sorted({v.lang.value for v in e.variants}))
         label = "rule " + e.clause if e.clause else e.kind.value
         text = Text(clip((e.text_in(lang) if lang else None) or e.text, 140))
         if e.cards:
             text.append(f"\n{cards(e, 3, first=card)}", style="dim")
-        table.add_row(Text(e.id), Text(label), Text(dates(e)), Text(langs), text)
+        when = dates(e).replace(" → ", "\n→ ") if narrow else dates(e)
+        table.add_row(Text(e.id), Text(label), Text(when), Text(langs), text)
     console.print(table)
     console.print(f"[dim]{count(len(entries), 'entry', 'entries')}[/]")
     if not entries and lang:

@@ -43,6 +43,8 @@ def search(
     filters = validate_filters(card=card, lang=lang, rule=rule, since=since, until=until, kind=kind)
     refuse_a_bare_rule_number(question)
     kb, searcher = open_searcher(quiet=as_json)
+    if filters.rule is not None:
+        note_an_older_meaning(filters.rule, quiet=as_json)
     hits = searcher.search(question, limit=limit, filters=filters)
     if as_json:
         print_json([h.to_json() for h in hits])
@@ -54,6 +56,21 @@ def search(
                      f"shown in yours where a translation exists.")
         render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]), empty=empty,
                     card=filters.card)
+
+
+def note_an_older_meaning(number: str, *, quiet: bool = False) -> None:
+    """`--rule 707.2` filters by today's 707.2 (copying); a judge reading a 2018 ruling that cites
+    707.2 means the face-down rule, today's 708.2: say so, as `kb rule 707.2` does (with `quiet`,
+    only in the --json output's notes)."""
+    from cli.common import keep_notes, note, reference
+
+    for former in reference().rules.other_rules(number):
+        then = (f"the rule now {former.now}: search with --rule {former.now} for its rulings" if former.now
+                else "a rule no longer in the rules")
+        text = f"--rule {number} is today's {number}; in {former.span}, {number} was {then}"
+        if not quiet:
+            note(text)
+        keep_notes([text])
 
 
 def refuse_a_bare_rule_number(question: str) -> None:

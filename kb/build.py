@@ -73,6 +73,12 @@ class BuildReport:
             "notes": self.notes,
         }
 
+    def to_output(self) -> dict[str, Any]:
+        """What `kb ingest --json` and `kb remove --json` print: the report with the KB's files
+        counted, not the ~150 bundled paths every call repeated ahead of the judge's own (`added`,
+        `replaced` and `unchanged` name this call's files), and whether the KB was written."""
+        return self.to_json() | {"files": len(self.files), "written": self.written}
+
 
 def load_lexicon(corpus: Corpus, names: CardNames) -> Lexicon:
     """What dedup tells rulings apart by: CR keywords, card names, glossary, terminology."""

@@ -224,17 +224,36 @@ class _Wordings:
     dates: Mapping[str, str | None]
     by_card: Mapping[str, frozenset[str]]  # card -> its English wordings
     cards_of: Mapping[str, tuple[str, ...]]  # wording -> cards that give it
+    # (card, wording) given beside a longer wording holding it whole, in one source for that card
+    beside_whole: frozenset[tuple[str | None, str]] = frozenset()
 
     @classmethod
     def of(cls, entry: Entry) -> _Wordings:
+        from kb.normalize import match_key
+
         by_card: dict[str, set[str]] = {}
         cards_of: dict[str, set[str]] = {}
+        listed: dict[tuple[str | None, str], set[str]] = {}  # (card, source) -> its English wordings
         for v in entry.variants:
+            if v.lang is Lang.EN:
+                listed.setdefault((v.card, v.source), set()).add(v.text)
             if v.lang is Lang.EN and v.card:
                 by_card.setdefault(v.card, set()).add(v.text)
                 cards_of.setdefault(v.text, set()).add(v.card)
+        beside = set()
+        for (card, _source), texts in listed.items():
+            if len(texts) > 1:
+                keys = {t: match_key(t) for t in texts}
+                beside |= {(card, t) for t in texts if any(u != t and keys[t] in keys[u] for u in texts)}
         return cls(_wording_dates(entry), {c: frozenset(t) for c, t in by_card.items()},
-                   {t: tuple(sorted(c)) for t, c in cards_of.items()})
+                   {t: tuple(sorted(c)) for t, c in cards_of.items()}, frozenset(beside))
+
+    def split_off(self, text: str, card: str | None) -> bool:
+        """`text` is a part split off a longer wording into a ruling of its own: some source lists
+        both for `card` (for any card when `card` is None)."""
+        if card is None:
+            return any(t == text for _, t in self.beside_whole)
+        return (card, text) in self.beside_whole
 
 
 def _card_wordings(card: str | None, w: _Wordings) -> dict[str, str | None]:
@@ -259,10 +278,12 @@ def _replacement(text: str, card: str | None, w: _Wordings) -> tuple[str, str] |
     from kb.normalize import match_key
 
     key = match_key(text)
-    # A newer wording wholly inside this one is a part split off into a ruling of its own (the 2025
-    # Lightform page lists both), not a replacement: this wording still says everything it says.
+    # A newer wording wholly inside this one is a part split off into a ruling of its own when a
+    # source lists both for the card (the 2025 Lightform page), not a replacement: this wording still
+    # says everything it says. Where the card's newer source gives only the shorter one (Rageform's
+    # 2025 page), it replaced this one.
     dated = [(d, t) for t, d in _card_wordings(card, w).items()
-             if d and (t == text or match_key(t) not in key)]
+             if d and (t == text or match_key(t) not in key or not w.split_off(t, card))]
     if not dated:
         return None
     newest = max(dated)

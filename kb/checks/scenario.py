@@ -696,13 +696,18 @@ def _check_expect(
             raise _CheckSyntax(f"{what}: `expect` names {key!r}, which is no card or player", line)
 
 
-def _did_you_mean(word: str, known: Iterable[str]) -> str:
-    """The hint " (did you mean 'resolve'?…)" for a misspelt action or property: the closest known names."""
+def _did_you_mean(word: str, known: Iterable[str], listed: str = "docs/CHECKS.md lists them") -> str:
+    """The hint " (did you mean 'resolve'?…)" for a misspelt action, property, zone or card: the
+    closest known names (case aside), and where the known ones are `listed`."""
     import difflib
 
-    close = difflib.get_close_matches(str(word), list(known), n=2, cutoff=0.6)
+    by_fold = {str(k).casefold(): str(k) for k in known}
+    close = [by_fold[c] for c in difflib.get_close_matches(str(word).casefold(), list(by_fold), n=2, cutoff=0.6)]
     hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
-    return f" ({hint}docs/CHECKS.md lists them)"
+    return f" ({hint}{listed})"
+
+
+_CARDS_LISTED = "corpus/cards/*.yaml and the file's own `cards:` define them"
 
 
 def _check_prop(label: str, prop: str, value: Any, labels: set[str], players: list[str], what: str, line: int) -> None:
@@ -716,6 +721,8 @@ def _check_prop(label: str, prop: str, value: Any, labels: set[str], players: li
     if spec.keys is not None and isinstance(value, dict):
         for k in value:
             _check_arg(spec.keys, k, labels, players, f"{what}: {label}.{prop}", line)
+    if spec.values and value not in spec.values:  # else it fails every run: "expected 'battlefeld'"
+        raise _CheckSyntax(f"{what}: {label}.{prop} can't be {value!r}{_did_you_mean(str(value), spec.values)}", line)
 
 
 def _action_args(
@@ -855,7 +862,9 @@ def _parse_setup(
             raise _CheckSyntax(f"{what}: setup for {player!r} must be a mapping", zline)
         bad = set(zones) - set(SETUP_ZONES) - set(DRAFT_ZONES) - set(PLAYER_SETUP_KEYS)
         if bad:
-            raise _CheckSyntax(f"{what}: unknown zone(s) {', '.join(sorted(map(str, bad)))}", zline)
+            first = min(map(str, bad))
+            hint = _did_you_mean(first, [*SETUP_ZONES, *DRAFT_ZONES, *PLAYER_SETUP_KEYS])
+            raise _CheckSyntax(f"{what}: unknown zone(s) {', '.join(sorted(map(str, bad)))}{hint}", zline)
         for zone in SETUP_ZONES + DRAFT_ZONES:
             if zones.get(zone) is not None and not isinstance(zones[zone], list):
                 raise _CheckSyntax(f"{what}: {player}'s {zone} must be a list of cards, not {zones[zone]!r}", zline)
@@ -874,7 +883,8 @@ def _parse_setup(
         if not isinstance(card, str) or not card:
             raise _CheckSyntax(f"{what}: a setup card needs a `card:` name", item_line or line)
         if cards is not None and card not in cards:
-            raise _CheckSyntax(f"{what}: unknown card {card!r}", item_line or line)
+            raise _CheckSyntax(f"{what}: unknown card {card!r}{_did_you_mean(card, cards, _CARDS_LISTED)}",
+                               item_line or line)
         label = str(item.get("as") or card)
         if label in labels:
             raise _CheckSyntax(f"{what}: two cards called {label!r}; name one with `as:`", item_line or line)
@@ -1061,7 +1071,7 @@ def _run(check: Check, cards: Mapping[str, CardDef], rules_date: str | None) -> 
     all_cards = {**cards, **check.cards}
     missing = [p.card for p in check.placed if p.card not in all_cards]
     if missing:
-        return [f"{where}: unknown card {missing[0]!r}"]
+        return [f"{where}: unknown card {missing[0]!r}{_did_you_mean(missing[0], all_cards, _CARDS_LISTED)}"]
     try:
         game = build_game(check, cards, rules_date)
     except NotInRules:
@@ -1231,6 +1241,7 @@ class Prop:
     keys: Arg | None = None
     mapping_only: bool = False  # else a plain value is allowed too (`can_turn_face_up: true`)
     list_only: bool = False  # `has: [flying]`
+    values: tuple[str, ...] = ()  # the values it can have, when few (`zone`); else any
 
 
 def _ch(r: _Runner, o: GameObject) -> Characteristics:
@@ -1238,7 +1249,7 @@ def _ch(r: _Runner, o: GameObject) -> Characteristics:
 
 
 _OBJECT_PROPS: dict[str, Prop] = {
-    "zone": Prop(lambda r, o, w: str(o.zone)),
+    "zone": Prop(lambda r, o, w: str(o.zone), values=tuple(Zone)),
     "face_down": Prop(lambda r, o, w: o.face_down),
     "face_down_by": Prop(lambda r, o, w: o.face_down_by),
     "name": Prop(lambda r, o, w: _ch(r, o).name),

@@ -265,10 +265,13 @@ class FormerRule:
     last: str
     now: str | None
 
+    @property
+    def span(self) -> str:
+        return f"the CR of {self.first}" if self.first == self.last else f"the CRs of {self.first} to {self.last}"
+
     def said(self, number: str) -> str:
-        span = f"the CR of {self.first}" if self.first == self.last else f"the CRs of {self.first} to {self.last}"
         where = f"the rule now {self.now}: `kb rule {self.now}`" if self.now else "a rule no longer in the rules"
-        return f"in {span}, {number} was {where}"
+        return f"in {self.span}, {number} was {where}"
 
     def to_json(self) -> dict[str, Any]:
         return {"first": self.first, "last": self.last, "now": self.now}

@@ -281,15 +281,20 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             problems.append(Problem(source, first, "text before the first date line skipped: "
                                     f"{_clip(original)}"))
             return
+        # A ruling of several lines or paragraphs is lost whole: say which lines, and what it began with.
+        last = chunk[-1].number
+        skipped = (f"ruling skipped (line {first}: {_clip(original)})" if last == first
+                   else f"ruling skipped (lines {first}-{last}: {_clip(original)})")
         if date_error:
-            problems.append(Problem(source, first, f"ruling skipped: {date_error}"))
+            on = f" on line {date_line}" if date_line != first else ""
+            problems.append(Problem(source, first, f"{skipped}: {date_error}{on}"))
             return
         bad = _undecodable(chunk)
         if bad:
-            problems.append(Problem(source, bad, f"ruling skipped: line {bad} has {UNDECODABLE_REASON}"))
+            problems.append(Problem(source, bad, f"{skipped}: line {bad} has {UNDECODABLE_REASON}"))
             return
         if len(original) > MAX_RULING_CHARS:
-            problems.append(Problem(source, first, f"ruling skipped: {len(original)} characters, "
+            problems.append(Problem(source, first, f"{skipped}: {len(original)} characters, "
                                     f"over the limit of {MAX_RULING_CHARS}"))
             return
         clean = normalize_text(original)
