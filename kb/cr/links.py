@@ -968,6 +968,11 @@ def link_candidates(entry: Entry, rules: RulesCorpus,
         if entry.clause and entry.clause in rules.current.clauses:
             return [Candidate(entry.clause, 1.0, "the entry is this clause's text")], ""
         return [], ""
+    return _choose(ruling_candidates(entry, rules, cards))
+
+
+def ruling_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] | None = None) -> list[Candidate]:
+    """Every candidate clause of a ruling entry, best first, before the links are chosen among them."""
     english = any(v.lang is Lang.EN for v in entry.variants)
     # the canonical (newest English) wording: revisions come after it among the variants, oldest last;
     # the card's own name is no word of the rules ("Double Stroke" is no double agenda)
@@ -983,6 +988,10 @@ def link_candidates(entry: Entry, rules: RulesCorpus,
     if english:
         extra = {c.clause: c for c in rank_clauses(cue_text, rules, english=False, mechanics=mechanics)}
         found = _merge(found, extra)
+    return found
+
+
+def _choose(found: list[Candidate]) -> tuple[list[Candidate], str]:
     chosen = _select(found)
     if chosen and _is_confident(chosen[0]):
         return chosen, ""
