@@ -59,3 +59,20 @@ def test_a_spanish_question_reaches_the_ruling_through_the_phrase(tmp_path: Path
     lexical = {h.entry.id: h.lexical for h in hits}
     assert hits[0].entry.id == "r-once"
     assert lexical["r-once"] > 1.5 * lexical["r-when"]
+
+
+@pytest.mark.parametrize("question, lang, concept", [
+    ("Can I pick which of my lands untap?", Lang.EN, "~choose"),
+    ("¿Quién decide a quién se pasa la última carta?", Lang.ES, "~choose"),
+    ("Darf ich mir aussuchen, welche Karte ich nehme?", Lang.DE, "~choose"),
+    ("¿Las tomo a la vez o una después de otra?", Lang.ES, "~one_at_a_time"),
+    ("¿Las tomo a la vez o una después de otra?", Lang.ES, "~simultaneous"),
+    ("Nehme ich die beiden Karten nacheinander?", Lang.DE, "~one_at_a_time"),
+])  # fmt: skip
+def test_the_search_lexicon_reads_a_choice_and_its_order(question: str, lang: Lang, concept: str) -> None:
+    assert concept in CORPUS.glossary.question_tokens(question, (Lang.EN, lang))
+
+
+def test_a_ruling_says_the_same_concepts_in_its_own_words() -> None:
+    tokens = tokenize("The two cards you draft are drafted one at a time. You have no choice about what untaps.")
+    assert {"~one_at_a_time", "~choose"} <= set(CORPUS.glossary.concept_tokens(tokens, (Lang.EN,)))
