@@ -52,6 +52,9 @@ class Glossary:
         # in a question the bare word is an everyday one, Spanish "de alguna forma").
         self._by_first: dict[tuple[Lang, bool], dict[str, list[tuple[tuple[str, ...], int]]]] = {}
         self._parts: dict[tuple[Lang, bool, str], list[tuple[str, int]]] = {}
+        # (language, first word) -> (the words of a term that is all function words but one, with
+        # them, concept): matched in a question's words as written (`phrases_in`)
+        self._whole: dict[tuple[Lang, str], list[tuple[tuple[str, ...], int]]] = {}
         for lang in Lang:
             patterns: set[tuple[tuple[str, ...], int, bool]] = set()
             for i, concept in enumerate(concepts):
@@ -61,10 +64,13 @@ class Glossary:
                     # A phrase whose other words are function words ("decke auf", "which one is
                     # which", "in play") leaves one everyday token ("deck", "one", "play"): it stands
                     # for the concept only when a one-word term of the concept is that token too.
-                    if len(toks) == 1 and len(term.split()) > 1 and toks[0] not in single:
+                    if (len(toks) == 1 and len(term.split()) > 1 and toks[0] not in single) or not toks:
+                        # ... but a question that says the phrase word for word names it
+                        # ("más de una vez", "greift an", "which is which": `phrases_in`)
+                        if len(whole := tuple(tokenize(term, keep_stopwords=True))) > 1:
+                            self._whole.setdefault((lang, whole[0]), []).append((whole, i))
                         continue
-                    if toks:
-                        patterns.add((toks, i, term.startswith('"') and term.endswith('"')))
+                    patterns.add((toks, i, term.startswith('"') and term.endswith('"')))
             # A German or Spanish question's word that holds a one-word term (`parts`): its stem
             # begins with the term's ("contrarrestaron": `contrarrest`; "Morphkreaturen": `morph`) or,
             # German putting a compound's head last, ends with it ("Kartenverkleidung").
@@ -159,6 +165,28 @@ class Glossary:
         """Concepts whose terms in `langs` occur in `text` (as token phrases), each once, in text
         order; in a `question`, quoted terms (nicknames the rulings use) are not looked for."""
         return [self.concepts[ci] for ci in self._match(tokenize(text), langs, question)]
+
+    def question_tokens(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
+        """The concept tokens of a question's `text`: `concept_tokens` of its tokens, and the
+        concepts of the terms it says word for word that those tokens cannot hold (`phrases_in`)."""
+        found = self.concept_tokens(tokenize(text), langs, question=True)
+        return list(dict.fromkeys(found + ["~" + self.concepts[ci].id for ci in self.phrases_in(text, langs)]))
+
+    def phrases_in(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[int]:
+        """The concepts (positions) of the terms in `langs` that `text` says word for word, function
+        words included, among the terms whose other words are all function words ("más de una vez",
+        "greift an", "which is which"): without those words such a term is one everyday word
+        ("vez", "greift") or none, and the token matcher (`_match`) leaves it out."""
+        if not self._whole:
+            return []
+        words = tokenize(text, keep_stopwords=True)
+        found: list[int] = []
+        for k, word in enumerate(words):
+            for lang in dict.fromkeys(langs):
+                for phrase, ci in self._whole.get((lang, word), ()):
+                    if tuple(words[k:k + len(phrase)]) == phrase and ci not in found:
+                        found.append(ci)
+        return found
 
     def concept_tokens(self, tokens: list[str], langs: tuple[Lang, ...] = tuple(Lang), *,
                        question: bool = False) -> list[str]:

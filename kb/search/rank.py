@@ -578,7 +578,7 @@ class Searcher:
     def _about_face_down(self, query: str, langs: tuple[Lang, ...], named: list[str]) -> bool:
         """Whether the question speaks of face-down play: a face-down glossary term in its words (any
         of `langs`) or in the Oracle text of a card it names (morph, hideaway, "exile it face down")."""
-        if about_face_down(self.glossary.concept_tokens(tokenize(query), langs, question=True)):
+        if about_face_down(self.glossary.question_tokens(query, langs)):
             return True
         oracle = split_concepts(self.cards.rules_tokens(named))[0] if named else []
         return about_face_down(self.glossary.concept_tokens(oracle, (Lang.EN,)))
@@ -626,7 +626,7 @@ class Searcher:
         """The question's words, its glossary concepts and their English head terms, once each."""
         tokens = tokenize(parts.asking)
         return list(dict.fromkeys(
-            tokens + self.glossary.concept_tokens(tokens, langs, question=True)
+            tokens + self.glossary.question_tokens(parts.asking, langs)
             + self.glossary.expand(parts.asking, self.weights.glossary_langs,
                                    first_only=self.weights.head_terms, text_langs=langs)))
 
@@ -692,7 +692,7 @@ class Searcher:
         if tokens:
             own = self.weights.foreign_words if langs[-1] is not Lang.EN else 1.0
             scores += own * self._bm25.scores(tokens)
-        concepts = self.glossary.concept_tokens(tokens, langs, question=True)
+        concepts = self.glossary.question_tokens(text, langs)
         if concepts and w.concept:
             scores += w.concept * self._bm25.scores(concepts)
         extra = self.glossary.expand(text, w.glossary_langs, first_only=w.head_terms, text_langs=langs)

@@ -1,0 +1,78 @@
+"""A question's glossary term that is all function words but one ("más de una vez", "greift an",
+"which is which") is found by its words as written (kb.search.glossary.Glossary.phrases_in):
+without the function words it is one everyday token ("vez", "greift") or none, which the token
+matcher rightly does not take for the concept. Hand-made entries, deterministic fake embedder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.corpus import Corpus
+from kb.model import Lang
+from kb.search import Searcher, build_index
+from kb.search.embed import FakeEmbedder
+from kb.search.glossary import Glossary
+from kb.search.text import tokenize
+from tests.entries import ruling_entry
+
+CORPUS = Corpus.default()
+
+
+@pytest.mark.parametrize("question, lang, concept", [
+    ("¿Puedo lanzarla más de una vez?", Lang.ES, "~multiple_times"),
+    ("Er greift an, und ich blocke mit meiner verdeckten Kreatur.", Lang.DE, "~attack"),
+    ("Does my opponent get to know which is which?", Lang.EN, "~distinguish"),
+    ("¿Sigue no bloqueada si la volteo?", Lang.ES, "~unblocked"),
+])  # fmt: skip
+def test_a_term_of_function_words_but_one_is_found_as_written(question: str, lang: Lang, concept: str) -> None:
+    langs = (Lang.EN, lang)
+    assert concept in CORPUS.glossary.question_tokens(question, langs)
+    # the token matcher alone cannot: the term's other words are stopwords
+    assert concept not in CORPUS.glossary.concept_tokens(tokenize(question), langs, question=True)
+
+
+def test_the_one_word_left_alone_does_not_name_the_term() -> None:
+    g = Glossary.from_yaml("concepts:\n  - id: multiple_times\n    en: [multiple times]\n"
+                           "    es: [varias veces, más de una vez]\n")
+    assert g.question_tokens("¿Puedo lanzarla más de una vez?", (Lang.EN, Lang.ES)) == ["~multiple_times"]
+    assert g.question_tokens("Las dos cartas a la vez", (Lang.EN, Lang.ES)) == []  # "at once"
+    assert g.question_tokens("una vez", (Lang.EN, Lang.ES)) == []  # the phrase's words in a row only
+    # a ruling's text is still read by its tokens: the index is unchanged
+    assert g.concept_tokens(tokenize("You can cast it more than once."), (Lang.EN,)) == []
+
+
+ENTRIES = [
+    ruling_entry("r-once", "Casting the card causes it to leave exile. You can't cast it multiple times.", "Gonti"),
+    ruling_entry("r-when", "Gonti doesn't change when you can cast the exiled card from exile.", "Gonti"),
+    ruling_entry("r-look", "You may look at the exiled card as long as it remains exiled.", "Gonti"),
+]
+
+
+def test_a_spanish_question_reaches_the_ruling_through_the_phrase(tmp_path: Path) -> None:
+    from kb.search.cardnames import CardIndex, CardMatcher
+
+    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), cards=CardIndex(CardMatcher({}), {}), corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+    hits = searcher.search("¿Puedo lanzar la carta exiliada más de una vez?", limit=3)
+    lexical = {h.entry.id: h.lexical for h in hits}
+    assert hits[0].entry.id == "r-once"
+    assert lexical["r-once"] > 1.5 * lexical["r-when"]
+
+
+@pytest.mark.parametrize("question, lang, concept", [
+    ("Can I pick which of my lands untap?", Lang.EN, "~choose"),
+    ("¿Quién decide a quién se pasa la última carta?", Lang.ES, "~choose"),
+    ("Darf ich mir aussuchen, welche Karte ich nehme?", Lang.DE, "~choose"),
+    ("¿Las tomo a la vez o una después de otra?", Lang.ES, "~one_at_a_time"),
+    ("¿Las tomo a la vez o una después de otra?", Lang.ES, "~simultaneous"),
+    ("Nehme ich die beiden Karten nacheinander?", Lang.DE, "~one_at_a_time"),
+])  # fmt: skip
+def test_the_search_lexicon_reads_a_choice_and_its_order(question: str, lang: Lang, concept: str) -> None:
+    assert concept in CORPUS.glossary.question_tokens(question, (Lang.EN, lang))
+
+
+def test_a_ruling_says_the_same_concepts_in_its_own_words() -> None:
+    tokens = tokenize("The two cards you draft are drafted one at a time. You have no choice about what untaps.")
+    assert {"~one_at_a_time", "~choose"} <= set(CORPUS.glossary.concept_tokens(tokens, (Lang.EN,)))
