@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kb.store.cache import cached
 
 
@@ -123,81 +125,84 @@ def test_the_links_memo_is_keyed_by_every_kb_module_the_linker_imports() -> None
     assert len(imported) >= 5 and imported <= inputs, sorted(str(p) for p in imported - inputs)
 
 
-def _memo(source: Path, keys: list[str], calls: list[str]) -> list[str]:
-    from kb.store.cache import memo_map
+class _Memo:
+    """`memo_map` over keys whose value is the key in capitals, remembered under one input file,
+    with the keys it computed (`calls`) and its file in the cache."""
 
-    def compute(todo: list[str]) -> list[str]:
-        calls.extend(todo)
-        return [k.upper() for k in todo]
+    def __init__(self, source: Path, cache: Path) -> None:
+        self.source, self.cache = source, cache
+        self.calls: list[str] = []
+        source.write_text("v1")
 
-    return memo_map("m", [source], keys, lambda k: k, compute)
+    def __call__(self, keys: list[str]) -> list[str]:
+        from kb.store.cache import memo_map
+
+        def compute(todo: list[str]) -> list[str]:
+            self.calls.extend(todo)
+            return [k.upper() for k in todo]
+
+        return memo_map("m", [self.source], keys, lambda k: k, compute)
+
+    @property
+    def file(self) -> Path:
+        (file,) = self.cache.glob("m-*.pickle")
+        return file
 
 
-def test_a_memo_that_learns_a_few_keys_appends_them_instead_of_writing_the_table_again(
-        tmp_path: Path, kb_home: Path) -> None:
+@pytest.fixture()
+def memo(tmp_path: Path, kb_home: Path) -> _Memo:
+    return _Memo(tmp_path / "code.py", kb_home / "cache")
+
+
+def test_a_memo_that_learns_a_few_keys_appends_them_instead_of_writing_the_table_again(memo: _Memo) -> None:
     """Adding one page to a large KB computes a few new values: the memo's file keeps its bytes
     and grows by those values (at 100k rulings the tables are tens of MB each)."""
-    source = tmp_path / "code.py"
-    source.write_text("v1")
-    calls: list[str] = []
     many = [f"k{i}" for i in range(100)]
-    assert _memo(source, many, calls) == [k.upper() for k in many]
-    (file,) = (kb_home / "cache").glob("m-*.pickle")
-    first = file.read_bytes()
-    assert _memo(source, [*many, "new"], calls)[-1] == "NEW"
-    grown = file.read_bytes()
+    assert memo(many) == [k.upper() for k in many]
+    first = memo.file.read_bytes()
+    assert memo([*many, "new"])[-1] == "NEW"
+    grown = memo.file.read_bytes()
     assert grown.startswith(first) and len(grown) - len(first) < len(first) / 4, "appended, not rewritten"
-    calls.clear()
-    assert _memo(source, [*many, "new"], calls) == [k.upper() for k in [*many, "new"]]
-    assert calls == [], "every value, appended or not, is read back"
+    memo.calls.clear()
+    assert memo([*many, "new"]) == [k.upper() for k in [*many, "new"]]
+    assert memo.calls == [], "every value, appended or not, is read back"
 
 
-def test_a_memo_forgets_the_keys_a_build_no_longer_asks_for(tmp_path: Path, kb_home: Path) -> None:
-    source = tmp_path / "code.py"
-    source.write_text("v1")
-    calls: list[str] = []
+def test_a_memo_forgets_the_keys_a_build_no_longer_asks_for(memo: _Memo) -> None:
     many = [f"k{i}" for i in range(100)]
-    _memo(source, many, calls)
-    _memo(source, many[1:], calls)  # a removed source: k0 is no longer asked for
-    calls.clear()
-    assert _memo(source, many, calls)[0] == "K0"
-    assert calls == ["k0"], "a key dropped from the table is computed again"
+    memo(many)
+    memo(many[1:])  # a removed source: k0 is no longer asked for
+    memo.calls.clear()
+    assert memo(many)[0] == "K0"
+    assert memo.calls == ["k0"], "a key dropped from the table is computed again"
 
 
-def test_a_memo_record_cut_short_by_a_killed_build_costs_only_its_values(tmp_path: Path, kb_home: Path) -> None:
-    source = tmp_path / "code.py"
-    source.write_text("v1")
-    calls: list[str] = []
+def test_a_memo_record_cut_short_by_a_killed_build_costs_only_its_values(memo: _Memo) -> None:
     many = [f"k{i}" for i in range(100)]
-    _memo(source, many, calls)
-    (file,) = (kb_home / "cache").glob("m-*.pickle")
-    whole = len(file.read_bytes())
-    _memo(source, [*many, "new1", "new2"], calls)
-    file.write_bytes(file.read_bytes()[:whole + 8])  # the appended record, cut short
-    calls.clear()
-    assert _memo(source, [*many, "new1", "new2"], calls)[-2:] == ["NEW1", "NEW2"]
-    assert calls == ["new1", "new2"]
-    calls.clear()  # the table was written whole again: nothing after the cut is lost any more
-    assert _memo(source, [*many, "new1", "new2", "new3"], calls)[-1] == "NEW3"
-    calls.clear()
-    _memo(source, [*many, "new1", "new2", "new3"], calls)
-    assert calls == []
+    memo(many)
+    whole = len(memo.file.read_bytes())
+    memo([*many, "new1", "new2"])
+    memo.file.write_bytes(memo.file.read_bytes()[:whole + 8])  # the appended record, cut short
+    memo.calls.clear()
+    assert memo([*many, "new1", "new2"])[-2:] == ["NEW1", "NEW2"]
+    assert memo.calls == ["new1", "new2"]
+    memo.calls.clear()  # the table was written whole again: nothing after the cut is lost any more
+    assert memo([*many, "new1", "new2", "new3"])[-1] == "NEW3"
+    memo.calls.clear()
+    memo([*many, "new1", "new2", "new3"])
+    assert memo.calls == []
 
 
-def test_a_memo_log_is_written_whole_again_after_many_appends(tmp_path: Path, kb_home: Path) -> None:
+def test_a_memo_log_is_written_whole_again_after_many_appends(memo: _Memo) -> None:
     from kb.store.cache import Log
 
-    source = tmp_path / "code.py"
-    source.write_text("v1")
-    calls: list[str] = []
     many = [f"k{i}" for i in range(1000)]
-    _memo(source, many, calls)
-    (file,) = (kb_home / "cache").glob("m-*.pickle")
+    memo(many)
     sizes = []
     for n in range(Log._MAX_RECORDS + 1):
         many.append(f"n{n}")
-        _memo(source, many, calls)
-        sizes.append(len(file.read_bytes()))
+        memo(many)
+        sizes.append(len(memo.file.read_bytes()))
     assert any(b < a for a, b in zip(sizes, sizes[1:])), "the appended records were folded into one table"
-    calls.clear()
-    assert _memo(source, many, calls) == [k.upper() for k in many] and calls == []
+    memo.calls.clear()
+    assert memo(many) == [k.upper() for k in many] and memo.calls == []
