@@ -251,6 +251,12 @@ def ingest_report(console: Console, err_console: Console, build: BuildReport, *,
                           "nothing added (--strict)")
     elif not build.written and build.unchanged and not build.errors:
         err_console.print("nothing changed: the KB already holds these sources")
+        if build.skipped_before:
+            err_console.print(f"{count(len(build.skipped_before), 'unit')} of them could not be used when they were "
+                              "added, and still can't:")
+            for p in build.skipped_before:
+                where = f"{p.source}:{p.line}" if p.line else p.source
+                err_console.print(Text(f"skipped: {where}: {p.reason}", style="red"))
     elif not build.written:
         err_console.print("nothing added")
 
@@ -274,7 +280,8 @@ def ingest_table(console: Console, report: dict[str, Any]) -> None:
     table.add_row("canonical entries", str(report["entries"]))
     errors = [p for p in report["skipped"] if not p["ignored"]]
     ignored = [p for p in report["skipped"] if p["ignored"]]
-    table.add_row("skipped (could not be used)", str(len(errors)))
+    before = len(report.get("skipped_when_added", []))  # a file ingested again, unchanged
+    table.add_row("skipped (could not be used)", str(len(errors)) + (f" ({before} when added)" if before else ""))
     # "ignored" units lose nothing: text that is not a ruling, or rulings kept with a caveat (no card,
     # a guessed date order), so they are notes, not a second kind of skip
     table.add_row("notes (kept, or not rulings)", str(len(ignored)))

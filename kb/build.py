@@ -47,6 +47,9 @@ class BuildReport:
     removed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # e.g. "the KB was damaged and rebuilt"
     named: list[str] = field(default_factory=list)  # sources named in this call: their problems set the exit code
+    # units of the unchanged files of this call that were skipped when they were added: a judge who
+    # ingests a file again to see what went wrong is shown it again (the exit code stays 0: nothing changed)
+    skipped_before: list[Problem] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Problem]:
@@ -71,6 +74,8 @@ class BuildReport:
             "unchanged": self.unchanged,
             "removed": self.removed,
             "notes": self.notes,
+            "skipped_when_added": [{"source": p.source, "line": p.line, "reason": p.reason}
+                                   for p in self.skipped_before],
         }
 
     def to_output(self) -> dict[str, Any]:
@@ -562,6 +567,9 @@ def _unchanged(home: Path, report: BuildReport) -> BuildReport:
         report.files = list(kb.report.get("files", []))
         report.parsed, report.stored = kb.report.get("parsed", 0), kb.report.get("stored", 0)
         report.entries = len(kb)
+        again = set(report.unchanged)
+        report.skipped_before = [Problem(p["source"], p["line"], p["reason"]) for p in kb.problems()
+                                 if p["source"] in again and p["kind"] == "ingest" and not p["ignored"]]
     finally:
         kb.close()
     return report

@@ -332,3 +332,18 @@ def test_an_ingest_lists_every_skipped_unit_and_at_most_twenty_notes(tmp_path, k
     assert "... and 5 more notes (5 like \"the title names no card" in said
     report = json.loads(kb("ingest", "--json").stdout)
     assert sum("Veilmarch Oddity" in s["reason"] for s in report["skipped"] if s["ignored"]) == 25
+
+
+def test_ingesting_an_unchanged_file_again_shows_what_was_skipped_when_it_was_added(tmp_path, kb_home):
+    """A judge ingests a file again to see what went wrong (tryout11): nothing changed, and exit 0,
+    but the units that could not be used are shown again, not 'skipped 0'."""
+    page = tmp_path / "bad_dates.txt"
+    shutil.copy(DATA / "pages" / "bad_dates.txt", page)
+    assert kb("ingest", str(page)).exit_code == 1
+    again = kb("ingest", str(page))
+    assert again.exit_code == 0 and "nothing changed" in again.output
+    said = "".join(again.output.split())
+    assert "0(2whenadded)" in said and "2unitsofthemcouldnotbeused" in said
+    assert "bad_dates.txt:5:" in said and "bad_dates.txt:13:" in said
+    report = json.loads(kb("ingest", str(page), "--json").stdout)
+    assert [p["line"] for p in report["skipped_when_added"]] == [5, 13] and report["skipped"] == []
