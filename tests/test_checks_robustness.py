@@ -313,3 +313,29 @@ def test_any_well_typed_check_runs_to_a_verdict(steps, rules) -> None:
     for check in checks:
         failures = run_check(check, CARDS, rules)
         assert [f for f in failures if "could not run" in f] == []
+
+
+def test_a_failed_expectation_names_its_own_line_not_the_check_s() -> None:
+    """tryout11: `kb check` said "line 2" (where the check starts) for an expectation on line 10."""
+    text = textwrap.dedent("""\
+        checks:
+          - name: wrong power
+            ruling: "x"
+            setup:
+              you:
+                library: [Grizzly Bears]
+            actions:
+              - manifest: you
+                expect:
+                  Grizzly Bears: {face_down: true, power: 3}
+            expect:
+              stack: 0
+              you: {life: 20}
+              Grizzly Bears:
+                power: 5
+        """)
+    checks, problems = parse_checks(text, "corpus/checks/t.yaml", CARDS)
+    assert problems == []
+    failures = run_check(checks[0], CARDS)
+    assert failures == ["line 10 (manifest): Grizzly Bears.power: expected 3, got 2",
+                        "line 15: Grizzly Bears.power: expected 5, got 2"]

@@ -82,6 +82,11 @@ def _line(value: Any, default: int) -> int:
     return getattr(value, "line", 0) or default
 
 
+def _where(line: int, action: str | None = None) -> str:
+    """Where a check's failure is: "line 10", or "line 10 (turn_face_up)" in an action's expectations."""
+    return f"line {line}" + (f" ({action})" if action else "")
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     action: str
@@ -1086,7 +1091,7 @@ def _run(check: Check, cards: Mapping[str, CardDef], rules_date: str | None) -> 
         for step in check.steps:
             failures.extend(runner.step(step))
         if check.expect:
-            failures.extend(runner.expect(check.expect, since=0, where=f"line {check.line}", outcome=None))
+            failures.extend(runner.expect(check.expect, since=0, line=check.line, outcome=None))
     except NotInRules:
         raise
     except Exception as exc:  # noqa: BLE001 - as above
@@ -1114,7 +1119,7 @@ class _Runner:
         self.default_player = next(iter(game.players))
 
     def step(self, step: Step) -> list[str]:
-        where = f"line {step.line} ({step.action})"
+        where = _where(step.line, step.action)
         start = len(self.game.events)
         outcome: _Outcome = {"legal": True, "happened": True, "cost": None}
         try:
@@ -1137,29 +1142,32 @@ class _Runner:
         if not outcome["legal"] and expected_legal:
             failures.append(f"{where}: refused: {outcome['error']}")
         if step.expect:
-            failures.extend(self.expect(step.expect, since=start, where=where, outcome=outcome))
+            failures.extend(self.expect(step.expect, since=start, line=step.line, action=step.action, outcome=outcome))
         return failures
 
     # ---- expectations ----------------------------------------------------------------------
 
     def expect(
-        self, exp: Mapping[str, Any], *, since: int, where: str, outcome: _Outcome | None
+        self, exp: Mapping[str, Any], *, since: int, line: int, outcome: _Outcome | None, action: str | None = None
     ) -> list[str]:
-        """Every expectation of `exp` that does not hold (the parser checked their shapes)."""
+        """Every expectation of `exp` that does not hold (the parser checked their shapes), each at the
+        line of its card's or player's expectations (else of the `expect` mapping; else `line`)."""
         failures: list[str] = []
+        at = _line(exp, line)
 
-        def check(what: str, got: Any, want: Any) -> None:
+        def check(where: str, what: str, got: Any, want: Any) -> None:
             if _norm(got) != _norm(want):
                 failures.append(f"{where}: {what}: expected {want!r}, got {got!r}")
 
         g = self.game
         for key, want in exp.items():
+            where = _where(_line(want, at), action)
             reserved = _RESERVED.get(key)
             if reserved is not None:
-                check(reserved.what, reserved.get(self, since, outcome), reserved.want(want))
+                check(where, reserved.what, reserved.get(self, since, outcome), reserved.want(want))
             elif key in g.players:
                 for prop, value in (want or {}).items():
-                    check(f"{key}.{prop}", _PLAYER_PROPS[prop](g, key), value)
+                    check(where, f"{key}.{prop}", _PLAYER_PROPS[prop](g, key), value)
             else:
                 failures.extend(self._expect_object(key, want, where))
         return failures
