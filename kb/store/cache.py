@@ -45,27 +45,44 @@ def key_of(paths: Iterable[Path]) -> str:
 
 def cached(name: str, inputs: Iterable[Path], compute: Callable[[], T]) -> T:
     """`compute()`, or its value from the cache when the inputs are unchanged."""
-    from kb.paths import home
-
     try:
-        folder = home() / "cache"
-        path = folder / f"{name}-{key_of(inputs)}.pickle"
+        path = _path(name, inputs)
     except OSError:
         return compute()
     try:
         with open(path, "rb") as f:
             return cast(T, pickle.load(f))  # noqa: S301 - our own file in the data directory
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError, ValueError):
+    except _UNREADABLE:
         pass
     value = compute()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for stale in folder.glob(f"{name}-*.pickle"):
-            stale.unlink(missing_ok=True)
-        write_atomic(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
-    except OSError:  # a read-only or full data directory only costs speed
-        pass
+    _write(name, path, value)
     return value
+
+
+def _path(name: str, inputs: Iterable[Path]) -> Path:
+    """The cache file of the value `name` derived from `inputs` (OSError: the data directory or an
+    input can't be read)."""
+    from kb.paths import home
+
+    return home() / "cache" / f"{name}-{key_of(inputs)}.pickle"
+
+
+# What reading a cache file may raise when it is damaged, truncated or written by other code: recomputed.
+_UNREADABLE = (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError,
+               ValueError)
+
+
+def _write(name: str, path: Path, value: Any) -> None:
+    """`value` pickled into `path` through a temp file, in place of the files kept under `name` for
+    older inputs; a read-only or full data directory only costs speed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for stale in path.parent.glob(f"{name}-*.pickle"):
+            if stale != path:
+                stale.unlink(missing_ok=True)
+        write_atomic(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    except OSError:
+        pass
 
 
 def memo_map(name: str, inputs: Iterable[Path], items: Sequence[U], key: Callable[[U], str],
@@ -109,10 +126,8 @@ class Log:
 
     @classmethod
     def open(cls, name: str, inputs: Iterable[Path]) -> Log:
-        from kb.paths import home
-
         try:
-            path = home() / "cache" / f"{name}-{key_of(inputs)}.pickle"
+            path = _path(name, inputs)
         except OSError:
             return cls(name, None, {}, 0, False)
         table: dict[Any, Any] = {}
@@ -133,8 +148,7 @@ class Log:
                         raise ValueError("not a memo log")
                     records += 1
                 clean = records > 0
-        except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError,
-                ValueError):
+        except _UNREADABLE:
             if records == 0:
                 table = {}
         return cls(name, path, table, records, clean)
@@ -148,44 +162,31 @@ class Log:
         if not added and not removed and self._clean:
             return
         small = len(added) + len(removed) <= self._REWRITE_SHARE * max(len(table), 1)
-        try:
-            if self._clean and small and self._records < self._MAX_RECORDS:
+        if self._clean and small and self._records < self._MAX_RECORDS:
+            try:
                 with open(self.path, "ab") as f:
                     f.write(pickle.dumps((added, removed), protocol=pickle.HIGHEST_PROTOCOL))
-                self._records += 1
-            else:
-                save_table(self.name, (), table, path=self.path)
-                self._records, self._clean = 1, True
-            self._held = set(table)
-        except OSError:  # a read-only or full data directory only costs speed
-            pass
+            except OSError:  # a read-only or full data directory only costs speed
+                return
+            self._records += 1
+        else:
+            _write(self.name, self.path, table)
+            self._records, self._clean = 1, True
+        self._held = set(table)
 
 
 def load_table(name: str, inputs: Iterable[Path]) -> dict[K, V]:
     """The table of remembered values `save_table` kept under `name` for these `inputs`; empty
     when there is none (or it is unreadable: it is only a cache)."""
-    from kb.paths import home
-
-    path = home() / "cache" / f"{name}-{key_of(inputs)}.pickle"
+    path = _path(name, inputs)
     try:
         with open(path, "rb") as f:
             table = pickle.load(f)  # noqa: S301 - our own file in the data directory
-    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, ImportError, IndexError, TypeError, ValueError):
+    except _UNREADABLE:
         return {}
     return cast("dict[K, V]", table) if isinstance(table, dict) else {}
 
 
-def save_table(name: str, inputs: Iterable[Path], table: dict[K, V], *, path: Path | None = None) -> None:
-    """Keep `table` for `load_table`, in place of any table kept under `name` for older inputs
-    (`path`: the file, when the caller knows it)."""
-    from kb.paths import home
-
-    try:
-        path = path or home() / "cache" / f"{name}-{key_of(inputs)}.pickle"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        for stale in path.parent.glob(f"{name}-*.pickle"):
-            if stale != path:
-                stale.unlink(missing_ok=True)
-        write_atomic(path, pickle.dumps(table, protocol=pickle.HIGHEST_PROTOCOL))
-    except OSError:  # a read-only or full data directory only costs speed
-        pass
+def save_table(name: str, inputs: Iterable[Path], table: dict[K, V]) -> None:
+    """Keep `table` for `load_table`, in place of any table kept under `name` for older inputs."""
+    _write(name, _path(name, inputs), table)
