@@ -7,8 +7,8 @@ files or opens the KB. `--json` output never passes through here.
 from __future__ import annotations
 
 import contextlib
-import re
 import os
+import re
 from collections import Counter
 from collections.abc import Set as AbstractSet
 from pathlib import Path
@@ -251,12 +251,11 @@ def ingest_report(console: Console, err_console: Console, build: BuildReport, *,
                           "nothing added (--strict)")
     elif not build.written and build.unchanged and not build.errors:
         err_console.print("nothing changed: the KB already holds these sources")
-        if build.skipped_before:
-            err_console.print(f"{count(len(build.skipped_before), 'unit')} of them could not be used when they were "
-                              "added, and still can't:")
-            for p in build.skipped_before:
-                where = f"{p.source}:{p.line}" if p.line else p.source
-                err_console.print(Text(f"skipped: {where}: {p.reason}", style="red"))
+        if report["skipped_when_added"]:
+            err_console.print(f"{count(len(report['skipped_when_added']), 'unit')} of them could not be used when "
+                              "they were added, and still can't:")
+            for p in report["skipped_when_added"]:
+                err_console.print(_unit_line(p))
     elif not build.written:
         err_console.print("nothing added")
 
@@ -301,10 +300,7 @@ def skipped_lines(console: Console, report: dict[str, Any]) -> None:
     errors = [p for p in report["skipped"] if not p["ignored"]]
     notes = [p for p in report["skipped"] if p["ignored"]]
     for p in errors + notes[:NOTES_SHOWN]:
-        where = f"{p['source']}:{p['line']}" if p["line"] else p["source"]
-        style = "dim" if p["ignored"] else "red"
-        label = "note" if p["ignored"] else "skipped"
-        console.print(Text(f"{label}: {where}: {p['reason']}", style=style))
+        console.print(_unit_line(p))
     rest = notes[NOTES_SHOWN:]
     if rest:
         kinds = Counter(_note_kind(p["reason"]) for p in rest)
@@ -312,6 +308,14 @@ def skipped_lines(console: Console, report: dict[str, Any]) -> None:
         others = sum(kinds.values()) - sum(n for _, n in kinds.most_common(3))
         console.print(Text(f"... and {count(len(rest), 'more note')} ({most}{f'; {others} other' if others else ''}); "
                            "`kb ingest --json` lists every one", style="dim"))
+
+
+def _unit_line(p: dict[str, Any]) -> Text:
+    """One unit of an ingest report: "skipped: FILE:LINE: why" (red), or "note: ..." (dim) for one kept
+    with a caveat (`ignored`)."""
+    where = f"{p['source']}:{p['line']}" if p["line"] else p["source"]
+    label, style = ("note", "dim") if p.get("ignored") else ("skipped", "red")
+    return Text(f"{label}: {where}: {p['reason']}", style=style)
 
 
 def _note_kind(reason: str) -> str:
