@@ -395,6 +395,35 @@ def test_stats_and_card_lookups_read_rows_not_the_whole_kb(home: Path, tmp_path:
     assert "entries" not in kb.__dict__, "stats and card lookups must not load every entry"
 
 
+
+def test_the_counts_a_build_records_are_the_rows_it_wrote(home: Path, tmp_path: Path) -> None:
+    """`kb stats` reads the counts the build recorded instead of scanning every variant row: after
+    a build, an added source (a German name, a second ruling) and a removal, each equals the SQL
+    aggregate over the stored rows; a KB written before the counts were recorded is counted in SQL."""
+    a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "Flock ruling for counts."),
+                                                           ("2014-09-20", "A second Flock ruling.")])
+    b = card_file(tmp_path / "b.json", "Abzan Guide", [("2014-09-20", "Guide ruling for counts.")])
+    build([a], home=home, embedder=FAKE)
+    for step in (lambda: build([b], home=home, embedder=FAKE), lambda: remove(str(a), home=home, embedder=FAKE)):
+        kb = store.load(home)
+        try:
+            recorded, counted = kb.meta["counts"], kb._count()
+            assert recorded == counted and kb.stats()["variants"] == counted["variants"] > 0
+        finally:
+            kb.close()
+        step()
+    kb = store.load(home)
+    assert kb.stats()["cards"] == kb._count()["cards"]
+    kb.close()
+    conn = sqlite3.connect(home / store.DB_FILE)
+    with conn:
+        conn.execute("DELETE FROM meta WHERE key = 'counts'")
+        conn.execute("DELETE FROM variants WHERE rowid IN (SELECT rowid FROM variants LIMIT 1)")
+    conn.close()
+    kb = store.load(home)
+    assert kb.stats()["variants"] == kb._count()["variants"]
+    kb.close()
+
 KILL_SCRIPT = """
 import os, sqlite3, sys
 from pathlib import Path

@@ -25,6 +25,7 @@ import os
 import shutil
 import sqlite3
 import time
+from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -329,7 +330,8 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
                               for i, (p, kind) in enumerate([(p, "ingest") for p in problems]
                                                             + [(p, "check") for p in check_problems])])
             conn.execute("DELETE FROM meta WHERE key = 'stale'")
-            values = dict(meta, generation=generation, report=report)
+            values = dict(meta, generation=generation, report=report,
+                          counts=_counts(entries, problems, check_problems))
             conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                              [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()])
         _prune_index(index_root, keep={generation, generation - 1})
@@ -337,6 +339,28 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
         return generation
     finally:
         conn.close()
+
+
+def _counts(entries: Sequence[Entry], problems: Sequence[Any], check_problems: Sequence[Any]) -> dict[str, Any]:
+    """What `KB.stats` reports of the rows this build writes, counted while they are in memory: the
+    same aggregates in SQL scan every variant row (~0.4 s at 100k rulings, on every `kb stats`)."""
+    by_kind: Counter[str] = Counter(e.kind.value for e in entries)
+    relations: Counter[str] = Counter()
+    langs: Counter[str] = Counter()
+    for e in entries:
+        relations.update(v.relation.value for v in e.variants)
+        langs.update(v.lang.value for v in e.variants)
+    return {
+        "entries": len(entries),
+        "entries_by_kind": dict(sorted(by_kind.items())),
+        "variants": sum(relations.values()),
+        "variants_by_relation": dict(sorted(relations.items())),
+        "variants_by_lang": dict(sorted(langs.items())),
+        "cards": len({c for e in entries for c in e.cards}),
+        "skipped": sum(1 for p in problems if not p.ignored),
+        "ignored": sum(1 for p in problems if p.ignored),
+        "check_problems": len(check_problems),
+    }
 
 
 class _EntryRows:
@@ -695,7 +719,27 @@ class KB:
         return int(self.conn.execute("SELECT count(*) FROM variants WHERE lang = ?", (lang.value,)).fetchone()[0])
 
     def stats(self) -> dict[str, Any]:
-        """Counts, by SQL aggregates (no entry is loaded)."""
+        """Counts: those the build recorded (`_counts`), or SQL aggregates for a KB written before it
+        recorded them (no entry is loaded either way)."""
+        q = self.conn.execute
+        counts = self.meta.get("counts")
+        counted = counts if isinstance(counts, dict) else self._count()
+        return {
+            **{k: counted[k] for k in ("entries", "entries_by_kind", "variants", "variants_by_relation",
+                                       "variants_by_lang", "cards")},
+            "source_files": len(self.report.get("files", [])),
+            "library_sources": q("SELECT count(*) FROM sources").fetchone()[0],
+            "parsed": self.report.get("parsed"),
+            "stored": self.report.get("stored"),
+            **{k: counted[k] for k in ("skipped", "ignored", "check_problems")},
+            "checks_on_face_down_rulings": self.meta.get("check_coverage"),
+            "generation": self.generation,
+            "built_at": self.meta.get("built_at"),
+            "data_dir": str(self.home),
+        }
+
+    def _count(self) -> dict[str, Any]:
+        """`_counts` by SQL aggregates over the stored rows."""
         q = self.conn.execute
         return {
             "entries": q("SELECT count(*) FROM entries").fetchone()[0],
@@ -705,17 +749,9 @@ class KB:
                                            "ORDER BY relation").fetchall()),
             "variants_by_lang": dict(q("SELECT lang, count(*) FROM variants GROUP BY lang ORDER BY lang").fetchall()),
             "cards": q("SELECT count(DISTINCT card) FROM entry_cards").fetchone()[0],
-            "source_files": len(self.report.get("files", [])),
-            "library_sources": q("SELECT count(*) FROM sources").fetchone()[0],
-            "parsed": self.report.get("parsed"),
-            "stored": self.report.get("stored"),
             "skipped": q("SELECT count(*) FROM problems WHERE ignored = 0 AND kind = 'ingest'").fetchone()[0],
             "ignored": q("SELECT count(*) FROM problems WHERE ignored = 1 AND kind = 'ingest'").fetchone()[0],
             "check_problems": q("SELECT count(*) FROM problems WHERE kind = 'check'").fetchone()[0],
-            "checks_on_face_down_rulings": self.meta.get("check_coverage"),
-            "generation": self.generation,
-            "built_at": self.meta.get("built_at"),
-            "data_dir": str(self.home),
         }
 
 
