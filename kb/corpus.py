@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # the parts are imported when first read: `kb rule` needs no 
     from kb.game.cards import CardDef
     from kb.cr.links import Override
     from kb.model import Problem
-    from kb.oracle import Oracle
+    from kb.oracle import CardLookup, Oracle
     from kb.search.glossary import Glossary
     from kb.terminology import Terminology
 
@@ -112,7 +112,7 @@ class Corpus:
         return names
 
     def _oracle_name(self, name: str) -> str | None:
-        card = self.oracle.get(name)
+        card = self.card_lookup.get(name)
         return card.name if card is not None else None
 
     @cached_property
@@ -156,6 +156,26 @@ class Corpus:
         from kb.oracle import load_oracle
 
         return load_oracle(self.folder)
+
+    @cached_property
+    def card_lookup(self) -> CardLookup:
+        """The Oracle cards by any EN/DE/ES name, and the card name closest to a misspelt one (among
+        the Oracle's names and the bundled names table), without parsing the Oracle file: a SQLite
+        copy in the data directory's cache, made on first use (in memory where none can be kept)."""
+        from kb import cards, normalize, oracle as oracle_module
+        from kb.cards import NAMES_FILE
+        from kb.oracle import CardLookup, oracle_path
+        from kb.store.cache import cached_file, module_files
+
+        def names() -> list[tuple[str, str]]:
+            table = self.names.names
+            return list(self.oracle.names()) + [(local, en) for en, by_lang in table.items() for local in by_lang.values()]
+
+        inputs = [p for p in (oracle_path(self.folder), self.folder / NAMES_FILE) if p.is_file()]
+        code = module_files(oracle_module, normalize, cards)  # and CardMatcher's, without importing kb.search:
+        inputs += code + [code[0].parent / "search" / "cardnames.py"]
+        path = cached_file("cardlookup", inputs, lambda out: CardLookup.write(out, self.oracle, names()), ".sqlite3")
+        return CardLookup.open(path) if path is not None else CardLookup.memory(self.oracle, names())
 
     @cached_property
     def newer_cards(self) -> Oracle:

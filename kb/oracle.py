@@ -4,22 +4,94 @@
 A question names cards the KB has no ruling for; their Oracle text says which rules the question is
 about (an artifact that stops activated abilities → activated abilities, special actions).
 
-Measured: reading and parsing the file takes ~0.1 s, so it is loaded once, on first use.
+Reading and parsing the file takes 1-2 s (2 cores): a build loads it once; a command that looks up
+one card asks `CardLookup`, a SQLite copy in the data directory's cache made on first use.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from kb.errors import InputError, NotFoundError
 from kb.model import Lang
 from kb.normalize import name_key as name_key  # kb.search.cardnames imports it from here
 
 ORACLE_FILE = Path("oracle") / "mtgjson3-2018-oracle-cards.json.gz"
+
+
+# --- misspelt names: what `CardMatcher` and `CardLookup` forgive ---------------------------------
+
+def max_edits(n: int) -> int:
+    """The edits forgiven in a name key of `n` letters."""
+    return 0 if n < 5 else 1 if n < 12 else 2
+
+
+def within(a: str, b: str, k: int) -> int | None:
+    """Edit distance of `a` and `b` (a swap of two neighbouring letters is one edit) when it is at
+    most `k`, else None."""
+    if abs(len(a) - len(b)) > k:
+        return None
+    if a == b:
+        return 0
+    # strip the common prefix and suffix: most pairs differ in one place
+    i = 0
+    while i < len(a) and i < len(b) and a[i] == b[i]:
+        i += 1
+    j = 0
+    while j < len(a) - i and j < len(b) - i and a[-1 - j] == b[-1 - j]:
+        j += 1
+    a, b = a[i:len(a) - j], b[i:len(b) - j]
+    if not a or not b:
+        d = max(len(a), len(b))
+        return d if d <= k else None
+    if len(a) == len(b) == 2 and a == b[::-1]:
+        return 1
+    if k == 1:
+        return 1 if len(a) <= 1 and len(b) <= 1 else None
+    rows = [list(range(len(b) + 1))]
+    for x in range(1, len(a) + 1):
+        cur = [x] + [0] * len(b)
+        for y in range(1, len(b) + 1):
+            cost = a[x - 1] != b[y - 1]
+            v = min(rows[-1][y] + 1, cur[y - 1] + 1, rows[-1][y - 1] + cost)
+            if x > 1 and y > 1 and a[x - 1] == b[y - 2] and a[x - 2] == b[y - 1]:
+                v = min(v, rows[-2][y - 2] + 1)
+            cur[y] = v
+        if min(cur) > k:
+            return None
+        rows.append(cur)
+    d = rows[-1][-1]
+    return d if d <= k else None
+
+
+def fuzzy_span(k: str) -> tuple[str, str] | None:
+    """The keys a misspelt name key `k` is compared with, as a half-open range: those sharing its first
+    two letters (a slip there is rare, and the range is ~100 names); None when `k` is too short to
+    forgive a slip in."""
+    if not max_edits(len(k)):
+        return None
+    return k[:2], k[:1] + chr(ord(k[1]) + 1)
+
+
+def nearest(k: str, candidates: Sequence[str]) -> tuple[int, int] | None:
+    """(position, edit distance) of the first of the sorted `candidates` closest to `k` within its
+    limit (a distance of 1 is taken at once), or None."""
+    limit, n = max_edits(len(k)), len(k)
+    best: tuple[int, int] | None = None
+    for pos, cand in enumerate(candidates):
+        if abs(len(cand) - n) > limit:
+            continue
+        d = within(k, cand, limit)
+        if d is not None and (best is None or d < best[1]):
+            best = (pos, d)
+            if d == 1:
+                break
+    return best
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +110,13 @@ class OracleCard:
         return {"name": self.name, "mana_cost": self.mana_cost, "type": self.type, "text": self.text,
                 "names": {lang.value: n for lang, n in self.names.items()}, "power": self.power,
                 "toughness": self.toughness, "loyalty": self.loyalty, "layout": self.layout}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> OracleCard:
+        """The card `to_json` gave."""
+        return cls(name=doc["name"], mana_cost=doc["mana_cost"], type=doc["type"], text=doc["text"],
+                   names={Lang(code): n for code, n in doc["names"].items()}, power=doc["power"],
+                   toughness=doc["toughness"], loyalty=doc["loyalty"], layout=doc["layout"])
 
 
 @dataclass
@@ -139,3 +218,60 @@ def load_oracle(corpus: Path) -> Oracle:
     except FileNotFoundError:
         return Oracle()
     return Oracle.from_bytes(data)
+
+
+class CardLookup:
+    """Oracle cards by any EN/DE/ES name, and the name closest to a misspelt one, answered from a
+    SQLite file: `Oracle.get` over the Oracle's name index, and `CardMatcher.closest` over the
+    names it was made with, each reading a few rows (a cold `kb card` otherwise parses 19,032 cards).
+    `CardLookup.memory` answers the same from the loaded Oracle, where no file can be kept."""
+
+    def __init__(self, get: Callable[[str], OracleCard | None], closest: Callable[[str], str | None]) -> None:
+        self.get, self.closest = get, closest
+
+    @classmethod
+    def memory(cls, oracle: Oracle, names: Iterable[tuple[str, str]]) -> CardLookup:
+        from kb.search.cardnames import CardMatcher
+
+        return cls(oracle.get, CardMatcher.from_names(names).closest)
+
+    @classmethod
+    def open(cls, path: Path) -> CardLookup:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, check_same_thread=False)
+
+        def get(name: str) -> OracleCard | None:
+            key = name_key(name)
+            row = conn.execute("SELECT doc FROM keys JOIN cards USING (name) WHERE key = ?", (key,)).fetchone()
+            return OracleCard.from_json(json.loads(row[0])) if key and row else None
+
+        def closest(name: str) -> str | None:
+            k = name_key(name)
+            row = conn.execute("SELECT name FROM fuzzy WHERE key = ?", (k,)).fetchone()
+            span = fuzzy_span(k) if row is None else None
+            if span is None:
+                return row[0] if row else None
+            rows = conn.execute("SELECT key, name FROM fuzzy WHERE key >= ? AND key < ? ORDER BY key", span).fetchall()
+            best = nearest(k, [key for key, _ in rows])
+            return rows[best[0]][1] if best else None
+
+        return cls(get, closest)
+
+    @staticmethod
+    def write(path: Path, oracle: Oracle, names: Iterable[tuple[str, str]]) -> None:
+        """The SQLite file `open` reads: the cards, the Oracle's name index and the names `closest`
+        compares (`CardMatcher.from_names(names)`: short forms of legendary names included)."""
+        from kb.search.cardnames import CardMatcher
+
+        conn = sqlite3.connect(path)
+        try:
+            with conn:
+                conn.executescript("""
+                    CREATE TABLE cards (name TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE keys (key TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE fuzzy (key TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;""")
+                conn.executemany("INSERT INTO cards VALUES (?, ?)",
+                                 [(c.name, json.dumps(c.to_json(), ensure_ascii=False)) for c in oracle])
+                conn.executemany("INSERT INTO keys VALUES (?, ?)", oracle._index.items())
+                conn.executemany("INSERT INTO fuzzy VALUES (?, ?)", CardMatcher.from_names(names).items())
+        finally:
+            conn.close()

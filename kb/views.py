@@ -117,21 +117,17 @@ def find_card(name: str, corpus: Corpus, known: Callable[[str], str | None] | No
     """The card `name` names: an Oracle name, then a German or Spanish name of the bundled table, then
     a name `known` gives (the KB's: a card newer than the bundled data that a judge's page brought),
     then the closest name (small typos are forgiven). NotFoundError when none is close."""
-    from kb.search.cardnames import CardMatcher
-
-    oracle, kb_names = corpus.oracle, corpus.names
-    found = oracle.get(name)
+    cards, kb_names = corpus.card_lookup, corpus.names
+    found = cards.get(name)
     english = found.name if found is not None else kb_names.resolve(name)
     if english is None and known is not None and (mine := known(name)) is not None:
-        return CardInfo(mine, oracle.get(mine) or corpus.newer_cards.get(mine), dict(kb_names.names.get(mine, {})))
+        return CardInfo(mine, cards.get(mine) or corpus.newer_cards.get(mine), dict(kb_names.names.get(mine, {})))
     guessed = english is None
     if english is None:
-        matcher = CardMatcher.from_names(list(oracle.names()) + [
-            (local, en) for en, by_lang in kb_names.names.items() for local in by_lang.values()])
-        english = matcher.closest(name)
+        english = cards.closest(name)
     if english is None:
         raise NotFoundError(f"unknown card {name!r}{UNKNOWN_CARD_HINT}")
-    card = oracle.get(english) or corpus.newer_cards.get(english)  # a card newer than the 2018 Oracle
+    card = cards.get(english) or corpus.newer_cards.get(english)  # a card newer than the 2018 Oracle
     names = dict(kb_names.names.get(english, {}))
     if card is not None:
         names = {**card.names, **names}

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.search.cardnames import CardIndex, CardMatcher, RulesTerms, card_expansions, within
+from kb.oracle import within
+from kb.search.cardnames import CardIndex, CardMatcher, RulesTerms, card_expansions
 from kb.search.focus import focus
 from kb.corpus import Corpus
 

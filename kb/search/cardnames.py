@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
-from kb.oracle import name_key
+from kb.oracle import fuzzy_span, name_key, nearest
 from kb.search.text import STOPWORDS
 
 if TYPE_CHECKING:
@@ -42,48 +42,6 @@ class NamedCard:
     name: str  # English name
     said: str  # the words of the question that name it
     distance: int  # 0 for an exact name
-
-
-def _max_edits(n: int) -> int:
-    return 0 if n < 5 else 1 if n < 12 else 2
-
-
-def within(a: str, b: str, k: int) -> int | None:
-    """Edit distance of `a` and `b` (a swap of two neighbouring letters is one edit) when it is at
-    most `k`, else None."""
-    if abs(len(a) - len(b)) > k:
-        return None
-    if a == b:
-        return 0
-    # strip the common prefix and suffix: most pairs differ in one place
-    i = 0
-    while i < len(a) and i < len(b) and a[i] == b[i]:
-        i += 1
-    j = 0
-    while j < len(a) - i and j < len(b) - i and a[-1 - j] == b[-1 - j]:
-        j += 1
-    a, b = a[i:len(a) - j], b[i:len(b) - j]
-    if not a or not b:
-        d = max(len(a), len(b))
-        return d if d <= k else None
-    if len(a) == len(b) == 2 and a == b[::-1]:
-        return 1
-    if k == 1:
-        return 1 if len(a) <= 1 and len(b) <= 1 else None
-    rows = [list(range(len(b) + 1))]
-    for x in range(1, len(a) + 1):
-        cur = [x] + [0] * len(b)
-        for y in range(1, len(b) + 1):
-            cost = a[x - 1] != b[y - 1]
-            v = min(rows[-1][y] + 1, cur[y - 1] + 1, rows[-1][y - 1] + cost)
-            if x > 1 and y > 1 and a[x - 1] == b[y - 2] and a[x - 2] == b[y - 1]:
-                v = min(v, rows[-2][y - 2] + 1)
-            cur[y] = v
-        if min(cur) > k:
-            return None
-        rows.append(cur)
-    d = rows[-1][-1]
-    return d if d <= k else None
 
 
 def _is_capitalised(word: str) -> bool:
@@ -164,25 +122,12 @@ class CardMatcher:
 
     def _fuzzy(self, k: str) -> tuple[int, int] | None:
         """(position, distance) of the closest name starting with `k`'s two letters, within the limit."""
-        limit = _max_edits(len(k))
-        if not limit:
+        span = fuzzy_span(k)
+        if span is None:
             return None
-        # Candidates share the first two letters (a slip there is rare, and the range is ~100 names).
-        lo = bisect.bisect_left(self._keys, k[:2])
-        hi = bisect.bisect_left(self._keys, k[:1] + chr(ord(k[1]) + 1))
-        n = len(k)
-        best: tuple[int, int] | None = None
-        keys = self._keys
-        for pos in range(lo, hi):
-            cand = keys[pos]
-            if abs(len(cand) - n) > limit:
-                continue
-            d = within(k, cand, limit)
-            if d is not None and (best is None or d < best[1]):
-                best = (pos, d)
-                if d == 1:
-                    break
-        return best
+        lo, hi = (bisect.bisect_left(self._keys, bound) for bound in span)
+        best = nearest(k, self._keys[lo:hi])
+        return (lo + best[0], best[1]) if best else None
 
     def find(self, text: str) -> list[NamedCard]:
         """The cards `text` names, in order of mention, each once."""

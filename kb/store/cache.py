@@ -85,6 +85,30 @@ def _write(name: str, path: Path, value: Any) -> None:
         pass
 
 
+def cached_file(name: str, inputs: Iterable[Path], make: Callable[[Path], None], suffix: str) -> Path | None:
+    """A file derived from `inputs` (a SQLite database a command queries a few rows of), made by
+    `make(path)` into a temp file the first time and renamed into place; its path, or None when the
+    data directory can't hold it (the caller then derives what it needs in memory)."""
+    try:
+        path = _path(name, inputs).with_suffix(suffix)
+        if path.is_file():
+            return path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        tmp.unlink(missing_ok=True)
+        try:
+            make(tmp)
+            os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+        for stale in path.parent.glob(f"{name}-*{suffix}"):
+            if stale != path:
+                stale.unlink(missing_ok=True)
+        return path
+    except OSError:
+        return None
+
+
 def memo_map(name: str, inputs: Iterable[Path], items: Sequence[U], key: Callable[[U], str],
              compute: Callable[[list[U]], list[V]]) -> list[V]:
     """`compute(items)`, item by item, remembering each item's value under `key(item)` for as long
