@@ -146,3 +146,20 @@ def test_the_rules_and_the_clause_matcher_follow_kb_corpus(tmp_path: Path, monke
         seen.append((corpus.rules.current.clauses["707.2"].text.startswith(new),
                      (corpus.match_clause(quote) or ("",))[0] == "707.2"))
     assert seen == [(False, False), (True, True), (False, False)]
+
+
+def test_the_current_cr_is_parsed_once_then_read_from_the_cache(corpus, monkeypatch):
+    """`kb show` read the current CR (for its links' texts) by parsing the whole text on every call."""
+    import kb.cr.load as load
+
+    first = load.load_current(corpus)
+
+    def unparsed(text: str, date: str) -> RulesVersion:
+        raise AssertionError("the current CR was parsed again")
+
+    monkeypatch.setattr(load, "parse_rules", unparsed)
+    again = load.load_current(corpus)
+    assert again.numbers() == first.numbers() and again.clauses["708.2a"].text == first.clauses["708.2a"].text
+    (corpus / "rules" / "CR-20240101.txt").write_text(CR.replace("708.2a", "708.2b"), encoding="utf-8")
+    with pytest.raises(AssertionError, match="parsed again"):  # a changed text is parsed anew
+        load.load_current(corpus)
