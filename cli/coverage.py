@@ -16,14 +16,21 @@ def coverage(
     """Translation coverage both ways: English rulings without a German/Spanish text, and German/Spanish
     rulings that no English entry holds."""
     from cli import render
+    from kb.build import embedder_from_env
+    from kb.corpus import Corpus
     from kb.ingest.dedup import translation_coverage
+    from kb.ingest.translations import explainer
     from kb.errors import InputError
     from kb.model import Lang
 
     chosen = parse_lang(lang)
     if chosen is Lang.EN:
         raise InputError("--lang takes de or es: coverage is of translations of the English rulings")
-    report = translation_coverage(open_kb(quiet=as_json).entries, (chosen,) if chosen else (Lang.DE, Lang.ES))
+    kb = open_kb(quiet=as_json)
+    langs = (chosen,) if chosen else (Lang.DE, Lang.ES)
+    alone = any(e.variants_in(lang) and not e.variants_in(Lang.EN) for e in kb.entries for lang in langs)
+    nearest = explainer(kb, Corpus.default(), embedder_from_env()) if alone else None
+    report = translation_coverage(kb.entries, langs, nearest)
     if as_json:
         print_json(report)
     else:

@@ -615,6 +615,12 @@ def translation_coverage(console: Console, report: dict[str, Any]) -> None:
             table.add_column("text")
             for row in part["without_english"]:
                 table.add_row(row["id"], ", ".join(row["cards"][:4]), clip(row["text"], 100))
+                near = row.get("nearest_english")
+                if near:  # why it joined no English entry
+                    table.add_row("", "", f"[dim]nearest English ruling of its card: {near['id']} "
+                                          f"({escape(clip(near['text'], 60))}); not joined: {escape('; '.join(near['reasons']))}[/]")
+                elif "nearest_english" in row:
+                    table.add_row("", "", "[dim]no English ruling of its card in the KB to compare with[/]")
             console.print(table)
 
 

@@ -23,7 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from difflib import SequenceMatcher
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from kb.cards import CardNames
 from kb.search.embed import Embedder
@@ -656,9 +656,8 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
             return False
         if c not in english_evidence:
             english_evidence[c] = lexicon.evidence(english_text[c])
-        mine = english_evidence[c]
         words = min(len(english_text[c].split()), len(foreign[f].records[0].text.split()))
-        return mine[:3] == evidence[:3] and concepts_agree(mine.concepts, evidence.concepts, words)
+        return not translation_gaps(english_evidence[c], evidence, words)
 
     for f, cands in wanted.items():
         evidence = lexicon.evidence(foreign[f].records[0].text, foreign[f].lang)
@@ -673,6 +672,16 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
             continue
         result[f] = (c, score)
     return result
+
+
+def translation_gaps(english: Evidence, foreign: Evidence, words: int) -> list[str]:
+    """What keeps a text from being the translation of an English one, however near in meaning: the
+    parts of `Evidence` that differ ("mechanics", "digits", "cards", "concepts"); none when it may be.
+    `words` is the shorter text's word count (see `concepts_agree`)."""
+    gaps = [part for part in ("mechanics", "digits", "cards") if getattr(english, part) != getattr(foreign, part)]
+    if not concepts_agree(english.concepts, foreign.concepts, words):
+        gaps.append("concepts")
+    return gaps
 
 
 def concepts_agree(a: frozenset[str], b: frozenset[str], words: int = 0) -> bool:
@@ -809,9 +818,12 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     return entries
 
 
-def translation_coverage(entries: Iterable[Entry], langs: Sequence[Lang] = (Lang.DE, Lang.ES)) -> dict[str, Any]:
+def translation_coverage(entries: Iterable[Entry], langs: Sequence[Lang] = (Lang.DE, Lang.ES),
+                         nearest: Callable[[Entry, Lang], dict[str, Any] | None] | None = None) -> dict[str, Any]:
     """Translation coverage both ways, per language: English ruling entries without a text in the
-    language, and rulings in the language that no English entry holds (entries of their own)."""
+    language, and rulings in the language that no English entry holds (entries of their own), each
+    with `nearest(entry, lang)` (`kb.ingest.translations.explainer`: the English ruling of its card
+    nearest to it, and why it is no translation of it) when given."""
     rulings = [e for e in entries if e.kind is Kind.RULING]
     english = [e for e in rulings if e.variants_in(Lang.EN)]
     out: dict[str, Any] = {"english_entries": len(english), "languages": {}}
@@ -823,7 +835,7 @@ def translation_coverage(entries: Iterable[Entry], langs: Sequence[Lang] = (Lang
             "translated": len(translated),
             "untranslated": [{"id": e.id, "cards": list(e.cards), "text": e.text} for e in untranslated],
             "without_english": [{"id": e.id, "cards": list(e.cards), "text": e.text_in(lang) or e.text}
-                                for e in alone],
+                                | ({"nearest_english": nearest(e, lang)} if nearest else {}) for e in alone],
         }
     return out
 
