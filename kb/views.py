@@ -22,6 +22,12 @@ if TYPE_CHECKING:
     from kb.store import KB
 
 
+def text_lang(entry: Entry, text: str) -> Lang:
+    """The language of one of `entry`'s texts: a ruling no English wording holds is its German or
+    Spanish text (its canonical text), so "no text in the asked language" does not mean English."""
+    return next((v.lang for v in entry.variants if v.text == text), Lang.EN)  # a CR clause: English
+
+
 # --- kb show -------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
