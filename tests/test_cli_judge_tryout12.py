@@ -60,3 +60,39 @@ def test_show_in_another_language_names_the_language_of_the_text_below():
     console = Console(record=True, width=200)
     entry_detail(console, _entries()[1], lang=Lang.ES)
     assert "(no es text for this entry; English below)" in console.export_text()
+
+
+# a card site's page (warlockassistant.com, M19's Metamorphic Alteration): the heading is the name and
+# the mana cost its symbols' alt texts spell; the card type in Portuguese and the card text follow
+CARD_SITE_PAGE = """Metamorphic Alteration 1Blue
+
+Encantamento - Aura
+Metamorphic Alteration
+
+Rulings:
+
+  • 7/13/2018 You can choose only a creature on the battlefield.
+  • 7/13/2018 If the chosen creature is a token, Metamorphic Alteration copies the original characteristics of that token as stated by the effect that put the token onto the battlefield. The enchanted creature doesn't become a token in this case.
+"""
+
+
+@pytest.mark.parametrize("title, card", [
+    ("Metamorphic Alteration 1Blue", "Metamorphic Alteration"),
+    ("Hooded Hydra 3GG", "Hooded Hydra"),
+    ("Lightform 1WW", "Lightform"),
+    ("Hooded Hydra Rulings", None),  # not a mana cost: the words stay part of the name
+])
+def test_a_title_that_ends_with_the_mana_cost_names_the_card(title, card):
+    # the page's rulings were filed under 'Metamorphic Alteration 1Blue', and `kb card "Metamorphic
+    # Alteration"` said "0 KB entries"
+    from kb.ingest import pages
+
+    assert pages._card_in_title(title, CORPUS.names.resolve) == card
+
+
+def test_a_card_site_page_with_the_mana_cost_in_its_heading_files_its_rulings_under_the_card():
+    from kb.ingest import parse_text
+
+    result = parse_text(CARD_SITE_PAGE, "metamorphic-alteration.pt.txt", names=CORPUS.names, match_clause=None)
+    assert [r.card for r in result.records] == ["Metamorphic Alteration"] * 2
+    assert not any("names no card" in p.reason for p in result.problems)
