@@ -12,8 +12,6 @@ from kb.errors import NotFoundError
 from kb.model import Entry, Kind, Lang
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from kb.checks import CheckResult
     from kb.corpus import Corpus
     from kb.oracle import OracleCard
@@ -100,7 +98,7 @@ def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:
     english = english or corpus.names.resolve(name)
     if english is None:
         try:
-            near = find_card(name, corpus).name
+            near = find_card(name, corpus, kb).name
         except NotFoundError:
             near = None
         hint = f"; did you mean {near!r}?" if near else UNKNOWN_CARD_HINT
@@ -119,21 +117,25 @@ class CardInfo:
     guessed: bool = False  # no card has the name asked for: this is the closest (a typo forgiven)
 
 
-def find_card(name: str, corpus: Corpus, known: Callable[[str], str | None] | None = None) -> CardInfo:
+def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     """The card `name` names: an Oracle name, then a German or Spanish name of the bundled table, then
-    a name `known` gives (the KB's: a card newer than the bundled data that a judge's page brought),
-    then the closest name (small typos are forgiven). NotFoundError when none is close."""
+    a name the KB knows (a card newer than the bundled data that a judge's page brought), then the
+    closest name of all these (small typos and a legend's short name are forgiven). NotFoundError when
+    none is close."""
     from kb.search.cardnames import CardMatcher
 
     oracle, kb_names = corpus.oracle, corpus.names
     found = oracle.get(name)
     english = found.name if found is not None else kb_names.resolve(name)
-    if english is None and known is not None and (mine := known(name)) is not None:
-        return CardInfo(mine, oracle.get(mine) or corpus.newer_cards.get(mine), dict(kb_names.names.get(mine, {})))
+    if english is None and kb is not None:
+        english = kb.card(name)
     guessed = english is None
     if english is None:
+        # the judge's own cards are close names too ("Kadena" for a page's "Kadena, Slinking Sorcerer")
+        mine = ([(local, en) for local, _lang, en in kb.card_names()] + [(en, en) for en in kb.cards()]
+                if kb is not None else [])
         matcher = CardMatcher.from_names(list(oracle.names()) + [
-            (local, en) for en, by_lang in kb_names.names.items() for local in by_lang.values()])
+            (local, en) for en, by_lang in kb_names.names.items() for local in by_lang.values()] + mine)
         english = matcher.closest(name)
     if english is None:
         raise NotFoundError(f"unknown card {name!r}{UNKNOWN_CARD_HINT}")
@@ -141,6 +143,8 @@ def find_card(name: str, corpus: Corpus, known: Callable[[str], str | None] | No
     names = dict(kb_names.names.get(english, {}))
     if card is not None:
         names = {**card.names, **names}
+    if kb is not None and card is None and english not in kb_names.names:
+        names = kb.names_of(english)  # a card only the judge's sources name: the names they give it
     return CardInfo(english, card, names, guessed)
 
 

@@ -96,3 +96,89 @@ def test_a_card_site_page_with_the_mana_cost_in_its_heading_files_its_rulings_un
     result = parse_text(CARD_SITE_PAGE, "metamorphic-alteration.pt.txt", names=CORPUS.names, match_clause=None)
     assert [r.card for r in result.records] == ["Metamorphic Alteration"] * 2
     assert not any("names no card" in p.reason for p in result.problems)
+
+
+KADENA_PAGE = """Kadena, Slinking Sorcerer
+
+2019-08-23
+Kadena's last ability triggers whenever a face-down creature enters the battlefield under your control, whether it was cast face down or manifested.
+"""
+
+
+@pytest.fixture()
+def kadena_kb(monkeypatch, small_corpus, kb_home, tmp_path):
+    """A KB (fake embedder, the small corpus) with a judge's page of a card newer than the bundled data."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    page = tmp_path / "kadena.txt"
+    page.write_text(KADENA_PAGE, encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(page)]).exit_code == 0
+    return runner, app
+
+
+@pytest.mark.parametrize("command, said", [
+    # a legend's short name and a slip: known only from the judge's page, so no "did you mean" at all
+    (["card", "Kadena"], "Kadena's last ability triggers"),
+    (["card", "Kadena Slinking Sorcerer"], "Kadena's last ability triggers"),
+    (["list", "--card", "Kadena"], "unknown card 'Kadena'; did you mean 'Kadena, Slinking Sorcerer'?"),
+    (["outdated", "--card", "Kadna, Slinking Sorcerer"],
+     "unknown card 'Kadna, Slinking Sorcerer'; did you mean 'Kadena, Slinking Sorcerer'?"),
+])
+def test_a_card_only_the_judges_page_names_is_found_by_its_short_name_or_a_slip(kadena_kb, command, said):
+    runner, app = kadena_kb
+    result = runner.invoke(app, command, env={"COLUMNS": "250"})
+    assert said in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("card", ["Kadena, Slinking Sorcerer", "kadena, slinking sorcerer"])
+def test_a_search_filter_takes_a_card_only_the_judges_page_names(kadena_kb, monkeypatch, card):
+    # `kb search ... --card "Kadena, Slinking Sorcerer"` said "unknown card": the filter looked only at
+    # the bundled names, before the KB was opened
+    import cli.common
+
+    runner, app = kadena_kb
+    asked: list = []
+
+    class Searcher:
+        def search(self, question, *, limit, filters):
+            asked.append(filters)
+            return []
+
+    monkeypatch.setattr(cli.common, "open_searcher", lambda quiet=False: (cli.common.open_kb(quiet=True), Searcher()))
+    result = runner.invoke(app, ["search", "Does it trigger for a manifested creature?", "--card", card])
+    assert result.exit_code == 0, result.output
+    assert [f.card for f in asked] == ["Kadena, Slinking Sorcerer"]
+    result = runner.invoke(app, ["search", "Does it trigger?", "--card", "Kadena"])
+    assert result.exit_code == 1 and "did you mean 'Kadena, Slinking Sorcerer'?" in " ".join(result.output.split())
+
+
+def test_kb_card_gives_the_names_an_ingested_mtgjson_file_gives_a_new_card(monkeypatch, small_corpus, kb_home, tmp_path):
+    # C19's Commander's Insignia from an MTGJSON set file: `kb card "Insignia de comandante"` found the
+    # card but showed only "en: Commander's Insignia"
+    import json
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    card = {"name": "Commander's Insignia", "type": "Enchantment", "setCode": "C19",
+            "text": "Creatures you control get +1/+1 for each time you've cast your commander from the command zone this game.",
+            "foreignData": [{"language": "German", "name": "Insignien des Kommandeurs"},
+                            {"language": "Spanish", "name": "Insignia de comandante"}],
+            "rulings": [{"date": "2019-08-23", "text": "Commander's Insignia counts each time you've cast your "
+                                                       "commander, even the times it was countered."}]}
+    path = tmp_path / "C19.json"
+    path.write_text(json.dumps({"code": "C19", "cards": [card]}), encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(path)]).exit_code == 0
+    result = runner.invoke(app, ["card", "Insignia de comandante", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["names"] == {"de": "Insignien des Kommandeurs", "en": "Commander's Insignia",
+                                                  "es": "Insignia de comandante"}
