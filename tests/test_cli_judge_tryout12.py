@@ -182,3 +182,18 @@ def test_kb_card_gives_the_names_an_ingested_mtgjson_file_gives_a_new_card(monke
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["names"] == {"de": "Insignien des Kommandeurs", "en": "Commander's Insignia",
                                                   "es": "Insignia de comandante"}
+
+
+@pytest.mark.parametrize("text, said", [
+    # C19.json cut off in a ruling's text: json said only "Unterminated string starting at"
+    ('{"cards": [{"name": "Commander\'s Insignia", "rulings": [{"date": "2019-08-23", "text": "Commander',
+     "malformed JSON at line 1 column 88: the file ends before the JSON does (cut off?)"),
+    ('{"cards": [{"name": "Commander\'s Insignia"}, ', "the file ends before the JSON does (cut off?)"),
+    ('{"cards": [{"name": "Commander\'s Insignia"} {"name": "X"}]}', "Expecting ',' delimiter"),  # not cut off
+])
+def test_a_cut_off_mtgjson_file_says_so(text, said):
+    from kb.ingest import mtgjson
+
+    with pytest.raises(ValueError) as e:
+        mtgjson.load(text)
+    assert said in str(e.value)
