@@ -197,3 +197,44 @@ def test_a_cut_off_mtgjson_file_says_so(text, said):
     with pytest.raises(ValueError) as e:
         mtgjson.load(text)
     assert said in str(e.value)
+
+
+# Shadowmoor's FAQ as a web archive gives it: the whole document run together on one line
+ONE_LINE_FAQ = ("_Shadowmoor_(TM) Frequently Asked Questions Compiled by Mark L. Gottlieb Document last modified "
+                "April 17, 2008 ----- GENERAL NOTES ***Returning Mechanic: Hybrid*** Hybrid mana symbols represent "
+                "a cost that can be paid with either of two colors. For example, {U/B} can be paid with either {U} "
+                "or {B}. It's both a blue and a black mana symbol. A card with the mana cost {U/B} is both blue and "
+                "black, and its converted mana cost is 1. Wasp Lancer {U/B}{U/B}{U/B} Creature -- Faerie Soldier "
+                "3/2 Flying * Hybrid mana symbols appear only in costs, such as the mana cost in the upper right "
+                "corner of a card or the cost to play an activated ability.\n")
+
+
+def _reasons(text: str, fmt=None) -> list[str]:
+    from kb.ingest import parse_text
+
+    return [p.reason for p in parse_text(text, "shm-faq.txt", names=CORPUS.names, match_clause=None, fmt=fmt).problems]
+
+
+def test_a_forced_format_that_reads_nothing_does_not_send_the_judge_back_to_one_that_reads_nothing_either():
+    # `--format release-notes` said "the file looks like card-page: ingest it again without --format",
+    # and without --format the file gave "page has a title but no rulings": round in circles
+    from kb.ingest import Format
+
+    reasons = _reasons(ONE_LINE_FAQ, Format.RELEASE_NOTES)
+    assert not any("ingest it again without --format" in r for r in reasons)
+    assert "nothing could be read as --format release-notes, nor as card-page, the format the file looks like" in reasons
+
+
+def test_a_page_run_together_on_one_line_says_so():
+    reasons = _reasons(ONE_LINE_FAQ)
+    assert any(r.startswith("the file is one line of 641 characters: a page copied without its line breaks?")
+               for r in reasons), reasons
+
+
+def test_a_one_line_mtgjson_file_forced_as_a_card_page_is_still_sent_to_mtgjson():
+    from kb.ingest import Format
+
+    reasons = _reasons('{"cards": [{"name": "Lightform", "rulings": [{"date": "2018-07-13", "text": "'
+                       + "A ruling text long enough to make one long line. " * 15 + '"}]}]}', Format.CARD_PAGE)
+    assert any("the file looks like mtgjson: ingest it again without --format" in r for r in reasons), reasons
+    assert not any("one line of" in r for r in reasons)
