@@ -40,18 +40,18 @@ def search(
     from dataclasses import replace
 
     from cli import render
-    from cli.common import console, data_home, open_searcher, print_json, reference
+    from cli.common import console, data_home, open_kb, open_searcher, print_json, reference
     from kb import store
     from kb.views import english_card_name
 
-    # a card only the judge's own pages name is known to the KB, not to the bundled names: resolved
-    # once the KB is open (every other filter is still refused before any KB is opened or built)
+    # a card only the judge's own pages name is known to the KB, not to the bundled names: looked up
+    # in the KB (every other filter is still refused before any KB is opened or built)
     mine = card is not None and reference().names.resolve(card) is None and store.exists(data_home())
     filters = validate_filters(card=None if mine else card, lang=lang, rule=rule, since=since, until=until, kind=kind)
     refuse_a_bare_rule_number(question)
+    if mine and card is not None:  # before the search index is opened: an unknown card is refused first
+        filters = replace(filters, card=english_card_name(card, reference(), open_kb(quiet=as_json)))
     kb, searcher = open_searcher(quiet=as_json)
-    if mine and card is not None:
-        filters = replace(filters, card=english_card_name(card, reference(), kb))
     if filters.rule is not None:
         note_an_older_meaning(filters.rule, quiet=as_json)
     hits = searcher.search(question, limit=limit, filters=filters)
