@@ -22,7 +22,7 @@ def card(
     # an unknown name is refused before any KB is built; a KB that exists knows the cards the judge's
     # own pages brought (newer than the bundled card data: `kb list --card` finds them there)
     kb = open_kb(quiet=as_json) if store.exists(data_home()) else None
-    found = find_card(name, reference(), kb.card if kb is not None else None)
+    found = find_card(name, reference(), kb)
     if found.guessed:  # say so: a judge who typed a name must see it was read as another
         err_console.print(Text(f"note: no card is named {name!r}; showing the closest, {found.name}"))
     view = card_view(found, kb if kb is not None else open_kb(quiet=as_json))

@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kb.model import Entry, Lang, Relation, Variant
+from kb.views import text_lang
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -164,7 +165,9 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                 body.append(Text("(this translation is of an older English wording: see below)", style="yellow"))
             body.append(Text(""))
         else:
-            body.append(Text(f"(no {lang.value} text for this entry; English below)", style="dim italic"))
+            shown = text_lang(entry, entry.text)
+            below = "English" if shown is Lang.EN else f"its {shown.value} text"  # a ruling with no English wording
+            body.append(Text(f"(no {lang.value} text for this entry; {below} below)", style="dim italic"))
     body.append(Text(entry.text))
     header = Text.assemble((entry.id, "bold"), f"  {entry.kind.value}"
                            + (f" · CR {entry.clause}" if entry.clause else ""))

@@ -37,11 +37,20 @@ def search(
     ] = False,
 ) -> None:
     """Find the rulings that answer a question, shown in the question's language where the KB has it."""
-    from cli import render
-    from cli.common import console, open_searcher, print_json
+    from dataclasses import replace
 
-    filters = validate_filters(card=card, lang=lang, rule=rule, since=since, until=until, kind=kind)
+    from cli import render
+    from cli.common import console, data_home, open_kb, open_searcher, print_json, reference
+    from kb import store
+    from kb.views import english_card_name
+
+    # a card only the judge's own pages name is known to the KB, not to the bundled names: looked up
+    # in the KB (every other filter is still refused before any KB is opened or built)
+    mine = card is not None and reference().names.resolve(card) is None and store.exists(data_home())
+    filters = validate_filters(card=None if mine else card, lang=lang, rule=rule, since=since, until=until, kind=kind)
     refuse_a_bare_rule_number(question)
+    if mine and card is not None:  # before the search index is opened: an unknown card is refused first
+        filters = replace(filters, card=english_card_name(card, reference(), open_kb(quiet=as_json)))
     kb, searcher = open_searcher(quiet=as_json)
     if filters.rule is not None:
         note_an_older_meaning(filters.rule, quiet=as_json)

@@ -12,14 +12,18 @@ from kb.errors import NotFoundError
 from kb.model import Entry, Kind, Lang
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from kb.checks import CheckResult
     from kb.corpus import Corpus
     from kb.oracle import OracleCard
     from kb.outdated import OutdatedItem
     from kb.checks.scenario import Check
     from kb.store import KB
+
+
+def text_lang(entry: Entry, text: str) -> Lang:
+    """The language of one of `entry`'s texts: a ruling no English wording holds is its German or
+    Spanish text (its canonical text), so "no text in the asked language" does not mean English."""
+    return next((v.lang for v in entry.variants if v.text == text), Lang.EN)  # a CR clause: English
 
 
 # --- kb show -------------------------------------------------------------------------------------
@@ -94,7 +98,7 @@ def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:
     english = english or corpus.names.resolve(name)
     if english is None:
         try:
-            near = find_card(name, corpus).name
+            near = find_card(name, corpus, kb).name
         except NotFoundError:
             near = None
         hint = f"; did you mean {near!r}?" if near else UNKNOWN_CARD_HINT
@@ -113,24 +117,33 @@ class CardInfo:
     guessed: bool = False  # no card has the name asked for: this is the closest (a typo forgiven)
 
 
-def find_card(name: str, corpus: Corpus, known: Callable[[str], str | None] | None = None) -> CardInfo:
+def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     """The card `name` names: an Oracle name, then a German or Spanish name of the bundled table, then
-    a name `known` gives (the KB's: a card newer than the bundled data that a judge's page brought),
-    then the closest name (small typos are forgiven). NotFoundError when none is close."""
+    a name the KB knows (a card newer than the bundled data that a judge's page brought), then the
+    closest name: of the bundled cards (`Corpus.card_lookup`), else of the KB's own (small typos and a
+    legend's short name are forgiven). NotFoundError when none is close."""
     cards, kb_names = corpus.card_lookup, corpus.names
     found = cards.get(name)
     english = found.name if found is not None else kb_names.resolve(name)
-    if english is None and known is not None and (mine := known(name)) is not None:
-        return CardInfo(mine, cards.get(mine) or corpus.newer_cards.get(mine), dict(kb_names.names.get(mine, {})))
+    if english is None and kb is not None:
+        english = kb.card(name)
     guessed = english is None
     if english is None:
         english = cards.closest(name)
+    if english is None and kb is not None:
+        from kb.search.cardnames import CardMatcher
+
+        # the judge's own cards are close names too ("Kadena" for a page's "Kadena, Slinking Sorcerer")
+        mine = [(local, en) for local, _lang, en in kb.card_names()] + [(en, en) for en in kb.cards()]
+        english = CardMatcher.from_names(mine).closest(name)
     if english is None:
         raise NotFoundError(f"unknown card {name!r}{UNKNOWN_CARD_HINT}")
     card = cards.get(english) or corpus.newer_cards.get(english)  # a card newer than the 2018 Oracle
     names = dict(kb_names.names.get(english, {}))
     if card is not None:
         names = {**card.names, **names}
+    if kb is not None and card is None and english not in kb_names.names:
+        names = kb.names_of(english)  # a card only the judge's sources name: the names they give it
     return CardInfo(english, card, names, guessed)
 
 

@@ -212,14 +212,28 @@ def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.
                            tuple(replace(p, line=at(p.line)) for p in found.problems), found.card_names)
     detected = detect_format(text)
     found = _parse_as(fmt or detected, text, source, names=names, match_clause=match_clause)
-    if fmt is not None and fmt is not detected and not found.records:
+    if found.records:
+        return found
+    hints: list[Problem] = []
+    if fmt is not None and fmt is not detected:
         # the parser's own advice fits the format forced on it, not the file (a card page's "try
-        # --format search-page" for an MTGJSON file): name the format the file looks like
-        hint = Problem(source, None, f"nothing could be read as --format {fmt.value}; the file looks like "
-                       f"{detected.value}: ingest it again without --format (or with --format {detected.value})",
-                       ignored=True)
-        found = replace(found, problems=(*found.problems, hint))
-    return found
+        # --format search-page" for an MTGJSON file): name the format the file looks like, if it reads so
+        if _parse_as(detected, text, source, names=names, match_clause=match_clause).records:
+            hints.append(Problem(source, None, f"nothing could be read as --format {fmt.value}; the file looks "
+                                 f"like {detected.value}: ingest it again without --format (or with --format "
+                                 f"{detected.value})", ignored=True))
+        else:  # sending the judge back to the format that already failed would go round in circles
+            hints.append(Problem(source, None, f"nothing could be read as --format {fmt.value}, nor as "
+                                 f"{detected.value}, the format the file looks like", ignored=True))
+    lines = [line for line in text.splitlines() if line.strip()]
+    if detected is not Format.MTGJSON and len(lines) == 1 and len(lines[0]) > _ONE_LINE_PAGE:
+        hints.append(Problem(source, 1, f"the file is one line of {len(lines[0]):,} characters: a page copied "
+                             "without its line breaks? Each ruling (and its date) needs a line of its own",
+                             ignored=True))
+    return replace(found, problems=(*found.problems, *hints)) if hints else found
+
+
+_ONE_LINE_PAGE = 600  # longer than any one ruling with its date: a whole page run together
 
 
 def _parse_as(fmt: Format, text: str, source: str, *, names: CardNames,

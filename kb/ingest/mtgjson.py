@@ -23,10 +23,15 @@ def looks_like(text: str) -> bool:
 
 def load(text: str) -> Any:
     """The JSON document; raises ValueError with a line number when it is malformed."""
+    doc = text.lstrip("\ufeff")
     try:
-        return json.loads(text.lstrip("\ufeff"))
+        return json.loads(doc)
     except json.JSONDecodeError as e:
-        raise ValueError(f"malformed JSON at line {e.lineno} column {e.colno}: {e.msg}") from None
+        # json's "Unterminated string starting at" names where the cut-off string began; both it and
+        # an error at the very end mean the file stops before the JSON does (a download cut short)
+        cut = e.msg.startswith("Unterminated string") or e.pos >= len(doc.rstrip())
+        why = "the file ends before the JSON does (cut off?)" if cut else e.msg
+        raise ValueError(f"malformed JSON at line {e.lineno} column {e.colno}: {why}") from None
     except RecursionError:
         raise ValueError("JSON nested too deeply to be MTGJSON card data") from None
 

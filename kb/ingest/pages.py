@@ -394,6 +394,7 @@ def _title_as_card(title: str) -> str:
     return " ".join(words[last + 1:]) or title
 
 
+_MANA_COST = re.compile(r"(?=\w)(?:\d{1,2}|X)?(?:[WUBRGC]|White|Blue|Black|Red|Green|Colorless)*")
 _TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s)\s*")
 
 
@@ -408,7 +409,9 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
     for part in sorted(parts, key=len, reverse=True):
         words = part.split()
         tails = [" ".join(words[i + 1:]) for i, w in enumerate(words[:-1]) if w[:1].islower()]
-        for candidate in [part, *tails]:
+        # a card site's heading: the name, then the mana cost its symbols' alt texts spell (`1Blue`, `3GG`)
+        costless = [" ".join(words[:-1])] if len(words) > 1 and _MANA_COST.fullmatch(words[-1]) else []
+        for candidate in [part, *tails, *costless]:
             if candidate and (found := resolve_card(candidate)):
                 return found
     return None

@@ -27,6 +27,7 @@ from kb.search.question import (GLOSSARY, IMPLIED_WEIGHT, MIN_TERM_WORDS, RARE_I
                                 referenced_rules, split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize
 
+from kb.views import text_lang
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
 from kb.search.index import (CARDS_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, EntryTable,
                              _embedder_identity, _read_checked, default_card_index, read_index)
@@ -456,7 +457,7 @@ class Searcher:
         hits: list[Hit] = []
         for i, entry in zip(top, found):
             text = entry.text_in(answer_lang)
-            lang = answer_lang if text is not None else Lang.EN
+            lang = answer_lang if text is not None and answer_lang is not Lang.EN else text_lang(entry, entry.text)
             hits.append(
                 Hit(entry, float(fused[i]), lang, text or entry.text,
                     float(dense[i]), float(lexical[i]))

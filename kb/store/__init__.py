@@ -702,6 +702,19 @@ class KB:
                                     (name.strip(),)).fetchone()
         return row[0] if row else None
 
+    def names_of(self, card: str) -> dict[Lang, str]:
+        """The names by language the KB's sources give a card (its English name), e.g. an MTGJSON file's
+        foreignData for a card newer than the bundled data."""
+        rows = self.conn.execute("SELECT lang, name FROM card_names WHERE card = ? ORDER BY lang, name", (card,))
+        found: dict[Lang, str] = {}
+        for lang, name in rows:
+            found.setdefault(Lang(lang), name)
+        return found
+
+    def cards(self) -> list[str]:
+        """The English name of every card an entry names (a page's title gives no other name)."""
+        return [r[0] for r in self.conn.execute("SELECT DISTINCT card FROM entry_cards ORDER BY card")]
+
     def card_names(self) -> list[tuple[str, str, str]]:
         """(name, lang, English name) of every card the KB knows."""
         return [tuple(r) for r in self.conn.execute("SELECT name, lang, card FROM card_names ORDER BY card, lang, name")]
