@@ -80,8 +80,13 @@ def test_the_search_lexicon_reads_a_choice_and_its_order(question: str, lang: La
     ("¿Puedo buscar menos de tres cartas?", Lang.ES, "~search_library"),
     ("Darf ich meine Bibliothek durchsuchen?", Lang.DE, "~search_library"),
     ("Al principio de mi mantenimiento...", Lang.ES, "~upkeep"),
+    ("If I swap cards with someone using Deal Broker", Lang.EN, "~exchange"),
+    ("Nach dem Draft tausche ich eine Karte mit einem Mitspieler.", Lang.DE, "~exchange"),
+    ("Nehme ich ein Tauschangebot an?", Lang.DE, "~exchange"),
+    ("¿Podemos intercambiar cartas después del draft?", Lang.ES, "~exchange"),
+    ("Wem gehören die beiden Karten danach?", Lang.DE, "~owner"),
 ])  # fmt: skip
-def test_the_search_lexicon_reads_drawing_searching_and_upkeep(question: str, lang: Lang, concept: str) -> None:
+def test_the_search_lexicon_reads_game_actions(question: str, lang: Lang, concept: str) -> None:
     assert concept in CORPUS.glossary.question_tokens(question, (Lang.EN, lang))
 
 
