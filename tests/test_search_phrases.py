@@ -73,6 +73,23 @@ def test_the_search_lexicon_reads_a_choice_and_its_order(question: str, lang: La
     assert concept in CORPUS.glossary.question_tokens(question, (Lang.EN, lang))
 
 
+@pytest.mark.parametrize("question, lang, concept", [
+    ("Welches ersetzt mein Kartenziehen?", Lang.DE, "~draw"),
+    ("Ich ziehe eine Karte.", Lang.DE, "~draw"),
+    ("Roba una carta y la descarta.", Lang.ES, "~draw"),
+    ("¿Puedo buscar menos de tres cartas?", Lang.ES, "~search_library"),
+    ("Darf ich meine Bibliothek durchsuchen?", Lang.DE, "~search_library"),
+    ("Al principio de mi mantenimiento...", Lang.ES, "~upkeep"),
+    ("If I swap cards with someone using Deal Broker", Lang.EN, "~exchange"),
+    ("Nach dem Draft tausche ich eine Karte mit einem Mitspieler.", Lang.DE, "~exchange"),
+    ("Nehme ich ein Tauschangebot an?", Lang.DE, "~exchange"),
+    ("¿Podemos intercambiar cartas después del draft?", Lang.ES, "~exchange"),
+    ("Wem gehören die beiden Karten danach?", Lang.DE, "~owner"),
+])  # fmt: skip
+def test_the_search_lexicon_reads_game_actions(question: str, lang: Lang, concept: str) -> None:
+    assert concept in CORPUS.glossary.question_tokens(question, (Lang.EN, lang))
+
+
 def test_a_ruling_says_the_same_concepts_in_its_own_words() -> None:
     tokens = tokenize("The two cards you draft are drafted one at a time. You have no choice about what untaps.")
     assert {"~one_at_a_time", "~choose"} <= set(CORPUS.glossary.concept_tokens(tokens, (Lang.EN,)))
