@@ -57,12 +57,12 @@ def dev_half(quote: str) -> str:
 
 
 def split_of(item: dict[str, Any]) -> str:
-    """dev-A / dev-B for the "dev" items; dev-C and dev-D (links9's fresh batches, labelled before the linker ran
-    on them) and test as labelled."""
+    """dev-A / dev-B for the "dev" items; dev-C, dev-D (links9's fresh batches) and dev-E (links11's), each labelled
+    before the linker ran on it, and test as labelled."""
     return dev_half(item["quote"]) if item["split"] == "dev" else item["split"]
 
 
-SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "test")
+SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "dev-E", "test")
 
 
 def _fold(text: str) -> str:
