@@ -318,6 +318,27 @@ def test_ruling_candidates_hold_the_links_and_the_nearest_clause_of_an_abstentio
     assert nearest and nearest[0].score > 0 and "BM25" in nearest[0].evidence
 
 
+def test_a_clause_that_says_nearly_every_word_of_the_ruling_is_linked_without_a_cue(rules, card_texts):
+    """603.3c restated in other order, no cue or glossary term: BM25 alone would abstain, but the clause says
+    over `COVER_MIN` of the ruling's (idf-weighted) words, which is evidence enough."""
+    restates = ruling("A triggered ability that is modal has its mode announced by its controller as the ability is "
+                      "put on the stack.")
+    chosen, note = links.link_candidates(restates, rules, card_texts)
+    assert chosen and chosen[0].clause == "603.3c" and note == ""
+    assert "of the ruling's words" in chosen[0].evidence
+
+
+def test_coverage_needs_a_ruling_of_several_words(rules):
+    """A short ruling is covered by many clauses by chance: under `COVER_WORDS` words no clause covers it."""
+    index = links._index_for(rules)
+    words = ["pile", "object", "zero", "contain"]
+    short = set(links._content(" ".join(words)))
+    assert short <= index.words[index.position["700.3d"]]
+    assert links._coverage(short, index)("700.3d") == 0.0
+    longer = short | set(links._content("more"))
+    assert len(longer) >= links.COVER_WORDS and links._coverage(longer, index)("700.3d") >= links.COVER_MIN
+
+
 def test_override_gives_a_link_to_an_abstaining_ruling(rules):
     overrides = links.parse_overrides('- quote: "zzz qqq"\n  add: ["100.1"]\n')
     [linked] = links.link_entries([ruling("Zzz qqq.")], rules, overrides, CORPUS.card_texts)
