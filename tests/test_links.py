@@ -156,7 +156,8 @@ REAL = yaml.safe_load((DATA / "labelled_links_real.yaml").read_text(encoding="ut
 # `_half` into dev-A (tune) and dev-B (check a change generalises while working), as bench/links_quality.py does;
 # and the 20 + 12 of links7 (seeds 20261204: 10 dev, 10 test; 20261206: 12 dev), the 26 of links8 (seed 20261207:
 # 13 dev, 13 test). measured 63/68 = 0.93, 70/76 = 0.92, 46/78 = 0.59 (links7: 61/65, 65/70, 39/65 before the
-# links8 labels). links9's fresh batches (splits dev-C, dev-D: 27 + 18 labelled) are measured by the bench only.
+# links8 labels). links9's fresh batches (splits dev-C, dev-D: 27 + 18 labelled) and links11's (dev-E: 17) are
+# measured by the bench only.
 MIN_REAL_TOP1 = {"dev-A": 0.92, "dev-B": 0.92, "test": 0.58}
 
 
