@@ -11,7 +11,7 @@ keywords the ruling or its cards' Oracle text name, abstention on weak evidence)
 embeddings of the candidate clauses and rulings are cached by the build's embedder cache. `--retrieval` measures
 candidate generation alone: where the right clause ranks among all clauses of the CR for each generator.
 `--diagnose` (dev only) tells where each miss loses the right clause (no candidate, ranked below, abstained) and
-fits a learned combination of the candidates' signals on three dev splits to rank the fourth.
+fits a learned combination of the candidates' signals on all dev splits but one to rank that one.
 
 Ingests and deduplicates the bundled corpus (no embedder: translations stay apart, which does not
 change the English entries), links every entry automatically (without corpus/links-overrides.yaml,
@@ -57,12 +57,12 @@ def dev_half(quote: str) -> str:
 
 
 def split_of(item: dict[str, Any]) -> str:
-    """dev-A / dev-B for the "dev" items; dev-C and dev-D (links9's fresh batches, labelled before the linker ran
-    on them) and test as labelled."""
+    """dev-A / dev-B for the "dev" items; dev-C, dev-D (links9's fresh batches) and dev-E (links11's), each labelled
+    before the linker ran on it, and test as labelled."""
     return dev_half(item["quote"]) if item["split"] == "dev" else item["split"]
 
 
-SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "test")
+SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "dev-E", "test")
 
 
 def _fold(text: str) -> str:
@@ -321,8 +321,8 @@ def _fit(groups: list[tuple[Any, Any]], l2: float, steps: int = 3000, rate: floa
 def diagnose(labels: list[dict[str, Any]], entries: list[Any], embedder: Any = None) -> str:
     """On the dev splits: where the right clause is lost (not a candidate at all / a candidate ranked below
     another / abstained on), with the BM25 rank over the whole CR of those that are no candidate; then a
-    learned combination of the candidates' signals (conditional logit, fitted on three dev splits, top-1 on
-    the fourth, never abstaining), against the linker on the same items."""
+    learned combination of the candidates' signals (conditional logit, fitted on all dev splits but one, top-1 on
+    that one, never abstaining), against the linker on the same items."""
     import numpy as np
 
     from kb.cr import links
@@ -380,8 +380,8 @@ def diagnose(labels: list[dict[str, Any]], entries: list[Any], embedder: Any = N
         return out
 
     lines += ["", "Learned combination of the candidates' signals" + (" with e5 cosine" if embedder else "")
-              + ", fitted on the other three dev splits (top-1 of the held-out split; the linker on the same "
-              "items):", "", "| held out | linker | l2 0.001 | l2 0.03 | l2 1 | fit on the other three: linker / "
+              + ", fitted on the other dev splits (top-1 of the held-out split; the linker on the same "
+              "items):", "", "| held out | linker | l2 0.001 | l2 0.03 | l2 1 | fit on the others: linker / "
               "learned (l2 0.03) |", "|---|---|---|---|---|---|"]
     for held in splits:
         train = [(x, y) for x, y, _ in groups(set(splits) - {held}) if y.sum() > 0]

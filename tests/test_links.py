@@ -156,7 +156,8 @@ REAL = yaml.safe_load((DATA / "labelled_links_real.yaml").read_text(encoding="ut
 # `_half` into dev-A (tune) and dev-B (check a change generalises while working), as bench/links_quality.py does;
 # and the 20 + 12 of links7 (seeds 20261204: 10 dev, 10 test; 20261206: 12 dev), the 26 of links8 (seed 20261207:
 # 13 dev, 13 test). measured 63/68 = 0.93, 70/76 = 0.92, 46/78 = 0.59 (links7: 61/65, 65/70, 39/65 before the
-# links8 labels). links9's fresh batches (splits dev-C, dev-D: 27 + 18 labelled) are measured by the bench only.
+# links8 labels). links9's fresh batches (splits dev-C, dev-D: 27 + 18 labelled) and links11's (dev-E: 17) are
+# measured by the bench only.
 MIN_REAL_TOP1 = {"dev-A": 0.92, "dev-B": 0.92, "test": 0.58}
 
 
@@ -316,6 +317,27 @@ def test_ruling_candidates_hold_the_links_and_the_nearest_clause_of_an_abstentio
     assert links.link_candidates(abstains, rules, card_texts)[0] == []
     nearest = links.ruling_candidates(abstains, rules, card_texts)
     assert nearest and nearest[0].score > 0 and "BM25" in nearest[0].evidence
+
+
+def test_a_clause_that_says_nearly_every_word_of_the_ruling_is_linked_without_a_cue(rules, card_texts):
+    """603.3c restated in other order, no cue or glossary term: BM25 alone would abstain, but the clause says
+    over `COVER_MIN` of the ruling's (idf-weighted) words, which is evidence enough."""
+    restates = ruling("A triggered ability that is modal has its mode announced by its controller as the ability is "
+                      "put on the stack.")
+    chosen, note = links.link_candidates(restates, rules, card_texts)
+    assert chosen and chosen[0].clause == "603.3c" and note == ""
+    assert "of the ruling's words" in chosen[0].evidence
+
+
+def test_coverage_needs_a_ruling_of_several_words(rules):
+    """A short ruling is covered by many clauses by chance: under `COVER_WORDS` words no clause covers it."""
+    index = links._index_for(rules)
+    words = ["pile", "object", "zero", "contain"]
+    short = set(links._content(" ".join(words)))
+    assert short <= index.words[index.position["700.3d"]]
+    assert links._coverage(short, index)("700.3d") == 0.0
+    longer = short | set(links._content("more"))
+    assert len(longer) >= links.COVER_WORDS and links._coverage(longer, index)("700.3d") >= links.COVER_MIN
 
 
 def test_override_gives_a_link_to_an_abstaining_ruling(rules):
