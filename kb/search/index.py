@@ -64,7 +64,8 @@ from kb.search.text import tokenize
 # `common` holds the rulings' everyday words and the split-card halves, its tokens the new concepts;
 # 9: clauses.json, the CR numbers a rule had before, for questions that cite an old number;
 # 10: names_card is false for a ruling another card's ruling says in the same words (names_card_flags)
-SCHEMA_VERSION = 10
+# 11: a CR clause's BM25 document holds the nearest heading above it (clause_context)
+SCHEMA_VERSION = 11
 
 
 META_FILE = "meta.json"
@@ -415,7 +416,7 @@ def build_index(
                 "lang": " ".join(d.lang.value for d in docs),
                 "hub": base64.b64encode(_remembered_hubness(vectors, doc_entry, docs, entries, embedder.name)
                                         .astype("<f4").tobytes()).decode("ascii")}
-    doc_tokens = _doc_tokens(docs, glossary)
+    doc_tokens = _doc_tokens(_with_context(docs, entries), glossary)
     # Rulings and CR clauses are two collections, each with its own idf: among the CR's thousands of
     # clauses "face down" and "morph" are rare, among the rulings they are in nearly every text.
     bm25 = BM25Matrix.build(doc_tokens, groups=[int(entries[d.entry].kind is Kind.RULE) for d in docs])
@@ -459,6 +460,39 @@ def _entry_table(entries: Sequence[Entry]) -> EntryTable:
     table = EntryTable.from_entries(entries, same)
     save_table("samewords", inputs, same)
     return table
+
+
+def clause_context(entries: Sequence[Entry]) -> dict[int, str]:
+    """Per CR clause entry (its position in `entries`): the nearest heading above it, which its BM25
+    document reads too ("Saga Cards" for 714.4, "Search" for 701.23d, "State-Based Actions" for
+    704.5j). A player names the topic ("the last chapter of a Saga") that the clause leaves to its
+    heading. Only the nearest: every heading up to the section's ("Keyword Actions" for each of
+    its ~300 clauses) cost a German fresh-set question its first place on dev, and a parent clause that is a
+    rule ("The state-based actions are as follows:") outweighed the clause's own words. Glossary
+    entries and headings gain nothing."""
+    from kb.cr import is_title, parent_of
+
+    text_of = {e.clause: e.text for e in entries
+               if e.kind is Kind.RULE and e.clause and not e.clause.startswith("glossary:")}
+    out: dict[int, str] = {}
+    for i, e in enumerate(entries):
+        if e.kind is not Kind.RULE or not e.clause or e.clause not in text_of or is_title(e.text):
+            continue
+        above = parent_of(e.clause)
+        while above is not None:
+            text = text_of.get(above)
+            if text is not None and is_title(text):
+                out[i] = text
+                break
+            above = parent_of(above)
+    return out
+
+
+def _with_context(docs: Sequence[_Doc], entries: Sequence[Entry]) -> list[_Doc]:
+    """`docs` with each CR clause's text followed by its `clause_context` (what BM25 reads; the
+    dense side embeds the clause's own text)."""
+    context = clause_context(entries)
+    return [_Doc(d.entry, d.lang, f"{d.text}\n{context[d.entry]}") if d.entry in context else d for d in docs]
 
 
 def _doc_tokens(docs: Sequence[_Doc], glossary: Glossary) -> list[list[str]]:
