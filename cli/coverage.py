@@ -28,9 +28,7 @@ def coverage(
         raise InputError("--lang takes de or es: coverage is of translations of the English rulings")
     kb = open_kb(quiet=as_json)
     langs = (chosen,) if chosen else (Lang.DE, Lang.ES)
-    alone = any(e.variants_in(lang) and not e.variants_in(Lang.EN) for e in kb.entries for lang in langs)
-    nearest = explainer(kb, Corpus.default(), embedder_from_env()) if alone else None
-    report = translation_coverage(kb.entries, langs, nearest)
+    report = translation_coverage(kb.entries, langs, explainer(kb, Corpus.default(), embedder_from_env()))
     if as_json:
         print_json(report)
     else:

@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kb.model import Entry, Lang, Relation, Variant
+from kb.lang import LANGUAGE_NAMES
 from kb.views import text_lang
 
 if TYPE_CHECKING:
@@ -600,7 +601,6 @@ def outdated(console: Console, wordings: Sequence[OutdatedWording]) -> None:
 
 # --- kb coverage --------------------------------------------------------------------------------
 
-LANGUAGE_NAMES = {"de": "German", "es": "Spanish", "en": "English"}  # "a es text" read badly
 
 
 def translation_coverage(console: Console, report: dict[str, Any]) -> None:

@@ -11,6 +11,9 @@ import re
 
 from kb.model import Lang
 
+# The languages by code, as a sentence names them ("a es text" reads badly).
+LANGUAGE_NAMES = {"en": "English", "de": "German", "es": "Spanish"}
+
 _WORD = re.compile(r"[a-zäöüßáéíóúñ¿¡]+")
 
 # Frequent function words and domain words, chosen to be unambiguous between the three languages.

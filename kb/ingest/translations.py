@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from kb.ingest.dedup import TRANSLATION_MIN_COSINE, Evidence, Lexicon, translation_gaps
+from kb.lang import LANGUAGE_NAMES
 from kb.model import Entry, Kind, Lang
 from kb.search.embed import Embedder
 from kb.search.glossary import Glossary
@@ -69,7 +70,7 @@ def _say(gap: str, english: Evidence, foreign: Evidence, lang: Lang, glossary: G
         missing = sorted(english.mechanics - foreign.mechanics)
         said = f"the English names the mechanic {_listed(english.mechanics)}; this text names {_listed(foreign.mechanics)}"
         terms = [f"{m}: {', '.join(_terms(glossary, m, lang))}" for m in missing if _terms(glossary, m, lang)]
-        return said + (f" (the {_LANGUAGE[lang]} terms the glossary knows: {'; '.join(terms)})" if terms else "")
+        return said + (f" (the {LANGUAGE_NAMES[lang.value]} terms the glossary knows: {'; '.join(terms)})" if terms else "")
     if gap == "digits":
         return f"numbers or mana symbols differ: {_listed(english.digits)} in English, {_listed(foreign.digits)} here"
     if gap == "cards":
@@ -80,8 +81,6 @@ def _say(gap: str, english: Evidence, foreign: Evidence, lang: Lang, glossary: G
             + (f"; the English says {', '.join(only)}, this text not" if only else ""))
 
 
-_LANGUAGE = {Lang.EN: "English", Lang.DE: "German", Lang.ES: "Spanish"}
-
 
 def _terms(glossary: Glossary | None, concept: str, lang: Lang) -> list[str]:
     concepts = glossary.concepts if glossary is not None else []
@@ -90,17 +89,22 @@ def _terms(glossary: Glossary | None, concept: str, lang: Lang) -> list[str]:
 
 def explainer(kb: KB, corpus: Corpus, embedder: Embedder) -> Callable[[Entry, Lang], dict[str, Any] | None]:
     """`nearest_english` for `translation_coverage`, with what the KB's build compared by: the corpus's
-    lexicon and the card names of the judge's own pages."""
+    lexicon and the card names of the judge's own pages (read on the first call)."""
+    from functools import cache
+
     from kb.build import load_lexicon
 
-    names = corpus.names.copy()
-    for name, lang, english in kb.card_names():
-        names.add(english, Lang(lang), name)
-    lexicon = load_lexicon(corpus, names)
+    @cache
+    def lexicon() -> Lexicon:  # made on the first ruling to explain: most KBs have none
+        names = corpus.names.copy()
+        for name, lang, english in kb.card_names():
+            names.add(english, Lang(lang), name)
+        return load_lexicon(corpus, names)
 
     def explain(alone: Entry, lang: Lang) -> dict[str, Any] | None:
         mine = {e.id: e for card in alone.cards for e in kb.select(card=card, kind=Kind.RULING) if e.variants_in(Lang.EN)}
-        found = nearest_english(alone, lang, sorted(mine.values(), key=lambda e: e.id), embedder=embedder, lexicon=lexicon)
+        found = nearest_english(alone, lang, sorted(mine.values(), key=lambda e: e.id), embedder=embedder,
+                                lexicon=lexicon())
         return found.to_json() if found else None
 
     return explain
