@@ -420,7 +420,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
             held = {s.sha256: s for s in store.library(conn)}
             by_path = {s.path: s for s in held.values()}
             library_items = store.library_bytes(conn)
-            meta = store.get_meta(conn)
+            meta = store.get_meta(conn, leave_out="report")
             kb_exists = "generation" in meta and store.stale_reason(meta) is None
         finally:
             conn.close()
