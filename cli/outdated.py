@@ -33,7 +33,7 @@ def outdated(
     from cli import render
     from kb.errors import InputError
     from kb.normalize import date_option
-    from kb.outdated import Reason, filter_items, group_wordings, levels_shown, summarize_copies
+    from kb.outdated import Reason, filter_items, group_wordings, levels_shown
     from kb.views import english_card_name
 
     for option, value in [*([("--kind", kind)] if kind else []), *(("--fail-on", k) for k in fail_on or [])]:
@@ -48,8 +48,7 @@ def outdated(
     kb = open_kb(quiet=as_json)
     english = english_card_name(card, reference(), kb) if card else None
     if summary:  # counted from the rows' columns: no item is decoded (fast at 100k rulings)
-        data = summarize_copies(kb.outdated_copies(card=english, lang=parse_lang(lang), since=since,
-                                                   reason=reason), levels)
+        data = kb.outdated_summary(levels, card=english, lang=parse_lang(lang), since=since, reason=reason)
         if as_json:
             print_json(data)
         else:
