@@ -26,7 +26,6 @@ def rule(
     """Show a CR clause (now or on a date), its number and wording in every version with word diffs,
     and the rulings linked to it; or, with --diff, what changed in a section between two versions."""
     from cli import render
-    from kb.cr.query import clause_report
     from kb.errors import InputError
     from kb.normalize import clause_number, date_option
     from kb.store import linked_rulings
@@ -49,7 +48,7 @@ def rule(
         return
     if not number:
         raise InputError("name a clause (e.g. `kb rule 708.8`) or use --diff DATE DATE --section N")
-    report = clause_report(reference().rules, number, at)
+    report = reference().clause_report(number, at)
     linked = linked_rulings(data_home(), number, limit or None)
     if as_json:
         print_json(report.to_json() | linked.to_json())

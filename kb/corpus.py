@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the parts are imported when first read: `kb rule` needs no 
     from kb.cards import CardNames
     from kb.checks import Check
     from kb.cr import ClauseMatcher, RulesCorpus, RulesVersion
+    from kb.cr.query import ClauseReport
     from kb.game.cards import CardDef
     from kb.cr.links import Override
     from kb.model import Problem
@@ -93,6 +94,18 @@ class Corpus:
         if "rules" in self.__dict__:  # cached_property keeps what it read in the instance dict
             return self.rules.current
         return load_current(self.folder)
+
+    def clause_report(self, number: str, at: str | None = None) -> ClauseReport:
+        """`kb.cr.query.clause_report` of the rules: without `at`, a current clause's report is read
+        from the disk cache (`kb rule` then reads no CR version)."""
+        from kb.cr.load import stored_clause_report
+        from kb.cr.query import clause_report
+
+        if at is None:
+            stored = stored_clause_report(self.folder, number, lambda: self.rules)
+            if stored is not None:
+                return stored
+        return clause_report(self.rules, number, at)
 
     @cached_property
     def rules(self) -> RulesCorpus:

@@ -4,12 +4,15 @@ have no full text. `load_rules` parses and aligns them all (cached on disk);
 
 from __future__ import annotations
 
+import pickle
 import re
+import sqlite3
 from pathlib import Path
+from typing import Callable
 
 from kb.cr.lineage import align
 from kb.cr.parse import RulesVersion, parse_rules
-from kb.cr.query import RulesCorpus
+from kb.cr.query import ClauseReport, RulesCorpus, clause_report
 from kb.errors import NotFoundError
 
 _FILE = re.compile(r"^CR-(\d{4})(\d\d)(\d\d)(-facedown-extract)?\.txt$")
@@ -59,6 +62,45 @@ def load_rules(corpus_dir: Path) -> RulesCorpus:
     from kb.store.cache import cached
 
     return cached("rules", cache_inputs(corpus_dir), lambda: _load_uncached(corpus_dir))
+
+
+def stored_clause_report(corpus_dir: Path, number: str, rules: Callable[[], RulesCorpus]) -> ClauseReport | None:
+    """`clause_report(rules, number)` (no date) of a clause of the current CR, read from a SQLite file
+    in the data directory's cache that holds every current clause's report (made on first use from
+    `rules()`, ~0.5 s): `kb rule` then reads one row instead of unpickling all the CR versions
+    (~0.15 s a call). None for a number the current CR does not have (an older CR's number, an
+    unknown one: the caller asks `clause_report`, which says what it is) or when no file can be kept."""
+    from kb.store.cache import cached_file
+
+    def make(out: Path) -> None:
+        corpus = rules()
+        conn = sqlite3.connect(out)
+        try:
+            with conn:
+                conn.execute("CREATE TABLE reports (number TEXT PRIMARY KEY, report BLOB NOT NULL) WITHOUT ROWID")
+                conn.executemany("INSERT INTO reports VALUES (?, ?)",
+                                 [(n, pickle.dumps(clause_report(corpus, n), protocol=pickle.HIGHEST_PROTOCOL))
+                                  for n in corpus.current.clauses])
+        finally:
+            conn.close()
+
+    path = cached_file("clausereports", cache_inputs(corpus_dir), make, ".sqlite3")
+    if path is None:
+        return None
+    conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    try:
+        row = conn.execute("SELECT report FROM reports WHERE number = ?", (number,)).fetchone()
+    except sqlite3.DatabaseError:  # a damaged file: the caller derives the report
+        return None
+    finally:
+        conn.close()
+    if row is None:
+        return None
+    try:
+        report = pickle.loads(row[0])  # noqa: S301 - our own file in the data directory
+    except (pickle.UnpicklingError, AttributeError, ImportError, EOFError, TypeError, ValueError):
+        return None
+    return report if isinstance(report, ClauseReport) else None
 
 
 def cache_inputs(corpus_dir: Path) -> list[Path]:
