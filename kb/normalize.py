@@ -365,8 +365,10 @@ _DOTTED_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")  # day.month.year,
 
 def date_option(raw: str, option: str, *, partial: bool = False) -> str:
     """A date a user typed for `option` as ISO 8601; with `partial`, also a year or year-month
-    (`2018`, `2018-07`). A day written with dots is day.month.year (`13.07.2018`): dots are never
-    month first. Raises InputError for anything else, impossible dates included."""
+    (`2018`, `2018-07`, `July 2018`). A day written with dots is day.month.year (`13.07.2018`): dots
+    are never month first. A month written out is read as on a page (`23. August 2019`, `July 13,
+    2018`, `13 de julio de 2018`): the word says which number is the month. Raises InputError for
+    anything else, impossible dates included."""
     from kb.errors import InputError
 
     dotted = _DOTTED_DATE.match(raw.strip())
@@ -378,7 +380,16 @@ def date_option(raw: str, option: str, *, partial: bool = False) -> str:
         except ValueError:
             raise InputError(f"invalid {option} date {raw!r}: no such day") from None
         return "-".join([year] + [f"{int(part):02d}" for part in (month, day) if part])
-    wanted = "2018, 2018-07 or 2018-07-13" if partial else "YYYY-MM-DD (or 13.07.2018)"
+    tokens = _tokens(raw) or []
+    shape = _shape(tokens)
+    if shape in ("WNY", "NWY") and tokens[shape.index("W")][1] in _MONTHS:
+        try:
+            return parse_date(raw)
+        except DateFormatError:
+            raise InputError(f"invalid {option} date {raw!r}: no such day") from None
+    if partial and shape == "WY" and tokens[0][1] in _MONTHS:
+        return f"{tokens[1][1]}-{_MONTHS[tokens[0][1]]:02d}"
+    wanted = "2018, 2018-07 or 2018-07-13" if partial else "YYYY-MM-DD (or 13.07.2018, or 13 July 2018)"
     raise InputError(f"invalid {option} date {raw!r}: write it as {wanted}")
 
 

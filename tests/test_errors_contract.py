@@ -141,7 +141,7 @@ def test_what_is_no_rule_number_is_a_one_line_error(args, words):
     # every date option's error names the option the judge typed (tryout10: `kb rule` said only
     # "not a date (YYYY-MM-DD)", `kb check` "invalid rules date")
     (["rule", "708.8", "--at", "2018-02-30"], "invalid --at date '2018-02-30': no such day"),
-    (["rule", "708.8", "--at", "13/07/2018"], "invalid --at date '13/07/2018': write it as YYYY-MM-DD (or 13.07.2018)"),
+    (["rule", "708.8", "--at", "13/07/2018"], "invalid --at date '13/07/2018': write it as YYYY-MM-DD (or 13.07.2018, or 13 July 2018)"),
     (["rule", "708.8", "--at", "31.02.2018"], "invalid --at date '31.02.2018': no such day"),
     (["rule", "--diff", "2014-09-25", "banana", "--section", "708"], "invalid --diff date 'banana'"),
 ], ids=str)

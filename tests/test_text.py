@@ -161,3 +161,30 @@ def test_a_date_option_takes_a_day_written_with_dots_day_first(raw: str, iso: st
     from kb.normalize import date_option
 
     assert date_option(raw, "--at") == iso
+
+
+@pytest.mark.parametrize("raw, iso", [("23. August 2019", "2019-08-23"), ("July 13, 2018", "2018-07-13"),
+                                      ("13 de julio de 2018", "2018-07-13"), ("13. Juli 2018", "2018-07-13"),
+                                      ("Friday, July 13th, 2018", "2018-07-13")])
+def test_a_date_option_takes_a_month_written_out_as_a_page_writes_it(raw: str, iso: str) -> None:
+    """tryout12: `kb rule 708.2a --at "23. August 2019"` was refused while a page with that date was read."""
+    from kb.normalize import date_option
+
+    assert date_option(raw, "--at") == iso
+    assert date_option(raw, "--since", partial=True) == iso
+
+
+@pytest.mark.parametrize("raw", ["31. Februar 2019", "Smarch 13, 2018", "13/07/2018", "July 2018"])
+def test_a_date_option_still_refuses_impossible_unknown_or_ambiguous_days(raw: str) -> None:
+    from kb.errors import InputError
+    from kb.normalize import date_option
+
+    with pytest.raises(InputError, match="invalid --at date"):
+        date_option(raw, "--at")
+
+
+def test_a_partial_date_option_takes_a_month_written_out() -> None:
+    from kb.normalize import date_option
+
+    assert date_option("Juli 2018", "--since", partial=True) == "2018-07"
+    assert date_option("julio de 2018", "--since", partial=True) == "2018-07"
