@@ -26,6 +26,9 @@ class CardNames:
     # Where `resolve` looks when the table does not know a name (the Oracle cards' EN/DE/ES names):
     # a judge's page for a card with no bundled ruling still gets its English name. Not in to_json.
     fallback: Callable[[str], str | None] | None = field(default=None, repr=False, compare=False)
+    # A card's Oracle text by its English name (None: not known): a card page's parser tells the card's
+    # printed text above the rulings from a ruling that lost its date by it. Not in to_json.
+    oracle_text: Callable[[str], str | None] | None = field(default=None, repr=False, compare=False)
 
     def add(self, english: str, lang: Lang, name: str) -> None:
         english, name = normalize_text(english), normalize_text(name)
@@ -41,7 +44,7 @@ class CardNames:
         """A copy to add names to, leaving this table as it is."""
         return CardNames({en: dict(by_lang) for en, by_lang in self.names.items()}, dict(self._index),
                          {en: {lang: list(n) for lang, n in by_lang.items()} for en, by_lang in self.aliases.items()},
-                         self.fallback)
+                         self.fallback, self.oracle_text)
 
     def every_name(self) -> Iterator[tuple[str, str]]:
         """(English name, a name of that card) for every name known, in any language."""

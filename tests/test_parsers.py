@@ -426,9 +426,49 @@ def test_a_page_of_several_cards_gives_each_card_its_rulings_and_reports_the_tex
         (13, "Auspicious Starrix", "2020-04-17"), (22, "Beanstalk Giant", "2019-10-04"),
         (24, "Beanstalk Giant", "2019-10-04")]
     assert result.records[2].text.endswith("already played your land for the turn.")  # nothing glued to it
-    assert [(p.line, p.reason.split(":")[0]) for p in result.problems] == [
-        (2, "text before the first date line skipped"), (15, "text after a ruling and under no date skipped"),
-        (1, "the title names no card the KB knows in English, German or Spanish")]  # Auspicious Starrix: newer
+    assert [(p.line, p.reason.split(":")[0], p.ignored) for p in result.problems] == [
+        (2, "page text before the first ruling date (headings, the card's own text), not read as rulings", True),
+        (15, "text after a ruling and under no date skipped", False),
+        (1, "the title names no card the KB knows in English, German or Spanish", True)]  # Auspicious Starrix: newer
+
+
+CARD_SITE = """Metamorphic Alteration 1Blue
+
+Encantamento - Aura
+Metamorphic Alteration
+Artist:
+Someone
+Text:
+
+Enchant creature
+As Metamorphic Alteration enters the battlefield, choose a creature.
+Enchanted creature is a copy of the chosen creature.
+
+Rulings:
+  • 7/13/2018 You can choose only a creature on the battlefield.
+"""
+
+
+def test_a_card_sites_headings_and_oracle_text_above_the_rulings_are_a_note_not_a_lost_ruling():
+    """tryout12: every page saved from a card site printed the card's text above its rulings, and
+    ingest called it a skipped unit (exit 1) though nothing a judge would quote was lost."""
+    names = Corpus.default().names
+    result = pages.parse_card_page(CARD_SITE, "alteration.pt.txt", names.resolve, names.oracle_text)
+    assert [(r.card, r.date, r.text) for r in result.records] == [
+        ("Metamorphic Alteration", "2018-07-13", "You can choose only a creature on the battlefield.")]
+    assert [(p.line, p.ignored) for p in result.problems] == [(3, True)]
+    assert "not read as rulings: Encantamento - Aura" in result.problems[0].reason
+
+
+def test_a_sentence_above_the_first_date_that_is_not_the_cards_text_is_still_a_skipped_unit():
+    names = Corpus.default().names
+    lost = CARD_SITE.replace("Enchanted creature is a copy of the chosen creature.",
+                             "You may choose a creature an opponent controls.")
+    result = pages.parse_card_page(lost, "alteration.pt.txt", names.resolve, names.oracle_text)
+    assert [(p.line, p.ignored) for p in result.problems] == [(3, False)]
+    assert "text before the first date line skipped" in result.problems[0].reason
+    unknown = pages.parse_card_page(CARD_SITE, "alteration.pt.txt", names.resolve)  # no Oracle text to compare
+    assert [(p.line, p.ignored) for p in unknown.problems] == [(3, False)]
 
 
 def test_a_footer_after_a_ruling_under_its_own_date_line_is_reported_not_glued():

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from kb.lang import detect
 from kb.model import Kind, Lang, ParseResult, Problem, Record
-from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, looks_like_date, normalize_text, parse_date
+from kb.normalize import (UNDECODABLE_REASON, DateFormatError, is_undecodable, looks_like_date, match_key,
+                          normalize_text, parse_date)
 
 # What a rules text matcher returns: the clause number and a score, or None for "not a rule".
 ClauseMatcher = Callable[[str], "tuple[str, float] | None"]
@@ -223,8 +224,10 @@ def _dates_before_their_rulings(units: list[_Unit]) -> list[_Unit]:
     return ordered
 
 
-def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = None) -> ParseResult:
-    """Records of a card ruling page, and a problem for each unit that can't be used."""
+def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = None,
+                    card_text: NameResolver | None = None) -> ParseResult:
+    """Records of a card ruling page, and a problem for each unit that can't be used. `card_text`
+    gives a card's Oracle text (English name -> text): a card site prints it above the rulings."""
     lines = _lines(text)
     content = [line for line in lines if line.text.strip()]
     if not content:
@@ -270,8 +273,13 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         original = "\n".join(line.text.strip() for line in chunk)
         first = chunk[0].number
         if not seen_date:
-            if len(chunk) == 1 and len(original) <= 40 and not original.endswith("."):
-                return  # the type line ("Enchantment", "Verzauberung"): page structure, not a ruling
+            printed = _printed_lines(chunk, card_text(title_card) if card_text and title_card else None)
+            if printed == 1 == len(chunk):  # the type line ("Enchantment", "Verzauberung"): page structure
+                return
+            if printed is not None:  # said, as a note: nothing a judge would quote, and no ruling lost
+                problems.append(Problem(source, first, "page text before the first ruling date (headings, the "
+                                        f"card's own text), not read as rulings: {_clip(original)}", ignored=True))
+                return
             if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
                 problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
                                         "rulings are read after their dates (`Jul 13, 2018`, `9/20/2014<TAB>...`): "
@@ -368,6 +376,22 @@ def _is_heading(text: str) -> bool:
     stripped = text.strip()
     return (len(stripped.split()) <= 8 and not _ends_sentence(stripped) and not stripped.endswith((",", ";", ":"))
             and not stripped[:1].islower())  # "Example:" introduces more of the ruling
+
+
+def _printed_lines(chunk: Sequence[_Line], oracle: str | None) -> int | None:
+    """For text above a card page's first date: how many of its lines are headings (up to 40
+    characters, no sentence end: "Encantamento - Aura", "Artist:"), when every other line is a line
+    of the card's Oracle text (a card site prints it above the rulings); None when a line is neither,
+    which may be a ruling that lost its date."""
+    text = match_key(oracle) if oracle else ""
+    headings = 0
+    for line in chunk:
+        words = line.text.strip()
+        if len(words) <= 40 and not words.endswith("."):
+            headings += 1
+        elif not (text and match_key(words) and match_key(words) in text):
+            return None
+    return headings
 
 
 def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
