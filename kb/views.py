@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from kb.oracle import OracleCard
     from kb.outdated import OutdatedItem
     from kb.checks.scenario import Check
-    from kb.store import KB
+    from kb.store import KB, CardEntry
 
 
 def text_lang(entry: Entry, text: str) -> Lang:
@@ -54,11 +54,14 @@ class EntryView:
 def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = False) -> EntryView:
     """The entry `entry_id` (or a unique prefix, or an id that moved) names, with its checks run now;
     with `clause_texts`, also the current text of each clause it links to (reads the CR)."""
-    from kb.checks import run_entry_checks
-
     found = kb.resolve(entry_id)
     entry = found.entry
-    checks, results = run_entry_checks(entry, corpus)
+    checks: list[Check] = []
+    results: list[CheckResult] = []
+    if entry.checks:  # the checks and the rules model are imported only for an entry that has some
+        from kb.checks import run_entry_checks
+
+        checks, results = run_entry_checks(entry, corpus)
     texts: dict[str, str] = {}
     if clause_texts and entry.rules:
         current = corpus.current_rules
@@ -153,7 +156,7 @@ class CardView:
     it carry."""
 
     card: CardInfo
-    entries: list[tuple[Entry, list[str]]]  # (entry, the dates of this card's copies of it)
+    entries: list[tuple[CardEntry, list[str]]]  # (entry, the dates of this card's copies of it)
 
     @property
     def names(self) -> dict[str, str]:
@@ -168,24 +171,19 @@ class CardView:
             "oracle": oracle.to_json() if oracle else None,
             "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text, "first_date": e.first_date,
                          "card_dates": dates,
-                         "langs": sorted({v.lang.value for v in e.variants}) or [Lang.EN.value]}
+                         "langs": list(e.langs) or [Lang.EN.value]}
                         for e, dates in self.entries],
         }
 
 
 def card_view(card: CardInfo, kb: KB) -> CardView:
     """The KB's entries for `card` (its rows only, not every entry of the KB), rulings first, oldest first."""
-    rows = [(e, card_dates(e, card.name)) for e in kb.select(card=card.name)]
+    # each entry's columns and the dates of the card's own copies (a shared ruling's first date may be
+    # another card's; the entry's first date when none of its copies names the card), as `card_dates`
+    rows = [(e, list(e.card_dates) or [d for d in (e.first_date,) if d]) for e in kb.card_entries(card.name)]
     rows.sort(key=lambda row: (row[0].kind is not Kind.RULING, (row[1] or [""])[0], row[0].id))
     return CardView(card, rows)
 
 
-def card_dates(entry: Entry, card: str) -> list[str]:
-    """The dates this card's own copies of the ruling carry (a shared ruling's first date may be
-    another card's); the entry's first date when none of its copies names the card."""
-    mine = sorted({v.date for v in entry.variants if v.card == card and v.date})
-    return mine or [d for d in (entry.first_date,) if d]
-
-
-__all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_dates", "card_view",
+__all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_view",
            "english_card_name", "entry_view", "find_card"]

@@ -86,6 +86,25 @@ def test_a_corpus_checks_are_remembered_until_a_check_file_changes(tmp_path: Pat
     assert len(changed) == len(first) and any(c.id.startswith("morph/renamed-") for c in changed)
 
 
+def test_the_scenario_cards_are_read_from_the_cache_until_a_card_file_changes(tmp_path: Path, kb_home: Path,
+                                                                              monkeypatch) -> None:
+    """`kb show` of an entry with checks parsed ~100 card YAML files on every call (~0.07 s)."""
+    import shutil
+
+    import kb.checks
+    from kb.corpus import Corpus
+
+    shutil.copytree(Corpus.default().folder / "cards", tmp_path / "cards")
+    first = Corpus(tmp_path).cards
+    real, calls = kb.checks.load_cards, []
+    monkeypatch.setattr(kb.checks, "load_cards", lambda *a: calls.append(1) or real(*a))
+    assert Corpus(tmp_path).cards == first and calls == []
+    some = sorted((tmp_path / "cards").glob("*.yaml"))[0]
+    name = next(iter(real(tmp_path / "cards")))
+    some.write_text(some.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # a changed file is read again
+    assert Corpus(tmp_path).cards[name] == first[name] and calls == [1]
+
+
 def test_the_bundled_sources_are_parsed_once_while_nothing_they_derive_from_changes(kb_home: Path,
                                                                                     monkeypatch) -> None:
     import kb.build

@@ -222,6 +222,30 @@ def test_card_view_lists_rulings_first_by_this_cards_own_dates(tmp_path: Path) -
     assert [e["card_dates"] for e in data["entries"]] == [["2015-01-01"], ["2016-05-05"], ["2018-01-01"]]
 
 
+def test_a_cards_entries_read_from_columns_say_what_the_decoded_entries_say(kb_home: Path, small_corpus: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """`kb card` reads its entries' columns and the card's copies' dates, not whole entries (a shared
+    ruling holds thousands of copies at 100k rulings): the same languages, dates and order, card by card."""
+    from kb.build import rebuild
+    from kb.search.embed import FakeEmbedder
+
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    rebuild(home=kb_home, embedder=FakeEmbedder())
+    kb = store.load(kb_home)
+    cards = kb.cards()
+    assert len(cards) > 5
+    for card in cards:
+        decoded = kb.select(card=card)
+        rows = kb.card_entries(card)
+        assert [(r.id, r.kind, r.text, r.first_date) for r in rows] == [
+            (e.id, e.kind, e.text, e.first_date) for e in decoded]
+        assert [r.langs for r in rows] == [tuple(sorted({v.lang.value for v in e.variants})) for e in decoded]
+        assert [r.card_dates for r in rows] == [
+            tuple(sorted({v.date for v in e.variants if v.card == card and v.date})) for e in decoded], card
+    assert {lang for c in cards for r in kb.card_entries(c) for lang in r.langs} > {"en"}
+    kb.close()
+
+
 # --- kb outdated -----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("reason", "review", "both", "levels"), [
