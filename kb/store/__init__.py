@@ -374,7 +374,7 @@ def _outdated_summaries(conn: sqlite3.Connection) -> dict[str, Any]:
             for levels in ({Level.OUTDATED}, {Level.REVIEW}, {Level.OUTDATED, Level.REVIEW})}
 
 
-def summary_key(levels: Iterable[Any]) -> str:
+def summary_key(levels: Iterable[Level]) -> str:
     """The key of a recorded outdated summary: its levels, sorted, joined by "+"."""
     return "+".join(sorted(level.value for level in levels))
 
