@@ -200,6 +200,12 @@ def test_cp1252_file_is_decoded():
     assert "You’ll" in text and "“Form”" in text
 
 
+def test_a_byte_order_mark_inside_a_cp1252_line_is_dropped_not_read_as_letters():
+    """tryout12: a Spanish page's ruling ended "... de batallaÿþ." (a UTF-16 BOM pasted into cp1252 text)."""
+    text = decode(b"Forma\n\n13/07/2018\n\nAntes de \xe9ntrar al campo de batalla\xff\xfe.\n")
+    assert "Antes de \u00e9ntrar al campo de batalla." in text and "\u00ff" not in text and "\u00fe" not in text
+
+
 def test_binary_garbage_is_refused():
     from kb.errors import InputError
 

@@ -181,6 +181,9 @@ def _decode_line(line: bytes) -> str:
         return line.decode("utf-8")
     except UnicodeDecodeError:
         pass
+    # A UTF-16 byte-order mark inside a line (files pasted together) is no text: read as cp1252 it
+    # would end a ruling in "ÿþ" (tryout12)
+    line = line.replace(b"\xff\xfe", b"").replace(b"\xfe\xff", b"")
     try:
         return line.decode("cp1252")
     except UnicodeDecodeError:
