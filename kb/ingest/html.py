@@ -40,6 +40,9 @@ class _TextMaker(HTMLParser):
     def _break(self) -> None:
         text = re.sub(r"[ \t\r\n\f\v\u00a0]*\t[ \t\r\n\f\v\u00a0]*", "\t", "".join(self.current))
         text = re.sub(r"[ \r\n\f\v\u00a0]+", " ", text).strip(" \t")
+        if text == "*":  # a list item whose text is in blocks (`<li><p>...`): its bullet goes with their first line
+            self.current, self.current_line = ["* "], 0
+            return
         if text:
             self.lines.append((self.current_line, text))
         self.current = []
