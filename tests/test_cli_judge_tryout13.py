@@ -86,3 +86,13 @@ def test_release_notes_saved_as_html_whose_bullets_hold_paragraphs_give_a_ruling
     records = parse_text(RELEASE_NOTES_HTML, "dsk.html", names=CORPUS.names, match_clause=None).records
     assert [(r.line, r.date, r.text, r.card) for r in records] == [
         (8, "2024-09-20", TAPPED, "Hauntwoods Shrieker"), (9, "2024-09-20", NO_NAME, "Hauntwoods Shrieker")]
+
+
+def test_the_second_cards_section_heading_on_a_page_of_two_cards_is_page_structure_as_the_firsts_is():
+    # `Bubble Smuggler / Rulings / ...` then `Defenestrated Phantom / Rulings / ...`: the first "Rulings" passed
+    # silently, the second was "text after a ruling and under no date skipped" (exit 1 for a clean page)
+    text = (f"Bubble Smuggler\nRulings\n\n2024-02-02: {TAPPED}\n\nDefenestrated Phantom\nRulings\n\n"
+            f"2024-02-02: {NO_NAME}\n")
+    result = parse_text(text, "two-cards.txt", names=CORPUS.names, match_clause=None)
+    assert [(r.line, r.card) for r in result.records] == [(4, "Bubble Smuggler"), (9, "Defenestrated Phantom")]
+    assert not [p for p in result.problems if not p.ignored]

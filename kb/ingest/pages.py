@@ -285,7 +285,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         original = _LEADING_BULLET.sub("", "\n".join(line.text.strip() for line in chunk))
         first = chunk[0].number
         if not seen_date:
-            if len(chunk) == 1 and len(original) <= 40 and not original.endswith("."):
+            if len(chunk) == 1 and _is_label(original):
                 return  # the type line ("Enchantment", "Verzauberung"): page structure, not a ruling
             if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
                 problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
@@ -349,6 +349,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         if stray and (named := _card_heading(stray[0].text, resolve_card)):
             card = named
             stray.pop(0)
+            if len(stray) == 1 and _is_label(stray[0].text.strip()):
+                stray.clear()  # the next card's section heading ("Rulings"), as the first card's is read
         report_stray()
         chunk = [_Line(line.number, rest)] if rest else []
         inline, closed = bool(rest), False
@@ -372,6 +374,11 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
 
 
 _NAME_JOINERS = frozenset("of the to a an and in on for from with at by // de del la el los las y der die das und von zu".split())
+
+
+def _is_label(text: str) -> bool:
+    """A short line that is no sentence under a card's name: its type line or a section heading."""
+    return len(text) <= 40 and not text.endswith(".")
 
 
 def _ends_sentence(text: str) -> bool:
