@@ -96,3 +96,19 @@ def test_the_second_cards_section_heading_on_a_page_of_two_cards_is_page_structu
     result = parse_text(text, "two-cards.txt", names=CORPUS.names, match_clause=None)
     assert [(r.line, r.card) for r in result.records] == [(4, "Bubble Smuggler"), (9, "Defenestrated Phantom")]
     assert not [p for p in result.problems if not p.ignored]
+
+
+def test_files_of_other_kinds_in_an_ingested_folder_are_named_not_passed_over_in_silence(tmp_path):
+    # a judge's downloads folder: the page was read, a PDF and a .docx were left out without a word
+    from kb.ingest import ingest
+
+    (tmp_path / "shrieker.txt").write_text(f"Hauntwoods Shrieker\n\n2024-09-20: {TAPPED}\n")
+    (tmp_path / "scan.pdf").write_bytes(b"%PDF-1.4\n\x00\x01")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "notes.docx").write_bytes(b"PK\x03\x04")
+    (tmp_path / ".DS_Store").write_bytes(b"\x00")  # hidden: passed over, as before
+    result = ingest([tmp_path], names=CORPUS.names, match_clause=None)
+    assert len(result.records) == 1
+    (note,) = result.problems
+    assert note.ignored and note.source.endswith(tmp_path.name)
+    assert "2 files in the folder not read" in note.reason and "scan.pdf, sub/notes.docx" in note.reason
