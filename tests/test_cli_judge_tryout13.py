@@ -112,3 +112,10 @@ def test_files_of_other_kinds_in_an_ingested_folder_are_named_not_passed_over_in
     (note,) = result.problems
     assert note.ignored and note.source.endswith(tmp_path.name)
     assert "2 files in the folder not read" in note.reason and "scan.pdf, sub/notes.docx" in note.reason
+
+
+def test_a_list_items_bullet_goes_with_its_first_line_of_text_and_an_empty_item_gives_none():
+    from kb.ingest.html import to_text
+
+    text, _ = to_text("<html><body><ul><li></li><li><p>A</p></li><li>B<p>C</p></li></ul><p>Heading</p></body></html>")
+    assert text.split("\n") == ["* A", "", "* B", "C", "", "Heading", "", ""]

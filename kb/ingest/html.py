@@ -76,6 +76,8 @@ class _TextMaker(HTMLParser):
             self.skipping = max(0, self.skipping - 1)
         elif tag in _BLOCKS or tag == "li":
             self._break()
+            if tag == "li":
+                self.current = []  # an item with no text: its bullet goes with nothing after the list
             if tag in ("p", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6"):
                 self.lines.append((self.getpos()[0], ""))  # a blank line ends a paragraph
 
