@@ -87,6 +87,7 @@ def _walk(folder: Path) -> tuple[list[tuple[Path, os.stat_result]], list[Problem
     found: list[tuple[Path, os.stat_result]] = []
     problems: list[Problem] = []
     visited: set[tuple[int, int]] = set()
+    left_out: list[str] = []  # files of other kinds (a PDF, a .docx): not read, but named
     pending = [folder]
     while pending:
         current = pending.pop()
@@ -118,7 +119,16 @@ def _walk(folder: Path) -> tuple[list[tuple[Path, os.stat_result]], list[Problem
                 else:
                     problems.append(Problem(source_name(path), None,
                                             f"not a regular file ({_kind(child_st)}); not read"))
+            elif stat.S_ISREG(child_st.st_mode):
+                left_out.append(os.path.relpath(path, folder))
     found.sort(key=lambda item: item[0].parts)
+    if left_out:
+        left_out.sort()
+        shown = ", ".join(left_out[:5]) + (f" and {len(left_out) - 5} more" if len(left_out) > 5 else "")
+        problems.append(Problem(source_name(folder), None, f"{len(left_out)} file{'s' if len(left_out) > 1 else ''} "
+                                f"in the folder not read, for their names don't end in "
+                                f"{', '.join(sorted(SOURCE_SUFFIXES))}: {shown} (a text page saved under another "
+                                "name is read when named on the command line)", ignored=True))
     return found, problems
 
 

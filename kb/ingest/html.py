@@ -40,6 +40,9 @@ class _TextMaker(HTMLParser):
     def _break(self) -> None:
         text = re.sub(r"[ \t\r\n\f\v\u00a0]*\t[ \t\r\n\f\v\u00a0]*", "\t", "".join(self.current))
         text = re.sub(r"[ \r\n\f\v\u00a0]+", " ", text).strip(" \t")
+        if text == "*":  # a list item whose text is in blocks (`<li><p>...`): its bullet goes with their first line
+            self.current, self.current_line = ["* "], 0
+            return
         if text:
             self.lines.append((self.current_line, text))
         self.current = []
@@ -73,6 +76,8 @@ class _TextMaker(HTMLParser):
             self.skipping = max(0, self.skipping - 1)
         elif tag in _BLOCKS or tag == "li":
             self._break()
+            if tag == "li":
+                self.current = []  # an item with no text: its bullet goes with nothing after the list
             if tag in ("p", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6"):
                 self.lines.append((self.getpos()[0], ""))  # a blank line ends a paragraph
 

@@ -37,9 +37,16 @@ class _Line:
     text: str
 
 
+_LONE_BULLET = re.compile(r"^\s*[•*·]\s*$")
+_LEADING_BULLET = re.compile(r"^[•*·]\s+(?=\S)")
+
+
 def _lines(text: str) -> list[_Line]:
+    """The page's lines; a line holding only a list bullet (a list item whose text is on the lines
+    below it, as a list item of paragraphs is copied or saved) reads as blank, never as a date."""
     text = text.lstrip("\ufeff")
-    return [_Line(i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), start=1)]
+    return [_Line(i, "" if _LONE_BULLET.match(line) else line.rstrip("\r"))
+            for i, line in enumerate(text.split("\n"), start=1)]
 
 
 _CELL_EDGES = re.compile(r"^\s*\|\s*|\s*\|\s*$")
@@ -213,14 +220,20 @@ def _dates_before_their_rulings(units: list[_Unit]) -> list[_Unit]:
         return units  # the last date has a ruling after it: dates head their rulings
     ordered: list[_Unit] = []
     start = 0  # where the paragraph being read began in `ordered`
+    after_blank = False
     for unit in units:
         if unit[1] is not None and unit[2] is None:
+            # a blank line may stand between a ruling and its date (a saved page's paragraphs): the date
+            # still belongs to the paragraph above it, so only a new ruling's text starts a paragraph
             ordered.insert(start, unit)
-            start = len(ordered)
-        else:
+            start, after_blank = len(ordered), False
+        elif not unit[0].text.strip():
             ordered.append(unit)
-            if not unit[0].text.strip():
-                start = len(ordered)
+            after_blank = True
+        else:
+            if after_blank:
+                start, after_blank = len(ordered), False
+            ordered.append(unit)
     return ordered
 
 
@@ -270,7 +283,9 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             if seen_date and date_line:
                 problems.append(Problem(source, date_line, "date line with no ruling after it"))
             return
-        original = "\n".join(line.text.strip() for line in chunk)
+        # a ruling printed as a list item before its date (`* The ruling.`, then `(2024-09-20)`) is
+        # the ruling without its bullet
+        original = _LEADING_BULLET.sub("", "\n".join(line.text.strip() for line in chunk))
         first = chunk[0].number
         if not seen_date:
             printed = _printed_lines(chunk, card_text(title_card) if card_text and title_card else None)
@@ -342,6 +357,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         if stray and (named := _card_heading(stray[0].text, resolve_card)):
             card = named
             stray.pop(0)
+            if len(stray) == 1 and _is_label(stray[0].text.strip()):
+                stray.clear()  # the next card's section heading ("Rulings"), as the first card's is read
         report_stray()
         chunk = [_Line(line.number, rest)] if rest else []
         inline, closed = bool(rest), False
@@ -367,6 +384,11 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
 _NAME_JOINERS = frozenset("of the to a an and in on for from with at by // de del la el los las y der die das und von zu".split())
 
 
+def _is_label(text: str) -> bool:
+    """A short line that is no sentence under a card's name: its type line or a section heading."""
+    return len(text) <= 40 and not text.endswith(".")
+
+
 def _ends_sentence(text: str) -> bool:
     return text.rstrip().endswith((".", "!", "?", '"', "”", "“", "»", ")"))
 
@@ -387,7 +409,7 @@ def _printed_lines(chunk: Sequence[_Line], oracle: str | None) -> int | None:
     headings = 0
     for line in chunk:
         words = line.text.strip()
-        if len(words) <= 40 and not words.endswith("."):
+        if _is_label(words):
             headings += 1
         elif not (text and match_key(words) and match_key(words) in text):
             return None
