@@ -125,7 +125,8 @@ class Corpus:
         return names
 
     def _oracle_text(self, name: str) -> str | None:
-        card = self.card_lookup.get(name)
+        """A card's Oracle text: the 2018 Oracle's, else the bundled MTGJSON files' (MKM's, DSK's)."""
+        card = self.card_lookup.get(name) or self.newer_cards.get(name)
         return card.text if card is not None else None
 
     def _oracle_name(self, name: str) -> str | None:

@@ -477,6 +477,30 @@ def test_a_sentence_above_the_first_date_that_is_not_the_cards_text_is_still_a_s
     assert [(p.line, p.ignored) for p in unknown.problems] == [(3, False)]
 
 
+NEWER_CARD_SITE = """Unidentified Hovership {1}{W}{W}
+Artifact — Vehicle
+Flying
+When this Vehicle enters, exile up to one target creature with toughness 5 or less.
+When this Vehicle leaves the battlefield, the exiled card's owner manifests dread.
+Crew 1
+2/2
+Illustrated by Someone
+
+Notes and Rules Information for Unidentified Hovership:
+The exiled card's owner manifests dread even if the card is no longer in exile. (2024-09-20)
+"""
+
+
+def test_a_card_site_page_of_a_card_newer_than_the_oracle_reads_its_text_from_the_bundled_mtgjson():
+    """tryout13: a Scryfall-style page of a DSK card (the 2018 Oracle lacks it) exited 1, its Oracle
+    text and its "Notes and Rules Information for ...:" line called a skipped unit."""
+    names = Corpus.default().names
+    result = pages.parse_card_page(NEWER_CARD_SITE, "hovership.txt", names.resolve, names.oracle_text)
+    assert [(r.line, r.card, r.date) for r in result.records] == [(11, "Unidentified Hovership", "2024-09-20")]
+    assert [(p.line, p.ignored) for p in result.problems] == [(2, True)]
+    assert result.problems[0].reason.startswith("page text before the first ruling date")
+
+
 def test_a_footer_after_a_ruling_under_its_own_date_line_is_reported_not_glued():
     text = ("Lightform\n\nJul 13, 2018\nIf Lightform leaves the battlefield, the face-down creature stays.\n\n"
             "Wizards of the Coast\nTerms of Use\n")

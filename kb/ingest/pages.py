@@ -402,14 +402,15 @@ def _is_heading(text: str) -> bool:
 
 def _printed_lines(chunk: Sequence[_Line], oracle: str | None) -> int | None:
     """For text above a card page's first date: how many of its lines are headings (up to 40
-    characters, no sentence end: "Encantamento - Aura", "Artist:"), when every other line is a line
-    of the card's Oracle text (a card site prints it above the rulings); None when a line is neither,
-    which may be a ruling that lost its date."""
+    characters, no sentence end: "Encantamento - Aura", "Artist:"; or a line introducing what follows:
+    "Notes and Rules Information for Hauntwoods Shrieker:"), when every other line is a line of the
+    card's Oracle text (a card site prints it above the rulings); None when a line is neither, which
+    may be a ruling that lost its date."""
     text = match_key(oracle) if oracle else ""
     headings = 0
     for line in chunk:
         words = line.text.strip()
-        if _is_label(words):
+        if _is_label(words) or words.endswith(":"):
             headings += 1
         elif not (text and match_key(words) and match_key(words) in text):
             return None
