@@ -913,7 +913,7 @@ def ranker_features(candidates: Sequence[Candidate], text: str, card_texts: Sequ
     raw = index.scores(text)
     best = float(raw.max()) if len(raw) and raw.max() > 0 else 1.0
     pool = {c.clause for c in candidates}
-    index_words = set(_content(text))
+    said = set(_content(text))
     card_words = {w for t in card_texts for w in _content(t)}
     top = candidates[0].score if candidates and candidates[0].score > 0 else 1.0
     first = version.clauses[candidates[0].clause].text if candidates and candidates[0].clause in version.clauses else ""
@@ -931,12 +931,12 @@ def ranker_features(candidates: Sequence[Candidate], text: str, card_texts: Sequ
         at = index.position.get(parent)
         mine = index.words[index.position[c.clause]] if c.clause in index.position else frozenset()
         theirs = index.words[at] if at is not None else frozenset()
-        own = {w for w in index_words & mine if w not in theirs}
+        own = {w for w in said & mine if w not in theirs}
         rows.append([*signals, c.score, c.score / top, float(rank == 0), 1 / (1 + rank), float(depth_of(c.clause) == 3),
                      *(float(kind == k) for k in _SECTION_CLASSES),
-                     float(bool(kw_words) and kw_words <= card_words and not kw_words <= index_words),
+                     float(bool(kw_words) and kw_words <= card_words and not kw_words <= said),
                      float(any(c.clause == n or is_under(c.clause, n) for n in cited)),
-                     len(title & index_words) / len(title) if title else 0.0,
+                     len(title & said) / len(title) if title else 0.0,
                      float(raw[at]) / best if at is not None else 0.0, float(parent in pool),
                      float(any(depth_of(n) == 3 and n[:-1] == c.clause for n in pool)),
                      min(len(own), 5) / 5, math.log1p(best) if rank == 0 else 0.0])
@@ -945,8 +945,9 @@ def ranker_features(candidates: Sequence[Candidate], text: str, card_texts: Sequ
 
 @dataclass(frozen=True, slots=True)
 class Ranker:
-    """Weights over FEATURES (a candidate's logit is their dot product with its features); a ruling's best
-    candidate is linked when its softmax share among the candidates reaches `threshold`, else none is."""
+    """Weights over FEATURES (a candidate's logit is their dot product with its features). A ruling is linked when
+    the evidence rule (`choose_links`) links it or the softmax share of the model's best candidate reaches
+    `threshold`."""
 
     features: tuple[str, ...]
     weights: tuple[float, ...]
@@ -1160,13 +1161,15 @@ def ruling_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str]
 
 
 def choose_links(found: list[Candidate]) -> tuple[list[Candidate], str]:
+    """The links among a ruling's candidates (best first by the hand-set score) when one stands on evidence, else
+    none and why."""
     chosen = _select(found)
-    if chosen and is_confident(chosen[0]):
+    if chosen and _is_confident(chosen[0]):
         return chosen, ""
     # BM25 alone is no link: the best clause a cue, keyword or mechanic points at leads, if it scores
     # near the best (a shared phrase is too weak to pass over the best); else a keyword the ruling
     # names as an example ("abilities such as lifelink")
-    evidenced = (_select([c for c in found if is_confident(c, phrases=False)])
+    evidenced = (_select([c for c in found if _is_confident(c, phrases=False)])
                  or _select([c for c in found if _AN_EXAMPLE in c.evidence]))
     if evidenced and found and evidenced[0].score >= KEEP_RATIO * found[0].score:
         return evidenced, ""
@@ -1189,7 +1192,7 @@ def mask_card_names(text: str, cards: Sequence[str]) -> str:
     return pattern.sub(_CARD_NAME, text)
 
 
-def is_confident(candidate: Candidate, phrases: bool = True) -> bool:
+def _is_confident(candidate: Candidate, phrases: bool = True) -> bool:
     """A link stands on a cue, the ruling's mechanic, a clause that says nearly all its words (`COVER_MIN`), or a
     rare phrase it shares with the clause;
     a BM25 score alone (common words) is no evidence for a card-specific ruling."""
