@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def corpus_entries(overrides: bool, ranker: bool = True) -> list:
+def corpus_entries(overrides: bool) -> list:
     from kb import cards, ingest, paths
     from kb.ingest import dedup
     from kb.cr import links
@@ -47,8 +47,7 @@ def corpus_entries(overrides: bool, ranker: bool = True) -> list:
     result = ingest.ingest(ingest.bundled_sources(corpus), names=cards.load_names(corpus),
                            match_clause=CORPUS.match_clause)
     entries = dedup.deduplicate(result.records, embedder=None)
-    return links.link_entries(entries, CORPUS.rules, CORPUS.overrides if overrides else [], CORPUS.card_texts,
-                              CORPUS.links_ranker if ranker else None)
+    return links.link_entries(entries, CORPUS.rules, CORPUS.overrides if overrides else [], CORPUS.card_texts)
 
 
 def dev_half(quote: str) -> str:
@@ -413,8 +412,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--diagnose", action="store_true",
                     help="dev only: where the right clause is lost, and a learned combination of the linker's signals "
                          "(with e5 cosine when KB_EMBEDDER is a real model)")
-    ap.add_argument("--no-ranker", action="store_true",
-                    help="order the candidates by the hand-set score, not corpus/links-ranker.json")
     args = ap.parse_args(argv)
     labels = yaml.safe_load(args.labels.read_text(encoding="utf-8"))
     if args.diagnose:
@@ -443,8 +440,8 @@ def main(argv: list[str] | None = None) -> int:
         splits = SPLITS if args.with_test else SPLITS[:-1]
         sys.stdout.write(signals(labels, corpus_entries(overrides=False), embedder, splits))
         return 0
-    result = evaluate(labels, corpus_entries(overrides=False, ranker=not args.no_ranker))
-    with_overrides = evaluate(labels, corpus_entries(overrides=True, ranker=not args.no_ranker))
+    result = evaluate(labels, corpus_entries(overrides=False))
+    with_overrides = evaluate(labels, corpus_entries(overrides=True))
     text = markdown(result, with_overrides, str(args.labels.relative_to(ROOT)))
     args.out.write_text(text, encoding="utf-8")
     sys.stdout.write(text)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # the parts are imported when first read: `kb rule` needs no 
     from kb.cr import ClauseMatcher, RulesCorpus, RulesVersion
     from kb.cr.query import ClauseReport
     from kb.game.cards import CardDef
-    from kb.cr.links import Override, Ranker
+    from kb.cr.links import Override
     from kb.model import Problem
     from kb.oracle import CardLookup, Oracle
     from kb.search.glossary import Glossary
@@ -167,15 +167,6 @@ class Corpus:
 
         path = self.folder / "links-overrides.yaml"
         return parse_overrides(path.read_text(encoding="utf-8"), path.name) if path.is_file() else []
-
-    @cached_property
-    def links_ranker(self) -> Ranker | None:
-        """The learned order of a ruling's candidate clauses (`links-ranker.json`, fitted by
-        bench/links_ranker_fit.py); None when it is absent: the linker's hand-set score orders them."""
-        from kb.cr.links import Ranker
-
-        path = self.folder / "links-ranker.json"
-        return Ranker.from_json(path.read_text(encoding="utf-8"), path.name) if path.is_file() else None
 
     @cached_property
     def oracle(self) -> Oracle:

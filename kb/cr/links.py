@@ -29,7 +29,6 @@ from kb.model import Entry, Kind, Lang, RuleLink
 from kb.oracle import Oracle
 
 MAX_LINKS = 5
-BM25_POOL = 30  # the clauses BM25 ranks best are candidates
 KEEP_RATIO = 0.45  # links scoring under this share of the best one are dropped
 
 
@@ -696,12 +695,6 @@ class Candidate:
     clause: str
     score: float
     evidence: str
-    signals: tuple[float, ...] = ()  # the parts of `score`, named by SIGNALS (empty for an override's link)
-
-
-# What `rank_clauses` adds up into a candidate's score, kept apart for the learned ranker (`Ranker`).
-SIGNALS = ("bm25", "shared_phrases", "restated", "pointed_cue", "glossary_cue", "mechanic_default",
-           "face_down_section", "mechanic", "keyword", "keyword_example", "rare_words", "coverage")
 
 
 def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
@@ -798,7 +791,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     rare: dict[str, list[str]] = {}  # words the CR says in one or two clauses ("contraption")
     if raw is not None:
         top = float(raw.max()) if len(raw) else 0.0
-        order = np.argsort(-raw, kind="stable")[:BM25_POOL].tolist()  # stable: ties keep clause order
+        order = np.argsort(-raw, kind="stable")[:30].tolist()  # stable: ties keep clause order
         grams = _trigrams(rule_tokens(text))
         for i in order:
             if top <= 0 or raw[i] <= 0:
@@ -864,129 +857,9 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             evidence.append(f"says {covered:.0%} {_SAYS}")
         if number in lexical:
             evidence.append(f"BM25 {lexical[number]:.2f} of best")
-        cued = cue_score.get(number, 0.0)
-        signals = (lexical.get(number, 0.0), min(len(shared.get(number, ())), 3) / 3, min(restated.get(number, 0), 3) / 3,
-                   cued if number in pointed else 0.0, 0.0 if number in pointed else cued, default.get(number, 0.0),
-                   float(face_down and number.startswith(_FACE_DOWN_RULES)), 0.0 if number in slotted and mechanic > 0 else mechanic,
-                   float(any(e.startswith('keyword "') for e in evidence)), float(example and keyword is not None),
-                   min(len(rare.get(number, ())), 3) / 3, coverage(number) if number in lexical else 0.0)
-        out.append(Candidate(number, float(score), ", ".join(evidence), signals))
+        out.append(Candidate(number, float(score), ", ".join(evidence)))
     out.sort(key=lambda c: (-c.score, c.clause))
     return out
-
-
-# --------------------------------------------------------------------------------------------
-# The learned ranker: a conditional logit over a ruling's candidates (bench/links_ranker_fit.py fits it on dev)
-
-
-RANKER_POOL = 30  # candidates the ranker reorders: the hand-set score's best
-
-
-def _section_class(number: str) -> str:
-    section = int(number.split(".")[0])
-    if number.startswith("702."):
-        return "keyword_ability"
-    if number.startswith("701."):
-        return "keyword_action"
-    if section >= 800:
-        return "variants"
-    if section >= 709:
-        return "special_cards"
-    if section >= 600:
-        return "spells_abilities"
-    return "game_basics"
-
-
-_SECTION_CLASSES = ("game_basics", "spells_abilities", "special_cards", "variants", "keyword_action", "keyword_ability")
-_SEE_RULE = re.compile(r"\b(?:see )?rules? (\d{3}(?:\.\d+[a-z]?)?)", re.I)
-FEATURES = (*SIGNALS, "score", "score_share", "first", "reciprocal_rank", "subrule",
-            *(f"section_{c}" for c in _SECTION_CLASSES), "keyword_in_cards", "cited_by_first", "title_words",
-            "parent_bm25", "parent_in_pool", "child_in_pool", "own_words", "top_bm25")
-
-
-def ranker_features(candidates: Sequence[Candidate], text: str, card_texts: Sequence[str],
-                    rules: RulesCorpus) -> np.ndarray:
-    """One row of FEATURES per candidate (best first by the hand-set score) of a ruling: its signals, its place
-    among the others, its kind of clause, and what the ruling and its cards say of the clause's keyword or title."""
-    version = rules.current
-    index = _index_for(rules)
-    raw = index.scores(text)
-    best = float(raw.max()) if len(raw) and raw.max() > 0 else 1.0
-    pool = {c.clause for c in candidates}
-    said = set(_content(text))
-    card_words = {w for t in card_texts for w in _content(t)}
-    top = candidates[0].score if candidates and candidates[0].score > 0 else 1.0
-    first = version.clauses[candidates[0].clause].text if candidates and candidates[0].clause in version.clauses else ""
-    cited = set(_SEE_RULE.findall(first))
-    rows = []
-    for rank, c in enumerate(candidates):
-        signals = c.signals or (0.0,) * len(SIGNALS)
-        section = c.clause.split(".")[0]
-        kind = _section_class(c.clause)
-        keyword = re.match(r"70[12]\.\d+", c.clause)
-        kw_words = (set(_content(version.clauses[keyword.group(0)].text))
-                    if keyword and keyword.group(0) in version.clauses else set())
-        title = set(_content(version.clauses[section].text)) if section in version.clauses else set()
-        parent = c.clause[:-1] if depth_of(c.clause) == 3 else ""
-        at = index.position.get(parent)
-        mine = index.words[index.position[c.clause]] if c.clause in index.position else frozenset()
-        theirs = index.words[at] if at is not None else frozenset()
-        own = {w for w in said & mine if w not in theirs}
-        rows.append([*signals, c.score, c.score / top, float(rank == 0), 1 / (1 + rank), float(depth_of(c.clause) == 3),
-                     *(float(kind == k) for k in _SECTION_CLASSES),
-                     float(bool(kw_words) and kw_words <= card_words and not kw_words <= said),
-                     float(any(c.clause == n or is_under(c.clause, n) for n in cited)),
-                     len(title & said) / len(title) if title else 0.0,
-                     float(raw[at]) / best if at is not None else 0.0, float(parent in pool),
-                     float(any(depth_of(n) == 3 and n[:-1] == c.clause for n in pool)),
-                     min(len(own), 5) / 5, math.log1p(best) if rank == 0 else 0.0])
-    return np.array(rows, dtype=float).reshape(len(rows), len(FEATURES))
-
-
-@dataclass(frozen=True, slots=True)
-class Ranker:
-    """Weights over FEATURES (a candidate's logit is their dot product with its features). A ruling is linked when
-    the evidence rule (`choose_links`) links it or the softmax share of the model's best candidate reaches
-    `threshold`."""
-
-    features: tuple[str, ...]
-    weights: tuple[float, ...]
-    threshold: float
-    fitted: str = ""  # how the weights were fitted (data, regularisation, by which script)
-
-    @classmethod
-    def from_json(cls, text: str, source: str = "links-ranker.json") -> Ranker:
-        import json
-
-        try:
-            doc = json.loads(text)
-            ranker = cls(tuple(doc["features"]), tuple(float(w) for w in doc["weights"]), float(doc["threshold"]),
-                         str(doc.get("fitted", "")))
-        except (ValueError, KeyError, TypeError) as e:
-            raise InputError(f"{source}: not a links ranker ({e})") from None
-        if ranker.features != FEATURES or len(ranker.weights) != len(FEATURES):
-            raise InputError(f"{source}: its features are not the linker's ({', '.join(FEATURES)}): refit it")
-        return ranker
-
-    def to_json(self) -> str:
-        import json
-
-        return json.dumps({"features": list(self.features), "weights": [round(w, 6) for w in self.weights],
-                           "threshold": round(self.threshold, 6), "fitted": self.fitted}, indent=1) + "\n"
-
-    def rank(self, candidates: Sequence[Candidate], text: str, card_texts: Sequence[str],
-             rules: RulesCorpus) -> list[Candidate]:
-        """The best RANKER_POOL `candidates` reordered by the model, each scored by its softmax share."""
-        pool = list(candidates[:RANKER_POOL])
-        if not pool:
-            return []
-        logits = ranker_features(pool, text, card_texts, rules) @ np.array(self.weights)
-        shares = np.exp(logits - logits.max())
-        shares /= shares.sum()
-        order = sorted(range(len(pool)), key=lambda i: (-shares[i], i))
-        return [dataclasses.replace(pool[i], score=float(shares[i]),
-                                    evidence=f"ranker {shares[i]:.2f}" + (", " + pool[i].evidence if pool[i].evidence else ""))
-                for i in order]
 
 
 def _expand(clauses: Sequence[str], version: RulesVersion) -> list[tuple[int, str]]:
@@ -1085,19 +958,18 @@ def _apply(override: Override, links: list[Candidate], rules: RulesCorpus) -> li
 
 
 def link_entries(entries: list[Entry], rules: RulesCorpus, overrides: Iterable[Override],
-                 cards: Mapping[str, str], ranker: Ranker | None = None) -> list[Entry]:
+                 cards: Mapping[str, str]) -> list[Entry]:
     """Entries with `rules` set: rule entries to their own clause, rulings to ranked clauses.
 
     A ruling without a confident link gets no links and a `link_note` saying so (with the nearest
     clause), rather than a clause that merely shares words with it. `overrides` are the reviewed
     corrections (`Corpus.overrides`; `[]` for automatic links only); `cards` (English name → Oracle
-    text, which tells a ruling's mechanic) is `Corpus.card_texts`; `ranker` (`Corpus.links_ranker`) orders a
-    ruling's candidates and decides whether to abstain (None: the hand-set score and `choose_links`'s evidence rules).
+    text, which tells a ruling's mechanic) is `Corpus.card_texts`.
     """
     overrides = list(overrides)
     out = []
     for entry in entries:
-        links, note = link_candidates(entry, rules, cards, ranker)
+        links, note = link_candidates(entry, rules, cards)
         for override in overrides:
             if entry.kind is Kind.RULING and override.matches(entry):
                 links = _apply(override, links, rules)
@@ -1110,34 +982,14 @@ def link_entries(entries: list[Entry], rules: RulesCorpus, overrides: Iterable[O
     return out
 
 
-def link_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] | None = None,
-                    ranker: Ranker | None = None) -> tuple[list[Candidate], str]:
-    """The automatic links of one entry, best first, and why there are none when there are none: the
-    candidates ordered by `ranker` (`Corpus.links_ranker`) when there is one, else by their hand-set score."""
+def link_candidates(entry: Entry, rules: RulesCorpus,
+                    cards: Mapping[str, str] | None = None) -> tuple[list[Candidate], str]:
+    """The automatic links of one entry, best first, and why there are none when there are none."""
     if entry.kind is Kind.RULE:
         if entry.clause and entry.clause in rules.current.clauses:
             return [Candidate(entry.clause, 1.0, "the entry is this clause's text")], ""
         return [], ""
-    found = ruling_candidates(entry, rules, cards)
-    chosen, note = choose_links(found)
-    if ranker is None:
-        return chosen, note
-    text, card_texts = ranker_inputs(entry, cards)
-    ranked = ranker.rank(found, text, card_texts, rules)
-    # the evidence rule (`choose_links`) decides whether to link, unless the model is sure enough of its best; the
-    # model's best leads, followed by the clauses the evidence rule chose (in the model's order)
-    if ranked and (chosen or ranked[0].score >= ranker.threshold):
-        keep = {ranked[0].clause} | {c.clause for c in chosen}
-        return [c for c in ranked if c.clause in keep][:MAX_LINKS], ""
-    return [], note
-
-
-def ranker_inputs(entry: Entry, cards: Mapping[str, str] | None) -> tuple[str, list[str]]:
-    """The ruling text the ranker reads (its newest English wording, card names masked; every wording when it
-    has no English one) and its cards' Oracle texts."""
-    english = any(v.lang is Lang.EN for v in entry.variants)
-    text = entry.text if english else " ".join(dict.fromkeys([entry.text, *(v.text for v in entry.variants)]))
-    return mask_card_names(text, entry.cards), [cards[c] for c in entry.cards if cards and c in cards]
+    return _choose(ruling_candidates(entry, rules, cards))
 
 
 def ruling_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] | None = None) -> list[Candidate]:
@@ -1160,9 +1012,7 @@ def ruling_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str]
     return found
 
 
-def choose_links(found: list[Candidate]) -> tuple[list[Candidate], str]:
-    """The links among a ruling's candidates (best first by the hand-set score) when one stands on evidence, else
-    none and why."""
+def _choose(found: list[Candidate]) -> tuple[list[Candidate], str]:
     chosen = _select(found)
     if chosen and _is_confident(chosen[0]):
         return chosen, ""
