@@ -22,7 +22,6 @@ from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang
 from kb.search.focus import Focus, asks_for_rule, focus
 from kb.search.glossary import Glossary
-from kb.search.rerank import FEATURES, Candidates, Reranker, features
 from kb.search.question import (GLOSSARY, IMPLIED_WEIGHT, MIN_TERM_WORDS, RARE_IN_RULINGS, QueryPlan,
                                 about_face_down, cited_clauses, glossary_term, names_term, off_subject, plan,
                                 referenced_rules, split_concepts)
@@ -152,19 +151,6 @@ class Weights:
     # A German question's compounds are written apart where they end in a glossary word
     # ("Morphkreaturen": "morph kreaturen"; `text.split_compounds`) for the lexical side. False: as written.
     compounds: bool = True
-    # The learned stage (kb.search.rerank, fitted by bench/fit_rerank.py on the dev questions):
-    # the hybrid's best candidates in the order of a linear model over its components. False: off.
-    rerank: bool = True
-
-
-@dataclass(frozen=True)
-class _RerankContext:
-    """What the learned stage reads of one hybrid search: the components and the question's terms."""
-
-    candidates: Candidates
-    concepts: list[str]  # the question's glossary concepts
-    words: list[str]  # its words, concepts and their English terms, less the named cards' names
-    plain: list[str]  # its asking words in order, less the named cards' names
 
 
 @dataclass(frozen=True)
@@ -212,10 +198,8 @@ class Searcher:
         fetch: Callable[[list[str]], Sequence[Entry]] | None = None,
         hub: np.ndarray | None = None,
         reference: Corpus | None = None,
-        reranker: Reranker | None = None,
     ) -> None:
         self.table = table
-        self._reranker = reranker
         self._reference = reference
         self.meta = meta
         self.weights = weights
@@ -269,7 +253,6 @@ class Searcher:
         card_names: Any = None,
         weights: Weights = Weights(),
         reference: Corpus | None = None,
-        reranker: Reranker | None = None,
     ) -> Searcher:
         """Open the index in `index_dir`; refuse one built for anything else.
 
@@ -283,7 +266,7 @@ class Searcher:
         data = read_index(index_dir, name, dim, entries=entries, corpus=corpus)
         searcher = cls(data.table, data.doc_entry, data.bm25, data.vectors, data.meta, query_embedder,
                        glossary, card_names, weights, entries=entries, fetch=fetch, hub=data.hub,
-                       reference=reference, reranker=reranker)
+                       reference=reference)
         searcher.index_dir = index_dir
         return searcher
 
@@ -317,16 +300,6 @@ class Searcher:
         if self._reference is None:
             self._reference = Corpus.default()
         return self._reference
-
-    @property
-    def reranker(self) -> Reranker | None:
-        """The learned stage's model: the one given, else the shipped `kb/search/rerank.json`."""
-        if self._reranker is None:
-            try:
-                self._reranker = Reranker.read()
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                raise StoreError(f"search reranker unreadable ({exc})") from None
-        return self._reranker
 
     @property
     def glossary(self) -> Glossary:
@@ -378,44 +351,20 @@ class Searcher:
         **kw: Any,
     ) -> list[Hit]:
         """The best `limit` entries for `query`, best first. Keyword filters as in `Filters`."""
-        if limit < 1:
-            raise InputError(f"limit must be at least 1, not {limit}")
-        scored = self._scored(query, parse_filters(filters, kw), mode)
-        if scored is None:
-            return []
-        fused, dense, lexical, answer_lang, ctx = scored
-        w = self.weights
-        if ctx is not None and w.rerank and self.reranker is not None:
-            rows, x = self._candidates(ctx, self.reranker.k)
-            if len(rows) > 1:
-                fused = self.reranker.reorder(fused, rows, x)
-        return self._hits(fused, dense, lexical, answer_lang, limit, mode)
-
-    def candidate_features(self, query: str, k: int) -> tuple[list[str], np.ndarray]:
-        """The ids of the hybrid's best `k` entries for `query` (before the learned stage), best
-        first, and their `kb.search.rerank.FEATURES` rows: what bench/fit_rerank.py learns from."""
-        scored = self._scored(" ".join(query.split()), Filters(), "hybrid")
-        if scored is None or scored[4] is None:
-            return [], np.zeros((0, len(FEATURES)))
-        rows, x = self._candidates(scored[4], k)
-        return [self.table.ids[i] for i in rows], x
-
-    def _scored(self, query: str, filters: Filters, mode: Mode) -> tuple[
-            np.ndarray, np.ndarray, np.ndarray, Lang, _RerankContext | None] | None:
-        """Every entry's score for `query` (-inf: filtered out or, lexical, no shared word), its
-        cosine and BM25, the answer language and (hybrid) what the learned stage reads; None when
-        the filters leave nothing."""
         from kb.lang import detect
 
         query = " ".join(query.split())
         if not query:
             raise InputError("empty question")
+        if limit < 1:
+            raise InputError(f"limit must be at least 1, not {limit}")
+        filters = parse_filters(filters, kw)
         query_lang = detect(query)
         answer_lang = filters.lang or query_lang
         mask = self._mask(filters)
         n = len(self.table)
         if not mask.any() or not len(self._doc_entry):
-            return None
+            return []
         w = self.weights
         parts = focus(query)
         # what the lexical side reads: a Spanish infinitive's pronouns apart ("lanzarla": "lanzar la"),
@@ -487,8 +436,7 @@ class Searcher:
         elif mode == "lexical":
             fused = lexical.astype(np.float64)
         else:
-            parts_out: dict[str, np.ndarray] = {}
-            fused = self._fuse(rule_asked, words, dense_rank, lexical, mask, named, langs, name_tokens, parts_out)
+            fused = self._fuse(rule_asked, words, dense_rank, lexical, mask, named, langs, name_tokens)
             if w.cr_term:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
@@ -496,49 +444,6 @@ class Searcher:
         fused = np.where(mask, fused, -np.inf)
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
-        ctx = None
-        if mode == "hybrid":
-            ctx = _RerankContext(
-                Candidates(fused, dense, dense_rank, lexical, parts_out["local"], parts_out["named"],
-                           self.table.names_card & ~parts_out["named"], self._is_rule,
-                           np.diff(self.table.card_ptr), parts.is_story, rule_asked),
-                self.glossary.question_tokens(words.asking, langs),
-                [t for t in self._terms(words, langs) if t not in name_tokens],
-                [t for t in tokenize(words.asking) if t not in name_tokens])
-        return fused, dense, lexical, answer_lang, ctx
-
-    def _candidates(self, ctx: _RerankContext, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """The hybrid's best `k` entries (best first) and their FEATURES rows."""
-        c = ctx.candidates
-        rows = np.array(_top(c.fused, k), dtype=np.int64)
-        where = np.full(len(c.fused), -1, dtype=np.int64)
-        where[rows] = np.arange(len(rows))
-        doc_pos = where[self._doc_entry]
-
-        def share(terms: list[str]) -> np.ndarray:
-            held = np.zeros(len(rows), dtype=np.float64)
-            terms = list(dict.fromkeys(terms))
-            for _, docs in self._bm25.postings(terms):
-                pos = np.unique(doc_pos[docs])
-                held[pos[pos >= 0]] += 1
-            out: np.ndarray = held / len(terms) if terms else held
-            return out
-
-        t = self.table
-        clauses = [set(t.clause_idx[t.clause_ptr[i]:t.clause_ptr[i + 1]].tolist()) for i in rows]
-        if self._entries is not None:
-            texts = [tokenize(self._entries[i].text) for i in rows]
-        else:
-            texts = [tokenize(e.text) for e in self._fetch_entries([t.ids[i] for i in rows])]
-        pairs = set(zip(ctx.plain, ctx.plain[1:]))
-        bigrams = np.array([len(pairs & set(zip(w, w[1:]))) / len(pairs) if pairs else 0.0 for w in texts])
-        length = np.array([len(w) for w in texts], dtype=np.float64)
-        return rows, features(c, rows, share(ctx.concepts), share(ctx.words), clauses, bigrams, length)
-
-    def _hits(self, fused: np.ndarray, dense: np.ndarray, lexical: np.ndarray, answer_lang: Lang, limit: int,
-              mode: Mode) -> list[Hit]:
-        """The best `limit` entries of `fused` as hits."""
-        w = self.weights
         # hybrid: a few more than asked, so a near-copy of a better hit can move down (`apart_copies`)
         apart = mode == "hybrid" and w.copy_gap > 0
         top = _top(fused, limit + (w.copy_gap + 1 if apart else 0))
@@ -561,11 +466,9 @@ class Searcher:
 
     def _fuse(self, rule_asked: bool, parts: Focus, dense: np.ndarray, lexical: np.ndarray, mask: np.ndarray,
               named: list[str], langs: tuple[Lang, ...] = tuple(Lang),
-              name_tokens: set[str] | frozenset[str] = frozenset(),
-              parts_out: dict[str, np.ndarray] | None = None) -> np.ndarray:
+              name_tokens: set[str] | frozenset[str] = frozenset()) -> np.ndarray:
         """The hybrid score of every entry: weighted reciprocal rank fusion plus bonuses
-        (`rule_asked`: the question wants a rule of the CR, its entries are not discounted).
-        `parts_out` gets the second stage's scaled score ("local") and the named cards' entries ("named")."""
+        (`rule_asked`: the question wants a rule of the CR, its entries are not discounted)."""
         w = self.weights
         fused = np.zeros(len(dense), dtype=np.float64)
         if w.dense_per_kind:
@@ -584,14 +487,10 @@ class Searcher:
         card = w.card if parts.is_story else w.card_asked
         if named and card:
             fused += card * of_named
-        local = np.zeros(len(fused), dtype=np.float64)
         if w.local and w.local_k:
             local = self._local(parts, fused, mask, langs, name_tokens)
             if local.max() > 0:
-                local = local / local.max()
-                fused += w.local * local
-        if parts_out is not None:
-            parts_out["local"], parts_out["named"] = local, of_named & bool(named)
+                fused += w.local * local / local.max()
         if named and w.within and not parts.is_story:  # a story: as the second stage
             own = np.diff(self.table.card_ptr) <= w.within_cards  # not a general ruling printed under many cards
             fused = self._reorder_card(fused, parts, of_named & own & mask & ~self._is_rule, langs, name_tokens,
