@@ -158,6 +158,16 @@ def test_input_order_does_not_change_the_result():
     assert len(a) == 2
 
 
+def test_a_ruling_given_twice_on_a_page_under_two_dates_is_canonical_under_the_later():
+    """tryout13: a page listing one ruling under 2024-02-02 and again under 2025-02-07 showed the
+    older copy as the canonical wording's date."""
+    text = "Turning a permanent face up doesn't change whether it is tapped."
+    (entry,) = deduplicate([_record(text, date="2024-02-02", line=3), _record(text, date="2025-02-07", line=9)],
+                           embedder=FakeEmbedder())
+    assert [(v.relation, v.date, v.line) for v in entry.variants] == [
+        (Relation.CANONICAL, "2025-02-07", 9), (Relation.DUPLICATE, "2024-02-02", 3)]
+
+
 @pytest.mark.parametrize("a, b, same", [
     ("If you do, its front face will be up.", "If you do, its front face will be up. Although it can't.", True),
     ("Turning a permanent face up or face down doesn't change whether that permanent is tapped or untapped.",

@@ -748,8 +748,10 @@ def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
 _RELATION_ORDER = {Relation.CANONICAL: 0, Relation.DUPLICATE: 1, Relation.REVISION: 2, Relation.TRANSLATION: 3}
 
 
-def _record_order(r: Record) -> tuple[str, int]:
-    return (r.source, r.line)
+def _record_order(r: Record) -> tuple[int, str, int]:
+    """The canonical wording's own copy first: the newest (a page giving one ruling under two dates
+    shows it under the later), then by source and line."""
+    return (-int((r.date or "0").replace("-", "")), r.source, r.line)
 
 
 _LAST_CHAR = chr(0x10FFFF)  # sorts after every character a key can hold
