@@ -97,6 +97,12 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE entries ADD COLUMN digest TEXT NOT NULL DEFAULT '';
     """,
+    # 4: a wording's text as written beside its key, so an id whose every wording has left the KB
+    # says what it read in the page's words, not the folded key. Older rows have none (the key is
+    # shown) until a build writes the wording again.
+    """
+    ALTER TABLE id_history ADD COLUMN text TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 DERIVED_TABLES = ("variants", "entry_cards", "links", "checks", "outdated", "card_names", "problems", "entries")
@@ -505,13 +511,14 @@ def _insert_entry(conn: sqlite3.Connection, row: _EntryRows, ord_: int, generati
                  (e.id, ord_, e.kind.value, e.text, e.first_date, e.last_date, e.clause, row.data, row.cards,
                   row.digest))
     conn.executemany("INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row.variants)
-    conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
-                     [(e.id, key, generation) for key in set(row.keys)])
     # Every id that any of its wordings would be named by (ids are digests of an anchor
     # wording): ids shown by an earlier judge-kb, whose entries anchored elsewhere or
     # were built before this store kept a history, resolve to the entry holding it now.
-    conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?)",
-                     [(digest_id(e.kind, key, set()), key, generation) for key in set(row.keys)])
+    said = {key: v.text for key, v in reversed(list(zip(row.keys, e.variants)))}  # a key's first wording
+    conn.executemany("INSERT INTO id_history VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET text = "
+                     "coalesce(id_history.text, excluded.text)",
+                     [(id_, key, generation, text) for key, text in sorted(said.items())
+                      for id_ in dict.fromkeys((e.id, digest_id(e.kind, key, set())))])
     conn.executemany("INSERT OR IGNORE INTO entry_cards VALUES (?, ?)", [(c, e.id) for c in e.cards])
     conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)", row.links)
     conn.executemany("INSERT INTO checks VALUES (?, ?)", [(e.id, c) for c in e.checks])
@@ -647,9 +654,9 @@ class KB:
                 "SELECT v.entry_id FROM id_history h JOIN variants v ON v.wkey = h.wkey WHERE h.id = ? "
                 "GROUP BY v.entry_id ORDER BY count(*) DESC, v.entry_id LIMIT 1", (entry_id,)).fetchone()
             if holder is None:
-                wkey = self.conn.execute("SELECT wkey FROM id_history WHERE id = ? ORDER BY first_generation, wkey "
-                                         "LIMIT 1", (entry_id,)).fetchone()[0]
-                words = wkey.split(":", 1)[-1].split()
+                wkey, text = self.conn.execute("SELECT wkey, text FROM id_history WHERE id = ? "
+                                               "ORDER BY first_generation, wkey LIMIT 1", (entry_id,)).fetchone()
+                words = (text or wkey.split(":", 1)[-1]).split()
                 said = " ".join(words[:12]) + (" …" if len(words) > 12 else "")
                 raise NotFoundError(f"entry {entry_id!r} is gone: no wording of it is in the KB any more (the file "
                                     f"it came from was removed, or replaced by a changed version; `kb sources` lists "
