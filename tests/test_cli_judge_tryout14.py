@@ -56,3 +56,28 @@ def test_a_ruling_that_lost_its_date_above_a_german_page_is_still_a_skipped_unit
                                "ausgeben.")
     result = parse_text(lost, "qarsi.de.txt", names=CORPUS.names, match_clause=None)
     assert [(p.line, p.ignored) for p in result.problems] == [(3, False)]
+
+
+def _spanish_ruling(text: str) -> "Entry":
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+
+    v = Variant(text, text, Lang.ES, "2006-09-25", "ixidron.es.txt", 11, Relation.CANONICAL, 1.0, "Ixidron")
+    return Entry("r-es", Kind.RULING, text, ("Ixidron",), "2006-09-25", "2006-09-25", (v,))
+
+
+def test_a_spanish_ruling_of_its_own_is_linked_to_its_face_down_clause_like_a_german_one():
+    # a Spanish ruling with no English counterpart got no CR link at all ("no cue, mechanic or keyword of
+    # the ruling points at a clause"): the linker's cues and mechanics read English and German only, so
+    # `kb rule 708.5` never listed it and `kb check --missing` never counted it
+    from kb.cr import links
+
+    cases = [
+        ("El controlador de una criatura boca abajo puede mirarla en cualquier momento, incluso si no tiene "
+         "metamorfosis. Los demás jugadores no pueden.", "708.5"),
+        ("Poner boca arriba o boca abajo un permanente no cambia si ese permanente está girado o enderezado.",
+         "110.5"),
+        ("Si un permanente boca abajo que controlas deja el campo de batalla, debes revelarlo.", "708.9"),
+    ]
+    for text, clause in cases:
+        [linked] = links.link_entries([_spanish_ruling(text)], CORPUS.rules, [], CORPUS.card_texts)
+        assert [r.clause for r in linked.rules][:1] == [clause], (text, linked.rules, linked.link_note)
