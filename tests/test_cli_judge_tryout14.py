@@ -81,3 +81,25 @@ def test_a_spanish_ruling_of_its_own_is_linked_to_its_face_down_clause_like_a_ge
     for text, clause in cases:
         [linked] = links.link_entries([_spanish_ruling(text)], CORPUS.rules, [], CORPUS.card_texts)
         assert [r.clause for r in linked.rules][:1] == [clause], (text, linked.rules, linked.link_note)
+
+
+def test_a_check_files_rules_date_is_written_as_the_rules_option_takes_it():
+    # `kb check --rules 13.07.2018` worked, but `rules: 13.07.2018` in a check file was a problem:
+    # "invalid rules date: '13.07.2018' (expected YYYY-MM-DD)"
+    from kb.checks.scenario import parse_checks
+
+    def check_file(date: str) -> str:
+        return ("checks:\n  - name: tapped\n    ruling: \"doesn't change whether that permanent is tapped\"\n"
+                f"    rules: {date}\n    setup:\n      you:\n"
+                "        battlefield: [{card: Grizzly Bears, face_down: manifest, tapped: true}]\n"
+                "    actions:\n      - turn_face_up: Grizzly Bears\n"
+                "    expect:\n      Grizzly Bears: {face_down: false, tapped: true}\n")
+
+    for written in ["13.07.2018", "2018-07-13", "13 de julio de 2018", "13. Juli 2018"]:
+        checks, problems = parse_checks(check_file(written), "mine.yaml", CORPUS.cards)
+        assert not problems, (written, problems)
+        assert [c.rules for c in checks] == ["2018-07-13"]
+    checks, problems = parse_checks(check_file("13/07/2018"), "mine.yaml", CORPUS.cards)
+    assert not checks and ["invalid rules date" in p.reason for p in problems] == [True]
+    checks, problems = parse_checks(check_file("31.02.2018"), "mine.yaml", CORPUS.cards)
+    assert not checks and ["no such day" in p.reason for p in problems] == [True]
