@@ -103,3 +103,24 @@ def test_a_check_files_rules_date_is_written_as_the_rules_option_takes_it():
     assert not checks and ["invalid rules date" in p.reason for p in problems] == [True]
     checks, problems = parse_checks(check_file("31.02.2018"), "mine.yaml", CORPUS.cards)
     assert not checks and ["no such day" in p.reason for p in problems] == [True]
+
+
+def test_an_empty_outdated_report_names_the_list_asked_for_and_prints_no_empty_tables():
+    # `kb outdated --review` with nothing to review said "no outdated wordings" (a rules manager reads:
+    # nothing is outdated), and `kb outdated --since 2019 --summary` printed three empty tables
+    import io
+
+    from rich.console import Console
+
+    from cli import render
+
+    def shown(draw) -> str:
+        out = io.StringIO()
+        draw(Console(file=out, width=100))
+        return out.getvalue().strip()
+
+    assert shown(lambda c: render.outdated(c, [], {"review"})) == "no wordings to review"
+    assert shown(lambda c: render.outdated(c, [], {"outdated", "review"})) == "no outdated or review wordings"
+    assert shown(lambda c: render.outdated(c, [], {"outdated"})) == "no outdated wordings"
+    empty = {"wordings": 0, "variants": 0, "by_level": {}, "by_reason": {}, "by_card": {}}
+    assert shown(lambda c: render.outdated_summary(c, empty, {"outdated"})) == "no outdated wordings"
