@@ -124,3 +124,33 @@ def test_an_empty_outdated_report_names_the_list_asked_for_and_prints_no_empty_t
     assert shown(lambda c: render.outdated(c, [], {"outdated"})) == "no outdated wordings"
     empty = {"wordings": 0, "variants": 0, "by_level": {}, "by_reason": {}, "by_card": {}}
     assert shown(lambda c: render.outdated_summary(c, empty, {"outdated"})) == "no outdated wordings"
+
+
+IRE_SHAMAN = """Ire Shaman
+
+Creature — Orc Shaman
+
+• WotCFeb 25, 2015
+
+  If a face-down Ire Shaman attacks and is blocked by one creature, turning it face up won't cause it to become unblocked.
+
+  Falls eine verdeckte Zornschamanin angreift und von einer Kreatur geblockt wird, wird sie durch das Aufdecken nicht ungeblockt.
+
+• WotCFeb 25, 2015
+
+  The card exiled with Ire Shaman's last ability is exiled face up.
+
+  Example: You play it later that turn.
+"""
+
+
+def test_an_english_ruling_with_its_german_translation_under_the_same_date_is_two_rulings():
+    # an English page with a German paragraph mixed in under the English ruling's date gave one
+    # ruling of both paragraphs, detected as German: it matched neither the English entry nor, as a
+    # translation, anything
+    result = parse_text(IRE_SHAMAN, "ire.en.txt", names=CORPUS.names, match_clause=None)
+    assert [(r.line, r.lang.value, r.text.split()[0]) for r in result.records] == [
+        (7, "en", "If"), (9, "de", "Falls"), (13, "en", "The")]
+    # paragraphs of one language stay one ruling
+    assert result.records[-1].text.endswith("face up. Example: You play it later that turn.")
+    assert not [p for p in result.problems if not p.ignored]
