@@ -154,3 +154,32 @@ def test_an_english_ruling_with_its_german_translation_under_the_same_date_is_tw
     # paragraphs of one language stay one ruling
     assert result.records[-1].text.endswith("face up. Example: You play it later that turn.")
     assert not [p for p in result.problems if not p.ignored]
+
+
+def test_kb_check_runs_a_folder_of_check_files(tmp_path):
+    # `kb check my-checks/` said "no entry 'my-checks'; `kb list` shows the ids": a folder was looked
+    # up as an entry id, though `kb ingest` takes folders
+    import json
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    mine = tmp_path / "my-checks"
+    (mine / "more").mkdir(parents=True)
+    (mine / ".hidden").mkdir()
+    body = ("checks:\n  - name: {name}\n    ruling: y\n"
+            "    setup: {{you: {{battlefield: [{{card: Stratus Dancer, face_down: morph}}]}}}}\n"
+            "    expect: {{Stratus Dancer: {{power: {power}}}}}\n")
+    (mine / "a.yaml").write_text(body.format(name="two-two", power=2))
+    (mine / "more" / "b.yml").write_text(body.format(name="three-three", power=3))  # fails: a 2/2
+    (mine / ".hidden" / "c.yaml").write_text(body.format(name="hidden", power=3))
+    (mine / "notes.txt").write_text("not a check")
+    result = CliRunner().invoke(app, ["check", "--json", str(mine)])
+    data = json.loads(result.output)
+    assert result.exit_code == 1
+    assert [(c["id"], c["passed"]) for c in data["checks"]] == [("a/two-two", True), ("b/three-three", False)]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(app, ["check", str(empty)])
+    assert result.exit_code == 1 and "no check files (.yaml, .yml) in the folder" in result.output
