@@ -11,7 +11,7 @@ from cli.common import console, err_console, open_kb, print_json, reference
 
 def check(
     targets: Annotated[Optional[list[str]], typer.Argument(
-        help="Entry ids (or unique prefixes) or check files (PATH.yaml); default: every check.")] = None,
+        help="Entry ids (or unique prefixes), check files (PATH.yaml) or folders of them; default: every check.")] = None,
     rules: Annotated[Optional[str], typer.Option(
         "--rules", help="Run under the Comprehensive Rules of this date (YYYY-MM-DD) instead of "
                         "each check's own date.")] = None,

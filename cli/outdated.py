@@ -52,7 +52,7 @@ def outdated(
         if as_json:
             print_json(data)
         else:
-            render.outdated_summary(console, data)
+            render.outdated_summary(console, data, {level.value for level in levels})
         found = set(data["by_reason"])
     else:
         items = filter_items(kb.outdated(), card=english, lang=parse_lang(lang), since=since, reason=reason)
@@ -61,7 +61,7 @@ def outdated(
         if as_json:
             print_json([w.to_json() for w in wordings])
         else:
-            render.outdated(console, wordings)
+            render.outdated(console, wordings, {level.value for level in levels})
         found = {r.kind.value for w in wordings for r in w.reasons}
     if any(r.value in found for r in fail_reasons):
         raise typer.Exit(1)

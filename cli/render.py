@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Set as AbstractSet
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Sequence
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -558,8 +558,18 @@ def card(console: Console, view: CardView) -> None:
 SUMMARY_ROWS = 25  # rows of each summary table in the text output
 
 
-def outdated_summary(console: Console, data: dict[str, Any]) -> None:
+def nothing_listed(levels: Collection[str]) -> str:
+    """What an empty `kb outdated` report says, naming the list that was asked for."""
+    if set(levels) == {"review"}:
+        return "no wordings to review"
+    return "no outdated or review wordings" if "review" in levels else "no outdated wordings"
+
+
+def outdated_summary(console: Console, data: dict[str, Any], levels: Collection[str] = ("outdated",)) -> None:
     """Counts of wordings by level, reason and card: the most affected first."""
+    if not data["wordings"]:  # three empty tables say less than one line
+        console.print(nothing_listed(levels))
+        return
     console.print(f"[bold]{data['wordings']}[/] {'wording' if data['wordings'] == 1 else 'wordings'} "
                   f"({count(data['variants'], 'source copy', 'source copies')})")
     for title, counts in (("level", data["by_level"]), ("reason", data["by_reason"]), ("card", data["by_card"])):
@@ -574,10 +584,10 @@ def outdated_summary(console: Console, data: dict[str, Any]) -> None:
             console.print(f"[dim]… and {len(ranked) - SUMMARY_ROWS} more {title}s; --json lists them all[/]")
 
 
-def outdated(console: Console, wordings: Sequence[OutdatedWording]) -> None:
+def outdated(console: Console, wordings: Sequence[OutdatedWording], levels: Collection[str] = ("outdated",)) -> None:
     """Each outdated wording: its reasons with word diffs, and where it appears."""
     if not wordings:
-        console.print("no outdated wordings")
+        console.print(nothing_listed(levels))
         return
     for w in wordings:
         head = Text(f"{w.entry}", style="bold")

@@ -125,9 +125,34 @@ class Corpus:
         return names
 
     def _oracle_text(self, name: str) -> str | None:
-        """A card's Oracle text: the 2018 Oracle's, else the bundled MTGJSON files' (MKM's, DSK's)."""
+        """A card's Oracle text: the 2018 Oracle's, else the bundled MTGJSON files' (MKM's, DSK's); then,
+        a line each, the texts printed on its cards in English, German and Spanish (a German or
+        Spanish card page shows the printed German or Spanish text above the rulings)."""
         card = self.card_lookup.get(name) or self.newer_cards.get(name)
-        return card.text if card is not None else None
+        texts = ([card.text] if card is not None and card.text else []) + self.printed_texts.get(name, [])
+        return "\n".join(texts) if texts else None
+
+    @cached_property
+    def printed_texts(self) -> dict[str, list[str]]:
+        """English card name → the texts printed on its cards, English, German and Spanish, as the
+        bundled MTGJSON files give them (`foreignData`, the printed `XXX.de.json` set files)."""
+        from kb.cards import parallel_texts
+
+        texts: list[str] = []
+        for path in sorted((self.folder / "mtgjson").rglob("*.json")):
+            try:
+                texts.append(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError):  # the build reports a bad bundled file
+                continue
+        try:
+            pairs = parallel_texts(texts)
+        except ValueError:
+            return {}
+        found: dict[str, list[str]] = {}
+        for pair in pairs:
+            known = found.setdefault(pair.card, [])
+            known.extend(t for t in (pair.english, pair.foreign) if t not in known)
+        return found
 
     def _oracle_name(self, name: str) -> str | None:
         card = self.card_lookup.get(name)

@@ -368,15 +368,22 @@ class CheckRun:
 
 def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open_kb: Callable[[], KB],
                   home: Path, corpus: Corpus) -> CheckRun:
-    """Run the checks `targets` name: check files (PATH.yaml), or entry ids (or unique prefixes) whose
+    """Run the checks `targets` name: check files (PATH.yaml) or folders of them, or entry ids (or unique prefixes) whose
     checks to run, or (none) every bundled check. Entry ids need the KB: `open_kb()` opens (or
     builds) it. Without them the checks' entries come from the KB in `home` if there is one (no KB
     is built for that). Raises NotFoundError for a missing file or an entry without checks, and
     CheckError for ids mixed with files or when there is nothing to check."""
     if rules_date is not None:
         corpus.rules.in_force(rules_date)  # a date before every CR of the corpus is refused, as `kb rule --at`
-    files = [Path(t) for t in targets if t.endswith(CHECK_FILE_SUFFIXES)]
-    entry_ids = [t for t in targets if not t.endswith(CHECK_FILE_SUFFIXES)]
+    files: list[Path] = []
+    entry_ids: list[str] = []
+    for t in targets:
+        if t.endswith(CHECK_FILE_SUFFIXES):
+            files.append(Path(t))
+        elif Path(t).is_dir():  # a folder of check files, as `kb ingest` takes a folder of pages
+            files.extend(_check_files_in(Path(t)))
+        else:
+            entry_ids.append(t)
     for f in files:
         if not f.is_file():
             raise NotFoundError(f"no check file {f}")
@@ -403,6 +410,16 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
         raise CheckError(f"no checks found in {where}; nothing was checked")
     return CheckRun(run_checks(checks, rules_date, entries_by_check=by_check, cards=corpus.cards), problems,
                     rules_date)
+
+
+def _check_files_in(folder: Path) -> list[Path]:
+    """The check files (.yaml, .yml) in a folder and its subfolders, hidden ones left out, in path
+    order (`kb check my-checks/` as `kb ingest` takes a folder); CheckError when there is none."""
+    found = sorted(p for p in folder.rglob("*") if p.name.endswith(CHECK_FILE_SUFFIXES) and p.is_file()
+                   and not any(part.startswith(".") for part in p.relative_to(folder).parts))
+    if not found:
+        raise CheckError(f"no check files ({', '.join(CHECK_FILE_SUFFIXES)}) in the folder {folder}")
+    return found
 
 
 def _entries_if_built(home: Path, checks: list[Check]) -> tuple[dict[str, str], list[Problem]]:

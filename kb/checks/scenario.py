@@ -610,9 +610,9 @@ def _parse_check(
     ruling = raw.get("ruling")
     if not ruling or not isinstance(ruling, str):
         raise _CheckSyntax(f"check {name!r} needs a `ruling:` quote", line)
-    rules = raw.get("rules")
+    rules = _rules_date(raw.get("rules"), name, line)
     try:
-        check_rules = Rules.for_date(str(rules) if rules is not None else None)
+        check_rules = Rules.for_date(rules)
     except RulesDateError as exc:
         raise _CheckSyntax(f"check {name!r}: {exc}", line) from None
     setup = raw.get("setup") or _LineDict()
@@ -656,7 +656,7 @@ def _parse_check(
         file=source,
         line=line,
         ruling=ruling,
-        rules=str(rules) if rules is not None else None,
+        rules=rules,
         setup=setup,
         steps=tuple(steps),
         expect=expect,
@@ -952,6 +952,20 @@ def _parse_setup(
 
 
 # ---- running ------------------------------------------------------------------------------------
+
+
+def _rules_date(raw: Any, name: str, line: int) -> str | None:
+    """A check's `rules:` date as YYYY-MM-DD, written as the command line's date options take it
+    (`2018-07-13`, `13.07.2018`, `13 July 2018`, `13 de julio de 2018`): the same judge writes both."""
+    from kb.errors import InputError
+    from kb.normalize import date_option
+
+    if raw is None:
+        return None
+    try:
+        return date_option(str(raw), "rules")
+    except InputError as exc:
+        raise _CheckSyntax(f"check {name!r}: {exc}", line) from None
 
 
 def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> Game:

@@ -34,7 +34,7 @@ KEEP_RATIO = 0.45  # links scoring under this share of the best one are dropped
 
 
 # --------------------------------------------------------------------------------------------
-# Cues: phrases that point at a clause whatever else the ruling says. English and German.
+# Cues: phrases that point at a clause whatever else the ruling says. English, German and Spanish.
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,8 +216,19 @@ CUES: tuple[Cue, ...] = (
     _cue(r"morphkosten", "701.40c 702.37e", "Morphkosten (morph cost)"),
     _cue(r"ins spiel kommt|das schlachtfeld betritt", "708.8 708.3", "ins Spiel kommt (enters)"),
     _cue(r"dieselbe bleibende karte", "708.8", "dieselbe bleibende Karte (same permanent)"),
+    # Spanish: the same cues, for a Spanish ruling with no English counterpart (an entry of its own)
+    _cue(r"\bmirar(?:l[ao]s?)?\b", "708.5", "mirar (look at)"),
+    _cue(r"\bdiferenciar|\bdistinguir", "708.6", "diferenciar (differentiated)"),
+    _cue(r"girad[oa]s? o enderezad[oa]s?|enderezad[oa]s? o girad[oa]s?", "110.5", "girado o enderezado (tapped or untapped)"),
+    _ordered([(r"\brevel", r"\b(?:deja|sale del|abandona|termina)"), (r"\b(?:deja|sale del|abandona|termina)\b", r"\brevel")],
+             "708.9", "revelar (reveal when it leaves)"),
+    _cue(r"coste de metamorfosis", "701.40c 702.37e", "coste de metamorfosis (morph cost)"),
+    _cue(r"entra(?:n)? al campo de batalla|entre(?:n)? al campo de batalla", "708.8 708.3",
+         "entra al campo de batalla (enters)"),
+    _cue(r"el mismo permanente", "708.8", "el mismo permanente (same permanent)"),
 )
-_FACE_DOWN = re.compile(r"face[- ]down|face up|\bmanifest(?:s|ed|ing)?\b|\b(?:mega)?morph|disguise|\bcloak|verdeckt|aufgedeckt|manifestiert",
+_FACE_DOWN = re.compile(r"face[- ]down|face up|\bmanifest(?:s|ed|ing)?\b|\b(?:mega)?morph|disguise|\bcloak|verdeckt|aufgedeckt|manifestiert"
+                        r"|boca abajo|boca arriba|\bmanifestad[oa]s?\b|metamorfosis",
                         re.I)
 SECTION_BONUS = 0.15  # a face-down ruling prefers the general face-down rules (708, 712.15-16)
 _FACE_DOWN_RULES = ("708", "712.15", "712.16")
@@ -231,7 +242,7 @@ _FACE_DOWN_RULES = ("708", "712.15", "712.16")
 class Mechanic:
     name: str
     section: str  # its clauses in the current CR
-    words: re.Pattern[str]  # the ruling names it (English or German)
+    words: re.Pattern[str]  # the ruling names it (English, German or Spanish)
     oracle: re.Pattern[str]  # a card's Oracle text has it
 
     def owns(self, clause: str) -> bool:
@@ -244,13 +255,13 @@ def _mechanic(name: str, section: str, words: str, oracle: str) -> Mechanic:
 
 # "disguise" is also an English verb ("shuffled to disguise which ..."): only its keyword uses count.
 MECHANICS: tuple[Mechanic, ...] = (
-    _mechanic("megamorph", "702.37b", r"\bmegamorph", r"\bmegamorph\b"),
-    _mechanic("morph", "702.37", r"\bmorph\b|morphkosten|\bmegamorph", r"(?<!mega)\bmorph\b"),
+    _mechanic("megamorph", "702.37b", r"\bmegamorph|\bmegametamorfosis", r"\bmegamorph\b"),
+    _mechanic("morph", "702.37", r"\bmorph\b|morphkosten|\bmegamorph|\b(?:mega)?metamorfosis", r"(?<!mega)\bmorph\b"),
     _mechanic("disguise", "702.168", r"\bdisguise (?:abilit|cost)|\bwith disguise\b|\bdisguise or\b|\bor disguise\b"
-              r"|\bdisguise \{|\bdisguised\b|\btarnung", r"\bdisguise \{"),
-    _mechanic("cloak", "701.58", r"\bcloak(?:s|ed|ing)?\b|\bverhüll", r"\bcloak(?:s|ed)?\b"),
-    _mechanic("manifest dread", "701.62", r"\bmanifest(?:s|ing)? dread", r"\bmanifest dread\b"),
-    _mechanic("manifest", "701.40", r"\bmanifest(?:s|ed|ing)?\b|\bmanifestiert", r"\bmanifest(?:s|ed)?\b(?! dread)"),
+              r"|\bdisguise \{|\bdisguised\b|\btarnung|\bdisfraza", r"\bdisguise \{"),
+    _mechanic("cloak", "701.58", r"\bcloak(?:s|ed|ing)?\b|\bverhüll|\bencubr|\bencubiert", r"\bcloak(?:s|ed)?\b"),
+    _mechanic("manifest dread", "701.62", r"\bmanifest(?:s|ing)? dread|\bmanifest\w* miedo", r"\bmanifest dread\b"),
+    _mechanic("manifest", "701.40", r"\bmanifest(?:s|ed|ing)?\b|\bmanifestiert|\bmanifest(?:ar|ad[oa]s?|ando)\b|\bmanifiesta\b", r"\bmanifest(?:s|ed)?\b(?! dread)"),
     _mechanic("hidden agenda", "702.106",
               r"\b(?:hidden|double) agenda|face-down conspirac|conspirac[^.]*\bface[- ]?down\b",
               r"\b(?:hidden|double) agenda\b"),

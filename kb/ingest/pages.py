@@ -304,15 +304,21 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             problems.append(Problem(source, first, "text before the first date line skipped: "
                                     f"{_clip(original)}"))
             return
+        for part in _by_language(chunk):
+            ruling(part)
+
+    def ruling(part: list[_Line]) -> None:
+        original = _LEADING_BULLET.sub("", "\n".join(line.text.strip() for line in part))
+        first = part[0].number
         # A ruling of several lines or paragraphs is lost whole: say which lines, and what it began with.
-        last = chunk[-1].number
+        last = part[-1].number
         skipped = (f"ruling skipped (line {first}: {_clip(original)})" if last == first
                    else f"ruling skipped (lines {first}-{last}: {_clip(original)})")
         if date_error:
             on = f" on line {date_line}" if date_line != first else ""
             problems.append(Problem(source, first, f"{skipped}: {date_error}{on}"))
             return
-        bad = _undecodable(chunk)
+        bad = _undecodable(part)
         if bad:
             problems.append(Problem(source, bad, f"{skipped}: line {bad} has {UNDECODABLE_REASON}"))
             return
@@ -492,6 +498,32 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
     if not paras[1:]:
         problems.append(Problem(source, None, "search page with no results"))
     return ParseResult(tuple(records), tuple(problems))
+
+
+def _by_language(chunk: list[_Line]) -> list[list[_Line]]:
+    """A dated unit's paragraphs, split where the language changes: a ruling never switches language
+    midway, so an English ruling with its German translation under it in the next paragraph (a judge's
+    page mixing the two under one date) is two rulings, each its own language. Paragraphs of one
+    language stay one ruling (a ruling's "Example:" paragraph). A chunk holds no blank line: a gap in
+    its line numbers is where one was."""
+    paragraphs: list[list[_Line]] = []
+    for line in chunk:
+        if paragraphs and line.number == paragraphs[-1][-1].number + 1:
+            paragraphs[-1].append(line)
+        else:
+            paragraphs.append([line])
+    if len(paragraphs) < 2:
+        return [chunk]
+    langs = [detect(normalize_text(" ".join(line.text for line in p))) for p in paragraphs]
+    if len(set(langs)) == 1:
+        return [chunk]
+    parts: list[list[_Line]] = []
+    for i, paragraph in enumerate(paragraphs):
+        if i and langs[i] is langs[i - 1]:
+            parts[-1].extend(paragraph)
+        else:
+            parts.append(list(paragraph))
+    return parts
 
 
 def _undecodable(lines: list[_Line]) -> int | None:
