@@ -251,7 +251,7 @@ _MONTH_NAMES = {
     6: "jun june juni junio",
     7: "jul july juli julio",
     8: "aug august ago agosto",
-    9: "sep sept september sep septiembre setiembre",
+    9: "sep sept september septiembre setiembre set",
     10: "oct october okt oktober octubre",
     11: "nov november noviembre",
     12: "dec december dez dezember dic diciembre",
@@ -360,7 +360,8 @@ def is_iso_date(value: str) -> bool:
 
 
 _OPTION_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
-_DOTTED_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{4})$")  # day.month.year, as German judges write it
+# day.month.year, as German judges write it; a two-digit year is this century's, as pages read it (13.07.18)
+_DOTTED_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})$")
 
 
 def date_option(raw: str, option: str, *, partial: bool = False) -> str:
@@ -372,7 +373,11 @@ def date_option(raw: str, option: str, *, partial: bool = False) -> str:
     from kb.errors import InputError
 
     dotted = _DOTTED_DATE.match(raw.strip())
-    m = _OPTION_DATE.match(f"{dotted.group(3)}-{dotted.group(2)}-{dotted.group(1)}" if dotted else raw.strip())
+    if dotted:
+        year = dotted.group(3) if len(dotted.group(3)) == 4 else f"20{dotted.group(3)}"
+        m = _OPTION_DATE.match(f"{year}-{dotted.group(2)}-{dotted.group(1)}")
+    else:
+        m = _OPTION_DATE.match(raw.strip())
     if m and (partial or m.group(3)):
         year, month, day = m.group(1), m.group(2), m.group(3)
         try:

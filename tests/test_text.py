@@ -155,7 +155,7 @@ def test_rule_and_quote_normalisers_are_normalize_text(raw: str) -> None:
 
 
 @pytest.mark.parametrize("raw, iso", [("13.07.2018", "2018-07-13"), ("3.7.2018", "2018-07-03"),
-                                      ("2018-07-13", "2018-07-13")])
+                                      ("2018-07-13", "2018-07-13"), ("13.07.18", "2018-07-13"), ("3.7.14", "2014-07-03")])
 def test_a_date_option_takes_a_day_written_with_dots_day_first(raw: str, iso: str) -> None:
     """German judges write 13.07.2018 (tryout10): dots are day.month.year, never month first."""
     from kb.normalize import date_option
@@ -165,7 +165,8 @@ def test_a_date_option_takes_a_day_written_with_dots_day_first(raw: str, iso: st
 
 @pytest.mark.parametrize("raw, iso", [("23. August 2019", "2019-08-23"), ("July 13, 2018", "2018-07-13"),
                                       ("13 de julio de 2018", "2018-07-13"), ("13. Juli 2018", "2018-07-13"),
-                                      ("Friday, July 13th, 2018", "2018-07-13")])
+                                      ("Friday, July 13th, 2018", "2018-07-13"),
+                                      ("20 set. 2024", "2024-09-20")])  # tryout14: Spanish pages abbreviate `set.`
 def test_a_date_option_takes_a_month_written_out_as_a_page_writes_it(raw: str, iso: str) -> None:
     """tryout12: `kb rule 708.2a --at "23. August 2019"` was refused while a page with that date was read."""
     from kb.normalize import date_option
@@ -174,7 +175,8 @@ def test_a_date_option_takes_a_month_written_out_as_a_page_writes_it(raw: str, i
     assert date_option(raw, "--since", partial=True) == iso
 
 
-@pytest.mark.parametrize("raw", ["31. Februar 2019", "Smarch 13, 2018", "13/07/2018", "July 2018"])
+@pytest.mark.parametrize("raw", ["31. Februar 2019", "Smarch 13, 2018", "13/07/2018", "July 2018", "31.02.18",
+                                 "13.07.2018.5", "13.7.218"])
 def test_a_date_option_still_refuses_impossible_unknown_or_ambiguous_days(raw: str) -> None:
     from kb.errors import InputError
     from kb.normalize import date_option
