@@ -179,7 +179,7 @@ class CardView:
 def card_view(card: CardInfo, kb: KB) -> CardView:
     """The KB's entries for `card` (its rows only, not every entry of the KB), rulings first, oldest first."""
     # each entry's columns and the dates of the card's own copies (a shared ruling's first date may be
-    # another card's; the entry's first date when none of its copies names the card), as `card_dates`
+    # another card's; the entry's first date when none of its copies names the card)
     rows = [(e, list(e.card_dates) or [d for d in (e.first_date,) if d]) for e in kb.card_entries(card.name)]
     rows.sort(key=lambda row: (row[0].kind is not Kind.RULING, (row[1] or [""])[0], row[0].id))
     return CardView(card, rows)

@@ -728,8 +728,7 @@ def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
             variants.extend(_variant(r, relation, ratio) for r in group.records)
     for group, cosine in translations:
         variants.extend(_variant(r, Relation.TRANSLATION, cosine) for r in group.records)
-    variants.sort(key=lambda v: (_RELATION_ORDER[v.relation], v.lang.value, -(int((v.date or "0").replace("-", ""))),
-                                 v.source, v.line))
+    variants.sort(key=lambda v: (_RELATION_ORDER[v.relation], v.lang.value, -_day_number(v.date), v.source, v.line))
     dates = sorted(v.date for v in variants if v.date)
     oldest = min(english, key=lambda g: (min((r.date or "9999") for r in g.records), g.key))
     clause = next((r.clause for g in cluster for r in g.records if r.clause), None)
@@ -751,7 +750,12 @@ _RELATION_ORDER = {Relation.CANONICAL: 0, Relation.DUPLICATE: 1, Relation.REVISI
 def _record_order(r: Record) -> tuple[int, str, int]:
     """The canonical wording's own copy first: the newest (a page giving one ruling under two dates
     shows it under the later), then by source and line."""
-    return (-int((r.date or "0").replace("-", "")), r.source, r.line)
+    return (-_day_number(r.date), r.source, r.line)
+
+
+def _day_number(date: str | None) -> int:
+    """An ISO date as a number that orders as the dates do (2018-07-13 -> 20180713); no date: 0."""
+    return int((date or "0").replace("-", ""))
 
 
 _LAST_CHAR = chr(0x10FFFF)  # sorts after every character a key can hold

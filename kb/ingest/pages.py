@@ -283,11 +283,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             if seen_date and date_line:
                 problems.append(Problem(source, date_line, "date line with no ruling after it"))
             return
-        # a ruling printed as a list item before its date (`* The ruling.`, then `(2024-09-20)`) is
-        # the ruling without its bullet
-        original = _LEADING_BULLET.sub("", "\n".join(line.text.strip() for line in chunk))
-        first = chunk[0].number
         if not seen_date:
+            original, first = _unit_text(chunk), chunk[0].number
             printed = _printed_lines(chunk, card_text(title_card) if card_text and title_card else None)
             if printed == 1 == len(chunk):  # the type line ("Enchantment", "Verzauberung"): page structure
                 return
@@ -308,8 +305,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             ruling(part)
 
     def ruling(part: list[_Line]) -> None:
-        original = _LEADING_BULLET.sub("", "\n".join(line.text.strip() for line in part))
-        first = part[0].number
+        original, first = _unit_text(part), part[0].number
         # A ruling of several lines or paragraphs is lost whole: say which lines, and what it began with.
         last = part[-1].number
         skipped = (f"ruling skipped (line {first}: {_clip(original)})" if last == first
@@ -390,6 +386,12 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
 _NAME_JOINERS = frozenset("of the to a an and in on for from with at by // de del la el los las y der die das und von zu".split())
 
 
+def _unit_text(lines: Sequence[_Line]) -> str:
+    """A unit's lines as one text; a ruling printed as a list item before its date (`* The ruling.`,
+    then `(2024-09-20)`) is the ruling without its bullet."""
+    return _LEADING_BULLET.sub("", "\n".join(line.text.strip() for line in lines))
+
+
 def _is_label(text: str) -> bool:
     """A short line that is no sentence under a card's name: its type line or a section heading."""
     return len(text) <= 40 and not text.endswith(".")
@@ -418,7 +420,7 @@ def _printed_lines(chunk: Sequence[_Line], oracle: str | None) -> int | None:
         words = line.text.strip()
         if _is_label(words) or words.endswith(":"):
             headings += 1
-        elif not (text and match_key(words) and match_key(words) in text):
+        elif not (text and (key := match_key(words)) and key in text):
             return None
     return headings
 

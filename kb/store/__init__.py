@@ -271,6 +271,17 @@ def get_meta(conn: sqlite3.Connection, leave_out: Sequence[str] = ()) -> dict[st
         f"SELECT key, value FROM meta WHERE key NOT IN ({marks})", tuple(leave_out))}
 
 
+# Ids a query names with `IN (?, ...)` go in chunks of this many, below SQLite's variable limit.
+_IN_CHUNK = 500
+
+
+def _in_chunks(ids: Sequence[str]) -> Iterator[tuple[Sequence[str], str]]:
+    """The ids in chunks of `_IN_CHUNK`, each with its `?,?,...` placeholders."""
+    for start in range(0, len(ids), _IN_CHUNK):
+        chunk = ids[start:start + _IN_CHUNK]
+        yield chunk, ",".join("?" * len(chunk))
+
+
 def _meta_value(conn: sqlite3.Connection, key: str) -> Any:
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     return json.loads(row[0]) if row else None
@@ -705,9 +716,7 @@ class KB:
                                  "(SELECT entry_id FROM entry_cards WHERE card = ?) ORDER BY ord", (card,)).fetchall()
         langs: dict[str, set[str]] = {}
         dates: dict[str, set[str]] = {}
-        for start in range(0, len(rows), 500):
-            chunk = [row[0] for row in rows[start:start + 500]]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in _in_chunks([row[0] for row in rows]):
             for entry_id, lang in self.conn.execute(f"SELECT DISTINCT entry_id, lang FROM variants "
                                                     f"WHERE entry_id IN ({marks})", chunk):
                 langs.setdefault(entry_id, set()).add(lang)
@@ -730,18 +739,14 @@ class KB:
             if entry_id not in best or rank < best[entry_id][0]:
                 best[entry_id] = (rank, score)
         rule_ids = [i for i in best if not i.startswith("r-")]  # only a rule entry can be the clause itself
-        for start in range(0, len(rule_ids), 500):
-            chunk = rule_ids[start:start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in _in_chunks(rule_ids):
             for (own,) in self.conn.execute(f"SELECT id FROM entries WHERE id IN ({marks}) AND kind = 'rule' "
                                             "AND clause = ?", (*chunk, clause)):
                 del best[own]
         order = sorted(best, key=lambda i: (best[i][0], -best[i][1], i))
         shown = order if limit is None else order[:limit]
         details = {}
-        for start in range(0, len(shown), 500):
-            chunk = shown[start:start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in _in_chunks(shown):
             for row in self.conn.execute(
                     "SELECT e.id, e.kind, e.text, e.cards, e.first_date, l.rank, l.at_ruling_date, l.evidence "
                     f"FROM entries e JOIN links l ON l.entry_id = e.id WHERE e.id IN ({marks}) AND l.clause = ?",
@@ -803,9 +808,8 @@ class KB:
 
     def _entries_by_ids(self, ids: Sequence[str]) -> list[Entry]:
         out: list[Entry] = []
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            out += self._entries(f"SELECT data FROM entries WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+        for chunk, marks in _in_chunks(ids):
+            out += self._entries(f"SELECT data FROM entries WHERE id IN ({marks})", chunk)
         return out
 
     def card(self, name: str) -> str | None:
