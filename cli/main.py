@@ -82,7 +82,7 @@ def list_entries(
     english = english_card_name(card, reference(), kb) if card else None
     found = EntryList(kb.select(card=english, lang=language, kind=kind_))
     if as_json:
-        print_json(found.to_json())
+        print_json(found.to_json(language))
     else:
         render.entry_list(console, found.entries, lang=language, for_card=bool(card), card=english)
 
@@ -103,7 +103,7 @@ def show(
     language = parse_lang(lang)
     view = entry_view(open_kb(quiet=as_json), entry_id, reference(), clause_texts=not as_json)
     if as_json:
-        print_json(view.to_json())
+        print_json(view.to_json(language))
     else:
         render.entry_view(console, err_console, view, lang=language, collapse=not all_variants)
 

@@ -26,6 +26,19 @@ def text_lang(entry: Entry, text: str) -> Lang:
     return next((v.lang for v in entry.variants if v.text == text), Lang.EN)  # a CR clause: English
 
 
+def text_in(entry: Entry, lang: Lang) -> str | None:
+    """`entry`'s newest text in `lang`, None when it has none (a German ruling with no English
+    wording has no English text, although its canonical text is German)."""
+    if lang is Lang.EN:
+        return entry.text if text_lang(entry, entry.text) is Lang.EN else None
+    return entry.text_in(lang)
+
+
+def in_lang(entry: Entry, lang: Lang | None) -> dict[str, Any]:
+    """The JSON fields `--lang` adds: the language asked for and the entry's text in it (null when none)."""
+    return {} if lang is None else {"lang": lang.value, "lang_text": text_in(entry, lang)}
+
+
 # --- kb show -------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -44,8 +57,10 @@ class EntryView:
         """Variant index -> the outdated reasons of that variant."""
         return {item.variant_index: item.kinds for item in self.outdated}
 
-    def to_json(self) -> dict[str, Any]:
-        return self.entry.to_json() | {
+    def to_json(self, lang: Lang | None = None) -> dict[str, Any]:
+        """The entry's JSON, its outdated items and check results; with `lang` (`kb show --lang`), the
+        language asked for and the entry's text in it (`lang_text`, null when it has none)."""
+        return self.entry.to_json() | in_lang(self.entry, lang) | {
             "outdated": [item.to_json() for item in self.outdated],
             "check_results": [r.to_json() for r in self.results],
         } | ({"moved_from": self.moved_from} if self.moved_from else {})
@@ -78,10 +93,11 @@ class EntryList:
 
     entries: list[Entry]
 
-    def to_json(self) -> list[dict[str, Any]]:
-        return [{"id": e.id, "kind": e.kind.value, "text": e.text, "cards": list(e.cards),
-                 "first_date": e.first_date, "last_date": e.last_date,
-                 "langs": sorted({v.lang.value for v in e.variants}), "variants": len(e.variants)}
+    def to_json(self, lang: Lang | None = None) -> list[dict[str, Any]]:
+        """One object per entry; with `lang` (`kb list --lang`), the entry's text in it too (`lang_text`)."""
+        return [{"id": e.id, "kind": e.kind.value, "text": e.text} | in_lang(e, lang)
+                | {"cards": list(e.cards), "first_date": e.first_date, "last_date": e.last_date,
+                   "langs": sorted({v.lang.value for v in e.variants}), "variants": len(e.variants)}
                 for e in self.entries]
 
 

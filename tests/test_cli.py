@@ -347,3 +347,33 @@ def test_ingesting_an_unchanged_file_again_shows_what_was_skipped_when_it_was_ad
     assert "bad_dates.txt:5:" in said and "bad_dates.txt:13:" in said
     report = json.loads(kb("ingest", str(page), "--json").stdout)
     assert [p["line"] for p in report["skipped_when_added"]] == [5, 13] and report["skipped"] == []
+
+
+def test_show_and_list_json_carry_the_text_in_the_language_asked_for():
+    """`kb show ID --lang de --json` printed the same JSON as without `--lang` (a script got no
+    German text); `kb list --lang de --json` too. Both now add `lang` and `lang_text`."""
+    listed = json.loads(kb("list", "--lang", "de", "--json").stdout)
+    german = next(e for e in listed if "de" in e["langs"])
+    assert german["lang"] == "de" and german["lang_text"]
+    shown = json.loads(kb("show", german["id"], "--lang", "de", "--json").stdout)
+    assert shown["lang"] == "de" and shown["lang_text"] == german["lang_text"]
+    assert shown["lang_text"] in [v["text"] for v in shown["variants"] if v["lang"] == "de"]
+    assert "lang_text" not in json.loads(kb("show", german["id"], "--json").stdout)
+    none = json.loads(kb("show", german["id"], "--lang", "es", "--json").stdout)
+    assert none["lang"] == "es" and none["lang_text"] is None  # no Spanish wording: null, not another text
+
+
+def test_entry_json_in_a_language_gives_that_language_s_text_or_null():
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+    from kb.views import EntryList, EntryView
+
+    en, de = "You can't look at it.", "Du kannst sie dir nicht ansehen."
+    both = Entry("r-1", Kind.RULING, en, ("Lightform",), None, None, (
+        Variant(en, en, Lang.EN, None, "a", 1, Relation.CANONICAL, 1.0, "Lightform"),
+        Variant(de, de, Lang.DE, None, "b", 1, Relation.TRANSLATION, 0.9, "Lightform")))
+    german_only = Entry("r-2", Kind.RULING, de, ("Lightform",), None, None,
+                        (Variant(de, de, Lang.DE, None, "b", 1, Relation.CANONICAL, 1.0, "Lightform"),))
+    assert EntryView(both, [], [], []).to_json(Lang.DE)["lang_text"] == de
+    assert EntryView(both, [], [], []).to_json(Lang.EN)["lang_text"] == en
+    assert EntryView(german_only, [], [], []).to_json(Lang.EN)["lang_text"] is None  # not its German text
+    assert [e["lang_text"] for e in EntryList([both, german_only]).to_json(Lang.DE)] == [de, de]
