@@ -590,3 +590,23 @@ def test_a_line_introducing_more_of_a_ruling_does_not_end_it():
     text = "Lightform\n\nJul 13, 2018\nYou may turn it face up.\nExample:\nYou manifest a Forest. It stays face down.\n"
     (record,) = pages.parse_card_page(text, "lightform.txt", RESOLVE).records
     assert record.text == "You may turn it face up. Example: You manifest a Forest. It stays face down."
+
+
+def test_a_ruling_that_lost_a_mana_symbol_in_the_copy_is_kept_with_a_note():
+    """tryout12: a Gatherer table copied as text lost its mana symbols ("the cost to cast the spell
+    is .") and nothing said so. The ruling is kept as written, with a note at its line; an
+    ellipsis (". . .", as the CR quotes abilities) is no gap."""
+    from kb.ingest import parse_text
+
+    text = ("Mystery Card\n\n• WotCNov 12, 2019\n\n"
+            "You may cast it face down as a 2/2 creature spell, and the cost to cast the spell is . "
+            "This is an alternative cost.\n\n• WotCNov 12, 2019\n\nYou can pay  to turn it face up.\n\n"
+            "• WotCNov 12, 2019\n\nThese may be written \"create [name], a . . .\" and list characteristics, "
+            "or \"Whenever [a player] gains life, . . . .\"\n\n"
+            "• WotCNov 12, 2019\n\nIts mana cost is {3}{U}. Pay {2} to turn it face up.\n")
+    found = parse_text(text, "copied.txt", names=NAMES, match_clause=None)
+    assert len(found.records) == 4
+    gaps = [p for p in found.problems if "mana symbol" in p.reason]
+    assert [(p.line, p.ignored) for p in gaps] == [(5, True), (9, True)]
+    assert "spell is _ ." in gaps[0].reason and "pay _ to" in gaps[1].reason
+    assert any(r.text.endswith("is . This is an alternative cost.") for r in found.records)  # kept as written
