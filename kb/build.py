@@ -357,6 +357,33 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
     return result
 
 
+def library_cards(library: Sequence[tuple[str, bytes]], formats: Mapping[str, str | None],
+                  corpus: Corpus) -> list[tuple[str, Any]]:
+    """(source, card) of every card the library's MTGJSON files describe with a type line (cost, type,
+    Oracle text, names): what `kb card` shows of a card newer than the bundled data. In library order,
+    so the first file (by path) that describes a card gives it. Remembered per file's bytes."""
+    from kb.ingest import mtgjson
+    from kb.oracle import OracleCard, cards_from_mtgjson
+
+    def is_mtgjson(label: str, data: bytes) -> bool:
+        stored = formats.get(label)
+        return stored == Format.MTGJSON.value if stored else data.lstrip()[:1] in (b"{", b"[")
+
+    def compute(items: list[tuple[str, bytes]]) -> list[list[dict[str, Any]]]:
+        out: list[list[dict[str, Any]]] = []
+        for _, data in items:
+            try:
+                out.append([c.to_json() for c in cards_from_mtgjson(mtgjson.load(decode(data)))])
+            except (InputError, ValueError):  # the build reports the file's problem
+                out.append([])
+        return out
+
+    items = [(label, data) for label, data in library if is_mtgjson(label, data)]
+    found = memo_map("librarycards", parse_inputs(corpus), items, lambda item: hashlib.sha256(item[1]).hexdigest(),
+                     compute)
+    return [(label, OracleCard.from_json(card)) for (label, _), cards in zip(items, found) for card in cards]
+
+
 def parse_inputs(corpus: Corpus) -> list[Path]:
     """What parsing a source derives from: the parsers and the text module, the card names table
     and the Oracle cards (a page's title is resolved to an English card name), and the CR (a
@@ -615,6 +642,7 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
 
     store.write(home, entries, report=report.to_json(), meta=meta,
                 outdated=[item.to_store() for item in outdated], card_names=built.card_names,
+                source_cards=library_cards(library, formats or {}, corpus),
                 problems=report.problems, check_problems=built.check_problems, add=add, remove=remove,
                 build_index=index)
     report.written = True

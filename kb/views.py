@@ -158,6 +158,8 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     if english is None:
         raise NotFoundError(f"unknown card {name!r}{UNKNOWN_CARD_HINT}")
     card = cards.get(english) or corpus.newer_cards.get(english)  # a card newer than the 2018 Oracle
+    if card is None and kb is not None:
+        card = kb.source_card(english)  # ... that only an MTGJSON file of the judge's describes
     names = dict(kb_names.names.get(english, {}))
     if card is not None:
         names = {**card.names, **names}

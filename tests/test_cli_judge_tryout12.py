@@ -184,6 +184,34 @@ def test_kb_card_gives_the_names_an_ingested_mtgjson_file_gives_a_new_card(monke
                                                   "es": "Insignia de comandante"}
 
 
+def test_kb_card_shows_the_card_data_an_ingested_mtgjson_file_gives_a_new_card(monkeypatch, small_corpus, kb_home,
+                                                                               tmp_path):
+    # tryout12's open item 2: `kb card "Commander's Insignia"` said "(not among the 2018 Oracle cards)"
+    # though the ingested C19 file gives its cost, type and text; `kb remove` takes them out again
+    import json
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    text = "Creatures you control get +1/+1 for each time you've cast your commander from the command zone this game."
+    card = {"name": "Commander's Insignia", "type": "Enchantment", "manaCost": "{2}{W}{W}", "text": text,
+            "foreignData": [{"language": "German", "name": "Insignien des Kommandeurs"}],
+            "rulings": [{"date": "2019-08-23", "text": "It counts the times the commander was countered too."}]}
+    path = tmp_path / "C19.json"
+    path.write_text(json.dumps({"code": "C19", "cards": [card]}), encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(app, ["ingest", str(path)]).exit_code == 0
+    shown = json.loads(runner.invoke(app, ["card", "Insignien des Kommandeurs", "--json"]).stdout)
+    assert shown["oracle"]["text"] == text and shown["oracle"]["mana_cost"] == "{2}{W}{W}"
+    assert shown["oracle"]["type"] == "Enchantment"
+    assert text in " ".join(runner.invoke(app, ["card", "Commander's Insignia"]).output.split())
+    assert runner.invoke(app, ["remove", "C19.json"]).exit_code == 0
+    assert runner.invoke(app, ["card", "Commander's Insignia", "--json"]).exit_code == 1  # unknown again
+
+
 @pytest.mark.parametrize("text, said", [
     # C19.json cut off in a ruling's text: json said only "Unterminated string starting at"
     ('{"cards": [{"name": "Commander\'s Insignia", "rulings": [{"date": "2019-08-23", "text": "Commander',

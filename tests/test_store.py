@@ -262,8 +262,9 @@ def test_an_older_database_is_migrated(kb_home: Path) -> None:
 
 
 def _downgrade_to_schema_1(home: Path) -> None:
-    """The database as judge-kb with schema 1 wrote it: none of the columns schemas 2 to 4 added."""
+    """The database as judge-kb with schema 1 wrote it: none of the columns and tables schemas 2 to 5 added."""
     conn = sqlite3.connect(home / store.DB_FILE)
+    conn.execute("DROP TABLE source_cards")
     for table, column in (("entries", "cards"), ("entries", "digest"), ("links", "at_ruling_date"), ("links", "evidence"),
                           ("id_history", "text"),
                           *(("outdated", c) for c in ("text", "lang", "card", "date", "kinds"))):

@@ -37,6 +37,7 @@ from kb.model import Entry, Kind, Lang
 from kb.normalize import clause_number, write_atomic
 
 if TYPE_CHECKING:
+    from kb.oracle import OracleCard
     from kb.outdated import CopyRow, Level, OutdatedItem, Reason
 
 DB_FILE = "kb.sqlite3"
@@ -102,6 +103,11 @@ MIGRATIONS: tuple[str, ...] = (
     # shown) until a build writes the wording again.
     """
     ALTER TABLE id_history ADD COLUMN text TEXT;
+    """,
+    # 5: the card data (cost, type, Oracle text, names) of the MTGJSON files in the library, so `kb card`
+    # shows a card newer than the bundled data once a judge ingests its set's file. Empty until a build.
+    """
+    CREATE TABLE source_cards (card TEXT PRIMARY KEY, source TEXT NOT NULL, data TEXT NOT NULL);
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -311,13 +317,15 @@ def library_bytes(conn: sqlite3.Connection) -> list[tuple[str, bytes]]:
 
 def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta: dict[str, Any],
           outdated: Sequence[dict[str, Any]] = (), card_names: Iterable[tuple[str, str, str]] = (),
+          source_cards: Iterable[tuple[str, OracleCard]] = (),
           problems: Sequence[Any] = (), check_problems: Sequence[Any] = (),
           add: Sequence[NewSource] = (), remove: Sequence[str] = (),
           build_index: Any = None) -> int:
     """Replace the KB with a new build in one transaction; returns the new generation.
 
     `build_index(folder)` writes the search index into the (empty) folder first; `add`/`remove`
-    change the library in the same transaction. Every id shown is kept in the id history with the
+    change the library in the same transaction. `source_cards` are (library source, card) of the
+    library's MTGJSON files, the first of each card name kept. Every id shown is kept in the id history with the
     wordings it held, so it resolves later. Anything that fails leaves the old KB in force.
     """
     conn = connect(home, create=True)
@@ -360,10 +368,13 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
             conn.executemany("UPDATE entries SET ord = ? WHERE id = ? AND ord != ?",
                              [(ord_, row.entry.id, ord_) for ord_, row in enumerate(rows)
                               if row.entry.id not in fresh])
-            for table in ("card_names", "problems"):
+            for table in ("card_names", "problems", "source_cards"):
                 conn.execute(f"DELETE FROM {table}")
             conn.executemany("INSERT OR IGNORE INTO card_names VALUES (?, ?, ?, ?)",
                              [(name.casefold(), name, lang, card) for name, lang, card in card_names])
+            conn.executemany("INSERT OR IGNORE INTO source_cards VALUES (?, ?, ?)",
+                             [(card.name, source, json.dumps(card.to_json(), ensure_ascii=False, sort_keys=True))
+                              for source, card in source_cards])
             conn.executemany("INSERT INTO problems VALUES (?, ?, ?, ?, ?, ?)",
                              [(i, p.source, p.line, p.reason, int(p.ignored), kind)
                               for i, (p, kind) in enumerate([(p, "ingest") for p in problems]
@@ -829,6 +840,14 @@ class KB:
         for lang, name in rows:
             found.setdefault(Lang(lang), name)
         return found
+
+    def source_card(self, card: str) -> OracleCard | None:
+        """The card data the library's MTGJSON files give a card (its English name): cost, type, text
+        and names of a card newer than the bundled data; None when no such file describes it."""
+        from kb.oracle import OracleCard
+
+        row = self.conn.execute("SELECT data FROM source_cards WHERE card = ?", (card,)).fetchone()
+        return OracleCard.from_json(json.loads(row[0])) if row else None
 
     def cards(self) -> list[str]:
         """The English name of every card an entry names (a page's title gives no other name)."""
