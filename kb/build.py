@@ -504,7 +504,10 @@ def remove(source: str, *, home: Path | None = None, embedder: Embedder | None =
         if len(matches) > 1:
             raise NotFoundError(f"{source!r} names several sources: " + ", ".join(s.path for s in matches))
         gone = matches[0]
-        report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes, removed=[gone.path])
+        # the source this call names: its units (none once it is out), not the bundled corpus's, are
+        # the report's "skipped", as `kb ingest PATH` reports only the files it names
+        report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes, removed=[gone.path],
+                             named=[gone.path])
         items = [(p, b) for p, b in library_items if p != gone.path]
         return _rebuild(home, corpus, items, embedder, on_progress, report, remove=[gone.sha256],
                         formats={s.path: s.format for s in held})

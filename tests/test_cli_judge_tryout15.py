@@ -60,3 +60,42 @@ def test_a_german_ruling_naming_its_card_declined_joins_its_english_ruling_as_a_
                           embedder=_Twins(), terminology=CORPUS.terminology, lexicon=lexicon())
     assert [(v.lang, v.relation) for e in entries for v in e.variants] == \
         [(Lang.EN, Relation.CANONICAL), (Lang.DE, Relation.TRANSLATION)]
+
+
+# --- 2. `kb remove --json` lists no bundled units under "skipped" ------------------------------
+
+def _kb(*args: str):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+PINE_WALKER_PAGE = """Pine Walker
+
+• WotCSep 20, 2014
+
+  If a face-down creature other than Pine Walker is turned face up and the resulting permanent isn't a \
+creature, Pine Walker's last ability won't trigger.
+"""
+
+
+def test_remove_json_reports_no_skipped_units_of_the_bundled_corpus(tmp_path, monkeypatch, small_corpus):
+    # `kb ingest PAGE --json` said "skipped": [] but `kb remove PAGE --json` listed the bundled
+    # corpus's four cross-reference stubs there: a script checking "skipped" after a removal saw
+    # units of files it never named (the maintainers' business, `kb stats` counts them)
+    import json
+
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    page = tmp_path / "pinewalker.en.txt"
+    page.write_text(PINE_WALKER_PAGE, encoding="utf-8")
+    added = _kb("ingest", str(page), "--json")
+    assert added.exit_code == 0, added.output
+    assert json.loads(added.stdout)["skipped"] == []
+    removed = _kb("remove", "pinewalker.en.txt", "--json")
+    assert removed.exit_code == 0, removed.output
+    report = json.loads(removed.stdout)
+    assert report["removed"] == [str(page)] and report["skipped"] == []
+    assert json.loads(_kb("stats", "--json").stdout)["ignored"] > 0  # the stubs are still counted there
