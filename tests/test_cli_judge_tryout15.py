@@ -99,3 +99,41 @@ def test_remove_json_reports_no_skipped_units_of_the_bundled_corpus(tmp_path, mo
     report = json.loads(removed.stdout)
     assert report["removed"] == [str(page)] and report["skipped"] == []
     assert json.loads(_kb("stats", "--json").stdout)["ignored"] > 0  # the stubs are still counted there
+
+
+# --- 3. a file changed to bytes the library already holds under another path --------------------
+
+ASHCLOUD_PAGE = """Ashcloud Phoenix
+
+• WotCSep 20, 2014
+
+  If Ashcloud Phoenix leaves the graveyard before its "dies" ability resolves, it won't return to the \
+battlefield. (A ruling only this scratch file gives.)
+"""
+
+
+def test_a_file_changed_to_the_bytes_of_another_source_no_longer_keeps_its_older_version(tmp_path, monkeypatch,
+                                                                                          small_corpus):
+    # a judge pastes pages into one scratch file: paste.txt held Ashcloud Phoenix's page, then the Pine
+    # Walker page already ingested as pinewalker.en.txt. "A changed file at the same path replaces its
+    # older version", but this one was "unchanged" and the library kept paste.txt's Ashcloud Phoenix
+    # ruling, which no file on disk says any more
+    import json
+
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    pine, paste = tmp_path / "pinewalker.en.txt", tmp_path / "paste.txt"
+    pine.write_text(PINE_WALKER_PAGE, encoding="utf-8")
+    paste.write_text(ASHCLOUD_PAGE, encoding="utf-8")
+    assert _kb("ingest", str(pine), str(paste)).exit_code == 0
+    assert any("scratch file" in e["text"] for e in json.loads(_kb("list", "--json").stdout))
+    paste.write_text(PINE_WALKER_PAGE, encoding="utf-8")
+    result = _kb("ingest", str(paste), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["written"] and report["removed"] == [str(paste)] and report["added"] == []
+    assert any(p["source"] == str(paste) and str(pine) in p["reason"] for p in report["skipped"])
+    assert [s["path"] for s in json.loads(_kb("sources", "--json").stdout)] == [str(pine)]
+    assert not any("scratch file" in e["text"] for e in json.loads(_kb("list", "--json").stdout))
+    again = _kb("ingest", str(paste), "--json")  # now nothing changes
+    assert again.exit_code == 0 and not json.loads(again.stdout)["written"]
