@@ -137,3 +137,41 @@ def test_a_file_changed_to_the_bytes_of_another_source_no_longer_keeps_its_older
     assert not any("scratch file" in e["text"] for e in json.loads(_kb("list", "--json").stdout))
     again = _kb("ingest", str(paste), "--json")  # now nothing changes
     assert again.exit_code == 0 and not json.loads(again.stdout)["written"]
+
+
+# --- 4. a translation of the wording still in force is not "superseded" -------------------------
+
+def test_a_translation_is_not_superseded_when_the_english_wording_of_its_date_is_still_current():
+    # Pine Walker's German ETB ruling (2014-09-20) was listed by `kb outdated` as "superseded: translates
+    # the English wording of 2014-09-20, replaced on 2024-09-20" once a page of mine gave an older
+    # wording: Pine Walker's own 2014-09-20 copy reads as the current wording, but a wording's *newest*
+    # date (2024-09-20, another card's copy) hid that it was in force at the translation's date
+    from kb.model import Entry
+    from kb.outdated import Reason, find_outdated
+
+    current = ("Because the permanent is on the battlefield both before and after it's turned face up, turning "
+               "a permanent face up doesn't cause any enters-the-battlefield abilities to trigger.")
+    old = current.replace("on the battlefield", "in play")
+    german = ("Da sich das bleibende Objekt sowohl vor als auch nach dem Aufdecken im Spiel befindet, werden durch "
+              "das Aufdecken keine Fähigkeiten ausgelöst.")
+
+    def copy(text, date, card, lang=Lang.EN, relation=Relation.DUPLICATE):
+        from kb.model import Variant
+
+        return Variant(text, text, lang, date, f"{card}.txt", 1, relation, 1.0, card)
+
+    def superseded(*variants):
+        entry = Entry(id="r-test", kind=Kind.RULING, text=current, cards=("Pine Walker", "Unsettling Twins"),
+                      first_date="2012-01-01", last_date="2024-09-20", variants=variants)
+        return [(i.variant.lang, i.variant.date) for i in find_outdated([entry], terminology=CORPUS.terminology)
+                if any(r.kind is Reason.SUPERSEDED for r in i.reasons)]
+
+    shared = (copy(current, "2024-09-20", "Pine Walker", relation=Relation.CANONICAL),
+              copy(current, "2014-09-20", "Pine Walker"), copy(current, "2024-09-20", "Unsettling Twins"))
+    translation = copy(german, "2014-09-20", "Pine Walker", Lang.DE, Relation.TRANSLATION)
+    for older in ("2012-01-01", "2014-09-20"):  # an older page, or one of the same day with the old wording
+        assert superseded(*shared, copy(old, older, "Pine Walker"), translation) == [(Lang.EN, older)]
+    # a translation of a date when only the old wording was given is still superseded
+    assert (Lang.DE, "2013-05-01") in superseded(*shared, copy(old, "2012-01-01", "Pine Walker"),
+                                                 copy(german, "2013-05-01", "Pine Walker", Lang.DE,
+                                                      Relation.TRANSLATION))
