@@ -455,6 +455,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
         report = BuildReport(files=[], parsed=0, stored=0, entries=0, problems=list(problems), notes=notes)
         report.named = [p.source for p in problems]
         new: list[store.NewSource] = []
+        stale: list[store.Source] = []  # older versions of named files whose new bytes are held elsewhere
         seen: set[str] = set()
         bundled: dict[str, str] | None = None  # read on the first file that is new to the library
         already: dict[str, ParseResult] = {}  # label -> parse result of each new file, so the build doesn't parse it again
@@ -471,13 +472,21 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
             sha = hashlib.sha256(data).hexdigest()
             if bundled is None:
                 bundled = bundled_copies(corpus)
+            older = by_path.get(label)
             if sha in bundled:  # the KB is built from it already: a second copy would only double its rulings
+                if older is not None:
+                    _take_out(older, f"the bundled {bundled[sha]}", report, stale)
+                    continue
                 report.unchanged.append(label)
                 report.problems.append(Problem(label, None, f"the same bytes as the bundled {bundled[sha]}: nothing added",
                                                ignored=True))
                 continue
             reformat = sha in held and held[sha].path == label and fmt is not None and held[sha].format != fmt.value
-            if (sha in held and not reformat) or any(s.sha256 == sha for s in new):
+            twin = held[sha].path if sha in held else next((s.path for s in new if s.sha256 == sha), None)
+            if twin is not None and twin != label and older is not None:
+                _take_out(older, f"{twin}, already in your library", report, stale)
+                continue
+            if twin is not None and not reformat:
                 report.unchanged.append(label)
                 continue
             if problem:
@@ -495,14 +504,25 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
             new.append(store.NewSource(label, sha, data, detected.value, len(parsed.records),
                                        sum(1 for p in parsed.problems if not p.ignored)))
         if strict and report.errors:
-            report.added, report.replaced = [], []
+            report.added, report.replaced, report.removed = [], [], []
             return report
-        if extra and not new and kb_exists and not notes:  # `kb ingest` without paths always rebuilds
+        if extra and not new and not stale and kb_exists and not notes:  # `kb ingest` without paths always rebuilds
             return _unchanged(home, report)
-        items = [(p, b) for p, b in library_items if p not in {s.path for s in new}] + [(s.path, s.data) for s in new]
+        gone = {s.path for s in new} | {s.path for s in stale}
+        items = [(p, b) for p, b in library_items if p not in gone] + [(s.path, s.data) for s in new]
         items.sort()
         formats = {s.path: s.format for s in held.values()} | {s.path: s.format for s in new}
-        return _rebuild(home, corpus, items, embedder, on_progress, report, add=new, parsed=already, formats=formats)
+        return _rebuild(home, corpus, items, embedder, on_progress, report, add=new, parsed=already, formats=formats,
+                        remove=[s.sha256 for s in stale])
+
+
+def _take_out(older: store.Source, twin: str, report: BuildReport, stale: list[store.Source]) -> None:
+    """A named file changed to bytes the KB already holds under another name (`twin`): its older
+    version leaves the library, as any changed file's does, and nothing is added twice."""
+    stale.append(older)
+    report.removed.append(older.path)
+    report.problems.append(Problem(older.path, None, f"changed to the same bytes as {twin}: its older version "
+                                   "was taken out of your library, nothing added", ignored=True))
 
 
 def remove(source: str, *, home: Path | None = None, embedder: Embedder | None = None,
@@ -531,7 +551,10 @@ def remove(source: str, *, home: Path | None = None, embedder: Embedder | None =
         if len(matches) > 1:
             raise NotFoundError(f"{source!r} names several sources: " + ", ".join(s.path for s in matches))
         gone = matches[0]
-        report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes, removed=[gone.path])
+        # the source this call names: its units (none once it is out), not the bundled corpus's, are
+        # the report's "skipped", as `kb ingest PATH` reports only the files it names
+        report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes, removed=[gone.path],
+                             named=[gone.path])
         items = [(p, b) for p, b in library_items if p != gone.path]
         return _rebuild(home, corpus, items, embedder, on_progress, report, remove=[gone.sha256],
                         formats={s.path: s.format for s in held})

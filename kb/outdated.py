@@ -305,12 +305,18 @@ def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason 
         return OutdatedReason(Reason.SUPERSEDED, f"this wording ({when}) was replaced on {current_date}",
                               word_diff(v.text, current)), current
     # A translation: which English wording was in force at its date, and is it replaced now?
-    dated = sorted((d, t) for t, d in _card_wordings(v.card, w).items() if d)
+    wordings = _card_wordings(v.card, w)
+    dated = sorted((d, t) for t, d in wordings.items() if d)
     if not dated:
         return None, entry.text
     current = dated[-1][1]
-    then = [(d, t) for d, t in dated if v.date and d <= v.date]
-    if not then or then[-1][1] == current:
+    # every dated copy of those wordings: a wording's newest date (another card's later page) hides
+    # that it was given as early as the translation
+    own_card = bool(v.card and w.by_card.get(v.card))
+    copies = sorted({(x.date, x.text) for x in entry.variants if x.lang is Lang.EN and x.date and x.text in wordings
+                     and (not own_card or x.card == v.card)})
+    then = [(d, t) for d, t in copies if v.date and d <= v.date]
+    if not then or any(t == current for d, t in then if d == then[-1][0]):
         return None, current
     english_then = then[-1][1]
     return OutdatedReason(Reason.SUPERSEDED,

@@ -170,13 +170,16 @@ class _PhraseFinder:
     """Phrases (token tuples) found in token lists, longest first, by a look-up on the first token."""
 
     def __init__(self, phrases: Iterable[tuple[tuple[str, ...], str]], inflect: bool = False,
-                 endings: tuple[str, ...] = _INFLECTIONS) -> None:
+                 endings: tuple[str, ...] = _INFLECTIONS, every_word: bool = False) -> None:
         self.inflect = inflect
         self.endings = endings
+        # every word of a phrase may take an ending, not only its last: a German card name's
+        # adjective is declined ("der Streunenden Kiefer" names Streunende Kiefer)
+        self.every_word = every_word
         self._by_first: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
         for toks, label in phrases:
             if toks:
-                firsts = [toks[0] + e for e in endings] if inflect and len(toks) == 1 else [toks[0]]
+                firsts = [toks[0] + e for e in endings] if inflect and (len(toks) == 1 or every_word) else [toks[0]]
                 for first in firsts:
                     self._by_first[first].append((toks, label))
         for options in self._by_first.values():
@@ -185,7 +188,8 @@ class _PhraseFinder:
     def _same(self, token: str, word: str, last: bool) -> bool:
         if token == word:
             return True
-        return self.inflect and last and token.startswith(word) and token[len(word):] in self.endings
+        return self.inflect and (last or self.every_word) and token.startswith(word) \
+            and token[len(word):] in self.endings
 
     def find(self, toks: Sequence[str]) -> list[str]:
         out: list[str] = []
@@ -261,7 +265,7 @@ class Lexicon:
         phrases = ([(_name_tokens(local), english) for english, local in known]
                    + [(_name_tokens(n), n) for n in sorted(self._extra_cards)])
         self._name_phrases = frozenset(phrases)
-        return _PhraseFinder(phrases, inflect=True, endings=_NAME_ENDINGS)
+        return _PhraseFinder(phrases, inflect=True, endings=_NAME_ENDINGS, every_word=True)
 
     def signature_table(self, texts: Iterable[str]) -> dict[str, Any]:
         """The signatures of these texts this lexicon has computed, with the card names it read
