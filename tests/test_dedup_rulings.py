@@ -238,3 +238,29 @@ def test_terminology_folds_longest_obsolete_term_first():
                                   "  - {obsolete: comes into play, current: enters the battlefield, since: 2009-07-11}\n")
     lex = Lexicon(terminology=terms)
     assert lex.fold("When it comes into play while in play") == "When it enters the battlefield while on the battlefield"
+
+
+ETB = ("Because the permanent is on the battlefield both before and after it's turned face up, turning a permanent "
+       "face up doesn't cause any enters-the-battlefield abilities to trigger.")
+ETB_DE_LIGHTFORM = ("Da sich die bleibende Karte sowohl vor als auch nach dem Aufdecken im Spiel befindet, werden durch "
+                    "das Aufdecken einer bleibenden Karte keine Fähigkeiten ausgelöst, die ausgelöst werden, wenn eine "
+                    "bleibende Karte ins Spiel kommt.")
+ETB_DE_PINE_WALKER = ("Weil die bleibende Karte vor und nach dem Aufdecken auf dem Schlachtfeld ist, werden durch das "
+                      "Aufdecken einer bleibenden Karte keine Fähigkeiten ausgelöst, die beim Betreten des "
+                      "Schlachtfelds auslösen.")
+
+
+def test_two_cards_german_pages_both_translate_a_ruling_the_cards_share(e5):
+    """tryout15: a judge's German page of Pine Walker pushed the bundled German Lightform wording of the
+    shared ETB ruling out of its entry (only the one best German text of an entry could join); each
+    card's page translates the ruling for that card, so both join. Two German texts of one card
+    still compete."""
+    records = [rec(ETB, "Lightform", date="2015-01-23"), rec(ETB, "Pine Walker", source="ktk.json"),
+               rec(ETB_DE_LIGHTFORM, "Lightform", date="2015-01-23", source="lightform.de.txt", lang=Lang.DE),
+               rec(ETB_DE_PINE_WALKER, "Pine Walker", date="2014-09-20", source="kiefer.de.txt", lang=Lang.DE)]
+    entries = dedup(records, embedder=e5)
+    assert len(entries) == 1
+    assert {v.text for v in entries[0].variants_in(Lang.DE)} == {ETB_DE_LIGHTFORM, ETB_DE_PINE_WALKER}
+    same_card = [*records[:3], rec(ETB_DE_PINE_WALKER, "Lightform", date="2014-09-20", source="kiefer.de.txt",
+                                   lang=Lang.DE)]
+    assert len(dedup(same_card, embedder=e5)) == 2  # one card's two German wordings: only the best joins

@@ -607,8 +607,8 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
     the same mechanics (through the glossary, in any inflected form: `ConceptFinder`), digits, mana
     symbols and cards as its English entry and share most of its glossary concepts (`concepts_agree`);
     among the entries that fit so, lead the next one by a
-    margin; and be the best match of that entry among the texts of its language. When its card is
-    known, only that card's English entries compete.
+    margin; and be the best match of that entry among the texts of its language and card(s). When its
+    card is known, only that card's English entries compete.
     """
     if not foreign or not clusters or embedder is None:
         return {}
@@ -643,12 +643,17 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
     col = {c: k for k, c in enumerate(needed)}
     sims = f_vecs @ en_vecs.T
 
-    # The best foreign text of each language for each English entry, for the mutual-best test.
-    best_back: dict[tuple[Lang, int], tuple[float, int]] = {}
+    # The best foreign text of each language and card for each English entry, for the mutual-best
+    # test: a ruling shared by many cards has a translation on each card's German page, worded by
+    # whoever translated that page, and each joins; two texts of one card's page compete.
+    def pool(f: int, c: int) -> tuple[Lang, int, frozenset[str]]:
+        return foreign[f].lang, c, frozenset(x.card for x in foreign[f].records if x.card)
+
+    best_back: dict[tuple[Lang, int, frozenset[str]], tuple[float, int]] = {}
     for f, cands in wanted.items():
         for c in cands:
             score = float(sims[f, col[c]])
-            key = (foreign[f].lang, c)
+            key = pool(f, c)
             if key not in best_back or (score, -f) > (best_back[key][0], -best_back[key][1]):
                 best_back[key] = (score, f)
 
@@ -672,7 +677,7 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
             continue
         score, c = fitting[0]
         runner_up = fitting[1][0] if len(fitting) > 1 else -1.0
-        if score - runner_up < TRANSLATION_MARGIN or best_back[(foreign[f].lang, c)][1] != f:
+        if score - runner_up < TRANSLATION_MARGIN or best_back[pool(f, c)][1] != f:
             continue
         result[f] = (c, score)
     return result
