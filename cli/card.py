@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
 
 def card(
     name: Annotated[str, typer.Argument(help="Card name in English, German or Spanish (small typos are forgiven).")],
+    lang: Annotated[Optional[str], typer.Option(help="Show the rulings in this language where the KB has it (en, de, es).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """Show a card: Oracle text, type and mana cost, its names in en/de/es, and its rulings in the KB."""
     from cli import render
     from rich.text import Text
 
-    from cli.common import console, data_home, err_console, open_kb, print_json, reference
+    from cli.common import console, data_home, err_console, open_kb, parse_lang, print_json, reference
     from kb import store
     from kb.views import card_view, find_card
+
+    language = parse_lang(lang)
 
     # an unknown name is refused before any KB is built; a KB that exists knows the cards the judge's
     # own pages brought (newer than the bundled card data: `kb list --card` finds them there)
@@ -25,7 +28,7 @@ def card(
     found = find_card(name, reference(), kb)
     if found.guessed:  # say so: a judge who typed a name must see it was read as another
         err_console.print(Text(f"note: no card is named {name!r}; showing the closest, {found.name}"))
-    view = card_view(found, kb if kb is not None else open_kb(quiet=as_json))
+    view = card_view(found, kb if kb is not None else open_kb(quiet=as_json), language)
     if as_json:
         print_json(view.to_json())
     else:

@@ -417,7 +417,7 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
             then = f", then {r.at_ruling_date}" if r.at_ruling_date and r.at_ruling_date != report.clause else ""
             out.print(Text.assemble((r.id, "cyan"), f"  #{r.rank} score {r.score:.2f}{then}  ",
                                     (card_names(r.cards, 6) if r.cards else r.kind.value, "dim")))
-            out.print(Text(f"  {r.text}"))
+            out.print(Text(f"  {linked.text(r)}"))
         if linked.total > len(linked.rows):
             out.print(Text(f"… and {linked.total - len(linked.rows)} more; --limit 0 lists them all", style="dim"))
 
@@ -550,7 +550,7 @@ def card(console: Console, view: CardView) -> None:
         console.print("[dim](not among the 2018 Oracle cards)[/]")
     console.print(f"\n[bold]{count(len(view.entries), 'KB entry', 'KB entries')}[/]")
     for e, card_dates in view.entries:
-        console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates)}  ", (e.text, "")))
+        console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates)}  ", (view.text(e), "")))
 
 
 # --- kb outdated --------------------------------------------------------------------------------

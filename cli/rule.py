@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import console, data_home, print_json, reference
+from cli.common import console, data_home, parse_lang, print_json, reference
 
 
 def rule(
@@ -21,6 +21,8 @@ def rule(
         "--section", help="With --diff: the section or rule to compare, numbered as in the later version.")] = None,
     limit: Annotated[int, typer.Option(
         "--limit", "-n", min=0, help="Show at most this many linked rulings, best first (0: all).")] = 20,
+    lang: Annotated[Optional[str], typer.Option(
+        "--lang", help="Show the linked rulings in this language where the KB has it (en, de, es).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """Show a CR clause (now or on a date), its number and wording in every version with word diffs,
@@ -30,6 +32,7 @@ def rule(
     from kb.normalize import clause_number, date_option
     from kb.store import linked_rulings
 
+    language = parse_lang(lang)  # a bad language is refused before anything is read
     number = clause_number(number) if number is not None else None
     section = clause_number(section, "--section") if section is not None else None
     at = date_option(at, "--at") if at is not None else None
@@ -49,7 +52,7 @@ def rule(
     if not number:
         raise InputError("name a clause (e.g. `kb rule 708.8`) or use --diff DATE DATE --section N")
     report = reference().clause_report(number, at)
-    linked = linked_rulings(data_home(), number, limit or None)
+    linked = linked_rulings(data_home(), number, limit or None, language)
     if as_json:
         print_json(report.to_json() | linked.to_json())
     else:

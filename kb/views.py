@@ -175,6 +175,12 @@ class CardView:
 
     card: CardInfo
     entries: list[tuple[CardEntry, list[str]]]  # (entry, the dates of this card's copies of it)
+    lang: Lang | None = None  # `kb card --lang`: the language asked for, and the entries' texts in it
+    texts: dict[str, str] = field(default_factory=dict)
+
+    def text(self, entry: CardEntry) -> str:
+        """The entry's text in the language asked for where it has one, else its canonical text."""
+        return self.texts.get(entry.id) or entry.text
 
     @property
     def names(self) -> dict[str, str]:
@@ -187,20 +193,22 @@ class CardView:
             "name": self.card.name,
             "names": self.names,
             "oracle": oracle.to_json() if oracle else None,
-            "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text, "first_date": e.first_date,
-                         "card_dates": dates,
-                         "langs": list(e.langs) or [Lang.EN.value]}
+            "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text}
+                        | ({} if self.lang is None else {"lang": self.lang.value, "lang_text": self.texts.get(e.id)})
+                        | {"first_date": e.first_date, "card_dates": dates, "langs": list(e.langs) or [Lang.EN.value]}
                         for e, dates in self.entries],
         }
 
 
-def card_view(card: CardInfo, kb: KB) -> CardView:
-    """The KB's entries for `card` (its rows only, not every entry of the KB), rulings first, oldest first."""
+def card_view(card: CardInfo, kb: KB, lang: Lang | None = None) -> CardView:
+    """The KB's entries for `card` (its rows only, not every entry of the KB), rulings first, oldest
+    first; with `lang`, their texts in it where they have one."""
     # each entry's columns and the dates of the card's own copies (a shared ruling's first date may be
     # another card's; the entry's first date when none of its copies names the card)
     rows = [(e, list(e.card_dates) or [d for d in (e.first_date,) if d]) for e in kb.card_entries(card.name)]
     rows.sort(key=lambda row: (row[0].kind is not Kind.RULING, (row[1] or [""])[0], row[0].id))
-    return CardView(card, rows)
+    texts = kb.texts_in([e.id for e, _ in rows], lang) if lang is not None else {}
+    return CardView(card, rows, lang, texts)
 
 
 __all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_view",

@@ -377,3 +377,58 @@ def test_entry_json_in_a_language_gives_that_language_s_text_or_null():
     assert EntryView(both, [], [], []).to_json(Lang.EN)["lang_text"] == en
     assert EntryView(german_only, [], [], []).to_json(Lang.EN)["lang_text"] is None  # not its German text
     assert [e["lang_text"] for e in EntryList([both, german_only]).to_json(Lang.DE)] == [de, de]
+
+
+def test_card_and_rule_show_the_rulings_in_the_language_asked_for():
+    """tryout15: `kb card` and `kb rule` had no --lang: a German judge saw English rulings there even where
+    the KB has the German text (as `kb show --lang de` shows it)."""
+    from kb import paths, store
+    from kb.model import Lang
+    from kb.views import text_in
+
+    card = json.loads(kb("card", "Lichtform", "--lang", "de", "--json").stdout)
+    german = [e for e in card["entries"] if e["lang_text"]]
+    assert german and all(e["lang"] == "de" for e in card["entries"])
+    assert all(e["lang_text"] is None for e in card["entries"] if "de" not in e["langs"])
+    shown = " ".join(kb("card", "Lichtform", "--lang", "de").output.split())
+    assert german[0]["lang_text"].split(".")[0] in shown
+    assert "lang_text" not in json.loads(kb("card", "Lichtform", "--json").stdout)["entries"][0]
+    entry, clause = next((e, rules[0]["clause"]) for e in german
+                         if (rules := json.loads(kb("show", e["id"], "--json").stdout)["rules"]))
+    linked = json.loads(kb("rule", clause, "--lang", "de", "--limit", "0", "--json").stdout)["rulings"]
+    assert all(r["lang"] == "de" for r in linked)
+    assert next(r for r in linked if r["id"] == entry["id"])["lang_text"] == entry["lang_text"]
+    assert entry["lang_text"].split(".")[0] in " ".join(kb("rule", clause, "--lang", "de", "--limit", "0").output.split())
+    assert kb("rule", "708.2a", "--lang", "fr").exit_code != 0
+    # the rows' texts in a language are what `kb show --lang` picks from the whole entry
+    kb_ = store.load(paths.home())
+    try:
+        entries = kb_.entries
+        for lang in Lang:
+            assert kb_.texts_in([e.id for e in entries], lang) == {
+                e.id: t for e in entries if (t := text_in(e, lang)) is not None}, lang
+    finally:
+        kb_.close()
+
+
+def test_an_entry_s_text_in_a_language_is_its_newest_wording_in_it(kb_home):
+    """`kb card --lang` and `kb rule --lang` read the texts from the variant rows: the newest German
+    wording, as `kb show --lang de` gives it, whatever order the rows were written in."""
+    from kb import store
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+    from kb.views import text_in
+
+    en = "You can look at it."
+    older, newer = "Du kannst sie dir ansehen.", "Du darfst sie dir jederzeit ansehen."
+    variants = (Variant(en, en, Lang.EN, "2014-09-20", "a", 1, Relation.CANONICAL, 1.0, "Lightform"),
+                Variant(newer, newer, Lang.DE, "2018-07-13", "c", 1, Relation.TRANSLATION, 0.9, "Lightform"),
+                Variant(older, older, Lang.DE, "2014-11-24", "b", 1, Relation.TRANSLATION, 0.9, "Lightform"),
+                Variant(older, older, Lang.DE, None, "d", 1, Relation.TRANSLATION, 0.9, "Lightform"))
+    entry = Entry("r-1", Kind.RULING, en, ("Lightform",), "2014-09-20", "2018-07-13", variants)
+    store.write(kb_home, [entry], report={}, meta={})
+    kb_ = store.load(kb_home)
+    try:
+        assert kb_.texts_in(["r-1"], Lang.DE) == {"r-1": newer} == {"r-1": text_in(entry, Lang.DE)}
+        assert kb_.texts_in(["r-1"], Lang.EN) == {"r-1": en} and kb_.texts_in(["r-1"], Lang.ES) == {}
+    finally:
+        kb_.close()

@@ -737,6 +737,23 @@ class KB:
         return [CardEntry(id_, Kind(kind), text, first, tuple(sorted(langs.get(id_, ()))),
                           tuple(sorted(dates.get(id_, ())))) for id_, kind, text, first in rows]
 
+    def texts_in(self, ids: Sequence[str], lang: Lang) -> dict[str, str]:
+        """Entry id -> its text in `lang` (as `kb show --lang` gives it: the newest German or Spanish
+        wording; the canonical text for English) for the entries of `ids` that have one, from the
+        variant rows alone (no entry is decoded)."""
+        found: dict[str, str] = {}
+        for chunk, marks in _in_chunks(list(dict.fromkeys(ids))):
+            if lang is Lang.EN:  # the canonical text, unless it is a German or Spanish one (no English wording)
+                sql = (f"SELECT e.id, e.text FROM entries e WHERE e.id IN ({marks}) AND NOT EXISTS "
+                       f"(SELECT 1 FROM variants v WHERE v.entry_id = e.id AND v.text = e.text AND v.lang != 'en')")
+                found.update(self.conn.execute(sql, chunk))
+                continue
+            for entry_id, text in self.conn.execute(
+                    f"SELECT entry_id, text FROM variants WHERE lang = ? AND entry_id IN ({marks}) "
+                    f"ORDER BY entry_id, COALESCE(date, ''), ord", (lang.value, *chunk)):
+                found[entry_id] = text  # the newest last, as `Entry.text_in` picks it
+        return found
+
     def linked(self, clause: str, limit: int | None = None) -> tuple[list[LinkedEntry], int]:
         """The entries linked to one clause (the first `limit`, None: all), each with its first link to
         it, best rank first, and how many there are in all; the clause's own rule entry is left out.
@@ -933,14 +950,25 @@ class LinkedRulings:
     rows: list[LinkedEntry] | None
     total: int
     note: str | None = None
+    lang: Lang | None = None  # `kb rule --lang`: the language asked for, and the rows' texts in it
+    texts: dict[str, str] | None = None
+
+    def text(self, row: LinkedEntry) -> str:
+        """The row's text in the language asked for where it has one, else its canonical text."""
+        return (self.texts or {}).get(row.id) or row.text
 
     def to_json(self) -> dict[str, Any]:
-        return {"rulings": None if self.rows is None else [row.to_json() for row in self.rows],
+        def one(row: LinkedEntry) -> dict[str, Any]:
+            d = row.to_json()
+            return d if self.lang is None else d | {"lang": self.lang.value, "lang_text": (self.texts or {}).get(row.id)}
+
+        return {"rulings": None if self.rows is None else [one(row) for row in self.rows],
                 "rulings_total": self.total, "rulings_note": self.note}
 
 
-def linked_rulings(home: Path, clause: str, limit: int | None = None) -> LinkedRulings:
-    """The first `limit` (None: all) entries of the KB in `home` linked to `clause`; never builds a KB."""
+def linked_rulings(home: Path, clause: str, limit: int | None = None, lang: Lang | None = None) -> LinkedRulings:
+    """The first `limit` (None: all) entries of the KB in `home` linked to `clause`, with their texts
+    in `lang` when given; never builds a KB."""
     if not exists(home):
         return LinkedRulings(None, 0, f"no KB in {home} yet; run `kb ingest` to see the rulings linked to this clause")
     try:
@@ -948,7 +976,9 @@ def linked_rulings(home: Path, clause: str, limit: int | None = None) -> LinkedR
     except StoreError as e:
         return LinkedRulings(None, 0, f"{e} and see the rulings linked to this clause")
     try:
-        return LinkedRulings(*kb.linked(clause, limit))
+        rows, total = kb.linked(clause, limit)
+        texts = kb.texts_in([row.id for row in rows], lang) if lang is not None else None
+        return LinkedRulings(rows, total, lang=lang, texts=texts)
     finally:
         kb.close()
 
