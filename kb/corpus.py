@@ -13,7 +13,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 if TYPE_CHECKING:  # the parts are imported when first read: `kb rule` needs no card table
     from kb.cards import CardNames
@@ -94,6 +94,17 @@ class Corpus:
         if "rules" in self.__dict__:  # cached_property keeps what it read in the instance dict
             return self.rules.current
         return load_current(self.folder)
+
+    def clause_texts(self, numbers: Sequence[str]) -> dict[str, str]:
+        """The current CR's text of each clause of `numbers` it has (read from the disk cache's clause
+        file: `kb show` then unpickles no CR version)."""
+        from kb.cr.load import stored_clause_texts
+
+        stored = stored_clause_texts(self.folder, numbers, lambda: self.rules)
+        if stored is not None:
+            return stored
+        current = self.current_rules
+        return {n: current.clauses[n].text for n in numbers if n in current.clauses}
 
     def clause_report(self, number: str, at: str | None = None) -> ClauseReport:
         """`kb.cr.query.clause_report` of the rules: without `at`, a current clause's report is read

@@ -79,9 +79,7 @@ def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = Fa
         checks, results = run_entry_checks(entry, corpus)
     texts: dict[str, str] = {}
     if clause_texts and entry.rules:
-        current = corpus.current_rules
-        texts = {link.clause: current.clauses[link.clause].text for link in entry.rules
-                 if link.clause in current.clauses}
+        texts = corpus.clause_texts([link.clause for link in entry.rules])
     return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts)
 
 

@@ -185,6 +185,21 @@ def test_kb_rule_reads_a_current_clauses_report_from_the_cache_not_the_cr_versio
         Corpus.default().clause_report("708.99")
 
 
+def test_kb_show_reads_the_clause_texts_from_the_cache_not_the_current_cr(monkeypatch):
+    """`kb show` unpickled the whole current CR (~0.05 s a call) to quote the few clauses an entry
+    links to: their texts come from the clause file, equal to the current CR's, without loading it."""
+    from kb.cr import load
+
+    Corpus.default().clause_texts(["708.2a"])  # makes the cache file
+    fresh = Corpus.default()
+    for module in (load, kb.cr):
+        monkeypatch.setattr(module, "load_current", lambda *a: pytest.fail("the current CR was loaded"))
+    assert fresh.clause_texts(["708.2a", "708.99", "708.2a"]) == {"708.2a": fresh.rules.current.clauses["708.2a"].text}
+    current = fresh.rules.current.clauses
+    assert fresh.clause_texts(list(current)) == {n: c.text for n, c in current.items()}
+    assert "rules" in fresh.__dict__  # (loaded above for the comparison, not by clause_texts)
+
+
 def test_the_clause_reports_follow_the_cr_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "rules").mkdir()
     path = tmp_path / "rules" / "CR-20240101.txt"
