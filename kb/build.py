@@ -362,6 +362,7 @@ def library_cards(library: Sequence[tuple[str, bytes]], formats: Mapping[str, st
     """(source, card) of every card the library's MTGJSON files describe with a type line (cost, type,
     Oracle text, names): what `kb card` shows of a card newer than the bundled data. In library order,
     so the first file (by path) that describes a card gives it. Remembered per file's bytes."""
+    from kb import oracle
     from kb.ingest import mtgjson
     from kb.oracle import OracleCard, cards_from_mtgjson
 
@@ -379,8 +380,9 @@ def library_cards(library: Sequence[tuple[str, bytes]], formats: Mapping[str, st
         return out
 
     items = [(label, data) for label, data in library if is_mtgjson(label, data)]
-    found = memo_map("librarycards", parse_inputs(corpus), items, lambda item: hashlib.sha256(item[1]).hexdigest(),
-                     compute)
+    # kb.oracle reads the cards and gives their stored form: a change to it must not leave old values
+    inputs = sorted({*parse_inputs(corpus), *module_files(oracle)})
+    found = memo_map("librarycards", inputs, items, lambda item: hashlib.sha256(item[1]).hexdigest(), compute)
     return [(label, OracleCard.from_json(card)) for (label, _), cards in zip(items, found) for card in cards]
 
 

@@ -316,7 +316,9 @@ def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason 
     copies = sorted({(x.date, x.text) for x in entry.variants if x.lang is Lang.EN and x.date and x.text in wordings
                      and (not own_card or x.card == v.card)})
     then = [(d, t) for d, t in copies if v.date and d <= v.date]
-    if not then or any(t == current for d, t in then if d == then[-1][0]):
+    # a wording of the translation's day that is given on the newest day too is not replaced (a
+    # same-day variant, as `_replacement` has it), whichever of that day's wordings sorts last
+    if not then or any(wordings[t] == dated[-1][0] for d, t in then if d == then[-1][0]):
         return None, current
     english_then = then[-1][1]
     return OutdatedReason(Reason.SUPERSEDED,

@@ -266,3 +266,22 @@ def test_a_one_line_mtgjson_file_forced_as_a_card_page_is_still_sent_to_mtgjson(
                        + "A ruling text long enough to make one long line. " * 15 + '"}]}]}', Format.CARD_PAGE)
     assert any("the file looks like mtgjson: ingest it again without --format" in r for r in reasons), reasons
     assert not any("one line of" in r for r in reasons)
+
+
+def test_the_remembered_card_data_of_mtgjson_files_derives_from_the_code_that_reads_it(monkeypatch):
+    # `kb card`'s data of a newer card is remembered per file; kb.oracle reads the cards and gives the
+    # stored form (OracleCard.to_json / from_json), so a change to it must make the remembered values stale
+    import kb.build as build
+    from kb import oracle
+
+    seen: dict[str, list] = {}
+
+    def memo_map(name, inputs, items, key, compute):
+        seen[name] = list(inputs)
+        return compute(list(items))
+
+    monkeypatch.setattr(build, "memo_map", memo_map)
+    data = b'{"cards": [{"name": "Commander\'s Insignia", "type": "Enchantment", "rulings": []}]}'
+    found = build.library_cards([("C19.json", data)], {}, Corpus.default())
+    assert [card.name for _, card in found] == ["Commander's Insignia"]
+    assert Path(oracle.__file__) in seen["librarycards"]

@@ -175,3 +175,25 @@ def test_a_translation_is_not_superseded_when_the_english_wording_of_its_date_is
     assert (Lang.DE, "2013-05-01") in superseded(*shared, copy(old, "2012-01-01", "Pine Walker"),
                                                  copy(german, "2013-05-01", "Pine Walker", Lang.DE,
                                                       Relation.TRANSLATION))
+
+
+def test_a_translation_of_a_wording_still_given_on_the_newest_day_is_not_superseded():
+    # the card gives wording B in 2014 and both A and B in 2024: B is a same-day variant of the newest
+    # wording, not replaced (English B is not listed), so its 2014 translation isn't either; reading the
+    # 2014 copy's own date made it "superseded" whenever A sorted after B
+    from kb.model import Entry, Variant
+    from kb.outdated import find_outdated
+
+    a = "Turning a permanent face up doesn't cause enters-the-battlefield abilities to trigger."
+    b = "Turning a face-down permanent face up doesn't cause any enters-the-battlefield abilities to trigger."
+    german = "Das Aufdecken einer bleibenden Karte löst keine Fähigkeiten aus."
+
+    def copy(text, date, lang=Lang.EN, relation=Relation.DUPLICATE):
+        return Variant(text, text, lang, date, f"pine{date}.txt", 1, relation, 1.0, "Pine Walker")
+
+    for first, second in ((a, b), (b, a)):
+        entry = Entry(id="r-test", kind=Kind.RULING, text=first, cards=("Pine Walker",), first_date="2014-09-20",
+                      last_date="2024-09-20",
+                      variants=(copy(first, "2024-09-20", relation=Relation.CANONICAL), copy(second, "2024-09-20"),
+                                copy(b, "2014-09-20"), copy(german, "2014-09-20", Lang.DE, Relation.TRANSLATION)))
+        assert find_outdated([entry], terminology=CORPUS.terminology) == []
