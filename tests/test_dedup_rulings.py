@@ -264,3 +264,17 @@ def test_two_cards_german_pages_both_translate_a_ruling_the_cards_share(e5):
     same_card = [*records[:3], rec(ETB_DE_PINE_WALKER, "Lightform", date="2014-09-20", source="kiefer.de.txt",
                                    lang=Lang.DE)]
     assert len(dedup(same_card, embedder=e5)) == 2  # one card's two German wordings: only the best joins
+
+
+def test_a_german_text_of_several_cards_pages_competes_in_each_card_s_pool(e5):
+    """Review: the pools were keyed by a text's exact set of cards, so a German text that Lightform's and
+    Pine Walker's pages both give did not compete with another German text of Lightform's page: both
+    joined. The texts of one card's page compete, whichever other cards also give one of them."""
+    records = [rec(ETB, "Lightform", date="2015-01-23"), rec(ETB, "Pine Walker", source="ktk.json"),
+               rec(ETB_DE_LIGHTFORM, "Lightform", date="2015-01-23", source="lightform.de.txt", lang=Lang.DE),
+               rec(ETB_DE_PINE_WALKER, "Lightform", date="2014-09-20", source="kiefer.de.txt", lang=Lang.DE),
+               rec(ETB_DE_PINE_WALKER, "Pine Walker", date="2014-09-20", source="kiefer.de.txt", line=2,
+                   lang=Lang.DE)]
+    entries = dedup(records, embedder=e5)
+    english = entry_of(entries, ETB)
+    assert len({v.text for v in english.variants_in(Lang.DE)}) == 1 and len(entries) == 2

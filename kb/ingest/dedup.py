@@ -645,17 +645,20 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
 
     # The best foreign text of each language and card for each English entry, for the mutual-best
     # test: a ruling shared by many cards has a translation on each card's German page, worded by
-    # whoever translated that page, and each joins; two texts of one card's page compete.
-    def pool(f: int, c: int) -> tuple[Lang, int, frozenset[str]]:
-        return foreign[f].lang, c, frozenset(x.card for x in foreign[f].records if x.card)
+    # whoever translated that page, and each joins; the texts of one card compete (a text several
+    # cards' pages give competes in each card's pool and must lead every one; a text of no card
+    # competes with the other texts of no card).
+    def pools(f: int, c: int) -> list[tuple[Lang, int, str | None]]:
+        cards: list[str | None] = [*sorted({x.card for x in foreign[f].records if x.card})] or [None]
+        return [(foreign[f].lang, c, card) for card in cards]
 
-    best_back: dict[tuple[Lang, int, frozenset[str]], tuple[float, int]] = {}
+    best_back: dict[tuple[Lang, int, str | None], tuple[float, int]] = {}
     for f, cands in wanted.items():
         for c in cands:
             score = float(sims[f, col[c]])
-            key = pool(f, c)
-            if key not in best_back or (score, -f) > (best_back[key][0], -best_back[key][1]):
-                best_back[key] = (score, f)
+            for key in pools(f, c):
+                if key not in best_back or (score, -f) > (best_back[key][0], -best_back[key][1]):
+                    best_back[key] = (score, f)
 
     result: dict[int, tuple[int, float]] = {}
     english_evidence: dict[int, Evidence] = {}
@@ -677,7 +680,7 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
             continue
         score, c = fitting[0]
         runner_up = fitting[1][0] if len(fitting) > 1 else -1.0
-        if score - runner_up < TRANSLATION_MARGIN or best_back[pool(f, c)][1] != f:
+        if score - runner_up < TRANSLATION_MARGIN or any(best_back[key][1] != f for key in pools(f, c)):
             continue
         result[f] = (c, score)
     return result
