@@ -359,9 +359,10 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
 
 def library_cards(library: Sequence[tuple[str, bytes]], formats: Mapping[str, str | None],
                   corpus: Corpus) -> list[tuple[str, Any]]:
-    """(source, card) of every card the library's MTGJSON files describe with a type line (cost, type,
-    Oracle text, names): what `kb card` shows of a card newer than the bundled data. In library order,
-    so the first file (by path) that describes a card gives it. Remembered per file's bytes."""
+    """(source, card) of each card the library's MTGJSON files describe with a type line (cost, type,
+    Oracle text, names) that the bundled card data lacks: what `kb card` shows of a card newer than
+    it. One per name, in library order: the first file (by path) that describes a card gives it (and
+    of a file's printings, the first). Remembered per file's bytes."""
     from kb import oracle
     from kb.ingest import mtgjson
     from kb.oracle import OracleCard, cards_from_mtgjson
@@ -374,16 +375,25 @@ def library_cards(library: Sequence[tuple[str, bytes]], formats: Mapping[str, st
         out: list[list[dict[str, Any]]] = []
         for _, data in items:
             try:
-                out.append([c.to_json() for c in cards_from_mtgjson(mtgjson.load(decode(data)))])
+                cards = cards_from_mtgjson(mtgjson.load(decode(data)))
             except (InputError, ValueError):  # the build reports the file's problem
-                out.append([])
+                cards = []
+            firsts = {c.name: c for c in reversed(cards)}  # a set file repeats a card per printing
+            out.append([firsts[name].to_json() for name in dict.fromkeys(c.name for c in cards)])
         return out
 
     items = [(label, data) for label, data in library if is_mtgjson(label, data)]
     # kb.oracle reads the cards and gives their stored form: a change to it must not leave old values
     inputs = sorted({*parse_inputs(corpus), *module_files(oracle)})
     found = memo_map("librarycards", inputs, items, lambda item: hashlib.sha256(item[1]).hexdigest(), compute)
-    return [(label, OracleCard.from_json(card)) for (label, _), cards in zip(items, found) for card in cards]
+    bundled = corpus.card_lookup
+    kept: dict[str, tuple[str, Any]] = {}
+    for (label, _), cards in zip(items, found):
+        for card in cards:
+            name = card["name"]
+            if name not in kept and bundled.get(name) is None and corpus.newer_cards.get(name) is None:
+                kept[name] = (label, OracleCard.from_json(card))
+    return list(kept.values())
 
 
 def parse_inputs(corpus: Corpus) -> list[Path]:

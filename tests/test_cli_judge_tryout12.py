@@ -201,9 +201,18 @@ def test_kb_card_shows_the_card_data_an_ingested_mtgjson_file_gives_a_new_card(m
             "foreignData": [{"language": "German", "name": "Insignien des Kommandeurs"}],
             "rulings": [{"date": "2019-08-23", "text": "It counts the times the commander was countered too."}]}
     path = tmp_path / "C19.json"
-    path.write_text(json.dumps({"code": "C19", "cards": [card]}), encoding="utf-8")
+    reprint = {"name": "Lightform", "type": "Enchantment", "text": "A reprint's text."}  # the bundled data has it
+    path.write_text(json.dumps({"code": "C19", "cards": [card, dict(card, text="A later printing."), reprint]}),
+                    encoding="utf-8")
     runner = CliRunner()
     assert runner.invoke(app, ["ingest", str(path)]).exit_code == 0
+    from kb import store
+
+    kb_ = store.load(kb_home)
+    try:  # one row a card the bundled data lacks, from its first printing
+        assert kb_.conn.execute("SELECT card FROM source_cards").fetchall() == [("Commander's Insignia",)]
+    finally:
+        kb_.close()
     shown = json.loads(runner.invoke(app, ["card", "Insignien des Kommandeurs", "--json"]).stdout)
     assert shown["oracle"]["text"] == text and shown["oracle"]["mana_cost"] == "{2}{W}{W}"
     assert shown["oracle"]["type"] == "Enchantment"

@@ -632,3 +632,37 @@ def test_an_entry_written_again_has_the_rows_of_a_full_write_when_only_a_hidden_
     store.write(kept, entries, report={}, meta={})
     store.write(fresh, entries, report={}, meta={})
     assert derived_rows(kept) == derived_rows(fresh)
+
+
+def test_a_schema_4_kb_with_an_mtgjson_file_is_rebuilt_so_kb_card_has_its_cards(home: Path, tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review: schema 5's `source_cards` started empty, so a judge whose library held a set's MTGJSON
+    file still saw "(not among the 2018 Oracle cards)" after upgrading, and ingesting the file again
+    changed nothing. Such a KB is marked stale by the migration and rebuilt before it is read; a KB
+    with no MTGJSON file in its library is only migrated."""
+    from cli.common import open_kb
+
+    def downgrade() -> None:
+        conn = sqlite3.connect(home / store.DB_FILE)
+        conn.execute("DROP TABLE source_cards")
+        conn.execute("PRAGMA user_version = 4")
+        conn.commit()
+        conn.close()
+
+    page = tmp_path / "page.txt"
+    page.write_text("Some Card\n\n• WotCJul 13, 2018\n\nA ruling about some card.\n", encoding="utf-8")
+    build([page], home=home, embedder=FAKE)
+    downgrade()
+    store.load(home).close()  # migrated, not stale: no MTGJSON file in the library
+    new_card = {"name": "Brand New Card", "type": "Creature — Elf", "text": "Flying", "manaCost": "{G}",
+                "rulings": [{"date": "2030-01-01", "text": "A ruling about the brand new card."}]}
+    (tmp_path / "NEW.json").write_text(json.dumps({"code": "NEW", "cards": [new_card]}), encoding="utf-8")
+    build([tmp_path / "NEW.json"], home=home, embedder=FAKE)
+    downgrade()
+    with pytest.raises(StoreError, match="older judge-kb"):
+        store.load(home)
+    monkeypatch.setenv("KB_HOME", str(home))
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    kb = open_kb(quiet=True)  # rebuilt
+    card = kb.source_card("Brand New Card")
+    assert card is not None and card.text == "Flying"

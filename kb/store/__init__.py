@@ -105,9 +105,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE id_history ADD COLUMN text TEXT;
     """,
     # 5: the card data (cost, type, Oracle text, names) of the MTGJSON files in the library, so `kb card`
-    # shows a card newer than the bundled data once a judge ingests its set's file. Empty until a build.
+    # shows a card newer than the bundled data once a judge ingests its set's file. Empty until a build:
+    # a KB whose library holds an MTGJSON file is marked stale, so it is rebuilt before it is read.
     """
     CREATE TABLE source_cards (card TEXT PRIMARY KEY, source TEXT NOT NULL, data TEXT NOT NULL);
+    INSERT OR REPLACE INTO meta SELECT 'stale', '"written by an older judge-kb (schema 4)"'
+        WHERE EXISTS (SELECT 1 FROM sources WHERE format = 'mtgjson');
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
