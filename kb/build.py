@@ -471,8 +471,12 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
         seen: set[str] = set()
         bundled: dict[str, str] | None = None  # read on the first file that is new to the library
         already: dict[str, ParseResult] = {}  # label -> parse result of each new file, so the build doesn't parse it again
-        for path in files:
-            label, data, text, problem = read_source(path)
+        read = [read_source(path) for path in files]
+        # a library file this call changes no longer holds its old bytes: no other file is their twin
+        changing = {label for label, data, _, _ in read
+                    if data is not None and label in by_path and hashlib.sha256(data).hexdigest() != by_path[label].sha256}
+        kept = {sha: s for sha, s in held.items() if s.path not in changing}
+        for label, data, text, problem in read:
             report.named.append(label)
             if label in seen:
                 continue
@@ -494,7 +498,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                                                ignored=True))
                 continue
             reformat = sha in held and held[sha].path == label and fmt is not None and held[sha].format != fmt.value
-            twin = held[sha].path if sha in held else next((s.path for s in new if s.sha256 == sha), None)
+            twin = kept[sha].path if sha in kept else next((s.path for s in new if s.sha256 == sha), None)
             if twin is not None and twin != label and older is not None:
                 _take_out(older, f"{twin}, already in your library", report, stale)
                 continue

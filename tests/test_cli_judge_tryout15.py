@@ -139,6 +139,31 @@ def test_a_file_changed_to_the_bytes_of_another_source_no_longer_keeps_its_older
     assert again.exit_code == 0 and not json.loads(again.stdout)["written"]
 
 
+def test_files_that_swap_contents_in_one_call_both_keep_what_they_now_say(tmp_path, monkeypatch, small_corpus):
+    # review: `kb ingest paste.txt pinewalker.en.txt` where paste.txt now holds pinewalker.en.txt's old
+    # bytes and pinewalker.en.txt a new page: the twin was read from the library as it was before the
+    # call, so paste.txt's older version was taken out and its new content (the Pine Walker page) was
+    # nowhere in the library
+    import json
+
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    pine, paste = tmp_path / "pinewalker.en.txt", tmp_path / "paste.txt"
+    pine.write_text(PINE_WALKER_PAGE, encoding="utf-8")
+    paste.write_text(ASHCLOUD_PAGE, encoding="utf-8")
+    assert _kb("ingest", str(pine), str(paste)).exit_code == 0
+    paste.write_text(PINE_WALKER_PAGE, encoding="utf-8")
+    pine.write_text(PINE_WALKER_PAGE + "\n• WotCSep 20, 2014\n\n  Pine Walker's ability triggers once for each "
+                    "face-down creature you turn face up.\n", encoding="utf-8")
+    report = json.loads(_kb("ingest", str(paste), str(pine), "--json").stdout)
+    assert report["written"] and sorted(report["replaced"]) == sorted([str(paste), str(pine)])
+    assert report["removed"] == []
+    import hashlib
+
+    sources = {s["path"]: s["sha256"] for s in json.loads(_kb("sources", "--json").stdout)}
+    assert sources == {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in (pine, paste)}
+
+
 # --- 4. a translation of the wording still in force is not "superseded" -------------------------
 
 def test_a_translation_is_not_superseded_when_the_english_wording_of_its_date_is_still_current():
