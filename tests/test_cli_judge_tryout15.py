@@ -112,6 +112,17 @@ battlefield. (A ruling only this scratch file gives.)
 """
 
 
+def _pine_walker_and_a_scratch_file(tmp_path, monkeypatch, small_corpus):
+    """A library of pinewalker.en.txt (Pine Walker's page) and paste.txt (an Ashcloud Phoenix page)."""
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    pine, paste = tmp_path / "pinewalker.en.txt", tmp_path / "paste.txt"
+    pine.write_text(PINE_WALKER_PAGE, encoding="utf-8")
+    paste.write_text(ASHCLOUD_PAGE, encoding="utf-8")
+    assert _kb("ingest", str(pine), str(paste)).exit_code == 0
+    return pine, paste
+
+
 def test_a_file_changed_to_the_bytes_of_another_source_no_longer_keeps_its_older_version(tmp_path, monkeypatch,
                                                                                           small_corpus):
     # a judge pastes pages into one scratch file: paste.txt held Ashcloud Phoenix's page, then the Pine
@@ -120,12 +131,7 @@ def test_a_file_changed_to_the_bytes_of_another_source_no_longer_keeps_its_older
     # ruling, which no file on disk says any more
     import json
 
-    monkeypatch.setenv("KB_EMBEDDER", "fake")
-    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
-    pine, paste = tmp_path / "pinewalker.en.txt", tmp_path / "paste.txt"
-    pine.write_text(PINE_WALKER_PAGE, encoding="utf-8")
-    paste.write_text(ASHCLOUD_PAGE, encoding="utf-8")
-    assert _kb("ingest", str(pine), str(paste)).exit_code == 0
+    pine, paste = _pine_walker_and_a_scratch_file(tmp_path, monkeypatch, small_corpus)
     assert any("scratch file" in e["text"] for e in json.loads(_kb("list", "--json").stdout))
     paste.write_text(PINE_WALKER_PAGE, encoding="utf-8")
     result = _kb("ingest", str(paste), "--json")
@@ -146,12 +152,7 @@ def test_files_that_swap_contents_in_one_call_both_keep_what_they_now_say(tmp_pa
     # nowhere in the library
     import json
 
-    monkeypatch.setenv("KB_EMBEDDER", "fake")
-    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
-    pine, paste = tmp_path / "pinewalker.en.txt", tmp_path / "paste.txt"
-    pine.write_text(PINE_WALKER_PAGE, encoding="utf-8")
-    paste.write_text(ASHCLOUD_PAGE, encoding="utf-8")
-    assert _kb("ingest", str(pine), str(paste)).exit_code == 0
+    pine, paste = _pine_walker_and_a_scratch_file(tmp_path, monkeypatch, small_corpus)
     paste.write_text(PINE_WALKER_PAGE, encoding="utf-8")
     pine.write_text(PINE_WALKER_PAGE + "\n• WotCSep 20, 2014\n\n  Pine Walker's ability triggers once for each "
                     "face-down creature you turn face up.\n", encoding="utf-8")
