@@ -199,10 +199,9 @@ class Entry:
         return tuple(v for v in self.variants if v.lang == lang)
 
     def text_in(self, lang: Lang) -> str | None:
-        """The newest text of this entry in `lang`, or None when the KB has none (a German ruling with no
-        English wording has no English text, although its canonical text is German)."""
-        if lang == Lang.EN:  # the canonical text, unless it is a German or Spanish wording's
-            return self.text if next((v.lang for v in self.variants if v.text == self.text), Lang.EN) is Lang.EN else None
+        """The newest text of this entry in `lang`, or None when the KB has none."""
+        if lang == Lang.EN:
+            return self.text
         found = sorted(self.variants_in(lang), key=lambda v: v.date or "")
         return found[-1].text if found else None
 

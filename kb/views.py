@@ -26,9 +26,17 @@ def text_lang(entry: Entry, text: str) -> Lang:
     return next((v.lang for v in entry.variants if v.text == text), Lang.EN)  # a CR clause: English
 
 
+def text_in(entry: Entry, lang: Lang) -> str | None:
+    """`entry`'s newest text in `lang`, None when it has none (a German ruling with no English
+    wording has no English text, although its canonical text is German)."""
+    if lang is Lang.EN:
+        return entry.text if text_lang(entry, entry.text) is Lang.EN else None
+    return entry.text_in(lang)
+
+
 def in_lang(entry: Entry, lang: Lang | None) -> dict[str, Any]:
     """The JSON fields `--lang` adds: the language asked for and the entry's text in it (null when none)."""
-    return {} if lang is None else {"lang": lang.value, "lang_text": entry.text_in(lang)}
+    return {} if lang is None else {"lang": lang.value, "lang_text": text_in(entry, lang)}
 
 
 # --- kb show -------------------------------------------------------------------------------------

@@ -384,6 +384,8 @@ def test_card_and_rule_show_the_rulings_in_the_language_asked_for():
     the KB has the German text (as `kb show --lang de` shows it)."""
     from kb import paths, store
     from kb.model import Lang
+    from kb.views import text_in
+
     card = json.loads(kb("card", "Lichtform", "--lang", "de", "--json").stdout)
     german = [e for e in card["entries"] if e["lang_text"]]
     assert german and all(e["lang"] == "de" for e in card["entries"])
@@ -404,7 +406,7 @@ def test_card_and_rule_show_the_rulings_in_the_language_asked_for():
         entries = kb_.entries
         for lang in Lang:
             assert kb_.texts_in([e.id for e in entries], lang) == {
-                e.id: t for e in entries if (t := e.text_in(lang)) is not None}, lang
+                e.id: t for e in entries if (t := text_in(e, lang)) is not None}, lang
     finally:
         kb_.close()
 
@@ -414,6 +416,7 @@ def test_an_entry_s_text_in_a_language_is_its_newest_wording_in_it(kb_home):
     wording, as `kb show --lang de` gives it, whatever order the rows were written in."""
     from kb import store
     from kb.model import Entry, Kind, Lang, Relation, Variant
+    from kb.views import text_in
 
     en = "You can look at it."
     older, newer = "Du kannst sie dir ansehen.", "Du darfst sie dir jederzeit ansehen."
@@ -425,7 +428,7 @@ def test_an_entry_s_text_in_a_language_is_its_newest_wording_in_it(kb_home):
     store.write(kb_home, [entry], report={}, meta={})
     kb_ = store.load(kb_home)
     try:
-        assert kb_.texts_in(["r-1"], Lang.DE) == {"r-1": newer} == {"r-1": entry.text_in(Lang.DE)}
+        assert kb_.texts_in(["r-1"], Lang.DE) == {"r-1": newer} == {"r-1": text_in(entry, Lang.DE)}
         assert kb_.texts_in(["r-1"], Lang.EN) == {"r-1": en} and kb_.texts_in(["r-1"], Lang.ES) == {}
     finally:
         kb_.close()
