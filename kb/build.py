@@ -369,7 +369,12 @@ def library_cards(library: Sequence[tuple[str, bytes]], formats: Mapping[str, st
 
     def is_mtgjson(label: str, data: bytes) -> bool:
         stored = formats.get(label)
-        return stored == Format.MTGJSON.value if stored else data.lstrip()[:1] in (b"{", b"[")
+        if stored:
+            return stored == Format.MTGJSON.value
+        try:  # stored with no format (a recovered library): detected, as `parse_library` parses it
+            return _detect(decode(data)) is Format.MTGJSON
+        except InputError:
+            return False
 
     def compute(items: list[tuple[str, bytes]]) -> list[list[dict[str, Any]]]:
         out: list[list[dict[str, Any]]] = []
@@ -471,12 +476,13 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
         seen: set[str] = set()
         bundled: dict[str, str] | None = None  # read on the first file that is new to the library
         already: dict[str, ParseResult] = {}  # label -> parse result of each new file, so the build doesn't parse it again
-        read = [read_source(path) for path in files]
+        read = [(*source, hashlib.sha256(source[1]).hexdigest() if source[1] is not None else "")
+                for source in map(read_source, files)]
         # a library file this call changes no longer holds its old bytes: no other file is their twin
-        changing = {label for label, data, _, _ in read
-                    if data is not None and label in by_path and hashlib.sha256(data).hexdigest() != by_path[label].sha256}
+        changing = {label for label, data, _, _, sha in read
+                    if data is not None and label in by_path and sha != by_path[label].sha256}
         kept = {sha: s for sha, s in held.items() if s.path not in changing}
-        for label, data, text, problem in read:
+        for label, data, text, problem, sha in read:
             report.named.append(label)
             if label in seen:
                 continue
@@ -485,7 +491,6 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                 assert problem is not None  # read_source gives no bytes only with the reason why
                 report.problems.append(problem)
                 continue
-            sha = hashlib.sha256(data).hexdigest()
             if bundled is None:
                 bundled = bundled_copies(corpus)
             older = by_path.get(label)

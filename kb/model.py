@@ -20,6 +20,12 @@ class Lang(StrEnum):
     ES = "es"
 
 
+def lang_fields(lang: Lang | None, text: str | None) -> dict[str, str | None]:
+    """The JSON keys a command's `--lang` adds to an entry: the language asked for and the entry's
+    text in it (`lang_text`, null when it has none); none without `--lang`."""
+    return {} if lang is None else {"lang": lang.value, "lang_text": text}
+
+
 class Kind(StrEnum):
     RULING = "ruling"
     RULE = "rule"

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from kb.errors import NotFoundError
-from kb.model import Entry, Kind, Lang
+from kb.model import Entry, Kind, Lang, lang_fields
 
 if TYPE_CHECKING:
     from kb.checks import CheckResult
@@ -36,7 +36,7 @@ def text_in(entry: Entry, lang: Lang) -> str | None:
 
 def in_lang(entry: Entry, lang: Lang | None) -> dict[str, Any]:
     """The JSON fields `--lang` adds: the language asked for and the entry's text in it (null when none)."""
-    return {} if lang is None else {"lang": lang.value, "lang_text": text_in(entry, lang)}
+    return lang_fields(lang, text_in(entry, lang) if lang is not None else None)
 
 
 # --- kb show -------------------------------------------------------------------------------------
@@ -192,7 +192,7 @@ class CardView:
             "names": self.names,
             "oracle": oracle.to_json() if oracle else None,
             "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text}
-                        | ({} if self.lang is None else {"lang": self.lang.value, "lang_text": self.texts.get(e.id)})
+                        | lang_fields(self.lang, self.texts.get(e.id))
                         | {"first_date": e.first_date, "card_dates": dates, "langs": list(e.langs) or [Lang.EN.value]}
                         for e, dates in self.entries],
         }

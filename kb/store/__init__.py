@@ -27,13 +27,13 @@ import shutil
 import sqlite3
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from kb.errors import InputError, NotFoundError, StoreError
-from kb.model import Entry, Kind, Lang
+from kb.model import Entry, Kind, Lang, lang_fields
 from kb.normalize import clause_number, write_atomic
 
 if TYPE_CHECKING:
@@ -954,18 +954,15 @@ class LinkedRulings:
     total: int
     note: str | None = None
     lang: Lang | None = None  # `kb rule --lang`: the language asked for, and the rows' texts in it
-    texts: dict[str, str] | None = None
+    texts: dict[str, str] = field(default_factory=dict)
 
     def text(self, row: LinkedEntry) -> str:
         """The row's text in the language asked for where it has one, else its canonical text."""
-        return (self.texts or {}).get(row.id) or row.text
+        return self.texts.get(row.id) or row.text
 
     def to_json(self) -> dict[str, Any]:
-        def one(row: LinkedEntry) -> dict[str, Any]:
-            d = row.to_json()
-            return d if self.lang is None else d | {"lang": self.lang.value, "lang_text": (self.texts or {}).get(row.id)}
-
-        return {"rulings": None if self.rows is None else [one(row) for row in self.rows],
+        return {"rulings": None if self.rows is None else [row.to_json() | lang_fields(self.lang, self.texts.get(row.id))
+                                                           for row in self.rows],
                 "rulings_total": self.total, "rulings_note": self.note}
 
 
@@ -980,7 +977,7 @@ def linked_rulings(home: Path, clause: str, limit: int | None = None, lang: Lang
         return LinkedRulings(None, 0, f"{e} and see the rulings linked to this clause")
     try:
         rows, total = kb.linked(clause, limit)
-        texts = kb.texts_in([row.id for row in rows], lang) if lang is not None else None
+        texts = kb.texts_in([row.id for row in rows], lang) if lang is not None else {}
         return LinkedRulings(rows, total, lang=lang, texts=texts)
     finally:
         kb.close()
