@@ -623,24 +623,27 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
 
     english_text = {c: max(cluster, key=lambda g: (g.newest, len(g.records))).records[0].text
                     for c, cluster in enumerate(clusters)}
-    wanted: dict[int, list[int]] = {}
+    import numpy as np
+
+    everything = np.arange(len(clusters))
+    wanted: dict[int, Any] = {}  # foreign group -> its candidate clusters, an ascending array
     for f, group in enumerate(foreign):
         exclude = set().union(*(on_page.get((x.source, x.date), set()) for x in group.records))
         cards = {x.card for x in group.records if x.card}
         mine = set().union(*(by_card.get(card, set()) for card in cards)) if cards else set()
         # A card page in another language translates that card's rulings; a card the KB has no
         # English ruling for may still carry a mechanic's shared ruling, so all entries compete.
-        candidates = (mine or set(range(len(clusters)))) - exclude
-        wanted[f] = sorted(candidates)
-    needed = sorted({c for cands in wanted.values() for c in cands})
-    if not needed:
+        if mine:
+            wanted[f] = np.asarray(sorted(mine - exclude), dtype=np.int64)
+        else:
+            wanted[f] = np.setdiff1d(everything, np.fromiter(exclude, dtype=np.int64, count=len(exclude)))
+    needed = np.unique(np.concatenate([*wanted.values(), np.empty(0, dtype=np.int64)]))
+    if not len(needed):
         return {}
-    import numpy as np
-
     # e5's symmetric-task prompt ("query: " on both sides) aligns translations best.
-    en_vecs = np.asarray(embedder.embed_queries([english_text[c] for c in needed]))
+    en_vecs = np.asarray(embedder.embed_queries([english_text[c] for c in needed.tolist()]))
     f_vecs = np.asarray(embedder.embed_queries([g.records[0].text for g in foreign]))
-    col = {c: k for k, c in enumerate(needed)}
+    cols = {f: np.searchsorted(needed, cands) for f, cands in wanted.items()}  # each cluster's column in `sims`
     sims = f_vecs @ en_vecs.T
 
     # The best foreign text of each language and card for each English entry, for the mutual-best
@@ -648,39 +651,50 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
     # whoever translated that page, and each joins; the texts of one card compete (a text several
     # cards' pages give competes in each card's pool and must lead every one; a text of no card
     # competes with the other texts of no card).
-    def pools(f: int, c: int) -> list[tuple[Lang, int, str | None]]:
-        cards: list[str | None] = [*sorted({x.card for x in foreign[f].records if x.card})] or [None]
-        return [(foreign[f].lang, c, card) for card in cards]
+    pool_cards: dict[int, list[str | None]] = {  # once per text: a shared ruling's text has thousands of records
+        f: [*sorted({x.card for x in foreign[f].records if x.card})] or [None] for f in wanted}
+    in_pool: dict[tuple[Lang, str | None], list[int]] = defaultdict(list)  # ascending f
+    for f in wanted:
+        for card in pool_cards[f]:
+            in_pool[(foreign[f].lang, card)].append(f)
 
-    best_back: dict[tuple[Lang, int, str | None], tuple[float, int]] = {}
-    for f, cands in wanted.items():
-        for c in cands:
-            score = float(sims[f, col[c]])
-            for key in pools(f, c):
-                if key not in best_back or (score, -f) > (best_back[key][0], -best_back[key][1]):
-                    best_back[key] = (score, f)
+    def competes(g: int, c: int) -> bool:
+        at = int(np.searchsorted(wanted[g], c))
+        return at < len(wanted[g]) and int(wanted[g][at]) == c
+
+    def leads_pools(f: int, c: int) -> bool:
+        """`f` is the best text for entry `c` in each of its pools: the highest cosine, the first on a tie."""
+        column = int(np.searchsorted(needed, c))
+        for card in pool_cards[f]:
+            rivals = [g for g in in_pool[(foreign[f].lang, card)] if competes(g, c)]
+            scores = sims[rivals, column]
+            if rivals[int(np.argmax(scores))] != f:  # argmax takes the first of equal maxima
+                return False
+        return True
 
     result: dict[int, tuple[int, float]] = {}
     english_evidence: dict[int, Evidence] = {}
 
     def qualifies(f: int, c: int, score: float, evidence: Evidence) -> bool:
-        if score < TRANSLATION_MIN_COSINE:
-            return False
         if c not in english_evidence:
             english_evidence[c] = lexicon.evidence(english_text[c])
         words = min(len(english_text[c].split()), len(foreign[f].records[0].text.split()))
         return not translation_gaps(english_evidence[c], evidence, words)
 
     for f, cands in wanted.items():
+        scores = sims[f, cols[f]].astype(np.float64)  # compared as Python floats: the threshold is not rounded
+        near = scores >= TRANSLATION_MIN_COSINE  # below it no entry qualifies: not looked at
+        if not near.any():
+            continue
         evidence = lexicon.evidence(foreign[f].records[0].text, foreign[f].lang)
-        ranked = sorted(((float(sims[f, col[c]]), c) for c in cands), key=lambda t: (-t[0], t[1]))
+        ranked = sorted(zip(scores[near].tolist(), cands[near].tolist()), key=lambda t: (-t[0], t[1]))
         # The runner-up that counts is the next English entry that could be the translation too.
         fitting = [(score, c) for score, c in ranked if qualifies(f, c, score, evidence)]
         if not fitting:
             continue
         score, c = fitting[0]
         runner_up = fitting[1][0] if len(fitting) > 1 else -1.0
-        if score - runner_up < TRANSLATION_MARGIN or any(best_back[key][1] != f for key in pools(f, c)):
+        if score - runner_up < TRANSLATION_MARGIN or not leads_pools(f, c):
             continue
         result[f] = (c, score)
     return result
