@@ -80,9 +80,9 @@ def list_entries(
     language, kind_ = parse_lang(lang), parse_kind(kind or None)
     kb = open_kb(quiet=as_json)
     english = english_card_name(card, reference(), kb) if card else None
-    found = EntryList(kb.select(card=english, lang=language, kind=kind_))
+    found = EntryList(kb.summaries(card=english, lang=language, kind=kind_))
     if as_json:
-        print_json(found.to_json(language))
+        print_json(found.to_json())
     else:
         render.entry_list(console, found.entries, lang=language, for_card=bool(card), card=english)
 

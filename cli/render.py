@@ -20,7 +20,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from kb.model import Entry, Lang, Relation, Variant
+from kb.model import Entry, EntrySummary, Lang, Relation, Variant
 from kb.lang import LANGUAGE_NAMES
 from kb.views import text_lang
 
@@ -71,7 +71,7 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def dates(entry: Entry) -> str:
+def dates(entry: Entry | EntrySummary) -> str:
     if not entry.first_date:
         return "undated"
     if entry.first_date == entry.last_date:
@@ -98,7 +98,7 @@ def short_source(source: str) -> str:
     return source.removeprefix("corpus/")
 
 
-def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = None, *,
+def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | None = None, *,
                for_card: bool = False, card: str | None = None) -> None:
     """One row per entry; with `lang`, its text in that language where it has one, and a hint when
     no entry (of a card: `for_card`) has one. The card asked about (`card`, its
@@ -113,11 +113,11 @@ def entry_list(console: Console, entries: Sequence[Entry], lang: Lang | None = N
     # At 80 columns "2014-09-20 → 2024-09-20" left the text 23 columns: a date under the other there.
     narrow = console.width < 110
     for e in entries:
-        langs = ",".join(sorted({v.lang.value for v in e.variants}))
+        langs = ",".join(e.langs)
         label = "rule " + e.clause if e.clause else e.kind.value
-        text = Text(clip((e.text_in(lang) if lang else None) or e.text, 140))
+        text = Text(clip(e.lang_text or e.text, 140))
         if e.cards:
-            text.append(f"\n{cards(e, 3, first=card)}", style="dim")
+            text.append(f"\n{card_names(e.cards, 3, first=card)}", style="dim")
         when = dates(e).replace(" → ", "\n→ ") if narrow else dates(e)
         table.add_row(Text(e.id), Text(label), Text(when), Text(langs), text)
     console.print(table)

@@ -6,10 +6,10 @@ renders these objects; it decides nothing."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from kb.errors import NotFoundError
-from kb.model import Entry, Kind, Lang, lang_fields
+from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields
 
 if TYPE_CHECKING:
     from kb.checks import CheckResult
@@ -89,14 +89,15 @@ def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = Fa
 class EntryList:
     """Entries as `kb list` shows them: one summary row each (the variants counted, not listed)."""
 
-    entries: list[Entry]
+    entries: list[EntrySummary]
 
-    def to_json(self, lang: Lang | None = None) -> list[dict[str, Any]]:
-        """One object per entry; with `lang` (`kb list --lang`), the entry's text in it too (`lang_text`)."""
-        return [{"id": e.id, "kind": e.kind.value, "text": e.text} | in_lang(e, lang)
-                | {"cards": list(e.cards), "first_date": e.first_date, "last_date": e.last_date,
-                   "langs": sorted({v.lang.value for v in e.variants}), "variants": len(e.variants)}
-                for e in self.entries]
+    @classmethod
+    def of(cls, entries: Sequence[Entry], lang: Lang | None = None) -> EntryList:
+        return cls([EntrySummary.of(e, lang) for e in entries])
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """One object per entry; with `--lang`, the entry's text in it too (`lang_text`)."""
+        return [e.to_json() for e in self.entries]
 
 
 # --- kb card -------------------------------------------------------------------------------------

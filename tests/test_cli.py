@@ -46,17 +46,17 @@ def test_list_in_a_language_shows_that_languages_text_or_says_there_is_none():
     from rich.console import Console
 
     from cli.render import entry_list
-    from kb.model import Entry, Kind, Lang, Relation, Variant
+    from kb.model import Entry, EntrySummary, Kind, Lang, Relation, Variant
 
     en, de = "You can't look at it.", "Du kannst sie dir nicht ansehen."
     entry = Entry("r-1", Kind.RULING, en, ("Lightform",), None, None, (
         Variant(en, en, Lang.EN, None, "a", 1, Relation.CANONICAL, 1.0, "Lightform"),
         Variant(de, de, Lang.DE, None, "b", 1, Relation.TRANSLATION, 0.9, "Lightform")))
     console = Console(width=200, record=True)
-    entry_list(console, [entry], lang=Lang.DE)
+    entry_list(console, [EntrySummary.of(entry, Lang.DE)], lang=Lang.DE)
     assert de in console.export_text() and en not in console.export_text()
     console = Console(width=200, record=True)
-    entry_list(console, [entry])
+    entry_list(console, [EntrySummary.of(entry)])
     assert en in console.export_text() and de not in console.export_text()
     none = kb("list", "--card", "Lichtform", "--kind", "rule", "--lang", "es")
     assert none.exit_code == 0 and "0 entries" in none.output
@@ -376,7 +376,7 @@ def test_entry_json_in_a_language_gives_that_language_s_text_or_null():
     assert EntryView(both, [], [], []).to_json(Lang.DE)["lang_text"] == de
     assert EntryView(both, [], [], []).to_json(Lang.EN)["lang_text"] == en
     assert EntryView(german_only, [], [], []).to_json(Lang.EN)["lang_text"] is None  # not its German text
-    assert [e["lang_text"] for e in EntryList([both, german_only]).to_json(Lang.DE)] == [de, de]
+    assert [e["lang_text"] for e in EntryList.of([both, german_only], Lang.DE).to_json()] == [de, de]
 
 
 def test_card_and_rule_show_the_rulings_in_the_language_asked_for():

@@ -90,18 +90,18 @@ def test_kb_list_at_80_columns_leaves_the_text_more_than_a_third_of_the_line():
     from rich.console import Console
 
     from cli import render
-    from kb.model import Entry, Kind, Lang, Relation, Variant
+    from kb.model import Entry, EntrySummary, Kind, Lang, Relation, Variant
 
     text = ("A permanent that turns face up or face down changes characteristics but is otherwise the same "
             "permanent.")
     entry = Entry("r-617b992fa5", Kind.RULING, text, ("Lightform",), "2014-09-20", "2024-09-20", (
         Variant(text, text, Lang.EN, "2024-09-20", "a", 1, Relation.CANONICAL, 1.0, "Lightform"),))
     out = io.StringIO()
-    render.entry_list(Console(file=out, width=80), [entry])
+    render.entry_list(Console(file=out, width=80), [EntrySummary.of(entry)])
     lines = out.getvalue().splitlines()
     assert any("A permanent that turns face up or" in line for line in lines), out.getvalue()
     wide = io.StringIO()
-    render.entry_list(Console(file=wide, width=160), [entry])
+    render.entry_list(Console(file=wide, width=160), [EntrySummary.of(entry)])
     assert "2014-09-20 → 2024-09-20" in wide.getvalue()
 
 

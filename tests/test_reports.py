@@ -185,7 +185,7 @@ def test_entry_list_json_summarises_each_entry() -> None:
 
     de = Variant("Du.", "Du.", Lang.DE, None, "b", 1, Relation.TRANSLATION, 0.9, "Lightform")
     e = ruling("r-1", "You.", "Lightform", "2014-11-24", variants=(de,))
-    assert EntryList([e]).to_json() == [{"id": "r-1", "kind": "ruling", "text": "You.", "cards": ["Lightform"],
+    assert EntryList.of([e]).to_json() == [{"id": "r-1", "kind": "ruling", "text": "You.", "cards": ["Lightform"],
                                         "first_date": "2014-11-24", "last_date": "2014-11-24",
                                         "langs": ["de", "en"], "variants": 2}]
 

@@ -666,3 +666,57 @@ def test_a_schema_4_kb_with_an_mtgjson_file_is_rebuilt_so_kb_card_has_its_cards(
     kb = open_kb(quiet=True)  # rebuilt
     card = kb.source_card("Brand New Card")
     assert card is not None and card.text == "Flying"
+
+
+@pytest.mark.parametrize("lang", [None, Lang.EN, Lang.DE, Lang.ES])
+def test_list_summaries_read_from_rows_equal_those_of_the_decoded_entries(built_home: Path, lang: Lang | None) -> None:
+    """`kb list` reads its rows from columns and variant rows (`KB.summaries`), not by decoding every
+    copy of a shared ruling: the same rows as `EntrySummary.of` each decoded entry, for every card,
+    kind and language filter (the newest wording in the language; in English, none for an entry whose
+    canonical text is German or Spanish)."""
+    from kb.model import EntrySummary
+
+    kb = store.load(built_home)
+    try:
+        cards = sorted({c for e in kb.entries for c in e.cards})
+        filters = [{}, {"kind": Kind.RULE}, {"kind": Kind.RULING}] + [{"card": c} for c in cards]
+        for f in filters:
+            want = [EntrySummary.of(e, lang) for e in kb.select(lang=lang, **f)]
+            assert kb.summaries(lang=lang, **f) == want, f
+        if lang is Lang.DE:  # the bundled corpus's German rulings (it has no Spanish ones)
+            assert any(s.lang_text for s in kb.summaries(lang=lang))
+    finally:
+        kb.close()
+
+
+def test_list_summaries_pick_the_newest_wording_and_the_canonical_text_s_language(kb_home: Path) -> None:
+    """The cases the bundled corpus lacks: two German wordings of one date (the later one, as
+    `Entry.text_in` sorts them), and a German ruling no English wording holds (no English text:
+    its canonical text is German) next to an entry whose English text is also one of its German
+    wordings' texts (a name-only ruling printed alike)."""
+    from kb.model import EntrySummary
+
+    def v(text: str, lang: Lang, date: str | None, line: int, relation: Relation = Relation.TRANSLATION) -> Variant:
+        return Variant(text, text, lang, date, "p", line, relation, 1.0, "Lightform")
+
+    en = "You may look at it."
+    entries = [
+        Entry("r-1", Kind.RULING, en, ("Lightform",), "2014-01-01", "2018-01-01", (
+            v(en, Lang.EN, "2018-01-01", 1, Relation.CANONICAL), v("Älter.", Lang.DE, "2014-01-01", 2),
+            v("Erste.", Lang.DE, "2018-01-01", 3), v("Zweite.", Lang.DE, "2018-01-01", 4), v("Ohne.", Lang.DE, None, 5))),
+        Entry("r-2", Kind.RULING, "Nur deutsch.", ("Lightform",), "2018-01-01", "2018-01-01",
+              (v("Nur deutsch.", Lang.DE, "2018-01-01", 6, Relation.CANONICAL),)),
+        Entry("r-3", Kind.RULING, "Lightform.", ("Lightform",), None, None,
+              (v("Lightform.", Lang.EN, None, 7, Relation.CANONICAL), v("Lightform.", Lang.DE, None, 8))),
+    ]
+    store.write(kb_home, entries, report={}, meta={})
+    kb = store.load(kb_home)
+    try:
+        for lang in (None, Lang.EN, Lang.DE, Lang.ES):
+            assert kb.summaries(lang=lang) == [EntrySummary.of(e, lang) for e in kb.select(lang=lang)]
+        de = {s.id: s.lang_text for s in kb.summaries(lang=Lang.DE)}
+        assert de == {"r-1": "Zweite.", "r-2": "Nur deutsch.", "r-3": "Lightform."}
+        assert {s.id: s.lang_text for s in kb.summaries(card="Lightform", lang=Lang.EN)} == {"r-1": en, "r-3": "Lightform."}
+        assert kb.summaries(lang=Lang.EN, card="Lightform")[0].variants == 5
+    finally:
+        kb.close()

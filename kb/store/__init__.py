@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from kb.errors import InputError, NotFoundError, StoreError
-from kb.model import Entry, Kind, Lang, lang_fields
+from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields
 from kb.normalize import clause_number, write_atomic
 
 if TYPE_CHECKING:
@@ -711,6 +711,45 @@ class KB:
 
     def select(self, *, card: str | None = None, lang: Lang | None = None, kind: Kind | None = None) -> list[Entry]:
         """Entries for a card (English name), having text in a language, of a kind, in export order."""
+        where, params = self._filter(card, lang, kind)
+        sql = "SELECT data FROM entries" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY ord"
+        return self._entries(sql, params)
+
+    def summaries(self, *, card: str | None = None, lang: Lang | None = None,
+                  kind: Kind | None = None) -> list[EntrySummary]:
+        """`select`'s entries as `kb list` shows them (`EntrySummary.of(entry, lang)` of each), read
+        from columns and the variant rows: no entry is decoded."""
+        where, params = self._filter(card, lang, kind)
+        rows = self.conn.execute("SELECT id, kind, text, cards, first_date, last_date, clause FROM entries"
+                                 + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY ord",
+                                 params).fetchall()
+        langs: dict[str, set[str]] = {}
+        counts: dict[str, int] = {}
+        canonical: dict[str, str] = {}  # the language of the first wording that is the canonical text
+        newest: dict[str, tuple[str, str]] = {}  # (date, text) of the newest wording in `lang`
+        for chunk, marks in _in_chunks([row[0] for row in rows]):
+            for entry_id, lang_, date, is_text, text in self.conn.execute(
+                    f"SELECT v.entry_id, v.lang, v.date, v.text = e.text, CASE WHEN v.lang = ? THEN v.text END "
+                    f"FROM variants v JOIN entries e ON e.id = v.entry_id WHERE v.entry_id IN ({marks}) "
+                    f"ORDER BY v.entry_id, v.ord", (lang.value if lang else None, *chunk)):
+                langs.setdefault(entry_id, set()).add(lang_)
+                counts[entry_id] = counts.get(entry_id, 0) + 1
+                if is_text and entry_id not in canonical:
+                    canonical[entry_id] = lang_
+                if text is not None and (date or "") >= newest.get(entry_id, ("",))[0]:
+                    newest[entry_id] = (date or "", text)  # on equal dates the later wording, as `Entry.text_in`
+        out: list[EntrySummary] = []
+        for id_, kind_, text, cards, first, last, clause in rows:
+            if lang is Lang.EN:
+                lang_text = text if canonical.get(id_, Lang.EN.value) == Lang.EN.value else None
+            else:
+                lang_text = newest[id_][1] if id_ in newest else None
+            out.append(EntrySummary(id_, Kind(kind_), text, tuple(json.loads(cards)), first, last, clause,
+                                    tuple(sorted(langs.get(id_, ()))), counts.get(id_, 0), lang, lang_text))
+        return out
+
+    @staticmethod
+    def _filter(card: str | None, lang: Lang | None, kind: Kind | None) -> tuple[list[str], list[str]]:
         where, params = [], []
         if card:
             where.append("id IN (SELECT entry_id FROM entry_cards WHERE card = ?)")
@@ -721,8 +760,7 @@ class KB:
         if kind:
             where.append("kind = ?")
             params.append(kind.value)
-        sql = "SELECT data FROM entries" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY ord"
-        return self._entries(sql, params)
+        return where, params
 
     def card_entries(self, card: str) -> list[CardEntry]:
         """The entries of a card (English name), in export order, with the dates of the card's own copies."""
