@@ -65,6 +65,18 @@ class _LineLoader(yaml.SafeLoader):
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict:
+    # A key given twice would silently keep only its last value (PyYAML's default): a second
+    # `expect:` on an action would drop the first one's expectations, and the check could not fail.
+    first: dict[Any, int] = {}
+    for key_node, _value in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            continue
+        key = loader.construct_object(key_node)
+        if key in first:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the key {key!r} is given twice in one mapping (first on line {first[key]}): "
+                            "only one would count; merge them", key_node.start_mark)
+        first[key] = key_node.start_mark.line + 1
     d = _LineDict(loader.construct_mapping(node, deep=True))
     d.line = node.start_mark.line + 1
     return d

@@ -1,0 +1,65 @@
+"""tryout16: a rules manager writes a check file of their own (with a `cards:` section) and makes
+the mistakes a new author makes; each must be a problem naming the file and line and saying how to
+fix it, or a failure saying why, never a check that passes when it should fail."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from kb.checks.scenario import parse_checks
+from kb.corpus import Corpus
+from tests.scenario_helpers import run_check
+
+CORPUS = Corpus.default()
+CARDS = CORPUS.cards
+
+# Den Protector (Dragons of Tarkir), Oracle text; not in corpus/cards.
+MY_CARDS = """
+cards:
+  - name: Den Protector
+    mana_cost: '{1}{G}'
+    colors: [G]
+    types: [Creature]
+    subtypes: [Human, Warrior]
+    pt: 2/1
+    megamorph: '{1}{G}'
+    abilities:
+      - {when: turned_face_up, effect: nothing, text: 'Den Protector: return target card from your graveyard to your hand'}
+    text: "Creatures with power less than Den Protector's power can't block it.\\nMegamorph {1}{G}"
+"""
+
+
+def parse(checks: str, cards: str = MY_CARDS):
+    return parse_checks(cards + "checks:\n" + textwrap.indent(textwrap.dedent(checks), "  "), "my-checks.yaml", CARDS)
+
+
+def line_of(text: str, needle: str, cards: str = MY_CARDS) -> int:
+    full = cards + "checks:\n" + textwrap.indent(textwrap.dedent(text), "  ")
+    return next(i for i, ln in enumerate(full.splitlines(), 1) if needle in ln)
+
+
+def test_a_key_given_twice_is_a_problem_not_a_dropped_expectation() -> None:
+    """PyYAML keeps the last of two equal keys: the first `expect:` of the action was dropped and
+    the check passed although it expected a counter that is not there."""
+    text = """
+    - name: two-expects
+      ruling: "If a face-down creature with megamorph is turned face up some other way"
+      setup: {you: {library: [Den Protector]}}
+      actions:
+        - manifest: you
+        - turn_face_up: {card: Den Protector, by: mana}
+          expect: {Den Protector: {counters: 5}}
+          expect: {Den Protector: {face_down: false}}
+    """
+    checks, problems = parse(text)
+    assert checks == [] and len(problems) == 1, (checks, problems)
+    second = line_of(text, "face_down: false")
+    assert problems[0].line == second
+    assert "'expect' is given twice" in problems[0].reason and f"first on line {second - 1}" in problems[0].reason
+
+
+def test_the_bundled_check_files_give_no_key_twice() -> None:
+    for path in sorted(Path("corpus/checks").glob("*.yaml")):
+        _, problems = parse_checks(path.read_text(encoding="utf-8"), str(path), CARDS)
+        assert not [p for p in problems if "given twice" in p.reason], problems
