@@ -63,3 +63,26 @@ def test_the_bundled_check_files_give_no_key_twice() -> None:
     for path in sorted(Path("corpus/checks").glob("*.yaml")):
         _, problems = parse_checks(path.read_text(encoding="utf-8"), str(path), CARDS)
         assert not [p for p in problems if "given twice" in p.reason], problems
+
+
+def test_a_check_naming_a_card_whose_definition_has_a_problem_is_told_so_not_unknown_card() -> None:
+    """The file defines the card, but with a misspelt filter key: the card's own problem names it and
+    the known keys, and the check using it points there (it said "unknown card ... the file's own
+    `cards:` define them", sending the author to look for a typo in the name)."""
+    cards = MY_CARDS.replace(
+        "effect: nothing, text: 'Den Protector:",
+        "effect: bounce, target: creature, filter: {min_power: 4}, text: 'Den Protector:")
+    text = """
+    - name: uses-the-bad-card
+      ruling: "If a face-down creature with megamorph is turned face up some other way"
+      setup: {you: {library: [Den Protector]}}
+      actions:
+        - manifest: you
+      expect: {Den Protector: {face_down: true}}
+    """
+    checks, problems = parse(text, cards)
+    card_line = line_of(text, "- name: Den Protector", cards)
+    assert checks == [] and [p.line for p in problems] == [card_line, line_of(text, "setup:", cards)]
+    assert "card 'Den Protector': unknown filter key(s) min_power (known: types," in problems[0].reason
+    assert "unknown card" not in problems[1].reason
+    assert f"'Den Protector' is left out: its definition in this file's `cards:` (line {card_line})" in problems[1].reason

@@ -561,7 +561,7 @@ def parse_checks(
     unknown = set(data) - {"checks", "cards"}
     if unknown:
         problems.append(Problem(source, _line(data, 1), f"unknown top-level key(s): {', '.join(sorted(map(str, unknown)))}"))
-    local, card_problems = _local_cards(data.get("cards"), source, _line(data, 1), cards)
+    local, card_problems, rejected = _local_cards(data.get("cards"), source, _line(data, 1), cards)
     problems.extend(card_problems)
     all_cards = {**cards, **local} if cards is not None else None
     checks: list[Check] = []
@@ -569,7 +569,7 @@ def parse_checks(
     for raw in data["checks"]:
         line = _line(raw, _line(data, 1))
         try:
-            check = _parse_check(raw, source, stem, line, all_cards)
+            check = _parse_check(raw, source, stem, line, all_cards, rejected)
         except _CheckSyntax as exc:
             problems.append(Problem(source, exc.line or line, str(exc)))
             continue
@@ -586,30 +586,40 @@ def parse_checks(
 
 def _local_cards(
     raw: Any, source: str, line: int, known: Mapping[str, CardDef] | None
-) -> tuple[dict[str, CardDef], list[Problem]]:
-    """The `cards:` section of a check file (the corpus/cards schema)."""
+) -> tuple[dict[str, CardDef], list[Problem], dict[str, int]]:
+    """The `cards:` section of a check file (the corpus/cards schema): the cards, the problems, and
+    the names of the cards left out for a problem, with their lines (a check naming one is told so,
+    not that the card is unknown)."""
     if raw is None:
-        return {}, []
+        return {}, [], {}
     if not isinstance(raw, list):
-        return {}, [Problem(source, line, "`cards:` must be a list of card definitions")]
+        return {}, [Problem(source, line, "`cards:` must be a list of card definitions")], {}
     out: dict[str, CardDef] = {}
     problems = []
+    rejected: dict[str, int] = {}
     for item in raw:
         where = f"{source}:{_line(item, line)}"
         try:
             card = card_from_data(item, where)
         except (CardDataError, ValueError, TypeError) as exc:
-            problems.append(Problem(source, _line(item, line), str(exc).removeprefix(where + ": ")))
+            reason = str(exc).removeprefix(where + ": ")
+            name = item.get("name") if isinstance(item, dict) else None
+            if isinstance(name, str) and name:
+                rejected.setdefault(name, _line(item, line))
+                if repr(name) not in reason:
+                    reason = f"card {name!r}: {reason}"
+            problems.append(Problem(source, _line(item, line), reason))
             continue
         if card.name in out or (known is not None and card.name in known):
             problems.append(Problem(source, _line(item, line), f"card {card.name!r} is defined twice"))
             continue
         out[card.name] = card
-    return out, problems
+    return out, problems, rejected
 
 
 def _parse_check(
-    raw: Any, source: str, stem: str, line: int, cards: Mapping[str, CardDef] | None
+    raw: Any, source: str, stem: str, line: int, cards: Mapping[str, CardDef] | None,
+    rejected: Mapping[str, int] | None = None,
 ) -> Check:
     if not isinstance(raw, dict):
         raise _CheckSyntax("a check must be a mapping", line)
@@ -631,7 +641,7 @@ def _parse_check(
     if not isinstance(setup, dict):
         raise _CheckSyntax(f"check {name!r}: `setup` must be a mapping", line)
     players = _players(setup, name, line)
-    placed = _parse_setup(setup, players, name, line, cards, check_rules)
+    placed = _parse_setup(setup, players, name, line, cards, check_rules, rejected or {})
     labels = {p.label for p in placed}
     steps = []
     actions = raw.get("actions") or []
@@ -865,9 +875,10 @@ def _parse_setup(
     line: int,
     cards: Mapping[str, CardDef] | None,
     rules: Rules | None = None,
+    rejected: Mapping[str, int] | None = None,
 ) -> list[Placed]:
     """Check the setup (players, zones, card items; face-down ways against `rules`) and return
-    its cards."""
+    its cards. `rejected`: the file's own cards left out for a problem, by name, with their lines."""
     what = f"check {name!r}"
     for key in setup:
         if key != "players" and key not in players:
@@ -900,6 +911,9 @@ def _parse_setup(
         if not isinstance(card, str) or not card:
             raise _CheckSyntax(f"{what}: a setup card needs a `card:` name", item_line or line)
         if cards is not None and card not in cards:
+            if rejected and card in rejected:
+                raise _CheckSyntax(f"{what}: card {card!r} is left out: its definition in this file's `cards:` "
+                                   f"(line {rejected[card]}) has a problem, reported at that line", item_line or line)
             raise _CheckSyntax(f"{what}: unknown card {card!r}{_did_you_mean(card, cards, _CARDS_LISTED)}",
                                item_line or line)
         label = str(item.get("as") or card)

@@ -477,7 +477,8 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         raise CardDataError(f"{where}: an ability must be a mapping, not {a!r}")
     unknown_keys = set(map(str, a)) - _ABILITY_KEYS
     if unknown_keys:  # a misspelt key would silently change what the card does
-        raise CardDataError(f"{where}: unknown ability key(s) {', '.join(sorted(unknown_keys))}")
+        raise CardDataError(f"{where}: unknown ability key(s) {', '.join(sorted(unknown_keys))} "
+                            f"(known: {', '.join(sorted(_ABILITY_KEYS))})")
     event = a.get("when")
     target = a.get("target")
     options = []
@@ -510,15 +511,18 @@ def _ability_from_data(a: Any, where: str) -> Ability:
     )
 
 
+_FILTER_KEYS = ("types", "subtypes", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value",
+                "named_as_card_in_own_graveyard", "no_abilities")
+
+
 def _filter_from_data(f: Any, where: str) -> ObjectFilter:
     """`filter: {types: [Land], subtypes: [Dragon], colors: [R], multicolored: true, controller: you|opponent,
     min_mana_value: 4, max_mana_value: 2}`."""
     if not isinstance(f, dict):
         raise CardDataError(f"{where}: `filter` must be a mapping, not {f!r}")
-    unknown = set(f) - {"types", "subtypes", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value",
-                        "named_as_card_in_own_graveyard", "no_abilities"}
+    unknown = set(map(str, f)) - set(_FILTER_KEYS)
     if unknown:
-        raise CardDataError(f"{where}: unknown filter key(s) {', '.join(sorted(unknown))}")
+        raise CardDataError(f"{where}: unknown filter key(s) {', '.join(sorted(unknown))} (known: {', '.join(_FILTER_KEYS)})")
     controller = f.get("controller")
     if controller is not None and controller not in FILTER_CONTROLLERS:
         raise CardDataError(f"{where}: filter `controller` is you or opponent, not {controller!r}")
