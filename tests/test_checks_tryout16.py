@@ -7,6 +7,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from kb.checks.scenario import parse_checks
 from kb.corpus import Corpus
 from tests.scenario_helpers import run_check
@@ -86,3 +88,47 @@ def test_a_check_naming_a_card_whose_definition_has_a_problem_is_told_so_not_unk
     assert "card 'Den Protector': unknown filter key(s) min_power (known: types," in problems[0].reason
     assert "unknown card" not in problems[1].reason
     assert f"'Den Protector' is left out: its definition in this file's `cards:` (line {card_line})" in problems[1].reason
+
+
+MANIFESTED = """
+- name: {name}
+  ruling: "If a face-down creature with megamorph is turned face up some other way"
+  setup: {{you: {{library: [Den Protector]}}}}
+  actions:
+    - manifest: you
+    - turn_face_up: {{card: Den Protector, by: mana}}
+      expect: {expect}
+"""
+
+
+@pytest.mark.parametrize(("expect", "reason"), [
+    # each of these failed every run, some with a message that hid why: "expected '2', got 2"
+    ("{Den Protector: {face_down_by: manfest}}", "face_down_by can't be 'manfest' (did you mean 'manifest'?"),
+    ("{Den Protector: {power: '3'}}", "Den Protector.power must be a number or null, not '3'"),
+    ("{Den Protector: {counters: none}}", "Den Protector.counters must be a number, not 'none'"),
+    ("{Den Protector: {face_down: 'no'}}", "Den Protector.face_down must be true or false, not 'no'"),
+    ("{Den Protector: {mana_cost: 1G}}", "mana_cost must be a mana cost with its symbols in braces"),
+    ("{cost: 1G}", "`cost` is a cost with its mana symbols in braces, like '{2}{U}', not '1G'"),
+])
+def test_an_expectation_value_of_the_wrong_shape_is_a_problem_when_the_file_is_read(expect: str, reason: str) -> None:
+    checks, problems = parse(MANIFESTED.format(name="shape", expect=expect))
+    assert checks == [] and len(problems) == 1 and reason in problems[0].reason, problems
+    assert problems[0].line == line_of(MANIFESTED.format(name="shape", expect=expect), "expect:")
+
+
+def test_the_right_shapes_still_parse_and_a_wrong_value_fails_in_the_file_s_words() -> None:
+    good = "{cost: '{1}{G}', Den Protector: {power: 2, counters: 0, face_down: false, face_down_by: null, mana_cost: '{1}{G}'}}"
+    checks, problems = parse(MANIFESTED.format(name="good", expect=good))
+    assert problems == [] and run_check(checks[0], CARDS) == []
+    text = """
+    - name: wrong-way
+      ruling: "If a face-down creature with megamorph is turned face up some other way"
+      setup: {you: {library: [Den Protector]}}
+      actions:
+        - manifest: you
+      expect: {Den Protector: {face_down_by: morph}}
+    """
+    checks, problems = parse(text)
+    assert problems == []
+    assert run_check(checks[0], CARDS) == [
+        f"line {line_of(text, 'face_down_by: morph')}: Den Protector.face_down_by: expected 'morph', got 'manifest'"]

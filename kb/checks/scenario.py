@@ -748,8 +748,11 @@ def _check_prop(label: str, prop: str, value: Any, labels: set[str], players: li
     if spec.keys is not None and isinstance(value, dict):
         for k in value:
             _check_arg(spec.keys, k, labels, players, f"{what}: {label}.{prop}", line)
-    if spec.values and value not in spec.values:  # else it fails every run: "expected 'battlefeld'"
+    if spec.values and value not in spec.values and not (spec.nullable and value is None):
+        # else it fails every run: "expected 'battlefeld'"
         raise _CheckSyntax(f"{what}: {label}.{prop} can't be {value!r}{_did_you_mean(str(value), spec.values)}", line)
+    if spec.shape is not None and not spec.shape(value):  # else "expected '2', got 2" on every run
+        raise _CheckSyntax(f"{what}: {label}.{prop} must be {spec.shape_text}, not {value!r}", line)
 
 
 def _action_args(
@@ -1197,7 +1200,7 @@ class _Runner:
 
         def check(where: str, what: str, got: Any, want: Any) -> None:
             if _norm(got) != _norm(want):
-                failures.append(f"{where}: {what}: expected {want!r}, got {got!r}")
+                failures.append(f"{where}: {what}: expected {want!r}, got {_shown(got)!r}")
 
         g = self.game
         for key, want in exp.items():
@@ -1233,8 +1236,19 @@ class _Runner:
                 if got:
                     out.append(f"{where}: {label}.{prop}: {got!r}")
             elif _norm(got) != _norm(value):
-                out.append(f"{where}: {label}.{prop}: expected {value!r}, got {got!r}")
+                out.append(f"{where}: {label}.{prop}: expected {value!r}, got {_shown(got)!r}")
         return out
+
+
+def _shown(v: Any) -> Any:
+    """A value as a check file writes it: 'manifest', not <FaceDownWay.MANIFEST: 'manifest'>."""
+    if isinstance(v, StrEnum):
+        return str(v)
+    if isinstance(v, list | tuple):
+        return [_shown(x) for x in v]
+    if isinstance(v, dict):
+        return {_shown(k): _shown(x) for k, x in v.items()}
+    return v
 
 
 def _norm(v: Any) -> Any:
@@ -1290,19 +1304,54 @@ class Prop:
     mapping_only: bool = False  # else a plain value is allowed too (`can_turn_face_up: true`)
     list_only: bool = False  # `has: [flying]`
     values: tuple[str, ...] = ()  # the values it can have, when few (`zone`); else any
+    nullable: bool = False  # `null` is one of `values` too (a face-up object has no `face_down_by`)
+    shape: Callable[[Any], bool] | None = None  # what a plain value must be, when `values` can't list them
+    shape_text: str = ""  # for the message: "true or false"
 
 
 def _ch(r: _Runner, o: GameObject) -> Characteristics:
     return r.game.characteristics(o)
 
 
+def _is_bool(w: Any) -> bool:
+    return isinstance(w, bool)
+
+
+def _is_count(w: Any) -> bool:
+    return isinstance(w, int) and not isinstance(w, bool)
+
+
+_BARE_MANA = re.compile(r"[0-9XWUBRGCS]+", re.IGNORECASE)
+
+
+def _bare_mana(w: str) -> bool:
+    """A cost written without braces ('1G', '3'): the model always writes '{1}{G}', so it could
+    never match."""
+    return bool(_BARE_MANA.fullmatch(w.strip()))
+
+
+def _mana_cost_prop(get: _Getter) -> Prop:
+    return Prop(get, shape=lambda w: w is None or (isinstance(w, str) and not _bare_mana(w)),
+                shape_text="a mana cost with its symbols in braces, like '{1}{G}', or null")
+
+
+def _flag_prop(get: _Getter) -> Prop:
+    return Prop(get, shape=_is_bool, shape_text="true or false")
+
+
+def _count_prop(get: _Getter, nullable: bool = False) -> Prop:
+    """A number (a power, counters); `nullable`: or null (a noncreature has no power)."""
+    return Prop(get, shape=(lambda w: w is None or _is_count(w)) if nullable else _is_count,
+                shape_text="a number" + (" or null" if nullable else ""))
+
+
 _OBJECT_PROPS: dict[str, Prop] = {
     "zone": Prop(lambda r, o, w: str(o.zone), values=tuple(Zone)),
-    "face_down": Prop(lambda r, o, w: o.face_down),
-    "face_down_by": Prop(lambda r, o, w: o.face_down_by),
+    "face_down": _flag_prop(lambda r, o, w: o.face_down),
+    "face_down_by": Prop(lambda r, o, w: o.face_down_by, values=tuple(FaceDownWay), nullable=True),
     "name": Prop(lambda r, o, w: _ch(r, o).name),
-    "mana_cost": Prop(lambda r, o, w: _ch(r, o).mana_cost),
-    "mana_value": Prop(lambda r, o, w: _ch(r, o).mana_value),
+    "mana_cost": _mana_cost_prop(lambda r, o, w: _ch(r, o).mana_cost),
+    "mana_value": _count_prop(lambda r, o, w: _ch(r, o).mana_value),
     "colors": Prop(lambda r, o, w: sorted(_ch(r, o).colors)),
     "types": Prop(lambda r, o, w: sorted(_ch(r, o).types)),
     "subtypes": Prop(lambda r, o, w: sorted(_ch(r, o).subtypes)),
@@ -1312,28 +1361,28 @@ _OBJECT_PROPS: dict[str, Prop] = {
     ),
     "has": Prop(lambda r, o, w: _missing(set(_ch(r, o).keywords), w), list_only=True),
     "lacks": Prop(lambda r, o, w: sorted(set(str(k).lower() for k in w) & set(_ch(r, o).keywords)), list_only=True),
-    "power": Prop(lambda r, o, w: _ch(r, o).power),
-    "toughness": Prop(lambda r, o, w: _ch(r, o).toughness),
-    "tapped": Prop(lambda r, o, w: o.tapped),
-    "counters": Prop(lambda r, o, w: o.plus_counters),
+    "power": _count_prop(lambda r, o, w: _ch(r, o).power, nullable=True),
+    "toughness": _count_prop(lambda r, o, w: _ch(r, o).toughness, nullable=True),
+    "tapped": _flag_prop(lambda r, o, w: o.tapped),
+    "counters": _count_prop(lambda r, o, w: o.plus_counters),
     "counters_of": Prop(lambda r, o, w: {k: o.counters.get(CounterKind(k), 0) for k in w}, Arg.COUNTER_KIND, True),
     "known_to": Prop(lambda r, o, w: [p for p in r.game.players if r.game.knows_identity(p, o)]),
     "attached_to": Prop(lambda r, o, w: _label_of(r.game, o.attached_to)),
     "controller": Prop(lambda r, o, w: o.controller),
     "owner": Prop(lambda r, o, w: o.card.owner),
-    "revealed": Prop(lambda r, o, w: o.card.revealed),
+    "revealed": _flag_prop(lambda r, o, w: o.card.revealed),
     "visible_to": Prop(_visible_to),
-    "same_object": Prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
+    "same_object": _flag_prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
     "can_turn_face_up": Prop(_can_turn_face_up, Arg.TURN_UP_WAY),
     "face": Prop(lambda r, o, w: r.game.printed(o).name if not o.face_down else None),
-    "playable": Prop(lambda r, o, w: o.playable_this_turn),
+    "playable": _flag_prop(lambda r, o, w: o.playable_this_turn),
     "shares_name_with": Prop(_pairwise(Game.share_name), Arg.CARD, True),
     "shares_creature_type_with": Prop(_pairwise(Game.share_creature_type), Arg.CARD, True),
     "copiable_name": Prop(lambda r, o, w: r.game.copiable_values(o).name),
     "entered_before": Prop(_pairwise(lambda g, a, b: a.timestamp < b.timestamp), Arg.CARD, True),
-    "attacking": Prop(lambda r, o, w: o.attacking),
-    "blocked": Prop(lambda r, o, w: o.blocked),
-    "damage": Prop(lambda r, o, w: o.damage),
+    "attacking": _flag_prop(lambda r, o, w: o.attacking),
+    "blocked": _flag_prop(lambda r, o, w: o.blocked),
+    "damage": _count_prop(lambda r, o, w: o.damage),
     "turn_face_up_cost": Prop(_turn_face_up_costs, Arg.TURN_UP_WAY, True),
 }
 
@@ -1348,14 +1397,6 @@ class Reserved:
     what: str  # for the failure message
     in_step_only: bool = False  # about the action of the step it is in
     want: Callable[[Any], object] = lambda w: w
-
-
-def _is_bool(w: Any) -> bool:
-    return isinstance(w, bool)
-
-
-def _is_count(w: Any) -> bool:
-    return isinstance(w, int) and not isinstance(w, bool)
 
 
 def _is_labels(w: Any) -> bool:
@@ -1373,7 +1414,8 @@ def _outcome(key: str) -> Callable[[_Runner, int, _Outcome | None], object]:
 _RESERVED: dict[str, Reserved] = {
     "legal": Reserved(_is_bool, "must be true or false", _outcome("legal"), "legal", True),
     "happened": Reserved(_is_bool, "must be true or false", _outcome("happened"), "happened", True),
-    "cost": Reserved(lambda w: w is None or isinstance(w, str), "is a cost like '{2}{U}'", _outcome("cost"), "cost", True),
+    "cost": Reserved(lambda w: w is None or (isinstance(w, str) and not _bare_mana(w)),
+                     "is a cost with its mana symbols in braces, like '{2}{U}'", _outcome("cost"), "cost", True),
     "stack": Reserved(_is_count, "is a number of objects", lambda r, s, o: len(r.game.stack), "stack size"),
     "triggered": Reserved(_is_labels, "lists card names", _events(GameEvent.TRIGGERED), "triggered abilities or spells",
                           want=lambda w: list(w or [])),
