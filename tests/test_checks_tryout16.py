@@ -132,3 +132,18 @@ def test_the_right_shapes_still_parse_and_a_wrong_value_fails_in_the_file_s_word
     assert problems == []
     assert run_check(checks[0], CARDS) == [
         f"line {line_of(text, 'face_down_by: morph')}: Den Protector.face_down_by: expected 'morph', got 'manifest'"]
+
+
+@pytest.mark.parametrize(("step", "reason"), [
+    ("- turn_face_up: {card: Den Protector, by: mana}\n  expcet: {Den Protector: {counters: 0}}",
+     "not 'turn_face_up', 'expcet': 'expcet' is no action (did you mean 'expect'?"),
+    ("- manifest_dread: you\n  resolve: 1", "not 'manifest_dread', 'resolve': give each action its own `- ` item"),
+    ("- expect: {stack: 0}", "needs an action besides its `expect`"),
+])
+def test_an_action_step_with_a_misspelt_expect_says_which_key_and_what_was_meant(step: str, reason: str) -> None:
+    """It said only "an action step needs exactly one action", with `expcet:` beside the action."""
+    text = ("- name: step\n  ruling: x\n  setup: {you: {library: [Den Protector]}}\n  actions:\n    - manifest: you\n"
+            + textwrap.indent(step, "    ") + "\n  expect: {stack: 0}\n")
+    checks, problems = parse(text)
+    assert checks == [] and len(problems) == 1 and reason in problems[0].reason, problems
+    assert problems[0].line == line_of(text, step.splitlines()[0])

@@ -653,7 +653,7 @@ def _parse_check(
             raise _CheckSyntax(f"check {name!r}: an action must be a mapping like `- cast: CARD`", st_line)
         keys = [k for k in st if k != "expect"]
         if len(keys) != 1:
-            raise _CheckSyntax(f"check {name!r}: an action step needs exactly one action", st_line)
+            raise _CheckSyntax(f"check {name!r}: {_not_one_action(keys)}", st_line)
         action = keys[0]
         if action not in ACTIONS:
             raise _CheckSyntax(f"check {name!r}: unknown action {action!r}{_did_you_mean(action, ACTIONS)}", st_line)
@@ -686,6 +686,20 @@ def _parse_check(
         players=tuple(_player_setup(p, setup.get(p) or {}) for p in players),
         placed=tuple(placed),
     )
+
+
+def _not_one_action(keys: list[Any]) -> str:
+    """Why an action step with no action, or several keys besides `expect`, is refused, and what
+    the author likely meant (a misspelt `expect:` is a second action key)."""
+    if not keys:
+        return "an action step needs an action besides its `expect`, like `- manifest: you`"
+    shown = ", ".join(repr(str(k)) for k in keys)
+    unknown = [str(k) for k in keys if k not in ACTIONS]
+    if unknown:
+        hint = f": {unknown[0]!r} is no action{_did_you_mean(unknown[0], [*ACTIONS, 'expect'])}"
+    else:
+        hint = ": give each action its own `- ` item"
+    return f"an action step needs exactly one action (and may have an `expect`), not {shown}{hint}"
 
 
 def _check_expect(
