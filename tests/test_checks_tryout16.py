@@ -147,3 +147,18 @@ def test_an_action_step_with_a_misspelt_expect_says_which_key_and_what_was_meant
     checks, problems = parse(text)
     assert checks == [] and len(problems) == 1 and reason in problems[0].reason, problems
     assert problems[0].line == line_of(text, step.splitlines()[0])
+
+
+def test_a_cost_without_braces_in_a_card_definition_is_a_problem_naming_the_braced_cost() -> None:
+    """`morph: 2BGU` was read as a cost in words, which no mana pays: turning the card face up
+    "cost '2BGU'" and the check failed with "expected '{2}{B}{G}{U}', got '2BGU'"."""
+    cards = MY_CARDS.replace("megamorph: '{1}{G}'", "megamorph: 1G")
+    checks, problems = parse(MANIFESTED.format(name="n", expect="{stack: 1}"), cards)
+    assert "`megamorph` of 'Den Protector' is '1G': write mana symbols in braces, like '{1}{G}'" in problems[0].reason
+    assert problems[0].line == line_of("", "- name: Den Protector", cards)
+
+
+def test_a_corpus_card_defined_again_says_where_it_already_is() -> None:
+    cards = MY_CARDS + "  - name: Grizzly Bears\n    types: [Creature]\n    pt: 2/2\n"
+    _, problems = parse(MANIFESTED.format(name="n", expect="{stack: 1}"), cards)
+    assert len(problems) == 1 and "'Grizzly Bears' is already defined in corpus/cards/*.yaml" in problems[0].reason

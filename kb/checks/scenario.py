@@ -610,8 +610,12 @@ def _local_cards(
                     reason = f"card {name!r}: {reason}"
             problems.append(Problem(source, _line(item, line), reason))
             continue
-        if card.name in out or (known is not None and card.name in known):
+        if card.name in out:
             problems.append(Problem(source, _line(item, line), f"card {card.name!r} is defined twice"))
+            continue
+        if known is not None and card.name in known:
+            problems.append(Problem(source, _line(item, line), f"card {card.name!r} is already defined in "
+                                    "corpus/cards/*.yaml: use that one (leave it out here), or name yours otherwise"))
             continue
         out[card.name] = card
     return out, problems, rejected

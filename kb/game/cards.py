@@ -649,6 +649,21 @@ def _draft_text(d: Any, where: str) -> DraftText:
     )
 
 
+_BARE_MANA = re.compile(r"[0-9XWUBRGCS]+", re.IGNORECASE)
+
+
+def _check_cost(cost: Any, where: str, what: str) -> None:
+    """A cost is text: mana symbols in braces ('{2}{U}'), or words ("Reveal a red card in your hand");
+    '2U' would be read as words, a cost no mana pays, so it is refused."""
+    if cost is None:
+        return
+    if not isinstance(cost, str):
+        raise CardDataError(f"{where}: {what} must be text like '{{2}}{{U}}', not {cost!r}")
+    if _BARE_MANA.fullmatch(cost.strip()):
+        braced = "".join("{" + c.upper() + "}" for c in re.findall(r"\d+|.", cost.strip()))
+        raise CardDataError(f"{where}: {what} is {cost!r}: write mana symbols in braces, like {braced!r}")
+
+
 def _face_from_data(d: Any, where: str) -> Characteristics:
     if not isinstance(d, dict) or not d.get("name") or not isinstance(d.get("name"), str):
         raise CardDataError(f"{where}: a card face needs a name")
@@ -658,6 +673,8 @@ def _face_from_data(d: Any, where: str) -> Characteristics:
     for key in ("colors", "types", "subtypes", "supertypes", "keywords", "enchanted_has", "abilities", "static"):
         if d.get(key) is not None and not isinstance(d[key], list):
             raise CardDataError(f"{where}: `{key}` of {d['name']!r} must be a list")
+    for key in ("mana_cost", "morph", "megamorph", "disguise", "escalate"):
+        _check_cost(d.get(key), where, f"`{key}` of {d['name']!r}")
     power = toughness = None
     if d.get("pt") is not None:
         power, toughness = _pt(d["pt"], where)
