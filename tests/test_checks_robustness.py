@@ -139,7 +139,7 @@ checks:
         expect: {cost: '{U}', Test Morph: {power: 3}}
 """
     checks, problems = parse_checks(text, "t.yaml", CARDS)
-    assert [p.line for p in problems] == [8] and "defined twice" in problems[0].reason
+    assert [p.line for p in problems] == [8] and "already defined in corpus/cards" in problems[0].reason
     assert run_check(checks[0], CARDS) == []
     assert "Test Morph" not in CARDS
 

@@ -65,6 +65,18 @@ class _LineLoader(yaml.SafeLoader):
 
 
 def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict:
+    # A key given twice would silently keep only its last value (PyYAML's default): a second
+    # `expect:` on an action would drop the first one's expectations, and the check could not fail.
+    first: dict[Any, int] = {}
+    for key_node, _value in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            continue
+        key = loader.construct_object(key_node)
+        if key in first:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"the key {key!r} is given twice in one mapping (first on line {first[key]}): "
+                            "only one would count; merge them", key_node.start_mark)
+        first[key] = key_node.start_mark.line + 1
     d = _LineDict(loader.construct_mapping(node, deep=True))
     d.line = node.start_mark.line + 1
     return d
@@ -549,7 +561,7 @@ def parse_checks(
     unknown = set(data) - {"checks", "cards"}
     if unknown:
         problems.append(Problem(source, _line(data, 1), f"unknown top-level key(s): {', '.join(sorted(map(str, unknown)))}"))
-    local, card_problems = _local_cards(data.get("cards"), source, _line(data, 1), cards)
+    local, card_problems, rejected = _local_cards(data.get("cards"), source, _line(data, 1), cards)
     problems.extend(card_problems)
     all_cards = {**cards, **local} if cards is not None else None
     checks: list[Check] = []
@@ -557,7 +569,7 @@ def parse_checks(
     for raw in data["checks"]:
         line = _line(raw, _line(data, 1))
         try:
-            check = _parse_check(raw, source, stem, line, all_cards)
+            check = _parse_check(raw, source, stem, line, all_cards, rejected)
         except _CheckSyntax as exc:
             problems.append(Problem(source, exc.line or line, str(exc)))
             continue
@@ -574,30 +586,44 @@ def parse_checks(
 
 def _local_cards(
     raw: Any, source: str, line: int, known: Mapping[str, CardDef] | None
-) -> tuple[dict[str, CardDef], list[Problem]]:
-    """The `cards:` section of a check file (the corpus/cards schema)."""
+) -> tuple[dict[str, CardDef], list[Problem], dict[str, int]]:
+    """The `cards:` section of a check file (the corpus/cards schema): the cards, the problems, and
+    the names of the cards left out for a problem, with their lines (a check naming one is told so,
+    not that the card is unknown)."""
     if raw is None:
-        return {}, []
+        return {}, [], {}
     if not isinstance(raw, list):
-        return {}, [Problem(source, line, "`cards:` must be a list of card definitions")]
+        return {}, [Problem(source, line, "`cards:` must be a list of card definitions")], {}
     out: dict[str, CardDef] = {}
     problems = []
+    rejected: dict[str, int] = {}
     for item in raw:
         where = f"{source}:{_line(item, line)}"
         try:
             card = card_from_data(item, where)
         except (CardDataError, ValueError, TypeError) as exc:
-            problems.append(Problem(source, _line(item, line), str(exc).removeprefix(where + ": ")))
+            reason = str(exc).removeprefix(where + ": ")
+            name = item.get("name") if isinstance(item, dict) else None
+            if isinstance(name, str) and name:
+                rejected.setdefault(name, _line(item, line))
+                if repr(name) not in reason:
+                    reason = f"card {name!r}: {reason}"
+            problems.append(Problem(source, _line(item, line), reason))
             continue
-        if card.name in out or (known is not None and card.name in known):
+        if card.name in out:
             problems.append(Problem(source, _line(item, line), f"card {card.name!r} is defined twice"))
             continue
+        if known is not None and card.name in known:
+            problems.append(Problem(source, _line(item, line), f"card {card.name!r} is already defined in "
+                                    "corpus/cards/*.yaml: use that one (leave it out here), or name yours otherwise"))
+            continue
         out[card.name] = card
-    return out, problems
+    return out, problems, rejected
 
 
 def _parse_check(
-    raw: Any, source: str, stem: str, line: int, cards: Mapping[str, CardDef] | None
+    raw: Any, source: str, stem: str, line: int, cards: Mapping[str, CardDef] | None,
+    rejected: Mapping[str, int] | None = None,
 ) -> Check:
     if not isinstance(raw, dict):
         raise _CheckSyntax("a check must be a mapping", line)
@@ -619,7 +645,7 @@ def _parse_check(
     if not isinstance(setup, dict):
         raise _CheckSyntax(f"check {name!r}: `setup` must be a mapping", line)
     players = _players(setup, name, line)
-    placed = _parse_setup(setup, players, name, line, cards, check_rules)
+    placed = _parse_setup(setup, players, name, line, cards, check_rules, rejected or {})
     labels = {p.label for p in placed}
     steps = []
     actions = raw.get("actions") or []
@@ -631,7 +657,7 @@ def _parse_check(
             raise _CheckSyntax(f"check {name!r}: an action must be a mapping like `- cast: CARD`", st_line)
         keys = [k for k in st if k != "expect"]
         if len(keys) != 1:
-            raise _CheckSyntax(f"check {name!r}: an action step needs exactly one action", st_line)
+            raise _CheckSyntax(f"check {name!r}: {_not_one_action(keys)}", st_line)
         action = keys[0]
         if action not in ACTIONS:
             raise _CheckSyntax(f"check {name!r}: unknown action {action!r}{_did_you_mean(action, ACTIONS)}", st_line)
@@ -664,6 +690,20 @@ def _parse_check(
         players=tuple(_player_setup(p, setup.get(p) or {}) for p in players),
         placed=tuple(placed),
     )
+
+
+def _not_one_action(keys: list[Any]) -> str:
+    """Why an action step with no action, or several keys besides `expect`, is refused, and what
+    the author likely meant (a misspelt `expect:` is a second action key)."""
+    if not keys:
+        return "an action step needs an action besides its `expect`, like `- manifest: you`"
+    shown = ", ".join(repr(str(k)) for k in keys)
+    unknown = [str(k) for k in keys if k not in ACTIONS]
+    if unknown:
+        hint = f": {unknown[0]!r} is no action{_did_you_mean(unknown[0], [*ACTIONS, 'expect'])}"
+    else:
+        hint = ": give each action its own `- ` item"
+    return f"an action step needs exactly one action (and may have an `expect`), not {shown}{hint}"
 
 
 def _check_expect(
@@ -726,8 +766,11 @@ def _check_prop(label: str, prop: str, value: Any, labels: set[str], players: li
     if spec.keys is not None and isinstance(value, dict):
         for k in value:
             _check_arg(spec.keys, k, labels, players, f"{what}: {label}.{prop}", line)
-    if spec.values and value not in spec.values:  # else it fails every run: "expected 'battlefeld'"
+    if spec.values and value not in spec.values and not (spec.nullable and value is None):
+        # else it fails every run: "expected 'battlefeld'"
         raise _CheckSyntax(f"{what}: {label}.{prop} can't be {value!r}{_did_you_mean(str(value), spec.values)}", line)
+    if spec.shape is not None and not spec.shape(value):  # else "expected '2', got 2" on every run
+        raise _CheckSyntax(f"{what}: {label}.{prop} must be {spec.shape_text}, not {value!r}", line)
 
 
 def _action_args(
@@ -853,9 +896,10 @@ def _parse_setup(
     line: int,
     cards: Mapping[str, CardDef] | None,
     rules: Rules | None = None,
+    rejected: Mapping[str, int] | None = None,
 ) -> list[Placed]:
     """Check the setup (players, zones, card items; face-down ways against `rules`) and return
-    its cards."""
+    its cards. `rejected`: the file's own cards left out for a problem, by name, with their lines."""
     what = f"check {name!r}"
     for key in setup:
         if key != "players" and key not in players:
@@ -888,6 +932,9 @@ def _parse_setup(
         if not isinstance(card, str) or not card:
             raise _CheckSyntax(f"{what}: a setup card needs a `card:` name", item_line or line)
         if cards is not None and card not in cards:
+            if rejected and card in rejected:
+                raise _CheckSyntax(f"{what}: card {card!r} is left out: its definition in this file's `cards:` "
+                                   f"(line {rejected[card]}) has a problem, reported at that line", item_line or line)
             raise _CheckSyntax(f"{what}: unknown card {card!r}{_did_you_mean(card, cards, _CARDS_LISTED)}",
                                item_line or line)
         label = str(item.get("as") or card)
@@ -1171,7 +1218,7 @@ class _Runner:
 
         def check(where: str, what: str, got: Any, want: Any) -> None:
             if _norm(got) != _norm(want):
-                failures.append(f"{where}: {what}: expected {want!r}, got {got!r}")
+                failures.append(f"{where}: {what}: expected {want!r}, got {_shown(got)!r}")
 
         g = self.game
         for key, want in exp.items():
@@ -1207,8 +1254,19 @@ class _Runner:
                 if got:
                     out.append(f"{where}: {label}.{prop}: {got!r}")
             elif _norm(got) != _norm(value):
-                out.append(f"{where}: {label}.{prop}: expected {value!r}, got {got!r}")
+                out.append(f"{where}: {label}.{prop}: expected {value!r}, got {_shown(got)!r}")
         return out
+
+
+def _shown(v: Any) -> Any:
+    """A value as a check file writes it: 'manifest', not <FaceDownWay.MANIFEST: 'manifest'>."""
+    if isinstance(v, StrEnum):
+        return str(v)
+    if isinstance(v, list | tuple):
+        return [_shown(x) for x in v]
+    if isinstance(v, dict):
+        return {_shown(k): _shown(x) for k, x in v.items()}
+    return v
 
 
 def _norm(v: Any) -> Any:
@@ -1264,19 +1322,54 @@ class Prop:
     mapping_only: bool = False  # else a plain value is allowed too (`can_turn_face_up: true`)
     list_only: bool = False  # `has: [flying]`
     values: tuple[str, ...] = ()  # the values it can have, when few (`zone`); else any
+    nullable: bool = False  # `null` is one of `values` too (a face-up object has no `face_down_by`)
+    shape: Callable[[Any], bool] | None = None  # what a plain value must be, when `values` can't list them
+    shape_text: str = ""  # for the message: "true or false"
 
 
 def _ch(r: _Runner, o: GameObject) -> Characteristics:
     return r.game.characteristics(o)
 
 
+def _is_bool(w: Any) -> bool:
+    return isinstance(w, bool)
+
+
+def _is_count(w: Any) -> bool:
+    return isinstance(w, int) and not isinstance(w, bool)
+
+
+_BARE_MANA = re.compile(r"[0-9XWUBRGCS]+", re.IGNORECASE)
+
+
+def _bare_mana(w: str) -> bool:
+    """A cost written without braces ('1G', '3'): the model always writes '{1}{G}', so it could
+    never match."""
+    return bool(_BARE_MANA.fullmatch(w.strip()))
+
+
+def _mana_cost_prop(get: _Getter) -> Prop:
+    return Prop(get, shape=lambda w: w is None or (isinstance(w, str) and not _bare_mana(w)),
+                shape_text="a mana cost with its symbols in braces, like '{1}{G}', or null")
+
+
+def _flag_prop(get: _Getter) -> Prop:
+    return Prop(get, shape=_is_bool, shape_text="true or false")
+
+
+def _count_prop(get: _Getter, nullable: bool = False) -> Prop:
+    """A number (a power, counters); `nullable`: or null (a noncreature has no power)."""
+    return Prop(get, shape=(lambda w: w is None or _is_count(w)) if nullable else _is_count,
+                shape_text="a number" + (" or null" if nullable else ""))
+
+
 _OBJECT_PROPS: dict[str, Prop] = {
     "zone": Prop(lambda r, o, w: str(o.zone), values=tuple(Zone)),
-    "face_down": Prop(lambda r, o, w: o.face_down),
-    "face_down_by": Prop(lambda r, o, w: o.face_down_by),
+    "face_down": _flag_prop(lambda r, o, w: o.face_down),
+    "face_down_by": Prop(lambda r, o, w: o.face_down_by, values=tuple(FaceDownWay), nullable=True),
     "name": Prop(lambda r, o, w: _ch(r, o).name),
-    "mana_cost": Prop(lambda r, o, w: _ch(r, o).mana_cost),
-    "mana_value": Prop(lambda r, o, w: _ch(r, o).mana_value),
+    "mana_cost": _mana_cost_prop(lambda r, o, w: _ch(r, o).mana_cost),
+    "mana_value": _count_prop(lambda r, o, w: _ch(r, o).mana_value),
     "colors": Prop(lambda r, o, w: sorted(_ch(r, o).colors)),
     "types": Prop(lambda r, o, w: sorted(_ch(r, o).types)),
     "subtypes": Prop(lambda r, o, w: sorted(_ch(r, o).subtypes)),
@@ -1286,28 +1379,28 @@ _OBJECT_PROPS: dict[str, Prop] = {
     ),
     "has": Prop(lambda r, o, w: _missing(set(_ch(r, o).keywords), w), list_only=True),
     "lacks": Prop(lambda r, o, w: sorted(set(str(k).lower() for k in w) & set(_ch(r, o).keywords)), list_only=True),
-    "power": Prop(lambda r, o, w: _ch(r, o).power),
-    "toughness": Prop(lambda r, o, w: _ch(r, o).toughness),
-    "tapped": Prop(lambda r, o, w: o.tapped),
-    "counters": Prop(lambda r, o, w: o.plus_counters),
+    "power": _count_prop(lambda r, o, w: _ch(r, o).power, nullable=True),
+    "toughness": _count_prop(lambda r, o, w: _ch(r, o).toughness, nullable=True),
+    "tapped": _flag_prop(lambda r, o, w: o.tapped),
+    "counters": _count_prop(lambda r, o, w: o.plus_counters),
     "counters_of": Prop(lambda r, o, w: {k: o.counters.get(CounterKind(k), 0) for k in w}, Arg.COUNTER_KIND, True),
     "known_to": Prop(lambda r, o, w: [p for p in r.game.players if r.game.knows_identity(p, o)]),
     "attached_to": Prop(lambda r, o, w: _label_of(r.game, o.attached_to)),
     "controller": Prop(lambda r, o, w: o.controller),
     "owner": Prop(lambda r, o, w: o.card.owner),
-    "revealed": Prop(lambda r, o, w: o.card.revealed),
+    "revealed": _flag_prop(lambda r, o, w: o.card.revealed),
     "visible_to": Prop(_visible_to),
-    "same_object": Prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
+    "same_object": _flag_prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
     "can_turn_face_up": Prop(_can_turn_face_up, Arg.TURN_UP_WAY),
     "face": Prop(lambda r, o, w: r.game.printed(o).name if not o.face_down else None),
-    "playable": Prop(lambda r, o, w: o.playable_this_turn),
+    "playable": _flag_prop(lambda r, o, w: o.playable_this_turn),
     "shares_name_with": Prop(_pairwise(Game.share_name), Arg.CARD, True),
     "shares_creature_type_with": Prop(_pairwise(Game.share_creature_type), Arg.CARD, True),
     "copiable_name": Prop(lambda r, o, w: r.game.copiable_values(o).name),
     "entered_before": Prop(_pairwise(lambda g, a, b: a.timestamp < b.timestamp), Arg.CARD, True),
-    "attacking": Prop(lambda r, o, w: o.attacking),
-    "blocked": Prop(lambda r, o, w: o.blocked),
-    "damage": Prop(lambda r, o, w: o.damage),
+    "attacking": _flag_prop(lambda r, o, w: o.attacking),
+    "blocked": _flag_prop(lambda r, o, w: o.blocked),
+    "damage": _count_prop(lambda r, o, w: o.damage),
     "turn_face_up_cost": Prop(_turn_face_up_costs, Arg.TURN_UP_WAY, True),
 }
 
@@ -1322,14 +1415,6 @@ class Reserved:
     what: str  # for the failure message
     in_step_only: bool = False  # about the action of the step it is in
     want: Callable[[Any], object] = lambda w: w
-
-
-def _is_bool(w: Any) -> bool:
-    return isinstance(w, bool)
-
-
-def _is_count(w: Any) -> bool:
-    return isinstance(w, int) and not isinstance(w, bool)
 
 
 def _is_labels(w: Any) -> bool:
@@ -1347,7 +1432,8 @@ def _outcome(key: str) -> Callable[[_Runner, int, _Outcome | None], object]:
 _RESERVED: dict[str, Reserved] = {
     "legal": Reserved(_is_bool, "must be true or false", _outcome("legal"), "legal", True),
     "happened": Reserved(_is_bool, "must be true or false", _outcome("happened"), "happened", True),
-    "cost": Reserved(lambda w: w is None or isinstance(w, str), "is a cost like '{2}{U}'", _outcome("cost"), "cost", True),
+    "cost": Reserved(lambda w: w is None or (isinstance(w, str) and not _bare_mana(w)),
+                     "is a cost with its mana symbols in braces, like '{2}{U}'", _outcome("cost"), "cost", True),
     "stack": Reserved(_is_count, "is a number of objects", lambda r, s, o: len(r.game.stack), "stack size"),
     "triggered": Reserved(_is_labels, "lists card names", _events(GameEvent.TRIGGERED), "triggered abilities or spells",
                           want=lambda w: list(w or [])),

@@ -477,7 +477,8 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         raise CardDataError(f"{where}: an ability must be a mapping, not {a!r}")
     unknown_keys = set(map(str, a)) - _ABILITY_KEYS
     if unknown_keys:  # a misspelt key would silently change what the card does
-        raise CardDataError(f"{where}: unknown ability key(s) {', '.join(sorted(unknown_keys))}")
+        raise CardDataError(f"{where}: unknown ability key(s) {', '.join(sorted(unknown_keys))} "
+                            f"(known: {', '.join(sorted(_ABILITY_KEYS))})")
     event = a.get("when")
     target = a.get("target")
     options = []
@@ -510,15 +511,18 @@ def _ability_from_data(a: Any, where: str) -> Ability:
     )
 
 
+_FILTER_KEYS = ("types", "subtypes", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value",
+                "named_as_card_in_own_graveyard", "no_abilities")
+
+
 def _filter_from_data(f: Any, where: str) -> ObjectFilter:
     """`filter: {types: [Land], subtypes: [Dragon], colors: [R], multicolored: true, controller: you|opponent,
     min_mana_value: 4, max_mana_value: 2}`."""
     if not isinstance(f, dict):
         raise CardDataError(f"{where}: `filter` must be a mapping, not {f!r}")
-    unknown = set(f) - {"types", "subtypes", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value",
-                        "named_as_card_in_own_graveyard", "no_abilities"}
+    unknown = set(map(str, f)) - set(_FILTER_KEYS)
     if unknown:
-        raise CardDataError(f"{where}: unknown filter key(s) {', '.join(sorted(unknown))}")
+        raise CardDataError(f"{where}: unknown filter key(s) {', '.join(sorted(unknown))} (known: {', '.join(_FILTER_KEYS)})")
     controller = f.get("controller")
     if controller is not None and controller not in FILTER_CONTROLLERS:
         raise CardDataError(f"{where}: filter `controller` is you or opponent, not {controller!r}")
@@ -645,6 +649,21 @@ def _draft_text(d: Any, where: str) -> DraftText:
     )
 
 
+_BARE_MANA = re.compile(r"[0-9XWUBRGCS]+", re.IGNORECASE)
+
+
+def _check_cost(cost: Any, where: str, what: str) -> None:
+    """A cost is text: mana symbols in braces ('{2}{U}'), or words ("Reveal a red card in your hand");
+    '2U' would be read as words, a cost no mana pays, so it is refused."""
+    if cost is None:
+        return
+    if not isinstance(cost, str):
+        raise CardDataError(f"{where}: {what} must be text like '{{2}}{{U}}', not {cost!r}")
+    if _BARE_MANA.fullmatch(cost.strip()):
+        braced = "".join("{" + c.upper() + "}" for c in re.findall(r"\d+|.", cost.strip()))
+        raise CardDataError(f"{where}: {what} is {cost!r}: write mana symbols in braces, like {braced!r}")
+
+
 def _face_from_data(d: Any, where: str) -> Characteristics:
     if not isinstance(d, dict) or not d.get("name") or not isinstance(d.get("name"), str):
         raise CardDataError(f"{where}: a card face needs a name")
@@ -654,6 +673,8 @@ def _face_from_data(d: Any, where: str) -> Characteristics:
     for key in ("colors", "types", "subtypes", "supertypes", "keywords", "enchanted_has", "abilities", "static"):
         if d.get(key) is not None and not isinstance(d[key], list):
             raise CardDataError(f"{where}: `{key}` of {d['name']!r} must be a list")
+    for key in ("mana_cost", "morph", "megamorph", "disguise", "escalate"):
+        _check_cost(d.get(key), where, f"`{key}` of {d['name']!r}")
     power = toughness = None
     if d.get("pt") is not None:
         power, toughness = _pt(d["pt"], where)
