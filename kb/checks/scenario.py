@@ -7,6 +7,7 @@ check doesn't hide the others in its file. No I/O here: `kb.checks` reads the fi
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
@@ -37,7 +38,7 @@ from kb.game import (
     Zone,
     card_from_data,
 )
-from kb.game.cards import effect_value
+from kb.game.cards import TriggerEvent, effect_value
 from kb.game.draft import Draft
 from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
@@ -720,6 +721,8 @@ def _check_expect(
                 raise _CheckSyntax(f"{what}: `{key}` only makes sense in an action's expect", line)
             if not reserved.valid(want):
                 raise _CheckSyntax(f"{what}: `{key}` {reserved.shape}, not {want!r}", line)
+            if key == "triggered":
+                _check_trigger_events(want or [], labels, what, line)
         elif key in players:
             if not isinstance(want, dict):
                 raise _CheckSyntax(f"{what}: expectations for {key!r} must be a mapping", line)
@@ -739,6 +742,17 @@ def _check_expect(
                 _check_prop(key, prop, value, labels, players, what, _line(want, line))
         else:
             raise _CheckSyntax(f"{what}: `expect` names {key!r}, which is no card or player", line)
+
+
+def _check_trigger_events(items: list[str], labels: set[str], what: str, line: int) -> None:
+    """'Efreet Weaponmaster: turned face upp' names a card and no event: a problem, not an item
+    that never matches (an item is a bare label when what follows its ':' is no event)."""
+    for item in items:
+        head, sep, tail = item.rpartition(":")
+        if sep and item not in labels and head.strip() in labels and split_trigger(item)[1] is None:
+            word = re.sub(r"[\s-]+", "_", tail.strip())
+            hint = _did_you_mean(word, sorted(_TRIGGER_EVENTS), "docs/CHECKS.md lists them under `when`")
+            raise _CheckSyntax(f"{what}: `triggered` item {item!r}: {tail.strip()!r} is no trigger event{hint}", line)
 
 
 def _did_you_mean(word: str, known: Iterable[str], listed: str = "docs/CHECKS.md lists them") -> str:
@@ -1216,8 +1230,8 @@ class _Runner:
         failures: list[str] = []
         at = _line(exp, line)
 
-        def check(where: str, what: str, got: Any, want: Any) -> None:
-            if _norm(got) != _norm(want):
+        def check(where: str, what: str, got: Any, want: Any, same: Callable[[Any, Any], bool] | None = None) -> None:
+            if not same(got, want) if same is not None else _norm(got) != _norm(want):
                 failures.append(f"{where}: {what}: expected {want!r}, got {_shown(got)!r}")
 
         g = self.game
@@ -1225,7 +1239,7 @@ class _Runner:
             where = _where(_line(want, at), action)
             reserved = _RESERVED.get(key)
             if reserved is not None:
-                check(where, reserved.what, reserved.get(self, since, outcome), reserved.want(want))
+                check(where, reserved.what, reserved.get(self, since, outcome), reserved.want(want), reserved.same)
             elif key in g.players:
                 for prop, value in (want or {}).items():
                     check(where, f"{key}.{prop}", _PLAYER_PROPS[prop](g, key), value)
@@ -1415,6 +1429,46 @@ class Reserved:
     what: str  # for the failure message
     in_step_only: bool = False  # about the action of the step it is in
     want: Callable[[Any], object] = lambda w: w
+    same: Callable[[Any, Any], bool] | None = None  # (got, wanted); else they compare as _norm makes them
+
+
+def split_trigger(item: str) -> tuple[str, TriggerEvent | None]:
+    """An item of `triggered`: 'Efreet Weaponmaster' (any of its abilities) or 'Efreet Weaponmaster:
+    turned_face_up' (the ability that triggers on that event; spaces for underscores are fine)."""
+    head, sep, tail = item.rpartition(":")
+    word = re.sub(r"[\s-]+", "_", tail.strip().casefold())
+    if sep and word in _TRIGGER_EVENTS:
+        return head.strip(), TriggerEvent(word)
+    return item.strip(), None
+
+
+_TRIGGER_EVENTS = frozenset(str(e) for e in TriggerEvent)
+
+
+def _same_triggers(got: Any, want: Any) -> bool:
+    """`got` ('LABEL: EVENT' for each ability that triggered) is `want` as a multiset, where an item
+    naming its event matches only that event and a bare label any of that source's abilities."""
+    pool: Counter[tuple[str, TriggerEvent | None]] = Counter()
+    for item in got:
+        label, event = split_trigger(item)
+        pool[label.casefold(), event] += 1
+    bare: Counter[str] = Counter()
+    for item in want:
+        label, event = split_trigger(item)
+        if event is None:
+            bare[label.casefold()] += 1
+        elif pool[label.casefold(), event] > 0:
+            pool[label.casefold(), event] -= 1
+        else:
+            return False
+    rest: Counter[str] = Counter()
+    for (label, _), n in pool.items():
+        rest[label] += n
+    return +rest == +bare
+
+
+def _triggered(r: _Runner, since: int, o: _Outcome | None) -> object:
+    return [f"{label}: {event}" for at, label, event in r.game.triggers if at >= since]
 
 
 def _is_labels(w: Any) -> bool:
@@ -1435,8 +1489,8 @@ _RESERVED: dict[str, Reserved] = {
     "cost": Reserved(lambda w: w is None or (isinstance(w, str) and not _bare_mana(w)),
                      "is a cost with its mana symbols in braces, like '{2}{U}'", _outcome("cost"), "cost", True),
     "stack": Reserved(_is_count, "is a number of objects", lambda r, s, o: len(r.game.stack), "stack size"),
-    "triggered": Reserved(_is_labels, "lists card names", _events(GameEvent.TRIGGERED), "triggered abilities or spells",
-                          want=lambda w: list(w or [])),
+    "triggered": Reserved(_is_labels, "lists card names (each may name its event: 'NAME: turned_face_up')", _triggered,
+                          "triggered abilities", want=lambda w: list(w or []), same=_same_triggers),
     "looked": Reserved(_is_labels, "lists card names", _events(GameEvent.LOOKED), "face-down objects looked at (708.5)",
                        want=lambda w: list(w or [])),
     "fizzled": Reserved(_is_labels, "lists card names", _events(GameEvent.FIZZLED), "fizzled abilities or spells",

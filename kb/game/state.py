@@ -253,6 +253,9 @@ class Game:
         self.cards: dict[str, Card] = {}
         self.stack: list[StackAbility | int] = []  # top last
         self.events: list[tuple[GameEvent | TriggerEvent, str]] = []  # (event, label), for expectations
+        # each GameEvent.TRIGGERED of `events`: (its index there, the source's label, what it triggered on),
+        # so an expectation can tell a card's enters ability from its turned-face-up one
+        self.triggers: list[tuple[int, str, TriggerEvent]] = []
         self._next_oid = 1
         self._clock = 0
         self.combat_damage_prevented = False  # a prevention effect until end of turn (615.1)
@@ -632,12 +635,19 @@ class Game:
         item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []))
         if left is not None and ability.effect in _EXILED_WITH_EFFECTS:
             item.source_oid, item.last_known = left.oid, left
-        self.events.append((GameEvent.TRIGGERED, source.label))
+        if ability.event is None:
+            raise ValueError(f"{desc}: an ability with no trigger event cannot trigger")
+        self._triggered(source.label, ability.event)
         if ability.target in _CHOSEN_TARGETS:
             if not self._target_candidates(ability.target, source):
                 return  # 603.3d: no legal target can be chosen, so it is removed from the stack
             item.awaiting_targets = True
         self.stack.append(item)
+
+    def _triggered(self, label: str, event: TriggerEvent) -> None:
+        """Record that an ability of `label` triggered on `event`."""
+        self.triggers.append((len(self.events), label, event))
+        self.events.append((GameEvent.TRIGGERED, label))
 
     def _target_candidates(self, kind: TargetKind, source: GameObject) -> list[GameObject]:
         """The objects an ability of `source` could target now (`another`: not its source)."""
@@ -1032,7 +1042,7 @@ class Game:
                 if spell is None:  # an ability: its StackAbility is the one on top of it
                     item.spell_oid = -1
                 self.stack.append(item)
-                self.events.append((GameEvent.TRIGGERED, target.label))
+                self._triggered(target.label, TriggerEvent.BECOMES_TARGET)  # 702.21a
 
     def is_legal_target(self, kind: TargetKind, obj: GameObject) -> bool:
         """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution)."""
@@ -1504,7 +1514,7 @@ class Game:
                 card = self.objects[oid]
                 ability = Ability(EffectKind.RETURN_SELF_UNDER_YOUR_CONTROL, text=f"{card.label}: return it")
                 self.stack.append(StackAbility(oid, card.label, controller, ability, ability.text))
-                self.events.append((GameEvent.TRIGGERED, card.label))
+                self._triggered(card.label, TriggerEvent.END_STEP)  # 603.7: a delayed trigger
         for perm in self.battlefield():
             if perm.controller != self.active:
                 continue

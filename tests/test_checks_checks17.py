@@ -1,0 +1,145 @@
+"""checks17: the open items of tryout16 (bench/results/tryout16.md). A check must be able to fail
+when the model is wrong: `triggered` can name which ability of a card triggered."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from kb.checks.scenario import parse_checks
+from kb.corpus import Corpus
+from kb.game import Game, TurnUpWay
+from kb.game.cards import TriggerEvent
+from tests.scenario_helpers import run_check
+
+CARDS = Corpus.default().cards
+
+# Efreet Weaponmaster (KTK), Oracle text: "When this enters the battlefield or is turned face up, ...":
+# one ability per event, as the format writes them.
+EFREET = """
+cards:
+  - name: Efreet Weaponmaster
+    mana_cost: '{3}{U}{R}{W}'
+    colors: [U, R, W]
+    types: [Creature]
+    subtypes: [Efreet, Monk]
+    pt: 4/3
+    keywords: [first strike]
+    morph: '{2}{U}{R}{W}'
+    abilities:
+      - {when: enters, effect: nothing, text: 'Efreet Weaponmaster: another target creature you control gets +3/+0'}
+      - {when: turned_face_up, effect: nothing, text: 'Efreet Weaponmaster: another target creature you control gets +3/+0'}
+    text: "First strike\\nWhen Efreet Weaponmaster enters the battlefield or is turned face up, another target creature you control gets +3/+0 until end of turn.\\nMorph {2}{U}{R}{W}"
+"""
+
+TURNED_UP = """
+- name: efreet-turned-up-no-etb
+  ruling: "turning a permanent face up doesn't cause any enters-the-battlefield abilities to trigger"
+  setup: {{you: {{battlefield: [{{card: Efreet Weaponmaster, face_down: morph}}, Grizzly Bears]}}}}
+  actions:
+    - turn_face_up: {{card: Efreet Weaponmaster, by: morph}}
+      expect: {{triggered: {triggered}}}
+"""
+
+
+def parse(checks: str, cards: str = EFREET) -> tuple[list[Any], list[Any]]:
+    return parse_checks(cards + "checks:\n" + textwrap.indent(textwrap.dedent(checks), "  "), "my-checks.yaml", CARDS)
+
+
+def failures(triggered: str) -> list[str]:
+    checks, problems = parse(TURNED_UP.format(triggered=triggered))
+    assert problems == [] and len(checks) == 1, problems
+    return run_check(checks[0], CARDS)
+
+
+@pytest.fixture
+def etb_instead(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The model wrongly treats turning a permanent face up as its entering the battlefield (708.8
+    says it doesn't): the enters ability triggers instead of the turned-face-up one."""
+    emit = Game._emit
+
+    def wrong(self: Game, event: TriggerEvent, obj: Any, **kw: Any) -> None:
+        emit(self, TriggerEvent.ENTERS if event is TriggerEvent.TURNED_FACE_UP else event, obj, **kw)
+
+    monkeypatch.setattr(Game, "_emit", wrong)
+    yield
+
+
+@pytest.fixture
+def etb_as_well(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The model wrongly fires the enters ability too when a permanent is turned face up."""
+    emit = Game._emit
+
+    def wrong(self: Game, event: TriggerEvent, obj: Any, **kw: Any) -> None:
+        emit(self, event, obj, **kw)
+        if event is TriggerEvent.TURNED_FACE_UP:
+            emit(self, TriggerEvent.ENTERS, obj, **kw)
+
+    monkeypatch.setattr(Game, "_emit", wrong)
+    yield
+
+
+@pytest.mark.parametrize("triggered", [
+    "['Efreet Weaponmaster: turned_face_up']",
+    "['Efreet Weaponmaster: turned face up']",  # spaces for underscores
+    "[Efreet Weaponmaster]",  # a bare label: any one ability of that source
+])
+def test_turning_the_efreet_face_up_triggers_only_its_turned_face_up_ability(triggered: str) -> None:
+    assert failures(triggered) == []
+
+
+def test_a_check_naming_the_event_fails_when_the_model_fires_the_etb_instead(etb_instead: None) -> None:
+    """tryout16 open 1: with source labels only, `[Efreet Weaponmaster]` passed whichever ability
+    fired; naming the event makes the check fail."""
+    got = failures("['Efreet Weaponmaster: turned_face_up']")
+    assert len(got) == 1 and "expected ['Efreet Weaponmaster: turned_face_up'], got ['Efreet Weaponmaster: enters']" in got[0]
+
+
+def test_a_bare_label_counts_each_ability_so_it_fails_when_the_etb_fires_as_well(etb_as_well: None) -> None:
+    """Lists of triggered abilities compare as multisets: a source whose two abilities trigger is
+    there twice."""
+    for triggered in ("[Efreet Weaponmaster]", "['Efreet Weaponmaster: turned_face_up']"):
+        got = failures(triggered)
+        assert len(got) == 1 and "got ['Efreet Weaponmaster: turned_face_up', 'Efreet Weaponmaster: enters']" in got[0]
+    assert failures("['Efreet Weaponmaster: enters', Efreet Weaponmaster]") == []
+
+
+def test_bare_and_event_items_mix_and_each_is_matched_once() -> None:
+    text = """
+    - name: enters-then-turned-up
+      ruling: "turning a permanent face up doesn't cause any enters-the-battlefield abilities to trigger"
+      setup: {you: {hand: [Efreet Weaponmaster], library: [Grizzly Bears]}}
+      actions:
+        - put_onto_battlefield: [Efreet Weaponmaster]
+          expect: {triggered: ['Efreet Weaponmaster: enters']}
+        - turn_face_down: Efreet Weaponmaster
+        - turn_face_up: {card: Efreet Weaponmaster, by: morph}
+          expect: {triggered: ['Efreet Weaponmaster: turned_face_up']}
+      expect: {triggered: [Efreet Weaponmaster, 'Efreet Weaponmaster: enters']}
+    """
+    checks, problems = parse(text)
+    assert problems == [], problems
+    assert run_check(checks[0], CARDS) == []
+    wrong = text.replace("[Efreet Weaponmaster, 'Efreet Weaponmaster: enters']",
+                         "['Efreet Weaponmaster: enters', 'Efreet Weaponmaster: enters']")
+    checks, _ = parse(wrong)
+    assert len(run_check(checks[0], CARDS)) == 1
+
+
+def test_a_misspelt_event_is_a_problem_naming_the_events() -> None:
+    text = TURNED_UP.format(triggered="['Efreet Weaponmaster: turned face upp']")
+    checks, problems = parse(text)
+    assert checks == [] and len(problems) == 1, problems
+    assert "'turned face upp' is no trigger event (did you mean 'turned_face_up'" in problems[0].reason
+
+
+def test_the_model_records_what_each_trigger_triggered_on() -> None:
+    checks, _ = parse(TURNED_UP.format(triggered="[]"))
+    from kb.checks.scenario import build_game
+
+    game = build_game(checks[0], {**CARDS, **checks[0].cards})
+    game.turn_face_up("Efreet Weaponmaster", TurnUpWay.MORPH)
+    assert [(label, event) for _, label, event in game.triggers] == [("Efreet Weaponmaster", TriggerEvent.TURNED_FACE_UP)]
