@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kb.checks import match_entries
 from kb.checks.scenario import parse_checks
 from kb.corpus import Corpus
 from kb.game import Game, TurnUpWay
 from kb.game.cards import TriggerEvent
+from kb.model import Entry, Kind, Lang, Relation, Variant
 from tests.scenario_helpers import run_check
 
 CARDS = Corpus.default().cards
@@ -143,3 +147,30 @@ def test_the_model_records_what_each_trigger_triggered_on() -> None:
     game = build_game(checks[0], {**CARDS, **checks[0].cards})
     game.turn_face_up("Efreet Weaponmaster", TurnUpWay.MORPH)
     assert [(label, event) for _, label, event in game.triggers] == [("Efreet Weaponmaster", TriggerEvent.TURNED_FACE_UP)]
+
+
+# ---- a translated quote (tryout16 open 3): the matcher reads every wording, translations too ----
+
+
+def _ruling(eid: str, english: str, german: str) -> Entry:
+    variants = (
+        Variant(english, english, Lang.EN, "2014-09-20", "corpus/seeds/x.txt", 1, Relation.CANONICAL, 1.0, "Efreet Weaponmaster"),
+        Variant(german, german, Lang.DE, "2014-09-20", "corpus/seeds/x.de.txt", 1, Relation.TRANSLATION, 0.9, "Efreet Weaponmaster"),
+    )
+    return Entry(eid, Kind.RULING, english, ("Efreet Weaponmaster",), None, None, variants)
+
+
+def test_a_quote_of_a_translation_attaches_to_the_entry_that_holds_it() -> None:
+    """docs/CHECKS.md said "never a translation", but a German quote attached and passed: the docs now
+    say what the matcher does (every wording of an entry, its translations included)."""
+    entries = [
+        _ruling("r-efreet", "Turning a permanent face up doesn't cause any enters-the-battlefield abilities to trigger.",
+                "Durch das Aufdecken einer bleibenden Karte werden keine Fähigkeiten ausgelöst, die beim Ins-Spiel-Kommen triggern."),
+        _ruling("r-other", "A face-down permanent has no name.", "Eine verdeckte bleibende Karte hat keinen Namen."),
+    ]
+    checks, _ = parse(TURNED_UP.format(triggered="[]"))
+    german = replace(checks[0], ruling="werden keine Fähigkeiten ausgelöst")
+    found, problems = match_entries(entries, [german])
+    assert problems == [] and found == {german.id: "r-efreet"}
+    docs = " ".join(Path("docs/CHECKS.md").read_text(encoding="utf-8").split())
+    assert "never a translation" not in docs and "translations included" in docs
