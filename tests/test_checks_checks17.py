@@ -174,3 +174,40 @@ def test_a_quote_of_a_translation_attaches_to_the_entry_that_holds_it() -> None:
     assert problems == [] and found == {german.id: "r-efreet"}
     docs = " ".join(Path("docs/CHECKS.md").read_text(encoding="utf-8").split())
     assert "never a translation" not in docs and "translations included" in docs
+
+
+# ---- small ones ---------------------------------------------------------------------------------
+
+
+def test_an_unknown_key_in_a_check_names_the_check_and_suggests_the_key() -> None:
+    text = """
+    - name: misspelt-ruling
+      rulng: "turning a permanent face up doesn't cause any enters-the-battlefield abilities to trigger"
+      setup: {you: {battlefield: [Grizzly Bears]}}
+      expect: {Grizzly Bears: {face_down: false}}
+    """
+    checks, problems = parse(text)
+    assert checks == [] and len(problems) == 1, problems
+    assert "unknown key(s) in check 'misspelt-ruling': rulng (did you mean 'ruling'" in problems[0].reason
+
+
+@pytest.mark.parametrize(("where", "reason"), [
+    ("setup: {you: {battlefield: [{card: Grizzly Bears, face_down: true}]}}",
+     "face_down: true says whether, not how: `face_down` says how it was turned face down, one of manifest, cloak,"),
+    ("setup: {you: {battlefield: [{card: Grizzly Bears, face_down: manfest}]}}",
+     "face_down: 'manfest' is not a manifest|cloak|"),
+    ("setup: {you: {hand: [Efreet Weaponmaster]}}\n      actions: [{cast: {card: Efreet Weaponmaster, face_down: true}}]",
+     "face_down: true says whether, not how: `face_down` says how it is cast face down, one of morph,"),
+])
+def test_a_yes_where_the_setup_wants_how_it_was_turned_face_down_says_so(where: str, reason: str) -> None:
+    text = f"""
+    - name: yes-not-how
+      ruling: "turning a permanent face up doesn't cause any enters-the-battlefield abilities to trigger"
+      {where}
+      expect: {{stack: 0}}
+    """
+    checks, problems = parse(text)
+    assert checks == [] and len(problems) == 1, problems
+    assert reason in problems[0].reason and "True" not in problems[0].reason, problems[0].reason
+    if "manfest" in where:
+        assert "did you mean 'manifest'?" in problems[0].reason

@@ -628,10 +628,13 @@ def _parse_check(
 ) -> Check:
     if not isinstance(raw, dict):
         raise _CheckSyntax("a check must be a mapping", line)
-    unknown = set(raw) - {"name", "ruling", "rules", "setup", "actions", "expect", "description"}
-    if unknown:
-        raise _CheckSyntax(f"unknown key(s) in check: {', '.join(sorted(map(str, unknown)))}", line)
+    keys = ("name", "ruling", "rules", "setup", "actions", "expect", "description")
+    unknown = sorted(map(str, set(raw) - set(keys)))
     name = raw.get("name")
+    if unknown:
+        which = f" {name!r}" if isinstance(name, str) and name else ""
+        raise _CheckSyntax(f"unknown key(s) in check{which}: {', '.join(unknown)}"
+                           f"{_did_you_mean(unknown[0], keys, 'known: ' + ', '.join(keys))}", line)
     if not name or not isinstance(name, str):
         raise _CheckSyntax("a check needs a `name`", line)
     ruling = raw.get("ruling")
@@ -866,8 +869,31 @@ def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what
     else:
         out = value  # Arg.ANY
     if out is None and kind is not Arg.ANY:
-        raise _CheckSyntax(f"{what}: {value!r} is not a {kind.value}", line)
+        how = _HOW.get(kind)
+        if how is not None and isinstance(value, bool):
+            key = what.rsplit(": ", 1)[-1]
+            ways = kind.value.split("|")
+            raise _CheckSyntax(f"{what}: {_as_yaml(value)} says whether, not how: `{key}` says how {how}, one of "
+                               f"{', '.join(ways)} (like `{key}: {ways[0]}`)", line)
+        hint = _did_you_mean(value, kind.value.split("|"), "one of " + kind.value) if how and isinstance(value, str) else ""
+        raise _CheckSyntax(f"{what}: {_as_yaml(value)} is not a {kind.value}{hint}", line)
     return out
+
+
+# The arguments that say how something is done, each with the words for it: `face_down: true` is a
+# yes where the format wants the way (manifest, morph, ...).
+_HOW: dict[Arg, str] = {
+    Arg.FACE_DOWN_WAY: "it was turned face down",
+    Arg.CAST_WAY: "it is cast face down",
+    Arg.TURN_UP_WAY: "it is turned face up",
+}
+
+
+def _as_yaml(value: Any) -> str:
+    """A value as a check file writes it: true, not Python's True."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else repr(value)
 
 
 _PT = re.compile(r"^\s*-?\d+\s*/\s*-?\d+\s*$")
