@@ -622,19 +622,21 @@ def _local_cards(
     return out, problems, rejected
 
 
+_CHECK_KEYS = ("name", "ruling", "rules", "setup", "actions", "expect", "description")
+
+
 def _parse_check(
     raw: Any, source: str, stem: str, line: int, cards: Mapping[str, CardDef] | None,
     rejected: Mapping[str, int] | None = None,
 ) -> Check:
     if not isinstance(raw, dict):
         raise _CheckSyntax("a check must be a mapping", line)
-    keys = ("name", "ruling", "rules", "setup", "actions", "expect", "description")
-    unknown = sorted(map(str, set(raw) - set(keys)))
+    unknown = sorted(map(str, set(raw) - set(_CHECK_KEYS)))
     name = raw.get("name")
     if unknown:
         which = f" {name!r}" if isinstance(name, str) and name else ""
         raise _CheckSyntax(f"unknown key(s) in check{which}: {', '.join(unknown)}"
-                           f"{_did_you_mean(unknown[0], keys, 'known: ' + ', '.join(keys))}", line)
+                           f"{_did_you_mean(unknown[0], _CHECK_KEYS, 'known: ' + ', '.join(_CHECK_KEYS))}", line)
     if not name or not isinstance(name, str):
         raise _CheckSyntax("a check needs a `name`", line)
     ruling = raw.get("ruling")
