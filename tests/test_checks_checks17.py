@@ -211,3 +211,26 @@ def test_a_yes_where_the_setup_wants_how_it_was_turned_face_down_says_so(where: 
     assert reason in problems[0].reason and "True" not in problems[0].reason, problems[0].reason
     if "manfest" in where:
         assert "did you mean 'manifest'?" in problems[0].reason
+
+
+def test_a_key_given_twice_in_a_bundled_card_file_is_reported_with_file_and_line(tmp_path: Path) -> None:
+    """corpus/cards/*.yaml were read with yaml.safe_load, which keeps the last of two equal keys: a
+    second `abilities:` would silently replace the first."""
+    from kb.checks import load_cards
+    from kb.errors import CheckError
+
+    card = EFREET.replace("cards:\n", "").replace("    morph: '{2}{U}{R}{W}'\n", "    morph: '{2}{U}{R}{W}'\n    abilities: []\n")
+    (tmp_path / "twice.yaml").write_text("cards:\n" + card, encoding="utf-8")
+    second = next(i for i, ln in enumerate(("cards:\n" + card).splitlines(), 1) if ln.strip() == "abilities:")
+    with pytest.raises(CheckError) as err:
+        load_cards(tmp_path)
+    assert f"twice.yaml:{second}: malformed YAML: the key 'abilities' is given twice in one mapping (first on line {second - 1})" \
+        in str(err.value)
+    (tmp_path / "twice.yaml").write_text(EFREET, encoding="utf-8")
+    assert list(load_cards(tmp_path)) == ["Efreet Weaponmaster"]
+
+
+def test_the_bundled_cards_read_the_same_with_the_duplicate_key_check() -> None:
+    from kb.checks import load_cards
+
+    assert load_cards(Path("corpus/cards")) == CARDS

@@ -21,7 +21,7 @@ from kb.errors import CheckError, InputError, KBError, NotFoundError
 from kb.game import CardDataError, CardDef, Rules, RulesDateError, card_from_data
 from kb.model import Entry, Kind, Problem, RuleLink
 from kb.normalize import normalize_text
-from kb.checks.scenario import Check, check_verdict, parse_checks
+from kb.checks.scenario import Check, check_verdict, load_yaml, parse_checks, yaml_problem
 
 if TYPE_CHECKING:
     from kb.corpus import Corpus
@@ -84,9 +84,10 @@ def load_cards(directory: Path) -> dict[str, CardDef]:
     for path in sorted(directory.glob("*.yaml")):
         where = paths.display_path(path)
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = load_yaml(path.read_text(encoding="utf-8"))  # as check files: a key given twice is caught
         except yaml.YAMLError as exc:
-            raise CheckError(f"{where}: malformed YAML: {exc}") from None
+            line, reason = yaml_problem(exc)
+            raise CheckError(f"{where}{f':{line}' if line else ''}: malformed YAML: {reason}") from None
         if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
             raise CheckError(f"{where}: a card file needs a top-level `cards:` list")
         for i, raw in enumerate(data["cards"], 1):

@@ -91,6 +91,18 @@ _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _con
 _LineLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_text)
 
 
+def load_yaml(text: str) -> Any:
+    """YAML as check and card files are read: each mapping keeps its line (`_line`), dates stay
+    text, and a key given twice in one mapping is a yaml.YAMLError at the second one."""
+    return yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+
+
+def yaml_problem(exc: yaml.YAMLError) -> tuple[int | None, str]:
+    """The line (1-based, if known) and the reason of a YAML error, for a problem's message."""
+    mark = getattr(exc, "problem_mark", None)
+    return (mark.line + 1 if mark is not None else None), str(getattr(exc, "problem", None) or exc)
+
+
 def _line(value: Any, default: int) -> int:
     return getattr(value, "line", 0) or default
 
@@ -549,11 +561,9 @@ def parse_checks(
             return [], problems
         text = _blank(text, spans)
     try:
-        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - a SafeLoader subclass
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        bad_line = mark.line + 1 if mark is not None else None
-        reason = getattr(exc, "problem", None) or str(exc)
+        bad_line, reason = yaml_problem(exc)
         return [], problems + [Problem(source, bad_line, f"malformed YAML: {reason}")]
     except (ValueError, RecursionError) as exc:
         return [], problems + [Problem(source, None, f"unreadable YAML: {exc}")]
