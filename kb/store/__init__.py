@@ -66,7 +66,7 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (card, entry_id));
     CREATE TABLE links (entry_id TEXT NOT NULL REFERENCES entries(id), rank INTEGER NOT NULL,
         clause TEXT NOT NULL, score REAL NOT NULL, PRIMARY KEY (entry_id, rank));
-    CREATE INDEX links_clause ON links(clause);
+    CREATE INDEX links_clause ON links(clause);  -- schema 6 replaces it by links_clause_rows
     CREATE TABLE checks (entry_id TEXT NOT NULL REFERENCES entries(id), check_id TEXT NOT NULL,
         PRIMARY KEY (entry_id, check_id));
     CREATE TABLE outdated (entry_id TEXT NOT NULL REFERENCES entries(id), ord INTEGER NOT NULL,
@@ -111,6 +111,12 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE source_cards (card TEXT PRIMARY KEY, source TEXT NOT NULL, data TEXT NOT NULL);
     INSERT OR REPLACE INTO meta SELECT 'stale', '"written by an older judge-kb (schema 4)"'
         WHERE EXISTS (SELECT 1 FROM sources WHERE format = 'mtgjson');
+    """,
+    # 6: `kb rule` reads a clause's link rows from the index alone (~4,400 rows for 708.2a at 100k
+    # rulings: 20 ms of row lookups warm, more from a cold disk, against 2 ms). Rows are unchanged.
+    """
+    CREATE INDEX IF NOT EXISTS links_clause_rows ON links(clause, entry_id, rank, score);
+    DROP INDEX IF EXISTS links_clause;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
