@@ -743,3 +743,16 @@ def test_schema_6_reads_a_clause_s_links_from_the_index_alone(home: Path) -> Non
         assert "stale" not in store.get_meta(kb.conn)
     finally:
         kb.close()
+
+
+def test_list_in_english_keeps_the_cr_clauses(built_home: Path) -> None:
+    """The CR clauses' entries have no variants (their text is the English CR's): `kb list --lang en`
+    left every one out, and `--kind rule --lang en` listed none, while each has an English text."""
+    kb = store.load(built_home)
+    try:
+        rules = kb.select(kind=Kind.RULE)
+        assert rules and kb.select(kind=Kind.RULE, lang=Lang.EN) == rules
+        assert kb.select(kind=Kind.RULE, lang=Lang.DE) == [e for e in rules if e.variants_in(Lang.DE)]
+        assert all(s.lang_text == s.text for s in kb.summaries(kind=Kind.RULE, lang=Lang.EN))
+    finally:
+        kb.close()

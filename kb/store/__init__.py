@@ -716,7 +716,8 @@ class KB:
         return self.resolve(entry_id).entry
 
     def select(self, *, card: str | None = None, lang: Lang | None = None, kind: Kind | None = None) -> list[Entry]:
-        """Entries for a card (English name), having text in a language, of a kind, in export order."""
+        """Entries for a card (English name), having text in a language (in English: a CR clause's
+        entry too, which has no variants), of a kind, in export order."""
         where, params = self._filter(card, lang, kind)
         sql = "SELECT data FROM entries" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY ord"
         return self._entries(sql, params)
@@ -760,7 +761,11 @@ class KB:
         if card:
             where.append("id IN (SELECT entry_id FROM entry_cards WHERE card = ?)")
             params.append(card)
-        if lang:
+        if lang is Lang.EN:  # a CR clause's entry has no variants: its text is the English CR's
+            where.append("(id IN (SELECT entry_id FROM variants WHERE lang = ?) "
+                         "OR NOT EXISTS (SELECT 1 FROM variants v WHERE v.entry_id = entries.id))")
+            params.append(lang.value)
+        elif lang:
             where.append("id IN (SELECT entry_id FROM variants WHERE lang = ?)")
             params.append(lang.value)
         if kind:
