@@ -159,3 +159,19 @@ def test_a_translation_must_lead_the_next_fitting_ruling_by_a_margin(second, joi
                      rec(FORM_ES, "Lightform", Lang.ES, source="es.txt")],
                     {FORM: [1, 0.1], FORM_AURA: second, FORM_ES: [1, 0.11]})
     assert bool(entry_of(entries, FORM_ES).variants_in(Lang.EN)) is joins
+
+
+FORM_ES_2 = "Si la criatura encantada se pone boca arriba, la \"Forma\" seguirá encantando a esa criatura."
+
+
+def test_two_texts_of_one_card_tied_with_a_ruling_the_first_joins():
+    # Two Spanish wordings of one card's ruling, each exactly as near to it: one joins (the mutual-best
+    # test keeps one text per language and card), the first in dedup's order (by match key), whichever
+    # order the records come in.
+    records = [rec(FORM, "Lightform"), rec(FORM_ES, "Lightform", Lang.ES, source="es.txt"),
+               rec(FORM_ES_2, "Lightform", Lang.ES, source="es2.txt")]
+    vectors = {FORM: [1, 0.1], FORM_ES: [1, 0.11], FORM_ES_2: [1, 0.11]}
+    first = min((FORM_ES, FORM_ES_2), key=match_key)
+    for order in (records, records[::-1]):
+        joined = [v.text for v in entry_of(dedup(order, vectors), FORM).variants_in(Lang.ES)]
+        assert joined == [first]
