@@ -209,8 +209,8 @@ def entry_view(console: Console, err_console: Console, view: EntryView, *, lang:
                collapse: bool = True) -> None:
     """`kb show`: a note on stderr when the id moved, the entry, then its checks."""
     if view.moved_from:
-        err_console.print(f"[yellow]note:[/] {view.moved_from} now belongs to {view.entry.id} "
-                          "(new data joined or re-anchored its ruling)", soft_wrap=True)
+        err_console.print(f"[yellow]note:[/] {view.moved_from} now belongs to {view.entry.id} ({view.moved_why})",
+                          soft_wrap=True)
     entry_detail(console, view.entry, lang=lang, clause_texts=view.clause_texts, outdated=view.marks(),
                  collapse=collapse)
     check_blocks(console, view.checks, view.results)

@@ -52,6 +52,7 @@ class EntryView:
     results: list[CheckResult]
     moved_from: str | None = None  # the id asked for, when it moved to this entry
     clause_texts: dict[str, str] = field(default_factory=dict)
+    moved_why: str = ""  # why it moved ("its wording was changed in page.txt")
 
     def marks(self) -> dict[int, list[str]]:
         """Variant index -> the outdated reasons of that variant."""
@@ -63,7 +64,7 @@ class EntryView:
         return self.entry.to_json() | in_lang(self.entry, lang) | {
             "outdated": [item.to_json() for item in self.outdated],
             "check_results": [r.to_json() for r in self.results],
-        } | ({"moved_from": self.moved_from} if self.moved_from else {})
+        } | ({"moved_from": self.moved_from, "moved_why": self.moved_why} if self.moved_from else {})
 
 
 def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = False) -> EntryView:
@@ -80,7 +81,7 @@ def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = Fa
     texts: dict[str, str] = {}
     if clause_texts and entry.rules:
         texts = corpus.clause_texts([link.clause for link in entry.rules])
-    return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts)
+    return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts, found.why)
 
 
 # --- kb list -------------------------------------------------------------------------------------

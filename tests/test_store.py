@@ -262,11 +262,11 @@ def test_an_older_database_is_migrated(kb_home: Path) -> None:
 
 
 def _downgrade_to_schema_1(home: Path) -> None:
-    """The database as judge-kb with schema 1 wrote it: none of the columns and tables schemas 2 to 5 added."""
+    """The database as judge-kb with schema 1 wrote it: none of the columns and tables schemas 2 to 7 added."""
     conn = sqlite3.connect(home / store.DB_FILE)
     conn.execute("DROP TABLE source_cards")
     for table, column in (("entries", "cards"), ("entries", "digest"), ("links", "at_ruling_date"), ("links", "evidence"),
-                          ("id_history", "text"),
+                          ("id_history", "text"), ("id_history", "source"),
                           *(("outdated", c) for c in ("text", "lang", "card", "date", "kinds"))):
         conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
     conn.execute("PRAGMA user_version = 1")
@@ -645,6 +645,7 @@ def test_a_schema_4_kb_with_an_mtgjson_file_is_rebuilt_so_kb_card_has_its_cards(
     def downgrade() -> None:
         conn = sqlite3.connect(home / store.DB_FILE)
         conn.execute("DROP TABLE source_cards")
+        conn.execute("ALTER TABLE id_history DROP COLUMN source")  # schema 7's
         conn.execute("PRAGMA user_version = 4")
         conn.commit()
         conn.close()
@@ -731,14 +732,15 @@ def test_schema_6_reads_a_clause_s_links_from_the_index_alone(home: Path) -> Non
     before = kb.linked("708.2a")
     kb.close()
     conn = sqlite3.connect(home / store.DB_FILE)
-    conn.executescript("DROP INDEX links_clause_rows; CREATE INDEX links_clause ON links(clause); PRAGMA user_version = 5;")
+    conn.executescript("DROP INDEX links_clause_rows; CREATE INDEX links_clause ON links(clause); "
+                       "ALTER TABLE id_history DROP COLUMN source; PRAGMA user_version = 5;")
     assert "COVERING" not in str(conn.execute("EXPLAIN QUERY PLAN " + query, ("708.2a",)).fetchall())
     conn.close()
     kb = store.load(home)  # migrates
     try:
         plan = str(kb.conn.execute("EXPLAIN QUERY PLAN " + query, ("708.2a",)).fetchall())
         assert "COVERING INDEX links_clause_rows" in plan, plan
-        assert kb.conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION == 6
+        assert kb.conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
         assert kb.linked("708.2a") == before and before[1] > 0
         assert "stale" not in store.get_meta(kb.conn)
     finally:
@@ -756,3 +758,28 @@ def test_list_in_english_keeps_the_cr_clauses(built_home: Path) -> None:
         assert all(s.lang_text == s.text for s in kb.summaries(kind=Kind.RULE, lang=Lang.EN))
     finally:
         kb.close()
+
+
+def test_an_id_whose_wording_was_edited_in_its_file_follows_the_revision(home: Path, tmp_path: Path) -> None:
+    """tryout15: a judge fixed one phrase of a page and ingested it again; the ruling's id said "gone"
+    although the same file now gives the revised wording. It resolves to the entry holding that
+    revision, with a note naming the file; a wording the file no longer revises stays gone."""
+    page = tmp_path / "flock.json"
+    text = "If Monastery Flock is turned face up during combat, it stays a blocking creature until end of turn."
+    card_file(page, "Monastery Flock", [("2018-01-01", text)])
+    build([page], home=home, embedder=FAKE)
+    old_id = next(e.id for e in store.load(home).entries if e.text == text)
+    edited = text.replace("during combat", "during the combat damage step")
+    card_file(page, "Monastery Flock", [("2018-01-01", edited)])
+    build([page], home=home, embedder=FAKE)
+    kb = store.load(home)
+    try:
+        found = kb.resolve(old_id)
+        assert found.entry.text == edited and found.entry.id != old_id
+        assert found.moved_from == old_id and found.why == f"its wording was changed in {page}"
+    finally:
+        kb.close()
+    card_file(page, "Monastery Flock", [("2018-01-01", "Monastery Flock's ability works only on the battlefield.")])
+    build([page], home=home, embedder=FAKE)
+    with pytest.raises(NotFoundError, match="is gone"):
+        store.load(home).resolve(old_id)

@@ -118,6 +118,12 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX IF NOT EXISTS links_clause_rows ON links(clause, entry_id, rank, score);
     DROP INDEX IF EXISTS links_clause;
     """,
+    # 7: the source file a wording came from beside it, so an id whose wording was edited in its file
+    # (a judge fixing a phrase and ingesting the page again) follows the revised wording of that file
+    # instead of being "gone". NULL in older rows until the wording is written again.
+    """
+    ALTER TABLE id_history ADD COLUMN source TEXT;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 DERIVED_TABLES = ("variants", "entry_cards", "links", "checks", "outdated", "card_names", "problems", "entries")
@@ -190,6 +196,7 @@ class Resolved:
 
     entry: Entry
     moved_from: str | None = None
+    why: str = "new data joined or re-anchored its ruling"  # why it moved, for the note
 
 
 # --- opening -----------------------------------------------------------------------------------
@@ -545,10 +552,10 @@ def _insert_entry(conn: sqlite3.Connection, row: _EntryRows, ord_: int, generati
     # Every id that any of its wordings would be named by (ids are digests of an anchor
     # wording): ids shown by an earlier judge-kb, whose entries anchored elsewhere or
     # were built before this store kept a history, resolve to the entry holding it now.
-    said = {key: v.text for key, v in reversed(list(zip(row.keys, e.variants)))}  # a key's first wording
-    conn.executemany("INSERT INTO id_history VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET text = "
-                     "coalesce(id_history.text, excluded.text)",
-                     [(id_, key, generation, text) for key, text in sorted(said.items())
+    said = {key: (v.text, v.source) for key, v in reversed(list(zip(row.keys, e.variants)))}  # a key's first wording
+    conn.executemany("INSERT INTO id_history VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET text = "
+                     "coalesce(id_history.text, excluded.text), source = coalesce(id_history.source, excluded.source)",
+                     [(id_, key, generation, text, source) for key, (text, source) in sorted(said.items())
                       for id_ in dict.fromkeys((e.id, digest_id(e.kind, key, set())))])
     conn.executemany("INSERT OR IGNORE INTO entry_cards VALUES (?, ?)", [(c, e.id) for c in e.cards])
     conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)", row.links)
@@ -685,6 +692,10 @@ class KB:
                 "SELECT v.entry_id FROM id_history h JOIN variants v ON v.wkey = h.wkey WHERE h.id = ? "
                 "GROUP BY v.entry_id ORDER BY count(*) DESC, v.entry_id LIMIT 1", (entry_id,)).fetchone()
             if holder is None:
+                revised = self._revised(entry_id)
+                if revised is not None:
+                    entry, source = revised
+                    return Resolved(entry, moved_from=entry_id, why=f"its wording was changed in {source}")
                 wkey, text = self.conn.execute("SELECT wkey, text FROM id_history WHERE id = ? "
                                                "ORDER BY first_generation, wkey LIMIT 1", (entry_id,)).fetchone()
                 words = (text or wkey.split(":", 1)[-1]).split()
@@ -711,6 +722,25 @@ class KB:
             raise NotFoundError(f"no entry {entry_id!r}; `kb list` shows the ids") from None
         raise NotFoundError(f"no entry {entry_id!r}: entry ids look like r-617b992fa5 (rulings) or c-… (rules); "
                             f"for the Comprehensive Rules clause {clause}, use `kb rule {clause}`")
+
+    def _revised(self, entry_id: str) -> tuple[Entry, str] | None:
+        """The entry holding a revision of a gone id's wording in the file that gave that wording (a
+        judge edited the page and ingested it again), and the file; None when no wording of that file
+        is a revision of it (dedup's test: `kb.ingest.dedup.is_revision`)."""
+        from kb.ingest.dedup import is_revision, wording_similarity
+        from kb.normalize import match_key
+
+        best: tuple[float, str, str] | None = None
+        for text, source in self.conn.execute("SELECT text, source FROM id_history WHERE id = ? AND text IS NOT NULL "
+                                              "AND source IS NOT NULL ORDER BY first_generation, wkey", (entry_id,)):
+            old = match_key(text).split()
+            for holder, now in self.conn.execute("SELECT entry_id, text FROM variants WHERE source = ?", (source,)):
+                ratio, contained = wording_similarity(old, match_key(now).split())
+                if is_revision(ratio, contained) and (best is None or (-ratio, holder) < (-best[0], best[1])):
+                    best = (ratio, holder, source)
+        if best is None:
+            return None
+        return self._entries("SELECT data FROM entries WHERE id = ?", (best[1],))[0], best[2]
 
     def get(self, entry_id: str) -> Entry:
         return self.resolve(entry_id).entry
