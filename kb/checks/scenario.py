@@ -761,10 +761,13 @@ def _check_expect(
 
 def _check_trigger_events(items: list[str], labels: set[str], what: str, line: int) -> None:
     """'Efreet Weaponmaster: turned face upp' names a card and no event: a problem, not an item
-    that never matches (an item is a bare label when what follows its ':' is no event)."""
+    that never matches (an item is a bare label when what follows its ':' is no event). Labels are
+    matched case aside, as `_same_triggers` matches them."""
+    folded = {label.casefold() for label in labels}
     for item in items:
         head, sep, tail = item.rpartition(":")
-        if sep and item not in labels and head.strip() in labels and split_trigger(item)[1] is None:
+        if (sep and item.strip().casefold() not in folded and head.strip().casefold() in folded
+                and split_trigger(item)[1] is None):
             word = re.sub(r"[\s-]+", "_", tail.strip())
             hint = _did_you_mean(word, sorted(_TRIGGER_EVENTS), "docs/CHECKS.md lists them under `when`")
             raise _CheckSyntax(f"{what}: `triggered` item {item!r}: {tail.strip()!r} is no trigger event{hint}", line)
