@@ -38,7 +38,7 @@ from kb.game import (
     Zone,
     card_from_data,
 )
-from kb.game.cards import TriggerEvent, effect_value
+from kb.game.cards import TriggerEvent, effect_value, is_bare_mana
 from kb.game.draft import Draft
 from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
@@ -1394,17 +1394,8 @@ def _is_count(w: Any) -> bool:
     return isinstance(w, int) and not isinstance(w, bool)
 
 
-_BARE_MANA = re.compile(r"[0-9XWUBRGCS]+", re.IGNORECASE)
-
-
-def _bare_mana(w: str) -> bool:
-    """A cost written without braces ('1G', '3'): the model always writes '{1}{G}', so it could
-    never match."""
-    return bool(_BARE_MANA.fullmatch(w.strip()))
-
-
 def _mana_cost_prop(get: _Getter) -> Prop:
-    return Prop(get, shape=lambda w: w is None or (isinstance(w, str) and not _bare_mana(w)),
+    return Prop(get, shape=lambda w: w is None or (isinstance(w, str) and not is_bare_mana(w)),
                 shape_text="a mana cost with its symbols in braces, like '{1}{G}', or null")
 
 
@@ -1527,7 +1518,7 @@ def _outcome(key: str) -> Callable[[_Runner, int, _Outcome | None], object]:
 _RESERVED: dict[str, Reserved] = {
     "legal": Reserved(_is_bool, "must be true or false", _outcome("legal"), "legal", True),
     "happened": Reserved(_is_bool, "must be true or false", _outcome("happened"), "happened", True),
-    "cost": Reserved(lambda w: w is None or (isinstance(w, str) and not _bare_mana(w)),
+    "cost": Reserved(lambda w: w is None or (isinstance(w, str) and not is_bare_mana(w)),
                      "is a cost with its mana symbols in braces, like '{2}{U}'", _outcome("cost"), "cost", True),
     "stack": Reserved(_is_count, "is a number of objects", lambda r, s, o: len(r.game.stack), "stack size"),
     "triggered": Reserved(_is_labels, "lists card names (each may name its event: 'NAME: turned_face_up')", _triggered,
