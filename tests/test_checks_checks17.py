@@ -140,6 +140,16 @@ def test_a_misspelt_event_is_a_problem_naming_the_events() -> None:
     assert "'turned face upp' is no trigger event (did you mean 'turned_face_up'" in problems[0].reason
 
 
+@pytest.mark.parametrize("label", ["Efreet Weaponmaster", "efreet weaponmaster"])
+def test_a_misspelt_event_is_a_problem_whatever_the_label_s_case(label: str) -> None:
+    """Review: `triggered` labels match case aside (a lowercase label with its event passes), so a
+    misspelt event after a lowercase label was an item that could never match, not a problem."""
+    assert failures(f"['{label}: turned_face_up']") == []
+    checks, problems = parse(TURNED_UP.format(triggered=f"['{label}: turned face upp']"))
+    assert checks == [] and len(problems) == 1, problems
+    assert "'turned face upp' is no trigger event (did you mean 'turned_face_up'" in problems[0].reason
+
+
 def test_the_model_records_what_each_trigger_triggered_on() -> None:
     checks, _ = parse(TURNED_UP.format(triggered="[]"))
     from kb.checks.scenario import build_game

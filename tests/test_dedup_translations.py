@@ -175,3 +175,15 @@ def test_two_texts_of_one_card_tied_with_a_ruling_the_first_joins():
     for order in (records, records[::-1]):
         joined = [v.text for v in entry_of(dedup(order, vectors), FORM).variants_in(Lang.ES)]
         assert joined == [first]
+
+
+def test_a_text_the_ruling_s_own_page_gives_is_no_rival_for_it():
+    """A German text on the English ruling's own page (source and date) can't translate it, so it
+    doesn't compete for it either, however near: the other page's text joins."""
+    near = "Falls du für X 0 wählst, manifestierst du die oberste Karte deiner Bibliothek, mehr nicht."
+    entries = dedup([rec(WILDCALL, "Wildcall"), rec(WILDCALL_TAPPED, "Wildcall", line=2),
+                     rec(near, "Wildcall", Lang.DE, line=3),  # set.json, 2015-02-25: the English page
+                     rec(WILDCALL_DE, "Wildcall", Lang.DE, source="de.txt")],
+                    {WILDCALL: [1, 0], WILDCALL_TAPPED: [0, 1], near: [1, 0], WILDCALL_DE: [1, 0.1]})
+    assert entry_of(entries, WILDCALL_DE).text == WILDCALL
+    assert entry_of(entries, near).text == near

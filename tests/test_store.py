@@ -690,35 +690,61 @@ def test_list_summaries_read_from_rows_equal_those_of_the_decoded_entries(built_
         kb.close()
 
 
-def test_list_summaries_pick_the_newest_wording_and_the_canonical_text_s_language(kb_home: Path) -> None:
-    """The cases the bundled corpus lacks: two German wordings of one date (the later one, as
-    `Entry.text_in` sorts them), and a German ruling no English wording holds (no English text:
-    its canonical text is German) next to an entry whose English text is also one of its German
-    wordings' texts (a name-only ruling printed alike)."""
-    from kb.model import EntrySummary
+_EN = "You may look at it."
 
+
+def _wordings_alike() -> list[Entry]:
+    """The cases the bundled corpus lacks: two German wordings of one date, a German ruling no
+    English wording holds, and an entry whose English text is also one of its German wordings' texts
+    (a name-only ruling printed alike)."""
     def v(text: str, lang: Lang, date: str | None, line: int, relation: Relation = Relation.TRANSLATION) -> Variant:
         return Variant(text, text, lang, date, "p", line, relation, 1.0, "Lightform")
 
-    en = "You may look at it."
-    entries = [
-        Entry("r-1", Kind.RULING, en, ("Lightform",), "2014-01-01", "2018-01-01", (
-            v(en, Lang.EN, "2018-01-01", 1, Relation.CANONICAL), v("Älter.", Lang.DE, "2014-01-01", 2),
+    return [
+        Entry("r-1", Kind.RULING, _EN, ("Lightform",), "2014-01-01", "2018-01-01", (
+            v(_EN, Lang.EN, "2018-01-01", 1, Relation.CANONICAL), v("Älter.", Lang.DE, "2014-01-01", 2),
             v("Erste.", Lang.DE, "2018-01-01", 3), v("Zweite.", Lang.DE, "2018-01-01", 4), v("Ohne.", Lang.DE, None, 5))),
         Entry("r-2", Kind.RULING, "Nur deutsch.", ("Lightform",), "2018-01-01", "2018-01-01",
               (v("Nur deutsch.", Lang.DE, "2018-01-01", 6, Relation.CANONICAL),)),
         Entry("r-3", Kind.RULING, "Lightform.", ("Lightform",), None, None,
               (v("Lightform.", Lang.EN, None, 7, Relation.CANONICAL), v("Lightform.", Lang.DE, None, 8))),
     ]
-    store.write(kb_home, entries, report={}, meta={})
+
+
+def test_list_summaries_pick_the_newest_wording_and_the_canonical_text_s_language(kb_home: Path) -> None:
+    """`_wordings_alike`: of two German wordings of one date the later one (as `Entry.text_in` sorts
+    them); no English text for a German ruling (its canonical text is German), but for an English
+    one that a German wording reads alike."""
+    from kb.model import EntrySummary
+
+    store.write(kb_home, _wordings_alike(), report={}, meta={})
     kb = store.load(kb_home)
     try:
         for lang in (None, Lang.EN, Lang.DE, Lang.ES):
             assert kb.summaries(lang=lang) == [EntrySummary.of(e, lang) for e in kb.select(lang=lang)]
         de = {s.id: s.lang_text for s in kb.summaries(lang=Lang.DE)}
         assert de == {"r-1": "Zweite.", "r-2": "Nur deutsch.", "r-3": "Lightform."}
-        assert {s.id: s.lang_text for s in kb.summaries(card="Lightform", lang=Lang.EN)} == {"r-1": en, "r-3": "Lightform."}
+        assert {s.id: s.lang_text for s in kb.summaries(card="Lightform", lang=Lang.EN)} == {"r-1": _EN, "r-3": "Lightform."}
         assert kb.summaries(lang=Lang.EN, card="Lightform")[0].variants == 5
+    finally:
+        kb.close()
+
+
+@pytest.mark.parametrize("lang", list(Lang))
+def test_card_and_rule_give_the_text_in_a_language_that_list_and_show_give(kb_home: Path, lang: Lang) -> None:
+    """Review: `KB.texts_in` (`kb card --lang`, `kb rule --lang`) gave no English text for an entry
+    whose English wording a German wording reads alike ("Lightform."), while `kb show --lang en` and
+    `kb list --lang en` gave it: it asked whether any other-language wording had the text, not the
+    language of the first one."""
+    from kb.views import text_in
+
+    entries = _wordings_alike()
+    store.write(kb_home, entries, report={}, meta={})
+    kb = store.load(kb_home)
+    try:
+        want = {e.id: t for e in entries if (t := text_in(e, lang)) is not None}
+        assert kb.texts_in([e.id for e in entries], lang) == want
+        assert {s.id: s.lang_text for s in kb.summaries(lang=lang) if s.lang_text is not None} == want
     finally:
         kb.close()
 

@@ -38,7 +38,7 @@ from kb.game import (
     Zone,
     card_from_data,
 )
-from kb.game.cards import TriggerEvent, effect_value
+from kb.game.cards import TriggerEvent, effect_value, is_bare_mana
 from kb.game.draft import Draft
 from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
@@ -761,10 +761,13 @@ def _check_expect(
 
 def _check_trigger_events(items: list[str], labels: set[str], what: str, line: int) -> None:
     """'Efreet Weaponmaster: turned face upp' names a card and no event: a problem, not an item
-    that never matches (an item is a bare label when what follows its ':' is no event)."""
+    that never matches (an item is a bare label when what follows its ':' is no event). Labels are
+    matched case aside, as `_same_triggers` matches them."""
+    folded = {label.casefold() for label in labels}
     for item in items:
         head, sep, tail = item.rpartition(":")
-        if sep and item not in labels and head.strip() in labels and split_trigger(item)[1] is None:
+        if (sep and item.strip().casefold() not in folded and head.strip().casefold() in folded
+                and split_trigger(item)[1] is None):
             word = re.sub(r"[\s-]+", "_", tail.strip())
             hint = _did_you_mean(word, sorted(_TRIGGER_EVENTS), "docs/CHECKS.md lists them under `when`")
             raise _CheckSyntax(f"{what}: `triggered` item {item!r}: {tail.strip()!r} is no trigger event{hint}", line)
@@ -1391,17 +1394,8 @@ def _is_count(w: Any) -> bool:
     return isinstance(w, int) and not isinstance(w, bool)
 
 
-_BARE_MANA = re.compile(r"[0-9XWUBRGCS]+", re.IGNORECASE)
-
-
-def _bare_mana(w: str) -> bool:
-    """A cost written without braces ('1G', '3'): the model always writes '{1}{G}', so it could
-    never match."""
-    return bool(_BARE_MANA.fullmatch(w.strip()))
-
-
 def _mana_cost_prop(get: _Getter) -> Prop:
-    return Prop(get, shape=lambda w: w is None or (isinstance(w, str) and not _bare_mana(w)),
+    return Prop(get, shape=lambda w: w is None or (isinstance(w, str) and not is_bare_mana(w)),
                 shape_text="a mana cost with its symbols in braces, like '{1}{G}', or null")
 
 
@@ -1524,7 +1518,7 @@ def _outcome(key: str) -> Callable[[_Runner, int, _Outcome | None], object]:
 _RESERVED: dict[str, Reserved] = {
     "legal": Reserved(_is_bool, "must be true or false", _outcome("legal"), "legal", True),
     "happened": Reserved(_is_bool, "must be true or false", _outcome("happened"), "happened", True),
-    "cost": Reserved(lambda w: w is None or (isinstance(w, str) and not _bare_mana(w)),
+    "cost": Reserved(lambda w: w is None or (isinstance(w, str) and not is_bare_mana(w)),
                      "is a cost with its mana symbols in braces, like '{2}{U}'", _outcome("cost"), "cost", True),
     "stack": Reserved(_is_count, "is a number of objects", lambda r, s, o: len(r.game.stack), "stack size"),
     "triggered": Reserved(_is_labels, "lists card names (each may name its event: 'NAME: turned_face_up')", _triggered,

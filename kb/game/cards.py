@@ -652,6 +652,12 @@ def _draft_text(d: Any, where: str) -> DraftText:
 _BARE_MANA = re.compile(r"[0-9XWUBRGCS]+", re.IGNORECASE)
 
 
+def is_bare_mana(text: str) -> bool:
+    """A cost written without braces ('1G', '3'): costs are written '{1}{G}', so it is no mana cost
+    (a card's cost would be read as words no mana pays; an expected one could never match)."""
+    return bool(_BARE_MANA.fullmatch(text.strip()))
+
+
 def _check_cost(cost: Any, where: str, what: str) -> None:
     """A cost is text: mana symbols in braces ('{2}{U}'), or words ("Reveal a red card in your hand");
     '2U' would be read as words, a cost no mana pays, so it is refused."""
@@ -659,7 +665,7 @@ def _check_cost(cost: Any, where: str, what: str) -> None:
         return
     if not isinstance(cost, str):
         raise CardDataError(f"{where}: {what} must be text like '{{2}}{{U}}', not {cost!r}")
-    if _BARE_MANA.fullmatch(cost.strip()):
+    if is_bare_mana(cost):
         braced = "".join("{" + c.upper() + "}" for c in re.findall(r"\d+|.", cost.strip()))
         raise CardDataError(f"{where}: {what} is {cost!r}: write mana symbols in braces, like {braced!r}")
 

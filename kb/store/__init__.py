@@ -825,9 +825,10 @@ class KB:
         variant rows alone (no entry is decoded)."""
         found: dict[str, str] = {}
         for chunk, marks in _in_chunks(list(dict.fromkeys(ids))):
-            if lang is Lang.EN:  # the canonical text, unless it is a German or Spanish one (no English wording)
-                sql = (f"SELECT e.id, e.text FROM entries e WHERE e.id IN ({marks}) AND NOT EXISTS "
-                       f"(SELECT 1 FROM variants v WHERE v.entry_id = e.id AND v.text = e.text AND v.lang != 'en')")
+            if lang is Lang.EN:  # the canonical text, unless it is a German or Spanish one (no English wording):
+                # the language of its first wording, as `views.text_lang` (a German wording may read alike)
+                sql = (f"SELECT e.id, e.text FROM entries e WHERE e.id IN ({marks}) AND coalesce((SELECT v.lang "
+                       f"FROM variants v WHERE v.entry_id = e.id AND v.text = e.text ORDER BY v.ord LIMIT 1), 'en') = 'en'")
                 found.update(self.conn.execute(sql, chunk))
                 continue
             for entry_id, text in self.conn.execute(
