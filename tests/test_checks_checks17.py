@@ -241,6 +241,33 @@ def test_a_key_given_twice_in_a_bundled_card_file_is_reported_with_file_and_line
 
 
 def test_the_bundled_cards_read_the_same_with_the_duplicate_key_check() -> None:
-    from kb.checks import load_cards
+    # Review: this compared load_cards with itself (CARDS is its result); compare with PyYAML's plain reading.
+    from dataclasses import replace
 
-    assert load_cards(Path("corpus/cards")) == CARDS
+    import yaml
+
+    from kb.checks import load_cards
+    from kb.game import card_from_data
+
+    folder = Path(__file__).resolve().parents[1] / "corpus" / "cards"
+    plain = {}
+    for path in sorted(folder.glob("*.yaml")):
+        for raw in yaml.safe_load(path.read_text(encoding="utf-8"))["cards"]:
+            card = card_from_data(raw, path.name)
+            plain[card.name] = replace(card, source="")
+    read = {name: replace(card, source="") for name, card in load_cards(folder).items()}
+    assert read == plain and len(plain) > 20
+
+
+def test_a_card_file_nested_too_deep_or_not_utf8_names_the_file(tmp_path: Path) -> None:
+    # Review: load_cards caught only YAML errors; parse_checks names the file for these too.
+    from kb.checks import load_cards
+    from kb.errors import CheckError
+
+    (tmp_path / "deep.yaml").write_text("cards: " + "[" * 5000 + "]" * 5000 + "\n", encoding="utf-8")
+    with pytest.raises(CheckError, match="deep.yaml"):
+        load_cards(tmp_path)
+    (tmp_path / "deep.yaml").unlink()
+    (tmp_path / "latin1.yaml").write_bytes("cards:\n  - name: Gr\xfcn\n".encode("latin-1"))
+    with pytest.raises(CheckError, match="latin1.yaml"):
+        load_cards(tmp_path)

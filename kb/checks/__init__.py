@@ -88,6 +88,8 @@ def load_cards(directory: Path) -> dict[str, CardDef]:
         except yaml.YAMLError as exc:
             line, reason = yaml_problem(exc)
             raise CheckError(f"{where}{f':{line}' if line else ''}: malformed YAML: {reason}") from None
+        except (ValueError, RecursionError) as exc:  # not UTF-8 text, or nested too deep (as parse_checks)
+            raise CheckError(f"{where}: unreadable card file: {exc.__class__.__name__}: {exc}") from None
         if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
             raise CheckError(f"{where}: a card file needs a top-level `cards:` list")
         for i, raw in enumerate(data["cards"], 1):

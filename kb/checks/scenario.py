@@ -1325,7 +1325,8 @@ def _shown(v: Any) -> Any:
 
 
 def _norm(v: Any) -> Any:
-    """Compare lists as sets of strings (order doesn't matter for types, colors, keywords)."""
+    """Compare lists as sorted lists of strings: order doesn't matter (types, colors, keywords), repeats do
+    (a card whose two abilities trigger is listed twice in `triggered`)."""
     if isinstance(v, list | tuple | set | frozenset):
         return sorted(str(x).lower() for x in v)
     return v
