@@ -766,6 +766,11 @@ def test_schema_6_reads_a_clause_s_links_from_the_index_alone(home: Path) -> Non
     try:
         plan = str(kb.conn.execute("EXPLAIN QUERY PLAN " + query, ("708.2a",)).fetchall())
         assert "COVERING INDEX links_clause_rows" in plan, plan
+        ran: list[str] = []  # the query `linked` runs is that one (the index covers what it reads)
+        kb.conn.set_trace_callback(ran.append)
+        kb.linked("708.2a")
+        kb.conn.set_trace_callback(None)
+        assert ran[0] == query.replace("?", "'708.2a'"), ran[0]
         assert kb.conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
         assert kb.linked("708.2a") == before and before[1] > 0
         assert "stale" not in store.get_meta(kb.conn)
