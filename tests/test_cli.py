@@ -216,7 +216,23 @@ def test_show_of_an_id_that_moved_says_so(tmp_path):
     assert shown.exit_code == 0, shown.output
     data = json.loads(shown.stdout)
     assert data["moved_from"] == old_id and data["id"] != old_id
+    assert data["moved_why"] == "new data joined or re-anchored its ruling"
     assert "now belongs to" in kb("show", old_id).output
+
+
+def test_show_of_an_id_whose_wording_was_edited_in_its_page_follows_it(tmp_path):
+    """tryout15: the judge fixed a phrase in the page and ingested it again: the old id said "gone"."""
+    text = "If Monastery Flock is turned face up during combat, it stays a blocking creature until end of turn."
+    page = tmp_path / "flock.json"
+    page.write_text(json.dumps({"name": "Monastery Flock", "rulings": [{"date": "2018-01-01", "text": text}]}))
+    assert kb("ingest", str(page)).exit_code == 0
+    old_id = next(e["id"] for e in json.loads(kb("list", "--json").stdout) if e["text"] == text)
+    edited = text.replace("during combat", "during the combat damage step")
+    page.write_text(json.dumps({"name": "Monastery Flock", "rulings": [{"date": "2018-01-01", "text": edited}]}))
+    assert kb("ingest", str(page)).exit_code == 0
+    shown = kb("show", old_id)
+    assert shown.exit_code == 0 and edited in " ".join(shown.stdout.split()), shown.output
+    assert f"its wording was changed in {page}" in " ".join(shown.output.split())
 
 
 def test_every_command_has_help_text_and_is_in_the_readme():
