@@ -271,3 +271,12 @@ def test_a_card_file_nested_too_deep_or_not_utf8_names_the_file(tmp_path: Path) 
     (tmp_path / "latin1.yaml").write_bytes("cards:\n  - name: Gr\xfcn\n".encode("latin-1"))
     with pytest.raises(CheckError, match="latin1.yaml"):
         load_cards(tmp_path)
+
+
+@pytest.mark.parametrize("item", ["Efreet Weaponmastr", "Efreet Weaponmastr: turned_face_up"])
+def test_a_triggered_item_naming_no_card_of_the_setup_is_a_problem(item: str) -> None:
+    """Review: a misspelt label in `triggered` failed every run ("expected ['Efreet Weaponmastr'], got
+    ...") instead of being reported when the file is read, as a misspelt card elsewhere is."""
+    checks, problems = parse(TURNED_UP.format(triggered=f"['{item}']"))
+    assert checks == [] and len(problems) == 1, problems
+    assert "names no card of the setup (did you mean 'Efreet Weaponmaster'?" in problems[0].reason

@@ -771,6 +771,10 @@ def _check_trigger_events(items: list[str], labels: set[str], what: str, line: i
             word = re.sub(r"[\s-]+", "_", tail.strip())
             hint = _did_you_mean(word, sorted(_TRIGGER_EVENTS), "docs/CHECKS.md lists them under `when`")
             raise _CheckSyntax(f"{what}: `triggered` item {item!r}: {tail.strip()!r} is no trigger event{hint}", line)
+        label = split_trigger(item)[0]
+        if label.casefold() not in folded:  # else it fails every run: no object of the check has that label
+            hint = _did_you_mean(label, sorted(labels), "the setup's cards (or their `as:` labels)")
+            raise _CheckSyntax(f"{what}: `triggered` item {item!r} names no card of the setup{hint}", line)
 
 
 def _did_you_mean(word: str, known: Iterable[str], listed: str = "docs/CHECKS.md lists them") -> str:
