@@ -20,9 +20,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from kb.model import Entry, EntrySummary, Lang, Relation, Variant
+from kb.model import Entry, EntrySummary, Lang, Relation, Variant, text_lang
 from kb.lang import LANGUAGE_NAMES
-from kb.views import text_lang
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

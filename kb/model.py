@@ -250,6 +250,21 @@ class Entry:
         )
 
 
+def text_lang(entry: Entry, text: str) -> Lang:
+    """The language of one of `entry`'s texts: a ruling no English wording holds is its German or
+    Spanish text (its canonical text), so "no text in the asked language" does not mean English."""
+    return next((v.lang for v in entry.variants if v.text == text), Lang.EN)  # a CR clause: English
+
+
+def text_in(entry: Entry, lang: Lang) -> str | None:
+    """`entry`'s newest text in `lang`, None when it has none (a German ruling with no English
+    wording has no English text, although its canonical text is German). `Entry.text_in` gives the
+    canonical text for English whatever its language."""
+    if lang is Lang.EN:
+        return entry.text if text_lang(entry, entry.text) is Lang.EN else None
+    return entry.text_in(lang)
+
+
 @dataclass(frozen=True, slots=True)
 class EntrySummary:
     """An entry as `kb list` shows it: what its row says, its variants counted, not listed, and its
@@ -272,11 +287,7 @@ class EntrySummary:
     def of(cls, entry: Entry, lang: Lang | None = None) -> EntrySummary:
         """`lang_text` is the newest wording in `lang`; in English, the canonical text unless that is
         a German or Spanish one (a ruling no English wording holds)."""
-        if lang is Lang.EN:
-            canonical = next((v.lang for v in entry.variants if v.text == entry.text), Lang.EN)
-            text = entry.text if canonical is Lang.EN else None
-        else:
-            text = entry.text_in(lang) if lang is not None else None
+        text = text_in(entry, lang) if lang is not None else None
         return cls(entry.id, entry.kind, entry.text, entry.cards, entry.first_date, entry.last_date, entry.clause,
                    tuple(sorted({v.lang.value for v in entry.variants})), len(entry.variants), lang, text)
 

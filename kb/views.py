@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from kb.errors import NotFoundError
-from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields
+from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields, text_in, text_lang
 
 if TYPE_CHECKING:
     from kb.checks import CheckResult
@@ -18,20 +18,6 @@ if TYPE_CHECKING:
     from kb.outdated import OutdatedItem
     from kb.checks.scenario import Check
     from kb.store import KB, CardEntry
-
-
-def text_lang(entry: Entry, text: str) -> Lang:
-    """The language of one of `entry`'s texts: a ruling no English wording holds is its German or
-    Spanish text (its canonical text), so "no text in the asked language" does not mean English."""
-    return next((v.lang for v in entry.variants if v.text == text), Lang.EN)  # a CR clause: English
-
-
-def text_in(entry: Entry, lang: Lang) -> str | None:
-    """`entry`'s newest text in `lang`, None when it has none (a German ruling with no English
-    wording has no English text, although its canonical text is German)."""
-    if lang is Lang.EN:
-        return entry.text if text_lang(entry, entry.text) is Lang.EN else None
-    return entry.text_in(lang)
 
 
 def in_lang(entry: Entry, lang: Lang | None) -> dict[str, Any]:

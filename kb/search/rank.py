@@ -19,7 +19,7 @@ import numpy as np
 from kb.search.bm25 import BM25Matrix
 from kb.corpus import Corpus
 from kb.errors import InputError, NotFoundError, StoreError
-from kb.model import Entry, Kind, Lang
+from kb.model import Entry, Kind, Lang, text_lang
 from kb.search.focus import Focus, asks_for_rule, focus
 from kb.search.glossary import Glossary
 from kb.search.question import (GLOSSARY, IMPLIED_WEIGHT, MIN_TERM_WORDS, RARE_IN_RULINGS, QueryPlan,
@@ -27,7 +27,6 @@ from kb.search.question import (GLOSSARY, IMPLIED_WEIGHT, MIN_TERM_WORDS, RARE_I
                                 referenced_rules, split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize
 
-from kb.views import text_lang
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
 from kb.search.index import (CARDS_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, EntryTable,
                              _embedder_identity, _read_checked, default_card_index, read_index)

@@ -755,34 +755,24 @@ class KB:
     def summaries(self, *, card: str | None = None, lang: Lang | None = None,
                   kind: Kind | None = None) -> list[EntrySummary]:
         """`select`'s entries as `kb list` shows them (`EntrySummary.of(entry, lang)` of each), read
-        from columns and the variant rows: no entry is decoded."""
+        from columns and the variant rows (the text in `lang` as `texts_in` gives it): no entry is decoded."""
         where, params = self._filter(card, lang, kind)
         rows = self.conn.execute("SELECT id, kind, text, cards, first_date, last_date, clause FROM entries"
                                  + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY ord",
                                  params).fetchall()
         langs: dict[str, set[str]] = {}
         counts: dict[str, int] = {}
-        canonical: dict[str, str] = {}  # the language of the first wording that is the canonical text
-        newest: dict[str, tuple[str, str]] = {}  # (date, text) of the newest wording in `lang`
-        for chunk, marks in _in_chunks([row[0] for row in rows]):
-            for entry_id, lang_, date, is_text, text in self.conn.execute(
-                    f"SELECT v.entry_id, v.lang, v.date, v.text = e.text, CASE WHEN v.lang = ? THEN v.text END "
-                    f"FROM variants v JOIN entries e ON e.id = v.entry_id WHERE v.entry_id IN ({marks}) "
-                    f"ORDER BY v.entry_id, v.ord", (lang.value if lang else None, *chunk)):
+        ids = [row[0] for row in rows]
+        for chunk, marks in _in_chunks(ids):
+            for entry_id, lang_, n in self.conn.execute(f"SELECT entry_id, lang, count(*) FROM variants "
+                                                        f"WHERE entry_id IN ({marks}) GROUP BY entry_id, lang", chunk):
                 langs.setdefault(entry_id, set()).add(lang_)
-                counts[entry_id] = counts.get(entry_id, 0) + 1
-                if is_text and entry_id not in canonical:
-                    canonical[entry_id] = lang_
-                if text is not None and (date or "") >= newest.get(entry_id, ("",))[0]:
-                    newest[entry_id] = (date or "", text)  # on equal dates the later wording, as `Entry.text_in`
+                counts[entry_id] = counts.get(entry_id, 0) + n
+        texts = self.texts_in(ids, lang) if lang is not None else {}
         out: list[EntrySummary] = []
         for id_, kind_, text, cards, first, last, clause in rows:
-            if lang is Lang.EN:
-                lang_text = text if canonical.get(id_, Lang.EN.value) == Lang.EN.value else None
-            else:
-                lang_text = newest[id_][1] if id_ in newest else None
             out.append(EntrySummary(id_, Kind(kind_), text, tuple(json.loads(cards)), first, last, clause,
-                                    tuple(sorted(langs.get(id_, ()))), counts.get(id_, 0), lang, lang_text))
+                                    tuple(sorted(langs.get(id_, ()))), counts.get(id_, 0), lang, texts.get(id_)))
         return out
 
     @staticmethod
@@ -826,7 +816,7 @@ class KB:
         found: dict[str, str] = {}
         for chunk, marks in _in_chunks(list(dict.fromkeys(ids))):
             if lang is Lang.EN:  # the canonical text, unless it is a German or Spanish one (no English wording):
-                # the language of its first wording, as `views.text_lang` (a German wording may read alike)
+                # the language of its first wording, as `model.text_lang` (a German wording may read alike)
                 sql = (f"SELECT e.id, e.text FROM entries e WHERE e.id IN ({marks}) AND coalesce((SELECT v.lang "
                        f"FROM variants v WHERE v.entry_id = e.id AND v.text = e.text ORDER BY v.ord LIMIT 1), 'en') = 'en'")
                 found.update(self.conn.execute(sql, chunk))
