@@ -278,7 +278,7 @@ class EntrySummary:
     first_date: str | None
     last_date: str | None
     clause: str | None
-    langs: tuple[str, ...]  # the languages of its wordings, sorted
+    langs: tuple[str, ...]  # the languages of its wordings, sorted; ("en",) for a CR clause (no wordings)
     variants: int
     lang: Lang | None = None  # the language asked for
     lang_text: str | None = None  # its text in `lang` (see `of`), None when it has none
@@ -289,9 +289,11 @@ class EntrySummary:
         a German or Spanish one (a ruling no English wording holds)."""
         text = text_in(entry, lang) if lang is not None else None
         return cls(entry.id, entry.kind, entry.text, entry.cards, entry.first_date, entry.last_date, entry.clause,
-                   tuple(sorted({v.lang.value for v in entry.variants})), len(entry.variants), lang, text)
+                   tuple(sorted({v.lang.value for v in entry.variants})) or (Lang.EN.value,), len(entry.variants),
+                   lang, text)
 
     def to_json(self) -> dict[str, Any]:
         return ({"id": self.id, "kind": self.kind.value, "text": self.text} | lang_fields(self.lang, self.lang_text)
                 | {"cards": list(self.cards), "first_date": self.first_date, "last_date": self.last_date,
-                   "langs": list(self.langs), "variants": self.variants})
+                   "langs": list(self.langs), "variants": self.variants}
+                | ({"clause": self.clause} if self.clause else {}))

@@ -787,6 +787,9 @@ def test_list_in_english_keeps_the_cr_clauses(built_home: Path) -> None:
         assert rules and kb.select(kind=Kind.RULE, lang=Lang.EN) == rules
         assert kb.select(kind=Kind.RULE, lang=Lang.DE) == [e for e in rules if e.variants_in(Lang.DE)]
         assert all(s.lang_text == s.text for s in kb.summaries(kind=Kind.RULE, lang=Lang.EN))
+        # jsondoc: `kb list --json` said `langs: []` (kb card: ["en"]) and left out the clause's number
+        plain = [s for s in kb.summaries(kind=Kind.RULE) if not s.variants]
+        assert plain and all(s.langs == ("en",) and s.to_json()["clause"] == s.clause for s in plain)
     finally:
         kb.close()
 

@@ -772,7 +772,8 @@ class KB:
         out: list[EntrySummary] = []
         for id_, kind_, text, cards, first, last, clause in rows:
             out.append(EntrySummary(id_, Kind(kind_), text, tuple(json.loads(cards)), first, last, clause,
-                                    tuple(sorted(langs.get(id_, ()))), counts.get(id_, 0), lang, texts.get(id_)))
+                                    tuple(sorted(langs.get(id_, ()))) or (Lang.EN.value,), counts.get(id_, 0), lang,
+                                    texts.get(id_)))
         return out
 
     @staticmethod
