@@ -72,6 +72,8 @@ class KBGroup(TyperGroup):
                 raise
             code = report_error("internal", f"internal error: {type(e).__name__}: {e} "
                                 "(set KB_DEBUG=1 for details)", as_json=as_json, code=2)
+        finally:
+            NOTES.clear()  # a rebuild's notes belong to its call (several calls share a process in tests and scripts)
         if standalone_mode:
             sys.exit(code)
         return code
@@ -112,8 +114,8 @@ def report_error(kind: str, message: str, *, source: str | None = None, line: in
 def print_json(data: Any) -> None:
     """JSON on stdout. Notes of an automatic rebuild in this call (a damaged or stale KB) go with it:
     under "notes" in an object, or as a {"notes": [...]} line on stderr beside a list."""
-    if NOTES and isinstance(data, dict):
-        data = data | {"notes": list(NOTES)}
+    if NOTES and isinstance(data, dict):  # after the command's own notes (`kb ingest` has some)
+        data = data | {"notes": list(dict.fromkeys([*data.get("notes", []), *NOTES]))}
     elif NOTES:
         sys.stderr.write(json.dumps({"notes": list(NOTES)}, ensure_ascii=False) + "\n")
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")

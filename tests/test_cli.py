@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
+import sys
 
 import pytest
 from typer.testing import CliRunner
@@ -448,3 +450,20 @@ def test_an_entry_s_text_in_a_language_is_its_newest_wording_in_it(kb_home):
         assert kb_.texts_in(["r-1"], Lang.EN) == {"r-1": en} and kb_.texts_in(["r-1"], Lang.ES) == {}
     finally:
         kb_.close()
+
+
+def test_a_rebuild_s_notes_go_with_that_call_only_and_after_the_command_s_own(monkeypatch):
+    """jsondoc: the notes of an automatic rebuild were never cleared, so in one process (tests, a
+    script driving the CLI) they came again with every later call's JSON; and an object's own
+    `notes` (kb ingest's) were replaced by them."""
+    from cli import common
+
+    monkeypatch.setattr(common, "NOTES", ["rebuilt: a note of this call"])
+    first = json.loads(kb("stats", "--json").stdout)
+    assert first["notes"] == ["rebuilt: a note of this call"]
+    assert "notes" not in json.loads(kb("stats", "--json").stdout)
+    common.NOTES.append("rebuilt")
+    captured = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", captured)
+    common.print_json({"notes": ["the command's own"]})
+    assert json.loads(captured.getvalue())["notes"] == ["the command's own", "rebuilt"]
