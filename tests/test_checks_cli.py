@@ -25,6 +25,13 @@ def test_check_json_shape() -> None:
     assert result.exit_code == 0
     assert data["summary"] == {"total": 3, "passed": 3, "failed": 0, "not_applicable": 0}
     assert set(data["checks"][0]) == {"id", "entry", "file", "passed", "failures", "not_applicable"}
+    assert data["rules"] is None  # each check under its own date
+
+
+def test_check_json_says_the_rules_date_it_ran_under() -> None:
+    # jsondoc: the --rules date was not in the output, so a saved result did not say which rules it checked
+    result = runner.invoke(app, ["check", "--json", "--rules", "2016-04-08", str(CHECKS / "forms.yaml")])
+    assert json.loads(result.output)["rules"] == "2016-04-08", result.output
 
 
 def test_failing_check_exits_1(tmp_path: Path) -> None:

@@ -360,6 +360,7 @@ class CheckRun:
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
+            "rules": self.rules,
             "checks": [r.to_json() for r in self.results],
             "summary": {"total": len(self.results), "passed": self.passed, "failed": len(self.failed),
                         "not_applicable": len(self.not_applicable)},
