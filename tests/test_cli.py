@@ -204,16 +204,21 @@ def test_corrupt_kb_is_rebuilt_on_next_use_keeping_nothing_it_cannot_read(kb_hom
     assert list(kb_home.glob("kb.sqlite3.damaged-*")), "the damaged database is kept aside, not deleted"
 
 
+def ingest_flock_page(path, date, text):
+    """Write and ingest a one-ruling MTGJSON page of Monastery Flock."""
+    path.write_text(json.dumps({"name": "Monastery Flock", "rulings": [{"date": date, "text": text}]}))
+    assert kb("ingest", str(path)).exit_code == 0
+
+
+def listed_id(text):
+    return next(e["id"] for e in json.loads(kb("list", "--json").stdout) if e["text"] == text)
+
+
 def test_show_of_an_id_that_moved_says_so(tmp_path):
     text = "A ruling only the judge's own page has, about face-down creatures."
-    page = tmp_path / "newer.json"
-    page.write_text(json.dumps({"name": "Monastery Flock", "rulings": [{"date": "2018-01-01", "text": text}]}))
-    assert kb("ingest", str(page)).exit_code == 0
-    old_id = next(e["id"] for e in json.loads(kb("list", "--json").stdout) if e["text"] == text)
-    older = tmp_path / "older.json"
-    older.write_text(json.dumps({"name": "Monastery Flock",
-                                 "rulings": [{"date": "2010-01-01", "text": text + " Really."}]}))
-    assert kb("ingest", str(older)).exit_code == 0
+    ingest_flock_page(tmp_path / "newer.json", "2018-01-01", text)
+    old_id = listed_id(text)
+    ingest_flock_page(tmp_path / "older.json", "2010-01-01", text + " Really.")
     shown = kb("show", old_id, "--json")
     assert shown.exit_code == 0, shown.output
     data = json.loads(shown.stdout)
@@ -226,12 +231,10 @@ def test_show_of_an_id_whose_wording_was_edited_in_its_page_follows_it(tmp_path)
     """tryout15: the judge fixed a phrase in the page and ingested it again: the old id said "gone"."""
     text = "If Monastery Flock is turned face up during combat, it stays a blocking creature until end of turn."
     page = tmp_path / "flock.json"
-    page.write_text(json.dumps({"name": "Monastery Flock", "rulings": [{"date": "2018-01-01", "text": text}]}))
-    assert kb("ingest", str(page)).exit_code == 0
-    old_id = next(e["id"] for e in json.loads(kb("list", "--json").stdout) if e["text"] == text)
+    ingest_flock_page(page, "2018-01-01", text)
+    old_id = listed_id(text)
     edited = text.replace("during combat", "during the combat damage step")
-    page.write_text(json.dumps({"name": "Monastery Flock", "rulings": [{"date": "2018-01-01", "text": edited}]}))
-    assert kb("ingest", str(page)).exit_code == 0
+    ingest_flock_page(page, "2018-01-01", edited)
     shown = kb("show", old_id)
     assert shown.exit_code == 0 and edited in " ".join(shown.stdout.split()), shown.output
     assert f"its wording was changed in {page}" in " ".join(shown.output.split())
