@@ -765,16 +765,17 @@ def _check_trigger_events(items: list[str], labels: set[str], what: str, line: i
     matched case aside, as `_same_triggers` matches them."""
     folded = {label.casefold() for label in labels}
     for item in items:
+        label, event = split_trigger(item)
+        if label.casefold() in folded:
+            continue
         head, sep, tail = item.rpartition(":")
-        if (sep and item.strip().casefold() not in folded and head.strip().casefold() in folded
-                and split_trigger(item)[1] is None):
+        if event is None and sep and head.strip().casefold() in folded:
             word = re.sub(r"[\s-]+", "_", tail.strip())
             hint = _did_you_mean(word, sorted(_TRIGGER_EVENTS), "docs/CHECKS.md lists them under `when`")
             raise _CheckSyntax(f"{what}: `triggered` item {item!r}: {tail.strip()!r} is no trigger event{hint}", line)
-        label = split_trigger(item)[0]
-        if label.casefold() not in folded:  # else it fails every run: no object of the check has that label
-            hint = _did_you_mean(label, sorted(labels), "the setup's cards (or their `as:` labels)")
-            raise _CheckSyntax(f"{what}: `triggered` item {item!r} names no card of the setup{hint}", line)
+        # else it fails every run: no object of the check has that label
+        hint = _did_you_mean(label, sorted(labels), "the setup's cards (or their `as:` labels)")
+        raise _CheckSyntax(f"{what}: `triggered` item {item!r} names no card of the setup{hint}", line)
 
 
 def _did_you_mean(word: str, known: Iterable[str], listed: str = "docs/CHECKS.md lists them") -> str:
@@ -1275,8 +1276,8 @@ class _Runner:
         failures: list[str] = []
         at = _line(exp, line)
 
-        def check(where: str, what: str, got: Any, want: Any, same: Callable[[Any, Any], bool] | None = None) -> None:
-            if not same(got, want) if same is not None else _norm(got) != _norm(want):
+        def check(where: str, what: str, got: Any, want: Any, same: Callable[[Any, Any], bool] = _same_norm) -> None:
+            if not same(got, want):
                 failures.append(f"{where}: {what}: expected {want!r}, got {_shown(got)!r}")
 
         g = self.game
@@ -1326,6 +1327,10 @@ def _shown(v: Any) -> Any:
     if isinstance(v, dict):
         return {_shown(k): _shown(x) for k, x in v.items()}
     return v
+
+
+def _same_norm(got: Any, want: Any) -> bool:
+    return bool(_norm(got) == _norm(want))
 
 
 def _norm(v: Any) -> Any:
@@ -1466,7 +1471,7 @@ class Reserved:
     what: str  # for the failure message
     in_step_only: bool = False  # about the action of the step it is in
     want: Callable[[Any], object] = lambda w: w
-    same: Callable[[Any, Any], bool] | None = None  # (got, wanted); else they compare as _norm makes them
+    same: Callable[[Any, Any], bool] = _same_norm  # (got, wanted): do they agree
 
 
 def split_trigger(item: str) -> tuple[str, TriggerEvent | None]:
