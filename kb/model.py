@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, Iterable, TypeVar
 
 _T = TypeVar("_T")
 
@@ -265,6 +265,12 @@ def text_in(entry: Entry, lang: Lang) -> str | None:
     return entry.text_in(lang)
 
 
+def wording_langs(langs: Iterable[str]) -> tuple[str, ...]:
+    """The languages of an entry's wordings (codes), sorted; English for an entry with none (a CR
+    clause: its text is the English CR's)."""
+    return tuple(sorted(set(langs))) or (Lang.EN.value,)
+
+
 @dataclass(frozen=True, slots=True)
 class EntrySummary:
     """An entry as `kb list` shows it: what its row says, its variants counted, not listed, and its
@@ -289,8 +295,7 @@ class EntrySummary:
         a German or Spanish one (a ruling no English wording holds)."""
         text = text_in(entry, lang) if lang is not None else None
         return cls(entry.id, entry.kind, entry.text, entry.cards, entry.first_date, entry.last_date, entry.clause,
-                   tuple(sorted({v.lang.value for v in entry.variants})) or (Lang.EN.value,), len(entry.variants),
-                   lang, text)
+                   wording_langs(v.lang.value for v in entry.variants), len(entry.variants), lang, text)
 
     def to_json(self) -> dict[str, Any]:
         return ({"id": self.id, "kind": self.kind.value, "text": self.text} | lang_fields(self.lang, self.lang_text)

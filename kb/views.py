@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from kb.errors import NotFoundError
-from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields, text_in, text_lang
+from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields, text_in, text_lang, wording_langs
 
 if TYPE_CHECKING:
     from kb.checks import CheckResult
@@ -181,7 +181,7 @@ class CardView:
             "oracle": oracle.to_json() if oracle else None,
             "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text}
                         | lang_fields(self.lang, self.texts.get(e.id))
-                        | {"first_date": e.first_date, "card_dates": dates, "langs": list(e.langs) or [Lang.EN.value]}
+                        | {"first_date": e.first_date, "card_dates": dates, "langs": list(wording_langs(e.langs))}
                         for e, dates in self.entries],
         }
 

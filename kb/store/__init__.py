@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from kb.errors import InputError, NotFoundError, StoreError
-from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields
+from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields, wording_langs
 from kb.normalize import clause_number, write_atomic
 
 if TYPE_CHECKING:
@@ -749,17 +749,15 @@ class KB:
         """Entries for a card (English name), having text in a language (in English: a CR clause's
         entry too, which has no variants), of a kind, in export order."""
         where, params = self._filter(card, lang, kind)
-        sql = "SELECT data FROM entries" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY ord"
-        return self._entries(sql, params)
+        return self._entries(f"SELECT data FROM entries{where} ORDER BY ord", params)
 
     def summaries(self, *, card: str | None = None, lang: Lang | None = None,
                   kind: Kind | None = None) -> list[EntrySummary]:
         """`select`'s entries as `kb list` shows them (`EntrySummary.of(entry, lang)` of each), read
         from columns and the variant rows (the text in `lang` as `texts_in` gives it): no entry is decoded."""
         where, params = self._filter(card, lang, kind)
-        rows = self.conn.execute("SELECT id, kind, text, cards, first_date, last_date, clause FROM entries"
-                                 + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY ord",
-                                 params).fetchall()
+        rows = self.conn.execute(f"SELECT id, kind, text, cards, first_date, last_date, clause FROM entries{where} "
+                                 "ORDER BY ord", params).fetchall()
         langs: dict[str, set[str]] = {}
         counts: dict[str, int] = {}
         ids = [row[0] for row in rows]
@@ -772,27 +770,26 @@ class KB:
         out: list[EntrySummary] = []
         for id_, kind_, text, cards, first, last, clause in rows:
             out.append(EntrySummary(id_, Kind(kind_), text, tuple(json.loads(cards)), first, last, clause,
-                                    tuple(sorted(langs.get(id_, ()))) or (Lang.EN.value,), counts.get(id_, 0), lang,
-                                    texts.get(id_)))
+                                    wording_langs(langs.get(id_, ())), counts.get(id_, 0), lang, texts.get(id_)))
         return out
 
     @staticmethod
-    def _filter(card: str | None, lang: Lang | None, kind: Kind | None) -> tuple[list[str], list[str]]:
+    def _filter(card: str | None, lang: Lang | None, kind: Kind | None) -> tuple[str, list[str]]:
+        """The WHERE clause (" WHERE ...", or "") of `select`'s filters on the entries table, and its parameters."""
         where, params = [], []
         if card:
             where.append("id IN (SELECT entry_id FROM entry_cards WHERE card = ?)")
             params.append(card)
-        if lang is Lang.EN:  # a CR clause's entry has no variants: its text is the English CR's
-            where.append("(id IN (SELECT entry_id FROM variants WHERE lang = ?) "
-                         "OR NOT EXISTS (SELECT 1 FROM variants v WHERE v.entry_id = entries.id))")
-            params.append(lang.value)
-        elif lang:
-            where.append("id IN (SELECT entry_id FROM variants WHERE lang = ?)")
+        if lang:
+            has = "id IN (SELECT entry_id FROM variants WHERE lang = ?)"
+            if lang is Lang.EN:  # a CR clause's entry has no variants: its text is the English CR's
+                has = f"({has} OR NOT EXISTS (SELECT 1 FROM variants v WHERE v.entry_id = entries.id))"
+            where.append(has)
             params.append(lang.value)
         if kind:
             where.append("kind = ?")
             params.append(kind.value)
-        return where, params
+        return (" WHERE " + " AND ".join(where) if where else ""), params
 
     def card_entries(self, card: str) -> list[CardEntry]:
         """The entries of a card (English name), in export order, with the dates of the card's own copies."""
