@@ -23,7 +23,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from difflib import SequenceMatcher
-from typing import Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from kb.cards import CardNames
 from kb.search.embed import Embedder
@@ -32,6 +32,10 @@ from kb.model import Entry, Kind, Lang, Record, Relation, Variant
 from kb.normalize import match_key, normalize_text, search_words
 from kb.search.glossary import Glossary
 from kb.terminology import Terminology
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 SHINGLE = 3
 MAX_SHINGLE_DF = 64  # a 3-gram in more groups than this says nothing about which two are the same ruling
@@ -626,7 +630,7 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
     import numpy as np
 
     everything = np.arange(len(clusters))
-    wanted: dict[int, Any] = {}  # foreign group -> its candidate clusters, an ascending array
+    wanted: dict[int, NDArray[np.int64]] = {}  # foreign group -> its candidate clusters, ascending
     for f, group in enumerate(foreign):
         exclude = set().union(*(on_page.get((x.source, x.date), set()) for x in group.records))
         cards = {x.card for x in group.records if x.card}
