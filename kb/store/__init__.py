@@ -731,11 +731,15 @@ class KB:
         from kb.normalize import match_key
 
         best: tuple[float, str, str] | None = None
+        in_file: dict[str, list[tuple[str, list[str]]]] = {}  # source -> (entry, words) of its wordings now
         for text, source in self.conn.execute("SELECT text, source FROM id_history WHERE id = ? AND text IS NOT NULL "
                                               "AND source IS NOT NULL ORDER BY first_generation, wkey", (entry_id,)):
+            if source not in in_file:
+                in_file[source] = [(holder, match_key(now).split()) for holder, now in self.conn.execute(
+                    "SELECT entry_id, text FROM variants WHERE source = ?", (source,))]
             old = match_key(text).split()
-            for holder, now in self.conn.execute("SELECT entry_id, text FROM variants WHERE source = ?", (source,)):
-                ratio, contained = wording_similarity(old, match_key(now).split())
+            for holder, words in in_file[source]:
+                ratio, contained = wording_similarity(old, words)
                 if is_revision(ratio, contained) and (best is None or (-ratio, holder) < (-best[0], best[1])):
                     best = (ratio, holder, source)
         if best is None:
