@@ -20,6 +20,7 @@ from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text,
 from kb.model import Entry, Kind, ParseResult, Problem, Record
 from kb.normalize import match_key
 from kb.store.cache import Log, cached, load_table, memo_map, module_files, save_table
+from kb.store.digests import Digests
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
 # Called with (stage, done, total) as a build advances; the CLI draws it as a progress bar.
@@ -144,10 +145,12 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
                   fmt: Format | None = None, on_progress: OnProgress | None = None,
                   library: Sequence[tuple[str, bytes]] = (),
                   parsed: Mapping[str, ParseResult] | None = None,
-                  formats: Mapping[str, str | None] | None = None) -> tuple[list[Entry], BuildReport]:
+                  formats: Mapping[str, str | None] | None = None,
+                  digests: Digests | None = None) -> tuple[list[Entry], BuildReport]:
     """Entries from the bundled corpus, the library's sources and `extra` files or folders, and the report.
     `parsed` holds library sources already parsed by the caller (path label -> `parse_text` result);
-    `formats` the format each library source was stored with (path label -> format).
+    `formats` the format each library source was stored with (path label -> format); `digests`
+    takes the entries' content digests for the later stages of the same build.
 
     The stages run in the order of `STAGES`, each announced through `on_progress` (bench/scale.py
     times them by those events): parse, deduplicate, link rules, attach checks."""
@@ -182,7 +185,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
     entries = assign_ids(entries, lambda source: source in bundled_labels)
 
     progress("link rules", 0, 1)
-    entries = link_rules(entries, corpus, on_progress=progress)
+    entries = link_rules(entries, corpus, on_progress=progress, digests=digests)
 
     progress("attach checks", 0, 1)
     from kb.checks import attach_checks
@@ -259,14 +262,14 @@ def match_entries_remembered(entries: list[Entry], checks: Sequence[Any]) -> tup
     return found
 
 
-def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | None = None) -> list[Entry]:
+def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | None = None,
+               digests: Digests | None = None) -> list[Entry]:
     """Entries with their CR links. Linking looks at one entry at a time, so the links of an entry
-    whose content did not change since the last build are taken from the memo: adding one page
-    links only the entries it touched."""
+    whose content (`Digests.content`) did not change since the last build are taken from the memo:
+    adding one page links only the entries it touched."""
     from kb.cr import links
 
-    def content(e: Entry) -> str:
-        return entry_digest(e, leave_out=("id", "rules", "checks", "link_note"))
+    digests = digests if digests is not None else Digests()
 
     def compute(todo: list[Entry]) -> list[tuple[Any, str]]:
         out: list[tuple[Any, str]] = []
@@ -279,7 +282,7 @@ def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | N
                 on_progress("link rules", len(out), len(todo))
         return out
 
-    found = memo_map("links", link_inputs(corpus), entries, content, compute)
+    found = memo_map("links", link_inputs(corpus), entries, digests.content, compute)
     return [replace(e, rules=r, link_note=note) for e, (r, note) in zip(entries, found)]
 
 
@@ -296,16 +299,6 @@ def link_inputs(corpus: Corpus) -> list[Path]:
     return sorted({*cache_inputs(folder), *module_files(links, model, oracle, mtgjson, bm25, errors),
                    *(folder / "oracle").glob("*"), *(folder / "mtgjson").glob("*.json"),
                    *[p for p in [folder / "links-overrides.yaml"] if p.is_file()]})
-
-
-def entry_digest(entry: Entry, leave_out: Sequence[str] = ()) -> str:
-    """SHA-1 of an entry's JSON without the fields `leave_out`: the key of a value remembered per entry."""
-    import json
-
-    d = entry.to_json()
-    for name in leave_out:
-        d.pop(name, None)
-    return hashlib.sha1(json.dumps(d, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, match_clause: Any,
@@ -414,7 +407,7 @@ def parse_inputs(corpus: Corpus) -> list[Path]:
     return sorted({*code, *cache_inputs(corpus.folder), corpus.folder / "card-names.json", *oracle})
 
 
-def compute_outdated(entries: list[Entry], corpus: Corpus) -> list[OutdatedItem]:
+def compute_outdated(entries: list[Entry], corpus: Corpus, digests: Digests | None = None) -> list[OutdatedItem]:
     """Outdated variants of `entries`, with every reason the corpus supports.
 
     An entry's items depend on that entry alone (its wordings, links and checks) and on the
@@ -446,7 +439,8 @@ def compute_outdated(entries: list[Entry], corpus: Corpus) -> list[OutdatedItem]
             mine.setdefault(item.entry, []).append(item)
         return [mine.get(e.id, []) for e in todo]
 
-    return [item for found in memo_map("outdated", inputs, entries, entry_digest, compute) for item in found]
+    key = (digests if digests is not None else Digests()).whole
+    return [item for found in memo_map("outdated", inputs, entries, key, compute) for item in found]
 
 
 # --- the data directory: ingest, remove, rebuild ------------------------------------------------
@@ -657,13 +651,14 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
     if prepare is not None:  # convert the model while the build is still small
         progress("parse", 0, 1)
         prepare()
+    digests = Digests()  # each entry's content digest, taken once for the stages' memos and the store
     entries, built = build_entries(embedder=embedder, corpus=corpus, on_progress=progress, library=library,
-                                   parsed=parsed, formats=formats)
+                                   parsed=parsed, formats=formats, digests=digests)
     call_problems = [p for p in report.problems if p not in built.problems]
     report.files, report.parsed, report.stored, report.entries = built.files, built.parsed, built.stored, built.entries
     report.problems = built.problems + call_problems
     progress("outdated", 0, 1)
-    outdated = compute_outdated(entries, corpus)
+    outdated = compute_outdated(entries, corpus, digests)
     from kb.checks import coverage
 
     covered, face_down, _ = coverage(entries)
@@ -688,7 +683,7 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
                 outdated=[item.to_store() for item in outdated], card_names=built.card_names,
                 source_cards=library_cards(library, formats or {}, corpus),
                 problems=report.problems, check_problems=built.check_problems, add=add, remove=remove,
-                build_index=index)
+                build_index=index, digests=digests)
     report.written = True
     report.seconds = time.perf_counter() - started
     return report

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields, wording_langs
 from kb.normalize import clause_number, write_atomic
+from kb.store.digests import Digests
 
 if TYPE_CHECKING:
     from kb.oracle import OracleCard
@@ -336,12 +337,13 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
           source_cards: Iterable[tuple[str, OracleCard]] = (),
           problems: Sequence[Any] = (), check_problems: Sequence[Any] = (),
           add: Sequence[NewSource] = (), remove: Sequence[str] = (),
-          build_index: Any = None) -> int:
+          build_index: Any = None, digests: Digests | None = None) -> int:
     """Replace the KB with a new build in one transaction; returns the new generation.
 
     `build_index(folder)` writes the search index into the (empty) folder first; `add`/`remove`
-    change the library in the same transaction. `source_cards` are (library source, card) of the
-    library's MTGJSON files, the first of each card name kept. Every id shown is kept in the id history with the
+    change the library in the same transaction; `digests` are the build's (`kb.store.digests`).
+    `source_cards` are (library source, card) of the library's MTGJSON files, the first of each
+    card name kept. Every id shown is kept in the id history with the
     wordings it held, so it resolves later. Anything that fails leaves the old KB in force.
     """
     conn = connect(home, create=True)
@@ -369,7 +371,9 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
         by_entry: dict[str, list[dict[str, Any]]] = {}
         for item in outdated:
             by_entry.setdefault(item["entry"], []).append(item)
-        rows = [_EntryRows(e, by_entry.get(e.id, [])) for e in entries]
+        digests = digests if digests is not None else Digests()
+        code = _row_code()
+        rows = [_EntryRows(e, by_entry.get(e.id, []), digests, code) for e in entries]
         with transaction(conn):
             for sha in remove:
                 conn.execute("DELETE FROM sources WHERE sha256 = ?", (sha,))
@@ -474,25 +478,34 @@ def _counts(entries: Sequence[Entry], problems: Sequence[Any], check_problems: S
 class _EntryRows:
     """The rows a build writes for one entry, and their digest: whether the stored rows differ.
 
-    The digest is taken over the entry's JSON plus what it leaves out or rounds (every digit of the
-    link scores and variant similarities, the wording keys of the code now running), so equal
-    digests mean equal rows; the row tuples themselves are made only for the entries written."""
+    The digest is `Digests.whole` (everything the entry holds, every digit of its link scores and
+    variant similarities) with its outdated items and `_row_code` (the code that turns an entry
+    into rows: its JSON, its wording keys), so equal digests mean equal rows. The JSON, the wording
+    keys and the row tuples are made only for the entries written: adding one page writes a few."""
 
-    def __init__(self, entry: Entry, outdated: list[dict[str, Any]]) -> None:
-        from kb.ingest.ids import wording_key
-
-        e = self.entry = entry
-        self.data = json.dumps(entry.to_store(), ensure_ascii=False)
-        self.cards = json.dumps(list(entry.cards), ensure_ascii=False)
-        self.keys = [wording_key(e.kind, v.text) for v in e.variants]
+    def __init__(self, entry: Entry, outdated: list[dict[str, Any]], digests: Digests, code: str) -> None:
+        self.entry = entry
         self._outdated = outdated
         self.outdated_json = [json.dumps(item, ensure_ascii=False) for item in outdated]
-        exact = repr(([v.similarity for v in e.variants], [r.score for r in e.rules]))
         h = hashlib.sha1()
-        for part in (self.data, self.cards, "\x1f".join(self.keys), exact, *self.outdated_json):
-            h.update(part.encode("utf-8"))
+        for part in (code, digests.whole(entry), *self.outdated_json):
+            h.update(part.encode("utf-8", "surrogatepass"))
             h.update(b"\0")
         self.digest = h.hexdigest()
+
+    @cached_property
+    def data(self) -> str:
+        return json.dumps(self.entry.to_store(), ensure_ascii=False)
+
+    @cached_property
+    def cards(self) -> str:
+        return json.dumps(list(self.entry.cards), ensure_ascii=False)
+
+    @cached_property
+    def keys(self) -> list[str]:
+        from kb.ingest.ids import wording_key
+
+        return [wording_key(self.entry.kind, v.text) for v in self.entry.variants]
 
     @property
     def variants(self) -> list[tuple[Any, ...]]:
@@ -510,6 +523,16 @@ class _EntryRows:
         return [(self.entry.id, n, text, item["variant"]["text"], item["variant"]["lang"], item["variant"]["card"],
                  item["variant"]["date"], ",".join(r["kind"] for r in item["reasons"]))
                 for n, (item, text) in enumerate(zip(self._outdated, self.outdated_json))]
+
+
+def _row_code() -> str:
+    """A digest of the code that turns an entry into its rows (its JSON, its wording keys, the row
+    tuples): a row digest changes with it, so rows written by other code are written again."""
+    from kb import model, normalize
+    from kb.ingest import ids
+    from kb.store.cache import key_of, module_files
+
+    return key_of([*module_files(model, normalize, ids), Path(__file__)])
 
 
 # Above this share of changed entries, clearing the derived tables and writing every row is cheaper.
@@ -641,7 +664,7 @@ class KB:
         if stale:
             raise StoreError(f"the KB in {home} was {stale}; {FIX}")
 
-    @functools.cached_property
+    @cached_property
     def report(self) -> dict[str, Any]:
         """The last build's report (`BuildReport.to_json`), read on first use."""
         value = _meta_value(self.conn, "report")
