@@ -567,3 +567,31 @@ def test_the_first_places_hold_different_answers_not_a_ruling_and_its_revision(t
     assert together[:2] in (["r-hub", "r-revision"], ["r-revision", "r-hub"])  # the copies side by side
     hits = [h.entry.id for h in _searcher(tmp_path / "b", entries).search(question, limit=3)]
     assert hits[0] == together[0] and hits[1] not in ("r-hub", "r-revision") and len(set(hits)) == 3
+
+
+def test_the_index_reads_each_rulings_own_card_words_from_the_cache_and_flags_as_without_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_entry_table` remembers `own_card_words` per entry: the second build computes them only for
+    the entry that changed, and its flags are those of `names_card_flags` from nothing."""
+    from dataclasses import replace
+
+    from kb.search import index
+    from kb.search.index import _entry_table, names_card_flags
+
+    monkeypatch.setenv("KB_HOME", str(tmp_path))
+    seen: list[str] = []
+    real = index.own_card_words
+    monkeypatch.setattr(index, "own_card_words", lambda e: seen.append(e.id) or real(e))
+    lone = _ruling("r-lone", "The creatures that Master Warcraft makes block can't stop blocking.", ("Master Warcraft",))
+    first = BLOCKED[:1] + BLOCKED[2:] + [lone]
+    flags = list(_entry_table(first).names_card)
+    assert sorted(seen) == ["r-lone", "r-lurker", "r-plant"]
+    assert flags == list(names_card_flags(first)) == [True, False, True]
+    seen.clear()
+    # Ire Shaman's page added, and the lone ruling's wording changed under the same id
+    changed = replace(lone, text=lone.text.replace("stop", "cease"),
+                      variants=tuple(replace(v, text=v.text.replace("stop", "cease")) for v in lone.variants))
+    second = BLOCKED + [changed]
+    flags = list(_entry_table(second).names_card)
+    assert sorted(seen) == ["r-lone", "r-shaman"]
+    assert flags == list(names_card_flags(second)) == [False, False, False, True]

@@ -193,8 +193,9 @@ class EntryTable:
     STRINGS = ("ids", "card_vocab", "clause_vocab")
 
     @classmethod
-    def from_entries(cls, entries: Sequence[Entry], same: dict[str, frozenset[str]] | None = None) -> EntryTable:
-        """The table of `entries`; `same` is `names_card_flags`'s memo."""
+    def from_entries(cls, entries: Sequence[Entry], same: dict[str, frozenset[str]] | None = None,
+                     words: Sequence[tuple[bool, str | None]] | None = None) -> EntryTable:
+        """The table of `entries`; `same` and `words` are `names_card_flags`'s memo and facts."""
         langs = np.zeros(len(entries), dtype=np.uint8)
         for i, e in enumerate(entries):
             langs[i] = LANG_BITS[Lang.EN] | sum({LANG_BITS[v.lang] for v in e.variants})
@@ -205,7 +206,7 @@ class EntryTable:
                    np.array([(e.first_date or "").encode("ascii") for e in entries], dtype=bytes),
                    np.array([(e.last_date or "").encode("ascii") for e in entries], dtype=bytes),
                    langs, *cards, *clauses,
-                   names_card_flags(entries, same))
+                   names_card_flags(entries, same, words))
 
     def to_bytes(self) -> bytes:
         buf = io.BytesIO()
@@ -328,28 +329,40 @@ def _own_names(entry: Entry) -> list[str]:
                    if len(n.strip()) >= 3}, key=len, reverse=True)
 
 
-def names_card_flags(entries: Sequence[Entry], memo: dict[str, frozenset[str]] | None = None) -> np.ndarray:
+def own_card_words(entry: Entry) -> tuple[bool, str | None]:
+    """What `names_card_flags` needs of one entry: whether it names its own card (`names_own_card`),
+    and if so, unless it opens with that name, its words without its card names (tokenised, sorted,
+    joined by spaces), which other cards' rulings may share (`SAME_WORDS`)."""
+    if not names_own_card(entry):
+        return False, None
+    names = _own_names(entry)
+    text = entry.text
+    if any(names_whole(text[:len(n) + 1], n) for n in names if text.startswith(n)):
+        return True, None
+    for name in names:
+        if name in text:
+            text = _without_name(text, name)
+    return True, " ".join(sorted(set(tokenize(text))))
+
+
+def names_card_flags(entries: Sequence[Entry], memo: dict[str, frozenset[str]] | None = None,
+                     words: Sequence[tuple[bool, str | None]] | None = None) -> np.ndarray:
     """Per entry: whether it is a ruling about its own card (`names_own_card`): one that opens with
     its card's name, or that no ruling of other cards says in the same words once each ruling's
     card names are left out (`SAME_WORDS`). `memo`, when given, holds the last build's `same_words`
-    and is replaced by this build's."""
-    own = np.array([names_own_card(e) for e in entries], dtype=bool)
-    rows = [i for i in map(int, np.flatnonzero(own))
-            if not any(names_whole(entries[i].text[:len(n) + 1], n) for n in _own_names(entries[i])
-                       if entries[i].text.startswith(n))]
+    and is replaced by this build's; `words`, when given, is `own_card_words` of each entry."""
+    facts = list(words) if words is not None else [own_card_words(e) for e in entries]
+    own = np.array([named for named, _ in facts], dtype=bool)
     groups: dict[str, list[int]] = {}  # the ruling's words without its card names -> the rulings
-    for i in rows:
-        text = entries[i].text
-        for name in _own_names(entries[i]):
-            if name in text:
-                text = _without_name(text, name)
-        groups.setdefault(" ".join(sorted(set(tokenize(text)))), []).append(i)
+    for i, (named, key) in enumerate(facts):
+        if named and key is not None:
+            groups.setdefault(key, []).append(i)
     partners = same_words(sorted(groups), memo or {})
     if memo is not None:
         memo.clear()
         memo.update(partners)
-    for words, members in groups.items():
-        near = [j for other in ([words] if words else []) + sorted(partners[words]) for j in groups[other]]
+    for key, members in groups.items():
+        near = [j for other in ([key] if key else []) + sorted(partners[key]) for j in groups[other]]
         for i in members:
             if any(j != i and not set(entries[i].cards) & set(entries[j].cards) for j in near):
                 own[i] = False
@@ -450,16 +463,23 @@ def build_index(
 
 
 def _entry_table(entries: Sequence[Entry]) -> EntryTable:
-    """`EntryTable.from_entries` with `names_card_flags`'s memo of the last build, kept in the data
-    directory's cache."""
+    """`EntryTable.from_entries` with `names_card_flags`'s memo of the last build and each entry's
+    `own_card_words`, kept in the data directory's cache (~1.5 s of tokenising at 100k rulings)."""
     from kb import normalize
-    from kb.store.cache import load_table, module_files, save_table
+    from kb.store.cache import load_table, memo_map, module_files, save_table
 
     inputs = [Path(__file__), *module_files(normalize)]
     same: dict[str, frozenset[str]] = load_table("samewords", inputs)
-    table = EntryTable.from_entries(entries, same)
+    words = memo_map("owncardwords", inputs, entries, _own_words_key, lambda todo: [own_card_words(e) for e in todo])
+    table = EntryTable.from_entries(entries, same, words)
     save_table("samewords", inputs, same)
     return table
+
+
+def _own_words_key(entry: Entry) -> str:
+    """What `own_card_words` reads of an entry (kind, text, cards, English wordings), as a digest."""
+    parts = [entry.kind.value, entry.text, "\x1e".join(entry.cards), *(v.text for v in entry.variants_in(Lang.EN))]
+    return hashlib.sha1("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def clause_context(entries: Sequence[Entry]) -> dict[int, str]:
