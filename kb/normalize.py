@@ -35,7 +35,7 @@ _QUOTES = {"‘": "'", "’": "'", "‚": "'", "‛": "'", "“": '"', "”": '"
 _PLAIN_QUOTES = str.maketrans(_QUOTES)
 _PLAIN_QUOTES_AND_DASHES = str.maketrans({**_QUOTES, "\u2014": "-", "\u2013": "-", "\u2212": "-"})
 _SPACE = re.compile(r"\s+")
-_NON_WORD = re.compile(r"[^\w]+")
+_WORD_RUN = re.compile(r"\w+")
 
 
 def normalize_text(text: str, *, plain_dashes: bool = False) -> str:
@@ -50,8 +50,11 @@ def normalize_text(text: str, *, plain_dashes: bool = False) -> str:
 
 @functools.lru_cache(maxsize=1 << 17)  # a build keys each wording in several stages (dedup, ids, the store)
 def match_key(text: str) -> str:
-    """A key under which two wordings count as the very same text: case, punctuation and spacing ignored."""
-    return _NON_WORD.sub(" ", normalize_text(text).casefold()).strip()
+    """A key under which two wordings count as the very same text: case, punctuation and spacing
+    ignored. The words (runs of `\\w`) of the NFKC, case-folded text, one space apart: what
+    `normalize_text` changes besides NFKC (quotes, spaces) is no word character, so it is skipped
+    (2.5 times faster; a build keys ~100k texts at 100k rulings)."""
+    return " ".join(_WORD_RUN.findall(unicodedata.normalize("NFKC", text).casefold()))
 
 
 def words(text: str) -> list[str]:
