@@ -32,6 +32,7 @@ class Digests:
 
     def __init__(self) -> None:
         self._held: dict[str, tuple[tuple[Any, ...], str]] = {}
+        self._whole: dict[str, tuple[tuple[Any, ...], str]] = {}
 
     def content(self, entry: Entry) -> str:
         fields = (entry.variants, entry.kind, entry.text, entry.cards, entry.first_date, entry.last_date,
@@ -46,5 +47,13 @@ class Digests:
     def whole(self, entry: Entry) -> str:
         """SHA-1 of everything `entry` holds: its content, id, links (every digit of their scores),
         checks and link note."""
-        parts = f"{self.content(entry)}\0{entry.id}\0{entry.rules!r}\0{entry.checks!r}\0{entry.link_note}"
-        return hashlib.sha1(parts.encode("utf-8", "surrogatepass")).hexdigest()
+        fields = (entry.rules, entry.checks, entry.link_note)
+        content = self.content(entry)
+        held = self._whole.get(entry.id)
+        if held is not None and held[0] == (content, *fields):
+            return held[1]
+        links = [(r.clause, r.score, r.at_ruling_date, r.evidence) for r in entry.rules]
+        parts = f"{content}\0{entry.id}\0{links!r}\0{entry.checks!r}\0{entry.link_note}"
+        digest = hashlib.sha1(parts.encode("utf-8", "surrogatepass")).hexdigest()
+        self._whole[entry.id] = ((content, *fields), digest)
+        return digest
