@@ -348,7 +348,8 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
     """
     conn = connect(home, create=True)
     try:
-        generation = int(get_meta(conn, leave_out=LARGE_META).get("generation", 0)) + 1
+        before = get_meta(conn, leave_out=LARGE_META)
+        generation = int(before.get("generation", 0)) + 1
         index_root = home / INDEX_DIR
         folder = index_root / str(generation)
         if folder.exists():  # left by a killed build that never committed (callers hold the lock)
@@ -402,7 +403,9 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
             conn.execute("DELETE FROM meta WHERE key = 'stale'")
             values = dict(meta, generation=generation, report=report,
                           counts=_counts(entries, problems, check_problems, report),
-                          outdated_summaries=_outdated_summaries(conn))
+                          outdated_digest=_outdated_digest(rows))
+            if values["outdated_digest"] != before.get("outdated_digest"):  # else the stored ones hold
+                values["outdated_summaries"] = _outdated_summaries(conn)
             conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                              [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()])
         _prune_index(index_root, keep={generation, generation - 1})
@@ -410,6 +413,20 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
         return generation
     finally:
         conn.close()
+
+
+def _outdated_digest(rows: Sequence[_EntryRows]) -> str:
+    """SHA-1 of every outdated row a build writes (entry ids and items): when it is the last
+    build's, so are the outdated summaries, and reading every outdated row again is skipped. The
+    code that summarises them is part of it."""
+    from kb import outdated
+    from kb.store.cache import key_of, module_files
+
+    h = hashlib.sha1(key_of([*module_files(outdated), Path(__file__)]).encode())
+    for row in rows:
+        for item in row.outdated_json:
+            h.update(f"{row.entry.id}\0{item}\0".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
 
 
 def _outdated_summaries(conn: sqlite3.Connection) -> dict[str, Any]:
