@@ -62,8 +62,9 @@ class Weights:
     expansion: float = 1.0  # BM25 weight of the concepts' English head terms (question's words: 1)
     # BM25 weight of the English words a German or Spanish question's words translate to
     # (`Glossary.translate`: the lexicon's `translations`, which add no concept token anywhere): what
-    # the English question's own words weigh, no more. Dev (search13): 1.0 and 0.7 move only ranks
-    # below 10 of the German and Spanish real questions, up; 0.5 loses real-es-08's move (- -> 79).
+    # the English question's own words weigh, no more. Dev (search13): only German and Spanish real
+    # questions' ranks below 10 move; 0.7 and 0.5 lose real-es-08's move (- -> 79) and part of
+    # real-de-10's (78 -> 64 and 65 against 46).
     translation: float = 1.0
     concept: float = 1.0  # BM25 weight of glossary concept tokens (language-neutral)
     glossary_langs: tuple[Lang, ...] = (Lang.EN,)  # entries are scored on their English texts
