@@ -38,11 +38,19 @@ class Concept:
 
 
 class Glossary:
-    """Concepts and a phrase matcher over their (tokenised) terms."""
+    """Concepts and a phrase matcher over their (tokenised) terms.
 
-    def __init__(self, concepts: list[Concept], digest: str = "") -> None:
+    `translations` are concepts of another kind: a German or Spanish question's words for them give
+    the lexical query their English words (`translate`), and that is all. They add no concept token to
+    any text, question or document, so the index and English questions are read as without them."""
+
+    def __init__(self, concepts: list[Concept], digest: str = "",
+                 translations: list[Concept] | None = None) -> None:
         self.concepts = concepts
         self.digest = digest  # of the YAML it was read from: an index records which glossary it used
+        self.translations = list(translations or [])
+        # the translations' own matcher (their German and Spanish terms), made on the first `translate`
+        self._translator: Glossary | None = None
         # Phrases by first token, longest first, per language (a dict look-up per token): `face up`
         # beats `face`. A text is matched with its own language's terms (and a question also with
         # English's, which players mix in): German "löst" must not find `trigger` in the English
@@ -97,31 +105,25 @@ class Glossary:
             doc = yaml.safe_load(text) or {}
         except yaml.YAMLError as exc:
             raise InputError(f"{source}: not valid YAML: {exc}") from None
-        concepts = []
         if not isinstance(doc, dict):
             raise InputError(f"{source}: expected a mapping with a `concepts` list")
-        for n, row in enumerate(doc.get("concepts", []), start=1):
-            if not isinstance(row, dict) or "id" not in row:
-                raise InputError(f"{source}: concept #{n} has no id")
-            terms = {lang: tuple(_as_list(row.get(lang.value))) for lang in Lang}
-            concepts.append(Concept(str(row["id"]), {k: v for k, v in terms.items() if v}))
-        return cls(concepts, text_digest(text))
+        return cls(_concepts(doc, "concepts", source), text_digest(text),
+                   _concepts(doc, "translations", source))
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "digest": self.digest,
-            "concepts": [{"id": c.id, **{k.value: list(v) for k, v in c.terms.items()}}
-                         for c in self.concepts],
-        }  # fmt: skip
+        out: dict[str, Any] = {"digest": self.digest, "concepts": [_concept_json(c) for c in self.concepts]}
+        if self.translations:
+            out["translations"] = [_concept_json(c) for c in self.translations]
+        return out
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> Glossary:
         """The compiled form an index stores, so a query never parses YAML."""
-        concepts = [
-            Concept(row["id"], {lang: tuple(row[lang.value]) for lang in Lang if lang.value in row})
-            for row in doc["concepts"]
-        ]
-        return cls(concepts, doc.get("digest", ""))
+        def read(rows: list[dict[str, Any]]) -> list[Concept]:
+            return [Concept(row["id"], {lang: tuple(row[lang.value]) for lang in Lang if lang.value in row})
+                    for row in rows]
+
+        return cls(read(doc["concepts"]), doc.get("digest", ""), read(doc.get("translations", [])))
 
     @classmethod
     def read(cls, path: Path) -> Glossary:
@@ -139,18 +141,30 @@ class Glossary:
         return glossary
 
     def merged(self, other: Glossary) -> Glossary:
-        """This glossary with `other`'s concepts: a known id gains the other's terms, a new id is added."""
-        by_id = {c.id: c for c in self.concepts}
-        concepts = list(self.concepts)
-        for c in other.concepts:
-            if c.id in by_id:
-                mine = by_id[c.id]
-                terms = {lang: tuple(dict.fromkeys(mine.terms.get(lang, ()) + c.terms.get(lang, ())))
-                         for lang in Lang if mine.terms.get(lang) or c.terms.get(lang)}
-                concepts[concepts.index(mine)] = Concept(c.id, terms)
-            else:
-                concepts.append(c)
-        return Glossary(concepts, text_digest(self.digest + other.digest))
+        """This glossary with `other`'s concepts (and translations): a known id gains the other's
+        terms, a new id is added."""
+        return Glossary(_merge(self.concepts, other.concepts), text_digest(self.digest + other.digest),
+                        _merge(self.translations, other.translations))
+
+    def translate(self, text: str, lang: Lang) -> list[str]:
+        """The tokens of the English (first) term of each translation a German or Spanish question's
+        `text` names by its `lang` terms (found as a question's: inflected forms, compounds, phrases
+        said word for word), less the tokens `text` has; none for English."""
+        if lang is Lang.EN or not self.translations:
+            return []
+        if self._translator is None:
+            self._translator = Glossary(self.translations)
+        own = self._translator
+        words = tokenize(text)
+        have = set(words)
+        found = [*own._match(words, (lang,), question=True), *own.phrases_in(text, (lang,))]
+        out: list[str] = []
+        for ci in dict.fromkeys(found):
+            for tok in tokenize(own.concepts[ci].terms.get(Lang.EN, ("",))[0]):
+                if tok not in have:
+                    have.add(tok)
+                    out.append(tok)
+        return out
 
     def words(self, lang: Lang) -> frozenset[str]:
         """The tokens of the terms of `lang` that are one token ("Kreatur", "Kopie"): what
@@ -283,6 +297,35 @@ def corpus_digest(corpus: Path) -> str:
     if lexicon:
         digest = text_digest(digest + text_digest(lexicon))
     return digest
+
+
+def _concepts(doc: dict[str, Any], key: str, source: str) -> list[Concept]:
+    concepts = []
+    for n, row in enumerate(doc.get(key) or [], start=1):
+        if not isinstance(row, dict) or "id" not in row:
+            raise InputError(f"{source}: {key[:-1]} #{n} has no id")  # "concept #3"
+        terms = {lang: tuple(_as_list(row.get(lang.value))) for lang in Lang}
+        concepts.append(Concept(str(row["id"]), {k: v for k, v in terms.items() if v}))
+    return concepts
+
+
+def _concept_json(c: Concept) -> dict[str, Any]:
+    return {"id": c.id, **{k.value: list(v) for k, v in c.terms.items()}}
+
+
+def _merge(mine: list[Concept], other: list[Concept]) -> list[Concept]:
+    """`mine` with `other`'s concepts: a known id gains the other's terms, a new id is added."""
+    by_id = {c.id: c for c in mine}
+    concepts = list(mine)
+    for c in other:
+        if c.id in by_id:
+            have = by_id[c.id]
+            terms = {lang: tuple(dict.fromkeys(have.terms.get(lang, ()) + c.terms.get(lang, ())))
+                     for lang in Lang if have.terms.get(lang) or c.terms.get(lang)}
+            concepts[concepts.index(have)] = Concept(c.id, terms)
+        else:
+            concepts.append(c)
+    return concepts
 
 
 def _as_list(value: Any) -> list[str]:

@@ -60,6 +60,12 @@ class Weights:
     # at top-3 (real-en-31, rank 3 -> 6) at every value from 0.04, none at top-1.
     card_asked: float = 0.1
     expansion: float = 1.0  # BM25 weight of the concepts' English head terms (question's words: 1)
+    # BM25 weight of the English words a German or Spanish question's words translate to
+    # (`Glossary.translate`: the lexicon's `translations`, which add no concept token anywhere): what
+    # the English question's own words weigh, no more. Dev (search13): only German and Spanish real
+    # questions' ranks below 10 move; 0.7 and 0.5 lose real-es-08's move (- -> 79) and part of
+    # real-de-10's (78 -> 64 and 65 against 46).
+    translation: float = 1.0
     concept: float = 1.0  # BM25 weight of glossary concept tokens (language-neutral)
     glossary_langs: tuple[Lang, ...] = (Lang.EN,)  # entries are scored on their English texts
     head_terms: bool = True  # expand a concept with its head term only, not every synonym
@@ -703,6 +709,9 @@ class Searcher:
         extra = self.glossary.expand(text, w.glossary_langs, first_only=w.head_terms, text_langs=langs)
         if extra and w.expansion:
             scores += w.expansion * self._bm25.scores(extra)
+        # `langs` ends with the question's language; an English question translates nothing
+        if w.translation and (english := [t for t in self.glossary.translate(text, langs[-1]) if t not in extra]):
+            scores += w.translation * self._bm25.scores(english)
         return scores
 
     def _dot(self, q: np.ndarray) -> np.ndarray:

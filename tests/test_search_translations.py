@@ -1,0 +1,93 @@
+"""The search lexicon's `translations` (kb.search.glossary.Glossary.translate): a German or Spanish
+judge's word for a rules term ("paso de limpieza", "verrechnet", "abwerfen") gives the question the
+CR's English words, and nothing else: no concept token in any document or English question, so the
+index and English questions are read as without them. Hand-made entries, deterministic fake embedder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kb.corpus import Corpus
+from kb.model import Lang
+from kb.search import Searcher, build_index
+from kb.search.embed import FakeEmbedder
+from kb.search.glossary import LEXICON_FILE, Glossary
+from tests.entries import rule_entry, ruling_entry
+
+CORPUS = Corpus.default()
+# the corpus's glossary as it would be without the lexicon's translations, read apart from them (another
+# digest: nothing cached under the corpus's is reused for it)
+_LEXICON = Glossary.from_yaml((CORPUS.folder / LEXICON_FILE).read_text(encoding="utf-8"))
+UNTRANSLATED = Glossary(CORPUS.base_glossary.merged(Glossary(_LEXICON.concepts)).concepts, "no-translations")
+
+ENTRIES = [
+    rule_entry("c-514.3", "514.3", "Normally, no player receives priority during the cleanup step, so no "
+               "spells can be cast and no abilities can be activated."),
+    rule_entry("c-608.2", "608.2", "If the object that's resolving is an instant spell, a sorcery spell, or "
+               "an ability, its resolution may involve several steps."),
+    rule_entry("c-615.1", "615.1", "Some continuous effects are prevention effects. Such effects watch for a "
+               "damage event that would happen and completely or partially prevent the damage that would be dealt."),
+    rule_entry("c-303.4", "303.4", "An Aura spell requires a target, which is defined by its enchant ability."),
+    ruling_entry("r-morph", "You can cast a card with morph face down for {3}.", "Willbender"),
+]
+
+
+@pytest.mark.parametrize("question, lang, clause", [
+    ("¿Qué pasa en el paso de limpieza?", Lang.ES, "c-514.3"),                       # cleanup step
+    ("¿Puedo prevenir eso?", Lang.ES, "c-615.1"),                                    # prevent
+    ("Wann wird das verrechnet?", Lang.DE, "c-608.2"),                                # resolve
+])  # fmt: skip
+def test_a_question_whose_only_link_is_a_translated_word_finds_the_clause(
+        tmp_path: Path, question: str, lang: Lang, clause: str) -> None:
+    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+    assert searcher.glossary.translations  # the index carries them (glossary.json)
+    lexical = {h.entry.id: h.lexical for h in searcher.search(question, limit=5)}
+    assert lexical[clause] > 0 and lexical[clause] == max(lexical.values())
+    # without the translations no word of the question meets the clause
+    searcher = Searcher.load(tmp_path / "index", ENTRIES, glossary=Glossary(UNTRANSLATED.concepts,
+                             CORPUS.glossary.digest), query_embedder=FakeEmbedder())
+    assert {h.entry.id: h.lexical for h in searcher.search(question, limit=5)}.get(clause, 0.0) == 0.0
+
+
+@pytest.mark.parametrize("question", [
+    "What happens in the cleanup step if I have eight cards?",
+    "Can I prevent that?",
+    "When does the spell resolve?",
+])  # fmt: skip
+def test_an_english_questions_query_is_unchanged(tmp_path: Path, question: str) -> None:
+    assert CORPUS.glossary.translate(question, Lang.EN) == []
+    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    with_them = Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+    without = Searcher.load(tmp_path / "index", ENTRIES, glossary=Glossary(UNTRANSLATED.concepts,
+                            CORPUS.glossary.digest), query_embedder=FakeEmbedder())
+    assert np.array_equal(with_them._lexical(question, (Lang.EN,)), without._lexical(question, (Lang.EN,)))
+    # and no German or Spanish question gains a concept token from them
+    for text, lang in (("¿Qué pasa en el paso de limpieza?", Lang.ES), ("Muss ich abwerfen?", Lang.DE)):
+        langs = (Lang.EN, lang)
+        assert CORPUS.glossary.question_tokens(text, langs) == UNTRANSLATED.question_tokens(text, langs)
+
+
+def test_the_index_documents_are_unchanged(tmp_path: Path) -> None:
+    build_index(ENTRIES, tmp_path / "with", FakeEmbedder(), corpus=CORPUS)
+    build_index(ENTRIES, tmp_path / "without", FakeEmbedder(), corpus=CORPUS, glossary=UNTRANSLATED)
+    for name in ("bm25.npz", "docs.json"):
+        assert (tmp_path / "with" / name).read_bytes() == (tmp_path / "without" / name).read_bytes()
+
+
+def test_translations_are_read_merged_and_compiled() -> None:
+    lexicon = Glossary.from_yaml("concepts:\n  - id: hand\n    en: [hand]\n"
+                                 "translations:\n  - id: cleanup_step\n    en: [cleanup step]\n"
+                                 "    de: [Aufräumsegment]\n    es: [paso de limpieza]\n")
+    merged = Glossary([], "base").merged(lexicon)
+    assert [c.id for c in merged.concepts] == ["hand"] and [c.id for c in merged.translations] == ["cleanup_step"]
+    again = Glossary.from_json(merged.to_json())
+    assert again.translations == merged.translations
+    # the German compound's inflected form, the Spanish phrase; the question's own words are not repeated
+    assert again.translate("Was passiert im Aufräumsegmente?", Lang.DE) == ["cleanup", "step"]
+    assert again.translate("¿Qué pasa en el paso de limpieza?", Lang.ES) == ["cleanup", "step"]
+    assert again.translate("the cleanup step, paso de limpieza", Lang.ES) == []
+    assert again.translate("paso de limpieza", Lang.EN) == []  # an English question translates nothing
