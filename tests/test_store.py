@@ -384,6 +384,42 @@ def test_a_build_whose_outdated_rows_are_the_last_builds_keeps_their_summaries_a
         kb.close()
 
 
+def test_summaries_an_older_judge_kb_recorded_are_not_kept_for_the_rows_of_an_earlier_build(tmp_path: Path) -> None:
+    """An older judge-kb on the same data directory records the outdated summaries of its rows and
+    leaves every meta key it does not know: the next build, whose outdated rows are those of the
+    build before, must not keep the older writer's summaries."""
+    from kb.outdated import Level, summarize_copies
+
+    entries = [_ruling(n, 0.5) for n in range(3)]
+    items = [{"entry": f"r-{n}", "variant": {"text": entries[n].text, "lang": "en", "card": "Lightform",
+                                             "date": "2020-01-01"},
+              "reasons": [{"kind": "terminology", "detail": "an obsolete term"}]} for n in range(2)]
+    home = tmp_path / "kb"
+    store.write(home, entries, report={}, meta={}, outdated=items[:1])
+
+    # judge-kb 76e834c's write: the meta keys it writes, its summaries as they are; the rest left
+    older_keys = ("generation", "report", "counts", "outdated_summaries")
+    conn = sqlite3.connect(store.db_path(home))
+    unknown = conn.execute(f"SELECT key, value FROM meta WHERE key NOT IN {older_keys}").fetchall()
+    conn.close()
+    store.write(home, entries, report={}, meta={}, outdated=items)
+    conn = sqlite3.connect(store.db_path(home))
+    with conn:
+        conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", unknown)
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'outdated_summaries'",
+                     (json.dumps(store._outdated_summaries(conn)),))
+    conn.close()
+
+    store.write(home, entries, report={}, meta={}, outdated=items[:1])
+    kb = store.load(home)
+    try:
+        levels = {Level.OUTDATED, Level.REVIEW}
+        assert kb.outdated_summary(levels) == summarize_copies(kb.outdated_copies(), levels)
+        assert kb.outdated_summary(levels)["wordings"] == 1
+    finally:
+        kb.close()
+
+
 def test_a_legacy_kb_json_home_is_rebuilt_as_sqlite(kb_home: Path, small_corpus: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KB_CORPUS", str(small_corpus))

@@ -348,8 +348,7 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
     """
     conn = connect(home, create=True)
     try:
-        before = get_meta(conn, leave_out=LARGE_META)
-        generation = int(before.get("generation", 0)) + 1
+        generation = int(get_meta(conn, leave_out=LARGE_META).get("generation", 0)) + 1
         index_root = home / INDEX_DIR
         folder = index_root / str(generation)
         if folder.exists():  # left by a killed build that never committed (callers hold the lock)
@@ -402,10 +401,12 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
                                                             + [(p, "check") for p in check_problems])])
             conn.execute("DELETE FROM meta WHERE key = 'stale'")
             values = dict(meta, generation=generation, report=report,
-                          counts=_counts(entries, problems, check_problems, report),
-                          outdated_digest=_outdated_digest(rows))
-            if values["outdated_digest"] != before.get("outdated_digest"):  # else the stored ones hold
-                values["outdated_summaries"] = _outdated_summaries(conn)
+                          counts=_counts(entries, problems, check_problems, report))
+            # the digest is kept inside the summaries' value: a writer that replaces them without
+            # one (an older judge-kb on the same data directory) can't leave a digest they don't match
+            digest = _outdated_digest(rows)
+            if digest != _recorded_outdated_digest(conn):  # else the stored ones hold
+                values["outdated_summaries"] = dict(_outdated_summaries(conn), digest=digest)
             conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                              [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()])
         _prune_index(index_root, keep={generation, generation - 1})
@@ -416,9 +417,9 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
 
 
 def _outdated_digest(rows: Sequence[_EntryRows]) -> str:
-    """SHA-1 of every outdated row a build writes (entry ids and items): when it is the last
-    build's, so are the outdated summaries, and reading every outdated row again is skipped. The
-    code that summarises them is part of it."""
+    """SHA-1 of every outdated row a build writes (entry ids and items): when it is the one the
+    recorded outdated summaries hold, so are they, and reading every outdated row again is skipped.
+    The code that summarises them is part of it."""
     from kb import outdated
     from kb.store.cache import key_of, module_files
 
@@ -427,6 +428,12 @@ def _outdated_digest(rows: Sequence[_EntryRows]) -> str:
         for item in row.outdated_json:
             h.update(f"{row.entry.id}\0{item}\0".encode("utf-8", "surrogatepass"))
     return h.hexdigest()
+
+
+def _recorded_outdated_digest(conn: sqlite3.Connection) -> str | None:
+    """The `_outdated_digest` the recorded outdated summaries were made for (None: unknown)."""
+    row = conn.execute("SELECT json_extract(value, '$.digest') FROM meta WHERE key = 'outdated_summaries'").fetchone()
+    return row[0] if row and isinstance(row[0], str) else None
 
 
 def _outdated_summaries(conn: sqlite3.Connection) -> dict[str, Any]:
