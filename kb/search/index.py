@@ -478,8 +478,8 @@ def _entry_table(entries: Sequence[Entry]) -> EntryTable:
 
 def _own_words_key(entry: Entry) -> str:
     """What `own_card_words` reads of an entry (kind, text, cards, English wordings), as a digest."""
-    parts = [entry.kind.value, entry.text, "\x1e".join(entry.cards), *(v.text for v in entry.variants_in(Lang.EN))]
-    return hashlib.sha1("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    parts = (entry.kind.value, entry.text, entry.cards, [v.text for v in entry.variants_in(Lang.EN)])
+    return hashlib.sha1(repr(parts).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def clause_context(entries: Sequence[Entry]) -> dict[int, str]:
