@@ -5,6 +5,7 @@ index and English questions are read as without them. Hand-made entries, determi
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -91,3 +92,16 @@ def test_translations_are_read_merged_and_compiled() -> None:
     assert again.translate("¿Qué pasa en el paso de limpieza?", Lang.ES) == ["cleanup", "step"]
     assert again.translate("the cleanup step, paso de limpieza", Lang.ES) == []
     assert again.translate("paso de limpieza", Lang.EN) == []  # an English question translates nothing
+
+
+@pytest.mark.parametrize("lexicon, said", [
+    ("translations: 5\n", "`translations` must be a list of rows"),
+    ("concepts: {a: b}\n", "`concepts` must be a list of rows"),
+    ("translations:\n  - id: resolve\n    de: 5\n", "translation #1 (resolve): `de` must be a term or a list of terms"),
+])
+def test_a_lexicon_section_or_row_of_the_wrong_shape_is_an_error_naming_the_file_and_row(lexicon: str, said: str) -> None:
+    """Reviewer: `translations: 5` raised a bare TypeError (and `concepts: 5` before it)."""
+    from kb.errors import InputError
+
+    with pytest.raises(InputError, match=re.escape(f"search-lexicon.yaml: {said}")):
+        Glossary.from_yaml(lexicon, "search-lexicon.yaml")

@@ -300,11 +300,22 @@ def corpus_digest(corpus: Path) -> str:
 
 
 def _concepts(doc: dict[str, Any], key: str, source: str) -> list[Concept]:
+    """The rows of `doc[key]` as concepts; InputError naming the file and the row for a row (or a
+    section) of the wrong shape."""
+    rows = doc.get(key) or []
+    if not isinstance(rows, list):
+        raise InputError(f"{source}: `{key}` must be a list of rows (id, en, de, es), not {type(rows).__name__}")
     concepts = []
-    for n, row in enumerate(doc.get(key) or [], start=1):
+    for n, row in enumerate(rows, start=1):
         if not isinstance(row, dict) or "id" not in row:
             raise InputError(f"{source}: {key[:-1]} #{n} has no id")  # "concept #3"
-        terms = {lang: tuple(_as_list(row.get(lang.value))) for lang in Lang}
+        terms: dict[Lang, tuple[str, ...]] = {}
+        for lang in Lang:
+            value = row.get(lang.value)
+            if value is not None and not isinstance(value, (str, list)):
+                raise InputError(f"{source}: {key[:-1]} #{n} ({row['id']}): `{lang.value}` must be a term or a list "
+                                 f"of terms, not {type(value).__name__}")
+            terms[lang] = tuple(_as_list(value))
         concepts.append(Concept(str(row["id"]), {k: v for k, v in terms.items() if v}))
     return concepts
 
