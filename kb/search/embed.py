@@ -6,6 +6,7 @@ Every embedder returns L2-normalised float32 rows and respects multilingual-e5's
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import os
@@ -172,16 +173,22 @@ class SentenceTransformerEmbedder:
 class CachedEmbedder:
     """Wraps an embedder so that a text already embedded (same model and prompt) never is again.
 
-    One file per model and prompt under `cache_dir`, keyed by the SHA-256 of the text; written to a
-    temporary file and renamed into place, so a crash never leaves half a cache.
+    Per model and prompt under `cache_dir`: one base file of vectors keyed by the SHA-256 of the
+    text, and beside it small files of the texts embedded since (`<base>.add-<hash>.npz`). A build
+    that embeds one new page writes a file of a few rows, not the whole cache again (at 100k
+    rulings the base is ~170 MB); after COMPACT_AT of them the next write folds them into the base.
+    Every file is written to a temporary file and renamed into place, so a crash never leaves half
+    a cache; a damaged file is only lost work (its texts are embedded again).
     """
+
+    COMPACT_AT = 8  # added files beside the base before they are folded into it
 
     def __init__(self, inner: Embedder, cache_dir: Path) -> None:
         self.inner = inner
         self.name = inner.name
         self.dim = inner.dim
         self.cache_dir = Path(cache_dir)
-        self._tables: dict[str, dict[str, np.ndarray]] = {}
+        self._tables: dict[str, _VectorTable] = {}
         self.hits = 0
         self.misses = 0
 
@@ -195,18 +202,15 @@ class CachedEmbedder:
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.name)
         return self.cache_dir / f"{safe}.{self.dim}.{prompt}.npz"
 
-    def _table(self, prompt: str) -> dict[str, np.ndarray]:
+    def _added(self, prompt: str) -> list[Path]:
+        base = self._path(prompt)
+        return sorted(base.parent.glob(f"{base.name[:-len('.npz')]}.add-*.npz"))
+
+    def _table(self, prompt: str) -> _VectorTable:
         if prompt not in self._tables:
-            table: dict[str, np.ndarray] = {}
-            path = self._path(prompt)
-            if path.exists():
-                try:
-                    with np.load(path, allow_pickle=False) as data:
-                        keys, vecs = data["keys"], data["vectors"]
-                    if vecs.ndim == 2 and vecs.shape[1] == self.dim:
-                        table = {str(k): v for k, v in zip(keys, vecs)}
-                except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-                    table = {}  # a corrupt or truncated cache is only lost work: start over
+            table = _VectorTable(self.dim)
+            for path in (self._path(prompt), *self._added(prompt)):
+                table.load(path)
             self._tables[prompt] = table
         return self._tables[prompt]
 
@@ -215,25 +219,83 @@ class CachedEmbedder:
         keys = [text_key(t) for t in texts]
         todo: dict[str, str] = {}
         for key, text in zip(keys, texts):
-            if key not in table and key not in todo:
+            if key not in table.rows and key not in todo:
                 todo[key] = text
         self.hits += len(keys) - len(todo)
         self.misses += len(todo)
         if todo:
-            fresh = np.asarray(embed(list(todo.values())), dtype=np.float32)
-            for key, vec in zip(todo, fresh):
-                table[key] = vec
-            self._save(prompt, table)
+            fresh = np.asarray(embed(list(todo.values())), dtype=np.float32).reshape(len(todo), self.dim)
+            table.add(list(todo), fresh)
+            self._save(prompt, table, list(todo), fresh)
         if not keys:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.stack([table[k] for k in keys]).astype(np.float32, copy=False)
+        return table.take(keys)
 
-    def _save(self, prompt: str, table: dict[str, np.ndarray]) -> None:
-        path = self._path(prompt)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        buffer = io.BytesIO()
-        np.savez(buffer, keys=np.array(list(table), dtype="U64"), vectors=np.stack(list(table.values())).astype(np.float32))
-        write_atomic(path, buffer.getvalue())
+    def _save(self, prompt: str, table: _VectorTable, keys: list[str], vectors: np.ndarray) -> None:
+        base = self._path(prompt)
+        base.parent.mkdir(parents=True, exist_ok=True)
+        added = self._added(prompt)
+        if not base.exists() or len(added) >= self.COMPACT_AT:
+            # the whole table into the base first, then the added files it now holds are removed:
+            # killed in between, they are only rows the base holds twice
+            write_atomic(base, _npz(table.keys, table.matrix()))
+            for path in added:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            return
+        name = hashlib.sha256("".join(keys).encode("ascii")).hexdigest()[:16]
+        write_atomic(base.with_name(f"{base.name[:-len('.npz')]}.add-{name}.npz"), _npz(keys, vectors))
+
+
+class _VectorTable:
+    """An embedding cache's rows in memory: text key -> row of one matrix, grown by blocks."""
+
+    def __init__(self, dim: int) -> None:
+        self.dim = dim
+        self.rows: dict[str, int] = {}
+        self.keys: list[str] = []
+        self._blocks: list[np.ndarray] = []
+        self._matrix: np.ndarray | None = np.zeros((0, dim), dtype=np.float32)
+
+    def load(self, path: Path) -> None:
+        """Add a cache file's rows (a key already held keeps its row); a damaged file adds none."""
+        if not path.exists():
+            return
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                keys, vectors = data["keys"], data["vectors"]
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return  # a corrupt or truncated cache is only lost work: its texts are embedded again
+        if vectors.ndim != 2 or vectors.shape[1] != self.dim or len(keys) != len(vectors):
+            return
+        self.add(keys.tolist(), vectors)
+
+    def add(self, keys: list[str], vectors: np.ndarray) -> None:
+        new = [i for i, key in enumerate(keys) if key not in self.rows]
+        if len(new) < len(keys):
+            keys, vectors = [keys[i] for i in new], vectors[new]
+        for key in keys:
+            self.rows.setdefault(key, len(self.keys))
+            self.keys.append(key)
+        if keys:
+            self._blocks.append(np.asarray(vectors, dtype=np.float32))
+            self._matrix = None
+
+    def matrix(self) -> np.ndarray:
+        if self._matrix is None:
+            self._blocks = [np.concatenate(self._blocks)] if len(self._blocks) > 1 else self._blocks
+            self._matrix = self._blocks[0] if self._blocks else np.zeros((0, self.dim), dtype=np.float32)
+        return self._matrix
+
+    def take(self, keys: Sequence[str]) -> np.ndarray:
+        rows = np.fromiter((self.rows[k] for k in keys), dtype=np.int64, count=len(keys))
+        return self.matrix()[rows]
+
+
+def _npz(keys: Sequence[str], vectors: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.savez(buffer, keys=np.array(list(keys), dtype="U64"), vectors=np.asarray(vectors, dtype=np.float32))
+    return buffer.getvalue()
 
 
 def text_key(text: str) -> str:

@@ -786,8 +786,9 @@ def read_index(index_dir: Path, name: str, dim: int, *, entries: Sequence[Entry]
             f"{SCHEMA_VERSION}; {FIX}"
         )
     if meta.get("model") != name or meta.get("dim") != dim:
-        fix = ("KB_EMBEDDER=fake builds an index real questions can't search: unset KB_EMBEDDER and run "
-               "`kb ingest`" if os.environ.get("KB_EMBEDDER") == "fake" else FIX)
+        fake = os.environ.get("KB_EMBEDDER", "")
+        fix = (f"KB_EMBEDDER={fake} builds an index real questions can't search: unset KB_EMBEDDER and run "
+               "`kb ingest`" if fake.startswith("fake") else FIX)
         raise StoreError(
             f"search index was built with {meta.get('model')} ({meta.get('dim')}-d), "
             f"queries use {name} ({dim}-d); {fix}"
