@@ -12,8 +12,10 @@ bench/search_quality.py scores (`right_ids`, `_rank`, `_scores`):
   and each fusion of `CONFIGS`: the shipped hybrid with USE added
     rrf=W          a third reciprocal-rank voter (per kind, like e5) beside e5 and BM25, weight W
     cos=W          W * USE cosine added to the final hybrid score
-    within=W       a USE vote (weight W) among the named card's rulings (`_reorder_card`)
+    use_within=W   a USE vote (weight W) among the named card's rulings (`_reorder_card`)
     within_e5=W    the e5 vote's weight in that stage (default the shipped `within_dense`)
+    NAME=V         any `Weights` field (e.g. dense=0: USE in e5's place)
+    mix=M          e5's score replaced by (1 - M) * e5 + M * USE everywhere it is read in the fusion
     hub=H          USE cosine less H * its hubness (as e5's `hub`)
 The USE document vectors are cached in $KB_HOME/use_docs.npz.
 """
@@ -47,10 +49,10 @@ CONFIGS: dict[str, dict[str, float]] = {
     "cos0.05": {"cos": 0.05},
     "cos0.1": {"cos": 0.1},
     "cos0.2": {"cos": 0.2},
-    "within0.5": {"within": 0.5},
-    "within1": {"within": 1.0},
-    "within2": {"within": 2.0},
-    "within1_noe5": {"within": 1.0, "within_e5": 0.0},
+    "within0.5": {"use_within": 0.5},
+    "within1": {"use_within": 1.0},
+    "within2": {"use_within": 2.0},
+    "within1_noe5": {"use_within": 1.0, "within_e5": 0.0},
 }
 
 
@@ -65,6 +67,8 @@ class UseSearcher(Searcher):
         w = self.weights
         c = self.cfg
         fused = np.zeros(len(dense), dtype=np.float64)
+        if c.get("mix"):  # one dense score: e5's and USE's mixed (ranked, and voting within the card)
+            dense = ((1 - c["mix"]) * dense + c["mix"] * self.use_entry).astype(np.float32)
         if w.dense_per_kind:
             is_rule = self._is_rule
             dense_ranks = np.where(is_rule, _ranks(dense, mask & is_rule), _ranks(dense, mask & ~is_rule))
@@ -122,8 +126,8 @@ class UseSearcher(Searcher):
         within_e5 = c.get("within_e5", w.within_dense)
         if within_e5:
             vote = vote + within_e5 / (w.within_k + _tied_ranks(dense[members]))
-        if c.get("within"):
-            vote = vote + c["within"] / (w.within_k + _tied_ranks(self.use_entry[members]))
+        if c.get("use_within"):
+            vote = vote + c["use_within"] / (w.within_k + _tied_ranks(self.use_entry[members]))
         order = members[np.argsort(-vote, kind="stable")]
         out = fused.copy()
         out[order] = fused[members]
@@ -199,6 +203,49 @@ def use_query_scores(model: Any, question: str, vectors: np.ndarray, doc_entry: 
     return out
 
 
+def within_diag(searcher: Any, questions: Any, right: Any, use_scores: Any, entries: Any) -> None:
+    """Judge + fresh dev questions that name a card (not stories) whose own rulings hold a right
+    answer: the rank of the first right one among those rulings by e5 (cosine less hubness), by
+    USE, by both summed as reciprocal ranks, and how often each puts one first."""
+    from kb.search.focus import focus
+    from kb.search.text import tokenize
+
+    w = searcher.weights
+    rows = []
+    for q in questions:
+        if q.source not in ("judge_questions", "judge_questions_fresh"):
+            continue
+        query = " ".join(q.question.split())
+        if focus(query).is_story:
+            continue
+        named = [c.name for c in searcher.cards.named(query)]
+        if not named:
+            continue
+        own = np.diff(searcher.table.card_ptr) <= w.within_cards
+        pool = searcher._of_cards(named) & own & ~searcher._is_rule
+        members = np.flatnonzero(pool)
+        ok = np.array([entries[i].id in right[q.id] for i in members])
+        if len(members) < 2 or not ok.any():
+            continue
+        qv = np.asarray(searcher.query_embedder.embed_queries([query])[0], dtype=np.float32)
+        sims = searcher._dot(qv) - w.hub * searcher._hub
+        e5 = np.full(len(searcher.table), -9.0)
+        np.maximum.at(e5, searcher._doc_entry, sims)
+        use = use_scores[q.id]
+        r_e5, r_use = _tied_ranks(e5[members]), _tied_ranks(use[members])
+        both = 1 / (1 + r_e5) + 1 / (1 + r_use)
+        r_both = _tied_ranks(both)
+        first = lambda r: int(r[ok].min())  # noqa: E731
+        rows.append((q.id, q.lang.value, len(members), first(r_e5), first(r_use), first(r_both)))
+    for name, col in (("e5", 3), ("USE", 4), ("e5+USE", 5)):
+        for lang in ("en", "de", "es", "all"):
+            sel = [r for r in rows if lang == "all" or r[1] == lang]
+            print(f"within-card {name:7} {lang:3} n={len(sel):3}  first {sum(r[col] == 1 for r in sel):3}  "
+                  f"top3 {sum(r[col] <= 3 for r in sel):3}  mean pool {np.mean([r[2] for r in sel]):.1f}")
+    print("only e5 first:", sum(r[3] == 1 and r[4] != 1 for r in rows),
+          " only USE first:", sum(r[4] == 1 and r[3] != 1 for r in rows))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--configs", nargs="*", default=list(CONFIGS),
@@ -206,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-alone", action="store_true", help="skip USE alone / e5 alone")
     ap.add_argument("--use-hub", type=float, default=0.0, help="USE cosine less this share of its hubness")
     ap.add_argument("--use-focus", type=float, default=0.6, help="asking sentences' share for stories (0: whole)")
+    ap.add_argument("--within-diag", action="store_true",
+                    help="among the named cards' own rulings: how often e5, USE and BM25 put a right one first")
     ap.add_argument("--out", type=Path, default=Path("/tmp/use_experiment.json"))
     args = ap.parse_args(argv)
 
@@ -233,6 +282,10 @@ def main(argv: list[str] | None = None) -> int:
     use_scores = {q.id: use_query_scores(model, q.question, vectors, searcher._doc_entry, n, hub, args.use_hub,
                                          args.use_focus) for q in questions}
 
+    if args.within_diag:
+        within_diag(searcher, questions, right, use_scores, entries)
+        searcher._query_embedder.save()
+        return 0
     configs: dict[str, dict[str, float]] = {}
     for spec in args.configs:
         if "=" in spec:
@@ -253,9 +306,16 @@ def main(argv: list[str] | None = None) -> int:
     for q in questions:
         hits = shipped.search(q.question, limit=DEPTH)
         ranks["hybrid"][q.id] = _rank([h.entry.id for h in hits], right[q.id])
+    import dataclasses
+
+    from kb.search.rank import Weights
+
+    fields = {f.name for f in dataclasses.fields(Weights)}
     for name, cfg in configs.items():
         started = time.perf_counter()
         searcher.cfg = cfg
+        searcher.weights = dataclasses.replace(Weights(), **{k: type(getattr(Weights(), k))(v)
+                                                             for k, v in cfg.items() if k in fields})
         for q in questions:
             searcher.use_entry = use_scores[q.id]
             hits = searcher.search(q.question, limit=DEPTH)
