@@ -694,9 +694,10 @@ class Searcher:
         np.maximum.at(out, self._doc_entry, score)
         return out
 
-    def _lexical(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> np.ndarray:
+    def _lexical(self, text: str, langs: tuple[Lang, ...]) -> np.ndarray:
         """BM25 of `text` per document: its words, its glossary concepts (found by the terms of
-        `langs`), their English terms."""
+        `langs`, the question's languages, English last when it is English), their English terms.
+        The text's own words weigh `foreign_words` unless English is the last of `langs`."""
         w = self.weights
         tokens = tokenize(text)
         scores = np.zeros(len(self._doc_entry), dtype=np.float64)
