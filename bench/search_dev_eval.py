@@ -67,13 +67,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ranks", action="store_true",
                     help="where each answer ranks: all entries and the CR's clauses alone (hybrid, e5, BM25)")
     ap.add_argument("--set", nargs="+", default=[], metavar="NAME=VALUE", help="search with these Weights")
+    ap.add_argument("--allow-library", action="store_true",
+                    help="evaluate a KB whose library holds more than the bundled corpus")
     args = ap.parse_args(argv)
 
     from kb import paths, store
 
     kb = store.load(paths.home())
     entries = list(kb.entries)
-    searcher = open_searcher(kb)
+    searcher = open_searcher(kb, args.allow_library)
     if args.set:
         searcher.weights = dataclasses.replace(searcher.weights, **parse_weights(args.set))
     ranks: dict[tuple[str, str], list[int | None]] = defaultdict(list)

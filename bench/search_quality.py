@@ -275,11 +275,21 @@ def open_kb(home: Path, rebuild: bool) -> tuple[Any, float]:
     return store.load(home), time.perf_counter() - started
 
 
-def open_searcher(kb: Any) -> Any:
+def open_searcher(kb: Any, allow_library: bool = False) -> Any:
     """The searcher `kb search` uses; a KB built with KB_EMBEDDER=fake is queried with the fake model
-    (for trying the script quickly, not for figures)."""
+    (for trying the script quickly, not for figures).
+
+    The figures are of the bundled corpus: a KB whose library holds a judge's own files (a page a
+    speed benchmark ingested moved a Spanish test question from first to second once, unseen) is
+    refused unless `allow_library`."""
     from kb.search.embed import FakeEmbedder
     from kb.search import Searcher, read_meta
+
+    sources = kb.sources()
+    if sources and not allow_library:
+        raise SystemExit(f"the KB in {kb.home} holds {len(sources)} library source(s) beside the bundled corpus "
+                         f"({', '.join(s.path for s in sources)}): its figures would not be the bundled corpus's. "
+                         "Set KB_HOME to an empty directory (or `kb remove` them), or pass --allow-library.")
 
     fake = read_meta(kb.index_dir).get("model") == FakeEmbedder.name
     return Searcher.load(kb.index_dir, kb.entries, query_embedder=FakeEmbedder() if fake else None)
@@ -296,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", type=Path, action="append", default=[], metavar="FILE.json",
                     help="recorded results (their hybrid scores) to add a before/after table against")
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "search_quality")
+    ap.add_argument("--allow-library", action="store_true",
+                    help="evaluate a KB whose library holds more than the bundled corpus")
     args = ap.parse_args(argv)
 
     from kb import paths
@@ -312,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         print(f"{len(questions)} questions, every label resolves on {len(entries)} entries")
         return 0
-    searcher = open_searcher(kb)
+    searcher = open_searcher(kb, args.allow_library)
     started = time.perf_counter()
     result = evaluate(searcher, questions, entries, args.modes)
     asked = time.perf_counter() - started
