@@ -18,6 +18,8 @@ NAMES = [
     ("Cursed Totem", "Cursed Totem"), ("Linvala, Keeper of Silence", "Linvala, Keeper of Silence"),
     ("Manifest", "Manifest"), ("Mouth", "Mouth"), ("Boca", "Mouth"), ("Run Wild", "Run Wild"), ("Verwildern", "Run Wild"),
     ("What", "Who // What // When // Where // Why"), ("Trouble", "Toil // Trouble"),
+    ("Whisperwood Elemental", "Whisperwood Elemental"), ("Disappear", "Disappear"), ("Insist", "Insist"),
+    ("Suppress", "Suppress"),
     ("Strategy, Schmategy", "Strategy, Schmategy"), ("Entering", "Breaking // Entering"),
     ("Fire at Will", "Fire at Will"), ("Assure", "Assure // Assemble"),
     ("Zauberbuch", "Spellbook"), ("Zauberbuch-Dieb", "Grimoire Thief"),
@@ -54,6 +56,14 @@ def matcher() -> CardMatcher:
     ("Lichtfrom ist im Spiel.", ["Lightform"]),
     # a title's capitals are no sentence ends: a misspelled name still spans its words
     ("What Does Pithing Needel Do To Face-Down Creatures?", ["Pithing Needle"]),
+    # typed in lower case at the table (tryout17): a name no word could be meant by ...
+    ("lightfrom with an empty library", ["Lightform"]),
+    ("was passiert mit lichtfrom bei leerer bibliothek?", ["Lightform"]),
+    ("pithing needel on a morph, does it stop it?", ["Pithing Needle"]),
+    ("whisperwod elemental sacrifice, do creatures I get later get the ability?", ["Whisperwood Elemental"]),
+    # ... but an inflected or misspelled everyday word one edit from a one-word name is the word
+    ("It disappears, he insists, and the judge said supress it.", []),
+    ("it is a rageforms thing", []),  # one letter added: not a swap
     # an inflected longer name beats the exact shorter name it starts with (German plural) ...
     ("Ich habe zwei Zauberbuch-Diebe. Wenn ich einen opfere?", ["Grimoire Thief"]),
     # ... and the shorter name alone is still itself

@@ -6,6 +6,8 @@ distance (1 edit below 12 letters, 2 from 12; swapped neighbours are one edit): 
 Lightform, `Pithing Needel` → Pithing Needle. Only spans that look like names are tried: starting
 with a capital letter and not a rules word, so everyday words are not read as misspelled names; not
 across a sentence's end, and not from a short word that opens a sentence (`Assume` is no Assure).
+Typed in lower case, as judges type at a table, a misspelled name is read where no word could be
+meant (`_lower_slip`): `whisperwod elemental`, `lightfrom`, but not `disappears` (Disappear).
 
 A one-word name that is also an everyday word (a rules word, a word the rulings write in lower case, a
 split card's half: `Failure`, `tierra`) is the card only where it is written as a name: capitalised,
@@ -42,6 +44,14 @@ class NamedCard:
     name: str  # English name
     said: str  # the words of the question that name it
     distance: int  # 0 for an exact name
+
+
+def _swapped(a: str, b: str) -> bool:
+    """`b` is `a` with two neighbouring letters swapped (`lightfrom`, `lightform`)."""
+    if len(a) != len(b):
+        return False
+    diff = [k for k in range(len(a)) if a[k] != b[k]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
 
 def _is_capitalised(word: str) -> bool:
@@ -176,6 +186,8 @@ class CardMatcher:
                         hit = (size, self._values[fuzzy[0]], fuzzy[1])
                         break
             if hit is None:
+                hit = self._lower_slip(words, raw, i, breaks)
+            if hit is None:
                 i += 1
                 continue
             size, english, distance = hit
@@ -196,6 +208,28 @@ class CardMatcher:
             fuzzy = self._fuzzy(" ".join(words[i:i + longer]))
             if fuzzy and self._keys[fuzzy[0]].startswith(prefix):
                 return (longer, self._values[fuzzy[0]], fuzzy[1])
+        return None
+
+    def _lower_slip(self, words: list[str], raw: list[str], i: int, breaks: set[int]) -> tuple[int, str, int] | None:
+        """A misspelled name typed in lower case (`whisperwod elemental`, `lightfrom`), read only where
+        no word could be meant: the span starts with a word no ruling or rule writes, and it is a
+        whole name of two or three words, or one word of six letters or more with two neighbouring
+        letters swapped. An inflected word (`disappears`, `insists`, `exilié`) or a misspelled
+        everyday word (`supress`, `despite`) is one edit from a one-word name too, but not by a swap."""
+        first = words[i]
+        if not raw[i].islower() or len(first) < 4 or first in self.common or first in STOPWORDS:
+            return None
+        for size in range(min(3, len(words) - i), 0, -1):
+            if any(i < b < i + size for b in breaks) or not all(w.islower() for w in raw[i:i + size]):
+                continue
+            key = " ".join(words[i:i + size])
+            fuzzy = self._fuzzy(key)
+            if fuzzy is None:
+                continue
+            name = self._keys[fuzzy[0]]
+            if (size >= 2 and name.count(" ") + 1 == size) or (
+                    size == 1 and " " not in name and len(key) >= 6 and _swapped(key, name)):
+                return (size, self._values[fuzzy[0]], fuzzy[1])
         return None
 
     def _may_start_name(self, raw: str, key: str) -> bool:
