@@ -461,15 +461,18 @@ class Searcher:
             found = [self._entries[i] for i in top]
         else:
             found = self._fetch_entries([self.table.ids[i] for i in top])
+        places = [float(fused[i]) for i in top]  # best first
         if apart:
+            # a near-copy moved down takes the score of the place it moves to, as `_reorder_card`'s
+            # rulings do: the scores a judge reads go down the list, as the order does
             order = apart_copies([e.text for e in found], w.copy_gap)[:limit]
             top, found = [top[k] for k in order], [found[k] for k in order]
         hits: list[Hit] = []
-        for i, entry in zip(top, found):
+        for i, entry, score in zip(top, found, places):
             text = entry.text_in(answer_lang)
             lang = answer_lang if text is not None and answer_lang is not Lang.EN else text_lang(entry, entry.text)
             hits.append(
-                Hit(entry, float(fused[i]), lang, text or entry.text,
+                Hit(entry, score, lang, text or entry.text,
                     float(dense[i]), float(lexical[i]))
             )  # fmt: skip
         return hits
