@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 if TYPE_CHECKING:
+    from kb.model import Lang
     from kb.search import Filters
 
 
@@ -18,7 +19,8 @@ def search(
     ] = None,
     lang: Annotated[
         Optional[str],
-        typer.Option("--lang", help="Only entries with text in en, de or es; answer in it."),
+        typer.Option("--lang", help="Only entries with text in en, de or es, shown in it (a question in any "
+                                    "language is already answered in its language where a translation exists)."),
     ] = None,
     rule: Annotated[
         Optional[str], typer.Option("--rule", help="Only entries linked to this CR clause, e.g. 708.8.")
@@ -55,6 +57,8 @@ def search(
     if filters.rule is not None:
         note_an_older_meaning(filters.rule, quiet=as_json)
     hits = searcher.search(question, limit=limit, filters=filters)
+    if filters.lang is not None and filters.lang.value != "en" and kb.entries_in(filters.lang):
+        narrowed(filters.lang, kb.entries_in(filters.lang), kb.stats()["entries"], quiet=as_json)
     if as_json:
         print_json([h.to_json() for h in hits])
     else:
@@ -65,6 +69,18 @@ def search(
                      f"shown in yours where a translation exists.")
         render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]), empty=empty,
                     card=filters.card)
+
+
+def narrowed(lang: Lang, kept: int, total: int, *, quiet: bool = False) -> None:
+    """`--lang de` searches only the entries with German text, often a few: a judge who read it as
+    "answer in German" gets unrelated rulings (tryout17). Say how few, and what answers in German."""
+    from cli.common import keep_notes, note
+
+    text = (f"--lang {lang.value} searched only the {kept:,} of {total:,} entries that have {lang.value} text; "
+            f"without --lang every entry is searched, and shown in {lang.value} where it has {lang.value} text")
+    if not quiet:
+        note(text)
+    keep_notes([text])
 
 
 def note_an_older_meaning(number: str, *, quiet: bool = False) -> None:

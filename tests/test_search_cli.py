@@ -213,3 +213,16 @@ def test_a_language_the_kb_has_no_text_in_says_so_instead_of_try_other_words(kb_
     assert "The KB holds no es text" in flat and "Search without --lang" in flat
     german = " ".join(run("Kann ich eine verdeckte Kreatur anschauen?", "--lang", "de", "--until", "2000").stdout.split())
     assert "No entry matches. Try other words or fewer filters." in german  # German text exists: the usual hint
+
+
+def test_lang_says_how_few_entries_it_searched(kb_with_index: Path) -> None:
+    """tryout17: `--lang es` read as "answer in Spanish" searched only the few entries with Spanish
+    text and returned unrelated rulings, saying nothing."""
+    result = run("Is a tapped creature still tapped after I turn it face up?", "--lang", "de", "-k", "1")
+    assert result.exit_code == 0, result.output
+    kept = sum(1 for e in make_entries() if any(v.lang.value == "de" for v in e.variants))
+    assert f"--lang de searched only the {kept} of {len(make_entries())} entries" in " ".join(result.output.split())
+    plain = run("Is a tapped creature still tapped after I turn it face up?", "-k", "1")
+    assert "searched only" not in plain.output
+    as_json = run("Is a tapped creature still tapped after I turn it face up?", "--lang", "de", "--json")
+    assert as_json.exit_code == 0 and json.loads(as_json.stdout)  # the note goes beside the JSON, on stderr

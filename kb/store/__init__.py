@@ -1004,6 +1004,11 @@ class KB:
                 for s, l, r, i, k in self.conn.execute("SELECT source, line, reason, ignored, kind FROM problems "
                                                        "ORDER BY ord")]
 
+    def entries_in(self, lang: Lang) -> int:
+        """How many entries have a wording in `lang`."""
+        return int(self.conn.execute("SELECT count(DISTINCT entry_id) FROM variants WHERE lang = ?",
+                                     (lang.value,)).fetchone()[0])
+
     def variant_count(self, lang: Lang) -> int:
         """How many wordings the KB holds in `lang`."""
         return int(self.conn.execute("SELECT count(*) FROM variants WHERE lang = ?", (lang.value,)).fetchone()[0])
