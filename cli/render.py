@@ -550,6 +550,8 @@ def card(console: Console, view: CardView) -> None:
     console.print(f"\n[bold]{count(len(view.entries), 'KB entry', 'KB entries')}[/]")
     for e, card_dates in view.entries:
         console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates)}  ", (view.text(e), "")))
+        if view.newer(e):
+            console.print(Text(f"    reworded since on other cards' pages: kb show {e.id}", style="dim"))
 
 
 # --- kb outdated --------------------------------------------------------------------------------

@@ -163,10 +163,20 @@ class CardView:
     entries: list[tuple[CardEntry, list[str]]]  # (entry, the dates of this card's copies of it)
     lang: Lang | None = None  # `kb card --lang`: the language asked for, and the entries' texts in it
     texts: dict[str, str] = field(default_factory=dict)
+    # the newest wording this card's own copies carry, in the language shown (English without --lang)
+    own: dict[str, str] = field(default_factory=dict)
 
     def text(self, entry: CardEntry) -> str:
-        """The entry's text in the language asked for where it has one, else its canonical text."""
-        return self.texts.get(entry.id) or entry.text
+        """This card's own newest wording of the entry in the language shown, else the entry's text in
+        the language asked for, else its canonical text: a ruling many cards share may have been
+        reworded on other cards' pages since this card's (tryout17: Lightform showed a wording it
+        never had)."""
+        return self.own.get(entry.id) or self.texts.get(entry.id) or entry.text
+
+    def newer(self, entry: CardEntry) -> bool:
+        """The entry has a newer wording than this card's own (from other cards' pages)."""
+        own = self.own.get(entry.id)
+        return own is not None and own != (self.texts.get(entry.id) or entry.text)
 
     @property
     def names(self) -> dict[str, str]:
@@ -181,7 +191,8 @@ class CardView:
             "oracle": oracle.to_json() if oracle else None,
             "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text}
                         | lang_fields(self.lang, self.texts.get(e.id))
-                        | {"first_date": e.first_date, "card_dates": dates, "langs": list(wording_langs(e.langs))}
+                        | {"card_text": self.own.get(e.id), "first_date": e.first_date, "card_dates": dates,
+                           "langs": list(wording_langs(e.langs))}
                         for e, dates in self.entries],
         }
 
@@ -193,8 +204,9 @@ def card_view(card: CardInfo, kb: KB, lang: Lang | None = None) -> CardView:
     # another card's; the entry's first date when none of its copies names the card)
     rows = [(e, list(e.card_dates) or [d for d in (e.first_date,) if d]) for e in kb.card_entries(card.name)]
     rows.sort(key=lambda row: (row[0].kind is not Kind.RULING, (row[1] or [""])[0], row[0].id))
-    texts = kb.texts_in([e.id for e, _ in rows], lang) if lang is not None else {}
-    return CardView(card, rows, lang, texts)
+    ids = [e.id for e, _ in rows]
+    texts = kb.texts_in(ids, lang) if lang is not None else {}
+    return CardView(card, rows, lang, texts, kb.card_texts(card.name, ids, lang or Lang.EN))
 
 
 __all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_view",

@@ -858,6 +858,18 @@ class KB:
         return [CardEntry(id_, Kind(kind), text, first, tuple(sorted(langs.get(id_, ()))),
                           tuple(sorted(dates.get(id_, ())))) for id_, kind, text, first in rows]
 
+    def card_texts(self, card: str, ids: Sequence[str], lang: Lang) -> dict[str, str]:
+        """Entry id -> the newest wording in `lang` that `card`'s own copies of it carry (a ruling
+        shared by many cards may have been reworded on other cards' pages since), for the entries of
+        `ids` that have one."""
+        found: dict[str, str] = {}
+        for chunk, marks in _in_chunks(list(dict.fromkeys(ids))):
+            for entry_id, text in self.conn.execute(
+                    f"SELECT entry_id, text FROM variants WHERE card = ? AND lang = ? AND entry_id IN ({marks}) "
+                    f"ORDER BY entry_id, COALESCE(date, ''), ord", (card, lang.value, *chunk)):
+                found[entry_id] = text  # the newest last
+        return found
+
     def texts_in(self, ids: Sequence[str], lang: Lang) -> dict[str, str]:
         """Entry id -> its text in `lang` (as `kb show --lang` gives it: the newest German or Spanish
         wording; the canonical text for English) for the entries of `ids` that have one, from the
