@@ -45,3 +45,30 @@ def test_kb_card_shows_the_cards_own_wording_and_says_when_others_reworded_it(kb
     console = Console(width=200, record=True)
     render.card(console, rage)
     assert NEW in console.export_text() and "reworded" not in console.export_text()
+
+
+def test_a_german_name_whose_adjective_changes_its_ending_names_its_card():
+    """ "Unnachgiebiger Torwächter" (Unyielding Gatekeeper) is "des Unnachgiebigen Torwächters" in a
+    ruling: the adjective's ending is swapped, not added to. The faithful translation was refused as
+    naming no card ("card names differ: Unyielding Gatekeeper in English, none here")."""
+    from kb.build import load_lexicon
+    from kb.corpus import Corpus
+
+    corpus = Corpus.default()
+    found = load_lexicon(corpus, corpus.names.copy()).cards_in
+    assert found("Falls der Beherrscher der letzten Fähigkeit des Unnachgiebigen Torwächters wechselt") == \
+        {"Unyielding Gatekeeper"}
+    assert found("Wenn der Unnachgiebige Torwächter aufgedeckt wird") == {"Unyielding Gatekeeper"}
+    assert found("mit dem Unnachgiebigen Torwächter") == {"Unyielding Gatekeeper"}
+    assert found("Unnachgiebiger Torwächter") == {"Unyielding Gatekeeper"}
+    assert found("Ein unnachgiebiges Tor") == frozenset()  # the adjective alone names nothing
+
+
+def test_a_declined_name_is_read_again_when_the_card_is_added():
+    """The signatures kept from an earlier build are read again for a text that holds a newly added
+    card's name, declined forms too (the cache is keyed by the name's first word's stem)."""
+    from kb.ingest.dedup import _untouched
+
+    signatures = {"a": (frozenset(), "des unnachgiebigen torwachters"), "b": (frozenset(), "some other text")}
+    changed = {(("unnachgiebiger", "torwachter"), "Unyielding Gatekeeper")}
+    assert set(_untouched(signatures, changed)) == {"b"}

@@ -66,6 +66,19 @@ NUMBER_WORDS = frozenset(
 _MEANING_TOKEN = re.compile(r"\{[^}]*\}|[a-z0-9]+(?:'[a-z]+)?")
 _INFLECTIONS = ("", "s", "es", "d", "ed", "ing", "ped", "ping")  # manifest(ed), cloak(s), tap(ped)
 _NAME_ENDINGS = ("", "s", "es", "n", "en")  # German genitive and weak endings: des Gedankenverdrehers
+# A German adjective in a name is declined by swapping its ending: "Unnachgiebiger Torwächter", "des
+# Unnachgiebigen Torwächters", "dem Unnachgiebigen Torwächter" (tryout17: a faithful translation that
+# named its card so was refused as naming none).
+_ADJECTIVE_ENDINGS = ("em", "en", "er", "es", "e")
+
+
+def _declined_stem(word: str) -> str | None:
+    """The stem a German adjective's endings attach to (`unnachgiebiger` -> `unnachgiebig`), or None
+    for a word with no such ending or too short a stem to tell it by."""
+    for ending in _ADJECTIVE_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 4:
+            return word[:-len(ending)]
+    return None
 _HEADING = re.compile(r"^70[12]\.\d+$")
 _CITES_KEYWORD = re.compile(r"\brules? 70[12]\.\d+")
 
@@ -183,8 +196,11 @@ class _PhraseFinder:
         self._by_first: dict[str, list[tuple[tuple[str, ...], str]]] = defaultdict(list)
         for toks, label in phrases:
             if toks:
-                firsts = [toks[0] + e for e in endings] if inflect and (len(toks) == 1 or every_word) else [toks[0]]
-                for first in firsts:
+                firsts = {toks[0] + e for e in endings} if inflect and (len(toks) == 1 or every_word) else {toks[0]}
+                stem = _declined_stem(toks[0]) if inflect and every_word else None
+                if stem is not None:
+                    firsts |= {stem + e for e in _ADJECTIVE_ENDINGS}
+                for first in sorted(firsts):
                     self._by_first[first].append((toks, label))
         for options in self._by_first.values():
             options.sort(key=lambda p: (-len(p[0]), p[1]))
@@ -192,8 +208,12 @@ class _PhraseFinder:
     def _same(self, token: str, word: str, last: bool) -> bool:
         if token == word:
             return True
-        return self.inflect and (last or self.every_word) and token.startswith(word) \
-            and token[len(word):] in self.endings
+        if not self.inflect or not (last or self.every_word):
+            return False
+        if token.startswith(word) and token[len(word):] in self.endings:
+            return True
+        stem = _declined_stem(word) if self.every_word else None
+        return stem is not None and token.startswith(stem) and token[len(stem):] in _ADJECTIVE_ENDINGS
 
     def find(self, toks: Sequence[str]) -> list[str]:
         out: list[str] = []
@@ -221,7 +241,7 @@ def _untouched(signatures: Mapping[str, tuple[frozenset[tuple[str, str]], str]],
     """The (signature, match key) entries in which none of the `changed` name phrases can be found:
     the name finder looks a phrase up by its first word, so a match key that does not hold the first
     word of any changed phrase (as a substring: a word is one) finds the same cards as before."""
-    firsts = {toks[0] for toks, _ in changed if toks}
+    firsts = {_declined_stem(toks[0]) or toks[0] for toks, _ in changed if toks}  # a declined form holds its stem
     return {t: found for t, found in signatures.items() if not any(first in found[1] for first in firsts)}
 
 
