@@ -380,6 +380,9 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
             out.print(f"On {at.date} (CR of {at.version}): not in the rules yet.")
         else:
             out.print(Text.assemble(f"On {at.date} (CR of {at.version}): ", (at.number, "bold")))
+        if at.gap:
+            out.print(Text(f"Note: {at.gap.note}", style="yellow"))
+        if at.number is not None:
             if at.in_force:
                 out.print(Text(f"(the CR in force then, of {at.in_force}, is in the corpus only as an extract of the "
                                f"face-down rules without this clause: this is the CR of {at.version}'s wording and "
@@ -426,6 +429,11 @@ def section_diff(out: Console, diff: SectionDiff) -> None:
     data = diff.to_json()
     before = data["section_before"] or "—"
     out.print(Text.assemble(("Section ", "bold"), (f"{before} ({data['from']}) → {data['section']} ({data['to']})", "bold")))
+    for gap in diff.gaps:
+        out.print(Text(f"Note: {gap.note}", style="yellow"))
+    if diff.same_version:
+        out.print(f"Both dates fall under the CR of {diff.date_a}: nothing to compare.")
+        return
     out.print(", ".join(f"{k}: {v}" for k, v in sorted(data["summary"].items())))
     for c in data["changes"]:
         if c["change"] == "unchanged":
@@ -448,6 +456,8 @@ def check_run(console: Console, err_console: Console, run: CheckRun) -> None:
     indented underneath, then the counts."""
     for p in run.problems:
         err_console.print(f"[yellow]problem:[/] {escape(str(p))}", soft_wrap=True)
+    if run.rules_gap:
+        console.print(Text(f"Note: {run.rules_gap.note}", style="yellow"))
     check_results(console, run.results)
     # the problems make the exit code 1 even when every check ran passes: the summary says so
     console.print(f"{count(len(run.results), 'check')}: {run.passed} passed, {len(run.failed)} failed"
