@@ -367,13 +367,19 @@ def check_blocks(console: Console, checks: Sequence[Check], results: Sequence[Ch
 def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
     """A clause now (and on a date), its wording history with word diffs, and its linked rulings."""
     out.print(Text.assemble((report.clause, "bold"), f"  (CR of {report.version})"))
-    if not (report.at and report.at.other_rule):  # that case has its own note under the date's wording
+    at = report.at
+    # first thing shown: a judge who types the number an old ruling cites needs to know it was another rule
+    if at and at.other_rule:
+        where = (f"now {at.other_rule_now}: `kb rule {at.other_rule_now}`" if at.other_rule_now
+                 else "no longer in the rules")
+        out.print(Text(f"Note: in the CR of {at.version}, {report.clause} numbered another rule ({where}).",
+                       style="yellow"))
+    else:
         for former in report.other_rules:
             out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
     out.print(Text(report.text))
     for example in report.examples:
         out.print(Text(f"Example: {example}", style="italic"))
-    at = report.at
     if at:
         out.print()
         if at.number is None:
@@ -391,11 +397,6 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
             if at.diff_to_current:
                 out.print(Text("Changed since:", style="dim"))
                 out.print(diff_text(at.diff_to_current))
-        if at.other_rule:
-            where = (f"now {at.other_rule_now}: `kb rule {at.other_rule_now}`" if at.other_rule_now
-                     else "no longer in the rules")
-            out.print(Text(f"Note: in the CR of {at.version}, {report.clause} numbered another rule ({where}).",
-                           style="yellow"))
     out.print()
     out.print(Text(f"History ({' → '.join(report.numbers)}; {report.first_seen_note})", style="bold"))
     for i, step in enumerate(report.history):

@@ -225,3 +225,11 @@ def test_a_diff_of_two_dates_under_one_cr_says_there_is_nothing_to_compare() -> 
     assert data["same_version"] is True and [g["used"] for g in data["gaps"]] == ["2018-07-13"]
     full = json.loads(run("--diff", "2014-09-25", "2026-01-16", "--section", "708", "--json").output)
     assert full["same_version"] is False and full["gaps"] == []
+
+
+@pytest.mark.parametrize("args", [("707.2",), ("707.2", "--at", "2018-07-13")])
+def test_the_note_that_an_old_number_was_another_rule_comes_first(args) -> None:
+    """Try-out 17: with --at (the case it exists for) the note came at line 50, after today's text and
+    a diff; without --at it was at the top."""
+    lines = run(*args).output.splitlines()
+    assert lines[0].startswith("707.2  (CR of") and lines[1].startswith("Note: in the CR")
