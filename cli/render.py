@@ -364,6 +364,9 @@ def check_blocks(console: Console, checks: Sequence[Check], results: Sequence[Ch
 
 # --- kb rule ------------------------------------------------------------------------------------
 
+SUBCLAUSES_SHOWN = 5  # `kb rule 708`: the subclauses with most rulings named
+
+
 def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
     """A clause now (and on a date), its wording history with word diffs, and its linked rulings."""
     out.print(Text.assemble((report.clause, "bold"), f"  (CR of {report.version})"))
@@ -412,6 +415,12 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
     out.print()
     if linked.rows is None:
         out.print(Text(linked.note or "", style="yellow"))
+    elif not linked.rows and linked.in_subclauses:
+        most = list(linked.in_subclauses.items())
+        shown = ", ".join(f"{c} ({n})" for c, n in most[:SUBCLAUSES_SHOWN])
+        more = f" and {len(most) - SUBCLAUSES_SHOWN} more" if len(most) > SUBCLAUSES_SHOWN else ""
+        out.print(Text(f"No rulings linked to {report.clause} itself; {count(linked.in_subclauses_total, 'ruling')} "
+                       f"linked to its subclauses: {shown}{more}. `kb rule {most[0][0]}` lists the rulings of one."))
     elif not linked.rows:
         out.print("No rulings linked to this clause.")
     else:

@@ -233,3 +233,17 @@ def test_the_note_that_an_old_number_was_another_rule_comes_first(args) -> None:
     a diff; without --at it was at the top."""
     lines = run(*args).output.splitlines()
     assert lines[0].startswith("707.2  (CR of") and lines[1].startswith("Note: in the CR")
+
+
+def test_a_section_heading_counts_the_rulings_of_its_subclauses(home) -> None:
+    """Try-out 17: `kb rule 708` said "No rulings linked to this clause." while a hundred rulings
+    link to 708.x."""
+    write_kb(home)  # one ruling linked to 708.8, one to 110.5
+    flat = " ".join(run("708").output.split())
+    assert "No rulings linked to 708 itself; 1 ruling linked to its subclauses: 708.8 (1)." in flat
+    assert "`kb rule 708.8`" in flat
+    data = json.loads(run("708", "--json").output)
+    assert data["rulings"] == [] and data["rulings_in_subclauses"] == {
+        "total": 1, "clauses": [{"clause": "708.8", "rulings": 1}]}
+    assert json.loads(run("708.8", "--json").output)["rulings_in_subclauses"] is None  # it has rulings itself
+    assert "No rulings linked to this clause." in run("708.9").output  # no subclauses

@@ -200,6 +200,10 @@ class RulesCorpus:
             raise NotFoundError(f"clause {number} was not in the CR in force on {at}")
         return self.version(found[0]).clauses[found[1]]
 
+    def subclauses(self, number: str) -> list[str]:
+        """The numbers of the current clauses under `number` (708.1 ... 708.12 of section 708), in order."""
+        return [c.number for c in self.current.section(number) if c.number != number]
+
     def number_at(self, number: str, at: str | None) -> str | None:
         """The number that current clause `number` had in the CR in force on `at` (None: not yet)."""
         if at is None:
