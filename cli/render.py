@@ -98,10 +98,10 @@ def short_source(source: str) -> str:
 
 
 def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | None = None, *,
-               for_card: bool = False, card: str | None = None) -> None:
+               for_card: bool = False, card: str | None = None, note: str | None = None) -> None:
     """One row per entry; with `lang`, its text in that language where it has one, and a hint when
     no entry (of a card: `for_card`) has one. The card asked about (`card`, its
-    English name) leads each row's cards."""
+    English name) leads each row's cards. `note`: what was left out, last."""
     table = Table(expand=True, box=None, pad_edge=False)
     # ids never shrink to "…"; a long label (`rule glossary:Active Player, Nonactive Player Order`) folds
     table.add_column("id", style="bold", no_wrap=True, min_width=max((len(e.id) for e in entries), default=2))
@@ -124,6 +124,8 @@ def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | N
     if not entries and lang:
         console.print(f"[yellow]No entry{' of this card' if for_card else ''} has a wording in {lang.value}.[/] "
                       "Drop --lang to list them in English; `kb coverage` lists what lacks a translation.")
+    if note:
+        console.print(Text(note + ".", style="dim"))
 
 
 def _wordings(variants: Sequence[Variant]) -> list[list[Variant]]:

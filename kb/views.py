@@ -74,9 +74,27 @@ def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = Fa
 
 @dataclass(frozen=True)
 class EntryList:
-    """Entries as `kb list` shows them: one summary row each (the variants counted, not listed)."""
+    """Entries as `kb list` shows them: one summary row each (the variants counted, not listed), and
+    how many CR clauses were left out (`kb list` without --kind lists the rulings only)."""
 
     entries: list[EntrySummary]
+    rules_left_out: int = 0
+
+    @classmethod
+    def select(cls, kb: KB, *, card: str | None = None, lang: Lang | None = None,
+               kind: Kind | None = None) -> EntryList:
+        """The entries of `kind`, or without it the rulings: the ~4,000 CR clauses would drown them
+        (`kb rule` is their command); those left out are counted."""
+        entries = kb.summaries(card=card, lang=lang, kind=kind or Kind.RULING)
+        return cls(entries, kb.count(card=card, lang=lang, kind=Kind.RULE) if kind is None else 0)
+
+    @property
+    def note(self) -> str | None:
+        """What was left out and how to list it; None when nothing was."""
+        if not self.rules_left_out:
+            return None
+        clauses = "1 CR clause is" if self.rules_left_out == 1 else f"{self.rules_left_out} CR clauses are"
+        return f"{clauses} not listed (`--kind rule` lists them)"
 
     @classmethod
     def of(cls, entries: Sequence[Entry], lang: Lang | None = None) -> EntryList:

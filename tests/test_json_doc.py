@@ -150,6 +150,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> dic
 
         kb("kb list", "list")
         kb("kb list", "list", "--lang", "de")
+        kb("kb list", "list", "--kind", "rule")
         kb("kb show", "show", checked, "--lang", "de")
         kb("kb show", "show", old_id)
         kb("kb show", "show", rule_entry)

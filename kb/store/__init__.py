@@ -824,6 +824,11 @@ class KB:
                                     wording_langs(langs.get(id_, ())), counts.get(id_, 0), lang, texts.get(id_)))
         return out
 
+    def count(self, *, card: str | None = None, lang: Lang | None = None, kind: Kind | None = None) -> int:
+        """How many entries `summaries` would give with the same filters."""
+        where, params = self._filter(card, lang, kind)
+        return int(self.conn.execute(f"SELECT count(*) FROM entries{where}", params).fetchone()[0])
+
     @staticmethod
     def _filter(card: str | None, lang: Lang | None, kind: Kind | None) -> tuple[str, list[str]]:
         """The WHERE clause (" WHERE ...", or "") of `select`'s filters on the entries table, and its parameters."""
