@@ -15,8 +15,8 @@ from cli import coverage as coverage_cmd
 from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
-from cli.common import (JsonOpt, KBGroup, console, data_home, err_console, open_kb, parse_kind, parse_lang,
-                        print_json, reference)
+from cli.common import (JsonOpt, KBGroup, console, data_home, err_console, keep_notes, open_kb, parse_kind,
+                        parse_lang, print_json, reference)
 
 app = typer.Typer(
     name="kb",
@@ -70,21 +70,24 @@ def ingest(
 def list_entries(
     card: Annotated[Optional[str], typer.Option(help="Only entries for this card (name in any language).")] = None,
     lang: Annotated[Optional[str], typer.Option(help="Only entries with text in this language (en, de, es).")] = None,
-    kind: Annotated[Optional[str], typer.Option(help="ruling or rule.")] = None,
+    kind: Annotated[Optional[str], typer.Option(
+        help="ruling (the default) or rule (the CR clauses, which are left out without --kind).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List canonical entries."""
+    """List canonical entries: the rulings, or with --kind rule the CR clauses."""
     from cli import render
     from kb.views import EntryList, english_card_name
 
     language, kind_ = parse_lang(lang), parse_kind(kind or None)
     kb = open_kb(quiet=as_json)
     english = english_card_name(card, reference(), kb) if card else None
-    found = EntryList(kb.summaries(card=english, lang=language, kind=kind_))
+    found = EntryList.select(kb, card=english, lang=language, kind=kind_)
     if as_json:
+        if found.note:
+            keep_notes([found.note])  # a list is printed as it is: the note goes to stderr
         print_json(found.to_json())
     else:
-        render.entry_list(console, found.entries, lang=language, for_card=bool(card), card=english)
+        render.entry_list(console, found.entries, lang=language, for_card=bool(card), card=english, note=found.note)
 
 
 def show(

@@ -98,10 +98,10 @@ def short_source(source: str) -> str:
 
 
 def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | None = None, *,
-               for_card: bool = False, card: str | None = None) -> None:
+               for_card: bool = False, card: str | None = None, note: str | None = None) -> None:
     """One row per entry; with `lang`, its text in that language where it has one, and a hint when
     no entry (of a card: `for_card`) has one. The card asked about (`card`, its
-    English name) leads each row's cards."""
+    English name) leads each row's cards. `note`: what was left out, last."""
     table = Table(expand=True, box=None, pad_edge=False)
     # ids never shrink to "…"; a long label (`rule glossary:Active Player, Nonactive Player Order`) folds
     table.add_column("id", style="bold", no_wrap=True, min_width=max((len(e.id) for e in entries), default=2))
@@ -124,6 +124,8 @@ def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | N
     if not entries and lang:
         console.print(f"[yellow]No entry{' of this card' if for_card else ''} has a wording in {lang.value}.[/] "
                       "Drop --lang to list them in English; `kb coverage` lists what lacks a translation.")
+    if note:
+        console.print(Text(note + ".", style="dim"))
 
 
 def _wordings(variants: Sequence[Variant]) -> list[list[Variant]]:
@@ -364,22 +366,34 @@ def check_blocks(console: Console, checks: Sequence[Check], results: Sequence[Ch
 
 # --- kb rule ------------------------------------------------------------------------------------
 
+SUBCLAUSES_SHOWN = 5  # `kb rule 708`: the subclauses with most rulings named
+
+
 def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
     """A clause now (and on a date), its wording history with word diffs, and its linked rulings."""
     out.print(Text.assemble((report.clause, "bold"), f"  (CR of {report.version})"))
-    if not (report.at and report.at.other_rule):  # that case has its own note under the date's wording
+    at = report.at
+    # first thing shown: a judge who types the number an old ruling cites needs to know it was another rule
+    if at and at.other_rule:
+        where = (f"now {at.other_rule_now}: `kb rule {at.other_rule_now}`" if at.other_rule_now
+                 else "no longer in the rules")
+        out.print(Text(f"Note: in the CR of {at.version}, {report.clause} numbered another rule ({where}).",
+                       style="yellow"))
+    else:
         for former in report.other_rules:
             out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
     out.print(Text(report.text))
     for example in report.examples:
         out.print(Text(f"Example: {example}", style="italic"))
-    at = report.at
     if at:
         out.print()
         if at.number is None:
             out.print(f"On {at.date} (CR of {at.version}): not in the rules yet.")
         else:
             out.print(Text.assemble(f"On {at.date} (CR of {at.version}): ", (at.number, "bold")))
+        if at.gap:
+            out.print(Text(f"Note: {at.gap.note}", style="yellow"))
+        if at.number is not None:
             if at.in_force:
                 out.print(Text(f"(the CR in force then, of {at.in_force}, is in the corpus only as an extract of the "
                                f"face-down rules without this clause: this is the CR of {at.version}'s wording and "
@@ -388,11 +402,6 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
             if at.diff_to_current:
                 out.print(Text("Changed since:", style="dim"))
                 out.print(diff_text(at.diff_to_current))
-        if at.other_rule:
-            where = (f"now {at.other_rule_now}: `kb rule {at.other_rule_now}`" if at.other_rule_now
-                     else "no longer in the rules")
-            out.print(Text(f"Note: in the CR of {at.version}, {report.clause} numbered another rule ({where}).",
-                           style="yellow"))
     out.print()
     out.print(Text(f"History ({' → '.join(report.numbers)}; {report.first_seen_note})", style="bold"))
     for i, step in enumerate(report.history):
@@ -408,6 +417,12 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
     out.print()
     if linked.rows is None:
         out.print(Text(linked.note or "", style="yellow"))
+    elif not linked.rows and linked.in_subclauses:
+        most = list(linked.in_subclauses.items())
+        shown = ", ".join(f"{c} ({n})" for c, n in most[:SUBCLAUSES_SHOWN])
+        more = f" and {len(most) - SUBCLAUSES_SHOWN} more" if len(most) > SUBCLAUSES_SHOWN else ""
+        out.print(Text(f"No rulings linked to {report.clause} itself; {count(linked.in_subclauses_total, 'ruling')} "
+                       f"linked to its subclauses: {shown}{more}. `kb rule {most[0][0]}` lists the rulings of one."))
     elif not linked.rows:
         out.print("No rulings linked to this clause.")
     else:
@@ -426,6 +441,11 @@ def section_diff(out: Console, diff: SectionDiff) -> None:
     data = diff.to_json()
     before = data["section_before"] or "—"
     out.print(Text.assemble(("Section ", "bold"), (f"{before} ({data['from']}) → {data['section']} ({data['to']})", "bold")))
+    for gap in diff.gaps:
+        out.print(Text(f"Note: {gap.note}", style="yellow"))
+    if diff.same_version:
+        out.print(f"Both dates fall under the CR of {diff.date_a}: nothing to compare.")
+        return
     out.print(", ".join(f"{k}: {v}" for k, v in sorted(data["summary"].items())))
     for c in data["changes"]:
         if c["change"] == "unchanged":
@@ -448,6 +468,8 @@ def check_run(console: Console, err_console: Console, run: CheckRun) -> None:
     indented underneath, then the counts."""
     for p in run.problems:
         err_console.print(f"[yellow]problem:[/] {escape(str(p))}", soft_wrap=True)
+    if run.rules_gap:
+        console.print(Text(f"Note: {run.rules_gap.note}", style="yellow"))
     check_results(console, run.results)
     # the problems make the exit code 1 even when every check ran passes: the summary says so
     console.print(f"{count(len(run.results), 'check')}: {run.passed} passed, {len(run.failed)} failed"

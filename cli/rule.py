@@ -52,7 +52,7 @@ def rule(
     if not number:
         raise InputError("name a clause (e.g. `kb rule 708.8`) or use --diff DATE DATE --section N")
     report = reference().clause_report(number, at)
-    linked = linked_rulings(data_home(), number, limit or None, language)
+    linked = linked_rulings(data_home(), number, limit or None, language, reference().rules.subclauses(number))
     if as_json:
         print_json(report.to_json() | linked.to_json())
     else:

@@ -220,20 +220,51 @@ def load_oracle(corpus: Path) -> Oracle:
     return Oracle.from_bytes(data)
 
 
+def names_containing(name: str, found: Iterable[tuple[str, str]], limit: int) -> list[str]:
+    """The English names of the first `limit` cards among `found` ((name key, English name) pairs of
+    names that contain `name`'s words: "Ugin" in "Ugin, the Spirit Dragon"), best first: a name
+    that starts with the words typed (the legend itself before "Ugin's ..."), then one with a word
+    that starts with them, then the rest, shorter first."""
+    typed = name_key(name)
+    first = typed.split()[0] if typed else ""
+
+    def rank(pair: tuple[str, str]) -> tuple[int, int, str]:
+        key = pair[0]
+        if key == typed or (key.startswith(typed + " ") and not key.startswith(typed + " s ")):
+            at = 0
+        else:
+            at = 1 if key.startswith(typed) else 2 if any(w.startswith(first) for w in key.split()) else 3
+        return at, len(key), key
+
+    out: list[str] = []
+    for _key, english in sorted(set(found), key=rank):
+        if english not in out:
+            out.append(english)
+    return out[:limit]
+
+
 class CardLookup:
     """Oracle cards by any EN/DE/ES name, and the name closest to a misspelt one, answered from a
     SQLite file: `Oracle.get` over the Oracle's name index, and `CardMatcher.closest` over the
     names it was made with, each reading a few rows (a cold `kb card` otherwise parses 19,032 cards).
     `CardLookup.memory` answers the same from the loaded Oracle, where no file can be kept."""
 
-    def __init__(self, get: Callable[[str], OracleCard | None], closest: Callable[[str], str | None]) -> None:
-        self.get, self.closest = get, closest
+    def __init__(self, get: Callable[[str], OracleCard | None], closest: Callable[[str], str | None],
+                 keys_containing: Callable[[str], list[tuple[str, str]]]) -> None:
+        self.get, self.closest, self._keys_containing = get, closest, keys_containing
+
+    def containing(self, name: str) -> list[tuple[str, str]]:
+        """(name key, English name) of every name, in any language, that contains each word of `name`
+        (unranked: see `names_containing`)."""
+        words = name_key(name).split()
+        return [(k, en) for k, en in self._keys_containing(words[0]) if all(w in k for w in words)] if words else []
 
     @classmethod
     def memory(cls, oracle: Oracle, names: Iterable[tuple[str, str]]) -> CardLookup:
         from kb.search.cardnames import CardMatcher
 
-        return cls(oracle.get, CardMatcher.from_names(names).closest)
+        matcher = CardMatcher.from_names(names)
+        return cls(oracle.get, matcher.closest, lambda word: [(k, en) for k, en in matcher.items() if word in k])
 
     @classmethod
     def open(cls, path: Path) -> CardLookup:
@@ -254,7 +285,11 @@ class CardLookup:
             best = nearest(k, [key for key, _ in rows])
             return rows[best[0]][1] if best else None
 
-        return cls(get, closest)
+        def keys_containing(word: str) -> list[tuple[str, str]]:
+            # a name key is only letters, digits and spaces: no LIKE wildcard to escape
+            return conn.execute("SELECT key, name FROM fuzzy WHERE key LIKE ?", (f"%{word}%",)).fetchall()
+
+        return cls(get, closest, keys_containing)
 
     @staticmethod
     def write(path: Path, oracle: Oracle, names: Iterable[tuple[str, str]]) -> None:

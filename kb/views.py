@@ -74,9 +74,27 @@ def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = Fa
 
 @dataclass(frozen=True)
 class EntryList:
-    """Entries as `kb list` shows them: one summary row each (the variants counted, not listed)."""
+    """Entries as `kb list` shows them: one summary row each (the variants counted, not listed), and
+    how many CR clauses were left out (`kb list` without --kind lists the rulings only)."""
 
     entries: list[EntrySummary]
+    rules_left_out: int = 0
+
+    @classmethod
+    def select(cls, kb: KB, *, card: str | None = None, lang: Lang | None = None,
+               kind: Kind | None = None) -> EntryList:
+        """The entries of `kind`, or without it the rulings: the ~4,000 CR clauses would drown them
+        (`kb rule` is their command); those left out are counted."""
+        entries = kb.summaries(card=card, lang=lang, kind=kind or Kind.RULING)
+        return cls(entries, kb.count(card=card, lang=lang, kind=Kind.RULE) if kind is None else 0)
+
+    @property
+    def note(self) -> str | None:
+        """What was left out and how to list it; None when nothing was."""
+        if not self.rules_left_out:
+            return None
+        clauses = "1 CR clause is" if self.rules_left_out == 1 else f"{self.rules_left_out} CR clauses are"
+        return f"{clauses} not listed (`--kind rule` lists them)"
 
     @classmethod
     def of(cls, entries: Sequence[Entry], lang: Lang | None = None) -> EntryList:
@@ -102,12 +120,8 @@ def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:
     english = kb.card(name) if kb is not None else None
     english = english or corpus.names.resolve(name)
     if english is None:
-        try:
-            near = find_card(name, corpus, kb).name
-        except NotFoundError:
-            near = None
-        hint = f"; did you mean {near!r}?" if near else UNKNOWN_CARD_HINT
-        raise NotFoundError(f"unknown card {name!r}{hint}")
+        near = find_card(name, corpus, kb).name  # NotFoundError: no close name; it names those containing it
+        raise NotFoundError(f"unknown card {name!r}; did you mean {near!r}?")
     return english
 
 
@@ -142,7 +156,7 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
         mine = [(local, en) for local, _lang, en in kb.card_names()] + [(en, en) for en in kb.cards()]
         english = CardMatcher.from_names(mine).closest(name)
     if english is None:
-        raise NotFoundError(f"unknown card {name!r}{UNKNOWN_CARD_HINT}")
+        raise NotFoundError(f"unknown card {name!r}{_cards_containing(name, corpus, kb)}")
     card = cards.get(english) or corpus.newer_cards.get(english)  # a card newer than the 2018 Oracle
     if card is None and kb is not None:
         card = kb.source_card(english)  # ... that only an MTGJSON file of the judge's describes
@@ -152,6 +166,24 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     if kb is not None and card is None and english not in kb_names.names:
         names = kb.names_of(english)  # a card only the judge's sources name: the names they give it
     return CardInfo(english, card, names, guessed)
+
+
+CARDS_SUGGESTED = 5  # an unknown name: the cards whose names contain it named, at most this many
+
+
+def _cards_containing(name: str, corpus: Corpus, kb: KB | None) -> str:
+    """"; did you mean ..." with the cards whose name, in any language, contains the words typed
+    ("Ugin": Ugin, the Spirit Dragon; Ugin's Construct), or UNKNOWN_CARD_HINT when none does."""
+    from kb.normalize import name_key
+    from kb.oracle import names_containing
+
+    found = corpus.card_lookup.containing(name)
+    if kb is not None:
+        mine = [(local, en) for local, _lang, en in kb.card_names()] + [(en, en) for en in kb.cards()]
+        words = name_key(name).split()
+        found += [(k, en) for local, en in mine if (k := name_key(local)) and words and all(w in k for w in words)]
+    near = names_containing(name, found, CARDS_SUGGESTED)
+    return f"; did you mean {', '.join(repr(n) for n in near)}?" if near else UNKNOWN_CARD_HINT
 
 
 @dataclass(frozen=True)

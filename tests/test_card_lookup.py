@@ -69,3 +69,35 @@ def test_where_no_copy_can_be_kept_the_lookup_is_made_in_memory(tmp_path: Path, 
     monkeypatch.setenv("KB_HOME", str(blocked))  # its cache folder can't be made
     corpus = Corpus(CORPUS.folder)
     assert corpus.card_lookup.closest("Lightfrom") == "Lightform"
+
+
+@pytest.mark.parametrize("name", ["Ugin", "Hovership", "Geisterdrache", "Zzzzqqq", "", "[/]"])
+def test_the_sqlite_copy_finds_the_names_containing_a_word_as_the_matcher_in_memory(lookups, name):
+    table, memory = lookups
+    assert sorted(table.containing(name)) == sorted(memory.containing(name))
+
+
+@pytest.mark.parametrize(("typed", "suggested"), [
+    ("Ugin", ["Ugin, the Spirit Dragon", "Ugin's Construct"]),  # try-out 17: "unknown card 'Ugin'" and nothing else
+    ("Hovership", ["Unidentified Hovership"]),
+    ("Geisterdrache", ["Ugin, the Spirit Dragon"]),  # its German name, "Ugin, der Geisterdrache"
+])
+def test_kb_card_with_part_of_a_name_suggests_the_cards_whose_names_contain_it(typed, suggested):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    result = CliRunner().invoke(app, ["card", typed])
+    assert result.exit_code == 1
+    message = " ".join(result.output.split())
+    assert f"unknown card '{typed}'; did you mean " in message
+    assert all(repr(name) in message for name in suggested), message
+
+
+def test_the_legend_itself_is_suggested_before_the_cards_named_after_it():
+    from kb.oracle import names_containing
+
+    found = CORPUS.card_lookup.containing("Ugin")
+    assert len(found) > 5  # a few at most are named
+    first = names_containing("Ugin", found, 5)
+    assert len(first) == 5 and first[0] == "Ugin, the Spirit Dragon"

@@ -148,3 +148,13 @@ def test_a_rules_date_before_every_cr_of_the_corpus_is_refused() -> None:
     result = runner.invoke(app, ["check", "--rules", "2013-01-01"])
     assert result.exit_code == 1
     assert "no CR in the corpus was in force on 2013-01-01; the oldest is 2014-09-25" in " ".join(result.output.split())
+
+
+def test_rules_date_in_the_corpus_gap_says_newer_rules_may_have_been_in_force() -> None:
+    """Try-out 17: `kb check --rules 2023-01-01` ran under the CR of 2018-07-13 without a word."""
+    result = runner.invoke(app, ["check", "--rules", "2023-01-01", str(CHECKS / "forms.yaml")])
+    assert "The KB has no CR between 2018-07-13 and 2024-02-02" in " ".join(result.output.split())
+    data = json.loads(runner.invoke(app, ["check", "--json", "--rules", "2023-01-01", str(CHECKS / "forms.yaml")]).output)
+    assert (data["rules_gap"]["used"], data["rules_gap"]["next"]) == ("2018-07-13", "2024-02-02")
+    now = json.loads(runner.invoke(app, ["check", "--json", "--rules", "2026-02-01", str(CHECKS / "forms.yaml")]).output)
+    assert now["rules_gap"] is None

@@ -470,3 +470,18 @@ def test_a_rebuild_s_notes_go_with_that_call_only_and_after_the_command_s_own(mo
     monkeypatch.setattr(sys, "stdout", captured)
     common.print_json({"notes": ["the command's own"]})
     assert json.loads(captured.getvalue())["notes"] == ["the command's own", "rebuilt"]
+
+
+def test_list_without_kind_lists_the_rulings_and_counts_the_cr_clauses_left_out():
+    """Try-out 17: `kb list` printed ~28,000 lines, all 3,984 CR clauses among the rulings."""
+    table = kb("list")
+    assert table.exit_code == 0, table.output
+    rulings = json.loads(kb("list", "--json").stdout)
+    rules = json.loads(kb("list", "--kind", "rule", "--json").stdout)
+    assert rulings and {e["kind"] for e in rulings} == {"ruling"} and rules
+    assert f"{len(rules)} CR clauses are not listed (`--kind rule` lists them)." in table.output.splitlines()[-1]
+    assert "rule 708.8" not in table.output
+    listed = kb("list", "--json")  # the table and --json list the same; the note is on stderr beside the list
+    assert json.loads(listed.stderr.strip().splitlines()[-1]) == {
+        "notes": [f"{len(rules)} CR clauses are not listed (`--kind rule` lists them)"]}
+    assert "not listed" not in kb("list", "--kind", "rule").output

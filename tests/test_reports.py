@@ -89,7 +89,8 @@ def test_section_diff_json_counts_every_change_by_kind(rules) -> None:
 def test_linked_rulings_without_a_kb_say_how_to_get_one(tmp_path: Path) -> None:
     linked = store.linked_rulings(tmp_path, "708.8")
     assert linked.rows is None and linked.total == 0 and "no KB in" in (linked.note or "")
-    assert linked.to_json() == {"rulings": None, "rulings_total": 0, "rulings_note": linked.note}
+    assert linked.to_json() == {"rulings": None, "rulings_total": 0, "rulings_note": linked.note,
+                                "rulings_in_subclauses": None}
 
 
 def test_linked_rulings_are_limited_but_counted_in_full(tmp_path: Path) -> None:

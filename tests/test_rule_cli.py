@@ -152,7 +152,10 @@ def test_section_diff_takes_any_dates_in_either_order():
     exact = json.loads(run("--diff", "2015-01-23", "2018-07-13", "--section", "707", "--json").output)
     loose = run("--diff", "2019-01-01", "2016-01-01", "--section", "707", "--json")
     assert loose.exit_code == 0, loose.output
-    assert json.loads(loose.output) == exact and (exact["from"], exact["to"]) == ("2015-01-23", "2018-07-13")
+    loose_data = json.loads(loose.output)
+    # 2016-01-01 is long after the CR of 2015-01-23 it falls under: the diff says so
+    assert [g["used"] for g in loose_data.pop("gaps")] == ["2015-01-23"] and exact.pop("gaps") == []
+    assert loose_data == exact and (exact["from"], exact["to"]) == ("2015-01-23", "2018-07-13")
     # 2024-03-01: in force is the 2024-02-02 face-down extract, which has no section 613
     layers = json.loads(run("--diff", "2014-10-01", "2024-03-01", "--section", "613", "--json").output)
     assert (layers["from"], layers["to"]) == ("2014-09-25", "2018-07-13")
@@ -191,3 +194,56 @@ def test_an_old_number_that_named_another_rule_then_is_pointed_to_that_rule() ->
     assert "then_that_number_was" not in json.loads(run("708.2a", "--at", "2018-07-13", "--json").output)["at"]
     flat = " ".join(run("707.2", "--at", "2018-07-13").output.split())
     assert "707.2 numbered another rule (now 708.2: `kb rule 708.2`)" in flat
+
+
+def test_a_date_in_the_corpus_gap_says_newer_rules_may_have_been_in_force() -> None:
+    """Try-out 17: `kb rule 708.9 --at 2023-01-01` answered from the CR of 2018-07-13 (the corpus has
+    none between it and 2024-02-02) without saying that newer rules were in force in 2023."""
+    flat = " ".join(run("708.9", "--at", "2023-01-01").output.split())
+    assert ("Note: The KB has no CR between 2018-07-13 and 2024-02-02: this is the last one before 2023-01-01; "
+            "newer rules may have been in force.") in flat
+    at = json.loads(run("708.9", "--at", "2023-01-01", "--json").output)["at"]
+    assert at["gap"] == {"used": "2018-07-13", "next": "2024-02-02", "note": at["gap"]["note"]}
+    # a date soon after the CR it falls under, or under the newest CR, has no note
+    assert json.loads(run("708.9", "--at", "2018-09-01", "--json").output)["at"]["gap"] is None
+    assert json.loads(run("708.9", "--at", "2027-01-01", "--json").output)["at"]["gap"] is None
+
+
+def test_a_clause_missing_from_the_extracts_counts_the_gap_to_the_next_cr_that_has_it() -> None:
+    at = json.loads(run("100.1", "--at", "2024-06-01", "--json").output)["at"]
+    assert (at["version"], at["gap"]["next"]) == ("2018-07-13", "2024-11-08")
+    assert "(the face-down extract of 2024-02-02 lacks it)" in at["gap"]["note"]
+
+
+def test_a_diff_of_two_dates_under_one_cr_says_there_is_nothing_to_compare() -> None:
+    """Try-out 17: `--diff 2019-01-01 2023-01-01 --section 708` compared the 2018 section with itself
+    and called it "unchanged"."""
+    flat = " ".join(run("--diff", "2019-01-01", "2023-01-01", "--section", "708").output.split())
+    assert "Both dates fall under the CR of 2018-07-13: nothing to compare." in flat
+    assert "unchanged" not in flat and "The KB has no CR between 2018-07-13 and" in flat
+    data = json.loads(run("--diff", "2019-01-01", "2023-01-01", "--section", "708", "--json").output)
+    assert data["same_version"] is True and [g["used"] for g in data["gaps"]] == ["2018-07-13"]
+    full = json.loads(run("--diff", "2014-09-25", "2026-01-16", "--section", "708", "--json").output)
+    assert full["same_version"] is False and full["gaps"] == []
+
+
+@pytest.mark.parametrize("args", [("707.2",), ("707.2", "--at", "2018-07-13")])
+def test_the_note_that_an_old_number_was_another_rule_comes_first(args) -> None:
+    """Try-out 17: with --at (the case it exists for) the note came at line 50, after today's text and
+    a diff; without --at it was at the top."""
+    lines = run(*args).output.splitlines()
+    assert lines[0].startswith("707.2  (CR of") and lines[1].startswith("Note: in the CR")
+
+
+def test_a_section_heading_counts_the_rulings_of_its_subclauses(home) -> None:
+    """Try-out 17: `kb rule 708` said "No rulings linked to this clause." while a hundred rulings
+    link to 708.x."""
+    write_kb(home)  # one ruling linked to 708.8, one to 110.5
+    flat = " ".join(run("708").output.split())
+    assert "No rulings linked to 708 itself; 1 ruling linked to its subclauses: 708.8 (1)." in flat
+    assert "`kb rule 708.8`" in flat
+    data = json.loads(run("708", "--json").output)
+    assert data["rulings"] == [] and data["rulings_in_subclauses"] == {
+        "total": 1, "clauses": [{"clause": "708.8", "rulings": 1}]}
+    assert json.loads(run("708.8", "--json").output)["rulings_in_subclauses"] is None  # it has rulings itself
+    assert "No rulings linked to this clause." in run("708.9").output  # no subclauses

@@ -900,3 +900,35 @@ def test_an_id_whose_wording_was_edited_in_its_file_follows_the_revision(home: P
     build([page], home=home, embedder=FAKE)
     with pytest.raises(NotFoundError, match="is gone"):
         store.load(home).resolve(old_id)
+
+
+def readme_queries() -> list[str]:
+    """The SQL statements of the README's "Reading the store with other tools" example."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```sql\n", 1)[1].split("```", 1)[0]
+    sql = "\n".join(line for line in block.splitlines() if not line.startswith("--"))
+    return [q.strip() for q in sql.split(";") if q.strip()]
+
+
+def test_the_readme_query_for_the_rulings_linked_to_a_clause_returns_rulings_only(kb_home: Path) -> None:
+    """Try-out 17: "the rulings linked to CR 708.8" returned the rule entry for 708.8 itself first."""
+    from kb.model import RuleLink
+
+    text = "If the enchanted creature is turned face up, the \"Form\" will continue to enchant it."
+    ruling_v = Variant(text, text, Lang.EN, "2014-11-24", "seed", 1, Relation.CANONICAL, 1.0, "Lightform")
+    ruling = Entry("r-form-stays", Kind.RULING, text, ("Lightform",), "2014-11-24", "2014-11-24", (ruling_v,),
+                   rules=(RuleLink("708.8", 0.8, None, ""),))
+    clause_text = "As a face-down permanent is turned face up, its copiable values revert to its normal copiable values."
+    rule_v = Variant(clause_text, clause_text, Lang.EN, None, "CR", 1, Relation.CANONICAL, 1.0, None)
+    rule = Entry("c-708-8", Kind.RULE, clause_text, (), None, None, (rule_v,),
+                 rules=(RuleLink("708.8", 1.0, None, ""),), clause="708.8")
+    store.write(kb_home, [ruling, rule], report={}, meta={})
+    linked_query = readme_queries()[0]
+    assert "708.8" in linked_query
+    conn = sqlite3.connect(kb_home / store.DB_FILE)
+    try:
+        assert [row[0] for row in conn.execute(linked_query)] == ["r-form-stays"]
+        for query in readme_queries()[1:]:  # the others run too
+            conn.execute(query).fetchall()
+    finally:
+        conn.close()

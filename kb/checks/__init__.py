@@ -25,6 +25,7 @@ from kb.checks.scenario import Check, check_verdict, load_yaml, parse_checks, ya
 
 if TYPE_CHECKING:
     from kb.corpus import Corpus
+    from kb.cr.query import RulesGap
     from kb.store import KB
 
 __all__ = [
@@ -340,6 +341,7 @@ class CheckRun:
     results: list[CheckResult]
     problems: list[Problem] = field(default_factory=list)
     rules: str | None = None
+    rules_gap: RulesGap | None = None  # `rules` long after the corpus's CR in force then (see RulesGap)
 
     @property
     def failed(self) -> list[CheckResult]:
@@ -361,6 +363,7 @@ class CheckRun:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "rules": self.rules,
+            "rules_gap": self.rules_gap.to_json() if self.rules_gap else None,
             "checks": [r.to_json() for r in self.results],
             "summary": {"total": len(self.results), "passed": self.passed, "failed": len(self.failed),
                         "not_applicable": len(self.not_applicable)},
@@ -377,8 +380,10 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
     builds) it. Without them the checks' entries come from the KB in `home` if there is one (no KB
     is built for that). Raises NotFoundError for a missing file or an entry without checks, and
     CheckError for ids mixed with files or when there is nothing to check."""
+    gap = None
     if rules_date is not None:
-        corpus.rules.in_force(rules_date)  # a date before every CR of the corpus is refused, as `kb rule --at`
+        # a date before every CR of the corpus is refused, as `kb rule --at`
+        gap = corpus.rules.gap(rules_date, corpus.rules.in_force(rules_date).date)
     files: list[Path] = []
     entry_ids: list[str] = []
     for t in targets:
@@ -413,7 +418,7 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
         where = ", ".join(str(f) for f in files) if files else f"{corpus.folder / 'checks'}"
         raise CheckError(f"no checks found in {where}; nothing was checked")
     return CheckRun(run_checks(checks, rules_date, entries_by_check=by_check, cards=corpus.cards), problems,
-                    rules_date)
+                    rules_date, gap)
 
 
 def _check_files_in(folder: Path) -> list[Path]:

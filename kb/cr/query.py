@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from datetime import date
 from enum import StrEnum
 from typing import Any
 
@@ -87,6 +88,12 @@ class SectionDiff:
     section_a: str | None
     section_b: str
     changes: tuple[ClauseChange, ...]
+    gaps: tuple[RulesGap, ...] = ()  # a date long after the CR that answers for it (see RulesGap)
+
+    @property
+    def same_version(self) -> bool:
+        """Both dates fall under one CR of the corpus: there is nothing to compare."""
+        return self.date_a == self.date_b
 
     def to_json(self) -> dict[str, Any]:
         """The diff as `kb rule --diff --json` prints it: a count per kind of change, then every
@@ -100,7 +107,8 @@ class SectionDiff:
             "diff": word_diff(c.before.text, c.after.text) if c.before and c.after and c.kind.reworded else None,
         } for c in self.changes]
         return {"from": self.date_a, "to": self.date_b, "section": self.section_b,
-                "section_before": self.section_a, "summary": self.summary(), "changes": changes}
+                "section_before": self.section_a, "same_version": self.same_version,
+                "gaps": [g.to_json() for g in self.gaps], "summary": self.summary(), "changes": changes}
 
     def summary(self) -> dict[str, int]:
         """How many clauses changed each way ("added", "reworded", ...), in order of first change."""
@@ -108,6 +116,33 @@ class SectionDiff:
         for c in self.changes:
             counts[c.kind] = counts.get(c.kind, 0) + 1
         return counts
+
+
+# Wizards publishes a new CR with most sets, three or four times a year: a date this far past the CR
+# the KB answers from, when the corpus has a later CR, has most likely seen newer rules than that one.
+STALE_AFTER_DAYS = 183
+
+
+@dataclass(frozen=True, slots=True)
+class RulesGap:
+    """The CR of `used` answers for date `at`, but `at` is long after it and the corpus's next CR
+    (that has the rule, when `skipped` lists extracts without it) is only of `next`: newer rules,
+    which the corpus lacks, may have been in force on `at`."""
+
+    at: str
+    used: str
+    next: str
+    skipped: tuple[str, ...] = ()  # face-down extracts between `used` and `next` without the rule
+
+    @property
+    def note(self) -> str:
+        lacks = (f" with this rule (the face-down extract of {', '.join(self.skipped)} lacks it)"
+                 if self.skipped else "")
+        return (f"The KB has no CR between {self.used} and {self.next}{lacks}: this is the last one before "
+                f"{self.at}; newer rules may have been in force.")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"used": self.used, "next": self.next, "note": self.note}
 
 
 @dataclass(slots=True)
@@ -144,6 +179,16 @@ class RulesCorpus:
             raise NotFoundError(f"no CR in the corpus was in force on {at}; the oldest is {pool[0].date}")
         return pool[i - 1]
 
+    def gap(self, at: str, used: str, having: list[str] | None = None) -> RulesGap | None:
+        """A `RulesGap` when the CR of `used` answers for `at` more than STALE_AFTER_DAYS after it
+        while the corpus has a later CR (among the dates `having`, the versions that have the rule
+        asked about; default every version); None otherwise."""
+        later = sorted(d for d in (self.dates if having is None else having) if d > used)
+        if not later or (date.fromisoformat(at) - date.fromisoformat(used)).days <= STALE_AFTER_DAYS:
+            return None
+        skipped = tuple(d for d in self.dates if used < d < later[0])
+        return RulesGap(at, used, later[0], skipped)
+
     def clause(self, number: str, at: str | None = None) -> Clause:
         """Current clause `number`, or (with `at`) the same rule as it stood in the CR in force on
         `at`, whatever its number was then."""
@@ -154,6 +199,10 @@ class RulesCorpus:
         if found is None:
             raise NotFoundError(f"clause {number} was not in the CR in force on {at}")
         return self.version(found[0]).clauses[found[1]]
+
+    def subclauses(self, number: str) -> list[str]:
+        """The numbers of the current clauses under `number` (708.1 ... 708.12 of section 708), in order."""
+        return [c.number for c in self.current.section(number) if c.number != number]
 
     def number_at(self, number: str, at: str | None) -> str | None:
         """The number that current clause `number` had in the CR in force on `at` (None: not yet)."""
@@ -214,7 +263,9 @@ class RulesCorpus:
         for l, old in by_lid_a.items():
             if l not in seen:
                 changes.append(ClauseChange(ChangeKind.REMOVED, old, None))
-        return SectionDiff(a.date, b.date, section_a, section, tuple(changes))
+        having = [d for d, _ in self.members[lid]]
+        gaps = {(g.used, g.next): g for g in (self.gap(date_a, a.date, having), self.gap(date_b, b.date, having)) if g}
+        return SectionDiff(a.date, b.date, section_a, section, tuple(changes), tuple(gaps.values()))
 
     def other_rules(self, number: str) -> list[FormerRule]:
         """The rules that `number` numbered in older CRs when it was not today's `number` (707.2 was
@@ -305,10 +356,12 @@ class ClauseThen:
     # The CR in force on `date` when it is not `version`: a face-down extract that lacks the clause,
     # so the wording is the older full CR's and its number may have changed in between.
     in_force: str | None = None
+    gap: RulesGap | None = None  # `date` long after `version` while the corpus has a later CR
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"date": self.date, "version": self.version, "number": self.number,
-                                "text": self.text, "diff_to_current": self.diff_to_current}
+                                "text": self.text, "diff_to_current": self.diff_to_current,
+                                "gap": self.gap.to_json() if self.gap else None}
         if self.in_force:
             data["in_force"] = self.in_force
         if self.other_rule:
@@ -381,13 +434,16 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             then: Clause | None = rules.clause(number, at=at)
         except NotFoundError:  # the clause did not exist then
             then = None
+        version = rules.in_force(at, complete=True).date if then is None else then.version
+        having = [d for d, _ in rules.members[rules.lineage[(rules.current.date, number)]]]
         then_row = ClauseThen(
             date=at,
-            version=rules.in_force(at, complete=True).date if then is None else then.version,
+            version=version,
             number=then.number if then else None,
             text=then.text if then else None,
             diff_to_current=word_diff(then.text, clause.text) if then and then.text != clause.text else None,
             in_force=in_force if then is not None and then.version != in_force else None,
+            gap=rules.gap(at, version, having),
             **_other_rule_then(rules, number, at))
     rows: list[HistoryRow] = []
     previous: HistoryStep | None = None

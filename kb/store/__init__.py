@@ -824,6 +824,11 @@ class KB:
                                     wording_langs(langs.get(id_, ())), counts.get(id_, 0), lang, texts.get(id_)))
         return out
 
+    def count(self, *, card: str | None = None, lang: Lang | None = None, kind: Kind | None = None) -> int:
+        """How many entries `summaries` would give with the same filters."""
+        where, params = self._filter(card, lang, kind)
+        return int(self.conn.execute(f"SELECT count(*) FROM entries{where}", params).fetchone()[0])
+
     @staticmethod
     def _filter(card: str | None, lang: Lang | None, kind: Kind | None) -> tuple[str, list[str]]:
         """The WHERE clause (" WHERE ...", or "") of `select`'s filters on the entries table, and its parameters."""
@@ -887,6 +892,20 @@ class KB:
                     f"ORDER BY entry_id, COALESCE(date, ''), ord", (lang.value, *chunk)):
                 found[entry_id] = text  # the newest last, as `Entry.text_in` picks it
         return found
+
+    def rulings_per_clause(self, clauses: Sequence[str]) -> tuple[dict[str, int], int]:
+        """How many ruling entries link to each of `clauses` (most first, those with none left out),
+        and how many distinct ones link to any of them."""
+        per: dict[str, int] = {}
+        ids: set[str] = set()
+        for chunk, marks in _in_chunks(list(clauses)):
+            for clause, entry_id in self.conn.execute(
+                    "SELECT DISTINCT l.clause, l.entry_id FROM links l JOIN entries e ON e.id = l.entry_id "
+                    f"WHERE l.clause IN ({marks}) AND e.kind = 'ruling'", tuple(chunk)):
+                per[clause] = per.get(clause, 0) + 1
+                ids.add(entry_id)
+        order = list(clauses)
+        return dict(sorted(per.items(), key=lambda kv: (-kv[1], order.index(kv[0])))), len(ids)
 
     def linked(self, clause: str, limit: int | None = None) -> tuple[list[LinkedEntry], int]:
         """The entries linked to one clause (the first `limit`, None: all), each with its first link to
@@ -1091,6 +1110,10 @@ class LinkedRulings:
     note: str | None = None
     lang: Lang | None = None  # `kb rule --lang`: the language asked for, and the rows' texts in it
     texts: dict[str, str] = field(default_factory=dict)
+    # none linked to a clause that has subclauses (708, a section heading): the rulings linked to
+    # each subclause (most first) and to any of them, so "no rulings" does not hide a hundred
+    in_subclauses: dict[str, int] | None = None
+    in_subclauses_total: int = 0
 
     def text(self, row: LinkedEntry) -> str:
         """The row's text in the language asked for where it has one, else its canonical text."""
@@ -1099,12 +1122,17 @@ class LinkedRulings:
     def to_json(self) -> dict[str, Any]:
         return {"rulings": None if self.rows is None else [row.to_json() | lang_fields(self.lang, self.texts.get(row.id))
                                                            for row in self.rows],
-                "rulings_total": self.total, "rulings_note": self.note}
+                "rulings_total": self.total, "rulings_note": self.note,
+                "rulings_in_subclauses": None if self.in_subclauses is None else {
+                    "total": self.in_subclauses_total,
+                    "clauses": [{"clause": c, "rulings": n} for c, n in self.in_subclauses.items()]}}
 
 
-def linked_rulings(home: Path, clause: str, limit: int | None = None, lang: Lang | None = None) -> LinkedRulings:
+def linked_rulings(home: Path, clause: str, limit: int | None = None, lang: Lang | None = None,
+                   subclauses: Sequence[str] = ()) -> LinkedRulings:
     """The first `limit` (None: all) entries of the KB in `home` linked to `clause`, with their texts
-    in `lang` when given; never builds a KB."""
+    in `lang` when given, and, when none is and it has `subclauses`, how many rulings link to those;
+    never builds a KB."""
     if not exists(home):
         return LinkedRulings(None, 0, f"no KB in {home} yet; run `kb ingest` to see the rulings linked to this clause")
     try:
@@ -1114,7 +1142,8 @@ def linked_rulings(home: Path, clause: str, limit: int | None = None, lang: Lang
     try:
         rows, total = kb.linked(clause, limit)
         texts = kb.texts_in([row.id for row in rows], lang) if lang is not None else {}
-        return LinkedRulings(rows, total, lang=lang, texts=texts)
+        below, below_total = kb.rulings_per_clause(subclauses) if subclauses and not total else (None, 0)
+        return LinkedRulings(rows, total, lang=lang, texts=texts, in_subclauses=below, in_subclauses_total=below_total)
     finally:
         kb.close()
 
