@@ -610,3 +610,27 @@ def test_a_ruling_that_lost_a_mana_symbol_in_the_copy_is_kept_with_a_note():
     assert [(p.line, p.ignored) for p in gaps] == [(5, True), (9, True)]
     assert "spell is _ ." in gaps[0].reason and "pay _ to" in gaps[1].reason
     assert any(r.text.endswith("is . This is an alternative cost.") for r in found.records)  # kept as written
+
+
+@pytest.mark.parametrize("name, text, empty, footer", [
+    ("twins.txt", "Unsettling Twins\n\n• WotCSep 20, 2024\n\n  Unsettling Twins manifests dread as it enters.\n\n"
+     "• WotCSep 20, 2024\n\nTerms of Use\n", 7, 9),
+    ("shrieker.html", "<!DOCTYPE html>\n<html><head><title>Hauntwoods Shrieker - Rulings</title></head><body>\n"
+     "<table>\n<tr><td>9/20/2024</td><td>If it isn't tapped when your second main phase begins, it won't "
+     "trigger.</td></tr>\n<tr><td>9/20/2024</td><td></td></tr>\n</table>\n<footer>© Wizards of the Coast</footer>\n"
+     "</body></html>\n", 5, 7),
+], ids=["text", "html"])
+def test_a_footer_after_a_last_date_with_no_ruling_is_reported_not_stored_as_its_ruling(name, text, empty, footer):
+    """tryout17 item 2: a last date whose row or bullet is empty took the footer ("Terms of Use", "©
+    Wizards of the Coast") as its ruling. The footer is told as it is after a ruling."""
+    result = parse_text(text, name, names=Corpus.default().names, match_clause=None)
+    assert len(result.records) == 1 and result.records[0].text.endswith("trigger." if "html" in name else "enters.")
+    assert [(p.line, p.reason.split(":")[0]) for p in result.problems if not p.ignored] == [
+        (empty, "date line with no ruling after it"), (footer, "text after a ruling and under no date skipped")]
+
+
+def test_a_ruling_wrapped_after_a_few_words_under_its_date_is_still_a_ruling():
+    text = "Lightform\n\nJul 13, 2018\nIf Lightform leaves the battlefield\nthe face-down creature stays.\n"
+    result = pages.parse_card_page(text, "lightform.txt", RESOLVE)
+    assert [r.text for r in result.records] == ["If Lightform leaves the battlefield the face-down creature stays."]
+    assert not result.problems
