@@ -239,7 +239,7 @@ def test_mtgjson_single_card_with_a_bad_date():
     result = mtgjson.parse(page("single_card.json"), "card.json")
     assert [(r.card, r.date, r.line) for r in result.records] == [("Cloudform", "2014-11-24", 6)]
     (problem,) = result.problems
-    assert problem.line == 10 and "unknown date format" in problem.reason
+    assert problem.line == 9 and "unknown date format" in problem.reason  # the date's line, not its text's
 
 
 def test_truncated_json_names_the_line():
@@ -263,6 +263,48 @@ def test_mtgjson_atomic_cards_yield_each_cards_rulings_and_names():
     assert not result.problems
     assert [(r.card, r.date, r.line) for r in result.records] == [("Hooded Hydra", "2014-09-20", 5)]
     assert ("Hooded Hydra", Lang.DE, "Schirmhydra") in {(n.english, n.lang, n.name) for n in result.card_names}
+
+
+PARTLY_BAD_SET = """{
+ "code": "MKM",
+ "cards": [
+  {
+   "name": "Defenestrated Phantom",
+   "text": "Flying",
+   "rulings": [
+    {
+     "date": "2024-13-45",
+     "text": "A disguise ability lets you cast a card face down."
+    },
+    {
+     "date": "2024-02-02",
+     "text": 12345
+    },
+    {"date": "2024-02-02", "text": "Because face-down creatures don't have a name, they can't share one."}
+   ]
+  },
+  {
+   "number": "35",
+   "rulings": [
+    {"date": "2024-02-02", "text": "If you controlled the target permanent, it returns tapped."}
+   ]
+  }
+ ]
+}"""
+
+
+def test_an_mtgjson_card_with_no_name_and_a_rulings_bad_values_are_reported_at_their_lines():
+    """tryout17 item 3: a card with no `name` key was dropped silently with its rulings (a file of only
+    that card said "no MTGJSON cards found", with no line); a ruling's number for a text, and its
+    impossible date, were reported at the card's name and at the text's line."""
+    result = mtgjson.parse(PARTLY_BAD_SET, "mkm.json")
+    assert [r.line for r in result.records] == [16]
+    assert [(p.line, p.reason) for p in result.problems] == [
+        (9, "ruling of Defenestrated Phantom skipped: impossible date '2024-13-45'"),
+        (14, "ruling of Defenestrated Phantom has no text"),
+        (19, "card skipped: no name, so its 1 ruling is not read")]
+    alone = '{"cards": [\n {"number": "35", "type": "Creature"}\n]}'
+    assert [(p.line, p.reason) for p in mtgjson.parse(alone, "one.json").problems] == [(2, "card skipped: no name")]
 
 
 def test_scryfall_rulings_which_name_no_card_are_refused_with_what_to_do():
