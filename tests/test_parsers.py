@@ -676,3 +676,21 @@ def test_a_ruling_wrapped_after_a_few_words_under_its_date_is_still_a_ruling():
     result = pages.parse_card_page(text, "lightform.txt", RESOLVE)
     assert [r.text for r in result.records] == ["If Lightform leaves the battlefield the face-down creature stays."]
     assert not result.problems
+
+
+@pytest.mark.parametrize("html, said", [
+    ("<html><head><title>Abhorrent Oculus</title></head><body>\n<table>\n"
+     "<tr><td>9/20/2024</td><td>Survival abilities trigger at the beginning of your second main phase.</td></tr>\n"
+     "<tr><td>31/02/2024</td><td>Impossible date row.</td></tr>\n</table>\n</body></html>\n",
+     "4: ruling skipped (line 4: Impossible date row.): impossible date '31/02/2024'"),
+    ("<html><head><title>Abhorrent Oculus</title></head><body>\n<h3>Sep 20, 2024</h3>\n"
+     "<p>Survival abilities trigger at the beginning of your second main phase.</p>\n<h3>Feb 30, 2024</h3>\n\n"
+     "<p>A ruling under an impossible date,\n<br>over two lines.</p>\n</body></html>\n",
+     "6: ruling skipped (lines 6-7: A ruling under an impossible date, over two lines.): impossible date "
+     "'Feb 30, 2024' on line 4"),
+], ids=["table-row", "heading-date"])
+def test_the_lines_a_web_pages_problem_names_are_the_html_files_lines(html, said):
+    """tryout17 item 13: `oculus.html:10: ruling skipped (line 9: ...)`: the line in brackets was the
+    line of the text the page shows, not of the HTML file as the line before it."""
+    result = parse_text(html, "oculus.html", names=Corpus.default().names, match_clause=None)
+    assert [f"{p.line}: {p.reason}" for p in result.problems if not p.ignored] == [said]
