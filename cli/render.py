@@ -296,21 +296,40 @@ def ingest_table(console: Console, report: dict[str, Any]) -> None:
 
 # Notes (units kept with a caveat, or not rulings) shown in the terminal; every skipped unit is shown.
 NOTES_SHOWN = 20
+# A kind of note given more often than this is one line: how many, and what they say (141 copies of
+# bundled files were 20 lines and "121 more", tryout17)
+FOLD_AT = 3
 
 
 def skipped_lines(console: Console, report: dict[str, Any]) -> None:
     """Each unit of an ingest report that was skipped (red, every one: nothing is lost silently), then
-    the notes on units kept with a caveat (dim): the first `NOTES_SHOWN`, and how many more and of what
-    kind, since a rebuild of a large library would print one for every page (`--json` has them all)."""
+    the notes on units kept with a caveat (dim): a kind of note given more than `FOLD_AT` times as one
+    line, the others one by one up to `NOTES_SHOWN`, and how many more and of what kind, since a
+    rebuild of a large library would print one for every page (`--json` has them all)."""
     errors = [p for p in report["skipped"] if not p["ignored"]]
     notes = [p for p in report["skipped"] if p["ignored"]]
-    for p in errors + notes[:NOTES_SHOWN]:
+    for p in errors:
         console.print(_unit_line(p))
-    rest = notes[NOTES_SHOWN:]
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for p in notes:
+        kinds.setdefault(_note_kind(p["reason"]), []).append(p)
+    rest: list[dict[str, Any]] = []
+    shown = 0
+    for p in notes:
+        kind = _note_kind(p["reason"])
+        alike = kinds[kind]
+        if len(alike) > FOLD_AT:
+            if p is alike[0]:
+                console.print(_folded_line(kind, alike))
+        elif shown < NOTES_SHOWN:
+            console.print(_unit_line(p))
+            shown += 1
+        else:
+            rest.append(p)
     if rest:
-        kinds = Counter(_note_kind(p["reason"]) for p in rest)
-        most = "; ".join(f'{n} like "{kind} ..."' for kind, n in kinds.most_common(3))
-        others = sum(kinds.values()) - sum(n for _, n in kinds.most_common(3))
+        counted = Counter(_note_kind(p["reason"]) for p in rest)
+        most = "; ".join(f'{n} like "{kind} ..."' for kind, n in counted.most_common(3))
+        others = sum(counted.values()) - sum(n for _, n in counted.most_common(3))
         console.print(Text(f"... and {count(len(rest), 'more note')} ({most}{f'; {others} other' if others else ''}); "
                            "`kb ingest --json` lists every one", style="dim"))
 
@@ -323,10 +342,25 @@ def _unit_line(p: dict[str, Any]) -> Text:
     return Text(f"{label}: {where}: {p['reason']}", style=style)
 
 
+# A file's path in a note ("the same bytes as the bundled corpus/mtgjson/C15.json: nothing added")
+_PATH = re.compile(r"[^\s'\"]*[/\\][^\s:'\"]*")
+
+
 def _note_kind(reason: str) -> str:
-    """A note's reason without what names its unit: its first words, up to a colon or a quote."""
-    head = re.split(r"[:'\"(]", reason, maxsplit=1)[0].strip()
+    """A note's reason without what names its unit: its first words, up to a colon or a quote, with
+    file paths left out."""
+    head = re.split(r"[:'\"(]", _PATH.sub("…", reason), maxsplit=1)[0].strip()
     return " ".join(head.split()[:8])
+
+
+def _folded_line(kind: str, alike: Sequence[dict[str, Any]]) -> Text:
+    """One line for the notes of one kind: how many files (or units) and what they were told, whole
+    when only their paths differ."""
+    said = {_PATH.sub("…", p["reason"]) for p in alike}
+    files = all(p["line"] is None for p in alike) and len({p["source"] for p in alike}) == len(alike)
+    what = next(iter(said)) if len(said) == 1 else f"{kind} …"
+    return Text(f"note: {count(len(alike), 'file' if files else 'note')}: {what} (`kb ingest --json` names each)",
+                style="dim")
 
 
 def _compact(value: object) -> str:

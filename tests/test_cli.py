@@ -333,10 +333,10 @@ def test_show_all_with_a_language_lists_that_language_s_wordings_first() -> None
     assert listed.index("You can look") < listed.index("Du kannst")
 
 
-def test_an_ingest_lists_every_skipped_unit_and_at_most_twenty_notes(tmp_path, kb_home):
+def test_an_ingest_lists_every_skipped_unit_and_folds_notes_of_one_kind(tmp_path, kb_home):
     """A rebuild of a library of thousands of new cards' pages printed a note per page (10,000 lines
-    at 100k rulings): the notes stop at twenty with how many more and of what kind; every skipped
-    unit is still shown, and `--json` has every note."""
+    at 100k rulings): the notes of one kind are one line with how many; every skipped unit is still
+    shown, and `--json` has every note."""
     folder = tmp_path / "pages"
     folder.mkdir()
     for n in range(25):  # cards the KB does not know: one note each
@@ -349,10 +349,32 @@ def test_an_ingest_lists_every_skipped_unit_and_at_most_twenty_notes(tmp_path, k
     lines = result.output.splitlines()
     assert sum(line.startswith("skipped: ") for line in lines) == 2
     assert "bad_dates.txt:5" in said and "bad_dates.txt:13" in said
-    assert sum(line.startswith("note: ") for line in lines) == 20
-    assert "... and 5 more notes (5 like \"the title names no card" in said
+    assert sum(line.startswith("note: ") for line in lines) == 1
+    assert "note: 25 notes: the title names no card the KB knows …" in said
     report = json.loads(kb("ingest", "--json").stdout)
     assert sum("Veilmarch Oddity" in s["reason"] for s in report["skipped"] if s["ignored"]) == 25
+
+
+def test_notes_that_differ_only_by_their_files_path_are_one_line():
+    """tryout17 item 17: a folder of 141 copies of bundled files printed 20 "the same bytes as the
+    bundled ... nothing added" notes, then "121 more notes (1 like ...C15.es.json; 1 like ...)": the
+    kind of a note was its text, path and all. A kind given a few times is still shown note by note."""
+    from rich.console import Console
+
+    from cli.render import skipped_lines
+
+    copies = [{"source": f"mtgjson3/{name}.json", "line": None, "ignored": True,
+               "reason": f"the same bytes as the bundled corpus/mtgjson/mtgjson3/{name}.json: nothing added"}
+              for name in (f"C{n}" for n in range(141))]
+    guessed = [{"source": f"p{n}.txt", "line": None, "ignored": True,
+                "reason": "every numeric date on the page could be day or month first: read month first"}
+               for n in range(2)]
+    console = Console(width=300, record=True)
+    skipped_lines(console, {"skipped": copies + guessed})
+    assert console.export_text().splitlines() == [
+        "note: 141 files: the same bytes as the bundled …: nothing added (`kb ingest --json` names each)",
+        "note: p0.txt: every numeric date on the page could be day or month first: read month first",
+        "note: p1.txt: every numeric date on the page could be day or month first: read month first"]
 
 
 def test_ingesting_an_unchanged_file_again_shows_what_was_skipped_when_it_was_added(tmp_path, kb_home):

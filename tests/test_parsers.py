@@ -239,7 +239,7 @@ def test_mtgjson_single_card_with_a_bad_date():
     result = mtgjson.parse(page("single_card.json"), "card.json")
     assert [(r.card, r.date, r.line) for r in result.records] == [("Cloudform", "2014-11-24", 6)]
     (problem,) = result.problems
-    assert problem.line == 10 and "unknown date format" in problem.reason
+    assert problem.line == 9 and "unknown date format" in problem.reason  # the date's line, not its text's
 
 
 def test_truncated_json_names_the_line():
@@ -263,6 +263,48 @@ def test_mtgjson_atomic_cards_yield_each_cards_rulings_and_names():
     assert not result.problems
     assert [(r.card, r.date, r.line) for r in result.records] == [("Hooded Hydra", "2014-09-20", 5)]
     assert ("Hooded Hydra", Lang.DE, "Schirmhydra") in {(n.english, n.lang, n.name) for n in result.card_names}
+
+
+PARTLY_BAD_SET = """{
+ "code": "MKM",
+ "cards": [
+  {
+   "name": "Defenestrated Phantom",
+   "text": "Flying",
+   "rulings": [
+    {
+     "date": "2024-13-45",
+     "text": "A disguise ability lets you cast a card face down."
+    },
+    {
+     "date": "2024-02-02",
+     "text": 12345
+    },
+    {"date": "2024-02-02", "text": "Because face-down creatures don't have a name, they can't share one."}
+   ]
+  },
+  {
+   "number": "35",
+   "rulings": [
+    {"date": "2024-02-02", "text": "If you controlled the target permanent, it returns tapped."}
+   ]
+  }
+ ]
+}"""
+
+
+def test_an_mtgjson_card_with_no_name_and_a_rulings_bad_values_are_reported_at_their_lines():
+    """tryout17 item 3: a card with no `name` key was dropped silently with its rulings (a file of only
+    that card said "no MTGJSON cards found", with no line); a ruling's number for a text, and its
+    impossible date, were reported at the card's name and at the text's line."""
+    result = mtgjson.parse(PARTLY_BAD_SET, "mkm.json")
+    assert [r.line for r in result.records] == [16]
+    assert [(p.line, p.reason) for p in result.problems] == [
+        (9, "ruling of Defenestrated Phantom skipped: impossible date '2024-13-45'"),
+        (14, "ruling of Defenestrated Phantom has no text"),
+        (19, "card skipped: no name, so its 1 ruling is not read")]
+    alone = '{"cards": [\n {"number": "35", "type": "Creature"}\n]}'
+    assert [(p.line, p.reason) for p in mtgjson.parse(alone, "one.json").problems] == [(2, "card skipped: no name")]
 
 
 def test_scryfall_rulings_which_name_no_card_are_refused_with_what_to_do():
@@ -610,3 +652,45 @@ def test_a_ruling_that_lost_a_mana_symbol_in_the_copy_is_kept_with_a_note():
     assert [(p.line, p.ignored) for p in gaps] == [(5, True), (9, True)]
     assert "spell is _ ." in gaps[0].reason and "pay _ to" in gaps[1].reason
     assert any(r.text.endswith("is . This is an alternative cost.") for r in found.records)  # kept as written
+
+
+@pytest.mark.parametrize("name, text, empty, footer", [
+    ("twins.txt", "Unsettling Twins\n\n• WotCSep 20, 2024\n\n  Unsettling Twins manifests dread as it enters.\n\n"
+     "• WotCSep 20, 2024\n\nTerms of Use\n", 7, 9),
+    ("shrieker.html", "<!DOCTYPE html>\n<html><head><title>Hauntwoods Shrieker - Rulings</title></head><body>\n"
+     "<table>\n<tr><td>9/20/2024</td><td>If it isn't tapped when your second main phase begins, it won't "
+     "trigger.</td></tr>\n<tr><td>9/20/2024</td><td></td></tr>\n</table>\n<footer>© Wizards of the Coast</footer>\n"
+     "</body></html>\n", 5, 7),
+], ids=["text", "html"])
+def test_a_footer_after_a_last_date_with_no_ruling_is_reported_not_stored_as_its_ruling(name, text, empty, footer):
+    """tryout17 item 2: a last date whose row or bullet is empty took the footer ("Terms of Use", "©
+    Wizards of the Coast") as its ruling. The footer is told as it is after a ruling."""
+    result = parse_text(text, name, names=Corpus.default().names, match_clause=None)
+    assert len(result.records) == 1 and result.records[0].text.endswith("trigger." if "html" in name else "enters.")
+    assert [(p.line, p.reason.split(":")[0]) for p in result.problems if not p.ignored] == [
+        (empty, "date line with no ruling after it"), (footer, "text after a ruling and under no date skipped")]
+
+
+def test_a_ruling_wrapped_after_a_few_words_under_its_date_is_still_a_ruling():
+    text = "Lightform\n\nJul 13, 2018\nIf Lightform leaves the battlefield\nthe face-down creature stays.\n"
+    result = pages.parse_card_page(text, "lightform.txt", RESOLVE)
+    assert [r.text for r in result.records] == ["If Lightform leaves the battlefield the face-down creature stays."]
+    assert not result.problems
+
+
+@pytest.mark.parametrize("html, said", [
+    ("<html><head><title>Abhorrent Oculus</title></head><body>\n<table>\n"
+     "<tr><td>9/20/2024</td><td>Survival abilities trigger at the beginning of your second main phase.</td></tr>\n"
+     "<tr><td>31/02/2024</td><td>Impossible date row.</td></tr>\n</table>\n</body></html>\n",
+     "4: ruling skipped (line 4: Impossible date row.): impossible date '31/02/2024'"),
+    ("<html><head><title>Abhorrent Oculus</title></head><body>\n<h3>Sep 20, 2024</h3>\n"
+     "<p>Survival abilities trigger at the beginning of your second main phase.</p>\n<h3>Feb 30, 2024</h3>\n\n"
+     "<p>A ruling under an impossible date,\n<br>over two lines.</p>\n</body></html>\n",
+     "6: ruling skipped (lines 6-7: A ruling under an impossible date, over two lines.): impossible date "
+     "'Feb 30, 2024' on line 4"),
+], ids=["table-row", "heading-date"])
+def test_the_lines_a_web_pages_problem_names_are_the_html_files_lines(html, said):
+    """tryout17 item 13: `oculus.html:10: ruling skipped (line 9: ...)`: the line in brackets was the
+    line of the text the page shows, not of the HTML file as the line before it."""
+    result = parse_text(html, "oculus.html", names=Corpus.default().names, match_clause=None)
+    assert [f"{p.line}: {p.reason}" for p in result.problems if not p.ignored] == [said]

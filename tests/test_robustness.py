@@ -98,8 +98,8 @@ CASES: list[tuple[str, bytes, tuple[int | None, str] | None]] = [
     ("malformed.json", b'{"cards": [\n  {"name": "Lightform",\n   "rulings": [\n     {"date": "2014-11-24" "text": "x"}\n]}]}\n',
      (4, "malformed JSON")),
     ("no_cards.json", b'{"meta": {"version": "5.2"}, "data": {}}\n', (None, "no MTGJSON cards")),
-    ("json_bad_date.json", (PAGES / "single_card.json").read_bytes(), (10, "unknown date format")),
-    ("json_no_text.json", b'{"name": "Lightform", "rulings": [\n {"date": "2014-11-24"}\n]}\n', (1, "has no text")),
+    ("json_bad_date.json", (PAGES / "single_card.json").read_bytes(), (9, "unknown date format")),  # its date's line
+    ("json_no_text.json", b'{"name": "Lightform", "rulings": [\n {"date": "2014-11-24"}\n]}\n', (2, "has no text")),
     ("json_wrong_types.json", b'{"name": "Lightform", "rulings": [\n 17\n]}\n', (1, "has no text")),
     ("long_ruling.txt", (PAGES / "long_ruling.txt").read_bytes(), (5, "over the limit of 5000")),
     ("long_search_unit.txt", ("Search\n\n" + "word " * 1100 + "\n").encode(), (3, "over the limit of 5000")),

@@ -211,6 +211,12 @@ def detect_format(text: str) -> Format:
     return Format.CARD_PAGE
 
 
+# The lines a parser's reason names besides its own ("ruling skipped (line 9: ...)", "(lines 9-11: ...)",
+# "...: impossible date ... on line 7", ": line 9 has ..."): of a web page, they are the HTML file's lines too.
+# Only where the parsers put them, so a ruling's own words quoted in the reason are left as they are.
+_LINE_REF = re.compile(r"(?:(?<=\()|(?<= on )|(?<=: ))(lines?) (\d+)(?:-(\d+))?(?=:|\)| has |$)")
+
+
 def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.ClauseMatcher | None,
                fmt: Format | None = None) -> ParseResult:
     """Parse one source's text with the parser its format calls for (detected unless given). A web
@@ -222,8 +228,15 @@ def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.
         def at(line: int | None) -> int | None:
             return line_of[line - 1] if line and 0 < line <= len(line_of) else line
 
+        def lines_in(reason: str) -> str:
+            def mapped(m: re.Match[str]) -> str:
+                first, last = at(int(m.group(2))), at(int(m.group(3) or m.group(2)))
+                return f"lines {first}-{last}" if last != first else f"line {first}"
+            return _LINE_REF.sub(mapped, reason)
+
         return ParseResult(tuple(replace(r, line=at(r.line) or r.line) for r in found.records),
-                           tuple(replace(p, line=at(p.line)) for p in found.problems), found.card_names)
+                           tuple(replace(p, line=at(p.line), reason=lines_in(p.reason)) for p in found.problems),
+                           found.card_names)
     detected = detect_format(text)
     found = _parse_as(fmt or detected, text, source, names=names, match_clause=match_clause)
     if found.records:

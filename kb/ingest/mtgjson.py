@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 from typing import Any, Iterator
 
 from kb.lang import detect
@@ -36,10 +38,11 @@ def load(text: str) -> Any:
         raise ValueError("JSON nested too deeply to be MTGJSON card data") from None
 
 
-def iter_cards(doc: Any) -> Iterator[dict[str, Any]]:
+def iter_cards(doc: Any, nameless: bool = False) -> Iterator[dict[str, Any]]:
     """Every card object in a document of any MTGJSON shape (a card, a list of cards, a set file,
     AllPrintings, AtomicCards), in document order: the objects of a `cards` list, and any object
-    with a name and rulings or foreign names.
+    with a name and rulings or foreign names; with `nameless`, also the objects of a `cards` list and
+    the objects with a list of rulings that have no name (cards the ingest must report).
 
     Walked with an explicit stack, so a deeply nested document is no RecursionError.
     """
@@ -50,6 +53,8 @@ def iter_cards(doc: Any) -> Iterator[dict[str, Any]]:
             stack.extend((x, in_cards) for x in reversed(item))
         elif isinstance(item, dict):
             if "name" in item and (in_cards or "rulings" in item or "foreignData" in item or "foreignNames" in item):
+                yield item
+            elif nameless and "name" not in item and (in_cards or isinstance(item.get("rulings"), list)):
                 yield item
             elif isinstance(item.get("cards"), list):
                 stack.append((item["cards"], True))
@@ -89,7 +94,8 @@ def parse(text: str, source: str) -> ParseResult:
     lines = _LineFinder(text)
     records: list[Record] = []
     problems: list[Problem] = []
-    cards = list(iter_cards(doc))
+    cards = list(iter_cards(doc, nameless=True))
+    where = _Places(text, doc)
     if not cards and _is_scryfall_rulings(doc):
         problems.append(Problem(source, None, "Scryfall rulings name no card (only its oracle_id): save the "
                                 "card's rulings as MTGJSON (AtomicCards.json holds every card's) or as a card page"))
@@ -103,6 +109,12 @@ def parse(text: str, source: str) -> ParseResult:
     # per face, each named "Fire // Ice"): a ruling is taken from the first face that gives it
     by_face: dict[tuple[str, str, str], str] = {}
     for card in cards:
+        if "name" not in card:
+            rulings = card.get("rulings")
+            n = len(rulings) if isinstance(rulings, list) else 0
+            lost = f", so its {n} ruling{'s are' if n > 1 else ' is'} not read" if n else ""
+            problems.append(Problem(source, where.of(card), f"card skipped: no name{lost}"))
+            continue
         raw_name = card["name"]
         card_line = lines.find(json.dumps(raw_name, ensure_ascii=False) if isinstance(raw_name, str) else '"name"')
         if not isinstance(raw_name, str) or not normalize_text(raw_name) or is_undecodable(raw_name):
@@ -116,13 +128,16 @@ def parse(text: str, source: str) -> ParseResult:
         if rulings is None:
             continue
         if not isinstance(rulings, list):
-            problems.append(Problem(source, card_line, f"rulings of {name} skipped: not a list but {_show(rulings)}"))
+            problems.append(Problem(source, where.of(card, "rulings", card_line),
+                                    f"rulings of {name} skipped: not a list but {_show(rulings)}"))
             continue
         for ruling in rulings:
             raw = ruling.get("text") if isinstance(ruling, dict) else None
             line = lines.find_text(raw) if isinstance(raw, str) else card_line
             if not isinstance(raw, str) or not raw.strip():
-                problems.append(Problem(source, line, f"ruling of {name} has no text"))
+                at = (where.of(ruling, "text", where.of(ruling, None, line)) if isinstance(ruling, dict)
+                      else where.of(card, "rulings", line))
+                problems.append(Problem(source, at, f"ruling of {name} has no text"))
                 continue
             if is_undecodable(raw):
                 problems.append(Problem(source, line, f"ruling of {name} skipped: {UNDECODABLE_REASON}"))
@@ -139,7 +154,7 @@ def parse(text: str, source: str) -> ParseResult:
             try:
                 iso = parse_date(str(ruling.get("date", "")))
             except DateFormatError as e:
-                problems.append(Problem(source, line, f"ruling of {name} skipped: {e}"))
+                problems.append(Problem(source, where.of(ruling, "date", line), f"ruling of {name} skipped: {e}"))
                 continue
             records.append(Record(
                 text=normalize_text(raw), original=raw, lang=detect(raw), date=iso,
@@ -211,3 +226,61 @@ class _LineFinder:
                 self.pos = at + 1
                 return self.text.count("\n", 0, at) + 1
         return self.find(raw[:40])
+
+
+# A JSON object's opening brace, and a string (a key when a colon follows it)
+_TOKEN = re.compile(r'[{\[]|"(?:[^"\\]|\\.)*"(\s*:)?')
+
+
+class _Places:
+    """Lines of the objects of a parsed JSON document and of their keys, for problems about a value
+    that is no string to search the text for (`"text": 12345`, a card with no name), or about a key
+    other than the one searched (a ruling's bad date is on its `date` line, not its text's).
+
+    The parsed document, walked in order, meets its objects and keys in the order the text gives
+    their braces and keys; worked out on first use, and given up (callers' fallback lines) when the
+    two disagree, as a key given twice in one object makes them."""
+
+    def __init__(self, text: str, doc: Any) -> None:
+        self.text, self.doc = text, doc
+        self.lines: dict[tuple[int, str | None], int] | None = None
+
+    def of(self, obj: dict[str, Any], key: str | None = None, fallback: int | None = None) -> int | None:
+        """The line of `obj`'s key `key`, or of the object's opening brace (key None)."""
+        if self.lines is None:
+            self.lines = self._walk()
+        return self.lines.get((id(obj), key), fallback)
+
+    def _walk(self) -> dict[tuple[int, str | None], int]:
+        breaks = [m.start() for m in re.finditer("\n", self.text)]
+        tokens = (m for m in _TOKEN.finditer(self.text) if m.group(0)[0] != '"' or m.group(1))
+        found: dict[tuple[int, str | None], int] = {}
+        stack: list[tuple[Any, tuple[int, str] | None]] = [(self.doc, None)]
+        try:
+            while stack:
+                item, key = stack.pop()
+                if key is None and not isinstance(item, (dict, list)):
+                    continue
+                token = next(tokens)
+                opened = token.group(0)[0]
+                line = bisect.bisect_right(breaks, token.start()) + 1
+                if key is not None:
+                    raw = self.text[token.start():token.end(1) if token.group(1) else token.end()]
+                    raw = raw[:raw.rindex('"') + 1]
+                    if opened != '"' or (raw[1:-1] if "\\" not in raw else json.loads(raw)) != key[1]:
+                        return {}
+                    found[key] = line
+                elif isinstance(item, dict):
+                    if opened != "{":
+                        return {}
+                    found[(id(item), None)] = line
+                    for k, v in reversed(item.items()):
+                        stack.append((v, None))
+                        stack.append((None, (id(item), k)))
+                else:
+                    if opened != "[":
+                        return {}
+                    stack.extend((v, None) for v in reversed(item))
+        except StopIteration:
+            return {}
+        return found

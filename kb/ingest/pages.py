@@ -340,7 +340,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                     f"{_clip(' '.join(line.text.strip() for line in stray))}"))
             stray.clear()
 
-    for line, raw_date, rest in units:
+    last_date = max((i for i, (_, raw_date, _) in enumerate(units) if raw_date is not None), default=-1)
+    for i, (line, raw_date, rest) in enumerate(units):
         if raw_date is None:
             if not line.text.strip():
                 if inline and chunk:
@@ -349,6 +350,13 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             elif closed:
                 stray.append(line)
             elif seen_date and chunk and _ends_sentence(chunk[-1].text) and _is_heading(line.text):
+                flush()
+                chunk, date_line, closed = [], 0, True
+                stray.append(line)
+            elif seen_date and not chunk and i > last_date and _is_heading(line.text) \
+                    and not _wraps_on(line, units[i + 1:]):
+                # a heading-like line where the last date's ruling should start: that date's row or
+                # bullet is empty, and what follows is the page's footer, as it is after a ruling
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
@@ -395,6 +403,13 @@ def _unit_text(lines: Sequence[_Line]) -> str:
 def _is_label(text: str) -> bool:
     """A short line that is no sentence under a card's name: its type line or a section heading."""
     return len(text) <= 40 and not text.endswith(".")
+
+
+def _wraps_on(line: _Line, after: Sequence[_Unit]) -> bool:
+    """Whether the line right below `line` carries on its sentence (a ruling wrapped after a few words:
+    `If a creature with a survival ability` / `isn't tapped ...`)."""
+    below = after[0][0] if after else None
+    return (below is not None and below.number == line.number + 1 and below.text.strip()[:1].islower())
 
 
 def _ends_sentence(text: str) -> bool:
