@@ -343,7 +343,8 @@ def _unit_line(p: dict[str, Any]) -> Text:
 
 
 # A file's path in a note ("the same bytes as the bundled corpus/mtgjson/C15.json: nothing added")
-_PATH = re.compile(r"[^\s'\"]*[/\\][^\s:'\"]*")
+# a file's path: at least one separator and a file name with an extension (not "2/2", "+1/+1", "9/20/2014")
+_PATH = re.compile(r"[^\s'\"]*[/\\][^\s:'\"/\\]*\.[A-Za-z][A-Za-z0-9]{0,4}\b")
 
 
 def _note_kind(reason: str) -> str:

@@ -57,8 +57,9 @@ def search(
     if filters.rule is not None:
         note_an_older_meaning(filters.rule, quiet=as_json)
     hits = searcher.search(question, limit=limit, filters=filters)
-    if filters.lang is not None and filters.lang.value != "en" and kb.entries_in(filters.lang):
-        narrowed(filters.lang, kb.entries_in(filters.lang), kb.stats()["entries"], quiet=as_json)
+    kept = kb.entries_in(filters.lang) if filters.lang is not None and filters.lang.value != "en" else 0
+    if filters.lang is not None and kept:
+        narrowed(filters.lang, kept, kb.stats()["entries"], quiet=as_json)
     if as_json:
         print_json([h.to_json() for h in hits])
     else:
@@ -76,7 +77,7 @@ def narrowed(lang: Lang, kept: int, total: int, *, quiet: bool = False) -> None:
     "answer in German" gets unrelated rulings (tryout17). Say how few, and what answers in German."""
     from cli.common import keep_notes, note
 
-    text = (f"--lang {lang.value} searched only the {kept:,} of {total:,} entries that have {lang.value} text; "
+    text = (f"--lang {lang.value} searches only entries with {lang.value} text ({kept:,} of the KB's {total:,}); "
             f"without --lang every entry is searched, and shown in {lang.value} where it has {lang.value} text")
     if not quiet:
         note(text)

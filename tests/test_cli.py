@@ -507,3 +507,13 @@ def test_list_without_kind_lists_the_rulings_and_counts_the_cr_clauses_left_out(
     assert json.loads(listed.stderr.strip().splitlines()[-1]) == {
         "notes": [f"{len(rules)} CR clauses are not listed (`--kind rule` lists them)"]}
     assert "not listed" not in kb("list", "--kind", "rule").output
+
+
+def test_a_notes_kind_keeps_dates_and_power_toughness_as_they_are():
+    """Review: the path pattern that folds notes read "9/20/2014" and "2/2" as file paths, so notes of
+    different dates folded together with "…" in place of the date."""
+    from cli.render import _note_kind
+
+    assert _note_kind("read 9/20/2014 as month first") == "read 9/20/2014 as month first"
+    assert _note_kind("a 2/2 creature with +1/+1 counters") == "a 2/2 creature with +1/+1 counters"
+    assert _note_kind("/data/pages/C15.json is a copy of corpus/mtgjson/C15.json") == "… is a copy of …"

@@ -41,6 +41,19 @@ def test_kb_card_shows_the_cards_own_wording_and_says_when_others_reworded_it(kb
     entry = view.to_json()["entries"][0]
     assert entry["card_text"] == OLD and entry["text"] == NEW
     # the card whose page has the newest wording shows it, with no mark
+    # MTGJSON keeps a ruling's date when it rewords it: on one date, the card's copy of the entry's own
+    # wording is its newest, not the revision beside it (review: Lightform showed "converted mana cost")
+    same_day = (
+        Variant(NEW, NEW, Lang.EN, "2018-07-13", "new.json", 3, Relation.CANONICAL, 1.0, "Cloudform"),
+        Variant(OLD, OLD, Lang.EN, "2018-07-13", "old.json", 3, Relation.REVISION, 0.9, "Cloudform"),
+    )
+    store.write(kb_home, [Entry("r-same", Kind.RULING, NEW, ("Cloudform",), "2018-07-13", "2018-07-13", same_day)],
+                report={}, meta={})
+    cloud = store.load(kb_home)
+    view = card_view(find_card("Cloudform", Corpus.default(), cloud), cloud)
+    assert view.to_json()["entries"][0]["card_text"] == NEW and not view.newer(view.entries[0][0])
+    _shared_ruling(kb_home)
+    kb = store.load(kb_home)
     rage = card_view(find_card("Rageform", Corpus.default(), kb), kb)
     console = Console(width=200, record=True)
     render.card(console, rage)

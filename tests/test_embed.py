@@ -190,3 +190,18 @@ def test_fake_cached_is_the_fake_model_behind_the_kbs_cache(kb_home: Path, monke
     monkeypatch.setenv("KB_EMBEDDER", "fake-cache")
     with pytest.raises(InputError, match="fake-cached"):
         embedder_from_env()
+
+
+def test_a_fold_keeps_what_another_process_added_since_this_one_read_the_cache(tmp_path: Path) -> None:
+    """Review: the fold wrote the base from this process's rows and removed every added file, so the
+    texts another process (`kb coverage` beside an ingest) had added since were embedded again."""
+    CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages(["base"])
+    folding = CachedEmbedder(CountingEmbedder(), tmp_path)
+    folding.embed_passages(["base"])  # reads the cache now
+    CachedEmbedder(CountingEmbedder(), tmp_path).embed_passages(["theirs"])  # another process adds
+    folding.COMPACT_AT = 1
+    folding.embed_passages(["mine"])  # folds
+    assert len(list(tmp_path.iterdir())) == 1
+    inner = CountingEmbedder()
+    CachedEmbedder(inner, tmp_path).embed_passages(["base", "theirs", "mine"])
+    assert inner.passages == []

@@ -671,10 +671,16 @@ def test_a_footer_after_a_last_date_with_no_ruling_is_reported_not_stored_as_its
         (empty, "date line with no ruling after it"), (footer, "text after a ruling and under no date skipped")]
 
 
-def test_a_ruling_wrapped_after_a_few_words_under_its_date_is_still_a_ruling():
-    text = "Lightform\n\nJul 13, 2018\nIf Lightform leaves the battlefield\nthe face-down creature stays.\n"
+@pytest.mark.parametrize("first, second", [
+    ("If Lightform leaves the battlefield", "the face-down creature stays."),
+    # the next line starts with a digit or a name: still the same sentence (review of tryout17's fix)
+    ("The face-down creature is a", "2/2 creature with no name."),
+    ("If you control Lightform and", "Pithing Needle names it, nothing happens."),
+])
+def test_a_ruling_wrapped_after_a_few_words_under_its_date_is_still_a_ruling(first, second):
+    text = f"Lightform\n\nJul 13, 2018\n{first}\n{second}\n"
     result = pages.parse_card_page(text, "lightform.txt", RESOLVE)
-    assert [r.text for r in result.records] == ["If Lightform leaves the battlefield the face-down creature stays."]
+    assert [r.text for r in result.records] == [f"{first} {second}"]
     assert not result.problems
 
 

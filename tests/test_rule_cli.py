@@ -215,6 +215,15 @@ def test_a_clause_missing_from_the_extracts_counts_the_gap_to_the_next_cr_that_h
     assert "(the face-down extract of 2024-02-02 lacks it)" in at["gap"]["note"]
 
 
+def test_a_clause_not_in_the_rules_yet_counts_the_gap_from_the_cr_in_force() -> None:
+    """Review: 111.10u (only in the CR of 2026-01-16) asked at 2019-06-01 said "no CR between 2018-07-13
+    and 2026-01-16" and called the complete CR of 2024-11-08 a face-down extract."""
+    early = json.loads(run("111.10u", "--at", "2019-06-01", "--json").output)["at"]["gap"]
+    assert (early["used"], early["next"]) == ("2018-07-13", "2024-02-02") and "extract" not in early["note"]
+    # three months after the extract in force: no gap to speak of
+    assert json.loads(run("111.10u", "--at", "2024-05-01", "--json").output)["at"]["gap"] is None
+
+
 def test_a_diff_of_two_dates_under_one_cr_says_there_is_nothing_to_compare() -> None:
     """Try-out 17: `--diff 2019-01-01 2023-01-01 --section 708` compared the 2018 section with itself
     and called it "unchanged"."""

@@ -186,8 +186,10 @@ class RulesCorpus:
         later = sorted(d for d in (self.dates if having is None else having) if d > used)
         if not later or (date.fromisoformat(at) - date.fromisoformat(used)).days <= STALE_AFTER_DAYS:
             return None
-        skipped = tuple(d for d in self.dates if used < d < later[0])
-        return RulesGap(at, used, later[0], skipped)
+        # a complete CR before the next that has the rule ends the gap all the same (it lacked the rule)
+        following = min([v.date for v in self.versions if v.complete and used < v.date < later[0]] + [later[0]])
+        skipped = tuple(v.date for v in self.versions if not v.complete and used < v.date < following)
+        return RulesGap(at, used, following, skipped)
 
     def clause(self, number: str, at: str | None = None) -> Clause:
         """Current clause `number`, or (with `at`) the same rule as it stood in the CR in force on
@@ -443,7 +445,8 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             text=then.text if then else None,
             diff_to_current=word_diff(then.text, clause.text) if then and then.text != clause.text else None,
             in_force=in_force if then is not None and then.version != in_force else None,
-            gap=rules.gap(at, version, having),
+            # a clause not in the rules yet: the gap is the corpus's, from the CR in force (an extract too)
+            gap=rules.gap(at, version, having) if then is not None else rules.gap(at, in_force),
             **_other_rule_then(rules, number, at))
     rows: list[HistoryRow] = []
     previous: HistoryStep | None = None

@@ -407,9 +407,13 @@ def _is_label(text: str) -> bool:
 
 def _wraps_on(line: _Line, after: Sequence[_Unit]) -> bool:
     """Whether the line right below `line` carries on its sentence (a ruling wrapped after a few words:
-    `If a creature with a survival ability` / `isn't tapped ...`)."""
-    below = after[0][0] if after else None
-    return (below is not None and below.number == line.number + 1 and below.text.strip()[:1].islower())
+    `If a creature with a survival ability` / `isn't tapped ...`, `The face-down creature is a` /
+    `2/2 creature with no name.`): it starts in lower case, or it is no heading-like line itself (a
+    footer is lines of links and names: `Terms of Use` / `Privacy Policy`)."""
+    below = after[0][0] if after and after[0][1] is None else None
+    if below is None or below.number != line.number + 1 or not below.text.strip():
+        return False
+    return below.text.strip()[:1].islower() or not _is_heading(below.text)
 
 
 def _ends_sentence(text: str) -> bool:

@@ -236,8 +236,11 @@ class CachedEmbedder:
         base.parent.mkdir(parents=True, exist_ok=True)
         added = self._added(prompt)
         if not base.exists() or len(added) >= self.COMPACT_AT:
-            # the whole table into the base first, then the added files it now holds are removed:
-            # killed in between, they are only rows the base holds twice
+            # what other processes wrote since this one read the cache (`kb coverage` beside an ingest)
+            # is read first, so the fold keeps it; then the whole table goes into the base, and the
+            # added files it now holds are removed: killed in between, they are only rows held twice
+            for path in (base, *added):
+                table.load(path)
             write_atomic(base, _npz(table.keys, table.matrix()))
             for path in added:
                 with contextlib.suppress(OSError):

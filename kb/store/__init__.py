@@ -869,10 +869,13 @@ class KB:
         `ids` that have one."""
         found: dict[str, str] = {}
         for chunk, marks in _in_chunks(list(dict.fromkeys(ids))):
+            # the newest last; on one date the entry's own wording (canonical, duplicate) before a
+            # revision (MTGJSON keeps a ruling's date when it rewords it: the old and the new share it)
             for entry_id, text in self.conn.execute(
                     f"SELECT entry_id, text FROM variants WHERE card = ? AND lang = ? AND entry_id IN ({marks}) "
-                    f"ORDER BY entry_id, COALESCE(date, ''), ord", (card, lang.value, *chunk)):
-                found[entry_id] = text  # the newest last
+                    f"ORDER BY entry_id, COALESCE(date, ''), relation IN ('canonical', 'duplicate'), ord DESC",
+                    (card, lang.value, *chunk)):
+                found[entry_id] = text
         return found
 
     def texts_in(self, ids: Sequence[str], lang: Lang) -> dict[str, str]:
