@@ -310,13 +310,13 @@ def skipped_lines(console: Console, report: dict[str, Any]) -> None:
     notes = [p for p in report["skipped"] if p["ignored"]]
     for p in errors:
         console.print(_unit_line(p))
+    kind_of = [_note_kind(p["reason"]) for p in notes]
     kinds: dict[str, list[dict[str, Any]]] = {}
-    for p in notes:
-        kinds.setdefault(_note_kind(p["reason"]), []).append(p)
+    for p, kind in zip(notes, kind_of):
+        kinds.setdefault(kind, []).append(p)
     rest: list[dict[str, Any]] = []
     shown = 0
-    for p in notes:
-        kind = _note_kind(p["reason"])
+    for p, kind in zip(notes, kind_of):
         alike = kinds[kind]
         if len(alike) > FOLD_AT:
             if p is alike[0]:
@@ -342,8 +342,8 @@ def _unit_line(p: dict[str, Any]) -> Text:
     return Text(f"{label}: {where}: {p['reason']}", style=style)
 
 
-# A file's path in a note ("the same bytes as the bundled corpus/mtgjson/C15.json: nothing added")
-# a file's path: at least one separator and a file name with an extension (not "2/2", "+1/+1", "9/20/2014")
+# A file's path in a note ("the same bytes as the bundled corpus/mtgjson/C15.json: nothing added"): at
+# least one separator and a file name with an extension (not "2/2", "+1/+1", "9/20/2014")
 _PATH = re.compile(r"[^\s'\"]*[/\\][^\s:'\"/\\]*\.[A-Za-z][A-Za-z0-9]{0,4}\b")
 
 
