@@ -71,9 +71,8 @@ def test_a_story_question_gets_no_second_stage(tmp_path: Path) -> None:
              "I had manifested a morph creature and it was tapped from attacking on the turn before. " + asking)
     searcher = _searcher(tmp_path, entries)
     first_stage = np.linspace(1.0, 0.5, len(entries))
-    everything = np.ones(len(entries), dtype=bool)
-    assert searcher._local(focus(asking), first_stage, everything).any()
-    assert not searcher._local(focus(story), first_stage, everything).any()
+    assert searcher._local(focus(asking), first_stage).any()
+    assert not searcher._local(focus(story), first_stage).any()
 
 
 def test_a_long_story_is_embedded_whole_only_up_to_story_words(tmp_path: Path) -> None:
@@ -602,3 +601,28 @@ def test_the_index_reads_each_rulings_own_card_words_from_the_cache_and_flags_as
     flags = list(_entry_table(second).names_card)
     assert sorted(seen) == ["r-lone", "r-shaman"]
     assert flags == list(names_card_flags(second)) == [False, False, False, True]
+
+
+def test_a_filter_drops_entries_and_keeps_the_order_and_scores_of_the_rest(tmp_path: Path) -> None:
+    """tryout18 item 2: `--lang de` ranked the question within the few German entries, so its first
+    hit was one the unfiltered search did not have in its first 60. A filter narrows the list: the
+    hits it keeps come in the unfiltered order, with the unfiltered scores."""
+    german = {"r-hub": "Falls eine manifestierte Kreatur Morph hätte, kannst du sie für ihre Morphkosten aufdecken.",
+              "r-counter": "Wird eine verdeckte manifestierte Kreatur aufgedeckt, bleiben Marken auf ihr liegen."}
+    entries = []
+    for eid, text in SETTING:
+        entry = _entry(eid, text)
+        if eid in german:
+            de = Variant(german[eid], german[eid], Lang.DE, "2018-07-13", "seed-de", 1, Relation.TRANSLATION, 0.9,
+                         "Lightform")
+            entry = dataclasses.replace(entry, variants=(*entry.variants, de))
+        entries.append(entry)
+    entries.append(_entry("c-708.8", "If a face-down permanent is turned face up, it keeps its counters.",
+                          Kind.RULE, "708.8"))
+    searcher = _searcher(tmp_path, entries)
+    for question in ("Bleiben Marken auf einer manifestierten Kreatur, wenn ich sie aufdecke?",
+                     "If I turn my manifested creature face up, do its counters stay?"):
+        every = searcher.search(question, limit=len(entries))
+        for kw, keep in (({"lang": "de"}, lambda e: e.id in german), ({"kind": "rule"}, lambda e: e.kind is Kind.RULE)):
+            narrowed = searcher.search(question, limit=len(entries), **kw)
+            assert [(h.entry.id, h.score) for h in narrowed] == [(h.entry.id, h.score) for h in every if keep(h.entry)]

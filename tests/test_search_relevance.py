@@ -142,6 +142,6 @@ def test_a_rulings_dense_rank_is_its_rank_among_the_rulings(tmp_path: Path) -> N
     dense = np.array([0.5, 0.4, 0.3] + [0.9] * 10, dtype=np.float32)  # every clause above every ruling
     lexical = np.array([1.0, 2.0, 3.0] + [0.0] * 10, dtype=np.float32)
     question = "a face-down question"
-    fused = searcher._fuse(False, focus(question), dense, lexical, np.ones(len(entries), dtype=bool), [])
+    fused = searcher._fuse(False, focus(question), dense, lexical, [])
     assert np.isclose(fused[0], w.dense / (w.rrf_k + 1) + w.lexical / (w.rrf_k + 3) + 1e-6 * 0.5)
     assert np.isclose(fused[3], w.rule * (w.dense / (w.rrf_k + 1) + 1e-6 * 0.9))

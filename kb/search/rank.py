@@ -446,11 +446,13 @@ class Searcher:
         elif mode == "lexical":
             fused = lexical.astype(np.float64)
         else:
-            fused = self._fuse(rule_asked, words, dense_rank, lexical, mask, named, langs, name_tokens)
+            fused = self._fuse(rule_asked, words, dense_rank, lexical, named, langs, name_tokens)
             if w.cr_term:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
                 fused += w.cited * self._cited(query)
+        # ranked among every entry, then filtered: a filter drops entries, it does not reorder the rest
+        # (`--lang de` once ranked within the few German entries, its first hit no unfiltered top 60's)
         fused = np.where(mask, fused, -np.inf)
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
@@ -477,21 +479,20 @@ class Searcher:
             )  # fmt: skip
         return hits
 
-    def _fuse(self, rule_asked: bool, parts: Focus, dense: np.ndarray, lexical: np.ndarray, mask: np.ndarray,
-              named: list[str], langs: tuple[Lang, ...] = tuple(Lang),
-              name_tokens: set[str] | frozenset[str] = frozenset()) -> np.ndarray:
+    def _fuse(self, rule_asked: bool, parts: Focus, dense: np.ndarray, lexical: np.ndarray, named: list[str],
+              langs: tuple[Lang, ...] = tuple(Lang), name_tokens: set[str] | frozenset[str] = frozenset()) -> np.ndarray:
         """The hybrid score of every entry: weighted reciprocal rank fusion plus bonuses
         (`rule_asked`: the question wants a rule of the CR, its entries are not discounted)."""
         w = self.weights
         fused = np.zeros(len(dense), dtype=np.float64)
         if w.dense_per_kind:
             is_rule = self._is_rule
-            dense_ranks = np.where(is_rule, _ranks(dense, mask & is_rule), _ranks(dense, mask & ~is_rule))
+            dense_ranks = np.where(is_rule, _ranks(dense, is_rule), _ranks(dense, ~is_rule))
         else:
-            dense_ranks = _ranks(dense, mask)
+            dense_ranks = _ranks(dense)
         fused += w.dense / (w.rrf_k + dense_ranks)
         has_lex = lexical > 0
-        fused += np.where(has_lex, w.lexical / (w.rrf_k + _ranks(lexical, mask)), 0.0)
+        fused += np.where(has_lex, w.lexical / (w.rrf_k + _ranks(lexical)), 0.0)
         fused += 1e-6 * dense  # equal fused ranks: the closer meaning first
         rule = w.rule_asked if rule_asked else w.rule
         if rule != 1.0:
@@ -501,12 +502,12 @@ class Searcher:
         if named and card:
             fused += card * of_named
         if w.local and w.local_k:
-            local = self._local(parts, fused, mask, langs, name_tokens)
+            local = self._local(parts, fused, langs, name_tokens)
             if local.max() > 0:
                 fused += w.local * local / local.max()
         if named and w.within and not parts.is_story:  # a story: as the second stage
             own = np.diff(self.table.card_ptr) <= w.within_cards  # not a general ruling printed under many cards
-            fused = self._reorder_card(fused, parts, of_named & own & mask & ~self._is_rule, langs, name_tokens,
+            fused = self._reorder_card(fused, parts, of_named & own & ~self._is_rule, langs, name_tokens,
                                        dense)
         if named and w.named_other != 1.0 and (of_named & ~self._is_rule).any():
             n_cards = np.diff(self.table.card_ptr)
@@ -610,8 +611,7 @@ class Searcher:
         vocab = set(self.table.card_vocab)
         return plan(concepts, [c for c in named if c in vocab], self.cards.matcher.common)
 
-    def _local(self, parts: Focus, fused: np.ndarray, mask: np.ndarray,
-               langs: tuple[Lang, ...] = tuple(Lang),
+    def _local(self, parts: Focus, fused: np.ndarray, langs: tuple[Lang, ...] = tuple(Lang),
                name_tokens: set[str] | frozenset[str] = frozenset()) -> np.ndarray:
         """Per entry among the `local_k` best of `fused`: the sum, over the question's terms that
         its text holds, of each term's IDF within those candidates (log(k / df)); 0 elsewhere.
@@ -623,7 +623,7 @@ class Searcher:
         terms = self._terms(parts, langs)
         if self.weights.local_names:
             terms = [t for t in terms if t not in name_tokens]
-        candidates = _top(np.where(mask, fused, -np.inf), self.weights.local_k)
+        candidates = _top(fused, self.weights.local_k)
         is_candidate = np.zeros(len(fused), dtype=bool)
         is_candidate[candidates] = True
         in_pool = is_candidate[self._doc_entry]
@@ -802,9 +802,9 @@ def _top(scores: np.ndarray, k: int) -> list[int]:
     return [int(i) for i in order[:k] if np.isfinite(scores[i])]
 
 
-def _ranks(scores: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """1-based rank of each score among the masked ones (ties share the better rank)."""
-    masked = np.where(mask, scores, -np.inf)
+def _ranks(scores: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
+    """1-based rank of each score among those `among` marks (all by default; ties share the better rank)."""
+    masked = scores if among is None else np.where(among, scores, -np.inf)
     order = np.argsort(-masked, kind="stable")
     ranks = np.empty(len(scores), dtype=np.float64)
     ranks[order] = np.arange(1, len(scores) + 1)
