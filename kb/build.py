@@ -195,7 +195,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
     from kb.checks import attach_checks
 
     checks, check_problems = corpus.checks
-    check_ids, attach_problems = match_entries_remembered(entries, checks)
+    check_ids, attach_problems = match_entries_remembered(entries, checks, bundled_labels.__contains__)
     entries = attach_checks(entries, check_ids)
 
     stored = stored_count(entries)
@@ -248,9 +248,11 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     return entries
 
 
-def match_entries_remembered(entries: list[Entry], checks: Sequence[Any]) -> tuple[dict[str, str], list[Problem]]:
+def match_entries_remembered(entries: list[Entry], checks: Sequence[Any],
+                             written_against: Callable[[str], bool]) -> tuple[dict[str, str], list[Problem]]:
     """`kb.checks.match_entries` with the normalised wordings and the quotes' answers of the last
-    build taken from the disk cache: adding one page looks for each quote in that page's wordings."""
+    build taken from the disk cache: adding one page looks for each quote in that page's wordings.
+    `written_against`: the sources the (bundled) checks were written against."""
     from kb import checks as checks_pkg, normalize
     from kb.checks import match_entries, normalise_quote
 
@@ -260,7 +262,8 @@ def match_entries_remembered(entries: list[Entry], checks: Sequence[Any]) -> tup
                                         lambda todo: [normalise_quote(t) for t in todo])))
     last: dict[str, Any] = load_table("quotes", inputs)
     memo: dict[str, Any] = {}
-    found = match_entries(entries, list(checks), normalised=normalised, last=last or None, memo=memo)
+    found = match_entries(entries, list(checks), normalised=normalised, last=last or None, memo=memo,
+                          written_against=written_against)
     if memo != last:
         save_table("quotes", inputs, memo)
     return found

@@ -75,6 +75,13 @@ class Corpus:
 
         return bundled_sources(self.folder)
 
+    @cached_property
+    def source_labels(self) -> frozenset[str]:
+        """How records and problems name the bundled sources (`kb.ingest.source_name`)."""
+        from kb.ingest import source_name
+
+        return frozenset(source_name(p) for p in self.sources())
+
     def match_clause(self, text: str) -> tuple[str, float] | None:
         """The current clause number and a similarity in (0, 1] when `text` is a copy of a clause of
         the current CR (quotes, spaces and case may differ), else None (e.g. for a ruling)."""

@@ -125,11 +125,21 @@ def load_checks(files: Sequence[Path], cards: Mapping[str, CardDef]) -> tuple[li
     return checks, problems
 
 
-def _entry_for(check: Check, rulings: _RulingTexts) -> Entry:
+def _entry_for(check: Check, rulings: _RulingTexts, written_against: Callable[[str], bool] | None = None) -> Entry:
     """The one ruling whose wordings contain the quote; among several, the one ruling a wording
-    of which is the whole quote (a ruling that is the start of a longer one can be checked)."""
+    of which is the whole quote (a ruling that is the start of a longer one can be checked).
+
+    `written_against` marks the sources the checks were written against (the bundled corpus, for
+    its own checks): when several rulings contain the quote, those holding it in such a source's
+    wording are the ones asked about. A judge's page that happens to repeat a bundled check's
+    quote then does not take the check off its bundled ruling (tryout18)."""
     quote = normalise_quote(check.ruling)
     found = [(rulings.entries[i], rulings.texts[i]) for i in rulings.containing(quote)]
+    if len(found) > 1 and written_against is not None:
+        # texts[0] is the entry's own text, texts[k + 1] the wording of variants[k]
+        theirs = [(e, texts) for e, texts in found
+                  if any(written_against(v.source) and quote in t for v, t in zip(e.variants, texts[1:]))]
+        found = theirs or found
     hits = [e for e, _ in found]
     whole = [e for e, texts in found if quote in texts]
     if len(hits) == 1:
@@ -222,17 +232,19 @@ class _RulingTexts:
 
 def match_entries(entries: list[Entry], checks: list[Check], *, normalised: Mapping[str, str] | None = None,
                   last: Mapping[str, Any] | None = None, memo: dict[str, Any] | None = None,
+                  written_against: Callable[[str], bool] | None = None,
                   ) -> tuple[dict[str, str], list[Problem]]:
     """Check id -> entry id of the one ruling each check quotes (any wording, after normalising);
     a check that quotes no ruling or several is a Problem with its file and line instead.
     `normalised` and `last` are `_RulingTexts`'s; when `memo` is given, it is filled with the
-    `last` of the next build."""
+    `last` of the next build. `written_against`: see `_entry_for` (the bundled checks pass the
+    bundled sources)."""
     rulings = _RulingTexts(entries, normalised, last)
     found: dict[str, str] = {}
     problems: list[Problem] = []
     for check in checks:
         try:
-            found[check.id] = _entry_for(check, rulings).id
+            found[check.id] = _entry_for(check, rulings, written_against).id
         except CheckError as exc:
             problems.append(Problem(check.file, check.line, str(exc).split(": ", 1)[-1]))
     if memo is not None:
@@ -401,18 +413,21 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
             raise CheckError(f"{t} is not a check file: check files are YAML ({', '.join(CHECK_FILE_SUFFIXES)})")
     checks, problems = load_checks(files, corpus.cards) if files else corpus.checks
     checks, problems = list(checks), list(problems)  # the corpus's own lists stay as read
+    # the bundled checks find their rulings as the build attached them: in the bundled wordings first
+    bundled = all(corpus.folder.resolve() in f.resolve().parents for f in files)
+    written_against = corpus.source_labels.__contains__ if bundled else None
     if files and entry_ids:
         raise CheckError("give either entry ids or check files, not both")
     if entry_ids:
         kb = open_kb()
         wanted = {kb.get(i).id for i in entry_ids}
-        by_check, unmatched = match_entries(kb.entries, checks)
+        by_check, unmatched = match_entries(kb.entries, checks, written_against=written_against)
         checks = [c for c in checks if by_check.get(c.id) in wanted]
         unchecked = wanted - {by_check[c.id] for c in checks}
         if unchecked:
             raise NotFoundError("no checks for entry " + ", ".join(sorted(unchecked)))
     else:
-        by_check, unmatched = _entries_if_built(home, checks)
+        by_check, unmatched = _entries_if_built(home, checks, written_against)
     problems.extend(unmatched)
     if not checks and not problems:  # a CI gate must not go green having checked nothing
         where = ", ".join(str(f) for f in files) if files else f"{corpus.folder / 'checks'}"
@@ -431,7 +446,8 @@ def _check_files_in(folder: Path) -> list[Path]:
     return found
 
 
-def _entries_if_built(home: Path, checks: list[Check]) -> tuple[dict[str, str], list[Problem]]:
+def _entries_if_built(home: Path, checks: list[Check], written_against: Callable[[str], bool] | None,
+                      ) -> tuple[dict[str, str], list[Problem]]:
     """Check id -> entry id from the KB in `home`, and the checks whose `ruling:` quote matches no
     entry or several; empty when there is no readable KB."""
     from kb import store
@@ -439,7 +455,7 @@ def _entries_if_built(home: Path, checks: list[Check]) -> tuple[dict[str, str], 
     try:
         if not store.exists(home):
             return {}, []
-        return match_entries(store.load(home).entries, checks)
+        return match_entries(store.load(home).entries, checks, written_against=written_against)
     except KBError:
         return {}, []
 

@@ -1,0 +1,72 @@
+"""What judges and a rules manager trying the CLI as new users noticed (tryout18): each test pins one
+defect found that way."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kb import store
+from kb.checks import match_entries
+from kb.checks.scenario import Check
+from kb.corpus import Corpus
+from kb.model import Entry, Kind, Lang, Relation, Variant
+
+QUOTE = "Megamorph is a variant of the morph ability."
+
+
+def _ruling(eid: str, text: str, source: str, card: str) -> Entry:
+    variant = Variant(text, text, Lang.EN, "2024-02-02", source, 3, Relation.CANONICAL, 1.0, card)
+    return Entry(eid, Kind.RULING, text, (card,), "2024-02-02", "2024-02-02", (variant,))
+
+
+def _check() -> Check:
+    check = next(c for c in Corpus.default().checks[0] if c.ruling == QUOTE)
+    return check
+
+
+def test_a_bundled_checks_quote_repeated_by_a_judges_page_keeps_to_the_bundled_ruling() -> None:
+    """A Gatherer megamorph ruling a rules manager ingested repeats the sentence a bundled check
+    quotes: the check came off its bundled ruling (now quoted by two) and nothing said so."""
+    bundled = _ruling("r-bundled", f"{QUOTE} You can find more information on morph on a card with morph.",
+                      "corpus/seeds/x.txt", "Den Protector")
+    mine = _ruling("r-mine", f"{QUOTE} If it's turned face up for its megamorph cost, it gets a counter.",
+                   "/home/judge/dragonslayer.html", "Ashen Bench Tester")
+    found, problems = match_entries([bundled, mine], [_check()], written_against=lambda s: s.startswith("corpus/"))
+    assert problems == [] and found == {_check().id: "r-bundled"}
+    # a check of the judge's own (nothing marks the sources it was written against) still asks for more
+    found, problems = match_entries([bundled, mine], [_check()])
+    assert found == {} and "quotes 2 rulings" in problems[0].reason
+
+
+def _attached(home: Path) -> dict[str, str]:
+    return {check: e.id for e in store.load(home).entries for check in e.checks}
+
+
+def test_ingesting_a_page_that_repeats_a_bundled_quote_moves_no_bundled_check(
+        built_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same through `kb ingest` and `kb check`: every bundled check stays on its ruling, and
+    `kb check` reports no problem."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    home = tmp_path / "home"
+    shutil.copytree(built_home, home)
+    monkeypatch.setenv("KB_HOME", str(home))
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    before = _attached(home)
+    page = tmp_path / "ashen-bench-tester.txt"
+    page.write_text(f"Ashen Bench Tester\n\n2024-02-02\n\n{QUOTE} If it's turned face up for its megamorph cost, "
+                    "it gets a +1/+1 counter before its other abilities apply.\n", encoding="utf-8")
+    runner = CliRunner()
+    result = runner.invoke(app, ["ingest", str(page)])
+    assert result.exit_code == 0, result.output
+    assert _attached(home) == before
+    checked = runner.invoke(app, ["check", "--json"])
+    assert checked.exit_code == 0, checked.output
+    assert "problems" not in json.loads(checked.stdout)  # the key is there only when a check has one
