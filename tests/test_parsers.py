@@ -466,6 +466,14 @@ def test_a_page_whose_numeric_dates_are_all_ambiguous_reads_them_as_its_language
     assert pages._day_first(dates, sample)[0] is day_first
 
 
+@pytest.mark.parametrize("dates", [["02/02/2024"], ["02/02/2024", "1/1/2019"], ["12.12.2018"]])
+def test_a_date_whose_day_and_month_are_equal_is_no_guess(dates):
+    """tryout18: a Spanish page dated only 02/02/2024 got the note that every date could be day or
+    month first; such a date reads the same either way."""
+    assert pages._day_first(dates, "La criatura boca abajo es una criatura 2/2.")[1] is False
+    assert pages._day_first([*dates, "11/8/2024"], "La criatura boca abajo es una criatura 2/2.")[1] is True
+
+
 def test_a_page_of_several_cards_gives_each_card_its_rulings_and_reports_the_text_between():
     # mtg.deckanalyzer.com/?shared/5f613df012add4.01225348: card name, format legalities, then dated rulings
     result = pages.parse_card_page(page("multi_card_page.txt"), "deck.txt", RESOLVE)

@@ -194,7 +194,7 @@ def _day_first(date_texts: list[str], sample: str) -> tuple[bool, bool]:
             return True, False
         if m and int(m.group(3)) > 12:
             return False, False
-        if m:
+        if m and int(m.group(1)) != int(m.group(3)):  # 02/02/2024 reads the same either way
             ambiguous.append(m.group(2))
     if not ambiguous or "." in ambiguous:
         return True, False
