@@ -56,6 +56,8 @@ def search(
     kb, searcher = open_searcher(quiet=as_json)
     if filters.rule is not None:
         note_an_older_meaning(filters.rule, quiet=as_json)
+    if filters.since and filters.until and filters.since > filters.until and not filters.since.startswith(filters.until):
+        note_swapped_dates(filters.since, filters.until, quiet=as_json)
     hits = searcher.search(question, limit=limit, filters=filters)
     kept = kb.entries_in(filters.lang) if filters.lang is not None and filters.lang.value != "en" else 0
     if filters.lang is not None and kept:
@@ -79,6 +81,18 @@ def narrowed(lang: Lang, kept: int, total: int, *, quiet: bool = False) -> None:
 
     text = (f"--lang {lang.value} searches only entries with {lang.value} text ({kept:,} of the KB's {total:,}); "
             f"without --lang every entry is searched, and shown in {lang.value} where it has {lang.value} text")
+    if not quiet:
+        note(text)
+    keep_notes([text])
+
+
+def note_swapped_dates(since: str, until: str, *, quiet: bool = False) -> None:
+    """`--since 2024 --until 2019` is a real filter (rulings given by 2019 and again from 2024 on),
+    but far more often two dates typed the wrong way round (tryout18): say what it keeps."""
+    from cli.common import keep_notes, note
+
+    text = (f"--since {since} is later than --until {until}: only entries first dated by {until} that have a "
+            f"copy dated {since} or later are kept (swap the two dates for the entries in between)")
     if not quiet:
         note(text)
     keep_notes([text])

@@ -229,3 +229,13 @@ def test_lang_says_how_few_entries_it_searched(kb_with_index: Path) -> None:
     assert as_json.exit_code == 0 and json.loads(as_json.stdout)
     notes = json.loads(as_json.stderr.strip().splitlines()[-1])["notes"]  # beside the JSON, on stderr
     assert any(said in n for n in notes)
+
+
+def test_dates_the_wrong_way_round_get_a_note_saying_what_they_keep(kb_with_index: Path) -> None:
+    """tryout18: `--since 2024 --until 2019` returned hits without a word; a judge who swapped the
+    two dates read them as the rulings in between."""
+    swapped = run("face down turned face up trigger", "--since", "2024", "--until", "2019")
+    assert swapped.exit_code == 0, swapped.output
+    assert "--since 2024 is later than --until 2019" in " ".join(swapped.output.split())
+    for dates in (("--since", "2019", "--until", "2024"), ("--since", "2019-05", "--until", "2019")):
+        assert "is later than" not in run("face down turned face up trigger", *dates).output
