@@ -408,13 +408,14 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
     """A clause now (and on a date), its wording history with word diffs, and its linked rulings."""
     out.print(Text.assemble((report.clause, "bold"), f"  (CR of {report.version})"))
     at = report.at
-    # first thing shown: a judge who types the number an old ruling cites needs to know it was another rule
+    # first thing shown: a judge who types the number an old ruling cites needs to know it was another rule;
+    # with --at, only what it numbered on that date (not in CRs in force before or after: tryout18)
     if at and at.other_rule:
         where = (f"now {at.other_rule_now}: `kb rule {at.other_rule_now}`" if at.other_rule_now
                  else "no longer in the rules")
         out.print(Text(f"Note: in the CR of {at.version}, {report.clause} numbered another rule ({where}).",
                        style="yellow"))
-    else:
+    elif not at:
         for former in report.other_rules:
             out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
     out.print(Text(report.text))

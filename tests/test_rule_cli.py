@@ -256,3 +256,12 @@ def test_a_section_heading_counts_the_rulings_of_its_subclauses(home) -> None:
         "total": 1, "clauses": [{"clause": "708.8", "rulings": 1}]}
     assert json.loads(run("708.8", "--json").output)["rulings_in_subclauses"] is None  # it has rulings itself
     assert "No rulings linked to this clause." in run("708.9").output  # no subclauses
+
+
+def test_with_at_only_what_the_number_meant_on_that_date_is_noted() -> None:
+    """tryout18: `kb rule 701.58b --at 2024-02-02` noted what 701.58b numbered in the CR of 2024-11-08,
+    which was not in force on that date; without --at every other meaning is still noted."""
+    flat = " ".join(run("701.58b", "--at", "2024-02-02").output.split())
+    assert "On 2024-02-02 (CR of 2024-02-02): 701.56b" in flat
+    assert "was the rule now 701.60b" not in flat
+    assert "in the CR of 2024-11-08, 701.58b was the rule now 701.60b" in " ".join(run("701.58b").output.split())
