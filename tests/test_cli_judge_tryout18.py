@@ -70,3 +70,17 @@ def test_ingesting_a_page_that_repeats_a_bundled_quote_moves_no_bundled_check(
     checked = runner.invoke(app, ["check", "--json"])
     assert checked.exit_code == 0, checked.output
     assert "problems" not in json.loads(checked.stdout)  # the key is there only when a check has one
+
+
+@pytest.mark.parametrize(("question", "lang", "concept"), [
+    # Spanish players name disguise by its noun; the card prints the verb "Disfrazarse"
+    ("¿Puede mi oponente responder cuando pongo boca arriba una criatura con disfraz?", Lang.ES, "disguise"),
+    ("¿Cuánto cuesta el disfraz?", Lang.ES, "disguise"),
+    # the German card text cloaks with "tarnen" ("mische den Haufen und tarne sie dann")
+    ("Kann ich eine getarnte Kreatur aufdecken?", Lang.DE, "cloak"),
+    ("Tarne die oberste Karte deiner Bibliothek.", Lang.DE, "cloak"),
+])
+def test_a_questions_word_for_a_mechanic_names_it(question: str, lang: Lang, concept: str) -> None:
+    """tryout18: "disfraz" and "getarnt" were read as no mechanic, so the question met the other
+    mechanics' rulings."""
+    assert concept in [c.id for c in Corpus.default().glossary.concepts_in(question, (Lang.EN, lang))]
