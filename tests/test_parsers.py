@@ -527,6 +527,26 @@ def test_a_sentence_above_the_first_date_that_is_not_the_cards_text_is_still_a_s
     assert [(p.line, p.ignored) for p in unknown.problems] == [(3, False)]
 
 
+def test_a_card_printed_in_one_paragraph_above_the_rulings_is_a_note_not_a_lost_ruling():
+    """tryout18: a Gatherer-style page gives the card's type, keywords and Oracle text in one
+    paragraph above the rulings; ingest called it a skipped unit (exit 1), as it did not call the
+    same text printed line by line. A paragraph with a sentence of no Oracle text is still one."""
+    names = Corpus.default().names
+    card = ("Card Name: Hidden Dragonslayer\nCreature — Human Warrior. Lifelink. Megamorph {2}{W}. When Hidden "
+            "Dragonslayer is turned face up, destroy target creature with power 4 or greater an opponent controls.")
+    text = f"Hidden Dragonslayer\n\n{card}\n\n3/25/2015\nThe +1/+1 counter is put on it as it is turned face up.\n"
+    result = pages.parse_card_page(text, "dragonslayer.txt", names.resolve, names.oracle_text)
+    assert [(r.card, r.date) for r in result.records] == [("Hidden Dragonslayer", "2015-03-25")]
+    assert [(p.line, p.ignored) for p in result.problems] == [(3, True)]
+    lost = text.replace("Lifelink.", "Lifelink. Its +1/+1 counter can't be responded to.")
+    assert [(p.line, p.ignored) for p in pages.parse_card_page(lost, "d.txt", names.resolve,
+                                                               names.oracle_text).problems] == [(3, False)]
+    short = text.replace(" When Hidden Dragonslayer is turned face up, destroy target creature with power 4 or "
+                         "greater an opponent controls.", " It has no name. It's colorless.")
+    assert [(p.line, p.ignored) for p in pages.parse_card_page(short, "d.txt", names.resolve,
+                                                               names.oracle_text).problems] == [(3, False)]
+
+
 NEWER_CARD_SITE = """Unidentified Hovership {1}{W}{W}
 Artifact — Vehicle
 Flying

@@ -427,6 +427,23 @@ def _is_heading(text: str) -> bool:
             and not stripped[:1].islower())  # "Example:" introduces more of the ruling
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _card_paragraph(line: str, oracle_key: str) -> bool:
+    """Whether a line is the card's printed text: the Oracle text's own words, or (a web page prints
+    the card in one paragraph: "Creature — Human Warrior. Lifelink. Megamorph {2}{W}. When Hidden
+    Dragonslayer is turned face up, destroy ...", tryout18) sentences that are either short labels
+    (its type line, its keywords: every word capitalised) or sentences of the Oracle text, at least
+    one of them the latter. A short sentence in lower case ("It has no name.") may be a lost ruling."""
+    if not oracle_key:
+        return False
+    sentences = _SENTENCE_END.split(line)
+    in_oracle = [bool(key := match_key(s)) and key in oracle_key for s in sentences]
+    return any(in_oracle) and all(found or (_is_label(s.rstrip(".")) and all(not w[:1].islower() for w in s.split()))
+                                  for s, found in zip(sentences, in_oracle))
+
+
 def _printed_lines(chunk: Sequence[_Line], oracle: str | None) -> int | None:
     """For text above a card page's first date: how many of its lines are headings (up to 40
     characters, no sentence end: "Encantamento - Aura", "Artist:"; or a line introducing what follows:
@@ -439,7 +456,7 @@ def _printed_lines(chunk: Sequence[_Line], oracle: str | None) -> int | None:
         words = line.text.strip()
         if _is_label(words) or words.endswith(":"):
             headings += 1
-        elif not (text and (key := match_key(words)) and key in text):
+        elif not _card_paragraph(words, text):
             return None
     return headings
 
