@@ -327,11 +327,17 @@ def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason 
 
 
 def _terminology(v: Variant, terminology: Terminology) -> list[OutdatedReason]:
+    """One reason per obsolete term, each suggesting the wording with every term it can replace
+    replaced: a suggestion that fixed only its own term still read "comes into play" (tryout18)."""
+    terms = terminology.obsolete_in(v.text, v.lang)
+    everything = v.text
+    for term in terms:
+        everything = term.suggest(everything) or everything
     reasons = []
-    for term in terminology.obsolete_in(v.text, v.lang):
+    for term in terms:
         found = ", ".join(dict.fromkeys(repr(m) for m in term.matches(v.text)))
         detail = f"uses {found}; since {term.since} it is {term.current!r} ({term.source})"
-        suggested = term.suggest(v.text)
+        suggested = everything if term.suggest(v.text) else None
         if suggested:
             detail += f". Suggested: {suggested}"
         reasons.append(OutdatedReason(Reason.TERMINOLOGY, detail, word_diff(v.text, suggested) if suggested else []))

@@ -157,6 +157,9 @@ def test_a_term_applies_to_its_own_language_only(terminology, name):
      "That player will know which face-down creature they own."),
     ("He or she may look at it.", "They may look at it."),
     ("Comes into play tapped.", "Enters the battlefield tapped."),
+    # a card played face down was cast (tryout18: a 2004 morph ruling was not flagged)
+    ("You can play Exalted Angel face down as a 2/2 creature for {3}.",
+     "You can cast Exalted Angel face down as a 2/2 creature for {3}."),
 ])
 def test_suggested_rewording(terminology, old, suggested):
     (term,) = terminology.obsolete_in(old, Lang.EN)
@@ -173,3 +176,19 @@ def test_dedup_still_imports_terminology():
     from kb.ingest import dedup
 
     assert dedup.Terminology is Terminology
+
+
+def test_every_reason_suggests_the_wording_with_every_obsolete_term_replaced(terminology):
+    """tryout18: each reason's suggestion replaced only its own term, so copying either still gave a
+    wording `kb outdated` flags."""
+    from kb.model import Relation, Variant
+    from kb.outdated import _terminology
+
+    old = ("If a face-down creature is removed from the game, it is turned face up. Abilities that trigger "
+           "when it comes into play won't trigger.")
+    new = ("If a face-down creature is exiled, it is turned face up. Abilities that trigger when it enters the "
+           "battlefield won't trigger.")
+    variant = Variant(old, old, Lang.EN, "2004-10-04", "angel.txt", 3, Relation.CANONICAL, 1.0, "Exalted Angel")
+    reasons = _terminology(variant, terminology)
+    assert len(reasons) == 2 and all(r.detail.endswith(f"Suggested: {new}") for r in reasons)
+    assert not terminology.obsolete_in(new, Lang.EN)
