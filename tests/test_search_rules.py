@@ -67,3 +67,17 @@ def test_a_rules_search_page_entry_merges_into_its_clause(rules):
     assert hits[0].variants == page.variants and hits[0].checks == page.checks
     assert "c-page" not in {e.id for e in merged}
     assert merged[0] is ruling
+
+
+def test_a_merged_clause_entry_links_itself_by_the_number_of_its_first_date(rules):
+    """tryout18: the 708.x clause entries said `at_ruling_date` 708.2a for a clause first seen in 2014,
+    when it was 707.2a: the undated rules-search page's own link (today's number) was kept."""
+    from kb.model import RuleLink
+
+    text = rules.current.clauses["708.2a"].text
+    page = Entry("c-page", Kind.RULE, text, (), None, None,
+                 (Variant(text, text, Lang.EN, None, "corpus/seeds/x.txt", 3, Relation.CANONICAL, 1.0, None),),
+                 rules=(RuleLink("708.2a", 1.0, "708.2a", "the entry is this clause's text"),
+                        RuleLink("708.4", 0.5, "708.4", "cue")), clause="708.2a")
+    (merged,) = [e for e in add_rule_entries([page], rules) if e.clause == "708.2a"]
+    assert [(link.clause, link.at_ruling_date) for link in merged.rules] == [("708.2a", "707.2a"), ("708.4", "708.4")]
