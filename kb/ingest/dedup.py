@@ -57,6 +57,11 @@ TRANSLATION_LONG = 15  # words: in texts this long that share 2+ concepts, one c
 NEGATIONS = frozenset(
     "not no never none nothing nobody neither nor cannot can't don't doesn't didn't isn't aren't wasn't "
     "weren't won't wouldn't couldn't shouldn't hasn't haven't hadn't without".split())
+# A translation says "not" where its English does (counting differs: "no hace nada" is one "does nothing").
+FOREIGN_NEGATIONS = {
+    Lang.DE: frozenset("nicht kein keine keinen keinem keiner keines nie niemals nichts niemand ohne weder".split()),
+    Lang.ES: frozenset("no nunca ningun ninguna ninguno ningunos ningunas nada nadie sin ni tampoco jamas".split()),
+}
 QUANTIFIERS = frozenset(
     "only each all any every both either another other others more less fewer greater most least first "
     "last before after until instead additional same different except opponent opponents".split())
@@ -372,17 +377,25 @@ class Lexicon:
                               and not any(h != self._heads.get(c, c) and h.startswith(self._heads.get(c, c) + " ")
                                           for h in heads))
         digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text)))
-        return Evidence(mechanics, digits, self.cards_in(text), frozenset(found))
+        return Evidence(mechanics, digits, self.cards_in(text), frozenset(found), is_negated(text, lang))
 
 
 class Evidence(NamedTuple):
     """What a translation must share with its English entry: the mechanics, digits and mana symbols,
-    and cards it names exactly; its glossary concepts mostly (`TRANSLATION_MIN_CONCEPTS`)."""
+    and cards it names exactly, whether it negates; its glossary concepts mostly (`TRANSLATION_MIN_CONCEPTS`)."""
 
     mechanics: frozenset[str]
     digits: frozenset[str]
     cards: frozenset[str]
     concepts: frozenset[str]
+    negated: bool = False
+
+
+def is_negated(text: str, lang: Lang) -> bool:
+    """`text` says "not", "no", "never", "without" (or its language's words for them)."""
+    if lang is Lang.EN:
+        return any(t in NEGATIONS for t in _MEANING_TOKEN.findall(normalize_text(text).lower()))
+    return any(t in FOREIGN_NEGATIONS.get(lang, ()) for t in match_key(text).split())
 
 
 @dataclass
@@ -726,9 +739,9 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
 
 def translation_gaps(english: Evidence, foreign: Evidence, words: int) -> list[str]:
     """What keeps a text from being the translation of an English one, however near in meaning: the
-    parts of `Evidence` that differ ("mechanics", "digits", "cards", "concepts"); none when it may be.
+    parts of `Evidence` that differ ("mechanics", "digits", "cards", "negated", "concepts"); none when it may be.
     `words` is the shorter text's word count (see `concepts_agree`)."""
-    gaps = [part for part in ("mechanics", "digits", "cards") if getattr(english, part) != getattr(foreign, part)]
+    gaps = [part for part in ("mechanics", "digits", "cards", "negated") if getattr(english, part) != getattr(foreign, part)]
     if not concepts_agree(english.concepts, foreign.concepts, words):
         gaps.append("concepts")
     return gaps
