@@ -161,13 +161,13 @@ def test_a_translation_must_lead_the_next_fitting_ruling_by_a_margin(second, joi
     assert bool(entry_of(entries, FORM_ES).variants_in(Lang.EN)) is joins
 
 
-FORM_ES_2 = "Si la criatura encantada se pone boca arriba, la \"Forma\" seguirá encantando a esa criatura."
+FORM_ES_2 = "Cuando se pone boca arriba la criatura encantada, la \"Forma\" sigue encantando a esa criatura."
 
 
 def test_two_texts_of_one_card_tied_with_a_ruling_the_first_joins():
-    # Two Spanish wordings of one card's ruling, each exactly as near to it: one joins (the mutual-best
-    # test keeps one text per language and card), the first in dedup's order (by match key), whichever
-    # order the records come in.
+    # Two Spanish translations of one card's ruling, each exactly as near to it and worded apart (no
+    # revision of each other): one joins (the mutual-best test keeps one text per language and card),
+    # the first in dedup's order (by match key), whichever order the records come in.
     records = [rec(FORM, "Lightform"), rec(FORM_ES, "Lightform", Lang.ES, source="es.txt"),
                rec(FORM_ES_2, "Lightform", Lang.ES, source="es2.txt")]
     vectors = {FORM: [1, 0.1], FORM_ES: [1, 0.11], FORM_ES_2: [1, 0.11]}
@@ -213,3 +213,22 @@ def test_a_negated_text_is_no_translation_of_a_ruling_that_does_not_negate():
                      rec(COUNTER_DE, "Hidden Dragonslayer", Lang.DE, source="de.txt", date="2015-03-25")],
                     COUNTER_VECTORS)
     assert not entry_of(entries, COUNTER_DE).variants_in(Lang.EN)
+
+
+# --- wordings of one translation (tryout18b defect 11) ----------------------------------------
+
+COUNTER_DE_OLD = COUNTER_DE.replace("Die +1/+1-Marke", "Der +1/+1-Marke")  # corrected on a later page
+
+
+@pytest.mark.parametrize("english, joins", [([COUNTER_NOT], True), ([COUNTER_TRIGGER], False)])
+def test_two_wordings_of_one_translation_join_together_or_stay_apart_together(english, joins):
+    vectors = {**COUNTER_VECTORS, COUNTER_DE_OLD: [1, 0.01]}  # the old wording the nearer
+    records = [rec(text, "Hidden Dragonslayer", line=n + 1, date="2015-03-25") for n, text in enumerate(english)]
+    records += [rec(COUNTER_DE_OLD, "Hidden Dragonslayer", Lang.DE, source="de.txt", date="2015-03-25"),
+                rec(COUNTER_DE, "Hidden Dragonslayer", Lang.DE, source="de-fixed.txt", date="2016-01-01")]
+    for order in (records, records[::-1]):
+        entries = dedup(order, vectors)
+        found = entry_of(entries, COUNTER_DE)
+        assert entry_of(entries, COUNTER_DE_OLD) is found
+        assert bool(found.variants_in(Lang.EN)) is joins
+        assert found.text_in(Lang.DE) == COUNTER_DE  # the newer wording

@@ -11,8 +11,9 @@ Three steps, each explainable by a similarity that is stored on the variant:
    two must have the same rules-meaning signature (`Lexicon.signature`: CR keywords, card names,
    numbers, mana symbols, negations, quantifiers), be given for the same cards or both be shared by
    several cards, and never be two wordings one page lists for a card at one date;
-3. translations: a German or Spanish ruling joins the English entry it translates only with
-   evidence beyond cosine (see `_align_translations`); otherwise it is an entry of its own.
+3. translations: German and Spanish wordings are grouped into revisions as English ones are
+   (`_foreign_revisions`); each group joins the English entry it translates only with evidence
+   beyond cosine (see `_align_translations`); otherwise it is an entry of its own.
 """
 
 from __future__ import annotations
@@ -636,9 +637,37 @@ def _may_be_one_ruling(a: _Group, b: _Group) -> bool:
     return len(ca) >= 2 and len(cb) >= 2
 
 
-def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], embedder: Embedder | None,
+def _foreign_revisions(foreign: list[_Group], lexicon: Lexicon, similarity: Similarities) -> list[list[_Group]]:
+    """Foreign ruling groups as English ones are grouped into revisions: wordings of one language that
+    align word by word (`is_revision`), name the same mechanics, digits, cards and glossary concepts
+    and negate alike (`Evidence`), for the same cards or both shared, never two a page lists at one
+    date. A corrected wording ("Der" -> "Die +1/+1-Marke") is the same translation: its group aligns
+    as one, so the two join one English entry together or stay apart together (tryout18b defect 11)."""
+    evidence = [lexicon.evidence(g.records[0].text, g.lang) for g in foreign]
+    uf = _UnionFind(len(foreign))
+    keys = [_card_keys(g) for g in foreign]
+    pairs = _revision_pairs(foreign, [g.words for g in foreign], similarity)
+    for i, j, _ in sorted(pairs, key=lambda t: (-t[2], t[0], t[1])):
+        if foreign[i].lang is not foreign[j].lang or evidence[i] != evidence[j]:
+            continue
+        if not _may_be_one_ruling(foreign[i], foreign[j]):
+            continue
+        ri, rj = uf.find(i), uf.find(j)
+        if ri == rj or keys[ri] & keys[rj]:
+            continue
+        uf.union(ri, rj)
+        keys[uf.find(ri)] = keys[ri] | keys[rj]
+    members: dict[int, list[_Group]] = defaultdict(list)
+    for i, g in enumerate(foreign):
+        members[uf.find(i)].append(g)
+    return [members[root] for root in sorted(members)]
+
+
+def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]], embedder: Embedder | None,
                         lexicon: Lexicon) -> dict[int, tuple[int, float]]:
-    """For each foreign group (by index) that translates an English cluster: the cluster and the cosine.
+    """For each group of foreign wordings (by index, see `_foreign_revisions`) that translates an
+    English cluster: the cluster and the cosine. A group is judged by its newest wording and its
+    records' cards and pages.
 
     Nearest by cosine is not enough (every text has a nearest neighbour). A translation must name
     the same mechanics (through the glossary, in any inflected form: `ConceptFinder`), digits, mana
@@ -649,6 +678,8 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
     """
     if not foreign or not clusters or embedder is None:
         return {}
+    newest = [max(unit, key=lambda g: (g.newest, len(g.records), g.key)).records[0] for unit in foreign]
+    records = [[r for g in unit for r in g.records] for unit in foreign]
     by_card: dict[str, set[int]] = defaultdict(set)
     on_page: dict[tuple[str, str | None], set[int]] = defaultdict(set)
     for c, cluster in enumerate(clusters):
@@ -664,9 +695,9 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
 
     everything = np.arange(len(clusters))
     wanted: dict[int, NDArray[np.int64]] = {}  # foreign group -> its candidate clusters, ascending
-    for f, group in enumerate(foreign):
-        exclude = set().union(*(on_page.get((x.source, x.date), set()) for x in group.records))
-        cards = {x.card for x in group.records if x.card}
+    for f in range(len(foreign)):
+        exclude = set().union(*(on_page.get((x.source, x.date), set()) for x in records[f]))
+        cards = {x.card for x in records[f] if x.card}
         mine = set().union(*(by_card.get(card, set()) for card in cards)) if cards else set()
         # A card page in another language translates that card's rulings; a card the KB has no
         # English ruling for may still carry a mechanic's shared ruling, so all entries compete.
@@ -679,7 +710,7 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
         return {}
     # e5's symmetric-task prompt ("query: " on both sides) aligns translations best.
     en_vecs = np.asarray(embedder.embed_queries([english_text[c] for c in needed.tolist()]))
-    f_vecs = np.asarray(embedder.embed_queries([g.records[0].text for g in foreign]))
+    f_vecs = np.asarray(embedder.embed_queries([r.text for r in newest]))
     cols = {f: np.searchsorted(needed, cands) for f, cands in wanted.items()}  # each cluster's column in `sims`
     sims = f_vecs @ en_vecs.T
 
@@ -689,11 +720,11 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
     # cards' pages give competes in each card's pool and must lead every one; a text of no card
     # competes with the other texts of no card).
     pool_cards: dict[int, list[str | None]] = {  # once per text: a shared ruling's text has thousands of records
-        f: [*sorted({x.card for x in foreign[f].records if x.card})] or [None] for f in wanted}
+        f: [*sorted({x.card for x in records[f] if x.card})] or [None] for f in wanted}
     in_pool: dict[tuple[Lang, str | None], list[int]] = defaultdict(list)  # ascending f
     for f in wanted:
         for card in pool_cards[f]:
-            in_pool[(foreign[f].lang, card)].append(f)
+            in_pool[(newest[f].lang, card)].append(f)
 
     def competes(g: int, c: int) -> bool:
         at = int(np.searchsorted(wanted[g], c))
@@ -703,7 +734,7 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
         """`f` is the best text for entry `c` in each of its pools: the highest cosine, the first on a tie."""
         column = int(np.searchsorted(needed, c))
         for card in pool_cards[f]:
-            rivals = [g for g in in_pool[(foreign[f].lang, card)] if competes(g, c)]
+            rivals = [g for g in in_pool[(newest[f].lang, card)] if competes(g, c)]
             scores = sims[rivals, column]
             if rivals[int(np.argmax(scores))] != f:  # argmax takes the first of equal maxima
                 return False
@@ -715,7 +746,7 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
     def qualifies(f: int, c: int, score: float, evidence: Evidence) -> bool:
         if c not in english_evidence:
             english_evidence[c] = lexicon.evidence(english_text[c])
-        words = min(len(english_text[c].split()), len(foreign[f].records[0].text.split()))
+        words = min(len(english_text[c].split()), len(newest[f].text.split()))
         return not translation_gaps(english_evidence[c], evidence, words)
 
     for f, cands in wanted.items():
@@ -723,7 +754,7 @@ def _align_translations(foreign: list[_Group], clusters: list[list[_Group]], emb
         near = scores >= TRANSLATION_MIN_COSINE  # below it no entry qualifies: not looked at
         if not near.any():
             continue
-        evidence = lexicon.evidence(foreign[f].records[0].text, foreign[f].lang)
+        evidence = lexicon.evidence(newest[f].text, newest[f].lang)
         ranked = sorted(zip(scores[near].tolist(), cands[near].tolist()), key=lambda t: (-t[0], t[1]))
         # The runner-up that counts is the next English entry that could be the translation too.
         fitting = [(score, c) for score, c in ranked if qualifies(f, c, score, evidence)]
@@ -872,17 +903,17 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     clusters = [members[root] for root in sorted(members)]
     clusters += [[g] for g in english if g.kind is Kind.RULE]
 
-    foreign_rulings = [g for g in foreign if g.kind is Kind.RULING]
+    foreign_rulings = _foreign_revisions([g for g in foreign if g.kind is Kind.RULING], lexicon, similarity)
     aligned = _align_translations(foreign_rulings, clusters, embedder, lexicon)
     attached: dict[int, list[tuple[_Group, float]]] = defaultdict(list)
     for f, (c, cosine) in aligned.items():
-        attached[c].append((foreign_rulings[f], cosine))
-    orphans = [g for f, g in enumerate(foreign_rulings) if f not in aligned]
-    orphans += [g for g in foreign if g.kind is Kind.RULE]
+        attached[c].extend((g, cosine) for g in foreign_rulings[f])
+    orphans = [unit for f, unit in enumerate(foreign_rulings) if f not in aligned]
+    orphans += [[g] for g in foreign if g.kind is Kind.RULE]
 
     used: set[str] = set()
     entries = [_make_entry(cluster, attached[c], terminology, used, similarity) for c, cluster in enumerate(clusters)]
-    entries += [_make_entry([g], [], terminology, used, similarity) for g in orphans]
+    entries += [_make_entry(unit, [], terminology, used, similarity) for unit in orphans]
     entries.sort(key=lambda e: (e.kind.value, e.cards, e.first_date or "", e.text))
     return entries
 
