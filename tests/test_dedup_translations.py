@@ -178,8 +178,8 @@ def test_two_texts_of_one_card_tied_with_a_ruling_the_first_joins():
 
 
 def test_a_text_the_ruling_s_own_page_gives_is_no_rival_for_it():
-    """A German text on the English ruling's own page (source and date) can't translate it, so it
-    doesn't compete for it either, however near: the other page's text joins."""
+    """A German text on the English ruling's own page (source and date) that can't translate it (it
+    negates, the ruling not) doesn't compete for it, however near: the other page's text joins."""
     near = "Falls du für X 0 wählst, manifestierst du die oberste Karte deiner Bibliothek, mehr nicht."
     entries = dedup([rec(WILDCALL, "Wildcall"), rec(WILDCALL_TAPPED, "Wildcall", line=2),
                      rec(near, "Wildcall", Lang.DE, line=3),  # set.json, 2015-02-25: the English page
@@ -232,3 +232,39 @@ def test_two_wordings_of_one_translation_join_together_or_stay_apart_together(en
         assert entry_of(entries, COUNTER_DE_OLD) is found
         assert bool(found.variants_in(Lang.EN)) is joins
         assert found.text_in(Lang.DE) == COUNTER_DE  # the newer wording
+
+
+# --- a page that gives each ruling with its translation beside it (tryout18b defect 4) ---------
+
+MEGAMORPH = ("Turning a face-down creature with megamorph face up and putting a +1/+1 counter on it is a special "
+             "action. It doesn't use the stack and can't be responded to.")
+MEGAMORPH_DE = ("Eine verdeckte Kreatur mit Megamorph aufzudecken und eine +1/+1-Marke auf sie zu legen, ist eine "
+                "Sonderaktion. Sie benutzt nicht den Stapel, und es kann nicht darauf reagiert werden.")
+
+
+def test_a_translation_beside_its_english_ruling_on_one_page_joins_it_when_no_other_ruling_fits():
+    entries = dedup([rec(COUNTER_NOT, "Hidden Dragonslayer", source="gatherer.html", date="2015-03-25"),
+                     rec(MEGAMORPH, "Hidden Dragonslayer", source="de.html"),
+                     rec(MEGAMORPH_DE, "Hidden Dragonslayer", Lang.DE, line=2, source="de.html")],
+                    {MEGAMORPH: [1, 0], MEGAMORPH_DE: [1, 0.1], COUNTER_NOT: [1, 0.2]})
+    assert entry_of(entries, MEGAMORPH_DE).text == MEGAMORPH
+
+
+def test_a_ruling_elsewhere_that_fits_comes_before_one_on_the_text_s_own_page():
+    # A page lists a ruling once per date: the one beside the text is another ruling when one elsewhere fits.
+    other = MEGAMORPH.replace("It doesn't use the stack and can't be responded to.", "It can't be responded to.")
+    entries = dedup([rec(other, "Hidden Dragonslayer", source="gatherer.html", date="2015-03-25"),
+                     rec(MEGAMORPH, "Hidden Dragonslayer", source="de.html"),
+                     rec(MEGAMORPH_DE, "Hidden Dragonslayer", Lang.DE, line=2, source="de.html")],
+                    {MEGAMORPH: [1, 0], MEGAMORPH_DE: [1, 0.02], other: [1, 0.2]})
+    assert entry_of(entries, MEGAMORPH_DE).text == other
+
+
+def test_a_nearer_text_that_can_t_translate_the_ruling_is_no_rival_for_it():
+    wrong = MEGAMORPH_DE.replace("+1/+1", "+2/+2")  # nearer by cosine, another number
+    entries = dedup([rec(MEGAMORPH, "Hidden Dragonslayer"),
+                     rec(MEGAMORPH_DE, "Hidden Dragonslayer", Lang.DE, source="de.html"),
+                     rec(wrong, "Hidden Dragonslayer", Lang.DE, source="de2.html")],
+                    {MEGAMORPH: [1, 0], MEGAMORPH_DE: [1, 0.1], wrong: [1, 0.01]})
+    assert entry_of(entries, MEGAMORPH_DE).text == MEGAMORPH
+    assert not entry_of(entries, wrong).variants_in(Lang.EN)

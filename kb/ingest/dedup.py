@@ -673,8 +673,10 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     the same mechanics (through the glossary, in any inflected form: `ConceptFinder`), digits, mana
     symbols and cards as its English entry and share most of its glossary concepts (`concepts_agree`);
     among the entries that fit so, lead the next one by a
-    margin; and be the best match of that entry among the texts of its language and card(s). When its
-    card is known, only that card's English entries compete.
+    margin; and be the best match of that entry among the texts of its language and card(s) that fit
+    it too. When its card is known, only that card's English entries compete. A page lists a ruling
+    once per date, so the rulings its own page gives at its date are candidates only when no other
+    fits: a page that gives each English ruling with its translation beside it (tryout18b defect 4).
     """
     if not foreign or not clusters or embedder is None:
         return {}
@@ -695,23 +697,24 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
 
     everything = np.arange(len(clusters))
     wanted: dict[int, NDArray[np.int64]] = {}  # foreign group -> its candidate clusters, ascending
+    beside: dict[int, NDArray[np.int64]] = {}  # ... and its card's clusters on its own page, the fallback
     for f in range(len(foreign)):
         exclude = set().union(*(on_page.get((x.source, x.date), set()) for x in records[f]))
         cards = {x.card for x in records[f] if x.card}
         mine = set().union(*(by_card.get(card, set()) for card in cards)) if cards else set()
         # A card page in another language translates that card's rulings; a card the KB has no
         # English ruling for may still carry a mechanic's shared ruling, so all entries compete.
+        beside[f] = np.asarray(sorted(mine & exclude), dtype=np.int64)
         if mine:
             wanted[f] = np.asarray(sorted(mine - exclude), dtype=np.int64)
         else:
             wanted[f] = np.setdiff1d(everything, np.fromiter(exclude, dtype=np.int64, count=len(exclude)))
-    needed = np.unique(np.concatenate([*wanted.values(), np.empty(0, dtype=np.int64)]))
+    needed = np.unique(np.concatenate([*wanted.values(), *beside.values(), np.empty(0, dtype=np.int64)]))
     if not len(needed):
         return {}
     # e5's symmetric-task prompt ("query: " on both sides) aligns translations best.
     en_vecs = np.asarray(embedder.embed_queries([english_text[c] for c in needed.tolist()]))
     f_vecs = np.asarray(embedder.embed_queries([r.text for r in newest]))
-    cols = {f: np.searchsorted(needed, cands) for f, cands in wanted.items()}  # each cluster's column in `sims`
     sims = f_vecs @ en_vecs.T
 
     # The best foreign text of each language and card for each English entry, for the mutual-best
@@ -726,42 +729,52 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
         for card in pool_cards[f]:
             in_pool[(newest[f].lang, card)].append(f)
 
+    def holds(cands: NDArray[np.int64], c: int) -> bool:
+        at = int(np.searchsorted(cands, c))
+        return at < len(cands) and int(cands[at]) == c
+
     def competes(g: int, c: int) -> bool:
-        at = int(np.searchsorted(wanted[g], c))
-        return at < len(wanted[g]) and int(wanted[g][at]) == c
+        return holds(wanted[g], c) or holds(beside[g], c)
 
     def leads_pools(f: int, c: int) -> bool:
-        """`f` is the best text for entry `c` in each of its pools: the highest cosine, the first on a tie."""
+        """`f` is the best text for entry `c` in each of its pools: no text that fits `c` too has a
+        higher cosine, or the same and comes first. A text that can't translate `c` is no rival."""
         column = int(np.searchsorted(needed, c))
+        mine = sims[f, column]
         for card in pool_cards[f]:
-            rivals = [g for g in in_pool[(newest[f].lang, card)] if competes(g, c)]
-            scores = sims[rivals, column]
-            if rivals[int(np.argmax(scores))] != f:  # argmax takes the first of equal maxima
+            pool = np.asarray([g for g in in_pool[(newest[f].lang, card)] if g != f and competes(g, c)], dtype=np.int64)
+            scores = sims[pool, column]
+            ahead = pool[(scores > mine) | ((scores == mine) & (pool < f))]
+            if any(qualifies(int(g), c) for g in ahead):
                 return False
         return True
 
     result: dict[int, tuple[int, float]] = {}
     english_evidence: dict[int, Evidence] = {}
+    foreign_evidence: dict[int, Evidence] = {}
 
-    def qualifies(f: int, c: int, score: float, evidence: Evidence) -> bool:
+    def qualifies(f: int, c: int) -> bool:
         if c not in english_evidence:
             english_evidence[c] = lexicon.evidence(english_text[c])
+        if f not in foreign_evidence:
+            foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang)
         words = min(len(english_text[c].split()), len(newest[f].text.split()))
-        return not translation_gaps(english_evidence[c], evidence, words)
+        return not translation_gaps(english_evidence[c], foreign_evidence[f], words)
 
-    for f, cands in wanted.items():
-        scores = sims[f, cols[f]].astype(np.float64)  # compared as Python floats: the threshold is not rounded
+    def fitting(f: int, cands: NDArray[np.int64]) -> list[tuple[float, int]]:
+        """The entries of `cands` that `f` could translate, nearest first."""
+        scores = sims[f, np.searchsorted(needed, cands)].astype(np.float64)  # as Python floats: the threshold is not rounded
         near = scores >= TRANSLATION_MIN_COSINE  # below it no entry qualifies: not looked at
-        if not near.any():
-            continue
-        evidence = lexicon.evidence(newest[f].text, newest[f].lang)
         ranked = sorted(zip(scores[near].tolist(), cands[near].tolist()), key=lambda t: (-t[0], t[1]))
+        return [(score, c) for score, c in ranked if qualifies(f, c)]
+
+    for f in wanted:
         # The runner-up that counts is the next English entry that could be the translation too.
-        fitting = [(score, c) for score, c in ranked if qualifies(f, c, score, evidence)]
-        if not fitting:
+        fits = fitting(f, wanted[f]) or fitting(f, beside[f])
+        if not fits:
             continue
-        score, c = fitting[0]
-        runner_up = fitting[1][0] if len(fitting) > 1 else -1.0
+        score, c = fits[0]
+        runner_up = fits[1][0] if len(fits) > 1 else -1.0
         if score - runner_up < TRANSLATION_MARGIN or not leads_pools(f, c):
             continue
         result[f] = (c, score)
