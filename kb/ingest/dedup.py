@@ -643,12 +643,18 @@ def _foreign_revisions(foreign: list[_Group], lexicon: Lexicon, similarity: Simi
     and negate alike (`Evidence`), for the same cards or both shared, never two a page lists at one
     date. A corrected wording ("Der" -> "Die +1/+1-Marke") is the same translation: its group aligns
     as one, so the two join one English entry together or stay apart together (tryout18b defect 11)."""
-    evidence = [lexicon.evidence(g.records[0].text, g.lang) for g in foreign]
+    evidence: dict[int, Evidence] = {}  # asked only of the pairs that align
+
+    def evidence_of(i: int) -> Evidence:
+        if i not in evidence:
+            evidence[i] = lexicon.evidence(foreign[i].records[0].text, foreign[i].lang)
+        return evidence[i]
+
     uf = _UnionFind(len(foreign))
     keys = [_card_keys(g) for g in foreign]
     pairs = _revision_pairs(foreign, [g.words for g in foreign], similarity)
     for i, j, _ in sorted(pairs, key=lambda t: (-t[2], t[0], t[1])):
-        if foreign[i].lang is not foreign[j].lang or evidence[i] != evidence[j]:
+        if foreign[i].lang is not foreign[j].lang or evidence_of(i) != evidence_of(j):
             continue
         if not _may_be_one_ruling(foreign[i], foreign[j]):
             continue
@@ -671,12 +677,13 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
 
     Nearest by cosine is not enough (every text has a nearest neighbour). A translation must name
     the same mechanics (through the glossary, in any inflected form: `ConceptFinder`), digits, mana
-    symbols and cards as its English entry and share most of its glossary concepts (`concepts_agree`);
-    among the entries that fit so, lead the next one by a
-    margin, or within it name more of the text's concepts (`_leader`); and be the best match of that entry among the texts of its language and card(s) that fit
-    it too. When its card is known, only that card's English entries compete. A page lists a ruling
-    once per date, so the rulings its own page gives at its date are candidates only when no other
-    fits: a page that gives each English ruling with its translation beside it (tryout18b defect 4).
+    symbols and cards as its English entry, negate where it negates, and share most of its glossary
+    concepts (`concepts_agree`); among the entries that fit so, lead the next one by a margin, or
+    within it name exactly the text's concepts where the other does not (`_leader`); and be the
+    best match of that entry among the texts of its language and card(s) that fit it too. When its
+    card is known, only that card's English entries compete. A page lists a ruling once per date,
+    so the rulings its own page gives at its date are candidates only when no other fits: a page
+    may give each English ruling with its translation beside it (tryout18b defect 4).
     """
     if not foreign or not clusters or embedder is None:
         return {}
@@ -763,7 +770,8 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
 
     def fitting(f: int, cands: NDArray[np.int64]) -> list[tuple[float, int]]:
         """The entries of `cands` that `f` could translate, nearest first."""
-        scores = sims[f, np.searchsorted(needed, cands)].astype(np.float64)  # as Python floats: the threshold is not rounded
+        # compared as Python floats: the threshold is not rounded
+        scores = sims[f, np.searchsorted(needed, cands)].astype(np.float64)
         near = scores >= TRANSLATION_MIN_COSINE  # below it no entry qualifies: not looked at
         ranked = sorted(zip(scores[near].tolist(), cands[near].tolist()), key=lambda t: (-t[0], t[1]))
         return [(score, c) for score, c in ranked if qualifies(f, c)]
@@ -800,7 +808,8 @@ def translation_gaps(english: Evidence, foreign: Evidence, words: int) -> list[s
     """What keeps a text from being the translation of an English one, however near in meaning: the
     parts of `Evidence` that differ ("mechanics", "digits", "cards", "negated", "concepts"); none when it may be.
     `words` is the shorter text's word count (see `concepts_agree`)."""
-    gaps = [part for part in ("mechanics", "digits", "cards", "negated") if getattr(english, part) != getattr(foreign, part)]
+    gaps = [part for part in ("mechanics", "digits", "cards", "negated")
+            if getattr(english, part) != getattr(foreign, part)]
     if not concepts_agree(english.concepts, foreign.concepts, words):
         gaps.append("concepts")
     return gaps
