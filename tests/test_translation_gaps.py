@@ -61,6 +61,14 @@ def test_the_printed_term_joins_and_a_far_meaning_is_said_to_be_far():
     assert far is not None and far.reasons[0].startswith("meanings too far apart (cosine 0.00")
 
 
+def test_a_text_that_negates_where_the_english_does_not_is_told_so():
+    negated = entry("r-000000000d", "Du kannst eine verdeckte bleibende Karte mit Verkleidung nicht aufdecken, indem "
+                                    "du ihre Verkleidungskosten bezahlst.", Lang.DE)
+    found = nearest_english(negated, Lang.DE, [ENGLISH], embedder=Same(), lexicon=LEXICON)
+    assert found is not None and found.reasons == [
+        "one says not (no, never, without) and the other does not: this text negates, the English not"]
+
+
 def test_a_card_without_english_rulings_has_nothing_to_compare_with():
     other = entry("r-000000000f", "Du kannst eine verdeckte bleibende Karte aufdecken.", Lang.DE)
     assert nearest_english(other, Lang.DE, [], embedder=Same(), lexicon=LEXICON) is None

@@ -75,6 +75,9 @@ def _say(gap: str, english: Evidence, foreign: Evidence, lang: Lang, glossary: G
         return f"numbers or mana symbols differ: {_listed(english.digits)} in English, {_listed(foreign.digits)} here"
     if gap == "cards":
         return f"card names differ: {_listed(english.cards)} in English, {_listed(foreign.cards)} here"
+    if gap == "negated":
+        return "one says not (no, never, without) and the other does not: " + (
+            "the English negates, this text not" if english.negated else "this text negates, the English not")
     shared, union = english.concepts & foreign.concepts, english.concepts | foreign.concepts
     only = sorted(english.concepts - foreign.concepts)
     return (f"few rules terms in common ({len(shared)} of {len(union)} glossary concepts)"
