@@ -17,7 +17,7 @@ from kb.search.embed import Embedder
 from kb.errors import InputError, StoreError
 from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
-from kb.model import Entry, Kind, ParseResult, Problem, Record
+from kb.model import CardName, Entry, Kind, ParseResult, Problem, Record
 from kb.normalize import match_key
 from kb.store.cache import Log, cached, load_table, memo_map, module_files, save_table
 from kb.store.digests import Digests
@@ -171,12 +171,17 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
         files_done[0] += 1
         progress("parse", files_done[0], total)
 
-    names = corpus.names.copy()  # the names a judge's own files bring are added below
-    bundled = parse_bundled(corpus, sources, names)
+    bundled = parse_bundled(corpus, sources, corpus.names)
     for label in bundled.files:
         on_file(label)
+    # the names the MTGJSON files of the library and of this call bring, known before any of their
+    # pages' titles is resolved, whatever order they were ingested in
+    extra_items = _read_files(extra)
+    extra_formats = {label: fmt.value if fmt else None for label, _ in extra_items}
+    taught = source_names([*library, *extra_items], {**(formats or {}), **extra_formats}, corpus)
+    names, known = page_names(corpus, taught)  # a copy: the names every source brings are added below
     mine = parse_library(library, names=names, match_clause=corpus.match_clause, on_file=on_file, parsed=parsed,
-                         memo_inputs=parse_inputs(corpus), formats=formats)
+                         memo_inputs=parse_inputs(corpus), formats=formats, names_key=known)
     added = ingest(list(extra), names=names, match_clause=corpus.match_clause, fmt=fmt, on_file=on_file)
     records = bundled.records + mine.records + added.records
     problems = bundled.problems + mine.problems + added.problems
@@ -312,7 +317,8 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
                   on_file: Callable[[str], None] | None = None,
                   parsed: Mapping[str, ParseResult] | None = None,
                   memo_inputs: Sequence[Path] = (),
-                  formats: Mapping[str, str | None] | None = None) -> IngestResult:
+                  formats: Mapping[str, str | None] | None = None,
+                  names_key: str = "") -> IngestResult:
     """Parse the judge's stored sources (path label, bytes) like files on disk; those in `parsed`
     (label -> `parse_text` result, e.g. the files `kb ingest` just read) are not parsed again.
     Each source is parsed with the format it was stored with (`formats`, label -> format: the one
@@ -320,7 +326,9 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
 
     With `memo_inputs` (the code and reference data parsing derives from), each source's result is
     remembered on disk under its label and the hash of its bytes: a build after adding one page
-    parses that page, not the whole library again."""
+    parses that page, not the whole library again. A page's result also depends on the names its
+    title is resolved with: it is remembered under `names_key` too (`page_names`), so a page parsed
+    before an MTGJSON file taught the KB its card's name is parsed again."""
     done: set[str] = set()
 
     def format_of(label: str) -> Format | None:
@@ -342,11 +350,14 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
     def compute(items: list[tuple[str, bytes]]) -> list[ParseResult]:
         return [parse_one(label, data) for label, data in items]
 
+    def key(item: tuple[str, bytes]) -> str:
+        label, data = item
+        learned = "" if _is_mtgjson(label, data, formats or {}) else names_key  # MTGJSON resolves no name
+        return f"{label}\0{format_of(label)}\0{hashlib.sha256(data).hexdigest()}\0{learned}"
+
     items = list(library)
     if memo_inputs:
-        results = memo_map("parse", memo_inputs, items,
-                           lambda item: f"{item[0]}\0{format_of(item[0])}\0{hashlib.sha256(item[1]).hexdigest()}",
-                           compute)
+        results = memo_map("parse", memo_inputs, items, key, compute)
     else:
         results = compute(items)
     result = IngestResult()
@@ -367,15 +378,6 @@ def library_cards(library: Sequence[tuple[str, bytes]], formats: Mapping[str, st
     from kb.ingest import mtgjson
     from kb.oracle import OracleCard, cards_from_mtgjson
 
-    def is_mtgjson(label: str, data: bytes) -> bool:
-        stored = formats.get(label)
-        if stored:
-            return stored == Format.MTGJSON.value
-        try:  # stored with no format (a recovered library): detected, as `parse_library` parses it
-            return _detect(decode(data)) is Format.MTGJSON
-        except InputError:
-            return False
-
     def compute(items: list[tuple[str, bytes]]) -> list[list[dict[str, Any]]]:
         out: list[list[dict[str, Any]]] = []
         for _, data in items:
@@ -387,7 +389,7 @@ def library_cards(library: Sequence[tuple[str, bytes]], formats: Mapping[str, st
             out.append([firsts[name].to_json() for name in dict.fromkeys(c.name for c in cards)])
         return out
 
-    items = [(label, data) for label, data in library if is_mtgjson(label, data)]
+    items = [(label, data) for label, data in library if _is_mtgjson(label, data, formats)]
     # kb.oracle reads the cards and gives their stored form: a change to it must not leave old values
     inputs = sorted({*parse_inputs(corpus), *module_files(oracle)})
     found = memo_map("librarycards", inputs, items, lambda item: hashlib.sha256(item[1]).hexdigest(), compute)
@@ -399,6 +401,57 @@ def library_cards(library: Sequence[tuple[str, bytes]], formats: Mapping[str, st
             if name not in kept and bundled.get(name) is None and corpus.newer_cards.get(name) is None:
                 kept[name] = (label, OracleCard.from_json(card))
     return list(kept.values())
+
+
+def _is_mtgjson(label: str, data: bytes, formats: Mapping[str, str | None]) -> bool:
+    """Whether a library source is parsed as MTGJSON: its stored format, else the one detected."""
+    stored = formats.get(label)
+    if stored:
+        return stored == Format.MTGJSON.value
+    try:  # stored with no format (a recovered library): detected, as `parse_library` parses it
+        return _detect(decode(data)) is Format.MTGJSON
+    except InputError:
+        return False
+
+
+def source_names(library: Sequence[tuple[str, bytes]], formats: Mapping[str, str | None],
+                 corpus: Corpus) -> list[CardName]:
+    """The card names (a newer card's English name, its German and Spanish names) the MTGJSON files
+    among `library` bring, in library order: what a page's title is resolved with besides the
+    corpus's names. Remembered per file's bytes."""
+    from kb.ingest import mtgjson
+
+    def compute(items: list[tuple[str, bytes]]) -> list[tuple[CardName, ...]]:
+        out: list[tuple[CardName, ...]] = []
+        for label, data in items:
+            try:
+                out.append(mtgjson.parse(decode(data), label).card_names)
+            except InputError:  # the build reports the file's problem
+                out.append(())
+        return out
+
+    items = [(label, data) for label, data in library if _is_mtgjson(label, data, formats)]
+    found = memo_map("sourcenames", parse_inputs(corpus), items, lambda item: hashlib.sha256(item[1]).hexdigest(),
+                     compute)
+    return list(dict.fromkeys(name for names in found for name in names))
+
+
+def page_names(corpus: Corpus, taught: Sequence[CardName]) -> tuple[CardNames, str]:
+    """The names a page's title is resolved with: the corpus's, then those `taught` by the judge's
+    MTGJSON files (`source_names`); and a key of the latter, for the memo of parsed pages."""
+    names = corpus.names.copy()
+    for name in taught:
+        names.add(name.english, name.lang, name.name)
+    key = hashlib.sha256("\n".join(f"{n.english}\0{n.lang.value}\0{n.name}" for n in taught).encode()).hexdigest()
+    return names, key[:16]
+
+
+def _read_files(paths: Sequence[Path]) -> list[tuple[str, bytes]]:
+    """(label, bytes) of the readable files under `paths` (those that are not are reported by `ingest`)."""
+    if not paths:
+        return []
+    files, _ = collect(paths)
+    return [(label, data) for label, data, _, problem in map(read_source, files) if data is not None and not problem]
 
 
 def parse_inputs(corpus: Corpus) -> list[Path]:
@@ -483,6 +536,14 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
         changing = {label for label, data, _, _, sha in read
                     if data is not None and label in by_path and sha != by_path[label].sha256}
         kept = {sha: s for sha, s in held.items() if s.path not in changing}
+        # this call's pages are read with the names its MTGJSON files and the library's teach, as the
+        # build reads them (checked by `_read_again` once the files added are known); worked out on
+        # the first file that is new to the library
+        learned: tuple[CardNames, str] | None = None
+        maybe = sorted([(p, b) for p, b in library_items if p not in changing] +
+                       [(label, data) for label, data, _, problem, _ in read if data is not None and not problem])
+        maybe_formats = {s.path: s.format for s in held.values()} | {label: fmt.value if fmt else None
+                                                                      for label, *_ in read}
         for label, data, text, problem, sha in read:
             report.named.append(label)
             if label in seen:
@@ -515,7 +576,9 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                 report.problems.append(problem)
                 continue
             detected = fmt or _detect(text)
-            parsed = parse_text(text, label, names=corpus.names, match_clause=corpus.match_clause, fmt=fmt)
+            if learned is None:
+                learned = page_names(corpus, source_names(maybe, maybe_formats, corpus))
+            parsed = parse_text(text, label, names=learned[0], match_clause=corpus.match_clause, fmt=fmt)
             report.problems.extend(parsed.problems)
             if not parsed.records:  # a file that yields no usable unit adds nothing
                 if not any(not p.ignored for p in parsed.problems):
@@ -525,17 +588,40 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
             already[label] = parsed  # every rebuild parses it with the format stored below, as here
             new.append(store.NewSource(label, sha, data, detected.value, len(parsed.records),
                                        sum(1 for p in parsed.problems if not p.ignored)))
+        gone = {s.path for s in new} | {s.path for s in stale}
+        items = [(p, b) for p, b in library_items if p not in gone] + [(s.path, s.data) for s in new]
+        items.sort()
+        formats = {s.path: s.format for s in held.values()} | {s.path: s.format for s in new}
+        if new and learned is not None:
+            new = _read_again(new, already, report, corpus, source_names(items, formats, corpus), learned[1], fmt)
         if strict and report.errors:
             report.added, report.replaced, report.removed = [], [], []
             return report
         if extra and not new and not stale and kb_exists and not notes:  # `kb ingest` without paths always rebuilds
             return _unchanged(home, report)
-        gone = {s.path for s in new} | {s.path for s in stale}
-        items = [(p, b) for p, b in library_items if p not in gone] + [(s.path, s.data) for s in new]
-        items.sort()
-        formats = {s.path: s.format for s in held.values()} | {s.path: s.format for s in new}
         return _rebuild(home, corpus, items, embedder, on_progress, report, add=new, parsed=already, formats=formats,
                         remove=[s.sha256 for s in stale])
+
+
+def _read_again(new: list[store.NewSource], already: dict[str, ParseResult], report: BuildReport, corpus: Corpus,
+                taught: Sequence[CardName], used: str, fmt: Format | None) -> list[store.NewSource]:
+    """The new pages of a call parsed again when the names the library will teach (`taught`) are not
+    the ones they were parsed with (key `used`): an MTGJSON file of the call that adds nothing, or a
+    changed one, teaches no names. Their results and problems are the build's, as a fresh build's."""
+    names, key = page_names(corpus, taught)
+    if key == used:
+        return new
+    out: list[store.NewSource] = []
+    for source in new:
+        if source.format == Format.MTGJSON.value:  # resolves no name
+            out.append(source)
+            continue
+        before = already[source.path]
+        found = parse_text(decode(source.data), source.path, names=names, match_clause=corpus.match_clause, fmt=fmt)
+        report.problems = [p for p in report.problems if p not in before.problems] + list(found.problems)
+        already[source.path] = found
+        out.append(replace(source, units=len(found.records), skipped=sum(1 for p in found.problems if not p.ignored)))
+    return out
 
 
 def _take_out(older: store.Source, twin: str, report: BuildReport, stale: list[store.Source]) -> None:

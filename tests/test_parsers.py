@@ -166,6 +166,28 @@ def test_the_card_a_pages_title_names(title, card):
     assert pages._card_in_title(title, NAMES.resolve) == card
 
 
+@pytest.mark.parametrize("title", [
+    "Dog Walker (Murders at Karlov Manor) - Gatherer",
+    "Dog Walker (Murders at Karlov Manor) - Gatherer - Magic: The Gathering",
+    "Dog Walker · Murders at Karlov Manor (MKM) #197 · Scryfall Magic The Gathering Search",
+    "Dog Walker | mtg.wtf",
+    "Dog Walker – Card Rulings",
+])
+def test_a_card_site_title_of_a_card_the_kb_does_not_know_files_its_rulings_under_the_name_alone(title):
+    """tryout18b #10: a Gatherer <title> of a card newer than the known names gave a card named with
+    its set and the site ("Dog Walker (Murders at Karlov Manor) - Gatherer"), apart from "Dog Walker"."""
+    text = f"{title}\n\n2/2/2024\nDog Walker's ability resolves even if it is face down.\n"
+    result = pages.parse_card_page(text, "walker.txt", NAMES.resolve)
+    assert [r.card for r in result.records] == ["Dog Walker"]
+    assert "filed under 'Dog Walker' as written" in result.problems[-1].reason
+
+
+@pytest.mark.parametrize("title", ["Entlarvung des Schuldigen", "B.F.M. (Big Furry Monster)",
+                                   "Circle of Protection: Red", "Will-o'-the-Wisp"])
+def test_an_unknown_title_with_no_site_decoration_is_the_card_s_name_whole(title):
+    assert pages._title_as_card(title) == title
+
+
 def test_a_page_for_a_card_with_no_bundled_ruling_gets_its_english_name_from_the_oracle_cards():
     from kb.corpus import Corpus
 

@@ -932,3 +932,73 @@ def test_the_readme_query_for_the_rulings_linked_to_a_clause_returns_rulings_onl
             conn.execute(query).fetchall()
     finally:
         conn.close()
+
+
+def _culprit(path: Path) -> Path:
+    """An MTGJSON file of a card newer than the bundled names, with its German and Spanish names."""
+    path.write_text(json.dumps({"name": "Expose the Culprit", "foreignData": [
+        {"language": "German", "name": "Entlarvung des Schuldigen"},
+        {"language": "Spanish", "name": "Exponer al culpable"}],
+        "rulings": [{"date": "2024-02-02", "text": "Expose the Culprit's second mode may cloak no creatures."}]}),
+        encoding="utf-8")
+    return path
+
+
+def _cards_of(home: Path, words: str) -> set[tuple[str, ...]]:
+    return {e.cards for e in store.load(home).entries
+            if any(words in v.text for v in e.variants) or words in e.text}
+
+
+def test_a_page_titled_with_a_name_an_mtgjson_file_teaches_is_filed_under_its_card_in_any_ingest_order(
+        kb_home: Path, small_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """tryout18b #2: a German page of a card newer than the bundled names stayed filed under its German
+    title, before or after the MTGJSON file naming the card was ingested; its translations never joined."""
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    card = _culprit(tmp_path / "culprit.json")
+    german = tmp_path / "entlarvung.txt"
+    german.write_text("Entlarvung des Schuldigen\n\n02.02.2024\nDie getarnte Kreatur bleibt eine 2/2-Kreatur "
+                      "ohne Namen.\n", encoding="utf-8")
+    page_first, card_first, together = tmp_path / "one", tmp_path / "two", tmp_path / "three"
+    build([german], home=page_first, embedder=FAKE)
+    assert _cards_of(page_first, "getarnte Kreatur") == {("Entlarvung des Schuldigen",)}  # no name known yet
+    build([card], home=page_first, embedder=FAKE)  # the stored page is read again with the names it teaches
+    build([card], home=card_first, embedder=FAKE)
+    later = build([german], home=card_first, embedder=FAKE)
+    assert not [p for p in later.problems if "names no card" in p.reason]
+    build([german, card], home=together, embedder=FAKE)
+    for home in (page_first, card_first, together):
+        assert _cards_of(home, "getarnte Kreatur") == {("Expose the Culprit",)}
+    export = [store.dump_entries(store.load(h).entries) for h in (page_first, card_first, together)]
+    assert export[0] == export[1] == export[2]
+
+
+def test_a_page_parsed_with_names_an_mtgjson_file_taught_is_parsed_again_once_that_file_is_removed(
+        kb_home: Path, small_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parse memo is keyed on the names taught: a stale parse is never reused."""
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    card = _culprit(tmp_path / "culprit.json")
+    spanish = tmp_path / "exponer.txt"
+    spanish.write_text("Exponer al culpable\n\n02/02/2024\nLa criatura encubierta sigue siendo una criatura "
+                       "2/2 sin nombre.\n", encoding="utf-8")
+    build([card, spanish], home=kb_home, embedder=FAKE)
+    assert _cards_of(kb_home, "encubierta") == {("Expose the Culprit",)}
+    remove(str(card), home=kb_home, embedder=FAKE)
+    assert _cards_of(kb_home, "encubierta") == {("Exponer al culpable",)}
+
+
+def test_a_call_s_pages_are_read_with_the_names_the_build_knows_not_with_those_of_a_file_it_does_not_add(
+        home: Path, tmp_path: Path) -> None:
+    """An MTGJSON file with names but no ruling adds nothing, so it teaches no name: the page ingested
+    with it is filed, and reported, as a fresh build files it."""
+    names_only = tmp_path / "names.json"
+    names_only.write_text(json.dumps({"name": "Expose the Culprit", "foreignData": [
+        {"language": "German", "name": "Entlarvung des Schuldigen"}]}), encoding="utf-8")
+    german = tmp_path / "entlarvung.txt"
+    german.write_text("Entlarvung des Schuldigen\n\n02.02.2024\nDie getarnte Kreatur bleibt eine 2/2-Kreatur "
+                      "ohne Namen.\n", encoding="utf-8")
+    report = build([names_only, german], home=home, embedder=FAKE)
+    assert [p.reason for p in report.problems if p.source == str(german)][0].startswith("the title names no card")
+    built = store.dump_entries(store.load(home).entries)
+    rebuild(home=home, embedder=FAKE)
+    assert store.dump_entries(store.load(home).entries) == built
+    assert _cards_of(home, "getarnte Kreatur") == {("Entlarvung des Schuldigen",)}

@@ -474,12 +474,20 @@ def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
 
 
+# What a card site's page title adds after the card's name: perhaps its set in brackets, then the
+# site's name after a spaced dash, bar or dot (`Dog Walker (Murders at Karlov Manor) - Gatherer`,
+# `... - Gatherer - Magic: The Gathering`, `Dog Walker · Murders at Karlov Manor (MKM) #197 · Scryfall`)
+_SITE_DECORATION = re.compile(r"(?:\s*\([^()]*\))?\s+[-–—|·•]\s.*$")
+
+
 def _title_as_card(title: str) -> str:
     """The card of a title no known card matches (a card newer than the bundled names): a heading that
     introduces the rulings (`Notes and Rules Information for Wanted Griffin:`) gives the words after
-    its last lower-case word; any other title is the card's name whole (`Entlarvung des Schuldigen`)."""
+    its last lower-case word; a card site's title, the name before its set and site
+    (`Dog Walker (Murders at Karlov Manor) - Gatherer`); any other title is the card's name whole
+    (`Entlarvung des Schuldigen`)."""
     if not title.rstrip().endswith(":"):
-        return title
+        return _SITE_DECORATION.sub("", title) or title
     words = title.rstrip().rstrip(":").split()
     last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
     return " ".join(words[last + 1:]) or title
