@@ -195,7 +195,8 @@ class CardView:
     entries: list[tuple[CardEntry, list[str]]]  # (entry, the dates of this card's copies of it)
     lang: Lang | None = None  # `kb card --lang`: the language asked for, and the entries' texts in it
     texts: dict[str, str] = field(default_factory=dict)
-    # the newest wording this card's own copies carry, in the language shown (English without --lang)
+    # the newest wording this card's own copies carry, in the language shown: `lang` where the entry has
+    # a text in it, else English (as without --lang)
     own: dict[str, str] = field(default_factory=dict)
 
     def text(self, entry: CardEntry) -> str:
@@ -238,7 +239,12 @@ def card_view(card: CardInfo, kb: KB, lang: Lang | None = None) -> CardView:
     rows.sort(key=lambda row: (row[0].kind is not Kind.RULING, (row[1] or [""])[0], row[0].id))
     ids = [e.id for e, _ in rows]
     texts = kb.texts_in(ids, lang) if lang is not None else {}
-    return CardView(card, rows, lang, texts, kb.card_texts(card.name, ids, lang or Lang.EN))
+    own = kb.card_texts(card.name, ids, lang or Lang.EN)
+    if lang is not None and lang is not Lang.EN:
+        # an entry with no text in `lang` is shown as without --lang: this card's own English wording,
+        # not the canonical one another card's newer page gave it (tryout18: Lightform showed a 2024 wording)
+        own = kb.card_texts(card.name, [i for i in ids if i not in texts], Lang.EN) | own
+    return CardView(card, rows, lang, texts, own)
 
 
 __all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_view",
