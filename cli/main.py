@@ -87,7 +87,8 @@ def list_entries(
             keep_notes([found.note])  # a list is printed as it is: the note goes to stderr
         print_json(found.to_json())
     else:
-        render.entry_list(console, found.entries, lang=language, for_card=bool(card), card=english, note=found.note)
+        render.entry_list(console, found.entries, lang=language, for_card=bool(card), card=english, note=found.note,
+                          superseded=found.superseded)
 
 
 def show(

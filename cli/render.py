@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from kb.search import Hit
     from kb.views import CardView, EntryView
 
+# The mark of a translation `kb outdated` calls superseded, wherever one is shown (search, card, list).
+OLDER_WORDING = "translates an older English wording, replaced since"
+
 RELATION_STYLE = {
     Relation.CANONICAL: "bold green",
     Relation.DUPLICATE: "dim",
@@ -98,8 +101,10 @@ def short_source(source: str) -> str:
 
 
 def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | None = None, *,
-               for_card: bool = False, card: str | None = None, note: str | None = None) -> None:
-    """One row per entry; with `lang`, its text in that language where it has one, and a hint when
+               for_card: bool = False, card: str | None = None, note: str | None = None,
+               superseded: AbstractSet[tuple[str, str]] = frozenset()) -> None:
+    """One row per entry; with `lang`, its text in that language where it has one (flagged when it
+    translates a replaced English wording: (entry id, text) in `superseded`), and a hint when
     no entry (of a card: `for_card`) has one. The card asked about (`card`, its
     English name) leads each row's cards. `note`: what was left out, last."""
     table = Table(expand=True, box=None, pad_edge=False)
@@ -115,6 +120,8 @@ def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | N
         langs = ",".join(e.langs)
         label = "rule " + e.clause if e.clause else e.kind.value
         text = Text(clip(e.lang_text or e.text, 140))
+        if (e.id, e.lang_text) in superseded:
+            text.append(f"\n({OLDER_WORDING}; kb show {e.id})", style="yellow")
         if e.cards:
             text.append(f"\n{card_names(e.cards, 3, first=card)}", style="dim")
         when = dates(e).replace(" → ", "\n→ ") if narrow else dates(e)
@@ -562,8 +569,7 @@ def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[s
         if hit.lang is not Lang.EN:
             body.append(hit.matched_text, style="bold")
             if (e.id, hit.matched_text) in superseded:
-                body.append("\n(translates an older English wording, replaced since; current text below)",
-                            style="yellow")
+                body.append(f"\n({OLDER_WORDING}; current text below)", style="yellow")
             if e.text != hit.matched_text:  # a ruling with no English wording is its own canonical text
                 body.append("\n\n")
                 body.append(e.text)
@@ -607,6 +613,8 @@ def card(console: Console, view: CardView) -> None:
     console.print(f"\n[bold]{count(len(view.entries), 'KB entry', 'KB entries')}[/]")
     for e, card_dates in view.entries:
         console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates)}  ", (view.text(e), "")))
+        if view.replaced(e):
+            console.print(Text(f"    {OLDER_WORDING}; current text: kb show {e.id}", style="yellow"))
         if view.newer(e):
             console.print(Text(f"    reworded since on other cards' pages: kb show {e.id}", style="dim"))
 

@@ -79,6 +79,8 @@ class EntryList:
 
     entries: list[EntrySummary]
     rules_left_out: int = 0
+    # (entry id, text) of the translations shown that `kb outdated` calls superseded (`superseded_translations`)
+    superseded: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
     def select(cls, kb: KB, *, card: str | None = None, lang: Lang | None = None,
@@ -86,7 +88,8 @@ class EntryList:
         """The entries of `kind`, or without it the rulings: the ~4,000 CR clauses would drown them
         (`kb rule` is their command); those left out are counted."""
         entries = kb.summaries(card=card, lang=lang, kind=kind or Kind.RULING)
-        return cls(entries, kb.count(card=card, lang=lang, kind=Kind.RULE) if kind is None else 0)
+        return cls(entries, kb.count(card=card, lang=lang, kind=Kind.RULE) if kind is None else 0,
+                   superseded_translations(kb, [e.id for e in entries if e.lang_text], lang))
 
     @property
     def note(self) -> str | None:
@@ -198,6 +201,8 @@ class CardView:
     # the newest wording this card's own copies carry, in the language shown: `lang` where the entry has
     # a text in it, else English (as without --lang)
     own: dict[str, str] = field(default_factory=dict)
+    # (entry id, text) of the translations that `kb outdated` calls superseded (`superseded_translations`)
+    superseded: frozenset[tuple[str, str]] = frozenset()
 
     def text(self, entry: CardEntry) -> str:
         """This card's own newest wording of the entry in the language shown, else the entry's text in
@@ -205,6 +210,10 @@ class CardView:
         reworded on other cards' pages since this card's (tryout17: Lightform showed a wording it
         never had)."""
         return self.own.get(entry.id) or self.texts.get(entry.id) or entry.text
+
+    def replaced(self, entry: CardEntry) -> bool:
+        """The text shown for `entry` is a translation of an English wording replaced since."""
+        return entry.id in self.texts and (entry.id, self.text(entry)) in self.superseded
 
     def newer(self, entry: CardEntry) -> bool:
         """The entry has a newer wording than this card's own (from other cards' pages)."""
@@ -244,8 +253,17 @@ def card_view(card: CardInfo, kb: KB, lang: Lang | None = None) -> CardView:
         # an entry with no text in `lang` is shown as without --lang: this card's own English wording,
         # not the canonical one another card's newer page gave it (tryout18: Lightform showed a 2024 wording)
         own = kb.card_texts(card.name, [i for i in ids if i not in texts], Lang.EN) | own
-    return CardView(card, rows, lang, texts, own)
+    return CardView(card, rows, lang, texts, own, superseded_translations(kb, list(texts), lang))
+
+
+def superseded_translations(kb: KB, ids: Sequence[str], lang: Lang | None) -> frozenset[tuple[str, str]]:
+    """(entry id, text) of the wordings of `ids` that `kb outdated` calls superseded, when `lang` is a
+    translation's language: `kb card` and `kb list --lang de` mark them as `kb search` does (tryout18:
+    they showed a German text `kb outdated` says not to quote, unmarked)."""
+    if lang is None or lang is Lang.EN:
+        return frozenset()
+    return frozenset(kb.superseded_texts(ids))
 
 
 __all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_view",
-           "english_card_name", "entry_view", "find_card"]
+           "english_card_name", "entry_view", "find_card", "superseded_translations"]

@@ -14,22 +14,30 @@ CORPUS = Corpus.default()
 
 OLD = "At any time, you can look at a face-down permanent you control."
 NEW = "At any time, you can look at a face-down spell or permanent you control."
-OLD_DE = "Du kannst eine verdeckte bleibende Karte, die du kontrollierst, jederzeit anschauen."
+SEE_OLD = "You can't look at face-down permanents you don't control unless an effect allows or instructs you to."
+SEE_NEW = "You can't look at face-down permanents you don't control unless an effect instructs you to do so."
+SEE_DE = ("Du kannst verdeckte bleibende Karten, die du nicht kontrollierst, nicht anschauen, außer ein Effekt "
+          "erlaubt oder weist dich dazu an.")
 
 
-def _kb(home: Path, *, german: bool = True) -> store.KB:
-    """One ruling on two cards' pages: Lightform's says it the 2014 way (and, with `german`, its German
-    page translates that 2014 wording), Rageform's was reworded in 2018. Its outdated items are the
-    build's (`find_outdated`)."""
+def _kb(home: Path) -> store.KB:
+    """Two rulings of Lightform. `r-look`, on two cards' pages: Lightform's says it the 2014 way,
+    Rageform's was reworded in 2018; no German text. `r-see`: Lightform's page reworded it in 2018, and
+    its German page translates the 2014 wording. The outdated items are the build's (`find_outdated`)."""
     from kb.outdated import find_outdated
 
-    variants = (
+    look = (
         Variant(NEW, NEW, Lang.EN, "2018-07-13", "rageform.txt", 3, Relation.CANONICAL, 1.0, "Rageform"),
         Variant(OLD, OLD, Lang.EN, "2014-11-24", "lightform.txt", 3, Relation.REVISION, 0.9, "Lightform"),
         Variant(OLD, OLD, Lang.EN, "2014-11-24", "rageform.txt", 5, Relation.REVISION, 0.9, "Rageform"),
-    ) + ((Variant(OLD_DE, OLD_DE, Lang.DE, "2014-11-24", "lichtform.txt", 3, Relation.TRANSLATION, 0.9,
-                  "Lightform"),) if german else ())
-    entries = [Entry("r-look", Kind.RULING, NEW, ("Lightform", "Rageform"), "2014-11-24", "2018-07-13", variants)]
+    )
+    see = (
+        Variant(SEE_NEW, SEE_NEW, Lang.EN, "2018-07-13", "lightform.txt", 5, Relation.CANONICAL, 1.0, "Lightform"),
+        Variant(SEE_OLD, SEE_OLD, Lang.EN, "2014-11-24", "lightform-2014.txt", 5, Relation.REVISION, 0.9, "Lightform"),
+        Variant(SEE_DE, SEE_DE, Lang.DE, "2014-11-24", "lichtform.txt", 3, Relation.TRANSLATION, 0.9, "Lightform"),
+    )
+    entries = [Entry("r-look", Kind.RULING, NEW, ("Lightform", "Rageform"), "2014-11-24", "2018-07-13", look),
+               Entry("r-see", Kind.RULING, SEE_NEW, ("Lightform",), "2014-11-24", "2018-07-13", see)]
     items = find_outdated(entries, terminology=CORPUS.terminology)
     store.write(home, entries, report={}, meta={}, outdated=[item.to_store() for item in items])
     return store.load(home)
@@ -48,11 +56,39 @@ def test_kb_card_in_a_language_the_entry_lacks_shows_what_it_shows_without_lang(
     under Lightform's dates, without the "reworded since" note, and `card_text` was null."""
     from kb.views import card_view, find_card
 
-    kb = _kb(kb_home, german=False)
+    kb = _kb(kb_home)
     card = find_card("Lightform", CORPUS, kb)
     plain, german = card_view(card, kb), card_view(card, kb, Lang.DE)
-    assert _card_text(german) == _card_text(plain)
+    def look(view) -> str:  # r-look's lines (r-see has a German text)
+        shown = _card_text(view)
+        return shown[shown.index("r-look"):shown.index("r-see")]
+
+    assert look(german) == look(plain)
     assert OLD in _card_text(german) and NEW not in _card_text(german)
     assert "reworded since on other cards' pages: kb show r-look" in _card_text(german)
-    entry = german.to_json()["entries"][0]
+    entry = next(e for e in german.to_json()["entries"] if e["id"] == "r-look")
     assert entry["card_text"] == OLD and entry["lang_text"] is None
+
+
+def test_kb_card_and_kb_list_mark_a_translation_kb_outdated_calls_superseded(kb_home: Path) -> None:
+    """`kb card Lichtform --lang de` and `kb list --card Lichtform --lang de` showed a German text that
+    translates Lightform's 2014 wording, replaced in 2018, unmarked; `kb search` and `kb outdated`
+    flag it."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from kb.views import card_view, find_card
+
+    kb = _kb(kb_home)
+    assert ("r-see", SEE_DE) in kb.superseded_texts(["r-see"])  # what `kb outdated` says
+    card = find_card("Lichtform", CORPUS, kb)
+    shown = _card_text(card_view(card, kb, Lang.DE))
+    assert SEE_DE in shown and "translates an older English wording, replaced since; current text: kb show r-see" in shown
+    # the superseded English wording is not shown (Lightform's own is the 2018 one): nothing marked
+    assert "older English wording" not in _card_text(card_view(card, kb))
+    listed = CliRunner().invoke(app, ["list", "--card", "Lichtform", "--lang", "de"])
+    flat = " ".join(listed.stdout.split())
+    assert listed.exit_code == 0 and "weist dich dazu an." in flat
+    assert "(translates an older English wording, replaced since; kb show r-see)" in flat
+    plain = CliRunner().invoke(app, ["list", "--card", "Lichtform"])
+    assert "older English wording" not in plain.stdout
