@@ -25,6 +25,17 @@ def in_lang(entry: Entry, lang: Lang | None) -> dict[str, Any]:
     return lang_fields(lang, text_in(entry, lang) if lang is not None else None)
 
 
+def no_text_note(kb: KB, lang: Lang | None, *, filters: bool = True) -> str | None:
+    """When the KB holds no text at all in `lang` (the bundled corpus has no Spanish), one sentence
+    saying so and what follows: a `--lang` filter (`filters`) keeps nothing, else the rulings are
+    shown in English. None otherwise (tryout18: `kb outdated --lang es` said "no outdated wordings",
+    read as "every Spanish wording is current")."""
+    if lang is None or lang is Lang.EN or kb.variant_count(lang):
+        return None
+    then = f"--lang {lang.value} keeps nothing" if filters else "the rulings are shown in English"
+    return f"The KB holds no {lang.value} text, so {then}"
+
+
 # --- kb show -------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -266,4 +277,4 @@ def superseded_translations(kb: KB, ids: Sequence[str], lang: Lang | None) -> fr
 
 
 __all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_view",
-           "english_card_name", "entry_view", "find_card", "superseded_translations"]
+           "english_card_name", "entry_view", "find_card", "no_text_note", "superseded_translations"]

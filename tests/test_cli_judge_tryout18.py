@@ -92,3 +92,38 @@ def test_kb_card_and_kb_list_mark_a_translation_kb_outdated_calls_superseded(kb_
     assert "(translates an older English wording, replaced since; kb show r-see)" in flat
     plain = CliRunner().invoke(app, ["list", "--card", "Lichtform"])
     assert "older English wording" not in plain.stdout
+
+
+NO_ES = "The KB holds no es text, so --lang es keeps nothing"
+
+
+def test_a_language_the_kb_has_no_text_in_is_named_by_outdated_list_and_card(kb_home: Path) -> None:
+    """With no Spanish text in the KB, `kb outdated --lang es` said "no outdated wordings" (read: every
+    Spanish wording is current) and `kb card`/`kb list --lang es` said nothing; `kb search` says it."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    _kb(kb_home)
+
+    def kb(*args: str):
+        result = CliRunner().invoke(app, list(args))
+        assert result.exit_code == 0, result.output
+        return result
+
+    for args in (["outdated", "--lang", "es"], ["outdated", "--lang", "es", "--summary"], ["list", "--lang", "es"]):
+        assert f"note: {NO_ES}" in " ".join(kb(*args).stderr.split()), args
+    for args in (["outdated", "--lang", "es"], ["list", "--lang", "es"]):
+        listed = kb(*args, "--json")  # a list: its notes go to stderr as one JSON line
+        assert json.loads(listed.stderr.strip().splitlines()[-1]) == {"notes": [NO_ES]}, args
+    assert json.loads(kb("outdated", "--lang", "es", "--summary", "--json").stdout)["notes"] == [NO_ES]
+    card = "The KB holds no es text, so the rulings are shown in English"
+    assert f"note: {card}" in " ".join(kb("card", "Lightform", "--lang", "es").stderr.split())
+    assert json.loads(kb("card", "Lightform", "--lang", "es", "--json").stdout)["notes"] == [card]
+    # German text exists: no note
+    for args in (["outdated", "--lang", "de"], ["list", "--lang", "de"], ["card", "Lightform", "--lang", "de"]):
+        assert "holds no" not in kb(*args).stderr, args
+    assert "notes" not in json.loads(kb("card", "Lightform", "--lang", "de", "--json").stdout)
+
