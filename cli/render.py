@@ -20,7 +20,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from kb.model import Entry, EntrySummary, Lang, Relation, Variant, text_lang
+from kb.model import Entry, EntrySummary, Kind, Lang, Relation, Variant, text_lang
 from kb.lang import LANGUAGE_NAMES
 
 if TYPE_CHECKING:
@@ -162,8 +162,11 @@ def _variant_block(group: list[Variant], marks: list[str]) -> Text:
 
 def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                  clause_texts: dict[str, str] | None = None,
-                 outdated: dict[int, list[str]] | None = None, collapse: bool = True) -> None:
-    """An entry: canonical text (and the asked-for language), links, variants by wording."""
+                 outdated: dict[int, list[str]] | None = None, collapse: bool = True,
+                 cr_versions: Sequence[tuple[str, str]] = ()) -> None:
+    """An entry: canonical text (and the asked-for language), links, variants by wording. A CR
+    clause's entry names the CR versions that hold it (`cr_versions`: (date, number)); its wordings
+    are shown only when a page quoted it (else "0 wordings" read as "this rule has no text")."""
     body: list[RenderableType] = []
     if lang and lang is not Lang.EN:
         local = entry.text_in(lang)
@@ -182,9 +185,14 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                            + (f" · CR {entry.clause}" if entry.clause else ""))
     console.print(Panel(Group(*body), title=header, title_align="left"))
     n_wordings = len(_wordings(entry.variants))
+    wordings = Text.assemble(("wordings", "bold"),
+                             f" {n_wordings} in {count(len(entry.variants), 'source copy', 'source copies')}")
+    if entry.kind is Kind.RULE and not entry.variants:
+        wordings = Text()
     console.print(Text.assemble(("cards", "bold"), f" {', '.join(entry.cards) or '—'}   ", ("dates", "bold"),
-                                f" {dates(entry)}   ", ("wordings", "bold"),
-                                f" {n_wordings} in {count(len(entry.variants), 'source copy', 'source copies')}"))
+                                f" {dates(entry)}" + ("   " if wordings else ""), wordings))
+    if cr_versions:
+        console.print(Text.assemble(("in the CR", "bold"), " " + cr_spans(cr_versions)))
 
     if entry.link_note:
         console.print("\n[bold]Comprehensive Rules[/]")
@@ -207,10 +215,24 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
     groups = _wordings(entry.variants) if collapse else [[v] for v in entry.variants]
     if lang is not None:  # the asker's language first; otherwise the entry's order
         groups.sort(key=lambda group: group[0].lang is not lang)
+    if not groups:  # a CR clause no page quoted: its text is the panel above
+        return
     console.print(f"\n[bold]Variants[/] ({count(len(groups), 'wording')})" if collapse else "\n[bold]Variants[/]")
     for group in groups:
         marks = sorted({m for v in group for m in (outdated or {}).get(index_of[id(v)], [])})
         console.print(_variant_block(group, marks))
+
+
+def cr_spans(versions: Sequence[tuple[str, str]]) -> str:
+    """The CR versions holding a clause, by the number it had: "707.10 in 3 versions (2014-09-25 to
+    2018-07-13); 708.10 in 4 versions (2024-02-02 to 2026-01-16)"."""
+    spans: list[tuple[str, list[str]]] = []
+    for date, number in versions:
+        if not spans or spans[-1][0] != number:
+            spans.append((number, []))
+        spans[-1][1].append(date)
+    return "; ".join(f"{number} in {count(len(days), 'version')} ("
+                     + (days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}") + ")" for number, days in spans)
 
 
 def entry_view(console: Console, err_console: Console, view: EntryView, *, lang: Lang | None = None,
@@ -220,7 +242,7 @@ def entry_view(console: Console, err_console: Console, view: EntryView, *, lang:
         err_console.print(f"[yellow]note:[/] {view.moved_from} now belongs to {view.entry.id} ({view.moved_why})",
                           soft_wrap=True)
     entry_detail(console, view.entry, lang=lang, clause_texts=view.clause_texts, outdated=view.marks(),
-                 collapse=collapse)
+                 collapse=collapse, cr_versions=view.cr_versions)
     check_blocks(console, view.checks, view.results)
 
 

@@ -50,6 +50,8 @@ class EntryView:
     moved_from: str | None = None  # the id asked for, when it moved to this entry
     clause_texts: dict[str, str] = field(default_factory=dict)
     moved_why: str = ""  # why it moved ("its wording was changed in page.txt")
+    # a CR clause's entry: (date, number) of each bundled CR version that holds the clause, oldest first
+    cr_versions: tuple[tuple[str, str], ...] = ()
 
     def marks(self) -> dict[int, list[str]]:
         """Variant index -> the outdated reasons of that variant."""
@@ -78,7 +80,11 @@ def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = Fa
     texts: dict[str, str] = {}
     if clause_texts and entry.rules:
         texts = corpus.clause_texts([link.clause for link in entry.rules])
-    return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts, found.why)
+    versions: tuple[tuple[str, str], ...] = ()
+    if entry.clause and entry.clause in corpus.rules.current.clauses:  # not a glossary term
+        # a clause's text is the CR's, not a page's: its versions say what "0 wordings" did not (tryout18)
+        versions = tuple((step.date, step.number) for step in corpus.rules.history(entry.clause).steps)
+    return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts, found.why, versions)
 
 
 # --- kb list -------------------------------------------------------------------------------------

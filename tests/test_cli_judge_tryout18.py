@@ -127,3 +127,21 @@ def test_a_language_the_kb_has_no_text_in_is_named_by_outdated_list_and_card(kb_
         assert "holds no" not in kb(*args).stderr, args
     assert "notes" not in json.loads(kb("card", "Lightform", "--lang", "de", "--json").stdout)
 
+
+def test_kb_show_of_a_cr_clause_names_its_cr_versions_not_zero_wordings(kb_home: Path) -> None:
+    """`kb show c-...` of 702.37c printed "wordings 0 in 0 source copies" and "Variants (0 wordings)",
+    read as "this rule has no text"."""
+    from cli import render
+    from kb.views import entry_view
+
+    text = CORPUS.rules.current.clauses["708.10"].text
+    store.write(kb_home, [Entry("c-copy", Kind.RULE, text, (), "2014-09-25", "2026-01-16", (), clause="708.10")],
+                report={}, meta={})
+    kb = store.load(kb_home)
+    view = entry_view(kb, "c-copy", CORPUS)
+    console = Console(width=200, record=True)
+    render.entry_view(console, console, view)
+    shown = " ".join(console.export_text().split())
+    assert "0 wordings" not in shown and "wordings 0" not in shown and "Variants" not in shown
+    assert "in the CR 707.10 in 3 versions (2014-09-25 to 2018-07-13); 708.10 in" in shown
+    assert set(view.to_json()) == set(view.entry.to_json()) | {"outdated", "check_results"}  # the JSON as it was
