@@ -16,9 +16,9 @@ def card(
     from cli import render
     from rich.text import Text
 
-    from cli.common import console, data_home, err_console, open_kb, parse_lang, print_json, reference
+    from cli.common import command_note, console, data_home, err_console, open_kb, parse_lang, print_json, reference
     from kb import store
-    from kb.views import card_view, find_card
+    from kb.views import card_view, find_card, no_text_note
 
     language = parse_lang(lang)
 
@@ -28,7 +28,9 @@ def card(
     found = find_card(name, reference(), kb)
     if found.guessed:  # say so: a judge who typed a name must see it was read as another
         err_console.print(Text(f"note: no card is named {name!r}; showing the closest, {found.name}"))
-    view = card_view(found, kb if kb is not None else open_kb(quiet=as_json), language)
+    kb = kb if kb is not None else open_kb(quiet=as_json)
+    command_note(no_text_note(kb, language, filters=False), quiet=as_json)
+    view = card_view(found, kb, language)
     if as_json:
         print_json(view.to_json())
     else:

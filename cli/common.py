@@ -200,6 +200,16 @@ def note(text: str) -> None:
     render.note(err_console, text)
 
 
+def command_note(text: str | None, *, quiet: bool = False) -> None:
+    """A note of the command's own, if any: on stderr (unless `quiet`, for --json) and in the --json
+    output's notes."""
+    if text is None:
+        return
+    if not quiet:
+        note(text)
+    keep_notes([text])
+
+
 def keep_notes(notes: list[str]) -> None:
     """Remember a rebuild's notes for the --json output of this call (see print_json)."""
     NOTES.extend(n for n in notes if n not in NOTES)

@@ -20,7 +20,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from kb.model import Entry, EntrySummary, Lang, Relation, Variant, text_lang
+from kb.model import Entry, EntrySummary, Kind, Lang, Relation, Variant, text_lang
 from kb.lang import LANGUAGE_NAMES
 
 if TYPE_CHECKING:
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from kb.checks.scenario import Check
     from kb.search import Hit
     from kb.views import CardView, EntryView
+
+# The mark of a translation `kb outdated` calls superseded, wherever one is shown (search, card, list).
+OLDER_WORDING = "translates an older English wording, replaced since"
 
 RELATION_STYLE = {
     Relation.CANONICAL: "bold green",
@@ -98,8 +101,10 @@ def short_source(source: str) -> str:
 
 
 def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | None = None, *,
-               for_card: bool = False, card: str | None = None, note: str | None = None) -> None:
-    """One row per entry; with `lang`, its text in that language where it has one, and a hint when
+               for_card: bool = False, card: str | None = None, note: str | None = None,
+               superseded: AbstractSet[tuple[str, str]] = frozenset()) -> None:
+    """One row per entry; with `lang`, its text in that language where it has one (flagged when it
+    translates a replaced English wording: (entry id, text) in `superseded`), and a hint when
     no entry (of a card: `for_card`) has one. The card asked about (`card`, its
     English name) leads each row's cards. `note`: what was left out, last."""
     table = Table(expand=True, box=None, pad_edge=False)
@@ -115,6 +120,8 @@ def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | N
         langs = ",".join(e.langs)
         label = "rule " + e.clause if e.clause else e.kind.value
         text = Text(clip(e.lang_text or e.text, 140))
+        if (e.id, e.lang_text) in superseded:
+            text.append(f"\n({OLDER_WORDING}; kb show {e.id})", style="yellow")
         if e.cards:
             text.append(f"\n{card_names(e.cards, 3, first=card)}", style="dim")
         when = dates(e).replace(" → ", "\n→ ") if narrow else dates(e)
@@ -155,8 +162,11 @@ def _variant_block(group: list[Variant], marks: list[str]) -> Text:
 
 def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                  clause_texts: dict[str, str] | None = None,
-                 outdated: dict[int, list[str]] | None = None, collapse: bool = True) -> None:
-    """An entry: canonical text (and the asked-for language), links, variants by wording."""
+                 outdated: dict[int, list[str]] | None = None, collapse: bool = True,
+                 cr_versions: Sequence[tuple[str, str]] = ()) -> None:
+    """An entry: canonical text (and the asked-for language), links, variants by wording. A CR
+    clause's entry names the CR versions that hold it (`cr_versions`: (date, number)); its wordings
+    are shown only when a page quoted it (else "0 wordings" read as "this rule has no text")."""
     body: list[RenderableType] = []
     if lang and lang is not Lang.EN:
         local = entry.text_in(lang)
@@ -175,9 +185,14 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                            + (f" · CR {entry.clause}" if entry.clause else ""))
     console.print(Panel(Group(*body), title=header, title_align="left"))
     n_wordings = len(_wordings(entry.variants))
+    wordings = Text.assemble(("wordings", "bold"),
+                             f" {n_wordings} in {count(len(entry.variants), 'source copy', 'source copies')}")
+    if entry.kind is Kind.RULE and not entry.variants:
+        wordings = Text()
     console.print(Text.assemble(("cards", "bold"), f" {', '.join(entry.cards) or '—'}   ", ("dates", "bold"),
-                                f" {dates(entry)}   ", ("wordings", "bold"),
-                                f" {n_wordings} in {count(len(entry.variants), 'source copy', 'source copies')}"))
+                                f" {dates(entry)}" + ("   " if wordings else ""), wordings))
+    if cr_versions:
+        console.print(Text.assemble(("in the CR", "bold"), " " + cr_spans(cr_versions)))
 
     if entry.link_note:
         console.print("\n[bold]Comprehensive Rules[/]")
@@ -200,10 +215,24 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
     groups = _wordings(entry.variants) if collapse else [[v] for v in entry.variants]
     if lang is not None:  # the asker's language first; otherwise the entry's order
         groups.sort(key=lambda group: group[0].lang is not lang)
+    if not groups:  # a CR clause no page quoted: its text is the panel above
+        return
     console.print(f"\n[bold]Variants[/] ({count(len(groups), 'wording')})" if collapse else "\n[bold]Variants[/]")
     for group in groups:
         marks = sorted({m for v in group for m in (outdated or {}).get(index_of[id(v)], [])})
         console.print(_variant_block(group, marks))
+
+
+def cr_spans(versions: Sequence[tuple[str, str]]) -> str:
+    """The CR versions holding a clause, by the number it had: "707.10 in 3 versions (2014-09-25 to
+    2018-07-13); 708.10 in 4 versions (2024-02-02 to 2026-01-16)"."""
+    spans: list[tuple[str, list[str]]] = []
+    for date, number in versions:
+        if not spans or spans[-1][0] != number:
+            spans.append((number, []))
+        spans[-1][1].append(date)
+    return "; ".join(f"{number} in {count(len(days), 'version')} ("
+                     + (days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}") + ")" for number, days in spans)
 
 
 def entry_view(console: Console, err_console: Console, view: EntryView, *, lang: Lang | None = None,
@@ -213,7 +242,7 @@ def entry_view(console: Console, err_console: Console, view: EntryView, *, lang:
         err_console.print(f"[yellow]note:[/] {view.moved_from} now belongs to {view.entry.id} ({view.moved_why})",
                           soft_wrap=True)
     entry_detail(console, view.entry, lang=lang, clause_texts=view.clause_texts, outdated=view.marks(),
-                 collapse=collapse)
+                 collapse=collapse, cr_versions=view.cr_versions)
     check_blocks(console, view.checks, view.results)
 
 
@@ -563,8 +592,7 @@ def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[s
         if hit.lang is not Lang.EN:
             body.append(hit.matched_text, style="bold")
             if (e.id, hit.matched_text) in superseded:
-                body.append("\n(translates an older English wording, replaced since; current text below)",
-                            style="yellow")
+                body.append(f"\n({OLDER_WORDING}; current text below)", style="yellow")
             if e.text != hit.matched_text:  # a ruling with no English wording is its own canonical text
                 body.append("\n\n")
                 body.append(e.text)
@@ -608,6 +636,8 @@ def card(console: Console, view: CardView) -> None:
     console.print(f"\n[bold]{count(len(view.entries), 'KB entry', 'KB entries')}[/]")
     for e, card_dates in view.entries:
         console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates)}  ", (view.text(e), "")))
+        if view.replaced(e):
+            console.print(Text(f"    {OLDER_WORDING}; current text: kb show {e.id}", style="yellow"))
         if view.newer(e):
             console.print(Text(f"    reworded since on other cards' pages: kb show {e.id}", style="dim"))
 

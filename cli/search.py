@@ -42,9 +42,9 @@ def search(
     from dataclasses import replace
 
     from cli import render
-    from cli.common import console, data_home, open_kb, open_searcher, print_json, reference
+    from cli.common import command_note, console, data_home, open_kb, open_searcher, print_json, reference
     from kb import store
-    from kb.views import english_card_name
+    from kb.views import english_card_name, no_text_note
 
     # a card only the judge's own pages name is known to the KB, not to the bundled names: looked up
     # in the KB (every other filter is still refused before any KB is opened or built)
@@ -60,16 +60,18 @@ def search(
         note_swapped_dates(filters.since, filters.until, quiet=as_json)
     hits = searcher.search(question, limit=limit, filters=filters)
     kept = kb.entries_in(filters.lang) if filters.lang is not None and filters.lang.value != "en" else 0
+    nothing_in = no_text_note(kb, filters.lang)
+    if as_json:  # the text output says it where "No entry matches" would leave a judge rewording
+        command_note(nothing_in, quiet=True)
     if filters.lang is not None and kept:
         narrowed(filters.lang, kept, kb.stats()["entries"], quiet=as_json)
     if as_json:
         print_json([h.to_json() for h in hits])
     else:
         empty = None
-        if not hits and filters.lang is not None and kb.variant_count(filters.lang) == 0:
-            empty = (f"The KB holds no {filters.lang.value} text, so --lang {filters.lang.value} keeps nothing. "
-                     f"Search without --lang: every ruling is found from a question in any language, and "
-                     f"shown in yours where a translation exists.")
+        if not hits and nothing_in:
+            empty = (f"{nothing_in}. Search without --lang: every ruling is found from a question in any "
+                     f"language, and shown in yours where a translation exists.")
         render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]), empty=empty,
                     card=filters.card)
 

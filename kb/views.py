@@ -25,6 +25,17 @@ def in_lang(entry: Entry, lang: Lang | None) -> dict[str, Any]:
     return lang_fields(lang, text_in(entry, lang) if lang is not None else None)
 
 
+def no_text_note(kb: KB, lang: Lang | None, *, filters: bool = True) -> str | None:
+    """When the KB holds no text at all in `lang` (the bundled corpus has no Spanish), one sentence
+    saying so and what follows: a `--lang` filter (`filters`) keeps nothing, else the rulings are
+    shown in English. None otherwise (tryout18: `kb outdated --lang es` said "no outdated wordings",
+    read as "every Spanish wording is current")."""
+    if lang is None or lang is Lang.EN or kb.variant_count(lang):
+        return None
+    then = f"--lang {lang.value} keeps nothing" if filters else "the rulings are shown in English"
+    return f"The KB holds no {lang.value} text, so {then}"
+
+
 # --- kb show -------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -39,6 +50,8 @@ class EntryView:
     moved_from: str | None = None  # the id asked for, when it moved to this entry
     clause_texts: dict[str, str] = field(default_factory=dict)
     moved_why: str = ""  # why it moved ("its wording was changed in page.txt")
+    # a CR clause's entry: (date, number) of each bundled CR version that holds the clause, oldest first
+    cr_versions: tuple[tuple[str, str], ...] = ()
 
     def marks(self) -> dict[int, list[str]]:
         """Variant index -> the outdated reasons of that variant."""
@@ -67,7 +80,11 @@ def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = Fa
     texts: dict[str, str] = {}
     if clause_texts and entry.rules:
         texts = corpus.clause_texts([link.clause for link in entry.rules])
-    return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts, found.why)
+    versions: tuple[tuple[str, str], ...] = ()
+    if entry.clause and entry.clause in corpus.rules.current.clauses:  # not a glossary term
+        # a clause's text is the CR's, not a page's: its versions say what "0 wordings" did not (tryout18)
+        versions = tuple((step.date, step.number) for step in corpus.rules.history(entry.clause).steps)
+    return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts, found.why, versions)
 
 
 # --- kb list -------------------------------------------------------------------------------------
@@ -79,6 +96,8 @@ class EntryList:
 
     entries: list[EntrySummary]
     rules_left_out: int = 0
+    # (entry id, text) of the translations shown that `kb outdated` calls superseded (`superseded_translations`)
+    superseded: frozenset[tuple[str, str]] = frozenset()
 
     @classmethod
     def select(cls, kb: KB, *, card: str | None = None, lang: Lang | None = None,
@@ -86,7 +105,8 @@ class EntryList:
         """The entries of `kind`, or without it the rulings: the ~4,000 CR clauses would drown them
         (`kb rule` is their command); those left out are counted."""
         entries = kb.summaries(card=card, lang=lang, kind=kind or Kind.RULING)
-        return cls(entries, kb.count(card=card, lang=lang, kind=Kind.RULE) if kind is None else 0)
+        return cls(entries, kb.count(card=card, lang=lang, kind=Kind.RULE) if kind is None else 0,
+                   superseded_translations(kb, [e.id for e in entries if e.lang_text], lang))
 
     @property
     def note(self) -> str | None:
@@ -195,8 +215,11 @@ class CardView:
     entries: list[tuple[CardEntry, list[str]]]  # (entry, the dates of this card's copies of it)
     lang: Lang | None = None  # `kb card --lang`: the language asked for, and the entries' texts in it
     texts: dict[str, str] = field(default_factory=dict)
-    # the newest wording this card's own copies carry, in the language shown (English without --lang)
+    # the newest wording this card's own copies carry, in the language shown: `lang` where the entry has
+    # a text in it, else English (as without --lang)
     own: dict[str, str] = field(default_factory=dict)
+    # (entry id, text) of the translations that `kb outdated` calls superseded (`superseded_translations`)
+    superseded: frozenset[tuple[str, str]] = frozenset()
 
     def text(self, entry: CardEntry) -> str:
         """This card's own newest wording of the entry in the language shown, else the entry's text in
@@ -204,6 +227,10 @@ class CardView:
         reworded on other cards' pages since this card's (tryout17: Lightform showed a wording it
         never had)."""
         return self.own.get(entry.id) or self.texts.get(entry.id) or entry.text
+
+    def replaced(self, entry: CardEntry) -> bool:
+        """The text shown for `entry` is a translation of an English wording replaced since."""
+        return entry.id in self.texts and (entry.id, self.text(entry)) in self.superseded
 
     def newer(self, entry: CardEntry) -> bool:
         """The entry has a newer wording than this card's own (from other cards' pages)."""
@@ -238,8 +265,22 @@ def card_view(card: CardInfo, kb: KB, lang: Lang | None = None) -> CardView:
     rows.sort(key=lambda row: (row[0].kind is not Kind.RULING, (row[1] or [""])[0], row[0].id))
     ids = [e.id for e, _ in rows]
     texts = kb.texts_in(ids, lang) if lang is not None else {}
-    return CardView(card, rows, lang, texts, kb.card_texts(card.name, ids, lang or Lang.EN))
+    own = kb.card_texts(card.name, ids, lang or Lang.EN)
+    if lang is not None and lang is not Lang.EN:
+        # an entry with no text in `lang` is shown as without --lang: this card's own English wording,
+        # not the canonical one another card's newer page gave it (tryout18: Lightform showed a 2024 wording)
+        own = kb.card_texts(card.name, [i for i in ids if i not in texts], Lang.EN) | own
+    return CardView(card, rows, lang, texts, own, superseded_translations(kb, list(texts), lang))
+
+
+def superseded_translations(kb: KB, ids: Sequence[str], lang: Lang | None) -> frozenset[tuple[str, str]]:
+    """(entry id, text) of the wordings of `ids` that `kb outdated` calls superseded, when `lang` is a
+    translation's language: `kb card` and `kb list --lang de` mark them as `kb search` does (tryout18:
+    they showed a German text `kb outdated` says not to quote, unmarked)."""
+    if lang is None or lang is Lang.EN:
+        return frozenset()
+    return frozenset(kb.superseded_texts(ids))
 
 
 __all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_view",
-           "english_card_name", "entry_view", "find_card"]
+           "english_card_name", "entry_view", "find_card", "no_text_note", "superseded_translations"]
