@@ -84,3 +84,28 @@ def test_a_questions_word_for_a_mechanic_names_it(question: str, lang: Lang, con
     """tryout18: "disfraz" and "getarnt" were read as no mechanic, so the question met the other
     mechanics' rulings."""
     assert concept in [c.id for c in Corpus.default().glossary.concepts_in(question, (Lang.EN, lang))]
+
+
+def test_a_spreadsheet_of_rulings_is_named_a_table_with_the_page_it_could_be_saved_as() -> None:
+    """tryout18b: a CSV export of rulings got only the card-page parser's "no ruling on this page has a
+    date ... --format search-page", which reads it no better; the note says what the file is and how
+    to save it, and the page it describes is read."""
+    from kb.ingest import parse_text
+
+    names = Corpus.default().names
+    table = "card,date,text\nDen Protector,2015-02-25,Megamorph is a variant of the morph ability.\n"
+    found = parse_text(table, "rulings.csv", names=names, match_clause=None)
+    assert found.records == ()
+    notes = [p for p in found.problems if "looks like a table" in p.reason]
+    assert [(p.line, p.ignored) for p in notes] == [(1, True)]
+    assert "comma-separated" in notes[0].reason and "'card,date,text'" in notes[0].reason
+    advised = parse_text("Den Protector\n2015-02-25\tMegamorph is a variant of the morph ability.\n", "dp.txt",
+                         names=names, match_clause=None)
+    assert [(r.card, r.date) for r in advised.records] == [("Den Protector", "2015-02-25")]
+    # a card page whose rulings have commas is no table
+    prose = "Den Protector\nFeb 25, 2015\nIf it's turned face up, it gets a counter, and so on, and on.\n"
+    assert not any("looks like a table" in p.reason for p in parse_text(prose, "p.txt", names=names,
+                                                                          match_clause=None).problems)
+    semicolons = "Karte;Datum;Text\nLichtform;2014-11-24;Du kannst sie jederzeit ansehen.\n"
+    assert any("semicolon-separated" in p.reason
+               for p in parse_text(semicolons, "r.csv", names=names, match_clause=None).problems)

@@ -254,6 +254,13 @@ def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.
             hints.append(Problem(source, None, f"nothing could be read as --format {fmt.value}, nor as "
                                  f"{detected.value}, the format the file looks like", ignored=True))
     lines = [line for line in text.splitlines() if line.strip()]
+    table = _table_delimiter(lines) if detected is not Format.MTGJSON else None
+    if table is not None:
+        hints.append(Problem(source, 1, f"the file looks like a table ({table} columns, a header "
+                             f"{lines[0].strip()[:60]!r}): judge-kb reads card pages, rules-search pages, release "
+                             "notes and MTGJSON files, not spreadsheets. Save each card's rulings as a card page: "
+                             "the card's name on a line, then one ruling a line after its date "
+                             "(`2015-02-25<TAB>ruling text`)", ignored=True))
     if detected is not Format.MTGJSON and len(lines) == 1 and len(lines[0]) > _ONE_LINE_PAGE:
         hints.append(Problem(source, 1, f"the file is one line of {len(lines[0]):,} characters: a page copied "
                              "without its line breaks? Each ruling (and its date) needs a line of its own",
@@ -262,6 +269,23 @@ def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.
 
 
 _ONE_LINE_PAGE = 600  # longer than any one ruling with its date: a whole page run together
+
+_DELIMITERS = {",": "comma-separated", ";": "semicolon-separated", "\t": "tab-separated"}
+_HEADER_CELL = re.compile(r"[\w ./#-]{1,30}")
+
+
+def _table_delimiter(lines: Sequence[str]) -> str | None:
+    """How a spreadsheet export's columns are separated ("comma-separated"), if `lines` read as one:
+    a header of two or more short names ("card,date,text"), and every row after it with at least as
+    many cells. A ruling's own commas never make a header of short names."""
+    for delimiter, name in _DELIMITERS.items():
+        header = [cell.strip().strip('"') for cell in lines[0].split(delimiter)] if lines else []
+        if len(header) < 2 or not all(_HEADER_CELL.fullmatch(cell) for cell in header):
+            continue
+        rows = lines[1:11]
+        if rows and all(row.count(delimiter) >= len(header) - 1 for row in rows):
+            return name
+    return None
 
 # Where a page drew a mana symbol as an image, copying its text leaves a gap: "the cost to cast the
 # spell is ." ({3} lost), "pay  to turn it face up". A space before a full stop or comma (not an
