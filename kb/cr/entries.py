@@ -83,8 +83,8 @@ def add_rule_entries(entries: Sequence[Entry], rules: RulesCorpus) -> list[Entry
         dates = sorted(d for d in (e.first_date, e.last_date, c.first_date, c.last_date) if d)
         # the clause's own link carries its number at its first date (707.2a for 708.2a); the page's
         # undated copy only knew today's number (tryout18), so the CR entry's link wins for its clause
-        rules = c.rules + tuple(link for link in e.rules if link.clause != c.clause)
-        cr[i] = replace(c, variants=c.variants + e.variants, rules=rules, checks=e.checks,
+        links = c.rules + tuple(link for link in e.rules if link.clause != c.clause)
+        cr[i] = replace(c, variants=c.variants + e.variants, rules=links, checks=e.checks,
                         cards=e.cards, first_date=dates[0] if dates else None,
                         last_date=dates[-1] if dates else None)
     used = {e.id for e in out}
