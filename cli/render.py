@@ -755,26 +755,45 @@ def progress_bar(err_console: Console, quiet: bool = False) -> Iterator[OnProgre
                 from kb.build import STAGES  # only now: the build module takes a moment to import
 
                 progress = stack.enter_context(Progress(
-                    TextColumn("{task.description:<14}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                    TextColumn("{task.description:<26}"), BarColumn(),
+                    TextColumn("stage {task.fields[step]}/{task.total:.0f}"),
                     TimeElapsedColumn(), console=err_console, transient=False))
-                bar = progress, progress.add_task("parse", total=len(STAGES)), STAGES
+                bar = progress, progress.add_task("parse", total=len(STAGES), step=1), STAGES
             progress, task, stages = bar
             index = stages.index(stage) if stage in stages else 0
             fraction = done / total if total else 0
-            progress.update(task, description=stage, completed=index + min(fraction, 1.0))
+            progress.update(task, description=_stage_label(stage, done, total), step=index + 1,
+                            completed=index + min(fraction, 1.0))
 
         yield on_progress
         if bar is not None:
-            bar[0].update(bar[1], description="done", completed=len(bar[2]))
+            bar[0].update(bar[1], description="done", step=len(bar[2]), completed=len(bar[2]))
 
 
-def _plain_progress(err_console: Console, quiet: bool) -> OnProgress:
-    """Without a terminal: one line per stage, so logs still show where a build is."""
-    seen: set[str] = set()
+def _stage_label(stage: str, done: int, total: int) -> str:
+    """A stage's name, and how far it has got when it counts something ("index 1,200/5,388")."""
+    return f"{stage} {done:,}/{total:,}" if total > 1 and 0 < done < total else stage
+
+
+PLAIN_EVERY = 15.0  # seconds between two lines of one stage's progress without a terminal
+
+
+def _plain_progress(err_console: Console, quiet: bool, every: float = PLAIN_EVERY) -> OnProgress:
+    """Without a terminal: a line when a stage starts, and one every `every` seconds while a long
+    stage counts (a first build embeds for minutes), so logs still show where a build is."""
+    import time
+
+    last: dict[str, float] = {}
 
     def on_progress(stage: str, done: int, total: int) -> None:
-        if not quiet and stage not in seen:
-            seen.add(stage)
+        if quiet:
+            return
+        now = time.monotonic()
+        if stage not in last:
+            last[stage] = now
             err_console.print(f"[dim]… {escape(stage)}[/]")
+        elif total > 1 and 0 < done < total and now - last[stage] >= every:
+            last[stage] = now
+            err_console.print(f"[dim]… {escape(_stage_label(stage, done, total))}[/]")
 
     return on_progress

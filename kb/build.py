@@ -189,7 +189,11 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
     progress("deduplicate", 0, 1)
     for name in bundled.card_names + mine.card_names + added.card_names:
         names.add(name.english, name.lang, name.name)
-    entries = deduplicate_remembered(records, embedder=embedder, corpus=corpus, lexicon=load_lexicon(corpus, names))
+    from kb.search.embed import reporting
+
+    with reporting(lambda done, total: progress("deduplicate", done, total)):  # translations are embedded
+        entries = deduplicate_remembered(records, embedder=embedder, corpus=corpus,
+                                         lexicon=load_lexicon(corpus, names))
     bundled_labels = set(bundled.files)
     entries = assign_ids(entries, lambda source: source in bundled_labels)
 
@@ -767,9 +771,12 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
     from kb.search.index import former_numbers
 
     def index(folder: Path) -> None:  # store.write builds the index first, then writes the rows
+        from kb.search.embed import reporting
+
         progress("index", 0, 1)
-        build_index(entries, folder, embedder, corpus=corpus,
-                    former=former_numbers(corpus.rules.lineage, corpus.rules.current.date))
+        with reporting(lambda done, total: progress("index", done, total)):  # a first build: minutes
+            build_index(entries, folder, embedder, corpus=corpus,
+                        former=former_numbers(corpus.rules.lineage, corpus.rules.current.date))
         progress("write", 0, 1)
 
     store.write(home, entries, report=report.to_json(), meta=meta,

