@@ -172,6 +172,9 @@ def test_the_card_a_pages_title_names(title, card):
     "Dog Walker · Murders at Karlov Manor (MKM) #197 · Scryfall Magic The Gathering Search",
     "Dog Walker | mtg.wtf",
     "Dog Walker – Card Rulings",
+    "Gatherer - Dog Walker",  # the site before the name (review of tryout18's fix: filed under "Gatherer")
+    "MTG Wiki | Dog Walker",
+    "Rulings - Dog Walker",
 ])
 def test_a_card_site_title_of_a_card_the_kb_does_not_know_files_its_rulings_under_the_name_alone(title):
     """tryout18b #10: a Gatherer <title> of a card newer than the known names gave a card named with
@@ -186,6 +189,18 @@ def test_a_card_site_title_of_a_card_the_kb_does_not_know_files_its_rulings_unde
                                    "Circle of Protection: Red", "Will-o'-the-Wisp"])
 def test_an_unknown_title_with_no_site_decoration_is_the_card_s_name_whole(title):
     assert pages._title_as_card(title) == title
+
+
+@pytest.mark.parametrize("title, card", [
+    ("Regelungen - Entlarvung des Schuldigen", "Entlarvung des Schuldigen"),
+    ("Gatherer of Graces - Gatherer", "Gatherer of Graces"),  # a site's word inside a card's name
+    ("Zanzibar Quux - MTG Wiki", "Zanzibar Quux"),
+    ("MTG Wiki - Wobbly Foo", "Wobbly Foo"),
+])
+def test_the_card_of_a_site_title_is_the_part_that_names_no_site_set_or_heading(title, card):
+    """Review of tryout18's fix: the name was taken as whatever came before the first spaced dash, so
+    "MTG Wiki - Zanzibar Quux" and "MTG Wiki - Wobbly Foo" were two pages of one card, 'MTG Wiki'."""
+    assert pages._title_as_card(title) == card
 
 
 def test_a_page_for_a_card_with_no_bundled_ruling_gets_its_english_name_from_the_oracle_cards():

@@ -474,20 +474,33 @@ def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
 
 
-# What a card site's page title adds after the card's name: perhaps its set in brackets, then the
-# site's name after a spaced dash, bar or dot (`Dog Walker (Murders at Karlov Manor) - Gatherer`,
-# `... - Gatherer - Magic: The Gathering`, `Dog Walker · Murders at Karlov Manor (MKM) #197 · Scryfall`)
-_SITE_DECORATION = re.compile(r"(?:\s*\([^()]*\))?\s+[-–—|·•]\s.*$")
+# A card site's page title: the card's name, perhaps its set in brackets, and the site's name, its
+# set and number or a heading as parts between spaced dashes, bars or dots, before or after the name
+# (`Dog Walker (Murders at Karlov Manor) - Gatherer`, `Gatherer - Dog Walker`, `MTG Wiki | Dog Walker`,
+# `Dog Walker · Murders at Karlov Manor (MKM) #197 · Scryfall`, `Regelungen - Entlarvung des Schuldigen`)
+_TITLE_SEPARATOR = re.compile(r"\s+[-–—|·•]\s+")
+_NOT_A_NAME = re.compile(
+    r"(?:the\s+)?(?:gatherer|scryfall|mtg\s*wiki|mtg\.wtf|magic:?\s+the\s+gathering|wizards\s+of\s+the\s+coast"
+    r"|cardmarket|tcgplayer|edhrec|mtggoldfish|moxfield|archidekt|card\s*kingdom|mtgtop8)"  # a site, whole,
+    r"(?:\s+(?:magic:?|the|gathering|search|cards?|rulings?|wiki|database|deutsch|español|english))*"
+    r"|(?:card\s+)?rulings?|regelungen|fallbeispiele|reglas|aclaraciones|oracle(?:\s+text)?"  # a heading
+    r"|.*(?:#\d+|\([A-Z0-9]{3,5}\)).*",  # a set and its number: `Murders at Karlov Manor (MKM) #197`
+    re.IGNORECASE)
+_SET_IN_BRACKETS = re.compile(r"\s*\([^()]*\)$")
 
 
 def _title_as_card(title: str) -> str:
     """The card of a title no known card matches (a card newer than the bundled names): a heading that
     introduces the rulings (`Notes and Rules Information for Wanted Griffin:`) gives the words after
-    its last lower-case word; a card site's title, the name before its set and site
-    (`Dog Walker (Murders at Karlov Manor) - Gatherer`); any other title is the card's name whole
-    (`Entlarvung des Schuldigen`)."""
+    its last lower-case word; a card site's title, its first part that names no site, set or heading,
+    without a set in brackets (`Dog Walker (Murders at Karlov Manor) - Gatherer`, `Gatherer - Dog
+    Walker`); any other title is the card's name whole (`Entlarvung des Schuldigen`)."""
     if not title.rstrip().endswith(":"):
-        return _SITE_DECORATION.sub("", title) or title
+        parts = [part for part in _TITLE_SEPARATOR.split(title.strip()) if part]
+        if len(parts) < 2:
+            return title
+        names = [part for part in parts if not _NOT_A_NAME.fullmatch(part)]
+        return _SET_IN_BRACKETS.sub("", names[0]) or names[0] if names else title
     words = title.rstrip().rstrip(":").split()
     last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
     return " ".join(words[last + 1:]) or title
