@@ -178,6 +178,19 @@ def test_dedup_still_imports_terminology():
     assert dedup.Terminology is Terminology
 
 
+@pytest.mark.parametrize("text", [
+    "If a creature in play is turned face down, it becomes a 2/2 creature.",
+    "Put that card into play face down.",
+    "If a card is returned from play face down, nothing happens.",
+    "If you played a land face down, it is a 2/2 creature.",
+])
+def test_play_as_the_zone_or_of_a_land_is_no_spell_played(terminology, text):
+    """Review of tryout18's 'play X face down': "in play face down" and "into play face down" (the zone,
+    flagged on their own) and "played a land face down" got a second reason, "since 2009 it is
+    'cast a spell'"."""
+    assert _term(terminology, "play a spell") not in terminology.obsolete_in(text, Lang.EN)
+
+
 def test_every_reason_suggests_the_wording_with_every_obsolete_term_replaced(terminology):
     """tryout18: each reason's suggestion replaced only its own term, so copying either still gave a
     wording `kb outdated` flags."""
