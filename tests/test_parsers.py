@@ -765,3 +765,42 @@ def test_the_lines_a_web_pages_problem_names_are_the_html_files_lines(html, said
     line of the text the page shows, not of the HTML file as the line before it."""
     result = parse_text(html, "oculus.html", names=Corpus.default().names, match_clause=None)
     assert [f"{p.line}: {p.reason}" for p in result.problems if not p.ignored] == [said]
+
+
+def test_an_undated_sentence_after_a_ruling_given_on_its_dates_line_is_reported_not_glued_to_it():
+    """tryout19: a judge's comment under a ruling row ("13/07/2018<TAB>If ...") became the ruling's
+    last sentence, without a word."""
+    text = ("Hooded Hydra\n\n13/07/2018\tIf Hooded Hydra is turned face up, it gets five +1/+1 counters.\n"
+            "This line is just a comment from me, not a ruling at all, visit example.com\n"
+            "2020-06-01 Hooded Hydra can be turned face up for its morph cost even while it is tapped, which is "
+            "a special action.\n")
+    result = pages.parse_card_page(text, "kaputt.txt", NAMES.resolve)
+    assert [r.text for r in result.records] == [
+        "If Hooded Hydra is turned face up, it gets five +1/+1 counters.",
+        "Hooded Hydra can be turned face up for its morph cost even while it is tapped, which is a special action."]
+    assert [(p.line, p.ignored) for p in result.problems] == [(4, False)]
+    assert "text after a ruling and under no date skipped: This line is just a comment" in result.problems[0].reason
+    # a ruling wrapped by an editor (no line over 80 characters) goes on after a full stop
+    wrapped = ("Hooded Hydra\n\n2020-06-01 Hooded Hydra can be turned face up for its morph cost.\n"
+               "It is a special action.\n")
+    assert [r.text for r in pages.parse_card_page(wrapped, "w.txt", NAMES.resolve).records] == [
+        "Hooded Hydra can be turned face up for its morph cost. It is a special action."]
+
+
+def test_a_bullet_and_its_author_on_a_line_of_their_own_above_the_date_is_no_empty_date():
+    """tryout19: `• WotC`, then `20 de septiembre de 2019`, then the ruling: stored right, but reported as
+    "date line with no ruling after it" (exit 1)."""
+    text = ("Hooded Hydra\n\n• WotC\n20 de septiembre de 2019\n"
+            "Hooded Hydra's last ability works even if it was manifested, so you get the counters.\n")
+    result = pages.parse_card_page(text, "hydra.txt", NAMES.resolve)
+    assert [(r.date, r.line) for r in result.records] == [("2019-09-20", 5)]
+    assert result.problems == ()
+
+
+def test_a_title_giving_the_cards_name_and_its_translation_names_the_card():
+    """tryout19: "Whisperwood Elemental / Flüsterholz-Elementar" filed its rulings under that whole
+    string, apart from the card's own."""
+    assert pages._card_in_title("Whisperwood Elemental / Flüsterholz-Elementar", NAMES.resolve) == \
+        "Whisperwood Elemental"
+    assert pages._card_in_title("Flüsterholz-Elementar / Whisperwood Elemental", NAMES.resolve) == \
+        "Whisperwood Elemental"

@@ -341,7 +341,11 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             stray.clear()
 
     last_date = max((i for i, (_, raw_date, _) in enumerate(units) if raw_date is not None), default=-1)
+    # a page an editor hard-wrapped (no line over 80 characters) may break a ruling after any sentence
+    wrapped = max((len(line.text.rstrip()) for line in body), default=0) <= _EDITOR_WIDTH
     for i, (line, raw_date, rest) in enumerate(units):
+        if raw_date == "" and next((bool(d) for below, d, _ in units[i + 1:] if below.text.strip()), False):
+            continue  # a bullet and its author (`• WotC`) on a line of their own, the date on the next line
         if raw_date is None:
             if not line.text.strip():
                 if inline and chunk:
@@ -357,6 +361,13 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                     and not _wraps_on(line, units[i + 1:]):
                 # a heading-like line where the last date's ruling should start: that date's row or
                 # bullet is empty, and what follows is the page's footer, as it is after a ruling
+                flush()
+                chunk, date_line, closed = [], 0, True
+                stray.append(line)
+            elif inline and chunk and _ends_sentence(chunk[-1].text) and not wrapped \
+                    and line.text.strip()[:1].isupper():
+                # a ruling given on its date's line is that line: an undated sentence after it (a judge's
+                # comment) is no part of it (tryout19: it was glued to the ruling above without a word)
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
@@ -390,6 +401,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         problems.append(Problem(source, None, "page has a title but no rulings"))
     return ParseResult(tuple(records), tuple(problems))
 
+
+_EDITOR_WIDTH = 80
 
 _NAME_JOINERS = frozenset("of the to a an and in on for from with at by // de del la el los las y der die das und von zu".split())
 
@@ -507,7 +520,7 @@ def _title_as_card(title: str) -> str:
 
 
 _MANA_COST = re.compile(r"(?=\w)(?:\d{1,2}|X)?(?:[WUBRGC]|White|Blue|Black|Red|Green|Colorless)*")
-_TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s)\s*")
+_TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s|\s/\s)\s*")  # " / ": a name and its translation
 
 
 def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
