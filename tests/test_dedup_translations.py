@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from kb.build import load_lexicon
-from kb.ingest.dedup import ConceptFinder, Lexicon, concepts_agree, deduplicate, lemma
+from kb.ingest.dedup import (ConceptFinder, Lexicon, concepts_agree, deduplicate, is_negated, lemma,
+                             translation_gaps)
 from kb.model import Kind, Lang, Record
 from kb.normalize import match_key
 from kb.search.text import fold
@@ -288,3 +289,43 @@ def test_within_the_margin_the_ruling_naming_all_the_text_s_concepts_leads(actio
                     {action: [1, 0], MEGAMORPH_PERMANENT: [1, 0.03], MEGAMORPH_DE: [1, 0.02]})
     assert (entry_of(entries, MEGAMORPH_DE).text == action) is joins
     assert bool(entry_of(entries, MEGAMORPH_DE).variants_in(Lang.EN)) is joins
+
+
+# --- negation words as a translation writes them (review of tryout18b defect 4) ------------------
+
+@pytest.mark.parametrize("text, lang", [
+    ("Ningún jugador puede responder a ella.", Lang.ES),  # accented: "ningún", "jamás"
+    ("Esa criatura jamás se pone boca arriba.", Lang.ES),
+    ("Nadie puede responder a eso.", Lang.ES),
+    ("Eso no hace nada.", Lang.ES),
+    ("Tampoco se revela.", Lang.ES),
+    ("Ni tú ni tu oponente pueden responder.", Lang.ES),
+    ("Darauf kann keinerlei Spieler reagieren.", Lang.DE),
+    ("Niemandem wird die Karte gezeigt.", Lang.DE),
+    ("Weder du noch dein Gegner können darauf reagieren.", Lang.DE),
+])
+def test_a_foreign_negation_is_seen_in_any_form(text, lang):
+    assert is_negated(text, lang)
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("El jugador puede responder a ella.", Lang.ES),
+    ("Der Spieler kann darauf reagieren.", Lang.DE),
+])
+def test_a_text_without_a_negation_is_not_negated(text, lang):
+    assert not is_negated(text, lang)
+
+
+NO_RESPONSE = "Turning a face-down creature with megamorph face up is a special action. No player can respond to it."
+NO_RESPONSE_ES = ("Poner boca arriba una criatura boca abajo con megametamorfosis es una acción especial. Ningún "
+                  "jugador puede responder a ella.")
+NO_RESPONSE_DE = ("Eine verdeckte Kreatur mit Megamorph aufzudecken ist eine Sonderaktion. Keinerlei Spieler kann "
+                  "darauf reagieren.")
+
+
+@pytest.mark.parametrize("foreign, lang", [(NO_RESPONSE_ES, Lang.ES), (NO_RESPONSE_DE, Lang.DE)])
+def test_a_translation_negating_with_an_accented_or_rarer_word_joins_its_negated_ruling(foreign, lang):
+    assert translation_gaps(lexicon().evidence(NO_RESPONSE), lexicon().evidence(foreign, lang), 12) == []
+    entries = dedup([rec(NO_RESPONSE, "Hidden Dragonslayer"), rec(foreign, "Hidden Dragonslayer", lang, source="f.html")],
+                    {NO_RESPONSE: [1, 0], foreign: [1, 0.05]})
+    assert entry_of(entries, foreign).text == NO_RESPONSE

@@ -30,7 +30,7 @@ from kb.cards import CardNames
 from kb.search.embed import Embedder
 from kb.ingest.ids import digest_id
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
-from kb.normalize import match_key, normalize_text, search_words
+from kb.normalize import fold, match_key, normalize_text, search_words
 from kb.search.glossary import Glossary
 from kb.terminology import Terminology
 
@@ -59,8 +59,10 @@ NEGATIONS = frozenset(
     "not no never none nothing nobody neither nor cannot can't don't doesn't didn't isn't aren't wasn't "
     "weren't won't wouldn't couldn't shouldn't hasn't haven't hadn't without".split())
 # A translation says "not" where its English does (counting differs: "no hace nada" is one "does nothing").
+# Accent-folded (`fold`): a text writes "ningún", "jamás", a judge's page may drop the accent.
 FOREIGN_NEGATIONS = {
-    Lang.DE: frozenset("nicht kein keine keinen keinem keiner keines nie niemals nichts niemand ohne weder".split()),
+    Lang.DE: frozenset("nicht kein keine keinen keinem keiner keines keinerlei nie niemals nimmer nirgends nirgendwo "
+                       "nichts niemand niemandem niemanden niemands ohne weder".split()),
     Lang.ES: frozenset("no nunca ningun ninguna ninguno ningunos ningunas nada nadie sin ni tampoco jamas".split()),
 }
 QUANTIFIERS = frozenset(
@@ -396,7 +398,8 @@ def is_negated(text: str, lang: Lang) -> bool:
     """`text` says "not", "no", "never", "without" (or its language's words for them)."""
     if lang is Lang.EN:
         return any(t in NEGATIONS for t in _MEANING_TOKEN.findall(normalize_text(text).lower()))
-    return any(t in FOREIGN_NEGATIONS.get(lang, ()) for t in match_key(text).split())
+    words = FOREIGN_NEGATIONS.get(lang, frozenset())
+    return any(t in words for t in fold(match_key(text)).split())
 
 
 @dataclass
