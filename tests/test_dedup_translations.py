@@ -329,3 +329,34 @@ def test_a_translation_negating_with_an_accented_or_rarer_word_joins_its_negated
     entries = dedup([rec(NO_RESPONSE, "Hidden Dragonslayer"), rec(foreign, "Hidden Dragonslayer", lang, source="f.html")],
                     {NO_RESPONSE: [1, 0], foreign: [1, 0.05]})
     assert entry_of(entries, foreign).text == NO_RESPONSE
+
+
+# --- "nontoken": English negates inside a word, a translation in words ("que no sea ficha") ------
+
+@pytest.mark.parametrize("text, lang, negated", [
+    ("Each other nontoken creature is turned face down.", Lang.EN, True),
+    ("Each other non-token creature is turned face down.", Lang.EN, True),
+    ("Nonbasic lands are turned face down.", Lang.EN, True),
+    ("Nonetheless, each creature is turned face down.", Lang.EN, False),
+    ("Das ist ein Nichtkreaturzauberspruch.", Lang.DE, True),  # German writes "noncreature" as one word too
+    ("Das ist ein Nicht-Kreatur-Zauberspruch.", Lang.DE, True),
+])
+def test_a_non_compound_negates(text, lang, negated):
+    assert is_negated(text, lang) is negated
+
+
+IXIDRON = ("As Ixidron enters the battlefield, its ability turns each other nontoken creature on the battlefield face "
+           "down, including creatures you control.")
+IXIDRON_ES = ("En cuanto Íxidron entra al campo de batalla, su habilidad pone boca abajo cada otra criatura que no sea "
+              "ficha en el campo de batalla, incluidas las criaturas que controlas.")
+IXIDRON_DE = ("Während Íxidron ins Spiel kommt, dreht seine Fähigkeit jede andere Kreatur im Spiel, die kein "
+              "Spielstein ist, verdeckt um, auch Kreaturen, die du kontrollierst.")
+
+
+@pytest.mark.parametrize("foreign, lang", [(IXIDRON_ES, Lang.ES), (IXIDRON_DE, Lang.DE)])
+def test_a_translation_saying_nontoken_in_words_joins_its_ruling(foreign, lang):
+    assert "negated" not in translation_gaps(lexicon().evidence(IXIDRON), lexicon().evidence(foreign, lang), 20)
+    entries = dedup([rec(IXIDRON, "Ixidron"), rec(foreign, "Ixidron", lang, source="f.html")],
+                    {IXIDRON: [1, 0], foreign: [1, 0.05]})
+    assert entry_of(entries, foreign).text == IXIDRON
+

@@ -65,6 +65,9 @@ FOREIGN_NEGATIONS = {
                        "nichts niemand niemandem niemanden niemands ohne weder".split()),
     Lang.ES: frozenset("no nunca ningun ninguna ninguno ningunos ningunas nada nadie sin ni tampoco jamas".split()),
 }
+# Words that start so and are a negation compound ("nonland", "Nichtkreatur"), with the words that aren't.
+_NOT_NON = frozenset("nonce nonchalant nonchalantly nonetheless nonsense nonsensical".split())
+FOREIGN_NEGATION_PREFIX = {Lang.DE: ("nicht", frozenset("nichte nichten".split()))}
 QUANTIFIERS = frozenset(
     "only each all any every both either another other others more less fewer greater most least first "
     "last before after until instead additional same different except opponent opponents".split())
@@ -395,11 +398,24 @@ class Evidence(NamedTuple):
 
 
 def is_negated(text: str, lang: Lang) -> bool:
-    """`text` says "not", "no", "never", "without" (or its language's words for them)."""
+    """`text` says "not", "no", "never", "without" (or its language's words for them).
+
+    A "non-" compound negates too: English writes "nontoken", "nonbasic", "non-token" as one word
+    where a translation says "que no sea ficha", "die kein Spielstein ist" (and German its own
+    compounds: "Nichtkreaturzauberspruch"). Counted rather than ignored, so a ruling that says
+    "nontoken" and "can't" still refuses a text that says neither."""
     if lang is Lang.EN:
-        return any(t in NEGATIONS for t in _MEANING_TOKEN.findall(normalize_text(text).lower()))
+        return any(t in NEGATIONS or _is_compound_negation(t, "non", _NOT_NON)
+                   for t in _MEANING_TOKEN.findall(normalize_text(text).lower()))
     words = FOREIGN_NEGATIONS.get(lang, frozenset())
-    return any(t in words for t in fold(match_key(text)).split())
+    compound = FOREIGN_NEGATION_PREFIX.get(lang)
+    return any(t in words or (compound is not None and _is_compound_negation(t, *compound))
+               for t in fold(match_key(text)).split())
+
+
+def _is_compound_negation(word: str, prefix: str, exceptions: frozenset[str]) -> bool:
+    """`word` is `prefix` alone ("non" of "non-token") or `prefix` + a word ("nonland"), not one of `exceptions`."""
+    return word.startswith(prefix) and word not in exceptions and (word == prefix or len(word) >= len(prefix) + 3)
 
 
 @dataclass
