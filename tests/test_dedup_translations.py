@@ -360,3 +360,39 @@ def test_a_translation_saying_nontoken_in_words_joins_its_ruling(foreign, lang):
                     {IXIDRON: [1, 0], foreign: [1, 0.05]})
     assert entry_of(entries, foreign).text == IXIDRON
 
+
+
+# --- two wordings of one language that differ in a quantifier or number are two translations -----
+
+@pytest.mark.parametrize("older, newer, older_foreign, newer_foreign, lang", [
+    ("When this creature is turned face up, draw two cards.", "When this creature is turned face up, draw three cards.",
+     "Wenn diese Kreatur aufgedeckt wird, ziehst du zwei Karten.",
+     "Wenn diese Kreatur aufgedeckt wird, ziehst du drei Karten.", Lang.DE),
+    ("You may turn this creature face up only during your turn.", "You may turn this creature face up during your turn.",
+     "Du kannst diese Kreatur nur während deines Zuges aufdecken.",
+     "Du kannst diese Kreatur während deines Zuges aufdecken.", Lang.DE),
+    ("When this creature is turned face up, each other creature you control gets +1/+1 until end of turn.",
+     "When this creature is turned face up, each creature you control gets +1/+1 until end of turn.",
+     "Wenn diese Kreatur aufgedeckt wird, erhält jede andere Kreatur, die du kontrollierst, +1/+1 bis zum Ende des Zuges.",
+     "Wenn diese Kreatur aufgedeckt wird, erhält jede Kreatur, die du kontrollierst, +1/+1 bis zum Ende des Zuges.",
+     Lang.DE),
+    ("When this creature is turned face up, each other creature you control gets +1/+1 until end of turn.",
+     "When this creature is turned face up, each creature you control gets +1/+1 until end of turn.",
+     "Cuando esta criatura se pone boca arriba, cada otra criatura que controlas obtiene +1/+1 hasta el final del turno.",
+     "Cuando esta criatura se pone boca arriba, cada criatura que controlas obtiene +1/+1 hasta el final del turno.",
+     Lang.ES),
+    ("You may turn this creature face up only during your turn.", "You may turn this creature face up during your turn.",
+     "Puedes poner boca arriba esta criatura sólo durante tu turno.",
+     "Puedes poner boca arriba esta criatura durante tu turno.", Lang.ES),
+], ids=["de-zwei-drei", "de-nur", "de-jede-andere", "es-cada-otra", "es-solo"])
+def test_foreign_wordings_differing_in_a_quantifier_or_number_join_their_own_rulings(
+        older, newer, older_foreign, newer_foreign, lang):
+    records = [rec(older, "X Card", date="2015-01-01", source="en1"), rec(newer, "X Card", date="2020-01-01", source="en2"),
+               rec(older_foreign, "X Card", lang, date="2015-01-01", source="f1"),
+               rec(newer_foreign, "X Card", lang, date="2020-01-01", source="f2")]
+    vectors = {older: [1, 0, 0], newer: [0, 1, 0], older_foreign: [1, 0.02, 0], newer_foreign: [0, 1, 0.02]}
+    for order in (records, records[::-1]):
+        entries = dedup(order, vectors)
+        assert entry_of(entries, older) is not entry_of(entries, newer)
+        assert entry_of(entries, older_foreign).text == older
+        assert entry_of(entries, newer_foreign).text == newer
