@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from kb.build import load_lexicon
-from kb.ingest.dedup import ConceptFinder, Lexicon, concepts_agree, deduplicate, lemma
+from kb.ingest.dedup import (ConceptFinder, Lexicon, concepts_agree, deduplicate, is_negated, lemma,
+                             translation_gaps)
 from kb.model import Kind, Lang, Record
 from kb.normalize import match_key
 from kb.search.text import fold
@@ -288,3 +289,110 @@ def test_within_the_margin_the_ruling_naming_all_the_text_s_concepts_leads(actio
                     {action: [1, 0], MEGAMORPH_PERMANENT: [1, 0.03], MEGAMORPH_DE: [1, 0.02]})
     assert (entry_of(entries, MEGAMORPH_DE).text == action) is joins
     assert bool(entry_of(entries, MEGAMORPH_DE).variants_in(Lang.EN)) is joins
+
+
+# --- negation words as a translation writes them (review of tryout18b defect 4) ------------------
+
+@pytest.mark.parametrize("text, lang", [
+    ("Ningún jugador puede responder a ella.", Lang.ES),  # accented: "ningún", "jamás"
+    ("Esa criatura jamás se pone boca arriba.", Lang.ES),
+    ("Nadie puede responder a eso.", Lang.ES),
+    ("Eso no hace nada.", Lang.ES),
+    ("Tampoco se revela.", Lang.ES),
+    ("Ni tú ni tu oponente pueden responder.", Lang.ES),
+    ("Darauf kann keinerlei Spieler reagieren.", Lang.DE),
+    ("Niemandem wird die Karte gezeigt.", Lang.DE),
+    ("Weder du noch dein Gegner können darauf reagieren.", Lang.DE),
+])
+def test_a_foreign_negation_is_seen_in_any_form(text, lang):
+    assert is_negated(text, lang)
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("El jugador puede responder a ella.", Lang.ES),
+    ("Der Spieler kann darauf reagieren.", Lang.DE),
+])
+def test_a_text_without_a_negation_is_not_negated(text, lang):
+    assert not is_negated(text, lang)
+
+
+NO_RESPONSE = "Turning a face-down creature with megamorph face up is a special action. No player can respond to it."
+NO_RESPONSE_ES = ("Poner boca arriba una criatura boca abajo con megametamorfosis es una acción especial. Ningún "
+                  "jugador puede responder a ella.")
+NO_RESPONSE_DE = ("Eine verdeckte Kreatur mit Megamorph aufzudecken ist eine Sonderaktion. Keinerlei Spieler kann "
+                  "darauf reagieren.")
+
+
+@pytest.mark.parametrize("foreign, lang", [(NO_RESPONSE_ES, Lang.ES), (NO_RESPONSE_DE, Lang.DE)])
+def test_a_translation_negating_with_an_accented_or_rarer_word_joins_its_negated_ruling(foreign, lang):
+    assert translation_gaps(lexicon().evidence(NO_RESPONSE), lexicon().evidence(foreign, lang), 12) == []
+    entries = dedup([rec(NO_RESPONSE, "Hidden Dragonslayer"), rec(foreign, "Hidden Dragonslayer", lang, source="f.html")],
+                    {NO_RESPONSE: [1, 0], foreign: [1, 0.05]})
+    assert entry_of(entries, foreign).text == NO_RESPONSE
+
+
+# --- "nontoken": English negates inside a word, a translation in words ("que no sea ficha") ------
+
+@pytest.mark.parametrize("text, lang, negated", [
+    ("Each other nontoken creature is turned face down.", Lang.EN, True),
+    ("Each other non-token creature is turned face down.", Lang.EN, True),
+    ("Nonbasic lands are turned face down.", Lang.EN, True),
+    ("Nonetheless, each creature is turned face down.", Lang.EN, False),
+    ("Das ist ein Nichtkreaturzauberspruch.", Lang.DE, True),  # German writes "noncreature" as one word too
+    ("Das ist ein Nicht-Kreatur-Zauberspruch.", Lang.DE, True),
+])
+def test_a_non_compound_negates(text, lang, negated):
+    assert is_negated(text, lang) is negated
+
+
+IXIDRON = ("As Ixidron enters the battlefield, its ability turns each other nontoken creature on the battlefield face "
+           "down, including creatures you control.")
+IXIDRON_ES = ("En cuanto Íxidron entra al campo de batalla, su habilidad pone boca abajo cada otra criatura que no sea "
+              "ficha en el campo de batalla, incluidas las criaturas que controlas.")
+IXIDRON_DE = ("Während Íxidron ins Spiel kommt, dreht seine Fähigkeit jede andere Kreatur im Spiel, die kein "
+              "Spielstein ist, verdeckt um, auch Kreaturen, die du kontrollierst.")
+
+
+@pytest.mark.parametrize("foreign, lang", [(IXIDRON_ES, Lang.ES), (IXIDRON_DE, Lang.DE)])
+def test_a_translation_saying_nontoken_in_words_joins_its_ruling(foreign, lang):
+    assert "negated" not in translation_gaps(lexicon().evidence(IXIDRON), lexicon().evidence(foreign, lang), 20)
+    entries = dedup([rec(IXIDRON, "Ixidron"), rec(foreign, "Ixidron", lang, source="f.html")],
+                    {IXIDRON: [1, 0], foreign: [1, 0.05]})
+    assert entry_of(entries, foreign).text == IXIDRON
+
+
+
+# --- two wordings of one language that differ in a quantifier or number are two translations -----
+
+@pytest.mark.parametrize("older, newer, older_foreign, newer_foreign, lang", [
+    ("When this creature is turned face up, draw two cards.", "When this creature is turned face up, draw three cards.",
+     "Wenn diese Kreatur aufgedeckt wird, ziehst du zwei Karten.",
+     "Wenn diese Kreatur aufgedeckt wird, ziehst du drei Karten.", Lang.DE),
+    ("You may turn this creature face up only during your turn.", "You may turn this creature face up during your turn.",
+     "Du kannst diese Kreatur nur während deines Zuges aufdecken.",
+     "Du kannst diese Kreatur während deines Zuges aufdecken.", Lang.DE),
+    ("When this creature is turned face up, each other creature you control gets +1/+1 until end of turn.",
+     "When this creature is turned face up, each creature you control gets +1/+1 until end of turn.",
+     "Wenn diese Kreatur aufgedeckt wird, erhält jede andere Kreatur, die du kontrollierst, +1/+1 bis zum Ende des Zuges.",
+     "Wenn diese Kreatur aufgedeckt wird, erhält jede Kreatur, die du kontrollierst, +1/+1 bis zum Ende des Zuges.",
+     Lang.DE),
+    ("When this creature is turned face up, each other creature you control gets +1/+1 until end of turn.",
+     "When this creature is turned face up, each creature you control gets +1/+1 until end of turn.",
+     "Cuando esta criatura se pone boca arriba, cada otra criatura que controlas obtiene +1/+1 hasta el final del turno.",
+     "Cuando esta criatura se pone boca arriba, cada criatura que controlas obtiene +1/+1 hasta el final del turno.",
+     Lang.ES),
+    ("You may turn this creature face up only during your turn.", "You may turn this creature face up during your turn.",
+     "Puedes poner boca arriba esta criatura sólo durante tu turno.",
+     "Puedes poner boca arriba esta criatura durante tu turno.", Lang.ES),
+], ids=["de-zwei-drei", "de-nur", "de-jede-andere", "es-cada-otra", "es-solo"])
+def test_foreign_wordings_differing_in_a_quantifier_or_number_join_their_own_rulings(
+        older, newer, older_foreign, newer_foreign, lang):
+    records = [rec(older, "X Card", date="2015-01-01", source="en1"), rec(newer, "X Card", date="2020-01-01", source="en2"),
+               rec(older_foreign, "X Card", lang, date="2015-01-01", source="f1"),
+               rec(newer_foreign, "X Card", lang, date="2020-01-01", source="f2")]
+    vectors = {older: [1, 0, 0], newer: [0, 1, 0], older_foreign: [1, 0.02, 0], newer_foreign: [0, 1, 0.02]}
+    for order in (records, records[::-1]):
+        entries = dedup(order, vectors)
+        assert entry_of(entries, older) is not entry_of(entries, newer)
+        assert entry_of(entries, older_foreign).text == older
+        assert entry_of(entries, newer_foreign).text == newer

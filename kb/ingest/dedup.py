@@ -30,7 +30,7 @@ from kb.cards import CardNames
 from kb.search.embed import Embedder
 from kb.ingest.ids import digest_id
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
-from kb.normalize import match_key, normalize_text, search_words
+from kb.normalize import fold, match_key, normalize_text, search_words
 from kb.search.glossary import Glossary
 from kb.terminology import Terminology
 
@@ -59,16 +59,61 @@ NEGATIONS = frozenset(
     "not no never none nothing nobody neither nor cannot can't don't doesn't didn't isn't aren't wasn't "
     "weren't won't wouldn't couldn't shouldn't hasn't haven't hadn't without".split())
 # A translation says "not" where its English does (counting differs: "no hace nada" is one "does nothing").
+# Accent-folded (`fold`): a text writes "ningún", "jamás", a judge's page may drop the accent.
 FOREIGN_NEGATIONS = {
-    Lang.DE: frozenset("nicht kein keine keinen keinem keiner keines nie niemals nichts niemand ohne weder".split()),
+    Lang.DE: frozenset("nicht kein keine keinen keinem keiner keines keinerlei nie niemals nimmer nirgends nirgendwo "
+                       "nichts niemand niemandem niemanden niemands ohne weder".split()),
     Lang.ES: frozenset("no nunca ningun ninguna ninguno ningunos ningunas nada nadie sin ni tampoco jamas".split()),
 }
+# Words that start so and are a negation compound ("nonland", "Nichtkreatur"), with the words that aren't.
+_NOT_NON = frozenset("nonce nonchalant nonchalantly nonetheless nonsense nonsensical".split())
+FOREIGN_NEGATION_PREFIX = {Lang.DE: ("nicht", frozenset("nichte nichten".split()))}
 QUANTIFIERS = frozenset(
     "only each all any every both either another other others more less fewer greater most least first "
     "last before after until instead additional same different except opponent opponents".split())
 NUMBER_WORDS = frozenset(
     "zero one two three four five six seven eight nine ten eleven twelve twenty once twice thrice half "
     "single x".split())
+
+
+def _forms(table: Mapping[str, str], endings: str = "") -> dict[str, str]:
+    """Each form (a stem plus each of `endings`, "" among them) -> the word it is a form of."""
+    return {stem + ending: word for stem, word in table.items() for ending in ("", *endings.split())}
+
+
+# The quantifiers and number words of a German or Spanish wording (accent-folded, each form -> one
+# word), which two wordings of one translation must share as two English wordings of one ruling
+# share theirs (`Lexicon.signature`): "jede andere Kreatur" is not "jede Kreatur", "zwei" not
+# "drei Karten", "nur während" not "während". Articles ("ein", "una") are left out: they say "a"
+# as often as "one". German "elf" is the creature type as often as eleven.
+FOREIGN_MEANING_WORDS: dict[Lang, dict[str, str]] = {
+    Lang.DE: {
+        **_forms({s: s for s in "jed all beid ander erst letzt zusatzlich weiter gleich verschieden jeglich "
+                                "samtlich einzig irgendein irgendwelch gegnerisch".split()}, "e er es em en"),
+        **{w: w for w in "nur lediglich ausschliesslich bloss mehr weniger meiste meisten meistens mindestens hochstens "
+                         "bevor vorher nachdem danach bis stattdessen statt anstatt ausser".split()},
+        "gegner": "gegner", "gegners": "gegner", "gegnern": "gegner",
+        **{w: w for w in "null eins zwei drei vier funf sechs sieben acht neun zehn zwolf zwanzig einmal zweimal "
+                         "dreimal halfte halb halbe halben".split()},
+    },
+    Lang.ES: {
+        **{form: w for w in "todo otro ultimo mismo distinto primero".split()
+           for form in (w, w + "s", w[:-1] + "a", w[:-1] + "as")},
+        "primer": "primero", "ambos": "ambos", "ambas": "ambos",
+        **{w: w for w in "cada demas solo solamente unicamente cualquier cualquiera cualesquiera mas menos mayor "
+                         "menor antes despues hasta adicional adicionales diferente diferentes excepto salvo oponente "
+                         "oponentes".split()},
+        **{w: w for w in "cero dos tres cuatro cinco seis siete ocho nueve diez once doce veinte mitad".split()},
+    },
+}
+
+
+def foreign_signature(text: str, lang: Lang) -> frozenset[str]:
+    """The quantifiers and number words (`FOREIGN_MEANING_WORDS`) of a German or Spanish wording."""
+    table = FOREIGN_MEANING_WORDS.get(lang, {})
+    return frozenset(table[t] for t in fold(match_key(text)).split() if t in table)
+
+
 _MEANING_TOKEN = re.compile(r"\{[^}]*\}|[a-z0-9]+(?:'[a-z]+)?")
 _INFLECTIONS = ("", "s", "es", "d", "ed", "ing", "ped", "ping")  # manifest(ed), cloak(s), tap(ped)
 _NAME_ENDINGS = ("", "s", "es", "n", "en")  # German genitive and weak endings: des Gedankenverdrehers
@@ -393,10 +438,24 @@ class Evidence(NamedTuple):
 
 
 def is_negated(text: str, lang: Lang) -> bool:
-    """`text` says "not", "no", "never", "without" (or its language's words for them)."""
+    """`text` says "not", "no", "never", "without" (or its language's words for them).
+
+    A "non-" compound negates too: English writes "nontoken", "nonbasic", "non-token" as one word
+    where a translation says "que no sea ficha", "die kein Spielstein ist" (and German its own
+    compounds: "Nichtkreaturzauberspruch"). Counted rather than ignored, so a ruling that says
+    "nontoken" and "can't" still refuses a text that says neither."""
     if lang is Lang.EN:
-        return any(t in NEGATIONS for t in _MEANING_TOKEN.findall(normalize_text(text).lower()))
-    return any(t in FOREIGN_NEGATIONS.get(lang, ()) for t in match_key(text).split())
+        return any(t in NEGATIONS or _is_compound_negation(t, "non", _NOT_NON)
+                   for t in _MEANING_TOKEN.findall(normalize_text(text).lower()))
+    words = FOREIGN_NEGATIONS.get(lang, frozenset())
+    compound = FOREIGN_NEGATION_PREFIX.get(lang)
+    return any(t in words or (compound is not None and _is_compound_negation(t, *compound))
+               for t in fold(match_key(text)).split())
+
+
+def _is_compound_negation(word: str, prefix: str, exceptions: frozenset[str]) -> bool:
+    """`word` is `prefix` alone ("non" of "non-token") or `prefix` + a word ("nonland"), not one of `exceptions`."""
+    return word.startswith(prefix) and word not in exceptions and (word == prefix or len(word) >= len(prefix) + 3)
 
 
 @dataclass
@@ -640,7 +699,8 @@ def _may_be_one_ruling(a: _Group, b: _Group) -> bool:
 def _foreign_revisions(foreign: list[_Group], lexicon: Lexicon, similarity: Similarities) -> list[list[_Group]]:
     """Foreign ruling groups as English ones are grouped into revisions: wordings of one language that
     align word by word (`is_revision`), name the same mechanics, digits, cards and glossary concepts
-    and negate alike (`Evidence`), for the same cards or both shared, never two a page lists at one
+    and negate alike (`Evidence`), say the same quantifiers and number words (`foreign_signature`:
+    grouped, the older wording would join the English ruling of the newer), for the same cards or both shared, never two a page lists at one
     date. A corrected wording ("Der" -> "Die +1/+1-Marke") is the same translation: its group aligns
     as one, so the two join one English entry together or stay apart together (tryout18b defect 11)."""
     evidence: dict[int, Evidence] = {}  # asked only of the pairs that align
@@ -650,11 +710,16 @@ def _foreign_revisions(foreign: list[_Group], lexicon: Lexicon, similarity: Simi
             evidence[i] = lexicon.evidence(foreign[i].records[0].text, foreign[i].lang)
         return evidence[i]
 
+    def signature_of(i: int) -> frozenset[str]:
+        return foreign_signature(foreign[i].records[0].text, foreign[i].lang)
+
     uf = _UnionFind(len(foreign))
     keys = [_card_keys(g) for g in foreign]
     pairs = _revision_pairs(foreign, [g.words for g in foreign], similarity)
     for i, j, _ in sorted(pairs, key=lambda t: (-t[2], t[0], t[1])):
         if foreign[i].lang is not foreign[j].lang or evidence_of(i) != evidence_of(j):
+            continue
+        if signature_of(i) != signature_of(j):  # "jede andere Kreatur" / "jede Kreatur": two rulings
             continue
         if not _may_be_one_ruling(foreign[i], foreign[j]):
             continue
