@@ -902,6 +902,40 @@ def test_an_id_whose_wording_was_edited_in_its_file_follows_the_revision(home: P
         store.load(home).resolve(old_id)
 
 
+def test_an_id_follows_a_larger_edit_when_it_is_its_files_one_clear_match(home: Path, tmp_path: Path) -> None:
+    """tryout19: a Spanish judge rewrote the end of a ruling ("tu oponente no puede mirarlo." ->
+    "tus oponentes no pueden mirarlo, pero tú sí puedes.") and re-ingested the page: the old id said
+    "gone", where a smaller edit had moved. It moves to the file's one wording keeping most of its
+    words; when two of the file's wordings are as close, it stays gone (no guess)."""
+    page = tmp_path / "matadragones.json"
+    head = "Mientras está boca abajo, el Matadragones oculto es una criatura 2/2 incolora sin nombre ni habilidades; "
+    other = "La habilidad disparada del Matadragones oculto solo puede hacer objetivo a una criatura de un oponente."
+    card_file(page, "Hidden Dragonslayer", [("2019-09-20", head + "tu oponente no puede mirarlo."), ("2015-03-27", other)])
+    build([page], home=home, embedder=FAKE)
+    old_id = next(e.id for e in store.load(home).entries if e.text.endswith("tu oponente no puede mirarlo."))
+    edited = head + "tus oponentes no pueden mirarlo, pero tú sí puedes."
+    card_file(page, "Hidden Dragonslayer", [("2019-09-20", edited), ("2015-03-27", other)])
+    build([page], home=home, embedder=FAKE)
+    kb = store.load(home)
+    try:
+        found = kb.resolve(old_id)
+        assert found.entry.text == edited and found.moved_from == old_id
+        assert found.why == f"its wording was changed in {page}"
+    finally:
+        kb.close()
+    # two wordings of the file about as close to the old one (two rulings: 2/2 and 3/3): no guess
+    card_file(page, "Hidden Dragonslayer", [("2019-09-20", edited), ("2019-09-21", edited.replace("2/2", "3/3")),
+                                             ("2015-03-27", other)])
+    build([page], home=home, embedder=FAKE)
+    kb = store.load(home)
+    try:
+        assert len({e.id for e in kb.entries if "mirarlo" in e.text}) == 2
+        with pytest.raises(NotFoundError, match="is gone"):
+            kb.resolve(old_id)
+    finally:
+        kb.close()
+
+
 def readme_queries() -> list[str]:
     """The SQL statements of the README's "Reading the store with other tools" example."""
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")

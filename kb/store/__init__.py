@@ -296,6 +296,11 @@ def get_meta(conn: sqlite3.Connection, leave_out: Sequence[str] = ()) -> dict[st
 
 # Ids a query names with `IN (?, ...)` go in chunks of this many, below SQLite's variable limit.
 _IN_CHUNK = 500
+# A gone id follows a wording its own file now gives in its place (`KB._revised`) when that keeps this
+# share of its words, aligned, and this much more than any other wording of the file (tryout19: "tu
+# oponente no puede mirarlo" -> "tus oponentes no pueden mirarlo, pero tú sí puedes", 0.79)
+EDITED_RATIO = 0.6
+EDITED_MARGIN = 0.2
 
 
 def _in_chunks(ids: Sequence[str]) -> Iterator[tuple[Sequence[str], str]]:
@@ -771,13 +776,15 @@ class KB:
                             f"for the Comprehensive Rules clause {clause}, use `kb rule {clause}`")
 
     def _revised(self, entry_id: str) -> tuple[Entry, str] | None:
-        """The entry holding a revision of a gone id's wording in the file that gave that wording (a
-        judge edited the page and ingested it again), and the file; None when no wording of that file
-        is a revision of it (dedup's test: `kb.ingest.dedup.is_revision`)."""
+        """The entry holding the edited wording of a gone id's wording in the file that gave that wording
+        (a judge edited the page and ingested it again), and the file; None when no wording of that
+        file is one. An edit is what dedup calls a revision (`kb.ingest.dedup.is_revision`), or, looser
+        since the judge changed this very file, the file's one wording that keeps most of the old words
+        (`EDITED_RATIO`, by `EDITED_MARGIN` over any other wording of the file)."""
         from kb.ingest.dedup import is_revision, wording_similarity
         from kb.normalize import match_key
 
-        best: tuple[float, str, str] | None = None
+        scored: list[tuple[float, bool, str, str]] = []  # (ratio, a revision, holder, source)
         in_file: dict[str, list[tuple[str, list[str]]]] = {}  # source -> (entry, words) of its wordings now
         for text, source in self.conn.execute("SELECT text, source FROM id_history WHERE id = ? AND text IS NOT NULL "
                                               "AND source IS NOT NULL ORDER BY first_generation, wkey", (entry_id,)):
@@ -787,11 +794,19 @@ class KB:
             old = match_key(text).split()
             for holder, words in in_file[source]:
                 ratio, contained = wording_similarity(old, words)
-                if is_revision(ratio, contained) and (best is None or (-ratio, holder) < (-best[0], best[1])):
-                    best = (ratio, holder, source)
-        if best is None:
-            return None
-        return self._entries("SELECT data FROM entries WHERE id = ?", (best[1],))[0], best[2]
+                scored.append((ratio, is_revision(ratio, contained), holder, source))
+        revisions = [(-ratio, holder, source) for ratio, revision, holder, source in scored if revision]
+        if revisions:
+            _, holder, source = min(revisions)
+        else:
+            ranked = sorted(((-ratio, holder, source) for ratio, _, holder, source in scored))
+            if not ranked or -ranked[0][0] < EDITED_RATIO:
+                return None
+            _, holder, source = ranked[0]
+            runner_up = max((-r for r, other, _ in ranked if other != holder), default=0.0)
+            if -ranked[0][0] - runner_up < EDITED_MARGIN:
+                return None  # a looser edit must be the file's one clear match
+        return self._entries("SELECT data FROM entries WHERE id = ?", (holder,))[0], source
 
     def get(self, entry_id: str) -> Entry:
         return self.resolve(entry_id).entry
