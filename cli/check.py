@@ -13,8 +13,8 @@ def check(
     targets: Annotated[Optional[list[str]], typer.Argument(
         help="Entry ids (or unique prefixes), check files (PATH.yaml) or folders of them; default: every check.")] = None,
     rules: Annotated[Optional[str], typer.Option(
-        "--rules", help="Run under the Comprehensive Rules of this date (YYYY-MM-DD) instead of "
-                        "each check's own date.")] = None,
+        "--rules", help="Run under the Comprehensive Rules of this date (YYYY-MM-DD, 13.07.2018, 13 July "
+                        "2018, 13. Juli 2018 or 13 de julio de 2018) instead of each check's own date.")] = None,
     missing: Annotated[bool, typer.Option(
         "--missing", help="List the ruling entries linked to a face-down clause that have no check "
                           "(exit 1 if any), instead of running checks.")] = False,

@@ -14,7 +14,7 @@ def rule(
         help="Clause number in the current CR, e.g. 708.8; an older CR's number (707.2 in a 2018 ruling) gets a note "
              "naming the rule it was then.")] = None,
     at: Annotated[Optional[str], typer.Option(
-        "--at", help="Also show the clause as it stood in the CR in force on this date (YYYY-MM-DD, 13.07.2018 or 13 July 2018).")] = None,
+        "--at", help="Also show the clause as it stood in the CR in force on this date (YYYY-MM-DD, 13.07.2018, 13 July 2018, 13. Juli 2018 or 13 de julio de 2018).")] = None,
     diff: Annotated[Optional[tuple[str, str]], typer.Option(
         "--diff", help="Compare two CR versions by date: --diff 2014-09-25 2026-01-16 (needs --section).")] = None,
     section: Annotated[Optional[str], typer.Option(

@@ -109,3 +109,22 @@ def test_a_spreadsheet_of_rulings_is_named_a_table_with_the_page_it_could_be_sav
     semicolons = "Karte;Datum;Text\nLichtform;2014-11-24;Du kannst sie jederzeit ansehen.\n"
     assert any("semicolon-separated" in p.reason
                for p in parse_text(semicolons, "r.csv", names=names, match_clause=None).problems)
+
+
+@pytest.mark.parametrize("command, option", [(["rule", "--help"], "--at"), (["check", "--help"], "--rules")])
+def test_every_date_form_a_help_text_names_is_accepted(command: list[str], option: str) -> None:
+    """tryout19: `kb check --help` said `--rules` takes YYYY-MM-DD while "24 de noviembre de 2014"
+    worked; the help now names the forms, and each one it names must work."""
+    import re
+
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from kb.normalize import date_option
+
+    shown = " ".join(CliRunner().invoke(app, command, env={"COLUMNS": "200"}).output.split())
+    forms = re.search(r"this date \(YYYY-MM-DD, ([^)]*)\)", shown)
+    assert forms, shown
+    named = [f.strip() for f in re.split(r",| or ", forms.group(1)) if f.strip()]
+    assert len(named) >= 4 and "13 de julio de 2018" in named
+    assert {date_option(form, option) for form in named} == {"2018-07-13"}
