@@ -440,7 +440,8 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
     # first thing shown: a judge who types the number an old ruling cites needs to know it was another rule;
     # with --at, only what it numbered on that date (not in CRs in force before or after: tryout18)
     if at and at.other_rule:
-        where = (f"now {at.other_rule_now}: `kb rule {at.other_rule_now}`" if at.other_rule_now
+        # the command shows that rule as it stood then: what an auditor of a ruling of that date reads
+        where = (f"now {at.other_rule_now}: `kb rule {at.other_rule_now} --at {at.date}`" if at.other_rule_now
                  else "no longer in the rules")
         out.print(Text(f"Note: in the CR of {at.version}, {report.clause} numbered another rule ({where}).",
                        style="yellow"))
