@@ -196,6 +196,9 @@ def test_an_unknown_title_with_no_site_decoration_is_the_card_s_name_whole(title
     ("Gatherer of Graces - Gatherer", "Gatherer of Graces"),  # a site's word inside a card's name
     ("Zanzibar Quux - MTG Wiki", "Zanzibar Quux"),
     ("MTG Wiki - Wobbly Foo", "Wobbly Foo"),
+    ("Dog Walker (MKM) - Gatherer", "Dog Walker"),  # the set code beside the name (second review)
+    ("Dog Walker (MKM) #197 - Scryfall", "Dog Walker"),
+    ("Dog Walker / Gassigeher", "Dog Walker"),  # an unknown card's name and its translation
 ])
 def test_the_card_of_a_site_title_is_the_part_that_names_no_site_set_or_heading(title, card):
     """Review of tryout18's fix: the name was taken as whatever came before the first spaced dash, so
@@ -767,24 +770,30 @@ def test_the_lines_a_web_pages_problem_names_are_the_html_files_lines(html, said
     assert [f"{p.line}: {p.reason}" for p in result.problems if not p.ignored] == [said]
 
 
-def test_an_undated_sentence_after_a_ruling_given_on_its_dates_line_is_reported_not_glued_to_it():
+def test_an_undated_sentence_after_a_ruling_given_on_its_dates_line_is_kept_and_said():
     """tryout19: a judge's comment under a ruling row ("13/07/2018<TAB>If ...") became the ruling's
-    last sentence, without a word."""
+    last sentence without a word. It is still read as more of the ruling (a page wrapped at its width
+    or a second paragraph reads the same: the review of a first fix found rulings cut short by
+    skipping it), and a note names its line; an "Example:" goes on without one."""
     text = ("Hooded Hydra\n\n13/07/2018\tIf Hooded Hydra is turned face up, it gets five +1/+1 counters.\n"
             "This line is just a comment from me, not a ruling at all, visit example.com\n"
-            "2020-06-01 Hooded Hydra can be turned face up for its morph cost even while it is tapped, which is "
-            "a special action.\n")
+            "2020-06-01 Hooded Hydra can be turned face up for its morph cost even while it is tapped.\n"
+            "Example: it is tapped, you pay its morph cost, and it stays tapped.\n")
     result = pages.parse_card_page(text, "kaputt.txt", NAMES.resolve)
     assert [r.text for r in result.records] == [
-        "If Hooded Hydra is turned face up, it gets five +1/+1 counters.",
-        "Hooded Hydra can be turned face up for its morph cost even while it is tapped, which is a special action."]
-    assert [(p.line, p.ignored) for p in result.problems] == [(4, False)]
-    assert "text after a ruling and under no date skipped: This line is just a comment" in result.problems[0].reason
-    # a ruling wrapped by an editor (no line over 80 characters) goes on after a full stop
-    wrapped = ("Hooded Hydra\n\n2020-06-01 Hooded Hydra can be turned face up for its morph cost.\n"
-               "It is a special action.\n")
-    assert [r.text for r in pages.parse_card_page(wrapped, "w.txt", NAMES.resolve).records] == [
-        "Hooded Hydra can be turned face up for its morph cost. It is a special action."]
+        "If Hooded Hydra is turned face up, it gets five +1/+1 counters. This line is just a comment from me, "
+        "not a ruling at all, visit example.com",
+        "Hooded Hydra can be turned face up for its morph cost even while it is tapped. Example: it is tapped, "
+        "you pay its morph cost, and it stays tapped."]
+    assert [(p.line, p.ignored) for p in result.problems] == [(4, True)]
+    assert result.problems[0].reason.startswith(
+        "line 4 has no date and starts a new sentence: read as more of the ruling on line 3; if it is not, give "
+        "it its date or a blank line above it: This line is just a comment")
+    # with a blank line above it, the comment is no part of the ruling, and is reported as skipped
+    apart = pages.parse_card_page(text.replace("counters.\nThis", "counters.\n\nThis"), "k.txt", NAMES.resolve)
+    assert apart.records[0].text == "If Hooded Hydra is turned face up, it gets five +1/+1 counters."
+    assert any(not p.ignored and "text after a ruling and under no date skipped: This line" in p.reason
+               for p in apart.problems)
 
 
 def test_a_bullet_and_its_author_on_a_line_of_their_own_above_the_date_is_no_empty_date():

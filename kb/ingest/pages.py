@@ -341,8 +341,6 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             stray.clear()
 
     last_date = max((i for i, (_, raw_date, _) in enumerate(units) if raw_date is not None), default=-1)
-    # a page an editor hard-wrapped (no line over 80 characters) may break a ruling after any sentence
-    wrapped = max((len(line.text.rstrip()) for line in body), default=0) <= _EDITOR_WIDTH
     for i, (line, raw_date, rest) in enumerate(units):
         if raw_date == "" and next((bool(d) for below, d, _ in units[i + 1:] if below.text.strip()), False):
             continue  # a bullet and its author (`• WotC`) on a line of their own, the date on the next line
@@ -364,14 +362,15 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
-            elif inline and chunk and _ends_sentence(chunk[-1].text) and not wrapped \
-                    and line.text.strip()[:1].isupper():
-                # a ruling given on its date's line is that line: an undated sentence after it (a judge's
-                # comment) is no part of it (tryout19: it was glued to the ruling above without a word)
-                flush()
-                chunk, date_line, closed = [], 0, True
-                stray.append(line)
             else:
+                if inline and chunk and _ends_sentence(chunk[-1].text) and not _EXAMPLE.match(line.text):
+                    # a ruling given on its date's line goes on with a new sentence on the next: kept (a page
+                    # wrapped at its width, a second paragraph), but said, since a judge's comment under a
+                    # ruling row reads the same (tryout19: one was glued to the ruling without a word)
+                    problems.append(Problem(source, line.number, f"line {line.number} has no date and starts a "
+                                            f"new sentence: read as more of the ruling on line {chunk[0].number}; "
+                                            "if it is not, give it its date or a blank line above it: "
+                                            f"{_clip(line.text.strip())}", ignored=True))
                 chunk.append(_Line(line.number, _uncelled(line.text)) if barred else line)
             continue
         flush()
@@ -402,7 +401,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     return ParseResult(tuple(records), tuple(problems))
 
 
-_EDITOR_WIDTH = 80
+_EXAMPLE = re.compile(r"\s*(?:Example|Beispiel|Ejemplo)s?\s*:", re.IGNORECASE)  # more of the ruling above
 
 _NAME_JOINERS = frozenset("of the to a an and in on for from with at by // de del la el los las y der die das und von zu".split())
 
@@ -491,15 +490,15 @@ def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
 # set and number or a heading as parts between spaced dashes, bars or dots, before or after the name
 # (`Dog Walker (Murders at Karlov Manor) - Gatherer`, `Gatherer - Dog Walker`, `MTG Wiki | Dog Walker`,
 # `Dog Walker · Murders at Karlov Manor (MKM) #197 · Scryfall`, `Regelungen - Entlarvung des Schuldigen`)
-_TITLE_SEPARATOR = re.compile(r"\s+[-–—|·•]\s+")
+_TITLE_SEPARATOR = re.compile(r"\s+[-–—|·•/]\s+")  # " / ": the name and its translation
 _NOT_A_NAME = re.compile(
     r"(?:the\s+)?(?:gatherer|scryfall|mtg\s*wiki|mtg\.wtf|magic:?\s+the\s+gathering|wizards\s+of\s+the\s+coast"
     r"|cardmarket|tcgplayer|edhrec|mtggoldfish|moxfield|archidekt|card\s*kingdom|mtgtop8)"  # a site, whole,
     r"(?:\s+(?:magic:?|the|gathering|search|cards?|rulings?|wiki|database|deutsch|español|english))*"
     r"|(?:card\s+)?rulings?|regelungen|fallbeispiele|reglas|aclaraciones|oracle(?:\s+text)?"  # a heading
-    r"|.*(?:#\d+|\([A-Z0-9]{3,5}\)).*",  # a set and its number: `Murders at Karlov Manor (MKM) #197`
+    r"|.*#\d+|\([A-Z0-9]{3,5}\)",  # a set and its number (`Murders at Karlov Manor (MKM) #197`), a set code
     re.IGNORECASE)
-_SET_IN_BRACKETS = re.compile(r"\s*\([^()]*\)$")
+_SET_IN_BRACKETS = re.compile(r"\s*\([^()]*\)(?:\s*#\d+)?$|\s+#\d+$")  # `(MKM)`, `(MKM) #197`
 
 
 def _title_as_card(title: str) -> str:
@@ -512,8 +511,9 @@ def _title_as_card(title: str) -> str:
         parts = [part for part in _TITLE_SEPARATOR.split(title.strip()) if part]
         if len(parts) < 2:
             return title
-        names = [part for part in parts if not _NOT_A_NAME.fullmatch(part)]
-        return _SET_IN_BRACKETS.sub("", names[0]) or names[0] if names else title
+        names = [name for name in (_SET_IN_BRACKETS.sub("", part) or part for part in parts)
+                 if not _NOT_A_NAME.fullmatch(name)]
+        return names[0] if names else title
     words = title.rstrip().rstrip(":").split()
     last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
     return " ".join(words[last + 1:]) or title
