@@ -70,3 +70,19 @@ def test_the_bar_names_the_count_of_a_stage_that_counts() -> None:
     assert _stage_label("index", 0, 1) == "index"
     assert _stage_label("index", 5388, 5388) == "index"
 
+
+
+def test_a_failing_callback_stops_the_child_at_once_and_its_error_is_raised() -> None:
+    """Second review: an error raised by the progress callback waited for the child to finish (minutes
+    of embedding in a real build) before it was raised."""
+    import time
+
+    import pytest
+
+    def fail() -> None:
+        raise RuntimeError("callback failed")
+
+    started = time.monotonic()
+    with pytest.raises(RuntimeError, match="callback failed"):
+        child.run(["-c", "import time; time.sleep(20)"], on_wait=fail, every=0.1)
+    assert time.monotonic() - started < 10

@@ -32,12 +32,17 @@ def run(args: Sequence[str], *, on_wait: Callable[[], None] | None = None,
         return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env)
     with subprocess.Popen([sys.executable, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           env=env) as proc:
-        while True:
-            try:
-                out, err = proc.communicate(timeout=every)  # retried after a timeout, no output is lost
-                break
-            except subprocess.TimeoutExpired:
-                on_wait()
+        try:
+            while True:
+                try:
+                    out, err = proc.communicate(timeout=every)  # retried after a timeout, no output is lost
+                    break
+                except subprocess.TimeoutExpired:
+                    on_wait()
+        except BaseException:  # the callback failed, or Ctrl-C: the child's minutes of work are for nothing
+            proc.kill()
+            proc.wait()
+            raise
         on_wait()
         return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 

@@ -381,9 +381,12 @@ class ChildProcessEmbedder:
             on_embedded = _ON_EMBEDDED.get()
 
             def report() -> None:
+                try:
+                    done = int(counted.read_text() or 0)
+                except (OSError, ValueError):  # not written yet, or half written
+                    return
                 if on_embedded is not None:
-                    with contextlib.suppress(OSError, ValueError):  # not written yet, or half written
-                        on_embedded(min(int(counted.read_text() or 0), len(texts)), len(texts))
+                    on_embedded(min(done, len(texts)), len(texts))
 
             done = child.run(["-m", "kb.search.embed", prompt, str(self.model_dir), str(src), str(out), str(counted)],
                              on_wait=report if on_embedded is not None else None)
