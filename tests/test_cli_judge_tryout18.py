@@ -106,7 +106,11 @@ def test_a_spreadsheet_of_rulings_is_named_a_table_with_the_page_it_could_be_sav
     prose = "Den Protector\nFeb 25, 2015\nIf it's turned face up, it gets a counter, and so on, and on.\n"
     assert not any("looks like a table" in p.reason for p in parse_text(prose, "p.txt", names=names,
                                                                           match_clause=None).problems)
-    semicolons = "Karte;Datum;Text\nLichtform;2014-11-24;Du kannst sie jederzeit ansehen.\n"
+    # a card's name with a comma above undated rulings is no header (second review)
+    urza = "Urza, Lord High Artificer\nIt's an artifact, so it can be tapped for mana, and it stays.\n"
+    assert not any("looks like a table" in p.reason for p in parse_text(urza, "u.txt", names=names,
+                                                                          match_clause=None).problems)
+    semicolons = "Karte;Datum;Text (DE)\nLichtform;2014-11-24;Du kannst sie jederzeit ansehen.\n"
     assert any("semicolon-separated" in p.reason
                for p in parse_text(semicolons, "r.csv", names=names, match_clause=None).problems)
 

@@ -271,16 +271,17 @@ def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.
 _ONE_LINE_PAGE = 600  # longer than any one ruling with its date: a whole page run together
 
 _DELIMITERS = {",": "comma-separated", ";": "semicolon-separated", "\t": "tab-separated"}
-_HEADER_CELL = re.compile(r"[\w ./#-]{1,30}")
+_HEADER_CELL = re.compile(r"[\w ./#()-]{1,30}")
+_MIN_COLUMNS = 3  # card, date, text: a card's name with a comma ("Urza, Lord High Artificer") is two
 
 
 def _table_delimiter(lines: Sequence[str]) -> str | None:
     """How a spreadsheet export's columns are separated ("comma-separated"), if `lines` read as one:
-    a header of two or more short names ("card,date,text"), and every row after it with at least as
+    a header of three or more short names ("card,date,text"), and every row after it with at least as
     many cells. A ruling's own commas never make a header of short names."""
     for delimiter, name in _DELIMITERS.items():
         header = [cell.strip().strip('"') for cell in lines[0].split(delimiter)] if lines else []
-        if len(header) < 2 or not all(_HEADER_CELL.fullmatch(cell) for cell in header):
+        if len(header) < _MIN_COLUMNS or not all(_HEADER_CELL.fullmatch(cell) for cell in header):
             continue
         rows = lines[1:11]
         if rows and all(row.count(delimiter) >= len(header) - 1 for row in rows):
