@@ -936,6 +936,22 @@ def test_an_id_follows_a_larger_edit_when_it_is_its_files_one_clear_match(home: 
         kb.close()
 
 
+def test_a_deleted_rulings_id_does_not_follow_a_ruling_that_was_beside_it(home: Path, tmp_path: Path) -> None:
+    """Second review: a judge deleted one of a card's rulings; its id followed the ruling left beside
+    it in the file, which says the opposite ("you don't create" / "you create"), as if edited into it."""
+    page = tmp_path / "hydra.json"
+    kept = "If Hooded Hydra dies, you create a 1/1 green Snake creature token for each +1/+1 counter on it."
+    deleted = "If Hooded Hydra is exiled, you don't create any Snake creature tokens for the +1/+1 counters on it."
+    other = "Hooded Hydra can be turned face up for its morph cost even while it is tapped, which is a special action."
+    card_file(page, "Hooded Hydra", [("2014-11-24", kept), ("2014-11-24", deleted), ("2014-11-24", other)])
+    build([page], home=home, embedder=FAKE)
+    gone_id = next(e.id for e in store.load(home).entries if e.text == deleted)
+    card_file(page, "Hooded Hydra", [("2014-11-24", kept), ("2014-11-24", other)])
+    build([page], home=home, embedder=FAKE)
+    with pytest.raises(NotFoundError, match="is gone"):
+        store.load(home).resolve(gone_id)
+
+
 def readme_queries() -> list[str]:
     """The SQL statements of the README's "Reading the store with other tools" example."""
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")

@@ -781,29 +781,37 @@ class KB:
         file is one. An edit is what dedup calls a revision (`kb.ingest.dedup.is_revision`), or, looser
         since the judge changed this very file, the file's one wording that keeps most of the old words
         (`EDITED_RATIO`, by `EDITED_MARGIN` over any other wording of the file)."""
-        from kb.ingest.dedup import is_revision, wording_similarity
+        from kb.ingest.dedup import is_negated, is_revision, wording_similarity
         from kb.normalize import match_key
 
-        scored: list[tuple[float, bool, str, str]] = []  # (ratio, a revision, holder, source)
-        in_file: dict[str, list[tuple[str, list[str]]]] = {}  # source -> (entry, words) of its wordings now
+        def born(entry: str) -> int:  # the generation an entry's id was first shown in
+            return int(self.conn.execute("SELECT coalesce(min(first_generation), 0) FROM id_history WHERE id = ?",
+                                         (entry,)).fetchone()[0])
+
+        scored: list[tuple[float, bool, bool, str, str]] = []  # (ratio, a revision, a looser edit, holder, source)
+        in_file: dict[str, list[tuple[str, list[str], bool, Lang]]] = {}  # source -> its wordings now
         for text, source in self.conn.execute("SELECT text, source FROM id_history WHERE id = ? AND text IS NOT NULL "
                                               "AND source IS NOT NULL ORDER BY first_generation, wkey", (entry_id,)):
             if source not in in_file:
-                in_file[source] = [(holder, match_key(now).split()) for holder, now in self.conn.execute(
-                    "SELECT entry_id, text FROM variants WHERE source = ?", (source,))]
+                in_file[source] = [(holder, match_key(now).split(), is_negated(now, Lang(lang)), Lang(lang))
+                                   for holder, now, lang in self.conn.execute(
+                                       "SELECT entry_id, text, lang FROM variants WHERE source = ?", (source,))]
             old = match_key(text).split()
-            for holder, words in in_file[source]:
+            for holder, words, negated, lang in in_file[source]:
                 ratio, contained = wording_similarity(old, words)
-                scored.append((ratio, is_revision(ratio, contained), holder, source))
-        revisions = [(-ratio, holder, source) for ratio, revision, holder, source in scored if revision]
+                # a looser edit is a wording that came after this id (not a ruling beside it, left when the
+                # judge deleted this one) and negates where it did (second review: "you don't create ...")
+                looser = born(holder) > born(entry_id) and negated == is_negated(text, lang)
+                scored.append((ratio, is_revision(ratio, contained), looser, holder, source))
+        revisions = [(-ratio, holder, source) for ratio, revision, _, holder, source in scored if revision]
         if revisions:
             _, holder, source = min(revisions)
         else:
-            ranked = sorted(((-ratio, holder, source) for ratio, _, holder, source in scored))
+            ranked = sorted(((-ratio, holder, source) for ratio, _, looser, holder, source in scored if looser))
             if not ranked or -ranked[0][0] < EDITED_RATIO:
                 return None
             _, holder, source = ranked[0]
-            runner_up = max((-r for r, other, _ in ranked if other != holder), default=0.0)
+            runner_up = max((ratio for ratio, _, _, other, _ in scored if other != holder), default=0.0)
             if -ranked[0][0] - runner_up < EDITED_MARGIN:
                 return None  # a looser edit must be the file's one clear match
         return self._entries("SELECT data FROM entries WHERE id = ?", (holder,))[0], source
