@@ -340,6 +340,8 @@ def test_a_translation_negating_with_an_accented_or_rarer_word_joins_its_negated
     ("Nonetheless, each creature is turned face down.", Lang.EN, False),
     ("Das ist ein Nichtkreaturzauberspruch.", Lang.DE, True),  # German writes "noncreature" as one word too
     ("Das ist ein Nicht-Kreatur-Zauberspruch.", Lang.DE, True),
+    ("Nichtsdestotrotz kannst du darauf reagieren.", Lang.DE, False),  # "nevertheless" (second review)
+    ("Nichtsdestoweniger kannst du darauf reagieren.", Lang.DE, False),
 ])
 def test_a_non_compound_negates(text, lang, negated):
     assert is_negated(text, lang) is negated

@@ -67,7 +67,7 @@ FOREIGN_NEGATIONS = {
 }
 # Words that start so and are a negation compound ("nonland", "Nichtkreatur"), with the words that aren't.
 _NOT_NON = frozenset("nonce nonchalant nonchalantly nonetheless nonsense nonsensical".split())
-FOREIGN_NEGATION_PREFIX = {Lang.DE: ("nicht", frozenset("nichte nichten".split()))}
+FOREIGN_NEGATION_PREFIX = {Lang.DE: ("nicht", frozenset("nichte nichten nichtsdestotrotz nichtsdestoweniger".split()))}
 QUANTIFIERS = frozenset(
     "only each all any every both either another other others more less fewer greater most least first "
     "last before after until instead additional same different except opponent opponents".split())
@@ -88,7 +88,7 @@ def _forms(table: Mapping[str, str], endings: str = "") -> dict[str, str]:
 # as often as "one". German "elf" is the creature type as often as eleven.
 FOREIGN_MEANING_WORDS: dict[Lang, dict[str, str]] = {
     Lang.DE: {
-        **_forms({s: s for s in "jed all beid ander erst letzt zusatzlich weiter gleich verschieden jeglich "
+        **_forms({s: s for s in "jed all beid ander erst letzt zusatzlich gleich verschieden jeglich "
                                 "samtlich einzig irgendein irgendwelch gegnerisch".split()}, "e er es em en"),
         **{w: w for w in "nur lediglich ausschliesslich bloss mehr weniger meiste meisten meistens mindestens hochstens "
                          "bevor vorher nachdem danach bis stattdessen statt anstatt ausser".split()},
