@@ -629,6 +629,18 @@ def test_603_3d_targets_are_chosen_before_a_player_gets_priority(choice: bool, z
     assert g.obj("Grizzly Bears").zone is zone
 
 
+def test_608_2b_a_you_may_ability_whose_target_became_illegal_asks_no_choice() -> None:
+    """tryout20: the model refused to resolve Icefeather Aven's trigger without a "you may" answer
+    although its only target had left: it doesn't resolve, so nothing is chosen."""
+    g = game(battlefield=["Icefeather Aven", "Grizzly Bears"])
+    g.obj("Icefeather Aven").face_down_by = FaceDownWay.MORPH
+    g.turn_face_up("Icefeather Aven", TurnUpWay.MORPH)
+    g.choose_targets("Icefeather Aven", ["Grizzly Bears"])
+    g.move("Grizzly Bears", Zone.HAND)
+    g.resolve()
+    assert ("fizzled", "Icefeather Aven") in g.events and g.stack == []
+
+
 def test_122_1_time_counters_do_not_change_power_and_toughness() -> None:
     g = game(battlefield=["Grizzly Bears"])
     g.add_counters("Grizzly Bears", CounterKind.TIME, 2)

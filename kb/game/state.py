@@ -1084,7 +1084,9 @@ class Game:
         if waiting:  # 603.3d: targets are chosen before any player gets priority again
             raise IllegalAction(f"{waiting[0]}'s triggered ability has no targets chosen yet (603.3d)")
         top = self.stack[-1]
-        if isinstance(top, StackAbility) and top.ability.optional and not isinstance(choice, bool):
+        # "you may" is chosen as it resolves; one whose every target is illegal doesn't resolve (608.2b)
+        if isinstance(top, StackAbility) and top.ability.optional and not isinstance(choice, bool) \
+                and self._legal_targets(top.ability, top.targets, top.controller) is not None:
             raise IllegalAction(f"{top.description}: \"you may\": choose true or false as it resolves")
         self.stack.pop()
         if isinstance(top, StackAbility):
