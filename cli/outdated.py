@@ -32,6 +32,7 @@ def outdated(
     """
     from cli import render
     from kb.errors import InputError
+    from kb.model import Lang
     from kb.normalize import date_option
     from kb.outdated import Reason, filter_items, group_wordings, levels_shown
     from kb.views import english_card_name, no_text_note
@@ -59,10 +60,13 @@ def outdated(
         items = filter_items(kb.outdated(), card=english, lang=parse_lang(lang), since=since, reason=reason)
         # a wording is outdated when any of its (selected) copies is; review when all are review only
         wordings = [w for w in group_wordings(items) if w.level in levels]
+        # the entry's own text: other cards' pages may have reworded it after the wording that replaces
+        # this one on its card (tryout20: "instructs you to" for Lightform, "instructs or allows" since)
+        entry_texts = kb.texts_in([w.entry for w in wordings], Lang.EN)
         if as_json:
-            print_json([w.to_json() for w in wordings])
+            print_json([{**w.to_json(), "entry_text": entry_texts.get(w.entry)} for w in wordings])
         else:
-            render.outdated(console, wordings, {level.value for level in levels})
+            render.outdated(console, wordings, {level.value for level in levels}, entry_texts)
         found = {r.kind.value for w in wordings for r in w.reasons}
     if any(r.value in found for r in fail_reasons):
         raise typer.Exit(1)

@@ -12,7 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Set as AbstractSet
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Iterable, Iterator, Mapping, Sequence
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -674,8 +674,10 @@ def outdated_summary(console: Console, data: dict[str, Any], levels: Collection[
             console.print(f"[dim]… and {len(ranked) - SUMMARY_ROWS} more {title}s; --json lists them all[/]")
 
 
-def outdated(console: Console, wordings: Sequence[OutdatedWording], levels: Collection[str] = ("outdated",)) -> None:
-    """Each outdated wording: its reasons with word diffs, and where it appears."""
+def outdated(console: Console, wordings: Sequence[OutdatedWording], levels: Collection[str] = ("outdated",),
+             entry_texts: Mapping[str, str] | None = None) -> None:
+    """Each outdated wording: its reasons with word diffs, the entry's own text where other cards'
+    pages reworded it since the wording that replaces this one, and where it appears."""
     if not wordings:
         console.print(nothing_listed(levels))
         return
@@ -689,6 +691,9 @@ def outdated(console: Console, wordings: Sequence[OutdatedWording], levels: Coll
             console.print(Text(f"  {reason.kind.value}: ", style=style) + Text(reason.detail))
             if reason.diff:
                 console.print(Text("    ") + diff_text(reason.diff))
+        newest = (entry_texts or {}).get(w.entry)
+        if newest is not None and newest not in (w.current_text, w.text):
+            console.print(Text(f"  reworded again since on other cards' pages: {newest}", style="yellow"))
         shown = ", ".join(w.cards[:6]) + (f" and {len(w.cards) - 6} more" if len(w.cards) > 6 else "")
         first = w.items[0].variant
         where = f"{first.source.removeprefix('corpus/')}:{first.line}"

@@ -1,0 +1,40 @@
+"""What a rules manager auditing rulings as a new user noticed (tryout20): each test pins one defect."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from kb import store
+from kb.corpus import Corpus
+from kb.model import Entry, Kind, Lang, Relation, Variant
+
+OLD = "You can't look at face-down permanents you don't control unless an effect allows you to or instructs you to."
+MID = "You can't look at face-down permanents you don't control unless an effect instructs you to do so."
+NEW = "You can't look at face-down permanents or spells you don't control unless an effect instructs or allows you to do so."
+
+
+def test_an_outdated_wording_names_the_entrys_newer_text_when_other_cards_reworded_it_again(kb_home: Path) -> None:
+    """tryout20: Lightform's 2014 wording was "replaced on 2018-07-13" by Lightform's 2018 wording, while
+    the entry's text (other cards' pages, 2024) put "allows" back: the suggestion read as the current
+    text and contradicted `kb show`."""
+    from cli.main import app
+    from kb.outdated import find_outdated
+
+    variants = (
+        Variant(NEW, NEW, Lang.EN, "2024-09-20", "dsk.json", 40, Relation.CANONICAL, 1.0, "Unwanted Remake"),
+        Variant(MID, MID, Lang.EN, "2018-07-13", "lightform-2018.json", 5, Relation.REVISION, 0.9, "Lightform"),
+        Variant(OLD, OLD, Lang.EN, "2014-11-24", "lightform-2014.json", 5, Relation.REVISION, 0.9, "Lightform"),
+    )
+    entries = [Entry("r-look", Kind.RULING, NEW, ("Lightform", "Unwanted Remake"), "2014-11-24", "2024-09-20", variants)]
+    items = find_outdated(entries, terminology=Corpus.default().terminology)
+    store.write(kb_home, entries, report={}, meta={}, outdated=[item.to_store() for item in items])
+
+    listed = json.loads(CliRunner().invoke(app, ["outdated", "--json"]).stdout)
+    old = next(w for w in listed if w["text"] == OLD)
+    assert old["current_text"] == MID and old["entry_text"] == NEW
+    shown = " ".join(CliRunner().invoke(app, ["outdated"], env={"COLUMNS": "300"}).stdout.split())
+    assert f"reworded again since on other cards' pages: {NEW}" in shown
+    assert shown.count("reworded again since") == sum(1 for w in listed if w["current_text"] != NEW)
