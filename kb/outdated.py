@@ -22,6 +22,7 @@ Items are per variant (`OutdatedItem`, what the store keeps); the report folds t
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -392,7 +393,20 @@ def touched_words(then: str, now: str, ruling: str, common_words: frozenset[str]
     # a word moved within the clause is not a change of what the clause says about it
     moved = {w for w in changed if a.count(w) == b.count(w)}
     said = set(tokenize(ruling))
-    return sorted((changed - moved) & said - common_words)
+    return sorted((changed - moved) & said - common_words - _discourse_stems())
+
+
+# Words that join a clause's sentences and say nothing a ruling relies on (tryout20: a ruling was
+# sent for review because a clause dropped its "however")
+DISCOURSE_WORDS = ("however", "therefore", "thus", "also", "though", "although", "note", "example", "instance",
+                   "similarly", "likewise")
+
+
+@functools.cache
+def _discourse_stems() -> frozenset[str]:
+    from kb.normalize import stem
+
+    return frozenset(stem(word) for word in DISCOURSE_WORDS)
 
 
 def _as_written(stems: list[str], ruling: str) -> list[str]:

@@ -137,6 +137,14 @@ def test_words_only_added_to_a_rule_do_not_touch_a_ruling():
     assert touched_words(then, "A player reveals the bottom card of their library.", "Reveal the top card.") == ["top"]
 
 
+def test_a_joining_word_a_rule_dropped_does_not_touch_a_ruling():
+    """tryout20: a ruling was sent for review "in words the ruling uses: however"."""
+    then = "A face-down permanent has no name. However, its controller may look at it."
+    now = "A face-down permanent has no name. Its controller may look at it."
+    assert touched_words(then, now, "However, you may look at your face-down creature at any time.") == []
+    assert touched_words(then, now.replace("look at", "reveal"), "However, you may look at it.") == ["look"]
+
+
 def test_editorial_changes_are_not_substantive():
     before = 'A player can take this action any time he or she has priority. See rule 707, "Face-Down".'
     after = 'A player can take this action any time they have priority. See rule 708, "Face-Down".'
@@ -299,4 +307,5 @@ def test_a_rule_change_names_the_words_as_the_ruling_writes_them_not_their_stems
 
     (item,) = _find(entry, rule_history=history)
     (reason,) = item.reasons
-    assert reason.detail.endswith("in words the ruling uses: change, however")
+    # "however" is a joining word, no reason (tryout20); "change" is written as the ruling writes it
+    assert reason.detail.endswith("in words the ruling uses: change")
