@@ -34,7 +34,9 @@ def _of_lang(terms: tuple[Term, ...], lang: Lang | None) -> tuple[tuple[Term, ..
     """The terms of `lang` (all when None), and one regex that matches where any of them does: most
     texts use no obsolete term, and one search tells so where one per term would."""
     mine = tuple(t for t in terms if lang is None or t.lang is lang)
-    return mine, _compile("|".join(f"(?:{t.expression})" for t in mine)) if mine else None
+    # named groups (`verb`, `drop` of `_rewritten`) may repeat across terms: unnamed in the union
+    union = "|".join(f"(?:{re.sub(r'[(][?]P<[a-z]+>', '(?:', t.expression)})" for t in mine)
+    return mine, _compile(union) if mine else None
 
 
 def _same_case(found: str, replacement: str) -> str:
@@ -59,6 +61,23 @@ def _plural_verb(word: str) -> str:
     if re.search(r"(?:ss|sh|ch|x|z)es$", low):
         return word[:-2]
     return word[:-1]
+
+
+def _rewritten(m: re.Match[str], forms: Mapping[str, str]) -> str | None:
+    """A match of a pattern with a `verb` group the forms replace (`put` -> `create`) and perhaps a
+    `drop` group the current wording leaves out (` onto the battlefield`): "put a Plant token onto
+    the battlefield" -> "create a Plant token". None for other patterns."""
+    groups = m.groupdict()
+    verb = groups.get("verb")
+    if verb is None or verb.lower() not in forms:
+        return None
+    edits = [(m.span("verb"), _same_case(verb, forms[verb.lower()]))]
+    if groups.get("drop") is not None:
+        edits.append((m.span("drop"), ""))
+    out, start = m.group(0), m.start()
+    for (a, b), new in sorted(edits, reverse=True):  # from the end, so the earlier spans hold
+        out = out[:a - start] + new + out[b - start:]
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +117,8 @@ class Term:
             found = m.group(0).lower()
             if found in forms:
                 return _same_case(m.group(0), forms[found])
+            if (rewritten := _rewritten(m, forms)) is not None:
+                return rewritten
             if self.pattern is None:
                 return _same_case(m.group(0), self.current)
             failed = True

@@ -160,6 +160,11 @@ def test_a_term_applies_to_its_own_language_only(terminology, name):
     # a card played face down was cast (tryout18: a 2004 morph ruling was not flagged)
     ("You can play Exalted Angel face down as a 2/2 creature for {3}.",
      "You can cast Exalted Angel face down as a 2/2 creature for {3}."),
+    # a token put onto the battlefield is created (tryout20: no suggestion was given)
+    ("For each unblocked creature attacking you, you must put a Plant token onto the battlefield blocking it.",
+     "For each unblocked creature attacking you, you must create a Plant token blocking it."),
+    ("Put two 1/1 white Spirit creature tokens onto the battlefield.", "Create two 1/1 white Spirit creature tokens."),
+    ("Then it puts a token onto the battlefield.", "Then it creates a token."),
 ])
 def test_suggested_rewording(terminology, old, suggested):
     (term,) = terminology.obsolete_in(old, Lang.EN)
