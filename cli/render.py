@@ -708,6 +708,9 @@ def outdated(console: Console, wordings: Sequence[OutdatedWording], levels: Coll
 
 
 
+COVERAGE_ROWS = 15  # English rulings without a translation listed per language (all in --json)
+
+
 def translation_coverage(console: Console, report: dict[str, Any]) -> None:
     """Per language: how many English rulings have a text in it, and its rulings without English."""
     for code, part in report["languages"].items():
@@ -716,6 +719,18 @@ def translation_coverage(console: Console, report: dict[str, Any]) -> None:
                       f"have a {language} text; {len(part['untranslated'])} lack one; "
                       f"{count(len(part['without_english']), f'{language} ruling has', f'{language} rulings have')} "
                       "no English counterpart")
+        if part["untranslated"]:  # those on most cards' pages first: the translations most asked for
+            table = Table(box=None, pad_edge=False, title=f"English rulings without a {language} text, on most "
+                          "cards first", title_justify="left")
+            table.add_column("id", no_wrap=True)
+            table.add_column("cards", justify="right")
+            table.add_column("text")
+            ranked = sorted(part["untranslated"], key=lambda row: (-len(row["cards"]), row["id"]))
+            for row in ranked[:COVERAGE_ROWS]:
+                table.add_row(row["id"], str(len(row["cards"])), clip(row["text"], 100))
+            console.print(table)
+            if len(ranked) > COVERAGE_ROWS:
+                console.print(f"[dim]… and {len(ranked) - COVERAGE_ROWS} more; --json lists them all[/]")
         if part["without_english"]:
             table = Table(box=None, pad_edge=False, title=f"{code} rulings without English", title_justify="left")
             table.add_column("id", no_wrap=True)

@@ -38,3 +38,31 @@ def test_an_outdated_wording_names_the_entrys_newer_text_when_other_cards_reword
     shown = " ".join(CliRunner().invoke(app, ["outdated"], env={"COLUMNS": "300"}).stdout.split())
     assert f"reworded again since on other cards' pages: {NEW}" in shown
     assert shown.count("reworded again since") == sum(1 for w in listed if w["current_text"] != NEW)
+
+
+def test_kb_coverage_lists_the_english_rulings_without_a_translation_most_shared_first(
+        kb_home: Path, monkeypatch) -> None:
+    """tryout20: `kb coverage` printed only "431 lack one"; the README promises the entries, which only
+    --json listed. The text lists them, those on most cards' pages first, up to COVERAGE_ROWS."""
+    from cli import render
+    from cli.main import app
+
+    def ruling(eid: str, text: str, cards: tuple[str, ...], german: str | None = None) -> Entry:
+        variants = tuple(Variant(text, text, Lang.EN, "2014-11-24", f"{card}.txt", 3, Relation.CANONICAL, 1.0, card)
+                         for card in cards)
+        if german:
+            variants += (Variant(german, german, Lang.DE, "2014-11-24", "de.txt", 3, Relation.TRANSLATION, 0.9,
+                                 cards[0]),)
+        return Entry(eid, Kind.RULING, text, cards, "2014-11-24", "2014-11-24", variants)
+
+    entries = [ruling("r-one", "Its ability triggers only once.", ("Lightform",)),
+               ruling("r-many", "You can look at it any time.", ("Lightform", "Rageform", "Cloudform")),
+               ruling("r-done", "It has no name.", ("Lightform",), german="Sie hat keinen Namen.")]
+    store.write(kb_home, entries, report={}, meta={}, outdated=[])
+    shown = CliRunner().invoke(app, ["coverage", "--lang", "de"], env={"COLUMNS": "200"}).stdout
+    rows = [line.split()[0] for line in shown.splitlines() if line.startswith("r-")]
+    assert rows == ["r-many", "r-one"]  # three cards' pages first; the translated entry is not listed
+    monkeypatch.setattr(render, "COVERAGE_ROWS", 1)
+    shown = CliRunner().invoke(app, ["coverage", "--lang", "de"], env={"COLUMNS": "200"}).stdout
+    assert [line.split()[0] for line in shown.splitlines() if line.startswith("r-")] == ["r-many"]
+    assert "… and 1 more; --json lists them all" in shown
