@@ -782,7 +782,7 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
     store.write(home, entries, report=report.to_json(), meta=meta,
                 outdated=[item.to_store() for item in outdated], card_names=built.card_names,
                 source_cards=library_cards(library, formats or {}, corpus),
-                problems=report.problems, check_problems=built.check_problems, add=add, remove=remove,
+                problems=built.problems, check_problems=built.check_problems, add=add, remove=remove,
                 build_index=index, digests=digests)
     report.written = True
     report.seconds = time.perf_counter() - started

@@ -952,6 +952,26 @@ def test_a_deleted_rulings_id_does_not_follow_a_ruling_that_was_beside_it(home: 
         store.load(home).resolve(gone_id)
 
 
+def test_kb_stats_counts_the_problems_of_the_kbs_sources_not_of_the_files_a_call_left_out(home: Path,
+                                                                                          tmp_path: Path) -> None:
+    """tryout20: `kb stats`'s skipped and ignored counts were those of the last ingest call, files it
+    added nothing from included (0/4, then 2/148, then 0/6 after a no-op ingest): they count the
+    problems of the bundled sources and the library, which is what the KB holds."""
+    before = store.load(home).stats()
+    good = card_file(tmp_path / "good.json", "Hooded Hydra", [("2014-11-24", "Hooded Hydra's last ability works "
+                                                                           "even if it was manifested."),
+                                                              ("2014-13-45", "An impossible date skips this one.")])
+    bad = tmp_path / "bad.txt"
+    bad.write_text("just some words\nwith no date\n", encoding="utf-8")
+    report = build([good, bad], home=home, embedder=FAKE)
+    assert any(p.source == str(bad) for p in report.problems)  # said to the judge who ingested it
+    after = store.load(home).stats()
+    assert after["skipped"] == before["skipped"] + 1  # good.json's impossible date; nothing of bad.txt
+    assert not any(p["source"] == str(bad) for p in store.load(home).problems())
+    build([good], home=home, embedder=FAKE)  # the same file again: nothing changes
+    assert store.load(home).stats()["skipped"] == after["skipped"]
+
+
 def readme_queries() -> list[str]:
     """The SQL statements of the README's "Reading the store with other tools" example."""
     readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
