@@ -66,3 +66,19 @@ def test_kb_coverage_lists_the_english_rulings_without_a_translation_most_shared
     shown = CliRunner().invoke(app, ["coverage", "--lang", "de"], env={"COLUMNS": "200"}).stdout
     assert [line.split()[0] for line in shown.splitlines() if line.startswith("r-")] == ["r-many"]
     assert "… and 1 more; --json lists them all" in shown
+
+
+def test_a_check_file_given_to_kb_ingest_is_named_for_what_it_is() -> None:
+    """tryout20: ingesting a check file got only the card-page parser's advice to use --format
+    search-page, which would read its YAML as undated rulings."""
+    from kb.ingest import parse_text
+
+    text = "checks:\n  - name: x\n    ruling: \"It has no name.\"\n    setup: {}\n"
+    found = parse_text(text, "mine.yaml", names=Corpus.default().names, match_clause=None)
+    assert found.records == ()
+    assert [(p.line, p.ignored) for p in found.problems if "scenario check file" in p.reason] == [(1, True)]
+    # the advice for undated text says when it fits, not that it does
+    undated = parse_text("Hooded Hydra\n\nThis bulletin lists what changed in the rules this season.\n", "b.txt",
+                         names=Corpus.default().names, match_clause=None)
+    assert any("if it is rulings without dates, --format search-page reads one per paragraph" in p.reason
+               for p in undated.problems)

@@ -254,6 +254,9 @@ def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.
             hints.append(Problem(source, None, f"nothing could be read as --format {fmt.value}, nor as "
                                  f"{detected.value}, the format the file looks like", ignored=True))
     lines = [line for line in text.splitlines() if line.strip()]
+    if detected is not Format.MTGJSON and _CHECK_FILE.search(text):
+        hints.append(Problem(source, 1, "the file is a scenario check file (docs/CHECKS.md), not rulings: "
+                             "`kb check FILE` runs it", ignored=True))
     table = _table_delimiter(lines) if detected is not Format.MTGJSON else None
     if table is not None:
         hints.append(Problem(source, 1, f"the file looks like a table ({table} columns, a header "
@@ -270,6 +273,7 @@ def parse_text(text: str, source: str, *, names: CardNames, match_clause: pages.
 
 _ONE_LINE_PAGE = 600  # longer than any one ruling with its date: a whole page run together
 
+_CHECK_FILE = re.compile(r"^checks:\s*$", re.MULTILINE)  # a check file's top-level list (docs/CHECKS.md)
 _DELIMITERS = {",": "comma-separated", ";": "semicolon-separated", "\t": "tab-separated"}
 _HEADER_CELL = re.compile(r"[\w ./#()-]{1,30}")
 _MIN_COLUMNS = 3  # card, date, text: a card's name with a comma ("Urza, Lord High Artificer") is two

@@ -295,8 +295,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
                 problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
                                         "rulings are read after their dates (`Jul 13, 2018`, `9/20/2014<TAB>...`): "
-                                        "skipped the text from here; undated rulings, one per paragraph: "
-                                        f"--format search-page: {_clip(original)}"))
+                                        "skipped the text from here; if it is rulings without dates, --format search-page "
+                                        f"reads one per paragraph: {_clip(original)}"))
                 return
             problems.append(Problem(source, first, "text before the first date line skipped: "
                                     f"{_clip(original)}"))
