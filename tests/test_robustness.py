@@ -258,6 +258,14 @@ CHECK_FILES = [
     ("unknown_card.yaml", "checks:\n" + GOOD_CHECK.replace("good-one", "bad-card").replace(
         "[Grizzly Bears]", "[Grizzly Bares]"), 6, "unknown card 'Grizzly Bares'"),
     ("no_expect.yaml", "checks:\n  - name: lonely\n    ruling: x\n    actions: []\n", 2, "has no `expect`"),
+    # tryout22 item 4: an empty expectation reads as one and checks nothing, so the check could never fail
+    ("empty_expect.yaml", "checks:\n" + GOOD_CHECK.replace("good-one", "empty-one").replace(
+        "expect:\n      Grizzly Bears: {face_down: true}", "expect: {}"), 2, "empty one expects nothing"),
+    ("empty_card_expect.yaml", "checks:\n" + GOOD_CHECK.replace("good-one", "empty-card").replace(
+        "{face_down: true}", "{}"), 12, "expectations for 'Grizzly Bears' are empty"),
+    ("empty_step_expect.yaml", "checks:\n" + GOOD_CHECK.replace("good-one", "empty-step").replace(
+        "      - resolve: all\n", "      - resolve: all\n        expect: {opponent: {}}\n"), 11,
+     "expectations for 'opponent' are empty"),
 ]
 
 

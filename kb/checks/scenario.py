@@ -685,8 +685,9 @@ def _parse_check(
     expect = raw.get("expect")
     if expect is not None and not isinstance(expect, dict):
         raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", line)
-    if expect is None and not any(s.expect for s in steps):
-        raise _CheckSyntax(f"check {name!r} has no `expect`", line)
+    if not expect and not any(s.expect for s in steps):  # `expect: {}` can't fail either
+        empty = " (an empty one expects nothing, so the check could never fail)" if expect is not None else ""
+        raise _CheckSyntax(f"check {name!r} has no `expect`{empty}", line)
     drafting = {p.label for p in placed if p.draft_zone is not None}
     _check_expect(expect, labels, players, f"check {name!r}", line, in_step=False, draft=drafting)
     for step in steps:
@@ -738,16 +739,20 @@ def _check_expect(
                 raise _CheckSyntax(f"{what}: `{key}` {reserved.shape}, not {want!r}", line)
             if key == "triggered":
                 _check_trigger_events(want or [], labels, what, line)
-        elif key in players:
-            if not isinstance(want, dict):
-                raise _CheckSyntax(f"{what}: expectations for {key!r} must be a mapping", line)
+            continue
+        if key not in players and key not in labels:
+            raise _CheckSyntax(f"{what}: `expect` names {key!r}, which is no card or player", line)
+        if not isinstance(want, dict):
+            raise _CheckSyntax(f"{what}: expectations for {key!r} must be a mapping", line)
+        if not want:  # `Hill Giant: {}` reads as an expectation and checks nothing
+            raise _CheckSyntax(f"{what}: expectations for {key!r} are empty: name what to expect of it, "
+                               f"or leave {key!r} out", line)
+        if key in players:
             bad = [p for p in want if p not in _PLAYER_PROPS]
             if bad:
                 known = ", ".join(_PLAYER_PROPS)
                 raise _CheckSyntax(f"{what}: unknown player property {bad[0]!r} (known: {known})", _line(want, line))
-        elif key in labels:
-            if not isinstance(want, dict):
-                raise _CheckSyntax(f"{what}: expectations for {key!r} must be a mapping", line)
+        else:
             for prop, value in want.items():
                 if key in draft:
                     if prop not in _DRAFT_PROPS:
@@ -755,8 +760,6 @@ def _check_expect(
                         raise _CheckSyntax(f"{what}: {key!r} is a card of the draft: {prop!r} is none of {known}", line)
                     continue
                 _check_prop(key, prop, value, labels, players, what, _line(want, line))
-        else:
-            raise _CheckSyntax(f"{what}: `expect` names {key!r}, which is no card or player", line)
 
 
 def _check_trigger_events(items: list[str], labels: set[str], what: str, line: int) -> None:
