@@ -1416,3 +1416,34 @@ def test_603_3_a_trigger_from_paying_a_sacrifice_cost_goes_above_the_ability() -
     g.add_card("Martyr", martyr, "you", Zone.BATTLEFIELD)
     g.activate("you", "Martyr")
     assert [item.description for item in g.stack if not isinstance(item, int)] == ["martyr: sacrificed", "martyr: died"]
+
+
+# ---- tryout22: general rules the face-down scenarios lean on ------------------------------------
+
+UNCOUNTERABLE_BOLT = card(name="Uncounterable Bolt", mana_cost="{R}", types=["Instant"], keywords=["can't be countered"],
+                          abilities=[{"effect": "damage", "count": 3, "target": "creature"}])
+
+
+def test_101_2_ward_does_not_counter_a_spell_that_cant_be_countered() -> None:
+    """702.21a's "counter that spell unless ..." is an effect; "can't be countered" wins (101.2)."""
+    g = Game(["opponent", "you"])
+    on_battlefield(g, "Walker", CARDS["Dog Walker"], face_down="disguise")
+    g.add_card("Bolt", UNCOUNTERABLE_BOLT, "opponent", Zone.HAND)
+    g.cast("opponent", "Bolt", targets=["Walker"])
+    g.resolve(pay=False)  # the ward trigger: its cost unpaid
+    assert g.obj("Bolt").zone is Zone.STACK
+    g.resolve()
+    g.check_state_based_actions()
+    assert g.obj("Walker").zone is Zone.GRAVEYARD and g.cards["Walker"].revealed
+
+
+def test_101_2_a_counterspell_does_not_counter_a_spell_that_cant_be_countered() -> None:
+    cancel = card(name="Cancel", mana_cost="{1}{U}{U}", types=["Instant"], abilities=[{"effect": "counter", "target": "spell"}])
+    g = Game(["you", "opponent"])
+    on_battlefield(g, "Bears", CARDS["Grizzly Bears"], player="opponent")
+    g.add_card("Bolt", UNCOUNTERABLE_BOLT, "you", Zone.HAND)
+    g.add_card("Cancel", cancel, "opponent", Zone.HAND)
+    g.cast("you", "Bolt", targets=["Bears"])
+    g.cast("opponent", "Cancel", targets=["Bolt"])
+    g.resolve()
+    assert g.obj("Bolt").zone is Zone.STACK and g.obj("Cancel").zone is Zone.GRAVEYARD

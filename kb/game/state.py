@@ -1172,13 +1172,20 @@ class Game:
         obj = self.obj(label)
         if obj.zone is not Zone.STACK:
             raise IllegalAction(f"{label} is not a spell on the stack")
-        if "can't be countered" in self.characteristics(obj).keywords:
+        if not self._counter_spell(obj):
             raise IllegalAction(f"{label} can't be countered")
-        self._move(obj, Zone.GRAVEYARD)
+
+    def _counter_spell(self, spell: GameObject) -> bool:
+        """Counter a spell (701.6a), unless it can't be countered: 101.2, the "can't" wins over
+        any effect that would counter it (a counterspell, ward). Returns whether it was countered."""
+        if "can't be countered" in self.characteristics(spell).keywords:
+            return False
+        self._move(spell, Zone.GRAVEYARD)
+        return True
 
     def _counter_item(self, oid: int | None) -> None:
         if oid is not None and oid in self.objects and self.objects[oid].zone is Zone.STACK:
-            self._move(self.objects[oid], Zone.GRAVEYARD)
+            self._counter_spell(self.objects[oid])
         elif oid == -1:  # ward countering an ability: the ability just below the ward trigger
             for item in reversed(self.stack):
                 if isinstance(item, StackAbility):
@@ -1960,7 +1967,7 @@ def _grant_dies_manifest(g: Game, r: _Resolving) -> None:
 
 def _counter_targets(g: Game, r: _Resolving) -> None:
     for t in r.targets:
-        g._move(t, Zone.GRAVEYARD)
+        g._counter_spell(t)
 
 
 def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
