@@ -1447,3 +1447,25 @@ def test_101_2_a_counterspell_does_not_counter_a_spell_that_cant_be_countered() 
     g.cast("opponent", "Cancel", targets=["Bolt"])
     g.resolve()
     assert g.obj("Bolt").zone is Zone.STACK and g.obj("Cancel").zone is Zone.GRAVEYARD
+
+
+def test_708_9_a_face_down_permanent_revealed_as_it_leaves_is_known_to_all_in_its_new_zone() -> None:
+    """Revealed as it moves (708.9), the card in its owner's hand is one every player knows, as a
+    manifested instant revealed in place is (701.40g); cast face down again, it is a new object
+    (400.7) that only its controller may look at."""
+    g = game(hand=["Abzan Guide"])
+    g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    assert not g.knows_identity("opponent", g.obj("Abzan Guide"))
+    g.move("Abzan Guide", Zone.HAND)
+    assert g.knows_identity("opponent", g.obj("Abzan Guide")) and not g.can_see("opponent", g.obj("Abzan Guide"))
+    g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)
+    assert not g.knows_identity("opponent", g.obj("Abzan Guide"))
+
+
+def test_701_40g_a_manifested_instant_revealed_in_place_is_known_to_all() -> None:
+    g = manifested("Sudden Shock")
+    assert not g.knows_identity("opponent", g.obj("Sudden Shock"))
+    assert g.effect_turns_face_up("Sudden Shock") is False
+    shock = g.obj("Sudden Shock")
+    assert shock.face_down and g.knows_identity("opponent", shock) and not g.can_see("opponent", shock)

@@ -562,17 +562,21 @@ class Game:
         return player in obj.may_look  # 406.3: a face-down exiled card only if an effect allows
 
     def knows_identity(self, player: str, obj: GameObject) -> bool:
-        """Whether `player` knows which card `obj` is: they may look at it, it was revealed, or
-        they saw it become face down (`identity_known_to`)."""
+        """Whether `player` knows which card `obj` is: they may look at it, or they were shown
+        which card this object is (`identity_known_to`: it was revealed, or they saw it become face
+        down)."""
         if not self.players[player].in_game:
             return False
-        return self.can_see(player, obj) or player in obj.identity_known_to or (obj.face_down and obj.card.revealed)
+        return self.can_see(player, obj) or player in obj.identity_known_to
 
     def _everyone(self) -> set[str]:
         return {p.name for p in self.players.values() if p.in_game}
 
     def _reveal(self, obj: GameObject) -> None:
+        """Show `obj` to every player: from now on they all know which card this object is (a
+        new object it becomes later, 400.7, is known only if that is shown too)."""
         obj.card.revealed = True
+        obj.identity_known_to |= self._everyone()
         self.events.append((GameEvent.REVEALED, obj.label))
 
     # ---- events, triggers, state-based actions -----------------------------------------------
@@ -710,8 +714,8 @@ class Game:
         last_known = self.characteristics(obj)
         was_on_battlefield = obj.zone is Zone.BATTLEFIELD
         was_creature = was_on_battlefield and "Creature" in last_known.types
-        if obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and reveal:
-            self._reveal(obj)
+        # 708.9: revealed as it moves, so everyone knows which card the new object is
+        revealing = obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and reveal
         self._remove_from_zone(obj)
         for other in self.objects.values():
             if other.attached_to == obj.oid:
@@ -719,6 +723,8 @@ class Game:
         if obj.card.token and zone is not Zone.BATTLEFIELD:
             zone = Zone.OUTSIDE  # 704.5d: a token that left the battlefield ceases to exist
         new = self._new_object(obj.card, zone, obj.card.owner)
+        if revealing:
+            self._reveal(new)
         if face_down and zone is Zone.EXILE:
             new.face_down_by = FaceDownWay.EFFECT
         if zone is Zone.LIBRARY:
