@@ -283,8 +283,9 @@ def test_708_9_leaving_player_reveals_the_face_down_permanents_they_own() -> Non
 
 def test_708_9_leaving_player_does_not_reveal_what_they_control_but_do_not_own_in_place() -> None:
     """The controller leaving exiles another's face-down permanent (800.4a); it is revealed only
-    because it leaves the battlefield, and the owner's other face-down permanents stay hidden."""
-    g = Game(["you", "opponent"])
+    because it leaves the battlefield, and the owner's other face-down permanents stay hidden
+    (with three players: with two, the game ends and reveals everything, 104.2a)."""
+    g = Game(["you", "opponent", "third"])
     g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "you", Zone.LIBRARY)
     g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.LIBRARY)
     g.manifest("you")
@@ -1469,3 +1470,20 @@ def test_701_40g_a_manifested_instant_revealed_in_place_is_known_to_all() -> Non
     assert g.effect_turns_face_up("Sudden Shock") is False
     shock = g.obj("Sudden Shock")
     assert shock.face_down and g.knows_identity("opponent", shock) and not g.can_see("opponent", shock)
+
+
+@pytest.mark.parametrize("players, revealed", [(["you", "opponent"], True), (["you", "opponent", "third"], False)])
+def test_104_2a_the_last_player_left_wins_and_the_game_ends_revealing_all_face_down(
+    players: list[str], revealed: bool
+) -> None:
+    """104.2a: with two players, leaving ends the game, so 708.9 reveals the other player's
+    face-down permanents too; with three, the game goes on and they stay hidden."""
+    g = Game(players)
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "you", Zone.LIBRARY)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.LIBRARY)
+    g.manifest("you")
+    g.manifest("opponent")
+    g.leave_game("you")
+    assert g.cards["Grizzly Bears"].revealed
+    assert g.cards["Runeclaw Bear"].revealed is revealed
+    assert g.obj("Runeclaw Bear").zone is Zone.BATTLEFIELD

@@ -1648,7 +1648,8 @@ class Game:
 
     def leave_game(self, player: str) -> None:
         """800.4a: the player's objects leave; cards others own that they control are exiled;
-        708.9: the face-down permanents and spells they own are revealed."""
+        708.9: the face-down permanents and spells they own are revealed. 104.2a: when one player
+        is left, they win and the game ends (708.9: everything face down is revealed)."""
         for obj in list(self.objects.values()):
             if obj.card.owner == player and obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK):
                 self._reveal(obj)
@@ -1659,6 +1660,8 @@ class Game:
             elif obj.controller == player and obj.zone is Zone.BATTLEFIELD:
                 self._move(obj, Zone.EXILE)  # leaving the battlefield, a face-down one is revealed
         self.players[player].in_game = False
+        if len(self._everyone()) == 1:
+            self.end_game()
 
     def end_game(self) -> None:
         """708.9: at the end of the game all face-down permanents and spells are revealed, and
