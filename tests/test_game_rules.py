@@ -1487,3 +1487,84 @@ def test_104_2a_the_last_player_left_wins_and_the_game_ends_revealing_all_face_d
     assert g.cards["Grizzly Bears"].revealed
     assert g.cards["Runeclaw Bear"].revealed is revealed
     assert g.obj("Runeclaw Bear").zone is Zone.BATTLEFIELD
+
+
+def combat(attacker: str = "Abzan Guide", *, face_down: str | None = None, blockers: Sequence[str] = ()) -> Game:
+    """`you` attack with `attacker`; the opponent blocks with `blockers` (corpus cards, face up)."""
+    g = Game(["you", "opponent"])
+    on_battlefield(g, attacker, CARDS[attacker], face_down=face_down)
+    for name in blockers:
+        on_battlefield(g, name, CARDS[name], player="opponent")
+    g.attack(attacker)
+    for name in blockers:
+        g.block(name, attacker)
+    return g
+
+
+def test_510_1b_an_unblocked_attacker_damages_the_player_it_attacks_by_default() -> None:
+    g = combat("Grizzly Bears")
+    g.combat_damage("Grizzly Bears")
+    assert g.players["opponent"].life == 18
+    assert ("combat_damage_to_player", "Grizzly Bears") in g.events
+
+
+def test_510_1c_a_blocked_attacker_and_its_blocker_deal_damage_to_each_other_at_once() -> None:
+    """510.1c/d, 510.2: the 4/4 lifelinker blocked by a 2/2 is dealt 2, the 2/2 is dealt 4 and
+    dies; nothing reaches the player; lifelink gains 4 (702.15b)."""
+    g = combat("Abzan Guide", blockers=["Grizzly Bears"])
+    g.combat_damage("Abzan Guide")
+    assert (g.obj("Abzan Guide").damage, g.obj("Grizzly Bears").damage) == (2, 4)
+    assert (g.players["you"].life, g.players["opponent"].life) == (24, 20)
+    g.check_state_based_actions()
+    assert g.obj("Grizzly Bears").zone is Zone.GRAVEYARD and g.obj("Abzan Guide").zone is Zone.BATTLEFIELD
+
+
+def test_510_1c_several_blockers_get_lethal_damage_in_the_order_declared_the_rest_to_the_last() -> None:
+    g = combat("Abzan Guide", blockers=["Grizzly Bears", "Runeclaw Bear"])
+    g.obj("Grizzly Bears").damage = 1  # lethal damage is now 1 (120.6)
+    g.combat_damage("Abzan Guide")
+    assert (g.obj("Grizzly Bears").damage, g.obj("Runeclaw Bear").damage) == (2, 3)
+    assert g.obj("Abzan Guide").damage == 4
+
+
+def test_510_1c_a_blocked_attacker_whose_blocker_left_deals_no_combat_damage() -> None:
+    g = combat("Grizzly Bears", blockers=["Runeclaw Bear"])
+    g.move("Runeclaw Bear", Zone.HAND)
+    g.combat_damage("Grizzly Bears")
+    assert g.players["opponent"].life == 20 and g.obj("Grizzly Bears").damage == 0
+
+
+@pytest.mark.parametrize("turned_up_first, life", [(False, 20), (True, 24)])
+def test_702_15b_lifelink_works_only_on_a_face_up_creature(turned_up_first: bool, life: int) -> None:
+    """708.2: the face-down Abzan Guide has no lifelink; turned face up before damage it has."""
+    g = combat("Abzan Guide", face_down="morph")
+    if turned_up_first:
+        g.effect_turns_face_up("Abzan Guide")
+    g.combat_damage("Abzan Guide")
+    power = 4 if turned_up_first else 2
+    assert (g.players["you"].life, g.players["opponent"].life) == (life, 20 - power)
+
+
+def test_702_15b_lifelink_on_noncombat_damage_from_an_ability() -> None:
+    pinger = card(name="Lifelink Pinger", types=["Creature"], pt="1/1", keywords=["lifelink"],
+                  abilities=[{"cost": "{T}", "effect": "damage", "count": 1, "target": "creature"}])
+    g = Game(["you", "opponent"])
+    on_battlefield(g, "Pinger", pinger)
+    on_battlefield(g, "Grizzly Bears", CARDS["Grizzly Bears"], player="opponent")
+    g.activate("you", "Pinger", target="Grizzly Bears")
+    g.resolve()
+    assert g.obj("Grizzly Bears").damage == 1 and g.players["you"].life == 21
+
+
+@pytest.mark.parametrize("kwargs, blockers, refusal", [
+    ({}, None, "not an attacking creature"),
+    ({"to_player": True}, ["Runeclaw Bear"], "is blocked"),
+    ({"blockers": 2}, ["Runeclaw Bear"], "blocked by 1 creature"),
+])
+def test_510_combat_damage_refuses_an_assignment_the_rules_do_not_allow(kwargs, blockers, refusal) -> None:
+    g = combat("Grizzly Bears", blockers=blockers or ())
+    if blockers is None:
+        on_battlefield(g, "Idle", CARDS["Runeclaw Bear"])
+    label = "Idle" if blockers is None else "Grizzly Bears"
+    with pytest.raises(IllegalAction, match=refusal):
+        g.combat_damage(label, **kwargs)
