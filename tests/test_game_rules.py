@@ -283,8 +283,9 @@ def test_708_9_leaving_player_reveals_the_face_down_permanents_they_own() -> Non
 
 def test_708_9_leaving_player_does_not_reveal_what_they_control_but_do_not_own_in_place() -> None:
     """The controller leaving exiles another's face-down permanent (800.4a); it is revealed only
-    because it leaves the battlefield, and the owner's other face-down permanents stay hidden."""
-    g = Game(["you", "opponent"])
+    because it leaves the battlefield, and the owner's other face-down permanents stay hidden
+    (with three players: with two, the game ends and reveals everything, 104.2a)."""
+    g = Game(["you", "opponent", "third"])
     g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "you", Zone.LIBRARY)
     g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.LIBRARY)
     g.manifest("you")
@@ -1416,3 +1417,154 @@ def test_603_3_a_trigger_from_paying_a_sacrifice_cost_goes_above_the_ability() -
     g.add_card("Martyr", martyr, "you", Zone.BATTLEFIELD)
     g.activate("you", "Martyr")
     assert [item.description for item in g.stack if not isinstance(item, int)] == ["martyr: sacrificed", "martyr: died"]
+
+
+# ---- tryout22: general rules the face-down scenarios lean on ------------------------------------
+
+UNCOUNTERABLE_BOLT = card(name="Uncounterable Bolt", mana_cost="{R}", types=["Instant"], keywords=["can't be countered"],
+                          abilities=[{"effect": "damage", "count": 3, "target": "creature"}])
+
+
+def test_101_2_ward_does_not_counter_a_spell_that_cant_be_countered() -> None:
+    """702.21a's "counter that spell unless ..." is an effect; "can't be countered" wins (101.2)."""
+    g = Game(["opponent", "you"])
+    on_battlefield(g, "Walker", CARDS["Dog Walker"], face_down="disguise")
+    g.add_card("Bolt", UNCOUNTERABLE_BOLT, "opponent", Zone.HAND)
+    g.cast("opponent", "Bolt", targets=["Walker"])
+    g.resolve(pay=False)  # the ward trigger: its cost unpaid
+    assert g.obj("Bolt").zone is Zone.STACK
+    g.resolve()
+    g.check_state_based_actions()
+    assert g.obj("Walker").zone is Zone.GRAVEYARD and g.cards["Walker"].revealed
+
+
+def test_101_2_a_counterspell_does_not_counter_a_spell_that_cant_be_countered() -> None:
+    cancel = card(name="Cancel", mana_cost="{1}{U}{U}", types=["Instant"], abilities=[{"effect": "counter", "target": "spell"}])
+    g = Game(["you", "opponent"])
+    on_battlefield(g, "Bears", CARDS["Grizzly Bears"], player="opponent")
+    g.add_card("Bolt", UNCOUNTERABLE_BOLT, "you", Zone.HAND)
+    g.add_card("Cancel", cancel, "opponent", Zone.HAND)
+    g.cast("you", "Bolt", targets=["Bears"])
+    g.cast("opponent", "Cancel", targets=["Bolt"])
+    g.resolve()
+    assert g.obj("Bolt").zone is Zone.STACK and g.obj("Cancel").zone is Zone.GRAVEYARD
+
+
+def test_708_9_a_face_down_permanent_revealed_as_it_leaves_is_known_to_all_in_its_new_zone() -> None:
+    """Revealed as it moves (708.9), the card in its owner's hand is one every player knows, as a
+    manifested instant revealed in place is (701.40g); cast face down again, it is a new object
+    (400.7) that only its controller may look at."""
+    g = game(hand=["Abzan Guide"])
+    g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    assert not g.knows_identity("opponent", g.obj("Abzan Guide"))
+    g.move("Abzan Guide", Zone.HAND)
+    assert g.knows_identity("opponent", g.obj("Abzan Guide")) and not g.can_see("opponent", g.obj("Abzan Guide"))
+    g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)
+    assert not g.knows_identity("opponent", g.obj("Abzan Guide"))
+
+
+def test_701_40g_a_manifested_instant_revealed_in_place_is_known_to_all() -> None:
+    g = manifested("Sudden Shock")
+    assert not g.knows_identity("opponent", g.obj("Sudden Shock"))
+    assert g.effect_turns_face_up("Sudden Shock") is False
+    shock = g.obj("Sudden Shock")
+    assert shock.face_down and g.knows_identity("opponent", shock) and not g.can_see("opponent", shock)
+
+
+@pytest.mark.parametrize("players, revealed", [(["you", "opponent"], True), (["you", "opponent", "third"], False)])
+def test_104_2a_the_last_player_left_wins_and_the_game_ends_revealing_all_face_down(
+    players: list[str], revealed: bool
+) -> None:
+    """104.2a: with two players, leaving ends the game, so 708.9 reveals the other player's
+    face-down permanents too; with three, the game goes on and they stay hidden."""
+    g = Game(players)
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "you", Zone.LIBRARY)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.LIBRARY)
+    g.manifest("you")
+    g.manifest("opponent")
+    g.leave_game("you")
+    assert g.cards["Grizzly Bears"].revealed
+    assert g.cards["Runeclaw Bear"].revealed is revealed
+    assert g.obj("Runeclaw Bear").zone is Zone.BATTLEFIELD
+
+
+def combat(attacker: str = "Abzan Guide", *, face_down: str | None = None, blockers: Sequence[str] = ()) -> Game:
+    """`you` attack with `attacker`; the opponent blocks with `blockers` (corpus cards, face up)."""
+    g = Game(["you", "opponent"])
+    on_battlefield(g, attacker, CARDS[attacker], face_down=face_down)
+    for name in blockers:
+        on_battlefield(g, name, CARDS[name], player="opponent")
+    g.attack(attacker)
+    for name in blockers:
+        g.block(name, attacker)
+    return g
+
+
+def test_510_1b_an_unblocked_attacker_damages_the_player_it_attacks_by_default() -> None:
+    g = combat("Grizzly Bears")
+    g.combat_damage("Grizzly Bears")
+    assert g.players["opponent"].life == 18
+    assert ("combat_damage_to_player", "Grizzly Bears") in g.events
+
+
+def test_510_1c_a_blocked_attacker_and_its_blocker_deal_damage_to_each_other_at_once() -> None:
+    """510.1c/d, 510.2: the 4/4 lifelinker blocked by a 2/2 is dealt 2, the 2/2 is dealt 4 and
+    dies; nothing reaches the player; lifelink gains 4 (702.15b)."""
+    g = combat("Abzan Guide", blockers=["Grizzly Bears"])
+    g.combat_damage("Abzan Guide")
+    assert (g.obj("Abzan Guide").damage, g.obj("Grizzly Bears").damage) == (2, 4)
+    assert (g.players["you"].life, g.players["opponent"].life) == (24, 20)
+    g.check_state_based_actions()
+    assert g.obj("Grizzly Bears").zone is Zone.GRAVEYARD and g.obj("Abzan Guide").zone is Zone.BATTLEFIELD
+
+
+def test_510_1c_several_blockers_get_lethal_damage_in_the_order_declared_the_rest_to_the_last() -> None:
+    g = combat("Abzan Guide", blockers=["Grizzly Bears", "Runeclaw Bear"])
+    g.obj("Grizzly Bears").damage = 1  # lethal damage is now 1 (120.6)
+    g.combat_damage("Abzan Guide")
+    assert (g.obj("Grizzly Bears").damage, g.obj("Runeclaw Bear").damage) == (2, 3)
+    assert g.obj("Abzan Guide").damage == 4
+
+
+def test_510_1c_a_blocked_attacker_whose_blocker_left_deals_no_combat_damage() -> None:
+    g = combat("Grizzly Bears", blockers=["Runeclaw Bear"])
+    g.move("Runeclaw Bear", Zone.HAND)
+    g.combat_damage("Grizzly Bears")
+    assert g.players["opponent"].life == 20 and g.obj("Grizzly Bears").damage == 0
+
+
+@pytest.mark.parametrize("turned_up_first, life", [(False, 20), (True, 24)])
+def test_702_15b_lifelink_works_only_on_a_face_up_creature(turned_up_first: bool, life: int) -> None:
+    """708.2: the face-down Abzan Guide has no lifelink; turned face up before damage it has."""
+    g = combat("Abzan Guide", face_down="morph")
+    if turned_up_first:
+        g.effect_turns_face_up("Abzan Guide")
+    g.combat_damage("Abzan Guide")
+    power = 4 if turned_up_first else 2
+    assert (g.players["you"].life, g.players["opponent"].life) == (life, 20 - power)
+
+
+def test_702_15b_lifelink_on_noncombat_damage_from_an_ability() -> None:
+    pinger = card(name="Lifelink Pinger", types=["Creature"], pt="1/1", keywords=["lifelink"],
+                  abilities=[{"cost": "{T}", "effect": "damage", "count": 1, "target": "creature"}])
+    g = Game(["you", "opponent"])
+    on_battlefield(g, "Pinger", pinger)
+    on_battlefield(g, "Grizzly Bears", CARDS["Grizzly Bears"], player="opponent")
+    g.activate("you", "Pinger", target="Grizzly Bears")
+    g.resolve()
+    assert g.obj("Grizzly Bears").damage == 1 and g.players["you"].life == 21
+
+
+@pytest.mark.parametrize("kwargs, blockers, refusal", [
+    ({}, None, "not an attacking creature"),
+    ({"to_player": True}, ["Runeclaw Bear"], "is blocked"),
+    ({"blockers": 2}, ["Runeclaw Bear"], "blocked by 1 creature"),
+])
+def test_510_combat_damage_refuses_an_assignment_the_rules_do_not_allow(kwargs, blockers, refusal) -> None:
+    g = combat("Grizzly Bears", blockers=blockers or ())
+    if blockers is None:
+        on_battlefield(g, "Idle", CARDS["Runeclaw Bear"])
+    label = "Idle" if blockers is None else "Grizzly Bears"
+    with pytest.raises(IllegalAction, match=refusal):
+        g.combat_damage(label, **kwargs)

@@ -442,8 +442,12 @@ ACTIONS: dict[str, Action] = {
     "block": Action({"card": _C, "attacker": _C}, lambda r, a: r.game.block(a["card"], a["attacker"]), ("card", "attacker")),
     "combat_damage": Action(
         {"card": _C, "to_player": Arg.BOOL, "blockers": Arg.INT},
-        lambda r, a: r.game.combat_damage(a["card"], to_player=bool(a.get("to_player")), blockers=int(a.get("blockers", 0))),
+        lambda r, a: r.game.combat_damage(
+            a["card"], to_player=None if "to_player" not in a else bool(a["to_player"]),
+            blockers=None if "blockers" not in a else int(a["blockers"]),
+        ),
         ("card",),
+        "an attacking creature and its blockers deal their combat damage (510); `to_player`, `blockers` state it",
     ),
     "upkeep": Action({}, lambda r, a: r.game.upkeep()),
     "end_step": Action({}, lambda r, a: r.game.end_step()),

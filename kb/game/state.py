@@ -164,6 +164,7 @@ class GameObject:
     attacking: bool = False
     blocked: bool = False
     blocking: bool = False
+    blocked_by: list[int] = field(default_factory=list)  # an attacker's blockers, in the order declared
     damage: int = 0
     targets: list[int] = field(default_factory=list)  # a spell's targets (object ids)
     choice: object = None  # a choice made as it resolves or turns face up
@@ -562,17 +563,21 @@ class Game:
         return player in obj.may_look  # 406.3: a face-down exiled card only if an effect allows
 
     def knows_identity(self, player: str, obj: GameObject) -> bool:
-        """Whether `player` knows which card `obj` is: they may look at it, it was revealed, or
-        they saw it become face down (`identity_known_to`)."""
+        """Whether `player` knows which card `obj` is: they may look at it, or they were shown
+        which card this object is (`identity_known_to`: it was revealed, or they saw it become face
+        down)."""
         if not self.players[player].in_game:
             return False
-        return self.can_see(player, obj) or player in obj.identity_known_to or (obj.face_down and obj.card.revealed)
+        return self.can_see(player, obj) or player in obj.identity_known_to
 
     def _everyone(self) -> set[str]:
         return {p.name for p in self.players.values() if p.in_game}
 
     def _reveal(self, obj: GameObject) -> None:
+        """Show `obj` to every player: from now on they all know which card this object is (a
+        new object it becomes later, 400.7, is known only if that is shown too)."""
         obj.card.revealed = True
+        obj.identity_known_to |= self._everyone()
         self.events.append((GameEvent.REVEALED, obj.label))
 
     # ---- events, triggers, state-based actions -----------------------------------------------
@@ -710,8 +715,8 @@ class Game:
         last_known = self.characteristics(obj)
         was_on_battlefield = obj.zone is Zone.BATTLEFIELD
         was_creature = was_on_battlefield and "Creature" in last_known.types
-        if obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and reveal:
-            self._reveal(obj)
+        # 708.9: revealed as it moves, so everyone knows which card the new object is
+        revealing = obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and reveal
         self._remove_from_zone(obj)
         for other in self.objects.values():
             if other.attached_to == obj.oid:
@@ -719,6 +724,8 @@ class Game:
         if obj.card.token and zone is not Zone.BATTLEFIELD:
             zone = Zone.OUTSIDE  # 704.5d: a token that left the battlefield ceases to exist
         new = self._new_object(obj.card, zone, obj.card.owner)
+        if revealing:
+            self._reveal(new)
         if face_down and zone is Zone.EXILE:
             new.face_down_by = FaceDownWay.EFFECT
         if zone is Zone.LIBRARY:
@@ -1172,13 +1179,20 @@ class Game:
         obj = self.obj(label)
         if obj.zone is not Zone.STACK:
             raise IllegalAction(f"{label} is not a spell on the stack")
-        if "can't be countered" in self.characteristics(obj).keywords:
+        if not self._counter_spell(obj):
             raise IllegalAction(f"{label} can't be countered")
-        self._move(obj, Zone.GRAVEYARD)
+
+    def _counter_spell(self, spell: GameObject) -> bool:
+        """Counter a spell (701.6a), unless it can't be countered: 101.2, the "can't" wins over
+        any effect that would counter it (a counterspell, ward). Returns whether it was countered."""
+        if "can't be countered" in self.characteristics(spell).keywords:
+            return False
+        self._move(spell, Zone.GRAVEYARD)
+        return True
 
     def _counter_item(self, oid: int | None) -> None:
         if oid is not None and oid in self.objects and self.objects[oid].zone is Zone.STACK:
-            self._move(self.objects[oid], Zone.GRAVEYARD)
+            self._counter_spell(self.objects[oid])
         elif oid == -1:  # ward countering an ability: the ability just below the ward trigger
             for item in reversed(self.stack):
                 if isinstance(item, StackAbility):
@@ -1202,10 +1216,11 @@ class Game:
             # without a target the ability does it to its own source ("turn this face down")
             on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
             chosen = targets if ability.target else [source] if source is not None and on_battlefield else []
+            resolving = _Resolving(ability, controller, source, targets, choice)
             for t in chosen:
                 if ability.if_target is not None and not self.matches(ability.if_target, t, controller):
                     continue  # "if it has ...": a condition of the effect, checked as it resolves (608.2c)
-                _TARGET_EFFECTS[ability.effect](self, ability, controller, t)
+                _TARGET_EFFECTS[ability.effect](self, resolving, t)
                 for keyword in ability.grants:  # "it gains [keyword]" for good (611.2a)
                     t.effects.append(Effect(ContinuousKind.ADD_ABILITIES, KEYWORD_ABILITIES[keyword], self._tick()))
             return
@@ -1557,6 +1572,7 @@ class Game:
             obj.playable_this_turn = False
             obj.damage = 0
             obj.attacking = obj.blocked = obj.blocking = False
+            obj.blocked_by = []
         for p in self.players.values():
             p.land_played = False
         order = [name for name, p in self.players.items() if p.in_game or name == self.active]
@@ -1589,29 +1605,79 @@ class Game:
         if "flying" in self.characteristics(att).keywords and not {"flying", "reach"} & set(ch.keywords):
             raise IllegalAction(f"{label} can't block {attacker}, which has flying (702.9b)")
         att.blocked = True
+        att.blocked_by.append(obj.oid)
         obj.blocking = True
         self._emit(TriggerEvent.BLOCKS, obj)
         self._emit(TriggerEvent.BLOCKED, att)
 
-    def combat_damage(self, label: str, *, to_player: bool = False, blockers: int = 0) -> None:
-        """One combat damage step's damage by `label` (510.2): to the player it attacks (the next
-        player in turn order), its power; each trigger condition triggers once. Prevented damage
-        is not dealt (615.1), so nothing about dealing it triggers."""
+    def combat_damage(self, label: str, *, to_player: bool | None = None, blockers: int | None = None) -> None:
+        """One combat damage step for the attacking creature `label` and the creatures blocking it
+        (510): each assigns damage equal to its power, none with 0 or less (510.1a); unblocked, it
+        assigns it to the player it attacks, the next player in turn order (510.1b); blocked, to its
+        blockers (510.1c: none if none is left), lethal damage to each in the order they were
+        declared and the rest to the last (one of the divisions its controller may choose), and
+        each blocker assigns its own to it (510.1d). All of it is dealt at once (510.2), then each
+        trigger condition triggers once.
+
+        `to_player`, `blockers` state the assignment instead: `to_player` its power to that player
+        (for a creature not declared as an attacker too); `blockers` how many creatures block it
+        (with none declared, only its "deals combat damage to blockers" triggers; with some, it
+        must be their number). Prevented damage is not dealt (615.1), so nothing about dealing it
+        triggers."""
         obj = self.obj(label)
+        declared = [
+            self.objects[oid] for oid in obj.blocked_by
+            if oid in self.objects and self.objects[oid].zone is Zone.BATTLEFIELD and self.is_creature(self.objects[oid])
+        ]
+        if blockers is not None and declared and blockers != len(declared):
+            raise IllegalAction(f"{label} is blocked by {len(declared)} creature(s), not {blockers}")
+        if to_player and obj.blocked:
+            raise IllegalAction(f"{label} is blocked: it assigns its combat damage to the creatures blocking it (510.1c)")
+        if to_player is None and blockers is None:
+            if not obj.attacking or obj.zone is not Zone.BATTLEFIELD:
+                raise IllegalAction(f"{label} is not an attacking creature (state `to_player` or `blockers` to say what it damages)")
+            to_player = not obj.blocked
         if self.combat_damage_prevented:
             return
+        power = max(0, self.characteristics(obj).power or 0)
+        assigned: list[tuple[GameObject, GameObject | str, int]] = []  # (source, creature or player, amount)
+        left = power
+        for i, blocker in enumerate(declared):
+            ch = self.characteristics(blocker)
+            lethal = max(0, (ch.toughness or 0) - blocker.damage)
+            share = left if i == len(declared) - 1 else min(left, lethal)
+            left -= share
+            assigned += [(obj, blocker, share), (blocker, obj, max(0, ch.power or 0))]
         if to_player:
             order = list(self.players)
-            defender = order[(order.index(obj.controller) + 1) % len(order)]
-            self.players[defender].life -= max(0, self.characteristics(obj).power or 0)
+            assigned.append((obj, order[(order.index(obj.controller) + 1) % len(order)], power))
+        assigned = [(source, to, amount) for source, to, amount in assigned if amount > 0]
+        for source, _, amount in assigned:
+            self._lifelink(source, amount)  # read before any of it is dealt: it is all dealt at once
+        for _, to, amount in assigned:
+            if isinstance(to, str):
+                self.players[to].life -= amount
+            else:
+                self._damage_creature(to, amount)
+        if any(source is obj and isinstance(to, str) for source, to, _ in assigned):
             self._emit(TriggerEvent.COMBAT_DAMAGE_TO_PLAYER, obj)
-        if blockers:
+        if power > 0 and (declared or blockers):
             self._emit(TriggerEvent.COMBAT_DAMAGE_TO_BLOCKERS, obj)
 
     def deal_damage(self, label: str, amount: int) -> None:
-        obj = self.obj(label)
+        """Damage from no particular source (a scenario's `damage`): no lifelink."""
+        self._damage_creature(self.obj(label), amount)
+
+    def _damage_creature(self, obj: GameObject, amount: int) -> None:
+        """Mark `amount` damage on a permanent (120.3e), after Illusionary Mask's replacement."""
         self._turn_up_instead(obj)
         obj.damage += amount
+
+    def _lifelink(self, source: GameObject | None, amount: int) -> None:
+        """`source` deals `amount` damage: with lifelink its controller gains that much life
+        (702.15b). A face-down source has no abilities (708.2), unless an effect gives it lifelink."""
+        if amount > 0 and source is not None and "lifelink" in self.characteristics(source).keywords:
+            self.players[source.controller].life += amount
 
     def tap(self, label: str) -> None:
         obj = self.obj(label)
@@ -1635,7 +1701,8 @@ class Game:
 
     def leave_game(self, player: str) -> None:
         """800.4a: the player's objects leave; cards others own that they control are exiled;
-        708.9: the face-down permanents and spells they own are revealed."""
+        708.9: the face-down permanents and spells they own are revealed. 104.2a: when one player
+        is left, they win and the game ends (708.9: everything face down is revealed)."""
         for obj in list(self.objects.values()):
             if obj.card.owner == player and obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK):
                 self._reveal(obj)
@@ -1646,6 +1713,8 @@ class Game:
             elif obj.controller == player and obj.zone is Zone.BATTLEFIELD:
                 self._move(obj, Zone.EXILE)  # leaving the battlefield, a face-down one is revealed
         self.players[player].in_game = False
+        if len(self._everyone()) == 1:
+            self.end_game()
 
     def end_game(self) -> None:
         """708.9: at the end of the game all face-down permanents and spells are revealed, and
@@ -1768,61 +1837,62 @@ def _pt_choice(choice: object, options: tuple[tuple[int, int], ...]) -> tuple[in
     raise IllegalAction(f"choose one of {', '.join(f'{p}/{t}' for p, t in options)}, not {choice!r}")
 
 
-def _destroy(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+def _destroy(g: Game, r: _Resolving, t: GameObject) -> None:
     g._move(t, Zone.GRAVEYARD)
 
 
-def _exile(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+def _exile(g: Game, r: _Resolving, t: GameObject) -> None:
     g._move(t, Zone.EXILE)
 
 
-def _exile_face_down(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+def _exile_face_down(g: Game, r: _Resolving, t: GameObject) -> None:
     new = g._move(t, Zone.EXILE, face_down=True)
-    new.may_look.add(controller)
+    new.may_look.add(r.controller)
 
 
-def _bounce(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+def _bounce(g: Game, r: _Resolving, t: GameObject) -> None:
     g._move(t, Zone.HAND)
 
 
-def _damage(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    t.damage += a.count
+def _damage(g: Game, r: _Resolving, t: GameObject) -> None:
+    g._lifelink(r.source, r.ability.count)
+    g._damage_creature(t, r.ability.count)
 
 
-def _pump(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    t.effects.append(Effect(ContinuousKind.MODIFY_PT, (a.count, a.count), g._tick(), True))
+def _pump(g: Game, r: _Resolving, t: GameObject) -> None:
+    t.effects.append(Effect(ContinuousKind.MODIFY_PT, (r.ability.count, r.ability.count), g._tick(), True))
 
 
-def _counters(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    if a.counter is not CounterKind.PLUS_ONE or g.is_creature(t):
-        t.counters[a.counter] = t.counters.get(a.counter, 0) + a.count
+def _counters(g: Game, r: _Resolving, t: GameObject) -> None:
+    if r.ability.counter is not CounterKind.PLUS_ONE or g.is_creature(t):
+        t.counters[r.ability.counter] = t.counters.get(r.ability.counter, 0) + r.ability.count
 
 
-def _remove_counter(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    g.remove_counter(t, a.counter)
+def _remove_counter(g: Game, r: _Resolving, t: GameObject) -> None:
+    g.remove_counter(t, r.ability.counter)
 
 
-def _sacrifice(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+def _sacrifice(g: Game, r: _Resolving, t: GameObject) -> None:
     g.sacrifice(t)
 
 
-def _turn_up(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+def _turn_up(g: Game, r: _Resolving, t: GameObject) -> None:
     g.effect_turns_face_up(t.label)
 
 
-def _turn_down(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+def _turn_down(g: Game, r: _Resolving, t: GameObject) -> None:
     g.turn_face_down(t.label)
 
 
-def _untap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+def _untap(g: Game, r: _Resolving, t: GameObject) -> None:
     g.untap(t.label)
 
 
-def _tap(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+def _tap(g: Game, r: _Resolving, t: GameObject) -> None:
     t.tapped = True
 
 
-def _target_controller_gains_life_equal_to_power(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+def _target_controller_gains_life_equal_to_power(g: Game, r: _Resolving, t: GameObject) -> None:
     # Swords to Plowshares: after the exile the creature is gone; its last known information
     # (608.2h) is what it was as it left: a face-down creature's power is 2.
     g.players[t.controller].life += max(0, g.characteristics(t).power or 0)
@@ -1839,15 +1909,17 @@ def _draw(g: Game, r: _Resolving) -> None:
 def _damage_each_opponent(g: Game, r: _Resolving) -> None:
     for name, player in g.players.items():
         if name != r.controller and player.in_game:
+            g._lifelink(r.source, r.ability.count)
             player.life -= r.ability.count
 
 
-def _damage_controller(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    g.players[t.controller].life -= a.count
+def _damage_controller(g: Game, r: _Resolving, t: GameObject) -> None:
+    g._lifelink(r.source, r.ability.count)
+    g.players[t.controller].life -= r.ability.count
 
 
-def _controller_loses_life(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    g.players[t.controller].life -= a.count  # 119.3: not damage, but the model tracks life only
+def _controller_loses_life(g: Game, r: _Resolving, t: GameObject) -> None:
+    g.players[t.controller].life -= r.ability.count  # 119.3: not damage, but the model tracks life only
 
 
 def _create_tokens(g: Game, r: _Resolving) -> None:
@@ -1864,12 +1936,12 @@ def _create_token_copy(g: Game, r: _Resolving) -> None:
         g.create_token(r.controller, t.card.definition, copy_of=g.copiable_values(t))
 
 
-def _look(g: Game, a: Ability, controller: str, t: GameObject) -> None:
+def _look(g: Game, r: _Resolving, t: GameObject) -> None:
     g.events.append((GameEvent.LOOKED, t.label))  # 708.5: only as the ability resolves; nothing persists
 
 
-def _gain_control(g: Game, a: Ability, controller: str, t: GameObject) -> None:
-    t.controller = controller
+def _gain_control(g: Game, r: _Resolving, t: GameObject) -> None:
+    t.controller = r.controller
 
 
 @dataclass(frozen=True, slots=True)
@@ -1960,7 +2032,7 @@ def _grant_dies_manifest(g: Game, r: _Resolving) -> None:
 
 def _counter_targets(g: Game, r: _Resolving) -> None:
     for t in r.targets:
-        g._move(t, Zone.GRAVEYARD)
+        g._counter_spell(t)
 
 
 def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
@@ -2049,7 +2121,7 @@ _EXILED_WITH_EFFECTS = (
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE,
 )
 
-_TARGET_EFFECTS: dict[EffectKind, Callable[[Game, Ability, str, GameObject], None]] = {
+_TARGET_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving, GameObject], None]] = {
     EffectKind.DESTROY: _destroy,
     EffectKind.EXILE: _exile,
     EffectKind.EXILE_FACE_DOWN: _exile_face_down,
