@@ -14,7 +14,7 @@ from kb.corpus import Corpus
 from kb.ingest.dedup import (Lexicon, Similarities, deduplicate, keywords_from_rules, mechanics_from_rules,
                              stored_count)
 from kb.search.embed import Embedder
-from kb.errors import InputError, StoreError
+from kb.errors import InputError, KBError, StoreError
 from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
 from kb.model import CardName, Entry, Kind, ParseResult, Problem, Record
@@ -674,16 +674,22 @@ def remove(source: str, *, home: Path | None = None, embedder: Embedder | None =
 
 def rebuild(*, home: Path | None = None, embedder: Embedder | None = None,
             on_progress: OnProgress | None = None, note: str | None = None,
-            corpus: Corpus | None = None) -> BuildReport:
-    """Rebuild the KB from the bundled corpus plus the library (after damage, or a new judge-kb)."""
+            corpus: Corpus | None = None, on_note: Callable[[str], None] | None = None,
+            damaged: store.DamagedStore | None = None) -> BuildReport:
+    """Rebuild the KB from the bundled corpus plus the library (after damage, or a new judge-kb).
+    `on_note` hears the notes of opening the database (a damaged one set aside) before the work;
+    `damaged` is what a reader found wrong with the database, which is then set aside too."""
     home = home or paths.home()
     with store.ingest_lock(home, wait=True):
-        return _rebuild_library(home, corpus or Corpus.default(), embedder, on_progress, note)
+        return _rebuild_library(home, corpus or Corpus.default(), embedder, on_progress, note, on_note, damaged)
 
 
 def _rebuild_library(home: Path, corpus: Corpus, embedder: Embedder | None, on_progress: OnProgress | None,
-                     note: str | None = None) -> BuildReport:
-    conn, notes = _open_for_write(home)
+                     note: str | None = None, on_note: Callable[[str], None] | None = None,
+                     damaged: store.DamagedStore | None = None) -> BuildReport:
+    conn, notes = _open_for_write(home, damaged)
+    for said in notes if on_note else ():
+        on_note(said)
     try:
         items = store.library_bytes(conn)
         formats = {s.path: s.format for s in store.library(conn)}
@@ -699,21 +705,48 @@ def _detect(text: str) -> Format:
     return detect_format(text)
 
 
-def _open_for_write(home: Path) -> tuple[Any, list[str]]:
-    """The database, created or migrated; a legacy or unreadable one is set aside with a note."""
+def _open_for_write(home: Path, damaged: store.DamagedStore | None = None) -> tuple[Any, list[str]]:
+    """The database, created or migrated; a legacy or unreadable one (or one a reader found `damaged`)
+    is set aside with a note, and a new one gets the judge's sources and id history back from
+    `library/` (a database deleted by hand too)."""
     notes: list[str] = []
     if store.legacy_layout(home):
         store.remove_legacy(home)
         notes.append("the KB was in the old kb.json layout; rebuilt as a SQLite store")
+    if damaged is not None:  # look again under the lock: another process may have rebuilt it meanwhile
+        damaged = _still_damaged(home)
+    was = store.db_path(home).is_file()
     try:
-        return store.connect(home, create=True), notes
+        if damaged is not None:
+            raise damaged
+        conn = store.connect(home, create=True)
     except store.DamagedStore as e:
         kept = store.set_aside(home)
         conn = store.connect(home, create=True)
-        recovered = store.recover_library(home, conn)
+        sources, ids = store.recover_library(home, conn), store.recover_ids(home, conn)
         notes.append(f"{e}; kept it as {kept.name} and rebuilt it from the bundled corpus and "
-                     f"{len(recovered)} stored source(s) of yours")
+                     f"{len(sources)} stored source(s) of yours{_ids_kept(ids)}")
         return conn, notes
+    if not was and (home / store.LIBRARY_DIR).is_dir():
+        sources, ids = store.recover_library(home, conn), store.recover_ids(home, conn)
+        if sources or ids:
+            notes.append(f"the KB database {store.db_path(home)} was missing; rebuilt it from the bundled corpus "
+                         f"and {len(sources)} stored source(s) of yours in {store.LIBRARY_DIR}/{_ids_kept(ids)}")
+    return conn, notes
+
+
+def _still_damaged(home: Path) -> store.DamagedStore | None:
+    try:
+        store.load(home).close()
+    except store.DamagedStore as e:
+        return e
+    except KBError:  # no KB, or a stale one: not damage
+        pass
+    return None
+
+
+def _ids_kept(ids: int) -> str:
+    return f"; the {ids} ids it had shown are kept" if ids else ""
 
 
 def bundled_copies(corpus: Corpus) -> dict[str, str]:
@@ -790,13 +823,15 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
 
 
 def load_or_build(*, home: Path | None = None, on_progress: OnProgress | None = None,
-                  on_build: Callable[[], None] | None = None, corpus: Corpus | None = None) -> store.KB:
-    """The current KB, built first from the bundled corpus (and any library) if there is none yet."""
+                  on_build: Callable[[], None] | None = None, corpus: Corpus | None = None,
+                  on_note: Callable[[str], None] | None = None) -> store.KB:
+    """The current KB, built first from the bundled corpus (and any library) if there is none yet;
+    `on_note` hears why, when it is a database deleted while `library/` was kept."""
     home = home or paths.home()
     if not store.exists(home):
         with store.ingest_lock(home, wait=True):  # another process may be building it: wait
             if not store.exists(home):
                 if on_build:
                     on_build()
-                _rebuild_library(home, corpus or Corpus.default(), None, on_progress)
+                _rebuild_library(home, corpus or Corpus.default(), None, on_progress, on_note=on_note)
     return store.load(home)

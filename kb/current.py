@@ -39,6 +39,8 @@ def open_current(home: Path, corpus: Corpus, *, on_progress: OnProgress | None =
     if store.exists(home) and not store.legacy_layout(home):
         try:
             kb = store.load(home)
+        except store.DamagedStore as e:  # the rebuild sets it aside and says so, with what it kept
+            return rebuild_and_open(home, corpus, on_progress=on_progress, on_note=on_note, damaged=e)
         except KBError as e:
             return rebuild_and_open(home, corpus, on_progress=on_progress, on_note=on_note,
                                     note=f"{e}; rebuilt it from the bundled corpus and your stored sources")
@@ -53,21 +55,36 @@ def open_current(home: Path, corpus: Corpus, *, on_progress: OnProgress | None =
                                 note="the KB was in the old kb.json layout; rebuilt as a SQLite store")
     from kb.build import load_or_build
 
-    return Opened(load_or_build(home=home, on_progress=on_progress, on_build=on_first_build, corpus=corpus))
+    notes: list[str] = []
+
+    def note(said: str) -> None:
+        notes.append(said)
+        if on_note:
+            on_note(said)
+
+    kb = load_or_build(home=home, on_progress=on_progress, on_build=on_first_build, corpus=corpus, on_note=note)
+    return Opened(kb, notes)
 
 
 def rebuild_and_open(home: Path, corpus: Corpus, *, on_progress: OnProgress | None = None,
-                     on_note: OnNote | None = None, note: str | None = None) -> Opened:
+                     on_note: OnNote | None = None, note: str | None = None,
+                     damaged: store.DamagedStore | None = None) -> Opened:
     """Rebuild the KB in `home` from the bundled corpus plus the judge's library and open it, saying
     why: `note` first, then each further note the rebuild makes."""
     from kb.build import rebuild
 
-    say = on_note or (lambda _: None)
+    said: list[str] = []
+
+    def say(text: str) -> None:
+        said.append(text)
+        if on_note:
+            on_note(text)
+
     if note:
         say(note)
-    report = rebuild(home=home, on_progress=on_progress, note=note, corpus=corpus)
+    report = rebuild(home=home, on_progress=on_progress, note=note, corpus=corpus, on_note=say, damaged=damaged)
     for extra in report.notes:
-        if extra != note:
+        if extra not in said:
             say(extra)
     return Opened(store.load(home), report.notes)
 

@@ -283,6 +283,7 @@ def test_a_damaged_kb_rebuilt_on_the_fly_says_so_in_json_and_keeps_the_library(k
         data = json.loads(result.stdout)
         assert data["library_sources"] == 1
         assert any("rebuilt it from the bundled corpus and 1 stored source" in n for n in data["notes"])
+        assert len([n for n in data["notes"] if "can't be read" in n]) == 1, "one note for one event (tryout21)"
     finally:
         common.NOTES.clear()
     texts = {v["text"] for e in json.loads(kb("export").stdout) for v in e["variants"]}

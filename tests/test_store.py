@@ -1072,3 +1072,95 @@ def test_a_call_s_pages_are_read_with_the_names_the_build_knows_not_with_those_o
     rebuild(home=home, embedder=FAKE)
     assert store.dump_entries(store.load(home).entries) == built
     assert _cards_of(home, "getarnte Kreatur") == {("Entlarvung des Schuldigen",)}
+
+
+def _damage(home: Path) -> None:
+    """Overwrite the database's header, as a disk error or a stray `dd` would (tryout21 item 12)."""
+    db = home / store.DB_FILE
+    with open(db, "r+b") as f:
+        f.write(b"garbage " * 10)
+    for suffix in ("-wal", "-shm"):
+        (home / f"{store.DB_FILE}{suffix}").unlink(missing_ok=True)
+
+
+def _edited_page(home: Path, tmp_path: Path) -> tuple[Path, str, str]:
+    """A page ingested, then edited and ingested again: its ruling's first id has moved. (page, old id, edit)"""
+    page = tmp_path / "flock.json"
+    text = "If Monastery Flock is turned face up during combat, it stays a blocking creature until end of turn."
+    card_file(page, "Monastery Flock", [("2018-01-01", text)])
+    build([page], home=home, embedder=FAKE)
+    old_id = next(e.id for e in store.load(home).entries if e.text == text)
+    edited = text.replace("during combat", "during the combat damage step")
+    card_file(page, "Monastery Flock", [("2018-01-01", edited)])
+    build([page], home=home, embedder=FAKE)
+    return page, old_id, edited
+
+
+def test_a_database_rebuilt_after_damage_keeps_the_ids_it_had_shown(home: Path, tmp_path: Path) -> None:
+    """tryout21 item 12: an id that had moved (its wording edited) stopped resolving once a damaged
+    database was rebuilt, because the id history lived only in the database. `library/ids.jsonl`
+    keeps it; the rebuild says once what it kept."""
+    page, old_id, edited = _edited_page(home, tmp_path)
+    before = {r[0] for r in store.connect(home).execute("SELECT id FROM id_history")}
+    assert (home / store.LIBRARY_DIR / store.ID_LOG).is_file()
+    _damage(home)
+    said: list[str] = []
+    report = rebuild(home=home, embedder=FAKE, on_note=said.append)
+    assert len(said) == 1 and "kept it as" in said[0] and "1 stored source(s)" in said[0]
+    assert f"the {len(before)} ids it had shown are kept" in said[0] and report.notes == said
+    kb = store.load(home)
+    try:
+        found = kb.resolve(old_id)
+        assert found.entry.text == edited and found.moved_from == old_id
+        assert before <= {r[0] for r in kb.conn.execute("SELECT id FROM id_history")}
+    finally:
+        kb.close()
+
+
+def test_the_id_log_follows_each_build_and_a_cut_off_append_is_rewritten(home: Path, tmp_path: Path) -> None:
+    log = home / store.LIBRARY_DIR / store.ID_LOG
+    card_file(tmp_path / "a.json", "Monastery Flock", [("2018-01-01", "The first ruling of the log test.")])
+    build([tmp_path / "a.json"], home=home, embedder=FAKE)
+
+    def logged() -> set[tuple[str, str]]:
+        return {(r[0], r[1]) for r in map(json.loads, log.read_text(encoding="utf-8").splitlines()) if isinstance(r, list)}
+
+    def held() -> set[tuple[str, str]]:
+        return {(i, w) for i, w in store.connect(home).execute("SELECT id, wkey FROM id_history")}
+
+    assert logged() == held()
+    first = log.read_bytes()
+    card_file(tmp_path / "b.json", "Monastery Flock", [("2018-01-01", "The second ruling of the log test.")])
+    build([tmp_path / "b.json"], home=home, embedder=FAKE)
+    assert logged() == held() and len(log.read_bytes()) > len(first)
+    assert log.read_bytes().startswith(first), "a build appends; it does not rewrite the log"
+    with open(log, "ab") as f:  # an append killed half-way: no mark at the end
+        f.write(b'["r-cut", "en:cut')
+    card_file(tmp_path / "c.json", "Monastery Flock", [("2018-01-01", "The third ruling of the log test.")])
+    build([tmp_path / "c.json"], home=home, embedder=FAKE)
+    assert logged() == held() and b"r-cut" not in log.read_bytes()
+
+
+def test_a_deleted_library_folder_is_written_back_and_a_deleted_database_recovered_from_it(
+        home: Path, tmp_path: Path) -> None:
+    """tryout21 item 13: `library/` deleted by hand was never written back, so the next damage lost
+    every source; and a database deleted by hand while `library/` was kept was rebuilt without them."""
+    import shutil
+
+    page, old_id, edited = _edited_page(home, tmp_path)
+    shutil.rmtree(home / store.LIBRARY_DIR)
+    card_file(tmp_path / "other.json", "Monastery Flock", [("2018-01-01", "Another ruling, added later.")])
+    build([tmp_path / "other.json"], home=home, embedder=FAKE)
+    copies = {p.name for p in (home / store.LIBRARY_DIR).iterdir()}
+    assert len([n for n in copies if n.endswith(".json") and n != store.ID_LOG]) == 2 and store.ID_LOG in copies
+    for name in (store.DB_FILE, f"{store.DB_FILE}-wal", f"{store.DB_FILE}-shm"):
+        (home / name).unlink(missing_ok=True)
+    said: list[str] = []
+    rebuild(home=home, embedder=FAKE, on_note=said.append)
+    assert len(said) == 1 and "was missing" in said[0] and "2 stored source(s)" in said[0]
+    kb = store.load(home)
+    try:
+        assert sorted(s.path for s in store.library(kb.conn)) == sorted([str(page), str(tmp_path / "other.json")])
+        assert kb.resolve(old_id).entry.text == edited
+    finally:
+        kb.close()

@@ -6,6 +6,8 @@ Layout of the data directory (`kb.paths.home()`)::
     index/<generation>/   the search index of that build (kb.search); meta `generation` names the live one
     library/<sha256>      a copy of each source of the library (+ .json: its path and format), from
                           which a database SQLite can no longer read is rebuilt
+    library/ids.jsonl     every id shown (the id history's rows), appended after each build, so that
+                          ids keep resolving in a database rebuilt after damage
     ingest.lock           held while a build runs
 
 A build writes its index folder first, then replaces the derived rows of every entry that changed
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
 DB_FILE = "kb.sqlite3"
 INDEX_DIR = "index"
 LIBRARY_DIR = "library"  # a second copy of each library file, so even a damaged database loses none
+ID_LOG = "ids.jsonl"  # in LIBRARY_DIR: the id history's rows, then a mark {"logged": generation, "rows": n}
 FIX = "run `kb ingest` to rebuild it"
 
 # Each migration takes the database from version i to i + 1 (PRAGMA user_version).
@@ -415,7 +418,7 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
             conn.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                              [(k, json.dumps(v, ensure_ascii=False)) for k, v in values.items()])
         _prune_index(index_root, keep={generation, generation - 1})
-        _prune_library(home, {sha for (sha,) in conn.execute("SELECT sha256 FROM sources")})
+        _sync_library(home, conn, generation)
         return generation
     finally:
         conn.close()
@@ -638,8 +641,95 @@ def _prune_library(home: Path, keep: set[str]) -> None:
     folder = home / LIBRARY_DIR
     if folder.is_dir():
         for item in folder.iterdir():
-            if item.name.split(".")[0] not in keep:
+            if item.name != ID_LOG and item.name.split(".")[0] not in keep:
                 item.unlink(missing_ok=True)
+
+
+def _sync_library(home: Path, conn: sqlite3.Connection, generation: int) -> None:
+    """After a build commits, make `library/` what the database holds: a copy of every source (a judge
+    who deleted the folder gets it back) and the id history in `ids.jsonl`. Run after the commit, so a
+    build killed here loses nothing: the next build writes what is missing."""
+    folder = home / LIBRARY_DIR
+    held = {sha for (sha,) in conn.execute("SELECT sha256 FROM sources")}
+    _prune_library(home, held)
+    present = {p.name for p in folder.iterdir()} if folder.is_dir() else set()
+    for sha in sorted(held):
+        if sha not in present or f"{sha}.json" not in present:
+            path, format_, added, units, skipped, data = conn.execute(
+                "SELECT path, format, added, units, skipped, bytes FROM sources WHERE sha256 = ?", (sha,)).fetchone()
+            _keep_copy(home, NewSource(path=path, format=format_, sha256=sha, data=data, units=units,
+                                       skipped=skipped), added)
+    _log_ids(folder / ID_LOG, conn, generation)
+
+
+def _log_ids(path: Path, conn: sqlite3.Connection, generation: int) -> None:
+    """Append the id history rows first written since the log's last mark, and a new mark; rewrite
+    the whole log (atomically) when it is missing or does not add up to the table (a database rebuilt
+    after damage starts its generations again)."""
+    rows = int(conn.execute("SELECT count(*) FROM id_history").fetchone()[0])
+    mark = _last_mark(path)
+    if mark is not None and mark == (generation, rows):
+        return
+    query = "SELECT id, wkey, first_generation, text, source FROM id_history"
+    if mark is not None and mark[0] < generation:
+        new = conn.execute(f"{query} WHERE first_generation > ? ORDER BY first_generation, id, wkey",
+                           (mark[0],)).fetchall()
+        if mark[1] + len(new) == rows:
+            with open(path, "a", encoding="utf-8") as out:
+                out.writelines(json.dumps(list(r), ensure_ascii=False) + "\n" for r in new)
+                out.write(json.dumps({"logged": generation, "rows": rows}) + "\n")
+                out.flush()
+                os.fsync(out.fileno())
+            return
+    lines = [json.dumps(list(r), ensure_ascii=False) + "\n"
+             for r in conn.execute(f"{query} ORDER BY first_generation, id, wkey")]
+    lines.append(json.dumps({"logged": generation, "rows": rows}) + "\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, "".join(lines).encode("utf-8"))
+
+
+def _last_mark(path: Path) -> tuple[int, int] | None:
+    """(generation, rows) of the log's last line when it is a mark: None for a missing log or one
+    whose last append was cut off (it is then rewritten whole)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 4096))
+            tail = f.read()
+    except OSError:
+        return None
+    if not tail.endswith(b"\n"):
+        return None
+    try:
+        mark = json.loads(tail.rstrip(b"\n").rsplit(b"\n", 1)[-1])
+        return int(mark["logged"]), int(mark["rows"])
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def recover_ids(home: Path, conn: sqlite3.Connection) -> int:
+    """Put the logged id history into a (new, empty) database, so the ids shown before the damage
+    still resolve once the rebuild has written its entries; how many ids. The logged generations are
+    moved below the new database's first (0 for the latest), keeping their order."""
+    try:
+        lines = (home / LIBRARY_DIR / ID_LOG).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return 0
+    rows = []
+    for line in lines:
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue  # a line cut off by a killed append
+        if isinstance(row, list) and len(row) == 5 and isinstance(row[2], int):
+            rows.append(row)
+    if not rows:
+        return 0
+    last = max(r[2] for r in rows)
+    with transaction(conn):
+        conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?, ?, ?)",
+                         [(id_, wkey, generation - last, text, source) for id_, wkey, generation, text, source in rows])
+    return len({r[0] for r in rows})
 
 
 def recover_library(home: Path, conn: sqlite3.Connection) -> list[str]:
