@@ -38,7 +38,7 @@ from kb.game import (
     Zone,
     card_from_data,
 )
-from kb.game.cards import TriggerEvent, effect_value, is_bare_mana
+from kb.game.cards import TriggerEvent, effect_value, is_bare_mana, keyword_problem
 from kb.game.draft import Draft
 from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
@@ -274,14 +274,19 @@ def _effect(kind: ContinuousKind | None = None) -> Handler:
     return run
 
 
-def _check_effect(a: Mapping[str, Any]) -> str | None:
-    if not a.get("card") and not a.get("cards"):
-        return "needs `card` or a non-empty `cards`"
-    try:
-        _effect_kind_and_value(a, None)
-    except CardDataError as exc:
-        return str(exc)
-    return None
+def _check_effect(kind: ContinuousKind | None = None) -> Callable[[Mapping[str, Any]], str | None]:
+    """The parse-time check of an `effect` (or of a shorthand that fixes its `kind`): its value."""
+
+    def check(a: Mapping[str, Any]) -> str | None:
+        if not a.get("card") and not a.get("cards"):
+            return "needs `card` or a non-empty `cards`"
+        try:
+            _effect_kind_and_value(a, kind)
+        except CardDataError as exc:
+            return str(exc).removeprefix("effect: ")
+        return None
+
+    return check
 
 
 def _resolve(r: _Runner, a: dict[str, Any]) -> object:
@@ -398,11 +403,12 @@ ACTIONS: dict[str, Action] = {
         _effect(),
         ("kind",),
         "a continuous effect (kinds: " + ", ".join(k.value for k in ContinuousKind) + ")",
-        _check_effect,
+        _check_effect(),
     ),
     "lose_all_abilities": Action({"card": _C}, _effect(ContinuousKind.LOSE_ALL_ABILITIES), ("card",)),
     "set_types": Action({"card": _C, "types": Arg.NAMES}, _effect(ContinuousKind.SET_TYPES), ("card", "types")),
-    "grant": Action({"card": _C, "keywords": Arg.NAMES}, _effect(ContinuousKind.ADD_KEYWORDS), ("card", "keywords")),
+    "grant": Action({"card": _C, "keywords": Arg.NAMES}, _effect(ContinuousKind.ADD_KEYWORDS), ("card", "keywords"),
+                    check=_check_effect(ContinuousKind.ADD_KEYWORDS)),
     "tap": Action({"card": _C}, lambda r, a: r.game.tap(a["card"]), ("card",)),
     "untap": Action({"card": _C}, _untap, ("card",)),
     "attach": Action({"card": _C, "to": _C}, _attach, ("card", "to")),
@@ -784,10 +790,9 @@ def _check_trigger_events(items: list[str], labels: set[str], what: str, line: i
 def _did_you_mean(word: str, known: Iterable[str], listed: str = "docs/CHECKS.md lists them") -> str:
     """The hint " (did you mean 'resolve'?…)" for a misspelt action, property, zone or card: the
     closest known names (case aside), and where the known ones are `listed`."""
-    import difflib
+    from kb.normalize import closest
 
-    by_fold = {str(k).casefold(): str(k) for k in known}
-    close = [by_fold[c] for c in difflib.get_close_matches(str(word).casefold(), list(by_fold), n=2, cutoff=0.6)]
+    close = closest(word, known)
     hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
     return f" ({hint}{listed})"
 
@@ -811,6 +816,11 @@ def _check_prop(label: str, prop: str, value: Any, labels: set[str], players: li
         raise _CheckSyntax(f"{what}: {label}.{prop} can't be {value!r}{_did_you_mean(str(value), spec.values)}", line)
     if spec.shape is not None and not spec.shape(value):  # else "expected '2', got 2" on every run
         raise _CheckSyntax(f"{what}: {label}.{prop} must be {spec.shape_text}, not {value!r}", line)
+    if prop in _KEYWORD_PROPS and isinstance(value, list):  # `lacks: [flyng]` would pass on every run
+        for keyword in value:
+            problem = keyword_problem(str(keyword))
+            if problem is not None:
+                raise _CheckSyntax(f"{what}: {label}.{prop}: {problem}", line)
 
 
 def _action_args(
@@ -1422,6 +1432,7 @@ def _count_prop(get: _Getter, nullable: bool = False) -> Prop:
                 shape_text="a number" + (" or null" if nullable else ""))
 
 
+_KEYWORD_PROPS = ("keywords", "has", "lacks")  # their items are keyword abilities
 _OBJECT_PROPS: dict[str, Prop] = {
     "zone": Prop(lambda r, o, w: str(o.zone), values=tuple(Zone)),
     "face_down": _flag_prop(lambda r, o, w: o.face_down),
