@@ -95,6 +95,10 @@ def parse(bad: str):
          "  expect: {Grizzly Bears: {lacks: [flyng]}}\n", "Grizzly Bears.lacks: unknown keyword 'flyng'", 5),
         ("- name: has-typo\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
          "  expect: {Grizzly Bears: {has: [trampel]}}\n", "unknown keyword 'trampel' (did you mean 'trample'", 5),
+        # tryout22 item 2: `copy_of` with no card that may enter as a copy would be ignored
+        ("- name: copy-without-clone\n  ruling: x\n  setup: {you: {hand: [Runeclaw Bear], battlefield: [Grizzly Bears]}}\n"
+         "  actions: [{cast: Runeclaw Bear}, {resolve: {copy_of: Grizzly Bears}}]\n  expect: {stack: 0}\n",
+         "resolve: `copy_of` is the choice of a card that may enter as a copy, and no card of the setup can", 5),
         ("- name: effect-value\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
          "  actions: [{effect: {card: Grizzly Bears, kind: set_pt, value: huge}}]\n  expect: {stack: 0}\n",
          "power/toughness", 5),
@@ -134,6 +138,22 @@ def test_real_keywords_with_their_parameters_are_accepted() -> None:
             "    expect: {Probe: {has: [flying, 'ward {2}', protection from red]}}\n")
     checks, problems = parse_checks(text, "corpus/checks/t.yaml", CARDS)
     assert problems == [] and run_check(checks[0], CARDS) == []
+
+
+def test_copy_of_on_a_spell_that_cant_enter_as_a_copy_is_refused_with_the_reason() -> None:
+    """tryout22 item 2: a Clone is in the setup, but the spell resolving is a Bear: the choice can't
+    apply, so the action is refused (not ignored, the Bear entering as itself)."""
+    checks, problems = parse_checks(
+        "checks:\n  - name: c\n    ruling: x\n"
+        "    setup: {you: {hand: [Runeclaw Bear, Clone], battlefield: [Grizzly Bears]}}\n"
+        "    actions:\n      - cast: Runeclaw Bear\n      - resolve: {copy_of: Grizzly Bears}\n"
+        "    expect: {Runeclaw Bear: {zone: battlefield}}\n", "corpus/checks/t.yaml", CARDS)
+    assert problems == []
+    assert run_check(checks[0], CARDS) == [
+        "line 7 (resolve): refused: Runeclaw Bear can't enter as a copy of Grizzly Bears: it has no \"enter as a copy\" "
+        "ability (a Clone's `enters_as_copy: true`; a face-down spell has none, 708.2a)",
+        "line 8: Runeclaw Bear.zone: expected 'battlefield', got 'stack'",
+    ]
 
 
 def test_deep_nesting_outside_a_check_is_one_problem() -> None:

@@ -688,6 +688,7 @@ def _parse_check(
         if expect is not None and not isinstance(expect, dict):
             raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", st_line)
         steps.append(Step(action, st[action], st_line, expect, args))
+    _check_copy_choices(steps, placed, cards, f"check {name!r}")
     expect = raw.get("expect")
     if expect is not None and not isinstance(expect, dict):
         raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", line)
@@ -713,6 +714,20 @@ def _parse_check(
         players=tuple(_player_setup(p, setup.get(p) or {}) for p in players),
         placed=tuple(placed),
     )
+
+
+def _check_copy_choices(steps: Iterable[Step], placed: Iterable[Placed], cards: Mapping[str, CardDef] | None,
+                        what: str) -> None:
+    """`resolve: {copy_of: X}` is the choice of a spell that may enter as a copy (a Clone): with no
+    such card in the setup it would be ignored, and the spell enter as itself (a 0/0 Clone dies)."""
+    if cards is None:
+        return
+    copiers = [p.card for p in placed if p.card in cards and any(f.enters_as_copy for f in cards[p.card].faces)]
+    for step in steps:
+        if step.action == "resolve" and "copy_of" in step.args and not copiers:
+            raise _CheckSyntax(f"{what}: resolve: `copy_of` is the choice of a card that may enter as a copy, and no "
+                               "card of the setup can (a Clone's card has `enters_as_copy: true`, docs/CHECKS.md)",
+                               step.line)
 
 
 def _not_one_action(keys: list[Any]) -> str:

@@ -1084,6 +1084,11 @@ class Game:
         if waiting:  # 603.3d: targets are chosen before any player gets priority again
             raise IllegalAction(f"{waiting[0]}'s triggered ability has no targets chosen yet (603.3d)")
         top = self.stack[-1]
+        if copy_of is not None and (isinstance(top, StackAbility)
+                                    or not self.characteristics(self.objects[top]).enters_as_copy):
+            what = top.description if isinstance(top, StackAbility) else self.objects[top].label
+            raise IllegalAction(f"{what} can't enter as a copy of {copy_of}: it has no \"enter as a copy\" "
+                                "ability (a Clone's `enters_as_copy: true`; a face-down spell has none, 708.2a)")
         # "you may" is chosen as it resolves; one whose every target is illegal doesn't resolve (608.2b)
         if isinstance(top, StackAbility) and top.ability.optional and not isinstance(choice, bool) \
                 and self._legal_targets(top.ability, top.targets, top.controller) is not None:
