@@ -218,3 +218,57 @@ def test_a_colour_that_is_no_colour_letter_is_a_problem() -> None:
     _, problems = parse_checks(text, "corpus/checks/t.yaml", CARDS)
     assert [(p.line, p.reason) for p in problems] == [
         (2, "`colors` of 'Red Probe' are letters of W, U, B, R, G, not 'red'")]
+
+
+# ---- tryout22 item 10: manifest dread is the player's choice (701.62a) ----------------------------
+
+
+@pytest.mark.parametrize(("action", "expect"), [
+    ("manifest_dread: you", "{Grizzly Bears: {zone: battlefield}}"),
+    ("manifest_dread: you", "{legal: false}"),  # incomplete, not illegal: `legal: false` can't pass it
+])
+def test_manifest_dread_of_two_cards_without_a_choice_fails_naming_the_line(action: str, expect: str) -> None:
+    checks, problems = parse(f"""
+        checks:
+          - name: dread
+            ruling: x
+            setup: {{you: {{library: [Grizzly Bears, Shock]}}}}
+            actions:
+              - {action}
+                expect: {expect}
+        """)
+    assert problems == []
+    assert run_check(checks[0], CARDS) == [
+        "line 7 (manifest_dread): a choice is missing: you manifests dread: they look at Grizzly Bears and Shock "
+        "and choose the one to manifest (701.62a): name it"]
+
+
+@pytest.mark.parametrize(("library", "action", "manifested"), [
+    ("[Grizzly Bears, Shock]", "{manifest_dread: {choose: Shock}}", "Shock"),
+    ("[Grizzly Bears]", "{manifest_dread: you}", "Grizzly Bears"),  # one card looked at: nothing to choose
+])
+def test_manifest_dread_manifests_the_chosen_card(library: str, action: str, manifested: str) -> None:
+    checks, problems = parse(f"""
+        checks:
+          - name: dread
+            ruling: x
+            setup: {{you: {{library: {library}}}}}
+            actions: [{action}]
+            expect: {{{manifested}: {{zone: battlefield, face_down_by: manifest}}}}
+        """)
+    assert problems == [] and run_check(checks[0], CARDS) == []
+
+
+def test_a_card_whose_owner_left_the_game_is_outside() -> None:
+    """The zone value `outside` (800.4a), as docs/CHECKS.md lists it."""
+    checks, problems = parse("""
+        checks:
+          - name: left
+            ruling: x
+            setup:
+              players: [you, opponent, third]
+              opponent: {battlefield: [Grizzly Bears]}
+            actions: [{leave_game: opponent}]
+            expect: {Grizzly Bears: {zone: outside}}
+        """)
+    assert problems == [] and run_check(checks[0], CARDS) == []

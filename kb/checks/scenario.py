@@ -30,6 +30,7 @@ from kb.game import (
     GameObject,
     IllegalAction,
     MECHANIC_OF,
+    MissingChoice,
     Mechanic,
     NotInRules,
     Rules,
@@ -1283,6 +1284,8 @@ class _Runner:
                 raise  # the check is about a mechanic these rules don't have: it does not apply
             outcome["legal"] = False
             outcome["error"] = str(exc)
+        except MissingChoice as exc:  # the check is incomplete, whatever it expects: `legal: false` can't pass it
+            return [f"{where}: a choice is missing: {exc}"]
         except IllegalAction as exc:
             outcome["legal"] = False
             outcome["error"] = str(exc)
