@@ -688,14 +688,17 @@ def _parse_check(
         expect = st.get("expect")
         if expect is not None and not isinstance(expect, dict):
             raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", st_line)
+        if "expect" in st and not expect:
+            raise _CheckSyntax(f"check {name!r}: {action}: {_EMPTY_EXPECT}", st_line)
         steps.append(Step(action, st[action], st_line, expect, args))
     _check_copy_choices(steps, placed, cards, f"check {name!r}")
     expect = raw.get("expect")
     if expect is not None and not isinstance(expect, dict):
         raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", line)
-    if not expect and not any(s.expect for s in steps):  # `expect: {}` can't fail either
-        empty = " (an empty one expects nothing, so the check could never fail)" if expect is not None else ""
-        raise _CheckSyntax(f"check {name!r} has no `expect`{empty}", line)
+    if "expect" in raw and not expect:
+        raise _CheckSyntax(f"check {name!r}: {_EMPTY_EXPECT}", line)
+    if not expect and not any(s.expect for s in steps):
+        raise _CheckSyntax(f"check {name!r} has no `expect`", line)
     drafting = {p.label for p in placed if p.draft_zone is not None}
     _check_expect(expect, labels, players, f"check {name!r}", line, in_step=False, draft=drafting)
     for step in steps:
@@ -715,6 +718,10 @@ def _parse_check(
         players=tuple(_player_setup(p, setup.get(p) or {}) for p in players),
         placed=tuple(placed),
     )
+
+
+# `expect: {}` (or `expect:` with nothing) reads as an expectation, and checks nothing
+_EMPTY_EXPECT = "`expect` is empty: an empty one expects nothing, so it could never fail; name what to expect, or leave it out"
 
 
 def _check_copy_choices(steps: Iterable[Step], placed: Iterable[Placed], cards: Mapping[str, CardDef] | None,
