@@ -239,8 +239,8 @@ def test_manifest_dread_of_two_cards_without_a_choice_fails_naming_the_line(acti
         """)
     assert problems == []
     assert run_check(checks[0], CARDS) == [
-        "line 7 (manifest_dread): a choice is missing: you manifests dread: they look at Grizzly Bears and Shock "
-        "and choose the one to manifest (701.62a): name it"]
+        "line 7 (manifest_dread): a choice is missing: manifest dread by you looks at Grizzly Bears and Shock; "
+        "the player chooses the one to manifest (701.62a): name it"]
 
 
 @pytest.mark.parametrize(("library", "action", "manifested"), [

@@ -895,10 +895,10 @@ class Game:
             if isinstance(choose, str) and not chosen:
                 raise IllegalAction(f"{choose} is not among the top two cards of {player}'s library")
             if len(top) > 1 and len(chosen) != 1:
-                looked = f"{player} manifests dread: they look at {top[0].label} and {top[1].label}"
+                looked = f"manifest dread by {player} looks at {top[0].label} and {top[1].label}"
                 if chosen:
-                    raise IllegalAction(f"{looked} and manifest one of them, not both")
-                raise MissingChoice(f"{looked} and choose the one to manifest (701.62a): name it")
+                    raise IllegalAction(f"{looked} and manifests one of them, not both")
+                raise MissingChoice(f"{looked}; the player chooses the one to manifest (701.62a): name it")
             chosen = chosen or top
             new = self._put_face_down(chosen[0], FaceDownWay.MANIFEST, player)
             for other in top:
