@@ -14,6 +14,7 @@ import os
 import re
 import tempfile
 import unicodedata
+from collections.abc import Iterable
 from datetime import date, datetime
 from pathlib import Path
 
@@ -220,6 +221,13 @@ def word_diff(a: str, b: str) -> list[tuple[str, str]]:
 
 # ---------------------------------------------------------------------------------------------
 # Atomic write
+
+
+def closest(word: str, known: Iterable[str], n: int = 2) -> list[str]:
+    """The known names closest to a misspelt `word` (case aside), best first: the "did you mean"
+    of every message about an unknown name."""
+    by_fold = {str(k).casefold(): str(k) for k in known}
+    return [by_fold[c] for c in difflib.get_close_matches(str(word).casefold(), list(by_fold), n=n, cutoff=0.6)]
 
 
 def write_atomic(path: Path, data: str | bytes, *, mode: int | None = None) -> None:

@@ -158,3 +158,36 @@ def test_rules_date_in_the_corpus_gap_says_newer_rules_may_have_been_in_force() 
     assert (data["rules_gap"]["used"], data["rules_gap"]["next"]) == ("2018-07-13", "2024-02-02")
     now = json.loads(runner.invoke(app, ["check", "--json", "--rules", "2026-02-01", str(CHECKS / "forms.yaml")]).output)
     assert now["rules_gap"] is None
+
+
+# ---- tryout22 item 12: the docs' examples run as written ------------------------------------------
+
+
+def _docs_yaml_block(first_line: str) -> str:
+    """The fenced YAML example of docs/CHECKS.md that starts with `first_line`."""
+    import re
+
+    doc = (CHECKS.parent.parent / "docs" / "CHECKS.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```yaml\n(.*?)```", doc, re.S) if b.startswith(first_line)]
+    return block
+
+
+def test_the_check_example_of_the_docs_loads_and_passes(tmp_path: Path, built_home: Path, monkeypatch) -> None:
+    """A new user copies it first: it must load with no problem, attach to its ruling, and pass."""
+    monkeypatch.setenv("KB_HOME", str(built_home))
+    example = tmp_path / "example.yaml"
+    example.write_text(_docs_yaml_block("checks:\n"), encoding="utf-8")
+    result = runner.invoke(app, ["check", "--json", str(example)])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0 and data.get("problems", []) == [], result.output
+    assert [(c["id"], c["passed"], c["entry"]) for c in data["checks"]] == [
+        ("example/turning-face-up-no-etb", True, "r-09dd1f3383")]
+
+
+def test_the_card_example_of_the_docs_loads_with_no_problem() -> None:
+    from kb.checks.scenario import parse_checks
+    from kb.corpus import Corpus
+
+    checks, problems = parse_checks(_docs_yaml_block("cards:\n") + "checks: []\n", "example.yaml",
+                                    Corpus.default().cards)
+    assert checks == [] and problems == []

@@ -84,6 +84,21 @@ def parse(bad: str):
          "pt: 'big' is not a P/T", 5),
         ("- name: keywords-number\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
          "  actions: [{grant: {card: Grizzly Bears, keywords: 5}}]\n  expect: {stack: 0}\n", "keywords: 5", 5),
+        # tryout22 item 3: a misspelt keyword is no keyword: granted, it would do nothing; `lacks` it, pass on every run
+        ("- name: grant-typo\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  actions: [{grant: {card: Grizzly Bears, keywords: [flyng]}}]\n  expect: {stack: 0}\n",
+         "grant: add_keywords: unknown keyword 'flyng' (did you mean 'flying'", 5),
+        ("- name: effect-keyword-typo\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  actions: [{effect: {card: Grizzly Bears, kind: remove_keywords, value: [vigilence]}}]\n  expect: {stack: 0}\n",
+         "unknown keyword 'vigilence' (did you mean 'vigilance'", 5),
+        ("- name: lacks-typo\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  expect: {Grizzly Bears: {lacks: [flyng]}}\n", "Grizzly Bears.lacks: unknown keyword 'flyng'", 5),
+        ("- name: has-typo\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
+         "  expect: {Grizzly Bears: {has: [trampel]}}\n", "unknown keyword 'trampel' (did you mean 'trample'", 5),
+        # tryout22 item 2: `copy_of` with no card that may enter as a copy would be ignored
+        ("- name: copy-without-clone\n  ruling: x\n  setup: {you: {hand: [Runeclaw Bear], battlefield: [Grizzly Bears]}}\n"
+         "  actions: [{cast: Runeclaw Bear}, {resolve: {copy_of: Grizzly Bears}}]\n  expect: {stack: 0}\n",
+         "resolve: `copy_of` is the choice of a card that may enter as a copy, and no card of the setup can", 5),
         ("- name: effect-value\n  ruling: x\n  setup: {you: {battlefield: [Grizzly Bears]}}\n"
          "  actions: [{effect: {card: Grizzly Bears, kind: set_pt, value: huge}}]\n  expect: {stack: 0}\n",
          "power/toughness", 5),
@@ -98,6 +113,47 @@ def test_one_problem_with_file_and_line_and_the_rest_still_runs(bad: str, reason
     assert problems[0].source == "corpus/checks/t.yaml" and problems[0].line == line
     assert reason in problems[0].reason
     assert [c.name for c in checks] == ["good"] and run_check(checks[0], CARDS) == []
+
+
+@pytest.mark.parametrize(("card_keys", "reason"), [
+    ("keywords: [flyng, lifelink]", "`keywords` of 'Probe': unknown keyword 'flyng' (did you mean 'flying' or"),
+    ("keywords: [morph]", "morph is the card's `morph:` key with its cost"),
+    ("enchanted_has: [hast]", "`enchanted_has` of 'Probe': unknown keyword 'hast' (did you mean 'haste'"),
+    ("static: [{affects: creatures_you_control, kind: add_keywords, value: [reech]}]", "unknown keyword 'reech'"),
+])
+def test_an_unknown_keyword_of_a_card_is_a_problem_at_its_line(card_keys: str, reason: str) -> None:
+    """tryout22 item 3: `flyng` would be an ability that does nothing, the card silently lacking flying."""
+    text = (f"cards:\n  - name: Other\n    types: [Creature]\n  - {{name: Probe, types: [Creature], pt: 1/1, {card_keys}}}\n"
+            "checks:\n  - name: c\n    ruling: x\n    setup: {you: {battlefield: [Probe]}}\n    expect: {stack: 0}\n")
+    checks, problems = parse_checks(text, "corpus/checks/t.yaml", CARDS)
+    assert checks == [] and [p.line for p in problems] == [4, 8], problems
+    assert reason in problems[0].reason and "card 'Probe' is left out" in problems[1].reason
+
+
+def test_real_keywords_with_their_parameters_are_accepted() -> None:
+    keywords = ["flying", "Lifelink", "ward {2}", "protection from red", "crew 1", "forestwalk", "enchant creature",
+                "can't be countered", "hexproof from blue", "first strike", "prowess", "vanishing 3"]
+    text = (f"cards:\n  - {{name: Probe, types: [Creature], pt: 1/1, keywords: {keywords!r}}}\n"
+            "checks:\n  - name: c\n    ruling: x\n    setup: {you: {battlefield: [Probe]}}\n"
+            "    expect: {Probe: {has: [flying, 'ward {2}', protection from red]}}\n")
+    checks, problems = parse_checks(text, "corpus/checks/t.yaml", CARDS)
+    assert problems == [] and run_check(checks[0], CARDS) == []
+
+
+def test_copy_of_on_a_spell_that_cant_enter_as_a_copy_is_refused_with_the_reason() -> None:
+    """tryout22 item 2: a Clone is in the setup, but the spell resolving is a Bear: the choice can't
+    apply, so the action is refused (not ignored, the Bear entering as itself)."""
+    checks, problems = parse_checks(
+        "checks:\n  - name: c\n    ruling: x\n"
+        "    setup: {you: {hand: [Runeclaw Bear, Clone], battlefield: [Grizzly Bears]}}\n"
+        "    actions:\n      - cast: Runeclaw Bear\n      - resolve: {copy_of: Grizzly Bears}\n"
+        "    expect: {Runeclaw Bear: {zone: battlefield}}\n", "corpus/checks/t.yaml", CARDS)
+    assert problems == []
+    assert run_check(checks[0], CARDS) == [
+        "line 7 (resolve): refused: Runeclaw Bear can't enter as a copy of Grizzly Bears: it has no \"enter as a copy\" "
+        "ability (a Clone's `enters_as_copy: true`; a face-down spell has none, 708.2a)",
+        "line 8: Runeclaw Bear.zone: expected 'battlefield', got 'stack'",
+    ]
 
 
 def test_deep_nesting_outside_a_check_is_one_problem() -> None:

@@ -266,6 +266,14 @@ CHECK_FILES = [
     ("empty_step_expect.yaml", "checks:\n" + GOOD_CHECK.replace("good-one", "empty-step").replace(
         "      - resolve: all\n", "      - resolve: all\n        expect: {opponent: {}}\n"), 11,
      "expectations for 'opponent' are empty"),
+    # an action's empty `expect` gets the check-level one's reason, with or without other expectations
+    ("empty_action_expect_alone.yaml", "checks:\n" + GOOD_CHECK.replace("good-one", "empty-action").replace(
+        "      - resolve: all\n", "      - resolve: all\n        expect: {}\n").replace(
+        "    expect:\n      Grizzly Bears: {face_down: true}\n", ""), 10,
+     "resolve: `expect` is empty: an empty one expects nothing"),
+    ("empty_action_expect.yaml", "checks:\n" + GOOD_CHECK.replace("good-one", "empty-action").replace(
+        "      - resolve: all\n", "      - resolve: all\n        expect:\n"), 10,
+     "resolve: `expect` is empty: an empty one expects nothing"),
 ]
 
 

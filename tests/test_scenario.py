@@ -168,3 +168,107 @@ def test_a_game_property_of_a_draft_card_is_a_problem() -> None:
     text = GOOD.replace("library: [Grizzly Bears]", "pack: [Grizzly Bears]").replace("- manifest: you", "- draft: Grizzly Bears")
     checks, problems = parse(text)
     assert checks == [] and "card of the draft" in problems[0].reason
+
+
+# ---- tryout22 item 1: a card's colours come from its mana cost (202.2) ----------------------------
+
+
+def _colour_check(card_keys: str, expect: str, *, face_down: str = "") -> list[str]:
+    text = f"""
+cards:
+  - {{name: Colour Probe, types: [Creature], pt: 1/1, {card_keys}}}
+checks:
+  - name: colours
+    ruling: x
+    setup: {{you: {{battlefield: [{{card: Colour Probe{face_down}}}]}}}}
+    expect: {{Colour Probe: {{colors: {expect}}}}}
+"""
+    checks, problems = parse_checks(text, "corpus/checks/t.yaml", CARDS)
+    assert problems == [] and len(checks) == 1, problems
+    return run_check(checks[0], CARDS)
+
+
+@pytest.mark.parametrize(("card_keys", "colors"), [
+    ("mana_cost: '{4}{W}{W}'", "[W]"),
+    ("mana_cost: '{3}{R}'", "[R]"),
+    ("mana_cost: '{1}{R}{G}'", "[R, G]"),
+    ("mana_cost: '{R/W}{R/W}'", "[R, W]"),  # hybrid: both colours
+    ("mana_cost: '{2/U}'", "[U]"),
+    ("mana_cost: '{1}{W/P}'", "[W]"),  # phyrexian: its colour
+    ("mana_cost: '{G/U/P}'", "[G, U]"),
+    ("mana_cost: '{X}{C}{3}'", "[]"),  # generic, {X}, {C}: none
+    ("mana_cost: '{S}'", "[]"),
+    ("text: no mana cost", "[]"),
+    ("mana_cost: '{2}{B}{B}', keywords: [devoid]", "[]"),  # 702.114a: colourless
+    ("mana_cost: '{3}', colors: [W, U, B, R, G]", "[W, U, B, R, G]"),  # a colour indicator (204) wins
+    ("mana_cost: '{U}', colors: []", "[]"),
+])
+def test_a_cards_colours_are_those_of_its_mana_cost_unless_given(card_keys: str, colors: str) -> None:
+    assert _colour_check(card_keys, colors) == []
+
+
+def test_a_face_down_card_stays_colourless() -> None:
+    """708.2a: a face-down permanent has no colour, whatever its mana cost."""
+    assert _colour_check("mana_cost: '{4}{W}{W}', morph: '{2}{W}{W}'", "[]", face_down=", face_down: morph") == []
+
+
+def test_a_colour_that_is_no_colour_letter_is_a_problem() -> None:
+    text = ("cards:\n  - {name: Red Probe, mana_cost: '{R}', types: [Creature], pt: 1/1, colors: [red]}\n"
+            "checks:\n  - name: c\n    ruling: x\n    expect: {stack: 0}\n")
+    _, problems = parse_checks(text, "corpus/checks/t.yaml", CARDS)
+    assert [(p.line, p.reason) for p in problems] == [
+        (2, "`colors` of 'Red Probe' are letters of W, U, B, R, G, not 'red'")]
+
+
+# ---- tryout22 item 10: manifest dread is the player's choice (701.62a) ----------------------------
+
+
+@pytest.mark.parametrize(("action", "expect"), [
+    ("manifest_dread: you", "{Grizzly Bears: {zone: battlefield}}"),
+    ("manifest_dread: you", "{legal: false}"),  # incomplete, not illegal: `legal: false` can't pass it
+])
+def test_manifest_dread_of_two_cards_without_a_choice_fails_naming_the_line(action: str, expect: str) -> None:
+    checks, problems = parse(f"""
+        checks:
+          - name: dread
+            ruling: x
+            setup: {{you: {{library: [Grizzly Bears, Shock]}}}}
+            actions:
+              - {action}
+                expect: {expect}
+        """)
+    assert problems == []
+    assert run_check(checks[0], CARDS) == [
+        "line 7 (manifest_dread): a choice is missing: manifest dread by you looks at Grizzly Bears and Shock; "
+        "the player chooses the one to manifest (701.62a): name it"]
+
+
+@pytest.mark.parametrize(("library", "action", "manifested"), [
+    ("[Grizzly Bears, Shock]", "{manifest_dread: {choose: Shock}}", "Shock"),
+    ("[Grizzly Bears]", "{manifest_dread: you}", "Grizzly Bears"),  # one card looked at: nothing to choose
+])
+def test_manifest_dread_manifests_the_chosen_card(library: str, action: str, manifested: str) -> None:
+    checks, problems = parse(f"""
+        checks:
+          - name: dread
+            ruling: x
+            setup: {{you: {{library: {library}}}}}
+            actions: [{action}]
+            expect: {{{manifested}: {{zone: battlefield, face_down_by: manifest}}}}
+        """)
+    assert problems == [] and run_check(checks[0], CARDS) == []
+
+
+def test_a_card_whose_owner_left_the_game_is_outside() -> None:
+    """The zone value `outside` (800.4a), as docs/CHECKS.md lists it."""
+    checks, problems = parse("""
+        checks:
+          - name: left
+            ruling: x
+            setup:
+              players: [you, opponent, third]
+              opponent: {battlefield: [Grizzly Bears]}
+            actions: [{leave_game: opponent}]
+            expect: {Grizzly Bears: {zone: outside}}
+        """)
+    assert problems == [] and run_check(checks[0], CARDS) == []

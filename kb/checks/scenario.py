@@ -30,6 +30,7 @@ from kb.game import (
     GameObject,
     IllegalAction,
     MECHANIC_OF,
+    MissingChoice,
     Mechanic,
     NotInRules,
     Rules,
@@ -38,7 +39,7 @@ from kb.game import (
     Zone,
     card_from_data,
 )
-from kb.game.cards import TriggerEvent, effect_value, is_bare_mana
+from kb.game.cards import TriggerEvent, effect_value, is_bare_mana, keyword_problem
 from kb.game.draft import Draft
 from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
@@ -274,14 +275,19 @@ def _effect(kind: ContinuousKind | None = None) -> Handler:
     return run
 
 
-def _check_effect(a: Mapping[str, Any]) -> str | None:
-    if not a.get("card") and not a.get("cards"):
-        return "needs `card` or a non-empty `cards`"
-    try:
-        _effect_kind_and_value(a, None)
-    except CardDataError as exc:
-        return str(exc)
-    return None
+def _check_effect(kind: ContinuousKind | None = None) -> Callable[[Mapping[str, Any]], str | None]:
+    """The parse-time check of an `effect` (or of a shorthand that fixes its `kind`): its value."""
+
+    def check(a: Mapping[str, Any]) -> str | None:
+        if not a.get("card") and not a.get("cards"):
+            return "needs `card` or a non-empty `cards`"
+        try:
+            _effect_kind_and_value(a, kind)
+        except CardDataError as exc:
+            return str(exc).removeprefix("effect: ")
+        return None
+
+    return check
 
 
 def _resolve(r: _Runner, a: dict[str, Any]) -> object:
@@ -398,11 +404,12 @@ ACTIONS: dict[str, Action] = {
         _effect(),
         ("kind",),
         "a continuous effect (kinds: " + ", ".join(k.value for k in ContinuousKind) + ")",
-        _check_effect,
+        _check_effect(),
     ),
     "lose_all_abilities": Action({"card": _C}, _effect(ContinuousKind.LOSE_ALL_ABILITIES), ("card",)),
     "set_types": Action({"card": _C, "types": Arg.NAMES}, _effect(ContinuousKind.SET_TYPES), ("card", "types")),
-    "grant": Action({"card": _C, "keywords": Arg.NAMES}, _effect(ContinuousKind.ADD_KEYWORDS), ("card", "keywords")),
+    "grant": Action({"card": _C, "keywords": Arg.NAMES}, _effect(ContinuousKind.ADD_KEYWORDS), ("card", "keywords"),
+                    check=_check_effect(ContinuousKind.ADD_KEYWORDS)),
     "tap": Action({"card": _C}, lambda r, a: r.game.tap(a["card"]), ("card",)),
     "untap": Action({"card": _C}, _untap, ("card",)),
     "attach": Action({"card": _C, "to": _C}, _attach, ("card", "to")),
@@ -685,13 +692,17 @@ def _parse_check(
         expect = st.get("expect")
         if expect is not None and not isinstance(expect, dict):
             raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", st_line)
+        if "expect" in st and not expect:
+            raise _CheckSyntax(f"check {name!r}: {action}: {_EMPTY_EXPECT}", st_line)
         steps.append(Step(action, st[action], st_line, expect, args))
+    _check_copy_choices(steps, placed, cards, f"check {name!r}")
     expect = raw.get("expect")
     if expect is not None and not isinstance(expect, dict):
         raise _CheckSyntax(f"check {name!r}: `expect` must be a mapping", line)
-    if not expect and not any(s.expect for s in steps):  # `expect: {}` can't fail either
-        empty = " (an empty one expects nothing, so the check could never fail)" if expect is not None else ""
-        raise _CheckSyntax(f"check {name!r} has no `expect`{empty}", line)
+    if "expect" in raw and not expect:
+        raise _CheckSyntax(f"check {name!r}: {_EMPTY_EXPECT}", line)
+    if not expect and not any(s.expect for s in steps):
+        raise _CheckSyntax(f"check {name!r} has no `expect`", line)
     drafting = {p.label for p in placed if p.draft_zone is not None}
     _check_expect(expect, labels, players, f"check {name!r}", line, in_step=False, draft=drafting)
     for step in steps:
@@ -711,6 +722,24 @@ def _parse_check(
         players=tuple(_player_setup(p, setup.get(p) or {}) for p in players),
         placed=tuple(placed),
     )
+
+
+# `expect: {}` (or `expect:` with nothing) reads as an expectation, and checks nothing
+_EMPTY_EXPECT = "`expect` is empty: an empty one expects nothing, so it could never fail; name what to expect, or leave it out"
+
+
+def _check_copy_choices(steps: Iterable[Step], placed: Iterable[Placed], cards: Mapping[str, CardDef] | None,
+                        what: str) -> None:
+    """`resolve: {copy_of: X}` is the choice of a spell that may enter as a copy (a Clone): with no
+    such card in the setup it would be ignored, and the spell enter as itself (a 0/0 Clone dies)."""
+    if cards is None:
+        return
+    copiers = [p.card for p in placed if p.card in cards and any(f.enters_as_copy for f in cards[p.card].faces)]
+    for step in steps:
+        if step.action == "resolve" and "copy_of" in step.args and not copiers:
+            raise _CheckSyntax(f"{what}: resolve: `copy_of` is the choice of a card that may enter as a copy, and no "
+                               "card of the setup can (a Clone's card has `enters_as_copy: true`, docs/CHECKS.md)",
+                               step.line)
 
 
 def _not_one_action(keys: list[Any]) -> str:
@@ -788,10 +817,9 @@ def _check_trigger_events(items: list[str], labels: set[str], what: str, line: i
 def _did_you_mean(word: str, known: Iterable[str], listed: str = "docs/CHECKS.md lists them") -> str:
     """The hint " (did you mean 'resolve'?…)" for a misspelt action, property, zone or card: the
     closest known names (case aside), and where the known ones are `listed`."""
-    import difflib
+    from kb.normalize import closest
 
-    by_fold = {str(k).casefold(): str(k) for k in known}
-    close = [by_fold[c] for c in difflib.get_close_matches(str(word).casefold(), list(by_fold), n=2, cutoff=0.6)]
+    close = closest(word, known)
     hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
     return f" ({hint}{listed})"
 
@@ -815,6 +843,11 @@ def _check_prop(label: str, prop: str, value: Any, labels: set[str], players: li
         raise _CheckSyntax(f"{what}: {label}.{prop} can't be {value!r}{_did_you_mean(str(value), spec.values)}", line)
     if spec.shape is not None and not spec.shape(value):  # else "expected '2', got 2" on every run
         raise _CheckSyntax(f"{what}: {label}.{prop} must be {spec.shape_text}, not {value!r}", line)
+    if prop in _KEYWORD_PROPS and isinstance(value, list):  # `lacks: [flyng]` would pass on every run
+        for keyword in value:
+            problem = keyword_problem(str(keyword))
+            if problem is not None:
+                raise _CheckSyntax(f"{what}: {label}.{prop}: {problem}", line)
 
 
 def _action_args(
@@ -1262,6 +1295,8 @@ class _Runner:
                 raise  # the check is about a mechanic these rules don't have: it does not apply
             outcome["legal"] = False
             outcome["error"] = str(exc)
+        except MissingChoice as exc:  # the check is incomplete, whatever it expects: `legal: false` can't pass it
+            return [f"{where}: a choice is missing: {exc}"]
         except IllegalAction as exc:
             outcome["legal"] = False
             outcome["error"] = str(exc)
@@ -1426,6 +1461,7 @@ def _count_prop(get: _Getter, nullable: bool = False) -> Prop:
                 shape_text="a number" + (" or null" if nullable else ""))
 
 
+_KEYWORD_PROPS = ("keywords", "has", "lacks")  # their items are keyword abilities
 _OBJECT_PROPS: dict[str, Prop] = {
     "zone": Prop(lambda r, o, w: str(o.zone), values=tuple(Zone)),
     "face_down": _flag_prop(lambda r, o, w: o.face_down),

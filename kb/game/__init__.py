@@ -20,7 +20,8 @@ from kb.game.cards import (
 )
 from kb.game.draft import Draft
 from kb.game.rules import CURRENT, Mechanic, Rules, RulesDateError
-from kb.game.state import (MECHANIC_OF, FaceDownWay, Game, GameEvent, GameObject, IllegalAction, NotInRules, Pile,
+from kb.game.state import (MECHANIC_OF, FaceDownWay, Game, GameEvent, GameObject, IllegalAction, MissingChoice,
+                           NotInRules, Pile,
                            TurnUpWay, Zone)
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "GameObject",
     "IllegalAction",
     "MECHANIC_OF",
+    "MissingChoice",
     "NotInRules",
     "Layout",
     "Pile",

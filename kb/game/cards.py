@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from kb.normalize import closest
+
 
 class CounterKind(StrEnum):
     """A kind of counter (122.1); +1/+1 counters change power and toughness (613.4c)."""
@@ -282,6 +284,65 @@ def mana_value(cost: str | None) -> int:
 def mana_symbols(cost: str | None) -> list[str]:
     """The symbols of a mana cost: '{2}{R/W}{G}' -> ['2', 'R/W', 'G']."""
     return _SYMBOL.findall(cost or "")
+
+
+COLORS = ("W", "U", "B", "R", "G")
+
+
+def cost_colors(cost: str | None) -> frozenset[str]:
+    """202.2: the colours of a mana cost's symbols: '{1}{R/W}' -> {R, W}, '{W/P}' -> {W}; generic
+    mana, {X}, {C} and {S} have none."""
+    return frozenset(part for sym in mana_symbols(cost) for part in sym.upper().split("/") if part in COLORS)
+
+
+# The keyword abilities of CR 702 (2024-11-08), lowercased as a card's `keywords:` writes them; a
+# keyword with a parameter follows its name ("ward {2}", "protection from red", "crew 1", "enchant
+# creature"); "forestwalk" and the other landwalks are 702.14; "can't be countered" is no keyword
+# in the rules, but the model reads it as one. Morph, megamorph and disguise are the card's
+# `morph:`, `megamorph:`, `disguise:` keys, with their costs.
+KEYWORDS = (
+    "deathtouch", "defender", "double strike", "enchant", "equip", "first strike", "flash", "flying", "haste",
+    "hexproof", "indestructible", "intimidate", "landwalk", "lifelink", "protection", "reach", "shroud", "trample",
+    "vigilance", "ward", "banding", "rampage", "cumulative upkeep", "flanking", "phasing", "buyback", "shadow",
+    "cycling", "echo", "horsemanship", "fading", "kicker", "multikicker", "flashback", "madness", "fear",
+    "amplify", "provoke", "storm", "affinity", "entwine", "modular", "sunburst", "bushido", "soulshift", "splice",
+    "offering", "ninjutsu", "commander ninjutsu", "epic", "convoke", "dredge", "transmute", "bloodthirst", "haunt",
+    "replicate", "forecast", "graft", "recover", "ripple", "split second", "suspend", "vanishing", "absorb",
+    "aura swap", "delve", "fortify", "frenzy", "gravestorm", "poisonous", "transfigure", "champion", "changeling",
+    "evoke", "hideaway", "prowl", "reinforce", "conspire", "persist", "wither", "retrace", "devour", "exalted",
+    "unearth", "cascade", "annihilator", "level up", "rebound", "umbra armor", "totem armor", "infect",
+    "battle cry", "living weapon", "undying", "miracle", "soulbond", "overload", "scavenge", "unleash", "cipher",
+    "evolve", "extort", "fuse", "bestow", "tribute", "dethrone", "hidden agenda", "double agenda", "outlast",
+    "prowess", "dash", "exploit", "menace", "renown", "awaken", "devoid", "ingest", "myriad", "surge", "skulk",
+    "emerge", "escalate", "melee", "crew", "fabricate", "partner", "undaunted", "improvise", "aftermath",
+    "embalm", "eternalize", "afflict", "ascend", "assist", "jump-start", "mentor", "afterlife", "riot",
+    "spectacle", "escape", "companion", "mutate", "encore", "boast", "foretell", "demonstrate", "daybound",
+    "nightbound", "disturb", "decayed", "cleave", "training", "compleated", "reconfigure", "blitz", "casualty",
+    "enlist", "read ahead", "ravenous", "squad", "space sculptor", "visit", "prototype", "living metal",
+    "more than meets the eye", "for mirrodin!", "toxic", "backup", "bargain", "craft", "solved", "plot",
+    "saddle", "spree", "freerunning", "gift", "offspring", "impending",
+    "can't be countered",
+)
+# The keywords the rules model acts on (every other one is an ability the object has, 113.1: it is
+# copied, granted, lost, and counts for "no abilities", but no rule of its own applies).
+MODELLED_KEYWORDS = (
+    "can't be countered", "defender", "devoid", "flash", "flying", "reach", "split second", "vigilance", "ward",
+)
+_FACE_DOWN_WAYS = ("morph", "megamorph", "disguise")
+
+
+def keyword_problem(keyword: str) -> str | None:
+    """Why `keyword` is no keyword ability a card's `keywords:` can list (a misspelling, or a
+    face-down way written without its cost), or None."""
+    text = " ".join(keyword.lower().split())
+    if text.split(" ", 1)[0] in _FACE_DOWN_WAYS:
+        way = text.split(" ", 1)[0]
+        return f"{way} is the card's `{way}:` key with its cost (`{way}: '{{2}}{{U}}'`), not a keyword"
+    if text.endswith("walk") or any(text == k or text.startswith(k + " ") for k in KEYWORDS):
+        return None
+    close = closest(text, KEYWORDS)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    return f"unknown keyword {keyword!r} ({hint}docs/CHECKS.md lists the keywords)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -617,7 +678,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
     if not all(isinstance(v, str) for v in items):
         raise CardDataError(f"{where}: {kind} needs names, not {value!r}")
     if kind in (ContinuousKind.ADD_KEYWORDS, ContinuousKind.REMOVE_KEYWORDS):
-        return tuple(v.lower() for v in items)
+        return _keywords(items, where, str(kind))
     return tuple(items)
 
 
@@ -684,27 +745,44 @@ def _face_from_data(d: Any, where: str) -> Characteristics:
     power = toughness = None
     if d.get("pt") is not None:
         power, toughness = _pt(d["pt"], where)
+    keywords = _keywords(d.get("keywords"), where, f"`keywords` of {d['name']!r}")
+    colors = d.get("colors")
+    if colors is None:  # 202.2; devoid: "this object is colorless" (702.114a)
+        colors = () if "devoid" in keywords else cost_colors(d.get("mana_cost"))
+    bad = [c for c in colors if c not in COLORS]
+    if bad:  # a colour indicator (204), or a face with no mana cost: `colors: [R]`
+        raise CardDataError(f"{where}: `colors` of {d['name']!r} are letters of {', '.join(COLORS)}, not {bad[0]!r}")
     return Characteristics(
         name=str(d["name"]),
         mana_cost=d.get("mana_cost"),
-        colors=frozenset(d.get("colors") or ()),
+        colors=frozenset(colors),
         types=frozenset(d.get("types") or ()),
         subtypes=frozenset(d.get("subtypes") or ()),
         supertypes=frozenset(d.get("supertypes") or ()),
         power=power,
         toughness=toughness,
-        keywords=tuple(str(k).lower() for k in d.get("keywords") or ()),
+        keywords=keywords,
         abilities=tuple(_ability_from_data(a, where) for a in d.get("abilities") or ()),
         morph=d.get("morph"),
         megamorph=d.get("megamorph"),
         disguise=d.get("disguise"),
-        enchanted_has=tuple(str(k).lower() for k in d.get("enchanted_has") or ()),
+        enchanted_has=_keywords(d.get("enchanted_has"), where, f"`enchanted_has` of {d['name']!r}"),
         statics=tuple(static_from_data(x, where) for x in d.get("static") or ()),
         enters_as_copy=bool(d.get("enters_as_copy", False)),
         escalate=d.get("escalate"),
         draft=_draft_text(d.get("draft"), where) if d.get("draft") is not None else None,
         text=str(d.get("text", "")),
     )
+
+
+def _keywords(raw: Any, where: str, what: str) -> tuple[str, ...]:
+    """Keyword abilities as the model keeps them (lowercased); an unknown one is a CardDataError."""
+    keywords = tuple(str(k).lower() for k in raw or ())
+    for keyword in keywords:
+        problem = keyword_problem(keyword)
+        if problem is not None:
+            raise CardDataError(f"{where}: {what}: {problem}")
+    return keywords
 
 
 def card_from_data(d: Any, where: str = "") -> CardDef:

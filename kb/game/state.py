@@ -7,7 +7,7 @@ a new id (400.7). Characteristics are computed by applying layers 1a (copy), 1b 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -51,6 +51,11 @@ class Zone(StrEnum):
 
 class IllegalAction(ValueError):
     """An action the rules don't allow; the state is unchanged."""
+
+
+class MissingChoice(IllegalAction):
+    """A choice the rules leave to a player, and the action doesn't make: nothing happens (the
+    model doesn't choose for them); a scenario that leaves it out is incomplete, not illegal."""
 
 
 class NotInRules(IllegalAction):
@@ -882,17 +887,26 @@ class Game:
         lib = self.players[player].library
         return self._put_face_down(self.objects[lib[0]], FaceDownWay.CLOAK, player) if lib else None
 
-    def manifest_dread(self, player: str, choose: str | None = None) -> GameObject | None:
-        """701.62a: look at the top two, manifest one, the other goes to the graveyard. With one
-        card it is manifested; with none nothing happens; "whenever you manifest dread" triggers
-        either way (701.62b)."""
+    def manifest_dread(self, player: str, choose: str | Collection[str] | None = None) -> GameObject | None:
+        """701.62a: look at the top two, manifest the one `choose` names (the player's choice: a
+        MissingChoice without it), the other goes to the graveyard. With one card it is manifested;
+        with none nothing happens; "whenever you manifest dread" triggers either way (701.62b).
+        `choose` may name cards of several players' libraries (each owner of a card exiled with
+        Unidentified Hovership chooses): the one among `player`'s top two counts."""
         self._require(Mechanic.MANIFEST_DREAD)
         top = self.library(player)[:2]
+        names = {choose} if isinstance(choose, str) else set(choose or ())
         new = None
         if top:
-            chosen = [o for o in top if o.label == choose] if choose else top[:1]
-            if not chosen:
+            chosen = [o for o in top if o.label in names]
+            if isinstance(choose, str) and not chosen:
                 raise IllegalAction(f"{choose} is not among the top two cards of {player}'s library")
+            if len(top) > 1 and len(chosen) != 1:
+                looked = f"manifest dread by {player} looks at {top[0].label} and {top[1].label}"
+                if chosen:
+                    raise IllegalAction(f"{looked} and manifests one of them, not both")
+                raise MissingChoice(f"{looked}; the player chooses the one to manifest (701.62a): name it")
+            chosen = chosen or top
             new = self._put_face_down(chosen[0], FaceDownWay.MANIFEST, player)
             for other in top:
                 if other is not chosen[0]:
@@ -1091,10 +1105,15 @@ class Game:
         if waiting:  # 603.3d: targets are chosen before any player gets priority again
             raise IllegalAction(f"{waiting[0]}'s triggered ability has no targets chosen yet (603.3d)")
         top = self.stack[-1]
+        if copy_of is not None and (isinstance(top, StackAbility)
+                                    or not self.characteristics(self.objects[top]).enters_as_copy):
+            what = top.description if isinstance(top, StackAbility) else self.objects[top].label
+            raise IllegalAction(f"{what} can't enter as a copy of {copy_of}: it has no \"enter as a copy\" "
+                                "ability (a Clone's `enters_as_copy: true`; a face-down spell has none, 708.2a)")
         # "you may" is chosen as it resolves; one whose every target is illegal doesn't resolve (608.2b)
         if isinstance(top, StackAbility) and top.ability.optional and not isinstance(choice, bool) \
                 and self._legal_targets(top.ability, top.targets, top.controller) is not None:
-            raise IllegalAction(f"{top.description}: \"you may\": choose true or false as it resolves")
+            raise MissingChoice(f"{top.description}: \"you may\": choose true or false as it resolves")
         self.stack.pop()
         if isinstance(top, StackAbility):
             self._resolve_ability(top, pay=pay, choice=choice)
@@ -1995,10 +2014,16 @@ def _manifest_effect(g: Game, r: _Resolving) -> None:
         g.manifest(who, r.ability.count)
 
 
+def _chosen_labels(choice: object) -> list[str]:
+    """The cards a resolution's `choice` names: one label, or a list of them."""
+    if isinstance(choice, str):
+        return [choice]
+    return [str(c) for c in choice] if isinstance(choice, list | tuple) else []
+
+
 def _manifest_dread_effect(g: Game, r: _Resolving) -> None:
-    chosen = r.choice if isinstance(r.choice, str) else None
     for who in [t.controller for t in r.targets] or [r.controller]:
-        g.manifest_dread(who, chosen)
+        g.manifest_dread(who, _chosen_labels(r.choice))
 
 
 def _cloak_effect(g: Game, r: _Resolving) -> None:
@@ -2074,7 +2099,7 @@ def _exiled_cards_owners_manifest_dread(g: Game, r: _Resolving) -> None:
     start = order.index(g.active)
     for player in order[start:] + order[:start]:
         if player in owners:
-            g.manifest_dread(player)
+            g.manifest_dread(player, _chosen_labels(r.choice))
 
 
 def _prevent_combat_damage(g: Game, r: _Resolving) -> None:
