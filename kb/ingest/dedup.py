@@ -825,13 +825,16 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     english_evidence: dict[int, Evidence] = {}
     foreign_evidence: dict[int, Evidence] = {}
 
+    cluster_cards = [frozenset(r.card for g in cluster for r in g.records if r.card) for cluster in clusters]
+    unit_cards = [frozenset(x.card for x in unit if x.card) for unit in records]
+
     def qualifies(f: int, c: int) -> bool:
         if c not in english_evidence:
             english_evidence[c] = lexicon.evidence(english_text[c])
         if f not in foreign_evidence:
             foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang)
         words = min(len(english_text[c].split()), len(newest[f].text.split()))
-        return not translation_gaps(english_evidence[c], foreign_evidence[f], words)
+        return not translation_gaps(english_evidence[c], foreign_evidence[f], words, unit_cards[f] & cluster_cards[c])
 
     def fitting(f: int, cands: NDArray[np.int64]) -> list[tuple[float, int]]:
         """The entries of `cands` that `f` could translate, nearest first."""
@@ -869,12 +872,16 @@ def _leader(fits: Sequence[tuple[float, int]], agreement: Mapping[int, float]) -
     return None
 
 
-def translation_gaps(english: Evidence, foreign: Evidence, words: int) -> list[str]:
+def translation_gaps(english: Evidence, foreign: Evidence, words: int,
+                     own_cards: frozenset[str] = frozenset()) -> list[str]:
     """What keeps a text from being the translation of an English one, however near in meaning: the
     parts of `Evidence` that differ ("mechanics", "digits", "cards", "negated", "concepts"); none when it may be.
-    `words` is the shorter text's word count (see `concepts_agree`)."""
-    gaps = [part for part in ("mechanics", "digits", "cards", "negated")
-            if getattr(english, part) != getattr(foreign, part)]
+    `words` is the shorter text's word count (see `concepts_agree`). `own_cards` are the cards both
+    texts are given for: either may name its own card or not ("Mastery of the Unseen's first ability"
+    / "die ausgelöste Fähigkeit" on its German page, tryout21), so only other cards must agree."""
+    gaps = [part for part in ("mechanics", "digits", "negated") if getattr(english, part) != getattr(foreign, part)]
+    if english.cards - own_cards != foreign.cards - own_cards:
+        gaps.insert(2, "cards")
     if not concepts_agree(english.concepts, foreign.concepts, words):
         gaps.append("concepts")
     return gaps
