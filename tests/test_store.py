@@ -1004,6 +1004,22 @@ def test_an_id_whose_file_was_removed_names_the_file_when_it_moves(home: Path, t
                          "other wordings has it now")
 
 
+def test_an_mtgjson_wording_stays_canonical_over_a_newer_wording_of_a_judges_page(home: Path, tmp_path: Path) -> None:
+    """tryout21 defect 8: a judge's page (2024) rewording a ruling an MTGJSON file gives (2018) became
+    the entry's canonical text; it is a revision of it, and the MTGJSON wording stays canonical
+    (`test_dedup_rulings`: in any order)."""
+    official = "Dog Walker's triggered ability creates the Dog tokens tapped. They aren't attacking even if Dog Walker is."
+    mine = official.replace("even if Dog Walker is.", "even if Dog Walker is attacking, says my note.")
+    mtgjson_file = card_file(tmp_path / "dogwalker.json", "Dog Walker", [("2018-07-13", official)])
+    page = tmp_path / "dogwalker.txt"
+    page.write_text(f"Dog Walker\n\n11.08.2024\n\n{mine}\n", encoding="utf-8")
+    build([page], home=home, embedder=FAKE)
+    build([mtgjson_file], home=home, embedder=FAKE)
+    (entry,) = [e for e in store.load(home).entries if any(v.text == mine for v in e.variants)]
+    assert entry.text == official
+    assert {v.text: v.relation for v in entry.variants} == {official: Relation.CANONICAL, mine: Relation.REVISION}
+
+
 def test_a_deleted_rulings_id_does_not_follow_a_ruling_that_was_beside_it(home: Path, tmp_path: Path) -> None:
     """Second review: a judge deleted one of a card's rulings; its id followed the ruling left beside
     it in the file, which says the opposite ("you don't create" / "you create"), as if edited into it."""

@@ -909,18 +909,25 @@ def _variant(record: Record, relation: Relation, similarity: float) -> Variant:
 
 
 def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
-                terminology: Terminology, used_ids: set[str], similarity: Similarities) -> Entry:
+                terminology: Terminology, used_ids: set[str], similarity: Similarities,
+                is_official: Callable[[str], bool]) -> Entry:
     english = [g for g in cluster if g.lang is Lang.EN] or cluster
-    # Canonical: the newest wording; on a tie, the one with no obsolete term, then the most attested.
+    # Canonical: the newest wording an official source gives (the bundled corpus, an MTGJSON file:
+    # a judge's own page, typed for one card, does not reword a ruling 29 cards share, tryout21),
+    # a judge's only when no official source gives the ruling; on a tie, the one with no obsolete
+    # term, then the most attested.
+    official = {g.key: any(is_official(r.source) for r in g.records) for g in english}
     if len(english) == 1:
         canonical = english[0]
     else:
-        rank = {g.key: (g.newest, -len(terminology.obsolete_in(g.key)), len(g.records)) for g in english}
+        rank = {g.key: (official[g.key], g.newest, -len(terminology.obsolete_in(g.key)), len(g.records))
+                for g in english}
         best = max(rank.values())
         # among the best, the smallest key, where a key that is a prefix of another counts as the larger
         canonical = min((g for g in english if rank[g.key] == best), key=lambda g: g.key + _LAST_CHAR)
     variants: list[Variant] = []
-    first_canonical = min(canonical.records, key=_record_order)
+    # its official copy first, when it has one (the same words a judge copied with a later date)
+    first_canonical = min(canonical.records, key=lambda r: (not is_official(r.source), *_record_order(r)))
     for group in cluster:
         if group is canonical:
             for r in group.records:
@@ -966,12 +973,15 @@ _LAST_CHAR = chr(0x10FFFF)  # sorts after every character a key can hold
 
 def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
                 terminology: Terminology | None = None, lexicon: Lexicon | None = None,
-                similarity: Similarities | None = None) -> list[Entry]:
+                similarity: Similarities | None = None,
+                is_official: Callable[[str], bool] = lambda source: True) -> list[Entry]:
     """Group records into canonical entries. Every record ends up in exactly one entry.
 
     `lexicon` (keywords, card names, glossary) decides which differences make two rulings; without
     one, only the records' own card names, digits, negations and quantifiers are told apart.
     `similarity` may hold the word alignments of an earlier build (the same entries, sooner).
+    `is_official` tells the sources whose wordings are official (the bundled corpus, MTGJSON files)
+    from a judge's own pages: an official wording is canonical before a judge's (`_make_entry`).
     """
     similarity = similarity if similarity is not None else Similarities()
     terminology = terminology if terminology is not None else Terminology()  # its memo is this call's
@@ -1021,8 +1031,9 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     orphans += [[g] for g in foreign if g.kind is Kind.RULE]
 
     used: set[str] = set()
-    entries = [_make_entry(cluster, attached[c], terminology, used, similarity) for c, cluster in enumerate(clusters)]
-    entries += [_make_entry(unit, [], terminology, used, similarity) for unit in orphans]
+    entries = [_make_entry(cluster, attached[c], terminology, used, similarity, is_official)
+               for c, cluster in enumerate(clusters)]
+    entries += [_make_entry(unit, [], terminology, used, similarity, is_official) for unit in orphans]
     entries.sort(key=lambda e: (e.kind.value, e.cards, e.first_date or "", e.text))
     return entries
 
