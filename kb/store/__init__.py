@@ -798,8 +798,8 @@ class KB:
         lost = [anchor] if anchor is not None else [row for row in history if row[0] not in held]
         revised = self._revised(entry_id, lost)
         if revised is not None:
-            entry, source = revised
-            return Resolved(entry, moved_from=entry_id, why=f"its wording was changed in {source}")
+            entry, edited_in = revised
+            return Resolved(entry, moved_from=entry_id, why=f"its wording was changed in {edited_in}")
         wkey, text, source = lost[0]
         if holders:
             return Resolved(self._holding(holders), moved_from=entry_id, why=self._left(source, joined=True))
