@@ -192,8 +192,12 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
     from kb.search.embed import reporting
 
     with reporting(lambda done, total: progress("deduplicate", done, total)):  # translations are embedded
+        # official wordings, canonical before a judge's own pages': the bundled corpus and MTGJSON files
+        all_formats = {**(formats or {}), **extra_formats}
+        official = set(bundled.files) | {label for label, data in [*library, *extra_items]
+                                         if _is_mtgjson(label, data, all_formats)}
         entries = deduplicate_remembered(records, embedder=embedder, corpus=corpus,
-                                         lexicon=load_lexicon(corpus, names))
+                                         lexicon=load_lexicon(corpus, names), is_official=official.__contains__)
     bundled_labels = set(bundled.files)
     entries = assign_ids(entries, lambda source: source in bundled_labels)
 
@@ -222,7 +226,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
 
 
 def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | None, corpus: Corpus,
-                           lexicon: Lexicon) -> list[Entry]:
+                           lexicon: Lexicon, is_official: Callable[[str], bool] = lambda source: True) -> list[Entry]:
     """`deduplicate`, with the word alignments of the last build taken from the disk cache: after
     adding one page, difflib runs only on the pairs of wordings that page brings."""
     from kb import normalize, terminology
@@ -244,7 +248,7 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     learned: dict[str, Any] = load_table("signatures", meaning)
     lexicon.learn_signatures(learned)
     entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
-                          similarity=similarity)
+                          similarity=similarity, is_official=is_official)
     if len(similarity.table) != asked or len(similarity.used) != asked:
         remembered.save(similarity.kept())
     signatures = lexicon.signature_table(r.text for r in records)

@@ -5,7 +5,8 @@ Four reasons, each computed per variant from what the KB already knows, and two 
 *outdated* (a judge should not quote the wording any more):
 - `superseded`: a later English wording of the same ruling replaced this one for the same card
   (2014 → 2018). The date of a wording is the newest date it is attested with anywhere in the
-  entry, so an undated copy of an old wording is superseded too, and an identical re-issue never is.
+  entry, so an undated copy of an old wording is superseded too, and an identical re-issue never is
+  (identical as dedup's duplicates are: case, punctuation and spacing aside).
   A translation is superseded when the English wording in force at its date has since been replaced.
 - `terminology`: the text uses a term of its language that the rules have replaced
   (`corpus/terminology.yaml`, `kb.terminology`).
@@ -206,25 +207,32 @@ CheckRunner = Callable[[Entry, str | None], "list[tuple[str, bool]]"]
 
 
 def _wording_dates(entry: Entry) -> dict[str, str | None]:
-    """Newest date each English wording of the entry is attested with (None: never dated)."""
+    """Newest date each English wording of the entry (by `match_key`) is attested with (None: never dated)."""
+    from kb.normalize import match_key
+
     newest: dict[str, str | None] = {}
     for v in entry.variants:
         if v.lang is Lang.EN:
-            known = newest.get(v.text)
+            key = match_key(v.text)
+            known = newest.get(key)
             if v.date and (known is None or v.date > known):
-                newest[v.text] = v.date
+                newest[key] = v.date
             else:
-                newest.setdefault(v.text, known)
+                newest.setdefault(key, known)
     return newest
 
 
 @dataclass(frozen=True, slots=True)
 class _Wordings:
-    """An entry's English wordings: newest date of each, and which cards give which."""
+    """An entry's English wordings, each by its `match_key` (a comma, case or spacing makes no other
+    wording: tryout21, "They aren't attacking, even if ..." superseded by the same words without the
+    comma): newest date of each, which cards give which, and the text a key is shown by."""
 
     dates: Mapping[str, str | None]
     by_card: Mapping[str, frozenset[str]]  # card -> its English wordings
     cards_of: Mapping[str, tuple[str, ...]]  # wording -> cards that give it
+    texts: Mapping[str, str]  # wording -> its text as its newest copy writes it
+    copies: tuple[tuple[str, str, str | None], ...]  # (date, wording, card) of each dated English copy
     # (card, wording) given beside a longer wording holding it whole, in one source for that card
     beside_whole: frozenset[tuple[str | None, str]] = frozenset()
 
@@ -234,94 +242,101 @@ class _Wordings:
 
         by_card: dict[str, set[str]] = {}
         cards_of: dict[str, set[str]] = {}
+        texts: dict[str, tuple[str, str]] = {}  # key -> (date, text) of its newest copy, the first in entry order
         listed: dict[tuple[str | None, str], set[str]] = {}  # (card, source) -> its English wordings
+        copies: list[tuple[str, str, str | None]] = []
         for v in entry.variants:
-            if v.lang is Lang.EN:
-                listed.setdefault((v.card, v.source), set()).add(v.text)
-            if v.lang is Lang.EN and v.card:
-                by_card.setdefault(v.card, set()).add(v.text)
-                cards_of.setdefault(v.text, set()).add(v.card)
+            if v.lang is not Lang.EN:
+                continue
+            key = match_key(v.text)
+            if v.date:
+                copies.append((v.date, key, v.card))
+            if key not in texts or (v.date or "") > texts[key][0]:
+                texts[key] = (v.date or "", v.text)
+            listed.setdefault((v.card, v.source), set()).add(key)
+            if v.card:
+                by_card.setdefault(v.card, set()).add(key)
+                cards_of.setdefault(key, set()).add(v.card)
         beside = set()
-        for (card, _source), texts in listed.items():
-            if len(texts) > 1:
-                keys = {t: match_key(t) for t in texts}
-                beside |= {(card, t) for t in texts if any(u != t and keys[t] in keys[u] for u in texts)}
+        for (card, _source), keys in listed.items():
+            if len(keys) > 1:
+                beside |= {(card, k) for k in keys if any(u != k and k in u for u in keys)}
         return cls(_wording_dates(entry), {c: frozenset(t) for c, t in by_card.items()},
-                   {t: tuple(sorted(c)) for t, c in cards_of.items()}, frozenset(beside))
+                   {t: tuple(sorted(c)) for t, c in cards_of.items()}, {k: t for k, (_, t) in texts.items()},
+                   tuple(copies), frozenset(beside))
 
-    def split_off(self, text: str, card: str | None) -> bool:
-        """`text` is a part split off a longer wording into a ruling of its own: some source lists
-        both for `card` (for any card when `card` is None)."""
+    def split_off(self, key: str, card: str | None) -> bool:
+        """The wording `key` is a part split off a longer wording into a ruling of its own: some source
+        lists both for `card` (for any card when `card` is None)."""
         if card is None:
-            return any(t == text for _, t in self.beside_whole)
-        return (card, text) in self.beside_whole
+            return any(k == key for _, k in self.beside_whole)
+        return (card, key) in self.beside_whole
 
 
 def _card_wordings(card: str | None, w: _Wordings) -> dict[str, str | None]:
-    """The English wordings a variant of `card` can be replaced by: those the entry gives for that
+    """The English wordings (keys) a variant of `card` can be replaced by: those the entry gives for that
     card (a ruling merged from another card's page does not replace this card's ruling), or every
     English wording when the card has none (card-less pages, translation-only cards)."""
     own = w.by_card.get(card) if card else None
     if own:
-        return {text: w.dates[text] for text in own}
+        return {key: w.dates[key] for key in own}
     return dict(w.dates)
 
 
-def _replacement(text: str, card: str | None, w: _Wordings) -> tuple[str, str] | None:
-    """(date, wording) of the newer English wording that replaces English `text` for `card`, or
-    None when `text` is still the newest for it. A card-less copy (a rules-search page) is replaced
+def _replacement(key: str, card: str | None, w: _Wordings) -> tuple[str, str] | None:
+    """(date, wording key) of the newer English wording that replaces the English wording `key` for
+    `card`, or None when it is still the newest for it. A card-less copy (a rules-search page) is replaced
     only when the wording is replaced for every card that gives it, or when no card gives it."""
     if card is None:
-        cards = w.cards_of.get(text, ())
+        cards = w.cards_of.get(key, ())
         if cards:
-            found = [_replacement(text, c, w) for c in cards]
+            found = [_replacement(key, c, w) for c in cards]
             return None if any(f is None for f in found) else max(f for f in found if f)
-    from kb.normalize import match_key
-
-    key = match_key(text)
     # A newer wording wholly inside this one is a part split off into a ruling of its own when a
     # source lists both for the card (the 2025 Lightform page), not a replacement: this wording still
     # says everything it says. Where the card's newer source gives only the shorter one (Rageform's
     # 2025 page), it replaced this one.
-    dated = [(d, t) for t, d in _card_wordings(card, w).items()
-             if d and (t == text or match_key(t) not in key or not w.split_off(t, card))]
+    dated = [(d, k) for k, d in _card_wordings(card, w).items()
+             if d and (k == key or k not in key or not w.split_off(k, card))]
     if not dated:
         return None
     newest = max(dated)
-    own = w.dates.get(text)
-    if text == newest[1] or (own is not None and own >= newest[0]):
+    own = w.dates.get(key)
+    if key == newest[1] or (own is not None and own >= newest[0]):
         return None  # the newest wording, or as new as it: a same-day variant, not replaced
     return newest
 
 
 def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason | None, str]:
     """(the superseded reason or None, the wording that replaces `v` for its card)."""
+    from kb.normalize import match_key
+
     if v.lang is Lang.EN:
-        found = _replacement(v.text, v.card, w)
+        key = match_key(v.text)
+        found = _replacement(key, v.card, w)
         if found is None:
             return None, v.text
-        current_date, current = found
-        own = w.dates.get(v.text)
+        current_date, current = found[0], w.texts[found[1]]
+        own = w.dates.get(key)
         when = f"dated {own}" if own else "undated"
         return OutdatedReason(Reason.SUPERSEDED, f"this wording ({when}) was replaced on {current_date}",
                               word_diff(v.text, current)), current
     # A translation: which English wording was in force at its date, and is it replaced now?
     wordings = _card_wordings(v.card, w)
-    dated = sorted((d, t) for t, d in wordings.items() if d)
+    dated = sorted((d, k) for k, d in wordings.items() if d)
     if not dated:
         return None, entry.text
-    current = dated[-1][1]
+    current = w.texts[dated[-1][1]]
     # every dated copy of those wordings: a wording's newest date (another card's later page) hides
     # that it was given as early as the translation
     own_card = bool(v.card and w.by_card.get(v.card))
-    copies = sorted({(x.date, x.text) for x in entry.variants if x.lang is Lang.EN and x.date and x.text in wordings
-                     and (not own_card or x.card == v.card)})
-    then = [(d, t) for d, t in copies if v.date and d <= v.date]
+    copies = sorted({(d, k) for d, k, card in w.copies if k in wordings and (not own_card or card == v.card)})
+    then = [(d, k) for d, k in copies if v.date and d <= v.date]
     # a wording of the translation's day that is given on the newest day too is not replaced (a
     # same-day variant, as `_replacement` has it), whichever of that day's wordings sorts last
-    if not then or any(wordings[t] == dated[-1][0] for d, t in then if d == then[-1][0]):
+    if not then or any(wordings[k] == dated[-1][0] for d, k in then if d == then[-1][0]):
         return None, current
-    english_then = then[-1][1]
+    english_then = w.texts[then[-1][1]]
     return OutdatedReason(Reason.SUPERSEDED,
                           f"translates the English wording of {v.date}, replaced on {dated[-1][0]}",
                           word_diff(english_then, current)), current

@@ -240,6 +240,22 @@ def test_show_of_an_id_whose_wording_was_edited_in_its_page_follows_it(tmp_path)
     assert f"its wording was changed in {page}" in " ".join(shown.output.split())
 
 
+def test_show_of_a_gone_id_quotes_it_whole_and_names_its_file(tmp_path):
+    """tryout21 defect 7: the message cut the wording at 12 words ("… counted as the triggered ability …")
+    and named no file ("source": null), though the id history holds both."""
+    text = ("If Monastery Flock is turned face up during combat, it stays a blocking creature until end of turn, "
+            "and it keeps blocking the same attacking creature.")
+    page = tmp_path / "flock.json"
+    ingest_flock_page(page, "2018-01-01", text)
+    old_id = listed_id(text)
+    ingest_flock_page(page, "2018-01-01", "Monastery Flock's ability works only on the battlefield.")
+    shown = kb("show", old_id, "--json")
+    error = json.loads(shown.stdout)["error"]
+    assert shown.exit_code == 1 and error["kind"] == "not-found" and error["source"] == str(page)
+    assert f'It read "{text}"' in error["message"]
+    assert f"{page}, still in the library, no longer gives its wording" in error["message"]
+
+
 def test_every_command_has_help_text_and_is_in_the_readme():
     from pathlib import Path
 

@@ -117,6 +117,32 @@ def test_a_reworded_ruling_of_the_same_cards_is_one_entry_with_the_newest_wordin
     assert {v.relation for v in entry.variants} == {Relation.CANONICAL, Relation.REVISION}
 
 
+TAPPED = "Turning a permanent face up or face down doesn't change whether that permanent is tapped or untapped."
+TAPPED_NOTE = ("Turning a permanent face up or face down does not change whether that permanent is tapped or "
+               "untapped, says my note.")
+
+
+def test_a_judges_page_wording_is_no_canonical_text_over_an_official_one():
+    """tryout21 defect 8: one hand-typed page (2024, one card) became the canonical text of a bundled
+    ruling shared by 29 cards, as the newest wording. Official wordings (bundled corpus, MTGJSON) are
+    canonical first; the judge's stays a revision (and canonical where no official source gives the ruling)."""
+    official = [rec(TAPPED, card, date="2018-07-13", source=f"corpus/{card}.json") for card in ("Cloudform", "Lightform", "Wildcall")]
+    page = rec(TAPPED_NOTE, "Cloudform", date="2024-08-11", source="/judge/cloudform.txt")
+    for records in (official + [page], [page] + official[::-1]):  # any order
+        (entry,) = deduplicate(records, embedder=FakeEmbedder(), terminology=CORPUS.terminology, lexicon=lexicon(),
+                               is_official=lambda source: source.startswith("corpus/"))
+        assert entry.text == TAPPED and entry.cards == ("Cloudform", "Lightform", "Wildcall")
+        assert [v.relation for v in entry.variants if v.text == TAPPED_NOTE] == [Relation.REVISION]
+    # the same judge wording dated later than an official copy of the same words: the official copy is canonical
+    copied = rec(TAPPED, "Cloudform", date="2024-08-11", source="/judge/cloudform.txt")
+    (entry,) = deduplicate(official + [copied], embedder=FakeEmbedder(), terminology=CORPUS.terminology,
+                           lexicon=lexicon(), is_official=lambda source: source.startswith("corpus/"))
+    assert next(v for v in entry.variants if v.relation is Relation.CANONICAL).source.startswith("corpus/")
+    # no official source: the judge's newest wording is canonical, as before
+    (mine,) = dedup([rec(TAPPED, "Cloudform", date="2018-07-13", source="/judge/a.txt"), page])
+    assert mine.text == TAPPED_NOTE
+
+
 def test_obsolete_terms_are_folded_so_a_modern_reissue_joins_its_old_wording():
     old = "If Ixidron comes into play, each creature card removed from the game stays removed from the game."
     new = "If Ixidron enters the battlefield, each creature card exiled stays exiled."

@@ -398,3 +398,30 @@ def test_foreign_wordings_differing_in_a_quantifier_or_number_join_their_own_rul
         assert entry_of(entries, older) is not entry_of(entries, newer)
         assert entry_of(entries, older_foreign).text == older
         assert entry_of(entries, newer_foreign).text == newer
+
+
+# --- a ruling naming its own card (tryout21 defect 1) -----------------------------------------
+
+MASTERY = ("Mastery of the Unseen's first ability counts the creatures you control as that ability resolves, "
+           "not as it triggers.")
+MASTERY_DE = ("Die Anzahl der Kreaturen, die du kontrollierst, wird bestimmt, wenn die ausgelöste Fähigkeit "
+              "verrechnet wird, nicht wenn sie ausgelöst wird.")
+MASTERY_OTHER = "Mastery of the Unseen's first ability counts Wildcall's tokens too, as it resolves, not as it triggers."
+
+
+def test_a_translation_joins_a_ruling_that_names_its_own_card_where_the_translation_does_not():
+    """A judge reworded an English ruling to name its card ("Mastery of the Unseen's first ability");
+    the German of the same page says "die ausgelöste Fähigkeit": the card both are given for is no
+    gap ("card names differ: Mastery of the Unseen in English, none here"). Another card named
+    still is."""
+    vectors = {MASTERY: [1, 0], MASTERY_DE: [1, 0.1]}
+    joined = entry_of(dedup([rec(MASTERY, "Mastery of the Unseen"),
+                             rec(MASTERY_DE, "Mastery of the Unseen", Lang.DE, source="de.txt")], vectors), MASTERY_DE)
+    assert joined.text == MASTERY and joined.text_in(Lang.DE) == MASTERY_DE
+    # the same German text given for another card: the English names a card the German doesn't
+    apart = entry_of(dedup([rec(MASTERY, "Mastery of the Unseen"), rec(MASTERY_DE, "Wildcall", Lang.DE, source="de.txt")],
+                           vectors), MASTERY_DE)
+    assert not apart.variants_in(Lang.EN)
+    other = lexicon().evidence(MASTERY_OTHER)
+    assert "cards" in translation_gaps(other, lexicon().evidence(MASTERY_DE, Lang.DE), 17,
+                                       frozenset({"Mastery of the Unseen"}))

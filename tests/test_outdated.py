@@ -183,6 +183,25 @@ def _cv(text, date, card, source="page.txt", lang=Lang.EN):
     return Variant(text, text, lang, date, source, 1, Relation.DUPLICATE, 1.0, card)
 
 
+DOG_WALKER = "Dog Walker's triggered ability creates the Dog tokens tapped. They aren't attacking even if Dog Walker is."
+
+
+@pytest.mark.parametrize("older", [DOG_WALKER.replace("attacking even", "attacking, even"),  # a comma
+                                   DOG_WALKER.upper(), DOG_WALKER.replace(" tapped.", "  tapped .")])
+def test_a_wording_differing_only_in_punctuation_case_or_spacing_is_not_superseded(older):
+    """tryout21 defect 2: the same sentence with a comma (a judge's page, 2024-01-20) and without
+    (MTGJSON, 2024-02-02), one duplicate at similarity 1.00, and the older copy and its only German
+    translation were marked superseded: an identical re-issue never is."""
+    german = "Die ausgelöste Fähigkeit der Hundeausführerin erzeugt die Hund-Spielsteine getappt."
+    entry = _entry([_cv(DOG_WALKER, "2024-02-02", "Dog Walker", "set.json"),
+                    _cv(older, "2024-01-20", "Dog Walker"), _cv(german, "2024-01-20", "Dog Walker", lang=Lang.DE)])
+    assert _find(entry) == []
+    # a later wording that differs in words still replaces both
+    newer = _cv("Dog Walker's ability creates two tapped Dog tokens that aren't attacking.", "2025-01-01", "Dog Walker")
+    flagged = {(i.variant.lang, i.variant.date) for i in _find(_entry([*entry.variants, newer]))}
+    assert flagged == {(Lang.EN, "2024-02-02"), (Lang.EN, "2024-01-20"), (Lang.DE, "2024-01-20")}
+
+
 def _find(entry, **kw):
     return find_outdated([entry], terminology=CORPUS.terminology, **kw)
 

@@ -223,10 +223,10 @@ def test_an_id_that_moved_resolves_to_its_entry_with_a_note(home: Path, tmp_path
     assert found.entry.id == holder.id and found.moved_from == old_id
     remove(str(newer), home=home, embedder=FAKE)
     remove(str(older), home=home, embedder=FAKE)
-    with pytest.raises(NotFoundError, match="removed, or replaced by a changed version") as gone:
+    with pytest.raises(NotFoundError, match=f"{newer}, which gave its wording, was removed from the library") as gone:
         store.load(home).resolve(old_id)
-    # it says what the ruling read, so `kb search` can find what says it now
-    assert "It read \"A ruling known only from the judge's own page," in str(gone.value)  # as written, not folded
+    # it says what the ruling read, whole and as written (not folded), so `kb search` can find what says it now
+    assert f"It read \"{text}\"" in str(gone.value) and gone.value.source == str(newer)
 
 
 def test_assign_ids_prefers_a_bundled_english_anchor_over_an_older_library_wording() -> None:
@@ -934,6 +934,90 @@ def test_an_id_follows_a_larger_edit_when_it_is_its_files_one_clear_match(home: 
             kb.resolve(old_id)
     finally:
         kb.close()
+
+
+MASTERY_OLD = "The number of creatures you control is counted when the triggered ability resolves, not when it triggers."
+MASTERY_NEW = ("Mastery of the Unseen's first ability counts the creatures you control as that ability resolves, "
+               "not as it triggers.")
+MASTERY_DE = ("Die Anzahl der Kreaturen, die du kontrollierst, wird bestimmt, wenn die ausgelöste Fähigkeit "
+              "verrechnet wird, nicht wenn sie ausgelöst wird.")
+MASTERY_LOOK = ("At any time, you can look at a face-down permanent you control. You can't look at face-down "
+                "permanents you don't control unless an effect allows you to or instructs you to.")
+
+
+class TranslatingEmbedder(FakeEmbedder):
+    """The fake embedder, with MASTERY_DE as near to MASTERY_OLD as a translation is (and far from MASTERY_NEW)."""
+
+    def _embed(self, texts):  # type: ignore[no-untyped-def]
+        return super()._embed([MASTERY_OLD if t == MASTERY_DE else t for t in texts])
+
+
+def mastery_page(path: Path, english: str) -> Path:
+    path.write_text(f"Mastery of the Unseen\n\n24.11.2014\n\n{MASTERY_LOOK}\n\n24.11.2014\n\n{english}\n\n"
+                    f"13.07.2018\n\n{MASTERY_DE}\n", encoding="utf-8")
+    return path
+
+
+def test_an_edited_rulings_id_follows_its_english_rewrite_not_the_translation_left_behind(home: Path,
+                                                                                         tmp_path: Path) -> None:
+    """tryout21 defect 1: a judge rewrote a ruling of a page that also gives its German translation;
+    the translation no longer joined the rewrite, and the old id went to the German text alone "(new
+    data joined or re-anchored its ruling)". The id is its English wording's (its anchor): it follows
+    that wording's rewrite in the same file, the file's one wording keeping most (9 of 17) of its words."""
+    embedder = TranslatingEmbedder()
+    page = mastery_page(tmp_path / "mastery.txt", MASTERY_OLD)
+    build([page], home=home, embedder=embedder)
+    old = next(e for e in store.load(home).entries if e.text == MASTERY_OLD)
+    assert old.text_in(Lang.DE) == MASTERY_DE  # joined as its translation
+    build([mastery_page(page, MASTERY_NEW)], home=home, embedder=embedder)
+    kb = store.load(home)
+    try:
+        german = next(e for e in kb.entries if e.text_in(Lang.DE) == MASTERY_DE)
+        assert not german.variants_in(Lang.EN)  # this embedder keeps it apart: the id must not follow it
+        found = kb.resolve(old.id)
+        assert found.entry.text == MASTERY_NEW and found.moved_from == old.id
+        assert found.why == f"its wording was changed in {page}"
+        new_id = found.entry.id
+    finally:
+        kb.close()
+    # the ruling deleted from the page: gone, saying so, with the file and the whole wording
+    page.write_text(f"Mastery of the Unseen\n\n24.11.2014\n\n{MASTERY_LOOK}\n", encoding="utf-8")
+    build([page], home=home, embedder=embedder)
+    with pytest.raises(NotFoundError) as gone:
+        store.load(home).resolve(new_id)
+    assert f"{page}, still in the library, no longer gives its wording: the ruling was deleted" in str(gone.value)
+    assert f"It read \"{MASTERY_NEW}\"" in str(gone.value) and gone.value.source == str(page)
+
+
+def test_an_id_whose_file_was_removed_names_the_file_when_it_moves(home: Path, tmp_path: Path) -> None:
+    """tryout21 defect 1: `kb remove` of the file that gave an entry's anchor moved its id to the
+    entry of the other file's wording "(new data joined or re-anchored its ruling)": no data was added."""
+    text = "If Cloudform leaves the battlefield, the manifested creature stays on the battlefield face down."
+    first = card_file(tmp_path / "p1.json", "Cloudform", [("2014-11-24", text)])
+    second = card_file(tmp_path / "p2.json", "Cloudform", [("2018-07-13", text.replace("stays", "remains"))])
+    build([first, second], home=home, embedder=FAKE)
+    old_id = next(e.id for e in store.load(home).entries if any(v.text == text for v in e.variants))
+    remove(str(first), home=home, embedder=FAKE)
+    found = store.load(home).resolve(old_id)
+    assert found.entry.text == text.replace("stays", "remains") and found.moved_from == old_id
+    assert found.why == (f"{first}, which gave its wording, was removed from the library; the entry holding its "
+                         "other wordings has it now")
+
+
+def test_an_mtgjson_wording_stays_canonical_over_a_newer_wording_of_a_judges_page(home: Path, tmp_path: Path) -> None:
+    """tryout21 defect 8: a judge's page (2024) rewording a ruling an MTGJSON file gives (2018) became
+    the entry's canonical text; it is a revision of it, and the MTGJSON wording stays canonical
+    (`test_dedup_rulings`: in any order)."""
+    official = "Dog Walker's triggered ability creates the Dog tokens tapped. They aren't attacking even if Dog Walker is."
+    mine = official.replace("even if Dog Walker is.", "even if Dog Walker is attacking, says my note.")
+    mtgjson_file = card_file(tmp_path / "dogwalker.json", "Dog Walker", [("2018-07-13", official)])
+    page = tmp_path / "dogwalker.txt"
+    page.write_text(f"Dog Walker\n\n11.08.2024\n\n{mine}\n", encoding="utf-8")
+    build([page], home=home, embedder=FAKE)
+    build([mtgjson_file], home=home, embedder=FAKE)
+    (entry,) = [e for e in store.load(home).entries if any(v.text == mine for v in e.variants)]
+    assert entry.text == official
+    assert {v.text: v.relation for v in entry.variants} == {official: Relation.CANONICAL, mine: Relation.REVISION}
 
 
 def test_a_deleted_rulings_id_does_not_follow_a_ruling_that_was_beside_it(home: Path, tmp_path: Path) -> None:

@@ -825,13 +825,16 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     english_evidence: dict[int, Evidence] = {}
     foreign_evidence: dict[int, Evidence] = {}
 
+    cluster_cards = [frozenset(r.card for g in cluster for r in g.records if r.card) for cluster in clusters]
+    unit_cards = [frozenset(x.card for x in unit if x.card) for unit in records]
+
     def qualifies(f: int, c: int) -> bool:
         if c not in english_evidence:
             english_evidence[c] = lexicon.evidence(english_text[c])
         if f not in foreign_evidence:
             foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang)
         words = min(len(english_text[c].split()), len(newest[f].text.split()))
-        return not translation_gaps(english_evidence[c], foreign_evidence[f], words)
+        return not translation_gaps(english_evidence[c], foreign_evidence[f], words, unit_cards[f] & cluster_cards[c])
 
     def fitting(f: int, cands: NDArray[np.int64]) -> list[tuple[float, int]]:
         """The entries of `cands` that `f` could translate, nearest first."""
@@ -869,12 +872,16 @@ def _leader(fits: Sequence[tuple[float, int]], agreement: Mapping[int, float]) -
     return None
 
 
-def translation_gaps(english: Evidence, foreign: Evidence, words: int) -> list[str]:
+def translation_gaps(english: Evidence, foreign: Evidence, words: int,
+                     own_cards: frozenset[str] = frozenset()) -> list[str]:
     """What keeps a text from being the translation of an English one, however near in meaning: the
     parts of `Evidence` that differ ("mechanics", "digits", "cards", "negated", "concepts"); none when it may be.
-    `words` is the shorter text's word count (see `concepts_agree`)."""
-    gaps = [part for part in ("mechanics", "digits", "cards", "negated")
-            if getattr(english, part) != getattr(foreign, part)]
+    `words` is the shorter text's word count (see `concepts_agree`). `own_cards` are the cards both
+    texts are given for: either may name its own card or not ("Mastery of the Unseen's first ability"
+    / "die ausgelöste Fähigkeit" on its German page, tryout21), so only other cards must agree."""
+    gaps = [part for part in ("mechanics", "digits", "negated") if getattr(english, part) != getattr(foreign, part)]
+    if english.cards - own_cards != foreign.cards - own_cards:
+        gaps.insert(2, "cards")
     if not concepts_agree(english.concepts, foreign.concepts, words):
         gaps.append("concepts")
     return gaps
@@ -902,18 +909,25 @@ def _variant(record: Record, relation: Relation, similarity: float) -> Variant:
 
 
 def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
-                terminology: Terminology, used_ids: set[str], similarity: Similarities) -> Entry:
+                terminology: Terminology, used_ids: set[str], similarity: Similarities,
+                is_official: Callable[[str], bool]) -> Entry:
     english = [g for g in cluster if g.lang is Lang.EN] or cluster
-    # Canonical: the newest wording; on a tie, the one with no obsolete term, then the most attested.
+    # Canonical: the newest wording an official source gives (the bundled corpus, an MTGJSON file:
+    # a judge's own page, typed for one card, does not reword a ruling 29 cards share, tryout21),
+    # a judge's only when no official source gives the ruling; on a tie, the one with no obsolete
+    # term, then the most attested.
+    official = {g.key: any(is_official(r.source) for r in g.records) for g in english}
     if len(english) == 1:
         canonical = english[0]
     else:
-        rank = {g.key: (g.newest, -len(terminology.obsolete_in(g.key)), len(g.records)) for g in english}
+        rank = {g.key: (official[g.key], g.newest, -len(terminology.obsolete_in(g.key)), len(g.records))
+                for g in english}
         best = max(rank.values())
         # among the best, the smallest key, where a key that is a prefix of another counts as the larger
         canonical = min((g for g in english if rank[g.key] == best), key=lambda g: g.key + _LAST_CHAR)
     variants: list[Variant] = []
-    first_canonical = min(canonical.records, key=_record_order)
+    # its official copy first, when it has one (the same words a judge copied with a later date)
+    first_canonical = min(canonical.records, key=lambda r: (not is_official(r.source), *_record_order(r)))
     for group in cluster:
         if group is canonical:
             for r in group.records:
@@ -959,12 +973,15 @@ _LAST_CHAR = chr(0x10FFFF)  # sorts after every character a key can hold
 
 def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
                 terminology: Terminology | None = None, lexicon: Lexicon | None = None,
-                similarity: Similarities | None = None) -> list[Entry]:
+                similarity: Similarities | None = None,
+                is_official: Callable[[str], bool] = lambda source: True) -> list[Entry]:
     """Group records into canonical entries. Every record ends up in exactly one entry.
 
     `lexicon` (keywords, card names, glossary) decides which differences make two rulings; without
     one, only the records' own card names, digits, negations and quantifiers are told apart.
     `similarity` may hold the word alignments of an earlier build (the same entries, sooner).
+    `is_official` tells the sources whose wordings are official (the bundled corpus, MTGJSON files)
+    from a judge's own pages: an official wording is canonical before a judge's (`_make_entry`).
     """
     similarity = similarity if similarity is not None else Similarities()
     terminology = terminology if terminology is not None else Terminology()  # its memo is this call's
@@ -1014,8 +1031,9 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     orphans += [[g] for g in foreign if g.kind is Kind.RULE]
 
     used: set[str] = set()
-    entries = [_make_entry(cluster, attached[c], terminology, used, similarity) for c, cluster in enumerate(clusters)]
-    entries += [_make_entry(unit, [], terminology, used, similarity) for unit in orphans]
+    entries = [_make_entry(cluster, attached[c], terminology, used, similarity, is_official)
+               for c, cluster in enumerate(clusters)]
+    entries += [_make_entry(unit, [], terminology, used, similarity, is_official) for unit in orphans]
     entries.sort(key=lambda e: (e.kind.value, e.cards, e.first_date or "", e.text))
     return entries
 

@@ -4,8 +4,9 @@ A ruling entry's id is a hash of its *anchor*: among its wordings, a bundled one
 own, English before German or Spanish, the oldest date, then the wording itself. The bundled corpus
 is always read, so ingesting more never moves a bundled entry's anchor, and the ids depend only on
 the bundled corpus plus the library, never on the order of the ingest calls. When an anchor does
-move (two entries merged, a source removed), the store's id history follows the wordings the old
-id held to the entry that holds most of them now (`kb.store.KB.resolve`).
+move (two entries merged, a source removed), the store's id history follows the old anchor wording
+to the entry holding it, else to its edit in its own file, else to the entry that holds most of the
+other wordings the old id held (`kb.store.KB.resolve`).
 
 Rule entries (`kind: rule`) keep the ids their builder gave them (derived from the CR clause).
 """

@@ -57,7 +57,8 @@ def nearest_english(alone: Entry, lang: Lang, english: Sequence[Entry], *, embed
     reasons = []
     if cosine < TRANSLATION_MIN_COSINE:
         reasons.append(f"meanings too far apart (cosine {cosine:.2f}, a translation needs {TRANSLATION_MIN_COSINE:.2f})")
-    reasons += [_say(gap, mine, theirs, lang, lexicon.glossary) for gap in translation_gaps(mine, theirs, words)]
+    own = frozenset(alone.cards) & frozenset(near.cards)
+    reasons += [_say(gap, mine, theirs, lang, lexicon.glossary) for gap in translation_gaps(mine, theirs, words, own)]
     if not reasons:
         reasons.append("it fits, but another English ruling fits about as well, or another text in this language "
                        "fits that one better")

@@ -299,11 +299,22 @@ def get_meta(conn: sqlite3.Connection, leave_out: Sequence[str] = ()) -> dict[st
 
 # Ids a query names with `IN (?, ...)` go in chunks of this many, below SQLite's variable limit.
 _IN_CHUNK = 500
-# A gone id follows a wording its own file now gives in its place (`KB._revised`) when that keeps this
-# share of its words, aligned, and this much more than any other wording of the file (tryout19: "tu
-# oponente no puede mirarlo" -> "tus oponentes no pueden mirarlo, pero tú sí puedes", 0.79)
-EDITED_RATIO = 0.6
+# A gone id follows a wording its own file now gives in its place (`KB._revised`) when that keeps more
+# than this share of its words, aligned ("most of the old words"), and this much more than any other
+# wording of the file (tryout19: "tu oponente no puede mirarlo" -> "tus oponentes no pueden mirarlo, pero
+# tú sí puedes"; tryout21: "The number of creatures you control is counted when ..." -> "Mastery of the
+# Unseen's first ability counts the creatures you control as ...", 9 of 17 words)
+EDITED_KEPT = 0.5
 EDITED_MARGIN = 0.2
+
+
+def _is_digest_of(entry_id: str, wkey: str, digest_id: Any) -> bool:
+    """`entry_id` is the id of the wording `wkey` anchors (its digest's first window: `kb.ingest.ids.digest_id`)."""
+    kind = wkey.split(":", 1)[0]
+    try:
+        return bool(digest_id(Kind(kind), wkey, set()) == entry_id)
+    except ValueError:
+        return False
 
 
 def _in_chunks(ids: Sequence[str]) -> Iterator[tuple[Sequence[str], str]]:
@@ -829,24 +840,10 @@ class KB:
         found = self._entries("SELECT data FROM entries WHERE id = ?", (entry_id,))
         if found:
             return Resolved(found[0])
-        if self.conn.execute("SELECT 1 FROM id_history WHERE id = ? LIMIT 1", (entry_id,)).fetchone():
-            holder = self.conn.execute(
-                "SELECT v.entry_id FROM id_history h JOIN variants v ON v.wkey = h.wkey WHERE h.id = ? "
-                "GROUP BY v.entry_id ORDER BY count(*) DESC, v.entry_id LIMIT 1", (entry_id,)).fetchone()
-            if holder is None:
-                revised = self._revised(entry_id)
-                if revised is not None:
-                    entry, source = revised
-                    return Resolved(entry, moved_from=entry_id, why=f"its wording was changed in {source}")
-                wkey, text = self.conn.execute("SELECT wkey, text FROM id_history WHERE id = ? "
-                                               "ORDER BY first_generation, wkey LIMIT 1", (entry_id,)).fetchone()
-                words = (text or wkey.split(":", 1)[-1]).split()
-                said = " ".join(words[:12]) + (" …" if len(words) > 12 else "")
-                raise NotFoundError(f"entry {entry_id!r} is gone: no wording of it is in the KB any more (the file "
-                                    f"it came from was removed, or replaced by a changed version; `kb sources` lists "
-                                    f"the library). It read \"{said}\": `kb search` finds what says it now")
-            return Resolved(self._entries("SELECT data FROM entries WHERE id = ?", (holder[0],))[0],
-                            moved_from=entry_id)
+        history = self.conn.execute("SELECT wkey, text, source FROM id_history WHERE id = ? "
+                                    "ORDER BY first_generation, wkey", (entry_id,)).fetchall()
+        if history:
+            return self._moved(entry_id, history)
         pattern = entry_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         matches = self._entries("SELECT data FROM entries WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6",
                                 (pattern,))
@@ -865,12 +862,71 @@ class KB:
         raise NotFoundError(f"no entry {entry_id!r}: entry ids look like r-617b992fa5 (rulings) or c-… (rules); "
                             f"for the Comprehensive Rules clause {clause}, use `kb rule {clause}`")
 
-    def _revised(self, entry_id: str) -> tuple[Entry, str] | None:
+    def _moved(self, entry_id: str, history: Sequence[tuple[str, str | None, str | None]]) -> Resolved:
+        """Where an id no entry has now went (`history`: its wordings, as (key, text, source)).
+
+        The id is the digest of one wording, its anchor (`kb.ingest.ids`). While the anchor is in the
+        KB, the id goes with it (new data re-anchored its entry). When the anchor left, it follows the
+        anchor's edit in the anchor's file (`_revised`: a judge reworded the ruling), else the entry that
+        holds most of its other wordings (a translation, an older copy), saying what became of the
+        anchor; with none of them left, the id is gone (NotFoundError, quoting the anchor)."""
+        from kb.ingest.ids import digest_id
+
+        holders: Counter[str] = Counter()
+        anchor_holders: Counter[str] = Counter()
+        anchor = next((row for row in history if _is_digest_of(entry_id, row[0], digest_id)), None)
+        held: set[str] = set()
+        for wkey, holder, n in self.conn.execute(
+                "SELECT h.wkey, v.entry_id, count(*) FROM id_history h JOIN variants v ON v.wkey = h.wkey "
+                "WHERE h.id = ? GROUP BY h.wkey, v.entry_id", (entry_id,)):
+            held.add(wkey)
+            holders[holder] += n
+            if anchor is not None and wkey == anchor[0]:
+                anchor_holders[holder] += n
+        if anchor_holders or (anchor is None and holders):
+            return Resolved(self._holding(anchor_holders or holders), moved_from=entry_id)
+        lost = [anchor] if anchor is not None else [row for row in history if row[0] not in held]
+        revised = self._revised(entry_id, lost)
+        if revised is not None:
+            entry, edited_in = revised
+            return Resolved(entry, moved_from=entry_id, why=f"its wording was changed in {edited_in}")
+        wkey, text, source = lost[0]
+        if holders:
+            return Resolved(self._holding(holders), moved_from=entry_id, why=self._left(source, joined=True))
+        said = text or wkey.split(":", 1)[-1]
+        raise NotFoundError(f"entry {entry_id!r} is gone: no wording of it is in the KB any more "
+                            f"({self._left(source, joined=False)}). It read \"{said}\": `kb search` finds what "
+                            "says it now", source=source)
+
+    def _holding(self, holders: Counter[str]) -> Entry:
+        """The entry of `holders` (entry id -> wordings of an old id it holds) holding most, the smallest id on a tie."""
+        best = min(holders, key=lambda h: (-holders[h], h))
+        return self._entries("SELECT data FROM entries WHERE id = ?", (best,))[0]
+
+    def _left(self, source: str | None, *, joined: bool) -> str:
+        """What became of an id's anchor wording that no entry holds: its file was removed, or the
+        version of it in the library no longer gives it. `joined`: said of an id that went to the
+        entry holding its other wordings."""
+        if source is None:  # a row of a KB older than schema 7
+            return ("its wording left the KB, and the entry holding its other wordings has another id" if joined
+                    else "the file it came from was removed, or replaced by a changed version; `kb sources` lists "
+                         "the library")
+        in_library = self.conn.execute("SELECT 1 FROM sources WHERE path = ?", (source,)).fetchone() is not None
+        if in_library:
+            why = (f"{source}, still in the library, no longer gives its wording: the ruling was deleted from the "
+                   "file, or reworded past recognition")
+        elif source.startswith("corpus/"):
+            why = f"the bundled {source} no longer gives its wording"
+        else:
+            why = f"{source}, which gave its wording, was removed from the library"
+        return why + ("; the entry holding its other wordings has it now" if joined else "")
+
+    def _revised(self, entry_id: str, lost: Sequence[tuple[str, str | None, str | None]]) -> tuple[Entry, str] | None:
         """The entry holding the edited wording of a gone id's wording in the file that gave that wording
         (a judge edited the page and ingested it again), and the file; None when no wording of that
         file is one. An edit is what dedup calls a revision (`kb.ingest.dedup.is_revision`), or, looser
-        since the judge changed this very file, the file's one wording that keeps most of the old words
-        (`EDITED_RATIO`, by `EDITED_MARGIN` over any other wording of the file)."""
+        since the judge changed this very file, the file's one wording that keeps most of the old words,
+        aligned (more than `EDITED_KEPT` of them, by `EDITED_MARGIN` over any other wording of the file)."""
         from kb.ingest.dedup import is_negated, is_revision, wording_similarity
         from kb.normalize import match_key
 
@@ -878,10 +934,12 @@ class KB:
             return int(self.conn.execute("SELECT coalesce(min(first_generation), 0) FROM id_history WHERE id = ?",
                                          (entry,)).fetchone()[0])
 
-        scored: list[tuple[float, bool, bool, str, str]] = []  # (ratio, a revision, a looser edit, holder, source)
+        # (ratio, a revision, share of the old words kept, a looser edit, holder, source)
+        scored: list[tuple[float, bool, float, bool, str, str]] = []
         in_file: dict[str, list[tuple[str, list[str], bool, Lang]]] = {}  # source -> its wordings now
-        for text, source in self.conn.execute("SELECT text, source FROM id_history WHERE id = ? AND text IS NOT NULL "
-                                              "AND source IS NOT NULL ORDER BY first_generation, wkey", (entry_id,)):
+        for _, text, source in lost:
+            if text is None or source is None:
+                continue
             if source not in in_file:
                 in_file[source] = [(holder, match_key(now).split(), is_negated(now, Lang(lang)), Lang(lang))
                                    for holder, now, lang in self.conn.execute(
@@ -889,19 +947,20 @@ class KB:
             old = match_key(text).split()
             for holder, words, negated, lang in in_file[source]:
                 ratio, contained = wording_similarity(old, words)
+                kept = contained * min(len(old), len(words)) / max(1, len(old))
                 # a looser edit is a wording that came after this id (not a ruling beside it, left when the
                 # judge deleted this one) and negates where it did (second review: "you don't create ...")
                 looser = born(holder) > born(entry_id) and negated == is_negated(text, lang)
-                scored.append((ratio, is_revision(ratio, contained), looser, holder, source))
-        revisions = [(-ratio, holder, source) for ratio, revision, _, holder, source in scored if revision]
+                scored.append((ratio, is_revision(ratio, contained), kept, looser, holder, source))
+        revisions = [(-ratio, holder, source) for ratio, revision, _, _, holder, source in scored if revision]
         if revisions:
             _, holder, source = min(revisions)
         else:
-            ranked = sorted(((-ratio, holder, source) for ratio, _, looser, holder, source in scored if looser))
-            if not ranked or -ranked[0][0] < EDITED_RATIO:
+            ranked = sorted(((-kept, holder, source) for _, _, kept, looser, holder, source in scored if looser))
+            if not ranked or -ranked[0][0] <= EDITED_KEPT:
                 return None
             _, holder, source = ranked[0]
-            runner_up = max((ratio for ratio, _, _, other, _ in scored if other != holder), default=0.0)
+            runner_up = max((kept for _, _, kept, _, other, _ in scored if other != holder), default=0.0)
             if -ranked[0][0] - runner_up < EDITED_MARGIN:
                 return None  # a looser edit must be the file's one clear match
         return self._entries("SELECT data FROM entries WHERE id = ?", (holder,))[0], source
