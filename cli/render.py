@@ -453,7 +453,11 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
         out.print(Text(f"Example: {example}", style="italic"))
     if at:
         out.print()
-        if at.number is None:
+        if at.unknown:
+            out.print(f"On {at.date} (CR of {at.version}, in the corpus only as an extract of the face-down rules): "
+                      f"not in that extract, nor in the last full CR before it ({at.last_complete}); the KB can't "
+                      f"tell whether it was in the rules then.")
+        elif at.number is None:
             out.print(f"On {at.date} (CR of {at.version}): not in the rules yet.")
         else:
             out.print(Text.assemble(f"On {at.date} (CR of {at.version}): ", (at.number, "bold")))

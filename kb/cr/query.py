@@ -359,6 +359,14 @@ class ClauseThen:
     # so the wording is the older full CR's and its number may have changed in between.
     in_force: str | None = None
     gap: RulesGap | None = None  # `date` long after `version` while the corpus has a later CR
+    # The clause is in neither the CR in force on `date` (`version`, then only a face-down extract)
+    # nor the last complete CR before it (this date): the KB can't tell whether it was in the rules.
+    last_complete: str | None = None
+
+    @property
+    def unknown(self) -> bool:
+        """Absent only because the CR in force then is in the corpus as a face-down extract."""
+        return self.last_complete is not None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"date": self.date, "version": self.version, "number": self.number,
@@ -366,6 +374,8 @@ class ClauseThen:
                                 "gap": self.gap.to_json() if self.gap else None}
         if self.in_force:
             data["in_force"] = self.in_force
+        if self.last_complete:
+            data["last_complete"] = self.last_complete
         if self.other_rule:
             data["then_that_number_was"] = {"now": self.other_rule_now}
         return data
@@ -436,7 +446,10 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             then: Clause | None = rules.clause(number, at=at)
         except NotFoundError:  # the clause did not exist then
             then = None
-        version = rules.in_force(at, complete=True).date if then is None else then.version
+        complete = rules.in_force(at, complete=True).date
+        # not in the rules then: say so from the CR in force, and when that is only a face-down
+        # extract, that the KB can't tell (the full CR of that date is not in the corpus)
+        version = in_force if then is None else then.version
         having = [d for d, _ in rules.members[rules.lineage[(rules.current.date, number)]]]
         then_row = ClauseThen(
             date=at,
@@ -447,6 +460,7 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             in_force=in_force if then is not None and then.version != in_force else None,
             # a clause not in the rules yet: the gap is the corpus's, from the CR in force (an extract too)
             gap=rules.gap(at, version, having) if then is not None else rules.gap(at, in_force),
+            last_complete=complete if then is None and complete != in_force else None,
             **_other_rule_then(rules, number, at))
     rows: list[HistoryRow] = []
     previous: HistoryStep | None = None
