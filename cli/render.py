@@ -544,6 +544,7 @@ def check_run(console: Console, err_console: Console, run: CheckRun) -> None:
     # the problems make the exit code 1 even when every check ran passes: the summary says so
     console.print(f"{count(len(run.results), 'check')}: {run.passed} passed, {len(run.failed)} failed"
                   + (f", {len(run.not_applicable)} not applicable" if run.not_applicable else "")
+                  + (f", {len(run.unattached)} attached to no ruling" if run.unattached else "")
                   + (f" (rules of {run.rules})" if run.rules else "")
                   + (f"; {count(len(run.problems), 'problem')} in the way (listed first, on stderr)"
                      if run.problems else ""))
@@ -555,9 +556,11 @@ def check_results(console: Console, results: Sequence[CheckResult]) -> None:
         console.print("[dim]no checks[/]")
         return
     for r in results:
-        status = "[green]pass[/]" if r.passed else "[yellow]n/a [/]" if r.not_applicable else "[bold red]FAIL[/]"
+        status = ("[green]pass[/]" if r.passed else "[yellow]n/a [/]" if r.not_applicable
+                  else "[yellow]????[/]" if r.is_unattached else "[bold red]FAIL[/]")
         entry = (f"  [dim]{r.entry}[/]" if r.entry
-                 else "  [yellow](attached to no ruling: its quote picks none or several)[/]")
+                 else "  [yellow](attached to no ruling: its quote picks none or several; not passed)[/]" if r.unattached
+                 else "")
         console.print(f"{status}  {escape(r.id)}{entry}", soft_wrap=True)
         if r.not_applicable:
             console.print(f"      [yellow]{escape(r.not_applicable)}[/]", soft_wrap=True, highlight=False)

@@ -23,8 +23,8 @@ def test_check_json_shape() -> None:
     result = runner.invoke(app, ["check", "--json", str(CHECKS / "forms.yaml")])
     data = json.loads(result.output)
     assert result.exit_code == 0
-    assert data["summary"] == {"total": 3, "passed": 3, "failed": 0, "not_applicable": 0}
-    assert set(data["checks"][0]) == {"id", "entry", "file", "passed", "failures", "not_applicable"}
+    assert data["summary"] == {"total": 3, "passed": 3, "failed": 0, "not_applicable": 0, "unattached": 0}
+    assert set(data["checks"][0]) == {"id", "entry", "file", "passed", "failures", "not_applicable", "unattached"}
     assert data["rules"] is None  # each check under its own date
 
 
@@ -92,6 +92,22 @@ def test_a_ruling_quote_that_matches_no_entry_is_reported(kb_home: Path) -> None
     assert any("quotes no ruling" in p and "forms.yaml" in p for p in data["problems"])
 
 
+def test_a_check_whose_quote_picks_no_ruling_is_not_passed_but_counted_apart(kb_home: Path) -> None:
+    """Try-out 22: a check attached to no ruling was printed `pass`, counted as passed, and its JSON
+    said `"passed": true, "entry": null`."""
+    from tests.test_coverage import entry
+
+    _write_kb(kb_home, [entry("r-a", "708.8")])  # its text is "t": the forms.yaml quotes match nothing
+    data = json.loads(runner.invoke(app, ["check", "--json", str(CHECKS / "forms.yaml")]).stdout)
+    assert data["summary"] == {"total": 3, "passed": 0, "failed": 0, "not_applicable": 0, "unattached": 3}
+    assert all(c["passed"] is False and "quotes no ruling" in c["unattached"] for c in data["checks"])
+    result = runner.invoke(app, ["check", str(CHECKS / "forms.yaml")])
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 1 and not any(line.startswith("pass") for line in lines)
+    assert lines[0].startswith("????  forms/") and "attached to no ruling" in lines[0]
+    assert "3 checks: 0 passed, 0 failed, 3 attached to no ruling; 3 problems" in " ".join(result.stdout.split())
+
+
 def test_malformed_values_are_problems_and_the_rest_of_the_file_runs(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(
@@ -103,7 +119,7 @@ def test_malformed_values_are_problems_and_the_rest_of_the_file_runs(tmp_path: P
     result = runner.invoke(app, ["check", "--json", str(bad)])
     data = json.loads(result.stdout)
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert data["summary"] == {"total": 1, "passed": 1, "failed": 0, "not_applicable": 0}
+    assert data["summary"] == {"total": 1, "passed": 1, "failed": 0, "not_applicable": 0, "unattached": 0}
     assert any("bad.yaml:2" in p and "invalid rules date" in p for p in data["problems"])
     assert any("bad.yaml:8" in p and "must be a list" in p for p in data["problems"])
 

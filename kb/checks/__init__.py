@@ -57,10 +57,18 @@ class CheckResult:
     passed: bool
     failures: list[str] = field(default_factory=list)
     not_applicable: str | None = None  # why it does not apply under the run's rules (then not passed, not failed)
+    # why the KB attaches it to no ruling (its quote picks none or several): then it did not pass,
+    # even when the model agreed with it (None also when there is no KB to attach it to)
+    unattached: str | None = None
 
     @property
     def failed(self) -> bool:
-        return not self.passed and self.not_applicable is None
+        return not self.passed and self.not_applicable is None and not self.is_unattached
+
+    @property
+    def is_unattached(self) -> bool:
+        """Ran without failures, but checks no ruling of the KB (neither passed nor failed)."""
+        return self.unattached is not None and not self.failures and self.not_applicable is None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +78,7 @@ class CheckResult:
             "passed": self.passed,
             "failures": list(self.failures),
             "not_applicable": self.not_applicable,
+            "unattached": self.unattached,
         }
 
 
@@ -300,27 +309,32 @@ def run_checks(
     rules_date: str | None = None,
     *,
     entries_by_check: Mapping[str, str] | None = None,
+    unattached: Mapping[str, str] | None = None,
     cards: Mapping[str, CardDef],
 ) -> list[CheckResult]:
     """Run checks under `rules_date` (None: each check under its own `rules:` date, default the
-    current rules). `entries_by_check` fills `CheckResult.entry`."""
+    current rules). `entries_by_check` fills `CheckResult.entry`, `unattached` (check id -> why
+    its quote picks no ruling) `CheckResult.unattached`."""
     if rules_date is not None:
         try:
             Rules.for_date(rules_date)
         except RulesDateError as exc:
             raise InputError(str(exc)) from None
     entries_by_check = entries_by_check or {}
+    unattached = unattached or {}
     results = []
     for check in checks:
         verdict = check_verdict(check, cards, rules_date)
+        why = unattached.get(check.id)
         results.append(
             CheckResult(
                 id=check.id,
                 entry=entries_by_check.get(check.id),
                 file=check.file,
-                passed=not verdict.failures and verdict.not_applicable is None,
+                passed=not verdict.failures and verdict.not_applicable is None and why is None,
                 failures=verdict.failures,
                 not_applicable=verdict.not_applicable,
+                unattached=why,
             )
         )
     return results
@@ -364,8 +378,12 @@ class CheckRun:
         return [r for r in self.results if r.not_applicable]
 
     @property
+    def unattached(self) -> list[CheckResult]:
+        return [r for r in self.results if r.is_unattached]
+
+    @property
     def passed(self) -> int:
-        return len(self.results) - len(self.failed) - len(self.not_applicable)
+        return sum(r.passed for r in self.results)
 
     @property
     def ok(self) -> bool:
@@ -378,7 +396,7 @@ class CheckRun:
             "rules_gap": self.rules_gap.to_json() if self.rules_gap else None,
             "checks": [r.to_json() for r in self.results],
             "summary": {"total": len(self.results), "passed": self.passed, "failed": len(self.failed),
-                        "not_applicable": len(self.not_applicable)},
+                        "not_applicable": len(self.not_applicable), "unattached": len(self.unattached)},
         }
         if self.problems:
             data["problems"] = [str(p) for p in self.problems]
@@ -429,11 +447,14 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
     else:
         by_check, unmatched = _entries_if_built(home, checks, written_against)
     problems.extend(unmatched)
+    # a quote's problem is at its check's line: the check, though it runs, verifies no ruling
+    at_line = {(p.source, p.line): p.reason for p in unmatched}
+    unattached = {c.id: at_line[(c.file, c.line)] for c in checks if (c.file, c.line) in at_line}
     if not checks and not problems:  # a CI gate must not go green having checked nothing
         where = ", ".join(str(f) for f in files) if files else f"{corpus.folder / 'checks'}"
         raise CheckError(f"no checks found in {where}; nothing was checked")
-    return CheckRun(run_checks(checks, rules_date, entries_by_check=by_check, cards=corpus.cards), problems,
-                    rules_date, gap)
+    return CheckRun(run_checks(checks, rules_date, entries_by_check=by_check, unattached=unattached,
+                               cards=corpus.cards), problems, rules_date, gap)
 
 
 def _check_files_in(folder: Path) -> list[Path]:
