@@ -562,6 +562,8 @@ def check_results(console: Console, results: Sequence[CheckResult]) -> None:
                  else "  [yellow](attached to no ruling: its quote picks none or several; not passed)[/]" if r.unattached
                  else "")
         console.print(f"{status}  {escape(r.id)}{entry}", soft_wrap=True)
+        if r.rules_gap:
+            console.print(f"      [yellow]Note: {escape(r.rules_gap.note)}[/]", soft_wrap=True, highlight=False)
         if r.not_applicable:
             console.print(f"      [yellow]{escape(r.not_applicable)}[/]", soft_wrap=True, highlight=False)
         for f in r.failures:

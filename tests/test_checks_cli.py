@@ -24,7 +24,7 @@ def test_check_json_shape() -> None:
     data = json.loads(result.output)
     assert result.exit_code == 0
     assert data["summary"] == {"total": 3, "passed": 3, "failed": 0, "not_applicable": 0, "unattached": 0}
-    assert set(data["checks"][0]) == {"id", "entry", "file", "passed", "failures", "not_applicable", "unattached"}
+    assert set(data["checks"][0]) == {"id", "entry", "file", "passed", "failures", "not_applicable", "unattached", "rules_gap"}
     assert data["rules"] is None  # each check under its own date
 
 
@@ -174,3 +174,20 @@ def test_rules_date_in_the_corpus_gap_says_newer_rules_may_have_been_in_force() 
     assert (data["rules_gap"]["used"], data["rules_gap"]["next"]) == ("2018-07-13", "2024-02-02")
     now = json.loads(runner.invoke(app, ["check", "--json", "--rules", "2026-02-01", str(CHECKS / "forms.yaml")]).output)
     assert now["rules_gap"] is None
+
+
+def test_a_checks_own_rules_date_before_every_cr_runs_with_a_note(tmp_path: Path) -> None:
+    """Try-out 22: `rules: 2009-10-01` on a check ran silently, where `--rules 2009-10-01` is refused."""
+    early = tmp_path / "early.yaml"
+    early.write_text("checks:\n  - name: old\n    ruling: y\n    rules: 2009-10-01\n"
+                     "    setup: {you: {battlefield: [{card: Stratus Dancer, face_down: morph}]}}\n"
+                     "    expect: {Stratus Dancer: {power: 2}}\n"
+                     "  - name: new\n    ruling: y\n    rules: 2015-01-23\n"
+                     "    setup: {you: {battlefield: [{card: Stratus Dancer, face_down: morph}]}}\n"
+                     "    expect: {Stratus Dancer: {power: 2}}\n")
+    flat = " ".join(runner.invoke(app, ["check", str(early)]).output.split())
+    assert ("Note: No CR in the corpus was in force on 2009-10-01; the oldest is 2014-09-25: the model ran with its "
+            "rules, less the mechanics that came after 2009-10-01.") in flat
+    checks = json.loads(runner.invoke(app, ["check", "--json", str(early)]).output)["checks"]
+    assert [(c["id"], c["rules_gap"] and c["rules_gap"]["used"]) for c in checks] == [
+        ("early/old", "2014-09-25"), ("early/new", None)]

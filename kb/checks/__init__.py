@@ -60,6 +60,7 @@ class CheckResult:
     # why the KB attaches it to no ruling (its quote picks none or several): then it did not pass,
     # even when the model agreed with it (None also when there is no KB to attach it to)
     unattached: str | None = None
+    rules_gap: RulesGap | None = None  # its own `rules:` date is before every CR of the corpus
 
     @property
     def failed(self) -> bool:
@@ -79,6 +80,7 @@ class CheckResult:
             "failures": list(self.failures),
             "not_applicable": self.not_applicable,
             "unattached": self.unattached,
+            "rules_gap": self.rules_gap.to_json() if self.rules_gap else None,
         }
 
 
@@ -453,8 +455,11 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
     if not checks and not problems:  # a CI gate must not go green having checked nothing
         where = ", ".join(str(f) for f in files) if files else f"{corpus.folder / 'checks'}"
         raise CheckError(f"no checks found in {where}; nothing was checked")
-    return CheckRun(run_checks(checks, rules_date, entries_by_check=by_check, unattached=unattached,
-                               cards=corpus.cards), problems, rules_date, gap)
+    results = run_checks(checks, rules_date, entries_by_check=by_check, unattached=unattached, cards=corpus.cards)
+    if rules_date is None:  # each check under its own date: one before every CR runs with a note
+        early = {c.id: gap for c in checks if c.rules and (gap := corpus.rules.before_oldest(c.rules))}
+        results = [replace(r, rules_gap=early[r.id]) if r.id in early else r for r in results]
+    return CheckRun(results, problems, rules_date, gap)
 
 
 def _check_files_in(folder: Path) -> list[Path]:

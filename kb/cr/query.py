@@ -133,9 +133,13 @@ class RulesGap:
     used: str
     next: str
     skipped: tuple[str, ...] = ()  # face-down extracts between `used` and `next` without the rule
+    before_oldest: bool = False  # `at` is before every CR of the corpus: `used` (and `next`) is the oldest
 
     @property
     def note(self) -> str:
+        if self.before_oldest:
+            return (f"No CR in the corpus was in force on {self.at}; the oldest is {self.used}: the model ran with "
+                    f"its rules, less the mechanics that came after {self.at}.")
         lacks = (f" with this rule (the face-down extract of {', '.join(self.skipped)} lacks it)"
                  if self.skipped else "")
         return (f"The KB has no CR between {self.used} and {self.next}{lacks}: this is the last one before "
@@ -178,6 +182,12 @@ class RulesCorpus:
         if i == 0:
             raise NotFoundError(f"no CR in the corpus was in force on {at}; the oldest is {pool[0].date}")
         return pool[i - 1]
+
+    def before_oldest(self, at: str) -> RulesGap | None:
+        """A `RulesGap` when `at` is before every CR of the corpus (a check's own `rules:` date: it runs
+        under the oldest, where `--rules` with that date is refused); None otherwise."""
+        oldest = self.versions[0].date
+        return RulesGap(at, oldest, oldest, before_oldest=True) if at < oldest else None
 
     def gap(self, at: str, used: str, having: list[str] | None = None) -> RulesGap | None:
         """A `RulesGap` when the CR of `used` answers for `at` more than STALE_AFTER_DAYS after it
