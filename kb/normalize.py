@@ -14,6 +14,7 @@ import os
 import re
 import tempfile
 import unicodedata
+from collections.abc import Iterable
 from datetime import date, datetime
 from pathlib import Path
 
@@ -201,6 +202,13 @@ def rule_stem(word: str) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Word diff
+
+
+def close_matches(word: str, known: Iterable[str], n: int = 2) -> list[str]:
+    """The `known` names closest to a misspelt `word` (case aside), best first: the "did you mean"
+    of every unknown key, action or card."""
+    by_fold = {str(k).casefold(): str(k) for k in known}
+    return [by_fold[c] for c in difflib.get_close_matches(str(word).casefold(), list(by_fold), n=n, cutoff=0.6)]
 
 
 def word_diff(a: str, b: str) -> list[tuple[str, str]]:

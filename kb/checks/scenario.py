@@ -42,6 +42,7 @@ from kb.game.cards import TriggerEvent, effect_value, is_bare_mana
 from kb.game.draft import Draft
 from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
+from kb.normalize import close_matches
 
 DEFAULT_PLAYERS = ("you", "opponent")
 SETUP_ZONES = ("library", "hand", "battlefield", "graveyard", "exile", "command")
@@ -784,10 +785,7 @@ def _check_trigger_events(items: list[str], labels: set[str], what: str, line: i
 def _did_you_mean(word: str, known: Iterable[str], listed: str = "docs/CHECKS.md lists them") -> str:
     """The hint " (did you mean 'resolve'?…)" for a misspelt action, property, zone or card: the
     closest known names (case aside), and where the known ones are `listed`."""
-    import difflib
-
-    by_fold = {str(k).casefold(): str(k) for k in known}
-    close = [by_fold[c] for c in difflib.get_close_matches(str(word).casefold(), list(by_fold), n=2, cutoff=0.6)]
+    close = close_matches(word, known)
     hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
     return f" ({hint}{listed})"
 
@@ -1281,7 +1279,7 @@ class _Runner:
 
         def check(where: str, what: str, got: Any, want: Any, same: Callable[[Any, Any], bool] = _same_norm) -> None:
             if not same(got, want):
-                failures.append(f"{where}: {what}: expected {want!r}, got {_shown(got)!r}")
+                failures.append(f"{where}: {what}: expected {_as_yaml(want)}, got {_as_yaml(got)}")
 
         g = self.game
         for key, want in exp.items():
@@ -1317,7 +1315,7 @@ class _Runner:
                 if got:
                     out.append(f"{where}: {label}.{prop}: {got!r}")
             elif _norm(got) != _norm(value):
-                out.append(f"{where}: {label}.{prop}: expected {value!r}, got {_shown(got)!r}")
+                out.append(f"{where}: {label}.{prop}: expected {_as_yaml(value)}, got {_as_yaml(got)}")
         return out
 
 
@@ -1330,6 +1328,18 @@ def _shown(v: Any) -> Any:
     if isinstance(v, dict):
         return {_shown(k): _shown(x) for k, x in v.items()}
     return v
+
+
+def _as_yaml(v: Any) -> str:
+    """A value as a check file writes it, in YAML: false, null, [you, opponent] (not False, None,
+    ['you', 'opponent']); a lone string quoted, so a name with a comma reads as one value."""
+    v = _shown(v)
+    if isinstance(v, str):
+        return repr(v)
+    try:
+        return yaml.safe_dump(v, default_flow_style=True, width=10**9, allow_unicode=True).removesuffix("...\n").strip()
+    except yaml.YAMLError:  # a value YAML has no form for: as Python shows it
+        return repr(v)
 
 
 def _same_norm(got: Any, want: Any) -> bool:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from kb.normalize import close_matches
+
 
 class CounterKind(StrEnum):
     """A kind of counter (122.1); +1/+1 counters change power and toughness (613.4c)."""
@@ -675,7 +677,10 @@ def _face_from_data(d: Any, where: str) -> Characteristics:
         raise CardDataError(f"{where}: a card face needs a name")
     unknown = set(d) - _FACE_KEYS - {"faces", "layout"}
     if unknown:
-        raise CardDataError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))} in card {d['name']!r}")
+        close = [f"{k!r}: did you mean {' or '.join(map(repr, m))}?" for k in sorted(map(str, unknown))
+                 if (m := close_matches(k, _FACE_KEYS))]
+        hint = f" ({'; '.join(close)})" if close else ""
+        raise CardDataError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))} in card {d['name']!r}{hint}")
     for key in ("colors", "types", "subtypes", "supertypes", "keywords", "enchanted_has", "abilities", "static"):
         if d.get(key) is not None and not isinstance(d[key], list):
             raise CardDataError(f"{where}: `{key}` of {d['name']!r} must be a list")
