@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -191,3 +192,37 @@ def test_a_checks_own_rules_date_before_every_cr_runs_with_a_note(tmp_path: Path
     checks = json.loads(runner.invoke(app, ["check", "--json", str(early)]).output)["checks"]
     assert [(c["id"], c["rules_gap"] and c["rules_gap"]["used"]) for c in checks] == [
         ("early/old", "2014-09-25"), ("early/new", None)]
+
+
+FORMS = ("form-keeps-enchanting-when-turned-face-up", "form-with-empty-library-goes-to-graveyard",
+         "form-manifests-even-if-it-left")
+
+
+@pytest.mark.parametrize("target, ids", [
+    ("face-down/reveal-when-leaving-game", ["face-down/reveal-when-leaving-game"]),
+    ("forms/", ["forms/" + n for n in FORMS]),
+    ("forms", ["forms/" + n for n in FORMS]),
+])
+def test_a_check_id_or_its_file_stem_is_a_target(target: str, ids: list[str]) -> None:
+    """Try-out 22: `kb check face-down/reveal-when-leaving-game` (an id `kb check` prints) was refused."""
+    result = runner.invoke(app, ["check", "--json", target])
+    assert result.exit_code == 0, result.output
+    assert sorted(c["id"] for c in json.loads(result.stdout)["checks"]) == sorted(ids)
+
+
+def test_an_unknown_check_id_says_where_the_ids_are_listed() -> None:
+    result = runner.invoke(app, ["check", "face-down/no-such-check"])
+    assert result.exit_code == 1
+    assert "no check 'face-down/no-such-check': `kb check` prints the check ids" in " ".join(result.output.split())
+
+
+def test_two_files_of_one_stem_in_two_folders_clash_as_a_problem(tmp_path: Path) -> None:
+    text = "checks:\n  - name: same\n    ruling: y\n    expect: {stack: 0}\n"
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "dup.yaml").write_text(text)
+    (tmp_path / "sub" / "dup.yaml").write_text(text)
+    result = runner.invoke(app, ["check", "--json", str(tmp_path)])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1
+    assert [p for p in data["problems"] if "sub/dup.yaml:2: check id 'dup/same' is also the id of the check at" in p
+            and p.endswith("dup.yaml:2: rename one file or check")]

@@ -133,6 +133,13 @@ def load_checks(files: Sequence[Path], cards: Mapping[str, CardDef]) -> tuple[li
         found, bad = parse_checks(text, where, cards)
         checks.extend(found)
         problems.extend(bad)
+    # an id is the file's stem and the check's name: two folders' files of one stem can clash
+    first: dict[str, Check] = {}
+    for check in checks:
+        other = first.setdefault(check.id, check)
+        if other is not check and other.file != check.file:
+            problems.append(Problem(check.file, check.line, f"check id {check.id!r} is also the id of the check at "
+                                    f"{other.file}:{other.line}: rename one file or check"))
     return checks, problems
 
 
@@ -433,6 +440,16 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
             raise CheckError(f"{t} is not a check file: check files are YAML ({', '.join(CHECK_FILE_SUFFIXES)})")
     checks, problems = load_checks(files, corpus.cards) if files else corpus.checks
     checks, problems = list(checks), list(problems)  # the corpus's own lists stay as read
+    if entry_ids and not files:  # a check id as `kb check` prints it, or its start (`face-down/`)
+        picked = {t: [c for c in checks if c.id == t or c.id.startswith(t.rstrip("/") + "/")] for t in entry_ids}
+        unknown = [t for t in entry_ids if "/" in t and not picked[t]]
+        if unknown:
+            raise NotFoundError(f"no check {unknown[0]!r}: `kb check` prints the check ids (FILE-STEM/NAME), "
+                                "`kb list` the entry ids")
+        if all(picked.values()):
+            wanted_checks = {c.id for found in picked.values() for c in found}
+            checks, entry_ids = [c for c in checks if c.id in wanted_checks], []
+            problems = [p for p in problems if any(p.source == c.file for c in checks)]
     # the bundled checks find their rulings as the build attached them: in the bundled wordings first
     bundled = all(corpus.folder.resolve() in f.resolve().parents for f in files)
     written_against = corpus.source_labels.__contains__ if bundled else None
@@ -440,7 +457,10 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
         raise CheckError("give either entry ids or check files, not both")
     if entry_ids:
         kb = open_kb()
-        wanted = {kb.get(i).id for i in entry_ids}
+        try:
+            wanted = {kb.get(i).id for i in entry_ids}
+        except NotFoundError as exc:
+            raise NotFoundError(f"{exc}; a check id (FILE-STEM/NAME, as `kb check` prints them) is taken too") from None
         by_check, unmatched = match_entries(kb.entries, checks, written_against=written_against)
         checks = [c for c in checks if by_check.get(c.id) in wanted]
         unchecked = wanted - {by_check[c.id] for c in checks}
