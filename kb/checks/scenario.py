@@ -547,6 +547,57 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     return "\n".join(lines)
 
 
+_ITEM = re.compile(r"( *)-(?: |$)")
+
+
+def _without_broken_items(text: str, error: yaml.YAMLError) -> tuple[Any, list[tuple[int, int]]] | None:
+    """The file's data with the top-level list items (a check, a card) that hold YAML syntax errors
+    emptied, and their line spans; None when the errors are outside every item. The error's line may
+    be the start of the item after the broken one (an unclosed bracket), so the item before is tried too."""
+    lines = text.split("\n")
+    marks = [(i, len(m.group(1))) for i, line in enumerate(lines) if (m := _ITEM.match(line))]
+    if not marks:
+        return None
+    indent = min(ind for _, ind in marks)
+    # an item runs to the next item of its indent, or to the next top-level key
+    heads = sorted({i for i, ind in marks if ind == indent}
+                   | {i for i, line in enumerate(lines) if line[:1].strip() and line[:1] not in ("#", "-")})
+    items = [(h, (heads[k + 1] if k + 1 < len(heads) else len(lines)) - 1)
+             for k, h in enumerate(heads) if _ITEM.match(lines[h]) and len(_ITEM.match(lines[h]).group(1)) == indent]
+    blanked: list[tuple[int, int]] = []
+    for _ in range(10):
+        line = (yaml_problem(error)[0] or 1) - 1
+        at = next((k for k, (a, b) in enumerate(items) if a <= line <= b), None)
+        if at is None:
+            return None
+        tries = [items[at]] + ([items[at - 1]] if at > 0 else [])
+        if line == items[at][0] and at > 0:
+            tries.reverse()
+        tries = [t for t in tries if t not in blanked]
+        if not tries:
+            return None
+        for span in tries:
+            try:
+                return load_yaml(_blank(text, blanked + [span])), blanked + [span]
+            except yaml.YAMLError as exc:
+                error = exc
+        blanked.append(tries[0])
+        try:
+            error = _yaml_error(_blank(text, blanked))
+        except ValueError:
+            return None
+    return None
+
+
+def _yaml_error(text: str) -> yaml.YAMLError:
+    """The YAML syntax error of `text` (ValueError when it has none)."""
+    try:
+        load_yaml(text)
+    except yaml.YAMLError as exc:
+        return exc
+    raise ValueError("no YAML error")
+
+
 def parse_checks(
     text: str, source: str, cards: Mapping[str, CardDef] | None = None
 ) -> tuple[list[Check], list[Problem]]:
@@ -565,7 +616,13 @@ def parse_checks(
         data = load_yaml(text)
     except yaml.YAMLError as exc:
         bad_line, reason = yaml_problem(exc)
-        return [], problems + [Problem(source, bad_line, f"malformed YAML: {reason}")]
+        recovered = _without_broken_items(text, exc)
+        if recovered is None:
+            return [], problems + [Problem(source, bad_line, f"malformed YAML: {reason}")]
+        data, spans = recovered
+        left_out = ", ".join(f"{a + 1}-{b + 1}" for a, b in sorted(spans))
+        problems.append(Problem(source, bad_line, f"malformed YAML: {reason} (lines {left_out} left out; "
+                                                  "the file's other checks still run)"))
     except (ValueError, RecursionError) as exc:
         return [], problems + [Problem(source, None, f"unreadable YAML: {exc}")]
     if not isinstance(data, dict) or not isinstance(data.get("checks"), list):
