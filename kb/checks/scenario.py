@@ -562,8 +562,8 @@ def _without_broken_items(text: str, error: yaml.YAMLError) -> tuple[Any, list[t
     # an item runs to the next item of its indent, or to the next top-level key
     heads = sorted({i for i, ind in marks if ind == indent}
                    | {i for i, line in enumerate(lines) if line[:1].strip() and line[:1] not in ("#", "-")})
-    items = [(h, (heads[k + 1] if k + 1 < len(heads) else len(lines)) - 1)
-             for k, h in enumerate(heads) if _ITEM.match(lines[h]) and len(_ITEM.match(lines[h]).group(1)) == indent]
+    starts = {i for i, ind in marks if ind == indent}
+    items = [(h, (heads[k + 1] if k + 1 < len(heads) else len(lines)) - 1) for k, h in enumerate(heads) if h in starts]
     blanked: list[tuple[int, int]] = []
     for _ in range(10):
         line = (yaml_problem(error)[0] or 1) - 1
@@ -620,6 +620,8 @@ def parse_checks(
         if recovered is None:
             return [], problems + [Problem(source, bad_line, f"malformed YAML: {reason}")]
         data, spans = recovered
+        if isinstance(data, dict):  # a list whose every item was left out is an empty list, not null
+            data = {k: [] if v is None else v for k, v in data.items()}
         left_out = ", ".join(f"{a + 1}-{b + 1}" for a, b in sorted(spans))
         problems.append(Problem(source, bad_line, f"malformed YAML: {reason} (lines {left_out} left out; "
                                                   "the file's other checks still run)"))
@@ -965,13 +967,6 @@ _HOW: dict[Arg, str] = {
     Arg.CAST_WAY: "it is cast face down",
     Arg.TURN_UP_WAY: "it is turned face up",
 }
-
-
-def _as_yaml(value: Any) -> str:
-    """A value as a check file writes it: true, not Python's True."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "null" if value is None else repr(value)
 
 
 _PT = re.compile(r"^\s*-?\d+\s*/\s*-?\d+\s*$")
