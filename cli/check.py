@@ -11,7 +11,8 @@ from cli.common import console, err_console, open_kb, print_json, reference
 
 def check(
     targets: Annotated[Optional[list[str]], typer.Argument(
-        help="Entry ids (or unique prefixes), check files (PATH.yaml) or folders of them; default: every check.")] = None,
+        help="Entry ids (or unique prefixes), check ids as `kb check` prints them (or a bundled file's "
+             "`STEM/`), check files (PATH.yaml) or folders of them; default: every check.")] = None,
     rules: Annotated[Optional[str], typer.Option(
         "--rules", help="Run under the Comprehensive Rules of this date (YYYY-MM-DD, 13.07.2018, 13 July "
                         "2018, 13. Juli 2018 or 13 de julio de 2018) instead of each check's own date.")] = None,

@@ -453,7 +453,11 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
         out.print(Text(f"Example: {example}", style="italic"))
     if at:
         out.print()
-        if at.number is None:
+        if at.unknown:
+            out.print(f"On {at.date} (CR of {at.version}, in the corpus only as an extract of the face-down rules): "
+                      f"not in that extract, nor in the last full CR before it ({at.last_complete}); the KB can't "
+                      f"tell whether it was in the rules then.")
+        elif at.number is None:
             out.print(f"On {at.date} (CR of {at.version}): not in the rules yet.")
         else:
             out.print(Text.assemble(f"On {at.date} (CR of {at.version}): ", (at.number, "bold")))
@@ -540,6 +544,7 @@ def check_run(console: Console, err_console: Console, run: CheckRun) -> None:
     # the problems make the exit code 1 even when every check ran passes: the summary says so
     console.print(f"{count(len(run.results), 'check')}: {run.passed} passed, {len(run.failed)} failed"
                   + (f", {len(run.not_applicable)} not applicable" if run.not_applicable else "")
+                  + (f", {len(run.unattached)} attached to no ruling" if run.unattached else "")
                   + (f" (rules of {run.rules})" if run.rules else "")
                   + (f"; {count(len(run.problems), 'problem')} in the way (listed first, on stderr)"
                      if run.problems else ""))
@@ -551,10 +556,14 @@ def check_results(console: Console, results: Sequence[CheckResult]) -> None:
         console.print("[dim]no checks[/]")
         return
     for r in results:
-        status = "[green]pass[/]" if r.passed else "[yellow]n/a [/]" if r.not_applicable else "[bold red]FAIL[/]"
+        status = ("[green]pass[/]" if r.passed else "[yellow]n/a [/]" if r.not_applicable
+                  else "[yellow]????[/]" if r.is_unattached else "[bold red]FAIL[/]")
         entry = (f"  [dim]{r.entry}[/]" if r.entry
-                 else "  [yellow](attached to no ruling: its quote picks none or several)[/]")
+                 else "  [yellow](attached to no ruling: its quote picks none or several; not passed)[/]" if r.unattached
+                 else "")
         console.print(f"{status}  {escape(r.id)}{entry}", soft_wrap=True)
+        if r.rules_gap:
+            console.print(f"      [yellow]Note: {escape(r.rules_gap.note)}[/]", soft_wrap=True, highlight=False)
         if r.not_applicable:
             console.print(f"      [yellow]{escape(r.not_applicable)}[/]", soft_wrap=True, highlight=False)
         for f in r.failures:

@@ -204,6 +204,13 @@ def rule_stem(word: str) -> str:
 # Word diff
 
 
+def close_matches(word: str, known: Iterable[str], n: int = 2) -> list[str]:
+    """The `known` names closest to a misspelt `word` (case aside), best first: the "did you mean"
+    of every unknown key, action or card."""
+    by_fold = {str(k).casefold(): str(k) for k in known}
+    return [by_fold[c] for c in difflib.get_close_matches(str(word).casefold(), list(by_fold), n=n, cutoff=0.6)]
+
+
 def word_diff(a: str, b: str) -> list[tuple[str, str]]:
     """(op, text) runs turning `a` into `b` word by word; op is "equal", "delete" or "insert"."""
     wa, wb = a.split(), b.split()
@@ -221,13 +228,6 @@ def word_diff(a: str, b: str) -> list[tuple[str, str]]:
 
 # ---------------------------------------------------------------------------------------------
 # Atomic write
-
-
-def closest(word: str, known: Iterable[str], n: int = 2) -> list[str]:
-    """The known names closest to a misspelt `word` (case aside), best first: the "did you mean"
-    of every message about an unknown name."""
-    by_fold = {str(k).casefold(): str(k) for k in known}
-    return [by_fold[c] for c in difflib.get_close_matches(str(word).casefold(), list(by_fold), n=n, cutoff=0.6)]
 
 
 def write_atomic(path: Path, data: str | bytes, *, mode: int | None = None) -> None:

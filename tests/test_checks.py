@@ -187,7 +187,7 @@ def test_check_ids_are_stable_file_stem_and_name() -> None:
 
 def test_check_result_json_shape() -> None:
     r = run_checks(CHECKS[:1], cards=CORPUS.cards)[0]
-    assert set(r.to_json()) == {"id", "entry", "file", "passed", "failures", "not_applicable"}
+    assert set(r.to_json()) == {"id", "entry", "file", "passed", "failures", "not_applicable", "unattached", "rules_gap"}
 
 
 @pytest.mark.parametrize(

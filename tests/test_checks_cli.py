@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
@@ -23,8 +24,8 @@ def test_check_json_shape() -> None:
     result = runner.invoke(app, ["check", "--json", str(CHECKS / "forms.yaml")])
     data = json.loads(result.output)
     assert result.exit_code == 0
-    assert data["summary"] == {"total": 3, "passed": 3, "failed": 0, "not_applicable": 0}
-    assert set(data["checks"][0]) == {"id", "entry", "file", "passed", "failures", "not_applicable"}
+    assert data["summary"] == {"total": 3, "passed": 3, "failed": 0, "not_applicable": 0, "unattached": 0}
+    assert set(data["checks"][0]) == {"id", "entry", "file", "passed", "failures", "not_applicable", "unattached", "rules_gap"}
     assert data["rules"] is None  # each check under its own date
 
 
@@ -92,6 +93,22 @@ def test_a_ruling_quote_that_matches_no_entry_is_reported(kb_home: Path) -> None
     assert any("quotes no ruling" in p and "forms.yaml" in p for p in data["problems"])
 
 
+def test_a_check_whose_quote_picks_no_ruling_is_not_passed_but_counted_apart(kb_home: Path) -> None:
+    """Try-out 22: a check attached to no ruling was printed `pass`, counted as passed, and its JSON
+    said `"passed": true, "entry": null`."""
+    from tests.test_coverage import entry
+
+    _write_kb(kb_home, [entry("r-a", "708.8")])  # its text is "t": the forms.yaml quotes match nothing
+    data = json.loads(runner.invoke(app, ["check", "--json", str(CHECKS / "forms.yaml")]).stdout)
+    assert data["summary"] == {"total": 3, "passed": 0, "failed": 0, "not_applicable": 0, "unattached": 3}
+    assert all(c["passed"] is False and "quotes no ruling" in c["unattached"] for c in data["checks"])
+    result = runner.invoke(app, ["check", str(CHECKS / "forms.yaml")])
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 1 and not any(line.startswith("pass") for line in lines)
+    assert lines[0].startswith("????  forms/") and "attached to no ruling" in lines[0]
+    assert "3 checks: 0 passed, 0 failed, 3 attached to no ruling; 3 problems" in " ".join(result.stdout.split())
+
+
 def test_malformed_values_are_problems_and_the_rest_of_the_file_runs(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(
@@ -103,7 +120,7 @@ def test_malformed_values_are_problems_and_the_rest_of_the_file_runs(tmp_path: P
     result = runner.invoke(app, ["check", "--json", str(bad)])
     data = json.loads(result.stdout)
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert data["summary"] == {"total": 1, "passed": 1, "failed": 0, "not_applicable": 0}
+    assert data["summary"] == {"total": 1, "passed": 1, "failed": 0, "not_applicable": 0, "unattached": 0}
     assert any("bad.yaml:2" in p and "invalid rules date" in p for p in data["problems"])
     assert any("bad.yaml:8" in p and "must be a list" in p for p in data["problems"])
 
@@ -191,3 +208,54 @@ def test_the_card_example_of_the_docs_loads_with_no_problem() -> None:
     checks, problems = parse_checks(_docs_yaml_block("cards:\n") + "checks: []\n", "example.yaml",
                                     Corpus.default().cards)
     assert checks == [] and problems == []
+
+
+def test_a_checks_own_rules_date_before_every_cr_runs_with_a_note(tmp_path: Path) -> None:
+    """Try-out 22: `rules: 2009-10-01` on a check ran silently, where `--rules 2009-10-01` is refused."""
+    early = tmp_path / "early.yaml"
+    early.write_text("checks:\n  - name: old\n    ruling: y\n    rules: 2009-10-01\n"
+                     "    setup: {you: {battlefield: [{card: Stratus Dancer, face_down: morph}]}}\n"
+                     "    expect: {Stratus Dancer: {power: 2}}\n"
+                     "  - name: new\n    ruling: y\n    rules: 2015-01-23\n"
+                     "    setup: {you: {battlefield: [{card: Stratus Dancer, face_down: morph}]}}\n"
+                     "    expect: {Stratus Dancer: {power: 2}}\n")
+    flat = " ".join(runner.invoke(app, ["check", str(early)]).output.split())
+    assert ("Note: No CR in the corpus was in force on 2009-10-01; the oldest is 2014-09-25: the model ran with its "
+            "rules, less the mechanics that came after 2009-10-01.") in flat
+    checks = json.loads(runner.invoke(app, ["check", "--json", str(early)]).output)["checks"]
+    assert [(c["id"], c["rules_gap"] and c["rules_gap"]["used"]) for c in checks] == [
+        ("early/old", "2014-09-25"), ("early/new", None)]
+
+
+FORMS = ("form-keeps-enchanting-when-turned-face-up", "form-with-empty-library-goes-to-graveyard",
+         "form-manifests-even-if-it-left")
+
+
+@pytest.mark.parametrize("target, ids", [
+    ("face-down/reveal-when-leaving-game", ["face-down/reveal-when-leaving-game"]),
+    ("forms/", ["forms/" + n for n in FORMS]),
+    ("forms", ["forms/" + n for n in FORMS]),
+])
+def test_a_check_id_or_its_file_stem_is_a_target(target: str, ids: list[str]) -> None:
+    """Try-out 22: `kb check face-down/reveal-when-leaving-game` (an id `kb check` prints) was refused."""
+    result = runner.invoke(app, ["check", "--json", target])
+    assert result.exit_code == 0, result.output
+    assert sorted(c["id"] for c in json.loads(result.stdout)["checks"]) == sorted(ids)
+
+
+def test_an_unknown_check_id_says_where_the_ids_are_listed() -> None:
+    result = runner.invoke(app, ["check", "face-down/no-such-check"])
+    assert result.exit_code == 1
+    assert "no check 'face-down/no-such-check': `kb check` prints the check ids" in " ".join(result.output.split())
+
+
+def test_two_files_of_one_stem_in_two_folders_clash_as_a_problem(tmp_path: Path) -> None:
+    text = "checks:\n  - name: same\n    ruling: y\n    expect: {stack: 0}\n"
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "dup.yaml").write_text(text)
+    (tmp_path / "sub" / "dup.yaml").write_text(text)
+    result = runner.invoke(app, ["check", "--json", str(tmp_path)])
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1
+    assert [p for p in data["problems"] if "sub/dup.yaml:2: check id 'dup/same' is also the id of the check at" in p
+            and p.endswith("dup.yaml:2: rename one file or check")]

@@ -395,3 +395,35 @@ def test_a_failed_expectation_names_its_own_line_not_the_check_s() -> None:
     failures = run_check(checks[0], CARDS)
     assert failures == ["line 10 (manifest): Grizzly Bears.power: expected 3, got 2",
                         "line 15: Grizzly Bears.power: expected 5, got 2"]
+
+
+def test_failure_messages_show_values_as_the_check_file_writes_them() -> None:
+    """Try-out 22: failures read `expected False, got True` and `expected None` (Python), not YAML."""
+    text = textwrap.dedent("""\
+        checks:
+          - name: wrong on purpose
+            ruling: "x"
+            setup:
+              you:
+                battlefield: [Grizzly Bears]
+            expect:
+              Grizzly Bears: {face_down: true, name: null, keywords: [flying], zone: graveyard}
+        """)
+    checks, problems = parse_checks(text, "t.yaml", CARDS)
+    assert problems == []
+    assert sorted(run_check(checks[0], CARDS)) == [
+        "line 8: Grizzly Bears.face_down: expected true, got false",
+        "line 8: Grizzly Bears.keywords: expected [flying], got []",
+        "line 8: Grizzly Bears.name: expected null, got 'Grizzly Bears'",
+        "line 8: Grizzly Bears.zone: expected 'graveyard', got 'battlefield'"]
+
+
+def test_an_unknown_card_key_gets_a_did_you_mean() -> None:
+    text = textwrap.dedent("""\
+        cards:
+          - {name: Typo Card, types: [Creature], pt: 2/2, disgiuse: '{1}{W}'}
+        checks: []
+        """)
+    _, problems = parse_checks(text, "t.yaml", CARDS)
+    assert any("unknown key(s) disgiuse in card 'Typo Card' ('disgiuse': did you mean 'disguise'?)" in str(p)
+               for p in problems), problems

@@ -62,7 +62,7 @@ def test_a_check_run_whose_problems_fail_it_says_so_in_its_summary(tmp_path: Pat
     from kb.model import Problem
 
     run = CheckRun([CheckResult("mixed/fine", "r-09dd1f3383", "mixed.yaml", True),
-                    CheckResult("mixed/bad-quote", None, "mixed.yaml", True)],
+                    CheckResult("mixed/bad-quote", None, "mixed.yaml", False, unattached="quotes no ruling")],
                    [Problem("mixed.yaml", 11, "check 'bad-quote' quotes no ruling: 'no such words'")])
     out, err = io.StringIO(), io.StringIO()
     render.check_run(Console(file=out, width=200), Console(file=err, width=200), run)
@@ -70,7 +70,7 @@ def test_a_check_run_whose_problems_fail_it_says_so_in_its_summary(tmp_path: Pat
     assert "mixed.yaml:11" in err.getvalue()
     assert "attached to no ruling" in next(line for line in lines if "mixed/bad-quote" in line)
     assert "attached to no ruling" not in next(line for line in lines if "mixed/fine" in line)
-    assert lines[-1].startswith("2 checks: 2 passed, 0 failed; 1 problem")
+    assert lines[-1].startswith("2 checks: 1 passed, 0 failed, 1 attached to no ruling; 1 problem")
 
 
 @pytest.fixture()

@@ -111,12 +111,16 @@ def test_linked_rulings_of_a_damaged_kb_say_what_is_wrong(tmp_path: Path) -> Non
 
 # --- kb check --------------------------------------------------------------------------------------
 
-def test_check_run_counts_pass_fail_and_not_applicable_apart() -> None:
+def test_check_run_counts_pass_fail_not_applicable_and_unattached_apart() -> None:
     run = CheckRun([CheckResult("p", None, "f", True), CheckResult("f", "r-1", "f", False, ["wrong"]),
-                    CheckResult("n", None, "f", False, not_applicable="older rules")], rules="2014-01-01")
-    assert run.passed == 1 and [r.id for r in run.failed] == ["f"] and [r.id for r in run.not_applicable] == ["n"]
+                    CheckResult("n", None, "f", False, not_applicable="older rules"),
+                    CheckResult("u", None, "f", False, unattached="quotes no ruling"),
+                    # a failure counts as one even when the check is attached to no ruling too
+                    CheckResult("fu", None, "f", False, ["wrong"], unattached="quotes no ruling")], rules="2014-01-01")
+    assert run.passed == 1 and [r.id for r in run.failed] == ["f", "fu"]
+    assert [r.id for r in run.not_applicable] == ["n"] and [r.id for r in run.unattached] == ["u"]
     assert not run.ok and "problems" not in run.to_json()
-    assert run.to_json()["summary"] == {"total": 3, "passed": 1, "failed": 1, "not_applicable": 1}
+    assert run.to_json()["summary"] == {"total": 5, "passed": 1, "failed": 2, "not_applicable": 1, "unattached": 1}
     with_problem = CheckRun([CheckResult("p", None, "f", True)], [Problem("x.yaml", 3, "bad")])
     assert not with_problem.ok and with_problem.to_json()["problems"] == ["x.yaml:3: bad"]
     assert CheckRun([CheckResult("p", None, "f", True)]).ok

@@ -253,6 +253,11 @@ CHECK_FILES = [
      16, "unknown action 'summon'"),
     ("malformed.yaml", "checks:\n  - name: a\n    ruling: [unclosed\n  - name: b\n", 4, "malformed YAML"),
     ("bad_indent.yaml", "checks:\n  - name: a\n   ruling: x\n", 3, "malformed YAML"),
+    # tryout22 item 8: a YAML syntax error in one check (an unclosed bracket, a bad indent) lost the whole file
+    ("unclosed_then_good.yaml", "checks:\n  - name: a\n    ruling: [unclosed\n    expect: {stack: 0}\n" + GOOD_CHECK,
+     4, "malformed YAML: expected ',' or ']', but got ':' (lines 2-4 left out; the file's other checks still run)"),
+    ("good_then_bad_indent.yaml", "checks:\n" + GOOD_CHECK + "  - name: a\n   ruling: x\n    expect: {stack: 0}\n",
+     GOOD_CHECK.count("\n") + 3, "malformed YAML"),
     ("no_list.yaml", "name: just a mapping\n", 1, "top-level `checks:` list"),
     ("empty.yaml", "", 1, "top-level `checks:` list"),
     ("unknown_card.yaml", "checks:\n" + GOOD_CHECK.replace("good-one", "bad-card").replace(

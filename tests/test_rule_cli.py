@@ -266,3 +266,22 @@ def test_with_at_only_what_the_number_meant_on_that_date_is_noted() -> None:
     assert "On 2024-02-02 (CR of 2024-02-02): 701.56b" in flat
     assert "was the rule now 701.60b" not in flat
     assert "in the CR of 2024-11-08, 701.58b was the rule now 701.60b" in " ".join(run("701.58b").output.split())
+
+
+@pytest.mark.parametrize("number, at", [("701.62a", "2024-09-20"), ("701.62", "2024-02-02")])
+def test_a_clause_missing_from_an_extract_in_force_names_that_cr_and_says_the_kb_cant_tell(number: str, at: str) -> None:
+    """Try-out 22: `kb rule 701.62a --at 2024-09-20` said "CR of 2018-07-13: not in the rules yet" while
+    its gap note answered from the face-down extract of 2024-02-02; manifest dread came with DSK that day."""
+    flat = " ".join(run(number, "--at", at).output.split())
+    assert (f"On {at} (CR of 2024-02-02, in the corpus only as an extract of the face-down rules): not in that "
+            "extract, nor in the last full CR before it (2018-07-13); the KB can't tell whether it was in the "
+            "rules then.") in flat
+    assert "not in the rules yet" not in flat
+    data = json.loads(run(number, "--at", at, "--json").output)["at"]
+    assert (data["version"], data["last_complete"], data["number"]) == ("2024-02-02", "2018-07-13", None)
+
+
+def test_a_clause_missing_from_a_full_cr_in_force_is_not_in_the_rules_yet() -> None:
+    flat = " ".join(run("701.62a", "--at", "2020-09-20").output.split())
+    assert "On 2020-09-20 (CR of 2018-07-13): not in the rules yet." in flat
+    assert "last_complete" not in json.loads(run("701.62a", "--at", "2020-09-20", "--json").output)["at"]

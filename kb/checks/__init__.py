@@ -57,10 +57,19 @@ class CheckResult:
     passed: bool
     failures: list[str] = field(default_factory=list)
     not_applicable: str | None = None  # why it does not apply under the run's rules (then not passed, not failed)
+    # why the KB attaches it to no ruling (its quote picks none or several): then it did not pass,
+    # even when the model agreed with it (None also when there is no KB to attach it to)
+    unattached: str | None = None
+    rules_gap: RulesGap | None = None  # its own `rules:` date is before every CR of the corpus
 
     @property
     def failed(self) -> bool:
-        return not self.passed and self.not_applicable is None
+        return not self.passed and self.not_applicable is None and not self.is_unattached
+
+    @property
+    def is_unattached(self) -> bool:
+        """Ran without failures, but checks no ruling of the KB (neither passed nor failed)."""
+        return self.unattached is not None and not self.failures and self.not_applicable is None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -70,6 +79,8 @@ class CheckResult:
             "passed": self.passed,
             "failures": list(self.failures),
             "not_applicable": self.not_applicable,
+            "unattached": self.unattached,
+            "rules_gap": self.rules_gap.to_json() if self.rules_gap else None,
         }
 
 
@@ -122,6 +133,13 @@ def load_checks(files: Sequence[Path], cards: Mapping[str, CardDef]) -> tuple[li
         found, bad = parse_checks(text, where, cards)
         checks.extend(found)
         problems.extend(bad)
+    # an id is the file's stem and the check's name: two folders' files of one stem can clash
+    first: dict[str, Check] = {}
+    for check in checks:
+        other = first.setdefault(check.id, check)
+        if other is not check and other.file != check.file:
+            problems.append(Problem(check.file, check.line, f"check id {check.id!r} is also the id of the check at "
+                                    f"{other.file}:{other.line}: rename one file or check"))
     return checks, problems
 
 
@@ -300,27 +318,32 @@ def run_checks(
     rules_date: str | None = None,
     *,
     entries_by_check: Mapping[str, str] | None = None,
+    unattached: Mapping[str, str] | None = None,
     cards: Mapping[str, CardDef],
 ) -> list[CheckResult]:
     """Run checks under `rules_date` (None: each check under its own `rules:` date, default the
-    current rules). `entries_by_check` fills `CheckResult.entry`."""
+    current rules). `entries_by_check` fills `CheckResult.entry`, `unattached` (check id -> why
+    its quote picks no ruling) `CheckResult.unattached`."""
     if rules_date is not None:
         try:
             Rules.for_date(rules_date)
         except RulesDateError as exc:
             raise InputError(str(exc)) from None
     entries_by_check = entries_by_check or {}
+    unattached = unattached or {}
     results = []
     for check in checks:
         verdict = check_verdict(check, cards, rules_date)
+        why = unattached.get(check.id)
         results.append(
             CheckResult(
                 id=check.id,
                 entry=entries_by_check.get(check.id),
                 file=check.file,
-                passed=not verdict.failures and verdict.not_applicable is None,
+                passed=not verdict.failures and verdict.not_applicable is None and why is None,
                 failures=verdict.failures,
                 not_applicable=verdict.not_applicable,
+                unattached=why,
             )
         )
     return results
@@ -364,8 +387,12 @@ class CheckRun:
         return [r for r in self.results if r.not_applicable]
 
     @property
+    def unattached(self) -> list[CheckResult]:
+        return [r for r in self.results if r.is_unattached]
+
+    @property
     def passed(self) -> int:
-        return len(self.results) - len(self.failed) - len(self.not_applicable)
+        return sum(r.passed for r in self.results)
 
     @property
     def ok(self) -> bool:
@@ -378,7 +405,7 @@ class CheckRun:
             "rules_gap": self.rules_gap.to_json() if self.rules_gap else None,
             "checks": [r.to_json() for r in self.results],
             "summary": {"total": len(self.results), "passed": self.passed, "failed": len(self.failed),
-                        "not_applicable": len(self.not_applicable)},
+                        "not_applicable": len(self.not_applicable), "unattached": len(self.unattached)},
         }
         if self.problems:
             data["problems"] = [str(p) for p in self.problems]
@@ -413,6 +440,16 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
             raise CheckError(f"{t} is not a check file: check files are YAML ({', '.join(CHECK_FILE_SUFFIXES)})")
     checks, problems = load_checks(files, corpus.cards) if files else corpus.checks
     checks, problems = list(checks), list(problems)  # the corpus's own lists stay as read
+    if entry_ids and not files:  # a check id as `kb check` prints it, or its start (`face-down/`)
+        picked = {t: [c for c in checks if c.id == t or c.id.startswith(t.rstrip("/") + "/")] for t in entry_ids}
+        unknown = [t for t in entry_ids if "/" in t and not picked[t]]
+        if unknown:
+            raise NotFoundError(f"no check {unknown[0]!r}: `kb check` prints the check ids (FILE-STEM/NAME), "
+                                "`kb list` the entry ids")
+        if all(picked.values()):
+            wanted_checks = {c.id for found in picked.values() for c in found}
+            checks, entry_ids = [c for c in checks if c.id in wanted_checks], []
+            problems = [p for p in problems if any(p.source == c.file for c in checks)]
     # the bundled checks find their rulings as the build attached them: in the bundled wordings first
     bundled = all(corpus.folder.resolve() in f.resolve().parents for f in files)
     written_against = corpus.source_labels.__contains__ if bundled else None
@@ -420,7 +457,10 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
         raise CheckError("give either entry ids or check files, not both")
     if entry_ids:
         kb = open_kb()
-        wanted = {kb.get(i).id for i in entry_ids}
+        try:
+            wanted = {kb.get(i).id for i in entry_ids}
+        except NotFoundError as exc:
+            raise NotFoundError(f"{exc}; a check id (FILE-STEM/NAME, as `kb check` prints them) is taken too") from None
         by_check, unmatched = match_entries(kb.entries, checks, written_against=written_against)
         checks = [c for c in checks if by_check.get(c.id) in wanted]
         unchecked = wanted - {by_check[c.id] for c in checks}
@@ -429,11 +469,17 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
     else:
         by_check, unmatched = _entries_if_built(home, checks, written_against)
     problems.extend(unmatched)
+    # a quote's problem is at its check's line: the check, though it runs, verifies no ruling
+    at_line = {(p.source, p.line): p.reason for p in unmatched}
+    unattached = {c.id: at_line[(c.file, c.line)] for c in checks if (c.file, c.line) in at_line}
     if not checks and not problems:  # a CI gate must not go green having checked nothing
         where = ", ".join(str(f) for f in files) if files else f"{corpus.folder / 'checks'}"
         raise CheckError(f"no checks found in {where}; nothing was checked")
-    return CheckRun(run_checks(checks, rules_date, entries_by_check=by_check, cards=corpus.cards), problems,
-                    rules_date, gap)
+    results = run_checks(checks, rules_date, entries_by_check=by_check, unattached=unattached, cards=corpus.cards)
+    if rules_date is None:  # each check under its own date: one before every CR runs with a note
+        early = {c.id: gap for c in checks if c.rules and (gap := corpus.rules.before_oldest(c.rules))}
+        results = [replace(r, rules_gap=early[r.id]) if r.id in early else r for r in results]
+    return CheckRun(results, problems, rules_date, gap)
 
 
 def _check_files_in(folder: Path) -> list[Path]:

@@ -43,6 +43,7 @@ from kb.game.cards import TriggerEvent, effect_value, is_bare_mana, keyword_prob
 from kb.game.draft import Draft
 from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
+from kb.normalize import close_matches
 
 DEFAULT_PLAYERS = ("you", "opponent")
 SETUP_ZONES = ("library", "hand", "battlefield", "graveyard", "exile", "command")
@@ -557,6 +558,57 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     return "\n".join(lines)
 
 
+_ITEM = re.compile(r"( *)-(?: |$)")
+
+
+def _without_broken_items(text: str, error: yaml.YAMLError) -> tuple[Any, list[tuple[int, int]]] | None:
+    """The file's data with the top-level list items (a check, a card) that hold YAML syntax errors
+    emptied, and their line spans; None when the errors are outside every item. The error's line may
+    be the start of the item after the broken one (an unclosed bracket), so the item before is tried too."""
+    lines = text.split("\n")
+    marks = [(i, len(m.group(1))) for i, line in enumerate(lines) if (m := _ITEM.match(line))]
+    if not marks:
+        return None
+    indent = min(ind for _, ind in marks)
+    # an item runs to the next item of its indent, or to the next top-level key
+    heads = sorted({i for i, ind in marks if ind == indent}
+                   | {i for i, line in enumerate(lines) if line[:1].strip() and line[:1] not in ("#", "-")})
+    starts = {i for i, ind in marks if ind == indent}
+    items = [(h, (heads[k + 1] if k + 1 < len(heads) else len(lines)) - 1) for k, h in enumerate(heads) if h in starts]
+    blanked: list[tuple[int, int]] = []
+    for _ in range(10):
+        line = (yaml_problem(error)[0] or 1) - 1
+        at = next((k for k, (a, b) in enumerate(items) if a <= line <= b), None)
+        if at is None:
+            return None
+        tries = [items[at]] + ([items[at - 1]] if at > 0 else [])
+        if line == items[at][0] and at > 0:
+            tries.reverse()
+        tries = [t for t in tries if t not in blanked]
+        if not tries:
+            return None
+        for span in tries:
+            try:
+                return load_yaml(_blank(text, blanked + [span])), blanked + [span]
+            except yaml.YAMLError as exc:
+                error = exc
+        blanked.append(tries[0])
+        try:
+            error = _yaml_error(_blank(text, blanked))
+        except ValueError:
+            return None
+    return None
+
+
+def _yaml_error(text: str) -> yaml.YAMLError:
+    """The YAML syntax error of `text` (ValueError when it has none)."""
+    try:
+        load_yaml(text)
+    except yaml.YAMLError as exc:
+        return exc
+    raise ValueError("no YAML error")
+
+
 def parse_checks(
     text: str, source: str, cards: Mapping[str, CardDef] | None = None
 ) -> tuple[list[Check], list[Problem]]:
@@ -575,7 +627,15 @@ def parse_checks(
         data = load_yaml(text)
     except yaml.YAMLError as exc:
         bad_line, reason = yaml_problem(exc)
-        return [], problems + [Problem(source, bad_line, f"malformed YAML: {reason}")]
+        recovered = _without_broken_items(text, exc)
+        if recovered is None:
+            return [], problems + [Problem(source, bad_line, f"malformed YAML: {reason}")]
+        data, spans = recovered
+        if isinstance(data, dict):  # a list whose every item was left out is an empty list, not null
+            data = {k: [] if v is None else v for k, v in data.items()}
+        left_out = ", ".join(f"{a + 1}-{b + 1}" for a, b in sorted(spans))
+        problems.append(Problem(source, bad_line, f"malformed YAML: {reason} (lines {left_out} left out; "
+                                                  "the file's other checks still run)"))
     except (ValueError, RecursionError) as exc:
         return [], problems + [Problem(source, None, f"unreadable YAML: {exc}")]
     if not isinstance(data, dict) or not isinstance(data.get("checks"), list):
@@ -817,9 +877,7 @@ def _check_trigger_events(items: list[str], labels: set[str], what: str, line: i
 def _did_you_mean(word: str, known: Iterable[str], listed: str = "docs/CHECKS.md lists them") -> str:
     """The hint " (did you mean 'resolve'?…)" for a misspelt action, property, zone or card: the
     closest known names (case aside), and where the known ones are `listed`."""
-    from kb.normalize import closest
-
-    close = closest(word, known)
+    close = close_matches(word, known)
     hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
     return f" ({hint}{listed})"
 
@@ -947,13 +1005,6 @@ _HOW: dict[Arg, str] = {
     Arg.CAST_WAY: "it is cast face down",
     Arg.TURN_UP_WAY: "it is turned face up",
 }
-
-
-def _as_yaml(value: Any) -> str:
-    """A value as a check file writes it: true, not Python's True."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return "null" if value is None else repr(value)
 
 
 _PT = re.compile(r"^\s*-?\d+\s*/\s*-?\d+\s*$")
@@ -1320,7 +1371,7 @@ class _Runner:
 
         def check(where: str, what: str, got: Any, want: Any, same: Callable[[Any, Any], bool] = _same_norm) -> None:
             if not same(got, want):
-                failures.append(f"{where}: {what}: expected {want!r}, got {_shown(got)!r}")
+                failures.append(f"{where}: {what}: expected {_as_yaml(want)}, got {_as_yaml(got)}")
 
         g = self.game
         for key, want in exp.items():
@@ -1356,7 +1407,7 @@ class _Runner:
                 if got:
                     out.append(f"{where}: {label}.{prop}: {got!r}")
             elif _norm(got) != _norm(value):
-                out.append(f"{where}: {label}.{prop}: expected {value!r}, got {_shown(got)!r}")
+                out.append(f"{where}: {label}.{prop}: expected {_as_yaml(value)}, got {_as_yaml(got)}")
         return out
 
 
@@ -1369,6 +1420,18 @@ def _shown(v: Any) -> Any:
     if isinstance(v, dict):
         return {_shown(k): _shown(x) for k, x in v.items()}
     return v
+
+
+def _as_yaml(v: Any) -> str:
+    """A value as a check file writes it, in YAML: false, null, [you, opponent] (not False, None,
+    ['you', 'opponent']); a lone string quoted, so a name with a comma reads as one value."""
+    v = _shown(v)
+    if isinstance(v, str):
+        return repr(v)
+    try:
+        return yaml.safe_dump(v, default_flow_style=True, width=10**9, allow_unicode=True).removesuffix("...\n").strip()
+    except yaml.YAMLError:  # a value YAML has no form for: as Python shows it
+        return repr(v)
 
 
 def _same_norm(got: Any, want: Any) -> bool:

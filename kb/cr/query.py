@@ -133,9 +133,13 @@ class RulesGap:
     used: str
     next: str
     skipped: tuple[str, ...] = ()  # face-down extracts between `used` and `next` without the rule
+    before_oldest: bool = False  # `at` is before every CR of the corpus: `used` (and `next`) is the oldest
 
     @property
     def note(self) -> str:
+        if self.before_oldest:
+            return (f"No CR in the corpus was in force on {self.at}; the oldest is {self.used}: the model ran with "
+                    f"its rules, less the mechanics that came after {self.at}.")
         lacks = (f" with this rule (the face-down extract of {', '.join(self.skipped)} lacks it)"
                  if self.skipped else "")
         return (f"The KB has no CR between {self.used} and {self.next}{lacks}: this is the last one before "
@@ -178,6 +182,12 @@ class RulesCorpus:
         if i == 0:
             raise NotFoundError(f"no CR in the corpus was in force on {at}; the oldest is {pool[0].date}")
         return pool[i - 1]
+
+    def before_oldest(self, at: str) -> RulesGap | None:
+        """A `RulesGap` when `at` is before every CR of the corpus (a check's own `rules:` date: it runs
+        under the oldest, where `--rules` with that date is refused); None otherwise."""
+        oldest = self.versions[0].date
+        return RulesGap(at, oldest, oldest, before_oldest=True) if at < oldest else None
 
     def gap(self, at: str, used: str, having: list[str] | None = None) -> RulesGap | None:
         """A `RulesGap` when the CR of `used` answers for `at` more than STALE_AFTER_DAYS after it
@@ -359,6 +369,14 @@ class ClauseThen:
     # so the wording is the older full CR's and its number may have changed in between.
     in_force: str | None = None
     gap: RulesGap | None = None  # `date` long after `version` while the corpus has a later CR
+    # The clause is in neither the CR in force on `date` (`version`, then only a face-down extract)
+    # nor the last complete CR before it (this date): the KB can't tell whether it was in the rules.
+    last_complete: str | None = None
+
+    @property
+    def unknown(self) -> bool:
+        """Absent only because the CR in force then is in the corpus as a face-down extract."""
+        return self.last_complete is not None
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"date": self.date, "version": self.version, "number": self.number,
@@ -366,6 +384,8 @@ class ClauseThen:
                                 "gap": self.gap.to_json() if self.gap else None}
         if self.in_force:
             data["in_force"] = self.in_force
+        if self.last_complete:
+            data["last_complete"] = self.last_complete
         if self.other_rule:
             data["then_that_number_was"] = {"now": self.other_rule_now}
         return data
@@ -436,7 +456,10 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             then: Clause | None = rules.clause(number, at=at)
         except NotFoundError:  # the clause did not exist then
             then = None
-        version = rules.in_force(at, complete=True).date if then is None else then.version
+        complete = rules.in_force(at, complete=True).date
+        # not in the rules then: say so from the CR in force, and when that is only a face-down
+        # extract, that the KB can't tell (the full CR of that date is not in the corpus)
+        version = in_force if then is None else then.version
         having = [d for d, _ in rules.members[rules.lineage[(rules.current.date, number)]]]
         then_row = ClauseThen(
             date=at,
@@ -447,6 +470,7 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             in_force=in_force if then is not None and then.version != in_force else None,
             # a clause not in the rules yet: the gap is the corpus's, from the CR in force (an extract too)
             gap=rules.gap(at, version, having) if then is not None else rules.gap(at, in_force),
+            last_complete=complete if then is None and complete != in_force else None,
             **_other_rule_then(rules, number, at))
     rows: list[HistoryRow] = []
     previous: HistoryStep | None = None

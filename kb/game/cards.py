@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from kb.normalize import closest
+from kb.normalize import close_matches
 
 
 class CounterKind(StrEnum):
@@ -340,7 +340,7 @@ def keyword_problem(keyword: str) -> str | None:
         return f"{way} is the card's `{way}:` key with its cost (`{way}: '{{2}}{{U}}'`), not a keyword"
     if text.endswith("walk") or any(text == k or text.startswith(k + " ") for k in KEYWORDS):
         return None
-    close = closest(text, KEYWORDS)
+    close = close_matches(text, KEYWORDS)
     hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
     return f"unknown keyword {keyword!r} ({hint}docs/CHECKS.md lists the keywords)"
 
@@ -736,7 +736,10 @@ def _face_from_data(d: Any, where: str) -> Characteristics:
         raise CardDataError(f"{where}: a card face needs a name")
     unknown = set(d) - _FACE_KEYS - {"faces", "layout"}
     if unknown:
-        raise CardDataError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))} in card {d['name']!r}")
+        close = [f"{k!r}: did you mean {' or '.join(map(repr, m))}?" for k in sorted(map(str, unknown))
+                 if (m := close_matches(k, _FACE_KEYS))]
+        hint = f" ({'; '.join(close)})" if close else ""
+        raise CardDataError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))} in card {d['name']!r}{hint}")
     for key in ("colors", "types", "subtypes", "supertypes", "keywords", "enchanted_has", "abilities", "static"):
         if d.get(key) is not None and not isinstance(d[key], list):
             raise CardDataError(f"{where}: `{key}` of {d['name']!r} must be a list")
