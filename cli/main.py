@@ -15,8 +15,8 @@ from cli import coverage as coverage_cmd
 from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
-from cli.common import (JsonOpt, KBGroup, command_note, console, data_home, err_console, keep_notes, open_kb,
-                        parse_kind, parse_lang, print_json, reference)
+from cli.common import (JsonOpt, KBGroup, command_note, console, data_home, err_console, interrupted_says, keep_notes,
+                        open_kb, parse_kind, parse_lang, print_json, reference)
 
 app = typer.Typer(
     name="kb",
@@ -56,7 +56,7 @@ def ingest(
     except ValueError:
         raise InputError(f"unknown format {fmt!r}; use card-page, search-page, release-notes or mtgjson") from None
     home = data_home()
-    with render.progress_bar(err_console, quiet=as_json) as on_progress:
+    with interrupted_says(home, "nothing was added"), render.progress_bar(err_console, quiet=as_json) as on_progress:
         report = build(list(paths or []), home=home, fmt=forced, on_progress=on_progress,
                        wait=wait, strict=strict, corpus=reference())
     if as_json:
@@ -145,7 +145,8 @@ def remove(
     from kb import paths as kb_paths
     from kb.build import remove as remove_source
 
-    with render.progress_bar(err_console, quiet=as_json) as on_progress:
+    with interrupted_says(data_home(), "nothing was removed"), \
+            render.progress_bar(err_console, quiet=as_json) as on_progress:
         report = remove_source(source, home=kb_paths.home(), on_progress=on_progress, wait=wait,
                                corpus=reference())
     if as_json:

@@ -517,3 +517,36 @@ def test_a_notes_kind_keeps_dates_and_power_toughness_as_they_are():
     assert _note_kind("read 9/20/2014 as month first") == "read 9/20/2014 as month first"
     assert _note_kind("a 2/2 creature with +1/+1 counters") == "a 2/2 creature with +1/+1 counters"
     assert _note_kind("/data/pages/C15.json is a copy of corpus/mtgjson/C15.json") == "… is a copy of …"
+
+
+@pytest.mark.parametrize("command, stops_in, said, written", [
+    # tryout21 item 4: Ctrl-C during `kb ingest` ended with exit code 130 and not a word
+    ("ingest", "kb.build.compute_outdated", "interrupted: nothing was added, the KB is as before", False),
+    ("ingest", "kb.store._prune_library", "interrupted after the new KB was written: the change is complete", True),
+    ("remove", "kb.build.compute_outdated", "interrupted: nothing was removed, the KB is as before", False),
+])
+def test_ctrl_c_during_ingest_or_remove_says_whether_the_kb_changed(tmp_path, kb_home, monkeypatch, command,
+                                                                      stops_in, said, written):
+    import importlib
+
+    page = tmp_path / "flock.json"
+    page.write_text(json.dumps({"name": "Zzyzx Judge Card",
+                                "rulings": [{"date": "2014-09-20", "text": "A ruling of the judge's own file."}]}))
+    if command == "remove":
+        assert kb("ingest", str(page)).exit_code == 0
+    assert kb("stats").exit_code == 0  # built before the interrupted call
+    held = json.loads(kb("sources", "--json").stdout)
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    module, name = stops_in.rsplit(".", 1)
+    target = importlib.import_module(module)
+    kept = getattr(target, name)
+    monkeypatch.setattr(target, name, ctrl_c)
+    result = kb(command, str(page))
+    monkeypatch.setattr(target, name, kept)
+    assert result.exit_code == 130
+    assert said in result.output
+    now = json.loads(kb("sources", "--json").stdout)
+    assert (now != held) is written
