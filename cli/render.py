@@ -295,7 +295,10 @@ def ingest_report(console: Console, err_console: Console, build: BuildReport, *,
 
 
 def removed(console: Console, build: BuildReport) -> None:
+    """What `kb remove` did, and its notes (a page whose title no longer names a known card)."""
     console.print(f"removed {build.removed[0]}; the KB now has {build.entries} entries")
+    for text in build.notes:
+        console.print(Text(f"note: {text}", style="dim"), soft_wrap=True)
 
 
 def ingest_table(console: Console, report: dict[str, Any]) -> None:

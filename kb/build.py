@@ -17,6 +17,7 @@ from kb.search.embed import Embedder
 from kb.errors import InputError, StoreError
 from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
+from kb.ingest.pages import UNKNOWN_TITLE
 from kb.model import CardName, Entry, Kind, ParseResult, Problem, Record
 from kb.normalize import match_key
 from kb.store.cache import Log, cached, load_table, memo_map, module_files, save_table
@@ -44,7 +45,7 @@ class BuildReport:
     written: bool = False  # False when nothing changed, or --strict refused a call with skipped units
     added: list[str] = field(default_factory=list)  # library sources this call added (paths)
     replaced: list[str] = field(default_factory=list)  # ... that replaced an older version at the same path
-    unchanged: list[str] = field(default_factory=list)  # files whose bytes the library already held
+    unchanged: list[str] = field(default_factory=list)  # files whose bytes the KB already held (a copy: with a note)
     removed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # e.g. "the KB was damaged and rebuilt"
     named: list[str] = field(default_factory=list)  # sources named in this call: their problems set the exit code
@@ -575,6 +576,10 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                 continue
             if twin is not None and not reformat:
                 report.unchanged.append(label)
+                if twin != label:  # a copy: the library holds its bytes under the other path only
+                    where = "already in the library" if sha in kept else "added by this call"
+                    report.problems.append(Problem(label, None, f"the same bytes as {twin} ({where}): nothing added",
+                                                   ignored=True))
                 continue
             if problem:
                 report.problems.append(problem)
@@ -650,6 +655,7 @@ def remove(source: str, *, home: Path | None = None, embedder: Embedder | None =
         try:
             held = store.library(conn)
             library_items = store.library_bytes(conn)
+            before = set(conn.execute("SELECT source, line, reason FROM problems WHERE kind = 'ingest'"))
         finally:
             conn.close()
         wanted = paths.display_path(Path(source)) if source else source
@@ -668,8 +674,12 @@ def remove(source: str, *, home: Path | None = None, embedder: Embedder | None =
         report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes, removed=[gone.path],
                              named=[gone.path])
         items = [(p, b) for p, b in library_items if p != gone.path]
-        return _rebuild(home, corpus, items, embedder, on_progress, report, remove=[gone.sha256],
-                        formats={s.path: s.format for s in held})
+        report = _rebuild(home, corpus, items, embedder, on_progress, report, remove=[gone.sha256],
+                          formats={s.path: s.format for s in held})
+        # a page whose title named a card only the removed MTGJSON file knew: said now, as an ingest says it
+        report.notes += [f"{p.source}:{p.line}: {p.reason}" for p in report.problems
+                         if p.reason.startswith(UNKNOWN_TITLE) and (p.source, p.line, p.reason) not in before]
+        return report
 
 
 def rebuild(*, home: Path | None = None, embedder: Embedder | None = None,

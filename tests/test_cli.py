@@ -550,3 +550,49 @@ def test_ctrl_c_during_ingest_or_remove_says_whether_the_kb_changed(tmp_path, kb
     assert said in result.output
     now = json.loads(kb("sources", "--json").stdout)
     assert (now != held) is written
+
+
+def test_a_copy_of_a_library_file_under_another_path_names_the_path_that_holds_its_bytes(tmp_path, kb_home):
+    """tryout21 item 5: a copy was "already in the KB" with no word of where, though `kb sources`
+    does not list its path and `kb remove` of the original takes its rulings out."""
+    page = tmp_path / "flock.json"
+    page.write_text(json.dumps({"name": "Zzyzx Judge Card",
+                                "rulings": [{"date": "2014-09-20", "text": "A ruling of the judge's own file."}]}))
+    copy = tmp_path / "copies" / "flock-copy.json"
+    copy.parent.mkdir()
+    shutil.copy(page, copy)
+    assert kb("ingest", str(page)).exit_code == 0
+    result = kb("ingest", str(copy), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["unchanged"] == [str(copy)] and not report["written"]
+    assert report["skipped"] == [{"source": str(copy), "line": None, "ignored": True,
+                                  "reason": f"the same bytes as {page} (already in the library): nothing added"}]
+    said = "".join(kb("ingest", str(copy)).output.split())  # the console folds long lines, paths too
+    assert "".join(f"note: {copy}: the same bytes as {page} (already in the library): nothing added".split()) in said
+    assert [s["path"] for s in json.loads(kb("sources", "--json").stdout)] == [str(page)]
+
+
+def test_removing_an_mtgjson_file_names_the_pages_whose_title_it_taught(tmp_path, kb_home):
+    """tryout21 item 6: `kb remove` of the MTGJSON file that taught a page's German title said nothing;
+    the page's rulings were silently filed under the German name."""
+    names = tmp_path / "zzyzx.json"
+    names.write_text(json.dumps({"name": "Zzyzx Judge Card",
+                                 "foreignData": [{"language": "German", "name": "Schiedsrichterkarte Zzyzx"}],
+                                 "rulings": [{"date": "2014-09-20", "text": "A ruling of the judge's own file."}]}))
+    page = tmp_path / "zzyzx-de.txt"
+    page.write_text("Schiedsrichterkarte Zzyzx\n\n20.01.2024\n\nDie Karte des Richters wird getappt ins Spiel "
+                    "gebracht, laut meiner Notiz.\n", encoding="utf-8")
+    others = [tmp_path / "other1.json", tmp_path / "other2.json"]
+    for n, other in enumerate(others):
+        other.write_text(json.dumps({"name": "Hauntwoods Shrieker",
+                                     "rulings": [{"date": "2024-09-20", "text": f"Another file's ruling {n}."}]}))
+    assert kb("ingest", str(names), str(page), *map(str, others)).exit_code == 0
+    unknown = f"{page}:1: the title names no card the KB knows in English, German or Spanish"
+    quiet = kb("remove", str(others[0]), "--json")  # the page's title still resolves: no note
+    assert quiet.exit_code == 0 and json.loads(quiet.stdout)["notes"] == []
+    result = kb("remove", str(names))
+    assert result.exit_code == 0, result.output
+    assert "".join(f"note: {unknown}".split()) in "".join(result.output.split())
+    again = kb("remove", str(others[1]), "--json")  # a page already unresolved is not said again
+    assert again.exit_code == 0 and json.loads(again.stdout)["notes"] == []

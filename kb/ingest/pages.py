@@ -26,6 +26,7 @@ NameResolver = Callable[[str], "str | None"]
 
 SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
+UNKNOWN_TITLE = "the title names no card the KB knows"  # how that note starts: `kb remove` looks for new ones
 
 _BULLET = re.compile(r"^\s*(?:[•*·\-]\s*)?(?:WotC\s*)?(?P<date>.*?)\s*$")
 _STUB = re.compile(r"^See rules? \d{3}(?:\.\d+[a-z]?)?,? .*for more information\b.*$", re.IGNORECASE)
@@ -429,7 +430,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     if unknown_title and any(r.card == title_card for r in records):
         # a misspelt title ("Lichtfrom") files the rulings under a card of its own, apart from the real
         # card's rulings and translations: say so (a card newer than the known names is kept the same)
-        problems.append(Problem(source, content[0].number, "the title names no card the KB knows in English, "
+        problems.append(Problem(source, content[0].number, f"{UNKNOWN_TITLE} in English, "
                                 f"German or Spanish: its rulings are filed under {title_card!r} as written "
                                 "(check its spelling if the card is not new)", ignored=True))
     if not records and not problems:
