@@ -715,8 +715,15 @@ def _open_for_write(home: Path) -> tuple[Any, list[str]]:
     if store.legacy_layout(home):
         store.remove_legacy(home)
         notes.append("the KB was in the old kb.json layout; rebuilt as a SQLite store")
+    missing = not store.db_path(home).exists()
     try:
-        return store.connect(home, create=True), notes
+        conn = store.connect(home, create=True)
+        # a deleted database: the library's kept copies still hold the judge's sources (else the
+        # build would prune them as sources no longer listed)
+        if missing and (recovered := store.recover_library(home, conn)):
+            notes.append(f"no KB database in {home}: rebuilt it from the bundled corpus and {len(recovered)} "
+                         f"stored source(s) of yours (kept in {store.LIBRARY_DIR}/)")
+        return conn, notes
     except store.DamagedStore as e:
         kept = store.set_aside(home)
         conn = store.connect(home, create=True)
