@@ -36,6 +36,7 @@ class BuildReport:
     stored: int
     entries: int
     problems: list[Problem] = field(default_factory=list)
+    rulings: int = 0  # of the entries, those of kind ruling (the others: CR clauses and glossary entries)
     # check files whose quotes pick no (or several) rulings of this KB: `kb check` reports them;
     # they are the maintainers' business, not a unit of the judge's ingest that was skipped
     check_problems: list[Problem] = field(default_factory=list)
@@ -66,6 +67,7 @@ class BuildReport:
             "parsed": self.parsed,
             "stored": self.stored,
             "entries": self.entries,
+            "rulings": self.rulings,
             # Only the units of the sources named in this call (all sources when none was named):
             # the bundled corpus's own problems are the maintainers' business, `kb stats` counts them.
             "skipped": [{"source": p.source, "line": p.line, "reason": p.reason, "ignored": p.ignored}
@@ -215,7 +217,8 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
 
     entries = add_rule_entries(entries, corpus.rules)
     report = BuildReport(files=bundled.files + mine.files + added.files, parsed=len(records), stored=stored,
-                         entries=len(entries), problems=problems, check_problems=check_problems + attach_problems,
+                         entries=len(entries), rulings=sum(1 for e in entries if e.kind is Kind.RULING),
+                         problems=problems, check_problems=check_problems + attach_problems,
                          card_names=[(name, lang.value, english) for english, by_lang in sorted(names.names.items())
                                      for lang, name in sorted(by_lang.items())],
                          seconds=time.perf_counter() - started)
@@ -746,6 +749,7 @@ def _unchanged(home: Path, report: BuildReport) -> BuildReport:
         report.files = list(kb.report.get("files", []))
         report.parsed, report.stored = kb.report.get("parsed", 0), kb.report.get("stored", 0)
         report.entries = len(kb)
+        report.rulings = int(kb.meta.get("counts", {}).get("entries_by_kind", {}).get(Kind.RULING.value, 0))
         again = set(report.unchanged)
         report.skipped_before = [Problem(p["source"], p["line"], p["reason"]) for p in kb.problems()
                                  if p["source"] in again and p["kind"] == "ingest" and not p["ignored"]]
@@ -770,6 +774,7 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
                                    parsed=parsed, formats=formats, digests=digests)
     call_problems = [p for p in report.problems if p not in built.problems]
     report.files, report.parsed, report.stored, report.entries = built.files, built.parsed, built.stored, built.entries
+    report.rulings = built.rulings
     report.problems = built.problems + call_problems
     progress("outdated", 0, 1)
     outdated = compute_outdated(entries, corpus, digests)

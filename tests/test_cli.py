@@ -146,11 +146,11 @@ def test_an_ingest_that_takes_in_no_file_says_only_why(tmp_path, kb_home):
     # the console folds a long path, at a space or inside the path: compare without any whitespace
     said = "".join(result.output.split())
     assert "no-such-page.txt:nosuchfileorfolder" in said and "nothingadded" in said
-    assert "canonical entries" not in result.output
+    assert "entries: rulings" not in result.output
     page = tmp_path / "page.txt"
     page.write_text("Lightform\n\n2025-01-10\n\nIf Lightform leaves the battlefield, you don't manifest.\n",
                     encoding="utf-8")
-    assert "canonical entries" in kb("ingest", str(page)).output  # a call that added keeps its table
+    assert "entries: rulings" in kb("ingest", str(page)).output  # a call that added keeps its table
 
 
 def test_strict_ingest_adds_nothing(tmp_path, kb_home):
@@ -613,3 +613,19 @@ def test_a_deleted_database_is_rebuilt_with_the_sources_kept_in_library(kb_home,
     assert json.loads(result.stdout)["library_sources"] == 1
     assert [s["path"] for s in json.loads(kb("sources", "--json").stdout)] == [str(page)]
     assert len(list((kb_home / "library").iterdir())) == 2  # the bytes and their .json, still there
+
+
+def test_the_ingest_table_counts_rulings_apart_from_cr_clauses(tmp_path, kb_home):
+    """tryout21 item 10: "canonical entries 4436" counted the 3,984 CR clauses; a judge read it as rulings."""
+    import re
+
+    page = tmp_path / "page.txt"
+    page.write_text("Lightform\n\n2025-01-10\n\nIf Lightform leaves the battlefield, you don't manifest.\n",
+                    encoding="utf-8")
+    report = json.loads(kb("ingest", str(page), "--json").stdout)
+    by_kind = json.loads(kb("stats", "--json").stdout)["entries_by_kind"]
+    assert (report["rulings"], report["entries"] - report["rulings"]) == (by_kind["ruling"], by_kind["rule"])
+    for call in (kb("ingest", str(page)), kb("ingest")):  # unchanged (the table of the KB as it is), and a rebuild
+        said = call.output
+        assert re.search(rf"entries: rulings\s*│\s*{by_kind['ruling']}\s", said), said
+        assert re.search(rf"entries: CR clauses and glossary\s*│\s*{by_kind['rule']}\s", said), said
