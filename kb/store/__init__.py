@@ -1210,7 +1210,8 @@ def ingest_lock(home: Path, *, wait: bool) -> Iterator[None]:
                 raise
             handle.seek(0)
             holder = handle.read().strip() or "another process"
-            raise StoreError(f"another `kb ingest` is running ({holder}); wait for it to finish and try again") from None
+            raise StoreError(f"another `kb ingest` is running ({holder}); wait for it to finish and try "
+                             "again, or add --wait to wait for it") from None
         handle.seek(0)
         handle.truncate()
         handle.write(f"pid {os.getpid()}")
