@@ -43,8 +43,9 @@ def ingest(
     Ingest adds: the KB is always the bundled corpus plus every source you ingested (`kb sources`
     lists them, `kb remove` takes one out). The same file again changes nothing; a changed file at
     the same path replaces its older version. Every unit that can't be used is listed with file,
-    line and reason; the rest is still ingested. Exit code 1 when anything was skipped (with
-    --strict, nothing is added then). Without paths, the KB is rebuilt.
+    line and reason; the rest is still ingested. Exit code 1 when a unit of a file named could not
+    be used (with --strict, nothing is added then), 130 on Ctrl-C, else 0. Without paths, the KB is
+    rebuilt: units the last build skipped the same way are summed up, and only a new one exits 1.
     """
     from cli import render
     from kb.build import build

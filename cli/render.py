@@ -292,6 +292,10 @@ def ingest_report(console: Console, err_console: Console, build: BuildReport, *,
                 err_console.print(_unit_line(p))
     elif not build.written:
         err_console.print("nothing added")
+    elif report["skipped_when_added"]:  # a rebuild: skips its files had when they were added, summed up
+        err_console.print(f"{count(len(report['skipped_when_added']), 'unit')} skipped in files already in the "
+                          "library, as by the last build (`kb sources` counts them per file; `kb ingest FILE` "
+                          "lists a file's again)")
 
 
 def removed(console: Console, build: BuildReport) -> None:

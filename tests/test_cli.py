@@ -629,3 +629,18 @@ def test_the_ingest_table_counts_rulings_apart_from_cr_clauses(tmp_path, kb_home
         said = call.output
         assert re.search(rf"entries: rulings\s*│\s*{by_kind['ruling']}\s", said), said
         assert re.search(rf"entries: CR clauses and glossary\s*│\s*{by_kind['rule']}\s", said), said
+
+
+def test_a_rebuild_sums_up_old_skips_and_exits_0(tmp_path, kb_home):
+    """tryout21 item 10: every plain `kb ingest` exited 1, repeating a line skipped when its file was
+    added weeks ago; a rebuild now sums such lines up and exits 1 only for a new failure."""
+    shutil.copy(DATA / "pages" / "bad_dates.txt", tmp_path / "bad_dates.txt")
+    assert kb("ingest", str(tmp_path / "bad_dates.txt")).exit_code == 1  # named: its skips are this call's
+    result = kb("ingest", "--json")
+    assert result.exit_code == 0, result.stdout
+    report = json.loads(result.stdout)
+    assert not [s for s in report["skipped"] if not s["ignored"]]
+    assert sorted(s["line"] for s in report["skipped_when_added"]) == [5, 13]
+    said = " ".join(kb("ingest").output.split())
+    assert "2 units skipped in files already in the library, as by the last build" in said
+    assert "skipped: " not in said
