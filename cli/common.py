@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Iterator, Sequence
 
 import typer
 from rich.console import Console
@@ -191,6 +192,26 @@ def open_searcher(quiet: bool = False) -> tuple[KB, Searcher]:
                                            on_first_build=None if quiet else lambda: render.first_use(err_console, home))
     keep_notes(opened.notes)
     return opened.kb, searcher
+
+
+@contextlib.contextmanager
+def interrupted_says(home: Path, undone: str) -> Iterator[None]:
+    """Ctrl-C in the block (`kb ingest`, `kb remove`) ends with one line saying whether the KB changed,
+    as the generation committed before and after it tell (`undone`: "nothing was added"), and exit
+    code 130. A build commits its whole change in one transaction, so the KB is either as before or
+    the new one, complete."""
+    from kb import store
+
+    before = store.generation(home)
+    try:
+        yield
+    except KeyboardInterrupt:
+        if store.generation(home) == before:
+            err_console.print(f"interrupted: {undone}, the KB is as before")
+        else:
+            err_console.print("interrupted after the new KB was written: the change is complete "
+                              "(`kb sources` lists the library)")
+        raise typer.Exit(130) from None
 
 
 def note(text: str) -> None:

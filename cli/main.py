@@ -15,8 +15,8 @@ from cli import coverage as coverage_cmd
 from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
-from cli.common import (JsonOpt, KBGroup, command_note, console, data_home, err_console, keep_notes, open_kb,
-                        parse_kind, parse_lang, print_json, reference)
+from cli.common import (JsonOpt, KBGroup, command_note, console, data_home, err_console, interrupted_says, keep_notes,
+                        open_kb, parse_kind, parse_lang, print_json, reference)
 
 app = typer.Typer(
     name="kb",
@@ -43,8 +43,9 @@ def ingest(
     Ingest adds: the KB is always the bundled corpus plus every source you ingested (`kb sources`
     lists them, `kb remove` takes one out). The same file again changes nothing; a changed file at
     the same path replaces its older version. Every unit that can't be used is listed with file,
-    line and reason; the rest is still ingested. Exit code 1 when anything was skipped (with
-    --strict, nothing is added then). Without paths, the KB is rebuilt.
+    line and reason; the rest is still ingested. Exit code 1 when a unit of a file named could not
+    be used (with --strict, nothing is added then), 130 on Ctrl-C, else 0. Without paths, the KB is
+    rebuilt: units the last build skipped the same way are summed up, and only a new one exits 1.
     """
     from cli import render
     from kb.build import build
@@ -56,7 +57,7 @@ def ingest(
     except ValueError:
         raise InputError(f"unknown format {fmt!r}; use card-page, search-page, release-notes or mtgjson") from None
     home = data_home()
-    with render.progress_bar(err_console, quiet=as_json) as on_progress:
+    with interrupted_says(home, "nothing was added"), render.progress_bar(err_console, quiet=as_json) as on_progress:
         report = build(list(paths or []), home=home, fmt=forced, on_progress=on_progress,
                        wait=wait, strict=strict, corpus=reference())
     if as_json:
@@ -145,7 +146,8 @@ def remove(
     from kb import paths as kb_paths
     from kb.build import remove as remove_source
 
-    with render.progress_bar(err_console, quiet=as_json) as on_progress:
+    with interrupted_says(data_home(), "nothing was removed"), \
+            render.progress_bar(err_console, quiet=as_json) as on_progress:
         report = remove_source(source, home=kb_paths.home(), on_progress=on_progress, wait=wait,
                                corpus=reference())
     if as_json:

@@ -292,10 +292,17 @@ def ingest_report(console: Console, err_console: Console, build: BuildReport, *,
                 err_console.print(_unit_line(p))
     elif not build.written:
         err_console.print("nothing added")
+    elif report["skipped_when_added"]:  # a rebuild: skips its files had when they were added, summed up
+        err_console.print(f"{count(len(report['skipped_when_added']), 'unit')} skipped in files already in the "
+                          "library, as by the last build (`kb sources` counts them per file; `kb ingest FILE` "
+                          "lists a file's again)")
 
 
 def removed(console: Console, build: BuildReport) -> None:
+    """What `kb remove` did, and its notes (a page whose title no longer names a known card)."""
     console.print(f"removed {build.removed[0]}; the KB now has {build.entries} entries")
+    for text in build.notes:
+        console.print(Text(f"note: {text}", style="dim"), soft_wrap=True)
 
 
 def ingest_table(console: Console, report: dict[str, Any]) -> None:
@@ -310,7 +317,9 @@ def ingest_table(console: Console, report: dict[str, Any]) -> None:
     table.add_row("files in the KB (bundled + yours)", str(len(report["files"])))
     table.add_row("rulings and rules parsed", str(report["parsed"]))
     table.add_row("stored as variants", str(report["stored"]))
-    table.add_row("canonical entries", str(report["entries"]))
+    # the CR's clauses are entries too (kind rule): a judge reads "entries" as rulings (tryout21)
+    table.add_row("entries: rulings", str(report["rulings"]))
+    table.add_row("entries: CR clauses and glossary", str(report["entries"] - report["rulings"]))
     errors = [p for p in report["skipped"] if not p["ignored"]]
     ignored = [p for p in report["skipped"] if p["ignored"]]
     before = len(report.get("skipped_when_added", []))  # a file ingested again, unchanged

@@ -373,6 +373,7 @@ def is_iso_date(value: str) -> bool:
 _OPTION_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
 # day.month.year, as German judges write it; a two-digit year is this century's, as pages read it (13.07.18)
 _DOTTED_DATE = re.compile(r"^(\d{1,2})\.(\d{1,2})\.(\d{2}|\d{4})$")
+_SLASHED_DATE = re.compile(r"^\d{1,2}[/-]\d{1,2}[/-]\d{2,4}$")
 
 
 def date_option(raw: str, option: str, *, partial: bool = False) -> str:
@@ -405,8 +406,12 @@ def date_option(raw: str, option: str, *, partial: bool = False) -> str:
             raise InputError(f"invalid {option} date {raw!r}: no such day") from None
     if partial and shape == "WY" and tokens[0][1] in _MONTHS:
         return f"{tokens[1][1]}-{_MONTHS[tokens[0][1]]:02d}"
-    wanted = "2018, 2018-07 or 2018-07-13" if partial else "YYYY-MM-DD (or 13.07.2018, or 13 July 2018)"
-    raise InputError(f"invalid {option} date {raw!r}: write it as {wanted}")
+    wanted = ("2018, 2018-07, 2018-07-13, 13.07.2018 (dots are day first) or 13 July 2018" if partial
+              else "2018-07-13, 13.07.2018 (dots are day first) or 13 July 2018")
+    # 13/07/2018 has one reading, but 11/8/2024 two: no slashed date is guessed, whatever its numbers
+    why = ("slashed dates are refused, since 11/8/2024 could be day or month first; " if _SLASHED_DATE.match(raw.strip())
+           else "")
+    raise InputError(f"invalid {option} date {raw!r}: {why}write it as {wanted}")
 
 
 _CLAUSE = re.compile(r"^\d{3}(?:\.\d{1,3}[a-z]?)?$")

@@ -141,7 +141,14 @@ def test_what_is_no_rule_number_is_a_one_line_error(args, words):
     # every date option's error names the option the judge typed (tryout10: `kb rule` said only
     # "not a date (YYYY-MM-DD)", `kb check` "invalid rules date")
     (["rule", "708.8", "--at", "2018-02-30"], "invalid --at date '2018-02-30': no such day"),
-    (["rule", "708.8", "--at", "13/07/2018"], "invalid --at date '13/07/2018': write it as YYYY-MM-DD (or 13.07.2018, or 13 July 2018)"),
+    (["rule", "708.8", "--at", "13/07/2018"], "invalid --at date '13/07/2018': slashed dates are refused, since "
+                                              "11/8/2024 could be day or month first; write it as 2018-07-13, "
+                                              "13.07.2018 (dots are day first) or 13 July 2018"),
+    # tryout21 item 10: the hint named neither the dotted form nor why the slashed one is refused
+    (["search", "face up", "--since", "13/07/2018"], "invalid --since date '13/07/2018': slashed dates are "
+                                                     "refused, since 11/8/2024 could be day or month first; write it "
+                                                     "as 2018, 2018-07, 2018-07-13, 13.07.2018 (dots are day first) "
+                                                     "or 13 July 2018"),
     (["rule", "708.8", "--at", "31.02.2018"], "invalid --at date '31.02.2018': no such day"),
     (["rule", "--diff", "2014-09-25", "banana", "--section", "708"], "invalid --diff date 'banana'"),
 ], ids=str)

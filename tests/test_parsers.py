@@ -100,7 +100,9 @@ def test_type_line_and_day_first_detection():
     result = pages.parse_card_page(page("german_type_line.txt"), "p.txt", NAMES.resolve)
     assert [r.date for r in result.records] == ["2015-04-03", "2014-11-24"]
     assert result.records[0].card == "Rageform"  # Wutform
-    assert not result.problems
+    # the ambiguous 03/04/2015 is read as the page's 24/11/2014 is written, and said (tryout21 item 3)
+    assert [(p.line, p.ignored) for p in result.problems] == [(5, True)]
+    assert "'03/04/2015' as 2015-04-03" in result.problems[0].reason
 
 
 def test_bad_dates_are_reported_with_line_and_the_rest_is_kept():
@@ -813,3 +815,26 @@ def test_a_title_giving_the_cards_name_and_its_translation_names_the_card():
         "Whisperwood Elemental"
     assert pages._card_in_title("Flüsterholz-Elementar / Whisperwood Elemental", NAMES.resolve) == \
         "Whisperwood Elemental"
+
+
+@pytest.mark.parametrize("dates, said", [
+    # tryout21 item 3: a US date pasted into a German page that has an unambiguous date was read day first unsaid
+    (["13.07.2018", "11/8/2024"], "was read day first, as the page's '13.07.2018' on line 3 is written: "
+                                  "line 7 '11/8/2024' as 2024-08-11"),
+    (["9/20/2014", "11/8/2024", "3/4/2019"], "were read month first, as the page's '9/20/2014' on line 3 is "
+                                             "written: line 7 '11/8/2024' as 2024-11-08; line 11 '3/4/2019' as 2019-03-04"),
+    (["9/20/2014", "08.11.2024"], "was read month first, as the page's '9/20/2014' on line 3 is written: "
+                                  "line 7 '08.11.2024' as 2024-08-11"),
+])
+def test_every_ambiguous_date_read_by_the_pages_other_dates_is_named_with_its_line(dates, said):
+    text = "Wolkenform\n\n" + "".join(f"{d}\n\nDie verdeckte Kreatur ist eine 2/2-Kreatur, Notiz {i}.\n\n"
+                                      for i, d in enumerate(dates))
+    notes = [p for p in pages.parse_card_page(text, "mixed.txt").problems if "day or month first" in p.reason]
+    assert [(p.line, p.reason.split(" first ", 1)[1], p.ignored) for p in notes] == [(7, said, True)]
+
+
+@pytest.mark.parametrize("dates", [["13/07/2018", "14/07/2018"], ["13.07.2018", "08.11.2024"], ["02/02/2024"]])
+def test_a_page_with_no_ambiguous_date_gets_no_date_note(dates):
+    text = "Wolkenform\n\n" + "".join(f"{d}\n\nDie verdeckte Kreatur ist eine 2/2-Kreatur, Notiz {i}.\n\n"
+                                      for i, d in enumerate(dates))
+    assert not [p for p in pages.parse_card_page(text, "plain.txt").problems if "first" in p.reason]

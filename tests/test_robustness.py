@@ -452,7 +452,9 @@ def test_second_ingest_stops_with_a_clear_message_or_waits(baseline, kb_home):
         refused = runner.invoke(app, ["ingest"], env={"KB_HOME": str(kb_home)})
         no_traceback(refused)
         assert refused.exit_code == 1
-        assert f"another `kb ingest` is running (pid {first.pid}); wait for it to finish" in refused.output
+        said = " ".join(refused.output.split())
+        assert f"another `kb ingest` is running (pid {first.pid}); wait for it to finish" in said
+        assert "or add --wait to wait for it" in said  # tryout21 item 10: the option went unmentioned
         waiting = _ingest_process(kb_home, "--wait")
         time.sleep(0.5)
         assert waiting.poll() is None, "--wait must wait for the running ingest"

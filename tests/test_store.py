@@ -1248,3 +1248,33 @@ def test_a_deleted_library_folder_is_written_back_and_a_deleted_database_recover
         assert kb.resolve(old_id).entry.text == edited
     finally:
         kb.close()
+
+
+def _documented_columns(doc: str) -> dict[str, list[str]]:
+    """table -> the columns docs/STORE.md's table of tables lists: the backticked names of the
+    columns cell, leaving out what is said in parentheses and after the first colon."""
+    import re
+
+    found: dict[str, list[str]] = {}
+    section = doc.split("\n## Tables\n", 1)[1].split("\n## ", 1)[0]
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
+        if len(cells) != 3 or not re.fullmatch(r"`\w+`", cells[0]):
+            continue
+        columns = cells[2]
+        while (bare := re.sub(r"\([^()]*\)", "", columns)) != columns:
+            columns = bare
+        found[cells[0].strip("`")] = re.findall(r"`(\w+)`", columns.split(":", 1)[0])
+    return found
+
+
+def test_store_doc_lists_every_table_and_column_of_the_schema(tmp_path):
+    """tryout21 item 9: docs/STORE.md missed `outdated`'s five columns of schema 2 and `problems.ord`."""
+    conn = store.connect(tmp_path, create=True)
+    try:
+        tables = [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        schema = {t: [row[1] for row in conn.execute(f"PRAGMA table_info({t})")] for t in tables}
+    finally:
+        conn.close()
+    doc = (Path(__file__).parent.parent / "docs" / "STORE.md").read_text(encoding="utf-8")
+    assert _documented_columns(doc) == schema

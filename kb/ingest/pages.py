@@ -26,6 +26,7 @@ NameResolver = Callable[[str], "str | None"]
 
 SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
+UNKNOWN_TITLE = "the title names no card the KB knows"  # how that note starts: `kb remove` looks for new ones
 
 _BULLET = re.compile(r"^\s*(?:[•*·\-]\s*)?(?:WotC\s*)?(?P<date>.*?)\s*$")
 _STUB = re.compile(r"^See rules? \d{3}(?:\.\d+[a-z]?)?,? .*for more information\b.*$", re.IGNORECASE)
@@ -182,6 +183,20 @@ def _starts_dated(content: list[_Line]) -> bool:
     return dated(content[0]) and any(dated(line) for line in content[1:])
 
 
+def _order(raw: str) -> str | None:
+    """How a numeric date (`13/07/2018`, `11/8/2024`) gives its day and month: "day" or "month" when
+    only that one comes first (13 is no month), "either" when both readings are dates that differ
+    (`11/8/2024`), None for any other date (a named month, ISO, `02/02/2024`)."""
+    m = _SHORT_NUMERIC.match(raw)
+    if not m:
+        return None
+    if int(m.group(1)) > 12:
+        return "day"
+    if int(m.group(3)) > 12:
+        return "month"
+    return "either" if int(m.group(1)) != int(m.group(3)) else None
+
+
 def _day_first(date_texts: list[str], sample: str) -> tuple[bool, bool]:
     """(whether a page writes numeric dates day first, whether that was a guess): judged from the
     unambiguous ones (`13/07/2018`); when every one is ambiguous (`11/8/2024`), dotted dates are day
@@ -189,16 +204,40 @@ def _day_first(date_texts: list[str], sample: str) -> tuple[bool, bool]:
     source of numeric dates, writes 9/20/2014) and day first on a German or Spanish one."""
     ambiguous = []
     for raw in date_texts:
-        m = _SHORT_NUMERIC.match(raw)
-        if m and int(m.group(1)) > 12:
-            return True, False
-        if m and int(m.group(3)) > 12:
-            return False, False
-        if m and int(m.group(1)) != int(m.group(3)):  # 02/02/2024 reads the same either way
-            ambiguous.append(m.group(2))
+        order = _order(raw)
+        if order in ("day", "month"):
+            return order == "day", False
+        if order == "either":
+            ambiguous.append("." if "." in raw else "/")
     if not ambiguous or "." in ambiguous:
         return True, False
     return detect(sample) is not Lang.EN, True
+
+
+def _ambiguous_dates_note(source: str, units: list["_Unit"], day_first: bool, guessed: bool) -> Problem | None:
+    """One note naming every date of a page that could be day or month first (`11/8/2024`) and how it
+    was read, with why (the page's unambiguous date, or its language), or None when there is none.
+    A dotted date read day first is not one: dots are written day first (`08.11.2024`)."""
+    read: list[tuple[int, str, str]] = []
+    for line, raw, _ in units:
+        if raw and _order(raw) == "either" and not (day_first and "." in raw):
+            try:
+                read.append((line.number, raw, parse_date(raw, day_first=day_first)))
+            except DateFormatError:  # an impossible date is reported with its ruling
+                continue
+    if not read:
+        return None
+    order = "day first" if day_first else "month first"
+    if guessed:
+        why = f"as {'German and Spanish' if day_first else 'English'} pages write them"
+        head = f"every numeric date on the page could be day or month first: read {order}, {why}"
+    else:
+        at, sure = next((line.number, raw) for line, raw, _ in units if raw and _order(raw) in ("day", "month"))
+        head = (f"{'a numeric date' if len(read) == 1 else 'numeric dates'} that could be day or month first "
+                f"{'was' if len(read) == 1 else 'were'} read {order}, as the page's {sure!r} on line {at} is written")
+    shown = "; ".join(f"line {n} {raw!r} as {iso}" for n, raw, iso in read[:5])
+    more = f"; and {len(read) - 5} more on lines " + ", ".join(str(n) for n, _, _ in read[5:]) if len(read) > 5 else ""
+    return Problem(source, read[0][0], f"{head}: {shown}{more}", ignored=True)
 
 
 _Unit = tuple[_Line, "str | None", "str | None"]  # a line, its date text, the ruling text on the date's line
@@ -267,10 +306,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body])  # each line's date read once
     date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
-    if guessed:
-        problems.append(Problem(source, None, "every numeric date on the page could be day or month first: read "
-                                f"{'day' if day_first else 'month'} first, as "
-                                f"{'German and Spanish' if day_first else 'English'} pages write them", ignored=True))
+    if (ambiguous := _ambiguous_dates_note(source, units, day_first, guessed)) is not None:
+        problems.append(ambiguous)
 
     seen_date = False
     date: str | None = None
@@ -393,7 +430,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     if unknown_title and any(r.card == title_card for r in records):
         # a misspelt title ("Lichtfrom") files the rulings under a card of its own, apart from the real
         # card's rulings and translations: say so (a card newer than the known names is kept the same)
-        problems.append(Problem(source, content[0].number, "the title names no card the KB knows in English, "
+        problems.append(Problem(source, content[0].number, f"{UNKNOWN_TITLE} in English, "
                                 f"German or Spanish: its rulings are filed under {title_card!r} as written "
                                 "(check its spelling if the card is not new)", ignored=True))
     if not records and not problems:

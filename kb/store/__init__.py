@@ -270,20 +270,34 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 def exists(home: Path) -> bool:
     """True when the data directory holds a built KB (a generation has been committed)."""
-    if not db_path(home).is_file():
-        return False
     try:
-        conn = sqlite3.connect(f"file:{db_path(home)}?mode=ro", uri=True, timeout=30)
-        try:
-            # a database another process has only just created has no tables yet: not built, not damaged
-            if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone() is None:
-                return False
-            row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
-        finally:
-            conn.close()
+        return _committed(home) is not None
     except sqlite3.DatabaseError:
         return True  # it exists but is damaged: `load` says so and the CLI rebuilds
-    return row is not None
+
+
+def generation(home: Path) -> int | None:
+    """The generation last committed in the data directory, or None when there is none or the
+    database can't be read: two equal answers around a build mean it wrote nothing."""
+    try:
+        return _committed(home)
+    except sqlite3.DatabaseError:
+        return None
+
+
+def _committed(home: Path) -> int | None:
+    """The committed generation, None when there is none; sqlite3.DatabaseError for a damaged file."""
+    if not db_path(home).is_file():
+        return None
+    conn = sqlite3.connect(f"file:{db_path(home)}?mode=ro", uri=True, timeout=30)
+    try:
+        # a database another process has only just created has no tables yet: not built, not damaged
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone() is None:
+            return None
+        row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+    finally:
+        conn.close()
+    return None if row is None else int(json.loads(row[0]))
 
 
 # Meta values of many kilobytes at 100k rulings, which only some commands read: the KB reads them on use.
@@ -1345,7 +1359,8 @@ def ingest_lock(home: Path, *, wait: bool) -> Iterator[None]:
                 raise
             handle.seek(0)
             holder = handle.read().strip() or "another process"
-            raise StoreError(f"another `kb ingest` is running ({holder}); wait for it to finish and try again") from None
+            raise StoreError(f"another `kb ingest` is running ({holder}); wait for it to finish and try "
+                             "again, or add --wait to wait for it") from None
         handle.seek(0)
         handle.truncate()
         handle.write(f"pid {os.getpid()}")
