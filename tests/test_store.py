@@ -877,10 +877,8 @@ def test_list_in_english_keeps_the_cr_clauses(built_home: Path) -> None:
         kb.close()
 
 
-def test_an_id_whose_wording_was_edited_in_its_file_follows_the_revision(home: Path, tmp_path: Path) -> None:
-    """tryout15: a judge fixed one phrase of a page and ingested it again; the ruling's id said "gone"
-    although the same file now gives the revised wording. It resolves to the entry holding that
-    revision, with a note naming the file; a wording the file no longer revises stays gone."""
+def _edited_page(home: Path, tmp_path: Path) -> tuple[Path, str, str]:
+    """A page ingested, then edited and ingested again: its ruling's first id has moved. (page, old id, edit)"""
     page = tmp_path / "flock.json"
     text = "If Monastery Flock is turned face up during combat, it stays a blocking creature until end of turn."
     card_file(page, "Monastery Flock", [("2018-01-01", text)])
@@ -889,6 +887,14 @@ def test_an_id_whose_wording_was_edited_in_its_file_follows_the_revision(home: P
     edited = text.replace("during combat", "during the combat damage step")
     card_file(page, "Monastery Flock", [("2018-01-01", edited)])
     build([page], home=home, embedder=FAKE)
+    return page, old_id, edited
+
+
+def test_an_id_whose_wording_was_edited_in_its_file_follows_the_revision(home: Path, tmp_path: Path) -> None:
+    """tryout15: a judge fixed one phrase of a page and ingested it again; the ruling's id said "gone"
+    although the same file now gives the revised wording. It resolves to the entry holding that
+    revision, with a note naming the file; a wording the file no longer revises stays gone."""
+    page, old_id, edited = _edited_page(home, tmp_path)
     kb = store.load(home)
     try:
         found = kb.resolve(old_id)
@@ -1165,19 +1171,6 @@ def _damage(home: Path) -> None:
         f.write(b"garbage " * 10)
     for suffix in ("-wal", "-shm"):
         (home / f"{store.DB_FILE}{suffix}").unlink(missing_ok=True)
-
-
-def _edited_page(home: Path, tmp_path: Path) -> tuple[Path, str, str]:
-    """A page ingested, then edited and ingested again: its ruling's first id has moved. (page, old id, edit)"""
-    page = tmp_path / "flock.json"
-    text = "If Monastery Flock is turned face up during combat, it stays a blocking creature until end of turn."
-    card_file(page, "Monastery Flock", [("2018-01-01", text)])
-    build([page], home=home, embedder=FAKE)
-    old_id = next(e.id for e in store.load(home).entries if e.text == text)
-    edited = text.replace("during combat", "during the combat damage step")
-    card_file(page, "Monastery Flock", [("2018-01-01", edited)])
-    build([page], home=home, embedder=FAKE)
-    return page, old_id, edited
 
 
 def test_a_database_rebuilt_after_damage_keeps_the_ids_it_had_shown(home: Path, tmp_path: Path) -> None:
