@@ -838,3 +838,14 @@ def test_a_page_with_no_ambiguous_date_gets_no_date_note(dates):
     text = "Wolkenform\n\n" + "".join(f"{d}\n\nDie verdeckte Kreatur ist eine 2/2-Kreatur, Notiz {i}.\n\n"
                                       for i, d in enumerate(dates))
     assert not [p for p in pages.parse_card_page(text, "plain.txt").problems if "first" in p.reason]
+
+
+def test_a_slashed_date_read_by_a_dotted_one_names_the_dotted_one():
+    """Review of session 36: a page whose only dates were `08.11.2024` and `11/8/2024` (both either way
+    round) crashed the ingest (StopIteration): the order was told by the dotted date, not by an
+    unambiguous one."""
+    text = ("Lightform\n\n08.11.2024\n\nWhen Lightform enters, it manifests.\n\n"
+            "11/8/2024\n\nIf the manifested card is a creature card, it can be turned face up.\n")
+    notes = [p for p in pages.parse_card_page(text, "dotted.txt").problems if "day or month first" in p.reason]
+    assert [(p.line, p.ignored) for p in notes] == [(7, True)]
+    assert "as the page's '08.11.2024' on line 3 is written: line 7 '11/8/2024' as 2024-08-11" in notes[0].reason

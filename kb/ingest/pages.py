@@ -232,7 +232,9 @@ def _ambiguous_dates_note(source: str, units: list["_Unit"], day_first: bool, gu
         why = f"as {'German and Spanish' if day_first else 'English'} pages write them"
         head = f"every numeric date on the page could be day or month first: read {order}, {why}"
     else:
-        at, sure = next((line.number, raw) for line, raw, _ in units if raw and _order(raw) in ("day", "month"))
+        # the order was told by an unambiguous date, or else by a dotted one (dots are day first)
+        at, sure = next((line.number, raw) for line, raw, _ in units
+                        if raw and (_order(raw) in ("day", "month") or (day_first and "." in raw)))
         head = (f"{'a numeric date' if len(read) == 1 else 'numeric dates'} that could be day or month first "
                 f"{'was' if len(read) == 1 else 'were'} read {order}, as the page's {sure!r} on line {at} is written")
     shown = "; ".join(f"line {n} {raw!r} as {iso}" for n, raw, iso in read[:5])
