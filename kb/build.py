@@ -751,14 +751,16 @@ def _open_for_write(home: Path, damaged: store.DamagedStore | None = None) -> tu
     except store.DamagedStore as e:
         kept = store.set_aside(home)
         conn = store.connect(home, create=True)
-        sources, ids = store.recover_library(home, conn), store.recover_ids(home, conn)
+        sources, ids = store.recover(home, conn)
         notes.append(f"{e}; kept it as {kept.name} and rebuilt it from the bundled corpus and "
                      f"{len(sources)} stored source(s) of yours{_ids_kept(ids)}")
         return conn, notes
-    if not was and (home / store.LIBRARY_DIR).is_dir():
-        sources, ids = store.recover_library(home, conn), store.recover_ids(home, conn)
+    # a database deleted by hand, or one whose recovery (or first build) was killed before it committed
+    if store.needs_recovery(home, conn):
+        sources, ids = store.recover(home, conn)
         if sources or ids:
-            notes.append(f"the KB database {store.db_path(home)} was missing; rebuilt it from the bundled corpus "
+            what = "was missing" if not was else "held no build (an earlier one was interrupted)"
+            notes.append(f"the KB database {store.db_path(home)} {what}; rebuilt it from the bundled corpus "
                          f"and {len(sources)} stored source(s) of yours in {store.LIBRARY_DIR}/{_ids_kept(ids)}")
     return conn, notes
 

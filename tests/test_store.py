@@ -1271,3 +1271,43 @@ def test_store_doc_lists_every_table_and_column_of_the_schema(tmp_path):
         conn.close()
     doc = (Path(__file__).parent.parent / "docs" / "STORE.md").read_text(encoding="utf-8")
     assert _documented_columns(doc) == schema
+
+
+def test_a_recovery_killed_after_the_new_database_was_made_is_done_again(home: Path, tmp_path: Path) -> None:
+    """Review of session 36: a run killed after making the new database but before its recovery
+    committed left an empty database; the next run, seeing a database file, skipped the recovery,
+    built without the judge's sources and pruned `library/` of them."""
+    page, old_id, edited = _edited_page(home, tmp_path)
+    for name in (store.DB_FILE, f"{store.DB_FILE}-wal", f"{store.DB_FILE}-shm"):
+        (home / name).unlink(missing_ok=True)
+    store.connect(home, create=True).close()  # made, nothing recovered: the kill
+    said: list[str] = []
+    rebuild(home=home, embedder=FAKE, on_note=said.append)
+    assert len(said) == 1 and "held no build" in said[0] and "1 stored source(s)" in said[0]
+    kb = store.load(home)
+    try:
+        assert [s.path for s in store.library(kb.conn)] == [str(page)]
+        assert kb.resolve(old_id).entry.text == edited
+    finally:
+        kb.close()
+    assert len([p for p in (home / store.LIBRARY_DIR).iterdir() if p.name != store.ID_LOG]) == 2
+
+
+def test_the_copy_a_killed_first_ingest_left_is_not_adopted(home: Path, tmp_path: Path) -> None:
+    """A build writes a new source's bytes before its transaction and their `.json` after the commit:
+    bytes a killed ingest left are not a source a later recovery takes in."""
+    for name in (store.DB_FILE, f"{store.DB_FILE}-wal", f"{store.DB_FILE}-shm"):
+        (home / name).unlink(missing_ok=True)
+    stray = b'{"name": "Monastery Flock", "rulings": []}'
+    folder = home / store.LIBRARY_DIR
+    folder.mkdir(exist_ok=True)
+    import hashlib
+
+    (folder / hashlib.sha256(stray).hexdigest()).write_bytes(stray)
+    rebuild(home=home, embedder=FAKE)
+    kb = store.load(home)
+    try:
+        assert store.library(kb.conn) == []
+    finally:
+        kb.close()
+    assert [p.name for p in folder.iterdir()] == [store.ID_LOG]

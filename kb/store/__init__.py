@@ -399,8 +399,8 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
             os.replace(tmp, folder)
             meta = dict(meta, index_corpus_hash=_index_corpus_hash(folder))
         added = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        for s in add:  # before the transaction: a copy nobody lists yet is harmless
-            _keep_copy(home, s, added)
+        for s in add:  # before the transaction: bytes nobody lists yet are harmless (`_keep_copy`)
+            _keep_copy(home, s, None)
         by_entry: dict[str, list[dict[str, Any]]] = {}
         for item in outdated:
             by_entry.setdefault(item["entry"], []).append(item)
@@ -653,13 +653,18 @@ def _index_corpus_hash(folder: Path) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _keep_copy(home: Path, source: NewSource, added: str) -> None:
+def _keep_copy(home: Path, source: NewSource, added: str | None) -> None:
+    """A library copy of a source: its bytes, and with `added` its `.json` (the `sources` row without the
+    bytes). A build writes the bytes before its transaction and the `.json` after the commit
+    (`_sync_library`), so a copy a killed build leaves has no `.json` and no recovery adopts it."""
     folder = home / LIBRARY_DIR
     folder.mkdir(parents=True, exist_ok=True)
-    write_atomic(folder / source.sha256, source.data)
-    write_json_atomic(folder / f"{source.sha256}.json",
-                      {"path": source.path, "format": source.format, "added": added,
-                       "units": source.units, "skipped": source.skipped})
+    if added is None or not (folder / source.sha256).is_file():
+        write_atomic(folder / source.sha256, source.data)
+    if added is not None:
+        write_json_atomic(folder / f"{source.sha256}.json",
+                          {"path": source.path, "format": source.format, "added": added,
+                           "units": source.units, "skipped": source.skipped})
 
 
 def _prune_library(home: Path, keep: set[str]) -> None:
@@ -732,10 +737,27 @@ def _last_mark(path: Path) -> tuple[int, int] | None:
         return None
 
 
-def recover_ids(home: Path, conn: sqlite3.Connection) -> int:
-    """Put the logged id history into a (new, empty) database, so the ids shown before the damage
-    still resolve once the rebuild has written its entries; how many ids. The logged generations are
-    moved below the new database's first (0 for the latest), keeping their order."""
+def needs_recovery(home: Path, conn: sqlite3.Connection) -> bool:
+    """Whether a database holds no committed build and no source while `library/` holds copies: a new
+    database (the old one damaged or deleted), or one whose recovery or first build was killed."""
+    if not (home / LIBRARY_DIR).is_dir():
+        return False
+    return (conn.execute("SELECT 1 FROM meta WHERE key = 'generation'").fetchone() is None
+            and conn.execute("SELECT 1 FROM sources LIMIT 1").fetchone() is None)
+
+
+def recover(home: Path, conn: sqlite3.Connection) -> tuple[list[str], int]:
+    """Put the kept copies of library files into a (new, empty) database's `sources`, and the logged id
+    history into its `id_history`, in one transaction (a kill leaves the database empty, to be
+    recovered again); (the sources' paths, how many ids)."""
+    with transaction(conn):
+        return _recover_sources(home, conn), _recover_ids(home, conn)
+
+
+def _recover_ids(home: Path, conn: sqlite3.Connection) -> int:
+    """The logged id history into `id_history`, so the ids shown before the damage still resolve once
+    the rebuild has written its entries; how many ids. The logged generations are moved below the new
+    database's first (0 for the latest), keeping their order."""
     try:
         lines = (home / LIBRARY_DIR / ID_LOG).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError):
@@ -751,32 +773,31 @@ def recover_ids(home: Path, conn: sqlite3.Connection) -> int:
     if not rows:
         return 0
     last = max(r[2] for r in rows)
-    with transaction(conn):
-        conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?, ?, ?)",
-                         [(id_, wkey, generation - last, text, source) for id_, wkey, generation, text, source in rows])
+    conn.executemany("INSERT OR IGNORE INTO id_history VALUES (?, ?, ?, ?, ?)",
+                     [(id_, wkey, generation - last, text, source) for id_, wkey, generation, text, source in rows])
     return len({r[0] for r in rows})
 
 
-def recover_library(home: Path, conn: sqlite3.Connection) -> list[str]:
-    """Put the kept copies of library files into a (new, empty) database's `sources`; their paths."""
+def _recover_sources(home: Path, conn: sqlite3.Connection) -> list[str]:
+    """The kept copies of library files into `sources` (a copy whose bytes no longer match its name,
+    or without its `.json`, which is written only once its source is committed, is left out); their paths."""
     folder = home / LIBRARY_DIR
     recovered: list[str] = []
     if not folder.is_dir():
         return recovered
-    with transaction(conn):
-        for info in sorted(folder.glob("*.json")):
-            sha = info.name[: -len(".json")]
-            try:
-                data = (folder / sha).read_bytes()
-                about = json.loads(info.read_text(encoding="utf-8"))
-                if hashlib.sha256(data).hexdigest() != sha:
-                    continue
-                conn.execute("INSERT OR REPLACE INTO sources VALUES (?, ?, ?, ?, ?, ?, ?)",
-                             (sha, about["path"], about.get("format"), about.get("added", ""),
-                              int(about.get("units", 0)), int(about.get("skipped", 0)), data))
-                recovered.append(about["path"])
-            except (OSError, ValueError, KeyError, TypeError, sqlite3.IntegrityError):
+    for info in sorted(folder.glob("*.json")):
+        sha = info.name[: -len(".json")]
+        try:
+            data = (folder / sha).read_bytes()
+            about = json.loads(info.read_text(encoding="utf-8"))
+            if hashlib.sha256(data).hexdigest() != sha:
                 continue
+            conn.execute("INSERT OR REPLACE INTO sources VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (sha, about["path"], about.get("format"), about.get("added", ""),
+                          int(about.get("units", 0)), int(about.get("skipped", 0)), data))
+            recovered.append(about["path"])
+        except (OSError, ValueError, KeyError, TypeError, sqlite3.IntegrityError):
+            continue
     return recovered
 
 
