@@ -311,9 +311,12 @@ def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason 
     """(the superseded reason or None, the wording that replaces `v` for its card)."""
     from kb.normalize import match_key
 
+    canonical = match_key(entry.text)
     if v.lang is Lang.EN:
         key = match_key(v.text)
-        found = _replacement(key, v.card, w)
+        # the entry's canonical text is what the KB says now: an official wording stays canonical over
+        # a judge's newer page (kb.ingest.dedup), and that page does not supersede it
+        found = None if key == canonical else _replacement(key, v.card, w)
         if found is None:
             return None, v.text
         current_date, current = found[0], w.texts[found[1]]
@@ -336,6 +339,8 @@ def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason 
     # same-day variant, as `_replacement` has it), whichever of that day's wordings sorts last
     if not then or any(wordings[k] == dated[-1][0] for d, k in then if d == then[-1][0]):
         return None, current
+    if then[-1][1] == canonical:  # it translates the canonical text (see above)
+        return None, entry.text
     english_then = w.texts[then[-1][1]]
     return OutdatedReason(Reason.SUPERSEDED,
                           f"translates the English wording of {v.date}, replaced on {dated[-1][0]}",

@@ -118,6 +118,7 @@ def test_a_reworded_ruling_of_the_same_cards_is_one_entry_with_the_newest_wordin
 
 
 TAPPED = "Turning a permanent face up or face down doesn't change whether that permanent is tapped or untapped."
+TAPPED_DE = "Das Aufdecken oder Verdecken einer bleibenden Karte ändert nicht, ob jene bleibende Karte getappt oder ungetappt ist."
 TAPPED_NOTE = ("Turning a permanent face up or face down does not change whether that permanent is tapped or "
                "untapped, says my note.")
 
@@ -141,6 +142,25 @@ def test_a_judges_page_wording_is_no_canonical_text_over_an_official_one():
     # no official source: the judge's newest wording is canonical, as before
     (mine,) = dedup([rec(TAPPED, "Cloudform", date="2018-07-13", source="/judge/a.txt"), page])
     assert mine.text == TAPPED_NOTE
+
+
+def test_a_judges_newer_page_does_not_mark_the_official_canonical_text_outdated():
+    """Review of session 36: with the official wording canonical over a judge's newer page (above),
+    `kb outdated` still called that canonical copy, and its translation, "replaced" by the page."""
+    from kb.outdated import Reason, find_outdated
+
+    official = [rec(TAPPED, "Cloudform", date="2018-07-13", source="corpus/cloudform.json"),
+                rec(TAPPED_DE, "Cloudform", date="2018-07-13", source="corpus/cloudform-de.txt", lang=Lang.DE)]
+    page = rec(TAPPED_NOTE, "Cloudform", date="2024-08-11", source="/judge/cloudform.txt")
+    from tests.test_dedup_translations import ChosenEmbedder
+
+    same = [1.0, 0.0]  # the three wordings mean the same: the German joins as a translation
+    embedder = ChosenEmbedder({TAPPED: same, TAPPED_DE: same, TAPPED_NOTE: same})
+    (entry,) = deduplicate(official + [page], embedder=embedder, terminology=CORPUS.terminology,
+                           lexicon=lexicon(), is_official=lambda source: source.startswith("corpus/"))
+    assert entry.text == TAPPED and {v.lang for v in entry.variants} == {Lang.EN, Lang.DE}
+    assert [i for i in find_outdated([entry], terminology=CORPUS.terminology)
+            if any(r.kind is Reason.SUPERSEDED for r in i.reasons)] == []
 
 
 def test_obsolete_terms_are_folded_so_a_modern_reissue_joins_its_old_wording():

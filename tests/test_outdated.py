@@ -196,9 +196,10 @@ def test_a_wording_differing_only_in_punctuation_case_or_spacing_is_not_supersed
     entry = _entry([_cv(DOG_WALKER, "2024-02-02", "Dog Walker", "set.json"),
                     _cv(older, "2024-01-20", "Dog Walker"), _cv(german, "2024-01-20", "Dog Walker", lang=Lang.DE)])
     assert _find(entry) == []
-    # a later wording that differs in words still replaces both
-    newer = _cv("Dog Walker's ability creates two tapped Dog tokens that aren't attacking.", "2025-01-01", "Dog Walker")
-    flagged = {(i.variant.lang, i.variant.date) for i in _find(_entry([*entry.variants, newer]))}
+    # a later (official) wording that differs in words, the entry's canonical text, still replaces both
+    newer = _cv("Dog Walker's ability creates two tapped Dog tokens that aren't attacking.", "2025-01-01", "Dog Walker",
+                "set2.json")
+    flagged = {(i.variant.lang, i.variant.date) for i in _find(_entry([newer, *entry.variants]))}
     assert flagged == {(Lang.EN, "2024-02-02"), (Lang.EN, "2024-01-20"), (Lang.DE, "2024-01-20")}
 
 
