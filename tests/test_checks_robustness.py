@@ -140,6 +140,31 @@ def test_real_keywords_with_their_parameters_are_accepted() -> None:
     assert problems == [] and run_check(checks[0], CARDS) == []
 
 
+@pytest.mark.parametrize("keyword", ["Ward—Pay 3 life", "cumulative upkeep—pay 1 life", "swampcycling {2}",
+                                     "basic landcycling {1}{B}", "bands with other Legends", "warp {1}{R}",
+                                     "start your engines!", "station"])
+def test_keywords_with_a_dashed_cost_typecycling_and_new_sets_are_accepted(keyword: str) -> None:
+    """Review of session 36: the keyword list (CR of 2024-11-08) refused keywords of the corpus's current
+    CR (Warp, Station...), typecycling and a cost after a dash, and a refused keyword drops its card."""
+    from kb.game.cards import keyword_problem
+
+    assert keyword_problem(keyword) is None
+
+
+def test_every_keyword_heading_of_the_current_cr_is_a_keyword() -> None:
+    """A CR update that adds keywords (702.x headings) fails here until KEYWORDS learns them."""
+    import re
+
+    from kb.game.cards import keyword_problem
+
+    current = max(p for p in CORPUS.folder.glob("rules/CR-*.txt") if "extract" not in p.name)
+    text = current.read_text(encoding="utf-8")
+    headings = [h for n, h in re.findall(r"^702\.(\d+)\. (.+?)\s*$", text, re.M) if n != "1"]
+    assert len(headings) > 150
+    refused = [h for h in headings if keyword_problem(h.replace(" (Infinity)", "")) is not None]
+    assert refused == ["Morph", "Disguise"]  # the card's `morph:` and `disguise:` keys
+
+
 def test_copy_of_on_a_spell_that_cant_enter_as_a_copy_is_refused_with_the_reason() -> None:
     """tryout22 item 2: a Clone is in the setup, but the spell resolving is a Bear: the choice can't
     apply, so the action is refused (not ignored, the Bear entering as itself)."""

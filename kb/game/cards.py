@@ -295,9 +295,11 @@ def cost_colors(cost: str | None) -> frozenset[str]:
     return frozenset(part for sym in mana_symbols(cost) for part in sym.upper().split("/") if part in COLORS)
 
 
-# The keyword abilities of CR 702 (2024-11-08), lowercased as a card's `keywords:` writes them; a
-# keyword with a parameter follows its name ("ward {2}", "protection from red", "crew 1", "enchant
-# creature"); "forestwalk" and the other landwalks are 702.14; "can't be countered" is no keyword
+# The keyword abilities of CR 702 (2026-01-16; tests/test_scenario.py checks every heading of the
+# corpus's current CR), lowercased as a card's `keywords:` writes them; a keyword with a parameter
+# follows its name ("ward {2}", "protection from red", "crew 1", "enchant creature") or a dash
+# ("ward—pay 3 life", "cumulative upkeep—pay 1 life"); "forestwalk" and the other landwalks are
+# 702.14, "swampcycling" and the other typecyclings 702.29e; "can't be countered" is no keyword
 # in the rules, but the model reads it as one. Morph, megamorph and disguise are the card's
 # `morph:`, `megamorph:`, `disguise:` keys, with their costs.
 KEYWORDS = (
@@ -320,13 +322,16 @@ KEYWORDS = (
     "nightbound", "disturb", "decayed", "cleave", "training", "compleated", "reconfigure", "blitz", "casualty",
     "enlist", "read ahead", "ravenous", "squad", "space sculptor", "visit", "prototype", "living metal",
     "more than meets the eye", "for mirrodin!", "toxic", "backup", "bargain", "craft", "solved", "plot",
-    "saddle", "spree", "freerunning", "gift", "offspring", "impending",
+    "saddle", "spree", "freerunning", "gift", "offspring", "impending", "exhaust", "max speed",
+    "start your engines!", "harmonize", "mobilize", "job select", "tiered", "station", "warp", "∞", "infinity",
+    "mayhem", "web-slinging", "firebending", "bands with other",
     "can't be countered",
 )
 # The keywords the rules model acts on (every other one is an ability the object has, 113.1: it is
 # copied, granted, lost, and counts for "no abilities", but no rule of its own applies).
 MODELLED_KEYWORDS = (
-    "can't be countered", "defender", "devoid", "flash", "flying", "reach", "split second", "vigilance", "ward",
+    "can't be countered", "defender", "devoid", "flash", "flying", "lifelink", "reach", "split second", "vigilance",
+    "ward",
 )
 _FACE_DOWN_WAYS = ("morph", "megamorph", "disguise")
 
@@ -338,7 +343,9 @@ def keyword_problem(keyword: str) -> str | None:
     if text.split(" ", 1)[0] in _FACE_DOWN_WAYS:
         way = text.split(" ", 1)[0]
         return f"{way} is the card's `{way}:` key with its cost (`{way}: '{{2}}{{U}}'`), not a keyword"
-    if text.endswith("walk") or any(text == k or text.startswith(k + " ") for k in KEYWORDS):
+    name = text.split("—", 1)[0].strip()  # "ward—pay 3 life": the keyword before its dashed cost
+    typed = any(word.endswith(("walk", "cycling")) for word in name.split()[:2])  # "basic landcycling {1}{B}"
+    if typed or any(name == k or name.startswith(k + " ") for k in KEYWORDS):
         return None
     close = close_matches(text, KEYWORDS)
     hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
