@@ -133,6 +133,19 @@ def test_701_62a_manifest_dread_manifests_one_and_mills_the_other() -> None:
     assert g.obj("Forest").face_down and g.obj("Grizzly Bears").zone is Zone.GRAVEYARD
 
 
+def test_701_62a_a_choice_naming_neither_card_looked_at_is_illegal_not_missing() -> None:
+    """Review of session 36: an effect's choice (a list, one card per player) that names neither of the
+    top two was reported as "a choice is missing"; it is a choice, and an illegal one."""
+    from kb.game.state import IllegalAction, MissingChoice
+
+    g = game(library=["Grizzly Bears", "Forest", "Shock"])
+    with pytest.raises(IllegalAction, match="Shock is neither of them") as raised:
+        g.manifest_dread("you", choose=["Shock"])
+    assert not isinstance(raised.value, MissingChoice)
+    with pytest.raises(MissingChoice):
+        g.manifest_dread("you", choose=[])
+
+
 def test_701_40g_manifested_instant_is_revealed_and_stays_face_down() -> None:
     g = manifested("Shock", battlefield=["Mastery of the Unseen"])
     assert g.effect_turns_face_up("Shock") is False

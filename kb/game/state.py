@@ -905,6 +905,8 @@ class Game:
                 looked = f"manifest dread by {player} looks at {top[0].label} and {top[1].label}"
                 if chosen:
                     raise IllegalAction(f"{looked} and manifests one of them, not both")
+                if names:  # a choice was made, but names neither card looked at
+                    raise IllegalAction(f"{looked}: {', '.join(sorted(names))} is neither of them")
                 raise MissingChoice(f"{looked}; the player chooses the one to manifest (701.62a): name it")
             chosen = chosen or top
             new = self._put_face_down(chosen[0], FaceDownWay.MANIFEST, player)
