@@ -1581,3 +1581,28 @@ def test_510_combat_damage_refuses_an_assignment_the_rules_do_not_allow(kwargs, 
     label = "Idle" if blockers is None else "Grizzly Bears"
     with pytest.raises(IllegalAction, match=refusal):
         g.combat_damage(label, **kwargs)
+
+
+def test_702_19b_a_blocked_trampler_assigns_lethal_to_its_blocker_and_the_rest_to_the_player() -> None:
+    """Review of session 36: `to_player` on any blocked attacker was refused, so a turned-up trampler
+    could not be checked. With trample, lethal damage to each blocker and the rest to the player;
+    without `to_player` all of it to the blocker (its controller's choice, 702.19b)."""
+    trampler = card(name="Trampler", types=["Creature"], pt="6/6", keywords=["trample"], morph="{3}")
+
+    def blocked(face_down: str | None = None) -> Game:
+        g = Game(["you", "opponent"])
+        on_battlefield(g, "Trampler", trampler, face_down=face_down)
+        on_battlefield(g, "Grizzly Bears", CARDS["Grizzly Bears"], player="opponent")
+        g.attack("Trampler")
+        g.block("Grizzly Bears", "Trampler")
+        return g
+
+    g = blocked()
+    g.combat_damage("Trampler", to_player=True)
+    assert (g.obj("Grizzly Bears").damage, g.players["opponent"].life) == (2, 16)
+    g = blocked()
+    g.combat_damage("Trampler")
+    assert (g.obj("Grizzly Bears").damage, g.players["opponent"].life) == (6, 20)
+    g = blocked(face_down="morph")  # 708.2: a face-down creature has no trample
+    with pytest.raises(IllegalAction, match="is blocked"):
+        g.combat_damage("Trampler", to_player=True)

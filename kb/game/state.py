@@ -1641,7 +1641,8 @@ class Game:
         trigger condition triggers once.
 
         `to_player`, `blockers` state the assignment instead: `to_player` its power to that player
-        (for a creature not declared as an attacker too); `blockers` how many creatures block it
+        (for a creature not declared as an attacker too; blocked, with trample, what is left after
+        lethal damage to each blocker, 702.19b); `blockers` how many creatures block it
         (with none declared, only its "deals combat damage to blockers" triggers; with some, it
         must be their number). Prevented damage is not dealt (615.1), so nothing about dealing it
         triggers."""
@@ -1652,7 +1653,8 @@ class Game:
         ]
         if blockers is not None and declared and blockers != len(declared):
             raise IllegalAction(f"{label} is blocked by {len(declared)} creature(s), not {blockers}")
-        if to_player and obj.blocked:
+        trample = "trample" in self.characteristics(obj).keywords
+        if to_player and obj.blocked and not trample:
             raise IllegalAction(f"{label} is blocked: it assigns its combat damage to the creatures blocking it (510.1c)")
         if to_player is None and blockers is None:
             if not obj.attacking or obj.zone is not Zone.BATTLEFIELD:
@@ -1666,12 +1668,13 @@ class Game:
         for i, blocker in enumerate(declared):
             ch = self.characteristics(blocker)
             lethal = max(0, (ch.toughness or 0) - blocker.damage)
-            share = left if i == len(declared) - 1 else min(left, lethal)
+            # with trample and `to_player`, lethal damage to each blocker and the rest to the player (702.19b)
+            share = left if i == len(declared) - 1 and not (trample and to_player) else min(left, lethal)
             left -= share
             assigned += [(obj, blocker, share), (blocker, obj, max(0, ch.power or 0))]
         if to_player:
             order = list(self.players)
-            assigned.append((obj, order[(order.index(obj.controller) + 1) % len(order)], power))
+            assigned.append((obj, order[(order.index(obj.controller) + 1) % len(order)], left))
         assigned = [(source, to, amount) for source, to, amount in assigned if amount > 0]
         for source, _, amount in assigned:
             self._lifelink(source, amount)  # read before any of it is dealt: it is all dealt at once
