@@ -716,8 +716,9 @@ def _rebuild_library(home: Path, corpus: Corpus, embedder: Embedder | None, on_p
                      note: str | None = None, on_note: Callable[[str], None] | None = None,
                      damaged: store.DamagedStore | None = None) -> BuildReport:
     conn, notes = _open_for_write(home, damaged)
-    for said in notes if on_note else ():
-        on_note(said)
+    if on_note is not None:
+        for said in notes:
+            on_note(said)
     try:
         items = store.library_bytes(conn)
         formats = {s.path: s.format for s in store.library(conn)}
