@@ -7,6 +7,7 @@ a new id (400.7). Characteristics are computed by applying layers 1a (copy), 1b 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -868,12 +869,12 @@ class Game:
         top card of the library revealed, the other card is revealed once it is on top."""
         self._require(Mechanic.MANIFEST)
         top = self.library(player)[:2]
-        chosen = [o for o in top if o.label == choose]
-        if not chosen:
-            raise IllegalAction(f"{choose} is not among the top two cards of {player}'s library")
-        new = self._put_face_down(chosen[0], FaceDownWay.MANIFEST, player)
+        chosen = _choose_one(top, [choose], f"manifest one of the top two by {player}", "manifest", "701.40a")
+        if chosen is None:
+            raise IllegalAction(f"{player}'s library is empty: there is no card to manifest")
+        new = self._put_face_down(chosen, FaceDownWay.MANIFEST, player)
         lib = self.players[player].library
-        others = [o for o in top if o is not chosen[0]]
+        others = [o for o in top if o is not chosen]
         if others and self.players[player].top_revealed:
             self._reveal(others[0])
         if others and other_to == "bottom":
@@ -889,29 +890,17 @@ class Game:
 
     def manifest_dread(self, player: str, choose: str | Collection[str] | None = None) -> GameObject | None:
         """701.62a: look at the top two, manifest the one `choose` names (the player's choice: a
-        MissingChoice without it), the other goes to the graveyard. With one card it is manifested;
-        with none nothing happens; "whenever you manifest dread" triggers either way (701.62b).
-        `choose` may name cards of several players' libraries (each owner of a card exiled with
-        Unidentified Hovership chooses): the one among `player`'s top two counts."""
+        MissingChoice without it, an IllegalAction naming a card not looked at: `_choose_one`), the
+        other goes to the graveyard. With one card it is manifested; with none nothing happens;
+        "whenever you manifest dread" triggers either way (701.62b)."""
         self._require(Mechanic.MANIFEST_DREAD)
         top = self.library(player)[:2]
-        names = {choose} if isinstance(choose, str) else set(choose or ())
+        chosen = _choose_one(top, _chosen_labels(choose), f"manifest dread by {player}", "manifest", "701.62a")
         new = None
-        if top:
-            chosen = [o for o in top if o.label in names]
-            if isinstance(choose, str) and not chosen:
-                raise IllegalAction(f"{choose} is not among the top two cards of {player}'s library")
-            if len(top) > 1 and len(chosen) != 1:
-                looked = f"manifest dread by {player} looks at {top[0].label} and {top[1].label}"
-                if chosen:
-                    raise IllegalAction(f"{looked} and manifests one of them, not both")
-                if names:  # a choice was made, but names neither card looked at
-                    raise IllegalAction(f"{looked}: {', '.join(sorted(names))} is neither of them")
-                raise MissingChoice(f"{looked}; the player chooses the one to manifest (701.62a): name it")
-            chosen = chosen or top
-            new = self._put_face_down(chosen[0], FaceDownWay.MANIFEST, player)
+        if chosen is not None:
+            new = self._put_face_down(chosen, FaceDownWay.MANIFEST, player)
             for other in top:
-                if other is not chosen[0]:
+                if other is not chosen:
                     self._move(other, Zone.GRAVEYARD)
         for source in self.battlefield():
             if source.controller == player:
@@ -1116,6 +1105,15 @@ class Game:
         if isinstance(top, StackAbility) and top.ability.optional and not isinstance(choice, bool) \
                 and self._legal_targets(top.ability, top.targets, top.controller) is not None:
             raise MissingChoice(f"{top.description}: \"you may\": choose true or false as it resolves")
+        # a choice refused as it resolves (608.2d) may come after a first instruction was followed
+        before = copy.deepcopy(vars(self))
+        try:
+            self._resolve_top(top, copy_of, pay=pay, choice=choice)
+        except IllegalAction:
+            vars(self).update(before)  # refused: the state is unchanged, the spell or ability still there
+            raise
+
+    def _resolve_top(self, top: StackAbility | int, copy_of: str | None, *, pay: bool, choice: object) -> None:
         self.stack.pop()
         if isinstance(top, StackAbility):
             self._resolve_ability(top, pay=pay, choice=choice)
@@ -2020,15 +2018,51 @@ def _manifest_effect(g: Game, r: _Resolving) -> None:
 
 
 def _chosen_labels(choice: object) -> list[str]:
-    """The cards a resolution's `choice` names: one label, or a list of them."""
+    """The cards a choice names: one label, or a list of them (none: no choice made)."""
     if isinstance(choice, str):
         return [choice]
-    return [str(c) for c in choice] if isinstance(choice, list | tuple) else []
+    return [str(c) for c in choice] if isinstance(choice, list | tuple | set | frozenset) else []
+
+
+def _and(labels: Collection[str], word: str = "and") -> str:
+    items = list(labels)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def _choose_one(looked: list[GameObject], names: Collection[str], who: str, verb: str, rule: str) -> GameObject | None:
+    """The one card of `looked` (the cards an effect looks at) that a player's choice `names`,
+    for every "look at ..., [verb] one of them" effect: a name that is not a card looked at is an
+    illegal choice (608.2d), so is naming two; with one card looked at there is nothing to choose,
+    with none nothing is chosen; with more and none named, the choice is missing (the model
+    doesn't choose for the player)."""
+    seen = f"{who} looks at {_and([o.label for o in looked]) or 'no card'}"
+    stray = [n for n in dict.fromkeys(names) if n not in {o.label for o in looked}]
+    if stray:
+        raise IllegalAction(f"{seen}, not {_and(stray, 'or')}")
+    chosen = [o for o in looked if o.label in names]
+    if len(chosen) > 1:
+        raise IllegalAction(f"{seen} and chooses one of them to {verb}, not {_and([o.label for o in chosen])}")
+    if not chosen and len(looked) > 1:
+        raise MissingChoice(f"{seen}; the player chooses the one to {verb} ({rule}): name it")
+    return chosen[0] if chosen else looked[0] if looked else None
+
+
+def _manifest_dread_each(g: Game, players: list[str], choice: object) -> None:
+    """Each of `players` manifests dread; `choice` names the card each chooses among their top two
+    (Unidentified Hovership: each owner of a card exiled with it), and no card none of them looks at."""
+    names = _chosen_labels(choice)
+    looks = {p: [o.label for o in g.library(p)[:2]] for p in players}
+    if len(looks) > 1:
+        stray = [n for n in names if not any(n in labels for labels in looks.values())]
+        if stray:
+            seen = "; ".join(f"{p} looks at {_and(labels) or 'no card'}" for p, labels in looks.items())
+            raise IllegalAction(f"manifest dread: {seen}; none looks at {_and(stray)}")
+    for p in players:
+        g.manifest_dread(p, [n for n in names if n in looks[p]] if len(looks) > 1 else names)
 
 
 def _manifest_dread_effect(g: Game, r: _Resolving) -> None:
-    for who in [t.controller for t in r.targets] or [r.controller]:
-        g.manifest_dread(who, _chosen_labels(r.choice))
+    _manifest_dread_each(g, [t.controller for t in r.targets] or [r.controller], r.choice)
 
 
 def _cloak_effect(g: Game, r: _Resolving) -> None:
@@ -2069,9 +2103,10 @@ def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
     # Clone Shell: look at the top `count` (all of them if fewer), exile one face down even
     # if none is a creature card, the rest to the bottom.
     seen = g.library(r.controller)[: r.ability.count]
-    chosen = [o for o in seen if o.label == r.choice] or seen[:1]
+    who = f"{r.source.label}'s ability" if r.source is not None else "the ability"
+    chosen = _choose_one(seen, _chosen_labels(r.choice), who, "exile face down", "608.2d")
     for obj in seen:
-        if obj in chosen:
+        if obj is chosen:
             new = g._move(obj, Zone.EXILE, face_down=True)
             new.exiled_with = r.source.oid if r.source is not None else None
         else:
@@ -2102,9 +2137,7 @@ def _exiled_cards_owners_manifest_dread(g: Game, r: _Resolving) -> None:
     owners = {o.card.owner for o in g.objects.values() if o.zone is Zone.EXILE and o.exiled_with == oid}
     order = list(g.players)
     start = order.index(g.active)
-    for player in order[start:] + order[:start]:
-        if player in owners:
-            g.manifest_dread(player, _chosen_labels(r.choice))
+    _manifest_dread_each(g, [p for p in order[start:] + order[:start] if p in owners], r.choice)
 
 
 def _prevent_combat_damage(g: Game, r: _Resolving) -> None:
