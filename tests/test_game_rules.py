@@ -814,6 +814,43 @@ def test_608_2d_a_choice_refused_as_a_spell_resolves_leaves_the_game_as_it_was()
     assert g.obj("Ornithopter").zone is Zone.GRAVEYARD and g.obj("Forest").face_down and g.stack == []
 
 
+def test_707_2_a_clone_copies_a_permanent_on_the_battlefield_not_a_card_elsewhere() -> None:
+    """Session 37: `copy_of` naming a card in the library made the Clone a copy of it."""
+    g = game(library=["Forest"], hand=["Clone"], battlefield=["Grizzly Bears"])
+    g.cast("you", "Clone")
+    with pytest.raises(IllegalAction, match=r"Clone may enter as a copy of a permanent on the battlefield "
+                                            r"\(Grizzly Bears\), not Forest"):
+        g.resolve(copy_of="Forest")
+    assert g.obj("Clone").zone is Zone.STACK
+    g.resolve(copy_of="Grizzly Bears")
+    assert g.characteristics(g.obj("Clone")).name == "Grizzly Bears"
+
+
+@pytest.mark.parametrize(("choice", "refusal"), [
+    ("Forest", r"Vesuvan Shapeshifter may become a copy of another creature on the battlefield \(Grizzly Bears\), "
+               "not Forest"),  # in the library
+    ("Vesuvan Shapeshifter", "not Vesuvan Shapeshifter"),  # "another creature"
+    ("Blood Moon", "not Blood Moon"),  # on the battlefield, not a creature
+])
+def test_708_11_vesuvan_shapeshifter_copies_another_creature_on_the_battlefield(choice: str, refusal: str) -> None:
+    """Session 37: the choice as it turns face up was any card; refused, it stays face down."""
+    g = game(library=["Forest"], battlefield=["Grizzly Bears", "Blood Moon"])
+    on_battlefield(g, "Vesuvan Shapeshifter", CARDS["Vesuvan Shapeshifter"], face_down="morph")
+    with pytest.raises(IllegalAction, match=refusal):
+        g.turn_face_up("Vesuvan Shapeshifter", TurnUpWay.MORPH, choice=choice)
+    assert g.obj("Vesuvan Shapeshifter").face_down and g.events == []
+    g.turn_face_up("Vesuvan Shapeshifter", TurnUpWay.MORPH, choice="Grizzly Bears")
+    assert g.characteristics(g.obj("Vesuvan Shapeshifter")).name == "Grizzly Bears"
+
+
+def test_708_11_a_refused_choice_as_it_turns_face_up_leaves_it_face_down() -> None:
+    g = Game(["you", "opponent"])
+    on_battlefield(g, "Entity", CARDS["Aquamorph Entity"], face_down="morph")
+    with pytest.raises(IllegalAction, match="choose one of 5/1, 1/5"):
+        g.turn_face_up("Entity", TurnUpWay.MORPH, choice="2/2")
+    assert g.obj("Entity").face_down and g.events == []
+
+
 def test_106_6_restricted_mana_cant_pay_for_a_spell_that_manifests() -> None:
     g = game(battlefield=["Qarsi Deceiver"], hand=["Soul Summons", "Icefeather Aven"])
     g.activate("you", "Qarsi Deceiver")  # 605.3: a mana ability, no stack

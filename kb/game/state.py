@@ -8,9 +8,11 @@ a new id (400.7). Characteristics are computed by applying layers 1a (copy), 1b 
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Concatenate, ParamSpec, TypeVar
 
 from kb.game.cards import (
     LAYER,
@@ -37,6 +39,9 @@ from kb.game.cards import (
     mana_value,
 )
 from kb.game.rules import Mechanic, Rules
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 class Zone(StrEnum):
@@ -242,6 +247,22 @@ class Player:
     land_played: bool = False
     top_revealed: bool = False  # plays with the top card of their library revealed
     cant_cast_names: set[str] = field(default_factory=set)  # "can't cast spells with the name ..." (101.2)
+
+
+def _unchanged_if_refused(action: Callable[Concatenate[Game, _P], _R]) -> Callable[Concatenate[Game, _P], _R]:
+    """An action refused partway (a choice refused after a first instruction was followed, 608.2d)
+    leaves the game as it was: IllegalAction promises an unchanged state."""
+
+    @functools.wraps(action)
+    def atomic(game: Game, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        before = copy.deepcopy(vars(game))
+        try:
+            return action(game, *args, **kwargs)
+        except IllegalAction:
+            vars(game).update(before)
+            raise
+
+    return atomic
 
 
 class Game:
@@ -869,7 +890,8 @@ class Game:
         top card of the library revealed, the other card is revealed once it is on top."""
         self._require(Mechanic.MANIFEST)
         top = self.library(player)[:2]
-        chosen = _choose_one(top, [choose], f"manifest one of the top two by {player}", "manifest", "701.40a")
+        seen = _looks_at(f"manifest one of the top two by {player}", top)
+        chosen = _choose_one(top, [choose], seen, "manifest", "701.40a")
         if chosen is None:
             raise IllegalAction(f"{player}'s library is empty: there is no card to manifest")
         new = self._put_face_down(chosen, FaceDownWay.MANIFEST, player)
@@ -895,7 +917,8 @@ class Game:
         "whenever you manifest dread" triggers either way (701.62b)."""
         self._require(Mechanic.MANIFEST_DREAD)
         top = self.library(player)[:2]
-        chosen = _choose_one(top, _chosen_labels(choose), f"manifest dread by {player}", "manifest", "701.62a")
+        seen = _looks_at(f"manifest dread by {player}", top)
+        chosen = _choose_one(top, _chosen_labels(choose), seen, "manifest", "701.62a")
         new = None
         if chosen is not None:
             new = self._put_face_down(chosen, FaceDownWay.MANIFEST, player)
@@ -1087,6 +1110,7 @@ class Game:
         ]
         return legal or None
 
+    @_unchanged_if_refused
     def resolve(self, copy_of: str | None = None, *, pay: bool = False, choice: object = None) -> None:
         """Resolve the top of the stack; `copy_of` is the choice for a Clone-like spell, `pay`
         whether a ward cost is paid, `choice` any other choice made on resolution."""
@@ -1096,24 +1120,20 @@ class Game:
         if waiting:  # 603.3d: targets are chosen before any player gets priority again
             raise IllegalAction(f"{waiting[0]}'s triggered ability has no targets chosen yet (603.3d)")
         top = self.stack[-1]
-        if copy_of is not None and (isinstance(top, StackAbility)
-                                    or not self.characteristics(self.objects[top]).enters_as_copy):
-            what = top.description if isinstance(top, StackAbility) else self.objects[top].label
-            raise IllegalAction(f"{what} can't enter as a copy of {copy_of}: it has no \"enter as a copy\" "
-                                "ability (a Clone's `enters_as_copy: true`; a face-down spell has none, 708.2a)")
+        if copy_of is not None:
+            if isinstance(top, StackAbility) or not self.characteristics(self.objects[top]).enters_as_copy:
+                what = top.description if isinstance(top, StackAbility) else self.objects[top].label
+                raise IllegalAction(f"{what} can't enter as a copy of {copy_of}: it has no \"enter as a copy\" "
+                                    "ability (a Clone's `enters_as_copy: true`; a face-down spell has none, 708.2a)")
+            # the copied permanent (707.2; Clone: "any creature on the battlefield")
+            permanents = self.battlefield()
+            clone = self.objects[top].label
+            seen = _one_of(f"{clone} may enter as a copy of a permanent on the battlefield", permanents)
+            _choose_one(permanents, [copy_of], seen, "copy", "707.2")
         # "you may" is chosen as it resolves; one whose every target is illegal doesn't resolve (608.2b)
         if isinstance(top, StackAbility) and top.ability.optional and not isinstance(choice, bool) \
                 and self._legal_targets(top.ability, top.targets, top.controller) is not None:
             raise MissingChoice(f"{top.description}: \"you may\": choose true or false as it resolves")
-        # a choice refused as it resolves (608.2d) may come after a first instruction was followed
-        before = copy.deepcopy(vars(self))
-        try:
-            self._resolve_top(top, copy_of, pay=pay, choice=choice)
-        except IllegalAction:
-            vars(self).update(before)  # refused: the state is unchanged, the spell or ability still there
-            raise
-
-    def _resolve_top(self, top: StackAbility | int, copy_of: str | None, *, pay: bool, choice: object) -> None:
         self.stack.pop()
         if isinstance(top, StackAbility):
             self._resolve_ability(top, pay=pay, choice=choice)
@@ -1288,6 +1308,7 @@ class Game:
         """Whether the special action is allowed now (without taking it)."""
         return self._turn_up_check(self.obj(label), by)[0] is None
 
+    @_unchanged_if_refused
     def turn_face_up(
         self, label: str, by: TurnUpWay = TurnUpWay.MANA, *, choice: object = None, spend: list[str] | None = None
     ) -> str:
@@ -1344,10 +1365,15 @@ class Game:
             # "until it is turned face down, it becomes a copy ..., except it has 'At the beginning of
             # your upkeep, you may turn this creature face down'" (its own morph is not kept).
             kept = Ability(EffectKind.TURN_FACE_DOWN, TriggerEvent.UPKEEP, text="upkeep: you may turn this face down")
-            copied = self.copiable_values(self.obj(str(choice)))
+            others = [o for o in self.battlefield() if o is not obj and self.is_creature(o)]
+            seen = _one_of(f"{obj.label} may become a copy of another creature on the battlefield", others)
+            chosen = _choose_one(others, [str(choice)], seen, "copy", "707.2")
+            assert chosen is not None  # a name was given: it is one of them, or refused
+            copied = self.copiable_values(chosen)
             obj.copy_of = replace(copied, abilities=copied.abilities + (kept,))
             obj.copy_until_face_down = True
 
+    @_unchanged_if_refused
     def effect_turns_face_up(self, label: str, *, choice: object = None) -> bool:
         """An effect (not the special action) turns a permanent face up. 701.40g: a manifested
         instant or sorcery is revealed and stays face down. Returns whether it turned face up."""
@@ -2029,22 +2055,32 @@ def _and(labels: Collection[str], word: str = "and") -> str:
     return ", ".join(items[:-1]) + f" {word} " + items[-1] if len(items) > 1 else "".join(items)
 
 
-def _choose_one(looked: list[GameObject], names: Collection[str], who: str, verb: str, rule: str) -> GameObject | None:
-    """The one card of `looked` (the cards an effect looks at) that a player's choice `names`,
-    for every "look at ..., [verb] one of them" effect: a name that is not a card looked at is an
-    illegal choice (608.2d), so is naming two; with one card looked at there is nothing to choose,
-    with none nothing is chosen; with more and none named, the choice is missing (the model
-    doesn't choose for the player)."""
-    seen = f"{who} looks at {_and([o.label for o in looked]) or 'no card'}"
-    stray = [n for n in dict.fromkeys(names) if n not in {o.label for o in looked}]
+def _looks_at(who: str, looked: list[GameObject]) -> str:
+    return f"{who} looks at {_and([o.label for o in looked]) or 'no card'}"
+
+
+def _one_of(what: str, options: list[GameObject]) -> str:
+    return f"{what} ({_and([o.label for o in options], 'or') or 'there is none'})"
+
+
+def _choose_one(
+    options: list[GameObject], names: Collection[str], seen: str, verb: str, rule: str
+) -> GameObject | None:
+    """The one of `options` that a player's choice `names`, for every effect that has a player
+    choose one object of a set ("look at the top two, manifest one of them"; "a copy of a creature
+    on the battlefield"), `seen` saying what the set is: a name that is not among them is an
+    illegal choice (608.2d), so is naming two; with one option there is nothing to choose, with
+    none nothing is chosen; with more and none named, the choice is missing (the model doesn't
+    choose for the player)."""
+    stray = [n for n in dict.fromkeys(names) if n not in {o.label for o in options}]
     if stray:
         raise IllegalAction(f"{seen}, not {_and(stray, 'or')}")
-    chosen = [o for o in looked if o.label in names]
+    chosen = [o for o in options if o.label in names]
     if len(chosen) > 1:
         raise IllegalAction(f"{seen} and chooses one of them to {verb}, not {_and([o.label for o in chosen])}")
-    if not chosen and len(looked) > 1:
+    if not chosen and len(options) > 1:
         raise MissingChoice(f"{seen}; the player chooses the one to {verb} ({rule}): name it")
-    return chosen[0] if chosen else looked[0] if looked else None
+    return chosen[0] if chosen else options[0] if options else None
 
 
 def _manifest_dread_each(g: Game, players: list[str], choice: object) -> None:
@@ -2104,7 +2140,7 @@ def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
     # if none is a creature card, the rest to the bottom.
     seen = g.library(r.controller)[: r.ability.count]
     who = f"{r.source.label}'s ability" if r.source is not None else "the ability"
-    chosen = _choose_one(seen, _chosen_labels(r.choice), who, "exile face down", "608.2d")
+    chosen = _choose_one(seen, _chosen_labels(r.choice), _looks_at(who, seen), "exile face down", "608.2d")
     for obj in seen:
         if obj is chosen:
             new = g._move(obj, Zone.EXILE, face_down=True)
