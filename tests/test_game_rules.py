@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 
@@ -139,7 +139,7 @@ def test_701_62a_a_choice_naming_neither_card_looked_at_is_illegal_not_missing()
     from kb.game.state import IllegalAction, MissingChoice
 
     g = game(library=["Grizzly Bears", "Forest", "Shock"])
-    with pytest.raises(IllegalAction, match="Shock is neither of them") as raised:
+    with pytest.raises(IllegalAction, match="looks at Grizzly Bears and Forest, not Shock") as raised:
         g.manifest_dread("you", choose=["Shock"])
     assert not isinstance(raised.value, MissingChoice)
     with pytest.raises(MissingChoice):
@@ -747,6 +747,108 @@ def test_607_2a_each_owner_of_a_card_exiled_with_it_manifests_dread_once() -> No
     g.resolve()
     assert g.obj("first top").face_down and g.obj("second top").face_down
     assert g.obj("you top").zone is Zone.LIBRARY  # D was not exiled with this Hovership
+
+
+def hovership_game(first: list[str], second: list[str]) -> Game:
+    """Unidentified Hovership's leaves trigger on the stack; `first` and `second` each own a card
+    exiled with it and have these libraries."""
+    g = Game(["you", "first", "second"])
+    g.add_card("Unidentified Hovership", CARDS["Unidentified Hovership"], "you", Zone.BATTLEFIELD)
+    for owner, library in (("first", first), ("second", second)):
+        g.add_card(f"{owner} exiled", CARDS["Runeclaw Bear"], owner, Zone.EXILE)
+        g.obj(f"{owner} exiled").exiled_with = g.obj("Unidentified Hovership").oid
+        for label in library:
+            g.add_card(label, CARDS["Grizzly Bears"], owner, Zone.LIBRARY)
+    g.move("Unidentified Hovership", Zone.GRAVEYARD)
+    return g
+
+
+def test_701_62a_each_owner_names_their_own_choice_and_one_card_needs_none() -> None:
+    g = hovership_game(["F1", "F2"], ["S1"])
+    g.resolve(choice=["F2"])  # second looks at one card: nothing to choose
+    assert g.obj("F2").face_down and g.obj("F1").zone is Zone.GRAVEYARD and g.obj("S1").face_down
+
+
+@pytest.mark.parametrize(("first", "second", "choice", "refusal"), [
+    (["F1", "F2"], ["S1"], ["F1", "X"], "first looks at F1 and F2; second looks at S1; none looks at X"),
+    (["F1", "F2"], ["S1", "S2", "S3"], ["F1", "S3"], "none looks at S3"),  # the third card, not looked at
+])
+def test_608_2d_a_choice_of_several_players_naming_a_card_none_looks_at_is_illegal(
+        first: list[str], second: list[str], choice: list[str], refusal: str) -> None:
+    """Session 37: with the choice split one card per player, a card no one looks at was ignored."""
+    g = hovership_game(first, second)
+    with pytest.raises(IllegalAction, match=refusal):
+        g.resolve(choice=choice)
+    assert not any(g.obj(label).face_down for label in first + second) and len(g.stack) == 1  # no one manifested
+
+
+@pytest.mark.parametrize(("library", "act", "refusal"), [
+    # one card looked at: a choice naming another is refused, not ignored (review of session 36)
+    (["Grizzly Bears"], lambda g: g.manifest_dread("you", choose=["Shock"]),
+     "manifest dread by you looks at Grizzly Bears, not Shock"),
+    (["Grizzly Bears"], lambda g: g.manifest_dread("you", choose="Shock"),
+     "manifest dread by you looks at Grizzly Bears, not Shock"),
+    (["Grizzly Bears", "Forest"], lambda g: g.manifest_dread("you", choose=["Forest", "Grizzly Bears"]),
+     "and chooses one of them to manifest, not Grizzly Bears and Forest"),
+    (["Grizzly Bears", "Forest", "Shock"], lambda g: g.manifest_one_of_top_two("you", "Shock"),
+     "manifest one of the top two by you looks at Grizzly Bears and Forest, not Shock"),
+    ([], lambda g: g.manifest_dread("you", choose="Shock"), "manifest dread by you looks at no card, not Shock"),
+])
+def test_608_2d_a_choice_naming_a_card_not_looked_at_is_illegal(
+        library: list[str], act: Callable[[Game], object], refusal: str) -> None:
+    g = game(library=library)
+    with pytest.raises(IllegalAction, match=refusal):
+        act(g)
+    assert [o.label for o in g.library("you")] == library
+
+
+def test_608_2d_a_choice_refused_as_a_spell_resolves_leaves_the_game_as_it_was() -> None:
+    """Unwanted Remake destroys, then manifests dread: a refused choice undoes the destruction too,
+    the spell is still on the stack to resolve with a legal choice."""
+    g = game(library=["Forest"], hand=["Unwanted Remake"], battlefield=["Ornithopter"])
+    g.cast("you", "Unwanted Remake", targets=["Ornithopter"])
+    with pytest.raises(IllegalAction, match="not Shock"):
+        g.resolve(choice="Shock")
+    assert g.obj("Ornithopter").zone is Zone.BATTLEFIELD and g.obj("Unwanted Remake").zone is Zone.STACK
+    g.resolve(choice="Forest")
+    assert g.obj("Ornithopter").zone is Zone.GRAVEYARD and g.obj("Forest").face_down and g.stack == []
+
+
+def test_707_2_a_clone_copies_a_permanent_on_the_battlefield_not_a_card_elsewhere() -> None:
+    """Session 37: `copy_of` naming a card in the library made the Clone a copy of it."""
+    g = game(library=["Forest"], hand=["Clone"], battlefield=["Grizzly Bears"])
+    g.cast("you", "Clone")
+    with pytest.raises(IllegalAction, match=r"Clone may enter as a copy of a permanent on the battlefield "
+                                            r"\(Grizzly Bears\), not Forest"):
+        g.resolve(copy_of="Forest")
+    assert g.obj("Clone").zone is Zone.STACK
+    g.resolve(copy_of="Grizzly Bears")
+    assert g.characteristics(g.obj("Clone")).name == "Grizzly Bears"
+
+
+@pytest.mark.parametrize(("choice", "refusal"), [
+    ("Forest", r"Vesuvan Shapeshifter may become a copy of another creature on the battlefield \(Grizzly Bears\), "
+               "not Forest"),  # in the library
+    ("Vesuvan Shapeshifter", "not Vesuvan Shapeshifter"),  # "another creature"
+    ("Blood Moon", "not Blood Moon"),  # on the battlefield, not a creature
+])
+def test_708_11_vesuvan_shapeshifter_copies_another_creature_on_the_battlefield(choice: str, refusal: str) -> None:
+    """Session 37: the choice as it turns face up was any card; refused, it stays face down."""
+    g = game(library=["Forest"], battlefield=["Grizzly Bears", "Blood Moon"])
+    on_battlefield(g, "Vesuvan Shapeshifter", CARDS["Vesuvan Shapeshifter"], face_down="morph")
+    with pytest.raises(IllegalAction, match=refusal):
+        g.turn_face_up("Vesuvan Shapeshifter", TurnUpWay.MORPH, choice=choice)
+    assert g.obj("Vesuvan Shapeshifter").face_down and g.events == []
+    g.turn_face_up("Vesuvan Shapeshifter", TurnUpWay.MORPH, choice="Grizzly Bears")
+    assert g.characteristics(g.obj("Vesuvan Shapeshifter")).name == "Grizzly Bears"
+
+
+def test_708_11_a_refused_choice_as_it_turns_face_up_leaves_it_face_down() -> None:
+    g = Game(["you", "opponent"])
+    on_battlefield(g, "Entity", CARDS["Aquamorph Entity"], face_down="morph")
+    with pytest.raises(IllegalAction, match="choose one of 5/1, 1/5"):
+        g.turn_face_up("Entity", TurnUpWay.MORPH, choice="2/2")
+    assert g.obj("Entity").face_down and g.events == []
 
 
 def test_106_6_restricted_mana_cant_pay_for_a_spell_that_manifests() -> None:

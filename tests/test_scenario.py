@@ -259,6 +259,85 @@ def test_manifest_dread_manifests_the_chosen_card(library: str, action: str, man
     assert problems == [] and run_check(checks[0], CARDS) == []
 
 
+# ---- session 37: every "look at ..., choose one of them" effect is the player's choice (608.2d) --------
+
+
+CLONE_SHELL = """
+    checks:
+      - name: shell
+        ruling: x
+        setup: {{you: {{hand: [Clone Shell], library: {library}}}}}
+        actions:
+          - cast: Clone Shell
+          - resolve: 1
+          - {resolve}
+            expect: {expect}
+    """
+
+
+@pytest.mark.parametrize("expect", ["{Grizzly Bears: {zone: exile}}", "{legal: false}"])
+def test_clone_shell_without_a_choice_fails_naming_the_line(expect: str) -> None:
+    """tryout22 item 10's leftover: Clone Shell exiled the top card when the check named none."""
+    library = "[Shock, Divination, Forest, Grizzly Bears, Ornithopter]"
+    checks, problems = parse(CLONE_SHELL.format(library=library, resolve="resolve: 1", expect=expect))
+    assert problems == []
+    assert run_check(checks[0], CARDS) == [
+        "line 9 (resolve): a choice is missing: Clone Shell's ability looks at Shock, Divination, Forest and "
+        "Grizzly Bears; the player chooses the one to exile face down (608.2d): name it"]
+
+
+@pytest.mark.parametrize(("library", "resolve", "exiled"), [
+    ("[Shock, Divination, Forest, Grizzly Bears, Ornithopter]", "resolve: {choice: Grizzly Bears}", "Grizzly Bears"),
+    ("[Shock, Divination, Forest, Grizzly Bears, Ornithopter]", "resolve: {choice: [Forest]}", "Forest"),
+    ("[Ornithopter]", "resolve: 1", "Ornithopter"),  # one card looked at: nothing to choose
+])
+def test_clone_shell_exiles_the_chosen_card(library: str, resolve: str, exiled: str) -> None:
+    checks, problems = parse(CLONE_SHELL.format(library=library, resolve=resolve,
+                                                expect=f"{{{exiled}: {{zone: exile, face_down: true}}}}"))
+    assert problems == [] and run_check(checks[0], CARDS) == []
+
+
+@pytest.mark.parametrize(("library", "resolve", "refusal"), [
+    # the fifth card, not looked at
+    ("[Shock, Divination, Forest, Grizzly Bears, Ornithopter]", "resolve: {choice: Ornithopter}",
+     "Clone Shell's ability looks at Shock, Divination, Forest and Grizzly Bears, not Ornithopter"),
+    ("[Ornithopter]", "resolve: {choice: Shock}", "Clone Shell's ability looks at Ornithopter, not Shock"),
+    ("[Shock, Divination, Forest, Grizzly Bears]", "resolve: {choice: [Shock, Forest]}",
+     "Clone Shell's ability looks at Shock, Divination, Forest and Grizzly Bears and chooses one of them to "
+     "exile face down, not Shock and Forest"),
+])
+def test_clone_shell_refuses_a_choice_of_a_card_it_does_not_look_at(library: str, resolve: str, refusal: str) -> None:
+    # refused, and the state is as it was: the ability still on the stack, every card in the library
+    expect = "{stack: 1, you: {library: %d}}" % (library.count(",") + 1)
+    checks, problems = parse(CLONE_SHELL.format(library=library, resolve=resolve, expect=expect))
+    assert problems == []
+    assert run_check(checks[0], CARDS) == [f"line 9 (resolve): refused: {refusal}"]
+    checks, _ = parse(CLONE_SHELL.format(library=library, resolve=resolve, expect="{legal: false, " + expect[1:]))
+    assert run_check(checks[0], CARDS) == []
+
+
+@pytest.mark.parametrize(("setup", "action", "refusal"), [
+    ("{you: {library: [Grizzly Bears]}, opponent: {library: [Shock]}}", "manifest_dread: {choose: Shock}",
+     "line 7 (manifest_dread): refused: manifest dread by you looks at Grizzly Bears, not Shock"),
+    ("{you: {library: [Grizzly Bears], hand: [Unwanted Remake], battlefield: [Ornithopter]}}",
+     "cast: {card: Unwanted Remake, targets: [Ornithopter]}\n              - resolve: {choice: [Shock]}",
+     "line 8 (resolve): refused: manifest dread by you looks at Grizzly Bears, not Shock"),
+])
+def test_manifest_dread_of_one_card_refuses_a_choice_naming_another(setup: str, action: str, refusal: str) -> None:
+    """Review of session 36, left: with one card looked at, a choice naming another card was accepted."""
+    checks, problems = parse(f"""
+        checks:
+          - name: dread
+            ruling: x
+            setup: {setup}
+            actions:
+              - {action}
+                expect: {{Grizzly Bears: {{zone: library}}}}
+        """)
+    assert problems == []
+    assert run_check(checks[0], CARDS) == [refusal]
+
+
 def test_a_card_whose_owner_left_the_game_is_outside() -> None:
     """The zone value `outside` (800.4a), as docs/CHECKS.md lists it."""
     checks, problems = parse("""

@@ -7,9 +7,12 @@ a new id (400.7). Characteristics are computed by applying layers 1a (copy), 1b 
 
 from __future__ import annotations
 
+import copy
+import functools
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
+from typing import Concatenate, ParamSpec, TypeVar
 
 from kb.game.cards import (
     LAYER,
@@ -36,6 +39,9 @@ from kb.game.cards import (
     mana_value,
 )
 from kb.game.rules import Mechanic, Rules
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 
 class Zone(StrEnum):
@@ -241,6 +247,22 @@ class Player:
     land_played: bool = False
     top_revealed: bool = False  # plays with the top card of their library revealed
     cant_cast_names: set[str] = field(default_factory=set)  # "can't cast spells with the name ..." (101.2)
+
+
+def _unchanged_if_refused(action: Callable[Concatenate[Game, _P], _R]) -> Callable[Concatenate[Game, _P], _R]:
+    """An action refused partway (a choice refused after a first instruction was followed, 608.2d)
+    leaves the game as it was: IllegalAction promises an unchanged state."""
+
+    @functools.wraps(action)
+    def atomic(game: Game, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        before = copy.deepcopy(vars(game))
+        try:
+            return action(game, *args, **kwargs)
+        except IllegalAction:
+            vars(game).update(before)
+            raise
+
+    return atomic
 
 
 class Game:
@@ -868,12 +890,13 @@ class Game:
         top card of the library revealed, the other card is revealed once it is on top."""
         self._require(Mechanic.MANIFEST)
         top = self.library(player)[:2]
-        chosen = [o for o in top if o.label == choose]
-        if not chosen:
-            raise IllegalAction(f"{choose} is not among the top two cards of {player}'s library")
-        new = self._put_face_down(chosen[0], FaceDownWay.MANIFEST, player)
+        seen = _looks_at(f"manifest one of the top two by {player}", top)
+        chosen = _choose_one(top, [choose], seen, "manifest", "701.40a")
+        if chosen is None:
+            raise IllegalAction(f"{player}'s library is empty: there is no card to manifest")
+        new = self._put_face_down(chosen, FaceDownWay.MANIFEST, player)
         lib = self.players[player].library
-        others = [o for o in top if o is not chosen[0]]
+        others = [o for o in top if o is not chosen]
         if others and self.players[player].top_revealed:
             self._reveal(others[0])
         if others and other_to == "bottom":
@@ -889,29 +912,18 @@ class Game:
 
     def manifest_dread(self, player: str, choose: str | Collection[str] | None = None) -> GameObject | None:
         """701.62a: look at the top two, manifest the one `choose` names (the player's choice: a
-        MissingChoice without it), the other goes to the graveyard. With one card it is manifested;
-        with none nothing happens; "whenever you manifest dread" triggers either way (701.62b).
-        `choose` may name cards of several players' libraries (each owner of a card exiled with
-        Unidentified Hovership chooses): the one among `player`'s top two counts."""
+        MissingChoice without it, an IllegalAction naming a card not looked at: `_choose_one`), the
+        other goes to the graveyard. With one card it is manifested; with none nothing happens;
+        "whenever you manifest dread" triggers either way (701.62b)."""
         self._require(Mechanic.MANIFEST_DREAD)
         top = self.library(player)[:2]
-        names = {choose} if isinstance(choose, str) else set(choose or ())
+        seen = _looks_at(f"manifest dread by {player}", top)
+        chosen = _choose_one(top, _chosen_labels(choose), seen, "manifest", "701.62a")
         new = None
-        if top:
-            chosen = [o for o in top if o.label in names]
-            if isinstance(choose, str) and not chosen:
-                raise IllegalAction(f"{choose} is not among the top two cards of {player}'s library")
-            if len(top) > 1 and len(chosen) != 1:
-                looked = f"manifest dread by {player} looks at {top[0].label} and {top[1].label}"
-                if chosen:
-                    raise IllegalAction(f"{looked} and manifests one of them, not both")
-                if names:  # a choice was made, but names neither card looked at
-                    raise IllegalAction(f"{looked}: {', '.join(sorted(names))} is neither of them")
-                raise MissingChoice(f"{looked}; the player chooses the one to manifest (701.62a): name it")
-            chosen = chosen or top
-            new = self._put_face_down(chosen[0], FaceDownWay.MANIFEST, player)
+        if chosen is not None:
+            new = self._put_face_down(chosen, FaceDownWay.MANIFEST, player)
             for other in top:
-                if other is not chosen[0]:
+                if other is not chosen:
                     self._move(other, Zone.GRAVEYARD)
         for source in self.battlefield():
             if source.controller == player:
@@ -1098,6 +1110,7 @@ class Game:
         ]
         return legal or None
 
+    @_unchanged_if_refused
     def resolve(self, copy_of: str | None = None, *, pay: bool = False, choice: object = None) -> None:
         """Resolve the top of the stack; `copy_of` is the choice for a Clone-like spell, `pay`
         whether a ward cost is paid, `choice` any other choice made on resolution."""
@@ -1107,11 +1120,16 @@ class Game:
         if waiting:  # 603.3d: targets are chosen before any player gets priority again
             raise IllegalAction(f"{waiting[0]}'s triggered ability has no targets chosen yet (603.3d)")
         top = self.stack[-1]
-        if copy_of is not None and (isinstance(top, StackAbility)
-                                    or not self.characteristics(self.objects[top]).enters_as_copy):
-            what = top.description if isinstance(top, StackAbility) else self.objects[top].label
-            raise IllegalAction(f"{what} can't enter as a copy of {copy_of}: it has no \"enter as a copy\" "
-                                "ability (a Clone's `enters_as_copy: true`; a face-down spell has none, 708.2a)")
+        if copy_of is not None:
+            if isinstance(top, StackAbility) or not self.characteristics(self.objects[top]).enters_as_copy:
+                what = top.description if isinstance(top, StackAbility) else self.objects[top].label
+                raise IllegalAction(f"{what} can't enter as a copy of {copy_of}: it has no \"enter as a copy\" "
+                                    "ability (a Clone's `enters_as_copy: true`; a face-down spell has none, 708.2a)")
+            # the copied permanent (707.2; Clone: "any creature on the battlefield")
+            permanents = self.battlefield()
+            clone = self.objects[top].label
+            seen = _one_of(f"{clone} may enter as a copy of a permanent on the battlefield", permanents)
+            _choose_one(permanents, [copy_of], seen, "copy", "707.2")
         # "you may" is chosen as it resolves; one whose every target is illegal doesn't resolve (608.2b)
         if isinstance(top, StackAbility) and top.ability.optional and not isinstance(choice, bool) \
                 and self._legal_targets(top.ability, top.targets, top.controller) is not None:
@@ -1290,6 +1308,7 @@ class Game:
         """Whether the special action is allowed now (without taking it)."""
         return self._turn_up_check(self.obj(label), by)[0] is None
 
+    @_unchanged_if_refused
     def turn_face_up(
         self, label: str, by: TurnUpWay = TurnUpWay.MANA, *, choice: object = None, spend: list[str] | None = None
     ) -> str:
@@ -1346,10 +1365,15 @@ class Game:
             # "until it is turned face down, it becomes a copy ..., except it has 'At the beginning of
             # your upkeep, you may turn this creature face down'" (its own morph is not kept).
             kept = Ability(EffectKind.TURN_FACE_DOWN, TriggerEvent.UPKEEP, text="upkeep: you may turn this face down")
-            copied = self.copiable_values(self.obj(str(choice)))
+            others = [o for o in self.battlefield() if o is not obj and self.is_creature(o)]
+            seen = _one_of(f"{obj.label} may become a copy of another creature on the battlefield", others)
+            chosen = _choose_one(others, [str(choice)], seen, "copy", "707.2")
+            assert chosen is not None  # a name was given: it is one of them, or refused
+            copied = self.copiable_values(chosen)
             obj.copy_of = replace(copied, abilities=copied.abilities + (kept,))
             obj.copy_until_face_down = True
 
+    @_unchanged_if_refused
     def effect_turns_face_up(self, label: str, *, choice: object = None) -> bool:
         """An effect (not the special action) turns a permanent face up. 701.40g: a manifested
         instant or sorcery is revealed and stays face down. Returns whether it turned face up."""
@@ -2020,15 +2044,61 @@ def _manifest_effect(g: Game, r: _Resolving) -> None:
 
 
 def _chosen_labels(choice: object) -> list[str]:
-    """The cards a resolution's `choice` names: one label, or a list of them."""
+    """The cards a choice names: one label, or a list of them (none: no choice made)."""
     if isinstance(choice, str):
         return [choice]
-    return [str(c) for c in choice] if isinstance(choice, list | tuple) else []
+    return [str(c) for c in choice] if isinstance(choice, list | tuple | set | frozenset) else []
+
+
+def _and(labels: Collection[str], word: str = "and") -> str:
+    items = list(labels)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def _looks_at(who: str, looked: list[GameObject]) -> str:
+    return f"{who} looks at {_and([o.label for o in looked]) or 'no card'}"
+
+
+def _one_of(what: str, options: list[GameObject]) -> str:
+    return f"{what} ({_and([o.label for o in options], 'or') or 'there is none'})"
+
+
+def _choose_one(
+    options: list[GameObject], names: Collection[str], seen: str, verb: str, rule: str
+) -> GameObject | None:
+    """The one of `options` that a player's choice `names`, for every effect that has a player
+    choose one object of a set ("look at the top two, manifest one of them"; "a copy of a creature
+    on the battlefield"), `seen` saying what the set is: a name that is not among them is an
+    illegal choice (608.2d), so is naming two; with one option there is nothing to choose, with
+    none nothing is chosen; with more and none named, the choice is missing (the model doesn't
+    choose for the player)."""
+    stray = [n for n in dict.fromkeys(names) if n not in {o.label for o in options}]
+    if stray:
+        raise IllegalAction(f"{seen}, not {_and(stray, 'or')}")
+    chosen = [o for o in options if o.label in names]
+    if len(chosen) > 1:
+        raise IllegalAction(f"{seen} and chooses one of them to {verb}, not {_and([o.label for o in chosen])}")
+    if not chosen and len(options) > 1:
+        raise MissingChoice(f"{seen}; the player chooses the one to {verb} ({rule}): name it")
+    return chosen[0] if chosen else options[0] if options else None
+
+
+def _manifest_dread_each(g: Game, players: list[str], choice: object) -> None:
+    """Each of `players` manifests dread; `choice` names the card each chooses among their top two
+    (Unidentified Hovership: each owner of a card exiled with it), and no card none of them looks at."""
+    names = _chosen_labels(choice)
+    looks = {p: [o.label for o in g.library(p)[:2]] for p in players}
+    if len(looks) > 1:
+        stray = [n for n in names if not any(n in labels for labels in looks.values())]
+        if stray:
+            seen = "; ".join(f"{p} looks at {_and(labels) or 'no card'}" for p, labels in looks.items())
+            raise IllegalAction(f"manifest dread: {seen}; none looks at {_and(stray)}")
+    for p in players:
+        g.manifest_dread(p, [n for n in names if n in looks[p]] if len(looks) > 1 else names)
 
 
 def _manifest_dread_effect(g: Game, r: _Resolving) -> None:
-    for who in [t.controller for t in r.targets] or [r.controller]:
-        g.manifest_dread(who, _chosen_labels(r.choice))
+    _manifest_dread_each(g, [t.controller for t in r.targets] or [r.controller], r.choice)
 
 
 def _cloak_effect(g: Game, r: _Resolving) -> None:
@@ -2069,9 +2139,10 @@ def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
     # Clone Shell: look at the top `count` (all of them if fewer), exile one face down even
     # if none is a creature card, the rest to the bottom.
     seen = g.library(r.controller)[: r.ability.count]
-    chosen = [o for o in seen if o.label == r.choice] or seen[:1]
+    who = f"{r.source.label}'s ability" if r.source is not None else "the ability"
+    chosen = _choose_one(seen, _chosen_labels(r.choice), _looks_at(who, seen), "exile face down", "608.2d")
     for obj in seen:
-        if obj in chosen:
+        if obj is chosen:
             new = g._move(obj, Zone.EXILE, face_down=True)
             new.exiled_with = r.source.oid if r.source is not None else None
         else:
@@ -2102,9 +2173,7 @@ def _exiled_cards_owners_manifest_dread(g: Game, r: _Resolving) -> None:
     owners = {o.card.owner for o in g.objects.values() if o.zone is Zone.EXILE and o.exiled_with == oid}
     order = list(g.players)
     start = order.index(g.active)
-    for player in order[start:] + order[:start]:
-        if player in owners:
-            g.manifest_dread(player, _chosen_labels(r.choice))
+    _manifest_dread_each(g, [p for p in order[start:] + order[:start] if p in owners], r.choice)
 
 
 def _prevent_combat_damage(g: Game, r: _Resolving) -> None:
