@@ -199,14 +199,19 @@ def interrupted_says(home: Path, undone: str) -> Iterator[None]:
     """Ctrl-C in the block (`kb ingest`, `kb remove`) ends with one line saying whether the KB changed,
     as the generation committed before and after it tell (`undone`: "nothing was added"), and exit
     code 130. A build commits its whole change in one transaction, so the KB is either as before or
-    the new one, complete."""
+    the new one, complete; or, when it was rebuilding a damaged or missing database, still without a
+    build, which the next command makes."""
     from kb import store
 
     before = store.generation(home)
     try:
         yield
     except KeyboardInterrupt:
-        if store.generation(home) == before:
+        after = store.generation(home)
+        if after is None:  # a damaged or missing database was being rebuilt: nothing is committed yet
+            err_console.print(f"interrupted: {undone}; the KB holds no finished build, and the next command "
+                              "rebuilds it from the bundled corpus and your library (`kb sources` lists it)")
+        elif after == before:
             err_console.print(f"interrupted: {undone}, the KB is as before")
         else:
             err_console.print("interrupted after the new KB was written: the change is complete "

@@ -58,6 +58,26 @@ def match_key(text: str) -> str:
     return " ".join(_WORD_RUN.findall(unicodedata.normalize("NFKC", text).casefold()))
 
 
+# A sign glued to a number or X ("+1/+1", "-X/-0", "−2"): the one mark `match_key` drops that
+# changes what a ruling says ("gets +1/+1" and "gets -1/-1" of one card are two rulings). Only where
+# no letter or digit precedes it, so a hyphen inside "X-1" or "2-3" is no sign.
+_SIGNED = re.compile(r"(?<!\w)([+\-\u2212\u2013\u2012])(\d+|x\b)", re.IGNORECASE)
+
+
+def signed_numbers(text: str) -> tuple[str, ...]:
+    """The signed numbers of a text in order, each sign as `+` or `-` ("gets +1/-1" -> ("+1", "-1"))."""
+    return tuple(("+" if sign == "+" else "-") + number.lower()
+                 for sign, number in _SIGNED.findall(unicodedata.normalize("NFKC", text)))
+
+
+def exact_key(text: str) -> str:
+    """`match_key` with the text's signed numbers after it: the key under which two wordings are one
+    text in dedup (a comma or a capital makes no other ruling, a sign does). Equal to `match_key` for
+    a text with no signed number, so ids, which hash `match_key`, are unchanged by it."""
+    signs = signed_numbers(text)
+    return match_key(text) + ("\x1f" + " ".join(signs) if signs else "")
+
+
 def words(text: str) -> list[str]:
     """The words of `match_key`: every run of letters and digits, punctuation dropped."""
     return match_key(text).split()

@@ -569,6 +569,32 @@ def test_ctrl_c_during_ingest_or_remove_says_whether_the_kb_changed(tmp_path, kb
     assert (now != held) is written
 
 
+def test_ctrl_c_while_a_damaged_database_is_rebuilt_says_the_next_command_rebuilds_it(tmp_path, kb_home, monkeypatch):
+    """Review of session 36: Ctrl-C while `kb ingest` rebuilt a damaged database said "the change is complete"."""
+    import importlib
+
+    build = importlib.import_module("kb.build")
+
+    page = tmp_path / "flock.json"
+    page.write_text(json.dumps({"name": "Zzyzx Judge Card",
+                                "rulings": [{"date": "2014-09-20", "text": "A ruling of the judge's own file."}]}))
+    assert kb("ingest", str(page)).exit_code == 0
+    with open(kb_home / "kb.sqlite3", "r+b") as db:
+        db.write(b"garbage, not a database header")
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    kept = build.compute_outdated
+    monkeypatch.setattr(build, "compute_outdated", ctrl_c)
+    result = kb("ingest", str(page))
+    monkeypatch.setattr(build, "compute_outdated", kept)
+    assert result.exit_code == 130
+    said = " ".join(result.output.split())  # rich wraps the line
+    assert "the KB holds no finished build, and the next command rebuilds it" in said and "complete" not in said
+    assert [s["path"] for s in json.loads(kb("sources", "--json").stdout)] == [str(page)]
+
+
 def test_a_copy_of_a_library_file_under_another_path_names_the_path_that_holds_its_bytes(tmp_path, kb_home):
     """tryout21 item 5: a copy was "already in the KB" with no word of where, though `kb sources`
     does not list its path and `kb remove` of the original takes its rulings out."""

@@ -10,7 +10,8 @@ import pytest
 
 from kb.build import load_lexicon
 from kb.cards import CardNames, load_names
-from kb.ingest.dedup import Lexicon, Terminology, deduplicate, keywords_from_rules, mechanics_from_rules, translation_coverage
+from kb.ingest.dedup import (Lexicon, Terminology, deduplicate, keywords_from_rules, mechanics_from_rules,
+                             translation_coverage, translation_gaps)
 from kb.search.embed import FakeEmbedder
 from kb.model import Kind, Lang, Record, Relation
 from kb.normalize import match_key
@@ -324,3 +325,57 @@ def test_a_german_text_of_several_cards_pages_competes_in_each_card_s_pool(e5):
     entries = dedup(records, embedder=e5)
     english = entry_of(entries, ETB)
     assert len({v.text for v in english.variants_in(Lang.DE)}) == 1 and len(entries) == 2
+
+
+# --- signs ----------------------------------------------------------------------------------------
+# `match_key` drops punctuation, and with it the sign of "+1/+1": two rulings one sign apart had one key,
+# so dedup called them one text (review of session 36, finding 7). A wording's sign is part of it.
+
+PLUS = "As long as it's face down, enchanted creature gets +2/+2 and can't block."
+MINUS = "As long as it's face down, enchanted creature gets -2/-2 and can't block."
+
+
+def _entry_with_text(entries, text):
+    (found,) = [e for e in entries if any(v.text == text for v in e.variants)]
+    return found
+
+
+@pytest.mark.parametrize("minus, date, source", [
+    (MINUS, "2014-09-20", "set.json"),  # one page, one date: the same `match_key`, an exact-duplicate candidate
+    (MINUS, "2024-02-02", "other.json"),  # another source, later: a revision candidate
+    (MINUS.replace("-2/-2", "\u22122/\u22122"), "2024-02-02", "other.json"),  # minus sign
+    (MINUS + " It's still a 2/2 creature.", "2024-02-02", "other.json"),  # one more sentence
+], ids=["same-page", "revision", "minus-sign", "added-sentence"])
+def test_wordings_one_sign_apart_are_two_rulings(minus, date, source):
+    entries = dedup([rec(PLUS, "Gift of the Shell"), rec(minus, "Gift of the Shell", date=date, source=source, line=2)])
+    plus_entry, minus_entry = _entry_with_text(entries, PLUS), _entry_with_text(entries, minus)
+    assert plus_entry.id != minus_entry.id
+    assert [v.text for v in plus_entry.variants] == [PLUS] and [v.text for v in minus_entry.variants] == [minus]
+
+
+def test_wordings_with_the_same_signs_are_still_one_ruling():
+    newer = "As long as it is face down, the enchanted creature gets +2/+2 and can't block."
+    entries = dedup([rec(PLUS, "Gift of the Shell"), rec(newer, "Gift of the Shell", date="2024-02-02",
+                                                         source="other.json")])
+    assert len(entries) == 1 and entries[0].text == newer
+
+
+def test_a_translation_must_say_the_same_signs():
+    lex = lexicon()
+    german_plus = "Solange sie verdeckt ist, erhält die verzauberte Kreatur +2/+2 und kann nicht blocken."
+    german_minus = german_plus.replace("+2/+2", "-2/-2")
+    words = len(german_plus.split())
+    assert "digits" not in translation_gaps(lex.evidence(PLUS), lex.evidence(german_plus, Lang.DE), words)
+    assert "digits" in translation_gaps(lex.evidence(PLUS), lex.evidence(german_minus, Lang.DE), words)
+    assert "digits" not in translation_gaps(lex.evidence(MINUS), lex.evidence(german_minus, Lang.DE), words)
+
+
+def test_each_german_wording_joins_the_english_ruling_of_its_own_sign(e5):
+    german_plus = "Solange sie verdeckt ist, erhält die verzauberte Kreatur +2/+2 und kann nicht blocken."
+    german_minus = german_plus.replace("+2/+2", "-2/-2")
+    entries = dedup([rec(PLUS, "Gift of the Shell"), rec(MINUS, "Gift of the Shell", line=2),
+                     rec(german_minus, "Gift of the Shell", date="2025-01-01", source="de.txt", lang=Lang.DE),
+                     rec(german_plus, "Gift of the Shell", date="2025-01-01", source="de.txt", line=2,
+                         lang=Lang.DE)], embedder=e5)
+    assert _entry_with_text(entries, german_plus).text == PLUS
+    assert _entry_with_text(entries, german_minus).text == MINUS

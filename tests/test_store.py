@@ -244,6 +244,23 @@ def test_assign_ids_prefers_a_bundled_english_anchor_over_an_older_library_wordi
     assert assign_ids([grown], lambda s: s.startswith("corpus/"))[0].id == alone
 
 
+def test_a_judges_wording_one_sign_apart_never_takes_a_bundled_entrys_id() -> None:
+    # "+1/+1" and "-1/-1" wordings are two entries with one `match_key`, the basis of ids: whichever
+    # order the entries come in, the bundled one keeps the id it had alone, the judge's gets the next window.
+    def entry(text: str, source: str) -> Entry:
+        variant = Variant(text=text, original=text, lang=Lang.EN, date="2018-07-13", source=source, line=1,
+                          relation=Relation.CANONICAL, similarity=1.0, card="X")
+        return Entry(id="tmp", kind=Kind.RULING, text=text, cards=("X",), first_date=None, last_date=None,
+                     variants=(variant,))
+
+    bundled, judges = entry("It gets -1/-1.", "corpus/x.json"), entry("It gets +1/+1.", "/judge/page.txt")
+    is_bundled = lambda s: s.startswith("corpus/")  # noqa: E731
+    alone = assign_ids([bundled], is_bundled)[0].id
+    for entries in ([bundled, judges], [judges, bundled]):
+        ids = {e.text: e.id for e in assign_ids(entries, is_bundled)}
+        assert ids["It gets -1/-1."] == alone and ids["It gets +1/+1."] not in ("tmp", alone)
+
+
 def test_a_newer_schema_is_refused_with_the_fix(home: Path) -> None:
     conn = sqlite3.connect(home / store.DB_FILE)
     conn.execute(f"PRAGMA user_version = {store.SCHEMA_VERSION + 1}")

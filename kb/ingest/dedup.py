@@ -3,7 +3,8 @@
 Three steps, each explainable by a similarity that is stored on the variant:
 
 1. exact duplicates: records whose wording is the same once case, punctuation and spacing are
-   ignored (`match_key`) form one group, across pages, cards and sources;
+   ignored (`match_key`) and with the same signed numbers (`exact_key`: "+1/+1" is not "-1/-1")
+   form one group, across pages, cards and sources;
 2. revisions: English ruling groups whose wordings align word by word (difflib ratio, or the
    shorter wording contained in the longer one) after obsolete terms are folded into current ones.
    Candidates come from an inverted index of rare word 3-grams, so the work grows with the number
@@ -30,7 +31,7 @@ from kb.cards import CardNames
 from kb.search.embed import Embedder
 from kb.ingest.ids import digest_id
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
-from kb.normalize import fold, match_key, normalize_text, search_words
+from kb.normalize import exact_key, fold, match_key, normalize_text, search_words, signed_numbers
 from kb.search.glossary import Glossary
 from kb.terminology import Terminology
 
@@ -411,6 +412,7 @@ class Lexicon:
         sig |= {("card", c) for c in self._cards.find(plain)}
         sig |= {("number", t) for t in plain if t.isdigit() or t in NUMBER_WORDS}
         sig |= {("quantifier", t) for t in plain if t in QUANTIFIERS}
+        sig |= {("signed", t) for t in signed_numbers(folded)}
         sig.add(("negations", str(sum(t in NEGATIONS for t in toks))))
         return frozenset(sig), key
 
@@ -422,7 +424,7 @@ class Lexicon:
         mechanics = frozenset(c for c in found if c in self.mechanic_concepts
                               and not any(h != self._heads.get(c, c) and h.startswith(self._heads.get(c, c) + " ")
                                           for h in heads))
-        digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text)))
+        digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text))) | frozenset(signed_numbers(text))
         return Evidence(mechanics, digits, self.cards_in(text), frozenset(found), is_negated(text, lang))
 
 
@@ -460,11 +462,13 @@ def _is_compound_negation(word: str, prefix: str, exceptions: frozenset[str]) ->
 
 @dataclass
 class _Group:
-    """Records with the same wording (same kind, same match key)."""
+    """Records with the same wording (same kind, same `exact_key`). `key` is its `match_key`, the
+    words dedup aligns and ids hash; `exact` tells apart two groups of one key ("+1/+1", "-1/-1")."""
 
     key: str
     kind: Kind
     records: list[Record]
+    exact: str = ""
 
     @property
     def lang(self) -> Lang:
@@ -545,8 +549,11 @@ def _group_exact(records: Iterable[Record]) -> list[_Group]:
     for record in records:
         key = keys.get(record.text)
         if key is None:
-            key = keys[record.text] = match_key(record.text)
-        groups.setdefault((record.kind, key), _Group(key, record.kind, [])).records.append(record)
+            key = keys[record.text] = exact_key(record.text)
+        group = groups.get((record.kind, key))
+        if group is None:
+            group = groups[record.kind, key] = _Group(match_key(record.text), record.kind, [], key)
+        group.records.append(record)
     return list(groups.values())
 
 
@@ -656,7 +663,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"(])")
 
 
 def _sentences(text: str) -> tuple[str, ...]:
-    return tuple(match_key(s) for s in _SENTENCE_END.split(normalize_text(text)) if match_key(s))
+    return tuple(exact_key(s) for s in _SENTENCE_END.split(normalize_text(text)) if match_key(s))
 
 
 def _adds_sentences(a: tuple[str, ...], b: tuple[str, ...], sig_a: frozenset[tuple[str, str]],
@@ -752,7 +759,7 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     """
     if not foreign or not clusters or embedder is None:
         return {}
-    newest = [max(unit, key=lambda g: (g.newest, len(g.records), g.key)).records[0] for unit in foreign]
+    newest = [max(unit, key=lambda g: (g.newest, len(g.records), g.key, g.exact)).records[0] for unit in foreign]
     records = [[r for g in unit for r in g.records] for unit in foreign]
     by_card: dict[str, set[int]] = defaultdict(set)
     on_page: dict[tuple[str, str | None], set[int]] = defaultdict(set)
@@ -916,15 +923,15 @@ def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
     # a judge's own page, typed for one card, does not reword a ruling 29 cards share, tryout21),
     # a judge's only when no official source gives the ruling; on a tie, the one with no obsolete
     # term, then the most attested.
-    official = {g.key: any(is_official(r.source) for r in g.records) for g in english}
+    official = {g.exact: any(is_official(r.source) for r in g.records) for g in english}
     if len(english) == 1:
         canonical = english[0]
     else:
-        rank = {g.key: (official[g.key], g.newest, -len(terminology.obsolete_in(g.key)), len(g.records))
+        rank = {g.exact: (official[g.exact], g.newest, -len(terminology.obsolete_in(g.key)), len(g.records))
                 for g in english}
         best = max(rank.values())
         # among the best, the smallest key, where a key that is a prefix of another counts as the larger
-        canonical = min((g for g in english if rank[g.key] == best), key=lambda g: g.key + _LAST_CHAR)
+        canonical = min((g for g in english if rank[g.exact] == best), key=lambda g: (g.key + _LAST_CHAR, g.exact))
     variants: list[Variant] = []
     # its official copy first, when it has one (the same words a judge copied with a later date)
     first_canonical = min(canonical.records, key=lambda r: (not is_official(r.source), *_record_order(r)))
@@ -940,7 +947,7 @@ def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
         variants.extend(_variant(r, Relation.TRANSLATION, cosine) for r in group.records)
     variants.sort(key=lambda v: (_RELATION_ORDER[v.relation], v.lang.value, -_day_number(v.date), v.source, v.line))
     dates = sorted(v.date for v in variants if v.date)
-    oldest = min(english, key=lambda g: (min((r.date or "9999") for r in g.records), g.key))
+    oldest = min(english, key=lambda g: (min((r.date or "9999") for r in g.records), g.key, g.exact))
     clause = next((r.clause for g in cluster for r in g.records if r.clause), None)
     return Entry(
         id=digest_id(canonical.kind, f"{canonical.kind.value}:{oldest.key}", used_ids),
@@ -988,7 +995,7 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     lexicon = lexicon or Lexicon(terminology=terminology)
     lexicon.add_cards(r.card for r in records if r.card)
     groups = _group_exact(records)
-    groups.sort(key=lambda g: (g.kind.value, g.key))  # determinism: input order doesn't matter
+    groups.sort(key=lambda g: (g.kind.value, g.key, g.exact))  # determinism: input order doesn't matter
     english = [g for g in groups if g.lang is Lang.EN]
     foreign = [g for g in groups if g.lang is not Lang.EN]
 

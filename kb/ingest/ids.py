@@ -18,7 +18,7 @@ from dataclasses import replace
 from typing import Callable, Sequence
 
 from kb.model import Entry, Kind, Lang, Variant
-from kb.normalize import match_key
+from kb.normalize import exact_key, match_key
 
 
 def wording_key(kind: Kind, text: str) -> str:
@@ -50,10 +50,17 @@ def digest_id(kind: Kind, basis: str, used: set[str]) -> str:
     raise AssertionError("sha1 ran out of ids")  # pragma: no cover
 
 
+def _id_order(entry: Entry, is_bundled: Callable[[str], bool]) -> tuple[str, bool, str]:
+    """Who gets an anchor key's id first: two entries whose anchors differ only in signs ("+1/+1",
+    "-1/-1": one `match_key`, two rulings) share a key, and the bundled one keeps the first window,
+    so a judge's page never moves a bundled id; then the signed wording itself (`exact_key`)."""
+    anchor = anchor_variant(entry, is_bundled)
+    return wording_key(entry.kind, anchor.text), not is_bundled(anchor.source), exact_key(anchor.text)
+
+
 def assign_ids(entries: Sequence[Entry], is_bundled: Callable[[str], bool] = _is_corpus_path) -> list[Entry]:
     """Entries with ruling ids derived from their anchors (same input, same ids, in any order)."""
     used = {e.id for e in entries if e.kind is not Kind.RULING}
-    anchored = sorted(((wording_key(e.kind, anchor_variant(e, is_bundled).text), i)
-                       for i, e in enumerate(entries) if e.kind is Kind.RULING))
-    new_ids = {i: digest_id(Kind.RULING, key, used) for key, i in anchored}
+    anchored = sorted((_id_order(e, is_bundled), i) for i, e in enumerate(entries) if e.kind is Kind.RULING)
+    new_ids = {i: digest_id(Kind.RULING, order[0], used) for order, i in anchored}
     return [replace(e, id=new_ids[i]) if i in new_ids else e for i, e in enumerate(entries)]
