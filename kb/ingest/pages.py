@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from kb.lang import detect
+from kb.lang import LANGUAGE_NAMES, detect
 from kb.model import Kind, Lang, ParseResult, Problem, Record
 from kb.normalize import (UNDECODABLE_REASON, DateFormatError, is_undecodable, looks_like_date, match_key,
                           normalize_text, parse_date)
@@ -340,7 +340,16 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             problems.append(Problem(source, first, "text before the first date line skipped: "
                                     f"{_clip(original)}"))
             return
-        for part in _by_language(chunk):
+        parts = _by_language(chunk)
+        for above, part in zip([None, *parts], parts):
+            if above is not None and part[0].number == above[-1].number + 1:
+                # a line right under a ruling, in another language: a remark or a translation, never
+                # more of that ruling (tryout23: a German remark was glued to an English ruling)
+                said = LANGUAGE_NAMES[_language(part).value]
+                problems.append(Problem(source, part[0].number, f"line {part[0].number} is in {said}, the "
+                                        f"ruling above it (line {above[0].number}) in "
+                                        f"{LANGUAGE_NAMES[_language(above).value]}: read apart, not as more of "
+                                        f"that ruling: {_clip(_unit_text(part))}", ignored=True))
             ruling(part)
 
     def ruling(part: list[_Line]) -> None:
@@ -362,6 +371,12 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                     f"over the limit of {MAX_RULING_CHARS}"))
             return
         clean = normalize_text(original)
+        if not _speaks_of_the_game(clean, (title_card, card)):
+            problems.append(Problem(source, first, f"{'line' if last == first else 'lines'} {first}"
+                                    f"{'' if last == first else f'-{last}'}: no card, rules term or game word: "
+                                    f"not a ruling? Not read as one (name the card or the rule it is about if "
+                                    f"it is): {_clip(original)}", ignored=True))
+            return
         records.append(Record(text=clean, original=original, lang=detect(clean), date=date,
                               source=source, line=first, kind=Kind.RULING, card=card))
 
@@ -438,6 +453,45 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
     return ParseResult(tuple(records), tuple(problems))
+
+
+# The words any ruling uses for what it is about, in English, German and Spanish (word starts): a dated
+# unit with none of them, no card's name and no mana symbol or number is a remark under a date ("Quelle:
+# Notizen vom Prerelease-Briefing", "Nota para el equipo: imprimir esta hoja"), not a ruling (tryout23).
+_GAME_WORDS = re.compile(r"\b(?:"
+    # English
+    r"cards?|creature|spell|abilit|permanent|battlefield|player|opponent|control|own|target|counter|damage"
+    r"|mana|cost|pay|paid|cast|turn|tap|untap|librar|graveyard|hand|exile|stack|trigger|resol|effect|token"
+    r"|cop[yi]|attack|block|combat|life|draw|discard|sacrific|destroy|dies?\b|enter|leave|zone|face"
+    r"|morph|megamorph|manifest|disguise|cloak|ward|reveal|choose|chose|phase|step|priority|legend|land"
+    r"|artifact|enchant|aura|planeswalker|colou?r|power|toughness|keyword|rules?\b|game|deck|shuffle|name"
+    r"|value|instant|sorcery|upkeep|equip(?:s|ped|ment)?\b|mulligan|play|loses?|gains?|wins?"
+    r"|legal|format|constructed|limited|draft|sanction|timeshift|conspirac|printing|printed|edition|oracle"
+    # German
+    r"|karte|kreatur|zauber|fähigkeit|bleibend|spiel|gegner|kontroll|besitz|ziel|marke|schaden|manakost"
+    r"|kosten|bezahl|wirk|zug|getappt|tapp|enttapp|bibliothek|friedhof|exil|stapel|auslös|löst|effekt"
+    r"|spielstein|kopie|kopier|angreif|angriff|blockt|blocken|kampf|lebenspunkt|zieh|abwerf|opfer|zerstör"
+    r"|verdeckt|aufdeck|aufgedeckt|manifestier|grauen|verkleid|tarn|getarnt|abwehr|zeig|phase|segment"
+    r"|priorität|artefakt|verzauber|farb|stärke|widerstand|regel|hexerei|spontanzauber|sofort|deck|misch"
+    r"|verliert|erhält|gewinnt|turnier|druck|edition|erweiterung"
+    # Spanish
+    r"|carta|criatura|hechizo|habilidad|permanente|campo|batalla|jugador|oponente|rival|propietari"
+    r"|objetivo|contador|daño|maná|coste|costo|pag|lanz|turno|gira|girad|endere|biblioteca|cementerio"
+    r"|mano\b|exili|pila|dispar|resuel|efecto|ficha|copia|atac|bloque|combate|vida|roba|descart"
+    r"|sacrific|destru|muere|boca|manifiest|metamorf|disfraz|encubr|rebatir|revel|fase|paso|prioridad"
+    r"|tierra|artefacto|encantamiento|color|fuerza|resistencia|regla|juego|mazo|instantáneo|conjuro"
+    r"|pierde|gana|formato|torneo|edición|impres|colección"
+    r")", re.IGNORECASE)
+_GAME_SIGNS = re.compile(r"\{[^{}]+\}|\d")  # a mana symbol, a number (2/2, +1/+1, 702.19b)
+
+
+def _speaks_of_the_game(text: str, cards: Sequence[str | None]) -> bool:
+    """Whether a unit reads as being about the game: a game word, a mana symbol or number, or the name
+    of the page's card."""
+    if _GAME_WORDS.search(text) or _GAME_SIGNS.search(text):
+        return True
+    key = match_key(text)
+    return any(name and match_key(name) in key for name in cards)
 
 
 _EXAMPLE = re.compile(r"\s*(?:Example|Beispiel|Ejemplo)s?\s*:", re.IGNORECASE)  # more of the ruling above
@@ -611,21 +665,28 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
     return ParseResult(tuple(records), tuple(problems))
 
 
+def _language(lines: Sequence[_Line], default: Lang = Lang.EN) -> Lang:
+    return detect(normalize_text(" ".join(line.text for line in lines)), default)
+
+
 def _by_language(chunk: list[_Line]) -> list[list[_Line]]:
     """A dated unit's paragraphs, split where the language changes: a ruling never switches language
     midway, so an English ruling with its German translation under it in the next paragraph (a judge's
-    page mixing the two under one date) is two rulings, each its own language. Paragraphs of one
-    language stay one ruling (a ruling's "Example:" paragraph). A chunk holds no blank line: a gap in
-    its line numbers is where one was."""
+    page mixing the two under one date) is two rulings, each its own language; so is a line that starts
+    a new sentence in another language right under a ruling (a remark or a translation without a blank
+    line above it). Paragraphs of one language stay one ruling (a ruling's "Example:" paragraph). A
+    chunk holds no blank line: a gap in its line numbers is where one was."""
     paragraphs: list[list[_Line]] = []
     for line in chunk:
-        if paragraphs and line.number == paragraphs[-1][-1].number + 1:
+        if (paragraphs and line.number == paragraphs[-1][-1].number + 1
+                and not (_ends_sentence(paragraphs[-1][-1].text)
+                         and _language([line], above := _language(paragraphs[-1])) is not above)):
             paragraphs[-1].append(line)
         else:
             paragraphs.append([line])
     if len(paragraphs) < 2:
         return [chunk]
-    langs = [detect(normalize_text(" ".join(line.text for line in p))) for p in paragraphs]
+    langs = [_language(p) for p in paragraphs]
     if len(set(langs)) == 1:
         return [chunk]
     parts: list[list[_Line]] = []
