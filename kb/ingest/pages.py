@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from kb.lang import LANGUAGE_NAMES, detect
-from kb.model import Kind, Lang, ParseResult, Problem, Record
+from kb.model import CardName, Kind, Lang, ParseResult, Problem, Record
 from kb.normalize import (UNDECODABLE_REASON, DateFormatError, is_undecodable, looks_like_date, match_key,
                           normalize_text, parse_date)
 
@@ -293,6 +293,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     problems: list[Problem] = []
     card: str | None
     unknown_title = False
+    translation: str | None = None  # an unknown card's other name in its title ("Cryptic Coat / Kryptischer Mantel")
     if _starts_dated(content):
         # copied from the rulings table down: no title, so no card (a date is no card's name)
         card, body = None, lines
@@ -303,6 +304,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         known = _card_in_title(title, resolve_card) if resolve_card else None
         card = known or _title_as_card(title)
         unknown_title = bool(resolve_card) and not known
+        if unknown_title and (pair := _name_and_translation(title)) is not None:
+            card, translation = pair
         body = [line for line in lines if line.number > content[0].number]
     title_card = card  # a card's name heading later rulings changes `card`
     units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body])  # each line's date read once
@@ -444,15 +447,20 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             date, date_error = None, str(e)
     flush()
     report_stray()
+    names: tuple[CardName, ...] = ()
     if unknown_title and any(r.card == title_card for r in records):
         # a misspelt title ("Lichtfrom") files the rulings under a card of its own, apart from the real
         # card's rulings and translations: say so (a card newer than the known names is kept the same)
+        kept = ""
+        if translation and title_card and (lang := _translation_language(translation, records)) is not None:
+            names = (CardName(title_card, lang, translation),)
+            kept = f"; {translation!r} is kept as its {LANGUAGE_NAMES[lang.value]} name"
         problems.append(Problem(source, content[0].number, f"{UNKNOWN_TITLE} in English, "
-                                f"German or Spanish: its rulings are filed under {title_card!r} as written "
+                                f"German or Spanish: its rulings are filed under {title_card!r} as written{kept} "
                                 "(check its spelling if the card is not new)", ignored=True))
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
-    return ParseResult(tuple(records), tuple(problems))
+    return ParseResult(tuple(records), tuple(problems), names)
 
 
 # The words any ruling uses for what it is about, in English, German and Spanish (word starts): a dated
@@ -610,6 +618,37 @@ def _title_as_card(title: str) -> str:
     words = title.rstrip().rstrip(":").split()
     last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
     return " ".join(words[last + 1:]) or title
+
+
+def _told_language(name: str) -> Lang | None:
+    """The language a name's own letters or words tell (`Verstörende Zwillinge`: German), else None."""
+    found = detect(name, Lang.EN)
+    return found if all(detect(name, lang) is found for lang in Lang) else None
+
+
+def _name_and_translation(title: str) -> tuple[str, str] | None:
+    """(the card's name, its translation) of a title that gives both ("Cryptic Coat / Kryptischer
+    Mantel"): the English name first, unless only the second name reads as English; None for a title
+    of one name."""
+    parts = [_SET_IN_BRACKETS.sub("", part).strip() for part in re.split(r"\s+/\s+", title.strip())]
+    if len(parts) != 2 or not all(parts) or any(_NOT_A_NAME.fullmatch(part) for part in parts):
+        return None
+    first, second = parts
+    told = _told_language(first), _told_language(second)
+    if told[0] not in (None, Lang.EN) and told[1] in (None, Lang.EN):
+        return second, first
+    return first, second
+
+
+def _translation_language(name: str, records: Sequence[Record]) -> Lang | None:
+    """The language of a card's translated name in a page's title: what its letters or words tell, else
+    the page's one language besides English (a page giving English rulings and their German
+    translations); None when neither tells."""
+    told = _told_language(name)
+    if told is not None:
+        return told if told is not Lang.EN else None
+    others = {r.lang for r in records} - {Lang.EN}
+    return others.pop() if len(others) == 1 else None
 
 
 _MANA_COST = re.compile(r"(?=\w)(?:\d{1,2}|X)?(?:[WUBRGC]|White|Blue|Black|Red|Green|Colorless)*")
