@@ -12,7 +12,7 @@ Rules texts without their numbers, undated rulings, and "See rule 708 ..." stubs
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from kb.lang import LANGUAGE_NAMES, detect
@@ -23,6 +23,7 @@ from kb.normalize import (UNDECODABLE_REASON, DateFormatError, is_undecodable, l
 # What a rules text matcher returns: the clause number and a score, or None for "not a rule".
 ClauseMatcher = Callable[[str], "tuple[str, float] | None"]
 NameResolver = Callable[[str], "str | None"]
+NearResolver = Callable[[str], "tuple[str, str] | None"]  # (the known name nearest, its English name)
 
 SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
@@ -279,9 +280,11 @@ def _dates_before_their_rulings(units: list[_Unit]) -> list[_Unit]:
 
 
 def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = None,
-                    card_text: NameResolver | None = None) -> ParseResult:
+                    card_text: NameResolver | None = None, closest_card: NearResolver | None = None) -> ParseResult:
     """Records of a card ruling page, and a problem for each unit that can't be used. `card_text`
-    gives a card's Oracle text (English name -> text): a card site prints it above the rulings."""
+    gives a card's Oracle text (English name -> text): a card site prints it above the rulings.
+    `closest_card` gives the known name nearest to a misspelt title, and its card's English name: the
+    rulings go to that card when they name it themselves, else the note asks "did you mean"."""
     lines = _lines(text)
     content = [line for line in lines if line.text.strip()]
     if not content:
@@ -448,16 +451,25 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     flush()
     report_stray()
     names: tuple[CardName, ...] = ()
-    if unknown_title and any(r.card == title_card for r in records):
+    near = closest_card(title_card) if closest_card and title_card and unknown_title and not translation else None
+    if near is not None and _names_card(records, title_card, near):
+        # the page's own rulings name the known card the title is a typo of ("Chillador de Bosque
+        # Espectrales" above a ruling on "Chillador de Bosques Espectrales", tryout23): its rulings are that card's
+        records = [replace(r, card=near[1]) if r.card == title_card else r for r in records]
+        problems.append(Problem(source, content[0].number, f"{UNKNOWN_TITLE} in English, German or Spanish, "
+                                f"but its rulings name {near[0]!r} ({near[1]}), the known card nearest to "
+                                f"{title_card!r}: its rulings are filed under {near[1]!r}", ignored=True))
+    elif unknown_title and any(r.card == title_card for r in records):
         # a misspelt title ("Lichtfrom") files the rulings under a card of its own, apart from the real
         # card's rulings and translations: say so (a card newer than the known names is kept the same)
         kept = ""
         if translation and title_card and (lang := _translation_language(translation, records)) is not None:
             names = (CardName(title_card, lang, translation),)
             kept = f"; {translation!r} is kept as its {LANGUAGE_NAMES[lang.value]} name"
+        guess = f"; did you mean {near[0]!r} ({near[1]})?" if near else ""
         problems.append(Problem(source, content[0].number, f"{UNKNOWN_TITLE} in English, "
-                                f"German or Spanish: its rulings are filed under {title_card!r} as written{kept} "
-                                "(check its spelling if the card is not new)", ignored=True))
+                                f"German or Spanish: its rulings are filed under {title_card!r} as written{kept}"
+                                f"{guess} (check its spelling if the card is not new)", ignored=True))
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
     return ParseResult(tuple(records), tuple(problems), names)
@@ -618,6 +630,14 @@ def _title_as_card(title: str) -> str:
     words = title.rstrip().rstrip(":").split()
     last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
     return " ".join(words[last + 1:]) or title
+
+
+def _names_card(records: Sequence[Record], title_card: str | None, near: tuple[str, str]) -> bool:
+    """Whether a ruling filed under the page's title names the known card `near` ((its name nearest to
+    the title, its English name)) itself: evidence the title is that card's name misspelt."""
+    keys = {match_key(name) for name in near}
+    return any(key in f" {match_key(r.text)} " for r in records if r.card == title_card
+               for key in (f" {k} " for k in keys if k))
 
 
 def _told_language(name: str) -> Lang | None:
