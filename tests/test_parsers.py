@@ -895,3 +895,41 @@ def test_a_ruling_wrapped_over_lines_of_one_language_stays_one_ruling():
             "Die Kreatur bleibt im Spiel, und sie ist dieselbe bleibende Karte.\n")
     result = pages.parse_card_page(text, "wrapped.txt", NAMES.resolve)
     assert len(result.records) == 1 and not [p for p in result.problems if "read apart" in p.reason]
+
+
+TYPO_PAGE = ("Chillador de Bosque Espectrales\n\n2024-09-20\n\nPara manifestar miedo, mira las dos primeras cartas de tu "
+             "biblioteca.\n\n2024-09-20\n\nLa última habilidad {ruling} solo tiene en cuenta la carta impresa.\n")
+
+
+@pytest.mark.parametrize("ruling, card, said", [
+    # the page's own ruling names the card the title misspells: its rulings are that card's
+    ("del Chillador de Bosques Espectrales", "Hauntwoods Shrieker",
+     "but its rulings name 'Chillador de Bosques Espectrales' (Hauntwoods Shrieker), the known card nearest to "
+     "'Chillador de Bosque Espectrales': its rulings are filed under 'Hauntwoods Shrieker'"),
+    # nothing but the title: filed as written, with the closest name asked about
+    ("de esta carta", "Chillador de Bosque Espectrales",
+     "filed under 'Chillador de Bosque Espectrales' as written; did you mean 'Chillador de Bosques Espectrales' "
+     "(Hauntwoods Shrieker)?"),
+])
+def test_a_title_one_letter_off_a_known_name_is_that_card_only_when_the_rulings_name_it(ruling, card, said):
+    """tryout23 defect 4: "Chillador de Bosque Espectrales" (…Bosques…) made a phantom card, and the note
+    gave no "did you mean"."""
+    names = Corpus.default().names
+    result = pages.parse_card_page(TYPO_PAGE.format(ruling=ruling), "typo.txt", names.resolve, names.oracle_text,
+                                   names.closest)
+    assert [r.card for r in result.records] == [card, card]
+    notes = [p for p in result.problems if p.line == 1]
+    assert len(notes) == 1 and notes[0].ignored and said in notes[0].reason
+
+
+@pytest.mark.parametrize("title, english, lang, translated", [
+    ("Cryptic Coat / Kryptischer Mantel", "Cryptic Coat", Lang.DE, "Kryptischer Mantel"),
+    ("Verstörende Zwillingsding / Unsettling Thing", "Unsettling Thing", Lang.DE, "Verstörende Zwillingsding"),
+])
+def test_an_unknown_cards_title_with_its_translation_keeps_both_names(title, english, lang, translated):
+    """tryout23 defect 9: the German half of "Cryptic Coat / Kryptischer Mantel" was dropped."""
+    page = (f"{title}\n\n02.02.2024\n\nThe card returns to its owner's hand.\n\n02.02.2024\n\n"
+            "Die Karte kehrt auf die Hand ihres Besitzers zurück.\n")
+    result = pages.parse_card_page(page, "coat.txt", NAMES.resolve)
+    assert {r.card for r in result.records} == {english}
+    assert [(n.english, n.lang, n.name) for n in result.card_names] == [(english, lang, translated)]
