@@ -865,7 +865,7 @@ def test_a_dated_remark_that_names_nothing_of_the_game_is_a_note_not_a_ruling(re
     assert [r.line for r in result.records] == [5, 13]
     notes = [p for p in result.problems if "not a ruling?" in p.reason]
     assert [(p.source, p.line, p.ignored) for p in notes] == [("remark.txt", 9, True)]
-    assert notes[0].reason.startswith("line 9: no card, rules term or game word: not a ruling?")
+    assert notes[0].reason.startswith("dated text with no card, rules term or game word: not a ruling?")
 
 
 @pytest.mark.parametrize("short", ["It can't be countered.", "Yes, Lightform can do that.", "Sí, {2} también.",

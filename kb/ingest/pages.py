@@ -378,9 +378,9 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             return
         clean = normalize_text(original)
         if not _speaks_of_the_game(clean, (title_card, card)):
-            problems.append(Problem(source, first, f"{'line' if last == first else 'lines'} {first}"
-                                    f"{'' if last == first else f'-{last}'}: no card, rules term or game word: "
-                                    f"not a ruling? Not read as one (name the card or the rule it is about if "
+            lines = "" if last == first else f" (lines {first}-{last})"
+            problems.append(Problem(source, first, f"dated text with no card, rules term or game word{lines}: "
+                                    "not a ruling? Not read as one (name the card or the rule it is about if "
                                     f"it is): {_clip(original)}", ignored=True))
             return
         records.append(Record(text=clean, original=original, lang=detect(clean), date=date,
