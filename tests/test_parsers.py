@@ -933,3 +933,14 @@ def test_an_unknown_cards_title_with_its_translation_keeps_both_names(title, eng
     result = pages.parse_card_page(page, "coat.txt", NAMES.resolve)
     assert {r.card for r in result.records} == {english}
     assert [(n.english, n.lang, n.name) for n in result.card_names] == [(english, lang, translated)]
+
+
+def test_a_line_in_another_language_under_a_ruling_on_its_dates_line_gets_one_note_not_two():
+    """A ruling given on its date's line: the line under it in another language is read apart, and only
+    that is said (not also "read as more of the ruling")."""
+    text = ("Cryptic Coat\n\nFeb 2, 2024: Cryptic Coat's last ability returns Cryptic Coat to its owner's hand.\n"
+            "Merke: die Karte ist in der Vorpremiere sehr beliebt, Regelfragen dazu einplanen.\n")
+    result = pages.parse_card_page(text, "inline.txt")
+    assert [(r.line, r.lang) for r in result.records] == [(3, Lang.EN), (4, Lang.DE)]
+    assert [p.reason.split(":")[0] for p in result.problems if p.line == 4] == [
+        "line 4 is in German, the ruling above it (line 3) in English"]

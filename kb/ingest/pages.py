@@ -423,7 +423,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
             else:
-                if inline and chunk and _ends_sentence(chunk[-1].text) and not _EXAMPLE.match(line.text):
+                if (inline and chunk and _ends_sentence(chunk[-1].text) and not _EXAMPLE.match(line.text)
+                        and not _switches_language(chunk, line)):  # that line is read apart, with its own note
                     # a ruling given on its date's line goes on with a new sentence on the next: kept (a page
                     # wrapped at its width, a second paragraph), but said, since a judge's comment under a
                     # ruling row reads the same (tryout19: one was glued to the ruling without a word)
@@ -728,6 +729,11 @@ def _language(lines: Sequence[_Line], default: Lang = Lang.EN) -> Lang:
     return detect(normalize_text(" ".join(line.text for line in lines)), default)
 
 
+def _switches_language(above: Sequence[_Line], line: _Line) -> bool:
+    """Whether `line`, right under the lines `above`, starts a new sentence in another language."""
+    return _ends_sentence(above[-1].text) and _language([line], lang := _language(above)) is not lang
+
+
 def _by_language(chunk: list[_Line]) -> list[list[_Line]]:
     """A dated unit's paragraphs, split where the language changes: a ruling never switches language
     midway, so an English ruling with its German translation under it in the next paragraph (a judge's
@@ -737,9 +743,7 @@ def _by_language(chunk: list[_Line]) -> list[list[_Line]]:
     chunk holds no blank line: a gap in its line numbers is where one was."""
     paragraphs: list[list[_Line]] = []
     for line in chunk:
-        if (paragraphs and line.number == paragraphs[-1][-1].number + 1
-                and not (_ends_sentence(paragraphs[-1][-1].text)
-                         and _language([line], above := _language(paragraphs[-1])) is not above)):
+        if paragraphs and line.number == paragraphs[-1][-1].number + 1 and not _switches_language(paragraphs[-1], line):
             paragraphs[-1].append(line)
         else:
             paragraphs.append([line])
