@@ -644,7 +644,9 @@ def card(console: Console, view: CardView) -> None:
         head.append(f"   {oc.mana_cost or ''}", style="cyan")
         head.append(f"\n{oc.type}", style="dim")
     console.print(head)
-    console.print(" · ".join(f"{k}: {v}" for k, v in view.names.items()), style="dim")
+    # a name no card data gives (a judge's page titled it so) is in no language the KB can tell
+    names = view.names if view.card.names else {"name as written": view.card.name}
+    console.print(" · ".join(f"{k}: {v}" for k, v in names.items()), style="dim")
     if oc is not None:
         body = oc.text
         if oc.power is not None:

@@ -470,12 +470,14 @@ def _read_files(paths: Sequence[Path]) -> list[tuple[str, bytes]]:
 def parse_inputs(corpus: Corpus) -> list[Path]:
     """What parsing a source derives from: the parsers and the text module, the card names table
     and the Oracle cards (a page's title is resolved to an English card name), and the CR (a
-    rules-search page's units are matched to its clauses)."""
-    from kb import cards, errors, ingest, lang, model, normalize, paths
+    rules-search page's units are matched to its clauses), and the code finding the card name nearest
+    to a misspelt title (`Corpus.names`' `closest`)."""
+    from kb import cards, corpus as corpus_module, errors, ingest, lang, model, normalize, oracle as oracle_module, paths
     from kb.cr.load import cache_inputs
     from kb.oracle import oracle_path
 
-    code = module_files(ingest, model, lang, cards, normalize, paths, errors)
+    code = module_files(ingest, model, lang, cards, normalize, paths, errors, corpus_module, oracle_module)
+    code += [Path(str(cards.__file__)).parent / "search" / "cardnames.py"]  # CardMatcher's, without importing kb.search
     oracle = [oracle_path(corpus.folder)] if oracle_path(corpus.folder).is_file() else []
     return sorted({*code, *cache_inputs(corpus.folder), corpus.folder / "card-names.json", *oracle})
 

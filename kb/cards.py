@@ -29,6 +29,9 @@ class CardNames:
     # A card's Oracle text by its English name (None: not known): a card page's parser tells the card's
     # printed text above the rulings from a ruling that lost its date by it. Not in to_json.
     oracle_text: Callable[[str], str | None] | None = field(default=None, repr=False, compare=False)
+    # (the known name closest to a misspelt one, its card's English name), or None when none is close:
+    # a card page's title one letter off a card's name gets a "did you mean". Not in to_json.
+    closest: Callable[[str], tuple[str, str] | None] | None = field(default=None, repr=False, compare=False)
 
     def add(self, english: str, lang: Lang, name: str) -> None:
         english, name = normalize_text(english), normalize_text(name)
@@ -44,7 +47,13 @@ class CardNames:
         """A copy to add names to, leaving this table as it is."""
         return CardNames({en: dict(by_lang) for en, by_lang in self.names.items()}, dict(self._index),
                          {en: {lang: list(n) for lang, n in by_lang.items()} for en, by_lang in self.aliases.items()},
-                         self.fallback, self.oracle_text)
+                         self.fallback, self.oracle_text, self.closest)
+
+    def names_of(self, english: str) -> list[str]:
+        """Every name the table knows for the card `english` (its name first), in any language."""
+        by_lang = self.names.get(english, {})
+        others = [n for names in self.aliases.get(english, {}).values() for n in names]
+        return list(dict.fromkeys([english, *by_lang.values(), *others]))
 
     def every_name(self) -> Iterator[tuple[str, str]]:
         """(English name, a name of that card) for every name known, in any language."""

@@ -139,8 +139,24 @@ class Corpus:
         from kb.cards import load_names
 
         names = load_names(self.folder)
-        names.fallback, names.oracle_text = self._oracle_name, self._oracle_text
+        names.fallback, names.oracle_text, names.closest = self._oracle_name, self._oracle_text, self._closest_name
         return names
+
+    def _closest_name(self, name: str) -> tuple[str, str] | None:
+        """(the known name closest to `name`, its card's English name), as `kb card` forgives a typo
+        (`CardLookup.closest`: the Oracle's names and the bundled names table), or None."""
+        from kb.normalize import name_key
+        from kb.oracle import within
+
+        english = self.card_lookup.closest(name)
+        if english is None:
+            return None
+        card = self.card_lookup.get(english)
+        known = list(dict.fromkeys([*self.names.names_of(english), *(card.names.values() if card else ())]))
+        key = name_key(name)
+        # the name of that card nearest to the one written: the Spanish name for a misspelt Spanish title
+        nearest = min(known, key=lambda local: within(key, k := name_key(local), max(len(key), len(k))) or 0)
+        return nearest, english
 
     def _oracle_text(self, name: str) -> str | None:
         """A card's Oracle text: the 2018 Oracle's, else the bundled MTGJSON files' (MKM's, DSK's); then,

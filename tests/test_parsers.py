@@ -849,3 +849,98 @@ def test_a_slashed_date_read_by_a_dotted_one_names_the_dotted_one():
     notes = [p for p in pages.parse_card_page(text, "dotted.txt").problems if "day or month first" in p.reason]
     assert [(p.line, p.ignored) for p in notes] == [(7, True)]
     assert "as the page's '08.11.2024' on line 3 is written: line 7 '11/8/2024' as 2024-08-11" in notes[0].reason
+
+
+@pytest.mark.parametrize("remark", [
+    "Quelle: Notizen vom Prerelease-Briefing, bitte nicht weitergeben.",
+    "Nota para el equipo: imprimir esta hoja para la mesa de jueces del presentación.",
+    "Esto lo tengo que preguntar al juez principal mañana.",
+    "Remember to print this sheet for the judge station tomorrow.",
+])
+def test_a_dated_remark_that_names_nothing_of_the_game_is_a_note_not_a_ruling(remark):
+    """tryout23 defect 6: a dated line naming no card, rules term or game word became a ruling silently."""
+    text = (f"Lightform\n\n20.09.2024\n\nDie verdeckte Kreatur ist eine 2/2-Kreatur.\n\n20.09.2024\n\n{remark}\n\n"
+            "20.09.2024\n\nIt can't be countered.\n")
+    result = pages.parse_card_page(text, "remark.txt", NAMES.resolve)
+    assert [r.line for r in result.records] == [5, 13]
+    notes = [p for p in result.problems if "not a ruling?" in p.reason]
+    assert [(p.source, p.line, p.ignored) for p in notes] == [("remark.txt", 9, True)]
+    assert notes[0].reason.startswith("dated text with no card, rules term or game word: not a ruling?")
+
+
+@pytest.mark.parametrize("short", ["It can't be countered.", "Yes, Lightform can do that.", "Sí, {2} también.",
+                                   "Conspiracies aren't legal for any sanctioned Constructed format."])
+def test_a_short_ruling_that_names_the_game_or_the_card_stays_a_ruling(short):
+    text = f"Lightform\n\n2024-09-20\n\n{short}\n"
+    result = pages.parse_card_page(text, "short.txt", NAMES.resolve)
+    assert [r.text for r in result.records] == [short]
+    assert not [p for p in result.problems if "not a ruling?" in p.reason]
+
+
+def test_a_line_in_another_language_right_under_a_ruling_is_kept_apart_with_a_note():
+    """tryout23 defect 7: a German remark on the line under an English ruling was glued onto it."""
+    text = ("Cryptic Coat\n\n02.02.2024\n\n"
+            "Cryptic Coat's last ability returns Cryptic Coat to its owner's hand. It uses the stack.\n"
+            "Merke: die Karte ist in der Vorpremiere sehr beliebt, Regelfragen dazu einplanen.\n")
+    result = pages.parse_card_page(text, "mixed.txt", NAMES.resolve)
+    assert [(r.line, r.lang, r.text[:12]) for r in result.records] == [(5, Lang.EN, "Cryptic Coat"),
+                                                                         (6, Lang.DE, "Merke: die K")]
+    notes = [p for p in result.problems if "read apart" in p.reason]
+    assert [(p.line, p.ignored) for p in notes] == [(6, True)]
+    assert notes[0].reason.startswith("line 6 is in German, the ruling above it (line 5) in English")
+
+
+def test_a_ruling_wrapped_over_lines_of_one_language_stays_one_ruling():
+    text = ("Lightform\n\n02.02.2024\n\nWenn die verdeckte Kreatur aufgedeckt wird.\n"
+            "Die Kreatur bleibt im Spiel, und sie ist dieselbe bleibende Karte.\n")
+    result = pages.parse_card_page(text, "wrapped.txt", NAMES.resolve)
+    assert len(result.records) == 1 and not [p for p in result.problems if "read apart" in p.reason]
+
+
+TYPO_PAGE = ("Chillador de Bosque Espectrales\n\n2024-09-20\n\nPara manifestar miedo, mira las dos primeras cartas de tu "
+             "biblioteca.\n\n2024-09-20\n\nLa última habilidad {ruling} solo tiene en cuenta la carta impresa.\n")
+
+
+@pytest.mark.parametrize("ruling, card, said", [
+    # the page's own ruling names the card the title misspells: its rulings are that card's
+    ("del Chillador de Bosques Espectrales", "Hauntwoods Shrieker",
+     "but its rulings name 'Chillador de Bosques Espectrales' (Hauntwoods Shrieker), the known card nearest to "
+     "'Chillador de Bosque Espectrales': its rulings are filed under 'Hauntwoods Shrieker'"),
+    # nothing but the title: filed as written, with the closest name asked about
+    ("de esta carta", "Chillador de Bosque Espectrales",
+     "filed under 'Chillador de Bosque Espectrales' as written; did you mean 'Chillador de Bosques Espectrales' "
+     "(Hauntwoods Shrieker)?"),
+])
+def test_a_title_one_letter_off_a_known_name_is_that_card_only_when_the_rulings_name_it(ruling, card, said):
+    """tryout23 defect 4: "Chillador de Bosque Espectrales" (…Bosques…) made a phantom card, and the note
+    gave no "did you mean"."""
+    names = Corpus.default().names
+    result = pages.parse_card_page(TYPO_PAGE.format(ruling=ruling), "typo.txt", names.resolve, names.oracle_text,
+                                   names.closest)
+    assert [r.card for r in result.records] == [card, card]
+    notes = [p for p in result.problems if p.line == 1]
+    assert len(notes) == 1 and notes[0].ignored and said in notes[0].reason
+
+
+@pytest.mark.parametrize("title, english, lang, translated", [
+    ("Cryptic Coat / Kryptischer Mantel", "Cryptic Coat", Lang.DE, "Kryptischer Mantel"),
+    ("Verstörende Zwillingsding / Unsettling Thing", "Unsettling Thing", Lang.DE, "Verstörende Zwillingsding"),
+])
+def test_an_unknown_cards_title_with_its_translation_keeps_both_names(title, english, lang, translated):
+    """tryout23 defect 9: the German half of "Cryptic Coat / Kryptischer Mantel" was dropped."""
+    page = (f"{title}\n\n02.02.2024\n\nThe card returns to its owner's hand.\n\n02.02.2024\n\n"
+            "Die Karte kehrt auf die Hand ihres Besitzers zurück.\n")
+    result = pages.parse_card_page(page, "coat.txt", NAMES.resolve)
+    assert {r.card for r in result.records} == {english}
+    assert [(n.english, n.lang, n.name) for n in result.card_names] == [(english, lang, translated)]
+
+
+def test_a_line_in_another_language_under_a_ruling_on_its_dates_line_gets_one_note_not_two():
+    """A ruling given on its date's line: the line under it in another language is read apart, and only
+    that is said (not also "read as more of the ruling")."""
+    text = ("Cryptic Coat\n\nFeb 2, 2024: Cryptic Coat's last ability returns Cryptic Coat to its owner's hand.\n"
+            "Merke: die Karte ist in der Vorpremiere sehr beliebt, Regelfragen dazu einplanen.\n")
+    result = pages.parse_card_page(text, "inline.txt")
+    assert [(r.line, r.lang) for r in result.records] == [(3, Lang.EN), (4, Lang.DE)]
+    assert [p.reason.split(":")[0] for p in result.problems if p.line == 4] == [
+        "line 4 is in German, the ruling above it (line 3) in English"]

@@ -323,7 +323,7 @@ def _parse_as(fmt: Format, text: str, source: str, *, names: CardNames,
         return pages.parse_search_page(text, source, match_clause)
     if fmt is Format.RELEASE_NOTES:
         return notes.parse_release_notes(text, source, names.resolve)
-    return pages.parse_card_page(text, source, names.resolve, names.oracle_text)
+    return pages.parse_card_page(text, source, names.resolve, names.oracle_text, names.closest)
 
 
 def read_source(path: Path) -> tuple[str, bytes | None, str, Problem | None]:

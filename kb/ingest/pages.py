@@ -12,17 +12,18 @@ Rules texts without their numbers, undated rulings, and "See rule 708 ..." stubs
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
-from kb.lang import detect
-from kb.model import Kind, Lang, ParseResult, Problem, Record
+from kb.lang import LANGUAGE_NAMES, detect
+from kb.model import CardName, Kind, Lang, ParseResult, Problem, Record
 from kb.normalize import (UNDECODABLE_REASON, DateFormatError, is_undecodable, looks_like_date, match_key,
                           normalize_text, parse_date)
 
 # What a rules text matcher returns: the clause number and a score, or None for "not a rule".
 ClauseMatcher = Callable[[str], "tuple[str, float] | None"]
 NameResolver = Callable[[str], "str | None"]
+NearResolver = Callable[[str], "tuple[str, str] | None"]  # (the known name nearest, its English name)
 
 SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
@@ -279,9 +280,11 @@ def _dates_before_their_rulings(units: list[_Unit]) -> list[_Unit]:
 
 
 def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = None,
-                    card_text: NameResolver | None = None) -> ParseResult:
+                    card_text: NameResolver | None = None, closest_card: NearResolver | None = None) -> ParseResult:
     """Records of a card ruling page, and a problem for each unit that can't be used. `card_text`
-    gives a card's Oracle text (English name -> text): a card site prints it above the rulings."""
+    gives a card's Oracle text (English name -> text): a card site prints it above the rulings.
+    `closest_card` gives the known name nearest to a misspelt title, and its card's English name: the
+    rulings go to that card when they name it themselves, else the note asks "did you mean"."""
     lines = _lines(text)
     content = [line for line in lines if line.text.strip()]
     if not content:
@@ -293,6 +296,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     problems: list[Problem] = []
     card: str | None
     unknown_title = False
+    translation: str | None = None  # an unknown card's other name in its title ("Cryptic Coat / Kryptischer Mantel")
     if _starts_dated(content):
         # copied from the rulings table down: no title, so no card (a date is no card's name)
         card, body = None, lines
@@ -303,6 +307,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         known = _card_in_title(title, resolve_card) if resolve_card else None
         card = known or _title_as_card(title)
         unknown_title = bool(resolve_card) and not known
+        if unknown_title and (pair := _name_and_translation(title)) is not None:
+            card, translation = pair
         body = [line for line in lines if line.number > content[0].number]
     title_card = card  # a card's name heading later rulings changes `card`
     units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body])  # each line's date read once
@@ -340,7 +346,16 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             problems.append(Problem(source, first, "text before the first date line skipped: "
                                     f"{_clip(original)}"))
             return
-        for part in _by_language(chunk):
+        parts = _by_language(chunk)
+        for above, part in zip([None, *parts], parts):
+            if above is not None and part[0].number == above[-1].number + 1:
+                # a line right under a ruling, in another language: a remark or a translation, never
+                # more of that ruling (tryout23: a German remark was glued to an English ruling)
+                said = LANGUAGE_NAMES[_language(part).value]
+                problems.append(Problem(source, part[0].number, f"line {part[0].number} is in {said}, the "
+                                        f"ruling above it (line {above[0].number}) in "
+                                        f"{LANGUAGE_NAMES[_language(above).value]}: read apart, not as more of "
+                                        f"that ruling: {_clip(_unit_text(part))}", ignored=True))
             ruling(part)
 
     def ruling(part: list[_Line]) -> None:
@@ -362,6 +377,12 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                     f"over the limit of {MAX_RULING_CHARS}"))
             return
         clean = normalize_text(original)
+        if not _speaks_of_the_game(clean, (title_card, card)):
+            lines = "" if last == first else f" (lines {first}-{last})"
+            problems.append(Problem(source, first, f"dated text with no card, rules term or game word{lines}: "
+                                    "not a ruling? Not read as one (name the card or the rule it is about if "
+                                    f"it is): {_clip(original)}", ignored=True))
+            return
         records.append(Record(text=clean, original=original, lang=detect(clean), date=date,
                               source=source, line=first, kind=Kind.RULING, card=card))
 
@@ -402,7 +423,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
             else:
-                if inline and chunk and _ends_sentence(chunk[-1].text) and not _EXAMPLE.match(line.text):
+                if (inline and chunk and _ends_sentence(chunk[-1].text) and not _EXAMPLE.match(line.text)
+                        and not _switches_language(chunk, line)):  # that line is read apart, with its own note
                     # a ruling given on its date's line goes on with a new sentence on the next: kept (a page
                     # wrapped at its width, a second paragraph), but said, since a judge's comment under a
                     # ruling row reads the same (tryout19: one was glued to the ruling without a word)
@@ -429,15 +451,68 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             date, date_error = None, str(e)
     flush()
     report_stray()
-    if unknown_title and any(r.card == title_card for r in records):
+    names: tuple[CardName, ...] = ()
+    near = closest_card(title_card) if closest_card and title_card and unknown_title and not translation else None
+    if near is not None and _names_card(records, title_card, near):
+        # the page's own rulings name the known card the title is a typo of ("Chillador de Bosque
+        # Espectrales" above a ruling on "Chillador de Bosques Espectrales", tryout23): its rulings are that card's
+        records = [replace(r, card=near[1]) if r.card == title_card else r for r in records]
+        problems.append(Problem(source, content[0].number, f"{UNKNOWN_TITLE} in English, German or Spanish, "
+                                f"but its rulings name {near[0]!r} ({near[1]}), the known card nearest to "
+                                f"{title_card!r}: its rulings are filed under {near[1]!r}", ignored=True))
+    elif unknown_title and any(r.card == title_card for r in records):
         # a misspelt title ("Lichtfrom") files the rulings under a card of its own, apart from the real
         # card's rulings and translations: say so (a card newer than the known names is kept the same)
+        kept = ""
+        if translation and title_card and (lang := _translation_language(translation, records)) is not None:
+            names = (CardName(title_card, lang, translation),)
+            kept = f"; {translation!r} is kept as its {LANGUAGE_NAMES[lang.value]} name"
+        guess = f"; did you mean {near[0]!r} ({near[1]})?" if near else ""
         problems.append(Problem(source, content[0].number, f"{UNKNOWN_TITLE} in English, "
-                                f"German or Spanish: its rulings are filed under {title_card!r} as written "
-                                "(check its spelling if the card is not new)", ignored=True))
+                                f"German or Spanish: its rulings are filed under {title_card!r} as written{kept}"
+                                f"{guess} (check its spelling if the card is not new)", ignored=True))
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
-    return ParseResult(tuple(records), tuple(problems))
+    return ParseResult(tuple(records), tuple(problems), names)
+
+
+# The words any ruling uses for what it is about, in English, German and Spanish (word starts): a dated
+# unit with none of them, no card's name and no mana symbol or number is a remark under a date ("Quelle:
+# Notizen vom Prerelease-Briefing", "Nota para el equipo: imprimir esta hoja"), not a ruling (tryout23).
+_GAME_WORDS = re.compile(r"\b(?:"
+    # English
+    r"cards?|creature|spell|abilit|permanent|battlefield|player|opponent|control|own|target|counter|damage"
+    r"|mana|cost|pay|paid|cast|turn|tap|untap|librar|graveyard|hand|exile|stack|trigger|resol|effect|token"
+    r"|cop[yi]|attack|block|combat|life|draw|discard|sacrific|destroy|dies?\b|enter|leave|zone|face"
+    r"|morph|megamorph|manifest|disguise|cloak|ward|reveal|choose|chose|phase|step|priority|legend|land"
+    r"|artifact|enchant|aura|planeswalker|colou?r|power|toughness|keyword|rules?\b|game|deck|shuffle|name"
+    r"|value|instant|sorcery|upkeep|equip(?:s|ped|ment)?\b|mulligan|play|loses?|gains?|wins?"
+    r"|legal|format|constructed|limited|draft|sanction|timeshift|conspirac|printing|printed|edition|oracle"
+    # German
+    r"|karte|kreatur|zauber|fähigkeit|bleibend|spiel|gegner|kontroll|besitz|ziel|marke|schaden|manakost"
+    r"|kosten|bezahl|wirk|zug|getappt|tapp|enttapp|bibliothek|friedhof|exil|stapel|auslös|löst|effekt"
+    r"|spielstein|kopie|kopier|angreif|angriff|blockt|blocken|kampf|lebenspunkt|zieh|abwerf|opfer|zerstör"
+    r"|verdeckt|aufdeck|aufgedeckt|manifestier|grauen|verkleid|tarn|getarnt|abwehr|zeig|phase|segment"
+    r"|priorität|artefakt|verzauber|farb|stärke|widerstand|regel|hexerei|spontanzauber|sofort|deck|misch"
+    r"|verliert|erhält|gewinnt|turnier|druck|edition|erweiterung"
+    # Spanish
+    r"|carta|criatura|hechizo|habilidad|permanente|campo|batalla|jugador|oponente|rival|propietari"
+    r"|objetivo|contador|daño|maná|coste|costo|pag|lanz|turno|gira|girad|endere|biblioteca|cementerio"
+    r"|mano\b|exili|pila|dispar|resuel|efecto|ficha|copia|atac|bloque|combate|vida|roba|descart"
+    r"|sacrific|destru|muere|boca|manifiest|metamorf|disfraz|encubr|rebatir|revel|fase|paso|prioridad"
+    r"|tierra|artefacto|encantamiento|color|fuerza|resistencia|regla|juego|mazo|instantáneo|conjuro"
+    r"|pierde|gana|formato|torneo|edición|impres|colección"
+    r")", re.IGNORECASE)
+_GAME_SIGNS = re.compile(r"\{[^{}]+\}|\d")  # a mana symbol, a number (2/2, +1/+1, 702.19b)
+
+
+def _speaks_of_the_game(text: str, cards: Sequence[str | None]) -> bool:
+    """Whether a unit reads as being about the game: a game word, a mana symbol or number, or the name
+    of the page's card."""
+    if _GAME_WORDS.search(text) or _GAME_SIGNS.search(text):
+        return True
+    key = match_key(text)
+    return any(name and match_key(name) in key for name in cards)
 
 
 _EXAMPLE = re.compile(r"\s*(?:Example|Beispiel|Ejemplo)s?\s*:", re.IGNORECASE)  # more of the ruling above
@@ -558,6 +633,45 @@ def _title_as_card(title: str) -> str:
     return " ".join(words[last + 1:]) or title
 
 
+def _names_card(records: Sequence[Record], title_card: str | None, near: tuple[str, str]) -> bool:
+    """Whether a ruling filed under the page's title names the known card `near` ((its name nearest to
+    the title, its English name)) itself: evidence the title is that card's name misspelt."""
+    keys = {match_key(name) for name in near}
+    return any(key in f" {match_key(r.text)} " for r in records if r.card == title_card
+               for key in (f" {k} " for k in keys if k))
+
+
+def _told_language(name: str) -> Lang | None:
+    """The language a name's own letters or words tell (`Verstörende Zwillinge`: German), else None."""
+    found = detect(name, Lang.EN)
+    return found if all(detect(name, lang) is found for lang in Lang) else None
+
+
+def _name_and_translation(title: str) -> tuple[str, str] | None:
+    """(the card's name, its translation) of a title that gives both ("Cryptic Coat / Kryptischer
+    Mantel"): the English name first, unless only the second name reads as English; None for a title
+    of one name."""
+    parts = [_SET_IN_BRACKETS.sub("", part).strip() for part in re.split(r"\s+/\s+", title.strip())]
+    if len(parts) != 2 or not all(parts) or any(_NOT_A_NAME.fullmatch(part) for part in parts):
+        return None
+    first, second = parts
+    told = _told_language(first), _told_language(second)
+    if told[0] not in (None, Lang.EN) and told[1] in (None, Lang.EN):
+        return second, first
+    return first, second
+
+
+def _translation_language(name: str, records: Sequence[Record]) -> Lang | None:
+    """The language of a card's translated name in a page's title: what its letters or words tell, else
+    the page's one language besides English (a page giving English rulings and their German
+    translations); None when neither tells."""
+    told = _told_language(name)
+    if told is not None:
+        return told if told is not Lang.EN else None
+    others = {r.lang for r in records} - {Lang.EN}
+    return others.pop() if len(others) == 1 else None
+
+
 _MANA_COST = re.compile(r"(?=\w)(?:\d{1,2}|X)?(?:[WUBRGC]|White|Blue|Black|Red|Green|Colorless)*")
 _TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s|\s/\s)\s*")  # " / ": a name and its translation
 
@@ -611,21 +725,31 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
     return ParseResult(tuple(records), tuple(problems))
 
 
+def _language(lines: Sequence[_Line], default: Lang = Lang.EN) -> Lang:
+    return detect(normalize_text(" ".join(line.text for line in lines)), default)
+
+
+def _switches_language(above: Sequence[_Line], line: _Line) -> bool:
+    """Whether `line`, right under the lines `above`, starts a new sentence in another language."""
+    return _ends_sentence(above[-1].text) and _language([line], lang := _language(above)) is not lang
+
+
 def _by_language(chunk: list[_Line]) -> list[list[_Line]]:
     """A dated unit's paragraphs, split where the language changes: a ruling never switches language
     midway, so an English ruling with its German translation under it in the next paragraph (a judge's
-    page mixing the two under one date) is two rulings, each its own language. Paragraphs of one
-    language stay one ruling (a ruling's "Example:" paragraph). A chunk holds no blank line: a gap in
-    its line numbers is where one was."""
+    page mixing the two under one date) is two rulings, each its own language; so is a line that starts
+    a new sentence in another language right under a ruling (a remark or a translation without a blank
+    line above it). Paragraphs of one language stay one ruling (a ruling's "Example:" paragraph). A
+    chunk holds no blank line: a gap in its line numbers is where one was."""
     paragraphs: list[list[_Line]] = []
     for line in chunk:
-        if paragraphs and line.number == paragraphs[-1][-1].number + 1:
+        if paragraphs and line.number == paragraphs[-1][-1].number + 1 and not _switches_language(paragraphs[-1], line):
             paragraphs[-1].append(line)
         else:
             paragraphs.append([line])
     if len(paragraphs) < 2:
         return [chunk]
-    langs = [detect(normalize_text(" ".join(line.text for line in p))) for p in paragraphs]
+    langs = [_language(p) for p in paragraphs]
     if len(set(langs)) == 1:
         return [chunk]
     parts: list[list[_Line]] = []
