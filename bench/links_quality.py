@@ -47,7 +47,8 @@ def corpus_entries(overrides: bool) -> list:
     result = ingest.ingest(ingest.bundled_sources(corpus), names=cards.load_names(corpus),
                            match_clause=CORPUS.match_clause)
     entries = dedup.deduplicate(result.records, embedder=None)
-    return links.link_entries(entries, CORPUS.rules, CORPUS.overrides if overrides else [], CORPUS.card_texts)
+    return links.link_entries(entries, CORPUS.rules, CORPUS.overrides if overrides else [], CORPUS.card_texts,
+                              CORPUS.base_glossary)
 
 
 def dev_half(quote: str) -> str:

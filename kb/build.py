@@ -298,11 +298,12 @@ def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | N
 
     def compute(todo: list[Entry]) -> list[tuple[Any, str]]:
         out: list[tuple[Any, str]] = []
-        rules, overrides, cards = corpus.rules, corpus.overrides, corpus.card_texts
+        rules, overrides, cards, glossary = corpus.rules, corpus.overrides, corpus.card_texts, corpus.base_glossary
         links.remember_index(rules, lambda make: cached("linkindex", link_inputs(corpus), make))
         for start in range(0, len(todo), 200):  # in chunks, so a big new page shows progress
             out += [(e.rules, e.link_note)
-                    for e in links.link_entries(todo[start:start + 200], rules, overrides=overrides, cards=cards)]
+                    for e in links.link_entries(todo[start:start + 200], rules, overrides=overrides, cards=cards,
+                                                glossary=glossary)]
             if on_progress:
                 on_progress("link rules", len(out), len(todo))
         return out
@@ -313,16 +314,18 @@ def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | N
 
 def link_inputs(corpus: Corpus) -> list[Path]:
     """What links derive from: the parsed CR (its texts, kb/cr/, kb/normalize.py), the linker's
-    code and every kb module it imports, the Oracle and MTGJSON card texts, the link overrides."""
+    code and every kb module it imports, the Oracle and MTGJSON card texts, the link overrides, the
+    glossary (a German or Spanish ruling's mechanic)."""
     from kb import errors, model, oracle
     from kb.cr import links
     from kb.cr.load import cache_inputs
     from kb.ingest import mtgjson
-    from kb.search import bm25
+    from kb.search import bm25, glossary
 
     folder = corpus.folder
-    return sorted({*cache_inputs(folder), *module_files(links, model, oracle, mtgjson, bm25, errors),
+    return sorted({*cache_inputs(folder), *module_files(links, model, oracle, mtgjson, bm25, errors, glossary),
                    *(folder / "oracle").glob("*"), *(folder / "mtgjson").glob("*.json"),
+                   *[p for p in [folder / "glossary.yaml"] if p.is_file()],
                    *[p for p in [folder / "links-overrides.yaml"] if p.is_file()]})
 
 

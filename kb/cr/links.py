@@ -16,17 +16,20 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
 from kb.search.bm25 import BM25Matrix
 from kb.cr import RulesCorpus, RulesVersion, depth_of, is_title
 from kb.cr.numbers import is_under
-from kb.normalize import RULE_STOPWORDS, normalize_text, rule_stem, rule_tokens
+from kb.normalize import RULE_STOPWORDS, normalize_text, rule_stem, rule_tokens, tokenize
 from kb.errors import InputError
 from kb.model import Entry, Kind, Lang, RuleLink
 from kb.oracle import Oracle
+
+if TYPE_CHECKING:
+    from kb.search.glossary import Glossary
 
 MAX_LINKS = 5
 KEEP_RATIO = 0.45  # links scoring under this share of the best one are dropped
@@ -709,7 +712,7 @@ class Candidate:
 
 
 def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
-                 mechanics: RulingMechanics | None = None) -> list[Candidate]:
+                 mechanics: RulingMechanics | None = None, face_down: bool = False) -> list[Candidate]:
     """Clauses of the current CR for a ruling text, best first, with the evidence for each.
 
     A keyword's clauses (701.N, 702.N) are candidates only when the ruling says the keyword, or is
@@ -735,7 +738,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     own = mechanics.named | mechanics.of_cards
     own_specific = own - {_SUBSUMES[m] for m in own if m in _SUBSUMES}
     specific = mechanics.named - {_SUBSUMES[m] for m in mechanics.named if m in _SUBSUMES}
-    face_down = bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
+    face_down = face_down or bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
     words5 = {p for w in rule_tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
@@ -969,18 +972,19 @@ def _apply(override: Override, links: list[Candidate], rules: RulesCorpus) -> li
 
 
 def link_entries(entries: list[Entry], rules: RulesCorpus, overrides: Iterable[Override],
-                 cards: Mapping[str, str]) -> list[Entry]:
+                 cards: Mapping[str, str], glossary: Glossary | None = None) -> list[Entry]:
     """Entries with `rules` set: rule entries to their own clause, rulings to ranked clauses.
 
     A ruling without a confident link gets no links and a `link_note` saying so (with the nearest
     clause), rather than a clause that merely shares words with it. `overrides` are the reviewed
     corrections (`Corpus.overrides`; `[]` for automatic links only); `cards` (English name → Oracle
-    text, which tells a ruling's mechanic) is `Corpus.card_texts`.
+    text, which tells a ruling's mechanic) is `Corpus.card_texts`; `glossary` (`Corpus.base_glossary`)
+    names the mechanic of a German or Spanish ruling with no English wording (`foreign_mechanics`).
     """
     overrides = list(overrides)
     out = []
     for entry in entries:
-        links, note = link_candidates(entry, rules, cards)
+        links, note = link_candidates(entry, rules, cards, glossary)
         for override in overrides:
             if entry.kind is Kind.RULING and override.matches(entry):
                 links = _apply(override, links, rules)
@@ -993,34 +997,137 @@ def link_entries(entries: list[Entry], rules: RulesCorpus, overrides: Iterable[O
     return out
 
 
-def link_candidates(entry: Entry, rules: RulesCorpus,
-                    cards: Mapping[str, str] | None = None) -> tuple[list[Candidate], str]:
+def link_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] | None = None,
+                    glossary: Glossary | None = None) -> tuple[list[Candidate], str]:
     """The automatic links of one entry, best first, and why there are none when there are none."""
     if entry.kind is Kind.RULE:
         if entry.clause and entry.clause in rules.current.clauses:
             return [Candidate(entry.clause, 1.0, "the entry is this clause's text")], ""
         return [], ""
-    return _choose(ruling_candidates(entry, rules, cards))
+    return _choose(ruling_candidates(entry, rules, cards, glossary))
 
 
-def ruling_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] | None = None) -> list[Candidate]:
+def ruling_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] | None = None,
+                      glossary: Glossary | None = None) -> list[Candidate]:
     """Every candidate clause of a ruling entry, best first, before the links are chosen among them."""
     english = any(v.lang is Lang.EN for v in entry.variants)
+    if not english:
+        return _foreign_candidates(entry, rules, cards, glossary)
     # the canonical (newest English) wording: revisions come after it among the variants, oldest last;
     # the card's own name is no word of the rules ("Double Stroke" is no double agenda)
     text = mask_card_names(entry.text, entry.cards)
-    # cues also read the other-language wordings, lexical scores need English
-    cue_text = mask_card_names(" ".join(dict.fromkeys([entry.text, *(v.text for v in entry.variants)])),  # duplicates say nothing new
-                               entry.cards)
+    cue_text = _cue_text(entry)  # cues also read the other-language wordings, lexical scores need English
     # the mechanic is what the newest English wording names: an older wording merged into the entry may
     # name the mechanic a reprint had then (a disguise reminder's morph-era wording says "morph cost")
-    mechanics = ruling_mechanics(text if english else cue_text,
-                                 [cards[c] for c in entry.cards if cards and c in cards])
-    found = rank_clauses(text if english else cue_text, rules, english=english, mechanics=mechanics)
-    if english:
-        extra = {c.clause: c for c in rank_clauses(cue_text, rules, english=False, mechanics=mechanics)}
-        found = _merge(found, extra)
-    return found
+    mechanics = ruling_mechanics(text, [cards[c] for c in entry.cards if cards and c in cards])
+    found = rank_clauses(text, rules, english=True, mechanics=mechanics)
+    extra = {c.clause: c for c in rank_clauses(cue_text, rules, english=False, mechanics=mechanics)}
+    return _merge(found, extra)
+
+
+def _cue_text(entry: Entry) -> str:
+    return mask_card_names(" ".join(dict.fromkeys([entry.text, *(v.text for v in entry.variants)])),  # duplicates say nothing new
+                           entry.cards)
+
+
+_LANGUAGE = {Lang.DE: "German", Lang.ES: "Spanish"}
+_FACE_DOWN_CONCEPTS = frozenset({"face_down", "turn_face_up"})  # glossary concepts
+
+
+@dataclass(frozen=True, slots=True)
+class ForeignReading:
+    """What the glossary reads of a German or Spanish ruling: the mechanics it names in the glossary's
+    own terms (name -> the wording's language and term: "tarnen"), and every concept it says, by its
+    English (first) term."""
+
+    mechanics: dict[str, tuple[Lang, str]]
+    english_terms: tuple[str, ...]
+    # how it says face down or turning face up ("Aufdecken → turn face up"; "" when it doesn't): the face-down cues apply
+    face_down: str
+
+    def how(self, mechanic: str) -> str:
+        lang, term = self.mechanics[mechanic]
+        return f"from the {_LANGUAGE[lang]} text's glossary terms: {term} → {mechanic}"
+
+
+def read_foreign(entry: Entry, glossary: Glossary) -> ForeignReading | None:
+    """The glossary's reading of a ruling's German or Spanish wordings (None when it has none)."""
+    names = {m.name for m in MECHANICS}
+    mechanics: dict[str, tuple[Lang, str]] = {}
+    english: list[str] = []
+    face_down = ""
+    if not any(v.lang in _LANGUAGE for v in entry.variants):
+        return None
+    for variant in entry.variants:
+        if variant.lang not in _LANGUAGE:
+            continue
+        said = tuple(tokenize(variant.text))
+        for concept in glossary.concepts_in(variant.text, (variant.lang,)):
+            if concept.terms.get(Lang.EN):
+                english.append(concept.terms[Lang.EN][0])
+            # the term as the glossary lists it that the wording says (the matcher reads tokens)
+            term = next((t for t in concept.terms.get(variant.lang, ()) if _says(said, tuple(tokenize(t)))), concept.id)
+            if concept.id in _FACE_DOWN_CONCEPTS and not face_down:
+                face_down = f"from the {_LANGUAGE[variant.lang]} text's glossary terms: {term} → {concept.id.replace('_', ' ')}"
+            name = concept.id.replace("_", " ")
+            if name in names and name not in mechanics:
+                mechanics[name] = (variant.lang, term)
+    return ForeignReading(mechanics, tuple(dict.fromkeys(english)), face_down)
+
+
+def _says(tokens: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return n > 0 and any(tokens[i:i + n] == phrase for i in range(len(tokens) - n + 1))
+
+
+FOREIGN_MECHANIC_WEIGHT = MECHANIC_DEFAULT  # the clause of the mechanic a foreign ruling names, its concepts choose
+FOREIGN_COVER_MIN = 0.5  # ... which must say this share of the other concepts the ruling says (by their English terms)
+
+
+def _foreign_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] | None,
+                        glossary: Glossary | None) -> list[Candidate]:
+    """A German or Spanish ruling with no English wording (an entry of its own): its German and Spanish cues
+    first (the face-down ones also when the glossary reads face down or turning face up in it); then, when
+    they give no confident link, the one mechanic it names in the glossary's own terms (`tarnen` is cloak):
+    the English terms of the other concepts it says choose among that mechanic's clauses by BM25, and the
+    clause chosen must say most of them (naming only the mechanic, its definition). That is as much as the
+    KB can read of it without English; naming no mechanic, or two ("as with morph"), it abstains as the
+    cues leave it."""
+    cue_text = _cue_text(entry)
+    mechanics = ruling_mechanics(cue_text, [cards[c] for c in entry.cards if cards and c in cards])
+    reading = read_foreign(entry, glossary) if glossary is not None else None
+    if reading is None:
+        return rank_clauses(cue_text, rules, english=False, mechanics=mechanics)
+    mechanics = dataclasses.replace(mechanics, named=mechanics.named | frozenset(reading.mechanics))
+    found = rank_clauses(cue_text, rules, english=False, mechanics=mechanics, face_down=bool(reading.face_down))
+    if reading.face_down and not _FACE_DOWN.search(cue_text) and not mechanics.named:  # the glossary alone read it
+        found = [dataclasses.replace(c, evidence=f"{c.evidence} ({reading.face_down})")
+                 if "face-down rules" in c.evidence else c for c in found]
+    named = frozenset(reading.mechanics)
+    specific = [m for m in MECHANICS if m.name in named - {_SUBSUMES[n] for n in named if n in _SUBSUMES}]
+    if _choose(found)[0] or len(specific) != 1:
+        return found
+    [mechanic] = specific
+    index = _index_for(rules)
+    raw = index.scores(" ".join(reading.english_terms))
+    family = [n for n in index.family((mechanic.section,)) if n in rules.current.clauses]
+    if not family:
+        return found
+    own = set(_content(mechanic.name))
+    others = [t for t in reading.english_terms if set(_content(t)) - own]
+    if not others:
+        clause = mechanic.section + "a" if mechanic.section + "a" in family else family[0]
+        how = "it names only the mechanic: its definition"
+    else:
+        clause = max(family, key=lambda n: float(raw[index.position[n]]))  # the first of a tie
+        # the clause must say most of what else the ruling talks about: "you manifest even if the Form has left
+        # as its ability resolves" names manifest, but is about an ability resolving without its source (113.7a)
+        said = [t for t in others if set(_content(t)) <= index.words[index.position[clause]]]
+        if len(said) < FOREIGN_COVER_MIN * len(others):
+            return found
+        how = f"the clause says {len(said)} of its {len(others)} other concepts ({', '.join(others[:6])})"
+    score = FOREIGN_MECHANIC_WEIGHT + mechanics.bonus(clause)
+    return _merge(found, {clause: Candidate(clause, score, f"the ruling's mechanic ({reading.how(mechanic.name)}), {how}")})
 
 
 def _choose(found: list[Candidate]) -> tuple[list[Candidate], str]:
