@@ -1311,3 +1311,29 @@ def test_the_copy_a_killed_first_ingest_left_is_not_adopted(home: Path, tmp_path
     finally:
         kb.close()
     assert [p.name for p in folder.iterdir()] == [store.ID_LOG]
+
+
+def test_a_snapshot_reads_one_committed_state_and_refuses_a_kb_to_rebuild_or_migrate(tmp_path: Path) -> None:
+    """`store.snapshot` answers a no-op `kb ingest` without the lock (tryout21 item 10): a build
+    committing while it reads is not seen half, and a KB it may not read as it is is refused."""
+    conn = store.connect(tmp_path, create=True)
+    with store.transaction(conn):
+        conn.execute("DELETE FROM meta WHERE key = 'stale'")  # a migration's mark, cleared by a build
+        conn.execute("INSERT INTO meta VALUES ('generation', '1')")
+    with store.snapshot(tmp_path) as kb:
+        assert kb.generation == 1
+        with store.transaction(conn):  # a build commits meanwhile
+            conn.execute("UPDATE meta SET value = '2' WHERE key = 'generation'")
+        assert store.get_meta(kb.conn)["generation"] == 1
+    with store.snapshot(tmp_path) as kb:
+        assert kb.generation == 2
+    for fix in ("INSERT INTO meta VALUES ('stale', '\"written by an older judge-kb\"')", "PRAGMA user_version = 1"):
+        conn.execute(fix)
+        with pytest.raises(StoreError, match="run `kb ingest` to rebuild it"):
+            with store.snapshot(tmp_path):
+                pass
+    conn.close()
+    (tmp_path / store.DB_FILE).write_bytes(b"not a database" * 500)
+    with pytest.raises(store.DamagedStore):
+        with store.snapshot(tmp_path):
+            pass
