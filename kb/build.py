@@ -42,6 +42,9 @@ class BuildReport:
     check_problems: list[Problem] = field(default_factory=list)
     # (name, lang, English name) of every card: the bundled table plus the names the sources brought
     card_names: list[tuple[str, str, str]] = field(default_factory=list, repr=False)
+    # the sources whose wordings are official (bundled corpus, MTGJSON files), as opposed to a judge's
+    # own pages: canonical first (dedup), and superseded only by another official wording (outdated)
+    official: frozenset[str] = field(default_factory=frozenset, repr=False)
     seconds: float = 0.0
     written: bool = False  # False when nothing changed, or --strict refused a call with skipped units
     added: list[str] = field(default_factory=list)  # library sources this call added (paths)
@@ -198,8 +201,8 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
     with reporting(lambda done, total: progress("deduplicate", done, total)):  # translations are embedded
         # official wordings, canonical before a judge's own pages': the bundled corpus and MTGJSON files
         all_formats = {**(formats or {}), **extra_formats}
-        official = set(bundled.files) | {label for label, data in [*library, *extra_items]
-                                         if _is_mtgjson(label, data, all_formats)}
+        official = frozenset(bundled.files) | {label for label, data in [*library, *extra_items]
+                                               if _is_mtgjson(label, data, all_formats)}
         entries = deduplicate_remembered(records, embedder=embedder, corpus=corpus,
                                          lexicon=load_lexicon(corpus, names), is_official=official.__contains__)
     bundled_labels = set(bundled.files)
@@ -226,7 +229,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
                          problems=problems, check_problems=check_problems + attach_problems,
                          card_names=[(name, lang.value, english) for english, by_lang in sorted(names.names.items())
                                      for lang, name in sorted(by_lang.items())],
-                         seconds=time.perf_counter() - started)
+                         official=official, seconds=time.perf_counter() - started)
     return entries, report
 
 
@@ -480,12 +483,14 @@ def parse_inputs(corpus: Corpus) -> list[Path]:
     return sorted({*code, *cache_inputs(corpus.folder), corpus.folder / "card-names.json", *oracle})
 
 
-def compute_outdated(entries: list[Entry], corpus: Corpus, digests: Digests | None = None) -> list[OutdatedItem]:
-    """Outdated variants of `entries`, with every reason the corpus supports.
+def compute_outdated(entries: list[Entry], corpus: Corpus, digests: Digests | None = None,
+                     is_official: Callable[[str], bool] = lambda source: True) -> list[OutdatedItem]:
+    """Outdated variants of `entries`, with every reason the corpus supports; `is_official` tells
+    the official sources (`BuildReport.official`) from a judge's own pages.
 
-    An entry's items depend on that entry alone (its wordings, links and checks) and on the
-    reference data, so they are remembered per entry while the code and data they derive from are
-    unchanged: adding one page looks again only at the entries it touched."""
+    An entry's items depend on that entry alone (its wordings, links and checks, which of its
+    sources are official) and on the reference data, so they are remembered per entry while the code
+    and data they derive from are unchanged: adding one page looks again only at the entries it touched."""
     from kb import checks as checks_pkg, game, model, normalize, outdated, terminology
     from kb.checks import run_checks
     from kb.cr.load import cache_inputs
@@ -506,13 +511,17 @@ def compute_outdated(entries: list[Entry], corpus: Corpus, digests: Digests | No
             return [(r.id, r.passed) for r in run_checks(mine, rules_date=at or CURRENT, cards=cards)]
 
         items = find_outdated(todo, terminology=corpus.terminology, rule_history=rule_history_from(rules),
-                              check_runner=check_runner)
+                              check_runner=check_runner, is_official=is_official)
         mine: dict[str, list[OutdatedItem]] = {}
         for item in items:
             mine.setdefault(item.entry, []).append(item)
         return [mine.get(e.id, []) for e in todo]
 
-    key = (digests if digests is not None else Digests()).whole
+    whole = (digests if digests is not None else Digests()).whole
+
+    def key(entry: Entry) -> str:
+        return whole(entry) + "\0" + "".join("o" if is_official(v.source) else "j" for v in entry.variants)
+
     return [item for found in memo_map("outdated", inputs, entries, key, compute) for item in found]
 
 
@@ -869,7 +878,7 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
     report.rulings = built.rulings
     report.problems = built.problems + call_problems
     progress("outdated", 0, 1)
-    outdated = compute_outdated(entries, corpus, digests)
+    outdated = compute_outdated(entries, corpus, digests, built.official.__contains__)
     from kb.checks import coverage
 
     covered, face_down, _ = coverage(entries)

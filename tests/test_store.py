@@ -1026,6 +1026,28 @@ def test_an_mtgjson_wording_stays_canonical_over_a_newer_wording_of_a_judges_pag
     assert {v.text: v.relation for v in entry.variants} == {official: Relation.CANONICAL, mine: Relation.REVISION}
 
 
+def test_an_official_wording_is_superseded_by_an_official_reissue_not_by_a_judges_page(home: Path, tmp_path: Path) -> None:
+    """tryout21 defect 8, what was left: the build tells `kb outdated` which sources are official
+    (MTGJSON files, the bundled corpus), so a judge's 2024 page does not replace the official 2018
+    wording; the official 2020 reissue does, and is the text to quote instead."""
+    old = "Dog Walker's triggered ability creates the Dog tokens tapped. They aren't attacking even if Dog Walker is."
+    reissue = old.replace("creates the Dog tokens tapped", "creates its Dog tokens tapped")
+    mine = old.replace("even if Dog Walker is.", "even if Dog Walker is attacking, says my note.")
+    page = tmp_path / "dogwalker.txt"
+    page.write_text(f"Dog Walker\n\n11.08.2024\n\n{mine}\n", encoding="utf-8")
+    build([card_file(tmp_path / "dogwalker-2018.json", "Dog Walker", [("2018-07-13", old)]), page,
+           card_file(tmp_path / "dogwalker-2020.json", "Dog Walker", [("2020-01-01", reissue)])], home=home, embedder=FAKE)
+    kb = store.load(home)
+    try:
+        (entry,) = [e for e in kb.entries if any(v.text == mine for v in e.variants)]
+        assert entry.text == reissue and {v.text for v in entry.variants} == {old, reissue, mine}
+        (item,) = kb.outdated(entry.id)
+        assert item.variant.text == old and item.current_text == reissue
+        assert "replaced on 2020-01-01" in item.reasons[0].detail
+    finally:
+        kb.close()
+
+
 def test_a_deleted_rulings_id_does_not_follow_a_ruling_that_was_beside_it(home: Path, tmp_path: Path) -> None:
     """Second review: a judge deleted one of a card's rulings; its id followed the ruling left beside
     it in the file, which says the opposite ("you don't create" / "you create"), as if edited into it."""
