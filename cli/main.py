@@ -41,8 +41,8 @@ def ingest(
     """Add ruling pages, MTGJSON files or folders to the KB (it keeps them), and rebuild it.
 
     Ingest adds: the KB is always the bundled corpus plus every source you ingested (`kb sources`
-    lists them, `kb remove` takes one out). The same file again changes nothing; a changed file at
-    the same path replaces its older version. Every unit that can't be used is listed with file,
+    lists them, `kb remove` takes one out). The same file again changes nothing (answered at once,
+    even while another ingest runs); a changed file at the same path replaces its older version. Every unit that can't be used is listed with file,
     line and reason; the rest is still ingested. Exit code 1 when a unit of a file named could not
     be used (with --strict, nothing is added then), 130 on Ctrl-C, else 0. Without paths, the KB is
     rebuilt: units the last build skipped the same way are summed up, and only a new one exits 1.

@@ -42,6 +42,9 @@ class BuildReport:
     check_problems: list[Problem] = field(default_factory=list)
     # (name, lang, English name) of every card: the bundled table plus the names the sources brought
     card_names: list[tuple[str, str, str]] = field(default_factory=list, repr=False)
+    # the sources whose wordings are official (bundled corpus, MTGJSON files), as opposed to a judge's
+    # own pages: canonical first (dedup), and superseded only by another official wording (outdated)
+    official: frozenset[str] = field(default_factory=frozenset, repr=False)
     seconds: float = 0.0
     written: bool = False  # False when nothing changed, or --strict refused a call with skipped units
     added: list[str] = field(default_factory=list)  # library sources this call added (paths)
@@ -198,8 +201,8 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
     with reporting(lambda done, total: progress("deduplicate", done, total)):  # translations are embedded
         # official wordings, canonical before a judge's own pages': the bundled corpus and MTGJSON files
         all_formats = {**(formats or {}), **extra_formats}
-        official = set(bundled.files) | {label for label, data in [*library, *extra_items]
-                                         if _is_mtgjson(label, data, all_formats)}
+        official = frozenset(bundled.files) | {label for label, data in [*library, *extra_items]
+                                               if _is_mtgjson(label, data, all_formats)}
         entries = deduplicate_remembered(records, embedder=embedder, corpus=corpus,
                                          lexicon=load_lexicon(corpus, names), is_official=official.__contains__)
     bundled_labels = set(bundled.files)
@@ -226,7 +229,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
                          problems=problems, check_problems=check_problems + attach_problems,
                          card_names=[(name, lang.value, english) for english, by_lang in sorted(names.names.items())
                                      for lang, name in sorted(by_lang.items())],
-                         seconds=time.perf_counter() - started)
+                         official=official, seconds=time.perf_counter() - started)
     return entries, report
 
 
@@ -485,12 +488,14 @@ def parse_inputs(corpus: Corpus) -> list[Path]:
     return sorted({*code, *cache_inputs(corpus.folder), corpus.folder / "card-names.json", *oracle})
 
 
-def compute_outdated(entries: list[Entry], corpus: Corpus, digests: Digests | None = None) -> list[OutdatedItem]:
-    """Outdated variants of `entries`, with every reason the corpus supports.
+def compute_outdated(entries: list[Entry], corpus: Corpus, digests: Digests | None = None,
+                     is_official: Callable[[str], bool] = lambda source: True) -> list[OutdatedItem]:
+    """Outdated variants of `entries`, with every reason the corpus supports; `is_official` tells
+    the official sources (`BuildReport.official`) from a judge's own pages.
 
-    An entry's items depend on that entry alone (its wordings, links and checks) and on the
-    reference data, so they are remembered per entry while the code and data they derive from are
-    unchanged: adding one page looks again only at the entries it touched."""
+    An entry's items depend on that entry alone (its wordings, links and checks, which of its
+    sources are official) and on the reference data, so they are remembered per entry while the code
+    and data they derive from are unchanged: adding one page looks again only at the entries it touched."""
     from kb import checks as checks_pkg, game, model, normalize, outdated, terminology
     from kb.checks import run_checks
     from kb.cr.load import cache_inputs
@@ -511,13 +516,17 @@ def compute_outdated(entries: list[Entry], corpus: Corpus, digests: Digests | No
             return [(r.id, r.passed) for r in run_checks(mine, rules_date=at or CURRENT, cards=cards)]
 
         items = find_outdated(todo, terminology=corpus.terminology, rule_history=rule_history_from(rules),
-                              check_runner=check_runner)
+                              check_runner=check_runner, is_official=is_official)
         mine: dict[str, list[OutdatedItem]] = {}
         for item in items:
             mine.setdefault(item.entry, []).append(item)
         return [mine.get(e.id, []) for e in todo]
 
-    key = (digests if digests is not None else Digests()).whole
+    whole = (digests if digests is not None else Digests()).whole
+
+    def key(entry: Entry) -> str:
+        return whole(entry) + "\0" + "".join("o" if is_official(v.source) else "j" for v in entry.variants)
+
     return [item for found in memo_map("outdated", inputs, entries, key, compute) for item in found]
 
 
@@ -530,6 +539,10 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
     the library already holds them). With `strict`, a call in which any unit can't be used adds nothing."""
     home = home or paths.home()
     corpus = corpus or Corpus.default()
+    if extra:  # files the KB already holds are answered without waiting for another ingest's lock
+        answered = _held_already(extra, home, fmt, corpus)
+        if answered is not None:
+            return answered
     with store.ingest_lock(home, wait=wait):
         conn, notes = _open_for_write(home)
         try:
@@ -581,8 +594,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                     _take_out(older, f"the bundled {bundled[sha]}", report, stale)
                     continue
                 report.unchanged.append(label)
-                report.problems.append(Problem(label, None, f"the same bytes as the bundled {bundled[sha]}: nothing added",
-                                               ignored=True))
+                report.problems.append(_copy_note(label, f"the bundled {bundled[sha]}"))
                 continue
             reformat = sha in held and held[sha].path == label and fmt is not None and held[sha].format != fmt.value
             twin = kept[sha].path if sha in kept else next((s.path for s in new if s.sha256 == sha), None)
@@ -593,8 +605,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                 report.unchanged.append(label)
                 if twin != label:  # a copy: the library holds its bytes under the other path only
                     where = "already in the library" if sha in kept else "added by this call"
-                    report.problems.append(Problem(label, None, f"the same bytes as {twin} ({where}): nothing added",
-                                                   ignored=True))
+                    report.problems.append(_copy_note(label, f"{twin} ({where})"))
                 continue
             if problem:
                 report.problems.append(problem)
@@ -622,7 +633,11 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
             report.added, report.replaced, report.removed = [], [], []
             return report
         if extra and not new and not stale and kb_exists and not notes:  # `kb ingest` without paths always rebuilds
-            return _unchanged(home, report)
+            kb = store.load(home)
+            try:
+                return _unchanged(kb, report)
+            finally:
+                kb.close()
         report = _rebuild(home, corpus, items, embedder, on_progress, report, add=new, parsed=already,
                           formats=formats, remove=[s.sha256 for s in stale])
         if not extra:
@@ -792,18 +807,60 @@ def bundled_copies(corpus: Corpus) -> dict[str, str]:
     return {hashlib.sha256(p.read_bytes()).hexdigest(): source_name(p) for p in corpus.sources() if p.is_file()}
 
 
-def _unchanged(home: Path, report: BuildReport) -> BuildReport:
-    kb = store.load(home)
+def _copy_note(label: str, twin: str) -> Problem:
+    """The note on a file whose bytes the KB holds under another name (`twin` says which and where)."""
+    return Problem(label, None, f"the same bytes as {twin}: nothing added", ignored=True)
+
+
+def _held_already(extra: Sequence[Path], home: Path, fmt: Format | None, corpus: Corpus) -> BuildReport | None:
+    """The report of an ingest of files the KB already holds (the same bytes at the same path, or a
+    copy of a library or bundled file under another path), read without the ingest lock, so that
+    it neither waits for nor is refused by another ingest (tryout21 item 10). None when any file is
+    new, changed, to be read with another format or can't be read, or the KB needs more than
+    reading (missing, damaged, stale, to be migrated or recovered): `build` takes the lock then."""
+    if store.legacy_layout(home):
+        return None
+    files, problems = collect(extra)
+    if problems or not files:
+        return None
+    bundled = bundled_copies(corpus)
+    report = BuildReport(files=[], parsed=0, stored=0, entries=0)
     try:
-        report.files = list(kb.report.get("files", []))
-        report.parsed, report.stored = kb.report.get("parsed", 0), kb.report.get("stored", 0)
-        report.entries = len(kb)
-        report.rulings = int(kb.meta.get("counts", {}).get("entries_by_kind", {}).get(Kind.RULING.value, 0))
-        again = set(report.unchanged)
-        report.skipped_before = [Problem(p["source"], p["line"], p["reason"]) for p in kb.problems()
-                                 if p["source"] in again and p["kind"] == "ingest" and not p["ignored"]]
-    finally:
-        kb.close()
+        with store.snapshot(home) as kb:  # one read transaction: the library as one build left it
+            held = {s.sha256: s for s in kb.sources()}
+            by_path = {s.path: s for s in held.values()}
+            for label, data, _, problem in map(read_source, files):
+                if data is None or problem is not None:
+                    return None
+                sha = hashlib.sha256(data).hexdigest()
+                older = by_path.get(label)
+                if sha in bundled and older is None:
+                    report.problems.append(_copy_note(label, f"the bundled {bundled[sha]}"))
+                elif sha in bundled or older is not None and older.sha256 != sha:
+                    return None  # a library file changed: its older version goes
+                elif older is not None:
+                    if fmt is not None and older.format != fmt.value:
+                        return None  # to be read with the format this call forces
+                elif sha in held:
+                    report.problems.append(_copy_note(label, f"{held[sha].path} (already in the library)"))
+                else:
+                    return None
+                report.named.append(label)
+                report.unchanged.append(label)
+            return _unchanged(kb, report)
+    except KBError:
+        return None
+
+
+def _unchanged(kb: store.KB, report: BuildReport) -> BuildReport:
+    """`report` of a call that changed nothing, with the counts of the KB as it is."""
+    report.files = list(kb.report.get("files", []))
+    report.parsed, report.stored = kb.report.get("parsed", 0), kb.report.get("stored", 0)
+    report.entries = len(kb)
+    report.rulings = int(kb.meta.get("counts", {}).get("entries_by_kind", {}).get(Kind.RULING.value, 0))
+    again = set(report.unchanged)
+    report.skipped_before = [Problem(p["source"], p["line"], p["reason"]) for p in kb.problems()
+                             if p["source"] in again and p["kind"] == "ingest" and not p["ignored"]]
     return report
 
 
@@ -826,7 +883,7 @@ def _rebuild(home: Path, corpus: Corpus, library: Sequence[tuple[str, bytes]], e
     report.rulings = built.rulings
     report.problems = built.problems + call_problems
     progress("outdated", 0, 1)
-    outdated = compute_outdated(entries, corpus, digests)
+    outdated = compute_outdated(entries, corpus, digests, built.official.__contains__)
     from kb.checks import coverage
 
     covered, face_down, _ = coverage(entries)

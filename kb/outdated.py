@@ -8,6 +8,8 @@ Four reasons, each computed per variant from what the KB already knows, and two 
   entry, so an undated copy of an old wording is superseded too, and an identical re-issue never is
   (identical as dedup's duplicates are: case, punctuation and spacing aside).
   A translation is superseded when the English wording in force at its date has since been replaced.
+  An official copy (bundled corpus, MTGJSON) is replaced only by an official wording: a judge's own
+  page rewording a ruling is kept as a revision, not a reason to stop quoting the official text.
 - `terminology`: the text uses a term of its language that the rules have replaced
   (`corpus/terminology.yaml`, `kb.terminology`).
 - `check-fails`: the entry's scenario check passes under the rules of the variant's date but fails
@@ -237,7 +239,9 @@ class _Wordings:
     beside_whole: frozenset[tuple[str | None, str]] = frozenset()
 
     @classmethod
-    def of(cls, entry: Entry) -> _Wordings:
+    def of(cls, entry: Entry, is_official: Callable[[str], bool] | None = None) -> _Wordings:
+        """The entry's English wordings; with `is_official`, only those an official source gives (the
+        wordings an official copy may be replaced by)."""
         from kb.normalize import match_key
 
         by_card: dict[str, set[str]] = {}
@@ -245,8 +249,10 @@ class _Wordings:
         texts: dict[str, tuple[str, str]] = {}  # key -> (date, text) of its newest copy, the first in entry order
         listed: dict[tuple[str | None, str], set[str]] = {}  # (card, source) -> its English wordings
         copies: list[tuple[str, str, str | None]] = []
+        official = None if is_official is None else {match_key(v.text) for v in entry.variants
+                                                      if v.lang is Lang.EN and is_official(v.source)}
         for v in entry.variants:
-            if v.lang is not Lang.EN:
+            if v.lang is not Lang.EN or official is not None and match_key(v.text) not in official:
                 continue
             key = match_key(v.text)
             if v.date:
@@ -261,7 +267,8 @@ class _Wordings:
         for (card, _source), keys in listed.items():
             if len(keys) > 1:
                 beside |= {(card, k) for k in keys if any(u != k and k in u for u in keys)}
-        return cls(_wording_dates(entry), {c: frozenset(t) for c, t in by_card.items()},
+        dates = {k: d for k, d in _wording_dates(entry).items() if official is None or k in official}
+        return cls(dates, {c: frozenset(t) for c, t in by_card.items()},
                    {t: tuple(sorted(c)) for t, c in cards_of.items()}, {k: t for k, (_, t) in texts.items()},
                    tuple(copies), frozenset(beside))
 
@@ -466,12 +473,16 @@ def _rule_changed(entry: Entry, v: Variant, ruling: str, history: RuleHistory | 
 
 def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
                   rule_history: RuleHistory | Callable[..., Any] | None = None,
-                  check_runner: CheckRunner | None = None) -> list[OutdatedItem]:
-    """Every outdated or review-level variant of every entry, with all its reasons."""
+                  check_runner: CheckRunner | None = None,
+                  is_official: Callable[[str], bool] = lambda source: True) -> list[OutdatedItem]:
+    """Every outdated or review-level variant of every entry, with all its reasons. `is_official`
+    tells the official sources (bundled corpus, MTGJSON files: `kb.build`, as for deduplication)
+    from a judge's own pages, whose wordings do not supersede an official copy."""
     items: list[OutdatedItem] = []
     for entry in entries:
-        wordings = _Wordings.of(entry)
-        replaced: dict[tuple[str, str | None, Lang, str | None], tuple[OutdatedReason | None, str]] = {}
+        everyone = _Wordings.of(entry)
+        official = everyone if all(is_official(v.source) for v in entry.variants) else _Wordings.of(entry, is_official)
+        replaced: dict[tuple[str, str | None, Lang, str | None, bool], tuple[OutdatedReason | None, str]] = {}
         check_cache: dict[str | None, list[tuple[str, bool]]] = {}
 
         def checks_at(at: str | None) -> list[tuple[str, bool]]:
@@ -481,9 +492,10 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
 
         for i, v in enumerate(entry.variants):
             reasons: list[OutdatedReason] = []
-            key = (v.text, v.card, v.lang, v.date)  # copies of a wording share the answer
+            by_official = is_official(v.source)
+            key = (v.text, v.card, v.lang, v.date, by_official)  # copies of a wording share the answer
             if key not in replaced:
-                replaced[key] = _superseded(entry, v, wordings)
+                replaced[key] = _superseded(entry, v, official if by_official else everyone)
             superseded, current = replaced[key]
             if superseded is not None:
                 reasons.append(superseded)

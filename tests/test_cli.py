@@ -409,6 +409,49 @@ def test_ingesting_an_unchanged_file_again_shows_what_was_skipped_when_it_was_ad
     assert [p["line"] for p in report["skipped_when_added"]] == [5, 13] and report["skipped"] == []
 
 
+def test_an_ingest_of_files_the_kb_already_holds_does_not_wait_for_another_ingest(tmp_path, kb_home):
+    """tryout21 item 10: a no-op ingest (the same bytes at the same path, a copy of a library or a
+    bundled file) is answered from a read of the database while another ingest holds the lock, and
+    writes nothing; a new or changed file still meets the lock, as does a KB that needs a rebuild."""
+    import sqlite3
+
+    from kb import store
+    from kb.paths import corpus_dir
+
+    page = tmp_path / "mine.txt"
+    page.write_text("Lightform\n\nJul 13, 2018\n\nA ruling of mine about the face-down Lightform.\n", encoding="utf-8")
+    assert kb("ingest", str(page)).exit_code == 0
+    copy = tmp_path / "copy.txt"
+    shutil.copy(page, copy)
+    bundled = tmp_path / "bundled.json"
+    shutil.copy(next((corpus_dir() / "mtgjson").glob("*.json")), bundled)
+    new = tmp_path / "new.txt"
+    new.write_text("Lightform\n\nJul 13, 2018\n\nAnother ruling of mine about Lightform.\n", encoding="utf-8")
+    database, wal = kb_home / "kb.sqlite3", kb_home / "kb.sqlite3-wal"
+    before = (database.stat().st_mtime_ns, database.read_bytes())
+    with store.ingest_lock(kb_home, wait=False):
+        held = kb("ingest", str(page), str(copy), str(bundled))
+        assert held.exit_code == 0, held.output
+        said = " ".join(held.output.split())
+        assert "nothing changed: the KB already holds these sources" in said
+        assert "the same bytes as" in said and "already in the library" in said
+        report = json.loads(kb("ingest", str(page), "--json").stdout)
+        assert report["written"] is False and report["unchanged"] == [report["unchanged"][0]]
+        # nothing written: the database as it was, no page in its write-ahead log (a reader's empty one at most)
+        assert (database.stat().st_mtime_ns, database.read_bytes()) == before
+        assert not wal.exists() or wal.stat().st_size == 0
+        for named in ([str(new)], [str(page), str(new)]):
+            refused = kb("ingest", *named)
+            assert refused.exit_code == 1 and "another `kb ingest` is running" in " ".join(refused.output.split())
+        page.write_text(page.read_text(encoding="utf-8") + "\nA second ruling of mine.\n", encoding="utf-8")
+        assert "another `kb ingest` is running" in " ".join(kb("ingest", str(page)).output.split())
+        conn = sqlite3.connect(kb_home / "kb.sqlite3")
+        with conn:  # a KB that needs a rebuild is not read as it is: the locked path rebuilds it
+            conn.execute("INSERT OR REPLACE INTO meta VALUES ('stale', '\"written by an older judge-kb\"')")
+        conn.close()
+        assert "another `kb ingest` is running" in " ".join(kb("ingest", str(copy)).output.split())
+
+
 def test_show_and_list_json_carry_the_text_in_the_language_asked_for():
     """`kb show ID --lang de --json` printed the same JSON as without `--lang` (a script got no
     German text); `kb list --lang de --json` too. Both now add `lang` and `lang_text`."""

@@ -329,3 +329,44 @@ def test_a_rule_change_names_the_words_as_the_ruling_writes_them_not_their_stems
     (reason,) = item.reasons
     # "however" is a joining word, no reason (tryout20); "change" is written as the ruling writes it
     assert reason.detail.endswith("in words the ruling uses: change")
+
+
+TAPPED_2014 = "Turning a face-down permanent face up doesn't change whether it is tapped."
+TAPPED_2018 = "Turning a permanent face up or face down doesn't change whether that permanent is tapped or untapped."
+TAPPED_NOTE = TAPPED_2018.replace("untapped.", "untapped, says my note.")
+TAPPED_DE_2014 = "Das Aufdecken einer verdeckten bleibenden Karte ändert nicht, ob sie getappt ist."
+
+
+def _official(source: str) -> bool:
+    return source.startswith("corpus/")
+
+
+def test_a_judges_newer_page_does_not_supersede_an_official_copy():
+    """tryout21 defect 8, what was left: Cloudform's official 2014 wording (and its German) were
+    "superseded" by one judge's hand-typed 2024 page, though the official wording stays the entry's
+    text. An official copy is replaced only by an official wording; the page stays a revision."""
+    entry = _entry([_cv(TAPPED_2018, "2018-07-13", "Lightform", "corpus/lightform.json"),
+                    _cv(TAPPED_2014, "2014-11-24", "Cloudform", "corpus/cloudform.json"),
+                    _cv(TAPPED_DE_2014, "2014-11-24", "Cloudform", "corpus/cloudform-de.txt", lang=Lang.DE),
+                    _cv(TAPPED_NOTE, "2024-11-08", "Cloudform", "/judge/cloudform.txt")])
+    assert _find(entry, is_official=_official) == []
+    # without telling official sources apart, the page replaced both (what the KB said before)
+    assert {i.variant.text for i in _find(entry)} == {TAPPED_2014, TAPPED_DE_2014}
+
+
+def test_an_official_reissue_still_supersedes_an_official_wording_beside_a_judges_page():
+    """The 2018 official reissue replaces the 2014 official wording and its translation, dated by
+    the reissue and with its text (not the judge's later page); a judge's own older page is
+    replaced by the judge's newer one as before."""
+    mine_2016 = "A face-down permanent turned face up stays tapped if it was tapped, says my old note."
+    entry = _entry([_cv(TAPPED_2018, "2018-07-13", "Cloudform", "corpus/cloudform-2018.json"),
+                    _cv(TAPPED_2014, "2014-11-24", "Cloudform", "corpus/cloudform.json"),
+                    _cv(TAPPED_DE_2014, "2014-11-24", "Cloudform", "corpus/cloudform-de.txt", lang=Lang.DE),
+                    _cv(mine_2016, "2016-01-01", "Cloudform", "/judge/old.txt"),
+                    _cv(TAPPED_NOTE, "2024-11-08", "Cloudform", "/judge/cloudform.txt")])
+    found = {i.variant.text: i for i in _find(entry, is_official=_official)}
+    assert set(found) == {TAPPED_2014, TAPPED_DE_2014, mine_2016}
+    for official in (TAPPED_2014, TAPPED_DE_2014):
+        assert found[official].current_text == TAPPED_2018
+        assert "replaced on 2018-07-13" in found[official].reasons[0].detail
+    assert found[mine_2016].current_text == TAPPED_NOTE and "replaced on 2024-11-08" in found[mine_2016].reasons[0].detail

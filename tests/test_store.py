@@ -1043,6 +1043,28 @@ def test_an_mtgjson_wording_stays_canonical_over_a_newer_wording_of_a_judges_pag
     assert {v.text: v.relation for v in entry.variants} == {official: Relation.CANONICAL, mine: Relation.REVISION}
 
 
+def test_an_official_wording_is_superseded_by_an_official_reissue_not_by_a_judges_page(home: Path, tmp_path: Path) -> None:
+    """tryout21 defect 8, what was left: the build tells `kb outdated` which sources are official
+    (MTGJSON files, the bundled corpus), so a judge's 2024 page does not replace the official 2018
+    wording; the official 2020 reissue does, and is the text to quote instead."""
+    old = "Dog Walker's triggered ability creates the Dog tokens tapped. They aren't attacking even if Dog Walker is."
+    reissue = old.replace("creates the Dog tokens tapped", "creates its Dog tokens tapped")
+    mine = old.replace("even if Dog Walker is.", "even if Dog Walker is attacking, says my note.")
+    page = tmp_path / "dogwalker.txt"
+    page.write_text(f"Dog Walker\n\n11.08.2024\n\n{mine}\n", encoding="utf-8")
+    build([card_file(tmp_path / "dogwalker-2018.json", "Dog Walker", [("2018-07-13", old)]), page,
+           card_file(tmp_path / "dogwalker-2020.json", "Dog Walker", [("2020-01-01", reissue)])], home=home, embedder=FAKE)
+    kb = store.load(home)
+    try:
+        (entry,) = [e for e in kb.entries if any(v.text == mine for v in e.variants)]
+        assert entry.text == reissue and {v.text for v in entry.variants} == {old, reissue, mine}
+        (item,) = kb.outdated(entry.id)
+        assert item.variant.text == old and item.current_text == reissue
+        assert "replaced on 2020-01-01" in item.reasons[0].detail
+    finally:
+        kb.close()
+
+
 def test_a_deleted_rulings_id_does_not_follow_a_ruling_that_was_beside_it(home: Path, tmp_path: Path) -> None:
     """Second review: a judge deleted one of a card's rulings; its id followed the ruling left beside
     it in the file, which says the opposite ("you don't create" / "you create"), as if edited into it."""
@@ -1328,3 +1350,29 @@ def test_the_copy_a_killed_first_ingest_left_is_not_adopted(home: Path, tmp_path
     finally:
         kb.close()
     assert [p.name for p in folder.iterdir()] == [store.ID_LOG]
+
+
+def test_a_snapshot_reads_one_committed_state_and_refuses_a_kb_to_rebuild_or_migrate(tmp_path: Path) -> None:
+    """`store.snapshot` answers a no-op `kb ingest` without the lock (tryout21 item 10): a build
+    committing while it reads is not seen half, and a KB it may not read as it is is refused."""
+    conn = store.connect(tmp_path, create=True)
+    with store.transaction(conn):
+        conn.execute("DELETE FROM meta WHERE key = 'stale'")  # a migration's mark, cleared by a build
+        conn.execute("INSERT INTO meta VALUES ('generation', '1')")
+    with store.snapshot(tmp_path) as kb:
+        assert kb.generation == 1
+        with store.transaction(conn):  # a build commits meanwhile
+            conn.execute("UPDATE meta SET value = '2' WHERE key = 'generation'")
+        assert store.get_meta(kb.conn)["generation"] == 1
+    with store.snapshot(tmp_path) as kb:
+        assert kb.generation == 2
+    for fix in ("INSERT INTO meta VALUES ('stale', '\"written by an older judge-kb\"')", "PRAGMA user_version = 1"):
+        conn.execute(fix)
+        with pytest.raises(StoreError, match="run `kb ingest` to rebuild it"):
+            with store.snapshot(tmp_path):
+                pass
+    conn.close()
+    (tmp_path / store.DB_FILE).write_bytes(b"not a database" * 500)
+    with pytest.raises(store.DamagedStore):
+        with store.snapshot(tmp_path):
+            pass

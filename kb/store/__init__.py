@@ -1310,6 +1310,30 @@ def load(home: Path) -> KB:
         raise
 
 
+@contextlib.contextmanager
+def snapshot(home: Path) -> Iterator[KB]:
+    """The current KB opened read-only, all its reads in one SQLite read transaction: a build that
+    commits meanwhile is seen whole or not at all, and nothing is written (no migration, no journal
+    mode set), so no ingest lock is needed. StoreError when there is no current KB or it needs a
+    migration or rebuild; DamagedStore when SQLite can't read it."""
+    path = db_path(home)
+    if not path.is_file():
+        raise StoreError(f"no KB in {home}; {FIX}")
+    conn = None
+    try:
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=30, isolation_level=None)
+        conn.execute("BEGIN")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version != SCHEMA_VERSION:
+            raise StoreError(f"the KB database {path} has schema {version}, not {SCHEMA_VERSION}; {FIX}")
+        yield KB(conn, home)
+    except sqlite3.DatabaseError as e:
+        raise DamagedStore(f"the KB database {path} can't be read ({e})") from None
+    finally:
+        if conn is not None:
+            conn.close()
+
+
 @dataclass(frozen=True)
 class LinkedRulings:
     """The entries of the current KB linked to one clause (the first few, best link first), how many
