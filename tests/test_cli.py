@@ -272,10 +272,10 @@ def test_a_changed_file_inside_an_ingested_folder_replaces_its_older_version(tmp
     folder = tmp_path / "pages"
     folder.mkdir()
     page = folder / "p.txt"
-    page.write_text("Lightform\n\nJul 13, 2018\n\nA ruling.\n")
+    page.write_text("Lightform\n\nJul 13, 2018\n\nThe face-down creature is a 2/2.\n")
     assert kb("ingest", str(folder)).exit_code == 0
     before = store.load(kb_home).sources()
-    page.write_text("Lightform\n\nJul 13, 2018\n\nAnother ruling.\n")
+    page.write_text("Lightform\n\nJul 13, 2018\n\nThe face-down creature is a 2/2 with no name.\n")
     assert kb("ingest", str(folder)).exit_code == 0
     after = store.load(kb_home).sources()
     assert [s.path for s in after] == [s.path for s in before] and after[0].sha256 != before[0].sha256
