@@ -204,6 +204,11 @@ class Entry:
     def variants_in(self, lang: Lang) -> tuple[Variant, ...]:
         return tuple(v for v in self.variants if v.lang == lang)
 
+    def written(self, text: str) -> str | None:
+        """The first date a variant says `text` (the entry's first date when none does): when the
+        wording was written, which tells what its words could mean then."""
+        return min((v.date for v in self.variants if v.text == text and v.date), default=self.first_date)
+
     def text_in(self, lang: Lang) -> str | None:
         """The newest text of this entry in `lang`, or None when the KB has none."""
         if lang == Lang.EN:
