@@ -205,9 +205,12 @@ class Entry:
         return tuple(v for v in self.variants if v.lang == lang)
 
     def written(self, text: str) -> str | None:
-        """The first date a variant says `text` (the entry's first date when none does): when the
-        wording was written, which tells what its words could mean then."""
-        return min((v.date for v in self.variants if v.text == text and v.date), default=self.first_date)
+        """When the wording `text` was written, which tells what its words could mean then: the first
+        date a variant says it; the entry's last date when none does (the canonical text is its newest
+        wording); None for a CR clause (`text` is the current CR's: every mechanic it names exists)."""
+        if self.kind is Kind.RULE:
+            return None
+        return min((v.date for v in self.variants if v.text == text and v.date), default=self.last_date)
 
     def text_in(self, lang: Lang) -> str | None:
         """The newest text of this entry in `lang`, or None when the KB has none."""

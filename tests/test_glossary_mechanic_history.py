@@ -92,3 +92,16 @@ def test_a_translation_of_the_verb_need_not_name_the_mechanic() -> None:
     lexicon = load_lexicon(CORPUS, CORPUS.names)
     assert lexicon.evidence(SHUFFLED, Lang.EN, "2014-11-24").mechanics == {"manifest"}
     assert "disguise" in lexicon.evidence(DISGUISE_COST, Lang.EN, "2024-02-02").mechanics
+
+
+def test_a_wording_is_dated_by_its_first_variant_and_a_cr_clause_by_none() -> None:
+    """A CR clause is the current CR's text, whatever date its lineage starts at (702.168's "disguise
+    cost includes X" descends from morph's 2014 clause): it names no mechanic too early."""
+    clause = "If a permanent's disguise cost includes X, other abilities of that permanent may also refer to X."
+    rule = Entry("c-x", Kind.RULE, clause, (), "2014-09-25", "2026-01-16",
+                 (Variant("702.37d " + clause, clause, Lang.EN, "2014-09-25", "cr", 1, Relation.CANONICAL, 1.0, None),),
+                 clause="702.168d")
+    assert rule.written(clause) is None
+    ruling = _ruling("r-shuffled", SHUFFLED, "2014-11-24", "Ghastly Conscription")
+    assert ruling.written(SHUFFLED) == "2014-11-24"
+    assert ruling.written("a newer canonical wording no variant carries") == "2014-11-24"
