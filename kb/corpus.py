@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the parts are imported when first read: `kb rule` needs no 
     from kb.cr.links import Override
     from kb.model import Problem
     from kb.oracle import CardLookup, Oracle
-    from kb.search.glossary import Glossary
+    from kb.search.glossary import Glossary, MechanicHistory
     from kb.terminology import Terminology
 
 
@@ -204,6 +204,15 @@ class Corpus:
         from kb.search.glossary import Glossary
 
         return Glossary.load_corpus(self.folder)
+
+    @cached_property
+    def mechanic_history(self) -> MechanicHistory:
+        """When the glossary's mechanics joined the bundled CRs: which of them a ruling's words can
+        mean, by the date they were written ("to disguise" in 2014 is the verb)."""
+        from kb.ingest.dedup import keywords_from_rules
+        from kb.search.glossary import MechanicHistory
+
+        return MechanicHistory.from_rules(self.glossary, self.rules.versions, lambda v: keywords_from_rules([v]))
 
     @cached_property
     def base_glossary(self) -> Glossary:

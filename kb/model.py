@@ -204,6 +204,14 @@ class Entry:
     def variants_in(self, lang: Lang) -> tuple[Variant, ...]:
         return tuple(v for v in self.variants if v.lang == lang)
 
+    def written(self, text: str) -> str | None:
+        """When the wording `text` was written, which tells what its words could mean then: the first
+        date a variant says it; the entry's last date when none does (the canonical text is its newest
+        wording); None for a CR clause (`text` is the current CR's: every mechanic it names exists)."""
+        if self.kind is Kind.RULE:
+            return None
+        return min((v.date for v in self.variants if v.text == text and v.date), default=self.last_date)
+
     def text_in(self, lang: Lang) -> str | None:
         """The newest text of this entry in `lang`, or None when the KB has none."""
         if lang == Lang.EN:

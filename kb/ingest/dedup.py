@@ -32,7 +32,7 @@ from kb.search.embed import Embedder
 from kb.ingest.ids import digest_id
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
 from kb.normalize import exact_key, fold, match_key, normalize_text, search_words, signed_numbers
-from kb.search.glossary import Glossary
+from kb.search.glossary import Glossary, MechanicHistory
 from kb.terminology import Terminology
 
 if TYPE_CHECKING:
@@ -310,6 +310,8 @@ class Lexicon:
     names: CardNames | None = None
     glossary: Glossary | None = None
     terminology: Terminology = field(default_factory=Terminology)
+    # when the mechanics joined the CR: a wording written before names none of the later ones
+    history: MechanicHistory = field(default_factory=MechanicHistory)
 
     def __post_init__(self) -> None:
         self._keywords = _PhraseFinder(((tuple(k.lower().split()), k.lower()) for k in self.keywords), inflect=True)
@@ -416,9 +418,11 @@ class Lexicon:
         sig.add(("negations", str(sum(t in NEGATIONS for t in toks))))
         return frozenset(sig), key
 
-    def evidence(self, text: str, lang: Lang = Lang.EN) -> Evidence:
-        """Language-neutral evidence of a wording in `lang` (see `Evidence`)."""
-        found = self._concepts.find(text, lang)
+    def evidence(self, text: str, lang: Lang = Lang.EN, written: str | None = None) -> Evidence:
+        """Language-neutral evidence of a wording in `lang` written on `written` (see `Evidence`): a
+        2014 wording's "to disguise" is the verb, no mechanic (`MechanicHistory`)."""
+        unknown = self.history.unknown_on(written)
+        found = [c for c in self._concepts.find(text, lang) if c not in unknown]
         heads = [self._heads.get(c, c) for c in found if c in self.mechanic_concepts]
         # German splits "manifestiert ... das Grauen": manifest dread's text also shows manifest.
         mechanics = frozenset(c for c in found if c in self.mechanic_concepts
@@ -481,6 +485,11 @@ class _Group:
     @cached_property
     def newest(self) -> str:  # asked once the records are all in
         return max((r.date or "" for r in self.records), default="")
+
+    @property
+    def written(self) -> str | None:
+        """The first date of this wording (None: no record has a date)."""
+        return min((r.date for r in self.records if r.date), default=None)
 
 
 class _UnionFind:
@@ -714,7 +723,7 @@ def _foreign_revisions(foreign: list[_Group], lexicon: Lexicon, similarity: Simi
 
     def evidence_of(i: int) -> Evidence:
         if i not in evidence:
-            evidence[i] = lexicon.evidence(foreign[i].records[0].text, foreign[i].lang)
+            evidence[i] = lexicon.evidence(foreign[i].records[0].text, foreign[i].lang, foreign[i].written)
         return evidence[i]
 
     def signature_of(i: int) -> frozenset[str]:
@@ -759,7 +768,8 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     """
     if not foreign or not clusters or embedder is None:
         return {}
-    newest = [max(unit, key=lambda g: (g.newest, len(g.records), g.key, g.exact)).records[0] for unit in foreign]
+    newest_groups = [max(unit, key=lambda g: (g.newest, len(g.records), g.key, g.exact)) for unit in foreign]
+    newest = [g.records[0] for g in newest_groups]
     records = [[r for g in unit for r in g.records] for unit in foreign]
     by_card: dict[str, set[int]] = defaultdict(set)
     on_page: dict[tuple[str, str | None], set[int]] = defaultdict(set)
@@ -770,8 +780,8 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
                     by_card[r.card].add(c)
                 on_page[(r.source, r.date)].add(c)
 
-    english_text = {c: max(cluster, key=lambda g: (g.newest, len(g.records))).records[0].text
-                    for c, cluster in enumerate(clusters)}
+    english_groups = {c: max(cluster, key=lambda g: (g.newest, len(g.records))) for c, cluster in enumerate(clusters)}
+    english_text = {c: g.records[0].text for c, g in english_groups.items()}
     import numpy as np
 
     everything = np.arange(len(clusters))
@@ -837,9 +847,9 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
 
     def qualifies(f: int, c: int) -> bool:
         if c not in english_evidence:
-            english_evidence[c] = lexicon.evidence(english_text[c])
+            english_evidence[c] = lexicon.evidence(english_text[c], Lang.EN, english_groups[c].written)
         if f not in foreign_evidence:
-            foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang)
+            foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang, newest_groups[f].written)
         words = min(len(english_text[c].split()), len(newest[f].text.split()))
         return not translation_gaps(english_evidence[c], foreign_evidence[f], words, unit_cards[f] & cluster_cards[c])
 

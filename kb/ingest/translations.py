@@ -53,7 +53,7 @@ def nearest_english(alone: Entry, lang: Lang, english: Sequence[Entry], *, embed
     best = int(np.argmax(cosines))
     near, cosine = candidates[best], float(cosines[best])
     words = min(len(near.text.split()), len(text.split()))
-    mine, theirs = lexicon.evidence(near.text), lexicon.evidence(text, lang)
+    mine, theirs = lexicon.evidence(near.text, Lang.EN, near.written(near.text)), lexicon.evidence(text, lang, alone.written(text))
     reasons = []
     if cosine < TRANSLATION_MIN_COSINE:
         reasons.append(f"meanings too far apart (cosine {cosine:.2f}, a translation needs {TRANSLATION_MIN_COSINE:.2f})")

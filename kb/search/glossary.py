@@ -6,9 +6,10 @@ the concepts a question names and adds their words in the other languages to the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable, Mapping
 
 from kb.errors import InputError
 from kb.model import Lang
@@ -22,6 +23,10 @@ MIN_HEAD_PREFIX = 4  # "Mitspieler" (fellow player) is no kind of `Spiel`
 # `exiliand`. Not "-or": "jugador" (player) is not `jugad` (played).
 SPANISH_ENDINGS = frozenset("aro iero ero ab ad id and iend l a o e".split())
 LEXICON_FILE = "search-lexicon.yaml"  # search's own additions: the words players ask with
+# A set's rulings come out weeks before the CR that defines its mechanics (Fate Reforged's manifest
+# rulings are dated 2014-11-24, the CR with 701.40 2015-01-23): a wording is read as older than a
+# mechanic only when it was written this long before a complete CR that still lacks it.
+MECHANIC_LEAD_DAYS = 183
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +40,53 @@ class Concept:
             for term in self.terms.get(lang, ()):
                 out.extend(tokenize(term))
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class MechanicHistory:
+    """When the glossary's mechanic concepts joined the Comprehensive Rules.
+
+    A mechanic named by an everyday English word (disguise, cloak, manifest, ward) is that mechanic
+    in a ruling only if the ruling was written when the mechanic existed: "The pile is shuffled to
+    disguise from your opponents which manifested creature is which" (Ghastly Conscription, 2014)
+    says the verb, ten years before disguise (702.168)."""
+
+    # concept id -> the date of the last complete CR without its keyword (a later CR has it)
+    absent_on: Mapping[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_rules(cls, glossary: Glossary, versions: Iterable[Any],
+                   keywords_of: Callable[[Any], Iterable[str]]) -> MechanicHistory:
+        """From the CR `versions` (oldest first; `.date`, `.complete`) and the keyword names each
+        defines (`keywords_of`, lowercased: kb.ingest.dedup.keywords_from_rules). A face-down extract
+        lacks most keywords and proves no absence; a keyword no later CR has was dropped, not added."""
+        versions = list(versions)
+        names = [frozenset(keywords_of(v)) for v in versions]
+        absent: dict[str, str] = {}
+        for concept in glossary.concepts:
+            terms = {t.lower() for t in concept.terms.get(Lang.EN, ())}
+            has = [bool(terms & n) for n in names]
+            if not any(has):
+                continue  # no keyword: a game word (face down, tapped), not a mechanic
+            last = max(i for i, h in enumerate(has) if h)
+            lacking = [versions[i].date for i in range(last) if versions[i].complete and not has[i]]
+            if lacking:
+                absent[concept.id] = lacking[-1]
+        return cls(absent)
+
+    def unknown_on(self, written: str | None) -> frozenset[str]:
+        """The concept ids of the mechanics that did not exist yet when a text was written on
+        `written` (ISO date; None, unknown: none)."""
+        if not written or not self.absent_on:
+            return frozenset()
+        try:
+            latest = (date.fromisoformat(written[:10]) + timedelta(days=MECHANIC_LEAD_DAYS)).isoformat()
+        except ValueError:
+            return frozenset()
+        return frozenset(c for c, absent in self.absent_on.items() if latest <= absent)
+
+    def to_json(self) -> dict[str, str]:
+        return dict(self.absent_on)
 
 
 class Glossary:
@@ -175,10 +227,12 @@ class Glossary:
         return self._words[lang]
 
     def concepts_in(self, text: str, langs: tuple[Lang, ...] = tuple(Lang), *,
-                    question: bool = False) -> list[Concept]:
+                    question: bool = False, unknown: frozenset[str] = frozenset()) -> list[Concept]:
         """Concepts whose terms in `langs` occur in `text` (as token phrases), each once, in text
-        order; in a `question`, quoted terms (nicknames the rulings use) are not looked for."""
-        return [self.concepts[ci] for ci in self._match(tokenize(text), langs, question)]
+        order; in a `question`, quoted terms (nicknames the rulings use) are not looked for. A ruling's
+        `unknown` concepts (`MechanicHistory.unknown_on` its date) are its words' everyday sense."""
+        return [self.concepts[ci] for ci in self._match(tokenize(text), langs, question)
+                if self.concepts[ci].id not in unknown]
 
     def question_tokens(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
         """The concept tokens of a question's `text`: `concept_tokens` of its tokens, and the
@@ -203,10 +257,12 @@ class Glossary:
         return found
 
     def concept_tokens(self, tokens: list[str], langs: tuple[Lang, ...] = tuple(Lang), *,
-                       question: bool = False) -> list[str]:
+                       question: bool = False, unknown: frozenset[str] = frozenset()) -> list[str]:
         """Language-neutral tokens (`~face_down`) for the concepts in already tokenised text, found
-        by the terms of `langs` (the text's language; a question's plus English)."""
-        return ["~" + self.concepts[ci].id for ci in self._match(tokens, langs, question)]
+        by the terms of `langs` (the text's language; a question's plus English), less the
+        `unknown` ones (see `concepts_in`)."""
+        return ["~" + self.concepts[ci].id for ci in self._match(tokens, langs, question)
+                if self.concepts[ci].id not in unknown]
 
     def _match(self, toks: list[str], langs: tuple[Lang, ...], question: bool = False) -> list[int]:
         # Greedy left to right, longest phrase first (over every language asked for): `enters the

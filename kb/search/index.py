@@ -39,7 +39,7 @@ import json
 import os
 import time
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Literal, Mapping, Sequence
 
@@ -50,7 +50,7 @@ from kb.corpus import Corpus
 from kb.errors import StoreError
 from kb.model import Entry, Kind, Lang
 from kb.normalize import write_atomic
-from kb.search.glossary import Glossary
+from kb.search.glossary import Glossary, MechanicHistory
 from kb.search.text import tokenize
 
 # 2: BM25 precomputed in bm25.npz, docs.json without tokens; 3: cards.json; 4: entries.npz,
@@ -65,7 +65,8 @@ from kb.search.text import tokenize
 # 9: clauses.json, the CR numbers a rule had before, for questions that cite an old number;
 # 10: names_card is false for a ruling another card's ruling says in the same words (names_card_flags)
 # 11: a CR clause's BM25 document holds the nearest heading above it (clause_context)
-SCHEMA_VERSION = 11
+# 12: a ruling's wording written before a mechanic existed has no concept token of it (MechanicHistory)
+SCHEMA_VERSION = 12
 
 
 META_FILE = "meta.json"
@@ -101,6 +102,7 @@ class _Doc:
     entry: int  # position in the entries list
     lang: Lang
     text: str
+    written: str | None = None  # the first date of this wording (None: a CR clause, or no date)
 
 
 def _docs(entries: Sequence[Entry]) -> list[_Doc]:
@@ -121,7 +123,7 @@ def _docs(entries: Sequence[Entry]) -> list[_Doc]:
         for lang, text in [(Lang.EN, e.text)] + [(v.lang, v.text) for v in e.variants if v.lang is Lang.EN]:
             if text and text not in seen:
                 seen.add(text)
-                docs.append(_Doc(i, lang, text))
+                docs.append(_Doc(i, lang, text, e.written(text)))
     return docs
 
 
@@ -403,14 +405,15 @@ def same_words(keys: Sequence[str], last: Mapping[str, frozenset[str]]) -> dict[
 
 def build_index(
     entries: list[Entry], out_dir: Path, embedder: Any, *, corpus: Corpus, glossary: Glossary | None = None,
-    cards: Any = None, former: Mapping[str, Sequence[str]] | None = None,
+    cards: Any = None, former: Mapping[str, Sequence[str]] | None = None, history: MechanicHistory | None = None,
 ) -> None:
     """Embed every distinct text of `entries` and write the index files into `out_dir`.
 
     `glossary` defaults to the corpus's; `cards` is a `kb.search.cardnames.CardIndex`, by default
     compiled from the corpus's Oracle cards, its card names table and `search-associations.yaml`;
     `former` maps older CR numbers to the current ones (`former_numbers`; none by default: reading
-    every CR version is the KB build's work, which has them at hand)."""
+    every CR version is the KB build's work, which has them at hand); `history` tells which mechanics
+    a ruling's words can't mean yet (the corpus's `mechanic_history` by default)."""
     glossary = glossary if glossary is not None else corpus.glossary
     if cards is None:
         cards = default_card_index(entries, corpus, glossary)
@@ -429,7 +432,8 @@ def build_index(
                 "lang": " ".join(d.lang.value for d in docs),
                 "hub": base64.b64encode(_remembered_hubness(vectors, doc_entry, docs, entries, embedder.name)
                                         .astype("<f4").tobytes()).decode("ascii")}
-    doc_tokens = _doc_tokens(_with_context(docs, entries), glossary)
+    doc_tokens = _doc_tokens(_with_context(docs, entries), glossary,
+                             history if history is not None else corpus.mechanic_history)
     # Rulings and CR clauses are two collections, each with its own idf: among the CR's thousands of
     # clauses "face down" and "morph" are rare, among the rulings they are in nearly every text.
     bm25 = BM25Matrix.build(doc_tokens, groups=[int(entries[d.entry].kind is Kind.RULE) for d in docs])
@@ -512,12 +516,14 @@ def _with_context(docs: Sequence[_Doc], entries: Sequence[Entry]) -> list[_Doc]:
     """`docs` with each CR clause's text followed by its `clause_context` (what BM25 reads; the
     dense side embeds the clause's own text)."""
     context = clause_context(entries)
-    return [_Doc(d.entry, d.lang, f"{d.text}\n{context[d.entry]}") if d.entry in context else d for d in docs]
+    return [replace(d, text=f"{d.text}\n{context[d.entry]}") if d.entry in context else d for d in docs]
 
 
-def _doc_tokens(docs: Sequence[_Doc], glossary: Glossary) -> list[list[str]]:
+def _doc_tokens(docs: Sequence[_Doc], glossary: Glossary,
+                history: MechanicHistory = MechanicHistory()) -> list[list[str]]:
     """Each document's BM25 tokens: its words and the concept tokens of its own language's glossary
-    terms, remembered per text in the data directory's cache (seconds at 100k texts)."""
+    terms, less the mechanics that did not exist when it was written (`history`), remembered per
+    text in the data directory's cache (seconds at 100k texts)."""
     from kb import normalize
     from kb.search import glossary as glossary_module, text
     from kb.store.cache import memo_map, module_files
@@ -526,13 +532,17 @@ def _doc_tokens(docs: Sequence[_Doc], glossary: Glossary) -> list[list[str]]:
         out = []
         for d in todo:
             tokens = tokenize(d.text)
-            out.append(tokens + glossary.concept_tokens(tokens, (d.lang,)))
+            out.append(tokens + glossary.concept_tokens(tokens, (d.lang,), unknown=history.unknown_on(d.written)))
         return out
+
+    def key(d: _Doc) -> str:
+        unknown = history.unknown_on(d.written)
+        return f"{glossary.digest}\0{d.lang.value}\0{d.text}" + (f"\0{','.join(sorted(unknown))}" if unknown else "")
 
     if not glossary.digest:  # a glossary made in code, not read from a file: nothing names it
         return compute(list(docs))
-    return memo_map("doctokens", module_files(normalize, glossary_module, text), list(docs),
-                    lambda d: f"{glossary.digest}\0{d.lang.value}\0{d.text}", compute)
+    return memo_map("doctokens", module_files(normalize, glossary_module, text), list(docs), key, compute)
+
 
 
 def _remembered_hubness(vectors: np.ndarray, doc_entry: np.ndarray, docs: Sequence[_Doc], entries: Sequence[Entry],
