@@ -42,17 +42,18 @@ def search(
     from dataclasses import replace
 
     from cli import render
-    from cli.common import command_note, console, data_home, open_kb, open_searcher, print_json, reference
+    from cli.common import card_option, command_note, console, data_home, open_kb, open_searcher, print_json, reference
     from kb import store
-    from kb.views import english_card_name, no_text_note
+    from kb.views import no_text_note
 
     # a card only the judge's own pages name is known to the KB, not to the bundled names: looked up
     # in the KB (every other filter is still refused before any KB is opened or built)
     mine = card is not None and reference().names.resolve(card) is None and store.exists(data_home())
-    filters = validate_filters(card=None if mine else card, lang=lang, rule=rule, since=since, until=until, kind=kind)
+    filters = validate_filters(card=None if mine else card, lang=lang, rule=rule, since=since, until=until, kind=kind,
+                               quiet=as_json)
     refuse_a_bare_rule_number(question)
     if mine and card is not None:  # before the search index is opened: an unknown card is refused first
-        filters = replace(filters, card=english_card_name(card, reference(), open_kb(quiet=as_json)))
+        filters = replace(filters, card=card_option(card, open_kb(quiet=as_json), quiet=as_json))
     kb, searcher = open_searcher(quiet=as_json)
     if filters.rule is not None:
         note_an_older_meaning(filters.rule, quiet=as_json)
@@ -131,13 +132,13 @@ def refuse_a_bare_rule_number(question: str) -> None:
 
 def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, rule: Optional[str] = None,
                      since: Optional[str] = None, until: Optional[str] = None,
-                     kind: Optional[str] = None) -> Filters:
-    """The filters in canonical form, or InputError naming the bad one (before any KB is opened)."""
-    from cli.common import parse_kind, parse_lang, reference
+                     kind: Optional[str] = None, quiet: bool = False) -> Filters:
+    """The filters in canonical form, or InputError naming the bad one (before any KB is opened); a
+    card's name is found as `kb card` finds it (a typo noted, unless `quiet`)."""
+    from cli.common import card_option, parse_kind, parse_lang, reference
     from kb.errors import InputError
     from kb.normalize import clause_number, date_option
     from kb.search import Filters
-    from kb.views import english_card_name
 
     language, kind_ = parse_lang(lang), parse_kind(kind)
     number = clause_number(rule, "--rule") if rule is not None else None
@@ -147,7 +148,7 @@ def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, 
 
         raise InputError(f"--rule: {missing_clause(number, reference().rules.current)}")
     return Filters(
-        card=english_card_name(card, reference()) if card is not None else None,
+        card=card_option(card, quiet=quiet) if card is not None else None,
         lang=language,
         rule=number,
         since=date_option(since, "--since", partial=True) if since is not None else None,

@@ -132,19 +132,6 @@ UNKNOWN_CARD_HINT = (" (English, German or Spanish names are known: the 2018 Ora
                      "corpus/mtgjson's files and those of the pages you ingested; a newer card is not, until a page of it is)")
 
 
-def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:
-    """The English name of a card named in English, German or Spanish: the KB's names (which
-    include the judge's own sources), else the bundled table; NotFoundError otherwise, naming the
-    closest card when a name is near (a filter takes exact names only: a guess would filter silently
-    to another card)."""
-    english = kb.card(name) if kb is not None else None
-    english = english or corpus.names.resolve(name)
-    if english is None:
-        near = find_card(name, corpus, kb).name  # NotFoundError: no close name; it names those containing it
-        raise NotFoundError(f"unknown card {name!r}; did you mean {near!r}?")
-    return english
-
-
 @dataclass(frozen=True)
 class CardInfo:
     """A card found by a name in any language: its English name, its Oracle card (None when it is
@@ -155,12 +142,18 @@ class CardInfo:
     names: dict[Lang, str]
     guessed: bool = False  # no card has the name asked for: this is the closest (a typo forgiven)
 
+    def closest_note(self, asked: str) -> str | None:
+        """What a judge who typed `asked` is told when no card has that name and this is the closest
+        (`kb card` and every `--card` option say it alike, tryout23); None for a name that is a card's."""
+        return f"no card is named {asked!r}; showing the closest, {self.name}" if self.guessed else None
+
 
 def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
-    """The card `name` names: an Oracle name, then a German or Spanish name of the bundled table, then
-    a name the KB knows (a card newer than the bundled data that a judge's page brought), then the
-    closest name: of the bundled cards (`Corpus.card_lookup`), else of the KB's own (small typos and a
-    legend's short name are forgiven). NotFoundError when none is close."""
+    """The card `name` names, for `kb card` and every `--card` option: an Oracle name, then a German
+    or Spanish name of the bundled table, then a name the KB knows (a card newer than the bundled data
+    that a judge's page brought), then the closest name: of the bundled cards (`Corpus.card_lookup`),
+    else of the KB's own (small typos and a legend's short name are forgiven; `closest_note` says
+    so). NotFoundError when none is close, naming the cards whose names contain it."""
     cards, kb_names = corpus.card_lookup, corpus.names
     found = cards.get(name)
     english = found.name if found is not None else kb_names.resolve(name)
@@ -283,4 +276,4 @@ def superseded_translations(kb: KB, ids: Sequence[str], lang: Lang | None) -> fr
 
 
 __all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_view",
-           "english_card_name", "entry_view", "find_card", "no_text_note", "superseded_translations"]
+           "entry_view", "find_card", "no_text_note", "superseded_translations"]
