@@ -44,6 +44,7 @@ def search(
     from cli import render
     from cli.common import card_option, command_note, console, data_home, open_kb, open_searcher, print_json, reference
     from kb import store
+    from kb.model import source_fields
     from kb.views import no_text_note
 
     # a card only the judge's own pages name is known to the KB, not to the bundled names: looked up
@@ -66,15 +67,16 @@ def search(
         command_note(nothing_in, quiet=True)
     if filters.lang is not None and kept:
         narrowed(filters.lang, kept, kb.stats()["entries"], quiet=as_json)
+    own = kb.own_pages([h.entry.id for h in hits])  # a judge's own rulings are marked as such (tryout23)
     if as_json:
-        print_json([h.to_json() for h in hits])
+        print_json([h.to_json() | source_fields(own.get(h.entry.id)) for h in hits])
     else:
         empty = None
         if not hits and nothing_in:
             empty = (f"{nothing_in}. Search without --lang: every ruling is found from a question in any "
                      f"language, and shown in yours where a translation exists.")
         render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]), empty=empty,
-                    card=filters.card)
+                    card=filters.card, own_pages=own)
 
 
 def narrowed(lang: Lang, kept: int, total: int, *, quiet: bool = False) -> None:

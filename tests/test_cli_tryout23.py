@@ -69,6 +69,31 @@ def flat(*args: str) -> str:
     return " ".join(result.stdout.split())
 
 
+def test_a_ruling_only_the_judges_page_gives_is_marked_as_theirs_not_official(kb_env: str) -> None:
+    """tryout23: the judge's own (wrong) ruling looked exactly like Wizards' in `kb search`, `show`,
+    `card` and `list`. A ruling an official source gives stays official, though the page copies it."""
+    listed = kb_json("list", "--card", "Lightform")
+    mine = next(e for e in listed if e["text"] == MINE)
+    # the entry that holds the page's copy of the official ruling (its canonical text may be a newer wording)
+    official = next(e for e in listed if e is not mine and any(
+        v["source"] == kb_env and v["text"] == OFFICIAL for v in kb_json("show", e["id"])["variants"]))
+    assert (mine["official"], mine["own_page"]) == (False, kb_env)
+    assert (official["official"], official["own_page"]) == (True, None)
+    assert [(e["official"], e["own_page"]) for e in listed if e is not mine] == [(True, None)] * (len(listed) - 1)
+    assert {e["id"]: (e["official"], e["own_page"]) for e in kb_json("card", "Lightform")["entries"]
+            if e["id"] in (mine["id"], official["id"])} == {mine["id"]: (False, kb_env), official["id"]: (True, None)}
+    shown = kb_json("show", mine["id"])
+    assert (shown["official"], shown["own_page"]) == (False, kb_env)
+    hits = {h["id"]: h for h in kb_json("search", MINE, "-k", "20")}
+    assert (hits[mine["id"]]["official"], hits[mine["id"]]["own_page"]) == (False, kb_env)
+    assert all(h["official"] for i, h in hits.items() if i != mine["id"])
+
+    mark = f"your page {kb_env}, not official"
+    for args in (["list", "--card", "Lightform"], ["card", "Lightform"], ["show", mine["id"]], ["search", MINE, "-k", "20"]):
+        assert flat(*args).count(mark) == 1, args
+    assert mark not in flat("show", official["id"])
+
+
 @pytest.mark.parametrize("args", [
     ["list", "--card", "Gemelas inquietante"],
     ["search", "¿Puedo mirar la criatura boca abajo?", "--card", "Gemelas inquietante"],
