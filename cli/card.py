@@ -14,9 +14,8 @@ def card(
 ) -> None:
     """Show a card: Oracle text, type and mana cost, its names in en/de/es, and its rulings in the KB."""
     from cli import render
-    from rich.text import Text
 
-    from cli.common import command_note, console, data_home, err_console, open_kb, parse_lang, print_json, reference
+    from cli.common import command_note, console, data_home, open_kb, parse_lang, print_json, reference
     from kb import store
     from kb.views import card_view, find_card, no_text_note
 
@@ -26,8 +25,7 @@ def card(
     # own pages brought (newer than the bundled card data: `kb list --card` finds them there)
     kb = open_kb(quiet=as_json) if store.exists(data_home()) else None
     found = find_card(name, reference(), kb)
-    if found.guessed:  # say so: a judge who typed a name must see it was read as another
-        err_console.print(Text(f"note: no card is named {name!r}; showing the closest, {found.name}"))
+    command_note(found.closest_note(name), quiet=as_json)  # a judge who typed a name must see it was read as another
     kb = kb if kb is not None else open_kb(quiet=as_json)
     command_note(no_text_note(kb, language, filters=False), quiet=as_json)
     view = card_view(found, kb, language)

@@ -167,6 +167,17 @@ def reference() -> Corpus:
     return _REFERENCE
 
 
+def card_option(name: str, kb: KB | None = None, *, quiet: bool = False) -> str:
+    """The English name of the card `name` names (a `--card` option), found as `kb card` finds it:
+    a small typo is forgiven with `kb card`'s note (unless `quiet`, only in the --json notes); a name
+    nothing is close to is refused with the names that contain it (NotFoundError)."""
+    from kb.views import find_card
+
+    found = find_card(name, reference(), kb)
+    command_note(found.closest_note(name), quiet=quiet)
+    return found.name
+
+
 def open_kb(quiet: bool = False) -> KB:
     """The current KB (kb.current.open_current: built on first use, rebuilt when damaged or stale),
     with its progress bar and notes; the notes also go into --json output."""

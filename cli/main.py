@@ -15,8 +15,8 @@ from cli import coverage as coverage_cmd
 from cli import outdated as outdated_cmd
 from cli import rule as rule_cmd
 from cli import search as search_cmd
-from cli.common import (JsonOpt, KBGroup, command_note, console, data_home, err_console, interrupted_says, keep_notes,
-                        open_kb, parse_kind, parse_lang, print_json, reference)
+from cli.common import (JsonOpt, KBGroup, card_option, command_note, console, data_home, err_console, interrupted_says,
+                        keep_notes, open_kb, parse_kind, parse_lang, print_json, reference)
 
 app = typer.Typer(
     name="kb",
@@ -77,12 +77,12 @@ def list_entries(
 ) -> None:
     """List canonical entries: the rulings, or with --kind rule the CR clauses."""
     from cli import render
-    from kb.views import EntryList, english_card_name, no_text_note
+    from kb.views import EntryList, no_text_note
 
     language, kind_ = parse_lang(lang), parse_kind(kind or None)
     kb = open_kb(quiet=as_json)
     command_note(no_text_note(kb, language), quiet=as_json)
-    english = english_card_name(card, reference(), kb) if card else None
+    english = card_option(card, kb, quiet=as_json) if card else None
     found = EntryList.select(kb, card=english, lang=language, kind=kind_)
     if as_json:
         if found.note:
@@ -90,7 +90,7 @@ def list_entries(
         print_json(found.to_json())
     else:
         render.entry_list(console, found.entries, lang=language, for_card=bool(card), card=english, note=found.note,
-                          superseded=found.superseded)
+                          superseded=found.superseded, own_pages=found.own_pages)
 
 
 def show(

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.common import command_note, console, open_kb, parse_lang, print_json, reference
+from cli.common import card_option, command_note, console, open_kb, parse_lang, print_json
 
 
 def outdated(
@@ -35,7 +35,7 @@ def outdated(
     from kb.model import Lang
     from kb.normalize import date_option
     from kb.outdated import Reason, filter_items, group_wordings, levels_shown
-    from kb.views import english_card_name, no_text_note
+    from kb.views import no_text_note
 
     for option, value in [*([("--kind", kind)] if kind else []), *(("--fail-on", k) for k in fail_on or [])]:
         if value not in {r.value for r in Reason}:
@@ -47,7 +47,7 @@ def outdated(
         since = date_option(since, "--since", partial=True)
     levels = levels_shown(reason, review=review, both=show_all)
     kb = open_kb(quiet=as_json)
-    english = english_card_name(card, reference(), kb) if card else None
+    english = card_option(card, kb, quiet=as_json) if card else None
     command_note(no_text_note(kb, parse_lang(lang)), quiet=as_json)  # else "no outdated wordings" reads as "all current"
     if summary:  # counted from the rows' columns: no item is decoded (fast at 100k rulings)
         data = kb.outdated_summary(levels, card=english, lang=parse_lang(lang), since=since, reason=reason)

@@ -100,13 +100,21 @@ def short_source(source: str) -> str:
     return source.removeprefix("corpus/")
 
 
+def own_mark(source: str) -> str:
+    """How an entry no official source gives is marked wherever it is shown (tryout23: a judge could
+    not tell their own notes from Wizards' rulings)."""
+    return f"your page {source}, not official"
+
+
 def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | None = None, *,
                for_card: bool = False, card: str | None = None, note: str | None = None,
-               superseded: AbstractSet[tuple[str, str]] = frozenset()) -> None:
-    """One row per entry; with `lang`, its text in that language where it has one (flagged when it
-    translates a replaced English wording: (entry id, text) in `superseded`), and a hint when
-    no entry (of a card: `for_card`) has one. The card asked about (`card`, its
-    English name) leads each row's cards. `note`: what was left out, last."""
+               superseded: AbstractSet[tuple[str, str]] = frozenset(),
+               own_pages: Mapping[str, str] | None = None) -> None:
+    """One row per entry, those only a judge's own page gives marked (`own_pages`, entry id -> file);
+    with `lang`, its text in that language where it has one (flagged when it translates a replaced
+    English wording: (entry id, text) in `superseded`), and a hint when no entry (of a card:
+    `for_card`) has one. The card asked about (`card`, its English name) leads each row's cards.
+    `note`: what was left out, last."""
     table = Table(expand=True, box=None, pad_edge=False)
     # ids never shrink to "…"; a long label (`rule glossary:Active Player, Nonactive Player Order`) folds
     table.add_column("id", style="bold", no_wrap=True, min_width=max((len(e.id) for e in entries), default=2))
@@ -122,6 +130,8 @@ def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | N
         text = Text(clip(e.lang_text or e.text, 140))
         if (e.id, e.lang_text) in superseded:
             text.append(f"\n({OLDER_WORDING}; kb show {e.id})", style="yellow")
+        if e.id in (own_pages or {}):
+            text.append(f"\n({own_mark((own_pages or {})[e.id])})", style="yellow")
         if e.cards:
             text.append(f"\n{card_names(e.cards, 3, first=card)}", style="dim")
         when = dates(e).replace(" → ", "\n→ ") if narrow else dates(e)
@@ -163,8 +173,9 @@ def _variant_block(group: list[Variant], marks: list[str]) -> Text:
 def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                  clause_texts: dict[str, str] | None = None,
                  outdated: dict[int, list[str]] | None = None, collapse: bool = True,
-                 cr_versions: Sequence[tuple[str, str]] = ()) -> None:
-    """An entry: canonical text (and the asked-for language), links, variants by wording. A CR
+                 cr_versions: Sequence[tuple[str, str]] = (), own_page: str | None = None) -> None:
+    """An entry: canonical text (and the asked-for language), whose it is when only a judge's own
+    page gives it (`own_page`), links, variants by wording. A CR
     clause's entry names the CR versions that hold it (`cr_versions`: (date, number)); its wordings
     are shown only when a page quoted it (else "0 wordings" read as "this rule has no text")."""
     body: list[RenderableType] = []
@@ -184,6 +195,8 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
     header = Text.assemble((entry.id, "bold"), f"  {entry.kind.value}"
                            + (f" · CR {entry.clause}" if entry.clause else ""))
     console.print(Panel(Group(*body), title=header, title_align="left"))
+    if own_page:
+        console.print(Text(own_mark(own_page), style="bold yellow"))
     n_wordings = len(_wordings(entry.variants))
     wordings = Text.assemble(("wordings", "bold"),
                              f" {n_wordings} in {count(len(entry.variants), 'source copy', 'source copies')}")
@@ -242,7 +255,7 @@ def entry_view(console: Console, err_console: Console, view: EntryView, *, lang:
         err_console.print(f"[yellow]note:[/] {view.moved_from} now belongs to {view.entry.id} ({view.moved_why})",
                           soft_wrap=True)
     entry_detail(console, view.entry, lang=lang, clause_texts=view.clause_texts, outdated=view.marks(),
-                 collapse=collapse, cr_versions=view.cr_versions)
+                 collapse=collapse, cr_versions=view.cr_versions, own_page=view.own_page)
     check_blocks(console, view.checks, view.results)
 
 
@@ -597,8 +610,9 @@ def check_coverage(console: Console, coverage: CheckCoverage) -> None:
 # --- kb search ----------------------------------------------------------------------------------
 
 def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[str, str]] = frozenset(),
-         empty: str | None = None, card: str | None = None) -> None:
-    """One block per hit: the answer-language text, the English canonical text, cards, dates, rules;
+         empty: str | None = None, card: str | None = None, own_pages: Mapping[str, str] | None = None) -> None:
+    """One block per hit: the answer-language text, the English canonical text, whose it is when only
+    a judge's own page gives it (`own_pages`, entry id -> file), cards, dates, rules;
     a translation of a replaced English wording ((entry id, text) in `superseded`) is flagged.
     `empty` says why nothing was found, when the caller knows; `card` (the --card filter's English
     name) leads each hit's cards."""
@@ -618,6 +632,8 @@ def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[s
         else:
             body.append(e.text, style="bold")
         meta = Text()
+        if e.id in (own_pages or {}):
+            meta.append(f"\n{own_mark((own_pages or {})[e.id])}", style="bold yellow")
         if e.clause:  # a CR clause: its number, not "cards: —" and a link to itself
             label = e.clause.replace("glossary:", "glossary, ")
             meta.append(f"\nCR {label}   dates: {dates(e)}", style="dim")
@@ -657,6 +673,8 @@ def card(console: Console, view: CardView) -> None:
     console.print(f"\n[bold]{count(len(view.entries), 'KB entry', 'KB entries')}[/]")
     for e, card_dates in view.entries:
         console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates)}  ", (view.text(e), "")))
+        if e.id in view.own_pages:
+            console.print(Text(f"    {own_mark(view.own_pages[e.id])}", style="yellow"))
         if view.replaced(e):
             console.print(Text(f"    {OLDER_WORDING}; current text: kb show {e.id}", style="yellow"))
         if view.newer(e):

@@ -42,17 +42,19 @@ def search(
     from dataclasses import replace
 
     from cli import render
-    from cli.common import command_note, console, data_home, open_kb, open_searcher, print_json, reference
+    from cli.common import card_option, command_note, console, data_home, open_kb, open_searcher, print_json, reference
     from kb import store
-    from kb.views import english_card_name, no_text_note
+    from kb.model import source_fields
+    from kb.views import no_text_note
 
     # a card only the judge's own pages name is known to the KB, not to the bundled names: looked up
     # in the KB (every other filter is still refused before any KB is opened or built)
     mine = card is not None and reference().names.resolve(card) is None and store.exists(data_home())
-    filters = validate_filters(card=None if mine else card, lang=lang, rule=rule, since=since, until=until, kind=kind)
+    filters = validate_filters(card=None if mine else card, lang=lang, rule=rule, since=since, until=until, kind=kind,
+                               quiet=as_json)
     refuse_a_bare_rule_number(question)
     if mine and card is not None:  # before the search index is opened: an unknown card is refused first
-        filters = replace(filters, card=english_card_name(card, reference(), open_kb(quiet=as_json)))
+        filters = replace(filters, card=card_option(card, open_kb(quiet=as_json), quiet=as_json))
     kb, searcher = open_searcher(quiet=as_json)
     if filters.rule is not None:
         note_an_older_meaning(filters.rule, quiet=as_json)
@@ -65,15 +67,16 @@ def search(
         command_note(nothing_in, quiet=True)
     if filters.lang is not None and kept:
         narrowed(filters.lang, kept, kb.stats()["entries"], quiet=as_json)
+    own = kb.own_pages([h.entry.id for h in hits])  # a judge's own rulings are marked as such (tryout23)
     if as_json:
-        print_json([h.to_json() for h in hits])
+        print_json([h.to_json() | source_fields(own.get(h.entry.id)) for h in hits])
     else:
         empty = None
         if not hits and nothing_in:
             empty = (f"{nothing_in}. Search without --lang: every ruling is found from a question in any "
                      f"language, and shown in yours where a translation exists.")
         render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]), empty=empty,
-                    card=filters.card)
+                    card=filters.card, own_pages=own)
 
 
 def narrowed(lang: Lang, kept: int, total: int, *, quiet: bool = False) -> None:
@@ -131,13 +134,13 @@ def refuse_a_bare_rule_number(question: str) -> None:
 
 def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, rule: Optional[str] = None,
                      since: Optional[str] = None, until: Optional[str] = None,
-                     kind: Optional[str] = None) -> Filters:
-    """The filters in canonical form, or InputError naming the bad one (before any KB is opened)."""
-    from cli.common import parse_kind, parse_lang, reference
+                     kind: Optional[str] = None, quiet: bool = False) -> Filters:
+    """The filters in canonical form, or InputError naming the bad one (before any KB is opened); a
+    card's name is found as `kb card` finds it (a typo noted, unless `quiet`)."""
+    from cli.common import card_option, parse_kind, parse_lang, reference
     from kb.errors import InputError
     from kb.normalize import clause_number, date_option
     from kb.search import Filters
-    from kb.views import english_card_name
 
     language, kind_ = parse_lang(lang), parse_kind(kind)
     number = clause_number(rule, "--rule") if rule is not None else None
@@ -147,7 +150,7 @@ def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, 
 
         raise InputError(f"--rule: {missing_clause(number, reference().rules.current)}")
     return Filters(
-        card=english_card_name(card, reference()) if card is not None else None,
+        card=card_option(card, quiet=quiet) if card is not None else None,
         lang=language,
         rule=number,
         since=date_option(since, "--since", partial=True) if since is not None else None,

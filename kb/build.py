@@ -16,7 +16,7 @@ from kb.ingest.dedup import (Lexicon, Similarities, deduplicate, keywords_from_r
 from kb.search.embed import Embedder
 from kb.errors import InputError, KBError, StoreError
 from kb.ingest.ids import assign_ids
-from kb.ingest import Format, IngestResult, collect, decode, ingest, parse_text, read_source
+from kb.ingest import Format, IngestResult, collect, decode, ingest, is_mtgjson, parse_text, read_source
 from kb.ingest.pages import UNKNOWN_TITLE
 from kb.model import CardName, Entry, Kind, ParseResult, Problem, Record
 from kb.normalize import match_key
@@ -424,13 +424,7 @@ def library_cards(library: Sequence[tuple[str, bytes]], formats: Mapping[str, st
 
 def _is_mtgjson(label: str, data: bytes, formats: Mapping[str, str | None]) -> bool:
     """Whether a library source is parsed as MTGJSON: its stored format, else the one detected."""
-    stored = formats.get(label)
-    if stored:
-        return stored == Format.MTGJSON.value
-    try:  # stored with no format (a recovered library): detected, as `parse_library` parses it
-        return _detect(decode(data)) is Format.MTGJSON
-    except InputError:
-        return False
+    return is_mtgjson(data, formats.get(label))
 
 
 def source_names(library: Sequence[tuple[str, bytes]], formats: Mapping[str, str | None],

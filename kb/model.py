@@ -26,6 +26,13 @@ def lang_fields(lang: Lang | None, text: str | None) -> dict[str, str | None]:
     return {} if lang is None else {"lang": lang.value, "lang_text": text}
 
 
+def source_fields(own_page: str | None) -> dict[str, Any]:
+    """The JSON keys saying whose an entry's canonical text is: `official` (the bundled corpus or an
+    MTGJSON file gives it) and `own_page`, the judge's own file it comes from when none does (null
+    when official)."""
+    return {"official": own_page is None, "own_page": own_page}
+
+
 class Kind(StrEnum):
     RULING = "ruling"
     RULE = "rule"

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from kb.errors import NotFoundError
-from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields, text_in, text_lang, wording_langs
+from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields, source_fields, text_in, text_lang, wording_langs
 
 if TYPE_CHECKING:
     from kb.checks import CheckResult
@@ -52,6 +52,7 @@ class EntryView:
     moved_why: str = ""  # why it moved ("its wording was changed in page.txt")
     # a CR clause's entry: (date, number) of each bundled CR version that holds the clause, oldest first
     cr_versions: tuple[tuple[str, str], ...] = ()
+    own_page: str | None = None  # the judge's own file its canonical text comes from, when no official source gives it
 
     def marks(self) -> dict[int, list[str]]:
         """Variant index -> the outdated reasons of that variant."""
@@ -60,7 +61,7 @@ class EntryView:
     def to_json(self, lang: Lang | None = None) -> dict[str, Any]:
         """The entry's JSON, its outdated items and check results; with `lang` (`kb show --lang`), the
         language asked for and the entry's text in it (`lang_text`, null when it has none)."""
-        return self.entry.to_json() | in_lang(self.entry, lang) | {
+        return self.entry.to_json() | in_lang(self.entry, lang) | source_fields(self.own_page) | {
             "outdated": [item.to_json() for item in self.outdated],
             "check_results": [r.to_json() for r in self.results],
         } | ({"moved_from": self.moved_from, "moved_why": self.moved_why} if self.moved_from else {})
@@ -84,7 +85,8 @@ def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = Fa
     if entry.clause and entry.clause in corpus.rules.current.clauses:  # not a glossary term
         # a clause's text is the CR's, not a page's: its versions say what "0 wordings" did not (tryout18)
         versions = tuple((step.date, step.number) for step in corpus.rules.history(entry.clause).steps)
-    return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts, found.why, versions)
+    return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts, found.why, versions,
+                     kb.own_pages([entry.id]).get(entry.id))
 
 
 # --- kb list -------------------------------------------------------------------------------------
@@ -98,6 +100,7 @@ class EntryList:
     rules_left_out: int = 0
     # (entry id, text) of the translations shown that `kb outdated` calls superseded (`superseded_translations`)
     superseded: frozenset[tuple[str, str]] = frozenset()
+    own_pages: dict[str, str] = field(default_factory=dict)  # entry id -> the judge's own file, where no official source gives it
 
     @classmethod
     def select(cls, kb: KB, *, card: str | None = None, lang: Lang | None = None,
@@ -106,7 +109,8 @@ class EntryList:
         (`kb rule` is their command); those left out are counted."""
         entries = kb.summaries(card=card, lang=lang, kind=kind or Kind.RULING)
         return cls(entries, kb.count(card=card, lang=lang, kind=Kind.RULE) if kind is None else 0,
-                   superseded_translations(kb, [e.id for e in entries if e.lang_text], lang))
+                   superseded_translations(kb, [e.id for e in entries if e.lang_text], lang),
+                   kb.own_pages([e.id for e in entries]))
 
     @property
     def note(self) -> str | None:
@@ -122,7 +126,7 @@ class EntryList:
 
     def to_json(self) -> list[dict[str, Any]]:
         """One object per entry; with `--lang`, the entry's text in it too (`lang_text`)."""
-        return [e.to_json() for e in self.entries]
+        return [e.to_json() | source_fields(self.own_pages.get(e.id)) for e in self.entries]
 
 
 # --- kb card -------------------------------------------------------------------------------------
@@ -130,19 +134,6 @@ class EntryList:
 # A card printed after the bundled card data (a 2024 disguise card) is unknown, not misspelt: say what is known.
 UNKNOWN_CARD_HINT = (" (English, German or Spanish names are known: the 2018 Oracle cards, the cards of "
                      "corpus/mtgjson's files and those of the pages you ingested; a newer card is not, until a page of it is)")
-
-
-def english_card_name(name: str, corpus: Corpus, kb: KB | None = None) -> str:
-    """The English name of a card named in English, German or Spanish: the KB's names (which
-    include the judge's own sources), else the bundled table; NotFoundError otherwise, naming the
-    closest card when a name is near (a filter takes exact names only: a guess would filter silently
-    to another card)."""
-    english = kb.card(name) if kb is not None else None
-    english = english or corpus.names.resolve(name)
-    if english is None:
-        near = find_card(name, corpus, kb).name  # NotFoundError: no close name; it names those containing it
-        raise NotFoundError(f"unknown card {name!r}; did you mean {near!r}?")
-    return english
 
 
 @dataclass(frozen=True)
@@ -155,12 +146,18 @@ class CardInfo:
     names: dict[Lang, str]
     guessed: bool = False  # no card has the name asked for: this is the closest (a typo forgiven)
 
+    def closest_note(self, asked: str) -> str | None:
+        """What a judge who typed `asked` is told when no card has that name and this is the closest
+        (`kb card` and every `--card` option say it alike, tryout23); None for a name that is a card's."""
+        return f"no card is named {asked!r}; showing the closest, {self.name}" if self.guessed else None
+
 
 def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
-    """The card `name` names: an Oracle name, then a German or Spanish name of the bundled table, then
-    a name the KB knows (a card newer than the bundled data that a judge's page brought), then the
-    closest name: of the bundled cards (`Corpus.card_lookup`), else of the KB's own (small typos and a
-    legend's short name are forgiven). NotFoundError when none is close."""
+    """The card `name` names, for `kb card` and every `--card` option: an Oracle name, then a German
+    or Spanish name of the bundled table, then a name the KB knows (a card newer than the bundled data
+    that a judge's page brought), then the closest name: of the bundled cards (`Corpus.card_lookup`),
+    else of the KB's own (small typos and a legend's short name are forgiven; `closest_note` says
+    so). NotFoundError when none is close, naming the cards whose names contain it."""
     cards, kb_names = corpus.card_lookup, corpus.names
     found = cards.get(name)
     english = found.name if found is not None else kb_names.resolve(name)
@@ -220,6 +217,7 @@ class CardView:
     own: dict[str, str] = field(default_factory=dict)
     # (entry id, text) of the translations that `kb outdated` calls superseded (`superseded_translations`)
     superseded: frozenset[tuple[str, str]] = frozenset()
+    own_pages: dict[str, str] = field(default_factory=dict)  # entry id -> the judge's own file, where no official source gives it
 
     def text(self, entry: CardEntry) -> str:
         """This card's own newest wording of the entry in the language shown, else the entry's text in
@@ -251,7 +249,7 @@ class CardView:
             "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text}
                         | lang_fields(self.lang, self.texts.get(e.id))
                         | {"card_text": self.own.get(e.id), "first_date": e.first_date, "card_dates": dates,
-                           "langs": list(wording_langs(e.langs))}
+                           "langs": list(wording_langs(e.langs))} | source_fields(self.own_pages.get(e.id))
                         for e, dates in self.entries],
         }
 
@@ -270,7 +268,7 @@ def card_view(card: CardInfo, kb: KB, lang: Lang | None = None) -> CardView:
         # an entry with no text in `lang` is shown as without --lang: this card's own English wording,
         # not the canonical one another card's newer page gave it (tryout18: Lightform showed a 2024 wording)
         own = kb.card_texts(card.name, [i for i in ids if i not in texts], Lang.EN) | own
-    return CardView(card, rows, lang, texts, own, superseded_translations(kb, list(texts), lang))
+    return CardView(card, rows, lang, texts, own, superseded_translations(kb, list(texts), lang), kb.own_pages(ids))
 
 
 def superseded_translations(kb: KB, ids: Sequence[str], lang: Lang | None) -> frozenset[tuple[str, str]]:
@@ -283,4 +281,4 @@ def superseded_translations(kb: KB, ids: Sequence[str], lang: Lang | None) -> fr
 
 
 __all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_view",
-           "english_card_name", "entry_view", "find_card", "no_text_note", "superseded_translations"]
+           "entry_view", "find_card", "no_text_note", "superseded_translations"]

@@ -157,6 +157,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> dic
         kb("kb show", "show", unlinked)
         kb("kb search", "search", "Can I look at a face-down creature?", "-k", "3")
         kb("kb search", "search", "Kann ich verdeckte Kreaturen ansehen?", "--lang", "de")
+        kb("kb search", "search", "What is a face-down spell?", "--kind", "rule", "-k", "2")
         kb("kb card", "card", "Lightform")
         kb("kb card", "card", "Lichtform", "--lang", "de")
         kb("kb card", "card", "Monastery Flock")

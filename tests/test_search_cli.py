@@ -55,7 +55,17 @@ def test_json_lists_hits_best_first(kb_with_index: Path) -> None:
     assert hits[0]["id"] == "r-tapped" and hits[0]["lang"] == "de"
     assert hits[0]["matched_text"] == TAPPED_DE and hits[0]["text"] == TAPPED_EN
     assert hits[0]["score"] >= hits[1]["score"]
-    assert set(hits[0]) == {"id", "score", "lang", "matched_text", "text", "kind", "cards", "rules", "variants"}
+    assert set(hits[0]) == {"id", "score", "lang", "matched_text", "text", "kind", "cards", "rules", "variants",
+                            "official", "own_page"}
+
+
+def test_a_rule_hit_names_its_clause_as_kb_list_does(kb_with_index: Path) -> None:
+    """tryout23: a CR clause's hit had no `clause` key (`kb list --json` and `kb export` have it): a
+    script had to guess it from `rules[0]`. A ruling's hit has none, as in `kb list`."""
+    rule = json.loads(run("Turning a face-down creature face up", "--json", "-k", "1", "--kind", "rule").stdout)
+    assert [(h["id"], h["clause"]) for h in rule] == [("c-special", "702.37e")]
+    rulings = json.loads(run("Turning a face-down creature face up", "--json", "--kind", "ruling").stdout)
+    assert rulings and all("clause" not in h for h in rulings)
 
 
 def test_human_output_shows_both_languages_cards_rules_and_id(kb_with_index: Path) -> None:

@@ -211,6 +211,17 @@ def detect_format(text: str) -> Format:
     return Format.CARD_PAGE
 
 
+def is_mtgjson(data: bytes, stored: str | None) -> bool:
+    """Whether a library source is parsed as MTGJSON (an official source: its rulings are Wizards'):
+    its stored format, else the one detected (a recovered library stores none)."""
+    if stored:
+        return stored == Format.MTGJSON.value
+    try:
+        return detect_format(decode(data)) is Format.MTGJSON
+    except InputError:
+        return False
+
+
 # The lines a parser's reason names besides its own ("ruling skipped (line 9: ...)", "(lines 9-11: ...)",
 # "...: impossible date ... on line 7", ": line 9 has ..."): of a web page, they are the HTML file's lines too.
 # Only where the parsers put them, so a ruling's own words quoted in the reason are left as they are.

@@ -186,7 +186,7 @@ class Hit:
             "cards": list(self.entry.cards),
             "rules": d["rules"],
             "variants": d["variants"],
-        }
+        } | ({"clause": self.entry.clause} if self.entry.clause else {})  # as `kb list` and `kb export`
 
 
 class Searcher:

@@ -358,6 +358,13 @@ def library(conn: sqlite3.Connection) -> list[Source]:
     return [Source(*row) for row in rows]
 
 
+def _is_mtgjson(data: bytes) -> bool:
+    """Whether a library source stored with no format (a recovered library) is an MTGJSON file."""
+    from kb.ingest import is_mtgjson
+
+    return is_mtgjson(data, None)
+
+
 def library_bytes(conn: sqlite3.Connection) -> list[tuple[str, bytes]]:
     """(path, bytes) of every library source, in path order (the build's input order)."""
     return [(p, bytes(b)) for p, b in conn.execute("SELECT path, bytes FROM sources ORDER BY path")]
@@ -1159,6 +1166,26 @@ class KB:
         else:
             rows = self.conn.execute("SELECT data FROM outdated WHERE entry_id = ? ORDER BY ord", (entry_id,))
         return [json.loads(d) for (d,) in rows]
+
+    def own_pages(self, entry_ids: Sequence[str]) -> dict[str, str]:
+        """Entry id -> the judge's own file its canonical text comes from, for the entries of `ids` no
+        official source gives (official: the bundled corpus and MTGJSON files, as the build's
+        `is_official`; the build makes an official wording canonical wherever there is one, so an
+        entry whose canonical copy is a judge's has none). A judge at the table must tell their own
+        notes from Wizards' rulings (tryout23)."""
+        own = {path for path, stored, data in self.conn.execute(
+            "SELECT path, format, CASE WHEN format IS NULL THEN bytes END FROM sources")
+               if stored != "mtgjson" and (stored is not None or not _is_mtgjson(bytes(data)))}
+        found: dict[str, str] = {}
+        if not own:
+            return found
+        for chunk, marks in _in_chunks(list(dict.fromkeys(entry_ids))):
+            for entry_id, source in self.conn.execute(
+                    f"SELECT entry_id, source FROM variants WHERE relation = 'canonical' AND entry_id IN ({marks})",
+                    chunk):
+                if source in own:
+                    found[entry_id] = source
+        return found
 
     def superseded_texts(self, entry_ids: Sequence[str]) -> set[tuple[str, str]]:
         """(entry id, text) of the wordings of these entries that `kb outdated` calls superseded
