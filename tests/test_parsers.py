@@ -851,32 +851,6 @@ def test_a_slashed_date_read_by_a_dotted_one_names_the_dotted_one():
     assert "as the page's '08.11.2024' on line 3 is written: line 7 '11/8/2024' as 2024-08-11" in notes[0].reason
 
 
-@pytest.mark.parametrize("remark", [
-    "Quelle: Notizen vom Prerelease-Briefing, bitte nicht weitergeben.",
-    "Nota para el equipo: imprimir esta hoja para la mesa de jueces del presentación.",
-    "Esto lo tengo que preguntar al juez principal mañana.",
-    "Remember to print this sheet for the judge station tomorrow.",
-])
-def test_a_dated_remark_that_names_nothing_of_the_game_is_a_note_not_a_ruling(remark):
-    """tryout23 defect 6: a dated line naming no card, rules term or game word became a ruling silently."""
-    text = (f"Lightform\n\n20.09.2024\n\nDie verdeckte Kreatur ist eine 2/2-Kreatur.\n\n20.09.2024\n\n{remark}\n\n"
-            "20.09.2024\n\nIt can't be countered.\n")
-    result = pages.parse_card_page(text, "remark.txt", NAMES.resolve)
-    assert [r.line for r in result.records] == [5, 13]
-    notes = [p for p in result.problems if "not a ruling?" in p.reason]
-    assert [(p.source, p.line, p.ignored) for p in notes] == [("remark.txt", 9, True)]
-    assert notes[0].reason.startswith("dated text with no card, rules term or game word: not a ruling?")
-
-
-@pytest.mark.parametrize("short", ["It can't be countered.", "Yes, Lightform can do that.", "Sí, {2} también.",
-                                   "Conspiracies aren't legal for any sanctioned Constructed format."])
-def test_a_short_ruling_that_names_the_game_or_the_card_stays_a_ruling(short):
-    text = f"Lightform\n\n2024-09-20\n\n{short}\n"
-    result = pages.parse_card_page(text, "short.txt", NAMES.resolve)
-    assert [r.text for r in result.records] == [short]
-    assert not [p for p in result.problems if "not a ruling?" in p.reason]
-
-
 def test_a_line_in_another_language_right_under_a_ruling_is_kept_apart_with_a_note():
     """tryout23 defect 7: a German remark on the line under an English ruling was glued onto it."""
     text = ("Cryptic Coat\n\n02.02.2024\n\n"

@@ -377,12 +377,6 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                     f"over the limit of {MAX_RULING_CHARS}"))
             return
         clean = normalize_text(original)
-        if not _speaks_of_the_game(clean, (title_card, card)):
-            lines = "" if last == first else f" (lines {first}-{last})"
-            problems.append(Problem(source, first, f"dated text with no card, rules term or game word{lines}: "
-                                    "not a ruling? Not read as one (name the card or the rule it is about if "
-                                    f"it is): {_clip(original)}", ignored=True))
-            return
         records.append(Record(text=clean, original=original, lang=detect(clean), date=date,
                               source=source, line=first, kind=Kind.RULING, card=card))
 
@@ -474,45 +468,6 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
     return ParseResult(tuple(records), tuple(problems), names)
-
-
-# The words any ruling uses for what it is about, in English, German and Spanish (word starts): a dated
-# unit with none of them, no card's name and no mana symbol or number is a remark under a date ("Quelle:
-# Notizen vom Prerelease-Briefing", "Nota para el equipo: imprimir esta hoja"), not a ruling (tryout23).
-_GAME_WORDS = re.compile(r"\b(?:"
-    # English
-    r"cards?|creature|spell|abilit|permanent|battlefield|player|opponent|control|own|target|counter|damage"
-    r"|mana|cost|pay|paid|cast|turn|tap|untap|librar|graveyard|hand|exile|stack|trigger|resol|effect|token"
-    r"|cop[yi]|attack|block|combat|life|draw|discard|sacrific|destroy|dies?\b|enter|leave|zone|face"
-    r"|morph|megamorph|manifest|disguise|cloak|ward|reveal|choose|chose|phase|step|priority|legend|land"
-    r"|artifact|enchant|aura|planeswalker|colou?r|power|toughness|keyword|rules?\b|game|deck|shuffle|name"
-    r"|value|instant|sorcery|upkeep|equip(?:s|ped|ment)?\b|mulligan|play|loses?|gains?|wins?"
-    r"|legal|format|constructed|limited|draft|sanction|timeshift|conspirac|printing|printed|edition|oracle"
-    # German
-    r"|karte|kreatur|zauber|fähigkeit|bleibend|spiel|gegner|kontroll|besitz|ziel|marke|schaden|manakost"
-    r"|kosten|bezahl|wirk|zug|getappt|tapp|enttapp|bibliothek|friedhof|exil|stapel|auslös|löst|effekt"
-    r"|spielstein|kopie|kopier|angreif|angriff|blockt|blocken|kampf|lebenspunkt|zieh|abwerf|opfer|zerstör"
-    r"|verdeckt|aufdeck|aufgedeckt|manifestier|grauen|verkleid|tarn|getarnt|abwehr|zeig|phase|segment"
-    r"|priorität|artefakt|verzauber|farb|stärke|widerstand|regel|hexerei|spontanzauber|sofort|deck|misch"
-    r"|verliert|erhält|gewinnt|turnier|druck|edition|erweiterung"
-    # Spanish
-    r"|carta|criatura|hechizo|habilidad|permanente|campo|batalla|jugador|oponente|rival|propietari"
-    r"|objetivo|contador|daño|maná|coste|costo|pag|lanz|turno|gira|girad|endere|biblioteca|cementerio"
-    r"|mano\b|exili|pila|dispar|resuel|efecto|ficha|copia|atac|bloque|combate|vida|roba|descart"
-    r"|sacrific|destru|muere|boca|manifiest|metamorf|disfraz|encubr|rebatir|revel|fase|paso|prioridad"
-    r"|tierra|artefacto|encantamiento|color|fuerza|resistencia|regla|juego|mazo|instantáneo|conjuro"
-    r"|pierde|gana|formato|torneo|edición|impres|colección"
-    r")", re.IGNORECASE)
-_GAME_SIGNS = re.compile(r"\{[^{}]+\}|\d")  # a mana symbol, a number (2/2, +1/+1, 702.19b)
-
-
-def _speaks_of_the_game(text: str, cards: Sequence[str | None]) -> bool:
-    """Whether a unit reads as being about the game: a game word, a mana symbol or number, or the name
-    of the page's card."""
-    if _GAME_WORDS.search(text) or _GAME_SIGNS.search(text):
-        return True
-    key = match_key(text)
-    return any(name and match_key(name) in key for name in cards)
 
 
 _EXAMPLE = re.compile(r"\s*(?:Example|Beispiel|Ejemplo)s?\s*:", re.IGNORECASE)  # more of the ruling above
