@@ -130,8 +130,8 @@ def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | N
         text = Text(clip(e.lang_text or e.text, 140))
         if (e.id, e.lang_text) in superseded:
             text.append(f"\n({OLDER_WORDING}; kb show {e.id})", style="yellow")
-        if e.id in (own_pages or {}):
-            text.append(f"\n({own_mark((own_pages or {})[e.id])})", style="yellow")
+        if own_page := (own_pages or {}).get(e.id):
+            text.append(f"\n({own_mark(own_page)})", style="yellow")
         if e.cards:
             text.append(f"\n{card_names(e.cards, 3, first=card)}", style="dim")
         when = dates(e).replace(" → ", "\n→ ") if narrow else dates(e)
@@ -632,8 +632,8 @@ def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[s
         else:
             body.append(e.text, style="bold")
         meta = Text()
-        if e.id in (own_pages or {}):
-            meta.append(f"\n{own_mark((own_pages or {})[e.id])}", style="bold yellow")
+        if own_page := (own_pages or {}).get(e.id):
+            meta.append(f"\n{own_mark(own_page)}", style="bold yellow")
         if e.clause:  # a CR clause: its number, not "cards: —" and a link to itself
             label = e.clause.replace("glossary:", "glossary, ")
             meta.append(f"\nCR {label}   dates: {dates(e)}", style="dim")
