@@ -358,13 +358,6 @@ def library(conn: sqlite3.Connection) -> list[Source]:
     return [Source(*row) for row in rows]
 
 
-def _is_mtgjson(data: bytes) -> bool:
-    """Whether a library source stored with no format (a recovered library) is an MTGJSON file."""
-    from kb.ingest import is_mtgjson
-
-    return is_mtgjson(data, None)
-
-
 def library_bytes(conn: sqlite3.Connection) -> list[tuple[str, bytes]]:
     """(path, bytes) of every library source, in path order (the build's input order)."""
     return [(p, bytes(b)) for p, b in conn.execute("SELECT path, bytes FROM sources ORDER BY path")]
@@ -1173,9 +1166,12 @@ class KB:
         `is_official`; the build makes an official wording canonical wherever there is one, so an
         entry whose canonical copy is a judge's has none). A judge at the table must tell their own
         notes from Wizards' rulings (tryout23)."""
+        from kb.ingest import is_mtgjson
+
+        # the bytes only of a source stored with no format (a recovered library): read to detect it
         own = {path for path, stored, data in self.conn.execute(
             "SELECT path, format, CASE WHEN format IS NULL THEN bytes END FROM sources")
-               if stored != "mtgjson" and (stored is not None or not _is_mtgjson(bytes(data)))}
+               if not is_mtgjson(bytes(data or b""), stored)}
         found: dict[str, str] = {}
         if not own:
             return found
