@@ -69,7 +69,7 @@ def search(
         narrowed(filters.lang, kept, kb.stats()["entries"], quiet=as_json)
     own = kb.own_pages([h.entry.id for h in hits])  # a judge's own rulings are marked as such (tryout23)
     if as_json:
-        print_json([h.to_json() | source_fields(own.get(h.entry.id)) for h in hits])
+        print_json([h.to_json() | source_fields(own.get(h.entry.id), h.entry.text) for h in hits])
     else:
         empty = None
         if not hits and nothing_in:

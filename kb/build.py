@@ -609,6 +609,8 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                 learned = page_names(corpus, source_names(maybe, maybe_formats, corpus))
             parsed = parse_text(text, label, names=learned[0], match_clause=corpus.match_clause, fmt=fmt)
             report.problems.extend(parsed.problems)
+            if detected is not Format.MTGJSON:  # an MTGJSON file's rulings are official
+                report.problems.extend(remark_notes(parsed.records, learned[0]))
             if not parsed.records:  # a file that yields no usable unit adds nothing
                 if not any(not p.ignored for p in parsed.problems):
                     report.problems.append(Problem(label, None, "nothing added: no ruling or rule text in this file"))
@@ -642,6 +644,22 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
                                      if not p.ignored and (p.source, p.line, p.reason) in skipped_last]
             report.problems = [p for p in report.problems if p not in report.skipped_before]
         return report
+
+
+def remark_notes(records: Sequence[Record], names: CardNames) -> list[Problem]:
+    """A note for each ruling of a judge's page that names no card, rules term or game word (a
+    dated remark, tryout23 #6): it is kept as a ruling, and marked where it is shown."""
+    from kb.gamewords import REMARK_NOTE, speaks_of_the_game
+
+    notes: list[Problem] = []
+    for r in records:
+        cards = [r.card, *names.names.get(r.card, {}).values()] if r.card else []
+        if r.kind is Kind.RULING and not speaks_of_the_game(r.text, cards):
+            clipped = r.text if len(r.text) <= 80 else r.text[:79] + "…"
+            notes.append(Problem(r.source, r.line, f"'{clipped}' {REMARK_NOTE} Kept as a ruling of the page "
+                                 "(marked so where it is shown); take it out of the page if it is a remark",
+                                 ignored=True))
+    return notes
 
 
 def _read_again(new: list[store.NewSource], already: dict[str, ParseResult], report: BuildReport, corpus: Corpus,

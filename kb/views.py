@@ -61,7 +61,7 @@ class EntryView:
     def to_json(self, lang: Lang | None = None) -> dict[str, Any]:
         """The entry's JSON, its outdated items and check results; with `lang` (`kb show --lang`), the
         language asked for and the entry's text in it (`lang_text`, null when it has none)."""
-        return self.entry.to_json() | in_lang(self.entry, lang) | source_fields(self.own_page) | {
+        return self.entry.to_json() | in_lang(self.entry, lang) | source_fields(self.own_page, self.entry.text) | {
             "outdated": [item.to_json() for item in self.outdated],
             "check_results": [r.to_json() for r in self.results],
         } | ({"moved_from": self.moved_from, "moved_why": self.moved_why} if self.moved_from else {})
@@ -126,7 +126,7 @@ class EntryList:
 
     def to_json(self) -> list[dict[str, Any]]:
         """One object per entry; with `--lang`, the entry's text in it too (`lang_text`)."""
-        return [e.to_json() | source_fields(self.own_pages.get(e.id)) for e in self.entries]
+        return [e.to_json() | source_fields(self.own_pages.get(e.id), e.text) for e in self.entries]
 
 
 # --- kb card -------------------------------------------------------------------------------------
@@ -249,7 +249,7 @@ class CardView:
             "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text}
                         | lang_fields(self.lang, self.texts.get(e.id))
                         | {"card_text": self.own.get(e.id), "first_date": e.first_date, "card_dates": dates,
-                           "langs": list(wording_langs(e.langs))} | source_fields(self.own_pages.get(e.id))
+                           "langs": list(wording_langs(e.langs))} | source_fields(self.own_pages.get(e.id), e.text)
                         for e, dates in self.entries],
         }
 

@@ -1,0 +1,121 @@
+"""A judge's dated remark is no ruling, but nothing is dropped on a word list (tryout23 #6, tryout24):
+it is kept as a ruling, the ingest notes it, the commands mark it and search ranks it after the hits
+that speak of the game. One KB of the small corpus (fake embedder) with one page of the judge's own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cli import common
+from cli.main import app
+from kb.gamewords import REMARK_NOTE, speaks_of_the_game
+
+runner = CliRunner()
+
+REMARK = "Quelle: Notizen vom Prerelease-Briefing, bitte nicht weitergeben."
+RULING = "Lightform's face-down creature is a 2/2 creature with no name and no abilities."
+
+
+@pytest.mark.parametrize("remark", [
+    REMARK,
+    "Nota para el equipo: imprimir esta hoja para la mesa de jueces del presentación.",
+    "Esto lo tengo que preguntar al juez principal mañana.",
+    "Remember to print this sheet for the judge station tomorrow.",
+])
+def test_a_remark_speaks_of_nothing_of_the_game(remark: str) -> None:
+    assert not speaks_of_the_game(remark)
+
+
+@pytest.mark.parametrize("short", ["It can't be countered.", "A ruling.", "First ruling.", "Sí, {2} también.",
+                                   "Die verdeckte Kreatur ist eine 2/2-Kreatur.", "Nein, nur einmal pro Zug.",
+                                   "Conspiracies aren't legal for any sanctioned Constructed format."])
+def test_a_short_ruling_speaks_of_the_game(short: str) -> None:
+    assert speaks_of_the_game(short)
+
+
+def test_a_text_naming_its_card_speaks_of_the_game() -> None:
+    assert speaks_of_the_game("Yes, Lightform does that.", ["Lightform"])
+    assert not speaks_of_the_game("Yes, it does that.", ["Lightform"])
+
+
+@pytest.fixture(scope="module")
+def remark_home(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> tuple[Path, Any]:
+    """A KB of the small corpus and a judge's page giving a dated remark and a ruling; the build report."""
+    from kb.build import build
+
+    home = tmp_path_factory.mktemp("remark-home")
+    page = tmp_path_factory.mktemp("remark-pages") / "lightform-notizen.txt"
+    page.write_text(f"Lightform\n\n2024-02-02\n\n{REMARK}\n\n2024-02-02\n\n{RULING}\n", encoding="utf-8")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("KB_HOME", str(home))
+        mp.setenv("KB_EMBEDDER", "fake")
+        mp.setenv("KB_CORPUS", str(small_corpus))
+        report = build([page], home=home)
+    return home, report
+
+
+@pytest.fixture()
+def kb_env(remark_home: tuple[Path, Any], small_corpus: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    from kb.search import Searcher
+    from kb.search.embed import FakeEmbedder
+
+    home, report = remark_home
+    monkeypatch.setenv("KB_HOME", str(home))
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    monkeypatch.setattr(common, "NOTES", [])
+    load = Searcher.load.__func__  # the index is the fake embedder's: query with it too
+    monkeypatch.setattr(Searcher, "load", classmethod(
+        lambda cls, index_dir, entries, **kw: load(cls, index_dir, entries, **(kw | {"query_embedder": FakeEmbedder()}))))
+    return report
+
+
+def kb_json(*args: str) -> Any:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def flat(*args: str) -> str:
+    result = runner.invoke(app, list(args), env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    return " ".join(result.stdout.split())
+
+
+def test_a_dated_remark_is_kept_as_a_ruling_and_the_ingest_notes_it(kb_env: Any) -> None:
+    report = kb_env
+    assert not report.errors, report.errors  # a note, not a skipped unit: the exit code stays 0
+    label = report.added[0]
+    notes = [p for p in report.problems if REMARK_NOTE in p.reason]
+    assert [(p.source, p.line, p.ignored) for p in notes] == [(label, 5, True)]
+    assert notes[0].reason.startswith(f"'{REMARK}' {REMARK_NOTE} Kept as a ruling")
+    texts = [e["text"] for e in kb_json("list", "--card", "Lightform")]
+    assert REMARK in texts and RULING in texts  # nothing lost
+
+
+def test_a_remark_is_marked_wherever_it_is_shown(kb_env: Any) -> None:
+    listed = {e["text"]: e for e in kb_json("list", "--card", "Lightform")}
+    remark, ruling = listed[REMARK], listed[RULING]
+    assert (remark["remark"], remark["official"]) == (True, False)
+    assert (ruling["remark"], ruling["official"]) == (False, False)
+    assert not any(e["remark"] for t, e in listed.items() if t != REMARK)
+    assert kb_json("show", remark["id"])["remark"] is True
+    assert {e["id"]: e["remark"] for e in kb_json("card", "Lightform")["entries"]
+            if e["id"] in (remark["id"], ruling["id"])} == {remark["id"]: True, ruling["id"]: False}
+    for args in (["list", "--card", "Lightform"], ["card", "Lightform"], ["show", remark["id"]]):
+        assert flat(*args).count(REMARK_NOTE) == 1, args
+    assert REMARK_NOTE not in flat("show", ruling["id"])
+
+
+def test_search_ranks_a_remark_after_the_hits_that_speak_of_the_game(kb_env: Any) -> None:
+    """The remark's own words asked: it matches best, and still comes after the rulings."""
+    hits = kb_json("search", "Notizen vom Prerelease-Briefing zu Lightform", "-k", "5")
+    texts = [h["text"] for h in hits]
+    assert REMARK in texts and texts.index(REMARK) == len(texts) - 1, texts
+    assert [h["remark"] for h in hits] == [False] * (len(hits) - 1) + [True]
+    assert hits[-1]["score"] <= hits[0]["score"]
