@@ -41,13 +41,16 @@ class _Line:
 
 _LONE_BULLET = re.compile(r"^\s*[•*·]\s*$")
 _LEADING_BULLET = re.compile(r"^[•*·]\s+(?=\S)")
+_QUOTE_MARKS = re.compile(r"^\s*>(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
 
 
 def _lines(text: str) -> list[_Line]:
-    """The page's lines; a line holding only a list bullet (a list item whose text is on the lines
-    below it, as a list item of paragraphs is copied or saved) reads as blank, never as a date."""
+    """The page's lines, each without the quote marks a forum post, chat or e-mail puts before the
+    lines it quotes (`> Feb 25, 2015: The ruling.`, `>> more of it`): the quoted line is read as
+    written; a line holding only a list bullet (a list item whose text is on the lines below it, as
+    a list item of paragraphs is copied or saved) reads as blank, never as a date."""
     text = text.lstrip("\ufeff")
-    return [_Line(i, "" if _LONE_BULLET.match(line) else line.rstrip("\r"))
+    return [_Line(i, "" if _LONE_BULLET.match(line) else _QUOTE_MARKS.sub("", line.rstrip("\r")))
             for i, line in enumerate(text.split("\n"), start=1)]
 
 
