@@ -57,6 +57,24 @@ def test_quote_marks_before_a_ruling_and_its_continuation_lines_are_not_read(quo
     assert result.problems == ()
 
 
+def test_a_date_inside_a_line_is_named_not_called_undated_and_search_page_is_not_advised():
+    text = ("Hidden Dragonslayer\n\nPosted by JudgeMaxi on Feb 25, 2015 in #rules-questions:\n"
+            f"{SPECIAL_ACTION} It doesn't use the stack.\n")
+    result = _read(text)
+    assert result.records == ()
+    assert [p.line for p in result.problems] == [3]
+    reason = result.problems[0].reason
+    assert "line 3 holds the date 'Feb 25, 2015'" in reason
+    assert "no ruling on this page has a date" not in reason and "search-page" not in reason
+
+
+def test_the_search_page_advice_for_a_page_without_dates_says_it_keeps_every_paragraph():
+    text = "Hidden Dragonslayer\n\nposted by JudgeMaxi\n\nIt doesn't use the stack and can't be responded to.\n"
+    reasons = [p.reason for p in _read(text).problems]
+    assert len(reasons) == 1 and "no ruling on this page has a date" in reasons[0]
+    assert "--format search-page reads one per paragraph (every paragraph, so cut what is no ruling first)" in reasons[0]
+
+
 def test_ingesting_the_post_joins_its_quoted_rulings_to_the_official_ones(
         built_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from cli.main import app

@@ -340,11 +340,21 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 problems.append(Problem(source, first, "page text before the first ruling date (headings, the "
                                         f"card's own text), not read as rulings: {_clip(original)}", ignored=True))
                 return
+            if not date_texts and (inside := _date_inside(chunk)) is not None:
+                # a date where a card page reads none ("Posted Feb 25, 2015 by …"): not undated, and the
+                # search-page format would drop its date and keep the lines around it as rulings
+                at, said = inside
+                problems.append(Problem(source, first, f"no line of this page gives a ruling's date where a "
+                                        f"card page reads one (on a line of its own, or opening or ending the "
+                                        f"ruling's line: `Jul 13, 2018: ...`), though line {at} holds the date "
+                                        f"{said!r}: skipped the text from here: {_clip(original)}"))
+                return
             if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
                 problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
                                         "rulings are read after their dates (`Jul 13, 2018`, `9/20/2014<TAB>...`): "
                                         "skipped the text from here; if it is rulings without dates, --format search-page "
-                                        f"reads one per paragraph: {_clip(original)}"))
+                                        "reads one per paragraph (every paragraph, so cut what is no ruling first): "
+                                        f"{_clip(original)}"))
                 return
             problems.append(Problem(source, first, "text before the first date line skipped: "
                                     f"{_clip(original)}"))
@@ -717,6 +727,30 @@ def _by_language(chunk: list[_Line]) -> list[list[_Line]]:
         else:
             parts.append(list(paragraph))
     return parts
+
+
+def _date_inside(lines: Sequence[_Line]) -> tuple[int, str] | None:
+    """(line number, date text) of the first real date written inside a line's text (`Posted Feb 25,
+    2015 by …`), for a page where no line gives a ruling's date where one is read; None when none does."""
+    for line in lines:
+        words = line.text.split()
+        for start in range(len(words)):
+            for n in range(min(_MAX_DATE_WORDS, len(words) - start), 0, -1):
+                said = " ".join(words[start:start + n]).strip("()[]:,;.")
+                if looks_like_date(said) and _is_real_date(said):
+                    return line.number, said
+    return None
+
+
+def _is_real_date(said: str) -> bool:
+    """Whether a date text is a date in either order of day and month (`2/25/2015`, `25/02/2015`)."""
+    for day_first in (True, False):
+        try:
+            parse_date(said, day_first=day_first)
+        except DateFormatError:
+            continue
+        return True
+    return False
 
 
 def _undecodable(lines: list[_Line]) -> int | None:
