@@ -75,6 +75,15 @@ def test_the_search_page_advice_for_a_page_without_dates_says_it_keeps_every_par
     assert "--format search-page reads one per paragraph (every paragraph, so cut what is no ruling first)" in reasons[0]
 
 
+def test_a_search_page_forced_on_the_post_does_not_glue_its_dated_rulings_into_one_undated_ruling():
+    result = pages.parse_search_page(POST.read_text(encoding="utf-8"), "post.txt")
+    assert not [r for r in result.records if "2015" in r.text or "megamorph" in r.text]
+    skipped = [p for p in result.problems if not p.ignored]
+    assert [p.line for p in skipped] == [6]
+    assert "lines 6-7" in skipped[0].reason and "'Feb 25, 2015'" in skipped[0].reason
+    assert "without --format search-page" in skipped[0].reason
+
+
 def test_ingesting_the_post_joins_its_quoted_rulings_to_the_official_ones(
         built_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from cli.main import app

@@ -680,6 +680,15 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         if bad:
             problems.append(Problem(source, bad, f"unit skipped: line {bad} has {UNDECODABLE_REASON}"))
             continue
+        dated = next(((line.number, d) for line in para if (d := _dated(line.text)[0]) and looks_like_date(d)), None)
+        if dated is not None:
+            # a card page's dated rulings (`Feb 25, 2015: ...`, a post quoting them): read here, they would
+            # lose their dates and the rulings of one paragraph would be glued into one
+            lines = f"line {first}" if len(para) == 1 else f"lines {first}-{para[-1].number}"
+            problems.append(Problem(source, first, f"unit skipped ({lines}): line {dated[0]} gives a ruling's "
+                                    f"date ({dated[1]!r}), which a search page does not read; without --format "
+                                    f"search-page, a card page keeps each dated ruling with its date: {_clip(clean)}"))
+            continue
         if len(clean) > MAX_RULING_CHARS:
             problems.append(Problem(source, first, f"unit skipped: {len(clean)} characters, "
                                     f"over the limit of {MAX_RULING_CHARS}"))
