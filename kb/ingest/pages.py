@@ -41,13 +41,16 @@ class _Line:
 
 _LONE_BULLET = re.compile(r"^\s*[•*·]\s*$")
 _LEADING_BULLET = re.compile(r"^[•*·]\s+(?=\S)")
+_QUOTE_MARKS = re.compile(r"^\s*>(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
 
 
 def _lines(text: str) -> list[_Line]:
-    """The page's lines; a line holding only a list bullet (a list item whose text is on the lines
-    below it, as a list item of paragraphs is copied or saved) reads as blank, never as a date."""
+    """The page's lines, each without the quote marks a forum post, chat or e-mail puts before the
+    lines it quotes (`> Feb 25, 2015: The ruling.`, `>> more of it`): the quoted line is read as
+    written; a line holding only a list bullet (a list item whose text is on the lines below it, as
+    a list item of paragraphs is copied or saved) reads as blank, never as a date."""
     text = text.lstrip("\ufeff")
-    return [_Line(i, "" if _LONE_BULLET.match(line) else line.rstrip("\r"))
+    return [_Line(i, "" if _LONE_BULLET.match(line) else _QUOTE_MARKS.sub("", line.rstrip("\r")))
             for i, line in enumerate(text.split("\n"), start=1)]
 
 
@@ -337,11 +340,21 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 problems.append(Problem(source, first, "page text before the first ruling date (headings, the "
                                         f"card's own text), not read as rulings: {_clip(original)}", ignored=True))
                 return
+            if not date_texts and (inside := _date_inside(chunk)) is not None:
+                # a date where a card page reads none ("Posted Feb 25, 2015 by …"): not undated, and the
+                # search-page format would drop its date and keep the lines around it as rulings
+                at, said = inside
+                problems.append(Problem(source, first, f"no line of this page gives a ruling's date where a "
+                                        f"card page reads one (on a line of its own, or opening or ending the "
+                                        f"ruling's line: `Jul 13, 2018: ...`), though line {at} holds the date "
+                                        f"{said!r}: skipped the text from here: {_clip(original)}"))
+                return
             if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
                 problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
                                         "rulings are read after their dates (`Jul 13, 2018`, `9/20/2014<TAB>...`): "
                                         "skipped the text from here; if it is rulings without dates, --format search-page "
-                                        f"reads one per paragraph: {_clip(original)}"))
+                                        "reads one per paragraph (every paragraph, so cut what is no ruling first): "
+                                        f"{_clip(original)}"))
                 return
             problems.append(Problem(source, first, "text before the first date line skipped: "
                                     f"{_clip(original)}"))
@@ -667,6 +680,15 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         if bad:
             problems.append(Problem(source, bad, f"unit skipped: line {bad} has {UNDECODABLE_REASON}"))
             continue
+        dated = next(((line.number, d) for line in para if (d := _dated(line.text)[0]) and looks_like_date(d)), None)
+        if dated is not None:
+            # a card page's dated rulings (`Feb 25, 2015: ...`, a post quoting them): read here, they would
+            # lose their dates and the rulings of one paragraph would be glued into one
+            lines = f"line {first}" if len(para) == 1 else f"lines {first}-{para[-1].number}"
+            problems.append(Problem(source, first, f"unit skipped ({lines}): line {dated[0]} gives a ruling's "
+                                    f"date ({dated[1]!r}), which a search page does not read; without --format "
+                                    f"search-page, a card page keeps each dated ruling with its date: {_clip(clean)}"))
+            continue
         if len(clean) > MAX_RULING_CHARS:
             problems.append(Problem(source, first, f"unit skipped: {len(clean)} characters, "
                                     f"over the limit of {MAX_RULING_CHARS}"))
@@ -714,6 +736,30 @@ def _by_language(chunk: list[_Line]) -> list[list[_Line]]:
         else:
             parts.append(list(paragraph))
     return parts
+
+
+def _date_inside(lines: Sequence[_Line]) -> tuple[int, str] | None:
+    """(line number, date text) of the first real date written inside a line's text (`Posted Feb 25,
+    2015 by …`), for a page where no line gives a ruling's date where one is read; None when none does."""
+    for line in lines:
+        words = line.text.split()
+        for start in range(len(words)):
+            for n in range(min(_MAX_DATE_WORDS, len(words) - start), 0, -1):
+                said = " ".join(words[start:start + n]).strip("()[]:,;.")
+                if looks_like_date(said) and _is_real_date(said):
+                    return line.number, said
+    return None
+
+
+def _is_real_date(said: str) -> bool:
+    """Whether a date text is a date in either order of day and month (`2/25/2015`, `25/02/2015`)."""
+    for day_first in (True, False):
+        try:
+            parse_date(said, day_first=day_first)
+        except DateFormatError:
+            continue
+        return True
+    return False
 
 
 def _undecodable(lines: list[_Line]) -> int | None:
