@@ -74,6 +74,14 @@ def _paragraphs(lines: list[_Line]) -> list[list[_Line]]:
     return paras
 
 
+_HEADING_MARKS = re.compile(r"^\s*#{1,6}\s+|\s+#+\s*$")  # `# Title`, `## Title ##`
+
+
+def _unmarked(text: str) -> str:
+    """A line without its Markdown heading marks: they are no part of a title or a card's name."""
+    return _HEADING_MARKS.sub("", text)
+
+
 def title_of(text: str) -> str:
     for line in text.lstrip("\ufeff").splitlines():
         if line.strip():
@@ -303,7 +311,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         problems.append(Problem(source, content[0].number, "page has no title line naming its card (its first "
                                 "line is a ruling's date): its rulings are kept without a card", ignored=True))
     else:
-        title = normalize_text(content[0].text)
+        title = normalize_text(_unmarked(content[0].text))
         known = _card_in_title(title, resolve_card) if resolve_card else None
         card = known or _title_as_card(title)
         unknown_title = bool(resolve_card) and not known
