@@ -17,6 +17,32 @@ def read(name: str):
     return parse_text(decode(path.read_bytes()), path.name, names=NAMES, match_clause=None)
 
 
+def test_the_first_card_heading_of_a_page_whose_title_names_no_card_names_its_rulings_card():
+    """tryout24 D2: "Morph-Rulings auf Deutsch (Khans von Tarkir / Drachen von Tarkir)" became a card
+    and its German name, and the first heading (Frostfeder-Avior, line 4) was skipped as preamble."""
+    result = read("morph-uebersetzungen-de-cp1252.txt")
+    assert [(r.line, r.card) for r in result.records] == [
+        (7, "Icefeather Aven"), (10, "Icefeather Aven"), (15, "Den Protector"), (18, "Den Protector"),
+        (23, "Hidden Dragonslayer")]
+    assert result.card_names == ()
+    assert not [p for p in result.problems if "Frostfeder-Avior" in p.reason or "Tarkir" in p.reason]
+
+
+@pytest.mark.parametrize("title, card", [
+    # " / " inside brackets: the title is one name, as written
+    ("Morph-Rulings auf Deutsch (Khans von Tarkir / Drachen von Tarkir)",
+     "Morph-Rulings auf Deutsch (Khans von Tarkir / Drachen von Tarkir)"),
+    # a sentence after " / " is no card's translation (the part before it is read as a site title's)
+    ("Regeln / Fragen, die unsere Judge-Gruppe im Laufe des Prerelease-Wochenendes gesammelt hat", "Regeln"),
+])
+def test_a_title_split_at_a_slash_into_halves_that_are_no_names_is_no_card_and_translation(title, card):
+    """tryout24 D2: each half of a "name / translation" title must be a name: brackets closed, a few words."""
+    page = f"{title}\n\n20.09.2014\n\nDie Karte kehrt auf die Hand ihres Besitzers zurück.\n"
+    result = pages.parse_card_page(page, "title.txt", NAMES.resolve)
+    assert [r.card for r in result.records] == [card]
+    assert result.card_names == ()
+
+
 def test_a_markdown_headings_marks_are_no_part_of_the_card_its_title_names():
     """tryout24 D4: "# Blasenschmugler – Rulings mit Übersetzung" filed the rulings under "# Blasenschmugler"."""
     result = read("blasenschmuggler-tabelle-de.md")

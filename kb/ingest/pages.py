@@ -436,6 +436,14 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                             f"{_clip(line.text.strip())}", ignored=True))
                 chunk.append(_Line(line.number, _uncelled(line.text)) if barred else line)
             continue
+        if not seen_date and resolve_card and unknown_title and chunk:
+            # a title naming no card over a page that names its cards on lines of their own: the first
+            # card's name heads the first dates as the next cards' names head theirs (tryout24 D2)
+            heading = [line for above, line in zip([None, *chunk], chunk)  # the last paragraph's first line
+                       if above is None or line.number > above.number + 1][-1]
+            if (named := resolve_card(normalize_text(_unmarked(heading.text)))):
+                card = named
+                chunk.remove(heading)
         flush()
         if stray and (named := _card_heading(stray[0].text, resolve_card)):
             card = named
@@ -586,7 +594,7 @@ def _title_as_card(title: str) -> str:
     Walker`); any other title is the card's name whole (`Entlarvung des Schuldigen`)."""
     if not title.rstrip().endswith(":"):
         parts = [part for part in _TITLE_SEPARATOR.split(title.strip()) if part]
-        if len(parts) < 2:
+        if len(parts) < 2 or not all(map(_balanced, parts)):  # a separator inside brackets parts no names
             return title
         names = [name for name in (_SET_IN_BRACKETS.sub("", part) or part for part in parts)
                  if not _NOT_A_NAME.fullmatch(name)]
@@ -615,13 +623,33 @@ def _name_and_translation(title: str) -> tuple[str, str] | None:
     Mantel"): the English name first, unless only the second name reads as English; None for a title
     of one name."""
     parts = [_SET_IN_BRACKETS.sub("", part).strip() for part in re.split(r"\s+/\s+", title.strip())]
-    if len(parts) != 2 or not all(parts) or any(_NOT_A_NAME.fullmatch(part) for part in parts):
+    if len(parts) != 2 or not all(map(_could_be_name, parts)):
         return None
     first, second = parts
     told = _told_language(first), _told_language(second)
     if told[0] not in (None, Lang.EN) and told[1] in (None, Lang.EN):
         return second, first
     return first, second
+
+
+_MAX_NAME_WORDS = 8  # the longest German and Spanish card names have 6 and 7 words
+
+
+def _could_be_name(part: str) -> bool:
+    """Whether a part of a title could be a card's name: a few words, no site or heading, its brackets
+    closed ("Morph-Rulings auf Deutsch (Khans von Tarkir / Drachen von Tarkir)" is split inside them)."""
+    return (bool(part) and len(part.split()) <= _MAX_NAME_WORDS and _balanced(part)
+            and not _NOT_A_NAME.fullmatch(part))
+
+
+def _balanced(text: str) -> bool:
+    """Whether every bracket the text opens is closed in it, and none closed that it did not open."""
+    depth = 0
+    for ch in text:
+        depth += (ch in "([{") - (ch in ")]}")
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _translation_language(name: str, records: Sequence[Record]) -> Lang | None:
