@@ -43,6 +43,29 @@ def test_a_title_split_at_a_slash_into_halves_that_are_no_names_is_no_card_and_t
     assert result.card_names == ()
 
 
+def test_a_release_notes_card_block_one_letter_off_a_card_its_bullets_name_is_that_card():
+    """tryout24 D3: the block "Lense of Clarity" (its bullets say "Lens of Clarity") was a card of its
+    own, with no note."""
+    result = read("KTK-release-notes-morph-excerpt.md")
+    assert [r.card for r in result.records if r.line >= 50] == ["Lens of Clarity"] * 3
+    notes_ = [p for p in result.problems if p.line == 50]
+    assert len(notes_) == 1 and notes_[0].ignored
+    assert notes_[0].reason == ("the card block 'Lense of Clarity' names no card the KB knows in English, German "
+                                "or Spanish, but its rulings name 'Lens of Clarity' (Lens of Clarity), the known "
+                                "card nearest to 'Lense of Clarity': its rulings are filed under 'Lens of Clarity'")
+
+
+def test_a_release_notes_card_block_one_letter_off_a_card_its_bullets_do_not_name_asks_did_you_mean():
+    path = DATA / "pages" / "tryout24-KTK-release-notes-morph-excerpt.md"
+    text = decode(path.read_bytes()).replace("* Lens of Clarity", "* This artifact")
+    result = notes.parse_release_notes(text, "ktk.md", NAMES.resolve, NAMES.closest)
+    assert [r.card for r in result.records if r.line >= 50] == ["Lense of Clarity"] * 3
+    assert [p.reason for p in result.problems if p.line == 50] == [
+        "the card block 'Lense of Clarity' names no card the KB knows in English, German or Spanish: its rulings "
+        "are filed under 'Lense of Clarity' as written; did you mean 'Lens of Clarity' (Lens of Clarity)? (check "
+        "its spelling if the card is not new)"]
+
+
 def test_a_markdown_headings_marks_are_no_part_of_the_card_its_title_names():
     """tryout24 D4: "# Blasenschmugler – Rulings mit Übersetzung" filed the rulings under "# Blasenschmugler"."""
     result = read("blasenschmuggler-tabelle-de.md")

@@ -27,7 +27,8 @@ NearResolver = Callable[[str], "tuple[str, str] | None"]  # (the known name near
 
 SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
-UNKNOWN_TITLE = "the title names no card the KB knows"  # how that note starts: `kb remove` looks for new ones
+UNKNOWN_NAME = "names no card the KB knows"
+UNKNOWN_TITLE = f"the title {UNKNOWN_NAME}"  # how that note starts: `kb remove` looks for new ones
 
 _BULLET = re.compile(r"^\s*(?:[•*·\-]\s*)?(?:WotC\s*)?(?P<date>.*?)\s*$")
 _STUB = re.compile(r"^See rules? \d{3}(?:\.\d+[a-z]?)?,? .*for more information\b.*$", re.IGNORECASE)
@@ -462,25 +463,14 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     flush()
     report_stray()
     names: tuple[CardName, ...] = ()
-    near = closest_card(title_card) if closest_card and title_card and unknown_title and not translation else None
-    if near is not None and _names_card(records, title_card, near):
-        # the page's own rulings name the known card the title is a typo of ("Chillador de Bosque
-        # Espectrales" above a ruling on "Chillador de Bosques Espectrales", tryout23): its rulings are that card's
-        records = [replace(r, card=near[1]) if r.card == title_card else r for r in records]
-        problems.append(Problem(source, content[0].number, f"{UNKNOWN_TITLE} in English, German or Spanish, "
-                                f"but its rulings name {near[0]!r} ({near[1]}), the known card nearest to "
-                                f"{title_card!r}: its rulings are filed under {near[1]!r}", ignored=True))
-    elif unknown_title and any(r.card == title_card for r in records):
-        # a misspelt title ("Lichtfrom") files the rulings under a card of its own, apart from the real
-        # card's rulings and translations: say so (a card newer than the known names is kept the same)
+    if unknown_title and title_card and any(r.card == title_card for r in records):
         kept = ""
-        if translation and title_card and (lang := _translation_language(translation, records)) is not None:
+        if translation and (lang := _translation_language(translation, records)) is not None:
             names = (CardName(title_card, lang, translation),)
             kept = f"; {translation!r} is kept as its {LANGUAGE_NAMES[lang.value]} name"
-        guess = f"; did you mean {near[0]!r} ({near[1]})?" if near else ""
-        problems.append(Problem(source, content[0].number, f"{UNKNOWN_TITLE} in English, "
-                                f"German or Spanish: its rulings are filed under {title_card!r} as written{kept}"
-                                f"{guess} (check its spelling if the card is not new)", ignored=True))
+        near = closest_card(title_card) if closest_card and not translation else None
+        records, said = file_unknown_name(records, title_card, near, "the title", kept)
+        problems.append(Problem(source, content[0].number, said, ignored=True))
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
     return ParseResult(tuple(records), tuple(problems), names)
@@ -602,6 +592,23 @@ def _title_as_card(title: str) -> str:
     words = title.rstrip().rstrip(":").split()
     last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
     return " ".join(words[last + 1:]) or title
+
+
+def file_unknown_name(records: Sequence[Record], written: str, near: tuple[str, str] | None, what: str,
+                      kept: str = "") -> tuple[list[Record], str]:
+    """The rulings filed under a name no name table knows (`what`: a card page's title, a release-notes
+    card block) and the note saying where they went. A misspelt name ("Chillador de Bosque Espectrales",
+    "Lense of Clarity") would file them under a card of its own, apart from the real card's rulings and
+    translations: when they name `near` ((the known name nearest to `written`, its English name))
+    themselves, they are that card's (tryout23, tryout24); otherwise they stay under the name as written
+    (a card newer than the known names is kept the same) and the note asks "did you mean"."""
+    if near is not None and _names_card(records, written, near):
+        return ([replace(r, card=near[1]) if r.card == written else r for r in records],
+                f"{what} {UNKNOWN_NAME} in English, German or Spanish, but its rulings name {near[0]!r} "
+                f"({near[1]}), the known card nearest to {written!r}: its rulings are filed under {near[1]!r}")
+    guess = f"; did you mean {near[0]!r} ({near[1]})?" if near else ""
+    return list(records), (f"{what} {UNKNOWN_NAME} in English, German or Spanish: its rulings are filed under "
+                           f"{written!r} as written{kept}{guess} (check its spelling if the card is not new)")
 
 
 def _names_card(records: Sequence[Record], title_card: str | None, near: tuple[str, str]) -> bool:
