@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from kb.ingest.pages import MAX_RULING_CHARS, NameResolver
+from kb.ingest.pages import MAX_RULING_CHARS, NameResolver, NearResolver, file_unknown_name
 from kb.lang import detect
 from kb.model import Kind, ParseResult, Problem, Record
 from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, normalize_text, parse_date
@@ -61,8 +61,11 @@ def document_date(lines: list[str]) -> tuple[str | None, int | None]:
     return iso, number
 
 
-def parse_release_notes(text: str, source: str, resolve_card: NameResolver | None = None) -> ParseResult:
-    """Records of a release-notes document: one ruling per bullet, dated with the document."""
+def parse_release_notes(text: str, source: str, resolve_card: NameResolver | None = None,
+                        closest_card: NearResolver | None = None) -> ParseResult:
+    """Records of a release-notes document: one ruling per bullet, dated with the document. A card
+    block naming no known card that is a typo away from one (`closest_card`) is read as a card page's
+    title is (`pages.file_unknown_name`)."""
     lines = [line.rstrip("\r") for line in text.lstrip("\ufeff").split("\n")]
     date, _ = document_date(lines)
     records: list[Record] = []
@@ -72,6 +75,7 @@ def parse_release_notes(text: str, source: str, resolve_card: NameResolver | Non
     after_bullets = False
     prose = 0
     bullet: list[tuple[int, str]] = []
+    unknown: dict[str, int] = {}  # a card block's name no name table knows, and its line
 
     def flush() -> None:
         if not bullet:
@@ -112,10 +116,18 @@ def parse_release_notes(text: str, source: str, resolve_card: NameResolver | Non
             # name gets no card rather than the one before. In a general section an example card's
             # bullets are still general notes (`general` stays).
             card = named
+        if named and resolve_card and resolve_card(named) is None:
+            unknown.setdefault(named, number)
         if not named:
             prose += 1
         after_bullets = False
     flush()
+    for name, number in unknown.items():
+        near = closest_card(name) if closest_card else None
+        if near is not None and any(r.card == name for r in records):
+            # only a near name is worth a note: a new set's release notes name many cards no table knows yet
+            records, said = file_unknown_name(records, name, near, f"the card block {name!r}")
+            problems.append(Problem(source, number, said, ignored=True))
     if not records:
         problems.append(Problem(source, None, "release notes with no bulleted rulings"))
     elif date is None:

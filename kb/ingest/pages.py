@@ -27,7 +27,8 @@ NearResolver = Callable[[str], "tuple[str, str] | None"]  # (the known name near
 
 SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
-UNKNOWN_TITLE = "the title names no card the KB knows"  # how that note starts: `kb remove` looks for new ones
+UNKNOWN_NAME = "names no card the KB knows"
+UNKNOWN_TITLE = f"the title {UNKNOWN_NAME}"  # how that note starts: `kb remove` looks for new ones
 
 _BULLET = re.compile(r"^\s*(?:[•*·\-]\s*)?(?:WotC\s*)?(?P<date>.*?)\s*$")
 _STUB = re.compile(r"^See rules? \d{3}(?:\.\d+[a-z]?)?,? .*for more information\b.*$", re.IGNORECASE)
@@ -75,6 +76,14 @@ def _paragraphs(lines: list[_Line]) -> list[list[_Line]]:
     if current:
         paras.append(current)
     return paras
+
+
+_HEADING_MARKS = re.compile(r"^\s*#{1,6}\s+|\s+#+\s*$")  # `# Title`, `## Title ##`
+
+
+def _unmarked(text: str) -> str:
+    """A line without its Markdown heading marks: they are no part of a title or a card's name."""
+    return _HEADING_MARKS.sub("", text)
 
 
 def title_of(text: str) -> str:
@@ -306,7 +315,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         problems.append(Problem(source, content[0].number, "page has no title line naming its card (its first "
                                 "line is a ruling's date): its rulings are kept without a card", ignored=True))
     else:
-        title = normalize_text(content[0].text)
+        title = normalize_text(_unmarked(content[0].text))
         known = _card_in_title(title, resolve_card) if resolve_card else None
         card = known or _title_as_card(title)
         unknown_title = bool(resolve_card) and not known
@@ -441,6 +450,14 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                             f"{_clip(line.text.strip())}", ignored=True))
                 chunk.append(_Line(line.number, _uncelled(line.text)) if barred else line)
             continue
+        if not seen_date and resolve_card and unknown_title and chunk:
+            # a title naming no card over a page that names its cards on lines of their own: the first
+            # card's name heads the first dates as the next cards' names head theirs (tryout24 D2)
+            heading = [line for above, line in zip([None, *chunk], chunk)  # the last paragraph's first line
+                       if above is None or line.number > above.number + 1][-1]
+            if (named := resolve_card(normalize_text(_unmarked(heading.text)))):
+                card = named
+                chunk.remove(heading)
         flush()
         if stray and (named := _card_heading(stray[0].text, resolve_card)):
             card = named
@@ -459,25 +476,14 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     flush()
     report_stray()
     names: tuple[CardName, ...] = ()
-    near = closest_card(title_card) if closest_card and title_card and unknown_title and not translation else None
-    if near is not None and _names_card(records, title_card, near):
-        # the page's own rulings name the known card the title is a typo of ("Chillador de Bosque
-        # Espectrales" above a ruling on "Chillador de Bosques Espectrales", tryout23): its rulings are that card's
-        records = [replace(r, card=near[1]) if r.card == title_card else r for r in records]
-        problems.append(Problem(source, content[0].number, f"{UNKNOWN_TITLE} in English, German or Spanish, "
-                                f"but its rulings name {near[0]!r} ({near[1]}), the known card nearest to "
-                                f"{title_card!r}: its rulings are filed under {near[1]!r}", ignored=True))
-    elif unknown_title and any(r.card == title_card for r in records):
-        # a misspelt title ("Lichtfrom") files the rulings under a card of its own, apart from the real
-        # card's rulings and translations: say so (a card newer than the known names is kept the same)
+    if unknown_title and title_card and any(r.card == title_card for r in records):
         kept = ""
-        if translation and title_card and (lang := _translation_language(translation, records)) is not None:
+        if translation and (lang := _translation_language(translation, records)) is not None:
             names = (CardName(title_card, lang, translation),)
             kept = f"; {translation!r} is kept as its {LANGUAGE_NAMES[lang.value]} name"
-        guess = f"; did you mean {near[0]!r} ({near[1]})?" if near else ""
-        problems.append(Problem(source, content[0].number, f"{UNKNOWN_TITLE} in English, "
-                                f"German or Spanish: its rulings are filed under {title_card!r} as written{kept}"
-                                f"{guess} (check its spelling if the card is not new)", ignored=True))
+        near = closest_card(title_card) if closest_card and not translation else None
+        records, said = file_unknown_name(records, title_card, near, "the title", kept)
+        problems.append(Problem(source, content[0].number, said, ignored=True))
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
     return ParseResult(tuple(records), tuple(problems), names)
@@ -591,7 +597,7 @@ def _title_as_card(title: str) -> str:
     Walker`); any other title is the card's name whole (`Entlarvung des Schuldigen`)."""
     if not title.rstrip().endswith(":"):
         parts = [part for part in _TITLE_SEPARATOR.split(title.strip()) if part]
-        if len(parts) < 2:
+        if len(parts) < 2 or not all(map(_balanced, parts)):  # a separator inside brackets parts no names
             return title
         names = [name for name in (_SET_IN_BRACKETS.sub("", part) or part for part in parts)
                  if not _NOT_A_NAME.fullmatch(name)]
@@ -599,6 +605,23 @@ def _title_as_card(title: str) -> str:
     words = title.rstrip().rstrip(":").split()
     last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
     return " ".join(words[last + 1:]) or title
+
+
+def file_unknown_name(records: Sequence[Record], written: str, near: tuple[str, str] | None, what: str,
+                      kept: str = "") -> tuple[list[Record], str]:
+    """The rulings filed under a name no name table knows (`what`: a card page's title, a release-notes
+    card block) and the note saying where they went. A misspelt name ("Chillador de Bosque Espectrales",
+    "Lense of Clarity") would file them under a card of its own, apart from the real card's rulings and
+    translations: when they name `near` ((the known name nearest to `written`, its English name))
+    themselves, they are that card's (tryout23, tryout24); otherwise they stay under the name as written
+    (a card newer than the known names is kept the same) and the note asks "did you mean"."""
+    if near is not None and _names_card(records, written, near):
+        return ([replace(r, card=near[1]) if r.card == written else r for r in records],
+                f"{what} {UNKNOWN_NAME} in English, German or Spanish, but its rulings name {near[0]!r} "
+                f"({near[1]}), the known card nearest to {written!r}: its rulings are filed under {near[1]!r}")
+    guess = f"; did you mean {near[0]!r} ({near[1]})?" if near else ""
+    return list(records), (f"{what} {UNKNOWN_NAME} in English, German or Spanish: its rulings are filed under "
+                           f"{written!r} as written{kept}{guess} (check its spelling if the card is not new)")
 
 
 def _names_card(records: Sequence[Record], title_card: str | None, near: tuple[str, str]) -> bool:
@@ -620,13 +643,33 @@ def _name_and_translation(title: str) -> tuple[str, str] | None:
     Mantel"): the English name first, unless only the second name reads as English; None for a title
     of one name."""
     parts = [_SET_IN_BRACKETS.sub("", part).strip() for part in re.split(r"\s+/\s+", title.strip())]
-    if len(parts) != 2 or not all(parts) or any(_NOT_A_NAME.fullmatch(part) for part in parts):
+    if len(parts) != 2 or not all(map(_could_be_name, parts)):
         return None
     first, second = parts
     told = _told_language(first), _told_language(second)
     if told[0] not in (None, Lang.EN) and told[1] in (None, Lang.EN):
         return second, first
     return first, second
+
+
+_MAX_NAME_WORDS = 8  # the longest German and Spanish card names have 6 and 7 words
+
+
+def _could_be_name(part: str) -> bool:
+    """Whether a part of a title could be a card's name: a few words, no site or heading, its brackets
+    closed ("Morph-Rulings auf Deutsch (Khans von Tarkir / Drachen von Tarkir)" is split inside them)."""
+    return (bool(part) and len(part.split()) <= _MAX_NAME_WORDS and _balanced(part)
+            and not _NOT_A_NAME.fullmatch(part))
+
+
+def _balanced(text: str) -> bool:
+    """Whether every bracket the text opens is closed in it, and none closed that it did not open."""
+    depth = 0
+    for ch in text:
+        depth += (ch in "([{") - (ch in ")]}")
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _translation_language(name: str, records: Sequence[Record]) -> Lang | None:
