@@ -133,6 +133,24 @@ def test_a_german_translation_with_an_inflected_mechanic_joins_its_ruling():
     assert joined.text == WILDCALL and joined.text_in(Lang.DE) == WILDCALL_DE
 
 
+
+def test_translations_are_aligned_with_one_call_of_the_query_embedder():
+    """The build's embedder starts a child process (7-9 s of loading torch and the model) for each
+    call that misses its cache: the English and the foreign texts go in one call, not two."""
+    calls: list[list[str]] = []
+
+    class Counting(ChosenEmbedder):
+        def embed_queries(self, texts):
+            calls.append(list(texts))
+            return super().embed_queries(texts)
+
+    vectors = {WILDCALL: [1, 0], WILDCALL_TAPPED: [0, 1], WILDCALL_DE: [1, 0.1]}
+    entries = deduplicate([rec(WILDCALL, "Wildcall"), rec(WILDCALL_TAPPED, "Wildcall", line=2),
+                           rec(WILDCALL_DE, "Wildcall", Lang.DE, source="de.txt")],
+                          embedder=Counting(vectors), terminology=CORPUS.terminology, lexicon=lexicon())
+    assert entry_of(entries, WILDCALL_DE).text == WILDCALL
+    assert len(calls) == 1 and WILDCALL_DE in calls[0] and WILDCALL in calls[0]
+
 SPECIAL_ACTION = ("Any time you have priority, you may turn a manifested creature face up by revealing that it's "
                   "a creature card and paying its mana cost. This is a special action.")
 CLOAK_ES = ("Puedes poner boca arriba una criatura encubierta revelando que es una carta de criatura y pagando "

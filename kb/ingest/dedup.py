@@ -802,8 +802,11 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     if not len(needed):
         return {}
     # e5's symmetric-task prompt ("query: " on both sides) aligns translations best.
-    en_vecs = np.asarray(embedder.embed_queries([english_text[c] for c in needed.tolist()]))
-    f_vecs = np.asarray(embedder.embed_queries([r.text for r in newest]))
+    # One call for both sides: the build's embedder starts a child process per call that misses its
+    # cache (7-9 s of loading torch and the model), and a page of translations misses on both.
+    english = [english_text[c] for c in needed.tolist()]
+    vecs = np.asarray(embedder.embed_queries(english + [r.text for r in newest]))
+    en_vecs, f_vecs = vecs[:len(english)], vecs[len(english):]
     sims = f_vecs @ en_vecs.T
 
     # The best foreign text of each language and card for each English entry, for the mutual-best
