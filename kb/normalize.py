@@ -58,6 +58,13 @@ def match_key(text: str) -> str:
     return " ".join(_WORD_RUN.findall(unicodedata.normalize("NFKC", text).casefold()))
 
 
+def match_words(text: str) -> tuple[str, list[re.Match[str]]]:
+    """`text` NFKC-normalised and case-folded, with the words `match_key` joins as matches in it: for
+    a caller that blanks some words (a card's name) and reads the rest of the text."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return folded, list(_WORD_RUN.finditer(folded))
+
+
 # A sign glued to a number or X ("+1/+1", "-X/-0", "−2"): the one mark `match_key` drops that
 # changes what a ruling says ("gets +1/+1" and "gets -1/-1" of one card are two rulings). Only where
 # no letter or digit precedes it, so a hyphen inside "X-1" or "2-3" is no sign.

@@ -331,6 +331,47 @@ def test_a_translation_negating_with_an_accented_or_rarer_word_joins_its_negated
     assert entry_of(entries, foreign).text == NO_RESPONSE
 
 
+# --- a card's name is no negation (tryout24 defect 5: "Planeadora no identificada") ------------------
+
+HOVERSHIP = ("If Unidentified Hovership leaves the battlefield before its second ability resolves, the ability still "
+             "exiles the target creature.")
+HOVERSHIP_ES = ("Si la Planeadora no identificada deja el campo de batalla antes de que se resuelva su segunda "
+                "habilidad, la habilidad igualmente exilia a la criatura objetivo.")
+
+
+@pytest.mark.parametrize("text, lang, negated", [
+    (HOVERSHIP_ES, Lang.ES, False),
+    ("Si la Planeadora no identificada deja el campo de batalla, la habilidad no hace nada.", Lang.ES, True),
+    ("El Glóbulo sin párpado es una criatura.", Lang.ES, False),
+    ("Ahora nada puede detenerme afecta a los hechizos de tus oponentes.", Lang.ES, False),
+    ("Nichts kann mich noch aufhalten betrifft die Zaubersprüche deiner Gegner.", Lang.DE, False),
+    ("Nichts kann mich noch aufhalten verhindert keinen Kampfschaden.", Lang.DE, True),
+    ("Nothing Can Stop Me Now affects your opponents' spells.", Lang.EN, False),
+    ("Nothing Can Stop Me Now doesn't prevent combat damage.", Lang.EN, True),
+])
+def test_the_words_of_a_card_name_are_no_negation(text, lang, negated):
+    assert lexicon().evidence(text, lang).negated is negated
+
+
+def test_a_translation_naming_a_card_with_no_in_its_name_joins_its_ruling():
+    assert translation_gaps(lexicon().evidence(HOVERSHIP), lexicon().evidence(HOVERSHIP_ES, Lang.ES), 20) == []
+    entries = dedup([rec(HOVERSHIP, "Unidentified Hovership"),
+                     rec(HOVERSHIP_ES, "Unidentified Hovership", Lang.ES, source="planeadora-es.txt")],
+                    {HOVERSHIP: [1, 0], HOVERSHIP_ES: [1, 0.05]})
+    assert entry_of(entries, HOVERSHIP_ES).text == HOVERSHIP
+
+
+def test_an_english_signature_counts_no_negation_in_a_card_name():
+    """"No Mercy" (a judge's own card, `add_cards`) says no "no"; "Nevermore" is one word, no "never"."""
+    names = load_lexicon(CORPUS, CORPUS.names.copy())
+    names.add_cards(["No Mercy", "Nevermore"])
+    for text in ("No Mercy's ability triggers for each creature that dealt damage to you.",
+                 "Nevermore's ability stops the named card from being cast.",
+                 "Nothing Can Stop Me Now's ability affects your opponents' spells."):
+        assert ("negations", "0") in names.signature(text)
+    assert ("negations", "1") in names.signature("No Mercy's ability doesn't trigger for a token.")
+
+
 # --- "nontoken": English negates inside a word, a translation in words ("que no sea ficha") ------
 
 @pytest.mark.parametrize("text, lang, negated", [
