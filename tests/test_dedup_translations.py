@@ -91,9 +91,34 @@ def test_different_words_keep_different_lemmas(a, b, lang):
     ("Seguirás manifestando la primera carta.", Lang.ES, "manifest"),
     ("Eine verdeckte Kreatur mit Megamorph aufzudecken ist eine Sonderaktion.", Lang.DE, "turn_face_up"),
     ("Algunas habilidades se disparan igualmente.", Lang.ES, "trigger"),
+    ("Eine zugedeckte Kreatur bleibt getappt.", Lang.DE, "face_down"),  # what judges say for verdeckt (tryout24)
+    ("Das Zudecken einer bleibenden Karte ändert nichts.", Lang.DE, "face_down"),
 ])
 def test_glossary_concepts_are_found_in_any_inflected_form(text, lang, concept):
     assert concept in ConceptFinder(CORPUS.glossary).find(text, lang)
+
+
+# --- "Zudecken", "Auf- oder Zudecken" (tryout24 defect 8) ---------------------------------------
+
+FACE_UP_OR_DOWN = ("Turning a permanent face up or face down doesn't change whether that permanent is tapped or "
+                   "untapped.")
+FACE_UP_OR_DOWN_DE = ("Das Auf- oder Zudecken einer bleibenden Karte ändert nichts daran, ob sie getappt oder ungetappt "
+                      "ist.")
+
+
+def test_an_elided_german_compound_names_both_of_its_concepts():
+    """"Auf- oder Zudecken" is "Aufdecken oder Zudecken": turned face up and face down, as the English says."""
+    found = ConceptFinder(CORPUS.base_glossary).find(FACE_UP_OR_DOWN_DE, Lang.DE)
+    assert {"turn_face_up", "face_down"} <= set(found)
+
+
+def test_a_translation_saying_zudecken_joins_its_ruling():
+    assert translation_gaps(lexicon().evidence(FACE_UP_OR_DOWN), lexicon().evidence(FACE_UP_OR_DOWN_DE, Lang.DE),
+                            15) == []
+    entries = dedup([rec(FACE_UP_OR_DOWN, "Bubble Smuggler"),
+                     rec(FACE_UP_OR_DOWN_DE, "Bubble Smuggler", Lang.DE, source="blasenschmuggler-tabelle-de.md")],
+                    {FACE_UP_OR_DOWN: [1, 0], FACE_UP_OR_DOWN_DE: [1, 0.05]})
+    assert entry_of(entries, FACE_UP_OR_DOWN_DE).text == FACE_UP_OR_DOWN
 
 
 def test_a_text_is_matched_only_against_its_own_languages_terms():
