@@ -190,12 +190,15 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
             index = next(i for i, v in enumerate(entry.variants) if v.text == local)
             if "superseded" in (outdated or {}).get(index, []):
                 body.append(Text("(this translation is of an older English wording: see below)", style="yellow"))
-            body.append(Text(""))
+            if local != entry.text:  # else it is the canonical text (no English wording): shown once
+                body += [Text(""), Text(entry.text)]
         else:
             shown = text_lang(entry, entry.text)
             below = "English" if shown is Lang.EN else f"its {shown.value} text"  # a ruling with no English wording
-            body.append(Text(f"(no {lang.value} text for this entry; {below} below)", style="dim italic"))
-    body.append(Text(entry.text))
+            body += [Text(f"(no {lang.value} text for this entry; {below} below)", style="dim italic"),
+                     Text(entry.text)]
+    else:
+        body.append(Text(entry.text))
     header = Text.assemble((entry.id, "bold"), f"  {entry.kind.value}"
                            + (f" · CR {entry.clause}" if entry.clause else ""))
     console.print(Panel(Group(*body), title=header, title_align="left"))

@@ -58,6 +58,13 @@ def match_key(text: str) -> str:
     return " ".join(_WORD_RUN.findall(unicodedata.normalize("NFKC", text).casefold()))
 
 
+def match_words(text: str) -> tuple[str, list[re.Match[str]]]:
+    """`text` NFKC-normalised and case-folded, with the words `match_key` joins as matches in it: for
+    a caller that blanks some words (a card's name) and reads the rest of the text."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return folded, list(_WORD_RUN.finditer(folded))
+
+
 # A sign glued to a number or X ("+1/+1", "-X/-0", "−2"): the one mark `match_key` drops that
 # changes what a ruling says ("gets +1/+1" and "gets -1/-1" of one card are two rulings). Only where
 # no letter or digit precedes it, so a hyphen inside "X-1" or "2-3" is no sign.
@@ -135,10 +142,29 @@ def name_key(name: str) -> str:
     return _NON_ALNUM.sub(" ", name.casefold().translate(_NAME_FOLD)).strip()
 
 
+# German leaves out what two compounds share and writes the first as its prefix and a hyphen: "Auf-
+# oder Zudecken" is "Aufdecken oder Zudecken" (tryout24: the "Zudecken" of a translation met its
+# glossary term, its "Auf-" none). Read back where both start with a verb prefix, the one place the
+# shared part can be told (the rest of the second word) without a dictionary; folded, longest first.
+_DE_VERB_PREFIXES = sorted("ab an auf aus be durch ein ent er her hin mit nach uber um unter ver vor weg wieder zer zu "
+                           "zuruck".split(), key=lambda p: (-len(p), p))
+_DE_PREFIX_ALT = "|".join(_DE_VERB_PREFIXES)
+_DE_ELIDED = re.compile(rf"\b({_DE_PREFIX_ALT})-\s+(und|oder|bzw\.?|sowie)\s+({_DE_PREFIX_ALT})([a-z]{{3,}})")
+
+
+def unelide(folded: str) -> str:
+    """A `fold`ed text with German elided compounds written out ("auf- oder zudecken" -> "aufdecken
+    oder zudecken", "ein- und ausgezahlt" -> "eingezahlt und ausgezahlt")."""
+    if "- " not in folded:
+        return folded
+    return _DE_ELIDED.sub(lambda m: f"{m[1]}{m[4]} {m[2]} {m[3]}{m[4]}", folded)
+
+
 def search_words(text: str, *, keep_stopwords: bool = False) -> list[str]:
     """The folded words of `text` without `STOPWORDS`, unstemmed: what `tokenize` stems, and what
-    kb.ingest.dedup reduces by each language's inflection rules instead."""
-    found = _SEARCH_WORD.findall(fold(text).replace("-", " "))
+    kb.ingest.dedup reduces by each language's inflection rules instead. German elided compounds
+    are written out (`unelide`)."""
+    found = _SEARCH_WORD.findall(unelide(fold(text)).replace("-", " "))
     return [w for w in found if keep_stopwords or w not in STOPWORDS]
 
 

@@ -324,6 +324,27 @@ def test_card_lists_its_rulings_by_its_own_dates(kb_home):
     assert "r-shared  2014-11-24  Shared" in kb("card", "Lightform").output
 
 
+def test_show_in_the_language_of_an_entry_s_only_wording_prints_that_text_once() -> None:
+    """tryout24 defect 9: `kb show ID --lang es` of a ruling with a Spanish wording alone printed it
+    twice in the box, as the --lang text and as the canonical text."""
+    from rich.console import Console
+
+    from cli.render import entry_detail
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+
+    es = "Recordad: las hojas de resoluciones se imprimen el viernes antes del torneo."
+    entry = Entry("r-es", Kind.RULING, es, ("Unidentified Hovership",), "2024-09-20", "2024-09-20",
+                  (Variant(es, es, Lang.ES, "2024-09-20", "planeadora-es.txt", 18, Relation.CANONICAL, 1.0,
+                           "Unidentified Hovership"),))
+    console = Console(width=200, record=True)
+    entry_detail(console, entry, lang=Lang.ES)
+    box = console.export_text().split("cards", 1)[0]
+    assert box.count("Recordad") == 1
+    console = Console(width=200, record=True)
+    entry_detail(console, entry)  # no language asked: the canonical text, once too
+    assert console.export_text().split("cards", 1)[0].count("Recordad") == 1
+
+
 def test_show_all_with_a_language_lists_that_language_s_wordings_first() -> None:
     """A new judge's report: `kb show ID --lang de --all` put the German wording after some 60
     English source copies, hundreds of lines down."""

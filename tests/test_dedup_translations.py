@@ -91,9 +91,34 @@ def test_different_words_keep_different_lemmas(a, b, lang):
     ("Seguirás manifestando la primera carta.", Lang.ES, "manifest"),
     ("Eine verdeckte Kreatur mit Megamorph aufzudecken ist eine Sonderaktion.", Lang.DE, "turn_face_up"),
     ("Algunas habilidades se disparan igualmente.", Lang.ES, "trigger"),
+    ("Eine zugedeckte Kreatur bleibt getappt.", Lang.DE, "face_down"),  # what judges say for verdeckt (tryout24)
+    ("Das Zudecken einer bleibenden Karte ändert nichts.", Lang.DE, "face_down"),
 ])
 def test_glossary_concepts_are_found_in_any_inflected_form(text, lang, concept):
     assert concept in ConceptFinder(CORPUS.glossary).find(text, lang)
+
+
+# --- "Zudecken", "Auf- oder Zudecken" (tryout24 defect 8) ---------------------------------------
+
+FACE_UP_OR_DOWN = ("Turning a permanent face up or face down doesn't change whether that permanent is tapped or "
+                   "untapped.")
+FACE_UP_OR_DOWN_DE = ("Das Auf- oder Zudecken einer bleibenden Karte ändert nichts daran, ob sie getappt oder ungetappt "
+                      "ist.")
+
+
+def test_an_elided_german_compound_names_both_of_its_concepts():
+    """"Auf- oder Zudecken" is "Aufdecken oder Zudecken": turned face up and face down, as the English says."""
+    found = ConceptFinder(CORPUS.base_glossary).find(FACE_UP_OR_DOWN_DE, Lang.DE)
+    assert {"turn_face_up", "face_down"} <= set(found)
+
+
+def test_a_translation_saying_zudecken_joins_its_ruling():
+    assert translation_gaps(lexicon().evidence(FACE_UP_OR_DOWN), lexicon().evidence(FACE_UP_OR_DOWN_DE, Lang.DE),
+                            15) == []
+    entries = dedup([rec(FACE_UP_OR_DOWN, "Bubble Smuggler"),
+                     rec(FACE_UP_OR_DOWN_DE, "Bubble Smuggler", Lang.DE, source="blasenschmuggler-tabelle-de.md")],
+                    {FACE_UP_OR_DOWN: [1, 0], FACE_UP_OR_DOWN_DE: [1, 0.05]})
+    assert entry_of(entries, FACE_UP_OR_DOWN_DE).text == FACE_UP_OR_DOWN
 
 
 def test_a_text_is_matched_only_against_its_own_languages_terms():
@@ -347,6 +372,47 @@ def test_a_translation_negating_with_an_accented_or_rarer_word_joins_its_negated
     entries = dedup([rec(NO_RESPONSE, "Hidden Dragonslayer"), rec(foreign, "Hidden Dragonslayer", lang, source="f.html")],
                     {NO_RESPONSE: [1, 0], foreign: [1, 0.05]})
     assert entry_of(entries, foreign).text == NO_RESPONSE
+
+
+# --- a card's name is no negation (tryout24 defect 5: "Planeadora no identificada") ------------------
+
+HOVERSHIP = ("If Unidentified Hovership leaves the battlefield before its second ability resolves, the ability still "
+             "exiles the target creature.")
+HOVERSHIP_ES = ("Si la Planeadora no identificada deja el campo de batalla antes de que se resuelva su segunda "
+                "habilidad, la habilidad igualmente exilia a la criatura objetivo.")
+
+
+@pytest.mark.parametrize("text, lang, negated", [
+    (HOVERSHIP_ES, Lang.ES, False),
+    ("Si la Planeadora no identificada deja el campo de batalla, la habilidad no hace nada.", Lang.ES, True),
+    ("El Glóbulo sin párpado es una criatura.", Lang.ES, False),
+    ("Ahora nada puede detenerme afecta a los hechizos de tus oponentes.", Lang.ES, False),
+    ("Nichts kann mich noch aufhalten betrifft die Zaubersprüche deiner Gegner.", Lang.DE, False),
+    ("Nichts kann mich noch aufhalten verhindert keinen Kampfschaden.", Lang.DE, True),
+    ("Nothing Can Stop Me Now affects your opponents' spells.", Lang.EN, False),
+    ("Nothing Can Stop Me Now doesn't prevent combat damage.", Lang.EN, True),
+])
+def test_the_words_of_a_card_name_are_no_negation(text, lang, negated):
+    assert lexicon().evidence(text, lang).negated is negated
+
+
+def test_a_translation_naming_a_card_with_no_in_its_name_joins_its_ruling():
+    assert translation_gaps(lexicon().evidence(HOVERSHIP), lexicon().evidence(HOVERSHIP_ES, Lang.ES), 20) == []
+    entries = dedup([rec(HOVERSHIP, "Unidentified Hovership"),
+                     rec(HOVERSHIP_ES, "Unidentified Hovership", Lang.ES, source="planeadora-es.txt")],
+                    {HOVERSHIP: [1, 0], HOVERSHIP_ES: [1, 0.05]})
+    assert entry_of(entries, HOVERSHIP_ES).text == HOVERSHIP
+
+
+def test_an_english_signature_counts_no_negation_in_a_card_name():
+    """"No Mercy" (a judge's own card, `add_cards`) says no "no"; "Nevermore" is one word, no "never"."""
+    names = load_lexicon(CORPUS, CORPUS.names.copy())
+    names.add_cards(["No Mercy", "Nevermore"])
+    for text in ("No Mercy's ability triggers for each creature that dealt damage to you.",
+                 "Nevermore's ability stops the named card from being cast.",
+                 "Nothing Can Stop Me Now's ability affects your opponents' spells."):
+        assert ("negations", "0") in names.signature(text)
+    assert ("negations", "1") in names.signature("No Mercy's ability doesn't trigger for a token.")
 
 
 # --- "nontoken": English negates inside a word, a translation in words ("que no sea ficha") ------

@@ -82,6 +82,19 @@ def test_tokenize_folds_stems_and_drops_stopwords_of_three_languages() -> None:
     assert text.tokenize("it is tapped", keep_stopwords=True) == ["it", "is", "tap"]
 
 
+@pytest.mark.parametrize(("raw", "words"), [
+    ("Das Auf- oder Zudecken", ["das", "aufdecken", "oder", "zudecken"]),  # tryout24 defect 8
+    ("ein- und ausgezahlt", ["eingezahlt", "und", "ausgezahlt"]),
+    ("Auf- bzw. Zurückdrehen", ["aufdrehen", "bzw", "zuruckdrehen"]),  # longest prefix first: zurück, not zu
+    ("In- und auswendig", ["in", "und", "auswendig"]),  # "in" is no verb prefix: left as written
+    ("Kreaturen- oder Länderkarten", ["kreaturen", "oder", "landerkarten"]),  # no prefix: the shared part is unknown
+    ("pre- and post-combat", ["pre", "and", "post", "combat"]),
+    ("Kauf- oder Zudecken", ["kauf", "oder", "zudecken"]),  # "auf" inside a word is no prefix
+])
+def test_search_words_write_out_a_german_elided_compound(raw: str, words: list[str]) -> None:
+    assert text.search_words(raw, keep_stopwords=True) == words
+
+
 @pytest.mark.parametrize(("word", "search", "rule"), [
     ("tapped", "tap", "tapp"),  # search undoubles the consonant, rule comparison does not
     ("untapping", "untap", "untapp"),

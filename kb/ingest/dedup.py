@@ -31,7 +31,7 @@ from kb.cards import CardNames
 from kb.search.embed import Embedder
 from kb.ingest.ids import digest_id
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
-from kb.normalize import exact_key, fold, match_key, normalize_text, search_words, signed_numbers
+from kb.normalize import exact_key, fold, match_key, match_words, normalize_text, search_words, signed_numbers
 from kb.search.glossary import Glossary, MechanicHistory
 from kb.terminology import Terminology
 
@@ -53,9 +53,10 @@ TRANSLATION_MIN_CONCEPTS = 0.7  # Jaccard of glossary concepts (dev: translation
 TRANSLATION_LONG = 15  # words: in texts this long that share 2+ concepts, one concept may go unmatched
 
 
-# Words whose difference makes two wordings two rulings: negations (counted, so "has no name" and
-# "doesn't have a name" agree), quantifiers and comparisons, number words. Mechanic keywords, card
-# names, digits and mana symbols come from the reference data (see `Lexicon`).
+# Words whose difference makes two wordings two rulings: negations (counted outside card names, so
+# "has no name" and "doesn't have a name" agree, and "No Mercy" is none), quantifiers and comparisons,
+# number words. Mechanic keywords, card names, digits and mana symbols come from the reference data
+# (see `Lexicon`).
 NEGATIONS = frozenset(
     "not no never none nothing nobody neither nor cannot can't don't doesn't didn't isn't aren't wasn't "
     "weren't won't wouldn't couldn't shouldn't hasn't haven't hadn't without".split())
@@ -268,7 +269,11 @@ class _PhraseFinder:
         return stem is not None and token.startswith(stem) and token[len(stem):] in _ADJECTIVE_ENDINGS
 
     def find(self, toks: Sequence[str]) -> list[str]:
-        out: list[str] = []
+        return [label for _, _, label in self.spans(toks)]
+
+    def spans(self, toks: Sequence[str]) -> list[tuple[int, int, str]]:
+        """(start, end, label) of each phrase found, `toks[start:end]` its words, in text order."""
+        out: list[tuple[int, int, str]] = []
         i = 0
         while i < len(toks):
             for phrase, label in self._by_first.get(toks[i], ()):
@@ -276,7 +281,7 @@ class _PhraseFinder:
                 window = toks[i:i + n]
                 if len(window) == n and all(self._same(t, w, k == n - 1) for k, (t, w) in
                                             enumerate(zip(window, phrase))):
-                    out.append(label)
+                    out.append((i, i + n, label))
                     i += n
                     break
             else:
@@ -395,6 +400,18 @@ class Lexicon:
         """English names of the cards `text` names, in any known language."""
         return frozenset(self._cards.find(match_key(text).split()))
 
+    def _unnamed(self, text: str) -> tuple[str, list[str], list[str]]:
+        """`text` NFKC-normalised and case-folded with the words of the card names in it (as `cards_in`
+        finds them) blanked, its words (`match_key`'s) and the cards' English names: a name's "no" or
+        "nothing" ("Planeadora no identificada", "Nothing Can Stop Me Now") is no negation of the text."""
+        folded, words = match_words(text)
+        spans = self._cards.spans([w.group() for w in words])
+        pieces, at = [], 0
+        for start, end, _ in spans:
+            pieces += [folded[at:words[start].start()], " "]
+            at = words[end - 1].end()
+        return "".join(pieces) + folded[at:], [w.group() for w in words], [card for _, _, card in spans]
+
     def signature(self, text: str) -> frozenset[tuple[str, str]]:
         """The rules-meaning tokens of an English wording (folded first)."""
         if self._learned is not None:
@@ -408,15 +425,14 @@ class Lexicon:
         folded = normalize_text(self.fold(text)).lower()
         toks = _MEANING_TOKEN.findall(folded)
         sig: set[tuple[str, str]] = {("mana", t) for t in toks if t.startswith("{")}
-        key = match_key(folded)
-        plain = key.split()
+        unnamed, plain, cards = self._unnamed(folded)
         sig |= {("keyword", k) for k in self._keywords.find(plain)}
-        sig |= {("card", c) for c in self._cards.find(plain)}
+        sig |= {("card", c) for c in cards}
         sig |= {("number", t) for t in plain if t.isdigit() or t in NUMBER_WORDS}
         sig |= {("quantifier", t) for t in plain if t in QUANTIFIERS}
         sig |= {("signed", t) for t in signed_numbers(folded)}
-        sig.add(("negations", str(sum(t in NEGATIONS for t in toks))))
-        return frozenset(sig), key
+        sig.add(("negations", str(sum(t in NEGATIONS for t in _MEANING_TOKEN.findall(unnamed)))))
+        return frozenset(sig), " ".join(plain)
 
     def evidence(self, text: str, lang: Lang = Lang.EN, written: str | None = None) -> Evidence:
         """Language-neutral evidence of a wording in `lang` written on `written` (see `Evidence`): a
@@ -429,12 +445,14 @@ class Lexicon:
                               and not any(h != self._heads.get(c, c) and h.startswith(self._heads.get(c, c) + " ")
                                           for h in heads))
         digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text))) | frozenset(signed_numbers(text))
-        return Evidence(mechanics, digits, self.cards_in(text), frozenset(found), is_negated(text, lang))
+        unnamed, _, cards = self._unnamed(text)
+        return Evidence(mechanics, digits, frozenset(cards), frozenset(found), is_negated(unnamed, lang))
 
 
 class Evidence(NamedTuple):
     """What a translation must share with its English entry: the mechanics, digits and mana symbols,
-    and cards it names exactly, whether it negates; its glossary concepts mostly (`TRANSLATION_MIN_CONCEPTS`)."""
+    and cards it names exactly, whether it negates (outside its card names); its glossary concepts
+    mostly (`TRANSLATION_MIN_CONCEPTS`)."""
 
     mechanics: frozenset[str]
     digits: frozenset[str]
@@ -449,7 +467,8 @@ def is_negated(text: str, lang: Lang) -> bool:
     A "non-" compound negates too: English writes "nontoken", "nonbasic", "non-token" as one word
     where a translation says "que no sea ficha", "die kein Spielstein ist" (and German its own
     compounds: "Nichtkreaturzauberspruch"). Counted rather than ignored, so a ruling that says
-    "nontoken" and "can't" still refuses a text that says neither."""
+    "nontoken" and "can't" still refuses a text that says neither. A card name's words are no
+    negation: `Lexicon.evidence` blanks the names before asking."""
     if lang is Lang.EN:
         return any(t in NEGATIONS or _is_compound_negation(t, "non", _NOT_NON)
                    for t in _MEANING_TOKEN.findall(normalize_text(text).lower()))
