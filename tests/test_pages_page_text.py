@@ -1,6 +1,6 @@
 """A card page's own text around its rulings (tryout24): a card site's header and footer, a subtitle
-under the title, a saved page's links. It is a note and not a skipped unit, and a ruling that lost
-its date among it is still a skipped unit quoting the ruling."""
+under the title, a saved page's links. It never turns the page's dates round, it is a note and not a
+skipped unit, and a ruling that lost its date among it is still a skipped unit quoting the ruling."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from kb.ingest import decode, pages, parse_text
 from tests.conftest import DATA
 
 NAMES = Corpus.default().names
+SCRYFALL = (DATA / "pages" / "scryfall_den_protector.txt").read_text(encoding="utf-8")
 NO_NAME = "A face-down creature is a 2/2 creature with no name."
 RULING = "If Lightform leaves the battlefield, the face-down creature stays."
+RULING_LINES = [15, 18, 21, 24]  # the lines of Den Protector's four rulings; each date is on the line under
 
 
 def page(name: str) -> str:
@@ -27,6 +29,79 @@ def parse(text: str, source: str = "page.txt"):
 
 def skipped(result) -> list[tuple[int | None, str]]:
     return [(p.line, p.reason) for p in result.problems if not p.ignored]
+
+
+def test_a_scryfall_copy_ending_in_its_footer_gives_each_ruling_the_date_under_it():
+    """tryout24 D1: the footer's sentence ("Scryfall is not produced by or endorsed by Wizards of the
+    Coast.") turned every date into the date of the paragraph below it: the first ruling was lost and
+    the footer stored as a ruling."""
+    result = parse(SCRYFALL, "den-protector.txt")
+    assert [(r.line, r.date, r.card) for r in result.records] == [
+        (line, "2015-02-25", "Den Protector") for line in RULING_LINES]
+    assert result.records[0].text.startswith("You compare Den Protector's power")
+    assert not any("Scryfall" in r.text or "View all rulings" in r.text for r in result.records)
+    assert skipped(result) == []
+    footer = [p for p in result.problems if p.line == 27]
+    assert len(footer) == 1 and footer[0].ignored
+    assert footer[0].reason.startswith("text after a ruling and under no date, not read as rulings")
+    assert "View all rulings for Den Protector" in footer[0].reason
+
+
+@pytest.mark.parametrize("layout", [
+    pytest.param(lambda text: text, id="date-right-under-its-ruling"),
+    # a saved page's paragraphs: a blank line between each ruling and its date
+    pytest.param(lambda text: text.replace(".\n(20", ".\n\n(20"), id="blank-line-above-each-date"),
+])
+def test_a_scryfall_copy_with_mixed_dates_gives_each_ruling_its_own_date(layout):
+    dates = ["2015-02-25", "2016-01-22", "2017-04-18", "2018-07-13"]
+    text = SCRYFALL.split("\n")
+    for line, date in zip(RULING_LINES, dates):
+        assert text[line] == "(2015-02-25)"  # the line under the ruling (`line` counts from 1, the list from 0)
+        text[line] = f"({date})"
+    result = parse(layout("\n".join(text)))
+    assert [(r.text[:20], r.date) for r in result.records] == [
+        ("You compare Den Prot", dates[0]), ("Turning a face-down ", dates[1]),
+        ("If a face-down creat", dates[2]), ("Megamorph is a varia", dates[3])]
+    assert skipped(result) == []
+
+
+def test_a_footer_about_cards_under_a_scryfall_layout_is_still_no_ruling_and_is_reported():
+    """Dates each on the line right under their ruling with a blank line under them: the page prints
+    its dates under its rulings, whatever its footer says; a footer sentence about cards is reported
+    (it could be a ruling that lost its date), never stored as a ruling."""
+    text = SCRYFALL.replace("Scryfall is not produced by or endorsed by Wizards of the Coast.",
+                            "Card data and card images are provided by Scryfall.")
+    result = parse(text)
+    assert [(r.line, r.date) for r in result.records] == [(line, "2015-02-25") for line in RULING_LINES]
+    assert skipped(result) == [(28, "text after a ruling and under no date skipped: "
+                                    "Card data and card images are provided by Scryfall.")]
+
+
+def test_a_first_ruling_read_as_page_text_is_reported_quoting_its_own_words():
+    """When the page can't tell (a blank line between each ruling and its date, and a footer sentence
+    about cards after the last one), dates head the rulings below them; the first ruling is then lost,
+    but said, quoting its own words and line, not the card's text above it."""
+    text = SCRYFALL.replace(".\n(20", ".\n\n(20").replace(
+        "Scryfall is not produced by or endorsed by Wizards of the Coast.",
+        "Card data and card images are provided by Scryfall.")
+    result = parse(text)
+    assert (15, "text before the first date line skipped: You compare Den Protector's power to the power of "
+                "any creat…") in skipped(result)
+
+
+@pytest.mark.parametrize("after, ruling", [
+    # under a date line of its own, a ruling may go on past a blank line ("Example: ..."); the site's
+    # notice after the last one is no more of it
+    ("Scryfall is not produced by or endorsed by Wizards of the Coast.\n", RULING),
+    ("Example: You manifest a Forest. It stays face down.\n",
+     f"{RULING} Example: You manifest a Forest. It stays face down."),
+])
+def test_a_sites_notice_after_the_last_ruling_is_not_made_part_of_it(after, ruling):
+    text = f"Lightform\n\nJul 13, 2018\n{RULING}\n\n{after}"
+    result = pages.parse_card_page(text, "lightform.txt", NAMES.resolve, NAMES.oracle_text)
+    assert [r.text for r in result.records] == [ruling]
+    assert skipped(result) == []
+    assert [p.line for p in result.problems] == ([6] if ruling == RULING else [])
 
 
 def test_a_saved_gatherer_page_reads_its_six_rulings_and_its_nav_and_footer_are_notes():

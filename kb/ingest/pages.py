@@ -249,11 +249,22 @@ def _ambiguous_dates_note(source: str, units: list["_Unit"], day_first: bool, gu
 _Unit = tuple[_Line, "str | None", "str | None"]  # a line, its date text, the ruling text on the date's line
 
 
-def _dates_before_their_rulings(units: list[_Unit]) -> list[_Unit]:
+def _under_their_rulings(units: list[_Unit], alone: list[int]) -> bool:
+    """Whether every date line of its own is printed as card sites print a ruling's date: on the line
+    right under the ruling's last line, with a blank line (or the page's end) under it."""
+    def blank(i: int) -> bool:
+        return i >= len(units) or not units[i][0].text.strip()
+
+    return all(i > 0 and not blank(i - 1) and blank(i + 1) for i in alone)
+
+
+def _dates_before_their_rulings(units: list[_Unit], cards: Sequence[str | None]) -> list[_Unit]:
     """The page's lines with each date line moved before its ruling when the page prints every date
     on the line after its ruling (Scryfall and its clones: the ruling, then `(2024-02-02)`): every
-    date line follows a sentence and nothing after the last one reads as a ruling. Other pages are
-    returned as they are (a date line heads the ruling below it)."""
+    date line follows a sentence, and either nothing after the last one may be a ruling (a site's
+    footer, "Scryfall is not produced by ...", is no sentence about the game) or every date sits on
+    the line right under its ruling with a blank line under it. Other pages are returned as they are
+    (a date line heads the ruling below it)."""
     alone = [i for i, (line, date, rest) in enumerate(units) if date is not None and rest is None]
     if not alone:
         return units
@@ -261,7 +272,10 @@ def _dates_before_their_rulings(units: list[_Unit]) -> list[_Unit]:
         before = next((u for u in reversed(units[:i]) if u[0].text.strip()), None)
         if before is None or before[1] is not None or not _ends_sentence(before[0].text):
             return units
-    if any(u[1] is not None or _ends_sentence(u[0].text) for u in units[alone[-1] + 1:] if u[0].text.strip()):
+    after = [u for u in units[alone[-1] + 1:] if u[0].text.strip()]
+    if any(u[1] is not None for u in after):
+        return units  # the last date has a ruling dated on its own line after it
+    if after and _not_rulings([u[0] for u in after], cards, None)[1] and not _under_their_rulings(units, alone):
         return units  # the last date has a ruling after it: dates head their rulings
     ordered: list[_Unit] = []
     start = 0  # where the paragraph being read began in `ordered`
@@ -314,7 +328,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             card, translation = pair
         body = [line for line in lines if line.number > content[0].number]
     title_card = card  # a card's name heading later rulings changes `card`
-    units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body])  # each line's date read once
+    # each line's date read once
+    units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body], (title_card, translation))
     date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
     if (ambiguous := _ambiguous_dates_note(source, units, day_first, guessed)) is not None:
@@ -426,6 +441,13 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             elif closed:
                 stray.append(line)
             elif seen_date and chunk and _ends_sentence(chunk[-1].text) and _is_heading(line.text):
+                flush()
+                chunk, date_line, closed = [], 0, True
+                stray.append(line)
+            elif seen_date and chunk and i > last_date and line.number > chunk[-1].number + 1 \
+                    and _ends_sentence(chunk[-1].text) and not _not_rulings([u[0] for u in units[i:]], cards(), None)[1]:
+                # past a blank line under the last ruling, the rest of the page is no sentence about the
+                # game (a site's notice: "Scryfall is not produced by ..."): its footer, not more of that ruling
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
