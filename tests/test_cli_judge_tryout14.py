@@ -55,7 +55,9 @@ def test_a_ruling_that_lost_its_date_above_a_german_page_is_still_a_skipped_unit
                                "(Megamorph-Kosten sind Morph-Kosten.)\nDu kannst das Mana nicht für Manifestieren "
                                "ausgeben.")
     result = parse_text(lost, "qarsi.de.txt", names=CORPUS.names, match_clause=None)
-    assert [(p.line, p.ignored) for p in result.problems] == [(3, False)]
+    # skipped at its own line, quoting it; the card's printed text above it stays a note (tryout24)
+    assert [(p.line, p.ignored) for p in result.problems] == [(5, False), (3, True)]
+    assert result.problems[0].reason.endswith("Du kannst das Mana nicht für Manifestieren ausgeben.")
 
 
 def _spanish_ruling(text: str) -> "Entry":

@@ -98,7 +98,7 @@ def test_ingesting_the_post_joins_its_quoted_rulings_to_the_official_ones(
     ingested = runner.invoke(app, ["ingest", str(page)], env={"COLUMNS": "300"})
     assert ingested.exit_code == 1, ingested.output  # the chat lines are skipped units
     said = " ".join(ingested.output.split())
-    assert f"{page}:3: text before the first date line skipped: posted by JudgeMaxi" in said
+    assert f"{page}:3: text before the first date line skipped (lines 3-4): posted by JudgeMaxi" in said
     assert f"{page}:9: text after a ruling and under no date skipped:" in said
     assert "no ruling on this page has a date" not in said and "search-page" not in said
     for entry, line in (("r-263b23cbcb", 6), ("r-cae6292fa1", 7)):  # the official megamorph rulings

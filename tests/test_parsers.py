@@ -525,7 +525,8 @@ def test_a_page_of_several_cards_gives_each_card_its_rulings_and_reports_the_tex
         (24, "Beanstalk Giant", "2019-10-04")]
     assert result.records[2].text.endswith("already played your land for the turn.")  # nothing glued to it
     assert [(p.line, p.reason.split(":")[0], p.ignored) for p in result.problems] == [
-        (2, "page text before the first ruling date (headings, the card's own text), not read as rulings", True),
+        (2, "page text before the first ruling date (a subtitle, headings, a site's links, the card's own text), "
+            "not read as rulings", True),
         (15, "text after a ruling and under no date skipped", False),
         (1, "the title names no card the KB knows in English, German or Spanish", True)]  # Auspicious Starrix: newer
 
@@ -563,10 +564,13 @@ def test_a_sentence_above_the_first_date_that_is_not_the_cards_text_is_still_a_s
     lost = CARD_SITE.replace("Enchanted creature is a copy of the chosen creature.",
                              "You may choose a creature an opponent controls.")
     result = pages.parse_card_page(lost, "alteration.pt.txt", names.resolve, names.oracle_text)
-    assert [(p.line, p.ignored) for p in result.problems] == [(3, False)]
-    assert "text before the first date line skipped" in result.problems[0].reason
+    # the skipped unit is the sentence itself, quoted from its line (tryout24: the excerpt showed the
+    # headings above it); the headings and the card's text around it are still a note
+    assert [(p.line, p.ignored) for p in result.problems] == [(11, False), (3, True)]
+    assert result.problems[0].reason == ("text before the first date line skipped: "
+                                         "You may choose a creature an opponent controls.")
     unknown = pages.parse_card_page(CARD_SITE, "alteration.pt.txt", names.resolve)  # no Oracle text to compare
-    assert [(p.line, p.ignored) for p in unknown.problems] == [(3, False)]
+    assert [(p.line, p.ignored) for p in unknown.problems] == [(10, False), (11, False), (3, True)]
 
 
 def test_a_card_printed_in_one_paragraph_above_the_rulings_is_a_note_not_a_lost_ruling():
@@ -582,11 +586,11 @@ def test_a_card_printed_in_one_paragraph_above_the_rulings_is_a_note_not_a_lost_
     assert [(p.line, p.ignored) for p in result.problems] == [(3, True)]
     lost = text.replace("Lifelink.", "Lifelink. Its +1/+1 counter can't be responded to.")
     assert [(p.line, p.ignored) for p in pages.parse_card_page(lost, "d.txt", names.resolve,
-                                                               names.oracle_text).problems] == [(3, False)]
+                                                               names.oracle_text).problems] == [(4, False), (3, True)]
     short = text.replace(" When Hidden Dragonslayer is turned face up, destroy target creature with power 4 or "
                          "greater an opponent controls.", " It has no name. It's colorless.")
     assert [(p.line, p.ignored) for p in pages.parse_card_page(short, "d.txt", names.resolve,
-                                                               names.oracle_text).problems] == [(3, False)]
+                                                               names.oracle_text).problems] == [(4, False), (3, True)]
 
 
 NEWER_CARD_SITE = """Unidentified Hovership {1}{W}{W}
@@ -734,11 +738,13 @@ def test_a_ruling_that_lost_a_mana_symbol_in_the_copy_is_kept_with_a_note():
 ], ids=["text", "html"])
 def test_a_footer_after_a_last_date_with_no_ruling_is_reported_not_stored_as_its_ruling(name, text, empty, footer):
     """tryout17 item 2: a last date whose row or bullet is empty took the footer ("Terms of Use", "©
-    Wizards of the Coast") as its ruling. The footer is told as it is after a ruling."""
+    Wizards of the Coast") as its ruling. The footer is told as it is after a ruling: a note, as the
+    page's own text (tryout24 D7), while the empty date is a problem."""
     result = parse_text(text, name, names=Corpus.default().names, match_clause=None)
     assert len(result.records) == 1 and result.records[0].text.endswith("trigger." if "html" in name else "enters.")
-    assert [(p.line, p.reason.split(":")[0]) for p in result.problems if not p.ignored] == [
-        (empty, "date line with no ruling after it"), (footer, "text after a ruling and under no date skipped")]
+    assert [(p.line, p.reason.split(":")[0], p.ignored) for p in result.problems] == [
+        (empty, "date line with no ruling after it", False),
+        (footer, "text after a ruling and under no date, not read as rulings (a footer, links, a notice", True)]
 
 
 @pytest.mark.parametrize("first, second", [

@@ -112,8 +112,11 @@ def _date_part(line: str) -> str | None:
     if emphasis:  # `**107.3g**`, `***Returning Mechanic***`: a heading in bold, not a bullet
         inner = stripped.strip(emphasis.group(1)[0]).strip()
         return inner if looks_like_date(inner) else None
-    if (stripped[0] in "•*·" or "WotC" in stripped) and _date_head(stripped) is None:
-        return candidate  # a bullet line whose date we may not know: let parse_date say why
+    if ("WotC" in stripped or (stripped[0] in "•*·" and (not candidate or any(ch.isdigit() for ch in candidate)))) \
+            and _date_head(stripped) is None:
+        # a bullet line whose date we may not know: let parse_date say why. Every date has its year's
+        # digits: a list item of words ("* Khans of Tarkir", a set under "Other printings") is no date
+        return candidate
     return None
 
 
@@ -258,11 +261,22 @@ def _ambiguous_dates_note(source: str, units: list["_Unit"], day_first: bool, gu
 _Unit = tuple[_Line, "str | None", "str | None"]  # a line, its date text, the ruling text on the date's line
 
 
-def _dates_before_their_rulings(units: list[_Unit]) -> list[_Unit]:
+def _under_their_rulings(units: list[_Unit], alone: list[int]) -> bool:
+    """Whether every date line of its own is printed as card sites print a ruling's date: on the line
+    right under the ruling's last line, with a blank line (or the page's end) under it."""
+    def blank(i: int) -> bool:
+        return i >= len(units) or not units[i][0].text.strip()
+
+    return all(i > 0 and not blank(i - 1) and blank(i + 1) for i in alone)
+
+
+def _dates_before_their_rulings(units: list[_Unit], cards: Sequence[str | None]) -> list[_Unit]:
     """The page's lines with each date line moved before its ruling when the page prints every date
     on the line after its ruling (Scryfall and its clones: the ruling, then `(2024-02-02)`): every
-    date line follows a sentence and nothing after the last one reads as a ruling. Other pages are
-    returned as they are (a date line heads the ruling below it)."""
+    date line follows a sentence, and either nothing after the last one may be a ruling (a site's
+    footer, "Scryfall is not produced by ...", is no sentence about the game) or every date sits on
+    the line right under its ruling with a blank line under it. Other pages are returned as they are
+    (a date line heads the ruling below it)."""
     alone = [i for i, (line, date, rest) in enumerate(units) if date is not None and rest is None]
     if not alone:
         return units
@@ -270,7 +284,10 @@ def _dates_before_their_rulings(units: list[_Unit]) -> list[_Unit]:
         before = next((u for u in reversed(units[:i]) if u[0].text.strip()), None)
         if before is None or before[1] is not None or not _ends_sentence(before[0].text):
             return units
-    if any(u[1] is not None or _ends_sentence(u[0].text) for u in units[alone[-1] + 1:] if u[0].text.strip()):
+    after = [u for u in units[alone[-1] + 1:] if u[0].text.strip()]
+    if any(u[1] is not None for u in after):
+        return units  # the last date has a ruling dated on its own line after it
+    if after and _not_rulings([u[0] for u in after], cards, None)[1] and not _under_their_rulings(units, alone):
         return units  # the last date has a ruling after it: dates head their rulings
     ordered: list[_Unit] = []
     start = 0  # where the paragraph being read began in `ordered`
@@ -323,11 +340,15 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             card, translation = pair
         body = [line for line in lines if line.number > content[0].number]
     title_card = card  # a card's name heading later rulings changes `card`
-    units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body])  # each line's date read once
+    # each line's date read once
+    units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body], (title_card, translation))
     date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
     if (ambiguous := _ambiguous_dates_note(source, units, day_first, guessed)) is not None:
         problems.append(ambiguous)
+
+    def cards() -> tuple[str | None, ...]:
+        return title_card, card, translation
 
     seen_date = False
     date: str | None = None
@@ -342,13 +363,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             return
         if not seen_date:
             original, first = _unit_text(chunk), chunk[0].number
-            printed = _printed_lines(chunk, card_text(title_card) if card_text and title_card else None)
-            if printed == 1 == len(chunk):  # the type line ("Enchantment", "Verzauberung"): page structure
-                return
-            if printed is not None:  # said, as a note: nothing a judge would quote, and no ruling lost
-                problems.append(Problem(source, first, "page text before the first ruling date (headings, the "
-                                        f"card's own text), not read as rulings: {_clip(original)}", ignored=True))
-                return
+            if len(chunk) == 1 and (_is_label(original) or original.endswith(":")):
+                return  # the type line alone ("Enchantment", "Verzauberung"): page structure, not even a note
             if not date_texts and (inside := _date_inside(chunk)) is not None:
                 # a date where a card page reads none ("Posted Feb 25, 2015 by …"): not undated, and the
                 # search-page format would drop its date and keep the lines around it as rulings
@@ -365,8 +381,14 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                         "reads one per paragraph (every paragraph, so cut what is no ruling first): "
                                         f"{_clip(original)}"))
                 return
-            problems.append(Problem(source, first, "text before the first date line skipped: "
-                                    f"{_clip(original)}"))
+            own, lost = _not_rulings(chunk, cards(), card_text(title_card) if card_text and title_card else None)
+            for run in lost:  # quoted from its own first line, not from the headings above it
+                problems.append(Problem(source, run[0].number, f"text before the first date line skipped{_lines_of(run)}: "
+                                        f"{_clip(_unit_text(run))}"))
+            if own:  # said, as a note: nothing a judge would quote, and no ruling lost
+                problems.append(Problem(source, own[0].number, "page text before the first ruling date (a subtitle, "
+                                        "headings, a site's links, the card's own text), not read as rulings: "
+                                        f"{_clip(_unit_text(own))}", ignored=True))
             return
         parts = _by_language(chunk)
         for above, part in zip([None, *parts], parts):
@@ -416,6 +438,19 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                     f"{_clip(' '.join(line.text.strip() for line in stray))}"))
             stray.clear()
 
+    def report_trailer() -> None:
+        """The text after the page's last ruling: a ruling that lost its date is skipped, the page's own
+        text (a footer, links, a notice) is said as a note."""
+        own, lost = _not_rulings(stray, cards(), None)
+        for run in lost:
+            problems.append(Problem(source, run[0].number, "text after a ruling and under no date skipped: "
+                                    f"{_clip(_unit_text(run))}"))
+        if own:
+            problems.append(Problem(source, own[0].number, "text after a ruling and under no date, not read as "
+                                    "rulings (a footer, links, a notice: no sentence about the game): "
+                                    f"{_clip(_unit_text(own))}", ignored=True))
+        stray.clear()
+
     last_date = max((i for i, (_, raw_date, _) in enumerate(units) if raw_date is not None), default=-1)
     for i, (line, raw_date, rest) in enumerate(units):
         if raw_date == "" and next((bool(d) for below, d, _ in units[i + 1:] if below.text.strip()), False):
@@ -428,6 +463,13 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             elif closed:
                 stray.append(line)
             elif seen_date and chunk and _ends_sentence(chunk[-1].text) and _is_heading(line.text):
+                flush()
+                chunk, date_line, closed = [], 0, True
+                stray.append(line)
+            elif seen_date and chunk and i > last_date and line.number > chunk[-1].number + 1 \
+                    and _ends_sentence(chunk[-1].text) and not _not_rulings([u[0] for u in units[i:]], cards(), None)[1]:
+                # past a blank line under the last ruling, the rest of the page is no sentence about the
+                # game (a site's notice: "Scryfall is not produced by ..."): its footer, not more of that ruling
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
@@ -474,7 +516,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         except DateFormatError as e:
             date, date_error = None, str(e)
     flush()
-    report_stray()
+    report_trailer()
     names: tuple[CardName, ...] = ()
     if unknown_title and title_card and any(r.card == title_card for r in records):
         kept = ""
@@ -492,6 +534,10 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
 _EXAMPLE = re.compile(r"\s*(?:Example|Beispiel|Ejemplo)s?\s*:", re.IGNORECASE)  # more of the ruling above
 
 _NAME_JOINERS = frozenset("of the to a an and in on for from with at by // de del la el los las y der die das und von zu".split())
+
+
+def _lines_of(run: Sequence[_Line]) -> str:
+    return f" (lines {run[0].number}-{run[-1].number})" if len(run) > 1 else ""
 
 
 def _unit_text(lines: Sequence[_Line]) -> str:
@@ -530,6 +576,88 @@ def _is_heading(text: str) -> bool:
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
+# The words rulings use for what they are about, in English, German and Spanish (word starts, with
+# endings where a web page's words share the start: "copyright", "PayPal", "landing", "página"). Only
+# undated text outside the rulings is judged by them (a subtitle, a site's header or footer): a sentence
+# with one of them may be a ruling that lost its date, and is reported as skipped, never as a note.
+_GAME_WORDS = re.compile(r"\b(?:"
+    # English
+    r"cards?\b|creature|spells?\b|abilit|permanent|battlefield|players?\b|opponent|controls?\b|controll"
+    r"|owns?\b|owner|target|counters?\b|damage|mana\b|costs?\b|pay(?:s|ing)?\b|paid\b|cast(?:s|ing)?\b"
+    r"|turn(?:s|ed|ing)?\b|(?:un)?tap(?:s|ped|ping)?\b|librar|graveyard|hands?\b|exile|stack\b|trigger|resolv"
+    r"|effects?\b|tokens?\b|cop(?:y|ies|ied)\b|attack|block(?:s|ed|ing|ers?)?\b|combat|life\b|draws?\b"
+    r"|discard|sacrific|destroy|dies\b|enters?\b|leaves?\b|zone|face\b|face-|morph|megamorph|manifest|disguise"
+    r"|cloak|reveal|choose|chose|priority|legendary|lands?\b|artifact|enchant|aura\b|planeswalker"
+    r"|power\b|toughness|keyword|games?\b|deck|shuffle|instant|sorcery|upkeep|equip|mulligan"
+    # German
+    r"|karte|kreatur|zauber|fähigkeit|bleibend|gegner|kontroll|besitzer|ziel|marke|schaden|manakost"
+    r"|bezahl|getappt|tappt?\b|enttapp|bibliothek|friedhof|exil|stapel|auslös|effekt|spielstein|kopie"
+    r"|angreif|angriff|blockt|blocken|kampf|lebenspunkt|abwerf|opfer|zerstör|verdeckt|aufdeck|aufgedeckt"
+    r"|manifestier|verkleid|getarnt|priorität|artefakt|verzauber|widerstand|hexerei|spontanzauber"
+    # Spanish
+    r"|cartas?\b|criatura|hechizo|habilidad|permanente|campo de batalla|jugador|oponente|propietari"
+    r"|objetivo|contador|daño|maná|coste|costo|paga(?:r|s)?\b|lanz|turno|girad|endere|biblioteca|cementerio"
+    r"|mano\b|exili|pila\b|dispar|resuelv|efecto|ficha|copia|atac|bloque|combate|roba|descart"
+    r"|destru|muere|boca (?:arriba|abajo)|manifiest|metamorf|disfraz|encubr|revel|prioridad|tierras?\b"
+    r"|artefacto|encantamiento|resistencia|instantáneo|conjuro"
+    r")", re.IGNORECASE)
+_GAME_SIGNS = re.compile(r"\{[^{}]+\}|[+-]?\d+/[+-]?\d+\b|\b\d{3}\.\d+[a-z]?\b")  # {3}, 2/2, +1/+1, 702.37c
+_A_SENTENCE = re.compile(r"[.!?][\"”“»')\]]*$")  # "(megametamorfosis)" ends no sentence, "...cost.)" does
+
+
+def _tells_of_the_game(text: str, cards: Sequence[str | None]) -> bool:
+    """Whether an undated text holds a sentence that reads like a ruling: a whole sentence of a few
+    words with a game word, a mana symbol, a P/T or counter, a rule's number or the page's card in it."""
+    keys = [f" {key} " for key in (match_key(card) for card in cards if card) if key]
+    for sentence in _SENTENCE_END.split(normalize_text(text)):
+        if not _A_SENTENCE.search(sentence) or len(sentence.split()) < _MIN_RULING_WORDS:
+            continue
+        if _GAME_WORDS.search(sentence) or _GAME_SIGNS.search(sentence) \
+                or any(key in f" {match_key(sentence)} " for key in keys):
+            return True
+    return False
+
+
+def _sentences_of(lines: Sequence[_Line]) -> list[list[_Line]]:
+    """Undated lines cut where a sentence or a heading ends: a blank line (a gap in the line numbers),
+    a line ending a sentence or introducing what follows (`Rulings:`), a heading-like line unless the
+    line under it goes on in lower case (a sentence wrapped after a few words)."""
+    runs: list[list[_Line]] = []
+    for line in lines:
+        if runs and line.number == runs[-1][-1].number + 1 and _goes_on(runs[-1][-1].text, line.text):
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    return runs
+
+
+def _goes_on(text: str, below: str) -> bool:
+    text = text.strip()
+    if _A_SENTENCE.search(text) or text.endswith(":"):
+        return False
+    return below.strip()[:1].islower() or not _is_heading(text)
+
+
+def _not_rulings(lines: Sequence[_Line], cards: Sequence[str | None],
+                 oracle: str | None) -> tuple[list[_Line], list[list[_Line]]]:
+    """(the page's own text, the runs that may be rulings) of undated text before a page's first ruling
+    or after its last: the card's printed text (`_card_paragraph`), headings, a subtitle, a site's links
+    and notices are the page's own; a run holding a sentence about the game may be a ruling that lost
+    its date."""
+    oracle_key = match_key(oracle) if oracle else ""
+    own: list[_Line] = []
+    lost: list[list[_Line]] = []
+    for run in _sentences_of([line for line in lines if line.text.strip()]):
+        printed = [line for line in run if _card_paragraph(line.text.strip(), oracle_key)]
+        rest = [line for line in run if line not in printed]
+        if rest and _tells_of_the_game(_unit_text(rest), cards):
+            own.extend(printed)
+            lost.append(rest)
+        else:
+            own.extend(run)
+    return sorted(own, key=lambda line: line.number), lost
+
+
 def _card_paragraph(line: str, oracle_key: str) -> bool:
     """Whether a line is the card's printed text: the Oracle text's own words, or (a web page prints
     the card in one paragraph: "Creature — Human Warrior. Lifelink. Megamorph {2}{W}. When Hidden
@@ -542,23 +670,6 @@ def _card_paragraph(line: str, oracle_key: str) -> bool:
     in_oracle = [bool(key := match_key(s)) and key in oracle_key for s in sentences]
     return any(in_oracle) and all(found or (_is_label(s.rstrip(".")) and all(not w[:1].islower() for w in s.split()))
                                   for s, found in zip(sentences, in_oracle))
-
-
-def _printed_lines(chunk: Sequence[_Line], oracle: str | None) -> int | None:
-    """For text above a card page's first date: how many of its lines are headings (up to 40
-    characters, no sentence end: "Encantamento - Aura", "Artist:"; or a line introducing what follows:
-    "Notes and Rules Information for Hauntwoods Shrieker:"), when every other line is a line of the
-    card's Oracle text (a card site prints it above the rulings); None when a line is neither, which
-    may be a ruling that lost its date."""
-    text = match_key(oracle) if oracle else ""
-    headings = 0
-    for line in chunk:
-        words = line.text.strip()
-        if _is_label(words) or words.endswith(":"):
-            headings += 1
-        elif not _card_paragraph(words, text):
-            return None
-    return headings
 
 
 def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
