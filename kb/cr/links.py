@@ -11,6 +11,7 @@ Each link carries the number the clause had in the CR in force on the ruling's f
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 from collections import Counter
@@ -29,6 +30,7 @@ from kb.model import Entry, Kind, Lang, RuleLink
 from kb.oracle import Oracle
 
 if TYPE_CHECKING:
+    from kb.ingest.dedup import ConceptFinder
     from kb.search.glossary import Glossary
 
 MAX_LINKS = 5
@@ -230,6 +232,41 @@ CUES: tuple[Cue, ...] = (
          "entra al campo de batalla (enters)"),
     _cue(r"el mismo permanente", "708.8", "el mismo permanente (same permanent)"),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class ConceptCue:
+    """An English cue (by its label) that a German or Spanish ruling with no English wording says in the glossary's
+    concepts (corpus/glossary.yaml): every concept of one of `all_of`'s sets and none of `none_of`, each in any word
+    form the glossary's matcher reads (`ConceptFinder`: "ansehen", "ins Spiel gekommen", "encantándola")."""
+
+    label: str
+    all_of: tuple[frozenset[str], ...]
+    none_of: frozenset[str] = frozenset()
+
+    def found_in(self, concepts: frozenset[str]) -> bool:
+        return not concepts & self.none_of and any(s <= concepts for s in self.all_of)
+
+
+def _concept_cue(label: str, *all_of: str, none_of: str = "") -> ConceptCue:
+    return ConceptCue(label, tuple(frozenset(s.split()) for s in all_of), frozenset(none_of.split()))
+
+
+# A concept alone is often an everyday word ("getappt", "Aura"): what makes it the cue's rule is the face-down
+# concept beside it, as the English cue's own words say ("tapped or untapped", "continue to enchant").
+CONCEPT_CUES: tuple[ConceptCue, ...] = (
+    # looking at the top of a library (manifest dread) or at an exiled card is no face-down permanent's 708.5
+    _concept_cue("look at", "look_at", none_of="library exile"),
+    _concept_cue("look at exiled cards", "look_at exile"),
+    _concept_cue("keep face-down objects apart", "distinguish"),
+    _concept_cue("tapped or untapped", "tapped turn_face_up", "tapped face_down"),
+    _concept_cue("reveal when it leaves", "reveal leaves_the_battlefield", "reveal leave_game", "reveal game_end"),
+    # a permanent turned face up doesn't enter (708.8)
+    _concept_cue("enters-the-battlefield", "enters_the_battlefield turn_face_up"),
+    _concept_cue("effects survive turning face up", "aura turn_face_up", "attach turn_face_up", "equipment turn_face_up"),
+    _concept_cue("special action", "special_action turn_face_up"),
+)
+
 _FACE_DOWN = re.compile(r"face[- ]down|face up|\bmanifest(?:s|ed|ing)?\b|\b(?:mega)?morph|disguise|\bcloak|verdeckt|aufgedeckt|manifestiert"
                         r"|boca abajo|boca arriba|\bmanifestad[oa]s?\b|metamorfosis",
                         re.I)
@@ -712,12 +749,15 @@ class Candidate:
 
 
 def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
-                 mechanics: RulingMechanics | None = None, face_down: bool = False) -> list[Candidate]:
+                 mechanics: RulingMechanics | None = None, face_down: bool = False,
+                 said_cues: Mapping[str, str] | None = None) -> list[Candidate]:
     """Clauses of the current CR for a ruling text, best first, with the evidence for each.
 
     A keyword's clauses (701.N, 702.N) are candidates only when the ruling says the keyword, or is
-    about that face-down mechanic: sharing a word with a keyword's rules is no evidence.
+    about that face-down mechanic: sharing a word with a keyword's rules is no evidence. `said_cues`
+    (cue label -> how) are cues the text says in other words (a German ruling's glossary concepts).
     """
+    said_cues = said_cues or {}
     index = _index_for(rules)
     raw = index.scores(_CONTRAST.sub(" ", text)) if english else None  # not the words of what it is contrasted with
     mechanics = mechanics or ruling_mechanics(text)
@@ -774,8 +814,12 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
     for cue in (*CUES, *index.glossary, *index.type_cues):
         relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
-        if not (relevant and cue.needs <= words5 and cue.found_in(text)):
+        if not relevant:
             continue
+        found = cue.needs <= words5 and cue.found_in(text)
+        if not found and cue.label not in said_cues:
+            continue
+        named_cue = f'cue "{cue.label}"' if found else f'cue "{cue.label}" ({said_cues[cue.label]})'
         if cue.family and raw is None:
             continue  # the English words choose in a family
         # the clause of each mechanic the ruling is about, all first; of megamorph's 702.37b and morph's
@@ -789,7 +833,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             if clause in rules.current.clauses:
                 if cue.weight > GLOSSARY_WEIGHT:
                     pointed.add(clause)
-                cues.setdefault(clause, []).append(f'cue "{cue.label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
+                cues.setdefault(clause, []).append(named_cue + ("" if rank == 0 else f" (#{rank + 1})"))
                 cue_score[clause] = max(cue_score.get(clause, 0.0), cue.weight / (1 + 0.5 * rank))
     # a ruling that says a keyword action ("manifest cards", "cloak the top card") and nothing a cue reads about
     # one of its rules is about doing it: the action's definition leads its clauses that merely share words with
@@ -979,7 +1023,7 @@ def link_entries(entries: list[Entry], rules: RulesCorpus, overrides: Iterable[O
     clause), rather than a clause that merely shares words with it. `overrides` are the reviewed
     corrections (`Corpus.overrides`; `[]` for automatic links only); `cards` (English name → Oracle
     text, which tells a ruling's mechanic) is `Corpus.card_texts`; `glossary` (`Corpus.base_glossary`)
-    names the mechanic of a German or Spanish ruling with no English wording (`foreign_mechanics`).
+    reads a German or Spanish ruling with no English wording (`read_foreign`).
     """
     overrides = list(overrides)
     out = []
@@ -1036,43 +1080,63 @@ _FACE_DOWN_CONCEPTS = frozenset({"face_down", "turn_face_up"})  # glossary conce
 
 @dataclass(frozen=True, slots=True)
 class ForeignReading:
-    """What the glossary reads of a German or Spanish ruling: the mechanics it names in the glossary's
-    own terms (name -> the wording's language and term: "tarnen"), and every concept it says, by its
-    English (first) term."""
+    """What the glossary reads of a German or Spanish ruling: every concept it says (id -> the wording's language
+    and the glossary term it says: "ansehen"), the mechanics among them (name -> the same: "tarnen"), and every
+    concept by its English (first) term."""
 
     mechanics: dict[str, tuple[Lang, str]]
     english_terms: tuple[str, ...]
     # how it says face down or turning face up ("Aufdecken → turn face up"; "" when it doesn't): the face-down cues apply
     face_down: str
+    concepts: dict[str, tuple[Lang, str]] = dataclasses.field(default_factory=dict)
 
     def how(self, mechanic: str) -> str:
         lang, term = self.mechanics[mechanic]
         return f"from the {_LANGUAGE[lang]} text's glossary terms: {term} → {mechanic}"
 
+    def cues(self) -> dict[str, str]:
+        """The English cues (label -> how the ruling says it) whose concepts the ruling says (`CONCEPT_CUES`)."""
+        said = frozenset(self.concepts)
+        out = {}
+        for cue in CONCEPT_CUES:
+            if cue.found_in(said):
+                concepts = next(s for s in cue.all_of if s <= said)
+                lang = self.concepts[min(concepts)][0]
+                terms = ", ".join(f"{self.concepts[c][1]} → {c.replace('_', ' ')}"
+                                  for c in sorted(concepts, key=list(self.concepts).index))
+                out[cue.label] = f"from the {_LANGUAGE[lang]} text's glossary terms: {terms}"
+        return out
+
+
+@functools.lru_cache(maxsize=2)  # one glossary per process, at most a test's second one
+def _concept_finder(glossary: Glossary) -> ConceptFinder:
+    from kb.ingest.dedup import ConceptFinder
+    return ConceptFinder(glossary)
+
 
 def read_foreign(entry: Entry, glossary: Glossary) -> ForeignReading | None:
-    """The glossary's reading of a ruling's German or Spanish wordings (None when it has none)."""
+    """The glossary's reading of a ruling's German or Spanish wordings (None when it has none): its concepts in
+    any word form (`ConceptFinder`: "das Grauen manifestierst", "ins Spiel gekommen")."""
     names = {m.name for m in MECHANICS}
-    mechanics: dict[str, tuple[Lang, str]] = {}
-    english: list[str] = []
-    face_down = ""
+    by_id = {c.id: c for c in glossary.concepts}
+    concepts: dict[str, tuple[Lang, str]] = {}
     if not any(v.lang in _LANGUAGE for v in entry.variants):
         return None
     for variant in entry.variants:
         if variant.lang not in _LANGUAGE:
             continue
         said = tuple(tokenize(variant.text))
-        for concept in glossary.concepts_in(variant.text, (variant.lang,)):
-            if concept.terms.get(Lang.EN):
-                english.append(concept.terms[Lang.EN][0])
-            # the term as the glossary lists it that the wording says (the matcher reads tokens)
-            term = next((t for t in concept.terms.get(variant.lang, ()) if _says(said, tuple(tokenize(t)))), concept.id)
-            if concept.id in _FACE_DOWN_CONCEPTS and not face_down:
-                face_down = f"from the {_LANGUAGE[variant.lang]} text's glossary terms: {term} → {concept.id.replace('_', ' ')}"
-            name = concept.id.replace("_", " ")
-            if name in names and name not in mechanics:
-                mechanics[name] = (variant.lang, term)
-    return ForeignReading(mechanics, tuple(dict.fromkeys(english)), face_down)
+        for cid in _concept_finder(glossary).find(variant.text, variant.lang):
+            terms = by_id[cid].terms.get(variant.lang, ())
+            # the term as the glossary lists it that the wording says word for word, else its first (the wording
+            # says another form of it: "gekommen" for "kommt")
+            term = next((t for t in terms if _says(said, tuple(tokenize(t)))), terms[0] if terms else cid)
+            concepts.setdefault(cid, (variant.lang, term))
+    english = [by_id[c].terms[Lang.EN][0] for c in concepts if by_id[c].terms.get(Lang.EN)]
+    face_down = next((f"from the {_LANGUAGE[lang]} text's glossary terms: {term} → {cid.replace('_', ' ')}"
+                      for cid, (lang, term) in concepts.items() if cid in _FACE_DOWN_CONCEPTS), "")
+    mechanics = {cid.replace("_", " "): said for cid, said in concepts.items() if cid.replace("_", " ") in names}
+    return ForeignReading(mechanics, tuple(dict.fromkeys(english)), face_down, concepts)
 
 
 def _says(tokens: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
@@ -1086,8 +1150,9 @@ FOREIGN_COVER_MIN = 0.5  # ... which must say this share of the other concepts t
 
 def _foreign_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] | None,
                         glossary: Glossary | None) -> list[Candidate]:
-    """A German or Spanish ruling with no English wording (an entry of its own): its German and Spanish cues
-    first (the face-down ones also when the glossary reads face down or turning face up in it); then, when
+    """A German or Spanish ruling with no English wording (an entry of its own): its German and Spanish cues and
+    the English cues it says in the glossary's concepts (`CONCEPT_CUES`) first (the face-down ones also when the
+    glossary reads face down or turning face up in it); then, when
     they give no confident link, the one mechanic it names in the glossary's own terms (`tarnen` is cloak):
     the English terms of the other concepts it says choose among that mechanic's clauses by BM25, and the
     clause chosen must say most of them (naming only the mechanic, its definition). That is as much as the
@@ -1099,7 +1164,8 @@ def _foreign_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, st
     if reading is None:
         return rank_clauses(cue_text, rules, english=False, mechanics=mechanics)
     mechanics = dataclasses.replace(mechanics, named=mechanics.named | frozenset(reading.mechanics))
-    found = rank_clauses(cue_text, rules, english=False, mechanics=mechanics, face_down=bool(reading.face_down))
+    found = rank_clauses(cue_text, rules, english=False, mechanics=mechanics, face_down=bool(reading.face_down),
+                         said_cues=reading.cues())
     if reading.face_down and not _FACE_DOWN.search(cue_text) and not mechanics.named:  # the glossary alone read it
         found = [dataclasses.replace(c, evidence=f"{c.evidence} ({reading.face_down})")
                  if "face-down rules" in c.evidence else c for c in found]
