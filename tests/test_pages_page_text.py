@@ -182,3 +182,23 @@ def test_ingesting_a_clean_saved_gatherer_page_exits_0(tmp_path, monkeypatch, sm
     saved.write_bytes((DATA / "pages" / "gatherer_icefeather_aven.html").read_bytes())
     ingested = CliRunner().invoke(app, ["ingest", str(saved)], env={"COLUMNS": "300"})
     assert ingested.exit_code == 0, ingested.output
+
+
+DRAGONSLAYER_TWO = ("Hidden Dragonslayer\n\nLifelink. Megamorph {2}{W}.\n2015-02-25\n\n"
+                    "It gets a +1/+1 counter when turned face up for its megamorph cost.\n2015-02-25\n\n"
+                    "If it is turned face up, its ability triggers.\n")
+DRAGONSLAYER_ONE = ("Hidden Dragonslayer\nCreature — Human Warrior 3/2\nWhen Hidden Dragonslayer is turned face up, "
+                    "destroy target creature with power 4 or greater an opponent controls.\n2015-02-25\n\n"
+                    "If Hidden Dragonslayer is turned face up by its megamorph cost, it gets a +1/+1 counter before "
+                    "its ability triggers.\n")
+
+
+@pytest.mark.parametrize("text, lines", [(DRAGONSLAYER_TWO, [6, 9]), (DRAGONSLAYER_ONE, [6])])
+def test_the_cards_printed_text_right_above_a_date_does_not_turn_the_dates_round(text, lines):
+    """review38: each date right under a line with a blank below looks like Scryfall's layout, but
+    the line above the first date is the card's printed text, and a ruling follows the last date: the
+    dates head their rulings. The printed text is a note, never a ruling, and no two rulings are joined."""
+    result = parse(text, "dragonslayer.txt")
+    assert [(r.line, r.date) for r in result.records] == [(n, "2015-02-25") for n in lines]
+    assert not any("Megamorph {2}{W}." in r.text or "destroy target creature" in r.text for r in result.records)
+    assert not skipped(result)

@@ -270,7 +270,8 @@ def _under_their_rulings(units: list[_Unit], alone: list[int]) -> bool:
     return all(i > 0 and not blank(i - 1) and blank(i + 1) for i in alone)
 
 
-def _dates_before_their_rulings(units: list[_Unit], cards: Sequence[str | None]) -> list[_Unit]:
+def _dates_before_their_rulings(units: list[_Unit], cards: Sequence[str | None],
+                                oracle: str | None = None) -> list[_Unit]:
     """The page's lines with each date line moved before its ruling when the page prints every date
     on the line after its ruling (Scryfall and its clones: the ruling, then `(2024-02-02)`): every
     date line follows a sentence, and either nothing after the last one may be a ruling (a site's
@@ -287,8 +288,17 @@ def _dates_before_their_rulings(units: list[_Unit], cards: Sequence[str | None])
     after = [u for u in units[alone[-1] + 1:] if u[0].text.strip()]
     if any(u[1] is not None for u in after):
         return units  # the last date has a ruling dated on its own line after it
-    if after and _not_rulings([u[0] for u in after], cards, None)[1] and not _under_their_rulings(units, alone):
-        return units  # the last date has a ruling after it: dates head their rulings
+    if after and _not_rulings([u[0] for u in after], cards, None)[1]:
+        # the last date has a ruling after it: dates head their rulings, unless every date sits right
+        # under its ruling and what is right above the first date is a ruling too, not the page's own
+        # text (the card's printed text above a date that heads the ruling below it: review38)
+        above: list[_Line] = []
+        for unit in reversed(units[:alone[0]]):
+            if not unit[0].text.strip():
+                break
+            above.insert(0, unit[0])
+        if not (_under_their_rulings(units, alone) and _not_rulings(above, cards, oracle)[1]):
+            return units
     ordered: list[_Unit] = []
     start = 0  # where the paragraph being read began in `ordered`
     after_blank = False
@@ -341,7 +351,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         body = [line for line in lines if line.number > content[0].number]
     title_card = card  # a card's name heading later rulings changes `card`
     # each line's date read once
-    units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body], (title_card, translation))
+    units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body], (title_card, translation),
+                                        card_text(title_card) if card_text and title_card else None)
     date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
     if (ambiguous := _ambiguous_dates_note(source, units, day_first, guessed)) is not None:
