@@ -100,13 +100,13 @@ def short_source(source: str) -> str:
     return source.removeprefix("corpus/")
 
 
-def own_mark(source: str, text: str) -> str:
+def own_mark(source: str, text: str, cards: Sequence[str] = ()) -> str:
     """How an entry no official source gives is marked wherever it is shown (tryout23: a judge could
-    not tell their own notes from Wizards' rulings), and one whose `text` speaks of nothing of the
-    game flagged as the remark it may be (tryout23 #6)."""
-    from kb.gamewords import REMARK_NOTE, speaks_of_the_game
+    not tell their own notes from Wizards' rulings), and one whose `text` speaks of none of its
+    `cards` and nothing of the game flagged as the remark it may be (tryout23 #6)."""
+    from kb.gamewords import REMARK_NOTE, is_remark
 
-    remark = "" if speaks_of_the_game(text) else f"; {REMARK_NOTE}"
+    remark = f"; {REMARK_NOTE}" if is_remark(text, source, cards) else ""
     return f"your page {source}, not official{remark}"
 
 
@@ -135,7 +135,7 @@ def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | N
         if (e.id, e.lang_text) in superseded:
             text.append(f"\n({OLDER_WORDING}; kb show {e.id})", style="yellow")
         if own_page := (own_pages or {}).get(e.id):
-            text.append(f"\n({own_mark(own_page, e.text)})", style="yellow")
+            text.append(f"\n({own_mark(own_page, e.text, e.cards)})", style="yellow")
         if e.cards:
             text.append(f"\n{card_names(e.cards, 3, first=card)}", style="dim")
         when = dates(e).replace(" → ", "\n→ ") if narrow else dates(e)
@@ -203,7 +203,7 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                            + (f" · CR {entry.clause}" if entry.clause else ""))
     console.print(Panel(Group(*body), title=header, title_align="left"))
     if own_page:
-        console.print(Text(own_mark(own_page, entry.text), style="bold yellow"))
+        console.print(Text(own_mark(own_page, entry.text, entry.cards), style="bold yellow"))
     n_wordings = len(_wordings(entry.variants))
     wordings = Text.assemble(("wordings", "bold"),
                              f" {n_wordings} in {count(len(entry.variants), 'source copy', 'source copies')}")
@@ -640,7 +640,7 @@ def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[s
             body.append(e.text, style="bold")
         meta = Text()
         if own_page := (own_pages or {}).get(e.id):
-            meta.append(f"\n{own_mark(own_page, e.text)}", style="bold yellow")
+            meta.append(f"\n{own_mark(own_page, e.text, e.cards)}", style="bold yellow")
         if e.clause:  # a CR clause: its number, not "cards: —" and a link to itself
             label = e.clause.replace("glossary:", "glossary, ")
             meta.append(f"\nCR {label}   dates: {dates(e)}", style="dim")
@@ -681,7 +681,7 @@ def card(console: Console, view: CardView) -> None:
     for e, card_dates in view.entries:
         console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates)}  ", (view.text(e), "")))
         if e.id in view.own_pages:
-            console.print(Text(f"    {own_mark(view.own_pages[e.id], e.text)}", style="yellow"))
+            console.print(Text(f"    {own_mark(view.own_pages[e.id], e.text, (view.card.name,))}", style="yellow"))
         if view.replaced(e):
             console.print(Text(f"    {OLDER_WORDING}; current text: kb show {e.id}", style="yellow"))
         if view.newer(e):

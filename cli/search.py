@@ -45,7 +45,7 @@ def search(
     from cli.common import card_option, command_note, console, data_home, open_kb, open_searcher, print_json, reference
     from kb import store
     from kb.model import source_fields
-    from kb.views import no_text_note
+    from kb.views import no_text_note, remarks_last
 
     # a card only the judge's own pages name is known to the KB, not to the bundled names: looked up
     # in the KB (every other filter is still refused before any KB is opened or built)
@@ -68,8 +68,9 @@ def search(
     if filters.lang is not None and kept:
         narrowed(filters.lang, kept, kb.stats()["entries"], quiet=as_json)
     own = kb.own_pages([h.entry.id for h in hits])  # a judge's own rulings are marked as such (tryout23)
+    hits = remarks_last(hits, own)  # ... and their dated remarks shown after the other hits
     if as_json:
-        print_json([h.to_json() | source_fields(own.get(h.entry.id), h.entry.text) for h in hits])
+        print_json([h.to_json() | source_fields(own.get(h.entry.id), h.entry.text, h.entry.cards) for h in hits])
     else:
         empty = None
         if not hits and nothing_in:

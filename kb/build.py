@@ -610,7 +610,7 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
             parsed = parse_text(text, label, names=learned[0], match_clause=corpus.match_clause, fmt=fmt)
             report.problems.extend(parsed.problems)
             if detected is not Format.MTGJSON:  # an MTGJSON file's rulings are official
-                report.problems.extend(remark_notes(parsed.records, learned[0]))
+                report.problems.extend(remark_notes(parsed.records))
             if not parsed.records:  # a file that yields no usable unit adds nothing
                 if not any(not p.ignored for p in parsed.problems):
                     report.problems.append(Problem(label, None, "nothing added: no ruling or rule text in this file"))
@@ -646,15 +646,15 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
         return report
 
 
-def remark_notes(records: Sequence[Record], names: CardNames) -> list[Problem]:
-    """A note for each ruling of a judge's page that names no card, rules term or game word (a
-    dated remark, tryout23 #6): it is kept as a ruling, and marked where it is shown."""
-    from kb.gamewords import REMARK_NOTE, speaks_of_the_game
+def remark_notes(records: Sequence[Record]) -> list[Problem]:
+    """A note for each ruling of a judge's page that names neither its card nor any rules term or game
+    word (a dated remark, tryout23 #6): it is kept as a ruling, and marked where it is shown by the
+    same test (`kb.gamewords.is_remark`)."""
+    from kb.gamewords import REMARK_NOTE, is_remark
 
     notes: list[Problem] = []
     for r in records:
-        cards = [r.card, *names.names.get(r.card, {}).values()] if r.card else []
-        if r.kind is Kind.RULING and not speaks_of_the_game(r.text, cards):
+        if r.kind is Kind.RULING and is_remark(r.text, r.source, [r.card]):
             clipped = r.text if len(r.text) <= 80 else r.text[:79] + "…"
             notes.append(Problem(r.source, r.line, f"'{clipped}' {REMARK_NOTE} Kept as a ruling of the page "
                                  "(marked so where it is shown); take it out of the page if it is a remark",

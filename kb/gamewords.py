@@ -25,6 +25,9 @@ _GAME_WORDS = re.compile(
     r"|artifact|enchant|aura|planeswalker|colou?r|power|toughness|keyword|rules?\b|rulings?\b|game|deck"
     r"|shuffle|name|value|instant|sorcery|upkeep|equip(?:s|ped|ment)?\b|mulligan|play|loses?|gains?|wins?"
     r"|legal|format|constructed|limited|draft|sanction|timeshift|conspirac|printing|printed|edition|oracle"
+    r"|sorcer|regenerat|indestructib|hexproof|shroud|fly|flying|flier|trample|deathtouch|lifelink|haste"
+    r"|vigilance|reach\b|flash\b|strike|protection|menace|defender|prowess|kicker|flashback|cycl|split"
+    r"|halves|emblem|vehicle|crew|saga|chapter|loyalty|commander|monarch|double-faced|transform|meld"
     # German
     r"|karte|kreatur|zauber|fähigkeit|bleibend|spiel|gegner|kontroll|besitz|ziel|marke|schaden|manakost"
     r"|kosten|bezahl|wirk|zug|getappt|tapp|enttapp|bibliothek|friedhof|exil|stapel|auslös|löst|effekt"
@@ -32,6 +35,8 @@ _GAME_WORDS = re.compile(
     r"|verdeckt|aufdeck|aufgedeckt|zudeck|zugedeckt|manifestier|grauen|verkleid|tarn|getarnt|abwehr|zeig"
     r"|phase|segment|priorität|artefakt|verzauber|farb|stärke|widerstand|regel|hexerei|spontanzauber"
     r"|sofort|deck|misch|verliert|erhält|gewinnt|druck|edition|erweiterung"
+    r"|unzerstörbar|fluchsicher|flieg|flugfähig|trampel|todesberühr|lebensverknüpf|wachsamkeit|reichweite"
+    r"|aufblitzen|erstschlag|doppelschlag|schutz|regenerier|kommandeur|fahrzeug|kapitel|loyalität"
     # Spanish
     r"|carta|criatura|hechizo|habilidad|permanente|campo|batalla|jugador|oponente|rival|propietari"
     r"|objetivo|contador|daño|maná|coste|costo|pag|lanz|turno|gira|girad|endere|biblioteca|cementerio"
@@ -39,10 +44,19 @@ _GAME_WORDS = re.compile(
     r"|sacrific|destru|muere|boca|manifiest|metamorf|disfraz|encubr|rebatir|revel|fase|paso|prioridad"
     r"|tierra|artefacto|encantamiento|color|fuerza|resistencia|regla|juego|mazo|instantáneo|conjuro"
     r"|pierde|gana|formato|edición|impres|colección"
+    r"|indestructible|antimaleficio|vuel|arroll|toque mortal|vínculo vital|prisa|vigilancia|alcance|destello"
+    r"|primer golpe|dañ|protección|regenera|comandante|vehículo|capítulo|lealtad"
     r")", re.IGNORECASE)
 _GAME_SIGNS = re.compile(r"\{[^{}]+\}|\d")  # a mana symbol, a number (2/2, +1/+1, 702.19b)
 
 REMARK_NOTE = "names no card, rules term or game word: a remark, not a ruling?"
+
+
+def is_remark(text: str, own_page: str | None, cards: Iterable[str | None] = ()) -> bool:
+    """Whether an entry is a judge's own (`own_page`: the file its canonical text comes from, None
+    when an official source gives it) whose `text` names none of its `cards` and no game word: a
+    dated remark more likely than a ruling. The one test the ingest, the commands and search share."""
+    return own_page is not None and not speaks_of_the_game(text, cards)
 
 
 def speaks_of_the_game(text: str, cards: Iterable[str | None] = ()) -> bool:

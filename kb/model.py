@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Iterable, TypeVar
+from typing import Any, Iterable, Sequence, TypeVar
 
 _T = TypeVar("_T")
 
@@ -26,15 +26,14 @@ def lang_fields(lang: Lang | None, text: str | None) -> dict[str, str | None]:
     return {} if lang is None else {"lang": lang.value, "lang_text": text}
 
 
-def source_fields(own_page: str | None, text: str) -> dict[str, Any]:
+def source_fields(own_page: str | None, text: str, cards: Sequence[str] = ()) -> dict[str, Any]:
     """The JSON keys saying whose an entry's canonical text is: `official` (the bundled corpus or an
     MTGJSON file gives it) and `own_page`, the judge's own file it comes from when none does (null
-    when official); `remark`: a judge's own entry whose `text` names no card, rules term or game
-    word (`kb.gamewords`), a remark more likely than a ruling."""
-    from kb.gamewords import speaks_of_the_game
+    when official); `remark`: a judge's own entry whose `text` names none of its `cards` and no rules
+    term or game word (`kb.gamewords.is_remark`), a remark more likely than a ruling."""
+    from kb.gamewords import is_remark
 
-    return {"official": own_page is None, "own_page": own_page,
-            "remark": own_page is not None and not speaks_of_the_game(text)}
+    return {"official": own_page is None, "own_page": own_page, "remark": is_remark(text, own_page, cards)}
 
 
 class Kind(StrEnum):

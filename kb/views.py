@@ -6,7 +6,7 @@ renders these objects; it decides nothing."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from kb.errors import NotFoundError
 from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields, source_fields, text_in, text_lang, wording_langs
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from kb.oracle import OracleCard
     from kb.outdated import OutdatedItem
     from kb.checks.scenario import Check
+    from kb.search.rank import Hit
     from kb.store import KB, CardEntry
 
 
@@ -61,7 +62,7 @@ class EntryView:
     def to_json(self, lang: Lang | None = None) -> dict[str, Any]:
         """The entry's JSON, its outdated items and check results; with `lang` (`kb show --lang`), the
         language asked for and the entry's text in it (`lang_text`, null when it has none)."""
-        return self.entry.to_json() | in_lang(self.entry, lang) | source_fields(self.own_page, self.entry.text) | {
+        return self.entry.to_json() | in_lang(self.entry, lang) | source_fields(self.own_page, self.entry.text, self.entry.cards) | {
             "outdated": [item.to_json() for item in self.outdated],
             "check_results": [r.to_json() for r in self.results],
         } | ({"moved_from": self.moved_from, "moved_why": self.moved_why} if self.moved_from else {})
@@ -126,7 +127,7 @@ class EntryList:
 
     def to_json(self) -> list[dict[str, Any]]:
         """One object per entry; with `--lang`, the entry's text in it too (`lang_text`)."""
-        return [e.to_json() | source_fields(self.own_pages.get(e.id), e.text) for e in self.entries]
+        return [e.to_json() | source_fields(self.own_pages.get(e.id), e.text, e.cards) for e in self.entries]
 
 
 # --- kb card -------------------------------------------------------------------------------------
@@ -249,7 +250,7 @@ class CardView:
             "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text}
                         | lang_fields(self.lang, self.texts.get(e.id))
                         | {"card_text": self.own.get(e.id), "first_date": e.first_date, "card_dates": dates,
-                           "langs": list(wording_langs(e.langs))} | source_fields(self.own_pages.get(e.id), e.text)
+                           "langs": list(wording_langs(e.langs))} | source_fields(self.own_pages.get(e.id), e.text, (self.card.name,))
                         for e, dates in self.entries],
         }
 
@@ -282,3 +283,18 @@ def superseded_translations(kb: KB, ids: Sequence[str], lang: Lang | None) -> fr
 
 __all__ = ["CardInfo", "CardView", "EntryList", "EntryView", "card_view",
            "entry_view", "find_card", "no_text_note", "superseded_translations"]
+
+
+def remarks_last(hits: Sequence[Hit], own_pages: Mapping[str, str]) -> list[Hit]:
+    """`hits` with a judge's dated remarks (`kb.gamewords.is_remark`: an entry of their own page,
+    `own_pages`, that names none of its cards and no game word) after the other hits, each part in its
+    order. A hit moved down takes the score of the place it moves to, as search's own reorderings do
+    (the scores a judge reads go down the list); none is dropped (review38: official CR clauses that
+    use no game word are never judged so)."""
+    from dataclasses import replace
+
+    from kb.gamewords import is_remark
+
+    remark = [is_remark(h.entry.text, own_pages.get(h.entry.id), h.entry.cards) for h in hits]
+    order = [h for h, r in zip(hits, remark) if not r] + [h for h, r in zip(hits, remark) if r]
+    return [replace(h, score=place.score) for h, place in zip(order, hits)]

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from cli import common
 from cli.main import app
 from kb.gamewords import REMARK_NOTE, speaks_of_the_game
+from kb.model import Lang
 
 runner = CliRunner()
 
@@ -32,6 +33,7 @@ def test_a_remark_speaks_of_nothing_of_the_game(remark: str) -> None:
 
 
 @pytest.mark.parametrize("short", ["It can't be countered.", "A ruling.", "First ruling.", "Sí, {2} también.",
+                                   "It can't be regenerated.", "Both halves are sorceries.", "It is indestructible.",
                                    "Die verdeckte Kreatur ist eine 2/2-Kreatur.", "Nein, nur einmal pro Zug.",
                                    "Conspiracies aren't legal for any sanctioned Constructed format."])
 def test_a_short_ruling_speaks_of_the_game(short: str) -> None:
@@ -119,3 +121,25 @@ def test_search_ranks_a_remark_after_the_hits_that_speak_of_the_game(kb_env: Any
     assert REMARK in texts and texts.index(REMARK) == len(texts) - 1, texts
     assert [h["remark"] for h in hits] == [False] * (len(hits) - 1) + [True]
     assert hits[-1]["score"] <= hits[0]["score"]
+
+
+def _hit(entry_id: str, text: str, score: float, cards: tuple[str, ...] = ()) -> Any:
+    from kb.model import Entry, Kind
+    from kb.search.rank import Hit
+
+    entry = Entry(entry_id, Kind.RULING, text, cards, None, None, ())
+    return Hit(entry, score, Lang.EN, text)
+
+
+def test_only_a_judges_own_remark_moves_down_and_no_hit_is_dropped() -> None:
+    """review38: search once demoted every hit with no game word before cutting the list to -k, so an
+    official CR clause that uses none (319 of them) could vanish from it."""
+    from kb.views import remarks_last
+
+    hits = [_hit("r-remark", REMARK, 0.9), _hit("r-clause", "Multiple instances of it are redundant.", 0.8),
+            _hit("r-card", "Lightform does that as well.", 0.7, ("Lightform",)), _hit("r-ruling", RULING, 0.6)]
+    own = {"r-remark": "notes.txt", "r-card": "notes.txt", "r-ruling": "notes.txt"}  # r-clause is official
+    moved = remarks_last(hits, own)
+    assert [h.entry.id for h in moved] == ["r-clause", "r-card", "r-ruling", "r-remark"]
+    assert [h.score for h in moved] == [0.9, 0.8, 0.7, 0.6]  # the places keep their scores
+    assert [h.entry.id for h in remarks_last(hits, {})] == [h.entry.id for h in hits]  # all official

@@ -472,12 +472,11 @@ class Searcher:
         else:
             found = self._fetch_entries([self.table.ids[i] for i in top])
         places = [float(fused[i]) for i in top]  # best first
-        # a near-copy moved down takes the score of the place it moves to, as `_reorder_card`'s
-        # rulings do: the scores a judge reads go down the list, as the order does
-        texts = [e.text for e in found]
-        order = apart_copies(texts, w.copy_gap) if apart else list(range(len(found)))
-        order = remarks_last(order, texts)[:limit]
-        top, found = [top[k] for k in order], [found[k] for k in order]
+        if apart:
+            # a near-copy moved down takes the score of the place it moves to, as `_reorder_card`'s
+            # rulings do: the scores a judge reads go down the list, as the order does
+            order = apart_copies([e.text for e in found], w.copy_gap)[:limit]
+            top, found = [top[k] for k in order], [found[k] for k in order]
         hits: list[Hit] = []
         for i, entry, score in zip(top, found, places):
             text = entry.text_in(answer_lang)
@@ -796,15 +795,6 @@ def apart_copies(texts: Sequence[str], gap: int) -> list[int]:
         order += [k2 for left, k2 in waiting if left <= 0]
         waiting = [item for item in waiting if item[0] > 0]
     return order + [k for _, k in waiting]
-
-
-def remarks_last(order: Sequence[int], texts: Sequence[str]) -> list[int]:
-    """`order` (positions of `texts`) with the texts that speak of nothing of the game (a judge's
-    dated remark read as a ruling, `kb.gamewords`) after the others, each part in its order."""
-    from kb.gamewords import speaks_of_the_game
-
-    game = {k for k in order if speaks_of_the_game(texts[k])}
-    return [k for k in order if k in game] + [k for k in order if k not in game]
 
 
 def _top(scores: np.ndarray, k: int) -> list[int]:
