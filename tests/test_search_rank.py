@@ -626,26 +626,3 @@ def test_a_filter_drops_entries_and_keeps_the_order_and_scores_of_the_rest(tmp_p
         for kw, keep in (({"lang": "de"}, lambda e: e.id in german), ({"kind": "rule"}, lambda e: e.kind is Kind.RULE)):
             narrowed = searcher.search(question, limit=len(entries), **kw)
             assert [(h.entry.id, h.score) for h in narrowed] == [(h.entry.id, h.score) for h in every if keep(h.entry)]
-
-
-def test_an_entry_with_a_text_in_the_questions_language_is_preferred(tmp_path: Path) -> None:
-    """tryout25: the README's German question got an English-only ruling first and the general
-    ruling whose German text answers it eighth. An entry with a text in a German or Spanish
-    question's language has its score multiplied by `Weights.asker_lang`; an English question's
-    scores are the same either way."""
-    from kb.search.rank import Weights
-
-    german = "Der Beherrscher einer verdeckten Kreatur darf sie sich jederzeit ansehen."
-    plain = _entry("r-plain", "The controller of a face-down permanent may look at it at any time.")
-    both = _entry("r-both", "You may look at a face-down creature you control at any time.")
-    both = dataclasses.replace(both, variants=(*both.variants, Variant(
-        german, german, Lang.DE, "2018-07-13", "de.txt", 1, Relation.TRANSLATION, 0.9, "Lightform")))
-    entries = [plain, both, *(_entry(i, t) for i, t in SETTING)]
-    assert Weights().asker_lang > 1.0
-    for question, preferred in (("Darf ich mir meine verdeckte Kreatur ansehen?", True),
-                                ("May I look at my face-down creature?", False)):
-        off = {h.entry.id: h.score for h in _searcher(tmp_path / "off", entries, asker_lang=1.0).search(question, limit=8)}
-        on = {h.entry.id: h.score for h in _searcher(tmp_path / "on", entries).search(question, limit=8)}
-        factor = Weights().asker_lang if preferred else 1.0
-        assert on["r-both"] == pytest.approx(off["r-both"] * factor)
-        assert on["r-plain"] == pytest.approx(off["r-plain"])

@@ -161,12 +161,6 @@ class Weights:
     # A German question's compounds are written apart where they end in a glossary word
     # ("Morphkreaturen": "morph kreaturen"; `text.split_compounds`) for the lexical side. False: as written.
     compounds: bool = True
-    # A German or Spanish question is best answered in German or Spanish: an entry with a text in the
-    # question's language has its fused score multiplied by this (tryout25: the README's German
-    # question got an English ruling first, the general ruling whose German text answers it word
-    # for word eighth: 1.1 puts it fourth). Dev (all 320 questions) unchanged at 1.05-1.15, 1.2 loses a
-    # German judge question's first place. 1.0: language plays no part.
-    asker_lang: float = 1.1
 
 
 @dataclass(frozen=True)
@@ -457,8 +451,6 @@ class Searcher:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
                 fused += w.cited * self._cited(query)
-        if mode == "hybrid" and w.asker_lang != 1.0 and query_lang is not Lang.EN:
-            fused = np.where((self.table.langs & LANG_BITS[query_lang]) != 0, fused * w.asker_lang, fused)
         # ranked among every entry, then filtered: a filter drops entries, it does not reorder the rest
         # (`--lang de` once ranked within the few German entries, its first hit no unfiltered top 60's)
         fused = np.where(mask, fused, -np.inf)
