@@ -146,7 +146,9 @@ def name_key(name: str) -> str:
 # oder Zudecken" is "Aufdecken oder Zudecken" (tryout24: the "Zudecken" of a translation met its
 # glossary term, its "Auf-" none). Read back where both start with a verb prefix, the one place the
 # shared part can be told (the rest of the second word) without a dictionary; folded, longest first.
-_DE_VERB_PREFIXES = sorted("ab an auf aus be durch ein ent er her hin mit nach uber um unter ver vor weg wieder zer zu "
+# "be" and "er" are left out: as the second word's start they are mostly no prefix ("Um- und
+# Erweiterungsbauten" is no "Umweiterungsbauten", review38)
+_DE_VERB_PREFIXES = sorted("ab an auf aus durch ein ent her hin mit nach uber um unter ver vor weg wieder zer zu "
                            "zuruck".split(), key=lambda p: (-len(p), p))
 _DE_PREFIX_ALT = "|".join(_DE_VERB_PREFIXES)
 _DE_ELIDED = re.compile(rf"\b({_DE_PREFIX_ALT})-\s+(und|oder|bzw\.?|sowie)\s+({_DE_PREFIX_ALT})([a-z]{{3,}})")

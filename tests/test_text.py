@@ -90,6 +90,8 @@ def test_tokenize_folds_stems_and_drops_stopwords_of_three_languages() -> None:
     ("Kreaturen- oder Länderkarten", ["kreaturen", "oder", "landerkarten"]),  # no prefix: the shared part is unknown
     ("pre- and post-combat", ["pre", "and", "post", "combat"]),
     ("Kauf- oder Zudecken", ["kauf", "oder", "zudecken"]),  # "auf" inside a word is no prefix
+    ("Um- und Erweiterungsbauten", ["um", "und", "erweiterungsbauten"]),  # "er" starts no prefix here (review38)
+    ("Auf- oder Verdecken", ["aufdecken", "oder", "verdecken"]),
 ])
 def test_search_words_write_out_a_german_elided_compound(raw: str, words: list[str]) -> None:
     assert text.search_words(raw, keep_stopwords=True) == words

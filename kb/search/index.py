@@ -66,7 +66,9 @@ from kb.search.text import tokenize
 # 10: names_card is false for a ruling another card's ruling says in the same words (names_card_flags)
 # 11: a CR clause's BM25 document holds the nearest heading above it (clause_context)
 # 12: a ruling's wording written before a mechanic existed has no concept token of it (MechanicHistory)
-SCHEMA_VERSION = 12
+# 13: a German elided compound is written out in every text's and question's words ("Auf- oder
+# Zudecken": aufdecken oder zudecken; kb.normalize.unelide)
+SCHEMA_VERSION = 13
 
 
 META_FILE = "meta.json"
