@@ -322,11 +322,12 @@ def link_inputs(corpus: Corpus) -> list[Path]:
     from kb import errors, model, oracle
     from kb.cr import links
     from kb.cr.load import cache_inputs
-    from kb.ingest import mtgjson
+    from kb.ingest import dedup, mtgjson
     from kb.search import bm25, glossary
 
     folder = corpus.folder
-    return sorted({*cache_inputs(folder), *module_files(links, model, oracle, mtgjson, bm25, errors, glossary),
+    # dedup: its ConceptFinder reads a German or Spanish ruling's glossary concepts
+    return sorted({*cache_inputs(folder), *module_files(links, model, oracle, mtgjson, bm25, errors, glossary, dedup),
                    *(folder / "oracle").glob("*"), *(folder / "mtgjson").glob("*.json"),
                    *[p for p in [folder / "glossary.yaml"] if p.is_file()],
                    *[p for p in [folder / "links-overrides.yaml"] if p.is_file()]})
