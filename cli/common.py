@@ -7,6 +7,7 @@ import inspect
 import json
 import os
 import sys
+import time
 from typing import TYPE_CHECKING, Annotated, Any, Iterator, Sequence
 
 import typer
@@ -185,9 +186,12 @@ def open_kb(quiet: bool = False) -> KB:
     from kb.current import open_current
 
     home = data_home()
+    started = time.monotonic()
     with render.progress_bar(err_console, quiet) as on_progress:
         opened = open_current(home, reference(), on_progress=on_progress, on_note=note,
                               on_first_build=None if quiet else lambda: render.first_use(err_console, home))
+    if opened.built and not quiet:
+        render.built(err_console, opened.kb, time.monotonic() - started)
     keep_notes(opened.notes)
     return opened.kb
 
@@ -198,9 +202,12 @@ def open_searcher(quiet: bool = False) -> tuple[KB, Searcher]:
     from kb.current import open_for_search
 
     home = data_home()
+    started = time.monotonic()
     with render.progress_bar(err_console, quiet) as on_progress:
         opened, searcher = open_for_search(home, reference(), on_progress=on_progress, on_note=note,
                                            on_first_build=None if quiet else lambda: render.first_use(err_console, home))
+    if opened.built and not quiet:
+        render.built(err_console, opened.kb, time.monotonic() - started)
     keep_notes(opened.notes)
     return opened.kb, searcher
 

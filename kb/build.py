@@ -26,7 +26,11 @@ from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
 # Called with (stage, done, total) as a build advances; the CLI draws it as a progress bar.
 OnProgress = Callable[[str, int, int], None]
-STAGES = ("parse", "deduplicate", "link rules", "attach checks", "outdated", "write", "index")
+STAGES = ("parse", "deduplicate", "link rules", "attach checks", "outdated", "index", "write")
+# What `done` and `total` count in the stages that count something; the others announce themselves
+# with (stage, 0, 1). Each count ends at its total.
+STAGE_COUNTS = {"parse": "files", "deduplicate": "texts embedded", "link rules": "entries linked",
+                "index": "texts embedded"}
 
 
 @dataclass
@@ -107,12 +111,14 @@ def load_lexicon(corpus: Corpus, names: CardNames) -> Lexicon:
     return Lexicon(keywords, mechanics, names, corpus.base_glossary, corpus.terminology, corpus.mechanic_history)
 
 
-def parse_bundled(corpus: Corpus, sources: Sequence[Path], names: CardNames) -> IngestResult:
+def parse_bundled(corpus: Corpus, sources: Sequence[Path], names: CardNames,
+                  on_file: Callable[[str], None] | None = None) -> IngestResult:
     """The bundled sources parsed, remembered in the cache while they, the parsers and the names
-    are unchanged (the cache file's name holds the corpus folder: the records' labels name it)."""
+    are unchanged (the cache file's name holds the corpus folder: the records' labels name it).
+    `on_file` hears each file as it is parsed, so not when the cache answers."""
     folder = hashlib.sha256(str(corpus.folder.resolve()).encode()).hexdigest()[:12]
     return cached(f"bundledparse{folder}", [*parse_inputs(corpus), *sources],
-                  lambda: ingest(sources, names=names, match_clause=corpus.match_clause))
+                  lambda: ingest(sources, names=names, match_clause=corpus.match_clause, on_file=on_file))
 
 
 def embedder_from_env() -> Embedder:
@@ -178,9 +184,10 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
         files_done[0] += 1
         progress("parse", files_done[0], total)
 
-    bundled = parse_bundled(corpus, sources, corpus.names)
-    for label in bundled.files:
-        on_file(label)
+    bundled = parse_bundled(corpus, sources, corpus.names, on_file=on_file)
+    if files_done[0] < len(bundled.files):  # the cache answered: all of them at once
+        files_done[0] = len(bundled.files)
+        progress("parse", files_done[0], total)
     # the names the MTGJSON files of the library and of this call bring, known before any of their
     # pages' titles is resolved, whatever order they were ingested in
     extra_items = _read_files(extra)
@@ -355,10 +362,7 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
         stored = (formats or {}).get(label)
         return Format(stored) if stored in set(Format) else None
 
-    def parse_one(label: str, data: bytes) -> ParseResult:
-        done.add(label)
-        if on_file:
-            on_file(label)
+    def parse(label: str, data: bytes) -> ParseResult:
         if parsed and label in parsed:
             return parsed[label]
         try:
@@ -366,6 +370,13 @@ def parse_library(library: Sequence[tuple[str, bytes]], *, names: CardNames, mat
         except InputError as e:
             return ParseResult((), (Problem(label, None, f"file skipped: {e}"),))
         return parse_text(text, label, names=names, match_clause=match_clause, fmt=format_of(label))
+
+    def parse_one(label: str, data: bytes) -> ParseResult:
+        found = parse(label, data)
+        done.add(label)
+        if on_file:  # once it is parsed: the count says how many files are done
+            on_file(label)
+        return found
 
     def compute(items: list[tuple[str, bytes]]) -> list[ParseResult]:
         return [parse_one(label, data) for label, data in items]

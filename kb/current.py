@@ -25,10 +25,12 @@ OnNote = Callable[[str], None]
 
 @dataclass
 class Opened:
-    """A KB opened for a command, and the notes of any rebuild that opening it took (for --json)."""
+    """A KB opened for a command, and the notes of any rebuild that opening it took (for --json);
+    `built` when opening it built it (first use, or a rebuild)."""
 
     kb: store.KB
     notes: list[str] = field(default_factory=list)
+    built: bool = False
 
 
 def open_current(home: Path, corpus: Corpus, *, on_progress: OnProgress | None = None,
@@ -56,14 +58,21 @@ def open_current(home: Path, corpus: Corpus, *, on_progress: OnProgress | None =
     from kb.build import load_or_build
 
     notes: list[str] = []
+    built = False
 
     def note(said: str) -> None:
         notes.append(said)
         if on_note:
             on_note(said)
 
-    kb = load_or_build(home=home, on_progress=on_progress, on_build=on_first_build, corpus=corpus, on_note=note)
-    return Opened(kb, notes)
+    def on_build() -> None:  # not called when another process built it while this one waited
+        nonlocal built
+        built = True
+        if on_first_build:
+            on_first_build()
+
+    kb = load_or_build(home=home, on_progress=on_progress, on_build=on_build, corpus=corpus, on_note=note)
+    return Opened(kb, notes, built)
 
 
 def rebuild_and_open(home: Path, corpus: Corpus, *, on_progress: OnProgress | None = None,
@@ -86,7 +95,7 @@ def rebuild_and_open(home: Path, corpus: Corpus, *, on_progress: OnProgress | No
     for extra in report.notes:
         if extra not in said:
             say(extra)
-    return Opened(store.load(home), report.notes)
+    return Opened(store.load(home), report.notes, built=True)
 
 
 def open_for_search(home: Path, corpus: Corpus, *, on_progress: OnProgress | None = None,
@@ -103,4 +112,4 @@ def open_for_search(home: Path, corpus: Corpus, *, on_progress: OnProgress | Non
         if on_note:
             on_note(f"{e}; rebuilding now")
         again = rebuild_and_open(home, corpus, on_progress=on_progress, on_note=on_note)
-        return Opened(again.kb, opened.notes + again.notes), Searcher.for_kb(again.kb, reference=corpus)
+        return Opened(again.kb, opened.notes + again.notes, built=True), Searcher.for_kb(again.kb, reference=corpus)

@@ -357,16 +357,17 @@ def read_source(path: Path) -> tuple[str, bytes | None, str, Problem | None]:
 
 def ingest(paths: Sequence[Path], *, names: CardNames, match_clause: pages.ClauseMatcher | None,
            fmt: Format | None = None, on_file: Callable[[str], None] | None = None) -> IngestResult:
-    """Read and parse every source under `paths`; problems never stop the other files."""
+    """Read and parse every source under `paths`; problems never stop the other files. `on_file`
+    hears each file once it is done with."""
     files, problems = collect(paths)
     result = IngestResult(problems=problems)
     for path in files:
         source, _, text, problem = read_source(path)
-        if on_file:
-            on_file(source)
         if problem:
             result.files.append(source)
             result.problems.append(problem)
-            continue
-        result.extend(source, parse_text(text, source, names=names, match_clause=match_clause, fmt=fmt))
+        else:
+            result.extend(source, parse_text(text, source, names=names, match_clause=match_clause, fmt=fmt))
+        if on_file:
+            on_file(source)
     return result

@@ -393,6 +393,8 @@ class ChildProcessEmbedder:
             if done.returncode != 0 or not out.is_file():
                 last = (done.stderr.strip().splitlines() or ["no output"])[-1]
                 raise StoreError(f"embedding {len(texts)} texts with {self.name} failed: {last}")
+            if on_embedded is not None:  # the child's last count may predate its last batch
+                on_embedded(len(texts), len(texts))
             return _rows(np.load(out), len(texts), self.dim)
 
 
