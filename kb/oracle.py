@@ -69,13 +69,25 @@ def within(a: str, b: str, k: int) -> int | None:
     return d if d <= k else None
 
 
-def fuzzy_span(k: str) -> tuple[str, str] | None:
-    """The keys a misspelt name key `k` is compared with, as a half-open range: those sharing its first
-    two letters (a slip there is rare, and the range is ~100 names); None when `k` is too short to
-    forgive a slip in."""
+Window = Callable[[str, str], list[str]]  # (low, high) → sorted name keys in that half-open range
+
+
+def closest_key(k: str, starting: Window, ending: Window) -> tuple[str, int] | None:
+    """(name key, edit distance) of the key closest to a misspelt key `k` within its limit, or None.
+
+    `starting(low, high)` gives the keys from low up to high, `ending(low, high)` the keys whose
+    reversed form is, both sorted by key. The keys sharing `k`'s first two letters are compared first
+    (~100 names); only when none is close, those sharing its last three letters (two in a key of five,
+    where swapping its 2nd and 3rd letters changes the third last): a slip in the first letters,
+    `Hdden Dragonslayer`, `Froma de ira`. Of keys as close, the first in order wins."""
     if not max_edits(len(k)):
         return None
-    return k[:2], k[:1] + chr(ord(k[1]) + 1)
+    for window, part in ((starting, k[:2]), (ending, k[::-1][:2 if len(k) < 6 else 3])):
+        keys = window(part, part[:-1] + chr(ord(part[-1]) + 1))
+        best = nearest(k, keys)
+        if best:
+            return keys[best[0]], best[1]
+    return None
 
 
 def nearest(k: str, candidates: Sequence[str]) -> tuple[int, int] | None:
@@ -278,12 +290,18 @@ class CardLookup:
         def closest(name: str) -> str | None:
             k = name_key(name)
             row = conn.execute("SELECT name FROM fuzzy WHERE key = ?", (k,)).fetchone()
-            span = fuzzy_span(k) if row is None else None
-            if span is None:
-                return row[0] if row else None
-            rows = conn.execute("SELECT key, name FROM fuzzy WHERE key >= ? AND key < ? ORDER BY key", span).fetchall()
-            best = nearest(k, [key for key, _ in rows])
-            return rows[best[0]][1] if best else None
+            if row is None:
+                found = closest_key(k, starting, ending)
+                row = conn.execute("SELECT name FROM fuzzy WHERE key = ?", (found[0],)).fetchone() if found else None
+            return row[0] if row else None
+
+        def starting(low: str, high: str) -> list[str]:
+            return [key for key, in conn.execute(
+                "SELECT key FROM fuzzy WHERE key >= ? AND key < ? ORDER BY key", (low, high))]
+
+        def ending(low: str, high: str) -> list[str]:
+            return [key for key, in conn.execute(
+                "SELECT key FROM fuzzy WHERE rkey >= ? AND rkey < ? ORDER BY key", (low, high))]
 
         def keys_containing(word: str) -> list[tuple[str, str]]:
             # a name key is only letters, digits and spaces: no LIKE wildcard to escape
@@ -303,10 +321,12 @@ class CardLookup:
                 conn.executescript("""
                     CREATE TABLE cards (name TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID;
                     CREATE TABLE keys (key TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;
-                    CREATE TABLE fuzzy (key TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;""")
+                    CREATE TABLE fuzzy (key TEXT PRIMARY KEY, name TEXT NOT NULL, rkey TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE INDEX fuzzy_rkey ON fuzzy (rkey);""")
                 conn.executemany("INSERT INTO cards VALUES (?, ?)",
                                  [(c.name, json.dumps(c.to_json(), ensure_ascii=False)) for c in oracle])
                 conn.executemany("INSERT INTO keys VALUES (?, ?)", oracle._index.items())
-                conn.executemany("INSERT INTO fuzzy VALUES (?, ?)", CardMatcher.from_names(names).items())
+                conn.executemany("INSERT INTO fuzzy VALUES (?, ?, ?)",
+                                 [(k, en, k[::-1]) for k, en in CardMatcher.from_names(names).items()])
         finally:
             conn.close()

@@ -10,7 +10,7 @@ import pytest
 
 from kb import oracle as oracle_module
 from kb.corpus import Corpus
-from kb.oracle import CardLookup
+from kb.oracle import CardLookup, Oracle
 
 CORPUS = Corpus.default()
 
@@ -30,6 +30,7 @@ ASKED = [
     "Akroma", "Linvala",  # a legendary card called by its name before the comma
     "Necropotence", "Nekropotenz", "Vesuvan Shapeshifter", "Metamorfo vesuvano",
     "Zzzzqqq", "", "Li", "Xy", "[/]",  # nothing close, nothing at all, too short to forgive a slip
+    "Froma de ira", "Hdden Dragonslayer", "Mnoastery Flock", "Kightform", "Wtuform",  # a slip in the first letters
     "Abhorrent Oculus", "Fenstersturz-Phantom",  # cards newer than the 2018 Oracle (the names table has some)
 ]
 
@@ -47,6 +48,16 @@ def test_the_asked_names_cover_exact_misspelt_short_and_unknown_answers(lookups)
     assert table.closest("Pithing Needel") == "Pithing Needle"
     assert table.get("Pithing Needel") is None
     assert table.closest("Zzzzqqq") is None
+    assert table.closest("Hdden Dragonslayer") == "Hidden Dragonslayer"
+    assert table.closest("Froma de ira") == "Rageform"
+
+
+def test_the_sqlite_copy_breaks_a_tie_as_the_matcher_in_memory(tmp_path: Path):
+    """Of two names as close to a slip in the first letters, both give the first in name order."""
+    names = [("Bacdefghijkl", "Bacdefghijkl"), ("Abcdefghijkl", "Abcdefghijkl")]
+    CardLookup.write(tmp_path / "cards.sqlite3", Oracle(), names)
+    table, memory = CardLookup.open(tmp_path / "cards.sqlite3"), CardLookup.memory(Oracle(), names)
+    assert table.closest("Xxcdefghijkl") == memory.closest("Xxcdefghijkl") == "Abcdefghijkl"
 
 
 def test_a_second_process_reads_the_copy_not_the_oracle_file(kb_home: Path, monkeypatch: pytest.MonkeyPatch):

@@ -150,6 +150,9 @@ def test_a_search_filter_takes_a_card_only_the_judges_page_names(kadena_kb, monk
             asked.append(filters)
             return []
 
+        def misspelt_cards(self, question):
+            return []
+
     monkeypatch.setattr(cli.common, "open_searcher", lambda quiet=False: (cli.common.open_kb(quiet=True), Searcher()))
     result = runner.invoke(app, ["search", "Does it trigger for a manifested creature?", "--card", card])
     assert result.exit_code == 0, result.output

@@ -23,6 +23,7 @@ NAMES = [
     ("Strategy, Schmategy", "Strategy, Schmategy"), ("Entering", "Breaking // Entering"),
     ("Fire at Will", "Fire at Will"), ("Assure", "Assure // Assemble"),
     ("Zauberbuch", "Spellbook"), ("Zauberbuch-Dieb", "Grimoire Thief"),
+    ("Hidden Dragonslayer", "Hidden Dragonslayer"), ("Monastery Flock", "Monastery Flock"), ("Angel", "Angel"),
 ]
 
 
@@ -68,6 +69,13 @@ def matcher() -> CardMatcher:
     ("Ich habe zwei Zauberbuch-Diebe. Wenn ich einen opfere?", ["Grimoire Thief"]),
     # ... and the shorter name alone is still itself
     ("Was macht mein Zauberbuch genau?", ["Spellbook"]),
+    # a slip in a name's first two letters (tryout25: `Froma de ira` was read as no card at all) ...
+    ("Froma de ira en una criatura boca abajo, si la volteo sigue encantada?", ["Rageform"]),
+    ("Does Hdden Dragonslayer trigger when turned face up?", ["Hidden Dragonslayer"]),
+    ("Mnoastery Flock gets turned face up. What now?", ["Monastery Flock"]),
+    ("Is my Rgaeform still face down?", ["Rageform"]),  # one word: two swapped letters
+    # ... but a word one letter off at its start is another word, not a card (Engel is no Angel)
+    ("Mein Engel wird umgedreht.", []),
 ])
 def test_cards_named_in_a_question(matcher: CardMatcher, question: str, expected: list[str]) -> None:
     assert [c.name for c in matcher.find(question)] == expected
@@ -77,6 +85,24 @@ def test_closest_name_forgives_one_slip(matcher: CardMatcher) -> None:
     assert matcher.closest("Wutfrom") == "Rageform"
     assert matcher.closest("Forma de ria") == "Rageform"
     assert matcher.closest("Nothing Like It") is None
+
+
+@pytest.mark.parametrize(("typed", "card"), [
+    ("Froma de ira", "Rageform"), ("Rgaeform", "Rageform"), ("Wtuform", "Rageform"), ("Kightform", "Lightform"),
+    ("Lgihtform", "Lightform"), ("Hdden Dragonslayer", "Hidden Dragonslayer"), ("Mnoastery Flock", "Monastery Flock"),
+    ("Fomra de ira", "Rageform"), ("Hidden Dragonslayre", "Hidden Dragonslayer"),  # further in, as before
+])
+def test_closest_name_forgives_a_slip_anywhere_in_the_name(matcher: CardMatcher, typed: str, card: str) -> None:
+    """tryout25: a slip in the first two letters was never forgiven (only names starting with the
+    typed name's two letters were compared)."""
+    assert matcher.closest(typed) == card
+
+
+def test_names_as_close_to_a_slip_in_the_first_letters_give_the_first_in_order() -> None:
+    """Names found by their last letters are compared in name order, as those found by the first two:
+    of two names two edits away, the first (the reversed names' order would give the other)."""
+    matcher = CardMatcher.from_names([("Bacdefghijkl", "B"), ("Abcdefghijkl", "A")])
+    assert matcher.closest("Xxcdefghijkl") == "A"
 
 
 @pytest.mark.parametrize(("a", "b", "k", "expected"), [

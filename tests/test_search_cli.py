@@ -189,7 +189,7 @@ def test_a_german_only_ruling_is_shown_once_with_its_one_language() -> None:
     assert out.count("bleibt verdeckt") == 1 and "ruling · shown in de · texts in de ·" in out and "de/en" not in out
 
 
-@pytest.mark.parametrize("name", ["Wutform", "Forma de ira", "Ragefrom"])
+@pytest.mark.parametrize("name", ["Wutform", "Forma de ira", "Ragefrom", "Froma de ira", "Rgaeform"])
 def test_card_shows_oracle_text_names_and_rulings(kb_with_index: Path, name: str) -> None:
     from cli.main import app
 
@@ -204,6 +204,21 @@ def test_card_shows_oracle_text_names_and_rulings(kb_with_index: Path, name: str
     flat = " ".join(human.stdout.split())
     for part in ["Rageform", "{2}{R}{R}", "Wutform", "Forma de ira", "r-library", "2 KB entries"]:
         assert part in flat, part
+
+
+def test_a_card_misspelt_in_its_first_letters_is_read_and_said_so(kb_with_index: Path) -> None:
+    """tryout25: `kb card "Hdden Dragonslayer"` was an unknown card, and `kb search` read a question
+    naming it as naming no card, without a word."""
+    from cli.main import app
+
+    card = CliRunner().invoke(app, ["card", "Hdden Dragonslayer"])
+    assert card.exit_code == 0, card.output
+    assert "no card is named 'Hdden Dragonslayer'; showing the closest, Hidden Dragonslayer" in card.output
+    result = run("Hdden Dragonslayer turned face up: does its ability trigger?", "-k", "1")
+    assert result.exit_code == 0, result.output
+    assert "no card is named 'Hdden Dragonslayer'; read as the closest, Hidden Dragonslayer" in result.output
+    as_json = run("Froma de ira boca abajo?", "--json", "-k", "1")
+    assert "read as the closest, Rageform" in as_json.stderr
 
 
 def test_unknown_card_is_one_line_error(kb_with_index: Path) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
 import numpy as np
 
@@ -30,6 +30,9 @@ from kb.search.text import split_compounds, split_enclitics, tokenize
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
 from kb.search.index import (CARDS_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, EntryTable,
                              _embedder_identity, _read_checked, default_card_index, read_index)
+
+if TYPE_CHECKING:
+    from kb.search.cardnames import NamedCard
 
 Mode = Literal["hybrid", "dense", "lexical"]
 # Of the `cr_term` bonus, the share of the glossary entry a question names; the rules it refers to get
@@ -350,6 +353,10 @@ class Searcher:
     def cards_in(self, text: str) -> set[str]:
         """English names of the cards `text` names, in any language, small misspellings allowed."""
         return {c.name for c in self.cards.named(text)}
+
+    def misspelt_cards(self, text: str) -> list[NamedCard]:
+        """The cards `text` names by a misspelt name (`said`: as written), which a judge should see read."""
+        return [c for c in self.cards.named(text) if c.distance]
 
     def search(
         self,
