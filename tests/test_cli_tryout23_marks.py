@@ -23,30 +23,36 @@ OFFICIAL = ("A permanent that turns face up or face down changes characteristics
             "that were attached to the permanent, aren't affected.")
 
 
-@pytest.fixture(scope="module")
-def own_home(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> tuple[Path, str]:
-    """A KB of the small corpus and the judge's page (its path as `kb sources` names it)."""
+def build_with_page(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path, name: str,
+                    text: str) -> tuple[Path, Any]:
+    """A KB of the small corpus (fake embedder) and one page of the judge's own, `name` holding
+    `text`; the build's report."""
     from kb.build import build
 
-    home = tmp_path_factory.mktemp("tryout23-home")
-    page = tmp_path_factory.mktemp("tryout23-pages") / "lightform-notes.txt"
-    page.write_text(f"Lightform\n\n2024-02-02\n\n{MINE}\n\n2024-02-02\n\n{OFFICIAL}\n", encoding="utf-8")
+    home = tmp_path_factory.mktemp("page-home")
+    page = tmp_path_factory.mktemp("pages") / name
+    page.write_text(text, encoding="utf-8")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("KB_HOME", str(home))
         mp.setenv("KB_EMBEDDER", "fake")
         mp.setenv("KB_CORPUS", str(small_corpus))
-        report = build([page], home=home)
+        return home, build([page], home=home)
+
+
+@pytest.fixture(scope="module")
+def own_home(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> tuple[Path, str]:
+    """A KB of the small corpus and the judge's page (its path as `kb sources` names it)."""
+    home, report = build_with_page(tmp_path_factory, small_corpus, "lightform-notes.txt",
+                                   f"Lightform\n\n2024-02-02\n\n{MINE}\n\n2024-02-02\n\n{OFFICIAL}\n")
     assert not report.errors, report.errors
     return home, next(p for p in report.added)
 
 
-@pytest.fixture()
-def kb_env(own_home: tuple[Path, str], small_corpus: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The module's KB for this test; the page's label."""
+def use_home(home: Path, small_corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Point the CLI at `home`, a KB of the small corpus built with the fake embedder, and query it so."""
     from kb.search import Searcher
     from kb.search.embed import FakeEmbedder
 
-    home, label = own_home
     monkeypatch.setenv("KB_HOME", str(home))
     monkeypatch.setenv("KB_EMBEDDER", "fake")
     monkeypatch.setenv("KB_CORPUS", str(small_corpus))
@@ -54,6 +60,13 @@ def kb_env(own_home: tuple[Path, str], small_corpus: Path, monkeypatch: pytest.M
     load = Searcher.load.__func__  # the index is the fake embedder's: query with it too
     monkeypatch.setattr(Searcher, "load", classmethod(
         lambda cls, index_dir, entries, **kw: load(cls, index_dir, entries, **(kw | {"query_embedder": FakeEmbedder()}))))
+
+
+@pytest.fixture()
+def kb_env(own_home: tuple[Path, str], small_corpus: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The module's KB for this test; the page's label."""
+    home, label = own_home
+    use_home(home, small_corpus, monkeypatch)
     return label
 
 

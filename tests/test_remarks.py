@@ -1,22 +1,18 @@
 """A judge's dated remark is no ruling, but nothing is dropped on a word list (tryout23 #6, tryout24):
-it is kept as a ruling, the ingest notes it, the commands mark it and search ranks it after the hits
-that speak of the game. One KB of the small corpus (fake embedder) with one page of the judge's own."""
+it is kept as a ruling, the ingest notes it, the commands mark it and search lists it after the other
+hits it found. Only a judge's own entries are judged so. One KB of the small corpus (fake embedder)
+with one page of the judge's own."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
-from cli import common
-from cli.main import app
 from kb.gamewords import REMARK_NOTE, speaks_of_the_game
 from kb.model import Lang
-
-runner = CliRunner()
+from tests.test_cli_tryout23_marks import build_with_page, flat, kb_json, use_home
 
 REMARK = "Quelle: Notizen vom Prerelease-Briefing, bitte nicht weitergeben."
 RULING = "Lightform's face-down creature is a 2/2 creature with no name and no abilities."
@@ -48,45 +44,16 @@ def test_a_text_naming_its_card_speaks_of_the_game() -> None:
 @pytest.fixture(scope="module")
 def remark_home(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> tuple[Path, Any]:
     """A KB of the small corpus and a judge's page giving a dated remark and a ruling; the build report."""
-    from kb.build import build
-
-    home = tmp_path_factory.mktemp("remark-home")
-    page = tmp_path_factory.mktemp("remark-pages") / "lightform-notizen.txt"
-    page.write_text(f"Lightform\n\n2024-02-02\n\n{REMARK}\n\n2024-02-02\n\n{RULING}\n", encoding="utf-8")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("KB_HOME", str(home))
-        mp.setenv("KB_EMBEDDER", "fake")
-        mp.setenv("KB_CORPUS", str(small_corpus))
-        report = build([page], home=home)
-    return home, report
+    return build_with_page(tmp_path_factory, small_corpus, "lightform-notizen.txt",
+                           f"Lightform\n\n2024-02-02\n\n{REMARK}\n\n2024-02-02\n\n{RULING}\n")
 
 
 @pytest.fixture()
 def kb_env(remark_home: tuple[Path, Any], small_corpus: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    from kb.search import Searcher
-    from kb.search.embed import FakeEmbedder
-
+    """The module's KB for this test; the build's report."""
     home, report = remark_home
-    monkeypatch.setenv("KB_HOME", str(home))
-    monkeypatch.setenv("KB_EMBEDDER", "fake")
-    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
-    monkeypatch.setattr(common, "NOTES", [])
-    load = Searcher.load.__func__  # the index is the fake embedder's: query with it too
-    monkeypatch.setattr(Searcher, "load", classmethod(
-        lambda cls, index_dir, entries, **kw: load(cls, index_dir, entries, **(kw | {"query_embedder": FakeEmbedder()}))))
+    use_home(home, small_corpus, monkeypatch)
     return report
-
-
-def kb_json(*args: str) -> Any:
-    result = runner.invoke(app, [*args, "--json"])
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def flat(*args: str) -> str:
-    result = runner.invoke(app, list(args), env={"COLUMNS": "300"})
-    assert result.exit_code == 0, result.output
-    return " ".join(result.stdout.split())
 
 
 def test_a_dated_remark_is_kept_as_a_ruling_and_the_ingest_notes_it(kb_env: Any) -> None:
