@@ -663,12 +663,12 @@ def remark_notes(records: Sequence[Record]) -> list[Problem]:
     word (a dated remark, tryout23 #6): it is kept as a ruling, and marked where it is shown by the
     same test (`kb.gamewords.is_remark`)."""
     from kb.gamewords import REMARK_NOTE, is_remark
+    from kb.ingest.pages import clip
 
     notes: list[Problem] = []
     for r in records:
         if r.kind is Kind.RULING and is_remark(r.text, r.source, [r.card]):
-            clipped = r.text if len(r.text) <= 80 else r.text[:79] + "…"
-            notes.append(Problem(r.source, r.line, f"'{clipped}' {REMARK_NOTE} Kept as a ruling of the page "
+            notes.append(Problem(r.source, r.line, f"'{clip(r.text, 80)}' {REMARK_NOTE} Kept as a ruling of the page "
                                  "(marked so where it is shown); take it out of the page if it is a remark",
                                  ignored=True))
     return notes

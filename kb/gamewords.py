@@ -1,10 +1,13 @@
 """Whether a text speaks of the game at all: the test that tells a judge's dated remark ("Quelle:
 Notizen vom Prerelease-Briefing, bitte nicht weitergeben.") from a ruling, however short.
 
-A word list can't tell a remark from a terse ruling for sure, so nothing is dropped on it: a page's
-dated remark is still read as a ruling (every unit lands somewhere), the ingest notes it, `kb
-search` ranks it after the hits that do speak of the game, and the commands that show a judge's own
-entry mark it (tryout23 #6, tryout24).
+A word list can't tell a remark from a terse ruling for sure, so nothing is dropped on it, and only a
+judge's own entries are judged by it (`is_remark`: an official ruling or CR clause is one whatever its
+words): a page's dated remark is still read as a ruling (every unit lands somewhere), the ingest notes
+it, the commands that show it mark it, and `kb search` lists it after the other hits it found
+(tryout23 #6, tryout24). kb.ingest.pages keeps a list of its own (`_GAME_WORDS`) for the opposite
+question, whether a page's undated text is a ruling that lost its date, where a word counts only with
+the endings a web page's words don't share.
 """
 
 from __future__ import annotations

@@ -383,23 +383,23 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 problems.append(Problem(source, first, f"no line of this page gives a ruling's date where a "
                                         f"card page reads one (on a line of its own, or opening or ending the "
                                         f"ruling's line: `Jul 13, 2018: ...`), though line {at} holds the date "
-                                        f"{said!r}: skipped the text from here: {_clip(original)}"))
+                                        f"{said!r}: skipped the text from here: {clip(original)}"))
                 return
             if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
                 problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
                                         "rulings are read after their dates (`Jul 13, 2018`, `9/20/2014<TAB>...`): "
                                         "skipped the text from here; if it is rulings without dates, --format search-page "
                                         "reads one per paragraph (every paragraph, so cut what is no ruling first): "
-                                        f"{_clip(original)}"))
+                                        f"{clip(original)}"))
                 return
             own, lost = _not_rulings(chunk, cards(), card_text(title_card) if card_text and title_card else None)
             for run in lost:  # quoted from its own first line, not from the headings above it
                 problems.append(Problem(source, run[0].number, f"text before the first date line skipped{_lines_of(run)}: "
-                                        f"{_clip(_unit_text(run))}"))
+                                        f"{clip(_unit_text(run))}"))
             if own:  # said, as a note: nothing a judge would quote, and no ruling lost
                 problems.append(Problem(source, own[0].number, "page text before the first ruling date (a subtitle, "
                                         "headings, a site's links, the card's own text), not read as rulings: "
-                                        f"{_clip(_unit_text(own))}", ignored=True))
+                                        f"{clip(_unit_text(own))}", ignored=True))
             return
         parts = _by_language(chunk)
         for above, part in zip([None, *parts], parts):
@@ -410,15 +410,15 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 problems.append(Problem(source, part[0].number, f"line {part[0].number} is in {said}, the "
                                         f"ruling above it (line {above[0].number}) in "
                                         f"{LANGUAGE_NAMES[_language(above).value]}: read apart, not as more of "
-                                        f"that ruling: {_clip(_unit_text(part))}", ignored=True))
+                                        f"that ruling: {clip(_unit_text(part))}", ignored=True))
             ruling(part)
 
     def ruling(part: list[_Line]) -> None:
         original, first = _unit_text(part), part[0].number
         # A ruling of several lines or paragraphs is lost whole: say which lines, and what it began with.
         last = part[-1].number
-        skipped = (f"ruling skipped (line {first}: {_clip(original)})" if last == first
-                   else f"ruling skipped (lines {first}-{last}: {_clip(original)})")
+        skipped = (f"ruling skipped (line {first}: {clip(original)})" if last == first
+                   else f"ruling skipped (lines {first}-{last}: {clip(original)})")
         if date_error:
             on = f" on line {date_line}" if date_line != first else ""
             problems.append(Problem(source, first, f"{skipped}: {date_error}{on}"))
@@ -446,7 +446,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     def report_stray() -> None:
         if stray:
             problems.append(Problem(source, stray[0].number, "text after a ruling and under no date skipped: "
-                                    f"{_clip(' '.join(line.text.strip() for line in stray))}"))
+                                    f"{clip(' '.join(line.text.strip() for line in stray))}"))
             stray.clear()
 
     def report_trailer() -> None:
@@ -455,11 +455,11 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         own, lost = _not_rulings(stray, cards(), None)
         for run in lost:
             problems.append(Problem(source, run[0].number, "text after a ruling and under no date skipped: "
-                                    f"{_clip(_unit_text(run))}"))
+                                    f"{clip(_unit_text(run))}"))
         if own:
             problems.append(Problem(source, own[0].number, "text after a ruling and under no date, not read as "
                                     "rulings (a footer, links, a notice: no sentence about the game): "
-                                    f"{_clip(_unit_text(own))}", ignored=True))
+                                    f"{clip(_unit_text(own))}", ignored=True))
         stray.clear()
 
     last_date = max((i for i, (_, raw_date, _) in enumerate(units) if raw_date is not None), default=-1)
@@ -500,7 +500,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                     problems.append(Problem(source, line.number, f"line {line.number} has no date and starts a "
                                             f"new sentence: read as more of the ruling on line {chunk[0].number}; "
                                             "if it is not, give it its date or a blank line above it: "
-                                            f"{_clip(line.text.strip())}", ignored=True))
+                                            f"{clip(line.text.strip())}", ignored=True))
                 chunk.append(_Line(line.number, _uncelled(line.text)) if barred else line)
             continue
         if not seen_date and resolve_card and unknown_title and chunk:
@@ -838,7 +838,7 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         clean = normalize_text(original)
         first = para[0].number
         if _STUB.match(clean):
-            problems.append(Problem(source, first, f"cross-reference stub, not a ruling: {_clip(clean)}",
+            problems.append(Problem(source, first, f"cross-reference stub, not a ruling: {clip(clean)}",
                                     ignored=True))
             continue
         bad = _undecodable(para)
@@ -852,7 +852,7 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
             lines = f"line {first}" if len(para) == 1 else f"lines {first}-{para[-1].number}"
             problems.append(Problem(source, first, f"unit skipped ({lines}): line {dated[0]} gives a ruling's "
                                     f"date ({dated[1]!r}), which a search page does not read; without --format "
-                                    f"search-page, a card page keeps each dated ruling with its date: {_clip(clean)}"))
+                                    f"search-page, a card page keeps each dated ruling with its date: {clip(clean)}"))
             continue
         if len(clean) > MAX_RULING_CHARS:
             problems.append(Problem(source, first, f"unit skipped: {len(clean)} characters, "
@@ -932,6 +932,7 @@ def _undecodable(lines: list[_Line]) -> int | None:
     return next((line.number for line in lines if is_undecodable(line.text)), None)
 
 
-def _clip(text: str, width: int = 60) -> str:
+def clip(text: str, width: int = 60) -> str:
+    """`text` as a problem quotes it: normalised, cut to `width` characters with an ellipsis."""
     text = normalize_text(text)
     return text if len(text) <= width else text[: width - 1] + "…"
