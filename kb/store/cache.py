@@ -6,16 +6,21 @@ An entry is keyed by the bytes of its inputs *and* of the code that derives it, 
 a changed parser never reads a stale value. Files are written through a temp file and a rename; an
 unreadable or truncated one is recomputed. It lives in `<data dir>/cache/` and may be deleted at any
 time. Only judge-kb's own files are unpickled.
+
+The data directory is the one the work in progress was given (`kept_in`: a build into `home` keeps
+its caches in `home/cache`), else `kb.paths.home()`'s.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
+from contextvars import ContextVar
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterable, Sequence, TypeVar, cast
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar, cast
 
 from kb.normalize import write_atomic
 
@@ -23,6 +28,30 @@ T = TypeVar("T")
 K = TypeVar("K")
 U = TypeVar("U")
 V = TypeVar("V")
+
+
+# The cache folder of the work in progress (`kept_in`); None: the data directory `kb.paths.home()` names.
+_FOLDER: ContextVar[Path | None] = ContextVar("kb_cache_folder", default=None)
+
+
+@contextlib.contextmanager
+def kept_in(home: Path) -> Iterator[None]:
+    """Inside this block, every cache (this module's and the embedding cache of `folder()`) is kept
+    in the data directory `home`: a build given a data directory writes nothing into the one
+    `$KB_HOME` names."""
+    token = _FOLDER.set(home / "cache")
+    try:
+        yield
+    finally:
+        _FOLDER.reset(token)
+
+
+def folder() -> Path:
+    """The cache folder: the one of the data directory the work in progress was given (`kept_in`),
+    else `<kb.paths.home()>/cache`."""
+    from kb.paths import home
+
+    return _FOLDER.get() or home() / "cache"
 
 
 def module_files(*modules: ModuleType) -> list[Path]:
@@ -62,9 +91,7 @@ def cached(name: str, inputs: Iterable[Path], compute: Callable[[], T]) -> T:
 def _path(name: str, inputs: Iterable[Path]) -> Path:
     """The cache file of the value `name` derived from `inputs` (OSError: the data directory or an
     input can't be read)."""
-    from kb.paths import home
-
-    return home() / "cache" / f"{name}-{key_of(inputs)}.pickle"
+    return folder() / f"{name}-{key_of(inputs)}.pickle"
 
 
 # What reading a cache file may raise when it is damaged, truncated or written by other code: recomputed.
