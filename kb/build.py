@@ -245,7 +245,7 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
                            lexicon: Lexicon, is_official: Callable[[str], bool] = lambda source: True) -> list[Entry]:
     """`deduplicate`, with the word alignments of the last build taken from the disk cache: after
     adding one page, difflib runs only on the pairs of wordings that page brings."""
-    from kb import normalize, terminology
+    from kb import concepts, normalize, terminology
     from kb.cr.load import cache_inputs
     from kb.ingest import dedup
 
@@ -259,8 +259,8 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     lexicon.learn_folds(known.get("folds", {}))
     corpus.terminology.learn(known.get("found", {}))
     # Signatures: of the text, the terminology, the CR's keywords and the card names (which
-    # `Lexicon.learn_signatures` compares itself).
-    meaning = sorted({*words, *cache_inputs(corpus.folder)})
+    # `Lexicon.learn_signatures` compares itself), found by kb/concepts.py's phrase finder.
+    meaning = sorted({*words, *cache_inputs(corpus.folder), *module_files(concepts)})
     learned: dict[str, Any] = load_table("signatures", meaning)
     lexicon.learn_signatures(learned)
     entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
@@ -325,17 +325,17 @@ def link_rules(entries: list[Entry], corpus: Corpus, on_progress: OnProgress | N
 
 def link_inputs(corpus: Corpus) -> list[Path]:
     """What links derive from: the parsed CR (its texts, kb/cr/, kb/normalize.py), the linker's
-    code and every kb module it imports, the Oracle and MTGJSON card texts, the link overrides, the
-    glossary (a German or Spanish ruling's mechanic)."""
-    from kb import errors, model, oracle
+    code and every kb module it imports (kb/concepts.py reads a German or Spanish ruling's glossary
+    concepts: dedup's word forms, not dedup), the Oracle and MTGJSON card texts, the link overrides,
+    the glossary (a German or Spanish ruling's mechanic)."""
+    from kb import concepts, errors, model, oracle
     from kb.cr import links
     from kb.cr.load import cache_inputs
-    from kb.ingest import dedup, mtgjson
+    from kb.ingest import mtgjson
     from kb.search import bm25, glossary
 
     folder = corpus.folder
-    # dedup: its ConceptFinder reads a German or Spanish ruling's glossary concepts
-    return sorted({*cache_inputs(folder), *module_files(links, model, oracle, mtgjson, bm25, errors, glossary, dedup),
+    return sorted({*cache_inputs(folder), *module_files(links, model, oracle, mtgjson, bm25, errors, glossary, concepts),
                    *(folder / "oracle").glob("*"), *(folder / "mtgjson").glob("*.json"),
                    *[p for p in [folder / "glossary.yaml"] if p.is_file()],
                    *[p for p in [folder / "links-overrides.yaml"] if p.is_file()]})

@@ -229,6 +229,18 @@ def test_signatures_of_other_keywords_are_not_taken() -> None:
     assert ("mark", "x") not in other.signature(PLAIN)
 
 
+def test_the_remembered_signatures_are_stale_when_the_phrase_finder_changes(kb_home: Path, monkeypatch) -> None:
+    """A signature's CR keywords and card names are found by kb/concepts.py's phrase finder, not
+    by dedup's own code: its file is an input of the signatures' memo."""
+    import kb.build
+    from kb import concepts
+    from kb.corpus import Corpus
+
+    asked: dict[str, list[Path]] = {}
+    monkeypatch.setattr(kb.build, "load_table", lambda name, inputs: asked.update({name: list(inputs)}) or {})
+    kb.build.deduplicate_remembered(RECORDS, embedder=None, corpus=Corpus.default(), lexicon=_lexicon(["Lightform"]))
+    assert Path(concepts.__file__) in asked["signatures"]
+
 def test_a_card_added_after_a_signature_was_read_is_found_in_it() -> None:
     lexicon = _lexicon([])
     assert not any(kind == "card" for kind, _ in lexicon.signature(MORPH))

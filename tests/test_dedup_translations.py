@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from kb.build import load_lexicon
-from kb.ingest.dedup import (ConceptFinder, Lexicon, concepts_agree, deduplicate, is_negated, lemma,
-                             translation_gaps)
+from kb.concepts import ConceptFinder, lemma
+from kb.ingest.dedup import Lexicon, concepts_agree, deduplicate, is_negated, translation_gaps
 from kb.model import Kind, Lang, Record
 from kb.normalize import match_key
 from kb.search.text import fold

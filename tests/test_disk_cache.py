@@ -144,6 +144,19 @@ def test_the_links_memo_is_keyed_by_every_kb_module_the_linker_imports() -> None
     assert len(imported) >= 5 and imported <= inputs, sorted(str(p) for p in imported - inputs)
 
 
+
+def test_a_change_to_dedup_leaves_the_links_memo_standing() -> None:
+    """The linker reads a German or Spanish ruling's glossary concepts with dedup's word forms, from
+    a module of their own: a change to dedup alone does not relink every entry (minutes at 100k)."""
+    from kb import concepts
+    from kb.build import link_inputs
+    from kb.corpus import Corpus
+    from kb.ingest import dedup
+
+    inputs = {p.resolve() for p in link_inputs(Corpus.default())}
+    assert Path(dedup.__file__).resolve() not in inputs
+    assert Path(concepts.__file__).resolve() in inputs
+
 class _Memo:
     """`memo_map` over keys whose value is the key in capitals, remembered under one input file,
     with the keys it computed (`calls`) and its file in the cache."""

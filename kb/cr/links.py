@@ -30,7 +30,7 @@ from kb.model import Entry, Kind, Lang, RuleLink
 from kb.oracle import Oracle
 
 if TYPE_CHECKING:
-    from kb.ingest.dedup import ConceptFinder
+    from kb.concepts import ConceptFinder
     from kb.search.glossary import Glossary
 
 MAX_LINKS = 5
@@ -1110,7 +1110,7 @@ class ForeignReading:
 
 @functools.lru_cache(maxsize=2)  # one glossary per process, at most a test's second one
 def _concept_finder(glossary: Glossary) -> ConceptFinder:
-    from kb.ingest.dedup import ConceptFinder
+    from kb.concepts import ConceptFinder
     return ConceptFinder(glossary)
 
 
