@@ -49,6 +49,9 @@ def test_rule_entry_links_to_its_own_clause(rules):
     ("At any time, you can look at a face-down permanent you control.", "708.5"),
     ("If a face-down permanent you control leaves the battlefield, you must reveal it.", "708.9"),
     ("If the enchanted creature is turned face up, the \"Form\" will continue to enchant it.", "708.8"),
+    # tryout26 #9: the clause that says "copiable values" first, not 708.2a's default characteristics
+    ("The face-down characteristics of a permanent are copiable values. If another object becomes a copy of a "
+     "face-down creature, that new object is a 2/2 colorless face-up creature with no abilities.", "708.2"),
 ])
 def test_face_down_rulings_cite_the_clause_first(rules, text, clause):
     assert top(ruling(text), rules)[0] == clause

@@ -99,7 +99,7 @@ CUES: tuple[Cue, ...] = (
     # "a manifested creature may be turned face up": the mechanic's own way to turn it up, when the words name it
     # (a card's ruling about its ability that triggers when it is turned face up is not about morph's 702.37e)
     _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", "", "turned face up", 0.45, slot=_TURN_UP, named_only=True),
-    _cue(r"copiable values?|a copy of a face-down", "708.2a 708.2 707.2 708.10", "copiable values"),
+    _cue(r"copiable values?|a copy of a face-down", "708.2 708.2a 707.2 708.10", "copiable values"),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game|end of (?:the|each) game)\b", r"\breveal")], "708.9",
              "reveal when it leaves", slot="hidden_agenda=702.106e", weight=0.8),
