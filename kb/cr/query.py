@@ -380,8 +380,10 @@ class FormerRule:
         return f"in {self.span}, {number} was a rule no longer in the rules{gone}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"first": self.first, "last": self.last, "now": self.now, "last_seen": self.last_seen,
-                "gone_by": self.gone_by}
+        data: dict[str, Any] = {"first": self.first, "last": self.last, "now": self.now}
+        if self.last_seen and self.gone_by:  # no longer in the rules (keys added for it alone: tryout26)
+            data |= {"last_seen": self.last_seen, "gone_by": self.gone_by}
+        return data
 
 
 def missing_clause(number: str, version: RulesVersion) -> str:
