@@ -482,15 +482,11 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
         out.print(Text(f"Example: {example}", style="italic"))
     if at:
         out.print()
-        if at.unknown:
-            out.print(f"On {at.date} (CR of {at.version}, in the corpus only as an extract of the face-down rules): "
-                      f"not in that extract, nor in the last full CR before it ({at.last_complete}); the KB can't "
-                      f"tell whether it was in the rules then.")
-        elif at.number is None:
-            out.print(f"On {at.date} (CR of {at.version}): not in the rules yet.")
+        if at.absent:
+            out.print(at.absent)
         else:
-            out.print(Text.assemble(f"On {at.date} (CR of {at.version}): ", (at.number, "bold")))
-        if at.gap:
+            out.print(Text.assemble(f"On {at.date} (CR of {at.version}): ", (at.number or "", "bold")))
+        if at.gap and not at.unknown:  # an unknown answer already says which CRs the KB lacks
             out.print(Text(f"Note: {at.gap.note}", style="yellow"))
         if at.number is not None:
             if at.in_force:
@@ -504,9 +500,12 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
     out.print()
     out.print(Text(f"History ({' → '.join(report.numbers)}; {report.first_seen_note})", style="bold"))
     for i, step in enumerate(report.history):
-        change = "as in the oldest CR in the corpus" if i == 0 and report.in_oldest else step.change
+        change = ("as in the oldest CR in the corpus" if i == 0 and report.in_oldest
+                  else "first seen" if step.change == "added" else step.change)
         line = Text.assemble((step.date, "cyan"), "  ", (step.number, "bold"), f"  {change}")
-        if step.after:
+        if step.after and step.change == "added":
+            line.append(f" (not in the CR of {step.after}, the corpus's previous full CR)", style="dim")
+        elif step.after:
             line.append(f" (since {step.after}, the corpus's previous CR)", style="dim")
         out.print(line)
         if step.diff:

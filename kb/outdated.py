@@ -195,9 +195,13 @@ def group_wordings(items: Iterable[OutdatedItem]) -> list[OutdatedWording]:
 
 
 class RuleHistory(Protocol):
-    """A rule's wording at a date: (number then, text then, text now, dates it changed in substance
-    after `at`), or None when the rule can't be followed that far back. `common_words` are word
-    stems so frequent in the rules that sharing one says nothing (see `touched_words`)."""
+    """A rule's wording at a date: (number then, text then, text now, dates of the CRs in which it is
+    first seen changed in substance after the one in force on `at`), or None when the rule can't be
+    followed that far back. `common_words` are word stems so frequent in the rules that sharing one
+    says nothing (see `touched_words`). A history may also tell, with `since(clause, date)`, the
+    corpus's CR before the change first seen on `date`: the change came between the two, and when
+    that CR is older than `at` the KB can't tell whether it came after `at` (the corpus's CRs are
+    samples of those published)."""
 
     common_words: frozenset[str]
 
@@ -465,10 +469,29 @@ def _rule_changed(entry: Entry, v: Variant, ruling: str, history: RuleHistory | 
         then = f" (then {number_then})" if number_then != link.clause else ""
         reasons.append(OutdatedReason(
             Reason.RULE_CHANGED,
-            f"{link.clause}{then} was reworded after {v.date} (CR of {', '.join(changed_on)}) "
+            f"{link.clause}{then} was {_reworded_when(history, link.clause, v.date, changed_on)} "
             f"in words the ruling uses: {', '.join(_as_written(touched, ruling))}",
             word_diff(text_then, text_now)))
     return reasons
+
+
+def _reworded_when(history: RuleHistory, clause: str, at: str, changed_on: list[str]) -> str:
+    """"reworded after AT (CR of D)", or for a change the corpus can't date after `at` (its CR before
+    the change is older than `at`) "reworded between the CRs of P and D (none between in the KB: maybe
+    before AT)"."""
+    since: Callable[[str, str], str | None] | None = getattr(history, "since", None)
+    after: list[str] = []
+    between: list[str] = []
+    for date in changed_on:
+        before = since(clause, date) if since else None
+        if before is not None and before < at:
+            between.append(f"between the CRs of {before} and {date} (none between in the KB: maybe before {at})")
+        else:
+            after.append(date)
+    # a change the corpus can't date after `at` came before every one it can (its CR before is older than `at`)
+    parts = [f"reworded {b}" for b in between]
+    parts += [f"reworded after {at} (CR of {', '.join(after)})"] if after else []
+    return ", and ".join(parts)
 
 
 def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
@@ -608,10 +631,16 @@ class _CRHistory:
         self._rewordings = lru_cache(maxsize=None)(self._rewordings_uncached)
         self._history = lru_cache(maxsize=None)(self._history_uncached)
 
-    def _rewordings_uncached(self, clause: str) -> list[tuple[str, bool]]:
-        """(date, reworded in substance) for each step of the clause's history after the first."""
+    def _rewordings_uncached(self, clause: str) -> list[tuple[str, str, bool]]:
+        """(date of the step before, date, reworded in substance) for each step of the clause's history
+        after the first."""
         steps = list(self.rules.history(clause).steps)
-        return [(s.date, substantive(prev.text) != substantive(s.text)) for prev, s in zip(steps, steps[1:])]
+        return [(prev.date, s.date, substantive(prev.text) != substantive(s.text)) for prev, s in zip(steps, steps[1:])]
+
+    def since(self, clause: str, date: str) -> str | None:
+        """The date of the corpus's CR before the one of `date` that has current clause `clause`: a change
+        first seen on `date` came after it (None: no such step)."""
+        return next((before for before, d, _ in self._rewordings(clause) if d == date), None)
 
     def _history_uncached(self, clause: str, at: str) -> tuple[str, str, str, list[str]] | None:
         from kb.errors import KBError
@@ -622,7 +651,7 @@ class _CRHistory:
             number_then = self.rules.number_at(clause, at) or clause
         except KBError:
             return None
-        changed = [date for date, reworded in steps if date > at and reworded]
+        changed = [date for _, date, reworded in steps if date > at and reworded]
         return number_then, then.text, self.rules.current.clauses[clause].text, changed
 
     def __call__(self, clause: str, at: str) -> tuple[str, str, str, list[str]] | None:

@@ -211,3 +211,43 @@ def test_every_seed_rule_text_matches_a_clause():
     units = [u for u in units if u and u != "Search"]
     found = [CORPUS.match_clause(u) for u in units]
     assert sum(f is not None for f in found) == 33
+
+
+def test_a_clause_first_seen_after_the_oldest_cr_is_dated_between_two_crs_not_added_on_one(rules):
+    """The corpus's CRs are samples of those published (none between 2018-07-13 and 2024-11-08): a clause
+    is first seen in one of them, it came in after the corpus's full CR before, and on a date between the
+    two the KB can't tell whether it was in the rules. One clause of each first-seen date of the corpus."""
+    from datetime import date, timedelta
+
+    from kb.cr.query import clause_report
+
+    firsts: dict[str, str] = {}
+    for number in rules.current.clauses:
+        firsts.setdefault(rules.history(number).first_seen, number)
+    oldest = rules.versions[0].date
+    assert len(firsts) > 3
+    for first, number in sorted(firsts.items()):
+        history = rules.history(number)
+        if first == oldest:
+            assert history.before is None
+            continue
+        before = max(v.date for v in rules.versions if v.complete and v.date < first)
+        assert history.before == before
+        lid = rules.lineage[(rules.current.date, number)]
+        assert all(d != before for d, _ in rules.members[lid])
+        between = (date.fromisoformat(before) + timedelta(days=1)).isoformat()
+        report = clause_report(rules, number, at=between)
+        assert report.first_seen_after == before and report.history[0].after == before, number
+        assert report.first_seen_note.startswith(f"first seen in the CR of {first}: not in the CR of {before}")
+        assert report.at is not None and report.at.number is None and report.at.unknown, (number, between)
+        on_that_date = clause_report(rules, number, at=before).at
+        assert on_that_date is not None and not on_that_date.unknown  # the full CR in force then lacks it
+
+
+def test_a_rule_no_longer_in_the_rules_went_out_between_its_last_cr_and_the_next_full_one(rules):
+    gone = [(d, n) for members in rules.members.values() for d, n in members[-1:] if d != rules.current.date]
+    assert gone
+    for last, number in gone:
+        history = rules.history(number, at=last)
+        assert history.current is None and history.last_seen == last
+        assert history.gone_by == min(v.date for v in rules.versions if v.complete and v.date > last)

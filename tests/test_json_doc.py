@@ -164,6 +164,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> dic
         kb("kb rule", "rule", "707.2", "--at", "2018-07-13", "--lang", "de", "--limit", "3")
         kb("kb rule", "rule", "707.2a", "--at", "2024-06-01", "--limit", "1")
         kb("kb rule", "rule", "708", "--limit", "1")
+        kb("kb rule", "rule", "505.5", "--limit", "1")  # 505.5 numbered a rule no longer in the rules
         kb("kb rule", "rule", "701.62a", "--at", "2024-09-20", "--limit", "1")  # absent from the extract in force
         kb("kb rule --diff", "rule", "--diff", "2014-09-25", "2026-01-16", "--section", "708")
         kb("kb rule --diff", "rule", "--diff", "2019-01-01", "2023-01-01", "--section", "708")

@@ -370,3 +370,24 @@ def test_an_official_reissue_still_supersedes_an_official_wording_beside_a_judge
         assert found[official].current_text == TAPPED_2018
         assert "replaced on 2018-07-13" in found[official].reasons[0].detail
     assert found[mine_2016].current_text == TAPPED_NOTE and "replaced on 2024-11-08" in found[mine_2016].reasons[0].detail
+
+
+def test_a_rule_change_the_corpus_cannot_date_after_the_ruling_is_not_said_to_come_after_it(history):
+    """The corpus's CRs are samples (tryout26 #7): 103.5's 2018 rewording is first seen in the CR of
+    2018-07-13, and the corpus's CR before is of 2015-01-23, so for a ruling of 2016-08-23 it may have
+    come before the ruling; the London mulligan, first seen in 2024-11-08 after the CR of 2018-07-13,
+    surely came after it."""
+    from kb.model import RuleLink
+
+    ruling = ("Even though your starting hand size is five, nothing else about the pregame procedure changes. "
+              "If you don't take two or more mulligans in a multiplayer game, you won't be able to \"scry\" "
+              "before the game starts.")
+    assert history.since("103.5", "2018-07-13") == "2015-01-23"
+    entry = _entry([_cv(ruling, "2016-08-23", "Lightform")])
+    entry = Entry(**{**{f: getattr(entry, f) for f in entry.__dataclass_fields__},
+                     "rules": (RuleLink("103.5", 1.0, "103.4", ""),)})
+    (item,) = _find(entry, rule_history=history)
+    (reason,) = item.reasons
+    assert reason.detail.startswith(
+        "103.5 (then 103.4) was reworded between the CRs of 2015-01-23 and 2018-07-13 (none between in the KB: "
+        "maybe before 2016-08-23), and reworded after 2016-08-23 (CR of 2024-11-08) in words the ruling uses:")

@@ -281,7 +281,60 @@ def test_a_clause_missing_from_an_extract_in_force_names_that_cr_and_says_the_kb
     assert (data["version"], data["last_complete"], data["number"]) == ("2024-02-02", "2018-07-13", None)
 
 
-def test_a_clause_missing_from_a_full_cr_in_force_is_not_in_the_rules_yet() -> None:
-    flat = " ".join(run("701.62a", "--at", "2020-09-20").output.split())
-    assert "On 2020-09-20 (CR of 2018-07-13): not in the rules yet." in flat
-    assert "last_complete" not in json.loads(run("701.62a", "--at", "2020-09-20", "--json").output)["at"]
+def test_a_clause_missing_from_a_full_cr_in_force_on_that_very_date_is_not_in_the_rules_yet() -> None:
+    flat = " ".join(run("701.62a", "--at", "2018-07-13").output.split())
+    assert "On 2018-07-13 (CR of 2018-07-13): not in the rules yet." in flat
+    data = json.loads(run("701.62a", "--at", "2018-07-13", "--json").output)["at"]
+    assert data["unknown"] is False and "last_complete" not in data
+
+
+def test_a_clause_missing_from_a_later_full_cr_was_not_in_the_rules_yet_though_an_extract_was_in_force() -> None:
+    """702.177 is first seen in the CR of 2026-01-16; on 2024-06-01 the face-down extract of 2024-02-02 was in
+    force, and the full CR of 2024-11-08, later, lacks it too: not in the rules yet, shown by that later CR."""
+    flat = " ".join(run("702.177", "--at", "2024-06-01").output.split())
+    assert ("On 2024-06-01 (CR of 2024-02-02): not in the rules yet: not even in the later full CR of "
+            "2024-11-08.") in flat
+    assert json.loads(run("702.177", "--at", "2024-06-01", "--json").output)["at"]["unknown"] is False
+
+
+@pytest.mark.parametrize("number, at, first", [("702.143a", "2021-06-01", "2024-11-08"),
+                                               ("701.62a", "2020-09-20", "2024-11-08")])
+def test_a_date_between_the_last_full_cr_without_a_clause_and_its_first_cr_is_unknown_not_not_yet(
+        number: str, at: str, first: str) -> None:
+    """Try-out 26: `kb rule 702.143a --at 2021-06-01` said "not in the rules yet" (foretell came with Kaldheim,
+    January 2021): the corpus has no full CR between 2018-07-13 and the first that has the clause."""
+    flat = " ".join(run(number, "--at", at).output.split())
+    assert (f"On {at} (CR of 2018-07-13): not in that CR, but the KB can't tell whether it was in the rules "
+            f"then: it is first seen in the CR of {first}, and the KB has no full CR between, only a face-down "
+            "extract of 2024-02-02.") in flat
+    assert "not in the rules yet" not in flat
+    data = json.loads(run(number, "--at", at, "--json").output)["at"]
+    assert (data["number"], data["unknown"], data["last_complete"]) == (None, True, "2018-07-13")
+
+
+def test_a_clause_first_seen_after_a_gap_in_the_corpus_is_not_said_to_be_added_on_that_date() -> None:
+    """Try-out 26: "History (702.143a; first in the CR of 2024-11-08)" / "2024-11-08 702.143a added": the
+    corpus has no full CR between 2018-07-13 and 2024-11-08, so the clause came in somewhere in between."""
+    flat = " ".join(run("702.143a").output.split())
+    assert ("History (702.143a; first seen in the CR of 2024-11-08: not in the CR of 2018-07-13, and the KB has "
+            "no full CR between, only a face-down extract of 2024-02-02)") in flat
+    assert "2024-11-08 702.143a first seen (not in the CR of 2018-07-13, the corpus's previous full CR)" in flat
+    assert " added" not in flat
+    data = json.loads(run("702.143a", "--json").output)
+    assert (data["first_seen"], data["first_seen_after"]) == ("2024-11-08", "2018-07-13")
+    # the change keeps its name for JSON readers; `after` dates it as the other changes are dated
+    assert (data["history"][0]["change"], data["history"][0]["after"]) == ("added", "2018-07-13")
+    # a clause in the oldest CR came in before the corpus begins: nothing to date it by
+    oldest = json.loads(run("708.2a", "--json").output)
+    assert oldest["first_seen_after"] is None and oldest["history"][0]["after"] is None
+
+
+def test_a_rule_no_longer_in_the_rules_says_where_it_was_last_seen_and_by_which_cr_it_was_gone() -> None:
+    """The corpus has no full CR between 2018-07-13 and 2024-11-08: a rule of the first and not the second
+    went out somewhere in between, not "after 2018-07-13"."""
+    result = run("509.6")
+    assert result.exit_code == 1
+    assert ("509.6 was a rule no longer in the rules; last seen in the CR of 2018-07-13, not in that of "
+            "2024-11-08: the KB has no full CR between, only a face-down extract of 2024-02-02") in result.output
+    former = json.loads(run("505.5", "--json").output)["other_rules"]
+    assert [(f["now"], f["last_seen"], f["gone_by"]) for f in former] == [(None, "2018-07-13", "2024-11-08")]

@@ -20,7 +20,10 @@ from kb.normalize import is_iso_date, word_diff
 class ChangeKind(StrEnum):
     """How a clause changed from one CR version to the next (a str: it is its JSON form)."""
 
-    ADDED = "added"  # first seen
+    # First seen: in a clause's history, "in this CR of the corpus and not in its full CR before", which
+    # the corpus's CRs, samples of every CR published, can't date closer (ClauseHistory.before); in a
+    # diff of two CRs, "in the later, not in the earlier".
+    ADDED = "added"
     REMOVED = "removed"
     UNCHANGED = "unchanged"
     REWORDED = "reworded"
@@ -54,9 +57,18 @@ class HistoryStep:
 
 @dataclass(frozen=True, slots=True)
 class ClauseHistory:
-    current: str | None  # number in the current CR, None when the rule was removed
+    """A rule in every CR of the corpus that has it. The corpus holds some of the CRs published, so
+    the rule came in after `before` (None: it is in the oldest CR of the corpus) and no later than
+    its first step, and (no longer in the rules) went out after its last step and by `gone_by`."""
+
+    current: str | None  # number in the current CR, None when the rule is no longer in the rules
     steps: tuple[HistoryStep, ...]
-    removed_after: str | None = None  # date of the last version that has it, when removed
+    before: str | None = None  # the corpus's last full CR before the first that has it (which lacks it)
+    gone_by: str | None = None  # no longer in the rules: the corpus's first full CR without it
+
+    @property
+    def last_seen(self) -> str:
+        return self.steps[-1].date
 
     @property
     def first_seen(self) -> str:
@@ -242,7 +254,25 @@ class RulesCorpus:
             before = clause
         last_date, last_num = self.members[lid][-1]
         current = last_num if last_date == self.current.date else None
-        return ClauseHistory(current, tuple(steps), None if current else last_date)
+        return ClauseHistory(current, tuple(steps), self.full_cr_before(steps[0].date),
+                             None if current else self.full_cr_after(last_date))
+
+    def full_cr_before(self, date: str) -> str | None:
+        """The date of the corpus's newest full CR before `date`; None when it has none."""
+        older = [v.date for v in self.versions if v.complete and v.date < date]
+        return older[-1] if older else None
+
+    def full_cr_after(self, date: str) -> str | None:
+        """The date of the corpus's oldest full CR after `date`; None when it has none."""
+        return next((v.date for v in self.versions if v.complete and v.date > date), None)
+
+    def none_between(self, older: str, newer: str) -> str:
+        """"the KB has no CR between" two of its CRs, naming the face-down extracts it has between
+        them: they hold the face-down rules only, so a clause they lack says nothing."""
+        extracts = [v.date for v in self.versions if not v.complete and older < v.date < newer]
+        if not extracts:
+            return "the KB has no CR between"
+        return f"the KB has no full CR between, only a face-down extract of {', '.join(extracts)}"
 
     def diff(self, date_a: str, date_b: str, section: str) -> SectionDiff:
         """What changed in `section` (numbered as in the later version) between the CRs in force on
@@ -292,7 +322,12 @@ class RulesCorpus:
         found = []
         for lid, seen in dates.items():
             last_date, last_num = self.members[lid][-1]
-            found.append(FormerRule(seen[0], seen[-1], last_num if last_date == self.current.date else None))
+            if last_date == self.current.date:
+                found.append(FormerRule(seen[0], seen[-1], last_num))
+                continue
+            gone_by = self.full_cr_after(last_date)
+            found.append(FormerRule(seen[0], seen[-1], None, last_date, gone_by,
+                                    self.none_between(last_date, gone_by) if gone_by else ""))
         return sorted(found, key=lambda f: f.first)
 
     def _lid(self, number: str, version: RulesVersion) -> int:
@@ -322,22 +357,33 @@ class RulesCorpus:
 @dataclass(frozen=True, slots=True)
 class FormerRule:
     """Another rule an old number stood for, in the corpus's CRs from `first` to `last`; `now` is
-    that rule's number today (None: no longer in the rules)."""
+    that rule's number today (None: no longer in the rules). A rule no longer in the rules went out
+    after the corpus's last CR that has it (`last_seen`), by its next full CR (`gone_by`): when
+    exactly, the corpus can't tell (`between` says which CRs it lacks)."""
 
     first: str
     last: str
     now: str | None
+    last_seen: str | None = None
+    gone_by: str | None = None
+    between: str = ""  # RulesCorpus.none_between(last_seen, gone_by)
 
     @property
     def span(self) -> str:
         return f"the CR of {self.first}" if self.first == self.last else f"the CRs of {self.first} to {self.last}"
 
     def said(self, number: str) -> str:
-        where = f"the rule now {self.now}: `kb rule {self.now}`" if self.now else "a rule no longer in the rules"
-        return f"in {self.span}, {number} was {where}"
+        if self.now:
+            return f"in {self.span}, {number} was the rule now {self.now}: `kb rule {self.now}`"
+        gone = (f"; last seen in the CR of {self.last_seen}, not in that of {self.gone_by}: {self.between}"
+                if self.last_seen and self.gone_by else "")
+        return f"in {self.span}, {number} was a rule no longer in the rules{gone}"
 
     def to_json(self) -> dict[str, Any]:
-        return {"first": self.first, "last": self.last, "now": self.now}
+        data: dict[str, Any] = {"first": self.first, "last": self.last, "now": self.now}
+        if self.last_seen and self.gone_by:  # no longer in the rules (keys added for it alone: tryout26)
+            data |= {"last_seen": self.last_seen, "gone_by": self.gone_by}
+        return data
 
 
 def missing_clause(number: str, version: RulesVersion) -> str:
@@ -369,14 +415,35 @@ class ClauseThen:
     # so the wording is the older full CR's and its number may have changed in between.
     in_force: str | None = None
     gap: RulesGap | None = None  # `date` long after `version` while the corpus has a later CR
-    # The clause is in neither the CR in force on `date` (`version`, then only a face-down extract)
-    # nor the last complete CR before it (this date): the KB can't tell whether it was in the rules.
+    # Not in the rules on `date` as far as the KB knows, but the KB can't tell: the clause is not in the
+    # corpus's last full CR on or before `date` (this date), nor in `version` when that is a face-down
+    # extract after it, and the corpus has no full CR from `date` until the first CR that has it.
     last_complete: str | None = None
+    first_seen: str | None = None  # the corpus's first CR with the clause, when it is not in `version`
+    # not in the rules yet: the corpus's full CR, in force on `date` or later, that shows it (lacks the clause)
+    lacking: str | None = None
+    between: str = ""  # when unknown: RulesCorpus.none_between(last_complete, first_seen)
 
     @property
     def unknown(self) -> bool:
-        """Absent only because the CR in force then is in the corpus as a face-down extract."""
+        """Whether the clause was in the rules on `date` is more than the corpus's CRs can tell."""
         return self.last_complete is not None
+
+    @property
+    def absent(self) -> str | None:
+        """What the KB can say of a clause not in `version` (None: it is in it), in a sentence."""
+        if self.number is not None:
+            return None
+        if not self.unknown:
+            later = (f": not even in the later full CR of {self.lacking}" if self.lacking and self.lacking != self.version
+                     else "")
+            return f"On {self.date} (CR of {self.version}): not in the rules yet{later}."
+        if self.version != self.last_complete:
+            return (f"On {self.date} (CR of {self.version}, in the corpus only as an extract of the face-down "
+                    f"rules): not in that extract, nor in the last full CR before it ({self.last_complete}); "
+                    f"the KB can't tell whether it was in the rules then.")
+        return (f"On {self.date} (CR of {self.version}): not in that CR, but the KB can't tell whether it was in "
+                f"the rules then: it is first seen in the CR of {self.first_seen}, and {self.between}.")
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"date": self.date, "version": self.version, "number": self.number,
@@ -384,6 +451,7 @@ class ClauseThen:
                                 "gap": self.gap.to_json() if self.gap else None}
         if self.in_force:
             data["in_force"] = self.in_force
+        data["unknown"] = self.unknown
         if self.last_complete:
             data["last_complete"] = self.last_complete
         if self.other_rule:
@@ -398,7 +466,9 @@ class HistoryRow:
     date: str
     number: str
     change: ChangeKind
-    after: str | None  # the change happened after this (the corpus's previous CR), on or before `date`
+    # the change happened after this (the corpus's previous CR; for a clause first seen on `date`, its
+    # previous full CR, which lacks it), on or before `date`
+    after: str | None
     text: str
     diff: Runs | None
 
@@ -418,6 +488,7 @@ class ClauseReport:
     examples: tuple[str, ...]
     first_seen: str
     first_seen_note: str
+    first_seen_after: str | None  # the corpus's full CR before `first_seen`, which lacks it (None: in the oldest)
     numbers: tuple[str, ...]
     at: ClauseThen | None
     history: tuple[HistoryRow, ...]
@@ -427,7 +498,8 @@ class ClauseReport:
     def to_json(self) -> dict[str, Any]:
         return {"clause": self.clause, "version": self.version, "text": self.text,
                 "examples": list(self.examples), "first_seen": self.first_seen,
-                "first_seen_note": self.first_seen_note, "numbers": list(self.numbers),
+                "first_seen_note": self.first_seen_note, "first_seen_after": self.first_seen_after,
+                "numbers": list(self.numbers),
                 "at": self.at.to_json() if self.at else None, "history": [h.to_json() for h in self.history],
                 "other_rules": [f.to_json() for f in self.other_rules]}
 
@@ -457,8 +529,11 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
         except NotFoundError:  # the clause did not exist then
             then = None
         complete = rules.in_force(at, complete=True).date
-        # not in the rules then: say so from the CR in force, and when that is only a face-down
-        # extract, that the KB can't tell (the full CR of that date is not in the corpus)
+        # not in the rules then: say so from the CR in force, but only when a full CR of the corpus in
+        # force on `at` or later, before the first with the clause, lacks it; else the KB can't tell
+        # (the clause came in after the last full CR before `at`, and when is not in the corpus)
+        lacking = next((v.date for v in rules.versions if v.complete and at <= v.date < history.first_seen), None)
+        unknown = then is None and lacking is None
         version = in_force if then is None else then.version
         having = [d for d, _ in rules.members[rules.lineage[(rules.current.date, number)]]]
         then_row = ClauseThen(
@@ -470,23 +545,32 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             in_force=in_force if then is not None and then.version != in_force else None,
             # a clause not in the rules yet: the gap is the corpus's, from the CR in force (an extract too)
             gap=rules.gap(at, version, having) if then is not None else rules.gap(at, in_force),
-            last_complete=complete if then is None and complete != in_force else None,
+            last_complete=complete if unknown else None,
+            first_seen=history.first_seen if then is None else None,
+            lacking=lacking if then is None else None,
+            between=rules.none_between(complete, history.first_seen) if unknown else "",
             **_other_rule_then(rules, number, at))
     rows: list[HistoryRow] = []
     previous: HistoryStep | None = None
     for step in history.steps:
+        after = previous.date if previous else history.before
         rows.append(HistoryRow(
             date=step.date, number=step.number, change=step.change,
-            after=previous.date if previous and step.change not in (ChangeKind.ADDED, ChangeKind.UNCHANGED) else None,
+            after=after if step.change is not ChangeKind.UNCHANGED else None,
             text=step.text,
             diff=word_diff(previous.text, step.text) if previous and step.change.reworded else None))
         previous = step
     in_oldest = history.first_seen == rules.versions[0].date
     if in_oldest:
         note = f"already in the oldest CR in the corpus ({history.first_seen})"
+    elif history.before:
+        # not "added" then: the corpus's CRs are a sample, the clause came in somewhere in between
+        note = (f"first seen in the CR of {history.first_seen}: not in the CR of {history.before}, and "
+                f"{rules.none_between(history.before, history.first_seen)}")
     else:
-        note = f"first in the CR of {history.first_seen}"
+        note = f"first seen in the CR of {history.first_seen}, the KB has no full CR before it"
     return ClauseReport(clause=number, version=rules.current.date, text=clause.text,
                         examples=tuple(clause.examples), first_seen=history.first_seen, first_seen_note=note,
+                        first_seen_after=history.before,
                         numbers=tuple(history.numbers()), at=then_row, history=tuple(rows), in_oldest=in_oldest,
                         other_rules=tuple(rules.other_rules(number)))
