@@ -51,6 +51,27 @@ def corpus_entries(overrides: bool) -> list:
                               CORPUS.base_glossary)
 
 
+def carried_entry(item: dict[str, Any], overrides: bool) -> Any:
+    """The linked entry of a label that carries its own (`in_corpus: false`: a ruling of a page a try-out ingested,
+    in no bundled file): its `text`, `lang`, `date`, `cards` and other wordings (`variants`), linked as the build
+    links it, with the Oracle texts of its cards the bundled data lacks (`oracle`)."""
+    from kb.cr import links
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+
+    date = item.get("date")
+    card = item["cards"][0] if item["cards"] else None
+    wordings = [(item["text"], item["lang"]), *((v["text"], v["lang"]) for v in item.get("variants", ()))]
+    variants = tuple(Variant(text, text, Lang(lang), date, "label", i + 1,
+                             Relation.CANONICAL if i == 0 else Relation.TRANSLATION, 1.0, card)
+                     for i, (text, lang) in enumerate(wordings))
+    entry = Entry("label-" + hashlib.sha1(item["quote"].encode()).hexdigest()[:10], Kind.RULING, item["text"],
+                  tuple(item["cards"]), date, date, variants)
+    card_texts = {**CORPUS.card_texts, **item.get("oracle", {})}
+    [linked] = links.link_entries([entry], CORPUS.rules, CORPUS.overrides if overrides else [], card_texts,
+                                  CORPUS.base_glossary)
+    return linked
+
+
 def dev_half(quote: str) -> str:
     """dev-A (tune) or dev-B (check that a change generalises while working) for a dev item: a fixed hash of
     its quote, salted so that it is independent of the md5 that chose dev or test."""
@@ -58,12 +79,12 @@ def dev_half(quote: str) -> str:
 
 
 def split_of(item: dict[str, Any]) -> str:
-    """dev-A / dev-B for the "dev" items; dev-C, dev-D (links9's fresh batches) and dev-E (links11's), each labelled
-    before the linker ran on it, and test as labelled."""
+    """dev-A / dev-B for the "dev" items; dev-C, dev-D (links9's fresh batches), dev-E (links11's) and dev-F (the new
+    rulings of try-out 27, in no bundled file), each labelled before the linker ran on it, and test as labelled."""
     return dev_half(item["quote"]) if item["split"] == "dev" else item["split"]
 
 
-SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "dev-E", "test")
+SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "dev-E", "dev-F", "test")
 
 
 def _fold(text: str) -> str:
@@ -72,17 +93,19 @@ def _fold(text: str) -> str:
     return normalise(text).casefold()
 
 
-def _quoted(labels: list[dict[str, Any]], entries: list) -> list[tuple[dict[str, Any], list]]:
-    """Each label with the ruling entries one of whose wordings contains its quote."""
+def _quoted(labels: list[dict[str, Any]], entries: list, overrides: bool = False) -> list[tuple[dict[str, Any], list]]:
+    """Each label with the ruling entries one of whose wordings contains its quote (a label that carries its entry:
+    that entry, linked)."""
     rulings = [e for e in entries if e.kind.value == "ruling"]
     texts = [[_fold(t) for t in (e.text, *(v.text for v in e.variants))] for e in rulings]
-    return [(item, [e for e, ts in zip(rulings, texts) if any(_fold(item["quote"]) in t for t in ts)])
+    return [(item, [carried_entry(item, overrides)] if item.get("in_corpus", True) is False else
+             [e for e, ts in zip(rulings, texts) if any(_fold(item["quote"]) in t for t in ts)])
             for item in labels]
 
 
-def evaluate(labels: list[dict[str, Any]], entries: list) -> dict[str, Any]:
+def evaluate(labels: list[dict[str, Any]], entries: list, overrides: bool = False) -> dict[str, Any]:
     rows = []
-    for item, found in _quoted(labels, entries):
+    for item, found in _quoted(labels, entries, overrides):
         entry = found[0] if len(found) == 1 else None
         got = [r.clause for r in entry.rules] if entry else []
         rows.append({**item, "split": split_of(item), "found": len(found), "got": got,
@@ -442,7 +465,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(signals(labels, corpus_entries(overrides=False), embedder, splits))
         return 0
     result = evaluate(labels, corpus_entries(overrides=False))
-    with_overrides = evaluate(labels, corpus_entries(overrides=True))
+    with_overrides = evaluate(labels, corpus_entries(overrides=True), overrides=True)
     text = markdown(result, with_overrides, str(args.labels.relative_to(ROOT)))
     args.out.write_text(text, encoding="utf-8")
     sys.stdout.write(text)
