@@ -618,3 +618,28 @@ def test_a_card_name_is_no_evidence_for_a_rule(rules):
 def test_some_conspiracies_or_the_mechanics_are_not_the_card_type_in_general(rules, card_texts, text):
     [linked] = links.link_entries([card_ruling(text, ())], rules, [], card_texts)
     assert not any("the card type" in r.evidence for r in linked.rules), linked.rules
+
+
+# try-out 27 D7: new rulings of pages the bundled corpus doesn't have, most with no card the KB knows
+
+
+@pytest.mark.parametrize("text, named", [
+    ("If a card has disguise, you can cast it face down.", {"disguise"}),
+    ("Cards having disguise can be cast face down for {3}.", {"disguise"}),
+    # what the hidden card would have face up: the subject is still cloak (701.58d)
+    ("If a cloaked creature would have disguise (or morph) if it were face up, you may also turn it face up by "
+     "paying its disguise (or morph) cost.", {"cloak"}),
+    ("The pile is shuffled to disguise from your opponents which cloaked creature is which.", {"cloak"}),
+])
+def test_an_object_that_has_disguise_names_the_mechanic(text, named):
+    assert set(links.ruling_mechanics(text).named) == named
+
+
+def test_a_paragraph_on_disguise_that_recalls_morph_cites_disguise(rules, card_texts):
+    """The official MKM mechanics article: "Remember morph?" opens it, "If a card has disguise" is its subject."""
+    text = ("Remember morph? Don't throw everything you know about it out the window. It's just getting a little "
+            "upgrade. If a card has disguise, you can cast it face down. Keep its front face hidden so no other player "
+            "knows what it really is. It becomes a face-down creature spell, which means it's colorless, it's 2/2, and "
+            "it has no name and creature types. It has ward {2} and no other abilities. It also has no mana cost, so it "
+            "has mana value 0, but to cast it, you pay an alternative cost of {3}.")
+    assert linked_clauses(card_ruling(text, ()), rules, card_texts)[0].startswith("702.168")

@@ -293,12 +293,15 @@ def _mechanic(name: str, section: str, words: str, oracle: str) -> Mechanic:
     return Mechanic(name, section, re.compile(words, re.I), re.compile(oracle, re.I))
 
 
-# "disguise" is also an English verb ("shuffled to disguise which ..."): only its keyword uses count.
+# "disguise" is also an English verb ("shuffled to disguise which ..."): only its keyword uses count, among them
+# an object that has it ("If a card has disguise, you can cast it face down"); what a face-down card "would have"
+# face up is its hidden card's ability, not the ruling's subject ("If a cloaked creature would have disguise": cloak).
 MECHANICS: tuple[Mechanic, ...] = (
     _mechanic("megamorph", "702.37b", r"\bmegamorph|\bmegametamorfosis", r"\bmegamorph\b"),
     _mechanic("morph", "702.37", r"\bmorph\b|morphkosten|\bmegamorph|\b(?:mega)?metamorfosis", r"(?<!mega)\bmorph\b"),
-    _mechanic("disguise", "702.168", r"\bdisguise (?:abilit|cost)|\bwith disguise\b|\bdisguise or\b|\bor disguise\b"
-              r"|\bdisguise \{|\bdisguised\b|\btarnung|\bdisfraza", r"\bdisguise \{"),
+    _mechanic("disguise", "702.168", r"\bdisguise (?:abilit|cost)"
+              r"|\b(?:with|having|(?<!would )(?<!could )(?<!will )(?:has|have|had)) disguise\b"
+              r"|\bdisguise or\b|\bor disguise\b|\bdisguise \{|\bdisguised\b|\btarnung|\bdisfraza", r"\bdisguise \{"),
     _mechanic("cloak", "701.58", r"\bcloak(?:s|ed|ing)?\b|\bverhüll|\bencubr|\bencubiert", r"\bcloak(?:s|ed)?\b"),
     _mechanic("manifest dread", "701.62", r"\bmanifest(?:s|ing)? dread|\bmanifest\w* miedo", r"\bmanifest dread\b"),
     _mechanic("manifest", "701.40", r"\bmanifest(?:s|ed|ing)?\b|\bmanifestiert|\bmanifest(?:ar|ad[oa]s?|ando)\b|\bmanifiesta\b", r"\bmanifest(?:s|ed)?\b(?! dread)"),
