@@ -231,7 +231,9 @@ def test_the_cards_oracle_text_tells_the_mechanic_when_the_words_do_not(rules, c
             "Both the spell and the resulting creature are colorless and have a mana value of 0.")
     assert linked_clauses(card_ruling(text, ("Bubble Smuggler", "Defenestrated Phantom")), rules, card_texts)[0] \
         == "702.168b"
-    assert not [c for c in linked_clauses(card_ruling(text, ()), rules, card_texts) if c.startswith("702.168")]
+    # without the cards, only ward tells disguise (test_face_down_characteristics_with_ward_...): without it, none
+    unwarded = text.replace(" with ward {2}", "")
+    assert not [c for c in linked_clauses(card_ruling(unwarded, ()), rules, card_texts) if c.startswith("702.168")]
 
 
 @pytest.mark.parametrize("text, mechanics", [
@@ -643,3 +645,26 @@ def test_a_paragraph_on_disguise_that_recalls_morph_cites_disguise(rules, card_t
             "it has no name and creature types. It has ward {2} and no other abilities. It also has no mana cost, so it "
             "has mana value 0, but to cast it, you pay an alternative cost of {3}.")
     assert linked_clauses(card_ruling(text, ()), rules, card_texts)[0].startswith("702.168")
+
+
+@pytest.mark.parametrize("text, clause", [
+    # the disguise reminder copied from a page without its card (and with {2} lost): a face-down spell with ward is a
+    # disguised one (cloak never casts); the card the bundled copy names gave it 702.168b
+    ("The creature spell is a 2/2 creature spell with ward that has no name, mana cost, or creature types. The "
+     "resulting creature is a 2/2 creature with ward that has no name, mana cost, or creature types.", "702.168b"),
+    # a face-down permanent with ward {2} of a card the KB doesn't know: disguised or cloaked; the face-down rule, not
+    # 302.3 (creature types) for the words "creature types"
+    ("The resulting creature is a 2/2 creature with ward {2} that has no name, mana cost, or creature types. Other "
+     "effects that apply to the creature can still grant it any characteristics it doesn't have.", "708.2a"),
+])
+def test_face_down_characteristics_with_ward_name_their_mechanic_without_a_card(rules, card_texts, text, clause):
+    assert linked_clauses(card_ruling(text, ("A Card The KB Does Not Know",)), rules, card_texts)[0] == clause
+
+
+def test_face_down_characteristics_with_ward_are_disguise_or_cloak():
+    spell = links.ruling_mechanics("The creature spell is a 2/2 creature spell with ward {2} that has no name.")
+    permanent = links.ruling_mechanics("It's a 2/2 creature with ward {2} that has no name and no mana cost.")
+    assert (spell.of_cards, spell.face_down) == ({"disguise"}, True)
+    assert (permanent.of_cards, permanent.possible, permanent.face_down) == (frozenset(), {"disguise", "cloak"}, True)
+    # a card's mechanic decides, as before: a manifest card's ruling that mentions ward stays its cards' business
+    assert not links.ruling_mechanics("A 2/2 creature with ward that has no name.", ["Manifest the top card."]).described

@@ -267,8 +267,11 @@ CONCEPT_CUES: tuple[ConceptCue, ...] = (
     _concept_cue("special action", "special_action turn_face_up"),
 )
 
+# a 2/2 with no name is a face-down object whatever the ruling calls it ("The resulting creature is a 2/2 creature
+# with ward {2} that has no name"): only face-down rules give those characteristics
+_CHARACTERISTICS = r"\b2/2\b[^.]*\bno name\b|\bno name\b[^.]*\b2/2\b"
 _FACE_DOWN = re.compile(r"face[- ]down|face up|\bmanifest(?:s|ed|ing)?\b|\b(?:mega)?morph|disguise|\bcloak|verdeckt|aufgedeckt|manifestiert"
-                        r"|boca abajo|boca arriba|\bmanifestad[oa]s?\b|metamorfosis",
+                        r"|boca abajo|boca arriba|\bmanifestad[oa]s?\b|metamorfosis|" + _CHARACTERISTICS,
                         re.I)
 SECTION_BONUS = 0.15  # a face-down ruling prefers the general face-down rules (708, 712.15-16)
 _FACE_DOWN_RULES = ("708", "712.15", "712.16")
@@ -331,6 +334,8 @@ class RulingMechanics:
     intervening_if: tuple[tuple[bool, ...], ...] = ()
     # ... is it a "becomes" trigger ("Whenever this creature becomes untapped", 603.2e)?
     becomes: tuple[tuple[bool, ...], ...] = ()
+    # `of_cards` (or `possible`, when several) are the mechanics whose face-down characteristics it gives (`_WARDED`)
+    described: bool = False
 
     def has_intervening_if(self, ordinal: str | None) -> bool:
         """Each card's `ordinal` ability ("first", "last"; any ability when None) has an intervening "if"."""
@@ -418,9 +423,28 @@ def _definition_of(text: str, version: RulesVersion) -> str | None:
     return section + "a" if section + "a" in version.clauses else section
 
 
+# Face-down characteristics with ward ("a 2/2 creature with ward {2} that has no name") are a disguised or cloaked
+# object's: no other rule gives a face-down object ward (702.168a-b, 701.58a). A face-down spell with them is a
+# disguised one: a keyword ability casts a card face down (702.168b), a keyword action (cloak) puts it onto the
+# battlefield.
+_WARDED = {"disguise": True, "cloak": False}  # mechanic -> it casts face down
+_WARD = re.compile(r"\bward\b", re.I)
+_SPELL = re.compile(r"\bspells?\b", re.I)
+
+
+def _warded_mechanics(text: str) -> frozenset[str]:
+    """The mechanics whose face-down characteristics a sentence of `text` gives with ward (none when none does)."""
+    warded = [s for s in re.split(r"(?<=[.!?])\s+", text) if re.search(_CHARACTERISTICS, s, re.I) and _WARD.search(s)]
+    if not warded:
+        return frozenset()
+    spell = any(_SPELL.search(s) for s in warded)  # "The creature spell is a 2/2 ...; the resulting creature is ..."
+    return frozenset(m for m, casts in _WARDED.items() if casts or not spell)
+
+
 def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechanics:
     """The face-down mechanics a ruling is about: those its words name (not as an example or a contrast:
-    "for example, if you manifest a card with megamorph" is a megamorph ruling), else the one its cards share."""
+    "for example, if you manifest a card with megamorph" is a megamorph ruling), else the one its cards share,
+    else those whose face-down characteristics it gives (a card the KB doesn't know, or none)."""
     subject = _CONTRAST.sub(" ", _EXAMPLES.sub(" ", text))
     named = frozenset(m.name for m in MECHANICS if m.words.search(subject))
     face_down = bool(_FACE_DOWN.search(text))
@@ -431,6 +455,13 @@ def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechani
     per_card = [c for c in per_card if c]
     possible = frozenset().union(*per_card) if per_card else frozenset()
     possible |= {_SUBSUMES[m] for m in possible if m in _SUBSUMES}
+    warded = frozenset() if named or per_card else _warded_mechanics(subject)
+    if len(warded) == 1:  # a face-down spell with ward: disguise
+        return RulingMechanics(named, warded, face_down, possible, as_turned_up, intervening_if, becomes,
+                               described=True)
+    if warded:  # a face-down permanent with ward: disguised or cloaked, one of them
+        return RulingMechanics(named, frozenset(), face_down, possible | warded, as_turned_up, intervening_if, becomes,
+                               described=True)
     if named or not per_card or any(c != per_card[0] for c in per_card):
         return RulingMechanics(named, frozenset(), face_down, possible, as_turned_up, intervening_if, becomes)
     return RulingMechanics(named, per_card[0] | {_SUBSUMES[m] for m in per_card[0] if m in _SUBSUMES}, face_down,
@@ -899,8 +930,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             evidence.append("face-down rules")
         score += 0.0 if number in slotted and mechanic > 0 else mechanic
         if mechanic > 0:
-            evidence.append("the ruling's mechanic" + (" (from its cards)" if not mechanics.named else "")
-                            if mechanic > POSSIBLE_MECHANIC_BONUS else "a mechanic of its cards")
+            evidence.append("the ruling's mechanic" + ("" if mechanics.named else " (from the face-down characteristics "
+                                                       "it gives)" if mechanics.described else " (from its cards)")
+                            if mechanic > POSSIBLE_MECHANIC_BONUS else
+                            "a mechanic its face-down characteristics allow" if mechanics.described
+                            else "a mechanic of its cards")
         elif (keyword and keyword <= said_topic and not any(m.owns(number) for m in MECHANICS)
               and re.match(r"70[12]\.\d+", number).group(0) in index.rare_actions):  # type: ignore[union-attr]
             # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
