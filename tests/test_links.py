@@ -668,3 +668,20 @@ def test_face_down_characteristics_with_ward_are_disguise_or_cloak():
     assert (permanent.of_cards, permanent.possible, permanent.face_down) == (frozenset(), {"disguise", "cloak"}, True)
     # a card's mechanic decides, as before: a manifest card's ruling that mentions ward stays its cards' business
     assert not links.ruling_mechanics("A 2/2 creature with ward that has no name.", ["Manifest the top card."]).described
+
+
+@pytest.mark.parametrize("text, clause", [
+    # Death in Heaven (2023): no mechanic, a card the KB doesn't know
+    ("If, for any reason, the face-down creature is turned face up, the effect making it a Cyberman ends. It will be "
+     "whatever is printed on the card.", "708.8"),
+    # a named mechanic's own clause says so of it
+    ("If a face-down creature with morph is turned face up, the morph effect ends and it regains its normal "
+     "characteristics.", "702.37e"),
+])
+def test_turned_face_up_its_face_down_characteristics_end(rules, card_texts, text, clause):
+    assert linked_clauses(card_ruling(text, ("A Card The KB Does Not Know",)), rules, card_texts)[0] == clause
+
+
+def test_a_turned_face_up_trigger_is_not_the_characteristics_ending(rules, card_texts):
+    text = "If a face-down Horde Ambusher blocks and is then turned face up, its first ability won't trigger."
+    assert "708.8" not in linked_clauses(card_ruling(text, ("Horde Ambusher",)), rules, card_texts)[:1]

@@ -99,6 +99,15 @@ CUES: tuple[Cue, ...] = (
     # "a manifested creature may be turned face up": the mechanic's own way to turn it up, when the words name it
     # (a card's ruling about its ability that triggers when it is turned face up is not about morph's 702.37e)
     _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", "", "turned face up", 0.45, slot=_TURN_UP, named_only=True),
+    # "If ... it's turned face up, the effect making it a Cyberman ends. It will be whatever is printed on the card":
+    # as it's turned face up its face-down characteristics end, its copiable values revert (708.8; a named
+    # mechanic's own clause says so of it: 702.37e, 701.58b ...)
+    dataclasses.replace(_ordered([(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b",
+                                   r"\beffect\b[^.]*\bends\b|\bwhatever is printed\b|\bprinted characteristics\b"
+                                   r"|\bnormal (?:copiable values|characteristics)\b"
+                                   r"|\b(?:regains?|reverts?|returns?) (?:to )?its (?:normal|printed|own)\b")],
+                                 "708.8", "turned face up, its face-down characteristics end", slot=_TURN_UP,
+                                 weight=0.8), named_only=True),
     _cue(r"copiable values?|a copy of a face-down", "708.2 708.2a 707.2 708.10", "copiable values"),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game|end of (?:the|each) game)\b", r"\breveal")], "708.9",
