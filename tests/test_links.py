@@ -685,3 +685,13 @@ def test_turned_face_up_its_face_down_characteristics_end(rules, card_texts, tex
 def test_a_turned_face_up_trigger_is_not_the_characteristics_ending(rules, card_texts):
     text = "If a face-down Horde Ambusher blocks and is then turned face up, its first ability won't trigger."
     assert "708.8" not in linked_clauses(card_ruling(text, ("Horde Ambusher",)), rules, card_texts)[:1]
+
+
+def test_a_glossary_term_that_cites_only_a_named_section_names_it(rules, card_texts):
+    """A Room's door is a split card's half (glossary "Door ... See rule 709"): the ruling names split cards (709)
+    without saying "split"; "level" names no Class card (716, glossary "Level"): many clauses of the CR say it."""
+    room = ("Room cards have two card faces with a shared type line on a single card. The characteristics of the door "
+            "you didn't cast are ignored while the spell is on the stack.")
+    assert linked_clauses(card_ruling(room, ()), rules, card_texts)[0].startswith("709.")
+    sections = links._index_for(rules).sections
+    assert {"door", "unloc"} <= sections["709"] and "level" not in sections["716"]

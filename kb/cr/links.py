@@ -521,6 +521,8 @@ class _Index:
                          | _SECTION_WORDS.get(n, frozenset())
                          for n in version.numbers() if n.isdigit() and (709 <= int(n) <= 999 or n in _TYPE_SECTIONS)
                          and n not in _ALWAYS_SECTIONS}
+        for section, words in _glossary_names(version, self.sections).items():
+            self.sections[section] |= words
         # "An ability that triggers whenever a player manifests dread ..." (701.62b): one per keyword action
         self.on_action = [n for n in version.numbers() if n.startswith("701.")
                           and version.clauses[n].text.startswith("An ability that triggers whenever a player ")]
@@ -599,6 +601,25 @@ _GENERIC_TITLE = frozenset("card cards option options variant general game playe
 _SECTION_WORDS = {"800": frozenset({"multi"}), "900": frozenset({"casua"}), "901": frozenset({"plane"}),
                   "904": frozenset({"schem"}), "905": frozenset({"draft"}),
                   "308": frozenset({"triba"})}  # Kindred was Tribal until 2024
+def _glossary_names(version: RulesVersion, sections: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    """More words that name a section about one named thing: the one-word glossary terms that cite nothing else
+    ("Door: one half of a Room permanent. See rule 709", "Unlock ... See rule 709.5f"): a ruling about a Room's door
+    is about split cards though it never says "split". Not a word of a title the sections share (`_GENERIC_TITLE`),
+    nor one more than `RARE_ACTION_DF` clauses of the CR say ("case": "in that case" is no Case card)."""
+    df = Counter(w for n in version.numbers() if depth_of(n) >= 2 for w in set(_content(version.clauses[n].text)))
+    out: dict[str, frozenset[str]] = {}
+    for term, entry in version.glossary.items():
+        cited = set(re.findall(r"\brules? (\d{3})(?:\.\d+[a-z]?)?\b", entry.text))
+        words = _content(_term_name(term))
+        if len(words) != 1 or not cited or not cited <= set(sections):
+            continue
+        if words[0] in _GENERIC_TITLE or df[words[0]] > RARE_ACTION_DF:
+            continue
+        for section in cited:
+            out[section] = out.get(section, frozenset()) | {words[0][:5]}
+    return out
+
+
 RARE_ACTION_DF = 12  # clauses of the CR that say the word
 RARE_WORD_DF = 2  # a word only this many clauses say ("contraption") is evidence for them
 GLOSSARY_WEIGHT = 0.35  # a CR glossary term the ruling uses ("last known information") -> the rule it cites
