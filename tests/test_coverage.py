@@ -80,3 +80,21 @@ def test_card_names_table_is_what_the_mtgjson_data_says():
     assert derive_names(corpus_dir()).to_json() == bundled
     names = {row["en"]: row for row in bundled["cards"]}
     assert names["Lightform"]["de"] == "Lichtform" and names["Rageform"]["es"] == "Forma de ira"
+
+
+def test_a_ruling_is_face_down_by_its_top_link_or_a_confident_one() -> None:
+    """Try-out 27 D12: "Room cards have two card faces with a shared type line ..." had 708.4 as its third link on
+    shared words alone (BM25, 0.30): no face-down ruling; a face-down link with evidence of its own counts anywhere."""
+    variant = Variant("t", "t", Lang.EN, None, "x.txt", 1, Relation.CANONICAL, 1.0, None)
+
+    def ruling(*links: tuple[str, str]) -> Entry:
+        rule_links = tuple(RuleLink(c, 0.9 - 0.1 * i, None, ev) for i, (c, ev) in enumerate(links))
+        return Entry("r", Kind.RULING, "t", (), None, None, (variant,), rule_links)
+
+    room = ruling(("709.5a", 'cue "glossary: Door"'), ("205.3a", 'cue "glossary: Type Line"'),
+                  ("708.4", "BM25 0.60 of best"))
+    assert not is_face_down_entry(room)
+    assert is_face_down_entry(ruling(("708.4", "BM25 1.00 of best")))  # its top link
+    assert is_face_down_entry(ruling(("116.2b", 'cue "special action"'),
+                                     ("702.37e", 'cue "special action", the ruling\'s mechanic')))
+    assert is_face_down_entry(ruling(("116.2b", 'cue "special action"'), ("708.8", "reviewed override")))

@@ -280,15 +280,22 @@ OLD_FACE_DOWN_CLAUSES = re.compile(r"^(?:707(?:\.|$)|701\.31|701\.33|701\.34)")
 
 
 def face_down_links(entry: Entry) -> list[RuleLink]:
-    """The links that make a ruling entry a face-down ruling (by the clause's number now or then)."""
+    """The links that make a ruling entry a face-down ruling (by the clause's number now or then): its top link, or
+    one that stands on evidence of its own (a cue, the ruling's mechanic, a shared rare phrase, a reviewed override:
+    `links.stands_on_evidence`). A link kept on shared words alone beside a better one is no reason: "Room cards
+    have two card faces ..." is not a face-down ruling for its third link 708.4 (try-out 27 D12). A link that
+    records no evidence (a store or an entry made without it) counts, as before."""
+    from kb.cr.links import stands_on_evidence
+
     if entry.kind is not Kind.RULING:
         return []
     # A link's `clause` is the current number (kb/cr/lineage.py follows it); an old number
     # alone (`at_ruling_date`) counts only where the link has no current clause.
     return [
-        link for link in entry.rules
+        link for i, link in enumerate(entry.rules)
         if (FACE_DOWN_CLAUSES.match(link.clause) if link.clause
             else link.at_ruling_date and OLD_FACE_DOWN_CLAUSES.match(link.at_ruling_date))
+        and (i == 0 or not link.evidence or stands_on_evidence(link.evidence))
     ]
 
 

@@ -1066,7 +1066,7 @@ def _apply(override: Override, links: list[Candidate], rules: RulesCorpus) -> li
     for number in (*override.clauses, *override.add):
         if number not in rules.current.clauses:
             raise InputError(f"links-overrides.yaml: {override.quote[:40]!r} names unknown clause {number}")
-    note = f"reviewed override{': ' + override.note if override.note else ''}"
+    note = f"{_OVERRIDE}{': ' + override.note if override.note else ''}"
     if override.clauses:
         auto = {c.clause: c for c in links}
         links = [Candidate(n, 1.0 - 0.01 * i, note + (f"; {auto[n].evidence}" if n in auto and auto[n].evidence else ""))
@@ -1294,11 +1294,17 @@ def mask_card_names(text: str, cards: Sequence[str]) -> str:
 
 
 def _is_confident(candidate: Candidate, phrases: bool = True) -> bool:
-    """A link stands on a cue, the ruling's mechanic, a clause that says nearly all its words (`COVER_MIN`), or a
-    rare phrase it shares with the clause;
-    a BM25 score alone (common words) is no evidence for a card-specific ruling."""
-    evidence = candidate.evidence
-    return any(k in evidence for k in ("cue ", "mechanic", "face-down rules", "keyword ", _SAYS)) \
+    return stands_on_evidence(candidate.evidence, phrases)
+
+
+_OVERRIDE = "reviewed override"
+
+
+def stands_on_evidence(evidence: str, phrases: bool = True) -> bool:
+    """A link (by its `evidence`) stands on a cue, the ruling's mechanic, a clause that says nearly all its words
+    (`COVER_MIN`), a rare phrase it shares with the clause, or a reviewed override; a BM25 score alone (common words)
+    is no evidence for a card-specific ruling: such a link is kept only beside a better one."""
+    return any(k in evidence for k in ("cue ", "mechanic", "face-down rules", "keyword ", _SAYS, _OVERRIDE)) \
         or phrases and ("shared phrases" in evidence or "rare words" in evidence or "restates it" in evidence)
 
 
