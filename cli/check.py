@@ -17,8 +17,8 @@ def check(
         "--rules", help="Run under the Comprehensive Rules of this date (YYYY-MM-DD, 13.07.2018, 13 July "
                         "2018, 13. Juli 2018 or 13 de julio de 2018) instead of each check's own date.")] = None,
     missing: Annotated[bool, typer.Option(
-        "--missing", help="List the ruling entries linked to a face-down clause that have no check "
-                          "(exit 1 if any), instead of running checks.")] = False,
+        "--missing", help="List the ruling entries linked to a face-down clause (by their top link or a "
+                          "confident one) that have no check (exit 1 if any), instead of running checks.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Run scenario checks against the rules model. Exit code 1 when any check fails."""
