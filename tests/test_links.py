@@ -695,3 +695,13 @@ def test_a_glossary_term_that_cites_only_a_named_section_names_it(rules, card_te
     assert linked_clauses(card_ruling(room, ()), rules, card_texts)[0].startswith("709.")
     sections = links._index_for(rules).sections
     assert {"door", "unloc"} <= sections["709"] and "level" not in sections["716"]
+
+
+def test_a_quoted_trigger_cites_the_rule_for_abilities_that_trigger_on_that_action(rules, card_texts):
+    """709.5i says how "Some abilities trigger when a player “fully unlocks” a permanent" work, as 701.62b says it of
+    manifest dread: a ruling that quotes such a trigger cites it."""
+    text = ("An ability that triggers \"whenever you fully unlock a Room\" triggers when a door becomes unlocked and the "
+            "other door of that Room is already unlocked, or when both doors of that Room become unlocked "
+            "simultaneously.")
+    assert linked_clauses(card_ruling(text, ()), rules, card_texts)[0] == "709.5i"
+    assert links._index_for(rules).on_quoted == {"709.5i": {"fully", "unlock"}}

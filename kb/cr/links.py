@@ -526,6 +526,9 @@ class _Index:
         # "An ability that triggers whenever a player manifests dread ..." (701.62b): one per keyword action
         self.on_action = [n for n in version.numbers() if n.startswith("701.")
                           and version.clauses[n].text.startswith("An ability that triggers whenever a player ")]
+        # "Some abilities trigger when a player “fully unlocks” a permanent ..." (709.5i): the quoted action's words
+        self.on_quoted = {n: frozenset(_content(m.group(1))) for n in version.numbers()
+                          if (m := _ON_QUOTED.match(version.clauses[n].text)) is not None}
         # keyword actions (701.N) and keyword abilities (702.N): the content words of the title
         self.keywords = {n: frozenset(_content(version.clauses[n].text)) for n in version.numbers()
                          if re.fullmatch(r"70[12]\.\d+", n) and n not in ("701.1", "702.1")}
@@ -601,6 +604,9 @@ _GENERIC_TITLE = frozenset("card cards option options variant general game playe
 _SECTION_WORDS = {"800": frozenset({"multi"}), "900": frozenset({"casua"}), "901": frozenset({"plane"}),
                   "904": frozenset({"schem"}), "905": frozenset({"draft"}),
                   "308": frozenset({"triba"})}  # Kindred was Tribal until 2024
+_ON_QUOTED = re.compile(r"Some (?:triggered )?abilities trigger (?:when|whenever) a player [“\"]([^”\"]+)[”\"]")
+
+
 def _glossary_names(version: RulesVersion, sections: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
     """More words that name a section about one named thing: the one-word glossary terms that cite nothing else
     ("Door: one half of a Room permanent. See rule 709", "Unlock ... See rule 709.5f"): a ruling about a Room's door
@@ -874,6 +880,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     done = set(_content(said_trigger.group(1))) if said_trigger else set()
     for number in index.on_action if said_trigger else ():  # "abilities that trigger whenever you manifest dread"
         if (index.keyword_of(number) or {""}) <= done:
+            cues.setdefault(number, []).append('cue "triggers whenever a player does it"')
+            cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
+    for number, action in index.on_quoted.items() if said_trigger else ():  # "whenever you fully unlock a Room"
+        if action and action <= done:
             cues.setdefault(number, []).append('cue "triggers whenever a player does it"')
             cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
     for cue in (*CUES, *index.glossary, *index.type_cues):
