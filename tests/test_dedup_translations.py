@@ -176,6 +176,26 @@ def test_translations_are_aligned_with_one_call_of_the_query_embedder():
     assert entry_of(entries, WILDCALL_DE).text == WILDCALL
     assert len(calls) == 1 and WILDCALL_DE in calls[0] and WILDCALL in calls[0]
 
+def test_a_text_of_no_card_embeds_only_the_rulings_it_could_translate():
+    """A foreign text of no card (an article's paragraph) competes with every English entry of the KB;
+    only those it could translate (no `translation_gaps`) are weighed by their cosine, so only they are
+    embedded (tryout27 D11: the first German page embedded all 468 English entries, two minutes)."""
+    embedded: list[str] = []
+
+    class Counting(ChosenEmbedder):
+        def embed_queries(self, texts):
+            embedded.extend(texts)
+            return super().embed_queries(texts)
+
+    others = [rec(f"If a creature with power {n} or greater attacks, its controller draws {n} cards.", f"Card {n}",
+                  line=n) for n in range(2, 12)]
+    vectors = {WILDCALL: [1, 0], WILDCALL_DE: [1, 0.1]}
+    entries = deduplicate([rec(WILDCALL, "Wildcall"), *others, rec(WILDCALL_DE, None, Lang.DE, source="article.txt")],
+                          embedder=Counting(vectors), terminology=CORPUS.terminology, lexicon=lexicon())
+    assert entry_of(entries, WILDCALL_DE).text == WILDCALL
+    assert sorted(embedded) == sorted([WILDCALL, WILDCALL_DE])
+
+
 SPECIAL_ACTION = ("Any time you have priority, you may turn a manifested creature face up by revealing that it's "
                   "a creature card and paying its mana cost. This is a special action.")
 CLOAK_ES = ("Puedes poner boca arriba una criatura encubierta revelando que es una carta de criatura y pagando "

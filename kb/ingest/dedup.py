@@ -694,6 +694,26 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
             wanted[f] = np.asarray(sorted(mine - exclude), dtype=np.int64)
         else:
             wanted[f] = np.setdiff1d(everything, np.fromiter(exclude, dtype=np.int64, count=len(exclude)))
+    english_evidence: dict[int, Evidence] = {}
+    foreign_evidence: dict[int, Evidence] = {}
+    cluster_cards = [frozenset(r.card for g in cluster for r in g.records if r.card) for cluster in clusters]
+    unit_cards = [frozenset(x.card for x in unit if x.card) for unit in records]
+
+    def qualifies(f: int, c: int) -> bool:
+        if c not in english_evidence:
+            english_evidence[c] = lexicon.evidence(english_text[c], Lang.EN, english_groups[c].written)
+        if f not in foreign_evidence:
+            foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang, newest_groups[f].written)
+        words = min(len(english_text[c].split()), len(newest[f].text.split()))
+        return not translation_gaps(english_evidence[c], foreign_evidence[f], words, unit_cards[f] & cluster_cards[c])
+
+    # Only an entry a text qualifies for (`translation_gaps`) is ever weighed by its cosine, as a fit of
+    # the text or as a rival's: the others are dropped before anything is embedded. A text of no card
+    # (or of a card with no English ruling) otherwise embedded every English entry of the KB (tryout27
+    # D11: two minutes for the first German page, hours at 100k rulings); the result is the same.
+    for f in wanted:
+        wanted[f] = np.asarray([c for c in wanted[f].tolist() if qualifies(f, c)], dtype=np.int64)
+        beside[f] = np.asarray([c for c in beside[f].tolist() if qualifies(f, c)], dtype=np.int64)
     needed = np.unique(np.concatenate([*wanted.values(), *beside.values(), np.empty(0, dtype=np.int64)]))
     if not len(needed):
         return {}
@@ -738,20 +758,6 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
         return True
 
     result: dict[int, tuple[int, float]] = {}
-    english_evidence: dict[int, Evidence] = {}
-    foreign_evidence: dict[int, Evidence] = {}
-
-    cluster_cards = [frozenset(r.card for g in cluster for r in g.records if r.card) for cluster in clusters]
-    unit_cards = [frozenset(x.card for x in unit if x.card) for unit in records]
-
-    def qualifies(f: int, c: int) -> bool:
-        if c not in english_evidence:
-            english_evidence[c] = lexicon.evidence(english_text[c], Lang.EN, english_groups[c].written)
-        if f not in foreign_evidence:
-            foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang, newest_groups[f].written)
-        words = min(len(english_text[c].split()), len(newest[f].text.split()))
-        return not translation_gaps(english_evidence[c], foreign_evidence[f], words, unit_cards[f] & cluster_cards[c])
-
     def fitting(f: int, cands: NDArray[np.int64]) -> list[tuple[float, int]]:
         """The entries of `cands` that `f` could translate, nearest first."""
         # compared as Python floats: the threshold is not rounded
