@@ -62,7 +62,8 @@ def search(
         note_swapped_dates(filters.since, filters.until, quiet=as_json)
     hits = searcher.search(question, limit=limit, filters=filters)
     for named in searcher.misspelt_cards(question):
-        command_note(f"no card is named {named.said!r}; read as the closest, {named.name}", quiet=as_json)
+        also = f" (as close: {', '.join(named.also)})" if named.also else ""
+        command_note(f"no card is named {named.said!r}; read as the closest, {named.name}{also}", quiet=as_json)
     kept = kb.entries_in(filters.lang) if filters.lang is not None and filters.lang.value != "en" else 0
     nothing_in = no_text_note(kb, filters.lang)
     if as_json:  # the text output says it where "No entry matches" would leave a judge rewording

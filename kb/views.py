@@ -158,7 +158,8 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     or Spanish name of the bundled table, then a name the KB knows (a card newer than the bundled data
     that a judge's page brought), then the closest name: of the bundled cards (`Corpus.card_lookup`),
     else of the KB's own (small typos and a legend's short name are forgiven; `closest_note` says
-    so). NotFoundError when none is close, naming the cards whose names contain it."""
+    so). NotFoundError when none is close, naming the cards whose names contain it, or when several
+    are as close, naming them."""
     cards, kb_names = corpus.card_lookup, corpus.names
     found = cards.get(name)
     english = found.name if found is not None else kb_names.resolve(name)
@@ -166,13 +167,17 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
         english = kb.card(name)
     guessed = english is None
     if english is None:
-        english = cards.closest(name)
-    if english is None and kb is not None:
-        from kb.search.cardnames import CardMatcher
+        near = cards.near(name)
+        if not near and kb is not None:
+            from kb.search.cardnames import CardMatcher
 
-        # the judge's own cards are close names too ("Kadena" for a page's "Kadena, Slinking Sorcerer")
-        mine = [(local, en) for local, _lang, en in kb.card_names()] + [(en, en) for en in kb.cards()]
-        english = CardMatcher.from_names(mine).closest(name)
+            # the judge's own cards are close names too ("Kadena" for a page's "Kadena, Slinking Sorcerer")
+            mine = [(local, en) for local, _lang, en in kb.card_names()] + [(en, en) for en in kb.cards()]
+            near = CardMatcher.from_names(mine).near(name)
+        if len(near) > 1:  # showing one would be a guess (a judge reads the card shown as the one meant)
+            raise NotFoundError(f"no card is named {name!r}; did you mean {' or '.join(repr(n) for n in near)}? "
+                                f"(each is as close to it)")
+        english = near[0] if near else None
     if english is None:
         raise NotFoundError(f"unknown card {name!r}{_cards_containing(name, corpus, kb)}")
     card = cards.get(english) or corpus.newer_cards.get(english)  # a card newer than the 2018 Oracle

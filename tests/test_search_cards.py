@@ -212,3 +212,13 @@ def test_everyday_words_of_the_rulings_and_split_card_halves_are_no_names_unless
     cards = compile_card_index([ruling], oracle, None)
     assert cards.named("I took a profit. Is the pantano face down?") == []
     assert [c.name for c in cards.named("Can my Profit and a Pantano do that?")] == ["Profit", "Swamp"]
+
+
+def test_a_question_reads_a_whole_name_before_a_legends_short_name_and_keeps_names_as_close() -> None:
+    """tryout26: `Ixidorn` was read as Ixidor, Reality Sculptor; of two whole names as close, the
+    first is read and the other kept (`kb search` names it in its note)."""
+    matcher = CardMatcher.from_names([("Ixidron", "Ixidron"), ("Ixidor, Reality Sculptor", "Ixidor, Reality Sculptor"),
+                                      ("Mana Flair", "Mana Flair"), ("Mana Flare", "Mana Flare")])
+    assert [(c.name, c.also) for c in matcher.find("Does Ixidorn turn my morph face down?")] == [("Ixidron", ())]
+    assert [(c.name, c.also) for c in matcher.find("My Ixidor is face down.")] == [("Ixidor, Reality Sculptor", ())]
+    assert [(c.name, c.also) for c in matcher.find("Does Mana Flaer add mana?")] == [("Mana Flair", ("Mana Flare",))]

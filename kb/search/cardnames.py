@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
-from kb.oracle import closest_key, name_key
+from kb.oracle import closest_keys, name_key
 from kb.search.text import STOPWORDS
 
 if TYPE_CHECKING:
@@ -40,11 +40,16 @@ LONG_WORD = 8  # a word this long opening a sentence may still be a misspelled n
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 
 
+# a span of the text read as a name: (its words, the English names it is as close to, edit distance)
+Hit = tuple[int, list[str], int]
+
+
 @dataclass(frozen=True, slots=True)
 class NamedCard:
     name: str  # English name
     said: str  # the words of the question that name it
     distance: int  # 0 for an exact name
+    also: tuple[str, ...] = ()  # other cards whose names are as close to a misspelt one (`name` is the first)
 
 
 def _swapped(a: str, b: str) -> bool:
@@ -132,17 +137,37 @@ class CardMatcher:
 
     def closest(self, name: str) -> str | None:
         """The English name for `name`, allowing small misspellings; None when nothing is close."""
+        found = self.near(name)
+        return found[0] if found else None
+
+    def near(self, name: str) -> list[str]:
+        """The English names of the cards `name` names: its own, else those of the names closest to
+        it (`kb.oracle.closest_keys`; more than one when as close as each other); [] when none is."""
         k = name_key(name)
         found = self.get(k)
         if found is not None:
-            return found
+            return [found]
         best = self._fuzzy(k)
-        return self._values[best[0]] if best else None
+        return self._names(best[0]) if best else []
 
-    def _fuzzy(self, k: str) -> tuple[int, int] | None:
-        """(position, distance) of the name closest to `k` within the limit (`kb.oracle.closest_key`)."""
-        found = closest_key(k, self._starting, self._ending)
-        return (bisect.bisect_left(self._keys, found[0]), found[1]) if found else None
+    def _names(self, positions: list[int]) -> list[str]:
+        """The English names at `positions`, each once."""
+        return list(dict.fromkeys(self._values[p] for p in positions))
+
+    def _fuzzy(self, k: str) -> tuple[list[int], int] | None:
+        """(positions, distance) of the names closest to `k` within the limit (`kb.oracle.closest_keys`)."""
+        found = closest_keys(k, self._starting, self._ending, self._partial)
+        return ([bisect.bisect_left(self._keys, key) for key in found[0]], found[1]) if found else None
+
+    def _partial(self, key: str) -> bool:
+        """`key` is only the start of a longer name of its card (a legend's short name)."""
+        english = self.get(key)
+        at = bisect.bisect_left(self._keys, key + " ")
+        while at < len(self._keys) and self._keys[at].startswith(key + " "):
+            if self._values[at] == english:
+                return True
+            at += 1
+        return False
 
     def _starting(self, low: str, high: str) -> list[str]:
         return self._keys[bisect.bisect_left(self._keys, low):bisect.bisect_left(self._keys, high)]
@@ -173,7 +198,7 @@ class CardMatcher:
         i = 0
         n = len(words)
         while i < n:
-            hit: tuple[int, str, int] | None = None
+            hit: Hit | None = None
             for size in range(min(self.longest, MAX_WORDS, n - i), 0, -1):
                 key = " ".join(words[i:i + size])
                 english = self.get(key)
@@ -183,7 +208,7 @@ class CardMatcher:
                         continue  # `manifest`, `What`, `fog`: the word, unless written as a name
                     if size == 1 and "," in english and not _is_capitalised(raw[i]):
                         continue  # `their strategy` is no Strategy, Schmategy: a short name is written as one
-                    hit = (size, english, 0)
+                    hit = (size, [english], 0)
                     break
             if hit is not None and self._may_start_name(raw[i], words[i]):
                 # An inflected longer name beats the exact shorter one it starts with: German
@@ -199,22 +224,22 @@ class CardMatcher:
                     if len(key) < 5:
                         continue
                     fuzzy = self._fuzzy(key)
-                    if fuzzy and (size > 1 or _slip_in_a_word(key, self._keys[fuzzy[0]])):
-                        hit = (size, self._values[fuzzy[0]], fuzzy[1])
+                    at = [p for p in fuzzy[0] if size > 1 or _slip_in_a_word(key, self._keys[p])] if fuzzy else []
+                    if fuzzy and at:
+                        hit = (size, self._names(at), fuzzy[1])
                         break
             if hit is None:
                 hit = self._lower_slip(words, raw, i, breaks)
             if hit is None:
                 i += 1
                 continue
-            size, english, distance = hit
-            if english not in out:
-                out[english] = NamedCard(english, " ".join(raw[i:i + size]), distance)
+            size, names, distance = hit
+            if names[0] not in out:
+                out[names[0]] = NamedCard(names[0], " ".join(raw[i:i + size]), distance, tuple(names[1:]))
             i += size
         return list(out.values())
 
-    def _longer(self, words: list[str], i: int, exact: tuple[int, str, int],
-                breaks: set[int]) -> tuple[int, str, int] | None:
+    def _longer(self, words: list[str], i: int, exact: Hit, breaks: set[int]) -> Hit | None:
         """A name longer than the `exact` hit at word `i`, misspelt or inflected in the text, that
         begins with the exact hit's words; None when there is none."""
         size = exact[0]
@@ -223,11 +248,12 @@ class CardMatcher:
             if any(i < b < i + longer for b in breaks):
                 continue
             fuzzy = self._fuzzy(" ".join(words[i:i + longer]))
-            if fuzzy and self._keys[fuzzy[0]].startswith(prefix):
-                return (longer, self._values[fuzzy[0]], fuzzy[1])
+            at = [p for p in fuzzy[0] if self._keys[p].startswith(prefix)] if fuzzy else []
+            if fuzzy and at:
+                return (longer, self._names(at), fuzzy[1])
         return None
 
-    def _lower_slip(self, words: list[str], raw: list[str], i: int, breaks: set[int]) -> tuple[int, str, int] | None:
+    def _lower_slip(self, words: list[str], raw: list[str], i: int, breaks: set[int]) -> Hit | None:
         """A misspelled name typed in lower case (`whisperwod elemental`, `lightfrom`), read only where
         no word could be meant: the span starts with a word no ruling or rule writes, and it is a
         whole name of two or three words, or one word of six letters or more with two neighbouring
@@ -243,10 +269,12 @@ class CardMatcher:
             fuzzy = self._fuzzy(key)
             if fuzzy is None:
                 continue
-            name = self._keys[fuzzy[0]]
-            if (size >= 2 and name.count(" ") + 1 == size) or (
-                    size == 1 and " " not in name and len(key) >= 6 and _swapped(key, name)):
-                return (size, self._values[fuzzy[0]], fuzzy[1])
+            if size >= 2:  # a whole name of as many words
+                at = [p for p in fuzzy[0] if self._keys[p].count(" ") + 1 == size]
+            else:
+                at = [p for p in fuzzy[0] if " " not in self._keys[p] and len(key) >= 6 and _swapped(key, self._keys[p])]
+            if at:
+                return (size, self._names(at), fuzzy[1])
         return None
 
     def _may_start_name(self, raw: str, key: str) -> bool:
