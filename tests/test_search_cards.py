@@ -24,6 +24,7 @@ NAMES = [
     ("Fire at Will", "Fire at Will"), ("Assure", "Assure // Assemble"),
     ("Zauberbuch", "Spellbook"), ("Zauberbuch-Dieb", "Grimoire Thief"),
     ("Hidden Dragonslayer", "Hidden Dragonslayer"), ("Monastery Flock", "Monastery Flock"), ("Angel", "Angel"),
+    ("Plains", "Plains"), ("Protect", "Protect"),
 ]
 
 
@@ -76,6 +77,16 @@ def matcher() -> CardMatcher:
     ("Is my Rgaeform still face down?", ["Rageform"]),  # one word: two swapped letters
     # ... but a word one letter off at its start is another word, not a card (Engel is no Angel)
     ("Mein Engel wird umgedreht.", []),
+    # a word of a capitalised phrase that is no card (a card newer than the names: tryout26) is no misspelt name
+    ("Face down cards leak info. Hide in Plain Sight cloaked two cards for my opponent.", []),
+    ("My opponent cast Hide in Plain Sight, can I look?", []),
+    ("[[Guardian Project]] does not draw a card for a morph.", []),
+    ("[Guardian Project] does not draw a card for a morph.", []),
+    ("Is my Plain still tapped?", ["Plains"]),  # alone, a slip is still read
+    ("Can Lightform Hide in Plain Sight?", ["Lightform"]),  # an exact name in a phrase is still the card
+    ("Does Hdden Dragonslayer Trigger here?", ["Hidden Dragonslayer"]),  # a misspelt name of two words too
+    ("Ich habe Lichtfrom im Spiel.", ["Lightform"]),  # German nouns: no English word joins them to the name
+    ("Lichtfrom und Wutform sind im Spiel.", ["Lightform", "Rageform"]),
 ])
 def test_cards_named_in_a_question(matcher: CardMatcher, question: str, expected: list[str]) -> None:
     assert [c.name for c in matcher.find(question)] == expected

@@ -7,6 +7,8 @@ from 12; swapped neighbours are one edit): `Lightfrom` → Lightform, `Pithing N
 Needle, `Hdden Dragonslayer` → Hidden Dragonslayer. Only spans that look like names are tried: starting
 with a capital letter and not a rules word, so everyday words are not read as misspelled names; not
 across a sentence's end, and not from a short word that opens a sentence (`Assume` is no Assure).
+A single word of a capitalised phrase that is no card ("Hide in Plain Sight", a card newer than the
+names; "[[Guardian Project]]") is not read as a misspelt one-word name (`Plain` is no Plains).
 Typed in lower case, as judges type at a table, a misspelled name is read where no word could be
 meant (`_lower_slip`): `whisperwod elemental`, `lightfrom`, but not `disappears` (Disappear).
 
@@ -38,6 +40,9 @@ if TYPE_CHECKING:
 MAX_WORDS = 6
 LONG_WORD = 8  # a word this long opening a sentence may still be a misspelled name (`Lichtfrom ist ...`)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_BRACKETED = re.compile(r"\[\[?[^\[\]\n]+\]\]?")  # a name written as one: [Name], as forums and chat bots take it
+# lower-case words between the capitalised words of an English name (Hide in Plain Sight, Trail of Mystery)
+NAME_JOINS = frozenset({"of", "the", "in", "to", "from", "at", "on", "for"})
 
 
 # a span of the text read as a name: (its words, the English names it is as close to, edit distance)
@@ -194,6 +199,7 @@ class CardMatcher:
         # is capitalised, so a capital says no more than at a sentence's start (but ends no sentence).
         starts |= _title_words(raw, starts)
         words = [name_key(w) for w in raw]
+        phrases = self._phrase_words(text, found, starts)
         out: dict[str, NamedCard] = {}
         i = 0
         n = len(words)
@@ -220,6 +226,8 @@ class CardMatcher:
                         continue
                     if size == 1 and i in starts and len(words[i]) < LONG_WORD:
                         continue  # `Assume` opening a sentence is the word, not a slip for Assure
+                    if size == 1 and i in phrases:
+                        continue  # `Plain` of "Hide in Plain Sight" (a card newer than the names) is no Plains
                     key = " ".join(words[i:i + size])
                     if len(key) < 5:
                         continue
@@ -238,6 +246,34 @@ class CardMatcher:
                 out[names[0]] = NamedCard(names[0], " ".join(raw[i:i + size]), distance, tuple(names[1:]))
             i += size
         return list(out.values())
+
+    def _phrase_words(self, text: str, found: list[re.Match[str]], starts: set[int]) -> set[int]:
+        """The words of capitalised phrases: two or more capitalised words not opening a sentence,
+        with nothing but a space or a word that joins an English name's words between them
+        ("Hide in Plain Sight"), and the words of a bracketed name of two or more ("[[Guardian
+        Project]]"). Such a phrase that is no card is a name the KB doesn't know (a newer card's), a
+        set's or a place's: its single words are no misspelt names. German capitalises every noun,
+        but its nouns seldom follow each other or a name, and never across an English joining word."""
+        out: set[int] = set()
+        run: list[int] = []  # the capitalised words of the phrase so far
+
+        def end_run() -> None:
+            if len(run) > 1:
+                out.update(range(run[0], run[-1] + 1))
+            run.clear()
+
+        for j, m in enumerate(found):
+            if run and text[found[j - 1].end():m.start()].strip():
+                end_run()
+            if _is_capitalised(m.group()) and j not in starts:
+                run.append(j)
+            elif not (run and j - run[-1] == 1 and m.group() in NAME_JOINS):
+                end_run()
+        end_run()
+        for bracket in _BRACKETED.finditer(text):
+            inside = [j for j, m in enumerate(found) if bracket.start() < m.start() < bracket.end()]
+            out.update(inside if len(inside) > 1 else ())
+        return out
 
     def _longer(self, words: list[str], i: int, exact: Hit, breaks: set[int]) -> Hit | None:
         """A name longer than the `exact` hit at word `i`, misspelt or inflected in the text, that
