@@ -233,3 +233,25 @@ def test_a_question_reads_a_whole_name_before_a_legends_short_name_and_keeps_nam
     assert [(c.name, c.also) for c in matcher.find("Does Ixidorn turn my morph face down?")] == [("Ixidron", ())]
     assert [(c.name, c.also) for c in matcher.find("My Ixidor is face down.")] == [("Ixidor, Reality Sculptor", ())]
     assert [(c.name, c.also) for c in matcher.find("Does Mana Flaer add mana?")] == [("Mana Flair", ("Mana Flare",))]
+
+
+@pytest.mark.parametrize(("question", "unknown"), [
+    # tryout26: a card newer than the names, written as a card's name is written
+    ("Face down cards leak info. Hide in Plain Sight cloaked two cards for my opponent.", ["Hide in Plain Sight"]),
+    ("Cards exiled with Asmodeus the Archfiend can be seen by the owner.", ["Asmodeus the Archfiend"]),
+    ("If I use Oko, Thief of Crowns on a manifested creature?", ["Oko, Thief of Crowns"]),  # a legend's whole name
+    ("BUG - [[Yedora, Grave Gardener]] and [[Printlifter Ooze]] don't work.", ["Yedora, Grave Gardener", "Printlifter Ooze"]),
+    # a known card's name is no unknown one: exact, a legend's, misspelt, with a possessive
+    ("Is Whisperwood Elemental in Plain Sight?", []),
+    ("I attacked with Linvala, Keeper of Silence and it was face down.", []),
+    ("Does Pithing Needel of mine stop it?", []),
+    ("Fire at Will's damage, is it dealt face down?", []),
+    # a phrase without a word joining a name's words, a single bracket, a single word: no note
+    ("Does it have Summoning Sickness after I turn it face up?", []),
+    ("[Card Bug] Lightform manifests a card.", []),
+    ("Con Yarus en mesa, ¿qué pasa?", []),
+    ("Ich aktiviere die Fähigkeit, und mein Gegner zerstört den Tresor als Antwort.", []),  # German nouns
+    ("Does Turning a Creature Face Up Count as Entering the Battlefield?", []),  # a title
+])
+def test_names_written_as_a_cards_that_no_card_has(matcher: CardMatcher, question: str, unknown: list[str]) -> None:
+    assert matcher.unknown_names(question) == unknown

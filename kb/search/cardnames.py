@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 MAX_WORDS = 6
 LONG_WORD = 8  # a word this long opening a sentence may still be a misspelled name (`Lichtfrom ist ...`)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_POSSESSIVE = re.compile(r"['’]s?$")
 _BRACKETED = re.compile(r"\[\[?[^\[\]\n]+\]\]?")  # a name written as one: [Name], as forums and chat bots take it
 # lower-case words between the capitalised words of an English name (Hide in Plain Sight, Trail of Mystery)
 NAME_JOINS = frozenset({"of", "the", "in", "to", "from", "at", "on", "for"})
@@ -85,6 +86,19 @@ def _title_words(raw: list[str], starts: set[int]) -> set[int]:
         if len(longer) >= 3 and sum(_is_capitalised(w) for w in longer) >= 0.8 * len(longer):
             out.update(range(a, b))
     return out
+
+
+def _sentence_starts(text: str, found: list[re.Match[str]]) -> tuple[set[int], set[int]]:
+    """(the words capitalised because they start a sentence or stand in a title, the words after a
+    sentence's end) of the words `found` in `text`."""
+    # a word right after . ! ? : (or the first) is capitalised because it starts a sentence
+    starts = {i for i, m in enumerate(found)
+              if i == 0 or text[found[i - 1].end():m.start()].strip()[-1:] in (".", "!", "?", ":", "¿", "¡", '"')}
+    # a name does not run on over a sentence's end ("... the face down Firecat. Will I ...")
+    breaks = {i for i in starts if i}
+    # In a title ("Does Turning a Creature Face Up Count as Entering the Battlefield?") every word
+    # is capitalised, so a capital says no more than at a sentence's start (but ends no sentence).
+    return starts | _title_words([m.group() for m in found], starts), breaks
 
 
 class CardMatcher:
@@ -188,19 +202,19 @@ class CardMatcher:
 
     def find(self, text: str) -> list[NamedCard]:
         """The cards `text` names, in order of mention, each once."""
-        found = list(_WORD.finditer(text))
-        raw = [m.group() for m in found]
-        # a word right after . ! ? : (or the first) is capitalised because it starts a sentence
-        starts = {i for i, m in enumerate(found)
-                  if i == 0 or text[found[i - 1].end():m.start()].strip()[-1:] in (".", "!", "?", ":", "¿", "¡", '"')}
-        # a name does not run on over a sentence's end ("... the face down Firecat. Will I ...")
-        breaks = {i for i in starts if i}
-        # In a title ("Does Turning a Creature Face Up Count as Entering the Battlefield?") every word
-        # is capitalised, so a capital says no more than at a sentence's start (but ends no sentence).
-        starts |= _title_words(raw, starts)
-        words = [name_key(w) for w in raw]
-        phrases = self._phrase_words(text, found, starts)
         out: dict[str, NamedCard] = {}
+        for card, _ in self._read(text, list(_WORD.finditer(text)))[0]:
+            out.setdefault(card.name, card)
+        return list(out.values())
+
+    def _read(self, text: str, found: list[re.Match[str]]) -> tuple[list[tuple[NamedCard, range]], set[int]]:
+        """(every card named in `text` and the words of `found` naming it, in order; the words that
+        start a sentence or stand in a title)."""
+        raw = [m.group() for m in found]
+        starts, breaks = _sentence_starts(text, found)
+        words = [name_key(w) for w in raw]
+        phrases = {j for first, end, _ in self._phrases(text, found, starts) for j in range(first, end)}
+        out: list[tuple[NamedCard, range]] = []
         i = 0
         n = len(words)
         while i < n:
@@ -242,24 +256,23 @@ class CardMatcher:
                 i += 1
                 continue
             size, names, distance = hit
-            if names[0] not in out:
-                out[names[0]] = NamedCard(names[0], " ".join(raw[i:i + size]), distance, tuple(names[1:]))
+            out.append((NamedCard(names[0], " ".join(raw[i:i + size]), distance, tuple(names[1:])), range(i, i + size)))
             i += size
-        return list(out.values())
+        return out, starts
 
-    def _phrase_words(self, text: str, found: list[re.Match[str]], starts: set[int]) -> set[int]:
-        """The words of capitalised phrases: two or more capitalised words not opening a sentence,
-        with nothing but a space or a word that joins an English name's words between them
-        ("Hide in Plain Sight"), and the words of a bracketed name of two or more ("[[Guardian
+    def _phrases(self, text: str, found: list[re.Match[str]], starts: set[int]) -> list[tuple[int, int, bool]]:
+        """(first word, end, bracketed) of the capitalised phrases: two or more capitalised words not
+        opening a sentence, with nothing but a space or a word that joins an English name's words
+        between them ("Hide in Plain Sight"), and the bracketed names of two words or more ("[[Guardian
         Project]]"). Such a phrase that is no card is a name the KB doesn't know (a newer card's), a
         set's or a place's: its single words are no misspelt names. German capitalises every noun,
         but its nouns seldom follow each other or a name, and never across an English joining word."""
-        out: set[int] = set()
+        out: list[tuple[int, int, bool]] = []
         run: list[int] = []  # the capitalised words of the phrase so far
 
         def end_run() -> None:
             if len(run) > 1:
-                out.update(range(run[0], run[-1] + 1))
+                out.append((run[0], run[-1] + 1, False))
             run.clear()
 
         for j, m in enumerate(found):
@@ -272,7 +285,35 @@ class CardMatcher:
         end_run()
         for bracket in _BRACKETED.finditer(text):
             inside = [j for j, m in enumerate(found) if bracket.start() < m.start() < bracket.end()]
-            out.update(inside if len(inside) > 1 else ())
+            if len(inside) > 1:
+                out.append((inside[0], inside[-1] + 1, True))
+        return out
+
+    def unknown_names(self, text: str) -> list[str]:
+        """The names `text` writes as a card's that name no card, as written: a name in double
+        brackets ("[[Guardian Project]]", as card sites and chat bots take them) or a capitalised phrase
+        with a word that joins an English name's words ("Hide in Plain Sight", "Oko, Thief of Crowns")
+        where no card's name, exact or misspelt, is read. A phrase without such a word ("Summoning
+        Sickness", "Magic Arena") is as often a rules term or a product, a single bracket a tag
+        ("[Card Bug]"), a single word anything: left out, as a note that is wrong is worse than none."""
+        found = list(_WORD.finditer(text))
+        named, starts = self._read(text, found)
+        read = {j for _, span in named for j in span}
+        out: list[str] = []
+        for first, end, bracketed in self._phrases(text, found, starts):
+            if first > 1 and found[first - 1].group() in NAME_JOINS and _is_capitalised(found[first - 2].group()) and (
+                    not text[found[first - 2].end():found[first].start()].replace(found[first - 1].group(), "").strip()):
+                first -= 2  # the phrase's first word opens the sentence: "Hide in Plain Sight cloaked two cards"
+            if first and text[found[first - 1].end():found[first].start()] == ", " and (
+                    _is_capitalised(found[first - 1].group())):
+                first -= 1  # a legend's name: "Oko, Thief of Crowns"
+            said = " ".join(text[found[first].start():found[end - 1].end()].split())
+            joined = any(m.group() in NAME_JOINS for m in found[first:end])
+            doubled = bracketed and text[:found[first].start()].rstrip().endswith("[[")
+            if not (doubled or (joined and not bracketed)) or read & set(range(first, end)) or said in out:
+                continue
+            if not self.near(said) and not self.near(_POSSESSIVE.sub("", said)):  # "Bow to My Command's"
+                out.append(said)
         return out
 
     def _longer(self, words: list[str], i: int, exact: Hit, breaks: set[int]) -> Hit | None:
