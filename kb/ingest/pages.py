@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from itertools import groupby
 from typing import Callable, Sequence
 
 from kb.lang import LANGUAGE_NAMES, detect
@@ -42,17 +43,43 @@ class _Line:
 
 _LONE_BULLET = re.compile(r"^\s*[•*·]\s*$")
 _LEADING_BULLET = re.compile(r"^[•*·]\s+(?=\S)")
-_QUOTE_MARKS = re.compile(r"^\s*>(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
+_QUOTE_MARKS = re.compile(r"^\s*>(?!=)(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
+_COMPARISON = re.compile(r"\s*(?:\d|[<=≤≥]|[+\-−]\d)")  # what `>` before it makes a comparison: `> 5`, `> -1`
 
 
 def _lines(text: str) -> list[_Line]:
     """The page's lines, each without the quote marks a forum post, chat or e-mail puts before the
     lines it quotes (`> Feb 25, 2015: The ruling.`, `>> more of it`): the quoted line is read as
     written; a line holding only a list bullet (a list item whose text is on the lines below it, as
-    a list item of paragraphs is copied or saved) reads as blank, never as a date."""
-    text = text.lstrip("\ufeff")
-    return [_Line(i, "" if _LONE_BULLET.match(line) else _QUOTE_MARKS.sub("", line.rstrip("\r")))
-            for i, line in enumerate(text.split("\n"), start=1)]
+    a list item of paragraphs is copied or saved) or only a quote mark reads as blank, never as a date."""
+    raw = [line.rstrip("\r") for line in text.lstrip("\ufeff").split("\n")]
+    marks = [_QUOTE_MARKS.match(line) for line in raw]
+    lines: list[_Line] = []
+    for number, (line, mark, quote) in enumerate(zip(raw, marks, _quoted(raw, marks)), start=1):
+        if _LONE_BULLET.match(line) or (mark and not line[mark.end():].strip()):
+            line = ""
+        elif mark and quote:
+            line = line[mark.end():]
+        lines.append(_Line(number, line))
+    return lines
+
+
+def _quoted(lines: Sequence[str], marks: Sequence[re.Match[str] | None]) -> list[bool]:
+    """Which lines open with a quote's marks: each line of a run of lines opening with `>` (a line of
+    the mark alone included) when one line of the run reads as quoted: marks nested (`>>`), or text
+    after the mark that is a date or no comparison. `> 5 or more creatures: ...` alone is a ruling
+    about more than 5 creatures (review38), not a quote of "5 or more creatures"."""
+    def reads_quoted(line: str, mark: re.Match[str]) -> bool:
+        rest = line[mark.end():]
+        return bool(rest.strip()) and (mark.group().count(">") > 1 or not _COMPARISON.match(rest)
+                                       or _dated(rest)[0] is not None)
+
+    quoted: list[bool] = []
+    for marked, run in groupby(zip(lines, marks), key=lambda pair: pair[1] is not None):
+        pairs = list(run)
+        quote = marked and any(reads_quoted(line, mark) for line, mark in pairs if mark)
+        quoted.extend([quote] * len(pairs))
+    return quoted
 
 
 _CELL_EDGES = re.compile(r"^\s*\|\s*|\s*\|\s*$")
