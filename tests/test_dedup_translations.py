@@ -435,6 +435,40 @@ def test_an_english_signature_counts_no_negation_in_a_card_name():
     assert ("negations", "1") in names.signature("No Mercy's ability doesn't trigger for a token.")
 
 
+NOTHING = "Nothing Can Stop Me Now"
+
+
+@pytest.mark.parametrize("text, filed, negations, named", [
+    # review38 #8: a card's words in ordinary wording are no card's name ("nothing" says no to the player)
+    ("Nothing can stop me now, says the player.", (), "1", False),
+    ("No mercy is shown: the ability triggers for each creature.", (), "1", False),
+    # written with the name's capitals, it is the card wherever it is filed
+    (f"{NOTHING}'s ability affects your opponents' spells.", (), "0", True),
+    ("No Mercy's ability triggers for each creature that dealt damage to you.", (), "0", True),
+    # in lower case, it is the card on its own page only
+    ("nothing can stop me now's ability doesn't affect a spell you control.", (NOTHING,), "1", True),
+    ("nothing can stop me now's ability doesn't affect a spell you control.", ("Lightform",), "2", False),
+])
+def test_a_card_name_is_no_negation_where_it_is_written_as_the_name_or_filed_under_it(text, filed, negations, named):
+    names = load_lexicon(CORPUS, CORPUS.names.copy())
+    names.add_cards(["No Mercy"])
+    card = "No Mercy" if "mercy" in text.lower() else NOTHING
+    signature = names.signature(text, filed)
+    assert ("negations", negations) in signature
+    assert (("card", card) in signature) is named
+    evidence = names.evidence(text, Lang.EN, None, filed)
+    assert evidence.negated is (negations != "0")
+    assert (card in evidence.cards) is named
+
+
+def test_a_foreign_card_name_is_read_with_its_own_capitals():
+    """"Nothing Can Stop Me Now" is "Nichts kann mich noch aufhalten" in German: the German name's
+    lower-case words are its own, not the English name's capitals missing."""
+    evidence = lexicon().evidence("Nichts kann mich noch aufhalten wirkt auch auf verdeckte Zauber.", Lang.DE)
+    assert evidence.cards == {NOTHING} and not evidence.negated
+    assert lexicon().evidence("Planeadora no identificada puede ponerse boca arriba.", Lang.ES).negated is False
+
+
 # --- "nontoken": English negates inside a word, a translation in words ("que no sea ficha") ------
 
 @pytest.mark.parametrize("text, lang, negated", [

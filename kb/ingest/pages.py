@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from itertools import groupby
 from typing import Callable, Sequence
 
 from kb.lang import LANGUAGE_NAMES, detect
@@ -42,17 +43,43 @@ class _Line:
 
 _LONE_BULLET = re.compile(r"^\s*[•*·]\s*$")
 _LEADING_BULLET = re.compile(r"^[•*·]\s+(?=\S)")
-_QUOTE_MARKS = re.compile(r"^\s*>(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
+_QUOTE_MARKS = re.compile(r"^\s*>(?!=)(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
+_COMPARISON = re.compile(r"\s*(?:\d|[<=≤≥]|[+\-−]\d)")  # what `>` before it makes a comparison: `> 5`, `> -1`
 
 
 def _lines(text: str) -> list[_Line]:
     """The page's lines, each without the quote marks a forum post, chat or e-mail puts before the
     lines it quotes (`> Feb 25, 2015: The ruling.`, `>> more of it`): the quoted line is read as
     written; a line holding only a list bullet (a list item whose text is on the lines below it, as
-    a list item of paragraphs is copied or saved) reads as blank, never as a date."""
-    text = text.lstrip("\ufeff")
-    return [_Line(i, "" if _LONE_BULLET.match(line) else _QUOTE_MARKS.sub("", line.rstrip("\r")))
-            for i, line in enumerate(text.split("\n"), start=1)]
+    a list item of paragraphs is copied or saved) or only a quote mark reads as blank, never as a date."""
+    raw = [line.rstrip("\r") for line in text.lstrip("\ufeff").split("\n")]
+    marks = [_QUOTE_MARKS.match(line) for line in raw]
+    lines: list[_Line] = []
+    for number, (line, mark, quote) in enumerate(zip(raw, marks, _quoted(raw, marks)), start=1):
+        if _LONE_BULLET.match(line) or (mark and not line[mark.end():].strip()):
+            line = ""
+        elif mark and quote:
+            line = line[mark.end():]
+        lines.append(_Line(number, line))
+    return lines
+
+
+def _quoted(lines: Sequence[str], marks: Sequence[re.Match[str] | None]) -> list[bool]:
+    """Which lines open with a quote's marks: each line of a run of lines opening with `>` (a line of
+    the mark alone included) when one line of the run reads as quoted: marks nested (`>>`), or text
+    after the mark that is a date or no comparison. `> 5 or more creatures: ...` alone is a ruling
+    about more than 5 creatures (review38), not a quote of "5 or more creatures"."""
+    def reads_quoted(line: str, mark: re.Match[str]) -> bool:
+        rest = line[mark.end():]
+        return bool(rest.strip()) and (mark.group().count(">") > 1 or not _COMPARISON.match(rest)
+                                       or _dated(rest)[0] is not None)
+
+    quoted: list[bool] = []
+    for marked, run in groupby(zip(lines, marks), key=lambda pair: pair[1] is not None):
+        pairs = list(run)
+        quote = marked and any(reads_quoted(line, mark) for line, mark in pairs if mark)
+        quoted.extend([quote] * len(pairs))
+    return quoted
 
 
 _CELL_EDGES = re.compile(r"^\s*\|\s*|\s*\|\s*$")
@@ -478,9 +505,11 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
             elif seen_date and chunk and i > last_date and line.number > chunk[-1].number + 1 \
-                    and _ends_sentence(chunk[-1].text) and not _not_rulings([u[0] for u in units[i:]], cards(), None)[1]:
+                    and _ends_sentence(chunk[-1].text) and _is_footer(_paragraph_at(units, i)) \
+                    and not _not_rulings([u[0] for u in units[i:]], cards(), None)[1]:
                 # past a blank line under the last ruling, the rest of the page is no sentence about the
-                # game (a site's notice: "Scryfall is not produced by ..."): its footer, not more of that ruling
+                # game and this paragraph reads as a site's footer ("Scryfall is not produced by ..."): not
+                # more of that ruling. Any other paragraph is, as under an earlier ruling (review38)
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
@@ -582,6 +611,41 @@ def _is_heading(text: str) -> bool:
     stripped = text.strip()
     return (len(stripped.split()) <= 8 and not _ends_sentence(stripped) and not stripped.endswith((",", ";", ":"))
             and not stripped[:1].islower())  # "Example:" introduces more of the ruling
+
+
+def _paragraph_at(units: Sequence[_Unit], i: int) -> list[_Line]:
+    """The lines of the paragraph that starts at `units[i]`, down to the next blank line."""
+    lines: list[_Line] = []
+    for line, _, _ in units[i:]:
+        if not line.text.strip():
+            break
+        lines.append(line)
+    return lines
+
+
+# The card sites pages are saved from: a page title naming one names no card, a footer naming one is the site's
+_SITE_NAMES = (r"gatherer|scryfall|mtg\s*wiki|mtg\.wtf|cardmarket|tcgplayer|edhrec|mtggoldfish|moxfield|archidekt"
+               r"|card\s*kingdom|mtgtop8")
+# What a site's footer says and a ruling never does (English, German, Spanish): a copyright, a link, a
+# site's name, its legal notices and its links ("Terms of Use", "Report card issue", "Impressum").
+_FOOTER = re.compile(
+    r"©|\(c\)\s*(?:19|20)\d\d|\bcopyright\b|\ball rights reserved\b|\balle rechte vorbehalten\b"
+    r"|\bderechos reservados\b"
+    r"|\bhttps?://|\bwww\.|(?-i:\b[a-z0-9-]+\.(?:com|org|net|io|de|es|wtf)\b)"
+    rf"|\b(?:{_SITE_NAMES})\b"
+    r"|\bnot (?:produced|endorsed|approved|affiliated)\b|\bfan content\b|\btrademarks?\b|\bterms of (?:use|service)\b"
+    r"|\bprivacy\b|\bcookies?\b|\bimpressum\b|\bdatenschutz|\bnutzungsbedingungen\b|\baviso legal\b"
+    r"|\bprivacidad\b|\bcondiciones de uso\b|\breport (?:a |this )?(?:card )?(?:issue|error|bug)\b"
+    r"|\bview all rulings\b|\bback to top\b|\blast (?:updated|modified|edited)\b"
+    r"|\bzuletzt (?:geändert|aktualisiert|bearbeitet)\b|\búltima (?:actualización|modificación)\b",
+    re.IGNORECASE)
+
+
+def _is_footer(lines: Sequence[_Line]) -> bool:
+    """Whether a paragraph reads as a site's footer: it says what only a footer says (`_FOOTER`), or it
+    ends no sentence (a line of links, a site's name). A last ruling's own second paragraph does neither."""
+    text = " ".join(line.text.strip() for line in lines)
+    return bool(_FOOTER.search(text)) or not _ends_sentence(text)
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -702,8 +766,7 @@ def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
 # `Dog Walker · Murders at Karlov Manor (MKM) #197 · Scryfall`, `Regelungen - Entlarvung des Schuldigen`)
 _TITLE_SEPARATOR = re.compile(r"\s+[-–—|·•/]\s+")  # " / ": the name and its translation
 _NOT_A_NAME = re.compile(
-    r"(?:the\s+)?(?:gatherer|scryfall|mtg\s*wiki|mtg\.wtf|magic:?\s+the\s+gathering|wizards\s+of\s+the\s+coast"
-    r"|cardmarket|tcgplayer|edhrec|mtggoldfish|moxfield|archidekt|card\s*kingdom|mtgtop8)"  # a site, whole,
+    rf"(?:the\s+)?(?:{_SITE_NAMES}|magic:?\s+the\s+gathering|wizards\s+of\s+the\s+coast)"  # a site, whole,
     r"(?:\s+(?:magic:?|the|gathering|search|cards?|rulings?|wiki|database|deutsch|español|english))*"
     r"|(?:card\s+)?rulings?|regelungen|fallbeispiele|reglas|aclaraciones|oracle(?:\s+text)?"  # a heading
     r"|.*#\d+|\([A-Z0-9]{3,5}\)",  # a set and its number (`Murders at Karlov Manor (MKM) #197`), a set code
