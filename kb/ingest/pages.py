@@ -713,17 +713,21 @@ _SET_IN_BRACKETS = re.compile(r"\s*\([^()]*\)(?:\s*#\d+)?$|\s+#\d+$")  # `(MKM)`
 
 def _title_as_card(title: str) -> str:
     """The card of a title no known card matches (a card newer than the bundled names): a heading that
-    introduces the rulings (`Notes and Rules Information for Wanted Griffin:`) gives the words after
-    its last lower-case word; a card site's title, its first part that names no site, set or heading,
-    without a set in brackets (`Dog Walker (Murders at Karlov Manor) - Gatherer`, `Gatherer - Dog
-    Walker`); any other title is the card's name whole (`Entlarvung des Schuldigen`)."""
+    introduces the rulings (`Notes and Rules Information for Wanted Griffin:`, `Rulings for Dog Walker`)
+    gives the words after it (`_after_heading`), else, ending with a colon, the words after its last
+    lower-case word; a card site's title, its first part that names no site, set or heading, without a
+    set in brackets (`Dog Walker (Murders at Karlov Manor) - Gatherer`, `Gatherer - Dog Walker`); any
+    other title is the card's name whole (`Entlarvung des Schuldigen`, `Death in Heaven`)."""
     if not title.rstrip().endswith(":"):
+        name = title
         parts = [part for part in _TITLE_SEPARATOR.split(title.strip()) if part]
-        if len(parts) < 2 or not all(map(_balanced, parts)):  # a separator inside brackets parts no names
-            return title
-        names = [name for name in (_SET_IN_BRACKETS.sub("", part) or part for part in parts)
-                 if not _NOT_A_NAME.fullmatch(name)]
-        return names[0] if names else title
+        if len(parts) >= 2 and all(map(_balanced, parts)):  # a separator inside brackets parts no names
+            names = [name for name in (_SET_IN_BRACKETS.sub("", part) or part for part in parts)
+                     if not _NOT_A_NAME.fullmatch(name)]
+            name = names[0] if names else title
+        return _after_heading(name) or name
+    if (named := _after_heading(title)) is not None:
+        return named
     words = title.rstrip().rstrip(":").split()
     last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
     return " ".join(words[last + 1:]) or title
@@ -809,20 +813,37 @@ _MANA_COST = re.compile(r"(?=\w)(?:\d{1,2}|X)?(?:[WUBRGC]|White|Blue|Black|Red|G
 _TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s|\s/\s)\s*")  # " / ": a name and its translation
 
 
+# A heading that introduces one card's rulings, up to the word that joins it to the card's name
+# (`Notes and Rules Information for`, `View all rulings for`, `Regelungen zu`, `Aclaraciones sobre`): the
+# earliest heading word followed by such a word, so the name after it is read whole.
+_RULINGS_HEADING = re.compile(
+    r"^(?:.*?\s)?(?:rulings?|rules|notes|information|faq|regelungen|regeln|fallbeispiele|reglas|aclaraciones"
+    r"|notas)\s+(?:for|on|about|of|zu|zum|zur|für|über|von|de|del|sobre|para)\s+(?=\S)", re.IGNORECASE)
+
+
+def _after_heading(title: str) -> str | None:
+    """The card's name after a heading that introduces its rulings (`Notes and Rules Information for
+    Hooded Hydra:` → `Hooded Hydra`), or None for a title with no such heading."""
+    found = _RULINGS_HEADING.match(title)
+    return (title[found.end():].strip().rstrip(":").rstrip() or None) if found else None
+
+
 def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
     """The English name of the card a page's title names: the whole title, else a part of it between
-    separators (`Hooded Hydra - Gatherer`), else the words after a lower-case word (`Notes and Rules
-    Information for Hooded Hydra:`, `Regelungen zu Kapuzenhydra`), the longest that is a card."""
+    separators (`Hooded Hydra - Gatherer`), else the words after a heading that introduces the rulings
+    (`Notes and Rules Information for Hooded Hydra:`, `Regelungen zu Kapuzenhydra`), else the words
+    before a mana cost, the longest part that is a card. Never the last words of a name: a card newer
+    than the known names may end in an older card's name ("Death in Heaven": Heaven, "Force of Vigor":
+    Vigor), and its rulings are not that card's (tryout27)."""
     found = resolve_card(title)
     if found or len(title.split()) > 16:
         return found
     parts = [p for p in _TITLE_PARTS.split(title) if p]
     for part in sorted(parts, key=len, reverse=True):
         words = part.split()
-        tails = [" ".join(words[i + 1:]) for i, w in enumerate(words[:-1]) if w[:1].islower()]
         # a card site's heading: the name, then the mana cost its symbols' alt texts spell (`1Blue`, `3GG`)
         costless = [" ".join(words[:-1])] if len(words) > 1 and _MANA_COST.fullmatch(words[-1]) else []
-        for candidate in [part, *tails, *costless]:
+        for candidate in [part, _after_heading(part), *costless]:
             if candidate and (found := resolve_card(candidate)):
                 return found
     return None
