@@ -142,3 +142,20 @@ def test_the_tryout27_death_in_heaven_page_is_filed_under_death_in_heaven():
     assert [p.reason for p in result.problems if p.line == 1] == [
         "the title names no card the KB knows in English, German or Spanish: its rulings are filed under "
         "'Death in Heaven' as written (check its spelling if the card is not new)"]
+
+
+@pytest.mark.parametrize("line", ["I, II", "I", "II, III", "III —", "IV", "I, II, III", "I, II -"])
+def test_a_saga_chapter_line_is_no_cards_name(line):
+    """tryout27 D2: Death in Heaven's "I, II" chapter line, on a line of its own between rulings, named the
+    card of every ruling below it."""
+    assert pages._card_heading(line, NAMES.resolve) is None
+
+
+@pytest.mark.parametrize("line", ["X-Men", "Vivi Ornitier", "Ixidron"])
+def test_a_name_that_opens_with_roman_numeral_letters_is_still_a_cards_heading(line):
+    assert pages._card_heading(line, None) == line
+
+
+def test_a_saga_chapter_line_between_a_new_cards_rulings_is_no_card():
+    result = read27("death-in-heaven.saga-text.txt")
+    assert {r.card for r in result.records} == {"Death in Heaven"}

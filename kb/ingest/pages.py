@@ -683,15 +683,21 @@ def _card_paragraph(line: str, oracle_key: str) -> bool:
                                   for s, found in zip(sentences, in_oracle))
 
 
+# A Saga's chapter numbers, before their text or on a line of their own (`I, II —`, `III`), as a card page
+# prints the card: no card's name is Roman numerals alone
+_CHAPTER = re.compile(r"^[IVX]+(?:\s*,\s*[IVX]+)*(?:\s*[—–].*|\s+-(?:\s.*)?)?$")  # not `X-Men`
+
+
 def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     """The card a heading line names: a card the names know, else a short line written like a card's
-    name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`)."""
+    name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`), not a
+    Saga's chapter numbers (`I, II`)."""
     name = normalize_text(text)
     found = resolve_card(name) if resolve_card and name else None
     if found:
         return found
     words = name.split()
-    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name:
+    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name or _CHAPTER.match(name):
         return None
     return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
 
