@@ -159,3 +159,48 @@ def test_a_name_that_opens_with_roman_numeral_letters_is_still_a_cards_heading(l
 def test_a_saga_chapter_line_between_a_new_cards_rulings_is_no_card():
     result = read27("death-in-heaven.saga-text.txt")
     assert {r.card for r in result.records} == {"Death in Heaven"}
+
+
+# --- tryout27 D3: a title line's mana cost is no part of the card's name ---------------------------------
+
+@pytest.mark.parametrize("title, card", [
+    ("Expose the Culprit {1}{R}", "Expose the Culprit"),
+    ("Mistway Spy {U}", "Mistway Spy"),
+    ("# Death in Heaven {3}{B}{B}", "Death in Heaven"),
+    ("Wobbly Foo {X}{X}{G}", "Wobbly Foo"),
+    ("Wobbly Foo {2/W}{2/W}", "Wobbly Foo"),  # monocolored hybrid
+    ("Wobbly Foo {1}{G/P}", "Wobbly Foo"),  # Phyrexian
+    ("Wobbly Foo {W/U}{W/U}", "Wobbly Foo"),  # hybrid
+    ("Wobbly Foo {W/U/P}", "Wobbly Foo"),  # hybrid Phyrexian
+    ("Wobbly Foo {1} {R}", "Wobbly Foo"),  # the symbols copied apart
+])
+def test_a_newer_cards_title_line_with_its_mana_cost_files_the_rulings_under_the_name_alone(title, card):
+    """tryout27 D3: a Scryfall page's first line is the name and the mana cost; the rulings were filed
+    under 'Expose the Culprit {1}{R}', and `kb list --card "Expose the Culprit"` found nothing."""
+    page = f"{title}\n\n2024-02-02\nThe pile is shuffled to disguise from your opponents which creature is which.\n"
+    result = pages.parse_card_page(page, "costed.txt", NAMES.resolve, NAMES.oracle_text, NAMES.closest)
+    assert [r.card for r in result.records] == [card]
+    assert f"its rulings are filed under {card!r} as written" in result.problems[-1].reason
+
+
+@pytest.mark.parametrize("title, card", [
+    ("Hooded Hydra {3}{G}{G}", "Hooded Hydra"),
+    ("Reaper King {2/W}{2/U}{2/B}{2/R}{2/G}", "Reaper King"),
+    ("Birthing Pod {3}{G/P}", "Birthing Pod"),
+    ("Kitchen Finks {1}{G/W}{G/W}", "Kitchen Finks"),
+    ("Heaven {X}{G}", "Heaven"),
+    ("Hooded Hydar {3}{G}{G}", "Hooded Hydra"),  # misspelt: its ruling names the card
+])
+def test_a_known_cards_title_line_with_its_mana_cost_names_the_card(title, card):
+    page = f"{title}\n\n2014-09-20\n{card} doesn't stop being a 2/2 face-down creature this way.\n"
+    result = pages.parse_card_page(page, "costed.txt", NAMES.resolve, NAMES.oracle_text, NAMES.closest)
+    assert [r.card for r in result.records] == [card]
+
+
+@pytest.mark.parametrize("name, card, rulings", [
+    ("expose-the-culprit.scryfall.txt", "Expose the Culprit", 5),
+    ("mistway-spy.scryfall.txt", "Mistway Spy", 3),
+])
+def test_the_tryout27_scryfall_pages_are_filed_under_the_cards_name(name, card, rulings):
+    result = read27(name)
+    assert [r.card for r in result.records] == [card] * rulings

@@ -86,6 +86,17 @@ def _unmarked(text: str) -> str:
     return _HEADING_MARKS.sub("", text)
 
 
+# A mana cost's symbols as Scryfall and most card sites print them after the name: generic and
+# coloured mana, X, snow, colourless, half mana, hybrid (`{W/U}`, `{2/W}`) and Phyrexian (`{G/P}`, `{W/U/P}`)
+_TRAILING_COST = re.compile(r"(?:\s*\{(?:\d{1,2}|[WUBRGCXYZS½∞]|H[WUBRG]|[WUBRGC2](?:/[WUBRGCP]){1,2})\})+\s*$")
+
+
+def _uncosted(title: str) -> str:
+    """A title line without the mana cost printed after the card's name (`Expose the Culprit {1}{R}` →
+    `Expose the Culprit`): the cost is no part of the name (tryout27 D3)."""
+    return _TRAILING_COST.sub("", title) or title
+
+
 def title_of(text: str) -> str:
     for line in text.lstrip("\ufeff").splitlines():
         if line.strip():
@@ -342,7 +353,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         problems.append(Problem(source, content[0].number, "page has no title line naming its card (its first "
                                 "line is a ruling's date): its rulings are kept without a card", ignored=True))
     else:
-        title = normalize_text(_unmarked(content[0].text))
+        title = _uncosted(normalize_text(_unmarked(content[0].text)))
         known = _card_in_title(title, resolve_card) if resolve_card else None
         card = known or _title_as_card(title)
         unknown_title = bool(resolve_card) and not known
