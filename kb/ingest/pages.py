@@ -113,6 +113,17 @@ def _unmarked(text: str) -> str:
     return _HEADING_MARKS.sub("", text)
 
 
+# A mana cost's symbols as Scryfall and most card sites print them after the name: generic and
+# coloured mana, X, snow, colourless, half mana, hybrid (`{W/U}`, `{2/W}`) and Phyrexian (`{G/P}`, `{W/U/P}`)
+_TRAILING_COST = re.compile(r"(?:\s*\{(?:\d{1,2}|[WUBRGCXYZS½∞]|H[WUBRG]|[WUBRGC2](?:/[WUBRGCP]){1,2})\})+\s*$")
+
+
+def _uncosted(title: str) -> str:
+    """A title line without the mana cost printed after the card's name (`Expose the Culprit {1}{R}` →
+    `Expose the Culprit`): the cost is no part of the name (tryout27 D3)."""
+    return _TRAILING_COST.sub("", title) or title
+
+
 def title_of(text: str) -> str:
     for line in text.lstrip("\ufeff").splitlines():
         if line.strip():
@@ -369,7 +380,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         problems.append(Problem(source, content[0].number, "page has no title line naming its card (its first "
                                 "line is a ruling's date): its rulings are kept without a card", ignored=True))
     else:
-        title = normalize_text(_unmarked(content[0].text))
+        title = _uncosted(normalize_text(_unmarked(content[0].text)))
         known = _card_in_title(title, resolve_card) if resolve_card else None
         card = known or _title_as_card(title)
         unknown_title = bool(resolve_card) and not known
@@ -747,15 +758,21 @@ def _card_paragraph(line: str, oracle_key: str) -> bool:
                                   for s, found in zip(sentences, in_oracle))
 
 
+# A Saga's chapter numbers, before their text or on a line of their own (`I, II —`, `III`), as a card page
+# prints the card: no card's name is Roman numerals alone
+_CHAPTER = re.compile(r"^[IVX]+(?:\s*,\s*[IVX]+)*(?:\s*[—–].*|\s+-(?:\s.*)?)?$")  # not `X-Men`
+
+
 def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     """The card a heading line names: a card the names know, else a short line written like a card's
-    name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`)."""
+    name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`), not a
+    Saga's chapter numbers (`I, II`)."""
     name = normalize_text(text)
     found = resolve_card(name) if resolve_card and name else None
     if found:
         return found
     words = name.split()
-    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name:
+    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name or _CHAPTER.match(name):
         return None
     return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
 
@@ -776,17 +793,21 @@ _SET_IN_BRACKETS = re.compile(r"\s*\([^()]*\)(?:\s*#\d+)?$|\s+#\d+$")  # `(MKM)`
 
 def _title_as_card(title: str) -> str:
     """The card of a title no known card matches (a card newer than the bundled names): a heading that
-    introduces the rulings (`Notes and Rules Information for Wanted Griffin:`) gives the words after
-    its last lower-case word; a card site's title, its first part that names no site, set or heading,
-    without a set in brackets (`Dog Walker (Murders at Karlov Manor) - Gatherer`, `Gatherer - Dog
-    Walker`); any other title is the card's name whole (`Entlarvung des Schuldigen`)."""
+    introduces the rulings (`Notes and Rules Information for Wanted Griffin:`, `Rulings for Dog Walker`)
+    gives the words after it (`_after_heading`), else, ending with a colon, the words after its last
+    lower-case word; a card site's title, its first part that names no site, set or heading, without a
+    set in brackets (`Dog Walker (Murders at Karlov Manor) - Gatherer`, `Gatherer - Dog Walker`); any
+    other title is the card's name whole (`Entlarvung des Schuldigen`, `Death in Heaven`)."""
     if not title.rstrip().endswith(":"):
+        name = title
         parts = [part for part in _TITLE_SEPARATOR.split(title.strip()) if part]
-        if len(parts) < 2 or not all(map(_balanced, parts)):  # a separator inside brackets parts no names
-            return title
-        names = [name for name in (_SET_IN_BRACKETS.sub("", part) or part for part in parts)
-                 if not _NOT_A_NAME.fullmatch(name)]
-        return names[0] if names else title
+        if len(parts) >= 2 and all(map(_balanced, parts)):  # a separator inside brackets parts no names
+            names = [name for name in (_SET_IN_BRACKETS.sub("", part) or part for part in parts)
+                     if not _NOT_A_NAME.fullmatch(name)]
+            name = names[0] if names else title
+        return _after_heading(name) or name
+    if (named := _after_heading(title)) is not None:
+        return named
     words = title.rstrip().rstrip(":").split()
     last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
     return " ".join(words[last + 1:]) or title
@@ -872,20 +893,37 @@ _MANA_COST = re.compile(r"(?=\w)(?:\d{1,2}|X)?(?:[WUBRGC]|White|Blue|Black|Red|G
 _TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s|\s/\s)\s*")  # " / ": a name and its translation
 
 
+# A heading that introduces one card's rulings, up to the word that joins it to the card's name
+# (`Notes and Rules Information for`, `View all rulings for`, `Regelungen zu`, `Aclaraciones sobre`): the
+# earliest heading word followed by such a word, so the name after it is read whole.
+_RULINGS_HEADING = re.compile(
+    r"^(?:.*?\s)?(?:rulings?|rules|notes|information|faq|regelungen|regeln|fallbeispiele|reglas|aclaraciones"
+    r"|notas)\s+(?:for|on|about|of|zu|zum|zur|für|über|von|de|del|sobre|para)\s+(?=\S)", re.IGNORECASE)
+
+
+def _after_heading(title: str) -> str | None:
+    """The card's name after a heading that introduces its rulings (`Notes and Rules Information for
+    Hooded Hydra:` → `Hooded Hydra`), or None for a title with no such heading."""
+    found = _RULINGS_HEADING.match(title)
+    return (title[found.end():].strip().rstrip(":").rstrip() or None) if found else None
+
+
 def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
     """The English name of the card a page's title names: the whole title, else a part of it between
-    separators (`Hooded Hydra - Gatherer`), else the words after a lower-case word (`Notes and Rules
-    Information for Hooded Hydra:`, `Regelungen zu Kapuzenhydra`), the longest that is a card."""
+    separators (`Hooded Hydra - Gatherer`), else the words after a heading that introduces the rulings
+    (`Notes and Rules Information for Hooded Hydra:`, `Regelungen zu Kapuzenhydra`), else the words
+    before a mana cost, the longest part that is a card. Never the last words of a name: a card newer
+    than the known names may end in an older card's name ("Death in Heaven": Heaven, "Force of Vigor":
+    Vigor), and its rulings are not that card's (tryout27)."""
     found = resolve_card(title)
     if found or len(title.split()) > 16:
         return found
     parts = [p for p in _TITLE_PARTS.split(title) if p]
     for part in sorted(parts, key=len, reverse=True):
         words = part.split()
-        tails = [" ".join(words[i + 1:]) for i, w in enumerate(words[:-1]) if w[:1].islower()]
         # a card site's heading: the name, then the mana cost its symbols' alt texts spell (`1Blue`, `3GG`)
         costless = [" ".join(words[:-1])] if len(words) > 1 and _MANA_COST.fullmatch(words[-1]) else []
-        for candidate in [part, *tails, *costless]:
+        for candidate in [part, _after_heading(part), *costless]:
             if candidate and (found := resolve_card(candidate)):
                 return found
     return None
