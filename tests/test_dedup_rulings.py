@@ -427,3 +427,38 @@ def test_mana_symbols_written_otherwise_are_another_ruling(official_text, copy_t
 def test_an_official_wording_without_the_symbols_is_another_ruling():
     """An official text writes its mana symbols: two official wordings a symbol apart are two rulings."""
     assert len(_official_and_copy(DISGUISE_COST, DISGUISE_COST.replace("{3} ", ""), copy_source="corpus/x.json")) == 2
+
+
+# --- a card's page abridging a shared ruling (tryout27 D9) -----------------------------------------
+
+TURN_UP_DISGUISE = ("Any time you have priority, you may turn the face-down creature face up by revealing what its "
+                    "disguise cost is and paying that cost. This is a special action. It doesn't use the stack and "
+                    "can't be responded to. Only a face-down permanent can be turned face up this way; a face-down "
+                    "spell cannot.")
+
+
+def _shared_and_card(shared_text, card_text, card="Mistway Spy"):
+    shared = [rec(shared_text, c, date="2024-02-02", source="corpus/mkm.json", line=n)
+              for n, c in enumerate(DISGUISE_CARDS)]
+    return dedup(shared + [rec(card_text, card, date="2024-02-02", source="/judge/mistway-spy.txt")])
+
+
+def test_a_cards_page_giving_a_shared_ruling_less_its_last_sentence_joins_that_ruling():
+    """Mistway Spy's page gave the disguise turn-face-up ruling without "Only a face-down permanent
+    can be turned face up this way ...": the card is not among the ruling's cards, but its wording
+    adds nothing to it."""
+    abridged = TURN_UP_DISGUISE.split(" Only a face-down")[0]
+    (entry,) = _shared_and_card(TURN_UP_DISGUISE, abridged)
+    assert entry.text == TURN_UP_DISGUISE and "Mistway Spy" in entry.cards
+
+
+@pytest.mark.parametrize("card_text", [
+    # the card's own sentence added, or a sentence of the shared ruling changed: the card's ruling
+    TURN_UP_DISGUISE + " Its last ability triggers then.",
+    TURN_UP_DISGUISE.replace("Only a face-down permanent can be turned face up this way; a face-down spell cannot.",
+                             "A face-down spell can be turned face up this way too."),
+    # the sentences left are not the shared ruling's words
+    TURN_UP_DISGUISE.split(" Only a face-down")[0].replace("This is a special action.", "This is no special action."),
+])
+def test_a_cards_own_wording_of_a_shared_ruling_stays_the_cards(card_text):
+    assert len(_shared_and_card(TURN_UP_DISGUISE, card_text)) == 2

@@ -942,8 +942,16 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
             sentences[i] = _sentences(lexicon.fold(rulings[i].records[0].text))
         return sentences[i]
 
+    def abridges(i: int, j: int) -> bool:
+        """One card's wording is a ruling several other cards share with whole sentences left out
+        (`_adds_sentences`): it says nothing of its own, so it is that ruling as the card's page
+        abridged it (tryout27 D9), though a one-card wording otherwise joins only its card's."""
+        short, long_ = sorted((i, j), key=lambda k: len(sentences_of(k)))
+        return len(_cards(rulings[short])) == 1 and len(_cards(rulings[long_])) >= 2 \
+            and _adds_sentences(sentences_of(short), sentences_of(long_), signatures[short], signatures[long_])
+
     for i, j, _ in sorted(_revision_pairs(rulings, folded, similarity), key=lambda t: (-t[2], t[0], t[1])):
-        if not _may_be_one_ruling(rulings[i], rulings[j]):
+        if not _may_be_one_ruling(rulings[i], rulings[j]) and not abridges(i, j):
             continue
         if signatures[i] != signatures[j] and not _adds_sentences(sentences_of(i), sentences_of(j), signatures[i],
                                                                   signatures[j]) \
