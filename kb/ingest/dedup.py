@@ -10,8 +10,11 @@ Three steps, each explainable by a similarity that is stored on the variant:
    Candidates come from an inverted index of rare word 3-grams, so the work grows with the number
    of rulings, not its square. Alignment alone is not enough (one word makes another ruling): the
    two must have the same rules-meaning signature (`Lexicon.signature`: CR keywords, card names,
-   numbers, mana symbols, negations, quantifiers), be given for the same cards or both be shared by
-   several cards, and never be two wordings one page lists for a card at one date;
+   numbers, mana symbols, negations, quantifiers; unless one adds whole sentences naming nothing
+   new, `_adds_sentences`, or is a judge's copy that lost the other's mana symbols,
+   `_drops_mana_symbols`), be given for the same cards or both be shared by several cards (or the
+   one be a card's copy of the other's sentences with some left out), and never be two wordings
+   one page lists for a card at one date;
 3. translations: German and Spanish wordings are grouped into revisions as English ones are
    (`_foreign_revisions`); each group joins the English entry it translates only with evidence
    beyond cosine (see `_align_translations`); otherwise it is an entry of its own.
