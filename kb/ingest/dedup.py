@@ -10,8 +10,11 @@ Three steps, each explainable by a similarity that is stored on the variant:
    Candidates come from an inverted index of rare word 3-grams, so the work grows with the number
    of rulings, not its square. Alignment alone is not enough (one word makes another ruling): the
    two must have the same rules-meaning signature (`Lexicon.signature`: CR keywords, card names,
-   numbers, mana symbols, negations, quantifiers), be given for the same cards or both be shared by
-   several cards, and never be two wordings one page lists for a card at one date;
+   numbers, mana symbols, negations, quantifiers; unless one adds whole sentences naming nothing
+   new, `_adds_sentences`, or is a judge's copy that lost the other's mana symbols,
+   `_drops_mana_symbols`), be given for the same cards or both be shared by several cards (or the
+   one be a card's copy of the other's sentences with some left out), and never be two wordings
+   one page lists for a card at one date;
 3. translations: German and Spanish wordings are grouped into revisions as English ones are
    (`_foreign_revisions`); each group joins the English entry it translates only with evidence
    beyond cosine (see `_align_translations`); otherwise it is an entry of its own.
@@ -653,6 +656,28 @@ def _adds_sentences(a: tuple[str, ...], b: tuple[str, ...], sig_a: frozenset[tup
     return {t for t in sig_a if t[0] in named} == {t for t in sig_b if t[0] in named}
 
 
+_MANA_SYMBOL = re.compile(r"\{[^}]*\}")
+
+
+def _drops_mana_symbols(a: _Group, b: _Group, lexicon: Lexicon, is_official: Callable[[str], bool]) -> bool:
+    """True when one wording is the other with its mana symbols left out, as a copy from a site that
+    draws them as images reads ("by paying  and announcing" for "by paying {3} and announcing",
+    tryout27 D5): the one writes no mana symbol at all, and no official source gives it (an official
+    text writes its symbols); each symbol of the other stands where the first has nothing, not
+    another word ("{2}" / "two", "X"); and without its symbols the other says the same
+    (`Lexicon.signature`). A symbol written differently ({2} / {3}) is no symbol left out."""
+    whole, bare = sorted((a, b), key=lambda g: not _MANA_SYMBOL.search(g.records[0].text))
+    whole_text, bare_text = whole.records[0].text, bare.records[0].text
+    if not _MANA_SYMBOL.search(whole_text) or _MANA_SYMBOL.search(bare_text) \
+            or any(is_official(r.source) for r in bare.records):
+        return False
+    tokens = [_MEANING_TOKEN.findall(normalize_text(lexicon.fold(t)).lower()) for t in (whole_text, bare_text)]
+    for tag, i1, i2, _, _ in SequenceMatcher(None, tokens[0], tokens[1], autojunk=False).get_opcodes():
+        if tag != "delete" and any(t.startswith("{") for t in tokens[0][i1:i2]):
+            return False
+    return lexicon.signature(_MANA_SYMBOL.sub(" ", whole_text)) == lexicon.signature(bare_text)
+
+
 def _card_keys(group: _Group) -> set[tuple[str, str, str | None]]:
     """(card, source, date) of each record: a card's page in one source lists a ruling once per date."""
     return {(r.card, r.source, r.date) for r in group.records if r.card}
@@ -996,11 +1021,20 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
             sentences[i] = _sentences(lexicon.fold(rulings[i].records[0].text))
         return sentences[i]
 
+    def abridges(i: int, j: int) -> bool:
+        """One card's wording is a ruling several other cards share with whole sentences left out
+        (`_adds_sentences`): it says nothing of its own, so it is that ruling as the card's page
+        abridged it (tryout27 D9), though a one-card wording otherwise joins only its card's."""
+        short, long_ = sorted((i, j), key=lambda k: len(sentences_of(k)))
+        return len(_cards(rulings[short])) == 1 and len(_cards(rulings[long_])) >= 2 \
+            and _adds_sentences(sentences_of(short), sentences_of(long_), signatures[short], signatures[long_])
+
     for i, j, _ in sorted(_revision_pairs(rulings, folded, similarity), key=lambda t: (-t[2], t[0], t[1])):
-        if not _may_be_one_ruling(rulings[i], rulings[j]):
+        if not _may_be_one_ruling(rulings[i], rulings[j]) and not abridges(i, j):
             continue
         if signatures[i] != signatures[j] and not _adds_sentences(sentences_of(i), sentences_of(j), signatures[i],
-                                                                  signatures[j]):
+                                                                  signatures[j]) \
+                and not _drops_mana_symbols(rulings[i], rulings[j], lexicon, is_official):
             continue
         ri, rj = uf.find(i), uf.find(j)
         if ri == rj or keys[ri] & keys[rj]:  # one page listing both wordings: two rulings
