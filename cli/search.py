@@ -45,7 +45,7 @@ def search(
     from cli.common import card_option, command_note, console, data_home, open_kb, open_searcher, print_json, reference
     from kb import store
     from kb.model import source_fields
-    from kb.views import no_text_note, remarks_last
+    from kb.views import no_text_note, question_card_notes, remarks_last
 
     # a card only the judge's own pages name is known to the KB, not to the bundled names: looked up
     # in the KB (every other filter is still refused before any KB is opened or built)
@@ -61,8 +61,14 @@ def search(
     if filters.since and filters.until and filters.since > filters.until and not filters.since.startswith(filters.until):
         note_swapped_dates(filters.since, filters.until, quiet=as_json)
     hits = searcher.search(question, limit=limit, filters=filters)
-    for named in searcher.misspelt_cards(question):
-        command_note(f"no card is named {named.said!r}; read as the closest, {named.name}", quiet=as_json)
+    named = searcher.named_cards(question)
+    for card_read in named:
+        if card_read.distance:
+            also = f" (as close: {', '.join(card_read.also)})" if card_read.also else ""
+            command_note(f"no card is named {card_read.said!r}; read as the closest, {card_read.name}{also}",
+                         quiet=as_json)
+    for text in question_card_notes(kb, reference(), named, searcher.unknown_cards(question)):
+        command_note(text, quiet=as_json)
     kept = kb.entries_in(filters.lang) if filters.lang is not None and filters.lang.value != "en" else 0
     nothing_in = no_text_note(kb, filters.lang)
     if as_json:  # the text output says it where "No entry matches" would leave a judge rewording

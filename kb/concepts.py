@@ -129,7 +129,11 @@ class PhraseFinder:
 
     def spans(self, toks: Sequence[str]) -> list[tuple[int, int, str]]:
         """(start, end, label) of each phrase found, `toks[start:end]` its words, in text order."""
-        out: list[tuple[int, int, str]] = []
+        return [(start, end, label) for start, end, _, label in self.matches(toks)]
+
+    def matches(self, toks: Sequence[str]) -> list[tuple[int, int, tuple[str, ...], str]]:
+        """(start, end, phrase, label) of each phrase found, `toks[start:end]` its words, in text order."""
+        out: list[tuple[int, int, tuple[str, ...], str]] = []
         i = 0
         while i < len(toks):
             for phrase, label in self._by_first.get(toks[i], ()):
@@ -137,7 +141,7 @@ class PhraseFinder:
                 window = toks[i:i + n]
                 if len(window) == n and all(self._same(t, w, k == n - 1) for k, (t, w) in
                                             enumerate(zip(window, phrase))):
-                    out.append((i, i + n, label))
+                    out.append((i, i + n, phrase, label))
                     i += n
                     break
             else:

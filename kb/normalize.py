@@ -58,10 +58,11 @@ def match_key(text: str) -> str:
     return " ".join(_WORD_RUN.findall(unicodedata.normalize("NFKC", text).casefold()))
 
 
-def match_words(text: str) -> tuple[str, list[re.Match[str]]]:
-    """`text` NFKC-normalised and case-folded, with the words `match_key` joins as matches in it: for
-    a caller that blanks some words (a card's name) and reads the rest of the text."""
-    folded = unicodedata.normalize("NFKC", text).casefold()
+def match_words(text: str, cased: bool = False) -> tuple[str, list[re.Match[str]]]:
+    """`text` NFKC-normalised and case-folded (`cased`: as written), with the words `match_key` joins as
+    matches in it: for a caller that blanks some words (a card's name) and reads the rest of the text."""
+    folded = unicodedata.normalize("NFKC", text)
+    folded = folded if cased else folded.casefold()
     return folded, list(_WORD_RUN.finditer(folded))
 
 

@@ -70,40 +70,48 @@ def within(a: str, b: str, k: int) -> int | None:
 
 
 Window = Callable[[str, str], list[str]]  # (low, high) → sorted name keys in that half-open range
+# a name key → it is only the start of a longer name of the same card: a legend's short name, `ixidor`
+# of "Ixidor, Reality Sculptor"
+Partial = Callable[[str], bool]
 
 
-def closest_key(k: str, starting: Window, ending: Window) -> tuple[str, int] | None:
-    """(name key, edit distance) of the key closest to a misspelt key `k` within its limit, or None.
+def closest_keys(k: str, starting: Window, ending: Window, partial: Partial) -> tuple[list[str], int] | None:
+    """(name keys, edit distance) of the keys closest to a misspelt key `k` within its limit, in name
+    order; None when none is.
 
     `starting(low, high)` gives the keys from low up to high, `ending(low, high)` the keys whose
     reversed form is, both sorted by key. The keys sharing `k`'s first two letters are compared first
     (~100 names); only when none is close, those sharing its last three letters (two in a key of five,
     where swapping its 2nd and 3rd letters changes the third last): a slip in the first letters,
-    `Hdden Dragonslayer`, `Froma de ira`. Of keys as close, the first in order wins."""
+    `Hdden Dragonslayer`, `Froma de ira`. Of keys as close, a whole name beats a `partial` one:
+    `Ixidorn` is Ixidron (two letters swapped), not Ixidor, Reality Sculptor (one letter added to its
+    short name). Several keys left are as close as each other: the caller takes the first or asks."""
     if not max_edits(len(k)):
         return None
     for window, part in ((starting, k[:2]), (ending, k[::-1][:2 if len(k) < 6 else 3])):
         keys = window(part, part[:-1] + chr(ord(part[-1]) + 1))
-        best = nearest(k, keys)
-        if best:
-            return keys[best[0]], best[1]
+        found = nearest(k, keys)
+        if found:
+            best = [keys[pos] for pos in found[0]]
+            return [key for key in best if not partial(key)] or best, found[1]
     return None
 
 
-def nearest(k: str, candidates: Sequence[str]) -> tuple[int, int] | None:
-    """(position, edit distance) of the first of the sorted `candidates` closest to `k` within its
-    limit (a distance of 1 is taken at once), or None."""
+def nearest(k: str, candidates: Sequence[str]) -> tuple[list[int], int] | None:
+    """(positions, edit distance) of the `candidates` closest to `k` within its limit, in their
+    order; None when none is."""
     limit, n = max_edits(len(k)), len(k)
-    best: tuple[int, int] | None = None
+    best: list[int] = []
     for pos, cand in enumerate(candidates):
         if abs(len(cand) - n) > limit:
             continue
         d = within(k, cand, limit)
-        if d is not None and (best is None or d < best[1]):
-            best = (pos, d)
-            if d == 1:
-                break
-    return best
+        if d is None:
+            continue
+        if d < limit or not best:
+            best, limit = [], d
+        best.append(pos)
+    return (best, limit) if best else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,14 +264,20 @@ def names_containing(name: str, found: Iterable[tuple[str, str]], limit: int) ->
 
 
 class CardLookup:
-    """Oracle cards by any EN/DE/ES name, and the name closest to a misspelt one, answered from a
-    SQLite file: `Oracle.get` over the Oracle's name index, and `CardMatcher.closest` over the
-    names it was made with, each reading a few rows (a cold `kb card` otherwise parses 19,032 cards).
+    """Oracle cards by any EN/DE/ES name, and the names closest to a misspelt one, answered from a
+    SQLite file: `Oracle.get` over the Oracle's name index, and `CardMatcher.near` over the names it
+    was made with, each reading a few rows (a cold `kb card` otherwise parses 19,032 cards).
     `CardLookup.memory` answers the same from the loaded Oracle, where no file can be kept."""
 
-    def __init__(self, get: Callable[[str], OracleCard | None], closest: Callable[[str], str | None],
+    def __init__(self, get: Callable[[str], OracleCard | None], near: Callable[[str], list[str]],
                  keys_containing: Callable[[str], list[tuple[str, str]]]) -> None:
-        self.get, self.closest, self._keys_containing = get, closest, keys_containing
+        self.get, self.near, self._keys_containing = get, near, keys_containing
+
+    def closest(self, name: str) -> str | None:
+        """The English name of the card `name` names, allowing a small misspelling (of names as
+        close, the first of `near`); None when nothing is close."""
+        found = self.near(name)
+        return found[0] if found else None
 
     def containing(self, name: str) -> list[tuple[str, str]]:
         """(name key, English name) of every name, in any language, that contains each word of `name`
@@ -276,7 +290,7 @@ class CardLookup:
         from kb.search.cardnames import CardMatcher
 
         matcher = CardMatcher.from_names(names)
-        return cls(oracle.get, matcher.closest, lambda word: [(k, en) for k, en in matcher.items() if word in k])
+        return cls(oracle.get, matcher.near, lambda word: [(k, en) for k, en in matcher.items() if word in k])
 
     @classmethod
     def open(cls, path: Path) -> CardLookup:
@@ -287,13 +301,17 @@ class CardLookup:
             row = conn.execute("SELECT doc FROM keys JOIN cards USING (name) WHERE key = ?", (key,)).fetchone()
             return OracleCard.from_json(json.loads(row[0])) if key and row else None
 
-        def closest(name: str) -> str | None:
-            k = name_key(name)
-            row = conn.execute("SELECT name FROM fuzzy WHERE key = ?", (k,)).fetchone()
-            if row is None:
-                found = closest_key(k, starting, ending)
-                row = conn.execute("SELECT name FROM fuzzy WHERE key = ?", (found[0],)).fetchone() if found else None
+        def english(key: str) -> str | None:
+            row = conn.execute("SELECT name FROM fuzzy WHERE key = ?", (key,)).fetchone()
             return row[0] if row else None
+
+        def near(name: str) -> list[str]:
+            k = name_key(name)
+            exact = english(k)
+            if exact is not None:
+                return [exact]
+            found = closest_keys(k, starting, ending, partial)
+            return list(dict.fromkeys(en for key in (found[0] if found else ()) if (en := english(key))))
 
         def starting(low: str, high: str) -> list[str]:
             return [key for key, in conn.execute(
@@ -303,15 +321,20 @@ class CardLookup:
             return [key for key, in conn.execute(
                 "SELECT key FROM fuzzy WHERE rkey >= ? AND rkey < ? ORDER BY key", (low, high))]
 
+        def partial(key: str) -> bool:
+            # a name of the same card that goes on after `key`'s words (" " sorts before "!")
+            return conn.execute("SELECT 1 FROM fuzzy WHERE key >= ? AND key < ? AND name = ? LIMIT 1",
+                                (key + " ", key + "!", english(key))).fetchone() is not None
+
         def keys_containing(word: str) -> list[tuple[str, str]]:
             # a name key is only letters, digits and spaces: no LIKE wildcard to escape
             return conn.execute("SELECT key, name FROM fuzzy WHERE key LIKE ?", (f"%{word}%",)).fetchall()
 
-        return cls(get, closest, keys_containing)
+        return cls(get, near, keys_containing)
 
     @staticmethod
     def write(path: Path, oracle: Oracle, names: Iterable[tuple[str, str]]) -> None:
-        """The SQLite file `open` reads: the cards, the Oracle's name index and the names `closest`
+        """The SQLite file `open` reads: the cards, the Oracle's name index and the names `near`
         compares (`CardMatcher.from_names(names)`: short forms of legendary names included)."""
         from kb.search.cardnames import CardMatcher
 

@@ -332,9 +332,11 @@ def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason 
             return None, v.text
         current_date, current = found[0], w.texts[found[1]]
         own = w.dates.get(key)
-        when = f"dated {own}" if own else "undated"
-        return OutdatedReason(Reason.SUPERSEDED, f"this wording ({when}) was replaced on {current_date}",
-                              word_diff(v.text, current)), current
+        # an undated copy may be newer than the dated wording (a 2026 list of 2024 rulings, tryout27
+        # D10): it was not "replaced on" that date, there is only a dated wording to quote instead
+        detail = (f"this wording (dated {own}) was replaced on {current_date}" if own
+                  else f"this wording is undated; a dated wording of this ruling exists ({current_date})")
+        return OutdatedReason(Reason.SUPERSEDED, detail, word_diff(v.text, current)), current
     # A translation: which English wording was in force at its date, and is it replaced now?
     wordings = _card_wordings(v.card, w)
     dated = sorted((d, k) for k, d in wordings.items() if d)

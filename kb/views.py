@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from kb.oracle import OracleCard
     from kb.outdated import OutdatedItem
     from kb.checks.scenario import Check
+    from kb.search.cardnames import NamedCard
     from kb.search.rank import Hit
     from kb.store import KB, CardEntry
 
@@ -158,7 +159,8 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     or Spanish name of the bundled table, then a name the KB knows (a card newer than the bundled data
     that a judge's page brought), then the closest name: of the bundled cards (`Corpus.card_lookup`),
     else of the KB's own (small typos and a legend's short name are forgiven; `closest_note` says
-    so). NotFoundError when none is close, naming the cards whose names contain it."""
+    so). NotFoundError when none is close, naming the cards whose names contain it, or when several
+    are as close, naming them."""
     cards, kb_names = corpus.card_lookup, corpus.names
     found = cards.get(name)
     english = found.name if found is not None else kb_names.resolve(name)
@@ -166,13 +168,17 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
         english = kb.card(name)
     guessed = english is None
     if english is None:
-        english = cards.closest(name)
-    if english is None and kb is not None:
-        from kb.search.cardnames import CardMatcher
+        near = cards.near(name)
+        if not near and kb is not None:
+            from kb.search.cardnames import CardMatcher
 
-        # the judge's own cards are close names too ("Kadena" for a page's "Kadena, Slinking Sorcerer")
-        mine = [(local, en) for local, _lang, en in kb.card_names()] + [(en, en) for en in kb.cards()]
-        english = CardMatcher.from_names(mine).closest(name)
+            # the judge's own cards are close names too ("Kadena" for a page's "Kadena, Slinking Sorcerer")
+            mine = [(local, en) for local, _lang, en in kb.card_names()] + [(en, en) for en in kb.cards()]
+            near = CardMatcher.from_names(mine).near(name)
+        if len(near) > 1:  # showing one would be a guess (a judge reads the card shown as the one meant)
+            raise NotFoundError(f"no card is named {name!r}; did you mean {' or '.join(repr(n) for n in near)}? "
+                                f"(each is as close to it)")
+        english = near[0] if near else None
     if english is None:
         raise NotFoundError(f"unknown card {name!r}{_cards_containing(name, corpus, kb)}")
     card = cards.get(english) or corpus.newer_cards.get(english)  # a card newer than the 2018 Oracle
@@ -184,6 +190,31 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     if kb is not None and card is None and english not in kb_names.names:
         names = kb.names_of(english)  # a card only the judge's sources name: the names they give it
     return CardInfo(english, card, names, guessed)
+
+
+def question_card_notes(kb: KB, corpus: Corpus, named: Sequence[NamedCard], unknown: Sequence[str]) -> list[str]:
+    """What `kb search` says of the cards a question names (tryout26): a card `named` by a capitalised
+    name of two words or more that has no ruling in the KB, whose own text may be the answer; the
+    names written as a card's that no card the KB knows has (`unknown`: `CardMatcher.unknown_names`).
+    Without it a judge can't tell "the KB has nothing on this card" from "the search missed it"."""
+    from kb.normalize import name_key
+
+    out = []
+    for card in named:
+        # a name of one word, or in lower case, is as often a word read as a card's (`Kampf` as Fight,
+        # `deal damage`): a note would tell a judge about a card never meant
+        if len(card.said.split()) < 2 or not card.said[:1].isupper() or kb.count(card=card.name, kind=Kind.RULING):
+            continue
+        said = f" ({card.said})" if name_key(card.said) != name_key(card.name) else ""
+        shown = corpus.card_lookup.get(card.name) or corpus.newer_cards.get(card.name)
+        text = f'; `kb card "{card.name}"` shows its text' if shown is not None and shown.text else ""
+        out.append(f"{card.name}{said}: no ruling in the KB{text}")
+    if unknown:
+        one = len(unknown) == 1
+        out.append(f"{', '.join(repr(n) for n in unknown)}: no card the KB knows has {'this name' if one else 'these names'} "
+                   f"(a card newer than its 2018 card data is known once a page of it is ingested); the hits are not "
+                   f"about {'it' if one else 'them'}")
+    return out
 
 
 CARDS_SUGGESTED = 5  # an unknown name: the cards whose names contain it named, at most this many

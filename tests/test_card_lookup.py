@@ -112,3 +112,50 @@ def test_the_legend_itself_is_suggested_before_the_cards_named_after_it():
     assert len(found) > 5  # a few at most are named
     first = names_containing("Ugin", found, 5)
     assert len(first) == 5 and first[0] == "Ugin, the Spirit Dragon"
+
+
+@pytest.mark.parametrize(("typed", "card"), [
+    ("Ixidorn", "Ixidron"),  # tryout26: was Ixidor, Reality Sculptor (its short name "Ixidor", one letter added)
+    ("Helion", "Hellion"),  # not Heliod, God of the Sun
+    ("Balanc", "Balance"),  # not Balan, Wandering Knight
+    ("Titana", "Titania"),  # not Tiana, Ship's Caretaker
+    ("Radiat", "Radiate"),  # not Radiant, Archangel
+    ("Shink", "Shrink"),  # not Shinka, the Bloodsoaked Keep
+])
+def test_a_whole_name_as_close_as_a_legends_short_name_wins(lookups, typed, card):
+    """Of two names one edit away, the whole name of a card beats the part before the comma of a
+    legend's name: a judge who typed a one-word name meant a one-word card."""
+    table, memory = lookups
+    assert table.near(typed) == memory.near(typed) == [card]
+
+
+def test_a_legends_short_name_is_still_read_where_no_whole_name_is_as_close(lookups):
+    table, memory = lookups
+    assert table.closest("Ixidor") == memory.closest("Ixidor") == "Ixidor, Reality Sculptor"
+    assert table.closest("Ixidorr") == memory.closest("Ixidorr") == "Ixidor, Reality Sculptor"
+
+
+def test_whole_names_as_close_as_each_other_are_all_given(lookups):
+    table, memory = lookups
+    assert table.near("Invet") == memory.near("Invet") == ["Invent", "Invert"]
+    assert table.near("Foregt") == memory.near("Foregt") == ["Forest", "Forget"]
+
+
+@pytest.mark.parametrize(("typed", "cards"), [("Invet", ["Invent", "Invert"]), ("Mana Flaer", ["Mana Flair", "Mana Flare"])])
+def test_kb_card_asks_which_card_when_two_are_as_close(typed, cards):
+    """Showing one of two cards as close would be a guess a judge reads as the answer."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    result = CliRunner().invoke(app, ["card", typed])
+    assert result.exit_code == 1
+    message = " ".join(result.output.split())
+    assert f"no card is named '{typed}'; did you mean {cards[0]!r} or {cards[1]!r}?" in message, message
+
+
+def test_kb_card_shows_the_whole_name_for_a_typo_of_it():
+    from kb.views import find_card
+
+    found = find_card("Ixidorn", CORPUS)
+    assert found.name == "Ixidron" and found.closest_note("Ixidorn") == "no card is named 'Ixidorn'; showing the closest, Ixidron"

@@ -150,7 +150,10 @@ def test_a_search_filter_takes_a_card_only_the_judges_page_names(kadena_kb, monk
             asked.append(filters)
             return []
 
-        def misspelt_cards(self, question):
+        def named_cards(self, question):
+            return []
+
+        def unknown_cards(self, question):
             return []
 
     monkeypatch.setattr(cli.common, "open_searcher", lambda quiet=False: (cli.common.open_kb(quiet=True), Searcher()))

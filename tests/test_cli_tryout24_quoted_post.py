@@ -107,3 +107,26 @@ def test_ingesting_the_post_joins_its_quoted_rulings_to_the_official_ones(
         mine = [(v["line"], v["date"], v["card"], v["relation"]) for v in json.loads(shown.stdout)["variants"]
                 if v["source"] == str(page)]
         assert mine == [(line, "2015-02-25", "Hidden Dragonslayer", "duplicate")]
+
+
+@pytest.mark.parametrize("ruling", [
+    # review38 #6: a `>` before a number is a comparison, not a quote mark ("5 or more creatures" lost it)
+    "> 5 or more creatures: the ability counts each one.",
+    ">= 5 creatures: the ability counts each one.",
+    "> -1 power: it gets no counter.",
+    "> 5 creatures: the ability counts each one.\n> 10 creatures: it counts each twice.",
+])
+def test_a_ruling_that_starts_with_a_comparison_keeps_its_mark(ruling):
+    result = _read(f"Hidden Dragonslayer\n\nFeb 25, 2015\n{ruling}\n")
+    assert [(r.date, r.original) for r in result.records] == [("2015-02-25", ruling)]
+    assert result.problems == ()
+
+
+def test_a_quoted_rulings_line_that_starts_with_a_number_is_still_quoted():
+    text = ("Hidden Dragonslayer\n\n> Feb 25, 2015: A face-down creature is a\n> 2/2 creature with no name.\n"
+            "> 25.02.2015: Turning it face up doesn't use the stack.\n")
+    result = _read(text)
+    assert [(r.date, r.text) for r in result.records] == [
+        ("2015-02-25", "A face-down creature is a 2/2 creature with no name."),
+        ("2015-02-25", "Turning it face up doesn't use the stack.")]
+    assert result.problems == ()

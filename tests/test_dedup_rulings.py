@@ -379,3 +379,86 @@ def test_each_german_wording_joins_the_english_ruling_of_its_own_sign(e5):
                          lang=Lang.DE)], embedder=e5)
     assert _entry_with_text(entries, german_plus).text == PLUS
     assert _entry_with_text(entries, german_minus).text == MINUS
+
+
+# --- mana symbols a copied page lost (tryout27 D5) -------------------------------------------------
+
+DISGUISE_COST = ("A disguise ability lets you cast a card face down by paying {3} and announcing that you are using a "
+                 "disguise ability. Any time you have priority, you can turn a face-down permanent with disguise face "
+                 "up by paying its disguise cost.")
+DISGUISE_WARD = ("The creature spell is a 2/2 creature spell with ward {2} that has no name, mana cost, or creature "
+                 "types. The resulting creature is a 2/2 creature with ward {2} that has no name, mana cost, or "
+                 "creature types. Both the spell and the resulting creature are colorless and have a mana value of 0.")
+DISGUISE_CARDS = ("Bubble Smuggler", "Defenestrated Phantom", "Unyielding Gatekeeper")
+
+
+def _official_and_copy(official_text, copy_text, copy_source="/judge/gesuchter-falke.txt"):
+    official = [rec(official_text, card, date="2024-02-02", source="corpus/mkm.json", line=n)
+                for n, card in enumerate(DISGUISE_CARDS)]
+    copy = rec(copy_text, None, date=None, source=copy_source, line=3)
+    return deduplicate(official + [copy], embedder=FakeEmbedder(), terminology=CORPUS.terminology,
+                       lexicon=lexicon(), is_official=lambda source: source.startswith("corpus/"))
+
+
+@pytest.mark.parametrize("official_text, copy_text", [
+    (DISGUISE_COST, DISGUISE_COST.replace("{3}", "")),
+    (DISGUISE_WARD, DISGUISE_WARD.replace(" {2}", "")),
+    # lost symbols and a word changed elsewhere: a revision still
+    (DISGUISE_COST, DISGUISE_COST.replace("{3} ", "").replace("you can turn", "you may turn")),
+])
+def test_a_copy_that_lost_its_mana_symbols_joins_the_official_ruling(official_text, copy_text):
+    """A site that draws mana symbols as images gives "by paying  and announcing" when copied."""
+    (entry,) = _official_and_copy(official_text, copy_text)
+    assert entry.text == official_text
+    assert {v.relation for v in entry.variants if v.source.startswith("/judge/")} == {Relation.REVISION}
+
+
+@pytest.mark.parametrize("official_text, copy_text", [
+    (DISGUISE_COST, DISGUISE_COST.replace("{3}", "{2}")),  # another cost
+    (DISGUISE_COST, DISGUISE_COST.replace("{3}", "three mana")),  # words for the symbol
+    (DISGUISE_COST, DISGUISE_COST.replace("{3}", "X")),
+    (DISGUISE_COST, DISGUISE_COST.replace("{3}", "life")),  # another word where the symbol was
+    (DISGUISE_WARD, DISGUISE_WARD.replace(" {2}", "").replace("no name", "a name")),  # and a negation gone
+])
+def test_mana_symbols_written_otherwise_are_another_ruling(official_text, copy_text):
+    assert len(_official_and_copy(official_text, copy_text)) == 2
+
+
+def test_an_official_wording_without_the_symbols_is_another_ruling():
+    """An official text writes its mana symbols: two official wordings a symbol apart are two rulings."""
+    assert len(_official_and_copy(DISGUISE_COST, DISGUISE_COST.replace("{3} ", ""), copy_source="corpus/x.json")) == 2
+
+
+# --- a card's page abridging a shared ruling (tryout27 D9) -----------------------------------------
+
+TURN_UP_DISGUISE = ("Any time you have priority, you may turn the face-down creature face up by revealing what its "
+                    "disguise cost is and paying that cost. This is a special action. It doesn't use the stack and "
+                    "can't be responded to. Only a face-down permanent can be turned face up this way; a face-down "
+                    "spell cannot.")
+
+
+def _shared_and_card(shared_text, card_text, card="Mistway Spy"):
+    shared = [rec(shared_text, c, date="2024-02-02", source="corpus/mkm.json", line=n)
+              for n, c in enumerate(DISGUISE_CARDS)]
+    return dedup(shared + [rec(card_text, card, date="2024-02-02", source="/judge/mistway-spy.txt")])
+
+
+def test_a_cards_page_giving_a_shared_ruling_less_its_last_sentence_joins_that_ruling():
+    """Mistway Spy's page gave the disguise turn-face-up ruling without "Only a face-down permanent
+    can be turned face up this way ...": the card is not among the ruling's cards, but its wording
+    adds nothing to it."""
+    abridged = TURN_UP_DISGUISE.split(" Only a face-down")[0]
+    (entry,) = _shared_and_card(TURN_UP_DISGUISE, abridged)
+    assert entry.text == TURN_UP_DISGUISE and "Mistway Spy" in entry.cards
+
+
+@pytest.mark.parametrize("card_text", [
+    # the card's own sentence added, or a sentence of the shared ruling changed: the card's ruling
+    TURN_UP_DISGUISE + " Its last ability triggers then.",
+    TURN_UP_DISGUISE.replace("Only a face-down permanent can be turned face up this way; a face-down spell cannot.",
+                             "A face-down spell can be turned face up this way too."),
+    # the sentences left are not the shared ruling's words
+    TURN_UP_DISGUISE.split(" Only a face-down")[0].replace("This is a special action.", "This is no special action."),
+])
+def test_a_cards_own_wording_of_a_shared_ruling_stays_the_cards(card_text):
+    assert len(_shared_and_card(TURN_UP_DISGUISE, card_text)) == 2

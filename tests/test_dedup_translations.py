@@ -176,6 +176,26 @@ def test_translations_are_aligned_with_one_call_of_the_query_embedder():
     assert entry_of(entries, WILDCALL_DE).text == WILDCALL
     assert len(calls) == 1 and WILDCALL_DE in calls[0] and WILDCALL in calls[0]
 
+def test_a_text_of_no_card_embeds_only_the_rulings_it_could_translate():
+    """A foreign text of no card (an article's paragraph) competes with every English entry of the KB;
+    only those it could translate (no `translation_gaps`) are weighed by their cosine, so only they are
+    embedded (tryout27 D11: the first German page embedded all 468 English entries, two minutes)."""
+    embedded: list[str] = []
+
+    class Counting(ChosenEmbedder):
+        def embed_queries(self, texts):
+            embedded.extend(texts)
+            return super().embed_queries(texts)
+
+    others = [rec(f"If a creature with power {n} or greater attacks, its controller draws {n} cards.", f"Card {n}",
+                  line=n) for n in range(2, 12)]
+    vectors = {WILDCALL: [1, 0], WILDCALL_DE: [1, 0.1]}
+    entries = deduplicate([rec(WILDCALL, "Wildcall"), *others, rec(WILDCALL_DE, None, Lang.DE, source="article.txt")],
+                          embedder=Counting(vectors), terminology=CORPUS.terminology, lexicon=lexicon())
+    assert entry_of(entries, WILDCALL_DE).text == WILDCALL
+    assert sorted(embedded) == sorted([WILDCALL, WILDCALL_DE])
+
+
 SPECIAL_ACTION = ("Any time you have priority, you may turn a manifested creature face up by revealing that it's "
                   "a creature card and paying its mana cost. This is a special action.")
 CLOAK_ES = ("Puedes poner boca arriba una criatura encubierta revelando que es una carta de criatura y pagando "
@@ -413,6 +433,40 @@ def test_an_english_signature_counts_no_negation_in_a_card_name():
                  "Nothing Can Stop Me Now's ability affects your opponents' spells."):
         assert ("negations", "0") in names.signature(text)
     assert ("negations", "1") in names.signature("No Mercy's ability doesn't trigger for a token.")
+
+
+NOTHING = "Nothing Can Stop Me Now"
+
+
+@pytest.mark.parametrize("text, filed, negations, named", [
+    # review38 #8: a card's words in ordinary wording are no card's name ("nothing" says no to the player)
+    ("Nothing can stop me now, says the player.", (), "1", False),
+    ("No mercy is shown: the ability triggers for each creature.", (), "1", False),
+    # written with the name's capitals, it is the card wherever it is filed
+    (f"{NOTHING}'s ability affects your opponents' spells.", (), "0", True),
+    ("No Mercy's ability triggers for each creature that dealt damage to you.", (), "0", True),
+    # in lower case, it is the card on its own page only
+    ("nothing can stop me now's ability doesn't affect a spell you control.", (NOTHING,), "1", True),
+    ("nothing can stop me now's ability doesn't affect a spell you control.", ("Lightform",), "2", False),
+])
+def test_a_card_name_is_no_negation_where_it_is_written_as_the_name_or_filed_under_it(text, filed, negations, named):
+    names = load_lexicon(CORPUS, CORPUS.names.copy())
+    names.add_cards(["No Mercy"])
+    card = "No Mercy" if "mercy" in text.lower() else NOTHING
+    signature = names.signature(text, filed)
+    assert ("negations", negations) in signature
+    assert (("card", card) in signature) is named
+    evidence = names.evidence(text, Lang.EN, None, filed)
+    assert evidence.negated is (negations != "0")
+    assert (card in evidence.cards) is named
+
+
+def test_a_foreign_card_name_is_read_with_its_own_capitals():
+    """"Nothing Can Stop Me Now" is "Nichts kann mich noch aufhalten" in German: the German name's
+    lower-case words are its own, not the English name's capitals missing."""
+    evidence = lexicon().evidence("Nichts kann mich noch aufhalten wirkt auch auf verdeckte Zauber.", Lang.DE)
+    assert evidence.cards == {NOTHING} and not evidence.negated
+    assert lexicon().evidence("Planeadora no identificada puede ponerse boca arriba.", Lang.ES).negated is False
 
 
 # --- "nontoken": English negates inside a word, a translation in words ("que no sea ficha") ------

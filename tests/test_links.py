@@ -587,6 +587,17 @@ def test_a_card_ruling_links_the_general_rule_it_restates(rules, card_texts, tex
     assert got[:1] and got[0] in clause.split(), got
 
 
+@pytest.mark.parametrize("text", [
+    # review38 #9: a hand or a graveyard is looked at, not a face-down spell or permanent (708.5)
+    "You may look at the cards in your hand at any time, even the ones you manifested before.",
+    "Any player may look at the cards in any graveyard at any time.",
+])
+def test_looking_at_a_hand_or_a_graveyard_links_no_face_down_look_at_rule(rules, card_texts, text):
+    [linked] = links.link_entries([ruling(text)], rules, [], card_texts)  # a manifest card's ruling: face down
+    assert not any('cue "look at"' in r.evidence for r in linked.rules)
+    assert linked.rules[:1] and linked.rules[0].clause != "708.5"  # 708.5 only by shared words, if at all
+
+
 def test_another_object_entering_is_not_a_face_down_ruling_s_enters_the_battlefield_rule(rules, card_texts):
     """"Turned face up" makes the ruling face-down, but what enters here is another object: 400.7, not 708.3/708.8."""
     text = ("If the artifact leaves the battlefield and another one enters the battlefield later, the second one is a "

@@ -136,3 +136,16 @@ def test_every_concept_cue_names_an_english_cue_and_glossary_concepts():
     for cue in links.CONCEPT_CUES:
         assert cue.label in labels
         assert set().union(*cue.all_of, cue.none_of) <= concepts, cue.label
+
+
+@pytest.mark.parametrize("text, lang", [
+    # review38 #9: a hand or a graveyard is looked at, not a face-down spell or permanent (708.5)
+    ("Du darfst dir jederzeit die Karten in deiner Hand ansehen.", Lang.DE),  # the glossary's look_at
+    ("Du darfst dir jederzeit die Karten in deinem Friedhof anschauen.", Lang.DE),  # also the German cue
+    ("Puedes mirar las cartas de tu mano en cualquier momento.", Lang.ES),  # also the Spanish cue
+    ("Puedes ver las cartas de tu cementerio en cualquier momento.", Lang.ES),
+])
+def test_looking_at_a_hand_or_a_graveyard_links_no_face_down_look_at_rule(rules, text, lang):
+    linked = link(ruling((text, lang), cards=("Lightform",)), rules)
+    assert not any("look at" in r.evidence for r in linked.rules)
+    assert "708.5" not in [r.clause for r in linked.rules]

@@ -391,3 +391,18 @@ def test_a_rule_change_the_corpus_cannot_date_after_the_ruling_is_not_said_to_co
     assert reason.detail.startswith(
         "103.5 (then 103.4) was reworded between the CRs of 2015-01-23 and 2018-07-13 (none between in the KB: "
         "maybe before 2016-08-23), and reworded after 2016-08-23 (CR of 2024-11-08) in words the ruling uses:")
+
+
+def test_an_undated_copy_is_not_said_to_be_replaced_on_the_dated_wordings_date():
+    """tryout27 D10: a judge's undated page (a card list generated in 2026) held the first half of
+    the DSK manifest dread ruling of 2024-09-20. The KB said it "was replaced on 2024-09-20"; an
+    undated copy may be newer than that: it is that a dated wording exists to quote instead."""
+    whole = ("If your library contains only one card when you manifest dread, you'll look at that card and put it "
+             "onto the battlefield face down. If your library contains no cards when you manifest dread, you won't "
+             "do anything.")
+    half = whole.split(" If your library contains no")[0]
+    entry = _entry([_cv(whole, "2024-09-20", "Unsettling Twins", "corpus/dsk.json"),
+                    _cv(half, None, None, "/judge/list.txt")])
+    (item,) = _find(entry)
+    assert item.variant.text == half and item.current_text == whole
+    assert item.reasons[0].detail == "this wording is undated; a dated wording of this ruling exists (2024-09-20)"

@@ -89,19 +89,39 @@ def test_a_first_ruling_read_as_page_text_is_reported_quoting_its_own_words():
                 "any creat…") in skipped(result)
 
 
-@pytest.mark.parametrize("after, ruling", [
+MEANT = "That is how it was meant, and it was so before as well."
+SCRYFALL_NOTICE = "Scryfall is not produced by or endorsed by Wizards of the Coast."
+
+
+@pytest.mark.parametrize("after, ruling, notes", [
     # under a date line of its own, a ruling may go on past a blank line ("Example: ..."); the site's
     # notice after the last one is no more of it
-    ("Scryfall is not produced by or endorsed by Wizards of the Coast.\n", RULING),
+    (f"{SCRYFALL_NOTICE}\n", RULING, [6]),
+    ("© 1995-2024 Wizards of the Coast LLC. Alle Rechte vorbehalten.\n", RULING, [6]),
+    ("Zuletzt aktualisiert: 3. März 2024. Fragen an maxi@example.de.\n", RULING, [6]),
     ("Example: You manifest a Forest. It stays face down.\n",
-     f"{RULING} Example: You manifest a Forest. It stays face down."),
+     f"{RULING} Example: You manifest a Forest. It stays face down.", []),
+    # review38 #3: a last paragraph with no game word that is no footer is more of the ruling, as it is
+    # under an earlier ruling (it was cut off as "the page's footer", a mere note)
+    (f"{MEANT}\n", f"{RULING} {MEANT}", []),
+    ("This was not so before; it is now.\n", f"{RULING} This was not so before; it is now.", []),
+    (f"{MEANT}\n\n{SCRYFALL_NOTICE}\n", f"{RULING} {MEANT}", [8]),
 ])
-def test_a_sites_notice_after_the_last_ruling_is_not_made_part_of_it(after, ruling):
+def test_a_sites_notice_after_the_last_ruling_is_not_made_part_of_it(after, ruling, notes):
     text = f"Lightform\n\nJul 13, 2018\n{RULING}\n\n{after}"
     result = pages.parse_card_page(text, "lightform.txt", NAMES.resolve, NAMES.oracle_text)
     assert [r.text for r in result.records] == [ruling]
     assert skipped(result) == []
-    assert [p.line for p in result.problems] == ([6] if ruling == RULING else [])
+    assert [(p.line, p.ignored) for p in result.problems] == [(line, True) for line in notes]
+
+
+def test_a_last_rulings_second_paragraph_is_read_as_an_earlier_rulings_is():
+    """review38 #3: the same two paragraphs under the first and under the last date give the same ruling."""
+    two = f"{RULING}\n\n{MEANT}"
+    text = f"Lightform\n\nJul 13, 2018\n{two}\n\nJul 13, 2018\n{two}\n"
+    result = pages.parse_card_page(text, "lightform.txt", NAMES.resolve, NAMES.oracle_text)
+    assert [r.text for r in result.records] == [f"{RULING} {MEANT}"] * 2
+    assert result.problems == ()
 
 
 def test_a_saved_gatherer_page_reads_its_six_rulings_and_its_nav_and_footer_are_notes():

@@ -24,6 +24,7 @@ NAMES = [
     ("Fire at Will", "Fire at Will"), ("Assure", "Assure // Assemble"),
     ("Zauberbuch", "Spellbook"), ("Zauberbuch-Dieb", "Grimoire Thief"),
     ("Hidden Dragonslayer", "Hidden Dragonslayer"), ("Monastery Flock", "Monastery Flock"), ("Angel", "Angel"),
+    ("Plains", "Plains"), ("Protect", "Protect"),
 ]
 
 
@@ -76,6 +77,16 @@ def matcher() -> CardMatcher:
     ("Is my Rgaeform still face down?", ["Rageform"]),  # one word: two swapped letters
     # ... but a word one letter off at its start is another word, not a card (Engel is no Angel)
     ("Mein Engel wird umgedreht.", []),
+    # a word of a capitalised phrase that is no card (a card newer than the names: tryout26) is no misspelt name
+    ("Face down cards leak info. Hide in Plain Sight cloaked two cards for my opponent.", []),
+    ("My opponent cast Hide in Plain Sight, can I look?", []),
+    ("[[Guardian Project]] does not draw a card for a morph.", []),
+    ("[Guardian Project] does not draw a card for a morph.", []),
+    ("Is my Plain still tapped?", ["Plains"]),  # alone, a slip is still read
+    ("Can Lightform Hide in Plain Sight?", ["Lightform"]),  # an exact name in a phrase is still the card
+    ("Does Hdden Dragonslayer Trigger here?", ["Hidden Dragonslayer"]),  # a misspelt name of two words too
+    ("Ich habe Lichtfrom im Spiel.", ["Lightform"]),  # German nouns: no English word joins them to the name
+    ("Lichtfrom und Wutform sind im Spiel.", ["Lightform", "Rageform"]),
 ])
 def test_cards_named_in_a_question(matcher: CardMatcher, question: str, expected: list[str]) -> None:
     assert [c.name for c in matcher.find(question)] == expected
@@ -212,3 +223,35 @@ def test_everyday_words_of_the_rulings_and_split_card_halves_are_no_names_unless
     cards = compile_card_index([ruling], oracle, None)
     assert cards.named("I took a profit. Is the pantano face down?") == []
     assert [c.name for c in cards.named("Can my Profit and a Pantano do that?")] == ["Profit", "Swamp"]
+
+
+def test_a_question_reads_a_whole_name_before_a_legends_short_name_and_keeps_names_as_close() -> None:
+    """tryout26: `Ixidorn` was read as Ixidor, Reality Sculptor; of two whole names as close, the
+    first is read and the other kept (`kb search` names it in its note)."""
+    matcher = CardMatcher.from_names([("Ixidron", "Ixidron"), ("Ixidor, Reality Sculptor", "Ixidor, Reality Sculptor"),
+                                      ("Mana Flair", "Mana Flair"), ("Mana Flare", "Mana Flare")])
+    assert [(c.name, c.also) for c in matcher.find("Does Ixidorn turn my morph face down?")] == [("Ixidron", ())]
+    assert [(c.name, c.also) for c in matcher.find("My Ixidor is face down.")] == [("Ixidor, Reality Sculptor", ())]
+    assert [(c.name, c.also) for c in matcher.find("Does Mana Flaer add mana?")] == [("Mana Flair", ("Mana Flare",))]
+
+
+@pytest.mark.parametrize(("question", "unknown"), [
+    # tryout26: a card newer than the names, written as a card's name is written
+    ("Face down cards leak info. Hide in Plain Sight cloaked two cards for my opponent.", ["Hide in Plain Sight"]),
+    ("Cards exiled with Asmodeus the Archfiend can be seen by the owner.", ["Asmodeus the Archfiend"]),
+    ("If I use Oko, Thief of Crowns on a manifested creature?", ["Oko, Thief of Crowns"]),  # a legend's whole name
+    ("BUG - [[Yedora, Grave Gardener]] and [[Printlifter Ooze]] don't work.", ["Yedora, Grave Gardener", "Printlifter Ooze"]),
+    # a known card's name is no unknown one: exact, a legend's, misspelt, with a possessive
+    ("Is Whisperwood Elemental in Plain Sight?", []),
+    ("I attacked with Linvala, Keeper of Silence and it was face down.", []),
+    ("Does Pithing Needel of mine stop it?", []),
+    ("Fire at Will's damage, is it dealt face down?", []),
+    # a phrase without a word joining a name's words, a single bracket, a single word: no note
+    ("Does it have Summoning Sickness after I turn it face up?", []),
+    ("[Card Bug] Lightform manifests a card.", []),
+    ("Con Yarus en mesa, ¿qué pasa?", []),
+    ("Ich aktiviere die Fähigkeit, und mein Gegner zerstört den Tresor als Antwort.", []),  # German nouns
+    ("Does Turning a Creature Face Up Count as Entering the Battlefield?", []),  # a title
+])
+def test_names_written_as_a_cards_that_no_card_has(matcher: CardMatcher, question: str, unknown: list[str]) -> None:
+    assert matcher.unknown_names(question) == unknown

@@ -221,6 +221,25 @@ def test_a_card_misspelt_in_its_first_letters_is_read_and_said_so(kb_with_index:
     assert "read as the closest, Rageform" in as_json.stderr
 
 
+def test_a_search_says_which_cards_named_the_kb_has_no_ruling_of_or_does_not_know(kb_with_index: Path) -> None:
+    """tryout26: a judge couldn't tell "the KB has nothing on this card" from "the search missed it"."""
+    result = run("Tengo Rastro de misterio en mesa, ¿si volteo una criatura boca abajo puedo buscar?", "-k", "1")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert 'Trail of Mystery (Rastro de misterio): no ruling in the KB; `kb card "Trail of Mystery"` shows its text' in said
+    result = run("Face down cards leak info. Hide in Plain Sight cloaked two cards for my opponent. Can they look?", "-k", "1")
+    said = " ".join(result.output.split())
+    assert "'Hide in Plain Sight': no card the KB knows has this name" in said and "Plains" not in said
+    # a card with rulings, a one-word name (as often a word: German Kampf is read as Fight), a name in
+    # lower case: no note
+    for question in ("Forma de ira en una criatura boca abajo?", "Does Lightform stay face down?",
+                     "can lightning bolt target a face-down creature?"):
+        assert "no ruling in the KB" not in run(question, "-k", "1").output
+    as_json = run("Can Lightning Bolt target a face-down creature?", "--json", "-k", "1")
+    assert json.loads(as_json.stdout)[0]["id"]  # the hits as before; the note beside them
+    assert json.loads(as_json.stderr)["notes"] == ['Lightning Bolt: no ruling in the KB; `kb card "Lightning Bolt"` shows its text']
+
+
 def test_unknown_card_is_one_line_error(kb_with_index: Path) -> None:
     from cli.main import app
 

@@ -113,8 +113,8 @@ CUES: tuple[Cue, ...] = (
               (r"\b(?:leaves?|leave the game|end of (?:the|each) game)\b", r"\breveal")], "708.9",
              "reveal when it leaves", slot="hidden_agenda=702.106e", weight=0.8),
     # looking at a face-down exiled (imprinted) card is 406.3's (the next cues), not 708.5's (spells and
-    # permanents); a face-down conspiracy's is 315.7
-    _cue(r"^(?!.*\b(?:exiled?|imprint(?:s|ed)?)\b).*\blook(?:s|ed|ing)? at\b", "708.5", "look at",
+    # permanents); a face-down conspiracy's is 315.7; looking at a hand or a graveyard is no face-down rule's
+    _cue(r"^(?!.*\b(?:exiled?|imprint(?:s|ed)?|hands?|graveyards?)\b).*\blook(?:s|ed|ing)? at\b", "708.5", "look at",
          slot="hidden_agenda=315.7"),
     _cue(r"\b(?:look(?:s|ed|ing)? at|see)\b[^.]*\bexiled\b|\bexiled\b[^.]*\b(?:look(?:s|ed|ing)? at|see)\b", "406.3",
          "look at exiled cards", 0.9),
@@ -223,7 +223,7 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:leaves?|left) (?:the |your |its owner's |their owner's |that )?(?:graveyard|hand|library|exile|stack)\b"
          r"[^.]*\bbefore\b[^.]*\bresolves\b", "400.7", "a card that changed zones is a new object", 0.8),
     # German
-    _cue(r"\banschauen\b", "708.5", "anschauen (look at)"),
+    _cue(r"^(?!.*(?:\bhand(?:karten?)?\b|friedh[oö]f)).*\banschauen\b", "708.5", "anschauen (look at)"),  # as "look at"
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
     _cue(r"getappt oder ungetappt", "110.5", "getappt oder ungetappt (tapped or untapped)"),
     _cue(r"offenlegen", "708.9", "offenlegen (reveal)"),
@@ -231,7 +231,7 @@ CUES: tuple[Cue, ...] = (
     _cue(r"ins spiel kommt|das schlachtfeld betritt", "708.8 708.3", "ins Spiel kommt (enters)"),
     _cue(r"dieselbe bleibende karte", "708.8", "dieselbe bleibende Karte (same permanent)"),
     # Spanish: the same cues, for a Spanish ruling with no English counterpart (an entry of its own)
-    _cue(r"\bmirar(?:l[ao]s?)?\b", "708.5", "mirar (look at)"),
+    _cue(r"^(?!.*\b(?:manos?|cementerios?)\b).*\bmirar(?:l[ao]s?)?\b", "708.5", "mirar (look at)"),  # as "look at"
     _cue(r"\bdiferenciar|\bdistinguir", "708.6", "diferenciar (differentiated)"),
     _cue(r"girad[oa]s? o enderezad[oa]s?|enderezad[oa]s? o girad[oa]s?", "110.5", "girado o enderezado (tapped or untapped)"),
     _ordered([(r"\brevel", r"\b(?:deja|sale del|abandona|termina)"), (r"\b(?:deja|sale del|abandona|termina)\b", r"\brevel")],
@@ -264,8 +264,9 @@ def _concept_cue(label: str, *all_of: str, none_of: str = "") -> ConceptCue:
 # A concept alone is often an everyday word ("getappt", "Aura"): what makes it the cue's rule is the face-down
 # concept beside it, as the English cue's own words say ("tapped or untapped", "continue to enchant").
 CONCEPT_CUES: tuple[ConceptCue, ...] = (
-    # looking at the top of a library (manifest dread) or at an exiled card is no face-down permanent's 708.5
-    _concept_cue("look at", "look_at", none_of="library exile"),
+    # looking at the top of a library (manifest dread), at an exiled card, at a hand or a graveyard is no
+    # face-down permanent's 708.5
+    _concept_cue("look at", "look_at", none_of="library exile hand graveyard"),
     _concept_cue("look at exiled cards", "look_at exile"),
     _concept_cue("keep face-down objects apart", "distinguish"),
     _concept_cue("tapped or untapped", "tapped turn_face_up", "tapped face_down"),

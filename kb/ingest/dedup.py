@@ -10,8 +10,11 @@ Three steps, each explainable by a similarity that is stored on the variant:
    Candidates come from an inverted index of rare word 3-grams, so the work grows with the number
    of rulings, not its square. Alignment alone is not enough (one word makes another ruling): the
    two must have the same rules-meaning signature (`Lexicon.signature`: CR keywords, card names,
-   numbers, mana symbols, negations, quantifiers), be given for the same cards or both be shared by
-   several cards, and never be two wordings one page lists for a card at one date;
+   numbers, mana symbols, negations, quantifiers; unless one adds whole sentences naming nothing
+   new, `_adds_sentences`, or is a judge's copy that lost the other's mana symbols,
+   `_drops_mana_symbols`), be given for the same cards or both be shared by several cards (or the
+   one be a card's copy of the other's sentences with some left out), and never be two wordings
+   one page lists for a card at one date;
 3. translations: German and Spanish wordings are grouped into revisions as English ones are
    (`_foreign_revisions`); each group joins the English entry it translates only with evidence
    beyond cosine (see `_align_translations`); otherwise it is an entry of its own.
@@ -25,7 +28,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from difflib import SequenceMatcher
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Mapping, NamedTuple, Sequence
 
 from kb.cards import CardNames
 from kb.concepts import ConceptFinder, PhraseFinder, declined_stem
@@ -170,6 +173,20 @@ def _name_tokens(name: str) -> tuple[str, ...]:
     return tuple(match_key(name).split())
 
 
+def _capitals(name: str) -> tuple[bool, ...]:
+    """Which of a name's words (`_name_tokens`) it writes capitalised: "Planeadora no identificada" (True,
+    False, False); none when case-folding splits one of them ("İ"), so no capital is asked of a text."""
+    _, words = match_words(name, cased=True)
+    if len(words) != len(_name_tokens(name)):
+        return (False,) * len(_name_tokens(name))
+    return tuple(w.group()[:1].isupper() for w in words)
+
+
+# A token of a signature as `Lexicon._signature` keeps it: a card whose name the text writes without
+# the name's capitals, and the negations in those words; `Lexicon.signature` resolves it
+_UNWRITTEN = "unwritten"
+
+
 def _untouched(signatures: Mapping[str, tuple[frozenset[tuple[str, str]], str]],
                changed: Iterable[tuple[tuple[str, ...], str]]) -> dict[str, tuple[frozenset[tuple[str, str]], str]]:
     """The (signature, match key) entries in which none of the `changed` name phrases can be found:
@@ -222,9 +239,14 @@ class Lexicon:
 
     def _name_finder(self) -> PhraseFinder:
         known = list(self.names.every_name()) if self.names else []
-        phrases = ([(_name_tokens(local), english) for english, local in known]
-                   + [(_name_tokens(n), n) for n in sorted(self._extra_cards)])
+        known += [(n, n) for n in sorted(self._extra_cards)]
+        phrases = [(_name_tokens(local), english) for english, local in known]
         self._name_phrases = frozenset(phrases)
+        # the capitals of each name as written, by its words and its card: "Nothing Can Stop Me Now"'s
+        # are its English name's, not its German name's ("Nichts kann mich noch aufhalten")
+        self._capitals: dict[tuple[tuple[str, ...], str], set[tuple[bool, ...]]] = defaultdict(set)
+        for english, local in known:
+            self._capitals[(_name_tokens(local), english)].add(_capitals(local))
         return PhraseFinder(phrases, inflect=True, endings=_NAME_ENDINGS, every_word=True)
 
     def signature_table(self, texts: Iterable[str]) -> dict[str, Any]:
@@ -277,43 +299,80 @@ class Lexicon:
         """English names of the cards `text` names, in any known language."""
         return frozenset(self._cards.find(match_key(text).split()))
 
-    def _unnamed(self, text: str) -> tuple[str, list[str], list[str]]:
-        """`text` NFKC-normalised and case-folded with the words of the card names in it (as `cards_in`
-        finds them) blanked, its words (`match_key`'s) and the cards' English names: a name's "no" or
-        "nothing" ("Planeadora no identificada", "Nothing Can Stop Me Now") is no negation of the text."""
+    def _names_in(self, text: str) -> tuple[str, list[re.Match[str]], list[tuple[int, int, str, bool]]]:
+        """`text` NFKC-normalised and case-folded, its words (`match_key`'s) and the card names found in
+        them (as `cards_in` finds them): (start word, end word, English name, whether it is written as
+        the name is, each word the name capitalises capitalised: "Nothing can stop me now, says the
+        player." holds the words of "Nothing Can Stop Me Now", not the card)."""
         folded, words = match_words(text)
-        spans = self._cards.spans([w.group() for w in words])
-        pieces, at = [], 0
-        for start, end, _ in spans:
-            pieces += [folded[at:words[start].start()], " "]
-            at = words[end - 1].end()
-        return "".join(pieces) + folded[at:], [w.group() for w in words], [card for _, _, card in spans]
+        _, cased = match_words(text, cased=True)
+        if len(cased) != len(words):  # case-folding split a word ("İ"): its capitals can't be told
+            cased = []
+        found = []
+        for start, end, name, card in self._cards.matches([w.group() for w in words]):
+            written = [w.group() for w in cased[start:end]]
+            found.append((start, end, card, not written or any(
+                all(word[:1].isupper() for word, cap in zip(written, caps) if cap)
+                for caps in self._capitals.get((name, card), ()))))
+        return folded, words, found
 
-    def signature(self, text: str) -> frozenset[tuple[str, str]]:
-        """The rules-meaning tokens of an English wording (folded first)."""
+    def _unnamed(self, text: str, filed: Collection[str] = ()) -> tuple[str, list[str], list[str]]:
+        """`text` NFKC-normalised and case-folded with the card names in it blanked where they name the
+        card (`_names_in`: written as the name is, or the name of a card the wording is `filed` under),
+        its words (`match_key`'s) and those cards' English names: a name's "no" or "nothing"
+        ("Planeadora no identificada", "Nothing Can Stop Me Now") is no negation of the text."""
+        return _blanked(*self._names_in(text), filed)
+
+    def signature(self, text: str, filed: Collection[str] = ()) -> frozenset[tuple[str, str]]:
+        """The rules-meaning tokens of an English wording (folded first) filed under the cards `filed`
+        (English names): a card's name written in lower case names that card only on its own page."""
         if self._learned is not None:
             self._take_learned()
         found = self._signatures.get(text)
         if found is None:
             found = self._signatures[text] = self._signature(text)
-        return found[0]
+        if not any(kind == _UNWRITTEN for kind, _ in found[0]):
+            return found[0]
+        # what the text says of a card named without its capitals depends on the card it is filed under
+        sig = {token for token in found[0] if token[0] not in (_UNWRITTEN, "negations")}
+        negations = next(int(n) for kind, n in found[0] if kind == "negations")
+        for kind, said in found[0]:
+            if kind == _UNWRITTEN:
+                card, in_name = said.rsplit("\t", 1)
+                if card in filed:
+                    sig.add(("card", card))
+                    negations -= int(in_name)
+        sig.add(("negations", str(negations)))
+        return frozenset(sig)
 
     def _signature(self, text: str) -> tuple[frozenset[tuple[str, str]], str]:
-        folded = normalize_text(self.fold(text)).lower()
+        """(the signature of `text` filed under no card, with an `_UNWRITTEN` token for each card whose
+        name it writes without the name's capitals: the card, its name's negations; its match key)."""
+        written = normalize_text(self.fold(text))
+        folded = written.lower()
         toks = _MEANING_TOKEN.findall(folded)
         sig: set[tuple[str, str]] = {("mana", t) for t in toks if t.startswith("{")}
-        unnamed, plain, cards = self._unnamed(folded)
+        folded_names, words, found = self._names_in(written)
+        unnamed, plain, cards = _blanked(folded_names, words, found)
         sig |= {("keyword", k) for k in self._keywords.find(plain)}
         sig |= {("card", c) for c in cards}
         sig |= {("number", t) for t in plain if t.isdigit() or t in NUMBER_WORDS}
         sig |= {("quantifier", t) for t in plain if t in QUANTIFIERS}
         sig |= {("signed", t) for t in signed_numbers(folded)}
         sig.add(("negations", str(sum(t in NEGATIONS for t in _MEANING_TOKEN.findall(unnamed)))))
+        unwritten: dict[str, int] = defaultdict(int)
+        for start, end, card, as_name in found:
+            if not as_name:
+                said = folded_names[words[start].start():words[end - 1].end()]
+                unwritten[card] += sum(t in NEGATIONS for t in _MEANING_TOKEN.findall(said))
+        sig |= {(_UNWRITTEN, f"{card}\t{n}") for card, n in unwritten.items()}
         return frozenset(sig), " ".join(plain)
 
-    def evidence(self, text: str, lang: Lang = Lang.EN, written: str | None = None) -> Evidence:
-        """Language-neutral evidence of a wording in `lang` written on `written` (see `Evidence`): a
-        2014 wording's "to disguise" is the verb, no mechanic (`MechanicHistory`)."""
+    def evidence(self, text: str, lang: Lang = Lang.EN, written: str | None = None,
+                 filed: Collection[str] = ()) -> Evidence:
+        """Language-neutral evidence of a wording in `lang` written on `written` and filed under the
+        cards `filed` (English names; see `Evidence`): a 2014 wording's "to disguise" is the verb, no
+        mechanic (`MechanicHistory`)."""
         unknown = self.history.unknown_on(written)
         found = [c for c in self._concepts.find(text, lang) if c not in unknown]
         heads = [self._heads.get(c, c) for c in found if c in self.mechanic_concepts]
@@ -322,8 +381,19 @@ class Lexicon:
                               and not any(h != self._heads.get(c, c) and h.startswith(self._heads.get(c, c) + " ")
                                           for h in heads))
         digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text))) | frozenset(signed_numbers(text))
-        unnamed, _, cards = self._unnamed(text)
+        unnamed, _, cards = self._unnamed(text, filed)
         return Evidence(mechanics, digits, frozenset(cards), frozenset(found), is_negated(unnamed, lang))
+
+
+def _blanked(folded: str, words: Sequence[re.Match[str]], found: Sequence[tuple[int, int, str, bool]],
+             filed: Collection[str] = ()) -> tuple[str, list[str], list[str]]:
+    """`Lexicon._unnamed` of what `Lexicon._names_in` found."""
+    spans = [(start, end, card) for start, end, card, written in found if written or card in filed]
+    pieces, at = [], 0
+    for start, end, _ in spans:
+        pieces += [folded[at:words[start].start()], " "]
+        at = words[end - 1].end()
+    return "".join(pieces) + folded[at:], [w.group() for w in words], [card for _, _, card in spans]
 
 
 class Evidence(NamedTuple):
@@ -586,6 +656,28 @@ def _adds_sentences(a: tuple[str, ...], b: tuple[str, ...], sig_a: frozenset[tup
     return {t for t in sig_a if t[0] in named} == {t for t in sig_b if t[0] in named}
 
 
+_MANA_SYMBOL = re.compile(r"\{[^}]*\}")
+
+
+def _drops_mana_symbols(a: _Group, b: _Group, lexicon: Lexicon, is_official: Callable[[str], bool]) -> bool:
+    """True when one wording is the other with its mana symbols left out, as a copy from a site that
+    draws them as images reads ("by paying  and announcing" for "by paying {3} and announcing",
+    tryout27 D5): the one writes no mana symbol at all, and no official source gives it (an official
+    text writes its symbols); each symbol of the other stands where the first has nothing, not
+    another word ("{2}" / "two", "X"); and without its symbols the other says the same
+    (`Lexicon.signature`). A symbol written differently ({2} / {3}) is no symbol left out."""
+    whole, bare = sorted((a, b), key=lambda g: not _MANA_SYMBOL.search(g.records[0].text))
+    whole_text, bare_text = whole.records[0].text, bare.records[0].text
+    if not _MANA_SYMBOL.search(whole_text) or _MANA_SYMBOL.search(bare_text) \
+            or any(is_official(r.source) for r in bare.records):
+        return False
+    tokens = [_MEANING_TOKEN.findall(normalize_text(lexicon.fold(t)).lower()) for t in (whole_text, bare_text)]
+    for tag, i1, i2, _, _ in SequenceMatcher(None, tokens[0], tokens[1], autojunk=False).get_opcodes():
+        if tag != "delete" and any(t.startswith("{") for t in tokens[0][i1:i2]):
+            return False
+    return lexicon.signature(_MANA_SYMBOL.sub(" ", whole_text)) == lexicon.signature(bare_text)
+
+
 def _card_keys(group: _Group) -> set[tuple[str, str, str | None]]:
     """(card, source, date) of each record: a card's page in one source lists a ruling once per date."""
     return {(r.card, r.source, r.date) for r in group.records if r.card}
@@ -619,7 +711,8 @@ def _foreign_revisions(foreign: list[_Group], lexicon: Lexicon, similarity: Simi
 
     def evidence_of(i: int) -> Evidence:
         if i not in evidence:
-            evidence[i] = lexicon.evidence(foreign[i].records[0].text, foreign[i].lang, foreign[i].written)
+            evidence[i] = lexicon.evidence(foreign[i].records[0].text, foreign[i].lang, foreign[i].written,
+                                           _cards(foreign[i]))
         return evidence[i]
 
     def signature_of(i: int) -> frozenset[str]:
@@ -694,6 +787,28 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
             wanted[f] = np.asarray(sorted(mine - exclude), dtype=np.int64)
         else:
             wanted[f] = np.setdiff1d(everything, np.fromiter(exclude, dtype=np.int64, count=len(exclude)))
+    english_evidence: dict[int, Evidence] = {}
+    foreign_evidence: dict[int, Evidence] = {}
+    cluster_cards = [frozenset(r.card for g in cluster for r in g.records if r.card) for cluster in clusters]
+    unit_cards = [frozenset(x.card for x in unit if x.card) for unit in records]
+
+    def qualifies(f: int, c: int) -> bool:
+        if c not in english_evidence:
+            english_evidence[c] = lexicon.evidence(english_text[c], Lang.EN, english_groups[c].written,
+                                                  _cards(english_groups[c]))
+        if f not in foreign_evidence:
+            foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang, newest_groups[f].written,
+                                                  _cards(newest_groups[f]))
+        words = min(len(english_text[c].split()), len(newest[f].text.split()))
+        return not translation_gaps(english_evidence[c], foreign_evidence[f], words, unit_cards[f] & cluster_cards[c])
+
+    # Only an entry a text qualifies for (`translation_gaps`) is ever weighed by its cosine, as a fit of
+    # the text or as a rival's: the others are dropped before anything is embedded. A text of no card
+    # (or of a card with no English ruling) otherwise embedded every English entry of the KB (tryout27
+    # D11: two minutes for the first German page, hours at 100k rulings); the result is the same.
+    for f in wanted:
+        wanted[f] = np.asarray([c for c in wanted[f].tolist() if qualifies(f, c)], dtype=np.int64)
+        beside[f] = np.asarray([c for c in beside[f].tolist() if qualifies(f, c)], dtype=np.int64)
     needed = np.unique(np.concatenate([*wanted.values(), *beside.values(), np.empty(0, dtype=np.int64)]))
     if not len(needed):
         return {}
@@ -738,20 +853,6 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
         return True
 
     result: dict[int, tuple[int, float]] = {}
-    english_evidence: dict[int, Evidence] = {}
-    foreign_evidence: dict[int, Evidence] = {}
-
-    cluster_cards = [frozenset(r.card for g in cluster for r in g.records if r.card) for cluster in clusters]
-    unit_cards = [frozenset(x.card for x in unit if x.card) for unit in records]
-
-    def qualifies(f: int, c: int) -> bool:
-        if c not in english_evidence:
-            english_evidence[c] = lexicon.evidence(english_text[c], Lang.EN, english_groups[c].written)
-        if f not in foreign_evidence:
-            foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang, newest_groups[f].written)
-        words = min(len(english_text[c].split()), len(newest[f].text.split()))
-        return not translation_gaps(english_evidence[c], foreign_evidence[f], words, unit_cards[f] & cluster_cards[c])
-
     def fitting(f: int, cands: NDArray[np.int64]) -> list[tuple[float, int]]:
         """The entries of `cands` that `f` could translate, nearest first."""
         # compared as Python floats: the threshold is not rounded
@@ -910,7 +1011,7 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
 
     rulings = [g for g in english if g.kind is Kind.RULING]
     folded = [match_key(lexicon.fold(g.records[0].text)).split() for g in rulings]
-    signatures = [lexicon.signature(g.records[0].text) for g in rulings]
+    signatures = [lexicon.signature(g.records[0].text, _cards(g)) for g in rulings]
     uf = _UnionFind(len(rulings))
     keys = [_card_keys(g) for g in rulings]  # per union-find root: (card, source, date) it holds
     sentences: dict[int, tuple[str, ...]] = {}  # asked only of pairs whose signatures differ
@@ -920,11 +1021,20 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
             sentences[i] = _sentences(lexicon.fold(rulings[i].records[0].text))
         return sentences[i]
 
+    def abridges(i: int, j: int) -> bool:
+        """One card's wording is a ruling several other cards share with whole sentences left out
+        (`_adds_sentences`): it says nothing of its own, so it is that ruling as the card's page
+        abridged it (tryout27 D9), though a one-card wording otherwise joins only its card's."""
+        short, long_ = sorted((i, j), key=lambda k: len(sentences_of(k)))
+        return len(_cards(rulings[short])) == 1 and len(_cards(rulings[long_])) >= 2 \
+            and _adds_sentences(sentences_of(short), sentences_of(long_), signatures[short], signatures[long_])
+
     for i, j, _ in sorted(_revision_pairs(rulings, folded, similarity), key=lambda t: (-t[2], t[0], t[1])):
-        if not _may_be_one_ruling(rulings[i], rulings[j]):
+        if not _may_be_one_ruling(rulings[i], rulings[j]) and not abridges(i, j):
             continue
         if signatures[i] != signatures[j] and not _adds_sentences(sentences_of(i), sentences_of(j), signatures[i],
-                                                                  signatures[j]):
+                                                                  signatures[j]) \
+                and not _drops_mana_symbols(rulings[i], rulings[j], lexicon, is_official):
             continue
         ri, rj = uf.find(i), uf.find(j)
         if ri == rj or keys[ri] & keys[rj]:  # one page listing both wordings: two rulings

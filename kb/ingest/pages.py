@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from itertools import groupby
 from typing import Callable, Sequence
 
 from kb.lang import LANGUAGE_NAMES, detect
@@ -42,17 +43,43 @@ class _Line:
 
 _LONE_BULLET = re.compile(r"^\s*[•*·]\s*$")
 _LEADING_BULLET = re.compile(r"^[•*·]\s+(?=\S)")
-_QUOTE_MARKS = re.compile(r"^\s*>(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
+_QUOTE_MARKS = re.compile(r"^\s*>(?!=)(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
+_COMPARISON = re.compile(r"\s*(?:\d|[<=≤≥]|[+\-−]\d)")  # what `>` before it makes a comparison: `> 5`, `> -1`
 
 
 def _lines(text: str) -> list[_Line]:
     """The page's lines, each without the quote marks a forum post, chat or e-mail puts before the
     lines it quotes (`> Feb 25, 2015: The ruling.`, `>> more of it`): the quoted line is read as
     written; a line holding only a list bullet (a list item whose text is on the lines below it, as
-    a list item of paragraphs is copied or saved) reads as blank, never as a date."""
-    text = text.lstrip("\ufeff")
-    return [_Line(i, "" if _LONE_BULLET.match(line) else _QUOTE_MARKS.sub("", line.rstrip("\r")))
-            for i, line in enumerate(text.split("\n"), start=1)]
+    a list item of paragraphs is copied or saved) or only a quote mark reads as blank, never as a date."""
+    raw = [line.rstrip("\r") for line in text.lstrip("\ufeff").split("\n")]
+    marks = [_QUOTE_MARKS.match(line) for line in raw]
+    lines: list[_Line] = []
+    for number, (line, mark, quote) in enumerate(zip(raw, marks, _quoted(raw, marks)), start=1):
+        if _LONE_BULLET.match(line) or (mark and not line[mark.end():].strip()):
+            line = ""
+        elif mark and quote:
+            line = line[mark.end():]
+        lines.append(_Line(number, line))
+    return lines
+
+
+def _quoted(lines: Sequence[str], marks: Sequence[re.Match[str] | None]) -> list[bool]:
+    """Which lines open with a quote's marks: each line of a run of lines opening with `>` (a line of
+    the mark alone included) when one line of the run reads as quoted: marks nested (`>>`), or text
+    after the mark that is a date or no comparison. `> 5 or more creatures: ...` alone is a ruling
+    about more than 5 creatures (review38), not a quote of "5 or more creatures"."""
+    def reads_quoted(line: str, mark: re.Match[str]) -> bool:
+        rest = line[mark.end():]
+        return bool(rest.strip()) and (mark.group().count(">") > 1 or not _COMPARISON.match(rest)
+                                       or _dated(rest)[0] is not None)
+
+    quoted: list[bool] = []
+    for marked, run in groupby(zip(lines, marks), key=lambda pair: pair[1] is not None):
+        pairs = list(run)
+        quote = marked and any(reads_quoted(line, mark) for line, mark in pairs if mark)
+        quoted.extend([quote] * len(pairs))
+    return quoted
 
 
 _CELL_EDGES = re.compile(r"^\s*\|\s*|\s*\|\s*$")
@@ -84,6 +111,17 @@ _HEADING_MARKS = re.compile(r"^\s*#{1,6}\s+|\s+#+\s*$")  # `# Title`, `## Title 
 def _unmarked(text: str) -> str:
     """A line without its Markdown heading marks: they are no part of a title or a card's name."""
     return _HEADING_MARKS.sub("", text)
+
+
+# A mana cost's symbols as Scryfall and most card sites print them after the name: generic and
+# coloured mana, X, snow, colourless, half mana, hybrid (`{W/U}`, `{2/W}`) and Phyrexian (`{G/P}`, `{W/U/P}`)
+_TRAILING_COST = re.compile(r"(?:\s*\{(?:\d{1,2}|[WUBRGCXYZS½∞]|H[WUBRG]|[WUBRGC2](?:/[WUBRGCP]){1,2})\})+\s*$")
+
+
+def _uncosted(title: str) -> str:
+    """A title line without the mana cost printed after the card's name (`Expose the Culprit {1}{R}` →
+    `Expose the Culprit`): the cost is no part of the name (tryout27 D3)."""
+    return _TRAILING_COST.sub("", title) or title
 
 
 def title_of(text: str) -> str:
@@ -342,7 +380,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         problems.append(Problem(source, content[0].number, "page has no title line naming its card (its first "
                                 "line is a ruling's date): its rulings are kept without a card", ignored=True))
     else:
-        title = normalize_text(_unmarked(content[0].text))
+        title = _uncosted(normalize_text(_unmarked(content[0].text)))
         known = _card_in_title(title, resolve_card) if resolve_card else None
         card = known or _title_as_card(title)
         unknown_title = bool(resolve_card) and not known
@@ -478,9 +516,11 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
             elif seen_date and chunk and i > last_date and line.number > chunk[-1].number + 1 \
-                    and _ends_sentence(chunk[-1].text) and not _not_rulings([u[0] for u in units[i:]], cards(), None)[1]:
+                    and _ends_sentence(chunk[-1].text) and _is_footer(_paragraph_at(units, i)) \
+                    and not _not_rulings([u[0] for u in units[i:]], cards(), None)[1]:
                 # past a blank line under the last ruling, the rest of the page is no sentence about the
-                # game (a site's notice: "Scryfall is not produced by ..."): its footer, not more of that ruling
+                # game and this paragraph reads as a site's footer ("Scryfall is not produced by ..."): not
+                # more of that ruling. Any other paragraph is, as under an earlier ruling (review38)
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
@@ -584,6 +624,41 @@ def _is_heading(text: str) -> bool:
             and not stripped[:1].islower())  # "Example:" introduces more of the ruling
 
 
+def _paragraph_at(units: Sequence[_Unit], i: int) -> list[_Line]:
+    """The lines of the paragraph that starts at `units[i]`, down to the next blank line."""
+    lines: list[_Line] = []
+    for line, _, _ in units[i:]:
+        if not line.text.strip():
+            break
+        lines.append(line)
+    return lines
+
+
+# The card sites pages are saved from: a page title naming one names no card, a footer naming one is the site's
+_SITE_NAMES = (r"gatherer|scryfall|mtg\s*wiki|mtg\.wtf|cardmarket|tcgplayer|edhrec|mtggoldfish|moxfield|archidekt"
+               r"|card\s*kingdom|mtgtop8")
+# What a site's footer says and a ruling never does (English, German, Spanish): a copyright, a link, a
+# site's name, its legal notices and its links ("Terms of Use", "Report card issue", "Impressum").
+_FOOTER = re.compile(
+    r"©|\(c\)\s*(?:19|20)\d\d|\bcopyright\b|\ball rights reserved\b|\balle rechte vorbehalten\b"
+    r"|\bderechos reservados\b"
+    r"|\bhttps?://|\bwww\.|(?-i:\b[a-z0-9-]+\.(?:com|org|net|io|de|es|wtf)\b)"
+    rf"|\b(?:{_SITE_NAMES})\b"
+    r"|\bnot (?:produced|endorsed|approved|affiliated)\b|\bfan content\b|\btrademarks?\b|\bterms of (?:use|service)\b"
+    r"|\bprivacy\b|\bcookies?\b|\bimpressum\b|\bdatenschutz|\bnutzungsbedingungen\b|\baviso legal\b"
+    r"|\bprivacidad\b|\bcondiciones de uso\b|\breport (?:a |this )?(?:card )?(?:issue|error|bug)\b"
+    r"|\bview all rulings\b|\bback to top\b|\blast (?:updated|modified|edited)\b"
+    r"|\bzuletzt (?:geändert|aktualisiert|bearbeitet)\b|\búltima (?:actualización|modificación)\b",
+    re.IGNORECASE)
+
+
+def _is_footer(lines: Sequence[_Line]) -> bool:
+    """Whether a paragraph reads as a site's footer: it says what only a footer says (`_FOOTER`), or it
+    ends no sentence (a line of links, a site's name). A last ruling's own second paragraph does neither."""
+    text = " ".join(line.text.strip() for line in lines)
+    return bool(_FOOTER.search(text)) or not _ends_sentence(text)
+
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -683,15 +758,21 @@ def _card_paragraph(line: str, oracle_key: str) -> bool:
                                   for s, found in zip(sentences, in_oracle))
 
 
+# A Saga's chapter numbers, before their text or on a line of their own (`I, II —`, `III`), as a card page
+# prints the card: no card's name is Roman numerals alone
+_CHAPTER = re.compile(r"^[IVX]+(?:\s*,\s*[IVX]+)*(?:\s*[—–].*|\s+-(?:\s.*)?)?$")  # not `X-Men`
+
+
 def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     """The card a heading line names: a card the names know, else a short line written like a card's
-    name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`)."""
+    name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`), not a
+    Saga's chapter numbers (`I, II`)."""
     name = normalize_text(text)
     found = resolve_card(name) if resolve_card and name else None
     if found:
         return found
     words = name.split()
-    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name:
+    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name or _CHAPTER.match(name):
         return None
     return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
 
@@ -702,8 +783,7 @@ def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
 # `Dog Walker · Murders at Karlov Manor (MKM) #197 · Scryfall`, `Regelungen - Entlarvung des Schuldigen`)
 _TITLE_SEPARATOR = re.compile(r"\s+[-–—|·•/]\s+")  # " / ": the name and its translation
 _NOT_A_NAME = re.compile(
-    r"(?:the\s+)?(?:gatherer|scryfall|mtg\s*wiki|mtg\.wtf|magic:?\s+the\s+gathering|wizards\s+of\s+the\s+coast"
-    r"|cardmarket|tcgplayer|edhrec|mtggoldfish|moxfield|archidekt|card\s*kingdom|mtgtop8)"  # a site, whole,
+    rf"(?:the\s+)?(?:{_SITE_NAMES}|magic:?\s+the\s+gathering|wizards\s+of\s+the\s+coast)"  # a site, whole,
     r"(?:\s+(?:magic:?|the|gathering|search|cards?|rulings?|wiki|database|deutsch|español|english))*"
     r"|(?:card\s+)?rulings?|regelungen|fallbeispiele|reglas|aclaraciones|oracle(?:\s+text)?"  # a heading
     r"|.*#\d+|\([A-Z0-9]{3,5}\)",  # a set and its number (`Murders at Karlov Manor (MKM) #197`), a set code
@@ -713,17 +793,21 @@ _SET_IN_BRACKETS = re.compile(r"\s*\([^()]*\)(?:\s*#\d+)?$|\s+#\d+$")  # `(MKM)`
 
 def _title_as_card(title: str) -> str:
     """The card of a title no known card matches (a card newer than the bundled names): a heading that
-    introduces the rulings (`Notes and Rules Information for Wanted Griffin:`) gives the words after
-    its last lower-case word; a card site's title, its first part that names no site, set or heading,
-    without a set in brackets (`Dog Walker (Murders at Karlov Manor) - Gatherer`, `Gatherer - Dog
-    Walker`); any other title is the card's name whole (`Entlarvung des Schuldigen`)."""
+    introduces the rulings (`Notes and Rules Information for Wanted Griffin:`, `Rulings for Dog Walker`)
+    gives the words after it (`_after_heading`), else, ending with a colon, the words after its last
+    lower-case word; a card site's title, its first part that names no site, set or heading, without a
+    set in brackets (`Dog Walker (Murders at Karlov Manor) - Gatherer`, `Gatherer - Dog Walker`); any
+    other title is the card's name whole (`Entlarvung des Schuldigen`, `Death in Heaven`)."""
     if not title.rstrip().endswith(":"):
+        name = title
         parts = [part for part in _TITLE_SEPARATOR.split(title.strip()) if part]
-        if len(parts) < 2 or not all(map(_balanced, parts)):  # a separator inside brackets parts no names
-            return title
-        names = [name for name in (_SET_IN_BRACKETS.sub("", part) or part for part in parts)
-                 if not _NOT_A_NAME.fullmatch(name)]
-        return names[0] if names else title
+        if len(parts) >= 2 and all(map(_balanced, parts)):  # a separator inside brackets parts no names
+            names = [name for name in (_SET_IN_BRACKETS.sub("", part) or part for part in parts)
+                     if not _NOT_A_NAME.fullmatch(name)]
+            name = names[0] if names else title
+        return _after_heading(name) or name
+    if (named := _after_heading(title)) is not None:
+        return named
     words = title.rstrip().rstrip(":").split()
     last = max((i for i, w in enumerate(words) if w[:1].islower()), default=-1)
     return " ".join(words[last + 1:]) or title
@@ -809,20 +893,37 @@ _MANA_COST = re.compile(r"(?=\w)(?:\d{1,2}|X)?(?:[WUBRGC]|White|Blue|Black|Red|G
 _TITLE_PARTS = re.compile(r"\s*(?:[:|–—·•(){}\[\]]|\s-\s|\s/\s)\s*")  # " / ": a name and its translation
 
 
+# A heading that introduces one card's rulings, up to the word that joins it to the card's name
+# (`Notes and Rules Information for`, `View all rulings for`, `Regelungen zu`, `Aclaraciones sobre`): the
+# earliest heading word followed by such a word, so the name after it is read whole.
+_RULINGS_HEADING = re.compile(
+    r"^(?:.*?\s)?(?:rulings?|rules|notes|information|faq|regelungen|regeln|fallbeispiele|reglas|aclaraciones"
+    r"|notas)\s+(?:for|on|about|of|zu|zum|zur|für|über|von|de|del|sobre|para)\s+(?=\S)", re.IGNORECASE)
+
+
+def _after_heading(title: str) -> str | None:
+    """The card's name after a heading that introduces its rulings (`Notes and Rules Information for
+    Hooded Hydra:` → `Hooded Hydra`), or None for a title with no such heading."""
+    found = _RULINGS_HEADING.match(title)
+    return (title[found.end():].strip().rstrip(":").rstrip() or None) if found else None
+
+
 def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
     """The English name of the card a page's title names: the whole title, else a part of it between
-    separators (`Hooded Hydra - Gatherer`), else the words after a lower-case word (`Notes and Rules
-    Information for Hooded Hydra:`, `Regelungen zu Kapuzenhydra`), the longest that is a card."""
+    separators (`Hooded Hydra - Gatherer`), else the words after a heading that introduces the rulings
+    (`Notes and Rules Information for Hooded Hydra:`, `Regelungen zu Kapuzenhydra`), else the words
+    before a mana cost, the longest part that is a card. Never the last words of a name: a card newer
+    than the known names may end in an older card's name ("Death in Heaven": Heaven, "Force of Vigor":
+    Vigor), and its rulings are not that card's (tryout27)."""
     found = resolve_card(title)
     if found or len(title.split()) > 16:
         return found
     parts = [p for p in _TITLE_PARTS.split(title) if p]
     for part in sorted(parts, key=len, reverse=True):
         words = part.split()
-        tails = [" ".join(words[i + 1:]) for i, w in enumerate(words[:-1]) if w[:1].islower()]
         # a card site's heading: the name, then the mana cost its symbols' alt texts spell (`1Blue`, `3GG`)
         costless = [" ".join(words[:-1])] if len(words) > 1 and _MANA_COST.fullmatch(words[-1]) else []
-        for candidate in [part, *tails, *costless]:
+        for candidate in [part, _after_heading(part), *costless]:
             if candidate and (found := resolve_card(candidate)):
                 return found
     return None

@@ -53,7 +53,8 @@ def nearest_english(alone: Entry, lang: Lang, english: Sequence[Entry], *, embed
     best = int(np.argmax(cosines))
     near, cosine = candidates[best], float(cosines[best])
     words = min(len(near.text.split()), len(text.split()))
-    mine, theirs = lexicon.evidence(near.text, Lang.EN, near.written(near.text)), lexicon.evidence(text, lang, alone.written(text))
+    mine = lexicon.evidence(near.text, Lang.EN, near.written(near.text), near.cards)
+    theirs = lexicon.evidence(text, lang, alone.written(text), alone.cards)
     reasons = []
     if cosine < TRANSLATION_MIN_COSINE:
         reasons.append(f"meanings too far apart (cosine {cosine:.2f}, a translation needs {TRANSLATION_MIN_COSINE:.2f})")

@@ -7,6 +7,8 @@ from 12; swapped neighbours are one edit): `Lightfrom` → Lightform, `Pithing N
 Needle, `Hdden Dragonslayer` → Hidden Dragonslayer. Only spans that look like names are tried: starting
 with a capital letter and not a rules word, so everyday words are not read as misspelled names; not
 across a sentence's end, and not from a short word that opens a sentence (`Assume` is no Assure).
+A single word of a capitalised phrase that is no card ("Hide in Plain Sight", a card newer than the
+names; "[[Guardian Project]]") is not read as a misspelt one-word name (`Plain` is no Plains).
 Typed in lower case, as judges type at a table, a misspelled name is read where no word could be
 meant (`_lower_slip`): `whisperwod elemental`, `lightfrom`, but not `disappears` (Disappear).
 
@@ -27,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
-from kb.oracle import closest_key, name_key
+from kb.oracle import closest_keys, name_key
 from kb.search.text import STOPWORDS
 
 if TYPE_CHECKING:
@@ -38,6 +40,14 @@ if TYPE_CHECKING:
 MAX_WORDS = 6
 LONG_WORD = 8  # a word this long opening a sentence may still be a misspelled name (`Lichtfrom ist ...`)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_POSSESSIVE = re.compile(r"['’]s?$")
+_BRACKETED = re.compile(r"\[\[?[^\[\]\n]+\]\]?")  # a name written as one: [Name], as forums and chat bots take it
+# lower-case words between the capitalised words of an English name (Hide in Plain Sight, Trail of Mystery)
+NAME_JOINS = frozenset({"of", "the", "in", "to", "from", "at", "on", "for"})
+
+
+# a span of the text read as a name: (its words, the English names it is as close to, edit distance)
+Hit = tuple[int, list[str], int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +55,7 @@ class NamedCard:
     name: str  # English name
     said: str  # the words of the question that name it
     distance: int  # 0 for an exact name
+    also: tuple[str, ...] = ()  # other cards whose names are as close to a misspelt one (`name` is the first)
 
 
 def _swapped(a: str, b: str) -> bool:
@@ -75,6 +86,19 @@ def _title_words(raw: list[str], starts: set[int]) -> set[int]:
         if len(longer) >= 3 and sum(_is_capitalised(w) for w in longer) >= 0.8 * len(longer):
             out.update(range(a, b))
     return out
+
+
+def _sentence_starts(text: str, found: list[re.Match[str]]) -> tuple[set[int], set[int]]:
+    """(the words capitalised because they start a sentence or stand in a title, the words after a
+    sentence's end) of the words `found` in `text`."""
+    # a word right after . ! ? : (or the first) is capitalised because it starts a sentence
+    starts = {i for i, m in enumerate(found)
+              if i == 0 or text[found[i - 1].end():m.start()].strip()[-1:] in (".", "!", "?", ":", "¿", "¡", '"')}
+    # a name does not run on over a sentence's end ("... the face down Firecat. Will I ...")
+    breaks = {i for i in starts if i}
+    # In a title ("Does Turning a Creature Face Up Count as Entering the Battlefield?") every word
+    # is capitalised, so a capital says no more than at a sentence's start (but ends no sentence).
+    return starts | _title_words([m.group() for m in found], starts), breaks
 
 
 class CardMatcher:
@@ -132,17 +156,37 @@ class CardMatcher:
 
     def closest(self, name: str) -> str | None:
         """The English name for `name`, allowing small misspellings; None when nothing is close."""
+        found = self.near(name)
+        return found[0] if found else None
+
+    def near(self, name: str) -> list[str]:
+        """The English names of the cards `name` names: its own, else those of the names closest to
+        it (`kb.oracle.closest_keys`; more than one when as close as each other); [] when none is."""
         k = name_key(name)
         found = self.get(k)
         if found is not None:
-            return found
+            return [found]
         best = self._fuzzy(k)
-        return self._values[best[0]] if best else None
+        return self._names(best[0]) if best else []
 
-    def _fuzzy(self, k: str) -> tuple[int, int] | None:
-        """(position, distance) of the name closest to `k` within the limit (`kb.oracle.closest_key`)."""
-        found = closest_key(k, self._starting, self._ending)
-        return (bisect.bisect_left(self._keys, found[0]), found[1]) if found else None
+    def _names(self, positions: list[int]) -> list[str]:
+        """The English names at `positions`, each once."""
+        return list(dict.fromkeys(self._values[p] for p in positions))
+
+    def _fuzzy(self, k: str) -> tuple[list[int], int] | None:
+        """(positions, distance) of the names closest to `k` within the limit (`kb.oracle.closest_keys`)."""
+        found = closest_keys(k, self._starting, self._ending, self._partial)
+        return ([bisect.bisect_left(self._keys, key) for key in found[0]], found[1]) if found else None
+
+    def _partial(self, key: str) -> bool:
+        """`key` is only the start of a longer name of its card (a legend's short name)."""
+        english = self.get(key)
+        at = bisect.bisect_left(self._keys, key + " ")
+        while at < len(self._keys) and self._keys[at].startswith(key + " "):
+            if self._values[at] == english:
+                return True
+            at += 1
+        return False
 
     def _starting(self, low: str, high: str) -> list[str]:
         return self._keys[bisect.bisect_left(self._keys, low):bisect.bisect_left(self._keys, high)]
@@ -158,22 +202,23 @@ class CardMatcher:
 
     def find(self, text: str) -> list[NamedCard]:
         """The cards `text` names, in order of mention, each once."""
-        found = list(_WORD.finditer(text))
-        raw = [m.group() for m in found]
-        # a word right after . ! ? : (or the first) is capitalised because it starts a sentence
-        starts = {i for i, m in enumerate(found)
-                  if i == 0 or text[found[i - 1].end():m.start()].strip()[-1:] in (".", "!", "?", ":", "¿", "¡", '"')}
-        # a name does not run on over a sentence's end ("... the face down Firecat. Will I ...")
-        breaks = {i for i in starts if i}
-        # In a title ("Does Turning a Creature Face Up Count as Entering the Battlefield?") every word
-        # is capitalised, so a capital says no more than at a sentence's start (but ends no sentence).
-        starts |= _title_words(raw, starts)
-        words = [name_key(w) for w in raw]
         out: dict[str, NamedCard] = {}
+        for card, _ in self._read(text, list(_WORD.finditer(text)))[0]:
+            out.setdefault(card.name, card)
+        return list(out.values())
+
+    def _read(self, text: str, found: list[re.Match[str]]) -> tuple[list[tuple[NamedCard, range]], set[int]]:
+        """(every card named in `text` and the words of `found` naming it, in order; the words that
+        start a sentence or stand in a title)."""
+        raw = [m.group() for m in found]
+        starts, breaks = _sentence_starts(text, found)
+        words = [name_key(w) for w in raw]
+        phrases = {j for first, end, _ in self._phrases(text, found, starts) for j in range(first, end)}
+        out: list[tuple[NamedCard, range]] = []
         i = 0
         n = len(words)
         while i < n:
-            hit: tuple[int, str, int] | None = None
+            hit: Hit | None = None
             for size in range(min(self.longest, MAX_WORDS, n - i), 0, -1):
                 key = " ".join(words[i:i + size])
                 english = self.get(key)
@@ -183,7 +228,7 @@ class CardMatcher:
                         continue  # `manifest`, `What`, `fog`: the word, unless written as a name
                     if size == 1 and "," in english and not _is_capitalised(raw[i]):
                         continue  # `their strategy` is no Strategy, Schmategy: a short name is written as one
-                    hit = (size, english, 0)
+                    hit = (size, [english], 0)
                     break
             if hit is not None and self._may_start_name(raw[i], words[i]):
                 # An inflected longer name beats the exact shorter one it starts with: German
@@ -195,26 +240,83 @@ class CardMatcher:
                         continue
                     if size == 1 and i in starts and len(words[i]) < LONG_WORD:
                         continue  # `Assume` opening a sentence is the word, not a slip for Assure
+                    if size == 1 and i in phrases:
+                        continue  # `Plain` of "Hide in Plain Sight" (a card newer than the names) is no Plains
                     key = " ".join(words[i:i + size])
                     if len(key) < 5:
                         continue
                     fuzzy = self._fuzzy(key)
-                    if fuzzy and (size > 1 or _slip_in_a_word(key, self._keys[fuzzy[0]])):
-                        hit = (size, self._values[fuzzy[0]], fuzzy[1])
+                    at = [p for p in fuzzy[0] if size > 1 or _slip_in_a_word(key, self._keys[p])] if fuzzy else []
+                    if fuzzy and at:
+                        hit = (size, self._names(at), fuzzy[1])
                         break
             if hit is None:
                 hit = self._lower_slip(words, raw, i, breaks)
             if hit is None:
                 i += 1
                 continue
-            size, english, distance = hit
-            if english not in out:
-                out[english] = NamedCard(english, " ".join(raw[i:i + size]), distance)
+            size, names, distance = hit
+            out.append((NamedCard(names[0], " ".join(raw[i:i + size]), distance, tuple(names[1:])), range(i, i + size)))
             i += size
-        return list(out.values())
+        return out, starts
 
-    def _longer(self, words: list[str], i: int, exact: tuple[int, str, int],
-                breaks: set[int]) -> tuple[int, str, int] | None:
+    def _phrases(self, text: str, found: list[re.Match[str]], starts: set[int]) -> list[tuple[int, int, bool]]:
+        """(first word, end, bracketed) of the capitalised phrases: two or more capitalised words not
+        opening a sentence, with nothing but a space or a word that joins an English name's words
+        between them ("Hide in Plain Sight"), and the bracketed names of two words or more ("[[Guardian
+        Project]]"). Such a phrase that is no card is a name the KB doesn't know (a newer card's), a
+        set's or a place's: its single words are no misspelt names. German capitalises every noun,
+        but its nouns seldom follow each other or a name, and never across an English joining word."""
+        out: list[tuple[int, int, bool]] = []
+        run: list[int] = []  # the capitalised words of the phrase so far
+
+        def end_run() -> None:
+            if len(run) > 1:
+                out.append((run[0], run[-1] + 1, False))
+            run.clear()
+
+        for j, m in enumerate(found):
+            if run and text[found[j - 1].end():m.start()].strip():
+                end_run()
+            if _is_capitalised(m.group()) and j not in starts:
+                run.append(j)
+            elif not (run and j - run[-1] == 1 and m.group() in NAME_JOINS):
+                end_run()
+        end_run()
+        for bracket in _BRACKETED.finditer(text):
+            inside = [j for j, m in enumerate(found) if bracket.start() < m.start() < bracket.end()]
+            if len(inside) > 1:
+                out.append((inside[0], inside[-1] + 1, True))
+        return out
+
+    def unknown_names(self, text: str) -> list[str]:
+        """The names `text` writes as a card's that name no card, as written: a name in double
+        brackets ("[[Guardian Project]]", as card sites and chat bots take them) or a capitalised phrase
+        with a word that joins an English name's words ("Hide in Plain Sight", "Oko, Thief of Crowns")
+        where no card's name, exact or misspelt, is read. A phrase without such a word ("Summoning
+        Sickness", "Magic Arena") is as often a rules term or a product, a single bracket a tag
+        ("[Card Bug]"), a single word anything: left out, as a note that is wrong is worse than none."""
+        found = list(_WORD.finditer(text))
+        named, starts = self._read(text, found)
+        read = {j for _, span in named for j in span}
+        out: list[str] = []
+        for first, end, bracketed in self._phrases(text, found, starts):
+            if first > 1 and found[first - 1].group() in NAME_JOINS and _is_capitalised(found[first - 2].group()) and (
+                    not text[found[first - 2].end():found[first].start()].replace(found[first - 1].group(), "").strip()):
+                first -= 2  # the phrase's first word opens the sentence: "Hide in Plain Sight cloaked two cards"
+            if first and text[found[first - 1].end():found[first].start()] == ", " and (
+                    _is_capitalised(found[first - 1].group())):
+                first -= 1  # a legend's name: "Oko, Thief of Crowns"
+            said = " ".join(text[found[first].start():found[end - 1].end()].split())
+            joined = any(m.group() in NAME_JOINS for m in found[first:end])
+            doubled = bracketed and text[:found[first].start()].rstrip().endswith("[[")
+            if not (doubled or (joined and not bracketed)) or read & set(range(first, end)) or said in out:
+                continue
+            if not self.near(said) and not self.near(_POSSESSIVE.sub("", said)):  # "Bow to My Command's"
+                out.append(said)
+        return out
+
+    def _longer(self, words: list[str], i: int, exact: Hit, breaks: set[int]) -> Hit | None:
         """A name longer than the `exact` hit at word `i`, misspelt or inflected in the text, that
         begins with the exact hit's words; None when there is none."""
         size = exact[0]
@@ -223,11 +325,12 @@ class CardMatcher:
             if any(i < b < i + longer for b in breaks):
                 continue
             fuzzy = self._fuzzy(" ".join(words[i:i + longer]))
-            if fuzzy and self._keys[fuzzy[0]].startswith(prefix):
-                return (longer, self._values[fuzzy[0]], fuzzy[1])
+            at = [p for p in fuzzy[0] if self._keys[p].startswith(prefix)] if fuzzy else []
+            if fuzzy and at:
+                return (longer, self._names(at), fuzzy[1])
         return None
 
-    def _lower_slip(self, words: list[str], raw: list[str], i: int, breaks: set[int]) -> tuple[int, str, int] | None:
+    def _lower_slip(self, words: list[str], raw: list[str], i: int, breaks: set[int]) -> Hit | None:
         """A misspelled name typed in lower case (`whisperwod elemental`, `lightfrom`), read only where
         no word could be meant: the span starts with a word no ruling or rule writes, and it is a
         whole name of two or three words, or one word of six letters or more with two neighbouring
@@ -243,10 +346,12 @@ class CardMatcher:
             fuzzy = self._fuzzy(key)
             if fuzzy is None:
                 continue
-            name = self._keys[fuzzy[0]]
-            if (size >= 2 and name.count(" ") + 1 == size) or (
-                    size == 1 and " " not in name and len(key) >= 6 and _swapped(key, name)):
-                return (size, self._values[fuzzy[0]], fuzzy[1])
+            if size >= 2:  # a whole name of as many words
+                at = [p for p in fuzzy[0] if self._keys[p].count(" ") + 1 == size]
+            else:
+                at = [p for p in fuzzy[0] if " " not in self._keys[p] and len(key) >= 6 and _swapped(key, self._keys[p])]
+            if at:
+                return (size, self._names(at), fuzzy[1])
         return None
 
     def _may_start_name(self, raw: str, key: str) -> bool:

@@ -354,9 +354,14 @@ class Searcher:
         """English names of the cards `text` names, in any language, small misspellings allowed."""
         return {c.name for c in self.cards.named(text)}
 
-    def misspelt_cards(self, text: str) -> list[NamedCard]:
-        """The cards `text` names by a misspelt name (`said`: as written), which a judge should see read."""
-        return [c for c in self.cards.named(text) if c.distance]
+    def named_cards(self, text: str) -> list[NamedCard]:
+        """The cards `text` names, exactly or misspelt (`said`: as written, `distance` > 0 when
+        misspelt, which a judge should see read)."""
+        return list(self.cards.named(text))
+
+    def unknown_cards(self, text: str) -> list[str]:
+        """The names `text` writes as a card's that no card the search knows has (`CardMatcher.unknown_names`)."""
+        return list(self.cards.matcher.unknown_names(text))
 
     def search(
         self,
