@@ -16,7 +16,8 @@ fits a learned combination of the candidates' signals on all dev splits but one 
 Ingests and deduplicates the bundled corpus (no embedder: translations stay apart, which does not
 change the English entries), links every entry automatically (without corpus/links-overrides.yaml,
 which is keyed by quotes and could otherwise fix labelled rulings by hand), finds each labelled
-ruling by its quote and writes bench/results/links_quality.md with the misses listed.
+ruling by its quote (a label with `in_corpus: false`, a ruling of a page no bundled file holds, carries its entry:
+`carried_entry` links that) and writes bench/results/links_quality.md with the misses listed.
 """
 
 from __future__ import annotations
