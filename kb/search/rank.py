@@ -122,6 +122,11 @@ class Weights:
     within_dense: float = 1.0
     within_k: float = 1.0
     within_cards: int = 3
+    # ... but a story whose asking sentences name the card ("After activating Illusionary Mask all my
+    # mana was tapped") asks about it as a question does: its rulings are reordered too. Dev (search39):
+    # real-en-138 10 -> 6, no other dev rank moved; the story's `card` bonus kept (with `card_asked`
+    # for such stories too, six real questions lost their first place).
+    within_story: bool = True
     # The question's-words vote within the card is the ruling's `_within` score over the best one's
     # (the best gets what rank 1 got), not its rank: a ruling that alone holds the question's rare
     # word (Kheru's "alternative cost" for "evoke cost", 13.1 against 6.4) wins over the one both
@@ -526,7 +531,8 @@ class Searcher:
             local = self._local(parts, fused, langs, name_tokens)
             if local.max() > 0:
                 fused += w.local * local / local.max()
-        if named and w.within and not parts.is_story:  # a story: as the second stage
+        # a story: as the second stage, unless its asking sentences name the card
+        if named and w.within and (not parts.is_story or (w.within_story and bool(self.cards.named(parts.asking)))):
             own = np.diff(self.table.card_ptr) <= w.within_cards  # not a general ruling printed under many cards
             fused = self._reorder_card(fused, parts, of_named & own & ~self._is_rule, langs, name_tokens,
                                        dense)
