@@ -88,3 +88,26 @@ def test_the_search_lexicon_reads_a_choice_its_order_and_game_actions(question: 
 def test_a_ruling_says_the_same_concepts_in_its_own_words() -> None:
     tokens = tokenize("The two cards you draft are drafted one at a time. You have no choice about what untaps.")
     assert {"~one_at_a_time", "~choose"} <= set(CORPUS.glossary.concept_tokens(tokens, (Lang.EN,)))
+
+
+# ------------------------------------------- "I counter a morph on the stack" (tryout26 defect 3)
+@pytest.mark.parametrize("question, lang", [
+    ("If I counter a morph on the stack, does my opponent have to show me what card it was?", Lang.EN),
+    ("Si le tiro un contrahechizo a un morph que está en la pila, ¿mi rival tiene que enseñar qué carta es?", Lang.ES),
+    ("Wenn ich mit einem Gegenzauber einen Morph auf dem Stapel neutralisiere, muss er mir zeigen, was es war?", Lang.DE),
+])  # fmt: skip
+def test_a_morph_countered_on_the_stack_is_a_face_down_spell_countered(question: str, lang: Lang) -> None:
+    """Players say "a morph" for the face-down spell, "counter it"/"contrahechizo" for countering, and the
+    stack is where the spell is: not the special action's "doesn't use the stack" that lifted the
+    turn-face-up rulings over the one that says a countered face-down spell is revealed."""
+    found = set(CORPUS.glossary.question_tokens(question, (Lang.EN, lang)))
+    assert {"~face_down", "~spell", "~stack", "~counter_spell", "~reveal"} <= found
+    assert "~special_action" not in found
+
+
+def test_the_rulings_stack_is_still_the_special_actions() -> None:
+    """The rulings' "It doesn't use the stack" keeps its concept (the index and the rule linker read it so)."""
+    for text in ("This is a special action. It doesn't use the stack.", "If a face-down spell leaves the stack"):
+        tokens = CORPUS.glossary.concept_tokens(tokenize(text), (Lang.EN,))
+        assert "~special_action" in tokens and "~stack" not in tokens
+    assert "~special_action" in CORPUS.base_glossary.concept_tokens(tokenize("Der Zauber auf dem Stapel"), (Lang.DE,))

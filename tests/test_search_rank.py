@@ -347,13 +347,21 @@ def test_a_general_ruling_printed_under_the_named_card_keeps_its_place(tmp_path:
     assert order(tmp_path / "c").index("r-general") == first_stage.index("r-general")
 
 
-def test_a_story_question_gets_no_within_card_order(tmp_path: Path) -> None:
-    story = ("We were playing a long game last night with four players and a lot of creatures on the table. "
-             "My opponent had cast a big spell and I answered it, then on my turn I attacked with everything. "
-             "What about my basic Plains Gonti exiled?")
+@pytest.mark.parametrize("story, reordered", [
+    # the card named in the story only: the story's card, not what is asked (search7)
+    ("We were playing a long game last night and Gonti was on the table with a lot of creatures. "
+     "My opponent had cast a big spell and I answered it, then on my turn I attacked with everything. "
+     "What about my basic Plains that got exiled?", False),
+    # the asking sentence names it: asked about as a question's card is (search39, Weights.within_story)
+    ("We were playing a long game last night with four players and a lot of creatures on the table. "
+     "My opponent had cast a big spell and I answered it, then on my turn I attacked with everything. "
+     "What about my basic Plains Gonti exiled?", True),
+])  # fmt: skip
+def test_a_story_question_gets_the_within_card_order_only_for_a_card_its_asking_sentences_name(
+        tmp_path: Path, story: str, reordered: bool) -> None:
     first_stage = _card_searcher(tmp_path / "a", ONE_CARD, within=0.0, local_names=False).search(story, limit=4)
     hits = _card_searcher(tmp_path / "b", ONE_CARD, local_names=False).search(story, limit=4)
-    assert [h.entry.id for h in hits] == [h.entry.id for h in first_stage]
+    assert ([h.entry.id for h in hits] != [h.entry.id for h in first_stage]) == reordered
 
 
 def test_a_question_that_names_a_card_puts_another_cards_ruling_after_that_cards(tmp_path: Path) -> None:

@@ -271,6 +271,10 @@ def off_subject(plan: QueryPlan) -> QueryPlan:
 # the rulings already meet the question's words.
 GLOSSARY = "glossary:"
 RARE_IN_RULINGS = 2  # a term is the CR's alone when each of its words is in at most this many rulings
+# A keyword's name is the CR's word for it whether or not the rulings use it: a keyword is the CR's alone
+# only when no ruling says it (hideaway, said by the hideaway lands' rulings' cards, is theirs; two
+# rulings say "cloak", and they answer cloak questions).
+KEYWORD_IN_RULINGS = 0
 # One-word terms ("response", "graveyard") are everyday words of questions about any rule.
 MIN_TERM_WORDS = 2
 _SEE_RULE = re.compile(r"\brules?\s+(\d{3}(?:\.\d+[a-z]?)?)")
@@ -298,6 +302,15 @@ def names_term(question: Sequence[str], term: Sequence[str]) -> bool:
 def referenced_rules(text: str) -> list[str]:
     """The clauses a glossary text refers to ("See rule 302.6" -> ["302.6"])."""
     return list(dict.fromkeys(_SEE_RULE.findall(text)))
+
+
+_KEYWORD_RULE = re.compile(r"^70[12]\.\d+$")  # a keyword action's (701.N) or ability's (702.N) rule
+
+
+def keyword_rules(text: str) -> list[str]:
+    """The keyword rules a glossary text refers to ("Foretell: A keyword ability ... See rule
+    702.143" -> ["702.143"]); [] for a term that is no keyword's."""
+    return [r for r in referenced_rules(text) if _KEYWORD_RULE.match(r)]
 
 
 # ----------------------------------------------------------------- rules the question cites

@@ -22,9 +22,9 @@ from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang, text_lang
 from kb.search.focus import Focus, asks_for_rule, focus
 from kb.search.glossary import Glossary
-from kb.search.question import (GLOSSARY, IMPLIED_WEIGHT, MIN_TERM_WORDS, RARE_IN_RULINGS, QueryPlan,
-                                about_face_down, cited_clauses, glossary_term, names_term, off_subject, plan,
-                                referenced_rules, split_concepts)
+from kb.search.question import (GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS, RARE_IN_RULINGS,
+                                QueryPlan, about_face_down, cited_clauses, glossary_term, keyword_rules, names_term,
+                                off_subject, plan, referenced_rules, split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize
 
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
@@ -122,6 +122,11 @@ class Weights:
     within_dense: float = 1.0
     within_k: float = 1.0
     within_cards: int = 3
+    # ... but a story whose asking sentences name the card ("After activating Illusionary Mask all my
+    # mana was tapped") asks about it as a question does: its rulings are reordered too. Dev (search39):
+    # real-en-138 10 -> 6, no other dev rank moved; the story's `card` bonus kept (with `card_asked`
+    # for such stories too, six real questions lost their first place).
+    within_story: bool = True
     # The question's-words vote within the card is the ruling's `_within` score over the best one's
     # (the best gets what rank 1 got), not its rank: a ruling that alone holds the question's rare
     # word (Kheru's "alternative cost" for "evoke cost", 13.1 against 6.4) wins over the one both
@@ -148,6 +153,15 @@ class Weights:
     # glossary entry that defines it and the rules it refers to get this bonus to their fused score
     # (`Searcher._cr_terms`; question.RARE_IN_RULINGS). 0 turns it off.
     cr_term: float = 0.2
+    # A keyword ability or action named in the asking sentences that no ruling is about (foretell: no
+    # ruling or card of the KB says it) is asked about through its rules, the CR's alone: its clauses
+    # and glossary entry (`Searcher._keyword_rules`) are scored lexically as fully as the rulings, as
+    # all clauses are for a card with no rulings (`QueryPlan.wants_rule`); their fused score keeps the
+    # `rule` discount. Dev (search39): no dev rank moved; "can I look at my opponent's foretold cards"
+    # 702.143d #39 -> #2 (with the foretell concept). Lifting the fused discount too (or a bonus as
+    # `cr_term` gives) put them first but moved dev questions down (real-en-67 2 -> 4, -72 1 -> 2: the
+    # keyword named beside the face-down rule asked about). False: off.
+    keyword_rules: bool = True
     # A clause the question cites by number ("rule 707.9"), under that number now or as the number
     # it had in an older CR (index clauses.json): this bonus to its fused score. 0 turns it off.
     cited: float = 0.2
@@ -232,7 +246,9 @@ class Searcher:
         self._glossary = glossary
         self._card_names = card_names
         self._cr_glossary: list[tuple[tuple[str, ...], int]] | None = None
-        self._cr_concepts: list[tuple[str, int]] | None = None
+        self._cr_concepts: list[tuple[str, int, int]] | None = None
+        self._own: np.ndarray | None = None
+        self._card_words: set[str] | None = None
         self._former: dict[str, list[str]] | None = None
         self.index_dir: Path | None = None
 
@@ -414,6 +430,9 @@ class Searcher:
             ask = off_subject(ask)
         name_tokens = {t for c in found for t in tokenize(c.said) + tokenize(c.name)}
         rule_asked = asks_for_rule(query)
+        keyword = np.zeros(n, dtype=bool)
+        if mode == "hybrid" and w.keyword_rules:
+            keyword = self._keyword_rules(words.asking, langs, name_tokens)
         if mode in ("hybrid", "dense"):
             story = " ".join(query.split()[:w.story_words]) if w.story_words else query
             texts = [parts.asking, story] if parts.is_story and w.dense_focus else [query]
@@ -449,7 +468,7 @@ class Searcher:
                     extra += self.glossary.concept_tokens(extra, (Lang.EN,))  # Oracle text is English
                     scores += w.oracle * self._bm25.scores(extra)
             if w.rule_lexical != 1.0 and not (rule_asked or ask.wants_rule):
-                scores = np.where(self._doc_is_rule, scores * w.rule_lexical, scores)
+                scores = np.where(self._doc_is_rule & ~keyword[self._doc_entry], scores * w.rule_lexical, scores)
             scores = np.where(scored, scores, 0.0)
             np.maximum.at(lexical, self._doc_entry, scores.astype(np.float32))
 
@@ -517,7 +536,8 @@ class Searcher:
             local = self._local(parts, fused, langs, name_tokens)
             if local.max() > 0:
                 fused += w.local * local / local.max()
-        if named and w.within and not parts.is_story:  # a story: as the second stage
+        # a story: as the second stage, unless its asking sentences name the card
+        if named and w.within and (not parts.is_story or (w.within_story and bool(self.cards.named(parts.asking)))):
             own = np.diff(self.table.card_ptr) <= w.within_cards  # not a general ruling printed under many cards
             fused = self._reorder_card(fused, parts, of_named & own & ~self._is_rule, langs, name_tokens,
                                        dense)
@@ -564,43 +584,94 @@ class Searcher:
         `GLOSSARY_SHARE`: it names the rule, the rule is the answer."""
         t = self.table
         out = np.zeros(len(t), dtype=np.float64)
-        words = tokenize(text)
-        if not words or not len(t.clause_idx):  # no entry is a clause or links one: no glossary entry either
-            return out
-        own = t.clause_ptr[:-1]
-        has = np.diff(t.clause_ptr) > 0
-        if self._cr_glossary is None or self._cr_concepts is None:
-            # read once: (term words, entry row) of each glossary entry, and (the one concept a whole
-            # term reads as, entry row); "Ward", "Creature": one-word terms are everyday words
-            self._cr_glossary, self._cr_concepts = [], []
-            own_clause = np.where(has, t.clause_idx[np.minimum(own, max(len(t.clause_idx) - 1, 0))], -1)
-            # whether a clause defines a glossary term; the closing False is a row's own clause -1 (none)
-            defines = np.array([c.startswith(GLOSSARY) for c in t.clause_vocab] + [False], dtype=bool)
-            for i in np.flatnonzero(self._is_rule & defines[own_clause]):
-                clause = t.clause_vocab[own_clause[i]]
-                whole = tokenize(clause[len(GLOSSARY):])
-                if len(term := glossary_term(clause, lambda _: whole)) >= MIN_TERM_WORDS:
-                    self._cr_glossary.append((term, int(i)))
-                read = self.glossary.concept_tokens(whole, (Lang.EN,)) if len(whole) >= MIN_TERM_WORDS else []
-                if len(read) == 1:
-                    self._cr_concepts.append((read[0], int(i)))
-        rows = [row for term, row in self._cr_glossary if names_term(words, term) and self._rare_in_rulings(term)]
-        named = set(self.glossary.concept_tokens(words, langs, question=True))
-        rows += [row for concept, row in self._cr_concepts if concept in named and self._rare_in_rulings([concept])]
-        for row in dict.fromkeys(rows):
+        for row in self._named_terms(text, langs, MIN_TERM_WORDS):
             out[row] = max(out[row], GLOSSARY_SHARE)
             entry = self._entries[row] if self._entries is not None else self._fetch_entries([t.ids[row]])[0]
             wanted = np.isin(np.array(t.clause_vocab, dtype=object), referenced_rules(entry.text))
-            if wanted.any():
-                own_clause = np.where(has, t.clause_idx[np.minimum(own, len(t.clause_idx) - 1)], -1)
-                out[self._is_rule & (own_clause >= 0) & wanted[np.maximum(own_clause, 0)]] = 1.0
+            own = self._own_clauses
+            out[self._is_rule & (own >= 0) & wanted[np.maximum(own, 0)]] = 1.0
         return out
 
-    def _rare_in_rulings(self, tokens: Sequence[str]) -> bool:
-        """Whether each of `tokens` is in at most RARE_IN_RULINGS rulings (the rulings that use a
-        term's words meet the question themselves)."""
+    def _keyword_rules(self, text: str, langs: tuple[Lang, ...] = (Lang.EN,),
+                       skip: set[str] | frozenset[str] = frozenset()) -> np.ndarray:
+        """Per entry: whether it is a rule of a keyword ability or action (702.N, 701.N) that `text`
+        names and no ruling is about: the keyword's glossary entry ("Foretell: ... See rule 702.143")
+        and the clauses under the rule it refers to. Named as `_cr_terms` names a term, or by the
+        English words a German or Spanish word translates to (`Glossary.translate`: "Rückblende"),
+        one word enough (a keyword's name is the CR's word for it), but not by the words `skip` (the
+        names of the cards the question names: Echoing Boon is no echo). No ruling is about it when
+        none holds its words (KEYWORD_IN_RULINGS) and none is of a card whose Oracle text has it."""
+        t = self.table
+        out = np.zeros(len(t), dtype=bool)
+        own = self._own_clauses
+        english = self.glossary.translate(text, langs[-1])
+        for row in self._named_terms(text, langs, 1, skip, KEYWORD_IN_RULINGS, english):
+            entry = self._entries[row] if self._entries is not None else self._fetch_entries([t.ids[row]])[0]
+            rules = keyword_rules(entry.text)
+            if not rules or set(glossary_term(entry.clause or "", tokenize)) & self._ruled_card_words:
+                continue
+            out[row] = True
+            under = np.array([any(clause_under(c, r) and c != r for r in rules) for c in t.clause_vocab], dtype=bool)
+            out[(own >= 0) & under[np.maximum(own, 0)]] = True
+        return out
+
+    @property
+    def _ruled_card_words(self) -> set[str]:
+        """The rules words of the Oracle texts of the cards the KB holds entries of (read on first use)."""
+        if self._card_words is None:
+            self._card_words = set(split_concepts(self.cards.rules_tokens(self.table.card_vocab))[0])
+        return self._card_words
+
+    @property
+    def _own_clauses(self) -> np.ndarray:
+        """Per entry: the index in `clause_vocab` of its own clause (a rule entry's first), else -1."""
+        t = self.table
+        if self._own is None:
+            has = np.diff(t.clause_ptr) > 0
+            first = t.clause_idx[np.minimum(t.clause_ptr[:-1], max(len(t.clause_idx) - 1, 0))] if len(t.clause_idx) \
+                else np.zeros(len(t), dtype=np.int64)
+            self._own = np.where(self._is_rule & has, first, -1)
+        own: np.ndarray = self._own
+        return own
+
+    def _named_terms(self, text: str, langs: tuple[Lang, ...], min_words: int,
+                     skip: set[str] | frozenset[str] = frozenset(), rare: int = RARE_IN_RULINGS,
+                     also: Sequence[str] = ()) -> list[int]:
+        """The rows of the CR glossary entries whose term (of at least `min_words` words) `text`
+        names and whose words are in at most `rare` rulings: by the term's words in a row (or the
+        tokens `also`), or through the one glossary concept the whole term reads as. The words
+        `skip` name nothing."""
+        t = self.table
+        words = [w if w not in skip else "" for w in tokenize(text)] + ["", *also]
+        if not any(words) or not len(t.clause_idx):  # no entry is a clause or links one: no glossary entry either
+            return []
+        if self._cr_glossary is None or self._cr_concepts is None:
+            # read once: (term words, entry row) of each glossary entry, and (the one concept a whole
+            # term reads as, entry row)
+            self._cr_glossary, self._cr_concepts = [], []
+            own = self._own_clauses
+            # whether a clause defines a glossary term; the closing False is a row's own clause -1 (none)
+            defines = np.array([c.startswith(GLOSSARY) for c in t.clause_vocab] + [False], dtype=bool)
+            for i in np.flatnonzero(defines[own]):
+                clause = t.clause_vocab[own[i]]
+                whole = tokenize(clause[len(GLOSSARY):])
+                if term := glossary_term(clause, lambda _: whole):
+                    self._cr_glossary.append((term, int(i)))
+                read = self.glossary.concept_tokens(whole, (Lang.EN,))
+                if len(read) == 1:
+                    self._cr_concepts.append((read[0], int(i), len(whole)))
+        rows = [row for term, row in self._cr_glossary
+                if len(term) >= min_words and names_term(words, term) and self._rare_in_rulings(term, rare)]
+        named = set(self.glossary.concept_tokens([w for w in words if w], langs, question=True))
+        rows += [row for concept, row, n in self._cr_concepts
+                 if n >= min_words and concept in named and self._rare_in_rulings([concept], rare)]
+        return list(dict.fromkeys(rows))
+
+    def _rare_in_rulings(self, tokens: Sequence[str], rare: int = RARE_IN_RULINGS) -> bool:
+        """Whether each of `tokens` is in at most `rare` rulings (the rulings that use a term's words
+        meet the question themselves)."""
         in_rulings = [int((~self._doc_is_rule[docs]).sum()) for _, docs in self._bm25.postings(list(tokens))]
-        return max(in_rulings, default=0) <= RARE_IN_RULINGS
+        return max(in_rulings, default=0) <= rare
 
     def _about_face_down(self, query: str, langs: tuple[Lang, ...], named: list[str]) -> bool:
         """Whether the question speaks of face-down play: a face-down glossary term in its words (any

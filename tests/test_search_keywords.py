@@ -1,0 +1,124 @@
+"""A keyword ability or action the question names that no ruling is about (foretell in a face-down KB):
+its CR clauses are what answers, and they are scored lexically as fully as the rulings
+(`Searcher._keyword_rules`, `Weights.keyword_rules`). Hand-made entries, deterministic fake embedder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kb.corpus import Corpus
+from kb.model import Lang
+from kb.search import Searcher, build_index
+from kb.search.embed import FakeEmbedder
+from kb.search.rank import Weights
+from kb.search.text import tokenize
+from tests.entries import rule_entry as _rule, ruling_entry as _ruling
+
+CORPUS = Corpus.default()
+
+FORETELL = [
+    _rule("c-702.143", "702.143", "Foretell"),
+    _rule("c-702.143a", "702.143a", "Foretell is a keyword that functions while the card with foretell is in a "
+          "player's hand. Any time a player has priority during their turn, that player may pay {2} and exile a card "
+          "with foretell from their hand face down. That player may look at that card as long as it remains in exile."),
+    _rule("c-702.143d", "702.143d", "If an effect states that a card in exile becomes foretold, that card becomes a "
+          "foretold card. That card's owner may look at that card as long as it remains in exile."),
+    _rule("c-gl-foretell", "glossary:Foretell", "Foretell: A keyword ability that lets a player exile cards from their "
+          "hand and cast them for an alternative cost on future turns. See rule 702.143, \"Foretell.\""),
+    _rule("c-702.91a", "702.91a", "Battle cry is a triggered ability."),
+    _rule("c-gl-echo", "glossary:Echo", "Echo: A keyword ability that makes a player pay a permanent's mana cost "
+          "again. See rule 702.30, \"Echo.\""),
+    _rule("c-702.30a", "702.30a", "Echo is a triggered ability. Echo [cost] means \"At the beginning of your upkeep, if "
+          "this permanent came under your control since the beginning of your last upkeep, sacrifice it unless you "
+          "pay [cost].\""),
+    _rule("c-gl-flashback", "glossary:Flashback", "Flashback: A keyword ability that lets a player cast a card from "
+          "their graveyard. See rule 702.34, \"Flashback.\""),
+    _rule("c-702.34a", "702.34a", "Flashback appears on some instants and sorceries. It represents two static abilities: "
+          "one that functions while the card is in a player's graveyard and another that functions while the card is on "
+          "the stack."),
+    _rule("c-gl-hideaway", "glossary:Hideaway", "Hideaway: A keyword ability that lets a player exile a card face down. "
+          "See rule 702.75, \"Hideaway.\""),
+    _rule("c-702.75a", "702.75a", "Hideaway is a triggered ability."),
+    # Windbrisk Heights has hideaway in its Oracle text: its rulings are about hideaway without saying it
+    _ruling("r-windbrisk", "You may look at the exiled card at any time, even if Windbrisk Heights leaves.",
+            "Windbrisk Heights"),
+    _rule("c-708.5", "708.5", "A player may look at a face-down spell or permanent they control at any time."),
+    _ruling("r-own", "You may look at face-down permanents you control at any time. You can't look at face-down "
+            "permanents an opponent controls.", "Morph Card"),
+    _ruling("r-keeper", "Keeper of the Lens doesn't stop your opponents from looking at face-down creatures they "
+            "control. Your opponent may look at the cards.", "Keeper of the Lens"),
+    _ruling("r-pile", "The pile is shuffled to hide from your opponents which card is which. Your opponents can't look "
+            "at the cards.", "Ghastly Card"),
+    _ruling("r-boon", "The copy of the spell that Echoing Boon creates has the same targets unless you choose new "
+            "ones; you may look at the cards.", "Echoing Boon"),
+]
+
+
+def _searcher(tmp_path: Path, on: bool) -> Searcher:
+    build_index(FORETELL, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", FORETELL, query_embedder=FakeEmbedder())
+    searcher.weights = Weights(keyword_rules=on)
+    return searcher
+
+
+def _lifted(searcher: Searcher, question: str, lang: Lang = Lang.EN) -> set[str]:
+    langs = tuple(dict.fromkeys((Lang.EN, lang)))
+    found = searcher.cards.named(question)
+    names = {t for c in found for t in tokenize(c.said) + tokenize(c.name)}  # as `Searcher.search` skips them
+    lifted = searcher._keyword_rules(question, langs, names)
+    return {searcher.table.ids[i] for i in np.flatnonzero(lifted)}
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Can I look at my opponent's foretold cards?", Lang.EN),  # "foretold": the glossary's foretell concept
+    ("Can I look at the cards my opponent foretells?", Lang.EN),
+    ("Darf ich mir die vorhergesehenen Karten meines Gegners ansehen?", Lang.DE),
+    ("¿Puedo mirar las cartas presagiadas de mi rival?", Lang.ES),
+])  # fmt: skip
+def test_a_keyword_no_ruling_is_about_names_its_glossary_entry_and_clauses(tmp_path: Path, question: str,
+                                                                          lang: Lang) -> None:
+    # the clauses under the rule the entry refers to, not its heading ("702.143: Foretell")
+    assert _lifted(_searcher(tmp_path, True), question, lang) == {"c-702.143a", "c-702.143d", "c-gl-foretell"}
+
+
+def test_a_keyword_a_german_word_translates_to_is_named(tmp_path: Path) -> None:
+    """"Rückblende" is flashback (the search lexicon's translations: no concept token, only English words)."""
+    lifted = _lifted(_searcher(tmp_path, True), "Kann ich eine Karte mit Rückblende aus dem Friedhof wirken?", Lang.DE)
+    assert lifted == {"c-702.34a", "c-gl-flashback"}
+
+
+@pytest.mark.parametrize("question", [
+    "Can I look at the cards Echoing Boon copied?",  # a card's name is no keyword ("echo")
+    # the hideaway land's ruling answers it, though no ruling says "hideaway"
+    "If a hideaway land is destroyed, can I still look at the exiled card?",
+    "Can I look at my opponent's face-down creature?",  # no keyword named
+])
+def test_no_keyword_no_lift(tmp_path: Path, question: str) -> None:
+    assert _lifted(_searcher(tmp_path, True), question) == set()
+
+
+def test_a_keyword_a_ruling_says_is_the_rulings(tmp_path: Path) -> None:
+    """Echo's rules would be lifted for "echo", but a ruling that says "echo" answers it."""
+    entries = [*FORETELL, _ruling("r-echo", "If you don't pay the echo cost, you sacrifice it.", "Echo Card")]
+    build_index(entries, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+    assert not searcher._keyword_rules("Do I have to pay echo again?", (Lang.EN,)).any()
+    assert searcher._keyword_rules("Can I look at my foretold cards?", (Lang.EN,)).any()
+
+
+def test_the_rules_of_a_keyword_no_ruling_is_about_are_scored_lexically_as_fully_as_rulings(tmp_path: Path) -> None:
+    """The rulings share "look", "opponent", "cards" with the question; only the CR speaks of foretell,
+    and its clauses' BM25 was discounted as every clause's is (`Weights.rule_lexical`): the rulings came
+    first (tryout26 defect 1). Another clause keeps its discount."""
+    question = "Can I look at my opponent's foretold cards?"
+    hits = {on: {h.entry.id: (k, h) for k, h in enumerate(_searcher(tmp_path / str(on), on).search(question, limit=8))}
+            for on in (False, True)}
+    for clause in ("c-702.143a", "c-702.143d"):
+        off_lexical, on_lexical = hits[False][clause][1].lexical, hits[True][clause][1].lexical
+        assert on_lexical == pytest.approx(off_lexical / Weights().rule_lexical, rel=1e-5)
+    assert hits[True]["c-708.5"][1].lexical == pytest.approx(hits[False]["c-708.5"][1].lexical)
+    assert hits[True]["c-702.143a"][0] < hits[False]["c-702.143a"][0]
+
