@@ -462,3 +462,50 @@ def test_a_cards_page_giving_a_shared_ruling_less_its_last_sentence_joins_that_r
 ])
 def test_a_cards_own_wording_of_a_shared_ruling_stays_the_cards(card_text):
     assert len(_shared_and_card(TURN_UP_DISGUISE, card_text)) == 2
+
+
+# --- a copy joins one ruling, never two (review39 #1, #3) --------------------------------------
+
+@pytest.mark.parametrize("order", [("A", "B", "copy"), ("copy", "B", "A")])
+def test_a_copy_without_its_mana_symbols_that_fits_two_costs_joins_neither(order):
+    """A copy that lost its symbols fits {3} and {2} alike: joined to both, it would make two rulings
+    one (and, the newest, their canonical text)."""
+    other_cost = DISGUISE_COST.replace("{3}", "{2}")
+    records = {"A": [rec(DISGUISE_COST, c, date="2024-02-02", source="corpus/mkm.json", line=n)
+                     for n, c in enumerate(("Bubble Smuggler", "Defenestrated Phantom"))],
+               "B": [rec(other_cost, c, date="2023-02-02", source="corpus/other.json", line=n)
+                     for n, c in enumerate(("Unyielding Gatekeeper", "Hooded Hydra"))],
+               "copy": [rec(DISGUISE_COST.replace("{3}", ""), None, date=None, source="/judge/copy.txt", line=3)]}
+    entries = deduplicate([r for key in order for r in records[key]], embedder=FakeEmbedder(),
+                          terminology=CORPUS.terminology, lexicon=lexicon(), is_official=lambda s: s.startswith("corpus/"))
+    assert sorted(len(e.variants) for e in entries) == [1, 2, 2]
+    assert all(len({v.text for v in e.variants if "{" in v.text}) <= 1 for e in entries)
+
+
+def test_a_cards_abridged_copy_of_two_shared_rulings_joins_neither():
+    """The sentences two shared rulings have in common, on one card's page: a copy of either, so of
+    neither ("a face-down spell cannot" and "can ... too" stay two rulings)."""
+    first = ("Any time you have priority, you may turn the face-down creature face up by revealing what its disguise "
+             "cost is and paying that cost. This is a special action. It doesn't use the stack and can't be "
+             "responded to.")
+    cannot = first + " Only a face-down permanent can be turned face up this way; a face-down spell cannot."
+    can = first + " A face-down spell can be turned face up this way too."
+    records = [rec(cannot, c, date="2024-02-02", source="corpus/mkm.json", line=n)
+               for n, c in enumerate(("Bubble Smuggler", "Defenestrated Phantom"))]
+    records += [rec(can, c, date="2019-02-02", source="corpus/war.json", line=n)
+                for n, c in enumerate(("Hooded Hydra", "Unyielding Gatekeeper"))]
+    records.append(rec(first, "Mistway Spy", date="2024-02-02", source="/judge/mistway-spy.txt"))
+    entries = dedup(records)
+    assert sorted(len(e.variants) for e in entries) == [1, 2, 2]
+
+
+def test_a_newer_copy_without_its_mana_symbols_is_not_the_canonical_text():
+    """A judge's page with the cost and a later copy from a site that draws symbols as images: one
+    ruling, worded with its cost (else `kb outdated` calls the right wording replaced by one with none)."""
+    entries = deduplicate([rec(DISGUISE_COST, "Hooded Hydra", date="2024-02-02", source="/judge/hydra.txt"),
+                           rec(DISGUISE_COST.replace("{3}", ""), "Hooded Hydra", date="2025-03-01",
+                               source="/judge/copy.txt")],
+                          embedder=FakeEmbedder(), terminology=CORPUS.terminology, lexicon=lexicon(),
+                          is_official=lambda s: s.startswith("corpus/"))
+    (entry,) = entries
+    assert "{3}" in entry.text

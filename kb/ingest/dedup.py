@@ -678,6 +678,23 @@ def _drops_mana_symbols(a: _Group, b: _Group, lexicon: Lexicon, is_official: Cal
     return lexicon.signature(_MANA_SYMBOL.sub(" ", whole_text)) == lexicon.signature(bare_text)
 
 
+def _join_copies(copies: Sequence[tuple[int, int]], find: Callable[[int], int], join: Callable[[int, int], None]) -> None:
+    """Join each copy's ruling to the one ruling it may copy (`copies`: (copy, ruling) pairs, after
+    every other pair is joined): a copy that fits two rulings, or whose own ruling could join
+    another as a copy of it, stays as it is, so a copy never joins two rulings into one."""
+    targets: dict[int, set[int]] = defaultdict(set)
+    for copy, ruling in copies:
+        targets[find(copy)].add(find(ruling))
+    for root in sorted(targets):
+        found = targets[root] - {root}
+        if len(found) != 1:
+            continue
+        (target,) = found
+        if targets.get(target, set()) - {target}:  # a copy itself: no chain of copies
+            continue
+        join(root, target)
+
+
 def _card_keys(group: _Group) -> set[tuple[str, str, str | None]]:
     """(card, source, date) of each record: a card's page in one source lists a ruling once per date."""
     return {(r.card, r.source, r.date) for r in group.records if r.card}
@@ -937,7 +954,10 @@ def _make_entry(cluster: list[_Group], translations: list[tuple[_Group, float]],
     if len(english) == 1:
         canonical = english[0]
     else:
-        rank = {g.exact: (official[g.exact], g.newest, -len(terminology.obsolete_in(g.key)), len(g.records))
+        # a copy that lost the mana symbols the others write is never the canonical text (review39 #1)
+        symbols = any(_MANA_SYMBOL.search(g.records[0].text) for g in english)
+        rank = {g.exact: (official[g.exact], not symbols or bool(_MANA_SYMBOL.search(g.records[0].text)), g.newest,
+                          -len(terminology.obsolete_in(g.key)), len(g.records))
                 for g in english}
         best = max(rank.values())
         # among the best, the smallest key, where a key that is a prefix of another counts as the larger
@@ -1029,19 +1049,35 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
         return len(_cards(rulings[short])) == 1 and len(_cards(rulings[long_])) >= 2 \
             and _adds_sentences(sentences_of(short), sentences_of(long_), signatures[short], signatures[long_])
 
-    for i, j, _ in sorted(_revision_pairs(rulings, folded, similarity), key=lambda t: (-t[2], t[0], t[1])):
-        if not _may_be_one_ruling(rulings[i], rulings[j]) and not abridges(i, j):
-            continue
-        if signatures[i] != signatures[j] and not _adds_sentences(sentences_of(i), sentences_of(j), signatures[i],
-                                                                  signatures[j]) \
-                and not _drops_mana_symbols(rulings[i], rulings[j], lexicon, is_official):
-            continue
+    def join(i: int, j: int) -> None:
         ri, rj = uf.find(i), uf.find(j)
         if ri == rj or keys[ri] & keys[rj]:  # one page listing both wordings: two rulings
-            continue
+            return
         uf.union(ri, rj)
         root = uf.find(ri)
         keys[root] = keys[ri] | keys[rj]
+
+    # A copy (a card's page abridging a shared ruling, a site's copy without its mana symbols) fits
+    # every ruling it could be a copy of: it joins only when they are one (`_join_copies`), never
+    # bridging two rulings ({2} and {3}, "a face-down spell can" and "cannot": review39 #1, #3).
+    copies: list[tuple[int, int]] = []  # (the copy, the ruling it may copy)
+    for i, j, _ in sorted(_revision_pairs(rulings, folded, similarity), key=lambda t: (-t[2], t[0], t[1])):
+        abridged = not _may_be_one_ruling(rulings[i], rulings[j])
+        if abridged and not abridges(i, j):
+            continue
+        bare = False
+        if signatures[i] != signatures[j] and not _adds_sentences(sentences_of(i), sentences_of(j), signatures[i],
+                                                                  signatures[j]):
+            if not _drops_mana_symbols(rulings[i], rulings[j], lexicon, is_official):
+                continue
+            bare = True
+        if bare:
+            copies.append((i, j) if not _MANA_SYMBOL.search(rulings[i].records[0].text) else (j, i))
+        elif abridged:
+            copies.append((i, j) if len(sentences_of(i)) < len(sentences_of(j)) else (j, i))
+        else:
+            join(i, j)
+    _join_copies(copies, uf.find, join)
     members: dict[int, list[_Group]] = defaultdict(list)
     for i, g in enumerate(rulings):
         members[uf.find(i)].append(g)
