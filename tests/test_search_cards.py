@@ -87,6 +87,9 @@ def matcher() -> CardMatcher:
     ("Does Hdden Dragonslayer Trigger here?", ["Hidden Dragonslayer"]),  # a misspelt name of two words too
     ("Ich habe Lichtfrom im Spiel.", ["Lightform"]),  # German nouns: no English word joins them to the name
     ("Lichtfrom und Wutform sind im Spiel.", ["Lightform", "Rageform"]),
+    # a misspelt name before a capitalised word is still read: only a joining word or brackets make a phrase (review39 #2)
+    ("Was passiert, wenn Lichtfrom Kreaturen manifestiert?", ["Lightform"]),
+    ("Wird meine Lichtfrom Kreatur aufgedeckt?", ["Lightform"]),
 ])
 def test_cards_named_in_a_question(matcher: CardMatcher, question: str, expected: list[str]) -> None:
     assert [c.name for c in matcher.find(question)] == expected

@@ -213,7 +213,11 @@ class CardMatcher:
         raw = [m.group() for m in found]
         starts, breaks = _sentence_starts(text, found)
         words = [name_key(w) for w in raw]
-        phrases = {j for first, end, _ in self._phrases(text, found, starts) for j in range(first, end)}
+        # a phrase of capitalised words alone is as often a German noun after a misspelt name ("Lichtfrom
+        # Kreaturen", review39 #2): only one with an English joining word or in brackets is a name
+        phrases = {j for first, end, bracketed in self._phrases(text, found, starts)
+                   if bracketed or any(raw[k] in NAME_JOINS for k in range(max(first - 1, 0), end))
+                   for j in range(first, end)}
         out: list[tuple[NamedCard, range]] = []
         i = 0
         n = len(words)
