@@ -430,7 +430,15 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                         "reads one per paragraph (every paragraph, so cut what is no ruling first): "
                                         f"{clip(original)}"))
                 return
-            own, lost = _not_rulings(chunk, cards(), card_text(title_card) if card_text and title_card else None)
+            # above the heading that opens the rulings ("Notes and Rules Information for X:", "Rulings") is
+            # the card as the site prints it. A known card's Oracle text tells its lines from a lost ruling;
+            # a card the KB does not know (newer than the bundled names) has only this position to tell
+            # them by (tryout27 D4)
+            heading = max((i for i, line in enumerate(chunk) if _is_rulings_heading(line.text)),
+                          default=-1) if unknown_title else -1
+            own, lost = _not_rulings(chunk[heading + 1:], cards(),
+                                     card_text(title_card) if card_text and title_card else None)
+            own = [*chunk[:heading + 1], *own]
             for run in lost:  # quoted from its own first line, not from the headings above it
                 problems.append(Problem(source, run[0].number, f"text before the first date line skipped{_lines_of(run)}: "
                                         f"{clip(_unit_text(run))}"))
@@ -722,6 +730,24 @@ def _goes_on(text: str, below: str) -> bool:
     if _A_SENTENCE.search(text) or text.endswith(":"):
         return False
     return below.strip()[:1].islower() or not _is_heading(text)
+
+
+# The heading a card page puts over a card's rulings, without the card's name: "Rulings", "Card Rulings",
+# "Notes and Rules Information" (English, German, Spanish)
+_RULINGS_LABEL = re.compile(r"(?:card\s+)?(?:rulings?|notes\s+and\s+rules\s+information|regelungen|fallbeispiele"
+                            r"|reglas|aclaraciones|notas)", re.IGNORECASE)
+_COLLECTOR_NUMBER = re.compile(r"^(?:[•*·\-]\s*)?(?:#\d+[a-z]?\b\s*)?")  # `• #671` before a glued heading
+
+
+def _is_rulings_heading(text: str) -> bool:
+    """Whether a line is the heading a card page puts over the card's rulings: `Rulings`, `Notes and Rules
+    Information for Expose the Culprit:`, `Regelungen zu Kapuzenhydra`, also with the list bullet and the
+    collector number a card site glues before it (mtgcircle: `• #671Rulings`). A sentence is none."""
+    heading = _COLLECTOR_NUMBER.sub("", normalize_text(text)).strip()
+    if _RULINGS_LABEL.fullmatch(heading.rstrip(":").rstrip()):
+        return True
+    return (len(heading.split()) <= 12 and (heading.endswith(":") or not _ends_sentence(heading))
+            and _after_heading(heading) is not None)
 
 
 def _not_rulings(lines: Sequence[_Line], cards: Sequence[str | None],
