@@ -146,6 +146,10 @@ def _date_part(line: str) -> str | None:
         return candidate
     if stripped[0] in "([" and stripped[-1] in ")]" and looks_like_date(stripped[1:-1].strip()):
         return stripped[1:-1].strip()  # `(2024-02-02)` under its ruling, as card sites print it
+    if (sourced := _SOURCED_DATE.match(stripped)) and looks_like_date(sourced.group("date")):
+        return sourced.group("date")  # `(wotc • 2023-10-13)`: who gave the ruling, and when (mtgcircle)
+    if candidate.startswith("#"):
+        return None  # a collector number (`• #671`, mtgcircle's `• #671Rulings`): no date has one
     emphasis = _EMPHASIS.match(stripped)
     if emphasis:  # `**107.3g**`, `***Returning Mechanic***`: a heading in bold, not a bullet
         inner = stripped.strip(emphasis.group(1)[0]).strip()
@@ -159,6 +163,9 @@ def _date_part(line: str) -> str | None:
 
 
 _EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})\S.*\S\1$")
+# A ruling's source and date in brackets, as card sites print them under the ruling: `(wotc • 2023-10-13)`,
+# `(Wizards of the Coast - 2024-02-02)`, `[Scryfall, 2024-02-02]`: a source of a few words without digits
+_SOURCED_DATE = re.compile(r"^[(\[]\s*[^\W\d][^\d()\[\]•·|:,\-–—]{0,30}?\s*[•·|:,\-–—]\s*(?P<date>[^()\[\]]{6,32}?)\s*[)\]]$")
 
 
 _HEAD_BRACKETED = re.compile(r"^[(\[](?P<date>[^()\[\]]{6,32})[)\]]\s*(?:[:|\-–—]\s*)?(?P<rest>\S.*)$")
@@ -337,6 +344,11 @@ def _dates_before_their_rulings(units: list[_Unit], cards: Sequence[str | None],
             above.insert(0, unit[0])
         if not (_under_their_rulings(units, alone) and _not_rulings(above, cards, oracle)[1]):
             return units
+    # every ruling after the first is one line (the text between two dates): so is the first, and the
+    # lines above it with no blank line or heading between are the page's own (the card's printed text)
+    one_line = len(alone) >= 3 and all(
+        len([u for u in units[a + 1:b] if u[0].text.strip() and not _is_rulings_heading(u[0].text)]) == 1
+        for a, b in zip(alone, alone[1:]))
     ordered: list[_Unit] = []
     start = 0  # where the paragraph being read began in `ordered`
     after_blank = False
@@ -344,6 +356,8 @@ def _dates_before_their_rulings(units: list[_Unit], cards: Sequence[str | None],
         if unit[1] is not None and unit[2] is None:
             # a blank line may stand between a ruling and its date (a saved page's paragraphs): the date
             # still belongs to the paragraph above it, so only a new ruling's text starts a paragraph
+            if one_line and unit is units[alone[0]]:
+                start = max(start, max(i for i, u in enumerate(ordered) if u[0].text.strip()))
             ordered.insert(start, unit)
             start, after_blank = len(ordered), False
         elif not unit[0].text.strip():
@@ -353,6 +367,10 @@ def _dates_before_their_rulings(units: list[_Unit], cards: Sequence[str | None],
             if after_blank:
                 start, after_blank = len(ordered), False
             ordered.append(unit)
+            if _is_rulings_heading(unit[0].text):
+                # the heading over the rulings (`Rulings`, mtgcircle's `• #671Rulings`) starts them, as a
+                # blank line would: the card's printed text above it is no part of the first ruling (tryout27 D1)
+                start = len(ordered)
     return ordered
 
 
@@ -490,6 +508,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     stray: list[_Line] = []
 
     def report_stray() -> None:
+        if all(_is_rulings_heading(line.text) for line in stray):
+            stray.clear()  # the heading over the rulings again (a site printing its rulings twice): page structure
         if stray:
             problems.append(Problem(source, stray[0].number, "text after a ruling and under no date skipped: "
                                     f"{clip(' '.join(line.text.strip() for line in stray))}"))
@@ -736,7 +756,7 @@ def _goes_on(text: str, below: str) -> bool:
 # "Notes and Rules Information" (English, German, Spanish)
 _RULINGS_LABEL = re.compile(r"(?:card\s+)?(?:rulings?|notes\s+and\s+rules\s+information|regelungen|fallbeispiele"
                             r"|reglas|aclaraciones|notas)", re.IGNORECASE)
-_COLLECTOR_NUMBER = re.compile(r"^(?:[•*·\-]\s*)?(?:#\d+[a-z]?\b\s*)?")  # `• #671` before a glued heading
+_COLLECTOR_NUMBER = re.compile(r"^(?:[•*·\-]\s*)?(?:#\d+[a-z]?(?![a-z])\s*)?")  # `• #671` before a glued heading
 
 
 def _is_rulings_heading(text: str) -> bool:
@@ -798,7 +818,7 @@ def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     if found:
         return found
     words = name.split()
-    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name or _CHAPTER.match(name):
+    if _is_rulings_heading(name) or not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name or _CHAPTER.match(name):
         return None
     return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
 
