@@ -102,3 +102,55 @@ def test_a_first_ruling_of_one_line_takes_no_card_text_above_it_when_every_rulin
     assert not [r for r in result.records if "Saga" in r.text]
     # the printed text above it, with game words and no heading to place it, is still reported
     assert [p.line for p in result.problems if not p.ignored] == [4, 6, 7]
+
+
+# --- D6: undated rulings one a line, under the card's title --------------------------------------------
+
+def test_search_page_reads_undated_rulings_one_a_line_under_the_cards_title():
+    """tryout27 D6: the mrraow list gives a card's rulings one a line with no blank line between them:
+    --format search-page read one ruling per paragraph only ("search page with no results"), and a
+    page read that way lost its card."""
+    result = read27("moldering-gym-weight-room.mrraow.txt", Format.SEARCH_PAGE)
+    assert [(r.line, r.card, r.date) for r in result.records] == [
+        (line, "Moldering Gym // Weight Room", None) for line in range(2, 9)]
+    assert result.records[1].text.startswith("Any time you have priority during a main phase of your turn")
+    assert skipped(result) == []
+    assert any("names no card the KB knows" in p.reason for p in result.problems if p.ignored)
+
+
+@pytest.mark.parametrize("name, card, lines, page_text", [
+    ("gesuchter-falke.mct.txt", "Gesuchter Falke", [30, 31, 32], 2),
+    ("entlarvung-des-schuldigen.mct.txt", "Entlarvung des Schuldigen", [20, 21, 22, 23], 3),
+])
+def test_search_page_reads_a_card_sites_undated_rulings_under_its_rulings_heading(name, card, lines, page_text):
+    """tryout27 D6: magiccollectiontrader prints the card's text, flags and formats above `Rulings`; read as
+    a search page, they were rulings (or nothing), the rulings under the heading one glued unit, no card."""
+    result = read27(name, Format.SEARCH_PAGE)
+    assert [(r.line, r.card) for r in result.records] == [(line, card) for line in lines]
+    assert skipped(result) == []
+    assert [p.line for p in result.problems if "above the rulings heading" in p.reason] == [page_text]
+
+
+def test_a_search_pages_paragraphs_keep_no_card_and_one_unit_each():
+    """Its real use unchanged: a "Search" page's paragraphs, each one unit (a ruling with its example on
+    the next line stays whole), no card; a page titled like a card but in paragraphs keeps none either."""
+    for title in ("Search", "Hooded Hydra"):
+        page = (f"{title}\n\nA face-down creature has no name.\nExample: it can't be targeted by name.\n\n"
+                "Turning a permanent face up doesn't cause enters-the-battlefield abilities to trigger.\n")
+        result = pages.parse_search_page(page, "s.txt", None, NAMES.resolve, NAMES.closest)
+        assert [(r.line, r.card) for r in result.records] == [(3, None), (6, None)]
+
+
+def test_a_search_page_glued_to_lines_that_are_no_sentences_says_what_it_reads():
+    page = "Hooded Hydra\nCreature — Snake\nA face-down creature has no name.\n"
+    result = pages.parse_search_page(page, "s.txt", None, NAMES.resolve, NAMES.closest)
+    assert result.records == ()
+    assert "one per line when no blank line separates them and every line ends a sentence" in result.problems[0].reason
+    assert "line 2 does not" in result.problems[0].reason
+
+
+def test_the_card_pages_advice_for_undated_rulings_says_one_a_line_is_read():
+    """tryout27 D6: the hint said only "one per paragraph", so a judge added blank lines by hand."""
+    result = read27("moldering-gym-weight-room.mrraow.txt")
+    assert result.records == ()
+    assert "one per line when no blank line separates them and every line ends a sentence" in skipped(result)[0]

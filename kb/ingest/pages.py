@@ -445,7 +445,10 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
                                         "rulings are read after their dates (`Jul 13, 2018`, `9/20/2014<TAB>...`): "
                                         "skipped the text from here; if it is rulings without dates, --format search-page "
-                                        "reads one per paragraph (every paragraph, so cut what is no ruling first): "
+                                        "reads one per paragraph (every paragraph, so cut what is no ruling first), or "
+                                        "one per line when no blank line separates them and every line ends a sentence "
+                                        "(those under a `Rulings` heading, if the page has one), filed under the card "
+                                        "the title names: "
                                         f"{clip(original)}"))
                 return
             # above the heading that opens the rulings ("Notes and Rules Information for X:", "Rulings") is
@@ -766,8 +769,9 @@ def _is_rulings_heading(text: str) -> bool:
     heading = _COLLECTOR_NUMBER.sub("", normalize_text(text)).strip()
     if _RULINGS_LABEL.fullmatch(heading.rstrip(":").rstrip()):
         return True
-    return (len(heading.split()) <= 12 and (heading.endswith(":") or not _ends_sentence(heading))
-            and _after_heading(heading) is not None)
+    named = _RULINGS_HEADING.match(heading)  # the label, then the card: `Rulings for Dog Walker`
+    return (named is not None and len(heading.split()) <= 12 and (heading.endswith(":") or not _ends_sentence(heading))
+            and _RULINGS_LABEL.fullmatch(heading[:named.end()].strip().rsplit(None, 1)[0]) is not None)
 
 
 def _not_rulings(lines: Sequence[_Line], cards: Sequence[str | None],
@@ -975,12 +979,56 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
     return None
 
 
-def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None) -> ParseResult:
-    """Records of a rules-search page: `rule` units (matched to a CR clause) and undated rulings."""
-    paras = _paragraphs(_lines(text))
+def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None,
+                      resolve_card: NameResolver | None = None, closest_card: NearResolver | None = None) -> ParseResult:
+    """Records of a rules-search page: `rule` units (matched to a CR clause) and undated rulings, one a
+    paragraph after the title. A page of a card's undated rulings copied from a card site (tryout27 D6)
+    reads as one too: its rulings under its `Rulings` heading (the card's text above it is the page's
+    own), one a line when no blank line separates them and each line ends a sentence; its title names
+    their card as a card page's does (a "Search" title names none)."""
+    lines = _lines(text)
+    content = [line for line in lines if line.text.strip()]
     records: list[Record] = []
     problems: list[Problem] = []
-    for para in paras[1:]:  # the first paragraph is the title
+    if not content:
+        return ParseResult((), (Problem(source, None, "search page with no results"),))
+    title = _uncosted(normalize_text(_unmarked(content[0].text)))
+    body = [line for line in lines if line.number > content[0].number]
+    # the heading over a card's rulings (`Rulings`: the first, a site may print them twice), with rulings
+    # under it and no dated line above it: the card's text and the site's links above it are the page's own
+    heading = next((i for i, line in enumerate(body) if _is_rulings_heading(line.text)
+                    and any(below.text.strip() for below in body[i + 1:])), -1)
+    if heading >= 0 and any(_dated(line.text)[0] for line in body[:heading]):
+        heading = -1
+    if heading >= 0:
+        if above := [line for line in body[:heading + 1] if line.text.strip()]:
+            problems.append(Problem(source, above[0].number, "page text above the rulings heading (the card's "
+                                    f"own text, a site's links), not read as rulings: {clip(_unit_text(above))}",
+                                    ignored=True))
+        paras = _paragraphs(body[heading + 1:])
+    else:
+        paras = _paragraphs(lines)
+        # the title's paragraph is the title (and its subtitle), unless the page has no blank line at all
+        paras = [content[1:]] if len(paras) == 1 and len(content) > 1 else paras[1:]
+    per_line = len(paras) == 1 and len(paras[0]) > 1 and all(_A_SENTENCE.search(line.text.strip()) for line in paras[0])
+    if per_line:  # rulings one a line, with no blank line between them: each line is one
+        paras = [[line] for line in paras[0]]
+    elif len(paras) == 1 and len(paras[0]) > 1 and heading < 0 and content[1].number == content[0].number + 1:
+        # the title glued to lines that are no sentences each: not units a search page can tell apart
+        odd = next(line for line in paras[0] if not _A_SENTENCE.search(line.text.strip()))
+        return ParseResult((), (Problem(source, content[0].number, "search page with no results: --format "
+                                        "search-page reads one ruling per paragraph after the title (a blank line "
+                                        "between them), or one per line when no blank line separates them and every "
+                                        f"line ends a sentence (. ! ?); line {odd.number} does not: "
+                                        f"{clip(odd.text)}"),))
+    card: str | None = None
+    unknown_title = False
+    if title.casefold() not in SEARCH_TITLES and resolve_card is not None and (per_line or heading >= 0):
+        # shaped as a card's rulings page, not as paragraphs of results: its title names their card
+        card = _card_in_title(title, resolve_card)
+        if card is None:  # a card the KB does not know: filed as written, with a note, as a card page does
+            card, unknown_title = _title_as_card(title), True
+    for para in paras:
         original = "\n".join(line.text.strip() for line in para)
         clean = normalize_text(original)
         first = para[0].number
@@ -996,8 +1044,8 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         if dated is not None:
             # a card page's dated rulings (`Feb 25, 2015: ...`, a post quoting them): read here, they would
             # lose their dates and the rulings of one paragraph would be glued into one
-            lines = f"line {first}" if len(para) == 1 else f"lines {first}-{para[-1].number}"
-            problems.append(Problem(source, first, f"unit skipped ({lines}): line {dated[0]} gives a ruling's "
+            lines_said = f"line {first}" if len(para) == 1 else f"lines {first}-{para[-1].number}"
+            problems.append(Problem(source, first, f"unit skipped ({lines_said}): line {dated[0]} gives a ruling's "
                                     f"date ({dated[1]!r}), which a search page does not read; without --format "
                                     f"search-page, a card page keeps each dated ruling with its date: {clip(clean)}"))
             continue
@@ -1008,9 +1056,14 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         match = match_clause(clean) if match_clause else None
         kind, clause = (Kind.RULE, match[0]) if match else (Kind.RULING, None)
         records.append(Record(text=clean, original=original, lang=detect(clean, Lang.EN), date=None,
-                              source=source, line=first, kind=kind, card=None, clause=clause))
-    if not paras[1:]:
+                              source=source, line=first, kind=kind, card=card if kind is Kind.RULING else None,
+                              clause=clause))
+    if not paras:
         problems.append(Problem(source, None, "search page with no results"))
+    if unknown_title and card and any(r.card == card for r in records):
+        near = closest_card(card) if closest_card else None
+        records, said = file_unknown_name(records, card, near, "the title")
+        problems.append(Problem(source, content[0].number, said, ignored=True))
     return ParseResult(tuple(records), tuple(problems))
 
 
