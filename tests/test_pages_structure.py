@@ -154,3 +154,12 @@ def test_the_card_pages_advice_for_undated_rulings_says_one_a_line_is_read():
     result = read27("moldering-gym-weight-room.mrraow.txt")
     assert result.records == ()
     assert "one per line when no blank line separates them and every line ends a sentence" in skipped(result)[0]
+
+
+def test_a_rulings_heading_naming_the_next_card_gives_its_rulings_that_card():
+    """`Rulings for Dog Walker` between two cards' rulings: the card after the heading (the heading whole
+    was the card's name before tryout27's pages fix, as any capitalised line)."""
+    page = ("Hooded Hydra\n\n2014-09-20\nHooded Hydra's last ability lets you cast it face down.\n\n"
+            "Rulings for Brand New Card\n\n2024-02-02\nBrand New Card's ability targets any player.\n")
+    result = pages.parse_card_page(page, "two.txt", NAMES.resolve, NAMES.oracle_text, NAMES.closest)
+    assert [(r.line, r.card) for r in result.records] == [(4, "Hooded Hydra"), (9, "Brand New Card")]

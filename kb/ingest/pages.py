@@ -816,13 +816,16 @@ _CHAPTER = re.compile(r"^[IVX]+(?:\s*,\s*[IVX]+)*(?:\s*[—–].*|\s+-(?:\s.*)?)
 def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     """The card a heading line names: a card the names know, else a short line written like a card's
     name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`), not a
-    Saga's chapter numbers (`I, II`)."""
+    Saga's chapter numbers (`I, II`); of a rulings heading, the card after it (`Rulings for Dog Walker`),
+    and none of the heading alone (`Rulings`, `• #671Rulings`)."""
     name = normalize_text(text)
+    if _is_rulings_heading(name) and not (name := _after_heading(name) or ""):
+        return None
     found = resolve_card(name) if resolve_card and name else None
     if found:
         return found
     words = name.split()
-    if _is_rulings_heading(name) or not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name or _CHAPTER.match(name):
+    if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name or _CHAPTER.match(name):
         return None
     return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
 
