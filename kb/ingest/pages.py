@@ -165,7 +165,8 @@ def _date_part(line: str) -> str | None:
 _EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})\S.*\S\1$")
 # A ruling's source and date in brackets, as card sites print them under the ruling: `(wotc • 2023-10-13)`,
 # `(Wizards of the Coast - 2024-02-02)`, `[Scryfall, 2024-02-02]`: a source of a few words without digits
-_SOURCED_DATE = re.compile(r"^[(\[]\s*[^\W\d][^\d()\[\]•·|:,\-–—]{0,30}?\s*[•·|:,\-–—]\s*(?P<date>[^()\[\]]{6,32}?)\s*[)\]]$")
+_SOURCED_DATE = re.compile(r"^[(\[]\s*[^\W\d][^\d()\[\]•·|:,\-–—]{0,30}?\s*[•·|:,\-–—]"
+                           r"\s*(?P<date>[^()\[\]]{6,32}?)\s*[)\]]$")
 
 
 _HEAD_BRACKETED = re.compile(r"^[(\[](?P<date>[^()\[\]]{6,32})[)\]]\s*(?:[:|\-–—]\s*)?(?P<rest>\S.*)$")
@@ -983,7 +984,8 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
 
 
 def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None,
-                      resolve_card: NameResolver | None = None, closest_card: NearResolver | None = None) -> ParseResult:
+                      resolve_card: NameResolver | None = None,
+                      closest_card: NearResolver | None = None) -> ParseResult:
     """Records of a rules-search page: `rule` units (matched to a CR clause) and undated rulings, one a
     paragraph after the title. A page of a card's undated rulings copied from a card site (tryout27 D6)
     reads as one too: its rulings under its `Rulings` heading (the card's text above it is the page's
