@@ -331,7 +331,7 @@ def _parse_as(fmt: Format, text: str, source: str, *, names: CardNames,
     if fmt is Format.MTGJSON:
         return mtgjson.parse(text, source)
     if fmt is Format.SEARCH_PAGE:
-        return pages.parse_search_page(text, source, match_clause)
+        return pages.parse_search_page(text, source, match_clause, names.resolve, names.closest)
     if fmt is Format.RELEASE_NOTES:
         return notes.parse_release_notes(text, source, names.resolve, names.closest)
     return pages.parse_card_page(text, source, names.resolve, names.oracle_text, names.closest)

@@ -146,6 +146,10 @@ def _date_part(line: str) -> str | None:
         return candidate
     if stripped[0] in "([" and stripped[-1] in ")]" and looks_like_date(stripped[1:-1].strip()):
         return stripped[1:-1].strip()  # `(2024-02-02)` under its ruling, as card sites print it
+    if (sourced := _SOURCED_DATE.match(stripped)) and looks_like_date(sourced.group("date")):
+        return sourced.group("date")  # `(wotc • 2023-10-13)`: who gave the ruling, and when (mtgcircle)
+    if candidate.startswith("#"):
+        return None  # a collector number (`• #671`, mtgcircle's `• #671Rulings`): no date has one
     emphasis = _EMPHASIS.match(stripped)
     if emphasis:  # `**107.3g**`, `***Returning Mechanic***`: a heading in bold, not a bullet
         inner = stripped.strip(emphasis.group(1)[0]).strip()
@@ -159,6 +163,10 @@ def _date_part(line: str) -> str | None:
 
 
 _EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})\S.*\S\1$")
+# A ruling's source and date in brackets, as card sites print them under the ruling: `(wotc • 2023-10-13)`,
+# `(Wizards of the Coast - 2024-02-02)`, `[Scryfall, 2024-02-02]`: a source of a few words without digits
+_SOURCED_DATE = re.compile(r"^[(\[]\s*[^\W\d][^\d()\[\]•·|:,\-–—]{0,30}?\s*[•·|:,\-–—]"
+                           r"\s*(?P<date>[^()\[\]]{6,32}?)\s*[)\]]$")
 
 
 _HEAD_BRACKETED = re.compile(r"^[(\[](?P<date>[^()\[\]]{6,32})[)\]]\s*(?:[:|\-–—]\s*)?(?P<rest>\S.*)$")
@@ -337,6 +345,11 @@ def _dates_before_their_rulings(units: list[_Unit], cards: Sequence[str | None],
             above.insert(0, unit[0])
         if not (_under_their_rulings(units, alone) and _not_rulings(above, cards, oracle)[1]):
             return units
+    # every ruling after the first is one line (the text between two dates): so is the first, and the
+    # lines above it with no blank line or heading between are the page's own (the card's printed text)
+    one_line = len(alone) >= 3 and all(
+        len([u for u in units[a + 1:b] if u[0].text.strip() and not _is_rulings_heading(u[0].text)]) == 1
+        for a, b in zip(alone, alone[1:]))
     ordered: list[_Unit] = []
     start = 0  # where the paragraph being read began in `ordered`
     after_blank = False
@@ -344,6 +357,8 @@ def _dates_before_their_rulings(units: list[_Unit], cards: Sequence[str | None],
         if unit[1] is not None and unit[2] is None:
             # a blank line may stand between a ruling and its date (a saved page's paragraphs): the date
             # still belongs to the paragraph above it, so only a new ruling's text starts a paragraph
+            if one_line and unit is units[alone[0]]:
+                start = max(start, max(i for i, u in enumerate(ordered) if u[0].text.strip()))
             ordered.insert(start, unit)
             start, after_blank = len(ordered), False
         elif not unit[0].text.strip():
@@ -353,6 +368,10 @@ def _dates_before_their_rulings(units: list[_Unit], cards: Sequence[str | None],
             if after_blank:
                 start, after_blank = len(ordered), False
             ordered.append(unit)
+            if _is_rulings_heading(unit[0].text):
+                # the heading over the rulings (`Rulings`, mtgcircle's `• #671Rulings`) starts them, as a
+                # blank line would: the card's printed text above it is no part of the first ruling (tryout27 D1)
+                start = len(ordered)
     return ordered
 
 
@@ -427,10 +446,21 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
                                         "rulings are read after their dates (`Jul 13, 2018`, `9/20/2014<TAB>...`): "
                                         "skipped the text from here; if it is rulings without dates, --format search-page "
-                                        "reads one per paragraph (every paragraph, so cut what is no ruling first): "
+                                        "reads one per paragraph (every paragraph, so cut what is no ruling first), or "
+                                        "one per line when no blank line separates them and every line ends a sentence "
+                                        "(those under a `Rulings` heading, if the page has one), filed under the card "
+                                        "the title names: "
                                         f"{clip(original)}"))
                 return
-            own, lost = _not_rulings(chunk, cards(), card_text(title_card) if card_text and title_card else None)
+            # above the heading that opens the rulings ("Notes and Rules Information for X:", "Rulings") is
+            # the card as the site prints it. A known card's Oracle text tells its lines from a lost ruling;
+            # a card the KB does not know (newer than the bundled names) has only this position to tell
+            # them by (tryout27 D4)
+            heading = max((i for i, line in enumerate(chunk) if _is_rulings_heading(line.text)),
+                          default=-1) if unknown_title else -1
+            own, lost = _not_rulings(chunk[heading + 1:], cards(),
+                                     card_text(title_card) if card_text and title_card else None)
+            own = [*chunk[:heading + 1], *own]
             for run in lost:  # quoted from its own first line, not from the headings above it
                 problems.append(Problem(source, run[0].number, f"text before the first date line skipped{_lines_of(run)}: "
                                         f"{clip(_unit_text(run))}"))
@@ -482,6 +512,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     stray: list[_Line] = []
 
     def report_stray() -> None:
+        if all(_is_rulings_heading(line.text) for line in stray):
+            stray.clear()  # the heading over the rulings again (a site printing its rulings twice): page structure
         if stray:
             problems.append(Problem(source, stray[0].number, "text after a ruling and under no date skipped: "
                                     f"{clip(' '.join(line.text.strip() for line in stray))}"))
@@ -724,6 +756,25 @@ def _goes_on(text: str, below: str) -> bool:
     return below.strip()[:1].islower() or not _is_heading(text)
 
 
+# The heading a card page puts over a card's rulings, without the card's name: "Rulings", "Card Rulings",
+# "Notes and Rules Information" (English, German, Spanish)
+_RULINGS_LABEL = re.compile(r"(?:card\s+)?(?:rulings?|notes\s+and\s+rules\s+information|regelungen|fallbeispiele"
+                            r"|reglas|aclaraciones|notas)", re.IGNORECASE)
+_COLLECTOR_NUMBER = re.compile(r"^(?:[•*·\-]\s*)?(?:#\d+[a-z]?(?![a-z])\s*)?")  # `• #671` before a glued heading
+
+
+def _is_rulings_heading(text: str) -> bool:
+    """Whether a line is the heading a card page puts over the card's rulings: `Rulings`, `Notes and Rules
+    Information for Expose the Culprit:`, `Regelungen zu Kapuzenhydra`, also with the list bullet and the
+    collector number a card site glues before it (mtgcircle: `• #671Rulings`). A sentence is none."""
+    heading = _COLLECTOR_NUMBER.sub("", normalize_text(text)).strip()
+    if _RULINGS_LABEL.fullmatch(heading.rstrip(":").rstrip()):
+        return True
+    named = _RULINGS_HEADING.match(heading)  # the label, then the card: `Rulings for Dog Walker`
+    return (named is not None and len(heading.split()) <= 12 and (heading.endswith(":") or not _ends_sentence(heading))
+            and _RULINGS_LABEL.fullmatch(heading[:named.end()].strip().rsplit(None, 1)[0]) is not None)
+
+
 def _not_rulings(lines: Sequence[_Line], cards: Sequence[str | None],
                  oracle: str | None) -> tuple[list[_Line], list[list[_Line]]]:
     """(the page's own text, the runs that may be rulings) of undated text before a page's first ruling
@@ -766,8 +817,11 @@ _CHAPTER = re.compile(r"^[IVX]+(?:\s*,\s*[IVX]+)*(?:\s*[—–].*|\s+-(?:\s.*)?)
 def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     """The card a heading line names: a card the names know, else a short line written like a card's
     name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`), not a
-    Saga's chapter numbers (`I, II`)."""
+    Saga's chapter numbers (`I, II`); of a rulings heading, the card after it (`Rulings for Dog Walker`),
+    and none of the heading alone (`Rulings`, `• #671Rulings`)."""
     name = normalize_text(text)
+    if _is_rulings_heading(name) and not (name := _after_heading(name) or ""):
+        return None
     found = resolve_card(name) if resolve_card and name else None
     if found:
         return found
@@ -929,12 +983,57 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
     return None
 
 
-def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None) -> ParseResult:
-    """Records of a rules-search page: `rule` units (matched to a CR clause) and undated rulings."""
-    paras = _paragraphs(_lines(text))
+def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None,
+                      resolve_card: NameResolver | None = None,
+                      closest_card: NearResolver | None = None) -> ParseResult:
+    """Records of a rules-search page: `rule` units (matched to a CR clause) and undated rulings, one a
+    paragraph after the title. A page of a card's undated rulings copied from a card site (tryout27 D6)
+    reads as one too: its rulings under its `Rulings` heading (the card's text above it is the page's
+    own), one a line when no blank line separates them and each line ends a sentence; its title names
+    their card as a card page's does (a "Search" title names none)."""
+    lines = _lines(text)
+    content = [line for line in lines if line.text.strip()]
     records: list[Record] = []
     problems: list[Problem] = []
-    for para in paras[1:]:  # the first paragraph is the title
+    if not content:
+        return ParseResult((), (Problem(source, None, "search page with no results"),))
+    title = _uncosted(normalize_text(_unmarked(content[0].text)))
+    body = [line for line in lines if line.number > content[0].number]
+    # the heading over a card's rulings (`Rulings`: the first, a site may print them twice), with rulings
+    # under it and no dated line above it: the card's text and the site's links above it are the page's own
+    heading = next((i for i, line in enumerate(body) if _is_rulings_heading(line.text)
+                    and any(below.text.strip() for below in body[i + 1:])), -1)
+    if heading >= 0 and any(_dated(line.text)[0] for line in body[:heading]):
+        heading = -1
+    if heading >= 0:
+        if above := [line for line in body[:heading + 1] if line.text.strip()]:
+            problems.append(Problem(source, above[0].number, "page text above the rulings heading (the card's "
+                                    f"own text, a site's links), not read as rulings: {clip(_unit_text(above))}",
+                                    ignored=True))
+        paras = _paragraphs(body[heading + 1:])
+    else:
+        paras = _paragraphs(lines)
+        # the title's paragraph is the title (and its subtitle), unless the page has no blank line at all
+        paras = [content[1:]] if len(paras) == 1 and len(content) > 1 else paras[1:]
+    per_line = len(paras) == 1 and len(paras[0]) > 1 and all(_A_SENTENCE.search(line.text.strip()) for line in paras[0])
+    if per_line:  # rulings one a line, with no blank line between them: each line is one
+        paras = [[line] for line in paras[0]]
+    elif len(paras) == 1 and len(paras[0]) > 1 and heading < 0 and content[1].number == content[0].number + 1:
+        # the title glued to lines that are no sentences each: not units a search page can tell apart
+        odd = next(line for line in paras[0] if not _A_SENTENCE.search(line.text.strip()))
+        return ParseResult((), (Problem(source, content[0].number, "search page with no results: --format "
+                                        "search-page reads one ruling per paragraph after the title (a blank line "
+                                        "between them), or one per line when no blank line separates them and every "
+                                        f"line ends a sentence (. ! ?); line {odd.number} does not: "
+                                        f"{clip(odd.text)}"),))
+    card: str | None = None
+    unknown_title = False
+    if title.casefold() not in SEARCH_TITLES and resolve_card is not None and (per_line or heading >= 0):
+        # shaped as a card's rulings page, not as paragraphs of results: its title names their card
+        card = _card_in_title(title, resolve_card)
+        if card is None:  # a card the KB does not know: filed as written, with a note, as a card page does
+            card, unknown_title = _title_as_card(title), True
+    for para in paras:
         original = "\n".join(line.text.strip() for line in para)
         clean = normalize_text(original)
         first = para[0].number
@@ -950,8 +1049,8 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         if dated is not None:
             # a card page's dated rulings (`Feb 25, 2015: ...`, a post quoting them): read here, they would
             # lose their dates and the rulings of one paragraph would be glued into one
-            lines = f"line {first}" if len(para) == 1 else f"lines {first}-{para[-1].number}"
-            problems.append(Problem(source, first, f"unit skipped ({lines}): line {dated[0]} gives a ruling's "
+            lines_said = f"line {first}" if len(para) == 1 else f"lines {first}-{para[-1].number}"
+            problems.append(Problem(source, first, f"unit skipped ({lines_said}): line {dated[0]} gives a ruling's "
                                     f"date ({dated[1]!r}), which a search page does not read; without --format "
                                     f"search-page, a card page keeps each dated ruling with its date: {clip(clean)}"))
             continue
@@ -962,9 +1061,14 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         match = match_clause(clean) if match_clause else None
         kind, clause = (Kind.RULE, match[0]) if match else (Kind.RULING, None)
         records.append(Record(text=clean, original=original, lang=detect(clean, Lang.EN), date=None,
-                              source=source, line=first, kind=kind, card=None, clause=clause))
-    if not paras[1:]:
+                              source=source, line=first, kind=kind, card=card if kind is Kind.RULING else None,
+                              clause=clause))
+    if not paras:
         problems.append(Problem(source, None, "search page with no results"))
+    if unknown_title and card and any(r.card == card for r in records):
+        near = closest_card(card) if closest_card else None
+        records, said = file_unknown_name(records, card, near, "the title")
+        problems.append(Problem(source, content[0].number, said, ignored=True))
     return ParseResult(tuple(records), tuple(problems))
 
 
