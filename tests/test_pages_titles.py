@@ -173,6 +173,12 @@ def test_a_saga_chapter_line_between_a_new_cards_rulings_is_no_card():
     ("Wobbly Foo {W/U}{W/U}", "Wobbly Foo"),  # hybrid
     ("Wobbly Foo {W/U/P}", "Wobbly Foo"),  # hybrid Phyrexian
     ("Wobbly Foo {1} {R}", "Wobbly Foo"),  # the symbols copied apart
+    # ... and what follows the cost on a site's title line (review39 #6)
+    ("Expose the Culprit {1}{R} - Gatherer", "Expose the Culprit"),
+    ("Expose the Culprit {1}{R} · Murders at Karlov Manor (MKM) #126 · Scryfall Magic The Gathering Search",
+     "Expose the Culprit"),
+    ("Mistway Spy {U} (MKM)", "Mistway Spy"),
+    ("Mistway Spy {1}{U} Creature — Human Spy", "Mistway Spy"),
 ])
 def test_a_newer_cards_title_line_with_its_mana_cost_files_the_rulings_under_the_name_alone(title, card):
     """tryout27 D3: a Scryfall page's first line is the name and the mana cost; the rulings were filed

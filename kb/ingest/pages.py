@@ -115,12 +115,16 @@ def _unmarked(text: str) -> str:
 
 # A mana cost's symbols as Scryfall and most card sites print them after the name: generic and
 # coloured mana, X, snow, colourless, half mana, hybrid (`{W/U}`, `{2/W}`) and Phyrexian (`{G/P}`, `{W/U/P}`)
-_TRAILING_COST = re.compile(r"(?:\s*\{(?:\d{1,2}|[WUBRGCXYZS½∞]|H[WUBRG]|[WUBRGC2](?:/[WUBRGCP]){1,2})\})+\s*$")
+_MANA = r"\{(?:\d{1,2}|[WUBRGCXYZS½∞]|H[WUBRG]|[WUBRGC2](?:/[WUBRGCP]){1,2})\}"
+# a name's mana cost and all after it on the title line (a type line, a set, a site's name): no card's
+# name holds a brace (review39 #6: "Expose the Culprit {1}{R} - Gatherer")
+_TRAILING_COST = re.compile(rf"(?:\s*{_MANA})+(?:\s.*)?$")
 
 
 def _uncosted(title: str) -> str:
-    """A title line without the mana cost printed after the card's name (`Expose the Culprit {1}{R}` →
-    `Expose the Culprit`): the cost is no part of the name (tryout27 D3)."""
+    """A title line without the mana cost printed after the card's name, nor what follows it
+    (`Expose the Culprit {1}{R} - Gatherer` → `Expose the Culprit`): the cost is no part of the name
+    (tryout27 D3)."""
     return _TRAILING_COST.sub("", title) or title
 
 
