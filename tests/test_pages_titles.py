@@ -97,6 +97,16 @@ def test_a_newer_cards_title_ending_in_an_older_cards_name_is_no_known_card(titl
 
 
 @pytest.mark.parametrize("title, card", [
+    ("Judge questions about Hooded Hydra", "Hooded Hydra"),
+    ("my notes on Den Protector", "Den Protector"),
+    ("Preguntas sobre Hooded Hydra", "Hooded Hydra"),
+])
+def test_a_title_written_as_a_sentence_names_the_card_it_ends_with(title, card):
+    """review39 #4: a title that is a sentence, not a name, names the card its last capitalised words are."""
+    assert pages._card_in_title(title, NAMES.resolve) == card
+
+
+@pytest.mark.parametrize("title, card", [
     *[(title, title) for title in NEWER_CARDS],
     # a heading before the name: the name is all its words, not the last ones that are a card
     ("Notes and Rules Information for Death in Heaven:", "Death in Heaven"),

@@ -984,6 +984,15 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
         for candidate in [part, _after_heading(part), *costless]:
             if candidate and (found := resolve_card(candidate)):
                 return found
+    # A title written as a sentence (a word that is no name's, in lower case: "Judge questions about Hooded
+    # Hydra") is no card's name: the capitalised words after its last such word may be one (review39 #4).
+    # A name's own small words ("Death in Heaven", "Force of Vigor") make no sentence.
+    words = title.split()
+    lower = [i for i, w in enumerate(words) if w[:1].islower() and w.casefold() not in _NAME_JOINERS]
+    if lower and lower[-1] < len(words) - 1:
+        tail = words[lower[-1] + 1:]
+        if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in tail) and tail[0][:1].isupper():
+            return resolve_card(" ".join(tail))
     return None
 
 
