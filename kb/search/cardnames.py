@@ -46,6 +46,8 @@ _BRACKETED = re.compile(r"\[\[?[^\[\]\n]+\]\]?")  # a name written as one: [Name
 NAME_JOINS = frozenset({"of", "the", "in", "to", "from", "at", "on", "for"})
 
 
+_READS_KEPT = 8  # texts whose reading `CardMatcher` remembers
+
 # a span of the text read as a name: (its words, the English names it is as close to, edit distance)
 Hit = tuple[int, list[str], int]
 
@@ -115,6 +117,9 @@ class CardMatcher:
         self._keys = keys
         self._values = values
         self._reversed: tuple[list[str], list[int]] | None = None  # reversed keys, sorted; their positions
+        # the texts read last (`_read_text`): `kb search` asks the cards of one question several times
+        # (the search, its asking sentences, the notes), ~16 ms each for a long story
+        self._reads: dict[str, tuple[list[re.Match[str]], list[tuple[NamedCard, range]], set[int]]] = {}
         self.common = common  # words too ordinary to be a one-word name unless written as one
         # words in the longest name (stored in the index: counting them costs 20 ms of a cold query)
         self.longest = longest if longest is not None else max((k.count(" ") + 1 for k in keys), default=1)
@@ -203,9 +208,18 @@ class CardMatcher:
     def find(self, text: str) -> list[NamedCard]:
         """The cards `text` names, in order of mention, each once."""
         out: dict[str, NamedCard] = {}
-        for card, _ in self._read(text, list(_WORD.finditer(text)))[0]:
+        for card, _ in self._read_text(text)[1]:
             out.setdefault(card.name, card)
         return list(out.values())
+
+    def _read_text(self, text: str) -> tuple[list[re.Match[str]], list[tuple[NamedCard, range]], set[int]]:
+        """(the words of `text`, then `_read`'s answer), remembered for the last few texts."""
+        if text not in self._reads:
+            if len(self._reads) >= _READS_KEPT:
+                self._reads.pop(next(iter(self._reads)))
+            found = list(_WORD.finditer(text))
+            self._reads[text] = (found, *self._read(text, found))
+        return self._reads[text]
 
     def _read(self, text: str, found: list[re.Match[str]]) -> tuple[list[tuple[NamedCard, range]], set[int]]:
         """(every card named in `text` and the words of `found` naming it, in order; the words that
@@ -300,8 +314,7 @@ class CardMatcher:
         where no card's name, exact or misspelt, is read. A phrase without such a word ("Summoning
         Sickness", "Magic Arena") is as often a rules term or a product, a single bracket a tag
         ("[Card Bug]"), a single word anything: left out, as a note that is wrong is worse than none."""
-        found = list(_WORD.finditer(text))
-        named, starts = self._read(text, found)
+        found, named, starts = self._read_text(text)
         read = {j for _, span in named for j in span}
         out: list[str] = []
         for first, end, bracketed in self._phrases(text, found, starts):
