@@ -12,7 +12,7 @@ Three steps, each explainable by a similarity that is stored on the variant:
    two must have the same rules-meaning signature (`Lexicon.signature`: CR keywords, card names,
    numbers, mana symbols, negations, quantifiers; unless one adds whole sentences naming nothing
    new, `_adds_sentences`, or is a judge's copy that lost the other's mana symbols,
-   `_drops_mana_symbols`), be given for the same cards or both be shared by several cards (or the
+   `_without_its_symbols`), be given for the same cards or both be shared by several cards (or the
    one be a card's copy of the other's sentences with some left out), and never be two wordings
    one page lists for a card at one date;
 3. translations: German and Spanish wordings are grouped into revisions as English ones are
@@ -659,10 +659,11 @@ def _adds_sentences(a: tuple[str, ...], b: tuple[str, ...], sig_a: frozenset[tup
 _MANA_SYMBOL = re.compile(r"\{[^}]*\}")
 
 
-def _drops_mana_symbols(a: _Group, b: _Group, lexicon: Lexicon, is_official: Callable[[str], bool]) -> bool:
-    """True when one wording is the other with its mana symbols left out, as a copy from a site that
-    draws them as images reads ("by paying  and announcing" for "by paying {3} and announcing",
-    tryout27 D5): the one writes no mana symbol at all, and no official source gives it (an official
+def _without_its_symbols(a: _Group, b: _Group, lexicon: Lexicon,
+                         is_official: Callable[[str], bool]) -> _Group | None:
+    """The one of two wordings that is the other with its mana symbols left out (None: neither), as
+    a copy from a site that draws them as images reads ("by paying  and announcing" for "by paying
+    {3} and announcing", tryout27 D5): the one writes no mana symbol at all, and no official source gives it (an official
     text writes its symbols); each symbol of the other stands where the first has nothing, not
     another word ("{2}" / "two", "X"); and without its symbols the other says the same
     (`Lexicon.signature`). A symbol written differently ({2} / {3}) is no symbol left out."""
@@ -670,15 +671,16 @@ def _drops_mana_symbols(a: _Group, b: _Group, lexicon: Lexicon, is_official: Cal
     whole_text, bare_text = whole.records[0].text, bare.records[0].text
     if not _MANA_SYMBOL.search(whole_text) or _MANA_SYMBOL.search(bare_text) \
             or any(is_official(r.source) for r in bare.records):
-        return False
+        return None
     tokens = [_MEANING_TOKEN.findall(normalize_text(lexicon.fold(t)).lower()) for t in (whole_text, bare_text)]
     for tag, i1, i2, _, _ in SequenceMatcher(None, tokens[0], tokens[1], autojunk=False).get_opcodes():
         if tag != "delete" and any(t.startswith("{") for t in tokens[0][i1:i2]):
-            return False
-    return lexicon.signature(_MANA_SYMBOL.sub(" ", whole_text)) == lexicon.signature(bare_text)
+            return None
+    return bare if lexicon.signature(_MANA_SYMBOL.sub(" ", whole_text)) == lexicon.signature(bare_text) else None
 
 
-def _join_copies(copies: Sequence[tuple[int, int]], find: Callable[[int], int], join: Callable[[int, int], None]) -> None:
+def _join_copies(copies: Sequence[tuple[int, int]], find: Callable[[int], int],
+                 join: Callable[[int, int], None]) -> None:
     """Join each copy's ruling to the one ruling it may copy (`copies`: (copy, ruling) pairs, after
     every other pair is joined): a copy that fits two rulings, or whose own ruling could join
     another as a copy of it, stays as it is, so a copy never joins two rulings into one."""
@@ -1041,13 +1043,16 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
             sentences[i] = _sentences(lexicon.fold(rulings[i].records[0].text))
         return sentences[i]
 
-    def abridges(i: int, j: int) -> bool:
-        """One card's wording is a ruling several other cards share with whole sentences left out
-        (`_adds_sentences`): it says nothing of its own, so it is that ruling as the card's page
-        abridged it (tryout27 D9), though a one-card wording otherwise joins only its card's."""
+    def abridged(i: int, j: int) -> int | None:
+        """The one of two wordings that is one card's wording of a ruling several other cards share,
+        with whole sentences left out (`_adds_sentences`; None: neither): it says nothing of its own, so
+        it is that ruling as the card's page abridged it (tryout27 D9), though a one-card wording
+        otherwise joins only its card's."""
         short, long_ = sorted((i, j), key=lambda k: len(sentences_of(k)))
-        return len(_cards(rulings[short])) == 1 and len(_cards(rulings[long_])) >= 2 \
-            and _adds_sentences(sentences_of(short), sentences_of(long_), signatures[short], signatures[long_])
+        if len(_cards(rulings[short])) == 1 and len(_cards(rulings[long_])) >= 2 \
+                and _adds_sentences(sentences_of(short), sentences_of(long_), signatures[short], signatures[long_]):
+            return short
+        return None
 
     def join(i: int, j: int) -> None:
         ri, rj = uf.find(i), uf.find(j)
@@ -1062,21 +1067,19 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     # bridging two rulings ({2} and {3}, "a face-down spell can" and "cannot": review39 #1, #3).
     copies: list[tuple[int, int]] = []  # (the copy, the ruling it may copy)
     for i, j, _ in sorted(_revision_pairs(rulings, folded, similarity), key=lambda t: (-t[2], t[0], t[1])):
-        abridged = not _may_be_one_ruling(rulings[i], rulings[j])
-        if abridged and not abridges(i, j):
-            continue
-        bare = False
+        copy: int | None = None  # the one of the two that is a copy of the other
+        if not _may_be_one_ruling(rulings[i], rulings[j]):
+            if (copy := abridged(i, j)) is None:
+                continue
         if signatures[i] != signatures[j] and not _adds_sentences(sentences_of(i), sentences_of(j), signatures[i],
                                                                   signatures[j]):
-            if not _drops_mana_symbols(rulings[i], rulings[j], lexicon, is_official):
+            if (bare := _without_its_symbols(rulings[i], rulings[j], lexicon, is_official)) is None:
                 continue
-            bare = True
-        if bare:
-            copies.append((i, j) if not _MANA_SYMBOL.search(rulings[i].records[0].text) else (j, i))
-        elif abridged:
-            copies.append((i, j) if len(sentences_of(i)) < len(sentences_of(j)) else (j, i))
-        else:
+            copy = i if bare is rulings[i] else j
+        if copy is None:
             join(i, j)
+        else:
+            copies.append((copy, j if copy == i else i))
     _join_copies(copies, uf.find, join)
     members: dict[int, list[_Group]] = defaultdict(list)
     for i, g in enumerate(rulings):
