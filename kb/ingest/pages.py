@@ -832,7 +832,12 @@ def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     words = name.split()
     if not 1 <= len(words) <= 6 or any(ch.isdigit() for ch in name) or ":" in name or _CHAPTER.match(name):
         return None
-    return name if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words) else None
+    return name if _written_as_name(words) else None
+
+
+def _written_as_name(words: Sequence[str]) -> bool:
+    """Every word capitalised but a name's small joining words (`Beanstalk Giant`, `Death in Heaven`)."""
+    return all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words)
 
 
 # A card site's page title: the card's name, perhaps its set in brackets, and the site's name, its
@@ -991,7 +996,7 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
     lower = [i for i, w in enumerate(words) if w[:1].islower() and w.casefold() not in _NAME_JOINERS]
     if lower and lower[-1] < len(words) - 1:
         tail = words[lower[-1] + 1:]
-        if all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in tail) and tail[0][:1].isupper():
+        if _written_as_name(tail) and tail[0][:1].isupper():
             return resolve_card(" ".join(tail))
     return None
 
