@@ -17,6 +17,12 @@ def read(name: str):
     return parse_text(decode(path.read_bytes()), path.name, names=NAMES, match_clause=None)
 
 
+def titled(title: str, date: str, ruling: str):
+    """A card page of one dated ruling under `title`, parsed as `kb ingest` reads it (names, Oracle, typos)."""
+    page = f"{title}\n\n{date}\n{ruling}\n"
+    return pages.parse_card_page(page, "titled.txt", NAMES.resolve, NAMES.oracle_text, NAMES.closest)
+
+
 def test_the_first_card_heading_of_a_page_whose_title_names_no_card_names_its_rulings_card():
     """tryout24 D2: "Morph-Rulings auf Deutsch (Khans von Tarkir / Drachen von Tarkir)" became a card
     and its German name, and the first heading (Frostfeder-Avior, line 4) was skipped as preamble."""
@@ -104,8 +110,7 @@ def test_a_newer_cards_title_ending_in_an_older_cards_name_is_no_known_card(titl
     ("Regelungen zu Return from Extinction", "Return from Extinction"),
 ])
 def test_a_newer_cards_rulings_are_filed_under_its_name_as_written_with_the_unknown_title_note(title, card):
-    page = f"{title}\n\n2023-10-13\nThe player who controls a face-down permanent may look at it at any time.\n"
-    result = pages.parse_card_page(page, "newer.txt", NAMES.resolve, NAMES.oracle_text, NAMES.closest)
+    result = titled(title, "2023-10-13", "The player who controls a face-down permanent may look at it at any time.")
     assert [r.card for r in result.records] == [card]
     assert [p.reason for p in result.problems] == [
         f"the title names no card the KB knows in English, German or Spanish: its rulings are filed under "
@@ -134,8 +139,7 @@ def test_a_heading_or_a_sentence_before_a_known_cards_name_still_names_that_card
     ("Notes and Rules Information for Lense of Clarity:", "Lens of Clarity"),
 ])
 def test_a_misspelt_title_is_still_read_as_the_card_its_rulings_name(title, near):
-    page = f"{title}\n\n2014-09-20\n{near} doesn't stop being a 2/2 face-down creature this way.\n"
-    result = pages.parse_card_page(page, "typo.txt", NAMES.resolve, NAMES.oracle_text, NAMES.closest)
+    result = titled(title, "2014-09-20", f"{near} doesn't stop being a 2/2 face-down creature this way.")
     assert [r.card for r in result.records] == [near]
     assert f"its rulings are filed under {near!r}" in result.problems[-1].reason
 
@@ -187,8 +191,8 @@ def test_a_saga_chapter_line_between_a_new_cards_rulings_is_no_card():
 def test_a_newer_cards_title_line_with_its_mana_cost_files_the_rulings_under_the_name_alone(title, card):
     """tryout27 D3: a Scryfall page's first line is the name and the mana cost; the rulings were filed
     under 'Expose the Culprit {1}{R}', and `kb list --card "Expose the Culprit"` found nothing."""
-    page = f"{title}\n\n2024-02-02\nThe pile is shuffled to disguise from your opponents which creature is which.\n"
-    result = pages.parse_card_page(page, "costed.txt", NAMES.resolve, NAMES.oracle_text, NAMES.closest)
+    result = titled(title, "2024-02-02",
+                    "The pile is shuffled to disguise from your opponents which creature is which.")
     assert [r.card for r in result.records] == [card]
     assert f"its rulings are filed under {card!r} as written" in result.problems[-1].reason
 
@@ -202,8 +206,7 @@ def test_a_newer_cards_title_line_with_its_mana_cost_files_the_rulings_under_the
     ("Hooded Hydar {3}{G}{G}", "Hooded Hydra"),  # misspelt: its ruling names the card
 ])
 def test_a_known_cards_title_line_with_its_mana_cost_names_the_card(title, card):
-    page = f"{title}\n\n2014-09-20\n{card} doesn't stop being a 2/2 face-down creature this way.\n"
-    result = pages.parse_card_page(page, "costed.txt", NAMES.resolve, NAMES.oracle_text, NAMES.closest)
+    result = titled(title, "2014-09-20", f"{card} doesn't stop being a 2/2 face-down creature this way.")
     assert [r.card for r in result.records] == [card]
 
 
