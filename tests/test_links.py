@@ -658,6 +658,11 @@ def test_a_paragraph_on_disguise_that_recalls_morph_cites_disguise(rules, card_t
     assert linked_clauses(card_ruling(text, ()), rules, card_texts)[0].startswith("702.168")
 
 
+def unknown_cards_top_link(text, rules, card_texts):
+    """The first clause a ruling of a card the KB doesn't know (no Oracle text to tell its mechanic) links."""
+    return linked_clauses(card_ruling(text, ("A Card The KB Does Not Know",)), rules, card_texts)[0]
+
+
 @pytest.mark.parametrize("text, clause", [
     # the disguise reminder copied from a page without its card (and with {2} lost): a face-down spell with ward is a
     # disguised one (cloak never casts); the card the bundled copy names gave it 702.168b
@@ -669,7 +674,7 @@ def test_a_paragraph_on_disguise_that_recalls_morph_cites_disguise(rules, card_t
      "effects that apply to the creature can still grant it any characteristics it doesn't have.", "708.2a"),
 ])
 def test_face_down_characteristics_with_ward_name_their_mechanic_without_a_card(rules, card_texts, text, clause):
-    assert linked_clauses(card_ruling(text, ("A Card The KB Does Not Know",)), rules, card_texts)[0] == clause
+    assert unknown_cards_top_link(text, rules, card_texts) == clause
 
 
 def test_face_down_characteristics_with_ward_are_disguise_or_cloak():
@@ -690,7 +695,7 @@ def test_face_down_characteristics_with_ward_are_disguise_or_cloak():
      "characteristics.", "702.37e"),
 ])
 def test_turned_face_up_its_face_down_characteristics_end(rules, card_texts, text, clause):
-    assert linked_clauses(card_ruling(text, ("A Card The KB Does Not Know",)), rules, card_texts)[0] == clause
+    assert unknown_cards_top_link(text, rules, card_texts) == clause
 
 
 def test_a_turned_face_up_trigger_is_not_the_characteristics_ending(rules, card_texts):
