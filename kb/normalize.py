@@ -49,6 +49,15 @@ def normalize_text(text: str, *, plain_dashes: bool = False) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"(])")
+
+
+def sentences(text: str) -> list[str]:
+    """`text` cut into sentences: after a final stop followed by a sentence that starts with a
+    capital, a quote or a bracket, so "e.g. the creature" stays one sentence."""
+    return _SENTENCE_END.split(text)
+
+
 @functools.lru_cache(maxsize=1 << 17)  # a build keys each wording in several stages (dedup, ids, the store)
 def match_key(text: str) -> str:
     """A key under which two wordings count as the very same text: case, punctuation and spacing

@@ -35,7 +35,7 @@ from kb.concepts import ConceptFinder, PhraseFinder, declined_stem
 from kb.search.embed import Embedder
 from kb.ingest.ids import digest_id
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
-from kb.normalize import exact_key, fold, match_key, match_words, normalize_text, signed_numbers
+from kb.normalize import exact_key, fold, match_key, match_words, normalize_text, sentences, signed_numbers
 from kb.search.glossary import Glossary, MechanicHistory
 from kb.terminology import Terminology
 
@@ -634,11 +634,8 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]],
             yield i, j, ratio
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"(])")
-
-
 def _sentences(text: str) -> tuple[str, ...]:
-    return tuple(exact_key(s) for s in _SENTENCE_END.split(normalize_text(text)) if match_key(s))
+    return tuple(exact_key(s) for s in sentences(normalize_text(text)) if match_key(s))
 
 
 def _adds_sentences(a: tuple[str, ...], b: tuple[str, ...], sig_a: frozenset[tuple[str, str]],
@@ -1036,12 +1033,12 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     signatures = [lexicon.signature(g.records[0].text, _cards(g)) for g in rulings]
     uf = _UnionFind(len(rulings))
     keys = [_card_keys(g) for g in rulings]  # per union-find root: (card, source, date) it holds
-    sentences: dict[int, tuple[str, ...]] = {}  # asked only of pairs whose signatures differ
+    split: dict[int, tuple[str, ...]] = {}  # asked only of pairs whose signatures differ
 
     def sentences_of(i: int) -> tuple[str, ...]:
-        if i not in sentences:
-            sentences[i] = _sentences(lexicon.fold(rulings[i].records[0].text))
-        return sentences[i]
+        if i not in split:
+            split[i] = _sentences(lexicon.fold(rulings[i].records[0].text))
+        return split[i]
 
     def abridged(i: int, j: int) -> int | None:
         """The one of two wordings that is one card's wording of a ruling several other cards share,
