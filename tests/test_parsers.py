@@ -437,6 +437,36 @@ def test_release_notes_with_no_date_keep_their_rulings_undated_and_say_so():
     assert any(p.line == 1 and "no date" in p.reason for p in result.problems)
 
 
+SAVED_NOTES = "\n".join([
+    "Kaldheim Release Notes", "======================", "", " Posted in **Feature**", " on January 22, 2021", "",
+    *[f"[_metadata_:line{i}]:- \"site header\"" for i in range(30)],  # a saved web page's header runs long
+    "Document last modified January 13, 2021.", "",
+    "GENERAL NOTES", "=============", "", "Release Dates", "-------------", "", "The set releases soon.", "",
+    "New Keyword: Foretell", "---------------------", "", "Foretell lets you exile a card.", "",
+    "Vengeful Reaper", "{3}{B}", "Creature — Angel Cleric", "",
+    "* Exiling a card with foretell is a special action.", "",
+    "CARD-SPECIFIC NOTES", "===================", "",
+    "Hooded Hydra", "{3}{G}{G}", "Creature — Snake", "",
+    "* Hooded Hydra's last ability isn't a triggered ability.", ""])
+
+
+# the same page with Markdown's other heading style: `#` marks instead of underlines
+HASHED_NOTES = (SAVED_NOTES.replace("GENERAL NOTES\n=============", "# GENERAL NOTES")
+                .replace("Release Dates\n-------------", "## Release Dates")
+                .replace("New Keyword: Foretell\n---------------------", "## New Keyword: Foretell")
+                .replace("CARD-SPECIFIC NOTES\n===================", "# CARD-SPECIFIC NOTES"))
+
+
+@pytest.mark.parametrize("text", [SAVED_NOTES, HASHED_NOTES], ids=["underlined", "hashes"])
+def test_release_notes_saved_as_a_web_page_keep_their_general_notes_and_the_last_modified_date(text: str):
+    """A saved copy marks its headings (`=====` underlines, `##`) and puts the "last modified" line below a
+    long header (tryout29 D6): an underline is no new section, a sub-heading stays in the general notes,
+    and the document's date is the one it was last modified, not the post date."""
+    assert "## New Keyword" in HASHED_NOTES and "# CARD-SPECIFIC" in HASHED_NOTES
+    result = notes.parse_release_notes(text, "khm.md", RESOLVE)
+    assert [(r.card, r.date) for r in result.records] == [(None, "2021-01-13"), ("Hooded Hydra", "2021-01-13")]
+
+
 def test_release_notes_need_their_title_and_bullets_to_be_detected():
     assert detect_format("Hooded Hydra\n\n* Jul 13, 2018\nA ruling.\n") is Format.CARD_PAGE
     assert detect_format("Dragons of Tarkir Release Notes\n\nNo bullets at all.\n") is Format.CARD_PAGE

@@ -24,6 +24,8 @@ _TITLE = re.compile(r"release[\s-]*notes|versionshinweise|notas\s+de(?:\s+la)?\s
 _BULLET = re.compile(r"^\s*[*•·]\s+(?P<text>\S.*)$")
 _HEADING = re.compile(r"^\s*(?:#+\s*|[-=]{3,}\s*$)")
 _GENERAL = re.compile(r"general|allgemein", re.IGNORECASE)
+_CARD_NOTES = re.compile(r"card[\s-]*specific|kartenspezifisch|de\s+cartas|espec[ií]fic", re.IGNORECASE)
+_UNDERLINE = re.compile(r"^\s*[-=]{3,}\s*$")
 # A date written out in the header: "November 24, 2014", "24. November 2014", "24 de noviembre de 2014", "2014-11-24".
 _DATE = re.compile(r"\b(?:[A-Za-zäéíóú]{3,10}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\.?\s+(?:de\s+)?[A-Za-zäéíóú]{3,10}"
                    r"\.?\s+(?:de\s+)?\d{4}|\d{4}-\d{2}-\d{2})\b")
@@ -45,16 +47,21 @@ def is_release_notes(text: str) -> bool:
 def document_date(lines: list[str]) -> tuple[str | None, int | None]:
     """(ISO date, line number) the header gives: the date on a "last modified" line (the date the
     rulings carry), else on a "posted" line, else the first date written out in the header;
-    (None, None) when there is none."""
+    (None, None) when there is none. A "last modified" or "posted" line counts anywhere before the
+    first bullet (a saved web page's header runs long: site metadata, byline, links), another date
+    only in the first lines."""
     found: list[tuple[int, int, str]] = []
-    for number, line in enumerate(lines[:_HEADER_LINES], start=1):
+    for number, line in enumerate(lines, start=1):
+        if _BULLET.match(line):
+            break
         for match in _DATE.finditer(line):
             try:
                 iso = parse_date(match.group(0))
             except DateFormatError:
                 continue
             rank = 0 if _MODIFIED.search(line) else 1 if _POSTED.search(line) else 2
-            found.append((rank, number, iso))
+            if rank < 2 or number <= _HEADER_LINES:
+                found.append((rank, number, iso))
     if not found:
         return None, None
     _, number, iso = min(found)
@@ -107,8 +114,10 @@ def parse_release_notes(text: str, source: str, resolve_card: NameResolver | Non
             bullet.append((number, line.strip()))
             continue
         flush()
+        if _UNDERLINE.match(line):  # underlines the heading above it
+            continue
         if _is_heading(line):
-            card, general, after_bullets = None, bool(_GENERAL.search(line)), False
+            card, general, after_bullets = None, _in_general_notes(line, general), False
             continue
         named = _card_heading(lines, number - 1, resolve_card)
         if named or after_bullets:
@@ -137,6 +146,18 @@ def parse_release_notes(text: str, source: str, resolve_card: NameResolver | Non
         problems.append(Problem(source, None, f"{prose} lines of introduction, card text and quoted rules are not "
                                 "rulings (release notes state rulings as bullets)", ignored=True))
     return ParseResult(tuple(records), tuple(problems))
+
+
+def _in_general_notes(heading: str, general: bool) -> bool:
+    """Whether the bullets under `heading` are general notes (`general`: those above it were). A
+    section heading (in capitals: GENERAL NOTES, CARD-SPECIFIC NOTES) says so itself; a sub-heading
+    ("New Keyword: Foretell", "Release Dates") is part of the section it is in, unless it names one."""
+    heading = _HEADING.sub("", heading)
+    if _CARD_NOTES.search(heading):
+        return False
+    if _GENERAL.search(heading):
+        return True
+    return general and not heading.isupper()
 
 
 def _is_heading(line: str) -> bool:
