@@ -954,3 +954,41 @@ def test_a_line_in_another_language_under_a_ruling_on_its_dates_line_gets_one_no
     assert [(r.line, r.lang) for r in result.records] == [(3, Lang.EN), (4, Lang.DE)]
     assert [p.reason.split(":")[0] for p in result.problems if p.line == 4] == [
         "line 4 is in German, the ruling above it (line 3) in English"]
+
+
+# An old set FAQ as an archive of the Wizards site saves it: front matter, the title below it, bullets
+# escaped as Markdown writes them (`\*`), links and emphasis in the rulings (tryout30 D1, D2).
+ARCHIVED_FAQ = """---
+[Link to Wayback Machine](https://web.archive.org/web/2020/https://magic.wizards.com/en/articles/onslaught-faq)
+
+[_metadata_:publish_date]:- "2002-09-25"
+[_metadata_:title]:- "Onslaught FAQ"
+---
+
+
+*Onslaught* Frequently Asked Questions
+======================================
+
+ Posted in **Feature**
+ on September 25, 2002
+
+\\* If a face-down creature is removed from the game, it's turned face up.
+
+\\* The *Planeshift* card [Meddling Mage](http://gatherer.wizards.com/Pages/Card/Details.aspx?name=Meddling+Mage) can't prevent a card from being played face down.
+"""
+
+
+def test_an_archived_set_faq_in_markdown_is_release_notes_with_its_escaped_bullets_read_as_shown():
+    assert detect_format(ARCHIVED_FAQ) is Format.RELEASE_NOTES
+    result = parse_text(ARCHIVED_FAQ, "onslaught-faq.md", names=Corpus.default().names, match_clause=None)
+    assert [(r.date, r.text) for r in result.records] == [
+        ("2002-09-25", "If a face-down creature is removed from the game, it's turned face up."),
+        ("2002-09-25", "The Planeshift card Meddling Mage can't prevent a card from being played face down.")]
+    assert result.records[1].original.startswith("The *Planeshift* card [Meddling Mage](http")  # as written
+
+
+def test_a_page_of_bullets_a_card_page_cant_date_names_the_release_notes_format():
+    article = ARCHIVED_FAQ.replace("*Onslaught* Frequently Asked Questions", "Morph Trigger Rules Primer")
+    result = parse_text(article, "primer.md", names=Corpus.default().names, match_clause=None)
+    (problem,) = [p for p in result.problems if not p.ignored]
+    assert "--format release-notes" in problem.reason and "September 25, 2002" in problem.reason

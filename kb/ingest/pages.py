@@ -28,6 +28,8 @@ NearResolver = Callable[[str], "tuple[str, str] | None"]  # (the known name near
 
 SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
+# A bulleted line, as release notes state rulings ("\* text": the bullet as Markdown escapes it)
+BULLET = re.compile(r"^\s*(?:\\?\*|[•·])\s+(?P<text>\S.*)$")
 UNKNOWN_NAME = "names no card the KB knows"
 UNKNOWN_TITLE = f"the title {UNKNOWN_NAME}"  # how that note starts: `kb remove` looks for new ones
 
@@ -441,10 +443,13 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 # a date where a card page reads none ("Posted Feb 25, 2015 by …"): not undated, and the
                 # search-page format would drop its date and keep the lines around it as rulings
                 at, said = inside
+                bullets = ("; if it is a set FAQ or an article that states its rulings as bullets, --format "
+                           "release-notes reads each bullet as a ruling dated with the page"
+                           if any(BULLET.match(line.text) for line in chunk) else "")
                 problems.append(Problem(source, first, f"no line of this page gives a ruling's date where a "
                                         f"card page reads one (on a line of its own, or opening or ending the "
                                         f"ruling's line: `Jul 13, 2018: ...`), though line {at} holds the date "
-                                        f"{said!r}: skipped the text from here: {clip(original)}"))
+                                        f"{said!r}{bullets}: skipped the text from here: {clip(original)}"))
                 return
             if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
                 problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
