@@ -258,3 +258,16 @@ def test_a_question_reads_a_whole_name_before_a_legends_short_name_and_keeps_nam
 ])
 def test_names_written_as_a_cards_that_no_card_has(matcher: CardMatcher, question: str, unknown: list[str]) -> None:
     assert matcher.unknown_names(question) == unknown
+
+
+@pytest.mark.parametrize(("question", "unknown"), [
+    # review39 #5: an everyday word opening the sentence is no name's first word
+    ("Cards from Trail of Wonders stay face down?", ["Trail of Wonders"]),
+    ("At the Beginning of Combat, can I unmorph it?", ["Beginning of Combat"]),
+    # ... unless a card's name is or begins with it: Hide // Seek
+    ("Hide in Plain Sight cloaked two cards.", ["Hide in Plain Sight"]),
+])
+def test_an_unknown_name_takes_in_the_word_opening_the_sentence_only_where_it_may_open_a_name(
+        question: str, unknown: list[str]) -> None:
+    matcher = CardMatcher.from_names([*NAMES, ("Hide", "Hide // Seek")], common={"cards", "at", "hide"})
+    assert matcher.unknown_names(question) == unknown

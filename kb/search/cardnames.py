@@ -318,8 +318,10 @@ class CardMatcher:
         read = {j for _, span in named for j in span}
         out: list[str] = []
         for first, end, bracketed in self._phrases(text, found, starts):
-            if first > 1 and found[first - 1].group() in NAME_JOINS and _is_capitalised(found[first - 2].group()) and (
-                    not text[found[first - 2].end():found[first].start()].replace(found[first - 1].group(), "").strip()):
+            opener = found[first - 2].group() if first > 1 else ""
+            if first > 1 and found[first - 1].group() in NAME_JOINS and _is_capitalised(opener) and (
+                    not text[found[first - 2].end():found[first].start()].replace(found[first - 1].group(), "").strip()
+            ) and self._may_open_name(opener):
                 first -= 2  # the phrase's first word opens the sentence: "Hide in Plain Sight cloaked two cards"
             if first and text[found[first - 1].end():found[first].start()] == ", " and (
                     _is_capitalised(found[first - 1].group())):
@@ -332,6 +334,13 @@ class CardMatcher:
             if not self.near(said) and not self.near(_POSSESSIVE.sub("", said)):  # "Bow to My Command's"
                 out.append(said)
         return out
+
+    def _may_open_name(self, word: str) -> bool:
+        """Whether `word`, capitalised as it opens a sentence, may be a name's first word: not an
+        everyday word (`common`) unless a card's name is or begins with it (`Hide`, as Hide // Seek).
+        "Cards from Murders at Karlov Manor" names no card "Cards from ...", "Hide in Plain Sight" may."""
+        key = name_key(word)
+        return key not in self.common or self.get(key) is not None or bool(self._starting(key + " ", key + "!"))
 
     def _longer(self, words: list[str], i: int, exact: Hit, breaks: set[int]) -> Hit | None:
         """A name longer than the `exact` hit at word `i`, misspelt or inflected in the text, that
