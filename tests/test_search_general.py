@@ -102,9 +102,18 @@ STEPS = [
     _rule("c-gl-boc", "glossary:Beginning of Combat Step", "Beginning of Combat Step: The first step of the combat "
           "phase. See rule 507."),
     _rule("c-gl-legend", "glossary:Legend Rule", "Legend Rule: A state-based action. See rule 704.5j."),
+    _rule("c-gl-trample", "glossary:Trample", "Trample: A keyword ability. See rule 702.19."),
+    _rule("c-gl-deathtouch", "glossary:Deathtouch", "Deathtouch: A keyword ability. See rule 702.2."),
     _ruling("r-trigger", "If it is turned face up during the beginning of combat step, its ability triggers.",
             "Morph Card"),
 ]
+
+
+@pytest.fixture(scope="module")
+def steps_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    folder = tmp_path_factory.mktemp("steps") / "index"
+    build_index(STEPS, folder, FakeEmbedder(), corpus=CORPUS)
+    return Searcher.load(folder, STEPS, query_embedder=FakeEmbedder())
 
 
 @pytest.mark.parametrize("question, unknown", [
@@ -114,12 +123,11 @@ STEPS = [
     ("Is the Legend Rule of Kamigawa still used?", []),  # a phrase that holds a glossary term
     ("Cards from Murders at Karlov Manor with disguise: can they be turned face up?", []),  # a set's name
     ("Is a face-down card of House of Horror a Room?", []),  # Duskmourn: House of Horror
+    ("How does Trample with Deathtouch assign damage?", []),  # one-word terms alone
     # a name no card has and that is none of these is still noted
     ("Face down cards leak info. Hide in Plain Sight cloaked two cards.", ["Hide in Plain Sight"]),
     ("Does the Beginning of Wisdom trigger?", ["Beginning of Wisdom"]),  # a step's word is no step
 ])  # fmt: skip
-def test_rules_terms_steps_and_set_names_are_no_unknown_cards(tmp_path: Path, question: str,
+def test_rules_terms_steps_and_set_names_are_no_unknown_cards(steps_searcher: Searcher, question: str,
                                                                unknown: list[str]) -> None:
-    build_index(STEPS, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", STEPS, query_embedder=FakeEmbedder())
-    assert searcher.unknown_cards(question) == unknown
+    assert steps_searcher.unknown_cards(question) == unknown

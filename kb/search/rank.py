@@ -386,14 +386,16 @@ class Searcher:
     def _names_no_card(self, phrase: str) -> bool:
         """Whether the capitalised `phrase` is or holds a name that is no card's, as judges capitalise
         them: a CR glossary term of two words or more ("Legend Rule"), a step's or phase's name with or
-        without "step" ("At the Beginning of Combat": Beginning of Combat Step), or the name of a set
-        the bundled card data knows (`Corpus.set_names`: "Murders at Karlov Manor")."""
+        without "step" ("At the Beginning of Combat": Beginning of Combat Step), one-word terms alone
+        ("Trample with Deathtouch", "Morph and Megamorph"), or the name of a set the bundled card data
+        knows (`Corpus.set_names`: "Murders at Karlov Manor")."""
         if self._no_card_terms is None:
             terms = [tokenize(c[len(GLOSSARY):]) for c in self.table.clause_vocab if c.startswith(GLOSSARY)]
             terms += [term[:-1] for term in terms if term and term[-1] in _STEP_OR_PHASE]
-            self._no_card_terms = {tuple(term) for term in terms if len(term) > 1}
+            self._no_card_terms = {tuple(term) for term in terms if term}
         words = tokenize(phrase)
-        if any(names_term(words, term) for term in self._no_card_terms):
+        if words and all((w,) in self._no_card_terms for w in words) or any(
+                len(term) > 1 and names_term(words, term) for term in self._no_card_terms):
             return True
         said = f" {name_key(phrase)} "
         return any(f" {name_key(name)} " in said for name in self.reference.set_names if " " in name.strip())
