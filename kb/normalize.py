@@ -144,6 +144,17 @@ _NAME_FOLD = _name_fold_table()
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
+# The lower-case words between the capitalised words of a card's name, by language ("Hide in Plain
+# Sight", "Sword of Fire and Ice", "Vidente del Caos", "Hüter von ..."): where a card page's line or
+# title is a name (kb.ingest.pages) and where a question writes one (kb.search.cardnames).
+NAME_JOINERS_BY_LANG = {
+    "en": frozenset("of the to a an and in on for from with at by".split()),
+    "es": frozenset("de del la el los las y".split()),
+    "de": frozenset("der die das und von zu".split()),
+}
+NAME_JOINERS = frozenset({"//"}).union(*NAME_JOINERS_BY_LANG.values())  # "//" joins a split card's halves
+
+
 def name_key(name: str) -> str:
     """How card names are compared: case, accents, apostrophes and punctuation ignored
     (`Lähmungsnadel` = `lahmungsnadel`, `Jace's` = `jaces`). Unlike `fold` it also spells out

@@ -18,8 +18,8 @@ from typing import Callable, Sequence
 
 from kb.lang import LANGUAGE_NAMES, detect
 from kb.model import CardName, Kind, Lang, ParseResult, Problem, Record
-from kb.normalize import (UNDECODABLE_REASON, DateFormatError, is_undecodable, looks_like_date, match_key,
-                          normalize_text, parse_date)
+from kb.normalize import (NAME_JOINERS, UNDECODABLE_REASON, DateFormatError, is_undecodable, looks_like_date,
+                          match_key, normalize_text, parse_date)
 
 # What a rules text matcher returns: the clause number and a score, or None for "not a rule".
 ClauseMatcher = Callable[[str], "tuple[str, float] | None"]
@@ -625,8 +625,6 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
 
 _EXAMPLE = re.compile(r"\s*(?:Example|Beispiel|Ejemplo)s?\s*:", re.IGNORECASE)  # more of the ruling above
 
-_NAME_JOINERS = frozenset("of the to a an and in on for from with at by // de del la el los las y der die das und von zu".split())
-
 
 def _lines_of(run: Sequence[_Line]) -> str:
     return f" (lines {run[0].number}-{run[-1].number})" if len(run) > 1 else ""
@@ -842,7 +840,7 @@ def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
 
 def _written_as_name(words: Sequence[str]) -> bool:
     """Every word capitalised but a name's small joining words (`Beanstalk Giant`, `Death in Heaven`)."""
-    return all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words)
+    return all(w[:1].isupper() or w.casefold() in NAME_JOINERS for w in words)
 
 
 # A card site's page title: the card's name, perhaps its set in brackets, and the site's name, its
@@ -998,7 +996,7 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
     # Hydra") is no card's name: the capitalised words after its last such word may be one (review39 #4).
     # A name's own small words ("Death in Heaven", "Force of Vigor") make no sentence.
     words = title.split()
-    lower = [i for i, w in enumerate(words) if w[:1].islower() and w.casefold() not in _NAME_JOINERS]
+    lower = [i for i, w in enumerate(words) if w[:1].islower() and w.casefold() not in NAME_JOINERS]
     if lower and lower[-1] < len(words) - 1:
         tail = words[lower[-1] + 1:]
         if _written_as_name(tail) and tail[0][:1].isupper():

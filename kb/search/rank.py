@@ -20,6 +20,7 @@ from kb.search.bm25 import BM25Matrix
 from kb.corpus import Corpus
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang, text_lang
+from kb.normalize import name_key
 from kb.search.focus import Focus, asks_for_rule, focus
 from kb.search.glossary import Glossary
 from kb.search.question import (GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS, RARE_IN_RULINGS,
@@ -39,6 +40,7 @@ Mode = Literal["hybrid", "dense", "lexical"]
 # it whole. The entry ("Legend Rule: ... See rule 704.5j.") and its rule were both lifted, and the
 # entry, shorter and all about the term, came first (dev real-en-91, -113; 0.0-0.75 the same).
 GLOSSARY_SHARE = 0.5
+_STEP_OR_PHASE = frozenset(tokenize("step phase"))  # a step's glossary term without it is the step's name
 
 
 @dataclass(frozen=True)
@@ -247,6 +249,7 @@ class Searcher:
         self._card_names = card_names
         self._cr_glossary: list[tuple[tuple[str, ...], int]] | None = None
         self._cr_concepts: list[tuple[str, int, int]] | None = None
+        self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._own: np.ndarray | None = None
         self._card_words: set[str] | None = None
         self._former: dict[str, list[str]] | None = None
@@ -376,8 +379,26 @@ class Searcher:
         return list(self.cards.named(text))
 
     def unknown_cards(self, text: str) -> list[str]:
-        """The names `text` writes as a card's that no card the search knows has (`CardMatcher.unknown_names`)."""
-        return list(self.cards.matcher.unknown_names(text))
+        """The names `text` writes as a card's that no card the search knows has (`CardMatcher.unknown_names`),
+        but for the rules terms and set names among them (`_names_no_card`)."""
+        return [name for name in self.cards.matcher.unknown_names(text) if not self._names_no_card(name)]
+
+    def _names_no_card(self, phrase: str) -> bool:
+        """Whether the capitalised `phrase` is or holds a name that is no card's, as judges capitalise
+        them: a CR glossary term of two words or more ("Legend Rule"), a step's or phase's name with or
+        without "step" ("At the Beginning of Combat": Beginning of Combat Step), one-word terms alone
+        ("Trample with Deathtouch", "Morph and Megamorph"), or the name of a set the bundled card data
+        knows (`Corpus.set_names`: "Murders at Karlov Manor")."""
+        if self._no_card_terms is None:
+            terms = [tokenize(c[len(GLOSSARY):]) for c in self.table.clause_vocab if c.startswith(GLOSSARY)]
+            terms += [term[:-1] for term in terms if term and term[-1] in _STEP_OR_PHASE]
+            self._no_card_terms = {tuple(term) for term in terms if term}
+        words = tokenize(phrase)
+        if words and all((w,) in self._no_card_terms for w in words) or any(
+                len(term) > 1 and names_term(words, term) for term in self._no_card_terms):
+            return True
+        said = f" {name_key(phrase)} "
+        return any(f" {name_key(name)} " in said for name in self.reference.set_names if " " in name.strip())
 
     def search(
         self,
