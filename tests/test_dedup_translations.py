@@ -245,6 +245,25 @@ def test_a_text_of_no_card_joins_no_ruling_naming_a_mechanic_the_glossary_lacks(
                     {FORETOLD_COSTS: [1, 0], spanish: [1, 0.05]})
     assert bool(entry_of(entries, spanish).variants_in(Lang.EN)) is joins
 
+
+WILDCALL_ES = "Si eliges 0 como valor de X, solo manifestarás la primera carta de tu biblioteca."
+# the translation and a note of the page's own: three times the ruling's words
+WILDCALL_ES_NOTED = WILDCALL_ES + (" Es una pregunta que se oye a menudo en los torneos, así que conviene recordarla "
+                                   "antes de empezar la partida, sobre todo cuando se enseña esta carta a quienes la "
+                                   "conocen poco.")
+
+
+@pytest.mark.parametrize("spanish, joins", [(WILDCALL_ES, True), (WILDCALL_ES_NOTED, False)])
+def test_a_text_more_than_twice_as_long_as_a_ruling_is_no_translation_of_it(spanish, joins):
+    """A translation is about as long as its English (0.7 to 1.3 times its words in bench/dedup_gold.yaml);
+    a text more than twice as long says more than the one ruling, as an article's paragraph does."""
+    english, foreign = lexicon().evidence(WILDCALL), lexicon().evidence(spanish, Lang.ES)
+    assert "length" not in translation_gaps(english, foreign, 15, longer=30)
+    assert "length" in translation_gaps(english, foreign, 15, longer=31)
+    entries = dedup([rec(WILDCALL, "Wildcall"), rec(spanish, "Wildcall", Lang.ES, source="wildcall.es.txt")],
+                    {WILDCALL: [1, 0], spanish: [1, 0.05]})
+    assert bool(entry_of(entries, spanish).variants_in(Lang.EN)) is joins
+
 SPECIAL_ACTION = ("Any time you have priority, you may turn a manifested creature face up by revealing that it's "
                   "a creature card and paying its mana cost. This is a special action.")
 CLOAK_ES = ("Puedes poner boca arriba una criatura encubierta revelando que es una carta de criatura y pagando "

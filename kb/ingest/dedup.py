@@ -55,6 +55,9 @@ TRANSLATION_MIN_COSINE = 0.80
 TRANSLATION_MARGIN = 0.02  # over the next English entry that fits as well (dev split of bench/dedup_gold.yaml)
 TRANSLATION_MIN_CONCEPTS = 0.7  # Jaccard of glossary concepts (dev: translations >= 0.75, others <= 0.6)
 TRANSLATION_LONG = 15  # words: in texts this long that share 2+ concepts, one concept may go unmatched
+# A translation runs 0.7 to 1.3 times its English's words (bench/dedup_gold.yaml, the bundled German);
+# a text twice as long says more than the one ruling (several points of an article), or half of it
+TRANSLATION_MAX_LENGTH_RATIO = 2.0
 
 
 # Words whose difference makes two wordings two rulings: negations (counted outside card names, so
@@ -837,9 +840,9 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
         if f not in foreign_evidence:
             foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang, newest_groups[f].written,
                                                   _cards(newest_groups[f]))
-        words = min(len(english_text[c].split()), len(newest[f].text.split()))
-        return not translation_gaps(english_evidence[c], foreign_evidence[f], words, unit_cards[f] & cluster_cards[c],
-                                    by_card=f in by_its_cards)
+        words = sorted((len(english_text[c].split()), len(newest[f].text.split())))
+        return not translation_gaps(english_evidence[c], foreign_evidence[f], words[0], unit_cards[f] & cluster_cards[c],
+                                    by_card=f in by_its_cards, longer=words[1])
 
     # Only an entry a text qualifies for (`translation_gaps`) is ever weighed by its cosine, as a fit of
     # the text or as a rival's: the others are dropped before anything is embedded. A text of no card
@@ -929,10 +932,11 @@ def _leader(fits: Sequence[tuple[float, int]], agreement: Mapping[int, float]) -
 
 
 def translation_gaps(english: Evidence, foreign: Evidence, words: int,
-                     own_cards: frozenset[str] = frozenset(), by_card: bool = True) -> list[str]:
+                     own_cards: frozenset[str] = frozenset(), by_card: bool = True, longer: int = 0) -> list[str]:
     """What keeps a text from being the translation of an English one, however near in meaning: the
     parts of `Evidence` that differ ("mechanics", "digits", "cards", "negated", "concepts"); none when it may be.
-    `words` is the shorter text's word count (see `concepts_agree`). `own_cards` are the cards both
+    `words` is the shorter text's word count (see `concepts_agree`), `longer` the longer's: "length"
+    when it is more than `TRANSLATION_MAX_LENGTH_RATIO` times as long. `own_cards` are the cards both
     texts are given for: either may name its own card or not ("Mastery of the Unseen's first ability"
     / "die ausgelöste Fähigkeit" on its German page, tryout21), so only other cards must agree.
 
@@ -946,6 +950,8 @@ def translation_gaps(english: Evidence, foreign: Evidence, words: int,
         gaps.insert(2, "cards")
     if not by_card and english.unglossed:
         gaps.insert(1, "unglossed")
+    if longer > TRANSLATION_MAX_LENGTH_RATIO * words:
+        gaps.insert(0, "length")
     if not concepts_agree(english.concepts, foreign.concepts, words):
         gaps.append("concepts")
     return gaps
