@@ -631,3 +631,16 @@ def test_a_translation_joins_a_ruling_that_names_its_own_card_where_the_translat
     other = lexicon().evidence(MASTERY_OTHER)
     assert "cards" in translation_gaps(other, lexicon().evidence(MASTERY_DE, Lang.DE), 17,
                                        frozenset({"Mastery of the Unseen"}))
+
+
+@pytest.mark.parametrize("english, spanish, joins", [
+    ("Morph / Morph", "La metamorfosis", False),  # two pages' headings, given as units (tryout30 D9)
+    ("Morph costs.", "Costes de metamorfosis.", False),
+    ("Morph works as usual here.", "La metamorfosis funciona como siempre.", True),
+])
+def test_a_heading_of_a_few_words_is_no_translation_of_another(english, spanish, joins):
+    """A ruling is a sentence: a text of fewer than four words is a heading or a name a page gave as a
+    unit, and two such that mean the same are still no ruling and its translation."""
+    entries = dedup([rec(english, None), rec(spanish, None, Lang.ES, source="es.txt")],
+                    {english: [1, 0], spanish: [1, 0.01]})
+    assert bool(entry_of(entries, spanish).variants_in(Lang.EN)) is joins

@@ -58,6 +58,7 @@ TRANSLATION_LONG = 15  # words: in texts this long that share 2+ concepts, one c
 # A translation runs 0.7 to 1.3 times its English's words (bench/dedup_gold.yaml, the bundled German);
 # a text twice as long says more than the one ruling (several points of an article), or half of it
 TRANSLATION_MAX_LENGTH_RATIO = 2.0
+TRANSLATION_MIN_WORDS = 4  # a ruling is a sentence: fewer words are a heading or a name (tryout30 D9)
 
 
 # Words whose difference makes two wordings two rulings: negations (counted outside card names, so
@@ -936,7 +937,8 @@ def translation_gaps(english: Evidence, foreign: Evidence, words: int,
     """What keeps a text from being the translation of an English one, however near in meaning: the
     parts of `Evidence` that differ ("mechanics", "digits", "cards", "negated", "concepts"); none when it may be.
     `words` is the shorter text's word count (see `concepts_agree`), `longer` the longer's: "length"
-    when it is more than `TRANSLATION_MAX_LENGTH_RATIO` times as long. `own_cards` are the cards both
+    when it is more than `TRANSLATION_MAX_LENGTH_RATIO` times as long, "short" when the shorter has
+    fewer than `TRANSLATION_MIN_WORDS` (no sentence: a heading a page gave as a unit). `own_cards` are the cards both
     texts are given for: either may name its own card or not ("Mastery of the Unseen's first ability"
     / "die ausgelöste Fähigkeit" on its German page, tryout21), so only other cards must agree.
 
@@ -952,6 +954,8 @@ def translation_gaps(english: Evidence, foreign: Evidence, words: int,
         gaps.insert(1, "unglossed")
     if longer > TRANSLATION_MAX_LENGTH_RATIO * words:
         gaps.insert(0, "length")
+    if words < TRANSLATION_MIN_WORDS:  # "Morph / Morph" and "La metamorfosis": two pages' headings
+        gaps.insert(0, "short")
     if not concepts_agree(english.concepts, foreign.concepts, words):
         gaps.append("concepts")
     return gaps

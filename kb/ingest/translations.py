@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from kb.ingest.dedup import TRANSLATION_MIN_COSINE, Evidence, Lexicon, translation_gaps
+from kb.ingest.dedup import TRANSLATION_MIN_COSINE, TRANSLATION_MIN_WORDS, Evidence, Lexicon, translation_gaps
 from kb.lang import LANGUAGE_NAMES
 from kb.model import Entry, Kind, Lang
 from kb.search.embed import Embedder
@@ -70,6 +70,9 @@ def nearest_english(alone: Entry, lang: Lang, english: Sequence[Entry], *, embed
 def _say(gap: str, english: Evidence, foreign: Evidence, lang: Lang, glossary: Glossary | None,
          words: tuple[int, int] = (0, 0)) -> str:
     """One gap of `translation_gaps`, in a judge's words (`words`: the English's and this text's word counts)."""
+    if gap == "short":
+        return (f"too short to translate a ruling: {min(words)} words (a heading or a name, not a sentence; "
+                f"a translation needs {TRANSLATION_MIN_WORDS})")
     if gap == "length":
         return (f"one says much more than the other: {words[1]} words here, {words[0]} in English "
                 f"(a translation is about as long as its English)")
