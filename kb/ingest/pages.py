@@ -105,6 +105,17 @@ def _paragraphs(lines: list[_Line]) -> list[list[_Line]]:
     return paras
 
 
+def _blocks(lines: Sequence[_Line]) -> list[list[_Line]]:
+    """Lines without their blank ones, in paragraphs: cut where a blank line was (a gap in the numbers)."""
+    blocks: list[list[_Line]] = []
+    for line in lines:
+        if blocks and line.number == blocks[-1][-1].number + 1:
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+    return blocks
+
+
 _HEADING_MARKS = re.compile(r"^\s*#{1,6}\s+|\s+#+\s*$")  # `# Title`, `## Title ##`
 
 
@@ -582,8 +593,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         if not seen_date and resolve_card and unknown_title and chunk:
             # a title naming no card over a page that names its cards on lines of their own: the first
             # card's name heads the first dates as the next cards' names head theirs (tryout24 D2)
-            heading = [line for above, line in zip([None, *chunk], chunk)  # the last paragraph's first line
-                       if above is None or line.number > above.number + 1][-1]
+            heading = _blocks(chunk)[-1][0]  # the last paragraph's first line
             if (named := resolve_card(normalize_text(_unmarked(heading.text)))):
                 card = named
                 chunk.remove(heading)
