@@ -739,15 +739,17 @@ _A_SENTENCE = re.compile(r"[.!?][\"”“»')\]]*$")  # "(megametamorfosis)" end
 
 def _tells_of_the_game(text: str, cards: Sequence[str | None]) -> bool:
     """Whether an undated text holds a sentence that reads like a ruling: a whole sentence of a few
-    words with a game word, a mana symbol, a P/T or counter, a rule's number or the page's card in it."""
-    keys = [f" {key} " for key in (match_key(card) for card in cards if card) if key]
-    for sentence in _SENTENCE_END.split(normalize_text(text)):
-        if not _A_SENTENCE.search(sentence) or len(sentence.split()) < _MIN_RULING_WORDS:
-            continue
-        if _GAME_WORDS.search(sentence) or _GAME_SIGNS.search(sentence) \
-                or any(key in f" {match_key(sentence)} " for key in keys):
-            return True
-    return False
+    words that speaks of the game (`_speaks_of_the_game`)."""
+    return any(_A_SENTENCE.search(sentence) and len(sentence.split()) >= _MIN_RULING_WORDS
+               and _speaks_of_the_game(sentence, cards) for sentence in _SENTENCE_END.split(normalize_text(text)))
+
+
+def _speaks_of_the_game(text: str, cards: Sequence[str | None]) -> bool:
+    """Whether a text has a game word, a mana symbol, a P/T or counter, a rule's number or the page's card in it."""
+    if _GAME_WORDS.search(text) or _GAME_SIGNS.search(text):
+        return True
+    said = f" {match_key(text)} "
+    return any(f" {key} " in said for key in (match_key(card) for card in cards if card) if key)
 
 
 def _sentences_of(lines: Sequence[_Line]) -> list[list[_Line]]:
