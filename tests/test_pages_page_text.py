@@ -132,7 +132,7 @@ def test_a_sites_notice_after_the_last_ruling_is_not_made_part_of_it(after, ruli
     assert [(p.line, p.ignored) for p in result.problems] == [(line, True) for line in notes]
 
 
-@pytest.mark.parametrize("second", [MEANT, FOREST, AGREED])
+@pytest.mark.parametrize("second", [MEANT, FOREST, AGREED, "Example: turn it face up"])
 def test_a_last_rulings_second_paragraph_is_read_as_an_earlier_rulings_is(second):
     """review38 #3, review39 #7: the same two paragraphs under the first and under the last date give the
     same ruling, whether or not the second ends with a stop or names a site."""

@@ -669,10 +669,11 @@ def _ends_sentence(text: str) -> bool:
 
 
 def _is_heading(text: str) -> bool:
-    """A short line that is no sentence: a card's name, a section heading, a footer link."""
+    """A short line that is no sentence: a card's name, a section heading, a footer link. An example
+    ("Example: turn it face up") is more of the ruling, stop or none."""
     stripped = text.strip()
     return (len(stripped.split()) <= 8 and not _ends_sentence(stripped) and not stripped.endswith((",", ";", ":"))
-            and not stripped[:1].islower())  # "Example:" introduces more of the ruling
+            and not stripped[:1].islower() and not _EXAMPLE.match(stripped))
 
 
 def _paragraph_at(units: Sequence[_Unit], i: int) -> list[_Line]:
