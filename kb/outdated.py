@@ -198,14 +198,17 @@ class RuleHistory(Protocol):
     """A rule's wording at a date: (number then, text then, text now, dates of the CRs in which it is
     first seen changed in substance after the one in force on `at`), or None when the rule can't be
     followed that far back. `common_words` are word stems so frequent in the rules that sharing one
-    says nothing (see `touched_words`). A history may also tell, with `since(clause, date)`, the
-    corpus's CR before the change first seen on `date`: the change came between the two, and when
-    that CR is older than `at` the KB can't tell whether it came after `at` (the corpus's CRs are
-    samples of those published)."""
+    says nothing (see `touched_words`)."""
 
     common_words: frozenset[str]
 
     def __call__(self, clause: str, at: str) -> tuple[str, str, str, list[str]] | None: ...
+
+    def since(self, clause: str, date: str) -> str | None:
+        """The date of the corpus's CR before the change first seen on `date`: the change came between
+        the two, and when that CR is older than the ruling the KB can't tell whether it came after it
+        (the corpus's CRs are samples of those published). None: the history can't tell."""
+        ...
 
 
 # The results of an entry's checks under a rules date: list of (check id, passed).
@@ -465,7 +468,7 @@ def _rule_changed(entry: Entry, v: Variant, ruling: str, history: RuleHistory | 
         number_then, text_then, text_now, changed_on = found
         if not changed_on:
             continue
-        touched = touched_words(text_then, text_now, ruling, getattr(history, "common_words", frozenset()))
+        touched = touched_words(text_then, text_now, ruling, history.common_words)
         if not touched:
             continue
         then = f" (then {number_then})" if number_then != link.clause else ""
@@ -481,11 +484,10 @@ def _reworded_when(history: RuleHistory, clause: str, at: str, changed_on: list[
     """"reworded after AT (CR of D)", or for a change the corpus can't date after `at` (its CR before
     the change is older than `at`) "reworded between the CRs of P and D (none between in the KB: maybe
     before AT)"."""
-    since: Callable[[str, str], str | None] | None = getattr(history, "since", None)
     after: list[str] = []
     between: list[str] = []
     for date in changed_on:
-        before = since(clause, date) if since else None
+        before = history.since(clause, date)
         if before is not None and before < at:
             between.append(f"between the CRs of {before} and {date} (none between in the KB: maybe before {at})")
         else:
@@ -497,7 +499,7 @@ def _reworded_when(history: RuleHistory, clause: str, at: str, changed_on: list[
 
 
 def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
-                  rule_history: RuleHistory | Callable[..., Any] | None = None,
+                  rule_history: RuleHistory | None = None,
                   check_runner: CheckRunner | None = None,
                   is_official: Callable[[str], bool] = lambda source: True) -> list[OutdatedItem]:
     """Every outdated or review-level variant of every entry, with all its reasons. `is_official`
@@ -526,7 +528,7 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
                 reasons.append(superseded)
             reasons += _terminology(v, terminology)
             ruling = v.text if v.lang is Lang.EN else current
-            reasons += _rule_changed(entry, v, ruling, rule_history)  # type: ignore[arg-type]
+            reasons += _rule_changed(entry, v, ruling, rule_history)
             if check_runner and entry.checks and v.date:
                 now = dict(checks_at(None))
                 then = dict(checks_at(v.date))

@@ -758,15 +758,16 @@ def test_a_ruling_that_lost_a_mana_symbol_in_the_copy_is_kept_with_a_note():
     assert any(r.text.endswith("is . This is an alternative cost.") for r in found.records)  # kept as written
 
 
-@pytest.mark.parametrize("name, text, empty, footer", [
+@pytest.mark.parametrize("name, text, empty, footer, said", [
     ("twins.txt", "Unsettling Twins\n\n• WotCSep 20, 2024\n\n  Unsettling Twins manifests dread as it enters.\n\n"
-     "• WotCSep 20, 2024\n\nTerms of Use\n", 7, 9),
+     "• WotCSep 20, 2024\n\nTerms of Use\n", 7, 9, "a site's links"),
     ("shrieker.html", "<!DOCTYPE html>\n<html><head><title>Hauntwoods Shrieker - Rulings</title></head><body>\n"
      "<table>\n<tr><td>9/20/2024</td><td>If it isn't tapped when your second main phase begins, it won't "
      "trigger.</td></tr>\n<tr><td>9/20/2024</td><td></td></tr>\n</table>\n<footer>© Wizards of the Coast</footer>\n"
-     "</body></html>\n", 5, 7),
+     "</body></html>\n", 5, 7, "a site's notice"),
 ], ids=["text", "html"])
-def test_a_footer_after_a_last_date_with_no_ruling_is_reported_not_stored_as_its_ruling(name, text, empty, footer):
+def test_a_footer_after_a_last_date_with_no_ruling_is_reported_not_stored_as_its_ruling(name, text, empty, footer,
+                                                                                        said):
     """tryout17 item 2: a last date whose row or bullet is empty took the footer ("Terms of Use", "©
     Wizards of the Coast") as its ruling. The footer is told as it is after a ruling: a note, as the
     page's own text (tryout24 D7), while the empty date is a problem."""
@@ -774,7 +775,7 @@ def test_a_footer_after_a_last_date_with_no_ruling_is_reported_not_stored_as_its
     assert len(result.records) == 1 and result.records[0].text.endswith("trigger." if "html" in name else "enters.")
     assert [(p.line, p.reason.split(":")[0], p.ignored) for p in result.problems] == [
         (empty, "date line with no ruling after it", False),
-        (footer, "text after a ruling and under no date, not read as rulings (a footer, links, a notice", True)]
+        (footer, f"text after a ruling and under no date, not read as rulings ({said})", True)]
 
 
 @pytest.mark.parametrize("first, second", [
