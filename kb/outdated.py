@@ -42,12 +42,14 @@ WordDiff = list[tuple[str, str]]  # (op, text) runs: "equal", "delete", "insert"
 class Reason(StrEnum):
     SUPERSEDED = "superseded"
     TERMINOLOGY = "terminology"
+    RULE_NUMBER = "rule-number"
     RULE_CHANGED = "rule-changed"
     CHECK_FAILS = "check-fails"
+    NUMBER_UNCHECKED = "rule-number-unchecked"
 
     @property
     def level(self) -> Level:
-        return Level.REVIEW if self is Reason.RULE_CHANGED else Level.OUTDATED
+        return Level.REVIEW if self in (Reason.RULE_CHANGED, Reason.NUMBER_UNCHECKED) else Level.OUTDATED
 
 
 class Level(StrEnum):
@@ -496,6 +498,71 @@ def _reworded_when(history: RuleHistory, clause: str, at: str, changed_on: list[
     return ", and ".join(parts)
 
 
+# A CR number a ruling cites: "702.36b specifically says", "(see rule 115)", "Siehe Regel 707". A
+# dotted number (a clause) wherever it stands; a bare section number only after a word for "rule".
+_CITED = re.compile(
+    r"(?<![\d.,$/])\b(?P<dotted>[1-9]\d{2}\.\d{1,3}[a-z]?)\b(?![.,]\d)"
+    r"|\b(?:rules?|regeln?|reglas?|sections?|abschnitt|secci[oó]n)\s+(?P<bare>[1-9]\d{2})\b(?![.,]?\d)",
+    re.IGNORECASE)
+
+
+def cited_numbers(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """The CR numbers `text` cites, with where each stands, in order."""
+    found = []
+    for m in _CITED.finditer(text):
+        group = "dotted" if m.group("dotted") else "bare"
+        found.append((m.group(group).lower(), m.span(group)))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Cited:
+    """What a CR number a ruling cites stands for today (`RuleHistory.cited`)."""
+
+    kind: Reason  # RULE_NUMBER (another number today) or NUMBER_UNCHECKED (the KB can't tell)
+    detail: str
+    now: str | None = None  # today's number of the rule cited
+    read_at: str | None = None  # an undated or old ruling's number read by its words: the CR it was read in
+    # NUMBER_UNCHECKED for a reason shared by several numbers, told once for them all: "nowhere" (in
+    # no CR of the KB), "older" (the ruling is older than the KB's CRs); `detail` then ends the sentence
+    why: str | None = None
+
+
+def _rule_numbers(v: Variant, history: RuleHistory | None) -> list[OutdatedReason]:
+    """The CR numbers the wording cites that stand for another number's rule today (`rule-number`, with
+    the wording renumbered), and those the KB can't check (`rule-number-unchecked`: older than its
+    CRs, or in none of them). An undated or old ruling's number whose words are those of a rule in
+    one of the KB's CRs tells in which CR its other numbers are read ("702.36d … (see rule 115)")."""
+    cite: Callable[..., Cited | None] | None = getattr(history, "cited", None)
+    if cite is None:
+        return []
+    numbers = cited_numbers(v.text)
+    answers = {n: cite(n, v.date, v.text) for n in dict.fromkeys(n for n, _ in numbers)}
+    read = next(((n, a.read_at) for n, a in answers.items() if a and a.read_at), None)
+    if read is not None:
+        for n, a in answers.items():
+            if a is None or a.kind is Reason.NUMBER_UNCHECKED:
+                answers[n] = cite(n, v.date, v.text, by=read) or a
+    renumbered = {n: a.now for n, a in answers.items() if a and a.kind is Reason.RULE_NUMBER and a.now}
+    reasons = []
+    if renumbered:
+        text = v.text
+        for number, (a, b) in reversed(numbers):  # from the end, so the earlier spans hold
+            if number in renumbered:
+                text = text[:a] + renumbered[number] + text[b:]
+        details = [a.detail for n, a in answers.items() if a and n in renumbered]
+        reasons.append(OutdatedReason(Reason.RULE_NUMBER, "; ".join(details), word_diff(v.text, text)))
+    unchecked = [a.detail for a in answers.values() if a and a.kind is Reason.NUMBER_UNCHECKED and not a.why]
+    for why in ("older", "nowhere"):
+        told = [(n, a.detail) for n, a in answers.items() if a and a.kind is Reason.NUMBER_UNCHECKED and a.why == why]
+        if told:
+            detail = told[0][1] if len(told) == 1 else told[0][1].replace(" it stood ", " they stood ")
+            unchecked.append(f"cites {', '.join(n for n, _ in told)}{'' if why == 'older' else ','} {detail}")
+    if unchecked:
+        reasons.append(OutdatedReason(Reason.NUMBER_UNCHECKED, "; ".join(unchecked)))
+    return reasons
+
+
 def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
                   rule_history: RuleHistory | Callable[..., Any] | None = None,
                   check_runner: CheckRunner | None = None,
@@ -525,6 +592,7 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
             if superseded is not None:
                 reasons.append(superseded)
             reasons += _terminology(v, terminology)
+            reasons += _rule_numbers(v, rule_history)  # type: ignore[arg-type]
             ruling = v.text if v.lang is Lang.EN else current
             reasons += _rule_changed(entry, v, ruling, rule_history)  # type: ignore[arg-type]
             if check_runner and entry.checks and v.date:
@@ -658,6 +726,83 @@ class _CRHistory:
 
     def __call__(self, clause: str, at: str) -> tuple[str, str, str, list[str]] | None:
         return self._history(clause, at)
+
+    def cited(self, number: str, at: str | None, ruling: str, by: tuple[str, str] | None = None) -> Cited | None:
+        """What CR number `number`, cited by `ruling` of date `at`, stands for today: a `Cited` of kind
+        RULE_NUMBER when the rule it cited has another number now, NUMBER_UNCHECKED when the KB can't
+        tell; None when it is the same rule's number today (or the KB has nothing to say against it).
+        A ruling dated within the corpus's CRs cites the numbers of the CR in force then; an undated
+        or older one, the rule of that number (in any CR of the corpus) whose words it uses, and its
+        other numbers as that CR has them (`by`: (another number, date of the CR it was read in))."""
+        rules = self.rules
+        oldest = rules.versions[0].date
+        if by is not None or (at and at >= oldest):
+            when = by[1] if by is not None else at
+            assert when is not None
+            version = rules.in_force(when, complete=True)
+            lid = rules.lineage.get((version.date, number))
+            if lid is None:
+                return None  # not a clause of its CR: a section the corpus doesn't number so, or a typo
+            where = (f"{number} of the CR of {version.date}, whose {by[0]} the ruling quotes" if by is not None
+                     else f"{number} of the CR in force on {at} (of {version.date})")
+            return self._now(number, lid, where, None)
+        meanings = self._meanings(number)
+        if not meanings:
+            return Cited(Reason.NUMBER_UNCHECKED, f"which no CR in the KB has (the oldest is of {oldest}): "
+                         "not checked", why="nowhere")
+        today = rules.lineage.get((rules.current.date, number))
+        said = set(tokenize_ruling(ruling)) - self.common_words
+        scores = {lid: (len(said & words), first, last) for lid, (first, last, words) in meanings.items()}
+        best = max(scores, key=lambda lid: scores[lid][0])
+        beaten = all(scores[lid][0] < scores[best][0] for lid in scores if lid != best)
+        if best != today and beaten and scores[best][0] >= _CITED_WORDS:
+            _, first, last = scores[best]
+            span = f"the CR of {first}" if first == last else f"the CRs of {first} to {last}"
+            return self._now(number, best, f"the ruling quotes {number} as worded in {span}", last)
+        if today is None:
+            formers = "; ".join(f.said(number) for f in rules.other_rules(number))
+            return Cited(Reason.NUMBER_UNCHECKED, f"cites {number}, which today's CR doesn't have ({formers})")
+        if at:
+            return Cited(Reason.NUMBER_UNCHECKED, f"in a ruling dated {at}, before the oldest CR in the KB "
+                         f"(of {oldest}): what it stood for then is not checked", why="older")
+        return None
+
+    def _meanings(self, number: str) -> dict[int, tuple[str, str, frozenset[str]]]:
+        """The rules `number` stood for in the corpus's full CRs: lineage -> (first and last CR with it
+        so numbered, the word stems of its texts then)."""
+        found: dict[int, tuple[str, str, frozenset[str]]] = {}
+        for v in self.rules.versions:
+            lid = self.rules.lineage.get((v.date, number))
+            if lid is None or not v.complete:
+                continue
+            first, _, words = found.get(lid, (v.date, v.date, frozenset()))
+            found[lid] = (first, v.date, words | frozenset(tokenize_ruling(v.clauses[number].text)))
+        return found
+
+    def _now(self, number: str, lid: int, where: str, read_at: str | None) -> Cited | None:
+        """The cited rule (lineage `lid`) by its number today: None when it is still `number`."""
+        rules = self.rules
+        members = rules.members[lid]
+        last_date, now = members[-1]
+        if last_date != rules.current.date:
+            return Cited(Reason.NUMBER_UNCHECKED, f"cites {number} ({where}): a rule the KB doesn't find in "
+                         f"today's CR (last seen in the CR of {last_date})")
+        if now == number:
+            return None
+        before = [d for d, n in members if n == number]
+        after = [d for d, n in members if before and d > before[-1]]
+        when = f" (renumbered between the KB's CRs of {before[-1]} and {after[0]})" if before and after else ""
+        return Cited(Reason.RULE_NUMBER, f"cites {number}, now {now}{when}: {where}", now, read_at)
+
+
+# Words (stems, other than the rules' common words) a ruling must share with a rule to be read as citing it
+_CITED_WORDS = 2
+
+
+def tokenize_ruling(text: str) -> list[str]:
+    from kb.normalize import tokenize
+
+    return tokenize(_CITED.sub(" ", text))
 
 
 def rule_history_from(rules: Any) -> RuleHistory:

@@ -1,0 +1,106 @@
+"""`kb outdated`: CR numbers a ruling cites, read against the KB's CR versions (tryout30 D5).
+
+The bundled CRs run from 2014-09-25 to 2026-01-16: 707.2 was the face-down rule (today's 708.2) until
+the CR of 2018-07-13; 702.36b/d were morph's (today's 702.37c/e) in the CRs of 2014-09-25 and
+2015-01-23; 115 was special actions (today's 116) until 2018-07-13.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.corpus import Corpus
+from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.outdated import Level, Reason, cited_numbers, find_outdated, rule_history_from
+
+CORPUS = Corpus.default()
+
+# the answer of a judge forum of 2014 (tryout30 page 10): it quotes the 2014 wording of morph's 702.36b
+FORUM_702_36B = ("702.36b specifically says that you turn the card face-down before putting it onto the stack and "
+                 "that \u201cAny effects or prohibitions that would apply to casting a card with these characteristics "
+                 "(and not the face-up card's characteristics) are applied to casting this card. These values are "
+                 "the copiable values of that object's characteristics\u201d")
+# a forum answer of 2013 (tryout30 page 8) quoting 702.36d, which cites rule 115
+FORUM_702_36D = ("702.36d If you have priority, you may turn a face-down permanent you control face up. This is a "
+                 "special action; it doesn't use the stack (see rule 115). To do this, show all players what the "
+                 "permanent's morph cost would be if it were face up, pay that cost, then turn the permanent face "
+                 "up. (If the permanent wouldn't have a morph cost if it were face up, it can't be turned face up "
+                 "this way.) The morph effect on it ends, and it regains its normal characteristics. Any abilities "
+                 "relating to the permanent entering the battlefield don't trigger when it's turned face up and "
+                 "don't have any effect, because the permanent has already entered the battlefield.")
+
+
+@pytest.fixture(scope="module")
+def history():
+    return rule_history_from(CORPUS.rules)
+
+
+def _find(text, date, history, lang=Lang.EN):
+    v = Variant(text, text, lang, date, "page.txt", 1, Relation.CANONICAL, 1.0, None)
+    entry = Entry(id="r-test", kind=Kind.RULING, text=text, cards=(), first_date=date, last_date=date,
+                  variants=(v,))
+    items = find_outdated([entry], terminology=CORPUS.terminology, rule_history=history)
+    return {r.kind: r for item in items for r in item.reasons}
+
+
+def _changed(reason):
+    """(deleted, inserted) words of the reason's word diff."""
+    def words(op):
+        return [t.strip(" ().,;") for o, t in reason.diff if o == op]
+    return words("delete"), words("insert")
+
+
+@pytest.mark.parametrize("text, numbers", [
+    ("702.36b specifically says so (see rule 115).", ["702.36b", "115"]),
+    ("Siehe Regel 707. Regla 116 y Rule 418.5c.", ["707", "116", "418.5c"]),
+    # amounts, dates and a bare number without a word for "rule" are no citation
+    ("Pay 2.50 or 1,200.5 life; 3.141 and 100 cards, 2014.09.25.", []),
+])
+def test_cited_numbers_are_clauses_anywhere_and_sections_after_a_word_for_rule(text, numbers):
+    assert [n for n, _ in cited_numbers(text)] == numbers
+
+
+def test_a_number_the_cr_of_the_rulings_date_gave_another_rule_is_outdated_with_todays_number(history):
+    reasons = _find("A face-down permanent is a 2/2 creature with no name (see rule 707.2).", "2016-05-01", history)
+    r = reasons[Reason.RULE_NUMBER]
+    assert r.kind.level is Level.OUTDATED
+    assert r.detail.startswith("cites 707.2, now 708.2 (renumbered between the KB's CRs of 2018-07-13 and")
+    assert "of 2015-01-23" in r.detail  # the CR in force on the ruling's date
+    assert _changed(r) == (["707.2"], ["708.2"])
+
+
+@pytest.mark.parametrize("text, date", [
+    # dated after the renumbering, citing today's number
+    ("A face-down permanent is a 2/2 creature with no name (see rule 708.2).", "2025-01-01"),
+    # a number that still means the same rule (trample's 702.19b in every CR of the KB)
+    ("A creature with trample assigns lethal damage to its blockers first (rule 702.19b).", "2016-05-01"),
+    # undated, the number of a rule today, nothing in its words of another rule so numbered
+    ("Turning a face-down permanent face up is a special action (rule 116.2b).", None),
+])
+def test_a_number_that_still_means_the_rule_it_cited_is_no_reason(history, text, date):
+    reasons = _find(text, date, history)
+    assert Reason.RULE_NUMBER not in reasons and Reason.NUMBER_UNCHECKED not in reasons
+
+
+def test_an_undated_quote_of_an_old_clause_is_read_in_the_cr_whose_words_it_uses(history):
+    """702.36b is another rule today; the quote's words are those of 702.36b in the CRs of 2014-2015."""
+    r = _find(FORUM_702_36B, None, history)[Reason.RULE_NUMBER]
+    assert r.detail.startswith("cites 702.36b, now 702.37c")
+    assert "as worded in the CRs of 2014-09-25 to 2015-01-23" in r.detail
+    assert _changed(r) == (["702.36b"], ["702.37c"])
+
+
+def test_the_other_numbers_of_a_quoted_clause_are_read_in_the_cr_it_was_quoted_from(history):
+    r = _find(FORUM_702_36D, None, history)[Reason.RULE_NUMBER]
+    assert "cites 702.36d, now 702.37e" in r.detail and "cites 115, now 116" in r.detail
+    assert _changed(r) == (["702.36d", "115"], ["702.37e", "116"])
+
+
+def test_numbers_older_than_the_kbs_crs_get_a_review_note_that_they_are_not_checked(history):
+    reasons = _find("The timestamp is when it came into play (see rule 418.5c); see also Rule 503.",
+                    "2002-09-25", history)
+    assert Reason.RULE_NUMBER not in reasons
+    r = reasons[Reason.NUMBER_UNCHECKED]
+    assert r.kind.level is Level.REVIEW
+    assert "cites 503 in a ruling dated 2002-09-25, before the oldest CR in the KB (of 2014-09-25)" in r.detail
+    assert "cites 418.5c, which no CR in the KB has" in r.detail
