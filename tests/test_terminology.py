@@ -210,3 +210,35 @@ def test_every_reason_suggests_the_wording_with_every_obsolete_term_replaced(ter
     reasons = _terminology(variant, terminology)
     assert len(reasons) == 2 and all(r.detail.endswith(f"Suggested: {new}") for r in reasons)
     assert not terminology.obsolete_in(new, Lang.EN)
+
+
+# tryout30 (2002-2006 FAQs and columns): forms of the table's terms it missed, with their suggestion
+@pytest.mark.parametrize("name, old, suggested", [
+    ("play an ability", "If a creature is turned face down in response to one of its abilities being played, the "
+                        "ability still resolves.",
+     "If a creature is turned face down in response to one of its abilities being activated, the ability still "
+     "resolves."),
+    ("play a spell", "You play it as a creature spell face down.", "You cast it as a creature spell face down."),
+    ("play a spell", "Any player may play Sliver cards any time they could play an instant.",
+     "Any player may play Sliver cards any time they could cast an instant."),
+    ("in play", "Whenever a face-down creature leaves the in-play zone, reveal it.",
+     "Whenever a face-down creature leaves the battlefield, reveal it."),
+    ("removed from the game", "It is destroyed, returned to your hand, or removed from game.",
+     "It is destroyed, returned to your hand, or exiled."),
+    ("comes into play", 'These are not considered "comes-into-play" abilities.',
+     'These are not considered "enters-the-battlefield" abilities.'),
+])
+def test_old_forms_of_a_term_are_found_and_replaced(terminology, name, old, suggested):
+    (term,) = terminology.obsolete_in(old, Lang.EN)
+    assert term.obsolete == name
+    assert term.suggest(old) == suggested
+
+
+@pytest.mark.parametrize("text", [
+    # the hyphenated zone is no ability played (tryout30 D3: "comes-into-activate abilities")
+    'Abilities that trigger when it turns face up are not "comes-into-play" abilities.',
+    "Its come-into-play ability doesn't trigger.",
+])
+def test_a_hyphenated_comes_into_play_is_no_ability_or_spell_played(terminology, text):
+    found = {t.obsolete for t in terminology.obsolete_in(text, Lang.EN)}
+    assert found == {"comes into play"}
