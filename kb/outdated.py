@@ -1,6 +1,6 @@
 """Which wordings no longer hold as written, and why: the `kb outdated` report.
 
-Four reasons, each computed per variant from what the KB already knows, and two levels:
+Six reasons, each computed per variant from what the KB already knows, and two levels:
 
 *outdated* (a judge should not quote the wording any more):
 - `superseded`: a later English wording of the same ruling replaced this one for the same card
@@ -12,12 +12,20 @@ Four reasons, each computed per variant from what the KB already knows, and two 
   page rewording a ruling is kept as a revision, not a reason to stop quoting the official text.
 - `terminology`: the text uses a term of its language that the rules have replaced
   (`corpus/terminology.yaml`, `kb.terminology`).
+- `rule-number`: the text cites a CR number that stands for another number's rule today (read in
+  the CR in force on its date, or for an undated or older text in the KB's CR whose wording of that
+  number it uses: `_CRHistory.cited`).
 - `check-fails`: the entry's scenario check passes under the rules of the variant's date but fails
   under the current rules.
 
 *review* (the ruling probably still holds; a judge may want to re-read the rule):
 - `rule-changed`: the clause the entry interprets (its best link) was reworded in substance after
   the variant's date, and the changed words touch what the ruling says (`touched_words`).
+- `rule-number-unchecked`: a cited CR number the KB can't check (in none of its CRs, or cited by a
+  ruling older than its oldest CR).
+
+Each item has at most one `suggested` wording: every obsolete term replaced and every `rule-number`
+renumbered, each once (`_suggestion`).
 
 Items are per variant (`OutdatedItem`, what the store keeps); the report folds them into one
 `OutdatedWording` per entry and text, with the places it appears (`group_wordings`).
@@ -94,6 +102,9 @@ class OutdatedItem:
     variant: Variant
     reasons: tuple[OutdatedReason, ...]
     current_text: str  # the wording that replaces it (for this card), else the entry's canonical text
+    # the wording with every obsolete term replaced and every cited number renumbered (None: nothing to
+    # replace, or a term it can't replace: a judge rewords it)
+    suggested: str | None = None
 
     @property
     def kinds(self) -> list[str]:
@@ -112,6 +123,7 @@ class OutdatedItem:
                         "line": v.line, "card": v.card},
             "reasons": [r.to_json() for r in self.reasons],
             "current_text": self.current_text,
+            "suggested": self.suggested,
         }
 
     def to_store(self) -> dict[str, Any]:
@@ -122,7 +134,7 @@ class OutdatedItem:
     def from_store(cls, d: Mapping[str, Any]) -> OutdatedItem:
         """The item of a stored row (which keeps its variant whole: no entry is decoded)."""
         return cls(d["entry"], d["variant_index"], Variant.from_json(d["stored_variant"]),
-                   tuple(OutdatedReason.from_json(r) for r in d["reasons"]), d["current_text"])
+                   tuple(OutdatedReason.from_json(r) for r in d["reasons"]), d["current_text"], d.get("suggested"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +147,7 @@ class OutdatedWording:
     reasons: tuple[OutdatedReason, ...]  # one per kind (per term) over its variants; `items` have all
     current_text: str
     items: tuple[OutdatedItem, ...]
+    suggested: str | None = None  # the wording reworded (`OutdatedItem.suggested`), shown once for all reasons
 
     @property
     def level(self) -> Level:
@@ -164,6 +177,8 @@ class OutdatedWording:
             "level": self.level.value,
             "reasons": [r.to_json() for r in self.reasons],
             "current_text": self.current_text,
+            "suggested": self.suggested,
+            "suggested_diff": [list(run) for run in word_diff(self.text, self.suggested)] if self.suggested else [],
             "count": len(self.items),
             "cards": self.cards,
             "sources": self.sources,
@@ -192,7 +207,7 @@ def group_wordings(items: Iterable[OutdatedItem]) -> list[OutdatedWording]:
         ordered = sorted(reasons.values(), key=lambda r: list(Reason).index(r.kind))
         replaced = next((i for i in members if Reason.SUPERSEDED in {r.kind for r in i.reasons}), members[0])
         out.append(OutdatedWording(entry, text, members[0].variant.lang, tuple(ordered),
-                                   replaced.current_text, tuple(members)))
+                                   replaced.current_text, tuple(members), members[0].suggested))
     return out
 
 
@@ -363,21 +378,30 @@ def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason 
 
 
 def _terminology(v: Variant, terminology: Terminology) -> list[OutdatedReason]:
-    """One reason per obsolete term, each suggesting the wording with every term it can replace
-    replaced: a suggestion that fixed only its own term still read "comes into play" (tryout18)."""
-    terms = terminology.obsolete_in(v.text, v.lang)
-    everything = v.text
-    for term in terms:
-        everything = term.suggest(everything) or everything
+    """One reason per obsolete term; the rewording they all call for is the item's `suggested`
+    (`_suggestion`), shown once: each reason repeating it was five copies of one text (tryout30)."""
     reasons = []
-    for term in terms:
+    for term in terminology.obsolete_in(v.text, v.lang):
         found = ", ".join(dict.fromkeys(repr(m) for m in term.matches(v.text)))
         detail = f"uses {found}; since {term.since} it is {term.current!r} ({term.source})"
-        suggested = everything if term.suggest(v.text) else None
-        if suggested:
-            detail += f". Suggested: {suggested}"
-        reasons.append(OutdatedReason(Reason.TERMINOLOGY, detail, word_diff(v.text, suggested) if suggested else []))
+        if term.suggest(v.text) is None:
+            detail += "; no rewording is suggested for it: reword it by hand"
+        reasons.append(OutdatedReason(Reason.TERMINOLOGY, detail))
     return reasons
+
+
+def _suggestion(v: Variant, terminology: Terminology, renumbered: str) -> str | None:
+    """The wording with every cited number renumbered (`renumbered`, the text so renumbered) and every
+    obsolete term replaced, each once; None when nothing changes, or when the result still holds an
+    obsolete term (one no form replaces, or a new one a replacement made): a suggestion that fixed
+    only its own term still read "comes into play" (tryout18), and one reading "comes-into-activate"
+    was nonsense (tryout30)."""
+    text = renumbered
+    for term in terminology.obsolete_in(v.text, v.lang):
+        text = term.suggest(text) or text
+    if text == v.text or terminology.obsolete_in(text, v.lang):
+        return None
+    return text
 
 
 # Editorial rewordings of the rules that change no meaning: renumbered cross-references, singular
@@ -528,14 +552,14 @@ class Cited:
     why: str | None = None
 
 
-def _rule_numbers(v: Variant, history: RuleHistory | None) -> list[OutdatedReason]:
+def _rule_numbers(v: Variant, history: RuleHistory | None) -> tuple[list[OutdatedReason], str]:
     """The CR numbers the wording cites that stand for another number's rule today (`rule-number`, with
     the wording renumbered), and those the KB can't check (`rule-number-unchecked`: older than its
     CRs, or in none of them). An undated or old ruling's number whose words are those of a rule in
     one of the KB's CRs tells in which CR its other numbers are read ("702.36d … (see rule 115)")."""
     cite: Callable[..., Cited | None] | None = getattr(history, "cited", None)
     if cite is None:
-        return []
+        return [], v.text
     numbers = cited_numbers(v.text)
     answers = {n: cite(n, v.date, v.text) for n in dict.fromkeys(n for n, _ in numbers)}
     read = next(((n, a.read_at) for n, a in answers.items() if a and a.read_at), None)
@@ -545,13 +569,13 @@ def _rule_numbers(v: Variant, history: RuleHistory | None) -> list[OutdatedReaso
                 answers[n] = cite(n, v.date, v.text, by=read) or a
     renumbered = {n: a.now for n, a in answers.items() if a and a.kind is Reason.RULE_NUMBER and a.now}
     reasons = []
+    text = v.text
     if renumbered:
-        text = v.text
-        for number, (a, b) in reversed(numbers):  # from the end, so the earlier spans hold
+        for number, (start, end) in reversed(numbers):  # from the end, so the earlier spans hold
             if number in renumbered:
-                text = text[:a] + renumbered[number] + text[b:]
+                text = text[:start] + renumbered[number] + text[end:]
         details = [a.detail for n, a in answers.items() if a and n in renumbered]
-        reasons.append(OutdatedReason(Reason.RULE_NUMBER, "; ".join(details), word_diff(v.text, text)))
+        reasons.append(OutdatedReason(Reason.RULE_NUMBER, "; ".join(details)))
     unchecked = [a.detail for a in answers.values() if a and a.kind is Reason.NUMBER_UNCHECKED and not a.why]
     for why in ("older", "nowhere"):
         told = [(n, a.detail) for n, a in answers.items() if a and a.kind is Reason.NUMBER_UNCHECKED and a.why == why]
@@ -560,7 +584,7 @@ def _rule_numbers(v: Variant, history: RuleHistory | None) -> list[OutdatedReaso
             unchecked.append(f"cites {', '.join(n for n, _ in told)}{'' if why == 'older' else ','} {detail}")
     if unchecked:
         reasons.append(OutdatedReason(Reason.NUMBER_UNCHECKED, "; ".join(unchecked)))
-    return reasons
+    return reasons, text
 
 
 def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
@@ -591,8 +615,10 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
             superseded, current = replaced[key]
             if superseded is not None:
                 reasons.append(superseded)
-            reasons += _terminology(v, terminology)
-            reasons += _rule_numbers(v, rule_history)  # type: ignore[arg-type]
+            worded = _terminology(v, terminology)
+            numbered, renumbered = _rule_numbers(v, rule_history)  # type: ignore[arg-type]
+            reasons += worded + numbered
+            suggested = _suggestion(v, terminology, renumbered) if worded or renumbered != v.text else None
             ruling = v.text if v.lang is Lang.EN else current
             reasons += _rule_changed(entry, v, ruling, rule_history)  # type: ignore[arg-type]
             if check_runner and entry.checks and v.date:
@@ -604,7 +630,7 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
                         Reason.CHECK_FAILS,
                         f"passes under the rules of {v.date} but fails under current rules: {', '.join(broken)}"))
             if reasons:
-                items.append(OutdatedItem(entry.id, i, v, tuple(reasons), current))
+                items.append(OutdatedItem(entry.id, i, v, tuple(reasons), current, suggested))
     return items
 
 

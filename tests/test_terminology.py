@@ -200,7 +200,7 @@ def test_every_reason_suggests_the_wording_with_every_obsolete_term_replaced(ter
     """tryout18: each reason's suggestion replaced only its own term, so copying either still gave a
     wording `kb outdated` flags."""
     from kb.model import Relation, Variant
-    from kb.outdated import _terminology
+    from kb.outdated import _suggestion, _terminology
 
     old = ("If a face-down creature is removed from the game, it is turned face up. Abilities that trigger "
            "when it comes into play won't trigger.")
@@ -208,8 +208,23 @@ def test_every_reason_suggests_the_wording_with_every_obsolete_term_replaced(ter
            "battlefield won't trigger.")
     variant = Variant(old, old, Lang.EN, "2004-10-04", "angel.txt", 3, Relation.CANONICAL, 1.0, "Exalted Angel")
     reasons = _terminology(variant, terminology)
-    assert len(reasons) == 2 and all(r.detail.endswith(f"Suggested: {new}") for r in reasons)
+    assert len(reasons) == 2
+    assert _suggestion(variant, terminology, old) == new
     assert not terminology.obsolete_in(new, Lang.EN)
+
+
+@pytest.mark.parametrize("old", [
+    # a term no form replaces ("remove X from the game"): no suggestion still holding it
+    "Remove the top card of your library from the game face down. It came into play tapped.",
+    # a term with no rewording at all beside one that has one
+    "Combat damage is on the stack when it comes into play.",
+])
+def test_no_suggestion_keeps_an_obsolete_term(terminology, old):
+    from kb.model import Relation, Variant
+    from kb.outdated import _suggestion
+
+    variant = Variant(old, old, Lang.EN, "2004-10-04", "p.txt", 3, Relation.CANONICAL, 1.0, None)
+    assert _suggestion(variant, terminology, old) is None
 
 
 # tryout30 (2002-2006 FAQs and columns): forms of the table's terms it missed, with their suggestion
