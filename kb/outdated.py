@@ -769,9 +769,20 @@ class _CRHistory:
             lid = rules.lineage.get((version.date, number))
             if lid is None:
                 return None  # not a clause of its CR: a section the corpus doesn't number so, or a typo
+            if by is None and lid != rules.lineage.get((rules.current.date, number)) and rules.gap(when, version.date):
+                # the KB lacks the CRs of the ruling's time (2018-07-13 answers for 2021): its number may
+                # already be today's, renumbered in between; read it by its words
+                return self._by_words(number, at, ruling)
             where = (f"{number} of the CR of {version.date}, whose {by[0]} the ruling quotes" if by is not None
                      else f"{number} of the CR in force on {at} (of {version.date})")
             return self._now(number, lid, where, None)
+        return self._by_words(number, at, ruling)
+
+    def _by_words(self, number: str, at: str | None, ruling: str) -> Cited | None:
+        """`cited` for a ruling whose date doesn't tell which CR it cites (undated, older than the KB's
+        CRs, or in a gap between them): the rule of that number in any CR of the KB whose words it uses."""
+        rules = self.rules
+        oldest = rules.versions[0].date
         meanings = self._meanings(number)
         if not meanings:
             return Cited(Reason.NUMBER_UNCHECKED, f"which no CR in the KB has (the oldest is of {oldest}): "
@@ -788,7 +799,7 @@ class _CRHistory:
         if today is None:
             formers = "; ".join(f.said(number) for f in rules.other_rules(number))
             return Cited(Reason.NUMBER_UNCHECKED, f"cites {number}, which today's CR doesn't have ({formers})")
-        if at:
+        if at and at < oldest:
             return Cited(Reason.NUMBER_UNCHECKED, f"in a ruling dated {at}, before the oldest CR in the KB "
                          f"(of {oldest}): what it stood for then is not checked", why="older")
         return None

@@ -54,7 +54,7 @@ def test_cited_numbers_are_clauses_anywhere_and_sections_after_a_word_for_rule(t
 
 
 def test_a_number_the_cr_of_the_rulings_date_gave_another_rule_is_outdated_with_todays_number(history):
-    reasons = _find("A face-down permanent is a 2/2 creature with no name (see rule 707.2).", "2016-05-01", history)
+    reasons = _find("A face-down permanent is a 2/2 creature with no name (see rule 707.2).", "2015-03-01", history)
     r = reasons[Reason.RULE_NUMBER]
     assert r.kind.level is Level.OUTDATED
     assert r.detail.startswith("cites 707.2, now 708.2 (renumbered between the KB's CRs of 2018-07-13 and")
@@ -67,6 +67,10 @@ def test_a_number_the_cr_of_the_rulings_date_gave_another_rule_is_outdated_with_
     ("A face-down permanent is a 2/2 creature with no name (see rule 708.2).", "2025-01-01"),
     # a number that still means the same rule (trample's 702.19b in every CR of the KB)
     ("A creature with trample assigns lethal damage to its blockers first (rule 702.19b).", "2016-05-01"),
+    # a ruling of 2021, when the KB's CR in force is that of 2018-07-13 (709.2 was flip cards' then) but
+    # the KB has no CR of 2019-2023: it quotes today's 709.2 (split cards), renumbered in between
+    ("Per rule 709.2, although split cards have two castable halves, each split card is only one card.",
+     "2021-06-01"),
     # undated, the number of a rule today, nothing in its words of another rule so numbered
     ("Turning a face-down permanent face up is a special action (rule 116.2b).", None),
 ])
@@ -105,7 +109,7 @@ def test_numbers_older_than_the_kbs_crs_get_a_review_note_that_they_are_not_chec
 def test_one_suggestion_renumbers_and_replaces_every_term_once(history):
     """tryout30 D3/D5: each of five reasons repeated the whole suggested text, and the renumbering had none."""
     text = "If it came into play face down, he or she may look at it (see rule 707.2)."
-    reasons = _find(text, "2016-05-01", history)
+    reasons = _find(text, "2015-03-01", history)
     assert set(reasons) == {Reason.TERMINOLOGY, Reason.RULE_NUMBER, "suggested"}
     assert reasons["suggested"] == "If it entered the battlefield face down, they may look at it (see rule 708.2)."
     assert not any("Suggested" in r.detail for k, r in reasons.items() if k != "suggested")
