@@ -523,9 +523,10 @@ def _reworded_when(history: RuleHistory, clause: str, at: str, changed_on: list[
 
 
 # A CR number a ruling cites: "702.36b specifically says", "(see rule 115)", "Siehe Regel 707". A
-# dotted number (a clause) wherever it stands; a bare section number only after a word for "rule".
+# dotted number (a clause: no subrule number starts with 0, "100.000" is a German thousand) wherever it
+# stands; a bare section number only after a word for "rule".
 _CITED = re.compile(
-    r"(?<![\d.,$/])\b(?P<dotted>[1-9]\d{2}\.\d{1,3}[a-z]?)\b(?![.,]\d)"
+    r"(?<![\d.,$/])\b(?P<dotted>[1-9]\d{2}\.[1-9]\d{0,2}[a-z]?)\b(?![.,]\d)"
     r"|\b(?:rules?|regeln?|reglas?|sections?|abschnitt|secci[oó]n)\s+(?P<bare>[1-9]\d{2})\b(?![.,]?\d)",
     re.IGNORECASE)
 

@@ -47,7 +47,7 @@ def _find(text, date, history, lang=Lang.EN):
     ("702.36b specifically says so (see rule 115).", ["702.36b", "115"]),
     ("Siehe Regel 707. Regla 116 y Rule 418.5c.", ["707", "116", "418.5c"]),
     # amounts, dates and a bare number without a word for "rule" are no citation
-    ("Pay 2.50 or 1,200.5 life; 3.141 and 100 cards, 2014.09.25.", []),
+    ("Pay 2.50 or 1,200.5 life; 3.141 and 100 cards, 2014.09.25, 100.000 Lebenspunkte.", []),
 ])
 def test_cited_numbers_are_clauses_anywhere_and_sections_after_a_word_for_rule(text, numbers):
     assert [n for n, _ in cited_numbers(text)] == numbers
