@@ -838,6 +838,7 @@ _CITED_WORDS = 2
 
 
 def tokenize_ruling(text: str) -> list[str]:
+    """The word stems of a ruling or clause, without the CR numbers it cites (`RuleHistory.cited` compares words)."""
     from kb.normalize import tokenize
 
     return tokenize(_CITED.sub(" ", text))
