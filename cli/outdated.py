@@ -15,7 +15,8 @@ def outdated(
     lang: Annotated[Optional[str], typer.Option(help="Only wordings in this language (en, de, es).")] = None,
     since: Annotated[Optional[str], typer.Option(help="Only copies dated on or after this date (2018, 2018-07 or 2018-07-13).")] = None,
     kind: Annotated[Optional[str], typer.Option(
-        help="Only this reason: superseded, terminology, check-fails or rule-changed.")] = None,
+        help="Only this reason: superseded, terminology, rule-number, check-fails, rule-changed or "
+             "rule-number-unchecked.")] = None,
     review: Annotated[bool, typer.Option(
         "--review", help="Show the review list instead: rulings whose rule changed in words they use.")] = False,
     show_all: Annotated[bool, typer.Option("--all", help="Show both lists: outdated and review.")] = False,
@@ -39,8 +40,8 @@ def outdated(
 
     for option, value in [*([("--kind", kind)] if kind else []), *(("--fail-on", k) for k in fail_on or [])]:
         if value not in {r.value for r in Reason}:
-            raise InputError(f"{option}: unknown reason {value!r}; use superseded, terminology, check-fails "
-                             "or rule-changed")
+            raise InputError(f"{option}: unknown reason {value!r}; use "
+                             + ", ".join(r.value for r in Reason))
     reason = Reason(kind) if kind else None
     fail_reasons = {Reason(k) for k in (fail_on or [])}
     if since:
