@@ -50,6 +50,9 @@ def outdated(
     kb = open_kb(quiet=as_json)
     english = card_option(card, kb, quiet=as_json) if card else None
     command_note(no_text_note(kb, parse_lang(lang)), quiet=as_json)  # else "no outdated wordings" reads as "all current"
+    if since and (undated := kb.undated_outdated(levels, since, card=english, lang=parse_lang(lang), reason=reason)):
+        command_note(f"--since {since} leaves out {undated} undated wording{'s' if undated > 1 else ''} "
+                     "(no date to compare with); without --since they are listed", quiet=as_json)
     if summary:  # counted from the rows' columns: no item is decoded (fast at 100k rulings)
         data = kb.outdated_summary(levels, card=english, lang=parse_lang(lang), since=since, reason=reason)
         if as_json:

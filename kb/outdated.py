@@ -619,7 +619,7 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
             if superseded is not None:
                 reasons.append(superseded)
             worded = _terminology(v, terminology)
-            numbered, renumbered = _rule_numbers(v, rule_history)  # type: ignore[arg-type]
+            numbered, renumbered = _rule_numbers(v, rule_history)
             reasons += worded + numbered
             suggested = _suggestion(v, terminology, renumbered) if worded or renumbered != v.text else None
             ruling = v.text if v.lang is Lang.EN else current
