@@ -38,3 +38,26 @@ def test_outdated_since_says_how_many_undated_wordings_it_leaves_out(kb_home: Pa
     assert "leaves out 1 undated wording" in " ".join(summary.stderr.split())
     everything = runner.invoke(app, ["outdated", "--json"])
     assert len(json.loads(everything.stdout)) == 2 and "undated" not in everything.stderr
+
+
+def test_the_review_list_says_how_many_wordings_are_older_than_every_cr_it_can_check(kb_home: Path) -> None:
+    """tryout30 D6: a 2002 FAQ's rulings came out of `kb outdated --review` as if no rule had changed under
+    them, though the KB's oldest CR is of 2014: an empty review list read as "unchanged", not "unknown"."""
+    from cli.main import app
+    from kb.cr.load import rule_dates
+    from kb.paths import corpus_dir
+
+    oldest = rule_dates(corpus_dir())[0]
+    current = "Turning a permanent face up or face down doesn't change whether that permanent is tapped."
+
+    def entry(id_: str, text: str, date: str) -> Entry:
+        variant = Variant(text, text, Lang.EN, date, "faq.md", 3, Relation.CANONICAL, 1.0, None)
+        return Entry(id_, Kind.RULING, text, (), date, date, (variant,))
+
+    store.write(kb_home, [entry("r-old", current, "2002-09-25"), entry("r-new", current + " Really.", oldest)],
+                report={}, meta={}, outdated=[])
+    runner = CliRunner()
+    review = runner.invoke(app, ["outdated", "--review"])
+    said = " ".join(review.stderr.split())
+    assert f"1 ruling wording is dated before the oldest CR the KB holds ({oldest})" in said
+    assert "undated" not in said and "before the oldest CR" not in runner.invoke(app, ["outdated"]).stderr

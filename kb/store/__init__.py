@@ -1200,6 +1200,18 @@ class KB:
         only the copies with no date."""
         return _outdated_copies(self.conn, card=card, lang=lang, since=since, reason=reason, undated=undated)
 
+    def wordings_dated_before(self, date: str, *, card: str | None = None, lang: Lang | None = None) -> int:
+        """How many ruling wordings (entry and text) have a copy dated before `date` (given for
+        `card`, in `lang`)."""
+        where, params = ["v.date < ?", "e.kind = 'ruling'"], [date]
+        for column, value in (("v.card", card), ("v.lang", lang.value if lang else None)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        row = self.conn.execute("SELECT COUNT(*) FROM (SELECT DISTINCT v.entry_id, v.text FROM variants v "
+                                f"JOIN entries e ON e.id = v.entry_id WHERE {' AND '.join(where)})", params).fetchone()
+        return int(row[0])
+
     def undated_outdated(self, levels: Iterable[Level], since: str, *, card: str | None = None,
                          lang: Lang | None = None, reason: Reason | None = None) -> int:
         """How many wordings of `levels` a `since` filter leaves out for having no date to compare:
