@@ -368,12 +368,18 @@ class Searcher:
 
     def cards_in(self, text: str) -> set[str]:
         """English names of the cards `text` names, in any language, small misspellings allowed."""
-        return {c.name for c in self.cards.named(text)}
+        return {c.name for c in self.named_cards(text)}
 
-    def named_cards(self, text: str) -> list[NamedCard]:
-        """The cards `text` names, exactly or misspelt (`said`: as written, `distance` > 0 when
-        misspelt, which a judge should see read)."""
-        return list(self.cards.named(text))
+    def named_cards(self, text: str, lang: Lang | None = None) -> list[NamedCard]:
+        """The cards `text` (in `lang`, detected when None) names, exactly or misspelt (`said`: as
+        written, `distance` > 0 when misspelt, which a judge should see read). A word of a glossary
+        term in another form is that term, not a misspelt name: German "Manifestieren des Grauens"
+        names no Grauen (Dread)."""
+        from kb.lang import detect
+
+        langs = tuple(dict.fromkeys((Lang.EN, lang or detect(text))))
+        return [c for c in self.cards.named(text)
+                if not (c.distance and self.glossary.says_term_word(c.said, langs))]
 
     def unknown_cards(self, text: str) -> list[str]:
         """The names `text` writes as a card's that no card the search knows has (`CardMatcher.unknown_names`)."""
@@ -420,15 +426,15 @@ class Searcher:
         dense = np.full(n, -1.0, dtype=np.float32)
         dense_rank = dense
         lexical = np.zeros(n, dtype=np.float32)
-        found = self.cards.named(query) if mode == "hybrid" else []
-        named = [c.name for c in found]
+        read = self.named_cards(query, query_lang) if mode == "hybrid" else []
+        named = [c.name for c in read]
         if mode == "hybrid" and filters.card:  # a card the judge filtered on is one the question is about
             wanted = self.card_names_resolve(filters.card)
             named += [c for c in self.table.card_vocab if c.casefold() == wanted]
         ask = self._plan(named) if mode == "hybrid" else QueryPlan()
         if ask.concepts and w.face_down_subject and not self._about_face_down(said, langs, named):
             ask = off_subject(ask)
-        name_tokens = {t for c in found for t in tokenize(c.said) + tokenize(c.name)}
+        name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
         rule_asked = asks_for_rule(query)
         keyword = np.zeros(n, dtype=bool)
         if mode == "hybrid" and w.keyword_rules:
@@ -458,7 +464,7 @@ class Searcher:
                     scores += w.story * self._lexical(words.story, langs)
                 # A card named in German or Spanish (or misspelt) is asked about by its English name,
                 # which is what English rulings call it.
-                english = [t for c in found if tokenize(c.said) != tokenize(c.name) for t in tokenize(c.name)]
+                english = [t for c in read if tokenize(c.said) != tokenize(c.name) for t in tokenize(c.name)]
                 if english and w.card_name:
                     scores += w.card_name * self._bm25.scores(english)
                 extra = split_concepts(self.cards.rules_tokens(named))[0]
@@ -537,7 +543,7 @@ class Searcher:
             if local.max() > 0:
                 fused += w.local * local / local.max()
         # a story: as the second stage, unless its asking sentences name the card
-        if named and w.within and (not parts.is_story or (w.within_story and bool(self.cards.named(parts.asking)))):
+        if named and w.within and (not parts.is_story or (w.within_story and bool(self.named_cards(parts.asking)))):
             own = np.diff(self.table.card_ptr) <= w.within_cards  # not a general ruling printed under many cards
             fused = self._reorder_card(fused, parts, of_named & own & ~self._is_rule, langs, name_tokens,
                                        dense)
