@@ -22,9 +22,9 @@ from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang, text_lang
 from kb.search.focus import Focus, asks_for_rule, focus
 from kb.search.glossary import Glossary
-from kb.search.question import (GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS, RARE_IN_RULINGS,
-                                QueryPlan, about_face_down, cited_clauses, glossary_term, keyword_rules, names_term,
-                                off_subject, plan, referenced_rules, split_concepts)
+from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS,
+                                RARE_IN_RULINGS, QueryPlan, about_face_down, cited_clauses, glossary_term,
+                                keyword_rules, names_term, off_subject, plan, referenced_rules, split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize
 
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
@@ -39,6 +39,9 @@ Mode = Literal["hybrid", "dense", "lexical"]
 # it whole. The entry ("Legend Rule: ... See rule 704.5j.") and its rule were both lifted, and the
 # entry, shorter and all about the term, came first (dev real-en-91, -113; 0.0-0.75 the same).
 GLOSSARY_SHARE = 0.5
+# The face-down concepts that say a text is about face-down play by themselves; `turn_face_up` ("face
+# up") does only beside the word "turn" (`Searcher._speaks_face_down`)
+FACE_DOWN_SAID = FACE_DOWN_TERMS - {"turn_face_up"}
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,17 @@ class Weights:
     # no face-down term, in its words or its cards' Oracle texts, gets none of them
     # (`question.off_subject`). False: every question gets its cards' concepts.
     face_down_subject: bool = True
+    # A question whose words are about face-down play ("I cloaked an instant card. Can I turn it face
+    # up for its mana cost?") is not answered by a ruling none of whose texts speaks of it
+    # (`Searcher._speaks_face_down`): one that shares only the question's other words ("If an
+    # instant or sorcery spell has {X} in its mana cost ...") has its fused score multiplied by this.
+    # On a corpus about face-down play the face-down words are in nearly every text, so BM25 and the
+    # second stage weigh them least. Kept whole: CR clauses (a face-down question often turns on a
+    # general rule: ward, priority, the exile zone) and the named cards' rulings (Hooded Hydra's
+    # snakes are its answer, face-down words or none). Dev (fx40words): fx-en-03 2 -> 1, no rank
+    # lost; 0.7 the same. Every ruling discounted that way (no card exemption), or on a question
+    # made face-down by its cards' Oracle texts alone, fresh top-1 fell 0.83 -> 0.68. 1.0: off.
+    off_face_down: float = 0.8
     # Two entries can say nearly the same (a ruling and its revision that added "disguise or", kept
     # apart by dedup): the second took a place of the first three that another answer could have
     # had. A hit whose English words are a near-copy (`COPY_JACCARD`) of a better hit's moves down
@@ -249,6 +263,7 @@ class Searcher:
         self._cr_concepts: list[tuple[str, int, int]] | None = None
         self._own: np.ndarray | None = None
         self._card_words: set[str] | None = None
+        self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
         self._former: dict[str, list[str]] | None = None
         self.index_dir: Path | None = None
 
@@ -484,6 +499,9 @@ class Searcher:
             fused = lexical.astype(np.float64)
         else:
             fused = self._fuse(rule_asked, words, dense_rank, lexical, named, langs, name_tokens)
+            if w.off_face_down != 1.0 and about_face_down(self.glossary.question_tokens(said, langs)):
+                kept = self._speaks_face_down | self._is_rule | self._of_cards(named)
+                fused = np.where(kept, fused, fused * w.off_face_down)
             if w.cr_term:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
@@ -686,6 +704,34 @@ class Searcher:
             return True
         oracle = split_concepts(self.cards.rules_tokens(named))[0] if named else []
         return about_face_down(self.glossary.concept_tokens(oracle, (Lang.EN,)))
+
+    @property
+    def _speaks_face_down(self) -> np.ndarray:
+        """Per entry: whether it speaks of face-down play: one of its texts holds a face-down glossary
+        concept (`FACE_DOWN_TERMS`) other than `turn_face_up`, or that one with the word "turn" (a
+        scheme or a conspiracy that "is face up" in the command zone was never face down); or it is
+        filed under a card another ruling of which does ("The creature spell is a 2/2 creature spell
+        with ward {2} ..." of the disguise cards goes on from the one that says "face down") or whose
+        Oracle text does, by the same test (Intet, the Dreamer exiles a card face down)."""
+        if self._face_down is None:
+            docs = np.zeros(len(self._doc_entry), dtype=bool)
+            for _, rows in self._bm25.postings("~" + c for c in sorted(FACE_DOWN_SAID)):
+                docs[rows] = True
+            turned = {t: rows for t, rows in self._bm25.postings(["~turn_face_up", "turn"])}
+            if len(turned) == 2:
+                docs[np.intersect1d(turned["~turn_face_up"], turned["turn"])] = True
+            out = np.zeros(len(self.table), dtype=bool)
+            np.logical_or.at(out, self._doc_entry, docs)
+            t = self.table
+            cards = np.zeros(len(t.card_vocab), dtype=bool)
+            cards[t.card_idx[np.repeat(out, np.diff(t.card_ptr))]] = True  # the cards of those entries
+            for k, name in enumerate(t.card_vocab):
+                oracle = split_concepts(self.cards.rules_tokens([name]))[0]
+                concepts = {c.lstrip("~") for c in self.glossary.concept_tokens(oracle, (Lang.EN,))}
+                cards[k] |= bool(concepts & FACE_DOWN_SAID) or (
+                    "turn_face_up" in concepts and "turn" in oracle)
+            self._face_down = out | t.with_any("card", cards)
+        return self._face_down
 
     def _of_cards(self, named: list[str]) -> np.ndarray:
         """Per entry: whether it is filed under one of the cards `named` (English names)."""
