@@ -149,6 +149,7 @@ class Glossary:
                     by_first.setdefault(phrase[0], []).append((phrase, ci))
                 self._by_first[lang, question] = by_first
         self._words: dict[Lang, frozenset[str]] = {}
+        self._term_words: dict[Lang, frozenset[str]] = {}  # every token of every term, per language
 
     @classmethod
     def from_yaml(cls, text: str, source: str = GLOSSARY_FILE) -> Glossary:
@@ -218,6 +219,19 @@ class Glossary:
                     have.add(tok)
                     out.append(tok)
         return out
+
+    def says_term_word(self, word: str, langs: tuple[Lang, ...]) -> bool:
+        """Whether the written `word` is a word of a term of `langs` in a form a question's word meets
+        it by (`_says`): German "Grauens" is the "Grauen" of `das Grauen`."""
+        toks = tokenize(word)
+        if len(toks) != 1:
+            return False
+        for lang in dict.fromkeys(langs):
+            if lang not in self._term_words:
+                self._term_words[lang] = frozenset(t for c in self.concepts for term in c.terms.get(lang, ())
+                                                   for t in tokenize(term))
+        words = frozenset().union(*(self._term_words[lang] for lang in langs))
+        return toks[0] in words or (Lang.DE in langs and stem(toks[0]) in words)
 
     def words(self, lang: Lang) -> frozenset[str]:
         """The tokens of the terms of `lang` that are one token ("Kreatur", "Kopie"): what
@@ -294,15 +308,17 @@ class Glossary:
         # Greedy left to right, longest phrase first (over every language asked for): `enters the
         # battlefield` is one concept, not `battlefield` as well.
         tables = [self._by_first[lang, question] for lang in dict.fromkeys(langs)]
+        cased = question and Lang.DE in langs
         found: list[int] = []
         i = 0
         while i < len(toks):
-            options = [o for t in tables for o in t.get(toks[i], ())]
-            if len(tables) > 1:
+            firsts = dict.fromkeys((toks[i], stem(toks[i])) if cased else (toks[i],))
+            options = [o for t in tables for first in firsts for o in t.get(first, ())]
+            if len(tables) > 1 or len(firsts) > 1:
                 options.sort(key=lambda p: (-len(p[0]), p[1]))
             for phrase, ci in options:
                 n = len(phrase)
-                if tuple(toks[i : i + n]) == phrase:
+                if _says(toks[i : i + n], phrase, cased):
                     if ci not in found:
                         found.append(ci)
                     i += n
@@ -360,6 +376,15 @@ class Glossary:
                     have.add(tok)
                     extra.append(tok)
         return extra
+
+
+def _says(toks: list[str], phrase: tuple[str, ...], cased: bool) -> bool:
+    """Whether the question's tokens `toks` are the term `phrase`; `cased`, a German question's noun
+    may carry a case ending the stemmer cut the stem's own ending for in the term: the genitive
+    "des Grauens" (`grauen`) is the term's "Grauen" (`grau`), as the stemmer cuts one ending only."""
+    if tuple(toks) == phrase:
+        return True
+    return cased and len(toks) == len(phrase) and all(t == p or stem(t) == p for t, p in zip(toks, phrase))
 
 
 def text_digest(text: str) -> str:
