@@ -1122,7 +1122,7 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         if card is None:  # a card the KB does not know: filed as written, with a note, as a card page does
             card, unknown_title = _title_as_card(title), True
     for para in paras:
-        original = "\n".join(line.text.strip() for line in para)
+        original = _unit_text(para)  # a list item's bullet is no part of its ruling, as on a card page
         clean = normalize_text(original)
         first = para[0].number
         if _STUB.match(clean):
