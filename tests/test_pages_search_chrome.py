@@ -21,3 +21,27 @@ def test_a_search_page_drops_a_list_items_bullet_as_a_card_page_does():
                         "* A face-down creature has no name.\n")
     assert [text for _, text, _ in records] == ["You can't cast a foretold card on the same turn you exile it.",
                                                 "A face-down creature has no name."]
+
+
+WIKI = ("From MTG Wiki\nJump to: navigation, search\n\nForetell is a keyword ability featured on cards in Kaldheim.\n\n"
+        "Description[edit | edit source]\n\nForetell helper card\n\nCards interacting with Foretell[edit | edit source]\n\n"
+        "Rulings[edit | edit source]\n\n  • You can't cast a foretold card on the same turn you exile it.\n")
+
+
+def test_a_wikis_section_headings_are_page_text_not_rulings():
+    """MTG Wiki's headings end in their edit links: "Cards interacting with Foretell[edit | edit source]" was
+    stored as a ruling. With no rulings heading among them, each is a note and the paragraphs stay units."""
+    page = WIKI.replace("Rulings[edit", "Notes[edit").replace("From MTG Wiki", "Search")
+    records, problems = search(page)
+    assert [line for line, _, _ in records] == [4, 8, 14]
+    assert [line for line, ignored, reason in problems if "section heading" in reason and ignored] == [6, 10, 12]
+
+
+def test_a_wikis_rulings_heading_is_a_rulings_heading_and_its_sites_tagline_no_card():
+    """"Rulings[edit | edit source]" is the heading a card page puts over rulings: what is above it is the page's
+    own, and the title "From MTG Wiki" names a site, so the rulings under it are filed under no card."""
+    records, problems = search(WIKI)
+    assert records == [(14, "You can't cast a foretold card on the same turn you exile it.", None)]
+    assert [line for line, _, reason in problems if "above the rulings heading" in reason] == [2]
+    assert any("names a site, not a card" in reason for _, _, reason in problems)
+    assert not any("names no card the KB knows" in reason for _, _, reason in problems)

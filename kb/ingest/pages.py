@@ -1071,6 +1071,18 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
     return None
 
 
+# A wiki's section heading as its page is copied as text: the heading, then its edit links (MediaWiki:
+# `Rulings[edit | edit source]`, `Regeln[Bearbeiten | Quelltext bearbeiten]`, `Reglas[editar]`)
+_EDIT_LINKS = re.compile(r"\s*\[\s*(?:edit|bearbeiten|editar)\b[^\[\]]*\]\s*$", re.IGNORECASE)
+
+
+def _wiki_heading(text: str) -> str | None:
+    """The heading of a wiki's section heading line, without its edit links (`Rulings[edit | edit
+    source]` → `Rulings`); None for any other line."""
+    found = _EDIT_LINKS.search(text)
+    return (text[:found.start()].strip() or None) if found else None
+
+
 def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None,
                       resolve_card: NameResolver | None = None,
                       closest_card: NearResolver | None = None) -> ParseResult:
@@ -1089,7 +1101,7 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
     body = [line for line in lines if line.number > content[0].number]
     # the heading over a card's rulings (`Rulings`: the first, a site may print them twice), with rulings
     # under it and no dated line above it: the card's text and the site's links above it are the page's own
-    heading = next((i for i, line in enumerate(body) if _is_rulings_heading(line.text)
+    heading = next((i for i, line in enumerate(body) if _is_rulings_heading(_wiki_heading(line.text) or line.text)
                     and any(below.text.strip() for below in body[i + 1:])), -1)
     if heading >= 0 and any(_dated(line.text)[0] for line in body[:heading]):
         heading = -1
@@ -1121,7 +1133,16 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         card = _card_in_title(title, resolve_card)
         if card is None:  # a card the KB does not know: filed as written, with a note, as a card page does
             card, unknown_title = _title_as_card(title), True
+            if _LINK.search(card):  # a site's name ("From MTG Wiki": a wiki page's tagline) is no card's
+                problems.append(Problem(source, content[0].number, f"the title {clip(title)!r} names a site, not "
+                                        "a card: the rulings under its heading are filed under no card", ignored=True))
+                card, unknown_title = None, False
     for para in paras:
+        if headings := [line for line in para if _wiki_heading(line.text)]:  # a wiki's sections: the page's own
+            problems.extend(Problem(source, line.number, f"a wiki's section heading, page text, not a ruling: "
+                                    f"{clip(line.text)}", ignored=True) for line in headings)
+            if not (para := [line for line in para if line not in headings]):
+                continue
         original = _unit_text(para)  # a list item's bullet is no part of its ruling, as on a card page
         clean = normalize_text(original)
         first = para[0].number
