@@ -45,3 +45,17 @@ def test_a_wikis_rulings_heading_is_a_rulings_heading_and_its_sites_tagline_no_c
     assert [line for line, _, reason in problems if "above the rulings heading" in reason] == [2]
     assert any("names a site, not a card" in reason for _, _, reason in problems)
     assert not any("names no card the KB knows" in reason for _, _, reason in problems)
+
+
+def test_a_forum_posts_date_and_byline_are_page_text_not_rulings():
+    """tryout30 D9: a forum thread read as a search page stored "Sept. 17, 2014 08:39:08 AM", "Europe - North"
+    and "Originally posted by …:" as rulings, not even marked remarks (a date's digits read as a game sign).
+    A few words that end no sentence and name no game word are noted as the page's own; a ruling, a short one
+    included, and a heading that names the game stay units."""
+    page = ("Search\n\nMorph Rules - Face-down Questions\n\nMar. 3, 2015 10:12:45 PM\n\nAnna Schmidt\n"
+            "Judge (Level 2 (International Judge Program))\n\nBenelux\n\nOriginally posted by Anna Schmidt:\n\n"
+            "It can't be countered.\n\n14/03/2015 09:30\n\nEdited Jan Visser (Mar. 4, 2015 08:00:00 AM)\n")
+    records, problems = search(page)
+    assert [text for _, text, _ in records] == ["Morph Rules - Face-down Questions", "It can't be countered."]
+    chrome = [line for line, ignored, reason in problems if ignored and reason.startswith("page text, not a ruling")]
+    assert chrome == [5, 7, 10, 12, 16, 18]
