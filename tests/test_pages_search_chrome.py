@@ -59,3 +59,13 @@ def test_a_forum_posts_date_and_byline_are_page_text_not_rulings():
     assert [text for _, text, _ in records] == ["Morph Rules - Face-down Questions", "It can't be countered."]
     chrome = [line for line, ignored, reason in problems if ignored and reason.startswith("page text, not a ruling")]
     assert chrome == [5, 7, 10, 12, 16, 18]
+
+
+def test_a_gap_before_a_comma_is_a_lost_mana_symbol_only_where_a_cost_is_described():
+    """tryout29 D9: "… e-mail questions to judge@example.org , or by tweeting …" got "a mana symbol lost in the
+    copy?": no cost is described there. In a sentence about a cost the note stays ("you may pay . It ...")."""
+    page = ("Search\n\nWrite to us: send questions to judge@example.org , or post them in the forum thread.\n\n"
+            "To turn it face up, you may pay . It becomes a 3/3 creature.\n")
+    records, problems = search(page)
+    assert len(records) == 2
+    assert [line for line, _, reason in problems if "mana symbol lost" in reason] == [5]
