@@ -1084,18 +1084,19 @@ def _wiki_heading(text: str) -> str | None:
 
 
 _CHROME_WORDS = 12  # a byline, a post's date, a heading: a short line
+_INNER_SENTENCE_END = re.compile(r"[.!?][\"”“»')\]]*\s+(?=[^\W\d_])")  # "for you. Alt", not "Nov. 23"
 _TIME = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?\s?[Mm]\b\.?)?")  # `08:39:08 AM`, `21:30`
 
 
 def _is_chrome(text: str, cards: Sequence[str | None]) -> bool:
     """Whether a search page's unit is its site's chrome, not a ruling nor a rule: a few words that end no
-    sentence and speak not of the game (`_speaks_of_the_game`): a forum post's byline ("Originally posted by
-    Loïc Hervier:", "Europe - North"), a heading; or a date and time alone (a post's: "Sept. 17, 2014 08:39:08
-    AM", "14/03/2015 09:30", whose `14/03` is no P/T)."""
+    sentence, hold none and speak not of the game (`_speaks_of_the_game`): a forum post's byline ("Originally
+    posted by Loïc Hervier:", "Europe - North"), a heading, a line cut off; or a date and time alone (a
+    post's: "Sept. 17, 2014 08:39:08 AM", "14/03/2015 09:30", whose `14/03` is no P/T)."""
     if _TIME.search(text) and _is_real_date(_TIME.sub("", text).strip(" ,;-–()[]")):
         return True
     return (len(text.split()) <= _CHROME_WORDS and not _A_SENTENCE.search(text)
-            and not _speaks_of_the_game(text, cards))
+            and not _INNER_SENTENCE_END.search(text) and not _speaks_of_the_game(text, cards))
 
 
 def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None,
@@ -1180,8 +1181,8 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
             continue
         if _is_chrome(clean, [card]):
             problems.append(Problem(source, first, "page text, not a ruling: a few words that end no sentence and "
-                                    f"name no game word (a post's date, a byline, a heading): {clip(clean)}",
-                                    ignored=True))
+                                    "name no game word (a post's date, a byline, a heading, a line cut off): "
+                                    f"{clip(clean)}", ignored=True))
             continue
         if len(clean) > MAX_RULING_CHARS:
             problems.append(Problem(source, first, f"unit skipped: {len(clean)} characters, "
