@@ -1071,6 +1071,34 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
     return None
 
 
+# A wiki's section heading as its page is copied as text: the heading, then its edit links (MediaWiki:
+# `Rulings[edit | edit source]`, `Regeln[Bearbeiten | Quelltext bearbeiten]`, `Reglas[editar]`)
+_EDIT_LINKS = re.compile(r"\s*\[\s*(?:edit|bearbeiten|editar)\b[^\[\]]*\]\s*$", re.IGNORECASE)
+
+
+def _wiki_heading(text: str) -> str | None:
+    """The heading of a wiki's section heading line, without its edit links (`Rulings[edit | edit
+    source]` → `Rulings`); None for any other line."""
+    found = _EDIT_LINKS.search(text)
+    return (text[:found.start()].strip() or None) if found else None
+
+
+_CHROME_WORDS = 12  # a byline, a post's date, a heading: a short line
+_INNER_SENTENCE_END = re.compile(r"[.!?][\"”“»')\]]*\s+(?=[^\W\d_])")  # "for you. Alt", not "Nov. 23"
+_TIME = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?\s?[Mm]\b\.?)?")  # `08:39:08 AM`, `21:30`
+
+
+def _is_chrome(text: str, cards: Sequence[str | None]) -> bool:
+    """Whether a search page's unit is its site's chrome, not a ruling nor a rule: a few words that end no
+    sentence, hold none and speak not of the game (`_speaks_of_the_game`): a forum post's byline ("Originally
+    posted by Loïc Hervier:", "Europe - North"), a heading, a line cut off; or a date and time alone (a
+    post's: "Sept. 17, 2014 08:39:08 AM", "14/03/2015 09:30", whose `14/03` is no P/T)."""
+    if _TIME.search(text) and _is_real_date(_TIME.sub("", text).strip(" ,;-–()[]")):
+        return True
+    return (len(text.split()) <= _CHROME_WORDS and not _A_SENTENCE.search(text)
+            and not _INNER_SENTENCE_END.search(text) and not _speaks_of_the_game(text, cards))
+
+
 def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None,
                       resolve_card: NameResolver | None = None,
                       closest_card: NearResolver | None = None) -> ParseResult:
@@ -1089,7 +1117,7 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
     body = [line for line in lines if line.number > content[0].number]
     # the heading over a card's rulings (`Rulings`: the first, a site may print them twice), with rulings
     # under it and no dated line above it: the card's text and the site's links above it are the page's own
-    heading = next((i for i, line in enumerate(body) if _is_rulings_heading(line.text)
+    heading = next((i for i, line in enumerate(body) if _is_rulings_heading(_wiki_heading(line.text) or line.text)
                     and any(below.text.strip() for below in body[i + 1:])), -1)
     if heading >= 0 and any(_dated(line.text)[0] for line in body[:heading]):
         heading = -1
@@ -1121,8 +1149,17 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         card = _card_in_title(title, resolve_card)
         if card is None:  # a card the KB does not know: filed as written, with a note, as a card page does
             card, unknown_title = _title_as_card(title), True
+            if _LINK.search(card):  # a site's name ("From MTG Wiki": a wiki page's tagline) is no card's
+                problems.append(Problem(source, content[0].number, f"the title {clip(title)!r} names a site, not "
+                                        "a card: the rulings under its heading are filed under no card", ignored=True))
+                card, unknown_title = None, False
     for para in paras:
-        original = "\n".join(line.text.strip() for line in para)
+        if headings := [line for line in para if _wiki_heading(line.text)]:  # a wiki's sections: the page's own
+            problems.extend(Problem(source, line.number, f"a wiki's section heading, page text, not a ruling: "
+                                    f"{clip(line.text)}", ignored=True) for line in headings)
+            if not (para := [line for line in para if line not in headings]):
+                continue
+        original = _unit_text(para)  # a list item's bullet is no part of its ruling, as on a card page
         clean = normalize_text(original)
         first = para[0].number
         if _STUB.match(clean):
@@ -1141,6 +1178,11 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
             problems.append(Problem(source, first, f"unit skipped ({lines_said}): line {dated[0]} gives a ruling's "
                                     f"date ({dated[1]!r}), which a search page does not read; without --format "
                                     f"search-page, a card page keeps each dated ruling with its date: {clip(clean)}"))
+            continue
+        if _is_chrome(clean, [card]):
+            problems.append(Problem(source, first, "page text, not a ruling: a few words that end no sentence and "
+                                    "name no game word (a post's date, a byline, a heading, a line cut off): "
+                                    f"{clip(clean)}", ignored=True))
             continue
         if len(clean) > MAX_RULING_CHARS:
             problems.append(Problem(source, first, f"unit skipped: {len(clean)} characters, "
