@@ -540,6 +540,19 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                     f"{clip(' '.join(line.text.strip() for line in stray))}"))
             stray.clear()
 
+    def report_printed(printed: list[_Line]) -> None:
+        """The lines between a card's name and its first ruling, read as those under the page's title are."""
+        if len(printed) == 1 and _is_label(printed[0].text.strip()):
+            return  # the card's section heading ("Rulings"), as the first card's is read
+        own, lost = _not_rulings(printed, cards(), card_text(card) if card_text and card else None)
+        for run in lost:
+            problems.append(Problem(source, run[0].number, f"text between a card's name and its first ruling "
+                                    f"skipped{_lines_of(run)}: {clip(_unit_text(run))}"))
+        if own:
+            problems.append(Problem(source, own[0].number, "page text between a card's name and its first ruling "
+                                    "(its cost, headings, its own text), not read as rulings: "
+                                    f"{clip(_unit_text(own))}", ignored=True))
+
     def report_trailer() -> None:
         """The text after the page's last ruling: a ruling that lost its date is skipped, the page's own
         text (a footer, links, a notice) is said as a note naming what marks it (`_PageText`)."""
@@ -608,11 +621,13 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 card = named
                 chunk.remove(heading)
         flush()
-        if stray and (named := _card_heading(stray[0].text, resolve_card)):
-            card = named
-            stray.pop(0)
-            if len(stray) == 1 and _is_label(stray[0].text.strip()):
-                stray.clear()  # the next card's section heading ("Rulings"), as the first card's is read
+        if (at := _next_card(stray, resolve_card)) is not None:
+            # the next card's name heads its rulings: the text above it is the last card's stray text,
+            # the text under it that card's own (its cost, price and printed text), as under the title
+            card, printed = at[1], stray[at[0] + 1:]
+            del stray[at[0]:]
+            report_stray()
+            report_printed(printed)
         report_stray()
         chunk = [_Line(line.number, rest)] if rest else []
         inline, closed = bool(rest), False
@@ -888,12 +903,25 @@ def _card_paragraph(line: str, oracle_key: str) -> bool:
 _CHAPTER = re.compile(r"^[IVX]+(?:\s*,\s*[IVX]+)*(?:\s*[—–].*|\s+-(?:\s.*)?)?$")  # not `X-Men`
 
 
+def _next_card(stray: Sequence[_Line], resolve_card: NameResolver | None) -> tuple[int, str] | None:
+    """(index, card) of the line of text under no date that names the next card: its first line or a
+    line starting a paragraph (a section's heading and prose may stand between the last ruling and the
+    next card's name: "## Turning steals into value" above "### Satoru, the Infiltrator"). Of several,
+    the last Markdown heading (a section's "## Deck Notes" may read as a name too), else the first (the
+    card's printed text under its name may hold a line that reads as one: "Menace")."""
+    named = [(i, card) for i, line in enumerate(stray) if i == 0 or line.number > stray[i - 1].number + 1
+             if (card := _card_heading(line.text, resolve_card))]
+    marked = [(i, card) for i, card in named if _HEADING_MARKS.match(stray[i].text)]
+    return marked[-1] if marked else named[0] if named else None
+
+
 def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     """The card a heading line names: a card the names know, else a short line written like a card's
     name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`), not a
     Saga's chapter numbers (`I, II`); of a rulings heading, the card after it (`Rulings for Dog Walker`),
-    and none of the heading alone (`Rulings`, `• #671Rulings`)."""
-    name = normalize_text(text)
+    and none of the heading alone (`Rulings`, `• #671Rulings`). A Markdown heading's marks and a mana cost
+    after the name are no part of it (`### They Came from the Pipes {4}{U}`)."""
+    name = _uncosted(normalize_text(_unmarked(text))).rstrip(" -–—|·•")
     if _is_rulings_heading(name) and not (name := _after_heading(name) or ""):
         return None
     found = resolve_card(name) if resolve_card and name else None
