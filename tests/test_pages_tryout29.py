@@ -46,3 +46,26 @@ def test_a_card_heading_after_a_section_of_prose_names_the_rulings_under_it(sect
             "(2024-09-20) The second card's ruling is about creatures.\n")
     result = parse(page)
     assert [(r.line, r.card) for r in result.records] == [(3, "First Card"), (12, "Second Card")]
+
+
+# --- D3: a German rules column is no ruling of its byline's date ---
+
+def test_a_rules_column_dated_under_its_authors_name_is_refused_with_the_search_page_hint():
+    """tryout29 D3: "von Callum Milne" / "15.09.2014" over the article: the whole article (story, mail
+    address, questions and answers) became one ruling of 2014-09-15; the English column, with no date,
+    is refused with the search-page hint."""
+    result = read29("cranial-insertion-morphologie.planetmtg.de.txt")
+    assert result.records == ()
+    [problem] = result.problems
+    assert not problem.ignored
+    assert problem.reason.startswith("no ruling on this page has a date (line 5's '15.09.2014', by its author's "
+                                     "name, dates the article, not a ruling)")
+    assert "--format search-page" in problem.reason
+
+
+@pytest.mark.parametrize("byline", ["By Callum Milne", "von Callum Milne", "Autor: Callum Milne"])
+def test_a_date_by_an_authors_name_dates_no_ruling_but_the_rulings_dates_are_read(byline):
+    page = (f"Morph Rulings\n{byline}\n15.09.2014\n\n20.09.2014\nA face-down creature is a 2/2 creature.\n")
+    result = parse(page)
+    assert [(r.line, r.date) for r in result.records] == [(6, "2014-09-20")]
+    assert not [p for p in result.problems if not p.ignored]

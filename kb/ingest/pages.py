@@ -425,8 +425,10 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             card, translation = pair
         body = [line for line in lines if line.number > content[0].number]
     title_card = card  # a card's name heading later rulings changes `card`
-    # each line's date read once
-    units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body], (title_card, translation),
+    # each line's date read once; an article's date under its author's name dates no ruling
+    bylines = _byline_dates(body)
+    units = _dates_before_their_rulings([(line, None, None) if line.number in bylines else (line, *_dated(line.text))
+                                         for line in body], (title_card, translation),
                                         card_text(title_card) if card_text and title_card else None)
     date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
@@ -451,7 +453,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             original, first = _unit_text(chunk), chunk[0].number
             if len(chunk) == 1 and (_is_label(original) or original.endswith(":")):
                 return  # the type line alone ("Enchantment", "Verzauberung"): page structure, not even a note
-            if not date_texts and (inside := _date_inside(chunk)) is not None:
+            if not date_texts and (inside := _date_inside([line for line in chunk if line.number not in bylines])):
                 # a date where a card page reads none ("Posted Feb 25, 2015 by …"): not undated, and the
                 # search-page format would drop its date and keep the lines around it as rulings
                 at, said = inside
@@ -464,7 +466,9 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                         f"{said!r}{bullets}: skipped the text from here: {clip(original)}"))
                 return
             if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
-                problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
+                byline = "".join(f" (line {n}'s {said!r}, by its author's name, dates the article, not a ruling)"
+                                 for n, said in list(bylines.items())[:1])
+                problems.append(Problem(source, first, f"no ruling on this page has a date{byline}, and a card page's "
                                         "rulings are read after their dates (`Jul 13, 2018`, `9/20/2014<TAB>...`): "
                                         "skipped the text from here; if it is rulings without dates, --format search-page "
                                         "reads one per paragraph (every paragraph, so cut what is no ruling first), or "
@@ -1222,6 +1226,37 @@ def _by_language(chunk: list[_Line]) -> list[list[_Line]]:
         else:
             parts.append(list(paragraph))
     return parts
+
+
+# An article's author under its title: "von Callum Milne", "by Callum Milne", "Posted by …", "Autor: …"
+_BYLINE = re.compile(r"(?:(?:written|posted|geschrieben|verfasst|escrito|publicado)\s+)?(?:by|von|por)\s+"
+                     r"|(?:author|autor|autorin|verfasser)\s*:\s*", re.IGNORECASE)
+_PERSON = re.compile(r"[^\W\d_][\w'.-]*(?:\s+(?:[^\W\d_][\w'.-]*)){0,4}")
+
+
+def _byline_dates(lines: Sequence[_Line]) -> dict[int, str]:
+    """(line number → date text) of each date line right above or under an author's line ("von Callum
+    Milne" / "15.09.2014"): the date an article or post was published, not a ruling's (tryout29 D3: a
+    German rules column became one ruling of the whole article at its byline's date)."""
+    found: dict[int, str] = {}
+    for above, line, below in zip([None, *lines], lines, [*lines[1:], None]):
+        date, rest = _dated(line.text)
+        if date is None or rest is not None:
+            continue
+        for near in (above, below):
+            if near is not None and abs(near.number - line.number) == 1 and _is_byline(near.text):
+                found[line.number] = date
+    return found
+
+
+def _is_byline(text: str) -> bool:
+    """Whether a line gives only an author's name ("von Callum Milne", "By Eli Shiffrin", "Autor: X")."""
+    text = normalize_text(text)
+    head = _BYLINE.match(text)
+    if head is None:
+        return False
+    name = text[head.end():]
+    return bool(_PERSON.fullmatch(name)) and name[:1].isupper() and _written_as_name(name.split())
 
 
 def _date_inside(lines: Sequence[_Line]) -> tuple[int, str] | None:
