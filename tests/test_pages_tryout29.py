@@ -56,8 +56,7 @@ def test_a_rules_column_dated_under_its_authors_name_is_refused_with_the_search_
     is refused with the search-page hint."""
     result = read29("cranial-insertion-morphologie.planetmtg.de.txt")
     assert result.records == ()
-    [problem] = result.problems
-    assert not problem.ignored
+    [problem] = [p for p in result.problems if not p.ignored]
     assert problem.reason.startswith("no ruling on this page has a date (line 5's '15.09.2014', by its author's "
                                      "name, dates the article, not a ruling)")
     assert "--format search-page" in problem.reason
@@ -69,3 +68,40 @@ def test_a_date_by_an_authors_name_dates_no_ruling_but_the_rulings_dates_are_rea
     result = parse(page)
     assert [(r.line, r.date) for r in result.records] == [(6, "2014-09-20")]
     assert not [p for p in result.problems if not p.ignored]
+
+
+def test_a_sites_address_as_the_first_line_is_no_cards_name():
+    """tryout29 D3: the column's rulings were filed under the card 'miraclegames.de'."""
+    result = parse("miraclegames.de\n\n15.09.2014\nA face-down creature has no name, so it shares none.\n")
+    assert [(r.line, r.card) for r in result.records] == [(4, None)]
+    assert "its first line 'miraclegames.de' is a site's address" in result.problems[0].reason
+
+
+# --- D4: Gatherer's empty "Card Name:" label is no card's name ---
+
+def test_a_gatherer_page_copied_without_its_cards_name_files_its_rulings_under_the_card_they_name():
+    """tryout29 D4: the page starts "Card Name:" / "Mana Cost:" (the name lost in the copy): its five
+    Ixidron rulings were filed under the card "Card Name". They name Ixidron (4 of 5) and the page prints
+    Ixidron's Oracle text above them."""
+    result = read29("ixidron.gatherer.txt")
+    assert [r.card for r in result.records] == ["Ixidron"] * 5
+    [note] = [p for p in result.problems if p.line == 1]
+    assert note.ignored and note.reason == (
+        "page has no title line naming its card (its first line 'Card Name:' is a label with no value): its "
+        "rulings name 'Ixidron' (4 of 5), whose Oracle text the page prints above them: they are filed under "
+        "'Ixidron'")
+
+
+def test_rulings_under_an_empty_label_with_no_card_text_keep_no_card_and_the_note_names_their_card():
+    page = ("Card Name:\nMana Cost:\n\n9/25/2006 If Ixidron and another creature are entering the battlefield at "
+            "the same time, the other creature enters face up.\n9/25/2006 Turning a face-down creature face down "
+            "has no effect on Ixidron.\n")
+    result = parse(page)
+    assert [r.card for r in result.records] == [None, None]
+    assert result.problems[0].reason.endswith("they name 'Ixidron' (2 of 2): if they are its rulings, put its "
+                                              "name on the page's first line")
+
+
+def test_a_title_ending_in_a_colon_over_rulings_is_still_a_new_cards_name():
+    result = parse("Brand New Card:\n\n9/25/2026 It can't be countered by anything.\n")
+    assert [r.card for r in result.records] == ["Brand New Card"]

@@ -410,6 +410,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     problems: list[Problem] = []
     card: str | None
     unknown_title = False
+    no_name: str | None = None  # what the first line is when it can be no card's name (a site's address)
     translation: str | None = None  # an unknown card's other name in its title ("Cryptic Coat / Kryptischer Mantel")
     if _starts_dated(content):
         # copied from the rulings table down: no title, so no card (a date is no card's name)
@@ -421,7 +422,10 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         known = _card_in_title(title, resolve_card) if resolve_card else None
         card = known or _title_as_card(title)
         unknown_title = bool(resolve_card) and not known
-        if unknown_title and (pair := _name_and_translation(title)) is not None:
+        if not known and (no_name := _names_no_card(title, content[1].text if len(content) > 1 else "")):
+            # a card's name on a line of its own before the first dates may still name their card
+            card = None
+        elif unknown_title and (pair := _name_and_translation(title)) is not None:
             card, translation = pair
         body = [line for line in lines if line.number > content[0].number]
     title_card = card  # a card's name heading later rulings changes `card`
@@ -430,6 +434,12 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     units = _dates_before_their_rulings([(line, None, None) if line.number in bylines else (line, *_dated(line.text))
                                          for line in body], (title_card, translation),
                                         card_text(title_card) if card_text and title_card else None)
+    if no_name:
+        card = title_card = _card_of_untitled(units, resolve_card, card_text)
+        unknown_title = title_card is None  # else the first card's name above the first dates may name their card
+        problems.append(Problem(source, content[0].number, f"page has no title line naming its card (its first "
+                                f"line {title!r} is {no_name}): " + _untitled_said(units, title_card, resolve_card),
+                                ignored=True))
     date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
     if (ambiguous := _ambiguous_dates_note(source, units, day_first, guessed)) is not None:
@@ -954,6 +964,81 @@ _NOT_A_NAME = re.compile(
     r"|.*#\d+|\([A-Z0-9]{3,5}\)",  # a set and its number (`Murders at Karlov Manor (MKM) #197`), a set code
     re.IGNORECASE)
 _SET_IN_BRACKETS = re.compile(r"\s*\([^()]*\)(?:\s*#\d+)?$|\s+#\d+$")  # `(MKM)`, `(MKM) #197`
+
+
+_ADDRESS = re.compile(r"(?:https?://)?(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{2,6}(?:/\S*)?", re.IGNORECASE)
+_LABEL = re.compile(r"[^\W\d_]+(?: [^\W\d_]+){0,3}:")  # a form's label: `Card Name:`, `Mana Cost:`
+
+
+def _names_no_card(title: str, below: str) -> str | None:
+    """What a page's first line is when it can be no card's name, else None: a site's address
+    (`miraclegames.de`, tryout29 D3), or a form's label with no value, over another label (Gatherer's
+    `Card Name:` over `Mana Cost:`, the name lost in the copy, tryout29 D4)."""
+    if _ADDRESS.fullmatch(title):
+        return "a site's address"
+    if _LABEL.fullmatch(title) and _after_heading(title) is None and _LABEL.match(normalize_text(below)):
+        return "a label with no value"
+    return None
+
+
+_CAPITALISED = re.compile(r"[^\W\d_a-z][\w'’-]*(?:,?\s+(?:[^\W\d_a-z][\w'’-]*|of|the|to|in|de|del|la|von|der|zu))*")
+
+
+def _cards_named(text: str, resolve_card: NameResolver) -> set[str]:
+    """The known cards a text names: each run of capitalised words, or a part of it, that is a card's name."""
+    found: set[str] = set()
+    for run in _CAPITALISED.finditer(text):
+        words = run.group().replace(",", "").split()
+        for n in range(min(len(words), _MAX_NAME_WORDS), 0, -1):
+            for i in range(len(words) - n + 1):
+                if (english := resolve_card(" ".join(words[i:i + n]))) is not None:
+                    found.add(english)
+    return found
+
+
+def _most_named(units: Sequence[_Unit], resolve_card: NameResolver | None) -> tuple[str, int, int] | None:
+    """(card, how many rulings name it, how many rulings) of the known card that at least half the
+    lines after the page's first date name, the most of any card; None when no card is."""
+    first = next((i for i, (_, date, _) in enumerate(units) if date is not None), len(units))
+    texts = [rest or line.text for line, date, rest in units[first:] if (rest or (date is None and line.text.strip()))]
+    if resolve_card is None or not texts:
+        return None
+    counts: dict[str, int] = {}
+    for text in texts:
+        for english in _cards_named(text, resolve_card):
+            counts[english] = counts.get(english, 0) + 1
+    best = max(counts.items(), key=lambda item: item[1], default=None)
+    if best is None or 2 * best[1] < len(texts) or list(counts.values()).count(best[1]) > 1:
+        return None
+    return best[0], best[1], len(texts)
+
+
+def _card_of_untitled(units: Sequence[_Unit], resolve_card: NameResolver | None,
+                      card_text: NameResolver | None) -> str | None:
+    """The card of a page whose first line names none: the known card its rulings name, when the page
+    prints that card's Oracle text above its first date (a Gatherer page copied without the name under
+    `Card Name:`, tryout29 D4), else None."""
+    named = _most_named(units, resolve_card)
+    oracle = card_text(named[0]) if named and card_text else None
+    if not named or not oracle:
+        return None
+    first = next((i for i, (_, date, _) in enumerate(units) if date is not None), len(units))
+    oracle_key = match_key(oracle)
+    return named[0] if any(_card_paragraph(line.text.strip(), oracle_key) for line, _, _ in units[:first]
+                           if line.text.strip()) else None
+
+
+def _untitled_said(units: Sequence[_Unit], card: str | None, resolve_card: NameResolver | None) -> str:
+    """What a note says of the card of a page whose first line names none."""
+    named = _most_named(units, resolve_card)
+    if card is not None and named:
+        return (f"its rulings name {card!r} ({named[1]} of {named[2]}), whose Oracle text the page prints above "
+                f"them: they are filed under {card!r}")
+    said = "its rulings are kept without a card, unless a card's name heads them"
+    if named:
+        said += (f"; they name {named[0]!r} ({named[1]} of {named[2]}): if they are its rulings, put its name on "
+                 "the page's first line")
+    return said
 
 
 def _title_as_card(title: str) -> str:
