@@ -105,3 +105,25 @@ def test_rulings_under_an_empty_label_with_no_card_text_keep_no_card_and_the_not
 def test_a_title_ending_in_a_colon_over_rulings_is_still_a_new_cards_name():
     result = parse("Brand New Card:\n\n9/25/2026 It can't be countered by anything.\n")
     assert [r.card for r in result.records] == ["Brand New Card"]
+
+
+# --- D5: markup tags around a known card's reminder text ---
+
+@pytest.mark.parametrize("printed", [
+    "As Ixidron enters the battlefield, turn all other nontoken creatures face down. <i>(They're 2/2 creatures.)</i>",
+    "As Ixidron enters the battlefield, turn all other nontoken creatures face down. <I>(They're 2/2 creatures.)</I>",
+    '<b class="x">As Ixidron enters the battlefield, turn all other nontoken creatures face down.</b> '
+    "(They're 2/2 creatures.)",
+])
+def test_a_known_cards_oracle_line_with_markup_tags_is_its_printed_text_not_a_lost_ruling(printed):
+    """tryout29 D5: Gatherer's Oracle line with `<i>…</i>` around its reminder text was a skipped unit (exit 1)."""
+    result = parse(f"Ixidron\n{printed}\n\n9/25/2006 Turning a face-down creature face down has no effect.\n")
+    assert [r.card for r in result.records] == ["Ixidron"]
+    assert [p.line for p in result.problems if not p.ignored] == []
+    assert [p.line for p in result.problems if p.ignored and "the card's own text" in p.reason] == [2]
+
+
+def test_the_gatherer_page_copied_without_its_cards_name_skips_nothing():
+    """tryout29 D4 and D5 together: the page's Oracle lines are Ixidron's printed text, its rulings Ixidron's."""
+    result = read29("ixidron.gatherer.txt")
+    assert [p.reason for p in result.problems if not p.ignored] == []

@@ -898,15 +898,20 @@ def _not_rulings(lines: Sequence[_Line], cards: Sequence[str | None],
     return sorted(own, key=lambda line: line.number), lost
 
 
+# An HTML tag a page copied as text keeps (Gatherer's `<i>(They're 2/2 creatures.)</i>`): no word of the card's
+_MARKUP = re.compile(r"</?[a-z][a-z0-9]*(?:\s[^<>]*)?/?>", re.IGNORECASE)
+
+
 def _card_paragraph(line: str, oracle_key: str) -> bool:
     """Whether a line is the card's printed text: the Oracle text's own words, or (a web page prints
     the card in one paragraph: "Creature — Human Warrior. Lifelink. Megamorph {2}{W}. When Hidden
     Dragonslayer is turned face up, destroy ...", tryout18) sentences that are either short labels
     (its type line, its keywords: every word capitalised) or sentences of the Oracle text, at least
-    one of them the latter. A short sentence in lower case ("It has no name.") may be a lost ruling."""
+    one of them the latter. A short sentence in lower case ("It has no name.") may be a lost ruling.
+    Markup tags around a part of it (`<i>` around reminder text) are no part of the text."""
     if not oracle_key:
         return False
-    sentences = _SENTENCE_END.split(line)
+    sentences = _SENTENCE_END.split(_MARKUP.sub("", line))
     in_oracle = [bool(key := match_key(s)) and key in oracle_key for s in sentences]
     return any(in_oracle) and all(found or (_is_label(s.rstrip(".")) and all(not w[:1].islower() for w in s.split()))
                                   for s, found in zip(sentences, in_oracle))
