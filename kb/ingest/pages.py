@@ -430,15 +430,17 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         body = [line for line in lines if line.number > content[0].number]
     title_card = card  # a card's name heading later rulings changes `card`
     # each line's date read once; an article's date under its author's name dates no ruling
-    bylines = _byline_dates(body)
-    units = _dates_before_their_rulings([(line, None, None) if line.number in bylines else (line, *_dated(line.text))
-                                         for line in body], (title_card, translation),
+    dated = [(line, *_dated(line.text)) for line in body]
+    bylines = _byline_dates(dated)
+    units = _dates_before_their_rulings([(unit[0], None, None) if unit[0].number in bylines else unit
+                                         for unit in dated], (title_card, translation),
                                         card_text(title_card) if card_text and title_card else None)
     if no_name:
-        card = title_card = _card_of_untitled(units, resolve_card, card_text)
+        most_named = _most_named(units, resolve_card)
+        card = title_card = _card_of_untitled(units, most_named, card_text)
         unknown_title = title_card is None  # else the first card's name above the first dates may name their card
         problems.append(Problem(source, content[0].number, f"page has no title line naming its card (its first "
-                                f"line {title!r} is {no_name}): " + _untitled_said(units, title_card, resolve_card),
+                                f"line {title!r} is {no_name}): " + _untitled_said(most_named, title_card),
                                 ignored=True))
     date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
@@ -1018,12 +1020,11 @@ def _most_named(units: Sequence[_Unit], resolve_card: NameResolver | None) -> tu
     return best[0], best[1], len(texts)
 
 
-def _card_of_untitled(units: Sequence[_Unit], resolve_card: NameResolver | None,
+def _card_of_untitled(units: Sequence[_Unit], named: tuple[str, int, int] | None,
                       card_text: NameResolver | None) -> str | None:
-    """The card of a page whose first line names none: the known card its rulings name, when the page
-    prints that card's Oracle text above its first date (a Gatherer page copied without the name under
-    `Card Name:`, tryout29 D4), else None."""
-    named = _most_named(units, resolve_card)
+    """The card of a page whose first line names none: the known card its rulings name (`_most_named`),
+    when the page prints that card's Oracle text above its first date (a Gatherer page copied without
+    the name under `Card Name:`, tryout29 D4), else None."""
     oracle = card_text(named[0]) if named and card_text else None
     if not named or not oracle:
         return None
@@ -1033,9 +1034,8 @@ def _card_of_untitled(units: Sequence[_Unit], resolve_card: NameResolver | None,
                            if line.text.strip()) else None
 
 
-def _untitled_said(units: Sequence[_Unit], card: str | None, resolve_card: NameResolver | None) -> str:
-    """What a note says of the card of a page whose first line names none."""
-    named = _most_named(units, resolve_card)
+def _untitled_said(named: tuple[str, int, int] | None, card: str | None) -> str:
+    """What a note says of the card of a page whose first line names none (`named`: `_most_named`'s)."""
     if card is not None and named:
         return (f"its rulings name {card!r} ({named[1]} of {named[2]}), whose Oracle text the page prints above "
                 f"them: they are filed under {card!r}")
@@ -1324,13 +1324,13 @@ _BYLINE = re.compile(r"(?:(?:written|posted|geschrieben|verfasst|escrito|publica
 _PERSON = re.compile(r"[^\W\d_][\w'.-]*(?:\s+(?:[^\W\d_][\w'.-]*)){0,4}")
 
 
-def _byline_dates(lines: Sequence[_Line]) -> dict[int, str]:
+def _byline_dates(units: Sequence[_Unit]) -> dict[int, str]:
     """(line number → date text) of each date line right above or under an author's line ("von Callum
     Milne" / "15.09.2014"): the date an article or post was published, not a ruling's (tryout29 D3: a
     German rules column became one ruling of the whole article at its byline's date)."""
+    lines = [line for line, _, _ in units]
     found: dict[int, str] = {}
-    for above, line, below in zip([None, *lines], lines, [*lines[1:], None]):
-        date, rest = _dated(line.text)
+    for above, (line, date, rest), below in zip([None, *lines], units, [*lines[1:], None]):
         if date is None or rest is not None:
             continue
         for near in (above, below):
