@@ -410,6 +410,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     problems: list[Problem] = []
     card: str | None
     unknown_title = False
+    no_name: str | None = None  # what the first line is when it can be no card's name (a site's address)
     translation: str | None = None  # an unknown card's other name in its title ("Cryptic Coat / Kryptischer Mantel")
     if _starts_dated(content):
         # copied from the rulings table down: no title, so no card (a date is no card's name)
@@ -421,13 +422,26 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         known = _card_in_title(title, resolve_card) if resolve_card else None
         card = known or _title_as_card(title)
         unknown_title = bool(resolve_card) and not known
-        if unknown_title and (pair := _name_and_translation(title)) is not None:
+        if not known and (no_name := _names_no_card(title, content[1].text if len(content) > 1 else "")):
+            # a card's name on a line of its own before the first dates may still name their card
+            card = None
+        elif unknown_title and (pair := _name_and_translation(title)) is not None:
             card, translation = pair
         body = [line for line in lines if line.number > content[0].number]
     title_card = card  # a card's name heading later rulings changes `card`
-    # each line's date read once
-    units = _dates_before_their_rulings([(line, *_dated(line.text)) for line in body], (title_card, translation),
+    # each line's date read once; an article's date under its author's name dates no ruling
+    dated = [(line, *_dated(line.text)) for line in body]
+    bylines = _byline_dates(dated)
+    units = _dates_before_their_rulings([(unit[0], None, None) if unit[0].number in bylines else unit
+                                         for unit in dated], (title_card, translation),
                                         card_text(title_card) if card_text and title_card else None)
+    if no_name:
+        most_named = _most_named(units, resolve_card)
+        card = title_card = _card_of_untitled(units, most_named, card_text)
+        unknown_title = title_card is None  # else the first card's name above the first dates may name their card
+        problems.append(Problem(source, content[0].number, f"page has no title line naming its card (its first "
+                                f"line {title!r} is {no_name}): " + _untitled_said(most_named, title_card),
+                                ignored=True))
     date_texts = [d for _, d, _ in units if d]
     day_first, guessed = _day_first(date_texts, "\n".join(line.text for line in body[:400]))
     if (ambiguous := _ambiguous_dates_note(source, units, day_first, guessed)) is not None:
@@ -451,7 +465,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             original, first = _unit_text(chunk), chunk[0].number
             if len(chunk) == 1 and (_is_label(original) or original.endswith(":")):
                 return  # the type line alone ("Enchantment", "Verzauberung"): page structure, not even a note
-            if not date_texts and (inside := _date_inside(chunk)) is not None:
+            if not date_texts and (inside := _date_inside([line for line in chunk if line.number not in bylines])):
                 # a date where a card page reads none ("Posted Feb 25, 2015 by …"): not undated, and the
                 # search-page format would drop its date and keep the lines around it as rulings
                 at, said = inside
@@ -464,7 +478,9 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                         f"{said!r}{bullets}: skipped the text from here: {clip(original)}"))
                 return
             if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
-                problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
+                byline = "".join(f" (line {n}'s {said!r}, by its author's name, dates the article, not a ruling)"
+                                 for n, said in list(bylines.items())[:1])
+                problems.append(Problem(source, first, f"no ruling on this page has a date{byline}, and a card page's "
                                         "rulings are read after their dates (`Jul 13, 2018`, `9/20/2014<TAB>...`): "
                                         "skipped the text from here; if it is rulings without dates, --format search-page "
                                         "reads one per paragraph (every paragraph, so cut what is no ruling first), or "
@@ -540,6 +556,19 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                     f"{clip(' '.join(line.text.strip() for line in stray))}"))
             stray.clear()
 
+    def report_printed(printed: list[_Line]) -> None:
+        """The lines between a card's name and its first ruling, read as those under the page's title are."""
+        if len(printed) == 1 and _is_label(printed[0].text.strip()):
+            return  # the card's section heading ("Rulings"), as the first card's is read
+        own, lost = _not_rulings(printed, cards(), card_text(card) if card_text and card else None)
+        for run in lost:
+            problems.append(Problem(source, run[0].number, f"text between a card's name and its first ruling "
+                                    f"skipped{_lines_of(run)}: {clip(_unit_text(run))}"))
+        if own:
+            problems.append(Problem(source, own[0].number, "page text between a card's name and its first ruling "
+                                    "(its cost, headings, its own text), not read as rulings: "
+                                    f"{clip(_unit_text(own))}", ignored=True))
+
     def report_trailer() -> None:
         """The text after the page's last ruling: a ruling that lost its date is skipped, the page's own
         text (a footer, links, a notice) is said as a note naming what marks it (`_PageText`)."""
@@ -608,11 +637,13 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 card = named
                 chunk.remove(heading)
         flush()
-        if stray and (named := _card_heading(stray[0].text, resolve_card)):
-            card = named
-            stray.pop(0)
-            if len(stray) == 1 and _is_label(stray[0].text.strip()):
-                stray.clear()  # the next card's section heading ("Rulings"), as the first card's is read
+        if (at := _next_card(stray, resolve_card)) is not None:
+            # the next card's name heads its rulings: the text above it is the last card's stray text,
+            # the text under it that card's own (its cost, price and printed text), as under the title
+            card, printed = at[1], stray[at[0] + 1:]
+            del stray[at[0]:]
+            report_stray()
+            report_printed(printed)
         report_stray()
         chunk = [_Line(line.number, rest)] if rest else []
         inline, closed = bool(rest), False
@@ -869,15 +900,20 @@ def _not_rulings(lines: Sequence[_Line], cards: Sequence[str | None],
     return sorted(own, key=lambda line: line.number), lost
 
 
+# An HTML tag a page copied as text keeps (Gatherer's `<i>(They're 2/2 creatures.)</i>`): no word of the card's
+_MARKUP = re.compile(r"</?[a-z][a-z0-9]*(?:\s[^<>]*)?/?>", re.IGNORECASE)
+
+
 def _card_paragraph(line: str, oracle_key: str) -> bool:
     """Whether a line is the card's printed text: the Oracle text's own words, or (a web page prints
     the card in one paragraph: "Creature — Human Warrior. Lifelink. Megamorph {2}{W}. When Hidden
     Dragonslayer is turned face up, destroy ...", tryout18) sentences that are either short labels
     (its type line, its keywords: every word capitalised) or sentences of the Oracle text, at least
-    one of them the latter. A short sentence in lower case ("It has no name.") may be a lost ruling."""
+    one of them the latter. A short sentence in lower case ("It has no name.") may be a lost ruling.
+    Markup tags around a part of it (`<i>` around reminder text) are no part of the text."""
     if not oracle_key:
         return False
-    sentences = _SENTENCE_END.split(line)
+    sentences = _SENTENCE_END.split(_MARKUP.sub("", line))
     in_oracle = [bool(key := match_key(s)) and key in oracle_key for s in sentences]
     return any(in_oracle) and all(found or (_is_label(s.rstrip(".")) and all(not w[:1].islower() for w in s.split()))
                                   for s, found in zip(sentences, in_oracle))
@@ -888,12 +924,25 @@ def _card_paragraph(line: str, oracle_key: str) -> bool:
 _CHAPTER = re.compile(r"^[IVX]+(?:\s*,\s*[IVX]+)*(?:\s*[—–].*|\s+-(?:\s.*)?)?$")  # not `X-Men`
 
 
+def _next_card(stray: Sequence[_Line], resolve_card: NameResolver | None) -> tuple[int, str] | None:
+    """(index, card) of the line of text under no date that names the next card: its first line or a
+    line starting a paragraph (a section's heading and prose may stand between the last ruling and the
+    next card's name: "## Turning steals into value" above "### Satoru, the Infiltrator"). Of several,
+    the last Markdown heading (a section's "## Deck Notes" may read as a name too), else the first (the
+    card's printed text under its name may hold a line that reads as one: "Menace")."""
+    named = [(i, card) for i, line in enumerate(stray) if i == 0 or line.number > stray[i - 1].number + 1
+             if (card := _card_heading(line.text, resolve_card))]
+    marked = [(i, card) for i, card in named if _HEADING_MARKS.match(stray[i].text)]
+    return marked[-1] if marked else named[0] if named else None
+
+
 def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
     """The card a heading line names: a card the names know, else a short line written like a card's
     name (every word capitalised but joiners: `Beanstalk Giant`, `There // They're // Their`), not a
     Saga's chapter numbers (`I, II`); of a rulings heading, the card after it (`Rulings for Dog Walker`),
-    and none of the heading alone (`Rulings`, `• #671Rulings`)."""
-    name = normalize_text(text)
+    and none of the heading alone (`Rulings`, `• #671Rulings`). A Markdown heading's marks and a mana cost
+    after the name are no part of it (`### They Came from the Pipes {4}{U}`)."""
+    name = _uncosted(normalize_text(_unmarked(text))).rstrip(" -–—|·•")
     if _is_rulings_heading(name) and not (name := _after_heading(name) or ""):
         return None
     found = resolve_card(name) if resolve_card and name else None
@@ -922,6 +971,79 @@ _NOT_A_NAME = re.compile(
     r"|.*#\d+|\([A-Z0-9]{3,5}\)",  # a set and its number (`Murders at Karlov Manor (MKM) #197`), a set code
     re.IGNORECASE)
 _SET_IN_BRACKETS = re.compile(r"\s*\([^()]*\)(?:\s*#\d+)?$|\s+#\d+$")  # `(MKM)`, `(MKM) #197`
+
+
+_ADDRESS = re.compile(r"(?:https?://)?(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{2,6}(?:/\S*)?", re.IGNORECASE)
+_LABEL = re.compile(r"[^\W\d_]+(?: [^\W\d_]+){0,3}:")  # a form's label: `Card Name:`, `Mana Cost:`
+
+
+def _names_no_card(title: str, below: str) -> str | None:
+    """What a page's first line is when it can be no card's name, else None: a site's address
+    (`miraclegames.de`, tryout29 D3), or a form's label with no value, over another label (Gatherer's
+    `Card Name:` over `Mana Cost:`, the name lost in the copy, tryout29 D4)."""
+    if _ADDRESS.fullmatch(title):
+        return "a site's address"
+    if _LABEL.fullmatch(title) and _after_heading(title) is None and _LABEL.match(normalize_text(below)):
+        return "a label with no value"
+    return None
+
+
+_CAPITALISED = re.compile(r"[^\W\d_a-z][\w'’-]*(?:,?\s+(?:[^\W\d_a-z][\w'’-]*|of|the|to|in|de|del|la|von|der|zu))*")
+
+
+def _cards_named(text: str, resolve_card: NameResolver) -> set[str]:
+    """The known cards a text names: each run of capitalised words, or a part of it, that is a card's name."""
+    found: set[str] = set()
+    for run in _CAPITALISED.finditer(text):
+        words = run.group().replace(",", "").split()
+        for n in range(min(len(words), _MAX_NAME_WORDS), 0, -1):
+            for i in range(len(words) - n + 1):
+                if (english := resolve_card(" ".join(words[i:i + n]))) is not None:
+                    found.add(english)
+    return found
+
+
+def _most_named(units: Sequence[_Unit], resolve_card: NameResolver | None) -> tuple[str, int, int] | None:
+    """(card, how many rulings name it, how many rulings) of the known card that at least half the
+    lines after the page's first date name, the most of any card; None when no card is."""
+    first = next((i for i, (_, date, _) in enumerate(units) if date is not None), len(units))
+    texts = [rest or line.text for line, date, rest in units[first:] if (rest or (date is None and line.text.strip()))]
+    if resolve_card is None or not texts:
+        return None
+    counts: dict[str, int] = {}
+    for text in texts:
+        for english in _cards_named(text, resolve_card):
+            counts[english] = counts.get(english, 0) + 1
+    best = max(counts.items(), key=lambda item: item[1], default=None)
+    if best is None or 2 * best[1] < len(texts) or list(counts.values()).count(best[1]) > 1:
+        return None
+    return best[0], best[1], len(texts)
+
+
+def _card_of_untitled(units: Sequence[_Unit], named: tuple[str, int, int] | None,
+                      card_text: NameResolver | None) -> str | None:
+    """The card of a page whose first line names none: the known card its rulings name (`_most_named`),
+    when the page prints that card's Oracle text above its first date (a Gatherer page copied without
+    the name under `Card Name:`, tryout29 D4), else None."""
+    oracle = card_text(named[0]) if named and card_text else None
+    if not named or not oracle:
+        return None
+    first = next((i for i, (_, date, _) in enumerate(units) if date is not None), len(units))
+    oracle_key = match_key(oracle)
+    return named[0] if any(_card_paragraph(line.text.strip(), oracle_key) for line, _, _ in units[:first]
+                           if line.text.strip()) else None
+
+
+def _untitled_said(named: tuple[str, int, int] | None, card: str | None) -> str:
+    """What a note says of the card of a page whose first line names none (`named`: `_most_named`'s)."""
+    if card is not None and named:
+        return (f"its rulings name {card!r} ({named[1]} of {named[2]}), whose Oracle text the page prints above "
+                f"them: they are filed under {card!r}")
+    said = "its rulings are kept without a card, unless a card's name heads them"
+    if named:
+        said += (f"; they name {named[0]!r} ({named[1]} of {named[2]}): if they are its rulings, put its name on "
+                 "the page's first line")
+    return said
 
 
 def _title_as_card(title: str) -> str:
@@ -1236,6 +1358,37 @@ def _by_language(chunk: list[_Line]) -> list[list[_Line]]:
         else:
             parts.append(list(paragraph))
     return parts
+
+
+# An article's author under its title: "von Callum Milne", "by Callum Milne", "Posted by …", "Autor: …"
+_BYLINE = re.compile(r"(?:(?:written|posted|geschrieben|verfasst|escrito|publicado)\s+)?(?:by|von|por)\s+"
+                     r"|(?:author|autor|autorin|verfasser)\s*:\s*", re.IGNORECASE)
+_PERSON = re.compile(r"[^\W\d_][\w'.-]*(?:\s+(?:[^\W\d_][\w'.-]*)){0,4}")
+
+
+def _byline_dates(units: Sequence[_Unit]) -> dict[int, str]:
+    """(line number → date text) of each date line right above or under an author's line ("von Callum
+    Milne" / "15.09.2014"): the date an article or post was published, not a ruling's (tryout29 D3: a
+    German rules column became one ruling of the whole article at its byline's date)."""
+    lines = [line for line, _, _ in units]
+    found: dict[int, str] = {}
+    for above, (line, date, rest), below in zip([None, *lines], units, [*lines[1:], None]):
+        if date is None or rest is not None:
+            continue
+        for near in (above, below):
+            if near is not None and abs(near.number - line.number) == 1 and _is_byline(near.text):
+                found[line.number] = date
+    return found
+
+
+def _is_byline(text: str) -> bool:
+    """Whether a line gives only an author's name ("von Callum Milne", "By Eli Shiffrin", "Autor: X")."""
+    text = normalize_text(text)
+    head = _BYLINE.match(text)
+    if head is None:
+        return False
+    name = text[head.end():]
+    return bool(_PERSON.fullmatch(name)) and name[:1].isupper() and _written_as_name(name.split())
 
 
 def _date_inside(lines: Sequence[_Line]) -> tuple[int, str] | None:

@@ -1,0 +1,129 @@
+"""A judge's pages of try-out 29 (bench/results/tryout29.md): a deck note of several cards, a German
+rules column, a Gatherer page copied without its card's name. The pages are the try-out's own, under
+tests/data/pages/tryout29-*."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.corpus import Corpus
+from kb.ingest import decode, pages, parse_text
+from tests.conftest import DATA
+
+NAMES = Corpus.default().names
+
+
+def read29(name: str):
+    path = DATA / "pages" / f"tryout29-{name}"
+    return parse_text(decode(path.read_bytes()), path.name, names=NAMES, match_clause=None)
+
+
+def parse(text: str):
+    return pages.parse_card_page(text, "page.txt", NAMES.resolve, NAMES.oracle_text, NAMES.closest)
+
+
+# --- D1: a card's name on a heading line of its own starts that card's rulings ---
+
+def test_each_markdown_card_heading_of_a_deck_note_starts_its_cards_rulings():
+    """tryout29 D1: six `### Card` headings, each with cost lines, the quoted Oracle text and
+    `(2024-09-20) text` rulings: all 16 rulings were filed under the first card, "Alrund's Epiphany"."""
+    result = read29("etrata-heist-research.dates-first.md")
+    cards = {r.line: r.card for r in result.records}
+    assert [cards[line] for line in (10, 27, 38, 51, 64, 77)] == [
+        "Alrund's Epiphany", "Satoru, the Infiltrator", "They Came from the Pipes", "Glitch Interpreter",
+        "Thieving Amalgam", "Orochi Soul-Reaver"]
+    assert len(cards) == 16
+    # the headings are read, never reported as text skipped
+    assert not [p for p in result.problems if "###" in p.reason]
+
+
+@pytest.mark.parametrize("section", ["## Another section", "## Another Section"])
+def test_a_card_heading_after_a_section_of_prose_names_the_rulings_under_it(section):
+    """tryout29 D1: a section's heading and prose stand between the last ruling and the next card's name
+    (the next card's heading is the one nearest its rulings, even when the section's reads as a name)."""
+    page = ("### First Card\n\n(2024-09-20) The first card's ruling is about creatures.\n\n" + section + "\n\n"
+            "Some words about the deck.\n\n### Second Card {1}{U}\n- Price: $1\n\n"
+            "(2024-09-20) The second card's ruling is about creatures.\n")
+    result = parse(page)
+    assert [(r.line, r.card) for r in result.records] == [(3, "First Card"), (12, "Second Card")]
+
+
+# --- D3: a German rules column is no ruling of its byline's date ---
+
+def test_a_rules_column_dated_under_its_authors_name_is_refused_with_the_search_page_hint():
+    """tryout29 D3: "von Callum Milne" / "15.09.2014" over the article: the whole article (story, mail
+    address, questions and answers) became one ruling of 2014-09-15; the English column, with no date,
+    is refused with the search-page hint."""
+    result = read29("cranial-insertion-morphologie.planetmtg.de.txt")
+    assert result.records == ()
+    [problem] = [p for p in result.problems if not p.ignored]
+    assert problem.reason.startswith("no ruling on this page has a date (line 5's '15.09.2014', by its author's "
+                                     "name, dates the article, not a ruling)")
+    assert "--format search-page" in problem.reason
+
+
+@pytest.mark.parametrize("byline", ["By Callum Milne", "von Callum Milne", "Autor: Callum Milne"])
+def test_a_date_by_an_authors_name_dates_no_ruling_but_the_rulings_dates_are_read(byline):
+    page = (f"Morph Rulings\n{byline}\n15.09.2014\n\n20.09.2014\nA face-down creature is a 2/2 creature.\n")
+    result = parse(page)
+    assert [(r.line, r.date) for r in result.records] == [(6, "2014-09-20")]
+    assert not [p for p in result.problems if not p.ignored]
+
+
+def test_a_sites_address_as_the_first_line_is_no_cards_name():
+    """tryout29 D3: the column's rulings were filed under the card 'miraclegames.de'."""
+    result = parse("miraclegames.de\n\n15.09.2014\nA face-down creature has no name, so it shares none.\n")
+    assert [(r.line, r.card) for r in result.records] == [(4, None)]
+    assert "its first line 'miraclegames.de' is a site's address" in result.problems[0].reason
+
+
+# --- D4: Gatherer's empty "Card Name:" label is no card's name ---
+
+def test_a_gatherer_page_copied_without_its_cards_name_files_its_rulings_under_the_card_they_name():
+    """tryout29 D4: the page starts "Card Name:" / "Mana Cost:" (the name lost in the copy): its five
+    Ixidron rulings were filed under the card "Card Name". They name Ixidron (4 of 5) and the page prints
+    Ixidron's Oracle text above them."""
+    result = read29("ixidron.gatherer.txt")
+    assert [r.card for r in result.records] == ["Ixidron"] * 5
+    [note] = [p for p in result.problems if p.line == 1]
+    assert note.ignored and note.reason == (
+        "page has no title line naming its card (its first line 'Card Name:' is a label with no value): its "
+        "rulings name 'Ixidron' (4 of 5), whose Oracle text the page prints above them: they are filed under "
+        "'Ixidron'")
+
+
+def test_rulings_under_an_empty_label_with_no_card_text_keep_no_card_and_the_note_names_their_card():
+    page = ("Card Name:\nMana Cost:\n\n9/25/2006 If Ixidron and another creature are entering the battlefield at "
+            "the same time, the other creature enters face up.\n9/25/2006 Turning a face-down creature face down "
+            "has no effect on Ixidron.\n")
+    result = parse(page)
+    assert [r.card for r in result.records] == [None, None]
+    assert result.problems[0].reason.endswith("they name 'Ixidron' (2 of 2): if they are its rulings, put its "
+                                              "name on the page's first line")
+
+
+def test_a_title_ending_in_a_colon_over_rulings_is_still_a_new_cards_name():
+    result = parse("Brand New Card:\n\n9/25/2026 It can't be countered by anything.\n")
+    assert [r.card for r in result.records] == ["Brand New Card"]
+
+
+# --- D5: markup tags around a known card's reminder text ---
+
+@pytest.mark.parametrize("printed", [
+    "As Ixidron enters the battlefield, turn all other nontoken creatures face down. <i>(They're 2/2 creatures.)</i>",
+    "As Ixidron enters the battlefield, turn all other nontoken creatures face down. <I>(They're 2/2 creatures.)</I>",
+    '<b class="x">As Ixidron enters the battlefield, turn all other nontoken creatures face down.</b> '
+    "(They're 2/2 creatures.)",
+])
+def test_a_known_cards_oracle_line_with_markup_tags_is_its_printed_text_not_a_lost_ruling(printed):
+    """tryout29 D5: Gatherer's Oracle line with `<i>…</i>` around its reminder text was a skipped unit (exit 1)."""
+    result = parse(f"Ixidron\n{printed}\n\n9/25/2006 Turning a face-down creature face down has no effect.\n")
+    assert [r.card for r in result.records] == ["Ixidron"]
+    assert [p.line for p in result.problems if not p.ignored] == []
+    assert [p.line for p in result.problems if p.ignored and "the card's own text" in p.reason] == [2]
+
+
+def test_the_gatherer_page_copied_without_its_cards_name_skips_nothing():
+    """tryout29 D4 and D5 together: the page's Oracle lines are Ixidron's printed text, its rulings Ixidron's."""
+    result = read29("ixidron.gatherer.txt")
+    assert [p.reason for p in result.problems if not p.ignored] == []
