@@ -248,7 +248,6 @@ class Searcher:
         self._cr_glossary: list[tuple[tuple[str, ...], int]] | None = None
         self._cr_concepts: list[tuple[str, int, int]] | None = None
         self._own: np.ndarray | None = None
-        self._card_words: set[str] | None = None
         self._former: dict[str, list[str]] | None = None
         self.index_dir: Path | None = None
 
@@ -600,7 +599,7 @@ class Searcher:
         English words a German or Spanish word translates to (`Glossary.translate`: "Rückblende"),
         one word enough (a keyword's name is the CR's word for it), but not by the words `skip` (the
         names of the cards the question names: Echoing Boon is no echo). No ruling is about it when
-        none holds its words (KEYWORD_IN_RULINGS) and none is of a card whose Oracle text has it."""
+        at most KEYWORD_IN_RULINGS rulings hold its words."""
         t = self.table
         out = np.zeros(len(t), dtype=bool)
         own = self._own_clauses
@@ -608,19 +607,12 @@ class Searcher:
         for row in self._named_terms(text, langs, 1, skip, KEYWORD_IN_RULINGS, english):
             entry = self._entries[row] if self._entries is not None else self._fetch_entries([t.ids[row]])[0]
             rules = keyword_rules(entry.text)
-            if not rules or set(glossary_term(entry.clause or "", tokenize)) & self._ruled_card_words:
+            if not rules:
                 continue
             out[row] = True
             under = np.array([any(clause_under(c, r) and c != r for r in rules) for c in t.clause_vocab], dtype=bool)
             out[(own >= 0) & under[np.maximum(own, 0)]] = True
         return out
-
-    @property
-    def _ruled_card_words(self) -> set[str]:
-        """The rules words of the Oracle texts of the cards the KB holds entries of (read on first use)."""
-        if self._card_words is None:
-            self._card_words = set(split_concepts(self.cards.rules_tokens(self.table.card_vocab))[0])
-        return self._card_words
 
     @property
     def _own_clauses(self) -> np.ndarray:
