@@ -144,3 +144,16 @@ def test_the_rules_of_a_keyword_no_ruling_is_about_are_scored_lexically_as_fully
     assert hits[True]["c-708.5"][1].lexical == pytest.approx(hits[False]["c-708.5"][1].lexical)
     assert hits[True]["c-702.143a"][0] < hits[False]["c-702.143a"][0]
 
+
+
+def test_the_rules_of_a_keyword_no_ruling_is_about_can_come_before_rulings_sharing_its_other_words(
+        tmp_path: Path) -> None:
+    """Scored lexically in full, foretell's clauses still sat behind the rulings that share "look",
+    "opponent" and "cards": their fused score kept the discount every clause has (`Weights.rule`), so no
+    clause could be first however much better it matched (try-out 28: 702.143a #9). Theirs is
+    `Weights.keyword_rule`."""
+    searcher = _searcher(tmp_path, True)
+    hits = searcher.search("Can I look at my opponent's foretold cards?", limit=5)
+    assert hits[0].entry.id in {"c-702.143a", "c-702.143d"}
+    searcher.weights = Weights(keyword_rule=Weights().rule)  # as every clause
+    assert searcher.search("Can I look at my opponent's foretold cards?", limit=5)[0].entry.id == "r-own"

@@ -156,12 +156,18 @@ class Weights:
     # A keyword ability or action named in the asking sentences that no ruling is about (foretell: no
     # ruling or card of the KB says it) is asked about through its rules, the CR's alone: its clauses
     # and glossary entry (`Searcher._keyword_rules`) are scored lexically as fully as the rulings, as
-    # all clauses are for a card with no rulings (`QueryPlan.wants_rule`); their fused score keeps the
-    # `rule` discount. Dev (search39): no dev rank moved; "can I look at my opponent's foretold cards"
-    # 702.143d #39 -> #2 (with the foretell concept). Lifting the fused discount too (or a bonus as
+    # all clauses are for a card with no rulings (`QueryPlan.wants_rule`); their fused score keeps a
+    # discount (`keyword_rule`). Dev (search39): no dev rank moved; "can I look at my opponent's foretold
+    # cards" 702.143d #39 -> #2 (with the foretell concept). Lifting the fused discount too (or a bonus as
     # `cr_term` gives) put them first but moved dev questions down (real-en-67 2 -> 4, -72 1 -> 2: the
     # keyword named beside the face-down rule asked about). False: off.
     keyword_rules: bool = True
+    # ... and their fused score is multiplied by this, not by `rule`: discounted as every clause, a
+    # keyword's clause that matched the question far better than any ruling still sat behind rulings
+    # sharing only its setting words (try-out 28: foretell 702.143a #9, ward 702.21a). Dev (search40):
+    # top-1 +1 (real-en-145 6 -> 1), none lost; top-3 +2 (real-en-143 9 -> 2), -1 (real-en-137 3 -> 7);
+    # 0.8-0.85 the same at top-3 with no top-1 change, 0.7 +1 -1 at top-3, 1.0 top-1 +1 -1 (real-en-72 1 -> 2).
+    keyword_rule: float = 0.9
     # A clause the question cites by number ("rule 707.9"), under that number now or as the number
     # it had in an older CR (index clauses.json): this bonus to its fused score. 0 turns it off.
     cited: float = 0.2
@@ -476,7 +482,7 @@ class Searcher:
         elif mode == "lexical":
             fused = lexical.astype(np.float64)
         else:
-            fused = self._fuse(rule_asked, words, dense_rank, lexical, named, langs, name_tokens)
+            fused = self._fuse(rule_asked, words, dense_rank, lexical, named, langs, name_tokens, keyword)
             if w.cr_term:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
@@ -510,10 +516,14 @@ class Searcher:
         return hits
 
     def _fuse(self, rule_asked: bool, parts: Focus, dense: np.ndarray, lexical: np.ndarray, named: list[str],
-              langs: tuple[Lang, ...] = tuple(Lang), name_tokens: set[str] | frozenset[str] = frozenset()) -> np.ndarray:
+              langs: tuple[Lang, ...] = tuple(Lang), name_tokens: set[str] | frozenset[str] = frozenset(),
+              keyword: np.ndarray | None = None) -> np.ndarray:
         """The hybrid score of every entry: weighted reciprocal rank fusion plus bonuses
-        (`rule_asked`: the question wants a rule of the CR, its entries are not discounted)."""
+        (`rule_asked`: the question wants a rule of the CR, its entries are not discounted; `keyword`:
+        the rules of a keyword no ruling is about, discounted by `Weights.keyword_rule`)."""
         w = self.weights
+        if keyword is None:
+            keyword = np.zeros(len(dense), dtype=bool)
         fused = np.zeros(len(dense), dtype=np.float64)
         if w.dense_per_kind:
             is_rule = self._is_rule
@@ -526,7 +536,7 @@ class Searcher:
         fused += 1e-6 * dense  # equal fused ranks: the closer meaning first
         rule = w.rule_asked if rule_asked else w.rule
         if rule != 1.0:
-            fused = np.where(self._is_rule, fused * rule, fused)
+            fused = np.where(self._is_rule, fused * np.where(keyword, max(rule, w.keyword_rule), rule), fused)
         of_named = self._of_cards(named)
         card = w.card if parts.is_story else w.card_asked
         if named and card:
