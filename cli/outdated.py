@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -15,7 +15,8 @@ def outdated(
     lang: Annotated[Optional[str], typer.Option(help="Only wordings in this language (en, de, es).")] = None,
     since: Annotated[Optional[str], typer.Option(help="Only copies dated on or after this date (2018, 2018-07 or 2018-07-13).")] = None,
     kind: Annotated[Optional[str], typer.Option(
-        help="Only this reason: superseded, terminology, check-fails or rule-changed.")] = None,
+        help="Only this reason: superseded, terminology, rule-number, check-fails, rule-changed or "
+             "rule-number-unchecked.")] = None,
     review: Annotated[bool, typer.Option(
         "--review", help="Show the review list instead: rulings whose rule changed in words they use.")] = False,
     show_all: Annotated[bool, typer.Option("--all", help="Show both lists: outdated and review.")] = False,
@@ -39,8 +40,8 @@ def outdated(
 
     for option, value in [*([("--kind", kind)] if kind else []), *(("--fail-on", k) for k in fail_on or [])]:
         if value not in {r.value for r in Reason}:
-            raise InputError(f"{option}: unknown reason {value!r}; use superseded, terminology, check-fails "
-                             "or rule-changed")
+            raise InputError(f"{option}: unknown reason {value!r}; use "
+                             + ", ".join(r.value for r in Reason))
     reason = Reason(kind) if kind else None
     fail_reasons = {Reason(k) for k in (fail_on or [])}
     if since:
@@ -49,6 +50,11 @@ def outdated(
     kb = open_kb(quiet=as_json)
     english = card_option(card, kb, quiet=as_json) if card else None
     command_note(no_text_note(kb, parse_lang(lang)), quiet=as_json)  # else "no outdated wordings" reads as "all current"
+    if review or show_all:  # an empty review list must not read as "no rule changed under them"
+        command_note(_before_the_oldest_cr(kb, english, parse_lang(lang)), quiet=as_json)
+    if since and (undated := kb.undated_outdated(levels, since, card=english, lang=parse_lang(lang), reason=reason)):
+        command_note(f"--since {since} leaves out {undated} undated wording{'s' if undated > 1 else ''} "
+                     "(no date to compare with); without --since they are listed", quiet=as_json)
     if summary:  # counted from the rows' columns: no item is decoded (fast at 100k rulings)
         data = kb.outdated_summary(levels, card=english, lang=parse_lang(lang), since=since, reason=reason)
         if as_json:
@@ -70,3 +76,18 @@ def outdated(
         found = {r.kind.value for w in wordings for r in w.reasons}
     if any(r.value in found for r in fail_reasons):
         raise typer.Exit(1)
+
+
+def _before_the_oldest_cr(kb: Any, card: str | None, lang: Any) -> str | None:
+    """A note on the wordings older than the oldest CR the KB holds: what changed in the rules before
+    it can't be seen, so the review list can't name them (tryout30 D6)."""
+    from cli.common import reference
+    from kb.cr.load import rule_dates
+
+    oldest = rule_dates(reference().folder)[0]
+    older = kb.wordings_dated_before(oldest, card=card, lang=lang)
+    if not older:
+        return None
+    return (f"{older} ruling wording{'s are' if older > 1 else ' is'} dated before the oldest CR the KB holds "
+            f"({oldest}): a rule change before it is not checked, so the review list can't name "
+            f"{'them' if older > 1 else 'it'}")

@@ -735,6 +735,10 @@ def outdated(console: Console, wordings: Sequence[OutdatedWording], levels: Coll
             console.print(Text(f"  {reason.kind.value}: ", style=style) + Text(reason.detail))
             if reason.diff:
                 console.print(Text("    ") + diff_text(reason.diff))
+        if w.suggested:  # once for every reason's replacement (tryout30: five reasons each repeated it)
+            from kb import normalize
+
+            console.print(Text("  suggested: ", style="bold") + diff_text(normalize.word_diff(w.text, w.suggested)))
         newest = (entry_texts or {}).get(w.entry)
         if newest is not None and newest not in (w.current_text, w.text):
             console.print(Text(f"  reworded again since on other cards' pages: {newest}", style="yellow"))

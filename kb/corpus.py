@@ -291,6 +291,34 @@ class Corpus:
         return found
 
     @cached_property
+    def set_names(self) -> frozenset[str]:
+        """The names of the sets of the bundled MTGJSON set files, in any language, and the part after
+        a set name's colon ("House of Horror" of "Duskmourn: House of Horror"): the sets of the cards
+        with face-down play and of the newer extracts, not every set (the 2018 Oracle cards give only
+        set codes). `kb search` reads a set's name in a question as no card's. Remembered in the cache
+        (~0.15 s to parse the files)."""
+        from kb.store.cache import cached
+
+        paths = sorted((self.folder / "mtgjson").rglob("*.json"))
+
+        def compute() -> frozenset[str]:
+            import json
+
+            found: set[str] = set()
+            for path in paths:
+                try:
+                    doc = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, UnicodeDecodeError, ValueError):  # the build reports a bad bundled file
+                    continue
+                doc = doc.get("data", doc) if isinstance(doc, dict) else None  # MTGJSON v5: {"meta", "data"}
+                if isinstance(doc, dict) and isinstance(doc.get("name"), str) and isinstance(doc.get("cards"), list):
+                    name = doc["name"].strip()
+                    found.update(n for n in (name, name.partition(":")[2].strip()) if n)
+            return frozenset(found)
+
+        return cached("setnames", [*paths, Path(__file__)], compute)
+
+    @cached_property
     def card_texts(self) -> dict[str, str]:
         """English card name → Oracle text: the Oracle cards, then the newer MTGJSON files."""
         from kb.cr.links import card_texts

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from kb import store
-from kb.errors import KBError, StoreError
+from kb.errors import IndexModelError, KBError, StoreError
 
 if TYPE_CHECKING:
     from kb.build import OnProgress
@@ -109,6 +109,8 @@ def open_for_search(home: Path, corpus: Corpus, *, on_progress: OnProgress | Non
     try:  # no entry is decoded but the hits (Searcher.for_kb)
         return opened, Searcher.for_kb(opened.kb, reference=corpus)
     except StoreError as e:
+        if isinstance(e, IndexModelError) and e.rebuilt_same:  # a rebuild makes the same index: say why at once
+            raise
         if on_note:
             on_note(f"{e}; rebuilding now")
         again = rebuild_and_open(home, corpus, on_progress=on_progress, on_note=on_note)

@@ -33,6 +33,15 @@ class StoreError(KBError):
     kind = "store"
 
 
+class IndexModelError(StoreError):
+    """The search index was embedded by another model than the queries are. `rebuilt_same`: a rebuild
+    would embed with that model again (`KB_EMBEDDER` names a fake one), so rebuilding can't help."""
+
+    def __init__(self, message: str, *, rebuilt_same: bool = False) -> None:
+        super().__init__(message)
+        self.rebuilt_same = rebuilt_same
+
+
 class CheckError(KBError):
     """A scenario check file is malformed or attaches to no entry."""
 

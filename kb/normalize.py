@@ -49,6 +49,15 @@ def normalize_text(text: str, *, plain_dashes: bool = False) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"(])")
+
+
+def sentences(text: str) -> list[str]:
+    """`text` cut into sentences: after a final stop followed by a sentence that starts with a
+    capital, a quote or a bracket, so "e.g. the creature" stays one sentence."""
+    return _SENTENCE_END.split(text)
+
+
 @functools.lru_cache(maxsize=1 << 17)  # a build keys each wording in several stages (dedup, ids, the store)
 def match_key(text: str) -> str:
     """A key under which two wordings count as the very same text: case, punctuation and spacing
@@ -133,6 +142,17 @@ def _name_fold_table() -> dict[int, str]:
 
 _NAME_FOLD = _name_fold_table()
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
+
+
+# The lower-case words between the capitalised words of a card's name, by language ("Hide in Plain
+# Sight", "Sword of Fire and Ice", "Vidente del Caos", "Hüter von ..."): where a card page's line or
+# title is a name (kb.ingest.pages) and where a question writes one (kb.search.cardnames).
+NAME_JOINERS_BY_LANG = {
+    "en": frozenset("of the to a an and in on for from with at by".split()),
+    "es": frozenset("de del la el los las y".split()),
+    "de": frozenset("der die das und von zu".split()),
+}
+NAME_JOINERS = frozenset({"//"}).union(*NAME_JOINERS_BY_LANG.values())  # "//" joins a split card's halves
 
 
 def name_key(name: str) -> str:

@@ -1,6 +1,6 @@
 """Which wordings no longer hold as written, and why: the `kb outdated` report.
 
-Four reasons, each computed per variant from what the KB already knows, and two levels:
+Six reasons, each computed per variant from what the KB already knows, and two levels:
 
 *outdated* (a judge should not quote the wording any more):
 - `superseded`: a later English wording of the same ruling replaced this one for the same card
@@ -12,12 +12,20 @@ Four reasons, each computed per variant from what the KB already knows, and two 
   page rewording a ruling is kept as a revision, not a reason to stop quoting the official text.
 - `terminology`: the text uses a term of its language that the rules have replaced
   (`corpus/terminology.yaml`, `kb.terminology`).
+- `rule-number`: the text cites a CR number that stands for another number's rule today (read in
+  the CR in force on its date, or for an undated or older text in the KB's CR whose wording of that
+  number it uses: `_CRHistory.cited`).
 - `check-fails`: the entry's scenario check passes under the rules of the variant's date but fails
   under the current rules.
 
 *review* (the ruling probably still holds; a judge may want to re-read the rule):
 - `rule-changed`: the clause the entry interprets (its best link) was reworded in substance after
   the variant's date, and the changed words touch what the ruling says (`touched_words`).
+- `rule-number-unchecked`: a cited CR number the KB can't check (in none of its CRs, or cited by a
+  ruling older than its oldest CR).
+
+Each item has at most one `suggested` wording: every obsolete term replaced and every `rule-number`
+renumbered, each once (`_suggestion`).
 
 Items are per variant (`OutdatedItem`, what the store keeps); the report folds them into one
 `OutdatedWording` per entry and text, with the places it appears (`group_wordings`).
@@ -42,12 +50,14 @@ WordDiff = list[tuple[str, str]]  # (op, text) runs: "equal", "delete", "insert"
 class Reason(StrEnum):
     SUPERSEDED = "superseded"
     TERMINOLOGY = "terminology"
+    RULE_NUMBER = "rule-number"
     RULE_CHANGED = "rule-changed"
     CHECK_FAILS = "check-fails"
+    NUMBER_UNCHECKED = "rule-number-unchecked"
 
     @property
     def level(self) -> Level:
-        return Level.REVIEW if self is Reason.RULE_CHANGED else Level.OUTDATED
+        return Level.REVIEW if self in (Reason.RULE_CHANGED, Reason.NUMBER_UNCHECKED) else Level.OUTDATED
 
 
 class Level(StrEnum):
@@ -92,6 +102,9 @@ class OutdatedItem:
     variant: Variant
     reasons: tuple[OutdatedReason, ...]
     current_text: str  # the wording that replaces it (for this card), else the entry's canonical text
+    # the wording with every obsolete term replaced and every cited number renumbered (None: nothing to
+    # replace, or a term it can't replace: a judge rewords it)
+    suggested: str | None = None
 
     @property
     def kinds(self) -> list[str]:
@@ -110,6 +123,7 @@ class OutdatedItem:
                         "line": v.line, "card": v.card},
             "reasons": [r.to_json() for r in self.reasons],
             "current_text": self.current_text,
+            "suggested": self.suggested,
         }
 
     def to_store(self) -> dict[str, Any]:
@@ -120,7 +134,7 @@ class OutdatedItem:
     def from_store(cls, d: Mapping[str, Any]) -> OutdatedItem:
         """The item of a stored row (which keeps its variant whole: no entry is decoded)."""
         return cls(d["entry"], d["variant_index"], Variant.from_json(d["stored_variant"]),
-                   tuple(OutdatedReason.from_json(r) for r in d["reasons"]), d["current_text"])
+                   tuple(OutdatedReason.from_json(r) for r in d["reasons"]), d["current_text"], d.get("suggested"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +147,7 @@ class OutdatedWording:
     reasons: tuple[OutdatedReason, ...]  # one per kind (per term) over its variants; `items` have all
     current_text: str
     items: tuple[OutdatedItem, ...]
+    suggested: str | None = None  # the wording reworded (`OutdatedItem.suggested`), shown once for all reasons
 
     @property
     def level(self) -> Level:
@@ -162,6 +177,8 @@ class OutdatedWording:
             "level": self.level.value,
             "reasons": [r.to_json() for r in self.reasons],
             "current_text": self.current_text,
+            "suggested": self.suggested,
+            "suggested_diff": [list(run) for run in word_diff(self.text, self.suggested)] if self.suggested else [],
             "count": len(self.items),
             "cards": self.cards,
             "sources": self.sources,
@@ -190,7 +207,7 @@ def group_wordings(items: Iterable[OutdatedItem]) -> list[OutdatedWording]:
         ordered = sorted(reasons.values(), key=lambda r: list(Reason).index(r.kind))
         replaced = next((i for i in members if Reason.SUPERSEDED in {r.kind for r in i.reasons}), members[0])
         out.append(OutdatedWording(entry, text, members[0].variant.lang, tuple(ordered),
-                                   replaced.current_text, tuple(members)))
+                                   replaced.current_text, tuple(members), members[0].suggested))
     return out
 
 
@@ -198,14 +215,17 @@ class RuleHistory(Protocol):
     """A rule's wording at a date: (number then, text then, text now, dates of the CRs in which it is
     first seen changed in substance after the one in force on `at`), or None when the rule can't be
     followed that far back. `common_words` are word stems so frequent in the rules that sharing one
-    says nothing (see `touched_words`). A history may also tell, with `since(clause, date)`, the
-    corpus's CR before the change first seen on `date`: the change came between the two, and when
-    that CR is older than `at` the KB can't tell whether it came after `at` (the corpus's CRs are
-    samples of those published)."""
+    says nothing (see `touched_words`)."""
 
     common_words: frozenset[str]
 
     def __call__(self, clause: str, at: str) -> tuple[str, str, str, list[str]] | None: ...
+
+    def since(self, clause: str, date: str) -> str | None:
+        """The date of the corpus's CR before the change first seen on `date`: the change came between
+        the two, and when that CR is older than the ruling the KB can't tell whether it came after it
+        (the corpus's CRs are samples of those published). None: the history can't tell."""
+        ...
 
 
 # The results of an entry's checks under a rules date: list of (check id, passed).
@@ -361,21 +381,30 @@ def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason 
 
 
 def _terminology(v: Variant, terminology: Terminology) -> list[OutdatedReason]:
-    """One reason per obsolete term, each suggesting the wording with every term it can replace
-    replaced: a suggestion that fixed only its own term still read "comes into play" (tryout18)."""
-    terms = terminology.obsolete_in(v.text, v.lang)
-    everything = v.text
-    for term in terms:
-        everything = term.suggest(everything) or everything
+    """One reason per obsolete term; the rewording they all call for is the item's `suggested`
+    (`_suggestion`), shown once: each reason repeating it was five copies of one text (tryout30)."""
     reasons = []
-    for term in terms:
+    for term in terminology.obsolete_in(v.text, v.lang):
         found = ", ".join(dict.fromkeys(repr(m) for m in term.matches(v.text)))
         detail = f"uses {found}; since {term.since} it is {term.current!r} ({term.source})"
-        suggested = everything if term.suggest(v.text) else None
-        if suggested:
-            detail += f". Suggested: {suggested}"
-        reasons.append(OutdatedReason(Reason.TERMINOLOGY, detail, word_diff(v.text, suggested) if suggested else []))
+        if term.suggest(v.text) is None:
+            detail += "; no rewording is suggested for it: reword it by hand"
+        reasons.append(OutdatedReason(Reason.TERMINOLOGY, detail))
     return reasons
+
+
+def _suggestion(v: Variant, terminology: Terminology, renumbered: str) -> str | None:
+    """The wording with every cited number renumbered (`renumbered`, the text so renumbered) and every
+    obsolete term replaced, each once; None when nothing changes, or when the result still holds an
+    obsolete term (one no form replaces, or a new one a replacement made): a suggestion that fixed
+    only its own term still read "comes into play" (tryout18), and one reading "comes-into-activate"
+    was nonsense (tryout30)."""
+    text = renumbered
+    for term in terminology.obsolete_in(v.text, v.lang):
+        text = term.suggest(text) or text
+    if text == v.text or terminology.obsolete_in(text, v.lang):
+        return None
+    return text
 
 
 # Editorial rewordings of the rules that change no meaning: renumbered cross-references, singular
@@ -465,7 +494,7 @@ def _rule_changed(entry: Entry, v: Variant, ruling: str, history: RuleHistory | 
         number_then, text_then, text_now, changed_on = found
         if not changed_on:
             continue
-        touched = touched_words(text_then, text_now, ruling, getattr(history, "common_words", frozenset()))
+        touched = touched_words(text_then, text_now, ruling, history.common_words)
         if not touched:
             continue
         then = f" (then {number_then})" if number_then != link.clause else ""
@@ -481,11 +510,10 @@ def _reworded_when(history: RuleHistory, clause: str, at: str, changed_on: list[
     """"reworded after AT (CR of D)", or for a change the corpus can't date after `at` (its CR before
     the change is older than `at`) "reworded between the CRs of P and D (none between in the KB: maybe
     before AT)"."""
-    since: Callable[[str, str], str | None] | None = getattr(history, "since", None)
     after: list[str] = []
     between: list[str] = []
     for date in changed_on:
-        before = since(clause, date) if since else None
+        before = history.since(clause, date)
         if before is not None and before < at:
             between.append(f"between the CRs of {before} and {date} (none between in the KB: maybe before {at})")
         else:
@@ -496,8 +524,74 @@ def _reworded_when(history: RuleHistory, clause: str, at: str, changed_on: list[
     return ", and ".join(parts)
 
 
+# A CR number a ruling cites: "702.36b specifically says", "(see rule 115)", "Siehe Regel 707". A
+# dotted number (a clause: no subrule number starts with 0, "100.000" is a German thousand) wherever it
+# stands; a bare section number only after a word for "rule".
+_CITED = re.compile(
+    r"(?<![\d.,$/])\b(?P<dotted>[1-9]\d{2}\.[1-9]\d{0,2}[a-z]?)\b(?![.,]\d)"
+    r"|\b(?:rules?|regeln?|reglas?|sections?|abschnitt|secci[oó]n)\s+(?P<bare>[1-9]\d{2})\b(?![.,]?\d)",
+    re.IGNORECASE)
+
+
+def cited_numbers(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """The CR numbers `text` cites, with where each stands, in order."""
+    found = []
+    for m in _CITED.finditer(text):
+        group = "dotted" if m.group("dotted") else "bare"
+        found.append((m.group(group).lower(), m.span(group)))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Cited:
+    """What a CR number a ruling cites stands for today (`RuleHistory.cited`)."""
+
+    kind: Reason  # RULE_NUMBER (another number today) or NUMBER_UNCHECKED (the KB can't tell)
+    detail: str
+    now: str | None = None  # today's number of the rule cited
+    read_at: str | None = None  # an undated or old ruling's number read by its words: the CR it was read in
+    # NUMBER_UNCHECKED for a reason shared by several numbers, told once for them all: "nowhere" (in
+    # no CR of the KB), "older" (the ruling is older than the KB's CRs); `detail` then ends the sentence
+    why: str | None = None
+
+
+def _rule_numbers(v: Variant, history: RuleHistory | None) -> tuple[list[OutdatedReason], str]:
+    """The CR numbers the wording cites that stand for another number's rule today (`rule-number`, with
+    the wording renumbered), and those the KB can't check (`rule-number-unchecked`: older than its
+    CRs, or in none of them). An undated or old ruling's number whose words are those of a rule in
+    one of the KB's CRs tells in which CR its other numbers are read ("702.36d … (see rule 115)")."""
+    cite: Callable[..., Cited | None] | None = getattr(history, "cited", None)
+    if cite is None:
+        return [], v.text
+    numbers = cited_numbers(v.text)
+    answers = {n: cite(n, v.date, v.text) for n in dict.fromkeys(n for n, _ in numbers)}
+    read = next(((n, a.read_at) for n, a in answers.items() if a and a.read_at), None)
+    if read is not None:
+        for n, a in answers.items():
+            if a is None or a.kind is Reason.NUMBER_UNCHECKED:
+                answers[n] = cite(n, v.date, v.text, by=read) or a
+    renumbered = {n: a.now for n, a in answers.items() if a and a.kind is Reason.RULE_NUMBER and a.now}
+    reasons = []
+    text = v.text
+    if renumbered:
+        for number, (start, end) in reversed(numbers):  # from the end, so the earlier spans hold
+            if number in renumbered:
+                text = text[:start] + renumbered[number] + text[end:]
+        details = [a.detail for n, a in answers.items() if a and n in renumbered]
+        reasons.append(OutdatedReason(Reason.RULE_NUMBER, "; ".join(details)))
+    unchecked = [a.detail for a in answers.values() if a and a.kind is Reason.NUMBER_UNCHECKED and not a.why]
+    for why in ("older", "nowhere"):
+        told = [(n, a.detail) for n, a in answers.items() if a and a.kind is Reason.NUMBER_UNCHECKED and a.why == why]
+        if told:
+            detail = told[0][1] if len(told) == 1 else told[0][1].replace(" it stood ", " they stood ")
+            unchecked.append(f"cites {', '.join(n for n, _ in told)}{'' if why == 'older' else ','} {detail}")
+    if unchecked:
+        reasons.append(OutdatedReason(Reason.NUMBER_UNCHECKED, "; ".join(unchecked)))
+    return reasons, text
+
+
 def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
-                  rule_history: RuleHistory | Callable[..., Any] | None = None,
+                  rule_history: RuleHistory | None = None,
                   check_runner: CheckRunner | None = None,
                   is_official: Callable[[str], bool] = lambda source: True) -> list[OutdatedItem]:
     """Every outdated or review-level variant of every entry, with all its reasons. `is_official`
@@ -524,9 +618,12 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
             superseded, current = replaced[key]
             if superseded is not None:
                 reasons.append(superseded)
-            reasons += _terminology(v, terminology)
+            worded = _terminology(v, terminology)
+            numbered, renumbered = _rule_numbers(v, rule_history)
+            reasons += worded + numbered
+            suggested = _suggestion(v, terminology, renumbered) if worded or renumbered != v.text else None
             ruling = v.text if v.lang is Lang.EN else current
-            reasons += _rule_changed(entry, v, ruling, rule_history)  # type: ignore[arg-type]
+            reasons += _rule_changed(entry, v, ruling, rule_history)
             if check_runner and entry.checks and v.date:
                 now = dict(checks_at(None))
                 then = dict(checks_at(v.date))
@@ -536,7 +633,7 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
                         Reason.CHECK_FAILS,
                         f"passes under the rules of {v.date} but fails under current rules: {', '.join(broken)}"))
             if reasons:
-                items.append(OutdatedItem(entry.id, i, v, tuple(reasons), current))
+                items.append(OutdatedItem(entry.id, i, v, tuple(reasons), current, suggested))
     return items
 
 
@@ -658,6 +755,95 @@ class _CRHistory:
 
     def __call__(self, clause: str, at: str) -> tuple[str, str, str, list[str]] | None:
         return self._history(clause, at)
+
+    def cited(self, number: str, at: str | None, ruling: str, by: tuple[str, str] | None = None) -> Cited | None:
+        """What CR number `number`, cited by `ruling` of date `at`, stands for today: a `Cited` of kind
+        RULE_NUMBER when the rule it cited has another number now, NUMBER_UNCHECKED when the KB can't
+        tell; None when it is the same rule's number today (or the KB has nothing to say against it).
+        A ruling dated within the corpus's CRs cites the numbers of the CR in force then; an undated
+        or older one, the rule of that number (in any CR of the corpus) whose words it uses, and its
+        other numbers as that CR has them (`by`: (another number, date of the CR it was read in))."""
+        rules = self.rules
+        oldest = rules.versions[0].date
+        if by is not None or (at and at >= oldest):
+            when = by[1] if by is not None else at
+            assert when is not None
+            version = rules.in_force(when, complete=True)
+            lid = rules.lineage.get((version.date, number))
+            if lid is None:
+                return None  # not a clause of its CR: a section the corpus doesn't number so, or a typo
+            if by is None and lid != rules.lineage.get((rules.current.date, number)) and rules.gap(when, version.date):
+                # the KB lacks the CRs of the ruling's time (2018-07-13 answers for 2021): its number may
+                # already be today's, renumbered in between; read it by its words
+                return self._by_words(number, at, ruling)
+            where = (f"{number} of the CR of {version.date}, whose {by[0]} the ruling quotes" if by is not None
+                     else f"{number} of the CR in force on {at} (of {version.date})")
+            return self._now(number, lid, where, None)
+        return self._by_words(number, at, ruling)
+
+    def _by_words(self, number: str, at: str | None, ruling: str) -> Cited | None:
+        """`cited` for a ruling whose date doesn't tell which CR it cites (undated, older than the KB's
+        CRs, or in a gap between them): the rule of that number in any CR of the KB whose words it uses."""
+        rules = self.rules
+        oldest = rules.versions[0].date
+        meanings = self._meanings(number)
+        if not meanings:
+            return Cited(Reason.NUMBER_UNCHECKED, f"which no CR in the KB has (the oldest is of {oldest}): "
+                         "not checked", why="nowhere")
+        today = rules.lineage.get((rules.current.date, number))
+        said = set(tokenize_ruling(ruling)) - self.common_words
+        scores = {lid: (len(said & words), first, last) for lid, (first, last, words) in meanings.items()}
+        best = max(scores, key=lambda lid: scores[lid][0])
+        beaten = all(scores[lid][0] < scores[best][0] for lid in scores if lid != best)
+        if best != today and beaten and scores[best][0] >= _CITED_WORDS:
+            _, first, last = scores[best]
+            span = f"the CR of {first}" if first == last else f"the CRs of {first} to {last}"
+            return self._now(number, best, f"the ruling quotes {number} as worded in {span}", last)
+        if today is None:
+            formers = "; ".join(f.said(number) for f in rules.other_rules(number))
+            return Cited(Reason.NUMBER_UNCHECKED, f"cites {number}, which today's CR doesn't have ({formers})")
+        if at and at < oldest:
+            return Cited(Reason.NUMBER_UNCHECKED, f"in a ruling dated {at}, before the oldest CR in the KB "
+                         f"(of {oldest}): what it stood for then is not checked", why="older")
+        return None
+
+    def _meanings(self, number: str) -> dict[int, tuple[str, str, frozenset[str]]]:
+        """The rules `number` stood for in the corpus's full CRs: lineage -> (first and last CR with it
+        so numbered, the word stems of its texts then)."""
+        found: dict[int, tuple[str, str, frozenset[str]]] = {}
+        for v in self.rules.versions:
+            lid = self.rules.lineage.get((v.date, number))
+            if lid is None or not v.complete:
+                continue
+            first, _, words = found.get(lid, (v.date, v.date, frozenset()))
+            found[lid] = (first, v.date, words | frozenset(tokenize_ruling(v.clauses[number].text)))
+        return found
+
+    def _now(self, number: str, lid: int, where: str, read_at: str | None) -> Cited | None:
+        """The cited rule (lineage `lid`) by its number today: None when it is still `number`."""
+        rules = self.rules
+        members = rules.members[lid]
+        last_date, now = members[-1]
+        if last_date != rules.current.date:
+            return Cited(Reason.NUMBER_UNCHECKED, f"cites {number} ({where}): a rule the KB doesn't find in "
+                         f"today's CR (last seen in the CR of {last_date})")
+        if now == number:
+            return None
+        before = [d for d, n in members if n == number]
+        after = [d for d, n in members if before and d > before[-1]]
+        when = f" (renumbered between the KB's CRs of {before[-1]} and {after[0]})" if before and after else ""
+        return Cited(Reason.RULE_NUMBER, f"cites {number}, now {now}{when}: {where}", now, read_at)
+
+
+# Words (stems, other than the rules' common words) a ruling must share with a rule to be read as citing it
+_CITED_WORDS = 2
+
+
+def tokenize_ruling(text: str) -> list[str]:
+    """The word stems of a ruling or clause, without the CR numbers it cites (`RuleHistory.cited` compares words)."""
+    from kb.normalize import tokenize
+
+    return tokenize(_CITED.sub(" ", text))
 
 
 def rule_history_from(rules: Any) -> RuleHistory:

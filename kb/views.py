@@ -211,9 +211,9 @@ def question_card_notes(kb: KB, corpus: Corpus, named: Sequence[NamedCard], unkn
         out.append(f"{card.name}{said}: no ruling in the KB{text}")
     if unknown:
         one = len(unknown) == 1
-        out.append(f"{', '.join(repr(n) for n in unknown)}: no card the KB knows has {'this name' if one else 'these names'} "
-                   f"(a card newer than its 2018 card data is known once a page of it is ingested); the hits are not "
-                   f"about {'it' if one else 'them'}")
+        out.append(f"{', '.join(repr(n) for n in unknown)}: no card the KB knows has {'this name' if one else 'these names'}, "
+                   f"so the search read {'it' if one else 'them'} as words, not as a card (a card newer than its "
+                   f"2018 card data is known once a page of it is ingested)")
     return out
 
 

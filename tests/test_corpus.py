@@ -69,3 +69,20 @@ def test_the_cli_reads_the_corpus_kb_corpus_names_now(tmp_path: Path, monkeypatc
     (tmp_path / "c").mkdir()
     monkeypatch.setenv("KB_CORPUS", str(tmp_path / "c"))
     assert reference().folder == tmp_path / "c"
+
+
+def test_the_set_names_are_those_of_the_mtgjson_set_files_and_their_parts_after_a_colon(tmp_path: Path,
+                                                                                         kb_home: Path) -> None:
+    """review39 #5: `kb search` reads a set's name as no card's; the 2018 Oracle cards give only set codes."""
+    folder = tmp_path / "corpus" / "mtgjson" / "v3"
+    folder.mkdir(parents=True)
+    (folder / "FRF.json").write_text('{"name": "Fate Reforged", "code": "FRF", "cards": []}', encoding="utf-8")
+    (folder / "FRF.de.json").write_text('{"name": "Schicksalsschmiede", "cards": []}', encoding="utf-8")
+    (folder.parent / "DSK.json").write_text('{"meta": {}, "data": {"name": "Duskmourn: House of Horror", "cards": []}}',
+                                            encoding="utf-8")
+    (folder.parent / "extract.json").write_text('{"source": "an extract", "cards": []}', encoding="utf-8")
+    (folder.parent / "broken.json").write_text('{"name": "Broken", ', encoding="utf-8")
+    names = Corpus(tmp_path / "corpus").set_names
+    assert names == {"Fate Reforged", "Schicksalsschmiede", "Duskmourn: House of Horror", "House of Horror"}
+    assert Corpus(tmp_path / "corpus").set_names == names  # from the cache
+    assert "Murders at Karlov Manor" in Corpus.default().set_names

@@ -59,6 +59,20 @@ def test_a_kb_without_a_search_index_is_rebuilt_once_for_search_then_the_error_s
     assert len(store.load(kb_home)) > 1  # rebuilt: the bundled corpus, not the one entry written
 
 
+def test_an_index_the_fake_build_embedder_made_is_refused_at_once_not_rebuilt_on_every_search(
+        kb_home: Path, corpus: Corpus) -> None:
+    """With KB_EMBEDDER=fake every rebuild makes the same index the e5 queries refuse: `kb search`
+    rebuilt the whole KB on each call (seconds) before saying so."""
+    store.write(kb_home, [entry("r-a", "708.8")], report={}, meta={})
+    with pytest.raises(StoreError):  # the first search builds the missing index, then refuses it
+        open_for_search(kb_home, corpus)
+    generation = store.generation(kb_home)
+    said: list[str] = []
+    with pytest.raises(StoreError, match="unset KB_EMBEDDER and run `kb ingest`"):
+        open_for_search(kb_home, corpus, on_note=said.append)
+    assert said == [] and store.generation(kb_home) == generation  # nothing rebuilt
+
+
 def test_a_kb_built_from_another_state_of_the_corpus_is_rebuilt_with_a_note(kb_home: Path, small_corpus: Path,
                                                                           tmp_path: Path) -> None:
     """A judge-kb update (or an edited check file) changes the bundled corpus: the KB built from the

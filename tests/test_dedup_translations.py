@@ -12,7 +12,8 @@ import pytest
 
 from kb.build import load_lexicon
 from kb.concepts import ConceptFinder, lemma
-from kb.ingest.dedup import Lexicon, concepts_agree, deduplicate, is_negated, translation_gaps
+from kb.ingest.dedup import (Lexicon, abilities_from_rules, concepts_agree, deduplicate, is_negated,
+                             translation_gaps)
 from kb.model import Kind, Lang, Record
 from kb.normalize import match_key
 from kb.search.text import fold
@@ -195,6 +196,73 @@ def test_a_text_of_no_card_embeds_only_the_rulings_it_could_translate():
     assert entry_of(entries, WILDCALL_DE).text == WILDCALL
     assert sorted(embedded) == sorted([WILDCALL, WILDCALL_DE])
 
+
+# --- a text of no card and a mechanic the glossary lacks (tryout29 defect 2) ----------------------
+
+FORETOLD_COSTS = ("If you're casting a foretold card from exile for its foretell cost, you can't choose to cast it for "
+                  "any other alternative costs. You can, however, pay additional costs, such as kicker costs. If the "
+                  "card has any mandatory additional costs, those must be paid to cast the spell.")
+# a paragraph of Wizards' Spanish Kaldheim mechanics article (bench/tryouts/tryout29): the same mechanic and
+# zone, other points (same turn, optional, timing), no word of alternative or additional costs
+PROFETIZAR_ES = ("Hay varias cuestiones importantes que debes recordar acerca del lanzamiento de hechizos desde el "
+                 "exilio con esta mecánica. En primer lugar, no puedes lanzar las cartas en el mismo turno en el que "
+                 "las exilias. Sin embargo, profetizar las cartas es opcional, así que nada te impide lanzar los "
+                 "hechizos de manera normal para que tengan una repercusión más inmediata. En segundo lugar, lanzar "
+                 "los hechizos desde el exilio utiliza las reglas normales sobre cuándo lanzarlos.")
+# a translation of the ruling (written for this test)
+FORETOLD_COSTS_ES = ("Si lanzas una carta profetizada desde el exilio por su coste de profetizar, no puedes elegir "
+                     "lanzarla por ningún otro coste alternativo. Sin embargo, sí puedes pagar costes adicionales, como "
+                     "los costes de estímulo. Si la carta tiene costes adicionales obligatorios, deben pagarse para "
+                     "lanzar el hechizo.")
+
+
+def test_an_english_ruling_s_unglossed_mechanics_are_the_cr_keyword_abilities_the_glossary_lacks():
+    """Foretell and kicker are 702 keyword abilities with no glossary concept (no German or Spanish term
+    to look for); morph has one; 702.1 ("Some, though, are very common ...") is a rule, no ability."""
+    assert lexicon().evidence(FORETOLD_COSTS).unglossed == {"foretell", "kicker"}
+    assert lexicon().evidence("A face-down creature with morph can be turned face up.").unglossed == set()
+    assert lexicon().evidence(PROFETIZAR_ES, Lang.ES).unglossed == set()
+    assert "though" not in abilities_from_rules(CORPUS.rules.versions)
+
+
+def test_a_text_weighed_against_every_entry_can_t_translate_one_naming_an_unglossed_mechanic():
+    english, spanish = lexicon().evidence(FORETOLD_COSTS), lexicon().evidence(PROFETIZAR_ES, Lang.ES)
+    assert translation_gaps(english, spanish, 49) == []  # all the glossary sees: exile, spell, a "not"
+    assert translation_gaps(english, spanish, 49, by_card=False) == ["unglossed"]
+
+
+@pytest.mark.parametrize("spanish, card, joins", [
+    (PROFETIZAR_ES, None, False),  # tryout29 D2: joined at cosine 0.84, though it says something else
+    (FORETOLD_COSTS_ES, None, False),  # nothing shows it says foretell or kicker: an entry of its own
+    (FORETOLD_COSTS_ES, "Vengeful Reaper", True),  # its card's page: only the card's rulings compete
+])
+def test_a_text_of_no_card_joins_no_ruling_naming_a_mechanic_the_glossary_lacks(spanish, card, joins):
+    """A text of no card competes with every English entry of the KB: one of them is near in meaning by
+    chance, and the glossary can't tell whether the text names the foretell and kicker its English
+    names, so it is no evidence that it does."""
+    entries = dedup([rec(FORETOLD_COSTS, "Vengeful Reaper", date="2021-01-22"),
+                     rec(spanish, card, Lang.ES, source="profetizar.es.txt", date=None)],
+                    {FORETOLD_COSTS: [1, 0], spanish: [1, 0.05]})
+    assert bool(entry_of(entries, spanish).variants_in(Lang.EN)) is joins
+
+
+WILDCALL_ES = "Si eliges 0 como valor de X, solo manifestarás la primera carta de tu biblioteca."
+# the translation and a note of the page's own: three times the ruling's words
+WILDCALL_ES_NOTED = WILDCALL_ES + (" Es una pregunta que se oye a menudo en los torneos, así que conviene recordarla "
+                                   "antes de empezar la partida, sobre todo cuando se enseña esta carta a quienes la "
+                                   "conocen poco.")
+
+
+@pytest.mark.parametrize("spanish, joins", [(WILDCALL_ES, True), (WILDCALL_ES_NOTED, False)])
+def test_a_text_more_than_twice_as_long_as_a_ruling_is_no_translation_of_it(spanish, joins):
+    """A translation is about as long as its English (0.7 to 1.3 times its words in bench/dedup_gold.yaml);
+    a text more than twice as long says more than the one ruling, as an article's paragraph does."""
+    english, foreign = lexicon().evidence(WILDCALL), lexicon().evidence(spanish, Lang.ES)
+    assert "length" not in translation_gaps(english, foreign, 15, longer=30)
+    assert "length" in translation_gaps(english, foreign, 15, longer=31)
+    entries = dedup([rec(WILDCALL, "Wildcall"), rec(spanish, "Wildcall", Lang.ES, source="wildcall.es.txt")],
+                    {WILDCALL: [1, 0], spanish: [1, 0.05]})
+    assert bool(entry_of(entries, spanish).variants_in(Lang.EN)) is joins
 
 SPECIAL_ACTION = ("Any time you have priority, you may turn a manifested creature face up by revealing that it's "
                   "a creature card and paying its mana cost. This is a special action.")
@@ -563,3 +631,16 @@ def test_a_translation_joins_a_ruling_that_names_its_own_card_where_the_translat
     other = lexicon().evidence(MASTERY_OTHER)
     assert "cards" in translation_gaps(other, lexicon().evidence(MASTERY_DE, Lang.DE), 17,
                                        frozenset({"Mastery of the Unseen"}))
+
+
+@pytest.mark.parametrize("english, spanish, joins", [
+    ("Morph / Morph", "La metamorfosis", False),  # two pages' headings, given as units (tryout30 D9)
+    ("Morph costs.", "Costes de metamorfosis.", False),
+    ("Morph works as usual here.", "La metamorfosis funciona como siempre.", True),
+])
+def test_a_heading_of_a_few_words_is_no_translation_of_another(english, spanish, joins):
+    """A ruling is a sentence: a text of fewer than four words is a heading or a name a page gave as a
+    unit, and two such that mean the same are still no ruling and its translation."""
+    entries = dedup([rec(english, None), rec(spanish, None, Lang.ES, source="es.txt")],
+                    {english: [1, 0], spanish: [1, 0.01]})
+    assert bool(entry_of(entries, spanish).variants_in(Lang.EN)) is joins

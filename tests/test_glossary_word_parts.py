@@ -17,6 +17,7 @@ GLOSSARY = Glossary([
     Concept("cast", {Lang.EN: ("cast",), Lang.ES: ("lanzar",)}),
     Concept("play", {Lang.EN: ("play",), Lang.DE: ("spielen", "Spiel"), Lang.ES: ("jugado", "jugada")}),
     Concept("disguise", {Lang.EN: ("disguise",), Lang.DE: ("Verkleidung",)}),
+    Concept("manifest_dread", {Lang.EN: ("manifest dread",), Lang.DE: ("manifestieren das Grauen", "das Grauen")}),
 ])
 
 
@@ -29,6 +30,8 @@ def concepts(question: str, lang: Lang) -> list[str]:
     ("Was kostet die Kartenverkleidung?", Lang.DE, ["~disguise"]),  # compound, head last only
     ("¿Cuentan los hechizos que me contrarrestaron?", Lang.ES, ["~counter_spell"]),  # preterite
     ("¿Puedo lanzarla otra vez?", Lang.ES, ["~cast"]),  # a pronoun written onto the infinitive
+    # a noun's case ending on top of the one the stemmer cuts: genitive "Grauens" (`grauen`, not `grau`)
+    ("Wie funktioniert Manifestieren des Grauens?", Lang.DE, ["~manifest_dread"]),
 ])
 def test_a_foreign_questions_word_holding_a_term_finds_its_concept(question, lang, expected):
     assert concepts(question, lang) == expected

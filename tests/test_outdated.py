@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import pytest
 from typer.testing import CliRunner
@@ -86,7 +87,8 @@ def test_converted_mana_cost_is_obsolete_terminology(outdated):
     assert items and all(item is not None for item in items)
     for item in items:
         reason = next(r for r in item.reasons if r.kind is Reason.TERMINOLOGY)
-        assert "mana value of 0" in reason.detail and "2021-04-22" in reason.detail
+        assert "2021-04-22" in reason.detail
+        assert "mana value of 0" in item.suggested  # the wording reworded, once for all its reasons
 
 
 def test_mana_value_wording_has_no_terminology_reason(outdated):
@@ -207,6 +209,21 @@ def _find(entry, **kw):
     return find_outdated([entry], terminology=CORPUS.terminology, **kw)
 
 
+@dataclass(frozen=True)
+class _Reworded:
+    """A RuleHistory of a clause reworded from `then` to `now` in the CR of 2024-11-08, whatever the
+    ruling's date; it can't tell the CR before that one."""
+    then: str
+    now: str
+    common_words: frozenset[str] = frozenset()
+
+    def __call__(self, clause: str, at: str) -> tuple[str, str, str, list[str]]:
+        return clause, self.then, self.now, ["2024-11-08"]
+
+    def since(self, clause: str, date: str) -> None:
+        return None
+
+
 def test_a_wording_is_superseded_only_for_the_cards_that_have_the_newer_one():
     entry = _entry([_cv("New words.", "2018-07-13", "Lightform"), _cv("Old words.", "2014-11-24", "Lightform"),
                     _cv("Old words.", "2014-11-24", "Arashin War Beast")])
@@ -242,9 +259,7 @@ def _items_three_copies():
     entry = _entry([_cv("It has a mana value of 0.", "2021-04-22", "Lightform"),
                     _cv(old, "2014-11-24", "Lightform", "a.json"), _cv(old, "2014-11-24", "Lightform", "b.json"),
                     _cv(old, "2014-11-24", "Cloudform", "a.json")])
-
-    def history(clause, at):
-        return clause, "A face-down permanent has a mana value of 0.", "A face-down permanent has a mana value of 1.", ["2024-11-08"]
+    history = _Reworded("A face-down permanent has a mana value of 0.", "A face-down permanent has a mana value of 1.")
 
     from kb.model import RuleLink
 
@@ -321,10 +336,7 @@ def test_a_rule_change_names_the_words_as_the_ruling_writes_them_not_their_stems
     entry = _entry([_cv(ruling, "2018-03-16", "Willbender")])
     entry = Entry(**{**{f: getattr(entry, f) for f in entry.__dataclass_fields__},
                      "rules": (RuleLink("608.2b", 1.0, "608.2b", ""),)})
-
-    def history(clause, at):
-        return clause, "However, an illegal target is not changed.", "An illegal target isn't affected.", ["2024-11-08"]
-
+    history = _Reworded("However, an illegal target is not changed.", "An illegal target isn't affected.")
     (item,) = _find(entry, rule_history=history)
     (reason,) = item.reasons
     # "however" is a joining word, no reason (tryout20); "change" is written as the ruling writes it

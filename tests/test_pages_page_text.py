@@ -90,6 +90,8 @@ def test_a_first_ruling_read_as_page_text_is_reported_quoting_its_own_words():
 
 
 MEANT = "That is how it was meant, and it was so before as well."
+FOREST = "Example: you manifest a Forest with it and later turn the Forest face up"
+AGREED = "Judges agreed on this at GP Las Vegas (see mtgjudge.com for the thread)."
 SCRYFALL_NOTICE = "Scryfall is not produced by or endorsed by Wizards of the Coast."
 
 
@@ -106,6 +108,21 @@ SCRYFALL_NOTICE = "Scryfall is not produced by or endorsed by Wizards of the Coa
     (f"{MEANT}\n", f"{RULING} {MEANT}", []),
     ("This was not so before; it is now.\n", f"{RULING} This was not so before; it is now.", []),
     (f"{MEANT}\n\n{SCRYFALL_NOTICE}\n", f"{RULING} {MEANT}", [8]),
+    # review39 #7: a judge's note often has no final stop, or names a site: still more of the ruling
+    (f"{FOREST}\n", f"{RULING} {FOREST}", []),
+    (f"{AGREED}\n", f"{RULING} {AGREED}", []),
+    # ... and the site's footer under it is still no more of it
+    (f"{FOREST}\n\n{SCRYFALL_NOTICE}\n", f"{RULING} {FOREST}", [8]),
+    (f"{FOREST}\n\nOther printings\nKhans of Tarkir\n", f"{RULING} {FOREST}", [8]),
+    # a footer with no final stop, game words in it: a line of links, a list of them, a link
+    ("Cards · Decks · Sets · Articles\n", RULING, [6]),
+    ("Home\nCards\nDecks\n", RULING, [6]),
+    ("Back to top\n", RULING, [6]),
+    ("https://scryfall.com/card/dom/1/lightform\n", RULING, [6]),
+    ("Card data: scryfall.com\n", RULING, [6]),
+    ("Data provided by Scryfall.\n", RULING, [6]),
+    ("Search Cards | Advanced Search | Sets | Deck Builder | Random Card | Rules | Articles\n", RULING, [6]),
+    ("Magic: The Gathering is a trademark of Wizards of the Coast LLC.\n", RULING, [6]),
 ])
 def test_a_sites_notice_after_the_last_ruling_is_not_made_part_of_it(after, ruling, notes):
     text = f"Lightform\n\nJul 13, 2018\n{RULING}\n\n{after}"
@@ -115,13 +132,34 @@ def test_a_sites_notice_after_the_last_ruling_is_not_made_part_of_it(after, ruli
     assert [(p.line, p.ignored) for p in result.problems] == [(line, True) for line in notes]
 
 
-def test_a_last_rulings_second_paragraph_is_read_as_an_earlier_rulings_is():
-    """review38 #3: the same two paragraphs under the first and under the last date give the same ruling."""
-    two = f"{RULING}\n\n{MEANT}"
+@pytest.mark.parametrize("second", [MEANT, FOREST, AGREED, "Example: turn it face up"])
+def test_a_last_rulings_second_paragraph_is_read_as_an_earlier_rulings_is(second):
+    """review38 #3, review39 #7: the same two paragraphs under the first and under the last date give the
+    same ruling, whether or not the second ends with a stop or names a site."""
+    two = f"{RULING}\n\n{second}"
     text = f"Lightform\n\nJul 13, 2018\n{two}\n\nJul 13, 2018\n{two}\n"
     result = pages.parse_card_page(text, "lightform.txt", NAMES.resolve, NAMES.oracle_text)
-    assert [r.text for r in result.records] == [f"{RULING} {MEANT}"] * 2
+    assert [r.text for r in result.records] == [f"{RULING} {second}"] * 2
     assert result.problems == ()
+
+
+@pytest.mark.parametrize("after, reason", [
+    (f"{SCRYFALL_NOTICE}\n", "a site's notice"),
+    ("© 1995-2024 Wizards of the Coast LLC.\n", "a site's notice"),
+    ("Terms of Use\nPrivacy Policy\n", "a site's links"),
+    ("https://scryfall.com/card/dom/1/lightform\n", "a site's links"),
+    ("Other printings\nKhans of Tarkir\n", "no sentence end"),
+    (f"{SCRYFALL_NOTICE}\n\nOther printings\n", "a site's notice, no sentence end"),
+])
+def test_the_note_on_a_footer_says_what_makes_it_one(after, reason):
+    """review39 #7: the note said "a footer, links, a notice: no sentence about the game" of whatever it
+    cut, a judge's note about manifest too; it now says what it found."""
+    text = f"Lightform\n\nJul 13, 2018\n{RULING}\n\n{after}"
+    result = pages.parse_card_page(text, "lightform.txt", NAMES.resolve, NAMES.oracle_text)
+    assert [r.text for r in result.records] == [RULING]
+    (note,) = result.problems
+    assert note.ignored and note.reason.startswith(f"text after a ruling and under no date, not read as rulings "
+                                                   f"({reason}): ")
 
 
 def test_a_saved_gatherer_page_reads_its_six_rulings_and_its_nav_and_footer_are_notes():

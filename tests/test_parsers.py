@@ -437,6 +437,36 @@ def test_release_notes_with_no_date_keep_their_rulings_undated_and_say_so():
     assert any(p.line == 1 and "no date" in p.reason for p in result.problems)
 
 
+SAVED_NOTES = "\n".join([
+    "Kaldheim Release Notes", "======================", "", " Posted in **Feature**", " on January 22, 2021", "",
+    *[f"[_metadata_:line{i}]:- \"site header\"" for i in range(30)],  # a saved web page's header runs long
+    "Document last modified January 13, 2021.", "",
+    "GENERAL NOTES", "=============", "", "Release Dates", "-------------", "", "The set releases soon.", "",
+    "New Keyword: Foretell", "---------------------", "", "Foretell lets you exile a card.", "",
+    "Vengeful Reaper", "{3}{B}", "Creature — Angel Cleric", "",
+    "* Exiling a card with foretell is a special action.", "",
+    "CARD-SPECIFIC NOTES", "===================", "",
+    "Hooded Hydra", "{3}{G}{G}", "Creature — Snake", "",
+    "* Hooded Hydra's last ability isn't a triggered ability.", ""])
+
+
+# the same page with Markdown's other heading style: `#` marks instead of underlines
+HASHED_NOTES = (SAVED_NOTES.replace("GENERAL NOTES\n=============", "# GENERAL NOTES")
+                .replace("Release Dates\n-------------", "## Release Dates")
+                .replace("New Keyword: Foretell\n---------------------", "## New Keyword: Foretell")
+                .replace("CARD-SPECIFIC NOTES\n===================", "# CARD-SPECIFIC NOTES"))
+
+
+@pytest.mark.parametrize("text", [SAVED_NOTES, HASHED_NOTES], ids=["underlined", "hashes"])
+def test_release_notes_saved_as_a_web_page_keep_their_general_notes_and_the_last_modified_date(text: str):
+    """A saved copy marks its headings (`=====` underlines, `##`) and puts the "last modified" line below a
+    long header (tryout29 D6): an underline is no new section, a sub-heading stays in the general notes,
+    and the document's date is the one it was last modified, not the post date."""
+    assert "## New Keyword" in HASHED_NOTES and "# CARD-SPECIFIC" in HASHED_NOTES
+    result = notes.parse_release_notes(text, "khm.md", RESOLVE)
+    assert [(r.card, r.date) for r in result.records] == [(None, "2021-01-13"), ("Hooded Hydra", "2021-01-13")]
+
+
 def test_release_notes_need_their_title_and_bullets_to_be_detected():
     assert detect_format("Hooded Hydra\n\n* Jul 13, 2018\nA ruling.\n") is Format.CARD_PAGE
     assert detect_format("Dragons of Tarkir Release Notes\n\nNo bullets at all.\n") is Format.CARD_PAGE
@@ -728,15 +758,16 @@ def test_a_ruling_that_lost_a_mana_symbol_in_the_copy_is_kept_with_a_note():
     assert any(r.text.endswith("is . This is an alternative cost.") for r in found.records)  # kept as written
 
 
-@pytest.mark.parametrize("name, text, empty, footer", [
+@pytest.mark.parametrize("name, text, empty, footer, said", [
     ("twins.txt", "Unsettling Twins\n\n• WotCSep 20, 2024\n\n  Unsettling Twins manifests dread as it enters.\n\n"
-     "• WotCSep 20, 2024\n\nTerms of Use\n", 7, 9),
+     "• WotCSep 20, 2024\n\nTerms of Use\n", 7, 9, "a site's links"),
     ("shrieker.html", "<!DOCTYPE html>\n<html><head><title>Hauntwoods Shrieker - Rulings</title></head><body>\n"
      "<table>\n<tr><td>9/20/2024</td><td>If it isn't tapped when your second main phase begins, it won't "
      "trigger.</td></tr>\n<tr><td>9/20/2024</td><td></td></tr>\n</table>\n<footer>© Wizards of the Coast</footer>\n"
-     "</body></html>\n", 5, 7),
+     "</body></html>\n", 5, 7, "a site's notice"),
 ], ids=["text", "html"])
-def test_a_footer_after_a_last_date_with_no_ruling_is_reported_not_stored_as_its_ruling(name, text, empty, footer):
+def test_a_footer_after_a_last_date_with_no_ruling_is_reported_not_stored_as_its_ruling(name, text, empty, footer,
+                                                                                        said):
     """tryout17 item 2: a last date whose row or bullet is empty took the footer ("Terms of Use", "©
     Wizards of the Coast") as its ruling. The footer is told as it is after a ruling: a note, as the
     page's own text (tryout24 D7), while the empty date is a problem."""
@@ -744,7 +775,7 @@ def test_a_footer_after_a_last_date_with_no_ruling_is_reported_not_stored_as_its
     assert len(result.records) == 1 and result.records[0].text.endswith("trigger." if "html" in name else "enters.")
     assert [(p.line, p.reason.split(":")[0], p.ignored) for p in result.problems] == [
         (empty, "date line with no ruling after it", False),
-        (footer, "text after a ruling and under no date, not read as rulings (a footer, links, a notice", True)]
+        (footer, f"text after a ruling and under no date, not read as rulings ({said})", True)]
 
 
 @pytest.mark.parametrize("first, second", [
@@ -924,3 +955,41 @@ def test_a_line_in_another_language_under_a_ruling_on_its_dates_line_gets_one_no
     assert [(r.line, r.lang) for r in result.records] == [(3, Lang.EN), (4, Lang.DE)]
     assert [p.reason.split(":")[0] for p in result.problems if p.line == 4] == [
         "line 4 is in German, the ruling above it (line 3) in English"]
+
+
+# An old set FAQ as an archive of the Wizards site saves it: front matter, the title below it, bullets
+# escaped as Markdown writes them (`\*`), links and emphasis in the rulings (tryout30 D1, D2).
+ARCHIVED_FAQ = """---
+[Link to Wayback Machine](https://web.archive.org/web/2020/https://magic.wizards.com/en/articles/onslaught-faq)
+
+[_metadata_:publish_date]:- "2002-09-25"
+[_metadata_:title]:- "Onslaught FAQ"
+---
+
+
+*Onslaught* Frequently Asked Questions
+======================================
+
+ Posted in **Feature**
+ on September 25, 2002
+
+\\* If a face-down creature is removed from the game, it's turned face up.
+
+\\* The *Planeshift* card [Meddling Mage](http://gatherer.wizards.com/Pages/Card/Details.aspx?name=Meddling+Mage) can't prevent a card from being played face down.
+"""
+
+
+def test_an_archived_set_faq_in_markdown_is_release_notes_with_its_escaped_bullets_read_as_shown():
+    assert detect_format(ARCHIVED_FAQ) is Format.RELEASE_NOTES
+    result = parse_text(ARCHIVED_FAQ, "onslaught-faq.md", names=Corpus.default().names, match_clause=None)
+    assert [(r.date, r.text) for r in result.records] == [
+        ("2002-09-25", "If a face-down creature is removed from the game, it's turned face up."),
+        ("2002-09-25", "The Planeshift card Meddling Mage can't prevent a card from being played face down.")]
+    assert result.records[1].original.startswith("The *Planeshift* card [Meddling Mage](http")  # as written
+
+
+def test_a_page_of_bullets_a_card_page_cant_date_names_the_release_notes_format():
+    article = ARCHIVED_FAQ.replace("*Onslaught* Frequently Asked Questions", "Morph Trigger Rules Primer")
+    result = parse_text(article, "primer.md", names=Corpus.default().names, match_clause=None)
+    (problem,) = [p for p in result.problems if not p.ignored]
+    assert "--format release-notes" in problem.reason and "September 25, 2002" in problem.reason

@@ -113,6 +113,13 @@ def test_a_translation_does_not_change_relevance(tmp_path: Path, entries: list[E
         assert shown["r-tapped"].matched_text == TAPPED_DE
 
 
+def test_a_glossary_word_in_another_case_is_no_misspelt_card_name(searcher: Searcher) -> None:
+    """German "des Grauens" is the glossary's `das Grauen` (manifest dread), not a slip for the card
+    Grauen (Dread), whose Oracle words would enter the query and whose name a note would show."""
+    assert searcher.named_cards("Wie funktioniert Manifestieren des Grauens?") == []
+    assert searcher.cards_in("Was macht die Lichtfrom mit meinen Kreaturen?") == {"Lightform"}  # a real slip still
+
+
 def test_card_names_in_any_language_resolve(searcher: Searcher) -> None:
     assert searcher.cards_in("Was macht die Lichtform mit Forma de ira?") == {"Lightform", "Rageform"}
     assert searcher.cards_in("nothing about cards") == set()

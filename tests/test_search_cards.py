@@ -258,3 +258,31 @@ def test_a_question_reads_a_whole_name_before_a_legends_short_name_and_keeps_nam
 ])
 def test_names_written_as_a_cards_that_no_card_has(matcher: CardMatcher, question: str, unknown: list[str]) -> None:
     assert matcher.unknown_names(question) == unknown
+
+
+@pytest.mark.parametrize(("question", "unknown"), [
+    # review39 #5: an everyday word opening the sentence is no name's first word
+    ("Cards from Trail of Wonders stay face down?", ["Trail of Wonders"]),
+    ("At the Beginning of Combat, can I unmorph it?", ["Beginning of Combat"]),
+    # ... unless a card's name is or begins with it: Hide // Seek
+    ("Hide in Plain Sight cloaked two cards.", ["Hide in Plain Sight"]),
+])
+def test_an_unknown_name_takes_in_the_word_opening_the_sentence_only_where_it_may_open_a_name(
+        question: str, unknown: list[str]) -> None:
+    matcher = CardMatcher.from_names([*NAMES, ("Hide", "Hide // Seek")], common={"cards", "at", "hide"})
+    assert matcher.unknown_names(question) == unknown
+
+
+def test_the_words_joining_a_names_words_are_the_ones_card_pages_are_read_with() -> None:
+    """review39 #9: the search knew 8 English joining words, the page parser 30; "and" cut a newer
+    card's name short in the note."""
+    matcher = CardMatcher.from_names(NAMES)
+    assert matcher.unknown_names("Does the face-down creature keep Sword of Wine and Roses attached?") == [
+        "Sword of Wine and Roses"]
+    assert matcher.unknown_names("Is Hour of Glory by Day face down?") == ["Hour of Glory by Day"]
+    # a word that as often stands between two names still lets each be read misspelt
+    assert [c.name for c in matcher.find("Can I flip Lightfrom with Pithing Needle out?")] == [
+        "Lightform", "Pithing Needle"]
+    assert [c.name for c in matcher.find("¿Puedo voltear Lightfrom y Rageform?")] == ["Lightform", "Rageform"]
+    # German capitalises every noun: its joining words between two nouns make no name
+    assert matcher.unknown_names("Kann mein Gegner die Kreatur noch zerstören?") == []

@@ -229,7 +229,8 @@ def test_a_search_says_which_cards_named_the_kb_has_no_ruling_of_or_does_not_kno
     assert 'Trail of Mystery (Rastro de misterio): no ruling in the KB; `kb card "Trail of Mystery"` shows its text' in said
     result = run("Face down cards leak info. Hide in Plain Sight cloaked two cards for my opponent. Can they look?", "-k", "1")
     said = " ".join(result.output.split())
-    assert "'Hide in Plain Sight': no card the KB knows has this name" in said and "Plains" not in said
+    assert "'Hide in Plain Sight': no card the KB knows has this name, so the search read it as words" in said
+    assert "Plains" not in said and "not about" not in said  # review39 #5: the KB can't know what the hits are about
     # a card with rulings, a one-word name (as often a word: German Kampf is read as Fight), a name in
     # lower case: no note
     for question in ("Forma de ira en una criatura boca abajo?", "Does Lightform stay face down?",

@@ -96,3 +96,38 @@ def test_the_rule_a_named_glossary_entry_refers_to_comes_before_the_entry(tmp_pa
     hits = _searcher(tmp_path, Weights().cr_term).search("Can I respond to the legendary rule?", limit=2)
     order = [h.entry.id for h in hits]
     assert order == (["c-gl-legend", "c-704.5j"] if share == 1.0 else ["c-704.5j", "c-gl-legend"])
+
+
+STEPS = [
+    _rule("c-gl-boc", "glossary:Beginning of Combat Step", "Beginning of Combat Step: The first step of the combat "
+          "phase. See rule 507."),
+    _rule("c-gl-legend", "glossary:Legend Rule", "Legend Rule: A state-based action. See rule 704.5j."),
+    _rule("c-gl-trample", "glossary:Trample", "Trample: A keyword ability. See rule 702.19."),
+    _rule("c-gl-deathtouch", "glossary:Deathtouch", "Deathtouch: A keyword ability. See rule 702.2."),
+    _ruling("r-trigger", "If it is turned face up during the beginning of combat step, its ability triggers.",
+            "Morph Card"),
+]
+
+
+@pytest.fixture(scope="module")
+def steps_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
+    folder = tmp_path_factory.mktemp("steps") / "index"
+    build_index(STEPS, folder, FakeEmbedder(), corpus=CORPUS)
+    return Searcher.load(folder, STEPS, query_embedder=FakeEmbedder())
+
+
+@pytest.mark.parametrize("question, unknown", [
+    # review39 #5: judges capitalise steps, phases, rules terms and sets; they are no cards
+    ("If it is turned face up during the Beginning of Combat step, does it trigger?", []),
+    ("At the Beginning of Combat, can I unmorph it?", []),  # a step's name without "step"
+    ("Is the Legend Rule of Kamigawa still used?", []),  # a phrase that holds a glossary term
+    ("Cards from Murders at Karlov Manor with disguise: can they be turned face up?", []),  # a set's name
+    ("Is a face-down card of House of Horror a Room?", []),  # Duskmourn: House of Horror
+    ("How does Trample with Deathtouch assign damage?", []),  # one-word terms alone
+    # a name no card has and that is none of these is still noted
+    ("Face down cards leak info. Hide in Plain Sight cloaked two cards.", ["Hide in Plain Sight"]),
+    ("Does the Beginning of Wisdom trigger?", ["Beginning of Wisdom"]),  # a step's word is no step
+])  # fmt: skip
+def test_rules_terms_steps_and_set_names_are_no_unknown_cards(steps_searcher: Searcher, question: str,
+                                                               unknown: list[str]) -> None:
+    assert steps_searcher.unknown_cards(question) == unknown

@@ -115,3 +115,50 @@ def test_a_card_that_makes_a_face_down_permanent_leave_brings_in_the_look_back_r
     603.10a (leaves-the-battlefield abilities look back in time), not only by 708.9 (reveal it)."""
     dies = "Whenever another creature you own dies, return it to your hand unless target opponent pays 3 life."
     assert _look_back_lexical(tmp_path / "a", dies) > 2 * _look_back_lexical(tmp_path / "b", "Flying")
+
+
+# tryout28 D5: "I cloaked an instant card. Can I turn it face up later for its mana cost?" got a cost
+# ruling about a face-up scheme first, which shares "instant", "mana cost" and "face up" only.
+OFF_ENTRIES = [
+    _ruling("r-x", "If an instant or sorcery spell has {X} in its mana cost, choose the value for X first, then "
+            "reduce the cost by {1}. Volcanic Geyser costs {3}{R}{R} to cast if this scheme is face up.",
+            "Scheme Card"),
+    _ruling("r-reveal", "If something tries to turn a face-down instant or sorcery card on the battlefield face "
+            "up, reveal that card to show all players it's an instant or sorcery card. The permanent stays on "
+            "the battlefield face down.", "Cloak Card"),
+    _ruling("r-turned", "Because the permanent is on the battlefield before and after it's turned face up, "
+            "turning it face up doesn't cause enters abilities to trigger.", "Cloak Card"),
+    # says no face-down word, but goes on from its card's ruling that does
+    _ruling("r-ward", "The creature spell is a 2/2 creature spell with ward {2} that has no name or mana cost.",
+            "Cloak Card"),
+    _rule("c-601.2f", "601.2f", "The player determines the total cost of the spell: its mana cost, plus all "
+          "additional costs and cost increases, less all cost reductions."),
+    _ruling("r-block", "Each creature can block only one attacking creature.", "Wall Card"),
+]
+
+
+def _scores(tmp_path: Path, question: str, weights: Weights) -> dict[str, float]:
+    cards = CardIndex(CardMatcher.from_names([("Scheme Card", "Scheme Card")]), {})
+    build_index(OFF_ENTRIES, tmp_path / "off", FakeEmbedder(), cards=cards, corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "off", OFF_ENTRIES, query_embedder=FakeEmbedder(), weights=weights)
+    return {h.entry.id: h.score for h in searcher.search(question, limit=len(OFF_ENTRIES))}
+
+
+def test_a_ruling_that_speaks_of_no_face_down_play_is_discounted_for_a_face_down_question(tmp_path: Path) -> None:
+    question = "I cloaked an instant card. Can I turn it face up later for its mana cost?"
+    assert Weights().off_face_down < 1.0
+    on = _scores(tmp_path, question, Weights())
+    off = _scores(tmp_path, question, Weights(off_face_down=1.0))
+    assert on["r-x"] == pytest.approx(Weights().off_face_down * off["r-x"])  # "this scheme is face up"
+    # face down; turned face up; its card's other ruling says face down; a CR clause
+    for kept in ("r-reveal", "r-turned", "r-ward", "c-601.2f"):
+        assert on[kept] == pytest.approx(off[kept])
+    # a question that is not about face-down play: every score as it was
+    plain = "Can I pay an instant's mana cost with X?"
+    assert _scores(tmp_path, plain, Weights()) == pytest.approx(_scores(tmp_path, plain, Weights(off_face_down=1.0)))
+
+
+def test_the_named_cards_rulings_keep_their_score_in_a_face_down_question(tmp_path: Path) -> None:
+    question = "I turned my Scheme Card face down. What does its X cost?"  # its rulings answer, face-down words or none
+    assert _scores(tmp_path, question, Weights())["r-x"] == pytest.approx(
+        _scores(tmp_path, question, Weights(off_face_down=1.0))["r-x"])

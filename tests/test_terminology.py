@@ -104,6 +104,10 @@ CASES = {
         "Esconder. (Esta tierra entra en juego girada.)",
         "Esta tierra entra al campo de batalla girada.",
         "Pon una de ellas en el campo de batalla boca abajo como una criatura 2/2."),
+    "jugar un hechizo": (
+        "Un permanente con morph puede ser jugado boca abajo pagando {3}. Al jugarla se convierte en un hechizo de criatura.",
+        "Puedes lanzar una carta con metamorfosis boca abajo pagando {3}; es un hechizo de criatura 2/2.",
+        "Puedes jugar la carta exiliada sin pagar su coste de maná; el jugador que juega una tierra boca abajo no la lanza."),
     "coste de maná convertido": (
         "La criatura boca abajo tiene un coste de maná convertido de 0.",
         "La criatura boca abajo tiene un valor de maná de 0.",
@@ -200,7 +204,7 @@ def test_every_reason_suggests_the_wording_with_every_obsolete_term_replaced(ter
     """tryout18: each reason's suggestion replaced only its own term, so copying either still gave a
     wording `kb outdated` flags."""
     from kb.model import Relation, Variant
-    from kb.outdated import _terminology
+    from kb.outdated import _suggestion, _terminology
 
     old = ("If a face-down creature is removed from the game, it is turned face up. Abilities that trigger "
            "when it comes into play won't trigger.")
@@ -208,5 +212,52 @@ def test_every_reason_suggests_the_wording_with_every_obsolete_term_replaced(ter
            "battlefield won't trigger.")
     variant = Variant(old, old, Lang.EN, "2004-10-04", "angel.txt", 3, Relation.CANONICAL, 1.0, "Exalted Angel")
     reasons = _terminology(variant, terminology)
-    assert len(reasons) == 2 and all(r.detail.endswith(f"Suggested: {new}") for r in reasons)
+    assert len(reasons) == 2
+    assert _suggestion(variant, terminology, old) == new
     assert not terminology.obsolete_in(new, Lang.EN)
+
+
+@pytest.mark.parametrize("old", [
+    # a term no form replaces ("remove X from the game"): no suggestion still holding it
+    "Remove the top card of your library from the game face down. It came into play tapped.",
+    # a term with no rewording at all beside one that has one
+    "Combat damage is on the stack when it comes into play.",
+])
+def test_no_suggestion_keeps_an_obsolete_term(terminology, old):
+    from kb.model import Relation, Variant
+    from kb.outdated import _suggestion
+
+    variant = Variant(old, old, Lang.EN, "2004-10-04", "p.txt", 3, Relation.CANONICAL, 1.0, None)
+    assert _suggestion(variant, terminology, old) is None
+
+
+# tryout30 (2002-2006 FAQs and columns): forms of the table's terms it missed, with their suggestion
+@pytest.mark.parametrize("name, old, suggested", [
+    ("play an ability", "If a creature is turned face down in response to one of its abilities being played, the "
+                        "ability still resolves.",
+     "If a creature is turned face down in response to one of its abilities being activated, the ability still "
+     "resolves."),
+    ("play a spell", "You play it as a creature spell face down.", "You cast it as a creature spell face down."),
+    ("play a spell", "Any player may play Sliver cards any time they could play an instant.",
+     "Any player may play Sliver cards any time they could cast an instant."),
+    ("in play", "Whenever a face-down creature leaves the in-play zone, reveal it.",
+     "Whenever a face-down creature leaves the battlefield, reveal it."),
+    ("removed from the game", "It is destroyed, returned to your hand, or removed from game.",
+     "It is destroyed, returned to your hand, or exiled."),
+    ("comes into play", 'These are not considered "comes-into-play" abilities.',
+     'These are not considered "enters-the-battlefield" abilities.'),
+])
+def test_old_forms_of_a_term_are_found_and_replaced(terminology, name, old, suggested):
+    (term,) = terminology.obsolete_in(old, Lang.EN)
+    assert term.obsolete == name
+    assert term.suggest(old) == suggested
+
+
+@pytest.mark.parametrize("text", [
+    # the hyphenated zone is no ability played (tryout30 D3: "comes-into-activate abilities")
+    'Abilities that trigger when it turns face up are not "comes-into-play" abilities.',
+    "Its come-into-play ability doesn't trigger.",
+])
+def test_a_hyphenated_comes_into_play_is_no_ability_or_spell_played(terminology, text):
+    found = {t.obsolete for t in terminology.obsolete_in(text, Lang.EN)}
+    assert found == {"comes into play"}

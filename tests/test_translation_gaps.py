@@ -69,6 +69,23 @@ def test_a_text_that_negates_where_the_english_does_not_is_told_so():
         "one says not (no, never, without) and the other does not: this text negates, the English not"]
 
 
+def test_a_text_far_longer_than_the_english_is_told_it_says_more():
+    longer = entry("r-000000000d", "Du kannst eine verdeckte bleibende Karte mit Verkleidung aufdecken, indem du ihre "
+                                   "Verkleidungskosten bezahlst. Das ist eine Frage, die man auf Turnieren oft hört, "
+                                   "und wer die Karte zum ersten Mal sieht, fragt danach fast immer, bevor die Partie "
+                                   "überhaupt begonnen hat.", Lang.DE)
+    found = nearest_english(longer, Lang.DE, [ENGLISH], embedder=Same(), lexicon=LEXICON)
+    assert found is not None and found.reasons[0] == (
+        "one says much more than the other: 42 words here, 15 in English (a translation is about as long as its "
+        "English)")
+
+def test_a_heading_is_told_it_is_too_short_to_translate_a_ruling():
+    heading = entry("r-000000000d", "Verkleidung", Lang.DE)
+    found = nearest_english(heading, Lang.DE, [ENGLISH], embedder=Same(), lexicon=LEXICON)
+    assert found is not None and found.reasons[0] == (
+        "too short to translate a ruling: 1 words (a heading or a name, not a sentence; a translation needs 4)")
+
+
 def test_a_card_without_english_rulings_has_nothing_to_compare_with():
     other = entry("r-000000000f", "Du kannst eine verdeckte bleibende Karte aufdecken.", Lang.DE)
     assert nearest_english(other, Lang.DE, [], embedder=Same(), lexicon=LEXICON) is None

@@ -24,7 +24,7 @@ import numpy as np
 from kb.search.bm25 import BM25Matrix
 from kb.cr import RulesCorpus, RulesVersion, depth_of, is_title
 from kb.cr.numbers import is_under
-from kb.normalize import RULE_STOPWORDS, normalize_text, rule_stem, rule_tokens, tokenize
+from kb.normalize import RULE_STOPWORDS, normalize_text, rule_stem, sentences, rule_tokens, tokenize
 from kb.errors import InputError
 from kb.model import Entry, Kind, Lang, RuleLink
 from kb.oracle import Oracle
@@ -444,7 +444,7 @@ _SPELL = re.compile(r"\bspells?\b", re.I)
 
 def _warded_mechanics(text: str) -> frozenset[str]:
     """The mechanics whose face-down characteristics a sentence of `text` gives with ward (none when none does)."""
-    warded = [s for s in re.split(r"(?<=[.!?])\s+", text) if re.search(_CHARACTERISTICS, s, re.I) and _WARD.search(s)]
+    warded = [s for s in sentences(text) if re.search(_CHARACTERISTICS, s, re.I) and _WARD.search(s)]
     if not warded:
         return frozenset()
     spell = any(_SPELL.search(s) for s in warded)  # "The creature spell is a 2/2 ...; the resulting creature is ..."

@@ -25,6 +25,11 @@ def rules_dir(corpus_dir: Path) -> Path:
     return corpus_dir / "rules"
 
 
+def rule_dates(corpus_dir: Path) -> list[str]:
+    """The dates of the corpus's CR versions, oldest first (from the file names: nothing is parsed)."""
+    return [date for date, _, _ in _rule_files(corpus_dir)]
+
+
 def _rule_files(corpus_dir: Path) -> list[tuple[str, bool, Path]]:
     """(date, is_extract, path) for every CR file; an extract only where no full text exists."""
     folder = rules_dir(corpus_dir)

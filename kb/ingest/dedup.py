@@ -35,7 +35,7 @@ from kb.concepts import ConceptFinder, PhraseFinder, declined_stem
 from kb.search.embed import Embedder
 from kb.ingest.ids import digest_id
 from kb.model import Entry, Kind, Lang, Record, Relation, Variant
-from kb.normalize import exact_key, fold, match_key, match_words, normalize_text, signed_numbers
+from kb.normalize import exact_key, fold, match_key, match_words, normalize_text, sentences, signed_numbers
 from kb.search.glossary import Glossary, MechanicHistory
 from kb.terminology import Terminology
 
@@ -55,6 +55,10 @@ TRANSLATION_MIN_COSINE = 0.80
 TRANSLATION_MARGIN = 0.02  # over the next English entry that fits as well (dev split of bench/dedup_gold.yaml)
 TRANSLATION_MIN_CONCEPTS = 0.7  # Jaccard of glossary concepts (dev: translations >= 0.75, others <= 0.6)
 TRANSLATION_LONG = 15  # words: in texts this long that share 2+ concepts, one concept may go unmatched
+# A translation runs 0.7 to 1.3 times its English's words (bench/dedup_gold.yaml, the bundled German);
+# a text twice as long says more than the one ruling (several points of an article), or half of it
+TRANSLATION_MAX_LENGTH_RATIO = 2.0
+TRANSLATION_MIN_WORDS = 4  # a ruling is a sentence: fewer words are a heading or a name (tryout30 D9)
 
 
 # Words whose difference makes two wordings two rulings: negations (counted outside card names, so
@@ -137,6 +141,16 @@ def keywords_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda k: (-len(k.split()), k)))
 
 
+def abilities_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
+    """The keyword abilities of the Comprehensive Rules, the 702 headings ("Foretell", "Kicker"),
+    lowercased: not 702.1, a rule that is no heading."""
+    found: set[str] = set()
+    for version in versions:
+        found.update(_keyword_names(c.text for n, c in version.clauses.items()
+                                    if re.fullmatch(r"702\.\d+", n) and not c.text.rstrip().endswith(".")))
+    return tuple(sorted(found, key=lambda k: (-len(k.split()), k)))
+
+
 def mechanics_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
     """The keywords that are mechanics a translation must name alike: keyword abilities (702
     headings, and glossary terms defined only by a 702 rule, such as Megamorph) and the keyword
@@ -211,6 +225,7 @@ class Lexicon:
     terminology: Terminology = field(default_factory=Terminology)
     # when the mechanics joined the CR: a wording written before names none of the later ones
     history: MechanicHistory = field(default_factory=MechanicHistory)
+    abilities: Sequence[str] = ()  # the CR's keyword abilities (abilities_from_rules)
 
     def __post_init__(self) -> None:
         self._keywords = PhraseFinder(((tuple(k.lower().split()), k.lower()) for k in self.keywords), inflect=True)
@@ -222,6 +237,10 @@ class Lexicon:
             c.id for c in concepts if any(t.lower() in mechanic_words for t in c.terms.get(Lang.EN, ())))
         self._concepts = ConceptFinder(self.glossary)
         self._heads = {c.id: c.terms[Lang.EN][0].lower() for c in concepts if c.terms.get(Lang.EN)}
+        # the keyword abilities no glossary concept names ("foretell", "kicker"): no translation can be seen to name them
+        glossed = {match_key(t) for c in concepts for t in c.terms.get(Lang.EN, ())}
+        self._unglossed = PhraseFinder(((tuple(match_key(k).split()), k.lower()) for k in self.abilities
+                                        if match_key(k) not in glossed), inflect=True)
         self._folded: dict[str, str] = {}  # text -> `fold(text)`: dedup folds each wording several times
         # text -> (signature, the match key the card names were found in)
         self._signatures: dict[str, tuple[frozenset[tuple[str, str]], str]] = {}
@@ -382,7 +401,8 @@ class Lexicon:
                                           for h in heads))
         digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text))) | frozenset(signed_numbers(text))
         unnamed, _, cards = self._unnamed(text, filed)
-        return Evidence(mechanics, digits, frozenset(cards), frozenset(found), is_negated(unnamed, lang))
+        unglossed = frozenset(self._unglossed.find(match_key(unnamed).split())) if lang is Lang.EN else frozenset()
+        return Evidence(mechanics, digits, frozenset(cards), frozenset(found), is_negated(unnamed, lang), unglossed)
 
 
 def _blanked(folded: str, words: Sequence[re.Match[str]], found: Sequence[tuple[int, int, str, bool]],
@@ -399,13 +419,15 @@ def _blanked(folded: str, words: Sequence[re.Match[str]], found: Sequence[tuple[
 class Evidence(NamedTuple):
     """What a translation must share with its English entry: the mechanics, digits and mana symbols,
     and cards it names exactly, whether it negates (outside its card names); its glossary concepts
-    mostly (`TRANSLATION_MIN_CONCEPTS`)."""
+    mostly (`TRANSLATION_MIN_CONCEPTS`). `unglossed`, of an English text only: the mechanics it names
+    (CR keyword abilities) that no glossary concept names, so no translation can be seen to name them."""
 
     mechanics: frozenset[str]
     digits: frozenset[str]
     cards: frozenset[str]
     concepts: frozenset[str]
     negated: bool = False
+    unglossed: frozenset[str] = frozenset()
 
 
 def is_negated(text: str, lang: Lang) -> bool:
@@ -634,11 +656,8 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]],
             yield i, j, ratio
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"(])")
-
-
 def _sentences(text: str) -> tuple[str, ...]:
-    return tuple(exact_key(s) for s in _SENTENCE_END.split(normalize_text(text)) if match_key(s))
+    return tuple(exact_key(s) for s in sentences(normalize_text(text)) if match_key(s))
 
 
 def _adds_sentences(a: tuple[str, ...], b: tuple[str, ...], sig_a: frozenset[tuple[str, str]],
@@ -770,7 +789,9 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     concepts (`concepts_agree`); among the entries that fit so, lead the next one by a margin, or
     within it name exactly the text's concepts where the other does not (`_leader`); and be the
     best match of that entry among the texts of its language and card(s) that fit it too. When its
-    card is known, only that card's English entries compete. A page lists a ruling once per date,
+    card is known, only that card's English entries compete; otherwise every entry does, and an entry
+    naming a mechanic the glossary has no term for is none it can be shown to translate
+    (`translation_gaps`, "unglossed"). A page lists a ruling once per date,
     so the rulings its own page gives at its date are candidates only when no other fits: a page
     may give each English ruling with its translation beside it (tryout18b defect 4).
     """
@@ -795,6 +816,7 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     everything = np.arange(len(clusters))
     wanted: dict[int, NDArray[np.int64]] = {}  # foreign group -> its candidate clusters, ascending
     beside: dict[int, NDArray[np.int64]] = {}  # ... and its card's clusters on its own page, the fallback
+    by_its_cards: set[int] = set()  # the groups whose cards' English entries are their candidates, not all
     for f in range(len(foreign)):
         exclude = set().union(*(on_page.get((x.source, x.date), set()) for x in records[f]))
         cards = {x.card for x in records[f] if x.card}
@@ -803,6 +825,7 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
         # English ruling for may still carry a mechanic's shared ruling, so all entries compete.
         beside[f] = np.asarray(sorted(mine & exclude), dtype=np.int64)
         if mine:
+            by_its_cards.add(f)
             wanted[f] = np.asarray(sorted(mine - exclude), dtype=np.int64)
         else:
             wanted[f] = np.setdiff1d(everything, np.fromiter(exclude, dtype=np.int64, count=len(exclude)))
@@ -818,8 +841,9 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
         if f not in foreign_evidence:
             foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang, newest_groups[f].written,
                                                   _cards(newest_groups[f]))
-        words = min(len(english_text[c].split()), len(newest[f].text.split()))
-        return not translation_gaps(english_evidence[c], foreign_evidence[f], words, unit_cards[f] & cluster_cards[c])
+        words = sorted((len(english_text[c].split()), len(newest[f].text.split())))
+        return not translation_gaps(english_evidence[c], foreign_evidence[f], words[0], unit_cards[f] & cluster_cards[c],
+                                    by_card=f in by_its_cards, longer=words[1])
 
     # Only an entry a text qualifies for (`translation_gaps`) is ever weighed by its cosine, as a fit of
     # the text or as a rival's: the others are dropped before anything is embedded. A text of no card
@@ -909,15 +933,29 @@ def _leader(fits: Sequence[tuple[float, int]], agreement: Mapping[int, float]) -
 
 
 def translation_gaps(english: Evidence, foreign: Evidence, words: int,
-                     own_cards: frozenset[str] = frozenset()) -> list[str]:
+                     own_cards: frozenset[str] = frozenset(), by_card: bool = True, longer: int = 0) -> list[str]:
     """What keeps a text from being the translation of an English one, however near in meaning: the
     parts of `Evidence` that differ ("mechanics", "digits", "cards", "negated", "concepts"); none when it may be.
-    `words` is the shorter text's word count (see `concepts_agree`). `own_cards` are the cards both
+    `words` is the shorter text's word count (see `concepts_agree`), `longer` the longer's: "length"
+    when it is more than `TRANSLATION_MAX_LENGTH_RATIO` times as long, "short" when the shorter has
+    fewer than `TRANSLATION_MIN_WORDS` (no sentence: a heading a page gave as a unit). `own_cards` are the cards both
     texts are given for: either may name its own card or not ("Mastery of the Unseen's first ability"
-    / "die ausgelöste Fähigkeit" on its German page, tryout21), so only other cards must agree."""
+    / "die ausgelöste Fähigkeit" on its German page, tryout21), so only other cards must agree.
+
+    A text not `by_card` (of no card, or of none the KB has an English ruling for) is weighed against
+    every English entry, where some entry is near in meaning by chance: it can't translate one that
+    names a mechanic the glossary can't look for in it ("unglossed": tryout29 D2, a Spanish article's
+    paragraph on casting foretold cards taken for the foretell ruling on alternative and kicker costs,
+    the two sharing nothing the glossary knows but "exile", "spell" and a "not")."""
     gaps = [part for part in ("mechanics", "digits", "negated") if getattr(english, part) != getattr(foreign, part)]
     if english.cards - own_cards != foreign.cards - own_cards:
         gaps.insert(2, "cards")
+    if not by_card and english.unglossed:
+        gaps.insert(1, "unglossed")
+    if longer > TRANSLATION_MAX_LENGTH_RATIO * words:
+        gaps.insert(0, "length")
+    if words < TRANSLATION_MIN_WORDS:  # "Morph / Morph" and "La metamorfosis": two pages' headings
+        gaps.insert(0, "short")
     if not concepts_agree(english.concepts, foreign.concepts, words):
         gaps.append("concepts")
     return gaps
@@ -1036,12 +1074,12 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     signatures = [lexicon.signature(g.records[0].text, _cards(g)) for g in rulings]
     uf = _UnionFind(len(rulings))
     keys = [_card_keys(g) for g in rulings]  # per union-find root: (card, source, date) it holds
-    sentences: dict[int, tuple[str, ...]] = {}  # asked only of pairs whose signatures differ
+    split: dict[int, tuple[str, ...]] = {}  # asked only of pairs whose signatures differ
 
     def sentences_of(i: int) -> tuple[str, ...]:
-        if i not in sentences:
-            sentences[i] = _sentences(lexicon.fold(rulings[i].records[0].text))
-        return sentences[i]
+        if i not in split:
+            split[i] = _sentences(lexicon.fold(rulings[i].records[0].text))
+        return split[i]
 
     def abridged(i: int, j: int) -> int | None:
         """The one of two wordings that is one card's wording of a ruling several other cards share,

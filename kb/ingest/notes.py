@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from kb.ingest.pages import MAX_RULING_CHARS, NameResolver, NearResolver, file_unknown_name
+from kb.ingest.pages import BULLET as _BULLET, MAX_RULING_CHARS, NameResolver, NearResolver, file_unknown_name
 from kb.lang import detect
 from kb.model import Kind, ParseResult, Problem, Record
 from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, normalize_text, parse_date
@@ -21,9 +21,10 @@ from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, no
 _TITLE = re.compile(r"release[\s-]*notes|versionshinweise|notas\s+de(?:\s+la)?\s+(?:versi[oó]n|publicaci[oó]n|lanzamiento)"
                     r"|frequently\s+asked\s+questions|\bFAQs?\b|preguntas\s+frecuentes|h[äa]ufig\s+gestellte\s+fragen",
                     re.IGNORECASE)
-_BULLET = re.compile(r"^\s*[*•·]\s+(?P<text>\S.*)$")
 _HEADING = re.compile(r"^\s*(?:#+\s*|[-=]{3,}\s*$)")
 _GENERAL = re.compile(r"general|allgemein", re.IGNORECASE)
+_CARD_NOTES = re.compile(r"card[\s-]*specific|kartenspezifisch|de\s+cartas|espec[ií]fic", re.IGNORECASE)
+_UNDERLINE = re.compile(r"^\s*[-=]{3,}\s*$")
 # A date written out in the header: "November 24, 2014", "24. November 2014", "24 de noviembre de 2014", "2014-11-24".
 _DATE = re.compile(r"\b(?:[A-Za-zäéíóú]{3,10}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\.?\s+(?:de\s+)?[A-Za-zäéíóú]{3,10}"
                    r"\.?\s+(?:de\s+)?\d{4}|\d{4}-\d{2}-\d{2})\b")
@@ -37,24 +38,53 @@ _INLINE_CARD = re.compile(r"^\s*(?P<name>[^*•·#\s][^—–]{1,60}?)\s+(?:--|�
 
 
 def is_release_notes(text: str) -> bool:
-    """A document whose first lines name it release notes and that states rulings as bullets."""
-    head = [line for line in text.lstrip("\ufeff").splitlines()[:5] if line.strip()][:3]
+    """A document whose first lines name it release notes and that states rulings as bullets. The
+    first lines are those after a front matter (`---` lines around a saved page's metadata)."""
+    lines = _after_front_matter(text.lstrip("\ufeff").splitlines())
+    head = [line for line in lines[:5] if line.strip()][:3]
     return any(_TITLE.search(line) for line in head) and any(_BULLET.match(line) for line in text.splitlines())
+
+
+_MD_LINK = re.compile(r"\[([^\[\]]+)\]\((?:https?://|/)[^()\s]*\)")
+_MD_STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+_MD_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
+
+
+def plain_markdown(text: str) -> str:
+    """A ruling as its Markdown copy reads on screen: a link's words without its address
+    (`[Clone](http://…)` → Clone), no emphasis marks (`*Legions*`, `**Magic**`)."""
+    return _MD_EMPHASIS.sub(r"\1", _MD_STRONG.sub(r"\1", _MD_LINK.sub(r"\1", text)))
+
+
+def _after_front_matter(lines: list[str]) -> list[str]:
+    """The lines after a front matter block: a `---` line, the page's metadata and a `---` line,
+    opening the document (blank lines before it ignored); all lines when there is none."""
+    start = next((i for i, line in enumerate(lines) if line.strip()), len(lines))
+    if start < len(lines) and lines[start].strip() == "---":
+        end = next((i for i in range(start + 1, min(len(lines), start + 40)) if lines[i].strip() == "---"), None)
+        if end is not None:
+            return lines[end + 1:]
+    return lines
 
 
 def document_date(lines: list[str]) -> tuple[str | None, int | None]:
     """(ISO date, line number) the header gives: the date on a "last modified" line (the date the
     rulings carry), else on a "posted" line, else the first date written out in the header;
-    (None, None) when there is none."""
+    (None, None) when there is none. A "last modified" or "posted" line counts anywhere before the
+    first bullet (a saved web page's header runs long: site metadata, byline, links), another date
+    only in the first lines."""
     found: list[tuple[int, int, str]] = []
-    for number, line in enumerate(lines[:_HEADER_LINES], start=1):
+    for number, line in enumerate(lines, start=1):
+        if _BULLET.match(line):
+            break
         for match in _DATE.finditer(line):
             try:
                 iso = parse_date(match.group(0))
             except DateFormatError:
                 continue
             rank = 0 if _MODIFIED.search(line) else 1 if _POSTED.search(line) else 2
-            found.append((rank, number, iso))
+            if rank < 2 or number <= _HEADER_LINES:
+                found.append((rank, number, iso))
     if not found:
         return None, None
     _, number, iso = min(found)
@@ -89,7 +119,7 @@ def parse_release_notes(text: str, source: str, resolve_card: NameResolver | Non
             problems.append(Problem(source, first, f"ruling skipped: {len(original)} characters, "
                                     f"over the limit of {MAX_RULING_CHARS}"))
         else:
-            clean = normalize_text(original)
+            clean = normalize_text(plain_markdown(original))
             records.append(Record(text=clean, original=original, lang=detect(clean), date=date, source=source,
                                   line=first, kind=Kind.RULING, card=None if general else card))
 
@@ -107,8 +137,10 @@ def parse_release_notes(text: str, source: str, resolve_card: NameResolver | Non
             bullet.append((number, line.strip()))
             continue
         flush()
+        if _UNDERLINE.match(line):  # underlines the heading above it
+            continue
         if _is_heading(line):
-            card, general, after_bullets = None, bool(_GENERAL.search(line)), False
+            card, general, after_bullets = None, _in_general_notes(line, general), False
             continue
         named = _card_heading(lines, number - 1, resolve_card)
         if named or after_bullets:
@@ -137,6 +169,18 @@ def parse_release_notes(text: str, source: str, resolve_card: NameResolver | Non
         problems.append(Problem(source, None, f"{prose} lines of introduction, card text and quoted rules are not "
                                 "rulings (release notes state rulings as bullets)", ignored=True))
     return ParseResult(tuple(records), tuple(problems))
+
+
+def _in_general_notes(heading: str, general: bool) -> bool:
+    """Whether the bullets under `heading` are general notes (`general`: those above it were). A
+    section heading (in capitals: GENERAL NOTES, CARD-SPECIFIC NOTES) says so itself; a sub-heading
+    ("New Keyword: Foretell", "Release Dates") is part of the section it is in, unless it names one."""
+    heading = _HEADING.sub("", heading)
+    if _CARD_NOTES.search(heading):
+        return False
+    if _GENERAL.search(heading):
+        return True
+    return general and not heading.isupper()
 
 
 def _is_heading(line: str) -> bool:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from itertools import groupby
 from typing import Callable, Sequence
 
 from kb.lang import LANGUAGE_NAMES, detect
 from kb.model import CardName, Kind, Lang, ParseResult, Problem, Record
-from kb.normalize import (UNDECODABLE_REASON, DateFormatError, is_undecodable, looks_like_date, match_key,
-                          normalize_text, parse_date)
+from kb.normalize import (NAME_JOINERS, UNDECODABLE_REASON, DateFormatError, is_undecodable, looks_like_date,
+                          match_key, normalize_text, parse_date)
 
 # What a rules text matcher returns: the clause number and a score, or None for "not a rule".
 ClauseMatcher = Callable[[str], "tuple[str, float] | None"]
@@ -28,6 +29,8 @@ NearResolver = Callable[[str], "tuple[str, str] | None"]  # (the known name near
 
 SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
+# A bulleted line, as release notes state rulings ("\* text": the bullet as Markdown escapes it)
+BULLET = re.compile(r"^\s*(?:\\?\*|[•·])\s+(?P<text>\S.*)$")
 UNKNOWN_NAME = "names no card the KB knows"
 UNKNOWN_TITLE = f"the title {UNKNOWN_NAME}"  # how that note starts: `kb remove` looks for new ones
 
@@ -103,6 +106,17 @@ def _paragraphs(lines: list[_Line]) -> list[list[_Line]]:
     if current:
         paras.append(current)
     return paras
+
+
+def _blocks(lines: Sequence[_Line]) -> list[list[_Line]]:
+    """Lines without their blank ones, in paragraphs: cut where a blank line was (a gap in the numbers)."""
+    blocks: list[list[_Line]] = []
+    for line in lines:
+        if blocks and line.number == blocks[-1][-1].number + 1:
+            blocks[-1].append(line)
+        else:
+            blocks.append([line])
+    return blocks
 
 
 _HEADING_MARKS = re.compile(r"^\s*#{1,6}\s+|\s+#+\s*$")  # `# Title`, `## Title ##`
@@ -441,10 +455,13 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 # a date where a card page reads none ("Posted Feb 25, 2015 by …"): not undated, and the
                 # search-page format would drop its date and keep the lines around it as rulings
                 at, said = inside
+                bullets = ("; if it is a set FAQ or an article that states its rulings as bullets, --format "
+                           "release-notes reads each bullet as a ruling dated with the page"
+                           if any(BULLET.match(line.text) for line in chunk) else "")
                 problems.append(Problem(source, first, f"no line of this page gives a ruling's date where a "
                                         f"card page reads one (on a line of its own, or opening or ending the "
                                         f"ruling's line: `Jul 13, 2018: ...`), though line {at} holds the date "
-                                        f"{said!r}: skipped the text from here: {clip(original)}"))
+                                        f"{said!r}{bullets}: skipped the text from here: {clip(original)}"))
                 return
             if not date_texts:  # not one date on the page: its rulings, not some preamble, are lost
                 problems.append(Problem(source, first, "no ruling on this page has a date, and a card page's "
@@ -525,15 +542,15 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
 
     def report_trailer() -> None:
         """The text after the page's last ruling: a ruling that lost its date is skipped, the page's own
-        text (a footer, links, a notice) is said as a note."""
+        text (a footer, links, a notice) is said as a note naming what marks it (`_PageText`)."""
         own, lost = _not_rulings(stray, cards(), None)
         for run in lost:
             problems.append(Problem(source, run[0].number, "text after a ruling and under no date skipped: "
                                     f"{clip(_unit_text(run))}"))
         if own:
+            found = dict.fromkeys(_page_text(para) or _PageText.NO_GAME for para in _blocks(own))
             problems.append(Problem(source, own[0].number, "text after a ruling and under no date, not read as "
-                                    "rulings (a footer, links, a notice: no sentence about the game): "
-                                    f"{clip(_unit_text(own))}", ignored=True))
+                                    f"rulings ({', '.join(found)}): {clip(_unit_text(own))}", ignored=True))
         stray.clear()
 
     last_date = max((i for i, (_, raw_date, _) in enumerate(units) if raw_date is not None), default=-1)
@@ -552,11 +569,15 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
             elif seen_date and chunk and i > last_date and line.number > chunk[-1].number + 1 \
-                    and _ends_sentence(chunk[-1].text) and _is_footer(_paragraph_at(units, i)) \
+                    and _is_footer(footer := _paragraph_at(units, i), cards()) \
+                    and (_ends_sentence(chunk[-1].text) or _page_text(footer) is not _PageText.NO_SENTENCE_END
+                         or len(_blocks(chunk)) > 1) \
                     and not _not_rulings([u[0] for u in units[i:]], cards(), None)[1]:
                 # past a blank line under the last ruling, the rest of the page is no sentence about the
                 # game and this paragraph reads as a site's footer ("Scryfall is not produced by ..."): not
-                # more of that ruling. Any other paragraph is, as under an earlier ruling (review38)
+                # more of that ruling. Any other paragraph is, as under an earlier ruling (review38, review39
+                # #7). A line with no stop goes on a sentence the ruling left open, unless that is a second
+                # paragraph of its own (a judge's note without a stop)
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
@@ -582,8 +603,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         if not seen_date and resolve_card and unknown_title and chunk:
             # a title naming no card over a page that names its cards on lines of their own: the first
             # card's name heads the first dates as the next cards' names head theirs (tryout24 D2)
-            heading = [line for above, line in zip([None, *chunk], chunk)  # the last paragraph's first line
-                       if above is None or line.number > above.number + 1][-1]
+            heading = _blocks(chunk)[-1][0]  # the last paragraph's first line
             if (named := resolve_card(normalize_text(_unmarked(heading.text)))):
                 card = named
                 chunk.remove(heading)
@@ -620,8 +640,6 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
 
 _EXAMPLE = re.compile(r"\s*(?:Example|Beispiel|Ejemplo)s?\s*:", re.IGNORECASE)  # more of the ruling above
 
-_NAME_JOINERS = frozenset("of the to a an and in on for from with at by // de del la el los las y der die das und von zu".split())
-
 
 def _lines_of(run: Sequence[_Line]) -> str:
     return f" (lines {run[0].number}-{run[-1].number})" if len(run) > 1 else ""
@@ -654,10 +672,11 @@ def _ends_sentence(text: str) -> bool:
 
 
 def _is_heading(text: str) -> bool:
-    """A short line that is no sentence: a card's name, a section heading, a footer link."""
+    """A short line that is no sentence: a card's name, a section heading, a footer link. An example
+    ("Example: turn it face up") is more of the ruling, stop or none."""
     stripped = text.strip()
     return (len(stripped.split()) <= 8 and not _ends_sentence(stripped) and not stripped.endswith((",", ";", ":"))
-            and not stripped[:1].islower())  # "Example:" introduces more of the ruling
+            and not stripped[:1].islower() and not _EXAMPLE.match(stripped))
 
 
 def _paragraph_at(units: Sequence[_Unit], i: int) -> list[_Line]:
@@ -673,26 +692,75 @@ def _paragraph_at(units: Sequence[_Unit], i: int) -> list[_Line]:
 # The card sites pages are saved from: a page title naming one names no card, a footer naming one is the site's
 _SITE_NAMES = (r"gatherer|scryfall|mtg\s*wiki|mtg\.wtf|cardmarket|tcgplayer|edhrec|mtggoldfish|moxfield|archidekt"
                r"|card\s*kingdom|mtgtop8")
-# What a site's footer says and a ruling never does (English, German, Spanish): a copyright, a link, a
-# site's name, its legal notices and its links ("Terms of Use", "Report card issue", "Impressum").
-_FOOTER = re.compile(
+# What a site's footer says and a ruling never does (English, German, Spanish): a copyright and the
+# site's notices ...
+_NOTICE = re.compile(
     r"©|\(c\)\s*(?:19|20)\d\d|\bcopyright\b|\ball rights reserved\b|\balle rechte vorbehalten\b"
     r"|\bderechos reservados\b"
-    r"|\bhttps?://|\bwww\.|(?-i:\b[a-z0-9-]+\.(?:com|org|net|io|de|es|wtf)\b)"
-    rf"|\b(?:{_SITE_NAMES})\b"
-    r"|\bnot (?:produced|endorsed|approved|affiliated)\b|\bfan content\b|\btrademarks?\b|\bterms of (?:use|service)\b"
-    r"|\bprivacy\b|\bcookies?\b|\bimpressum\b|\bdatenschutz|\bnutzungsbedingungen\b|\baviso legal\b"
-    r"|\bprivacidad\b|\bcondiciones de uso\b|\breport (?:a |this )?(?:card )?(?:issue|error|bug)\b"
-    r"|\bview all rulings\b|\bback to top\b|\blast (?:updated|modified|edited)\b"
-    r"|\bzuletzt (?:geändert|aktualisiert|bearbeitet)\b|\búltima (?:actualización|modificación)\b",
+    r"|\bnot (?:produced|endorsed|approved|affiliated)\b|\bfan content\b|\btrademarks?\b"
+    r"|\blast (?:updated|modified|edited)\b|\bzuletzt (?:geändert|aktualisiert|bearbeitet)\b"
+    r"|\búltima (?:actualización|modificación)\b",
     re.IGNORECASE)
+# ... and the words of its links ("Terms of Use", "Report card issue", "Back to top", "Impressum")
+_SITE_LINKS = re.compile(
+    r"\bterms of (?:use|service)\b|\bprivacy\b|\bcookies?\b|\bimpressum\b|\bdatenschutz|\bnutzungsbedingungen\b"
+    r"|\baviso legal\b|\bprivacidad\b|\bcondiciones de uso\b|\breport (?:a |this )?(?:card )?(?:issue|error|bug)\b"
+    r"|\bview all rulings\b|\bback to top\b",
+    re.IGNORECASE)
+# A link's address or a card site's name. A judge's note may name one ("see mtgjudge.com for the thread"):
+# only a paragraph that is mostly links reads as the site's
+_LINK = re.compile(rf"\bhttps?://|\bwww\.|(?-i:\b[a-z0-9-]+\.(?:com|org|net|io|de|es|wtf)\b)|\b(?:{_SITE_NAMES})\b",
+                   re.IGNORECASE)
 
 
-def _is_footer(lines: Sequence[_Line]) -> bool:
-    """Whether a paragraph reads as a site's footer: it says what only a footer says (`_FOOTER`), or it
-    ends no sentence (a line of links, a site's name). A last ruling's own second paragraph does neither."""
+class _PageText(StrEnum):
+    """What marks undated text after the last ruling as the page's own, as its note says."""
+    NOTICE = "a site's notice"
+    LINKS = "a site's links"
+    NO_SENTENCE_END = "no sentence end"
+    NO_GAME = "no sentence about the game"  # said only of what `_not_rulings` found no such sentence in
+
+
+def _page_text(lines: Sequence[_Line]) -> _PageText | None:
+    """What marks a paragraph as a site's rather than a ruling's: a notice (`_NOTICE`), a link's words
+    (`_SITE_LINKS`) or mostly links (`_mostly_links`), or no final stop; None if it ends a sentence."""
     text = " ".join(line.text.strip() for line in lines)
-    return bool(_FOOTER.search(text)) or not _ends_sentence(text)
+    if _NOTICE.search(text):
+        return _PageText.NOTICE
+    if _SITE_LINKS.search(text) or _mostly_links(text):
+        return _PageText.LINKS
+    return None if _ends_sentence(text) else _PageText.NO_SENTENCE_END
+
+
+_FEW_WORDS = 4  # besides a link: "Data provided by Scryfall.", "Source: the Scryfall rulings list."
+_LINK_SEPARATOR = re.compile(r"\s+[|·•]\s+")  # `Cards · Decks · Sets`, `Search Cards | Advanced Search`
+
+
+def _mostly_links(text: str) -> bool:
+    """Whether a text is links or a site's names (`_LINK`) and at most a few other words (four, or as many
+    as its links): "Data provided by Scryfall.", not a judge's "... (see mtgjudge.com for the thread)."."""
+    words = text.split()
+    linked = sum(1 for word in words if _LINK.search(word))
+    return linked > 0 and len(words) - linked <= max(_FEW_WORDS, linked)
+
+
+def _is_footer(lines: Sequence[_Line], cards: Sequence[str | None]) -> bool:
+    """Whether a paragraph past the last ruling reads as a site's footer, not as more of that ruling: a
+    notice or links (`_page_text`), or no final stop where no note about the game has one either: no
+    game word in it, or every line a line of links (`_is_link_line`). A judge's note without a stop
+    ("Example: you manifest a Forest with it ...") is more of the ruling."""
+    found = _page_text(lines)
+    if found is not _PageText.NO_SENTENCE_END:
+        return found is not None
+    text = normalize_text(" ".join(line.text.strip() for line in lines))
+    return not _speaks_of_the_game(text, cards) or all(_is_link_line(line.text) for line in lines)
+
+
+def _is_link_line(text: str) -> bool:
+    """Whether a line reads as a site's link or links: a short line that is no sentence (`_is_heading`),
+    or such lines between bars or dots (`Search Cards | Advanced Search | Sets | Deck Builder | ...`)."""
+    items = _LINK_SEPARATOR.split(text.strip())
+    return all(_is_heading(item) for item in items)
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -729,15 +797,17 @@ _A_SENTENCE = re.compile(r"[.!?][\"”“»')\]]*$")  # "(megametamorfosis)" end
 
 def _tells_of_the_game(text: str, cards: Sequence[str | None]) -> bool:
     """Whether an undated text holds a sentence that reads like a ruling: a whole sentence of a few
-    words with a game word, a mana symbol, a P/T or counter, a rule's number or the page's card in it."""
-    keys = [f" {key} " for key in (match_key(card) for card in cards if card) if key]
-    for sentence in _SENTENCE_END.split(normalize_text(text)):
-        if not _A_SENTENCE.search(sentence) or len(sentence.split()) < _MIN_RULING_WORDS:
-            continue
-        if _GAME_WORDS.search(sentence) or _GAME_SIGNS.search(sentence) \
-                or any(key in f" {match_key(sentence)} " for key in keys):
-            return True
-    return False
+    words that speaks of the game (`_speaks_of_the_game`)."""
+    return any(_A_SENTENCE.search(sentence) and len(sentence.split()) >= _MIN_RULING_WORDS
+               and _speaks_of_the_game(sentence, cards) for sentence in _SENTENCE_END.split(normalize_text(text)))
+
+
+def _speaks_of_the_game(text: str, cards: Sequence[str | None]) -> bool:
+    """Whether a text has a game word, a mana symbol, a P/T or counter, a rule's number or the page's card in it."""
+    if _GAME_WORDS.search(text) or _GAME_SIGNS.search(text):
+        return True
+    said = f" {match_key(text)} "
+    return any(f" {key} " in said for key in (match_key(card) for card in cards if card) if key)
 
 
 def _sentences_of(lines: Sequence[_Line]) -> list[list[_Line]]:
@@ -837,7 +907,7 @@ def _card_heading(text: str, resolve_card: NameResolver | None) -> str | None:
 
 def _written_as_name(words: Sequence[str]) -> bool:
     """Every word capitalised but a name's small joining words (`Beanstalk Giant`, `Death in Heaven`)."""
-    return all(w[:1].isupper() or w.casefold() in _NAME_JOINERS for w in words)
+    return all(w[:1].isupper() or w.casefold() in NAME_JOINERS for w in words)
 
 
 # A card site's page title: the card's name, perhaps its set in brackets, and the site's name, its
@@ -993,12 +1063,40 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
     # Hydra") is no card's name: the capitalised words after its last such word may be one (review39 #4).
     # A name's own small words ("Death in Heaven", "Force of Vigor") make no sentence.
     words = title.split()
-    lower = [i for i, w in enumerate(words) if w[:1].islower() and w.casefold() not in _NAME_JOINERS]
+    lower = [i for i, w in enumerate(words) if w[:1].islower() and w.casefold() not in NAME_JOINERS]
     if lower and lower[-1] < len(words) - 1:
         tail = words[lower[-1] + 1:]
         if _written_as_name(tail) and tail[0][:1].isupper():
             return resolve_card(" ".join(tail))
     return None
+
+
+# A wiki's section heading as its page is copied as text: the heading, then its edit links (MediaWiki:
+# `Rulings[edit | edit source]`, `Regeln[Bearbeiten | Quelltext bearbeiten]`, `Reglas[editar]`)
+_EDIT_LINKS = re.compile(r"\s*\[\s*(?:edit|bearbeiten|editar)\b[^\[\]]*\]\s*$", re.IGNORECASE)
+
+
+def _wiki_heading(text: str) -> str | None:
+    """The heading of a wiki's section heading line, without its edit links (`Rulings[edit | edit
+    source]` → `Rulings`); None for any other line."""
+    found = _EDIT_LINKS.search(text)
+    return (text[:found.start()].strip() or None) if found else None
+
+
+_CHROME_WORDS = 12  # a byline, a post's date, a heading: a short line
+_INNER_SENTENCE_END = re.compile(r"[.!?][\"”“»')\]]*\s+(?=[^\W\d_])")  # "for you. Alt", not "Nov. 23"
+_TIME = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp]\.?\s?[Mm]\b\.?)?")  # `08:39:08 AM`, `21:30`
+
+
+def _is_chrome(text: str, cards: Sequence[str | None]) -> bool:
+    """Whether a search page's unit is its site's chrome, not a ruling nor a rule: a few words that end no
+    sentence, hold none and speak not of the game (`_speaks_of_the_game`): a forum post's byline ("Originally
+    posted by Loïc Hervier:", "Europe - North"), a heading, a line cut off; or a date and time alone (a
+    post's: "Sept. 17, 2014 08:39:08 AM", "14/03/2015 09:30", whose `14/03` is no P/T)."""
+    if _TIME.search(text) and _is_real_date(_TIME.sub("", text).strip(" ,;-–()[]")):
+        return True
+    return (len(text.split()) <= _CHROME_WORDS and not _A_SENTENCE.search(text)
+            and not _INNER_SENTENCE_END.search(text) and not _speaks_of_the_game(text, cards))
 
 
 def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None,
@@ -1019,7 +1117,7 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
     body = [line for line in lines if line.number > content[0].number]
     # the heading over a card's rulings (`Rulings`: the first, a site may print them twice), with rulings
     # under it and no dated line above it: the card's text and the site's links above it are the page's own
-    heading = next((i for i, line in enumerate(body) if _is_rulings_heading(line.text)
+    heading = next((i for i, line in enumerate(body) if _is_rulings_heading(_wiki_heading(line.text) or line.text)
                     and any(below.text.strip() for below in body[i + 1:])), -1)
     if heading >= 0 and any(_dated(line.text)[0] for line in body[:heading]):
         heading = -1
@@ -1051,8 +1149,17 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
         card = _card_in_title(title, resolve_card)
         if card is None:  # a card the KB does not know: filed as written, with a note, as a card page does
             card, unknown_title = _title_as_card(title), True
+            if _LINK.search(card):  # a site's name ("From MTG Wiki": a wiki page's tagline) is no card's
+                problems.append(Problem(source, content[0].number, f"the title {clip(title)!r} names a site, not "
+                                        "a card: the rulings under its heading are filed under no card", ignored=True))
+                card, unknown_title = None, False
     for para in paras:
-        original = "\n".join(line.text.strip() for line in para)
+        if headings := [line for line in para if _wiki_heading(line.text)]:  # a wiki's sections: the page's own
+            problems.extend(Problem(source, line.number, f"a wiki's section heading, page text, not a ruling: "
+                                    f"{clip(line.text)}", ignored=True) for line in headings)
+            if not (para := [line for line in para if line not in headings]):
+                continue
+        original = _unit_text(para)  # a list item's bullet is no part of its ruling, as on a card page
         clean = normalize_text(original)
         first = para[0].number
         if _STUB.match(clean):
@@ -1071,6 +1178,11 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
             problems.append(Problem(source, first, f"unit skipped ({lines_said}): line {dated[0]} gives a ruling's "
                                     f"date ({dated[1]!r}), which a search page does not read; without --format "
                                     f"search-page, a card page keeps each dated ruling with its date: {clip(clean)}"))
+            continue
+        if _is_chrome(clean, [card]):
+            problems.append(Problem(source, first, "page text, not a ruling: a few words that end no sentence and "
+                                    "name no game word (a post's date, a byline, a heading, a line cut off): "
+                                    f"{clip(clean)}", ignored=True))
             continue
         if len(clean) > MAX_RULING_CHARS:
             problems.append(Problem(source, first, f"unit skipped: {len(clean)} characters, "

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from kb.ingest.dedup import TRANSLATION_MIN_COSINE, Evidence, Lexicon, translation_gaps
+from kb.ingest.dedup import TRANSLATION_MIN_COSINE, TRANSLATION_MIN_WORDS, Evidence, Lexicon, translation_gaps
 from kb.lang import LANGUAGE_NAMES
 from kb.model import Entry, Kind, Lang
 from kb.search.embed import Embedder
@@ -52,22 +52,30 @@ def nearest_english(alone: Entry, lang: Lang, english: Sequence[Entry], *, embed
     cosines = vectors[1:] @ vectors[0]
     best = int(np.argmax(cosines))
     near, cosine = candidates[best], float(cosines[best])
-    words = min(len(near.text.split()), len(text.split()))
+    counts = (len(near.text.split()), len(text.split()))
     mine = lexicon.evidence(near.text, Lang.EN, near.written(near.text), near.cards)
     theirs = lexicon.evidence(text, lang, alone.written(text), alone.cards)
     reasons = []
     if cosine < TRANSLATION_MIN_COSINE:
         reasons.append(f"meanings too far apart (cosine {cosine:.2f}, a translation needs {TRANSLATION_MIN_COSINE:.2f})")
     own = frozenset(alone.cards) & frozenset(near.cards)
-    reasons += [_say(gap, mine, theirs, lang, lexicon.glossary) for gap in translation_gaps(mine, theirs, words, own)]
+    reasons += [_say(gap, mine, theirs, lang, lexicon.glossary, counts)
+                for gap in translation_gaps(mine, theirs, min(counts), own, longer=max(counts))]
     if not reasons:
         reasons.append("it fits, but another English ruling fits about as well, or another text in this language "
                        "fits that one better")
     return NearestEnglish(near.id, near.text, cosine, reasons)
 
 
-def _say(gap: str, english: Evidence, foreign: Evidence, lang: Lang, glossary: Glossary | None) -> str:
-    """One gap of `translation_gaps`, in a judge's words."""
+def _say(gap: str, english: Evidence, foreign: Evidence, lang: Lang, glossary: Glossary | None,
+         words: tuple[int, int] = (0, 0)) -> str:
+    """One gap of `translation_gaps`, in a judge's words (`words`: the English's and this text's word counts)."""
+    if gap == "short":
+        return (f"too short to translate a ruling: {min(words)} words (a heading or a name, not a sentence; "
+                f"a translation needs {TRANSLATION_MIN_WORDS})")
+    if gap == "length":
+        return (f"one says much more than the other: {words[1]} words here, {words[0]} in English "
+                f"(a translation is about as long as its English)")
     if gap == "mechanics":
         missing = sorted(english.mechanics - foreign.mechanics)
         said = f"the English names the mechanic {_listed(english.mechanics)}; this text names {_listed(foreign.mechanics)}"

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
+from kb.normalize import NAME_JOINERS, NAME_JOINERS_BY_LANG
 from kb.oracle import closest_keys, name_key
 from kb.search.text import STOPWORDS
 
@@ -42,8 +43,12 @@ LONG_WORD = 8  # a word this long opening a sentence may still be a misspelled n
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")
 _BRACKETED = re.compile(r"\[\[?[^\[\]\n]+\]\]?")  # a name written as one: [Name], as forums and chat bots take it
-# lower-case words between the capitalised words of an English name (Hide in Plain Sight, Trail of Mystery)
-NAME_JOINS = frozenset({"of", "the", "in", "to", "from", "at", "on", "for"})
+# lower-case words between the capitalised words of a name (Hide in Plain Sight, Sword of Fire and Ice):
+# but German's, as German capitalises every noun ("Gegner die Kreatur" is no name; review39 #2)
+NAME_JOINS = NAME_JOINERS - NAME_JOINERS_BY_LANG["de"]
+# of them, the words that as often stand between two names ("Lightfrom with Shock", "Lightfrom y
+# Rageform"): a phrase they join is still noted whole, but its words may be misspelt names
+_BETWEEN_NAMES = frozenset({"and", "y", "with", "a", "by"})
 
 
 _READS_KEPT = 8  # texts whose reading `CardMatcher` remembers
@@ -229,8 +234,9 @@ class CardMatcher:
         words = [name_key(w) for w in raw]
         # a phrase of capitalised words alone is as often a German noun after a misspelt name ("Lichtfrom
         # Kreaturen", review39 #2): only one with an English joining word or in brackets is a name
-        phrases = {j for first, end, bracketed in self._phrases(text, found, starts)
-                   if bracketed or any(raw[k] in NAME_JOINS for k in range(max(first - 1, 0), end))
+        joins = NAME_JOINS - _BETWEEN_NAMES
+        phrases = {j for first, end, bracketed in self._phrases(text, found, starts, joins)
+                   if bracketed or any(raw[k] in joins for k in range(max(first - 1, 0), end))
                    for j in range(first, end)}
         out: list[tuple[NamedCard, range]] = []
         i = 0
@@ -278,13 +284,14 @@ class CardMatcher:
             i += size
         return out, starts
 
-    def _phrases(self, text: str, found: list[re.Match[str]], starts: set[int]) -> list[tuple[int, int, bool]]:
+    def _phrases(self, text: str, found: list[re.Match[str]], starts: set[int],
+                 joins: frozenset[str] = NAME_JOINS) -> list[tuple[int, int, bool]]:
         """(first word, end, bracketed) of the capitalised phrases: two or more capitalised words not
-        opening a sentence, with nothing but a space or a word that joins an English name's words
+        opening a sentence, with nothing but a space or a word that joins a name's words (`joins`)
         between them ("Hide in Plain Sight"), and the bracketed names of two words or more ("[[Guardian
         Project]]"). Such a phrase that is no card is a name the KB doesn't know (a newer card's), a
         set's or a place's: its single words are no misspelt names. German capitalises every noun,
-        but its nouns seldom follow each other or a name, and never across an English joining word."""
+        but its nouns seldom follow each other or a name, and never across an English or Spanish joining word."""
         out: list[tuple[int, int, bool]] = []
         run: list[int] = []  # the capitalised words of the phrase so far
 
@@ -298,7 +305,7 @@ class CardMatcher:
                 end_run()
             if _is_capitalised(m.group()) and j not in starts:
                 run.append(j)
-            elif not (run and j - run[-1] == 1 and m.group() in NAME_JOINS):
+            elif not (run and j - run[-1] == 1 and m.group() in joins):
                 end_run()
         end_run()
         for bracket in _BRACKETED.finditer(text):
@@ -318,8 +325,10 @@ class CardMatcher:
         read = {j for _, span in named for j in span}
         out: list[str] = []
         for first, end, bracketed in self._phrases(text, found, starts):
-            if first > 1 and found[first - 1].group() in NAME_JOINS and _is_capitalised(found[first - 2].group()) and (
-                    not text[found[first - 2].end():found[first].start()].replace(found[first - 1].group(), "").strip()):
+            opener = found[first - 2].group() if first > 1 else ""
+            if first > 1 and found[first - 1].group() in NAME_JOINS and _is_capitalised(opener) and (
+                    not text[found[first - 2].end():found[first].start()].replace(found[first - 1].group(), "").strip()
+            ) and self._may_open_name(opener):
                 first -= 2  # the phrase's first word opens the sentence: "Hide in Plain Sight cloaked two cards"
             if first and text[found[first - 1].end():found[first].start()] == ", " and (
                     _is_capitalised(found[first - 1].group())):
@@ -332,6 +341,13 @@ class CardMatcher:
             if not self.near(said) and not self.near(_POSSESSIVE.sub("", said)):  # "Bow to My Command's"
                 out.append(said)
         return out
+
+    def _may_open_name(self, word: str) -> bool:
+        """Whether `word`, capitalised as it opens a sentence, may be a name's first word: not an
+        everyday word (`common`) unless a card's name is or begins with it (`Hide`, as Hide // Seek).
+        "Cards from Murders at Karlov Manor" names no card "Cards from ...", "Hide in Plain Sight" may."""
+        key = name_key(word)
+        return key not in self.common or self.get(key) is not None or bool(self._starting(key + " ", key + "!"))
 
     def _longer(self, words: list[str], i: int, exact: Hit, breaks: set[int]) -> Hit | None:
         """A name longer than the `exact` hit at word `i`, misspelt or inflected in the text, that

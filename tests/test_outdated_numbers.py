@@ -1,0 +1,115 @@
+"""`kb outdated`: CR numbers a ruling cites, read against the KB's CR versions (tryout30 D5).
+
+The bundled CRs run from 2014-09-25 to 2026-01-16: 707.2 was the face-down rule (today's 708.2) until
+the CR of 2018-07-13; 702.36b/d were morph's (today's 702.37c/e) in the CRs of 2014-09-25 and
+2015-01-23; 115 was special actions (today's 116) until 2018-07-13.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.corpus import Corpus
+from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.outdated import Level, Reason, cited_numbers, find_outdated, rule_history_from
+
+CORPUS = Corpus.default()
+
+# the answer of a judge forum of 2014 (tryout30 page 10): it quotes the 2014 wording of morph's 702.36b
+FORUM_702_36B = ("702.36b specifically says that you turn the card face-down before putting it onto the stack and "
+                 "that \u201cAny effects or prohibitions that would apply to casting a card with these characteristics "
+                 "(and not the face-up card's characteristics) are applied to casting this card. These values are "
+                 "the copiable values of that object's characteristics\u201d")
+# a forum answer of 2013 (tryout30 page 8) quoting 702.36d, which cites rule 115
+FORUM_702_36D = ("702.36d If you have priority, you may turn a face-down permanent you control face up. This is a "
+                 "special action; it doesn't use the stack (see rule 115). To do this, show all players what the "
+                 "permanent's morph cost would be if it were face up, pay that cost, then turn the permanent face "
+                 "up. (If the permanent wouldn't have a morph cost if it were face up, it can't be turned face up "
+                 "this way.) The morph effect on it ends, and it regains its normal characteristics. Any abilities "
+                 "relating to the permanent entering the battlefield don't trigger when it's turned face up and "
+                 "don't have any effect, because the permanent has already entered the battlefield.")
+
+
+@pytest.fixture(scope="module")
+def history():
+    return rule_history_from(CORPUS.rules)
+
+
+def _find(text, date, history, lang=Lang.EN):
+    v = Variant(text, text, lang, date, "page.txt", 1, Relation.CANONICAL, 1.0, None)
+    entry = Entry(id="r-test", kind=Kind.RULING, text=text, cards=(), first_date=date, last_date=date,
+                  variants=(v,))
+    items = find_outdated([entry], terminology=CORPUS.terminology, rule_history=history)
+    return {r.kind: r for item in items for r in item.reasons} | {"suggested": items[0].suggested if items else None}
+
+
+@pytest.mark.parametrize("text, numbers", [
+    ("702.36b specifically says so (see rule 115).", ["702.36b", "115"]),
+    ("Siehe Regel 707. Regla 116 y Rule 418.5c.", ["707", "116", "418.5c"]),
+    # amounts, dates and a bare number without a word for "rule" are no citation
+    ("Pay 2.50 or 1,200.5 life; 3.141 and 100 cards, 2014.09.25, 100.000 Lebenspunkte.", []),
+])
+def test_cited_numbers_are_clauses_anywhere_and_sections_after_a_word_for_rule(text, numbers):
+    assert [n for n, _ in cited_numbers(text)] == numbers
+
+
+def test_a_number_the_cr_of_the_rulings_date_gave_another_rule_is_outdated_with_todays_number(history):
+    reasons = _find("A face-down permanent is a 2/2 creature with no name (see rule 707.2).", "2015-03-01", history)
+    r = reasons[Reason.RULE_NUMBER]
+    assert r.kind.level is Level.OUTDATED
+    assert r.detail.startswith("cites 707.2, now 708.2 (renumbered between the KB's CRs of 2018-07-13 and")
+    assert "of 2015-01-23" in r.detail  # the CR in force on the ruling's date
+    assert reasons["suggested"] == "A face-down permanent is a 2/2 creature with no name (see rule 708.2)."
+
+
+@pytest.mark.parametrize("text, date", [
+    # dated after the renumbering, citing today's number
+    ("A face-down permanent is a 2/2 creature with no name (see rule 708.2).", "2025-01-01"),
+    # a number that still means the same rule (trample's 702.19b in every CR of the KB)
+    ("A creature with trample assigns lethal damage to its blockers first (rule 702.19b).", "2016-05-01"),
+    # a ruling of 2021, when the KB's CR in force is that of 2018-07-13 (709.2 was flip cards' then) but
+    # the KB has no CR of 2019-2023: it quotes today's 709.2 (split cards), renumbered in between
+    ("Per rule 709.2, although split cards have two castable halves, each split card is only one card.",
+     "2021-06-01"),
+    # undated, the number of a rule today, nothing in its words of another rule so numbered
+    ("Turning a face-down permanent face up is a special action (rule 116.2b).", None),
+])
+def test_a_number_that_still_means_the_rule_it_cited_is_no_reason(history, text, date):
+    reasons = _find(text, date, history)
+    assert Reason.RULE_NUMBER not in reasons and Reason.NUMBER_UNCHECKED not in reasons
+    assert reasons["suggested"] is None
+
+
+def test_an_undated_quote_of_an_old_clause_is_read_in_the_cr_whose_words_it_uses(history):
+    """702.36b is another rule today; the quote's words are those of 702.36b in the CRs of 2014-2015."""
+    reasons = _find(FORUM_702_36B, None, history)
+    r = reasons[Reason.RULE_NUMBER]
+    assert r.detail.startswith("cites 702.36b, now 702.37c")
+    assert "as worded in the CRs of 2014-09-25 to 2015-01-23" in r.detail
+    assert reasons["suggested"] == FORUM_702_36B.replace("702.36b", "702.37c")
+
+
+def test_the_other_numbers_of_a_quoted_clause_are_read_in_the_cr_it_was_quoted_from(history):
+    reasons = _find(FORUM_702_36D, None, history)
+    r = reasons[Reason.RULE_NUMBER]
+    assert "cites 702.36d, now 702.37e" in r.detail and "cites 115, now 116" in r.detail
+    assert reasons["suggested"] == FORUM_702_36D.replace("702.36d", "702.37e").replace("rule 115", "rule 116")
+
+
+def test_numbers_older_than_the_kbs_crs_get_a_review_note_that_they_are_not_checked(history):
+    reasons = _find("The timestamp is when it came into play (see rule 418.5c); see also Rule 503.",
+                    "2002-09-25", history)
+    assert Reason.RULE_NUMBER not in reasons
+    r = reasons[Reason.NUMBER_UNCHECKED]
+    assert r.kind.level is Level.REVIEW
+    assert "cites 503 in a ruling dated 2002-09-25, before the oldest CR in the KB (of 2014-09-25)" in r.detail
+    assert "cites 418.5c, which no CR in the KB has" in r.detail
+
+
+def test_one_suggestion_renumbers_and_replaces_every_term_once(history):
+    """tryout30 D3/D5: each of five reasons repeated the whole suggested text, and the renumbering had none."""
+    text = "If it came into play face down, he or she may look at it (see rule 707.2)."
+    reasons = _find(text, "2015-03-01", history)
+    assert set(reasons) == {Reason.TERMINOLOGY, Reason.RULE_NUMBER, "suggested"}
+    assert reasons["suggested"] == "If it entered the battlefield face down, they may look at it (see rule 708.2)."
+    assert not any("Suggested" in r.detail for k, r in reasons.items() if k != "suggested")

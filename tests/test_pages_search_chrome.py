@@ -1,0 +1,74 @@
+"""--format search-page on real pages (tryout29 D9, tryout30 D9): a site's chrome (a post's date, a
+forum byline, a wiki's section headings) is no ruling, a list item's bullet is no part of its ruling,
+and a gap before a comma where no cost is described is no lost mana symbol."""
+
+from __future__ import annotations
+
+from kb.corpus import Corpus
+from kb.ingest import Format, pages, parse_text
+
+NAMES = Corpus.default().names
+
+
+def search(page: str) -> tuple[list[tuple[int, str, str | None]], list[tuple[int | None, bool, str]]]:
+    result = parse_text(page, "page.txt", names=NAMES, match_clause=None, fmt=Format.SEARCH_PAGE)
+    return ([(r.line, r.text, r.card) for r in result.records],
+            [(p.line, p.ignored, p.reason) for p in result.problems])
+
+
+def test_a_search_page_drops_a_list_items_bullet_as_a_card_page_does():
+    records, _ = search("Search\n\n  • You can't cast a foretold card on the same turn you exile it.\n\n"
+                        "* A face-down creature has no name.\n")
+    assert [text for _, text, _ in records] == ["You can't cast a foretold card on the same turn you exile it.",
+                                                "A face-down creature has no name."]
+
+
+WIKI = ("From MTG Wiki\nJump to: navigation, search\n\nForetell is a keyword ability featured on cards in Kaldheim.\n\n"
+        "Description[edit | edit source]\n\nForetell helper card\n\n"
+        "Cards interacting with Foretell[edit | edit source]\n\n"
+        "Rulings[edit | edit source]\n\n  • You can't cast a foretold card on the same turn you exile it.\n")
+
+
+def test_a_wikis_section_headings_are_page_text_not_rulings():
+    """MTG Wiki's headings end in their edit links: "Cards interacting with Foretell[edit | edit source]" was
+    stored as a ruling. With no rulings heading among them, each is a note and the paragraphs stay units."""
+    page = WIKI.replace("Rulings[edit", "Notes[edit").replace("From MTG Wiki", "Search")
+    records, problems = search(page)
+    assert [line for line, _, _ in records] == [4, 8, 14]
+    assert [line for line, ignored, reason in problems if "section heading" in reason and ignored] == [6, 10, 12]
+
+
+def test_a_wikis_rulings_heading_is_a_rulings_heading_and_its_sites_tagline_no_card():
+    """"Rulings[edit | edit source]" is the heading a card page puts over rulings: what is above it is the page's
+    own, and the title "From MTG Wiki" names a site, so the rulings under it are filed under no card."""
+    records, problems = search(WIKI)
+    assert records == [(14, "You can't cast a foretold card on the same turn you exile it.", None)]
+    assert [line for line, _, reason in problems if "above the rulings heading" in reason] == [2]
+    assert any("names a site, not a card" in reason for _, _, reason in problems)
+    assert not any("names no card the KB knows" in reason for _, _, reason in problems)
+
+
+def test_a_forum_posts_date_and_byline_are_page_text_not_rulings():
+    """tryout30 D9: a forum thread read as a search page stored "Sept. 17, 2014 08:39:08 AM", "Europe - North"
+    and "Originally posted by …:" as rulings, not even marked remarks (a date's digits read as a game sign).
+    A few words that end no sentence and name no game word are noted as the page's own; a ruling, a short one
+    included, a heading that names the game and a line cut off after a sentence stay units."""
+    page = ("Search\n\nMorph Rules - Face-down Questions\n\nMar. 3, 2015 10:12:45 PM\n\nAnna Schmidt\n"
+            "Judge (Level 2 (International Judge Program))\n\nBenelux\n\nOriginally posted by Anna Schmidt:\n\n"
+            "It can't be countered.\n\nThanks. See you\n\n14/03/2015 09:30\n\n"
+            "Edited Jan Visser (Mar. 4, 2015 08:00:00 AM)\n")
+    records, problems = search(page)
+    assert [text for _, text, _ in records] == ["Morph Rules - Face-down Questions", "It can't be countered.",
+                                                "Thanks. See you"]
+    chrome = [line for line, ignored, reason in problems if ignored and reason.startswith("page text, not a ruling")]
+    assert chrome == [5, 7, 10, 12, 18, 20]
+
+
+def test_a_gap_before_a_comma_is_a_lost_mana_symbol_only_where_a_cost_is_described():
+    """tryout29 D9: "… e-mail questions to judge@example.org , or by tweeting …" got "a mana symbol lost in the
+    copy?": no cost is described there. In a sentence about a cost the note stays ("you may pay . It ...")."""
+    page = ("Search\n\nWrite to us: send questions to judge@example.org , or post them in the forum thread.\n\n"
+            "To turn it face up, you may pay . It becomes a 3/3 creature.\n")
+    records, problems = search(page)
+    assert len(records) == 2
+    assert [line for line, _, reason in problems if "mana symbol lost" in reason] == [5]
