@@ -13,6 +13,7 @@ from kb.corpus import Corpus
 from kb.model import Lang
 from kb.search import Searcher, build_index
 from kb.search.embed import FakeEmbedder
+from kb.search.question import KEYWORD_IN_RULINGS
 from kb.search.rank import Weights
 from kb.search.text import tokenize
 from tests.entries import rule_entry as _rule, ruling_entry as _ruling
@@ -92,21 +93,42 @@ def test_a_keyword_a_german_word_translates_to_is_named(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("question", [
     "Can I look at the cards Echoing Boon copied?",  # a card's name is no keyword ("echo")
-    # the hideaway land's ruling answers it, though no ruling says "hideaway"
-    "If a hideaway land is destroyed, can I still look at the exiled card?",
     "Can I look at my opponent's face-down creature?",  # no keyword named
 ])
 def test_no_keyword_no_lift(tmp_path: Path, question: str) -> None:
     assert _lifted(_searcher(tmp_path, True), question) == set()
 
 
-def test_a_keyword_a_ruling_says_is_the_rulings(tmp_path: Path) -> None:
-    """Echo's rules would be lifted for "echo", but a ruling that says "echo" answers it."""
-    entries = [*FORETELL, _ruling("r-echo", "If you don't pay the echo cost, you sacrifice it.", "Echo Card")]
+def _echo_rulings(tmp_path: Path, n: int) -> Searcher:
+    """The entries and `n` more rulings that say "echo" (Echoing Boon's ruling says it already: "echoing")."""
+    entries = [*FORETELL, *(_ruling(f"r-echo{k}", f"If you don't pay the echo cost, you sacrifice it ({k}).",
+                                    f"Echo Card {k}") for k in range(n))]
     build_index(entries, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+    return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+
+
+def test_a_keyword_rulings_say_is_the_rulings(tmp_path: Path) -> None:
+    """Echo's rules would be lifted for "echo", but rulings that say "echo" answer it."""
+    searcher = _echo_rulings(tmp_path, KEYWORD_IN_RULINGS)
     assert not searcher._keyword_rules("Do I have to pay echo again?", (Lang.EN,)).any()
     assert searcher._keyword_rules("Can I look at my foretold cards?", (Lang.EN,)).any()
+
+
+def test_a_keyword_one_ruling_says_in_passing_is_the_crs(tmp_path: Path) -> None:
+    """One ruling that says the keyword ("a 2/2 creature with ward {2}") does not say what it does: a
+    question about the keyword still gets its rules lifted (try-out 28: ward, 702.21a #47). Here the one
+    ruling is Echoing Boon's."""
+    searcher = _echo_rulings(tmp_path, 0)
+    lifted = searcher._keyword_rules("Do I have to pay echo again?", (Lang.EN,))
+    assert {searcher.table.ids[i] for i in np.flatnonzero(lifted)} == {"c-702.30a", "c-gl-echo"}
+
+
+def test_a_keyword_of_a_card_whose_rulings_do_not_say_it_is_the_crs(tmp_path: Path) -> None:
+    """Windbrisk Heights has hideaway in its Oracle text, but its ruling says "the exiled card", not
+    "hideaway": a question about hideaway gets hideaway's rules lifted (try-out 28: 702.75a #33, behind
+    rulings that share only "look" and "face down")."""
+    question = "My opponent exiled a card face down with hideaway. Can I look at it?"
+    assert _lifted(_searcher(tmp_path, True), question) == {"c-702.75a", "c-gl-hideaway"}
 
 
 def test_the_rules_of_a_keyword_no_ruling_is_about_are_scored_lexically_as_fully_as_rulings(tmp_path: Path) -> None:
@@ -122,3 +144,16 @@ def test_the_rules_of_a_keyword_no_ruling_is_about_are_scored_lexically_as_fully
     assert hits[True]["c-708.5"][1].lexical == pytest.approx(hits[False]["c-708.5"][1].lexical)
     assert hits[True]["c-702.143a"][0] < hits[False]["c-702.143a"][0]
 
+
+
+def test_the_rules_of_a_keyword_no_ruling_is_about_can_come_before_rulings_sharing_its_other_words(
+        tmp_path: Path) -> None:
+    """Scored lexically in full, foretell's clauses still sat behind the rulings that share "look",
+    "opponent" and "cards": their fused score kept the discount every clause has (`Weights.rule`), so no
+    clause could be first however much better it matched (try-out 28: 702.143a #9). Theirs is
+    `Weights.keyword_rule`."""
+    searcher = _searcher(tmp_path, True)
+    hits = searcher.search("Can I look at my opponent's foretold cards?", limit=5)
+    assert hits[0].entry.id in {"c-702.143a", "c-702.143d"}
+    searcher.weights = Weights(keyword_rule=Weights().rule)  # as every clause
+    assert searcher.search("Can I look at my opponent's foretold cards?", limit=5)[0].entry.id == "r-own"

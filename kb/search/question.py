@@ -272,9 +272,13 @@ def off_subject(plan: QueryPlan) -> QueryPlan:
 GLOSSARY = "glossary:"
 RARE_IN_RULINGS = 2  # a term is the CR's alone when each of its words is in at most this many rulings
 # A keyword's name is the CR's word for it whether or not the rulings use it: a keyword is the CR's alone
-# only when no ruling says it (hideaway, said by the hideaway lands' rulings' cards, is theirs; two
-# rulings say "cloak", and they answer cloak questions).
-KEYWORD_IN_RULINGS = 0
+# when at most this many rulings say it (two rulings say "cloak", and they answer cloak questions; the
+# one ruling that says "ward" gives a disguised creature's characteristics, not what ward does). The
+# cards whose Oracle text has it do not make it the rulings': the hideaway lands' rulings say "the
+# exiled card", never "hideaway", and a question naming hideaway got the rulings that share its other
+# words (look, face down) while 702.75a stayed discounted (try-out 28). Dev (search40): top-1 2 won
+# (story-de-12 3 -> 1, real-es-07 2 -> 1), none lost; real-en-145 (ward) 10 -> 6.
+KEYWORD_IN_RULINGS = 1
 # One-word terms ("response", "graveyard") are everyday words of questions about any rule.
 MIN_TERM_WORDS = 2
 _SEE_RULE = re.compile(r"\brules?\s+(\d{3}(?:\.\d+[a-z]?)?)")

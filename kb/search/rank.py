@@ -161,12 +161,18 @@ class Weights:
     # A keyword ability or action named in the asking sentences that no ruling is about (foretell: no
     # ruling or card of the KB says it) is asked about through its rules, the CR's alone: its clauses
     # and glossary entry (`Searcher._keyword_rules`) are scored lexically as fully as the rulings, as
-    # all clauses are for a card with no rulings (`QueryPlan.wants_rule`); their fused score keeps the
-    # `rule` discount. Dev (search39): no dev rank moved; "can I look at my opponent's foretold cards"
-    # 702.143d #39 -> #2 (with the foretell concept). Lifting the fused discount too (or a bonus as
+    # all clauses are for a card with no rulings (`QueryPlan.wants_rule`); their fused score keeps a
+    # discount (`keyword_rule`). Dev (search39): no dev rank moved; "can I look at my opponent's foretold
+    # cards" 702.143d #39 -> #2 (with the foretell concept). Lifting the fused discount too (or a bonus as
     # `cr_term` gives) put them first but moved dev questions down (real-en-67 2 -> 4, -72 1 -> 2: the
     # keyword named beside the face-down rule asked about). False: off.
     keyword_rules: bool = True
+    # ... and their fused score is multiplied by this, not by `rule`: discounted as every clause, a
+    # keyword's clause that matched the question far better than any ruling still sat behind rulings
+    # sharing only its setting words (try-out 28: foretell 702.143a #9, ward 702.21a). Dev (search40):
+    # top-1 +1 (real-en-145 6 -> 1), none lost; top-3 +2 (real-en-143 9 -> 2), -1 (real-en-137 3 -> 7);
+    # 0.8-0.85 the same at top-3 with no top-1 change, 0.7 +1 -1 at top-3, 1.0 top-1 +1 -1 (real-en-72 1 -> 2).
+    keyword_rule: float = 0.9
     # A clause the question cites by number ("rule 707.9"), under that number now or as the number
     # it had in an older CR (index clauses.json): this bonus to its fused score. 0 turns it off.
     cited: float = 0.2
@@ -265,7 +271,6 @@ class Searcher:
         self._cr_concepts: list[tuple[str, int, int]] | None = None
         self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._own: np.ndarray | None = None
-        self._card_words: set[str] | None = None
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
         self._former: dict[str, list[str]] | None = None
         self.index_dir: Path | None = None
@@ -519,7 +524,7 @@ class Searcher:
         elif mode == "lexical":
             fused = lexical.astype(np.float64)
         else:
-            fused = self._fuse(rule_asked, words, dense_rank, lexical, named, langs, name_tokens)
+            fused = self._fuse(rule_asked, words, dense_rank, lexical, named, langs, name_tokens, keyword)
             if w.off_face_down != 1.0 and about_face_down(self.glossary.question_tokens(said, langs)):
                 kept = self._speaks_face_down | self._is_rule | self._of_cards(named)
                 fused = np.where(kept, fused, fused * w.off_face_down)
@@ -556,10 +561,14 @@ class Searcher:
         return hits
 
     def _fuse(self, rule_asked: bool, parts: Focus, dense: np.ndarray, lexical: np.ndarray, named: list[str],
-              langs: tuple[Lang, ...] = tuple(Lang), name_tokens: set[str] | frozenset[str] = frozenset()) -> np.ndarray:
+              langs: tuple[Lang, ...] = tuple(Lang), name_tokens: set[str] | frozenset[str] = frozenset(),
+              keyword: np.ndarray | None = None) -> np.ndarray:
         """The hybrid score of every entry: weighted reciprocal rank fusion plus bonuses
-        (`rule_asked`: the question wants a rule of the CR, its entries are not discounted)."""
+        (`rule_asked`: the question wants a rule of the CR, its entries are not discounted; `keyword`:
+        the rules of a keyword no ruling is about, discounted by `Weights.keyword_rule`)."""
         w = self.weights
+        if keyword is None:
+            keyword = np.zeros(len(dense), dtype=bool)
         fused = np.zeros(len(dense), dtype=np.float64)
         if w.dense_per_kind:
             is_rule = self._is_rule
@@ -572,7 +581,7 @@ class Searcher:
         fused += 1e-6 * dense  # equal fused ranks: the closer meaning first
         rule = w.rule_asked if rule_asked else w.rule
         if rule != 1.0:
-            fused = np.where(self._is_rule, fused * rule, fused)
+            fused = np.where(self._is_rule, fused * np.where(keyword, max(rule, w.keyword_rule), rule), fused)
         of_named = self._of_cards(named)
         card = w.card if parts.is_story else w.card_asked
         if named and card:
@@ -645,7 +654,7 @@ class Searcher:
         English words a German or Spanish word translates to (`Glossary.translate`: "Rückblende"),
         one word enough (a keyword's name is the CR's word for it), but not by the words `skip` (the
         names of the cards the question names: Echoing Boon is no echo). No ruling is about it when
-        none holds its words (KEYWORD_IN_RULINGS) and none is of a card whose Oracle text has it."""
+        at most KEYWORD_IN_RULINGS rulings hold its words."""
         t = self.table
         out = np.zeros(len(t), dtype=bool)
         own = self._own_clauses
@@ -653,19 +662,12 @@ class Searcher:
         for row in self._named_terms(text, langs, 1, skip, KEYWORD_IN_RULINGS, english):
             entry = self._entries[row] if self._entries is not None else self._fetch_entries([t.ids[row]])[0]
             rules = keyword_rules(entry.text)
-            if not rules or set(glossary_term(entry.clause or "", tokenize)) & self._ruled_card_words:
+            if not rules:
                 continue
             out[row] = True
             under = np.array([any(clause_under(c, r) and c != r for r in rules) for c in t.clause_vocab], dtype=bool)
             out[(own >= 0) & under[np.maximum(own, 0)]] = True
         return out
-
-    @property
-    def _ruled_card_words(self) -> set[str]:
-        """The rules words of the Oracle texts of the cards the KB holds entries of (read on first use)."""
-        if self._card_words is None:
-            self._card_words = set(split_concepts(self.cards.rules_tokens(self.table.card_vocab))[0])
-        return self._card_words
 
     @property
     def _own_clauses(self) -> np.ndarray:
