@@ -35,7 +35,7 @@ def outdated(
     from kb.errors import InputError
     from kb.model import Lang
     from kb.normalize import date_option
-    from kb.outdated import Reason, filter_items, group_wordings, levels_shown
+    from kb.outdated import Level, Reason, filter_items, group_wordings, levels_shown
     from kb.views import no_text_note
 
     for option, value in [*([("--kind", kind)] if kind else []), *(("--fail-on", k) for k in fail_on or [])]:
@@ -50,8 +50,9 @@ def outdated(
     kb = open_kb(quiet=as_json)
     english = card_option(card, kb, quiet=as_json) if card else None
     command_note(no_text_note(kb, parse_lang(lang)), quiet=as_json)  # else "no outdated wordings" reads as "all current"
-    if review or show_all:  # an empty review list must not read as "no rule changed under them"
-        command_note(_before_the_oldest_cr(kb, english, parse_lang(lang)), quiet=as_json)
+    if Level.REVIEW in levels and (reason is None or reason.level is Level.REVIEW):
+        # an empty review list must not read as "no rule changed under them"
+        command_note(_before_the_oldest_cr(kb, english, parse_lang(lang), since), quiet=as_json)
     if since and (undated := kb.undated_outdated(levels, since, card=english, lang=parse_lang(lang), reason=reason)):
         command_note(f"--since {since} leaves out {undated} undated wording{'s' if undated > 1 else ''} "
                      "(no date to compare with); without --since they are listed", quiet=as_json)
@@ -78,14 +79,17 @@ def outdated(
         raise typer.Exit(1)
 
 
-def _before_the_oldest_cr(kb: Any, card: str | None, lang: Any) -> str | None:
-    """A note on the wordings older than the oldest CR the KB holds: what changed in the rules before
-    it can't be seen, so the review list can't name them (tryout30 D6)."""
+def _before_the_oldest_cr(kb: Any, card: str | None, lang: Any, since: str | None) -> str | None:
+    """A note on the wordings older than the oldest CR the KB holds (and not before `since`, the
+    --since filter): what changed in the rules before it can't be seen, so the review list can't name
+    them (tryout30 D6)."""
     from cli.common import reference
     from kb.cr.load import rule_dates
 
     oldest = rule_dates(reference().folder)[0]
-    older = kb.wordings_dated_before(oldest, card=card, lang=lang)
+    if since and since >= oldest:
+        return None
+    older = kb.wordings_dated_before(oldest, card=card, lang=lang, since=since)
     if not older:
         return None
     return (f"{older} ruling wording{'s are' if older > 1 else ' is'} dated before the oldest CR the KB holds "

@@ -227,6 +227,11 @@ class RuleHistory(Protocol):
         (the corpus's CRs are samples of those published). None: the history can't tell."""
         ...
 
+    def cited(self, number: str, at: str | None, ruling: str, by: tuple[str, str] | None = None) -> Cited | None:
+        """What CR number `number`, cited by `ruling` of date `at`, stands for today (`_CRHistory.cited`);
+        None when it is the same rule's number today or the history can't say."""
+        ...
+
 
 # The results of an entry's checks under a rules date: list of (check id, passed).
 CheckRunner = Callable[[Entry, str | None], "list[tuple[str, bool]]"]
@@ -560,9 +565,9 @@ def _rule_numbers(v: Variant, history: RuleHistory | None) -> tuple[list[Outdate
     the wording renumbered), and those the KB can't check (`rule-number-unchecked`: older than its
     CRs, or in none of them). An undated or old ruling's number whose words are those of a rule in
     one of the KB's CRs tells in which CR its other numbers are read ("702.36d … (see rule 115)")."""
-    cite: Callable[..., Cited | None] | None = getattr(history, "cited", None)
-    if cite is None:
+    if history is None:
         return [], v.text
+    cite = history.cited
     numbers = cited_numbers(v.text)
     answers = {n: cite(n, v.date, v.text) for n in dict.fromkeys(n for n, _ in numbers)}
     read = next(((n, a.read_at) for n, a in answers.items() if a and a.read_at), None)

@@ -61,3 +61,19 @@ def test_the_review_list_says_how_many_wordings_are_older_than_every_cr_it_can_c
     said = " ".join(review.stderr.split())
     assert f"1 ruling wording is dated before the oldest CR the KB holds ({oldest})" in said
     assert "undated" not in said and "before the oldest CR" not in runner.invoke(app, ["outdated"]).stderr
+
+
+def test_the_older_than_every_cr_note_follows_the_filters(kb_home: Path) -> None:
+    """review40 #8: the note counted the wordings older than the oldest CR under --since 2024 (none of them
+    is listed then) and under --kind superseded (no review list is shown)."""
+    from cli.main import app
+
+    text = "Turning a permanent face up or face down doesn't change whether that permanent is tapped."
+    variant = Variant(text, text, Lang.EN, "2002-09-25", "faq.md", 3, Relation.CANONICAL, 1.0, None)
+    store.write(kb_home, [Entry("r-old", Kind.RULING, text, (), "2002-09-25", "2002-09-25", (variant,))],
+                report={}, meta={}, outdated=[])
+    runner = CliRunner()
+    assert "before the oldest CR" in runner.invoke(app, ["outdated", "--all"]).stderr
+    assert "before the oldest CR" in runner.invoke(app, ["outdated", "--review", "--since", "2000"]).stderr
+    for args in (["--review", "--since", "2024"], ["--all", "--kind", "superseded"]):
+        assert "before the oldest CR" not in runner.invoke(app, ["outdated", *args]).stderr, args

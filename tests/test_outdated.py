@@ -223,6 +223,9 @@ class _Reworded:
     def since(self, clause: str, date: str) -> None:
         return None
 
+    def cited(self, number: str, at: str | None, ruling: str, by: tuple[str, str] | None = None) -> None:
+        return None
+
 
 def test_a_wording_is_superseded_only_for_the_cards_that_have_the_newer_one():
     entry = _entry([_cv("New words.", "2018-07-13", "Lightform"), _cv("Old words.", "2014-11-24", "Lightform"),

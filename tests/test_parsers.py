@@ -995,3 +995,23 @@ def test_a_page_of_bullets_a_card_page_cant_date_names_the_release_notes_format(
     result = parse_text(article, "primer.md", names=Corpus.default().names, match_clause=None)
     (problem,) = [p for p in result.problems if not p.ignored]
     assert "--format release-notes" in problem.reason and "September 25, 2002" in problem.reason
+
+
+def test_an_archived_faqs_date_is_its_own_not_the_archives_capture_date():
+    """review40 #1: the front matter's capture date (2021) dated the 2002 rulings: the date written
+    below "Posted in …" is the document's, a front matter's other dates are the archive's."""
+    archived = ARCHIVED_FAQ.replace(
+        '[_metadata_:publish_date]',
+        '[_metadata_:wayback_capture_timestamp]:- "2021-04-29 10:00:00+00:00"\n[_metadata_:publish_date]')
+    assert "2021-04-29" in archived
+    result = notes.parse_release_notes(archived, "onslaught-faq.md", RESOLVE)
+    assert {r.date for r in result.records} == {"2002-09-25"}
+    published = archived.replace(" on September 25, 2002", "").replace('"2002-09-25"', '"2002-09-26"')
+    assert {r.date for r in notes.parse_release_notes(published, "faq.md", RESOLVE).records} == {"2002-09-26"}
+
+
+def test_a_power_and_toughness_of_asterisks_is_no_emphasis():
+    """review40 #3: Markdown cleanup read "*/*" as emphasis around "/" ("not a / creature")."""
+    faq = ARCHIVED_FAQ.replace("it's turned face up.", "it's turned face up, not a \\*/\\* creature or a */* one.")
+    (first, _) = parse_text(faq, "faq.md", names=Corpus.default().names, match_clause=None).records
+    assert first.text.endswith("it's turned face up, not a */* creature or a */* one.")

@@ -107,7 +107,8 @@ CASES = {
     "jugar un hechizo": (
         "Un permanente con morph puede ser jugado boca abajo pagando {3}. Al jugarla se convierte en un hechizo de criatura.",
         "Puedes lanzar una carta con metamorfosis boca abajo pagando {3}; es un hechizo de criatura 2/2.",
-        "Puedes jugar la carta exiliada sin pagar su coste de maná; el jugador que juega una tierra boca abajo no la lanza."),
+        "Puedes jugar la carta exiliada sin pagar su coste de maná; el jugador que juega una tierra boca abajo no la lanza. "
+        "Comienza el juego con esta conspiración boca abajo. Si el juego termina mientras un hechizo está en la pila, lo revela."),
     "coste de maná convertido": (
         "La criatura boca abajo tiene un coste de maná convertido de 0.",
         "La criatura boca abajo tiene un valor de maná de 0.",

@@ -29,6 +29,8 @@ def test_a_rule_history_must_say_since_when_a_change_is_seen(tmp_path, monkeypat
         "    def __call__(self, clause: str, at: str) -> tuple[str, str, str, list[str]] | None:\n"
         "        return None\n\n"
         "    def sice(self, clause: str, date: str) -> str | None:\n"
+        "        return None\n\n"
+        "    def cited(self, number: str, at: str | None, ruling: str, by: tuple[str, str] | None = None) -> None:\n"
         "        return None\n\n\n"
         "find_outdated([], terminology=Corpus.default().terminology, rule_history=Misspelt())\n",
         encoding="utf-8")

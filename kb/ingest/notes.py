@@ -30,6 +30,7 @@ _DATE = re.compile(r"\b(?:[A-Za-zäéíóú]{3,10}\.?\s+\d{1,2}(?:st|nd|rd|th)?,
                    r"\.?\s+(?:de\s+)?\d{4}|\d{4}-\d{2}-\d{2})\b")
 _MODIFIED = re.compile(r"modified|updated|aktualisiert|geändert|actualizad|modificad", re.IGNORECASE)
 _POSTED = re.compile(r"posted|published|veröffentlicht|publicad", re.IGNORECASE)
+_PUBLISHED = re.compile(r"publish|posted", re.IGNORECASE)  # a front matter's key ("publish_date")
 _HEADER_LINES = 30
 # A mana cost line as release notes print it: "3G", "{3}{G}{G}", "XUU", "{2}{W/U}".
 _MANA_COST = re.compile(r"^\s*(?:\{[0-9WUBRGCXSP/]+\}|[0-9]{1,2}|[WUBRGCX]){1,12}\s*$")
@@ -47,13 +48,16 @@ def is_release_notes(text: str) -> bool:
 
 _MD_LINK = re.compile(r"\[([^\[\]]+)\]\((?:https?://|/)[^()\s]*\)")
 _MD_STRONG = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
-_MD_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*]+?)(?<=[^\s*])\*(?![\w*])")
+# emphasis holds a word: "*/*" (a power and toughness) is none
+_MD_EMPHASIS = re.compile(r"(?<![\w*/])\*(?=[^\s*/])([^*]*?[^\W\d_][^*]*?)(?<=[^\s*/])\*(?![\w*/])")
 
 
 def plain_markdown(text: str) -> str:
     """A ruling as its Markdown copy reads on screen: a link's words without its address
     (`[Clone](http://…)` → Clone), no emphasis marks (`*Legions*`, `**Magic**`)."""
-    return _MD_EMPHASIS.sub(r"\1", _MD_STRONG.sub(r"\1", _MD_LINK.sub(r"\1", text)))
+    kept = text.replace("\\*", "\0")  # an escaped asterisk is an asterisk ("\\*/\\*"), never emphasis
+    plain = _MD_EMPHASIS.sub(r"\1", _MD_STRONG.sub(r"\1", _MD_LINK.sub(r"\1", kept)))
+    return plain.replace("\0", "*")
 
 
 def _after_front_matter(lines: list[str]) -> list[str]:
@@ -69,22 +73,31 @@ def _after_front_matter(lines: list[str]) -> list[str]:
 
 def document_date(lines: list[str]) -> tuple[str | None, int | None]:
     """(ISO date, line number) the header gives: the date on a "last modified" line (the date the
-    rulings carry), else on a "posted" line, else the first date written out in the header;
-    (None, None) when there is none. A "last modified" or "posted" line counts anywhere before the
-    first bullet (a saved web page's header runs long: site metadata, byline, links), another date
-    only in the first lines."""
+    rulings carry), else on a "posted" line (or the line after "Posted in …", or a front matter's
+    publish date), else the first date written out in the header; (None, None) when there is none.
+    A "last modified" or "posted" line counts anywhere before the first bullet (a saved web page's
+    header runs long: site metadata, byline, links), another date only in the first lines after the
+    front matter, whose other dates (a web archive's capture date) date nothing."""
+    skip = len(lines) - len(_after_front_matter(lines))
     found: list[tuple[int, int, str]] = []
+    previous = ""
     for number, line in enumerate(lines, start=1):
         if _BULLET.match(line):
             break
+        in_front = number <= skip
+        if in_front and not _PUBLISHED.search(line):
+            continue
         for match in _DATE.finditer(line):
             try:
                 iso = parse_date(match.group(0))
             except DateFormatError:
                 continue
-            rank = 0 if _MODIFIED.search(line) else 1 if _POSTED.search(line) else 2
-            if rank < 2 or number <= _HEADER_LINES:
+            rank = 0 if _MODIFIED.search(line) else 1 if in_front or _POSTED.search(line) or (
+                _POSTED.search(previous) and not _DATE.search(previous)) else 2
+            if rank < 2 or number - skip <= _HEADER_LINES:
                 found.append((rank, number, iso))
+        if line.strip():
+            previous = line
     if not found:
         return None, None
     _, number, iso = min(found)

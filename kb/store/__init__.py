@@ -1200,10 +1200,14 @@ class KB:
         only the copies with no date."""
         return _outdated_copies(self.conn, card=card, lang=lang, since=since, reason=reason, undated=undated)
 
-    def wordings_dated_before(self, date: str, *, card: str | None = None, lang: Lang | None = None) -> int:
-        """How many ruling wordings (entry and text) have a copy dated before `date` (given for
-        `card`, in `lang`)."""
+    def wordings_dated_before(self, date: str, *, card: str | None = None, lang: Lang | None = None,
+                              since: str | None = None) -> int:
+        """How many ruling wordings (entry and text) have a copy dated before `date` (and on or
+        after `since`; given for `card`, in `lang`)."""
         where, params = ["v.date < ?", "e.kind = 'ruling'"], [date]
+        if since:
+            where.append("v.date >= ?")
+            params.append(since)
         for column, value in (("v.card", card), ("v.lang", lang.value if lang else None)):
             if value is not None:
                 where.append(f"{column} = ?")
