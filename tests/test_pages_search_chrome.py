@@ -64,11 +64,15 @@ def test_a_forum_posts_date_and_byline_are_page_text_not_rulings():
     assert chrome == [5, 7, 10, 12, 18, 20]
 
 
-def test_a_gap_before_a_comma_is_a_lost_mana_symbol_only_where_a_cost_is_described():
+def test_a_gap_before_a_comma_after_an_address_is_no_lost_mana_symbol():
     """tryout29 D9: "… e-mail questions to judge@example.org , or by tweeting …" got "a mana symbol lost in the
-    copy?": no cost is described there. In a sentence about a cost the note stays ("you may pay . It ...")."""
+    copy?": the gap ends an address. Elsewhere the note stays, whatever words the sentence has: "you may pay .",
+    and "face up for  , its morph cost", where the cost words come after the gap (review40 #5)."""
     page = ("Search\n\nWrite to us: send questions to judge@example.org , or post them in the forum thread.\n\n"
-            "To turn it face up, you may pay . It becomes a 3/3 creature.\n")
+            "To turn it face up, you may pay . It becomes a 3/3 creature.\n\n"
+            "Read https://magic.wizards.com/en/news/feature/kaldheim-release-notes , posted in January.\n\n"
+            "You can turn Exalted Angel face up for  , its morph cost, any time you have priority.\n\n"
+            "Turning Hidden Strings face up for  . doesn't use the stack.\n")
     records, problems = search(page)
-    assert len(records) == 2
-    assert [line for line, _, reason in problems if "mana symbol lost" in reason] == [5]
+    assert len(records) == 5
+    assert [line for line, _, reason in problems if "mana symbol lost" in reason] == [5, 9, 11]

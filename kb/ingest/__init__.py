@@ -311,29 +311,26 @@ _LOST_SYMBOL = re.compile(r"(?<![.,;:\s])[ \t]+[.,;:](?=\s|$)(?!\s\.)"
                           r"|\b(?:pay|pays|paying|paid|add|adds|costs?|is|of|for|plus)[ \t]{2,}(?=\w)", re.IGNORECASE)
 
 
-# What a sentence describing a cost says (English, German, Spanish), or a keyword whose cost follows it
-# ("Equip {2}"): a gap before a stop or comma is a lost mana symbol only in such a sentence, not after an
-# e-mail address ("questions to moko@cranialinsertion.com , or by tweeting", tryout29 D9)
-_COST_WORDS = re.compile(r"\{|\b(?:pay|pays|paid|paying|add|adds|adding|costs?|mana|spend|spends|spent|spending"
-                         r"|equip|morph|megamorph|disguise|foretell|kicker|flashback|ninjutsu|cycling|ward|echo"
-                         r"|bezahl\w*|zahl\w*|kosten|manakosten|pag\w*|coste|costo|maná)\b", re.IGNORECASE)
-_SENTENCE_START = re.compile(r"(?:^|(?<=[.!?])\s+)(?=\S)")
+# A gap right after an e-mail address or a link is the address's end, not a lost symbol ("questions to
+# moko@cranialinsertion.com , or by tweeting", "…/kaldheim-release-notes-2021-01-22 , posted", tryout29 D9);
+# a gap anywhere else in a ruling's sentence may be one, whatever words the sentence has ("turn it face
+# up for  , its morph cost": review40 #5)
+_ADDRESS = re.compile(r"(?:\S+@\S+\.\w+|(?:https?://|www\.)\S+|\S+\.(?:com|org|net|de|es|info|io)(?:/\S*)?"
+                      r"|\S+/\S*[a-z]\S*-\S+)$", re.IGNORECASE)
 
 
-def _describes_cost(text: str, gap: re.Match[str]) -> bool:
-    """Whether the sentence that a gap is in describes a cost, up to the gap."""
-    before = text[:gap.start()]
-    start = max((m.end() for m in _SENTENCE_START.finditer(before)), default=0)
-    return _COST_WORDS.search(before[start:] + gap.group(0)) is not None
+def _after_address(text: str, gap: re.Match[str]) -> bool:
+    """Whether the word right before a gap is an e-mail address or a link."""
+    return _ADDRESS.search(text[:gap.start()].rstrip()) is not None
 
 
 def lost_symbol_notes(records: Sequence[Record]) -> list[Problem]:
     """A note for each ruling whose words show the gap a mana symbol left when its page was copied
-    as text, in a sentence that describes a cost: the ruling is kept as written, and the judge is told
-    where to look."""
+    as text (not the end of an address or a link): the ruling is kept as written, and the judge is
+    told where to look."""
     gaps: list[Problem] = []
     for record in records:
-        match = next((m for m in _LOST_SYMBOL.finditer(record.original) if _describes_cost(record.original, m)), None)
+        match = next((m for m in _LOST_SYMBOL.finditer(record.original) if not _after_address(record.original, m)), None)
         if match:
             start, end = max(0, match.start() - 30), min(len(record.original), match.end() + 10)
             gap = re.sub(r"[ \t]+", " _ ", match.group(0), count=1)  # the gap shown, not folded away
