@@ -222,6 +222,19 @@ def test_an_english_ruling_s_unglossed_mechanics_are_the_cr_keyword_abilities_th
     assert lexicon().evidence(FORETOLD_COSTS).unglossed == {"foretell", "kicker"}
     assert lexicon().evidence("A face-down creature with morph can be turned face up.").unglossed == set()
     assert lexicon().evidence(PROFETIZAR_ES, Lang.ES).unglossed == set()
+
+
+@pytest.mark.parametrize("text, unglossed", [
+    ("If a face-down spell is countered before it reaches the battlefield, its owner reveals it.", set()),
+    ("Whether a plot twist or not, the face-down creature stays a 2/2.", set()),
+    ("A face-down creature with trample assigns excess combat damage to the player.", {"trample"}),
+    ("Storm counts the spells cast before it, and its storm ability copies the spell.", {"storm"}),
+])  # fmt: skip
+def test_a_keyword_ability_is_unglossed_only_where_used_as_one(text: str, unglossed: set[str]):
+    """review40 #6: "reaches the battlefield" was the keyword Reach, so a text of no card could never
+    translate a ruling that says it; a keyword's name is one where used as a keyword ("with trample",
+    "its storm ability"), not as the everyday word it also is."""
+    assert lexicon().evidence(text).unglossed == unglossed
     assert "though" not in abilities_from_rules(CORPUS.rules.versions)
 
 

@@ -240,7 +240,7 @@ class Lexicon:
         # the keyword abilities no glossary concept names ("foretell", "kicker"): no translation can be seen to name them
         glossed = {match_key(t) for c in concepts for t in c.terms.get(Lang.EN, ())}
         self._unglossed = PhraseFinder(((tuple(match_key(k).split()), k.lower()) for k in self.abilities
-                                        if match_key(k) not in glossed), inflect=True)
+                                        if match_key(k) not in glossed))
         self._folded: dict[str, str] = {}  # text -> `fold(text)`: dedup folds each wording several times
         # text -> (signature, the match key the card names were found in)
         self._signatures: dict[str, tuple[frozenset[tuple[str, str]], str]] = {}
@@ -401,8 +401,21 @@ class Lexicon:
                                           for h in heads))
         digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text))) | frozenset(signed_numbers(text))
         unnamed, _, cards = self._unnamed(text, filed)
-        unglossed = frozenset(self._unglossed.find(match_key(unnamed).split())) if lang is Lang.EN else frozenset()
+        unglossed = _keywords_used(self._unglossed, match_key(unnamed).split()) if lang is Lang.EN else frozenset()
         return Evidence(mechanics, digits, frozenset(cards), frozenset(found), is_negated(unnamed, lang), unglossed)
+
+
+# Words around a keyword ability used as one: "with flying", "has foretell", "its kicker cost", "a foretell
+# card"; not the everyday word a keyword's name may be ("before it reaches the battlefield", "plot twist")
+_KEYWORD_BEFORE = frozenset("with has have had gains gain gained loses lose lost without its their".split())
+_KEYWORD_AFTER = frozenset("cost costs ability abilities card cards spell spells".split())
+
+
+def _keywords_used(finder: PhraseFinder, words: Sequence[str]) -> frozenset[str]:
+    """The keyword abilities `finder` finds in `words` where they are used as keywords (review40 #6)."""
+    return frozenset(name for start, end, name in finder.spans(words)
+                     if (start and words[start - 1] in _KEYWORD_BEFORE)
+                     or (end < len(words) and words[end] in _KEYWORD_AFTER))
 
 
 def _blanked(folded: str, words: Sequence[re.Match[str]], found: Sequence[tuple[int, int, str, bool]],
