@@ -76,3 +76,14 @@ def test_a_gap_before_a_comma_after_an_address_is_no_lost_mana_symbol():
     records, problems = search(page)
     assert len(records) == 5
     assert [line for line, _, reason in problems if "mana symbol lost" in reason] == [5, 9, 11]
+
+
+def test_a_short_answer_with_no_final_stop_is_no_chrome():
+    """review40 #7: a forum thread's answer with no final stop ("Only you can look at it") was dropped as
+    chrome while the question above it was kept; a clause's subject and verb is no byline or heading."""
+    page = ("Search\n\nCan my opponent look at my face-down Exalted Angel during combat?\n\n"
+            "Only you can look at it\n\nThe answer is no: it has no name\n\nEurope - North\n")
+    records, problems = search(page)
+    assert [text for _, text, _ in records] == ["Can my opponent look at my face-down Exalted Angel during combat?",
+                                                "Only you can look at it", "The answer is no: it has no name"]
+    assert [line for line, ignored, reason in problems if reason.startswith("page text, not a ruling")] == [9]

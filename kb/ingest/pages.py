@@ -1218,7 +1218,17 @@ def _is_chrome(text: str, cards: Sequence[str | None]) -> bool:
     if _TIME.search(text) and _is_real_date(_TIME.sub("", text).strip(" ,;-–()[]")):
         return True
     return (len(text.split()) <= _CHROME_WORDS and not _A_SENTENCE.search(text)
-            and not _INNER_SENTENCE_END.search(text) and not _speaks_of_the_game(text, cards))
+            and not _INNER_SENTENCE_END.search(text) and not _speaks_of_the_game(text, cards)
+            and not _A_CLAUSE.search(text))
+
+
+# A clause's subject and verb ("Only you can look at it", "The answer is no: it has no name"): an answer
+# in a forum thread, often with no final stop (review40 #7), which a byline or a heading never says
+_A_CLAUSE = re.compile(r"\b(?:you|it|they|he|she|we|i|this|that|there|answer)\s+(?:\w+\s+)?"
+                       r"(?:can(?:'t|not)?|could|is(?:n't)?|are(?:n't)?|was(?:n't)?|were(?:n't)?|does(?:n't)?|do(?:n't)?|"
+                       r"did(?:n't)?|will|won't|would(?:n't)?|must|may|might|should|has(?:n't)?|have(?:n't)?|had)\b"
+                       r"|\b(?:kann|kannst|ist|sind|darf|darfst|muss|musst|wird|puede|puedes|es|son|debe|debes)\b",
+                       re.IGNORECASE)
 
 
 def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None,
