@@ -14,6 +14,7 @@ from kb.model import Lang
 from kb.search import Hit, Searcher, build_index
 from kb.search.cardnames import CardIndex, CardMatcher
 from kb.search.embed import FakeEmbedder
+from kb.search.text import tokenize
 from kb.search.question import QueryPlan, about_face_down, concept_tokens, off_subject
 from kb.search.rank import Weights
 from tests.test_search_question import _rule, _ruling
@@ -162,3 +163,25 @@ def test_the_named_cards_rulings_keep_their_score_in_a_face_down_question(tmp_pa
     question = "I turned my Scheme Card face down. What does its X cost?"  # its rulings answer, face-down words or none
     assert _scores(tmp_path, question, Weights())["r-x"] == pytest.approx(
         _scores(tmp_path, question, Weights(off_face_down=1.0))["r-x"])
+
+
+EXILES = "Exile the top card of your library face down."
+
+
+def test_a_ruling_whose_cards_oracle_text_speaks_of_face_down_play_keeps_its_score(tmp_path: Path) -> None:
+    """A card whose rulings say no face-down word but whose Oracle text does (it exiles a card face
+    down): its rulings are not discounted for a face-down question; its Oracle text is read for the best
+    entries only (`ORACLE_CHECKED`), not for every card at every cold search."""
+    entries = [*OFF_ENTRIES, _ruling("r-exiled", "The exiled card's mana cost is paid when you cast it later.",
+                                     "Exile Card")]
+    cards = CardIndex(CardMatcher.from_names([("Scheme Card", "Scheme Card"), ("Exile Card", "Exile Card")]),
+                      {"Exile Card": [*tokenize(EXILES), *concept_tokens(EXILES)]})  # as the index keeps Oracle texts
+    build_index(entries, tmp_path / "oracle", FakeEmbedder(), cards=cards, corpus=CORPUS)
+    question = "I cloaked an instant card. Can I turn it face up later for its mana cost?"
+    scores = {}
+    for off in (Weights().off_face_down, 1.0):
+        searcher = Searcher.load(tmp_path / "oracle", entries, query_embedder=FakeEmbedder(),
+                                 weights=Weights(off_face_down=off))
+        scores[off] = {h.entry.id: h.score for h in searcher.search(question, limit=len(entries))}
+    assert scores[Weights().off_face_down]["r-exiled"] == pytest.approx(scores[1.0]["r-exiled"])
+    assert scores[Weights().off_face_down]["r-x"] < scores[1.0]["r-x"]  # the scheme's card says nothing of it
