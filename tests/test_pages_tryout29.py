@@ -127,3 +127,81 @@ def test_the_gatherer_page_copied_without_its_cards_name_skips_nothing():
     """tryout29 D4 and D5 together: the page's Oracle lines are Ixidron's printed text, its rulings Ixidron's."""
     result = read29("ixidron.gatherer.txt")
     assert [p.reason for p in result.problems if not p.ignored] == []
+
+
+# --- D8: rulings in an engine's code comments and in `- Ruling (date): text` lines ---
+
+def test_an_engines_card_file_gives_its_commented_rulings_under_the_card_its_name_field_names():
+    """tryout29 D8: `//   [2021-02-05] text` lines wrapped over comment lines were not read ("no line of
+    this page gives a ruling's date"); without the marks, the first line `import { defineCard } from
+    "../define.js";` became the card. The file names its card in `name: "Saw It Coming",`."""
+    result = read29("saw-it-coming.engine.js")
+    assert [(r.line, r.card, r.date) for r in result.records] == [
+        (6, "Saw It Coming", "2021-02-05"), (10, "Saw It Coming", "2021-02-05"), (14, "Saw It Coming", "2021-02-05")]
+    assert result.records[0].text.startswith("Because exiling a card with foretell from your hand is a special action")
+    assert result.records[0].text.endswith("no other player can respond by trying to remove the card from your hand.")
+    assert not any("//" in r.text for r in result.records)
+    # the code under the rulings is the file's own text, a note; nothing is skipped
+    assert not [p for p in result.problems if not p.ignored]
+    assert any("name field on line 20" in p.reason and "a line of code" in p.reason for p in result.problems)
+
+
+def test_a_deck_notes_ruling_lines_read_as_the_same_rulings_with_their_dates_first():
+    """tryout29 D8: `- Ruling (2024-09-20): text` lines were not read; the same note with `(2024-09-20) text`
+    gave 16 rulings under 6 cards."""
+    labelled = read29("etrata-heist-research.excerpt.md")
+    dates_first = read29("etrata-heist-research.dates-first.md")
+    assert len(labelled.records) == 16
+    assert ([(r.line, r.card, r.date, r.text) for r in labelled.records]
+            == [(r.line, r.card, r.date, r.text) for r in dates_first.records])
+
+
+@pytest.mark.parametrize("line", ["- Ruling (2024-09-20): ", "Ruling (2024-09-20) ", "* Ruling [2024-09-20] ",
+                                  "- Regelung (20.09.2024): ", "- Aclaración (20/09/2024): "])
+def test_a_ruling_label_before_its_bracketed_date_reads_as_the_date_heading_the_ruling(line):
+    result = parse(f"Hauntwoods Shrieker\n\n{line}A face-down creature has no name, so it shares none.\n")
+    assert [(r.line, r.card, r.date, r.text) for r in result.records] == [
+        (3, "Hauntwoods Shrieker", "2024-09-20", "A face-down creature has no name, so it shares none.")]
+
+
+@pytest.mark.parametrize("mark", ["//", "///", "#"])
+def test_rulings_in_line_comments_are_read_without_their_marks(mark):
+    page = (f"Hauntwoods Shrieker\n{mark} Rulings:\n{mark}   [2024-09-20] A face-down creature has no name,\n"
+            f"{mark}     so it shares none.\n{mark} (2024-09-21) Turning it face up doesn't untap it.\n")
+    result = parse(page)
+    assert [(r.line, r.date, r.text) for r in result.records] == [
+        (3, "2024-09-20", "A face-down creature has no name, so it shares none."),
+        (5, "2024-09-21", "Turning it face up doesn't untap it.")]
+
+
+def test_comment_marks_of_lines_giving_no_date_stay():
+    """A run of `#` lines with no date in it is no comment of rulings (a Markdown heading): left as written."""
+    result = parse("Hauntwoods Shrieker\n\n(2024-09-20) A face-down creature has no name, so it shares none.\n\n"
+                   "# Deck list\n# more of it\n")
+    assert [(r.line, r.card) for r in result.records] == [(3, "Hauntwoods Shrieker")]
+    assert [p.reason.rsplit(": ", 1)[1] for p in result.problems] == ["# Deck list # more of it"]
+
+
+@pytest.mark.parametrize("first", ['import { defineCard } from "../define.js";', "export default defineCard({",
+                                   "const card = {", "});", 'package = "cards";'])
+def test_a_line_of_code_is_no_cards_name(first):
+    result = parse(f"{first}\n\n(2024-09-20) A face-down creature has no name, so it shares none.\n")
+    assert [(r.line, r.card) for r in result.records] == [(3, None)]
+    assert "is a line of code" in result.problems[0].reason
+
+
+@pytest.mark.parametrize("field, card", [('  name: "Lightform",', "Lightform"), ('"name": "Forma de ira",', "Rageform"),
+                                         ("card_name = 'Hidden Dragonslayer'", "Hidden Dragonslayer")])
+def test_a_card_file_in_code_names_a_known_card_in_its_name_field(field, card):
+    page = (f"import {{ defineCard }} from \"../define.js\";\n// (2024-09-20) A face-down creature has no name, so it "
+            f"shares none.\n\nexport default defineCard({{\n{field}\n}});\n")
+    result = parse(page)
+    assert [(r.line, r.card) for r in result.records] == [(2, card)]
+    assert not [p for p in result.problems if not p.ignored]
+
+
+@pytest.mark.parametrize("title", ['Kongming, "Sleeping Dragon"', "Hauntwoods Shrieker {1}{G}{G}"])
+def test_a_cards_name_with_quotes_or_its_cost_is_no_line_of_code(title):
+    result = parse(f"{title}\n\n(2024-09-20) A face-down creature has no name, so it shares none.\n")
+    assert result.records[0].card is not None
+    assert not any("line of code" in p.reason for p in result.problems)

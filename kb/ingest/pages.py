@@ -32,6 +32,7 @@ MAX_RULING_CHARS = 5000
 # A bulleted line, as release notes state rulings ("\* text": the bullet as Markdown escapes it)
 BULLET = re.compile(r"^\s*(?:\\?\*|[•·])\s+(?P<text>\S.*)$")
 UNKNOWN_NAME = "names no card the KB knows"
+CODE_LINE = "a line of code"
 UNKNOWN_TITLE = f"the title {UNKNOWN_NAME}"  # how that note starts: `kb remove` looks for new ones
 
 _BULLET = re.compile(r"^\s*(?:[•*·\-]\s*)?(?:WotC\s*)?(?P<date>.*?)\s*$")
@@ -48,6 +49,9 @@ _LONE_BULLET = re.compile(r"^\s*[•*·]\s*$")
 _LEADING_BULLET = re.compile(r"^[•*·]\s+(?=\S)")
 _QUOTE_MARKS = re.compile(r"^\s*>(?!=)(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
 _COMPARISON = re.compile(r"\s*(?:\d|[<=≤≥]|[+\-−]\d)")  # what `>` before it makes a comparison: `> 5`, `> -1`
+# A line comment's marks in code (`// `, `/// `; `# ` in Python, YAML, shell): an engine's card file
+# keeps its rulings in comments (tryout29 D8)
+_COMMENT_MARKS = re.compile(r"^\s*(?://+|#+)(?=\s|$)\s?")
 
 
 def _lines(text: str) -> list[_Line]:
@@ -55,7 +59,7 @@ def _lines(text: str) -> list[_Line]:
     lines it quotes (`> Feb 25, 2015: The ruling.`, `>> more of it`): the quoted line is read as
     written; a line holding only a list bullet (a list item whose text is on the lines below it, as
     a list item of paragraphs is copied or saved) or only a quote mark reads as blank, never as a date."""
-    raw = [line.rstrip("\r") for line in text.lstrip("\ufeff").split("\n")]
+    raw = _uncommented([line.rstrip("\r") for line in text.lstrip("\ufeff").split("\n")])
     marks = [_QUOTE_MARKS.match(line) for line in raw]
     lines: list[_Line] = []
     for number, (line, mark, quote) in enumerate(zip(raw, marks, _quoted(raw, marks)), start=1):
@@ -83,6 +87,22 @@ def _quoted(lines: Sequence[str], marks: Sequence[re.Match[str] | None]) -> list
         quote = marked and any(reads_quoted(line, mark) for line, mark in pairs if mark)
         quoted.extend([quote] * len(pairs))
     return quoted
+
+
+def _uncommented(lines: list[str]) -> list[str]:
+    """The lines without the line comment's marks (`_COMMENT_MARKS`) of each run of commented lines
+    that gives a ruling's date (`//   [2021-02-05] The ruling.`): rulings kept in code comments are
+    read as written, as a quote's are. A run giving no date is left as it is (a Markdown heading, `#`,
+    is no comment; a page's other code comments hold no ruling)."""
+    marks = [_COMMENT_MARKS.match(line) for line in lines]
+    read: list[str] = []
+    for marked, run in groupby(zip(lines, marks), key=lambda pair: pair[1] is not None):
+        pairs = list(run)
+        if marked and any(_dated(line[mark.end():])[0] is not None for line, mark in pairs if mark):
+            read.extend(line[mark.end():] if mark else line for line, mark in pairs)
+        else:
+            read.extend(line for line, _ in pairs)
+    return read
 
 
 _CELL_EDGES = re.compile(r"^\s*\|\s*|\s*\|\s*$")
@@ -187,6 +207,8 @@ _SOURCED_DATE = re.compile(r"^[(\[]\s*[^\W\d][^\d()\[\]•·|:,\-–—]{0,30}?\
                            r"\s*(?P<date>[^()\[\]]{6,32}?)\s*[)\]]$")
 
 
+# The word a note or a card file puts before a ruling's bracketed date: `Ruling (2024-09-20): text` (tryout29 D8)
+_RULING_LABEL = re.compile(r"^(?:ruling|regelung|entscheidung|aclaraci[oó]n|resoluci[oó]n)\s*(?=[(\[])", re.IGNORECASE)
 _HEAD_BRACKETED = re.compile(r"^[(\[](?P<date>[^()\[\]]{6,32})[)\]]\s*(?:[:|\-–—]\s*)?(?P<rest>\S.*)$")
 _HEAD_SEPARATED = re.compile(r"^(?P<date>[^\t:|–—]{6,32}?)\s*(?:\t+|[:|–—]|\s-\s)\s*(?P<rest>\S.*)$")
 _MAX_DATE_WORDS = 6  # "Friday, 13 de julio de 2018"
@@ -205,6 +227,7 @@ def _date_head(line: str) -> tuple[str, str] | None:
     line = _uncelled(line.strip())
     m = _BULLET.match(line)
     stripped = re.sub(r"^[•*·\-]\s*(?:WotC\s*)?|^WotC\s*", "", line) if m else line
+    stripped = _RULING_LABEL.sub("", stripped)  # `- Ruling (2024-09-20): text` reads as `(2024-09-20) text`
     for pattern in (_HEAD_BRACKETED, _HEAD_SEPARATED):
         found = pattern.match(stripped)
         if found and looks_like_date(found.group("date")):
@@ -435,7 +458,19 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     units = _dates_before_their_rulings([(unit[0], None, None) if unit[0].number in bylines else unit
                                          for unit in dated], (title_card, translation),
                                         card_text(title_card) if card_text and title_card else None)
-    if no_name:
+    named_by = "the title"  # what names the card of the page's rulings, as the unknown name's note says
+    if no_name == CODE_LINE and (field := _name_field(body)) is not None:
+        # a card's file in code names its card in a field (`name: "Saw It Coming",`), wherever it stands
+        field_line, name = field
+        known = resolve_card(name) if resolve_card else None
+        card = title_card = known or name
+        unknown_title = bool(resolve_card) and not known
+        named_by = f"the name field on line {field_line} (the first line is {no_name})"
+        if not unknown_title:  # else the unknown name's note says where they went
+            problems.append(Problem(source, content[0].number, f"page has no title line naming its card (its "
+                                    f"first line {title!r} is {no_name}): its rulings are filed under "
+                                    f"{title_card!r}, which its name field on line {field_line} names", ignored=True))
+    elif no_name:
         most_named = _most_named(units, resolve_card)
         card = title_card = _card_of_untitled(units, most_named, card_text)
         unknown_title = title_card is None  # else the first card's name above the first dates may name their card
@@ -662,7 +697,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             names = (CardName(title_card, lang, translation),)
             kept = f"; {translation!r} is kept as its {LANGUAGE_NAMES[lang.value]} name"
         near = closest_card(title_card) if closest_card and not translation else None
-        records, said = file_unknown_name(records, title_card, near, "the title", kept)
+        records, said = file_unknown_name(records, title_card, near, named_by, kept)
         problems.append(Problem(source, content[0].number, said, ignored=True))
     if not records and not problems:
         problems.append(Problem(source, None, "page has a title but no rulings"))
@@ -890,7 +925,7 @@ def _not_rulings(lines: Sequence[_Line], cards: Sequence[str | None],
     own: list[_Line] = []
     lost: list[list[_Line]] = []
     for run in _sentences_of([line for line in lines if line.text.strip()]):
-        printed = [line for line in run if _card_paragraph(line.text.strip(), oracle_key)]
+        printed = [line for line in run if _card_paragraph(line.text.strip(), oracle_key) or _is_code(line.text)]
         rest = [line for line in run if line not in printed]
         if rest and _tells_of_the_game(_unit_text(rest), cards):
             own.extend(printed)
@@ -977,12 +1012,40 @@ _ADDRESS = re.compile(r"(?:https?://)?(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{2,6}(?:/\
 _LABEL = re.compile(r"[^\W\d_]+(?: [^\W\d_]+){0,3}:")  # a form's label: `Card Name:`, `Mana Cost:`
 
 
+# A line of code (an engine's card file, tryout29 D8): a statement (`import { x } from "y";`, `export
+# default f({`), a line that opens a block (`{`, `(`, `[`), ends a string's statement (`"y";`), closes a
+# block (`});`), or an object's field (`name: "Saw It Coming",`, `"types": ["instant"],`). A card's name
+# may hold quotes (`Kongming, "Sleeping Dragon"`) and a cost's braces (`{1}{U}`), and a wrapped sentence
+# may end in a semicolon (`(Lightform);`), so none of these alone is code
+_CODE = re.compile(
+    r"^\s*(?:import\b.*\bfrom\b|(?:import|export|const|let|var|function|def|class|return|package|using)\s.*[\s;:{(=])"
+    r"""|[{(\[]\s*$|["'`]\s*;\s*$|^\s*[})\]]|=>"""
+    r"""|^\s*["']?[A-Za-z_$][\w$]*["']?\s*:\s*(?:["'\[{\d-]|true\b|false\b|null\b).*,\s*$""")
+# An object's name field in code (`name: "Saw It Coming",`, `"name": "…"`, `name = "…"`)
+_NAME_FIELD = re.compile(r"""^\s*["']?(?:card_?)?name["']?\s*[:=]\s*(?P<q>["'])(?P<name>[^"'{}]{1,141})(?P=q)\s*[,;]?\s*$""",
+                         re.IGNORECASE)
+
+
+def _is_code(text: str) -> bool:
+    """Whether a line is a line of code (`_CODE`), never a card's name nor a ruling."""
+    return _CODE.search(text) is not None
+
+
+def _name_field(lines: Sequence[_Line]) -> tuple[int, str] | None:
+    """(line number, name) of the first name field of a page of code (`name: "Saw It Coming",`)."""
+    return next(((line.number, normalize_text(m.group("name"))) for line in lines
+                 if (m := _NAME_FIELD.match(line.text))), None)
+
+
 def _names_no_card(title: str, below: str) -> str | None:
     """What a page's first line is when it can be no card's name, else None: a site's address
-    (`miraclegames.de`, tryout29 D3), or a form's label with no value, over another label (Gatherer's
+    (`miraclegames.de`, tryout29 D3), a line of code (`import { defineCard } from "../define.js";`, an
+    engine's card file, tryout29 D8), or a form's label with no value, over another label (Gatherer's
     `Card Name:` over `Mana Cost:`, the name lost in the copy, tryout29 D4)."""
     if _ADDRESS.fullmatch(title):
         return "a site's address"
+    if _is_code(title):
+        return CODE_LINE
     if _LABEL.fullmatch(title) and _after_heading(title) is None and _LABEL.match(normalize_text(below)):
         return "a label with no value"
     return None
