@@ -109,6 +109,11 @@ CASES = {
         "Puedes lanzar una carta con metamorfosis boca abajo pagando {3}; es un hechizo de criatura 2/2.",
         "Puedes jugar la carta exiliada sin pagar su coste de maná; el jugador que juega una tierra boca abajo no la lanza. "
         "Comienza el juego con esta conspiración boca abajo. Si el juego termina mientras un hechizo está en la pila, lo revela."),
+    "maná incoloro (coste genérico)": (
+        "Puedes lanzar una carta con Metamorfosis boca abajo pagando 3 manas incoloros.",
+        "Puedes lanzar una carta con metamorfosis boca abajo pagando {3}.",
+        "Al lanzarla boca abajo se convierte en un hechizo de criatura incolora 2/2. Para lanzar a Kozilek debes pagar "
+        "dos manás incoloros; agrega {C}, un maná incoloro."),
     "coste de maná convertido": (
         "La criatura boca abajo tiene un coste de maná convertido de 0.",
         "La criatura boca abajo tiene un valor de maná de 0.",
@@ -262,3 +267,30 @@ def test_old_forms_of_a_term_are_found_and_replaced(terminology, name, old, sugg
 def test_a_hyphenated_comes_into_play_is_no_ability_or_spell_played(terminology, text):
     found = {t.obsolete for t in terminology.obsolete_in(text, Lang.EN)}
     assert found == {"comes into play"}
+
+
+# tryout30 D7: "manas incoloros" where generic mana is meant (Spanish before Oath of the Gatewatch, 2016)
+@pytest.mark.parametrize("old, suggested", [
+    ("Puedes lanzar una carta con Metamorfosis boca abajo pagando 3 manas incoloros. Si se resuelve, tendrás una "
+     "criatura boca abajo 2/2.",
+     "Puedes lanzar una carta con Metamorfosis boca abajo pagando 3 manás genéricos. Si se resuelve, tendrás una "
+     "criatura boca abajo 2/2."),
+    ("Puedes lanzarla por tres manás incoloros como una criatura 2/2 boca abajo.",
+     "Puedes lanzarla por tres manás genéricos como una criatura 2/2 boca abajo."),
+    ("Cuesta {2} de maná incoloro más.", "Cuesta {2} de maná genérico más."),
+])
+def test_colorless_mana_meaning_generic_is_found_where_certain(terminology, old, suggested):
+    (term,) = terminology.obsolete_in(old, Lang.ES)
+    assert term.obsolete == "maná incoloro (coste genérico)"
+    assert term.suggest(old) == suggested
+
+
+@pytest.mark.parametrize("text", [
+    "Un permanente con morph es un hechizo de criatura incolora 2/2 boca abajo.",  # a colorless creature
+    "Para lanzar a Kozilek debes pagar dos manás incoloros.",  # {C}{C}: still colorless mana
+    "Agrega {C}. Puedes pagar 3 manás incoloros con él.",
+    "Un maná incoloro puede pagar un coste genérico.",
+    "Agrega {1} incoloro a tu reserva de maná.",  # added mana: {C} now, not generic (no rewording is listed)
+])
+def test_colorless_mana_of_the_current_rules_is_no_generic_mana(terminology, text):
+    assert not any(t.obsolete == "maná incoloro (coste genérico)" for t in terminology.obsolete_in(text, Lang.ES))
