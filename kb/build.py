@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from kb import paths, store
-from kb.cards import CardNames
+from kb.cards import NAMES_FILE, CardNames
 from kb.corpus import Corpus
 from kb.ingest.dedup import (Lexicon, Similarities, abilities_from_rules, deduplicate, keywords_from_rules,
                              mechanics_from_rules, stored_count)
@@ -504,15 +504,30 @@ def compute_outdated(entries: list[Entry], corpus: Corpus, digests: Digests | No
     An entry's items depend on that entry alone (its wordings, links and checks, which of its
     sources are official) and on the reference data, so they are remembered per entry while the code
     and data they derive from are unchanged: adding one page looks again only at the entries it touched."""
-    from kb import checks as checks_pkg, game, model, normalize, outdated, terminology
+    from kb import checks as checks_pkg, game, model, normalize, oracle, outdated, terminology
     from kb.checks import run_checks
     from kb.cr.load import cache_inputs
     from kb.game.rules import CURRENT
 
     folder = corpus.folder
-    inputs = sorted({*module_files(outdated, terminology, normalize, model, checks_pkg, game),
+    # the card data tells a card "played" by its name from a land (`card_type`)
+    cards_data = [p for p in (oracle.oracle_path(folder), folder / NAMES_FILE) if p.is_file()]
+    inputs = sorted({*module_files(outdated, terminology, normalize, model, checks_pkg, game, oracle),
                      *cache_inputs(folder), folder / "terminology.yaml", *corpus.check_files(),
-                     *(folder / "cards").glob("*.yaml")})
+                     *(folder / "cards").glob("*.yaml"), *cards_data, *(folder / "mtgjson").glob("*.json")})
+
+    variants: set[str] = set()
+
+    def card_type(name: str) -> str | None:
+        """A known card's type line, unless its name is also a variant of the game the CR's glossary
+        names, which a text "plays" ("you play Two-Headed Giant": the variant, not the card)."""
+        if not variants:
+            variants.update(term.removesuffix(" Variant").casefold() for term in corpus.current_rules.glossary
+                            if term.endswith(" Variant"))
+        if name.casefold() in variants:
+            return None
+        card = corpus.card_lookup.get(name) or corpus.newer_cards.get(name)
+        return card.type if card is not None else None
 
     def compute(todo: list[Entry]) -> list[list[OutdatedItem]]:
         rules = corpus.rules
@@ -524,7 +539,7 @@ def compute_outdated(entries: list[Entry], corpus: Corpus, digests: Digests | No
             return [(r.id, r.passed) for r in run_checks(mine, rules_date=at or CURRENT, cards=cards)]
 
         items = find_outdated(todo, terminology=corpus.terminology, rule_history=rule_history_from(rules),
-                              check_runner=check_runner, is_official=is_official)
+                              check_runner=check_runner, is_official=is_official, card_type=card_type)
         mine: dict[str, list[OutdatedItem]] = {}
         for item in items:
             mine.setdefault(item.entry, []).append(item)

@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
 
 from kb.model import Entry, Lang, Variant, fast_pickle
 from kb.normalize import word_diff
-from kb.terminology import Terminology
+from kb.terminology import PLAY_A_SPELL, CardType, Terminology
 
 WordDiff = list[tuple[str, str]]  # (op, text) runs: "equal", "delete", "insert"
 
@@ -385,9 +385,10 @@ def _superseded(entry: Entry, v: Variant, w: _Wordings) -> tuple[OutdatedReason 
                           word_diff(english_then, current)), current
 
 
-def _terminology(v: Variant, terminology: Terminology) -> list[OutdatedReason]:
-    """One reason per obsolete term; the rewording they all call for is the item's `suggested`
-    (`_suggestion`), shown once: each reason repeating it was five copies of one text (tryout30)."""
+def _terminology(v: Variant, terminology: Terminology, card_type: CardType | None = None) -> list[OutdatedReason]:
+    """One reason per obsolete term, and one per nonland card played by its name ("If you play Clone":
+    `card_type` tells a known card's type, tryout30 D4); the rewording they all call for is the item's
+    `suggested` (`_suggestion`), shown once: each reason repeating it was five copies of one text (tryout30)."""
     reasons = []
     for term in terminology.obsolete_in(v.text, v.lang):
         found = ", ".join(dict.fromkeys(repr(m) for m in term.matches(v.text)))
@@ -395,19 +396,26 @@ def _terminology(v: Variant, terminology: Terminology) -> list[OutdatedReason]:
         if term.suggest(v.text) is None:
             detail += "; no rewording is suggested for it: reword it by hand"
         reasons.append(OutdatedReason(Reason.TERMINOLOGY, detail))
+    played = terminology.played_by_name(v.text, v.lang, card_type)
+    if played and (cast := terminology.term(PLAY_A_SPELL)) is not None:
+        cards = ", ".join(dict.fromkeys(f"{p.phrase!r} ({p.card}: {p.type})" for p in played))
+        reasons.append(OutdatedReason(Reason.TERMINOLOGY, f"uses {cards}, a nonland card played; since {cast.since} "
+                                      f"it is {cast.current!r} ({cast.source})"))
     return reasons
 
 
-def _suggestion(v: Variant, terminology: Terminology, renumbered: str) -> str | None:
-    """The wording with every cited number renumbered (`renumbered`, the text so renumbered) and every
-    obsolete term replaced, each once; None when nothing changes, or when the result still holds an
-    obsolete term (one no form replaces, or a new one a replacement made): a suggestion that fixed
-    only its own term still read "comes into play" (tryout18), and one reading "comes-into-activate"
-    was nonsense (tryout30)."""
+def _suggestion(v: Variant, terminology: Terminology, renumbered: str,
+                card_type: CardType | None = None) -> str | None:
+    """The wording with every cited number renumbered (`renumbered`, the text so renumbered), every
+    obsolete term replaced, each once, and a nonland card played by its name cast; None when nothing
+    changes, or when the result still holds an obsolete term (one no form replaces, or a new one a
+    replacement made): a suggestion that fixed only its own term still read "comes into play"
+    (tryout18), and one reading "comes-into-activate" was nonsense (tryout30)."""
     text = renumbered
     for term in terminology.obsolete_in(v.text, v.lang):
         text = term.suggest(text) or text
-    if text == v.text or terminology.obsolete_in(text, v.lang):
+    text = terminology.cast_played(text, v.lang, card_type)
+    if text == v.text or terminology.obsolete_in(text, v.lang) or terminology.played_by_name(text, v.lang, card_type):
         return None
     return text
 
@@ -598,10 +606,12 @@ def _rule_numbers(v: Variant, history: RuleHistory | None) -> tuple[list[Outdate
 def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
                   rule_history: RuleHistory | None = None,
                   check_runner: CheckRunner | None = None,
-                  is_official: Callable[[str], bool] = lambda source: True) -> list[OutdatedItem]:
+                  is_official: Callable[[str], bool] = lambda source: True,
+                  card_type: CardType | None = None) -> list[OutdatedItem]:
     """Every outdated or review-level variant of every entry, with all its reasons. `is_official`
     tells the official sources (bundled corpus, MTGJSON files: `kb.build`, as for deduplication)
-    from a judge's own pages, whose wordings do not supersede an official copy."""
+    from a judge's own pages, whose wordings do not supersede an official copy; `card_type` gives a
+    known card's type line by its name (a nonland card "played" was cast)."""
     items: list[OutdatedItem] = []
     for entry in entries:
         everyone = _Wordings.of(entry)
@@ -623,10 +633,10 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
             superseded, current = replaced[key]
             if superseded is not None:
                 reasons.append(superseded)
-            worded = _terminology(v, terminology)
+            worded = _terminology(v, terminology, card_type)
             numbered, renumbered = _rule_numbers(v, rule_history)
             reasons += worded + numbered
-            suggested = _suggestion(v, terminology, renumbered) if worded or renumbered != v.text else None
+            suggested = _suggestion(v, terminology, renumbered, card_type) if worded or renumbered != v.text else None
             ruling = v.text if v.lang is Lang.EN else current
             reasons += _rule_changed(entry, v, ruling, rule_history)
             if check_runner and entry.checks and v.date:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Container, Mapping, Sequence
+from typing import Any, Callable, Container, Mapping, Sequence
 
 from kb.model import Lang
 
@@ -138,6 +138,50 @@ class Term:
                    tuple((str(k).lower(), str(v)) for k, v in (d.get("forms") or {}).items()))
 
 
+PLAY_A_SPELL = "play a spell"  # the term a nonland card played by its name falls under
+# "play" a card by its name ("If you play Clone", "Playing the Onslaught card Artificial Evolution on …"):
+# a spell (cast since 2009) or a land (still played), which only the card's type tells, so no pattern can
+_PLAYED_NAME = re.compile(r"\b(?P<verb>(?i:play(?:s|ed|ing)?))\s+(?:the\s+(?:[A-Z][\w'’-]*\s+){1,3}card\s+)?"
+                          r"(?P<name>[A-Z][\w'’-]*(?:,\s+[A-Z][\w'’-]*|\s+(?:[A-Z][\w'’-]*|of|the|to|in|and|from|with|de|la|von))*)")
+_NAME_WORDS = 8  # the longest English card names have 7 words
+# a card that is cast: of a spell's type and no land (Dryad Arbor is played; a Vanguard, a Plane, a draft's
+# Conspiracy are never cast)
+_SPELL_TYPE = re.compile(r"\b(?:Creature|Instant|Sorcery|Artifact|Enchantment|Planeswalker|Tribal|Kindred|Battle)\b")
+_LAND = re.compile(r"\bLand\b")
+CardType = Callable[[str], "str | None"]  # a known card's type line by its name ("Creature — Shapeshifter"), else None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedCard:
+    """A nonland card played by its name in a text: the words from "play" to the name, and the card."""
+    phrase: str
+    card: str
+    type: str
+    verb: tuple[int, int]  # where "play" (or its form) is in the text
+
+
+def played_cards(text: str, card_type: CardType) -> list[PlayedCard]:
+    """The nonland cards `text` plays by their names ("If you play Clone": Clone is a creature), each
+    the longest run of the capitalised words after "play" that names a known card; a land ("play
+    Forest"), a card never cast (a Vanguard) and a name the KB doesn't know are none, nor is the first
+    part of a longer name the KB doesn't know ("Urza" of "Urza, Lord High Artificer")."""
+    found: list[PlayedCard] = []
+    for m in _PLAYED_NAME.finditer(text):
+        words = m.group("name").split()[:_NAME_WORDS]
+        for n in range(len(words), 0, -1):
+            name = " ".join(words[:n]).rstrip(",'’")
+            if not name[:1].isupper() or not words[n - 1][:1].isupper():
+                continue  # a name ends in a word of its own, not a joiner ("Clone of the ..." is Clone)
+            kind = card_type(name)
+            if kind is not None:
+                longer = n < len(words) and words[n - 1].endswith(",")  # "Urza," of "Urza, Lord High Artificer"
+                if not longer and _SPELL_TYPE.search(kind) and not _LAND.search(kind):
+                    end = m.start("name") + len(name)
+                    found.append(PlayedCard(text[m.start():end], name, kind, m.span("verb")))
+                break
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class Terminology:
     terms: tuple[Term, ...] = ()
@@ -170,6 +214,32 @@ class Terminology:
         """Take what an earlier `found_table` of these very terms says."""
         for key, positions in table.items():
             self._found.setdefault(key, tuple(self.terms[i] for i in positions))
+
+    def term(self, obsolete: str) -> Term | None:
+        """The term of that `obsolete` phrase, if the table has it."""
+        return next((t for t in self.terms if t.obsolete == obsolete), None)
+
+    def played_by_name(self, text: str, lang: Lang | str | None, card_type: CardType | None) -> list[PlayedCard]:
+        """The nonland cards an English text plays by their names (`played_cards`) where the "play a
+        spell" term does not already match that "play" ("play Exalted Angel face down")."""
+        term = self.term(PLAY_A_SPELL)
+        if card_type is None or term is None or (lang is not None and Lang(lang) is not term.lang) \
+                or not _PLAYED_NAME.search(text):
+            return []
+        spans = [m.span() for m in term.regex.finditer(text)]
+        return [p for p in played_cards(text, card_type) if not any(a <= p.verb[0] < b for a, b in spans)]
+
+    def cast_played(self, text: str, lang: Lang | str | None, card_type: CardType | None) -> str:
+        """`text` with each "play" of a nonland card by its name (`played_by_name`) in the form of "cast"
+        the "play a spell" term gives ("If you play Clone" → "If you cast Clone")."""
+        term = self.term(PLAY_A_SPELL)
+        forms = dict(term.forms) if term else {}
+        played = self.played_by_name(text, lang, card_type)
+        for p in sorted(played, key=lambda p: p.verb, reverse=True):  # from the end, so the earlier spans hold
+            a, b = p.verb
+            if text[a:b].lower() in forms:
+                text = text[:a] + _same_case(text[a:b], forms[text[a:b].lower()]) + text[b:]
+        return text
 
     def for_lang(self, lang: Lang) -> list[Term]:
         return [t for t in self.terms if t.lang is lang]

@@ -421,3 +421,32 @@ def test_an_undated_copy_is_not_said_to_be_replaced_on_the_dated_wordings_date()
     (item,) = _find(entry)
     assert item.variant.text == half and item.current_text == whole
     assert item.reasons[0].detail == "this wording is undated; a dated wording of this ruling exists (2024-09-20)"
+
+
+# tryout30 D4: a nonland card "played" by its name was cast ("If you play Clone"): only the card's type
+# tells it from a land played, so the build's outdated stage reads the corpus's cards
+@pytest.mark.parametrize("old, card, suggested", [
+    ("If you play Clone, it can copy a face-down creature and become a 2/2 with no abilities.", "Clone",
+     "If you cast Clone, it can copy a face-down creature and become a 2/2 with no abilities."),
+    ("Playing the Onslaught card Artificial Evolution on an amplify spell changes the creature type it checks.",
+     "Artificial Evolution",
+     "Casting the Onslaught card Artificial Evolution on an amplify spell changes the creature type it checks."),
+])
+def test_a_nonland_card_played_by_its_name_was_cast(old, card, suggested):
+    entry = _entry([_cv(old, "2003-02-03", None)])
+    [item] = compute_outdated([entry], CORPUS)
+    [reason] = item.reasons
+    assert reason.kind is Reason.TERMINOLOGY and card in reason.detail and "'cast a spell'" in reason.detail
+    assert item.suggested == suggested
+
+
+@pytest.mark.parametrize("text", [
+    "You may play Forest from the top of your library.",  # a land is played
+    "If you play Dryad Arbor, it's a land creature, so it's played, not cast.",  # a land creature too
+    "In a game you play Two-Headed Giant, the team shares a life total.",  # the CR's variant, not the card
+    "If you play Urza, Lord High Artificer, the face-down creature is no Construct.",  # a card the KB doesn't know
+    "If you play Clone, Master of Forms, the face-down creature is no copy.",  # nor one whose name starts as a known card's
+    "Any player may play Sliver cards any time.",  # a creature type, not a card's name
+])
+def test_a_land_a_variant_or_an_unknown_name_played_is_no_obsolete_term(text):
+    assert compute_outdated([_entry([_cv(text, "2003-02-03", None)])], CORPUS) == []
