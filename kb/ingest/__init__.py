@@ -315,7 +315,8 @@ _LOST_SYMBOL = re.compile(r"(?<![.,;:\s])[ \t]+[.,;:](?=\s|$)(?!\s\.)"
 # moko@cranialinsertion.com , or by tweeting", "…/kaldheim-release-notes-2021-01-22 , posted", tryout29 D9);
 # a gap anywhere else in a ruling's sentence may be one, whatever words the sentence has ("turn it face
 # up for  , its morph cost": review40 #5)
-_ADDRESS = re.compile(r"(?:\S+@\S+\.\w+|(?:https?://|www\.)\S+|\S+\.(?:com|org|net|de|es|info|io)(?:/\S*)?"
+# (the word is an e-mail address, an address written as one, a host of a site's domain or .info, or a path)
+_ADDRESS = re.compile(rf"(?:\S+@\S+\.\w+|{pages.LINK_START}\S+|\S+\.(?:{pages.SITE_DOMAINS}|info)(?:/\S*)?"
                       r"|\S+/\S*[a-z]\S*-\S+)$", re.IGNORECASE)
 
 

@@ -29,13 +29,20 @@ NearResolver = Callable[[str], "tuple[str, str] | None"]  # (the known name near
 
 SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
+# A list item's bullet, as pages copy it (`•`, `*`, `·`), and one that may be a dash too (`- 2024-09-20`)
+_MARKS = "•*·"
+_MARK = f"[{_MARKS}]"
+_MARK_OR_DASH = f"[{_MARKS}\\-]"
 # A bulleted line, as release notes state rulings ("\* text": the bullet as Markdown escapes it)
-BULLET = re.compile(r"^\s*(?:\\?\*|[•·])\s+(?P<text>\S.*)$")
+BULLET = re.compile(rf"^\s*(?:\\(?=\*))?{_MARK}\s+(?P<text>\S.*)$")
 UNKNOWN_NAME = "names no card the KB knows"
 CODE_LINE = "a line of code"
 UNKNOWN_TITLE = f"the title {UNKNOWN_NAME}"  # how that note starts: `kb remove` looks for new ones
 
-_BULLET = re.compile(r"^\s*(?:[•*·\-]\s*)?(?:WotC\s*)?(?P<date>.*?)\s*$")
+# what may stand before a date on its line: a bullet or dash, and who gave the ruling (`• WotCJul 13, 2018`)
+_LEAD = rf"(?:{_MARK_OR_DASH}\s*)?(?:WotC\s*)?"
+_DATE_LEAD = re.compile(rf"^{_LEAD}")
+_BULLET = re.compile(rf"^\s*{_LEAD}(?P<date>.*?)\s*$")
 _STUB = re.compile(r"^See rules? \d{3}(?:\.\d+[a-z]?)?,? .*for more information\b.*$", re.IGNORECASE)
 
 
@@ -45,8 +52,8 @@ class _Line:
     text: str
 
 
-_LONE_BULLET = re.compile(r"^\s*[•*·]\s*$")
-_LEADING_BULLET = re.compile(r"^[•*·]\s+(?=\S)")
+_LONE_BULLET = re.compile(rf"^\s*{_MARK}\s*$")
+_LEADING_BULLET = re.compile(rf"^{_MARK}\s+(?=\S)")
 _QUOTE_MARKS = re.compile(r"^\s*>(?!=)(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
 _COMPARISON = re.compile(r"\s*(?:\d|[<=≤≥]|[+\-−]\d)")  # what `>` before it makes a comparison: `> 5`, `> -1`
 # A line comment's marks in code (`// `, `/// `; `# ` in Python, YAML, shell): an engine's card file
@@ -192,7 +199,7 @@ def _date_part(line: str) -> str | None:
     if emphasis:  # `**107.3g**`, `***Returning Mechanic***`: a heading in bold, not a bullet
         inner = stripped.strip(emphasis.group(1)[0]).strip()
         return inner if looks_like_date(inner) else None
-    if ("WotC" in stripped or (stripped[0] in "•*·" and (not candidate or any(ch.isdigit() for ch in candidate)))) \
+    if ("WotC" in stripped or (stripped[0] in _MARKS and (not candidate or any(ch.isdigit() for ch in candidate)))) \
             and _date_head(stripped) is None:
         # a bullet line whose date we may not know: let parse_date say why. Every date has its year's
         # digits: a list item of words ("* Khans of Tarkir", a set under "Other printings") is no date
@@ -225,8 +232,7 @@ def _date_head(line: str) -> tuple[str, str] | None:
     tab, bracket or separator, the longest run of leading words that is a date is taken.
     """
     line = _uncelled(line.strip())
-    m = _BULLET.match(line)
-    stripped = re.sub(r"^[•*·\-]\s*(?:WotC\s*)?|^WotC\s*", "", line) if m else line
+    stripped = _DATE_LEAD.sub("", line)
     stripped = _RULING_LABEL.sub("", stripped)  # `- Ruling (2024-09-20): text` reads as `(2024-09-20) text`
     for pattern in (_HEAD_BRACKETED, _HEAD_SEPARATED):
         found = pattern.match(stripped)
@@ -773,9 +779,15 @@ _SITE_LINKS = re.compile(
     r"|\baviso legal\b|\bprivacidad\b|\bcondiciones de uso\b|\breport (?:a |this )?(?:card )?(?:issue|error|bug)\b"
     r"|\bview all rulings\b|\bback to top\b",
     re.IGNORECASE)
-# A link's address or a card site's name. A judge's note may name one ("see mtgjudge.com for the thread"):
-# only a paragraph that is mostly links reads as the site's
-_LINK = re.compile(rf"\bhttps?://|\bwww\.|(?-i:\b[a-z0-9-]+\.(?:com|org|net|io|de|es|wtf)\b)|\b(?:{_SITE_NAMES})\b",
+# A web address's parts, the one definition of each: its scheme, the `www.` of a host, and the top-level
+# domains of the sites judges copy from (a host's name ending in one: `mtgjudge.com`, `miraclegames.de`)
+SCHEME = r"https?://"
+WWW = r"www\."
+LINK_START = rf"(?:{SCHEME}|{WWW})"  # an address written as one: `https://…`, `www.…`
+SITE_DOMAINS = "com|org|net|io|de|es"
+# A link's address or a card site's name (and the card site mtg.wtf's domain). A judge's note may name one
+# ("see mtgjudge.com for the thread"): only a paragraph that is mostly links reads as the site's
+_LINK = re.compile(rf"\b{LINK_START}|(?-i:\b[a-z0-9-]+\.(?:{SITE_DOMAINS}|wtf)\b)|\b(?:{_SITE_NAMES})\b",
                    re.IGNORECASE)
 
 
@@ -900,7 +912,7 @@ def _goes_on(text: str, below: str) -> bool:
 # "Notes and Rules Information" (English, German, Spanish)
 _RULINGS_LABEL = re.compile(r"(?:card\s+)?(?:rulings?|notes\s+and\s+rules\s+information|regelungen|fallbeispiele"
                             r"|reglas|aclaraciones|notas)", re.IGNORECASE)
-_COLLECTOR_NUMBER = re.compile(r"^(?:[•*·\-]\s*)?(?:#\d+[a-z]?(?![a-z])\s*)?")  # `• #671` before a glued heading
+_COLLECTOR_NUMBER = re.compile(rf"^(?:{_MARK_OR_DASH}\s*)?(?:#\d+[a-z]?(?![a-z])\s*)?")  # `• #671` before a glued heading
 
 
 def _is_rulings_heading(text: str) -> bool:
@@ -1008,7 +1020,8 @@ _NOT_A_NAME = re.compile(
 _SET_IN_BRACKETS = re.compile(r"\s*\([^()]*\)(?:\s*#\d+)?$|\s+#\d+$")  # `(MKM)`, `(MKM) #197`
 
 
-_ADDRESS = re.compile(r"(?:https?://)?(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{2,6}(?:/\S*)?", re.IGNORECASE)
+# A whole line that is a site's address, whatever its domain (`miraclegames.de`, `https://mtg.fandom.com/wiki/X`)
+_ADDRESS = re.compile(rf"(?:{SCHEME})?(?:{WWW})?(?:[a-z0-9-]+\.)+[a-z]{{2,6}}(?:/\S*)?", re.IGNORECASE)
 _LABEL = re.compile(r"[^\W\d_]+(?: [^\W\d_]+){0,3}:")  # a form's label: `Card Name:`, `Mana Cost:`
 
 
