@@ -205,3 +205,10 @@ def test_a_cards_name_with_quotes_or_its_cost_is_no_line_of_code(title):
     result = parse(f"{title}\n\n(2024-09-20) A face-down creature has no name, so it shares none.\n")
     assert result.records[0].card is not None
     assert not any("line of code" in p.reason for p in result.problems)
+
+
+@pytest.mark.parametrize("line", ["Example: 2 creatures enter at once,", "return the creature (if any) to its owner's hand",
+                                  "Return to Dust", "(such as Aminatou's second ability)"])
+def test_a_line_of_prose_is_no_line_of_code(line):
+    """A ruling's line wrapped after a comma, or starting with a word code starts statements with, is prose."""
+    assert not pages._is_code(line)

@@ -1027,13 +1027,14 @@ _LABEL = re.compile(r"[^\W\d_]+(?: [^\W\d_]+){0,3}:")  # a form's label: `Card N
 
 # A line of code (an engine's card file, tryout29 D8): a statement (`import { x } from "y";`, `export
 # default f({`), a line that opens a block (`{`, `(`, `[`), ends a string's statement (`"y";`), closes a
-# block (`});`), or an object's field (`name: "Saw It Coming",`, `"types": ["instant"],`). A card's name
-# may hold quotes (`Kongming, "Sleeping Dragon"`) and a cost's braces (`{1}{U}`), and a wrapped sentence
-# may end in a semicolon (`(Lightform);`), so none of these alone is code
+# block (`});`), or an object's field, its key in lower case or quoted (`name: "Saw It Coming",`,
+# `"types": ["instant"],`; not a sentence's "Example: 2 creatures,"). A card's name may hold quotes
+# (`Kongming, "Sleeping Dragon"`) and a cost's braces (`{1}{U}`), and a wrapped sentence may end in a
+# semicolon (`(Lightform);`), so none of these alone is code
 _CODE = re.compile(
-    r"^\s*(?:import\b.*\bfrom\b|(?:import|export|const|let|var|function|def|class|return|package|using)\s.*[\s;:{(=])"
+    r"^\s*(?:import\b.*\bfrom\b|(?:import|export|const|let|var|function|def|class|package|using)\s.*[;{(=])"
     r"""|[{(\[]\s*$|["'`]\s*;\s*$|^\s*[})\]]|=>"""
-    r"""|^\s*["']?[A-Za-z_$][\w$]*["']?\s*:\s*(?:["'\[{\d-]|true\b|false\b|null\b).*,\s*$""")
+    r"""|^\s*(?:["'][\w$ -]+["']|[a-z_$][\w$]*)\s*:\s*(?:["'\[{\d-]|true\b|false\b|null\b).*,\s*$""")
 # An object's name field in code (`name: "Saw It Coming",`, `"name": "…"`, `name = "…"`)
 _NAME_FIELD = re.compile(r"""^\s*["']?(?:card_?)?name["']?\s*[:=]\s*(?P<q>["'])(?P<name>[^"'{}]{1,141})(?P=q)\s*[,;]?\s*$""",
                          re.IGNORECASE)
