@@ -144,6 +144,7 @@ def test_an_engines_card_file_gives_its_commented_rulings_under_the_card_its_nam
     # the code under the rulings is the file's own text, a note; nothing is skipped
     assert not [p for p in result.problems if not p.ignored]
     assert any("name field on line 20" in p.reason and "a line of code" in p.reason for p in result.problems)
+    assert any(p.line == 19 and "(lines of code)" in p.reason for p in result.problems)
 
 
 def test_a_deck_notes_ruling_lines_read_as_the_same_rulings_with_their_dates_first():

@@ -618,7 +618,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             problems.append(Problem(source, run[0].number, "text after a ruling and under no date skipped: "
                                     f"{clip(_unit_text(run))}"))
         if own:
-            found = dict.fromkeys(_page_text(para) or _PageText.NO_GAME for para in _blocks(own))
+            found = dict.fromkeys(_PageText.CODE if all(_is_code(line.text) for line in para)
+                                  else _page_text(para) or _PageText.NO_GAME for para in _blocks(own))
             problems.append(Problem(source, own[0].number, "text after a ruling and under no date, not read as "
                                     f"rulings ({', '.join(found)}): {clip(_unit_text(own))}", ignored=True))
         stray.clear()
@@ -797,6 +798,7 @@ class _PageText(StrEnum):
     LINKS = "a site's links"
     NO_SENTENCE_END = "no sentence end"
     NO_GAME = "no sentence about the game"  # said only of what `_not_rulings` found no such sentence in
+    CODE = "lines of code"  # an engine's card file (tryout29 D8)
 
 
 def _page_text(lines: Sequence[_Line]) -> _PageText | None:
