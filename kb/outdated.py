@@ -848,10 +848,10 @@ class _CRHistory:
         first = next(v.date for v in rules.versions if v.complete)
         if at is None and rules.lineage.get((first, number), today) != today:
             # an undated ruling is read against the oldest CR of the KB, where the number meant another rule
-            then = next(f for f in rules.other_rules(number) if f.first == first)
+            then = "; ".join(f.said(number) for f in rules.other_rules(number) if f.first == first)
             return Cited(Reason.NUMBER_UNCHECKED, f"cites {number} in an undated ruling, read against the KB's "
                          f"oldest CR (of {first}), which gives it another rule than today's, and its words name "
-                         f"neither ({then.said(number)}; today's {number} since the CR of "
+                         f"neither ({then}; today's {number} since the CR of "
                          f"{self._today_since(number)}): not checked")
         return None
 
