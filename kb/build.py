@@ -109,7 +109,7 @@ def load_lexicon(corpus: Corpus, names: CardNames) -> Lexicon:
     # A pure function of the CR texts: remembered in the cache, not derived from 7 CRs per build.
     keywords, mechanics, abilities = cached("rulewords", [*cache_inputs(corpus.folder), Path(dedup.__file__)], compute)
     return Lexicon(keywords, mechanics, names, corpus.base_glossary, corpus.terminology, corpus.mechanic_history,
-                   abilities)
+                   abilities, corpus.glossary)
 
 
 def parse_bundled(corpus: Corpus, sources: Sequence[Path], names: CardNames,

@@ -788,17 +788,34 @@ class _CRHistory:
             if lid is None:
                 return None  # not a clause of its CR: a section the corpus doesn't number so, or a typo
             if by is None and lid != rules.lineage.get((rules.current.date, number)) and rules.gap(when, version.date):
-                # the KB lacks the CRs of the ruling's time (2018-07-13 answers for 2021): its number may
-                # already be today's, renumbered in between; read it by its words
-                return self._by_words(number, at, ruling)
+                # the KB lacks the CRs of the ruling's time (2018-07-13 answers for 2016 and 2021): when its
+                # CRs before and after the date give the number the same rule, it was that rule then;
+                # else it may already be the later one, renumbered in between: read it by its words
+                after = rules.full_cr_after(version.date)
+                assert after is not None  # gap() found a later CR
+                if self._lineages_between(number, version.date, after) == {lid}:
+                    return self._now(number, lid, f"{number} of the KB's CRs of {version.date} and {after}, "
+                                     f"before and after the ruling's date ({at})", None)
+                return self._by_words(number, at, ruling, around=(version.date, after))
             where = (f"{number} of the CR of {version.date}, whose {by[0]} the ruling quotes" if by is not None
                      else f"{number} of the CR in force on {at} (of {version.date})")
             return self._now(number, lid, where, None)
         return self._by_words(number, at, ruling)
 
-    def _by_words(self, number: str, at: str | None, ruling: str) -> Cited | None:
+    def _lineages_between(self, number: str, before: str, after: str) -> set[int | None]:
+        """The rules (lineage ids) `number` stood for in the KB's CRs after that of `before` up to the full
+        CR of `after`: None for that CR lacking it; a face-down extract counts only where it has it."""
+        rules = self.rules
+        return {rules.lineage.get((v.date, number)) for v in rules.versions
+                if before < v.date <= after and (v.complete or (v.date, number) in rules.lineage)}
+
+    def _by_words(self, number: str, at: str | None, ruling: str,
+                  around: tuple[str, str] | None = None) -> Cited | None:
         """`cited` for a ruling whose date doesn't tell which CR it cites (undated, older than the KB's
-        CRs, or in a gap between them): the rule of that number in any CR of the KB whose words it uses."""
+        CRs, or in a gap between them, `around`: the dates of its CRs before and after, which give the
+        number different rules): the rule of that number in any CR of the KB whose words it uses. When
+        the words tell nothing, a number that the CRs around the ruling's date (an undated ruling's: the
+        oldest and today's) give different rules is not checked."""
         rules = self.rules
         oldest = rules.versions[0].date
         meanings = self._meanings(number)
@@ -806,11 +823,18 @@ class _CRHistory:
             return Cited(Reason.NUMBER_UNCHECKED, f"which no CR in the KB has (the oldest is of {oldest}): "
                          "not checked", why="nowhere")
         today = rules.lineage.get((rules.current.date, number))
-        said = set(tokenize_ruling(ruling)) - self.common_words
+        stems = set(tokenize_ruling(ruling))
+        said = stems - self.common_words
         scores = {lid: (len(said & words), first, last) for lid, (first, last, words) in meanings.items()}
         best = max(scores, key=lambda lid: scores[lid][0])
         beaten = all(scores[lid][0] < scores[best][0] for lid in scores if lid != best)
-        if best != today and beaten and scores[best][0] >= _CITED_WORDS:
+        # a section heading ("Morph", "Special Actions") has fewer words than _CITED_WORDS: all of them do
+        needed = max(1, min(_CITED_WORDS, len(meanings[best][2] - self.common_words)))
+        told = beaten and scores[best][0] >= needed
+        titled = self._titled(number, ruling)
+        if titled is not None:  # "rule 707, \u201cCopying Objects\u201d": the heading it names decides
+            best, told = titled, True
+        if best != today and told:
             _, first, last = scores[best]
             span = f"the CR of {first}" if first == last else f"the CRs of {first} to {last}"
             return self._now(number, best, f"the ruling quotes {number} as worded in {span}", last)
@@ -820,7 +844,56 @@ class _CRHistory:
         if at and at < oldest:
             return Cited(Reason.NUMBER_UNCHECKED, f"in a ruling dated {at}, before the oldest CR in the KB "
                          f"(of {oldest}): what it stood for then is not checked", why="older")
+        if told or self._nearest(stems, meanings) == today:
+            # its words are those of today's rule of that number; or, when their uncommon words tell nothing
+            # (a clause of common words only: "Which player has priority is determined by the following
+            # rules"), all its words are nearer today's rule than any other: not worth a review
+            return None
+        if around is not None:
+            then = "; ".join(f.said(number) for f in rules.other_rules(number))
+            return Cited(Reason.NUMBER_UNCHECKED, f"cites {number} in a ruling dated {at}, between the KB's CRs "
+                         f"of {around[0]} and {around[1]}, which give it different rules, and its words name "
+                         f"neither ({then}; today's {number} since the CR of {self._today_since(number)}): "
+                         "not checked")
+        first = next(v.date for v in rules.versions if v.complete)
+        if at is None and rules.lineage.get((first, number), today) != today:
+            # an undated ruling is read against the oldest CR of the KB, where the number meant another rule
+            then = "; ".join(f.said(number) for f in rules.other_rules(number) if f.first == first)
+            return Cited(Reason.NUMBER_UNCHECKED, f"cites {number} in an undated ruling, read against the KB's "
+                         f"oldest CR (of {first}), which gives it another rule than today's, and its words name "
+                         f"neither ({then}; today's {number} since the CR of "
+                         f"{self._today_since(number)}): not checked")
         return None
+
+    @staticmethod
+    def _nearest(stems: set[str], meanings: dict[int, tuple[str, str, frozenset[str]]]) -> int | None:
+        """The rule (lineage id) among `meanings` sharing the most of `stems`, common words included, or as
+        many and a larger share of its own (a quote of today's shorter rule that an older one held whole);
+        None on a tie."""
+        shared = sorted(((len(stems & words), len(stems & words) / len(words), lid)
+                         for lid, (_, _, words) in meanings.items() if words), reverse=True)
+        if not shared:
+            return None
+        return shared[0][2] if len(shared) == 1 or shared[0][:2] > shared[1][:2] else None
+
+    def _titled(self, number: str, ruling: str) -> int | None:
+        """The one rule (lineage id) that `number` stood for in the KB's full CRs whose heading the ruling
+        says word for word ("Morph", "Copying Objects"); None when it says none of them, or several."""
+        from kb.normalize import tokenize
+
+        said = " " + " ".join(tokenize(ruling)) + " "
+        rules = self.rules
+        found = {lid for v in rules.versions if v.complete and (lid := rules.lineage.get((v.date, number))) is not None
+                 and len(heading := tokenize(v.clauses[number].text)) <= _HEADING_WORDS
+                 and heading and f" {' '.join(heading)} " in said}
+        return found.pop() if len(found) == 1 else None
+
+    def _today_since(self, number: str) -> str:
+        """The date of the KB's first CR in which `number` already numbered today's rule of that number."""
+        rules = self.rules
+        today = rules.lineage[(rules.current.date, number)]
+        since: str = next(d for d, n in rules.members[today] if n == number)  # ends with (today, number)
+        return since
 
     def _meanings(self, number: str) -> dict[int, tuple[str, str, frozenset[str]]]:
         """The rules `number` stood for in the corpus's full CRs: lineage -> (first and last CR with it
@@ -852,6 +925,9 @@ class _CRHistory:
 
 # Words (stems, other than the rules' common words) a ruling must share with a rule to be read as citing it
 _CITED_WORDS = 2
+# A clause of at most this many words is a heading ("Morph", "Face-Down Spells and Permanents"): a ruling
+# that says it word for word names that rule
+_HEADING_WORDS = 5
 
 
 def tokenize_ruling(text: str) -> list[str]:

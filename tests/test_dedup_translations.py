@@ -244,6 +244,30 @@ def test_a_text_weighed_against_every_entry_can_t_translate_one_naming_an_unglos
     assert translation_gaps(english, spanish, 49, by_card=False) == ["unglossed"]
 
 
+GAINS_FLYING = "If a face-down creature gains flying, it still has flying after it is turned face up."
+
+
+@pytest.mark.parametrize("foreign, lang, joins", [
+    ("Erhält eine verdeckte Kreatur Flugfähigkeit, hat sie auch nach dem Aufdecken noch Flugfähigkeit.",
+     Lang.DE, True),
+    ("Si una criatura boca abajo obtiene la habilidad de volar, la conserva después de ponerse boca arriba.",
+     Lang.ES, True),
+    # another keyword than the ruling's: no evidence that it names flying, however near in meaning
+    ("Erhält eine verdeckte Kreatur Eile, hat sie auch nach dem Aufdecken noch Eile.", Lang.DE, False),
+])
+def test_a_text_of_no_card_naming_the_rulings_keyword_in_its_own_words_can_translate_it(foreign, lang, joins):
+    """review40 #6: flying, trample, haste... are keyword abilities no glossary concept names, so a text of
+    no card was never seen to name them and was kept apart from every ruling using one; the words the
+    search lexicon has for them in German and Spanish ("Flugfähigkeit", "volar") show that it does."""
+    english, translated = lexicon().evidence(GAINS_FLYING), lexicon().evidence(foreign, lang)
+    assert english.unglossed == {"flying"}
+    assert ("unglossed" in translation_gaps(english, translated, 14, by_card=False)) is not joins
+    entries = dedup([rec(GAINS_FLYING, "Exalted Angel", date="2014-11-24"),
+                     rec(foreign, None, lang, source="article.txt", date=None)],
+                    {GAINS_FLYING: [1, 0], foreign: [1, 0.05]})
+    assert bool(entry_of(entries, foreign).variants_in(Lang.EN)) is joins
+
+
 @pytest.mark.parametrize("spanish, card, joins", [
     (PROFETIZAR_ES, None, False),  # tryout29 D2: joined at cosine 0.84, though it says something else
     (FORETOLD_COSTS_ES, None, False),  # nothing shows it says foretell or kicker: an entry of its own

@@ -113,3 +113,60 @@ def test_one_suggestion_renumbers_and_replaces_every_term_once(history):
     assert set(reasons) == {Reason.TERMINOLOGY, Reason.RULE_NUMBER, "suggested"}
     assert reasons["suggested"] == "If it entered the battlefield face down, they may look at it (see rule 708.2)."
     assert not any("Suggested" in r.detail for k, r in reasons.items() if k != "suggested")
+
+
+MORPH_HEADING = "Morph (702.36) lets you cast a card face down as a 2/2 creature for {3}."
+
+
+@pytest.mark.parametrize("text, number, now", [
+    # review40 #4: 2016 is in the KB's gap of 2015-01-23 to 2018-07-13, whose CRs both number morph 702.36
+    # (a heading: one word, too few to read it by its words) and special actions 115
+    (MORPH_HEADING, "702.36", "702.37"),
+    ("Turning it face up is a special action and doesn't use the stack (rule 115).", "115", "116"),
+])
+def test_a_number_the_crs_around_a_gap_agree_on_is_read_in_them(history, text, number, now):
+    reasons = _find(text, "2016-04-08", history)
+    r = reasons[Reason.RULE_NUMBER]
+    assert r.detail.startswith(f"cites {number}, now {now}")
+    assert "of the KB's CRs of 2015-01-23 and 2018-07-13, before and after the ruling's date (2016-04-08)" in r.detail
+    assert reasons["suggested"] == text.replace(number, now)
+
+
+def test_a_section_heading_is_read_by_its_one_word():
+    """A heading's clause text ("Morph") has one word: an undated ruling naming it quotes that rule."""
+    r = _find(MORPH_HEADING, None, rule_history_from(CORPUS.rules))[Reason.RULE_NUMBER]
+    assert r.detail.startswith("cites 702.36, now 702.37")
+    assert "as worded in the CRs of 2014-09-25 to 2018-07-13" in r.detail
+
+
+@pytest.mark.parametrize("date, said", [
+    # the CRs of 2018-07-13 (the face-down rule) and 2024-11-08 (copying) around 2021 disagree on 707.2
+    ("2021-03-01", "in a ruling dated 2021-03-01, between the KB's CRs of 2018-07-13 and 2024-11-08, which give "
+                   "it different rules"),
+    # undated: the oldest CR of the KB gave 707.2 another rule than today's
+    (None, "in an undated ruling, read against the KB's oldest CR (of 2014-09-25), which gives it another rule "
+           "than today's"),
+])
+def test_a_number_whose_meaning_the_date_and_words_leave_open_is_unchecked(history, date, said):
+    reasons = _find("You may do this any time you have priority (see rule 707.2).", date, history)
+    assert Reason.RULE_NUMBER not in reasons
+    r = reasons[Reason.NUMBER_UNCHECKED]
+    assert r.kind.level is Level.REVIEW
+    assert r.detail.startswith(f"cites 707.2 {said}")
+    assert "707.2 was the rule now 708.2" in r.detail
+
+
+@pytest.mark.parametrize("text, now", [
+    # 707's heading was "Face-Down Spells and Permanents" until the CR of 2018-07-13, "Copying Objects" today:
+    # the heading said word for word decides, whatever the other words speak of
+    ('A face-down spell has no characteristics but those its ability lists (see rule 707, "Face-Down Spells and '
+     'Permanents").', "708"),
+    ("Face-down spells have no characteristics but those listed; they are the copiable values of the object's "
+     'characteristics (see rule 707, "Copying Objects").', None),
+])
+def test_an_undated_ruling_naming_a_rules_heading_cites_that_rule(history, text, now):
+    reasons = _find(text, None, history)
+    if now is None:
+        assert Reason.RULE_NUMBER not in reasons and Reason.NUMBER_UNCHECKED not in reasons
+    else:
+        assert reasons[Reason.RULE_NUMBER].detail.startswith(f"cites 707, now {now}")

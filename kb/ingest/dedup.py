@@ -226,6 +226,9 @@ class Lexicon:
     # when the mechanics joined the CR: a wording written before names none of the later ones
     history: MechanicHistory = field(default_factory=MechanicHistory)
     abilities: Sequence[str] = ()  # the CR's keyword abilities (abilities_from_rules)
+    # the words for keyword abilities a German or Spanish text names them by, where the glossary has no
+    # concept for them (the search lexicon's translations: flying is "Flugfähigkeit", "vuela")
+    ability_words: Glossary | None = None
 
     def __post_init__(self) -> None:
         self._keywords = PhraseFinder(((tuple(k.lower().split()), k.lower()) for k in self.keywords), inflect=True)
@@ -239,8 +242,13 @@ class Lexicon:
         self._heads = {c.id: c.terms[Lang.EN][0].lower() for c in concepts if c.terms.get(Lang.EN)}
         # the keyword abilities no glossary concept names ("foretell", "kicker"): no translation can be seen to name them
         glossed = {match_key(t) for c in concepts for t in c.terms.get(Lang.EN, ())}
-        self._unglossed = PhraseFinder(((tuple(match_key(k).split()), k.lower()) for k in self.abilities
-                                        if match_key(k) not in glossed))
+        unglossed = {match_key(k): k.lower() for k in self.abilities if match_key(k) not in glossed}
+        self._unglossed = PhraseFinder(((tuple(key.split()), k) for key, k in unglossed.items()))
+        # ... those a German or Spanish text can be seen to name all the same, by their printed words
+        named = [(c, unglossed[key]) for c in (self.ability_words.translations if self.ability_words else [])
+                 for key in [match_key(c.terms[Lang.EN][0])] if c.terms.get(Lang.EN) and key in unglossed]
+        self._ability_of = {c.id: ability for c, ability in named}
+        self._abilities_named = ConceptFinder(Glossary([c for c, _ in named]))
         self._folded: dict[str, str] = {}  # text -> `fold(text)`: dedup folds each wording several times
         # text -> (signature, the match key the card names were found in)
         self._signatures: dict[str, tuple[frozenset[tuple[str, str]], str]] = {}
@@ -401,7 +409,10 @@ class Lexicon:
                                           for h in heads))
         digits = frozenset(re.findall(r"\{[^}]*\}|\d+", normalize_text(text))) | frozenset(signed_numbers(text))
         unnamed, _, cards = self._unnamed(text, filed)
-        unglossed = _keywords_used(self._unglossed, match_key(unnamed).split()) if lang is Lang.EN else frozenset()
+        if lang is Lang.EN:
+            unglossed = _keywords_used(self._unglossed, match_key(unnamed).split())
+        else:  # the unglossed abilities it names by their words in its language
+            unglossed = frozenset(self._ability_of[c] for c in self._abilities_named.find(text, lang))
         return Evidence(mechanics, digits, frozenset(cards), frozenset(found), is_negated(unnamed, lang), unglossed)
 
 
@@ -432,8 +443,9 @@ def _blanked(folded: str, words: Sequence[re.Match[str]], found: Sequence[tuple[
 class Evidence(NamedTuple):
     """What a translation must share with its English entry: the mechanics, digits and mana symbols,
     and cards it names exactly, whether it negates (outside its card names); its glossary concepts
-    mostly (`TRANSLATION_MIN_CONCEPTS`). `unglossed`, of an English text only: the mechanics it names
-    (CR keyword abilities) that no glossary concept names, so no translation can be seen to name them."""
+    mostly (`TRANSLATION_MIN_CONCEPTS`). `unglossed`: the mechanics (CR keyword abilities) an English text
+    names that no glossary concept names; of a German or Spanish text, those of them it names by the
+    words `Lexicon.ability_words` has for them in its language ("Flugfähigkeit": flying)."""
 
     mechanics: frozenset[str]
     digits: frozenset[str]
@@ -959,11 +971,12 @@ def translation_gaps(english: Evidence, foreign: Evidence, words: int,
     every English entry, where some entry is near in meaning by chance: it can't translate one that
     names a mechanic the glossary can't look for in it ("unglossed": tryout29 D2, a Spanish article's
     paragraph on casting foretold cards taken for the foretell ruling on alternative and kicker costs,
-    the two sharing nothing the glossary knows but "exile", "spell" and a "not")."""
+    the two sharing nothing the glossary knows but "exile", "spell" and a "not"), unless the text names
+    it by the words the search lexicon has for it ("mit Flugfähigkeit": flying; review40 #6)."""
     gaps = [part for part in ("mechanics", "digits", "negated") if getattr(english, part) != getattr(foreign, part)]
     if english.cards - own_cards != foreign.cards - own_cards:
         gaps.insert(2, "cards")
-    if not by_card and english.unglossed:
+    if not by_card and english.unglossed - foreign.unglossed:
         gaps.insert(1, "unglossed")
     if longer > TRANSLATION_MAX_LENGTH_RATIO * words:
         gaps.insert(0, "length")
