@@ -264,6 +264,15 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     meaning = sorted({*words, *cache_inputs(corpus.folder), *module_files(concepts)})
     learned: dict[str, Any] = load_table("signatures", meaning)
     lexicon.learn_signatures(learned)
+    # Evidence (a translation's mechanics, digits, cards, concepts): of the same, the glossary and the
+    # mechanics' history too (`Corpus.mechanic_history`'s inputs).
+    from kb.search import glossary
+
+    glossed = sorted({*meaning, *module_files(glossary),
+                      *[f for f in (corpus.folder / glossary.GLOSSARY_FILE, corpus.folder / glossary.LEXICON_FILE)
+                        if f.is_file()]})
+    evidenced: dict[str, Any] = load_table("evidence", glossed)
+    lexicon.learn_evidence(evidenced)
     entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
                           similarity=similarity, is_official=is_official)
     if len(similarity.table) != asked or len(similarity.used) != asked:
@@ -271,6 +280,9 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     signatures = lexicon.signature_table(r.text for r in records)
     if signatures != learned:
         save_table("signatures", meaning, signatures)
+    evidence = lexicon.evidence_table(r.text for r in records)
+    if evidence != evidenced:
+        save_table("evidence", glossed, evidence)
     texts = {r.text for r in records} | {match_key(r.text) for r in records}
     now = {"folds": lexicon.fold_table(texts), "found": corpus.terminology.found_table(texts)}
     if now != known:

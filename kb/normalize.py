@@ -87,6 +87,7 @@ def signed_numbers(text: str) -> tuple[str, ...]:
                  for sign, number in _SIGNED.findall(unicodedata.normalize("NFKC", text)))
 
 
+@functools.lru_cache(maxsize=1 << 17)  # dedup groups, ids and sentences key each wording again
 def exact_key(text: str) -> str:
     """`match_key` with the text's signed numbers after it: the key under which two wordings are one
     text in dedup (a comma or a capital makes no other ruling, a sign does). Equal to `match_key` for

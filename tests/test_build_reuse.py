@@ -240,6 +240,12 @@ def test_the_remembered_signatures_are_stale_when_the_phrase_finder_changes(kb_h
     monkeypatch.setattr(kb.build, "load_table", lambda name, inputs: asked.update({name: list(inputs)}) or {})
     kb.build.deduplicate_remembered(RECORDS, embedder=None, corpus=Corpus.default(), lexicon=_lexicon(["Lightform"]))
     assert Path(concepts.__file__) in asked["signatures"]
+    # evidence reads the glossary's concepts too: a changed glossary (or its code) finds it again
+    from kb.search import glossary
+
+    corpus = Corpus.default()
+    assert Path(concepts.__file__) in asked["evidence"] and Path(glossary.__file__) in asked["evidence"]
+    assert corpus.folder / glossary.GLOSSARY_FILE in asked["evidence"]
 
 def test_a_card_added_after_a_signature_was_read_is_found_in_it() -> None:
     lexicon = _lexicon([])
@@ -276,3 +282,50 @@ def test_the_linker_s_index_read_back_from_the_cache_links_as_the_one_built(kb_h
                     encoding="utf-8")
     kb.build.build([page], home=kb_home, embedder=FakeEmbedder())
     assert any((kb_home / "cache").glob("linkindex-*.pickle"))
+
+
+GERMAN = "Wenn Sagu-Bogenschütze umgedreht wird, ist das eine Sonderaktion."
+
+
+def test_a_remembered_evidence_is_what_dedup_uses() -> None:
+    """A translation's evidence is remembered like a signature (half of dedup's time at 100k
+    rulings went to finding it again each build): a learned value is the one `evidence` gives."""
+    first = _lexicon(["Sagu Archer"])
+    assert "Sagu Archer" in first.evidence(MORPH).cards
+    table = first.evidence_table([MORPH])
+    poisoned = dict(table, evidence={k: (ev._replace(cards=frozenset({"Poison"})), key)
+                                     for k, (ev, key) in table["evidence"].items()})
+    second = _lexicon(["Sagu Archer"])
+    second.learn_evidence(poisoned)
+    assert second.evidence(MORPH).cards == frozenset({"Poison"})
+    assert second.evidence(MORPH, Lang.DE).cards != frozenset({"Poison"})  # another language: its own
+
+
+def test_evidence_is_found_again_only_where_a_changed_card_name_may_be() -> None:
+    first = _lexicon(["Sagu Archer"])
+    first.evidence(MORPH), first.evidence(PLAIN), first.evidence(GERMAN, Lang.DE)
+    table = first.evidence_table([MORPH, PLAIN, GERMAN])
+    assert len(table["evidence"]) == 3
+    marked = dict(table, evidence={k: (ev._replace(digits=ev.digits | {"kept"}), key)
+                                   for k, (ev, key) in table["evidence"].items()})
+    later = _lexicon(["Sagu Archer", "Archer Shrine"])
+    later.learn_evidence(marked)
+    assert "kept" in later.evidence(PLAIN).digits
+    assert "kept" in later.evidence(GERMAN, Lang.DE).digits
+    assert "kept" not in later.evidence(MORPH).digits
+    assert later.evidence_table([PLAIN, GERMAN])["evidence"].keys() == {
+        k for k in table["evidence"] if k[0] in (PLAIN, GERMAN)}  # a text no longer held is dropped
+    idle = _lexicon(["Sagu Archer"])  # a build that asks for no evidence keeps the table
+    idle.learn_evidence(marked)
+    assert idle.evidence_table([MORPH, PLAIN, GERMAN])["evidence"] == marked["evidence"]
+
+
+def test_a_card_added_after_evidence_was_learned_is_found_in_it() -> None:
+    first = _lexicon([])
+    table = first.evidence(MORPH) and first.evidence_table([MORPH])
+    assert not first.evidence(MORPH).cards
+    later = _lexicon([])
+    later.learn_evidence(table)
+    later.evidence(PLAIN)  # the learned table is taken now, before the new card
+    later.add_cards(["Sagu Archer"])
+    assert later.evidence(MORPH).cards == frozenset({"Sagu Archer"})

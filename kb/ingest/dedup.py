@@ -28,7 +28,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from difflib import SequenceMatcher
-from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Mapping, NamedTuple, Sequence, TypeVar
 
 from kb.cards import CardNames
 from kb.concepts import ConceptFinder, PhraseFinder, declined_stem
@@ -201,11 +201,20 @@ def _capitals(name: str) -> tuple[bool, ...]:
 _UNWRITTEN = "unwritten"
 
 
-def _untouched(signatures: Mapping[str, tuple[frozenset[tuple[str, str]], str]],
-               changed: Iterable[tuple[tuple[str, ...], str]]) -> dict[str, tuple[frozenset[tuple[str, str]], str]]:
-    """The (signature, match key) entries in which none of the `changed` name phrases can be found:
-    the name finder looks a phrase up by its first word, so a match key that does not hold the first
-    word of any changed phrase (as a substring: a word is one) finds the same cards as before."""
+# `Lexicon.evidence`'s memo key: text, language, mechanics unknown on its date, cards it is filed under
+EvidenceKey = tuple[str, str, tuple[str, ...], tuple[str, ...]]
+
+
+_K = TypeVar("_K")
+_F = TypeVar("_F")
+
+
+def _untouched(signatures: Mapping[_K, tuple[_F, str]],
+               changed: Iterable[tuple[tuple[str, ...], str]]) -> dict[_K, tuple[_F, str]]:
+    """The (found, match key) entries (a signature's, an evidence's) in which none of the `changed` name
+    phrases can be found: the name finder looks a phrase up by its first word, so a match key that does
+    not hold the first word of any changed phrase (as a substring: a word is one) finds the same cards
+    as before."""
     firsts = {declined_stem(toks[0]) or toks[0] for toks, _ in changed if toks}  # a declined form holds its stem
     return {t: found for t, found in signatures.items() if not any(first in found[1] for first in firsts)}
 
@@ -253,6 +262,9 @@ class Lexicon:
         # text -> (signature, the match key the card names were found in)
         self._signatures: dict[str, tuple[frozenset[tuple[str, str]], str]] = {}
         self._learned: Mapping[str, Any] | None = None
+        # (text, language, mechanics unknown when written, cards filed under) -> (evidence, match key)
+        self._evidence: dict[EvidenceKey, tuple[Evidence, str]] = {}
+        self._learned_evidence: Mapping[str, Any] | None = None
 
     def add_cards(self, english_names: Iterable[str]) -> None:
         """Card names the records carry but the names table may lack (a judge's own files)."""
@@ -263,6 +275,7 @@ class Lexicon:
             before = self._name_phrases
             self._cards = self._name_finder()
             self._signatures = _untouched(self._signatures, before ^ self._name_phrases)
+            self._evidence = _untouched(self._evidence, before ^ self._name_phrases)
 
     def _name_finder(self) -> PhraseFinder:
         known = list(self.names.every_name()) if self.names else []
@@ -297,6 +310,32 @@ class Lexicon:
             return
         for text, found in _untouched(signatures, names ^ self._name_phrases).items():
             self._signatures.setdefault(text, found)
+
+    def evidence_table(self, texts: Iterable[str]) -> dict[str, Any]:
+        """The evidence of these texts (in any language, date and filing) this lexicon has found,
+        with the card names it read them with: a later build gives the table back to `learn_evidence`
+        (the disk cache), as signatures are remembered. Finding the evidence of every candidate pair's
+        texts took half of a build's deduplication at 100k rulings."""
+        if self._learned_evidence is not None:  # a build that asked for none keeps what it learned
+            self._take_learned_evidence()
+        wanted = set(texts)
+        return {"names": self._name_phrases, "keywords": tuple(self.keywords),
+                "evidence": {k: found for k, found in self._evidence.items() if k[0] in wanted}}
+
+    def learn_evidence(self, table: Mapping[str, Any]) -> None:
+        """Take the evidence of an earlier `evidence_table` made with the same reference data; the
+        card names are compared when the first evidence is asked for, after `add_cards`."""
+        self._learned_evidence = table
+
+    def _take_learned_evidence(self) -> None:
+        """Keep the learned evidence the card-name change (added or removed phrases) cannot touch."""
+        table, self._learned_evidence = self._learned_evidence or {}, None
+        evidence, names = table.get("evidence"), table.get("names")
+        if not isinstance(evidence, dict) or not isinstance(names, frozenset) \
+                or table.get("keywords") != tuple(self.keywords):
+            return
+        for key, found in _untouched(evidence, names ^ self._name_phrases).items():
+            self._evidence.setdefault(key, found)
 
     def fold_table(self, texts: Iterable[str]) -> dict[str, str | None]:
         """`fold` of these texts as far as this lexicon has folded them (None: unchanged), a table
@@ -399,8 +438,17 @@ class Lexicon:
                  filed: Collection[str] = ()) -> Evidence:
         """Language-neutral evidence of a wording in `lang` written on `written` and filed under the
         cards `filed` (English names; see `Evidence`): a 2014 wording's "to disguise" is the verb, no
-        mechanic (`MechanicHistory`)."""
+        mechanic (`MechanicHistory`). Remembered per text, language, unknown mechanics and filing."""
+        if self._learned_evidence is not None:
+            self._take_learned_evidence()
         unknown = self.history.unknown_on(written)
+        key = (text, lang.value, tuple(sorted(unknown)), tuple(sorted(filed)))
+        found = self._evidence.get(key)
+        if found is None:
+            found = self._evidence[key] = (self._evidence_of(text, lang, unknown, filed), match_key(text))
+        return found[0]
+
+    def _evidence_of(self, text: str, lang: Lang, unknown: frozenset[str], filed: Collection[str]) -> Evidence:
         found = [c for c in self._concepts.find(text, lang) if c not in unknown]
         heads = [self._heads.get(c, c) for c in found if c in self.mechanic_concepts]
         # German splits "manifestiert ... das Grauen": manifest dread's text also shows manifest.
