@@ -26,7 +26,7 @@ from kb.search.glossary import Glossary
 from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS,
                                 RARE_IN_RULINGS, QueryPlan, about_face_down, cited_clauses, glossary_term,
                                 keyword_rules, names_term, off_subject, plan, referenced_rules, split_concepts)
-from kb.search.text import split_compounds, split_enclitics, tokenize
+from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
 
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
 from kb.search.index import (CARDS_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, EntryTable,
@@ -211,6 +211,9 @@ class Weights:
     # A German question's compounds are written apart where they end in a glossary word
     # ("Morphkreaturen": "morph kreaturen"; `text.split_compounds`) for the lexical side. False: as written.
     compounds: bool = True
+    # A title-cased sentence ("Are Face-Down Creatures Colorless?") is lower-cased for e5, but for the
+    # card names it says (`text.untitle`). False: as written.
+    untitle: bool = True
 
 
 @dataclass(frozen=True)
@@ -495,6 +498,8 @@ class Searcher:
         if mode in ("hybrid", "dense"):
             story = " ".join(query.split()[:w.story_words]) if w.story_words else query
             texts = [parts.asking, story] if parts.is_story and w.dense_focus else [query]
+            if w.untitle and query_lang is not Lang.DE:
+                texts = [untitle(t, [c.said for c in read]) for t in texts]
             if ask.gist:  # the rules the named cards bring in are part of what is asked
                 texts[0] = f"{texts[0]} {ask.gist}"
             qv = np.asarray(self.query_embedder.embed_queries(texts), dtype=np.float32)
