@@ -72,3 +72,24 @@ def asks_for_rule(question: str) -> bool:
     """Whether `question` asks for a rule of the CR ("What rule covers ...", "Welche Regel ...",
     "¿Qué regla dice ...")."""
     return bool(_RULE_ASKED.search(question))
+
+
+# "What is the new cloak action?", "How does disguise work?", "Wie funktioniert Verkleidung?", "¿Qué es
+# manifestar miedo?": a question that asks what a term is, and nothing besides, wants its definition.
+# The whole question is that one sentence; what it asks about is the words between the asking words
+# and the question mark (`defined_phrase`).
+_DEFINITION = re.compile(
+    r"^\s*(?:what\s+(?:is|are|does)|what's|how\s+(?:does|do)|was\s+(?:ist|sind|bedeutet|macht|tut)"
+    r"|wie\s+funktionier\w*|¿?\s*qu[eé]\s+(?:es|son|significa|hace)|¿?\s*c[oó]mo\s+funciona\w*)"
+    r"\s+(?P<phrase>[^?.!]+?)(?:\s+(?:do|work|mean))?\s*\?\s*$",
+    re.IGNORECASE)
+DEFINED_WORDS = 6  # a phrase of more words asks about more than a term ("What is the mana value of ...")
+
+
+def defined_phrase(question: str) -> str:
+    """What a question that asks only what something is names ("the new cloak action"); "" for any
+    other question."""
+    m = _DEFINITION.match(question)
+    if not m or len(m["phrase"].split()) > DEFINED_WORDS:
+        return ""
+    return m["phrase"]

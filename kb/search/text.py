@@ -14,7 +14,7 @@ from typing import Collection
 
 from kb.normalize import STOPWORDS, fold, stem, tokenize  # defined once, with the rest of the text machinery
 
-__all__ = ["STOPWORDS", "fold", "stem", "tokenize", "split_enclitics", "split_compounds"]
+__all__ = ["STOPWORDS", "fold", "stem", "tokenize", "split_enclitics", "split_compounds", "untitle"]
 
 # A Spanish infinitive with its object pronouns written onto it: "¿puedo lanzarla?", "jugarlas",
 # "sacrificarlo", "ponerla boca arriba". The glossary lists infinitives ("lanzar", "jugar"); the
@@ -55,3 +55,31 @@ def split_compounds(text: str, known: Collection[str]) -> str:
         return m.group(0)
 
     return _WORD.sub(split, text)
+
+
+# A forum post's title capitalises every word ("Does Turning a Creature Face Up Count as Entering the
+# Battlefield?"); e5 reads case, and "Turning" or "Battlefield" capitalised reads as a name, not as the
+# words the rulings use. A sentence of English or Spanish (German capitalises its nouns) whose words of
+# `TITLE_LETTERS` letters or more are capitalised, at least `TITLE_SHARE` of them and `TITLE_WORDS` or
+# more, is a title: its words are lower-cased for the dense query, but for the names in `keep` (the cards
+# the question names: their words are a name).
+TITLE_LETTERS = 4
+TITLE_SHARE = 0.8
+TITLE_WORDS = 3
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+
+
+def untitle(text: str, keep: Collection[str] = ()) -> str:
+    """`text` with each title-cased sentence's words lower-cased, but for the phrases `keep`."""
+
+    def sentence(part: str) -> str:
+        kept = [m.span() for name in keep if name for m in re.finditer(re.escape(name), part)]
+        words = [m for m in _WORD.finditer(part) if not any(a <= m.start() < b for a, b in kept)]
+        long = [m.group(0) for m in words if len(m.group(0)) >= TITLE_LETTERS and m.group(0).isalpha()]
+        capital = sum(w[0].isupper() for w in long)
+        if capital < TITLE_WORDS or capital < TITLE_SHARE * len(long):
+            return part
+        return _WORD.sub(lambda m: m.group(0) if any(a <= m.start() < b for a, b in kept) else m.group(0).lower(),
+                         part)
+
+    return " ".join(sentence(p) for p in _SENTENCE_END.split(text))

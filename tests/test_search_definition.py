@@ -1,0 +1,103 @@
+"""A question that asks only what a keyword is ("What is the new cloak action?") wants its definition: the
+first clause of the keyword's rule, then its glossary entry (`focus.defined_phrase`, `Searcher._definitions`,
+`Weights.definition`). Hand-made entries, deterministic fake embedder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kb.corpus import Corpus
+from kb.model import Lang
+from kb.search import Searcher, build_index
+from kb.search.embed import FakeEmbedder
+from kb.search.focus import defined_phrase
+from kb.search.rank import GLOSSARY_SHARE, Weights
+from tests.entries import rule_entry as _rule, ruling_entry as _ruling
+
+CORPUS = Corpus.default()
+
+ENTRIES = [
+    _rule("c-701.58", "701.58", "Cloak"),
+    _rule("c-701.58a", "701.58a", "To cloak a card, turn it face down. It becomes a 2/2 face-down creature card with "
+          "ward {2}, no name, no subtypes, and no mana cost. Put that card onto the battlefield face down."),
+    _rule("c-701.58b", "701.58b", "Any time you have priority, you may turn a cloaked permanent you control face up."),
+    _rule("c-gl-cloak", "glossary:Cloak", "Cloak: A keyword action that puts a card onto the battlefield face down as "
+          "a 2/2 creature with ward {2}. See rule 701.58, \"Cloak,\" and rule 708, \"Face-Down Spells and Permanents.\""),
+    _rule("c-702.37", "702.37", "Morph"),
+    _rule("c-702.37a", "702.37a", "Morph is a static ability that functions in any zone from which you could play the "
+          "card it's on. You may cast this card as a 2/2 face-down creature by paying {3}."),
+    # a term that refers to a keyword's rule without being that keyword
+    _rule("c-gl-facedown", "glossary:Face Down", "Face Down: A status a card, spell or permanent can have. See rule "
+          "702.37, \"Morph,\" and rule 708, \"Face-Down Spells and Permanents.\""),
+    _rule("c-708.2", "708.2", "Face-down spells and face-down permanents have no characteristics other than those "
+          "listed by the ability or rules that allowed the spell or permanent to be face down."),
+    # rulings that say the keyword: what cloaking does to a card, not what cloak is
+    _ruling("r-cloak-up", "You may turn a cloaked creature face up for its mana cost if it's a creature card. Cloak "
+            "is new to this set.", "Cloak Card"),
+    _ruling("r-cloak-ward", "A cloaked permanent has ward {2} only while it is face down.", "Cloak Card"),
+    _ruling("r-cloak-dfc", "If you cloak a double-faced card, it can't be turned face up for its mana cost.",
+            "Cloak Card"),
+    _ruling("r-cloak-copy", "A copy of a cloaked permanent is a 2/2 creature with ward {2}.", "Other Cloak Card"),
+    _ruling("r-facedown", "A face-down creature is a 2/2 creature with no name, mana cost, creature types or "
+            "abilities.", "Morph Card"),
+]
+
+
+@pytest.mark.parametrize("question, phrase", [
+    ("What is the new cloak action?", "the new cloak action"),
+    ("How does morph work?", "morph"),
+    ("What does ward do?", "ward"),
+    ("Wie funktioniert die neue Verkleidung-Fähigkeit?", "die neue Verkleidung-Fähigkeit"),
+    ("¿Qué es manifestar miedo?", "manifestar miedo"),
+    # asks about more than a term, or more than one thing
+    ("What is the mana value of a cloaked permanent on the battlefield?", ""),
+    ("How does cloak work? Can I look at the card?", ""),
+    ("Can I look at a cloaked permanent?", ""),
+])  # fmt: skip
+def test_a_question_that_asks_only_what_a_term_is_names_the_term(question: str, phrase: str) -> None:
+    assert defined_phrase(question) == phrase
+
+
+def _searcher(tmp_path: Path) -> Searcher:
+    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    return Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+
+
+def _defined(searcher: Searcher, phrase: str, lang: Lang = Lang.EN) -> dict[str, float]:
+    scores = searcher._definitions(phrase, tuple(dict.fromkeys((Lang.EN, lang))), frozenset())
+    return {searcher.table.ids[i]: float(scores[i]) for i in np.flatnonzero(scores)}
+
+
+@pytest.mark.parametrize("phrase, lang", [("the new cloak action", Lang.EN), ("cloak", Lang.EN),
+                                          ("tarnen", Lang.DE)])
+def test_a_keyword_asked_about_lifts_its_first_clause_and_its_glossary_entry(tmp_path: Path, phrase: str,
+                                                                            lang: Lang) -> None:
+    """Rulings say "cloak" here, so `_keyword_rules` lifts nothing; the definition is wanted all the same."""
+    assert _defined(_searcher(tmp_path), phrase, lang) == {"c-701.58a": 1.0, "c-gl-cloak": GLOSSARY_SHARE}
+
+
+def test_a_term_that_only_refers_to_a_keywords_rule_is_no_keyword(tmp_path: Path) -> None:
+    """"Face Down: ... See rule 702.37, Morph": what a face-down creature is, is not what morph is."""
+    assert _defined(_searcher(tmp_path), "a face-down creature") == {}
+
+
+@pytest.mark.parametrize("question", ["What is cloak?", "How does cloak work?", "What is the new cloak action?"])
+def test_the_definition_of_the_keyword_asked_about_comes_first(tmp_path: Path, question: str) -> None:
+    """The rulings that say "cloak" share the question's words and came first; the clause that defines
+    cloak sat behind them, discounted as every clause is (real-en-76: 701.58a #13)."""
+    searcher = _searcher(tmp_path)
+    definitions = {"c-701.58a", "c-gl-cloak"}
+    assert searcher.search(question, limit=3)[0].entry.id in definitions
+    searcher.weights = Weights(definition=0.0)
+    assert searcher.search(question, limit=3)[0].entry.id not in definitions
+
+
+def test_a_question_about_more_than_the_term_gets_no_definition(tmp_path: Path) -> None:
+    searcher = _searcher(tmp_path)
+    question = "What is the mana value of a cloaked permanent on the battlefield?"
+    with_it = [h.entry.id for h in searcher.search(question, limit=5)]
+    searcher.weights = Weights(definition=0.0)
+    assert with_it == [h.entry.id for h in searcher.search(question, limit=5)]
