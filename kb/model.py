@@ -41,6 +41,15 @@ class Kind(StrEnum):
     RULE = "rule"
 
 
+class Format(StrEnum):
+    """How a source is parsed (`kb ingest --format`); stored with each library source."""
+
+    CARD_PAGE = "card-page"
+    SEARCH_PAGE = "search-page"
+    MTGJSON = "mtgjson"
+    RELEASE_NOTES = "release-notes"
+
+
 class Relation(StrEnum):
     """How a variant relates to its entry's canonical text."""
 

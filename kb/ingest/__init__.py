@@ -7,12 +7,12 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from kb.errors import InputError
 from kb.model import CardName, ParseResult, Problem, Record
+from kb.model import Format as Format  # re-exported: `kb.ingest.Format` names what `--format` takes
 from kb.normalize import UNDECODABLE
 from kb.ingest import html, mtgjson, notes, pages
 from kb.paths import display_path
@@ -22,13 +22,6 @@ if TYPE_CHECKING:  # kb.cards reads MTGJSON with the parsers: no import cycle at
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 SOURCE_SUFFIXES = frozenset({".txt", ".json", ".md", ".text", ".htm", ".html"})
-
-
-class Format(StrEnum):
-    CARD_PAGE = "card-page"
-    SEARCH_PAGE = "search-page"
-    MTGJSON = "mtgjson"
-    RELEASE_NOTES = "release-notes"
 
 
 @dataclass

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from kb.errors import InputError, NotFoundError, StoreError
-from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields, wording_langs
+from kb.model import Entry, EntrySummary, Format, Kind, Lang, lang_fields, wording_langs
 from kb.normalize import clause_number, write_atomic
 from kb.store.digests import Digests
 
@@ -1169,13 +1169,15 @@ class KB:
         `is_official`; the build makes an official wording canonical wherever there is one, so an
         entry whose canonical copy is a judge's has none). A judge at the table must tell their own
         notes from Wizards' rulings (tryout23)."""
-        from kb.ingest import is_mtgjson
-
         # the bytes only of a source stored with no format (a recovered library): read to detect it
-        own = {path for path, stored, data in self.conn.execute(
-            "SELECT path, format, CASE WHEN format IS NULL THEN bytes END FROM sources")
-               if not is_mtgjson(bytes(data or b""), stored)}
+        sources = list(self.conn.execute("SELECT path, format, CASE WHEN format IS NULL THEN bytes END FROM sources"))
         found: dict[str, str] = {}
+        if any(stored is None for _, stored, _ in sources):
+            from kb.ingest import is_mtgjson  # the parsers: ~50 ms of a cold `kb search`, only when needed
+
+            own = {path for path, stored, data in sources if not is_mtgjson(bytes(data or b""), stored)}
+        else:
+            own = {path for path, stored, _ in sources if stored != Format.MTGJSON}
         if not own:
             return found
         for chunk, marks in _in_chunks(list(dict.fromkeys(entry_ids))):
