@@ -661,7 +661,8 @@ class Searcher:
         for row in self._named_terms(text, langs, MIN_TERM_WORDS):
             out[row] = max(out[row], GLOSSARY_SHARE)
             entry = self._entry(row)
-            wanted = np.isin(np.array(t.clause_vocab, dtype=object), referenced_rules(entry.text))
+            refers = set(referenced_rules(entry.text))
+            wanted = np.fromiter((c in refers for c in t.clause_vocab), dtype=bool, count=len(t.clause_vocab))
             own = self._own_clauses
             out[self._is_rule & (own >= 0) & wanted[np.maximum(own, 0)]] = 1.0
         return out
@@ -794,8 +795,10 @@ class Searcher:
             for _, rows in self._bm25.postings("~" + c for c in sorted(FACE_DOWN_SAID)):
                 docs[rows] = True
             turned = {t: rows for t, rows in self._bm25.postings(["~turn_face_up", "turn"])}
-            if len(turned) == 2:
-                docs[np.intersect1d(turned["~turn_face_up"], turned["turn"])] = True
+            if len(turned) == 2:  # masks, not np.intersect1d: its np.unique imports numpy.ma (~20 ms a cold search)
+                both = np.zeros(len(docs), dtype=bool)
+                both[turned["~turn_face_up"]] = True
+                docs[turned["turn"][both[turned["turn"]]]] = True
             out = np.zeros(len(self.table), dtype=bool)
             np.logical_or.at(out, self._doc_entry, docs)
             t = self.table
@@ -919,7 +922,7 @@ class Searcher:
             keep = in_pool[rows]
             rows, data = rows[keep], data[keep]
             if len(rows):
-                df = len(np.unique(self._doc_entry[rows]))
+                df = len(set(self._doc_entry[rows].tolist()))  # not np.unique: it imports numpy.ma
                 score[rows] += data * np.log(1 + n / df)
         np.maximum.at(out, self._doc_entry, score)
         return out
