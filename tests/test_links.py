@@ -721,3 +721,32 @@ def test_a_quoted_trigger_cites_the_rule_for_abilities_that_trigger_on_that_acti
             "simultaneously.")
     assert linked_clauses(card_ruling(text, ()), rules, card_texts)[0] == "709.5i"
     assert links._index_for(rules).on_quoted == {"709.5i": {"fully", "unlock"}}
+
+
+# Found on dev-C/D/E misses (links41); the rulings here are written for the tests.
+_OPTIONAL_CARD = {"Test Heron": "Flying\nWhen Test Heron dies, you may return it to the battlefield tapped or untapped.",
+                  "Test Shaper": "When Test Shaper enters, target creature gets +2/-2 or -2/+2 until end of turn."}
+
+
+@pytest.mark.parametrize("text, cards, clause", [
+    # which of the options the effect offers: 608.2d; whether to do what the ability "may" do: 603.5
+    ("You choose whether the target creature gets +2/-2 or -2/+2 as the ability resolves.", ("Test Shaper",),
+     "608.2d"),
+    ("You choose whether to sacrifice a creature as the ability resolves.", ("Test Shaper",), "603.5"),
+    # the card's triggered ability says "may": choosing how to do it is choosing whether to
+    ("You choose whether Test Heron returns tapped or untapped as the ability resolves.", ("Test Heron",), "603.5"),
+])
+def test_a_choice_made_as_the_ability_resolves_is_603_5_only_when_optional(rules, text, cards, clause):
+    [first, *_] = links.link_entries([card_ruling(text, cards)], rules, [], _OPTIONAL_CARD)[0].rules
+    assert first.clause == clause and ("optional choice" in first.evidence) is (clause == "603.5"), first
+
+
+@pytest.mark.parametrize("text, clause", [
+    # the clause that says "To play a card means ..."
+    ('To "play a card" is to either cast a spell or to put a land onto the battlefield during your main phase.',
+     "701.18b"),
+    # a glossary term ("Outside the Game: see rule 400.11"): the words choose among that rule's clauses
+    ('In a tournament, "outside the game" means the cards in your sideboard.', "400.11a"),
+])
+def test_a_ruling_that_defines_a_quoted_term_cites_the_rule_defining_it(rules, card_texts, text, clause):
+    assert linked_clauses(card_ruling(text, ()), rules, card_texts)[:1] == [clause]

@@ -173,9 +173,6 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:is|was|are|were|it's|that's) (?:already |still )?copying (?:something|another|an? )"
          r"|\bcop(?:y|ies) whatever\b|\bcopy of a copy\b",
          "707.3 707.2", "copying an object that is copying something", 0.9),
-    _cue(r"\b(?:choose|chooses|decide|decides) whether\b[^.]*"
-         r"\bas (?:the|its|that|it) (?:[\w-]+ )?(?:ability )?resolves\b",
-         "603.5 608.2d", "an optional choice made as the ability resolves", 0.9),
     _cue(r"\b(?:remains?|stays?|still be|continues? to be) blocked\b"
          r"|\b(?:won't|doesn't|don't|can't|will not|does not)\b[^.]*\b(?:change|undo)\b[^.]*\bblock", "509.1h",
          "a blocked creature stays blocked", 0.9),
@@ -346,6 +343,8 @@ class RulingMechanics:
     becomes: tuple[tuple[bool, ...], ...] = ()
     # `of_cards` (or `possible`, when several) are the mechanics whose face-down characteristics it gives (`_WARDED`)
     described: bool = False
+    # ... is it a triggered ability its controller "may" let do its effect (603.5)?
+    optional: tuple[tuple[bool, ...], ...] = ()
 
     def has_intervening_if(self, ordinal: str | None) -> bool:
         """Each card's `ordinal` ability ("first", "last"; any ability when None) has an intervening "if"."""
@@ -354,6 +353,10 @@ class RulingMechanics:
     def has_becomes_trigger(self, ordinal: str | None) -> bool:
         """Each card's `ordinal` ability triggers when something "becomes" something."""
         return _each_card_has(self.becomes, ordinal)
+
+    def has_optional_trigger(self, ordinal: str | None) -> bool:
+        """Each card's `ordinal` ability is a triggered ability that says "may"."""
+        return _each_card_has(self.optional, ordinal)
 
     def bonus(self, clause: str) -> float:
         """What a clause gains (or loses) for being (or not being) this ruling's mechanic's."""
@@ -414,6 +417,14 @@ def _each_card_has(flags: tuple[tuple[bool, ...], ...], ordinal: str | None) -> 
 def _abilities(card_text: str) -> list[str]:
     """A card's abilities: the lines of its Oracle text that are not only reminder text."""
     return [line for line in card_text.split("\n") if line.strip() and not re.fullmatch(r"\s*\([^)]*\)\s*", line)]
+# "You choose whether ... as the ability resolves": whether to do something the ability says "may" do (603.5,
+# optional triggered abilities), or which of the options its effect offers (608.2d: "gets +2/-2 or -2/+2")
+_CHOICE_ON_RESOLUTION = re.compile(r"\b(?:choose|chooses|decide|decides) whether\b[^.]*"
+                                   r"\bas (?:the|its|that|it) (?:((?:first|second|third|last)) )?(?:[\w-]+ )?"
+                                   r"(?:ability )?resolves\b", re.I)
+_OPTIONAL = re.compile(r"\bwhether (?:or not )?to\b|\bwhether or not\b|\bmay\b", re.I)
+_OPTIONAL_TRIGGER = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever|At)\b[^\n]*\bmay\b")
+CHOICE_WEIGHT = 0.9
 _REPLACEMENT = re.compile(r"\breplacement effect", re.I)
 _TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
 # A ruling that opens by saying what a mechanic does ("To manifest dread, look at ...", "A disguise ability lets
@@ -421,6 +432,10 @@ _TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
 _DEFINES = re.compile(r"\W*(?:to |an? )?(" + "|".join(m.name for m in MECHANICS) + r")\b(?: (?:a|an|one|the) [\w-]+)?"
                       r"(?: abilit(?:y|ies))?(?:,| is | lets | means )", re.I)
 DEFINITION_WEIGHT = 0.7
+# 'To "play a card" is to ...', '"outside the game" means your sideboard': the ruling says what a quoted term means,
+# which the rule defining the term says
+_QUOTED_DEFINITION = re.compile(r"[\"“]([a-z][a-z' -]{2,40})[\"”] (?:is to|means|refers to)\b", re.I)
+QUOTED_DEFINITION_WEIGHT = 0.8
 MECHANIC_DEFAULT = 0.25  # the named keyword action's definition when no cue points at another of its rules
 
 
@@ -455,6 +470,12 @@ def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechani
     """The face-down mechanics a ruling is about: those its words name (not as an example or a contrast:
     "for example, if you manifest a card with megamorph" is a megamorph ruling), else the one its cards share,
     else those whose face-down characteristics it gives (a card the KB doesn't know, or none)."""
+    return dataclasses.replace(_ruling_mechanics(text, card_texts), optional=tuple(
+        tuple(bool(_OPTIONAL_TRIGGER.search(a)) for a in _abilities(t)) for t in card_texts))
+
+
+def _ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechanics:
+    """`ruling_mechanics` but for its cards' optional triggered abilities."""
     subject = _CONTRAST.sub(" ", _EXAMPLES.sub(" ", text))
     named = frozenset(m.name for m in MECHANICS if m.words.search(subject))
     face_down = bool(_FACE_DOWN.search(text))
@@ -582,6 +603,24 @@ class _Index:
             self._families[refs] = tuple(dict.fromkeys(n for r in refs for n in self.by_section.get(r[:3], ())
                                                        if is_under(n, r)))
         return self._families[refs]
+
+    def defining(self, term: str, raw: np.ndarray) -> list[tuple[int, str]]:
+        """(rank, clause) for the clauses that define `term` (a ruling's quoted term): one that says "To play a
+        card means ..." or "“X” means ..." of it, else those of the few that say it that share the most words with
+        the ruling (BM25 `raw`); none for a term no clause says, or everyday wording more than `WORD_TERM_DF` say.
+        A glossary term ("Outside the Game": rule 400.11) is defined under the rules its entry cites."""
+        pattern = re.compile(_term_pattern(_fold(term)))
+        cited = next((tuple(re.findall(r"\brules? (\d{3}(?:\.\d+[a-z]?)?)\b", entry.text))
+                      for name, entry in self.version.glossary.items() if pattern.fullmatch(_term_name(name))), ())
+        saying = ([n for n in self.family(cited)] if cited else
+                  [n for n in self.numbers if pattern.search(_fold(self.version.clauses[n].text))])
+        if not saying or len(saying) > WORD_TERM_DF:
+            return []
+        defines = re.compile(rf"(?:^|\bto |“){pattern.pattern}”? (?:means|refers to)\b")
+        by_words = sorted(saying, key=lambda n: -float(raw[self.position[n]]))
+        first = [n for n in saying if defines.search(_fold(self.version.clauses[n].text))]
+        ranked = list(dict.fromkeys(first + by_words))[:FAMILY_LINKS]
+        return list(enumerate(ranked))
 
     def best_of(self, refs: tuple[str, ...], raw: np.ndarray) -> list[tuple[int, str]]:
         """(rank, clause) for the clauses under `refs` that share the most words with the ruling
@@ -877,6 +916,20 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         cues.setdefault(defined, []).append('cue "the ruling opens by defining the mechanic"')
         cue_score[defined] = max(cue_score.get(defined, 0.0), DEFINITION_WEIGHT)
         pointed.add(defined)
+    if raw is not None:
+        for quoted in _QUOTED_DEFINITION.finditer(text):  # 'To "play a card" is to ...': the rule defining it
+            for rank, clause in index.defining(quoted.group(1), raw):
+                cues.setdefault(clause, []).append('cue "the ruling defines a quoted term"'
+                                                   + ("" if rank == 0 else f" (#{rank + 1})"))
+                cue_score[clause] = max(cue_score.get(clause, 0.0), QUOTED_DEFINITION_WEIGHT / (1 + 0.5 * rank))
+                pointed.add(clause)
+    if (choice := _CHOICE_ON_RESOLUTION.search(text)) is not None:
+        optional = _OPTIONAL.search(choice.group(0)) is not None or mechanics.has_optional_trigger(choice.group(1))
+        for rank, clause in enumerate(("603.5", "608.2d") if optional else ("608.2d", "603.5")):
+            label = "an optional choice made as the ability resolves" if optional else "a choice its effect offers"
+            cues.setdefault(clause, []).append(f'cue "{label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
+            cue_score[clause] = max(cue_score.get(clause, 0.0), CHOICE_WEIGHT / (1 + 0.5 * rank))
+            pointed.add(clause)
     said_trigger = re.search(r"\btrigger\w*\W+(?:\w+\W+){0,4}whenever (?:you|a player) ([^.\"]+)", text, re.I)
     done = set(_content(said_trigger.group(1))) if said_trigger else set()
     for number in index.on_action if said_trigger else ():  # "abilities that trigger whenever you manifest dread"
