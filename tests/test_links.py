@@ -750,3 +750,16 @@ def test_a_choice_made_as_the_ability_resolves_is_603_5_only_when_optional(rules
 ])
 def test_a_ruling_that_defines_a_quoted_term_cites_the_rule_defining_it(rules, card_texts, text, clause):
     assert linked_clauses(card_ruling(text, ()), rules, card_texts)[:1] == [clause]
+
+
+@pytest.mark.parametrize("text, clause, setting", [
+    # the step only says when: the delayed triggered ability is the subject (603.7), not the end step's rules
+    ("The ability creates a delayed triggered ability that returns the exiled card to your hand. That ability still "
+     "triggers even if the creature leaves the battlefield before your end step.", "603.7", True),
+    # the step is the subject
+    ("Your untap step is skipped, but the rest of your turn happens as normal.", "502.", False),
+])
+def test_a_step_said_only_as_when_something_happens_is_the_setting(rules, card_texts, text, clause, setting):
+    [linked] = links.link_entries([card_ruling(text, ())], rules, [], card_texts)
+    assert linked.rules and linked.rules[0].clause.startswith(clause), linked.rules
+    assert any("(when it happens)" in r.evidence for r in linked.rules) is setting, linked.rules

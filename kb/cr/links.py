@@ -59,6 +59,7 @@ class Cue:
     # (`_Index.best_of`): "double-faced" -> 712.15 or 712.15a or 712.16, "state-based actions" -> 704.x
     family: bool = False
     named_only: bool = False  # `slot` applies when the ruling's words name the mechanic, not only its cards
+    turn_part: bool = False  # a glossary step or phase ("end step"): see `_AS_TIME`
 
     def found_in(self, text: str) -> bool:
         if not self.ordered:
@@ -673,6 +674,13 @@ WORD_TERM_WEIGHT = 0.35  # a one-word term ("pile") may also be an everyday word
 TERM_DF = 100  # a term said in more clauses of the CR than this is everyday vocabulary ("triggered ability")
 WORD_TERM_DF = 20  # ... a one-word term ("tapped", "block")
 FAMILY_LINKS = 3  # clauses of a cited section a term's cue chooses
+# "... even if Necropotence is removed from the battlefield before your end step", "untapped during your untap step":
+# a step or phase said only as when something happens is the ruling's setting, not what it is about; it weighs as
+# little as a shared phrase. ("At the beginning of your upkeep" is not: what triggers then is the step's rule, 503.1a)
+_AS_TIME = re.compile(r"\b(?:before|after|during|until|till|through|throughout|by|in|on)\s+"
+                      r"(?:(?:your|their|his|her|its|the|each|every|that|this|next|following|first|second|last|"
+                      r"opponent's|player's|controller's|owner's|same)\s+)*$", re.I)
+SETTING_WEIGHT = 0.1
 # A clause that says nearly every word of the ruling (idf-weighted) restates it: evidence enough to link it
 # ("The mode and target of the triggered ability are chosen when it's put on the stack" -> 603.3c), where
 # BM25 alone is not. On dev the labelled clauses BM25 ranked first covered 0.88-1.00, the nearest clause
@@ -718,11 +726,13 @@ def _glossary_cues(version: RulesVersion, numbers: Sequence[str],
         # "702.106 Hidden Agenda" is a heading: no link
         rules = tuple(r for r in cited if "." in r and r in version.clauses and not is_title(version.clauses[r].text))
         sections = tuple(r for r in cited if "." not in r)
+        turn_part = entry.text.startswith("Part of the turn")
         if rules:
             cue = _cue(pattern.pattern, " ".join(rules), f"glossary: {term}", weight)
-            out.append(dataclasses.replace(cue, needs=needs))
+            out.append(dataclasses.replace(cue, needs=needs, turn_part=turn_part))
         if sections:
-            out.append(Cue(pattern, sections, f"glossary: {term}", weight, needs=needs, family=True))
+            out.append(Cue(pattern, sections, f"glossary: {term}", weight, needs=needs, family=True,
+                           turn_part=turn_part))
     return tuple(out)
 
 
@@ -948,6 +958,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         if not found and cue.label not in said_cues:
             continue
         named_cue = f'cue "{cue.label}"' if found else f'cue "{cue.label}" ({said_cues[cue.label]})'
+        weight = cue.weight
+        if found and cue.turn_part and all(_AS_TIME.search(text, max(0, m.start() - 60), m.start())
+                                           for m in cue.pattern.finditer(text)):
+            weight, named_cue = SETTING_WEIGHT, f'cue "{cue.label}" (when it happens)'
         if cue.family and raw is None:
             continue  # the English words choose in a family
         # the clause of each mechanic the ruling is about, all first; of megamorph's 702.37b and morph's
@@ -959,10 +973,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                                                  if c not in slot])
         for rank, clause in chosen:
             if clause in rules.current.clauses:
-                if cue.weight > GLOSSARY_WEIGHT:
+                if weight > GLOSSARY_WEIGHT:
                     pointed.add(clause)
                 cues.setdefault(clause, []).append(named_cue + ("" if rank == 0 else f" (#{rank + 1})"))
-                cue_score[clause] = max(cue_score.get(clause, 0.0), cue.weight / (1 + 0.5 * rank))
+                cue_score[clause] = max(cue_score.get(clause, 0.0), weight / (1 + 0.5 * rank))
     # a ruling that says a keyword action ("manifest cards", "cloak the top card") and nothing a cue reads about
     # one of its rules is about doing it: the action's definition leads its clauses that merely share words with
     # the ruling. (A keyword ability's rulings are about one of its rules: casting, turning face up ...)
