@@ -763,3 +763,18 @@ def test_a_step_said_only_as_when_something_happens_is_the_setting(rules, card_t
     [linked] = links.link_entries([card_ruling(text, ())], rules, [], card_texts)
     assert linked.rules and linked.rules[0].clause.startswith(clause), linked.rules
     assert any("(when it happens)" in r.evidence for r in linked.rules) is setting, linked.rules
+
+
+@pytest.mark.parametrize("text, clause", [
+    # 601.2f: the total cost is the cost plus increases, minus reductions
+    ("Effects that increase the cost apply first; the ability then reduces the total by {1}.", "601.2f"),
+    ("The cost reduction applies after any cost increases, such as the one from an opponent's Thalia.", "601.2f"),
+    # 616.1: the affected player chooses which of several replacement effects applies
+    ("If two of these enchantments are on the battlefield, you decide which one replaces the damage event.",
+     "616.1"),
+    ("If more than one replacement effect would apply to the creature entering, its controller picks the order.",
+     "616.1"),
+])
+def test_a_card_ruling_links_the_general_rule_its_words_apply_links41(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got

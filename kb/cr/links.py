@@ -220,6 +220,14 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\btokens?\b[^.]*(?:\bnot|n't) (?:a )?cards?\b", "111.6", "a token isn't a card", 0.9),
     _cue(r"\b(?:leaves?|left) (?:the |your |its owner's |their owner's |that )?(?:graveyard|hand|library|exile|stack)\b"
          r"[^.]*\bbefore\b[^.]*\bresolves\b", "400.7", "a card that changed zones is a new object", 0.8),
+    # general rules restated on the dev batches of links9/links11 (dev-C/D/E: links41)
+    # the total cost: additional costs and cost increases, then cost reductions
+    _cue(r"\bincrease[sd]?\b[^.]*\breduc(?:tions?|es?|ed|ing)\b|\breduc(?:tions?|es?|ed|ing)\b[^.]*\bincrease[sd]?\b",
+         "601.2f", "cost increases and reductions (the total cost)", 0.9),
+    # several replacement effects would modify one event: the affected player chooses which applies
+    _cue(r"\b(?:choose|chooses|decide|decides) (?:which|the order in which)\b[^.]*\b(?:replaces?|replacement)\b"
+         r"|\b(?:more than one|two or more|multiple) replacement effects?\b", "616.1 614.5",
+         "choosing among replacement effects", 0.9),
     # German
     _cue(r"^(?!.*(?:\bhand(?:karten?)?\b|friedh[oö]f)).*\banschauen\b", "708.5", "anschauen (look at)"),  # as "look at"
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
