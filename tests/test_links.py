@@ -778,3 +778,18 @@ def test_a_step_said_only_as_when_something_happens_is_the_setting(rules, card_t
 def test_a_card_ruling_links_the_general_rule_its_words_apply_links41(rules, card_texts, text, clause):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == [clause], got
+
+
+_EXILER = {"Test Vault": "When Test Vault enters, exile the top three cards of your library face down.\n"
+                         "{T}: Turn a card exiled with Test Vault face up."}
+
+
+def test_face_down_cards_its_card_exiles_are_406_3_not_face_down_permanents(rules):
+    """The card exiles cards face down and has no face-down mechanic: a ruling that they are face down and can't be
+    looked at is the exile zone's rule (406.3), not 708.5 (face-down spells and permanents)."""
+    text = "The cards stay face down the whole time, and nobody may look at them."
+    got = [r.clause for r in links.link_entries([card_ruling(text, ("Test Vault",))], rules, [], _EXILER)[0].rules]
+    assert got[:1] == ["406.3"], got
+    # the same words under a card the KB can't read are a face-down permanent's, as before
+    got = [r.clause for r in links.link_entries([card_ruling(text, ("Test Vault",))], rules, [], {})[0].rules]
+    assert got[:1] == ["708.5"], got

@@ -289,6 +289,12 @@ _CHARACTERISTICS = r"\b2/2\b[^.]*\bno name\b|\bno name\b[^.]*\b2/2\b"
 _FACE_DOWN = re.compile(r"face[- ]down|face up|\bmanifest(?:s|ed|ing)?\b|\b(?:mega)?morph|disguise|\bcloak|verdeckt|aufgedeckt|manifestiert"
                         r"|boca abajo|boca arriba|\bmanifestad[oa]s?\b|metamorfosis|" + _CHARACTERISTICS,
                         re.I)
+# "The cards are face down all the time. You can't look at them." under a card that exiles cards face down (and has
+# no face-down mechanic): the face-down objects are those exiled cards (406.3), not face-down spells or permanents
+_EXILES_FACE_DOWN = re.compile(r"\bexiles?\b[^.\n]*\bface down\b", re.I)
+_FACE_DOWN_WORD = re.compile(r"\bface[- ]down\b", re.I)
+_NOT_EXILED_FACE_DOWN = re.compile(r"\bface[- ]up\b|\bface[- ]down (?:creature|spell|permanent|card you control)s?\b"
+                                   r"|\bbattlefield\b", re.I)
 SECTION_BONUS = 0.15  # a face-down ruling prefers the general face-down rules (708, 712.15-16)
 _FACE_DOWN_RULES = ("708", "712.15", "712.16")
 
@@ -354,6 +360,8 @@ class RulingMechanics:
     described: bool = False
     # ... is it a triggered ability its controller "may" let do its effect (603.5)?
     optional: tuple[tuple[bool, ...], ...] = ()
+    # each of its cards exiles cards face down ("exile the top five cards of your library face down")
+    exiles_face_down: bool = False
 
     def has_intervening_if(self, ordinal: str | None) -> bool:
         """Each card's `ordinal` ability ("first", "last"; any ability when None) has an intervening "if"."""
@@ -480,7 +488,8 @@ def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechani
     "for example, if you manifest a card with megamorph" is a megamorph ruling), else the one its cards share,
     else those whose face-down characteristics it gives (a card the KB doesn't know, or none)."""
     return dataclasses.replace(_ruling_mechanics(text, card_texts), optional=tuple(
-        tuple(bool(_OPTIONAL_TRIGGER.search(a)) for a in _abilities(t)) for t in card_texts))
+        tuple(bool(_OPTIONAL_TRIGGER.search(a)) for a in _abilities(t)) for t in card_texts),
+        exiles_face_down=bool(card_texts) and all(_EXILES_FACE_DOWN.search(t) for t in card_texts))
 
 
 def _ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechanics:
@@ -907,6 +916,12 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     own_specific = own - {_SUBSUMES[m] for m in own if m in _SUBSUMES}
     specific = mechanics.named - {_SUBSUMES[m] for m in mechanics.named if m in _SUBSUMES}
     face_down = face_down or bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
+    if (mechanics.exiles_face_down and not mechanics.named and not mechanics.possible
+            and _FACE_DOWN_WORD.search(text) and not _NOT_EXILED_FACE_DOWN.search(text)):
+        face_down = False  # the face-down section's rules are about spells and permanents
+        cues.setdefault("406.3", []).append('cue "face-down cards its cards exile"')
+        cue_score["406.3"] = max(cue_score.get("406.3", 0.0), 0.8)
+        pointed.add("406.3")
     words5 = {p for w in rule_tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
