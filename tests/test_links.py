@@ -793,3 +793,15 @@ def test_face_down_cards_its_card_exiles_are_406_3_not_face_down_permanents(rule
     # the same words under a card the KB can't read are a face-down permanent's, as before
     got = [r.clause for r in links.link_entries([card_ruling(text, ("Test Vault",))], rules, [], {})[0].rules]
     assert got[:1] == ["708.5"], got
+
+
+def test_a_keyword_no_cr_has_gets_no_link_rather_than_its_models(rules, card_texts):
+    """Try-out 29 item 7: spellmorph (a playtest card's keyword) is in no CR; its ruling linked 708.6. A keyword
+    built on a CR keyword's name that no clause says gets no link and a note naming both; megamorph (702.37b) is
+    the CR's and keeps its links."""
+    [linked] = links.link_entries([card_ruling("The controller of the face-down creature with tidemorph can cast it, "
+                                               "regardless of who cast the face-down creature spell.", ())],
+                                  rules, [], card_texts)
+    assert linked.rules == () and "tidemorph" in linked.link_note and "morph" in linked.link_note
+    assert linked_clauses(card_ruling("If a face-down creature with megamorph is turned face up for its megamorph "
+                                      "cost, it gets a +1/+1 counter.", ()), rules, card_texts)[:1] == ["702.37b"]

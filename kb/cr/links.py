@@ -1216,7 +1216,32 @@ def link_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] |
         if entry.clause and entry.clause in rules.current.clauses:
             return [Candidate(entry.clause, 1.0, "the entry is this clause's text")], ""
         return [], ""
+    if any(v.lang is Lang.EN for v in entry.variants):
+        unknown = _unknown_keyword(mask_card_names(entry.text, entry.cards), _index_for(rules))
+        if unknown is not None:
+            word, known = unknown
+            return [], (f"no link: the ruling is about {word}, a keyword no CR rule has (a variant of {known}); "
+                        f"the rules of {known} may apply to it only as its own page says")
     return _choose(ruling_candidates(entry, rules, cards, glossary))
+
+
+# "a face-down creature with spellmorph", "its spellmorph cost": a keyword ability of a card no CR has (playtest or
+# Un- cards), named after one it has; the CR's rules are at most its model, and linking them is a guess
+_KEYWORD_FRAME = re.compile(r"\b(?:with|has|have|had) ([a-z]{5,})\b|\b([a-z]{5,}) (?:abilit(?:y|ies)|costs?)\b")
+
+
+def _unknown_keyword(text: str, index: _Index) -> tuple[str, str] | None:
+    """(word, keyword) for a word `text` uses as a keyword ability ("with X", "X ability", "X cost") that no clause of
+    the CR says and that is built on the name of one of the CR's keyword abilities ("spellmorph": morph)."""
+    for m in _KEYWORD_FRAME.finditer(text):
+        word = m.group(1) or m.group(2)
+        if any(t in index.idf for t in _content(word)):
+            continue
+        known = [k for n, words in index.keywords.items() if n.startswith("702.") and len(words) == 1
+                 for k in words if len(k) >= 4 and k in word and k != word]
+        if known:
+            return word, max(known, key=len)
+    return None
 
 
 def ruling_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] | None = None,
