@@ -774,6 +774,9 @@ def test_a_step_said_only_as_when_something_happens_is_the_setting(rules, card_t
      "616.1"),
     ("If more than one replacement effect would apply to the creature entering, its controller picks the order.",
      "616.1"),
+    # 305.3: no land is played on another player's turn, whatever the effect says
+    ("The ability doesn't let you play a land during an opponent's turn.", "305.3"),
+    ("Even with the emblem, you can't play lands if it isn't your turn.", "305.3"),
 ])
 def test_a_card_ruling_links_the_general_rule_its_words_apply_links41(rules, card_texts, text, clause):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)

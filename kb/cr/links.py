@@ -224,6 +224,11 @@ CUES: tuple[Cue, ...] = (
     # the total cost: additional costs and cost increases, then cost reductions
     _cue(r"\bincrease[sd]?\b[^.]*\breduc(?:tions?|es?|ed|ing)\b|\breduc(?:tions?|es?|ed|ing)\b[^.]*\bincrease[sd]?\b",
          "601.2f", "cost increases and reductions (the total cost)", 0.9),
+    # 305.3: no land is played on another player's turn, whatever an effect says
+    _cue(r"\bplay(?:s|ed|ing)? (?:a |any |the )?lands?\b[^.]*\b(?:on|during) (?:another|an opponent's|another player's|"
+         r"other players'|each other player's|your opponents?'s?) turns?\b"
+         r"|\bplay(?:s|ed|ing)? (?:a |any |the )?lands?\b[^.]*\b(?:isn't|is not) (?:your|their) (?:own )?turn\b",
+         "305.3", "no land played on another player's turn", 0.9),
     # several replacement effects would modify one event: the affected player chooses which applies
     _cue(r"\b(?:choose|chooses|decide|decides) (?:which|the order in which)\b[^.]*\b(?:replaces?|replacement)\b"
          r"|\b(?:more than one|two or more|multiple) replacement effects?\b", "616.1 614.5",
