@@ -721,3 +721,90 @@ def test_a_quoted_trigger_cites_the_rule_for_abilities_that_trigger_on_that_acti
             "simultaneously.")
     assert linked_clauses(card_ruling(text, ()), rules, card_texts)[0] == "709.5i"
     assert links._index_for(rules).on_quoted == {"709.5i": {"fully", "unlock"}}
+
+
+# Found on dev-C/D/E misses (links41); the rulings here are written for the tests.
+_OPTIONAL_CARD = {"Test Heron": "Flying\nWhen Test Heron dies, you may return it to the battlefield tapped or untapped.",
+                  "Test Shaper": "When Test Shaper enters, target creature gets +2/-2 or -2/+2 until end of turn."}
+
+
+@pytest.mark.parametrize("text, cards, clause", [
+    # which of the options the effect offers: 608.2d; whether to do what the ability "may" do: 603.5
+    ("You choose whether the target creature gets +2/-2 or -2/+2 as the ability resolves.", ("Test Shaper",),
+     "608.2d"),
+    ("You choose whether to sacrifice a creature as the ability resolves.", ("Test Shaper",), "603.5"),
+    # the card's triggered ability says "may": choosing how to do it is choosing whether to
+    ("You choose whether Test Heron returns tapped or untapped as the ability resolves.", ("Test Heron",), "603.5"),
+])
+def test_a_choice_made_as_the_ability_resolves_is_603_5_only_when_optional(rules, text, cards, clause):
+    [first, *_] = links.link_entries([card_ruling(text, cards)], rules, [], _OPTIONAL_CARD)[0].rules
+    assert first.clause == clause and ("optional choice" in first.evidence) is (clause == "603.5"), first
+
+
+@pytest.mark.parametrize("text, clause", [
+    # the clause that says "To play a card means ..."
+    ('To "play a card" is to either cast a spell or to put a land onto the battlefield during your main phase.',
+     "701.18b"),
+    # a glossary term ("Outside the Game: see rule 400.11"): the words choose among that rule's clauses
+    ('In a tournament, "outside the game" means the cards in your sideboard.', "400.11a"),
+])
+def test_a_ruling_that_defines_a_quoted_term_cites_the_rule_defining_it(rules, card_texts, text, clause):
+    assert linked_clauses(card_ruling(text, ()), rules, card_texts)[:1] == [clause]
+
+
+@pytest.mark.parametrize("text, clause, setting", [
+    # the step only says when: the delayed triggered ability is the subject (603.7), not the end step's rules
+    ("The ability creates a delayed triggered ability that returns the exiled card to your hand. That ability still "
+     "triggers even if the creature leaves the battlefield before your end step.", "603.7", True),
+    # the step is the subject
+    ("Your untap step is skipped, but the rest of your turn happens as normal.", "502.", False),
+])
+def test_a_step_said_only_as_when_something_happens_is_the_setting(rules, card_texts, text, clause, setting):
+    [linked] = links.link_entries([card_ruling(text, ())], rules, [], card_texts)
+    assert linked.rules and linked.rules[0].clause.startswith(clause), linked.rules
+    assert any("(when it happens)" in r.evidence for r in linked.rules) is setting, linked.rules
+
+
+@pytest.mark.parametrize("text, clause", [
+    # 601.2f: the total cost is the cost plus increases, minus reductions
+    ("Effects that increase the cost apply first; the ability then reduces the total by {1}.", "601.2f"),
+    ("The cost reduction applies after any cost increases, such as the one from an opponent's Thalia.", "601.2f"),
+    # 616.1: the affected player chooses which of several replacement effects applies
+    ("If two of these enchantments are on the battlefield, you decide which one replaces the damage event.",
+     "616.1"),
+    ("If more than one replacement effect would apply to the creature entering, its controller picks the order.",
+     "616.1"),
+    # 305.3: no land is played on another player's turn, whatever the effect says
+    ("The ability doesn't let you play a land during an opponent's turn.", "305.3"),
+    ("Even with the emblem, you can't play lands if it isn't your turn.", "305.3"),
+])
+def test_a_card_ruling_links_the_general_rule_its_words_apply_links41(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+_EXILER = {"Test Vault": "When Test Vault enters, exile the top three cards of your library face down.\n"
+                         "{T}: Turn a card exiled with Test Vault face up."}
+
+
+def test_face_down_cards_its_card_exiles_are_406_3_not_face_down_permanents(rules):
+    """The card exiles cards face down and has no face-down mechanic: a ruling that they are face down and can't be
+    looked at is the exile zone's rule (406.3), not 708.5 (face-down spells and permanents)."""
+    text = "The cards stay face down the whole time, and nobody may look at them."
+    got = [r.clause for r in links.link_entries([card_ruling(text, ("Test Vault",))], rules, [], _EXILER)[0].rules]
+    assert got[:1] == ["406.3"], got
+    # the same words under a card the KB can't read are a face-down permanent's, as before
+    got = [r.clause for r in links.link_entries([card_ruling(text, ("Test Vault",))], rules, [], {})[0].rules]
+    assert got[:1] == ["708.5"], got
+
+
+def test_a_keyword_no_cr_has_gets_no_link_rather_than_its_models(rules, card_texts):
+    """Try-out 29 item 7: spellmorph (a playtest card's keyword) is in no CR; its ruling linked 708.6. A keyword
+    built on a CR keyword's name that no clause says gets no link and a note naming both; megamorph (702.37b) is
+    the CR's and keeps its links."""
+    [linked] = links.link_entries([card_ruling("The controller of the face-down creature with tidemorph can cast it, "
+                                               "regardless of who cast the face-down creature spell.", ())],
+                                  rules, [], card_texts)
+    assert linked.rules == () and "tidemorph" in linked.link_note and "morph" in linked.link_note
+    assert linked_clauses(card_ruling("If a face-down creature with megamorph is turned face up for its megamorph "
+                                      "cost, it gets a +1/+1 counter.", ()), rules, card_texts)[:1] == ["702.37b"]

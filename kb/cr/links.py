@@ -59,6 +59,7 @@ class Cue:
     # (`_Index.best_of`): "double-faced" -> 712.15 or 712.15a or 712.16, "state-based actions" -> 704.x
     family: bool = False
     named_only: bool = False  # `slot` applies when the ruling's words name the mechanic, not only its cards
+    turn_part: bool = False  # a glossary step or phase ("end step"): see `_AS_TIME`
 
     def found_in(self, text: str) -> bool:
         if not self.ordered:
@@ -173,9 +174,6 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:is|was|are|were|it's|that's) (?:already |still )?copying (?:something|another|an? )"
          r"|\bcop(?:y|ies) whatever\b|\bcopy of a copy\b",
          "707.3 707.2", "copying an object that is copying something", 0.9),
-    _cue(r"\b(?:choose|chooses|decide|decides) whether\b[^.]*"
-         r"\bas (?:the|its|that|it) (?:[\w-]+ )?(?:ability )?resolves\b",
-         "603.5 608.2d", "an optional choice made as the ability resolves", 0.9),
     _cue(r"\b(?:remains?|stays?|still be|continues? to be) blocked\b"
          r"|\b(?:won't|doesn't|don't|can't|will not|does not)\b[^.]*\b(?:change|undo)\b[^.]*\bblock", "509.1h",
          "a blocked creature stays blocked", 0.9),
@@ -222,6 +220,19 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\btokens?\b[^.]*(?:\bnot|n't) (?:a )?cards?\b", "111.6", "a token isn't a card", 0.9),
     _cue(r"\b(?:leaves?|left) (?:the |your |its owner's |their owner's |that )?(?:graveyard|hand|library|exile|stack)\b"
          r"[^.]*\bbefore\b[^.]*\bresolves\b", "400.7", "a card that changed zones is a new object", 0.8),
+    # general rules restated on the dev batches of links9/links11 (dev-C/D/E: links41)
+    # the total cost: additional costs and cost increases, then cost reductions
+    _cue(r"\bincrease[sd]?\b[^.]*\breduc(?:tions?|es?|ed|ing)\b|\breduc(?:tions?|es?|ed|ing)\b[^.]*\bincrease[sd]?\b",
+         "601.2f", "cost increases and reductions (the total cost)", 0.9),
+    # 305.3: no land is played on another player's turn, whatever an effect says
+    _cue(r"\bplay(?:s|ed|ing)? (?:a |any |the )?lands?\b[^.]*\b(?:on|during) (?:another|an opponent's|another player's|"
+         r"other players'|each other player's|your opponents?'s?) turns?\b"
+         r"|\bplay(?:s|ed|ing)? (?:a |any |the )?lands?\b[^.]*\b(?:isn't|is not) (?:your|their) (?:own )?turn\b",
+         "305.3", "no land played on another player's turn", 0.9),
+    # several replacement effects would modify one event: the affected player chooses which applies
+    _cue(r"\b(?:choose|chooses|decide|decides) (?:which|the order in which)\b[^.]*\b(?:replaces?|replacement)\b"
+         r"|\b(?:more than one|two or more|multiple) replacement effects?\b", "616.1 614.5",
+         "choosing among replacement effects", 0.9),
     # German
     _cue(r"^(?!.*(?:\bhand(?:karten?)?\b|friedh[oö]f)).*\banschauen\b", "708.5", "anschauen (look at)"),  # as "look at"
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
@@ -283,6 +294,12 @@ _CHARACTERISTICS = r"\b2/2\b[^.]*\bno name\b|\bno name\b[^.]*\b2/2\b"
 _FACE_DOWN = re.compile(r"face[- ]down|face up|\bmanifest(?:s|ed|ing)?\b|\b(?:mega)?morph|disguise|\bcloak|verdeckt|aufgedeckt|manifestiert"
                         r"|boca abajo|boca arriba|\bmanifestad[oa]s?\b|metamorfosis|" + _CHARACTERISTICS,
                         re.I)
+# "The cards are face down all the time. You can't look at them." under a card that exiles cards face down (and has
+# no face-down mechanic): the face-down objects are those exiled cards (406.3), not face-down spells or permanents
+_EXILES_FACE_DOWN = re.compile(r"\bexiles?\b[^.\n]*\bface down\b", re.I)
+_FACE_DOWN_WORD = re.compile(r"\bface[- ]down\b", re.I)
+_NOT_EXILED_FACE_DOWN = re.compile(r"\bface[- ]up\b|\bface[- ]down (?:creature|spell|permanent|card you control)s?\b"
+                                   r"|\bbattlefield\b", re.I)
 SECTION_BONUS = 0.15  # a face-down ruling prefers the general face-down rules (708, 712.15-16)
 _FACE_DOWN_RULES = ("708", "712.15", "712.16")
 
@@ -346,6 +363,10 @@ class RulingMechanics:
     becomes: tuple[tuple[bool, ...], ...] = ()
     # `of_cards` (or `possible`, when several) are the mechanics whose face-down characteristics it gives (`_WARDED`)
     described: bool = False
+    # ... is it a triggered ability its controller "may" let do its effect (603.5)?
+    optional: tuple[tuple[bool, ...], ...] = ()
+    # each of its cards exiles cards face down ("exile the top five cards of your library face down")
+    exiles_face_down: bool = False
 
     def has_intervening_if(self, ordinal: str | None) -> bool:
         """Each card's `ordinal` ability ("first", "last"; any ability when None) has an intervening "if"."""
@@ -354,6 +375,10 @@ class RulingMechanics:
     def has_becomes_trigger(self, ordinal: str | None) -> bool:
         """Each card's `ordinal` ability triggers when something "becomes" something."""
         return _each_card_has(self.becomes, ordinal)
+
+    def has_optional_trigger(self, ordinal: str | None) -> bool:
+        """Each card's `ordinal` ability is a triggered ability that says "may"."""
+        return _each_card_has(self.optional, ordinal)
 
     def bonus(self, clause: str) -> float:
         """What a clause gains (or loses) for being (or not being) this ruling's mechanic's."""
@@ -414,6 +439,14 @@ def _each_card_has(flags: tuple[tuple[bool, ...], ...], ordinal: str | None) -> 
 def _abilities(card_text: str) -> list[str]:
     """A card's abilities: the lines of its Oracle text that are not only reminder text."""
     return [line for line in card_text.split("\n") if line.strip() and not re.fullmatch(r"\s*\([^)]*\)\s*", line)]
+# "You choose whether ... as the ability resolves": whether to do something the ability says "may" do (603.5,
+# optional triggered abilities), or which of the options its effect offers (608.2d: "gets +2/-2 or -2/+2")
+_CHOICE_ON_RESOLUTION = re.compile(r"\b(?:choose|chooses|decide|decides) whether\b[^.]*"
+                                   r"\bas (?:the|its|that|it) (?:((?:first|second|third|last)) )?(?:[\w-]+ )?"
+                                   r"(?:ability )?resolves\b", re.I)
+_OPTIONAL = re.compile(r"\bwhether (?:or not )?to\b|\bwhether or not\b|\bmay\b", re.I)
+_OPTIONAL_TRIGGER = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever|At)\b[^\n]*\bmay\b")
+CHOICE_WEIGHT = 0.9
 _REPLACEMENT = re.compile(r"\breplacement effect", re.I)
 _TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
 # A ruling that opens by saying what a mechanic does ("To manifest dread, look at ...", "A disguise ability lets
@@ -421,6 +454,10 @@ _TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
 _DEFINES = re.compile(r"\W*(?:to |an? )?(" + "|".join(m.name for m in MECHANICS) + r")\b(?: (?:a|an|one|the) [\w-]+)?"
                       r"(?: abilit(?:y|ies))?(?:,| is | lets | means )", re.I)
 DEFINITION_WEIGHT = 0.7
+# 'To "play a card" is to ...', '"outside the game" means your sideboard': the ruling says what a quoted term means,
+# which the rule defining the term says
+_QUOTED_DEFINITION = re.compile(r"[\"“]([a-z][a-z' -]{2,40})[\"”] (?:is to|means|refers to)\b", re.I)
+QUOTED_DEFINITION_WEIGHT = 0.8
 MECHANIC_DEFAULT = 0.25  # the named keyword action's definition when no cue points at another of its rules
 
 
@@ -455,6 +492,13 @@ def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechani
     """The face-down mechanics a ruling is about: those its words name (not as an example or a contrast:
     "for example, if you manifest a card with megamorph" is a megamorph ruling), else the one its cards share,
     else those whose face-down characteristics it gives (a card the KB doesn't know, or none)."""
+    return dataclasses.replace(_ruling_mechanics(text, card_texts), optional=tuple(
+        tuple(bool(_OPTIONAL_TRIGGER.search(a)) for a in _abilities(t)) for t in card_texts),
+        exiles_face_down=bool(card_texts) and all(_EXILES_FACE_DOWN.search(t) for t in card_texts))
+
+
+def _ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechanics:
+    """`ruling_mechanics` but for its cards' optional triggered abilities."""
     subject = _CONTRAST.sub(" ", _EXAMPLES.sub(" ", text))
     named = frozenset(m.name for m in MECHANICS if m.words.search(subject))
     face_down = bool(_FACE_DOWN.search(text))
@@ -583,6 +627,24 @@ class _Index:
                                                        if is_under(n, r)))
         return self._families[refs]
 
+    def defining(self, term: str, raw: np.ndarray) -> list[tuple[int, str]]:
+        """(rank, clause) for the clauses that define `term` (a ruling's quoted term): one that says "To play a
+        card means ..." or "“X” means ..." of it, else those of the few that say it that share the most words with
+        the ruling (BM25 `raw`); none for a term no clause says, or everyday wording more than `WORD_TERM_DF` say.
+        A glossary term ("Outside the Game": rule 400.11) is defined under the rules its entry cites."""
+        pattern = re.compile(_term_pattern(_fold(term)))
+        cited = next((tuple(re.findall(r"\brules? (\d{3}(?:\.\d+[a-z]?)?)\b", entry.text))
+                      for name, entry in self.version.glossary.items() if pattern.fullmatch(_term_name(name))), ())
+        saying = ([n for n in self.family(cited)] if cited else
+                  [n for n in self.numbers if pattern.search(_fold(self.version.clauses[n].text))])
+        if not saying or len(saying) > WORD_TERM_DF:
+            return []
+        defines = re.compile(rf"(?:^|\bto |“){pattern.pattern}”? (?:means|refers to)\b")
+        by_words = sorted(saying, key=lambda n: -float(raw[self.position[n]]))
+        first = [n for n in saying if defines.search(_fold(self.version.clauses[n].text))]
+        ranked = list(dict.fromkeys(first + by_words))[:FAMILY_LINKS]
+        return list(enumerate(ranked))
+
     def best_of(self, refs: tuple[str, ...], raw: np.ndarray) -> list[tuple[int, str]]:
         """(rank, clause) for the clauses under `refs` that share the most words with the ruling
         (BM25 `raw`), best first; the family's first clause when none shares any."""
@@ -634,6 +696,13 @@ WORD_TERM_WEIGHT = 0.35  # a one-word term ("pile") may also be an everyday word
 TERM_DF = 100  # a term said in more clauses of the CR than this is everyday vocabulary ("triggered ability")
 WORD_TERM_DF = 20  # ... a one-word term ("tapped", "block")
 FAMILY_LINKS = 3  # clauses of a cited section a term's cue chooses
+# "... even if Necropotence is removed from the battlefield before your end step", "untapped during your untap step":
+# a step or phase said only as when something happens is the ruling's setting, not what it is about; it weighs as
+# little as a shared phrase. ("At the beginning of your upkeep" is not: what triggers then is the step's rule, 503.1a)
+_AS_TIME = re.compile(r"\b(?:before|after|during|until|till|through|throughout|by|in|on)\s+"
+                      r"(?:(?:your|their|his|her|its|the|each|every|that|this|next|following|first|second|last|"
+                      r"opponent's|player's|controller's|owner's|same)\s+)*$", re.I)
+SETTING_WEIGHT = 0.1
 # A clause that says nearly every word of the ruling (idf-weighted) restates it: evidence enough to link it
 # ("The mode and target of the triggered ability are chosen when it's put on the stack" -> 603.3c), where
 # BM25 alone is not. On dev the labelled clauses BM25 ranked first covered 0.88-1.00, the nearest clause
@@ -679,11 +748,13 @@ def _glossary_cues(version: RulesVersion, numbers: Sequence[str],
         # "702.106 Hidden Agenda" is a heading: no link
         rules = tuple(r for r in cited if "." in r and r in version.clauses and not is_title(version.clauses[r].text))
         sections = tuple(r for r in cited if "." not in r)
+        turn_part = entry.text.startswith("Part of the turn")
         if rules:
             cue = _cue(pattern.pattern, " ".join(rules), f"glossary: {term}", weight)
-            out.append(dataclasses.replace(cue, needs=needs))
+            out.append(dataclasses.replace(cue, needs=needs, turn_part=turn_part))
         if sections:
-            out.append(Cue(pattern, sections, f"glossary: {term}", weight, needs=needs, family=True))
+            out.append(Cue(pattern, sections, f"glossary: {term}", weight, needs=needs, family=True,
+                           turn_part=turn_part))
     return tuple(out)
 
 
@@ -850,6 +921,12 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     own_specific = own - {_SUBSUMES[m] for m in own if m in _SUBSUMES}
     specific = mechanics.named - {_SUBSUMES[m] for m in mechanics.named if m in _SUBSUMES}
     face_down = face_down or bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
+    if (mechanics.exiles_face_down and not mechanics.named and not mechanics.possible
+            and _FACE_DOWN_WORD.search(text) and not _NOT_EXILED_FACE_DOWN.search(text)):
+        face_down = False  # the face-down section's rules are about spells and permanents
+        cues.setdefault("406.3", []).append('cue "face-down cards its cards exile"')
+        cue_score["406.3"] = max(cue_score.get("406.3", 0.0), 0.8)
+        pointed.add("406.3")
     words5 = {p for w in rule_tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
@@ -877,6 +954,20 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         cues.setdefault(defined, []).append('cue "the ruling opens by defining the mechanic"')
         cue_score[defined] = max(cue_score.get(defined, 0.0), DEFINITION_WEIGHT)
         pointed.add(defined)
+    if raw is not None:
+        for quoted in _QUOTED_DEFINITION.finditer(text):  # 'To "play a card" is to ...': the rule defining it
+            for rank, clause in index.defining(quoted.group(1), raw):
+                cues.setdefault(clause, []).append('cue "the ruling defines a quoted term"'
+                                                   + ("" if rank == 0 else f" (#{rank + 1})"))
+                cue_score[clause] = max(cue_score.get(clause, 0.0), QUOTED_DEFINITION_WEIGHT / (1 + 0.5 * rank))
+                pointed.add(clause)
+    if (choice := _CHOICE_ON_RESOLUTION.search(text)) is not None:
+        optional = _OPTIONAL.search(choice.group(0)) is not None or mechanics.has_optional_trigger(choice.group(1))
+        for rank, clause in enumerate(("603.5", "608.2d") if optional else ("608.2d", "603.5")):
+            label = "an optional choice made as the ability resolves" if optional else "a choice its effect offers"
+            cues.setdefault(clause, []).append(f'cue "{label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
+            cue_score[clause] = max(cue_score.get(clause, 0.0), CHOICE_WEIGHT / (1 + 0.5 * rank))
+            pointed.add(clause)
     said_trigger = re.search(r"\btrigger\w*\W+(?:\w+\W+){0,4}whenever (?:you|a player) ([^.\"]+)", text, re.I)
     done = set(_content(said_trigger.group(1))) if said_trigger else set()
     for number in index.on_action if said_trigger else ():  # "abilities that trigger whenever you manifest dread"
@@ -895,6 +986,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         if not found and cue.label not in said_cues:
             continue
         named_cue = f'cue "{cue.label}"' if found else f'cue "{cue.label}" ({said_cues[cue.label]})'
+        weight = cue.weight
+        if found and cue.turn_part and all(_AS_TIME.search(text, max(0, m.start() - 60), m.start())
+                                           for m in cue.pattern.finditer(text)):
+            weight, named_cue = SETTING_WEIGHT, f'cue "{cue.label}" (when it happens)'
         if cue.family and raw is None:
             continue  # the English words choose in a family
         # the clause of each mechanic the ruling is about, all first; of megamorph's 702.37b and morph's
@@ -906,10 +1001,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                                                  if c not in slot])
         for rank, clause in chosen:
             if clause in rules.current.clauses:
-                if cue.weight > GLOSSARY_WEIGHT:
+                if weight > GLOSSARY_WEIGHT:
                     pointed.add(clause)
                 cues.setdefault(clause, []).append(named_cue + ("" if rank == 0 else f" (#{rank + 1})"))
-                cue_score[clause] = max(cue_score.get(clause, 0.0), cue.weight / (1 + 0.5 * rank))
+                cue_score[clause] = max(cue_score.get(clause, 0.0), weight / (1 + 0.5 * rank))
     # a ruling that says a keyword action ("manifest cards", "cloak the top card") and nothing a cue reads about
     # one of its rules is about doing it: the action's definition leads its clauses that merely share words with
     # the ruling. (A keyword ability's rulings are about one of its rules: casting, turning face up ...)
@@ -1126,7 +1221,32 @@ def link_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] |
         if entry.clause and entry.clause in rules.current.clauses:
             return [Candidate(entry.clause, 1.0, "the entry is this clause's text")], ""
         return [], ""
+    if any(v.lang is Lang.EN for v in entry.variants):
+        unknown = _unknown_keyword(mask_card_names(entry.text, entry.cards), _index_for(rules))
+        if unknown is not None:
+            word, known = unknown
+            return [], (f"no link: the ruling is about {word}, a keyword no CR rule has (a variant of {known}); "
+                        f"the rules of {known} may apply to it only as its own page says")
     return _choose(ruling_candidates(entry, rules, cards, glossary))
+
+
+# "a face-down creature with spellmorph", "its spellmorph cost": a keyword ability of a card no CR has (playtest or
+# Un- cards), named after one it has; the CR's rules are at most its model, and linking them is a guess
+_KEYWORD_FRAME = re.compile(r"\b(?:with|has|have|had) ([a-z]{5,})\b|\b([a-z]{5,}) (?:abilit(?:y|ies)|costs?)\b")
+
+
+def _unknown_keyword(text: str, index: _Index) -> tuple[str, str] | None:
+    """(word, keyword) for a word `text` uses as a keyword ability ("with X", "X ability", "X cost") that no clause of
+    the CR says and that is built on the name of one of the CR's keyword abilities ("spellmorph": morph)."""
+    for m in _KEYWORD_FRAME.finditer(text):
+        word = m.group(1) or m.group(2)
+        if any(t in index.idf for t in _content(word)):
+            continue
+        known = [k for n, words in index.keywords.items() if n.startswith("702.") and len(words) == 1
+                 for k in words if len(k) >= 4 and k in word and k != word]
+        if known:
+            return word, max(known, key=len)
+    return None
 
 
 def ruling_candidates(entry: Entry, rules: RulesCorpus, cards: Mapping[str, str] | None = None,
