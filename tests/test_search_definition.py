@@ -101,3 +101,13 @@ def test_a_question_about_more_than_the_term_gets_no_definition(tmp_path: Path) 
     with_it = [h.entry.id for h in searcher.search(question, limit=5)]
     searcher.weights = Weights(definition=0.0)
     assert with_it == [h.entry.id for h in searcher.search(question, limit=5)]
+
+
+@pytest.mark.parametrize("question", ["How does cloak work with Morph Card?", "What is cloak on Morph Card?"])
+def test_a_question_naming_a_card_asks_about_that_card_not_the_term(tmp_path: Path, question: str) -> None:
+    """review41 #4: "How does disguise work with Ixidron?" wants Ixidron's rulings, not disguise's
+    definition above them."""
+    searcher = _searcher(tmp_path)
+    with_it = [h.entry.id for h in searcher.search(question, limit=5)]
+    searcher.weights = Weights(definition=0.0)
+    assert with_it == [h.entry.id for h in searcher.search(question, limit=5)]

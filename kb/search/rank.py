@@ -550,7 +550,7 @@ class Searcher:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
                 fused += w.cited * self._cited(query)
-            if w.definition and (phrase := defined_phrase(query)):
+            if w.definition and not named and (phrase := defined_phrase(query)):  # a card's: about it (review41 #4)
                 fused += w.definition * self._definitions(phrase, langs, name_tokens)
         # ranked among every entry, then filtered: a filter drops entries, it does not reorder the rest
         # (`--lang de` once ranked within the few German entries, its first hit no unfiltered top 60's)
