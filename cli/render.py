@@ -525,7 +525,12 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
         out.print("No rulings linked to this clause.")
     else:
         out.print(Text(f"Rulings linked to {report.clause} ({linked.total})", style="bold"))
+        further = False
         for r in linked.rows:
+            if r.rank > 1 and not further:  # the rulings this clause is no first link of: weaker evidence (tryout31 #1)
+                further = True
+                out.print(Text(f"  Rulings that link {report.clause} only after another clause (#2 or lower): "
+                               "more likely about that one", style="dim"))
             then = f", then {r.at_ruling_date}" if r.at_ruling_date and r.at_ruling_date != report.clause else ""
             out.print(Text.assemble((r.id, "cyan"), f"  #{r.rank} score {r.score:.2f}{then}  ",
                                     (card_names(r.cards, 6) if r.cards else r.kind.value, "dim")))
