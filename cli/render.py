@@ -535,6 +535,10 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
             out.print(Text.assemble((r.id, "cyan"), f"  #{r.rank} score {r.score:.2f}{then}  ",
                                     (card_names(r.cards, 6) if r.cards else r.kind.value, "dim")))
             out.print(Text(f"  {linked.text(r)}"))
+            if kinds := linked.outdated.get((r.id, linked.text(r))):  # tryout31 #5: as `kb card` and `kb search` mark them
+                said = (f"{OLDER_WORDING}; `kb show {r.id}` has the current text" if kinds == ("superseded",)
+                        else f"`kb outdated` lists this wording: {', '.join(kinds)}")
+                out.print(Text(f"  ({said})", style="yellow"))
         if linked.total > len(linked.rows):
             out.print(Text(f"… and {linked.total - len(linked.rows)} more; --limit 0 lists them all", style="dim"))
 

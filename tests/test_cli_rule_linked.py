@@ -41,3 +41,15 @@ def test_a_list_of_first_links_only_has_no_such_line(built: Path) -> None:
     result = runner.invoke(app, ["rule", "708.2b", "--limit", "1"])
     assert result.exit_code == 0, result.output
     assert _ranks(result.output.splitlines()) == [1] and FURTHER not in result.output
+
+
+def test_a_linked_wording_kb_outdated_lists_is_marked(built: Path) -> None:
+    """tryout31 #5: `kb rule` showed outdated wordings (an obsolete term, an old rule number, a replaced
+    wording's translation) with no mark, where `kb card` and `kb search` mark them."""
+    result = runner.invoke(app, ["rule", "708.2a", "--limit", "0"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    old = [part for part in text.split("score")[1:] if "converted mana cost" in part]
+    assert old, "the bundled corpus has a 708.2a ruling saying 'converted mana cost'"
+    assert all("`kb outdated` lists this wording: terminology" in part for part in old)
+    assert not any("`kb outdated` lists" in part for part in text.split("score")[1:] if part not in old)

@@ -1195,6 +1195,18 @@ class KB:
                 for row in self.outdated_rows(entry_id)
                 if any(r.get("kind") == "superseded" for r in row.get("reasons", []))}
 
+    def outdated_texts(self, entry_ids: Sequence[str]) -> dict[tuple[str, str], tuple[str, ...]]:
+        """(entry id, text) of the wordings of these entries `kb outdated` lists at its outdated level,
+        with the kinds of its reasons (superseded, terminology, rule-number ...), so a listing can mark them."""
+        found: dict[tuple[str, str], tuple[str, ...]] = {}
+        for entry_id in dict.fromkeys(entry_ids):
+            for row in self.outdated_rows(entry_id):
+                kinds = tuple(r.get("kind", "") for r in row.get("reasons", []) if r.get("level") == "outdated")
+                if kinds:
+                    key = (row["entry"], row["variant"]["text"])
+                    found[key] = tuple(dict.fromkeys(found.get(key, ()) + kinds))
+        return found
+
     def outdated_copies(self, *, card: str | None = None, lang: Lang | None = None, since: str | None = None,
                         reason: Reason | None = None, undated: bool = False) -> list[CopyRow]:
         """The outdated copies matching every filter (as `kb.outdated.filter_items`), for counting:
@@ -1404,6 +1416,8 @@ class LinkedRulings:
     # each subclause (most first) and to any of them, so "no rulings" does not hide a hundred
     in_subclauses: dict[str, int] | None = None
     in_subclauses_total: int = 0
+    # (entry id, text) of the texts shown that `kb outdated` lists, with its reasons' kinds
+    outdated: dict[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
 
     def text(self, row: LinkedEntry) -> str:
         """The row's text in the language asked for where it has one, else its canonical text."""
@@ -1433,7 +1447,9 @@ def linked_rulings(home: Path, clause: str, limit: int | None = None, lang: Lang
         rows, total = kb.linked(clause, limit)
         texts = kb.texts_in([row.id for row in rows], lang) if lang is not None else {}
         below, below_total = kb.rulings_per_clause(subclauses) if subclauses and not total else (None, 0)
-        return LinkedRulings(rows, total, lang=lang, texts=texts, in_subclauses=below, in_subclauses_total=below_total)
+        flagged = kb.outdated_texts([row.id for row in rows])
+        return LinkedRulings(rows, total, lang=lang, texts=texts, in_subclauses=below, in_subclauses_total=below_total,
+                             outdated=flagged)
     finally:
         kb.close()
 
