@@ -213,3 +213,30 @@ def test_a_cards_name_with_quotes_or_its_cost_is_no_line_of_code(title):
 def test_a_line_of_prose_is_no_line_of_code(line):
     """A ruling's line wrapped after a comma, or starting with a word code starts statements with, is prose."""
     assert not pages._is_code(line)
+
+
+TOKEN_FIRST = ('import {{ defineCard, token }} from "../define.js";\n\n// Rulings\n'
+               "//   [2018-01-01] If you cast Clone, it enters as a copy of any creature on the battlefield.\n"
+               "//   [2018-01-01] Clone copies exactly what's printed on the original creature.\n\n"
+               "const shapeshifter = token({{\n{token}\n  types: [\"creature\"],\n}});\n\n"
+               "export default defineCard({{\n{card}\n  manaCost: \"{{3}}{{U}}\",\n}});\n")
+
+
+@pytest.mark.parametrize("token, card", [
+    ('  name: "Shapeshifter",', '  name: "Clone",'),  # both known cards: the one the rulings name
+    ('  name: "Zzyzx Shapeshifter Token",', '  name: "Clone",'),
+    ('  name: "Clone",', '  name: "Shapeshifter",'),  # the card's field first: still the one the rulings name
+])
+def test_a_card_file_in_code_files_its_rulings_under_the_name_field_its_rulings_name(token, card):
+    """review41 #6: a file defining a token before its card filed the card's rulings under the token's
+    first `name:` field ("Shapeshifter", an Antiquities card too); the note names the other field."""
+    result = parse(TOKEN_FIRST.format(token=token, card=card))
+    assert [(r.line, r.card) for r in result.records] == [(4, "Clone"), (5, "Clone")]
+    note = next(p.reason for p in result.problems if "name field" in p.reason)
+    assert "other name fields name" in note and "Shapeshifter" in note
+
+
+def test_of_name_fields_the_rulings_name_alike_the_top_level_one_names_the_card():
+    page = ('export default defineCard({\n  token: {\n    name: "Shapeshifter",\n  },\n  name: "Clone",\n});\n'
+            "// (2018-01-01) A face-down creature has no name, so it copies none.\n")
+    assert [r.card for r in parse(page).records] == ["Clone"]

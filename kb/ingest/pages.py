@@ -465,9 +465,10 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                          for unit in dated], (title_card, translation),
                                         card_text(title_card) if card_text and title_card else None)
     named_by = "the title"  # what names the card of the page's rulings, as the unknown name's note says
-    if no_name == CODE_LINE and (field := _name_field(body)) is not None:
+    if no_name == CODE_LINE and (fields := _name_fields(body, units, resolve_card)):
         # a card's file in code names its card in a field (`name: "Saw It Coming",`), wherever it stands
-        field_line, name = field
+        field_line, name = fields[0]
+        others = [f"{other!r} on line {number}" for number, other in fields[1:] if other != name]
         known = resolve_card(name) if resolve_card else None
         card = title_card = known or name
         unknown_title = bool(resolve_card) and not known
@@ -475,7 +476,9 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         if not unknown_title:  # else the unknown name's note says where they went
             problems.append(Problem(source, content[0].number, f"page has no title line naming its card (its "
                                     f"first line {title!r} is {no_name}): its rulings are filed under "
-                                    f"{title_card!r}, which its name field on line {field_line} names", ignored=True))
+                                    f"{title_card!r}, which its name field on line {field_line} names"
+                                    + (f" (the page's other name fields name "
+                                       f"{', '.join(others)})" if others else ""), ignored=True))
     elif no_name:
         most_named = _most_named(units, resolve_card)
         card = title_card = _card_of_untitled(units, most_named, card_text)
@@ -1047,10 +1050,23 @@ def _is_code(text: str) -> bool:
     return _CODE.search(text) is not None
 
 
-def _name_field(lines: Sequence[_Line]) -> tuple[int, str] | None:
-    """(line number, name) of the first name field of a page of code (`name: "Saw It Coming",`)."""
-    return next(((line.number, normalize_text(m.group("name"))) for line in lines
-                 if (m := _NAME_FIELD.match(line.text))), None)
+def _name_fields(lines: Sequence[_Line], units: Sequence[_Unit],
+                 resolve_card: NameResolver | None) -> list[tuple[int, str]]:
+    """(line number, name) of each name field of a page of code (`name: "Saw It Coming",`), the card's
+    first: a file may define a token before its card (`token({ name: "Shapeshifter" })`, review41 #6), so
+    the field whose name the page's rulings name most comes first, then one that names a known card, then
+    one at the object's top level (the least indented), then the first."""
+    fields = [(line.number, normalize_text(m.group("name")), len(m.group(0)) - len(m.group(0).lstrip()))
+              for line in lines if (m := _NAME_FIELD.match(line.text))]
+    rulings = " ".join(rest or line.text for line, date, rest in units if date is not None or rest)
+
+    def said(name: str) -> int:
+        return len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", rulings, re.IGNORECASE))
+
+    def rank(field: tuple[int, str, int]) -> tuple[int, bool, int, int]:
+        number, name, indent = field
+        return -said(name), bool(resolve_card) and resolve_card(name) is None, indent, number
+    return [(number, name) for number, name, _ in sorted(fields, key=rank)]
 
 
 def _names_no_card(title: str, below: str) -> str | None:
