@@ -184,7 +184,9 @@ def test_comment_marks_of_lines_giving_no_date_stay():
 
 
 @pytest.mark.parametrize("first", ['import { defineCard } from "../define.js";', "export default defineCard({",
-                                   "const card = {", "});", 'package = "cards";'])
+                                   "const card = {", "});", 'package = "cards";',
+                                   "from engine.cards import define_card", "def on_cast(game):", "let x = 5",
+                                   "cards.filter(c => c.isFaceDown())", "using System.Linq;"])
 def test_a_line_of_code_is_no_cards_name(first):
     result = parse(f"{first}\n\n(2024-09-20) A face-down creature has no name, so it shares none.\n")
     assert [(r.line, r.card) for r in result.records] == [(3, None)]
@@ -209,7 +211,11 @@ def test_a_cards_name_with_quotes_or_its_cost_is_no_line_of_code(title):
 
 
 @pytest.mark.parametrize("line", ["Example: 2 creatures enter at once,", "return the creature (if any) to its owner's hand",
-                                  "Return to Dust", "(such as Aminatou's second ability)"])
+                                  "Return to Dust", "(such as Aminatou's second ability)",
+                                  # review41 #8: a statement word or an arrow in prose, without code's own signs
+                                  "using its morph ability (see rule 702.37), even if it was foretold.",
+                                  "let it resolve (see rule 608.2) and then turn it face up.",
+                                  "Clone => Copy?", "Cast Clone => it copies a creature (see rule 707.2)."])
 def test_a_line_of_prose_is_no_line_of_code(line):
     """A ruling's line wrapped after a comma, or starting with a word code starts statements with, is prose."""
     assert not pages._is_code(line)
@@ -240,3 +246,23 @@ def test_of_name_fields_the_rulings_name_alike_the_top_level_one_names_the_card(
     page = ('export default defineCard({\n  token: {\n    name: "Shapeshifter",\n  },\n  name: "Clone",\n});\n'
             "// (2018-01-01) A face-down creature has no name, so it copies none.\n")
     assert [r.card for r in parse(page).records] == ["Clone"]
+
+
+def test_a_python_card_file_gives_its_commented_rulings_under_its_name_field():
+    """review41 #7: `from engine.cards import define_card` was read as the page's title, the card of its rulings."""
+    page = ("from engine.cards import define_card\n\n# Rulings\n"
+            "# 2018-01-01 If you cast Clone, it enters as a copy of any creature on the battlefield.\n"
+            "# 2018-01-01 Clone copies exactly what's printed on the original creature.\n\n"
+            'CLONE = define_card(\n    name="Clone",\n    cost="{3}{U}",\n)\n')
+    result = parse(page)
+    assert [(r.line, r.card) for r in result.records] == [(4, "Clone"), (5, "Clone")]
+    assert not [p for p in result.problems if not p.ignored]
+
+
+def test_a_wrapped_sentence_starting_with_a_statement_word_after_the_rulings_is_still_warned_of():
+    """review41 #8: an undated paragraph whose wrapped line starts "using … (" was taken for code, so the
+    warning that text after a ruling was skipped became an ignored note."""
+    result = parse("Saw It Coming\n2021-02-05: Foretelling a card is a special action.\n\n"
+                   "You may turn a face-down creature face up at any time you have priority,\n"
+                   "using its morph ability (see rule 702.37), even if it was foretold.\n")
+    assert [p.line for p in result.problems if not p.ignored] == [4]

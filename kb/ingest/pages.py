@@ -1035,10 +1035,18 @@ _LABEL = re.compile(r"[^\W\d_]+(?: [^\W\d_]+){0,3}:")  # a form's label: `Card N
 # block (`});`), or an object's field, its key in lower case or quoted (`name: "Saw It Coming",`,
 # `"types": ["instant"],`; not a sentence's "Example: 2 creatures,"). A card's name may hold quotes
 # (`Kongming, "Sleeping Dragon"`) and a cost's braces (`{1}{U}`), and a wrapped sentence may end in a
-# semicolon (`(Lightform);`), so none of these alone is code
+# semicolon (`(Lightform);`), so none of these alone is code. A statement word starts prose too ("using its
+# morph ability (see rule 702.37), even if…", "let it resolve (…)": a wrapped sentence, review41 #8), so it
+# counts with code's own signs only: the line ends as a statement or block does, it declares a name
+# (`const x =`), it is Python's `def f(x):`; an arrow (`=>`, in forum posts too: "Clone => Copy?") counts
+# only as a function's (`(game) => {`, `c => c.tap()`). Python's first line is `from engine import x` (#7)
 _CODE = re.compile(
-    r"^\s*(?:import\b.*\bfrom\b|(?:import|export|const|let|var|function|def|class|package|using)\s.*[;{(=])"
-    r"""|[{(\[]\s*$|["'`]\s*;\s*$|^\s*[})\]]|=>"""
+    r"^\s*(?:import\b.*\bfrom\b|from\s+[\w.]+\s+import\s"
+    r"|(?:import|export|const|let|var|function|def|class|package|using)\s.*[;{(\[=]\s*$"
+    r"|(?:export\s+)?(?:const|let|var)\s+(?:[\w$]+|[{\[][^}\]]*[}\]])\s*=(?![=>])"
+    r"|(?:def|class)\s+\w+\s*(?:\(.*\))?\s*:\s*$)"
+    r"|(?:\([\w$,\s]*\)|\b[a-z_$][\w$]*)\s*=>\s*(?:[{(]|[\w$.]+\()"
+    r"""|[{(\[]\s*$|["'`]\s*;\s*$|^\s*[})\]]"""
     r"""|^\s*(?:["'][\w$ -]+["']|[a-z_$][\w$]*)\s*:\s*(?:["'\[{\d-]|true\b|false\b|null\b).*,\s*$""")
 # An object's name field in code (`name: "Saw It Coming",`, `"name": "…"`, `name = "…"`)
 _NAME_FIELD = re.compile(r"""^\s*["']?(?:card_?)?name["']?\s*[:=]\s*(?P<q>["'])(?P<name>[^"'{}]{1,141})(?P=q)\s*[,;]?\s*$""",
