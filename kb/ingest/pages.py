@@ -1071,9 +1071,11 @@ def _name_fields(lines: Sequence[_Line], units: Sequence[_Unit],
     def said(name: str) -> int:
         return len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", rulings, re.IGNORECASE))
 
+    known = {name for _, name, _ in fields if resolve_card is not None and resolve_card(name) is not None}
+
     def rank(field: tuple[int, str, int]) -> tuple[int, bool, int, int]:
         number, name, indent = field
-        return -said(name), bool(resolve_card) and resolve_card(name) is None, indent, number
+        return -said(name), name not in known, indent, number
     return [(number, name) for number, name, _ in sorted(fields, key=rank)]
 
 
