@@ -158,7 +158,10 @@ def test_a_deck_notes_ruling_lines_read_as_the_same_rulings_with_their_dates_fir
 
 
 @pytest.mark.parametrize("line", ["- Ruling (2024-09-20): ", "Ruling (2024-09-20) ", "* Ruling [2024-09-20] ",
-                                  "- Regelung (20.09.2024): ", "- Aclaración (20/09/2024): "])
+                                  "- Regelung (20.09.2024): ", "- Aclaración (20/09/2024): ",
+                                  # review41 #9: the ruling's source beside its date
+                                  "- Ruling (see Bloomburrow release notes, 2024-09-20): ",
+                                  "- Ruling [Wizards of the Coast • 2024-09-20] ", "(wotc, 2024-09-20) "])
 def test_a_ruling_label_before_its_bracketed_date_reads_as_the_date_heading_the_ruling(line):
     result = parse(f"Hauntwoods Shrieker\n\n{line}A face-down creature has no name, so it shares none.\n")
     assert [(r.line, r.card, r.date, r.text) for r in result.records] == [

@@ -210,13 +210,15 @@ def _date_part(line: str) -> str | None:
 _EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})\S.*\S\1$")
 # A ruling's source and date in brackets, as card sites print them under the ruling: `(wotc • 2023-10-13)`,
 # `(Wizards of the Coast - 2024-02-02)`, `[Scryfall, 2024-02-02]`: a source of a few words without digits
-_SOURCED_DATE = re.compile(r"^[(\[]\s*[^\W\d][^\d()\[\]•·|:,\-–—]{0,30}?\s*[•·|:,\-–—]"
-                           r"\s*(?P<date>[^()\[\]]{6,32}?)\s*[)\]]$")
+_SOURCED = r"[(\[]\s*[^\W\d][^\d()\[\]•·|:,\-–—]{0,30}?\s*[•·|:,\-–—]\s*(?P<date>[^()\[\]]{6,32}?)\s*[)\]]"
+_SOURCED_DATE = re.compile(rf"^{_SOURCED}$")
 
 
 # The word a note or a card file puts before a ruling's bracketed date: `Ruling (2024-09-20): text` (tryout29 D8)
 _RULING_LABEL = re.compile(r"^(?:ruling|regelung|entscheidung|aclaraci[oó]n|resoluci[oó]n)\s*(?=[(\[])", re.IGNORECASE)
 _HEAD_BRACKETED = re.compile(r"^[(\[](?P<date>[^()\[\]]{6,32})[)\]]\s*(?:[:|\-–—]\s*)?(?P<rest>\S.*)$")
+# the same before its ruling: `Ruling (see Kaldheim release notes, 2021-01-22): text` (review41 #9)
+_HEAD_SOURCED = re.compile(rf"^{_SOURCED}\s*(?:[:|\-–—]\s*)?(?P<rest>\S.*)$")
 _HEAD_SEPARATED = re.compile(r"^(?P<date>[^\t:|–—]{6,32}?)\s*(?:\t+|[:|–—]|\s-\s)\s*(?P<rest>\S.*)$")
 _MAX_DATE_WORDS = 6  # "Friday, 13 de julio de 2018"
 _MIN_RULING_WORDS = 3  # the shortest real rulings: "It can't be countered."
@@ -224,7 +226,8 @@ _MIN_RULING_WORDS = 3  # the shortest real rulings: "It can't be countered."
 
 def _date_head(line: str) -> tuple[str, str] | None:
     """(date text, ruling text) of a line that starts with a date and goes on with the ruling
-    (`9/20/2014<TAB>Text`, `(2014-09-20) Text`, `Sep 20, 2014: Text`, `• 20.09.2014 Text`), or that
+    (`9/20/2014<TAB>Text`, `(2014-09-20) Text`, `(WotC, 2014-09-20) Text`, `Sep 20, 2014: Text`,
+    `• 20.09.2014 Text`), or that
     ends with its date (`_date_tail`), else None.
 
     The date must be written like one (`looks_like_date`) and the rest must read like a sentence
@@ -234,7 +237,7 @@ def _date_head(line: str) -> tuple[str, str] | None:
     line = _uncelled(line.strip())
     stripped = _DATE_LEAD.sub("", line)
     stripped = _RULING_LABEL.sub("", stripped)  # `- Ruling (2024-09-20): text` reads as `(2024-09-20) text`
-    for pattern in (_HEAD_BRACKETED, _HEAD_SEPARATED):
+    for pattern in (_HEAD_BRACKETED, _HEAD_SOURCED, _HEAD_SEPARATED):
         found = pattern.match(stripped)
         if found and looks_like_date(found.group("date")):
             rest = found.group("rest").strip()
