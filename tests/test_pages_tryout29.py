@@ -158,7 +158,10 @@ def test_a_deck_notes_ruling_lines_read_as_the_same_rulings_with_their_dates_fir
 
 
 @pytest.mark.parametrize("line", ["- Ruling (2024-09-20): ", "Ruling (2024-09-20) ", "* Ruling [2024-09-20] ",
-                                  "- Regelung (20.09.2024): ", "- Aclaración (20/09/2024): "])
+                                  "- Regelung (20.09.2024): ", "- Aclaración (20/09/2024): ",
+                                  # review41 #9: the ruling's source beside its date
+                                  "- Ruling (see Bloomburrow release notes, 2024-09-20): ",
+                                  "- Ruling [Wizards of the Coast • 2024-09-20] ", "(wotc, 2024-09-20) "])
 def test_a_ruling_label_before_its_bracketed_date_reads_as_the_date_heading_the_ruling(line):
     result = parse(f"Hauntwoods Shrieker\n\n{line}A face-down creature has no name, so it shares none.\n")
     assert [(r.line, r.card, r.date, r.text) for r in result.records] == [
@@ -184,7 +187,9 @@ def test_comment_marks_of_lines_giving_no_date_stay():
 
 
 @pytest.mark.parametrize("first", ['import { defineCard } from "../define.js";', "export default defineCard({",
-                                   "const card = {", "});", 'package = "cards";'])
+                                   "const card = {", "});", 'package = "cards";',
+                                   "from engine.cards import define_card", "def on_cast(game):", "let x = 5",
+                                   "cards.filter(c => c.isFaceDown())", "using System.Linq;"])
 def test_a_line_of_code_is_no_cards_name(first):
     result = parse(f"{first}\n\n(2024-09-20) A face-down creature has no name, so it shares none.\n")
     assert [(r.line, r.card) for r in result.records] == [(3, None)]
@@ -209,7 +214,58 @@ def test_a_cards_name_with_quotes_or_its_cost_is_no_line_of_code(title):
 
 
 @pytest.mark.parametrize("line", ["Example: 2 creatures enter at once,", "return the creature (if any) to its owner's hand",
-                                  "Return to Dust", "(such as Aminatou's second ability)"])
+                                  "Return to Dust", "(such as Aminatou's second ability)",
+                                  # review41 #8: a statement word or an arrow in prose, without code's own signs
+                                  "using its morph ability (see rule 702.37), even if it was foretold.",
+                                  "let it resolve (see rule 608.2) and then turn it face up.",
+                                  "Clone => Copy?", "Cast Clone => it copies a creature (see rule 707.2)."])
 def test_a_line_of_prose_is_no_line_of_code(line):
     """A ruling's line wrapped after a comma, or starting with a word code starts statements with, is prose."""
     assert not pages._is_code(line)
+
+
+TOKEN_FIRST = ('import {{ defineCard, token }} from "../define.js";\n\n// Rulings\n'
+               "//   [2018-01-01] If you cast Clone, it enters as a copy of any creature on the battlefield.\n"
+               "//   [2018-01-01] Clone copies exactly what's printed on the original creature.\n\n"
+               "const shapeshifter = token({{\n{token}\n  types: [\"creature\"],\n}});\n\n"
+               "export default defineCard({{\n{card}\n  manaCost: \"{{3}}{{U}}\",\n}});\n")
+
+
+@pytest.mark.parametrize("token, card", [
+    ('  name: "Shapeshifter",', '  name: "Clone",'),  # both known cards: the one the rulings name
+    ('  name: "Zzyzx Shapeshifter Token",', '  name: "Clone",'),
+    ('  name: "Clone",', '  name: "Shapeshifter",'),  # the card's field first: still the one the rulings name
+])
+def test_a_card_file_in_code_files_its_rulings_under_the_name_field_its_rulings_name(token, card):
+    """review41 #6: a file defining a token before its card filed the card's rulings under the token's
+    first `name:` field ("Shapeshifter", an Antiquities card too); the note names the other field."""
+    result = parse(TOKEN_FIRST.format(token=token, card=card))
+    assert [(r.line, r.card) for r in result.records] == [(4, "Clone"), (5, "Clone")]
+    note = next(p.reason for p in result.problems if "name field" in p.reason)
+    assert "other name fields name" in note and "Shapeshifter" in note
+
+
+def test_of_name_fields_the_rulings_name_alike_the_top_level_one_names_the_card():
+    page = ('export default defineCard({\n  token: {\n    name: "Shapeshifter",\n  },\n  name: "Clone",\n});\n'
+            "// (2018-01-01) A face-down creature has no name, so it copies none.\n")
+    assert [r.card for r in parse(page).records] == ["Clone"]
+
+
+def test_a_python_card_file_gives_its_commented_rulings_under_its_name_field():
+    """review41 #7: `from engine.cards import define_card` was read as the page's title, the card of its rulings."""
+    page = ("from engine.cards import define_card\n\n# Rulings\n"
+            "# 2018-01-01 If you cast Clone, it enters as a copy of any creature on the battlefield.\n"
+            "# 2018-01-01 Clone copies exactly what's printed on the original creature.\n\n"
+            'CLONE = define_card(\n    name="Clone",\n    cost="{3}{U}",\n)\n')
+    result = parse(page)
+    assert [(r.line, r.card) for r in result.records] == [(4, "Clone"), (5, "Clone")]
+    assert not [p for p in result.problems if not p.ignored]
+
+
+def test_a_wrapped_sentence_starting_with_a_statement_word_after_the_rulings_is_still_warned_of():
+    """review41 #8: an undated paragraph whose wrapped line starts "using … (" was taken for code, so the
+    warning that text after a ruling was skipped became an ignored note."""
+    result = parse("Saw It Coming\n2021-02-05: Foretelling a card is a special action.\n\n"
+                   "You may turn a face-down creature face up at any time you have priority,\n"
+                   "using its morph ability (see rule 702.37), even if it was foretold.\n")
+    assert [p.line for p in result.problems if not p.ignored] == [4]

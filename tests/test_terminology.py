@@ -278,6 +278,8 @@ def test_a_hyphenated_comes_into_play_is_no_ability_or_spell_played(terminology,
     ("Puedes lanzarla por tres manás incoloros como una criatura 2/2 boca abajo.",
      "Puedes lanzarla por tres manás genéricos como una criatura 2/2 boca abajo."),
     ("Cuesta {2} de maná incoloro más.", "Cuesta {2} de maná genérico más."),
+    ("Puedes pagar {1} incoloro para agregar {G}.", "Puedes pagar {1} genérico para agregar {G}."),
+    ("Lanzarla boca abajo cuesta {3} incoloro.", "Lanzarla boca abajo cuesta {3} genérico."),
 ])
 def test_colorless_mana_meaning_generic_is_found_where_certain(terminology, old, suggested):
     (term,) = terminology.obsolete_in(old, Lang.ES)
@@ -291,6 +293,15 @@ def test_colorless_mana_meaning_generic_is_found_where_certain(terminology, old,
     "Agrega {C}. Puedes pagar 3 manás incoloros con él.",
     "Un maná incoloro puede pagar un coste genérico.",
     "Agrega {1} incoloro a tu reserva de maná.",  # added mana: {C} now, not generic (no rewording is listed)
+    # review41 #2: mana added or produced, by any verb in any form or tense, is never generic
+    "Puedes agregar {1} incoloro a tu reserva de maná.",
+    "El Anillo solar añadía {2} incoloro a tu reserva.",
+    "Produjo {2} de maná incoloro.",
+    "Genera {1} incoloro.",
+    "Si pagas {2}, el artefacto produce {1} incoloro.",
+    "Por cada criatura, agregó {1} incoloro.",
+    "Obtienes {2} de maná incoloro.",
+    "Añadirá {3} incoloro en tu próximo turno.",
 ])
 def test_colorless_mana_of_the_current_rules_is_no_generic_mana(terminology, text):
     assert not any(t.obsolete == "maná incoloro (coste genérico)" for t in terminology.obsolete_in(text, Lang.ES))

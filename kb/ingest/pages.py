@@ -210,13 +210,15 @@ def _date_part(line: str) -> str | None:
 _EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})\S.*\S\1$")
 # A ruling's source and date in brackets, as card sites print them under the ruling: `(wotc • 2023-10-13)`,
 # `(Wizards of the Coast - 2024-02-02)`, `[Scryfall, 2024-02-02]`: a source of a few words without digits
-_SOURCED_DATE = re.compile(r"^[(\[]\s*[^\W\d][^\d()\[\]•·|:,\-–—]{0,30}?\s*[•·|:,\-–—]"
-                           r"\s*(?P<date>[^()\[\]]{6,32}?)\s*[)\]]$")
+_SOURCED = r"[(\[]\s*[^\W\d][^\d()\[\]•·|:,\-–—]{0,30}?\s*[•·|:,\-–—]\s*(?P<date>[^()\[\]]{6,32}?)\s*[)\]]"
+_SOURCED_DATE = re.compile(rf"^{_SOURCED}$")
 
 
 # The word a note or a card file puts before a ruling's bracketed date: `Ruling (2024-09-20): text` (tryout29 D8)
 _RULING_LABEL = re.compile(r"^(?:ruling|regelung|entscheidung|aclaraci[oó]n|resoluci[oó]n)\s*(?=[(\[])", re.IGNORECASE)
 _HEAD_BRACKETED = re.compile(r"^[(\[](?P<date>[^()\[\]]{6,32})[)\]]\s*(?:[:|\-–—]\s*)?(?P<rest>\S.*)$")
+# the same before its ruling: `Ruling (see Kaldheim release notes, 2021-01-22): text` (review41 #9)
+_HEAD_SOURCED = re.compile(rf"^{_SOURCED}\s*(?:[:|\-–—]\s*)?(?P<rest>\S.*)$")
 _HEAD_SEPARATED = re.compile(r"^(?P<date>[^\t:|–—]{6,32}?)\s*(?:\t+|[:|–—]|\s-\s)\s*(?P<rest>\S.*)$")
 _MAX_DATE_WORDS = 6  # "Friday, 13 de julio de 2018"
 _MIN_RULING_WORDS = 3  # the shortest real rulings: "It can't be countered."
@@ -224,7 +226,8 @@ _MIN_RULING_WORDS = 3  # the shortest real rulings: "It can't be countered."
 
 def _date_head(line: str) -> tuple[str, str] | None:
     """(date text, ruling text) of a line that starts with a date and goes on with the ruling
-    (`9/20/2014<TAB>Text`, `(2014-09-20) Text`, `Sep 20, 2014: Text`, `• 20.09.2014 Text`), or that
+    (`9/20/2014<TAB>Text`, `(2014-09-20) Text`, `(WotC, 2014-09-20) Text`, `Sep 20, 2014: Text`,
+    `• 20.09.2014 Text`), or that
     ends with its date (`_date_tail`), else None.
 
     The date must be written like one (`looks_like_date`) and the rest must read like a sentence
@@ -234,7 +237,7 @@ def _date_head(line: str) -> tuple[str, str] | None:
     line = _uncelled(line.strip())
     stripped = _DATE_LEAD.sub("", line)
     stripped = _RULING_LABEL.sub("", stripped)  # `- Ruling (2024-09-20): text` reads as `(2024-09-20) text`
-    for pattern in (_HEAD_BRACKETED, _HEAD_SEPARATED):
+    for pattern in (_HEAD_BRACKETED, _HEAD_SOURCED, _HEAD_SEPARATED):
         found = pattern.match(stripped)
         if found and looks_like_date(found.group("date")):
             rest = found.group("rest").strip()
@@ -465,9 +468,10 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                                          for unit in dated], (title_card, translation),
                                         card_text(title_card) if card_text and title_card else None)
     named_by = "the title"  # what names the card of the page's rulings, as the unknown name's note says
-    if no_name == CODE_LINE and (field := _name_field(body)) is not None:
+    if no_name == CODE_LINE and (fields := _name_fields(body, units, resolve_card)):
         # a card's file in code names its card in a field (`name: "Saw It Coming",`), wherever it stands
-        field_line, name = field
+        field_line, name = fields[0]
+        others = [f"{other!r} on line {number}" for number, other in fields[1:] if other != name]
         known = resolve_card(name) if resolve_card else None
         card = title_card = known or name
         unknown_title = bool(resolve_card) and not known
@@ -475,7 +479,9 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         if not unknown_title:  # else the unknown name's note says where they went
             problems.append(Problem(source, content[0].number, f"page has no title line naming its card (its "
                                     f"first line {title!r} is {no_name}): its rulings are filed under "
-                                    f"{title_card!r}, which its name field on line {field_line} names", ignored=True))
+                                    f"{title_card!r}, which its name field on line {field_line} names"
+                                    + (f" (the page's other name fields name "
+                                       f"{', '.join(others)})" if others else ""), ignored=True))
     elif no_name:
         most_named = _most_named(units, resolve_card)
         card = title_card = _card_of_untitled(units, most_named, card_text)
@@ -1032,10 +1038,18 @@ _LABEL = re.compile(r"[^\W\d_]+(?: [^\W\d_]+){0,3}:")  # a form's label: `Card N
 # block (`});`), or an object's field, its key in lower case or quoted (`name: "Saw It Coming",`,
 # `"types": ["instant"],`; not a sentence's "Example: 2 creatures,"). A card's name may hold quotes
 # (`Kongming, "Sleeping Dragon"`) and a cost's braces (`{1}{U}`), and a wrapped sentence may end in a
-# semicolon (`(Lightform);`), so none of these alone is code
+# semicolon (`(Lightform);`), so none of these alone is code. A statement word starts prose too ("using its
+# morph ability (see rule 702.37), even if…", "let it resolve (…)": a wrapped sentence, review41 #8), so it
+# counts with code's own signs only: the line ends as a statement or block does, it declares a name
+# (`const x =`), it is Python's `def f(x):`; an arrow (`=>`, in forum posts too: "Clone => Copy?") counts
+# only as a function's (`(game) => {`, `c => c.tap()`). Python's first line is `from engine import x` (#7)
 _CODE = re.compile(
-    r"^\s*(?:import\b.*\bfrom\b|(?:import|export|const|let|var|function|def|class|package|using)\s.*[;{(=])"
-    r"""|[{(\[]\s*$|["'`]\s*;\s*$|^\s*[})\]]|=>"""
+    r"^\s*(?:import\b.*\bfrom\b|from\s+[\w.]+\s+import\s"
+    r"|(?:import|export|const|let|var|function|def|class|package|using)\s.*[;{(\[=]\s*$"
+    r"|(?:export\s+)?(?:const|let|var)\s+(?:[\w$]+|[{\[][^}\]]*[}\]])\s*=(?![=>])"
+    r"|(?:def|class)\s+\w+\s*(?:\(.*\))?\s*:\s*$)"
+    r"|(?:\([\w$,\s]*\)|\b[a-z_$][\w$]*)\s*=>\s*(?:[{(]|[\w$.]+\()"
+    r"""|[{(\[]\s*$|["'`]\s*;\s*$|^\s*[})\]]"""
     r"""|^\s*(?:["'][\w$ -]+["']|[a-z_$][\w$]*)\s*:\s*(?:["'\[{\d-]|true\b|false\b|null\b).*,\s*$""")
 # An object's name field in code (`name: "Saw It Coming",`, `"name": "…"`, `name = "…"`)
 _NAME_FIELD = re.compile(r"""^\s*["']?(?:card_?)?name["']?\s*[:=]\s*(?P<q>["'])(?P<name>[^"'{}]{1,141})(?P=q)\s*[,;]?\s*$""",
@@ -1047,10 +1061,25 @@ def _is_code(text: str) -> bool:
     return _CODE.search(text) is not None
 
 
-def _name_field(lines: Sequence[_Line]) -> tuple[int, str] | None:
-    """(line number, name) of the first name field of a page of code (`name: "Saw It Coming",`)."""
-    return next(((line.number, normalize_text(m.group("name"))) for line in lines
-                 if (m := _NAME_FIELD.match(line.text))), None)
+def _name_fields(lines: Sequence[_Line], units: Sequence[_Unit],
+                 resolve_card: NameResolver | None) -> list[tuple[int, str]]:
+    """(line number, name) of each name field of a page of code (`name: "Saw It Coming",`), the card's
+    first: a file may define a token before its card (`token({ name: "Shapeshifter" })`, review41 #6), so
+    the field whose name the page's rulings name most comes first, then one that names a known card, then
+    one at the object's top level (the least indented), then the first."""
+    fields = [(line.number, normalize_text(m.group("name")), len(m.group(0)) - len(m.group(0).lstrip()))
+              for line in lines if (m := _NAME_FIELD.match(line.text))]
+    rulings = " ".join(rest or line.text for line, date, rest in units if date is not None or rest)
+
+    def said(name: str) -> int:
+        return len(re.findall(rf"(?<!\w){re.escape(name)}(?!\w)", rulings, re.IGNORECASE))
+
+    known = {name for _, name, _ in fields if resolve_card is not None and resolve_card(name) is not None}
+
+    def rank(field: tuple[int, str, int]) -> tuple[int, bool, int, int]:
+        number, name, indent = field
+        return -said(name), name not in known, indent, number
+    return [(number, name) for number, name, _ in sorted(fields, key=rank)]
 
 
 def _names_no_card(title: str, below: str) -> str | None:
