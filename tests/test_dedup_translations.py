@@ -268,6 +268,53 @@ def test_a_text_of_no_card_naming_the_rulings_keyword_in_its_own_words_can_trans
     assert bool(entry_of(entries, foreign).variants_in(Lang.EN)) is joins
 
 
+@pytest.mark.parametrize("english, foreign, lang", [
+    ("A card with dredge in your graveyard can be returned to your hand instead of drawing a card.",
+     "Un dragón en tu cementerio puede regresar a tu mano en lugar de robar una carta.", Lang.ES),
+    ("If a creature has haste, it can attack the turn it comes under your control.",
+     "No hay prisa: la criatura puede atacar el turno en que llega bajo tu control.", Lang.ES),
+    ("A creature with reach can block creatures with flying.",
+     "Una criatura al alcance puede bloquear criaturas con volar.", Lang.ES),
+    ("A creature with protection from red can't be blocked by red creatures.",
+     "Der Drache ist geschützt: rote Kreaturen können ihn nicht blocken.", Lang.DE),
+])  # fmt: skip
+def test_a_foreign_word_that_stems_like_a_keyword_does_not_name_it(english, foreign, lang):
+    """review41 #3: "dragón" stemmed as "dragar" (dredge), "geschützt" as "Schutz" (protection), and "no hay
+    prisa", "al alcance" named haste and reach though no keyword is used there: each such text "translated"
+    a ruling about that keyword with no evidence that it does."""
+    english_evidence = lexicon().evidence(english)
+    assert english_evidence.unglossed
+    assert not english_evidence.unglossed <= lexicon().evidence(foreign, lang).unglossed
+    assert "unglossed" in translation_gaps(english_evidence, lexicon().evidence(foreign, lang), 10, by_card=False)
+
+
+@pytest.mark.parametrize("name, lang", [
+    ("Dragón cazarrebaños", Lang.ES), ("Asediador tormenta de arena", Lang.ES),
+    ("Die Natur schützt ihr Eigentum", Lang.DE)])
+def test_a_card_s_name_names_no_keyword(name, lang):
+    """review41 #3: a card name's words ("tormenta" of Sandstorm Charger's Spanish name) are no keyword used."""
+    assert lexicon().evidence(f"Wenn du {name} wirkst, hat sie Eile." if lang is Lang.DE
+                              else f"Si lanzas {name}, tiene prisa.", lang).unglossed == {"haste"}
+
+
+@pytest.mark.parametrize("foreign, lang, unglossed", [
+    # German puts a subordinate clause's verb last, a main clause's second
+    ("Falls sie aufgedeckt wird, greift sie weiterhin an, obwohl sie Verteidiger hat.", Lang.DE, {"defender"}),
+    ("Kreaturen ohne Flugfähigkeit oder Reichweite können sie nicht blocken.", Lang.DE, {"flying", "reach"}),
+    ("Du kannst die Rückblende-Kosten zahlen, aber nicht die Umwandlungskosten.", Lang.DE, {"flashback", "cycling"}),
+    ("Die Kreatur fügt sowohl Erstschlags- als auch normalen Kampfschaden zu, wenn sie Doppelschlag erhält.", Lang.DE,
+     {"double strike"}),
+    ("La criatura encantada tiene las habilidades de volar y vínculo vital.", Lang.ES, {"flying", "lifelink"}),
+    ("Puedes pagar el coste de retrospectiva aunque la criatura no tenga prisa.", Lang.ES, {"flashback", "haste"}),
+    ("Una criatura con alcance puede bloquear a una criatura que está fuera de su alcance.", Lang.ES,
+     {"reach"}),
+])  # fmt: skip
+def test_a_foreign_keyword_is_named_where_used_as_one(foreign, lang, unglossed):
+    """The foreign side of `_keywords_used`: German "hat/erhält/mit ... X" in X's clause, "X-Kosten";
+    Spanish "con/tiene/gana X", "habilidad de X", "coste de X", and the next keyword of a list."""
+    assert lexicon().evidence(foreign, lang).unglossed == unglossed
+
+
 @pytest.mark.parametrize("spanish, card, joins", [
     (PROFETIZAR_ES, None, False),  # tryout29 D2: joined at cosine 0.84, though it says something else
     (FORETOLD_COSTS_ES, None, False),  # nothing shows it says foretell or kicker: an entry of its own

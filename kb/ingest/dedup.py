@@ -256,8 +256,10 @@ class Lexicon:
         # ... those a German or Spanish text can be seen to name all the same, by their printed words
         named = [(c, unglossed[key]) for c in (self.ability_words.translations if self.ability_words else [])
                  for key in [match_key(c.terms[Lang.EN][0])] if c.terms.get(Lang.EN) and key in unglossed]
-        self._ability_of = {c.id: ability for c, ability in named}
-        self._abilities_named = ConceptFinder(Glossary([c for c, _ in named]))
+        # by their whole words (accent-folded), not stems: "dragón" is no form of "dragar", "geschützt" none of "Schutz"
+        self._abilities_named = {lang: PhraseFinder(((tuple(fold(match_key(t)).split()), ability) for c, ability in named
+                                                     for t in c.terms.get(lang, ())), inflect=True, endings=endings)
+                                 for lang, endings in _KEYWORD_ENDINGS.items()}
         self._folded: dict[str, str] = {}  # text -> `fold(text)`: dedup folds each wording several times
         # text -> (signature, the match key the card names were found in)
         self._signatures: dict[str, tuple[frozenset[tuple[str, str]], str]] = {}
@@ -459,8 +461,9 @@ class Lexicon:
         unnamed, _, cards = self._unnamed(text, filed)
         if lang is Lang.EN:
             unglossed = _keywords_used(self._unglossed, match_key(unnamed).split())
-        else:  # the unglossed abilities it names by their words in its language
-            unglossed = frozenset(self._ability_of[c] for c in self._abilities_named.find(text, lang))
+        else:  # the unglossed abilities it names by their words in its language, used as keywords
+            finder = self._abilities_named.get(lang)
+            unglossed = _foreign_keywords_used(finder, unnamed, lang) if finder else frozenset()
         return Evidence(mechanics, digits, frozenset(cards), frozenset(found), is_negated(unnamed, lang), unglossed)
 
 
@@ -475,6 +478,69 @@ def _keywords_used(finder: PhraseFinder, words: Sequence[str]) -> frozenset[str]
     return frozenset(name for start, end, name in finder.spans(words)
                      if (start and words[start - 1] in _KEYWORD_BEFORE)
                      or (end < len(words) and words[end] in _KEYWORD_AFTER))
+
+
+# The same of a German or Spanish text (review41 #3), as printed cards and rulings say them: German
+# "hat Flugfähigkeit", "erhält ... Eile" (the verb stands second, its object at the clause's end: "Erhält
+# eine verdeckte Kreatur Flugfähigkeit"), "verursacht Trampelschaden", "Rückblende-Kosten"; Spanish "con
+# volar", "tiene prisa", "gana la habilidad de arrollar", "las habilidades de volar y vínculo vital", "coste
+# de retrospectiva". Not a chance word: "no hay prisa", "al alcance", "Der Drache ist geschützt".
+_FOREIGN_KEYWORD_BEFORE = {
+    Lang.DE: frozenset("mit ohne hat habe haben hast hatte hatten erhalt erhalten erhaltst erhielt erhielten "
+                       "bekommt bekommen bekam verliert verlieren verlierst verlor verloren besitzt besitzen "
+                       "verursacht verursachen".split()),
+    # not "su" (its): "fuera de su alcance" is out of its reach
+    Lang.ES: frozenset("con sin tiene tienen tenga tengan tenia tenian tuviera tendra tendran gana ganan gane ganen "
+                       "gano ganaron ganara obtiene obtienen obtenga obtengan adquiere adquieren pierde pierden pierda "
+                       "pierdan perdio perdera".split()),
+}
+# German: the frame word may stand anywhere before the keyword in its clause, a verb also after it (a
+# subordinate clause ends in its verb: "obwohl er Verteidiger hat")
+_FOREIGN_KEYWORD_IN_CLAUSE = frozenset({Lang.DE})
+_FOREIGN_KEYWORD_VERBS = _FOREIGN_KEYWORD_BEFORE[Lang.DE] - {"mit", "ohne"}
+# Spanish "habilidad de X", "coste de X": the two words before the keyword
+_FOREIGN_KEYWORD_OF = frozenset("habilidad habilidades coste costes costo costos".split())
+_FOREIGN_KEYWORD_AFTER = {Lang.DE: frozenset("kosten fahigkeit fahigkeiten".split()), Lang.ES: frozenset()}
+_FOREIGN_AND = frozenset("und oder y e o ni".split())  # "volar y vínculo vital": the second one of a list
+# the endings a keyword's word takes in a text: German genitive "des Erstschlags"
+_KEYWORD_ENDINGS: dict[Lang, tuple[str, ...]] = {Lang.DE: ("", "s"), Lang.ES: ("",)}
+_CLAUSE_END = re.compile(r"[.,;:!?()\[\]\n\u2014\u2013]")
+
+
+def _foreign_keywords_used(finder: PhraseFinder, text: str, lang: Lang) -> frozenset[str]:
+    """The keyword abilities `finder` finds in a German or Spanish `text` (its card names blanked) where
+    they are used as keywords (`_FOREIGN_KEYWORD_BEFORE`): the foreign side of `_keywords_used`."""
+    before, after = _FOREIGN_KEYWORD_BEFORE[lang], _FOREIGN_KEYWORD_AFTER[lang]
+    used: set[str] = set()
+    for clause in _CLAUSE_END.split(text):
+        words = _split_compounds(finder, fold(match_key(clause)).split(), after)
+        last_used = -1  # where the last keyword used as one ended
+        for start, end, name in finder.spans(words):
+            head = words[:start]
+            if ((lang in _FOREIGN_KEYWORD_IN_CLAUSE
+                 and (before.intersection(head) or _FOREIGN_KEYWORD_VERBS.intersection(words[end:])))
+                    or (head and head[-1] in before)
+                    or (len(head) >= 2 and head[-1] == "de" and head[-2] in _FOREIGN_KEYWORD_OF)
+                    or (end < len(words) and words[end] in after)
+                    or (head and head[-1] in _FOREIGN_AND and last_used == start - 1)):
+                used.add(name)
+                last_used = end
+    return frozenset(used)
+
+
+def _split_compounds(finder: PhraseFinder, words: list[str], heads: frozenset[str]) -> list[str]:
+    """German "rückblendekosten", "umwandlungskosten" as "rückblende kosten", "umwandlung kosten" (the
+    keyword then its `heads` word); a word `finder` finds ("flugfähigkeit", "ausrüstkosten") or that ends
+    in none of `heads` stays as it is."""
+    out: list[str] = []
+    for word in words:
+        head = next((h for h in heads if word.endswith(h) and len(word) > len(h) + 2), None)
+        if head is None or finder.spans([word]):
+            out.append(word)
+            continue
+        first = word[:-len(head)]
+        out += [first[:-1] if first.endswith("s") and len(first) > 3 else first, head]
+    return out
 
 
 def _blanked(folded: str, words: Sequence[re.Match[str]], found: Sequence[tuple[int, int, str, bool]],
