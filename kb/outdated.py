@@ -818,23 +818,25 @@ class _CRHistory:
         oldest and today's) give different rules is not checked."""
         rules = self.rules
         oldest = rules.versions[0].date
-        meanings = self._meanings(number)
-        if not meanings:
+        if not self._meanings(number):
             return Cited(Reason.NUMBER_UNCHECKED, f"which no CR in the KB has (the oldest is of {oldest}): "
                          "not checked", why="nowhere")
+        # a dated ruling quotes a CR in force on its date, or the KB's next full CR (the first to hold a
+        # wording of the KB's gap): never a later one's
+        until = None if at is None else next((v.date for v in rules.versions if v.complete and v.date >= at), None)
+        meanings = self._meanings(number, until)
         today = rules.lineage.get((rules.current.date, number))
         stems = set(tokenize_ruling(ruling))
         said = stems - self.common_words
         scores = {lid: (len(said & words), first, last) for lid, (first, last, words) in meanings.items()}
-        best = max(scores, key=lambda lid: scores[lid][0])
-        beaten = all(scores[lid][0] < scores[best][0] for lid in scores if lid != best)
-        # a section heading ("Morph", "Special Actions") has fewer words than _CITED_WORDS: all of them do
-        needed = max(1, min(_CITED_WORDS, len(meanings[best][2] - self.common_words)))
-        told = beaten and scores[best][0] >= needed
-        titled = self._titled(number, ruling)
-        if titled is not None:  # "rule 707, \u201cCopying Objects\u201d": the heading it names decides
+        best = max(scores, key=lambda lid: scores[lid][0], default=None)
+        # a heading's one word ("Morph", "Reveal", "Play") is no quote: said anywhere, it is said by chance
+        told = best is not None and scores[best][0] >= _CITED_WORDS and all(
+            scores[lid][0] < scores[best][0] for lid in scores if lid != best)
+        titled = self._titled(number, ruling, until)
+        if titled is not None:  # "Morph (702.36)", "rule 707, \u201cCopying Objects\u201d": the name decides
             best, told = titled, True
-        if best != today and told:
+        if best is not None and best != today and told:
             _, first, last = scores[best]
             span = f"the CR of {first}" if first == last else f"the CRs of {first} to {last}"
             return self._now(number, best, f"the ruling quotes {number} as worded in {span}", last)
@@ -876,16 +878,28 @@ class _CRHistory:
             return None
         return shared[0][2] if len(shared) == 1 or shared[0][:2] > shared[1][:2] else None
 
-    def _titled(self, number: str, ruling: str) -> int | None:
-        """The one rule (lineage id) that `number` stood for in the KB's full CRs whose heading the ruling
-        says word for word ("Morph", "Copying Objects"); None when it says none of them, or several."""
+    def _titled(self, number: str, ruling: str, until: str | None = None) -> int | None:
+        """The one rule (lineage id) that `number` stood for in the KB's full CRs (up to that of `until`)
+        whose heading the ruling says word for word as the name of the rule it cites, next to the number
+        ("Morph (702.36)", "rule 707, \u201cCopying Objects\u201d", "the morph ability, 702.36"); None when
+        it names none of them, or several."""
         from kb.normalize import tokenize
 
-        said = " " + " ".join(tokenize(ruling)) + " "
         rules = self.rules
-        found = {lid for v in rules.versions if v.complete and (lid := rules.lineage.get((v.date, number))) is not None
-                 and len(heading := tokenize(v.clauses[number].text)) <= _HEADING_WORDS
-                 and heading and f" {' '.join(heading)} " in said}
+        headings = {lid: heading for v in rules.versions if v.complete and (until is None or v.date <= until)
+                    and (lid := rules.lineage.get((v.date, number))) is not None
+                    and 0 < len(heading := tuple(tokenize(v.clauses[number].text, keep_stopwords=True))) <= _HEADING_WORDS}
+        if not headings:
+            return None
+        between = frozenset(tokenize(_NAMING_WORDS, keep_stopwords=True))
+        found = set()
+        for cited, (start, end) in cited_numbers(ruling):
+            if cited != number:
+                continue
+            # stop words kept: "and you may play it" is not next to a number cited before it
+            before, after = (tuple(tokenize(part, keep_stopwords=True)) for part in (ruling[:start], ruling[end:]))
+            found |= {lid for lid, heading in headings.items()
+                      if _next_to(heading[::-1], before[::-1], between) or _next_to(heading, after, between)}
         return found.pop() if len(found) == 1 else None
 
     def _today_since(self, number: str) -> str:
@@ -895,13 +909,13 @@ class _CRHistory:
         since: str = next(d for d, n in rules.members[today] if n == number)  # ends with (today, number)
         return since
 
-    def _meanings(self, number: str) -> dict[int, tuple[str, str, frozenset[str]]]:
-        """The rules `number` stood for in the corpus's full CRs: lineage -> (first and last CR with it
-        so numbered, the word stems of its texts then)."""
+    def _meanings(self, number: str, until: str | None = None) -> dict[int, tuple[str, str, frozenset[str]]]:
+        """The rules `number` stood for in the corpus's full CRs (up to that of `until`): lineage -> (first
+        and last CR with it so numbered, the word stems of its texts then)."""
         found: dict[int, tuple[str, str, frozenset[str]]] = {}
         for v in self.rules.versions:
             lid = self.rules.lineage.get((v.date, number))
-            if lid is None or not v.complete:
+            if lid is None or not v.complete or (until is not None and v.date > until):
                 continue
             first, _, words = found.get(lid, (v.date, v.date, frozenset()))
             found[lid] = (first, v.date, words | frozenset(tokenize_ruling(v.clauses[number].text)))
@@ -928,6 +942,22 @@ _CITED_WORDS = 2
 # A clause of at most this many words is a heading ("Morph", "Face-Down Spells and Permanents"): a ruling
 # that says it word for word names that rule
 _HEADING_WORDS = 5
+
+
+# Words that go between a rule's number and its name ("the morph ability (see rule 702.36)", "Regel 707, Kopieren")
+_NAMING_WORDS = ("see the rule rules CR comprehensive section sections keyword action actions ability abilities "
+                 "siehe der die das Regel Regeln Abschnitt véase ver el la regla reglas sección")
+
+
+def _next_to(name: tuple[str, ...], words: tuple[str, ...], between: frozenset[str]) -> bool:
+    """Whether `words` (stems, from a cited number on) start with `name`, after at most three
+    `between` stems."""
+    for skip in range(4):
+        if words[skip:skip + len(name)] == name:
+            return True
+        if skip >= len(words) or words[skip] not in between:
+            return False
+    return False
 
 
 def tokenize_ruling(text: str) -> list[str]:

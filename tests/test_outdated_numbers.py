@@ -170,3 +170,32 @@ def test_an_undated_ruling_naming_a_rules_heading_cites_that_rule(history, text,
         assert Reason.RULE_NUMBER not in reasons and Reason.NUMBER_UNCHECKED not in reasons
     else:
         assert reasons[Reason.RULE_NUMBER].detail.startswith(f"cites 707, now {now}")
+
+
+@pytest.mark.parametrize("text, date", [
+    # review41 #1: the keyword actions' 701.13 was reveal (2014-2015), play (2018), mill (2024), exile today: a
+    # heading's one word said anywhere ("revealed", a verb "play") names none of them in a 2020 ruling
+    ("You may play that card this turn (rule 701.13), even though it was revealed.", "2020-05-01"),
+    ("You may play that card this turn (rule 701.13).", "2020-05-01"),
+    # 701.19 was fateseal (2015) and shuffle (2018) around 2016; search only in the CR of 2024-11-08, after
+    # the ruling: neither its words nor its name next to the number make it the rule of a 2016 ruling
+    ("Search your library for a card and exile it (rule 701.19).", "2016-05-01"),
+    ("You search your library for a card (rule 701.19, Search) and exile it.", "2016-05-01"),
+])
+def test_a_heading_word_not_said_as_the_rules_name_or_from_a_later_cr_is_unchecked(history, text, date):
+    reasons = _find(text, date, history)
+    assert Reason.RULE_NUMBER not in reasons
+    assert reasons[Reason.NUMBER_UNCHECKED].detail.startswith(f"cites {text.split('rule ')[1][:6]} in a ruling "
+                                                               f"dated {date}, between the KB's CRs of")
+    assert reasons["suggested"] is None
+
+
+@pytest.mark.parametrize("text, date, now", [
+    # the heading's word next to the number names its rule, whatever other headings the ruling says
+    ("The creature is sacrificed (rule 701.14), and you may play it again from your graveyard.", None, "701.21"),
+    ("The card revealed this way (see rule 701.13, Reveal) may be played this turn.", "2020-05-01", "701.20"),
+    ("Play it, then mill two cards: the mill action (rule 701.13) doesn't target.", "2021-05-01", "701.17"),
+])
+def test_a_heading_said_next_to_the_number_names_its_rule(history, text, date, now):
+    r = _find(text, date, history)[Reason.RULE_NUMBER]
+    assert r.detail.startswith(f"cites {text.split('rule ')[1][:6]}, now {now}")
