@@ -148,6 +148,10 @@ _NAME_WORDS = 8  # the longest English card names have 7 words
 # Conspiracy are never cast)
 _SPELL_TYPE = re.compile(r"\b(?:Creature|Instant|Sorcery|Artifact|Enchantment|Planeswalker|Tribal|Kindred|Battle)\b")
 _LAND = re.compile(r"\bLand\b")
+# a set or product that shares a card's name, played in Limited ("if you play Time Spiral booster drafts",
+# "Conspiracy drafts", "Onslaught block Constructed"): no card played
+_PRODUCT = re.compile(r"\s+(?:booster|draft(?:ing)?|sealed|limited|constructed|block|set|expansion|release|prerelease"
+                      r"|pack|league|cube|tournament|format)s?\b", re.IGNORECASE)
 CardType = Callable[[str], "str | None"]  # a known card's type line by its name ("Creature — Shapeshifter"), else None
 
 
@@ -174,9 +178,13 @@ def played_cards(text: str, card_type: CardType) -> list[PlayedCard]:
                 continue  # a name ends in a word of its own, not a joiner ("Clone of the ..." is Clone)
             kind = card_type(name)
             if kind is not None:
-                longer = n < len(words) and words[n - 1].endswith(",")  # "Urza," of "Urza, Lord High Artificer"
-                if not longer and _SPELL_TYPE.search(kind) and not _LAND.search(kind):
-                    end = m.start("name") + len(name)
+                end = m.start("name") + len(name)
+                # "Urza," of "Urza, Lord High Artificer", unless a known card follows the comma ("If you
+                # play Clone, Clone enters"); and a set or product named as a card is ("Conspiracy drafts")
+                longer = n < len(words) and words[n - 1].endswith(",") and not any(
+                    card_type(" ".join(words[n:k]).rstrip(",'’")) for k in range(len(words), n, -1))
+                if not longer and not _PRODUCT.match(text, end) and _SPELL_TYPE.search(kind) \
+                        and not _LAND.search(kind):
                     found.append(PlayedCard(text[m.start():end], name, kind, m.span("verb")))
                 break
     return found

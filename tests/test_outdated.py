@@ -431,6 +431,11 @@ def test_an_undated_copy_is_not_said_to_be_replaced_on_the_dated_wordings_date()
     ("Playing the Onslaught card Artificial Evolution on an amplify spell changes the creature type it checks.",
      "Artificial Evolution",
      "Casting the Onslaught card Artificial Evolution on an amplify spell changes the creature type it checks."),
+    # review41 #5: a comma ends a known name when another known card follows it, not a longer name
+    ("If you play Clone, Clone enters as a copy of a creature of your choice.", "Clone",
+     "If you cast Clone, Clone enters as a copy of a creature of your choice."),
+    ("When you play Clone, Vesuvan Doppelganger can't copy it until it resolves.", "Clone",
+     "When you cast Clone, Vesuvan Doppelganger can't copy it until it resolves."),
 ])
 def test_a_nonland_card_played_by_its_name_was_cast(old, card, suggested):
     entry = _entry([_cv(old, "2003-02-03", None)])
@@ -447,6 +452,10 @@ def test_a_nonland_card_played_by_its_name_was_cast(old, card, suggested):
     "If you play Urza, Lord High Artificer, the face-down creature is no Construct.",  # a card the KB doesn't know
     "If you play Clone, Master of Forms, the face-down creature is no copy.",  # nor one whose name starts as a known card's
     "Any player may play Sliver cards any time.",  # a creature type, not a card's name
+    # review41 #5: a set or product sharing a card's name (the sorcery Time Spiral, the enchantment Conspiracy)
+    "Before the Time Spiral release, if you play Time Spiral booster drafts you open a card from the past.",
+    "Players who play Conspiracy drafts may look at the cards drafted face up.",
+    "If you play Future Sight Sealed, the face-down creature stays face down.",
 ])
 def test_a_land_a_variant_or_an_unknown_name_played_is_no_obsolete_term(text):
     assert compute_outdated([_entry([_cv(text, "2003-02-03", None)])], CORPUS) == []
