@@ -830,9 +830,8 @@ class _CRHistory:
         said = stems - self.common_words
         scores = {lid: (len(said & words), first, last) for lid, (first, last, words) in meanings.items()}
         best = max(scores, key=lambda lid: scores[lid][0], default=None)
-        # a heading's one word ("Morph", "Reveal", "Play") is no quote: said anywhere, it is said by chance
-        told = best is not None and scores[best][0] >= _CITED_WORDS and all(
-            scores[lid][0] < scores[best][0] for lid in scores if lid != best)
+        told = best is not None and all(scores[lid][0] < scores[best][0] for lid in scores if lid != best) \
+            and self._quoted(meanings[best][2], scores[best][0], stems)
         titled = self._titled(number, ruling, until)
         if titled is not None:  # "Morph (702.36)", "rule 707, \u201cCopying Objects\u201d": the name decides
             best, told = titled, True
@@ -866,6 +865,15 @@ class _CRHistory:
                          f"neither ({then}; today's {number} since the CR of "
                          f"{self._today_since(number)}): not checked")
         return None
+
+    def _quoted(self, words: frozenset[str], shared: int, stems: set[str]) -> bool:
+        """Whether a ruling of word stems `stems`, sharing `shared` uncommon ones with a rule of word stems
+        `words`, quotes it: at least _CITED_WORDS of them; a clause of fewer uncommon words ("… manifest
+        multiple cards …") said whole, all of its words. Not a heading, whose one word ("Reveal", "Play")
+        said anywhere is said by chance: only its name next to the number tells it (`_titled`)."""
+        if len(words - self.common_words) >= _CITED_WORDS:
+            return shared >= _CITED_WORDS
+        return shared > 0 and len(words) > _HEADING_WORDS and words <= stems
 
     @staticmethod
     def _nearest(stems: set[str], meanings: dict[int, tuple[str, str, frozenset[str]]]) -> int | None:

@@ -199,3 +199,15 @@ def test_a_heading_word_not_said_as_the_rules_name_or_from_a_later_cr_is_uncheck
 def test_a_heading_said_next_to_the_number_names_its_rule(history, text, date, now):
     r = _find(text, date, history)[Reason.RULE_NUMBER]
     assert r.detail.startswith(f"cites {text.split('rule ')[1][:6]}, now {now}")
+
+
+@pytest.mark.parametrize("text, now", [
+    # the FRF update bulletin quotes manifest's rules of the CR of 2015-01-23 (/work/shared/data): clauses of
+    # one uncommon word each ("manifest", "information"), quoted whole, are read in that CR; unlike a heading
+    ("701.31d If an effect instructs a player to manifest multiple cards from his or her library, those cards are "
+     "manifested one at a time.", "701.40e"),
+    ('701.31f See rule 707, "Face-Down Spells and Permanents," for more information.', "701.40h"),
+])
+def test_a_short_clause_quoted_whole_is_read_in_the_cr_it_quotes(history, text, now):
+    r = _find(text, None, history)[Reason.RULE_NUMBER]
+    assert r.detail.startswith(f"cites {text[:7]}, now {now}")
