@@ -831,7 +831,7 @@ class _CRHistory:
         scores = {lid: (len(said & words), first, last) for lid, (first, last, words) in meanings.items()}
         best = max(scores, key=lambda lid: scores[lid][0], default=None)
         told = best is not None and all(scores[lid][0] < scores[best][0] for lid in scores if lid != best) \
-            and self._quoted(meanings[best][2], scores[best][0], stems)
+            and self._quoted(meanings[best][2], scores[best][0])
         titled = self._titled(number, ruling, until)
         if titled is not None:  # "Morph (702.36)", "rule 707, \u201cCopying Objects\u201d": the name decides
             best, told = titled, True
@@ -866,14 +866,15 @@ class _CRHistory:
                          f"{self._today_since(number)}): not checked")
         return None
 
-    def _quoted(self, words: frozenset[str], shared: int, stems: set[str]) -> bool:
-        """Whether a ruling of word stems `stems`, sharing `shared` uncommon ones with a rule of word stems
-        `words`, quotes it: at least _CITED_WORDS of them; a clause of fewer uncommon words ("… manifest
-        multiple cards …") said whole, all of its words. Not a heading, whose one word ("Reveal", "Play")
-        said anywhere is said by chance: only its name next to the number tells it (`_titled`)."""
-        if len(words - self.common_words) >= _CITED_WORDS:
+    def _quoted(self, words: frozenset[str], shared: int) -> bool:
+        """Whether a ruling sharing `shared` uncommon word stems with a rule of word stems `words` quotes
+        it: at least _CITED_WORDS of them, or all of a clause of fewer ("… manifest multiple cards …",
+        "… look at a face-down permanent …"). Not a heading, whose one word ("Reveal", "Play") said
+        anywhere is said by chance: only its name next to the number tells it (`_titled`)."""
+        uncommon = len(words - self.common_words)
+        if uncommon >= _CITED_WORDS:
             return shared >= _CITED_WORDS
-        return shared > 0 and len(words) > _HEADING_WORDS and words <= stems
+        return shared == uncommon > 0 and len(words) > _HEADING_WORDS
 
     @staticmethod
     def _nearest(stems: set[str], meanings: dict[int, tuple[str, str, frozenset[str]]]) -> int | None:

@@ -201,13 +201,16 @@ def test_a_heading_said_next_to_the_number_names_its_rule(history, text, date, n
     assert r.detail.startswith(f"cites {text.split('rule ')[1][:6]}, now {now}")
 
 
-@pytest.mark.parametrize("text, now", [
+@pytest.mark.parametrize("text, number, now", [
     # the FRF update bulletin quotes manifest's rules of the CR of 2015-01-23 (/work/shared/data): clauses of
-    # one uncommon word each ("manifest", "information"), quoted whole, are read in that CR; unlike a heading
+    # one uncommon word each ("manifest", "information") are read in that CR by it; a heading's one word is not
     ("701.31d If an effect instructs a player to manifest multiple cards from his or her library, those cards are "
-     "manifested one at a time.", "701.40e"),
-    ('701.31f See rule 707, "Face-Down Spells and Permanents," for more information.', "701.40h"),
+     "manifested one at a time.", "701.31d", "701.40e"),
+    ('701.31f See rule 707, "Face-Down Spells and Permanents," for more information.', "701.31f", "701.40h"),
+    # a bundled ruling: 707.5 of 2014-2018 (today's 708.5) has one uncommon word, "look"
+    ("At any time, you may look at a face-down permanent you control (see rule 707.5), but you can't look at a "
+     "face-down permanent an opponent controls.", "707.5", "708.5"),
 ])
-def test_a_short_clause_quoted_whole_is_read_in_the_cr_it_quotes(history, text, now):
+def test_a_clause_of_one_uncommon_word_is_read_by_it_unlike_a_heading(history, text, number, now):
     r = _find(text, None, history)[Reason.RULE_NUMBER]
-    assert r.detail.startswith(f"cites {text[:7]}, now {now}")
+    assert r.detail.startswith(f"cites {number}, now {now}")
