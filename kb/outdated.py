@@ -897,7 +897,8 @@ class _CRHistory:
         rules = self.rules
         headings = {lid: heading for v in rules.versions if v.complete and (until is None or v.date <= until)
                     and (lid := rules.lineage.get((v.date, number))) is not None
-                    and 0 < len(heading := tuple(tokenize(v.clauses[number].text, keep_stopwords=True))) <= _HEADING_WORDS}
+                    and 0 < len(heading := tuple(tokenize(v.clauses[number].text, keep_stopwords=True)))
+                    <= _HEADING_WORDS}
         if not headings:
             return None
         between = frozenset(tokenize(_NAMING_WORDS, keep_stopwords=True))

@@ -168,7 +168,8 @@ def played_cards(text: str, card_type: CardType) -> list[PlayedCard]:
     """The nonland cards `text` plays by their names ("If you play Clone": Clone is a creature), each
     the longest run of the capitalised words after "play" that names a known card; a land ("play
     Forest"), a card never cast (a Vanguard) and a name the KB doesn't know are none, nor is the first
-    part of a longer name the KB doesn't know ("Urza" of "Urza, Lord High Artificer")."""
+    part of a longer name the KB doesn't know ("Urza" of "Urza, Lord High Artificer") or a set or product
+    that shares a card's name ("Time Spiral booster drafts")."""
     found: list[PlayedCard] = []
     for m in _PLAYED_NAME.finditer(text):
         words = m.group("name").split()[:_NAME_WORDS]
@@ -179,8 +180,8 @@ def played_cards(text: str, card_type: CardType) -> list[PlayedCard]:
             kind = card_type(name)
             if kind is not None:
                 end = m.start("name") + len(name)
-                # "Urza," of "Urza, Lord High Artificer", unless a known card follows the comma ("If you
-                # play Clone, Clone enters"); and a set or product named as a card is ("Conspiracy drafts")
+                # "Urza," of "Urza, Lord High Artificer" is no card played, unless a known card follows the
+                # comma ("If you play Clone, Clone enters"); nor is a set or product ("Conspiracy drafts")
                 longer = n < len(words) and words[n - 1].endswith(",") and not any(
                     card_type(" ".join(words[n:k]).rstrip(",'’")) for k in range(len(words), n, -1))
                 if not longer and not _PRODUCT.match(text, end) and _SPELL_TYPE.search(kind) \
