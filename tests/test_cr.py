@@ -145,6 +145,13 @@ def test_708_2a_history_shows_the_2018_rewrite(rules):
     ("712.15", "2018-07-13", "711.9"),
     ("116.2b", "2014-11-24", "115.2b"),
     ("708.12", "2018-07-13", None),
+    ("708.8", "2018-09-01", "707.8"),  # soon after the CR of 2018-07-13: its number
+    # long after it, and the corpus's next CR with the clause (2024-02-02) numbers it otherwise: 708
+    # was the face-down section from 2021-07-23, manifest 701.34 from 2020: the KB can't tell (try-out 31 D2)
+    ("708.8", "2022-08-10", None),
+    ("701.40b", "2022-08-10", None),
+    ("701.40b", "2024-09-01", "701.34b"),  # the extract of 2024-02-02 and the CR of 2024-11-08 agree
+    ("100.1", "2022-08-10", "100.1"),  # the same number before and after the gap
 ])
 def test_number_in_force_at_a_date(rules, current, at, then):
     assert rules.number_at(current, at) == then

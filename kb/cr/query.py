@@ -229,7 +229,11 @@ class RulesCorpus:
         return [c.number for c in self.current.section(number) if c.number != number]
 
     def number_at(self, number: str, at: str | None) -> str | None:
-        """The number that current clause `number` had in the CR in force on `at` (None: not yet)."""
+        """The number that current clause `number` had in the CR in force on `at` (None: not yet, or
+        the KB can't tell: `at` is long after the corpus's CR that answers for it, the `gap` note of
+        `kb rule --at`, and the corpus's next CR with the clause numbers it otherwise, so it may have
+        been renumbered before `at`: 707.8 of 2018-07-13 was 708.8 from 2021, the corpus's next CR
+        with it is of 2024)."""
         if at is None:
             return number
         lid = self.lineage.get((self.current.date, number))
@@ -239,7 +243,13 @@ class RulesCorpus:
             found = self._member_at(lid, at)
         except NotFoundError:
             return None
-        return found[1] if found else None
+        if found is None:
+            return None
+        having = [d for d, _ in self.members[lid]]
+        later = next((n for d, n in self.members[lid] if d > at), found[1])
+        if later != found[1] and self.gap(at, found[0], having) is not None:
+            return None
+        return found[1]
 
     def history(self, number: str, at: str | None = None) -> ClauseHistory:
         """The wording of clause `number` (numbered as in the CR in force on `at`, default the
