@@ -457,11 +457,12 @@ class ClauseThen:
     in_force: str | None = None
     gap: RulesGap | None = None  # `date` long after `version` while the corpus has a later CR
     # Not in the rules on `date` as far as the KB knows, but the KB can't tell: the clause is not in the
-    # corpus's last full CR on or before `date` (this date), nor in `version` when that is a face-down
-    # extract after it, and the corpus has no full CR from `date` until the first CR that has it.
+    # corpus's last CR on or before `date` that shows it absent (this date: a full CR, or a face-down
+    # extract that holds its part whole, RulesCorpus.lacks), nor in `version` when that is a face-down
+    # extract after it, and the corpus has no such CR from `date` until the first CR that has it.
     last_complete: str | None = None
     first_seen: str | None = None  # the corpus's first CR with the clause, when it is not in `version`
-    # not in the rules yet: the corpus's full CR, in force on `date` or later, that shows it (lacks the clause)
+    # not in the rules yet: the corpus's CR, in force on `date` or later, that shows it (RulesCorpus.lacks)
     lacking: str | None = None
     between: str = ""  # when unknown: RulesCorpus.none_between(last_complete, first_seen)
 
