@@ -504,7 +504,7 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
                   else "first seen" if step.change == "added" else step.change)
         line = Text.assemble((step.date, "cyan"), "  ", (step.number, "bold"), f"  {change}")
         if step.after and step.change == "added":
-            line.append(f" (not in the CR of {step.after}, the corpus's previous full CR)", style="dim")
+            line.append(f" (not in the CR of {step.after}, the corpus's last CR before it to show it absent)", style="dim")
         elif step.after:
             line.append(f" (since {step.after}, the corpus's previous CR)", style="dim")
         out.print(line)

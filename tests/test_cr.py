@@ -145,6 +145,13 @@ def test_708_2a_history_shows_the_2018_rewrite(rules):
     ("712.15", "2018-07-13", "711.9"),
     ("116.2b", "2014-11-24", "115.2b"),
     ("708.12", "2018-07-13", None),
+    ("708.8", "2018-09-01", "707.8"),  # soon after the CR of 2018-07-13: its number
+    # long after it, and the corpus's next CR with the clause (2024-02-02) numbers it otherwise: 708
+    # was the face-down section from 2021-07-23, manifest 701.34 from 2020: the KB can't tell (try-out 31 D2)
+    ("708.8", "2022-08-10", None),
+    ("701.40b", "2022-08-10", None),
+    ("701.40b", "2024-09-01", "701.34b"),  # the extract of 2024-02-02 and the CR of 2024-11-08 agree
+    ("100.1", "2022-08-10", "100.1"),  # the same number before and after the gap
 ])
 def test_number_in_force_at_a_date(rules, current, at, then):
     assert rules.number_at(current, at) == then
@@ -231,9 +238,12 @@ def test_a_clause_first_seen_after_the_oldest_cr_is_dated_between_two_crs_not_ad
         if first == oldest:
             assert history.before is None
             continue
-        before = max(v.date for v in rules.versions if v.complete and v.date < first)
-        assert history.before == before
         lid = rules.lineage[(rules.current.date, number)]
+        full = max(v.date for v in rules.versions if v.complete and v.date < first)
+        # or a later face-down extract that holds the clause's part whole (RulesCorpus.lacks)
+        before = max([full] + [v.date for v in rules.versions
+                               if not v.complete and full < v.date < first and rules.lacks(v, lid)])
+        assert history.before == before
         assert all(d != before for d, _ in rules.members[lid])
         between = (date.fromisoformat(before) + timedelta(days=1)).isoformat()
         report = clause_report(rules, number, at=between)
@@ -251,3 +261,92 @@ def test_a_rule_no_longer_in_the_rules_went_out_between_its_last_cr_and_the_next
         history = rules.history(number, at=last)
         assert history.current is None and history.last_seen == last
         assert history.gone_by == min(v.date for v in rules.versions if v.complete and v.date > last)
+
+
+def _full_cr(date: str, body: str) -> str:
+    return f"Comprehensive Rules\n\nContents\n\n7. Additional Rules\n\n7. Additional Rules\n\n{body}\n\nGlossary\n\nCredits\n"
+
+
+_CR_2020 = """701. Keyword Actions
+
+701.5. Manifest
+
+701.5a To manifest a card, turn it face down.
+
+708. Face-Down Spells and Permanents
+
+708.1. Some cards allow spells and permanents to be face down.
+
+708.2. Face-down permanents have no characteristics other than those listed."""
+
+_EXTRACT_2021 = """# Magic: The Gathering Comprehensive Rules -- face-down extract
+
+## Section 708. Face-Down Spells and Permanents (complete)
+
+708. Face-Down Spells and Permanents
+
+708.1. Some cards allow spells and permanents to be face down.
+
+708.2. Face-down permanents have no characteristics other than those listed.
+
+## Dread: no rule with this heading in this version
+
+## Section 712. Double-Faced Cards -- only clauses mentioning face down
+
+712.9. A double-faced card can't be turned face down.
+"""
+
+_CR_2022 = _CR_2020 + """
+
+701.6. Dread
+
+701.6a To dread, look at the top two cards of your library and manifest one.
+
+708.3. Objects that are put onto the battlefield face down are turned face down before they enter.
+
+712. Double-Faced Cards
+
+712.9. A double-faced card can't be turned face down.
+
+712.10. A double-faced card can't transform while face down."""
+
+
+@pytest.fixture(scope="module")
+def with_extract() -> cr.RulesCorpus:
+    versions = [cr.parse_rules(_full_cr("2020-01-01", _CR_2020), "2020-01-01"),
+                cr.parse_rules(_EXTRACT_2021, "2021-06-01"),
+                cr.parse_rules(_full_cr("2022-01-01", _CR_2022), "2022-01-01")]
+    lineage, members = cr.align(versions)
+    return cr.RulesCorpus(versions, lineage, members)
+
+
+def test_an_extract_names_the_parts_it_holds_whole_and_the_headings_it_has_no_rule_for(with_extract):
+    extract = with_extract.version("2021-06-01")
+    assert (extract.complete, extract.whole, extract.absent) == (False, ("708",), ("dread",))
+
+
+@pytest.mark.parametrize("number, before", [
+    ("708.3", "2021-06-01"),  # under a section the extract holds whole, which lacks it
+    ("701.6", "2021-06-01"),  # the extract says the CR had no rule of its heading
+    ("701.6a", "2021-06-01"),  # ... nor of its parent's
+    ("712.10", "2020-01-01"),  # the extract's part on section 712 is not whole: its silence says nothing
+])
+def test_a_clause_an_extract_shows_absent_was_not_in_the_rules_of_its_date(with_extract, number, before):
+    """Try-out 31 D3: the face-down extract of 2024-02-02 holds section 708 complete and says manifest dread is
+    absent; the KB read it as partial, so 708.12 and manifest dread were dated from the full CR of 2018-07-13."""
+    from kb.cr.query import clause_report
+
+    assert with_extract.history(number).before == before
+    report = clause_report(with_extract, number, at="2021-01-01")  # before the extract, which lacks it
+    assert report.at is not None and report.at.number is None
+    assert report.at.unknown is (before != "2021-06-01")
+
+
+def test_the_bundled_extract_of_2024_02_02_dates_708_12_and_manifest_dread_after_it(rules):
+    from kb.cr.query import clause_report
+
+    assert rules.history("708.12").before == "2024-02-02"
+    assert rules.history("701.62a").before == "2024-02-02"
+    assert rules.history("702.143a").before == "2018-07-13"  # foretell: not in the extract's parts
+    then = clause_report(rules, "708.12", at="2024-01-01").at
+    assert then is not None and not then.unknown and then.lacking == "2024-02-02"

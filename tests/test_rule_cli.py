@@ -268,10 +268,11 @@ def test_with_at_only_what_the_number_meant_on_that_date_is_noted() -> None:
     assert "in the CR of 2024-11-08, 701.58b was the rule now 701.60b" in " ".join(run("701.58b").output.split())
 
 
-@pytest.mark.parametrize("number, at", [("701.62a", "2024-09-20"), ("701.62", "2024-02-02")])
+@pytest.mark.parametrize("number, at", [("702.143a", "2024-06-01"), ("702.143", "2024-02-02")])
 def test_a_clause_missing_from_an_extract_in_force_names_that_cr_and_says_the_kb_cant_tell(number: str, at: str) -> None:
     """Try-out 22: `kb rule 701.62a --at 2024-09-20` said "CR of 2018-07-13: not in the rules yet" while
-    its gap note answered from the face-down extract of 2024-02-02; manifest dread came with DSK that day."""
+    its gap note answered from the face-down extract of 2024-02-02. Foretell (first seen 2024-11-08) is
+    in none of the parts the extract holds whole: its silence says nothing."""
     flat = " ".join(run(number, "--at", at).output.split())
     assert (f"On {at} (CR of 2024-02-02, in the corpus only as an extract of the face-down rules): not in that "
             "extract, nor in the last full CR before it (2018-07-13); the KB can't tell whether it was in the "
@@ -279,6 +280,24 @@ def test_a_clause_missing_from_an_extract_in_force_names_that_cr_and_says_the_kb
     assert "not in the rules yet" not in flat
     data = json.loads(run(number, "--at", at, "--json").output)["at"]
     assert (data["version"], data["last_complete"], data["number"]) == ("2024-02-02", "2018-07-13", None)
+
+
+def test_a_clause_missing_from_a_part_an_extract_holds_whole_was_not_in_that_cr() -> None:
+    """Try-out 31 D3: the extract of 2024-02-02 heads "## Section 708. ... (complete)" and "## Manifest Dread:
+    no rule with this heading in this version"; `kb rule 708.12 --at "15. März 2024"` said "not in that
+    extract, nor in the last full CR before it (2018-07-13)", and manifest dread's window began in 2018."""
+    flat = " ".join(run("708.12", "--at", "15. März 2024").output.split())
+    assert ("On 2024-03-15 (CR of 2024-02-02): not in that CR, but the KB can't tell whether it was in the rules "
+            "then: it is first seen in the CR of 2024-11-08, and the KB has no CR between.") in flat
+    assert "only as an extract" not in flat
+    flat = " ".join(run("701.62a", "--at", "2024-02-02").output.split())
+    assert "On 2024-02-02 (CR of 2024-02-02): not in the rules yet." in flat
+    flat = " ".join(run("701.62a", "--at", "2020-09-20").output.split())
+    assert "On 2020-09-20 (CR of 2018-07-13): not in the rules yet: not even in the later CR of 2024-02-02." in flat
+    data = json.loads(run("701.62", "--json").output)
+    assert data["first_seen_after"] == "2024-02-02"
+    assert data["first_seen_note"] == ("first seen in the CR of 2024-11-08: not in the CR of 2024-02-02, and the "
+                                       "KB has no CR between")
 
 
 def test_a_clause_missing_from_a_full_cr_in_force_on_that_very_date_is_not_in_the_rules_yet() -> None:
@@ -292,13 +311,13 @@ def test_a_clause_missing_from_a_later_full_cr_was_not_in_the_rules_yet_though_a
     """702.177 is first seen in the CR of 2026-01-16; on 2024-06-01 the face-down extract of 2024-02-02 was in
     force, and the full CR of 2024-11-08, later, lacks it too: not in the rules yet, shown by that later CR."""
     flat = " ".join(run("702.177", "--at", "2024-06-01").output.split())
-    assert ("On 2024-06-01 (CR of 2024-02-02): not in the rules yet: not even in the later full CR of "
+    assert ("On 2024-06-01 (CR of 2024-02-02): not in the rules yet: not even in the later CR of "
             "2024-11-08.") in flat
     assert json.loads(run("702.177", "--at", "2024-06-01", "--json").output)["at"]["unknown"] is False
 
 
 @pytest.mark.parametrize("number, at, first", [("702.143a", "2021-06-01", "2024-11-08"),
-                                               ("701.62a", "2020-09-20", "2024-11-08")])
+                                               ("702.143", "2020-09-20", "2024-11-08")])
 def test_a_date_between_the_last_full_cr_without_a_clause_and_its_first_cr_is_unknown_not_not_yet(
         number: str, at: str, first: str) -> None:
     """Try-out 26: `kb rule 702.143a --at 2021-06-01` said "not in the rules yet" (foretell came with Kaldheim,
@@ -318,7 +337,7 @@ def test_a_clause_first_seen_after_a_gap_in_the_corpus_is_not_said_to_be_added_o
     flat = " ".join(run("702.143a").output.split())
     assert ("History (702.143a; first seen in the CR of 2024-11-08: not in the CR of 2018-07-13, and the KB has "
             "no full CR between, only a face-down extract of 2024-02-02)") in flat
-    assert "2024-11-08 702.143a first seen (not in the CR of 2018-07-13, the corpus's previous full CR)" in flat
+    assert "2024-11-08 702.143a first seen (not in the CR of 2018-07-13, the corpus's last CR before it to show it absent)" in flat
     assert " added" not in flat
     data = json.loads(run("702.143a", "--json").output)
     assert (data["first_seen"], data["first_seen_after"]) == ("2024-11-08", "2018-07-13")

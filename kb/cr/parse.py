@@ -15,6 +15,10 @@ _RULE3 = re.compile(r"^(\d{3})\.\s+(\S.*)$")  # "708. Face-Down Spells and Perma
 _RULE = re.compile(r"^(\d{3}\.\d+)\.\s+(\S.*)$")  # "708.2. Face-down spells ..."
 _SUBRULE = re.compile(r"^(\d{3}\.\d+[a-z])\.?\s+(\S.*)$")  # "708.2a If a face-up ..."
 _EFFECTIVE = re.compile(r"effective as of ([A-Z][a-z]+ \d{1,2}, \d{4})")
+# An extract's part headings: "## Section 708. Face-Down Spells and Permanents (complete)" (it holds that
+# section or rule whole), "## Manifest Dread: no rule with this heading in this version" (it has none)
+_WHOLE = re.compile(r"^##\s+(?:Section|Rule)\s+(\d{3}(?:\.\d+)?)\.\s.*\(complete\)\s*$", re.IGNORECASE)
+_ABSENT = re.compile(r"^##\s+(\S.*?):\s+(?:no rule with this heading|not) in this version\.?\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +45,16 @@ class GlossaryEntry:
 
 @dataclass(slots=True)
 class RulesVersion:
-    """One CR as published on `date`. `complete` is False for an extract (face-down rules only)."""
+    """One CR as published on `date`. `complete` is False for an extract (face-down rules only); an
+    extract names the sections and rules it holds whole (`whole`: "708", "701.34") and the rule
+    headings the CR has no rule for (`absent`: "manifest dread"), so what it lacks there, the CR lacked."""
 
     date: str
     clauses: dict[str, Clause]
     glossary: dict[str, GlossaryEntry]
     complete: bool = True
+    whole: tuple[str, ...] = ()
+    absent: tuple[str, ...] = ()
 
     def __contains__(self, number: str) -> bool:
         return number in self.clauses
@@ -110,7 +118,17 @@ def parse_rules(text: str, date: str | None = None) -> RulesVersion:
             current.text = f"{current.text} {normalise(line)}"
     flush()
     glossary = _parse_glossary(lines[glossary_start:end], date)
-    return RulesVersion(date, clauses, glossary, complete=not extract)
+    if not extract:
+        return RulesVersion(date, clauses, glossary)
+    heads = [line.strip() for line in lines[start:glossary_start] if line.startswith("## ")]
+    whole = tuple(m.group(1) for m in map(_WHOLE.match, heads) if m)
+    absent = tuple(heading_key(m.group(1)) for m in map(_ABSENT.match, heads) if m)
+    return RulesVersion(date, clauses, glossary, complete=False, whole=whole, absent=absent)
+
+
+def heading_key(title: str) -> str:
+    """A rule's heading as an extract names it, compared without case or spacing ("Manifest Dread")."""
+    return " ".join(normalise(title).casefold().split())
 
 
 def _body_bounds(lines: list[str], extract: bool) -> tuple[int, int, int]:

@@ -10,8 +10,8 @@ from enum import StrEnum
 from typing import Any
 
 from kb.cr.lineage import Lineage, Members
-from kb.cr.numbers import nearest
-from kb.cr.parse import Clause, RulesVersion
+from kb.cr.numbers import is_under, nearest, parent_of
+from kb.cr.parse import Clause, RulesVersion, heading_key
 from kb.cr.text import wording_key
 from kb.errors import InputError, NotFoundError
 from kb.normalize import is_iso_date, word_diff
@@ -63,7 +63,9 @@ class ClauseHistory:
 
     current: str | None  # number in the current CR, None when the rule is no longer in the rules
     steps: tuple[HistoryStep, ...]
-    before: str | None = None  # the corpus's last full CR before the first that has it (which lacks it)
+    # the corpus's last CR before the first that has it, which lacks it (a full CR, or a face-down extract
+    # that holds the rule's section whole or says it has no rule of that heading: RulesCorpus.lacks)
+    before: str | None = None
     gone_by: str | None = None  # no longer in the rules: the corpus's first full CR without it
 
     @property
@@ -229,7 +231,11 @@ class RulesCorpus:
         return [c.number for c in self.current.section(number) if c.number != number]
 
     def number_at(self, number: str, at: str | None) -> str | None:
-        """The number that current clause `number` had in the CR in force on `at` (None: not yet)."""
+        """The number that current clause `number` had in the CR in force on `at` (None: not yet, or
+        the KB can't tell: `at` is long after the corpus's CR that answers for it, the `gap` note of
+        `kb rule --at`, and the corpus's next CR with the clause numbers it otherwise, so it may have
+        been renumbered before `at`: 707.8 of 2018-07-13 was 708.8 from 2021, the corpus's next CR
+        with it is of 2024)."""
         if at is None:
             return number
         lid = self.lineage.get((self.current.date, number))
@@ -239,7 +245,13 @@ class RulesCorpus:
             found = self._member_at(lid, at)
         except NotFoundError:
             return None
-        return found[1] if found else None
+        if found is None:
+            return None
+        having = [d for d, _ in self.members[lid]]
+        later = next((n for d, n in self.members[lid] if d > at), found[1])
+        if later != found[1] and self.gap(at, found[0], having) is not None:
+            return None
+        return found[1]
 
     def history(self, number: str, at: str | None = None) -> ClauseHistory:
         """The wording of clause `number` (numbered as in the CR in force on `at`, default the
@@ -254,12 +266,41 @@ class RulesCorpus:
             before = clause
         last_date, last_num = self.members[lid][-1]
         current = last_num if last_date == self.current.date else None
-        return ClauseHistory(current, tuple(steps), self.full_cr_before(steps[0].date),
+        return ClauseHistory(current, tuple(steps), self.lacking_before(lid, steps[0].date),
                              None if current else self.full_cr_after(last_date))
 
-    def full_cr_before(self, date: str) -> str | None:
-        """The date of the corpus's newest full CR before `date`; None when it has none."""
-        older = [v.date for v in self.versions if v.complete and v.date < date]
+    def lacks(self, version: RulesVersion, lid: int) -> bool:
+        """Whether `version` shows that the rule of lineage `lid` was not in the rules on its date: it does
+        not have it, and it is a full CR, or a face-down extract that holds whole the section or rule the
+        rule is part of ("## Section 708. ... (complete)"), or says the CR has no rule of its heading, or of
+        a heading above it ("## Manifest Dread: no rule with this heading in this version"). An extract's
+        silence on anything else says nothing."""
+        members = self.members[lid]
+        if any(d == version.date for d, _ in members):
+            return False
+        if version.complete:
+            return True
+        # the rule's number and headings in the nearest CR that has it, the first after `version` if any
+        ref_date, ref_num = next(((d, n) for d, n in members if d > version.date), members[-1])
+        for part in version.whole:
+            part_lid = self.lineage.get((version.date, part))
+            there = next((n for d, n in self.members.get(part_lid, []) if d == ref_date), None) \
+                if part_lid is not None else None
+            if there is not None and is_under(ref_num, there):
+                return True
+        ref = self.version(ref_date)
+        number: str | None = ref_num
+        while number is not None:
+            clause = ref.clauses.get(number)
+            if clause is not None and heading_key(clause.text) in version.absent:
+                return True
+            number = parent_of(number)
+        return False
+
+    def lacking_before(self, lid: int, date: str) -> str | None:
+        """The date of the corpus's newest CR before `date` that shows the rule of `lid` was not in the
+        rules (`lacks`); None when it has none."""
+        older = [v.date for v in self.versions if v.date < date and self.lacks(v, lid)]
         return older[-1] if older else None
 
     def full_cr_after(self, date: str) -> str | None:
@@ -416,11 +457,12 @@ class ClauseThen:
     in_force: str | None = None
     gap: RulesGap | None = None  # `date` long after `version` while the corpus has a later CR
     # Not in the rules on `date` as far as the KB knows, but the KB can't tell: the clause is not in the
-    # corpus's last full CR on or before `date` (this date), nor in `version` when that is a face-down
-    # extract after it, and the corpus has no full CR from `date` until the first CR that has it.
+    # corpus's last CR on or before `date` that shows it absent (this date: a full CR, or a face-down
+    # extract that holds its part whole, RulesCorpus.lacks), nor in `version` when that is a face-down
+    # extract after it, and the corpus has no such CR from `date` until the first CR that has it.
     last_complete: str | None = None
     first_seen: str | None = None  # the corpus's first CR with the clause, when it is not in `version`
-    # not in the rules yet: the corpus's full CR, in force on `date` or later, that shows it (lacks the clause)
+    # not in the rules yet: the corpus's CR, in force on `date` or later, that shows it (RulesCorpus.lacks)
     lacking: str | None = None
     between: str = ""  # when unknown: RulesCorpus.none_between(last_complete, first_seen)
 
@@ -435,7 +477,7 @@ class ClauseThen:
         if self.number is not None:
             return None
         if not self.unknown:
-            later = (f": not even in the later full CR of {self.lacking}" if self.lacking and self.lacking != self.version
+            later = (f": not even in the later CR of {self.lacking}" if self.lacking and self.lacking != self.version
                      else "")
             return f"On {self.date} (CR of {self.version}): not in the rules yet{later}."
         if self.version != self.last_complete:
@@ -467,7 +509,7 @@ class HistoryRow:
     number: str
     change: ChangeKind
     # the change happened after this (the corpus's previous CR; for a clause first seen on `date`, its
-    # previous full CR, which lacks it), on or before `date`
+    # last CR before that shows it absent: ClauseHistory.before), on or before `date`
     after: str | None
     text: str
     diff: Runs | None
@@ -528,14 +570,19 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             then: Clause | None = rules.clause(number, at=at)
         except NotFoundError:  # the clause did not exist then
             then = None
-        complete = rules.in_force(at, complete=True).date
-        # not in the rules then: say so from the CR in force, but only when a full CR of the corpus in
-        # force on `at` or later, before the first with the clause, lacks it; else the KB can't tell
-        # (the clause came in after the last full CR before `at`, and when is not in the corpus)
-        lacking = next((v.date for v in rules.versions if v.complete and at <= v.date < history.first_seen), None)
+        lid = rules.lineage[(rules.current.date, number)]
+        # not in the rules then: say so from the CR in force, but only when a CR of the corpus in force
+        # on `at` or later, before the first with the clause, lacks it (a full CR, or an extract that holds
+        # its section whole: RulesCorpus.lacks); else the KB can't tell (the clause came in after the
+        # last CR before `at` that lacks it, and when is not in the corpus)
+        lacking = next((v.date for v in rules.versions
+                        if at <= v.date < history.first_seen and rules.lacks(v, lid)), None)
         unknown = then is None and lacking is None
+        # the newest CR on or before `at` that lacks it: the full CR in force, or an extract after it that holds its section whole
+        complete = max((v.date for v in rules.versions if v.date <= at and rules.lacks(v, lid)),
+                       default=rules.in_force(at, complete=True).date)
         version = in_force if then is None else then.version
-        having = [d for d, _ in rules.members[rules.lineage[(rules.current.date, number)]]]
+        having = [d for d, _ in rules.members[lid]]
         then_row = ClauseThen(
             date=at,
             version=version,
