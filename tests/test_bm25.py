@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import random
+from typing import Sequence
 
 import numpy as np
 import pytest
 
+from kb.search import bm25
 from kb.search.bm25 import BM25Matrix
 
 WORDS = [f"w{i}" for i in range(200)]
@@ -77,3 +80,78 @@ def test_each_group_is_scored_as_its_own_collection(seed: int) -> None:
 def test_groups_must_name_one_group_per_document() -> None:
     with pytest.raises(ValueError):
         BM25Matrix.build([["a"], ["b"]], groups=[0])
+
+
+def _loop_collection(corpus: Sequence[Sequence[str]], vocab: dict[str, int], k1: float, b: float,
+                     epsilon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """bm25._collection as it was before it counted with numpy: a Python loop over every token."""
+    first_seen: dict[int, int] = {}
+    df: list[int] = []
+    df_col: list[int] = []
+    rows: list[int] = []
+    cols: list[int] = []
+    tfs: list[int] = []
+    doc_len = np.array([len(d) for d in corpus], dtype=np.int64)
+    for row, document in enumerate(corpus):
+        freqs: dict[str, int] = {}
+        for word in document:
+            freqs[word] = freqs.get(word, 0) + 1
+        for word, tf in freqs.items():
+            col = vocab.setdefault(word, len(vocab))
+            pos = first_seen.get(col)
+            if pos is None:
+                pos = first_seen[col] = len(df)
+                df.append(0)
+                df_col.append(col)
+            df[pos] += 1
+            rows.append(row)
+            cols.append(col)
+            tfs.append(tf)
+    n = len(corpus)
+    idf = [0.0] * len(df)
+    idf_sum = 0.0
+    negative = []
+    for pos, freq in enumerate(df):
+        value = math.log(n - freq + 0.5) - math.log(freq + 0.5)
+        idf[pos] = value
+        idf_sum += value
+        if value < 0:
+            negative.append(pos)
+    if df:
+        eps = epsilon * (idf_sum / len(df))
+        for pos in negative:
+            idf[pos] = eps
+    idf_by_col = np.zeros(len(vocab), dtype=np.float64)
+    idf_by_col[np.array(df_col, dtype=np.int64)] = np.array(idf, dtype=np.float64)
+    row_a = np.array(rows, dtype=np.int64)
+    col_a = np.array(cols, dtype=np.int64)
+    tf_a = np.array(tfs, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        avgdl = int(doc_len.sum()) / n if n else 0.0
+        ctd = k1 * (1 - b + b * doc_len / avgdl) if n else doc_len.astype(np.float64)
+        weight = idf_by_col[col_a] * (tf_a * (k1 + 1) / (tf_a + ctd[row_a]))
+    return row_a, col_a, weight
+
+
+def _wide_corpus(rng: random.Random) -> list[list[str]]:
+    """Documents of 0 to 60 tokens over a vocabulary of 3 to 2,000 words (Zipf-like, so many idfs
+    are floored and many terms repeat within a document), some documents empty."""
+    words = [f"t{i}" for i in range(rng.randint(3, 2000))]
+    weights = [1 / (i + 1) for i in range(len(words))]
+    return [rng.choices(words, weights, k=rng.choice([0, rng.randint(1, 60)])) for _ in range(rng.randint(0, 400))]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_numpy_counting_writes_the_matrix_of_the_python_loop_byte_for_byte(
+        seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index files must not change with the way terms are counted: same vocabulary order,
+    same postings, same weights to the last bit (idf summed one term at a time in first-seen order),
+    with and without groups."""
+    rng = random.Random(seed)
+    corpus = _wide_corpus(rng)
+    groups = [rng.randint(0, 2) for _ in corpus] if seed % 2 else None
+    fast = BM25Matrix.build(corpus, groups=groups)
+    monkeypatch.setattr(bm25, "_collection", _loop_collection)
+    slow = BM25Matrix.build(corpus, groups=groups)
+    assert list(fast.vocab.items()) == list(slow.vocab.items())
+    assert fast.to_bytes() == slow.to_bytes()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import math
 from dataclasses import dataclass
+from itertools import chain
 from typing import Iterable, Iterator, Sequence
 
 import numpy as np
@@ -104,48 +105,33 @@ class BM25Matrix:
 def _collection(corpus: Sequence[Sequence[str]], vocab: dict[str, int], k1: float, b: float,
                 epsilon: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(row, column, weight) of every (document, term) of one collection, rows counted within it;
-    its new terms join `vocab`. rank_bm25's arithmetic: idf summed in first-seen order, floored."""
-    first_seen: dict[int, int] = {}  # column → position in df
-    df: list[int] = []
-    df_col: list[int] = []
-    rows: list[int] = []
-    cols: list[int] = []
-    tfs: list[int] = []
-    doc_len = np.array([len(d) for d in corpus], dtype=np.int64)
-    for row, document in enumerate(corpus):
-        freqs: dict[str, int] = {}
-        for word in document:
-            freqs[word] = freqs.get(word, 0) + 1
-        for word, tf in freqs.items():
-            col = vocab.setdefault(word, len(vocab))
-            pos = first_seen.get(col)
-            if pos is None:
-                pos = first_seen[col] = len(df)
-                df.append(0)
-                df_col.append(col)
-            df[pos] += 1
-            rows.append(row)
-            cols.append(col)
-            tfs.append(tf)
+    its new terms join `vocab` in the order they first appear. rank_bm25's arithmetic: idf from
+    `math.log`, summed one by one in first-seen order, floored. Terms are counted with numpy: a
+    Python loop over every token took ~3 s at 100k texts."""
     n = len(corpus)
-    idf = [0.0] * len(df)
-    idf_sum = 0.0
-    negative = []
-    for pos, freq in enumerate(df):
-        value = math.log(n - freq + 0.5) - math.log(freq + 0.5)
-        idf[pos] = value
-        idf_sum += value
-        if value < 0:
-            negative.append(pos)
-    if df:
-        eps = epsilon * (idf_sum / len(df))
-        for pos in negative:
-            idf[pos] = eps
+    doc_len = np.array([len(d) for d in corpus], dtype=np.int64)
+    tokens = list(chain.from_iterable(corpus))
+    local = dict.fromkeys(tokens)  # the collection's terms in first-seen order: its df positions
+    for i, word in enumerate(local):
+        local[word] = i
+    term = np.fromiter(map(local.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+    n_terms = len(local)
+    # one key per (document, term) occurrence; unique keys count each document's terms (tf)
+    pair, tf_a = np.unique(np.repeat(np.arange(n, dtype=np.int64), doc_len) * max(n_terms, 1) + term,
+                           return_counts=True)
+    row_a, term_a = np.divmod(pair, max(n_terms, 1))
+    col_of_term = np.array([vocab.setdefault(word, len(vocab)) for word in local], dtype=np.int64)
+    df = np.bincount(term_a, minlength=n_terms)
+    # idf depends on df alone: math.log once per distinct df, as rank_bm25 computes it
+    freqs = np.unique(df)
+    logs = np.array([math.log(n - f + 0.5) - math.log(f + 0.5) for f in freqs.tolist()], dtype=np.float64)
+    idf = logs[np.searchsorted(freqs, df)]
+    if n_terms:
+        idf_sum = float(np.add.accumulate(idf)[-1])  # left to right, one add at a time (np.sum pairs)
+        idf[idf < 0] = epsilon * (idf_sum / n_terms)
     idf_by_col = np.zeros(len(vocab), dtype=np.float64)
-    idf_by_col[np.array(df_col, dtype=np.int64)] = np.array(idf, dtype=np.float64)
-    row_a = np.array(rows, dtype=np.int64)
-    col_a = np.array(cols, dtype=np.int64)
-    tf_a = np.array(tfs, dtype=np.int64)
+    idf_by_col[col_of_term] = idf
+    col_a = col_of_term[term_a]
     with np.errstate(divide="ignore", invalid="ignore"):
         avgdl = int(doc_len.sum()) / n if n else 0.0
         ctd = k1 * (1 - b + b * doc_len / avgdl) if n else doc_len.astype(np.float64)
