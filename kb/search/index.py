@@ -132,9 +132,12 @@ def _docs(entries: Sequence[Entry]) -> list[_Doc]:
 def corpus_hash(entries: Iterable[Entry]) -> str:
     """What an index depends on: entry ids, kinds and every distinct text with its language."""
     h = hashlib.sha256()
+    encode = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(..., ensure_ascii=False) without an encoder per entry
+    value = {lang: lang.value for lang in Lang}  # an enum's .value is a descriptor call: ~0.1 s at 100k entries
+    en = value[Lang.EN]
     for e in entries:
-        texts = sorted({(Lang.EN.value, e.text)} | {(v.lang.value, v.text) for v in e.variants})
-        h.update(json.dumps([e.id, e.kind.value, texts], ensure_ascii=False).encode("utf-8"))
+        texts = sorted({(en, e.text)} | {(value[v.lang], v.text) for v in e.variants})
+        h.update(encode([e.id, e.kind.value, texts]).encode("utf-8"))
         h.update(b"\n")
     return h.hexdigest()
 
