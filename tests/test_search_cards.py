@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kb.normalize import name_key
 from kb.oracle import within
 from kb.search.cardnames import CardIndex, CardMatcher, RulesTerms, card_expansions
 from kb.search.focus import focus
@@ -286,3 +287,18 @@ def test_the_words_joining_a_names_words_are_the_ones_card_pages_are_read_with()
     assert [c.name for c in matcher.find("¿Puedo voltear Lightfrom y Rageform?")] == ["Lightform", "Rageform"]
     # German capitalises every noun: its joining words between two nouns make no name
     assert matcher.unknown_names("Kann mein Gegner die Kreatur noch zerstören?") == []
+
+
+def test_the_matcher_keys_each_name_once_however_often_the_rulings_repeat_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The KB's entries name their cards again and again (~150,000 pairs at 100k rulings): a repeated
+    (name, English name) pair is keyed once, and the matcher is the one of the pairs without repeats."""
+    from kb.search import cardnames
+
+    pairs = [*NAMES, ("Ixidor, Reality Sculptor", "Ixidor, Reality Sculptor")]
+    once = CardMatcher.from_names(pairs)
+    keyed: list[str] = []
+    monkeypatch.setattr(cardnames, "name_key", lambda text: keyed.append(text) or name_key(text))
+    repeated = CardMatcher.from_names(pairs * 5 + list(reversed(pairs)))
+    assert list(repeated.items()) == list(once.items())
+    distinct = set(pairs)
+    assert len(keyed) == len(distinct) + sum("," in local for local, _ in distinct)  # and each short name
