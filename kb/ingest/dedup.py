@@ -306,12 +306,17 @@ class Lexicon:
     def _take_learned(self) -> None:
         """Keep the learned signatures the card-name change (added or removed phrases) cannot touch."""
         table, self._learned = self._learned or {}, None
-        signatures, names = table.get("signatures"), table.get("names")
-        if not isinstance(signatures, dict) or not isinstance(names, frozenset) \
-                or table.get("keywords") != tuple(self.keywords):
-            return
-        for text, found in _untouched(signatures, names ^ self._name_phrases).items():
+        for text, found in self._still_true(table, "signatures").items():
             self._signatures.setdefault(text, found)
+
+    def _still_true(self, table: Mapping[str, Any], part: str) -> dict[Any, Any]:
+        """The values of a learned table's `part` (its signatures, its evidence) that this lexicon's card
+        names can't have changed (`_untouched`); none when it was made with other keywords, or unreadable."""
+        found, names = table.get(part), table.get("names")
+        if not isinstance(found, dict) or not isinstance(names, frozenset) \
+                or table.get("keywords") != tuple(self.keywords):
+            return {}
+        return _untouched(found, names ^ self._name_phrases)
 
     def evidence_table(self, texts: Iterable[str]) -> dict[str, Any]:
         """The evidence of these texts (in any language, date and filing) this lexicon has found,
@@ -332,11 +337,7 @@ class Lexicon:
     def _take_learned_evidence(self) -> None:
         """Keep the learned evidence the card-name change (added or removed phrases) cannot touch."""
         table, self._learned_evidence = self._learned_evidence or {}, None
-        evidence, names = table.get("evidence"), table.get("names")
-        if not isinstance(evidence, dict) or not isinstance(names, frozenset) \
-                or table.get("keywords") != tuple(self.keywords):
-            return
-        for key, found in _untouched(evidence, names ^ self._name_phrases).items():
+        for key, found in self._still_true(table, "evidence").items():
             self._evidence.setdefault(key, found)
 
     def fold_table(self, texts: Iterable[str]) -> dict[str, str | None]:
