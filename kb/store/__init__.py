@@ -1191,13 +1191,12 @@ class KB:
     def superseded_texts(self, entry_ids: Sequence[str]) -> set[tuple[str, str]]:
         """(entry id, text) of the wordings of these entries that `kb outdated` calls superseded
         (a translation of an older English wording), so that a hit can flag them."""
-        return {(row["entry"], row["variant"]["text"]) for entry_id in dict.fromkeys(entry_ids)
-                for row in self.outdated_rows(entry_id)
-                if any(r.get("kind") == "superseded" for r in row.get("reasons", []))}
+        return {key for key, kinds in self.outdated_texts(entry_ids).items() if "superseded" in kinds}
 
     def outdated_texts(self, entry_ids: Sequence[str]) -> dict[tuple[str, str], tuple[str, ...]]:
         """(entry id, text) of the wordings of these entries `kb outdated` lists at its outdated level,
-        with the kinds of its reasons (superseded, terminology, rule-number ...), so a listing can mark them."""
+        with the kinds of its reasons (superseded, terminology, rule-number ...), so a listing can mark them
+        (a superseded wording's reason is always of that level: `Reason.level`)."""
         found: dict[tuple[str, str], tuple[str, ...]] = {}
         for entry_id in dict.fromkeys(entry_ids):
             for row in self.outdated_rows(entry_id):
