@@ -352,3 +352,17 @@ def test_the_console_entry_point_freezes_what_is_left_before_the_interpreter_shu
             "sys.stderr.write(f'frozen {gc.get_freeze_count()}'); sys.exit(0 if gc.get_freeze_count() else 1)\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-800:]
+
+
+def test_a_search_process_whose_hits_are_no_judges_own_does_not_compile_the_remark_patterns(
+        kb_with_index: Path) -> None:
+    """kb.gamewords (what tells a judge's dated remark from a ruling: ~3 ms of patterns) is read only
+    when a hit comes from the judge's own pages."""
+    code = ("import sys; from typer.testing import CliRunner; from cli.main import app; "
+            "r = CliRunner().invoke(app, ['search', 'Turning a face-down creature face up']); "
+            "assert r.exit_code == 0, r.output; "
+            "loaded = [m for m in ('kb.gamewords',) if m in sys.modules]; print(loaded); "
+            "sys.exit(1 if loaded else 0)")
+    env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
