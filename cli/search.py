@@ -39,6 +39,21 @@ def search(
     ] = False,
 ) -> None:
     """Find the rulings that answer a question, shown in the question's language where the KB has it."""
+    from cli.common import numpy_without_blas_threads
+
+    numpy_without_blas_threads()
+    from kb.search.index import gc_paused
+
+    # One question, then the process ends: what it reads (the card names, the glossary, the index)
+    # lives to the end, so the collector's passes over it find nothing (~15 ms of a cold search)
+    with gc_paused():
+        answer(question, limit=limit, card=card, lang=lang, rule=rule, since=since, until=until, kind=kind,
+               as_json=as_json)
+
+
+def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str], rule: Optional[str],
+           since: Optional[str], until: Optional[str], kind: Optional[str], as_json: bool) -> None:
+    """`kb search`'s work: the hits for `question` printed (as `search` describes)."""
     from dataclasses import replace
 
     from cli import render

@@ -322,6 +322,8 @@ def remarks_last(hits: Sequence[Hit], own_pages: Mapping[str, str]) -> list[Hit]
     order. A hit moved down takes the score of the place it moves to, as search's own reorderings do
     (the scores a judge reads go down the list); none is dropped (review38: official CR clauses that
     use no game word are never judged so)."""
+    if not own_pages:  # no hit is a judge's own, so none is a remark (nor are kb.gamewords' patterns compiled)
+        return list(hits)
     from dataclasses import replace
 
     from kb.gamewords import is_remark

@@ -303,3 +303,66 @@ def test_dates_the_wrong_way_round_get_a_note_saying_what_they_keep(kb_with_inde
     assert "--since 2024 is later than --until 2019" in " ".join(swapped.output.split())
     for dates in (("--since", "2019", "--until", "2024"), ("--since", "2019-05", "--until", "2019")):
         assert "is later than" not in run("face down turned face up trigger", *dates).output
+
+
+def test_a_search_process_loads_numpy_with_one_blas_thread_and_leaves_the_environment_as_it_was(
+        kb_with_index: Path) -> None:
+    """OpenBLAS starts (and spins) a thread per core when numpy is imported; a search calls no BLAS
+    routine, so its process loads numpy with one (~25 ms of a cold search's cpu on two cores). A child
+    process (a rebuild's embedder) still gets the environment the command was given."""
+    code = ("import os, sys, importlib.abc\n"
+            "seen = []\n"
+            "class Watch(importlib.abc.MetaPathFinder):\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'numpy': seen.append(os.environ.get('OPENBLAS_NUM_THREADS'))\n"
+            "sys.meta_path.insert(0, Watch())\n"
+            "from typer.testing import CliRunner; from cli.main import app\n"
+            "r = CliRunner().invoke(app, ['search', 'face down', '--json']); assert r.exit_code == 0, r.output\n"
+            "print(seen, os.environ.get('OPENBLAS_NUM_THREADS'))\n"
+            "sys.exit(0 if seen == ['1'] and 'OPENBLAS_NUM_THREADS' not in os.environ else 1)\n")
+    env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
+
+
+def test_a_search_runs_with_the_garbage_collector_paused_and_restores_it(kb_with_index: Path, monkeypatch) -> None:
+    import gc
+
+    from kb.search import Searcher
+
+    enabled: list[bool] = []
+    search = Searcher.search
+
+    def watched(self, *args, **kw):
+        enabled.append(gc.isenabled())
+        return search(self, *args, **kw)
+
+    monkeypatch.setattr(Searcher, "search", watched)
+    assert gc.isenabled()
+    result = run("face down", "--json")
+    assert result.exit_code == 0, result.output
+    assert enabled == [False] and gc.isenabled()
+
+
+def test_the_console_entry_point_freezes_what_is_left_before_the_interpreter_shuts_down() -> None:
+    """The interpreter's last full collections would walk every object a command leaves (~25 ms of a
+    cold search): frozen, they are freed by reference counting alone."""
+    code = ("import gc, sys; sys.argv = ['kb', '--help']; import cli.main\n"
+            "try:\n    cli.main.main()\nexcept SystemExit:\n    pass\n"
+            "sys.stderr.write(f'frozen {gc.get_freeze_count()}'); sys.exit(0 if gc.get_freeze_count() else 1)\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-800:]
+
+
+def test_a_search_process_whose_hits_are_no_judges_own_does_not_compile_the_remark_patterns(
+        kb_with_index: Path) -> None:
+    """kb.gamewords (what tells a judge's dated remark from a ruling: ~3 ms of patterns) is read only
+    when a hit comes from the judge's own pages."""
+    code = ("import sys; from typer.testing import CliRunner; from cli.main import app; "
+            "r = CliRunner().invoke(app, ['search', 'Turning a face-down creature face up']); "
+            "assert r.exit_code == 0, r.output; "
+            "loaded = [m for m in ('kb.gamewords',) if m in sys.modules]; print(loaded); "
+            "sys.exit(1 if loaded else 0)")
+    env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]

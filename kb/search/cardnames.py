@@ -515,6 +515,36 @@ class CardIndex:
         index._expand_text = "\n" + doc["expand"] + "\n"
         return index
 
+    _PARTS = ("keys", "values", "common", "expand")
+
+    def to_text(self) -> bytes:
+        """The index's cards.txt: a JSON line (the longest name's words, each part's size in bytes),
+        then `to_json`'s strings as they are. JSON would escape each of their ~150,000 line breaks
+        and non-ASCII letters, and unescaping them cost a cold query ~6 ms; these are decoded in 1."""
+        doc = self.to_json()
+        parts = [doc[name].encode("utf-8") for name in self._PARTS]
+        head = {"longest": doc["longest"], "sizes": dict(zip(self._PARTS, map(len, parts)))}
+        return json.dumps(head).encode("utf-8") + b"\n" + b"".join(parts)
+
+    @classmethod
+    def from_text(cls, data: bytes) -> CardIndex:
+        """The CardIndex of `to_text`'s bytes; ValueError when they are not one."""
+        end = data.find(b"\n")
+        if end < 0:
+            raise ValueError("card names without their header line")
+        head = json.loads(data[:end])
+        doc: dict[str, Any] = {"longest": head["longest"]}
+        at = end + 1
+        for name in cls._PARTS:
+            size = head["sizes"][name]
+            if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+                raise ValueError(f"card names' part {name} has no size")
+            doc[name] = data[at:at + size].decode("utf-8")
+            at += size
+        if at != len(data):
+            raise ValueError("card names' parts and their sizes disagree")
+        return cls.from_json(doc)
+
     def named(self, text: str) -> list[NamedCard]:
         return self.matcher.find(text)
 

@@ -16,8 +16,12 @@ An index folder holds
                a pass over every document per query term); rulings and CR clauses each with the
                idf of their own kind
   glossary.json  the glossary compiled at build time (queries never parse YAML)
-  cards.json   card names in every language and what each card's Oracle text is about
-               (kb/search/cardnames.py), so a query never parses the Oracle file
+  cards.txt    card names in every language and what each card's Oracle text is about
+               (kb/search/cardnames.py), so a query never parses the Oracle file (an index built
+               before it holds them as cards.json)
+  clauses.json the current numbers of the rules each older CR number named
+  terms.json   the CR glossary entries' terms and concepts a question is matched against
+               (`GlossaryTerms`; an index built before it derives them)
 
 Relevance is language-neutral: an entry is scored on its English wordings only (dense: e5 is
 multilingual; lexical: a German or Spanish question reaches English words through the glossary's
@@ -91,8 +95,12 @@ GLOSSARY_FILE = "glossary.json"  # the glossary compiled at build time: queries 
 BM25_FILE = "bm25.npz"
 
 
-CARDS_FILE = "cards.json"  # card names (EN/DE/ES, Oracle + KB) and each card's rules tokens
+CARDS_FILE = "cards.json"  # card names (EN/DE/ES, Oracle + KB) and each card's rules tokens, as JSON ...
+CARDS_TEXT_FILE = "cards.txt"  # ... which an index now stores unescaped (`CardIndex.to_text`); cards.json: an older one
 CLAUSES_FILE = "clauses.json"  # a CR number of an older version -> the current numbers of its rules
+# the CR glossary entries' terms and the concept each whole term reads as (`GlossaryTerms`): derived from
+# the entry table and the glossary at build time (~7 ms of a cold query); an index without it derives them
+TERMS_FILE = "terms.json"
 
 
 FIX = "run `kb ingest` to rebuild it"
@@ -485,14 +493,71 @@ def _build_index(entries: list[Entry], out_dir: Path, embedder: Any, corpus: Cor
     write_atomic(out_dir / GLOSSARY_FILE, json.dumps(glossary.to_json(), ensure_ascii=False).encode())
     write_atomic(out_dir / DOCS_FILE, json.dumps(doc_rows, ensure_ascii=False).encode("utf-8"))
     write_atomic(out_dir / BM25_FILE, bm25.to_bytes())
-    write_atomic(out_dir / CARDS_FILE, json.dumps(cards.to_json(), ensure_ascii=False).encode("utf-8"))
-    write_atomic(out_dir / ENTRIES_FILE, _entry_table(entries).to_bytes())
+    (out_dir / CARDS_FILE).unlink(missing_ok=True)  # an older build's form of cards.txt
+    write_atomic(out_dir / CARDS_TEXT_FILE, cards.to_text())
+    table = _entry_table(entries)
+    write_atomic(out_dir / ENTRIES_FILE, table.to_bytes())
     write_atomic(out_dir / CLAUSES_FILE, json.dumps(dict(former or {})).encode("utf-8"))
+    write_atomic(out_dir / TERMS_FILE, json.dumps(GlossaryTerms.of(table, glossary).to_json(),
+                                                  ensure_ascii=False).encode("utf-8"))
     # CRC-32 of the files a query reads: a damaged (not only truncated) file is refused at load.
     meta["crc32"] = {n: zlib.crc32((out_dir / n).read_bytes())
-                     for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE, CARDS_FILE, ENTRIES_FILE,
-                               CLAUSES_FILE)}
+                     for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE, CARDS_TEXT_FILE, ENTRIES_FILE,
+                               CLAUSES_FILE, TERMS_FILE)}
     write_atomic(out_dir / META_FILE, json.dumps(meta, indent=1).encode("utf-8"))
+
+
+def own_clauses(table: EntryTable) -> np.ndarray:
+    """Per entry: the index in `clause_vocab` of its own clause (a rule entry's first), else -1."""
+    has = np.diff(table.clause_ptr) > 0
+    first = table.clause_idx[np.minimum(table.clause_ptr[:-1], max(len(table.clause_idx) - 1, 0))] \
+        if len(table.clause_idx) else np.zeros(len(table), dtype=np.int64)
+    own: np.ndarray = np.where(table.kind_is(Kind.RULE) & has, first, -1)
+    return own
+
+
+@dataclass(frozen=True)
+class GlossaryTerms:
+    """The CR glossary entries of an entry table as a question names them (`Searcher._named_terms`):
+    (the words of the term an entry defines, the entry's row), and (the one glossary concept a whole
+    term reads as, the entry's row, the term's number of words). Stored in the index (terms.json)."""
+
+    terms: list[tuple[tuple[str, ...], int]]
+    concepts: list[tuple[str, int, int]]
+
+    @classmethod
+    def of(cls, table: EntryTable, glossary: Glossary) -> GlossaryTerms:
+        from kb.search.question import GLOSSARY, glossary_term
+
+        out = cls([], [])
+        own = own_clauses(table)
+        # whether a clause defines a glossary term; the closing False is a row's own clause -1 (none)
+        defines = np.array([c.startswith(GLOSSARY) for c in table.clause_vocab] + [False], dtype=bool)
+        for i in np.flatnonzero(defines[own]):
+            clause = table.clause_vocab[own[i]]
+            whole = tokenize(clause[len(GLOSSARY):])
+            if term := glossary_term(clause, lambda _: whole):
+                out.terms.append((term, int(i)))
+            read = glossary.concept_tokens(whole, (Lang.EN,))
+            if len(read) == 1:
+                out.concepts.append((read[0], int(i), len(whole)))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {"terms": [[list(term), row] for term, row in self.terms],
+                "concepts": [[concept, row, n] for concept, row, n in self.concepts]}
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any], rows: int) -> GlossaryTerms:
+        """ValueError when `doc` is not a GlossaryTerms of a table of `rows` entries."""
+        try:
+            terms = [(tuple(str(w) for w in term), int(row)) for term, row in doc["terms"]]
+            concepts = [(str(concept), int(row), int(n)) for concept, row, n in doc["concepts"]]
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"{TERMS_FILE} is malformed ({exc})") from None
+        if not all(0 <= row < rows for _, row in terms) or not all(0 <= row < rows for _, row, _ in concepts):
+            raise ValueError(f"{TERMS_FILE} names an entry the index lacks")
+        return cls(terms, concepts)
 
 
 def _entry_table(entries: Sequence[Entry]) -> EntryTable:

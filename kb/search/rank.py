@@ -29,8 +29,9 @@ from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWO
 from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
 
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
-from kb.search.index import (CARDS_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, EntryTable,
-                             _embedder_identity, _read_checked, default_card_index, read_index)
+from kb.search.index import (CARDS_FILE, CARDS_TEXT_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, TERMS_FILE, EntryTable,
+                             GlossaryTerms, _embedder_identity, _read_checked, default_card_index, own_clauses,
+                             read_index)
 
 if TYPE_CHECKING:
     from kb.search.cardnames import NamedCard
@@ -281,8 +282,7 @@ class Searcher:
         self._query_embedder = query_embedder
         self._glossary = glossary
         self._card_names = card_names
-        self._cr_glossary: list[tuple[tuple[str, ...], int]] | None = None
-        self._cr_concepts: list[tuple[str, int, int]] | None = None
+        self._cr_terms_read: GlossaryTerms | None = None  # `glossary_terms`, read once
         self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._own: np.ndarray | None = None
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
@@ -398,8 +398,11 @@ class Searcher:
                 self._cards = default_card_index(self.entries, self.reference)
             else:
                 try:
-                    data = _read_checked(self.index_dir, CARDS_FILE, self.meta)
-                    self._cards = CardIndex.from_json(json.loads(data.decode("utf-8")))
+                    if CARDS_TEXT_FILE in (self.meta.get("crc32") or {}):
+                        self._cards = CardIndex.from_text(_read_checked(self.index_dir, CARDS_TEXT_FILE, self.meta))
+                    else:  # an index built before cards.txt
+                        data = _read_checked(self.index_dir, CARDS_FILE, self.meta)
+                        self._cards = CardIndex.from_json(json.loads(data.decode("utf-8")))
                 except (OSError, ValueError, KeyError, TypeError) as exc:
                     raise StoreError(f"search index card names unreadable ({exc}); {FIX}") from None
         return self._cards
@@ -725,14 +728,25 @@ class Searcher:
     @property
     def _own_clauses(self) -> np.ndarray:
         """Per entry: the index in `clause_vocab` of its own clause (a rule entry's first), else -1."""
-        t = self.table
         if self._own is None:
-            has = np.diff(t.clause_ptr) > 0
-            first = t.clause_idx[np.minimum(t.clause_ptr[:-1], max(len(t.clause_idx) - 1, 0))] if len(t.clause_idx) \
-                else np.zeros(len(t), dtype=np.int64)
-            self._own = np.where(self._is_rule & has, first, -1)
+            self._own = own_clauses(self.table)
         own: np.ndarray = self._own
         return own
+
+    @property
+    def glossary_terms(self) -> GlossaryTerms:
+        """The CR glossary entries' terms and concepts (`GlossaryTerms`): the index's terms.json, or
+        derived from the entry table and glossary for an index built before it was stored."""
+        if self._cr_terms_read is None:
+            if self.index_dir is not None and TERMS_FILE in (self.meta.get("crc32") or {}):
+                try:
+                    doc = json.loads(_read_checked(self.index_dir, TERMS_FILE, self.meta).decode("utf-8"))
+                    self._cr_terms_read = GlossaryTerms.from_json(doc, len(self.table))
+                except (OSError, ValueError) as exc:
+                    raise StoreError(f"search index glossary terms unreadable ({exc}); {FIX}") from None
+            else:
+                self._cr_terms_read = GlossaryTerms.of(self.table, self.glossary)
+        return self._cr_terms_read
 
     def _named_terms(self, text: str, langs: tuple[Lang, ...], min_words: int,
                      skip: set[str] | frozenset[str] = frozenset(), rare: int = RARE_IN_RULINGS,
@@ -745,25 +759,11 @@ class Searcher:
         words = [w if w not in skip else "" for w in tokenize(text)] + ["", *also]
         if not any(words) or not len(t.clause_idx):  # no entry is a clause or links one: no glossary entry either
             return []
-        if self._cr_glossary is None or self._cr_concepts is None:
-            # read once: (term words, entry row) of each glossary entry, and (the one concept a whole
-            # term reads as, entry row)
-            self._cr_glossary, self._cr_concepts = [], []
-            own = self._own_clauses
-            # whether a clause defines a glossary term; the closing False is a row's own clause -1 (none)
-            defines = np.array([c.startswith(GLOSSARY) for c in t.clause_vocab] + [False], dtype=bool)
-            for i in np.flatnonzero(defines[own]):
-                clause = t.clause_vocab[own[i]]
-                whole = tokenize(clause[len(GLOSSARY):])
-                if term := glossary_term(clause, lambda _: whole):
-                    self._cr_glossary.append((term, int(i)))
-                read = self.glossary.concept_tokens(whole, (Lang.EN,))
-                if len(read) == 1:
-                    self._cr_concepts.append((read[0], int(i), len(whole)))
-        rows = [row for term, row in self._cr_glossary
+        found = self.glossary_terms
+        rows = [row for term, row in found.terms
                 if len(term) >= min_words and names_term(words, term) and self._rare_in_rulings(term, rare)]
         named = set(self.glossary.concept_tokens([w for w in words if w], langs, question=True))
-        rows += [row for concept, row, n in self._cr_concepts
+        rows += [row for concept, row, n in found.concepts
                  if n >= min_words and concept in named and self._rare_in_rulings([concept], rare)]
         return list(dict.fromkeys(rows))
 
