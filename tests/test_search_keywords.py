@@ -225,6 +225,16 @@ def test_a_card_with_rulings_is_asked_about_through_them_not_its_keywords(tmp_pa
     assert "c-702.14c" not in _ids(searcher, _keyword_mask(searcher, QUESTION))
 
 
+def test_a_keyword_of_a_cards_oracle_text_is_its_rules_however_many_rulings_say_it(tmp_path: Path) -> None:
+    """Rulings of other cards that say "swampwalk" (in passing, about face-down play) keep a question that
+    names the keyword from lifting its rules; they do not answer what the card the question names does."""
+    entries = [*LANDWALK, *(_ruling(f"r-walk{k}", f"A face-down creature has no swampwalk, even turned face down by "
+                                    f"Walk Card {k}.", f"Walk Card {k}") for k in range(KEYWORD_IN_RULINGS + 2))]
+    searcher = _landwalk(tmp_path, entries)
+    assert not searcher._keyword_rules("Can my swampwalk creature be blocked by a wall?", (Lang.EN,)).any()
+    assert "c-702.14c" in _ids(searcher, _keyword_mask(searcher, QUESTION))
+
+
 def test_a_face_down_question_gets_no_keyword_of_its_cards(tmp_path: Path) -> None:
     """A question about face-down play is answered by the face-down rules, not by what the card's printed
     keywords do while it is face down (it has none)."""

@@ -682,24 +682,27 @@ class Searcher:
         keyword = self._keyword_rules(asking, langs, name_tokens)
         if self.weights.card_keywords and (bare := self._cards_without_rulings(named)) \
                 and not self._about_face_down(said, langs, named):
-            keyword |= self._keyword_rules("", langs, also=split_concepts(self.cards.rules_tokens(bare))[0])
+            # however many rulings say the keyword: they are rulings of other cards, about face-down play
+            keyword |= self._keyword_rules("", langs, also=split_concepts(self.cards.rules_tokens(bare))[0],
+                                           rare=len(self.table))
         return keyword
 
     def _keyword_rules(self, text: str, langs: tuple[Lang, ...] = (Lang.EN,),
-                       skip: set[str] | frozenset[str] = frozenset(), also: Sequence[str] = ()) -> np.ndarray:
+                       skip: set[str] | frozenset[str] = frozenset(), also: Sequence[str] = (),
+                       rare: int = KEYWORD_IN_RULINGS) -> np.ndarray:
         """Per entry: whether it is a rule of a keyword ability or action (702.N, 701.N) that `text`
         names and no ruling is about: the keyword's glossary entry ("Foretell: ... See rule 702.143")
         and the clauses under the rule it refers to. Named as `_cr_terms` names a term, or by the
         English words a German or Spanish word translates to (`Glossary.translate`: "Rückblende"),
         one word enough (a keyword's name is the CR's word for it), but not by the words `skip` (the
         names of the cards the question names: Echoing Boon is no echo). No ruling is about it when
-        at most KEYWORD_IN_RULINGS rulings hold its words. `also`: English rules tokens named beside
-        `text` (a named card's Oracle text: `CardIndex.rules_tokens`)."""
+        at most `rare` rulings hold its words. `also`: English rules tokens named beside `text` (a named
+        card's Oracle text: `CardIndex.rules_tokens`)."""
         t = self.table
         out = np.zeros(len(t), dtype=bool)
         own = self._own_clauses
         english = [*self.glossary.translate(text, langs[-1]), "", *also] if text else list(also)
-        for row in self._named_terms(text, langs, 1, skip, KEYWORD_IN_RULINGS, english):
+        for row in self._named_terms(text, langs, 1, skip, rare, english):
             entry = self._entry(row)
             rules = keyword_rules(entry.text)
             if not rules and (to := self._glossary_row(see_term(entry.text))) is not None:
