@@ -157,3 +157,94 @@ def test_the_rules_of_a_keyword_no_ruling_is_about_can_come_before_rulings_shari
     assert hits[0].entry.id in {"c-702.143a", "c-702.143d"}
     searcher.weights = Weights(keyword_rule=Weights().rule)  # as every clause
     assert searcher.search("Can I look at my opponent's foretold cards?", limit=5)[0].entry.id == "r-own"
+
+
+# ---------------------------------------------------------------- a keyword of a named card's Oracle text
+LANDWALK = [
+    _rule("c-gl-swampwalk", "glossary:Swampwalk", "Swampwalk: See Landwalk."),
+    _rule("c-gl-landwalk", "glossary:Landwalk", "Landwalk: A generic term for a group of keyword abilities that "
+          "restrict whether a creature may be blocked. See rule 702.14, \"Landwalk.\""),
+    _rule("c-702.14a", "702.14a", "Landwalk is a generic term that appears within an object's rules text as "
+          "\"[type]walk,\" where [type] is usually a subtype."),
+    _rule("c-702.14c", "702.14c", "A creature with landwalk can't be blocked as long as the defending player "
+          "controls at least one land with the specified subtype."),
+    _rule("c-509.1a", "509.1a", "The defending player chooses which creatures they control, if any, will block."),
+    _ruling("r-block", "The face-down creature can block as normal; its blockers are declared as usual.",
+            "Block Card"),
+    _ruling("r-swamp", "You choose which blocking creature to sacrifice as the ability resolves.", "Other Card"),
+    # shares the question's words (opponent, block, wall, tapped, land, swamp) and answers nothing about it
+    _ruling("r-wall", "Your opponent can block with his wall even if it is tapped? No: a tapped wall can't block, "
+            "whatever land or Swamp he controls.", "Wall Card"),
+]
+
+
+def _landwalk(tmp_path: Path, entries: list | None = None, **weights: bool) -> Searcher:
+    entries = entries if entries is not None else LANDWALK
+    build_index(entries, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+    searcher.weights = Weights(**weights)
+    return searcher
+
+
+def _ids(searcher: Searcher, mask: np.ndarray) -> set[str]:
+    return {searcher.table.ids[i] for i in np.flatnonzero(mask)}
+
+
+def test_a_keyword_whose_glossary_entry_only_refers_to_another_names_that_ones_rules(tmp_path: Path) -> None:
+    """"Swampwalk: See Landwalk." names no rule itself: the keyword is landwalk, whose entry refers to
+    702.14; swampwalk's clauses were never lifted."""
+    searcher = _landwalk(tmp_path)
+    lifted = searcher._keyword_rules("Can my swampwalk creature be blocked by a wall?", (Lang.EN,))
+    assert _ids(searcher, lifted) == {"c-gl-swampwalk", "c-gl-landwalk", "c-702.14a", "c-702.14c"}
+
+
+QUESTION = "Can my opponent block my Bog Wraith with his wall when his only land is a tapped Swamp?"
+
+
+def test_a_keyword_in_the_oracle_text_of_a_card_without_rulings_is_asked_about_through_its_rules(
+        tmp_path: Path) -> None:
+    """Bog Wraith (swampwalk in its Oracle text) has no ruling in the KB, and the question says no keyword:
+    what decides it is the card's keyword, so landwalk's clauses rank as a keyword the question names."""
+    searcher = _landwalk(tmp_path)
+    hits = {}
+    for on in (False, True):
+        searcher.weights = Weights(card_keywords=on)
+        hits[on] = {h.entry.id: (k, h) for k, h in enumerate(searcher.search(QUESTION, limit=8))}
+    rank, hit = hits[True]["c-702.14c"]
+    assert rank < hits[False]["c-702.14c"][0]
+    assert hit.lexical == pytest.approx(hits[False]["c-702.14c"][1].lexical / Weights().rule_lexical, rel=1e-5)
+    assert hits[True]["c-509.1a"][1].lexical == pytest.approx(hits[False]["c-509.1a"][1].lexical)  # no keyword's
+
+
+def test_a_card_with_rulings_is_asked_about_through_them_not_its_keywords(tmp_path: Path) -> None:
+    """Bog Wraith with a ruling of its own in the KB: its ruling answers, its keyword lifts nothing."""
+    entries = [*LANDWALK, _ruling("r-wraith", "Bog Wraith can't be blocked while the defending player controls a "
+                                  "Swamp, even a tapped one.", "Bog Wraith")]
+    searcher = _landwalk(tmp_path, entries)
+    assert [h.entry.id for h in searcher.search(QUESTION, limit=7)][0] == "r-wraith"
+    assert "c-702.14c" not in _ids(searcher, _keyword_mask(searcher, QUESTION))
+
+
+def test_a_keyword_of_a_cards_oracle_text_is_its_rules_however_many_rulings_say_it(tmp_path: Path) -> None:
+    """Rulings of other cards that say "swampwalk" (in passing, about face-down play) keep a question that
+    names the keyword from lifting its rules; they do not answer what the card the question names does."""
+    entries = [*LANDWALK, *(_ruling(f"r-walk{k}", f"A face-down creature has no swampwalk, even turned face down by "
+                                    f"Walk Card {k}.", f"Walk Card {k}") for k in range(KEYWORD_IN_RULINGS + 2))]
+    searcher = _landwalk(tmp_path, entries)
+    assert not searcher._keyword_rules("Can my swampwalk creature be blocked by a wall?", (Lang.EN,)).any()
+    assert "c-702.14c" in _ids(searcher, _keyword_mask(searcher, QUESTION))
+
+
+def test_a_face_down_question_gets_no_keyword_of_its_cards(tmp_path: Path) -> None:
+    """A question about face-down play is answered by the face-down rules, not by what the card's printed
+    keywords do while it is face down (it has none)."""
+    searcher = _landwalk(tmp_path)
+    question = "I cast Bog Wraith face down with a morph effect. Can my opponent block it?"
+    assert not _keyword_mask(searcher, question).any()
+    assert _keyword_mask(searcher, QUESTION).any()
+
+
+def _keyword_mask(searcher: Searcher, question: str) -> np.ndarray:
+    """The keyword mask `Searcher.search` computes for an English question."""
+    named = [c.name for c in searcher.named_cards(question, Lang.EN)]
+    return searcher._question_keywords(question, question, (Lang.EN,), named, set())

@@ -317,6 +317,16 @@ def keyword_rules(text: str) -> list[str]:
     return [r for r in referenced_rules(text) if _KEYWORD_RULE.match(r)]
 
 
+_SEE_TERM = re.compile(r"^[^:]*:\s*See ([^.]+)\.\s*$")
+
+
+def see_term(text: str) -> str:
+    """The term a glossary entry that only refers to another names ("Swampwalk: See Landwalk." ->
+    "Landwalk"); "" for any other entry."""
+    m = _SEE_TERM.match(text.strip())
+    return m[1].strip() if m else ""
+
+
 # ----------------------------------------------------------------- rules the question cites
 # "the rule 707.9 instructs players to reveal ...", "CR 707.8 Question": the asker names the rule,
 # often by the number of the CR they learnt (707 was face-down objects until 2024, 708 now).

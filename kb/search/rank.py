@@ -25,7 +25,8 @@ from kb.search.focus import Focus, asks_for_rule, defined_phrase, focus
 from kb.search.glossary import Glossary
 from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS,
                                 RARE_IN_RULINGS, QueryPlan, about_face_down, cited_clauses, glossary_term,
-                                keyword_rules, names_term, off_subject, plan, referenced_rules, split_concepts)
+                                keyword_rules, names_term, off_subject, plan, referenced_rules, see_term,
+                                split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
 
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
@@ -177,6 +178,11 @@ class Weights:
     # top-1 +1 (real-en-145 6 -> 1), none lost; top-3 +2 (real-en-143 9 -> 2), -1 (real-en-137 3 -> 7);
     # 0.8-0.85 the same at top-3 with no top-1 change, 0.7 +1 -1 at top-3, 1.0 top-1 +1 -1 (real-en-72 1 -> 2).
     keyword_rule: float = 0.9
+    # A question not about face-down play that names a card the KB has no ruling of ("If I attack with
+    # Sewerdreg in a 2HG game ... can the other opponent's creatures block the dreg?") turns on what the
+    # card does, and a keyword ability in its Oracle text (swampwalk) is the rule that decides it: the
+    # keyword's clauses are asked about as those of a keyword the question names (`keyword_rules`).
+    card_keywords: bool = True
     # A question that asks only what a keyword is ("What is the new cloak action?", "Wie funktioniert
     # Verkleidung?": `focus.defined_phrase`) wants the keyword's definition: the first clause of its
     # rule (701.58a) gets this bonus to its fused score, its glossary entry `GLOSSARY_SHARE` of it
@@ -497,7 +503,7 @@ class Searcher:
         rule_asked = asks_for_rule(query)
         keyword = np.zeros(n, dtype=bool)
         if mode == "hybrid" and w.keyword_rules:
-            keyword = self._keyword_rules(words.asking, langs, name_tokens)
+            keyword = self._question_keywords(words.asking, said, langs, named, name_tokens)
         if mode in ("hybrid", "dense"):
             story = " ".join(query.split()[:w.story_words]) if w.story_words else query
             texts = [parts.asking, story] if parts.is_story and w.dense_focus else [query]
@@ -670,22 +676,42 @@ class Searcher:
             out[self._is_rule & (own >= 0) & wanted[np.maximum(own, 0)]] = 1.0
         return out
 
+    def _question_keywords(self, asking: str, said: str, langs: tuple[Lang, ...], named: list[str],
+                           name_tokens: set[str] | frozenset[str]) -> np.ndarray:
+        """Per entry: the rules of a keyword the asking sentences name that no ruling is about
+        (`_keyword_rules`), and, for a question not about face-down play (`said`, the whole question),
+        of a keyword in the Oracle text of a card it names that no entry is filed under
+        (`Weights.card_keywords`)."""
+        keyword = self._keyword_rules(asking, langs, name_tokens)
+        if self.weights.card_keywords and (bare := self._cards_without_rulings(named)) \
+                and not self._about_face_down(said, langs, named):
+            # however many rulings say the keyword: they are rulings of other cards, about face-down play
+            keyword |= self._keyword_rules("", langs, also=split_concepts(self.cards.rules_tokens(bare))[0],
+                                           rare=len(self.table))
+        return keyword
+
     def _keyword_rules(self, text: str, langs: tuple[Lang, ...] = (Lang.EN,),
-                       skip: set[str] | frozenset[str] = frozenset()) -> np.ndarray:
+                       skip: set[str] | frozenset[str] = frozenset(), also: Sequence[str] = (),
+                       rare: int = KEYWORD_IN_RULINGS) -> np.ndarray:
         """Per entry: whether it is a rule of a keyword ability or action (702.N, 701.N) that `text`
         names and no ruling is about: the keyword's glossary entry ("Foretell: ... See rule 702.143")
         and the clauses under the rule it refers to. Named as `_cr_terms` names a term, or by the
         English words a German or Spanish word translates to (`Glossary.translate`: "Rückblende"),
         one word enough (a keyword's name is the CR's word for it), but not by the words `skip` (the
         names of the cards the question names: Echoing Boon is no echo). No ruling is about it when
-        at most KEYWORD_IN_RULINGS rulings hold its words."""
+        at most `rare` rulings hold its words. `also`: English rules tokens named beside `text` (a named
+        card's Oracle text: `CardIndex.rules_tokens`)."""
         t = self.table
         out = np.zeros(len(t), dtype=bool)
         own = self._own_clauses
-        english = self.glossary.translate(text, langs[-1])
-        for row in self._named_terms(text, langs, 1, skip, KEYWORD_IN_RULINGS, english):
+        english = [*self.glossary.translate(text, langs[-1]), "", *also] if text else list(also)
+        for row in self._named_terms(text, langs, 1, skip, rare, english):
             entry = self._entry(row)
             rules = keyword_rules(entry.text)
+            if not rules and (to := self._glossary_row(see_term(entry.text))) is not None:
+                # "Swampwalk: See Landwalk.": the keyword is the one the entry refers to
+                out[to] = True
+                rules = keyword_rules(self._entry(to).text)
             if not rules:
                 continue
             out[row] = True
@@ -720,6 +746,13 @@ class Searcher:
         out[self._is_rule & (own == t.clause_vocab.index(first))] = 1.0
         out[row] = GLOSSARY_SHARE
         return out
+
+    def _glossary_row(self, term: str) -> int | None:
+        """The row of the CR glossary entry of `term` ("Landwalk"), None when there is none."""
+        if not term:
+            return None
+        words = tuple(tokenize(term))
+        return next((row for t, row in self.glossary_terms.terms if t == words), None)
 
     def _entry(self, row: int) -> Entry:
         """The entry of index row `row` (fetched alone when the searcher holds no entries)."""
@@ -827,6 +860,11 @@ class Searcher:
             concepts = {c.lstrip("~") for c in self.glossary.concept_tokens(oracle, (Lang.EN,))}
             self._oracle_cards[k] = bool(concepts & FACE_DOWN_SAID) or ("turn_face_up" in concepts and "turn" in oracle)
         return self._oracle_cards[k]
+
+    def _cards_without_rulings(self, named: list[str]) -> list[str]:
+        """The cards of `named` (English names) no entry of the KB is filed under."""
+        vocab = set(self.table.card_vocab)
+        return [c for c in dict.fromkeys(named) if c not in vocab]
 
     def _of_cards(self, named: list[str]) -> np.ndarray:
         """Per entry: whether it is filed under one of the cards `named` (English names)."""
