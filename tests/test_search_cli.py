@@ -346,12 +346,22 @@ def test_a_search_runs_with_the_garbage_collector_paused_and_restores_it(kb_with
 
 def test_the_console_entry_point_freezes_what_is_left_before_the_interpreter_shuts_down() -> None:
     """The interpreter's last full collections would walk every object a command leaves (~25 ms of a
-    cold search): frozen, they are freed by reference counting alone."""
-    code = ("import gc, sys; sys.argv = ['kb', '--help']; import cli.main\n"
+    cold search): frozen, they are freed by reference counting alone. Frozen at exit (an atexit handler
+    registered before main's runs after it), not when main returns: a caller that runs main in its own
+    process keeps a collector that frees its reference cycles (review42: frozen on return, a cycle the
+    caller held during the command was never freed)."""
+    code = ("import atexit, gc, sys, weakref; sys.argv = ['kb', '--help']; import cli.main\n"
+            "atexit.register(lambda: sys.stderr.write(f'at exit {gc.get_freeze_count()}\\n'))\n"
+            "class Node: pass\n"
+            "a, b = Node(), Node(); a.other, b.other = b, a; alive = weakref.ref(a)\n"
             "try:\n    cli.main.main()\nexcept SystemExit:\n    pass\n"
-            "sys.stderr.write(f'frozen {gc.get_freeze_count()}'); sys.exit(0 if gc.get_freeze_count() else 1)\n")
+            "del a, b; gc.collect()\n"
+            "sys.stderr.write(f'after main {gc.get_freeze_count()} cycle kept {alive() is not None}\\n')\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr[-800:]
+    lines = proc.stderr.splitlines()
+    assert lines[-2] == "after main 0 cycle kept False", proc.stderr[-800:]
+    assert lines[-1].startswith("at exit ") and int(lines[-1].split()[-1]) > 0, proc.stderr[-800:]
 
 
 def test_a_search_process_whose_hits_are_no_judges_own_does_not_compile_the_remark_patterns(
