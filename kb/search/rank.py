@@ -32,7 +32,7 @@ from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
 from kb.search.index import (CARDS_FILE, CARDS_TEXT_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, TERMS_FILE, EntryTable,
                              GlossaryTerms, _embedder_identity, _read_checked, default_card_index, own_clauses,
-                             read_index)
+                             read_index, terms_code_key)
 
 if TYPE_CHECKING:
     from kb.search.cardnames import NamedCard
@@ -769,9 +769,11 @@ class Searcher:
     @property
     def glossary_terms(self) -> GlossaryTerms:
         """The CR glossary entries' terms and concepts (`GlossaryTerms`): the index's terms.json, or
-        derived from the entry table and glossary for an index built before it was stored."""
+        derived from the entry table and glossary for an index built before it was stored or by other
+        code (`terms_code_key`)."""
         if self._cr_terms_read is None:
-            if self.index_dir is not None and TERMS_FILE in (self.meta.get("crc32") or {}):
+            if self.index_dir is not None and TERMS_FILE in (self.meta.get("crc32") or {}) \
+                    and self.meta.get("terms_code") == terms_code_key():
                 try:
                     doc = json.loads(_read_checked(self.index_dir, TERMS_FILE, self.meta).decode("utf-8"))
                     self._cr_terms_read = GlossaryTerms.from_json(doc, len(self.table))
