@@ -376,3 +376,19 @@ def test_a_search_process_whose_hits_are_no_judges_own_does_not_compile_the_rema
     env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
+
+
+@pytest.mark.parametrize("name", ["terms.json", "cards.txt"])
+def test_a_damaged_file_a_question_reads_at_first_use_is_rebuilt_as_the_others_are(
+        kb_with_index: Path, monkeypatch, name: str) -> None:
+    """The glossary terms and card names are read at a search's first use of them: damaged, they ended
+    the search with "run `kb ingest`" where any other damaged index file is rebuilt before searching
+    (review42). The rebuild runs with the fake build embedder, whose index the e5 path refuses, so the
+    command still ends with the fix; what matters is that the rebuild was tried, naming the file."""
+    path = store.load(kb_with_index).index_dir / name
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0x20
+    path.write_bytes(bytes(data))
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    result = run("face down")
+    assert f"{name} fails its checksum" in result.stderr and "rebuilding now" in result.stderr, result.stderr

@@ -357,6 +357,12 @@ class Searcher:
             raise StoreError(f"search index was built with another glossary; {FIX}")
         return searcher
 
+    def read_stored(self) -> None:
+        """Read now the index files every question reads at first use (the card names, the glossary
+        terms): a damaged one is refused here, where `kb.current.open_for_search` rebuilds the index,
+        not in the middle of the search (review42: a damaged terms.json or cards.txt ended `kb search`
+        with "run `kb ingest`" while any other damaged index file was rebuilt at once)."""
+        _ = self.cards, self.glossary_terms
 
     # ------------------------------------------------------------ components
     @property
