@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import gc
 import sys
 from pathlib import Path
@@ -236,16 +237,18 @@ app.command()(coverage_cmd.coverage)
 
 def main() -> None:
     """Console entry point: no traceback ever reaches a judge (errors: cli.common.KBGroup)."""
+    # The process ends after the command: what is left is freed by reference counting as the
+    # interpreter shuts down, but its last full collections first walk every object (~25 ms of a cold
+    # `kb search`'s ~0.3 s cpu, bench/results/command_speed.md). Frozen, they are not walked. Frozen at
+    # exit, not when main returns: a caller that runs main in its own process (a test, a script) keeps a
+    # collector that still frees its reference cycles (review42).
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
     try:
         app()
     except KeyboardInterrupt:
         err_console.print("interrupted")
         sys.exit(130)
-    finally:
-        # The process ends here: what is left is freed by reference counting as the interpreter
-        # shuts down, but its last full collections first walk every object (~25 ms of a cold
-        # `kb search`'s ~0.3 s cpu, bench/results/command_speed.md). Frozen, they are not walked.
-        gc.freeze()
 
 
 if __name__ == "__main__":

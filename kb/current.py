@@ -107,7 +107,9 @@ def open_for_search(home: Path, corpus: Corpus, *, on_progress: OnProgress | Non
 
     opened = open_current(home, corpus, on_progress=on_progress, on_note=on_note, on_first_build=on_first_build)
     try:  # no entry is decoded but the hits (Searcher.for_kb)
-        return opened, Searcher.for_kb(opened.kb, reference=corpus)
+        searcher = Searcher.for_kb(opened.kb, reference=corpus)
+        searcher.read_stored()
+        return opened, searcher
     except StoreError as e:
         if isinstance(e, IndexModelError) and e.rebuilt_same:  # a rebuild makes the same index: say why at once
             raise

@@ -21,7 +21,8 @@ An index folder holds
                before it holds them as cards.json)
   clauses.json the current numbers of the rules each older CR number named
   terms.json   the CR glossary entries' terms and concepts a question is matched against
-               (`GlossaryTerms`; an index built before it derives them)
+               (`GlossaryTerms`; an index built before it, or by other code: meta.json's
+               terms_code, derives them)
 
 Relevance is language-neutral: an entry is scored on its English wordings only (dense: e5 is
 multilingual; lexical: a German or Spanish question reaches English words through the glossary's
@@ -99,7 +100,8 @@ CARDS_FILE = "cards.json"  # card names (EN/DE/ES, Oracle + KB) and each card's 
 CARDS_TEXT_FILE = "cards.txt"  # ... which an index now stores unescaped (`CardIndex.to_text`); cards.json: an older one
 CLAUSES_FILE = "clauses.json"  # a CR number of an older version -> the current numbers of its rules
 # the CR glossary entries' terms and the concept each whole term reads as (`GlossaryTerms`): derived from
-# the entry table and the glossary at build time (~7 ms of a cold query); an index without it derives them
+# the entry table and the glossary at build time (~7 ms of a cold query); an index without it, or whose
+# meta "terms_code" is not the key of the code that derives them now (`terms_code_key`), derives them
 TERMS_FILE = "terms.json"
 
 
@@ -500,6 +502,7 @@ def _build_index(entries: list[Entry], out_dir: Path, embedder: Any, corpus: Cor
     write_atomic(out_dir / CLAUSES_FILE, json.dumps(dict(former or {})).encode("utf-8"))
     write_atomic(out_dir / TERMS_FILE, json.dumps(GlossaryTerms.of(table, glossary).to_json(),
                                                   ensure_ascii=False).encode("utf-8"))
+    meta["terms_code"] = terms_code_key()
     # CRC-32 of the files a query reads: a damaged (not only truncated) file is refused at load.
     meta["crc32"] = {n: zlib.crc32((out_dir / n).read_bytes())
                      for n in (DOCS_FILE, VECTORS_FILE, GLOSSARY_FILE, BM25_FILE, CARDS_TEXT_FILE, ENTRIES_FILE,
@@ -514,6 +517,20 @@ def own_clauses(table: EntryTable) -> np.ndarray:
         if len(table.clause_idx) else np.zeros(len(table), dtype=np.int64)
     own: np.ndarray = np.where(table.kind_is(Kind.RULE) & has, first, -1)
     return own
+
+
+def terms_code_key() -> str:
+    """The key of the code `GlossaryTerms.of` derives its terms with (kb/normalize.py's tokenizer,
+    kb/search/question.py's `glossary_term`, the glossary's concepts, this module): stored beside
+    terms.json, so terms another code derived are not read but derived again (review42: a changed
+    `glossary_term` went unseen by every search of an index built before it). ~0.15 ms a query."""
+    import sys
+
+    from kb import normalize
+    from kb.search import glossary, question, text
+    from kb.store.cache import key_of, module_files
+
+    return key_of(module_files(normalize, glossary, question, text, sys.modules[__name__]))
 
 
 @dataclass(frozen=True)

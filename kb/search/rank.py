@@ -32,7 +32,7 @@ from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
 from kb.search.filters import Filters, clause_under, date_arg, parse_filters
 from kb.search.index import (CARDS_FILE, CARDS_TEXT_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, TERMS_FILE, EntryTable,
                              GlossaryTerms, _embedder_identity, _read_checked, default_card_index, own_clauses,
-                             read_index)
+                             read_index, terms_code_key)
 
 if TYPE_CHECKING:
     from kb.search.cardnames import NamedCard
@@ -357,6 +357,12 @@ class Searcher:
             raise StoreError(f"search index was built with another glossary; {FIX}")
         return searcher
 
+    def read_stored(self) -> None:
+        """Read now the index files every question reads at first use (the card names, the glossary
+        terms): a damaged one is refused here, where `kb.current.open_for_search` rebuilds the index,
+        not in the middle of the search (review42: a damaged terms.json or cards.txt ended `kb search`
+        with "run `kb ingest`" while any other damaged index file was rebuilt at once)."""
+        _ = self.cards, self.glossary_terms
 
     # ------------------------------------------------------------ components
     @property
@@ -769,9 +775,11 @@ class Searcher:
     @property
     def glossary_terms(self) -> GlossaryTerms:
         """The CR glossary entries' terms and concepts (`GlossaryTerms`): the index's terms.json, or
-        derived from the entry table and glossary for an index built before it was stored."""
+        derived from the entry table and glossary for an index built before it was stored or by other
+        code (`terms_code_key`)."""
         if self._cr_terms_read is None:
-            if self.index_dir is not None and TERMS_FILE in (self.meta.get("crc32") or {}):
+            if self.index_dir is not None and TERMS_FILE in (self.meta.get("crc32") or {}) \
+                    and self.meta.get("terms_code") == terms_code_key():
                 try:
                     doc = json.loads(_read_checked(self.index_dir, TERMS_FILE, self.meta).decode("utf-8"))
                     self._cr_terms_read = GlossaryTerms.from_json(doc, len(self.table))
