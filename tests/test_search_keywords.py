@@ -248,3 +248,31 @@ def _keyword_mask(searcher: Searcher, question: str) -> np.ndarray:
     """The keyword mask `Searcher.search` computes for an English question."""
     named = [c.name for c in searcher.named_cards(question, Lang.EN)]
     return searcher._question_keywords(question, question, (Lang.EN,), named, set())
+
+
+SEARCH_ACTION = [
+    *LANDWALK,
+    _rule("c-gl-search", "glossary:Search", "Search: To look through a zone for a card, usually a player's library. "
+          "See rule 701.23, \"Search.\""),
+    _rule("c-701.23a", "701.23a", "To search for a card in a zone, look at all cards in that zone (even if it's a "
+          "hidden zone) and find a card that matches the given description."),
+    _rule("c-gl-shuffle", "glossary:Shuffle", "Shuffle: To randomize the cards in a library. See rule 701.20, "
+          "\"Shuffle.\""),
+    _rule("c-701.20a", "701.20a", "To shuffle a library or a face-down pile of cards, randomize the cards within it so "
+          "that no player knows their order."),
+]
+
+
+def test_a_cards_keyword_actions_are_no_keyword_it_has(tmp_path: Path) -> None:
+    """Solemn Simulacrum's Oracle text searches and shuffles a library: verbs of what it does, not keyword
+    abilities that decide a question about it ("in what order do its dies trigger and Blood Artist's go on
+    the stack?", review42 #4), so no keyword action's rules (701.N) are lifted; a keyword ability (702.N)
+    of a card's Oracle text still is."""
+    searcher = _landwalk(tmp_path, SEARCH_ACTION)
+    question = "If Solemn Simulacrum dies while I control a creature, in what order do the triggers go on the stack?"
+    assert set(searcher.cards.rules_tokens(["Solemn Simulacrum"])) & {"search", "shuffle"}  # the case it guards
+    assert not _ids(searcher, _keyword_mask(searcher, question)) & {"c-gl-search", "c-701.23a", "c-gl-shuffle",
+                                                                    "c-701.20a"}
+    assert "c-702.14c" in _ids(searcher, _keyword_mask(searcher, QUESTION))
+    # a keyword action the question itself names is still its rules
+    assert "c-701.23a" in _ids(searcher, searcher._keyword_rules("How do I search my library?", (Lang.EN,)))

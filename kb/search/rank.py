@@ -51,6 +51,9 @@ FACE_DOWN_SAID = FACE_DOWN_TERMS - {"turn_face_up"}
 ORACLE_CHECKED = 100
 
 
+ABILITY_RULES = "702."  # the rules of the keyword abilities (701.N: keyword actions)
+
+
 @dataclass(frozen=True)
 class Weights:
     """How the rankings are fused: weighted reciprocal rank fusion of the dense ranking (cosine less
@@ -692,13 +695,15 @@ class Searcher:
         if self.weights.card_keywords and (bare := self._cards_without_rulings(named)) \
                 and not self._about_face_down(said, langs, named):
             # however many rulings say the keyword: they are rulings of other cards, about face-down play
+            # (keyword abilities only: the keyword actions in its text, "search your library ... then
+            # shuffle", are what it does, not a rule that decides a question about it: review42 #4)
             keyword |= self._keyword_rules("", langs, also=split_concepts(self.cards.rules_tokens(bare))[0],
-                                           rare=len(self.table))
+                                           rare=len(self.table), abilities_only=True)
         return keyword
 
     def _keyword_rules(self, text: str, langs: tuple[Lang, ...] = (Lang.EN,),
                        skip: set[str] | frozenset[str] = frozenset(), also: Sequence[str] = (),
-                       rare: int = KEYWORD_IN_RULINGS) -> np.ndarray:
+                       rare: int = KEYWORD_IN_RULINGS, abilities_only: bool = False) -> np.ndarray:
         """Per entry: whether it is a rule of a keyword ability or action (702.N, 701.N) that `text`
         names and no ruling is about: the keyword's glossary entry ("Foretell: ... See rule 702.143")
         and the clauses under the rule it refers to. Named as `_cr_terms` names a term, or by the
@@ -706,7 +711,7 @@ class Searcher:
         one word enough (a keyword's name is the CR's word for it), but not by the words `skip` (the
         names of the cards the question names: Echoing Boon is no echo). No ruling is about it when
         at most `rare` rulings hold its words. `also`: English rules tokens named beside `text` (a named
-        card's Oracle text: `CardIndex.rules_tokens`)."""
+        card's Oracle text: `CardIndex.rules_tokens`). `abilities_only`: keyword abilities (702.N) only."""
         t = self.table
         out = np.zeros(len(t), dtype=bool)
         own = self._own_clauses
@@ -714,12 +719,16 @@ class Searcher:
         for row in self._named_terms(text, langs, 1, skip, rare, english):
             entry = self._entry(row)
             rules = keyword_rules(entry.text)
+            to = None
             if not rules and (to := self._glossary_row(see_term(entry.text))) is not None:
                 # "Swampwalk: See Landwalk.": the keyword is the one the entry refers to
-                out[to] = True
                 rules = keyword_rules(self._entry(to).text)
+            if abilities_only:
+                rules = [r for r in rules if r.startswith(ABILITY_RULES)]
             if not rules:
                 continue
+            if to is not None:
+                out[to] = True
             out[row] = True
             under = np.array([any(clause_under(c, r) and c != r for r in rules) for c in t.clause_vocab], dtype=bool)
             out[(own >= 0) & under[np.maximum(own, 0)]] = True
