@@ -808,3 +808,14 @@ def test_a_keyword_no_cr_has_gets_no_link_rather_than_its_models(rules, card_tex
     assert linked.rules == () and "tidemorph" in linked.link_note and "morph" in linked.link_note
     assert linked_clauses(card_ruling("If a face-down creature with megamorph is turned face up for its megamorph "
                                       "cost, it gets a +1/+1 counter.", ()), rules, card_texts)[:1] == ["702.37b"]
+
+
+# Found on dev misses (links42); the rulings here are written for the tests.
+@pytest.mark.parametrize("text", [
+    # last known information in the card's words: the effect uses the object as it last existed (608.2h)
+    "Count the loyalty counters that were on the planeswalker the last time it was on the battlefield.",
+    "If the creature has left the battlefield, use its power as it last existed on the battlefield.",
+])
+def test_last_known_information_in_a_card_s_words_is_608_2h(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["608.2h"], got

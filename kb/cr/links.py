@@ -233,6 +233,11 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:choose|chooses|decide|decides) (?:which|the order in which)\b[^.]*\b(?:replaces?|replacement)\b"
          r"|\b(?:more than one|two or more|multiple) replacement effects?\b", "616.1 614.5",
          "choosing among replacement effects", 0.9),
+    # last known information said in the card's words ("the last time it was on the battlefield", "as it last existed"):
+    # the effect uses the object's last known information (608.2h; the glossary's term cites 113.7a first, a rule about
+    # an ability outliving its source, which the next cue reads when the ruling says so)
+    _cue(r"\blast existed\b|\bthe last time (?:it|they|that [\w-]+|the [\w-]+) (?:was|were) (?:on the battlefield|in (?:the |a |its |their )?[\w-]+)",
+         "608.2h", "last known information (as it last existed)", 0.8),
     # German
     _cue(r"^(?!.*(?:\bhand(?:karten?)?\b|friedh[oö]f)).*\banschauen\b", "708.5", "anschauen (look at)"),  # as "look at"
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
