@@ -819,3 +819,16 @@ def test_a_keyword_no_cr_has_gets_no_link_rather_than_its_models(rules, card_tex
 def test_last_known_information_in_a_card_s_words_is_608_2h(rules, card_texts, text):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == ["608.2h"], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # the keyword's own rule (702.143a), not the rule on how other cards' effects say "foretold" (702.143c-d)
+    ("A foretold sorcery card can be cast from exile only at the time you could cast a sorcery, and not on the turn "
+     "you foretell it.", "702.143a"),
+    # ... which a ruling about such an effect does cite
+    ("If an effect states that a card in exile becomes foretold, its owner may cast it for its foretell cost on a "
+     "later turn.", "702.143d"),
+])
+def test_a_keyword_s_rule_on_how_effects_say_it_needs_a_ruling_about_such_an_effect(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got

@@ -346,6 +346,8 @@ MECHANICS: tuple[Mechanic, ...] = (
 )
 MECHANIC_BONUS = 0.25  # the ruling names the mechanic
 KEYWORD_BONUS = 0.3  # the ruling says a keyword ability's name ("split second"): its rules are candidates
+_ABOUT_EFFECTS = re.compile(r"If an effect (?:refers to|states that)\b")  # a keyword's rule on other cards' wording
+_SAYS_EFFECT = re.compile(r"\beffects?\b|\brefers? to\b|\bsays?\b|\binstructs?\b", re.I)
 _AN_EXAMPLE = "keyword ability named as an example:"  # the last evidence a link may stand on
 _SAYS = "of the ruling's words"  # "says 88% of the ruling's words": see COVER_MIN
 CARD_MECHANIC_BONUS = 0.2  # the ruling is face-down and its cards have exactly this mechanic
@@ -1079,8 +1081,12 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         elif (keyword and keyword <= said_topic and not any(m.owns(number) for m in MECHANICS)
               and re.match(r"70[12]\.\d+", number).group(0) in index.rare_actions):  # type: ignore[union-attr]
             # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
-            score += KEYWORD_BONUS if number.startswith("702.") else 0.0
-            evidence.append(f"keyword \"{' '.join(sorted(keyword))}\"")
+            # "If an effect refers to foretelling a card" / "states that a card becomes foretold" (702.143c-d): how
+            # other cards' effects are read, not the keyword's own rules, unless the ruling speaks of such an effect
+            about_effects = _ABOUT_EFFECTS.match(index.version.clauses[number].text) and not _SAYS_EFFECT.search(text)
+            score += KEYWORD_BONUS if number.startswith("702.") and not about_effects else 0.0
+            evidence.append(f"keyword \"{' '.join(sorted(keyword))}\""
+                            + (" (a rule on how effects say it)" if about_effects else ""))
         elif example and keyword:
             evidence.append(f"{_AN_EXAMPLE} \"{' '.join(sorted(keyword))}\"")
         if restated.get(number):
