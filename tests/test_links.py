@@ -821,6 +821,13 @@ def test_last_known_information_in_a_card_s_words_is_608_2h(rules, card_texts, t
     assert got[:1] == ["608.2h"], got
 
 
+def test_last_known_information_about_a_player_who_left_the_game_is_800_4i(rules, card_texts):
+    text = ("The ability counts each player who controlled a Forest at the time they left the game, as well as the "
+            "players still in it.")
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["800.4i"], got
+
+
 @pytest.mark.parametrize("text, clause", [
     # the keyword's own rule (702.143a), not the rule on how other cards' effects say "foretold" (702.143c-d)
     ("A foretold sorcery card can be cast from exile only at the time you could cast a sorcery, and not on the turn "

@@ -238,6 +238,9 @@ CUES: tuple[Cue, ...] = (
     # an ability outliving its source, which the next cue reads when the ruling says so)
     _cue(r"\blast existed\b|\bthe last time (?:it|they|that [\w-]+|the [\w-]+) (?:was|were) (?:on the battlefield|in (?:the |a |its |their )?[\w-]+)",
          "608.2h", "last known information (as it last existed)", 0.8),
+    # ... and of a player: what they were "at the time they left the game" (800.4i)
+    _cue(r"\b(?:at the time|as|when|before) (?:they|he or she|that player|the player) left the game\b",
+         "800.4i", "last known information about a player who left the game", 0.8),
     # German
     _cue(r"^(?!.*(?:\bhand(?:karten?)?\b|friedh[oö]f)).*\banschauen\b", "708.5", "anschauen (look at)"),  # as "look at"
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
