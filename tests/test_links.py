@@ -839,3 +839,13 @@ def test_last_known_information_about_a_player_who_left_the_game_is_800_4i(rules
 def test_a_keyword_s_rule_on_how_effects_say_it_needs_a_ruling_about_such_an_effect(rules, card_texts, text, clause):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text", [
+    # an effect puts or returns an object onto the battlefield under a player's control: whoever owns it (110.2a)
+    "If the exiled card belongs to an opponent, the ability still returns it to the battlefield under your control.",
+    "The ability puts the creature card onto the battlefield under its owner's control, even if you cast the spell.",
+])
+def test_put_onto_the_battlefield_under_a_player_s_control_is_110_2a(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["110.2a"], got

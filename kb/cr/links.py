@@ -238,6 +238,11 @@ CUES: tuple[Cue, ...] = (
     # an ability outliving its source, which the next cue reads when the ruling says so)
     _cue(r"\blast existed\b|\bthe last time (?:it|they|that [\w-]+|the [\w-]+) (?:was|were) (?:on the battlefield|in (?:the |a |its |their )?[\w-]+)",
          "608.2h", "last known information (as it last existed)", 0.8),
+    # an effect puts or returns an object onto the battlefield "under that player's control": it enters under the
+    # control of the player the effect names, whoever owns it (110.2a)
+    _cue(r"\b(?:returns?|returned|returning|puts?|putting)\b(?: \S+){0,4}? (?:on)?to the battlefield\b[^.]*"
+         r"\bunder (?:that player's|your|its owner's|their owner's|their|his or her|its controller's|the [\w-]+'s|[A-Z]\w*'s) control\b",
+         "110.2a", "put onto the battlefield under a player's control", 0.8),
     # ... and of a player: what they were "at the time they left the game" (800.4i)
     _cue(r"\b(?:at the time|as|when|before) (?:they|he or she|that player|the player) left the game\b",
          "800.4i", "last known information about a player who left the game", 0.8),
