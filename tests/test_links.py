@@ -849,3 +849,15 @@ def test_a_keyword_s_rule_on_how_effects_say_it_needs_a_ruling_about_such_an_eff
 def test_put_onto_the_battlefield_under_a_player_s_control_is_110_2a(rules, card_texts, text):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == ["110.2a"], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # a requirement ("attacks if able") never makes its controller pay a cost to attack or block: 508.1d / 509.1c
+    ("If a tax applies to the creature attacking you, its controller doesn't have to pay it, so the creature may stay "
+     "home.", "508.1d"),
+    ("Its controller doesn't have to pay a cost to have the creature block, even though it blocks each combat if able.",
+     "509.1c"),
+])
+def test_a_cost_to_attack_or_block_is_not_required_by_a_requirement(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got

@@ -95,6 +95,9 @@ def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str, slot: s
                                ordered=tuple((re.compile(a, re.I), re.compile(b, re.I)) for a, b in pairs))
 
 
+_NOT_REQUIRED_TO_PAY = (r"\b(?:(?:isn't|is not|aren't|are not|not|never) (?:required|forced|obligated) to"
+                        r"|(?:doesn't|don't|does not|do not|won't|will not) (?:have|need) to) pay\b")
+
 CUES: tuple[Cue, ...] = (
     _cue(r"special action", "116.2b 708.7", "special action", slot=_TURN_UP),
     # "a manifested creature may be turned face up": the mechanic's own way to turn it up, when the words name it
@@ -243,6 +246,11 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:returns?|returned|returning|puts?|putting)\b(?: \S+){0,4}? (?:on)?to the battlefield\b[^.]*"
          r"\bunder (?:that player's|your|its owner's|their owner's|their|his or her|its controller's|the [\w-]+'s|[A-Z]\w*'s) control\b",
          "110.2a", "put onto the battlefield under a player's control", 0.8),
+    # a cost to attack or block is never required by a requirement ("attacks if able"): 508.1d / 509.1c
+    _cue(rf"{_NOT_REQUIRED_TO_PAY}[^.]*\battack|\battack\w*\b[^.]*{_NOT_REQUIRED_TO_PAY}", "508.1d",
+         "a cost to attack isn't required", 0.8),
+    _cue(rf"{_NOT_REQUIRED_TO_PAY}[^.]*\bblock|\bblock\w*\b[^.]*{_NOT_REQUIRED_TO_PAY}", "509.1c",
+         "a cost to block isn't required", 0.8),
     # ... and of a player: what they were "at the time they left the game" (800.4i)
     _cue(r"\b(?:at the time|as|when|before) (?:they|he or she|that player|the player) left the game\b",
          "800.4i", "last known information about a player who left the game", 0.8),
