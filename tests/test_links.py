@@ -861,3 +861,13 @@ def test_put_onto_the_battlefield_under_a_player_s_control_is_110_2a(rules, card
 def test_a_cost_to_attack_or_block_is_not_required_by_a_requirement(rules, card_texts, text, clause):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text", [
+    # a card that left the zone the effect looks in is a new object the effect no longer finds (400.7)
+    "If the exiled card somehow leaves exile, it won't be shuffled into its owner's library.",
+    "If the chosen card has left your hand by then, it won't be put onto the battlefield.",
+])
+def test_a_card_that_left_its_zone_is_not_found_by_the_effect_400_7(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["400.7"], got

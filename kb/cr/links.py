@@ -222,7 +222,11 @@ CUES: tuple[Cue, ...] = (
          "an impossible instruction does as much as possible", 0.9),
     _cue(r"\btokens?\b[^.]*(?:\bnot|n't) (?:a )?cards?\b", "111.6", "a token isn't a card", 0.9),
     _cue(r"\b(?:leaves?|left) (?:the |your |its owner's |their owner's |that )?(?:graveyard|hand|library|exile|stack)\b"
-         r"[^.]*\bbefore\b[^.]*\bresolves\b", "400.7", "a card that changed zones is a new object", 0.8),
+         r"[^.]*\bbefore\b[^.]*\bresolves\b"
+         # ... or the effect no longer finds it: "if the card leaves your graveyard, it won't be exiled"
+         r"|\b(?:leaves?|left) (?:the |your |its owner's |their owner's |that )?(?:graveyard|hand|library|exile)\b"
+         r"[^.]*\b(?:won't|will not|isn't|is not|can't|doesn't|does not) (?:be )?(?:exiled|returned|return|put|shuffled)\b",
+         "400.7", "a card that changed zones is a new object", 0.8),
     # general rules restated on the dev batches of links9/links11 (dev-C/D/E: links41)
     # the total cost: additional costs and cost increases, then cost reductions
     _cue(r"\bincrease[sd]?\b[^.]*\breduc(?:tions?|es?|ed|ing)\b|\breduc(?:tions?|es?|ed|ing)\b[^.]*\bincrease[sd]?\b",
