@@ -808,3 +808,66 @@ def test_a_keyword_no_cr_has_gets_no_link_rather_than_its_models(rules, card_tex
     assert linked.rules == () and "tidemorph" in linked.link_note and "morph" in linked.link_note
     assert linked_clauses(card_ruling("If a face-down creature with megamorph is turned face up for its megamorph "
                                       "cost, it gets a +1/+1 counter.", ()), rules, card_texts)[:1] == ["702.37b"]
+
+
+# Found on dev misses (links42); the rulings here are written for the tests.
+@pytest.mark.parametrize("text", [
+    # last known information in the card's words: the effect uses the object as it last existed (608.2h)
+    "Count the loyalty counters that were on the planeswalker the last time it was on the battlefield.",
+    "If the creature has left the battlefield, use its power as it last existed on the battlefield.",
+])
+def test_last_known_information_in_a_card_s_words_is_608_2h(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["608.2h"], got
+
+
+def test_last_known_information_about_a_player_who_left_the_game_is_800_4i(rules, card_texts):
+    text = ("The ability counts each player who controlled a Forest at the time they left the game, as well as the "
+            "players still in it.")
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["800.4i"], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # the keyword's own rule (702.143a), not the rule on how other cards' effects say "foretold" (702.143c-d)
+    ("A foretold sorcery card can be cast from exile only at the time you could cast a sorcery, and not on the turn "
+     "you foretell it.", "702.143a"),
+    # ... which a ruling about such an effect does cite
+    ("If an effect states that a card in exile becomes foretold, its owner may cast it for its foretell cost on a "
+     "later turn.", "702.143d"),
+])
+def test_a_keyword_s_rule_on_how_effects_say_it_needs_a_ruling_about_such_an_effect(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text", [
+    # an effect puts or returns an object onto the battlefield under a player's control: whoever owns it (110.2a)
+    "If the exiled card belongs to an opponent, the ability still returns it to the battlefield under your control.",
+    "The ability puts the creature card onto the battlefield under its owner's control, even if you cast the spell.",
+])
+def test_put_onto_the_battlefield_under_a_player_s_control_is_110_2a(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["110.2a"], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # a requirement ("attacks if able") never makes its controller pay a cost to attack or block: 508.1d / 509.1c
+    ("If a tax applies to the creature attacking you, its controller doesn't have to pay it, so the creature may stay "
+     "home.", "508.1d"),
+    ("Its controller doesn't have to pay a cost to have the creature block, even though it blocks each combat if able.",
+     "509.1c"),
+])
+def test_a_cost_to_attack_or_block_is_not_required_by_a_requirement(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text", [
+    # a card that left the zone the effect looks in is a new object the effect no longer finds (400.7)
+    "If the exiled card somehow leaves exile, it won't be shuffled into its owner's library.",
+    "If the chosen card has left your hand by then, it won't be put onto the battlefield.",
+])
+def test_a_card_that_left_its_zone_is_not_found_by_the_effect_400_7(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["400.7"], got

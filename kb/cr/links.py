@@ -95,6 +95,9 @@ def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str, slot: s
                                ordered=tuple((re.compile(a, re.I), re.compile(b, re.I)) for a, b in pairs))
 
 
+_NOT_REQUIRED_TO_PAY = (r"\b(?:(?:isn't|is not|aren't|are not|not|never) (?:required|forced|obligated) to"
+                        r"|(?:doesn't|don't|does not|do not|won't|will not) (?:have|need) to) pay\b")
+
 CUES: tuple[Cue, ...] = (
     _cue(r"special action", "116.2b 708.7", "special action", slot=_TURN_UP),
     # "a manifested creature may be turned face up": the mechanic's own way to turn it up, when the words name it
@@ -219,7 +222,11 @@ CUES: tuple[Cue, ...] = (
          "an impossible instruction does as much as possible", 0.9),
     _cue(r"\btokens?\b[^.]*(?:\bnot|n't) (?:a )?cards?\b", "111.6", "a token isn't a card", 0.9),
     _cue(r"\b(?:leaves?|left) (?:the |your |its owner's |their owner's |that )?(?:graveyard|hand|library|exile|stack)\b"
-         r"[^.]*\bbefore\b[^.]*\bresolves\b", "400.7", "a card that changed zones is a new object", 0.8),
+         r"[^.]*\bbefore\b[^.]*\bresolves\b"
+         # ... or the effect no longer finds it: "if the card leaves your graveyard, it won't be exiled"
+         r"|\b(?:leaves?|left) (?:the |your |its owner's |their owner's |that )?(?:graveyard|hand|library|exile)\b"
+         r"[^.]*\b(?:won't|will not|isn't|is not|can't|doesn't|does not) (?:be )?(?:exiled|returned|return|put|shuffled)\b",
+         "400.7", "a card that changed zones is a new object", 0.8),
     # general rules restated on the dev batches of links9/links11 (dev-C/D/E: links41)
     # the total cost: additional costs and cost increases, then cost reductions
     _cue(r"\bincrease[sd]?\b[^.]*\breduc(?:tions?|es?|ed|ing)\b|\breduc(?:tions?|es?|ed|ing)\b[^.]*\bincrease[sd]?\b",
@@ -233,6 +240,24 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:choose|chooses|decide|decides) (?:which|the order in which)\b[^.]*\b(?:replaces?|replacement)\b"
          r"|\b(?:more than one|two or more|multiple) replacement effects?\b", "616.1 614.5",
          "choosing among replacement effects", 0.9),
+    # last known information said in the card's words ("the last time it was on the battlefield", "as it last existed"):
+    # the effect uses the object's last known information (608.2h; the glossary's term cites 113.7a first, a rule about
+    # an ability outliving its source, which the next cue reads when the ruling says so)
+    _cue(r"\blast existed\b|\bthe last time (?:it|they|that [\w-]+|the [\w-]+) (?:was|were) (?:on the battlefield|in (?:the |a |its |their )?[\w-]+)",
+         "608.2h", "last known information (as it last existed)", 0.8),
+    # an effect puts or returns an object onto the battlefield "under that player's control": it enters under the
+    # control of the player the effect names, whoever owns it (110.2a)
+    _cue(r"\b(?:returns?|returned|returning|puts?|putting)\b(?: \S+){0,4}? (?:on)?to the battlefield\b[^.]*"
+         r"\bunder (?:that player's|your|its owner's|their owner's|their|his or her|its controller's|the [\w-]+'s|[A-Z]\w*'s) control\b",
+         "110.2a", "put onto the battlefield under a player's control", 0.8),
+    # a cost to attack or block is never required by a requirement ("attacks if able"): 508.1d / 509.1c
+    _cue(rf"{_NOT_REQUIRED_TO_PAY}[^.]*\battack|\battack\w*\b[^.]*{_NOT_REQUIRED_TO_PAY}", "508.1d",
+         "a cost to attack isn't required", 0.8),
+    _cue(rf"{_NOT_REQUIRED_TO_PAY}[^.]*\bblock|\bblock\w*\b[^.]*{_NOT_REQUIRED_TO_PAY}", "509.1c",
+         "a cost to block isn't required", 0.8),
+    # ... and of a player: what they were "at the time they left the game" (800.4i)
+    _cue(r"\b(?:at the time|as|when|before) (?:they|he or she|that player|the player) left the game\b",
+         "800.4i", "last known information about a player who left the game", 0.8),
     # German
     _cue(r"^(?!.*(?:\bhand(?:karten?)?\b|friedh[oö]f)).*\banschauen\b", "708.5", "anschauen (look at)"),  # as "look at"
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
@@ -341,6 +366,8 @@ MECHANICS: tuple[Mechanic, ...] = (
 )
 MECHANIC_BONUS = 0.25  # the ruling names the mechanic
 KEYWORD_BONUS = 0.3  # the ruling says a keyword ability's name ("split second"): its rules are candidates
+_ABOUT_EFFECTS = re.compile(r"If an effect (?:refers to|states that)\b")  # a keyword's rule on other cards' wording
+_SAYS_EFFECT = re.compile(r"\beffects?\b|\brefers? to\b|\bsays?\b|\binstructs?\b", re.I)
 _AN_EXAMPLE = "keyword ability named as an example:"  # the last evidence a link may stand on
 _SAYS = "of the ruling's words"  # "says 88% of the ruling's words": see COVER_MIN
 CARD_MECHANIC_BONUS = 0.2  # the ruling is face-down and its cards have exactly this mechanic
@@ -1074,8 +1101,12 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         elif (keyword and keyword <= said_topic and not any(m.owns(number) for m in MECHANICS)
               and re.match(r"70[12]\.\d+", number).group(0) in index.rare_actions):  # type: ignore[union-attr]
             # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
-            score += KEYWORD_BONUS if number.startswith("702.") else 0.0
-            evidence.append(f"keyword \"{' '.join(sorted(keyword))}\"")
+            # "If an effect refers to foretelling a card" / "states that a card becomes foretold" (702.143c-d): how
+            # other cards' effects are read, not the keyword's own rules, unless the ruling speaks of such an effect
+            about_effects = _ABOUT_EFFECTS.match(index.version.clauses[number].text) and not _SAYS_EFFECT.search(text)
+            score += KEYWORD_BONUS if number.startswith("702.") and not about_effects else 0.0
+            evidence.append(f"keyword \"{' '.join(sorted(keyword))}\""
+                            + (" (a rule on how effects say it)" if about_effects else ""))
         elif example and keyword:
             evidence.append(f"{_AN_EXAMPLE} \"{' '.join(sorted(keyword))}\"")
         if restated.get(number):
