@@ -474,6 +474,9 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
                  else "no longer in the rules")
         out.print(Text(f"Note: in the CR of {at.version}, {report.clause} numbered another rule ({where}).",
                        style="yellow"))
+        if gap := at.other_rule_gap:  # the CR read is long before the date: the number may have moved by then
+            out.print(Text(f"But the KB has no CR between {gap.used} and {gap.next}, which gives that rule another "
+                           f"number: which rule {report.clause} numbered on {at.date}, it can't tell.", style="yellow"))
     elif not at:
         for former in report.other_rules:
             out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
@@ -553,6 +556,8 @@ def section_diff(out: Console, diff: SectionDiff) -> None:
     if diff.same_version:
         out.print(f"Both dates fall under the CR of {diff.date_a}: nothing to compare.")
         return
+    if diff.changes_note:
+        out.print(Text(diff.changes_note, style="yellow"))
     out.print(", ".join(f"{k}: {v}" for k, v in sorted(data["summary"].items())))
     for c in data["changes"]:
         if c["change"] == "unchanged":
