@@ -636,6 +636,11 @@ def check_coverage(console: Console, coverage: CheckCoverage) -> None:
 
 # --- kb search ----------------------------------------------------------------------------------
 
+def rule_read(console: Console, said: str) -> None:
+    """`kb search --rule`: the line saying the number was read as the rule it numbered in older CRs."""
+    console.print(Text(f"Note: {said}", style="yellow"))
+
+
 def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[str, str]] = frozenset(),
          empty: str | None = None, card: str | None = None, own_pages: Mapping[str, str] | None = None) -> None:
     """One block per hit: the answer-language text, the English canonical text, whose it is when only
