@@ -177,7 +177,8 @@ def _variant_block(group: list[Variant], marks: list[str]) -> Text:
 def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                  clause_texts: dict[str, str] | None = None,
                  outdated: dict[int, list[str]] | None = None, collapse: bool = True,
-                 cr_versions: Sequence[tuple[str, str]] = (), own_page: str | None = None) -> None:
+                 cr_versions: Sequence[tuple[str, str]] = (), own_page: str | None = None,
+                 cr_rewordings: Sequence[tuple[str, str]] = ()) -> None:
     """An entry: canonical text (and the asked-for language), whose it is when only a judge's own
     page gives it (`own_page`), links, variants by wording. A CR
     clause's entry names the CR versions that hold it (`cr_versions`: (date, number)); its wordings
@@ -213,6 +214,11 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                                 f" {dates(entry)}" + ("   " if wordings else ""), wordings))
     if cr_versions:
         console.print(Text.assemble(("in the CR", "bold"), " " + cr_spans(cr_versions)))
+    if cr_rewordings and entry.clause:  # the older wordings are the CR's, not variants: say where they are
+        changes = ", ".join(f"{date} ({number})" for date, number in cr_rewordings)
+        crs = "CR" if len(cr_rewordings) == 1 else "CRs"  # "by": the change came after the CR before, which the KB may lack
+        console.print(Text.assemble(("reworded", "bold"), f" by the {crs} of {changes}: `kb rule {entry.clause}` "
+                                    "shows every wording, with word diffs"))
 
     if entry.link_note:
         console.print("\n[bold]Comprehensive Rules[/]")
@@ -262,7 +268,8 @@ def entry_view(console: Console, err_console: Console, view: EntryView, *, lang:
         err_console.print(f"[yellow]note:[/] {view.moved_from} now belongs to {view.entry.id} ({view.moved_why})",
                           soft_wrap=True)
     entry_detail(console, view.entry, lang=lang, clause_texts=view.clause_texts, outdated=view.marks(),
-                 collapse=collapse, cr_versions=view.cr_versions, own_page=view.own_page)
+                 collapse=collapse, cr_versions=view.cr_versions, own_page=view.own_page,
+                 cr_rewordings=view.cr_rewordings)
     check_blocks(console, view.checks, view.results)
 
 
@@ -474,6 +481,9 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
                  else "no longer in the rules")
         out.print(Text(f"Note: in the CR of {at.version}, {report.clause} numbered another rule ({where}).",
                        style="yellow"))
+        if gap := at.other_rule_gap:  # the CR read is long before the date: the number may have moved by then
+            out.print(Text(f"But the KB has no CR between {gap.used} and {gap.next}, which gives that rule another "
+                           f"number: which rule {report.clause} numbered on {at.date}, it can't tell.", style="yellow"))
     elif not at:
         for former in report.other_rules:
             out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
@@ -553,6 +563,8 @@ def section_diff(out: Console, diff: SectionDiff) -> None:
     if diff.same_version:
         out.print(f"Both dates fall under the CR of {diff.date_a}: nothing to compare.")
         return
+    if diff.changes_note:
+        out.print(Text(diff.changes_note, style="yellow"))
     out.print(", ".join(f"{k}: {v}" for k, v in sorted(data["summary"].items())))
     for c in data["changes"]:
         if c["change"] == "unchanged":
@@ -623,6 +635,11 @@ def check_coverage(console: Console, coverage: CheckCoverage) -> None:
 
 
 # --- kb search ----------------------------------------------------------------------------------
+
+def rule_read(console: Console, said: str) -> None:
+    """`kb search --rule`: the line saying the number was read as the rule it numbered in older CRs."""
+    console.print(Text(f"Note: {said}", style="yellow"))
+
 
 def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[str, str]] = frozenset(),
          empty: str | None = None, card: str | None = None, own_pages: Mapping[str, str] | None = None) -> None:

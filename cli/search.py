@@ -60,6 +60,7 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
     from cli.common import card_option, command_note, console, data_home, open_kb, open_searcher, print_json, reference
     from kb import store
     from kb.model import source_fields
+    from kb.search.rule_meaning import search_rule_meanings
     from kb.views import no_text_note, question_card_notes, remarks_last
 
     # a card only the judge's own pages name is known to the KB, not to the bundled names: looked up
@@ -71,11 +72,13 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
     if mine and card is not None:  # before the search index is opened: an unknown card is refused first
         filters = replace(filters, card=card_option(card, open_kb(quiet=as_json), quiet=as_json))
     kb, searcher = open_searcher(quiet=as_json)
-    if filters.rule is not None:
+    # --rule 707.5 may mean the rule it numbered in older CRs: the meaning whose rulings answer best (tryout31 #8)
+    read = search_rule_meanings(searcher, reference().rules, question, limit=limit, filters=filters)
+    if filters.rule is not None and read.former is None:
         note_an_older_meaning(filters.rule, quiet=as_json)
     if filters.since and filters.until and filters.since > filters.until and not filters.since.startswith(filters.until):
         note_swapped_dates(filters.since, filters.until, quiet=as_json)
-    hits = searcher.search(question, limit=limit, filters=filters)
+    hits = read.hits
     named = searcher.named_cards(question)
     for card_read in named:
         if card_read.distance:
@@ -93,8 +96,11 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
     own = kb.own_pages([h.entry.id for h in hits])  # a judge's own rulings are marked as such (tryout23)
     hits = remarks_last(hits, own)  # ... and their dated remarks shown after the other hits
     if as_json:
+        command_note(read.note, quiet=True)
         print_json([h.to_json() | source_fields(own.get(h.entry.id), h.entry.text, h.entry.cards) for h in hits])
     else:
+        if read.note:  # on stdout, above the hits it explains: they are another clause's than the one typed
+            render.rule_read(console, read.note)
         empty = None
         if not hits and nothing_in:
             empty = (f"{nothing_in}. Search without --lang: every ruling is found from a question in any "

@@ -55,6 +55,9 @@ class EntryView:
     # a CR clause's entry: (date, number) of each bundled CR version that holds the clause, oldest first
     cr_versions: tuple[tuple[str, str], ...] = ()
     own_page: str | None = None  # the judge's own file its canonical text comes from, when no official source gives it
+    # a CR clause's entry: (date, number) of each bundled CR version whose wording differs from the one before
+    # (its older wordings are no variants: `kb rule` shows them, tryout31 #10)
+    cr_rewordings: tuple[tuple[str, str], ...] = ()
 
     def marks(self) -> dict[int, list[str]]:
         """Variant index -> the outdated reasons of that variant."""
@@ -84,11 +87,14 @@ def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = Fa
     if clause_texts and entry.rules:
         texts = corpus.clause_texts([link.clause for link in entry.rules])
     versions: tuple[tuple[str, str], ...] = ()
+    rewordings: tuple[tuple[str, str], ...] = ()
     if entry.clause and entry.clause in corpus.rules.current.clauses:  # not a glossary term
         # a clause's text is the CR's, not a page's: its versions say what "0 wordings" did not (tryout18)
-        versions = tuple((step.date, step.number) for step in corpus.rules.history(entry.clause).steps)
+        steps = corpus.rules.history(entry.clause).steps
+        versions = tuple((step.date, step.number) for step in steps)
+        rewordings = tuple((step.date, step.number) for step in steps if step.change.reworded)
     return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts, found.why, versions,
-                     kb.own_pages([entry.id]).get(entry.id))
+                     kb.own_pages([entry.id]).get(entry.id), rewordings)
 
 
 # --- kb list -------------------------------------------------------------------------------------

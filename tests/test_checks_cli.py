@@ -175,6 +175,10 @@ def test_rules_date_in_the_corpus_gap_says_newer_rules_may_have_been_in_force() 
     assert (data["rules_gap"]["used"], data["rules_gap"]["next"]) == ("2018-07-13", "2024-02-02")
     now = json.loads(runner.invoke(app, ["check", "--json", "--rules", "2026-02-01", str(CHECKS / "forms.yaml")]).output)
     assert now["rules_gap"] is None
+    # long after the newest CR: later CRs may have been in force (tryout31 #6, as `kb rule --at`)
+    late = json.loads(runner.invoke(app, ["check", "--json", "--rules", "2099-01-01", str(CHECKS / "forms.yaml")]).output)
+    assert (late["rules_gap"]["used"], late["rules_gap"]["next"]) == ("2026-01-16", None)
+    assert "The KB's newest CR is of 2026-01-16" in late["rules_gap"]["note"]
 
 
 # ---- tryout22 item 12: the docs' examples run as written ------------------------------------------

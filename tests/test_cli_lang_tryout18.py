@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from kb import store
@@ -147,3 +148,24 @@ def test_kb_show_of_a_cr_clause_names_its_cr_versions_not_zero_wordings(kb_home:
     # the JSON as it was, with whose text it is (tryout23): a CR clause is official
     assert set(view.to_json()) == set(view.entry.to_json()) | {"outdated", "check_results", "official", "own_page", "remark"}
     assert view.to_json()["official"] is True and view.to_json()["own_page"] is None
+
+
+@pytest.mark.parametrize("clause, said", [
+    ("708.2", "reworded by the CR of 2024-02-02 (708.2): `kb rule 708.2` shows every wording, with word diffs"),
+    ("708.2a", "reworded by the CR of 2018-07-13 (707.2a): `kb rule 708.2a` shows every wording"),
+    ("708.5", None),  # the same words in every CR of the KB: nothing hidden
+])
+def test_kb_show_of_a_reworded_cr_clause_points_to_its_older_wordings(kb_home: Path, clause: str,
+                                                                      said: str | None) -> None:
+    """Try-out 31 #10: `kb show` of 708.2 said "wordings 1" and showed no sign of its 2014-2018 text
+    ("rule 706"), which `kb rule 708.2` shows."""
+    from cli import render
+    from kb.views import entry_view
+
+    text = CORPUS.rules.current.clauses[clause].text
+    store.write(kb_home, [Entry("c-x", Kind.RULE, text, (), "2014-09-25", "2026-01-16", (), clause=clause)],
+                report={}, meta={})
+    console = Console(width=200, record=True)
+    render.entry_view(console, console, entry_view(store.load(kb_home), "c-x", CORPUS))
+    shown = " ".join(console.export_text().split())
+    assert (said in shown) if said else ("reworded" not in shown)

@@ -166,6 +166,9 @@ def outputs(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> dic
         kb("kb rule", "rule", "708", "--limit", "1")
         kb("kb rule", "rule", "505.5", "--limit", "1")  # 505.5 numbered a rule no longer in the rules
         kb("kb rule", "rule", "701.62a", "--at", "2024-09-20", "--limit", "1")  # absent from the extract in force
+        kb("kb rule", "rule", "707.8", "--at", "2022-08-10", "--limit", "1")  # 707.8 then: the KB can't tell
+        kb("kb rule", "rule", "708.5", "--at", "2099-01-01", "--limit", "1")  # after the newest CR: next is null
+        kb("kb rule --diff", "rule", "--diff", "2021-08-01", "2024-03-01", "--section", "708")  # changes_note
         kb("kb rule --diff", "rule", "--diff", "2014-09-25", "2026-01-16", "--section", "708")
         kb("kb rule --diff", "rule", "--diff", "2019-01-01", "2023-01-01", "--section", "708")
         kb("kb check", "check", codes=(0, 1))

@@ -67,13 +67,15 @@ def test_clause_report_at_a_date_gives_the_number_and_text_then(rules) -> None:
     assert clause_report(rules, "708.2a", at=rules.current.date).at.diff_to_current is None  # type: ignore[union-attr]
 
 
-def test_clause_report_before_a_clause_existed_says_not_yet_and_a_date_too_early_is_an_error(rules) -> None:
+def test_clause_report_before_a_clause_existed_says_not_yet_and_a_date_too_early_reads_the_oldest_cr(rules) -> None:
     from kb.cr.query import clause_report
 
     then = clause_report(rules, "702.168a", at="2015-01-01").at  # disguise came in 2024
     assert then is not None and then.number is None and then.text is None
-    with pytest.raises(NotFoundError):
-        clause_report(rules, "708.2a", at="1990-01-01")
+    # tryout31 #7: an error before; the oldest CR is read, and the gap says it is not the one in force
+    early = clause_report(rules, "708.2a", at="1990-01-01").at
+    assert early is not None and (early.date, early.version, early.number) == ("1990-01-01", "2014-09-25", "707.2a")
+    assert early.gap is not None and early.gap.before_oldest and not early.gap.ran_model
 
 
 def test_section_diff_json_counts_every_change_by_kind(rules) -> None:

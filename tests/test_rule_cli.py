@@ -115,7 +115,7 @@ def test_unknown_clause_is_one_line_with_the_nearest():
 
 
 @pytest.mark.parametrize("args", [(), ("--diff", "2014-09-25", "2026-01-16"), ("708.8", "--at", "yesterday"),
-                                  ("--diff", "2014-09-25", "1999-01-01", "--section", "708")])
+                                  ("--diff", "2014-09-25", "13/07/2018", "--section", "708")])
 def test_bad_input_is_one_line_error(args):
     result = run(*args)
     assert result.exit_code == 1
@@ -155,11 +155,15 @@ def test_section_diff_takes_any_dates_in_either_order():
     loose_data = json.loads(loose.output)
     # 2016-01-01 is long after the CR of 2015-01-23 it falls under: the diff says so
     assert [g["used"] for g in loose_data.pop("gaps")] == ["2015-01-23"] and exact.pop("gaps") == []
+    # ... and that the changes may have come in before it (tryout31 #2)
+    assert "before 2016-01-01" in loose_data.pop("changes_note") and exact.pop("changes_note") is None
     assert loose_data == exact and (exact["from"], exact["to"]) == ("2015-01-23", "2018-07-13")
     # 2024-03-01: in force is the 2024-02-02 face-down extract, which has no section 613
     layers = json.loads(run("--diff", "2014-10-01", "2024-03-01", "--section", "613", "--json").output)
     assert (layers["from"], layers["to"]) == ("2014-09-25", "2018-07-13")
-    assert "no CR in the corpus was in force" in run("--diff", "1999-01-01", "2018-07-13", "--section", "707").output
+    # a date before the oldest CR compares from the oldest, with a note (tryout31 #7: it was an error)
+    early = json.loads(run("--diff", "1999-01-01", "2018-07-13", "--section", "707", "--json").output)
+    assert (early["from"], early["to"]) == ("2014-09-25", "2018-07-13")
 
 
 def test_word_diff_is_rendered_red_struck_and_green(monkeypatch):
@@ -205,9 +209,9 @@ def test_a_date_in_the_corpus_gap_says_newer_rules_may_have_been_in_force() -> N
             "newer rules may have been in force.") in flat
     at = json.loads(run("708.9", "--at", "2023-01-01", "--json").output)["at"]
     assert at["gap"] == {"used": "2018-07-13", "next": "2024-02-02", "note": at["gap"]["note"]}
-    # a date soon after the CR it falls under, or under the newest CR, has no note
+    # a date soon after the CR it falls under, the newest too, has no note (long after the newest: tryout31 #6)
     assert json.loads(run("708.9", "--at", "2018-09-01", "--json").output)["at"]["gap"] is None
-    assert json.loads(run("708.9", "--at", "2027-01-01", "--json").output)["at"]["gap"] is None
+    assert json.loads(run("708.9", "--at", "2026-05-01", "--json").output)["at"]["gap"] is None
 
 
 def test_a_clause_missing_from_the_extracts_counts_the_gap_to_the_next_cr_that_has_it() -> None:
@@ -357,3 +361,73 @@ def test_a_rule_no_longer_in_the_rules_says_where_it_was_last_seen_and_by_which_
             "2024-11-08: the KB has no full CR between, only a face-down extract of 2024-02-02") in result.output
     former = json.loads(run("505.5", "--json").output)["other_rules"]
     assert [(f["now"], f["last_seen"], f["gone_by"]) for f in former] == [(None, "2018-07-13", "2024-11-08")]
+
+
+# ---- tryout31: the edges of the KB's CRs, and numbers inside its gaps ------------------------------
+
+def test_a_date_before_the_oldest_cr_shows_the_clause_in_the_oldest_with_a_note() -> None:
+    """Try-out 31 #7: `kb rule 708.5 --at "24 de septiembre de 2014"` was an error, nothing shown. A
+    history question gets the oldest CR the KB holds, said to be that."""
+    result = run("708.5", "--at", "24 de septiembre de 2014", "-n", "0")
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert "On 2014-09-24 (CR of 2014-09-25): 707.5" in flat
+    assert ("Note: No CR in the corpus was in force on 2014-09-24; the oldest is 2014-09-25, read instead: older "
+            "rules, which the KB lacks, may have differed.") in flat
+    at = json.loads(run("708.5", "--at", "2014-09-24", "--json").output)["at"]
+    assert (at["date"], at["version"], at["number"]) == ("2014-09-24", "2014-09-25", "707.5")
+    assert at["gap"]["used"] == at["gap"]["next"] == "2014-09-25"
+    # a clause the oldest CR lacks is not said to be "not in the rules yet": the KB has no older rules
+    later = " ".join(run("708.2b", "--at", "2014-01-01", "-n", "0").output.split())
+    assert "On 2014-01-01: before the oldest CR in the corpus (2014-09-25), which does not have it." in later
+    assert "not in the rules yet" not in later and "No CR in the corpus was in force on 2014-01-01" in later
+    # the number an old ruling cites still points to the rule it was, as for a date in the corpus
+    assert json.loads(run("707.2", "--at", "2013-01-01", "--json").output)["at"]["then_that_number_was"] == {
+        "now": "708.2"}
+
+
+def test_a_diff_from_before_the_oldest_cr_compares_from_the_oldest_and_says_so() -> None:
+    """Try-out 31 #7: `kb rule --diff 2014-01-01 2021-08-01 --section 707` was an error."""
+    result = run("--diff", "2014-01-01", "2021-08-01", "--section", "707")
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert "Section 707 (2014-09-25) → 707 (2018-07-13)" in flat
+    assert "No CR in the corpus was in force on 2014-01-01; the oldest is 2014-09-25, read instead" in flat
+    both = json.loads(run("--diff", "2010-01-01", "2013-08-01", "--section", "707", "--json").output)
+    assert both["same_version"] is True and [g["note"][:52] for g in both["gaps"]] == [
+        "No CR in the corpus was in force on 2010-01-01; the o"[:52]]
+
+
+def test_a_date_long_after_the_newest_cr_says_later_crs_may_have_been_in_force() -> None:
+    """Try-out 31 #6: `kb rule 708.5 --at 2099-01-01` answered from the CR of 2026-01-16 with no hedge,
+    where a date in the KB's gaps gets one."""
+    flat = " ".join(run("708.5", "--at", "2099-01-01", "-n", "0").output.split())
+    assert ("Note: The KB's newest CR is of 2026-01-16, more than six months before 2099-01-01: later CRs, which "
+            "the KB lacks, may have been in force then.") in flat
+    gap = json.loads(run("708.5", "--at", "2099-01-01", "--json").output)["at"]["gap"]
+    assert (gap["used"], gap["next"]) == ("2026-01-16", None)
+    diff = json.loads(run("--diff", "2018-07-13", "2099-01-01", "--section", "708", "--json").output)
+    assert [(g["used"], g["next"]) for g in diff["gaps"]] == [("2026-01-16", None)]
+
+
+def test_an_old_number_read_in_a_cr_long_before_the_date_is_hedged_when_the_next_cr_numbers_it_otherwise() -> None:
+    """Try-out 31 #2: `kb rule 707.8 --at 2022-08-10` said 707.8 numbered the face-down rule, read in the
+    CR of 2018-07-13; by August 2022 that rule was 708.8 (2021), which the KB can't see: its next CR
+    with it, 2024-02-02, numbers it 708.8."""
+    flat = " ".join(run("707.8", "--at", "2022-08-10", "-n", "0").output.split())
+    assert ("But the KB has no CR between 2018-07-13 and 2024-02-02, which gives that rule another number: which "
+            "rule 707.8 numbered on 2022-08-10, it can't tell.") in flat
+    was = json.loads(run("707.8", "--at", "2022-08-10", "--json").output)["at"]["then_that_number_was"]
+    assert was["now"] == "708.8" and (was["gap"]["used"], was["gap"]["next"]) == ("2018-07-13", "2024-02-02")
+    # a date soon after that CR: no hedge
+    assert "gap" not in json.loads(run("707.8", "--at", "2018-09-01", "--json").output)["at"]["then_that_number_was"]
+
+
+def test_a_diff_from_a_date_long_after_its_cr_says_the_changes_may_predate_that_date() -> None:
+    """Try-out 31 #2: `--diff 2021-08-01 2024-03-01 --section 708` listed the 2021 renumbering as a change
+    after 2021-08-01 with no word in the body."""
+    flat = " ".join(run("--diff", "2021-08-01", "2024-03-01", "--section", "708").output.split())
+    assert ("These are the changes between the CRs of 2018-07-13 and 2024-02-02; some may have come in before "
+            "2021-08-01, and the KB can't tell which.") in flat
+    assert json.loads(run("--diff", "2014-09-25", "2026-01-16", "--section", "708", "--json").output)[
+        "changes_note"] is None

@@ -429,7 +429,8 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
     gap = None
     if rules_date is not None:
         # a date before every CR of the corpus is refused, as `kb rule --at`
-        gap = corpus.rules.gap(rules_date, corpus.rules.in_force(rules_date).date)
+        in_force = corpus.rules.in_force(rules_date).date
+        gap = corpus.rules.gap(rules_date, in_force) or corpus.rules.after_newest(rules_date)
     files: list[Path] = []
     entry_ids: list[str] = []
     for t in targets:
@@ -484,7 +485,7 @@ def check_targets(targets: Sequence[str], rules_date: str | None = None, *, open
         raise CheckError(f"no checks found in {where}; nothing was checked")
     results = run_checks(checks, rules_date, entries_by_check=by_check, unattached=unattached, cards=corpus.cards)
     if rules_date is None:  # each check under its own date: one before every CR runs with a note
-        early = {c.id: gap for c in checks if c.rules and (gap := corpus.rules.before_oldest(c.rules))}
+        early = {c.id: gap for c in checks if c.rules and (gap := corpus.rules.before_oldest(c.rules, ran_model=True))}
         results = [replace(r, rules_gap=early[r.id]) if r.id in early else r for r in results]
     return CheckRun(results, problems, rules_date, gap)
 

@@ -109,6 +109,17 @@ class SectionDiff:
         """Both dates fall under one CR of the corpus: there is nothing to compare."""
         return self.date_a == self.date_b
 
+    @property
+    def changes_note(self) -> str | None:
+        """When the older date is long after the CR compared for it (a `RulesGap` from `date_a`), the
+        changes listed may have come in before that date, already in force on it: a sentence saying
+        so (tryout31 #2: `--diff 2021-08-01 2024-03-01` listed the 2021 renumbering); None otherwise."""
+        start = next((g for g in self.gaps if g.used == self.date_a and g.next != g.used), None)
+        if start is None or self.same_version:
+            return None
+        return (f"These are the changes between the CRs of {self.date_a} and {self.date_b}; some may have come in "
+                f"before {start.at}, and the KB can't tell which.")
+
     def to_json(self) -> dict[str, Any]:
         """The diff as `kb rule --diff --json` prints it: a count per kind of change, then every
         change (unchanged clauses too) with a word diff where it was reworded."""
@@ -122,7 +133,8 @@ class SectionDiff:
         } for c in self.changes]
         return {"from": self.date_a, "to": self.date_b, "section": self.section_b,
                 "section_before": self.section_a, "same_version": self.same_version,
-                "gaps": [g.to_json() for g in self.gaps], "summary": self.summary(), "changes": changes}
+                "gaps": [g.to_json() for g in self.gaps], "changes_note": self.changes_note,
+                "summary": self.summary(), "changes": changes}
 
     def summary(self) -> dict[str, int]:
         """How many clauses changed each way ("added", "reworded", ...), in order of first change."""
@@ -141,26 +153,38 @@ STALE_AFTER_DAYS = 183
 class RulesGap:
     """The CR of `used` answers for date `at`, but `at` is long after it and the corpus's next CR
     (that has the rule, when `skipped` lists extracts without it) is only of `next`: newer rules,
-    which the corpus lacks, may have been in force on `at`."""
+    which the corpus lacks, may have been in force on `at`. Two edges of the corpus are gaps too:
+    `at` before its oldest CR (`before_oldest`: `used` and `next` are the oldest), and `at` long after
+    its newest (`after_newest`: `used` and `next` are the newest; Wizards has most likely published
+    newer CRs by then, which the KB lacks)."""
 
     at: str
     used: str
     next: str
     skipped: tuple[str, ...] = ()  # face-down extracts between `used` and `next` without the rule
     before_oldest: bool = False  # `at` is before every CR of the corpus: `used` (and `next`) is the oldest
+    ran_model: bool = False  # said of a scenario check, which ran the rules model under `used`
+    after_newest: bool = False  # `at` is more than STALE_AFTER_DAYS after the corpus's newest CR, `used`
 
     @property
     def note(self) -> str:
         if self.before_oldest:
-            return (f"No CR in the corpus was in force on {self.at}; the oldest is {self.used}: the model ran with "
-                    f"its rules, less the mechanics that came after {self.at}.")
+            if self.ran_model:
+                return (f"No CR in the corpus was in force on {self.at}; the oldest is {self.used}: the model ran "
+                        f"with its rules, less the mechanics that came after {self.at}.")
+            return (f"No CR in the corpus was in force on {self.at}; the oldest is {self.used}, read instead: "
+                    f"older rules, which the KB lacks, may have differed.")
+        if self.after_newest:
+            return (f"The KB's newest CR is of {self.used}, more than six months before {self.at}: later CRs, "
+                    f"which the KB lacks, may have been in force then.")
         lacks = (f" with this rule (the face-down extract of {', '.join(self.skipped)} lacks it)"
                  if self.skipped else "")
         return (f"The KB has no CR between {self.used} and {self.next}{lacks}: this is the last one before "
                 f"{self.at}; newer rules may have been in force.")
 
     def to_json(self) -> dict[str, Any]:
-        return {"used": self.used, "next": self.next, "note": self.note}
+        """`next` is null after the newest CR: the KB has no next one."""
+        return {"used": self.used, "next": None if self.after_newest else self.next, "note": self.note}
 
 
 @dataclass(slots=True)
@@ -197,11 +221,20 @@ class RulesCorpus:
             raise NotFoundError(f"no CR in the corpus was in force on {at}; the oldest is {pool[0].date}")
         return pool[i - 1]
 
-    def before_oldest(self, at: str) -> RulesGap | None:
-        """A `RulesGap` when `at` is before every CR of the corpus (a check's own `rules:` date: it runs
-        under the oldest, where `--rules` with that date is refused); None otherwise."""
+    def before_oldest(self, at: str, ran_model: bool = False) -> RulesGap | None:
+        """A `RulesGap` when `at` is before every CR of the corpus, which is read for it instead (a
+        check's own `rules:` date, `ran_model`: it runs under the oldest, where `--rules` with that date
+        is refused); None otherwise."""
         oldest = self.versions[0].date
-        return RulesGap(at, oldest, oldest, before_oldest=True) if at < oldest else None
+        return RulesGap(at, oldest, oldest, before_oldest=True, ran_model=ran_model) if at < oldest else None
+
+    def after_newest(self, at: str) -> RulesGap | None:
+        """A `RulesGap` when `at` is more than STALE_AFTER_DAYS after the corpus's newest CR (the one in
+        force on `at` as far as the KB knows), as `gap` says of a CR with a later one; None otherwise."""
+        newest = self.versions[-1].date
+        if at <= newest or (date.fromisoformat(at) - date.fromisoformat(newest)).days <= STALE_AFTER_DAYS:
+            return None
+        return RulesGap(at, newest, newest, after_newest=True)
 
     def gap(self, at: str, used: str, having: list[str] | None = None) -> RulesGap | None:
         """A `RulesGap` when the CR of `used` answers for `at` more than STALE_AFTER_DAYS after it
@@ -320,6 +353,11 @@ class RulesCorpus:
         two dates (any dates, in either order; `SectionDiff.from_date/to_date` say which versions)."""
         if date_a > date_b:
             date_a, date_b = date_b, date_a
+        # a date before the oldest CR compares from the oldest, with a note (tryout31 #7), one long after
+        # the newest to the newest, with a note (#6)
+        early, late = self.before_oldest(date_a), self.before_oldest(date_b) or self.after_newest(date_b)
+        oldest = self.versions[0].date
+        date_a, date_b = max(date_a, oldest), max(date_b, oldest)
         b = self.in_force(date_b)
         if not b.complete and section not in b.clauses:  # a face-down extract without it
             b = self.in_force(date_b, complete=True)
@@ -347,7 +385,10 @@ class RulesCorpus:
             if l not in seen:
                 changes.append(ClauseChange(ChangeKind.REMOVED, old, None))
         having = [d for d, _ in self.members[lid]]
-        gaps = {(g.used, g.next): g for g in (self.gap(date_a, a.date, having), self.gap(date_b, b.date, having)) if g}
+        gaps: dict[tuple[str, str], RulesGap] = {}
+        for g in (early, self.gap(date_a, a.date, having), self.gap(date_b, b.date, having), late):
+            if g:
+                gaps.setdefault((g.used, g.next), g)
         return SectionDiff(a.date, b.date, section_a, section, tuple(changes), tuple(gaps.values()))
 
     def other_rules(self, number: str) -> list[FormerRule]:
@@ -452,6 +493,9 @@ class ClauseThen:
     # that rule's number now (None: it is no longer in the rules). Absent when the number is the same rule.
     other_rule_now: str | None = None
     other_rule: bool = False
+    # ... but `date` is long after the CR that says so, and the corpus's next CR with that rule gives it
+    # another number: by `date` the number may already have been today's rule (RulesGap.next says which CR)
+    other_rule_gap: RulesGap | None = None
     # The CR in force on `date` when it is not `version`: a face-down extract that lacks the clause,
     # so the wording is the older full CR's and its number may have changed in between.
     in_force: str | None = None
@@ -476,6 +520,8 @@ class ClauseThen:
         """What the KB can say of a clause not in `version` (None: it is in it), in a sentence."""
         if self.number is not None:
             return None
+        if self.gap and self.gap.before_oldest:  # older rules are not in the KB: "not yet" would be a guess
+            return f"On {self.date}: before the oldest CR in the corpus ({self.version}), which does not have it."
         if not self.unknown:
             later = (f": not even in the later CR of {self.lacking}" if self.lacking and self.lacking != self.version
                      else "")
@@ -498,6 +544,8 @@ class ClauseThen:
             data["last_complete"] = self.last_complete
         if self.other_rule:
             data["then_that_number_was"] = {"now": self.other_rule_now}
+            if self.other_rule_gap:
+                data["then_that_number_was"]["gap"] = self.other_rule_gap.to_json()
         return data
 
 
@@ -548,23 +596,36 @@ class ClauseReport:
 
 def _other_rule_then(rules: RulesCorpus, number: str, at: str) -> dict[str, Any]:
     """`other_rule`/`other_rule_now` when `number` in the CR in force on `at` was another rule than
-    today's `number` (judges reading an old ruling type the number it cites)."""
+    today's `number` (judges reading an old ruling type the number it cites); `other_rule_gap` when
+    `at` is long after that CR and the corpus's next CR with that rule numbers it otherwise, so it may
+    have been renumbered before `at` (707.8 of 2018-07-13 was 708.8 from 2021: tryout31 #2)."""
     try:
         then = rules.history(number, at=at)
     except NotFoundError:  # no such number then
         return {}
     if then.current == number:
         return {}
-    return {"other_rule": True, "other_rule_now": then.current}
+    read = rules.in_force(at)
+    lid = rules.lineage[(read.date, number)]
+    later = next((n for d, n in rules.members[lid] if d > at), number)
+    gap = rules.gap(at, read.date, [d for d, _ in rules.members[lid]]) if later != number else None
+    return {"other_rule": True, "other_rule_now": then.current, "other_rule_gap": gap}
 
 
 def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> ClauseReport:
     """Current clause `number` across versions; with `at`, also as it stood in the CR in force then.
-    A bad date, or one before the oldest CR, is an error (not "not in the rules yet")."""
+    A date before the oldest CR is answered from the oldest, with a note (`RulesGap.before_oldest`);
+    one long after the newest from the newest, with a note (`RulesGap.after_newest`)."""
     clause = rules.clause(number)
     history = rules.history(number)
     then_row: ClauseThen | None = None
-    if at:
+    asked = at
+    edge: RulesGap | None = None
+    if at and (edge := rules.before_oldest(at)) is not None:
+        at = edge.used  # a judge asking about 2013 gets the oldest CR the KB holds, said to be that (tryout31 #7)
+    elif at:
+        edge = rules.after_newest(at)
+    if at and asked:
         in_force = rules.in_force(at).date
         try:
             then: Clause | None = rules.clause(number, at=at)
@@ -583,15 +644,16 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
                        default=rules.in_force(at, complete=True).date)
         version = in_force if then is None else then.version
         having = [d for d, _ in rules.members[lid]]
+        gap = rules.gap(at, version, having) if then is not None else rules.gap(at, in_force)
         then_row = ClauseThen(
-            date=at,
+            date=asked,
             version=version,
             number=then.number if then else None,
             text=then.text if then else None,
             diff_to_current=word_diff(then.text, clause.text) if then and then.text != clause.text else None,
             in_force=in_force if then is not None and then.version != in_force else None,
             # a clause not in the rules yet: the gap is the corpus's, from the CR in force (an extract too)
-            gap=rules.gap(at, version, having) if then is not None else rules.gap(at, in_force),
+            gap=edge or gap,
             last_complete=complete if unknown else None,
             first_seen=history.first_seen if then is None else None,
             lacking=lacking if then is None else None,
