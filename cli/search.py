@@ -73,7 +73,8 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
         filters = replace(filters, card=card_option(card, open_kb(quiet=as_json), quiet=as_json))
     kb, searcher = open_searcher(quiet=as_json)
     # --rule 707.5 may mean the rule it numbered in older CRs: the meaning whose rulings answer best (tryout31 #8)
-    read = search_rule_meanings(searcher, reference().rules, question, limit=limit, filters=filters)
+    read = search_rule_meanings(searcher, reference().rules if filters.rule is not None else None, question,
+                                limit=limit, filters=filters)  # the CRs only for --rule: a cold search reads none
     if filters.rule is not None and read.former is None:
         note_an_older_meaning(filters.rule, quiet=as_json)
     if filters.since and filters.until and filters.since > filters.until and not filters.since.startswith(filters.until):

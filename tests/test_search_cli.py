@@ -164,6 +164,21 @@ def test_a_search_process_of_a_kb_with_no_unformatted_source_does_not_load_the_p
     assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
 
 
+def test_a_search_without_rule_reads_no_cr_versions(kb_with_index: Path) -> None:
+    """The CR versions (`Corpus.rules`: every CR text aligned, ~0.1-0.2 s from the cache) are read for
+    `--rule`'s older meanings only (tryout31 #8), never by a plain cold `kb search`."""
+    code = ("import sys; from typer.testing import CliRunner; from cli.main import app; import cli.common as c; "
+            "r = CliRunner().invoke(app, ['search', 'Turning a face-down creature face up', '--json']); "
+            "assert r.exit_code == 0, r.output; "
+            "read = c._REFERENCE is not None and 'rules' in vars(c._REFERENCE); "
+            "r = CliRunner().invoke(app, ['search', 'Can I look at it?', '--rule', '707.5', '--json']); "
+            "assert r.exit_code == 0, r.output; "
+            "print(read, 'rules' in vars(c._REFERENCE)); sys.exit(1 if read or 'rules' not in vars(c._REFERENCE) else 0)")
+    env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
+
+
 def test_a_superseded_translation_is_flagged_in_the_hit() -> None:
     from rich.console import Console
 

@@ -42,14 +42,14 @@ class RuleRead:
                 f"`kb rule {self.asked}` lists today's {self.asked}'s rulings.")
 
 
-def search_rule_meanings(searcher: Searcher, rules: RulesCorpus, question: str, *, limit: int,
+def search_rule_meanings(searcher: Searcher, rules: RulesCorpus | None, question: str, *, limit: int,
                          filters: Filters) -> RuleRead:
     """Search with `filters`; when its rule number stood for another rule still in the rules in older CRs,
     search by that rule's number today too, and keep the hits of the meaning whose best hit scores highest
-    (today's on a tie)."""
+    (today's on a tie). `rules` (the CR versions) may be None when `filters` names no rule."""
     asked = filters.rule
     hits = searcher.search(question, limit=limit, filters=filters)
-    if asked is None:
+    if asked is None or rules is None:
         return RuleRead("", "", hits)
     best = RuleRead(asked, asked, hits)
     for former in rules.other_rules(asked):
