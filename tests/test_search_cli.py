@@ -133,6 +133,14 @@ def test_answer_in_english_when_the_kb_has_no_german_text(kb_with_index: Path) -
 HEAVY = ("torch", "sentence_transformers", "transformers")
 
 
+def _passes_in_a_search_process(code: str, home: Path) -> None:
+    """Run `code` (which invokes the CLI in process and exits 1 on what it checks) in a new Python
+    process with `home` as KB_HOME; it must exit 0."""
+    env = {"KB_HOME": str(home), "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
+
+
 @pytest.mark.parametrize("module", ["cli.main", "cli.search", "kb.search"])
 def test_import_does_not_load_torch(module: str) -> None:
     code = (f"import sys, {module}; heavy = [m for m in {HEAVY!r} if m in sys.modules]; "
@@ -145,9 +153,7 @@ def test_a_search_process_does_not_load_torch(kb_with_index: Path) -> None:
     code = ("import sys; from typer.testing import CliRunner; from cli.main import app; "
             "r = CliRunner().invoke(app, ['search', 'face down', '--json']); assert r.exit_code == 0, r.output; "
             f"heavy = [m for m in {HEAVY!r} if m in sys.modules]; print(heavy); sys.exit(1 if heavy else 0)")
-    env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
-    assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
+    _passes_in_a_search_process(code, kb_with_index)
 
 
 def test_a_search_process_of_a_kb_with_no_unformatted_source_does_not_load_the_parsers(kb_with_index: Path) -> None:
@@ -159,9 +165,7 @@ def test_a_search_process_of_a_kb_with_no_unformatted_source_does_not_load_the_p
             "assert r.exit_code == 0, r.output; "
             "loaded = [m for m in ('kb.ingest', 'numpy.ma') if m in sys.modules]; print(loaded); "
             "sys.exit(1 if loaded else 0)")
-    env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
-    assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
+    _passes_in_a_search_process(code, kb_with_index)
 
 
 def test_a_search_without_rule_reads_no_cr_versions(kb_with_index: Path) -> None:
@@ -174,9 +178,7 @@ def test_a_search_without_rule_reads_no_cr_versions(kb_with_index: Path) -> None
             "r = CliRunner().invoke(app, ['search', 'Can I look at it?', '--rule', '707.5', '--json']); "
             "assert r.exit_code == 0, r.output; "
             "print(read, 'rules' in vars(c._REFERENCE)); sys.exit(1 if read or 'rules' not in vars(c._REFERENCE) else 0)")
-    env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
-    assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
+    _passes_in_a_search_process(code, kb_with_index)
 
 
 def test_a_superseded_translation_is_flagged_in_the_hit() -> None:
@@ -335,9 +337,7 @@ def test_a_search_process_loads_numpy_with_one_blas_thread_and_leaves_the_enviro
             "r = CliRunner().invoke(app, ['search', 'face down', '--json']); assert r.exit_code == 0, r.output\n"
             "print(seen, os.environ.get('OPENBLAS_NUM_THREADS'))\n"
             "sys.exit(0 if seen == ['1'] and 'OPENBLAS_NUM_THREADS' not in os.environ else 1)\n")
-    env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
-    assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
+    _passes_in_a_search_process(code, kb_with_index)
 
 
 def test_a_search_runs_with_the_garbage_collector_paused_and_restores_it(kb_with_index: Path, monkeypatch) -> None:
@@ -388,9 +388,7 @@ def test_a_search_process_whose_hits_are_no_judges_own_does_not_compile_the_rema
             "assert r.exit_code == 0, r.output; "
             "loaded = [m for m in ('kb.gamewords',) if m in sys.modules]; print(loaded); "
             "sys.exit(1 if loaded else 0)")
-    env = {"KB_HOME": str(kb_with_index), "PATH": "/usr/bin:/bin"}
-    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, env=env)
-    assert proc.returncode == 0, proc.stdout + proc.stderr[-800:]
+    _passes_in_a_search_process(code, kb_with_index)
 
 
 @pytest.mark.parametrize("name", ["terms.json", "cards.txt"])
