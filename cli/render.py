@@ -641,11 +641,12 @@ def rule_read(console: Console, said: str) -> None:
     console.print(Text(f"Note: {said}", style="yellow"))
 
 
-def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[str, str]] = frozenset(),
+def hits(console: Console, found: Sequence[Hit], outdated: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
          empty: str | None = None, card: str | None = None, own_pages: Mapping[str, str] | None = None) -> None:
     """One block per hit: the answer-language text, the English canonical text, whose it is when only
     a judge's own page gives it (`own_pages`, entry id -> file), cards, dates, rules;
-    a translation of a replaced English wording ((entry id, text) in `superseded`) is flagged.
+    a shown wording `kb outdated` lists ((entry id, text) in `outdated`, with its reasons' kinds) is
+    flagged: a translation of a replaced English wording as such, any other by its reasons' kinds.
     `empty` says why nothing was found, when the caller knows; `card` (the --card filter's English
     name) leads each hit's cards."""
     if not found:
@@ -654,15 +655,21 @@ def hits(console: Console, found: Sequence[Hit], superseded: AbstractSet[tuple[s
     for rank, hit in enumerate(found, start=1):
         e = hit.entry
         body = Text()
+        kinds = (outdated or {}).get((e.id, hit.matched_text), ())
+        listed = [k for k in kinds if k != "superseded"]
         if hit.lang is not Lang.EN:
             body.append(hit.matched_text, style="bold")
-            if (e.id, hit.matched_text) in superseded:
+            if "superseded" in kinds:
                 body.append(f"\n({OLDER_WORDING}; current text below)", style="yellow")
+            if listed:
+                body.append(f"\n(`kb outdated` lists this wording: {', '.join(listed)})", style="yellow")
             if e.text != hit.matched_text:  # a ruling with no English wording is its own canonical text
                 body.append("\n\n")
                 body.append(e.text)
         else:
             body.append(e.text, style="bold")
+            if kinds:  # the current English wording itself: an obsolete term, an old rule number
+                body.append(f"\n(`kb outdated` lists this wording: {', '.join(kinds)})", style="yellow")
         meta = Text()
         if own_page := (own_pages or {}).get(e.id):
             meta.append(f"\n{own_mark(own_page, e.text, e.cards)}", style="bold yellow")

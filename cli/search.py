@@ -96,9 +96,13 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
         narrowed(filters.lang, kept, kb.stats()["entries"], quiet=as_json)
     own = kb.own_pages([h.entry.id for h in hits])  # a judge's own rulings are marked as such (tryout23)
     hits = remarks_last(hits, own)  # ... and their dated remarks shown after the other hits
+    # the shown wordings `kb outdated` lists (a replaced wording's translation, an obsolete term, an old
+    # rule number), marked in the hits as `kb show` and `kb rule` mark them (tryout32 #11)
+    flagged = kb.outdated_texts([h.entry.id for h in hits])
     if as_json:
         command_note(read.note, quiet=True)
-        print_json([h.to_json() | source_fields(own.get(h.entry.id), h.entry.text, h.entry.cards) for h in hits])
+        print_json([h.to_json() | source_fields(own.get(h.entry.id), h.entry.text, h.entry.cards)
+                    | {"outdated_reasons": list(flagged.get((h.entry.id, h.matched_text), ()))} for h in hits])
     else:
         if read.note:  # on stdout, above the hits it explains: they are another clause's than the one typed
             render.rule_read(console, read.note)
@@ -106,8 +110,7 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
         if not hits and nothing_in:
             empty = (f"{nothing_in}. Search without --lang: every ruling is found from a question in any "
                      f"language, and shown in yours where a translation exists.")
-        render.hits(console, hits, superseded=kb.superseded_texts([h.entry.id for h in hits]), empty=empty,
-                    card=filters.card, own_pages=own)
+        render.hits(console, hits, outdated=flagged, empty=empty, card=filters.card, own_pages=own)
 
 
 def narrowed(lang: Lang, kept: int, total: int, *, quiet: bool = False) -> None:

@@ -56,7 +56,8 @@ def test_json_lists_hits_best_first(kb_with_index: Path) -> None:
     assert hits[0]["matched_text"] == TAPPED_DE and hits[0]["text"] == TAPPED_EN
     assert hits[0]["score"] >= hits[1]["score"]
     assert set(hits[0]) == {"id", "score", "lang", "matched_text", "text", "kind", "cards", "rules", "variants",
-                            "official", "own_page", "remark"}
+                            "official", "own_page", "remark", "outdated_reasons"}
+    assert hits[0]["outdated_reasons"] == []  # the fixture's wordings are current
 
 
 def test_a_rule_hit_names_its_clause_as_kb_list_does(kb_with_index: Path) -> None:
@@ -196,11 +197,38 @@ def test_a_superseded_translation_is_flagged_in_the_hit() -> None:
     )
     entry = Entry("r-1", Kind.RULING, variants[0].text, ("Lightform",), "2014-11-24", "2018-07-13", variants)
     console = Console(width=200, record=True)
-    hits(console, [Hit(entry, 1.0, Lang.DE, old_de)], superseded={("r-1", old_de)})
+    hits(console, [Hit(entry, 1.0, Lang.DE, old_de)], outdated={("r-1", old_de): ("superseded",)})
     assert "translates an older English wording" in console.export_text()
+    assert "kb outdated` lists" not in console.export_text()
     console = Console(width=200, record=True)
-    hits(console, [Hit(entry, 1.0, Lang.DE, old_de)], superseded=set())
+    hits(console, [Hit(entry, 1.0, Lang.DE, old_de)], outdated={})
     assert "older English wording" not in console.export_text()
+
+
+def test_a_hit_whose_shown_wording_kb_outdated_lists_is_marked_with_its_reasons() -> None:
+    """tryout32 #11: `kb search` showed "converted mana cost" wordings unmarked, which `kb show` and
+    `kb outdated` flag: a shown wording `kb outdated` lists for an obsolete term or an old rule number
+    says so, in English or another language; a current wording says nothing."""
+    from rich.console import Console
+
+    from cli.render import hits
+    from kb.model import Entry, Kind, Lang, Relation, Variant
+    from kb.search import Hit
+
+    en = "A face-down creature's converted mana cost is 0."
+    es = "El coste de maná convertido de una criatura boca abajo es 0."
+    variants = (Variant(en, en, Lang.EN, "2014-09-20", "a", 1, Relation.CANONICAL, 1.0, "Morph Card"),
+                Variant(es, es, Lang.ES, "2014-09-20", "b", 1, Relation.TRANSLATION, 0.9, "Morph Card"))
+    entry = Entry("r-cmc", Kind.RULING, en, ("Morph Card",), "2014-09-20", "2014-09-20", variants)
+    flagged = {("r-cmc", en): ("terminology",), ("r-cmc", es): ("terminology", "rule-number")}
+    for hit, said in ((Hit(entry, 1.0, Lang.EN, en), "terminology)"),
+                      (Hit(entry, 1.0, Lang.ES, es), "terminology, rule-number)")):
+        console = Console(width=200, record=True)
+        hits(console, [hit], outdated=flagged)
+        assert f"`kb outdated` lists this wording: {said}" in console.export_text()
+        console = Console(width=200, record=True)
+        hits(console, [hit], outdated={})
+        assert "kb outdated" not in console.export_text()
 
 
 def test_a_german_only_ruling_is_shown_once_with_its_one_language() -> None:
