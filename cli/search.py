@@ -12,7 +12,9 @@ if TYPE_CHECKING:
 
 
 def search(
-    question: Annotated[str, typer.Argument(help="The question, in your own words (en, de or es).")],
+    question: Annotated[list[str], typer.Argument(
+        help="The question, in your own words (en, de or es); quotes optional: the words are read as one question.",
+        show_default=False)],
     limit: Annotated[int, typer.Option("-k", "--limit", min=1, help="How many hits to show.")] = 5,
     card: Annotated[
         Optional[str], typer.Option("--card", help="Only entries for this card (any language).")
@@ -46,8 +48,8 @@ def search(
 
     # One question, then the process ends: what it reads (the card names, the glossary, the index)
     # lives to the end, so the collector's passes over it find nothing (~15 ms of a cold search)
-    with gc_paused():
-        answer(question, limit=limit, card=card, lang=lang, rule=rule, since=since, until=until, kind=kind,
+    with gc_paused():  # a question typed without quotes comes as words: one question (tryout32 #10)
+        answer(" ".join(question), limit=limit, card=card, lang=lang, rule=rule, since=since, until=until, kind=kind,
                as_json=as_json)
 
 

@@ -182,6 +182,15 @@ def test_a_search_without_rule_reads_no_cr_versions(kb_with_index: Path) -> None
     _passes_in_a_search_process(code, kb_with_index)
 
 
+def test_a_question_typed_without_quotes_is_one_question(kb_with_index: Path) -> None:
+    """tryout32 #10: `kb search Can I look at it?` failed with "unexpected extra argument"; the words
+    are one question, answered as the quoted one is."""
+    quoted = run("Kann ich sie ansehen, wenn sie getappt ist?", "--json")
+    words = run("Kann", "ich", "sie", "ansehen,", "wenn", "sie", "getappt", "ist?", "--json")
+    assert words.exit_code == 0, words.output
+    assert json.loads(words.stdout) == json.loads(quoted.stdout) != []
+
+
 def test_a_superseded_translation_is_flagged_in_the_hit() -> None:
     from rich.console import Console
 

@@ -637,6 +637,19 @@ def test_an_id_derived_from_any_wording_of_an_entry_resolves_to_it(home: Path) -
     assert kb.resolve(old_id[:8]).entry.id == entry.id  # a prefix of it too, when only it starts so
 
 
+def test_an_id_typed_without_its_kind_prefix_resolves(home: Path) -> None:
+    """tryout32 #10: `kb show 3053beef2e` (the r- left off) said "no entry"; an id's digest part, whole
+    or a unique prefix of four or more characters, finds the one ruling or rule it names."""
+    kb = store.load(home)
+    for kind in (Kind.RULING, Kind.RULE):
+        entry = next(e for e in kb.entries if e.kind is kind)
+        digest = entry.id.split("-", 1)[1]
+        assert kb.resolve(digest).entry.id == entry.id
+        assert kb.resolve(digest[:8]).entry.id == entry.id
+    with pytest.raises(NotFoundError):
+        kb.resolve("zzzz-not-hex")
+
+
 def test_remove_by_a_too_short_hash_prefix_says_how_long_one_must_be(home: Path, tmp_path: Path) -> None:
     a = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "Flock ruling one.")])
     build([a], home=home, embedder=FAKE)

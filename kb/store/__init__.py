@@ -25,6 +25,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import sqlite3
 import time
@@ -131,6 +132,8 @@ MIGRATIONS: tuple[str, ...] = (
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 DERIVED_TABLES = ("variants", "entry_cards", "links", "checks", "outdated", "card_names", "problems", "entries")
+
+_HEX = re.compile(r"[0-9a-f]+")  # an entry id's digest part (r-617b992fa5 without its r-)
 
 
 @dataclass(frozen=True)
@@ -893,6 +896,16 @@ class KB:
             "SELECT DISTINCT id FROM id_history WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 2", (pattern,))]
         if len(former) == 1 and len(entry_id) >= 4:  # the prefix of an id shown before
             return self.resolve(former[0])
+        if len(entry_id) >= 4 and _HEX.fullmatch(entry_id):  # an id typed without its r- or c- (tryout32 #10)
+            kinds = []
+            for kind in ("r-", "c-"):
+                try:
+                    kinds.append(self.resolve(kind + entry_id))
+                except NotFoundError as exc:
+                    if "ambiguous" in str(exc):
+                        raise
+            if len(kinds) == 1:
+                return kinds[0]
         try:  # a CR number typed where an entry id goes: `kb rule` shows clauses
             clause = clause_number(entry_id)
         except InputError:
