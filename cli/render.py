@@ -38,6 +38,12 @@ if TYPE_CHECKING:
 # The mark of a translation `kb outdated` calls superseded, wherever one is shown (search, card, list).
 OLDER_WORDING = "translates an older English wording, replaced since"
 
+
+def listed_outdated(kinds: Sequence[str]) -> str:
+    """The mark of a shown wording `kb outdated` lists for these reasons' kinds (search, rule)."""
+    return f"`kb outdated` lists this wording: {', '.join(kinds)}"
+
+
 RELATION_STYLE = {
     Relation.CANONICAL: "bold green",
     Relation.DUPLICATE: "dim",
@@ -547,7 +553,7 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
             out.print(Text(f"  {linked.text(r)}"))
             if kinds := linked.outdated.get((r.id, linked.text(r))):  # tryout31 #5: as `kb card` and `kb search` mark them
                 said = (f"{OLDER_WORDING}; `kb show {r.id}` has the current text" if kinds == ("superseded",)
-                        else f"`kb outdated` lists this wording: {', '.join(kinds)}")
+                        else listed_outdated(kinds))
                 out.print(Text(f"  ({said})", style="yellow"))
         if linked.total > len(linked.rows):
             out.print(Text(f"… and {linked.total - len(linked.rows)} more; --limit 0 lists them all", style="dim"))
@@ -662,14 +668,14 @@ def hits(console: Console, found: Sequence[Hit], outdated: Mapping[tuple[str, st
             if "superseded" in kinds:
                 body.append(f"\n({OLDER_WORDING}; current text below)", style="yellow")
             if listed:
-                body.append(f"\n(`kb outdated` lists this wording: {', '.join(listed)})", style="yellow")
+                body.append(f"\n({listed_outdated(listed)})", style="yellow")
             if e.text != hit.matched_text:  # a ruling with no English wording is its own canonical text
                 body.append("\n\n")
                 body.append(e.text)
         else:
             body.append(e.text, style="bold")
             if kinds:  # the current English wording itself: an obsolete term, an old rule number
-                body.append(f"\n(`kb outdated` lists this wording: {', '.join(kinds)})", style="yellow")
+                body.append(f"\n({listed_outdated(kinds)})", style="yellow")
         meta = Text()
         if own_page := (own_pages or {}).get(e.id):
             meta.append(f"\n{own_mark(own_page, e.text, e.cards)}", style="bold yellow")
