@@ -36,7 +36,8 @@ if str(ROOT) not in sys.path:
 from kb.model import Entry, Kind, Lang  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
-DEFAULT_FILES = (DATA / "judge_questions.yaml", DATA / "judge_questions_fresh.yaml", DATA / "real_questions.yaml")
+DEFAULT_FILES = (DATA / "judge_questions.yaml", DATA / "judge_questions_fresh.yaml", DATA / "real_questions.yaml",
+                 DATA / "tryout_questions.yaml")
 MODES = ("hybrid", "dense", "lexical")
 SPLITS = ("dev", "test")
 DEPTH = 10  # hits asked per question; MRR counts a right answer up to this rank, else 0

@@ -93,6 +93,14 @@ def test_real_questions_carry_their_url_and_are_split_in_both_halves(questions) 
     assert 0.4 <= sum(q.split == "dev" for q in real) / len(real) <= 0.65
 
 
+def test_tryout_questions_are_test_split_only_and_name_their_tryout(questions) -> None:
+    # a try-out's questions were asked of the KB before anyone read its answers: they are never tuned on
+    tryout = [q for q in questions if q.source == "tryout_questions"]
+    assert len(tryout) >= 33
+    assert {q.split for q in tryout} == {"test"}
+    assert all(q.id.startswith("tq") for q in tryout)
+
+
 def test_question_ids_are_unique(questions) -> None:
     assert len({q.id for q in questions}) == len(questions)
 
