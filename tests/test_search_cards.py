@@ -9,6 +9,7 @@ from kb.oracle import within
 from kb.search.cardnames import CardIndex, CardMatcher, RulesTerms, card_expansions
 from kb.search.focus import focus
 from kb.corpus import Corpus
+from kb.model import Lang
 
 CORPUS = Corpus.default()
 
@@ -272,6 +273,29 @@ def test_an_unknown_name_takes_in_the_word_opening_the_sentence_only_where_it_ma
         question: str, unknown: list[str]) -> None:
     matcher = CardMatcher.from_names([*NAMES, ("Hide", "Hide // Seek")], common={"cards", "at", "hide"})
     assert matcher.unknown_names(question) == unknown
+
+
+@pytest.mark.parametrize(("question", "lang", "unknown"), [
+    # tryout32 #9 / tryout33 #10: names of cards newer than the card data, with no joining word, passed
+    # without a note. Spanish capitalises names only: two capitalised words are a name
+    ("presagie Saw It Coming este turno, lo puedo lanzar?", Lang.ES, ["Saw It Coming"]),
+    ("Saw It Coming lo lance ayer, puedo?", Lang.ES, ["Saw It Coming"]),  # its first word opens the sentence
+    ("uso Cryptic Coat en mi criatura boca abajo", Lang.ES, ["Cryptic Coat"]),
+    # English: three capitalised words, a possessive before one, a known legend's first name before a comma
+    ("I cast Saw It Coming from exile.", Lang.EN, ["Saw It Coming"]),
+    ("With Urza's Saga on the battlefield, can I manifest?", Lang.EN, ["Urza's Saga"]),
+    ("My opponent controls Teferi, Time Raveler. Can I turn it face up?", Lang.EN, ["Teferi, Time Raveler"]),
+    # ... but two capitalised words alone are as often a rules term or a product; "Yes" is no legend's name
+    ("I cast Cryptic Coat on my morph.", Lang.EN, []),
+    ("Yes, Summoning Sickness applies to it?", Lang.EN, []),
+    # German capitalises every noun: no shape makes a name
+    ("Mein Gegner hat Karte Kreatur Abwehr gesagt.", Lang.DE, []),
+])
+def test_a_name_shaped_as_one_in_its_language_is_an_unknown_name(question: str, lang: Lang, unknown: list[str]) -> None:
+    legends = [("Teferi, Hero of Dominaria", "Teferi, Hero of Dominaria"), ("Teferi, Master of Time", "Teferi, Master of Time")]
+    matcher = CardMatcher.from_names([*NAMES, *legends],
+                                     common={"it", "coming", "cryptic", "coat", "yes", "time", "lance", "with", "i"})
+    assert matcher.unknown_names(question, lang) == unknown
 
 
 def test_the_words_joining_a_names_words_are_the_ones_card_pages_are_read_with() -> None:

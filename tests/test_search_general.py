@@ -127,6 +127,9 @@ def steps_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     # a name no card has and that is none of these is still noted
     ("Face down cards leak info. Hide in Plain Sight cloaked two cards.", ["Hide in Plain Sight"]),
     ("Does the Beginning of Wisdom trigger?", ["Beginning of Wisdom"]),  # a step's word is no step
+    # the question's own language says whether two capitalised words are a name (tryout32 #9)
+    ("¿Puedo lanzar Cryptic Coat boca abajo si mi criatura tiene arrollar?", ["Cryptic Coat"]),
+    ("Can I cast Cryptic Coat face down if my creature has trample?", []),
 ])  # fmt: skip
 def test_rules_terms_steps_and_set_names_are_no_unknown_cards(steps_searcher: Searcher, question: str,
                                                                unknown: list[str]) -> None:

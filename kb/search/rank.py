@@ -440,7 +440,10 @@ class Searcher:
     def unknown_cards(self, text: str) -> list[str]:
         """The names `text` writes as a card's that no card the search knows has (`CardMatcher.unknown_names`),
         but for the rules terms and set names among them (`_names_no_card`)."""
-        return [name for name in self.cards.matcher.unknown_names(text) if not self._names_no_card(name)]
+        from kb.lang import detect
+
+        return [name for name in self.cards.matcher.unknown_names(text, detect(text))
+                if not self._names_no_card(name)]
 
     def _names_no_card(self, phrase: str) -> bool:
         """Whether the capitalised `phrase` is or holds a name that is no card's, as judges capitalise
