@@ -693,6 +693,47 @@ def _build(extra: Sequence[Path], home: Path, embedder: Embedder | None, fmt: Fo
         return report
 
 
+def nothing_new(entries: Sequence[Entry], labels: Sequence[str]) -> list[Problem]:
+    """A note for each file added (`labels`) all of whose wordings the KB already held word for word from
+    other files (`exact_key`, dedup's test for one text): a re-saved or re-formatted copy of a file the KB
+    has (tryout33 #12: the bundled DSK subset re-serialised with indent 2 added 122 duplicate copies and no
+    word). The file is kept, as any other; the note tells a rules manager it brought nothing new, and
+    names the file that gives most of its wordings."""
+    from collections import Counter
+
+    from kb.normalize import exact_key
+
+    wanted = set(labels)
+    held: dict[str, int] = Counter()  # label -> its wordings
+    new: set[str] = set()  # labels with a wording no other file gives
+    twins: dict[str, Counter[str]] = {label: Counter() for label in wanted}
+    for entry in entries:
+        mine = [v for v in entry.variants if v.source in wanted]
+        if not mine:
+            continue
+        others: dict[str, set[str]] = {}
+        for v in entry.variants:
+            if v.source not in wanted:
+                others.setdefault(exact_key(v.text), set()).add(v.source)
+        for v in mine:
+            held[v.source] += 1
+            elsewhere = others.get(exact_key(v.text))
+            if not elsewhere:
+                new.add(v.source)
+            else:
+                twins[v.source].update(elsewhere)
+    out = []
+    for label in labels:
+        if held[label] and label not in new:
+            twin = min(twins[label].items(), key=lambda t: (-t[1], t[0]))[0]
+            one = held[label] == 1
+            out.append(Problem(label, None, f"{'its ruling was' if one else f'all {held[label]} of its rulings were'} "
+                                            f"already in the KB word for word ({twin} gives "
+                                            f"{'it' if one else 'them' if twins[label][twin] == held[label] else 'most'}): "
+                                            f"nothing new, the file is kept in your library", ignored=True))
+    return out
+
+
 def remark_notes(records: Sequence[Record]) -> list[Problem]:
     """A note for each ruling of a judge's page that names neither its card nor any rules term or game
     word (a dated remark, tryout23 #6): it is kept as a ruling, and marked where it is shown by the
@@ -961,7 +1002,7 @@ def _rebuild_paused(home: Path, corpus: Corpus, library: Sequence[tuple[str, byt
     call_problems = [p for p in report.problems if p not in built.problems]
     report.files, report.parsed, report.stored, report.entries = built.files, built.parsed, built.stored, built.entries
     report.rulings = built.rulings
-    report.problems = built.problems + call_problems
+    report.problems = built.problems + call_problems + nothing_new(entries, [s.path for s in add])
     progress("outdated", 0, 1)
     outdated = compute_outdated(entries, corpus, digests, built.official.__contains__)
     from kb.checks import coverage

@@ -1389,3 +1389,23 @@ def test_a_snapshot_reads_one_committed_state_and_refuses_a_kb_to_rebuild_or_mig
     with pytest.raises(store.DamagedStore):
         with store.snapshot(tmp_path):
             pass
+
+
+def test_a_reformatted_copy_of_a_bundled_file_is_kept_with_a_note_that_it_brought_nothing_new(
+        home: Path, small_corpus: Path, tmp_path: Path) -> None:
+    # tryout33 #12: the bundled DSK subset re-serialised with indent 2 (other bytes, the same rulings)
+    # added its rulings' copies again in 20 s and said nothing
+    bundled = min((small_corpus / "mtgjson").glob("*.json"), key=lambda p: p.stat().st_size)
+    copy = tmp_path / "downloaded.json"
+    copy.write_text(json.dumps(json.loads(bundled.read_text(encoding="utf-8")), indent=2), encoding="utf-8")
+    report = build([copy], home=home, embedder=FAKE)
+    assert report.added == [str(copy)] and report.written and not report.errors
+    (note,) = [p for p in report.problems if p.source == str(copy)]
+    assert note.ignored and "already in the KB word for word" in note.reason
+    assert f"corpus/mtgjson/{bundled.name}" in note.reason or bundled.name in note.reason
+
+    # one ruling of its own is something new: no note
+    page = card_file(tmp_path / "mine.json", "Monastery Flock",
+                     [("2014-09-20", "A ruling no bundled file gives, about the flock's morph cost.")])
+    report = build([page], home=home, embedder=FAKE)
+    assert report.added == [str(page)] and not [p for p in report.problems if p.source == str(page)]
