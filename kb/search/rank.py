@@ -224,6 +224,24 @@ class Weights:
     # A title-cased sentence ("Are Face-Down Creatures Colorless?") is lower-cased for e5, but for the
     # card names it says (`text.untitle`). False: as written.
     untitle: bool = True
+    # A question that does not speak of face-down play (no face-down term in its words or in its named
+    # cards' Oracle texts: `Searcher._about_face_down`) asks about another rule ("Can my opponent respond
+    # to a mana ability?"), and the rulings that say "face down" in their own words (`_says_face_down`),
+    # not of a card it names, share only boilerplate with it ("can't be responded to", "special action"):
+    # their fused score is multiplied by this. Not when the question names a keyword more than one ruling
+    # says (`_rulings_keyword`: hidden agenda, whose rulings speak of face-down conspiracies and answer
+    # it; without that test judge en-10 lost its first place). The mirror of `off_face_down`. 1.0: off.
+    on_face_down: float = 0.8
+    # ... and when its best `boilerplate_k` rulings all say face down, none of them answers it: the CR's
+    # clauses compete undiscounted (lexically and fused), as for a question that asks for a rule. Dev
+    # (s43gen, with on_face_down 0.8): real-de-10 (responding to a Saga's last chapter, its best rulings
+    # "turning it face up is a special action") not in the top 10 -> 1, fresh fx-en-13 2 -> 1, judge
+    # unchanged; k 1: fx-en-13 2 -> 4, fresh en top-3 0.96 -> 0.94; k 0 (the discount alone): fx-en-13
+    # only. Tried and dropped: every clause undiscounted for every such question (rule 0.6-1.0, their BM25
+    # 0.3-1.0): judge en/es and fresh en/es top-1 -0.02 to -0.06 (conspiracy and scheme questions, which
+    # rulings answer, got clauses first); the card-wide test (`_speaks_face_down`) for the discount: a
+    # conspiracy's deck-size ruling lost its first place. 0: off.
+    boilerplate_k: int = 3
 
 
 @dataclass(frozen=True)
@@ -295,6 +313,7 @@ class Searcher:
         self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._own: np.ndarray | None = None
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
+        self._face_down_said: np.ndarray | None = None  # per entry: one of its own texts does
         self._oracle_cards: dict[int, bool] = {}  # card (entry table) -> its Oracle text speaks of face-down play
         self._former: dict[str, list[str]] | None = None
         self.index_dir: Path | None = None
@@ -500,13 +519,15 @@ class Searcher:
         dense = np.full(n, -1.0, dtype=np.float32)
         dense_rank = dense
         lexical = np.zeros(n, dtype=np.float32)
+        unscaled = np.zeros(n, dtype=np.float32)  # `lexical` without the `rule_lexical` scale
         read = self.named_cards(query, query_lang) if mode == "hybrid" else []
         named = [c.name for c in read]
         if mode == "hybrid" and filters.card:  # a card the judge filtered on is one the question is about
             wanted = self.card_names_resolve(filters.card)
             named += [c for c in self.table.card_vocab if c.casefold() == wanted]
         ask = self._plan(named) if mode == "hybrid" else QueryPlan()
-        if ask.concepts and w.face_down_subject and not self._about_face_down(said, langs, named):
+        general = mode == "hybrid" and not self._about_face_down(said, langs, named)
+        if ask.concepts and w.face_down_subject and general:
             ask = off_subject(ask)
         name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
         rule_asked = asks_for_rule(query)
@@ -549,6 +570,7 @@ class Searcher:
                 if extra and w.oracle:
                     extra += self.glossary.concept_tokens(extra, (Lang.EN,))  # Oracle text is English
                     scores += w.oracle * self._bm25.scores(extra)
+            np.maximum.at(unscaled, self._doc_entry, np.where(scored, scores, 0.0).astype(np.float32))
             if w.rule_lexical != 1.0 and not (rule_asked or ask.wants_rule):
                 scores = np.where(self._doc_is_rule & ~keyword[self._doc_entry], scores * w.rule_lexical, scores)
             scores = np.where(scored, scores, 0.0)
@@ -564,6 +586,13 @@ class Searcher:
                 kept = self._speaks_face_down | self._is_rule | self._of_cards(named)
                 self._oracle_face_down(kept, fused)
                 fused = np.where(kept, fused, fused * w.off_face_down)
+            elif general and w.on_face_down != 1.0 and not self._rulings_keyword(words.asking, langs, name_tokens):
+                said_face_down = self._says_face_down & ~self._is_rule & ~self._of_cards(named)
+                if w.boilerplate_k and not rule_asked:
+                    best = [i for i in _top(np.where(self._is_rule, -np.inf, fused), w.boilerplate_k)]
+                    if best and all(said_face_down[i] for i in best):
+                        fused = self._fuse(True, words, dense_rank, unscaled, named, langs, name_tokens, keyword)
+                fused = np.where(said_face_down, fused * w.on_face_down, fused)
             if w.cr_term:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
@@ -734,6 +763,20 @@ class Searcher:
             out[(own >= 0) & under[np.maximum(own, 0)]] = True
         return out
 
+    def _rulings_keyword(self, text: str, langs: tuple[Lang, ...], skip: set[str] | frozenset[str]) -> bool:
+        """Whether `text` names a keyword ability or action (701.N, 702.N) that more than
+        KEYWORD_IN_RULINGS rulings say ("hidden agenda"): the rulings that say it are about what is asked."""
+        english = self.glossary.translate(text, langs[-1])
+        for row in self._named_terms(text, langs, 1, skip, len(self.table), english):
+            entry = self._entry(row)
+            if not keyword_rules(entry.text):
+                continue
+            words = list(glossary_term(entry.clause or "", tokenize))
+            said = [int((~self._doc_is_rule[docs]).sum()) for _, docs in self._bm25.postings(words)]
+            if len(said) == len(words) and min(said, default=0) > KEYWORD_IN_RULINGS:  # its rarest word too
+                return True
+        return False
+
     def _definitions(self, phrase: str, langs: tuple[Lang, ...], skip: set[str] | frozenset[str]) -> np.ndarray:
         """Per entry: 1 for the first clause of the rule of the keyword `phrase` names (701.58a, or
         701.58 when it has no lettered clause), `GLOSSARY_SHARE` for the keyword's glossary entry; 0
@@ -851,11 +894,22 @@ class Searcher:
                 docs[turned["turn"][both[turned["turn"]]]] = True
             out = np.zeros(len(self.table), dtype=bool)
             np.logical_or.at(out, self._doc_entry, docs)
+            self._face_down_said = out
             t = self.table
             cards = np.zeros(len(t.card_vocab), dtype=bool)
             cards[t.card_idx[np.repeat(out, np.diff(t.card_ptr))]] = True  # the cards of those entries
             self._face_down = out | t.with_any("card", cards)
         return self._face_down
+
+    @property
+    def _says_face_down(self) -> np.ndarray:
+        """Per entry: whether one of its own texts speaks of face-down play (`_speaks_face_down`'s test
+        without its card's other rulings: a conspiracy's deck-size ruling says nothing of face-down play)."""
+        if self._face_down_said is None:
+            self._face_down = None  # `_speaks_face_down` computes both
+            _ = self._speaks_face_down
+        assert self._face_down_said is not None
+        return self._face_down_said
 
     def _oracle_face_down(self, kept: np.ndarray, fused: np.ndarray) -> None:
         """Mark in `kept` the entries among the `ORACLE_CHECKED` best of `fused` whose card's Oracle text
