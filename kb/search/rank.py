@@ -10,6 +10,7 @@ discounts a ruling about another card. `Weights` holds every setting with the re
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
@@ -218,6 +219,10 @@ class Weights:
     # behind this many other hits (`apart_copies`). Dev: judge top-3 0.98 -> 0.99, fresh ranks
     # 3 -> 2 (2), 4 -> 3, 7 -> 5; no top-1 changes (the better copy keeps its place). 0: off.
     copy_gap: int = 2
+    # A ruling that is a fragment ("For example, a 2/3 creature will assign 3 combat damage rather than
+    # 2.": `_is_fragment`) comes after the hits that stand alone among those fetched (`copy_gap` more
+    # than shown), so it is shown only below them (try-out 32 #6). False: in its place.
+    fragments_last: bool = True
     # A German question's compounds are written apart where they end in a glossary word
     # ("Morphkreaturen": "morph kreaturen"; `text.split_compounds`) for the lexical side. False: as written.
     compounds: bool = True
@@ -615,7 +620,10 @@ class Searcher:
         if apart:
             # a near-copy moved down takes the score of the place it moves to, as `_reorder_card`'s
             # rulings do: the scores a judge reads go down the list, as the order does
-            order = apart_copies([e.text for e in found], w.copy_gap)[:limit]
+            order = apart_copies([e.text for e in found], w.copy_gap)
+            if w.fragments_last:
+                order = [k for k in order if not _is_fragment(found[k])] + [k for k in order if _is_fragment(found[k])]
+            order = order[:limit]
             top, found = [top[k] for k in order], [found[k] for k in order]
         hits: list[Hit] = []
         for i, entry, score in zip(top, found, places):
@@ -1126,6 +1134,17 @@ def apart_copies(texts: Sequence[str], gap: int) -> list[int]:
         order += [k2 for left, k2 in waiting if left <= 0]
         waiting = [item for item in waiting if item[0] > 0]
     return order + [k for _, k in waiting]
+
+
+# A ruling that opens by pointing back at a sentence it does not hold (MTGJSON gives "For example, a 2/3
+# creature will assign 3 combat damage rather than 2." as a ruling of its own; its subject is in the
+# card's text): it does not answer a question standing alone.
+_FRAGMENT = re.compile(r"^\W*(for (example|instance)|e\.g\.|zum beispiel|beispielsweise|por ejemplo)\b", re.IGNORECASE)
+
+
+def _is_fragment(entry: Entry) -> bool:
+    """Whether `entry` is a ruling whose text is the example or sequel of a sentence it does not hold."""
+    return entry.kind is Kind.RULING and bool(_FRAGMENT.match(entry.text))
 
 
 def _top(scores: np.ndarray, k: int) -> list[int]:
