@@ -4,6 +4,7 @@ the rule it refers to (`Searcher._cr_terms`). Hand-made entries, deterministic f
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,74 @@ def steps_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
 def test_rules_terms_steps_and_set_names_are_no_unknown_cards(steps_searcher: Searcher, question: str,
                                                                unknown: list[str]) -> None:
     assert steps_searcher.unknown_cards(question) == unknown
+
+
+# ------------------------------------------- a question not about face-down play: the CR on its own terms
+RESPOND = [
+    _rule("c-605.3b", "605.3b", "An activated mana ability doesn't go on the stack, so it can't be targeted, "
+          "countered, or otherwise responded to. Rather, it resolves immediately after it is activated."),
+    _rule("c-608.2b", "608.2b", "If the spell or ability specifies targets, it checks whether the targets are still "
+          "legal. A target that's no longer in the zone it was in when it was targeted is illegal."),
+    _rule("c-500.1", "500.1", "A turn consists of five phases, in this order: beginning, precombat main, combat, "
+          "postcombat main, and ending."),
+    _rule("c-104.2a", "104.2a", "A player still in the game wins the game if that player's opponents have all "
+          "left the game."),
+    _ruling("r-special", "Turning a face-down creature face up is a special action. It doesn't use the stack and "
+            "can't be responded to.", "Morph Card"),
+    _ruling("r-manifest", "Turning a manifested creature face up is a special action. It can't be responded to.",
+            "Manifest Card"),
+    _ruling("r-conspiracy", "Turning a face-down conspiracy face up is a special action; no player can respond to "
+            "it.", "Conspiracy Card"),
+    _ruling("r-target", "If the face-down creature is an illegal target when the ability tries to resolve, the "
+            "ability doesn't resolve.", "Morph Card"),
+    _rule("c-gl-agenda", "glossary:Hidden Agenda", "Hidden Agenda: A keyword ability that lets a player secretly "
+          "name a card. See rule 702.106."),
+    _rule("c-702.106a", "702.106a", "Hidden agenda is a static ability that functions as a conspiracy card with "
+          "hidden agenda is put into the command zone face down."),
+    _ruling("r-agenda", "You name the card for hidden agenda as the game begins, not as you turn the face-down "
+            "conspiracy face up.", "Agenda Card"),
+    _ruling("r-agenda2", "The card named for hidden agenda is kept secret until the face-down conspiracy is "
+            "turned face up.", "Agenda Card"),
+]
+
+
+def _respond_searcher(tmp_path: Path, weights: Weights) -> Searcher:
+    build_index(RESPOND, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    return Searcher.load(tmp_path / "index", RESPOND, query_embedder=FakeEmbedder(), weights=weights)
+
+
+@pytest.mark.parametrize("question, first", [
+    ("Can my opponent respond when I activate a mana ability of my land?", "c-605.3b"),
+    ("Can a player respond to an activated mana ability before the mana is added?", "c-605.3b"),
+    # a question about face-down play: the rulings about it answer as before
+    ("Can my opponent respond when I turn my face-down creature face up?", "ruling"),
+])  # fmt: skip
+def test_a_question_not_about_face_down_play_is_answered_by_the_cr_not_by_boilerplate(
+        tmp_path: Path, question: str, first: str) -> None:
+    """The face-down rulings share "can't be responded to" with a question about mana abilities; for a
+    question that does not speak of face-down play they are discounted, and when the best of them all say
+    face down the clauses compete undiscounted: the clause that states the rule comes first (red with
+    `on_face_down=1.0`: the rulings came first)."""
+    hits = _respond_searcher(tmp_path, Weights()).search(question, limit=3)
+    assert first in (hits[0].entry.id, hits[0].entry.kind.value)
+
+
+def test_without_the_general_reading_the_boilerplate_rulings_crowd_out_the_clause(tmp_path: Path) -> None:
+    """The case above as it was: each clause discounted as for a face-down question."""
+    off = dataclasses.replace(Weights(), on_face_down=1.0)
+    hits = _respond_searcher(tmp_path, off).search(
+        "Can my opponent respond when I activate a mana ability of my land?", limit=3)
+    assert hits[0].entry.kind.value == "ruling"
+
+
+def test_a_keyword_the_rulings_say_keeps_its_face_down_rulings(tmp_path: Path) -> None:
+    """Hidden agenda puts a conspiracy face down, and the rulings that say it answer a question about it
+    though the question says nothing of face-down play: they are not discounted as boilerplate."""
+    searcher = _respond_searcher(tmp_path, Weights())
+    assert searcher._rulings_keyword("Hidden agenda: do I name the card when the game starts?", (Lang.EN,),
+                                     frozenset())
+    assert not searcher._rulings_keyword("Can my opponent respond to a mana ability?", (Lang.EN,), frozenset())
+    # without that test the rulings' words about face-down conspiracies were boilerplate: the glossary
+    # entry came first and the second ruling fell behind the clauses
+    hits = searcher.search("Hidden agenda: do I name the card when the game starts?", limit=3)
+    assert hits[0].entry.id == "r-agenda" and "r-agenda2" in {h.entry.id for h in hits}

