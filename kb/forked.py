@@ -20,6 +20,7 @@ What keeps it safe:
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import pickle
@@ -27,7 +28,7 @@ import signal
 import struct
 import sys
 import threading
-from typing import Any, Callable, Generic, NoReturn, TypeVar
+from typing import Any, Callable, Generic, Iterator, NoReturn, TypeVar
 
 from kb.errors import StoreError
 
@@ -124,6 +125,18 @@ class Forked(Generic[T]):
                 return 0
             except InterruptedError:
                 continue
+
+
+@contextlib.contextmanager
+def children() -> Iterator[list[Forked[Any]]]:
+    """A list for the parts a block leaves running; any still running when it ends is stopped (the
+    block failed before asking for its result)."""
+    parts: list[Forked[Any]] = []
+    try:
+        yield parts
+    finally:
+        for part in parts:
+            part.cancel()
 
 
 def _ended(status: int) -> str:

@@ -216,3 +216,70 @@ def test_a_forked_build_is_the_serial_build(kb_home: Path, small_corpus: Path, t
         finally:
             kb.close()
     assert made["0"] == made["1"]
+
+
+@forks
+def test_the_build_matches_the_checks_quotes_in_a_forked_child(home: Path, tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import kb.build
+
+    real = kb.build.match_entries_remembered
+    marker = tmp_path / "match.pid"
+
+    def recording(*args: object, **kwargs: object) -> object:
+        marker.write_text(str(os.getpid()))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kb.build, "match_entries_remembered", recording)
+    build([card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A face-down Flock is a 2/2.")])],
+          home=home, embedder=FAKE)
+    assert int(marker.read_text()) != os.getpid()
+    kb = store.load(home)
+    try:
+        assert any(e.checks for e in kb.entries)  # the child's answer was attached
+    finally:
+        kb.close()
+
+
+@forks
+def test_the_build_writes_deduplications_memo_tables_in_a_forked_child(home: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import kb.build
+
+    real = kb.build.save_table
+    saved: list[str] = []
+    marker = tmp_path / "save.pid"
+
+    def recording(name: str, *args: object) -> None:
+        marker.write_text(str(os.getpid()))
+        saved.append(name)  # heard only when saved in this process
+        real(name, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kb.build, "save_table", recording)
+    build([card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A face-down Flock is a 2/2.")])],
+          home=home, embedder=FAKE)
+    assert int(marker.read_text()) != os.getpid() and "signatures" not in saved
+
+
+@pytest.mark.parametrize("fork", ["1", "0"])
+def test_a_memo_table_that_cannot_be_written_fails_the_ingest(fork: str, home: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    import kb.build
+
+    build([card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A face-down Flock is a 2/2.")])],
+          home=home, embedder=FAKE)
+    generation = store.load(home).generation
+    monkeypatch.setenv("KB_FORK", fork)
+
+    real = kb.build.save_table
+
+    def failing(name: str, *args: object) -> None:
+        if name == "signatures":
+            raise StoreError(f"cannot write the {name} table")
+        real(name, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(kb.build, "save_table", failing)
+    with pytest.raises(StoreError, match="cannot write the signatures table"):
+        build([card_file(tmp_path / "b.json", "Hauntwoods Shrieker", [("2024-09-20", "A Shrieker ruling.")])],
+              home=home, embedder=FAKE)
+    assert store.load(home).generation == generation
