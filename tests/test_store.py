@@ -1389,3 +1389,29 @@ def test_a_snapshot_reads_one_committed_state_and_refuses_a_kb_to_rebuild_or_mig
     with pytest.raises(store.DamagedStore):
         with store.snapshot(tmp_path):
             pass
+
+
+def test_the_rows_are_written_before_the_index_is_asked_for(home: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build makes the index in a forked child while the rows are written (kb/forked.py): store.write
+    asks for it last, inside the transaction, so the wait overlaps the rows and nothing commits without it."""
+    events: list[str] = []
+    real_insert, real_write = store._insert_entry, store.write
+
+    def insert(*args, **kwargs):
+        events.append("row")
+        return real_insert(*args, **kwargs)
+
+    def write(*args, **kwargs):
+        inner = kwargs["build_index"]
+
+        def index(folder):
+            events.append("index")
+            inner(folder)
+        return real_write(*args, **dict(kwargs, build_index=index))
+
+    monkeypatch.setattr(store, "_insert_entry", insert)
+    monkeypatch.setattr(store, "write", write)
+    build([card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A ruling written before the index.")])],
+          home=home, embedder=FAKE)
+    assert "row" in events and events[-1] == "index"
