@@ -9,7 +9,9 @@ What keeps it safe:
 - the child ends with `os._exit`: no finaliser, atexit hook or `finally` of the parent's code runs in
   it, so it never closes (or checkpoints) the parent's SQLite connection, never releases its lock,
   never unwinds into the parent's build;
-- the child dies with the parent (Linux `PR_SET_PDEATHSIG`): a killed ingest leaves no child behind;
+- the child dies with the parent (Linux `PR_SET_PDEATHSIG`): a killed ingest leaves no child behind,
+  and the child closes the ingest lock's file first (`not_inherited`), so even the moment it outlives
+  its parent it holds no lock;
 - the child's exception is raised again in the parent (`Forked.result`), pickled as it was (else as
   a `StoreError` naming it), and a child that died without answering fails the build: the caller's
   transaction never commits half a result;
@@ -39,6 +41,22 @@ Report = Callable[[str, int, int], None]
 _PROGRESS, _VALUE, _ERROR = b"p", b"v", b"e"
 _HEADER = struct.Struct("<cQ")
 _PR_SET_PDEATHSIG = 1
+
+
+# Descriptors every child closes first: the ingest lock's (`not_inherited`).
+_CLOSED_IN_CHILD: set[int] = set()
+
+
+@contextlib.contextmanager
+def not_inherited(fd: int) -> Iterator[None]:
+    """`fd` closed in every child forked in the block. The ingest lock is a `flock` on an open file,
+    held while any process keeps that file open: a child that outlived its killed parent by a moment
+    would still hold it, and the ingest asked for next would be refused."""
+    _CLOSED_IN_CHILD.add(fd)
+    try:
+        yield
+    finally:
+        _CLOSED_IN_CHILD.discard(fd)
 
 
 def can_fork() -> bool:
@@ -148,6 +166,8 @@ def _ended(status: int) -> str:
 def _child(part: Callable[[Report], Any], fd: int, parent: int) -> NoReturn:
     code = 0
     try:
+        for inherited in _CLOSED_IN_CHILD:
+            os.close(inherited)
         _die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it, the child just ends
         with os.fdopen(fd, "wb") as pipe:

@@ -283,3 +283,17 @@ def test_a_memo_table_that_cannot_be_written_fails_the_ingest(fork: str, home: P
         build([card_file(tmp_path / "b.json", "Hauntwoods Shrieker", [("2024-09-20", "A Shrieker ruling.")])],
               home=home, embedder=FAKE)
     assert store.load(home).generation == generation
+
+
+@forks
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
+def test_a_child_does_not_keep_the_ingest_lock_open(kb_home: Path) -> None:
+    """A child that outlived its killed parent by a moment must not hold the lock the next ingest asks for."""
+    def lock_files(report: object) -> list[str]:
+        return [target for fd in os.listdir("/proc/self/fd")
+                if (target := os.readlink(f"/proc/self/fd/{fd}") if os.path.exists(f"/proc/self/fd/{fd}") else "")
+                .endswith("ingest.lock")]
+
+    with store.ingest_lock(kb_home, wait=False):
+        assert lock_files(None)  # the parent holds it
+        assert Forked(lock_files, "a test").result() == []

@@ -35,6 +35,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
+from kb.forked import not_inherited
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, EntrySummary, Format, Kind, Lang, lang_fields, wording_langs
 from kb.normalize import clause_number, write_atomic
@@ -1498,7 +1499,8 @@ def ingest_lock(home: Path, *, wait: bool) -> Iterator[None]:
         handle.write(f"pid {os.getpid()}")
         handle.flush()
         try:
-            yield
+            with not_inherited(handle.fileno()):  # a build's forked children don't keep the lock
+                yield
         finally:
             handle.seek(0)
             handle.truncate()
