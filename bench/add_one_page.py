@@ -1,6 +1,6 @@
 """Where adding one page to a KB spends its time, by stage: wall and cpu seconds, peak RSS.
 
-    python bench/add_one_page.py HOME [--profile OUT] [--nogc] [--work DIR] [--keep]
+    python bench/add_one_page.py HOME [--profile OUT] [--nogc] [--work DIR] [--keep] [--code CHECKOUT]
 
 HOME is copied to DIR (default: a temp folder), one new page is added to the copy in process
 (`kb.build.build`, the build's progress events mark the stages) and the copy is removed unless
@@ -8,7 +8,10 @@ HOME is copied to DIR (default: a temp folder), one new page is added to the cop
 builds one from `bench/gen_corpus.py`) is timed with that embedder. The first add with changed code
 refills the memos keyed by that code: warm a copy with one add, then time that copy. On a shared
 machine compare cpu seconds of codes alternated in one run. `--profile` writes a cProfile file;
-`--nogc` runs the build with Python's cyclic garbage collector off.
+`--nogc` runs the build with Python's cyclic garbage collector off. `--code` times another
+checkout's `kb` (say main's, beside a branch's; give both the same `KB_CORPUS`, as the memos' keys
+hold the corpus folder). The cpu of the parts a build runs in forked children (`kb.forked`) is
+counted apart ("children"): the stages' cpu is the parent's.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ def main() -> None:
     p.add_argument("--nogc", action="store_true")
     p.add_argument("--work", type=Path)
     p.add_argument("--keep", action="store_true")
+    p.add_argument("--code", type=Path, default=REPO)
     args = p.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="kb-add-one-")) / "home"
     if work.exists():
@@ -45,7 +49,7 @@ def main() -> None:
     print(f"copy {time.perf_counter() - started:.1f} s", flush=True)
     os.environ["KB_HOME"] = str(work)
     os.environ.setdefault("KB_EMBEDDER", "fake-cached")
-    sys.path.insert(0, str(REPO))
+    sys.path.insert(0, str(args.code.resolve()))
     from kb import build
 
     page = work.parent / f"page-{time.time_ns()}.txt"
@@ -60,6 +64,7 @@ def main() -> None:
     if args.nogc:
         gc.disable()
     started, cpu = time.perf_counter(), time.process_time()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     if profile:
         profile.enable()
     report = build.build([page], home=work, on_progress=on_progress)
@@ -69,6 +74,9 @@ def main() -> None:
     marks.append(("end", time.perf_counter(), time.process_time()))
     print(f"total {marks[-1][1] - started:.1f} s, cpu {marks[-1][2] - cpu:.1f} s, written {report.written}, "
           f"{report.entries:,} entries, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"children cpu {after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime:.1f} s, "
+          f"their peak RSS {after.ru_maxrss // 1024} MB")
     for (stage, wall, used), (_, wall2, used2) in zip(marks, marks[1:]):
         print(f"  {stage:15s} wall {wall2 - wall:6.1f}  cpu {used2 - used:6.1f}")
     if not args.keep:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import shutil
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -15,6 +17,7 @@ from kb.ingest.dedup import (Lexicon, Similarities, abilities_from_rules, dedupl
                              mechanics_from_rules, stored_count)
 from kb.search.embed import Embedder
 from kb.errors import InputError, KBError, StoreError
+from kb.forked import Forked, children
 from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, is_mtgjson, parse_text, read_source
 from kb.ingest.pages import UNKNOWN_TITLE
@@ -202,50 +205,66 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
     records = bundled.records + mine.records + added.records
     problems = bundled.problems + mine.problems + added.problems
 
-    progress("deduplicate", 0, 1)
-    for name in bundled.card_names + mine.card_names + added.card_names:
-        names.add(name.english, name.lang, name.name)
-    from kb.search.embed import reporting
+    # deduplication's memo tables are written meanwhile by a child (`kb.forked`), stopped if the build fails
+    with children() as saving:
+        progress("deduplicate", 0, 1)
+        for name in bundled.card_names + mine.card_names + added.card_names:
+            names.add(name.english, name.lang, name.name)
+        from kb.search.embed import reporting
 
-    with reporting(lambda done, total: progress("deduplicate", done, total)):  # translations are embedded
-        # official wordings, canonical before a judge's own pages': the bundled corpus and MTGJSON files
-        all_formats = {**(formats or {}), **extra_formats}
-        official = frozenset(bundled.files) | {label for label, data in [*library, *extra_items]
-                                               if _is_mtgjson(label, data, all_formats)}
-        entries = deduplicate_remembered(records, embedder=embedder, corpus=corpus,
-                                         lexicon=load_lexicon(corpus, names), is_official=official.__contains__)
-    bundled_labels = set(bundled.files)
-    entries = assign_ids(entries, lambda source: source in bundled_labels)
+        with reporting(lambda done, total: progress("deduplicate", done, total)):  # translations are embedded
+            # official wordings, canonical before a judge's own pages': the bundled corpus and MTGJSON files
+            all_formats = {**(formats or {}), **extra_formats}
+            official = frozenset(bundled.files) | {label for label, data in [*library, *extra_items]
+                                                   if _is_mtgjson(label, data, all_formats)}
+            entries = deduplicate_remembered(records, embedder=embedder, corpus=corpus,
+                                             lexicon=load_lexicon(corpus, names), is_official=official.__contains__,
+                                             background=saving)
+        bundled_labels = set(bundled.files)
+        entries = assign_ids(entries, lambda source: source in bundled_labels)
 
-    progress("link rules", 0, 1)
-    entries = link_rules(entries, corpus, on_progress=progress, digests=digests)
+        progress("link rules", 0, 1)
+        from kb.checks import attach_checks
 
-    progress("attach checks", 0, 1)
-    from kb.checks import attach_checks
+        # Which ruling each check quotes reads the entries' ids, kinds and wordings, which linking leaves
+        # as they are (it sets `rules` and `link_note` only): the quotes are matched in a forked child
+        # (`kb.forked`) while this process links, and the answer is the one matching after linking gives.
+        checks, check_problems = corpus.checks
+        unlinked = entries
+        matching = Forked(lambda report: match_entries_remembered(unlinked, checks, bundled_labels.__contains__),
+                          "the rulings the checks quote")
+        try:
+            entries = link_rules(entries, corpus, on_progress=progress, digests=digests)
+            progress("attach checks", 0, 1)
+            check_ids, attach_problems = matching.result()
+        finally:
+            matching.cancel()
+        entries = attach_checks(entries, check_ids)
 
-    checks, check_problems = corpus.checks
-    check_ids, attach_problems = match_entries_remembered(entries, checks, bundled_labels.__contains__)
-    entries = attach_checks(entries, check_ids)
+        stored = stored_count(entries)
+        if stored != len(records):  # conservation is the dedup contract; never write a KB that breaks it
+            raise StoreError(f"internal error: {len(records)} rulings parsed but {stored} stored")
+        from kb.cr.entries import add_rule_entries  # the whole current CR, as entries of kind rule
 
-    stored = stored_count(entries)
-    if stored != len(records):  # conservation is the dedup contract; never write a KB that breaks it
-        raise StoreError(f"internal error: {len(records)} rulings parsed but {stored} stored")
-    from kb.cr.entries import add_rule_entries  # the whole current CR, as entries of kind rule
-
-    entries = add_rule_entries(entries, corpus.rules)
-    report = BuildReport(files=bundled.files + mine.files + added.files, parsed=len(records), stored=stored,
-                         entries=len(entries), rulings=sum(1 for e in entries if e.kind is Kind.RULING),
-                         problems=problems, check_problems=check_problems + attach_problems,
-                         card_names=[(name, lang.value, english) for english, by_lang in sorted(names.names.items())
-                                     for lang, name in sorted(by_lang.items())],
-                         official=official, seconds=time.perf_counter() - started)
-    return entries, report
+        entries = add_rule_entries(entries, corpus.rules)
+        report = BuildReport(files=bundled.files + mine.files + added.files, parsed=len(records), stored=stored,
+                             entries=len(entries), rulings=sum(1 for e in entries if e.kind is Kind.RULING),
+                             problems=problems, check_problems=check_problems + attach_problems,
+                             card_names=[(name, lang.value, english) for english, by_lang in sorted(names.names.items())
+                                         for lang, name in sorted(by_lang.items())],
+                             official=official, seconds=time.perf_counter() - started)
+        for part in saving:  # its failure fails the build, as a save in this process would
+            part.result()
+        return entries, report
 
 
 def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | None, corpus: Corpus,
-                           lexicon: Lexicon, is_official: Callable[[str], bool] = lambda source: True) -> list[Entry]:
+                           lexicon: Lexicon, is_official: Callable[[str], bool] = lambda source: True,
+                           background: list[Forked[None]] | None = None) -> list[Entry]:
     """`deduplicate`, with the word alignments of the last build taken from the disk cache: after
-    adding one page, difflib runs only on the pairs of wordings that page brings."""
+    adding one page, difflib runs only on the pairs of wordings that page brings. With `background`,
+    the memo tables of the next build are written by a forked child (`kb.forked`) appended to it,
+    whose `result()` the caller asks for before the build ends; without, before this returns."""
     from kb import concepts, normalize, terminology
     from kb.cr.load import cache_inputs
     from kb.ingest import dedup
@@ -275,18 +294,25 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     lexicon.learn_evidence(evidenced)
     entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
                           similarity=similarity, is_official=is_official)
-    if len(similarity.table) != asked or len(similarity.used) != asked:
-        remembered.save(similarity.kept())
-    signatures = lexicon.signature_table(r.text for r in records)
-    if signatures != learned:
-        save_table("signatures", meaning, signatures)
-    evidence = lexicon.evidence_table(r.text for r in records)
-    if evidence != evidenced:
-        save_table("evidence", glossed, evidence)
-    texts = {r.text for r in records} | {match_key(r.text) for r in records}
-    now = {"folds": lexicon.fold_table(texts), "found": corpus.terminology.found_table(texts)}
-    if now != known:
-        save_table("terms", words, now)
+
+    def save(report: object) -> None:  # of the state `deduplicate` left, which the child's fork copies
+        if len(similarity.table) != asked or len(similarity.used) != asked:
+            remembered.save(similarity.kept())
+        signatures = lexicon.signature_table(r.text for r in records)
+        if signatures != learned:
+            save_table("signatures", meaning, signatures)
+        evidence = lexicon.evidence_table(r.text for r in records)
+        if evidence != evidenced:
+            save_table("evidence", glossed, evidence)
+        texts = {r.text for r in records} | {match_key(r.text) for r in records}
+        now = {"folds": lexicon.fold_table(texts), "found": corpus.terminology.found_table(texts)}
+        if now != known:
+            save_table("terms", words, now)
+
+    if background is None:
+        save(None)
+    else:
+        background.append(Forked(save, "deduplication's memo tables"))
     return entries
 
 
@@ -1003,36 +1029,55 @@ def _rebuild_paused(home: Path, corpus: Corpus, library: Sequence[tuple[str, byt
     report.files, report.parsed, report.stored, report.entries = built.files, built.parsed, built.stored, built.entries
     report.rulings = built.rulings
     report.problems = built.problems + call_problems + nothing_new(entries, [s.path for s in add])
-    progress("outdated", 0, 1)
-    outdated = compute_outdated(entries, corpus, digests, built.official.__contains__)
-    from kb.checks import coverage
-
-    covered, face_down, _ = coverage(entries)
-    meta = {
-        "check_coverage": {"covered": covered, "face_down_rulings": face_down},
-        "corpus_hash": sources_hash(corpus.sources()),
-        "corpus_fingerprint": corpus.fingerprint(),  # `kb.current` rebuilds when the corpus changed
-        "corpus_stat": corpus.stat_key(),
-        "embedder": getattr(embedder, "name", None),
-        "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
     from kb.search import build_index
     from kb.search.index import former_numbers
 
-    def index(folder: Path) -> None:  # store.write builds the index first, then writes the rows
+    # The index reads the final entries, not the outdated items or the store's rows: it is built in a
+    # forked child (`kb.forked`) while this process finds the outdated wordings and writes the rows, the
+    # machine's second core taking ~3 of the ~16 s of adding one page at 100k rulings. Its files go into
+    # a folder of its own, moved into place when `store.write` asks for them; its progress is heard there.
+    part = home / store.INDEX_DIR / f".tmp-part-{os.getpid()}"
+    shutil.rmtree(part, ignore_errors=True)
+    part.mkdir(parents=True)
+
+    def index_part(report_progress: Callable[[str, int, int], None]) -> None:
         from kb.search.embed import reporting
 
-        progress("index", 0, 1)
-        with reporting(lambda done, total: progress("index", done, total)):  # a first build: minutes
-            build_index(entries, folder, embedder, corpus=corpus,
+        with reporting(lambda done, total: report_progress("index", done, total)):  # a first build: minutes
+            build_index(entries, part, embedder, corpus=corpus,
                         former=former_numbers(corpus.rules.lineage, corpus.rules.current.date))
-        progress("write", 0, 1)
 
-    store.write(home, entries, report=report.to_json(), meta=meta,
-                outdated=[item.to_store() for item in outdated], card_names=built.card_names,
-                source_cards=library_cards(library, formats or {}, corpus),
-                problems=built.problems, check_problems=built.check_problems, add=add, remove=remove,
-                build_index=index, digests=digests)
+    indexing = Forked(index_part, "the search index")
+    try:
+        progress("outdated", 0, 1)
+        outdated = compute_outdated(entries, corpus, digests, built.official.__contains__)
+        from kb.checks import coverage
+
+        covered, face_down, _ = coverage(entries)
+        meta = {
+            "check_coverage": {"covered": covered, "face_down_rulings": face_down},
+            "corpus_hash": sources_hash(corpus.sources()),
+            "corpus_fingerprint": corpus.fingerprint(),  # `kb.current` rebuilds when the corpus changed
+            "corpus_stat": corpus.stat_key(),
+            "embedder": getattr(embedder, "name", None),
+            "built_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        }
+
+        def index(folder: Path) -> None:  # store.write asks for the index once the rows are written
+            progress("index", 0, 1)
+            indexing.result(progress)
+            folder.rmdir()
+            os.replace(part, folder)
+            progress("write", 0, 1)
+
+        store.write(home, entries, report=report.to_json(), meta=meta,
+                    outdated=[item.to_store() for item in outdated], card_names=built.card_names,
+                    source_cards=library_cards(library, formats or {}, corpus),
+                    problems=built.problems, check_problems=built.check_problems, add=add, remove=remove,
+                    build_index=index, digests=digests)
+    finally:
+        indexing.cancel()
+        shutil.rmtree(part, ignore_errors=True)
     report.written = True
     report.seconds = time.perf_counter() - started
     return report

@@ -1409,3 +1409,29 @@ def test_a_reformatted_copy_of_a_bundled_file_is_kept_with_a_note_that_it_brough
                      [("2014-09-20", "A ruling no bundled file gives, about the flock's morph cost.")])
     report = build([page], home=home, embedder=FAKE)
     assert report.added == [str(page)] and not [p for p in report.problems if p.source == str(page)]
+
+
+def test_the_rows_are_written_before_the_index_is_asked_for(home: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build makes the index in a forked child while the rows are written (kb/forked.py): store.write
+    asks for it last, inside the transaction, so the wait overlaps the rows and nothing commits without it."""
+    events: list[str] = []
+    real_insert, real_write = store._insert_entry, store.write
+
+    def insert(*args, **kwargs):
+        events.append("row")
+        return real_insert(*args, **kwargs)
+
+    def write(*args, **kwargs):
+        inner = kwargs["build_index"]
+
+        def index(folder):
+            events.append("index")
+            inner(folder)
+        return real_write(*args, **dict(kwargs, build_index=index))
+
+    monkeypatch.setattr(store, "_insert_entry", insert)
+    monkeypatch.setattr(store, "write", write)
+    build([card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A ruling written before the index.")])],
+          home=home, embedder=FAKE)
+    assert "row" in events and events[-1] == "index"

@@ -35,6 +35,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
+from kb.forked import not_inherited
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, EntrySummary, Format, Kind, Lang, lang_fields, wording_langs
 from kb.normalize import clause_number, write_atomic
@@ -376,7 +377,8 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
           build_index: Any = None, digests: Digests | None = None) -> int:
     """Replace the KB with a new build in one transaction; returns the new generation.
 
-    `build_index(folder)` writes the search index into the (empty) folder first; `add`/`remove`
+    `build_index(folder)` writes the search index into the (empty) folder once the rows are written,
+    before the transaction commits; `add`/`remove`
     change the library in the same transaction; `digests` are the build's (`kb.store.digests`).
     `source_cards` are (library source, card) of the library's MTGJSON files, the first of each
     card name kept. Every id shown is kept in the id history with the
@@ -390,17 +392,6 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
         if folder.exists():  # left by a killed build that never committed (callers hold the lock)
             shutil.rmtree(folder)
         meta = dict(meta, index_corpus_hash=None)
-        if build_index is not None:
-            tmp = index_root / f".tmp-{generation}-{os.getpid()}"
-            shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir(parents=True)
-            try:
-                build_index(tmp)
-            except BaseException:
-                shutil.rmtree(tmp, ignore_errors=True)
-                raise
-            os.replace(tmp, folder)
-            meta = dict(meta, index_corpus_hash=_index_corpus_hash(folder))
         added = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         for s in add:  # before the transaction: bytes nobody lists yet are harmless (`_keep_copy`)
             _keep_copy(home, s, None)
@@ -435,6 +426,19 @@ def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta:
                              [(i, p.source, p.line, p.reason, int(p.ignored), kind)
                               for i, (p, kind) in enumerate([(p, "ingest") for p in problems]
                                                             + [(p, "check") for p in check_problems])])
+            # The index last, in the transaction: a build that makes it beside the rows (`kb.build`,
+            # a forked child) waits for it only now; nothing commits until it is in place.
+            if build_index is not None:
+                tmp = index_root / f".tmp-{generation}-{os.getpid()}"
+                shutil.rmtree(tmp, ignore_errors=True)
+                tmp.mkdir(parents=True)
+                try:
+                    build_index(tmp)
+                except BaseException:
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    raise
+                os.replace(tmp, folder)
+                meta = dict(meta, index_corpus_hash=_index_corpus_hash(folder))
             conn.execute("DELETE FROM meta WHERE key = 'stale'")
             values = dict(meta, generation=generation, report=report,
                           counts=_counts(entries, problems, check_problems, report))
@@ -1495,7 +1499,8 @@ def ingest_lock(home: Path, *, wait: bool) -> Iterator[None]:
         handle.write(f"pid {os.getpid()}")
         handle.flush()
         try:
-            yield
+            with not_inherited(handle.fileno()):  # a build's forked children don't keep the lock
+                yield
         finally:
             handle.seek(0)
             handle.truncate()

@@ -1,0 +1,206 @@
+"""A part of a build run beside the rest on the machine's second core: a forked child process.
+
+The build's later stages don't all depend on each other (the search index reads the final entries,
+not the outdated items or the store's rows), so the child computes one part while the parent goes on
+with the others, and hands back a small result through a pipe. A fork, not a fresh interpreter: the
+child starts with the parent's memory (entries, Corpus, memo tables) at no cost of copying them.
+
+What keeps it safe:
+- the child ends with `os._exit`: no finaliser, atexit hook or `finally` of the parent's code runs in
+  it, so it never closes (or checkpoints) the parent's SQLite connection, never releases its lock,
+  never unwinds into the parent's build;
+- the child dies with the parent (Linux `PR_SET_PDEATHSIG`): a killed ingest leaves no child behind,
+  and the child closes the ingest lock's file first (`not_inherited`), so even the moment it outlives
+  its parent it holds no lock;
+- the child's exception is raised again in the parent (`Forked.result`), pickled as it was (else as
+  a `StoreError` naming it), and a child that died without answering fails the build: the caller's
+  transaction never commits half a result;
+- a process with threads besides the main one (whose locks a fork could copy held), a platform
+  without `fork`, and `KB_FORK=0` run the part in the parent instead, when its result is asked for:
+  the order and result of the serial build, which the tests compare against.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import pickle
+import signal
+import struct
+import sys
+import threading
+from typing import Any, Callable, Generic, Iterator, NoReturn, TypeVar
+
+from kb.errors import StoreError
+
+T = TypeVar("T")
+# Called by the child's part with events (stage, done, total) the parent hears in `result`.
+Report = Callable[[str, int, int], None]
+
+_PROGRESS, _VALUE, _ERROR = b"p", b"v", b"e"
+_HEADER = struct.Struct("<cQ")
+_PR_SET_PDEATHSIG = 1
+
+
+# Descriptors every child closes first: the ingest lock's (`not_inherited`).
+_CLOSED_IN_CHILD: set[int] = set()
+
+
+@contextlib.contextmanager
+def not_inherited(fd: int) -> Iterator[None]:
+    """`fd` closed in every child forked in the block. The ingest lock is a `flock` on an open file,
+    held while any process keeps that file open: a child that outlived its killed parent by a moment
+    would still hold it, and the ingest asked for next would be refused."""
+    _CLOSED_IN_CHILD.add(fd)
+    try:
+        yield
+    finally:
+        _CLOSED_IN_CHILD.discard(fd)
+
+
+def can_fork() -> bool:
+    """Whether a part may run in a forked child now (see the module's docstring)."""
+    return (hasattr(os, "fork") and os.environ.get("KB_FORK", "1") != "0"
+            and threading.active_count() == 1)
+
+
+class Forked(Generic[T]):
+    """`part(report)` computed in a forked child from now on; `result()` waits for its value.
+
+    `report(stage, done, total)` called by the part is passed on to `result`'s `on_progress` (in
+    order, when the parent asks for the result). Without a fork (`can_fork`) the part runs inside
+    `result`, as a serial build would run it there."""
+
+    def __init__(self, part: Callable[[Report], T], what: str) -> None:
+        self.part, self.what = part, what
+        self.pid: int | None = None
+        self.fd = -1
+        if not can_fork():
+            return
+        for stream in (sys.stdout, sys.stderr):  # else both processes would write what is buffered
+            stream.flush()
+        read, write = os.pipe()
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # the child: never returns
+            os.close(read)
+            _child(part, write, parent)
+        os.close(write)
+        self.pid, self.fd = pid, read
+
+    def result(self, on_progress: Report | None = None) -> T:
+        """The part's value (its exception raised here); progress events passed to `on_progress`."""
+        report = on_progress or (lambda stage, done, total: None)
+        if self.pid is None:
+            return self.part(report)
+        try:
+            with os.fdopen(self.fd, "rb") as pipe:
+                self.fd = -1
+                while header := pipe.read(_HEADER.size):
+                    if len(header) < _HEADER.size:
+                        break
+                    kind, size = _HEADER.unpack(header)
+                    payload = pipe.read(size)
+                    if len(payload) < size:
+                        break
+                    if kind == _PROGRESS:
+                        report(*pickle.loads(payload))
+                    elif kind == _VALUE:
+                        value: T = pickle.loads(payload)
+                        self._reap()
+                        return value
+                    else:
+                        error = pickle.loads(payload)
+                        self._reap()
+                        raise error
+            status = self._reap()
+            raise StoreError(f"internal error: the process computing {self.what} ended without an answer "
+                             f"({_ended(status)})")
+        finally:
+            self.cancel()
+
+    def cancel(self) -> None:
+        """Stop the child if it still runs (the build failed or was interrupted meanwhile)."""
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+        if self.pid is not None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self._reap()
+
+    def _reap(self) -> int:
+        pid, self.pid = self.pid, None
+        if pid is None:
+            return 0
+        while True:
+            try:
+                return os.waitpid(pid, 0)[1]
+            except ChildProcessError:
+                return 0
+            except InterruptedError:
+                continue
+
+
+@contextlib.contextmanager
+def children() -> Iterator[list[Forked[Any]]]:
+    """A list for the parts a block leaves running; any still running when it ends is stopped (the
+    block failed before asking for its result)."""
+    parts: list[Forked[Any]] = []
+    try:
+        yield parts
+    finally:
+        for part in parts:
+            part.cancel()
+
+
+def _ended(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"killed by signal {os.WTERMSIG(status)}"
+    return f"exit status {os.waitstatus_to_exitcode(status)}"
+
+
+def _child(part: Callable[[Report], Any], fd: int, parent: int) -> NoReturn:
+    code = 0
+    try:
+        for inherited in _CLOSED_IN_CHILD:
+            os.close(inherited)
+        _die_with_parent(parent)
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it, the child just ends
+        with os.fdopen(fd, "wb") as pipe:
+            def send(kind: bytes, value: Any) -> None:
+                payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+                pipe.write(_HEADER.pack(kind, len(payload)) + payload)
+                pipe.flush()
+
+            try:
+                value = part(lambda stage, done, total: send(_PROGRESS, (stage, done, total)))
+            except BaseException as error:  # noqa: BLE001 - every failure goes to the parent
+                try:
+                    payload = pickle.dumps(error, protocol=pickle.HIGHEST_PROTOCOL)
+                    pickle.loads(payload)
+                    send(_ERROR, error)
+                except BaseException:  # noqa: BLE001 - an exception pickle can't carry
+                    send(_ERROR, StoreError(f"{type(error).__name__}: {error}"))
+            else:
+                send(_VALUE, value)
+    except BaseException:  # noqa: BLE001 - the pipe is gone (the parent ended): nothing to tell
+        code = 1
+    finally:
+        os._exit(code)
+
+
+def _die_with_parent(parent: int) -> None:
+    """SIGKILL this process when its parent ends (Linux; elsewhere the child ends when its work does)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent ended before the call above
+        os._exit(1)
