@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kb.corpus import Corpus
-from kb.model import Lang
+from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.search import Searcher, build_index
 from kb.search.embed import FakeEmbedder
 from kb.search.question import KEYWORD_IN_RULINGS
@@ -276,3 +276,44 @@ def test_a_cards_keyword_actions_are_no_keyword_it_has(tmp_path: Path) -> None:
     assert "c-702.14c" in _ids(searcher, _keyword_mask(searcher, QUESTION))
     # a keyword action the question itself names is still its rules
     assert "c-701.23a" in _ids(searcher, searcher._keyword_rules("How do I search my library?", (Lang.EN,)))
+
+
+# ---------------------------------------------------------------- tryout32 #2: cloak
+# rulings on other subjects, so that the words of the rulings below are rare among the rulings, as in a KB
+OTHER = [_ruling(f"r-other{k}", f"Damage dealt to a creature by source {k} wears off during the cleanup step.",
+                 f"Other Card {k}") for k in range(6)] + [
+    _rule(f"c-514.{k}", f"514.{k}", f"In the cleanup step {k}, the active player discards down to their maximum hand size.")
+    for k in range(1, 7)]
+CLOAK = [
+    _rule("c-701.58", "701.58", "Cloak"),
+    _rule("c-701.58a", "701.58a", "To cloak a card, turn it face down. It becomes a 2/2 face-down creature card with "
+          "ward {2}, no name, no subtypes, and no mana cost. Put that card onto the battlefield face down."),
+    _rule("c-701.58b", "701.58b", "Any time you have priority, you may turn a cloaked permanent you control face up. "
+          "This is a special action. To do this, reveal that card and pay its mana cost."),
+    _rule("c-gl-cloak", "glossary:Cloak", "Cloak: To put a card onto the battlefield face down as a 2/2 creature "
+          "with ward {2}. See rule 701.58, \"Cloak.\""),
+    _ruling("r-manifest", "Any time you have priority, you can turn a manifested permanent you control face up by "
+            "revealing that it's a creature card and paying its mana cost.", "Manifest Card"),
+    *OTHER,
+]
+
+
+def _revised(eid: str, text: str, older: str, card: str) -> Entry:
+    """A ruling with an older English wording: two texts of one ruling."""
+    new = Variant(text, text, Lang.EN, "2024-09-20", "seed", 1, Relation.CANONICAL, 1.0, card)
+    old = Variant(older, older, Lang.EN, "2024-02-02", "seed-old", 1, Relation.REVISION, 0.9, card)
+    return Entry(eid, Kind.RULING, text, (card,), "2024-02-02", "2024-09-20", (new, old))
+
+
+def test_a_keyword_one_revised_ruling_says_is_still_the_crs(tmp_path: Path) -> None:
+    """The one ruling that says "cloak" (in passing: keep face-down cards apart) has an older wording; its two
+    texts were counted as two rulings, more than KEYWORD_IN_RULINGS, and a cloak question got manifest's
+    rulings, never 701.58b (tryout32 #2)."""
+    entries = [*CLOAK, _revised(
+        "r-apart", "You must keep your face-down permanents apart, whether they were manifested or cloaked.",
+        "You must keep your face-down permanents apart, whether manifested or cloaked.", "Apart Card")]
+    build_index(entries, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+    question = "Can I turn a cloaked permanent face up by paying its mana cost?"
+    assert {"c-701.58b", "c-gl-cloak"} <= _ids(searcher, searcher._keyword_rules(question, (Lang.EN,)))
+    assert "c-701.58b" in [h.entry.id for h in searcher.search(question, limit=2)]

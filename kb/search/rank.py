@@ -819,9 +819,13 @@ class Searcher:
 
     def _rare_in_rulings(self, tokens: Sequence[str], rare: int = RARE_IN_RULINGS) -> bool:
         """Whether each of `tokens` is in at most `rare` rulings (the rulings that use a term's words
-        meet the question themselves)."""
-        in_rulings = [int((~self._doc_is_rule[docs]).sum()) for _, docs in self._bm25.postings(list(tokens))]
-        return max(in_rulings, default=0) <= rare
+        meet the question themselves). Rulings, not texts: a ruling's older wording is a text of the same
+        ruling (the one ruling that says "cloak" has two wordings, and read as two it hid cloak's rules)."""
+        for _, docs in self._bm25.postings(list(tokens)):
+            entries = self._doc_entry[docs[~self._doc_is_rule[docs]]]
+            if len(entries) > rare and len(set(entries.tolist())) > rare:
+                return False
+        return True
 
     def _about_face_down(self, query: str, langs: tuple[Lang, ...], named: list[str]) -> bool:
         """Whether the question speaks of face-down play: a face-down glossary term in its words (any
