@@ -317,3 +317,15 @@ def test_a_keyword_one_revised_ruling_says_is_still_the_crs(tmp_path: Path) -> N
     question = "Can I turn a cloaked permanent face up by paying its mana cost?"
     assert {"c-701.58b", "c-gl-cloak"} <= _ids(searcher, searcher._keyword_rules(question, (Lang.EN,)))
     assert "c-701.58b" in [h.entry.id for h in searcher.search(question, limit=2)]
+
+
+def test_a_searcher_reads_the_forms_of_keyword_verbs_only(tmp_path: Path) -> None:
+    """"encubro" (I cloak) is cloak, a keyword action; "copiaba" (was copying) is left to the words: copy is
+    no keyword, and read as `copy` it moved a judge question's answer down."""
+    entries = [*CLOAK, _rule("c-gl-copy", "glossary:Copy", "Copy: To create an object whose copiable values are "
+                             "copied from another object. See rule 707, \"Copying Objects.\"")]
+    searcher = _landwalk(tmp_path, entries)
+    langs = (Lang.EN, Lang.ES)
+    assert "~cloak" in searcher.glossary.question_tokens("si encubro una carta", langs)
+    assert "~copy" not in searcher.glossary.question_tokens("mi criatura copiaba un dragón", langs)
+    assert "~copy" in searcher.glossary.question_tokens("mi criatura copia un dragón", langs)  # the listed term

@@ -295,6 +295,7 @@ class Searcher:
         self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._own: np.ndarray | None = None
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
+        self._keyword_concepts: dict[str, bool] = {}  # `_names_keyword`'s answers
         self._oracle_cards: dict[int, bool] = {}  # card (entry table) -> its Oracle text speaks of face-down play
         self._former: dict[str, list[str]] | None = None
         self.index_dir: Path | None = None
@@ -394,7 +395,20 @@ class Searcher:
                 self._glossary = Glossary.from_json(json.loads(data.decode("utf-8")))
             except (AttributeError, OSError, ValueError, KeyError, TypeError):
                 self._glossary = self.reference.glossary
+        if self._glossary.inflected is None:
+            # its own copy: the one given (or the corpus's) may be another searcher's or the build's
+            g = self._glossary
+            self._glossary = Glossary(g.concepts, g.digest, g.translations)
+            self._glossary.inflected = self._names_keyword
         return self._glossary
+
+    def _names_keyword(self, concept: str) -> bool:
+        """Whether the glossary concept `concept` (an id) is a keyword's: a CR glossary entry whose term
+        reads as it refers to a keyword ability's or action's rule ("Foretell: ... See rule 702.143")."""
+        if concept not in self._keyword_concepts:
+            rows = [row for c, row, _ in self.glossary_terms.concepts if c == "~" + concept]
+            self._keyword_concepts[concept] = any(keyword_rules(self._entry(r).text) for r in rows)
+        return self._keyword_concepts[concept]
 
     @property
     def card_names(self) -> Any:
