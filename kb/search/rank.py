@@ -186,6 +186,13 @@ class Weights:
     # card does, and a keyword ability in its Oracle text (swampwalk) is the rule that decides it: the
     # keyword's clauses are asked about as those of a keyword the question names (`keyword_rules`).
     card_keywords: bool = True
+    # ... and the clauses of such a keyword that hold what the question asks (its glossary concepts: "exile
+    # a card face down with Mosswort Bridge, can I look at it" holds hideaway's 702.75a's exile, face down
+    # and look at) get this bonus times the share of the question's concepts they hold: the card's other
+    # Oracle words ("play the exiled card without paying its mana cost") otherwise bring the rulings of
+    # cards that cast for free, and another keyword's clause that shares the words (foretell's 702.143a).
+    # 0 turns it off.
+    card_keyword_asked: float = 0.2
     # A question that asks only what a keyword is ("What is the new cloak action?", "Wie funktioniert
     # Verkleidung?": `focus.defined_phrase`) wants the keyword's definition: the first clause of its
     # rule (701.58a) gets this bonus to its fused score, its glossary entry `GLOSSARY_SHARE` of it
@@ -524,9 +531,9 @@ class Searcher:
             ask = off_subject(ask)
         name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
         rule_asked = asks_for_rule(query)
-        keyword = np.zeros(n, dtype=bool)
+        keyword = card_keyword = np.zeros(n, dtype=bool)
         if mode == "hybrid" and w.keyword_rules:
-            keyword = self._question_keywords(words.asking, said, langs, named, name_tokens)
+            keyword, card_keyword = self._question_keywords_and_cards(words.asking, said, langs, named, name_tokens)
         if mode in ("hybrid", "dense"):
             story = " ".join(query.split()[:w.story_words]) if w.story_words else query
             texts = [parts.asking, story] if parts.is_story and w.dense_focus else [query]
@@ -582,6 +589,8 @@ class Searcher:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
                 fused += w.cited * self._cited(query)
+            if w.card_keyword_asked and card_keyword.any():
+                fused += w.card_keyword_asked * self._asked_share(said, langs, card_keyword)
             if w.definition and not named and (phrase := defined_phrase(query)):  # a card's: about it (review41 #4)
                 fused += w.definition * self._definitions(phrase, langs, name_tokens)
         # ranked among every entry, then filtered: a filter drops entries, it does not reorder the rest
@@ -702,22 +711,48 @@ class Searcher:
     def _question_keywords(self, asking: str, said: str, langs: tuple[Lang, ...], named: list[str],
                            name_tokens: set[str] | frozenset[str]) -> np.ndarray:
         """Per entry: the rules of a keyword the asking sentences name that no ruling is about
-        (`_keyword_rules`), and, for a question not about face-down play (`said`, the whole question),
-        of a keyword in the Oracle text of a card it names that no entry is filed under
-        (`Weights.card_keywords`)."""
+        (`_keyword_rules`), and of a keyword ability in the Oracle text of a card it names that no entry
+        is filed under (`Weights.card_keywords`; for a question about face-down play, `said` the whole
+        question, a face-down keyword no ruling is about)."""
+        return self._question_keywords_and_cards(asking, said, langs, named, name_tokens)[0]
+
+    def _question_keywords_and_cards(self, asking: str, said: str, langs: tuple[Lang, ...], named: list[str],
+                                     name_tokens: set[str] | frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+        """`_question_keywords`, and apart the rules of the named cards' keywords alone."""
         keyword = self._keyword_rules(asking, langs, name_tokens)
-        if self.weights.card_keywords and (bare := self._cards_without_rulings(named)) \
-                and not self._about_face_down(said, langs, named):
+        card = np.zeros(len(keyword), dtype=bool)
+        if self.weights.card_keywords and (bare := self._cards_without_rulings(named)):
             # however many rulings say the keyword: they are rulings of other cards, about face-down play
             # (keyword abilities only: the keyword actions in its text, "search your library ... then
-            # shuffle", are what it does, not a rule that decides a question about it: review42 #4)
-            keyword |= self._keyword_rules("", langs, also=split_concepts(self.cards.rules_tokens(bare))[0],
-                                           rare=len(self.table), abilities_only=True)
-        return keyword
+            # shuffle", are what it does, not a rule that decides a question about it: review42 #4).
+            # A question about face-down play asks about the card's keyword whose rules are of face-down
+            # play (Mosswort Bridge's hideaway exiles a card face down), not its others (a morph card's flying),
+            # and through its rules only when no ruling is about it, as a keyword the question names: the
+            # rulings that say "morph" answer a question about a morph card (dev: real-en-33 3 -> 8,
+            # story-es-15 1 -> 2 with morph's clauses lifted).
+            face_down = self._about_face_down(said, langs, named)
+            card = self._keyword_rules("", langs, also=split_concepts(self.cards.rules_tokens(bare))[0],
+                                       rare=KEYWORD_IN_RULINGS if face_down else len(self.table),
+                                       abilities_only=True, face_down=face_down)
+        return keyword | card, card
+
+    def _asked_share(self, question: str, langs: tuple[Lang, ...], among: np.ndarray) -> np.ndarray:
+        """Per entry of `among`: the share of the glossary concepts `question` names that its texts hold
+        (0 elsewhere, and everywhere for a question that names none)."""
+        out = np.zeros(len(among), dtype=np.float64)
+        concepts = list(dict.fromkeys(self.glossary.question_tokens(question, langs)))
+        if not concepts or not among.any():
+            return out
+        for _, docs in self._bm25.postings(concepts):
+            held = np.zeros(len(among), dtype=bool)
+            held[self._doc_entry[docs]] = True
+            out += held
+        return np.where(among, out / len(concepts), 0.0)
 
     def _keyword_rules(self, text: str, langs: tuple[Lang, ...] = (Lang.EN,),
                        skip: set[str] | frozenset[str] = frozenset(), also: Sequence[str] = (),
-                       rare: int = KEYWORD_IN_RULINGS, abilities_only: bool = False) -> np.ndarray:
+                       rare: int = KEYWORD_IN_RULINGS, abilities_only: bool = False,
+                       face_down: bool = False) -> np.ndarray:
         """Per entry: whether it is a rule of a keyword ability or action (702.N, 701.N) that `text`
         names and no ruling is about: the keyword's glossary entry ("Foretell: ... See rule 702.143")
         and the clauses under the rule it refers to. Named as `_cr_terms` names a term, or by the
@@ -725,7 +760,8 @@ class Searcher:
         one word enough (a keyword's name is the CR's word for it), but not by the words `skip` (the
         names of the cards the question names: Echoing Boon is no echo). No ruling is about it when
         at most `rare` rulings hold its words. `also`: English rules tokens named beside `text` (a named
-        card's Oracle text: `CardIndex.rules_tokens`). `abilities_only`: keyword abilities (702.N) only."""
+        card's Oracle text: `CardIndex.rules_tokens`). `abilities_only`: keyword abilities (702.N) only;
+        `face_down`: only those a clause of which speaks of face-down play (`_speaks_face_down`)."""
         t = self.table
         out = np.zeros(len(t), dtype=bool)
         own = self._own_clauses
@@ -741,11 +777,14 @@ class Searcher:
                 rules = [r for r in rules if r.startswith(ABILITY_RULES)]
             if not rules:
                 continue
+            under = np.array([any(clause_under(c, r) and c != r for r in rules) for c in t.clause_vocab], dtype=bool)
+            clauses = (own >= 0) & under[np.maximum(own, 0)]
+            if face_down and not (clauses & self._speaks_face_down).any():
+                continue
             if to is not None:
                 out[to] = True
             out[row] = True
-            under = np.array([any(clause_under(c, r) and c != r for r in rules) for c in t.clause_vocab], dtype=bool)
-            out[(own >= 0) & under[np.maximum(own, 0)]] = True
+            out[clauses] = True
         return out
 
     def _definitions(self, phrase: str, langs: tuple[Lang, ...], skip: set[str] | frozenset[str]) -> np.ndarray:
