@@ -376,9 +376,13 @@ def test_a_searcher_reads_the_forms_of_keyword_verbs_only(tmp_path: Path) -> Non
     """"encubro" (I cloak) is cloak, a keyword action; "copiaba" (was copying) is left to the words: copy is
     no keyword, and read as `copy` it moved a judge question's answer down."""
     entries = [*CLOAK, _rule("c-gl-copy", "glossary:Copy", "Copy: To create an object whose copiable values are "
-                             "copied from another object. See rule 707, \"Copying Objects.\"")]
+                             "copied from another object. See rule 707, \"Copying Objects.\""),
+               # a longer term that reads as `choose` and refers to a keyword rule: no keyword `choose`
+               _rule("c-gl-background", "glossary:Choose a Background", "Choose a Background: A variant of the "
+                     "partner ability. See rule 702.124, \"Partner.\"")]
     searcher = _landwalk(tmp_path, entries)
     langs = (Lang.EN, Lang.ES)
     assert "~cloak" in searcher.glossary.question_tokens("si encubro una carta", langs)
+    assert "~choose" not in searcher.glossary.question_tokens("¿Sabe mi rival cuál elegí?", langs)
     assert "~copy" not in searcher.glossary.question_tokens("mi criatura copiaba un dragón", langs)
     assert "~copy" in searcher.glossary.question_tokens("mi criatura copia un dragón", langs)  # the listed term

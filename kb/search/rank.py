@@ -410,10 +410,12 @@ class Searcher:
         return self._glossary
 
     def _names_keyword(self, concept: str) -> bool:
-        """Whether the glossary concept `concept` (an id) is a keyword's: a CR glossary entry whose term
-        reads as it refers to a keyword ability's or action's rule ("Foretell: ... See rule 702.143")."""
+        """Whether the glossary concept `concept` (an id) is a keyword's: the CR glossary entry of one of
+        its English terms refers to a keyword ability's or action's rule ("Foretell: ... See rule 702.143");
+        not a longer term that merely reads as it ("Choose a Background" is no `choose`)."""
         if concept not in self._keyword_concepts:
-            rows = [row for c, row, _ in self.glossary_terms.concepts if c == "~" + concept]
+            terms = next((c.terms.get(Lang.EN, ()) for c in self.glossary.concepts if c.id == concept), ())
+            rows = [row for term in terms if (row := self._glossary_row(term)) is not None]
             self._keyword_concepts[concept] = any(keyword_rules(self._entry(r).text) for r in rows)
         return self._keyword_concepts[concept]
 
