@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from kb.corpus import Corpus
-from kb.model import Lang
+from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.search import Searcher, build_index
 from kb.search.embed import FakeEmbedder
 from kb.search.question import KEYWORD_IN_RULINGS
@@ -278,3 +278,113 @@ def test_a_cards_keyword_actions_are_no_keyword_it_has(tmp_path: Path) -> None:
     assert "c-702.14c" in _ids(searcher, _keyword_mask(searcher, QUESTION))
     # a keyword action the question itself names is still its rules
     assert "c-701.23a" in _ids(searcher, searcher._keyword_rules("How do I search my library?", (Lang.EN,)))
+
+
+# ---------------------------------------------------------------- tryout32 #2 and #3: cloak, hideaway
+# rulings on other subjects, so that the words of the rulings below are rare among the rulings, as in a KB
+OTHER = [_ruling(f"r-other{k}", f"Damage dealt to a creature by source {k} wears off during the cleanup step.",
+                 f"Other Card {k}") for k in range(6)] + [
+    _rule(f"c-514.{k}", f"514.{k}", f"In the cleanup step {k}, the active player discards down to their maximum hand size.")
+    for k in range(1, 7)]
+CLOAK = [
+    _rule("c-701.58", "701.58", "Cloak"),
+    _rule("c-701.58a", "701.58a", "To cloak a card, turn it face down. It becomes a 2/2 face-down creature card with "
+          "ward {2}, no name, no subtypes, and no mana cost. Put that card onto the battlefield face down."),
+    _rule("c-701.58b", "701.58b", "Any time you have priority, you may turn a cloaked permanent you control face up. "
+          "This is a special action. To do this, reveal that card and pay its mana cost."),
+    _rule("c-gl-cloak", "glossary:Cloak", "Cloak: To put a card onto the battlefield face down as a 2/2 creature "
+          "with ward {2}. See rule 701.58, \"Cloak.\""),
+    _ruling("r-manifest", "Any time you have priority, you can turn a manifested permanent you control face up by "
+            "revealing that it's a creature card and paying its mana cost.", "Manifest Card"),
+    *OTHER,
+]
+
+
+def _revised(eid: str, text: str, older: str, card: str) -> Entry:
+    """A ruling with an older English wording: two texts of one ruling."""
+    new = Variant(text, text, Lang.EN, "2024-09-20", "seed", 1, Relation.CANONICAL, 1.0, card)
+    old = Variant(older, older, Lang.EN, "2024-02-02", "seed-old", 1, Relation.REVISION, 0.9, card)
+    return Entry(eid, Kind.RULING, text, (card,), "2024-02-02", "2024-09-20", (new, old))
+
+
+def test_a_keyword_one_revised_ruling_says_is_still_the_crs(tmp_path: Path) -> None:
+    """The one ruling that says "cloak" (in passing: keep face-down cards apart) has an older wording; its two
+    texts were counted as two rulings, more than KEYWORD_IN_RULINGS, and a cloak question got manifest's
+    rulings, never 701.58b (tryout32 #2)."""
+    entries = [*CLOAK, _revised(
+        "r-apart", "You must keep your face-down permanents apart, whether they were manifested or cloaked.",
+        "You must keep your face-down permanents apart, whether manifested or cloaked.", "Apart Card")]
+    build_index(entries, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    searcher = Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+    question = "Can I turn a cloaked permanent face up by paying its mana cost?"
+    assert {"c-701.58b", "c-gl-cloak"} <= _ids(searcher, searcher._keyword_rules(question, (Lang.EN,)))
+    assert "c-701.58b" in [h.entry.id for h in searcher.search(question, limit=2)]
+
+
+HIDEAWAY = [
+    _rule("c-702.75", "702.75", "Hideaway"),
+    _rule("c-702.75a", "702.75a", "Hideaway is a triggered ability. \"Hideaway N\" means \"When this permanent enters, "
+          "look at the top N cards of your library. Exile one of them face down and put the rest on the bottom of your "
+          "library in a random order. The exiled card gains 'Any player who has controlled the permanent that exiled "
+          "this card may look at that card in the exile zone.'\""),
+    _rule("c-gl-hideaway", "glossary:Hideaway", "Hideaway: A keyword ability that lets a player store a secret card. "
+          "See rule 702.75, \"Hideaway.\""),
+    # "face down" in a card's Oracle text names this term, which only points at morph: no keyword of the card
+    _rule("c-gl-face-down", "glossary:Face Down", "Face Down: See rule 702.37, \"Morph,\" and rule 708, "
+          "\"Face-Down Spells and Permanents.\""),
+    _rule("c-702.37", "702.37", "Morph"),
+    _rule("c-702.37a", "702.37a", "Morph is a static ability that functions in any zone from which you could play the "
+          "card it's on, and the morph effect works any time the card is face down."),
+    _rule("c-708.5", "708.5", "You can't look at face-down cards in exile unless an effect allows it."),
+    # share the question's words (exiled, face down, look, cast it without paying its mana cost)
+    _ruling("r-free", "You may cast the exiled card without paying its mana cost; you may look at it face down.",
+            "Free Card"),
+    _ruling("r-look", "You may look at a face-down card you exiled with this ability at any time.", "Exile Card"),
+    _ruling("r-later", "If you exiled a card face down, can you look at it later? Yes: you may look at the exiled "
+            "face-down card at any time, and play it without paying its mana cost.", "Later Card"),
+    *OTHER,
+]
+HIDEAWAY_QUESTION = "I exiled a card face down with Spinerock Knoll. Can I look at it later?"
+
+
+def test_a_face_down_question_gets_its_cards_face_down_keyword(tmp_path: Path) -> None:
+    """Spinerock Knoll (hideaway in its Oracle text, no ruling in the KB) exiles a card face down: a question
+    about that card is about face-down play and got none of the card's keywords, so 702.75a never came
+    (tryout32 #3, Mosswort Bridge). Its face-down keyword, which no ruling is about, is lifted; not the glossary's
+    Face Down its text's "face down" names (rulings say it: they answer it), nor a keyword whose rules are not
+    of face-down play (`test_a_face_down_question_gets_no_keyword_of_its_cards`)."""
+    searcher = _landwalk(tmp_path, HIDEAWAY)
+    assert "hideaway" in searcher.cards.rules_tokens(["Spinerock Knoll"])  # the case it guards
+    assert _ids(searcher, _keyword_mask(searcher, HIDEAWAY_QUESTION)) == {"c-702.75a", "c-gl-hideaway"}
+
+
+def test_the_clause_of_a_named_cards_keyword_that_holds_what_is_asked_comes_first(tmp_path: Path) -> None:
+    """Lifted, 702.75a still sat behind the rulings that share the card's other Oracle words ("play the exiled
+    card without paying its mana cost"); it holds every concept the question asks (exile, face down, look at)."""
+    searcher = _landwalk(tmp_path, HIDEAWAY)
+    assert searcher.search(HIDEAWAY_QUESTION, limit=3)[0].entry.id == "c-702.75a"
+    searcher.weights = Weights(card_keyword_asked=0.0)
+    assert searcher.search(HIDEAWAY_QUESTION, limit=3)[0].entry.id != "c-702.75a"
+
+
+def test_a_spanish_players_word_for_hideaway_names_it(tmp_path: Path) -> None:
+    """"oculté" (I hid away): the search lexicon's hideaway, in a form derived from the verb."""
+    searcher = _landwalk(tmp_path, HIDEAWAY)
+    lifted = searcher._keyword_rules("¿Puedo mirar la carta que oculté boca abajo?", (Lang.EN, Lang.ES))
+    assert _ids(searcher, lifted) == {"c-702.75a", "c-gl-hideaway"}
+
+
+def test_a_searcher_reads_the_forms_of_keyword_verbs_only(tmp_path: Path) -> None:
+    """"encubro" (I cloak) is cloak, a keyword action; "copiaba" (was copying) is left to the words: copy is
+    no keyword, and read as `copy` it moved a judge question's answer down."""
+    entries = [*CLOAK, _rule("c-gl-copy", "glossary:Copy", "Copy: To create an object whose copiable values are "
+                             "copied from another object. See rule 707, \"Copying Objects.\""),
+               # a longer term that reads as `choose` and refers to a keyword rule: no keyword `choose`
+               _rule("c-gl-background", "glossary:Choose a Background", "Choose a Background: A variant of the "
+                     "partner ability. See rule 702.124, \"Partner.\"")]
+    searcher = _landwalk(tmp_path, entries)
+    langs = (Lang.EN, Lang.ES)
+    assert "~cloak" in searcher.glossary.question_tokens("si encubro una carta", langs)
+    assert "~choose" not in searcher.glossary.question_tokens("¿Sabe mi rival cuál elegí?", langs)
+    assert "~copy" not in searcher.glossary.question_tokens("mi criatura copiaba un dragón", langs)
+    assert "~copy" in searcher.glossary.question_tokens("mi criatura copia un dragón", langs)  # the listed term

@@ -7,13 +7,14 @@ the concepts a question names and adds their words in the other languages to the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from kb.errors import InputError
 from kb.model import Lang
-from kb.normalize import STOPWORDS, search_words, stem
+from kb.normalize import STOPWORDS, fold, search_words, stem
 from kb.search.text import tokenize
 
 GLOSSARY_FILE = "glossary.yaml"
@@ -28,6 +29,27 @@ LEXICON_FILE = "search-lexicon.yaml"  # search's own additions: the words player
 # rulings are dated 2014-11-24, the CR with 701.40 2015-01-23): a wording is read as older than a
 # mechanic only when it was written this long before a complete CR that still lacks it.
 MECHANIC_LEAD_DAYS = 183
+
+# A verb term of the glossary is asked about in any of its forms: a judge writes "presagié" (I foretold),
+# "encubro" (I cloak), "presagio" (the noun), "tarnte", where the glossary lists the infinitive. The forms
+# are derived, not listed: a question's word is the verb when it is the verb's root (the infinitive less
+# -ar/-er/-ir, -en) with one of a person's or tense's endings, as the stemmer leaves them (`_remnants`).
+# Regular conjugation only: an irregular form (encubierto, gesehen) is a term of its own in the YAML.
+SPANISH_VERB_ENDINGS = (  # present, preterite, imperfect, future, conditional, subjunctive, participle, gerund
+    "o as a amos ais an e es emos eis en aste asteis aron aba abas abamos abais aban "
+    "are aras ara aremos areis aran aria arias ariamos arian ase ases asen ado ada ados adas ando "
+    "i iste io imos isteis ieron ia ias iamos iais ian ere eras era eremos ereis eran ire iras ira iremos "
+    "ireis iran eria erias eriamos erian iria irias iriamos irian iera ieras ieran iese iesen ido ida idos "
+    "idas iendo"
+).split()
+# the noun a verb names its act with (Verkleidung, Tarnung) and the weak verb's persons and tenses
+GERMAN_VERB_ENDINGS = "e st t et est te test ten tet ete eten ung ungen end ende".split()
+GERMAN_PARTICIPLE = ("t", "te", "ten", "ter", "tes", "tem", "et", "ete", "eten", "en", "ene", "enen", "")  # "" the stemmer took it
+# separable prefixes: the participle takes ge after them (umgedreht, aufgedeckt); inseparable ones none
+GERMAN_SEPARABLE = ("zuruck", "vorher", "heraus", "nach", "auf", "aus", "ein", "vor", "weg", "mit", "um", "an",
+                    "ab", "zu")
+GERMAN_INSEPARABLE = ("be", "ge", "er", "ver", "zer", "ent", "emp", "miss")
+MIN_VERB_ROOT = 4  # "ver" (ver, to see), "dar": a root this short would read half the language as the verb
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +170,18 @@ class Glossary:
                                          key=lambda p: (-len(p[0]), p[1])):
                     by_first.setdefault(phrase[0], []).append((phrase, ci))
                 self._by_first[lang, question] = by_first
+        # (language, a verb term's root) -> concepts: its persons, tenses and noun (`_verb_forms`)
+        self._roots: dict[tuple[Lang, str], list[int]] = {}
+        # which concepts (ids) a question's derived verb forms may name; None: all. A searcher keeps
+        # them to keywords' (`Searcher._names_keyword`): "copiaba" is `copy`, but read so it moved a
+        # judge question's answer down (es-25, 1 -> 2), and what players inflect unread are keywords.
+        self.inflected: Callable[[str], bool] | None = None
+        for i, concept in enumerate(concepts):
+            for lang in (Lang.ES, Lang.DE):
+                for term in concept.terms.get(lang, ()):
+                    for root in verb_roots(term, lang):
+                        if i not in (have := self._roots.setdefault((lang, root), [])):
+                            have.append(i)
         self._words: dict[Lang, frozenset[str]] = {}
         self._term_words: dict[Lang, frozenset[str]] = {}  # every token of every term, per language
 
@@ -325,11 +359,25 @@ class Glossary:
                     break
             else:
                 if question:
-                    for ci in self._word_parts(toks[i], langs):
+                    for ci in self._verb_forms(toks[i], langs) or self._word_parts(toks[i], langs):
                         if ci not in found:
                             found.append(ci)
                 i += 1
         return found
+
+    def _verb_forms(self, token: str, langs: tuple[Lang, ...]) -> list[int]:
+        """The concepts of the verb terms a German or Spanish question's `token` (no term itself) is a
+        form of: the verb's root with a person's or tense's ending ("presagié" `presagi`, "encubro"
+        `encubr`, "tarnte" `tarnt`), or the verb's participle ("getarnt", "umgedreht")."""
+        if not self._roots:
+            return []
+        found: list[int] = []
+        for lang in langs:
+            if lang is Lang.EN:
+                continue
+            for root in _roots_of(token, lang):
+                found.extend(self._roots.get((lang, root), ()))
+        return [ci for ci in dict.fromkeys(found) if self.inflected is None or self.inflected(self.concepts[ci].id)]
 
     def _word_parts(self, token: str, langs: tuple[Lang, ...]) -> list[int]:
         """The concepts of the longest one-word terms a German or Spanish `token` (no term itself)
@@ -376,6 +424,64 @@ class Glossary:
                     have.add(tok)
                     extra.append(tok)
         return extra
+
+
+def verb_roots(term: str, lang: Lang) -> list[str]:
+    """The roots a verb `term` of `lang` is conjugated on (folded): a Spanish infinitive's less -ar,
+    -er, -ir (and a reflexive -se), with the spellings it takes before an -e ("disfrazar": disfraz,
+    disfrac; "atacar": atac, atacu; "pagar": pag, pagu); a German lower-case infinitive's less -en or
+    -n (a capitalised one is a noun: "Kreaturen"). None for a phrase, another word or a short root."""
+    word = term.strip()
+    if " " in word or not word.isalpha():
+        return []
+    if lang is Lang.DE:
+        if not word[0].islower() or not word.endswith("n"):
+            return []
+        word = fold(word)
+        root = word[:-2] if word.endswith("en") else word[:-1]
+        return [root] if len(root) >= MIN_VERB_ROOT else []
+    if lang is not Lang.ES:
+        return []
+    word = fold(word)
+    if word.endswith("se") and word[-4:-2] in ("ar", "er", "ir"):
+        word = word[:-2]
+    if word[-2:] not in ("ar", "er", "ir") or len(word) - 2 < MIN_VERB_ROOT:
+        return []
+    root = word[:-2]
+    roots = [root]
+    if word.endswith("zar"):
+        roots.append(root[:-1] + "c")  # disfracé
+    elif word.endswith("car"):
+        roots.append(root[:-1] + "qu")  # ataqué
+    elif word.endswith("gar"):
+        roots.append(root + "u")  # pagué
+    return roots
+
+
+@lru_cache(maxsize=None)
+def _remnants(lang: Lang) -> tuple[str, ...]:
+    """What the stemmer leaves of each verb ending of `lang` after a root, longest first ("presagiaste"
+    `presagiast`: "ast"; "presagié" `presagi`: "")."""
+    endings = SPANISH_VERB_ENDINGS if lang is Lang.ES else GERMAN_VERB_ENDINGS
+    root = "xxxxx"  # long enough for every suffix the stemmer strips
+    return tuple(sorted({stem(root + e)[len(root):] for e in endings}, key=lambda r: (-len(r), r)))
+
+
+def _roots_of(token: str, lang: Lang) -> list[str]:
+    """The verb roots a question's stemmed `token` of `lang` may be a form of (`_remnants`); in German
+    also a participle's root, without its ge (and its separable prefix before it: "umgedreht" um+dreh)."""
+    out = [token[:len(token) - len(r)] for r in _remnants(lang)
+           if token.endswith(r) and len(token) - len(r) >= MIN_VERB_ROOT]
+    if lang is Lang.DE:
+        for prefix in ("", *GERMAN_SEPARABLE):
+            body = token[len(prefix):]
+            if token.startswith(prefix) and body.startswith("ge"):
+                out += [prefix + body[2:len(body) - len(end)] for end in GERMAN_PARTICIPLE
+                        if body.endswith(end) and len(body) - 2 - len(end) >= MIN_VERB_ROOT - len(prefix)]
+        # an inseparable or -ieren verb's participle has no ge: "verkleidet", "manifestiert"
+        if token.endswith("t") and (token.startswith(GERMAN_INSEPARABLE) or token.endswith("iert")):
+            out.append(token[:-1])
+    return list(dict.fromkeys(out))
 
 
 def _says(toks: list[str], phrase: tuple[str, ...], cased: bool) -> bool:

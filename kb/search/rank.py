@@ -187,6 +187,13 @@ class Weights:
     # card does, and a keyword ability in its Oracle text (swampwalk) is the rule that decides it: the
     # keyword's clauses are asked about as those of a keyword the question names (`keyword_rules`).
     card_keywords: bool = True
+    # ... and the clauses of such a keyword that hold what the question asks (its glossary concepts: "exile
+    # a card face down with Mosswort Bridge, can I look at it" holds hideaway's 702.75a's exile, face down
+    # and look at) get this bonus times the share of the question's concepts they hold: the card's other
+    # Oracle words ("play the exiled card without paying its mana cost") otherwise bring the rulings of
+    # cards that cast for free, and another keyword's clause that shares the words (foretell's 702.143a).
+    # 0 turns it off.
+    card_keyword_asked: float = 0.2
     # A question that asks only what a keyword is ("What is the new cloak action?", "Wie funktioniert
     # Verkleidung?": `focus.defined_phrase`) wants the keyword's definition: the first clause of its
     # rule (701.58a) gets this bonus to its fused score, its glossary entry `GLOSSARY_SHARE` of it
@@ -319,6 +326,7 @@ class Searcher:
         self._own: np.ndarray | None = None
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
         self._face_down_said: np.ndarray | None = None  # per entry: one of its own texts does
+        self._keyword_concepts: dict[str, bool] = {}  # `_names_keyword`'s answers
         self._oracle_cards: dict[int, bool] = {}  # card (entry table) -> its Oracle text speaks of face-down play
         self._former: dict[str, list[str]] | None = None
         self.index_dir: Path | None = None
@@ -418,7 +426,22 @@ class Searcher:
                 self._glossary = Glossary.from_json(json.loads(data.decode("utf-8")))
             except (AttributeError, OSError, ValueError, KeyError, TypeError):
                 self._glossary = self.reference.glossary
+        if self._glossary.inflected is None:
+            # its own copy: the one given (or the corpus's) may be another searcher's or the build's
+            g = self._glossary
+            self._glossary = Glossary(g.concepts, g.digest, g.translations)
+            self._glossary.inflected = self._names_keyword
         return self._glossary
+
+    def _names_keyword(self, concept: str) -> bool:
+        """Whether the glossary concept `concept` (an id) is a keyword's: the CR glossary entry of one of
+        its English terms refers to a keyword ability's or action's rule ("Foretell: ... See rule 702.143");
+        not a longer term that merely reads as it ("Choose a Background" is no `choose`)."""
+        if concept not in self._keyword_concepts:
+            terms = next((c.terms.get(Lang.EN, ()) for c in self.glossary.concepts if c.id == concept), ())
+            rows = [row for term in terms if (row := self._glossary_row(term)) is not None]
+            self._keyword_concepts[concept] = any(keyword_rules(self._entry(r).text) for r in rows)
+        return self._keyword_concepts[concept]
 
     @property
     def card_names(self) -> Any:
@@ -539,9 +562,9 @@ class Searcher:
             ask = off_subject(ask)
         name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
         rule_asked = asks_for_rule(query)
-        keyword = np.zeros(n, dtype=bool)
+        keyword = card_keyword = np.zeros(n, dtype=bool)
         if mode == "hybrid" and w.keyword_rules:
-            keyword = self._question_keywords(words.asking, said, langs, named, name_tokens)
+            keyword, card_keyword = self._question_keywords_and_cards(words.asking, said, langs, named, name_tokens)
         if mode in ("hybrid", "dense"):
             story = " ".join(query.split()[:w.story_words]) if w.story_words else query
             texts = [parts.asking, story] if parts.is_story and w.dense_focus else [query]
@@ -605,6 +628,8 @@ class Searcher:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
                 fused += w.cited * self._cited(query)
+            if w.card_keyword_asked and card_keyword.any():
+                fused += w.card_keyword_asked * self._asked_share(said, langs, card_keyword)
             if w.definition and not named and (phrase := defined_phrase(query)):  # a card's: about it (review41 #4)
                 fused += w.definition * self._definitions(phrase, langs, name_tokens)
         # ranked among every entry, then filtered: a filter drops entries, it does not reorder the rest
@@ -728,22 +753,48 @@ class Searcher:
     def _question_keywords(self, asking: str, said: str, langs: tuple[Lang, ...], named: list[str],
                            name_tokens: set[str] | frozenset[str]) -> np.ndarray:
         """Per entry: the rules of a keyword the asking sentences name that no ruling is about
-        (`_keyword_rules`), and, for a question not about face-down play (`said`, the whole question),
-        of a keyword in the Oracle text of a card it names that no entry is filed under
-        (`Weights.card_keywords`)."""
+        (`_keyword_rules`), and of a keyword ability in the Oracle text of a card it names that no entry
+        is filed under (`Weights.card_keywords`; for a question about face-down play, `said` the whole
+        question, a face-down keyword no ruling is about)."""
+        return self._question_keywords_and_cards(asking, said, langs, named, name_tokens)[0]
+
+    def _question_keywords_and_cards(self, asking: str, said: str, langs: tuple[Lang, ...], named: list[str],
+                                     name_tokens: set[str] | frozenset[str]) -> tuple[np.ndarray, np.ndarray]:
+        """`_question_keywords`, and apart the rules of the named cards' keywords alone."""
         keyword = self._keyword_rules(asking, langs, name_tokens)
-        if self.weights.card_keywords and (bare := self._cards_without_rulings(named)) \
-                and not self._about_face_down(said, langs, named):
+        card = np.zeros(len(keyword), dtype=bool)
+        if self.weights.card_keywords and (bare := self._cards_without_rulings(named)):
             # however many rulings say the keyword: they are rulings of other cards, about face-down play
             # (keyword abilities only: the keyword actions in its text, "search your library ... then
-            # shuffle", are what it does, not a rule that decides a question about it: review42 #4)
-            keyword |= self._keyword_rules("", langs, also=split_concepts(self.cards.rules_tokens(bare))[0],
-                                           rare=len(self.table), abilities_only=True)
-        return keyword
+            # shuffle", are what it does, not a rule that decides a question about it: review42 #4).
+            # A question about face-down play asks about the card's keyword whose rules are of face-down
+            # play (Mosswort Bridge's hideaway exiles a card face down), not its others (a morph card's flying),
+            # and through its rules only when no ruling is about it, as a keyword the question names: the
+            # rulings that say "morph" answer a question about a morph card (dev: real-en-33 3 -> 8,
+            # story-es-15 1 -> 2 with morph's clauses lifted).
+            face_down = self._about_face_down(said, langs, named)
+            card = self._keyword_rules("", langs, also=split_concepts(self.cards.rules_tokens(bare))[0],
+                                       rare=KEYWORD_IN_RULINGS if face_down else len(self.table),
+                                       abilities_only=True, face_down=face_down)
+        return keyword | card, card
+
+    def _asked_share(self, question: str, langs: tuple[Lang, ...], among: np.ndarray) -> np.ndarray:
+        """Per entry of `among`: the share of the glossary concepts `question` names that its texts hold
+        (0 elsewhere, and everywhere for a question that names none)."""
+        out = np.zeros(len(among), dtype=np.float64)
+        concepts = list(dict.fromkeys(self.glossary.question_tokens(question, langs)))
+        if not concepts or not among.any():
+            return out
+        for _, docs in self._bm25.postings(concepts):
+            held = np.zeros(len(among), dtype=bool)
+            held[self._doc_entry[docs]] = True
+            out += held
+        return np.where(among, out / len(concepts), 0.0)
 
     def _keyword_rules(self, text: str, langs: tuple[Lang, ...] = (Lang.EN,),
                        skip: set[str] | frozenset[str] = frozenset(), also: Sequence[str] = (),
-                       rare: int = KEYWORD_IN_RULINGS, abilities_only: bool = False) -> np.ndarray:
+                       rare: int = KEYWORD_IN_RULINGS, abilities_only: bool = False,
+                       face_down: bool = False) -> np.ndarray:
         """Per entry: whether it is a rule of a keyword ability or action (702.N, 701.N) that `text`
         names and no ruling is about: the keyword's glossary entry ("Foretell: ... See rule 702.143")
         and the clauses under the rule it refers to. Named as `_cr_terms` names a term, or by the
@@ -751,7 +802,8 @@ class Searcher:
         one word enough (a keyword's name is the CR's word for it), but not by the words `skip` (the
         names of the cards the question names: Echoing Boon is no echo). No ruling is about it when
         at most `rare` rulings hold its words. `also`: English rules tokens named beside `text` (a named
-        card's Oracle text: `CardIndex.rules_tokens`). `abilities_only`: keyword abilities (702.N) only."""
+        card's Oracle text: `CardIndex.rules_tokens`). `abilities_only`: keyword abilities (702.N) only;
+        `face_down`: only those a clause of which speaks of face-down play (`_speaks_face_down`)."""
         t = self.table
         out = np.zeros(len(t), dtype=bool)
         own = self._own_clauses
@@ -767,11 +819,14 @@ class Searcher:
                 rules = [r for r in rules if r.startswith(ABILITY_RULES)]
             if not rules:
                 continue
+            under = np.array([any(clause_under(c, r) and c != r for r in rules) for c in t.clause_vocab], dtype=bool)
+            clauses = (own >= 0) & under[np.maximum(own, 0)]
+            if face_down and not (clauses & self._speaks_face_down).any():
+                continue
             if to is not None:
                 out[to] = True
             out[row] = True
-            under = np.array([any(clause_under(c, r) and c != r for r in rules) for c in t.clause_vocab], dtype=bool)
-            out[(own >= 0) & under[np.maximum(own, 0)]] = True
+            out[clauses] = True
         return out
 
     def _rulings_keyword(self, text: str, langs: tuple[Lang, ...], skip: set[str] | frozenset[str]) -> bool:
@@ -873,9 +928,13 @@ class Searcher:
 
     def _rare_in_rulings(self, tokens: Sequence[str], rare: int = RARE_IN_RULINGS) -> bool:
         """Whether each of `tokens` is in at most `rare` rulings (the rulings that use a term's words
-        meet the question themselves)."""
-        in_rulings = [int((~self._doc_is_rule[docs]).sum()) for _, docs in self._bm25.postings(list(tokens))]
-        return max(in_rulings, default=0) <= rare
+        meet the question themselves). Rulings, not texts: a ruling's older wording is a text of the same
+        ruling (the one ruling that says "cloak" has two wordings, and read as two it hid cloak's rules)."""
+        for _, docs in self._bm25.postings(list(tokens)):
+            entries = self._doc_entry[docs[~self._doc_is_rule[docs]]]
+            if len(entries) > rare and len(set(entries.tolist())) > rare:
+                return False
+        return True
 
     def _about_face_down(self, query: str, langs: tuple[Lang, ...], named: list[str]) -> bool:
         """Whether the question speaks of face-down play: a face-down glossary term in its words (any
