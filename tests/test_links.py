@@ -871,3 +871,22 @@ def test_a_cost_to_attack_or_block_is_not_required_by_a_requirement(rules, card_
 def test_a_card_that_left_its_zone_is_not_found_by_the_effect_400_7(rules, card_texts, text):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == ["400.7"], got
+
+
+# links43: try-out 32 defects #1 and #5 in general form; the rulings here are written for the tests.
+@pytest.mark.parametrize("text", [
+    # a face-down pile is cards in a hidden zone, not a face-down spell or permanent: no 708.9 (revealed when it
+    # leaves) and no 708.5 (look at)
+    "Nobody reveals the cards of the face-down pile when the pile is put into a graveyard or when the game ends.",
+    "The opponent may look at the face up pile but not at the face-down pile before choosing one.",
+    "The library is face down, so no player reveals its cards when they leave it.",
+])
+def test_a_face_down_pile_is_no_face_down_permanent(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert not any(c.startswith("708") for c in got), got
+
+
+def test_a_face_down_pile_beside_a_face_down_mechanic_keeps_it():
+    """The pile's words take nothing away from what else the ruling says: here, manifest."""
+    assert links.ruling_mechanics("Exile them in a face-down pile, shuffle that pile, then manifest those cards.").face_down
+    assert not links.ruling_mechanics("Exile them in a face-down pile, then shuffle that pile.").face_down

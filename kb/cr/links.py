@@ -319,6 +319,19 @@ _CHARACTERISTICS = r"\b2/2\b[^.]*\bno name\b|\bno name\b[^.]*\b2/2\b"
 _FACE_DOWN = re.compile(r"face[- ]down|face up|\bmanifest(?:s|ed|ing)?\b|\b(?:mega)?morph|disguise|\bcloak|verdeckt|aufgedeckt|manifestiert"
                         r"|boca abajo|boca arriba|\bmanifestad[oa]s?\b|metamorfosis|" + _CHARACTERISTICS,
                         re.I)
+# a face-down (or face-up) pile, deck or library is cards in a zone (a scheme's pile, a draft's drafted cards), not a
+# face-down spell or permanent: saying it makes no ruling a face-down one ("You don't have to reveal the cards in
+# the face-down pile" is no 708.9)
+_FACE_DOWN_PILE = re.compile(r"\bface[- ](?:down|up) (?:piles?|decks?|libraries|library|booster packs?)\b"
+                             r"|\b(?:piles?|decks?|libraries|library) (?:\w+ ){0,2}?(?:is|are) (?:\w+ )?face[- ](?:down|up)\b",
+                             re.I)
+
+
+def _says_face_down(text: str) -> bool:
+    """The ruling speaks of face-down objects or a face-down mechanic (not only of a face-down pile of cards)."""
+    return _FACE_DOWN.search(_FACE_DOWN_PILE.sub(" ", text)) is not None
+
+
 # "The cards are face down all the time. You can't look at them." under a card that exiles cards face down (and has
 # no face-down mechanic): the face-down objects are those exiled cards (406.3), not face-down spells or permanents
 _EXILES_FACE_DOWN = re.compile(r"\bexiles?\b[^.\n]*\bface down\b", re.I)
@@ -528,7 +541,7 @@ def _ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechan
     """`ruling_mechanics` but for its cards' optional triggered abilities."""
     subject = _CONTRAST.sub(" ", _EXAMPLES.sub(" ", text))
     named = frozenset(m.name for m in MECHANICS if m.words.search(subject))
-    face_down = bool(_FACE_DOWN.search(text))
+    face_down = _says_face_down(text)
     as_turned_up = bool(card_texts) and all(_AS_TURNED_UP.search(t) for t in card_texts)
     intervening_if = tuple(tuple(bool(_INTERVENING_IF.search(a)) for a in _abilities(t)) for t in card_texts)
     becomes = tuple(tuple(bool(_BECOMES_TRIGGER.search(a)) for a in _abilities(t)) for t in card_texts)
@@ -947,7 +960,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     own = mechanics.named | mechanics.of_cards
     own_specific = own - {_SUBSUMES[m] for m in own if m in _SUBSUMES}
     specific = mechanics.named - {_SUBSUMES[m] for m in mechanics.named if m in _SUBSUMES}
-    face_down = face_down or bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
+    face_down = face_down or _says_face_down(text) or bool(mechanics.named)
     if (mechanics.exiles_face_down and not mechanics.named and not mechanics.possible
             and _FACE_DOWN_WORD.search(text) and not _NOT_EXILED_FACE_DOWN.search(text)):
         face_down = False  # the face-down section's rules are about spells and permanents
