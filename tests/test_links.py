@@ -890,3 +890,20 @@ def test_a_face_down_pile_beside_a_face_down_mechanic_keeps_it():
     """The pile's words take nothing away from what else the ruling says: here, manifest."""
     assert links.ruling_mechanics("Exile them in a face-down pile, shuffle that pile, then manifest those cards.").face_down
     assert not links.ruling_mechanics("Exile them in a face-down pile, then shuffle that pile.").face_down
+
+
+@pytest.mark.parametrize("text", [
+    # blocked status holds whatever changes: 509.1h, and a face-down creature turned face up is the same permanent
+    # in the same combat: 708.8 next
+    "If a face-down creature is blocked and its controller turns it face up, that won't cause it to become unblocked.",
+    "Once the face-down creature has been blocked, turning it face up won't make it unblocked.",
+])
+def test_turned_face_up_a_blocked_creature_stays_blocked_509_1h(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:2] == ["509.1h", "708.8"], got
+
+
+def test_a_creature_that_does_not_become_unblocked_is_509_1h(rules, card_texts):
+    got = linked_clauses(card_ruling("If the blocker is destroyed, the attacking creature doesn't become unblocked.",
+                                     ()), rules, card_texts)
+    assert got[:1] == ["509.1h"], got

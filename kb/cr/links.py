@@ -98,15 +98,22 @@ def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str, slot: s
 _NOT_REQUIRED_TO_PAY = (r"\b(?:(?:isn't|is not|aren't|are not|not|never) (?:required|forced|obligated) to"
                         r"|(?:doesn't|don't|does not|do not|won't|will not) (?:have|need) to) pay\b")
 
+_TURNED_FACE_UP = r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b"
+_NEVER_UNBLOCKED = (r"\b(?:won't|doesn't|don't|can't|will not|does not|isn't|is not)\b[^.]*"
+                    r"\b(?:becomes?|make|makes|cause \w+ to become) (?:\w+ ){0,2}?unblocked\b")
+_STAYS_BLOCKED = r"\b(?:remains?|stays?|still be|continues? to be|is still) blocked\b|" + _NEVER_UNBLOCKED
+_KEEPS_COMBAT_STATUS = (r"\b(?:remains?|stays?|still be|continues? to be|is still) (?:blocked|blocking|attacking)\b|"
+                        + _NEVER_UNBLOCKED)
+
 CUES: tuple[Cue, ...] = (
     _cue(r"special action", "116.2b 708.7", "special action", slot=_TURN_UP),
     # "a manifested creature may be turned face up": the mechanic's own way to turn it up, when the words name it
     # (a card's ruling about its ability that triggers when it is turned face up is not about morph's 702.37e)
-    _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", "", "turned face up", 0.45, slot=_TURN_UP, named_only=True),
+    _cue(_TURNED_FACE_UP, "", "turned face up", 0.45, slot=_TURN_UP, named_only=True),
     # "If ... it's turned face up, the effect making it a Cyberman ends. It will be whatever is printed on the card":
     # as it's turned face up its face-down characteristics end, its copiable values revert (708.8; a named
     # mechanic's own clause says so of it: 702.37e, 701.58b ...)
-    dataclasses.replace(_ordered([(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b",
+    dataclasses.replace(_ordered([(_TURNED_FACE_UP,
                                    r"\beffect\b[^.]*\bends\b|\bwhatever is printed\b|\bprinted characteristics\b"
                                    r"|\bnormal (?:copiable values|characteristics)\b"
                                    r"|\b(?:regains?|reverts?|returns?) (?:to )?its (?:normal|printed|own)\b")],
@@ -177,9 +184,13 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:is|was|are|were|it's|that's) (?:already |still )?copying (?:something|another|an? )"
          r"|\bcop(?:y|ies) whatever\b|\bcopy of a copy\b",
          "707.3 707.2", "copying an object that is copying something", 0.9),
-    _cue(r"\b(?:remains?|stays?|still be|continues? to be) blocked\b"
-         r"|\b(?:won't|doesn't|don't|can't|will not|does not)\b[^.]*\b(?:change|undo)\b[^.]*\bblock", "509.1h",
-         "a blocked creature stays blocked", 0.9),
+    # "... turning it face up won't cause it to become unblocked": its blocked status holds whatever changes (509.1h)
+    _cue(_STAYS_BLOCKED + r"|\b(?:won't|doesn't|don't|can't|will not|does not)\b[^.]*\b(?:change|undo)\b[^.]*\bblock",
+         "509.1h", "a blocked creature stays blocked", 0.9),
+    # ... and a face-down creature turned face up is the same permanent in the same combat (708.8), after the rule
+    # for the status it keeps
+    _ordered([(_TURNED_FACE_UP, _KEEPS_COMBAT_STATUS), (_KEEPS_COMBAT_STATUS, _TURNED_FACE_UP)],
+             "708.8", "turned face up, it keeps its combat status", weight=0.6),
     _cue(r"\b(?:onto the battlefield|enters?(?: the battlefield)?|created|tokens?(?: that's)?) blocking\b"
          r"|\bput(?:s|ting)? (?:an? |the )?blocking creature onto the battlefield"
          r"|\bblock\w*\b[^.]*\bcouldn't (?:legally )?be declared", "509.4", "put onto the battlefield blocking", 0.9),
@@ -488,7 +499,7 @@ _OPTIONAL = re.compile(r"\bwhether (?:or not )?to\b|\bwhether or not\b|\bmay\b",
 _OPTIONAL_TRIGGER = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever|At)\b[^\n]*\bmay\b")
 CHOICE_WEIGHT = 0.9
 _REPLACEMENT = re.compile(r"\breplacement effect", re.I)
-_TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
+_TURNED_UP = re.compile(_TURNED_FACE_UP, re.I)
 # A ruling that opens by saying what a mechanic does ("To manifest dread, look at ...", "A disguise ability lets
 # you ...", "Megamorph is ...") restates the mechanic's definition: its first clause, not a borrowed one
 _DEFINES = re.compile(r"\W*(?:to |an? )?(" + "|".join(m.name for m in MECHANICS) + r")\b(?: (?:a|an|one|the) [\w-]+)?"
