@@ -907,3 +907,26 @@ def test_a_creature_that_does_not_become_unblocked_is_509_1h(rules, card_texts):
     got = linked_clauses(card_ruling("If the blocker is destroyed, the attacking creature doesn't become unblocked.",
                                      ()), rules, card_texts)
     assert got[:1] == ["509.1h"], got
+
+
+# Found on dev misses (links43); the rulings and cards here are written for the tests.
+_HOARDER = {"Test Hoarder": "Whenever Test Hoarder attacks, exile the top card of your library face down.\n"
+                            "{T}, Sacrifice Test Hoarder: Put all cards exiled with Test Hoarder into your hand.",
+            "Test Thief": "If an opponent would draw a card, they exile the top card of their library face down instead.\n"
+                          "You may play cards exiled with Test Thief."}
+
+
+@pytest.mark.parametrize("text, card, clause", [
+    # each object's ability finds only the cards its own linked ability exiled (607.2a), not the exile zone's
+    # face-down rule (406.3) for the face-down cards it also names
+    ("Each Test Hoarder keeps track of only the cards it exiled: its last ability won't put into your hand the "
+     "face-down cards exiled by another Test Hoarder.", "Test Hoarder", "607.2a"),
+    ("Each Test Hoarder has its own pile of face-down cards, and it tracks only the cards it exiled.", "Test Hoarder",
+     "607.2a"),
+    # ... and when the card exiles them by a replacement effect ("instead"), 607.2b says so of those abilities
+    ("Each Test Thief tracks only the cards it exiled. Another Test Thief won't let you look at or play them.",
+     "Test Thief", "607.2b"),
+])
+def test_an_ability_finds_only_the_cards_its_own_linked_ability_exiled_607_2(rules, text, card, clause):
+    got = [r.clause for r in links.link_entries([card_ruling(text, (card,))], rules, [], _HOARDER)[0].rules]
+    assert got[:1] == [clause], got

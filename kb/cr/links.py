@@ -343,12 +343,22 @@ def _says_face_down(text: str) -> bool:
     return _FACE_DOWN.search(_FACE_DOWN_PILE.sub(" ", text)) is not None
 
 
+_EXILES_INSTEAD = re.compile(r"\bwould\b[^.\n]*\bexiles?\b[^.\n]*\binstead\b|\binstead\b[^.\n]*\bexiles?\b", re.I)
+# linked abilities (607.2a): each object's ability finds only the cards its own ability exiled ("Each Shared Fate tracks
+# only the cards it exiled", "has its own cache of cards", "not those of any other Bomat Courier", "no connection to
+# those face-down cards")
+_LINKED_EXILE = re.compile(r"\btracks? only (?:the )?cards? (?:it|that it|they|that they) exiled\b"
+                           r"|\bits own (?:[\w-]+ ){1,2}of (?:exiled |face-down )?cards\b"
+                           r"|\bno connection to (?:those|the|any) (?:[\w-]+ ){0,2}cards\b"
+                           r"|\bnot those of any other\b"
+                           r"|\bcards? exiled (?:with|by) (?:another|any other|a different)\b", re.I)
 # "The cards are face down all the time. You can't look at them." under a card that exiles cards face down (and has
 # no face-down mechanic): the face-down objects are those exiled cards (406.3), not face-down spells or permanents
 _EXILES_FACE_DOWN = re.compile(r"\bexiles?\b[^.\n]*\bface down\b", re.I)
 _FACE_DOWN_WORD = re.compile(r"\bface[- ]down\b", re.I)
 _NOT_EXILED_FACE_DOWN = re.compile(r"\bface[- ]up\b|\bface[- ]down (?:creature|spell|permanent|card you control)s?\b"
                                    r"|\bbattlefield\b", re.I)
+LINKED_WEIGHT = 0.95  # a pointed cue: over "exiled face down" (0.9), which such a ruling also says of the cards
 SECTION_BONUS = 0.15  # a face-down ruling prefers the general face-down rules (708, 712.15-16)
 _FACE_DOWN_RULES = ("708", "712.15", "712.16")
 
@@ -418,6 +428,9 @@ class RulingMechanics:
     optional: tuple[tuple[bool, ...], ...] = ()
     # each of its cards exiles cards face down ("exile the top five cards of your library face down")
     exiles_face_down: bool = False
+    # each of its cards exiles cards by a replacement effect ("... exiles the top card ... instead"): its linked
+    # abilities are 607.2b's, not 607.2a's (an activated or triggered ability that exiles)
+    exiles_instead: bool = False
 
     def has_intervening_if(self, ordinal: str | None) -> bool:
         """Each card's `ordinal` ability ("first", "last"; any ability when None) has an intervening "if"."""
@@ -545,7 +558,9 @@ def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechani
     else those whose face-down characteristics it gives (a card the KB doesn't know, or none)."""
     return dataclasses.replace(_ruling_mechanics(text, card_texts), optional=tuple(
         tuple(bool(_OPTIONAL_TRIGGER.search(a)) for a in _abilities(t)) for t in card_texts),
-        exiles_face_down=bool(card_texts) and all(_EXILES_FACE_DOWN.search(t) for t in card_texts))
+        exiles_face_down=bool(card_texts) and all(_EXILES_FACE_DOWN.search(t) for t in card_texts),
+        exiles_instead=bool(card_texts) and all(any(_EXILES_INSTEAD.search(a) for a in _abilities(t))
+                                                for t in card_texts))
 
 
 def _ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechanics:
@@ -972,12 +987,22 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     own_specific = own - {_SUBSUMES[m] for m in own if m in _SUBSUMES}
     specific = mechanics.named - {_SUBSUMES[m] for m in mechanics.named if m in _SUBSUMES}
     face_down = face_down or _says_face_down(text) or bool(mechanics.named)
+    # which exiled cards an ability finds is the subject, not that they are exiled face down (406.3)
+    linked = _LINKED_EXILE.search(text) is not None
     if (mechanics.exiles_face_down and not mechanics.named and not mechanics.possible
             and _FACE_DOWN_WORD.search(text) and not _NOT_EXILED_FACE_DOWN.search(text)):
         face_down = False  # the face-down section's rules are about spells and permanents
-        cues.setdefault("406.3", []).append('cue "face-down cards its cards exile"')
-        cue_score["406.3"] = max(cue_score.get("406.3", 0.0), 0.8)
-        pointed.add("406.3")
+        if not linked:
+            cues.setdefault("406.3", []).append('cue "face-down cards its cards exile"')
+            cue_score["406.3"] = max(cue_score.get("406.3", 0.0), 0.8)
+            pointed.add("406.3")
+    if linked:  # its cards' exile is a replacement effect: 607.2b, else 607.2a
+        for rank, clause in enumerate(("607.2b", "607.2a", "406.6") if mechanics.exiles_instead
+                                      else ("607.2a", "406.6")):
+            cues.setdefault(clause, []).append('cue "linked abilities: only the cards its own ability exiled"'
+                                               + ("" if rank == 0 else f" (#{rank + 1})"))
+            cue_score[clause] = max(cue_score.get(clause, 0.0), LINKED_WEIGHT / (1 + 0.5 * rank))
+            pointed.add(clause)
     words5 = {p for w in rule_tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
@@ -1031,7 +1056,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
     for cue in (*CUES, *index.glossary, *index.type_cues):
         relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
-        if not relevant:
+        if not relevant or (linked and cue.clauses == ("406.3",)):
             continue
         found = cue.needs <= words5 and cue.found_in(text)
         if not found and cue.label not in said_cues:
