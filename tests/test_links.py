@@ -930,3 +930,11 @@ _HOARDER = {"Test Hoarder": "Whenever Test Hoarder attacks, exile the top card o
 def test_an_ability_finds_only_the_cards_its_own_linked_ability_exiled_607_2(rules, text, card, clause):
     got = [r.clause for r in links.link_entries([card_ruling(text, (card,))], rules, [], _HOARDER)[0].rules]
     assert got[:1] == [clause], got
+
+
+def test_an_ability_activated_any_time_its_controller_has_priority_is_117_1b(rules, card_texts):
+    """The rule for when activated abilities may be activated, not 117.7 for the "in response to" beside it."""
+    text = ("Its controller may activate the ability any time they have priority, even in response to a spell that "
+            "would destroy it.")
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["117.1b"], got

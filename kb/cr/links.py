@@ -138,6 +138,9 @@ CUES: tuple[Cue, ...] = (
          "708.3", "enters the battlefield face down", 0.7,
          slot="manifest=701.40a;manifest_dread=701.62a;cloak=701.58a;disguise=702.168a;morph=702.37c"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
+    # "You can activate the ability any time you have priority": the rule for when abilities may be activated
+    _cue(r"\bactivat\w*\b[^.]*\bany time (?:you|they|he or she|its controller) (?:have|has) priority\b", "117.1b",
+         "activate any time you have priority", 0.8),
     _cue(r"double-faced", "712.15 712.16", "double-faced", family=True),
     _cue(r"\b(?:aura|form|enchant\w*)\b.*graveyard.*state-based|state-based.*\b(?:aura|enchant\w*)\b"
          r"|\bauras?\b[^.]*\b(?:can't legally enchant|isn't legally attached|illegally attached)\b[^.]*\bgraveyard",
