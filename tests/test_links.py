@@ -938,3 +938,13 @@ def test_an_ability_activated_any_time_its_controller_has_priority_is_117_1b(rul
             "would destroy it.")
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == ["117.1b"], got
+
+
+@pytest.mark.parametrize("text", [
+    # an object that becomes a copy gets the copiable values, with the choices made as the original entered: 707.2
+    "If another creature becomes a copy of the Test Chameleon, its color is the color chosen as the Chameleon entered.",
+    "A creature that enters as a copy of the Test Chameleon has the power and toughness chosen for the original.",
+])
+def test_an_object_that_becomes_a_copy_cites_the_copy_rule_707_2(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["707.2"], got

@@ -120,6 +120,8 @@ CUES: tuple[Cue, ...] = (
                                  "708.8", "turned face up, its face-down characteristics end", slot=_TURN_UP,
                                  weight=0.8), named_only=True),
     _cue(r"copiable values?|a copy of a face-down", "708.2 708.2a 707.2 708.10", "copiable values"),
+    # an object that becomes a copy of another (not of a face-down one: the cue above) gets its copiable values: 707.2
+    _cue(r"\b(?:becomes?|became|is|enters as) a copy of (?!a face-down\b)", "707.2", "becomes a copy", 0.6),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game|end of (?:the|each) game)\b", r"\breveal")], "708.9",
              "reveal when it leaves", slot="hidden_agenda=702.106e", weight=0.8),
