@@ -948,3 +948,13 @@ def test_an_ability_activated_any_time_its_controller_has_priority_is_117_1b(rul
 def test_an_object_that_becomes_a_copy_cites_the_copy_rule_707_2(rules, card_texts, text):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == ["707.2"], got
+
+
+@pytest.mark.parametrize("text", [
+    # the rule for choosing a card name (201.4): a card of the Oracle reference, a token's name only if a card has it
+    "Players must name a card as the conspiracy is turned face up; they can't name a token.",
+    "You have to name a Magic card, not a token, as the ability resolves.",
+])
+def test_naming_a_card_is_201_4(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["201.4"], got

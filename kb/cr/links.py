@@ -140,6 +140,9 @@ CUES: tuple[Cue, ...] = (
          "708.3", "enters the battlefield face down", 0.7,
          slot="manifest=701.40a;manifest_dread=701.62a;cloak=701.58a;disguise=702.168a;morph=702.37c"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
+    # "You must name a Magic card. Notably, you can't name a token": the rule for choosing a card name
+    _cue(r"\b(?:must|can't|cannot|may not|can only|have to) (?:name|choose the name of) (?:a|an|any) "
+         r"(?:Magic |nontoken )?(?:card|token)\b", "201.4", "naming a card", 0.8),
     # "You can activate the ability any time you have priority": the rule for when abilities may be activated
     _cue(r"\bactivat\w*\b[^.]*\bany time (?:you|they|he or she|its controller) (?:have|has) priority\b", "117.1b",
          "activate any time you have priority", 0.8),
