@@ -958,3 +958,22 @@ def test_an_object_that_becomes_a_copy_cites_the_copy_rule_707_2(rules, card_tex
 def test_naming_a_card_is_201_4(rules, card_texts, text):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == ["201.4"], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # the minimum deck size of constructed or limited play: the words choose (100.2a / 100.2b) ...
+    ("In limited play, such as a sealed deck tournament, the minimum deck size is 40 cards.", "100.2b"),
+    ("The minimum deck size is 40 cards for a limited deck, whatever the card says.", "100.2b"),
+    ("In constructed formats, the minimum deck size is 60 cards, so the card doesn't let you play a smaller deck.",
+     "100.2a"),
+])
+def test_a_minimum_deck_size_is_the_rule_of_its_kind_of_play(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+def test_a_minimum_deck_size_said_in_an_aside_is_not_the_subject(rules, card_texts):
+    text = ("A conspiracy doesn't count as a card in your deck for purposes of meeting minimum deck size requirements. "
+            "(In most drafts, the minimum deck size is 40 cards.)")
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["315.3"], got

@@ -143,6 +143,11 @@ CUES: tuple[Cue, ...] = (
     # "You must name a Magic card. Notably, you can't name a token": the rule for choosing a card name
     _cue(r"\b(?:must|can't|cannot|may not|can only|have to) (?:name|choose the name of) (?:a|an|any) "
          r"(?:Magic |nontoken )?(?:card|token)\b", "201.4", "naming a card", 0.8),
+    # "In Limited formats, the minimum deck size is 40": constructed or limited play, the words choose; not said in
+    # an aside in parentheses ("A conspiracy doesn't count as a card in your deck ... (In most drafts, the minimum
+    # deck size is 40 cards.)": the card type's rule)
+    _cue(r"^(?:[^()]|\([^()]*\))*?\bminimum deck size (?:is|of) (?:\w+ )?\d+\b", "100.2", "minimum deck size", 0.7,
+         family=True),
     # "You can activate the ability any time you have priority": the rule for when abilities may be activated
     _cue(r"\bactivat\w*\b[^.]*\bany time (?:you|they|he or she|its controller) (?:have|has) priority\b", "117.1b",
          "activate any time you have priority", 0.8),
