@@ -977,3 +977,20 @@ def test_a_minimum_deck_size_said_in_an_aside_is_not_the_subject(rules, card_tex
             "(In most drafts, the minimum deck size is 40 cards.)")
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == ["315.3"], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # a generic cost reduction can't reduce colored mana (118.7a), not 118.7c (a colored reduction) for its words
+    ("This effect can't affect the amount of colored mana a spell costs; only its generic component is reduced.",
+     "118.7a"),
+    # {X} when the spell is cast without paying its mana cost: the only legal choice is 0 (107.3b), not 107.3g
+    ("If the card you cast has {X} in its cost, you must choose 0 for X.", "107.3b"),
+    # a split card's half being cast is all the spell is (709.3b) ...
+    ("If half of a split card was cast (for example, Fire), the ability checks only that half.", "709.3b"),
+    # ... and the split card has both names (709.4a)
+    ("If a split card is revealed, you count a match if the card has the same name as either half of that split card.",
+     "709.4a"),
+])
+def test_a_card_ruling_links_the_general_rule_its_words_apply_links43(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got

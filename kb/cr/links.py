@@ -140,6 +140,19 @@ CUES: tuple[Cue, ...] = (
          "708.3", "enters the battlefield face down", 0.7,
          slot="manifest=701.40a;manifest_dread=701.62a;cloak=701.58a;disguise=702.168a;morph=702.37c"),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
+    # general rules card rulings restate (found on the dev misses of links43)
+    # a cost reduction of generic mana: "It reduces only the generic component", "can't affect the colored mana"
+    _cue(r"\b(?:reduces?|affects?) only the generic (?:mana )?(?:component|part|portion|mana)\b"
+         r"|\b(?:can't|doesn't|won't|cannot|does not) (?:affect|reduce) (?:the )?(?:amount of )?colored mana\b",
+         "118.7a", "a generic cost reduction can't reduce colored mana", 0.8),
+    # a spell with {X} cast without paying its mana cost: "you must choose 0 as the value for X"
+    _cue(r"\b(?:choose|chooses|choosing) (?:0|zero) (?:as the value )?(?:for|of) X\b"
+         r"|\bthe only legal (?:choice|value) for X is (?:0|zero)\b", "107.3b", "X must be 0", 0.8),
+    # split cards: a half being cast is all the spell is (709.3b); a split card has both names (709.4a)
+    _cue(r"\bhalf (?:of (?:a|the|that) split card )?(?:is|was|being) cast\b|\bcast(?:s|ing)? (?:one|either) half\b",
+         "709.3b", "a split card's half being cast", 0.9),
+    _cue(r"\bnames? (?:as|of) either (?:side|half)\b|\beither (?:side|half)'s name\b|\bsplit card\b[^.]*\bboth names\b",
+         "709.4a", "a split card has both names", 0.8),
     # "You must name a Magic card. Notably, you can't name a token": the rule for choosing a card name
     _cue(r"\b(?:must|can't|cannot|may not|can only|have to) (?:name|choose the name of) (?:a|an|any) "
          r"(?:Magic |nontoken )?(?:card|token)\b", "201.4", "naming a card", 0.8),
