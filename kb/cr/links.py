@@ -146,10 +146,10 @@ CUES: tuple[Cue, ...] = (
          r"|\b(?:can't|doesn't|won't|cannot|does not) (?:affect|reduce) (?:the )?(?:amount of )?colored mana\b",
          "118.7a", "a generic cost reduction can't reduce colored mana", 0.8),
     # a spell with {X} cast without paying its mana cost: "you must choose 0 as the value for X"
-    _cue(r"\b(?:choose|chooses|choosing) (?:0|zero) (?:as the value )?(?:for|of) X\b"
+    _cue(r"\b(?:must|has to|have to|can only) (?:choose|choosing) (?:0|zero) (?:as the value )?(?:for|of) X\b"
          r"|\bthe only legal (?:choice|value) for X is (?:0|zero)\b", "107.3b", "X must be 0", 0.8),
     # split cards: a half being cast is all the spell is (709.3b); a split card has both names (709.4a)
-    _cue(r"\bhalf (?:of (?:a|the|that) split card )?(?:is|was|being) cast\b|\bcast(?:s|ing)? (?:one|either) half\b",
+    _cue(r"\bhalf (?:of (?:a|the|that) split card )?(?:is|was|being) cast\b",
          "709.3b", "a split card's half being cast", 0.9),
     _cue(r"\bnames? (?:as|of) either (?:side|half)\b|\beither (?:side|half)'s name\b|\bsplit card\b[^.]*\bboth names\b",
          "709.4a", "a split card has both names", 0.8),
