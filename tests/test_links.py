@@ -994,3 +994,14 @@ def test_a_minimum_deck_size_said_in_an_aside_is_not_the_subject(rules, card_tex
 def test_a_card_ruling_links_the_general_rule_its_words_apply_links43(rules, card_texts, text, clause):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # a card an effect lets you cast or play is still paid for (601.2h)
+    ("You need to pay the costs of any spells you cast from the top of your library this way.", "601.2h"),
+    # players acting at the same time during a draft do so in a random order (905.2a)
+    ("If several players draft a copy, players who want to use its ability do so in a random order.", "905.2a"),
+])
+def test_a_card_ruling_links_the_general_rule_its_words_apply_links43_b(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got

@@ -153,6 +153,14 @@ CUES: tuple[Cue, ...] = (
          "709.3b", "a split card's half being cast", 0.9),
     _cue(r"\bnames? (?:as|of) either (?:side|half)\b|\beither (?:side|half)'s name\b|\bsplit card\b[^.]*\bboth names\b",
          "709.4a", "a split card has both names", 0.8),
+    # a card cast or played by an effect is still paid for: "You need to pay the costs of any cards you play from
+    # exile", "You must pay its costs", "You'll still pay all costs" (601.2h, the total cost 601.2f)
+    _cue(r"\b(?:need to|must|have to|has to|(?:you'll |you will |they'll )?still) pay (?:the |its |their |all )?"
+         r"(?:mana )?costs\b", "601.2h 601.2f", "a spell cast this way is paid for", 0.7),
+    # actions players take at the same time during a draft: a random order (905.2a)
+    # ("take turns drafting in a random order" is not that rule)
+    _cue(r"\bdraft\w*\b[^.]*\b(?:do so|act|are taken|take (?:those |their |the )?actions?) in (?:a )?random order\b",
+         "905.2a", "actions during a draft in a random order", 0.8),
     # "You must name a Magic card. Notably, you can't name a token": the rule for choosing a card name
     _cue(r"\b(?:must|can't|cannot|may not|can only|have to) (?:name|choose the name of) (?:a|an|any) "
          r"(?:Magic |nontoken )?(?:card|token)\b", "201.4", "naming a card", 0.8),
