@@ -1005,3 +1005,11 @@ def test_a_card_ruling_links_the_general_rule_its_words_apply_links43(rules, car
 def test_a_card_ruling_links_the_general_rule_its_words_apply_links43_b(rules, card_texts, text, clause):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == [clause], got
+
+
+def test_a_card_cast_face_down_can_be_countered_708_4(rules):
+    """The face-down spell has only the face-down characteristics (708.4): not the morph rule that let it be cast so."""
+    cards = {"Test Titan": "This spell can't be countered.\nFlying\nMorph {3}{R}{R}{R}"}
+    text = "If Test Titan is cast face down, it can be countered, even though the card says it can't be."
+    got = [r.clause for r in links.link_entries([card_ruling(text, ("Test Titan",))], rules, [], cards)[0].rules]
+    assert got[:1] == ["708.4"], got

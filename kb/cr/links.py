@@ -139,6 +139,10 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:enters?|entering|put onto|puts? \w+ onto) the battlefield face[- ]down\b|\benters? face[- ]down\b",
          "708.3", "enters the battlefield face down", 0.7,
          slot="manifest=701.40a;manifest_dread=701.62a;cloak=701.58a;disguise=702.168a;morph=702.37c"),
+    # a card that can't be countered face up can be cast face down and countered: the face-down spell has only the
+    # face-down characteristics (708.4), whatever the mechanic that let it be cast so
+    _cue(r"\bcast face[- ]down\b[^.]*\b(?:can|may) (?:still )?be countered\b", "708.4 708.2a",
+         "a face-down spell can be countered", 0.8),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
     # general rules card rulings restate (found on the dev misses of links43)
     # a cost reduction of generic mana: "It reduces only the generic component", "can't affect the colored mana"
