@@ -871,3 +871,145 @@ def test_a_cost_to_attack_or_block_is_not_required_by_a_requirement(rules, card_
 def test_a_card_that_left_its_zone_is_not_found_by_the_effect_400_7(rules, card_texts, text):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == ["400.7"], got
+
+
+# links43: try-out 32 defects #1 and #5 in general form; the rulings here are written for the tests.
+@pytest.mark.parametrize("text", [
+    # a face-down pile is cards in a hidden zone, not a face-down spell or permanent: no 708.9 (revealed when it
+    # leaves) and no 708.5 (look at)
+    "Nobody reveals the cards of the face-down pile when the pile is put into a graveyard or when the game ends.",
+    "The opponent may look at the face up pile but not at the face-down pile before choosing one.",
+    "The library is face down, so no player reveals its cards when they leave it.",
+])
+def test_a_face_down_pile_is_no_face_down_permanent(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert not any(c.startswith("708") for c in got), got
+
+
+def test_a_face_down_pile_beside_a_face_down_mechanic_keeps_it():
+    """The pile's words take nothing away from what else the ruling says: here, manifest."""
+    assert links.ruling_mechanics("Exile them in a face-down pile, shuffle that pile, then manifest those cards.").face_down
+    assert not links.ruling_mechanics("Exile them in a face-down pile, then shuffle that pile.").face_down
+
+
+@pytest.mark.parametrize("text", [
+    # blocked status holds whatever changes: 509.1h, and a face-down creature turned face up is the same permanent
+    # in the same combat: 708.8 next
+    "If a face-down creature is blocked and its controller turns it face up, that won't cause it to become unblocked.",
+    "Once the face-down creature has been blocked, turning it face up won't make it unblocked.",
+])
+def test_turned_face_up_a_blocked_creature_stays_blocked_509_1h(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:2] == ["509.1h", "708.8"], got
+
+
+def test_a_creature_that_does_not_become_unblocked_is_509_1h(rules, card_texts):
+    got = linked_clauses(card_ruling("If the blocker is destroyed, the attacking creature doesn't become unblocked.",
+                                     ()), rules, card_texts)
+    assert got[:1] == ["509.1h"], got
+
+
+# Found on dev misses (links43); the rulings and cards here are written for the tests.
+_HOARDER = {"Test Hoarder": "Whenever Test Hoarder attacks, exile the top card of your library face down.\n"
+                            "{T}, Sacrifice Test Hoarder: Put all cards exiled with Test Hoarder into your hand.",
+            "Test Thief": "If an opponent would draw a card, they exile the top card of their library face down instead.\n"
+                          "You may play cards exiled with Test Thief."}
+
+
+@pytest.mark.parametrize("text, card, clause", [
+    # each object's ability finds only the cards its own linked ability exiled (607.2a), not the exile zone's
+    # face-down rule (406.3) for the face-down cards it also names
+    ("Each Test Hoarder keeps track of only the cards it exiled: its last ability won't put into your hand the "
+     "face-down cards exiled by another Test Hoarder.", "Test Hoarder", "607.2a"),
+    ("Each Test Hoarder has its own pile of face-down cards, and it tracks only the cards it exiled.", "Test Hoarder",
+     "607.2a"),
+    # ... and when the card exiles them by a replacement effect ("instead"), 607.2b says so of those abilities
+    ("Each Test Thief tracks only the cards it exiled. Another Test Thief won't let you look at or play them.",
+     "Test Thief", "607.2b"),
+])
+def test_an_ability_finds_only_the_cards_its_own_linked_ability_exiled_607_2(rules, text, card, clause):
+    got = [r.clause for r in links.link_entries([card_ruling(text, (card,))], rules, [], _HOARDER)[0].rules]
+    assert got[:1] == [clause], got
+
+
+def test_an_ability_activated_any_time_its_controller_has_priority_is_117_1b(rules, card_texts):
+    """The rule for when activated abilities may be activated, not 117.7 for the "in response to" beside it."""
+    text = ("Its controller may activate the ability any time they have priority, even in response to a spell that "
+            "would destroy it.")
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["117.1b"], got
+
+
+@pytest.mark.parametrize("text", [
+    # an object that becomes a copy gets the copiable values, with the choices made as the original entered: 707.2
+    "If another creature becomes a copy of the Test Chameleon, its color is the color chosen as the Chameleon entered.",
+    "A creature that enters as a copy of the Test Chameleon has the power and toughness chosen for the original.",
+])
+def test_an_object_that_becomes_a_copy_cites_the_copy_rule_707_2(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["707.2"], got
+
+
+@pytest.mark.parametrize("text", [
+    # the rule for choosing a card name (201.4): a card of the Oracle reference, a token's name only if a card has it
+    "Players must name a card as the conspiracy is turned face up; they can't name a token.",
+    "You have to name a Magic card, not a token, as the ability resolves.",
+])
+def test_naming_a_card_is_201_4(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["201.4"], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # the minimum deck size of constructed or limited play: the words choose (100.2a / 100.2b) ...
+    ("In limited play, such as a sealed deck tournament, the minimum deck size is 40 cards.", "100.2b"),
+    ("The minimum deck size is 40 cards for a limited deck, whatever the card says.", "100.2b"),
+    ("In constructed formats, the minimum deck size is 60 cards, so the card doesn't let you play a smaller deck.",
+     "100.2a"),
+])
+def test_a_minimum_deck_size_is_the_rule_of_its_kind_of_play(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+def test_a_minimum_deck_size_said_in_an_aside_is_not_the_subject(rules, card_texts):
+    text = ("A conspiracy doesn't count as a card in your deck for purposes of meeting minimum deck size requirements. "
+            "(In most drafts, the minimum deck size is 40 cards.)")
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["315.3"], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # a generic cost reduction can't reduce colored mana (118.7a), not 118.7c (a colored reduction) for its words
+    ("This effect can't affect the amount of colored mana a spell costs; only its generic component is reduced.",
+     "118.7a"),
+    # {X} when the spell is cast without paying its mana cost: the only legal choice is 0 (107.3b), not 107.3g
+    ("If the card you cast has {X} in its cost, you must choose 0 for X.", "107.3b"),
+    # a split card's half being cast is all the spell is (709.3b) ...
+    ("If half of a split card was cast (for example, Fire), the ability checks only that half.", "709.3b"),
+    # ... and the split card has both names (709.4a)
+    ("If a split card is revealed, you count a match if the card has the same name as either half of that split card.",
+     "709.4a"),
+])
+def test_a_card_ruling_links_the_general_rule_its_words_apply_links43(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # a card an effect lets you cast or play is still paid for (601.2h)
+    ("You need to pay the costs of any spells you cast from the top of your library this way.", "601.2h"),
+    # players acting at the same time during a draft do so in a random order (905.2a)
+    ("If several players draft a copy, players who want to use its ability do so in a random order.", "905.2a"),
+])
+def test_a_card_ruling_links_the_general_rule_its_words_apply_links43_b(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+def test_a_card_cast_face_down_can_be_countered_708_4(rules):
+    """The face-down spell has only the face-down characteristics (708.4): not the morph rule that let it be cast so."""
+    cards = {"Test Titan": "This spell can't be countered.\nFlying\nMorph {3}{R}{R}{R}"}
+    text = "If Test Titan is cast face down, it can be countered, even though the card says it can't be."
+    got = [r.clause for r in links.link_entries([card_ruling(text, ("Test Titan",))], rules, [], cards)[0].rules]
+    assert got[:1] == ["708.4"], got

@@ -98,21 +98,30 @@ def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str, slot: s
 _NOT_REQUIRED_TO_PAY = (r"\b(?:(?:isn't|is not|aren't|are not|not|never) (?:required|forced|obligated) to"
                         r"|(?:doesn't|don't|does not|do not|won't|will not) (?:have|need) to) pay\b")
 
+_TURNED_FACE_UP = r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b"
+_NEVER_UNBLOCKED = (r"\b(?:won't|doesn't|don't|can't|will not|does not|isn't|is not)\b[^.]*"
+                    r"\b(?:becomes?|make|makes|cause \w+ to become) (?:\w+ ){0,2}?unblocked\b")
+_STAYS_BLOCKED = r"\b(?:remains?|stays?|still be|continues? to be|is still) blocked\b|" + _NEVER_UNBLOCKED
+_KEEPS_COMBAT_STATUS = (r"\b(?:remains?|stays?|still be|continues? to be|is still) (?:blocked|blocking|attacking)\b|"
+                        + _NEVER_UNBLOCKED)
+
 CUES: tuple[Cue, ...] = (
     _cue(r"special action", "116.2b 708.7", "special action", slot=_TURN_UP),
     # "a manifested creature may be turned face up": the mechanic's own way to turn it up, when the words name it
     # (a card's ruling about its ability that triggers when it is turned face up is not about morph's 702.37e)
-    _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", "", "turned face up", 0.45, slot=_TURN_UP, named_only=True),
+    _cue(_TURNED_FACE_UP, "", "turned face up", 0.45, slot=_TURN_UP, named_only=True),
     # "If ... it's turned face up, the effect making it a Cyberman ends. It will be whatever is printed on the card":
     # as it's turned face up its face-down characteristics end, its copiable values revert (708.8; a named
     # mechanic's own clause says so of it: 702.37e, 701.58b ...)
-    dataclasses.replace(_ordered([(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b",
+    dataclasses.replace(_ordered([(_TURNED_FACE_UP,
                                    r"\beffect\b[^.]*\bends\b|\bwhatever is printed\b|\bprinted characteristics\b"
                                    r"|\bnormal (?:copiable values|characteristics)\b"
                                    r"|\b(?:regains?|reverts?|returns?) (?:to )?its (?:normal|printed|own)\b")],
                                  "708.8", "turned face up, its face-down characteristics end", slot=_TURN_UP,
                                  weight=0.8), named_only=True),
     _cue(r"copiable values?|a copy of a face-down", "708.2 708.2a 707.2 708.10", "copiable values"),
+    # an object that becomes a copy of another (not of a face-down one: the cue above) gets its copiable values: 707.2
+    _cue(r"\b(?:becomes?|became|is|enters as) a copy of (?!a face-down\b)", "707.2", "becomes a copy", 0.6),
     _ordered([(r"\breveal(?:ed|s)?\b", r"\b(?:leaves?|leave the game|game ends)"),
               (r"\b(?:leaves?|leave the game|end of (?:the|each) game)\b", r"\breveal")], "708.9",
              "reveal when it leaves", slot="hidden_agenda=702.106e", weight=0.8),
@@ -130,7 +139,43 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:enters?|entering|put onto|puts? \w+ onto) the battlefield face[- ]down\b|\benters? face[- ]down\b",
          "708.3", "enters the battlefield face down", 0.7,
          slot="manifest=701.40a;manifest_dread=701.62a;cloak=701.58a;disguise=702.168a;morph=702.37c"),
+    # a card that can't be countered face up can be cast face down and countered: the face-down spell has only the
+    # face-down characteristics (708.4), whatever the mechanic that let it be cast so
+    _cue(r"\bcast face[- ]down\b[^.]*\b(?:can|may) (?:still )?be countered\b", "708.4 708.2a",
+         "a face-down spell can be countered", 0.8),
     _cue(r"tapped or untapped", "110.5", "tapped or untapped"),
+    # general rules card rulings restate (found on the dev misses of links43)
+    # a cost reduction of generic mana: "It reduces only the generic component", "can't affect the colored mana"
+    _cue(r"\b(?:reduces?|affects?) only the generic (?:mana )?(?:component|part|portion|mana)\b"
+         r"|\b(?:can't|doesn't|won't|cannot|does not) (?:affect|reduce) (?:the )?(?:amount of )?colored mana\b",
+         "118.7a", "a generic cost reduction can't reduce colored mana", 0.8),
+    # a spell with {X} cast without paying its mana cost: "you must choose 0 as the value for X"
+    _cue(r"\b(?:must|has to|have to|can only) (?:choose|choosing) (?:0|zero) (?:as the value )?(?:for|of) X\b"
+         r"|\bthe only legal (?:choice|value) for X is (?:0|zero)\b", "107.3b", "X must be 0", 0.8),
+    # split cards: a half being cast is all the spell is (709.3b); a split card has both names (709.4a)
+    _cue(r"\bhalf (?:of (?:a|the|that) split card )?(?:is|was|being) cast\b",
+         "709.3b", "a split card's half being cast", 0.9),
+    _cue(r"\bnames? (?:as|of) either (?:side|half)\b|\beither (?:side|half)'s name\b|\bsplit card\b[^.]*\bboth names\b",
+         "709.4a", "a split card has both names", 0.8),
+    # a card cast or played by an effect is still paid for: "You need to pay the costs of any cards you play from
+    # exile", "You must pay its costs", "You'll still pay all costs" (601.2h, the total cost 601.2f)
+    _cue(r"\b(?:need to|must|have to|has to|(?:you'll |you will |they'll )?still) pay (?:the |its |their |all )?"
+         r"(?:mana )?costs\b", "601.2h 601.2f", "a spell cast this way is paid for", 0.7),
+    # actions players take at the same time during a draft: a random order (905.2a)
+    # ("take turns drafting in a random order" is not that rule)
+    _cue(r"\bdraft\w*\b[^.]*\b(?:do so|act|are taken|take (?:those |their |the )?actions?) in (?:a )?random order\b",
+         "905.2a", "actions during a draft in a random order", 0.8),
+    # "You must name a Magic card. Notably, you can't name a token": the rule for choosing a card name
+    _cue(r"\b(?:must|can't|cannot|may not|can only|have to) (?:name|choose the name of) (?:a|an|any) "
+         r"(?:Magic |nontoken )?(?:card|token)\b", "201.4", "naming a card", 0.8),
+    # "In Limited formats, the minimum deck size is 40": constructed or limited play, the words choose; not said in
+    # an aside in parentheses ("A conspiracy doesn't count as a card in your deck ... (In most drafts, the minimum
+    # deck size is 40 cards.)": the card type's rule)
+    _cue(r"^(?:[^()]|\([^()]*\))*?\bminimum deck size (?:is|of) (?:\w+ )?\d+\b", "100.2", "minimum deck size", 0.7,
+         family=True),
+    # "You can activate the ability any time you have priority": the rule for when abilities may be activated
+    _cue(r"\bactivat\w*\b[^.]*\bany time (?:you|they|he or she|its controller) (?:have|has) priority\b", "117.1b",
+         "activate any time you have priority", 0.8),
     _cue(r"double-faced", "712.15 712.16", "double-faced", family=True),
     _cue(r"\b(?:aura|form|enchant\w*)\b.*graveyard.*state-based|state-based.*\b(?:aura|enchant\w*)\b"
          r"|\bauras?\b[^.]*\b(?:can't legally enchant|isn't legally attached|illegally attached)\b[^.]*\bgraveyard",
@@ -177,9 +222,13 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:is|was|are|were|it's|that's) (?:already |still )?copying (?:something|another|an? )"
          r"|\bcop(?:y|ies) whatever\b|\bcopy of a copy\b",
          "707.3 707.2", "copying an object that is copying something", 0.9),
-    _cue(r"\b(?:remains?|stays?|still be|continues? to be) blocked\b"
-         r"|\b(?:won't|doesn't|don't|can't|will not|does not)\b[^.]*\b(?:change|undo)\b[^.]*\bblock", "509.1h",
-         "a blocked creature stays blocked", 0.9),
+    # "... turning it face up won't cause it to become unblocked": its blocked status holds whatever changes (509.1h)
+    _cue(_STAYS_BLOCKED + r"|\b(?:won't|doesn't|don't|can't|will not|does not)\b[^.]*\b(?:change|undo)\b[^.]*\bblock",
+         "509.1h", "a blocked creature stays blocked", 0.9),
+    # ... and a face-down creature turned face up is the same permanent in the same combat (708.8), after the rule
+    # for the status it keeps
+    _ordered([(_TURNED_FACE_UP, _KEEPS_COMBAT_STATUS), (_KEEPS_COMBAT_STATUS, _TURNED_FACE_UP)],
+             "708.8", "turned face up, it keeps its combat status", weight=0.6),
     _cue(r"\b(?:onto the battlefield|enters?(?: the battlefield)?|created|tokens?(?: that's)?) blocking\b"
          r"|\bput(?:s|ting)? (?:an? |the )?blocking creature onto the battlefield"
          r"|\bblock\w*\b[^.]*\bcouldn't (?:legally )?be declared", "509.4", "put onto the battlefield blocking", 0.9),
@@ -319,12 +368,35 @@ _CHARACTERISTICS = r"\b2/2\b[^.]*\bno name\b|\bno name\b[^.]*\b2/2\b"
 _FACE_DOWN = re.compile(r"face[- ]down|face up|\bmanifest(?:s|ed|ing)?\b|\b(?:mega)?morph|disguise|\bcloak|verdeckt|aufgedeckt|manifestiert"
                         r"|boca abajo|boca arriba|\bmanifestad[oa]s?\b|metamorfosis|" + _CHARACTERISTICS,
                         re.I)
+# a face-down (or face-up) pile, deck or library is cards in a zone (a scheme's pile, a draft's drafted cards), not a
+# face-down spell or permanent: saying it makes no ruling a face-down one ("You don't have to reveal the cards in
+# the face-down pile" is no 708.9)
+_FACE_DOWN_PILE = re.compile(r"\bface[- ](?:down|up) (?:piles?|decks?|libraries|library|booster packs?)\b"
+                             r"|\b(?:piles?|decks?|libraries|library) (?:\w+ ){0,2}?(?:is|are) (?:\w+ )?face[- ](?:down|up)\b",
+                             re.I)
+
+
+def _says_face_down(text: str) -> bool:
+    """The ruling speaks of face-down objects or a face-down mechanic (not only of a face-down pile of cards)."""
+    return _FACE_DOWN.search(_FACE_DOWN_PILE.sub(" ", text)) is not None
+
+
+_EXILES_INSTEAD = re.compile(r"\bwould\b[^.\n]*\bexiles?\b[^.\n]*\binstead\b|\binstead\b[^.\n]*\bexiles?\b", re.I)
+# linked abilities (607.2a): each object's ability finds only the cards its own ability exiled ("Each Shared Fate tracks
+# only the cards it exiled", "has its own cache of cards", "not those of any other Bomat Courier", "no connection to
+# those face-down cards")
+_LINKED_EXILE = re.compile(r"\btracks? only (?:the )?cards? (?:it|that it|they|that they) exiled\b"
+                           r"|\bits own (?:[\w-]+ ){1,2}of (?:exiled |face-down )?cards\b"
+                           r"|\bno connection to (?:those|the|any) (?:[\w-]+ ){0,2}cards\b"
+                           r"|\bnot those of any other\b"
+                           r"|\bcards? exiled (?:with|by) (?:another|any other|a different)\b", re.I)
 # "The cards are face down all the time. You can't look at them." under a card that exiles cards face down (and has
 # no face-down mechanic): the face-down objects are those exiled cards (406.3), not face-down spells or permanents
 _EXILES_FACE_DOWN = re.compile(r"\bexiles?\b[^.\n]*\bface down\b", re.I)
 _FACE_DOWN_WORD = re.compile(r"\bface[- ]down\b", re.I)
 _NOT_EXILED_FACE_DOWN = re.compile(r"\bface[- ]up\b|\bface[- ]down (?:creature|spell|permanent|card you control)s?\b"
                                    r"|\bbattlefield\b", re.I)
+LINKED_WEIGHT = 0.95  # a pointed cue: over "exiled face down" (0.9), which such a ruling also says of the cards
 SECTION_BONUS = 0.15  # a face-down ruling prefers the general face-down rules (708, 712.15-16)
 _FACE_DOWN_RULES = ("708", "712.15", "712.16")
 
@@ -394,6 +466,9 @@ class RulingMechanics:
     optional: tuple[tuple[bool, ...], ...] = ()
     # each of its cards exiles cards face down ("exile the top five cards of your library face down")
     exiles_face_down: bool = False
+    # each of its cards exiles cards by a replacement effect ("... exiles the top card ... instead"): its linked
+    # abilities are 607.2b's, not 607.2a's (an activated or triggered ability that exiles)
+    exiles_instead: bool = False
 
     def has_intervening_if(self, ordinal: str | None) -> bool:
         """Each card's `ordinal` ability ("first", "last"; any ability when None) has an intervening "if"."""
@@ -475,7 +550,7 @@ _OPTIONAL = re.compile(r"\bwhether (?:or not )?to\b|\bwhether or not\b|\bmay\b",
 _OPTIONAL_TRIGGER = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever|At)\b[^\n]*\bmay\b")
 CHOICE_WEIGHT = 0.9
 _REPLACEMENT = re.compile(r"\breplacement effect", re.I)
-_TURNED_UP = re.compile(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b", re.I)
+_TURNED_UP = re.compile(_TURNED_FACE_UP, re.I)
 # A ruling that opens by saying what a mechanic does ("To manifest dread, look at ...", "A disguise ability lets
 # you ...", "Megamorph is ...") restates the mechanic's definition: its first clause, not a borrowed one
 _DEFINES = re.compile(r"\W*(?:to |an? )?(" + "|".join(m.name for m in MECHANICS) + r")\b(?: (?:a|an|one|the) [\w-]+)?"
@@ -521,14 +596,16 @@ def ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechani
     else those whose face-down characteristics it gives (a card the KB doesn't know, or none)."""
     return dataclasses.replace(_ruling_mechanics(text, card_texts), optional=tuple(
         tuple(bool(_OPTIONAL_TRIGGER.search(a)) for a in _abilities(t)) for t in card_texts),
-        exiles_face_down=bool(card_texts) and all(_EXILES_FACE_DOWN.search(t) for t in card_texts))
+        exiles_face_down=bool(card_texts) and all(_EXILES_FACE_DOWN.search(t) for t in card_texts),
+        exiles_instead=bool(card_texts) and all(any(_EXILES_INSTEAD.search(a) for a in _abilities(t))
+                                                for t in card_texts))
 
 
 def _ruling_mechanics(text: str, card_texts: Sequence[str] = ()) -> RulingMechanics:
     """`ruling_mechanics` but for its cards' optional triggered abilities."""
     subject = _CONTRAST.sub(" ", _EXAMPLES.sub(" ", text))
     named = frozenset(m.name for m in MECHANICS if m.words.search(subject))
-    face_down = bool(_FACE_DOWN.search(text))
+    face_down = _says_face_down(text)
     as_turned_up = bool(card_texts) and all(_AS_TURNED_UP.search(t) for t in card_texts)
     intervening_if = tuple(tuple(bool(_INTERVENING_IF.search(a)) for a in _abilities(t)) for t in card_texts)
     becomes = tuple(tuple(bool(_BECOMES_TRIGGER.search(a)) for a in _abilities(t)) for t in card_texts)
@@ -947,13 +1024,23 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     own = mechanics.named | mechanics.of_cards
     own_specific = own - {_SUBSUMES[m] for m in own if m in _SUBSUMES}
     specific = mechanics.named - {_SUBSUMES[m] for m in mechanics.named if m in _SUBSUMES}
-    face_down = face_down or bool(_FACE_DOWN.search(text)) or bool(mechanics.named)
+    face_down = face_down or _says_face_down(text) or bool(mechanics.named)
+    # which exiled cards an ability finds is the subject, not that they are exiled face down (406.3)
+    linked = _LINKED_EXILE.search(text) is not None
     if (mechanics.exiles_face_down and not mechanics.named and not mechanics.possible
             and _FACE_DOWN_WORD.search(text) and not _NOT_EXILED_FACE_DOWN.search(text)):
         face_down = False  # the face-down section's rules are about spells and permanents
-        cues.setdefault("406.3", []).append('cue "face-down cards its cards exile"')
-        cue_score["406.3"] = max(cue_score.get("406.3", 0.0), 0.8)
-        pointed.add("406.3")
+        if not linked:
+            cues.setdefault("406.3", []).append('cue "face-down cards its cards exile"')
+            cue_score["406.3"] = max(cue_score.get("406.3", 0.0), 0.8)
+            pointed.add("406.3")
+    if linked:  # its cards' exile is a replacement effect: 607.2b, else 607.2a
+        for rank, clause in enumerate(("607.2b", "607.2a", "406.6") if mechanics.exiles_instead
+                                      else ("607.2a", "406.6")):
+            cues.setdefault(clause, []).append('cue "linked abilities: only the cards its own ability exiled"'
+                                               + ("" if rank == 0 else f" (#{rank + 1})"))
+            cue_score[clause] = max(cue_score.get(clause, 0.0), LINKED_WEIGHT / (1 + 0.5 * rank))
+            pointed.add(clause)
     words5 = {p for w in rule_tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
@@ -1007,7 +1094,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
     for cue in (*CUES, *index.glossary, *index.type_cues):
         relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
-        if not relevant:
+        if not relevant or (linked and cue.clauses == ("406.3",)):
             continue
         found = cue.needs <= words5 and cue.found_in(text)
         if not found and cue.label not in said_cues:
