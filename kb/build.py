@@ -724,30 +724,29 @@ def nothing_new(entries: Sequence[Entry], labels: Sequence[str]) -> list[Problem
     other files (`exact_key`, dedup's test for one text): a re-saved or re-formatted copy of a file the KB
     has (tryout33 #12: the bundled DSK subset re-serialised with indent 2 added 122 duplicate copies and no
     word). The file is kept, as any other; the note tells a rules manager it brought nothing new, and
-    names the file that gives most of its wordings."""
+    names the file that gives most of its wordings. Files added together count in their order: the
+    second of two copies added at once brought nothing new (review43 #6), the first did."""
     from collections import Counter
 
     from kb.normalize import exact_key
 
-    wanted = set(labels)
+    order = {label: i for i, label in enumerate(labels)}
     held: dict[str, int] = Counter()  # label -> its wordings
     new: set[str] = set()  # labels with a wording no other file gives
-    twins: dict[str, Counter[str]] = {label: Counter() for label in wanted}
+    twins: dict[str, Counter[str]] = {label: Counter() for label in order}
     for entry in entries:
-        mine = [v for v in entry.variants if v.source in wanted]
-        if not mine:
+        if not any(v.source in order for v in entry.variants):
             continue
-        others: dict[str, set[str]] = {}
-        for v in entry.variants:
-            if v.source not in wanted:
-                others.setdefault(exact_key(v.text), set()).add(v.source)
-        for v in mine:
-            held[v.source] += 1
-            elsewhere = others.get(exact_key(v.text))
+        keyed = [(exact_key(v.text), v.source, order.get(v.source, -1)) for v in entry.variants]
+        for key, source, place in keyed:
+            if place < 0:
+                continue
+            held[source] += 1
+            elsewhere = {other for k, other, p in keyed if k == key and other != source and p < place}
             if not elsewhere:
-                new.add(v.source)
+                new.add(source)
             else:
-                twins[v.source].update(elsewhere)
+                twins[source].update(elsewhere)
     out = []
     for label in labels:
         if held[label] and label not in new:

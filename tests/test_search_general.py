@@ -105,6 +105,8 @@ STEPS = [
     _rule("c-gl-legend", "glossary:Legend Rule", "Legend Rule: A state-based action. See rule 704.5j."),
     _rule("c-gl-trample", "glossary:Trample", "Trample: A keyword ability. See rule 702.19."),
     _rule("c-gl-deathtouch", "glossary:Deathtouch", "Deathtouch: A keyword ability. See rule 702.2."),
+    _rule("c-gl-sick", "glossary:Summoning Sickness Rule", "Summoning Sickness Rule: A common name for the rule. "
+          "See rule 302.6."),
     _ruling("r-trigger", "If it is turned face up during the beginning of combat step, its ability triggers.",
             "Morph Card"),
 ]
@@ -131,6 +133,11 @@ def steps_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     # the question's own language says whether two capitalised words are a name (tryout32 #9)
     ("¿Puedo lanzar Cryptic Coat boca abajo si mi criatura tiene arrollar?", ["Cryptic Coat"]),
     ("Can I cast Cryptic Coat face down if my creature has trample?", []),
+    # review43 #2: a Spanish question's capitalised rules term, in Spanish (the search glossary's) or in
+    # English as the CR's term less its last word, is no card (each was noted as an unknown card)
+    ("¿Cuándo se resuelve la Habilidad Disparada de mi criatura boca abajo?", []),
+    ("¿La criatura que volteo tiene Summoning Sickness este turno?", []),
+    ("¿La Habilidad Disparada funciona igual con Cryptic Coat?", ["Cryptic Coat"]),
 ])  # fmt: skip
 def test_rules_terms_steps_and_set_names_are_no_unknown_cards(steps_searcher: Searcher, question: str,
                                                                unknown: list[str]) -> None:

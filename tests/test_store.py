@@ -1391,6 +1391,24 @@ def test_a_snapshot_reads_one_committed_state_and_refuses_a_kb_to_rebuild_or_mig
             pass
 
 
+def test_of_two_copies_added_at_once_the_second_brought_nothing_new() -> None:
+    """review43 #6: each file of a batch looked only at files outside it, so `kb ingest a.json a-copy.json`
+    (both new, word for word the same) said nothing of the copy. The first is new, the second is not."""
+    import dataclasses
+
+    from kb.build import nothing_new
+    from tests.entries import ruling_entry
+
+    entry = ruling_entry("r-1", "A ruling no file of the KB gave before.", "Card")
+    first, = entry.variants
+    entry = dataclasses.replace(entry, variants=(dataclasses.replace(first, source="a-copy.json"),
+                                                 dataclasses.replace(first, source="a.json")))
+    (note,) = nothing_new([entry], ["a.json", "a-copy.json"])
+    assert note.source == "a-copy.json" and "(a.json gives it)" in note.reason
+    (note,) = nothing_new([entry], ["a-copy.json", "a.json"])  # the batch's order decides which is the copy
+    assert note.source == "a.json" and "(a-copy.json gives it)" in note.reason
+
+
 def test_a_reformatted_copy_of_a_bundled_file_is_kept_with_a_note_that_it_brought_nothing_new(
         home: Path, small_corpus: Path, tmp_path: Path) -> None:
     # tryout33 #12: the bundled DSK subset re-serialised with indent 2 (other bytes, the same rulings)

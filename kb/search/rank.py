@@ -323,6 +323,7 @@ class Searcher:
         self._card_names = card_names
         self._cr_terms_read: GlossaryTerms | None = None  # `glossary_terms`, read once
         self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
+        self._no_card_starts: set[tuple[str, ...]] = set()  # ... and the CR terms' beginnings
         self._own: np.ndarray | None = None
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
         self._face_down_said: np.ndarray | None = None  # per entry: one of its own texts does
@@ -497,13 +498,18 @@ class Searcher:
         them: a CR glossary term of two words or more ("Legend Rule"), a step's or phase's name with or
         without "step" ("At the Beginning of Combat": Beginning of Combat Step), one-word terms alone
         ("Trample with Deathtouch", "Morph and Megamorph"), or the name of a set the bundled card data
-        knows (`Corpus.set_names`: "Murders at Karlov Manor")."""
+        knows (`Corpus.set_names`: "Murders at Karlov Manor"). The terms of the search's glossary count
+        too, in every language (a Spanish question's "Habilidad Disparada", review43 #2), and so does
+        the beginning of a CR term ("Summoning Sickness" of Summoning Sickness Rule)."""
         if self._no_card_terms is None:
             terms = [tokenize(c[len(GLOSSARY):]) for c in self.table.clause_vocab if c.startswith(GLOSSARY)]
             terms += [term[:-1] for term in terms if term and term[-1] in _STEP_OR_PHASE]
+            self._no_card_starts = {tuple(term[:k]) for term in terms for k in range(2, len(term))}
+            terms += [tokenize(term) for concept in self.glossary.concepts for by_lang in concept.terms.values()
+                      for term in by_lang]
             self._no_card_terms = {tuple(term) for term in terms if term}
         words = tokenize(phrase)
-        if words and all((w,) in self._no_card_terms for w in words) or any(
+        if tuple(words) in self._no_card_starts or words and all((w,) in self._no_card_terms for w in words) or any(
                 len(term) > 1 and names_term(words, term) for term in self._no_card_terms):
             return True
         said = f" {name_key(phrase)} "
@@ -1201,7 +1207,8 @@ def apart_copies(texts: Sequence[str], gap: int) -> list[int]:
 # A ruling that opens by pointing back at a sentence it does not hold (MTGJSON gives "For example, a 2/3
 # creature will assign 3 combat damage rather than 2." as a ruling of its own; its subject is in the
 # card's text): it does not answer a question standing alone.
-_FRAGMENT = re.compile(r"^\W*(for (example|instance)|e\.g\.|zum beispiel|beispielsweise|por ejemplo)\b", re.IGNORECASE)
+_FRAGMENT = re.compile(r"^\W*(for (example|instance)\b|e\.g\.|zum beispiel\b|beispielsweise\b|por ejemplo\b)",
+                       re.IGNORECASE)
 
 
 def _is_fragment(entry: Entry) -> bool:
