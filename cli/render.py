@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import threading
 from collections import Counter
 from collections.abc import Set as AbstractSet
 from pathlib import Path
@@ -861,11 +862,15 @@ def progress_bar(err_console: Console, quiet: bool = False) -> Iterator[OnProgre
             nonlocal bar
             if bar is None:
                 from kb.build import STAGES  # only now: the build module takes a moment to import
+                from kb.forked import fork_safe
 
+                before = set(threading.enumerate())
                 progress = stack.enter_context(Progress(
                     TextColumn("{task.description:<36}"), BarColumn(),
                     TextColumn("stage {task.fields[step]}/{task.total:.0f}"),
                     TimeElapsedColumn(), console=err_console, transient=False))
+                for thread in set(threading.enumerate()) - before:  # the bar's refresh: the build may still fork
+                    fork_safe(thread)
                 bar = progress, progress.add_task("parse", total=len(STAGES), step=1), STAGES
             progress, task, stages = bar
             index = stages.index(stage) if stage in stages else 0

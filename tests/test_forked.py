@@ -328,3 +328,43 @@ def test_a_child_does_not_keep_the_ingest_lock_open(kb_home: Path) -> None:
     with store.ingest_lock(kb_home, wait=False):
         assert lock_files(None)  # the parent holds it
         assert Forked(lock_files, "a test").result() == []
+
+
+@forks
+def test_a_build_at_a_terminal_still_forks_beside_the_progress_bars_refresh_thread() -> None:
+    """review43 #1: rich's progress bar refreshes from a thread of its own, started by the first progress
+    event of every `kb ingest` in a terminal, and `can_fork` refused any second thread: no ingest at a
+    terminal forked. The bar's thread is `fork_safe`, and the child, with standard streams of its own,
+    can still write to stderr (a warning) while the parent's bar draws."""
+    import io
+    import threading
+
+    from rich.console import Console
+
+    from cli.render import progress_bar
+
+    console = Console(file=io.StringIO(), force_terminal=True, width=100)
+    with progress_bar(console) as on_progress:
+        on_progress("parse", 0, 1)
+        assert threading.active_count() > 1  # the bar's refresh thread runs
+        assert can_fork()
+
+        def part(report):
+            print("a warning the child writes", file=sys.stderr)
+            return os.getpid()
+
+        assert Forked(part, "a test part").result(on_progress) != os.getpid()
+
+
+def test_another_thread_still_keeps_the_part_in_the_parent() -> None:
+    import threading
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not can_fork()
+        assert Forked(lambda report: os.getpid(), "a test part").result() == os.getpid()
+    finally:
+        stop.set()
+        other.join()
