@@ -25,7 +25,6 @@ What keeps it safe:
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import pickle
 import signal
@@ -36,6 +35,7 @@ import weakref
 from typing import Any, Callable, Generic, Iterator, NoReturn, TypeVar
 
 from kb.errors import StoreError
+from kb.search.child import die_with_parent
 
 T = TypeVar("T")
 # Called by the child's part with events (stage, done, total) the parent hears in `result`.
@@ -43,7 +43,6 @@ Report = Callable[[str, int, int], None]
 
 _PROGRESS, _VALUE, _ERROR = b"p", b"v", b"e"
 _HEADER = struct.Struct("<cQ")
-_PR_SET_PDEATHSIG = 1
 
 
 # Descriptors every child closes first: the ingest lock's (`not_inherited`).
@@ -201,7 +200,7 @@ def _child(part: Callable[[Report], Any], fd: int, parent: int) -> NoReturn:
         # standard streams of its own: a `fork_safe` thread may have held the parent's buffers' locks
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - ended with the process
         sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
-        _die_with_parent(parent)
+        die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it, the child just ends
         with os.fdopen(fd, "wb") as pipe:
             def send(kind: bytes, value: Any) -> None:
@@ -224,16 +223,3 @@ def _child(part: Callable[[Report], Any], fd: int, parent: int) -> NoReturn:
         code = 1
     finally:
         os._exit(code)
-
-
-def _die_with_parent(parent: int) -> None:
-    """SIGKILL this process when its parent ends (Linux; elsewhere the child ends when its work does)."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent ended before the call above
-        os._exit(1)

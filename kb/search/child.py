@@ -47,14 +47,17 @@ def run(args: Sequence[str], *, on_wait: Callable[[], None] | None = None,
         return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
-def die_with_parent() -> None:
-    """Called first thing in a child: be killed when the parent dies, and stop now if it already has."""
+def die_with_parent(parent: int | None = None) -> None:
+    """Called first thing in a child: be killed when the parent dies, and stop now if it already has.
+    `parent`: its pid (a forked child, `kb.forked`); None: the one the parent put in PARENT_ENV."""
     with contextlib.suppress(Exception):  # not Linux, or no libc: the parent check below still helps
         import ctypes
 
         ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    parent = os.environ.get(PARENT_ENV)
-    if parent and parent.isdigit() and os.getppid() != int(parent):
+    if parent is None:
+        said = os.environ.get(PARENT_ENV)
+        parent = int(said) if said and said.isdigit() else None
+    if parent is not None and os.getppid() != parent:
         os._exit(1)
 
 
