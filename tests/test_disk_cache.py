@@ -278,3 +278,27 @@ def test_a_build_into_a_data_directory_keeps_its_caches_there_whatever_kb_home_s
             call()
     assert folders == [cache, cache, other / "cache"]
     assert not kb_home.exists()
+
+
+def test_a_killed_writes_temp_file_is_removed_by_the_next_write_of_its_table(kb_home: Path) -> None:
+    """review43 #5: a build that fails stops the child writing deduplication's memo tables mid-write,
+    and each such stop left a temp file of a few hundred MB in the cache folder for ever."""
+    import os
+    import time
+
+    from kb.store.cache import STALE_TEMP_SECONDS, folder, load_table, save_table
+
+    inputs = [Path(__file__)]
+    save_table("signatures", inputs, {"a": 1})
+    killed = folder() / ".signatures-0123.pickle.abcd1234.tmp"
+    killed.write_bytes(b"half a pickle")
+    old = time.time() - STALE_TEMP_SECONDS - 60
+    os.utime(killed, (old, old))
+    under_way = folder() / ".signatures-0123.pickle.efgh5678.tmp"  # another write, just begun
+    under_way.write_bytes(b"being written")
+    other = folder() / ".evidence-0123.pickle.abcd1234.tmp"  # another table's
+    other.write_bytes(b"x")
+    os.utime(other, (old, old))
+    save_table("signatures", inputs, {"a": 2})
+    assert not killed.exists() and under_way.exists() and other.exists()
+    assert load_table("signatures", inputs) == {"a": 2}

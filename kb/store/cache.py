@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import os
 import pickle
+import time
 from contextvars import ContextVar
 from pathlib import Path
 from types import ModuleType
@@ -99,14 +100,23 @@ _UNREADABLE = (OSError, EOFError, pickle.UnpicklingError, AttributeError, Import
                ValueError)
 
 
+STALE_TEMP_SECONDS = 600  # a temp file of a table this old is a write that was killed, not one under way
+
+
 def _write(name: str, path: Path, value: Any) -> None:
     """`value` pickled into `path` through a temp file, in place of the files kept under `name` for
-    older inputs; a read-only or full data directory only costs speed."""
+    older inputs and of the temp files of writes that were killed (review43 #5: a build that fails
+    stops the child writing its memo tables, and `kill -9` any write); a read-only or full data
+    directory only costs speed."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         for stale in path.parent.glob(f"{name}-*.pickle"):
             if stale != path:
                 stale.unlink(missing_ok=True)
+        for killed in path.parent.glob(f".{name}-*.pickle.*.tmp"):
+            with contextlib.suppress(OSError):
+                if time.time() - killed.stat().st_mtime > STALE_TEMP_SECONDS:
+                    killed.unlink()
         write_atomic(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:
         pass
