@@ -228,7 +228,8 @@ class Weights:
     copy_gap: int = 2
     # A ruling that is a fragment ("For example, a 2/3 creature will assign 3 combat damage rather than
     # 2.": `_is_fragment`) comes after the hits that stand alone among those fetched (`copy_gap` more
-    # than shown), so it is shown only below them (try-out 32 #6). False: in its place.
+    # than shown), so it is shown only below them (try-out 32 #6). False: in its place. Part of the
+    # near-copy reordering, so only in hybrid mode with copy_gap > 0 (the ablations rank as they score).
     fragments_last: bool = True
     # A German question's compounds are written apart where they end in a glossary word
     # ("Morphkreaturen": "morph kreaturen"; `text.split_compounds`) for the lexical side. False: as written.
