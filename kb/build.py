@@ -232,7 +232,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
         checks, check_problems = corpus.checks
         unlinked = entries
         matching = Forked(lambda report: match_entries_remembered(unlinked, checks, bundled_labels.__contains__),
-                          "the rulings the checks quote")
+                          "the rulings the checks quote", size=len(unlinked))
         try:
             entries = link_rules(entries, corpus, on_progress=progress, digests=digests)
             progress("attach checks", 0, 1)
@@ -312,7 +312,7 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     if background is None:
         save(None)
     else:
-        background.append(Forked(save, "deduplication's memo tables"))
+        background.append(Forked(save, "deduplication's memo tables", size=len(records)))
     return entries
 
 
@@ -1046,7 +1046,7 @@ def _rebuild_paused(home: Path, corpus: Corpus, library: Sequence[tuple[str, byt
             build_index(entries, part, embedder, corpus=corpus,
                         former=former_numbers(corpus.rules.lineage, corpus.rules.current.date))
 
-    indexing = Forked(index_part, "the search index")
+    indexing = Forked(index_part, "the search index", size=len(entries))
     try:
         progress("outdated", 0, 1)
         outdated = compute_outdated(entries, corpus, digests, built.official.__contains__)

@@ -74,6 +74,13 @@ def not_inherited(fd: int) -> Iterator[None]:
         _CLOSED_IN_CHILD.discard(fd)
 
 
+# The entries (or records) a build's part must work on to be worth a child: adding one ruling page to the
+# bundled corpus (4,400 entries; each part a fraction of a second) took 3.6 s wall forked against 2.9 s in
+# one process (medians of 7, load 2-3: the fork's copied pages, a second process on a busy core), while at
+# 51,000 entries forking took 4 s of cpu off the add's own process (bench/results/command_speed.md).
+# `Forked`'s `size` None: always worth it.
+MIN_SIZE = 20_000
+
 # Threads a fork may copy (`fork_safe`): none of their locks is one the child takes.
 _FORK_SAFE: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
 
@@ -98,14 +105,14 @@ class Forked(Generic[T]):
     """`part(report)` computed in a forked child from now on; `result()` waits for its value.
 
     `report(stage, done, total)` called by the part is passed on to `result`'s `on_progress` (in
-    order, when the parent asks for the result). Without a fork (`can_fork`) the part runs inside
-    `result`, as a serial build would run it there."""
+    order, when the parent asks for the result). Without a fork (`can_fork`), or for a part of fewer
+    than MIN_SIZE entries (`size`), the part runs inside `result`, as a serial build would run it there."""
 
-    def __init__(self, part: Callable[[Report], T], what: str) -> None:
+    def __init__(self, part: Callable[[Report], T], what: str, size: int | None = None) -> None:
         self.part, self.what = part, what
         self.pid: int | None = None
         self.fd = -1
-        if not can_fork():
+        if not can_fork() or (size is not None and size < MIN_SIZE):
             return
         for stream in (sys.stdout, sys.stderr):  # else both processes would write what is buffered
             stream.flush()

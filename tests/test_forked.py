@@ -32,6 +32,7 @@ def _forks_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
     from kb import forked
 
     monkeypatch.setattr(forked, "_REFUSED", [])
+    monkeypatch.setattr(forked, "MIN_SIZE", 0)  # the builds here are small: fork them all the same
 
 
 NANO_THEN_FORK = """
@@ -368,3 +369,15 @@ def test_another_thread_still_keeps_the_part_in_the_parent() -> None:
     finally:
         stop.set()
         other.join()
+
+
+@forks
+def test_a_part_too_small_to_pay_for_a_fork_runs_in_the_parent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Adding one page to the bundled corpus (4,400 entries) took longer forked than in one process:
+    a build's part works in a child only from `MIN_SIZE` entries on."""
+    from kb import forked
+
+    monkeypatch.setattr(forked, "MIN_SIZE", 1000)
+    assert Forked(lambda report: os.getpid(), "a small part", size=999).result() == os.getpid()
+    assert Forked(lambda report: os.getpid(), "a large part", size=1000).result() != os.getpid()
+    assert Forked(lambda report: os.getpid(), "a part of no size").result() != os.getpid()
