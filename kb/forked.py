@@ -35,7 +35,6 @@ import weakref
 from typing import Any, Callable, Generic, Iterator, NoReturn, TypeVar
 
 from kb.errors import StoreError
-from kb.search.child import die_with_parent
 
 T = TypeVar("T")
 # Called by the child's part with events (stage, done, total) the parent hears in `result`.
@@ -207,6 +206,8 @@ def _child(part: Callable[[Report], Any], fd: int, parent: int) -> NoReturn:
         # standard streams of its own: a `fork_safe` thread may have held the parent's buffers' locks
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - ended with the process
         sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+        from kb.search.child import die_with_parent  # here: kb.store imports this module, and kb.search loads numpy
+
         die_with_parent(parent)
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent reports it, the child just ends
         with os.fdopen(fd, "wb") as pipe:

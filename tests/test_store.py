@@ -1453,3 +1453,14 @@ def test_the_rows_are_written_before_the_index_is_asked_for(home: Path, tmp_path
     build([card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A ruling written before the index.")])],
           home=home, embedder=FAKE)
     assert "row" in events and events[-1] == "index"
+
+
+@pytest.mark.parametrize("module", ["kb.store", "kb.forked", "cli.main"])
+def test_the_store_and_the_cli_load_no_numpy(module: str) -> None:
+    """`kb show`, `kb list`, `kb stats` open the store and read rows (<= 0.3 s cold): numpy's import
+    (~80 ms) is for search and builds. kb.store imports kb.forked (the ingest lock's descriptor), whose
+    child once imported kb.search (and so numpy) at the module's top (session 43)."""
+    code = f"import sys, {module}; sys.exit(1 if 'numpy' in sys.modules else 0)"
+    proc = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, f"{module} loads numpy {proc.stderr[-300:]}"
