@@ -33,6 +33,14 @@ def _forks_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(forked, "_REFUSED", [])
     monkeypatch.setattr(forked, "MIN_SIZE", 0)  # the builds here are small: fork them all the same
+    # threads earlier tests of the session left (tqdm's monitor, started by sentence-transformers in
+    # test_embed_model) would keep every part in the process: these tests are about the fork, and none of
+    # their children takes a lock of those threads. A thread a test starts itself still counts.
+    import threading
+    import weakref
+
+    left = [t for t in threading.enumerate() if t is not threading.main_thread()]
+    monkeypatch.setattr(forked, "_FORK_SAFE", weakref.WeakSet([*forked._FORK_SAFE, *left]))
 
 
 NANO_THEN_FORK = """
@@ -100,7 +108,10 @@ def test_an_exception_pickle_cannot_carry_is_named_in_a_store_error() -> None:
 
 @forks
 def test_a_child_that_dies_without_answering_fails_the_part() -> None:
+    parent = os.getpid()
+
     def part(report: object) -> None:
+        assert os.getpid() != parent, "the part ran in the test process"  # never kill the test run itself
         os.kill(os.getpid(), signal.SIGKILL)
 
     with pytest.raises(StoreError, match="the process computing a test ended without an answer .killed by signal 9"):
