@@ -339,7 +339,7 @@ class CardMatcher:
             if legend:
                 first -= 1  # a legend's name: "Oko, Thief of Crowns"
             shape = [m.group() for m in found[first:end]]
-            if legend and not self._starting(name_key(shape[0]) + " ", name_key(shape[0]) + "!"):
+            if legend and not self._opens_names(name_key(shape[0])):
                 shape = shape[1:]  # "Yes, Summoning Sickness": only a first name of known cards' is a legend's
             shaped = not bracketed and self._shaped_as_a_name(shape, lang)
             joined = any(m.group() in NAME_JOINS for m in found[first:end])
@@ -376,7 +376,11 @@ class CardMatcher:
         everyday word (`common`) unless a card's name is or begins with it (`Hide`, as Hide // Seek).
         "Cards from Murders at Karlov Manor" names no card "Cards from ...", "Hide in Plain Sight" may."""
         key = name_key(word)
-        return key not in self.common or self.get(key) is not None or bool(self._starting(key + " ", key + "!"))
+        return key not in self.common or self.get(key) is not None or self._opens_names(key)
+
+    def _opens_names(self, key: str) -> bool:
+        """Whether some card's name (key) begins with the word `key` and goes on ("hide": Hide // Seek)."""
+        return bool(self._starting(key + " ", key + "!"))
 
     def _longer(self, words: list[str], i: int, exact: Hit, breaks: set[int]) -> Hit | None:
         """A name longer than the `exact` hit at word `i`, misspelt or inflected in the text, that
