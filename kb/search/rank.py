@@ -953,14 +953,25 @@ class Searcher:
 
     @property
     def _speaks_face_down(self) -> np.ndarray:
-        """Per entry: whether it speaks of face-down play: one of its texts holds a face-down glossary
-        concept (`FACE_DOWN_TERMS`) other than `turn_face_up`, or that one with the word "turn" (a
-        scheme or a conspiracy that "is face up" in the command zone was never face down); or it is
-        filed under a card another ruling of which does ("The creature spell is a 2/2 creature spell
-        with ward {2} ..." of the disguise cards goes on from the one that says "face down"). Array
-        operations over the index only; a card's Oracle text is read for the best entries of a
-        question only (`_oracle_face_down`)."""
+        """Per entry: whether it speaks of face-down play: one of its own texts does (`_says_face_down`),
+        or it is filed under a card another ruling of which does ("The creature spell is a 2/2 creature
+        spell with ward {2} ..." of the disguise cards goes on from the one that says "face down"). Array
+        operations over the index only; a card's Oracle text is read for the best entries of a question
+        only (`_oracle_face_down`)."""
         if self._face_down is None:
+            said, t = self._says_face_down, self.table
+            cards = np.zeros(len(t.card_vocab), dtype=bool)
+            cards[t.card_idx[np.repeat(said, np.diff(t.card_ptr))]] = True  # the cards of those entries
+            self._face_down = said | t.with_any("card", cards)
+        return self._face_down
+
+    @property
+    def _says_face_down(self) -> np.ndarray:
+        """Per entry: whether one of its own texts speaks of face-down play: holds a face-down glossary
+        concept (`FACE_DOWN_TERMS`) other than `turn_face_up`, or that one with the word "turn" (a scheme
+        or a conspiracy that "is face up" in the command zone was never face down). Without its card's
+        other rulings (`_speaks_face_down`): a conspiracy's deck-size ruling says nothing of face-down play."""
+        if self._face_down_said is None:
             docs = np.zeros(len(self._doc_entry), dtype=bool)
             for _, rows in self._bm25.postings("~" + c for c in sorted(FACE_DOWN_SAID)):
                 docs[rows] = True
@@ -972,20 +983,6 @@ class Searcher:
             out = np.zeros(len(self.table), dtype=bool)
             np.logical_or.at(out, self._doc_entry, docs)
             self._face_down_said = out
-            t = self.table
-            cards = np.zeros(len(t.card_vocab), dtype=bool)
-            cards[t.card_idx[np.repeat(out, np.diff(t.card_ptr))]] = True  # the cards of those entries
-            self._face_down = out | t.with_any("card", cards)
-        return self._face_down
-
-    @property
-    def _says_face_down(self) -> np.ndarray:
-        """Per entry: whether one of its own texts speaks of face-down play (`_speaks_face_down`'s test
-        without its card's other rulings: a conspiracy's deck-size ruling says nothing of face-down play)."""
-        if self._face_down_said is None:
-            self._face_down = None  # `_speaks_face_down` computes both
-            _ = self._speaks_face_down
-        assert self._face_down_said is not None
         return self._face_down_said
 
     def _oracle_face_down(self, kept: np.ndarray, fused: np.ndarray) -> None:
