@@ -60,7 +60,6 @@ def refuse_forks(why: str) -> None:
         _REFUSED.append(why)
 
 
-
 @contextlib.contextmanager
 def not_inherited(fd: int) -> Iterator[None]:
     """`fd` closed in every child forked in the block. The ingest lock is a `flock` on an open file,
