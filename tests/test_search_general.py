@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kb.corpus import Corpus
@@ -213,3 +214,54 @@ def test_a_keyword_the_rulings_say_keeps_its_face_down_rulings(tmp_path: Path) -
     # entry came first and the second ruling fell behind the clauses
     hits = searcher.search("Hidden agenda: do I name the card when the game starts?", limit=3)
     assert hits[0].entry.id == "r-agenda" and "r-agenda2" in {h.entry.id for h in hits}
+
+
+DRAW = [
+    _rule("c-121.4", "121.4", "A player who attempts to draw a card from a library with no cards in it loses the "
+          "game the next time a player would receive priority."),
+    _rule("c-500.1", "500.1", "A turn consists of five phases, in this order: beginning, precombat main, combat, "
+          "postcombat main, and ending."),
+    _rule("c-302.6", "302.6", "A creature's activated ability with the tap symbol in its cost can't be activated "
+          "unless the creature has been under its controller's control continuously since their most recent turn "
+          "began."),
+    _rule("c-509.1a", "509.1a", "The defending player chooses which creatures they control, if any, will block."),
+    _rule("c-701.9a", "701.9a", "To discard a card, move it from its owner's hand to that player's graveyard."),
+    _ruling("r-rack", "If there are not enough cards in your library, you don't lose: this isn't a draw.",
+            "Rack Card"),
+    _ruling("r-tome", "If your library has no cards left, you may still use the ability to replace a draw.",
+            "Tome Card"),
+    _ruling("r-fate", "You can't draw cards from your own library, even if all your opponents have no cards.",
+            "Fate Card"),
+    _ruling("r-fate2", "The exiled permanents return under their owners' control.", "Fate Card"),
+    _ruling("r-general", "Turning a face-down creature face up is a special action.", "Morph Card"),
+]
+
+
+def _draw_searcher(tmp_path: Path, weights: Weights) -> Searcher:
+    build_index(DRAW, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    return Searcher.load(tmp_path / "index", DRAW, query_embedder=FakeEmbedder(), weights=weights)
+
+
+def test_rulings_each_about_another_unnamed_card_leave_the_answer_to_the_cr(tmp_path: Path) -> None:
+    """With `scattered_k` on (off by default), a question naming no card whose best rulings are each about
+    a card of their own (Rack's, Tome's and Fate's) asks the general rule: the clause competes undiscounted
+    and comes first (red with the `_scattered` test in `search` removed: Rack's ruling came first)."""
+    question = "My library has no cards in it and I have to draw a card: do I lose the game?"
+    hits = _draw_searcher(tmp_path, dataclasses.replace(Weights(), scattered_k=3)).search(question, limit=3)
+    assert hits[0].entry.id == "c-121.4"
+    off = _draw_searcher(tmp_path / "off", dataclasses.replace(Weights(), scattered_k=0)).search(question, limit=3)
+    assert off[0].entry.kind.value == "ruling"
+
+
+def test_rulings_of_one_card_are_what_the_question_asks_about(tmp_path: Path) -> None:
+    """When two of the best rulings are the same card's, the question asks about that card, though it
+    does not name it: the clauses keep their discount."""
+    searcher = _draw_searcher(tmp_path, dataclasses.replace(Weights(), scattered_k=3))
+
+    fused = np.zeros(len(DRAW))
+    ids = [e.id for e in DRAW]
+    for rank, eid in enumerate(["r-fate", "r-fate2", "r-rack"]):
+        fused[ids.index(eid)] = 3.0 - rank
+    assert not searcher._scattered(fused, 3)
+    fused[ids.index("r-fate2")] = -1.0  # now Fate's, Rack's and Tome's (0.0) are the best three
+    assert searcher._scattered(fused, 3)

@@ -255,6 +255,19 @@ class Weights:
     # rulings answer, got clauses first); the card-wide test (`_speaks_face_down`) for the discount: a
     # conspiracy's deck-size ruling lost its first place. 0: off.
     boilerplate_k: int = 3
+    # ... and likewise when the question names no card and its best `scattered_k` rulings are each about
+    # another card (filed under at most `within_cards` cards, no card shared between them: Scroll Rack's,
+    # Mangara's Tome's and Shared Fate's draw rulings for "must I lose at once when I can't draw?"): no
+    # card is what it asks about, each ruling holds for its own card's text, and the CR states the rule
+    # they all apply. With the clauses discounted, the clauses e5 and BM25 put first among the CR's sat
+    # behind some 25 such rulings ("If I have to draw a card but there are no cards left in my library,
+    # when do I lose the game?": 704.5b #29, 121.4 #30; with k=3: 104.3c, 121.4, 704.5b first; no
+    # measurable cost, 45 ms cpu a warm query either way). Off
+    # (0) for now: the dev splits hold almost no question that names no card and asks a general rule;
+    # their one change at k=2 or 3 is a loss (real-en-115, "cast a spell on an invalid target?", 2 -> out
+    # of the top 10: the clauses, the "Illegal Target" glossary entry first, crowd out the rulings the
+    # label accepts, 608.2b itself 19th among the clauses). 0: off.
+    scattered_k: int = 0
 
 
 @dataclass(frozen=True)
@@ -629,6 +642,8 @@ class Searcher:
                 if w.boilerplate_k and not rule_asked:
                     best = [i for i in _top(np.where(self._is_rule, -np.inf, fused), w.boilerplate_k)]
                     if best and all(said_face_down[i] for i in best):
+                        fused = self._fuse(True, words, dense_rank, unscaled, named, langs, name_tokens, keyword)
+                    elif w.scattered_k and not named and self._scattered(fused, w.scattered_k):
                         fused = self._fuse(True, words, dense_rank, unscaled, named, langs, name_tokens, keyword)
                 fused = np.where(said_face_down, fused * w.on_face_down, fused)
             if w.cr_term:
@@ -1010,6 +1025,21 @@ class Searcher:
         """The cards of `named` (English names) no entry of the KB is filed under."""
         vocab = set(self.table.card_vocab)
         return [c for c in dict.fromkeys(named) if c not in vocab]
+
+    def _scattered(self, fused: np.ndarray, k: int) -> bool:
+        """Whether the best `k` rulings by `fused` are each filed under one to `Weights.within_cards`
+        cards, and no two of them under the same card: each is about a card of its own."""
+        best = _top(np.where(self._is_rule, -np.inf, fused), k)
+        if len(best) < k:
+            return False
+        ptr, idx = self.table.card_ptr, self.table.card_idx
+        seen: set[int] = set()
+        for i in best:
+            cards = set(idx[ptr[i]:ptr[i + 1]].tolist())
+            if not 0 < len(cards) <= self.weights.within_cards or cards & seen:
+                return False
+            seen |= cards
+        return True
 
     def _of_cards(self, named: list[str]) -> np.ndarray:
         """Per entry: whether it is filed under one of the cards `named` (English names)."""
