@@ -491,12 +491,17 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
         if gap := at.other_rule_gap:  # the CR read is long before the date: the number may have moved by then
             out.print(Text(f"But the KB has no CR between {gap.used} and {gap.next}, which gives that rule another "
                            f"number: which rule {report.clause} numbered on {at.date}, it can't tell.", style="yellow"))
-    elif not at:
+    elif not at:  # a rule renumbered since: first (tryout9); one no longer in the rules: after the text (tryout44 L1)
         for former in report.other_rules:
-            out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
+            if former.now:
+                out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
     out.print(Text(report.text))
     for example in report.examples:
         out.print(Text(f"Example: {example}", style="italic"))
+    if not at:
+        for former in report.other_rules:
+            if not former.now:
+                out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
     if at:
         out.print()
         if at.absent:
