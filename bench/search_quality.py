@@ -37,7 +37,7 @@ from kb.model import Entry, Kind, Lang  # noqa: E402
 
 DATA = ROOT / "bench" / "data"
 DEFAULT_FILES = (DATA / "judge_questions.yaml", DATA / "judge_questions_fresh.yaml", DATA / "real_questions.yaml",
-                 DATA / "tryout_questions.yaml")
+                 DATA / "tryout_questions.yaml", DATA / "tryout_dev_questions.yaml")
 MODES = ("hybrid", "dense", "lexical")
 SPLITS = ("dev", "test")
 DEPTH = 10  # hits asked per question; MRR counts a right answer up to this rank, else 0

@@ -92,7 +92,7 @@ def list_entries(
         print_json(found.to_json())
     else:
         render.entry_list(console, found.entries, lang=language, for_card=bool(card), card=english, note=found.note,
-                          superseded=found.superseded, own_pages=found.own_pages)
+                          superseded=found.superseded, own_page=found.own_page)
 
 
 def show(

@@ -120,8 +120,9 @@ def own_mark(source: str, text: str, cards: Sequence[str] = ()) -> str:
 def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | None = None, *,
                for_card: bool = False, card: str | None = None, note: str | None = None,
                superseded: AbstractSet[tuple[str, str]] = frozenset(),
-               own_pages: Mapping[str, str] | None = None) -> None:
-    """One row per entry, those only a judge's own page gives marked (`own_pages`, entry id -> file);
+               own_pages: Mapping[str, str] | None = None, own_page: Callable[[EntrySummary], str | None] | None = None) -> None:
+    """One row per entry, those only a judge's own page gives marked (`own_pages`, entry id -> file; or
+    `own_page`, the file of the text shown, a translation's own where it is shown: tryout44 L2);
     with `lang`, its text in that language where it has one (flagged when it translates a replaced
     English wording: (entry id, text) in `superseded`), and a hint when no entry (of a card:
     `for_card`) has one. The card asked about (`card`, its English name) leads each row's cards.
@@ -141,8 +142,8 @@ def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | N
         text = Text(clip(e.lang_text or e.text, 140))
         if (e.id, e.lang_text) in superseded:
             text.append(f"\n({OLDER_WORDING}; kb show {e.id})", style="yellow")
-        if own_page := (own_pages or {}).get(e.id):
-            text.append(f"\n({own_mark(own_page, e.text, e.cards)})", style="yellow")
+        if page := (own_page(e) if own_page else (own_pages or {}).get(e.id)):
+            text.append(f"\n({own_mark(page, e.lang_text or e.text, e.cards)})", style="yellow")
         if e.cards:
             text.append(f"\n{card_names(e.cards, 3, first=card)}", style="dim")
         when = dates(e).replace(" → ", "\n→ ") if narrow else dates(e)
@@ -491,12 +492,17 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
         if gap := at.other_rule_gap:  # the CR read is long before the date: the number may have moved by then
             out.print(Text(f"But the KB has no CR between {gap.used} and {gap.next}, which gives that rule another "
                            f"number: which rule {report.clause} numbered on {at.date}, it can't tell.", style="yellow"))
-    elif not at:
+    elif not at:  # a rule renumbered since: first (tryout9); one no longer in the rules: after the text (tryout44 L1)
         for former in report.other_rules:
-            out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
+            if former.now:
+                out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
     out.print(Text(report.text))
     for example in report.examples:
         out.print(Text(f"Example: {example}", style="italic"))
+    if not at:
+        for former in report.other_rules:
+            if not former.now:
+                out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
     if at:
         out.print()
         if at.absent:
@@ -649,9 +655,10 @@ def rule_read(console: Console, said: str) -> None:
 
 
 def hits(console: Console, found: Sequence[Hit], outdated: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
-         empty: str | None = None, card: str | None = None, own_pages: Mapping[str, str] | None = None) -> None:
-    """One block per hit: the answer-language text, the English canonical text, whose it is when only
-    a judge's own page gives it (`own_pages`, entry id -> file), cards, dates, rules;
+         empty: str | None = None, card: str | None = None, own_pages: Mapping[str, str] | None = None,
+         own_texts: Mapping[tuple[str, str], str] | None = None) -> None:
+    """One block per hit: the answer-language text, the English canonical text, whose each is when only
+    a judge's own page gives it (`own_pages`, entry id -> file; `own_texts`, (entry id, text) -> file), cards, dates, rules;
     a shown wording `kb outdated` lists ((entry id, text) in `outdated`, with its reasons' kinds) is
     flagged: a translation of a replaced English wording as such, any other by its reasons' kinds.
     `empty` says why nothing was found, when the caller knows; `card` (the --card filter's English
@@ -680,6 +687,9 @@ def hits(console: Console, found: Sequence[Hit], outdated: Mapping[tuple[str, st
         meta = Text()
         if own_page := (own_pages or {}).get(e.id):
             meta.append(f"\n{own_mark(own_page, e.text, e.cards)}", style="bold yellow")
+        if (translated := (own_texts or {}).get((e.id, hit.matched_text))) and hit.matched_text != e.text:
+            # a judge's own translation of the ruling, official or not in English (tryout44 L2)
+            meta.append(f"\n{hit.lang.value} text: your page {translated}, not official", style="bold yellow")
         if e.clause:  # a CR clause: its number, not "cards: —" and a link to itself
             label = e.clause.replace("glossary:", "glossary, ")
             meta.append(f"\nCR {label}   dates: {dates(e)}", style="dim")
@@ -719,8 +729,8 @@ def card(console: Console, view: CardView) -> None:
     console.print(f"\n[bold]{count(len(view.entries), 'KB entry', 'KB entries')}[/]")
     for e, card_dates in view.entries:
         console.print(Text.assemble((e.id, "cyan"), f"  {', '.join(card_dates)}  ", (view.text(e), "")))
-        if e.id in view.own_pages:
-            console.print(Text(f"    {own_mark(view.own_pages[e.id], e.text, (view.card.name,))}", style="yellow"))
+        if own_page := view.own_page(e):  # the file of the text shown, a translation's own (tryout44 L2)
+            console.print(Text(f"    {own_mark(own_page, view.text(e), (view.card.name,))}", style="yellow"))
         if view.replaced(e):
             console.print(Text(f"    {OLDER_WORDING}; current text: kb show {e.id}", style="yellow"))
         if view.newer(e):

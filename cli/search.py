@@ -101,10 +101,14 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
     # the shown wordings `kb outdated` lists (a replaced wording's translation, an obsolete term, an old
     # rule number), marked in the hits as `kb show` and `kb rule` mark them (tryout32 #11)
     flagged = kb.outdated_texts([h.entry.id for h in hits])
+    # a translation shown from a judge's own page, under an official English ruling or another page's (tryout44 L2)
+    translated = kb.own_texts([(h.entry.id, h.matched_text) for h in hits if h.matched_text != h.entry.text])
     if as_json:
         command_note(read.note, quiet=True)
         print_json([h.to_json() | source_fields(own.get(h.entry.id), h.entry.text, h.entry.cards)
-                    | {"outdated_reasons": list(flagged.get((h.entry.id, h.matched_text), ()))} for h in hits])
+                    | {"outdated_reasons": list(flagged.get((h.entry.id, h.matched_text), ())),
+                       "shown_own_page": translated.get((h.entry.id, h.matched_text), own.get(h.entry.id))}
+                    for h in hits])
     else:
         if read.note:  # on stdout, above the hits it explains: they are another clause's than the one typed
             render.rule_read(console, read.note)
@@ -112,7 +116,7 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
         if not hits and nothing_in:
             empty = (f"{nothing_in}. Search without --lang: every ruling is found from a question in any "
                      f"language, and shown in yours where a translation exists.")
-        render.hits(console, hits, outdated=flagged, empty=empty, card=filters.card, own_pages=own)
+        render.hits(console, hits, outdated=flagged, empty=empty, card=filters.card, own_pages=own, own_texts=translated)
 
 
 def narrowed(lang: Lang, kept: int, total: int, *, quiet: bool = False) -> None:

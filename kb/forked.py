@@ -110,6 +110,7 @@ class Forked(Generic[T]):
         self.part, self.what = part, what
         self.pid: int | None = None
         self.fd = -1
+        self.asked = False  # `result` runs the part (or reads the child's answer) once
         if not can_fork() or (size is not None and size < MIN_SIZE):
             return
         for stream in (sys.stdout, sys.stderr):  # else both processes would write what is buffered
@@ -126,6 +127,9 @@ class Forked(Generic[T]):
     def result(self, on_progress: Report | None = None) -> T:
         """The part's value (its exception raised here); progress events passed to `on_progress`."""
         report = on_progress or (lambda stage, done, total: None)
+        if self.asked:  # a second run in this process would compute the part again, silently (review43 #7)
+            raise StoreError(f"internal error: the result of {self.what} was asked for twice")
+        self.asked = True
         if self.pid is None:
             return self.part(report)
         try:
@@ -166,15 +170,16 @@ class Forked(Generic[T]):
                 pass
             self._reap()
 
-    def _reap(self) -> int:
+    def _reap(self) -> int | None:
+        """The child's wait status; None when it was lost (reaped elsewhere, or SIGCHLD ignored)."""
         pid, self.pid = self.pid, None
         if pid is None:
-            return 0
+            return None
         while True:
             try:
                 return os.waitpid(pid, 0)[1]
             except ChildProcessError:
-                return 0
+                return None
             except InterruptedError:
                 continue
 
@@ -191,7 +196,9 @@ def children() -> Iterator[list[Forked[Any]]]:
             part.cancel()
 
 
-def _ended(status: int) -> str:
+def _ended(status: int | None) -> str:
+    if status is None:  # not "exit status 0", which would read as a child that ended well (review43 #7)
+        return "its exit status was lost"
     if os.WIFSIGNALED(status):
         return f"killed by signal {os.WTERMSIG(status)}"
     return f"exit status {os.waitstatus_to_exitcode(status)}"

@@ -109,6 +109,8 @@ class EntryList:
     # (entry id, text) of the translations shown that `kb outdated` calls superseded (`superseded_translations`)
     superseded: frozenset[tuple[str, str]] = frozenset()
     own_pages: dict[str, str] = field(default_factory=dict)  # entry id -> the judge's own file, where no official source gives it
+    # entry id -> the judge's own file of the translation shown (`lang_text`), where no official source gives it
+    own_shown: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def select(cls, kb: KB, *, card: str | None = None, lang: Lang | None = None,
@@ -116,9 +118,17 @@ class EntryList:
         """The entries of `kind`, or without it the rulings: the ~4,000 CR clauses would drown them
         (`kb rule` is their command); those left out are counted."""
         entries = kb.summaries(card=card, lang=lang, kind=kind or Kind.RULING)
+        shown = [(e.id, e.lang_text) for e in entries if e.lang_text and e.lang_text != e.text]
         return cls(entries, kb.count(card=card, lang=lang, kind=Kind.RULE) if kind is None else 0,
                    superseded_translations(kb, [e.id for e in entries if e.lang_text], lang),
-                   kb.own_pages([e.id for e in entries]))
+                   kb.own_pages([e.id for e in entries]),
+                   {entry_id: page for (entry_id, _), page in kb.own_texts(shown).items()})
+
+    def own_page(self, entry: EntrySummary) -> str | None:
+        """The judge's own file the text shown for `entry` comes from; None when an official source gives it."""
+        if entry.lang_text and entry.lang_text != entry.text:
+            return self.own_shown.get(entry.id)
+        return self.own_pages.get(entry.id)
 
     @property
     def note(self) -> str | None:
@@ -134,7 +144,8 @@ class EntryList:
 
     def to_json(self) -> list[dict[str, Any]]:
         """One object per entry; with `--lang`, the entry's text in it too (`lang_text`)."""
-        return [e.to_json() | source_fields(self.own_pages.get(e.id), e.text, e.cards) for e in self.entries]
+        return [e.to_json() | source_fields(self.own_pages.get(e.id), e.text, e.cards) | {"shown_own_page": self.own_page(e)}
+                for e in self.entries]
 
 
 # --- kb card -------------------------------------------------------------------------------------
@@ -256,6 +267,9 @@ class CardView:
     # (entry id, text) of the translations that `kb outdated` calls superseded (`superseded_translations`)
     superseded: frozenset[tuple[str, str]] = frozenset()
     own_pages: dict[str, str] = field(default_factory=dict)  # entry id -> the judge's own file, where no official source gives it
+    # entry id -> the judge's own file the text shown comes from, where that is not the canonical text
+    # and no official source gives it (a judge's translation: tryout44 L2)
+    own_shown: dict[str, str] = field(default_factory=dict)
 
     def text(self, entry: CardEntry) -> str:
         """This card's own newest wording of the entry in the language shown, else the entry's text in
@@ -263,6 +277,12 @@ class CardView:
         reworded on other cards' pages since this card's (tryout17: Lightform showed a wording it
         never had)."""
         return self.own.get(entry.id) or self.texts.get(entry.id) or entry.text
+
+    def own_page(self, entry: CardEntry) -> str | None:
+        """The judge's own file the text shown for `entry` comes from; None when an official source gives it."""
+        if self.text(entry) != entry.text:
+            return self.own_shown.get(entry.id)
+        return self.own_pages.get(entry.id)
 
     def replaced(self, entry: CardEntry) -> bool:
         """The text shown for `entry` is a translation of an English wording replaced since."""
@@ -288,6 +308,7 @@ class CardView:
                         | lang_fields(self.lang, self.texts.get(e.id))
                         | {"card_text": self.own.get(e.id), "first_date": e.first_date, "card_dates": dates,
                            "langs": list(wording_langs(e.langs))} | source_fields(self.own_pages.get(e.id), e.text, (self.card.name,))
+                        | {"shown_own_page": self.own_page(e)}
                         for e, dates in self.entries],
         }
 
@@ -306,7 +327,10 @@ def card_view(card: CardInfo, kb: KB, lang: Lang | None = None) -> CardView:
         # an entry with no text in `lang` is shown as without --lang: this card's own English wording,
         # not the canonical one another card's newer page gave it (tryout18: Lightform showed a 2024 wording)
         own = kb.card_texts(card.name, [i for i in ids if i not in texts], Lang.EN) | own
-    return CardView(card, rows, lang, texts, own, superseded_translations(kb, list(texts), lang), kb.own_pages(ids))
+    view = CardView(card, rows, lang, texts, own, superseded_translations(kb, list(texts), lang), kb.own_pages(ids))
+    shown = [(e.id, view.text(e)) for e, _ in rows if view.text(e) != e.text]
+    view.own_shown.update((entry_id, page) for (entry_id, _), page in kb.own_texts(shown).items())
+    return view
 
 
 def superseded_translations(kb: KB, ids: Sequence[str], lang: Lang | None) -> frozenset[tuple[str, str]]:

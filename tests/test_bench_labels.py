@@ -101,6 +101,13 @@ def test_tryout_questions_are_test_split_only_and_name_their_tryout(questions) -
     assert all(q.id.startswith("tq") for q in tryout)
 
 
+def test_tryout_dev_questions_are_dev_split_only(questions) -> None:
+    # tryout 44's questions were made dev (for the general questions dev lacked): never reported as test
+    tryout = [q for q in questions if q.source == "tryout_dev_questions"]
+    assert len(tryout) == 30 and {q.split for q in tryout} == {"dev"}
+    assert all(q.id.startswith("tq44-") for q in tryout)
+
+
 def test_question_ids_are_unique(questions) -> None:
     assert len({q.id for q in questions}) == len(questions)
 

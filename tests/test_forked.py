@@ -118,6 +118,34 @@ def test_a_child_that_dies_without_answering_fails_the_part() -> None:
         Forked(part, "a test").result()
 
 
+@forks
+def test_a_child_whose_exit_status_was_lost_is_not_said_to_have_ended_well() -> None:
+    """review43 #7: a child reaped elsewhere (here by the test) read "ended without an answer (exit status 0)"."""
+    parent = os.getpid()
+
+    def part(report: object) -> None:
+        assert os.getpid() != parent, "the part ran in the test process"  # never end the test run itself
+        os._exit(0)
+
+    forked = Forked(part, "a test")
+    assert forked.pid is not None
+    os.waitpid(forked.pid, 0)
+    with pytest.raises(StoreError, match=r"ended without an answer \(its exit status was lost\)"):
+        forked.result()
+
+
+@pytest.mark.parametrize("fork", ["1", "0"])
+def test_a_result_asked_for_twice_is_an_error_not_a_second_run(fork: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """review43 #7: after a fork the second `result()` ran the part again in the parent, silently."""
+    monkeypatch.setenv("KB_FORK", fork)
+    runs: list[int] = []
+    forked = Forked(lambda report: runs.append(os.getpid()) or len(runs), "a test")
+    assert forked.result() == 1
+    with pytest.raises(StoreError, match="the result of a test was asked for twice"):
+        forked.result()
+    assert runs == ([] if fork == "1" else [os.getpid()])
+
+
 @pytest.mark.parametrize("fork", ["1", "0"])
 def test_the_parts_progress_is_heard_in_order(fork: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KB_FORK", fork)

@@ -194,7 +194,8 @@ def test_entry_list_json_summarises_each_entry() -> None:
     e = ruling("r-1", "You.", "Lightform", "2014-11-24", variants=(de,))
     assert EntryList.of([e]).to_json() == [{"id": "r-1", "kind": "ruling", "text": "You.", "cards": ["Lightform"],
                                         "first_date": "2014-11-24", "last_date": "2014-11-24",
-                                        "langs": ["de", "en"], "variants": 2, "official": True, "own_page": None, "remark": False}]
+                                        "langs": ["de", "en"], "variants": 2, "official": True, "own_page": None, "remark": False,
+                                        "shown_own_page": None}]
 
 
 @pytest.mark.parametrize("name", ["Rageform", "Wutform", "Forma de ira", "Ragefrom"])

@@ -363,6 +363,18 @@ def test_a_rule_no_longer_in_the_rules_says_where_it_was_last_seen_and_by_which_
     assert [(f["now"], f["last_seen"], f["gone_by"]) for f in former] == [(None, "2018-07-13", "2024-11-08")]
 
 
+
+def test_a_note_on_a_rule_the_number_stood_for_that_is_gone_comes_after_todays_text() -> None:
+    """Try-out 44 L1: `kb rule 708.5` opened with "in the CRs of 2014-09-25 to 2015-01-23, 708.5 was a rule
+    no longer in the rules", before the text the judge asked for. A rule renumbered since (707.2 was today's
+    708.2) is still said first: a judge reading an old ruling's number must not read today's rule as it (tryout9)."""
+    result = run("708.5")
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert flat.index("At any time, you may look at a face-down spell") < flat.index("708.5 was a rule no longer in the rules")
+    renumbered = " ".join(run("707.2").output.split())
+    assert renumbered.index("707.2 was the rule now 708.2") < renumbered.index("When copying an object")
+
 # ---- tryout31: the edges of the KB's CRs, and numbers inside its gaps ------------------------------
 
 def test_a_date_before_the_oldest_cr_shows_the_clause_in_the_oldest_with_a_note() -> None:

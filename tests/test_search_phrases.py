@@ -85,6 +85,17 @@ def test_the_search_lexicon_reads_a_choice_its_order_and_game_actions(question: 
     assert concept in CORPUS.glossary.question_tokens(question, (Lang.EN, lang))
 
 
+
+@pytest.mark.parametrize("question", [
+    "Si manifiesto pavor y salen dos tierras, ¿qué hago con la otra carta?",
+    "Cuando manifesté terror, ¿a dónde va la carta que no elegí?",
+])
+def test_manifest_dread_as_spanish_players_translate_dread(question: str) -> None:
+    """The printed term is "manifestar miedo"; players say "pavor" or "terror" (tryout44 L3: "manifestar
+    terror" read as plain manifest and found manifest rulings first)."""
+    tokens = CORPUS.glossary.question_tokens(question, (Lang.EN, Lang.ES))
+    assert "~manifest_dread" in tokens and "~manifest" not in tokens
+
 def test_a_ruling_says_the_same_concepts_in_its_own_words() -> None:
     tokens = tokenize("The two cards you draft are drafted one at a time. You have no choice about what untaps.")
     assert {"~one_at_a_time", "~choose"} <= set(CORPUS.glossary.concept_tokens(tokens, (Lang.EN,)))

@@ -29,7 +29,7 @@ import re
 import shutil
 import sqlite3
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -1186,15 +1186,8 @@ class KB:
         `is_official`; the build makes an official wording canonical wherever there is one, so an
         entry whose canonical copy is a judge's has none). A judge at the table must tell their own
         notes from Wizards' rulings (tryout23)."""
-        # the bytes only of a source stored with no format (a recovered library): read to detect it
-        sources = list(self.conn.execute("SELECT path, format, CASE WHEN format IS NULL THEN bytes END FROM sources"))
         found: dict[str, str] = {}
-        if any(stored is None for _, stored, _ in sources):
-            from kb.ingest import is_mtgjson  # the parsers: ~50 ms of a cold `kb search`, only when needed
-
-            own = {path for path, stored, data in sources if not is_mtgjson(bytes(data or b""), stored)}
-        else:
-            own = {path for path, stored, _ in sources if stored != Format.MTGJSON}
+        own = self._own_sources()
         if not own:
             return found
         for chunk, marks in _in_chunks(list(dict.fromkeys(entry_ids))):
@@ -1204,6 +1197,38 @@ class KB:
                 if source in own:
                     found[entry_id] = source
         return found
+
+    def own_texts(self, shown: Sequence[tuple[str, str]]) -> dict[tuple[str, str], str]:
+        """(entry id, text) -> the judge's own file that text comes from, for the shown texts of `shown`
+        no official source gives. A translation is shown in its reader's language under an English
+        ruling: a judge's own German wording of an official ruling read as official (tryout44 L2), and
+        one whose English came from another own page was credited to that page."""
+        found: dict[tuple[str, str], str] = {}
+        own = self._own_sources()
+        wanted = set(shown)
+        if not own or not wanted:
+            return found
+        given: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for chunk, marks in _in_chunks(list(dict.fromkeys(entry_id for entry_id, _ in shown))):
+            for entry_id, text, source in self.conn.execute(
+                    f"SELECT entry_id, text, source FROM variants WHERE entry_id IN ({marks}) ORDER BY entry_id, ord",
+                    chunk):
+                if (entry_id, text) in wanted:
+                    given[entry_id, text].append(source)
+        for key, sources in given.items():
+            if all(source in own for source in sources):
+                found[key] = sources[0]
+        return found
+
+    def _own_sources(self) -> set[str]:
+        """The paths of the library's sources that are a judge's own pages, not MTGJSON files."""
+        # the bytes only of a source stored with no format (a recovered library): read to detect it
+        sources = list(self.conn.execute("SELECT path, format, CASE WHEN format IS NULL THEN bytes END FROM sources"))
+        if any(stored is None for _, stored, _ in sources):
+            from kb.ingest import is_mtgjson  # the parsers: ~50 ms of a cold `kb search`, only when needed
+
+            return {path for path, stored, data in sources if not is_mtgjson(bytes(data or b""), stored)}
+        return {path for path, stored, _ in sources if stored != Format.MTGJSON}
 
     def superseded_texts(self, entry_ids: Sequence[str]) -> set[tuple[str, str]]:
         """(entry id, text) of the wordings of these entries that `kb outdated` calls superseded
