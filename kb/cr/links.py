@@ -693,6 +693,12 @@ class _Index:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
+    def family_words(self, number: str) -> frozenset[str]:
+        """The words of a clause and of its subrules (700.3 says "piles"; 700.3a-d what is done with them)."""
+        section = self.by_section.get(number[:3], [])
+        return frozenset().union(*(self.words[self.position[n]] for n in section
+                                   if n == number or n.startswith(number) and not n[len(number)].isdigit()))
+
     def named_section_of(self, number: str) -> frozenset[str] | None:
         """For a clause of a section about one named thing (split cards 709 ... Conspiracy Draft 905),
         the words (5-letter prefixes) that name it; None for the rules every ruling may need."""
@@ -1021,6 +1027,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     cue_score: dict[str, float] = {}
     slotted: set[str] = set()  # clauses a cue chose for the ruling's mechanic: its bonus is in the cue
     pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
+    term_words: dict[str, set[str]] = {}  # clause -> the words of the glossary terms whose cues chose it
     own = mechanics.named | mechanics.of_cards
     own_specific = own - {_SUBSUMES[m] for m in own if m in _SUBSUMES}
     specific = mechanics.named - {_SUBSUMES[m] for m in mechanics.named if m in _SUBSUMES}
@@ -1118,6 +1125,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                 if weight > GLOSSARY_WEIGHT:
                     pointed.add(clause)
                 cues.setdefault(clause, []).append(named_cue + ("" if rank == 0 else f" (#{rank + 1})"))
+                if cue.label.startswith(_GLOSSARY) and len(set(_content(cue.label))) - 1 < TERM_PHRASE_WORDS:
+                    term_words.setdefault(clause, set()).update(_content(cue.label[len(_GLOSSARY):]))
                 cue_score[clause] = max(cue_score.get(clause, 0.0), weight / (1 + 0.5 * rank))
     # a ruling that says a keyword action ("manifest cards", "cloak the top card") and nothing a cue reads about
     # one of its rules is about doing it: the action's definition leads its clauses that merely share words with
@@ -1206,9 +1215,27 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             evidence.append(f"says {covered:.0%} {_SAYS}")
         if number in lexical:
             evidence.append(f"BM25 {lexical[number]:.2f} of best")
+        if number in term_words and number not in pointed and _rests_on_term(evidence):
+            # beside the term, a word the two share that is no everyday word of the CR ("card", "player", "turn")
+            everyday = math.log((len(index.numbers) + 1) / (EVERYDAY_DF + 0.5))
+            beyond = {w for w in said & index.family_words(number) - term_words[number]
+                      if index.idf.get(w, 0.0) >= everyday}
+            if not beyond:  # "untapped", "pile", "leaves the battlefield": the term is all the two share
+                evidence = [_TERM_ONLY + e[len('cue "'):] if e.startswith('cue "' + _GLOSSARY) else e for e in evidence]
         out.append(Candidate(number, float(score), ", ".join(evidence)))
     out.sort(key=lambda c: (-c.score, c.clause))
     return out
+
+
+_GLOSSARY = "glossary: "
+_TERM_ONLY = 'the term alone "'  # a glossary term that is all a clause shares with the ruling: no evidence by itself
+EVERYDAY_DF = 150  # ... and a word said in more clauses of the CR than this shares nothing beside it
+TERM_PHRASE_WORDS = 3  # a term of this many content words ("delayed triggered ability") is a rare phrase itself
+
+
+def _rests_on_term(evidence: Sequence[str]) -> bool:
+    """The link's evidence is glossary terms and shared words, nothing that points at the clause itself."""
+    return all(e.startswith('cue "' + _GLOSSARY) or e.startswith(("BM25 ", "says ")) for e in evidence)
 
 
 def _expand(clauses: Sequence[str], version: RulesVersion) -> list[tuple[int, str]]:
