@@ -1047,3 +1047,17 @@ def test_a_glossary_term_alone_is_no_link_links44(rules, card_texts, text, term_
 def test_a_glossary_term_with_more_in_common_still_links_links44(rules, card_texts, text, clause):
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert clause in got[:1], got
+
+
+@pytest.mark.parametrize("text, keyword_section, named", [
+    # "offer" is a word of Offering's stem (702.48), not the keyword: a card's offer between players
+    ("If another player accepts your offer, you exchange the two revealed cards.", "702.48", False),
+    ("If you decline every offer, you keep the card you revealed.", "702.48", False),
+    # the keyword's name as the CR writes it, in the plural too
+    ("You may sacrifice a Goblin to cast a spell with offering, even at instant speed.", "702.48", True),
+    ("A creature with vanishing enters with time counters on it.", "702.63", True),
+])
+def test_a_keyword_ability_is_named_by_its_name_links44(rules, card_texts, text, keyword_section, named):
+    """A keyword ability's clauses are candidates when the ruling says its name, not another word of its stem."""
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert any(c.startswith(keyword_section + ".") or c.startswith(keyword_section + "a") for c in got[:1]) is named, got

@@ -716,6 +716,16 @@ class _Index:
         return any(n.startswith("702.") and n in self.rare_actions and words <= said and not words <= theirs
                    and not any(m.owns(n) for m in MECHANICS) for n, words in self.keywords.items())
 
+    def names_ability(self, number: str, text: str) -> bool:
+        """A keyword ability (702.N) is named by its name as the CR writes it ("vanishing", "offering", plural too),
+        not by another word of its stem ("vanish", "offer", "offered"); keyword actions (701.N) are verbs, named in
+        any form ("abandoned"). True outside 702."""
+        m = re.match(r"702\.\d+", number)
+        if m is None or m.group(0) not in self.keywords:
+            return True
+        name = self.version.clauses[m.group(0)].text.strip().rstrip(".")
+        return re.search(r"\b" + re.escape(name) + r"(?:s|es)?\b", text, re.I) is not None
+
     def keyword_of(self, number: str) -> frozenset[str] | None:
         """The title words of the keyword section `number` belongs to (None outside 701/702)."""
         m = re.match(r"70[12]\.\d+", number)
@@ -1169,10 +1179,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     for number in set(lexical) | set(cues):
         mechanic = mechanics.bonus(number)
         keyword = index.keyword_of(number)
+        by_name = keyword is not None and index.names_ability(number, text)  # "a player's offer" is no Offering
         # "abilities such as lifelink": a keyword ability named as an example is a candidate, not the topic
-        example = (keyword is not None and number.startswith("702.") and keyword <= said_plain
+        example = (keyword is not None and by_name and number.startswith("702.") and keyword <= said_plain
                    and not keyword & said_topic and not any(m.owns(number) for m in MECHANICS))
-        if keyword is not None and mechanic <= 0 and not keyword & said_topic and not example:
+        if keyword is not None and mechanic <= 0 and not (by_name and keyword & said_topic) and not example:
             continue
         named = index.named_section_of(number)
         if named is not None and mechanic <= 0 and not named & said5 and number not in pointed:
@@ -1194,7 +1205,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                             if mechanic > POSSIBLE_MECHANIC_BONUS else
                             "a mechanic its face-down characteristics allow" if mechanics.described
                             else "a mechanic of its cards")
-        elif (keyword and keyword <= said_topic and not any(m.owns(number) for m in MECHANICS)
+        elif (keyword and by_name and keyword <= said_topic and not any(m.owns(number) for m in MECHANICS)
               and re.match(r"70[12]\.\d+", number).group(0) in index.rare_actions):  # type: ignore[union-attr]
             # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
             # "If an effect refers to foretelling a card" / "states that a card becomes foretold" (702.143c-d): how
