@@ -1061,3 +1061,13 @@ def test_a_keyword_ability_is_named_by_its_name_links44(rules, card_texts, text,
     """A keyword ability's clauses are candidates when the ruling says its name, not another word of its stem."""
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert any(c.startswith(keyword_section + ".") or c.startswith(keyword_section + "a") for c in got[:1]) is named, got
+
+
+def test_shared_rare_trigrams_are_evidence_not_score_links44(rules, card_texts):
+    """"Players can't respond to setting a scheme in motion" is 904.9's turn-based action (it doesn't use the stack),
+    which says the ruling's words best; 701.32b (what setting in motion is) shares one more rare trigram ("a scheme
+    in") and led by it. Shared trigrams still make a link confident, but no longer add to its score."""
+    text = ("No player can respond to the action of setting a scheme in motion, so if this scheme is turned face up, "
+            "your opponents can't cast spells before its static ability applies.")
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["904.9"], got
