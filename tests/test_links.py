@@ -382,9 +382,10 @@ def test_a_glossary_term_sends_to_the_clause_of_its_section_the_words_choose(rul
 
 
 def test_a_one_word_glossary_term_links_its_rule(rules, card_texts):
-    """"Pile: A temporary grouping of cards. See rule 700.3." (a rare word of the CR)."""
-    got = linked_clauses(card_ruling("Your opponent separates those cards into two piles of their choice.", ()),
-                         rules, card_texts)
+    """"Pile: A temporary grouping of cards. See rule 700.3." (a rare word of the CR). The ruling says more of what 700.3
+    and its subrules say than the term (each card in exactly one pile): the term alone is no link (links44)."""
+    got = linked_clauses(card_ruling("Your opponent separates those cards into two piles of their choice. Each card "
+                                     "goes into exactly one pile.", ()), rules, card_texts)
     assert got[0] == "700.3"
 
 
@@ -756,8 +757,9 @@ def test_a_ruling_that_defines_a_quoted_term_cites_the_rule_defining_it(rules, c
     # the step only says when: the delayed triggered ability is the subject (603.7), not the end step's rules
     ("The ability creates a delayed triggered ability that returns the exiled card to your hand. That ability still "
      "triggers even if the creature leaves the battlefield before your end step.", "603.7", True),
-    # the step is the subject
-    ("Your untap step is skipped, but the rest of your turn happens as normal.", "502.", False),
+    # the step is the subject (links44: "Your untap step is skipped, but the rest of your turn happens as normal" was
+    # the example; 502 says nothing of skipping, 614.10 does, and "untap step" is all it shares with 502: no link)
+    ("The untap step has no priority: nobody can cast spells or activate abilities in it.", "502.", False),
 ])
 def test_a_step_said_only_as_when_something_happens_is_the_setting(rules, card_texts, text, clause, setting):
     [linked] = links.link_entries([card_ruling(text, ())], rules, [], card_texts)
@@ -1013,3 +1015,59 @@ def test_a_card_cast_face_down_can_be_countered_708_4(rules):
     text = "If Test Titan is cast face down, it can be countered, even though the card says it can't be."
     got = [r.clause for r in links.link_entries([card_ruling(text, ("Test Titan",))], rules, [], cards)[0].rules]
     assert got[:1] == ["708.4"], got
+
+
+@pytest.mark.parametrize("text, term_clause", [
+    # "untapped" (110.5) is all the ruling shares with the status rule: it is about what the ability may target
+    ("The first ability may target a creature that is untapped.", "110.5"),
+    # "booster pack" (100.2b, deck sizes of limited play) is where the ruling happens, not what it says
+    ("You may use the abilities of two Scheming Scribes while drafting from one booster pack. You draft one card "
+     "for each of them.", "100.2b"),
+    # "enters the battlefield" (403.3) names the event of the card's own count, nothing the rule says
+    ("If a Patchwork Golem you don't own enters the battlefield under your control, the number of counters on it "
+     "depends on what you drafted.", "403.3"),
+    # the step is the subject, but 502 says nothing of skipping it (614.10 does)
+    ("Your untap step is skipped, but the rest of your turn happens as normal.", "502.4"),
+])
+def test_a_glossary_term_alone_is_no_link_links44(rules, card_texts, text, term_clause):
+    """A card's ruling that shares nothing with the clause a glossary term cites but the term itself (no word of it
+    beside the term that the CR does not say everywhere) gets no confident link from it: the term names where the
+    ruling happens, not what the clause states."""
+    [linked] = links.link_entries([card_ruling(text, ())], rules, [], card_texts)
+    assert term_clause not in [r.clause for r in linked.rules][:1], linked.rules
+
+
+@pytest.mark.parametrize("text, clause", [
+    # the term and a word the clause says beside it ("rulings" of 100.2b: "minimum deck size", "limited")
+    ("In limited play, a deck built from a booster pack draft needs at least forty cards.", "100.2b"),
+    # a term of three words is a rare phrase in itself (603.7)
+    ("The card's ability creates a delayed triggered ability that will return the exiled card to your hand.",
+     "603.7"),
+])
+def test_a_glossary_term_with_more_in_common_still_links_links44(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert clause in got[:1], got
+
+
+@pytest.mark.parametrize("text, keyword_section, named", [
+    # "offer" is a word of Offering's stem (702.48), not the keyword: a card's offer between players
+    ("If another player accepts your offer, you exchange the two revealed cards.", "702.48", False),
+    ("If you decline every offer, you keep the card you revealed.", "702.48", False),
+    # the keyword's name as the CR writes it, in the plural too
+    ("You may sacrifice a Goblin to cast a spell with offering, even at instant speed.", "702.48", True),
+    ("A creature with vanishing enters with time counters on it.", "702.63", True),
+])
+def test_a_keyword_ability_is_named_by_its_name_links44(rules, card_texts, text, keyword_section, named):
+    """A keyword ability's clauses are candidates when the ruling says its name, not another word of its stem."""
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert any(c.startswith(keyword_section + ".") or c.startswith(keyword_section + "a") for c in got[:1]) is named, got
+
+
+def test_shared_rare_trigrams_are_evidence_not_score_links44(rules, card_texts):
+    """"Players can't respond to setting a scheme in motion" is 904.9's turn-based action (it doesn't use the stack),
+    which says the ruling's words best; 701.32b (what setting in motion is) shares one more rare trigram ("a scheme
+    in") and led by it. Shared trigrams still make a link confident, but no longer add to its score."""
+    text = ("No player can respond to the action of setting a scheme in motion, so if this scheme is turned face up, "
+            "your opponents can't cast spells before its static ability applies.")
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["904.9"], got

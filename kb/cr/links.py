@@ -693,6 +693,12 @@ class _Index:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
 
+    def family_words(self, number: str) -> frozenset[str]:
+        """The words of a clause and of its subrules (700.3 says "piles"; 700.3a-d what is done with them)."""
+        section = self.by_section.get(number[:3], [])
+        return frozenset().union(*(self.words[self.position[n]] for n in section
+                                   if n == number or n.startswith(number) and not n[len(number)].isdigit()))
+
     def named_section_of(self, number: str) -> frozenset[str] | None:
         """For a clause of a section about one named thing (split cards 709 ... Conspiracy Draft 905),
         the words (5-letter prefixes) that name it; None for the rules every ruling may need."""
@@ -709,6 +715,16 @@ class _Index:
         theirs = self._mechanic_words[mechanics]
         return any(n.startswith("702.") and n in self.rare_actions and words <= said and not words <= theirs
                    and not any(m.owns(n) for m in MECHANICS) for n, words in self.keywords.items())
+
+    def names_ability(self, number: str, text: str) -> bool:
+        """A keyword ability (702.N) is named by its name as the CR writes it ("vanishing", "offering", plural too),
+        not by another word of its stem ("vanish", "offer", "offered"); keyword actions (701.N) are verbs, named in
+        any form ("abandoned"). True outside 702."""
+        m = re.match(r"702\.\d+", number)
+        if m is None or m.group(0) not in self.keywords:
+            return True
+        name = self.version.clauses[m.group(0)].text.strip().rstrip(".")
+        return re.search(r"\b" + re.escape(name) + r"(?:s|es)?\b", text, re.I) is not None
 
     def keyword_of(self, number: str) -> frozenset[str] | None:
         """The title words of the keyword section `number` belongs to (None outside 701/702)."""
@@ -1021,6 +1037,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     cue_score: dict[str, float] = {}
     slotted: set[str] = set()  # clauses a cue chose for the ruling's mechanic: its bonus is in the cue
     pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
+    term_words: dict[str, set[str]] = {}  # clause -> the words of the glossary terms whose cues chose it
     own = mechanics.named | mechanics.of_cards
     own_specific = own - {_SUBSUMES[m] for m in own if m in _SUBSUMES}
     specific = mechanics.named - {_SUBSUMES[m] for m in mechanics.named if m in _SUBSUMES}
@@ -1118,6 +1135,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                 if weight > GLOSSARY_WEIGHT:
                     pointed.add(clause)
                 cues.setdefault(clause, []).append(named_cue + ("" if rank == 0 else f" (#{rank + 1})"))
+                if cue.label.startswith(_GLOSSARY) and len(set(_content(cue.label))) - 1 < TERM_PHRASE_WORDS:
+                    term_words.setdefault(clause, set()).update(_content(cue.label[len(_GLOSSARY):]))
                 cue_score[clause] = max(cue_score.get(clause, 0.0), weight / (1 + 0.5 * rank))
     # a ruling that says a keyword action ("manifest cards", "cloak the top card") and nothing a cue reads about
     # one of its rules is about doing it: the action's definition leads its clauses that merely share words with
@@ -1160,16 +1179,18 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     for number in set(lexical) | set(cues):
         mechanic = mechanics.bonus(number)
         keyword = index.keyword_of(number)
+        by_name = keyword is not None and index.names_ability(number, text)  # "a player's offer" is no Offering
         # "abilities such as lifelink": a keyword ability named as an example is a candidate, not the topic
-        example = (keyword is not None and number.startswith("702.") and keyword <= said_plain
+        example = (keyword is not None and by_name and number.startswith("702.") and keyword <= said_plain
                    and not keyword & said_topic and not any(m.owns(number) for m in MECHANICS))
-        if keyword is not None and mechanic <= 0 and not keyword & said_topic and not example:
+        if keyword is not None and mechanic <= 0 and not (by_name and keyword & said_topic) and not example:
             continue
         named = index.named_section_of(number)
         if named is not None and mechanic <= 0 and not named & said5 and number not in pointed:
             continue
         score = 0.5 * lexical.get(number, 0.0)
-        score += 0.1 * min(len(shared.get(number, ())), 3) / 3
+        # shared rare trigrams ("owner of the", "a scheme in") make a link confident but add nothing to its score:
+        # as score they chose a clause that shares a turn of phrase over one that says more of the ruling (links44)
         score += PARAPHRASE_WEIGHT * min(restated.get(number, 0), 3)
         score += cue_score.get(number, 0.0) + default.get(number, 0.0)
         evidence: list[str] = list(cues.get(number, ()))
@@ -1185,7 +1206,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                             if mechanic > POSSIBLE_MECHANIC_BONUS else
                             "a mechanic its face-down characteristics allow" if mechanics.described
                             else "a mechanic of its cards")
-        elif (keyword and keyword <= said_topic and not any(m.owns(number) for m in MECHANICS)
+        elif (keyword and by_name and keyword <= said_topic and not any(m.owns(number) for m in MECHANICS)
               and re.match(r"70[12]\.\d+", number).group(0) in index.rare_actions):  # type: ignore[union-attr]
             # keyword abilities are rare words; keyword actions ("exile", "cast") are everyday verbs: no bonus
             # "If an effect refers to foretelling a card" / "states that a card becomes foretold" (702.143c-d): how
@@ -1206,9 +1227,27 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             evidence.append(f"says {covered:.0%} {_SAYS}")
         if number in lexical:
             evidence.append(f"BM25 {lexical[number]:.2f} of best")
+        if number in term_words and number not in pointed and _rests_on_term(evidence):
+            # beside the term, a word the two share that is no everyday word of the CR ("card", "player", "turn")
+            everyday = math.log((len(index.numbers) + 1) / (EVERYDAY_DF + 0.5))
+            beyond = {w for w in said & index.family_words(number) - term_words[number]
+                      if index.idf.get(w, 0.0) >= everyday}
+            if not beyond:  # "untapped", "pile", "leaves the battlefield": the term is all the two share
+                evidence = [_TERM_ONLY + e[len('cue "'):] if e.startswith('cue "' + _GLOSSARY) else e for e in evidence]
         out.append(Candidate(number, float(score), ", ".join(evidence)))
     out.sort(key=lambda c: (-c.score, c.clause))
     return out
+
+
+_GLOSSARY = "glossary: "
+_TERM_ONLY = 'the term alone "'  # a glossary term that is all a clause shares with the ruling: no evidence by itself
+EVERYDAY_DF = 150  # ... and a word said in more clauses of the CR than this shares nothing beside it
+TERM_PHRASE_WORDS = 3  # a term of this many content words ("delayed triggered ability") is a rare phrase itself
+
+
+def _rests_on_term(evidence: Sequence[str]) -> bool:
+    """The link's evidence is glossary terms and shared words, nothing that points at the clause itself."""
+    return all(e.startswith('cue "' + _GLOSSARY) or e.startswith(("BM25 ", "says ")) for e in evidence)
 
 
 def _expand(clauses: Sequence[str], version: RulesVersion) -> list[tuple[int, str]]:
