@@ -63,8 +63,18 @@ def match_key(text: str) -> str:
     """A key under which two wordings count as the very same text: case, punctuation and spacing
     ignored. The words (runs of `\\w`) of the NFKC, case-folded text, one space apart: what
     `normalize_text` changes besides NFKC (quotes, spaces) is no word character, so it is skipped
-    (2.5 times faster; a build keys ~100k texts at 100k rulings)."""
+    (2.5 times faster; a build keys ~100k texts at 100k rulings). An ASCII text (98 in 100 at 100k
+    rulings), which NFKC leaves as it is, has its words split by a byte table (`_ASCII_WORDS`): the same
+    key, 2.4 times faster again."""
+    if text.isascii():
+        return b" ".join(text.encode("ascii").translate(_ASCII_WORDS).split()).decode("ascii")
     return " ".join(_WORD_RUN.findall(unicodedata.normalize("NFKC", text).casefold()))
+
+
+# An ASCII byte as `match_key` reads it: a word character (`\w` in ASCII: letters, digits, "_")
+# case-folded (lower case), any other a space, which `bytes.split` drops
+_ASCII_WORDS = bytes((ord(chr(c).lower()) if chr(c).isalnum() or chr(c) == "_" else 32) if c < 128 else c
+                     for c in range(256))
 
 
 def match_words(text: str, cased: bool = False) -> tuple[str, list[re.Match[str]]]:
@@ -78,7 +88,10 @@ def match_words(text: str, cased: bool = False) -> tuple[str, list[re.Match[str]
 # A sign glued to a number or X ("+1/+1", "-X/-0", "−2"): the one mark `match_key` drops that
 # changes what a ruling says ("gets +1/+1" and "gets -1/-1" of one card are two rulings). Only where
 # no letter or digit precedes it, so a hyphen inside "X-1" or "2-3" is no sign.
-_SIGNED = re.compile(r"(?<!\w)([+\-\u2212\u2013\u2012])(\d+|x\b)", re.IGNORECASE)
+# The sign is matched first and what precedes it looked at after (`(?<!\w.)`: the character before the
+# sign): a pattern that opens with its sign is tried only where a sign is, 4 times faster than one that
+# opens with the look-behind (`(?<!\w)[+-]...`), which is tried at every character.
+_SIGNED = re.compile(r"([+\-\u2212\u2013\u2012])(?<!\w.)(\d+|x\b)", re.IGNORECASE)
 
 
 def signed_numbers(text: str) -> tuple[str, ...]:

@@ -7,7 +7,8 @@ import pytest
 
 from kb.ingest.dedup import Terminology, deduplicate, is_revision, wording_similarity
 from kb.search.embed import FakeEmbedder
-from kb.model import Kind, Lang, Record, Relation
+from kb.ingest.ids import digest_id
+from kb.model import Kind, Lang, Record, Relation, Variant
 from kb.normalize import match_key, words
 from tests.conftest import DATA
 
@@ -185,3 +186,28 @@ def test_obsolete_terms_are_found_as_whole_words():
     terms = Terminology.from_yaml("terms:\n  - {obsolete: converted mana cost, current: mana value, since: 2021-04-22}\n")
     assert terms.obsolete_in("It has a converted mana cost of 0.")
     assert not terms.obsolete_in("It has a mana value of 0.")
+
+
+# --- an entry of one record (nine in ten at 100k rulings) is made without the general case's ranking ----
+
+@pytest.mark.parametrize("record, cards, dates, clause", [
+    (Record(text="A face-down spell has no mana cost.", original="A face-down spell has no mana cost. ", lang=Lang.EN,
+            date="2014-09-20", source="corpus/pages/ktk.txt", line=7, kind=Kind.RULING, card="Abomination of Gudul"),
+     ("Abomination of Gudul",), ("2014-09-20", "2014-09-20"), None),
+    (Record(text="Ein verdeckter Zauberspruch hat keine Manakosten.", original="Ein verdeckter Zauberspruch hat keine "
+            "Manakosten.", lang=Lang.DE, date=None, source="article.txt", line=3, kind=Kind.RULING, card=None),
+     (), (None, None), None),
+    (Record(text="Morph is a static ability.", original="Morph is a static ability.", lang=Lang.EN, date=None,
+            source="corpus/rules.txt", line=9, kind=Kind.RULE, card=None, clause="702.37a"), (), (None, None), "702.37a"),
+    (Record(text="Morph is a static ability.", original="Morph is a static ability.", lang=Lang.EN, date="2024-02-02",
+            source="corpus/rules.txt", line=9, kind=Kind.RULE, card=None, clause=""), (), ("2024-02-02", "2024-02-02"),
+     None),
+])
+def test_an_entry_of_one_record_is_that_record_as_its_canonical_variant(record, cards, dates, clause):
+    (entry,) = deduplicate([record], embedder=None)
+    assert (entry.kind, entry.text, entry.cards, (entry.first_date, entry.last_date), entry.clause) == (
+        record.kind, record.text, cards, dates, clause)
+    assert entry.variants == (Variant(text=record.text, original=record.original, lang=record.lang, date=record.date,
+                                      source=record.source, line=record.line, relation=Relation.CANONICAL,
+                                      similarity=1.0, card=record.card),)
+    assert entry.id == digest_id(record.kind, f"{record.kind.value}:{match_key(record.text)}", set())

@@ -43,9 +43,27 @@ def _match_key_as_first_written(raw: str) -> str:
     "¿Puede lanzarse boca abajo? ¡Sí! (2/2) {2}{U} +1/+1 — X",
     "a\u200bb\tc\u2028d e_f 7–8 10\u221220",
     "", "   ", "—", "'",
+    # ASCII texts, keyed through a byte table: every ASCII character, the separators str.split
+    # would take for spaces (\x1c-\x1f), "_" (a word character)
+    "".join(map(chr, range(128))), "".join(map(chr, reversed(range(128)))),
+    "A_b\x1fC\x1c9\x0bz Face-Down  +1/+1 {2}{U} X-1 don't", "_", "__init__ Z9",
 ])
 def test_match_key_is_the_first_definition_done_faster(raw: str) -> None:
     assert text.match_key(raw) == _match_key_as_first_written(raw)
+
+
+@pytest.mark.parametrize("raw", [
+    "-1/-1 at the start", "gets +1/+1 and -X/-0", "X-1 and 2-3 are no signs", "a+1, _-1 and é-2 neither",
+    "(\u22122) \u20133 \u20124 [+5] \n-6 \t+x +xy +X.", "+", "-", "", "a-", "1--2 -+3 +-4",
+])
+def test_signed_numbers_are_the_look_behind_definition_done_faster(raw: str) -> None:
+    """The sign is matched before the character ahead of it is looked at: what a look-behind first gives."""
+    import re
+    import unicodedata
+
+    first = re.compile(r"(?<!\w)([+\-\u2212\u2013\u2012])(\d+|x\b)", re.IGNORECASE)
+    assert text.signed_numbers(raw) == tuple(("+" if sign == "+" else "-") + number.lower()
+                                             for sign, number in first.findall(unicodedata.normalize("NFKC", raw)))
 
 @pytest.mark.parametrize(("raw", "tokens"), [
     ("Put a +1/+1 counter on it.", ["put", "a", "+1/+1", "counter", "on", "it"]),
