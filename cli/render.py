@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from kb.outdated import OutdatedWording
     from kb.checks.scenario import Check
     from kb.search import Hit
+    from kb.search.fold import AlsoSaid
     from kb.views import CardView, EntryView
 
 # The mark of a translation `kb outdated` calls superseded, wherever one is shown (search, card, list).
@@ -654,6 +655,13 @@ def rule_read(console: Console, said: str) -> None:
     console.print(Text(f"Note: {said}", style="yellow"))
 
 
+def also_said(folded: Sequence[AlsoSaid]) -> str:
+    """The line naming the same ruling's wordings for other face-down mechanics folded under a hit:
+    "also for manifest: r-3190e0d0df; manifest dread, disguise: r-76566771f5"."""
+    parts = [f"{', '.join(a.mechanics) or 'other cards'}: {a.entry.id}" for a in folded]
+    return "also for " + "; ".join(parts)
+
+
 def hits(console: Console, found: Sequence[Hit], outdated: Mapping[tuple[str, str], tuple[str, ...]] | None = None,
          empty: str | None = None, card: str | None = None, own_pages: Mapping[str, str] | None = None,
          own_texts: Mapping[tuple[str, str], str] | None = None) -> None:
@@ -699,6 +707,8 @@ def hits(console: Console, found: Sequence[Hit], outdated: Mapping[tuple[str, st
         if others:
             top = sorted(others, key=lambda r: -r.score)[:3]
             meta.append("\nrules: " + ", ".join(f"CR {r.clause}" for r in top), style="dim")
+        if hit.also:
+            meta.append(f"\n{also_said(hit.also)}")
         langs = sorted({v.lang.value for v in e.variants}) or ["en"]  # a CR clause has no variants
         title = Text.assemble((f"{rank}.", "bold"), " ", (e.id, "cyan"))
         subtitle = f"{e.kind.value} · shown in {hit.lang.value} · texts in {'/'.join(langs)} · score {hit.score:.3f}"

@@ -158,6 +158,10 @@ def outputs(tmp_path_factory: pytest.TempPathFactory, small_corpus: Path) -> dic
         kb("kb search", "search", "Can I look at a face-down creature?", "-k", "3")
         kb("kb search", "search", "Kann ich verdeckte Kreaturen ansehen?", "--lang", "de")
         kb("kb search", "search", "What is a face-down spell?", "--kind", "rule", "-k", "2")
+        # a ruling said for several face-down mechanics: its other wordings folded (`also_for`)
+        folded = kb("kb search", "search", "Can a manifested creature that lost its abilities still be turned face up?")
+        also = [a for hit in folded for a in hit["also_for"]]
+        assert also and kb(None, "show", also[0]["id"])["id"] == also[0]["id"]  # a folded id is shown as any
         kb("kb card", "card", "Lightform")
         kb("kb card", "card", "Lichtform", "--lang", "de")
         kb("kb card", "card", "Monastery Flock")

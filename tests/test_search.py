@@ -127,7 +127,8 @@ def test_card_names_in_any_language_resolve(searcher: Searcher) -> None:
 
 def test_json_hit_has_the_export_fields(searcher: Searcher, entries: list[Entry]) -> None:
     d = searcher.search("getappt aufdecken", limit=1)[0].to_json()
-    assert set(d) == {"id", "score", "lang", "matched_text", "text", "kind", "cards", "rules", "variants"}
+    assert set(d) == {"id", "score", "lang", "matched_text", "text", "kind", "cards", "rules", "variants",
+                      "also_for"}
     assert d["text"] == TAPPED_EN and d["lang"] == "de" and d["matched_text"] == TAPPED_DE
     assert d["variants"] == entries[0].to_json()["variants"]
     assert d["rules"][0]["clause"] == "708.8"

@@ -56,7 +56,8 @@ def test_json_lists_hits_best_first(kb_with_index: Path) -> None:
     assert hits[0]["matched_text"] == TAPPED_DE and hits[0]["text"] == TAPPED_EN
     assert hits[0]["score"] >= hits[1]["score"]
     assert set(hits[0]) == {"id", "score", "lang", "matched_text", "text", "kind", "cards", "rules", "variants",
-                            "official", "own_page", "remark", "outdated_reasons", "shown_own_page"}
+                            "official", "own_page", "remark", "outdated_reasons", "shown_own_page",
+                            "also_for"}
     assert hits[0]["outdated_reasons"] == []  # the fixture's wordings are current
 
 

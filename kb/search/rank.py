@@ -23,6 +23,8 @@ from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang, text_lang
 from kb.normalize import name_key
 from kb.search.focus import Focus, asks_for_rule, defined_phrase, focus
+from kb.search.fold import (FACE_DOWN_MECHANICS, AlsoSaid, MechanicWords, fold_mechanics, mechanic_names,
+                            mechanic_words, named_mechanics)
 from kb.search.glossary import Glossary
 from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS,
                                 RARE_IN_RULINGS, QueryPlan, about_face_down, cited_clauses, glossary_term,
@@ -52,6 +54,9 @@ FACE_DOWN_SAID = FACE_DOWN_TERMS - {"turn_face_up"}
 ORACLE_CHECKED = 100
 
 
+# The best entries among which the wordings of one ruling for other mechanics are folded (`fold_mechanics`):
+# a wording deeper down can join two shown ones that are each a near-copy of it, not of each other
+FOLD_POOL = 30
 ABILITY_RULES = "702."  # the rules of the keyword abilities (701.N: keyword actions)
 
 
@@ -268,6 +273,11 @@ class Weights:
     # of the top 10: the clauses, the "Illegal Target" glossary entry first, crowd out the rulings the
     # label accepts, 608.2b itself 19th among the clauses). 0: off.
     scattered_k: int = 0
+    # One ruling the release notes say again for each face-down mechanic, its mechanic's word changed
+    # (`kb.search.fold`), takes one place: the best-ranked wording (or the one naming a mechanic the
+    # question names) is shown, the others folded under it (`Hit.also`). In hybrid mode only, as
+    # `copy_gap`. False: each wording in its own place (tryout33 #9: three of five places).
+    fold_mechanics: bool = True
 
 
 @dataclass(frozen=True)
@@ -280,6 +290,7 @@ class Hit:
     matched_text: str  # the entry's text in the answer language (English when it has none)
     dense: float = 0.0  # best cosine of the question to one of the entry's texts
     lexical: float = 0.0  # best BM25 score of the (expanded) question on one of its texts
+    also: tuple[AlsoSaid, ...] = ()  # the same ruling's wordings for other face-down mechanics, folded here
 
     def to_json(self) -> dict[str, Any]:
         d = self.entry.to_json()
@@ -293,6 +304,7 @@ class Hit:
             "cards": list(self.entry.cards),
             "rules": d["rules"],
             "variants": d["variants"],
+            "also_for": [a.to_json() for a in self.also],
         } | ({"clause": self.entry.clause} if self.entry.clause else {})  # as `kb list` and `kb export`
 
 
@@ -344,6 +356,8 @@ class Searcher:
         self._keyword_concepts: dict[str, bool] = {}  # `_names_keyword`'s answers
         self._oracle_cards: dict[int, bool] = {}  # card (entry table) -> its Oracle text speaks of face-down play
         self._former: dict[str, list[str]] | None = None
+        self._mechanic_words: MechanicWords | None = None
+        self._mechanic_cards: np.ndarray | None = None  # `_card_mechanics`
         self.index_dir: Path | None = None
 
     @property
@@ -660,30 +674,100 @@ class Searcher:
         if mode == "lexical":
             fused = np.where(lexical > 0, fused, -np.inf)  # no shared word: not a hit
         # hybrid: a few more than asked, so a near-copy of a better hit can move down (`apart_copies`)
+        # and the wordings of one ruling for other mechanics folded leave their places to others
         apart = mode == "hybrid" and w.copy_gap > 0
-        top = _top(fused, limit + (w.copy_gap + 1 if apart else 0))
+        fold = mode == "hybrid" and w.fold_mechanics
+        top = _top(fused, max(limit + (w.copy_gap + 1 if apart else 0), FOLD_POOL if fold else 0))
         if self._entries is not None:
             found = [self._entries[i] for i in top]
         else:
             found = self._fetch_entries([self.table.ids[i] for i in top])
-        places = [float(fused[i]) for i in top]  # best first
+        also: list[tuple[AlsoSaid, ...]] = [()] * len(top)
+        if fold:
+            # the mechanics the question's words name ("my morphs": as the token matcher reads them,
+            # where `question_tokens` reads a face-down creature named after its keyword)
+            asked = frozenset(c.id for c in self.glossary.concepts_in(said, langs, question=True)) & FACE_DOWN_MECHANICS
+            mechanics: dict[int, frozenset[str]] = {}
+
+            def said_for(k: int) -> frozenset[str]:
+                if k not in mechanics:
+                    mechanics[k] = self._mechanics_of(top[k], found[k])
+                return mechanics[k]
+
+            groups = fold_mechanics(found, self.mechanic_words, asked, said_for)
+            # a group takes the place (and the score) of its best-ranked wording
+            places = [float(fused[top[min((shown, *members))]]) for shown, members in groups]
+            names = mechanic_names(self.glossary)
+            also = [tuple(AlsoSaid(found[k], tuple(names[m] for m in self.mechanic_words if m in said_for(k)))
+                          for k in members) for _, members in groups]
+            top, found = [top[k] for k, _ in groups], [found[k] for k, _ in groups]
+        else:
+            places = [float(fused[i]) for i in top]  # best first
+        order = list(range(len(top)))
         if apart:
             # a near-copy moved down takes the score of the place it moves to, as `_reorder_card`'s
             # rulings do: the scores a judge reads go down the list, as the order does
             order = apart_copies([e.text for e in found], w.copy_gap)
             if w.fragments_last:
                 order = [k for k in order if not _is_fragment(found[k])] + [k for k in order if _is_fragment(found[k])]
-            order = order[:limit]
-            top, found = [top[k] for k in order], [found[k] for k in order]
+        order = order[:limit]
+        top, found, also = [top[k] for k in order], [found[k] for k in order], [also[k] for k in order]
         hits: list[Hit] = []
-        for i, entry, score in zip(top, found, places):
+        for i, entry, score, folded in zip(top, found, places, also):
             text = entry.text_in(answer_lang)
             lang = answer_lang if text is not None and answer_lang is not Lang.EN else text_lang(entry, entry.text)
             hits.append(
                 Hit(entry, score, lang, text or entry.text,
-                    float(dense[i]), float(lexical[i]))
+                    float(dense[i]), float(lexical[i]), folded)
             )  # fmt: skip
         return hits
+
+    @property
+    def mechanic_words(self) -> MechanicWords:
+        """The face-down mechanics' words (`kb.search.fold.mechanic_words`), derived once."""
+        if self._mechanic_words is None:
+            self._mechanic_words = mechanic_words(self.glossary)
+        return self._mechanic_words
+
+    @property
+    def _card_mechanics(self) -> np.ndarray:
+        """Per card of the entry table, per face-down mechanic (in `mechanic_words`' order): how many of
+        its rulings name that mechanic and no other in one of their texts (`named_mechanics`: "... paying
+        its disguise cost"). Array operations over the index's postings, once a process."""
+        if self._mechanic_cards is None:
+            words, n, t = self.mechanic_words, len(self._doc_entry), self.table
+            rows = dict(self._bm25.postings(sorted(frozenset().union(*words.values()))))
+            holds = {}
+            for m, ws in words.items():
+                docs = np.ones(n, dtype=bool)
+                for word in ws:
+                    has = np.zeros(n, dtype=bool)
+                    has[rows.get(word, np.zeros(0, dtype=np.int64))] = True
+                    docs &= has
+                holds[m] = docs
+            named = [holds[m] & ~np.logical_or.reduce([holds[o] for o in words if words[m] < words[o]],
+                                                      initial=False) for m in words]
+            alone = (np.sum(named, axis=0) == 1) & ~self._doc_is_rule
+            owner = np.repeat(np.arange(len(t)), np.diff(t.card_ptr))
+            counts = np.zeros((len(t.card_vocab), len(words)), dtype=np.int64)
+            for col, docs in enumerate(named):
+                said = np.zeros(len(t), dtype=bool)
+                np.logical_or.at(said, self._doc_entry, docs & alone)
+                counts[:, col] = np.bincount(t.card_idx[said[owner]], minlength=len(t.card_vocab))
+            self._mechanic_cards = counts
+        return self._mechanic_cards
+
+    def _mechanics_of(self, i: int, entry: Entry) -> frozenset[str]:
+        """The face-down mechanics the ruling `entry` (row `i`) is said for: of each of its cards, the
+        mechanic most of the card's rulings name alone ("... paying its morph cost" makes a morph card,
+        though the ruling itself may name no mechanic: "keep your face-down permanents apart" of the
+        morph cards; Ashcloud Phoenix's 2014 "mix up ... to disguise this" is outvoted); when its cards
+        have none, those its own text names (`named_mechanics`)."""
+        t, words = self.table, list(self.mechanic_words)
+        counts = self._card_mechanics[t.card_idx[t.card_ptr[i]:t.card_ptr[i + 1]]]
+        best = counts.max(axis=1, keepdims=True)
+        found = frozenset(words[c] for c in np.flatnonzero(((counts == best) & (counts > 0)).any(axis=0)))
+        return found or named_mechanics(tokenize(entry.text), self.mechanic_words)
 
     def _fuse(self, rule_asked: bool, parts: Focus, dense: np.ndarray, lexical: np.ndarray, named: list[str],
               langs: tuple[Lang, ...] = tuple(Lang), name_tokens: set[str] | frozenset[str] = frozenset(),
