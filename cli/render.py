@@ -187,9 +187,9 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                  clause_texts: dict[str, str] | None = None,
                  outdated: dict[int, list[str]] | None = None, collapse: bool = True,
                  cr_versions: Sequence[tuple[str, str]] = (), own_page: str | None = None,
-                 cr_rewordings: Sequence[tuple[str, str]] = ()) -> None:
-    """An entry: canonical text (and the asked-for language), whose it is when only a judge's own
-    page gives it (`own_page`), links, variants by wording. A CR
+                 cr_rewordings: Sequence[tuple[str, str]] = (), own_texts: Mapping[str, str] | None = None) -> None:
+    """An entry: canonical text (and the asked-for language), whose each is when only a judge's own
+    page gives it (`own_page`; `own_texts`, text -> file), links, variants by wording. A CR
     clause's entry names the CR versions that hold it (`cr_versions`: (date, number)); its wordings
     are shown only when a page quoted it (else "0 wordings" read as "this rule has no text")."""
     body: list[RenderableType] = []
@@ -214,6 +214,9 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
     console.print(Panel(Group(*body), title=header, title_align="left"))
     if own_page:
         console.print(Text(own_mark(own_page, entry.text, entry.cards), style="bold yellow"))
+    if lang and lang is not Lang.EN and (local := entry.text_in(lang)) and (translated := (own_texts or {}).get(local)):
+        # the text shown first is a judge's own translation (tryout44 L2, as `kb search` marks it; review44 #3)
+        console.print(Text(f"{lang.value} text: your page {translated}, not official", style="bold yellow"))
     n_wordings = len(_wordings(entry.variants))
     wordings = Text.assemble(("wordings", "bold"),
                              f" {n_wordings} in {count(len(entry.variants), 'source copy', 'source copies')}")
@@ -278,7 +281,7 @@ def entry_view(console: Console, err_console: Console, view: EntryView, *, lang:
                           soft_wrap=True)
     entry_detail(console, view.entry, lang=lang, clause_texts=view.clause_texts, outdated=view.marks(),
                  collapse=collapse, cr_versions=view.cr_versions, own_page=view.own_page,
-                 cr_rewordings=view.cr_rewordings)
+                 cr_rewordings=view.cr_rewordings, own_texts=view.own_texts)
     check_blocks(console, view.checks, view.results)
 
 

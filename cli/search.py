@@ -107,7 +107,8 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
         command_note(read.note, quiet=True)
         print_json([h.to_json() | source_fields(own.get(h.entry.id), h.entry.text, h.entry.cards)
                     | {"outdated_reasons": list(flagged.get((h.entry.id, h.matched_text), ())),
-                       "shown_own_page": translated.get((h.entry.id, h.matched_text), own.get(h.entry.id))}
+                       "shown_own_page": translated.get((h.entry.id, h.matched_text)) if h.matched_text != h.entry.text
+                       else own.get(h.entry.id)}
                     for h in hits])
     else:
         if read.note:  # on stdout, above the hits it explains: they are another clause's than the one typed

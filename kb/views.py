@@ -58,6 +58,9 @@ class EntryView:
     # a CR clause's entry: (date, number) of each bundled CR version whose wording differs from the one before
     # (its older wordings are no variants: `kb rule` shows them, tryout31 #10)
     cr_rewordings: tuple[tuple[str, str], ...] = ()
+    # text -> the judge's own file of each wording other than the canonical one that no official source gives
+    # (`kb show --lang` shows a translation first: a judge's own is marked as theirs, tryout44 L2, review44 #3)
+    own_texts: dict[str, str] = field(default_factory=dict)
 
     def marks(self) -> dict[int, list[str]]:
         """Variant index -> the outdated reasons of that variant."""
@@ -93,8 +96,10 @@ def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = Fa
         steps = corpus.rules.history(entry.clause).steps
         versions = tuple((step.date, step.number) for step in steps)
         rewordings = tuple((step.date, step.number) for step in steps if step.change.reworded)
+    others = [(entry.id, text) for text in dict.fromkeys(v.text for v in entry.variants) if text != entry.text]
     return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts, found.why, versions,
-                     kb.own_pages([entry.id]).get(entry.id), rewordings)
+                     kb.own_pages([entry.id]).get(entry.id), rewordings,
+                     {text: page for (_, text), page in kb.own_texts(others).items()})
 
 
 # --- kb list -------------------------------------------------------------------------------------

@@ -1071,3 +1071,17 @@ def test_shared_rare_trigrams_are_evidence_not_score_links44(rules, card_texts):
             "your opponents can't cast spells before its static ability applies.")
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] == ["904.9"], got
+
+
+@pytest.mark.parametrize("text, cards, keyword_section", [
+    # the CR's own section writes these participles ("bestowed" 702.103, "crewed" 702.122, "suspended" 702.62):
+    # they name the keyword as the CR writes it, as "offer" does not name Offering (review44 #1)
+    ("A bestowed Aura that becomes unattached becomes a creature.", ("Boon Satyr",), "702.103"),
+    ("Once a Vehicle has been crewed, it remains an artifact creature until end of turn.", ("Smuggler's Copter",),
+     "702.122"),
+    ("A suspended card is exiled with time counters on it.", ("Rift Bolt",), "702.62"),
+])
+def test_a_keyword_ability_is_named_by_a_form_its_own_section_writes_review44(rules, card_texts, text, cards,
+                                                                             keyword_section):
+    got = linked_clauses(card_ruling(text, cards), rules, card_texts)
+    assert any(c.startswith(keyword_section) and not c[len(keyword_section)].isdigit() for c in got[:3]), got

@@ -723,8 +723,18 @@ class _Index:
         m = re.match(r"702\.\d+", number)
         if m is None or m.group(0) not in self.keywords:
             return True
-        name = self.version.clauses[m.group(0)].text.strip().rstrip(".")
-        return re.search(r"\b" + re.escape(name) + r"(?:s|es)?\b", text, re.I) is not None
+        forms = self.__dict__.setdefault("_ability_forms", {})  # memo: section -> its name's word forms
+        if (section := m.group(0)) not in forms:
+            # the name and the forms of it the section's own rules write ("bestowed", "crewed", "kicked":
+            # review44 #1), not a shorter word of its stem ("offer" of Offering)
+            name = self.version.clauses[section].text.strip().rstrip(".").lower()
+            written = {w.lower() for n in self.by_section.get(section[:3], [])
+                       if n == section or n.startswith(section) and not n[len(section)].isdigit()
+                       for w in re.findall(r"[A-Za-z]+", self.version.clauses[n].text)}
+            forms[section] = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(
+                {name, name + "s", name + "es"} | {w for w in written if w.startswith(name)}, key=len, reverse=True)))
+                + r")\b", re.I)
+        return forms[section].search(text) is not None
 
     def keyword_of(self, number: str) -> frozenset[str] | None:
         """The title words of the keyword section `number` belongs to (None outside 701/702)."""
