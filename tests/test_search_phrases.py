@@ -89,6 +89,8 @@ def test_the_search_lexicon_reads_a_choice_its_order_and_game_actions(question: 
 @pytest.mark.parametrize("question", [
     "Si manifiesto pavor y salen dos tierras, ¿qué hago con la otra carta?",
     "Cuando manifesté terror, ¿a dónde va la carta que no elegí?",
+    "Mi rival manifestó miedo con una tierra y una criatura arriba, ¿cuál elige?",  # review44 #6: the printed term, past tense
+    "¿Qué pasa si manifestaste pavor con solo una carta en la biblioteca?",
 ])
 def test_manifest_dread_as_spanish_players_translate_dread(question: str) -> None:
     """The printed term is "manifestar miedo"; players say "pavor" or "terror" (tryout44 L3: "manifestar
