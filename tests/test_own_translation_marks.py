@@ -49,16 +49,21 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     mine = Entry("r-mine", Kind.RULING, MINE_EN, ("Ire Shaman",), "2015-02-25", "2015-02-25", (
         _variant(MINE_EN, Lang.EN, PAGE_EN, Relation.CANONICAL),
         _variant(MINE_DE, Lang.DE, PAGE_DE, Relation.TRANSLATION)))
-    entries = [official, mine]
+    write_kb(tmp_path, [official, mine], [PAGE_DE, PAGE_EN], monkeypatch)
+    return tmp_path
+
+
+def write_kb(home: Path, entries: list[Entry], pages: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """`entries` written by the store with `pages` as the judge's own library files, a search index of
+    the fake embedder beside them, and the CLI's searches querying it with that embedder."""
     corpus = Corpus.default()
     cards = default_card_index(entries, corpus)
-    store.write(tmp_path, entries, report={}, meta={}, add=[_source(PAGE_DE), _source(PAGE_EN)],
+    store.write(home, entries, report={}, meta={}, add=[_source(page) for page in pages],
                 build_index=lambda folder: build_index(entries, folder, FakeEmbedder(), cards=cards, corpus=corpus))
     monkeypatch.setenv("KB_EMBEDDER", "fake")
     load = Searcher.load.__func__  # the index is the fake embedder's: query with it too
     monkeypatch.setattr(Searcher, "load", classmethod(
         lambda cls, index_dir, entries, **kw: load(cls, index_dir, entries, **(kw | {"query_embedder": FakeEmbedder()}))))
-    return tmp_path
 
 
 def _flat(*args: str) -> str:

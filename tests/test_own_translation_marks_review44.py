@@ -4,7 +4,6 @@ the hit's `own_page` names the English page. A hand-made KB: the store as a buil
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -12,13 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
-from kb import store
-from kb.corpus import Corpus
-from kb.model import Entry, Format, Kind, Lang, Relation, Variant
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
-from kb.search.index import default_card_index
-from kb.store import NewSource
+from kb.model import Entry, Kind, Lang, Relation, Variant
+from tests.test_own_translation_marks import write_kb
 
 runner = CliRunner()
 
@@ -44,16 +38,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                Entry("r-official", Kind.RULING, ENGLISH, ("Ire Shaman",), "2015-02-25", "2015-02-25", (
         _variant(ENGLISH, Lang.EN, OFFICIAL, Relation.CANONICAL),
         _variant(MINE_DE, Lang.DE, PAGE_DE, Relation.TRANSLATION)))]
-    corpus = Corpus.default()
-    cards = default_card_index(entries, corpus)
-    pages = [NewSource(path, hashlib.sha256(path.encode()).hexdigest(), path.encode(), Format.CARD_PAGE.value, 1, 0)
-             for path in (PAGE_EN, PAGE_DE)]
-    store.write(tmp_path, entries, report={}, meta={}, add=pages,
-                build_index=lambda folder: build_index(entries, folder, FakeEmbedder(), cards=cards, corpus=corpus))
-    monkeypatch.setenv("KB_EMBEDDER", "fake")
-    load = Searcher.load.__func__  # the index is the fake embedder's: query with it too
-    monkeypatch.setattr(Searcher, "load", classmethod(
-        lambda cls, index_dir, entries, **kw: load(cls, index_dir, entries, **(kw | {"query_embedder": FakeEmbedder()}))))
+    write_kb(tmp_path, entries, [PAGE_EN, PAGE_DE], monkeypatch)
     return tmp_path
 
 
