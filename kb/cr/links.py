@@ -695,9 +695,7 @@ class _Index:
 
     def family_words(self, number: str) -> frozenset[str]:
         """The words of a clause and of its subrules (700.3 says "piles"; 700.3a-d what is done with them)."""
-        section = self.by_section.get(number[:3], [])
-        return frozenset().union(*(self.words[self.position[n]] for n in section
-                                   if n == number or n.startswith(number) and not n[len(number)].isdigit()))
+        return frozenset().union(*(self.words[self.position[n]] for n in self.family((number,))))
 
     def named_section_of(self, number: str) -> frozenset[str] | None:
         """For a clause of a section about one named thing (split cards 709 ... Conspiracy Draft 905),
@@ -728,9 +726,7 @@ class _Index:
             # the name and the forms of it the section's own rules write ("bestowed", "crewed", "kicked":
             # review44 #1), not a shorter word of its stem ("offer" of Offering)
             name = self.version.clauses[section].text.strip().rstrip(".").lower()
-            written = {w.lower() for n in self.by_section.get(section[:3], [])
-                       if n == section or n.startswith(section) and not n[len(section)].isdigit()
-                       for w in re.findall(r"[A-Za-z]+", self.version.clauses[n].text)}
+            written = {w.lower() for n in self.family((section,)) for w in re.findall(r"[A-Za-z]+", self.version.clauses[n].text)}
             forms[section] = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(
                 {name, name + "s", name + "es"} | {w for w in written if w.startswith(name)}, key=len, reverse=True)))
                 + r")\b", re.I)
