@@ -84,8 +84,20 @@ def named_mechanics(tokens: Sequence[str], words: MechanicWords) -> frozenset[st
 
 def same_ruling(a: Sequence[str], b: Sequence[str], words: MechanicWords) -> bool:
     """Whether texts of tokens `a` and `b` are one ruling said for other mechanics (see the module)."""
+    return _one_ruling(_parts(a, words), _parts(b, words))
+
+
+_Parts = tuple[frozenset[str], set[str]]  # a text's mechanics (`named_mechanics`) and its other tokens
+
+
+def _parts(tokens: Sequence[str], words: MechanicWords) -> _Parts:
     every = frozenset().union(*words.values())
-    return named_mechanics(a, words) != named_mechanics(b, words) and _near(set(a) - every, set(b) - every)
+    return named_mechanics(tokens, words), set(tokens) - every
+
+
+def _one_ruling(a: _Parts, b: _Parts) -> bool:
+    """`same_ruling` of two texts' parts: other mechanics named, the rest a near-copy."""
+    return a[0] != b[0] and _near(a[1], b[1])
 
 
 def _near(a: set[str], b: set[str]) -> bool:
@@ -101,10 +113,7 @@ def fold_mechanics(entries: Sequence[Entry], words: MechanicWords, asked: frozen
     best-ranked, or when the question names mechanics (`asked`) the best-ranked wording said for one of
     them (`mechanics_of` the wording at a position), else the best-ranked whose text names one: a
     question about manifest sees the manifest wording."""
-    tokens = [tokenize(e.text) if e.kind is Kind.RULING else None for e in entries]
-    every = frozenset().union(*words.values())
-    named = [named_mechanics(t, words) if t is not None else None for t in tokens]
-    rest = [set(t) - every if t is not None else set() for t in tokens]
+    parts = [_parts(tokenize(e.text), words) if e.kind is Kind.RULING else None for e in entries]
     parent = list(range(len(entries)))
 
     def find(i: int) -> int:
@@ -115,8 +124,8 @@ def fold_mechanics(entries: Sequence[Entry], words: MechanicWords, asked: frozen
 
     for i in range(len(entries)):
         for j in range(i + 1, len(entries)):  # `same_ruling`, each text's parts found once
-            if named[i] is not None and named[j] is not None and named[i] != named[j] \
-                    and find(i) != find(j) and _near(rest[i], rest[j]):
+            a, b = parts[i], parts[j]
+            if a is not None and b is not None and find(i) != find(j) and _one_ruling(a, b):
                 parent[find(j)] = find(i)
     groups: dict[int, list[int]] = {}
     for i in range(len(entries)):
@@ -128,7 +137,7 @@ def fold_mechanics(entries: Sequence[Entry], words: MechanicWords, asked: frozen
             # the wording for a mechanic asked about, else one whose text names it
             of = mechanics_of or (lambda k: frozenset())
             says = [k for k in members if of(k) & asked] \
-                or [k for k in members if (named[k] or frozenset()) & asked]
+                or [k for k in members if (part := parts[k]) is not None and part[0] & asked]
             shown = says[0] if says else shown
         out.append((shown, tuple(k for k in members if k != shown)))
     return out
