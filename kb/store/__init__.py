@@ -1187,7 +1187,7 @@ class KB:
         entry whose canonical copy is a judge's has none). A judge at the table must tell their own
         notes from Wizards' rulings (tryout23)."""
         found: dict[str, str] = {}
-        own = self._own_sources()
+        own = self._own_sources
         if not own:
             return found
         for chunk, marks in _in_chunks(list(dict.fromkeys(entry_ids))):
@@ -1204,7 +1204,7 @@ class KB:
         ruling: a judge's own German wording of an official ruling read as official (tryout44 L2), and
         one whose English came from another own page was credited to that page."""
         found: dict[tuple[str, str], str] = {}
-        own = self._own_sources()
+        own = self._own_sources
         wanted = set(shown)
         if not own or not wanted:
             return found
@@ -1220,8 +1220,10 @@ class KB:
                 found[key] = sources[0]
         return found
 
+    @cached_property
     def _own_sources(self) -> set[str]:
-        """The paths of the library's sources that are a judge's own pages, not MTGJSON files."""
+        """The paths of the library's sources that are a judge's own pages, not MTGJSON files; read once
+        (`kb search` asks for the entries' own pages and then for their shown texts')."""
         # the bytes only of a source stored with no format (a recovered library): read to detect it
         sources = list(self.conn.execute("SELECT path, format, CASE WHEN format IS NULL THEN bytes END FROM sources"))
         if any(stored is None for _, stored, _ in sources):
