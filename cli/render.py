@@ -121,9 +121,9 @@ def own_mark(source: str, text: str, cards: Sequence[str] = ()) -> str:
 def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | None = None, *,
                for_card: bool = False, card: str | None = None, note: str | None = None,
                superseded: AbstractSet[tuple[str, str]] = frozenset(),
-               own_pages: Mapping[str, str] | None = None, own_page: Callable[[EntrySummary], str | None] | None = None) -> None:
-    """One row per entry, those only a judge's own page gives marked (`own_pages`, entry id -> file; or
-    `own_page`, the file of the text shown, a translation's own where it is shown: tryout44 L2);
+               own_page: Callable[[EntrySummary], str | None] | None = None) -> None:
+    """One row per entry, those whose shown text only a judge's own page gives marked (`own_page`: the
+    file of the text shown, a translation's own where one is shown: tryout44 L2);
     with `lang`, its text in that language where it has one (flagged when it translates a replaced
     English wording: (entry id, text) in `superseded`), and a hint when no entry (of a card:
     `for_card`) has one. The card asked about (`card`, its English name) leads each row's cards.
@@ -143,7 +143,7 @@ def entry_list(console: Console, entries: Sequence[EntrySummary], lang: Lang | N
         text = Text(clip(e.lang_text or e.text, 140))
         if (e.id, e.lang_text) in superseded:
             text.append(f"\n({OLDER_WORDING}; kb show {e.id})", style="yellow")
-        if page := (own_page(e) if own_page else (own_pages or {}).get(e.id)):
+        if own_page and (page := own_page(e)):
             text.append(f"\n({own_mark(page, e.lang_text or e.text, e.cards)})", style="yellow")
         if e.cards:
             text.append(f"\n{card_names(e.cards, 3, first=card)}", style="dim")
