@@ -78,6 +78,11 @@ ENTRIES = [
           "ability automatically triggers."),
     _rule("c-121.1", "121.1", "A player draws a card by putting the top card of their library into their hand."),
     _rule("c-708.2", "708.2", "Face-down spells and permanents have no characteristics other than those listed."),
+    _rule("c-gl-flashback", "glossary:Flashback", "Flashback: A keyword ability that lets a player cast a card from "
+          "their graveyard. See rule 702.34, \"Flashback.\""),
+    _rule("c-702.34a", "702.34a", "Flashback appears on some instants and sorceries. It represents two static "
+          "abilities: one that functions while the card is in a player's graveyard and another that functions while "
+          "the card is on the stack."),
     # rulings of other cards sharing the question's words
     _ruling("r-scheme", "The last ability of this scheme triggers if you cast seven or more spells that turn.",
             "Because I Have Willed It"),
@@ -116,6 +121,8 @@ def test_a_card_that_ends_the_turn_brings_in_the_first_clause_of_ending_the_turn
 @pytest.mark.parametrize("question", [
     # about face-down play: the cards' wordings are its setting, not its question
     "I control Sphinx's Tutelage and cast Day's Undoing while I have a face-down creature. Does it stay face down?",
+    # it names a keyword no ruling is about: that keyword's rules are what it asks about
+    "I control Sphinx's Tutelage, and I cast Day's Undoing with flashback. Do I get seven triggers from the Tutelage?",
     # it cites the rule it asks about
     "I control Sphinx's Tutelage, and I cast Day's Undoing. Does 603.2 give me seven triggers?",
     # the card is not written as a name
