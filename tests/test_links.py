@@ -1086,3 +1086,23 @@ def test_a_keyword_ability_is_named_by_a_form_its_own_section_writes_review44(ru
                                                                              keyword_section):
     got = linked_clauses(card_ruling(text, cards), rules, card_texts)
     assert any(c.startswith(keyword_section) and not c[len(keyword_section)].isdigit() for c in got[:3]), got
+
+
+@pytest.mark.parametrize("text, want, topic", [
+    # 701.58e says "cloaked one at a time"; the definition of cloak only names what the ruling is about
+    ("If an effect has you cloak two cards from your library, they are cloaked one at a time.", "701.58e", "701.58a"),
+    # the ruling applies 608.2b ("an illegal target" as it tries to resolve); manifest dread is what doesn't happen
+    ("If the target creature is an illegal target as the spell tries to resolve, the spell won't resolve and no player "
+     "will manifest dread.", "608.2b", "701.62a"),
+    # exiled face-down cards (406) a player was allowed to look at, not a face-down permanent one controls (708.5)
+    ("A player who is allowed to look at the face-down exiled cards may continue to do so after the face-down creature "
+     "that exiled them leaves the battlefield.", "406.", "708.5"),
+])
+def test_a_clause_the_ruling_restates_leads_over_its_topic_links45(rules, card_texts, monkeypatch, text, want, topic):
+    """The bonuses for what a ruling is about (the definition of the mechanic it names, the face-down section) do not
+    lift a clause that nothing else points at over one whose rare phrases the ruling restates and which says more of
+    its words. Measured as on rulings no hand-written cue was written for: the cues off (`links.CUES`), the general
+    machinery alone (links44's proxy)."""
+    monkeypatch.setattr(links, "CUES", ())
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] and got[0].startswith(want) and got[0] != topic, got
