@@ -1106,3 +1106,32 @@ def test_a_clause_the_ruling_restates_leads_over_its_topic_links45(rules, card_t
     monkeypatch.setattr(links, "CUES", ())
     got = linked_clauses(card_ruling(text, ()), rules, card_texts)
     assert got[:1] and got[0].startswith(want) and got[0] != topic, got
+
+
+@pytest.mark.parametrize("text, cues_off", [
+    # 708.11 / 708.2b share a few everyday words; the ruling is about tokens (111.7), which say more of it
+    ("If you control a face-down token, you may sacrifice it to pay the cost, but you won't be able to turn that token "
+     "face up.", False),
+    # the effect a card gave the face-down creature ends as it turns face up: 708.2b (turning a face-down permanent
+    # face down) shares its face-down words and a few others, and leads only by them
+    ("If the face-down creature is turned face up for any reason, the effect that made it a Zombie ends and it is "
+     "whatever is printed on the card.", True),
+])
+def test_face_down_words_alone_are_no_link_to_a_clause_that_says_less_links45(rules, card_texts, monkeypatch, text,
+                                                                                cues_off):
+    """A 708 clause that nothing points at but the ruling's face-down words (or a keyword of its cards), while another
+    clause says more of the ruling (BM25 under `TOPIC_ALONE_LEXICAL` of the best), is no confident link: the ruling
+    applies some other rule, or none. (The second ruling as with no hand-written cue: `links.CUES` off.)"""
+    if cues_off:
+        monkeypatch.setattr(links, "CUES", ())
+    [linked] = links.link_entries([card_ruling(text, ())], rules, [], card_texts)
+    assert not [r.clause for r in linked.rules if r.clause.startswith("708")][:1], linked.rules
+    assert not linked.rules and linked.link_note.startswith("no confident link"), linked.rules
+
+
+def test_face_down_words_still_link_the_clause_that_says_most_of_the_ruling_links45(rules, card_texts, monkeypatch):
+    """... but a 708 clause that says the most of the ruling's words still links by them."""
+    monkeypatch.setattr(links, "CUES", ())
+    got = linked_clauses(card_ruling("Turning a face-down creature face down again has no effect; its status doesn't "
+                                     "change.", ()), rules, card_texts)
+    assert got[:1] == ["708.2b"], got

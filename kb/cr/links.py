@@ -1243,6 +1243,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                       if index.idf.get(w, 0.0) >= everyday}
             if not beyond:  # "untapped", "pile", "leaves the battlefield": the term is all the two share
                 evidence = [_TERM_ONLY + e[len('cue "'):] if e.startswith('cue "' + _GLOSSARY) else e for e in evidence]
+        if lexical.get(number, 0.0) < TOPIC_ALONE_LEXICAL and all(e in _TOPIC_ALONE or e.startswith("BM25 ")
+                                                                 for e in evidence):
+            # nothing points at it but the ruling's face-down words or its cards' mechanic, and another clause says
+            # more of the ruling: "an attacking face-down creature turned face up still attacks" is no rule of 708
+            evidence = [_TOPIC_ALONE.get(e, e) for e in evidence]
         out.append(Candidate(number, float(score), ", ".join(evidence)))
     out.sort(key=lambda c: (-c.score, c.clause))
     return _restated_leads(out, topic, lexical, set(shared) | set(restated), set(cues))
@@ -1270,6 +1275,15 @@ _GLOSSARY = "glossary: "
 _TERM_ONLY = 'the term alone "'  # a glossary term that is all a clause shares with the ruling: no evidence by itself
 EVERYDAY_DF = 150  # ... and a word said in more clauses of the CR than this shares nothing beside it
 TERM_PHRASE_WORDS = 3  # a term of this many content words ("delayed triggered ability") is a rare phrase itself
+
+
+# evidence that only says what the ruling is about, no evidence by itself for a clause that says less of the ruling
+# than another (BM25 under this share of the best): marked so that it makes no link confident (`stands_on_evidence`)
+TOPIC_ALONE_LEXICAL = 0.9
+_TOPIC_ALONE = {"face-down rules": "the face-down words alone (another clause says more of it)",
+                "the ruling's mechanic (from its cards)": "its cards' face-down ability alone (another clause says more "
+                                                          "of it)",
+                "a mechanic of its cards": "its cards' face-down ability alone (another clause says more of it)"}
 
 
 def _rests_on_term(evidence: Sequence[str]) -> bool:
