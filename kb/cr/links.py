@@ -1286,6 +1286,12 @@ _TOPIC_ALONE = {"face-down rules": "the face-down words alone (another clause sa
                 "a mechanic of its cards": "its cards' face-down ability alone (another clause says more of it)"}
 
 
+def rests_on_face_down_words(evidence: str) -> bool:
+    """The link (by its `evidence`) stands on the ruling's face-down words or its cards' face-down ability alone: no
+    confident rule link, but the ruling (or its card) is about face-down play (`kb.checks.face_down_links`)."""
+    return any(marked in evidence for marked in _TOPIC_ALONE.values())
+
+
 def _rests_on_term(evidence: Sequence[str]) -> bool:
     """The link's evidence is glossary terms and shared words, nothing that points at the clause itself."""
     return all(e.startswith('cue "' + _GLOSSARY) or e.startswith(("BM25 ", "says ")) for e in evidence)
