@@ -1708,3 +1708,70 @@ def test_702_19b_a_blocked_trampler_assigns_lethal_to_its_blocker_and_the_rest_t
     g = blocked(face_down="morph")  # 708.2: a face-down creature has no trample
     with pytest.raises(IllegalAction, match="is blocked"):
         g.combat_damage("Trampler", to_player=True)
+
+
+KADENA = card_from_data({
+    "name": "Kadena, Slinking Sorcerer", "mana_cost": "{1}{B}{G}{U}", "types": ["Creature"], "pt": "3/3",
+    "static": [{"affects": "you", "kind": "face_down_spell_cost", "value": -3, "first_each_turn": True}],
+    "abilities": [{"when": "permanent_enters", "effect": "draw", "count": 1,
+                   "filter": {"types": ["Creature"], "controller": "you", "face_down": True}}],
+})
+
+
+def test_601_2f_the_first_face_down_spell_each_turn_costs_less_once_a_turn() -> None:
+    """"The first face-down creature spell you cast each turn costs {3} less": a face-up creature
+    spell cast first doesn't use it up; the first face-down spell costs {0}, the next that turn {3};
+    on your next turn the first costs {0} again."""
+    g = game(hand=["Grizzly Bears"])
+    g.add_card("Kadena, Slinking Sorcerer", KADENA, "you", Zone.BATTLEFIELD)
+    for label in ("First", "Second", "Third"):
+        g.add_card(label, CARDS["Willbender"], "you", Zone.HAND)
+    assert g.cast("you", "Grizzly Bears") == "{1}{G}"
+    g.resolve()
+    assert g.cast("you", "First", face_down=FaceDownWay.MORPH) == "{0}"
+    g.resolve_all()
+    assert g.cast("you", "Second", face_down=FaceDownWay.MORPH) == "{3}"
+    g.resolve_all()
+    g.end_turn()
+    g.end_turn()
+    assert g.cast("you", "Third", face_down=FaceDownWay.MORPH) == "{0}"
+
+
+def test_603_2_a_trigger_on_a_face_down_creature_entering_ignores_a_face_up_one() -> None:
+    """"Whenever a face-down creature enters the battlefield under your control": being face down
+    is a status (110.5), not a characteristic; a face-up creature entering doesn't trigger it, a
+    face-down one does."""
+    g = game(hand=["Grizzly Bears", "Willbender"], library=["Forest"])
+    g.add_card("Kadena, Slinking Sorcerer", KADENA, "you", Zone.BATTLEFIELD)
+    g.cast("you", "Grizzly Bears")
+    g.resolve()
+    assert not g.stack
+    g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    assert len(g.stack) == 1
+    g.resolve()
+    assert g.obj("Forest").zone is Zone.HAND
+
+
+THIEVING_AMALGAM = card_from_data({
+    "name": "Thieving Amalgam", "mana_cost": "{5}{B}{B}", "types": ["Creature"], "pt": "6/7",
+    "abilities": [{"when": "opponent_upkeep", "effect": "manifest_from_that_players_library"}],
+})
+
+
+def test_701_40a_you_manifest_the_top_card_of_that_players_library() -> None:
+    """"At the beginning of each opponent's upkeep, you manifest the top card of that player's
+    library": not at your upkeep; at theirs, their top card enters face down under your control,
+    and they still own it (108.3)."""
+    g = game(library=["Forest"])
+    g.add_card("Thieving Amalgam", THIEVING_AMALGAM, "you", Zone.BATTLEFIELD)
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.upkeep()
+    assert not g.stack
+    g.end_turn()
+    g.upkeep()
+    g.resolve()
+    bears = g.obj("Grizzly Bears")
+    assert (bears.zone, bears.face_down, bears.controller, bears.card.owner) == (
+        Zone.BATTLEFIELD, True, "you", "opponent")
+    assert g.obj("Forest").zone is Zone.LIBRARY

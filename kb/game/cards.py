@@ -94,6 +94,7 @@ class TriggerEvent(StrEnum):
     BECOMES_TARGET = "becomes_target"  # this permanent becomes the target of a spell or ability
     YOU_MANIFEST_DREAD = "you_manifest_dread"  # even if nothing could be manifested
     UPKEEP = "upkeep"  # the beginning of your upkeep
+    OPPONENT_UPKEEP = "opponent_upkeep"  # the beginning of each opponent's upkeep ("that player": whose upkeep it is)
     END_STEP = "end_step"  # the beginning of your end step
     COMBAT_DAMAGE_TO_PLAYER = "combat_damage_to_player"
     COMBAT_DAMAGE_TO_BLOCKERS = "combat_damage_to_blockers"
@@ -111,6 +112,9 @@ class EffectKind(StrEnum):
 
     FORM = "form"  # becomes an Aura with enchant creature, manifest the top card, attach to it
     MANIFEST = "manifest"  # manifest the top `count` cards
+    # "you manifest the top card of that player's library" (701.40a): the player the trigger is about
+    # (OPPONENT_UPKEEP: whose upkeep it is); you control it, that player owns it
+    MANIFEST_FROM_THAT_PLAYERS_LIBRARY = "manifest_from_that_players_library"
     MANIFEST_DREAD = "manifest_dread"
     CLOAK = "cloak"
     GAIN_LIFE_PER_CREATURE = "gain_life_per_creature"
@@ -370,6 +374,7 @@ class ObjectFilter:
     # it has the same name as a card in its controller's graveyard (a nameless face-down spell never does)
     named_as_card_in_own_graveyard: bool = False
     no_abilities: bool = False  # "creatures with no abilities": read after the layers that add or remove abilities
+    face_down: bool = False  # "a face-down creature" (a status, not a characteristic: 708.2, 110.5)
 
 
 FILTER_CONTROLLERS = ("you", "opponent")
@@ -427,6 +432,9 @@ class Static:
     filter: ObjectFilter | None = None
     # "as long as your devotion to COLOR is less than N" (700.5): (colour, N); the ability applies only then
     while_devotion_below: tuple[str, int] | None = None
+    # a cost modifier for "the first ... spell you cast each turn": only while its controller has cast
+    # no spell this turn that it would have applied to (face down for face_down_spell_cost, its filter)
+    first_each_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -580,7 +588,7 @@ def _ability_from_data(a: Any, where: str) -> Ability:
 
 
 _FILTER_KEYS = ("types", "subtypes", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value",
-                "named_as_card_in_own_graveyard", "no_abilities")
+                "named_as_card_in_own_graveyard", "no_abilities", "face_down")
 
 
 def _filter_from_data(f: Any, where: str) -> ObjectFilter:
@@ -609,6 +617,7 @@ def _filter_from_data(f: Any, where: str) -> ObjectFilter:
         named_as_card_in_own_graveyard=_flag(f.get("named_as_card_in_own_graveyard", False), where,
                                              "named_as_card_in_own_graveyard"),
         no_abilities=_flag(f.get("no_abilities", False), where, "no_abilities"),
+        face_down=_flag(f.get("face_down", False), where, "face_down"),
     )
 
 
@@ -637,10 +646,12 @@ def static_from_data(d: Any, where: str) -> Static:
     """A static ability (or a scenario's continuous effect): {affects, kind, value}."""
     if not isinstance(d, dict):
         raise CardDataError(f"{where}: a static ability must be a mapping, not {d!r}")
-    unknown = set(map(str, d)) - {"affects", "kind", "value", "filter", "while_devotion_below"}
+    unknown = set(map(str, d)) - {"affects", "kind", "value", "filter", "while_devotion_below", "first_each_turn"}
     if unknown:
         raise CardDataError(f"{where}: unknown static ability key(s) {', '.join(sorted(unknown))}")
     kind = _enum(ContinuousKind, d.get("kind"), where, "effect kind")
+    if d.get("first_each_turn") and kind not in (ContinuousKind.FACE_DOWN_SPELL_COST, ContinuousKind.SPELL_COST):
+        raise CardDataError(f"{where}: `first_each_turn` is for the spell cost modifiers, not {kind}")
     devotion = d.get("while_devotion_below")
     if devotion is not None:
         if not (isinstance(devotion, dict) and set(devotion) == {"color", "count"} and isinstance(devotion["count"], int)
@@ -652,6 +663,7 @@ def static_from_data(d: Any, where: str) -> Static:
         value=effect_value(kind, d.get("value"), where),
         filter=_filter_from_data(d["filter"], where) if d.get("filter") is not None else None,
         while_devotion_below=(str(devotion["color"]), int(devotion["count"])) if devotion is not None else None,
+        first_each_turn=_flag(d.get("first_each_turn", False), where, "first_each_turn"),
     )
 
 

@@ -225,6 +225,7 @@ class StackAbility:
     spell_oid: int | None = None  # ward: the spell it counters unless its cost is paid
     last_known: GameObject | None = None  # the source as it last existed, if it left (608.2h)
     awaiting_targets: bool = False  # its controller has yet to choose its targets (603.3d)
+    player: str | None = None  # the player its trigger event is about ("that player": whose upkeep it is)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +243,8 @@ class Player:
     life: int = 20
     mana_pool: list[Mana] = field(default_factory=list)
     spells_cast_this_turn: int = 0
+    # the spells cast this turn, each as it was cast: (face down, its values) for "the first ... each turn"
+    cast_this_turn: list[tuple[bool, Characteristics]] = field(default_factory=list)
     library: list[int] = field(default_factory=list)  # object ids, top first
     in_game: bool = True
     land_played: bool = False
@@ -498,6 +501,12 @@ class Game:
                 if st.affects is Affects.YOU and st.kind is kind and isinstance(st.value, int):
                     if st.filter is not None and (spell is None or not _matches_values(st.filter, spell, player, player)):
                         continue
+                    if st.first_each_turn and any(
+                        (face_down or kind is not ContinuousKind.FACE_DOWN_SPELL_COST)
+                        and (st.filter is None or _matches_values(st.filter, values, player, player))
+                        for face_down, values in self.players[player].cast_this_turn
+                    ):
+                        continue  # "the first ... spell you cast each turn": an earlier one was it
                     if sign == 0 or st.value * sign > 0:
                         total += st.value
         return total
@@ -656,15 +665,22 @@ class Game:
             self._trigger(source, ability, targets=[obj.oid] if ability.target else [], left=left if source is obj else None)
 
     def _trigger(
-        self, source: GameObject, ability: Ability, *, targets: list[int] | None = None, left: GameObject | None = None
+        self,
+        source: GameObject,
+        ability: Ability,
+        *,
+        targets: list[int] | None = None,
+        left: GameObject | None = None,
+        player: str | None = None,
     ) -> None:
         """Put a triggered ability on the stack; `left`: the object its source was on the
-        battlefield, for a leaves-the-battlefield ability linked to what that object did (607.2a)."""
+        battlefield, for a leaves-the-battlefield ability linked to what that object did (607.2a);
+        `player`: the player its event is about ("that player")."""
         if ability.if_counter is not None and not source.counters.get(ability.if_counter):
             return  # 603.4: an intervening "if" that is false: it doesn't trigger
         desc = ability.text or f"{source.label}: {ability.effect}"
         controller = source.controller if source.zone is not Zone.GRAVEYARD else source.card.owner
-        item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []))
+        item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []), player=player)
         if left is not None and ability.effect in _EXILED_WITH_EFFECTS:
             item.source_oid, item.last_known = left.oid, left
         if ability.event is None:
@@ -793,6 +809,8 @@ class Game:
         controls the ability (`controller`); a face-down object by its face-down values (708.2a)."""
         if f is None:
             return True
+        if f.face_down and not obj.face_down:
+            return False
         ch = self.characteristics(obj)
         if f.named_as_card_in_own_graveyard:
             graveyard = {self.characteristics(o).name for o in self.objects.values()
@@ -856,12 +874,14 @@ class Game:
         if not self.rules.knows(mechanic):
             raise NotInRules(f"{mechanic} does not exist in the rules of {self.rules.date}")
 
-    def manifest(self, player: str, count: int = 1) -> list[GameObject]:
-        """701.40a: the top card(s) of the library onto the battlefield face down, one at a time."""
+    def manifest(self, player: str, count: int = 1, *, library_of: str | None = None) -> list[GameObject]:
+        """701.40a: the top card(s) of the library onto the battlefield face down, one at a time,
+        under `player`'s control; `library_of`: another player's library ("you manifest the top card
+        of that player's library": its owner stays that player, 108.3)."""
         self._require(Mechanic.MANIFEST)
         done = []
         for _ in range(count):
-            lib = self.players[player].library
+            lib = self.players[library_of or player].library
             if not lib:
                 break
             done.append(self._put_face_down(self.objects[lib[0]], FaceDownWay.MANIFEST, player))
@@ -1027,6 +1047,8 @@ class Game:
             obj.card.commander_casts = (obj.card.commander_casts or 0) + 1
         self._spend(player, mana)
         self.players[player].spells_cast_this_turn += 1
+        cast_values = face_down_characteristics(ward=way in _WARDED) if way is not None else definition.faces[face]
+        self.players[player].cast_this_turn.append((way is not None, cast_values))
         self._remove_from_zone(obj)
         spell = self._new_object(obj.card, Zone.STACK, player)
         spell.face_down_by = way
@@ -1210,7 +1232,7 @@ class Game:
         kind = item.ability.if_counter
         if kind is not None and (item.source_oid not in self.objects or not source or not source.counters.get(kind)):
             return  # 603.4: the intervening "if" is checked again on resolution
-        self._do(item.ability, item.controller, source, legal, choice)
+        self._do(item.ability, item.controller, source, legal, choice, player=item.player)
 
     def counter(self, label: str) -> None:
         """701.6a: counter a spell: it goes to its owner's graveyard (a face-down one is revealed,
@@ -1246,8 +1268,11 @@ class Game:
         source: GameObject | None,
         targets: list[GameObject] | None = None,
         choice: object = None,
+        *,
+        player: str | None = None,
     ) -> None:
-        """What `ability` does as it resolves (608.2), by its effect kind."""
+        """What `ability` does as it resolves (608.2), by its effect kind; `player`: the player its
+        trigger event was about."""
         targets = targets or []
         if ability.optional and choice is not True:
             return  # "you may": its controller chose not to
@@ -1255,7 +1280,7 @@ class Game:
             # without a target the ability does it to its own source ("turn this face down")
             on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
             chosen = targets if ability.target else [source] if source is not None and on_battlefield else []
-            resolving = _Resolving(ability, controller, source, targets, choice)
+            resolving = _Resolving(ability, controller, source, targets, choice, player)
             for t in chosen:
                 if ability.if_target is not None and not self.matches(ability.if_target, t, controller):
                     continue  # "if it has ...": a condition of the effect, checked as it resolves (608.2c)
@@ -1265,7 +1290,7 @@ class Game:
             return
         handler = _EFFECTS.get(ability.effect)
         if handler is not None:
-            handler(self, _Resolving(ability, controller, source, targets, choice))
+            handler(self, _Resolving(ability, controller, source, targets, choice, player))
 
     # ---- turning face up and down ------------------------------------------------------------
 
@@ -1563,11 +1588,13 @@ class Game:
                 self._reveal(obj)
 
     def upkeep(self) -> None:
+        """The beginning of the active player's upkeep (503.1): "your upkeep" abilities of their
+        permanents, "each opponent's upkeep" abilities of their opponents' permanents."""
         for perm in self.battlefield():
-            if perm.controller == self.active:
-                for ability in self.characteristics(perm).abilities:
-                    if ability.event is TriggerEvent.UPKEEP:
-                        self._trigger(perm, ability)
+            event = TriggerEvent.UPKEEP if perm.controller == self.active else TriggerEvent.OPPONENT_UPKEEP
+            for ability in self.characteristics(perm).abilities:
+                if ability.event is event:
+                    self._trigger(perm, ability, player=self.active)
 
     def end_step(self) -> None:
         delayed, self.next_end_step = self.next_end_step, []
@@ -1612,6 +1639,7 @@ class Game:
         for p in self.players.values():
             p.mana_pool.clear()  # 500.4: mana empties between steps
             p.spells_cast_this_turn = 0
+            p.cast_this_turn.clear()
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
             obj.playable_this_turn = False
@@ -2001,6 +2029,7 @@ class _Resolving:
     source: GameObject | None  # None: it left and left no last known information
     targets: list[GameObject]  # the still-legal targets (608.2b)
     choice: object
+    player: str | None = None  # the player its trigger event was about ("that player")
 
     @property
     def source_on_battlefield(self) -> GameObject | None:
@@ -2041,6 +2070,10 @@ def _manifest_effect(g: Game, r: _Resolving) -> None:
     # "Its controller manifests": the target's controller as it last existed (608.2h)
     for who in [t.controller for t in r.targets] or [r.controller]:
         g.manifest(who, r.ability.count)
+
+
+def _manifest_from_that_players_library(g: Game, r: _Resolving) -> None:
+    g.manifest(r.controller, r.ability.count, library_of=r.player)
 
 
 def _chosen_labels(choice: object) -> list[str]:
@@ -2246,6 +2279,7 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving, GameObject], None]
 _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.FORM: _form,
     EffectKind.MANIFEST: _manifest_effect,
+    EffectKind.MANIFEST_FROM_THAT_PLAYERS_LIBRARY: _manifest_from_that_players_library,
     EffectKind.GAIN_LIFE: _gain_life,
     EffectKind.DAMAGE_EACH_OPPONENT: _damage_each_opponent,
     EffectKind.DRAW: _draw,
