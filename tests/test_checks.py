@@ -208,3 +208,22 @@ checks: []
 """, encoding="utf-8")
     _, problems = load_checks([path], CORPUS.cards)
     assert problems and "odd.yaml" in str(problems[0])
+
+
+@pytest.mark.parametrize(
+    "static",
+    [
+        "{affects: creatures, kind: modify_pt, value: +1/+1, first_each_turn: true}",  # no cost modifier
+        "{affects: you, kind: face_down_spell_cost, value: -3, first_each_turn: 1}",  # not true/false
+    ],
+)
+def test_first_each_turn_only_on_a_spell_cost_modifier(static: str, tmp_path: Any) -> None:
+    """"The first ... spell you cast each turn" limits a spell cost modifier; on any other static
+    ability, or not written true/false, it is a problem naming the file, not ignored."""
+    path = tmp_path / "odd.yaml"
+    path.write_text(f"""cards:
+  - {{name: Odd Djinn, types: [Creature], pt: 1/1, static: [{static}]}}
+checks: []
+""", encoding="utf-8")
+    _, problems = load_checks([path], CORPUS.cards)
+    assert problems and "odd.yaml" in str(problems[0]) and "first_each_turn" in str(problems[0])
