@@ -242,8 +242,8 @@ class Player:
     name: str
     life: int = 20
     mana_pool: list[Mana] = field(default_factory=list)
-    spells_cast_this_turn: int = 0
-    # the spells cast this turn, each as it was cast: (face down, its values) for "the first ... each turn"
+    # the spells cast this turn, each as it was cast: (face down, its values), for "one spell each turn"
+    # and "the first ... spell you cast each turn"
     cast_this_turn: list[tuple[bool, Characteristics]] = field(default_factory=list)
     library: list[int] = field(default_factory=list)  # object ids, top first
     in_game: bool = True
@@ -540,7 +540,7 @@ class Game:
     def _spell_limit(self, player: str) -> str | None:
         """Why `player` can't cast another spell this turn (a face-up "each opponent can't cast
         more than one spell each turn"), or None."""
-        if self.players[player].spells_cast_this_turn < 1:
+        if not self.players[player].cast_this_turn:
             return None
         for source in self._static_sources():
             for st in self.characteristics(source, statics=False).statics:
@@ -1046,7 +1046,6 @@ class Game:
         if commander:
             obj.card.commander_casts = (obj.card.commander_casts or 0) + 1
         self._spend(player, mana)
-        self.players[player].spells_cast_this_turn += 1
         cast_values = face_down_characteristics(ward=way in _WARDED) if way is not None else definition.faces[face]
         self.players[player].cast_this_turn.append((way is not None, cast_values))
         self._remove_from_zone(obj)
@@ -1638,7 +1637,6 @@ class Game:
         self.combat_damage_prevented = False
         for p in self.players.values():
             p.mana_pool.clear()  # 500.4: mana empties between steps
-            p.spells_cast_this_turn = 0
             p.cast_this_turn.clear()
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
