@@ -196,6 +196,8 @@ def test_check_result_json_shape() -> None:
         "{when: enters, effect: gain_life, cout: 1}",  # misspelt `count`
         "{when: permanent_enters, effect: nothing, filter: {colour: [R]}}",  # misspelt filter key
         "{effect: destroy, target: creature, if_target: {max_mana_value: two}}",
+        # face-down values have no name (708.2a)
+        "{effect: put_onto_battlefield_face_down_as, target: creature, face_down_as: {name: Odd, pt: 3/3}}",
     ],
 )
 def test_a_card_ability_with_an_unknown_or_bad_key_is_a_problem(ability: str, tmp_path: Any) -> None:

@@ -1775,3 +1775,46 @@ def test_701_40a_you_manifest_the_top_card_of_that_players_library() -> None:
     assert (bears.zone, bears.face_down, bears.controller, bears.card.owner) == (
         Zone.BATTLEFIELD, True, "you", "opponent")
     assert g.obj("Forest").zone is Zone.LIBRARY
+
+
+MAGAR = card_from_data({
+    "name": "Magar of the Magic Strings", "mana_cost": "{1}{B}{R}", "types": ["Creature"], "pt": "3/3",
+    "abilities": [{"effect": "put_onto_battlefield_face_down_as", "cost": "{1}{B}{R}",
+                   "target": "instant_or_sorcery_card_in_your_graveyard",
+                   "face_down_as": {"types": ["Creature"], "pt": "3/3",
+                                    "static": [{"affects": "self", "kind": "exile_instead_of_leaving"}]}}],
+})
+
+
+def test_708_2a_a_card_put_onto_the_battlefield_face_down_has_the_values_the_effect_gives() -> None:
+    """Magar: "put target instant or sorcery card in your graveyard onto the battlefield face down.
+    It's a 3/3 creature": a nameless colourless 3/3 (708.2a); only an instant or sorcery card of
+    your own graveyard can be the target (a creature card or another player's card can't)."""
+    g = game(graveyard=["Grizzly Bears"])
+    g.add_card("Magar of the Magic Strings", MAGAR, "you", Zone.BATTLEFIELD)
+    g.add_card("Lightning Bolt", BOLT, "you", Zone.GRAVEYARD)
+    g.add_card("Their Bolt", BOLT, "opponent", Zone.GRAVEYARD)
+    for wrong in ("Grizzly Bears", "Their Bolt"):
+        with pytest.raises(IllegalAction, match="not a legal target"):
+            g.activate("you", "Magar of the Magic Strings", target=wrong)
+    g.activate("you", "Magar of the Magic Strings", target="Lightning Bolt")
+    g.resolve()
+    bolt = g.obj("Lightning Bolt")
+    ch = g.characteristics(bolt)
+    assert (bolt.zone, bolt.face_down, ch.name, ch.power, ch.toughness, ch.colors) == (
+        Zone.BATTLEFIELD, True, None, 3, 3, frozenset())
+
+
+@pytest.mark.parametrize("to", [Zone.GRAVEYARD, Zone.HAND, Zone.LIBRARY])
+def test_614_1a_exile_it_instead_of_putting_it_anywhere_else(to: Zone) -> None:
+    """"If this creature would leave the battlefield, exile it instead of putting it anywhere
+    else": destroyed, bounced or put into the library, the face-down Lightning Bolt is exiled,
+    revealed (708.9)."""
+    g = game()
+    g.add_card("Magar of the Magic Strings", MAGAR, "you", Zone.BATTLEFIELD)
+    g.add_card("Lightning Bolt", BOLT, "you", Zone.GRAVEYARD)
+    g.activate("you", "Magar of the Magic Strings", target="Lightning Bolt")
+    g.resolve()
+    g.move("Lightning Bolt", to)
+    bolt = g.obj("Lightning Bolt")
+    assert (bolt.zone, bolt.face_down) == (Zone.EXILE, False)

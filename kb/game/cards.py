@@ -162,6 +162,9 @@ class EffectKind(StrEnum):
     DAMAGE_CONTROLLER = "damage_controller"  # `count` damage to the target's (on a trigger: the event object's) controller
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
     RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
+    # the target card onto the battlefield face down under your control, with the values the ability
+    # gives it (`face_down_as`, 708.2a: copiable; Magar of the Magic Strings: "It's a 3/3 creature with ...")
+    PUT_ONTO_BATTLEFIELD_FACE_DOWN_AS = "put_onto_battlefield_face_down_as"
     NOTHING = "nothing"  # an ability whose effect the scenarios don't need
 
 
@@ -185,6 +188,7 @@ class TargetKind(StrEnum):
     PERMANENT = "permanent"
     SPELL = "spell"
     CREATURE_SPELL = "creature_spell"
+    INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD = "instant_or_sorcery_card_in_your_graveyard"
 
 
 class ContinuousKind(StrEnum):
@@ -222,6 +226,9 @@ class ContinuousKind(StrEnum):
     # a replacement on the object (Illusionary Mask): if it would become tapped or be dealt
     # damage while face down, it is turned face up first
     TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE = "turn_up_instead_of_tap_or_damage"
+    # a replacement on the permanent (614.1a): "if this would leave the battlefield, exile it instead
+    # of putting it anywhere else"
+    EXILE_INSTEAD_OF_LEAVING = "exile_instead_of_leaving"
 
 
 LAYER: dict[ContinuousKind, float] = {
@@ -401,6 +408,7 @@ class Ability:
     if_target: ObjectFilter | None = None  # "do X to target creature if it ...": checked as it resolves
     token: Characteristics | None = None  # CREATE_TOKENS: what each token is (111.4: as the effect says)
     tapped: bool = False  # CREATE_TOKENS: "create tapped tokens"
+    face_down_as: Characteristics | None = None  # PUT_ONTO_BATTLEFIELD_FACE_DOWN_AS: its face-down values
 
 
 # Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
@@ -544,7 +552,7 @@ def _enum(kind: type[_E], value: Any, where: str, what: str) -> _E:
 
 _ABILITY_KEYS = frozenset({
     "when", "effect", "cost", "count", "grants", "target", "options", "text", "counter", "optional", "if_counter",
-    "mana", "spend_only", "filter", "if_target", "token", "tapped",
+    "mana", "spend_only", "filter", "if_target", "token", "tapped", "face_down_as",
 })
 
 
@@ -584,6 +592,7 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         if_target=_filter_from_data(a["if_target"], where) if a.get("if_target") is not None else None,
         token=_face_from_data(a["token"], where) if a.get("token") is not None else None,
         tapped=_flag(a.get("tapped", False), where, "tapped"),
+        face_down_as=_face_from_data(a["face_down_as"], where, named=False) if a.get("face_down_as") is not None else None,
     )
 
 
@@ -684,6 +693,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS,
         ContinuousKind.CANT_TURN_FACE_UP,
         ContinuousKind.TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE,
+        ContinuousKind.EXILE_INSTEAD_OF_LEAVING,
         ContinuousKind.CANT_ATTACK,
         ContinuousKind.CANT_BLOCK,
         ContinuousKind.CANT_ACTIVATE,
@@ -750,7 +760,12 @@ def _check_cost(cost: Any, where: str, what: str) -> None:
         raise CardDataError(f"{where}: {what} is {cost!r}: write mana symbols in braces, like {braced!r}")
 
 
-def _face_from_data(d: Any, where: str) -> Characteristics:
+def _face_from_data(d: Any, where: str, *, named: bool = True) -> Characteristics:
+    """A face's values; `named=False`: face-down values an effect gives, which have no name (708.2a)."""
+    if not named:
+        if not isinstance(d, dict) or "name" in d:
+            raise CardDataError(f"{where}: face-down values are a mapping of a face's keys without a name (708.2a)")
+        return replace(_face_from_data({**d, "name": "face-down"}, where), name=None)
     if not isinstance(d, dict) or not d.get("name") or not isinstance(d.get("name"), str):
         raise CardDataError(f"{where}: a card face needs a name")
     unknown = set(d) - _FACE_KEYS - {"faces", "layout"}

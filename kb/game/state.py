@@ -701,7 +701,8 @@ class Game:
         """The objects an ability of `source` could target now (`another`: not its source)."""
         return [
             o for o in self.objects.values()
-            if self.is_legal_target(kind, o) and not (kind is TargetKind.ANOTHER_CREATURE and o.oid == source.oid)
+            if self.is_legal_target(kind, o, source.controller)
+            and not (kind is TargetKind.ANOTHER_CREATURE and o.oid == source.oid)
         ]
 
     def choose_targets(self, label: str, targets: list[str]) -> None:
@@ -757,6 +758,10 @@ class Game:
         (708.9). `face_down`: exiled face down (406.3)."""
         last_known = self.characteristics(obj)
         was_on_battlefield = obj.zone is Zone.BATTLEFIELD
+        if was_on_battlefield and zone not in (Zone.EXILE, Zone.BATTLEFIELD) and any(
+            st.kind is ContinuousKind.EXILE_INSTEAD_OF_LEAVING and st.affects is Affects.SELF for st in last_known.statics
+        ):
+            zone = Zone.EXILE  # 614.1a: "exile it instead of putting it anywhere else"
         was_creature = was_on_battlefield and "Creature" in last_known.types
         # 708.9: revealed as it moves, so everyone knows which card the new object is
         revealing = obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and reveal
@@ -1026,7 +1031,7 @@ class Game:
             for t in targets:
                 target = self.obj(t)
                 if aims and not any(
-                    self.is_legal_target(a.target, target) and self.matches(a.filter, target, player)
+                    self.is_legal_target(a.target, target, player) and self.matches(a.filter, target, player)
                     for a in aims if a.target is not None
                 ):
                     raise IllegalAction(f"{t} is not a legal target for {label} (601.2c)")
@@ -1100,8 +1105,12 @@ class Game:
                 self.stack.append(item)
                 self._triggered(target.label, TriggerEvent.BECOMES_TARGET)  # 702.21a
 
-    def is_legal_target(self, kind: TargetKind, obj: GameObject) -> bool:
-        """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution)."""
+    def is_legal_target(self, kind: TargetKind, obj: GameObject, controller: str | None = None) -> bool:
+        """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution) for
+        an ability `controller` controls."""
+        if kind is TargetKind.INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD:
+            return (obj.zone is Zone.GRAVEYARD and obj.card.owner == controller
+                    and bool(obj.card.definition.card_types & {"Instant", "Sorcery"}))
         if kind in (TargetKind.SPELL, TargetKind.CREATURE_SPELL):
             if obj.zone is not Zone.STACK:
                 return False
@@ -1126,7 +1135,7 @@ class Game:
             return []
         legal = [
             self.objects[t] for t in targets
-            if t in self.objects and self.is_legal_target(ability.target, self.objects[t])
+            if t in self.objects and self.is_legal_target(ability.target, self.objects[t], controller)
             and self.matches(ability.filter, self.objects[t], controller)
         ]
         return legal or None
@@ -1490,7 +1499,7 @@ class Game:
             self.stack.append(item)
             if ability.target is not None:
                 chosen = self.obj(target) if target else None
-                if chosen is None or not self.is_legal_target(ability.target, chosen):
+                if chosen is None or not self.is_legal_target(ability.target, chosen, player):
                     self.stack.remove(item)
                     raise IllegalAction(f"{target} is not a legal target ({ability.target})")
                 self._target(obj.oid, player, chosen, item.targets)
@@ -2074,6 +2083,10 @@ def _manifest_from_that_players_library(g: Game, r: _Resolving) -> None:
     g.manifest(r.controller, r.ability.count, library_of=r.player)
 
 
+def _put_onto_battlefield_face_down_as(g: Game, r: _Resolving, t: GameObject) -> None:
+    g.put_face_down_as(t.label, r.controller, r.ability.face_down_as or face_down_characteristics())
+
+
 def _chosen_labels(choice: object) -> list[str]:
     """The cards a choice names: one label, or a list of them (none: no choice made)."""
     if isinstance(choice, str):
@@ -2270,6 +2283,7 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving, GameObject], None]
     EffectKind.CONTROLLER_LOSES_LIFE: _controller_loses_life,
     EffectKind.TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER: _target_controller_gains_life_equal_to_power,
     EffectKind.GAIN_CONTROL: _gain_control,
+    EffectKind.PUT_ONTO_BATTLEFIELD_FACE_DOWN_AS: _put_onto_battlefield_face_down_as,
 }
 
 # The effects that don't act on each target in turn. Kinds in neither table (the 708.11
