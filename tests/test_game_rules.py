@@ -1708,3 +1708,113 @@ def test_702_19b_a_blocked_trampler_assigns_lethal_to_its_blocker_and_the_rest_t
     g = blocked(face_down="morph")  # 708.2: a face-down creature has no trample
     with pytest.raises(IllegalAction, match="is blocked"):
         g.combat_damage("Trampler", to_player=True)
+
+
+KADENA = card_from_data({
+    "name": "Kadena, Slinking Sorcerer", "mana_cost": "{1}{B}{G}{U}", "types": ["Creature"], "pt": "3/3",
+    "static": [{"affects": "you", "kind": "face_down_spell_cost", "value": -3, "first_each_turn": True}],
+    "abilities": [{"when": "permanent_enters", "effect": "draw", "count": 1,
+                   "filter": {"types": ["Creature"], "controller": "you", "face_down": True}}],
+})
+
+
+def test_601_2f_the_first_face_down_spell_each_turn_costs_less_once_a_turn() -> None:
+    """"The first face-down creature spell you cast each turn costs {3} less": a face-up creature
+    spell cast first doesn't use it up; the first face-down spell costs {0}, the next that turn {3};
+    on your next turn the first costs {0} again."""
+    g = game(hand=["Grizzly Bears"])
+    g.add_card("Kadena, Slinking Sorcerer", KADENA, "you", Zone.BATTLEFIELD)
+    for label in ("First", "Second", "Third"):
+        g.add_card(label, CARDS["Willbender"], "you", Zone.HAND)
+    assert g.cast("you", "Grizzly Bears") == "{1}{G}"
+    g.resolve()
+    assert g.cast("you", "First", face_down=FaceDownWay.MORPH) == "{0}"
+    g.resolve_all()
+    assert g.cast("you", "Second", face_down=FaceDownWay.MORPH) == "{3}"
+    g.resolve_all()
+    g.end_turn()
+    g.end_turn()
+    assert g.cast("you", "Third", face_down=FaceDownWay.MORPH) == "{0}"
+
+
+def test_603_2_a_trigger_on_a_face_down_creature_entering_ignores_a_face_up_one() -> None:
+    """"Whenever a face-down creature enters the battlefield under your control": being face down
+    is a status (110.5), not a characteristic; a face-up creature entering doesn't trigger it, a
+    face-down one does."""
+    g = game(hand=["Grizzly Bears", "Willbender"], library=["Forest"])
+    g.add_card("Kadena, Slinking Sorcerer", KADENA, "you", Zone.BATTLEFIELD)
+    g.cast("you", "Grizzly Bears")
+    g.resolve()
+    assert not g.stack
+    g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    assert len(g.stack) == 1
+    g.resolve()
+    assert g.obj("Forest").zone is Zone.HAND
+
+
+THIEVING_AMALGAM = card_from_data({
+    "name": "Thieving Amalgam", "mana_cost": "{5}{B}{B}", "types": ["Creature"], "pt": "6/7",
+    "abilities": [{"when": "opponent_upkeep", "effect": "manifest_from_that_players_library"}],
+})
+
+
+def test_701_40a_you_manifest_the_top_card_of_that_players_library() -> None:
+    """"At the beginning of each opponent's upkeep, you manifest the top card of that player's
+    library": not at your upkeep; at theirs, their top card enters face down under your control,
+    and they still own it (108.3)."""
+    g = game(library=["Forest"])
+    g.add_card("Thieving Amalgam", THIEVING_AMALGAM, "you", Zone.BATTLEFIELD)
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.upkeep()
+    assert not g.stack
+    g.end_turn()
+    g.upkeep()
+    g.resolve()
+    bears = g.obj("Grizzly Bears")
+    assert (bears.zone, bears.face_down, bears.controller, bears.card.owner) == (
+        Zone.BATTLEFIELD, True, "you", "opponent")
+    assert g.obj("Forest").zone is Zone.LIBRARY
+
+
+MAGAR = card_from_data({
+    "name": "Magar of the Magic Strings", "mana_cost": "{1}{B}{R}", "types": ["Creature"], "pt": "3/3",
+    "abilities": [{"effect": "put_onto_battlefield_face_down_as", "cost": "{1}{B}{R}",
+                   "target": "instant_or_sorcery_card_in_your_graveyard",
+                   "face_down_as": {"types": ["Creature"], "pt": "3/3",
+                                    "static": [{"affects": "self", "kind": "exile_instead_of_leaving"}]}}],
+})
+
+
+def test_708_2a_a_card_put_onto_the_battlefield_face_down_has_the_values_the_effect_gives() -> None:
+    """Magar: "put target instant or sorcery card in your graveyard onto the battlefield face down.
+    It's a 3/3 creature": a nameless colourless 3/3 (708.2a); only an instant or sorcery card of
+    your own graveyard can be the target (a creature card or another player's card can't)."""
+    g = game(graveyard=["Grizzly Bears"])
+    g.add_card("Magar of the Magic Strings", MAGAR, "you", Zone.BATTLEFIELD)
+    g.add_card("Lightning Bolt", BOLT, "you", Zone.GRAVEYARD)
+    g.add_card("Their Bolt", BOLT, "opponent", Zone.GRAVEYARD)
+    for wrong in ("Grizzly Bears", "Their Bolt"):
+        with pytest.raises(IllegalAction, match="not a legal target"):
+            g.activate("you", "Magar of the Magic Strings", target=wrong)
+    g.activate("you", "Magar of the Magic Strings", target="Lightning Bolt")
+    g.resolve()
+    bolt = g.obj("Lightning Bolt")
+    ch = g.characteristics(bolt)
+    assert (bolt.zone, bolt.face_down, ch.name, ch.power, ch.toughness, ch.colors) == (
+        Zone.BATTLEFIELD, True, None, 3, 3, frozenset())
+
+
+@pytest.mark.parametrize("to", [Zone.GRAVEYARD, Zone.HAND, Zone.LIBRARY])
+def test_614_1a_exile_it_instead_of_putting_it_anywhere_else(to: Zone) -> None:
+    """"If this creature would leave the battlefield, exile it instead of putting it anywhere
+    else": destroyed, bounced or put into the library, the face-down Lightning Bolt is exiled,
+    revealed (708.9)."""
+    g = game()
+    g.add_card("Magar of the Magic Strings", MAGAR, "you", Zone.BATTLEFIELD)
+    g.add_card("Lightning Bolt", BOLT, "you", Zone.GRAVEYARD)
+    g.activate("you", "Magar of the Magic Strings", target="Lightning Bolt")
+    g.resolve()
+    g.move("Lightning Bolt", to)
+    bolt = g.obj("Lightning Bolt")
+    assert (bolt.zone, bolt.face_down) == (Zone.EXILE, False)

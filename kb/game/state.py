@@ -225,6 +225,7 @@ class StackAbility:
     spell_oid: int | None = None  # ward: the spell it counters unless its cost is paid
     last_known: GameObject | None = None  # the source as it last existed, if it left (608.2h)
     awaiting_targets: bool = False  # its controller has yet to choose its targets (603.3d)
+    player: str | None = None  # the player its trigger event is about ("that player": whose upkeep it is)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +242,9 @@ class Player:
     name: str
     life: int = 20
     mana_pool: list[Mana] = field(default_factory=list)
-    spells_cast_this_turn: int = 0
+    # the spells cast this turn, each as it was cast: (face down, its values), for "one spell each turn"
+    # and "the first ... spell you cast each turn"
+    cast_this_turn: list[tuple[bool, Characteristics]] = field(default_factory=list)
     library: list[int] = field(default_factory=list)  # object ids, top first
     in_game: bool = True
     land_played: bool = False
@@ -498,6 +501,12 @@ class Game:
                 if st.affects is Affects.YOU and st.kind is kind and isinstance(st.value, int):
                     if st.filter is not None and (spell is None or not _matches_values(st.filter, spell, player, player)):
                         continue
+                    if st.first_each_turn and any(
+                        (face_down or kind is not ContinuousKind.FACE_DOWN_SPELL_COST)
+                        and (st.filter is None or _matches_values(st.filter, values, player, player))
+                        for face_down, values in self.players[player].cast_this_turn
+                    ):
+                        continue  # "the first ... spell you cast each turn": an earlier one was it
                     if sign == 0 or st.value * sign > 0:
                         total += st.value
         return total
@@ -531,7 +540,7 @@ class Game:
     def _spell_limit(self, player: str) -> str | None:
         """Why `player` can't cast another spell this turn (a face-up "each opponent can't cast
         more than one spell each turn"), or None."""
-        if self.players[player].spells_cast_this_turn < 1:
+        if not self.players[player].cast_this_turn:
             return None
         for source in self._static_sources():
             for st in self.characteristics(source, statics=False).statics:
@@ -656,15 +665,22 @@ class Game:
             self._trigger(source, ability, targets=[obj.oid] if ability.target else [], left=left if source is obj else None)
 
     def _trigger(
-        self, source: GameObject, ability: Ability, *, targets: list[int] | None = None, left: GameObject | None = None
+        self,
+        source: GameObject,
+        ability: Ability,
+        *,
+        targets: list[int] | None = None,
+        left: GameObject | None = None,
+        player: str | None = None,
     ) -> None:
         """Put a triggered ability on the stack; `left`: the object its source was on the
-        battlefield, for a leaves-the-battlefield ability linked to what that object did (607.2a)."""
+        battlefield, for a leaves-the-battlefield ability linked to what that object did (607.2a);
+        `player`: the player its event is about ("that player")."""
         if ability.if_counter is not None and not source.counters.get(ability.if_counter):
             return  # 603.4: an intervening "if" that is false: it doesn't trigger
         desc = ability.text or f"{source.label}: {ability.effect}"
         controller = source.controller if source.zone is not Zone.GRAVEYARD else source.card.owner
-        item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []))
+        item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []), player=player)
         if left is not None and ability.effect in _EXILED_WITH_EFFECTS:
             item.source_oid, item.last_known = left.oid, left
         if ability.event is None:
@@ -685,7 +701,8 @@ class Game:
         """The objects an ability of `source` could target now (`another`: not its source)."""
         return [
             o for o in self.objects.values()
-            if self.is_legal_target(kind, o) and not (kind is TargetKind.ANOTHER_CREATURE and o.oid == source.oid)
+            if self.is_legal_target(kind, o, source.controller)
+            and not (kind is TargetKind.ANOTHER_CREATURE and o.oid == source.oid)
         ]
 
     def choose_targets(self, label: str, targets: list[str]) -> None:
@@ -741,6 +758,10 @@ class Game:
         (708.9). `face_down`: exiled face down (406.3)."""
         last_known = self.characteristics(obj)
         was_on_battlefield = obj.zone is Zone.BATTLEFIELD
+        if was_on_battlefield and zone not in (Zone.EXILE, Zone.BATTLEFIELD) and any(
+            st.kind is ContinuousKind.EXILE_INSTEAD_OF_LEAVING and st.affects is Affects.SELF for st in last_known.statics
+        ):
+            zone = Zone.EXILE  # 614.1a: "exile it instead of putting it anywhere else"
         was_creature = was_on_battlefield and "Creature" in last_known.types
         # 708.9: revealed as it moves, so everyone knows which card the new object is
         revealing = obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and reveal
@@ -793,6 +814,8 @@ class Game:
         controls the ability (`controller`); a face-down object by its face-down values (708.2a)."""
         if f is None:
             return True
+        if f.face_down and not obj.face_down:
+            return False
         ch = self.characteristics(obj)
         if f.named_as_card_in_own_graveyard:
             graveyard = {self.characteristics(o).name for o in self.objects.values()
@@ -856,12 +879,14 @@ class Game:
         if not self.rules.knows(mechanic):
             raise NotInRules(f"{mechanic} does not exist in the rules of {self.rules.date}")
 
-    def manifest(self, player: str, count: int = 1) -> list[GameObject]:
-        """701.40a: the top card(s) of the library onto the battlefield face down, one at a time."""
+    def manifest(self, player: str, count: int = 1, *, library_of: str | None = None) -> list[GameObject]:
+        """701.40a: the top card(s) of the library onto the battlefield face down, one at a time,
+        under `player`'s control; `library_of`: another player's library ("you manifest the top card
+        of that player's library": its owner stays that player, 108.3)."""
         self._require(Mechanic.MANIFEST)
         done = []
         for _ in range(count):
-            lib = self.players[player].library
+            lib = self.players[library_of or player].library
             if not lib:
                 break
             done.append(self._put_face_down(self.objects[lib[0]], FaceDownWay.MANIFEST, player))
@@ -1006,7 +1031,7 @@ class Game:
             for t in targets:
                 target = self.obj(t)
                 if aims and not any(
-                    self.is_legal_target(a.target, target) and self.matches(a.filter, target, player)
+                    self.is_legal_target(a.target, target, player) and self.matches(a.filter, target, player)
                     for a in aims if a.target is not None
                 ):
                     raise IllegalAction(f"{t} is not a legal target for {label} (601.2c)")
@@ -1026,7 +1051,8 @@ class Game:
         if commander:
             obj.card.commander_casts = (obj.card.commander_casts or 0) + 1
         self._spend(player, mana)
-        self.players[player].spells_cast_this_turn += 1
+        cast_values = face_down_characteristics(ward=way in _WARDED) if way is not None else definition.faces[face]
+        self.players[player].cast_this_turn.append((way is not None, cast_values))
         self._remove_from_zone(obj)
         spell = self._new_object(obj.card, Zone.STACK, player)
         spell.face_down_by = way
@@ -1079,8 +1105,12 @@ class Game:
                 self.stack.append(item)
                 self._triggered(target.label, TriggerEvent.BECOMES_TARGET)  # 702.21a
 
-    def is_legal_target(self, kind: TargetKind, obj: GameObject) -> bool:
-        """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution)."""
+    def is_legal_target(self, kind: TargetKind, obj: GameObject, controller: str | None = None) -> bool:
+        """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution) for
+        an ability `controller` controls."""
+        if kind is TargetKind.INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD:
+            return (obj.zone is Zone.GRAVEYARD and obj.card.owner == controller
+                    and bool(obj.card.definition.card_types & {"Instant", "Sorcery"}))
         if kind in (TargetKind.SPELL, TargetKind.CREATURE_SPELL):
             if obj.zone is not Zone.STACK:
                 return False
@@ -1105,7 +1135,7 @@ class Game:
             return []
         legal = [
             self.objects[t] for t in targets
-            if t in self.objects and self.is_legal_target(ability.target, self.objects[t])
+            if t in self.objects and self.is_legal_target(ability.target, self.objects[t], controller)
             and self.matches(ability.filter, self.objects[t], controller)
         ]
         return legal or None
@@ -1210,7 +1240,7 @@ class Game:
         kind = item.ability.if_counter
         if kind is not None and (item.source_oid not in self.objects or not source or not source.counters.get(kind)):
             return  # 603.4: the intervening "if" is checked again on resolution
-        self._do(item.ability, item.controller, source, legal, choice)
+        self._do(item.ability, item.controller, source, legal, choice, player=item.player)
 
     def counter(self, label: str) -> None:
         """701.6a: counter a spell: it goes to its owner's graveyard (a face-down one is revealed,
@@ -1246,8 +1276,11 @@ class Game:
         source: GameObject | None,
         targets: list[GameObject] | None = None,
         choice: object = None,
+        *,
+        player: str | None = None,
     ) -> None:
-        """What `ability` does as it resolves (608.2), by its effect kind."""
+        """What `ability` does as it resolves (608.2), by its effect kind; `player`: the player its
+        trigger event was about."""
         targets = targets or []
         if ability.optional and choice is not True:
             return  # "you may": its controller chose not to
@@ -1255,7 +1288,7 @@ class Game:
             # without a target the ability does it to its own source ("turn this face down")
             on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
             chosen = targets if ability.target else [source] if source is not None and on_battlefield else []
-            resolving = _Resolving(ability, controller, source, targets, choice)
+            resolving = _Resolving(ability, controller, source, targets, choice, player)
             for t in chosen:
                 if ability.if_target is not None and not self.matches(ability.if_target, t, controller):
                     continue  # "if it has ...": a condition of the effect, checked as it resolves (608.2c)
@@ -1265,7 +1298,7 @@ class Game:
             return
         handler = _EFFECTS.get(ability.effect)
         if handler is not None:
-            handler(self, _Resolving(ability, controller, source, targets, choice))
+            handler(self, _Resolving(ability, controller, source, targets, choice, player))
 
     # ---- turning face up and down ------------------------------------------------------------
 
@@ -1466,7 +1499,7 @@ class Game:
             self.stack.append(item)
             if ability.target is not None:
                 chosen = self.obj(target) if target else None
-                if chosen is None or not self.is_legal_target(ability.target, chosen):
+                if chosen is None or not self.is_legal_target(ability.target, chosen, player):
                     self.stack.remove(item)
                     raise IllegalAction(f"{target} is not a legal target ({ability.target})")
                 self._target(obj.oid, player, chosen, item.targets)
@@ -1563,11 +1596,13 @@ class Game:
                 self._reveal(obj)
 
     def upkeep(self) -> None:
+        """The beginning of the active player's upkeep (503.1): "your upkeep" abilities of their
+        permanents, "each opponent's upkeep" abilities of their opponents' permanents."""
         for perm in self.battlefield():
-            if perm.controller == self.active:
-                for ability in self.characteristics(perm).abilities:
-                    if ability.event is TriggerEvent.UPKEEP:
-                        self._trigger(perm, ability)
+            event = TriggerEvent.UPKEEP if perm.controller == self.active else TriggerEvent.OPPONENT_UPKEEP
+            for ability in self.characteristics(perm).abilities:
+                if ability.event is event:
+                    self._trigger(perm, ability, player=self.active)
 
     def end_step(self) -> None:
         delayed, self.next_end_step = self.next_end_step, []
@@ -1611,7 +1646,7 @@ class Game:
         self.combat_damage_prevented = False
         for p in self.players.values():
             p.mana_pool.clear()  # 500.4: mana empties between steps
-            p.spells_cast_this_turn = 0
+            p.cast_this_turn.clear()
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
             obj.playable_this_turn = False
@@ -2001,6 +2036,7 @@ class _Resolving:
     source: GameObject | None  # None: it left and left no last known information
     targets: list[GameObject]  # the still-legal targets (608.2b)
     choice: object
+    player: str | None = None  # the player its trigger event was about ("that player")
 
     @property
     def source_on_battlefield(self) -> GameObject | None:
@@ -2041,6 +2077,14 @@ def _manifest_effect(g: Game, r: _Resolving) -> None:
     # "Its controller manifests": the target's controller as it last existed (608.2h)
     for who in [t.controller for t in r.targets] or [r.controller]:
         g.manifest(who, r.ability.count)
+
+
+def _manifest_from_that_players_library(g: Game, r: _Resolving) -> None:
+    g.manifest(r.controller, r.ability.count, library_of=r.player)
+
+
+def _put_onto_battlefield_face_down_as(g: Game, r: _Resolving, t: GameObject) -> None:
+    g.put_face_down_as(t.label, r.controller, r.ability.face_down_as or face_down_characteristics())
 
 
 def _chosen_labels(choice: object) -> list[str]:
@@ -2239,6 +2283,7 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving, GameObject], None]
     EffectKind.CONTROLLER_LOSES_LIFE: _controller_loses_life,
     EffectKind.TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER: _target_controller_gains_life_equal_to_power,
     EffectKind.GAIN_CONTROL: _gain_control,
+    EffectKind.PUT_ONTO_BATTLEFIELD_FACE_DOWN_AS: _put_onto_battlefield_face_down_as,
 }
 
 # The effects that don't act on each target in turn. Kinds in neither table (the 708.11
@@ -2246,6 +2291,7 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving, GameObject], None]
 _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.FORM: _form,
     EffectKind.MANIFEST: _manifest_effect,
+    EffectKind.MANIFEST_FROM_THAT_PLAYERS_LIBRARY: _manifest_from_that_players_library,
     EffectKind.GAIN_LIFE: _gain_life,
     EffectKind.DAMAGE_EACH_OPPONENT: _damage_each_opponent,
     EffectKind.DRAW: _draw,
