@@ -116,8 +116,8 @@ def parse(text: str, source: str) -> ParseResult:
     if cards and not any("name" in card or CARD_KEYS & card.keys() for card in cards):
         # JSON of another shape (names under "english", a comparison of snapshots): one line for the file,
         # not "card skipped: no name" for each object with a `cards` list or rulings (tryout45 defect 7)
-        lost = sum(len(r) for card in cards if isinstance(r := card.get("rulings"), list))
-        read = f" (its {lost} ruling{'s are' if lost != 1 else ' is'} not read)" if lost else ""
+        unread = sum(len(r) for card in cards if isinstance(r := card.get("rulings"), list))
+        read = f" (its {unread} ruling{'s are' if unread != 1 else ' is'} not read)" if unread else ""
         problems.append(Problem(source, where.of(cards[0]), "not MTGJSON card data: no object with a card's keys "
                                 f"(name, type, text, ...){read}; kb ingest reads MTGJSON card, set and AtomicCards "
                                 "files, and card pages"))
