@@ -423,6 +423,21 @@ def test_406_3_face_down_exiled_card_is_seen_only_by_whom_an_effect_allows() -> 
     assert g.can_see("you", bears) and not g.can_see("opponent", bears)
 
 
+def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:
+    """Ire Shaman's "exile the top card of your library. Until end of turn, you may play that card":
+    exiled face up (406.3's default), seen by every player, playable this turn only."""
+    g = game(library=["Grizzly Bears", "Shock"])
+    on_battlefield(g, "Ire Shaman", CARDS["Ire Shaman"], face_down="megamorph")
+    g.turn_face_up("Ire Shaman", TurnUpWay.MEGAMORPH)
+    g.resolve()
+    bears = g.obj("Grizzly Bears")
+    assert bears.zone is Zone.EXILE and not bears.face_down and bears.playable_this_turn
+    assert g.can_see("you", bears) and g.can_see("opponent", bears)
+    assert g.obj("Shock").zone is Zone.LIBRARY
+    g.end_turn()
+    assert not g.obj("Grizzly Bears").playable_this_turn
+
+
 def test_509_1h_blocked_creature_stays_blocked_when_turned_face_up() -> None:
     g = Game(["you", "opponent"])
     on_battlefield(g, "Mystic", CARDS["Mystic of the Hidden Way"], face_down="morph")

@@ -154,6 +154,7 @@ class EffectKind(StrEnum):
     CREATE_TOKEN_COPY = "create_token_copy"  # a token that's a copy of the target (707.2: its copiable values)
     DAMAGE_EACH_OPPONENT = "damage_each_opponent"  # `count` damage to each opponent of its controller
     DRAW = "draw"  # its controller draws `count` cards
+    EXILE_TOP_PLAYABLE_THIS_TURN = "exile_top_playable_this_turn"  # Ire Shaman: face up (406.3), play it this turn
     # 603.7: a delayed trigger "at the beginning of the next end step, an opponent puts this card from
     # the graveyard onto the battlefield under their control" (Endless Whispers' granted ability)
     OPPONENT_RETURNS_SELF_AT_NEXT_END_STEP = "opponent_returns_self_at_next_end_step"

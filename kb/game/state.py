@@ -2179,6 +2179,14 @@ def _counter_targets(g: Game, r: _Resolving) -> None:
         g._counter_spell(t)
 
 
+def _exile_top_playable_this_turn(g: Game, r: _Resolving) -> None:
+    # "Exile the top card of your library. Until end of turn, you may play that card": exiled face
+    # up, as exiled cards are unless an effect says otherwise (406.3), so every player sees it.
+    lib = g.library(r.controller)
+    if lib:
+        g._move(lib[0], Zone.EXILE).playable_this_turn = True
+
+
 def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
     # Clone Shell: look at the top `count` (all of them if fewer), exile one face down even
     # if none is a creature card, the rest to the bottom.
@@ -2295,6 +2303,7 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.GAIN_LIFE: _gain_life,
     EffectKind.DAMAGE_EACH_OPPONENT: _damage_each_opponent,
     EffectKind.DRAW: _draw,
+    EffectKind.EXILE_TOP_PLAYABLE_THIS_TURN: _exile_top_playable_this_turn,
     EffectKind.OPPONENT_RETURNS_SELF_AT_NEXT_END_STEP: _opponent_returns_self_at_next_end_step,
     EffectKind.RETURN_SELF_UNDER_YOUR_CONTROL: _return_self_under_your_control,
     EffectKind.CREATE_TOKENS: _create_tokens,
