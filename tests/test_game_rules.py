@@ -438,6 +438,54 @@ def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:
     assert not g.obj("Grizzly Bears").playable_this_turn
 
 
+def test_121_6_shared_fate_replaces_each_draw_with_an_opponents_card_exiled_face_down() -> None:
+    """The drawing player exiles the top card of an opponent's library face down instead, and only they
+    may look at it (406.3); their own library is untouched, even when empty (121.6a)."""
+    g = game(battlefield=["Shared Fate"])
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.add_card("Shock", CARDS["Shock"], "opponent", Zone.LIBRARY)
+    g.draw("you", 2)
+    for label in ("Grizzly Bears", "Shock"):
+        card = g.obj(label)
+        assert card.zone is Zone.EXILE and card.face_down and card.playable_this_turn
+        assert g.can_see("you", card) and not g.can_see("opponent", card)
+    g.add_card("Forest", CARDS["Forest"], "you", Zone.LIBRARY)
+    g.draw("opponent")  # "if a player would draw": the opponent too, from your library
+    assert g.obj("Forest").zone is Zone.EXILE and g.can_see("opponent", g.obj("Forest"))
+    assert not g.can_see("you", g.obj("Forest"))
+
+
+def test_121_6_shared_fate_needs_a_chosen_opponent_among_several() -> None:
+    g = Game(["you", "opponent", "third"])
+    g.add_card("Shared Fate", CARDS["Shared Fate"], "you", Zone.BATTLEFIELD)
+    g.add_card("Shock", CARDS["Shock"], "third", Zone.LIBRARY)
+    with pytest.raises(IllegalAction, match="choose which opponent"):
+        g.draw("you")
+    g.draw("you", from_player="third")
+    assert g.obj("Shock").zone is Zone.EXILE
+
+
+def test_701_9a_only_a_card_in_its_owners_hand_can_be_discarded() -> None:
+    g = game(hand=["Grizzly Bears"], exile=["Shock"])
+    with pytest.raises(IllegalAction, match="701.9a"):
+        g.discard("you", "Shock")
+    with pytest.raises(IllegalAction, match="701.9a"):
+        g.discard("opponent", "Grizzly Bears")
+    g.discard("you", "Grizzly Bears")
+    assert g.obj("Grizzly Bears").zone is Zone.GRAVEYARD
+
+
+def test_702_29a_cycling_only_from_a_hand() -> None:
+    g = game(hand=["Pendrell Drake"], library=["Forest"])
+    g.add_card("Exiled Drake", CARDS["Pendrell Drake"], "you", Zone.EXILE)
+    with pytest.raises(IllegalAction, match="702.29a"):
+        g.cycle("you", "Exiled Drake")
+    assert g.cycle("you", "Pendrell Drake") == "{2}"
+    assert g.obj("Pendrell Drake").zone is Zone.GRAVEYARD and g.obj("Forest").zone is Zone.HAND
+    with pytest.raises(IllegalAction, match="no cycling"):
+        g.cycle("you", "Forest")
+
+
 def test_509_1h_blocked_creature_stays_blocked_when_turned_face_up() -> None:
     g = Game(["you", "opponent"])
     on_battlefield(g, "Mystic", CARDS["Mystic of the Hidden Way"], face_down="morph")

@@ -441,6 +441,21 @@ ACTIONS: dict[str, Action] = {
         {"card": _C, "player": _P}, lambda r, a: r.game.play_land(_player(r, a), a["card"]), ("card",),
         "305.1: the special action, once a turn (305.2), from hand or where an effect lets its owner play it",
     ),
+    "draw": Action(
+        {"player": _P, "count": Arg.INT, "from": _P},
+        lambda r, a: r.game.draw(_player(r, a), int(a.get("count", 1)), from_player=a.get("from")),
+        (),
+        "121.1: the player draws, one card at a time; a replacement (121.6) may exile another card instead: "
+        "`from` the opponent whose library Shared Fate takes it from",
+    ),
+    "discard": Action(
+        {"card": _C, "player": _P}, lambda r, a: r.game.discard(_player(r, a), a["card"]), ("card",),
+        "701.9a: a card from its owner's hand to the graveyard",
+    ),
+    "cycle": Action(
+        {"card": _C, "player": _P}, lambda r, a: r.game.cycle(_player(r, a), a["card"]), ("card",),
+        "702.29a: from hand only: pay the cycling cost, discard it, draw a card",
+    ),
     "play_from_exile": Action(
         {"card": _C, "player": _P, "face_down": Arg.CAST_WAY},
         lambda r, a: r.game.play_from_exile(_player(r, a), a["card"], face_down=a.get("face_down")),

@@ -230,6 +230,9 @@ class ContinuousKind(StrEnum):
     # a replacement on the permanent (614.1a): "if this would leave the battlefield, exile it instead
     # of putting it anywhere else"
     EXILE_INSTEAD_OF_LEAVING = "exile_instead_of_leaving"
+    # a replacement of card draws (121.6, Shared Fate): the drawing player exiles the top card of an
+    # opponent's library face down instead; they may look at it (406.3) and play it
+    DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN = "draw_exiles_opponents_top_face_down"
 
 
 LAYER: dict[ContinuousKind, float] = {
@@ -264,6 +267,7 @@ class Affects(StrEnum):
     OPPONENTS = "opponents"  # each opponent of the controller: prohibitions on players
     CREATURES_OPPONENTS_CONTROL = "creatures_opponents_control"
     CREATURES = "creatures"  # every creature on the battlefield
+    PLAYERS = "players"  # each player: replacements of a player's actions ("if a player would draw")
 
 
 class Layout(StrEnum):
@@ -699,6 +703,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.CANT_BLOCK,
         ContinuousKind.CANT_ACTIVATE,
         ContinuousKind.ONE_SPELL_EACH_TURN,
+        ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN,
     ):
         return None
     if kind is ContinuousKind.ADD_ABILITIES:

@@ -1524,12 +1524,66 @@ class Game:
                         self._trigger(source, ability)
         return new
 
-    def draw(self, player: str, count: int = 1) -> None:
-        """121.1: the top card(s) of the library into the hand."""
+    def draw(self, player: str, count: int = 1, *, from_player: str | None = None) -> None:
+        """121.1: the top card(s) of the library into the hand, one at a time (121.2), each draw
+        replaced where an effect says so (121.6): Shared Fate's "exiles the top card of one of
+        their opponents' libraries face down instead", from `from_player` (needed with more than
+        one opponent), even if the drawing player's own library is empty (121.6a)."""
         for _ in range(count):
+            replacing = self._draw_replacement(player)
+            if replacing is not None:
+                self._exile_opponents_top_instead_of_draw(player, replacing, from_player)
+                continue
             library = self.library(player)
             if library:
                 self._move(library[0], Zone.HAND)
+
+    def _draw_replacement(self, player: str) -> GameObject | None:
+        """The permanent whose "if a player would draw a card" replacement applies to `player`'s draw."""
+        for source in self.battlefield():
+            for st in self.characteristics(source, statics=False).statics:
+                if st.kind is ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN and (
+                    st.affects is Affects.PLAYERS
+                    or (st.affects is Affects.YOU and source.controller == player)
+                    or (st.affects is Affects.OPPONENTS and source.controller != player)
+                ):
+                    return source
+        return None
+
+    def _exile_opponents_top_instead_of_draw(self, player: str, source: GameObject, from_player: str | None) -> None:
+        opponents = [p for p, state in self.players.items() if p != player and state.in_game]
+        if from_player is None:
+            if len(opponents) != 1:
+                raise IllegalAction(f"{player} must choose which opponent's library to exile from ({source.label})")
+            from_player = opponents[0]
+        if from_player not in opponents:
+            raise IllegalAction(f"{from_player} is not an opponent of {player} ({source.label})")
+        library = self.library(from_player)
+        if library:
+            exiled = self._move(library[0], Zone.EXILE, face_down=True)
+            exiled.exiled_with = source.oid
+            exiled.may_look.add(player)  # 406.3: "each player may look at ... cards they exiled"
+            exiled.playable_this_turn = True
+
+    def discard(self, player: str, label: str) -> None:
+        """701.9a: move a card from its owner's hand to their graveyard; any other card can't be discarded."""
+        obj = self.obj(label)
+        if obj.zone is not Zone.HAND or obj.card.owner != player:
+            raise IllegalAction(f"{label} is not in {player}'s hand: only a card in hand can be discarded (701.9a)")
+        self._move(obj, Zone.GRAVEYARD)
+
+    def cycle(self, player: str, label: str) -> str:
+        """702.29a: cycling functions only while the card is in a player's hand: pay its cost, discard
+        it, draw a card. Returns the cost paid."""
+        obj = self.obj(label)
+        costs = [k.split(" ", 1)[1] for k in self.printed(obj).keywords if k.startswith("cycling ")]
+        if not costs:
+            raise IllegalAction(f"{label} has no cycling ability")
+        if obj.zone is not Zone.HAND:
+            raise IllegalAction(f"{label} is not in a hand: cycling functions only there (702.29a)")
+        self.discard(player, label)
+        self.draw(player)
+        return costs[0]
 
     def play_land(self, player: str, label: str) -> GameObject:
         """305.1: playing a land is a special action: a land card from hand (or one an effect lets
