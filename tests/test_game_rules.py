@@ -486,6 +486,28 @@ def test_702_29a_cycling_only_from_a_hand() -> None:
         g.cycle("you", "Forest")
 
 
+def test_406_3_a_face_down_exiled_card_a_cost_takes_is_chosen_at_random_and_revealed_once_paid() -> None:
+    """Inverter of Truth's ruling: an Eldrazi Processor's cost puts "a card an opponent owns from exile"
+    into their graveyard; a face-down card the activator can't look at can't be picked, it is chosen
+    at random (`at_random`, the named card standing for the one chosen), and shown only once paid."""
+    g = game(exile=["Grizzly Bears", "Shock"])
+    for label in ("Grizzly Bears", "Shock"):
+        g.obj(label).face_down_by = FaceDownWay.EFFECT
+    on_battlefield(g, "Oracle of Dust", CARDS["Oracle of Dust"], player="opponent")
+    with pytest.raises(IllegalAction, match="at random"):
+        g.activate("opponent", "Oracle of Dust", target="Shock")
+    assert g.obj("Shock").zone is Zone.EXILE and not g.stack
+    g.activate("opponent", "Oracle of Dust", target="Shock", at_random=True)
+    shock = g.obj("Shock")
+    assert shock.zone is Zone.GRAVEYARD and g.knows_identity("you", shock) and g.knows_identity("opponent", shock)
+    assert len(g.stack) == 1 and not g.can_see("opponent", g.obj("Grizzly Bears"))
+    g.obj("Grizzly Bears").may_look.add("opponent")  # one it may look at, it picks
+    g.activate("opponent", "Oracle of Dust", target="Grizzly Bears")
+    assert g.obj("Grizzly Bears").zone is Zone.GRAVEYARD
+    with pytest.raises(IllegalAction, match="an opponent of opponent owns in exile"):
+        g.activate("opponent", "Oracle of Dust", target="Oracle of Dust")
+
+
 def test_509_1h_blocked_creature_stays_blocked_when_turned_face_up() -> None:
     g = Game(["you", "opponent"])
     on_battlefield(g, "Mystic", CARDS["Mystic of the Hidden Way"], face_down="morph")

@@ -433,8 +433,8 @@ ACTIONS: dict[str, Action] = {
     "damage": Action({"card": _C, "count": Arg.INT}, lambda r, a: r.game.deal_damage(a["card"], int(a.get("count", 1))), ("card",)),
     "remember": Action({"card": _C}, _remember, ("card",), "remember its object, for `same_object`"),
     "activate": Action(
-        {"card": _C, "player": _P, "target": _C},
-        lambda r, a: r.game.activate(_player(r, a), a["card"], target=a.get("target")),
+        {"card": _C, "player": _P, "target": _C, "at_random": Arg.BOOL},
+        lambda r, a: r.game.activate(_player(r, a), a["card"], target=a.get("target"), at_random=bool(a.get("at_random"))),
         ("card",),
     ),
     "play_land": Action(

@@ -176,6 +176,8 @@ class ActivationCost(StrEnum):
     SACRIFICE = "sacrifice"  # this permanent: it leaves before the ability resolves (113.7a)
     EXILE_A_FACE_DOWN_PERMANENT = "exile a face-down permanent you control"  # Primordial Mist
     SACRIFICE_A_CREATURE = "sacrifice a creature"  # the `target` of the activation is the one sacrificed
+    # Eldrazi Processors (Oracle of Dust): the `target` of the activation is the card put there
+    PUT_OPPONENTS_EXILED_CARD_INTO_GRAVEYARD = "put a card an opponent owns from exile into that player's graveyard"
 
 
 class TargetKind(StrEnum):

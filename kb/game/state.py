@@ -1460,8 +1460,10 @@ class Game:
         `effect_value` makes it."""
         self.obj(label).effects.append(Effect(kind, value, self._tick(), until_end_of_turn))
 
-    def activate(self, player: str, label: str, *, target: str | None = None) -> None:
-        """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down)."""
+    def activate(self, player: str, label: str, *, target: str | None = None, at_random: bool = False) -> None:
+        """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down, put an
+        opponent's exiled card into their graveyard: `at_random` when it is a face-down card `player`
+        may not look at, `target` standing for the one chosen at random)."""
         obj = self.obj(label)
         abilities = [a for a in self.characteristics(obj).abilities if a.event is None]
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
@@ -1487,6 +1489,17 @@ class Game:
                 raise IllegalAction(f"{target} is not a creature {player} controls to sacrifice")
             self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
             self.sacrifice(victim)
+        elif ability.cost is ActivationCost.PUT_OPPONENTS_EXILED_CARD_INTO_GRAVEYARD:
+            card = self.obj(target) if target else None
+            if card is None or card.zone is not Zone.EXILE or card.card.owner == player:
+                raise IllegalAction(f"{target} is not a card an opponent of {player} owns in exile")
+            if not self.can_see(player, card) and not at_random:
+                # 406.3: face-down cards nobody lets them look at are alike to the player; which one
+                # goes is chosen at random, and it is revealed only once the cost is paid
+                raise IllegalAction(f"{player} can't look at {target}, exiled face down: a face-down card they "
+                                    "can't look at is chosen at random (`at_random`), not picked (406.3)")
+            self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
+            self._move(card, Zone.GRAVEYARD)  # face up in a public zone: revealed as the cost is paid
         elif ability.cost is ActivationCost.EXILE_A_FACE_DOWN_PERMANENT:
             # Primordial Mist: the card is exiled face up; that isn't "turning face up".
             victim = self.obj(target) if target else None
