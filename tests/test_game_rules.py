@@ -453,6 +453,10 @@ def test_121_6_shared_fate_replaces_each_draw_with_an_opponents_card_exiled_face
     g.draw("opponent")  # "if a player would draw": the opponent too, from your library
     assert g.obj("Forest").zone is Zone.EXILE and g.can_see("opponent", g.obj("Forest"))
     assert not g.can_see("you", g.obj("Forest"))
+    # "Each player may look at ... cards they exiled with Shared Fate": linked to it (607.2a), so no longer
+    # once it has left ("Each Shared Fate tracks only the cards it exiled", 2008-08-01)
+    g.move("Shared Fate", Zone.GRAVEYARD)
+    assert not g.can_see("you", g.obj("Shock")) and not g.can_see("opponent", g.obj("Forest"))
 
 
 def test_121_6_shared_fate_needs_a_chosen_opponent_among_several() -> None:

@@ -1215,7 +1215,9 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         if item.attached_to is not None:
             game.obj(item.label).attached_to = game.obj(item.attached_to).oid
         if item.exiled_with is not None:
-            game.obj(item.label).exiled_with = game.obj(item.exiled_with).oid
+            source = game.obj(item.exiled_with)
+            placed = game.obj(item.label)
+            placed.exiled_with, placed.exiled_by = source.oid, source.controller
     return game
 
 

@@ -182,6 +182,7 @@ class GameObject:
     copy_until_face_down: bool = False  # Vesuvan Shapeshifter's copy effect ends when it turns face down
     face_down_values: Characteristics | None = None  # 708.2a: face down "as a 5/5 artifact creature"
     exiled_with: int | None = None  # the object whose effect exiled it (607: linked abilities)
+    exiled_by: str | None = None  # the player who exiled it with that object ("cards they exiled with X")
     counters: dict[CounterKind, int] = field(default_factory=dict)  # 122.1: by kind
     attached_to: int | None = None
     copy_of: Characteristics | None = None  # layer 1a: copiable values acquired
@@ -591,11 +592,15 @@ class Game:
             return True  # Keeper of the Lens: face-down creatures, never face-down spells
         if obj.zone is Zone.EXILE and obj.exiled_with in self.objects:
             source = self.objects[obj.exiled_with]
-            if source.zone is Zone.BATTLEFIELD and source.controller == player and any(
+            if source.zone is Zone.BATTLEFIELD and any(
                 st.kind is ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS
+                and ((st.affects is Affects.YOU and source.controller == player)
+                     or (st.affects is Affects.PLAYERS and obj.exiled_by == player))
                 for st in self.characteristics(source, statics=False).statics
             ):
-                return True  # 607.2a: only the object that exiled it, and whoever controls it now
+                # 607.2a: only the object that exiled it, and whoever controls it now (`you`), or
+                # each player the cards they exiled with it (`players`: Shared Fate)
+                return True
         return player in obj.may_look  # 406.3: a face-down exiled card only if an effect allows
 
     def knows_identity(self, player: str, obj: GameObject) -> bool:
@@ -832,7 +837,8 @@ class Game:
             raise IllegalAction(f"{label} is already in the {zone}")
         new = self._move(obj, zone, face_down=face_down)
         if by is not None:
-            new.exiled_with = self.obj(by).oid
+            source = self.obj(by)
+            new.exiled_with, new.exiled_by = source.oid, source.controller
         return new
 
     def put_face_down_as(self, label: str, controller: str, values: Characteristics) -> GameObject:
@@ -1574,8 +1580,9 @@ class Game:
         library = self.library(from_player)
         if library:
             exiled = self._move(library[0], Zone.EXILE, face_down=True)
-            exiled.exiled_with = source.oid
-            exiled.may_look.add(player)  # 406.3: "each player may look at ... cards they exiled"
+            # who may look at it is the source's linked static ability (607.2a: "each player may
+            # look at and play cards they exiled with Shared Fate"), not a lasting permission
+            exiled.exiled_with, exiled.exiled_by = source.oid, player
             exiled.playable_this_turn = True
 
     def discard(self, player: str, label: str) -> None:
