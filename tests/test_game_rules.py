@@ -423,6 +423,95 @@ def test_406_3_face_down_exiled_card_is_seen_only_by_whom_an_effect_allows() -> 
     assert g.can_see("you", bears) and not g.can_see("opponent", bears)
 
 
+def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:
+    """Ire Shaman's "exile the top card of your library. Until end of turn, you may play that card":
+    exiled face up (406.3's default), seen by every player, playable this turn only."""
+    g = game(library=["Grizzly Bears", "Shock"])
+    on_battlefield(g, "Ire Shaman", CARDS["Ire Shaman"], face_down="megamorph")
+    g.turn_face_up("Ire Shaman", TurnUpWay.MEGAMORPH)
+    g.resolve()
+    bears = g.obj("Grizzly Bears")
+    assert bears.zone is Zone.EXILE and not bears.face_down and bears.playable_this_turn
+    assert g.can_see("you", bears) and g.can_see("opponent", bears)
+    assert g.obj("Shock").zone is Zone.LIBRARY
+    g.end_turn()
+    assert not g.obj("Grizzly Bears").playable_this_turn
+
+
+def test_121_6_shared_fate_replaces_each_draw_with_an_opponents_card_exiled_face_down() -> None:
+    """The drawing player exiles the top card of an opponent's library face down instead, and only they
+    may look at it (406.3); their own library is untouched, even when empty (121.6a)."""
+    g = game(battlefield=["Shared Fate"])
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.add_card("Shock", CARDS["Shock"], "opponent", Zone.LIBRARY)
+    g.draw("you", 2)
+    for label in ("Grizzly Bears", "Shock"):
+        card = g.obj(label)
+        assert card.zone is Zone.EXILE and card.face_down and card.playable_this_turn
+        assert g.can_see("you", card) and not g.can_see("opponent", card)
+    g.add_card("Forest", CARDS["Forest"], "you", Zone.LIBRARY)
+    g.draw("opponent")  # "if a player would draw": the opponent too, from your library
+    assert g.obj("Forest").zone is Zone.EXILE and g.can_see("opponent", g.obj("Forest"))
+    assert not g.can_see("you", g.obj("Forest"))
+    # "Each player may look at ... cards they exiled with Shared Fate": linked to it (607.2a), so no longer
+    # once it has left ("Each Shared Fate tracks only the cards it exiled", 2008-08-01)
+    g.move("Shared Fate", Zone.GRAVEYARD)
+    assert not g.can_see("you", g.obj("Shock")) and not g.can_see("opponent", g.obj("Forest"))
+
+
+def test_121_6_shared_fate_needs_a_chosen_opponent_among_several() -> None:
+    g = Game(["you", "opponent", "third"])
+    g.add_card("Shared Fate", CARDS["Shared Fate"], "you", Zone.BATTLEFIELD)
+    g.add_card("Shock", CARDS["Shock"], "third", Zone.LIBRARY)
+    with pytest.raises(IllegalAction, match="choose which opponent"):
+        g.draw("you")
+    g.draw("you", from_player="third")
+    assert g.obj("Shock").zone is Zone.EXILE
+
+
+def test_701_9a_only_a_card_in_its_owners_hand_can_be_discarded() -> None:
+    g = game(hand=["Grizzly Bears"], exile=["Shock"])
+    with pytest.raises(IllegalAction, match="701.9a"):
+        g.discard("you", "Shock")
+    with pytest.raises(IllegalAction, match="701.9a"):
+        g.discard("opponent", "Grizzly Bears")
+    g.discard("you", "Grizzly Bears")
+    assert g.obj("Grizzly Bears").zone is Zone.GRAVEYARD
+
+
+def test_702_29a_cycling_only_from_a_hand() -> None:
+    g = game(hand=["Pendrell Drake"], library=["Forest"])
+    g.add_card("Exiled Drake", CARDS["Pendrell Drake"], "you", Zone.EXILE)
+    with pytest.raises(IllegalAction, match="702.29a"):
+        g.cycle("you", "Exiled Drake")
+    assert g.cycle("you", "Pendrell Drake") == "{2}"
+    assert g.obj("Pendrell Drake").zone is Zone.GRAVEYARD and g.obj("Forest").zone is Zone.HAND
+    with pytest.raises(IllegalAction, match="no cycling"):
+        g.cycle("you", "Forest")
+
+
+def test_406_3_a_face_down_exiled_card_a_cost_takes_is_chosen_at_random_and_revealed_once_paid() -> None:
+    """Inverter of Truth's ruling: an Eldrazi Processor's cost puts "a card an opponent owns from exile"
+    into their graveyard; a face-down card the activator can't look at can't be picked, it is chosen
+    at random (`at_random`, the named card standing for the one chosen), and shown only once paid."""
+    g = game(exile=["Grizzly Bears", "Shock"])
+    for label in ("Grizzly Bears", "Shock"):
+        g.obj(label).face_down_by = FaceDownWay.EFFECT
+    on_battlefield(g, "Oracle of Dust", CARDS["Oracle of Dust"], player="opponent")
+    with pytest.raises(IllegalAction, match="at random"):
+        g.activate("opponent", "Oracle of Dust", target="Shock")
+    assert g.obj("Shock").zone is Zone.EXILE and not g.stack
+    g.activate("opponent", "Oracle of Dust", target="Shock", at_random=True)
+    shock = g.obj("Shock")
+    assert shock.zone is Zone.GRAVEYARD and g.knows_identity("you", shock) and g.knows_identity("opponent", shock)
+    assert len(g.stack) == 1 and not g.can_see("opponent", g.obj("Grizzly Bears"))
+    g.obj("Grizzly Bears").may_look.add("opponent")  # one it may look at, it picks
+    g.activate("opponent", "Oracle of Dust", target="Grizzly Bears")
+    assert g.obj("Grizzly Bears").zone is Zone.GRAVEYARD
+    with pytest.raises(IllegalAction, match="an opponent of opponent owns in exile"):
+        g.activate("opponent", "Oracle of Dust", target="Oracle of Dust")
+
+
 def test_509_1h_blocked_creature_stays_blocked_when_turned_face_up() -> None:
     g = Game(["you", "opponent"])
     on_battlefield(g, "Mystic", CARDS["Mystic of the Hidden Way"], face_down="morph")

@@ -154,6 +154,7 @@ class EffectKind(StrEnum):
     CREATE_TOKEN_COPY = "create_token_copy"  # a token that's a copy of the target (707.2: its copiable values)
     DAMAGE_EACH_OPPONENT = "damage_each_opponent"  # `count` damage to each opponent of its controller
     DRAW = "draw"  # its controller draws `count` cards
+    EXILE_TOP_PLAYABLE_THIS_TURN = "exile_top_playable_this_turn"  # Ire Shaman: face up (406.3), play it this turn
     # 603.7: a delayed trigger "at the beginning of the next end step, an opponent puts this card from
     # the graveyard onto the battlefield under their control" (Endless Whispers' granted ability)
     OPPONENT_RETURNS_SELF_AT_NEXT_END_STEP = "opponent_returns_self_at_next_end_step"
@@ -175,6 +176,8 @@ class ActivationCost(StrEnum):
     SACRIFICE = "sacrifice"  # this permanent: it leaves before the ability resolves (113.7a)
     EXILE_A_FACE_DOWN_PERMANENT = "exile a face-down permanent you control"  # Primordial Mist
     SACRIFICE_A_CREATURE = "sacrifice a creature"  # the `target` of the activation is the one sacrificed
+    # Eldrazi Processors (Oracle of Dust): the `target` of the activation is the card put there
+    PUT_OPPONENTS_EXILED_CARD_INTO_GRAVEYARD = "put a card an opponent owns from exile into that player's graveyard"
 
 
 class TargetKind(StrEnum):
@@ -229,6 +232,9 @@ class ContinuousKind(StrEnum):
     # a replacement on the permanent (614.1a): "if this would leave the battlefield, exile it instead
     # of putting it anywhere else"
     EXILE_INSTEAD_OF_LEAVING = "exile_instead_of_leaving"
+    # a replacement of card draws (121.6, Shared Fate): the drawing player exiles the top card of an
+    # opponent's library face down instead; they may look at it (406.3) and play it
+    DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN = "draw_exiles_opponents_top_face_down"
 
 
 LAYER: dict[ContinuousKind, float] = {
@@ -263,6 +269,7 @@ class Affects(StrEnum):
     OPPONENTS = "opponents"  # each opponent of the controller: prohibitions on players
     CREATURES_OPPONENTS_CONTROL = "creatures_opponents_control"
     CREATURES = "creatures"  # every creature on the battlefield
+    PLAYERS = "players"  # each player: replacements of a player's actions ("if a player would draw")
 
 
 class Layout(StrEnum):
@@ -698,6 +705,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.CANT_BLOCK,
         ContinuousKind.CANT_ACTIVATE,
         ContinuousKind.ONE_SPELL_EACH_TURN,
+        ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN,
     ):
         return None
     if kind is ContinuousKind.ADD_ABILITIES:

@@ -182,6 +182,7 @@ class GameObject:
     copy_until_face_down: bool = False  # Vesuvan Shapeshifter's copy effect ends when it turns face down
     face_down_values: Characteristics | None = None  # 708.2a: face down "as a 5/5 artifact creature"
     exiled_with: int | None = None  # the object whose effect exiled it (607: linked abilities)
+    exiled_by: str | None = None  # the player who exiled it with that object ("cards they exiled with X")
     counters: dict[CounterKind, int] = field(default_factory=dict)  # 122.1: by kind
     attached_to: int | None = None
     copy_of: Characteristics | None = None  # layer 1a: copiable values acquired
@@ -591,11 +592,15 @@ class Game:
             return True  # Keeper of the Lens: face-down creatures, never face-down spells
         if obj.zone is Zone.EXILE and obj.exiled_with in self.objects:
             source = self.objects[obj.exiled_with]
-            if source.zone is Zone.BATTLEFIELD and source.controller == player and any(
+            if source.zone is Zone.BATTLEFIELD and any(
                 st.kind is ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS
+                and ((st.affects is Affects.YOU and source.controller == player)
+                     or (st.affects is Affects.PLAYERS and obj.exiled_by == player))
                 for st in self.characteristics(source, statics=False).statics
             ):
-                return True  # 607.2a: only the object that exiled it, and whoever controls it now
+                # 607.2a: only the object that exiled it, and whoever controls it now (`you`), or
+                # each player the cards they exiled with it (`players`: Shared Fate)
+                return True
         return player in obj.may_look  # 406.3: a face-down exiled card only if an effect allows
 
     def knows_identity(self, player: str, obj: GameObject) -> bool:
@@ -832,7 +837,8 @@ class Game:
             raise IllegalAction(f"{label} is already in the {zone}")
         new = self._move(obj, zone, face_down=face_down)
         if by is not None:
-            new.exiled_with = self.obj(by).oid
+            source = self.obj(by)
+            new.exiled_with, new.exiled_by = source.oid, source.controller
         return new
 
     def put_face_down_as(self, label: str, controller: str, values: Characteristics) -> GameObject:
@@ -1460,8 +1466,10 @@ class Game:
         `effect_value` makes it."""
         self.obj(label).effects.append(Effect(kind, value, self._tick(), until_end_of_turn))
 
-    def activate(self, player: str, label: str, *, target: str | None = None) -> None:
-        """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down)."""
+    def activate(self, player: str, label: str, *, target: str | None = None, at_random: bool = False) -> None:
+        """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down, put an
+        opponent's exiled card into their graveyard: `at_random` when it is a face-down card `player`
+        may not look at, `target` standing for the one chosen at random)."""
         obj = self.obj(label)
         abilities = [a for a in self.characteristics(obj).abilities if a.event is None]
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
@@ -1487,6 +1495,17 @@ class Game:
                 raise IllegalAction(f"{target} is not a creature {player} controls to sacrifice")
             self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
             self.sacrifice(victim)
+        elif ability.cost is ActivationCost.PUT_OPPONENTS_EXILED_CARD_INTO_GRAVEYARD:
+            card = self.obj(target) if target else None
+            if card is None or card.zone is not Zone.EXILE or card.card.owner == player:
+                raise IllegalAction(f"{target} is not a card an opponent of {player} owns in exile")
+            if not self.can_see(player, card) and not at_random:
+                # 406.3: face-down cards nobody lets them look at are alike to the player; which one
+                # goes is chosen at random, and it is revealed only once the cost is paid
+                raise IllegalAction(f"{player} can't look at {target}, exiled face down: a face-down card they "
+                                    "can't look at is chosen at random (`at_random`), not picked (406.3)")
+            self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
+            self._move(card, Zone.GRAVEYARD)  # face up in a public zone: revealed as the cost is paid
         elif ability.cost is ActivationCost.EXILE_A_FACE_DOWN_PERMANENT:
             # Primordial Mist: the card is exiled face up; that isn't "turning face up".
             victim = self.obj(target) if target else None
@@ -1524,12 +1543,67 @@ class Game:
                         self._trigger(source, ability)
         return new
 
-    def draw(self, player: str, count: int = 1) -> None:
-        """121.1: the top card(s) of the library into the hand."""
+    def draw(self, player: str, count: int = 1, *, from_player: str | None = None) -> None:
+        """121.1: the top card(s) of the library into the hand, one at a time (121.2), each draw
+        replaced where an effect says so (121.6): Shared Fate's "exiles the top card of one of
+        their opponents' libraries face down instead", from `from_player` (needed with more than
+        one opponent), even if the drawing player's own library is empty (121.6a)."""
         for _ in range(count):
+            replacing = self._draw_replacement(player)
+            if replacing is not None:
+                self._exile_opponents_top_instead_of_draw(player, replacing, from_player)
+                continue
             library = self.library(player)
             if library:
                 self._move(library[0], Zone.HAND)
+
+    def _draw_replacement(self, player: str) -> GameObject | None:
+        """The permanent whose "if a player would draw a card" replacement applies to `player`'s draw."""
+        for source in self.battlefield():
+            for st in self.characteristics(source, statics=False).statics:
+                if st.kind is ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN and (
+                    st.affects is Affects.PLAYERS
+                    or (st.affects is Affects.YOU and source.controller == player)
+                    or (st.affects is Affects.OPPONENTS and source.controller != player)
+                ):
+                    return source
+        return None
+
+    def _exile_opponents_top_instead_of_draw(self, player: str, source: GameObject, from_player: str | None) -> None:
+        opponents = [p for p, state in self.players.items() if p != player and state.in_game]
+        if from_player is None:
+            if len(opponents) != 1:
+                raise IllegalAction(f"{player} must choose which opponent's library to exile from ({source.label})")
+            from_player = opponents[0]
+        if from_player not in opponents:
+            raise IllegalAction(f"{from_player} is not an opponent of {player} ({source.label})")
+        library = self.library(from_player)
+        if library:
+            exiled = self._move(library[0], Zone.EXILE, face_down=True)
+            # who may look at it is the source's linked static ability (607.2a: "each player may
+            # look at and play cards they exiled with Shared Fate"), not a lasting permission
+            exiled.exiled_with, exiled.exiled_by = source.oid, player
+            exiled.playable_this_turn = True
+
+    def discard(self, player: str, label: str) -> None:
+        """701.9a: move a card from its owner's hand to their graveyard; any other card can't be discarded."""
+        obj = self.obj(label)
+        if obj.zone is not Zone.HAND or obj.card.owner != player:
+            raise IllegalAction(f"{label} is not in {player}'s hand: only a card in hand can be discarded (701.9a)")
+        self._move(obj, Zone.GRAVEYARD)
+
+    def cycle(self, player: str, label: str) -> str:
+        """702.29a: cycling functions only while the card is in a player's hand: pay its cost, discard
+        it, draw a card. Returns the cost paid."""
+        obj = self.obj(label)
+        costs = [k.split(" ", 1)[1] for k in self.printed(obj).keywords if k.startswith("cycling ")]
+        if not costs:
+            raise IllegalAction(f"{label} has no cycling ability")
+        if obj.zone is not Zone.HAND:
+            raise IllegalAction(f"{label} is not in a hand: cycling functions only there (702.29a)")
+        self.discard(player, label)
+        self.draw(player)
+        return costs[0]
 
     def play_land(self, player: str, label: str) -> GameObject:
         """305.1: playing a land is a special action: a land card from hand (or one an effect lets
@@ -2179,6 +2253,14 @@ def _counter_targets(g: Game, r: _Resolving) -> None:
         g._counter_spell(t)
 
 
+def _exile_top_playable_this_turn(g: Game, r: _Resolving) -> None:
+    # "Exile the top card of your library. Until end of turn, you may play that card": exiled face
+    # up, as exiled cards are unless an effect says otherwise (406.3), so every player sees it.
+    lib = g.library(r.controller)
+    if lib:
+        g._move(lib[0], Zone.EXILE).playable_this_turn = True
+
+
 def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
     # Clone Shell: look at the top `count` (all of them if fewer), exile one face down even
     # if none is a creature card, the rest to the bottom.
@@ -2295,6 +2377,7 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.GAIN_LIFE: _gain_life,
     EffectKind.DAMAGE_EACH_OPPONENT: _damage_each_opponent,
     EffectKind.DRAW: _draw,
+    EffectKind.EXILE_TOP_PLAYABLE_THIS_TURN: _exile_top_playable_this_turn,
     EffectKind.OPPONENT_RETURNS_SELF_AT_NEXT_END_STEP: _opponent_returns_self_at_next_end_step,
     EffectKind.RETURN_SELF_UNDER_YOUR_CONTROL: _return_self_under_your_control,
     EffectKind.CREATE_TOKENS: _create_tokens,
