@@ -423,6 +423,95 @@ def test_406_3_face_down_exiled_card_is_seen_only_by_whom_an_effect_allows() -> 
     assert g.can_see("you", bears) and not g.can_see("opponent", bears)
 
 
+def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:
+    """Ire Shaman's "exile the top card of your library. Until end of turn, you may play that card":
+    exiled face up (406.3's default), seen by every player, playable this turn only."""
+    g = game(library=["Grizzly Bears", "Shock"])
+    on_battlefield(g, "Ire Shaman", CARDS["Ire Shaman"], face_down="megamorph")
+    g.turn_face_up("Ire Shaman", TurnUpWay.MEGAMORPH)
+    g.resolve()
+    bears = g.obj("Grizzly Bears")
+    assert bears.zone is Zone.EXILE and not bears.face_down and bears.playable_this_turn
+    assert g.can_see("you", bears) and g.can_see("opponent", bears)
+    assert g.obj("Shock").zone is Zone.LIBRARY
+    g.end_turn()
+    assert not g.obj("Grizzly Bears").playable_this_turn
+
+
+def test_121_6_shared_fate_replaces_each_draw_with_an_opponents_card_exiled_face_down() -> None:
+    """The drawing player exiles the top card of an opponent's library face down instead, and only they
+    may look at it (406.3); their own library is untouched, even when empty (121.6a)."""
+    g = game(battlefield=["Shared Fate"])
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.add_card("Shock", CARDS["Shock"], "opponent", Zone.LIBRARY)
+    g.draw("you", 2)
+    for label in ("Grizzly Bears", "Shock"):
+        card = g.obj(label)
+        assert card.zone is Zone.EXILE and card.face_down and card.playable_this_turn
+        assert g.can_see("you", card) and not g.can_see("opponent", card)
+    g.add_card("Forest", CARDS["Forest"], "you", Zone.LIBRARY)
+    g.draw("opponent")  # "if a player would draw": the opponent too, from your library
+    assert g.obj("Forest").zone is Zone.EXILE and g.can_see("opponent", g.obj("Forest"))
+    assert not g.can_see("you", g.obj("Forest"))
+    # "Each player may look at ... cards they exiled with Shared Fate": linked to it (607.2a), so no longer
+    # once it has left ("Each Shared Fate tracks only the cards it exiled", 2008-08-01)
+    g.move("Shared Fate", Zone.GRAVEYARD)
+    assert not g.can_see("you", g.obj("Shock")) and not g.can_see("opponent", g.obj("Forest"))
+
+
+def test_121_6_shared_fate_needs_a_chosen_opponent_among_several() -> None:
+    g = Game(["you", "opponent", "third"])
+    g.add_card("Shared Fate", CARDS["Shared Fate"], "you", Zone.BATTLEFIELD)
+    g.add_card("Shock", CARDS["Shock"], "third", Zone.LIBRARY)
+    with pytest.raises(IllegalAction, match="choose which opponent"):
+        g.draw("you")
+    g.draw("you", from_player="third")
+    assert g.obj("Shock").zone is Zone.EXILE
+
+
+def test_701_9a_only_a_card_in_its_owners_hand_can_be_discarded() -> None:
+    g = game(hand=["Grizzly Bears"], exile=["Shock"])
+    with pytest.raises(IllegalAction, match="701.9a"):
+        g.discard("you", "Shock")
+    with pytest.raises(IllegalAction, match="701.9a"):
+        g.discard("opponent", "Grizzly Bears")
+    g.discard("you", "Grizzly Bears")
+    assert g.obj("Grizzly Bears").zone is Zone.GRAVEYARD
+
+
+def test_702_29a_cycling_only_from_a_hand() -> None:
+    g = game(hand=["Pendrell Drake"], library=["Forest"])
+    g.add_card("Exiled Drake", CARDS["Pendrell Drake"], "you", Zone.EXILE)
+    with pytest.raises(IllegalAction, match="702.29a"):
+        g.cycle("you", "Exiled Drake")
+    assert g.cycle("you", "Pendrell Drake") == "{2}"
+    assert g.obj("Pendrell Drake").zone is Zone.GRAVEYARD and g.obj("Forest").zone is Zone.HAND
+    with pytest.raises(IllegalAction, match="no cycling"):
+        g.cycle("you", "Forest")
+
+
+def test_406_3_a_face_down_exiled_card_a_cost_takes_is_chosen_at_random_and_revealed_once_paid() -> None:
+    """Inverter of Truth's ruling: an Eldrazi Processor's cost puts "a card an opponent owns from exile"
+    into their graveyard; a face-down card the activator can't look at can't be picked, it is chosen
+    at random (`at_random`, the named card standing for the one chosen), and shown only once paid."""
+    g = game(exile=["Grizzly Bears", "Shock"])
+    for label in ("Grizzly Bears", "Shock"):
+        g.obj(label).face_down_by = FaceDownWay.EFFECT
+    on_battlefield(g, "Oracle of Dust", CARDS["Oracle of Dust"], player="opponent")
+    with pytest.raises(IllegalAction, match="at random"):
+        g.activate("opponent", "Oracle of Dust", target="Shock")
+    assert g.obj("Shock").zone is Zone.EXILE and not g.stack
+    g.activate("opponent", "Oracle of Dust", target="Shock", at_random=True)
+    shock = g.obj("Shock")
+    assert shock.zone is Zone.GRAVEYARD and g.knows_identity("you", shock) and g.knows_identity("opponent", shock)
+    assert len(g.stack) == 1 and not g.can_see("opponent", g.obj("Grizzly Bears"))
+    g.obj("Grizzly Bears").may_look.add("opponent")  # one it may look at, it picks
+    g.activate("opponent", "Oracle of Dust", target="Grizzly Bears")
+    assert g.obj("Grizzly Bears").zone is Zone.GRAVEYARD
+    with pytest.raises(IllegalAction, match="an opponent of opponent owns in exile"):
+        g.activate("opponent", "Oracle of Dust", target="Oracle of Dust")
+
+
 def test_509_1h_blocked_creature_stays_blocked_when_turned_face_up() -> None:
     g = Game(["you", "opponent"])
     on_battlefield(g, "Mystic", CARDS["Mystic of the Hidden Way"], face_down="morph")
@@ -1708,3 +1797,113 @@ def test_702_19b_a_blocked_trampler_assigns_lethal_to_its_blocker_and_the_rest_t
     g = blocked(face_down="morph")  # 708.2: a face-down creature has no trample
     with pytest.raises(IllegalAction, match="is blocked"):
         g.combat_damage("Trampler", to_player=True)
+
+
+KADENA = card_from_data({
+    "name": "Kadena, Slinking Sorcerer", "mana_cost": "{1}{B}{G}{U}", "types": ["Creature"], "pt": "3/3",
+    "static": [{"affects": "you", "kind": "face_down_spell_cost", "value": -3, "first_each_turn": True}],
+    "abilities": [{"when": "permanent_enters", "effect": "draw", "count": 1,
+                   "filter": {"types": ["Creature"], "controller": "you", "face_down": True}}],
+})
+
+
+def test_601_2f_the_first_face_down_spell_each_turn_costs_less_once_a_turn() -> None:
+    """"The first face-down creature spell you cast each turn costs {3} less": a face-up creature
+    spell cast first doesn't use it up; the first face-down spell costs {0}, the next that turn {3};
+    on your next turn the first costs {0} again."""
+    g = game(hand=["Grizzly Bears"])
+    g.add_card("Kadena, Slinking Sorcerer", KADENA, "you", Zone.BATTLEFIELD)
+    for label in ("First", "Second", "Third"):
+        g.add_card(label, CARDS["Willbender"], "you", Zone.HAND)
+    assert g.cast("you", "Grizzly Bears") == "{1}{G}"
+    g.resolve()
+    assert g.cast("you", "First", face_down=FaceDownWay.MORPH) == "{0}"
+    g.resolve_all()
+    assert g.cast("you", "Second", face_down=FaceDownWay.MORPH) == "{3}"
+    g.resolve_all()
+    g.end_turn()
+    g.end_turn()
+    assert g.cast("you", "Third", face_down=FaceDownWay.MORPH) == "{0}"
+
+
+def test_603_2_a_trigger_on_a_face_down_creature_entering_ignores_a_face_up_one() -> None:
+    """"Whenever a face-down creature enters the battlefield under your control": being face down
+    is a status (110.5), not a characteristic; a face-up creature entering doesn't trigger it, a
+    face-down one does."""
+    g = game(hand=["Grizzly Bears", "Willbender"], library=["Forest"])
+    g.add_card("Kadena, Slinking Sorcerer", KADENA, "you", Zone.BATTLEFIELD)
+    g.cast("you", "Grizzly Bears")
+    g.resolve()
+    assert not g.stack
+    g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    assert len(g.stack) == 1
+    g.resolve()
+    assert g.obj("Forest").zone is Zone.HAND
+
+
+THIEVING_AMALGAM = card_from_data({
+    "name": "Thieving Amalgam", "mana_cost": "{5}{B}{B}", "types": ["Creature"], "pt": "6/7",
+    "abilities": [{"when": "opponent_upkeep", "effect": "manifest_from_that_players_library"}],
+})
+
+
+def test_701_40a_you_manifest_the_top_card_of_that_players_library() -> None:
+    """"At the beginning of each opponent's upkeep, you manifest the top card of that player's
+    library": not at your upkeep; at theirs, their top card enters face down under your control,
+    and they still own it (108.3)."""
+    g = game(library=["Forest"])
+    g.add_card("Thieving Amalgam", THIEVING_AMALGAM, "you", Zone.BATTLEFIELD)
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.upkeep()
+    assert not g.stack
+    g.end_turn()
+    g.upkeep()
+    g.resolve()
+    bears = g.obj("Grizzly Bears")
+    assert (bears.zone, bears.face_down, bears.controller, bears.card.owner) == (
+        Zone.BATTLEFIELD, True, "you", "opponent")
+    assert g.obj("Forest").zone is Zone.LIBRARY
+
+
+MAGAR = card_from_data({
+    "name": "Magar of the Magic Strings", "mana_cost": "{1}{B}{R}", "types": ["Creature"], "pt": "3/3",
+    "abilities": [{"effect": "put_onto_battlefield_face_down_as", "cost": "{1}{B}{R}",
+                   "target": "instant_or_sorcery_card_in_your_graveyard",
+                   "face_down_as": {"types": ["Creature"], "pt": "3/3",
+                                    "static": [{"affects": "self", "kind": "exile_instead_of_leaving"}]}}],
+})
+
+
+def test_708_2a_a_card_put_onto_the_battlefield_face_down_has_the_values_the_effect_gives() -> None:
+    """Magar: "put target instant or sorcery card in your graveyard onto the battlefield face down.
+    It's a 3/3 creature": a nameless colourless 3/3 (708.2a); only an instant or sorcery card of
+    your own graveyard can be the target (a creature card or another player's card can't)."""
+    g = game(graveyard=["Grizzly Bears"])
+    g.add_card("Magar of the Magic Strings", MAGAR, "you", Zone.BATTLEFIELD)
+    g.add_card("Lightning Bolt", BOLT, "you", Zone.GRAVEYARD)
+    g.add_card("Their Bolt", BOLT, "opponent", Zone.GRAVEYARD)
+    for wrong in ("Grizzly Bears", "Their Bolt"):
+        with pytest.raises(IllegalAction, match="not a legal target"):
+            g.activate("you", "Magar of the Magic Strings", target=wrong)
+    g.activate("you", "Magar of the Magic Strings", target="Lightning Bolt")
+    g.resolve()
+    bolt = g.obj("Lightning Bolt")
+    ch = g.characteristics(bolt)
+    assert (bolt.zone, bolt.face_down, ch.name, ch.power, ch.toughness, ch.colors) == (
+        Zone.BATTLEFIELD, True, None, 3, 3, frozenset())
+
+
+@pytest.mark.parametrize("to", [Zone.GRAVEYARD, Zone.HAND, Zone.LIBRARY])
+def test_614_1a_exile_it_instead_of_putting_it_anywhere_else(to: Zone) -> None:
+    """"If this creature would leave the battlefield, exile it instead of putting it anywhere
+    else": destroyed, bounced or put into the library, the face-down Lightning Bolt is exiled,
+    revealed (708.9)."""
+    g = game()
+    g.add_card("Magar of the Magic Strings", MAGAR, "you", Zone.BATTLEFIELD)
+    g.add_card("Lightning Bolt", BOLT, "you", Zone.GRAVEYARD)
+    g.activate("you", "Magar of the Magic Strings", target="Lightning Bolt")
+    g.resolve()
+    g.move("Lightning Bolt", to)
+    bolt = g.obj("Lightning Bolt")
+    assert (bolt.zone, bolt.face_down) == (Zone.EXILE, False)

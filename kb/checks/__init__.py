@@ -272,11 +272,20 @@ def match_entries(entries: list[Entry], checks: list[Check], *, normalised: Mapp
 
 # Face-down clauses by their current numbers: 708 face-down spells and permanents, 702.37
 # morph/megamorph, 701.40 manifest, 702.168 disguise, 701.58 cloak, 701.62 manifest dread,
-# 712.15-16 double-faced cards face down; and by the numbers they had when older rulings were
-# written (707 face-down, 701.31/701.33/701.34 manifest), which a link carries as
-# `at_ruling_date`. An old number is not matched as a current one: 707 is copying today.
-FACE_DOWN_CLAUSES = re.compile(r"^(?:708(?:\.|$)|702\.37(?:[a-z]|$)|701\.40|702\.168|701\.58|701\.62|712\.1[56])")
-OLD_FACE_DOWN_CLAUSES = re.compile(r"^(?:707(?:\.|$)|701\.31|701\.33|701\.34)")
+# 712.15-16 double-faced cards face down; and face-down exile: 406.3 (cards "exiled face down",
+# who may look at them, playing them), 702.75 hideaway and 702.143 foretell (the only keywords
+# whose own rule exiles a card face down, CR 2026-01-16), 712.17 (a double-faced card exiled face
+# down). Not 116.2h, foretell's special action: the linker gives it to any ruling that says
+# "special action", and a foretell ruling has 702.143. Renumbered rules (hideaway was 702.74,
+# 712.17 was 711.10-711.11) carry their current number as `clause` (kb/cr/lineage.py). By the
+# numbers they had when older rulings were written, for rules no longer in the CR, which a link
+# carries as `at_ruling_date` only: 707 face-down, 701.31/701.33/701.34 manifest, 903.13 (2014-15:
+# a card exiled face down that a player may look at is looked at at once; a commander returns).
+# An old number is not matched as a current one: 707 is copying today, 903.13 Commander Draft.
+FACE_DOWN_CLAUSES = re.compile(
+    r"^(?:708(?:\.|$)|702\.37(?:[a-z]|$)|701\.40|702\.168|701\.58|701\.62|712\.1[567]"
+    r"|406\.3(?:[a-z]|$)|702\.75(?:[a-z]|$)|702\.143(?:[a-z]|$))")
+OLD_FACE_DOWN_CLAUSES = re.compile(r"^(?:707(?:\.|$)|701\.31|701\.33|701\.34|903\.13$)")
 
 
 def face_down_links(entry: Entry) -> list[RuleLink]:

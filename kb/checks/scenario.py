@@ -433,13 +433,28 @@ ACTIONS: dict[str, Action] = {
     "damage": Action({"card": _C, "count": Arg.INT}, lambda r, a: r.game.deal_damage(a["card"], int(a.get("count", 1))), ("card",)),
     "remember": Action({"card": _C}, _remember, ("card",), "remember its object, for `same_object`"),
     "activate": Action(
-        {"card": _C, "player": _P, "target": _C},
-        lambda r, a: r.game.activate(_player(r, a), a["card"], target=a.get("target")),
+        {"card": _C, "player": _P, "target": _C, "at_random": Arg.BOOL},
+        lambda r, a: r.game.activate(_player(r, a), a["card"], target=a.get("target"), at_random=bool(a.get("at_random"))),
         ("card",),
     ),
     "play_land": Action(
         {"card": _C, "player": _P}, lambda r, a: r.game.play_land(_player(r, a), a["card"]), ("card",),
         "305.1: the special action, once a turn (305.2), from hand or where an effect lets its owner play it",
+    ),
+    "draw": Action(
+        {"player": _P, "count": Arg.INT, "from": _P},
+        lambda r, a: r.game.draw(_player(r, a), int(a.get("count", 1)), from_player=a.get("from")),
+        (),
+        "121.1: the player draws, one card at a time; a replacement (121.6) may exile another card instead: "
+        "`from` the opponent whose library Shared Fate takes it from",
+    ),
+    "discard": Action(
+        {"card": _C, "player": _P}, lambda r, a: r.game.discard(_player(r, a), a["card"]), ("card",),
+        "701.9a: a card from its owner's hand to the graveyard",
+    ),
+    "cycle": Action(
+        {"card": _C, "player": _P}, lambda r, a: r.game.cycle(_player(r, a), a["card"]), ("card",),
+        "702.29a: from hand only: pay the cycling cost, discard it, draw a card",
     ),
     "play_from_exile": Action(
         {"card": _C, "player": _P, "face_down": Arg.CAST_WAY},
@@ -1200,7 +1215,9 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         if item.attached_to is not None:
             game.obj(item.label).attached_to = game.obj(item.attached_to).oid
         if item.exiled_with is not None:
-            game.obj(item.label).exiled_with = game.obj(item.exiled_with).oid
+            source = game.obj(item.exiled_with)
+            placed = game.obj(item.label)
+            placed.exiled_with, placed.exiled_by = source.oid, source.controller
     return game
 
 

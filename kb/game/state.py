@@ -182,6 +182,7 @@ class GameObject:
     copy_until_face_down: bool = False  # Vesuvan Shapeshifter's copy effect ends when it turns face down
     face_down_values: Characteristics | None = None  # 708.2a: face down "as a 5/5 artifact creature"
     exiled_with: int | None = None  # the object whose effect exiled it (607: linked abilities)
+    exiled_by: str | None = None  # the player who exiled it with that object ("cards they exiled with X")
     counters: dict[CounterKind, int] = field(default_factory=dict)  # 122.1: by kind
     attached_to: int | None = None
     copy_of: Characteristics | None = None  # layer 1a: copiable values acquired
@@ -225,6 +226,7 @@ class StackAbility:
     spell_oid: int | None = None  # ward: the spell it counters unless its cost is paid
     last_known: GameObject | None = None  # the source as it last existed, if it left (608.2h)
     awaiting_targets: bool = False  # its controller has yet to choose its targets (603.3d)
+    player: str | None = None  # the player its trigger event is about ("that player": whose upkeep it is)
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +243,9 @@ class Player:
     name: str
     life: int = 20
     mana_pool: list[Mana] = field(default_factory=list)
-    spells_cast_this_turn: int = 0
+    # the spells cast this turn, each as it was cast: (face down, its values), for "one spell each turn"
+    # and "the first ... spell you cast each turn"
+    cast_this_turn: list[tuple[bool, Characteristics]] = field(default_factory=list)
     library: list[int] = field(default_factory=list)  # object ids, top first
     in_game: bool = True
     land_played: bool = False
@@ -498,6 +502,12 @@ class Game:
                 if st.affects is Affects.YOU and st.kind is kind and isinstance(st.value, int):
                     if st.filter is not None and (spell is None or not _matches_values(st.filter, spell, player, player)):
                         continue
+                    if st.first_each_turn and any(
+                        (face_down or kind is not ContinuousKind.FACE_DOWN_SPELL_COST)
+                        and (st.filter is None or _matches_values(st.filter, values, player, player))
+                        for face_down, values in self.players[player].cast_this_turn
+                    ):
+                        continue  # "the first ... spell you cast each turn": an earlier one was it
                     if sign == 0 or st.value * sign > 0:
                         total += st.value
         return total
@@ -531,7 +541,7 @@ class Game:
     def _spell_limit(self, player: str) -> str | None:
         """Why `player` can't cast another spell this turn (a face-up "each opponent can't cast
         more than one spell each turn"), or None."""
-        if self.players[player].spells_cast_this_turn < 1:
+        if not self.players[player].cast_this_turn:
             return None
         for source in self._static_sources():
             for st in self.characteristics(source, statics=False).statics:
@@ -582,11 +592,15 @@ class Game:
             return True  # Keeper of the Lens: face-down creatures, never face-down spells
         if obj.zone is Zone.EXILE and obj.exiled_with in self.objects:
             source = self.objects[obj.exiled_with]
-            if source.zone is Zone.BATTLEFIELD and source.controller == player and any(
+            if source.zone is Zone.BATTLEFIELD and any(
                 st.kind is ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS
+                and ((st.affects is Affects.YOU and source.controller == player)
+                     or (st.affects is Affects.PLAYERS and obj.exiled_by == player))
                 for st in self.characteristics(source, statics=False).statics
             ):
-                return True  # 607.2a: only the object that exiled it, and whoever controls it now
+                # 607.2a: only the object that exiled it, and whoever controls it now (`you`), or
+                # each player the cards they exiled with it (`players`: Shared Fate)
+                return True
         return player in obj.may_look  # 406.3: a face-down exiled card only if an effect allows
 
     def knows_identity(self, player: str, obj: GameObject) -> bool:
@@ -656,15 +670,22 @@ class Game:
             self._trigger(source, ability, targets=[obj.oid] if ability.target else [], left=left if source is obj else None)
 
     def _trigger(
-        self, source: GameObject, ability: Ability, *, targets: list[int] | None = None, left: GameObject | None = None
+        self,
+        source: GameObject,
+        ability: Ability,
+        *,
+        targets: list[int] | None = None,
+        left: GameObject | None = None,
+        player: str | None = None,
     ) -> None:
         """Put a triggered ability on the stack; `left`: the object its source was on the
-        battlefield, for a leaves-the-battlefield ability linked to what that object did (607.2a)."""
+        battlefield, for a leaves-the-battlefield ability linked to what that object did (607.2a);
+        `player`: the player its event is about ("that player")."""
         if ability.if_counter is not None and not source.counters.get(ability.if_counter):
             return  # 603.4: an intervening "if" that is false: it doesn't trigger
         desc = ability.text or f"{source.label}: {ability.effect}"
         controller = source.controller if source.zone is not Zone.GRAVEYARD else source.card.owner
-        item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []))
+        item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []), player=player)
         if left is not None and ability.effect in _EXILED_WITH_EFFECTS:
             item.source_oid, item.last_known = left.oid, left
         if ability.event is None:
@@ -685,7 +706,8 @@ class Game:
         """The objects an ability of `source` could target now (`another`: not its source)."""
         return [
             o for o in self.objects.values()
-            if self.is_legal_target(kind, o) and not (kind is TargetKind.ANOTHER_CREATURE and o.oid == source.oid)
+            if self.is_legal_target(kind, o, source.controller)
+            and not (kind is TargetKind.ANOTHER_CREATURE and o.oid == source.oid)
         ]
 
     def choose_targets(self, label: str, targets: list[str]) -> None:
@@ -741,6 +763,10 @@ class Game:
         (708.9). `face_down`: exiled face down (406.3)."""
         last_known = self.characteristics(obj)
         was_on_battlefield = obj.zone is Zone.BATTLEFIELD
+        if was_on_battlefield and zone not in (Zone.EXILE, Zone.BATTLEFIELD) and any(
+            st.kind is ContinuousKind.EXILE_INSTEAD_OF_LEAVING and st.affects is Affects.SELF for st in last_known.statics
+        ):
+            zone = Zone.EXILE  # 614.1a: "exile it instead of putting it anywhere else"
         was_creature = was_on_battlefield and "Creature" in last_known.types
         # 708.9: revealed as it moves, so everyone knows which card the new object is
         revealing = obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and reveal
@@ -793,6 +819,8 @@ class Game:
         controls the ability (`controller`); a face-down object by its face-down values (708.2a)."""
         if f is None:
             return True
+        if f.face_down and not obj.face_down:
+            return False
         ch = self.characteristics(obj)
         if f.named_as_card_in_own_graveyard:
             graveyard = {self.characteristics(o).name for o in self.objects.values()
@@ -809,7 +837,8 @@ class Game:
             raise IllegalAction(f"{label} is already in the {zone}")
         new = self._move(obj, zone, face_down=face_down)
         if by is not None:
-            new.exiled_with = self.obj(by).oid
+            source = self.obj(by)
+            new.exiled_with, new.exiled_by = source.oid, source.controller
         return new
 
     def put_face_down_as(self, label: str, controller: str, values: Characteristics) -> GameObject:
@@ -856,12 +885,14 @@ class Game:
         if not self.rules.knows(mechanic):
             raise NotInRules(f"{mechanic} does not exist in the rules of {self.rules.date}")
 
-    def manifest(self, player: str, count: int = 1) -> list[GameObject]:
-        """701.40a: the top card(s) of the library onto the battlefield face down, one at a time."""
+    def manifest(self, player: str, count: int = 1, *, library_of: str | None = None) -> list[GameObject]:
+        """701.40a: the top card(s) of the library onto the battlefield face down, one at a time,
+        under `player`'s control; `library_of`: another player's library ("you manifest the top card
+        of that player's library": its owner stays that player, 108.3)."""
         self._require(Mechanic.MANIFEST)
         done = []
         for _ in range(count):
-            lib = self.players[player].library
+            lib = self.players[library_of or player].library
             if not lib:
                 break
             done.append(self._put_face_down(self.objects[lib[0]], FaceDownWay.MANIFEST, player))
@@ -1006,7 +1037,7 @@ class Game:
             for t in targets:
                 target = self.obj(t)
                 if aims and not any(
-                    self.is_legal_target(a.target, target) and self.matches(a.filter, target, player)
+                    self.is_legal_target(a.target, target, player) and self.matches(a.filter, target, player)
                     for a in aims if a.target is not None
                 ):
                     raise IllegalAction(f"{t} is not a legal target for {label} (601.2c)")
@@ -1026,7 +1057,8 @@ class Game:
         if commander:
             obj.card.commander_casts = (obj.card.commander_casts or 0) + 1
         self._spend(player, mana)
-        self.players[player].spells_cast_this_turn += 1
+        cast_values = face_down_characteristics(ward=way in _WARDED) if way is not None else definition.faces[face]
+        self.players[player].cast_this_turn.append((way is not None, cast_values))
         self._remove_from_zone(obj)
         spell = self._new_object(obj.card, Zone.STACK, player)
         spell.face_down_by = way
@@ -1079,8 +1111,12 @@ class Game:
                 self.stack.append(item)
                 self._triggered(target.label, TriggerEvent.BECOMES_TARGET)  # 702.21a
 
-    def is_legal_target(self, kind: TargetKind, obj: GameObject) -> bool:
-        """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution)."""
+    def is_legal_target(self, kind: TargetKind, obj: GameObject, controller: str | None = None) -> bool:
+        """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution) for
+        an ability `controller` controls."""
+        if kind is TargetKind.INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD:
+            return (obj.zone is Zone.GRAVEYARD and obj.card.owner == controller
+                    and bool(obj.card.definition.card_types & {"Instant", "Sorcery"}))
         if kind in (TargetKind.SPELL, TargetKind.CREATURE_SPELL):
             if obj.zone is not Zone.STACK:
                 return False
@@ -1105,7 +1141,7 @@ class Game:
             return []
         legal = [
             self.objects[t] for t in targets
-            if t in self.objects and self.is_legal_target(ability.target, self.objects[t])
+            if t in self.objects and self.is_legal_target(ability.target, self.objects[t], controller)
             and self.matches(ability.filter, self.objects[t], controller)
         ]
         return legal or None
@@ -1210,7 +1246,7 @@ class Game:
         kind = item.ability.if_counter
         if kind is not None and (item.source_oid not in self.objects or not source or not source.counters.get(kind)):
             return  # 603.4: the intervening "if" is checked again on resolution
-        self._do(item.ability, item.controller, source, legal, choice)
+        self._do(item.ability, item.controller, source, legal, choice, player=item.player)
 
     def counter(self, label: str) -> None:
         """701.6a: counter a spell: it goes to its owner's graveyard (a face-down one is revealed,
@@ -1246,8 +1282,11 @@ class Game:
         source: GameObject | None,
         targets: list[GameObject] | None = None,
         choice: object = None,
+        *,
+        player: str | None = None,
     ) -> None:
-        """What `ability` does as it resolves (608.2), by its effect kind."""
+        """What `ability` does as it resolves (608.2), by its effect kind; `player`: the player its
+        trigger event was about."""
         targets = targets or []
         if ability.optional and choice is not True:
             return  # "you may": its controller chose not to
@@ -1255,7 +1294,7 @@ class Game:
             # without a target the ability does it to its own source ("turn this face down")
             on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
             chosen = targets if ability.target else [source] if source is not None and on_battlefield else []
-            resolving = _Resolving(ability, controller, source, targets, choice)
+            resolving = _Resolving(ability, controller, source, targets, choice, player)
             for t in chosen:
                 if ability.if_target is not None and not self.matches(ability.if_target, t, controller):
                     continue  # "if it has ...": a condition of the effect, checked as it resolves (608.2c)
@@ -1265,7 +1304,7 @@ class Game:
             return
         handler = _EFFECTS.get(ability.effect)
         if handler is not None:
-            handler(self, _Resolving(ability, controller, source, targets, choice))
+            handler(self, _Resolving(ability, controller, source, targets, choice, player))
 
     # ---- turning face up and down ------------------------------------------------------------
 
@@ -1427,8 +1466,10 @@ class Game:
         `effect_value` makes it."""
         self.obj(label).effects.append(Effect(kind, value, self._tick(), until_end_of_turn))
 
-    def activate(self, player: str, label: str, *, target: str | None = None) -> None:
-        """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down)."""
+    def activate(self, player: str, label: str, *, target: str | None = None, at_random: bool = False) -> None:
+        """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down, put an
+        opponent's exiled card into their graveyard: `at_random` when it is a face-down card `player`
+        may not look at, `target` standing for the one chosen at random)."""
         obj = self.obj(label)
         abilities = [a for a in self.characteristics(obj).abilities if a.event is None]
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
@@ -1454,6 +1495,17 @@ class Game:
                 raise IllegalAction(f"{target} is not a creature {player} controls to sacrifice")
             self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
             self.sacrifice(victim)
+        elif ability.cost is ActivationCost.PUT_OPPONENTS_EXILED_CARD_INTO_GRAVEYARD:
+            card = self.obj(target) if target else None
+            if card is None or card.zone is not Zone.EXILE or card.card.owner == player:
+                raise IllegalAction(f"{target} is not a card an opponent of {player} owns in exile")
+            if not self.can_see(player, card) and not at_random:
+                # 406.3: face-down cards nobody lets them look at are alike to the player; which one
+                # goes is chosen at random, and it is revealed only once the cost is paid
+                raise IllegalAction(f"{player} can't look at {target}, exiled face down: a face-down card they "
+                                    "can't look at is chosen at random (`at_random`), not picked (406.3)")
+            self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
+            self._move(card, Zone.GRAVEYARD)  # face up in a public zone: revealed as the cost is paid
         elif ability.cost is ActivationCost.EXILE_A_FACE_DOWN_PERMANENT:
             # Primordial Mist: the card is exiled face up; that isn't "turning face up".
             victim = self.obj(target) if target else None
@@ -1466,7 +1518,7 @@ class Game:
             self.stack.append(item)
             if ability.target is not None:
                 chosen = self.obj(target) if target else None
-                if chosen is None or not self.is_legal_target(ability.target, chosen):
+                if chosen is None or not self.is_legal_target(ability.target, chosen, player):
                     self.stack.remove(item)
                     raise IllegalAction(f"{target} is not a legal target ({ability.target})")
                 self._target(obj.oid, player, chosen, item.targets)
@@ -1491,12 +1543,67 @@ class Game:
                         self._trigger(source, ability)
         return new
 
-    def draw(self, player: str, count: int = 1) -> None:
-        """121.1: the top card(s) of the library into the hand."""
+    def draw(self, player: str, count: int = 1, *, from_player: str | None = None) -> None:
+        """121.1: the top card(s) of the library into the hand, one at a time (121.2), each draw
+        replaced where an effect says so (121.6): Shared Fate's "exiles the top card of one of
+        their opponents' libraries face down instead", from `from_player` (needed with more than
+        one opponent), even if the drawing player's own library is empty (121.6a)."""
         for _ in range(count):
+            replacing = self._draw_replacement(player)
+            if replacing is not None:
+                self._exile_opponents_top_instead_of_draw(player, replacing, from_player)
+                continue
             library = self.library(player)
             if library:
                 self._move(library[0], Zone.HAND)
+
+    def _draw_replacement(self, player: str) -> GameObject | None:
+        """The permanent whose "if a player would draw a card" replacement applies to `player`'s draw."""
+        for source in self.battlefield():
+            for st in self.characteristics(source, statics=False).statics:
+                if st.kind is ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN and (
+                    st.affects is Affects.PLAYERS
+                    or (st.affects is Affects.YOU and source.controller == player)
+                    or (st.affects is Affects.OPPONENTS and source.controller != player)
+                ):
+                    return source
+        return None
+
+    def _exile_opponents_top_instead_of_draw(self, player: str, source: GameObject, from_player: str | None) -> None:
+        opponents = [p for p, state in self.players.items() if p != player and state.in_game]
+        if from_player is None:
+            if len(opponents) != 1:
+                raise IllegalAction(f"{player} must choose which opponent's library to exile from ({source.label})")
+            from_player = opponents[0]
+        if from_player not in opponents:
+            raise IllegalAction(f"{from_player} is not an opponent of {player} ({source.label})")
+        library = self.library(from_player)
+        if library:
+            exiled = self._move(library[0], Zone.EXILE, face_down=True)
+            # who may look at it is the source's linked static ability (607.2a: "each player may
+            # look at and play cards they exiled with Shared Fate"), not a lasting permission
+            exiled.exiled_with, exiled.exiled_by = source.oid, player
+            exiled.playable_this_turn = True
+
+    def discard(self, player: str, label: str) -> None:
+        """701.9a: move a card from its owner's hand to their graveyard; any other card can't be discarded."""
+        obj = self.obj(label)
+        if obj.zone is not Zone.HAND or obj.card.owner != player:
+            raise IllegalAction(f"{label} is not in {player}'s hand: only a card in hand can be discarded (701.9a)")
+        self._move(obj, Zone.GRAVEYARD)
+
+    def cycle(self, player: str, label: str) -> str:
+        """702.29a: cycling functions only while the card is in a player's hand: pay its cost, discard
+        it, draw a card. Returns the cost paid."""
+        obj = self.obj(label)
+        costs = [k.split(" ", 1)[1] for k in self.printed(obj).keywords if k.startswith("cycling ")]
+        if not costs:
+            raise IllegalAction(f"{label} has no cycling ability")
+        if obj.zone is not Zone.HAND:
+            raise IllegalAction(f"{label} is not in a hand: cycling functions only there (702.29a)")
+        self.discard(player, label)
+        self.draw(player)
+        return costs[0]
 
     def play_land(self, player: str, label: str) -> GameObject:
         """305.1: playing a land is a special action: a land card from hand (or one an effect lets
@@ -1563,11 +1670,13 @@ class Game:
                 self._reveal(obj)
 
     def upkeep(self) -> None:
+        """The beginning of the active player's upkeep (503.1): "your upkeep" abilities of their
+        permanents, "each opponent's upkeep" abilities of their opponents' permanents."""
         for perm in self.battlefield():
-            if perm.controller == self.active:
-                for ability in self.characteristics(perm).abilities:
-                    if ability.event is TriggerEvent.UPKEEP:
-                        self._trigger(perm, ability)
+            event = TriggerEvent.UPKEEP if perm.controller == self.active else TriggerEvent.OPPONENT_UPKEEP
+            for ability in self.characteristics(perm).abilities:
+                if ability.event is event:
+                    self._trigger(perm, ability, player=self.active)
 
     def end_step(self) -> None:
         delayed, self.next_end_step = self.next_end_step, []
@@ -1611,7 +1720,7 @@ class Game:
         self.combat_damage_prevented = False
         for p in self.players.values():
             p.mana_pool.clear()  # 500.4: mana empties between steps
-            p.spells_cast_this_turn = 0
+            p.cast_this_turn.clear()
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
             obj.playable_this_turn = False
@@ -2001,6 +2110,7 @@ class _Resolving:
     source: GameObject | None  # None: it left and left no last known information
     targets: list[GameObject]  # the still-legal targets (608.2b)
     choice: object
+    player: str | None = None  # the player its trigger event was about ("that player")
 
     @property
     def source_on_battlefield(self) -> GameObject | None:
@@ -2041,6 +2151,14 @@ def _manifest_effect(g: Game, r: _Resolving) -> None:
     # "Its controller manifests": the target's controller as it last existed (608.2h)
     for who in [t.controller for t in r.targets] or [r.controller]:
         g.manifest(who, r.ability.count)
+
+
+def _manifest_from_that_players_library(g: Game, r: _Resolving) -> None:
+    g.manifest(r.controller, r.ability.count, library_of=r.player)
+
+
+def _put_onto_battlefield_face_down_as(g: Game, r: _Resolving, t: GameObject) -> None:
+    g.put_face_down_as(t.label, r.controller, r.ability.face_down_as or face_down_characteristics())
 
 
 def _chosen_labels(choice: object) -> list[str]:
@@ -2133,6 +2251,14 @@ def _grant_dies_manifest(g: Game, r: _Resolving) -> None:
 def _counter_targets(g: Game, r: _Resolving) -> None:
     for t in r.targets:
         g._counter_spell(t)
+
+
+def _exile_top_playable_this_turn(g: Game, r: _Resolving) -> None:
+    # "Exile the top card of your library. Until end of turn, you may play that card": exiled face
+    # up, as exiled cards are unless an effect says otherwise (406.3), so every player sees it.
+    lib = g.library(r.controller)
+    if lib:
+        g._move(lib[0], Zone.EXILE).playable_this_turn = True
 
 
 def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
@@ -2239,6 +2365,7 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving, GameObject], None]
     EffectKind.CONTROLLER_LOSES_LIFE: _controller_loses_life,
     EffectKind.TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER: _target_controller_gains_life_equal_to_power,
     EffectKind.GAIN_CONTROL: _gain_control,
+    EffectKind.PUT_ONTO_BATTLEFIELD_FACE_DOWN_AS: _put_onto_battlefield_face_down_as,
 }
 
 # The effects that don't act on each target in turn. Kinds in neither table (the 708.11
@@ -2246,9 +2373,11 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving, GameObject], None]
 _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.FORM: _form,
     EffectKind.MANIFEST: _manifest_effect,
+    EffectKind.MANIFEST_FROM_THAT_PLAYERS_LIBRARY: _manifest_from_that_players_library,
     EffectKind.GAIN_LIFE: _gain_life,
     EffectKind.DAMAGE_EACH_OPPONENT: _damage_each_opponent,
     EffectKind.DRAW: _draw,
+    EffectKind.EXILE_TOP_PLAYABLE_THIS_TURN: _exile_top_playable_this_turn,
     EffectKind.OPPONENT_RETURNS_SELF_AT_NEXT_END_STEP: _opponent_returns_self_at_next_end_step,
     EffectKind.RETURN_SELF_UNDER_YOUR_CONTROL: _return_self_under_your_control,
     EffectKind.CREATE_TOKENS: _create_tokens,
