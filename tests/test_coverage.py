@@ -120,3 +120,17 @@ def test_a_ruling_is_face_down_by_its_top_link_or_a_confident_one() -> None:
     assert is_face_down_entry(ruling(("116.2b", 'cue "special action"'),
                                      ("702.37e", 'cue "special action", the ruling\'s mechanic')))
     assert is_face_down_entry(ruling(("116.2b", 'cue "special action"'), ("708.8", "reviewed override")))
+
+
+def test_a_face_down_link_on_the_ruling_s_face_down_words_alone_still_makes_it_a_face_down_ruling_links45() -> None:
+    """links45 marks a 708 link that only the ruling's face-down words (or its cards' face-down ability) put there, and
+    that says less of the ruling than another clause, as no confident link; the ruling still says face down, and its
+    checks still count for the face-down rulings (Maelstrom Djinn "turns face up and then is turned face down")."""
+    variant = Variant("t", "t", Lang.EN, None, "x.txt", 1, Relation.CANONICAL, 1.0, None)
+    links = (RuleLink("702.63a", 0.9, None, 'keyword "vanish", BM25 1.00 of best'),
+             RuleLink("708.3", 0.5, None, "the face-down words alone (another clause says more of it), BM25 0.43 of best"),
+             RuleLink("702.37b", 0.4, None, "its cards' face-down ability alone (another clause says more of it), "
+                                            "BM25 0.77 of best"))
+    assert is_face_down_entry(Entry("r", Kind.RULING, "t", (), None, None, (variant,), links[:2]))
+    assert is_face_down_entry(Entry("r", Kind.RULING, "t", (), None, None, (variant,), links[::2]))
+

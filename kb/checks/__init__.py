@@ -292,9 +292,10 @@ def face_down_links(entry: Entry) -> list[RuleLink]:
     """The links that make a ruling entry a face-down ruling (by the clause's number now or then): its top link, or
     one that stands on evidence of its own (a cue, the ruling's mechanic, a shared rare phrase, a reviewed override:
     `links.stands_on_evidence`). A link kept on shared words alone beside a better one is no reason: "Room cards
-    have two card faces ..." is not a face-down ruling for its third link 708.4 (try-out 27 D12). A link that
-    records no evidence (a store or an entry made without it) counts, as before."""
-    from kb.cr.links import stands_on_evidence
+    have two card faces ..." is not a face-down ruling for its third link 708.4 (try-out 27 D12). A link that stands
+    on the ruling's face-down words alone (no confident rule link, links45) still says the ruling is about face-down
+    play, and counts. A link that records no evidence (a store or an entry made without it) counts, as before."""
+    from kb.cr.links import rests_on_face_down_words, stands_on_evidence
 
     if entry.kind is not Kind.RULING:
         return []
@@ -304,7 +305,8 @@ def face_down_links(entry: Entry) -> list[RuleLink]:
         link for i, link in enumerate(entry.rules)
         if (FACE_DOWN_CLAUSES.match(link.clause) if link.clause
             else link.at_ruling_date and OLD_FACE_DOWN_CLAUSES.match(link.at_ruling_date))
-        and (i == 0 or not link.evidence or stands_on_evidence(link.evidence))
+        and (i == 0 or not link.evidence or stands_on_evidence(link.evidence)
+             or rests_on_face_down_words(link.evidence))
     ]
 
 
