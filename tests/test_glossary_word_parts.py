@@ -19,6 +19,7 @@ GLOSSARY = Glossary([
     Concept("disguise", {Lang.EN: ("disguise",), Lang.DE: ("Verkleidung",)}),
     Concept("manifest_dread", {Lang.EN: ("manifest dread",), Lang.DE: ("manifestieren das Grauen", "das Grauen")}),
     Concept("vote", {Lang.EN: ("vote",), Lang.DE: ("abstimmen", "Abstimmung", "Stimme")}),
+    Concept("protection", {Lang.EN: ("protection",), Lang.DE: ("Schutz vor", "Schutz")}),
 ])
 
 
@@ -43,9 +44,11 @@ def test_a_foreign_questions_word_holding_a_term_finds_its_concept(question, lan
     ("Darf mein Mitspieler das sehen?", Lang.DE),  # "Mit" is too short a first part: no `Spiel`
     ("¿Quién es el jugador activo?", Lang.ES),  # "-or" is no verb ending: a player, not `jugado`
     ("Who controls the morphling?", Lang.EN),  # English is read with its terms as they are
-    # the verb "stimmen" (to be right) with a person's ending is no `Stimme` (tryout45 #2)
+    # a verb with a person's ending names no concept whose verb is another: "stimmen" (to be right) is
+    # no `Stimme` (tryout45 #2), whose verb is "abstimmen"; "schützt" (protects) no protection keyword
     ("Stimmt das?", Lang.DE),
     ("Mein Kumpel sagt, das stimmte so nicht.", Lang.DE),
+    ("Die Natur schützt ihr Eigentum", Lang.DE),
 ])
 def test_a_word_merely_containing_a_term_finds_nothing(question, lang):
     assert concepts(question, lang) == []
@@ -63,3 +66,13 @@ def test_is_that_right_translates_to_no_vote():
     translations = Glossary([], translations=[Concept("vote", {Lang.EN: ("vote",), Lang.DE: ("Stimme",)})])
     assert translations.translate("Stimmt das?", Lang.DE) == []
     assert translations.translate("Wer zählt die Stimmenzettel?", Lang.DE) == ["vote"]
+
+
+def test_a_person_of_the_verb_the_concept_lists_names_it_where_verb_forms_are_kept_to_keywords():
+    """A searcher reads derived verb forms for keywords only (`Glossary.inflected`); "spielt" is still
+    `play`, whose German verb "spielen" the concept lists: the word parts read it (red when a person
+    ending never fits there)."""
+    glossary = Glossary(GLOSSARY.concepts)
+    glossary.inflected = lambda concept: concept == "morph"
+    tokens = tokenize("Wer spielt zuerst eine Karte?")
+    assert glossary.concept_tokens(tokens, (Lang.EN, Lang.DE), question=True) == ["~play"]

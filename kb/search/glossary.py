@@ -45,8 +45,9 @@ SPANISH_VERB_ENDINGS = (  # present, preterite, imperfect, future, conditional, 
 # the noun a verb names its act with (Verkleidung, Tarnung) and the weak verb's persons and tenses
 GERMAN_VERB_ENDINGS = "e st t et est te test ten tet ete eten ung ungen end ende".split()
 # A German word that goes on from a one-word term's letters with only a weak verb's person or tense ending
-# is that verb, not the term: "Stimmt das?" (is that right?) is no `Stimme` (a vote); a verb term's own forms
-# are read by `Glossary._verb_forms`, before the word's parts.
+# is a verb: it names the term's concept only when the concept lists that verb ("spielt": `play` lists
+# "spielen"), not when the concept's verb is another ("Stimmt das?", is that right?, is no `vote`, whose
+# verb is "abstimmen", though its noun is "Stimme").
 GERMAN_PERSON_ENDINGS = frozenset("t st et est te test ten tet ete eten".split())
 GERMAN_PARTICIPLE = ("t", "te", "ten", "ter", "tes", "tem", "et", "ete", "eten", "en", "ene", "enen", "")  # "" the stemmer took it
 # separable prefixes: the participle takes ge after them (umgedreht, aufgedeckt); inseparable ones none
@@ -385,9 +386,10 @@ class Glossary:
 
     def _word_parts(self, token: str, langs: tuple[Lang, ...]) -> list[int]:
         """The concepts of the longest one-word terms a German or Spanish `token` (no term itself)
-        is made of: in German a term it begins with (an inflection, a compound's first part; not with a
-        verb's person ending after it, `GERMAN_PERSON_ENDINGS`) or ends with after at least
-        `MIN_HEAD_PREFIX` letters (a compound's head: "Kartenverkleidung"); in Spanish a term it begins with when the rest is a verb ending (`SPANISH_ENDINGS`)."""
+        is made of: in German a term it begins with (an inflection, a compound's first part; a verb's
+        person ending after it only when the concept lists that verb: `GERMAN_PERSON_ENDINGS`) or ends
+        with after at least `MIN_HEAD_PREFIX` letters (a compound's head: "Kartenverkleidung"); in
+        Spanish a term it begins with when the rest is a verb ending (`SPANISH_ENDINGS`)."""
         found: list[int] = []
         for lang in langs:
             for end in (False, True) if lang is Lang.DE else (False,):
@@ -399,7 +401,8 @@ class Glossary:
                     if end:
                         fits = token.endswith(term) and len(token) - len(term) >= MIN_HEAD_PREFIX
                     elif lang is Lang.DE:
-                        fits = token.startswith(term) and token[len(term):] not in GERMAN_PERSON_ENDINGS
+                        fits = token.startswith(term) and (token[len(term):] not in GERMAN_PERSON_ENDINGS
+                                                           or ci in self._roots.get((lang, term), ()))
                     else:
                         fits = token.startswith(term) and token[len(term):] in SPANISH_ENDINGS
                     if fits:
