@@ -20,6 +20,7 @@ import yaml
 from kb.game import (
     CardDataError,
     CardDef,
+    CastChoice,
     Characteristics,
     ContinuousKind,
     CounterKind,
@@ -185,6 +186,9 @@ class Arg(StrEnum):
 
     CARD = "CARD"  # a card label of the setup
     CARDS = "[CARD]"
+    TARGETS = "[CARD|PLAYER]"  # cards or players (115.1)
+    INTS = "N|[N]"  # -> tuple of int
+    CAST = "{targets, x, mode}"  # -> CastChoice: a spell cast during resolution (608.2g)
     PLAYER = "PLAYER"
     PLAYERS = "[PLAYER]"
     ZONE = "ZONE"
@@ -295,7 +299,7 @@ def _resolve(r: _Runner, a: dict[str, Any]) -> object:
     if a.get("times") == "all":
         r.game.resolve_all()
         return None
-    r.game.resolve(copy_of=a.get("copy_of"), pay=bool(a.get("pay")), choice=a.get("choice"))
+    r.game.resolve(copy_of=a.get("copy_of"), pay=bool(a.get("pay")), choice=a.get("choice"), cast=a.get("cast"))
     return None
 
 
@@ -324,23 +328,25 @@ def _manifest(r: _Runner, a: dict[str, Any]) -> object:
 _C, _P = Arg.CARD, Arg.PLAYER
 ACTIONS: dict[str, Action] = {
     "cast": Action(
-        {"card": _C, "player": _P, "face_down": Arg.CAST_WAY, "targets": Arg.CARDS, "face": Arg.INT,
-         "without_paying": Arg.BOOL, "spend": Arg.CARDS, "modes": Arg.INT},
+        {"card": _C, "player": _P, "face_down": Arg.CAST_WAY, "targets": Arg.TARGETS, "face": Arg.INT,
+         "without_paying": Arg.BOOL, "spend": Arg.CARDS, "modes": Arg.INT, "x": Arg.INT, "mode": Arg.INTS},
         lambda r, a: r.game.cast(
             _player(r, a), a["card"], face_down=a.get("face_down"), targets=a.get("targets"),
             face=int(a.get("face", 0)), without_paying=bool(a.get("without_paying")), spend=a.get("spend"),
-            modes=int(a.get("modes", 1)),
+            modes=int(a.get("modes", 1)), x=a.get("x"), mode=a.get("mode", ()),
         ),
         ("card",),
-        "cast from hand (face down for {3}: 702.37c); `targets` are chosen now; `face: 1` casts an "
-        "Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative cost); `spend` "
-        "the mana of the pool that these sources produced (106.6); `modes` chosen (escalate, 702.120a)",
+        "cast from hand (face down for {3}: 702.37c); `targets` (cards or players, 115.1) are chosen now; "
+        "`face: 1` casts an Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative "
+        "cost); `spend` the mana of the pool that these sources produced (106.6); `modes` chosen (escalate, "
+        "702.120a); `x` the value of X (107.3a); `mode` the mode chosen of a modal spell (700.2a)",
     ),
     "resolve": Action(
-        {"times": Arg.TIMES, "copy_of": _C, "pay": Arg.BOOL, "choice": Arg.ANY},
+        {"times": Arg.TIMES, "copy_of": _C, "pay": Arg.BOOL, "choice": Arg.ANY, "cast": Arg.CAST},
         _resolve,
         (),
-        "`1` (top of the stack) or `all`; `copy_of` for a Clone, `pay` a ward cost, `choice` otherwise",
+        "`1` (top of the stack) or `all`; `copy_of` for a Clone, `pay` a ward cost, `choice` otherwise; "
+        "`cast: {targets, x, mode}` the choices for a spell it casts as it resolves (608.2g, 707.12)",
     ),
     "counter": Action({"card": _C}, lambda r, a: r.game.counter(a["card"]), ("card",), "an effect counters a spell"),
     "manifest": Action({"player": _P, "count": Arg.INT, "card": _C}, _manifest, (), "the top card(s), or a given card"),
@@ -967,6 +973,14 @@ def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what
     elif kind is Arg.CARDS:
         ok = isinstance(value, list) and all(isinstance(v, str) and v in labels for v in value)
         out = list(value) if ok else None
+    elif kind is Arg.TARGETS:
+        ok = isinstance(value, list) and all(isinstance(v, str) and (v in labels or v in players) for v in value)
+        out = list(value) if ok else None
+    elif kind is Arg.INTS:
+        ints = value if isinstance(value, list) else [value]
+        out = tuple(ints) if all(isinstance(n, int) and not isinstance(n, bool) for n in ints) else None
+    elif kind is Arg.CAST:
+        out = _cast_choice(value, labels, players, what, line)
     elif kind is Arg.PLAYER:
         out = value if isinstance(value, str) and value in players else None
     elif kind is Arg.PLAYERS:
@@ -1011,6 +1025,19 @@ def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what
         hint = _did_you_mean(value, kind.value.split("|"), "one of " + kind.value) if how and isinstance(value, str) else ""
         raise _CheckSyntax(f"{what}: {_as_yaml(value)} is not a {kind.value}{hint}", line)
     return out
+
+
+def _cast_choice(value: Any, labels: set[str], players: list[str], what: str, line: int) -> CastChoice | None:
+    """`{targets: [CARD|PLAYER], x: N, mode: N|[N]}`: the choices for a spell cast as another resolves."""
+    if not isinstance(value, dict):
+        return None
+    unknown = set(map(str, value)) - {"targets", "x", "mode"}
+    if unknown:
+        raise _CheckSyntax(f"{what}: unknown key(s) {', '.join(sorted(unknown))} (known: targets, x, mode)", line)
+    targets = _check_arg(Arg.TARGETS, value.get("targets", []), labels, players, f"{what}: targets", line)
+    x = _check_arg(Arg.INT, value["x"], labels, players, f"{what}: x", line) if "x" in value else None
+    mode = _check_arg(Arg.INTS, value["mode"], labels, players, f"{what}: mode", line) if "mode" in value else ()
+    return CastChoice(tuple(targets), x, tuple(mode))
 
 
 # The arguments that say how something is done, each with the words for it: `face_down: true` is a
