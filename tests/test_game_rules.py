@@ -9,7 +9,7 @@ import pytest
 from kb.game import CastChoice, Game, IllegalAction, MissingChoice, Rules, Zone, card_from_data
 from kb.game.draft import Draft
 from kb.game.cards import ContinuousKind, CounterKind, Layout, TargetKind
-from kb.game.state import FaceDownWay, TurnUpWay
+from kb.game.state import FaceDownWay, PlayLasts, TurnUpWay
 from kb.corpus import Corpus
 
 CORPUS = Corpus.default()
@@ -431,11 +431,11 @@ def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:
     g.turn_face_up("Ire Shaman", TurnUpWay.MEGAMORPH)
     g.resolve()
     bears = g.obj("Grizzly Bears")
-    assert bears.zone is Zone.EXILE and not bears.face_down and bears.playable_this_turn
+    assert bears.zone is Zone.EXILE and not bears.face_down and bears.playable
     assert g.can_see("you", bears) and g.can_see("opponent", bears)
     assert g.obj("Shock").zone is Zone.LIBRARY
     g.end_turn()
-    assert not g.obj("Grizzly Bears").playable_this_turn
+    assert not g.obj("Grizzly Bears").playable
 
 
 def test_121_6_shared_fate_replaces_each_draw_with_an_opponents_card_exiled_face_down() -> None:
@@ -447,7 +447,7 @@ def test_121_6_shared_fate_replaces_each_draw_with_an_opponents_card_exiled_face
     g.draw("you", 2)
     for label in ("Grizzly Bears", "Shock"):
         card = g.obj(label)
-        assert card.zone is Zone.EXILE and card.face_down and card.playable_this_turn
+        assert card.zone is Zone.EXILE and card.face_down and card.playable
         assert g.can_see("you", card) and not g.can_see("opponent", card)
     g.add_card("Forest", CARDS["Forest"], "you", Zone.LIBRARY)
     g.draw("opponent")  # "if a player would draw": the opponent too, from your library
@@ -1383,7 +1383,7 @@ def test_305_1_a_land_played_from_exile_is_played_as_one_from_hand() -> None:
     g = game(exile=["Forest"])
     g.add_card("Tranquil Cove", TAPPED_LAND, "you", Zone.EXILE)
     for label in ("Tranquil Cove", "Forest"):
-        g.obj(label).playable_this_turn = True
+        g.obj(label).playable = True
     g.play_from_exile("you", "Tranquil Cove")
     assert g.obj("Tranquil Cove").zone is Zone.BATTLEFIELD and g.obj("Tranquil Cove").tapped
     with pytest.raises(IllegalAction, match="305.2"):
@@ -1484,11 +1484,11 @@ def test_307_1_a_sorcery_an_effect_lets_you_cast_keeps_its_timing(zone: Zone) ->
     says where from, not when: a sorcery still waits for your main phase and an empty stack."""
     g = game(hand=["Willbender"], **{zone.value: ["Divination"]})
     g.end_turn()
-    g.obj("Divination").playable_this_turn = True  # on the opponent's turn
+    g.obj("Divination").playable = True  # on the opponent's turn
     with pytest.raises(IllegalAction, match="307.1"):
         g.cast("you", "Divination")
     g.end_turn()
-    g.obj("Divination").playable_this_turn = True
+    g.obj("Divination").playable = True
     g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
     with pytest.raises(IllegalAction, match="307.1"):
         g.cast("you", "Divination")  # the stack isn't empty
@@ -2054,3 +2054,48 @@ def test_707_12_casting_a_copy_of_the_noted_card_without_paying_its_mana_cost() 
     g.cast_copy("you", SORCERY_BOLT, CastChoice(targets=("opponent",)))
     g.resolve()
     assert (g.players["opponent"].life, "copy of Sorcery Bolt 2" in g.cards) == (8, True)
+
+
+def test_607_2a_shared_fates_play_permission_is_the_exilers_while_it_stays() -> None:
+    """"Each player may look at and play cards they exiled with Shared Fate": a static ability linked
+    to the cards it exiled (607.2a, 611.3a): the player who exiled a card may play it (its owner may
+    not), on a later turn too, and no one may once Shared Fate has left (a new Shared Fate is a new
+    object, 400.7)."""
+    g = game(battlefield=["Shared Fate"])
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.add_card("Forest", CARDS["Forest"], "opponent", Zone.LIBRARY)
+    g.draw("you", 2)
+    bears, forest = g.obj("Grizzly Bears"), g.obj("Forest")
+    assert (g.may_play("you", bears), g.may_play("opponent", bears)) == (True, False)
+    g.end_turn()
+    with pytest.raises(IllegalAction, match="can't play"):
+        g.play_from_exile("opponent", "Forest")
+    g.end_turn()
+    assert g.may_play("you", g.obj("Grizzly Bears"))  # not "this turn" only
+    land = g.obj("Forest")
+    g.play_from_exile("you", "Forest")
+    land = g.obj("Forest")
+    assert (land.zone, land.controller, land.card.owner) == (Zone.BATTLEFIELD, "you", "opponent")
+    g.move("Shared Fate", Zone.GRAVEYARD)
+    g.move("Shared Fate", Zone.BATTLEFIELD)
+    assert not g.may_play("you", g.obj("Grizzly Bears"))
+    with pytest.raises(IllegalAction, match="can't play"):
+        g.play_from_exile("you", "Grizzly Bears")
+
+
+def test_611_2b_a_play_permission_for_as_long_as_it_remains_exiled_outlasts_the_turn() -> None:
+    """Praetor's Grasp: "You may play that card for as long as it remains exiled": the permission
+    names its player and lasts past the turn (611.2b), while one "until end of turn" ends with it
+    (514.2); it is the named player's, not the card's owner's."""
+    g = game()
+    g.add_card("Forest", CARDS["Forest"], "opponent", Zone.EXILE)
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.EXILE)
+    forest, bears = g.obj("Forest"), g.obj("Grizzly Bears")
+    forest.playable, forest.playable_by, forest.playable_lasts = True, "you", PlayLasts.EXILED
+    bears.playable, bears.playable_by = True, "you"  # this turn only
+    assert not g.may_play("opponent", forest)
+    g.end_turn()
+    g.end_turn()
+    assert (g.may_play("you", g.obj("Forest")), g.may_play("you", g.obj("Grizzly Bears"))) == (True, False)
+    g.play_land("you", "Forest")
+    assert g.obj("Forest").controller == "you"

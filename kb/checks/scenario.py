@@ -42,7 +42,7 @@ from kb.game import (
 )
 from kb.game.cards import TriggerEvent, effect_value, is_bare_mana, keyword_problem
 from kb.game.draft import Draft
-from kb.game.state import CAST_FACE_DOWN, face_down_refusal
+from kb.game.state import CAST_FACE_DOWN, PlayLasts, face_down_refusal
 from kb.model import Problem
 from kb.normalize import close_matches
 
@@ -143,6 +143,8 @@ class Placed:
     damage: int = 0
     may_look: tuple[str, ...] = ()
     playable: bool = False
+    playable_by: str | None = None  # None: its owner
+    playable_lasts: PlayLasts = PlayLasts.TURN
     named: str | None = None  # a hidden agenda's secretly chosen name
     exiled_with: str | None = None  # a label
     commander_casts: int | None = None  # a commander: times cast from the command zone (903.8)
@@ -203,6 +205,7 @@ class Arg(StrEnum):
     PT = "P/T"
     TIMES = "1|all"  # -> "1" or "all"
     TOP_OR_BOTTOM = "top|bottom"
+    PLAY_LASTS = "|".join(PlayLasts)  # -> PlayLasts
     ANY = "VALUE"
     TEXT = "TEXT"
 
@@ -513,7 +516,8 @@ ACTIONS: dict[str, Action] = {
 SETUP_ITEM_KEYS = {
     "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.FACE_DOWN_WAY, "tapped": Arg.BOOL, "counters": Arg.INT,
     "attached_to": _C, "controller": _P, "token": Arg.BOOL, "attacking": Arg.BOOL, "damage": Arg.INT,
-    "may_look": Arg.PLAYERS, "playable": Arg.BOOL, "named": Arg.TEXT, "exiled_with": _C,
+    "may_look": Arg.PLAYERS, "playable": Arg.BOOL, "playable_by": _P, "playable_lasts": Arg.PLAY_LASTS,
+    "named": Arg.TEXT, "exiled_with": _C,
     "commander_casts": Arg.INT, "face_up": Arg.BOOL,
 }
 
@@ -1009,6 +1013,8 @@ def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what
         out = str(value) if isinstance(value, str) and _PT.match(value) else None
     elif kind is Arg.TIMES:
         out = str(value) if str(value) in ("1", "all") and not isinstance(value, bool) else None
+    elif kind is Arg.PLAY_LASTS:
+        out = _one_of(PlayLasts, value)
     elif kind is Arg.TOP_OR_BOTTOM:
         out = value if value in ("top", "bottom") else None
     elif kind is Arg.TEXT:
@@ -1157,6 +1163,12 @@ def _parse_setup(
             way is not None or {"tapped", "counters", "attached_to", "controller", "attacking", "damage"} & set(item)
         ):
             raise _CheckSyntax(f"{where}: only a permanent has that status", item_line or line)
+        if ({"playable_by", "playable_lasts"} & set(item)) and v.get("playable") is not True:
+            raise _CheckSyntax(f"{where}: `playable_by` and `playable_lasts` say who may play it and how long: "
+                               "with `playable: true` only", item_line or line)
+        if v.get("playable_lasts") is PlayLasts.SOURCE and v.get("exiled_with") is None:
+            raise _CheckSyntax(f"{where}: `playable_lasts: source` needs `exiled_with`, the object it lasts with",
+                               item_line or line)
         label = str(v.get("as") or v["card"])
         if label in (v.get("attached_to"), v.get("exiled_with")):
             raise _CheckSyntax(f"{where}: a card can't be attached to or exiled with itself", item_line or line)
@@ -1181,6 +1193,8 @@ def _parse_setup(
                 damage=int(v.get("damage", 0)),
                 may_look=tuple(v.get("may_look") or ()),
                 playable=bool(v.get("playable", False)),
+                playable_by=v.get("playable_by"),
+                playable_lasts=v.get("playable_lasts", PlayLasts.TURN),
                 named=str(v["named"]) if v.get("named") is not None else None,
                 exiled_with=v.get("exiled_with"),
                 commander_casts=v.get("commander_casts"),
@@ -1227,7 +1241,7 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         obj.plus_counters = item.counters
         obj.damage = item.damage
         obj.may_look.update(item.may_look)
-        obj.playable_this_turn = item.playable
+        obj.playable, obj.playable_by, obj.playable_lasts = item.playable, item.playable_by, item.playable_lasts
         obj.choice = item.named
         if item.commander_casts is not None:
             obj.card.commander_casts = item.commander_casts
@@ -1599,7 +1613,7 @@ _OBJECT_PROPS: dict[str, Prop] = {
     "same_object": _flag_prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
     "can_turn_face_up": Prop(_can_turn_face_up, Arg.TURN_UP_WAY),
     "face": Prop(lambda r, o, w: r.game.printed(o).name if not o.face_down else None),
-    "playable": _flag_prop(lambda r, o, w: o.playable_this_turn),
+    "playable": _flag_prop(lambda r, o, w: o.playable),
     "shares_name_with": Prop(_pairwise(Game.share_name), Arg.CARD, True),
     "shares_creature_type_with": Prop(_pairwise(Game.share_creature_type), Arg.CARD, True),
     "copiable_name": Prop(lambda r, o, w: r.game.copiable_values(o).name),

@@ -92,6 +92,14 @@ class TurnUpWay(StrEnum):
     DISGUISE = "disguise"  # 702.168d
 
 
+class PlayLasts(StrEnum):
+    """How long an effect's permission to play a card lasts (611.2a-b)."""
+
+    TURN = "turn"  # "this turn", "until end of turn"
+    EXILED = "exiled"  # "for as long as it remains exiled": until it leaves exile (a new object, 400.7)
+    SOURCE = "source"  # a linked static ability of the object that exiled it (607.2a): while that stays (Shared Fate)
+
+
 class Pile(StrEnum):
     """Which pile an object was grouped into (700.3); piles stay in their zone (700.3c)."""
 
@@ -194,7 +202,9 @@ class GameObject:
     copy_of: Characteristics | None = None  # layer 1a: copiable values acquired
     effects: list[Effect] = field(default_factory=list)
     face_index: int = 0  # double-faced cards: 0 front, 1 back
-    playable_this_turn: bool = False
+    playable: bool = False  # an effect lets `playable_by` play it (an exiled card, the top of a library)
+    playable_by: str | None = None  # the player it lets play it; None: its owner
+    playable_lasts: PlayLasts = PlayLasts.TURN
     may_look: set[str] = field(default_factory=set)  # players an effect lets look (708.5)
     # Players who know which card a face-down object is without the right to look at it: it was
     # face up in a public zone when it became face down (708.6: its controller must keep it
@@ -1019,8 +1029,8 @@ class Game:
         limit = self._spell_limit(player)
         if limit is not None:
             raise IllegalAction(limit)
-        # an effect lets its owner play it: an exiled card, or the top of the library (Future Sight)
-        from_exile = obj.zone in (Zone.EXILE, Zone.LIBRARY) and obj.playable_this_turn
+        # an effect lets this player play it: an exiled card, or the top of the library (Future Sight)
+        from_exile = self.may_play(player, obj)
         commander = obj.zone is Zone.COMMAND and obj.card.commander_casts is not None and not obj.face_down
         if not (from_exile or commander or _during_resolution) and (obj.zone is not Zone.HAND or obj.card.owner != player):
             raise IllegalAction(f"{label} is not in {player}'s hand")
@@ -1598,7 +1608,8 @@ class Game:
             if victim is None or not victim.face_down or victim.controller != player:
                 raise IllegalAction(f"{target} is not a face-down permanent {player} controls")
             exiled = self._move(victim, Zone.EXILE)
-            exiled.playable_this_turn = exiled.zone is Zone.EXILE
+            exiled.playable = exiled.zone is Zone.EXILE  # "you may cast that card this turn"
+            exiled.playable_by = player
         else:
             item = StackAbility(obj.oid, label, player, ability, ability.text)
             self.stack.append(item)
@@ -1669,7 +1680,9 @@ class Game:
             # who may look at it is the source's linked static ability (607.2a: "each player may
             # look at and play cards they exiled with Shared Fate"), not a lasting permission
             exiled.exiled_with, exiled.exiled_by = source.oid, player
-            exiled.playable_this_turn = True
+            # "each player may ... play cards they exiled with Shared Fate": that player, and only while
+            # Shared Fate is on the battlefield (its static ability, 607.2a, 611.3a), not this turn only
+            exiled.playable, exiled.playable_by, exiled.playable_lasts = True, player, PlayLasts.SOURCE
 
     def discard(self, player: str, label: str) -> None:
         """701.9a: move a card from its owner's hand to their graveyard; any other card can't be discarded."""
@@ -1691,14 +1704,30 @@ class Game:
         self.draw(player)
         return costs[0]
 
+    def may_play(self, player: str, obj: GameObject) -> bool:
+        """Whether an effect lets `player` play `obj` from exile or a library now: the player it
+        names (its owner if it names none), for as long as it says (611.2a-b): this turn, as long as
+        the card remains exiled (Praetor's Grasp), or while the object whose linked ability it is
+        stays on the battlefield (Shared Fate, 607.2a)."""
+        if obj.zone not in (Zone.EXILE, Zone.LIBRARY) or not obj.playable:
+            return False
+        if (obj.playable_by or obj.card.owner) != player:
+            return False
+        if obj.playable_lasts is PlayLasts.SOURCE:
+            source = self.objects.get(obj.exiled_with) if obj.exiled_with is not None else None
+            return source is not None and source.zone is Zone.BATTLEFIELD
+        return True
+
     def play_land(self, player: str, label: str) -> GameObject:
-        """305.1: playing a land is a special action: a land card from hand (or one an effect lets
-        its owner play, like the top of the library), once a turn (305.2), on its owner's turn.
+        """305.1: playing a land is a special action: a land card from its owner's hand (or one an
+        effect lets this player play, like the top of the library or an opponent's card Praetor's
+        Grasp exiled: it enters under their control), once a turn (305.2), on their turn.
         A land card with morph played this way enters face up; casting it face down is casting a
         spell, not playing a land (702.37c)."""
         obj = self.obj(label)
-        allowed = obj.zone is Zone.HAND or (obj.zone in (Zone.EXILE, Zone.LIBRARY) and obj.playable_this_turn)
-        if not allowed or obj.card.owner != player:
+        # from its owner's hand (305.1), or wherever an effect lets this player play it (under their control)
+        allowed = (obj.zone is Zone.HAND and obj.card.owner == player) or self.may_play(player, obj)
+        if not allowed:
             raise IllegalAction(f"{player} can't play {label} from the {obj.zone}")
         if "Land" not in self.printed(obj).types:
             raise IllegalAction(f"{label} is not a land card (305.1)")
@@ -1717,8 +1746,8 @@ class Game:
         """Play a card an effect lets you play this turn, following the normal timing rules and
         paying its costs; it leaves exile, so only once. Returns the cost paid."""
         obj = self.obj(label)
-        if obj.zone is not Zone.EXILE or not obj.playable_this_turn:
-            raise IllegalAction(f"{label} can't be played from exile now")
+        if obj.zone is not Zone.EXILE or not self.may_play(player, obj):
+            raise IllegalAction(f"{player} can't play {label} from exile now: no effect lets them (611.2, 607.2a)")
         front = obj.card.definition.front
         if "Land" in front.types and face_down is None:
             self.play_land(player, label)
@@ -1809,7 +1838,8 @@ class Game:
             p.cast_this_turn.clear()
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
-            obj.playable_this_turn = False
+            if obj.playable_lasts is PlayLasts.TURN:
+                obj.playable = False  # "this turn" ends (514.2); "as long as ..." permissions don't
             obj.damage = 0
             obj.attacking = obj.blocked = obj.blocking = False
             obj.blocked_by = []
@@ -2406,7 +2436,8 @@ def _exile_top_playable_this_turn(g: Game, r: _Resolving) -> None:
     # up, as exiled cards are unless an effect says otherwise (406.3), so every player sees it.
     lib = g.library(r.controller)
     if lib:
-        g._move(lib[0], Zone.EXILE).playable_this_turn = True
+        exiled = g._move(lib[0], Zone.EXILE)
+        exiled.playable, exiled.playable_by = True, r.controller
 
 
 def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
