@@ -166,6 +166,9 @@ class EffectKind(StrEnum):
     # the target card onto the battlefield face down under your control, with the values the ability
     # gives it (`face_down_as`, 708.2a: copiable; Magar of the Magic Strings: "It's a 3/3 creature with ...")
     PUT_ONTO_BATTLEFIELD_FACE_DOWN_AS = "put_onto_battlefield_face_down_as"
+    # "you may create a copy of the card with the noted name. You may cast the copy without paying
+    # its mana cost" (Magar of the Magic Strings' face-down creature): 707.12, 118.9
+    CAST_COPY_OF_NOTED_CARD = "cast_copy_of_noted_card"
     NOTHING = "nothing"  # an ability whose effect the scenarios don't need
 
 
@@ -192,6 +195,8 @@ class TargetKind(StrEnum):
     SPELL = "spell"
     CREATURE_SPELL = "creature_spell"
     INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD = "instant_or_sorcery_card_in_your_graveyard"
+    # 115.4: "any target": a creature, a player, a planeswalker or a battle, nothing else
+    ANY = "any"
 
 
 class ContinuousKind(StrEnum):
@@ -416,6 +421,8 @@ class Ability:
     token: Characteristics | None = None  # CREATE_TOKENS: what each token is (111.4: as the effect says)
     tapped: bool = False  # CREATE_TOKENS: "create tapped tokens"
     face_down_as: Characteristics | None = None  # PUT_ONTO_BATTLEFIELD_FACE_DOWN_AS: its face-down values
+    x: bool = False  # `count: X`: the amount is the X announced as the spell was cast (107.3a)
+    mode: int | None = None  # a modal spell's mode number (700.2: "Choose one —"), 1 first
 
 
 # Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
@@ -559,7 +566,7 @@ def _enum(kind: type[_E], value: Any, where: str, what: str) -> _E:
 
 _ABILITY_KEYS = frozenset({
     "when", "effect", "cost", "count", "grants", "target", "options", "text", "counter", "optional", "if_counter",
-    "mana", "spend_only", "filter", "if_target", "token", "tapped", "face_down_as",
+    "mana", "spend_only", "filter", "if_target", "token", "tapped", "face_down_as", "mode",
 })
 
 
@@ -581,11 +588,18 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         raise CardDataError(f"{where}: can't grant {unknown[0]!r} (known: {', '.join(KEYWORD_ABILITIES)})")
     if_counter = a.get("if_counter")
     spend_only = a.get("spend_only")
+    count = a.get("count", 1)
+    is_x = count == "X"  # 107.3: the amount is X
+    if not is_x and (isinstance(count, bool) or not isinstance(count, int)):
+        raise CardDataError(f"{where}: `count` is a number or X, not {count!r}")
+    mode = a.get("mode")
+    if mode is not None and (isinstance(mode, bool) or not isinstance(mode, int) or mode < 1):
+        raise CardDataError(f"{where}: `mode` is a mode's number (1 for the first), not {mode!r}")
     return Ability(
         effect=_enum(EffectKind, a.get("effect"), where, "ability effect"),
         event=_enum(TriggerEvent, event, where, "trigger event") if event is not None else None,
         cost=_cost(a.get("cost")),
-        count=int(a.get("count", 1)),
+        count=0 if is_x else int(count),
         grants=grants,
         target=_enum(TargetKind, target, where, "target") if target is not None else None,
         options=tuple(options),
@@ -600,6 +614,8 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         token=_face_from_data(a["token"], where) if a.get("token") is not None else None,
         tapped=_flag(a.get("tapped", False), where, "tapped"),
         face_down_as=_face_from_data(a["face_down_as"], where, named=False) if a.get("face_down_as") is not None else None,
+        x=is_x,
+        mode=mode,
     )
 
 
