@@ -190,3 +190,22 @@ def test_a_countered_morph_finds_the_ruling_that_reveals_a_countered_face_down_s
     hits = searcher.search("If I counter a morph on the stack, does my opponent have to show me what card it was?",
                            limit=len(COUNTERED))
     assert hits[0].entry.id == "r-countered"
+
+
+# ------------------------------------------- "Do I need to pay anything extra?" (tryout44 M1)
+@pytest.mark.parametrize("question, lang", [
+    ("My opponent's face-down creature was cast with disguise. If I Shock it, do I need to pay anything extra?", Lang.EN),
+    ("Do I have to pay something extra when my spell targets that creature?", Lang.EN),
+    ("Muss ich etwas extra bezahlen, wenn ich die verdeckte Kreatur als Ziel wähle?", Lang.DE),
+    ("¿Tengo que pagar algo extra si hago objetivo a la criatura disfrazada?", Lang.ES),
+])  # fmt: skip
+def test_paying_extra_to_target_is_ward(question: str, lang: Lang) -> None:
+    """Players name ward by what it asks for: a disguised creature has ward {2}, and the question says only
+    that targeting it may cost more (tryout44 M1: no hit in the top 10 said ward)."""
+    assert "~ward" in CORPUS.glossary.question_tokens(question, (Lang.EN, lang))
+
+
+def test_extra_costs_are_no_ward() -> None:
+    """Words of extra costs that are not a payment asked of the one who targets (kicker) stay what they are."""
+    question = "If I cast a card with Primordial Mist, do I still have to pay for kicker or other extra costs?"
+    assert "~ward" not in CORPUS.glossary.question_tokens(question, (Lang.EN,))

@@ -509,6 +509,9 @@ def card_expansions(cards: Iterable[tuple[str, str]], terms: RulesTerms, max_sha
 
 # ------------------------------------------------------------------ compiled at index build time
 SPLIT_LAYOUTS = ("split", "aftermath")
+# The most of the Oracle texts a card wording the CR glossary reads may be in to bring in its rules
+# ("dies" 2.9%, "instead" 2.4%; "draw" 7%, "damage" 15%, "card" 19%), as `card_expansions`' max_share
+WORDING_SHARE = 0.05
 _LOWER_WORDS = re.compile(r"\b\w*[A-ZÄÖÜÁÉÍÓÚÑ]\w*", re.UNICODE)  # words with a capital: names, sentence starts
 # remember(key, compute): compute's value, perhaps kept from an earlier build under `key`.
 Remember = Callable[[str, Callable[[], dict[str, list[str]]]], dict[str, list[str]]]
@@ -634,7 +637,7 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
     code, seconds to derive) go through `remember(key, compute)`, which may keep them between builds;
     `key` names the rules terms. `text_words` is `lower_words`, perhaps remembered per text."""
     from kb.cr.entries import GLOSSARY_PREFIX
-    from kb.search.question import concept_tokens
+    from kb.search.question import card_wording, concept_tokens, rule_tokens, wording_rules
     from kb.search.text import STOPWORDS, tokenize
 
     entries = list(entries)
@@ -670,17 +673,31 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
              if e.clause and e.clause.startswith(GLOSSARY_PREFIX)]
     rules_terms = RulesTerms(terms, load_associations(associations_text) if associations_text else ())
     cards = list(oracle) if oracle is not None else []
+    # The card wordings the CR glossary reads (`question.card_wording`), with the entries' texts they were read from
+    glossary_texts = sorted((e.clause[len(GLOSSARY_PREFIX):], e.text) for e in entries
+                            if e.clause and e.clause.startswith(GLOSSARY_PREFIX))
+    card_wordings = [w for term, text in glossary_texts
+                if (w := card_wording(term, text.split(":", 1)[1] if ":" in text else text)) is not None]
 
     def compute() -> dict[str, list[str]]:
         expand = card_expansions([(c.name, c.text) for c in cards], rules_terms)
+        # A wording in more than WORDING_SHARE of the Oracle texts ("card", "damage", "draw") says nothing of one card.
+        found = [wording_rules(c.text, card_wordings) for c in cards] if card_wordings else [[] for _ in cards]
+        df: dict[str, int] = {}
+        for rules in found:
+            for r, _ in rules:
+                df[r] = df.get(r, 0) + 1
+        rare = {r for r, n in df.items() if n <= max(1, int(WORDING_SHARE * len(cards)))}
         # The card types matter whatever their frequency: a manifested Lightning Bolt is an instant.
         # The rules concepts its text implies (kb.search.question) are kept as marked tokens beside them.
-        for c in cards:
+        for c, rules in zip(cards, found):
             types = [t for t in tokenize(c.type.split("\u2014")[0]) if t not in ("legendary", "basic", "snow")]
             toks = types + [t for t in expand.get(c.name, ()) if t not in types] + concept_tokens(c.text)
+            toks += rule_tokens(r for r in rules if r[0] in rare)
             if toks:
                 expand[c.name] = toks
         return expand
 
-    key = hashlib.sha256(json.dumps([sorted(terms), associations_text]).encode()).hexdigest()[:16]
+    key = hashlib.sha256(json.dumps([sorted(terms), associations_text,
+                                     [(w.phrase, w.rules) for w in card_wordings]]).encode()).hexdigest()[:16]
     return CardIndex(matcher, remember(key, compute) if remember else compute())

@@ -75,7 +75,8 @@ from kb.search.text import tokenize
 # 12: a ruling's wording written before a mechanic existed has no concept token of it (MechanicHistory)
 # 13: a German elided compound is written out in every text's and question's words ("Auf- oder
 # Zudecken": aufdecken oder zudecken; kb.normalize.unelide)
-SCHEMA_VERSION = 13
+# 14: a card's rules tokens hold the rules of the card wordings the CR glossary reads (question.card_wording)
+SCHEMA_VERSION = 14
 
 
 META_FILE = "meta.json"

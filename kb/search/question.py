@@ -191,12 +191,70 @@ def concept_tokens(text: str) -> list[str]:
 
 
 def split_concepts(tokens: Iterable[str]) -> tuple[list[str], list[str]]:
-    """A card's stored rules tokens → (the plain tokens, the concept ids among them)."""
+    """A card's stored rules tokens → (the plain tokens, the concept ids among them); the rules its
+    wordings refer to (`wording_rules`) are neither."""
     plain: list[str] = []
     concepts: list[str] = []
     for t in tokens:
+        if t.startswith(RULE_MARK):
+            continue
         (concepts if t.startswith(MARK) else plain).append(t[len(MARK):] if t.startswith(MARK) else t)
     return plain, concepts
+
+
+# ----------------------------------------------------------------- the CR's own reading of card wordings
+# The CR glossary says how some words of card text are read: "Instead: Effects that use the word
+# “instead” are replacement effects. ... See rule 614", "End the Turn: To “end the turn” as the result
+# of an effect is ... See rule 723", "Dies: A creature or planeswalker “dies” if ... See rule 700.4". A
+# card whose Oracle text uses such a wording is decided by those rules, whether or not the question says
+# any of their words ("I cast Day's Undoing with Sphinx's Tutelage out: seven triggers?" is 723.1,
+# ending the turn). Such an entry is one that quotes its own term in lower case (card text, not the
+# title of a rule it refers to, as in "See rule 702.21, “Ward.”").
+RULE_MARK = "#"  # a rule number among a card's rules tokens: no token starts with it
+_QUOTED = re.compile(r"[“\"]([^”\"]+)[”\"]")
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u2018": "'"})
+
+
+@dataclass(frozen=True, slots=True)
+class CardWording:
+    """A wording of card text the CR glossary reads (`phrase`, lower case) and the rules it refers to."""
+
+    phrase: str
+    rules: tuple[str, ...]
+    pattern: re.Pattern[str]
+
+
+def card_wording(term: str, text: str) -> CardWording | None:
+    """The `CardWording` of the CR glossary entry of `term` whose text (without the term) is `text`,
+    when the entry quotes its term in lower case and refers to a rule; else None."""
+    phrase = term.translate(_APOSTROPHES).strip().lower()
+    quotes = [q.translate(_APOSTROPHES).strip(" .,;:") for q in _QUOTED.findall(text)]
+    rules = tuple(r.rstrip(".") for r in referenced_rules(text))
+    if not phrase or not rules or not any(q[:1].islower() and q.lower() == phrase for q in quotes):
+        return None
+    return CardWording(phrase, rules, re.compile(rf"(?<![\w']){re.escape(phrase)}(?![\w'])"))
+
+
+def wording_rules(oracle_text: str, wordings: Iterable[CardWording]) -> list[tuple[str, str]]:
+    """(rule, wording) of each rule the `wordings` an Oracle text uses refer to (reminder text left
+    out), in order, once each."""
+    text = _REMINDER.sub(" ", oracle_text).translate(_APOSTROPHES).lower()
+    return list(dict.fromkeys((r, w.phrase) for w in wordings if w.pattern.search(text) for r in w.rules))
+
+
+def rule_tokens(rules: Iterable[tuple[str, str]]) -> list[str]:
+    """`wording_rules` as marked tokens, to store beside a card's rules tokens ("#723=end_the_turn")."""
+    return [f"{RULE_MARK}{rule}={'_'.join(phrase.split())}" for rule, phrase in rules]
+
+
+def card_rules(tokens: Iterable[str]) -> list[tuple[str, str]]:
+    """A card's stored rules tokens → (rule, wording) of the `rule_tokens` among them."""
+    out: list[tuple[str, str]] = []
+    for t in tokens:
+        if t.startswith(RULE_MARK):
+            rule, _, phrase = t[len(RULE_MARK):].partition("=")
+            out.append((rule, " ".join(phrase.split("_"))))
+    return list(dict.fromkeys(out))
 
 
 @dataclass(frozen=True, slots=True)

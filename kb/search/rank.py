@@ -27,7 +27,7 @@ from kb.search.fold import (FACE_DOWN_MECHANICS, AlsoSaid, MechanicWords, fold_m
                             mechanic_words, named_mechanics)
 from kb.search.glossary import Glossary
 from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS,
-                                RARE_IN_RULINGS, QueryPlan, about_face_down, cited_clauses, glossary_term,
+                                RARE_IN_RULINGS, QueryPlan, about_face_down, card_rules, cited_clauses, glossary_term,
                                 keyword_rules, names_term, off_subject, plan, referenced_rules, see_term,
                                 split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
@@ -279,6 +279,20 @@ class Weights:
     # 0: off.
     scattered_k: int = 3
     scattered_cards: int = 2
+    # A named card's Oracle text that uses a wording the CR glossary reads ("end the turn": 723, "instead":
+    # 614; `question.card_wording`) is decided by those rules, whether or not the question says their
+    # words ("I control Sphinx's Tutelage, and I cast Day's Undoing. Do I get seven triggers?" is 723.1):
+    # the clauses under them get this bonus to their fused score, the k-th of them 1/k of it: each rule's
+    # first clause (723.1, "Some cards end the turn. When an effect ends the turn, follow these steps"),
+    # then those that say the wording, each in fused order (`Searcher._wording_rules`). Only for a question
+    # not about face-down play (the face-down cards' "face down" / "face up" are its setting), that names
+    # no keyword's rules and cites no rule (what it names is what it asks about: Spelljack's "instead"
+    # for a flashback question), and only of cards written as names (`_sure_cards`). Dev (search45):
+    # real-en-116 out of the top 10 -> 1, no other rank moved; 0.2: -> 2. Each gate was needed: without
+    # the first, 14 face-down questions lost a place (real-en-13, -15, -43, -47, -77 their first); without
+    # the others real-es-11 lost its first place, real-en-53 and tq44-en11 (a misread card) fell.
+    # 0 turns it off.
+    card_wording: float = 0.3
     # One ruling the release notes say again for each face-down mechanic, its mechanic's word changed
     # (`kb.search.fold`), takes one place: the best-ranked wording (or the one naming a mechanic the
     # question names) is shown, the others folded under it (`Hit.also`). In hybrid mode only, as
@@ -673,6 +687,8 @@ class Searcher:
                 fused += w.cited * self._cited(query)
             if w.card_keyword_asked and card_keyword.any():
                 fused += w.card_keyword_asked * self._asked_share(said, langs, card_keyword)
+            if w.card_wording and general and read and not (keyword & ~card_keyword).any() and not cited_clauses(query):
+                fused += w.card_wording * self._wording_rules(_sure_cards(read), fused)
             if w.definition and not named and (phrase := defined_phrase(query)):  # a card's: about it (review41 #4)
                 fused += w.definition * self._definitions(phrase, langs, name_tokens)
         # ranked among every entry, then filtered: a filter drops entries, it does not reorder the rest
@@ -895,6 +911,36 @@ class Searcher:
                                        rare=KEYWORD_IN_RULINGS if face_down else len(self.table),
                                        abilities_only=True, face_down=face_down)
         return keyword | card, card
+
+    def _wording_rules(self, cards: list[str], fused: np.ndarray) -> np.ndarray:
+        """Per entry: for the CR clauses under the rules the card wordings of `cards`' Oracle texts refer
+        to (`question.card_rules`), 1/k for the k-th of them: each rule's first clause (723.1 of 723; the
+        rule itself when it is a clause, 700.4), then those that say the wording most (BM25 of its words),
+        then in `fused` order; 0 elsewhere."""
+        out = np.zeros(len(fused), dtype=np.float64)
+        found = card_rules(self.cards.rules_tokens(cards)) if cards else []
+        if not found:
+            return out
+        t = self.table
+        own = self._own_clauses
+        says = np.zeros(len(fused), dtype=np.float64)
+        group = np.zeros(len(fused), dtype=bool)
+        # the first clause of each rule (723.1 of 723, "Some cards end the turn. When an effect ends the turn,
+        # follow these steps"), or the rule itself when it is a clause (700.4)
+        heads = [t.clause_vocab.index(h) for rule, _ in found
+                 if (h := rule if "." in rule or f"{rule}.1" not in t.clause_vocab else f"{rule}.1") in t.clause_vocab]
+        for rule, phrase in found:
+            under = np.array([clause_under(c, rule) for c in t.clause_vocab], dtype=bool)
+            mine = self._is_rule & (own >= 0) & under[np.maximum(own, 0)]
+            group |= mine
+            lexical = np.zeros(len(fused), dtype=np.float64)
+            np.maximum.at(lexical, self._doc_entry, self._bm25.scores(tokenize(phrase)))
+            says = np.maximum(says, np.where(mine, lexical, 0.0))
+        rows = np.flatnonzero(group)
+        says = np.where(np.isin(own, heads), np.inf, says)
+        order = rows[np.lexsort((-fused[rows], -says[rows]))]
+        out[order] = 1.0 / np.arange(1, len(order) + 1)
+        return out
 
     def _asked_share(self, question: str, langs: tuple[Lang, ...], among: np.ndarray) -> np.ndarray:
         """Per entry of `among`: the share of the glossary concepts `question` names that its texts hold
@@ -1339,6 +1385,12 @@ _FRAGMENT = re.compile(r"^\W*(for (example|instance)\b|e\.g\.|zum beispiel\b|bei
 def _is_fragment(entry: Entry) -> bool:
     """Whether `entry` is a ruling whose text is the example or sequel of a sentence it does not hold."""
     return entry.kind is Kind.RULING and bool(_FRAGMENT.match(entry.text))
+
+
+def _sure_cards(read: Sequence[NamedCard]) -> list[str]:
+    """The English names of the cards a question writes as names: capitalised, and whole unless the name is
+    one word ("deal damage" of a question is no card Deal Damage, "Tomorrow" no Tomorrow, Azami's Familiar)."""
+    return [c.name for c in read if c.said[:1].isupper() and (len(c.said.split()) > 1 or c.said == c.name)]
 
 
 def _top(scores: np.ndarray, k: int) -> list[int]:
