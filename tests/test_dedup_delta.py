@@ -6,6 +6,9 @@ records changed, a group gone); and those that need the full join take it."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
+
+import pytest
 
 from kb.ingest.dedup import MAX_CANDIDATES, MAX_SHINGLE_DF, Clustering, Similarities, deduplicate
 from kb.model import Kind, Lang, Record
@@ -108,3 +111,33 @@ def test_pages_added_one_by_one_give_one_calls_entries() -> None:
         pages.append(page)
     took = _added_one_by_one(pages)
     assert took.count(True) >= len(took) // 2, took
+
+
+def test_a_build_adding_a_page_takes_the_delta_and_writes_the_kb_one_build_writes(
+        kb_home: Path, small_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kb import store
+    from kb.build import build
+    from kb.ingest import delta
+    from kb.search.embed import FakeEmbedder
+    from tests.test_store import card_file
+
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    first = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A face-down Flock is a 2/2.")])
+    second = card_file(tmp_path / "b.json", "Icefeather Aven",
+                       [("2014-09-20", "If a face-down creature is turned face up, it remains tapped.")])
+    took: list[bool] = []
+    real = delta.delta_roots
+    monkeypatch.setattr(delta, "delta_roots", lambda *a, **k: took.append((found := real(*a, **k)) is not None) or found)
+    made = []
+    for on, steps in (("1", [[first], [second]]), ("0", [[first, second]])):
+        monkeypatch.setenv("KB_DELTA_DEDUP", on)
+        home = kb_home / f"delta-{on}"
+        for paths in steps:
+            build(paths, home=home, embedder=FakeEmbedder())
+        kb = store.load(home)
+        try:
+            made.append(store.dump_entries(kb.entries))
+        finally:
+            kb.close()
+    assert took == [True], "the second build took the delta, from the state the first one saved"
+    assert made[0] == made[1]
