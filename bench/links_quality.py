@@ -83,12 +83,13 @@ def split_of(item: dict[str, Any]) -> str:
     """dev-A / dev-B for the "dev" items; dev-C, dev-D (links9's fresh batches), dev-E (links11's) and dev-F (the new
     rulings of try-out 27, in no bundled file), each labelled before the linker ran on it, G (links44's hold-out: the
     bundled rulings no other split held and half of try-out 30's, labelled before the linker's output on them was
-    read) and test as labelled."""
+    read), H (links45's second hold-out: the other half of try-out 30's and the try-out pages' other rulings, labelled
+    the same way) and test as labelled."""
     return dev_half(item["quote"]) if item["split"] == "dev" else item["split"]
 
 
-SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "dev-E", "dev-F", "G", "test")
-# the splits tuning may look at; G (links44's hold-out) and test are only reported
+SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "dev-E", "dev-F", "G", "H", "test")
+# the splits tuning may look at; G and H (links44's and links45's hold-outs) and test are only reported
 DEV_SPLITS = SPLITS[:6]
 
 

@@ -35,7 +35,8 @@ def ingest(
     paths: Annotated[Optional[list[Path]], typer.Argument(
         help="Extra ruling pages, MTGJSON files or folders to ingest with the bundled corpus.")] = None,
     fmt: Annotated[Optional[str], typer.Option(
-        "--format", help="Force a parser instead of detecting it: card-page, search-page, release-notes or mtgjson.")] = None,
+        "--format", help="Force a parser instead of detecting it: card-page, search-page, release-notes or mtgjson "
+                         "(a card page's layout: the README, \"Writing a card page of your own\").")] = None,
     strict: Annotated[bool, typer.Option(help="Write nothing if any unit can't be ingested.")] = False,
     wait: Annotated[bool, typer.Option(help="Wait for another running ingest instead of stopping.")] = False,
     as_json: JsonOpt = False,

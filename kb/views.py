@@ -70,9 +70,18 @@ class EntryView:
         """The entry's JSON, its outdated items and check results; with `lang` (`kb show --lang`), the
         language asked for and the entry's text in it (`lang_text`, null when it has none)."""
         return self.entry.to_json() | in_lang(self.entry, lang) | source_fields(self.own_page, self.entry.text, self.entry.cards) | {
+            "shown_own_page": self.shown_own_page(lang),
             "outdated": [item.to_json() for item in self.outdated],
             "check_results": [r.to_json() for r in self.results],
         } | ({"moved_from": self.moved_from, "moved_why": self.moved_why} if self.moved_from else {})
+
+    def shown_own_page(self, lang: Lang | None = None) -> str | None:
+        """The judge's own file the text shown first comes from (with `lang`, the translation `kb show
+        --lang` puts first); None when an official source gives it (as `kb list` and `kb search` say it)."""
+        local = text_in(self.entry, lang) if lang is not None else None
+        if local and local != self.entry.text:
+            return self.own_texts.get(local)
+        return self.own_page
 
 
 def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = False) -> EntryView:

@@ -196,6 +196,8 @@ def test_check_result_json_shape() -> None:
         "{when: enters, effect: gain_life, cout: 1}",  # misspelt `count`
         "{when: permanent_enters, effect: nothing, filter: {colour: [R]}}",  # misspelt filter key
         "{effect: destroy, target: creature, if_target: {max_mana_value: two}}",
+        # face-down values have no name (708.2a)
+        "{effect: put_onto_battlefield_face_down_as, target: creature, face_down_as: {name: Odd, pt: 3/3}}",
     ],
 )
 def test_a_card_ability_with_an_unknown_or_bad_key_is_a_problem(ability: str, tmp_path: Any) -> None:
@@ -208,3 +210,22 @@ checks: []
 """, encoding="utf-8")
     _, problems = load_checks([path], CORPUS.cards)
     assert problems and "odd.yaml" in str(problems[0])
+
+
+@pytest.mark.parametrize(
+    "static",
+    [
+        "{affects: creatures, kind: modify_pt, value: +1/+1, first_each_turn: true}",  # no cost modifier
+        "{affects: you, kind: face_down_spell_cost, value: -3, first_each_turn: 1}",  # not true/false
+    ],
+)
+def test_first_each_turn_only_on_a_spell_cost_modifier(static: str, tmp_path: Any) -> None:
+    """"The first ... spell you cast each turn" limits a spell cost modifier; on any other static
+    ability, or not written true/false, it is a problem naming the file, not ignored."""
+    path = tmp_path / "odd.yaml"
+    path.write_text(f"""cards:
+  - {{name: Odd Djinn, types: [Creature], pt: 1/1, static: [{static}]}}
+checks: []
+""", encoding="utf-8")
+    _, problems = load_checks([path], CORPUS.cards)
+    assert problems and "odd.yaml" in str(problems[0]) and "first_each_turn" in str(problems[0])

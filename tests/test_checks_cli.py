@@ -76,6 +76,15 @@ def test_missing_lists_face_down_rulings_without_a_check(kb_home: Path) -> None:
     assert "r-b" in human.output and "1 of 2" in human.output
 
 
+def test_missing_lists_a_face_down_exile_ruling_with_its_clause(kb_home: Path) -> None:
+    """Try-out 45 defect 8: a ruling on a card exiled face down (406.3) is a face-down ruling."""
+    from tests.test_coverage import entry
+
+    _write_kb(kb_home, [entry("r-a", "708.8", checks=("x/a",)), entry("r-x", "607.2a", "406.3a")])
+    human = runner.invoke(app, ["check", "--missing"])
+    assert human.exit_code == 1 and "r-x" in human.output and "406.3a" in human.output and "1 of 2" in human.output
+
+
 def test_missing_exits_0_when_everything_is_covered(kb_home: Path) -> None:
     from tests.test_coverage import entry
 

@@ -360,6 +360,10 @@ def _arg_values(kind):
         Arg.TOP_OR_BOTTOM: st.sampled_from(["top", "bottom"]),
         Arg.ANY: st.one_of(label, st.sampled_from([None, "face down", "1/5", 2, "2/2", [1, 1]])),
         Arg.TEXT: st.sampled_from(["x", "1"]),
+        Arg.TARGETS: st.lists(st.one_of(label, player), max_size=2),
+        Arg.INTS: st.one_of(st.integers(0, 3), st.lists(st.integers(0, 3), max_size=2)),
+        Arg.CAST: st.fixed_dictionaries({}, optional={"targets": st.lists(st.one_of(label, player), max_size=2),
+                                                     "x": st.integers(0, 3), "mode": st.integers(1, 3)}),
     }[kind]
 
 

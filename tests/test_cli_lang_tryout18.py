@@ -146,7 +146,8 @@ def test_kb_show_of_a_cr_clause_names_its_cr_versions_not_zero_wordings(kb_home:
     assert "0 wordings" not in shown and "wordings 0" not in shown and "Variants" not in shown
     assert "in the CR 707.10 in 3 versions (2014-09-25 to 2018-07-13); 708.10 in" in shown
     # the JSON as it was, with whose text it is (tryout23): a CR clause is official
-    assert set(view.to_json()) == set(view.entry.to_json()) | {"outdated", "check_results", "official", "own_page", "remark"}
+    assert set(view.to_json()) == set(view.entry.to_json()) | {"outdated", "check_results", "official", "own_page", "remark",
+                                                                         "shown_own_page"}
     assert view.to_json()["official"] is True and view.to_json()["own_page"] is None
 
 

@@ -754,3 +754,26 @@ def test_a_translation_of_a_card_looks_only_at_that_card_s_english_rulings():
                                   lexicon())
     assert list(aligned) == [0] and aligned[0][0] == 5
     assert set(read) == {"Wildcall"}
+
+
+# --- a card with no English ruling: only a mechanic's shared ruling may be the one it translates (tryout45 #1)
+
+GONTI = "If you leave the game, the card remains exiled face down indefinitely. No player may look at it."
+MOSSWORT_ES = ("La carta exiliada permanece boca abajo. Puedes mirarla en cualquier momento, pero los demás "
+               "jugadores no.")
+
+
+@pytest.mark.parametrize("filed, joins", [
+    (("Gonti, Lord of Luxury",), False),  # another card's own ruling, naming no mechanic: no translation of it
+    (("Gonti, Lord of Luxury", "Hushbringer"), True),  # filed under several cards: a shared ruling may be
+])
+def test_a_ruling_of_a_card_with_no_english_rulings_joins_no_other_cards_own_ruling(filed, joins):
+    """tryout45 defect 1: a Spanish page of Mosswort Bridge (the KB holds no English ruling of it) gave
+    "you may look at it any time, the other players may not"; every English entry competed, and it
+    joined Gonti's "No player may look at it" (cosine 0.91, the same concepts, both negate) and was
+    shown as Gonti's ruling in Spanish. Every entry competes for a mechanic's shared ruling; one card's
+    own ruling that names no mechanic is no such ruling."""
+    english = [rec(GONTI, card, line=n) for n, card in enumerate(filed, 1)]
+    entries = dedup([*english, rec(MOSSWORT_ES, "Mosswort Bridge", Lang.ES, source="puente-es.txt", date=None)],
+                    {GONTI: [1, 0], MOSSWORT_ES: [1, 0.05]})
+    assert bool(entry_of(entries, MOSSWORT_ES).variants_in(Lang.EN)) is joins

@@ -6,10 +6,10 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from kb.game import Game, IllegalAction, Rules, Zone, card_from_data
+from kb.game import CastChoice, Game, IllegalAction, MissingChoice, Rules, Zone, card_from_data
 from kb.game.draft import Draft
-from kb.game.cards import ContinuousKind, CounterKind, Layout
-from kb.game.state import FaceDownWay, TurnUpWay
+from kb.game.cards import ContinuousKind, CounterKind, Layout, TargetKind
+from kb.game.state import FaceDownWay, PlayLasts, TurnUpWay
 from kb.corpus import Corpus
 
 CORPUS = Corpus.default()
@@ -423,6 +423,95 @@ def test_406_3_face_down_exiled_card_is_seen_only_by_whom_an_effect_allows() -> 
     assert g.can_see("you", bears) and not g.can_see("opponent", bears)
 
 
+def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:
+    """Ire Shaman's "exile the top card of your library. Until end of turn, you may play that card":
+    exiled face up (406.3's default), seen by every player, playable this turn only."""
+    g = game(library=["Grizzly Bears", "Shock"])
+    on_battlefield(g, "Ire Shaman", CARDS["Ire Shaman"], face_down="megamorph")
+    g.turn_face_up("Ire Shaman", TurnUpWay.MEGAMORPH)
+    g.resolve()
+    bears = g.obj("Grizzly Bears")
+    assert bears.zone is Zone.EXILE and not bears.face_down and bears.playable
+    assert g.can_see("you", bears) and g.can_see("opponent", bears)
+    assert g.obj("Shock").zone is Zone.LIBRARY
+    g.end_turn()
+    assert not g.obj("Grizzly Bears").playable
+
+
+def test_121_6_shared_fate_replaces_each_draw_with_an_opponents_card_exiled_face_down() -> None:
+    """The drawing player exiles the top card of an opponent's library face down instead, and only they
+    may look at it (406.3); their own library is untouched, even when empty (121.6a)."""
+    g = game(battlefield=["Shared Fate"])
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.add_card("Shock", CARDS["Shock"], "opponent", Zone.LIBRARY)
+    g.draw("you", 2)
+    for label in ("Grizzly Bears", "Shock"):
+        card = g.obj(label)
+        assert card.zone is Zone.EXILE and card.face_down and card.playable
+        assert g.can_see("you", card) and not g.can_see("opponent", card)
+    g.add_card("Forest", CARDS["Forest"], "you", Zone.LIBRARY)
+    g.draw("opponent")  # "if a player would draw": the opponent too, from your library
+    assert g.obj("Forest").zone is Zone.EXILE and g.can_see("opponent", g.obj("Forest"))
+    assert not g.can_see("you", g.obj("Forest"))
+    # "Each player may look at ... cards they exiled with Shared Fate": linked to it (607.2a), so no longer
+    # once it has left ("Each Shared Fate tracks only the cards it exiled", 2008-08-01)
+    g.move("Shared Fate", Zone.GRAVEYARD)
+    assert not g.can_see("you", g.obj("Shock")) and not g.can_see("opponent", g.obj("Forest"))
+
+
+def test_121_6_shared_fate_needs_a_chosen_opponent_among_several() -> None:
+    g = Game(["you", "opponent", "third"])
+    g.add_card("Shared Fate", CARDS["Shared Fate"], "you", Zone.BATTLEFIELD)
+    g.add_card("Shock", CARDS["Shock"], "third", Zone.LIBRARY)
+    with pytest.raises(IllegalAction, match="choose which opponent"):
+        g.draw("you")
+    g.draw("you", from_player="third")
+    assert g.obj("Shock").zone is Zone.EXILE
+
+
+def test_701_9a_only_a_card_in_its_owners_hand_can_be_discarded() -> None:
+    g = game(hand=["Grizzly Bears"], exile=["Shock"])
+    with pytest.raises(IllegalAction, match="701.9a"):
+        g.discard("you", "Shock")
+    with pytest.raises(IllegalAction, match="701.9a"):
+        g.discard("opponent", "Grizzly Bears")
+    g.discard("you", "Grizzly Bears")
+    assert g.obj("Grizzly Bears").zone is Zone.GRAVEYARD
+
+
+def test_702_29a_cycling_only_from_a_hand() -> None:
+    g = game(hand=["Pendrell Drake"], library=["Forest"])
+    g.add_card("Exiled Drake", CARDS["Pendrell Drake"], "you", Zone.EXILE)
+    with pytest.raises(IllegalAction, match="702.29a"):
+        g.cycle("you", "Exiled Drake")
+    assert g.cycle("you", "Pendrell Drake") == "{2}"
+    assert g.obj("Pendrell Drake").zone is Zone.GRAVEYARD and g.obj("Forest").zone is Zone.HAND
+    with pytest.raises(IllegalAction, match="no cycling"):
+        g.cycle("you", "Forest")
+
+
+def test_406_3_a_face_down_exiled_card_a_cost_takes_is_chosen_at_random_and_revealed_once_paid() -> None:
+    """Inverter of Truth's ruling: an Eldrazi Processor's cost puts "a card an opponent owns from exile"
+    into their graveyard; a face-down card the activator can't look at can't be picked, it is chosen
+    at random (`at_random`, the named card standing for the one chosen), and shown only once paid."""
+    g = game(exile=["Grizzly Bears", "Shock"])
+    for label in ("Grizzly Bears", "Shock"):
+        g.obj(label).face_down_by = FaceDownWay.EFFECT
+    on_battlefield(g, "Oracle of Dust", CARDS["Oracle of Dust"], player="opponent")
+    with pytest.raises(IllegalAction, match="at random"):
+        g.activate("opponent", "Oracle of Dust", target="Shock")
+    assert g.obj("Shock").zone is Zone.EXILE and not g.stack
+    g.activate("opponent", "Oracle of Dust", target="Shock", at_random=True)
+    shock = g.obj("Shock")
+    assert shock.zone is Zone.GRAVEYARD and g.knows_identity("you", shock) and g.knows_identity("opponent", shock)
+    assert len(g.stack) == 1 and not g.can_see("opponent", g.obj("Grizzly Bears"))
+    g.obj("Grizzly Bears").may_look.add("opponent")  # one it may look at, it picks
+    g.activate("opponent", "Oracle of Dust", target="Grizzly Bears")
+    assert g.obj("Grizzly Bears").zone is Zone.GRAVEYARD
+    with pytest.raises(IllegalAction, match="an opponent of opponent owns in exile"):
+        g.activate("opponent", "Oracle of Dust", target="Oracle of Dust")
+
+
 def test_509_1h_blocked_creature_stays_blocked_when_turned_face_up() -> None:
     g = Game(["you", "opponent"])
     on_battlefield(g, "Mystic", CARDS["Mystic of the Hidden Way"], face_down="morph")
@@ -469,7 +558,7 @@ def test_702_61a_split_second_stops_spells_not_special_actions() -> None:
     on_battlefield(g, "Willbender", CARDS["Willbender"], player="you", face_down="morph")
     g.add_card("Sudden Shock", CARDS["Sudden Shock"], "opponent", Zone.HAND)
     g.add_card("Shock", CARDS["Shock"], "you", Zone.HAND)
-    g.cast("opponent", "Sudden Shock")
+    g.cast("opponent", "Sudden Shock", targets=["Willbender"])  # 601.2c: its target is chosen as it is cast
     with pytest.raises(IllegalAction):
         g.cast("you", "Shock")
     assert g.turn_face_up("Willbender", TurnUpWay.MORPH) == "{1}{U}"
@@ -1294,7 +1383,7 @@ def test_305_1_a_land_played_from_exile_is_played_as_one_from_hand() -> None:
     g = game(exile=["Forest"])
     g.add_card("Tranquil Cove", TAPPED_LAND, "you", Zone.EXILE)
     for label in ("Tranquil Cove", "Forest"):
-        g.obj(label).playable_this_turn = True
+        g.obj(label).playable = True
     g.play_from_exile("you", "Tranquil Cove")
     assert g.obj("Tranquil Cove").zone is Zone.BATTLEFIELD and g.obj("Tranquil Cove").tapped
     with pytest.raises(IllegalAction, match="305.2"):
@@ -1375,7 +1464,7 @@ def test_307_1_a_face_down_spell_is_cast_only_when_a_creature_spell_could_be() -
     """Casting a card face down is casting a 2/2 creature spell (702.37c): only in its controller's
     main phase with an empty stack (307.1), so not on an opponent's turn (the turn passed, 500.1)
     and not in response; an instant may be cast then."""
-    g = game(hand=["Willbender", "Abzan Guide"])
+    g = game(hand=["Willbender", "Abzan Guide"], battlefield=["Grizzly Bears"])
     g.add_card("Lightning Bolt", BOLT, "you", Zone.HAND)
     g.end_turn()
     assert g.active == "opponent"
@@ -1385,7 +1474,7 @@ def test_307_1_a_face_down_spell_is_cast_only_when_a_creature_spell_could_be() -
     g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
     with pytest.raises(IllegalAction, match="307.1"):
         g.cast("you", "Abzan Guide", face_down=FaceDownWay.MORPH)  # the stack isn't empty
-    g.cast("you", "Lightning Bolt", targets=[])
+    g.cast("you", "Lightning Bolt", targets=["Grizzly Bears"])  # 601.2c: a targeted spell has its target
     assert len(g.stack) == 2
 
 
@@ -1395,11 +1484,11 @@ def test_307_1_a_sorcery_an_effect_lets_you_cast_keeps_its_timing(zone: Zone) ->
     says where from, not when: a sorcery still waits for your main phase and an empty stack."""
     g = game(hand=["Willbender"], **{zone.value: ["Divination"]})
     g.end_turn()
-    g.obj("Divination").playable_this_turn = True  # on the opponent's turn
+    g.obj("Divination").playable = True  # on the opponent's turn
     with pytest.raises(IllegalAction, match="307.1"):
         g.cast("you", "Divination")
     g.end_turn()
-    g.obj("Divination").playable_this_turn = True
+    g.obj("Divination").playable = True
     g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
     with pytest.raises(IllegalAction, match="307.1"):
         g.cast("you", "Divination")  # the stack isn't empty
@@ -1708,3 +1797,305 @@ def test_702_19b_a_blocked_trampler_assigns_lethal_to_its_blocker_and_the_rest_t
     g = blocked(face_down="morph")  # 708.2: a face-down creature has no trample
     with pytest.raises(IllegalAction, match="is blocked"):
         g.combat_damage("Trampler", to_player=True)
+
+
+KADENA = card_from_data({
+    "name": "Kadena, Slinking Sorcerer", "mana_cost": "{1}{B}{G}{U}", "types": ["Creature"], "pt": "3/3",
+    "static": [{"affects": "you", "kind": "face_down_spell_cost", "value": -3, "first_each_turn": True}],
+    "abilities": [{"when": "permanent_enters", "effect": "draw", "count": 1,
+                   "filter": {"types": ["Creature"], "controller": "you", "face_down": True}}],
+})
+
+
+def test_601_2f_the_first_face_down_spell_each_turn_costs_less_once_a_turn() -> None:
+    """"The first face-down creature spell you cast each turn costs {3} less": a face-up creature
+    spell cast first doesn't use it up; the first face-down spell costs {0}, the next that turn {3};
+    on your next turn the first costs {0} again."""
+    g = game(hand=["Grizzly Bears"])
+    g.add_card("Kadena, Slinking Sorcerer", KADENA, "you", Zone.BATTLEFIELD)
+    for label in ("First", "Second", "Third"):
+        g.add_card(label, CARDS["Willbender"], "you", Zone.HAND)
+    assert g.cast("you", "Grizzly Bears") == "{1}{G}"
+    g.resolve()
+    assert g.cast("you", "First", face_down=FaceDownWay.MORPH) == "{0}"
+    g.resolve_all()
+    assert g.cast("you", "Second", face_down=FaceDownWay.MORPH) == "{3}"
+    g.resolve_all()
+    g.end_turn()
+    g.end_turn()
+    assert g.cast("you", "Third", face_down=FaceDownWay.MORPH) == "{0}"
+
+
+def test_603_2_a_trigger_on_a_face_down_creature_entering_ignores_a_face_up_one() -> None:
+    """"Whenever a face-down creature enters the battlefield under your control": being face down
+    is a status (110.5), not a characteristic; a face-up creature entering doesn't trigger it, a
+    face-down one does."""
+    g = game(hand=["Grizzly Bears", "Willbender"], library=["Forest"])
+    g.add_card("Kadena, Slinking Sorcerer", KADENA, "you", Zone.BATTLEFIELD)
+    g.cast("you", "Grizzly Bears")
+    g.resolve()
+    assert not g.stack
+    g.cast("you", "Willbender", face_down=FaceDownWay.MORPH)
+    g.resolve()
+    assert len(g.stack) == 1
+    g.resolve()
+    assert g.obj("Forest").zone is Zone.HAND
+
+
+THIEVING_AMALGAM = card_from_data({
+    "name": "Thieving Amalgam", "mana_cost": "{5}{B}{B}", "types": ["Creature"], "pt": "6/7",
+    "abilities": [{"when": "opponent_upkeep", "effect": "manifest_from_that_players_library"}],
+})
+
+
+def test_701_40a_you_manifest_the_top_card_of_that_players_library() -> None:
+    """"At the beginning of each opponent's upkeep, you manifest the top card of that player's
+    library": not at your upkeep; at theirs, their top card enters face down under your control,
+    and they still own it (108.3)."""
+    g = game(library=["Forest"])
+    g.add_card("Thieving Amalgam", THIEVING_AMALGAM, "you", Zone.BATTLEFIELD)
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.upkeep()
+    assert not g.stack
+    g.end_turn()
+    g.upkeep()
+    g.resolve()
+    bears = g.obj("Grizzly Bears")
+    assert (bears.zone, bears.face_down, bears.controller, bears.card.owner) == (
+        Zone.BATTLEFIELD, True, "you", "opponent")
+    assert g.obj("Forest").zone is Zone.LIBRARY
+
+
+MAGAR = card_from_data({
+    "name": "Magar of the Magic Strings", "mana_cost": "{1}{B}{R}", "types": ["Creature"], "pt": "3/3",
+    "abilities": [{"effect": "put_onto_battlefield_face_down_as", "cost": "{1}{B}{R}",
+                   "target": "instant_or_sorcery_card_in_your_graveyard",
+                   "face_down_as": {"types": ["Creature"], "pt": "3/3",
+                                    "static": [{"affects": "self", "kind": "exile_instead_of_leaving"}]}}],
+})
+
+
+def test_708_2a_a_card_put_onto_the_battlefield_face_down_has_the_values_the_effect_gives() -> None:
+    """Magar: "put target instant or sorcery card in your graveyard onto the battlefield face down.
+    It's a 3/3 creature": a nameless colourless 3/3 (708.2a); only an instant or sorcery card of
+    your own graveyard can be the target (a creature card or another player's card can't)."""
+    g = game(graveyard=["Grizzly Bears"])
+    g.add_card("Magar of the Magic Strings", MAGAR, "you", Zone.BATTLEFIELD)
+    g.add_card("Lightning Bolt", BOLT, "you", Zone.GRAVEYARD)
+    g.add_card("Their Bolt", BOLT, "opponent", Zone.GRAVEYARD)
+    for wrong in ("Grizzly Bears", "Their Bolt"):
+        with pytest.raises(IllegalAction, match="not a legal target"):
+            g.activate("you", "Magar of the Magic Strings", target=wrong)
+    g.activate("you", "Magar of the Magic Strings", target="Lightning Bolt")
+    g.resolve()
+    bolt = g.obj("Lightning Bolt")
+    ch = g.characteristics(bolt)
+    assert (bolt.zone, bolt.face_down, ch.name, ch.power, ch.toughness, ch.colors) == (
+        Zone.BATTLEFIELD, True, None, 3, 3, frozenset())
+
+
+@pytest.mark.parametrize("to", [Zone.GRAVEYARD, Zone.HAND, Zone.LIBRARY])
+def test_614_1a_exile_it_instead_of_putting_it_anywhere_else(to: Zone) -> None:
+    """"If this creature would leave the battlefield, exile it instead of putting it anywhere
+    else": destroyed, bounced or put into the library, the face-down Lightning Bolt is exiled,
+    revealed (708.9)."""
+    g = game()
+    g.add_card("Magar of the Magic Strings", MAGAR, "you", Zone.BATTLEFIELD)
+    g.add_card("Lightning Bolt", BOLT, "you", Zone.GRAVEYARD)
+    g.activate("you", "Magar of the Magic Strings", target="Lightning Bolt")
+    g.resolve()
+    g.move("Lightning Bolt", to)
+    bolt = g.obj("Lightning Bolt")
+    assert (bolt.zone, bolt.face_down) == (Zone.EXILE, False)
+
+
+ANY_BOLT = card_from_data({"name": "Any Bolt", "mana_cost": "{R}", "types": ["Instant"],
+                           "abilities": [{"effect": "damage", "count": 3, "target": "any"}]})
+FIREBALL = card_from_data({"name": "Fireball", "mana_cost": "{X}{R}", "types": ["Sorcery"],
+                           "abilities": [{"effect": "damage", "count": "X", "target": "any"}]})
+CHARM = card_from_data({"name": "Test Charm", "mana_cost": "{W}", "types": ["Instant"],
+                        "abilities": [{"mode": 1, "effect": "gain_life", "count": 2},
+                                      {"mode": 2, "effect": "tap", "target": "creature"},
+                                      {"mode": 3, "effect": "nothing", "target": "any"}]})
+SORCERY_BOLT = card_from_data({"name": "Sorcery Bolt", "mana_cost": "{R}", "types": ["Sorcery"],
+                               "abilities": [{"effect": "damage", "count": 3, "target": "any"}]})
+WALKER = card_from_data({"name": "Test Walker", "mana_cost": "{2}", "types": ["Planeswalker"]})
+ROCK = card_from_data({"name": "Test Rock", "mana_cost": "{2}", "types": ["Artifact"]})
+
+
+def test_115_4_any_target_is_a_creature_player_planeswalker_or_battle() -> None:
+    """"Any target": a creature, a player, a planeswalker or a battle (115.4, CR 2026-01-16), no
+    other object (a noncreature artifact); a spell that may target only a creature can't target a
+    player (115.1). Damage to a player makes them lose that much life (120.3a)."""
+    g = game(battlefield=["Grizzly Bears"])
+    g.add_card("Any Bolt", ANY_BOLT, "you", Zone.HAND)
+    g.add_card("Test Walker", WALKER, "opponent", Zone.BATTLEFIELD)
+    g.add_card("Test Rock", ROCK, "opponent", Zone.BATTLEFIELD)
+    g.add_card("Lightning Bolt", BOLT, "you", Zone.HAND)
+    assert [g.is_legal_target(TargetKind.ANY, g.obj(n), "you") for n in ("Grizzly Bears", "Test Walker", "Test Rock")] \
+        == [True, True, False]
+    with pytest.raises(IllegalAction, match="not a legal target"):
+        g.cast("you", "Any Bolt", targets=["Test Rock"])
+    with pytest.raises(IllegalAction, match="115.1"):
+        g.cast("you", "Lightning Bolt", targets=["opponent"])  # "target creature"
+    g.cast("you", "Any Bolt", targets=["opponent"])
+    g.resolve()
+    assert (g.players["opponent"].life, g.players["you"].life) == (17, 20)
+    assert g.obj("Any Bolt").zone is Zone.GRAVEYARD
+
+
+def test_608_2b_a_player_target_that_left_the_game_is_illegal() -> None:
+    """A spell whose only target is a player who has left the game does nothing (608.2b, 800.4a)."""
+    g = Game(["you", "opponent", "third"], Rules.for_date(None))
+    g.add_card("Any Bolt", ANY_BOLT, "you", Zone.HAND)
+    g.cast("you", "Any Bolt", targets=["third"])
+    g.leave_game("third")
+    g.resolve()
+    assert g.players["third"].life == 20
+    assert any(e[0] == "fizzled" for e in g.events)
+
+
+def test_601_2c_a_targeted_spell_has_its_target_chosen_as_it_is_cast() -> None:
+    g = game()
+    g.add_card("Any Bolt", ANY_BOLT, "you", Zone.HAND)
+    with pytest.raises(IllegalAction, match="601.2c"):
+        g.cast("you", "Any Bolt")
+
+
+def test_107_3a_x_is_announced_as_the_spell_is_cast() -> None:
+    """107.3a / 601.2b: the value of X is announced as the spell is cast and is part of its cost;
+    the spell's "X damage" uses it. 107.3g: off the stack, X is 0 (its mana value counts X as 0)."""
+    g = game()
+    g.add_card("Fireball", FIREBALL, "you", Zone.HAND)
+    assert g.characteristics(g.obj("Fireball")).mana_value == 1
+    with pytest.raises(MissingChoice, match="107.3a"):
+        g.cast("you", "Fireball", targets=["opponent"])
+    assert g.cast("you", "Fireball", targets=["opponent"], x=2) == "{2}{R}"
+    g.resolve()
+    assert g.players["opponent"].life == 18
+    g2 = game(hand=["Grizzly Bears"])
+    with pytest.raises(IllegalAction, match="no \\{X\\}"):
+        g2.cast("you", "Grizzly Bears", x=1)
+
+
+def test_107_3b_x_is_0_when_cast_without_paying_its_mana_cost() -> None:
+    g = game()
+    g.add_card("Fireball", FIREBALL, "you", Zone.HAND)
+    with pytest.raises(IllegalAction, match="107.3b"):
+        g.cast("you", "Fireball", targets=["opponent"], x=3, without_paying=True)
+    assert g.cast("you", "Fireball", targets=["opponent"], without_paying=True) == ""
+    g.resolve()
+    assert g.players["opponent"].life == 20
+
+
+def test_700_2a_a_modal_spells_mode_is_chosen_as_it_is_cast() -> None:
+    """700.2a / 601.2b: a "Choose one" spell's mode is chosen as it is cast (none chosen: a choice
+    is missing; one it doesn't have, or two, is refused); only that mode's instruction is followed,
+    and a mode not chosen has no targets (700.2c)."""
+    g = game(battlefield=["Grizzly Bears"])
+    g.add_card("Test Charm", CHARM, "you", Zone.HAND)
+    with pytest.raises(MissingChoice, match="700.2a"):
+        g.cast("you", "Test Charm", targets=["Grizzly Bears"])
+    for wrong in ((4,), (2, 3)):
+        with pytest.raises(IllegalAction, match="700.2"):
+            g.cast("you", "Test Charm", targets=["Grizzly Bears"], mode=wrong)
+    with pytest.raises(IllegalAction, match="700.2c"):
+        g.cast("you", "Test Charm", targets=["Grizzly Bears"], mode=(1,))
+    g.cast("you", "Test Charm", targets=["Grizzly Bears"], mode=(2,))
+    g.resolve()
+    assert g.obj("Grizzly Bears").tapped
+    assert g.players["you"].life == 20  # its first mode, not chosen, gains no life
+    g2 = game(hand=["Grizzly Bears"])
+    with pytest.raises(IllegalAction, match="not modal"):
+        g2.cast("you", "Grizzly Bears", mode=(1,))
+
+
+MAGAR_WITH_TRIGGER = card_from_data({
+    "name": "Magar of the Magic Strings", "mana_cost": "{1}{B}{R}", "types": ["Creature"], "pt": "3/3",
+    "abilities": [{"effect": "put_onto_battlefield_face_down_as", "cost": "{1}{B}{R}",
+                   "target": "instant_or_sorcery_card_in_your_graveyard",
+                   "face_down_as": {"types": ["Creature"], "pt": "3/3",
+                                    "abilities": [{"when": "combat_damage_to_player", "optional": True,
+                                                   "effect": "cast_copy_of_noted_card"}]}}],
+})
+
+
+def test_707_12_casting_a_copy_of_the_noted_card_without_paying_its_mana_cost() -> None:
+    """707.12 / 608.2g: the face-down Lightning Bolt's trigger creates a copy of the card with the
+    noted name and casts it while resolving, a sorcery during combat (608.2g: no timing), without paying its mana
+    cost (an alternative cost, 118.9); the copy is a spell on the stack with the targets chosen
+    (601.2c: one it can't have is refused, the game unchanged); once it resolves it ceases to
+    exist (704.5e). "You may": choosing not to casts nothing."""
+    g = game()
+    g.add_card("Magar of the Magic Strings", MAGAR_WITH_TRIGGER, "you", Zone.BATTLEFIELD)
+    g.add_card("Lightning Bolt", SORCERY_BOLT, "you", Zone.GRAVEYARD)
+    g.activate("you", "Magar of the Magic Strings", target="Lightning Bolt")
+    g.resolve()
+    g.end_turn()
+    g.end_turn()
+    g.attack("Lightning Bolt")
+    g.combat_damage("Lightning Bolt")
+    assert g.players["opponent"].life == 17
+    with pytest.raises(IllegalAction, match="601.2c"):
+        g.resolve(choice=True)
+    assert len(g.stack) == 1 and "copy of Sorcery Bolt" not in g.cards
+    g.resolve(choice=True, cast=CastChoice(targets=("opponent",)))
+    copy_spell = g.obj("copy of Sorcery Bolt")
+    assert (copy_spell.zone, copy_spell.card.is_copy, len(g.stack)) == (Zone.STACK, True, 1)
+    g.resolve()
+    assert g.players["opponent"].life == 14
+    assert g.obj("copy of Sorcery Bolt").zone is Zone.OUTSIDE  # 704.5e: not in the graveyard
+    bolt = g.obj("Lightning Bolt")
+    assert (bolt.zone, bolt.face_down, g.characteristics(bolt).power) == (Zone.BATTLEFIELD, True, 3)
+    g.combat_damage("Lightning Bolt", to_player=True)
+    g.resolve(choice=False)
+    assert (g.players["opponent"].life, g.stack) == (11, [])
+    g.end_turn()  # the opponent's turn: a sorcery copy cast as an effect resolves ignores timing (608.2g)
+    g.cast_copy("you", SORCERY_BOLT, CastChoice(targets=("opponent",)))
+    g.resolve()
+    assert (g.players["opponent"].life, "copy of Sorcery Bolt 2" in g.cards) == (8, True)
+
+
+def test_607_2a_shared_fates_play_permission_is_the_exilers_while_it_stays() -> None:
+    """"Each player may look at and play cards they exiled with Shared Fate": a static ability linked
+    to the cards it exiled (607.2a, 611.3a): the player who exiled a card may play it (its owner may
+    not), on a later turn too, and no one may once Shared Fate has left (a new Shared Fate is a new
+    object, 400.7)."""
+    g = game(battlefield=["Shared Fate"])
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.add_card("Forest", CARDS["Forest"], "opponent", Zone.LIBRARY)
+    g.draw("you", 2)
+    bears, forest = g.obj("Grizzly Bears"), g.obj("Forest")
+    assert (g.may_play("you", bears), g.may_play("opponent", bears)) == (True, False)
+    g.end_turn()
+    with pytest.raises(IllegalAction, match="can't play"):
+        g.play_from_exile("opponent", "Forest")
+    g.end_turn()
+    assert g.may_play("you", g.obj("Grizzly Bears"))  # not "this turn" only
+    land = g.obj("Forest")
+    g.play_from_exile("you", "Forest")
+    land = g.obj("Forest")
+    assert (land.zone, land.controller, land.card.owner) == (Zone.BATTLEFIELD, "you", "opponent")
+    g.move("Shared Fate", Zone.GRAVEYARD)
+    g.move("Shared Fate", Zone.BATTLEFIELD)
+    assert not g.may_play("you", g.obj("Grizzly Bears"))
+    with pytest.raises(IllegalAction, match="can't play"):
+        g.play_from_exile("you", "Grizzly Bears")
+
+
+def test_611_2b_a_play_permission_for_as_long_as_it_remains_exiled_outlasts_the_turn() -> None:
+    """Praetor's Grasp: "You may play that card for as long as it remains exiled": the permission
+    names its player and lasts past the turn (611.2b), while one "until end of turn" ends with it
+    (514.2); it is the named player's, not the card's owner's."""
+    g = game()
+    g.add_card("Forest", CARDS["Forest"], "opponent", Zone.EXILE)
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.EXILE)
+    forest, bears = g.obj("Forest"), g.obj("Grizzly Bears")
+    forest.playable, forest.playable_by, forest.playable_lasts = True, "you", PlayLasts.EXILED
+    bears.playable, bears.playable_by = True, "you"  # this turn only
+    assert not g.may_play("opponent", forest)
+    g.end_turn()
+    g.end_turn()
+    assert (g.may_play("you", g.obj("Forest")), g.may_play("you", g.obj("Grizzly Bears"))) == (True, False)
+    g.play_land("you", "Forest")
+    assert g.obj("Forest").controller == "you"

@@ -18,6 +18,8 @@ GLOSSARY = Glossary([
     Concept("play", {Lang.EN: ("play",), Lang.DE: ("spielen", "Spiel"), Lang.ES: ("jugado", "jugada")}),
     Concept("disguise", {Lang.EN: ("disguise",), Lang.DE: ("Verkleidung",)}),
     Concept("manifest_dread", {Lang.EN: ("manifest dread",), Lang.DE: ("manifestieren das Grauen", "das Grauen")}),
+    Concept("vote", {Lang.EN: ("vote",), Lang.DE: ("abstimmen", "Abstimmung", "Stimme")}),
+    Concept("protection", {Lang.EN: ("protection",), Lang.DE: ("Schutz vor", "Schutz")}),
 ])
 
 
@@ -32,6 +34,7 @@ def concepts(question: str, lang: Lang) -> list[str]:
     ("¿Puedo lanzarla otra vez?", Lang.ES, ["~cast"]),  # a pronoun written onto the infinitive
     # a noun's case ending on top of the one the stemmer cuts: genitive "Grauens" (`grauen`, not `grau`)
     ("Wie funktioniert Manifestieren des Grauens?", Lang.DE, ["~manifest_dread"]),
+    ("Zählen die Stimmenanteile?", Lang.DE, ["~vote"]),  # compound, head first
 ])
 def test_a_foreign_questions_word_holding_a_term_finds_its_concept(question, lang, expected):
     assert concepts(question, lang) == expected
@@ -41,6 +44,11 @@ def test_a_foreign_questions_word_holding_a_term_finds_its_concept(question, lan
     ("Darf mein Mitspieler das sehen?", Lang.DE),  # "Mit" is too short a first part: no `Spiel`
     ("¿Quién es el jugador activo?", Lang.ES),  # "-or" is no verb ending: a player, not `jugado`
     ("Who controls the morphling?", Lang.EN),  # English is read with its terms as they are
+    # a verb with a person's ending names no concept whose verb is another: "stimmen" (to be right) is
+    # no `Stimme` (tryout45 #2), whose verb is "abstimmen"; "schützt" (protects) no protection keyword
+    ("Stimmt das?", Lang.DE),
+    ("Mein Kumpel sagt, das stimmte so nicht.", Lang.DE),
+    ("Die Natur schützt ihr Eigentum", Lang.DE),
 ])
 def test_a_word_merely_containing_a_term_finds_nothing(question, lang):
     assert concepts(question, lang) == []
@@ -50,3 +58,21 @@ def test_rulings_are_read_with_whole_terms_only():
     tokens = tokenize("Morphkreaturen")
     assert GLOSSARY.concept_tokens(tokens, (Lang.DE,)) == []
     assert GLOSSARY.concept_tokens(tokens, (Lang.DE,), question=True) == ["~morph", "~creature"]
+
+
+def test_is_that_right_translates_to_no_vote():
+    """The search lexicon's translations are matched the same way: "Stimmt das?", which ends many German
+    table questions, brought the five Vote clauses (tryout45 #2); "Stimmen" (votes) still says vote."""
+    translations = Glossary([], translations=[Concept("vote", {Lang.EN: ("vote",), Lang.DE: ("Stimme",)})])
+    assert translations.translate("Stimmt das?", Lang.DE) == []
+    assert translations.translate("Wer zählt die Stimmenzettel?", Lang.DE) == ["vote"]
+
+
+def test_a_person_of_the_verb_the_concept_lists_names_it_where_verb_forms_are_kept_to_keywords():
+    """A searcher reads derived verb forms for keywords only (`Glossary.inflected`); "spielt" is still
+    `play`, whose German verb "spielen" the concept lists: the word parts read it (red when a person
+    ending never fits there)."""
+    glossary = Glossary(GLOSSARY.concepts)
+    glossary.inflected = lambda concept: concept == "morph"
+    tokens = tokenize("Wer spielt zuerst eine Karte?")
+    assert glossary.concept_tokens(tokens, (Lang.EN, Lang.DE), question=True) == ["~play"]

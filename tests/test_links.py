@@ -1086,3 +1086,52 @@ def test_a_keyword_ability_is_named_by_a_form_its_own_section_writes_review44(ru
                                                                              keyword_section):
     got = linked_clauses(card_ruling(text, cards), rules, card_texts)
     assert any(c.startswith(keyword_section) and not c[len(keyword_section)].isdigit() for c in got[:3]), got
+
+
+@pytest.mark.parametrize("text, want, topic", [
+    # 701.58e says "cloaked one at a time"; the definition of cloak only names what the ruling is about
+    ("If an effect has you cloak two cards from your library, they are cloaked one at a time.", "701.58e", "701.58a"),
+    # the ruling applies 608.2b ("an illegal target" as it tries to resolve); manifest dread is what doesn't happen
+    ("If the target creature is an illegal target as the spell tries to resolve, the spell won't resolve and no player "
+     "will manifest dread.", "608.2b", "701.62a"),
+    # exiled face-down cards (406) a player was allowed to look at, not a face-down permanent one controls (708.5)
+    ("A player who is allowed to look at the face-down exiled cards may continue to do so after the face-down creature "
+     "that exiled them leaves the battlefield.", "406.", "708.5"),
+])
+def test_a_clause_the_ruling_restates_leads_over_its_topic_links45(rules, card_texts, monkeypatch, text, want, topic):
+    """The bonuses for what a ruling is about (the definition of the mechanic it names, the face-down section) do not
+    lift a clause that nothing else points at over one whose rare phrases the ruling restates and which says more of
+    its words. Measured as on rulings no hand-written cue was written for: the cues off (`links.CUES`), the general
+    machinery alone (links44's proxy)."""
+    monkeypatch.setattr(links, "CUES", ())
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] and got[0].startswith(want) and got[0] != topic, got
+
+
+@pytest.mark.parametrize("text, cues_off", [
+    # 708.11 / 708.2b share a few everyday words; the ruling is about tokens (111.7), which say more of it
+    ("If you control a face-down token, you may sacrifice it to pay the cost, but you won't be able to turn that token "
+     "face up.", False),
+    # the effect a card gave the face-down creature ends as it turns face up: 708.2b (turning a face-down permanent
+    # face down) shares its face-down words and a few others, and leads only by them
+    ("If the face-down creature is turned face up for any reason, the effect that made it a Zombie ends and it is "
+     "whatever is printed on the card.", True),
+])
+def test_face_down_words_alone_are_no_link_to_a_clause_that_says_less_links45(rules, card_texts, monkeypatch, text,
+                                                                                cues_off):
+    """A 708 clause that nothing points at but the ruling's face-down words (or a keyword of its cards), while another
+    clause says more of the ruling (BM25 under `TOPIC_ALONE_LEXICAL` of the best), is no confident link: the ruling
+    applies some other rule, or none. (The second ruling as with no hand-written cue: `links.CUES` off.)"""
+    if cues_off:
+        monkeypatch.setattr(links, "CUES", ())
+    [linked] = links.link_entries([card_ruling(text, ())], rules, [], card_texts)
+    assert not [r.clause for r in linked.rules if r.clause.startswith("708")][:1], linked.rules
+    assert not linked.rules and linked.link_note.startswith("no confident link"), linked.rules
+
+
+def test_face_down_words_still_link_the_clause_that_says_most_of_the_ruling_links45(rules, card_texts, monkeypatch):
+    """... but a 708 clause that says the most of the ruling's words still links by them."""
+    monkeypatch.setattr(links, "CUES", ())
+    got = linked_clauses(card_ruling("Turning a face-down creature face down again has no effect; its status doesn't "
+                                     "change.", ()), rules, card_texts)
+    assert got[:1] == ["708.2b"], got

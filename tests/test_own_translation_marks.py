@@ -98,3 +98,14 @@ def test_a_judges_translation_is_marked_in_search_beside_its_official_english() 
     shown = _flat("search", "Bleibt die Karte im Exil, wenn ich sie nicht spiele?", "--lang", "de", "-k", "5")
     assert shown.count(f"de text: your page {PAGE_DE}, not official") == 2
     assert shown.count(f"your page {PAGE_EN}, not official") == 1  # r-mine's English text, shown below its German
+
+
+def test_show_json_names_the_file_of_the_text_shown_as_list_and_search_do() -> None:
+    """`kb show --json` lacked `shown_own_page` (session 44's note): with --lang de it is the German
+    translation's file, also for an official ruling; without, the canonical text's own file or null."""
+    official_de = json.loads(_flat("show", "r-official", "--lang", "de", "--json"))
+    mine_de = json.loads(_flat("show", "r-mine", "--lang", "de", "--json"))
+    assert (official_de["official"], official_de["shown_own_page"]) == (True, PAGE_DE)
+    assert (mine_de["own_page"], mine_de["shown_own_page"]) == (PAGE_EN, PAGE_DE)
+    official, mine = (json.loads(_flat("show", entry_id, "--json")) for entry_id in ("r-official", "r-mine"))
+    assert (official["shown_own_page"], mine["shown_own_page"]) == (None, PAGE_EN)

@@ -1015,3 +1015,21 @@ def test_a_power_and_toughness_of_asterisks_is_no_emphasis():
     faq = ARCHIVED_FAQ.replace("it's turned face up.", "it's turned face up, not a \\*/\\* creature or a */* one.")
     (first, _) = parse_text(faq, "faq.md", names=Corpus.default().names, match_clause=None).records
     assert first.text.endswith("it's turned face up, not a */* creature or a */* one.")
+
+
+@pytest.mark.parametrize("doc, lost", [
+    # card names by language: objects of a `cards` list, named under "english"
+    ('{"source": "x",\n "cards": [\n  {"english": "Lightform", "sets": ["FRF #16"]},\n'
+     '  {"english": "Rageform", "sets": ["FRF #1"]}\n ]}', ""),
+    # a comparison of snapshots: its rulings are in a list, with no card around them
+    ('{"description": "Lightform rulings in three snapshots",\n "rulings": [\n'
+     '  {"date": "2014-11-24", "text": "A ruling."},\n  {"date": "2018-07-13", "text": "Another."}\n ]}',
+     " (its 2 rulings are not read)"),
+])
+def test_json_that_is_no_mtgjson_card_data_is_one_problem_not_a_nameless_card_each(doc, lost):
+    """tryout45 defect 7: a JSON file of another shape said "card skipped: no name" for each object (19 lines for
+    a table of card names under "english"); a nameless object with a card's keys still is a card skipped."""
+    problems = mtgjson.parse(doc, "other.json").problems
+    assert [(p.line, p.reason) for p in problems] == [
+        (1 if lost else 3, "not MTGJSON card data: no object with a card's keys (name, type, text, ...)"
+                           f"{lost}; kb ingest reads MTGJSON card, set and AtomicCards files, and card pages")]

@@ -88,13 +88,16 @@ def test_every_dated_unit_is_a_record_or_a_reported_problem(units, newline, bom)
     empty = [p for p in result.problems if p.reason == "date line with no ruling after it"]
     stray = [p.line for p in result.problems if p.reason.startswith("text after a ruling and under no date")]
     assert sorted(p.line + 2 for p in empty) == stray
-    got = sorted([r.line for r in result.records] + [p.line for p in result.problems if p.line and p not in empty])
+    # a note beside a kept ruling (`ignored`: "a mana symbol lost in the copy?" for "0 :") is no second unit
+    kept = {r.line for r in result.records}
+    got = sorted([r.line for r in result.records]
+                 + [p.line for p in result.problems if p.line and p not in empty and not (p.ignored and p.line in kept)])
     assert got == ruling_lines
     assert {r.card for r in result.records} <= {"Lightform"}
     for (d, t), line in zip(units, ruling_lines):
         record = [r for r in result.records if r.line == line]
-        if record:
-            assert record[0].text == t
+        if record:  # a list item's bullet is no part of its ruling ("* :" is the ruling ":")
+            assert record[0].text == pages.BULLET.sub(r"\g<text>", t)
 
 
 # ------------------------------------------------------------------------------- dates

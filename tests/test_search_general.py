@@ -233,6 +233,7 @@ DRAW = [
     _ruling("r-fate", "You can't draw cards from your own library, even if all your opponents have no cards.",
             "Fate Card"),
     _ruling("r-fate2", "The exiled permanents return under their owners' control.", "Fate Card"),
+    _ruling("r-fate3", "Fate's exile lasts until the end of the game.", "Fate Card"),
     _ruling("r-general", "Turning a face-down creature face up is a special action.", "Morph Card"),
 ]
 
@@ -243,25 +244,42 @@ def _draw_searcher(tmp_path: Path, weights: Weights) -> Searcher:
 
 
 def test_rulings_each_about_another_unnamed_card_leave_the_answer_to_the_cr(tmp_path: Path) -> None:
-    """With `scattered_k` on (off by default), a question naming no card whose best rulings are each about
-    a card of their own (Rack's, Tome's and Fate's) asks the general rule: the clause competes undiscounted
-    and comes first (red with the `_scattered` test in `search` removed: Rack's ruling came first)."""
+    """A question naming no card whose best rulings are each another card's own (Rack's, Tome's, Fate's)
+    asks the general rule: the clauses compete on their own scores and the one that states it comes first
+    (red with `scattered_k=0`: Rack's ruling first)."""
     question = "My library has no cards in it and I have to draw a card: do I lose the game?"
-    hits = _draw_searcher(tmp_path, dataclasses.replace(Weights(), scattered_k=3)).search(question, limit=3)
+    hits = _draw_searcher(tmp_path, Weights()).search(question, limit=3)
     assert hits[0].entry.id == "c-121.4"
     off = _draw_searcher(tmp_path / "off", dataclasses.replace(Weights(), scattered_k=0)).search(question, limit=3)
     assert off[0].entry.kind.value == "ruling"
 
 
-def test_rulings_of_one_card_are_what_the_question_asks_about(tmp_path: Path) -> None:
-    """When two of the best rulings are the same card's, the question asks about that card, though it
-    does not name it: the clauses keep their discount."""
-    searcher = _draw_searcher(tmp_path, dataclasses.replace(Weights(), scattered_k=3))
+def test_a_named_card_without_rulings_leaves_the_question_general(tmp_path: Path) -> None:
+    """tryout44/45: "With Blood Moon and Urborg ...", "Clone a legendary creature": a card the KB has no
+    ruling of is named, and the best rulings are still other cards' own: the clause comes first (red when
+    any named card keeps the clauses discounted, as before)."""
+    question = "I control Blood Moon. My library has no cards in it and I have to draw a card: do I lose the game?"
+    searcher = _draw_searcher(tmp_path, Weights())
+    assert [c.name for c in searcher.named_cards(question)] == ["Blood Moon"]
+    assert searcher.search(question, limit=3)[0].entry.id == "c-121.4"
 
-    fused = np.zeros(len(DRAW))
+
+def test_rulings_of_one_card_or_of_a_named_card_are_what_the_question_asks_about(tmp_path: Path) -> None:
+    """When the best rulings are all one card's, the question asks about that card though it does not
+    name it; when one of them is a named card's, about the named card: the clauses keep their discount.
+    Two owners among the three suffice: two rulings of one unnamed card and a third card's (tryout45's
+    "¿El daño de combate usa la pila?": two prevention rulings of one card) are still other cards'."""
+    searcher = _draw_searcher(tmp_path, Weights())
     ids = [e.id for e in DRAW]
-    for rank, eid in enumerate(["r-fate", "r-fate2", "r-rack"]):
-        fused[ids.index(eid)] = 3.0 - rank
-    assert not searcher._scattered(fused, 3)
-    fused[ids.index("r-fate2")] = -1.0  # now Fate's, Rack's and Tome's (0.0) are the best three
-    assert searcher._scattered(fused, 3)
+
+    def best(*order: str) -> np.ndarray:
+        scores = np.zeros(len(DRAW))
+        for rank, eid in enumerate(order):
+            scores[ids.index(eid)] = 3.0 - rank
+        return scores
+
+    assert not searcher._scattered(best("r-fate", "r-fate2", "r-fate3"), 3, [])
+    assert searcher._scattered(best("r-fate", "r-fate2", "r-rack"), 3, [])
+    assert searcher._scattered(best("r-fate", "r-tome", "r-rack"), 3, [])
+    assert not searcher._scattered(best("r-fate", "r-tome", "r-rack"), 3, ["Rack Card"])
+    assert searcher._scattered(best("r-fate", "r-tome", "r-rack"), 3, ["Blood Moon"])

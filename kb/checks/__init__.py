@@ -272,20 +272,30 @@ def match_entries(entries: list[Entry], checks: list[Check], *, normalised: Mapp
 
 # Face-down clauses by their current numbers: 708 face-down spells and permanents, 702.37
 # morph/megamorph, 701.40 manifest, 702.168 disguise, 701.58 cloak, 701.62 manifest dread,
-# 712.15-16 double-faced cards face down; and by the numbers they had when older rulings were
-# written (707 face-down, 701.31/701.33/701.34 manifest), which a link carries as
-# `at_ruling_date`. An old number is not matched as a current one: 707 is copying today.
-FACE_DOWN_CLAUSES = re.compile(r"^(?:708(?:\.|$)|702\.37(?:[a-z]|$)|701\.40|702\.168|701\.58|701\.62|712\.1[56])")
-OLD_FACE_DOWN_CLAUSES = re.compile(r"^(?:707(?:\.|$)|701\.31|701\.33|701\.34)")
+# 712.15-16 double-faced cards face down; and face-down exile: 406.3 (cards "exiled face down",
+# who may look at them, playing them), 702.75 hideaway and 702.143 foretell (the only keywords
+# whose own rule exiles a card face down, CR 2026-01-16), 712.17 (a double-faced card exiled face
+# down). Not 116.2h, foretell's special action: the linker gives it to any ruling that says
+# "special action", and a foretell ruling has 702.143. Renumbered rules (hideaway was 702.74,
+# 712.17 was 711.10-711.11) carry their current number as `clause` (kb/cr/lineage.py). By the
+# numbers they had when older rulings were written, for rules no longer in the CR, which a link
+# carries as `at_ruling_date` only: 707 face-down, 701.31/701.33/701.34 manifest, 903.13 (2014-15:
+# a card exiled face down that a player may look at is looked at at once; a commander returns).
+# An old number is not matched as a current one: 707 is copying today, 903.13 Commander Draft.
+FACE_DOWN_CLAUSES = re.compile(
+    r"^(?:708(?:\.|$)|702\.37(?:[a-z]|$)|701\.40|702\.168|701\.58|701\.62|712\.1[567]"
+    r"|406\.3(?:[a-z]|$)|702\.75(?:[a-z]|$)|702\.143(?:[a-z]|$))")
+OLD_FACE_DOWN_CLAUSES = re.compile(r"^(?:707(?:\.|$)|701\.31|701\.33|701\.34|903\.13$)")
 
 
 def face_down_links(entry: Entry) -> list[RuleLink]:
     """The links that make a ruling entry a face-down ruling (by the clause's number now or then): its top link, or
     one that stands on evidence of its own (a cue, the ruling's mechanic, a shared rare phrase, a reviewed override:
     `links.stands_on_evidence`). A link kept on shared words alone beside a better one is no reason: "Room cards
-    have two card faces ..." is not a face-down ruling for its third link 708.4 (try-out 27 D12). A link that
-    records no evidence (a store or an entry made without it) counts, as before."""
-    from kb.cr.links import stands_on_evidence
+    have two card faces ..." is not a face-down ruling for its third link 708.4 (try-out 27 D12). A link that stands
+    on the ruling's face-down words alone (no confident rule link, links45) still says the ruling is about face-down
+    play, and counts. A link that records no evidence (a store or an entry made without it) counts, as before."""
+    from kb.cr.links import rests_on_face_down_words, stands_on_evidence
 
     if entry.kind is not Kind.RULING:
         return []
@@ -295,7 +305,8 @@ def face_down_links(entry: Entry) -> list[RuleLink]:
         link for i, link in enumerate(entry.rules)
         if (FACE_DOWN_CLAUSES.match(link.clause) if link.clause
             else link.at_ruling_date and OLD_FACE_DOWN_CLAUSES.match(link.at_ruling_date))
-        and (i == 0 or not link.evidence or stands_on_evidence(link.evidence))
+        and (i == 0 or not link.evidence or stands_on_evidence(link.evidence)
+             or rests_on_face_down_words(link.evidence))
     ]
 
 

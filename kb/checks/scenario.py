@@ -20,6 +20,7 @@ import yaml
 from kb.game import (
     CardDataError,
     CardDef,
+    CastChoice,
     Characteristics,
     ContinuousKind,
     CounterKind,
@@ -41,7 +42,7 @@ from kb.game import (
 )
 from kb.game.cards import TriggerEvent, effect_value, is_bare_mana, keyword_problem
 from kb.game.draft import Draft
-from kb.game.state import CAST_FACE_DOWN, face_down_refusal
+from kb.game.state import CAST_FACE_DOWN, PlayLasts, face_down_refusal
 from kb.model import Problem
 from kb.normalize import close_matches
 
@@ -142,6 +143,8 @@ class Placed:
     damage: int = 0
     may_look: tuple[str, ...] = ()
     playable: bool = False
+    playable_by: str | None = None  # None: its owner
+    playable_lasts: PlayLasts = PlayLasts.TURN
     named: str | None = None  # a hidden agenda's secretly chosen name
     exiled_with: str | None = None  # a label
     commander_casts: int | None = None  # a commander: times cast from the command zone (903.8)
@@ -185,6 +188,9 @@ class Arg(StrEnum):
 
     CARD = "CARD"  # a card label of the setup
     CARDS = "[CARD]"
+    TARGETS = "[CARD|PLAYER]"  # cards or players (115.1)
+    INTS = "N|[N]"  # -> tuple of int
+    CAST = "{targets, x, mode}"  # -> CastChoice: a spell cast during resolution (608.2g)
     PLAYER = "PLAYER"
     PLAYERS = "[PLAYER]"
     ZONE = "ZONE"
@@ -199,6 +205,7 @@ class Arg(StrEnum):
     PT = "P/T"
     TIMES = "1|all"  # -> "1" or "all"
     TOP_OR_BOTTOM = "top|bottom"
+    PLAY_LASTS = "|".join(PlayLasts)  # -> PlayLasts
     ANY = "VALUE"
     TEXT = "TEXT"
 
@@ -295,7 +302,7 @@ def _resolve(r: _Runner, a: dict[str, Any]) -> object:
     if a.get("times") == "all":
         r.game.resolve_all()
         return None
-    r.game.resolve(copy_of=a.get("copy_of"), pay=bool(a.get("pay")), choice=a.get("choice"))
+    r.game.resolve(copy_of=a.get("copy_of"), pay=bool(a.get("pay")), choice=a.get("choice"), cast=a.get("cast"))
     return None
 
 
@@ -324,23 +331,25 @@ def _manifest(r: _Runner, a: dict[str, Any]) -> object:
 _C, _P = Arg.CARD, Arg.PLAYER
 ACTIONS: dict[str, Action] = {
     "cast": Action(
-        {"card": _C, "player": _P, "face_down": Arg.CAST_WAY, "targets": Arg.CARDS, "face": Arg.INT,
-         "without_paying": Arg.BOOL, "spend": Arg.CARDS, "modes": Arg.INT},
+        {"card": _C, "player": _P, "face_down": Arg.CAST_WAY, "targets": Arg.TARGETS, "face": Arg.INT,
+         "without_paying": Arg.BOOL, "spend": Arg.CARDS, "modes": Arg.INT, "x": Arg.INT, "mode": Arg.INTS},
         lambda r, a: r.game.cast(
             _player(r, a), a["card"], face_down=a.get("face_down"), targets=a.get("targets"),
             face=int(a.get("face", 0)), without_paying=bool(a.get("without_paying")), spend=a.get("spend"),
-            modes=int(a.get("modes", 1)),
+            modes=int(a.get("modes", 1)), x=a.get("x"), mode=a.get("mode", ()),
         ),
         ("card",),
-        "cast from hand (face down for {3}: 702.37c); `targets` are chosen now; `face: 1` casts an "
-        "Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative cost); `spend` "
-        "the mana of the pool that these sources produced (106.6); `modes` chosen (escalate, 702.120a)",
+        "cast from hand (face down for {3}: 702.37c); `targets` (cards or players, 115.1) are chosen now; "
+        "`face: 1` casts an Adventure or a modal DFC's back; `without_paying` its mana cost (an alternative "
+        "cost); `spend` the mana of the pool that these sources produced (106.6); `modes` chosen (escalate, "
+        "702.120a); `x` the value of X (107.3a); `mode` the mode chosen of a modal spell (700.2a)",
     ),
     "resolve": Action(
-        {"times": Arg.TIMES, "copy_of": _C, "pay": Arg.BOOL, "choice": Arg.ANY},
+        {"times": Arg.TIMES, "copy_of": _C, "pay": Arg.BOOL, "choice": Arg.ANY, "cast": Arg.CAST},
         _resolve,
         (),
-        "`1` (top of the stack) or `all`; `copy_of` for a Clone, `pay` a ward cost, `choice` otherwise",
+        "`1` (top of the stack) or `all`; `copy_of` for a Clone, `pay` a ward cost, `choice` otherwise; "
+        "`cast: {targets, x, mode}` the choices for a spell it casts as it resolves (608.2g, 707.12)",
     ),
     "counter": Action({"card": _C}, lambda r, a: r.game.counter(a["card"]), ("card",), "an effect counters a spell"),
     "manifest": Action({"player": _P, "count": Arg.INT, "card": _C}, _manifest, (), "the top card(s), or a given card"),
@@ -433,13 +442,28 @@ ACTIONS: dict[str, Action] = {
     "damage": Action({"card": _C, "count": Arg.INT}, lambda r, a: r.game.deal_damage(a["card"], int(a.get("count", 1))), ("card",)),
     "remember": Action({"card": _C}, _remember, ("card",), "remember its object, for `same_object`"),
     "activate": Action(
-        {"card": _C, "player": _P, "target": _C},
-        lambda r, a: r.game.activate(_player(r, a), a["card"], target=a.get("target")),
+        {"card": _C, "player": _P, "target": _C, "at_random": Arg.BOOL},
+        lambda r, a: r.game.activate(_player(r, a), a["card"], target=a.get("target"), at_random=bool(a.get("at_random"))),
         ("card",),
     ),
     "play_land": Action(
         {"card": _C, "player": _P}, lambda r, a: r.game.play_land(_player(r, a), a["card"]), ("card",),
         "305.1: the special action, once a turn (305.2), from hand or where an effect lets its owner play it",
+    ),
+    "draw": Action(
+        {"player": _P, "count": Arg.INT, "from": _P},
+        lambda r, a: r.game.draw(_player(r, a), int(a.get("count", 1)), from_player=a.get("from")),
+        (),
+        "121.1: the player draws, one card at a time; a replacement (121.6) may exile another card instead: "
+        "`from` the opponent whose library Shared Fate takes it from",
+    ),
+    "discard": Action(
+        {"card": _C, "player": _P}, lambda r, a: r.game.discard(_player(r, a), a["card"]), ("card",),
+        "701.9a: a card from its owner's hand to the graveyard",
+    ),
+    "cycle": Action(
+        {"card": _C, "player": _P}, lambda r, a: r.game.cycle(_player(r, a), a["card"]), ("card",),
+        "702.29a: from hand only: pay the cycling cost, discard it, draw a card",
     ),
     "play_from_exile": Action(
         {"card": _C, "player": _P, "face_down": Arg.CAST_WAY},
@@ -492,7 +516,8 @@ ACTIONS: dict[str, Action] = {
 SETUP_ITEM_KEYS = {
     "card": Arg.TEXT, "as": Arg.TEXT, "face_down": Arg.FACE_DOWN_WAY, "tapped": Arg.BOOL, "counters": Arg.INT,
     "attached_to": _C, "controller": _P, "token": Arg.BOOL, "attacking": Arg.BOOL, "damage": Arg.INT,
-    "may_look": Arg.PLAYERS, "playable": Arg.BOOL, "named": Arg.TEXT, "exiled_with": _C,
+    "may_look": Arg.PLAYERS, "playable": Arg.BOOL, "playable_by": _P, "playable_lasts": Arg.PLAY_LASTS,
+    "named": Arg.TEXT, "exiled_with": _C,
     "commander_casts": Arg.INT, "face_up": Arg.BOOL,
 }
 
@@ -952,6 +977,14 @@ def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what
     elif kind is Arg.CARDS:
         ok = isinstance(value, list) and all(isinstance(v, str) and v in labels for v in value)
         out = list(value) if ok else None
+    elif kind is Arg.TARGETS:
+        ok = isinstance(value, list) and all(isinstance(v, str) and (v in labels or v in players) for v in value)
+        out = list(value) if ok else None
+    elif kind is Arg.INTS:
+        ints = value if isinstance(value, list) else [value]
+        out = tuple(ints) if all(isinstance(n, int) and not isinstance(n, bool) for n in ints) else None
+    elif kind is Arg.CAST:
+        out = _cast_choice(value, labels, players, what, line)
     elif kind is Arg.PLAYER:
         out = value if isinstance(value, str) and value in players else None
     elif kind is Arg.PLAYERS:
@@ -980,6 +1013,8 @@ def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what
         out = str(value) if isinstance(value, str) and _PT.match(value) else None
     elif kind is Arg.TIMES:
         out = str(value) if str(value) in ("1", "all") and not isinstance(value, bool) else None
+    elif kind is Arg.PLAY_LASTS:
+        out = _one_of(PlayLasts, value)
     elif kind is Arg.TOP_OR_BOTTOM:
         out = value if value in ("top", "bottom") else None
     elif kind is Arg.TEXT:
@@ -996,6 +1031,19 @@ def _check_arg(kind: Arg, value: Any, labels: set[str], players: list[str], what
         hint = _did_you_mean(value, kind.value.split("|"), "one of " + kind.value) if how and isinstance(value, str) else ""
         raise _CheckSyntax(f"{what}: {_as_yaml(value)} is not a {kind.value}{hint}", line)
     return out
+
+
+def _cast_choice(value: Any, labels: set[str], players: list[str], what: str, line: int) -> CastChoice | None:
+    """`{targets: [CARD|PLAYER], x: N, mode: N|[N]}`: the choices for a spell cast as another resolves."""
+    if not isinstance(value, dict):
+        return None
+    unknown = set(map(str, value)) - {"targets", "x", "mode"}
+    if unknown:
+        raise _CheckSyntax(f"{what}: unknown key(s) {', '.join(sorted(unknown))} (known: targets, x, mode)", line)
+    targets = _check_arg(Arg.TARGETS, value.get("targets", []), labels, players, f"{what}: targets", line)
+    x = _check_arg(Arg.INT, value["x"], labels, players, f"{what}: x", line) if "x" in value else None
+    mode = _check_arg(Arg.INTS, value["mode"], labels, players, f"{what}: mode", line) if "mode" in value else ()
+    return CastChoice(tuple(targets), x, tuple(mode))
 
 
 # The arguments that say how something is done, each with the words for it: `face_down: true` is a
@@ -1115,6 +1163,12 @@ def _parse_setup(
             way is not None or {"tapped", "counters", "attached_to", "controller", "attacking", "damage"} & set(item)
         ):
             raise _CheckSyntax(f"{where}: only a permanent has that status", item_line or line)
+        if ({"playable_by", "playable_lasts"} & set(item)) and v.get("playable") is not True:
+            raise _CheckSyntax(f"{where}: `playable_by` and `playable_lasts` say who may play it and how long: "
+                               "with `playable: true` only", item_line or line)
+        if v.get("playable_lasts") is PlayLasts.SOURCE and v.get("exiled_with") is None:
+            raise _CheckSyntax(f"{where}: `playable_lasts: source` needs `exiled_with`, the object it lasts with",
+                               item_line or line)
         label = str(v.get("as") or v["card"])
         if label in (v.get("attached_to"), v.get("exiled_with")):
             raise _CheckSyntax(f"{where}: a card can't be attached to or exiled with itself", item_line or line)
@@ -1139,6 +1193,8 @@ def _parse_setup(
                 damage=int(v.get("damage", 0)),
                 may_look=tuple(v.get("may_look") or ()),
                 playable=bool(v.get("playable", False)),
+                playable_by=v.get("playable_by"),
+                playable_lasts=v.get("playable_lasts", PlayLasts.TURN),
                 named=str(v["named"]) if v.get("named") is not None else None,
                 exiled_with=v.get("exiled_with"),
                 commander_casts=v.get("commander_casts"),
@@ -1185,7 +1241,7 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         obj.plus_counters = item.counters
         obj.damage = item.damage
         obj.may_look.update(item.may_look)
-        obj.playable_this_turn = item.playable
+        obj.playable, obj.playable_by, obj.playable_lasts = item.playable, item.playable_by, item.playable_lasts
         obj.choice = item.named
         if item.commander_casts is not None:
             obj.card.commander_casts = item.commander_casts
@@ -1200,7 +1256,9 @@ def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | Non
         if item.attached_to is not None:
             game.obj(item.label).attached_to = game.obj(item.attached_to).oid
         if item.exiled_with is not None:
-            game.obj(item.label).exiled_with = game.obj(item.exiled_with).oid
+            source = game.obj(item.exiled_with)
+            placed = game.obj(item.label)
+            placed.exiled_with, placed.exiled_by = source.oid, source.controller
     return game
 
 
@@ -1555,7 +1613,7 @@ _OBJECT_PROPS: dict[str, Prop] = {
     "same_object": _flag_prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
     "can_turn_face_up": Prop(_can_turn_face_up, Arg.TURN_UP_WAY),
     "face": Prop(lambda r, o, w: r.game.printed(o).name if not o.face_down else None),
-    "playable": _flag_prop(lambda r, o, w: o.playable_this_turn),
+    "playable": _flag_prop(lambda r, o, w: o.playable),
     "shares_name_with": Prop(_pairwise(Game.share_name), Arg.CARD, True),
     "shares_creature_type_with": Prop(_pairwise(Game.share_creature_type), Arg.CARD, True),
     "copiable_name": Prop(lambda r, o, w: r.game.copiable_values(o).name),

@@ -1181,6 +1181,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             lexical.setdefault(number, float(raw[index.position[number]]) / top if top > 0 else 0.0)
 
     coverage = _coverage(said, index)
+    topic: dict[str, float] = {}  # clause -> its bonus for what the ruling is about (definition, face-down section)
     out: list[Candidate] = []
     for number in set(lexical) | set(cues):
         mechanic = mechanics.bonus(number)
@@ -1201,9 +1202,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         score += cue_score.get(number, 0.0) + default.get(number, 0.0)
         evidence: list[str] = list(cues.get(number, ()))
         if number in default:
+            topic[number] = default[number]
             evidence.append("the definition of the mechanic the ruling names")
         if face_down and number.startswith(_FACE_DOWN_RULES):
             score += SECTION_BONUS
+            topic[number] = topic.get(number, 0.0) + SECTION_BONUS
             evidence.append("face-down rules")
         score += 0.0 if number in slotted and mechanic > 0 else mechanic
         if mechanic > 0:
@@ -1240,7 +1243,30 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                       if index.idf.get(w, 0.0) >= everyday}
             if not beyond:  # "untapped", "pile", "leaves the battlefield": the term is all the two share
                 evidence = [_TERM_ONLY + e[len('cue "'):] if e.startswith('cue "' + _GLOSSARY) else e for e in evidence]
+        if lexical.get(number, 0.0) < TOPIC_ALONE_LEXICAL and all(e in _TOPIC_ALONE or e.startswith("BM25 ")
+                                                                 for e in evidence):
+            # nothing points at it but the ruling's face-down words or its cards' mechanic, and another clause says
+            # more of the ruling: "an attacking face-down creature turned face up still attacks" is no rule of 708
+            evidence = [_TOPIC_ALONE.get(e, e) for e in evidence]
         out.append(Candidate(number, float(score), ", ".join(evidence)))
+    out.sort(key=lambda c: (-c.score, c.clause))
+    return _restated_leads(out, topic, lexical, set(shared) | set(restated), set(cues))
+
+
+def _restated_leads(out: list[Candidate], topic: Mapping[str, float], lexical: Mapping[str, float],
+                    restating: set[str], cued: set[str]) -> list[Candidate]:
+    """`out` (best first) with a top clause that leads only by the bonus for what the ruling is about (the
+    definition of the mechanic it names, the face-down section) put below a clause whose rare phrases the ruling
+    restates and which says more of its words: "the cards are manifested one at a time" is 701.40e, not 701.40a;
+    "an illegal target as it tries to resolve ... won't manifest dread" is 608.2b, not 701.62a (links45)."""
+    if not out or out[0].clause in cued or out[0].clause in restating or not topic.get(out[0].clause):
+        return out
+    top = out[0]
+    lowered = top.score - topic[top.clause]
+    if not any(c.clause in restating and lexical.get(c.clause, 0.0) > lexical.get(top.clause, 0.0)
+               and c.score - topic.get(c.clause, 0.0) > lowered for c in out[1:]):
+        return out
+    out = [dataclasses.replace(top, score=lowered), *out[1:]]
     out.sort(key=lambda c: (-c.score, c.clause))
     return out
 
@@ -1249,6 +1275,21 @@ _GLOSSARY = "glossary: "
 _TERM_ONLY = 'the term alone "'  # a glossary term that is all a clause shares with the ruling: no evidence by itself
 EVERYDAY_DF = 150  # ... and a word said in more clauses of the CR than this shares nothing beside it
 TERM_PHRASE_WORDS = 3  # a term of this many content words ("delayed triggered ability") is a rare phrase itself
+
+
+# evidence that only says what the ruling is about, no evidence by itself for a clause that says less of the ruling
+# than another (BM25 under this share of the best): marked so that it makes no link confident (`stands_on_evidence`)
+TOPIC_ALONE_LEXICAL = 0.9
+_TOPIC_ALONE = {"face-down rules": "the face-down words alone (another clause says more of it)",
+                "the ruling's mechanic (from its cards)": "its cards' face-down ability alone (another clause says more "
+                                                          "of it)",
+                "a mechanic of its cards": "its cards' face-down ability alone (another clause says more of it)"}
+
+
+def rests_on_face_down_words(evidence: str) -> bool:
+    """The link (by its `evidence`) stands on the ruling's face-down words or its cards' face-down ability alone: no
+    confident rule link, but the ruling (or its card) is about face-down play (`kb.checks.face_down_links`)."""
+    return any(marked in evidence for marked in _TOPIC_ALONE.values())
 
 
 def _rests_on_term(evidence: Sequence[str]) -> bool:

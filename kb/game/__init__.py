@@ -20,7 +20,7 @@ from kb.game.cards import (
 )
 from kb.game.draft import Draft
 from kb.game.rules import CURRENT, Mechanic, Rules, RulesDateError
-from kb.game.state import (MECHANIC_OF, FaceDownWay, Game, GameEvent, GameObject, IllegalAction, MissingChoice,
+from kb.game.state import (MECHANIC_OF, CastChoice, FaceDownWay, Game, GameEvent, GameObject, IllegalAction, MissingChoice,
                            NotInRules, Pile,
                            TurnUpWay, Zone)
 
@@ -30,6 +30,7 @@ __all__ = [
     "ActivationCost",
     "Affects",
     "CardDataError",
+    "CastChoice",
     "CardDef",
     "Characteristics",
     "ContinuousKind",

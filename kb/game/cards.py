@@ -94,6 +94,7 @@ class TriggerEvent(StrEnum):
     BECOMES_TARGET = "becomes_target"  # this permanent becomes the target of a spell or ability
     YOU_MANIFEST_DREAD = "you_manifest_dread"  # even if nothing could be manifested
     UPKEEP = "upkeep"  # the beginning of your upkeep
+    OPPONENT_UPKEEP = "opponent_upkeep"  # the beginning of each opponent's upkeep ("that player": whose upkeep it is)
     END_STEP = "end_step"  # the beginning of your end step
     COMBAT_DAMAGE_TO_PLAYER = "combat_damage_to_player"
     COMBAT_DAMAGE_TO_BLOCKERS = "combat_damage_to_blockers"
@@ -111,6 +112,9 @@ class EffectKind(StrEnum):
 
     FORM = "form"  # becomes an Aura with enchant creature, manifest the top card, attach to it
     MANIFEST = "manifest"  # manifest the top `count` cards
+    # "you manifest the top card of that player's library" (701.40a): the player the trigger is about
+    # (OPPONENT_UPKEEP: whose upkeep it is); you control it, that player owns it
+    MANIFEST_FROM_THAT_PLAYERS_LIBRARY = "manifest_from_that_players_library"
     MANIFEST_DREAD = "manifest_dread"
     CLOAK = "cloak"
     GAIN_LIFE_PER_CREATURE = "gain_life_per_creature"
@@ -150,6 +154,7 @@ class EffectKind(StrEnum):
     CREATE_TOKEN_COPY = "create_token_copy"  # a token that's a copy of the target (707.2: its copiable values)
     DAMAGE_EACH_OPPONENT = "damage_each_opponent"  # `count` damage to each opponent of its controller
     DRAW = "draw"  # its controller draws `count` cards
+    EXILE_TOP_PLAYABLE_THIS_TURN = "exile_top_playable_this_turn"  # Ire Shaman: face up (406.3), play it this turn
     # 603.7: a delayed trigger "at the beginning of the next end step, an opponent puts this card from
     # the graveyard onto the battlefield under their control" (Endless Whispers' granted ability)
     OPPONENT_RETURNS_SELF_AT_NEXT_END_STEP = "opponent_returns_self_at_next_end_step"
@@ -158,6 +163,12 @@ class EffectKind(StrEnum):
     DAMAGE_CONTROLLER = "damage_controller"  # `count` damage to the target's (on a trigger: the event object's) controller
     RETURN_SELF = "return_self"  # from the graveyard to the battlefield; choice "face down" or not
     RETURN_SELF_FACE_DOWN = "return_self_face_down"  # Ashcloud Phoenix
+    # the target card onto the battlefield face down under your control, with the values the ability
+    # gives it (`face_down_as`, 708.2a: copiable; Magar of the Magic Strings: "It's a 3/3 creature with ...")
+    PUT_ONTO_BATTLEFIELD_FACE_DOWN_AS = "put_onto_battlefield_face_down_as"
+    # "you may create a copy of the card with the noted name. You may cast the copy without paying
+    # its mana cost" (Magar of the Magic Strings' face-down creature): 707.12, 118.9
+    CAST_COPY_OF_NOTED_CARD = "cast_copy_of_noted_card"
     NOTHING = "nothing"  # an ability whose effect the scenarios don't need
 
 
@@ -168,6 +179,8 @@ class ActivationCost(StrEnum):
     SACRIFICE = "sacrifice"  # this permanent: it leaves before the ability resolves (113.7a)
     EXILE_A_FACE_DOWN_PERMANENT = "exile a face-down permanent you control"  # Primordial Mist
     SACRIFICE_A_CREATURE = "sacrifice a creature"  # the `target` of the activation is the one sacrificed
+    # Eldrazi Processors (Oracle of Dust): the `target` of the activation is the card put there
+    PUT_OPPONENTS_EXILED_CARD_INTO_GRAVEYARD = "put a card an opponent owns from exile into that player's graveyard"
 
 
 class TargetKind(StrEnum):
@@ -181,6 +194,9 @@ class TargetKind(StrEnum):
     PERMANENT = "permanent"
     SPELL = "spell"
     CREATURE_SPELL = "creature_spell"
+    INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD = "instant_or_sorcery_card_in_your_graveyard"
+    # 115.4: "any target": a creature, a player, a planeswalker or a battle, nothing else
+    ANY = "any"
 
 
 class ContinuousKind(StrEnum):
@@ -218,6 +234,12 @@ class ContinuousKind(StrEnum):
     # a replacement on the object (Illusionary Mask): if it would become tapped or be dealt
     # damage while face down, it is turned face up first
     TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE = "turn_up_instead_of_tap_or_damage"
+    # a replacement on the permanent (614.1a): "if this would leave the battlefield, exile it instead
+    # of putting it anywhere else"
+    EXILE_INSTEAD_OF_LEAVING = "exile_instead_of_leaving"
+    # a replacement of card draws (121.6, Shared Fate): the drawing player exiles the top card of an
+    # opponent's library face down instead; they may look at it (406.3) and play it
+    DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN = "draw_exiles_opponents_top_face_down"
 
 
 LAYER: dict[ContinuousKind, float] = {
@@ -252,6 +274,7 @@ class Affects(StrEnum):
     OPPONENTS = "opponents"  # each opponent of the controller: prohibitions on players
     CREATURES_OPPONENTS_CONTROL = "creatures_opponents_control"
     CREATURES = "creatures"  # every creature on the battlefield
+    PLAYERS = "players"  # each player: replacements of a player's actions ("if a player would draw")
 
 
 class Layout(StrEnum):
@@ -370,6 +393,7 @@ class ObjectFilter:
     # it has the same name as a card in its controller's graveyard (a nameless face-down spell never does)
     named_as_card_in_own_graveyard: bool = False
     no_abilities: bool = False  # "creatures with no abilities": read after the layers that add or remove abilities
+    face_down: bool = False  # "a face-down creature" (a status, not a characteristic: 708.2, 110.5)
 
 
 FILTER_CONTROLLERS = ("you", "opponent")
@@ -396,6 +420,9 @@ class Ability:
     if_target: ObjectFilter | None = None  # "do X to target creature if it ...": checked as it resolves
     token: Characteristics | None = None  # CREATE_TOKENS: what each token is (111.4: as the effect says)
     tapped: bool = False  # CREATE_TOKENS: "create tapped tokens"
+    face_down_as: Characteristics | None = None  # PUT_ONTO_BATTLEFIELD_FACE_DOWN_AS: its face-down values
+    x: bool = False  # `count: X`: the amount is the X announced as the spell was cast (107.3a)
+    mode: int | None = None  # a modal spell's mode number (700.2: "Choose one —"), 1 first
 
 
 # Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
@@ -427,6 +454,9 @@ class Static:
     filter: ObjectFilter | None = None
     # "as long as your devotion to COLOR is less than N" (700.5): (colour, N); the ability applies only then
     while_devotion_below: tuple[str, int] | None = None
+    # a cost modifier for "the first ... spell you cast each turn": only while its controller has cast
+    # no spell this turn that it would have applied to (face down for face_down_spell_cost, its filter)
+    first_each_turn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -536,7 +566,7 @@ def _enum(kind: type[_E], value: Any, where: str, what: str) -> _E:
 
 _ABILITY_KEYS = frozenset({
     "when", "effect", "cost", "count", "grants", "target", "options", "text", "counter", "optional", "if_counter",
-    "mana", "spend_only", "filter", "if_target", "token", "tapped",
+    "mana", "spend_only", "filter", "if_target", "token", "tapped", "face_down_as", "mode",
 })
 
 
@@ -558,11 +588,18 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         raise CardDataError(f"{where}: can't grant {unknown[0]!r} (known: {', '.join(KEYWORD_ABILITIES)})")
     if_counter = a.get("if_counter")
     spend_only = a.get("spend_only")
+    count = a.get("count", 1)
+    is_x = count == "X"  # 107.3: the amount is X
+    if not is_x and (isinstance(count, bool) or not isinstance(count, int)):
+        raise CardDataError(f"{where}: `count` is a number or X, not {count!r}")
+    mode = a.get("mode")
+    if mode is not None and (isinstance(mode, bool) or not isinstance(mode, int) or mode < 1):
+        raise CardDataError(f"{where}: `mode` is a mode's number (1 for the first), not {mode!r}")
     return Ability(
         effect=_enum(EffectKind, a.get("effect"), where, "ability effect"),
         event=_enum(TriggerEvent, event, where, "trigger event") if event is not None else None,
         cost=_cost(a.get("cost")),
-        count=int(a.get("count", 1)),
+        count=0 if is_x else int(count),
         grants=grants,
         target=_enum(TargetKind, target, where, "target") if target is not None else None,
         options=tuple(options),
@@ -576,11 +613,14 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         if_target=_filter_from_data(a["if_target"], where) if a.get("if_target") is not None else None,
         token=_face_from_data(a["token"], where) if a.get("token") is not None else None,
         tapped=_flag(a.get("tapped", False), where, "tapped"),
+        face_down_as=_face_from_data(a["face_down_as"], where, named=False) if a.get("face_down_as") is not None else None,
+        x=is_x,
+        mode=mode,
     )
 
 
 _FILTER_KEYS = ("types", "subtypes", "colors", "multicolored", "controller", "min_mana_value", "max_mana_value",
-                "named_as_card_in_own_graveyard", "no_abilities")
+                "named_as_card_in_own_graveyard", "no_abilities", "face_down")
 
 
 def _filter_from_data(f: Any, where: str) -> ObjectFilter:
@@ -609,6 +649,7 @@ def _filter_from_data(f: Any, where: str) -> ObjectFilter:
         named_as_card_in_own_graveyard=_flag(f.get("named_as_card_in_own_graveyard", False), where,
                                              "named_as_card_in_own_graveyard"),
         no_abilities=_flag(f.get("no_abilities", False), where, "no_abilities"),
+        face_down=_flag(f.get("face_down", False), where, "face_down"),
     )
 
 
@@ -637,10 +678,12 @@ def static_from_data(d: Any, where: str) -> Static:
     """A static ability (or a scenario's continuous effect): {affects, kind, value}."""
     if not isinstance(d, dict):
         raise CardDataError(f"{where}: a static ability must be a mapping, not {d!r}")
-    unknown = set(map(str, d)) - {"affects", "kind", "value", "filter", "while_devotion_below"}
+    unknown = set(map(str, d)) - {"affects", "kind", "value", "filter", "while_devotion_below", "first_each_turn"}
     if unknown:
         raise CardDataError(f"{where}: unknown static ability key(s) {', '.join(sorted(unknown))}")
     kind = _enum(ContinuousKind, d.get("kind"), where, "effect kind")
+    if d.get("first_each_turn") and kind not in (ContinuousKind.FACE_DOWN_SPELL_COST, ContinuousKind.SPELL_COST):
+        raise CardDataError(f"{where}: `first_each_turn` is for the spell cost modifiers, not {kind}")
     devotion = d.get("while_devotion_below")
     if devotion is not None:
         if not (isinstance(devotion, dict) and set(devotion) == {"color", "count"} and isinstance(devotion["count"], int)
@@ -652,6 +695,7 @@ def static_from_data(d: Any, where: str) -> Static:
         value=effect_value(kind, d.get("value"), where),
         filter=_filter_from_data(d["filter"], where) if d.get("filter") is not None else None,
         while_devotion_below=(str(devotion["color"]), int(devotion["count"])) if devotion is not None else None,
+        first_each_turn=_flag(d.get("first_each_turn", False), where, "first_each_turn"),
     )
 
 
@@ -672,10 +716,12 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS,
         ContinuousKind.CANT_TURN_FACE_UP,
         ContinuousKind.TURN_UP_INSTEAD_OF_TAP_OR_DAMAGE,
+        ContinuousKind.EXILE_INSTEAD_OF_LEAVING,
         ContinuousKind.CANT_ATTACK,
         ContinuousKind.CANT_BLOCK,
         ContinuousKind.CANT_ACTIVATE,
         ContinuousKind.ONE_SPELL_EACH_TURN,
+        ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN,
     ):
         return None
     if kind is ContinuousKind.ADD_ABILITIES:
@@ -738,7 +784,12 @@ def _check_cost(cost: Any, where: str, what: str) -> None:
         raise CardDataError(f"{where}: {what} is {cost!r}: write mana symbols in braces, like {braced!r}")
 
 
-def _face_from_data(d: Any, where: str) -> Characteristics:
+def _face_from_data(d: Any, where: str, *, named: bool = True) -> Characteristics:
+    """A face's values; `named=False`: face-down values an effect gives, which have no name (708.2a)."""
+    if not named:
+        if not isinstance(d, dict) or "name" in d:
+            raise CardDataError(f"{where}: face-down values are a mapping of a face's keys without a name (708.2a)")
+        return replace(_face_from_data({**d, "name": "face-down"}, where), name=None)
     if not isinstance(d, dict) or not d.get("name") or not isinstance(d.get("name"), str):
         raise CardDataError(f"{where}: a card face needs a name")
     unknown = set(d) - _FACE_KEYS - {"faces", "layout"}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import re
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -91,6 +92,14 @@ class TurnUpWay(StrEnum):
     DISGUISE = "disguise"  # 702.168d
 
 
+class PlayLasts(StrEnum):
+    """How long an effect's permission to play a card lasts (611.2a-b)."""
+
+    TURN = "turn"  # "this turn", "until end of turn"
+    EXILED = "exiled"  # "for as long as it remains exiled": until it leaves exile (a new object, 400.7)
+    SOURCE = "source"  # a linked static ability of the object that exiled it (607.2a): while that stays (Shared Fate)
+
+
 class Pile(StrEnum):
     """Which pile an object was grouped into (700.3); piles stay in their zone (700.3c)."""
 
@@ -161,6 +170,7 @@ class Card:
     token: bool = False
     revealed: bool = False  # shown to all players at some point (701.40g, 708.9)
     commander_casts: int | None = None  # a commander: times cast from the command zone (903.8)
+    is_copy: bool = False  # a copy of a card an effect created to cast it (707.12); 704.5e: gone off the stack
 
 
 @dataclass
@@ -178,16 +188,23 @@ class GameObject:
     blocked_by: list[int] = field(default_factory=list)  # an attacker's blockers, in the order declared
     damage: int = 0
     targets: list[int] = field(default_factory=list)  # a spell's targets (object ids)
+    target_players: list[str] = field(default_factory=list)  # a spell's targets that are players (115.1)
+    x: int = 0  # the X announced as the spell was cast (107.3a); 0 anywhere but the stack (107.3g)
+    modes: tuple[int, ...] = ()  # a modal spell's chosen modes (700.2a, 601.2b)
+    noted: CardDef | None = None  # the card whose name an effect noted for it (Magar of the Magic Strings)
     choice: object = None  # a choice made as it resolves or turns face up
     copy_until_face_down: bool = False  # Vesuvan Shapeshifter's copy effect ends when it turns face down
     face_down_values: Characteristics | None = None  # 708.2a: face down "as a 5/5 artifact creature"
     exiled_with: int | None = None  # the object whose effect exiled it (607: linked abilities)
+    exiled_by: str | None = None  # the player who exiled it with that object ("cards they exiled with X")
     counters: dict[CounterKind, int] = field(default_factory=dict)  # 122.1: by kind
     attached_to: int | None = None
     copy_of: Characteristics | None = None  # layer 1a: copiable values acquired
     effects: list[Effect] = field(default_factory=list)
     face_index: int = 0  # double-faced cards: 0 front, 1 back
-    playable_this_turn: bool = False
+    playable: bool = False  # an effect lets `playable_by` play it (an exiled card, the top of a library)
+    playable_by: str | None = None  # the player it lets play it; None: its owner
+    playable_lasts: PlayLasts = PlayLasts.TURN
     may_look: set[str] = field(default_factory=set)  # players an effect lets look (708.5)
     # Players who know which card a face-down object is without the right to look at it: it was
     # face up in a public zone when it became face down (708.6: its controller must keep it
@@ -225,6 +242,7 @@ class StackAbility:
     spell_oid: int | None = None  # ward: the spell it counters unless its cost is paid
     last_known: GameObject | None = None  # the source as it last existed, if it left (608.2h)
     awaiting_targets: bool = False  # its controller has yet to choose its targets (603.3d)
+    player: str | None = None  # the player its trigger event is about ("that player": whose upkeep it is)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,12 +254,24 @@ class Mana:
     spend_only: SpendOnly | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class CastChoice:
+    """The choices for a spell cast while another spell or ability resolves (608.2g, 707.12),
+    made as for any spell cast (601.2b-c): its targets (cards or players), X, its modes."""
+
+    targets: tuple[str, ...] = ()
+    x: int | None = None
+    modes: tuple[int, ...] = ()
+
+
 @dataclass
 class Player:
     name: str
     life: int = 20
     mana_pool: list[Mana] = field(default_factory=list)
-    spells_cast_this_turn: int = 0
+    # the spells cast this turn, each as it was cast: (face down, its values), for "one spell each turn"
+    # and "the first ... spell you cast each turn"
+    cast_this_turn: list[tuple[bool, Characteristics]] = field(default_factory=list)
     library: list[int] = field(default_factory=list)  # object ids, top first
     in_game: bool = True
     land_played: bool = False
@@ -498,6 +528,12 @@ class Game:
                 if st.affects is Affects.YOU and st.kind is kind and isinstance(st.value, int):
                     if st.filter is not None and (spell is None or not _matches_values(st.filter, spell, player, player)):
                         continue
+                    if st.first_each_turn and any(
+                        (face_down or kind is not ContinuousKind.FACE_DOWN_SPELL_COST)
+                        and (st.filter is None or _matches_values(st.filter, values, player, player))
+                        for face_down, values in self.players[player].cast_this_turn
+                    ):
+                        continue  # "the first ... spell you cast each turn": an earlier one was it
                     if sign == 0 or st.value * sign > 0:
                         total += st.value
         return total
@@ -531,7 +567,7 @@ class Game:
     def _spell_limit(self, player: str) -> str | None:
         """Why `player` can't cast another spell this turn (a face-up "each opponent can't cast
         more than one spell each turn"), or None."""
-        if self.players[player].spells_cast_this_turn < 1:
+        if not self.players[player].cast_this_turn:
             return None
         for source in self._static_sources():
             for st in self.characteristics(source, statics=False).statics:
@@ -582,11 +618,15 @@ class Game:
             return True  # Keeper of the Lens: face-down creatures, never face-down spells
         if obj.zone is Zone.EXILE and obj.exiled_with in self.objects:
             source = self.objects[obj.exiled_with]
-            if source.zone is Zone.BATTLEFIELD and source.controller == player and any(
+            if source.zone is Zone.BATTLEFIELD and any(
                 st.kind is ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS
+                and ((st.affects is Affects.YOU and source.controller == player)
+                     or (st.affects is Affects.PLAYERS and obj.exiled_by == player))
                 for st in self.characteristics(source, statics=False).statics
             ):
-                return True  # 607.2a: only the object that exiled it, and whoever controls it now
+                # 607.2a: only the object that exiled it, and whoever controls it now (`you`), or
+                # each player the cards they exiled with it (`players`: Shared Fate)
+                return True
         return player in obj.may_look  # 406.3: a face-down exiled card only if an effect allows
 
     def knows_identity(self, player: str, obj: GameObject) -> bool:
@@ -656,15 +696,22 @@ class Game:
             self._trigger(source, ability, targets=[obj.oid] if ability.target else [], left=left if source is obj else None)
 
     def _trigger(
-        self, source: GameObject, ability: Ability, *, targets: list[int] | None = None, left: GameObject | None = None
+        self,
+        source: GameObject,
+        ability: Ability,
+        *,
+        targets: list[int] | None = None,
+        left: GameObject | None = None,
+        player: str | None = None,
     ) -> None:
         """Put a triggered ability on the stack; `left`: the object its source was on the
-        battlefield, for a leaves-the-battlefield ability linked to what that object did (607.2a)."""
+        battlefield, for a leaves-the-battlefield ability linked to what that object did (607.2a);
+        `player`: the player its event is about ("that player")."""
         if ability.if_counter is not None and not source.counters.get(ability.if_counter):
             return  # 603.4: an intervening "if" that is false: it doesn't trigger
         desc = ability.text or f"{source.label}: {ability.effect}"
         controller = source.controller if source.zone is not Zone.GRAVEYARD else source.card.owner
-        item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []))
+        item = StackAbility(source.oid, source.label, controller, ability, desc, list(targets or []), player=player)
         if left is not None and ability.effect in _EXILED_WITH_EFFECTS:
             item.source_oid, item.last_known = left.oid, left
         if ability.event is None:
@@ -685,7 +732,8 @@ class Game:
         """The objects an ability of `source` could target now (`another`: not its source)."""
         return [
             o for o in self.objects.values()
-            if self.is_legal_target(kind, o) and not (kind is TargetKind.ANOTHER_CREATURE and o.oid == source.oid)
+            if self.is_legal_target(kind, o, source.controller)
+            and not (kind is TargetKind.ANOTHER_CREATURE and o.oid == source.oid)
         ]
 
     def choose_targets(self, label: str, targets: list[str]) -> None:
@@ -741,6 +789,10 @@ class Game:
         (708.9). `face_down`: exiled face down (406.3)."""
         last_known = self.characteristics(obj)
         was_on_battlefield = obj.zone is Zone.BATTLEFIELD
+        if was_on_battlefield and zone not in (Zone.EXILE, Zone.BATTLEFIELD) and any(
+            st.kind is ContinuousKind.EXILE_INSTEAD_OF_LEAVING and st.affects is Affects.SELF for st in last_known.statics
+        ):
+            zone = Zone.EXILE  # 614.1a: "exile it instead of putting it anywhere else"
         was_creature = was_on_battlefield and "Creature" in last_known.types
         # 708.9: revealed as it moves, so everyone knows which card the new object is
         revealing = obj.face_down and obj.zone in (Zone.BATTLEFIELD, Zone.STACK) and reveal
@@ -750,6 +802,8 @@ class Game:
                 other.attached_to = None
         if obj.card.token and zone is not Zone.BATTLEFIELD:
             zone = Zone.OUTSIDE  # 704.5d: a token that left the battlefield ceases to exist
+        if obj.card.is_copy and zone not in (Zone.STACK, Zone.BATTLEFIELD):
+            zone = Zone.OUTSIDE  # 704.5e: a copy of a card elsewhere than the stack or battlefield ceases to exist
         new = self._new_object(obj.card, zone, obj.card.owner)
         if revealing:
             self._reveal(new)
@@ -793,6 +847,8 @@ class Game:
         controls the ability (`controller`); a face-down object by its face-down values (708.2a)."""
         if f is None:
             return True
+        if f.face_down and not obj.face_down:
+            return False
         ch = self.characteristics(obj)
         if f.named_as_card_in_own_graveyard:
             graveyard = {self.characteristics(o).name for o in self.objects.values()
@@ -809,7 +865,8 @@ class Game:
             raise IllegalAction(f"{label} is already in the {zone}")
         new = self._move(obj, zone, face_down=face_down)
         if by is not None:
-            new.exiled_with = self.obj(by).oid
+            source = self.obj(by)
+            new.exiled_with, new.exiled_by = source.oid, source.controller
         return new
 
     def put_face_down_as(self, label: str, controller: str, values: Characteristics) -> GameObject:
@@ -856,12 +913,14 @@ class Game:
         if not self.rules.knows(mechanic):
             raise NotInRules(f"{mechanic} does not exist in the rules of {self.rules.date}")
 
-    def manifest(self, player: str, count: int = 1) -> list[GameObject]:
-        """701.40a: the top card(s) of the library onto the battlefield face down, one at a time."""
+    def manifest(self, player: str, count: int = 1, *, library_of: str | None = None) -> list[GameObject]:
+        """701.40a: the top card(s) of the library onto the battlefield face down, one at a time,
+        under `player`'s control; `library_of`: another player's library ("you manifest the top card
+        of that player's library": its owner stays that player, 108.3)."""
         self._require(Mechanic.MANIFEST)
         done = []
         for _ in range(count):
-            lib = self.players[player].library
+            lib = self.players[library_of or player].library
             if not lib:
                 break
             done.append(self._put_face_down(self.objects[lib[0]], FaceDownWay.MANIFEST, player))
@@ -954,19 +1013,26 @@ class Game:
         without_paying: bool = False,
         spend: list[str] | None = None,
         modes: int = 1,
+        x: int | None = None,
+        mode: tuple[int, ...] = (),
+        _during_resolution: bool = False,
     ) -> str:
         """Cast a card from hand (or an exiled card an effect lets you cast); `face_down`: morph,
         megamorph or disguise for {3} (702.37c), or an effect's permission; `face`: 1 casts an
-        Adventure or a modal double-faced card's back. Returns the cost paid."""
+        Adventure or a modal double-faced card's back; `targets`: cards or players (115.1); `x`:
+        the value announced for an {X} in its mana cost, `mode`: the modes chosen of a modal spell
+        (601.2b). Returns the cost paid."""
         obj = self.obj(label)
+        if _during_resolution and not obj.card.is_copy:
+            raise IllegalAction(f"{label}: only a copy an effect creates is cast during resolution here (707.12)")
         self._no_split_second("cast a spell")
         limit = self._spell_limit(player)
         if limit is not None:
             raise IllegalAction(limit)
-        # an effect lets its owner play it: an exiled card, or the top of the library (Future Sight)
-        from_exile = obj.zone in (Zone.EXILE, Zone.LIBRARY) and obj.playable_this_turn
+        # an effect lets this player play it: an exiled card, or the top of the library (Future Sight)
+        from_exile = self.may_play(player, obj)
         commander = obj.zone is Zone.COMMAND and obj.card.commander_casts is not None and not obj.face_down
-        if not (from_exile or commander) and (obj.zone is not Zone.HAND or obj.card.owner != player):
+        if not (from_exile or commander or _during_resolution) and (obj.zone is not Zone.HAND or obj.card.owner != player):
             raise IllegalAction(f"{label} is not in {player}'s hand")
         definition = obj.card.definition
         way = face_down
@@ -997,22 +1063,43 @@ class Game:
             chosen = definition.faces[face]
             if modes > 1 and chosen.escalate is None:
                 raise IllegalAction(f"{label} can't be cast with {modes} modes")
+            x = _announced_x(label, chosen.mana_cost, x, without_paying=without_paying)
             paid = "" if without_paying else (chosen.mana_cost or "") + (chosen.escalate or "") * (modes - 1)
+            if x is not None:  # 107.3a: X is the announced value (generic mana, 107.4b)
+                paid = _add_generic(_SYMBOL_X.sub("", paid), x * len(_SYMBOL_X.findall(paid)))
             if paid:  # 601.2f: the total cost: increases, then reductions
                 paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=1, spell=chosen))
                 paid = _add_generic(paid, self._player_modifier(player, ContinuousKind.SPELL_COST, sign=-1, spell=chosen))
+        if way is not None and x is not None:
+            raise IllegalAction(f"{label}: a face-down spell has no mana cost, so no X to announce (708.2a)")
+        mode = _chosen_modes(label, definition.faces[face].abilities if way is None else (), mode)
+        needs = [a for a in (definition.faces[face].abilities if way is None else ())
+                 if a.event is None and a.target is not None and (a.mode is None or a.mode in mode)]
+        if needs and not targets:  # 601.2c: a targeted spell's targets are chosen as it is cast
+            raise IllegalAction(f"{label}: choose its target as it is cast ({needs[0].target}, 601.2c)")
         if way is None and targets:  # 601.2c: each target must be legal for what the spell targets
-            aims = [a for a in definition.faces[face].abilities if a.event is None and a.target is not None]
+            # 700.2c: a mode not chosen has no targets
+            aims = [a for a in definition.faces[face].abilities
+                    if a.event is None and a.target is not None and (a.mode is None or a.mode in mode)]
+            if mode and not aims:
+                raise IllegalAction(f"{label}: the mode chosen ({', '.join(map(str, mode))}) has no target (700.2c)")
             for t in targets:
+                if t in self.players:  # 115.1: a player is a target only of what may target a player
+                    if not any(a.target is TargetKind.ANY for a in aims):
+                        raise IllegalAction(f"player {t} is not a legal target for {label} (115.1, 601.2c)")
+                    if not self.players[t].in_game:
+                        raise IllegalAction(f"player {t} has left the game (800.4)")
+                    continue
                 target = self.obj(t)
                 if aims and not any(
-                    self.is_legal_target(a.target, target) and self.matches(a.filter, target, player)
+                    self.is_legal_target(a.target, target, player) and self.matches(a.filter, target, player)
                     for a in aims if a.target is not None
                 ):
                     raise IllegalAction(f"{t} is not a legal target for {label} (601.2c)")
         cast_types = face_down_characteristics().types if way is not None else definition.faces[face].types
         cast_keywords = () if way is not None else definition.faces[face].keywords
-        if "Instant" not in cast_types and "flash" not in cast_keywords:
+        # 608.2g: a spell cast during resolution ignores timing (601.2a-i, no priority in between)
+        if "Instant" not in cast_types and "flash" not in cast_keywords and not _during_resolution:
             if player != self.active or self.stack:
                 raise IllegalAction(f"{label}: a {'face-down ' if way else ''}spell without flash can be cast only in its "
                                     "controller's main phase with an empty stack (307.1)")
@@ -1026,13 +1113,19 @@ class Game:
         if commander:
             obj.card.commander_casts = (obj.card.commander_casts or 0) + 1
         self._spend(player, mana)
-        self.players[player].spells_cast_this_turn += 1
+        cast_values = face_down_characteristics(ward=way in _WARDED) if way is not None else definition.faces[face]
+        self.players[player].cast_this_turn.append((way is not None, cast_values))
         self._remove_from_zone(obj)
         spell = self._new_object(obj.card, Zone.STACK, player)
         spell.face_down_by = way
         spell.face_index = face
+        spell.x = x or 0
+        spell.modes = mode
         self.stack.append(spell.oid)
         for t in targets or ():
+            if t in self.players:
+                spell.target_players.append(t)
+                continue
             self._target(spell.oid, player, self.obj(t), spell.targets)
         if way is None:
             self._cast_triggers(player, spell)
@@ -1041,6 +1134,23 @@ class Game:
                 if ability.event is TriggerEvent.SPELL_CAST and self.matches(ability.filter, spell, source.controller):
                     self._trigger(source, ability, targets=[spell.oid] if ability.target is not None else None)
         return paid
+
+    @_unchanged_if_refused
+    def cast_copy(self, player: str, definition: CardDef, choice: CastChoice) -> GameObject:
+        """707.12: `player` creates a copy of a card and casts it without paying its mana cost (an
+        alternative cost, 118.9) while a spell or ability resolves (608.2g), with `choice`'s targets,
+        X and modes (601.2b-c). Labelled "copy of <name>" (numbered from the second on)."""
+        name = definition.name or "a card"
+        label, n = f"copy of {name}", 1
+        while label in self.cards:
+            n += 1
+            label = f"copy of {name} {n}"
+        card = Card(label, definition, player, is_copy=True)
+        self.cards[label] = card
+        self._new_object(card, Zone.OUTSIDE, player)
+        self.cast(player, label, targets=list(choice.targets), without_paying=True, x=choice.x,
+                  mode=choice.modes, _during_resolution=True)
+        return self.obj(label)
 
     def _no_split_second(self, what: str) -> None:
         """702.61a: while a spell with split second is on the stack, players can't cast spells or
@@ -1079,8 +1189,12 @@ class Game:
                 self.stack.append(item)
                 self._triggered(target.label, TriggerEvent.BECOMES_TARGET)  # 702.21a
 
-    def is_legal_target(self, kind: TargetKind, obj: GameObject) -> bool:
-        """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution)."""
+    def is_legal_target(self, kind: TargetKind, obj: GameObject, controller: str | None = None) -> bool:
+        """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution) for
+        an ability `controller` controls."""
+        if kind is TargetKind.INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD:
+            return (obj.zone is Zone.GRAVEYARD and obj.card.owner == controller
+                    and bool(obj.card.definition.card_types & {"Instant", "Sorcery"}))
         if kind in (TargetKind.SPELL, TargetKind.CREATURE_SPELL):
             if obj.zone is not Zone.STACK:
                 return False
@@ -1089,6 +1203,8 @@ class Game:
             return False
         if kind is TargetKind.PERMANENT:
             return True
+        if kind is TargetKind.ANY:  # 115.4: creatures, players, planeswalkers or battles; no other object
+            return bool(self.characteristics(obj).types & {"Creature", "Planeswalker", "Battle"})
         if not self.is_creature(obj):
             return False
         if kind is TargetKind.FACE_DOWN_CREATURE:
@@ -1105,15 +1221,18 @@ class Game:
             return []
         legal = [
             self.objects[t] for t in targets
-            if t in self.objects and self.is_legal_target(ability.target, self.objects[t])
+            if t in self.objects and self.is_legal_target(ability.target, self.objects[t], controller)
             and self.matches(ability.filter, self.objects[t], controller)
         ]
         return legal or None
 
     @_unchanged_if_refused
-    def resolve(self, copy_of: str | None = None, *, pay: bool = False, choice: object = None) -> None:
+    def resolve(
+        self, copy_of: str | None = None, *, pay: bool = False, choice: object = None, cast: CastChoice | None = None
+    ) -> None:
         """Resolve the top of the stack; `copy_of` is the choice for a Clone-like spell, `pay`
-        whether a ward cost is paid, `choice` any other choice made on resolution."""
+        whether a ward cost is paid, `choice` any other choice made on resolution, `cast` the
+        choices for a spell its effect casts (608.2g)."""
         if not self.stack:
             raise IllegalAction("the stack is empty")
         waiting = [i.source_label for i in self.stack if isinstance(i, StackAbility) and i.awaiting_targets]
@@ -1136,20 +1255,26 @@ class Game:
             raise MissingChoice(f"{top.description}: \"you may\": choose true or false as it resolves")
         self.stack.pop()
         if isinstance(top, StackAbility):
-            self._resolve_ability(top, pay=pay, choice=choice)
+            self._resolve_ability(top, pay=pay, choice=choice, cast=cast)
             return
         spell = self.objects[top]
         ch = self.characteristics(spell)
         if ch.types & {"Instant", "Sorcery"}:
-            spell_effects = [a for a in ch.abilities if a.event is None]
+            # 700.2c: only the chosen modes' instructions (a mode not chosen has no targets)
+            spell_effects = [a for a in ch.abilities if a.event is None and (a.mode is None or a.mode in spell.modes)]
             # 608.2b: targets are checked once, as it starts to resolve; later instructions use
             # what those objects were then (its controller, for "its controller manifests dread").
+            # A player target is legal while that player is in the game (800.4a).
+            players = [p for p in spell.target_players if self.players[p].in_game]
             legal = [self._legal_targets(a, spell.targets, spell.controller) for a in spell_effects]
-            if any(t is None for t in legal):
+            legal = [[] if t is None and players and a.target is TargetKind.ANY else t
+                     for a, t in zip(spell_effects, legal, strict=True)]
+            if any(t is None for t in legal) or (spell.target_players and not players and not spell.targets):
                 self.events.append((GameEvent.FIZZLED, spell.label))  # all its targets illegal: no effect
             else:
                 for ability, targets in zip(spell_effects, legal, strict=True):
-                    self._do(ability, spell.controller, spell, targets or [], choice)
+                    aimed = players if ability.target is TargetKind.ANY else []
+                    self._do(ability, spell.controller, spell, targets or [], choice, target_players=aimed, x=spell.x)
             self._move(spell, Zone.GRAVEYARD)
             return
         way = spell.face_down_by
@@ -1197,7 +1322,7 @@ class Game:
             self.resolve()
             self.check_state_based_actions()
 
-    def _resolve_ability(self, item: StackAbility, *, pay: bool, choice: object) -> None:
+    def _resolve_ability(self, item: StackAbility, *, pay: bool, choice: object, cast: CastChoice | None = None) -> None:
         if item.ability.effect is EffectKind.COUNTER_UNLESS_PAID:
             if not pay:
                 self._counter_item(item.spell_oid)
@@ -1210,7 +1335,7 @@ class Game:
         kind = item.ability.if_counter
         if kind is not None and (item.source_oid not in self.objects or not source or not source.counters.get(kind)):
             return  # 603.4: the intervening "if" is checked again on resolution
-        self._do(item.ability, item.controller, source, legal, choice)
+        self._do(item.ability, item.controller, source, legal, choice, player=item.player, cast=cast)
 
     def counter(self, label: str) -> None:
         """701.6a: counter a spell: it goes to its owner's graveyard (a face-down one is revealed,
@@ -1246,8 +1371,15 @@ class Game:
         source: GameObject | None,
         targets: list[GameObject] | None = None,
         choice: object = None,
+        *,
+        player: str | None = None,
+        target_players: list[str] | None = None,
+        x: int = 0,
+        cast: CastChoice | None = None,
     ) -> None:
-        """What `ability` does as it resolves (608.2), by its effect kind."""
+        """What `ability` does as it resolves (608.2), by its effect kind; `player`: the player its
+        trigger event was about; `target_players`: its targets that are players (115.1); `x`: the
+        X announced for its spell (107.3a); `cast`: the choices for a spell it casts (608.2g)."""
         targets = targets or []
         if ability.optional and choice is not True:
             return  # "you may": its controller chose not to
@@ -1255,7 +1387,10 @@ class Game:
             # without a target the ability does it to its own source ("turn this face down")
             on_battlefield = source is not None and source.zone is Zone.BATTLEFIELD
             chosen = targets if ability.target else [source] if source is not None and on_battlefield else []
-            resolving = _Resolving(ability, controller, source, targets, choice)
+            resolving = _Resolving(ability, controller, source, targets, choice, player, x, cast)
+            for p in target_players or ():
+                if ability.effect in _PLAYER_TARGET_EFFECTS:
+                    _PLAYER_TARGET_EFFECTS[ability.effect](self, resolving, p)
             for t in chosen:
                 if ability.if_target is not None and not self.matches(ability.if_target, t, controller):
                     continue  # "if it has ...": a condition of the effect, checked as it resolves (608.2c)
@@ -1265,7 +1400,7 @@ class Game:
             return
         handler = _EFFECTS.get(ability.effect)
         if handler is not None:
-            handler(self, _Resolving(ability, controller, source, targets, choice))
+            handler(self, _Resolving(ability, controller, source, targets, choice, player, x, cast))
 
     # ---- turning face up and down ------------------------------------------------------------
 
@@ -1427,8 +1562,10 @@ class Game:
         `effect_value` makes it."""
         self.obj(label).effects.append(Effect(kind, value, self._tick(), until_end_of_turn))
 
-    def activate(self, player: str, label: str, *, target: str | None = None) -> None:
-        """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down)."""
+    def activate(self, player: str, label: str, *, target: str | None = None, at_random: bool = False) -> None:
+        """Activate `label`'s activated ability, paying its cost (sacrifice, exile a face-down, put an
+        opponent's exiled card into their graveyard: `at_random` when it is a face-down card `player`
+        may not look at, `target` standing for the one chosen at random)."""
         obj = self.obj(label)
         abilities = [a for a in self.characteristics(obj).abilities if a.event is None]
         if obj.zone is not Zone.BATTLEFIELD or obj.controller != player or not abilities:
@@ -1454,19 +1591,31 @@ class Game:
                 raise IllegalAction(f"{target} is not a creature {player} controls to sacrifice")
             self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
             self.sacrifice(victim)
+        elif ability.cost is ActivationCost.PUT_OPPONENTS_EXILED_CARD_INTO_GRAVEYARD:
+            card = self.obj(target) if target else None
+            if card is None or card.zone is not Zone.EXILE or card.card.owner == player:
+                raise IllegalAction(f"{target} is not a card an opponent of {player} owns in exile")
+            if not self.can_see(player, card) and not at_random:
+                # 406.3: face-down cards nobody lets them look at are alike to the player; which one
+                # goes is chosen at random, and it is revealed only once the cost is paid
+                raise IllegalAction(f"{player} can't look at {target}, exiled face down: a face-down card they "
+                                    "can't look at is chosen at random (`at_random`), not picked (406.3)")
+            self.stack.append(StackAbility(obj.oid, label, player, ability, ability.text))
+            self._move(card, Zone.GRAVEYARD)  # face up in a public zone: revealed as the cost is paid
         elif ability.cost is ActivationCost.EXILE_A_FACE_DOWN_PERMANENT:
             # Primordial Mist: the card is exiled face up; that isn't "turning face up".
             victim = self.obj(target) if target else None
             if victim is None or not victim.face_down or victim.controller != player:
                 raise IllegalAction(f"{target} is not a face-down permanent {player} controls")
             exiled = self._move(victim, Zone.EXILE)
-            exiled.playable_this_turn = exiled.zone is Zone.EXILE
+            exiled.playable = exiled.zone is Zone.EXILE  # "you may cast that card this turn"
+            exiled.playable_by = player
         else:
             item = StackAbility(obj.oid, label, player, ability, ability.text)
             self.stack.append(item)
             if ability.target is not None:
                 chosen = self.obj(target) if target else None
-                if chosen is None or not self.is_legal_target(ability.target, chosen):
+                if chosen is None or not self.is_legal_target(ability.target, chosen, player):
                     self.stack.remove(item)
                     raise IllegalAction(f"{target} is not a legal target ({ability.target})")
                 self._target(obj.oid, player, chosen, item.targets)
@@ -1491,21 +1640,94 @@ class Game:
                         self._trigger(source, ability)
         return new
 
-    def draw(self, player: str, count: int = 1) -> None:
-        """121.1: the top card(s) of the library into the hand."""
+    def draw(self, player: str, count: int = 1, *, from_player: str | None = None) -> None:
+        """121.1: the top card(s) of the library into the hand, one at a time (121.2), each draw
+        replaced where an effect says so (121.6): Shared Fate's "exiles the top card of one of
+        their opponents' libraries face down instead", from `from_player` (needed with more than
+        one opponent), even if the drawing player's own library is empty (121.6a)."""
         for _ in range(count):
+            replacing = self._draw_replacement(player)
+            if replacing is not None:
+                self._exile_opponents_top_instead_of_draw(player, replacing, from_player)
+                continue
             library = self.library(player)
             if library:
                 self._move(library[0], Zone.HAND)
 
+    def _draw_replacement(self, player: str) -> GameObject | None:
+        """The permanent whose "if a player would draw a card" replacement applies to `player`'s draw."""
+        for source in self.battlefield():
+            for st in self.characteristics(source, statics=False).statics:
+                if st.kind is ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN and (
+                    st.affects is Affects.PLAYERS
+                    or (st.affects is Affects.YOU and source.controller == player)
+                    or (st.affects is Affects.OPPONENTS and source.controller != player)
+                ):
+                    return source
+        return None
+
+    def _exile_opponents_top_instead_of_draw(self, player: str, source: GameObject, from_player: str | None) -> None:
+        opponents = [p for p, state in self.players.items() if p != player and state.in_game]
+        if from_player is None:
+            if len(opponents) != 1:
+                raise IllegalAction(f"{player} must choose which opponent's library to exile from ({source.label})")
+            from_player = opponents[0]
+        if from_player not in opponents:
+            raise IllegalAction(f"{from_player} is not an opponent of {player} ({source.label})")
+        library = self.library(from_player)
+        if library:
+            exiled = self._move(library[0], Zone.EXILE, face_down=True)
+            # who may look at it is the source's linked static ability (607.2a: "each player may
+            # look at and play cards they exiled with Shared Fate"), not a lasting permission
+            exiled.exiled_with, exiled.exiled_by = source.oid, player
+            # "each player may ... play cards they exiled with Shared Fate": that player, and only while
+            # Shared Fate is on the battlefield (its static ability, 607.2a, 611.3a), not this turn only
+            exiled.playable, exiled.playable_by, exiled.playable_lasts = True, player, PlayLasts.SOURCE
+
+    def discard(self, player: str, label: str) -> None:
+        """701.9a: move a card from its owner's hand to their graveyard; any other card can't be discarded."""
+        obj = self.obj(label)
+        if obj.zone is not Zone.HAND or obj.card.owner != player:
+            raise IllegalAction(f"{label} is not in {player}'s hand: only a card in hand can be discarded (701.9a)")
+        self._move(obj, Zone.GRAVEYARD)
+
+    def cycle(self, player: str, label: str) -> str:
+        """702.29a: cycling functions only while the card is in a player's hand: pay its cost, discard
+        it, draw a card. Returns the cost paid."""
+        obj = self.obj(label)
+        costs = [k.split(" ", 1)[1] for k in self.printed(obj).keywords if k.startswith("cycling ")]
+        if not costs:
+            raise IllegalAction(f"{label} has no cycling ability")
+        if obj.zone is not Zone.HAND:
+            raise IllegalAction(f"{label} is not in a hand: cycling functions only there (702.29a)")
+        self.discard(player, label)
+        self.draw(player)
+        return costs[0]
+
+    def may_play(self, player: str, obj: GameObject) -> bool:
+        """Whether an effect lets `player` play `obj` from exile or a library now: the player it
+        names (its owner if it names none), for as long as it says (611.2a-b): this turn, as long as
+        the card remains exiled (Praetor's Grasp), or while the object whose linked ability it is
+        stays on the battlefield (Shared Fate, 607.2a)."""
+        if obj.zone not in (Zone.EXILE, Zone.LIBRARY) or not obj.playable:
+            return False
+        if (obj.playable_by or obj.card.owner) != player:
+            return False
+        if obj.playable_lasts is PlayLasts.SOURCE:
+            source = self.objects.get(obj.exiled_with) if obj.exiled_with is not None else None
+            return source is not None and source.zone is Zone.BATTLEFIELD
+        return True
+
     def play_land(self, player: str, label: str) -> GameObject:
-        """305.1: playing a land is a special action: a land card from hand (or one an effect lets
-        its owner play, like the top of the library), once a turn (305.2), on its owner's turn.
+        """305.1: playing a land is a special action: a land card from its owner's hand (or one an
+        effect lets this player play, like the top of the library or an opponent's card Praetor's
+        Grasp exiled: it enters under their control), once a turn (305.2), on their turn.
         A land card with morph played this way enters face up; casting it face down is casting a
         spell, not playing a land (702.37c)."""
         obj = self.obj(label)
-        allowed = obj.zone is Zone.HAND or (obj.zone in (Zone.EXILE, Zone.LIBRARY) and obj.playable_this_turn)
-        if not allowed or obj.card.owner != player:
+        # from its owner's hand (305.1), or wherever an effect lets this player play it (under their control)
+        allowed = (obj.zone is Zone.HAND and obj.card.owner == player) or self.may_play(player, obj)
+        if not allowed:
             raise IllegalAction(f"{player} can't play {label} from the {obj.zone}")
         if "Land" not in self.printed(obj).types:
             raise IllegalAction(f"{label} is not a land card (305.1)")
@@ -1524,8 +1746,8 @@ class Game:
         """Play a card an effect lets you play this turn, following the normal timing rules and
         paying its costs; it leaves exile, so only once. Returns the cost paid."""
         obj = self.obj(label)
-        if obj.zone is not Zone.EXILE or not obj.playable_this_turn:
-            raise IllegalAction(f"{label} can't be played from exile now")
+        if obj.zone is not Zone.EXILE or not self.may_play(player, obj):
+            raise IllegalAction(f"{player} can't play {label} from exile now: no effect lets them (611.2, 607.2a)")
         front = obj.card.definition.front
         if "Land" in front.types and face_down is None:
             self.play_land(player, label)
@@ -1563,11 +1785,13 @@ class Game:
                 self._reveal(obj)
 
     def upkeep(self) -> None:
+        """The beginning of the active player's upkeep (503.1): "your upkeep" abilities of their
+        permanents, "each opponent's upkeep" abilities of their opponents' permanents."""
         for perm in self.battlefield():
-            if perm.controller == self.active:
-                for ability in self.characteristics(perm).abilities:
-                    if ability.event is TriggerEvent.UPKEEP:
-                        self._trigger(perm, ability)
+            event = TriggerEvent.UPKEEP if perm.controller == self.active else TriggerEvent.OPPONENT_UPKEEP
+            for ability in self.characteristics(perm).abilities:
+                if ability.event is event:
+                    self._trigger(perm, ability, player=self.active)
 
     def end_step(self) -> None:
         delayed, self.next_end_step = self.next_end_step, []
@@ -1611,10 +1835,11 @@ class Game:
         self.combat_damage_prevented = False
         for p in self.players.values():
             p.mana_pool.clear()  # 500.4: mana empties between steps
-            p.spells_cast_this_turn = 0
+            p.cast_this_turn.clear()
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
-            obj.playable_this_turn = False
+            if obj.playable_lasts is PlayLasts.TURN:
+                obj.playable = False  # "this turn" ends (514.2); "as long as ..." permissions don't
             obj.damage = 0
             obj.attacking = obj.blocked = obj.blocking = False
             obj.blocked_by = []
@@ -1832,6 +2057,42 @@ def _apply(ch: Characteristics, eff: Effect) -> Characteristics:
     return ch
 
 
+_SYMBOL_X = re.compile(r"\{X\}", re.IGNORECASE)
+
+
+def _announced_x(label: str, mana_cost: str | None, x: int | None, *, without_paying: bool) -> int | None:
+    """The value of X for a spell being cast (601.2b announces it): chosen for an {X} in its mana
+    cost (107.3a); 0, the only legal choice, when an effect lets it be cast without paying its
+    mana cost (107.3b); none without an {X}."""
+    has_x = bool(mana_cost and _SYMBOL_X.search(mana_cost))
+    if not has_x:
+        if x is not None:
+            raise IllegalAction(f"{label} has no {{X}} in its mana cost: no X to announce (107.3a)")
+        return None
+    if without_paying:
+        if x not in (None, 0):
+            raise IllegalAction(f"{label}: cast without paying its mana cost, the only legal choice for X is 0 (107.3b)")
+        return 0
+    if x is None or x < 0:
+        raise MissingChoice(f"{label}: announce the value of X as it is cast (107.3a, 601.2b)")
+    return x
+
+
+def _chosen_modes(label: str, abilities: tuple[Ability, ...], chosen: tuple[int, ...]) -> tuple[int, ...]:
+    """The modes chosen for a spell as it is cast (700.2a, 601.2b): one of its modes for a
+    "Choose one —" spell (700.2), none for a spell that isn't modal."""
+    numbers = sorted({a.mode for a in abilities if a.mode is not None})
+    if not numbers:
+        if chosen:
+            raise IllegalAction(f"{label} is not modal: it has no mode to choose (700.2)")
+        return ()
+    if not chosen:
+        raise MissingChoice(f"{label} is modal: choose one of modes {', '.join(map(str, numbers))} as it is cast (700.2a, 601.2b)")
+    if len(chosen) != 1 or chosen[0] not in numbers:
+        raise IllegalAction(f"{label}: choose one of modes {', '.join(map(str, numbers))}, not {list(chosen)} (700.2)")
+    return tuple(chosen)
+
+
 def _spend_of(obj: GameObject, by: TurnUpWay) -> Spend:
     """What turning `obj` face up `by` this way pays for (106.6)."""
     if by is TurnUpWay.MANA:
@@ -1903,8 +2164,14 @@ def _bounce(g: Game, r: _Resolving, t: GameObject) -> None:
 
 
 def _damage(g: Game, r: _Resolving, t: GameObject) -> None:
-    g._lifelink(r.source, r.ability.count)
-    g._damage_creature(t, r.ability.count)
+    g._lifelink(r.source, r.amount)
+    g._damage_creature(t, r.amount)
+
+
+def _damage_player(g: Game, r: _Resolving, p: str) -> None:
+    # 120.3a: damage dealt to a player causes that player to lose that much life
+    g._lifelink(r.source, r.amount)
+    g.players[p].life -= r.amount
 
 
 def _pump(g: Game, r: _Resolving, t: GameObject) -> None:
@@ -2001,6 +2268,14 @@ class _Resolving:
     source: GameObject | None  # None: it left and left no last known information
     targets: list[GameObject]  # the still-legal targets (608.2b)
     choice: object
+    player: str | None = None  # the player its trigger event was about ("that player")
+    x: int = 0  # the X announced for its spell (107.3a)
+    cast: CastChoice | None = None  # the choices for a spell it casts (608.2g)
+
+    @property
+    def amount(self) -> int:
+        """Its number: `count`, or X for `count: X` (107.3a: the value announced as it was cast)."""
+        return self.x if self.ability.x else self.ability.count
 
     @property
     def source_on_battlefield(self) -> GameObject | None:
@@ -2041,6 +2316,27 @@ def _manifest_effect(g: Game, r: _Resolving) -> None:
     # "Its controller manifests": the target's controller as it last existed (608.2h)
     for who in [t.controller for t in r.targets] or [r.controller]:
         g.manifest(who, r.ability.count)
+
+
+def _manifest_from_that_players_library(g: Game, r: _Resolving) -> None:
+    g.manifest(r.controller, r.ability.count, library_of=r.player)
+
+
+def _put_onto_battlefield_face_down_as(g: Game, r: _Resolving, t: GameObject) -> None:
+    noted = t.card.definition  # "note the name of target ... card": linked to its face-down ability
+    new = g.put_face_down_as(t.label, r.controller, r.ability.face_down_as or face_down_characteristics())
+    new.noted = noted
+
+
+def _cast_copy_of_noted_card(g: Game, r: _Resolving) -> None:
+    # "you may create a copy of the card with the noted name. You may cast the copy without paying
+    # its mana cost" (`choice: true` for both). 707.12: casting a copy follows 601.2a-h while this
+    # ability resolves (608.2g); without paying its mana cost is an alternative cost (118.9), so X
+    # is 0 (107.3b). A copy of a card off the stack and battlefield ceases to exist (704.5e).
+    noted = r.source.noted if r.source is not None else None
+    if noted is None:
+        return  # no name noted: no card to copy
+    g.cast_copy(r.controller, noted, r.cast or CastChoice())
 
 
 def _chosen_labels(choice: object) -> list[str]:
@@ -2135,6 +2431,15 @@ def _counter_targets(g: Game, r: _Resolving) -> None:
         g._counter_spell(t)
 
 
+def _exile_top_playable_this_turn(g: Game, r: _Resolving) -> None:
+    # "Exile the top card of your library. Until end of turn, you may play that card": exiled face
+    # up, as exiled cards are unless an effect says otherwise (406.3), so every player sees it.
+    lib = g.library(r.controller)
+    if lib:
+        exiled = g._move(lib[0], Zone.EXILE)
+        exiled.playable, exiled.playable_by = True, r.controller
+
+
 def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
     # Clone Shell: look at the top `count` (all of them if fewer), exile one face down even
     # if none is a creature card, the rest to the bottom.
@@ -2220,6 +2525,11 @@ _EXILED_WITH_EFFECTS = (
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE,
 )
 
+# What an effect does to a target that is a player (115.1: "any target").
+_PLAYER_TARGET_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving, str], None]] = {
+    EffectKind.DAMAGE: _damage_player,
+}
+
 _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving, GameObject], None]] = {
     EffectKind.DESTROY: _destroy,
     EffectKind.EXILE: _exile,
@@ -2239,6 +2549,7 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving, GameObject], None]
     EffectKind.CONTROLLER_LOSES_LIFE: _controller_loses_life,
     EffectKind.TARGET_CONTROLLER_GAINS_LIFE_EQUAL_TO_POWER: _target_controller_gains_life_equal_to_power,
     EffectKind.GAIN_CONTROL: _gain_control,
+    EffectKind.PUT_ONTO_BATTLEFIELD_FACE_DOWN_AS: _put_onto_battlefield_face_down_as,
 }
 
 # The effects that don't act on each target in turn. Kinds in neither table (the 708.11
@@ -2246,9 +2557,11 @@ _TARGET_EFFECTS: dict[EffectKind, Callable[[Game, _Resolving, GameObject], None]
 _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.FORM: _form,
     EffectKind.MANIFEST: _manifest_effect,
+    EffectKind.MANIFEST_FROM_THAT_PLAYERS_LIBRARY: _manifest_from_that_players_library,
     EffectKind.GAIN_LIFE: _gain_life,
     EffectKind.DAMAGE_EACH_OPPONENT: _damage_each_opponent,
     EffectKind.DRAW: _draw,
+    EffectKind.EXILE_TOP_PLAYABLE_THIS_TURN: _exile_top_playable_this_turn,
     EffectKind.OPPONENT_RETURNS_SELF_AT_NEXT_END_STEP: _opponent_returns_self_at_next_end_step,
     EffectKind.RETURN_SELF_UNDER_YOUR_CONTROL: _return_self_under_your_control,
     EffectKind.CREATE_TOKENS: _create_tokens,
@@ -2268,6 +2581,7 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.LOOK_AT_FACE_DOWN_IN_COMBAT: _look_at_face_down_in_combat,
     EffectKind.EXILED_CARDS_OWNERS_MANIFEST_DREAD: _exiled_cards_owners_manifest_dread,
     EffectKind.RETURN_SELF_FACE_DOWN: _return_self,
+    EffectKind.CAST_COPY_OF_NOTED_CARD: _cast_copy_of_noted_card,
 }
 
 # Events that other objects listen to, and which of their listeners need "you control it" or

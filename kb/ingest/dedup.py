@@ -1102,6 +1102,8 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
         if f not in foreign_evidence:
             foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang, newest_groups[f].written,
                                                   _cards(newest_groups[f]))
+        if f not in by_its_cards and not could_be_shared(english_evidence[c], cluster_cards[c], foreign_evidence[f]):
+            return False
         words = sorted((len(english_text[c].split()), len(newest[f].text.split())))
         return not translation_gaps(english_evidence[c], foreign_evidence[f], words[0], unit_cards[f] & cluster_cards[c],
                                     by_card=f in by_its_cards, longer=words[1])
@@ -1221,6 +1223,16 @@ def translation_gaps(english: Evidence, foreign: Evidence, words: int,
     if not concepts_agree(english.concepts, foreign.concepts, words):
         gaps.append("concepts")
     return gaps
+
+
+def could_be_shared(english: Evidence, cards: frozenset[str], foreign: Evidence) -> bool:
+    """Whether an English entry filed under `cards` may be the ruling a text of no card, or of a card
+    with no English ruling, translates (its `foreign` evidence): a mechanic's shared ruling, as that
+    fallback is for (filed under several cards, or naming a mechanic or keyword ability), or one of a
+    card the text names. Another card's own ruling is not: tryout45 defect 1, a Spanish ruling of
+    Mosswort Bridge ("you may look at it ..., the other players may not") joined Gonti, Lord of Luxury's
+    "No player may look at it" as its translation and was shown as Gonti's ruling in Spanish."""
+    return len(cards) > 1 or bool(english.mechanics or english.unglossed) or bool(foreign.cards & cards)
 
 
 def concepts_agree(a: frozenset[str], b: frozenset[str], words: int = 0) -> bool:

@@ -38,6 +38,11 @@ def load(text: str) -> Any:
         raise ValueError("JSON nested too deeply to be MTGJSON card data") from None
 
 
+# keys of an MTGJSON card object (v3 to v5) besides its name: an object with none of them is no card
+CARD_KEYS = frozenset({"type", "types", "text", "manaCost", "number", "layout", "uuid", "identifiers", "setCode",
+                       "colors", "rarity", "power", "toughness", "printings", "legalities", "multiverseid"})
+
+
 def iter_cards(doc: Any, nameless: bool = False) -> Iterator[dict[str, Any]]:
     """Every card object in a document of any MTGJSON shape (a card, a list of cards, a set file,
     AllPrintings, AtomicCards), in document order: the objects of a `cards` list, and any object
@@ -108,6 +113,15 @@ def parse(text: str, source: str) -> ParseResult:
     # MTGJSON repeats a card's rulings on each of its faces (a split or double-faced card is one object
     # per face, each named "Fire // Ice"): a ruling is taken from the first face that gives it
     by_face: dict[tuple[str, str, str], str] = {}
+    if cards and not any("name" in card or CARD_KEYS & card.keys() for card in cards):
+        # JSON of another shape (names under "english", a comparison of snapshots): one line for the file,
+        # not "card skipped: no name" for each object with a `cards` list or rulings (tryout45 defect 7)
+        unread = sum(len(r) for card in cards if isinstance(r := card.get("rulings"), list))
+        read = f" (its {unread} ruling{'s are' if unread != 1 else ' is'} not read)" if unread else ""
+        problems.append(Problem(source, where.of(cards[0]), "not MTGJSON card data: no object with a card's keys "
+                                f"(name, type, text, ...){read}; kb ingest reads MTGJSON card, set and AtomicCards "
+                                "files, and card pages"))
+        cards = []
     for card in cards:
         if "name" not in card:
             rulings = card.get("rulings")

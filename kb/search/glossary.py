@@ -44,6 +44,11 @@ SPANISH_VERB_ENDINGS = (  # present, preterite, imperfect, future, conditional, 
 ).split()
 # the noun a verb names its act with (Verkleidung, Tarnung) and the weak verb's persons and tenses
 GERMAN_VERB_ENDINGS = "e st t et est te test ten tet ete eten ung ungen end ende".split()
+# A German word that goes on from a one-word term's letters with only a weak verb's person or tense ending
+# is a verb: it names the term's concept only when the concept lists that verb ("spielt": `play` lists
+# "spielen"), not when the concept's verb is another ("Stimmt das?", is that right?, is no `vote`, whose
+# verb is "abstimmen", though its noun is "Stimme").
+GERMAN_PERSON_ENDINGS = frozenset("t st et est te test ten tet ete eten".split())
 GERMAN_PARTICIPLE = ("t", "te", "ten", "ter", "tes", "tem", "et", "ete", "eten", "en", "ene", "enen", "")  # "" the stemmer took it
 # separable prefixes: the participle takes ge after them (umgedreht, aufgedeckt); inseparable ones none
 GERMAN_SEPARABLE = ("zuruck", "vorher", "heraus", "nach", "auf", "aus", "ein", "vor", "weg", "mit", "um", "an",
@@ -381,7 +386,8 @@ class Glossary:
 
     def _word_parts(self, token: str, langs: tuple[Lang, ...]) -> list[int]:
         """The concepts of the longest one-word terms a German or Spanish `token` (no term itself)
-        is made of: in German a term it begins with (an inflection, a compound's first part) or ends
+        is made of: in German a term it begins with (an inflection, a compound's first part; a verb's
+        person ending after it only when the concept lists that verb: `GERMAN_PERSON_ENDINGS`) or ends
         with after at least `MIN_HEAD_PREFIX` letters (a compound's head: "Kartenverkleidung"); in
         Spanish a term it begins with when the rest is a verb ending (`SPANISH_ENDINGS`)."""
         found: list[int] = []
@@ -394,9 +400,11 @@ class Glossary:
                         continue
                     if end:
                         fits = token.endswith(term) and len(token) - len(term) >= MIN_HEAD_PREFIX
+                    elif lang is Lang.DE:
+                        fits = token.startswith(term) and (token[len(term):] not in GERMAN_PERSON_ENDINGS
+                                                           or ci in self._roots.get((lang, term), ()))
                     else:
-                        fits = token.startswith(term) and (
-                            lang is Lang.DE or token[len(term):] in SPANISH_ENDINGS)
+                        fits = token.startswith(term) and token[len(term):] in SPANISH_ENDINGS
                     if fits:
                         best = len(term)
                         found.append(ci)

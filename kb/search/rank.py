@@ -260,19 +260,25 @@ class Weights:
     # rulings answer, got clauses first); the card-wide test (`_speaks_face_down`) for the discount: a
     # conspiracy's deck-size ruling lost its first place. 0: off.
     boilerplate_k: int = 3
-    # ... and likewise when the question names no card and its best `scattered_k` rulings are each about
-    # another card (filed under at most `within_cards` cards, no card shared between them: Scroll Rack's,
-    # Mangara's Tome's and Shared Fate's draw rulings for "must I lose at once when I can't draw?"): no
-    # card is what it asks about, each ruling holds for its own card's text, and the CR states the rule
-    # they all apply. With the clauses discounted, the clauses e5 and BM25 put first among the CR's sat
-    # behind some 25 such rulings ("If I have to draw a card but there are no cards left in my library,
-    # when do I lose the game?": 704.5b #29, 121.4 #30; with k=3: 104.3c, 121.4, 704.5b first; no
-    # measurable cost, 45 ms cpu a warm query either way). Off
-    # (0) for now: the dev splits hold almost no question that names no card and asks a general rule;
-    # their one change at k=2 or 3 is a loss (real-en-115, "cast a spell on an invalid target?", 2 -> out
-    # of the top 10: the clauses, the "Illegal Target" glossary entry first, crowd out the rulings the
-    # label accepts, 608.2b itself 19th among the clauses). 0: off.
-    scattered_k: int = 0
+    # ... and likewise when its best `scattered_k` rulings are each another card's own (filed under at most
+    # `within_cards` cards, none of them a card the question names) and not all one card's (at least
+    # `scattered_cards` owners among them: Scroll Rack's, Mangara's Tome's and Shared Fate's draw rulings for
+    # "must I lose at once when I can't draw?"): no card is what it asks about, each ruling holds for its own
+    # card's text, and the CR states the rule they all apply. The clauses then compete on their own scores:
+    # each kind ranked apart by BM25 as by e5 (a clause's BM25 is weighed among the CR's, a ruling's among
+    # the rulings'), undiscounted, so the CR's best clause stands beside the best ruling. A question naming a
+    # card the KB has no ruling of (Blood Moon, Clone) is such a question too when its best rulings are
+    # other cards'. Dev (search45b, tryout dev's 30 general questions): top-1 6 -> 8, top-3 10 -> 13
+    # (tq45-en-g-3 6 -> 1, tq45-es-g-1 and -es-g-5 not in 10 -> 1; tq45-es-g-2 1 -> 2, 704.5a second behind
+    # 704.7), face-down half, judge and fresh unchanged; real public top-3 0.60 -> 0.58 (real-en-115 2 -> 6,
+    # real-de-02 3 -> 6, real-en-53 9 -> out: 702.75a, which answers it, first). Tried: every clause lifted
+    # whole as for a rule asked (search44cr, BM25 of the clauses unscaled but ranked with the rulings'):
+    # general top-1 6 -> 5 (the clauses sharing a general word, 302.4a "power" for an indestructible
+    # question, came before 702.12b); each owner distinct (search44cr's test): it rarely held, two rulings of
+    # one unnamed card among the three; the rulings of other cards discounted (x0.7, x0.5) instead: no gain.
+    # 0: off.
+    scattered_k: int = 3
+    scattered_cards: int = 2
     # One ruling the release notes say again for each face-down mechanic, its mechanic's word changed
     # (`kb.search.fold`), takes one place: the best-ranked wording (or the one naming a mechanic the
     # question names) is shown, the others folded under it (`Hit.also`). In hybrid mode only, as
@@ -657,8 +663,9 @@ class Searcher:
                     best = [i for i in _top(np.where(self._is_rule, -np.inf, fused), w.boilerplate_k)]
                     if best and all(said_face_down[i] for i in best):
                         fused = self._fuse(True, words, dense_rank, unscaled, named, langs, name_tokens, keyword)
-                    elif w.scattered_k and not named and self._scattered(fused, w.scattered_k):
-                        fused = self._fuse(True, words, dense_rank, unscaled, named, langs, name_tokens, keyword)
+                    elif w.scattered_k and self._scattered(fused, w.scattered_k, named):
+                        fused = self._fuse(True, words, dense_rank, lexical, named, langs, name_tokens, keyword,
+                                           per_kind=True)
                 fused = np.where(said_face_down, fused * w.on_face_down, fused)
             if w.cr_term:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
@@ -771,10 +778,11 @@ class Searcher:
 
     def _fuse(self, rule_asked: bool, parts: Focus, dense: np.ndarray, lexical: np.ndarray, named: list[str],
               langs: tuple[Lang, ...] = tuple(Lang), name_tokens: set[str] | frozenset[str] = frozenset(),
-              keyword: np.ndarray | None = None) -> np.ndarray:
+              keyword: np.ndarray | None = None, per_kind: bool = False) -> np.ndarray:
         """The hybrid score of every entry: weighted reciprocal rank fusion plus bonuses
         (`rule_asked`: the question wants a rule of the CR, its entries are not discounted; `keyword`:
-        the rules of a keyword no ruling is about, discounted by `Weights.keyword_rule`)."""
+        the rules of a keyword no ruling is about, discounted by `Weights.keyword_rule`; `per_kind`: BM25
+        ranked within each kind, as e5 is with `Weights.dense_per_kind`)."""
         w = self.weights
         if keyword is None:
             keyword = np.zeros(len(dense), dtype=bool)
@@ -786,7 +794,11 @@ class Searcher:
             dense_ranks = _ranks(dense)
         fused += w.dense / (w.rrf_k + dense_ranks)
         has_lex = lexical > 0
-        fused += np.where(has_lex, w.lexical / (w.rrf_k + _ranks(lexical)), 0.0)
+        if per_kind:
+            lex_ranks = np.where(self._is_rule, _ranks(lexical, self._is_rule), _ranks(lexical, ~self._is_rule))
+        else:
+            lex_ranks = _ranks(lexical)
+        fused += np.where(has_lex, w.lexical / (w.rrf_k + lex_ranks), 0.0)
         fused += 1e-6 * dense  # equal fused ranks: the closer meaning first
         rule = w.rule_asked if rule_asked else w.rule
         if rule != 1.0:
@@ -1110,20 +1122,21 @@ class Searcher:
         vocab = set(self.table.card_vocab)
         return [c for c in dict.fromkeys(named) if c not in vocab]
 
-    def _scattered(self, fused: np.ndarray, k: int) -> bool:
+    def _scattered(self, fused: np.ndarray, k: int, named: list[str]) -> bool:
         """Whether the best `k` rulings by `fused` are each filed under one to `Weights.within_cards`
-        cards, and no two of them under the same card: each is about a card of its own."""
+        cards, none of them a card of `named`, and under at least `Weights.scattered_cards` different
+        cards (or sets of cards): each is another card's own, and no one card is what the question asks."""
         best = _top(np.where(self._is_rule, -np.inf, fused), k)
-        if len(best) < k:
+        if len(best) < k or self._of_cards(named)[best].any():
             return False
         ptr, idx = self.table.card_ptr, self.table.card_idx
-        seen: set[int] = set()
+        owners: set[frozenset[int]] = set()
         for i in best:
-            cards = set(idx[ptr[i]:ptr[i + 1]].tolist())
-            if not 0 < len(cards) <= self.weights.within_cards or cards & seen:
+            cards = frozenset(idx[ptr[i]:ptr[i + 1]].tolist())
+            if not 0 < len(cards) <= self.weights.within_cards:
                 return False
-            seen |= cards
-        return True
+            owners.add(cards)
+        return len(owners) >= min(self.weights.scattered_cards, k)
 
     def _of_cards(self, named: list[str]) -> np.ndarray:
         """Per entry: whether it is filed under one of the cards `named` (English names)."""
