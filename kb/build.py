@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 from kb import paths, store
 from kb.cards import NAMES_FILE, CardNames
 from kb.corpus import Corpus
-from kb.ingest.dedup import (Lexicon, Similarities, abilities_from_rules, deduplicate, keywords_from_rules,
+from kb.ingest.dedup import (Clustering, Lexicon, Similarities, abilities_from_rules, deduplicate, keywords_from_rules,
                              mechanics_from_rules, stored_count)
 from kb.search.embed import Embedder
 from kb.errors import InputError, KBError, StoreError
@@ -258,6 +258,12 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
         return entries, report
 
 
+def delta_dedup() -> bool:
+    """Whether deduplication joins again only the English revisions new records can reach
+    (`kb.ingest.delta`), from the state the last build left: KB_DELTA_DEDUP=1."""
+    return os.environ.get("KB_DELTA_DEDUP", "0") == "1"
+
+
 def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | None, corpus: Corpus,
                            lexicon: Lexicon, is_official: Callable[[str], bool] = lambda source: True,
                            background: list[Forked[None]] | None = None) -> list[Entry]:
@@ -292,12 +298,22 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
                         if f.is_file()]})
     evidenced: dict[str, Any] = load_table("evidence", glossed)
     lexicon.learn_evidence(evidenced)
+    # The English revisions the last build joined (`kb.ingest.delta`): of the same code and reference data
+    # as the signatures, whose card names the delta compares itself. Off unless KB_DELTA_DEDUP=1.
+    clustering = Clustering(load_table("clusters", meaning) or None) if delta_dedup() else None
     entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
-                          similarity=similarity, is_official=is_official)
+                          similarity=similarity, is_official=is_official, clustering=clustering)
 
     def save(report: object) -> None:  # of the state `deduplicate` left, which the child's fork copies
+        if clustering is not None and clustering.delta:
+            # the delta aligned only the pairs it joined again: the others' alignments are still the build's
+            similarity.used.update(similarity.table)
         if len(similarity.table) != asked or len(similarity.used) != asked:
             remembered.save(similarity.kept())
+        if clustering is not None and clustering.state is not None:
+            from kb.ingest.delta import with_postings
+
+            save_table("clusters", meaning, with_postings(clustering.state))
         signatures = lexicon.signature_table(r.text for r in records)
         if signatures != learned:
             save_table("signatures", meaning, signatures)

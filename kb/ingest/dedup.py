@@ -47,6 +47,8 @@ SHINGLE = 3
 MAX_SHINGLE_DF = 64  # a 3-gram in more groups than this says nothing about which two are the same ruling
 MAX_CANDIDATES = 32
 _DIGITS_BELOW = 1 << 62  # a 3-gram's word ids as the digits of one int64 while they fit
+GRAM_BASE = 1 << 21  # a 3-gram's word ids as digits of one int64 that stays the same from build to build
+GRAM_PAD = GRAM_BASE - 1  # the id of no word (a wording shorter than SHINGLE words), in that base
 _PAIR_CHUNK = 100_000  # candidate pairs whose shared words are counted at once (memory: ~40 words a row)
 REVISION_RATIO = 0.80  # word-level alignment of two wordings
 REVISION_CONTAINED = 0.90  # ... or the shorter wording almost wholly inside the longer one
@@ -291,9 +293,16 @@ class Lexicon:
             self._capitals[(_name_tokens(local), english)].add(_capitals(local))
         return PhraseFinder(phrases, inflect=True, endings=_NAME_ENDINGS, every_word=True)
 
+    def name_marks(self) -> dict[tuple[tuple[str, ...], str], frozenset[tuple[bool, ...]]]:
+        """The card names this lexicon finds (their words, the English name), each with the capitals it is
+        written with: what a signature reads of the names (`kb.ingest.delta` compares two builds' marks)."""
+        return {name: frozenset(caps) for name, caps in self._capitals.items()}
+
     def signature_table(self, texts: Iterable[str]) -> dict[str, Any]:
         """The signatures of these texts this lexicon has computed, with the card names it read
         them with: a later build gives the table back to `learn_signatures` (the disk cache)."""
+        if self._learned is not None:  # a build that asked for none (the delta asks few) keeps what it learned
+            self._take_learned()
         return {"names": self._name_phrases, "keywords": tuple(self.keywords),
                 "signatures": {t: self._signatures[t] for t in texts if t in self._signatures}}
 
@@ -722,7 +731,9 @@ class _Tokens:
         import numpy as np
 
         flat = [t for w in lists for t in w]
-        ids = {t: k for k, t in enumerate(dict.fromkeys(flat))}
+        ids = self.words = {t: k for k, t in enumerate(dict.fromkeys(flat))}
+        self.gram_keys: NDArray[np.int64] | None = None  # set by `gram_matrix`
+        self.grams_of: Any = None  # `gram_matrix`'s, kept by `_revision_pairs` when asked
         self.vocabulary = len(ids)
         self.ids = np.fromiter(map(ids.__getitem__, flat), dtype=np.int64, count=len(flat))
         self.lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
@@ -743,6 +754,7 @@ class _Tokens:
         rows = np.concatenate((self.owner[full], short))
         ends = np.concatenate((np.full(int(full.sum()), 1 << 62), self.starts[short] + self.lengths[short]))
         words = [np.where(at + k < ends, padded[np.minimum(at + k, len(padded) - 1)], pad) for k in range(SHINGLE)]
+        self.gram_keys = None
         if (pad + 1) ** SHINGLE < _DIGITS_BELOW:  # the 3-gram's words as digits of one number
             key = np.zeros(len(at), dtype=np.int64)
             for word in words:
@@ -754,6 +766,12 @@ class _Tokens:
                 _, gram = np.unique(gram * (pad + 1) + word, return_inverse=True)
         gram = gram.ravel()
         width = int(gram.max(initial=-1)) + 1
+        if pad < GRAM_PAD:  # each column's 3-gram as `gram_key` gives it (the delta's index, kb.ingest.delta)
+            stable = np.zeros(len(at), dtype=np.int64)
+            for word in words:
+                stable = stable * GRAM_BASE + np.where(word == pad, GRAM_PAD, word)
+            self.gram_keys = np.zeros(max(width, 1), dtype=np.int64)
+            self.gram_keys[gram] = stable
         matrix = sparse.csr_matrix((np.ones(len(at), dtype=np.int32), (rows, gram)), shape=(n, max(width, 1)))
         matrix.sum_duplicates()
         matrix.data[:] = 1  # a 3-gram counts once per group, however often the group repeats it
@@ -770,8 +788,8 @@ class _Tokens:
                                  shape=(len(self.lengths), width))
 
 
-def _revision_pairs(groups: list[_Group], folded: list[list[str]],
-                    similarity: Similarities) -> Iterable[tuple[int, int, float]]:
+def _revision_pairs(groups: list[_Group], folded: list[list[str]], similarity: Similarities,
+                    tokens_out: list[_Tokens] | None = None) -> Iterable[tuple[int, int, float]]:
     """Pairs of English ruling groups whose (terminology-folded) wordings align, with their similarity.
 
     Candidates of group i are the (at most MAX_CANDIDATES) later groups j sharing the most word
@@ -788,6 +806,9 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]],
         return
     tokens = _Tokens(folded)
     grams_of = tokens.gram_matrix()
+    if tokens_out is not None:
+        tokens_out.append(tokens)
+        tokens.grams_of = grams_of
     rare = np.flatnonzero(np.asarray(grams_of.sum(axis=0)).ravel() <= MAX_SHINGLE_DF)  # groups per 3-gram
     rare_grams = grams_of[:, rare]
     shared = sparse.triu(rare_grams @ rare_grams.T, k=1).tocoo()  # j > i, count of shared rare 3-grams
@@ -820,6 +841,66 @@ def _revision_pairs(groups: list[_Group], folded: list[list[str]],
         ratio, contained = similarity.pair(digest(i), digest(j), folded[i], folded[j])
         if is_revision(ratio, contained):
             yield i, j, ratio
+
+
+def _join_pairs(rulings: Sequence[_Group], signatures: Sequence[frozenset[tuple[str, str]]],
+                pairs: Iterable[tuple[int, int, float]], lexicon: Lexicon,
+                is_official: Callable[[str], bool]) -> tuple[_UnionFind, list[tuple[int, int]]]:
+    """English ruling groups joined into revisions along their candidate `pairs` (`_revision_pairs`),
+    most similar first, and the pairs that could join (as one ruling or as a copy of it), whether a
+    page's listing (`_card_keys`) let them or not: the union-find and those pairs. Which groups end up
+    together depends only on the pairs among them that could join, taken in this order, so a delta
+    (kb.ingest.delta) may redo the groups such pairs link and keep the rest."""
+    uf = _UnionFind(len(rulings))
+    keys = [_card_keys(g) for g in rulings]  # per union-find root: (card, source, date) it holds
+    split: dict[int, tuple[str, ...]] = {}  # asked only of pairs whose signatures differ
+
+    def sentences_of(i: int) -> tuple[str, ...]:
+        if i not in split:
+            split[i] = _sentences(lexicon.fold(rulings[i].records[0].text))
+        return split[i]
+
+    def abridged(i: int, j: int) -> int | None:
+        """The one of two wordings that is one card's wording of a ruling several other cards share,
+        with whole sentences left out (`_adds_sentences`; None: neither): it says nothing of its own, so
+        it is that ruling as the card's page abridged it (tryout27 D9), though a one-card wording
+        otherwise joins only its card's."""
+        short, long_ = sorted((i, j), key=lambda k: len(sentences_of(k)))
+        if len(_cards(rulings[short])) == 1 and len(_cards(rulings[long_])) >= 2 \
+                and _adds_sentences(sentences_of(short), sentences_of(long_), signatures[short], signatures[long_]):
+            return short
+        return None
+
+    def join(i: int, j: int) -> None:
+        ri, rj = uf.find(i), uf.find(j)
+        if ri == rj or keys[ri] & keys[rj]:  # one page listing both wordings: two rulings
+            return
+        uf.union(ri, rj)
+        root = uf.find(ri)
+        keys[root] = keys[ri] | keys[rj]
+
+    # A copy (a card's page abridging a shared ruling, a site's copy without its mana symbols) fits
+    # every ruling it could be a copy of: it joins only when they are one (`_join_copies`), never
+    # bridging two rulings ({2} and {3}, "a face-down spell can" and "cannot": review39 #1, #3).
+    copies: list[tuple[int, int]] = []  # (the copy, the ruling it may copy)
+    passing: list[tuple[int, int]] = []
+    for i, j, _ in sorted(pairs, key=lambda t: (-t[2], t[0], t[1])):
+        copy: int | None = None  # the one of the two that is a copy of the other
+        if not _may_be_one_ruling(rulings[i], rulings[j]):
+            if (copy := abridged(i, j)) is None:
+                continue
+        if signatures[i] != signatures[j] and not _adds_sentences(sentences_of(i), sentences_of(j), signatures[i],
+                                                                  signatures[j]):
+            if (bare := _without_its_symbols(rulings[i], rulings[j], lexicon, is_official)) is None:
+                continue
+            copy = i if bare is rulings[i] else j
+        passing.append((i, j))
+        if copy is None:
+            join(i, j)
+        else:
+            copies.append((copy, j if copy == i else i))
+    _join_copies(copies, uf.find, join)
+    return uf, passing
 
 
 def _sentences(text: str) -> tuple[str, ...]:
@@ -1249,10 +1330,20 @@ def _day_number(date: str | None) -> int:
 _LAST_CHAR = chr(0x10FFFF)  # sorts after every character a key can hold
 
 
+@dataclass
+class Clustering:
+    """The English revisions' state between two `deduplicate` calls (`kb.ingest.delta.ClusterState`,
+    None: none yet) and whether the last call took the delta (False: it joined every group again)."""
+
+    state: Any = None
+    delta: bool = False
+
+
 def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
                 terminology: Terminology | None = None, lexicon: Lexicon | None = None,
                 similarity: Similarities | None = None,
-                is_official: Callable[[str], bool] = lambda source: True) -> list[Entry]:
+                is_official: Callable[[str], bool] = lambda source: True,
+                clustering: Clustering | None = None) -> list[Entry]:
     """Group records into canonical entries. Every record ends up in exactly one entry.
 
     `lexicon` (keywords, card names, glossary) decides which differences make two rulings; without
@@ -1260,6 +1351,8 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     `similarity` may hold the word alignments of an earlier build (the same entries, sooner).
     `is_official` tells the sources whose wordings are official (the bundled corpus, MTGJSON files)
     from a judge's own pages: an official wording is canonical before a judge's (`_make_entry`).
+    `clustering` carries what the English revisions of an earlier call left (`kb.ingest.delta`): the
+    groups the new records can reach are joined again, the others kept; it holds this call's after.
     """
     similarity = similarity if similarity is not None else Similarities()
     terminology = terminology if terminology is not None else Terminology()  # its memo is this call's
@@ -1271,58 +1364,30 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     foreign = [g for g in groups if g.lang is not Lang.EN]
 
     rulings = [g for g in english if g.kind is Kind.RULING]
-    folded = [match_key(lexicon.fold(g.records[0].text)).split() for g in rulings]
-    signatures = [lexicon.signature(g.records[0].text, _cards(g)) for g in rulings]
-    uf = _UnionFind(len(rulings))
-    keys = [_card_keys(g) for g in rulings]  # per union-find root: (card, source, date) it holds
-    split: dict[int, tuple[str, ...]] = {}  # asked only of pairs whose signatures differ
+    roots: list[int] | None = None
+    if clustering is not None and clustering.state is not None:
+        from kb.ingest.delta import delta_roots
 
-    def sentences_of(i: int) -> tuple[str, ...]:
-        if i not in split:
-            split[i] = _sentences(lexicon.fold(rulings[i].records[0].text))
-        return split[i]
+        found = delta_roots(clustering.state, rulings, lexicon, similarity, is_official)
+        if found is not None:
+            roots, clustering.state = found
+            clustering.delta = True
+    if roots is None:
+        folded = [match_key(lexicon.fold(g.records[0].text)).split() for g in rulings]
+        signatures = [lexicon.signature(g.records[0].text, _cards(g)) for g in rulings]
+        tokens: list[_Tokens] = []
+        uf, passing = _join_pairs(rulings, signatures, _revision_pairs(rulings, folded, similarity, tokens),
+                                  lexicon, is_official)
+        roots = [uf.find(i) for i in range(len(rulings))]
+        if clustering is not None:
+            from kb.ingest.delta import full_state
 
-    def abridged(i: int, j: int) -> int | None:
-        """The one of two wordings that is one card's wording of a ruling several other cards share,
-        with whole sentences left out (`_adds_sentences`; None: neither): it says nothing of its own, so
-        it is that ruling as the card's page abridged it (tryout27 D9), though a one-card wording
-        otherwise joins only its card's."""
-        short, long_ = sorted((i, j), key=lambda k: len(sentences_of(k)))
-        if len(_cards(rulings[short])) == 1 and len(_cards(rulings[long_])) >= 2 \
-                and _adds_sentences(sentences_of(short), sentences_of(long_), signatures[short], signatures[long_]):
-            return short
-        return None
-
-    def join(i: int, j: int) -> None:
-        ri, rj = uf.find(i), uf.find(j)
-        if ri == rj or keys[ri] & keys[rj]:  # one page listing both wordings: two rulings
-            return
-        uf.union(ri, rj)
-        root = uf.find(ri)
-        keys[root] = keys[ri] | keys[rj]
-
-    # A copy (a card's page abridging a shared ruling, a site's copy without its mana symbols) fits
-    # every ruling it could be a copy of: it joins only when they are one (`_join_copies`), never
-    # bridging two rulings ({2} and {3}, "a face-down spell can" and "cannot": review39 #1, #3).
-    copies: list[tuple[int, int]] = []  # (the copy, the ruling it may copy)
-    for i, j, _ in sorted(_revision_pairs(rulings, folded, similarity), key=lambda t: (-t[2], t[0], t[1])):
-        copy: int | None = None  # the one of the two that is a copy of the other
-        if not _may_be_one_ruling(rulings[i], rulings[j]):
-            if (copy := abridged(i, j)) is None:
-                continue
-        if signatures[i] != signatures[j] and not _adds_sentences(sentences_of(i), sentences_of(j), signatures[i],
-                                                                  signatures[j]):
-            if (bare := _without_its_symbols(rulings[i], rulings[j], lexicon, is_official)) is None:
-                continue
-            copy = i if bare is rulings[i] else j
-        if copy is None:
-            join(i, j)
-        else:
-            copies.append((copy, j if copy == i else i))
-    _join_copies(copies, uf.find, join)
+            clustering.state = full_state(rulings, roots, passing, tokens[0] if tokens else None, lexicon,
+                                          is_official)
+            clustering.delta = False
     members: dict[int, list[_Group]] = defaultdict(list)
     for i, g in enumerate(rulings):
-        members[uf.find(i)].append(g)
+        members[roots[i]].append(g)
     clusters = [members[root] for root in sorted(members)]
     clusters += [[g] for g in english if g.kind is Kind.RULE]
 
