@@ -345,6 +345,14 @@ class Game:
             self.players[owner].library.append(obj.oid)
         return obj
 
+    def _fresh_label(self, label: str) -> str:
+        """`label`, or with a number from 2 on when a card already has it ("Goblin token 2")."""
+        n, fresh = 1, label
+        while fresh in self.cards:
+            n += 1
+            fresh = f"{label} {n}"
+        return fresh
+
     def create_token(
         self, controller: str, definition: CardDef, *, tapped: bool = False, copy_of: Characteristics | None = None
     ) -> GameObject:
@@ -352,10 +360,7 @@ class Game:
         (111.2); `copy_of`: the copiable values it copies (707.2). Labelled "<name> token" (numbered
         from the second on); it enters like any permanent (603.6a)."""
         name = (copy_of.name if copy_of is not None else definition.name) or "nameless"
-        label, n = f"{name} token", 1
-        while label in self.cards:
-            n += 1
-            label = f"{name} token {n}"
+        label = self._fresh_label(f"{name} token")
         card = Card(label, definition, controller, token=True)
         self.cards[label] = card
         obj = self._new_object(card, Zone.OUTSIDE, controller)
@@ -1140,11 +1145,7 @@ class Game:
         """707.12: `player` creates a copy of a card and casts it without paying its mana cost (an
         alternative cost, 118.9) while a spell or ability resolves (608.2g), with `choice`'s targets,
         X and modes (601.2b-c). Labelled "copy of <name>" (numbered from the second on)."""
-        name = definition.name or "a card"
-        label, n = f"copy of {name}", 1
-        while label in self.cards:
-            n += 1
-            label = f"copy of {name} {n}"
+        label = self._fresh_label(f"copy of {definition.name or 'a card'}")
         card = Card(label, definition, player, is_copy=True)
         self.cards[label] = card
         self._new_object(card, Zone.OUTSIDE, player)
