@@ -495,6 +495,19 @@ def test_a_number_counted_as_the_ability_resolves_is_608_2h(rules, card_texts, t
     assert got[:1] == ["608.2h"], got
 
 
+# links46: one status changing leaves the others as they were (110.5c; 110.5 names the four), not a rule of the
+# face-down section the words also touch; the rulings are written for the test ("won't change ... abilities which
+# include the tap symbol" is no status: see the bench's H)
+@pytest.mark.parametrize("text", [
+    "Turning the creature face down with the second ability won't untap it.",
+    "Turning a manifested creature face up doesn't change whether it's tapped or untapped.",
+    "A face-down permanent that phases out stays face down.",
+])
+def test_a_permanent_keeps_its_other_statuses_110_5c(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] and got[0] in ("110.5c", "110.5"), got
+
+
 def test_a_turned_face_up_replacement_effect_is_614_1e(rules, card_texts):
     """A card with "As [this] is turned face up, ..." whose ruling says that ability is a replacement effect: 614.1e
     ("Effects that read 'As [this permanent] is turned face up . . . ,' are replacement effects") leads, not the
