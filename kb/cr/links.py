@@ -1029,6 +1029,12 @@ class Candidate:
     evidence: str
 
 
+def _does_action(name: str, text: str) -> bool:
+    """The English ruling says the keyword action `name` as a verb done ("manifest the top card", "cloaks", "to
+    manifest dread"), not only as a participle or noun ("a manifested creature", "with a cloak")."""
+    return re.search(rf"(?<!\ba )(?<!\ban )(?<!\bthe )\b{re.escape(name)}(?:s|ing)?\b", text, re.I) is not None
+
+
 def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                  mechanics: RulingMechanics | None = None, face_down: bool = False,
                  said_cues: Mapping[str, str] | None = None) -> list[Candidate]:
@@ -1160,7 +1166,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     # a ruling that says a keyword action ("manifest cards", "cloak the top card") and nothing a cue reads about
     # one of its rules is about doing it: the action's definition leads its clauses that merely share words with
     # the ruling. (A keyword ability's rulings are about one of its rules: casting, turning face up ...)
-    named_mechanics = [m for m in MECHANICS if m.name in specific and m.section.startswith("701.")]
+    # Said only as what a permanent is ("a manifested creature", "a cloaked card", "the card you manifested", "with a
+    # cloak"), the action is no topic of its own: the ruling is about a rule of such permanents (links46).
+    named_mechanics = [m for m in MECHANICS if m.name in specific and m.section.startswith("701.")
+                       and (not english or _does_action(m.name, text))]
     default = {} if any(m.owns(c) for m in named_mechanics for c in cues) else {
         m.section + "a": MECHANIC_DEFAULT for m in named_mechanics if m.section + "a" in rules.current.clauses}
     if slotted and not mechanics.face_down:  # a face-down cue ("2/2 creature") makes the cards' mechanic the subject
