@@ -295,12 +295,13 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\blast existed\b|\bthe last time (?:it|they|that [\w-]+|the [\w-]+) (?:was|were) (?:on the battlefield|in (?:the |a |its |their )?[\w-]+)",
          "608.2h", "last known information (as it last existed)", 0.8),
     # one status changing leaves the others as they were: turning face up or down doesn't tap or untap, a face-down
-    # permanent that phases out stays face down (110.5c: a permanent keeps its status until something changes it;
-    # 110.5 names the four); links46, from G's and H's status rulings that got a face-down rule (708.11, 708.2a)
+    # permanent that phases out stays face down (110.5 names the four independent status categories, 110.5c: a
+    # permanent keeps its status until something changes it; 110.5 first, as the older test of this ruling and the
+    # labels cite it); links46, from G's and H's status rulings that got a face-down rule (708.11, 708.2a)
     _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face (?:up|down)\b[^.]*\b(?:doesn't|does not|won't|will not|don't|do not)\b"
          r"[^.]*\b(?:(?:tap|untap) (?:it|them|that|the|this)\b|tapped or untapped\b|untapped or tapped\b)"
          r"|\bphas(?:es|ed|ing)? (?:out|in)\b[^.]*\b(?:stays?|remains?) face (?:down|up)\b",
-         "110.5c 110.5", "a permanent keeps its other statuses", 0.9),
+         "110.5 110.5c", "a permanent keeps its other statuses", 0.9),
     # a number the effect counts, or a value it determines, "as the ability resolves" (not as it triggers): game
     # information is read once, as the effect is applied (608.2h); links46, from hold-out H's three Mastery of the
     # Unseen rulings that got a combat or trigger clause
