@@ -518,6 +518,7 @@ def test_a_permanent_keeps_its_other_statuses_110_5c(rules, card_texts, text):
     ("The player who owns the card you manifested can't look at it.", "701.40a", False),
     ("If the spell is countered, you won't cloak the top card of your library.", "701.58a", True),
     ("Effects that instruct you to manifest cards aren't affected.", "701.40a", True),
+    ("If the ability resolves twice, each player who owns an exiled card manifests dread.", "701.62a", True),
 ])
 def test_an_action_said_only_as_a_permanents_state_gets_no_definition_bonus(rules, monkeypatch, text, definition,
                                                                              bonus):

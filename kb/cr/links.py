@@ -1033,7 +1033,9 @@ class Candidate:
 def _does_action(name: str, text: str) -> bool:
     """The English ruling says the keyword action `name` as a verb done ("manifest the top card", "cloaks", "to
     manifest dread"), not only as a participle or noun ("a manifested creature", "with a cloak")."""
-    return re.search(rf"(?<!\ba )(?<!\ban )(?<!\bthe )\b{re.escape(name)}(?:s|ing)?\b", text, re.I) is not None
+    first, _, rest = name.partition(" ")  # "manifests dread": the verb is inflected, not the phrase
+    said = rf"\b{re.escape(first)}(?:s|ing)?" + (rf" {re.escape(rest)}\b" if rest else r"\b")
+    return re.search(rf"(?<!\ba )(?<!\ban )(?<!\bthe ){said}", text, re.I) is not None
 
 
 def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
