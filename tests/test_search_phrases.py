@@ -33,6 +33,17 @@ def test_a_term_of_function_words_but_one_is_found_as_written(question: str, lan
     assert concept not in CORPUS.glossary.concept_tokens(tokenize(question), langs, question=True)
 
 
+@pytest.mark.parametrize("question", [
+    "Ich hab drei verdeckte Kreaturen im Spiel. Weiß mein Gegner, welche welche ist?",
+    "Bleibt die Aura im Spiel, wenn die Kreatur umgedreht wird?",
+    "Zählen Marken auf Karten im Spiel auch, wenn sie verdeckt sind?",
+])  # fmt: skip
+def test_im_spiel_is_the_battlefield_not_the_verb_play(question: str) -> None:
+    # the noun "Spiel" is the stem of the verb "spiele" (`play`): said with "im" it is where permanents are
+    tokens = CORPUS.glossary.question_tokens(question, (Lang.EN, Lang.DE))
+    assert "~battlefield" in tokens and "~play" not in tokens
+
+
 def test_the_one_word_left_alone_does_not_name_the_term() -> None:
     g = Glossary.from_yaml("concepts:\n  - id: multiple_times\n    en: [multiple times]\n"
                            "    es: [varias veces, más de una vez]\n")
