@@ -70,6 +70,19 @@ def test_cr_terms_said_in_german_or_spanish_give_their_english_words(question: s
     assert english <= set(CORPUS.glossary.translate(question, lang))
 
 
+@pytest.mark.parametrize("question, lang, english", [
+    ("Löst Konstellation aus, wenn die Verzauberung verdeckt ins Spiel kommt?", Lang.DE, {"constell"}),
+    ("¿Cuántos contadores de desvanecimiento quedan si la pongo boca arriba?", Lang.ES, {"vanish"}),
+    ("Kann ich einen Zauber mit Überlast verdeckt wirken?", Lang.DE, {"overload"}),
+    ("¿Se dispara la supervivencia si la criatura ya está enderezada?", Lang.ES, {"survival"}),
+    ("Mit Verstärkung: bekommt die verdeckte Kreatur die Marke?", Lang.DE, {"backup"}),
+])  # fmt: skip
+def test_a_keyword_or_ability_word_printed_in_german_or_spanish_gives_the_english_one(
+        question: str, lang: Lang, english: set[str]) -> None:
+    # every keyword and ability word the bundled rulings name has its printed German and Spanish term
+    assert english <= set(CORPUS.glossary.translate(question, lang))
+
+
 @pytest.mark.parametrize("question", [
     "What happens in the cleanup step if I have eight cards?",
     "Can I prevent that?",
