@@ -45,6 +45,7 @@ def test_im_spiel_is_the_battlefield_not_the_verb_play(question: str) -> None:
 
 
 @pytest.mark.parametrize("question, trigger", [
+    ("¿se activa su habilidad?", True),  # was test_search_rank's row, read as a ruling's words there
     ("¿Se activa la habilidad de mi criatura boca abajo cuando la volteo?", True),
     ("Si entran dos criaturas a la vez, ¿se activan las dos habilidades?", True),
     ("¿Puedo activar la habilidad de una criatura boca abajo?", False),
