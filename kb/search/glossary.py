@@ -202,8 +202,8 @@ class Glossary:
         for i, concept in enumerate(concepts):
             for lang in (Lang.ES, Lang.DE):
                 for term in concept.terms.get(lang, ()):
-                    spelled = (term, spell_umlauts(term)) if lang is Lang.DE else (term,)
-                    for root in (r for t in dict.fromkeys(spelled) for r in verb_roots(t, lang)):
+                    forms = (term, spell_umlauts(term)) if lang is Lang.DE else (term,)
+                    for root in (r for t in dict.fromkeys(forms) for r in verb_roots(t, lang)):
                         if i not in (have := self._roots.setdefault((lang, root), [])):
                             have.append(i)
         self._words: dict[Lang, frozenset[str]] = {}
