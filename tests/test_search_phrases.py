@@ -33,6 +33,30 @@ def test_a_term_of_function_words_but_one_is_found_as_written(question: str, lan
     assert concept not in CORPUS.glossary.concept_tokens(tokenize(question), langs, question=True)
 
 
+@pytest.mark.parametrize("question", [
+    "Ich hab drei verdeckte Kreaturen im Spiel. Weiß mein Gegner, welche welche ist?",
+    "Bleibt die Aura im Spiel, wenn die Kreatur umgedreht wird?",
+    "Zählen Marken auf Karten im Spiel auch, wenn sie verdeckt sind?",
+])  # fmt: skip
+def test_im_spiel_is_the_battlefield_not_the_verb_play(question: str) -> None:
+    # the noun "Spiel" is the stem of the verb "spiele" (`play`): said with "im" it is where permanents are
+    tokens = CORPUS.glossary.question_tokens(question, (Lang.EN, Lang.DE))
+    assert "~battlefield" in tokens and "~play" not in tokens
+
+
+@pytest.mark.parametrize("question, trigger", [
+    ("¿se activa su habilidad?", True),  # was test_search_rank's row, read as a ruling's words there
+    ("¿Se activa la habilidad de mi criatura boca abajo cuando la volteo?", True),
+    ("Si entran dos criaturas a la vez, ¿se activan las dos habilidades?", True),
+    ("¿Puedo activar la habilidad de una criatura boca abajo?", False),
+    ("Activo la habilidad de mi artefacto dos veces. ¿Se resuelven por separado?", False),
+    ("Mi rival activa una habilidad que hace objetivo a mi criatura.", False),
+])  # fmt: skip
+def test_se_activa_is_a_trigger_and_activar_alone_is_activating(question: str, trigger: bool) -> None:
+    # Spanish players say "se activa" for a trigger; "activar" / "activo" / "activa" alone activate an ability
+    assert ("~trigger" in CORPUS.glossary.question_tokens(question, (Lang.EN, Lang.ES))) is trigger
+
+
 def test_the_one_word_left_alone_does_not_name_the_term() -> None:
     g = Glossary.from_yaml("concepts:\n  - id: multiple_times\n    en: [multiple times]\n"
                            "    es: [varias veces, más de una vez]\n")

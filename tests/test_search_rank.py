@@ -137,7 +137,7 @@ def test_a_rule_question_is_answered_with_the_clause(tmp_path: Path) -> None:
     ("If I flip my face-down guy", "turn_face_up"),
     ("does his enters ability go off", "trigger"),
     ("lösen dann ihre Fähigkeiten aus? Löst das aus", "trigger"),
-    ("¿se activa su habilidad?", "trigger"),
+    # "¿se activa su habilidad?" (trigger) is said word for word: a question's reading, test_search_phrases
     # a judge's report: "Spielfeld" (the colloquial word) found nothing, "Schlachtfeld" the ruling
     ("Was passiert, wenn eine verdeckte Kreatur das Spielfeld verlässt?", "leaves_the_battlefield"),
     ("¿Qué pasa si la criatura boca abajo sale del campo?", "leaves_the_battlefield"),

@@ -54,6 +54,35 @@ def test_a_question_whose_only_link_is_a_translated_word_finds_the_clause(
     assert {h.entry.id: h.lexical for h in searcher.search(question, limit=5)}.get(clause, 0.0) == 0.0
 
 
+@pytest.mark.parametrize("question, lang, english", [
+    ("Wenn die verzögerte Fähigkeit von Necropotence neutralisiert wird, krieg ich die Karte trotzdem?",
+     Lang.DE, {"delay", "trigger"}),
+    ("Macht Thalia meinen Morph teurer, wenn ich ihn verdeckt wirke?", Lang.DE, {"cost", "increas"}),
+    ("Darf ich im Sealed eine Karte von außerhalb des Spiels holen?", Lang.DE, {"limit", "outsid", "game"}),
+    ("¿La habilidad retrasada se dispara aunque la carta ya no esté?", Lang.ES, {"delay", "trigger"}),
+    ("¿Thalia hace más caro lanzar un morph boca abajo?", Lang.ES, {"cost", "increas"}),
+    ("¿Una carta de fuera del juego puede venir de mi banquillo en sellado?", Lang.ES,
+     {"outsid", "game", "sideboard", "limit"}),
+])  # fmt: skip
+def test_cr_terms_said_in_german_or_spanish_give_their_english_words(question: str, lang: Lang, english: set[str]) -> None:
+    # the rulings say "delayed triggered ability", "increases", "outside the game", "Limited", "sideboard":
+    # without the translation the question's own words meet none of them
+    assert english <= set(CORPUS.glossary.translate(question, lang))
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    ("Löst Konstellation aus, wenn die Verzauberung verdeckt ins Spiel kommt?", Lang.DE, {"constell"}),
+    ("¿Cuántos contadores de desvanecimiento quedan si la pongo boca arriba?", Lang.ES, {"vanish"}),
+    ("Kann ich einen Zauber mit Überlast verdeckt wirken?", Lang.DE, {"overload"}),
+    ("¿Se dispara la supervivencia si la criatura ya está enderezada?", Lang.ES, {"survival"}),
+    ("Mit Verstärkung: bekommt die verdeckte Kreatur die Marke?", Lang.DE, {"backup"}),
+])  # fmt: skip
+def test_a_keyword_or_ability_word_printed_in_german_or_spanish_gives_the_english_one(
+        question: str, lang: Lang, english: set[str]) -> None:
+    # every keyword and ability word the bundled rulings name has its printed German and Spanish term
+    assert english <= set(CORPUS.glossary.translate(question, lang))
+
+
 @pytest.mark.parametrize("question", [
     "What happens in the cleanup step if I have eight cards?",
     "Can I prevent that?",
