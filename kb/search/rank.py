@@ -26,6 +26,7 @@ from kb.search.focus import Focus, asks_for_rule, defined_phrase, focus
 from kb.search.fold import (FACE_DOWN_MECHANICS, AlsoSaid, MechanicWords, fold_mechanics, mechanic_names,
                             mechanic_words, named_mechanics)
 from kb.search.glossary import Glossary
+from kb.search.spelling import TermSpeller
 from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS,
                                 RARE_IN_RULINGS, QueryPlan, about_face_down, card_rules, cited_clauses, glossary_term,
                                 keyword_rules, names_term, off_subject, plan, referenced_rules, see_term,
@@ -298,6 +299,10 @@ class Weights:
     # question names) is shown, the others folded under it (`Hit.also`). In hybrid mode only, as
     # `copy_gap`. False: each wording in its own place (tryout33 #9: three of five places).
     fold_mechanics: bool = True
+    # A question's word that no ruling, rule or card name has and that is one slip from a rules term's word
+    # (two from 10 letters) is read as that word ("forteold": foretold; `kb.search.spelling`), in hybrid
+    # mode only, as a misspelt card name is read as the card (tryout46 D4). False: as written.
+    respell: bool = True
 
 
 @dataclass(frozen=True)
@@ -374,6 +379,7 @@ class Searcher:
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
         self._face_down_said: np.ndarray | None = None  # per entry: one of its own texts does
         self._keyword_concepts: dict[str, bool] = {}  # `_names_keyword`'s answers
+        self._speller: TermSpeller | None = None  # `respelt`'s term words, read once
         self._oracle_cards: dict[int, bool] = {}  # card (entry table) -> its Oracle text speaks of face-down play
         self._former: dict[str, list[str]] | None = None
         self._mechanic_words: MechanicWords | None = None
@@ -563,6 +569,29 @@ class Searcher:
         said = f" {name_key(phrase)} "
         return any(f" {name_key(name)} " in said for name in self.reference.set_names if " " in name.strip())
 
+    def respelt(self, question: str) -> tuple[str, list[tuple[str, str]]]:
+        """`question` with its small misspellings of rules terms read as the terms (`TermSpeller`: the
+        search glossary's terms in every language and the CR glossary's), and the (written, read)
+        pairs. Only a word the KB does not know is read so: no ruling's or rule's word, no function
+        word, no word of a card's name (in any language), nor of a card the question names misspelt."""
+        if self._speller is None:
+            concepts = [*self.glossary.concepts, *self.glossary.translations]
+            terms = [term for c in concepts for by_lang in c.terms.values() for term in by_lang]
+            terms += [c[len(GLOSSARY):] for c in self.table.clause_vocab if c.startswith(GLOSSARY)]
+            self._speller = TermSpeller(terms)
+        named: set[str] = set()
+
+        def known(word: str) -> bool:
+            tokens = tokenize(word)
+            if not tokens or any(t in self._bm25.vocab for t in tokens) or self.cards.matcher.says_word(word):
+                return True
+            if not named:
+                named.update(w for c in self.named_cards(question) for w in name_key(c.said).split())
+                named.add("")
+            return name_key(word) in named
+
+        return self._speller.respell(question, known)
+
     def search(
         self,
         query: str,
@@ -588,6 +617,8 @@ class Searcher:
         if not mask.any() or not len(self._doc_entry):
             return []
         w = self.weights
+        if mode == "hybrid" and w.respell:
+            query = self.respelt(query)[0]
         parts = focus(query)
         # what the lexical side reads: a Spanish infinitive's pronouns apart ("lanzarla": "lanzar la"),
         # a German compound's parts ("Morphkreaturen": "morph kreaturen")
