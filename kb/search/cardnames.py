@@ -323,6 +323,25 @@ class CardMatcher:
                 out.append((inside[0], inside[-1] + 1, True))
         return out
 
+    def one_word_names(self, text: str, lang: Lang | None = None) -> list[str]:
+        """The English names of the cards `text` names by one word written as only a name is (tryout46 D9:
+        "cast Murder on my creature", "Humility and Opalescence"): the card's exact name, capitalised, not
+        opening a sentence nor in a title, and no everyday word (`common`, a function word). Never in
+        German, which capitalises every noun (`Kampf` is Fight)."""
+        from kb.model import Lang
+
+        if lang is Lang.DE:
+            return []
+        found, named, starts = self._read_text(text)
+        out: list[str] = []
+        for card, span in named:
+            word = found[span[0]].group() if len(span) == 1 else ""
+            key = name_key(word)
+            if (word and not card.distance and span[0] not in starts and _is_capitalised(word)
+                    and key not in self.common and key not in STOPWORDS and card.name not in out):
+                out.append(card.name)
+        return out
+
     def unknown_names(self, text: str, lang: Lang | None = None) -> list[str]:
         """The names `text` writes as a card's that name no card, as written: a name in double
         brackets ("[[Guardian Project]]", as card sites and chat bots take them), a capitalised phrase

@@ -547,6 +547,13 @@ class Searcher:
         return [name for name in self.cards.matcher.unknown_names(text, detect(text))
                 if not self._names_no_card(name)]
 
+    def one_word_cards(self, text: str) -> list[str]:
+        """The English names of the cards `text` names by one word written as a name
+        (`CardMatcher.one_word_names`), but for the rules terms among them ("the Monarch", "an Island")."""
+        from kb.lang import detect
+
+        return [name for name in self.cards.matcher.one_word_names(text, detect(text)) if not self._names_no_card(name)]
+
     def _names_no_card(self, phrase: str) -> bool:
         """Whether the capitalised `phrase` is or holds a name that is no card's, as judges capitalise
         them: a CR glossary term of two words or more ("Legend Rule"), a step's or phase's name with or
