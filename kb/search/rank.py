@@ -698,6 +698,8 @@ class Searcher:
                 scores = np.where(self._doc_is_rule & ~keyword[self._doc_entry], scores * w.rule_lexical, scores)
             scores = np.where(scored, scores, 0.0)
             np.maximum.at(lexical, self._doc_entry, scores.astype(np.float32))
+            if mode == "hybrid" and named and w.card_name:
+                lexical = np.maximum(lexical, w.card_name * self._names_in_their_language(named, lexical))
 
         if mode == "dense":
             fused = dense.astype(np.float64)
@@ -1221,6 +1223,27 @@ class Searcher:
                 return False
             owners.add(cards)
         return len(owners) >= min(self.weights.scattered_cards, k)
+
+    def _names_in_their_language(self, named: list[str], lexical: np.ndarray) -> np.ndarray:
+        """Per entry: for the entries of the cards `named` (English names) that share no word with the
+        question (`lexical` 0), the BM25 of the cards' names in every language on their texts; else 0.
+        Such an entry (a judge's own German page of a card asked about in English) is in a language the
+        question is not, and says only the card's name in it: "In Frieden ruhen" of Rest in Peace
+        (tryout46 D3). An entry with a text in the question's language says its words, the name first."""
+        out = np.zeros(len(lexical), dtype=np.float32)
+        silent = self._of_cards(named) & (lexical == 0)
+        if not silent.any():
+            return out
+        names: set[str] = set()
+        for english in dict.fromkeys(named):
+            names.update(self.card_names.names_of(english) if hasattr(self.card_names, "names_of") else [english])
+            card = self.reference.card_lookup.get(english)
+            if card is not None:
+                names.update(card.names.values())
+        tokens = list(dict.fromkeys(t for name in sorted(names) for t in tokenize(name)))
+        said = np.where(silent[self._doc_entry] & self._doc_scored, self._bm25.scores(tokens), 0.0)
+        np.maximum.at(out, self._doc_entry, said.astype(np.float32))
+        return out
 
     def _of_cards(self, named: list[str]) -> np.ndarray:
         """Per entry: whether it is filed under one of the cards `named` (English names)."""
