@@ -88,7 +88,10 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
             also = f" (as close: {', '.join(card_read.also)})" if card_read.also else ""
             command_note(f"no card is named {card_read.said!r}; read as the closest, {card_read.name}{also}",
                          quiet=as_json)
-    for text in question_card_notes(kb, reference(), named, searcher.unknown_cards(question)):
+    for written, term in searcher.respelt(question)[1] if searcher.weights.respell else ():
+        command_note(f"no rules term is spelt {written!r}; read as the closest, {term}", quiet=as_json)
+    for text in question_card_notes(kb, reference(), named, searcher.unknown_cards(question),
+                                    searcher.one_word_cards(question)):
         command_note(text, quiet=as_json)
     kept = kb.entries_in(filters.lang) if filters.lang is not None and filters.lang.value != "en" else 0
     nothing_in = no_text_note(kb, filters.lang)

@@ -26,6 +26,7 @@ from kb.search.focus import Focus, asks_for_rule, defined_phrase, focus
 from kb.search.fold import (FACE_DOWN_MECHANICS, AlsoSaid, MechanicWords, fold_mechanics, mechanic_names,
                             mechanic_words, named_mechanics)
 from kb.search.glossary import Glossary
+from kb.search.spelling import TermSpeller
 from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS,
                                 RARE_IN_RULINGS, QueryPlan, about_face_down, card_rules, cited_clauses, glossary_term,
                                 keyword_rules, names_term, off_subject, plan, referenced_rules, see_term,
@@ -298,6 +299,10 @@ class Weights:
     # question names) is shown, the others folded under it (`Hit.also`). In hybrid mode only, as
     # `copy_gap`. False: each wording in its own place (tryout33 #9: three of five places).
     fold_mechanics: bool = True
+    # A question's word that no ruling, rule or card name has and that is one slip from a rules term's word
+    # (two from 10 letters) is read as that word ("forteold": foretold; `kb.search.spelling`), in hybrid
+    # mode only, as a misspelt card name is read as the card (tryout46 D4). False: as written.
+    respell: bool = True
 
 
 @dataclass(frozen=True)
@@ -374,6 +379,7 @@ class Searcher:
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
         self._face_down_said: np.ndarray | None = None  # per entry: one of its own texts does
         self._keyword_concepts: dict[str, bool] = {}  # `_names_keyword`'s answers
+        self._speller: TermSpeller | None = None  # `respelt`'s term words, read once
         self._oracle_cards: dict[int, bool] = {}  # card (entry table) -> its Oracle text speaks of face-down play
         self._former: dict[str, list[str]] | None = None
         self._mechanic_words: MechanicWords | None = None
@@ -541,6 +547,13 @@ class Searcher:
         return [name for name in self.cards.matcher.unknown_names(text, detect(text))
                 if not self._names_no_card(name)]
 
+    def one_word_cards(self, text: str) -> list[str]:
+        """The English names of the cards `text` names by one word written as a name
+        (`CardMatcher.one_word_names`), but for the rules terms among them ("the Monarch", "an Island")."""
+        from kb.lang import detect
+
+        return [name for name in self.cards.matcher.one_word_names(text, detect(text)) if not self._names_no_card(name)]
+
     def _names_no_card(self, phrase: str) -> bool:
         """Whether the capitalised `phrase` is or holds a name that is no card's, as judges capitalise
         them: a CR glossary term of two words or more ("Legend Rule"), a step's or phase's name with or
@@ -562,6 +575,29 @@ class Searcher:
             return True
         said = f" {name_key(phrase)} "
         return any(f" {name_key(name)} " in said for name in self.reference.set_names if " " in name.strip())
+
+    def respelt(self, question: str) -> tuple[str, list[tuple[str, str]]]:
+        """`question` with its small misspellings of rules terms read as the terms (`TermSpeller`: the
+        search glossary's terms in every language and the CR glossary's), and the (written, read)
+        pairs. Only a word the KB does not know is read so: no ruling's or rule's word, no function
+        word, no word of a card's name (in any language), nor of a card the question names misspelt."""
+        if self._speller is None:
+            concepts = [*self.glossary.concepts, *self.glossary.translations]
+            terms = [term for c in concepts for by_lang in c.terms.values() for term in by_lang]
+            terms += [c[len(GLOSSARY):] for c in self.table.clause_vocab if c.startswith(GLOSSARY)]
+            self._speller = TermSpeller(terms)
+        named: set[str] = set()
+
+        def known(word: str) -> bool:
+            tokens = tokenize(word)
+            if not tokens or any(t in self._bm25.vocab for t in tokens) or self.cards.matcher.says_word(word):
+                return True
+            if not named:
+                named.update(w for c in self.named_cards(question) for w in name_key(c.said).split())
+                named.add("")
+            return name_key(word) in named
+
+        return self._speller.respell(question, known)
 
     def search(
         self,
@@ -588,6 +624,8 @@ class Searcher:
         if not mask.any() or not len(self._doc_entry):
             return []
         w = self.weights
+        if mode == "hybrid" and w.respell:
+            query = self.respelt(query)[0]
         parts = focus(query)
         # what the lexical side reads: a Spanish infinitive's pronouns apart ("lanzarla": "lanzar la"),
         # a German compound's parts ("Morphkreaturen": "morph kreaturen")
@@ -660,6 +698,8 @@ class Searcher:
                 scores = np.where(self._doc_is_rule & ~keyword[self._doc_entry], scores * w.rule_lexical, scores)
             scores = np.where(scored, scores, 0.0)
             np.maximum.at(lexical, self._doc_entry, scores.astype(np.float32))
+            if mode == "hybrid" and named and w.card_name:
+                lexical = np.maximum(lexical, w.card_name * self._names_in_their_language(named, lexical))
 
         if mode == "dense":
             fused = dense.astype(np.float64)
@@ -1183,6 +1223,27 @@ class Searcher:
                 return False
             owners.add(cards)
         return len(owners) >= min(self.weights.scattered_cards, k)
+
+    def _names_in_their_language(self, named: list[str], lexical: np.ndarray) -> np.ndarray:
+        """Per entry: for the entries of the cards `named` (English names) that share no word with the
+        question (`lexical` 0), the BM25 of the cards' names in every language on their texts; else 0.
+        Such an entry (a judge's own German page of a card asked about in English) is in a language the
+        question is not, and says only the card's name in it: "In Frieden ruhen" of Rest in Peace
+        (tryout46 D3). An entry with a text in the question's language says its words, the name first."""
+        out = np.zeros(len(lexical), dtype=np.float32)
+        silent = self._of_cards(named) & (lexical == 0)
+        if not silent.any():
+            return out
+        names: set[str] = set()
+        for english in dict.fromkeys(named):
+            names.update(self.card_names.names_of(english) if hasattr(self.card_names, "names_of") else [english])
+            card = self.reference.card_lookup.get(english)
+            if card is not None:
+                names.update(card.names.values())
+        tokens = list(dict.fromkeys(t for name in sorted(names) for t in tokenize(name)))
+        said = np.where(silent[self._doc_entry] & self._doc_scored, self._bm25.scores(tokens), 0.0)
+        np.maximum.at(out, self._doc_entry, said.astype(np.float32))
+        return out
 
     def _of_cards(self, named: list[str]) -> np.ndarray:
         """Per entry: whether it is filed under one of the cards `named` (English names)."""
