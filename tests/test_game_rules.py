@@ -1944,6 +1944,20 @@ def test_115_4_any_target_is_a_creature_player_planeswalker_or_battle() -> None:
     assert g.obj("Any Bolt").zone is Zone.GRAVEYARD
 
 
+def test_601_2c_one_any_target_is_one_target() -> None:
+    """"3 damage to any target" takes one target: a second one (another player, the same player again, a
+    creature and a player) is refused as it is cast (601.2c), not dealt damage as well (review46 #2)."""
+    g = game(battlefield=["Grizzly Bears"])
+    g.add_card("Any Bolt", ANY_BOLT, "you", Zone.HAND)
+    for targets in (["opponent", "you"], ["opponent", "opponent"], ["Grizzly Bears", "opponent"]):
+        with pytest.raises(IllegalAction, match="601.2c"):
+            g.cast("you", "Any Bolt", targets=targets)
+    assert not g.stack and g.obj("Any Bolt").zone is Zone.HAND
+    g.cast("you", "Any Bolt", targets=["opponent"])
+    g.resolve()
+    assert (g.players["opponent"].life, g.players["you"].life) == (17, 20)
+
+
 def test_608_2b_a_player_target_that_left_the_game_is_illegal() -> None:
     """A spell whose only target is a player who has left the game does nothing (608.2b, 800.4a)."""
     g = Game(["you", "opponent", "third"], Rules.for_date(None))

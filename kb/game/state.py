@@ -1088,6 +1088,11 @@ class Game:
                     if a.event is None and a.target is not None and (a.mode is None or a.mode in mode)]
             if mode and not aims:
                 raise IllegalAction(f"{label}: the mode chosen ({', '.join(map(str, mode))}) has no target (700.2c)")
+            if aims and len(targets) > len(aims):
+                # 601.2c: each instruction's "target" is one target, and one object or player can't be
+                # chosen twice for it ("any target" is a creature or a player, not both)
+                raise IllegalAction(f"{label} has {len(aims)} target{'s' if len(aims) > 1 else ''}, not "
+                                    f"{len(targets)} ({', '.join(targets)}; 601.2c)")
             for t in targets:
                 if t in self.players:  # 115.1: a player is a target only of what may target a player
                     if not any(a.target is TargetKind.ANY for a in aims):
