@@ -564,6 +564,22 @@ def test_702_61a_split_second_stops_spells_not_special_actions() -> None:
     assert g.turn_face_up("Willbender", TurnUpWay.MORPH) == "{1}{U}"
 
 
+def test_702_61a_split_second_stops_cycling() -> None:
+    """Cycling is an activated ability (702.29a): while a split second spell is on the stack it can't be
+    activated; the card stays in hand and nothing is drawn (review46 #3)."""
+    g = Game(["opponent", "you"])
+    on_battlefield(g, "Willbender", CARDS["Willbender"], player="you", face_down="morph")
+    g.add_card("Sudden Shock", CARDS["Sudden Shock"], "opponent", Zone.HAND)
+    g.add_card("Pendrell Drake", CARDS["Pendrell Drake"], "you", Zone.HAND)
+    g.add_card("Forest", CARDS["Forest"], "you", Zone.LIBRARY)
+    g.cast("opponent", "Sudden Shock", targets=["Willbender"])
+    with pytest.raises(IllegalAction, match="split second"):
+        g.cycle("you", "Pendrell Drake")
+    assert (g.obj("Pendrell Drake").zone, g.obj("Forest").zone) == (Zone.HAND, Zone.LIBRARY)
+    g.resolve()
+    assert g.cycle("you", "Pendrell Drake") == "{2}" and g.obj("Forest").zone is Zone.HAND
+
+
 SPLIT = {"faces": [{"name": "Fire", "mana_cost": "{1}{R}", "types": ["Instant"]},
                    {"name": "Ice", "mana_cost": "{1}{U}", "types": ["Instant"]}], "layout": "split"}
 ADVENTURE = {"faces": [{"name": "Giant", "mana_cost": "{2}{G}", "types": ["Creature"], "pt": "4/4"},

@@ -1706,6 +1706,7 @@ class Game:
             raise IllegalAction(f"{label} has no cycling ability")
         if obj.zone is not Zone.HAND:
             raise IllegalAction(f"{label} is not in a hand: cycling functions only there (702.29a)")
+        self._no_split_second("activate an ability")  # cycling is an activated ability (702.29a)
         self.discard(player, label)
         self.draw(player)
         return costs[0]
