@@ -2008,6 +2008,15 @@ def test_107_3a_x_is_announced_as_the_spell_is_cast() -> None:
         g2.cast("you", "Grizzly Bears", x=1)
 
 
+def test_107_1b_x_is_never_a_negative_number() -> None:
+    """A negative X is an illegal choice (107.1b), not a missing one (review46 #4)."""
+    g = game()
+    g.add_card("Fireball", FIREBALL, "you", Zone.HAND)
+    with pytest.raises(IllegalAction, match="107.1b") as refused:
+        g.cast("you", "Fireball", targets=["opponent"], x=-1)
+    assert not isinstance(refused.value, MissingChoice) and not g.stack
+
+
 def test_107_3b_x_is_0_when_cast_without_paying_its_mana_cost() -> None:
     g = game()
     g.add_card("Fireball", FIREBALL, "you", Zone.HAND)

@@ -2080,8 +2080,10 @@ def _announced_x(label: str, mana_cost: str | None, x: int | None, *, without_pa
         if x not in (None, 0):
             raise IllegalAction(f"{label}: cast without paying its mana cost, the only legal choice for X is 0 (107.3b)")
         return 0
-    if x is None or x < 0:
+    if x is None:
         raise MissingChoice(f"{label}: announce the value of X as it is cast (107.3a, 601.2b)")
+    if x < 0:
+        raise IllegalAction(f"{label}: X can't be {x}: no player can choose a negative number (107.1b)")
     return x
 
 
