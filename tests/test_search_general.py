@@ -10,15 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kb.corpus import Corpus
 from kb.model import Lang
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
+from kb.search import Searcher
 from kb.search.rank import Weights
 from kb.search.text import tokenize
-from tests.entries import rule_entry, ruling_entry
-
-CORPUS = Corpus.default()
+from tests.entries import CORPUS, fake_searcher, rule_entry, ruling_entry
 
 
 @pytest.mark.parametrize("words, langs, concept", [
@@ -61,8 +57,7 @@ LEGEND = [
 
 
 def _searcher(tmp_path: Path, bonus: float) -> Searcher:
-    build_index(LEGEND, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", LEGEND, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(LEGEND, tmp_path / "index")
     searcher.weights = Weights(cr_term=bonus)
     return searcher
 
@@ -116,8 +111,7 @@ STEPS = [
 @pytest.fixture(scope="module")
 def steps_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     folder = tmp_path_factory.mktemp("steps") / "index"
-    build_index(STEPS, folder, FakeEmbedder(), corpus=CORPUS)
-    return Searcher.load(folder, STEPS, query_embedder=FakeEmbedder())
+    return fake_searcher(STEPS, folder)
 
 
 @pytest.mark.parametrize("question, unknown", [
@@ -175,8 +169,7 @@ RESPOND = [
 
 
 def _respond_searcher(tmp_path: Path, weights: Weights) -> Searcher:
-    build_index(RESPOND, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", RESPOND, query_embedder=FakeEmbedder(), weights=weights)
+    return fake_searcher(RESPOND, tmp_path / "index", weights=weights)
 
 
 @pytest.mark.parametrize("question, first", [
@@ -239,8 +232,7 @@ DRAW = [
 
 
 def _draw_searcher(tmp_path: Path, weights: Weights) -> Searcher:
-    build_index(DRAW, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", DRAW, query_embedder=FakeEmbedder(), weights=weights)
+    return fake_searcher(DRAW, tmp_path / "index", weights=weights)
 
 
 def test_rulings_each_about_another_unnamed_card_leave_the_answer_to_the_cr(tmp_path: Path) -> None:

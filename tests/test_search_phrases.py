@@ -9,15 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from kb.corpus import Corpus
 from kb.model import Lang
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
 from kb.search.glossary import Glossary
 from kb.search.text import tokenize
-from tests.entries import ruling_entry
-
-CORPUS = Corpus.default()
+from tests.entries import CORPUS, fake_searcher, ruling_entry
 
 
 @pytest.mark.parametrize("question, lang, concept", [
@@ -77,8 +72,7 @@ ENTRIES = [
 def test_a_spanish_question_reaches_the_ruling_through_the_phrase(tmp_path: Path) -> None:
     from kb.search.cardnames import CardIndex, CardMatcher
 
-    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), cards=CardIndex(CardMatcher({}), {}), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(ENTRIES, tmp_path / "index", cards=CardIndex(CardMatcher({}), {}))
     hits = searcher.search("¿Puedo lanzar la carta exiliada más de una vez?", limit=3)
     lexical = {h.entry.id: h.lexical for h in hits}
     assert hits[0].entry.id == "r-once"
@@ -209,8 +203,7 @@ def test_a_countered_morph_finds_the_ruling_that_reveals_a_countered_face_down_s
     came behind the rulings that turn a morph face up by revealing its morph cost."""
     from kb.search.cardnames import CardIndex, CardMatcher
 
-    build_index(COUNTERED, tmp_path / "index", FakeEmbedder(), cards=CardIndex(CardMatcher({}), {}), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", COUNTERED, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(COUNTERED, tmp_path / "index", cards=CardIndex(CardMatcher({}), {}))
     hits = searcher.search("If I counter a morph on the stack, does my opponent have to show me what card it was?",
                            limit=len(COUNTERED))
     assert hits[0].entry.id == "r-countered"
