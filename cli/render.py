@@ -27,7 +27,7 @@ from kb.lang import LANGUAGE_NAMES
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from kb.build import BuildReport, OnProgress
+    from kb.build import BuildReport, OnProgress, SourceChange
     from kb.checks import CheckCoverage, CheckResult, CheckRun
     from kb.cr.query import ClauseReport, SectionDiff
     from kb.store import KB, LinkedRulings
@@ -316,7 +316,7 @@ def ingest_report(console: Console, err_console: Console, build: BuildReport, *,
     call that took in no file at all shows only why: the table would describe the KB as it was."""
     report = build.to_json()
     if build.written or build.added or build.replaced or build.unchanged or build.removed:
-        ingest_table(console, report)
+        ingest_table(console, report, build.changes)
     else:
         skipped_lines(console, report)
     if not build.written and strict and build.errors:
@@ -340,11 +340,12 @@ def ingest_report(console: Console, err_console: Console, build: BuildReport, *,
 def removed(console: Console, build: BuildReport) -> None:
     """What `kb remove` did, and its notes (a page whose title no longer names a known card)."""
     console.print(f"removed {build.removed[0]}; the KB now has {build.entries} entries")
+    entry_changes(console, build.changes)
     for text in build.notes:
         console.print(Text(f"note: {text}", style="dim"), soft_wrap=True)
 
 
-def ingest_table(console: Console, report: dict[str, Any]) -> None:
+def ingest_table(console: Console, report: dict[str, Any], changes: Sequence[SourceChange] = ()) -> None:
     table = Table(show_header=False, title="ingest", title_justify="left")
     table.add_column("what")
     table.add_column("value", justify="right")
@@ -368,7 +369,34 @@ def ingest_table(console: Console, report: dict[str, Any]) -> None:
     table.add_row("notes (kept, or not rulings)", str(len(ignored)))
     table.add_row("seconds", f"{report['seconds']:.1f}")
     console.print(table)
+    entry_changes(console, changes)
     skipped_lines(console, report)
+
+
+# Entry ids shown per line of what a file did to the entries, and cards named, before "and N more"
+IDS_SHOWN = 5
+CARDS_SHOWN = 3
+
+
+def entry_changes(console: Console, changes: Sequence[SourceChange]) -> None:
+    """One line per file a call added, replaced or took out: its wordings, the cards they are under, and
+    the entries it brought, changed and took out, each with the first `IDS_SHOWN` ids (tryout46 D8)."""
+    for change in changes:
+        data = change.to_json()
+        cards = [c["card"] + (f" ({', '.join(c['names'])})" if c["names"] else "") for c in data["cards"]]
+        more = f" and {count(len(cards) - CARDS_SHOWN, 'more card')}" if len(cards) > CARDS_SHOWN else ""
+        under = f" of {', '.join(cards[:CARDS_SHOWN])}{more}" if cards else ""
+        said = [f"{count(len(ids), what, plural)}: {_ids(ids)}" for key, what, plural in (
+                    ("new_entries", "new entry", "new entries"), ("changed_entries", "entry changed", "entries changed"),
+                    ("removed_entries", "entry taken out", "entries taken out")) if (ids := data[key])]
+        console.print(Text(f"{short_source(data['source'])}: {count(data['wordings'], 'ruling')}{under}: "
+                           + ("; ".join(said) or "no entry changed")), soft_wrap=True)
+
+
+def _ids(ids: Sequence[str]) -> str:
+    """The first `IDS_SHOWN` ids, and how many more."""
+    more = f" and {len(ids) - IDS_SHOWN} more" if len(ids) > IDS_SHOWN else ""
+    return ", ".join(ids[:IDS_SHOWN]) + more
 
 
 # Notes (units kept with a caveat, or not rulings) shown in the terminal; every skipped unit is shown.

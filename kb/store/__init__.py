@@ -367,6 +367,40 @@ def library_bytes(conn: sqlite3.Connection) -> list[tuple[str, bytes]]:
     return [(p, bytes(b)) for p, b in conn.execute("SELECT path, bytes FROM sources ORDER BY path")]
 
 
+@dataclass(frozen=True)
+class SourceEntries:
+    """The entries of the KB that hold wordings of some sources, as a build left them: what `kb ingest`
+    and `kb remove` compare before and after to say which entries a file brought, changed or took out."""
+
+    ids: frozenset[str]  # every entry id of the KB
+    # source -> entry id -> the (text, lang, card) of each wording of that source the entry holds
+    wordings: dict[str, dict[str, frozenset[tuple[str, str, str | None]]]]
+    names: dict[str, dict[str, str]]  # card (English) -> lang -> its name, for the cards of those wordings
+
+
+def source_entries(home: Path, sources: Sequence[str]) -> SourceEntries:
+    """`SourceEntries` of `sources` in the KB of `home` (empty when it has no database yet)."""
+    if not sources or not db_path(home).is_file():
+        return SourceEntries(frozenset(), {s: {} for s in sources}, {})
+    conn = connect(home)
+    try:
+        ids = frozenset(r[0] for r in conn.execute("SELECT id FROM entries"))
+        wordings: dict[str, dict[str, set[tuple[str, str, str | None]]]] = {s: {} for s in sources}
+        for chunk, marks in _in_chunks(list(dict.fromkeys(sources))):
+            for entry_id, source, text, lang, card in conn.execute(
+                    f"SELECT entry_id, source, text, lang, card FROM variants WHERE source IN ({marks})", chunk):
+                wordings[source].setdefault(entry_id, set()).add((text, lang, card))
+        cards = sorted({card for held in wordings.values() for said in held.values() for _, _, card in said if card})
+        names: dict[str, dict[str, str]] = {}
+        for chunk, marks in _in_chunks(cards):
+            for card, lang, name in conn.execute(f"SELECT card, lang, name FROM card_names WHERE card IN ({marks}) "
+                                                 "ORDER BY card, lang, name", chunk):
+                names.setdefault(card, {}).setdefault(lang, name)
+    finally:
+        conn.close()
+    return SourceEntries(ids, {s: {e: frozenset(w) for e, w in held.items()} for s, held in wordings.items()}, names)
+
+
 # --- writing a build ---------------------------------------------------------------------------
 
 def write(home: Path, entries: Sequence[Entry], *, report: dict[str, Any], meta: dict[str, Any],

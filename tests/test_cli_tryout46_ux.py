@@ -1,0 +1,104 @@
+"""What try-out 46 (and 45) found the commands did not say: which entries an ingest or a removal
+brought, changed or took out (D8), a number's older rule said plainly (D10), one note style (D11),
+and a gone id quoted in the language asked for (tryout45 #9)."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from cli.main import app
+
+
+def _kb(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+# --- D8: `kb ingest FILE` and `kb remove SOURCE` say what they did to the entries -------------------
+
+GERMAN_PAGE = """Lichtform
+
+13.07.2018
+
+Die Lichtform kann nicht gewirkt werden, solange ihr Beherrscher keine Karte in der Hand hat.
+
+13.07.2018
+
+Wird die manifestierte Karte der Lichtform von einem Zauberspruch eines Gegners aufgedeckt, bleibt sie getappt.
+"""
+
+# try-out 46's page: a card no bundled ruling is about, its German name known from the Oracle cards only
+REST_IN_PEACE_PAGE = """In Frieden ruhen
+
+01.10.2012
+
+Solange In Frieden ruhen im Spiel ist, werden Fähigkeiten, die ausgelöst werden, wenn eine Kreatur stirbt, nicht \
+ausgelöst, weil Karten und Spielsteine nie auf den Friedhof eines Spielers gelegt werden.
+
+01.10.2012
+
+Falls eine Karte abgeworfen wird, während In Frieden ruhen im Spiel ist, funktionieren Fähigkeiten, die beim \
+Abwerfen einer Karte wirken (wie Wahnsinn), trotzdem, obwohl die Karte nie auf einen Friedhof gelangt.
+"""
+
+# a ruling the bundled seed page of Lightform gives, word for word: it joins that ruling's entry
+REPEATED = ("Because the permanent is on the battlefield both before and after it's turned face up, turning a "
+            "permanent face up doesn't cause any enters-the-battlefield abilities to trigger.")
+ENGLISH_PAGE = f"""Lightform
+
+2018-07-13
+
+{REPEATED}
+"""
+
+
+def test_ingest_and_remove_say_which_cards_and_entries_a_file_brought_changed_or_took_out(
+        tmp_path, monkeypatch, small_corpus):
+    """Try-out 46 D8: the table said only "1 file" and the KB's new totals, not under which card the
+    page's rulings went nor which entries it added (2) or a removal took out (2)."""
+    from kb.build import build
+
+    monkeypatch.setenv("KB_EMBEDDER", "fake")
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    build()  # the KB before the judge's pages: the ruling the English page repeats is in it already
+    german, english, other = (tmp_path / n for n in ("lichtform.txt", "lightform.txt", "in-frieden-ruhen.txt"))
+    german.write_text(GERMAN_PAGE, encoding="utf-8")
+    english.write_text(ENGLISH_PAGE, encoding="utf-8")
+    other.write_text(REST_IN_PEACE_PAGE, encoding="utf-8")
+    held = next(e["id"] for e in json.loads(_kb("export").stdout) if any(v["text"] == REPEATED for v in e["variants"]))
+
+    added = _kb("ingest", str(german), str(english), str(other), "--json")
+    assert added.exit_code == 0, added.output
+    changes = {c["source"]: c for c in json.loads(added.stdout)["changes"]}
+    de, en = changes[str(german)], changes[str(english)]
+    assert de["cards"] == [{"card": "Lightform", "names": ["Lichtform"]}] and de["wordings"] == 2
+    assert len(de["new_entries"]) == 2 and de["changed_entries"] == de["removed_entries"] == []
+    assert en["cards"] == [{"card": "Lightform", "names": []}] and en["wordings"] == 1
+    assert en["changed_entries"] == [held] and en["new_entries"] == en["removed_entries"] == []
+
+    rip = changes[str(other)]
+    assert rip["cards"] == [{"card": "Rest in Peace", "names": ["In Frieden ruhen"]}] and len(rip["new_entries"]) == 2
+
+    removed = _kb("remove", str(other))
+    assert removed.exit_code == 0, removed.output
+    flat = " ".join(removed.stdout.split())
+    ids = ", ".join(sorted(rip["new_entries"]))
+    assert f"in-frieden-ruhen.txt: 2 rulings of Rest in Peace (In Frieden ruhen): 2 entries taken out: {ids}" in flat
+
+
+def test_a_file_of_many_entries_names_five_ids_and_how_many_more():
+    from io import StringIO
+
+    from rich.console import Console
+
+    from cli.render import entry_changes
+    from kb.build import SourceChange
+
+    out = StringIO()
+    ids = tuple(f"r-{i:010d}" for i in range(7))
+    cards = tuple((f"Card {c}", ()) for c in "ABCDE")
+    entry_changes(Console(file=out, width=400), [SourceChange("set.json", 9, cards, new=ids, changed=ids[:1])])
+    assert out.getvalue().strip() == (
+        "set.json: 9 rulings of Card A, Card B, Card C and 2 more cards: 7 new entries: r-0000000000, r-0000000001, "
+        "r-0000000002, r-0000000003, r-0000000004 and 2 more; 1 entry changed: r-0000000000")
