@@ -35,7 +35,7 @@ def no_text_note(kb: KB, lang: Lang | None, *, filters: bool = True) -> str | No
     if lang is None or lang is Lang.EN or kb.variant_count(lang):
         return None
     then = f"--lang {lang.value} keeps nothing" if filters else "the rulings are shown in English"
-    return f"The KB holds no {lang.value} text, so {then}"
+    return f"the KB holds no {lang.value} text, so {then}"
 
 
 # --- kb show -------------------------------------------------------------------------------------

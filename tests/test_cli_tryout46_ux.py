@@ -120,3 +120,81 @@ def test_kb_rule_says_in_one_plain_sentence_which_rule_an_old_number_was_and_tha
             "between).") in flat
     former = json.loads(_kb("rule", "708.5", "--limit", "1", "--json").stdout)["other_rules"]
     assert [(f["section"], f["heading"]) for f in former] == [("708", "Split Cards")]
+
+
+# --- D11: every note in one style: "note: " and a text in lower case --------------------------------
+
+import ast  # noqa: E402
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+SOURCES = sorted((Path(__file__).resolve().parents[1]).glob("kb/**/*.py")) + \
+    sorted((Path(__file__).resolve().parents[1]).glob("cli/*.py"))
+
+
+def _first_literal(node: ast.AST) -> str | None:
+    """The text a string or f-string starts with ("" when it starts with a placeholder); None for any other node."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        first = node.values[0] if node.values else None
+        return first.value if isinstance(first, ast.Constant) and isinstance(first.value, str) else ""
+    return None
+
+
+def _branches(node: ast.AST) -> list[ast.AST]:
+    return [*_branches(node.body), *_branches(node.orelse)] if isinstance(node, ast.IfExp) else [node]
+
+
+def note_texts() -> list[tuple[str, int, str]]:
+    """(file, line, start) of every note text the sources compose: what a function or property named
+    `note` or `..._note` returns, what is passed to `note(...)`/`command_note(...)`, given as a `...note=`
+    argument, assigned to a `...note` name, or appended to a `notes` list."""
+    found = []
+    for path in SOURCES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            values: list[ast.AST] = []
+            if isinstance(node, ast.FunctionDef) and node.name.endswith("note"):
+                values = [r.value for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None]
+            elif isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+                if name in ("note", "command_note") and node.args:
+                    values = [node.args[-1]]
+                elif name in ("append", "extend") and isinstance(func, ast.Attribute) and node.args and \
+                        (ast.unparse(func.value).endswith("notes")):
+                    values = [node.args[0]]
+            elif isinstance(node, ast.keyword) and node.arg and node.arg.endswith("note"):
+                values = [node.value]
+            elif isinstance(node, ast.Assign) and any(ast.unparse(t).endswith("note") for t in node.targets):
+                values = [node.value]
+            for value in values:
+                for branch in _branches(value):
+                    start = _first_literal(branch)
+                    if start:
+                        found.append((str(path), branch.lineno, start))
+    return found
+
+
+def test_every_note_the_sources_compose_starts_in_lower_case_after_a_lower_case_label():
+    """Try-out 46 D11: "note: The KB holds no es text ..." beside "note: no card is named ...", and `kb rule`'s
+    "Note: ..." lines. A note is "note: " then a text whose first word is lower case, unless it is a name, a
+    number or an option, which a note starts with as a placeholder ({card}, {number}) or as `--rule`."""
+    texts = note_texts()
+    assert len(texts) > 10  # the scan finds the notes (RulesGap.note, no_text_note, closest_note, ...)
+    assert [t for t in texts if t[2][:1].isupper()] == []
+    labels = [(str(path), node.lineno) for path in SOURCES if path.parts[-2] == "cli"
+              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and re.search(r"\b(Note|NOTE|Warning|WARNING):", node.value)]
+    assert labels == []
+
+
+def test_kb_card_notes_are_in_one_style(built_home, monkeypatch):
+    monkeypatch.setenv("KB_HOME", str(built_home))
+    result = _kb("card", "Protectora de la guardia", "--lang", "es")
+    assert result.exit_code == 0, result.output
+    notes = [line for line in result.stderr.splitlines() if line.startswith("note:")]
+    assert any(n.startswith("note: no card is named") for n in notes), result.stderr
+    assert any(n.startswith("note: the KB holds no es text") for n in notes), result.stderr
+

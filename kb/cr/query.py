@@ -117,7 +117,7 @@ class SectionDiff:
         start = next((g for g in self.gaps if g.used == self.date_a and g.next != g.used), None)
         if start is None or self.same_version:
             return None
-        return (f"These are the changes between the CRs of {self.date_a} and {self.date_b}; some may have come in "
+        return (f"these are the changes between the CRs of {self.date_a} and {self.date_b}; some may have come in "
                 f"before {start.at}, and the KB can't tell which.")
 
     def to_json(self) -> dict[str, Any]:
@@ -170,16 +170,16 @@ class RulesGap:
     def note(self) -> str:
         if self.before_oldest:
             if self.ran_model:
-                return (f"No CR in the corpus was in force on {self.at}; the oldest is {self.used}: the model ran "
+                return (f"no CR in the corpus was in force on {self.at}; the oldest is {self.used}: the model ran "
                         f"with its rules, less the mechanics that came after {self.at}.")
-            return (f"No CR in the corpus was in force on {self.at}; the oldest is {self.used}, read instead: "
+            return (f"no CR in the corpus was in force on {self.at}; the oldest is {self.used}, read instead: "
                     f"older rules, which the KB lacks, may have differed.")
         if self.after_newest:
-            return (f"The KB's newest CR is of {self.used}, more than six months before {self.at}: later CRs, "
+            return (f"the KB's newest CR is of {self.used}, more than six months before {self.at}: later CRs, "
                     f"which the KB lacks, may have been in force then.")
         lacks = (f" with this rule (the face-down extract of {', '.join(self.skipped)} lacks it)"
                  if self.skipped else "")
-        return (f"The KB has no CR between {self.used} and {self.next}{lacks}: this is the last one before "
+        return (f"the KB has no CR between {self.used} and {self.next}{lacks}: this is the last one before "
                 f"{self.at}; newer rules may have been in force.")
 
     def to_json(self) -> dict[str, Any]:
