@@ -198,3 +198,64 @@ def test_kb_card_notes_are_in_one_style(built_home, monkeypatch):
     assert any(n.startswith("note: no card is named") for n in notes), result.stderr
     assert any(n.startswith("note: the KB holds no es text") for n in notes), result.stderr
 
+
+# --- tryout45 #9: `kb show OLD_ID --lang de` of a removed page quotes its German wording ------------
+
+OWN_ENGLISH = ("If the creature Lightform manifests is turned face up while you have no cards in hand, it stays "
+               "tapped.")
+OWN_GERMAN = ("Falls die Kreatur, die die Lichtform manifestiert, aufgedeckt wird, während du keine Karten auf der "
+              "Hand hast, bleibt sie getappt.")
+BOTH_PAGE = f"""Lightform
+
+2018-07-13
+
+{OWN_ENGLISH}
+
+13.07.2018
+
+{OWN_GERMAN}
+"""
+
+
+def test_a_gone_id_is_quoted_in_the_language_asked_for_when_its_page_gave_a_wording_in_it(
+        tmp_path, monkeypatch, small_corpus, kb_home):
+    """Try-out 45 #9: after `kb remove` of a page that gave a ruling in English and German, `kb show ID
+    --lang de` said the id is gone quoting only the English wording, though the id's history holds both."""
+    import pytest
+
+    from kb import store
+    from kb.build import build, remove
+    from kb.corpus import Corpus
+    from kb.errors import NotFoundError
+    from kb.model import Lang
+    from kb.search.embed import FakeEmbedder
+    from kb.views import entry_view
+
+    class Translating(FakeEmbedder):
+        """The fake embedder, reading the German wording as the English one (as e5 finds them alike)."""
+
+        def _embed(self, texts):
+            return super()._embed([OWN_ENGLISH if t == OWN_GERMAN else t for t in texts])
+
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    page = tmp_path / "lightform-own.txt"
+    page.write_text(BOTH_PAGE, encoding="utf-8")
+    build([page], home=kb_home, embedder=Translating())
+    kb = store.load(kb_home)
+    try:
+        entry = next(e for e in kb.select(card="Lightform") if any(v.text == OWN_ENGLISH for v in e.variants))
+        assert OWN_GERMAN in {v.text for v in entry.variants}  # one entry: the German joined as a translation
+    finally:
+        kb.close()
+    remove(str(page), home=kb_home, embedder=Translating())
+    corpus = Corpus.default()
+    kb = store.load(kb_home)
+    try:
+        with pytest.raises(NotFoundError) as german:
+            entry_view(kb, entry.id, corpus, lang=Lang.DE)
+        with pytest.raises(NotFoundError) as plain:
+            entry_view(kb, entry.id, corpus)
+    finally:
+        kb.close()
+    assert f'It read "{OWN_GERMAN}" (its German wording; in English: "{OWN_ENGLISH}")' in str(german.value)
+    assert f'It read "{OWN_ENGLISH}":' in str(plain.value) and OWN_GERMAN not in str(plain.value)
