@@ -154,9 +154,8 @@ def note_an_older_meaning(number: str, *, quiet: bool = False) -> None:
     from cli.common import keep_notes, note, reference
 
     for former in reference().rules.other_rules(number):
-        then = (f"the rule now {former.now}: search with --rule {former.now} for its rulings" if former.now
-                else "a rule no longer in the rules")
-        text = f"--rule {number} is today's {number}; in {former.span}, {number} was {then}"
+        then = f": search with --rule {former.now} for its rulings" if former.now else ""
+        text = f"--rule {number} is today's {number}; in {former.span}, {number} was {former.what}{then}"
         if not quiet:
             note(text)
         keep_notes([text])

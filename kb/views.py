@@ -35,7 +35,7 @@ def no_text_note(kb: KB, lang: Lang | None, *, filters: bool = True) -> str | No
     if lang is None or lang is Lang.EN or kb.variant_count(lang):
         return None
     then = f"--lang {lang.value} keeps nothing" if filters else "the rulings are shown in English"
-    return f"The KB holds no {lang.value} text, so {then}"
+    return f"the KB holds no {lang.value} text, so {then}"
 
 
 # --- kb show -------------------------------------------------------------------------------------
@@ -84,10 +84,12 @@ class EntryView:
         return self.own_page
 
 
-def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = False) -> EntryView:
+def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = False,
+               lang: Lang | None = None) -> EntryView:
     """The entry `entry_id` (or a unique prefix, or an id that moved) names, with its checks run now;
-    with `clause_texts`, also the current text of each clause it links to (reads the CR)."""
-    found = kb.resolve(entry_id)
+    with `clause_texts`, also the current text of each clause it links to (reads the CR). An id that is
+    gone is quoted in `lang` when it had a wording in it (NotFoundError)."""
+    found = kb.resolve(entry_id, lang)
     entry = found.entry
     checks: list[Check] = []
     results: list[CheckResult] = []

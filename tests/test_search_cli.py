@@ -343,12 +343,12 @@ def test_a_language_the_kb_has_no_text_in_says_so_instead_of_try_other_words(kb_
     result = run("¿Puedo mirar una criatura boca abajo?", "--lang", "es")
     assert result.exit_code == 0, result.output
     flat = " ".join(result.stdout.split())
-    assert "The KB holds no es text" in flat and "Search without --lang" in flat
+    assert "the KB holds no es text" in flat and "Search without --lang" in flat
     # tryout18: with --json the hits were `[]` and nothing said why
     as_json = run("¿Puedo mirar una criatura boca abajo?", "--lang", "es", "--json")
     assert json.loads(as_json.stdout) == []
     assert json.loads(as_json.stderr.strip().splitlines()[-1]) == {
-        "notes": ["The KB holds no es text, so --lang es keeps nothing"]}
+        "notes": ["the KB holds no es text, so --lang es keeps nothing"]}
     german = " ".join(run("Kann ich eine verdeckte Kreatur anschauen?", "--lang", "de", "--until", "2000").stdout.split())
     assert "No entry matches. Try other words or fewer filters." in german  # German text exists: the usual hint
 
