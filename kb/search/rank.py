@@ -279,6 +279,12 @@ class Weights:
     # 0: off.
     scattered_k: int = 3
     scattered_cards: int = 2
+    # ... the best rulings read past those that say face down (`on_face_down` discounts them: no answer
+    # to a question not about face-down play): a face-down ruling printed under many cards ("face-down
+    # creatures don't have a name", 28 cards) that a general question's words meet ("two legendary
+    # creatures with the same name") is not taken for a general ruling that answers it (search46).
+    # False: read with them (search45b).
+    scattered_past_face_down: bool = True
     # A named card's Oracle text that uses a wording the CR glossary reads ("end the turn": 723, "instead":
     # 614; `question.card_wording`) is decided by those rules, whether or not the question says their
     # words ("I control Sphinx's Tutelage, and I cast Day's Undoing. Do I get seven triggers?" is 723.1):
@@ -678,7 +684,9 @@ class Searcher:
                     best = [i for i in _top(np.where(self._is_rule, -np.inf, fused), w.boilerplate_k)]
                     if best and all(said_face_down[i] for i in best):
                         fused = self._fuse(True, words, dense_rank, unscaled, named, langs, name_tokens, keyword)
-                    elif w.scattered_k and self._scattered(fused, w.scattered_k, named):
+                    elif w.scattered_k and self._scattered(
+                            np.where(said_face_down, -np.inf, fused) if w.scattered_past_face_down else fused,
+                            w.scattered_k, named):
                         fused = self._fuse(True, words, dense_rank, lexical, named, langs, name_tokens, keyword,
                                            per_kind=True)
                 fused = np.where(said_face_down, fused * w.on_face_down, fused)
