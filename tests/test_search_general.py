@@ -290,7 +290,7 @@ def _many_cards(entry: object, *cards: str) -> object:
     return dataclasses.replace(entry, cards=cards)  # type: ignore[type-var]
 
 
-LEGEND = [
+NAMELESS = [
     _rule("c-704.5j", "704.5j", "If two or more legendary permanents with the same name are controlled by the same "
           "player, that player chooses one of them, and the rest are put into their owners' graveyards."),
     _rule("c-500.1", "500.1", "A turn consists of five phases, in this order: beginning, precombat main, combat, "
@@ -315,10 +315,10 @@ def test_a_face_down_ruling_of_many_cards_does_not_keep_a_general_question_from_
     made the best three look like a general ruling's, and the clauses kept their discount (search46;
     red with `scattered_past_face_down=False`: a ruling first)."""
     question = "I ended up with two legendary creatures with the same name on my side. What do I do?"
-    build_index(LEGEND, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+    build_index(NAMELESS, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
 
     def first(weights: Weights) -> str:
-        searcher = Searcher.load(tmp_path / "index", LEGEND, query_embedder=FakeEmbedder(), weights=weights)
+        searcher = Searcher.load(tmp_path / "index", NAMELESS, query_embedder=FakeEmbedder(), weights=weights)
         return searcher.search(question, limit=3)[0].entry.id
 
     assert first(Weights()) == "c-704.5j"
