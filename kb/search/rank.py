@@ -282,7 +282,9 @@ class Weights:
     # ... the best rulings read past those that say face down (`on_face_down` discounts them: no answer
     # to a question not about face-down play): a face-down ruling printed under many cards ("face-down
     # creatures don't have a name", 28 cards) that a general question's words meet ("two legendary
-    # creatures with the same name") is not taken for a general ruling that answers it (search46).
+    # creatures with the same name") is not taken for a general ruling that answers it. Dev (search46):
+    # tq44-en10, tq45-en-g-4 2 -> 1 (704.5j); real-en-103 1 -> 2, tq44-de7 3 -> 5; judge and fresh
+    # unchanged. Tried: read after the discount (x0.8): the face-down ruling stayed among the best three.
     # False: read with them (search45b).
     scattered_past_face_down: bool = True
     # A named card's Oracle text that uses a wording the CR glossary reads ("end the turn": 723, "instead":
