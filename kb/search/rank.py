@@ -33,7 +33,7 @@ from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWO
                                 split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
 
-from kb.search.filters import Filters, clause_under, date_arg, parse_filters
+from kb.search.filters import ClauseTree, Filters, date_arg, parse_filters
 from kb.search.index import (CARDS_FILE, CARDS_TEXT_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, TERMS_FILE, EntryTable,
                              GlossaryTerms, _embedder_identity, _read_checked, default_card_index, own_clauses,
                              read_index, terms_code_key)
@@ -280,6 +280,14 @@ class Weights:
     # 0: off.
     scattered_k: int = 3
     scattered_cards: int = 2
+    # ... the best rulings read past those that say face down (`on_face_down` discounts them: no answer
+    # to a question not about face-down play): a face-down ruling printed under many cards ("face-down
+    # creatures don't have a name", 28 cards) that a general question's words meet ("two legendary
+    # creatures with the same name") is not taken for a general ruling that answers it. Dev (search46):
+    # tq44-en10, tq45-en-g-4 2 -> 1 (704.5j); real-en-103 1 -> 2, tq44-de7 3 -> 5; judge and fresh
+    # unchanged. Tried: read after the discount (x0.8): the face-down ruling stayed among the best three.
+    # False: read with them (search45b).
+    scattered_past_face_down: bool = True
     # A named card's Oracle text that uses a wording the CR glossary reads ("end the turn": 723, "instead":
     # 614; `question.card_wording`) is decided by those rules, whether or not the question says their
     # words ("I control Sphinx's Tutelage, and I cast Day's Undoing. Do I get seven triggers?" is 723.1):
@@ -376,6 +384,7 @@ class Searcher:
         self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._no_card_starts: set[tuple[str, ...]] = set()  # ... and the CR terms' beginnings
         self._own: np.ndarray | None = None
+        self._tree: ClauseTree | None = None  # `_clause_tree`
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
         self._face_down_said: np.ndarray | None = None  # per entry: one of its own texts does
         self._keyword_concepts: dict[str, bool] = {}  # `_names_keyword`'s answers
@@ -717,7 +726,9 @@ class Searcher:
                     best = [i for i in _top(np.where(self._is_rule, -np.inf, fused), w.boilerplate_k)]
                     if best and all(said_face_down[i] for i in best):
                         fused = self._fuse(True, words, dense_rank, unscaled, named, langs, name_tokens, keyword)
-                    elif w.scattered_k and self._scattered(fused, w.scattered_k, named):
+                    elif w.scattered_k and self._scattered(
+                            np.where(said_face_down, -np.inf, fused) if w.scattered_past_face_down else fused,
+                            w.scattered_k, named):
                         fused = self._fuse(True, words, dense_rank, lexical, named, langs, name_tokens, keyword,
                                            per_kind=True)
                 fused = np.where(said_face_down, fused * w.on_face_down, fused)
@@ -970,7 +981,7 @@ class Searcher:
         heads = [t.clause_vocab.index(h) for rule, _ in found
                  if (h := rule if "." in rule or f"{rule}.1" not in t.clause_vocab else f"{rule}.1") in t.clause_vocab]
         for rule, phrase in found:
-            under = np.array([clause_under(c, rule) for c in t.clause_vocab], dtype=bool)
+            under = self._clause_tree.mask(rule)
             mine = self._is_rule & (own >= 0) & under[np.maximum(own, 0)]
             group |= mine
             lexical = np.zeros(len(fused), dtype=np.float64)
@@ -1023,7 +1034,7 @@ class Searcher:
                 rules = [r for r in rules if r.startswith(ABILITY_RULES)]
             if not rules:
                 continue
-            under = np.array([any(clause_under(c, r) and c != r for r in rules) for c in t.clause_vocab], dtype=bool)
+            under = np.logical_or.reduce([self._clause_tree.mask(r, below=True) for r in rules])
             clauses = (own >= 0) & under[np.maximum(own, 0)]
             if face_down and not (clauses & self._speaks_face_down).any():
                 continue
@@ -1093,6 +1104,13 @@ class Searcher:
             self._own = own_clauses(self.table)
         own: np.ndarray = self._own
         return own
+
+    @property
+    def _clause_tree(self) -> ClauseTree:
+        """The clause vocabulary's numbers filed under each clause they are under, built once."""
+        if self._tree is None:
+            self._tree = ClauseTree(self.table.clause_vocab)
+        return self._tree
 
     @property
     def glossary_terms(self) -> GlossaryTerms:
@@ -1384,8 +1402,7 @@ class Searcher:
         if f.lang is not None:
             mask &= (t.langs & LANG_BITS[f.lang]) != 0
         if f.rule:
-            mask &= t.with_any("clause", np.array([clause_under(c, f.rule) for c in t.clause_vocab],
-                                                  dtype=bool))
+            mask &= t.with_any("clause", self._clause_tree.mask(f.rule))
         if f.since:
             since = date_arg(f.since, "since").encode("ascii")
             latest = np.where(t.last != b"", t.last, t.first)
