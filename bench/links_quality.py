@@ -84,12 +84,14 @@ def split_of(item: dict[str, Any]) -> str:
     rulings of try-out 27, in no bundled file), each labelled before the linker ran on it, G (links44's hold-out: the
     bundled rulings no other split held and half of try-out 30's, labelled before the linker's output on them was
     read), H (links45's second hold-out: the other half of try-out 30's and the try-out pages' other rulings, labelled
-    the same way) and test as labelled."""
+    the same way), I (links46's third: release notes, try-out files no split read and rulings of a public MKM set
+    file, labelled the same way) and test as labelled."""
     return dev_half(item["quote"]) if item["split"] == "dev" else item["split"]
 
 
-SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "dev-E", "dev-F", "G", "H", "test")
-# the splits tuning may look at; G and H (links44's and links45's hold-outs) and test are only reported
+SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "dev-E", "dev-F", "G", "H", "I", "test")
+# the splits tuning may look at (dev-A to dev-F; links46 tunes on G and H too, reported twice by then: they are
+# dev-like now); I (links46's hold-out) and test are only reported
 DEV_SPLITS = SPLITS[:6]
 
 

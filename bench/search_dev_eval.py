@@ -31,6 +31,9 @@ from search_quality import (DATA, DEPTH, DEFAULT_FILES, _rank, _scores, load_que
                             open_searcher, parse_weights, right_ids)
 
 
+# the dev sets: search_quality's files (their dev splits) and the sets that are dev only, which
+# search_quality.py does not read (judge_questions_fresh2: written by search46b before any search on it)
+DEV_FILES = (*DEFAULT_FILES, DATA / "judge_questions_fresh2.yaml")
 RANK_DEPTH = 100  # how deep `--ranks` looks for an answer
 # (column, kind filter, mode) of `--ranks`: all entries, then the CR's clauses alone three ways
 RANK_COLUMNS = (("all", None, "hybrid"), ("rules", "rule", "hybrid"), ("rules e5", "rule", "dense"),
@@ -60,7 +63,7 @@ def rank_summary(rows: Sequence[dict[str, int | None]]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("questions", type=Path, nargs="*", default=list(DEFAULT_FILES))
+    ap.add_argument("questions", type=Path, nargs="*", default=list(DEV_FILES))
     ap.add_argument("--mode", default="hybrid", choices=("hybrid", "dense", "lexical"))
     ap.add_argument("--lang", help="only the questions in this language")
     ap.add_argument("--fail", action="store_true", help="list the questions whose answer is not first")

@@ -110,7 +110,7 @@ def show(
     from kb.views import entry_view
 
     language = parse_lang(lang)
-    view = entry_view(open_kb(quiet=as_json), entry_id, reference(), clause_texts=not as_json)
+    view = entry_view(open_kb(quiet=as_json), entry_id, reference(), clause_texts=not as_json, lang=language)
     if as_json:
         print_json(view.to_json(language))
     else:

@@ -27,7 +27,7 @@ from kb.lang import LANGUAGE_NAMES
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from kb.build import BuildReport, OnProgress
+    from kb.build import BuildReport, OnProgress, SourceChange
     from kb.checks import CheckCoverage, CheckResult, CheckRun
     from kb.cr.query import ClauseReport, SectionDiff
     from kb.store import KB, LinkedRulings
@@ -316,7 +316,7 @@ def ingest_report(console: Console, err_console: Console, build: BuildReport, *,
     call that took in no file at all shows only why: the table would describe the KB as it was."""
     report = build.to_json()
     if build.written or build.added or build.replaced or build.unchanged or build.removed:
-        ingest_table(console, report)
+        ingest_table(console, report, build.changes)
     else:
         skipped_lines(console, report)
     if not build.written and strict and build.errors:
@@ -340,11 +340,12 @@ def ingest_report(console: Console, err_console: Console, build: BuildReport, *,
 def removed(console: Console, build: BuildReport) -> None:
     """What `kb remove` did, and its notes (a page whose title no longer names a known card)."""
     console.print(f"removed {build.removed[0]}; the KB now has {build.entries} entries")
+    entry_changes(console, build.changes)
     for text in build.notes:
-        console.print(Text(f"note: {text}", style="dim"), soft_wrap=True)
+        console.print(note_line(text), soft_wrap=True)
 
 
-def ingest_table(console: Console, report: dict[str, Any]) -> None:
+def ingest_table(console: Console, report: dict[str, Any], changes: Sequence[SourceChange] = ()) -> None:
     table = Table(show_header=False, title="ingest", title_justify="left")
     table.add_column("what")
     table.add_column("value", justify="right")
@@ -368,7 +369,34 @@ def ingest_table(console: Console, report: dict[str, Any]) -> None:
     table.add_row("notes (kept, or not rulings)", str(len(ignored)))
     table.add_row("seconds", f"{report['seconds']:.1f}")
     console.print(table)
+    entry_changes(console, changes)
     skipped_lines(console, report)
+
+
+# Entry ids shown per line of what a file did to the entries, and cards named, before "and N more"
+IDS_SHOWN = 5
+CARDS_SHOWN = 3
+
+
+def entry_changes(console: Console, changes: Sequence[SourceChange]) -> None:
+    """One line per file a call added, replaced or took out: its wordings, the cards they are under, and
+    the entries it brought, changed and took out, each with the first `IDS_SHOWN` ids (tryout46 D8)."""
+    for change in changes:
+        data = change.to_json()
+        cards = [c["card"] + (f" ({', '.join(c['names'])})" if c["names"] else "") for c in data["cards"]]
+        more = f" and {count(len(cards) - CARDS_SHOWN, 'more card')}" if len(cards) > CARDS_SHOWN else ""
+        under = f" of {', '.join(cards[:CARDS_SHOWN])}{more}" if cards else ""
+        said = [f"{count(len(ids), what, plural)}: {_ids(ids)}" for key, what, plural in (
+                    ("new_entries", "new entry", "new entries"), ("changed_entries", "entry changed", "entries changed"),
+                    ("removed_entries", "entry taken out", "entries taken out")) if (ids := data[key])]
+        console.print(Text(f"{short_source(data['source'])}: {count(data['wordings'], 'ruling')}{under}: "
+                           + ("; ".join(said) or "no entry changed")), soft_wrap=True)
+
+
+def _ids(ids: Sequence[str]) -> str:
+    """The first `IDS_SHOWN` ids, and how many more."""
+    more = f" and {len(ids) - IDS_SHOWN} more" if len(ids) > IDS_SHOWN else ""
+    return ", ".join(ids[:IDS_SHOWN]) + more
 
 
 # Notes (units kept with a caveat, or not rulings) shown in the terminal; every skipped unit is shown.
@@ -491,22 +519,21 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
         # the command shows that rule as it stood then: what an auditor of a ruling of that date reads
         where = (f"now {at.other_rule_now}: `kb rule {at.other_rule_now} --at {at.date}`" if at.other_rule_now
                  else "no longer in the rules")
-        out.print(Text(f"Note: in the CR of {at.version}, {report.clause} numbered another rule ({where}).",
-                       style="yellow"))
+        out.print(note_line(f"in the CR of {at.version}, {report.clause} numbered another rule ({where})."))
         if gap := at.other_rule_gap:  # the CR read is long before the date: the number may have moved by then
             out.print(Text(f"But the KB has no CR between {gap.used} and {gap.next}, which gives that rule another "
                            f"number: which rule {report.clause} numbered on {at.date}, it can't tell.", style="yellow"))
     elif not at:  # a rule renumbered since: first (tryout9); one no longer in the rules: after the text (tryout44 L1)
         for former in report.other_rules:
             if former.now:
-                out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
+                out.print(note_line(f"{former.said(report.clause)}."))
     out.print(Text(report.text))
     for example in report.examples:
         out.print(Text(f"Example: {example}", style="italic"))
     if not at:
         for former in report.other_rules:
             if not former.now:
-                out.print(Text(f"Note: {former.said(report.clause)}.", style="yellow"))
+                out.print(note_line(f"{former.said(report.clause)}."))
     if at:
         out.print()
         if at.absent:
@@ -514,7 +541,7 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
         else:
             out.print(Text.assemble(f"On {at.date} (CR of {at.version}): ", (at.number or "", "bold")))
         if at.gap and not at.unknown:  # an unknown answer already says which CRs the KB lacks
-            out.print(Text(f"Note: {at.gap.note}", style="yellow"))
+            out.print(note_line(at.gap.note))
         if at.number is not None:
             if at.in_force:
                 out.print(Text(f"(the CR in force then, of {at.in_force}, is in the corpus only as an extract of the "
@@ -576,12 +603,12 @@ def section_diff(out: Console, diff: SectionDiff) -> None:
     before = data["section_before"] or "—"
     out.print(Text.assemble(("Section ", "bold"), (f"{before} ({data['from']}) → {data['section']} ({data['to']})", "bold")))
     for gap in diff.gaps:
-        out.print(Text(f"Note: {gap.note}", style="yellow"))
+        out.print(note_line(gap.note))
     if diff.same_version:
         out.print(f"Both dates fall under the CR of {diff.date_a}: nothing to compare.")
         return
     if diff.changes_note:
-        out.print(Text(diff.changes_note, style="yellow"))
+        out.print(note_line(diff.changes_note))
     out.print(", ".join(f"{k}: {v}" for k, v in sorted(data["summary"].items())))
     for c in data["changes"]:
         if c["change"] == "unchanged":
@@ -605,7 +632,7 @@ def check_run(console: Console, err_console: Console, run: CheckRun) -> None:
     for p in run.problems:
         err_console.print(f"[yellow]problem:[/] {escape(str(p))}", soft_wrap=True)
     if run.rules_gap:
-        console.print(Text(f"Note: {run.rules_gap.note}", style="yellow"))
+        console.print(note_line(run.rules_gap.note))
     check_results(console, run.results)
     # the problems make the exit code 1 even when every check ran passes: the summary says so
     console.print(f"{count(len(run.results), 'check')}: {run.passed} passed, {len(run.failed)} failed"
@@ -629,7 +656,7 @@ def check_results(console: Console, results: Sequence[CheckResult]) -> None:
                  else "")
         console.print(f"{status}  {escape(r.id)}{entry}", soft_wrap=True)
         if r.rules_gap:
-            console.print(f"      [yellow]Note: {escape(r.rules_gap.note)}[/]", soft_wrap=True, highlight=False)
+            console.print(Text.assemble("      ", note_line(r.rules_gap.note)), soft_wrap=True)
         if r.not_applicable:
             console.print(f"      [yellow]{escape(r.not_applicable)}[/]", soft_wrap=True, highlight=False)
         for f in r.failures:
@@ -655,7 +682,7 @@ def check_coverage(console: Console, coverage: CheckCoverage) -> None:
 
 def rule_read(console: Console, said: str) -> None:
     """`kb search --rule`: the line saying the number was read as the rule it numbered in older CRs."""
-    console.print(Text(f"Note: {said}", style="yellow"))
+    console.print(note_line(said))
 
 
 def also_said(folded: Sequence[AlsoSaid]) -> str:
@@ -860,8 +887,15 @@ def translation_coverage(console: Console, report: dict[str, Any]) -> None:
 
 # --- notes and progress (stderr) ----------------------------------------------------------------
 
+def note_line(text: str) -> Text:
+    """A note as every command shows one (tryout46 D11): "note:" in yellow, then the text, which starts
+    in lower case unless its first word is a name, a number or an option (tests/test_cli_tryout46_ux.py
+    scans the sources for the note texts)."""
+    return Text.assemble(("note:", "yellow"), " ", text)
+
+
 def note(err_console: Console, text: str) -> None:
-    err_console.print(f"[yellow]note:[/] {escape(text)}", soft_wrap=True)
+    err_console.print(note_line(text), soft_wrap=True)
 
 
 def first_use(err_console: Console, home: Path) -> None:

@@ -88,7 +88,10 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
             also = f" (as close: {', '.join(card_read.also)})" if card_read.also else ""
             command_note(f"no card is named {card_read.said!r}; read as the closest, {card_read.name}{also}",
                          quiet=as_json)
-    for text in question_card_notes(kb, reference(), named, searcher.unknown_cards(question)):
+    for written, term in searcher.respelt(question)[1] if searcher.weights.respell else ():
+        command_note(f"no rules term is spelt {written!r}; read as the closest, {term}", quiet=as_json)
+    for text in question_card_notes(kb, reference(), named, searcher.unknown_cards(question),
+                                    searcher.one_word_cards(question)):
         command_note(text, quiet=as_json)
     kept = kb.entries_in(filters.lang) if filters.lang is not None and filters.lang.value != "en" else 0
     nothing_in = no_text_note(kb, filters.lang)
@@ -151,9 +154,8 @@ def note_an_older_meaning(number: str, *, quiet: bool = False) -> None:
     from cli.common import keep_notes, note, reference
 
     for former in reference().rules.other_rules(number):
-        then = (f"the rule now {former.now}: search with --rule {former.now} for its rulings" if former.now
-                else "a rule no longer in the rules")
-        text = f"--rule {number} is today's {number}; in {former.span}, {number} was {then}"
+        then = f": search with --rule {former.now} for its rulings" if former.now else ""
+        text = f"--rule {number} is today's {number}; in {former.span}, {number} was {former.what}{then}"
         if not quiet:
             note(text)
         keep_notes([text])

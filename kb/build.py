@@ -21,7 +21,7 @@ from kb.forked import Forked, children
 from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, is_mtgjson, parse_text, read_source
 from kb.ingest.pages import UNKNOWN_TITLE
-from kb.model import CardName, Entry, Kind, ParseResult, Problem, Record
+from kb.model import CardName, Entry, Kind, Lang, ParseResult, Problem, Record
 from kb.normalize import match_key
 from kb.store.cache import Log, cached, kept_in, load_table, memo_map, module_files, save_table
 from kb.store.digests import Digests
@@ -34,6 +34,59 @@ STAGES = ("parse", "deduplicate", "link rules", "attach checks", "outdated", "in
 # with (stage, 0, 1). Each count ends at its total.
 STAGE_COUNTS = {"parse": "files", "deduplicate": "texts embedded", "link rules": "entries linked",
                 "index": "texts embedded"}
+
+
+@dataclass(frozen=True)
+class SourceChange:
+    """What one file a call added, replaced or took out did to the KB's entries (tryout46 D8): how many
+    wordings it gives (gave, for a file taken out), the cards they are under, and the entries it brought
+    (ids new to the KB), changed (entries that stay, whose wordings of the file changed: a translation
+    joined an English ruling) and took out (ids no longer in the KB; `kb show` says where each went)."""
+
+    source: str
+    wordings: int
+    cards: tuple[tuple[str, tuple[str, ...]], ...]  # (English name, its names in the file's other languages)
+    new: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    gone: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "wordings": self.wordings,
+                "cards": [{"card": card, "names": list(names)} for card, names in self.cards],
+                "new_entries": list(self.new), "changed_entries": list(self.changed),
+                "removed_entries": list(self.gone)}
+
+
+def source_changes(before: store.SourceEntries, after: store.SourceEntries, sources: Sequence[str],
+                   corpus: Corpus | None = None) -> list[SourceChange]:
+    """Each source's `SourceChange` between two states of the KB (`store.source_entries`); a card's
+    name in a language the KB's sources don't give is the Oracle's (`corpus.card_lookup`), as a
+    page's title was read (`In Frieden ruhen` is Rest in Peace)."""
+    def oracle_name(card: str, lang: str) -> str | None:
+        found = corpus.card_lookup.get(card) if corpus is not None else None
+        return found.names.get(Lang(lang)) if found is not None else None
+
+    changes = []
+    for source in dict.fromkeys(sources):
+        was, now = before.wordings.get(source, {}), after.wordings.get(source, {})
+        held = now or was  # a file taken out: the wordings it gave
+        langs: dict[str, set[str]] = {}
+        for said in held.values():
+            for _, lang, card in said:
+                if card:
+                    langs.setdefault(card, set()).add(lang)
+        names = after.names | {c: n for c, n in before.names.items() if c not in after.names}
+        cards = tuple((card, tuple(dict.fromkeys(
+            name for lang in sorted(langs[card]) if lang != "en"
+            and (name := names.get(card, {}).get(lang) or oracle_name(card, lang)) and name != card)))
+            for card in sorted(langs))
+        changes.append(SourceChange(
+            source, sum(len(said) for said in held.values()), cards,
+            new=tuple(sorted(e for e in now if e not in before.ids)),
+            changed=tuple(sorted(e for e in now.keys() | was.keys()
+                                 if e in before.ids and e in after.ids and now.get(e) != was.get(e))),
+            gone=tuple(sorted(e for e in was if e not in after.ids))))
+    return changes
 
 
 @dataclass
@@ -64,6 +117,8 @@ class BuildReport:
     # ingests a file again to see what went wrong is shown it again (the exit code stays 0: nothing changed);
     # of a rebuild (no paths), the units the last build skipped the same way
     skipped_before: list[Problem] = field(default_factory=list)
+    # per file this call added, replaced or took out: the entries it brought, changed or took out (tryout46 D8)
+    changes: list[SourceChange] = field(default_factory=list)
 
     @property
     def errors(self) -> list[Problem]:
@@ -97,7 +152,8 @@ class BuildReport:
         """What `kb ingest --json` and `kb remove --json` print: the report with the KB's files
         counted, not the ~150 bundled paths every call repeated ahead of the judge's own (`added`,
         `replaced` and `unchanged` name this call's files), and whether the KB was written."""
-        return self.to_json() | {"files": len(self.files), "written": self.written}
+        return self.to_json() | {"files": len(self.files), "written": self.written,
+                                 "changes": [c.to_json() for c in self.changes]}
 
 
 def load_lexicon(corpus: Corpus, names: CardNames) -> Lexicon:
@@ -723,8 +779,11 @@ def _build(extra: Sequence[Path], home: Path, embedder: Embedder | None, fmt: Fo
                 return _unchanged(kb, report)
             finally:
                 kb.close()
+        touched = [*report.added, *report.replaced, *report.removed]
+        before = store.source_entries(home, touched)
         report = _rebuild(home, corpus, items, embedder, on_progress, report, add=new, parsed=already,
                           formats=formats, remove=[s.sha256 for s in stale])
+        report.changes = source_changes(before, store.source_entries(home, touched), touched, corpus)
         if not extra:
             # a rebuild reads every file again: a unit the last build skipped the same way was reported
             # when its file was added, and is no failure of this call (tryout21: a plain `kb ingest`
@@ -858,8 +917,10 @@ def _remove(source: str, home: Path, embedder: Embedder | None, on_progress: OnP
         report = BuildReport(files=[], parsed=0, stored=0, entries=0, notes=notes, removed=[gone.path],
                              named=[gone.path])
         items = [(p, b) for p, b in library_items if p != gone.path]
+        held_before = store.source_entries(home, [gone.path])
         report = _rebuild(home, corpus, items, embedder, on_progress, report, remove=[gone.sha256],
                           formats={s.path: s.format for s in held})
+        report.changes = source_changes(held_before, store.source_entries(home, [gone.path]), [gone.path], corpus)
         # a page whose title named a card only the removed MTGJSON file knew: said now, as an ingest says it
         report.notes += [f"{p.source}:{p.line}: {p.reason}" for p in report.problems
                          if p.reason.startswith(UNKNOWN_TITLE) and (p.source, p.line, p.reason) not in before]

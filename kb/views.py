@@ -6,7 +6,7 @@ renders these objects; it decides nothing."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
 from kb.errors import NotFoundError
 from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields, source_fields, text_in, text_lang, wording_langs
@@ -35,7 +35,7 @@ def no_text_note(kb: KB, lang: Lang | None, *, filters: bool = True) -> str | No
     if lang is None or lang is Lang.EN or kb.variant_count(lang):
         return None
     then = f"--lang {lang.value} keeps nothing" if filters else "the rulings are shown in English"
-    return f"The KB holds no {lang.value} text, so {then}"
+    return f"the KB holds no {lang.value} text, so {then}"
 
 
 # --- kb show -------------------------------------------------------------------------------------
@@ -84,10 +84,12 @@ class EntryView:
         return self.own_page
 
 
-def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = False) -> EntryView:
+def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = False,
+               lang: Lang | None = None) -> EntryView:
     """The entry `entry_id` (or a unique prefix, or an id that moved) names, with its checks run now;
-    with `clause_texts`, also the current text of each clause it links to (reads the CR)."""
-    found = kb.resolve(entry_id)
+    with `clause_texts`, also the current text of each clause it links to (reads the CR). An id that is
+    gone is quoted in `lang` when it had a wording in it (NotFoundError)."""
+    found = kb.resolve(entry_id, lang)
     entry = found.entry
     checks: list[Check] = []
     results: list[CheckResult] = []
@@ -223,9 +225,11 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     return CardInfo(english, card, names, guessed)
 
 
-def question_card_notes(kb: KB, corpus: Corpus, named: Sequence[NamedCard], unknown: Sequence[str]) -> list[str]:
+def question_card_notes(kb: KB, corpus: Corpus, named: Sequence[NamedCard], unknown: Sequence[str],
+                        one_word: Collection[str] = ()) -> list[str]:
     """What `kb search` says of the cards a question names (tryout26): a card `named` by a capitalised
-    name of two words or more that has no ruling in the KB, whose own text may be the answer; the
+    name of two words or more, or of one word written as only a name is (`one_word`, English names:
+    `Searcher.one_word_cards`), that has no ruling in the KB, whose own text may be the answer; the
     names written as a card's that no card the KB knows has (`unknown`: `CardMatcher.unknown_names`).
     Without it a judge can't tell "the KB has nothing on this card" from "the search missed it"."""
     from kb.normalize import name_key
@@ -233,8 +237,9 @@ def question_card_notes(kb: KB, corpus: Corpus, named: Sequence[NamedCard], unkn
     out = []
     for card in named:
         # a name of one word, or in lower case, is as often a word read as a card's (`Kampf` as Fight,
-        # `deal damage`): a note would tell a judge about a card never meant
-        if len(card.said.split()) < 2 or not card.said[:1].isupper() or kb.count(card=card.name, kind=Kind.RULING):
+        # `deal damage`): a note would tell a judge about a card never meant, unless written as a name
+        if (len(card.said.split()) < 2 and card.name not in one_word) or not card.said[:1].isupper() or (
+                kb.count(card=card.name, kind=Kind.RULING)):
             continue
         said = f" ({card.said})" if name_key(card.said) != name_key(card.name) else ""
         shown = corpus.card_lookup.get(card.name) or corpus.newer_cards.get(card.name)

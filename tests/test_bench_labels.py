@@ -14,6 +14,7 @@ from kb.model import Entry, Kind, Lang, Relation, RuleLink, Variant
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
+import search_dev_eval as dev_eval  # noqa: E402
 import search_quality as sq  # noqa: E402
 
 
@@ -52,7 +53,7 @@ def test_an_answer_is_a_quoted_english_ruling_or_a_clause_by_rule_entry_or_top_l
 # ------------------------------------------------------------------------------------ the data
 @pytest.fixture(scope="module")
 def questions() -> list[sq.Question]:
-    return [q for path in sq.DEFAULT_FILES for q in sq.load_questions(path)]
+    return [q for path in dev_eval.DEV_FILES for q in sq.load_questions(path)]
 
 
 @pytest.fixture(scope="module")
@@ -107,6 +108,14 @@ def test_tryout_dev_questions_are_dev_split_only(questions) -> None:
     tryout = [q for q in questions if q.source == "tryout_dev_questions"]
     assert len(tryout) == 60 and {q.split for q in tryout} == {"dev"}
     assert Counter(q.id[:5] for q in tryout) == {"tq44-": 30, "tq45-": 30}
+
+
+def test_the_second_fresh_set_is_dev_only_15_per_language_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search46b): tuned on, never reported as test by search_quality.py
+    fresh2 = [q for q in questions if q.source == "judge_questions_fresh2"]
+    assert Counter(q.lang for q in fresh2) == {Lang.EN: 15, Lang.DE: 15, Lang.ES: 15}
+    assert {q.split for q in fresh2} == {"dev"}
+    assert sq.DATA / "judge_questions_fresh2.yaml" not in sq.DEFAULT_FILES
 
 
 def test_question_ids_are_unique(questions) -> None:

@@ -179,7 +179,7 @@ def test_a_rules_date_before_every_cr_of_the_corpus_is_refused() -> None:
 def test_rules_date_in_the_corpus_gap_says_newer_rules_may_have_been_in_force() -> None:
     """Try-out 17: `kb check --rules 2023-01-01` ran under the CR of 2018-07-13 without a word."""
     result = runner.invoke(app, ["check", "--rules", "2023-01-01", str(CHECKS / "forms.yaml")])
-    assert "The KB has no CR between 2018-07-13 and 2024-02-02" in " ".join(result.output.split())
+    assert "the KB has no CR between 2018-07-13 and 2024-02-02" in " ".join(result.output.split())
     data = json.loads(runner.invoke(app, ["check", "--json", "--rules", "2023-01-01", str(CHECKS / "forms.yaml")]).output)
     assert (data["rules_gap"]["used"], data["rules_gap"]["next"]) == ("2018-07-13", "2024-02-02")
     now = json.loads(runner.invoke(app, ["check", "--json", "--rules", "2026-02-01", str(CHECKS / "forms.yaml")]).output)
@@ -187,7 +187,7 @@ def test_rules_date_in_the_corpus_gap_says_newer_rules_may_have_been_in_force() 
     # long after the newest CR: later CRs may have been in force (tryout31 #6, as `kb rule --at`)
     late = json.loads(runner.invoke(app, ["check", "--json", "--rules", "2099-01-01", str(CHECKS / "forms.yaml")]).output)
     assert (late["rules_gap"]["used"], late["rules_gap"]["next"]) == ("2026-01-16", None)
-    assert "The KB's newest CR is of 2026-01-16" in late["rules_gap"]["note"]
+    assert "the KB's newest CR is of 2026-01-16" in late["rules_gap"]["note"]
 
 
 # ---- tryout22 item 12: the docs' examples run as written ------------------------------------------
@@ -233,7 +233,7 @@ def test_a_checks_own_rules_date_before_every_cr_runs_with_a_note(tmp_path: Path
                      "    setup: {you: {battlefield: [{card: Stratus Dancer, face_down: morph}]}}\n"
                      "    expect: {Stratus Dancer: {power: 2}}\n")
     flat = " ".join(runner.invoke(app, ["check", str(early)]).output.split())
-    assert ("Note: No CR in the corpus was in force on 2009-10-01; the oldest is 2014-09-25: the model ran with its "
+    assert ("note: no CR in the corpus was in force on 2009-10-01; the oldest is 2014-09-25: the model ran with its "
             "rules, less the mechanics that came after 2009-10-01.") in flat
     checks = json.loads(runner.invoke(app, ["check", "--json", str(early)]).output)["checks"]
     assert [(c["id"], c["rules_gap"] and c["rules_gap"]["used"]) for c in checks] == [

@@ -95,7 +95,7 @@ def test_kb_card_and_kb_list_mark_a_translation_kb_outdated_calls_superseded(kb_
     assert "older English wording" not in plain.stdout
 
 
-NO_ES = "The KB holds no es text, so --lang es keeps nothing"
+NO_ES = "the KB holds no es text, so --lang es keeps nothing"
 
 
 def test_a_language_the_kb_has_no_text_in_is_named_by_outdated_list_and_card(kb_home: Path) -> None:
@@ -120,7 +120,7 @@ def test_a_language_the_kb_has_no_text_in_is_named_by_outdated_list_and_card(kb_
         listed = kb(*args, "--json")  # a list: its notes go to stderr as one JSON line
         assert json.loads(listed.stderr.strip().splitlines()[-1]) == {"notes": [NO_ES]}, args
     assert json.loads(kb("outdated", "--lang", "es", "--summary", "--json").stdout)["notes"] == [NO_ES]
-    card = "The KB holds no es text, so the rulings are shown in English"
+    card = "the KB holds no es text, so the rulings are shown in English"
     assert f"note: {card}" in " ".join(kb("card", "Lightform", "--lang", "es").stderr.split())
     assert json.loads(kb("card", "Lightform", "--lang", "es", "--json").stdout)["notes"] == [card]
     # German text exists: no note

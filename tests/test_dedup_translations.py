@@ -766,6 +766,7 @@ MOSSWORT_ES = ("La carta exiliada permanece boca abajo. Puedes mirarla en cualqu
 @pytest.mark.parametrize("filed, joins", [
     (("Gonti, Lord of Luxury",), False),  # another card's own ruling, naming no mechanic: no translation of it
     (("Gonti, Lord of Luxury", "Hushbringer"), True),  # filed under several cards: a shared ruling may be
+    ((None,), True),  # filed under no card (a release note's general note): shared by every card (review46 #1)
 ])
 def test_a_ruling_of_a_card_with_no_english_rulings_joins_no_other_cards_own_ruling(filed, joins):
     """tryout45 defect 1: a Spanish page of Mosswort Bridge (the KB holds no English ruling of it) gave

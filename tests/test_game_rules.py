@@ -564,6 +564,22 @@ def test_702_61a_split_second_stops_spells_not_special_actions() -> None:
     assert g.turn_face_up("Willbender", TurnUpWay.MORPH) == "{1}{U}"
 
 
+def test_702_61a_split_second_stops_cycling() -> None:
+    """Cycling is an activated ability (702.29a): while a split second spell is on the stack it can't be
+    activated; the card stays in hand and nothing is drawn (review46 #3)."""
+    g = Game(["opponent", "you"])
+    on_battlefield(g, "Willbender", CARDS["Willbender"], player="you", face_down="morph")
+    g.add_card("Sudden Shock", CARDS["Sudden Shock"], "opponent", Zone.HAND)
+    g.add_card("Pendrell Drake", CARDS["Pendrell Drake"], "you", Zone.HAND)
+    g.add_card("Forest", CARDS["Forest"], "you", Zone.LIBRARY)
+    g.cast("opponent", "Sudden Shock", targets=["Willbender"])
+    with pytest.raises(IllegalAction, match="split second"):
+        g.cycle("you", "Pendrell Drake")
+    assert (g.obj("Pendrell Drake").zone, g.obj("Forest").zone) == (Zone.HAND, Zone.LIBRARY)
+    g.resolve()
+    assert g.cycle("you", "Pendrell Drake") == "{2}" and g.obj("Forest").zone is Zone.HAND
+
+
 SPLIT = {"faces": [{"name": "Fire", "mana_cost": "{1}{R}", "types": ["Instant"]},
                    {"name": "Ice", "mana_cost": "{1}{U}", "types": ["Instant"]}], "layout": "split"}
 ADVENTURE = {"faces": [{"name": "Giant", "mana_cost": "{2}{G}", "types": ["Creature"], "pt": "4/4"},
@@ -1944,6 +1960,20 @@ def test_115_4_any_target_is_a_creature_player_planeswalker_or_battle() -> None:
     assert g.obj("Any Bolt").zone is Zone.GRAVEYARD
 
 
+def test_601_2c_one_any_target_is_one_target() -> None:
+    """"3 damage to any target" takes one target: a second one (another player, the same player again, a
+    creature and a player) is refused as it is cast (601.2c), not dealt damage as well (review46 #2)."""
+    g = game(battlefield=["Grizzly Bears"])
+    g.add_card("Any Bolt", ANY_BOLT, "you", Zone.HAND)
+    for targets in (["opponent", "you"], ["opponent", "opponent"], ["Grizzly Bears", "opponent"]):
+        with pytest.raises(IllegalAction, match="601.2c"):
+            g.cast("you", "Any Bolt", targets=targets)
+    assert not g.stack and g.obj("Any Bolt").zone is Zone.HAND
+    g.cast("you", "Any Bolt", targets=["opponent"])
+    g.resolve()
+    assert (g.players["opponent"].life, g.players["you"].life) == (17, 20)
+
+
 def test_608_2b_a_player_target_that_left_the_game_is_illegal() -> None:
     """A spell whose only target is a player who has left the game does nothing (608.2b, 800.4a)."""
     g = Game(["you", "opponent", "third"], Rules.for_date(None))
@@ -1976,6 +2006,15 @@ def test_107_3a_x_is_announced_as_the_spell_is_cast() -> None:
     g2 = game(hand=["Grizzly Bears"])
     with pytest.raises(IllegalAction, match="no \\{X\\}"):
         g2.cast("you", "Grizzly Bears", x=1)
+
+
+def test_107_1b_x_is_never_a_negative_number() -> None:
+    """A negative X is an illegal choice (107.1b), not a missing one (review46 #4)."""
+    g = game()
+    g.add_card("Fireball", FIREBALL, "you", Zone.HAND)
+    with pytest.raises(IllegalAction, match="107.1b") as refused:
+        g.cast("you", "Fireball", targets=["opponent"], x=-1)
+    assert not isinstance(refused.value, MissingChoice) and not g.stack
 
 
 def test_107_3b_x_is_0_when_cast_without_paying_its_mana_cost() -> None:

@@ -483,6 +483,50 @@ def test_a_card_ruling_links_the_general_rule_its_words_apply_links9(rules, card
     assert got[:1] and got[0] in clause.split(), got
 
 
+# links46: a number counted (or a value determined) as the ability resolves is read once, as the effect is applied
+# (608.2h), whatever combat or trigger words the ruling also says; the rulings are written for the test
+@pytest.mark.parametrize("text", [
+    "The number of attacking creatures is counted as the triggered ability resolves, not as it triggers.",
+    "Its last ability counts the artifacts you control when that ability resolves, not when it is activated.",
+    "The amount of life you gain is determined as the spell resolves. Creatures that left before then aren't counted.",
+])
+def test_a_number_counted_as_the_ability_resolves_is_608_2h(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] == ["608.2h"], got
+
+
+# links46: one status changing leaves the others as they were (110.5c; 110.5 names the four), not a rule of the
+# face-down section the words also touch; the rulings are written for the test ("won't change ... abilities which
+# include the tap symbol" is no status: see the bench's H)
+@pytest.mark.parametrize("text", [
+    "Turning the creature face down with the second ability won't untap it.",
+    "Turning a manifested creature face up doesn't change whether it's tapped or untapped.",
+    "A face-down permanent that phases out stays face down.",
+])
+def test_a_permanent_keeps_its_other_statuses_110_5c(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert got[:1] and got[0] in ("110.5c", "110.5"), got
+
+
+# links46: a keyword action said only as what a permanent is ("a cloaked card", "the card you manifested") is no topic
+# of its own, so its definition (701.58a, 701.40a) gets no bonus over the rule the ruling states; said as a verb done
+# ("cloak the top card"), it does. The rulings are written for the test; the cues that point at a rule are off, as for
+# a ruling no cue was written for
+@pytest.mark.parametrize("text, definition, bonus", [
+    ("If a cloaked card is a sorcery card, it can't be turned face up. If an effect tries to turn it face up, reveal "
+     "it and it stays on the battlefield face down.", "701.58a", False),
+    ("The player who owns the card you manifested can't look at it.", "701.40a", False),
+    ("If the spell is countered, you won't cloak the top card of your library.", "701.58a", True),
+    ("Effects that instruct you to manifest cards aren't affected.", "701.40a", True),
+    ("If the ability resolves twice, each player who owns an exiled card manifests dread.", "701.62a", True),
+])
+def test_an_action_said_only_as_a_permanents_state_gets_no_definition_bonus(rules, monkeypatch, text, definition,
+                                                                             bonus):
+    monkeypatch.setattr(links, "CUES", ())
+    evidence = {c.clause: c.evidence for c in links.rank_clauses(text, rules)}
+    assert ("the definition of the mechanic the ruling names" in evidence.get(definition, "")) is bonus, evidence
+
+
 def test_a_turned_face_up_replacement_effect_is_614_1e(rules, card_texts):
     """A card with "As [this] is turned face up, ..." whose ruling says that ability is a replacement effect: 614.1e
     ("Effects that read 'As [this permanent] is turned face up . . . ,' are replacement effects") leads, not the

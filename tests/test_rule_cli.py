@@ -205,7 +205,7 @@ def test_a_date_in_the_corpus_gap_says_newer_rules_may_have_been_in_force() -> N
     """Try-out 17: `kb rule 708.9 --at 2023-01-01` answered from the CR of 2018-07-13 (the corpus has
     none between it and 2024-02-02) without saying that newer rules were in force in 2023."""
     flat = " ".join(run("708.9", "--at", "2023-01-01").output.split())
-    assert ("Note: The KB has no CR between 2018-07-13 and 2024-02-02: this is the last one before 2023-01-01; "
+    assert ("note: the KB has no CR between 2018-07-13 and 2024-02-02: this is the last one before 2023-01-01; "
             "newer rules may have been in force.") in flat
     at = json.loads(run("708.9", "--at", "2023-01-01", "--json").output)["at"]
     assert at["gap"] == {"used": "2018-07-13", "next": "2024-02-02", "note": at["gap"]["note"]}
@@ -234,7 +234,7 @@ def test_a_diff_of_two_dates_under_one_cr_says_there_is_nothing_to_compare() -> 
     and called it "unchanged"."""
     flat = " ".join(run("--diff", "2019-01-01", "2023-01-01", "--section", "708").output.split())
     assert "Both dates fall under the CR of 2018-07-13: nothing to compare." in flat
-    assert "unchanged" not in flat and "The KB has no CR between 2018-07-13 and" in flat
+    assert "unchanged" not in flat and "the KB has no CR between 2018-07-13 and" in flat
     data = json.loads(run("--diff", "2019-01-01", "2023-01-01", "--section", "708", "--json").output)
     assert data["same_version"] is True and [g["used"] for g in data["gaps"]] == ["2018-07-13"]
     full = json.loads(run("--diff", "2014-09-25", "2026-01-16", "--section", "708", "--json").output)
@@ -246,7 +246,7 @@ def test_the_note_that_an_old_number_was_another_rule_comes_first(args) -> None:
     """Try-out 17: with --at (the case it exists for) the note came at line 50, after today's text and
     a diff; without --at it was at the top."""
     lines = run(*args).output.splitlines()
-    assert lines[0].startswith("707.2  (CR of") and lines[1].startswith("Note: in the CR")
+    assert lines[0].startswith("707.2  (CR of") and lines[1].startswith("note: in the CR")
 
 
 def test_a_section_heading_counts_the_rulings_of_its_subclauses(home) -> None:
@@ -357,8 +357,9 @@ def test_a_rule_no_longer_in_the_rules_says_where_it_was_last_seen_and_by_which_
     went out somewhere in between, not "after 2018-07-13"."""
     result = run("509.6")
     assert result.exit_code == 1
-    assert ("509.6 was a rule no longer in the rules; last seen in the CR of 2018-07-13, not in that of "
-            "2024-11-08: the KB has no full CR between, only a face-down extract of 2024-02-02") in result.output
+    assert ("the number 509.6 was another rule (in section 509, Declare Blockers Step), since removed: after the CR "
+            "of 2018-07-13, by that of 2024-11-08 (the KB has no full CR between, only a face-down extract of "
+            "2024-02-02)") in " ".join(result.output.split())
     former = json.loads(run("505.5", "--json").output)["other_rules"]
     assert [(f["now"], f["last_seen"], f["gone_by"]) for f in former] == [(None, "2018-07-13", "2024-11-08")]
 
@@ -371,7 +372,7 @@ def test_a_note_on_a_rule_the_number_stood_for_that_is_gone_comes_after_todays_t
     result = run("708.5")
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
-    assert flat.index("At any time, you may look at a face-down spell") < flat.index("708.5 was a rule no longer in the rules")
+    assert flat.index("At any time, you may look at a face-down spell") < flat.index("the number 708.5 was another rule")
     renumbered = " ".join(run("707.2").output.split())
     assert renumbered.index("707.2 was the rule now 708.2") < renumbered.index("When copying an object")
 
@@ -384,7 +385,7 @@ def test_a_date_before_the_oldest_cr_shows_the_clause_in_the_oldest_with_a_note(
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     assert "On 2014-09-24 (CR of 2014-09-25): 707.5" in flat
-    assert ("Note: No CR in the corpus was in force on 2014-09-24; the oldest is 2014-09-25, read instead: older "
+    assert ("note: no CR in the corpus was in force on 2014-09-24; the oldest is 2014-09-25, read instead: older "
             "rules, which the KB lacks, may have differed.") in flat
     at = json.loads(run("708.5", "--at", "2014-09-24", "--json").output)["at"]
     assert (at["date"], at["version"], at["number"]) == ("2014-09-24", "2014-09-25", "707.5")
@@ -392,7 +393,7 @@ def test_a_date_before_the_oldest_cr_shows_the_clause_in_the_oldest_with_a_note(
     # a clause the oldest CR lacks is not said to be "not in the rules yet": the KB has no older rules
     later = " ".join(run("708.2b", "--at", "2014-01-01", "-n", "0").output.split())
     assert "On 2014-01-01: before the oldest CR in the corpus (2014-09-25), which does not have it." in later
-    assert "not in the rules yet" not in later and "No CR in the corpus was in force on 2014-01-01" in later
+    assert "not in the rules yet" not in later and "no CR in the corpus was in force on 2014-01-01" in later
     # the number an old ruling cites still points to the rule it was, as for a date in the corpus
     assert json.loads(run("707.2", "--at", "2013-01-01", "--json").output)["at"]["then_that_number_was"] == {
         "now": "708.2"}
@@ -404,17 +405,17 @@ def test_a_diff_from_before_the_oldest_cr_compares_from_the_oldest_and_says_so()
     assert result.exit_code == 0, result.output
     flat = " ".join(result.output.split())
     assert "Section 707 (2014-09-25) → 707 (2018-07-13)" in flat
-    assert "No CR in the corpus was in force on 2014-01-01; the oldest is 2014-09-25, read instead" in flat
+    assert "no CR in the corpus was in force on 2014-01-01; the oldest is 2014-09-25, read instead" in flat
     both = json.loads(run("--diff", "2010-01-01", "2013-08-01", "--section", "707", "--json").output)
     assert both["same_version"] is True and [g["note"][:52] for g in both["gaps"]] == [
-        "No CR in the corpus was in force on 2010-01-01; the o"[:52]]
+        "no CR in the corpus was in force on 2010-01-01; the o"[:52]]
 
 
 def test_a_date_long_after_the_newest_cr_says_later_crs_may_have_been_in_force() -> None:
     """Try-out 31 #6: `kb rule 708.5 --at 2099-01-01` answered from the CR of 2026-01-16 with no hedge,
     where a date in the KB's gaps gets one."""
     flat = " ".join(run("708.5", "--at", "2099-01-01", "-n", "0").output.split())
-    assert ("Note: The KB's newest CR is of 2026-01-16, more than six months before 2099-01-01: later CRs, which "
+    assert ("note: the KB's newest CR is of 2026-01-16, more than six months before 2099-01-01: later CRs, which "
             "the KB lacks, may have been in force then.") in flat
     gap = json.loads(run("708.5", "--at", "2099-01-01", "--json").output)["at"]["gap"]
     assert (gap["used"], gap["next"]) == ("2026-01-16", None)
@@ -439,7 +440,7 @@ def test_a_diff_from_a_date_long_after_its_cr_says_the_changes_may_predate_that_
     """Try-out 31 #2: `--diff 2021-08-01 2024-03-01 --section 708` listed the 2021 renumbering as a change
     after 2021-08-01 with no word in the body."""
     flat = " ".join(run("--diff", "2021-08-01", "2024-03-01", "--section", "708").output.split())
-    assert ("These are the changes between the CRs of 2018-07-13 and 2024-02-02; some may have come in before "
+    assert ("these are the changes between the CRs of 2018-07-13 and 2024-02-02; some may have come in before "
             "2021-08-01, and the KB can't tell which.") in flat
     assert json.loads(run("--diff", "2014-09-25", "2026-01-16", "--section", "708", "--json").output)[
         "changes_note"] is None

@@ -13,9 +13,7 @@ from kb.model import Entry, Kind, Lang, Relation, RuleLink, Variant
 from kb.search import SCHEMA_VERSION, Searcher, build_index, read_meta
 from kb.search.glossary import Glossary
 from kb.search.text import tokenize
-from kb.corpus import Corpus
-
-CORPUS = Corpus.default()
+from tests.entries import CORPUS, fake_searcher
 
 TAPPED_EN = "Turning a permanent face up or face down doesn't change whether that permanent is tapped or untapped."
 TAPPED_DE = "Das Aufdecken oder Verdecken einer bleibenden Karte ändert nicht, ob jene bleibende Karte getappt oder ungetappt ist."
@@ -61,8 +59,7 @@ def cards():
 
 @pytest.fixture()
 def searcher(tmp_path: Path, entries: list[Entry], cards) -> Searcher:
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+    return fake_searcher(entries, tmp_path / "index", cards=cards)
 
 
 def test_one_hit_per_entry_however_many_duplicate_variants(searcher: Searcher) -> None:

@@ -5,18 +5,12 @@ bundled Oracle cards."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from kb.corpus import Corpus
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
+from kb.search import Searcher
 from kb.search.question import card_rules, card_wording, rule_tokens, split_concepts, wording_rules
 from kb.search.rank import Weights
-from tests.entries import rule_entry as _rule, ruling_entry as _ruling
-
-CORPUS = Corpus.default()
+from tests.entries import fake_searcher, ranked_ids, rule_entry as _rule, ruling_entry as _ruling
 
 END_THE_TURN = ("To “end the turn” as the result of an effect is to perform an expedited process that skips nearly "
                 "everything else that would happen that turn. See rule 723, “Ending Turns and Phases.”")
@@ -97,14 +91,12 @@ ENTRIES = [
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
-    folder = tmp_path_factory.mktemp("wording") / "index"
-    build_index(ENTRIES, folder, FakeEmbedder(), corpus=CORPUS)
-    return Searcher.load(folder, ENTRIES, query_embedder=FakeEmbedder())
+    return fake_searcher(ENTRIES, tmp_path_factory.mktemp("wording") / "index")
 
 
 def _ids(searcher: Searcher, question: str, **weights: float) -> list[str]:
     searcher.weights = Weights(**weights)  # type: ignore[arg-type]
-    return [h.entry.id for h in searcher.search(question, limit=5)]
+    return ranked_ids(searcher, question)
 
 
 def test_the_index_keeps_the_rules_of_a_cards_wordings(searcher: Searcher) -> None:

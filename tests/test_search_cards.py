@@ -326,3 +326,20 @@ def test_the_matcher_keys_each_name_once_however_often_the_rulings_repeat_it(mon
     assert list(repeated.items()) == list(once.items())
     distinct = set(pairs)
     assert len(keyed) == len(distinct) + sum("," in local for local, _ in distinct)  # and each short name
+
+
+@pytest.mark.parametrize("question, lang, names", [
+    ("Can I copy Rageform with Lightform?", Lang.EN, ["Rageform", "Lightform"]),
+    ("¿Qué hace Wutform si la pongo sobre una criatura?", Lang.ES, ["Rageform"]),
+    ("Rageform on a face-down creature: what happens?", Lang.EN, []),  # capitalised as it opens the sentence
+    ("Does Manifest work on it?", Lang.EN, []),  # an everyday (rules) word
+    ("Kann ich Wutform auf eine Kreatur legen?", Lang.DE, []),  # German capitalises every noun
+    ("can i copy rageform with lightform?", Lang.EN, []),  # in lower case
+    ("Does Lightfrom stay face down?", Lang.EN, []),  # misspelt: read as the card, but no sure name
+    ("Is Forma de ira a copy?", Lang.EN, []),  # a name of three words: noted as such already
+    ("Does It Really Work With Rageform Here?", Lang.EN, []),  # a title capitalises every word
+])  # fmt: skip
+def test_a_one_word_name_is_written_as_a_name_only_capitalised_mid_sentence(matcher: CardMatcher, question: str,
+                                                                           lang: Lang, names: list[str]) -> None:
+    """tryout46 D9: "cast Murder on my creature" names Murder as surely as two words name a card."""
+    assert matcher.one_word_names(question, lang) == names

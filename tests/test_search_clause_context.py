@@ -6,13 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kb.corpus import Corpus
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
 from kb.search.index import clause_context
-from tests.entries import rule_entry, ruling_entry
-
-CORPUS = Corpus.default()
+from tests.entries import fake_searcher, rule_entry, ruling_entry
 
 ENTRIES = [
     rule_entry("c-701", "701", "Keyword Actions"),
@@ -44,8 +39,7 @@ def test_a_clause_reads_the_nearest_heading_above_it_not_its_parent_rule() -> No
 
 
 def test_a_question_naming_the_heading_finds_the_clause(tmp_path: Path) -> None:
-    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(ENTRIES, tmp_path / "index")
     # the question's words are in the headings only (the headings are no documents themselves)
     hits = searcher.search("When does my Saga go away?", limit=3, mode="lexical", kind="rule")
     assert [h.entry.id for h in hits][:1] == ["c-714.4"]

@@ -310,6 +310,25 @@ def test_a_search_says_which_cards_named_the_kb_has_no_ruling_of_or_does_not_kno
     assert json.loads(as_json.stderr)["notes"] == ['Lightning Bolt: no ruling in the KB; `kb card "Lightning Bolt"` shows its text']
 
 
+def test_a_search_says_which_rules_term_a_misspelt_word_was_read_as(kb_with_index: Path) -> None:
+    """tryout46 D4: as for a misspelt card name, the judge sees what the search read."""
+    result = run("Can a face-down creature with disgiuse be targeted?", "-k", "1")
+    assert result.exit_code == 0, result.output
+    assert "no rules term is spelt 'disgiuse'; read as the closest, disguise" in " ".join(result.output.split())
+    assert "rules term" not in run("Can a face-down creature with disguise be targeted?", "-k", "1").output
+
+
+def test_a_one_word_name_written_as_a_name_gets_the_no_ruling_note(kb_with_index: Path) -> None:
+    """tryout46 D9: a card named by one word capitalised mid-sentence (not at its start, no rules term, not
+    German, which capitalises every noun) is noted as two-word names are. (The words of the CR, its
+    subtypes among them, are no card's name here: `CardMatcher.common`.)"""
+    said = " ".join(run("Can I cast Shock on my own face-down creature?", "-k", "1").output.split())
+    assert 'Shock: no ruling in the KB; `kb card "Shock"` shows its text' in said
+    for question in ("Shock on a face-down creature: does it die?", "Kann ich Schock auf eine verdeckte Kreatur wirken?",
+                     "Can I cast shock on a face-down creature?"):
+        assert "no ruling in the KB" not in run(question, "-k", "1").output, question
+
+
 def test_unknown_card_is_one_line_error(kb_with_index: Path) -> None:
     from cli.main import app
 
@@ -324,12 +343,12 @@ def test_a_language_the_kb_has_no_text_in_says_so_instead_of_try_other_words(kb_
     result = run("¿Puedo mirar una criatura boca abajo?", "--lang", "es")
     assert result.exit_code == 0, result.output
     flat = " ".join(result.stdout.split())
-    assert "The KB holds no es text" in flat and "Search without --lang" in flat
+    assert "the KB holds no es text" in flat and "Search without --lang" in flat
     # tryout18: with --json the hits were `[]` and nothing said why
     as_json = run("¿Puedo mirar una criatura boca abajo?", "--lang", "es", "--json")
     assert json.loads(as_json.stdout) == []
     assert json.loads(as_json.stderr.strip().splitlines()[-1]) == {
-        "notes": ["The KB holds no es text, so --lang es keeps nothing"]}
+        "notes": ["the KB holds no es text, so --lang es keeps nothing"]}
     german = " ".join(run("Kann ich eine verdeckte Kreatur anschauen?", "--lang", "de", "--until", "2000").stdout.split())
     assert "No entry matches. Try other words or fewer filters." in german  # German text exists: the usual hint
 

@@ -8,13 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from kb.corpus import Corpus
 from kb.model import Entry, Kind, Lang, Relation, Variant
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
+from kb.search import Searcher
 from kb.search.text import split_compounds
-
-CORPUS = Corpus.default()
+from tests.entries import CORPUS, fake_searcher
 
 
 @pytest.mark.parametrize("text, split", [
@@ -52,8 +49,7 @@ def _searcher(tmp_path: Path, **weights: object) -> Searcher:
     from kb.search.cardnames import CardIndex, CardMatcher
     from kb.search.rank import Weights
 
-    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), cards=CardIndex(CardMatcher({}), {}), corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder(),
+    return fake_searcher(ENTRIES, tmp_path / "index", cards=CardIndex(CardMatcher({}), {}),
                          weights=dataclasses.replace(Weights(), **weights))
 
 

@@ -9,15 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kb.corpus import Corpus
 from kb.model import Lang
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
+from kb.search import Searcher
 from kb.search.focus import defined_phrase
 from kb.search.rank import GLOSSARY_SHARE, Weights
-from tests.entries import rule_entry as _rule, ruling_entry as _ruling
-
-CORPUS = Corpus.default()
+from tests.entries import fake_searcher, rule_entry as _rule, ruling_entry as _ruling
 
 ENTRIES = [
     _rule("c-701.58", "701.58", "Cloak"),
@@ -62,8 +58,7 @@ def test_a_question_that_asks_only_what_a_term_is_names_the_term(question: str, 
 
 
 def _searcher(tmp_path: Path) -> Searcher:
-    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+    return fake_searcher(ENTRIES, tmp_path / "index")
 
 
 def _defined(searcher: Searcher, phrase: str, lang: Lang = Lang.EN) -> dict[str, float]:

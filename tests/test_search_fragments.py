@@ -9,13 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.corpus import Corpus
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
+from kb.search import Searcher
 from kb.search.rank import Weights, _is_fragment
-from tests.entries import rule_entry, ruling_entry
-
-CORPUS = Corpus.default()
+from tests.entries import fake_searcher, rule_entry, ruling_entry
 
 ENTRIES = [
     ruling_entry("r-example", "For example, a 1/4 creature blocking a 3/3 will deal 4 damage rather than 1.",
@@ -49,8 +45,7 @@ def test_a_clause_is_never_a_fragment() -> None:
 
 
 def _searcher(tmp_path: Path, weights: Weights) -> Searcher:
-    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder(), weights=weights)
+    return fake_searcher(ENTRIES, tmp_path / "index", weights=weights)
 
 
 QUESTION = "My 1/4 creature blocks a 3/3. Will it deal 4 damage rather than 1?"

@@ -10,15 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kb.corpus import Corpus
 from kb.model import Lang
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
+from kb.search import Searcher
 from kb.search.rank import Weights
 from kb.search.text import tokenize
-from tests.entries import rule_entry, ruling_entry
-
-CORPUS = Corpus.default()
+from tests.entries import CORPUS, fake_searcher, rule_entry, ruling_entry
 
 
 @pytest.mark.parametrize("words, langs, concept", [
@@ -61,8 +57,7 @@ LEGEND = [
 
 
 def _searcher(tmp_path: Path, bonus: float) -> Searcher:
-    build_index(LEGEND, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", LEGEND, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(LEGEND, tmp_path / "index")
     searcher.weights = Weights(cr_term=bonus)
     return searcher
 
@@ -116,8 +111,7 @@ STEPS = [
 @pytest.fixture(scope="module")
 def steps_searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     folder = tmp_path_factory.mktemp("steps") / "index"
-    build_index(STEPS, folder, FakeEmbedder(), corpus=CORPUS)
-    return Searcher.load(folder, STEPS, query_embedder=FakeEmbedder())
+    return fake_searcher(STEPS, folder)
 
 
 @pytest.mark.parametrize("question, unknown", [
@@ -175,8 +169,7 @@ RESPOND = [
 
 
 def _respond_searcher(tmp_path: Path, weights: Weights) -> Searcher:
-    build_index(RESPOND, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", RESPOND, query_embedder=FakeEmbedder(), weights=weights)
+    return fake_searcher(RESPOND, tmp_path / "index", weights=weights)
 
 
 @pytest.mark.parametrize("question, first", [
@@ -239,8 +232,7 @@ DRAW = [
 
 
 def _draw_searcher(tmp_path: Path, weights: Weights) -> Searcher:
-    build_index(DRAW, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", DRAW, query_embedder=FakeEmbedder(), weights=weights)
+    return fake_searcher(DRAW, tmp_path / "index", weights=weights)
 
 
 def test_rulings_each_about_another_unnamed_card_leave_the_answer_to_the_cr(tmp_path: Path) -> None:
@@ -283,3 +275,43 @@ def test_rulings_of_one_card_or_of_a_named_card_are_what_the_question_asks_about
     assert searcher._scattered(best("r-fate", "r-tome", "r-rack"), 3, [])
     assert not searcher._scattered(best("r-fate", "r-tome", "r-rack"), 3, ["Rack Card"])
     assert searcher._scattered(best("r-fate", "r-tome", "r-rack"), 3, ["Blood Moon"])
+
+
+def _many_cards(entry: object, *cards: str) -> object:
+    """`entry` filed under several cards, as a release-notes ruling printed for each card of a mechanic."""
+    return dataclasses.replace(entry, cards=cards)  # type: ignore[type-var]
+
+
+NAMELESS = [
+    _rule("c-704.5j", "704.5j", "If two or more legendary permanents with the same name are controlled by the same "
+          "player, that player chooses one of them, and the rest are put into their owners' graveyards."),
+    _rule("c-500.1", "500.1", "A turn consists of five phases, in this order: beginning, precombat main, combat, "
+          "postcombat main, and ending."),
+    _rule("c-509.1a", "509.1a", "The defending player chooses which creatures they control, if any, will block."),
+    # a face-down ruling printed under many cards, which a question about names meets
+    _many_cards(_ruling("r-noname", "Because face-down creatures have no name, two face-down creatures you control "
+                        "never have the same name as each other, so the legendary permanents rule never applies.",
+                        "Morph One"), "Morph One", "Morph Two", "Morph Three", "Morph Four", "Morph Five"),
+    # other cards' own rulings sharing a few of its words
+    _ruling("r-boon", "The copy can choose new targets: a creature you control, or two creatures with the same "
+            "name.", "Boon Card"),
+    _ruling("r-thief", "Each spell on the stack with the chosen name is countered, whoever controls it.",
+            "Thief Card"),
+    _ruling("r-area", "If you control two Contraptions with the same name, assemble one of them.", "Area Card"),
+]
+
+
+def test_a_face_down_ruling_of_many_cards_does_not_keep_a_general_question_from_the_cr(tmp_path: Path) -> None:
+    """The best rulings of a question not about face-down play are read past those that say face down
+    (they are discounted as its boilerplate): a face-down ruling printed under many cards among them
+    made the best three look like a general ruling's, and the clauses kept their discount (search46;
+    red with `scattered_past_face_down=False`: a ruling first)."""
+    question = "I ended up with two legendary creatures with the same name on my side. What do I do?"
+    build_index(NAMELESS, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
+
+    def first(weights: Weights) -> str:
+        searcher = Searcher.load(tmp_path / "index", NAMELESS, query_embedder=FakeEmbedder(), weights=weights)
+        return searcher.search(question, limit=3)[0].entry.id
+
+    assert first(Weights()) == "c-704.5j"
+    assert first(dataclasses.replace(Weights(), scattered_past_face_down=False)).startswith("r-")

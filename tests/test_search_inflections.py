@@ -81,3 +81,21 @@ def test_a_texts_words_are_read_as_before() -> None:
     """Only a question's words are read as forms: the rulings (and the index's tokens) are as they were."""
     assert GLOSSARY.concepts_in("Presagié la carta.", (Lang.ES,)) == []
     assert [c.id for c in GLOSSARY.concepts_in("Presagié la carta.", (Lang.ES,), question=True)] == ["foretell"]
+
+
+# ------------------------------------------------------------------ umlauts (search46b)
+@pytest.mark.parametrize("question, concept, read", [
+    ("Zählt ein verdeckter Spielstein als Kreatur?", "~pay", False),            # zählen: to count
+    ("Zählen die Zauber meines Teams zusammen?", "~pay", False),
+    ("Muss ich die Morphkosten zahlen, um sie umzudrehen?", "~pay", True),      # zahlen: to pay
+    ("Ich zahle die Kosten und drehe sie um.", "~pay", True),
+    ("Die Täuscherin ist verdeckt, weiß mein Gegner was sie ist?", "~exchange", False),  # täuschen: to deceive
+    ("Darf ich zwei Karten tauschen?", "~exchange", True),                       # tauschen: to swap
+    ("Die Kreatur verlässt das Spielfeld.", "~leaves_the_battlefield", True),   # a term's own umlaut still meets
+    ("Die Kreatur verlasst das Spielfeld.", "~leaves_the_battlefield", True),   # as does an umlaut typed as "a"
+    ("Löst das aus, wenn sie umgedreht wird?", "~trigger", True),
+])  # fmt: skip
+def test_a_german_umlaut_tells_two_words_apart_that_folding_made_one(question: str, concept: str, read: bool) -> None:
+    from kb.corpus import Corpus
+
+    assert (concept in Corpus.default().glossary.question_tokens(question, (Lang.EN, Lang.DE))) is read

@@ -9,16 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kb.corpus import Corpus
 from kb.model import Entry, Kind, Lang, Relation, Variant
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
+from kb.search import Searcher
 from kb.search.question import KEYWORD_IN_RULINGS
 from kb.search.rank import Weights
 from kb.search.text import tokenize
-from tests.entries import rule_entry as _rule, ruling_entry as _ruling
-
-CORPUS = Corpus.default()
+from tests.entries import fake_searcher, rule_entry as _rule, ruling_entry as _ruling
 
 FORETELL = [
     _rule("c-702.143", "702.143", "Foretell"),
@@ -59,8 +55,7 @@ FORETELL = [
 
 
 def _searcher(tmp_path: Path, on: bool) -> Searcher:
-    build_index(FORETELL, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", FORETELL, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(FORETELL, tmp_path / "index")
     searcher.weights = Weights(keyword_rules=on)
     return searcher
 
@@ -103,8 +98,7 @@ def _echo_rulings(tmp_path: Path, n: int) -> Searcher:
     """The entries and `n` more rulings that say "echo" (Echoing Boon's ruling says it already: "echoing")."""
     entries = [*FORETELL, *(_ruling(f"r-echo{k}", f"If you don't pay the echo cost, you sacrifice it ({k}).",
                                     f"Echo Card {k}") for k in range(n))]
-    build_index(entries, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+    return fake_searcher(entries, tmp_path / "index")
 
 
 def test_a_keyword_rulings_say_is_the_rulings(tmp_path: Path) -> None:
@@ -184,8 +178,7 @@ LANDWALK = [
 
 def _landwalk(tmp_path: Path, entries: list | None = None, **weights: bool) -> Searcher:
     entries = entries if entries is not None else LANDWALK
-    build_index(entries, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(entries, tmp_path / "index")
     searcher.weights = Weights(**weights)
     return searcher
 
@@ -316,8 +309,7 @@ def test_a_keyword_one_revised_ruling_says_is_still_the_crs(tmp_path: Path) -> N
     entries = [*CLOAK, _revised(
         "r-apart", "You must keep your face-down permanents apart, whether they were manifested or cloaked.",
         "You must keep your face-down permanents apart, whether manifested or cloaked.", "Apart Card")]
-    build_index(entries, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(entries, tmp_path / "index")
     question = "Can I turn a cloaked permanent face up by paying its mana cost?"
     assert {"c-701.58b", "c-gl-cloak"} <= _ids(searcher, searcher._keyword_rules(question, (Lang.EN,)))
     assert "c-701.58b" in [h.entry.id for h in searcher.search(question, limit=2)]

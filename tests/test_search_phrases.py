@@ -9,15 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from kb.corpus import Corpus
 from kb.model import Lang
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
 from kb.search.glossary import Glossary
 from kb.search.text import tokenize
-from tests.entries import ruling_entry
-
-CORPUS = Corpus.default()
+from tests.entries import CORPUS, fake_searcher, ruling_entry
 
 
 @pytest.mark.parametrize("question, lang, concept", [
@@ -31,6 +26,30 @@ def test_a_term_of_function_words_but_one_is_found_as_written(question: str, lan
     assert concept in CORPUS.glossary.question_tokens(question, langs)
     # the token matcher alone cannot: the term's other words are stopwords
     assert concept not in CORPUS.glossary.concept_tokens(tokenize(question), langs, question=True)
+
+
+@pytest.mark.parametrize("question", [
+    "Ich hab drei verdeckte Kreaturen im Spiel. Weiß mein Gegner, welche welche ist?",
+    "Bleibt die Aura im Spiel, wenn die Kreatur umgedreht wird?",
+    "Zählen Marken auf Karten im Spiel auch, wenn sie verdeckt sind?",
+])  # fmt: skip
+def test_im_spiel_is_the_battlefield_not_the_verb_play(question: str) -> None:
+    # the noun "Spiel" is the stem of the verb "spiele" (`play`): said with "im" it is where permanents are
+    tokens = CORPUS.glossary.question_tokens(question, (Lang.EN, Lang.DE))
+    assert "~battlefield" in tokens and "~play" not in tokens
+
+
+@pytest.mark.parametrize("question, trigger", [
+    ("¿se activa su habilidad?", True),  # was test_search_rank's row, read as a ruling's words there
+    ("¿Se activa la habilidad de mi criatura boca abajo cuando la volteo?", True),
+    ("Si entran dos criaturas a la vez, ¿se activan las dos habilidades?", True),
+    ("¿Puedo activar la habilidad de una criatura boca abajo?", False),
+    ("Activo la habilidad de mi artefacto dos veces. ¿Se resuelven por separado?", False),
+    ("Mi rival activa una habilidad que hace objetivo a mi criatura.", False),
+])  # fmt: skip
+def test_se_activa_is_a_trigger_and_activar_alone_is_activating(question: str, trigger: bool) -> None:
+    # Spanish players say "se activa" for a trigger; "activar" / "activo" / "activa" alone activate an ability
+    assert ("~trigger" in CORPUS.glossary.question_tokens(question, (Lang.EN, Lang.ES))) is trigger
 
 
 def test_the_one_word_left_alone_does_not_name_the_term() -> None:
@@ -53,8 +72,7 @@ ENTRIES = [
 def test_a_spanish_question_reaches_the_ruling_through_the_phrase(tmp_path: Path) -> None:
     from kb.search.cardnames import CardIndex, CardMatcher
 
-    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), cards=CardIndex(CardMatcher({}), {}), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(ENTRIES, tmp_path / "index", cards=CardIndex(CardMatcher({}), {}))
     hits = searcher.search("¿Puedo lanzar la carta exiliada más de una vez?", limit=3)
     lexical = {h.entry.id: h.lexical for h in hits}
     assert hits[0].entry.id == "r-once"
@@ -185,8 +203,7 @@ def test_a_countered_morph_finds_the_ruling_that_reveals_a_countered_face_down_s
     came behind the rulings that turn a morph face up by revealing its morph cost."""
     from kb.search.cardnames import CardIndex, CardMatcher
 
-    build_index(COUNTERED, tmp_path / "index", FakeEmbedder(), cards=CardIndex(CardMatcher({}), {}), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", COUNTERED, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(COUNTERED, tmp_path / "index", cards=CardIndex(CardMatcher({}), {}))
     hits = searcher.search("If I counter a morph on the stack, does my opponent have to show me what card it was?",
                            limit=len(COUNTERED))
     assert hits[0].entry.id == "r-countered"

@@ -7,19 +7,15 @@ from pathlib import Path
 
 import pytest
 
-from kb.corpus import Corpus
 from kb.model import Entry
 from kb.search import Hit, Searcher, build_index
 from kb.search.cardnames import CardIndex, CardMatcher
-from kb.search.embed import FakeEmbedder
 from kb.search.index import former_numbers
 from kb.search.question import (ORACLE_CONCEPTS, SPECIFIC_SHARE, cited_clauses, concept_tokens, glossary_term,
                                 names_term, oracle_concepts, plan, referenced_rules, split_concepts)
 from kb.search.rank import Weights
 from kb.search.text import tokenize
-from tests.entries import rule_entry, ruling_entry
-
-CORPUS = Corpus.default()
+from tests.entries import CORPUS, fake_searcher, rule_entry, ruling_entry
 
 
 @pytest.mark.parametrize(("text", "concepts"), [
@@ -119,8 +115,7 @@ ENTRIES = [
 def _searcher(tmp_path: Path, oracle_text: str) -> Searcher:
     matcher = CardMatcher.from_names([("Sapphire Medallion", "Sapphire Medallion"), ("Morph Card", "Morph Card")])
     cards = CardIndex(matcher, {"Sapphire Medallion": ["artifact", *concept_tokens(oracle_text)]})
-    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+    return fake_searcher(ENTRIES, tmp_path / "index", cards=cards)
 
 
 def test_a_question_naming_a_card_without_rulings_meets_the_rule_its_oracle_text_implies(
@@ -170,8 +165,7 @@ SICKNESS = [
 def test_a_cr_term_the_rulings_never_use_lifts_the_rule_its_glossary_entry_refers_to(
         tmp_path: Path, bonus: float) -> None:
     """"Summoning sickness" is in no ruling: the question asks about the rule the glossary names."""
-    build_index(SICKNESS, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", SICKNESS, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(SICKNESS, tmp_path / "index")
     searcher.weights = Weights(cr_term=bonus)
     hits = searcher.search("Does turning a morph face up give it summoning sickness?", limit=3)
     # the rule first, its glossary entry (half the bonus: rank.GLOSSARY_SHARE) after it
@@ -202,8 +196,7 @@ CITED = [
 @pytest.mark.parametrize("bonus", [0.0, Weights().cited])
 def test_a_rule_cited_by_its_old_number_is_found_under_its_new_one(tmp_path: Path, bonus: float) -> None:
     """"The rule 707.9 instructs players to reveal manifested cards": 707.9 was 708.9's number."""
-    build_index(CITED, tmp_path / "index", FakeEmbedder(), corpus=CORPUS, former={"707.9": ["708.9"]})
-    searcher = Searcher.load(tmp_path / "index", CITED, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(CITED, tmp_path / "index", former={"707.9": ["708.9"]})
     searcher.weights = Weights(cited=bonus)
     hits = [h.entry.id for h in searcher.search(
         "Why does the rule 707.9 instruct players to show what card a creature was?", limit=3)]

@@ -13,11 +13,9 @@ from hypothesis import given, strategies as st
 
 from kb.search.embed import FakeEmbedder
 from kb.model import Entry, Kind, Lang, Relation, Variant
-from kb.search import Searcher, build_index
+from kb.search import Searcher
 from kb.search.focus import asks_for_rule, focus
-from kb.corpus import Corpus
-
-CORPUS = Corpus.default()
+from tests.entries import CORPUS, fake_searcher
 
 
 def _entry(eid: str, text: str, kind: Kind = Kind.RULING, clause: str | None = None) -> Entry:
@@ -42,8 +40,7 @@ SETTING = [
 def _searcher(tmp_path: Path, entries: list[Entry], **weights: object) -> Searcher:
     from kb.search.rank import Weights
 
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=_cards(entries), corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder(),
+    return fake_searcher(entries, tmp_path / "index", cards=_cards(entries),
                          weights=dataclasses.replace(Weights(), **weights))
 
 
@@ -137,7 +134,7 @@ def test_a_rule_question_is_answered_with_the_clause(tmp_path: Path) -> None:
     ("If I flip my face-down guy", "turn_face_up"),
     ("does his enters ability go off", "trigger"),
     ("lösen dann ihre Fähigkeiten aus? Löst das aus", "trigger"),
-    ("¿se activa su habilidad?", "trigger"),
+    # "¿se activa su habilidad?" (trigger) is said word for word: a question's reading, test_search_phrases
     # a judge's report: "Spielfeld" (the colloquial word) found nothing, "Schlachtfeld" the ruling
     ("Was passiert, wenn eine verdeckte Kreatur das Spielfeld verlässt?", "leaves_the_battlefield"),
     ("¿Qué pasa si la criatura boca abajo sale del campo?", "leaves_the_battlefield"),
@@ -249,8 +246,7 @@ def _look_searcher(tmp_path: Path, **weights: object) -> Searcher:
     from kb.search.rank import Weights
 
     cards = CardIndex(CardMatcher({name_key(n): n for n in ("Keeper of the Lens", "Lens of Clarity")}), {})
-    build_index(LOOK, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", LOOK, query_embedder=FakeEmbedder(),
+    return fake_searcher(LOOK, tmp_path / "index", cards=cards,
                          weights=dataclasses.replace(Weights(), **weights))
 
 
@@ -306,8 +302,7 @@ def _card_searcher(tmp_path: Path, entries: list[Entry], **weights: object) -> S
     from kb.search.rank import Weights
 
     cards = CardIndex(CardMatcher({name_key(GONTI): GONTI, "gonti": GONTI}), {})
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder(),
+    return fake_searcher(entries, tmp_path / "index", cards=cards,
                          weights=dataclasses.replace(Weights(), **weights))
 
 
@@ -492,8 +487,7 @@ def test_rulings_printed_for_several_cards_are_found_again_through_the_last_buil
 
 def test_a_question_naming_no_card_is_answered_by_the_ruling_several_cards_print(tmp_path: Path) -> None:
     entries = BLOCKED + [_entry(i, t) for i, t in SETTING]
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=_cards(entries), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(entries, tmp_path / "index", cards=_cards(entries))
     hits = searcher.search("My face-down creature attacks and is blocked. If I turn it face up, is it unblocked?",
                            limit=3)
     assert hits[0].entry.id in {"r-lurker", "r-shaman"}

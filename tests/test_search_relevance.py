@@ -10,14 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from kb.corpus import Corpus
 from kb.model import Entry, Kind, Lang, Relation, Variant
-from kb.search import Searcher, build_index
-from kb.search.embed import FakeEmbedder
+from kb.search import Searcher
 from kb.search.glossary import Glossary
 from kb.search.text import tokenize
+from tests.entries import CORPUS, fake_searcher
 
-CORPUS = Corpus.default()
 EN, DE, ES = Lang.EN, Lang.DE, Lang.ES
 
 GLOSSARY = Glossary.from_yaml("""
@@ -74,8 +72,7 @@ def _searcher(tmp_path: Path, entries: list[Entry], **weights: object) -> Search
     from kb.search.cardnames import CardIndex, CardMatcher
     from kb.search.rank import Weights
 
-    build_index(entries, tmp_path / "index", FakeEmbedder(), cards=CardIndex(CardMatcher({}), {}), corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", entries, query_embedder=FakeEmbedder(),
+    return fake_searcher(entries, tmp_path / "index", cards=CardIndex(CardMatcher({}), {}),
                          weights=dataclasses.replace(Weights(), **weights))
 
 

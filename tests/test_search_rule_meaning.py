@@ -66,7 +66,7 @@ def test_search_by_an_old_face_down_number_shows_the_face_down_rulings_and_says_
     result = runner.invoke(app, ["search", "Can I look at my face-down creature?", "--rule", "707.5", "-k", "3"])
     assert result.exit_code == 0, result.output
     flat = " ".join(result.stdout.split())
-    assert flat.startswith("Note: --rule 707.5 read as the rule it numbered in the CRs of 2014-09-25 to 2018-07-13, "
+    assert flat.startswith("note: --rule 707.5 read as the rule it numbered in the CRs of 2014-09-25 to 2018-07-13, "
                            "now 708.5")
     hits = json.loads(runner.invoke(app, ["search", "Can I look at my face-down creature?", "--rule", "707.5",
                                           "-k", "3", "--json"]).stdout)

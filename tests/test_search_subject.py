@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from kb.corpus import Corpus
 from kb.model import Lang
 from kb.search import Hit, Searcher, build_index
 from kb.search.cardnames import CardIndex, CardMatcher
@@ -17,9 +16,8 @@ from kb.search.embed import FakeEmbedder
 from kb.search.text import tokenize
 from kb.search.question import QueryPlan, about_face_down, concept_tokens, off_subject
 from kb.search.rank import Weights
+from tests.entries import CORPUS, fake_searcher
 from tests.test_search_question import _rule, _ruling
-
-CORPUS = Corpus.default()
 MEDALLION = "Blue spells you cast cost {1} less to cast."
 
 
@@ -46,8 +44,7 @@ def _searcher(tmp_path: Path, weights: Weights = Weights()) -> Searcher:
                                       ("Shifting Card", "Shifting Card")])
     cards = CardIndex(matcher, {"Sapphire Medallion": ["artifact", *concept_tokens(MEDALLION)],
                                 "Shifting Card": ["creatur", "morph", "face", "down"]})
-    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
-    return Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder(), weights=weights)
+    return fake_searcher(ENTRIES, tmp_path / "index", cards=cards, weights=weights)
 
 
 def _hit(searcher: Searcher, question: str, eid: str) -> Hit:
@@ -105,8 +102,7 @@ LOOK_BACK = [
 def _look_back_lexical(tmp_path: Path, oracle: str) -> float:
     matcher = CardMatcher.from_names([("Athreos", "Athreos"), ("Morph Card", "Morph Card")])
     cards = CardIndex(matcher, {"Athreos": ["creatur", *concept_tokens(oracle)]})
-    build_index(LOOK_BACK, tmp_path / "index", FakeEmbedder(), cards=cards, corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", LOOK_BACK, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(LOOK_BACK, tmp_path / "index", cards=cards)
     hits = searcher.search("My manifested Plains went away. Does Athreos return it?", limit=len(LOOK_BACK))
     return next(h.lexical for h in hits if h.entry.id == "c-603.10a")
 
@@ -140,8 +136,7 @@ OFF_ENTRIES = [
 
 def _scores(tmp_path: Path, question: str, weights: Weights) -> dict[str, float]:
     cards = CardIndex(CardMatcher.from_names([("Scheme Card", "Scheme Card")]), {})
-    build_index(OFF_ENTRIES, tmp_path / "off", FakeEmbedder(), cards=cards, corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "off", OFF_ENTRIES, query_embedder=FakeEmbedder(), weights=weights)
+    searcher = fake_searcher(OFF_ENTRIES, tmp_path / "off", cards=cards, weights=weights)
     return {h.entry.id: h.score for h in searcher.search(question, limit=len(OFF_ENTRIES))}
 
 

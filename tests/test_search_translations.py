@@ -11,14 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kb.corpus import Corpus
 from kb.model import Lang
 from kb.search import Searcher, build_index
 from kb.search.embed import FakeEmbedder
 from kb.search.glossary import LEXICON_FILE, Glossary
-from tests.entries import rule_entry, ruling_entry
+from tests.entries import CORPUS, fake_searcher, rule_entry, ruling_entry
 
-CORPUS = Corpus.default()
 # the corpus's glossary as it would be without the lexicon's translations, read apart from them (another
 # digest: nothing cached under the corpus's is reused for it)
 _LEXICON = Glossary.from_yaml((CORPUS.folder / LEXICON_FILE).read_text(encoding="utf-8"))
@@ -43,8 +41,7 @@ ENTRIES = [
 ])  # fmt: skip
 def test_a_question_whose_only_link_is_a_translated_word_finds_the_clause(
         tmp_path: Path, question: str, lang: Lang, clause: str) -> None:
-    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    searcher = Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+    searcher = fake_searcher(ENTRIES, tmp_path / "index")
     assert searcher.glossary.translations  # the index carries them (glossary.json)
     lexical = {h.entry.id: h.lexical for h in searcher.search(question, limit=5)}
     assert lexical[clause] > 0 and lexical[clause] == max(lexical.values())
@@ -54,6 +51,35 @@ def test_a_question_whose_only_link_is_a_translated_word_finds_the_clause(
     assert {h.entry.id: h.lexical for h in searcher.search(question, limit=5)}.get(clause, 0.0) == 0.0
 
 
+@pytest.mark.parametrize("question, lang, english", [
+    ("Wenn die verzögerte Fähigkeit von Necropotence neutralisiert wird, krieg ich die Karte trotzdem?",
+     Lang.DE, {"delay", "trigger"}),
+    ("Macht Thalia meinen Morph teurer, wenn ich ihn verdeckt wirke?", Lang.DE, {"cost", "increas"}),
+    ("Darf ich im Sealed eine Karte von außerhalb des Spiels holen?", Lang.DE, {"limit", "outsid", "game"}),
+    ("¿La habilidad retrasada se dispara aunque la carta ya no esté?", Lang.ES, {"delay", "trigger"}),
+    ("¿Thalia hace más caro lanzar un morph boca abajo?", Lang.ES, {"cost", "increas"}),
+    ("¿Una carta de fuera del juego puede venir de mi banquillo en sellado?", Lang.ES,
+     {"outsid", "game", "sideboard", "limit"}),
+])  # fmt: skip
+def test_cr_terms_said_in_german_or_spanish_give_their_english_words(question: str, lang: Lang, english: set[str]) -> None:
+    # the rulings say "delayed triggered ability", "increases", "outside the game", "Limited", "sideboard":
+    # without the translation the question's own words meet none of them
+    assert english <= set(CORPUS.glossary.translate(question, lang))
+
+
+@pytest.mark.parametrize("question, lang, english", [
+    ("Löst Konstellation aus, wenn die Verzauberung verdeckt ins Spiel kommt?", Lang.DE, {"constell"}),
+    ("¿Cuántos contadores de desvanecimiento quedan si la pongo boca arriba?", Lang.ES, {"vanish"}),
+    ("Kann ich einen Zauber mit Überlast verdeckt wirken?", Lang.DE, {"overload"}),
+    ("¿Se dispara la supervivencia si la criatura ya está enderezada?", Lang.ES, {"survival"}),
+    ("Mit Verstärkung: bekommt die verdeckte Kreatur die Marke?", Lang.DE, {"backup"}),
+])  # fmt: skip
+def test_a_keyword_or_ability_word_printed_in_german_or_spanish_gives_the_english_one(
+        question: str, lang: Lang, english: set[str]) -> None:
+    # every keyword and ability word the bundled rulings name has its printed German and Spanish term
+    assert english <= set(CORPUS.glossary.translate(question, lang))
+
+
 @pytest.mark.parametrize("question", [
     "What happens in the cleanup step if I have eight cards?",
     "Can I prevent that?",
@@ -61,8 +87,7 @@ def test_a_question_whose_only_link_is_a_translated_word_finds_the_clause(
 ])  # fmt: skip
 def test_an_english_questions_query_is_unchanged(tmp_path: Path, question: str) -> None:
     assert CORPUS.glossary.translate(question, Lang.EN) == []
-    build_index(ENTRIES, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
-    with_them = Searcher.load(tmp_path / "index", ENTRIES, query_embedder=FakeEmbedder())
+    with_them = fake_searcher(ENTRIES, tmp_path / "index")
     without = Searcher.load(tmp_path / "index", ENTRIES, glossary=Glossary(UNTRANSLATED.concepts,
                             CORPUS.glossary.digest), query_embedder=FakeEmbedder())
     assert np.array_equal(with_them._lexical(question, (Lang.EN,)), without._lexical(question, (Lang.EN,)))

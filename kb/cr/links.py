@@ -294,6 +294,20 @@ CUES: tuple[Cue, ...] = (
     # an ability outliving its source, which the next cue reads when the ruling says so)
     _cue(r"\blast existed\b|\bthe last time (?:it|they|that [\w-]+|the [\w-]+) (?:was|were) (?:on the battlefield|in (?:the |a |its |their )?[\w-]+)",
          "608.2h", "last known information (as it last existed)", 0.8),
+    # one status changing leaves the others as they were: turning face up or down doesn't tap or untap, a face-down
+    # permanent that phases out stays face down (110.5 names the four independent status categories, 110.5c: a
+    # permanent keeps its status until something changes it; 110.5 first, as the older test of this ruling and the
+    # labels cite it); links46, from G's and H's status rulings that got a face-down rule (708.11, 708.2a)
+    _cue(r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face (?:up|down)\b[^.]*\b(?:doesn't|does not|won't|will not|don't|do not)\b"
+         r"[^.]*\b(?:(?:tap|untap) (?:it|them|that|the|this)\b|tapped or untapped\b|untapped or tapped\b)"
+         r"|\bphas(?:es|ed|ing)? (?:out|in)\b[^.]*\b(?:stays?|remains?) face (?:down|up)\b",
+         "110.5 110.5c", "a permanent keeps its other statuses", 0.9),
+    # a number the effect counts, or a value it determines, "as the ability resolves" (not as it triggers): game
+    # information is read once, as the effect is applied (608.2h); links46, from hold-out H's three Mastery of the
+    # Unseen rulings that got a combat or trigger clause
+    _cue(r"\b(?:counts?|counted|determined|calculated)\b[^.]*?\b(?:as|when) (?:that |the |this |its )?"
+         r"(?:[\w',-]+ ){0,4}?(?:ability|spell|it) resolves\b",
+         "608.2h", "a number counted as the effect resolves", 0.9),
     # an effect puts or returns an object onto the battlefield "under that player's control": it enters under the
     # control of the player the effect names, whoever owns it (110.2a)
     _cue(r"\b(?:returns?|returned|returning|puts?|putting)\b(?: \S+){0,4}? (?:on)?to the battlefield\b[^.]*"
@@ -1016,6 +1030,14 @@ class Candidate:
     evidence: str
 
 
+def _does_action(name: str, text: str) -> bool:
+    """The English ruling says the keyword action `name` as a verb done ("manifest the top card", "cloaks", "to
+    manifest dread"), not only as a participle or noun ("a manifested creature", "with a cloak")."""
+    first, _, rest = name.partition(" ")  # "manifests dread": the verb is inflected, not the phrase
+    said = rf"\b{re.escape(first)}(?:s|ing)?" + (rf" {re.escape(rest)}\b" if rest else r"\b")
+    return re.search(rf"(?<!\ba )(?<!\ban )(?<!\bthe ){said}", text, re.I) is not None
+
+
 def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                  mechanics: RulingMechanics | None = None, face_down: bool = False,
                  said_cues: Mapping[str, str] | None = None) -> list[Candidate]:
@@ -1147,7 +1169,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     # a ruling that says a keyword action ("manifest cards", "cloak the top card") and nothing a cue reads about
     # one of its rules is about doing it: the action's definition leads its clauses that merely share words with
     # the ruling. (A keyword ability's rulings are about one of its rules: casting, turning face up ...)
-    named_mechanics = [m for m in MECHANICS if m.name in specific and m.section.startswith("701.")]
+    # Said only as what a permanent is ("a manifested creature", "a cloaked card", "the card you manifested", "with a
+    # cloak"), the action is no topic of its own: the ruling is about a rule of such permanents (links46).
+    named_mechanics = [m for m in MECHANICS if m.name in specific and m.section.startswith("701.")
+                       and (not english or _does_action(m.name, text))]
     default = {} if any(m.owns(c) for m in named_mechanics for c in cues) else {
         m.section + "a": MECHANIC_DEFAULT for m in named_mechanics if m.section + "a" in rules.current.clauses}
     if slotted and not mechanics.face_down:  # a face-down cue ("2/2 creature") makes the cards' mechanic the subject

@@ -12,7 +12,7 @@ from typing import Any
 from kb.cr.lineage import Lineage, Members
 from kb.cr.numbers import is_under, nearest, parent_of
 from kb.cr.parse import Clause, RulesVersion, heading_key
-from kb.cr.text import wording_key
+from kb.cr.text import is_title, wording_key
 from kb.errors import InputError, NotFoundError
 from kb.normalize import is_iso_date, word_diff
 
@@ -117,7 +117,7 @@ class SectionDiff:
         start = next((g for g in self.gaps if g.used == self.date_a and g.next != g.used), None)
         if start is None or self.same_version:
             return None
-        return (f"These are the changes between the CRs of {self.date_a} and {self.date_b}; some may have come in "
+        return (f"these are the changes between the CRs of {self.date_a} and {self.date_b}; some may have come in "
                 f"before {start.at}, and the KB can't tell which.")
 
     def to_json(self) -> dict[str, Any]:
@@ -170,16 +170,16 @@ class RulesGap:
     def note(self) -> str:
         if self.before_oldest:
             if self.ran_model:
-                return (f"No CR in the corpus was in force on {self.at}; the oldest is {self.used}: the model ran "
+                return (f"no CR in the corpus was in force on {self.at}; the oldest is {self.used}: the model ran "
                         f"with its rules, less the mechanics that came after {self.at}.")
-            return (f"No CR in the corpus was in force on {self.at}; the oldest is {self.used}, read instead: "
+            return (f"no CR in the corpus was in force on {self.at}; the oldest is {self.used}, read instead: "
                     f"older rules, which the KB lacks, may have differed.")
         if self.after_newest:
-            return (f"The KB's newest CR is of {self.used}, more than six months before {self.at}: later CRs, "
+            return (f"the KB's newest CR is of {self.used}, more than six months before {self.at}: later CRs, "
                     f"which the KB lacks, may have been in force then.")
         lacks = (f" with this rule (the face-down extract of {', '.join(self.skipped)} lacks it)"
                  if self.skipped else "")
-        return (f"The KB has no CR between {self.used} and {self.next}{lacks}: this is the last one before "
+        return (f"the KB has no CR between {self.used} and {self.next}{lacks}: this is the last one before "
                 f"{self.at}; newer rules may have been in force.")
 
     def to_json(self) -> dict[str, Any]:
@@ -408,8 +408,11 @@ class RulesCorpus:
                 found.append(FormerRule(seen[0], seen[-1], last_num))
                 continue
             gone_by = self.full_cr_after(last_date)
+            section = number.split(".")[0]
+            title = self.version(seen[-1]).clauses.get(section)
             found.append(FormerRule(seen[0], seen[-1], None, last_date, gone_by,
-                                    self.none_between(last_date, gone_by) if gone_by else ""))
+                                    self.none_between(last_date, gone_by) if gone_by else "",
+                                    section, title.text if title is not None and is_title(title.text) else ""))
         return sorted(found, key=lambda f: f.first)
 
     def _lid(self, number: str, version: RulesVersion) -> int:
@@ -449,22 +452,36 @@ class FormerRule:
     last_seen: str | None = None
     gone_by: str | None = None
     between: str = ""  # RulesCorpus.none_between(last_seen, gone_by)
+    # the section it was in, and that section's title, in the last CR giving it the number ("708", "Split Cards")
+    section: str = ""
+    heading: str = ""
 
     @property
     def span(self) -> str:
         return f"the CR of {self.first}" if self.first == self.last else f"the CRs of {self.first} to {self.last}"
 
-    def said(self, number: str) -> str:
+    @property
+    def what(self) -> str:
+        """The rule it was: "the rule now 708.2", or "another rule (in section 708, Split Cards), since removed"."""
         if self.now:
-            return f"in {self.span}, {number} was the rule now {self.now}: `kb rule {self.now}`"
-        gone = (f"; last seen in the CR of {self.last_seen}, not in that of {self.gone_by}: {self.between}"
+            return f"the rule now {self.now}"
+        of = f" (in section {self.section}, {self.heading})" if self.section and self.heading else ""
+        return f"another rule{of}, since removed"
+
+    def said(self, number: str) -> str:
+        """One sentence for a judge who typed the number (tryout46 D10: "in the CRs of 2014-09-25 to
+        2015-01-23, 708.5 was a rule no longer in the rules; last seen in ..." was hard to read)."""
+        if self.now:
+            return f"in {self.span}, {number} was {self.what}: `kb rule {self.now}`"
+        gone = (f": after the CR of {self.last_seen}, by that of {self.gone_by} ({self.between})"
                 if self.last_seen and self.gone_by else "")
-        return f"in {self.span}, {number} was a rule no longer in the rules{gone}"
+        return f"in {self.span} the number {number} was {self.what}{gone}"
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"first": self.first, "last": self.last, "now": self.now}
         if self.last_seen and self.gone_by:  # no longer in the rules (keys added for it alone: tryout26)
-            data |= {"last_seen": self.last_seen, "gone_by": self.gone_by}
+            data |= {"last_seen": self.last_seen, "gone_by": self.gone_by, "section": self.section,
+                     "heading": self.heading}
         return data
 
 

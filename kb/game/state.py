@@ -1088,6 +1088,11 @@ class Game:
                     if a.event is None and a.target is not None and (a.mode is None or a.mode in mode)]
             if mode and not aims:
                 raise IllegalAction(f"{label}: the mode chosen ({', '.join(map(str, mode))}) has no target (700.2c)")
+            if aims and len(targets) > len(aims):
+                # 601.2c: each instruction's "target" is one target, and one object or player can't be
+                # chosen twice for it ("any target" is a creature or a player, not both)
+                raise IllegalAction(f"{label} has {len(aims)} target{'s' if len(aims) > 1 else ''}, not "
+                                    f"{len(targets)} ({', '.join(targets)}; 601.2c)")
             for t in targets:
                 if t in self.players:  # 115.1: a player is a target only of what may target a player
                     if not any(a.target is TargetKind.ANY for a in aims):
@@ -1701,6 +1706,7 @@ class Game:
             raise IllegalAction(f"{label} has no cycling ability")
         if obj.zone is not Zone.HAND:
             raise IllegalAction(f"{label} is not in a hand: cycling functions only there (702.29a)")
+        self._no_split_second("activate an ability")  # cycling is an activated ability (702.29a)
         self.discard(player, label)
         self.draw(player)
         return costs[0]
@@ -2074,8 +2080,10 @@ def _announced_x(label: str, mana_cost: str | None, x: int | None, *, without_pa
         if x not in (None, 0):
             raise IllegalAction(f"{label}: cast without paying its mana cost, the only legal choice for X is 0 (107.3b)")
         return 0
-    if x is None or x < 0:
+    if x is None:
         raise MissingChoice(f"{label}: announce the value of X as it is cast (107.3a, 601.2b)")
+    if x < 0:
+        raise IllegalAction(f"{label}: X can't be {x}: no player can choose a negative number (107.1b)")
     return x
 
 

@@ -1228,11 +1228,12 @@ def translation_gaps(english: Evidence, foreign: Evidence, words: int,
 def could_be_shared(english: Evidence, cards: frozenset[str], foreign: Evidence) -> bool:
     """Whether an English entry filed under `cards` may be the ruling a text of no card, or of a card
     with no English ruling, translates (its `foreign` evidence): a mechanic's shared ruling, as that
-    fallback is for (filed under several cards, or naming a mechanic or keyword ability), or one of a
-    card the text names. Another card's own ruling is not: tryout45 defect 1, a Spanish ruling of
-    Mosswort Bridge ("you may look at it ..., the other players may not") joined Gonti, Lord of Luxury's
-    "No player may look at it" as its translation and was shown as Gonti's ruling in Spanish."""
-    return len(cards) > 1 or bool(english.mechanics or english.unglossed) or bool(foreign.cards & cards)
+    fallback is for (filed under no card, as a release note's general note, or under several cards, or
+    naming a mechanic or keyword ability), or one of a card the text names. Another card's own ruling is
+    not: tryout45 defect 1, a Spanish ruling of Mosswort Bridge ("you may look at it ..., the other
+    players may not") joined Gonti, Lord of Luxury's "No player may look at it" as its translation and
+    was shown as Gonti's ruling in Spanish."""
+    return len(cards) != 1 or bool(english.mechanics or english.unglossed) or bool(foreign.cards & cards)
 
 
 def concepts_agree(a: frozenset[str], b: frozenset[str], words: int = 0) -> bool:

@@ -126,6 +126,7 @@ class CardMatcher:
         # (the search, its asking sentences, the notes), ~16 ms each for a long story
         self._reads: dict[str, tuple[list[re.Match[str]], list[tuple[NamedCard, range]], set[int]]] = {}
         self.common = common  # words too ordinary to be a one-word name unless written as one
+        self._words: frozenset[str] | None = None  # every word of every name (`says_word`), made when first asked
         # words in the longest name (stored in the index: counting them costs 20 ms of a cold query)
         self.longest = longest if longest is not None else max((k.count(" ") + 1 for k in keys), default=1)
 
@@ -142,6 +143,12 @@ class CardMatcher:
         if i < len(self._keys) and self._keys[i] == key:
             return self._values[i]
         return None
+
+    def says_word(self, word: str) -> bool:
+        """Whether some card's name, in any language, has the word `word` (case and accents aside)."""
+        if self._words is None:  # ~50 ms for 48,000 names: only when a question has a word no ruling has
+            self._words = frozenset(w for k in self._keys for w in k.split())
+        return name_key(word) in self._words
 
     def items(self) -> Iterator[tuple[str, str]]:
         return zip(self._keys, self._values)
@@ -314,6 +321,25 @@ class CardMatcher:
             inside = [j for j, m in enumerate(found) if bracket.start() < m.start() < bracket.end()]
             if len(inside) > 1:
                 out.append((inside[0], inside[-1] + 1, True))
+        return out
+
+    def one_word_names(self, text: str, lang: Lang | None = None) -> list[str]:
+        """The English names of the cards `text` names by one word written as only a name is (tryout46 D9:
+        "cast Murder on my creature", "Humility and Opalescence"): the card's exact name, capitalised, not
+        opening a sentence nor in a title, and no everyday word (`common`, a function word). Never in
+        German, which capitalises every noun (`Kampf` is Fight)."""
+        from kb.model import Lang
+
+        if lang is Lang.DE:
+            return []
+        found, named, starts = self._read_text(text)
+        out: list[str] = []
+        for card, span in named:
+            word = found[span[0]].group() if len(span) == 1 else ""
+            key = name_key(word)
+            if (word and not card.distance and span[0] not in starts and _is_capitalised(word)
+                    and key not in self.common and key not in STOPWORDS and card.name not in out):
+                out.append(card.name)
         return out
 
     def unknown_names(self, text: str, lang: Lang | None = None) -> list[str]:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 
 from kb.errors import InputError
 from kb.normalize import date_option
@@ -54,6 +56,44 @@ def clause_under(number: str, clause: str) -> bool:
     clause = clause.strip().rstrip(".")
     return number == clause or number.startswith(clause + ".") or (
         number.startswith(clause) and number[len(clause):].isalpha())
+
+
+class ClauseTree:
+    """Which numbers of a clause vocabulary are a clause or under it (`clause_under`), one lookup a clause:
+    the search asked it of every number in Python per rule, on the query path. Every clause a number is
+    under is a beginning of that number, so the tree is each number filed under its own beginnings."""
+
+    def __init__(self, numbers: Sequence[str]) -> None:
+        self._size = len(numbers)
+        rows: dict[str, list[int]] = {}
+        self._row: dict[str, list[int]] = {}
+        for i, number in enumerate(numbers):
+            self._row.setdefault(number, []).append(i)
+            # `clause_under`'s three ways, each a beginning of `number` (its length distinct): the number
+            # itself, one only letters follow (702.37 of 702.37c), one a "." follows (702 and 702.37 of 702.37c)
+            end = len(number)
+            while end and number[end - 1].isalpha():
+                end -= 1
+            heads = [number[:k] for k in range(end, len(number))]
+            heads.append(number)
+            k = number.find(".")
+            while k >= 0:
+                heads.append(number[:k])
+                k = number.find(".", k + 1)
+            for head in heads:
+                if head == head.strip().rstrip("."):  # as `clause_under` reads the clause asked for
+                    rows.setdefault(head, []).append(i)
+        self._rows = rows
+
+    def mask(self, clause: str, *, below: bool = False) -> np.ndarray:
+        """Per number: `clause_under(number, clause)`; `below`: and the number is not `clause` itself."""
+        out = np.zeros(self._size, dtype=bool)
+        rows = self._rows.get(clause.strip().rstrip("."))
+        if rows is not None:
+            out[rows] = True
+        if below:
+            out[self._row.get(clause, [])] = False
+        return out
 
 
 def _links_clause(entry: Entry, clause: str) -> bool:

@@ -54,6 +54,21 @@ GERMAN_PARTICIPLE = ("t", "te", "ten", "ter", "tes", "tem", "et", "ete", "eten",
 GERMAN_SEPARABLE = ("zuruck", "vorher", "heraus", "nach", "auf", "aus", "ein", "vor", "weg", "mit", "um", "an",
                     "ab", "zu")
 GERMAN_INSEPARABLE = ("be", "ge", "er", "ver", "zer", "ent", "emp", "miss")
+# Folding drops the umlaut, and a German question's "zählt" (counts) became "zahlt" (pays), "drückt"
+# "druckt": a German question's words are read with the umlaut spelled out ("zaehlt"), and each German
+# term with an umlaut also as so spelled, so "zählt" meets only terms with that umlaut and "zahlt" (or
+# an umlaut typed as "a") the terms without. Rulings are read as before (their terms' folded forms).
+_SPELLED_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+
+
+def spell_umlauts(text: str) -> str:
+    """German `text` with ä, ö, ü written ae, oe, ue (see `_SPELLED_UMLAUTS`)."""
+    return text.translate(_SPELLED_UMLAUTS)
+
+
+def _as_asked(text: str, langs: Iterable[Lang]) -> str:
+    """A question's `text` as its German words are read: umlauts spelled out when German is asked for."""
+    return spell_umlauts(text) if Lang.DE in langs else text
 MIN_VERB_ROOT = 4  # "ver" (ver, to see), "dar": a root this short would read half the language as the verb
 
 
@@ -147,6 +162,9 @@ class Glossary:
             patterns: set[tuple[tuple[str, ...], int, bool]] = set()
             for i, concept in enumerate(concepts):
                 terms = [(term, tuple(tokenize(term))) for term in concept.terms.get(lang, ())]
+                if lang is Lang.DE:  # a term with an umlaut as a question spells it (`spell_umlauts`)
+                    terms += [(spelled, tuple(tokenize(spelled))) for term, _ in list(terms)
+                              if (spelled := spell_umlauts(term)) != term]
                 single = {t for term, toks in terms if len(term.split()) == 1 for t in toks}
                 for term, toks in terms:
                     # A phrase whose other words are function words ("decke auf", "which one is
@@ -184,7 +202,8 @@ class Glossary:
         for i, concept in enumerate(concepts):
             for lang in (Lang.ES, Lang.DE):
                 for term in concept.terms.get(lang, ()):
-                    for root in verb_roots(term, lang):
+                    forms = (term, spell_umlauts(term)) if lang is Lang.DE else (term,)
+                    for root in (r for t in dict.fromkeys(forms) for r in verb_roots(t, lang)):
                         if i not in (have := self._roots.setdefault((lang, root), [])):
                             have.append(i)
         self._words: dict[Lang, frozenset[str]] = {}
@@ -248,6 +267,7 @@ class Glossary:
         if self._translator is None:
             self._translator = Glossary(self.translations)
         own = self._translator
+        text = _as_asked(text, (lang,))
         words = tokenize(text)
         have = set(words)
         found = [*own._match(words, (lang,), question=True), *own.phrases_in(text, (lang,))]
@@ -285,8 +305,8 @@ class Glossary:
         """Concepts whose terms in `langs` occur in `text` (as token phrases), each once, in text
         order; in a `question`, quoted terms (nicknames the rulings use) are not looked for. A ruling's
         `unknown` concepts (`MechanicHistory.unknown_on` its date) are its words' everyday sense."""
-        return [self.concepts[ci] for ci in self._match(tokenize(text), langs, question)
-                if self.concepts[ci].id not in unknown]
+        toks = tokenize(_as_asked(text, langs) if question else text)
+        return [self.concepts[ci] for ci in self._match(toks, langs, question) if self.concepts[ci].id not in unknown]
 
     def question_tokens(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
         """The concept tokens of a question's `text`: `concept_tokens` of its tokens, and the
@@ -310,7 +330,7 @@ class Glossary:
         morph keyword, the stack), or a player's name for an object would read as the mechanic. A
         longer term that holds its words and more ("the morph cost") is read instead, as the token
         matcher reads the longest term."""
-        words = search_words(text, keep_stopwords=True)
+        words = search_words(_as_asked(text, langs), keep_stopwords=True)
         tokens = [stem(w) for w in words]
         content = [i for i, w in enumerate(words) if w not in STOPWORDS]  # the positions `tokenize` keeps
         at = {i: n for n, i in enumerate(content)}
@@ -418,7 +438,7 @@ class Glossary:
 
         With `first_only`, each concept contributes its first (head) term per language only, so a
         concept with many synonyms does not outweigh one with few."""
-        have = set(tokenize(text))
+        have = set(tokenize(_as_asked(text, text_langs)))
         extra: list[str] = []
         said, rest = self._said(text, text_langs)
         for ci in dict.fromkeys(self._match(rest, text_langs, question=True) + said):

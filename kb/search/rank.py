@@ -26,13 +26,14 @@ from kb.search.focus import Focus, asks_for_rule, defined_phrase, focus
 from kb.search.fold import (FACE_DOWN_MECHANICS, AlsoSaid, MechanicWords, fold_mechanics, mechanic_names,
                             mechanic_words, named_mechanics)
 from kb.search.glossary import Glossary
+from kb.search.spelling import TermSpeller
 from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS,
                                 RARE_IN_RULINGS, QueryPlan, about_face_down, card_rules, cited_clauses, glossary_term,
                                 keyword_rules, names_term, off_subject, plan, referenced_rules, see_term,
                                 split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
 
-from kb.search.filters import Filters, clause_under, date_arg, parse_filters
+from kb.search.filters import ClauseTree, Filters, date_arg, parse_filters
 from kb.search.index import (CARDS_FILE, CARDS_TEXT_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, TERMS_FILE, EntryTable,
                              GlossaryTerms, _embedder_identity, _read_checked, default_card_index, own_clauses,
                              read_index, terms_code_key)
@@ -279,6 +280,14 @@ class Weights:
     # 0: off.
     scattered_k: int = 3
     scattered_cards: int = 2
+    # ... the best rulings read past those that say face down (`on_face_down` discounts them: no answer
+    # to a question not about face-down play): a face-down ruling printed under many cards ("face-down
+    # creatures don't have a name", 28 cards) that a general question's words meet ("two legendary
+    # creatures with the same name") is not taken for a general ruling that answers it. Dev (search46):
+    # tq44-en10, tq45-en-g-4 2 -> 1 (704.5j); real-en-103 1 -> 2, tq44-de7 3 -> 5; judge and fresh
+    # unchanged. Tried: read after the discount (x0.8): the face-down ruling stayed among the best three.
+    # False: read with them (search45b).
+    scattered_past_face_down: bool = True
     # A named card's Oracle text that uses a wording the CR glossary reads ("end the turn": 723, "instead":
     # 614; `question.card_wording`) is decided by those rules, whether or not the question says their
     # words ("I control Sphinx's Tutelage, and I cast Day's Undoing. Do I get seven triggers?" is 723.1):
@@ -298,6 +307,10 @@ class Weights:
     # question names) is shown, the others folded under it (`Hit.also`). In hybrid mode only, as
     # `copy_gap`. False: each wording in its own place (tryout33 #9: three of five places).
     fold_mechanics: bool = True
+    # A question's word that no ruling, rule or card name has and that is one slip from a rules term's word
+    # (two from 10 letters) is read as that word ("forteold": foretold; `kb.search.spelling`), in hybrid
+    # mode only, as a misspelt card name is read as the card (tryout46 D4). False: as written.
+    respell: bool = True
 
 
 @dataclass(frozen=True)
@@ -371,9 +384,11 @@ class Searcher:
         self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._no_card_starts: set[tuple[str, ...]] = set()  # ... and the CR terms' beginnings
         self._own: np.ndarray | None = None
+        self._tree: ClauseTree | None = None  # `_clause_tree`
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
         self._face_down_said: np.ndarray | None = None  # per entry: one of its own texts does
         self._keyword_concepts: dict[str, bool] = {}  # `_names_keyword`'s answers
+        self._speller: TermSpeller | None = None  # `respelt`'s term words, read once
         self._oracle_cards: dict[int, bool] = {}  # card (entry table) -> its Oracle text speaks of face-down play
         self._former: dict[str, list[str]] | None = None
         self._mechanic_words: MechanicWords | None = None
@@ -541,6 +556,13 @@ class Searcher:
         return [name for name in self.cards.matcher.unknown_names(text, detect(text))
                 if not self._names_no_card(name)]
 
+    def one_word_cards(self, text: str) -> list[str]:
+        """The English names of the cards `text` names by one word written as a name
+        (`CardMatcher.one_word_names`), but for the rules terms among them ("the Monarch", "an Island")."""
+        from kb.lang import detect
+
+        return [name for name in self.cards.matcher.one_word_names(text, detect(text)) if not self._names_no_card(name)]
+
     def _names_no_card(self, phrase: str) -> bool:
         """Whether the capitalised `phrase` is or holds a name that is no card's, as judges capitalise
         them: a CR glossary term of two words or more ("Legend Rule"), a step's or phase's name with or
@@ -562,6 +584,29 @@ class Searcher:
             return True
         said = f" {name_key(phrase)} "
         return any(f" {name_key(name)} " in said for name in self.reference.set_names if " " in name.strip())
+
+    def respelt(self, question: str) -> tuple[str, list[tuple[str, str]]]:
+        """`question` with its small misspellings of rules terms read as the terms (`TermSpeller`: the
+        search glossary's terms in every language and the CR glossary's), and the (written, read)
+        pairs. Only a word the KB does not know is read so: no ruling's or rule's word, no function
+        word, no word of a card's name (in any language), nor of a card the question names misspelt."""
+        if self._speller is None:
+            concepts = [*self.glossary.concepts, *self.glossary.translations]
+            terms = [term for c in concepts for by_lang in c.terms.values() for term in by_lang]
+            terms += [c[len(GLOSSARY):] for c in self.table.clause_vocab if c.startswith(GLOSSARY)]
+            self._speller = TermSpeller(terms)
+        named: set[str] = set()
+
+        def known(word: str) -> bool:
+            tokens = tokenize(word)
+            if not tokens or any(t in self._bm25.vocab for t in tokens) or self.cards.matcher.says_word(word):
+                return True
+            if not named:
+                named.update(w for c in self.named_cards(question) for w in name_key(c.said).split())
+                named.add("")
+            return name_key(word) in named
+
+        return self._speller.respell(question, known)
 
     def search(
         self,
@@ -588,6 +633,8 @@ class Searcher:
         if not mask.any() or not len(self._doc_entry):
             return []
         w = self.weights
+        if mode == "hybrid" and w.respell:
+            query = self.respelt(query)[0]
         parts = focus(query)
         # what the lexical side reads: a Spanish infinitive's pronouns apart ("lanzarla": "lanzar la"),
         # a German compound's parts ("Morphkreaturen": "morph kreaturen")
@@ -660,6 +707,8 @@ class Searcher:
                 scores = np.where(self._doc_is_rule & ~keyword[self._doc_entry], scores * w.rule_lexical, scores)
             scores = np.where(scored, scores, 0.0)
             np.maximum.at(lexical, self._doc_entry, scores.astype(np.float32))
+            if mode == "hybrid" and named and w.card_name:
+                lexical = np.maximum(lexical, w.card_name * self._names_in_their_language(named, lexical))
 
         if mode == "dense":
             fused = dense.astype(np.float64)
@@ -677,7 +726,9 @@ class Searcher:
                     best = [i for i in _top(np.where(self._is_rule, -np.inf, fused), w.boilerplate_k)]
                     if best and all(said_face_down[i] for i in best):
                         fused = self._fuse(True, words, dense_rank, unscaled, named, langs, name_tokens, keyword)
-                    elif w.scattered_k and self._scattered(fused, w.scattered_k, named):
+                    elif w.scattered_k and self._scattered(
+                            np.where(said_face_down, -np.inf, fused) if w.scattered_past_face_down else fused,
+                            w.scattered_k, named):
                         fused = self._fuse(True, words, dense_rank, lexical, named, langs, name_tokens, keyword,
                                            per_kind=True)
                 fused = np.where(said_face_down, fused * w.on_face_down, fused)
@@ -930,7 +981,7 @@ class Searcher:
         heads = [t.clause_vocab.index(h) for rule, _ in found
                  if (h := rule if "." in rule or f"{rule}.1" not in t.clause_vocab else f"{rule}.1") in t.clause_vocab]
         for rule, phrase in found:
-            under = np.array([clause_under(c, rule) for c in t.clause_vocab], dtype=bool)
+            under = self._clause_tree.mask(rule)
             mine = self._is_rule & (own >= 0) & under[np.maximum(own, 0)]
             group |= mine
             lexical = np.zeros(len(fused), dtype=np.float64)
@@ -983,7 +1034,7 @@ class Searcher:
                 rules = [r for r in rules if r.startswith(ABILITY_RULES)]
             if not rules:
                 continue
-            under = np.array([any(clause_under(c, r) and c != r for r in rules) for c in t.clause_vocab], dtype=bool)
+            under = np.logical_or.reduce([self._clause_tree.mask(r, below=True) for r in rules])
             clauses = (own >= 0) & under[np.maximum(own, 0)]
             if face_down and not (clauses & self._speaks_face_down).any():
                 continue
@@ -1053,6 +1104,13 @@ class Searcher:
             self._own = own_clauses(self.table)
         own: np.ndarray = self._own
         return own
+
+    @property
+    def _clause_tree(self) -> ClauseTree:
+        """The clause vocabulary's numbers filed under each clause they are under, built once."""
+        if self._tree is None:
+            self._tree = ClauseTree(self.table.clause_vocab)
+        return self._tree
 
     @property
     def glossary_terms(self) -> GlossaryTerms:
@@ -1183,6 +1241,27 @@ class Searcher:
                 return False
             owners.add(cards)
         return len(owners) >= min(self.weights.scattered_cards, k)
+
+    def _names_in_their_language(self, named: list[str], lexical: np.ndarray) -> np.ndarray:
+        """Per entry: for the entries of the cards `named` (English names) that share no word with the
+        question (`lexical` 0), the BM25 of the cards' names in every language on their texts; else 0.
+        Such an entry (a judge's own German page of a card asked about in English) is in a language the
+        question is not, and says only the card's name in it: "In Frieden ruhen" of Rest in Peace
+        (tryout46 D3). An entry with a text in the question's language says its words, the name first."""
+        out = np.zeros(len(lexical), dtype=np.float32)
+        silent = self._of_cards(named) & (lexical == 0)
+        if not silent.any():
+            return out
+        names: set[str] = set()
+        for english in dict.fromkeys(named):
+            names.update(self.card_names.names_of(english) if hasattr(self.card_names, "names_of") else [english])
+            card = self.reference.card_lookup.get(english)
+            if card is not None:
+                names.update(card.names.values())
+        tokens = list(dict.fromkeys(t for name in sorted(names) for t in tokenize(name)))
+        said = np.where(silent[self._doc_entry] & self._doc_scored, self._bm25.scores(tokens), 0.0)
+        np.maximum.at(out, self._doc_entry, said.astype(np.float32))
+        return out
 
     def _of_cards(self, named: list[str]) -> np.ndarray:
         """Per entry: whether it is filed under one of the cards `named` (English names)."""
@@ -1323,8 +1402,7 @@ class Searcher:
         if f.lang is not None:
             mask &= (t.langs & LANG_BITS[f.lang]) != 0
         if f.rule:
-            mask &= t.with_any("clause", np.array([clause_under(c, f.rule) for c in t.clause_vocab],
-                                                  dtype=bool))
+            mask &= t.with_any("clause", self._clause_tree.mask(f.rule))
         if f.since:
             since = date_arg(f.since, "since").encode("ascii")
             latest = np.where(t.last != b"", t.last, t.first)

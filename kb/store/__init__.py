@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from kb.forked import not_inherited
 from kb.errors import InputError, NotFoundError, StoreError
+from kb.lang import LANGUAGE_NAMES, detect
 from kb.model import Entry, EntrySummary, Format, Kind, Lang, lang_fields, wording_langs
 from kb.normalize import clause_number, write_atomic
 from kb.store.digests import Digests
@@ -373,6 +374,40 @@ def library(conn: sqlite3.Connection) -> list[Source]:
 def library_bytes(conn: sqlite3.Connection) -> list[tuple[str, bytes]]:
     """(path, bytes) of every library source, in path order (the build's input order)."""
     return [(p, bytes(b)) for p, b in conn.execute("SELECT path, bytes FROM sources ORDER BY path")]
+
+
+@dataclass(frozen=True)
+class SourceEntries:
+    """The entries of the KB that hold wordings of some sources, as a build left them: what `kb ingest`
+    and `kb remove` compare before and after to say which entries a file brought, changed or took out."""
+
+    ids: frozenset[str]  # every entry id of the KB
+    # source -> entry id -> the (text, lang, card) of each wording of that source the entry holds
+    wordings: dict[str, dict[str, frozenset[tuple[str, str, str | None]]]]
+    names: dict[str, dict[str, str]]  # card (English) -> lang -> its name, for the cards of those wordings
+
+
+def source_entries(home: Path, sources: Sequence[str]) -> SourceEntries:
+    """`SourceEntries` of `sources` in the KB of `home` (empty when it has no database yet)."""
+    if not sources or not db_path(home).is_file():
+        return SourceEntries(frozenset(), {s: {} for s in sources}, {})
+    conn = connect(home)
+    try:
+        ids = frozenset(r[0] for r in conn.execute("SELECT id FROM entries"))
+        wordings: dict[str, dict[str, set[tuple[str, str, str | None]]]] = {s: {} for s in sources}
+        for chunk, marks in _in_chunks(list(dict.fromkeys(sources))):
+            for entry_id, source, text, lang, card in conn.execute(
+                    f"SELECT entry_id, source, text, lang, card FROM variants WHERE source IN ({marks})", chunk):
+                wordings[source].setdefault(entry_id, set()).add((text, lang, card))
+        cards = sorted({card for held in wordings.values() for said in held.values() for _, _, card in said if card})
+        names: dict[str, dict[str, str]] = {}
+        for chunk, marks in _in_chunks(cards):
+            for card, lang, name in conn.execute(f"SELECT card, lang, name FROM card_names WHERE card IN ({marks}) "
+                                                 "ORDER BY card, lang, name", chunk):
+                names.setdefault(card, {}).setdefault(lang, name)
+    finally:
+        conn.close()
+    return SourceEntries(ids, {s: {e: frozenset(w) for e, w in held.items()} for s, held in wordings.items()}, names)
 
 
 # --- writing a build ---------------------------------------------------------------------------
@@ -838,6 +873,11 @@ def _prune_index(root: Path, keep: set[int]) -> None:
 
 # --- reading -----------------------------------------------------------------------------------
 
+def _wording_in(history: Sequence[tuple[str, str | None, str | None]], lang: Lang) -> str | None:
+    """The first wording of an id's `history` (its (key, text, source) rows) written in `lang`, if any."""
+    return next((text for _, text, _ in history if text and detect(text) is lang), None)
+
+
 class KB:
     """An open KB. Each method reads only the rows it needs; `entries` loads them all (search, export)."""
 
@@ -894,15 +934,16 @@ class KB:
     def __len__(self) -> int:
         return int(self.conn.execute("SELECT count(*) FROM entries").fetchone()[0])
 
-    def resolve(self, entry_id: str) -> Resolved:
-        """The entry with this id, the only one whose id starts with it, or the one an older id moved to."""
+    def resolve(self, entry_id: str, lang: Lang | None = None) -> Resolved:
+        """The entry with this id, the only one whose id starts with it, or the one an older id moved to.
+        An id that is gone is quoted in `lang` too when one of its wordings was in it (`kb show ID --lang de`)."""
         found = self._entries("SELECT data FROM entries WHERE id = ?", (entry_id,))
         if found:
             return Resolved(found[0])
         history = self.conn.execute("SELECT wkey, text, source FROM id_history WHERE id = ? "
                                     "ORDER BY first_generation, wkey", (entry_id,)).fetchall()
         if history:
-            return self._moved(entry_id, history)
+            return self._moved(entry_id, history, lang)
         pattern = entry_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         matches = self._entries("SELECT data FROM entries WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 6",
                                 (pattern,))
@@ -913,12 +954,12 @@ class KB:
         former = [r[0] for r in self.conn.execute(
             "SELECT DISTINCT id FROM id_history WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 2", (pattern,))]
         if len(former) == 1 and len(entry_id) >= 4:  # the prefix of an id shown before
-            return self.resolve(former[0])
+            return self.resolve(former[0], lang)
         if len(entry_id) >= 4 and _HEX.fullmatch(entry_id):  # an id typed without its r- or c- (tryout32 #10)
             kinds = []
             for kind in ("r-", "c-"):
                 try:
-                    kinds.append(self.resolve(kind + entry_id))
+                    kinds.append(self.resolve(kind + entry_id, lang))
                 except NotFoundError as exc:
                     if "ambiguous" in str(exc):
                         raise
@@ -931,7 +972,8 @@ class KB:
         raise NotFoundError(f"no entry {entry_id!r}: entry ids look like r-617b992fa5 (rulings) or c-… (rules); "
                             f"for the Comprehensive Rules clause {clause}, use `kb rule {clause}`")
 
-    def _moved(self, entry_id: str, history: Sequence[tuple[str, str | None, str | None]]) -> Resolved:
+    def _moved(self, entry_id: str, history: Sequence[tuple[str, str | None, str | None]],
+               lang: Lang | None = None) -> Resolved:
         """Where an id no entry has now went (`history`: its wordings, as (key, text, source)).
 
         The id is the digest of one wording, its anchor (`kb.ingest.ids`). While the anchor is in the
@@ -971,9 +1013,13 @@ class KB:
         wkey, text, source = lost[0]
         if holders:
             return Resolved(self._holding(holders), moved_from=entry_id, why=self._left(source, joined=True))
-        said = text or wkey.split(":", 1)[-1]
+        said = f'"{text or wkey.split(":", 1)[-1]}"'
+        anchor_lang = detect(text or "")
+        local = _wording_in(history, lang) if lang is not None and lang is not anchor_lang else None
+        if local is not None and lang is not None:  # tryout45 #9: a removed page's German wording (`--lang de`)
+            said = f'"{local}" (its {LANGUAGE_NAMES[lang.value]} wording; in {LANGUAGE_NAMES[anchor_lang.value]}: {said})'
         raise NotFoundError(f"entry {entry_id!r} is gone: no wording of it is in the KB any more "
-                            f"({self._left(source, joined=False)}). It read \"{said}\": `kb search` finds what "
+                            f"({self._left(source, joined=False)}). It read {said}: `kb search` finds what "
                             "says it now", source=source)
 
     def _holding(self, holders: Counter[str]) -> Entry:
