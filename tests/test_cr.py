@@ -157,6 +157,90 @@ def test_number_in_force_at_a_date(rules, current, at, then):
     assert rules.number_at(current, at) == then
 
 
+@pytest.mark.parametrize("current, not_before", [
+    ("508.2", "513.2"),  # declare attackers' priority clause is not the end step's of 2015 (tryout46 D1)
+    ("507.2", "511.2"),  # beginning of combat, not end of combat
+    ("504.2", "503.2"),  # draw step, not upkeep
+    ("510.3", "504.3"),  # combat damage, not the draw step
+])
+def test_a_steps_boilerplate_sentence_is_not_followed_into_another_step(rules, current, not_before):
+    """The steps' "Second, the active player gets priority" sentences differ by one ordinal: a clause
+    of 2018 whose step was restructured is no continuation of another step's clause of 2015."""
+    numbers = rules.history(current).numbers()
+    assert not_before not in numbers and numbers[0] == current
+
+
+_STEPS_OLD = """503. Upkeep Step
+
+503.1. First, the active player's permanents with abilities that trigger at the beginning of upkeep trigger.
+
+503.2. Second, the active player gets priority. Players may cast spells and activate abilities.
+
+504. Draw Step
+
+504.1. First, the active player draws a card.
+
+504.2. Second, the active player gets priority. Players may cast spells and activate abilities.
+
+507. Beginning of Combat Step
+
+507.1. First, in a multiplayer game, the active player chooses an opponent.
+
+507.2. Second, the active player gets priority. Players may cast spells and activate abilities.
+
+508. Declare Attackers Step
+
+508.1. First, the active player declares attackers.
+
+508.2. Second, any abilities that triggered on attackers being declared go on the stack.
+
+508.3. Third, the active player gets priority. Players may cast spells and activate abilities.
+
+511. End of Combat Step
+
+511.1. First, all abilities that trigger at the beginning of the end of combat step go on the stack.
+
+511.2. Second, the active player gets priority. Players may cast spells and activate abilities.
+
+100. General
+
+100.4. Each player may also have a sideboard.
+
+100.4a In constructed play, a sideboard may have no more than fifteen cards.
+
+100.5. There is no maximum deck size."""
+
+_STEPS_NEW = """508. Declare Attackers Step
+
+508.1. First, the active player declares attackers.
+
+508.2. Second, the active player gets priority. (See rule 117, "Timing and Priority.")
+
+511. End of Combat Step
+
+511.1. The end of combat step has no turn-based actions. Once it begins, the active player gets priority.
+
+100. General
+
+100.4. Each player may also have a sideboard.
+
+100.5. There is no maximum deck size.
+
+100.5a In constructed play, a sideboard may have no more than fifteen cards, in any format."""
+
+
+def test_only_distinctive_words_follow_a_clause_into_another_parent():
+    """Across parents, a clause continues an older one only on words few clauses share: the steps'
+    priority sentence (in five steps) stays out of another step; a reworded rule that moved keeps
+    its history."""
+    versions = [cr.parse_rules(_full_cr("2015-01-01", _STEPS_OLD), "2015-01-01"),
+                cr.parse_rules(_full_cr("2018-01-01", _STEPS_NEW), "2018-01-01")]
+    lineage, _ = cr.align(versions)
+    old_steps = {lineage[("2015-01-01", n)] for n in ("503.2", "504.2", "507.2", "508.3", "511.2")}
+    assert lineage[("2018-01-01", "508.2")] not in old_steps
+    assert lineage[("2018-01-01", "100.5a")] == lineage[("2015-01-01", "100.4a")]
+
+
 def test_section_diff_between_2014_and_today(rules):
     diff = rules.diff("2014-09-25", "2026-01-16", "708")
     kinds = {(c.before.number if c.before else None, c.after.number if c.after else None): c.kind

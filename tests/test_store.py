@@ -1464,3 +1464,40 @@ def test_the_store_and_the_cli_load_no_numpy(module: str) -> None:
     proc = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent,
                           capture_output=True, text=True)
     assert proc.returncode == 0, f"{module} loads numpy {proc.stderr[-300:]}"
+
+
+def _clause_entry(entry_id: str, number: str) -> Entry:
+    return Entry(id=entry_id, kind=Kind.RULE, text=f"Rule {number} says so.", cards=(), first_date="2018-07-13",
+                 last_date="2026-01-16", variants=(), rules=(), clause=number)
+
+
+def test_a_clause_s_id_still_names_it_when_its_history_is_traced_anew(kb_home: Path) -> None:
+    """A clause's id comes from the number it had when first seen (`kb.cr.entries`): when a later
+    judge-kb traces its history otherwise (tryout46 D1), the id shown before resolves to the
+    clause's entry now, with a note; a clause no longer in the CR says so."""
+    store.write(kb_home, [_clause_entry("c-0000000aaa", "508.2"), _clause_entry("c-0000000ccc", "708.5")],
+                report={}, meta={})
+    store.write(kb_home, [_clause_entry("c-0000000bbb", "508.2")], report={}, meta={})
+    kb = store.load(kb_home)
+    try:
+        found = kb.resolve("c-0000000aaa")
+        assert (found.entry.id, found.moved_from) == ("c-0000000bbb", "c-0000000aaa") and "508.2" in found.why
+        with pytest.raises(NotFoundError, match=r"CR 708\.5, which the current CR has no more: `kb rule 708\.5`"):
+            kb.resolve("c-0000000ccc")
+    finally:
+        kb.close()
+
+
+def test_schema_8_keeps_the_ids_of_the_clauses_a_schema_7_kb_has_shown(kb_home: Path) -> None:
+    store.write(kb_home, [_clause_entry("c-0000000aaa", "508.2")], report={}, meta={})
+    with sqlite3.connect(kb_home / store.DB_FILE) as conn:  # as schema 7 wrote it
+        conn.execute("DELETE FROM id_history WHERE wkey LIKE 'clause:%'")
+        conn.execute("PRAGMA user_version = 7")
+    conn.close()
+    store.connect(kb_home).close()  # migrates
+    store.write(kb_home, [_clause_entry("c-0000000bbb", "508.2")], report={}, meta={})
+    kb = store.load(kb_home)
+    try:
+        assert kb.resolve("c-0000000aaa").entry.id == "c-0000000bbb"
+    finally:
+        kb.close()

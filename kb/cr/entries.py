@@ -6,8 +6,9 @@ becomes an entry, so `kb search` can answer with a rule where no ruling says it.
 Ids are stable across CR versions: a clause's id is derived from its lineage's *earliest* identity
 (the version date and number it had when first seen), not from its number now or its text, so 708.2a
 keeps the id it got as 707.2a in 2014, and a reworded clause keeps its id. Glossary entries are keyed
-by their term. Adding an older CR to the corpus changes the earliest identity of the clauses it has;
-that is the one event that renumbers ids.
+by their term. Adding an older CR to the corpus changes the earliest identity of the clauses it has,
+and so may a better tracing of the history (`kb.cr.lineage`): the store keeps each clause id beside
+its number (`kb.store.CLAUSE_KEY`), so an id shown before still names its clause.
 
 A rule entry that came from a rules-search page (`Entry.clause` set by `kb.corpus.Corpus.match_clause`) is the
 same clause: it is merged into the CR entry (its variants, links and checks are kept), so a clause is

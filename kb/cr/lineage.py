@@ -21,6 +21,11 @@ Members = dict[int, list[tuple[str, str]]]  # lineage id -> [(date, number), ...
 
 _ACCEPT = 0.5  # text similarity that alone makes two clauses the same rule
 _ACCEPT_IN_PLACE = 0.25  # ... when the clause also sits under the same parent with the same suffix
+# Under another parent, a clause continues a head only when the words and bigrams few heads hold
+# (at most `_RARE`) agree this much: the steps' "Second, the active player gets priority" sentences
+# differ by an ordinal, and a restructured step's would otherwise continue another step's (tryout46 D1).
+_ACCEPT_AWAY = 0.3
+_RARE = 3
 _CANDIDATES_BY_TEXT = 8  # heads sharing the most uncommon bigrams with a clause, scored for it
 
 
@@ -53,6 +58,7 @@ class _Pool:
     postings: dict[str, list[int]]  # word bigram -> lineage ids
     in_place: dict[tuple[int | None, str], list[int]]  # (parent's lineage id, suffix) -> lineage ids
     df_limit: int  # a bigram in more heads than this is too common to suggest a candidate
+    df: Counter[str]  # word or bigram -> the heads holding it
 
 
 @dataclass(slots=True)
@@ -109,14 +115,16 @@ def _pool_at(depth: int, heads: dict[int, Clause], state: _Alignment, texts: _Te
     by_key: dict[str, list[int]] = defaultdict(list)
     postings: dict[str, list[int]] = defaultdict(list)
     in_place: dict[tuple[int | None, str], list[int]] = defaultdict(list)
+    df: Counter[str] = Counter()
     for lid, c in pool.items():
         by_key[texts.key(c.text)].append(lid)
         if c.parent:
             in_place[(state.head_lid.get(c.parent), suffix_of(c.number))].append(lid)
+        df.update(texts.shingles(c.text))
         for s in texts.shingles(c.text):
             if " " in s:
                 postings[s].append(lid)
-    return _Pool(pool, by_key, postings, in_place, max(10, len(pool) // 100))
+    return _Pool(pool, by_key, postings, in_place, max(10, len(pool) // 100), df)
 
 
 def _scored_pairs(clauses: list[Clause], pool: _Pool, state: _Alignment, texts: _Texts) -> list[tuple[float, str, int]]:
@@ -125,7 +133,7 @@ def _scored_pairs(clauses: list[Clause], pool: _Pool, state: _Alignment, texts: 
     for c in clauses:
         parent_lid = state.mapping.get(c.parent) if c.parent else None
         for lid in _candidates(c, parent_lid, pool, state, texts):
-            score = _score(c, pool.heads[lid], parent_lid, state, texts)
+            score = _score(c, pool.heads[lid], parent_lid, state, texts, pool.df)
             if score is not None:
                 pairs.append((score, c.number, lid))
     return pairs
@@ -148,10 +156,12 @@ def _candidates(c: Clause, parent_lid: int | None, pool: _Pool, state: _Alignmen
     return cands
 
 
-def _score(c: Clause, head: Clause, parent_lid: int | None, state: _Alignment, texts: _Texts) -> float | None:
+def _score(c: Clause, head: Clause, parent_lid: int | None, state: _Alignment, texts: _Texts,
+           df: Counter[str]) -> float | None:
     """How well `head` continues as `c`; None when they are not the same rule. A weak text match
     is accepted in place (same parent lineage and suffix), and any match in place for sections
-    and three-digit rules, whose titles may change completely."""
+    and three-digit rules, whose titles may change completely; a match under another parent needs
+    distinctive words in common (`_ACCEPT_AWAY`)."""
     same_wording = texts.key(head.text) == texts.key(c.text)
     sim = 1.0 if same_wording else dice(texts.shingles(c.text), texts.shingles(head.text))
     same_parent = c.parent is None or (parent_lid is not None and state.head_lid.get(head.parent or "") == parent_lid)
@@ -159,7 +169,16 @@ def _score(c: Clause, head: Clause, parent_lid: int | None, state: _Alignment, t
     in_place = same_parent and same_suffix
     if sim < _ACCEPT and not (in_place and (sim >= _ACCEPT_IN_PLACE or depth_of(c.number) <= 1)):
         return None
+    if not same_parent and not same_wording and _distinctive(c, head, texts, df) < _ACCEPT_AWAY:
+        return None
     return sim + 0.1 * same_parent + 0.05 * same_suffix + 0.02 * (head.number == c.number)
+
+
+def _distinctive(c: Clause, head: Clause, texts: _Texts, df: Counter[str]) -> float:
+    """The similarity of two wordings over the words and bigrams few heads hold (`_RARE`): what a
+    rule that moved keeps of its own, not the sentence many rules share."""
+    rare = [{s for s in texts.shingles(x.text) if df[s] <= _RARE} for x in (c, head)]
+    return dice(rare[0], rare[1])
 
 
 def _assign_best_first(pairs: list[tuple[float, str, int]], state: _Alignment) -> None:

@@ -131,10 +131,18 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE id_history ADD COLUMN source TEXT;
     """,
+    # 8: a CR clause's entry id beside its clause number (key "clause:508.2"), so the id still names
+    # the clause should a later judge-kb trace the clause's history otherwise (the id comes from the
+    # number the clause had when first seen): the rows of the clauses this KB has shown so far.
+    """
+    INSERT OR IGNORE INTO id_history SELECT id, 'clause:' || clause, 0, text, NULL FROM entries
+        WHERE kind = 'rule' AND clause GLOB '[0-9]*';
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 DERIVED_TABLES = ("variants", "entry_cards", "links", "checks", "outdated", "card_names", "problems", "entries")
 
+CLAUSE_KEY = "clause:"  # id_history's key of a CR clause's entry: "clause:508.2"
 _HEX = re.compile(r"[0-9a-f]+")  # an entry id's digest part (r-617b992fa5 without its r-)
 
 
@@ -678,10 +686,16 @@ def _insert_entry(conn: sqlite3.Connection, row: _EntryRows, ord_: int, generati
     # wording): ids shown by an earlier judge-kb, whose entries anchored elsewhere or
     # were built before this store kept a history, resolve to the entry holding it now.
     said = {key: (v.text, v.source) for key, v in reversed(list(zip(row.keys, e.variants)))}  # a key's first wording
+    history: list[tuple[str, str, int, str | None, str | None]] = [
+        (id_, key, generation, text, source) for key, (text, source) in sorted(said.items())
+        for id_ in dict.fromkeys((e.id, digest_id(e.kind, key, set())))]
+    if e.kind is Kind.RULE and e.clause and e.clause[:1].isdigit():
+        # a clause's id follows its identity across CRs (`kb.cr.entries`); should a later judge-kb
+        # trace that identity anew, the id shown for the clause still names it (`KB._moved`)
+        history.append((e.id, CLAUSE_KEY + e.clause, generation, e.text, None))
     conn.executemany("INSERT INTO id_history VALUES (?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET text = "
                      "coalesce(id_history.text, excluded.text), source = coalesce(id_history.source, excluded.source)",
-                     [(id_, key, generation, text, source) for key, (text, source) in sorted(said.items())
-                      for id_ in dict.fromkeys((e.id, digest_id(e.kind, key, set())))])
+                     history)
     conn.executemany("INSERT OR IGNORE INTO entry_cards VALUES (?, ?)", [(c, e.id) for c in e.cards])
     conn.executemany("INSERT INTO links VALUES (?, ?, ?, ?, ?, ?)", row.links)
     conn.executemany("INSERT INTO checks VALUES (?, ?)", [(e.id, c) for c in e.checks])
@@ -969,6 +983,15 @@ class KB:
         anchor; with none of them left, the id is gone (NotFoundError, quoting the anchor)."""
         from kb.ingest.ids import digest_id
 
+        clause = next((row[0][len(CLAUSE_KEY):] for row in history if row[0].startswith(CLAUSE_KEY)), None)
+        if clause is not None:  # the entry of a CR clause whose identity was traced anew
+            now = self._entries("SELECT data FROM entries WHERE clause = ? AND kind = 'rule'", (clause,))
+            if not now:
+                raise NotFoundError(f"entry {entry_id!r} was CR {clause}, which the current CR has no more: "
+                                    f"`kb rule {clause}` shows its history")
+            return Resolved(now[0], moved_from=entry_id,
+                            why=f"a clause's id comes from the number it had when first seen, and this judge-kb "
+                                f"traces the history of CR {clause} otherwise")
         holders: Counter[str] = Counter()
         anchor_holders: Counter[str] = Counter()
         anchor = next((row for row in history if _is_digest_of(entry_id, row[0], digest_id)), None)
