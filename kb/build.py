@@ -316,8 +316,8 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
 
 def delta_dedup() -> bool:
     """Whether deduplication joins again only the English revisions new records can reach
-    (`kb.ingest.delta`), from the state the last build left: KB_DELTA_DEDUP=1."""
-    return os.environ.get("KB_DELTA_DEDUP", "0") == "1"
+    (`kb.ingest.delta`), from the state the last build left: on unless KB_DELTA_DEDUP=0."""
+    return os.environ.get("KB_DELTA_DEDUP", "1") != "0"
 
 
 def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | None, corpus: Corpus,
@@ -355,7 +355,7 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     evidenced: dict[str, Any] = load_table("evidence", glossed)
     lexicon.learn_evidence(evidenced)
     # The English revisions the last build joined (`kb.ingest.delta`): of the same code and reference data
-    # as the signatures, whose card names the delta compares itself. Off unless KB_DELTA_DEDUP=1.
+    # as the signatures, whose card names the delta compares itself. Off with KB_DELTA_DEDUP=0.
     clustering = Clustering(load_table("clusters", meaning) or None) if delta_dedup() else None
     entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
                           similarity=similarity, is_official=is_official, clustering=clustering)

@@ -141,3 +141,14 @@ def test_a_build_adding_a_page_takes_the_delta_and_writes_the_kb_one_build_write
             kb.close()
     assert took == [True], "the second build took the delta, from the state the first one saved"
     assert made[0] == made[1]
+
+
+@pytest.mark.parametrize(("value", "on"), [(None, True), ("1", True), ("0", False)])
+def test_the_delta_is_on_unless_turned_off(value: str | None, on: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kb.build import delta_dedup
+
+    if value is None:
+        monkeypatch.delenv("KB_DELTA_DEDUP", raising=False)
+    else:
+        monkeypatch.setenv("KB_DELTA_DEDUP", value)
+    assert delta_dedup() is on
