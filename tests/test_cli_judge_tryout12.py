@@ -10,6 +10,7 @@ from rich.console import Console
 
 from kb.corpus import Corpus
 from kb.model import Entry, Kind, Lang, Relation, Variant
+from kb.search.rank import Weights
 
 CORPUS = Corpus.default()
 
@@ -146,6 +147,8 @@ def test_a_search_filter_takes_a_card_only_the_judges_page_names(kadena_kb, monk
     asked: list = []
 
     class Searcher:
+        weights = Weights(respell=False)
+
         def search(self, question, *, limit, filters):
             asked.append(filters)
             return []
@@ -154,6 +157,9 @@ def test_a_search_filter_takes_a_card_only_the_judges_page_names(kadena_kb, monk
             return []
 
         def unknown_cards(self, question):
+            return []
+
+        def one_word_cards(self, question):
             return []
 
     monkeypatch.setattr(cli.common, "open_searcher", lambda quiet=False: (cli.common.open_kb(quiet=True), Searcher()))

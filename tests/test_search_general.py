@@ -14,7 +14,7 @@ from kb.model import Lang
 from kb.search import Searcher
 from kb.search.rank import Weights
 from kb.search.text import tokenize
-from tests.entries import CORPUS, fake_searcher, rule_entry, ruling_entry
+from tests.entries import CORPUS, fake_searcher, ranked_ids, rule_entry, ruling_entry
 
 
 @pytest.mark.parametrize("words, langs, concept", [
@@ -307,11 +307,9 @@ def test_a_face_down_ruling_of_many_cards_does_not_keep_a_general_question_from_
     made the best three look like a general ruling's, and the clauses kept their discount (search46;
     red with `scattered_past_face_down=False`: a ruling first)."""
     question = "I ended up with two legendary creatures with the same name on my side. What do I do?"
-    build_index(NAMELESS, tmp_path / "index", FakeEmbedder(), corpus=CORPUS)
 
     def first(weights: Weights) -> str:
-        searcher = Searcher.load(tmp_path / "index", NAMELESS, query_embedder=FakeEmbedder(), weights=weights)
-        return searcher.search(question, limit=3)[0].entry.id
+        return ranked_ids(fake_searcher(NAMELESS, tmp_path / "index", weights=weights), question, limit=3)[0]
 
     assert first(Weights()) == "c-704.5j"
     assert first(dataclasses.replace(Weights(), scattered_past_face_down=False)).startswith("r-")
