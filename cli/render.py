@@ -382,14 +382,13 @@ def entry_changes(console: Console, changes: Sequence[SourceChange]) -> None:
     """One line per file a call added, replaced or took out: its wordings, the cards they are under, and
     the entries it brought, changed and took out, each with the first `IDS_SHOWN` ids (tryout46 D8)."""
     for change in changes:
-        data = change.to_json()
-        cards = [c["card"] + (f" ({', '.join(c['names'])})" if c["names"] else "") for c in data["cards"]]
+        cards = [card + (f" ({', '.join(names)})" if names else "") for card, names in change.cards]
         more = f" and {count(len(cards) - CARDS_SHOWN, 'more card')}" if len(cards) > CARDS_SHOWN else ""
         under = f" of {', '.join(cards[:CARDS_SHOWN])}{more}" if cards else ""
-        said = [f"{count(len(ids), what, plural)}: {_ids(ids)}" for key, what, plural in (
-                    ("new_entries", "new entry", "new entries"), ("changed_entries", "entry changed", "entries changed"),
-                    ("removed_entries", "entry taken out", "entries taken out")) if (ids := data[key])]
-        console.print(Text(f"{short_source(data['source'])}: {count(data['wordings'], 'ruling')}{under}: "
+        said = [f"{count(len(ids), what, plural)}: {_ids(ids)}" for ids, what, plural in (
+                    (change.new, "new entry", "new entries"), (change.changed, "entry changed", "entries changed"),
+                    (change.gone, "entry taken out", "entries taken out")) if ids]
+        console.print(Text(f"{short_source(change.source)}: {count(change.wordings, 'ruling')}{under}: "
                            + ("; ".join(said) or "no entry changed")), soft_wrap=True)
 
 
@@ -517,9 +516,12 @@ def clause(out: Console, report: ClauseReport, linked: LinkedRulings) -> None:
     # with --at, only what it numbered on that date (not in CRs in force before or after: tryout18)
     if at and at.other_rule:
         # the command shows that rule as it stood then: what an auditor of a ruling of that date reads
-        where = (f"now {at.other_rule_now}: `kb rule {at.other_rule_now} --at {at.date}`" if at.other_rule_now
-                 else "no longer in the rules")
-        out.print(note_line(f"in the CR of {at.version}, {report.clause} numbered another rule ({where})."))
+        if at.other_rule_now:
+            what = f"another rule (now {at.other_rule_now}: `kb rule {at.other_rule_now} --at {at.date}`)"
+        else:  # in the words `kb rule` without --at uses (tryout46 D10): where it was, since removed
+            what = next((f.what for f in report.other_rules if not f.now and f.first <= at.version <= f.last),
+                        "another rule (no longer in the rules)")
+        out.print(note_line(f"in the CR of {at.version}, {report.clause} numbered {what}."))
         if gap := at.other_rule_gap:  # the CR read is long before the date: the number may have moved by then
             out.print(Text(f"But the KB has no CR between {gap.used} and {gap.next}, which gives that rule another "
                            f"number: which rule {report.clause} numbered on {at.date}, it can't tell.", style="yellow"))

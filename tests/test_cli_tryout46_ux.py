@@ -122,6 +122,16 @@ def test_kb_rule_says_in_one_plain_sentence_which_rule_an_old_number_was_and_tha
     assert [(f["section"], f["heading"]) for f in former] == [("708", "Split Cards")]
 
 
+def test_kb_rule_at_a_date_names_the_removed_rule_in_the_same_words(built_home, monkeypatch):
+    """With --at, the note said only "708.5 numbered another rule (no longer in the rules)": the same
+    rule, said as `kb rule 708.5` says it (the section it was in, since removed)."""
+    monkeypatch.setenv("KB_HOME", str(built_home))
+    result = _kb("rule", "708.5", "--at", "2014-10-01", "--limit", "1")
+    assert result.exit_code == 0, result.output
+    assert ("note: in the CR of 2014-09-25, 708.5 numbered another rule (in section 708, Split Cards), since "
+            "removed.") in " ".join(result.output.split())
+
+
 # --- D11: every note in one style: "note: " and a text in lower case --------------------------------
 
 import ast  # noqa: E402

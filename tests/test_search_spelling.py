@@ -95,3 +95,16 @@ def test_a_word_of_a_card_name_is_not_respelt(tmp_path: Path) -> None:
     # "Disguiser" would be read as a word of a name, not as disguised
     searcher = _searcher(tmp_path, True)
     assert searcher.cards.matcher.says_word("Insectile") and not searcher.cards.matcher.says_word("forteold")
+
+
+def test_a_question_is_respelt_once_for_the_note_and_the_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `kb search` asks `respelt` for its note and `search` asks again for the query: one reading serves both
+    searcher = _searcher(tmp_path, True)
+    calls: list[str] = []
+    respell = TermSpeller.respell
+    monkeypatch.setattr(TermSpeller, "respell", lambda self, text, known: calls.append(text) or respell(self, text, known))
+    _, pairs = searcher.respelt("Can I cast a card the turn I  forteold it?")
+    searcher.search("Can I cast a card the turn I forteold it?", limit=5)
+    assert pairs == [("forteold", "foretold")] and len(calls) == 1
+    searcher.search("Can I cast a card the turn I foretold it?", limit=5)  # another question is read anew
+    assert len(calls) == 2

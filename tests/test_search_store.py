@@ -74,8 +74,13 @@ def reference_mask(entries: list[Entry], f: Filters, card: str | None) -> np.nda
 
 
 class NoNames:
+    """A card names table that knows no card (kb.search.rank.CardNameSource)."""
+
     def resolve(self, name: str) -> None:
         return None
+
+    def names_of(self, english: str) -> list[str]:
+        return [english]
 
 
 @pytest.fixture(scope="module")

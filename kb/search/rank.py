@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Literal, Protocol, Sequence
 
 import numpy as np
 
@@ -341,6 +341,16 @@ class Hit:
         } | ({"clause": self.entry.clause} if self.entry.clause else {})  # as `kb list` and `kb export`
 
 
+class CardNameSource(Protocol):
+    """What search asks of a card names table (`kb.cards.CardNames`, the KB's by default)."""
+
+    def resolve(self, name: str) -> str | None:
+        """The English name of the card called `name` in any language, or None."""
+
+    def names_of(self, english: str) -> list[str]:
+        """Every name of the card `english` (its name first), in any language."""
+
+
 class Searcher:
     """Hybrid retrieval over a loaded index: dense (e5) + BM25 (with glossary) + card names."""
 
@@ -353,7 +363,7 @@ class Searcher:
         meta: dict[str, Any],
         query_embedder: Any = None,
         glossary: Glossary | None = None,
-        card_names: Any = None,
+        card_names: CardNameSource | None = None,
         weights: Weights = Weights(),
         *,
         entries: Sequence[Entry] | None = None,
@@ -389,6 +399,7 @@ class Searcher:
         self._face_down_said: np.ndarray | None = None  # per entry: one of its own texts does
         self._keyword_concepts: dict[str, bool] = {}  # `_names_keyword`'s answers
         self._speller: TermSpeller | None = None  # `respelt`'s term words, read once
+        self._respelt_last: tuple[str, tuple[str, list[tuple[str, str]]]] | None = None  # the CLI asks twice
         self._oracle_cards: dict[int, bool] = {}  # card (entry table) -> its Oracle text speaks of face-down play
         self._former: dict[str, list[str]] | None = None
         self._mechanic_words: MechanicWords | None = None
@@ -422,7 +433,7 @@ class Searcher:
         corpus: str | None = None,
         query_embedder: Any = None,
         glossary: Glossary | None = None,
-        card_names: Any = None,
+        card_names: CardNameSource | None = None,
         weights: Weights = Weights(),
         reference: Corpus | None = None,
     ) -> Searcher:
@@ -508,7 +519,7 @@ class Searcher:
         return self._keyword_concepts[concept]
 
     @property
-    def card_names(self) -> Any:
+    def card_names(self) -> CardNameSource:
         if self._card_names is None:
             self._card_names = self.reference.names
         return self._card_names
@@ -590,6 +601,9 @@ class Searcher:
         search glossary's terms in every language and the CR glossary's), and the (written, read)
         pairs. Only a word the KB does not know is read so: no ruling's or rule's word, no function
         word, no word of a card's name (in any language), nor of a card the question names misspelt."""
+        question = " ".join(question.split())
+        if self._respelt_last is not None and self._respelt_last[0] == question:
+            return self._respelt_last[1]
         if self._speller is None:
             concepts = [*self.glossary.concepts, *self.glossary.translations]
             terms = [term for c in concepts for by_lang in c.terms.values() for term in by_lang]
@@ -606,7 +620,9 @@ class Searcher:
                 named.add("")
             return name_key(word) in named
 
-        return self._speller.respell(question, known)
+        read = self._speller.respell(question, known)
+        self._respelt_last = (question, read)
+        return read
 
     def search(
         self,
@@ -1254,7 +1270,7 @@ class Searcher:
             return out
         names: set[str] = set()
         for english in dict.fromkeys(named):
-            names.update(self.card_names.names_of(english) if hasattr(self.card_names, "names_of") else [english])
+            names.update(self.card_names.names_of(english))
             card = self.reference.card_lookup.get(english)
             if card is not None:
                 names.update(card.names.values())
@@ -1415,10 +1431,7 @@ class Searcher:
 
     def card_names_resolve(self, name: str) -> str:
         """The casefolded English name of card `name` (any language), or NotFoundError."""
-        english = None
-        resolve = getattr(self.card_names, "resolve", None)
-        if resolve is not None:
-            english = resolve(name)
+        english = self.card_names.resolve(name)
         if english is None:
             known = {c.casefold() for c in self.table.card_vocab}
             if name.casefold() in known:
@@ -1497,10 +1510,3 @@ def _tied_ranks(scores: np.ndarray) -> np.ndarray:
     """1-based rank of each of a few scores, equal scores sharing the better rank."""
     ranks: np.ndarray = 1.0 + (scores[None, :] > scores[:, None]).sum(axis=1)
     return ranks
-
-
-def _name_table(card_names: Any) -> dict[str, Any]:
-    names = getattr(card_names, "names", None)
-    if isinstance(names, dict):
-        return {en: list(by_lang.values()) + [en] for en, by_lang in names.items()}
-    return {}
