@@ -97,17 +97,17 @@ def test_real_questions_carry_their_url_and_are_split_in_both_halves(questions) 
 def test_tryout_questions_are_test_split_only_and_name_their_tryout(questions) -> None:
     # a try-out's questions were asked of the KB before anyone read its answers: they are never tuned on
     tryout = [q for q in questions if q.source == "tryout_questions"]
-    assert len(tryout) == 125
-    assert Counter(q.id[:5] for q in tryout) == {"tq32-": 33, "tq33-": 32, "tq46-": 30, "tq47-": 30}
+    assert len(tryout) == 95
+    assert Counter(q.id[:5] for q in tryout) == {"tq32-": 33, "tq33-": 32, "tq46-": 30}
     assert {q.split for q in tryout} == {"test"}
     assert all(q.id.startswith("tq") for q in tryout)
 
 
 def test_tryout_dev_questions_are_dev_split_only(questions) -> None:
-    # tryouts 44's and 45's questions were made dev (for the general questions dev lacked): never reported as test
+    # tryouts 44's, 45's and 47's questions were made dev (for the general questions dev lacked): never reported as test
     tryout = [q for q in questions if q.source == "tryout_dev_questions"]
-    assert len(tryout) == 60 and {q.split for q in tryout} == {"dev"}
-    assert Counter(q.id[:5] for q in tryout) == {"tq44-": 30, "tq45-": 30}
+    assert len(tryout) == 90 and {q.split for q in tryout} == {"dev"}
+    assert Counter(q.id[:5] for q in tryout) == {"tq44-": 30, "tq45-": 30, "tq47-": 30}
 
 
 def test_the_second_fresh_set_is_dev_only_15_per_language_and_read_by_the_dev_script_alone(questions) -> None:
