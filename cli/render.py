@@ -833,7 +833,12 @@ def outdated(console: Console, wordings: Sequence[OutdatedWording], levels: Coll
             console.print(Text("  suggested: ", style="bold") + diff_text(normalize.word_diff(w.text, w.suggested)))
         newest = (entry_texts or {}).get(w.entry)
         if newest is not None and newest not in (w.current_text, w.text):
-            console.print(Text(f"  reworded again since on other cards' pages: {newest}", style="yellow"))
+            # as a diff from this wording too: the newest may undo a change the replacing wording made (tryout47
+            # D10: 2018 dropped "copy effects or", the newest says it again; the first diff alone read as "gone")
+            from kb import normalize
+
+            console.print(Text("  reworded again since on other cards' pages, from this wording: ", style="yellow")
+                          + diff_text(normalize.word_diff(w.text, newest)))
         shown = ", ".join(w.cards[:6]) + (f" and {len(w.cards) - 6} more" if len(w.cards) > 6 else "")
         first = w.items[0].variant
         where = f"{first.source.removeprefix('corpus/')}:{first.line}"

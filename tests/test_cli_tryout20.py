@@ -36,8 +36,33 @@ def test_an_outdated_wording_names_the_entrys_newer_text_when_other_cards_reword
     old = next(w for w in listed if w["text"] == OLD)
     assert old["current_text"] == MID and old["entry_text"] == NEW
     shown = " ".join(CliRunner().invoke(app, ["outdated"], env={"COLUMNS": "300"}).stdout.split())
-    assert f"reworded again since on other cards' pages: {NEW}" in shown
+    # the newest text as a diff from the listed wording (plain: no colours in the runner): OLD -> NEW
+    assert ("reworded again since on other cards' pages, from this wording: You can't look at face-down permanents "
+            "{+or spells+} you don't control unless an effect") in shown
     assert shown.count("reworded again since") == sum(1 for w in listed if w["current_text"] != NEW)
+
+
+def test_the_newest_text_is_shown_as_a_diff_from_the_outdated_wording_where_it_undoes_a_change(kb_home: Path) -> None:
+    """tryout47 D10: 2018 dropped "copy effects or" from the 2014 wording, the newest wording has it again;
+    the diff to the replacing wording alone ("[-copy effects or-]") read as "copy effects no longer matter"."""
+    from cli.main import app
+    from kb.outdated import find_outdated
+
+    old = "Reveal it (ignoring any copy effects or type-changing effects that might be applying to it) and pay its cost."
+    mid = "Reveal it (ignoring any type-changing effects that might be applying to it) and pay its cost."
+    new = "Reveal it (ignoring any copy effects or type-changing effects that might be applying to it) and pay its mana cost."
+    variants = (
+        Variant(new, new, Lang.EN, "2024-09-20", "dsk.json", 40, Relation.CANONICAL, 1.0, "Other Card"),
+        Variant(mid, mid, Lang.EN, "2018-07-13", "form-2018.json", 5, Relation.REVISION, 0.9, "Some Form"),
+        Variant(old, old, Lang.EN, "2014-11-24", "form-2014.json", 5, Relation.REVISION, 0.9, "Some Form"),
+    )
+    entries = [Entry("r-reveal", Kind.RULING, new, ("Other Card", "Some Form"), "2014-11-24", "2024-09-20", variants)]
+    items = find_outdated(entries, terminology=Corpus.default().terminology)
+    store.write(kb_home, entries, report={}, meta={}, outdated=[item.to_store() for item in items])
+    shown = " ".join(CliRunner().invoke(app, ["outdated"], env={"COLUMNS": "300"}).stdout.split())
+    since = shown[shown.index("from this wording: "):]
+    assert since.startswith("from this wording: Reveal it (ignoring any copy effects or type-changing effects")
+    assert "pay its {+mana+} cost." in since and "[-copy effects or-]" in shown[:shown.index("from this wording")]
 
 
 def test_kb_coverage_lists_the_english_rulings_without_a_translation_most_shared_first(
