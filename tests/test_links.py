@@ -1179,3 +1179,29 @@ def test_face_down_words_still_link_the_clause_that_says_most_of_the_ruling_link
     got = linked_clauses(card_ruling("Turning a face-down creature face down again has no effect; its status doesn't "
                                      "change.", ()), rules, card_texts)
     assert got[:1] == ["708.2b"], got
+
+
+@pytest.mark.parametrize("text", [
+    # the term is where the ruling happens; what it says happens (the cards stay exiled, you still draw) no rule of
+    # delayed triggers or of life totals states
+    "If the delayed triggered ability is countered, the cards remain exiled forever.",
+    "If your life total is less than 1, you still draw two cards from this ability.",
+    "If it's your end step, you sacrifice two creatures.",
+])
+def test_a_term_said_only_in_the_rulings_setting_is_no_confident_link_links47(rules, card_texts, text):
+    """A CR glossary term said only in the ruling's setting (an opening "If ... ," clause) whose clause says none of
+    the ruling's claim's words is a tie-breaker, not evidence: no confident link stands on it."""
+    [linked] = links.link_entries([card_ruling(text, ("Test Card",))], rules, [], card_texts)
+    assert not linked.rules and linked.link_note.startswith("no confident link"), linked.rules
+
+
+@pytest.mark.parametrize("text, clause", [
+    # the same terms in the claim ...
+    ("The delayed triggered ability is countered if its source has left the battlefield.", "603.7"),
+    ("Your life total can't become less than 1 while you control this permanent.", "119.8"),
+    # ... or in the setting of a claim whose words the clause says too ("concedes", "leaves the game")
+    ("If a player concedes the game, the Aura stays on the battlefield.", "104.3a"),
+])
+def test_a_term_of_the_claim_still_links_links47(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ("Test Card",)), rules, card_texts)
+    assert got[:1] == [clause], got

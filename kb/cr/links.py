@@ -521,6 +521,38 @@ _GRANTED = re.compile(r"\b(?:will|won't|would|wouldn't|doesn't|don't|didn't|does
 # "Unlike a face-down creature cast using a morph ability, a manifested creature ...": the thing a ruling
 # contrasts its subject with is not its subject
 _CONTRAST = re.compile(r"\bunlike\b[^,.;:]*", re.I)
+# A ruling's main claim (what it says happens or is allowed) and its setting: the situation it is set in, an
+# opening "If/When/As ... ," clause, a "whenever/if/as long as ..." condition inside a sentence, quoted card text
+# (links47). A CR term said only in the setting is where the ruling happens, not what it states: "If the delayed
+# triggered ability is countered, the cards remain exiled forever" is no rule of delayed triggers. ("Because ...,"
+# is no setting: the reason a ruling gives is often the rule it applies.)
+_SETTING_OPENER = re.compile(r"(?:^|(?<=[.!?] )|(?<=\n))(?:If|When|Whenever|While|As long as|As|Once|Even if|Unless|"
+                             r"After|Before|Until)\b[^.;:?!\n]*?, ")
+_SETTING_INNER = re.compile(r"\b(?:whenever|when|if|as long as|once|because|unless|while|until|before|after)\b"
+                            r"[^.;:?!,\n]*")
+_SETTING_QUOTED = re.compile(r"[\"“][^\"”]{1,300}[\"”]")
+
+
+def setting_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the parts of a ruling's text that set its situation: opening "If/When/As ... ," clauses,
+    conditions inside a sentence ("... triggers whenever you ..."), quoted text; the rest is its claim."""
+    return sorted(m.span() for pattern in (_SETTING_OPENER, _SETTING_INNER, _SETTING_QUOTED)
+                  for m in pattern.finditer(text))
+
+
+def _cut(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """`text` without `spans` (sorted, possibly overlapping)."""
+    out, at = [], 0
+    for start, end in spans:
+        out.append(text[at:max(at, start)])
+        at = max(at, end)
+    return " ".join([*out, text[at:]])
+
+
+def _in_setting(span: tuple[int, int], setting: Sequence[tuple[int, int]]) -> bool:
+    return any(start <= span[0] and span[1] <= end for start, end in setting)
+
+
 _AS_TURNED_UP = re.compile(r"(?:^|\n|\. )As [^.]{1,60}? is turned face up\b")
 # "At the beginning of your second main phase, if this creature is tapped, ...": a ruling that says such an
 # ability won't trigger (or triggers only if) applies the intervening-"if" rule, whether or not it says "if"
@@ -1087,6 +1119,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             cue_score[clause] = max(cue_score.get(clause, 0.0), LINKED_WEIGHT / (1 + 0.5 * rank))
             pointed.add(clause)
     words5 = {p for w in rule_tokens(text) for p in (w[:5], w[:4])}  # see `Cue.needs`
+    setting = setting_spans(text)
+    # the claim's words the CR does not say everywhere ("card", "player", "turn" are everyday words)
+    everyday = math.log((len(index.numbers) + 1) / (EVERYDAY_DF + 0.5))
+    claim_words = {w for w in _content(_cut(text, setting)) if index.idf.get(w, 0.0) >= everyday}
     if mechanics.as_turned_up and _TURNED_UP.search(text):  # the card's "As ~ is turned face up" ability
         cues.setdefault("708.11", []).append('cue "its card\'s As ... is turned face up ability"')
         cue_score["708.11"] = max(cue_score.get("708.11", 0.0), 0.9)
@@ -1149,6 +1185,10 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         if found and cue.turn_part and all(_AS_TIME.search(text, max(0, m.start() - 60), m.start())
                                            for m in cue.pattern.finditer(text)):
             weight, named_cue = SETTING_WEIGHT, f'cue "{cue.label}" (when it happens)'
+        # a term said only in the ruling's setting: its clauses that say none of the claim's words get it only as a
+        # tie-breaker, no evidence of their own ("If X becomes tapped before the declare blockers step, ...")
+        in_setting = (found and cue.label.startswith(_GLOSSARY) and not cue.ordered
+                      and all(_in_setting(m.span(), setting) for m in cue.pattern.finditer(text)))
         if cue.family and raw is None:
             continue  # the English words choose in a family
         # the clause of each mechanic the ruling is about, all first; of megamorph's 702.37b and morph's
@@ -1160,12 +1200,15 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                                                  if c not in slot])
         for rank, clause in chosen:
             if clause in rules.current.clauses:
-                if weight > GLOSSARY_WEIGHT:
+                weight_of, named_of = weight, named_cue
+                if in_setting and not claim_words & index.family_words(clause):
+                    weight_of, named_of = min(weight, SETTING_WEIGHT), _IN_SETTING + named_cue[len('cue "'):]
+                if weight_of > GLOSSARY_WEIGHT:
                     pointed.add(clause)
-                cues.setdefault(clause, []).append(named_cue + ("" if rank == 0 else f" (#{rank + 1})"))
+                cues.setdefault(clause, []).append(named_of + ("" if rank == 0 else f" (#{rank + 1})"))
                 if cue.label.startswith(_GLOSSARY) and len(set(_content(cue.label))) - 1 < TERM_PHRASE_WORDS:
                     term_words.setdefault(clause, set()).update(_content(cue.label[len(_GLOSSARY):]))
-                cue_score[clause] = max(cue_score.get(clause, 0.0), weight / (1 + 0.5 * rank))
+                cue_score[clause] = max(cue_score.get(clause, 0.0), weight_of / (1 + 0.5 * rank))
     # a ruling that says a keyword action ("manifest cards", "cloak the top card") and nothing a cue reads about
     # one of its rules is about doing it: the action's definition leads its clauses that merely share words with
     # the ruling. (A keyword ability's rulings are about one of its rules: casting, turning face up ...)
@@ -1298,6 +1341,7 @@ def _restated_leads(out: list[Candidate], topic: Mapping[str, float], lexical: M
 
 _GLOSSARY = "glossary: "
 _TERM_ONLY = 'the term alone "'  # a glossary term that is all a clause shares with the ruling: no evidence by itself
+_IN_SETTING = 'the setting\'s term "'  # a glossary term said only in the ruling's setting (`setting_spans`): neither
 EVERYDAY_DF = 150  # ... and a word said in more clauses of the CR than this shares nothing beside it
 TERM_PHRASE_WORDS = 3  # a term of this many content words ("delayed triggered ability") is a rare phrase itself
 
