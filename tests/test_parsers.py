@@ -716,6 +716,11 @@ def test_rulings_copied_as_markdown_table_rows_keep_their_dates_and_lose_their_b
     ("If it is face down, it has no abilities. (9/20/2014)", ("9/20/2014", "If it is face down, it has no abilities.")),
     ("It stays on the battlefield until the rules update of July 13, 2018.", None),  # a date inside the sentence
     ("Hooded Hydra 2014-09-20", None),  # no sentence before the date
+    # the source inside the date's brackets, as a rulings summary credits each ruling (Crystal Keep)
+    ("+ The ability is a mana ability. [D'Angelo 2007/11/09]", ("2007/11/09", "The ability is a mana ability.")),
+    ("If it is face down, it has no abilities. (Wizards of the Coast 2014-09-20)",
+     ("2014-09-20", "If it is face down, it has no abilities.")),
+    ("If it is face down, it has no abilities. Wizards [of the Coast 2014-09-20]", None),  # brackets around no source
 ])
 def test_a_ruling_whose_date_ends_its_line_is_dated_with_it(line, head):
     # the shape a public card viewer's template gives (`<li><span>ruling</span><span>source date</span></li>`)

@@ -30,7 +30,7 @@ NearResolver = Callable[[str], "tuple[str, str] | None"]  # (the known name near
 SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
 # A list item's bullet, as pages copy it (`•`, `*`, `·`), and one that may be a dash too (`- 2024-09-20`)
-_MARKS = "•*·"
+_MARKS = "•*·+"  # `+`: a Markdown list's bullet too
 _MARK = f"[{_MARKS}]"
 _MARK_OR_DASH = f"[{_MARKS}\\-]"
 # A bulleted line, as release notes state rulings ("\* text": the bullet as Markdown escapes it)
@@ -273,10 +273,19 @@ def _date_tail(words: list[str]) -> tuple[str, str] | None:
         before = words[:-n]
         while before and before[-1] in ("-", "–", "—", ":", "|"):
             before = before[:-1]
-        source = 0  # "Wizards of the Coast", "WotC", "Scryfall": who gave the ruling, not the ruling
-        while (before and source < 5 and not _ends_sentence(before[-1])
-               and (before[-1][:1].isupper() or before[-1] in _SOURCE_JOINERS)):
+        # "Wizards of the Coast", "WotC", "Scryfall": who gave the ruling, not the ruling; in the date's
+        # brackets too, as a rulings summary credits each ruling (`... mana ability. [D'Angelo 2007/11/09]`)
+        bracketed = words[-1][-1:] in ")]" and not words[-n].startswith(("(", "["))
+        source = 0
+        while before and source < 5 and not _ends_sentence(before[-1]):
+            word = before[-1]
+            opens = bracketed and word[:1] == ("[" if words[-1].endswith("]") else "(")
+            name = word[1:] if opens else word
+            if not (name[:1].isupper() or name in _SOURCE_JOINERS):
+                break
             before, source = before[:-1], source + 1
+            if opens:
+                break
         if len(before) >= _MIN_RULING_WORDS and _ends_sentence(before[-1]):
             return tail, " ".join(before)
         return None
