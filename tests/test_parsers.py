@@ -727,6 +727,18 @@ def test_a_ruling_whose_date_ends_its_line_is_dated_with_it(line, head):
     assert pages._date_head(line) == head
 
 
+def test_a_rulings_summary_files_each_ruling_under_the_card_named_with_a_colon_above_it():
+    # Crystal Keep's card rulings summaries: `Name:` on a line, then `+ ruling [Author YYYY/MM/DD]`, the next
+    # card's `Name:` right under the last ruling of the one before
+    text = ("Card Rulings Summary (CHANGES ONLY)\n\n"
+            "Hooded Hydra:\n + If it is face down, it has no abilities. [D'Angelo 2014/09/20]\n"
+            "Lightform:\n + The manifested card is an Aura. [D'Angelo 2015/01/24]\n")
+    result = pages.parse_card_page(text, "summary.txt", RESOLVE)
+    assert [(r.card, r.date, r.line, r.text) for r in result.records] == [
+        ("Hooded Hydra", "2014-09-20", 4, "If it is face down, it has no abilities."),
+        ("Lightform", "2015-01-24", 6, "The manifested card is an Aura.")]
+
+
 def test_a_saved_page_listing_each_ruling_before_its_source_and_date_gives_each_ruling():
     html = ("<!DOCTYPE html><html><head><title>Hooded Hydra</title></head><body><ul>\n"
             "<li><span>Hooded Hydra's last ability isn't a triggered ability.</span>\n"

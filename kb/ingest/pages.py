@@ -650,7 +650,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                     chunk, date_line, closed = [], 0, True
             elif closed:
                 stray.append(line)
-            elif seen_date and chunk and _ends_sentence(chunk[-1].text) and _is_heading(line.text):
+            elif seen_date and chunk and _ends_sentence(chunk[-1].text) \
+                    and (_is_heading(line.text) or _is_card_label(line.text, resolve_card)):
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
@@ -765,6 +766,14 @@ def _is_heading(text: str) -> bool:
     stripped = text.strip()
     return (len(stripped.split()) <= 8 and not _ends_sentence(stripped) and not stripped.endswith((",", ";", ":"))
             and not stripped[:1].islower() and not _EXAMPLE.match(stripped))
+
+
+def _is_card_label(text: str, resolve_card: NameResolver | None) -> bool:
+    """Whether a line is a known card's name and a colon, alone: a rulings list's entry for the next card
+    (`Dauntless Dourbark:` above its rulings, Crystal Keep's summaries), not a ruling's label ("Example:")."""
+    stripped = text.strip()
+    return (resolve_card is not None and stripped.endswith(":") and len(stripped.split()) <= 8
+            and resolve_card(normalize_text(stripped[:-1]).strip()) is not None)
 
 
 def _paragraph_at(units: Sequence[_Unit], i: int) -> list[_Line]:
