@@ -672,6 +672,9 @@ def test_set_faqs_from_before_they_were_called_release_notes_are_release_notes()
     ("*Jul 13, 2018*", "Jul 13, 2018"),
     ("* Jul 13, 2018", "Jul 13, 2018"),
     ("• WotCJul 13, 2018", "Jul 13, 2018"),
+    ("  • 502.74. Hideaway", None),  # a wiki quoting the CR: a rule's number and heading (ingest47 p01)
+    ("• 702.74a Hideaway represents a static ability", None),
+    ("• 20.09.2014", "20.09.2014"),  # a dotted date is still one
 ])
 def test_a_heading_in_bold_is_no_date_line_but_a_bulleted_or_emphasised_date_is(line, date):
     assert pages._date_part(line) == date

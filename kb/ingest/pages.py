@@ -199,7 +199,8 @@ def _date_part(line: str) -> str | None:
     if emphasis:  # `**107.3g**`, `***Returning Mechanic***`: a heading in bold, not a bullet
         inner = stripped.strip(emphasis.group(1)[0]).strip()
         return inner if looks_like_date(inner) else None
-    if ("WotC" in stripped or (stripped[0] in _MARKS and (not candidate or any(ch.isdigit() for ch in candidate)))) \
+    if ("WotC" in stripped or (stripped[0] in _MARKS and (not candidate or any(ch.isdigit() for ch in candidate))
+                               and not _CR_NUMBER.match(candidate))) \
             and _date_head(stripped) is None:
         # a bullet line whose date we may not know: let parse_date say why. Every date has its year's
         # digits: a list item of words ("* Khans of Tarkir", a set under "Other printings") is no date
@@ -208,6 +209,8 @@ def _date_part(line: str) -> str | None:
 
 
 _EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})\S.*\S\1$")
+# A Comprehensive Rules number opening a list item (`• 502.74. Hideaway`, a wiki quoting the CR): no date
+_CR_NUMBER = re.compile(r"^\d{3}\.\d+[a-z]?\.?(?:\s|$)")
 # A ruling's source and date in brackets, as card sites print them under the ruling: `(wotc • 2023-10-13)`,
 # `(Wizards of the Coast - 2024-02-02)`, `[Scryfall, 2024-02-02]`: a source of a few words without digits
 _SOURCED = r"[(\[]\s*[^\W\d][^\d()\[\]•·|:,\-–—]{0,30}?\s*[•·|:,\-–—]\s*(?P<date>[^()\[\]]{6,32}?)\s*[)\]]"
