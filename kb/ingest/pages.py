@@ -1325,13 +1325,18 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
 # A wiki's section heading as its page is copied as text: the heading, then its edit links (MediaWiki:
 # `Rulings[edit | edit source]`, `Regeln[Bearbeiten | Quelltext bearbeiten]`, `Reglas[editar]`)
 _EDIT_LINKS = re.compile(r"\s*\[\s*(?:edit|bearbeiten|editar)\b[^\[\]]*\]\s*$", re.IGNORECASE)
+# older MediaWiki skins put the link before the heading (`[edit] Rulings`, MTG Salvation's wiki)
+_EDIT_LINK_BEFORE = re.compile(r"^\s*\[\s*(?:edit|bearbeiten|editar)\s*\]\s*", re.IGNORECASE)
 
 
 def _wiki_heading(text: str) -> str | None:
     """The heading of a wiki's section heading line, without its edit links (`Rulings[edit | edit
-    source]` → `Rulings`); None for any other line."""
-    found = _EDIT_LINKS.search(text)
-    return (text[:found.start()].strip() or None) if found else None
+    source]`, `[edit] Rulings` → `Rulings`); None for any other line."""
+    if found := _EDIT_LINKS.search(text):
+        return text[:found.start()].strip() or None
+    if found := _EDIT_LINK_BEFORE.match(text):
+        return text[found.end():].strip() or None
+    return None
 
 
 _CHROME_WORDS = 12  # a byline, a post's date, a heading: a short line
