@@ -53,7 +53,7 @@ class _Line:
 
 
 _LONE_BULLET = re.compile(rf"^\s*{_MARK}\s*$")
-_LEADING_BULLET = re.compile(rf"^{_MARK}\s+(?=\S)")
+_LEADING_BULLET = re.compile(rf"^{_MARK_OR_DASH}\s+(?=\S)")  # `- text` too: a Markdown list item
 _QUOTE_MARKS = re.compile(r"^\s*>(?!=)(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
 _COMPARISON = re.compile(r"\s*(?:\d|[<=≤≥]|[+\-−]\d)")  # what `>` before it makes a comparison: `> 5`, `> -1`
 # A line comment's marks in code (`// `, `/// `; `# ` in Python, YAML, shell): an engine's card file
@@ -1365,6 +1365,9 @@ _A_CLAUSE = re.compile(r"\b(?:you|it|they|he|she|we|i|this|that|there|answer)\s+
                        re.IGNORECASE)
 
 
+_LIST_ITEM = re.compile(rf"^\s*{_MARK_OR_DASH}\s+\S")  # `• text`, `- text`, `* text`, `+ text`
+
+
 def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None,
                       resolve_card: NameResolver | None = None,
                       closest_card: NearResolver | None = None) -> ParseResult:
@@ -1408,6 +1411,11 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
                                         "between them), or one per line when no blank line separates them and every "
                                         f"line ends a sentence (. ! ?); line {odd.number} does not: "
                                         f"{clip(odd.text)}"),))
+    # a list's items are one unit each, as the items of a card page's bulleted rulings are: a paragraph whose
+    # every line is a bulleted item (none wraps onto a line of its own) is split at each (ingest47 p02)
+    paras = [[[line] for line in para] if len(para) > 1 and all(_LIST_ITEM.match(line.text) for line in para)
+             else [para] for para in paras]
+    paras = [item for items in paras for item in items]
     card: str | None = None
     unknown_title = False
     if title.casefold() not in SEARCH_TITLES and resolve_card is not None and (per_line or heading >= 0):
