@@ -658,6 +658,17 @@ def test_a_footer_after_a_ruling_under_its_own_date_line_is_reported_not_glued()
     assert [(p.line, "under no date" in p.reason) for p in result.problems] == [(6, True)]
 
 
+def test_spanish_release_notes_titled_notas_de_la_coleccion_are_release_notes():
+    # Wizards' Spanish release notes are "Notas de la colección ..." (ingest47 p12: "Notas de la Colección básica
+    # 2020 ... Documento modificado por última vez el 31 de mayo de 2019"): read as a card page, no bullet was dated
+    text = ("Notas de la colección de Khans of Tarkir\nDocumento modificado por última vez el 19 de septiembre de 2014\n\n"
+            "NOTAS DE CARTAS ESPECÍFICAS\n\nHidra con capucha\n{X}{G}{G}\n\n"
+            "* Si la Hidra con capucha está boca abajo, no tiene habilidades.\n")
+    assert detect_format(text) is Format.RELEASE_NOTES
+    result = notes.parse_release_notes(text, "ktk-es.txt", RESOLVE)
+    assert [(r.line, r.date, r.card, r.lang) for r in result.records] == [(9, "2014-09-19", "Hooded Hydra", Lang.ES)]
+
+
 def test_set_faqs_from_before_they_were_called_release_notes_are_release_notes():
     # daeghnao.com/magic/setfaqs/shm.html (line breaks restored), "Document last modified April 17, 2008"
     text = page("shm_faq_excerpt.txt")
