@@ -1413,9 +1413,13 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
                                         f"{clip(odd.text)}"),))
     # a list's items are one unit each, as the items of a card page's bulleted rulings are: a paragraph whose
     # every line is a bulleted item (none wraps onto a line of its own) is split at each (ingest47 p02)
-    paras = [[[line] for line in para] if len(para) > 1 and all(_LIST_ITEM.match(line.text) for line in para)
-             else [para] for para in paras]
-    paras = [item for items in paras for item in items]
+    items: list[list[_Line]] = []
+    for para in paras:
+        if len(para) > 1 and all(_LIST_ITEM.match(line.text) for line in para):
+            items.extend([line] for line in para)
+        else:
+            items.append(para)
+    paras = items
     card: str | None = None
     unknown_title = False
     if title.casefold() not in SEARCH_TITLES and resolve_card is not None and (per_line or heading >= 0):
