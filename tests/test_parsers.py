@@ -686,6 +686,9 @@ def test_set_faqs_from_before_they_were_called_release_notes_are_release_notes()
     ("  • 502.74. Hideaway", None),  # a wiki quoting the CR: a rule's number and heading (ingest47 p01)
     ("• 702.74a Hideaway represents a static ability", None),
     ("• 20.09.2014", "20.09.2014"),  # a dotted date is still one
+    ("+ 2014-09-20", "2014-09-20"),  # Markdown's `+ ` bullet
+    ("+1: You gain 2 life.", None),  # a planeswalker's loyalty ability, as a card page prints the card: no bullet
+    ("+1/+1", None),
 ])
 def test_a_heading_in_bold_is_no_date_line_but_a_bulleted_or_emphasised_date_is(line, date):
     assert pages._date_part(line) == date

@@ -30,9 +30,10 @@ NearResolver = Callable[[str], "tuple[str, str] | None"]  # (the known name near
 SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
 # A list item's bullet, as pages copy it (`•`, `*`, `·`), and one that may be a dash too (`- 2024-09-20`)
-_MARKS = "•*·+"  # `+`: a Markdown list's bullet too
-_MARK = f"[{_MARKS}]"
-_MARK_OR_DASH = f"[{_MARKS}\\-]"
+_MARKS = "•*·"
+# `+ ` is a Markdown list's bullet too, with its space: `+1: ...` is a planeswalker's ability, `+1/+1` a bonus
+_MARK = rf"(?:[{_MARKS}]|\+(?=\s))"
+_MARK_OR_DASH = rf"(?:[{_MARKS}\-]|\+(?=\s))"
 # A bulleted line, as release notes state rulings ("\* text": the bullet as Markdown escapes it)
 BULLET = re.compile(rf"^\s*(?:\\(?=\*))?{_MARK}\s+(?P<text>\S.*)$")
 UNKNOWN_NAME = "names no card the KB knows"
@@ -199,7 +200,7 @@ def _date_part(line: str) -> str | None:
     if emphasis:  # `**107.3g**`, `***Returning Mechanic***`: a heading in bold, not a bullet
         inner = stripped.strip(emphasis.group(1)[0]).strip()
         return inner if looks_like_date(inner) else None
-    if ("WotC" in stripped or (stripped[0] in _MARKS and (not candidate or any(ch.isdigit() for ch in candidate))
+    if ("WotC" in stripped or (re.match(_MARK, stripped) and (not candidate or any(ch.isdigit() for ch in candidate))
                                and not _CR_NUMBER.match(candidate))) \
             and _date_head(stripped) is None:
         # a bullet line whose date we may not know: let parse_date say why. Every date has its year's
