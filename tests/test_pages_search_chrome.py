@@ -48,6 +48,36 @@ def test_a_wikis_rulings_heading_is_a_rulings_heading_and_its_sites_tagline_no_c
     assert not any("names no card the KB knows" in reason for _, _, reason in problems)
 
 
+def test_an_older_wikis_edit_link_before_its_rulings_heading_is_a_rulings_heading_too():
+    """MTG Salvation's wiki (ingest47 p01) prints `[edit] Rulings`: the page above it (the CR it quotes, a
+    bulleted `502.74. Hideaway` no date) was glued into rulings, and each ruling under it was no unit."""
+    page = ("Hideaway\n\nFrom MTG Salvation Wiki\n\nHideaway is a triggered keyword ability.\n\n"
+            "  • 502.74. Hideaway\n    • 502.74a Hideaway represents a static ability and a triggered ability.\n\n"
+            "[edit] Rulings\n\n  • If the land with hideaway leaves play, no one can look at the removed card anymore.\n"
+            "  • The removed card can be looked at by any player who previously controlled that land.\n")
+    records, problems = search(page)
+    assert [(line, text) for line, text, _ in records] == [
+        (12, "If the land with hideaway leaves play, no one can look at the removed card anymore."),
+        (13, "The removed card can be looked at by any player who previously controlled that land.")]
+    assert [line for line, _, reason in problems if "above the rulings heading" in reason] == [3]
+
+
+def test_a_lists_items_are_a_unit_each_though_no_blank_line_parts_them():
+    """ingest47 p02 (a wiki's rulings without their heading): four bulleted rulings with no blank line between
+    them were one unit; a paragraph whose every line is a list item is one unit an item. A paragraph with a
+    line that is no item (an item wrapped onto the next line) stays one."""
+    page = ("Search\n\nHideaway is a triggered keyword ability.\n\n"
+            "  • If the land with hideaway leaves the battlefield, no one can look at the exiled card anymore.\n"
+            "  - The exiled card can be looked at by any player who previously controlled that land.\n\n"
+            "  • If a face-down creature has no abilities,\n  it can't be turned face up.\n")
+    records, _ = search(page)
+    assert [(line, text) for line, text, _ in records] == [
+        (3, "Hideaway is a triggered keyword ability."),
+        (5, "If the land with hideaway leaves the battlefield, no one can look at the exiled card anymore."),
+        (6, "The exiled card can be looked at by any player who previously controlled that land."),
+        (8, "If a face-down creature has no abilities, it can't be turned face up.")]
+
+
 def test_a_forum_posts_date_and_byline_are_page_text_not_rulings():
     """tryout30 D9: a forum thread read as a search page stored "Sept. 17, 2014 08:39:08 AM", "Europe - North"
     and "Originally posted by …:" as rulings, not even marked remarks (a date's digits read as a game sign).

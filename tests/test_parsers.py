@@ -658,6 +658,17 @@ def test_a_footer_after_a_ruling_under_its_own_date_line_is_reported_not_glued()
     assert [(p.line, "under no date" in p.reason) for p in result.problems] == [(6, True)]
 
 
+def test_spanish_release_notes_titled_notas_de_la_coleccion_are_release_notes():
+    # Wizards' Spanish release notes are "Notas de la colección ..." (ingest47 p12: "Notas de la Colección básica
+    # 2020 ... Documento modificado por última vez el 31 de mayo de 2019"): read as a card page, no bullet was dated
+    text = ("Notas de la colección de Khans of Tarkir\nDocumento modificado por última vez el 19 de septiembre de 2014\n\n"
+            "NOTAS DE CARTAS ESPECÍFICAS\n\nHidra con capucha\n{X}{G}{G}\n\n"
+            "* Si la Hidra con capucha está boca abajo, no tiene habilidades.\n")
+    assert detect_format(text) is Format.RELEASE_NOTES
+    result = notes.parse_release_notes(text, "ktk-es.txt", RESOLVE)
+    assert [(r.line, r.date, r.card, r.lang) for r in result.records] == [(9, "2014-09-19", "Hooded Hydra", Lang.ES)]
+
+
 def test_set_faqs_from_before_they_were_called_release_notes_are_release_notes():
     # daeghnao.com/magic/setfaqs/shm.html (line breaks restored), "Document last modified April 17, 2008"
     text = page("shm_faq_excerpt.txt")
@@ -672,6 +683,12 @@ def test_set_faqs_from_before_they_were_called_release_notes_are_release_notes()
     ("*Jul 13, 2018*", "Jul 13, 2018"),
     ("* Jul 13, 2018", "Jul 13, 2018"),
     ("• WotCJul 13, 2018", "Jul 13, 2018"),
+    ("  • 502.74. Hideaway", None),  # a wiki quoting the CR: a rule's number and heading (ingest47 p01)
+    ("• 702.74a Hideaway represents a static ability", None),
+    ("• 20.09.2014", "20.09.2014"),  # a dotted date is still one
+    ("+ 2014-09-20", "2014-09-20"),  # Markdown's `+ ` bullet
+    ("+1: You gain 2 life.", None),  # a planeswalker's loyalty ability, as a card page prints the card: no bullet
+    ("+1/+1", None),
 ])
 def test_a_heading_in_bold_is_no_date_line_but_a_bulleted_or_emphasised_date_is(line, date):
     assert pages._date_part(line) == date
@@ -716,10 +733,27 @@ def test_rulings_copied_as_markdown_table_rows_keep_their_dates_and_lose_their_b
     ("If it is face down, it has no abilities. (9/20/2014)", ("9/20/2014", "If it is face down, it has no abilities.")),
     ("It stays on the battlefield until the rules update of July 13, 2018.", None),  # a date inside the sentence
     ("Hooded Hydra 2014-09-20", None),  # no sentence before the date
+    # the source inside the date's brackets, as a rulings summary credits each ruling (Crystal Keep)
+    ("+ The ability is a mana ability. [D'Angelo 2007/11/09]", ("2007/11/09", "The ability is a mana ability.")),
+    ("If it is face down, it has no abilities. (Wizards of the Coast 2014-09-20)",
+     ("2014-09-20", "If it is face down, it has no abilities.")),
+    ("If it is face down, it has no abilities. Wizards [of the Coast 2014-09-20]", None),  # brackets around no source
 ])
 def test_a_ruling_whose_date_ends_its_line_is_dated_with_it(line, head):
     # the shape a public card viewer's template gives (`<li><span>ruling</span><span>source date</span></li>`)
     assert pages._date_head(line) == head
+
+
+def test_a_rulings_summary_files_each_ruling_under_the_card_named_with_a_colon_above_it():
+    # Crystal Keep's card rulings summaries: `Name:` on a line, then `+ ruling [Author YYYY/MM/DD]`, the next
+    # card's `Name:` right under the last ruling of the one before
+    text = ("Card Rulings Summary (CHANGES ONLY)\n\n"
+            "Hooded Hydra:\n + If it is face down, it has no abilities. [D'Angelo 2014/09/20]\n"
+            "Lightform:\n + The manifested card is an Aura. [D'Angelo 2015/01/24]\n")
+    result = pages.parse_card_page(text, "summary.txt", RESOLVE)
+    assert [(r.card, r.date, r.line, r.text) for r in result.records] == [
+        ("Hooded Hydra", "2014-09-20", 4, "If it is face down, it has no abilities."),
+        ("Lightform", "2015-01-24", 6, "The manifested card is an Aura.")]
 
 
 def test_a_saved_page_listing_each_ruling_before_its_source_and_date_gives_each_ruling():

@@ -18,7 +18,9 @@ from kb.model import Kind, ParseResult, Problem, Record
 from kb.normalize import UNDECODABLE_REASON, DateFormatError, is_undecodable, normalize_text, parse_date
 
 # Set FAQs were called "Frequently Asked Questions" before they were renamed release notes (2013).
-_TITLE = re.compile(r"release[\s-]*notes|versionshinweise|notas\s+de(?:\s+la)?\s+(?:versi[oó]n|publicaci[oó]n|lanzamiento)"
+# Wizards' Spanish release notes are "Notas de la colección de Kaldheim".
+_TITLE = re.compile(r"release[\s-]*notes|versionshinweise"
+                    r"|notas\s+de(?:\s+la)?\s+(?:versi[oó]n|publicaci[oó]n|lanzamiento|colecci[oó]n)"
                     r"|frequently\s+asked\s+questions|\bFAQs?\b|preguntas\s+frecuentes|h[äa]ufig\s+gestellte\s+fragen",
                     re.IGNORECASE)
 _HEADING = re.compile(r"^\s*(?:#+\s*|[-=]{3,}\s*$)")

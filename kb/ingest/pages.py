@@ -31,8 +31,9 @@ SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
 # A list item's bullet, as pages copy it (`•`, `*`, `·`), and one that may be a dash too (`- 2024-09-20`)
 _MARKS = "•*·"
-_MARK = f"[{_MARKS}]"
-_MARK_OR_DASH = f"[{_MARKS}\\-]"
+# `+ ` is a Markdown list's bullet too, with its space: `+1: ...` is a planeswalker's ability, `+1/+1` a bonus
+_MARK = rf"(?:[{_MARKS}]|\+(?=\s))"
+_MARK_OR_DASH = rf"(?:[{_MARKS}\-]|\+(?=\s))"
 # A bulleted line, as release notes state rulings ("\* text": the bullet as Markdown escapes it)
 BULLET = re.compile(rf"^\s*(?:\\(?=\*))?{_MARK}\s+(?P<text>\S.*)$")
 UNKNOWN_NAME = "names no card the KB knows"
@@ -53,7 +54,7 @@ class _Line:
 
 
 _LONE_BULLET = re.compile(rf"^\s*{_MARK}\s*$")
-_LEADING_BULLET = re.compile(rf"^{_MARK}\s+(?=\S)")
+_LEADING_BULLET = re.compile(rf"^{_MARK_OR_DASH}\s+(?=\S)")  # `- text` too: a Markdown list item
 _QUOTE_MARKS = re.compile(r"^\s*>(?!=)(?:\s*>)*\s?")  # `> `, `>> `, `> > `: a post's or a mail's quote
 _COMPARISON = re.compile(r"\s*(?:\d|[<=≤≥]|[+\-−]\d)")  # what `>` before it makes a comparison: `> 5`, `> -1`
 # A line comment's marks in code (`// `, `/// `; `# ` in Python, YAML, shell): an engine's card file
@@ -199,7 +200,8 @@ def _date_part(line: str) -> str | None:
     if emphasis:  # `**107.3g**`, `***Returning Mechanic***`: a heading in bold, not a bullet
         inner = stripped.strip(emphasis.group(1)[0]).strip()
         return inner if looks_like_date(inner) else None
-    if ("WotC" in stripped or (stripped[0] in _MARKS and (not candidate or any(ch.isdigit() for ch in candidate)))) \
+    if ("WotC" in stripped or (re.match(_MARK, stripped) and (not candidate or any(ch.isdigit() for ch in candidate))
+                               and not _CR_NUMBER.match(candidate))) \
             and _date_head(stripped) is None:
         # a bullet line whose date we may not know: let parse_date say why. Every date has its year's
         # digits: a list item of words ("* Khans of Tarkir", a set under "Other printings") is no date
@@ -208,6 +210,8 @@ def _date_part(line: str) -> str | None:
 
 
 _EMPHASIS = re.compile(r"^(\*{1,3}|_{1,3})\S.*\S\1$")
+# A Comprehensive Rules number opening a list item (`• 502.74. Hideaway`, a wiki quoting the CR): no date
+_CR_NUMBER = re.compile(r"^\d{3}\.\d+[a-z]?\.?(?:\s|$)")
 # A ruling's source and date in brackets, as card sites print them under the ruling: `(wotc • 2023-10-13)`,
 # `(Wizards of the Coast - 2024-02-02)`, `[Scryfall, 2024-02-02]`: a source of a few words without digits
 _SOURCED = r"[(\[]\s*[^\W\d][^\d()\[\]•·|:,\-–—]{0,30}?\s*[•·|:,\-–—]\s*(?P<date>[^()\[\]]{6,32}?)\s*[)\]]"
@@ -273,10 +277,19 @@ def _date_tail(words: list[str]) -> tuple[str, str] | None:
         before = words[:-n]
         while before and before[-1] in ("-", "–", "—", ":", "|"):
             before = before[:-1]
-        source = 0  # "Wizards of the Coast", "WotC", "Scryfall": who gave the ruling, not the ruling
-        while (before and source < 5 and not _ends_sentence(before[-1])
-               and (before[-1][:1].isupper() or before[-1] in _SOURCE_JOINERS)):
+        # "Wizards of the Coast", "WotC", "Scryfall": who gave the ruling, not the ruling; in the date's
+        # brackets too, as a rulings summary credits each ruling (`... mana ability. [D'Angelo 2007/11/09]`)
+        bracketed = words[-1][-1:] in ")]" and not words[-n].startswith(("(", "["))
+        source = 0
+        while before and source < 5 and not _ends_sentence(before[-1]):
+            word = before[-1]
+            opens = bracketed and word[:1] == ("[" if words[-1].endswith("]") else "(")
+            name = word[1:] if opens else word
+            if not (name[:1].isupper() or name in _SOURCE_JOINERS):
+                break
             before, source = before[:-1], source + 1
+            if opens:
+                break
         if len(before) >= _MIN_RULING_WORDS and _ends_sentence(before[-1]):
             return tail, " ".join(before)
         return None
@@ -641,7 +654,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                     chunk, date_line, closed = [], 0, True
             elif closed:
                 stray.append(line)
-            elif seen_date and chunk and _ends_sentence(chunk[-1].text) and _is_heading(line.text):
+            elif seen_date and chunk and _ends_sentence(chunk[-1].text) \
+                    and (_is_heading(line.text) or _is_card_label(line.text, resolve_card)):
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
@@ -756,6 +770,14 @@ def _is_heading(text: str) -> bool:
     stripped = text.strip()
     return (len(stripped.split()) <= 8 and not _ends_sentence(stripped) and not stripped.endswith((",", ";", ":"))
             and not stripped[:1].islower() and not _EXAMPLE.match(stripped))
+
+
+def _is_card_label(text: str, resolve_card: NameResolver | None) -> bool:
+    """Whether a line is a known card's name and a colon, alone: a rulings list's entry for the next card
+    (`Dauntless Dourbark:` above its rulings, Crystal Keep's summaries), not a ruling's label ("Example:")."""
+    stripped = text.strip()
+    return (resolve_card is not None and stripped.endswith(":") and len(stripped.split()) <= 8
+            and resolve_card(normalize_text(stripped[:-1]).strip()) is not None)
 
 
 def _paragraph_at(units: Sequence[_Unit], i: int) -> list[_Line]:
@@ -1304,13 +1326,18 @@ def _card_in_title(title: str, resolve_card: NameResolver) -> str | None:
 # A wiki's section heading as its page is copied as text: the heading, then its edit links (MediaWiki:
 # `Rulings[edit | edit source]`, `Regeln[Bearbeiten | Quelltext bearbeiten]`, `Reglas[editar]`)
 _EDIT_LINKS = re.compile(r"\s*\[\s*(?:edit|bearbeiten|editar)\b[^\[\]]*\]\s*$", re.IGNORECASE)
+# older MediaWiki skins put the link before the heading (`[edit] Rulings`, MTG Salvation's wiki)
+_EDIT_LINK_BEFORE = re.compile(r"^\s*\[\s*(?:edit|bearbeiten|editar)\s*\]\s*", re.IGNORECASE)
 
 
 def _wiki_heading(text: str) -> str | None:
     """The heading of a wiki's section heading line, without its edit links (`Rulings[edit | edit
-    source]` → `Rulings`); None for any other line."""
-    found = _EDIT_LINKS.search(text)
-    return (text[:found.start()].strip() or None) if found else None
+    source]`, `[edit] Rulings` → `Rulings`); None for any other line."""
+    if found := _EDIT_LINKS.search(text):
+        return text[:found.start()].strip() or None
+    if found := _EDIT_LINK_BEFORE.match(text):
+        return text[found.end():].strip() or None
+    return None
 
 
 _CHROME_WORDS = 12  # a byline, a post's date, a heading: a short line
@@ -1337,6 +1364,9 @@ _A_CLAUSE = re.compile(r"\b(?:you|it|they|he|she|we|i|this|that|there|answer)\s+
                        r"did(?:n't)?|will|won't|would(?:n't)?|must|may|might|should|has(?:n't)?|have(?:n't)?|had)\b"
                        r"|\b(?:kann|kannst|ist|sind|darf|darfst|muss|musst|wird|puede|puedes|es|son|debe|debes)\b",
                        re.IGNORECASE)
+
+
+_LIST_ITEM = re.compile(rf"^\s*{_MARK_OR_DASH}\s+\S")  # `• text`, `- text`, `* text`, `+ text`
 
 
 def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None = None,
@@ -1382,6 +1412,15 @@ def parse_search_page(text: str, source: str, match_clause: ClauseMatcher | None
                                         "between them), or one per line when no blank line separates them and every "
                                         f"line ends a sentence (. ! ?); line {odd.number} does not: "
                                         f"{clip(odd.text)}"),))
+    # a list's items are one unit each, as the items of a card page's bulleted rulings are: a paragraph whose
+    # every line is a bulleted item (none wraps onto a line of its own) is split at each (ingest47 p02)
+    items: list[list[_Line]] = []
+    for para in paras:
+        if len(para) > 1 and all(_LIST_ITEM.match(line.text) for line in para):
+            items.extend([line] for line in para)
+        else:
+            items.append(para)
+    paras = items
     card: str | None = None
     unknown_title = False
     if title.casefold() not in SEARCH_TITLES and resolve_card is not None and (per_line or heading >= 0):
