@@ -118,6 +118,14 @@ def test_the_second_fresh_set_is_dev_only_15_per_language_and_read_by_the_dev_sc
     assert sq.DATA / "judge_questions_fresh2.yaml" not in sq.DEFAULT_FILES
 
 
+def test_the_third_fresh_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search47): named cards whose answer is a general ruling, basic-rule clauses
+    fresh3 = [q for q in questions if q.source == "judge_questions_fresh3"]
+    assert Counter(q.lang for q in fresh3) == {Lang.EN: 6, Lang.DE: 5, Lang.ES: 4}
+    assert {q.split for q in fresh3} == {"dev"}
+    assert sq.DATA / "judge_questions_fresh3.yaml" not in sq.DEFAULT_FILES
+
+
 def test_question_ids_are_unique(questions) -> None:
     assert len({q.id for q in questions}) == len(questions)
 

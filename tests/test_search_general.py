@@ -277,6 +277,27 @@ def test_rulings_of_one_card_or_of_a_named_card_are_what_the_question_asks_about
     assert searcher._scattered(best("r-fate", "r-tome", "r-rack"), 3, ["Blood Moon"])
 
 
+def test_three_rulings_all_of_one_card_are_not_scattered_when_one_is_shared_with_another(tmp_path: Path) -> None:
+    """A ruling filed under Fate Card and Rack Card is Fate Card's too: with two of Fate Card's own it makes
+    three rulings of one card, which the question asks about though it does not name it (review46 #6; red
+    when owners are counted as card sets: two sets, read as scattered)."""
+    shared = _many_cards(_ruling("r-shared", "Each card exiled this way stays exiled.", "Fate Card"),
+                         "Fate Card", "Rack Card")
+    entries = [*DRAW, shared]
+    searcher = fake_searcher(entries, tmp_path / "index", weights=Weights())
+    ids = [e.id for e in entries]
+
+    def best(*order: str) -> np.ndarray:
+        scores = np.zeros(len(entries))
+        for rank, eid in enumerate(order):
+            scores[ids.index(eid)] = 3.0 - rank
+        return scores
+
+    assert not searcher._scattered(best("r-fate", "r-shared", "r-fate2"), 3, [])
+    assert searcher._scattered(best("r-fate", "r-shared", "r-tome"), 3, [])  # Tome Card's shares no card
+    assert searcher._scattered(best("r-rack", "r-shared", "r-fate"), 2, []) is False  # both Rack Card's
+
+
 def _many_cards(entry: object, *cards: str) -> object:
     """`entry` filed under several cards, as a release-notes ruling printed for each card of a mechanic."""
     return dataclasses.replace(entry, cards=cards)  # type: ignore[type-var]

@@ -1245,18 +1245,21 @@ class Searcher:
     def _scattered(self, fused: np.ndarray, k: int, named: list[str]) -> bool:
         """Whether the best `k` rulings by `fused` are each filed under one to `Weights.within_cards`
         cards, none of them a card of `named`, and under at least `Weights.scattered_cards` different
-        cards (or sets of cards): each is another card's own, and no one card is what the question asks."""
+        cards (or sets of cards) with no card common to them all: each is another card's own, and no one
+        card is what the question asks (a ruling filed under Fate Card and Rack Card beside two of Fate
+        Card's own is three of Fate Card's, review46 #6)."""
         best = _top(np.where(self._is_rule, -np.inf, fused), k)
         if len(best) < k or self._of_cards(named)[best].any():
             return False
         ptr, idx = self.table.card_ptr, self.table.card_idx
-        owners: set[frozenset[int]] = set()
+        owners: list[frozenset[int]] = []
         for i in best:
             cards = frozenset(idx[ptr[i]:ptr[i + 1]].tolist())
             if not 0 < len(cards) <= self.weights.within_cards:
                 return False
-            owners.add(cards)
-        return len(owners) >= min(self.weights.scattered_cards, k)
+            owners.append(cards)
+        wanted = min(self.weights.scattered_cards, k)
+        return len(set(owners)) >= wanted and (wanted < 2 or not frozenset.intersection(*owners))
 
     def _names_in_their_language(self, named: list[str], lexical: np.ndarray) -> np.ndarray:
         """Per entry: for the entries of the cards `named` (English names) that share no word with the
