@@ -366,12 +366,15 @@ def referenced_rules(text: str) -> list[str]:
     return list(dict.fromkeys(_SEE_RULE.findall(text)))
 
 
-_KEYWORD_RULE = re.compile(r"^70[12]\.\d+$")  # a keyword action's (701.N) or ability's (702.N) rule
+# a keyword action's (701.N) or ability's (702.N) rule, or a casual variant's (9NN: "Commander: 1. A casual
+# variant ... See rule 903"): a term the CR names one rule after, whose clauses answer what is asked about it
+_KEYWORD_RULE = re.compile(r"^(?:70[12]\.\d+|9\d\d)$")
 
 
 def keyword_rules(text: str) -> list[str]:
-    """The keyword rules a glossary text refers to ("Foretell: A keyword ability ... See rule
-    702.143" -> ["702.143"]); [] for a term that is no keyword's."""
+    """The keyword (or casual variant) rules a glossary text refers to ("Foretell: A keyword ability ...
+    See rule 702.143" -> ["702.143"], "Commander: 1. A casual variant ... See rule 903" -> ["903"]); []
+    for a term that is no keyword's or variant's."""
     return [r for r in referenced_rules(text) if _KEYWORD_RULE.match(r)]
 
 
