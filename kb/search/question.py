@@ -388,6 +388,33 @@ def see_term(text: str) -> str:
     return m[1].strip() if m else ""
 
 
+# ----------------------------------------------------------------- what a question does to the keyword's object
+# A keyword's subclauses each say what it does against one act: protection against targeting (702.16b),
+# blocking (702.16f), damage (702.16e), being enchanted or equipped (702.16c, d); hexproof against targeting
+# (702.11b). A question about the keyword asks about the act it names ("Can I target ...", "can it block ..."),
+# and casting a spell at an object ("Can I Lightning Bolt a creature with protection from red?", "lanzar ... a
+# una criatura") is targeting it: most spells cast at an object target it.
+ACTS = frozenset({"~target", "~block", "~attack", "~damage", "~aura", "~equipment"})
+CASTING = frozenset({"~cast"})
+TARGET = "~target"
+
+
+def asked_acts(concepts: Iterable[str], casts_a_spell: bool) -> frozenset[str]:
+    """The acts (`ACTS`) among a question's concept tokens, targeting too when it casts a spell at something."""
+    found = set(concepts)
+    acts = found & ACTS
+    if casts_a_spell or found & CASTING:
+        acts |= {TARGET}
+    return frozenset(acts)
+
+
+def act_match(clause_concepts: Iterable[str], asked: frozenset[str]) -> float:
+    """How nearly a clause's acts are the ones asked: |shared| / |either| (0 when it holds none asked)."""
+    acts = set(clause_concepts) & ACTS
+    either = acts | asked
+    return len(acts & asked) / len(either) if either else 0.0
+
+
 # ----------------------------------------------------------------- rules the question cites
 # "the rule 707.9 instructs players to reveal ...", "CR 707.8 Question": the asker names the rule,
 # often by the number of the CR they learnt (707 was face-down objects until 2024, 708 now).
