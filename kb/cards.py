@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -144,6 +145,40 @@ def parallel_texts(texts: Iterable[str]) -> list[ParallelText]:
         if printed_english and card.get("originalText"):
             out.append(ParallelText(english["name"], lang, printed_english, card["originalText"]))
     return out
+
+
+# A keyword line of a printed text: keywords apart by commas ("Flying, first strike"), each with its
+# parameter (a cost, a number, "—Discard a card") and the line's reminder text in parentheses.
+_REMINDER = re.compile(r"\s*\([^)]*\)?")
+_KEYWORD_TAIL = re.compile(r"\s*(?:—|\{|\d|X\b|:).*$")
+MAX_PRINTED_WORDS = 3  # "Daña dos veces" (double strike); a longer "name" is a sentence, not a keyword
+
+
+def printed_keywords(pairs: Iterable[ParallelText], keywords: Iterable[str]) -> dict[str, dict[Lang, set[str]]]:
+    """The German and Spanish names the printed texts give each of `keywords` (the CR's keyword names,
+    lowercase): a line of the English text that is keywords only ("Hideaway (This land enters tapped ...)",
+    "Flying, first strike") and the line at the same place of the foreign text, keyword by keyword
+    ("Refugium (Dieses Land ...)", "Esconder. (Esta tierra ...)"). Lines that do not pair up are skipped."""
+    known = frozenset(k.lower() for k in keywords)
+    found: dict[str, dict[Lang, set[str]]] = {}
+    for pair in pairs:
+        english, foreign = pair.english.split("\n"), pair.foreign.split("\n")
+        if len(english) != len(foreign):
+            continue
+        for en_line, foreign_line in zip(english, foreign):
+            en_items, foreign_items = _keyword_items(en_line), _keyword_items(foreign_line)
+            if len(en_items) != len(foreign_items):
+                continue
+            for en_item, foreign_item in zip(en_items, foreign_items):
+                keyword = _KEYWORD_TAIL.sub("", en_item).strip().lower()
+                name = _KEYWORD_TAIL.sub("", foreign_item).strip().rstrip(".").strip()
+                if keyword in known and name and len(name.split()) <= MAX_PRINTED_WORDS:
+                    found.setdefault(keyword, {}).setdefault(pair.lang, set()).add(name)
+    return found
+
+
+def _keyword_items(line: str) -> list[str]:
+    return [item.strip() for item in re.split(r"[,;]\s*", _REMINDER.sub("", line).strip().rstrip("."))]
 
 
 def load_names(corpus: Path) -> CardNames:

@@ -292,6 +292,11 @@ class Glossary:
         words = frozenset().union(*(self._term_words[lang] for lang in langs))
         return toks[0] in words or (Lang.DE in langs and stem(toks[0]) in words)
 
+    def term_tokens(self, concept: str, lang: Lang) -> frozenset[str]:
+        """Every token of the `lang` terms of the concept with id `concept` (none for an unknown id)."""
+        return frozenset(t for c in self.concepts if c.id == concept for term in c.terms.get(lang, ())
+                         for t in tokenize(term))
+
     def words(self, lang: Lang) -> frozenset[str]:
         """The tokens of the terms of `lang` that are one token ("Kreatur", "Kopie"): what
         `split_compounds` finds at the end of a German compound."""

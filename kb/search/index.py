@@ -557,7 +557,8 @@ class GlossaryTerms:
             if term := glossary_term(clause, lambda _: whole):
                 out.terms.append((term, int(i)))
             read = glossary.concept_tokens(whole, (Lang.EN,))
-            if len(read) == 1:
+            # the concept reads the whole term, not one word of it: "Commander Ninjutsu" is no `commander`
+            if len(read) == 1 and set(whole) <= glossary.term_tokens(read[0][1:], Lang.EN):
                 out.concepts.append((read[0], int(i), len(whole)))
         return out
 

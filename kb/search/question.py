@@ -366,12 +366,15 @@ def referenced_rules(text: str) -> list[str]:
     return list(dict.fromkeys(_SEE_RULE.findall(text)))
 
 
-_KEYWORD_RULE = re.compile(r"^70[12]\.\d+$")  # a keyword action's (701.N) or ability's (702.N) rule
+# a keyword action's (701.N) or ability's (702.N) rule, or a casual variant's (9NN: "Commander: 1. A casual
+# variant ... See rule 903"): a term the CR names one rule after, whose clauses answer what is asked about it
+_KEYWORD_RULE = re.compile(r"^(?:70[12]\.\d+|9\d\d)$")
 
 
 def keyword_rules(text: str) -> list[str]:
-    """The keyword rules a glossary text refers to ("Foretell: A keyword ability ... See rule
-    702.143" -> ["702.143"]); [] for a term that is no keyword's."""
+    """The keyword (or casual variant) rules a glossary text refers to ("Foretell: A keyword ability ...
+    See rule 702.143" -> ["702.143"], "Commander: 1. A casual variant ... See rule 903" -> ["903"]); []
+    for a term that is no keyword's or variant's."""
     return [r for r in referenced_rules(text) if _KEYWORD_RULE.match(r)]
 
 
@@ -383,6 +386,33 @@ def see_term(text: str) -> str:
     "Landwalk"); "" for any other entry."""
     m = _SEE_TERM.match(text.strip())
     return m[1].strip() if m else ""
+
+
+# ----------------------------------------------------------------- what a question does to the keyword's object
+# A keyword's subclauses each say what it does against one act: protection against targeting (702.16b),
+# blocking (702.16f), damage (702.16e), being enchanted or equipped (702.16c, d); hexproof against targeting
+# (702.11b). A question about the keyword asks about the act it names ("Can I target ...", "can it block ..."),
+# and casting a spell at an object ("Can I Lightning Bolt a creature with protection from red?", "lanzar ... a
+# una criatura") is targeting it: most spells cast at an object target it.
+ACTS = frozenset({"~target", "~block", "~attack", "~damage", "~aura", "~equipment"})
+CASTING = frozenset({"~cast"})
+TARGET = "~target"
+
+
+def asked_acts(concepts: Iterable[str], casts_a_spell: bool) -> frozenset[str]:
+    """The acts (`ACTS`) among a question's concept tokens, targeting too when it casts a spell at something."""
+    found = set(concepts)
+    acts = found & ACTS
+    if casts_a_spell or found & CASTING:
+        acts |= {TARGET}
+    return frozenset(acts)
+
+
+def act_match(clause_concepts: Iterable[str], asked: frozenset[str]) -> float:
+    """How nearly a clause's acts are the ones asked: |shared| / |either| (0 when it holds none asked)."""
+    acts = set(clause_concepts) & ACTS
+    either = acts | asked
+    return len(acts & asked) / len(either) if either else 0.0
 
 
 # ----------------------------------------------------------------- rules the question cites

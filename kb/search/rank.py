@@ -27,8 +27,10 @@ from kb.search.fold import (FACE_DOWN_MECHANICS, AlsoSaid, MechanicWords, fold_m
                             mechanic_words, named_mechanics)
 from kb.search.glossary import Glossary
 from kb.search.spelling import TermSpeller
+from kb.search.question import ACTS as ACT_CONCEPTS
 from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS,
-                                RARE_IN_RULINGS, QueryPlan, about_face_down, card_rules, cited_clauses, glossary_term,
+                                RARE_IN_RULINGS, QueryPlan, about_face_down, act_match, asked_acts, card_rules,
+                                cited_clauses, glossary_term,
                                 keyword_rules, names_term, off_subject, plan, referenced_rules, see_term,
                                 split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
@@ -200,6 +202,15 @@ class Weights:
     # cards that cast for free, and another keyword's clause that shares the words (foretell's 702.143a).
     # 0 turns it off.
     card_keyword_asked: float = 0.2
+    # A keyword the question names (however many rulings say it), and an act it asks about (targeting, blocking,
+    # damage, enchanting: `question.asked_acts`, casting a spell at an object is targeting it): the keyword's
+    # clauses get this bonus times how nearly their acts are the asked ones (`question.act_match`), so the
+    # subclause about that act comes first among its subclauses ("Can I Lightning Bolt a creature with
+    # protection from red?" is 702.16b, not 702.16j's protection from everything; try-out 47 D2). Only for a
+    # question not about face-down play: a morph that is blocked asks about turning it face up, not about
+    # morph's clauses that say "block" (dev, search47c: fresh fx-en-03, fx-es-02, fx-es-07 lost their first
+    # place without this gate). 0 turns it off.
+    keyword_act: float = 0.2
     # A question that asks only what a keyword is ("What is the new cloak action?", "Wie funktioniert
     # Verkleidung?": `focus.defined_phrase`) wants the keyword's definition: the first clause of its
     # rule (701.58a) gets this bonus to its fused score, its glossary entry `GLOSSARY_SHARE` of it
@@ -754,6 +765,8 @@ class Searcher:
                 fused += w.cited * self._cited(query)
             if w.card_keyword_asked and card_keyword.any():
                 fused += w.card_keyword_asked * self._asked_share(said, langs, card_keyword)
+            if w.keyword_act and general:
+                fused += w.keyword_act * self._keyword_acts(words.asking, said, langs, named, name_tokens)
             if w.card_wording and general and read and not (keyword & ~card_keyword).any() and not cited_clauses(query):
                 fused += w.card_wording * self._wording_rules(_sure_cards(read), fused)
             if w.definition and not named and (phrase := defined_phrase(query)):  # a card's: about it (review41 #4)
@@ -1058,6 +1071,30 @@ class Searcher:
                 out[to] = True
             out[row] = True
             out[clauses] = True
+        return out
+
+    def _keyword_acts(self, asking: str, said: str, langs: tuple[Lang, ...], named: list[str],
+                      name_tokens: set[str] | frozenset[str]) -> np.ndarray:
+        """Per entry: for a clause of a keyword the asking sentences name (however many rulings say it), how
+        nearly its acts are those the question asks about (`question.act_match`); 0 elsewhere, and everywhere
+        for a question that names no act and casts no named instant or sorcery."""
+        out = np.zeros(len(self.table), dtype=np.float64)
+        spell = any(t in ("instant", "sorcery") for t in split_concepts(self.cards.rules_tokens(named))[0]) if named else False
+        asked = asked_acts(self.glossary.question_tokens(said, langs), spell)
+        if not asked:
+            return out
+        clauses = self._keyword_rules(asking, langs, name_tokens, rare=len(self.table)) & self._is_rule
+        rows = np.flatnonzero(clauses)
+        if not len(rows):
+            return out
+        held: dict[int, set[str]] = {int(r): set() for r in rows}
+        for concept, docs in self._bm25.postings(sorted(asked | ACT_CONCEPTS)):
+            for d in docs:
+                entry = int(self._doc_entry[d])
+                if entry in held:
+                    held[entry].add(concept)
+        for r, concepts in held.items():
+            out[r] = act_match(concepts, asked)
         return out
 
     def _rulings_keyword(self, text: str, langs: tuple[Lang, ...], skip: set[str] | frozenset[str]) -> bool:

@@ -1,0 +1,64 @@
+"""Every keyword name printed on the bundled German and Spanish cards is read as that keyword (try-out 47 D7:
+the hideaway lands print "Refugium" / "Esconder", which neither the glossary nor the search lexicon knew, so a
+German question about "Refugium" or "Versteck" met no hideaway rule)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.cards import ParallelText, parallel_texts, printed_keywords
+from kb.ingest import dedup
+from kb.model import Lang
+from kb.search.glossary import Glossary
+from kb.search.text import tokenize
+from tests.entries import CORPUS
+
+
+def _bundled() -> dict[str, dict[Lang, set[str]]]:
+    texts = [p.read_text(encoding="utf-8") for p in sorted((CORPUS.folder / "mtgjson").rglob("*.json"))]
+    return printed_keywords(parallel_texts(texts), dedup.keywords_from_rules([CORPUS.rules.versions[-1]]))
+
+
+def _reads_as(glossary: Glossary, name: str, lang: Lang, keyword: str) -> bool:
+    """Whether a `lang` question's `name` gives the keyword's English words: a concept whose English terms
+    hold the keyword, or the lexicon's translations."""
+    want = tokenize(keyword)
+    if all(w in glossary.translate(name, lang) for w in want):
+        return True
+    return any(tokenize(term) == want for c in glossary.concepts_in(name, (lang,), question=True)
+               for term in c.terms.get(Lang.EN, ()))
+
+
+def test_printed_keywords_pair_the_english_and_the_foreign_keyword_lines() -> None:
+    pairs = [
+        ParallelText("Shelldock Isle", Lang.DE, "Hideaway (This land enters tapped.)\n{T}: Add {U}.",
+                     "Refugium (Dieses Land kommt getappt ins Spiel.)\n{T}: Erzeuge {U}."),
+        ParallelText("Shelldock Isle", Lang.ES, "Hideaway (This land enters tapped.)\n{T}: Add {U}.",
+                     "Esconder. (Esta tierra entra en juego girada.)\n{T}: Agrega {U}."),
+        ParallelText("Bird", Lang.ES, "Flying, first strike\nMorph {2}{W}", "Vuela, daña primero.\nMetamorfosis {2}{W}"),
+        # the English line is a sentence, not keywords; and a foreign "name" that is a sentence is none
+        ParallelText("Shaman", Lang.DE, "Menace", "Die Zornschamanin kann nicht geblockt werden, außer von zwei Kreaturen"),
+    ]
+    found = printed_keywords(pairs, ["hideaway", "flying", "first strike", "morph", "menace"])
+    assert found == {"hideaway": {Lang.DE: {"Refugium"}, Lang.ES: {"Esconder"}},
+                     "flying": {Lang.ES: {"Vuela"}}, "first strike": {Lang.ES: {"daña primero"}},
+                     "morph": {Lang.ES: {"Metamorfosis"}}}
+
+
+def test_the_bundled_cards_print_keywords_in_german_and_spanish() -> None:
+    found = _bundled()
+    assert found["hideaway"] == {Lang.DE: {"Refugium"}, Lang.ES: {"Esconder"}}
+    assert len(found) >= 15
+
+
+@pytest.mark.parametrize("keyword, lang, name", sorted(
+    (k, lang, name) for k, langs in _bundled().items() for lang, names in langs.items() for name in names))
+def test_every_printed_keyword_is_read_as_its_keyword(keyword: str, lang: Lang, name: str) -> None:
+    assert _reads_as(CORPUS.glossary, name, lang, keyword), f"{lang.value} {name!r} is not read as {keyword!r}"
+
+
+@pytest.mark.parametrize("name, lang", [("Versteck", Lang.DE), ("ocultar", Lang.ES)])
+def test_hideaways_later_printed_names_are_read_as_hideaway(name: str, lang: Lang) -> None:
+    """German prints hideaway "Versteck" and Spanish "Ocultar" since Streets of New Capenna (no bundled card)."""
+    assert _reads_as(CORPUS.glossary, name, lang, "hideaway")
+

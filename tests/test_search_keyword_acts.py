@@ -1,0 +1,79 @@
+"""Among a keyword's subclauses, the one about what the question does (targets, blocks, deals damage) comes first
+(`Searcher._keyword_acts`, `Weights.keyword_act`; try-out 47 D2: "Can I Lightning Bolt a creature with protection
+from red?" got 702.16j/f/p/n/k, not 702.16b). Hand-made entries, deterministic fake embedder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kb.model import Lang
+from kb.search import Searcher
+from kb.search.question import act_match, asked_acts
+from kb.search.rank import Weights
+from tests.entries import fake_searcher, ranked_ids, rule_entry as _rule, ruling_entry as _ruling
+
+PROTECTION = [
+    _rule("c-702.16", "702.16", "Protection"),
+    _rule("c-702.16a", "702.16a", "Protection is a static ability, written \"Protection from [quality].\""),
+    _rule("c-702.16b", "702.16b", "A permanent or player with protection can't be targeted by spells with the stated "
+          "quality and can't be targeted by abilities from a source with the stated quality."),
+    _rule("c-702.16e", "702.16e", "Any damage that would be dealt by sources that have the stated quality to a "
+          "permanent or player with protection is prevented."),
+    _rule("c-702.16f", "702.16f", "Attacking creatures with protection can't be blocked by creatures that have the "
+          "stated quality."),
+    _rule("c-702.16j", "702.16j", "\"Protection from everything\" is a variant of the protection ability. A permanent "
+          "with protection from everything has protection from each object regardless of that object's "
+          "characteristics. Such a permanent can't be targeted by spells or abilities, enchanted by Auras, equipped "
+          "by Equipment, blocked by creatures, or dealt damage."),
+    _rule("c-gl-protection", "glossary:Protection", "Protection: A keyword ability that provides a range of benefits "
+          "against objects with a specific quality. See rule 702.16, \"Protection.\""),
+    # rulings that say protection: the keyword is the rulings' too, and its rules are not lifted as a whole
+    _ruling("r-p1", "The creature gains protection from the color of your choice until end of turn; it stays "
+            "red.", "Shelter Card"),
+    _ruling("r-p2", "Protection from a color doesn't stop a creature from being red itself.", "Shield Card"),
+    _ruling("r-p3", "If the creature gains protection from red, red Auras attached to it go to the graveyard.",
+            "Ward Card"),
+]
+
+
+def _searcher(tmp_path: Path, on: float = 0.2) -> Searcher:
+    return fake_searcher(PROTECTION, tmp_path / "index", weights=Weights(keyword_act=on))
+
+
+def test_the_acts_a_question_asks_about() -> None:
+    assert asked_acts(["~target", "~creature"], False) == {"~target"}
+    assert asked_acts(["~cast", "~creature"], False) == {"~target"}  # casting a spell at it targets it
+    assert asked_acts(["~creature"], True) == {"~target"}  # a named instant cast at it
+    assert asked_acts(["~block", "~creature"], False) == {"~block"}
+    assert asked_acts(["~creature", "~owner"], False) == frozenset()
+
+
+def test_a_clause_about_the_asked_act_alone_matches_best() -> None:
+    asked = frozenset({"~target"})
+    assert act_match(["~target", "~spell"], asked) == 1.0
+    assert act_match(["~target", "~block", "~damage", "~aura", "~equipment"], asked) == pytest.approx(0.2)
+    assert act_match(["~damage"], asked) == 0.0
+
+
+@pytest.mark.parametrize("question, first", [
+    ("Can I target a creature with protection from red with a red spell?", "c-702.16b"),
+    ("Can I cast a red spell on a creature with protection from red?", "c-702.16b"),
+    ("Can a creature with protection from red be blocked by a red creature?", "c-702.16f"),
+    ("Does a creature with protection from red take damage from a red source?", "c-702.16e"),
+])  # fmt: skip
+def test_the_keywords_clause_about_the_asked_act_comes_first(tmp_path: Path, question: str, first: str) -> None:
+    searcher = _searcher(tmp_path)
+    acts = searcher._keyword_acts(question, question, (Lang.EN,), [], frozenset())
+    best = searcher.table.ids[int(np.argmax(acts))]
+    assert best == first
+    ranked = [i for i in ranked_ids(searcher, question, limit=10) if i.startswith("c-702.16")]
+    assert ranked[0] == first, ranked
+
+
+def test_a_question_naming_no_act_gets_no_act_bonus(tmp_path: Path) -> None:
+    searcher = _searcher(tmp_path)
+    question = "What does protection from red do?"
+    assert not searcher._keyword_acts(question, question, (Lang.EN,), [], frozenset()).any()
