@@ -126,6 +126,14 @@ def test_the_third_fresh_set_is_dev_only_and_read_by_the_dev_script_alone(questi
     assert sq.DATA / "judge_questions_fresh3.yaml" not in sq.DEFAULT_FILES
 
 
+def test_the_oracle_interaction_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search47b): questions the named cards' Oracle texts decide
+    oracle = [q for q in questions if q.source == "judge_questions_oracle"]
+    assert Counter(q.lang for q in oracle) == {Lang.EN: 4, Lang.DE: 3, Lang.ES: 3}
+    assert {q.split for q in oracle} == {"dev"}
+    assert sq.DATA / "judge_questions_oracle.yaml" not in sq.DEFAULT_FILES
+
+
 def test_question_ids_are_unique(questions) -> None:
     assert len({q.id for q in questions}) == len(questions)
 

@@ -663,7 +663,8 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
     code, seconds to derive) go through `remember(key, compute)`, which may keep them between builds;
     `key` names the rules terms. `text_words` is `lower_words`, perhaps remembered per text."""
     from kb.cr.entries import GLOSSARY_PREFIX
-    from kb.search.question import card_wording, concept_tokens, rule_tokens, wording_rules
+    from kb.search.question import (card_wording, clause_forms, concept_tokens, form_tokens, prose_forms,
+                                    rule_tokens, wording_rules)
     from kb.search.text import STOPWORDS, tokenize
 
     entries = list(entries)
@@ -705,25 +706,41 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
     card_wordings = [w for term, text in glossary_texts
                 if (w := card_wording(term, text.split(":", 1)[1] if ":" in text else text)) is not None]
 
-    def compute() -> dict[str, list[str]]:
-        expand = card_expansions([(c.name, c.text) for c in cards], rules_terms)
-        # A wording in more than WORDING_SHARE of the Oracle texts ("card", "damage", "draw") says nothing of one card.
-        found = [wording_rules(c.text, card_wordings) for c in cards] if card_wordings else [[] for _ in cards]
+    # The forms of card text the CR's clauses say how to read (`question.clause_forms`), and those it
+    # describes in prose (`question.prose_forms`); a clause read through the glossary already is left to it.
+    glossary_rules = {r for w in card_wordings for r in w.rules}
+    form_wordings = [w for e in sorted((e for e in entries if e.clause and not e.clause.startswith(GLOSSARY_PREFIX)),
+                                       key=lambda e: e.clause or "")
+                     for w in clause_forms(e.clause or "", e.text) if not glossary_rules & set(w.rules)]
+    form_wordings += prose_forms() if any(e.clause for e in entries) else []
+
+    def rare_rules(found: list[list[tuple[str, str]]]) -> set[str]:
+        """The rules of `found` in at most WORDING_SHARE of the Oracle texts: a wording in more ("card",
+        "damage", "draw") says nothing of one card."""
         df: dict[str, int] = {}
         for rules in found:
             for r, _ in rules:
                 df[r] = df.get(r, 0) + 1
-        rare = {r for r, n in df.items() if n <= max(1, int(WORDING_SHARE * len(cards)))}
+        return {r for r, n in df.items() if n <= max(1, int(WORDING_SHARE * len(cards)))}
+
+    def compute() -> dict[str, list[str]]:
+        expand = card_expansions([(c.name, c.text) for c in cards], rules_terms)
+        found = [wording_rules(c.text, card_wordings) for c in cards] if card_wordings else [[] for _ in cards]
+        rare = rare_rules(found)
+        forms = [wording_rules(c.text, form_wordings) for c in cards] if form_wordings else [[] for _ in cards]
+        rare_forms = rare_rules(forms)
         # The card types matter whatever their frequency: a manifested Lightning Bolt is an instant.
         # The rules concepts its text implies (kb.search.question) are kept as marked tokens beside them.
-        for c, rules in zip(cards, found):
+        for c, rules, form in zip(cards, found, forms):
             types = [t for t in tokenize(c.type.split("\u2014")[0]) if t not in ("legendary", "basic", "snow")]
             toks = types + [t for t in expand.get(c.name, ()) if t not in types] + concept_tokens(c.text)
             toks += rule_tokens(r for r in rules if r[0] in rare)
+            toks += form_tokens(r for r in form if r[0] in rare_forms)
             if toks:
                 expand[c.name] = toks
         return expand
 
     key = hashlib.sha256(json.dumps([sorted(terms), associations_text,
-                                     [(w.phrase, w.rules) for w in card_wordings]]).encode()).hexdigest()[:16]
+                                     [(w.phrase, w.rules) for w in card_wordings],
+                                     [(w.phrase, w.rules, w.pattern.pattern) for w in form_wordings]]).encode()).hexdigest()[:16]
     return CardIndex(matcher, remember(key, compute) if remember else compute())

@@ -76,7 +76,8 @@ from kb.search.text import tokenize
 # 13: a German elided compound is written out in every text's and question's words ("Auf- oder
 # Zudecken": aufdecken oder zudecken; kb.normalize.unelide)
 # 14: a card's rules tokens hold the rules of the card wordings the CR glossary reads (question.card_wording)
-SCHEMA_VERSION = 14
+# 15: and the rules of the forms of card text the CR's clauses read (question.clause_forms, FORM_MARK)
+SCHEMA_VERSION = 15
 
 
 META_FILE = "meta.json"

@@ -196,7 +196,7 @@ def split_concepts(tokens: Iterable[str]) -> tuple[list[str], list[str]]:
     plain: list[str] = []
     concepts: list[str] = []
     for t in tokens:
-        if t.startswith(RULE_MARK):
+        if t.startswith((RULE_MARK, FORM_MARK)):
             continue
         (concepts if t.startswith(MARK) else plain).append(t[len(MARK):] if t.startswith(MARK) else t)
     return plain, concepts
@@ -247,14 +247,96 @@ def rule_tokens(rules: Iterable[tuple[str, str]]) -> list[str]:
     return [f"{RULE_MARK}{rule}={'_'.join(phrase.split())}" for rule, phrase in rules]
 
 
-def card_rules(tokens: Iterable[str]) -> list[tuple[str, str]]:
-    """A card's stored rules tokens → (rule, wording) of the `rule_tokens` among them."""
+def card_rules(tokens: Iterable[str], mark: str = RULE_MARK) -> list[tuple[str, str]]:
+    """A card's stored rules tokens → (rule, wording) of the `rule_tokens` among them (of `form_tokens`
+    with `mark=FORM_MARK`)."""
     out: list[tuple[str, str]] = []
     for t in tokens:
-        if t.startswith(RULE_MARK):
-            rule, _, phrase = t[len(RULE_MARK):].partition("=")
+        if t.startswith(mark):
+            rule, _, phrase = t[len(mark):].partition("=")
             out.append((rule, " ".join(phrase.split("_"))))
     return list(dict.fromkeys(out))
+
+
+# ----------------------------------------------------------------- the forms of card text the CR reads
+# Beyond the glossary, the CR's clauses say which FORM of card text makes which kind of effect: "Effects that
+# use the word “prevent” are prevention effects" (615.1a), "Effects that read “[This permanent] enters with
+# . . . ,” ... are replacement effects" (614.1c), "effects that say a creature can't attack" (508.1c, attack
+# restrictions). A card whose Oracle text has that form is decided by the family's rule (615, 614) or by the
+# clause that names the effects (508.1c). Read from the current CR's clauses at index build (`clause_forms`),
+# kept beside a card's rules tokens with their own mark (`form_tokens`); the ranker brings them in for a card
+# without rulings of its own, whose text is all the KB knows of what it does (`Weights.card_form`). Only
+# definitions: the CR quotes card text in passing far more often ("durations worded “for as long as”",
+# "exceptions that state ... “in addition to its other types”"), and those quotes, brought in for every card
+# that says them, put narrow clauses first (dev, search47b: 707.9d first for Phyrexian Metamorph questions).
+FORM_MARK = "&"  # a rule a form of a card's Oracle text is read by, among its rules tokens: no token starts with it
+_DEFINES = re.compile(r"\b(?:use|uses|using) the (?:word|words|phrase|phrases)\b|\b(?:read|reads|say|says)\b")
+_SAYS = re.compile(r"\beffects? that (?:say|says|state|states) (?:that )?(?:a|an) (?:creature|permanent|player|spell)s? "
+                   r"((?:can't|must) [a-z]+)\b")
+_FAMILY = re.compile(r"\bare (?:\w+ )?(?:effects|abilities)\b")  # the sentence defines a family of effects
+_PLACEHOLDER = re.compile(r"\[[^\]]*\]")
+_ELLIPSIS = re.compile(r"\.\s?\.\s?\.")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_GAP = r"[^.]{0,60}?"  # what a placeholder of a form stands for: a few words of the same sentence
+
+
+def form_wording(quote: str, rules: tuple[str, ...]) -> CardWording | None:
+    """The `CardWording` of a form of card text as the CR quotes it ("[This permanent] enters with . . . ,"):
+    its fixed words in order, a placeholder any few words between them; None for a quote of no words."""
+    text = _ELLIPSIS.sub(" ", quote.translate(_APOSTROPHES).lower())
+    fixed = [" ".join(p.strip(" ,.;:").split()) for p in _PLACEHOLDER.split(text)]
+    fixed = [p for p in fixed if p]
+    if not fixed:
+        return None
+    body = _GAP.join(re.escape(p) for p in fixed)
+    return CardWording(" ".join(fixed), rules, re.compile(rf"(?<![\w']){body}(?![\w'])"))
+
+
+def clause_forms(clause: str, text: str) -> list[CardWording]:
+    """The forms of card text a CR clause (number `clause`, its `text`) defines a kind of effect by: the
+    card-text quotes of a sentence that says effects that "use the word" or "read" them "are" a family of
+    effects (read by the family's rule: "are replacement effects" of 614.1a is 614), and "effects that say a
+    creature can't attack" (read by the clause)."""
+    out: list[CardWording] = []
+    for sentence in _SENTENCE.split(text.translate(_APOSTROPHES)):
+        found = _DEFINES.search(sentence)
+        if found and _FAMILY.search(sentence):
+            for quote in _QUOTED.findall(sentence[found.start():]):
+                if quote[:1].islower() or "[" in quote:  # card text, or a template of it ("As [this permanent] ...")
+                    if (w := form_wording(quote, (clause.split(".")[0],))) is not None:
+                        out.append(w)
+        out.extend(w for m in _SAYS.finditer(sentence) if (w := form_wording(m[1], (clause,))) is not None)
+    return list({w.phrase: w for w in out}.values())
+
+
+# Forms the CR describes in prose without quoting them, each with the clause that says how it is read
+# (the clause's own words in the comment): by form, never by card.
+PROSE_FORMS: tuple[tuple[str, str, str], ...] = (
+    # 602.5 "A player can't begin to activate an ability that's prohibited from being activated."
+    ("can't be activated", r"can't be activated|can't activate", "602.5"),
+    # 101.2 "... another effect states that it can't happen, the “can't” effect takes precedence."
+    ("players can't", r"(?:you|players?|opponents?|each opponent|that player) can't", "101.2"),
+    # 613.1f "Layer 6: ... ability-removing effects ..."
+    ("lose all abilities", r"loses? all abilities", "613.1f"),
+    # 613.4b "Effects that refer to the base power and/or toughness of a creature apply in this layer."
+    ("base power and toughness", r"base power and (?:base )?toughness", "613.4b"),
+    # 305.7 "If an effect sets a land's subtype to one or more of the basic land types ..."
+    ("lands are a basic land type",
+     r"lands? (?:is|are) (?:plains|islands?|swamps?|mountains?|forests?)|becomes? an? (?:plains|island|swamp|mountain|forest)",
+     "305.7"),
+)
+
+
+def prose_forms() -> list[CardWording]:
+    """`PROSE_FORMS` as card wordings."""
+    return [CardWording(phrase, (rule,), re.compile(rf"(?<![\w'])(?:{pattern})(?![\w'])"))
+            for phrase, pattern, rule in PROSE_FORMS]
+
+
+def form_tokens(rules: Iterable[tuple[str, str]]) -> list[str]:
+    """`wording_rules` of the forms as marked tokens ("&508.1c=can't_attack"); `card_rules(..., FORM_MARK)`
+    reads them back."""
+    return [f"{FORM_MARK}{rule}={'_'.join(phrase.split())}" for rule, phrase in rules]
 
 
 @dataclass(frozen=True, slots=True)

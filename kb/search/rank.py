@@ -28,9 +28,9 @@ from kb.search.fold import (FACE_DOWN_MECHANICS, AlsoSaid, MechanicWords, fold_m
 from kb.search.glossary import Glossary
 from kb.search.spelling import TermSpeller
 from kb.search.question import ACTS as ACT_CONCEPTS
-from kb.search.question import (FACE_DOWN_TERMS, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS, MIN_TERM_WORDS,
-                                RARE_IN_RULINGS, QueryPlan, about_face_down, act_match, asked_acts, card_rules,
-                                cited_clauses, glossary_term,
+from kb.search.question import (FACE_DOWN_TERMS, FORM_MARK, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS,
+                                MIN_TERM_WORDS, RARE_IN_RULINGS, RULE_MARK, QueryPlan, about_face_down, act_match,
+                                asked_acts, card_rules, cited_clauses, glossary_term,
                                 keyword_rules, names_term, off_subject, plan, referenced_rules, see_term,
                                 split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
@@ -313,6 +313,11 @@ class Weights:
     # the others real-es-11 lost its first place, real-en-53 and tq44-en11 (a misread card) fell.
     # 0 turns it off.
     card_wording: float = 0.3
+    # A named card without rulings of its own (what it does is known from its Oracle text alone: the question
+    # asks how it meets something else) whose text has a form of card text the CR's clauses read ("can't
+    # attack": 508.1c, "prevent": 615, "can't be activated": 602.5; `question.clause_forms`, `PROSE_FORMS`)
+    # brings in those clauses as `card_wording` does, with the same gates. 0 turns it off.
+    card_form: float = 0.3
     # One ruling the release notes say again for each face-down mechanic, its mechanic's word changed
     # (`kb.search.fold`), takes one place: the best-ranked wording (or the one naming a mechanic the
     # question names) is shown, the others folded under it (`Hit.also`). In hybrid mode only, as
@@ -767,8 +772,11 @@ class Searcher:
                 fused += w.card_keyword_asked * self._asked_share(said, langs, card_keyword)
             if w.keyword_act and general:
                 fused += w.keyword_act * self._keyword_acts(words.asking, said, langs, named, name_tokens)
-            if w.card_wording and general and read and not (keyword & ~card_keyword).any() and not cited_clauses(query):
-                fused += w.card_wording * self._wording_rules(_sure_cards(read), fused)
+            if general and read and not (keyword & ~card_keyword).any() and not cited_clauses(query):
+                if w.card_wording:
+                    fused += w.card_wording * self._wording_rules(_sure_cards(read), fused)
+                if w.card_form and (bare := self._cards_without_rulings(_sure_cards(read))):
+                    fused += w.card_form * self._wording_rules(bare, fused, FORM_MARK)
             if w.definition and not named and (phrase := defined_phrase(query)):  # a card's: about it (review41 #4)
                 fused += w.definition * self._definitions(phrase, langs, name_tokens)
         # ranked among every entry, then filtered: a filter drops entries, it does not reorder the rest
@@ -992,13 +1000,13 @@ class Searcher:
                                        abilities_only=True, face_down=face_down)
         return keyword | card, card
 
-    def _wording_rules(self, cards: list[str], fused: np.ndarray) -> np.ndarray:
+    def _wording_rules(self, cards: list[str], fused: np.ndarray, mark: str = RULE_MARK) -> np.ndarray:
         """Per entry: for the CR clauses under the rules the card wordings of `cards`' Oracle texts refer
         to (`question.card_rules`), 1/k for the k-th of them: each rule's first clause (723.1 of 723; the
         rule itself when it is a clause, 700.4), then those that say the wording most (BM25 of its words),
-        then in `fused` order; 0 elsewhere."""
+        then in `fused` order; 0 elsewhere. `mark`: FORM_MARK for the rules of the forms of their texts."""
         out = np.zeros(len(fused), dtype=np.float64)
-        found = card_rules(self.cards.rules_tokens(cards)) if cards else []
+        found = card_rules(self.cards.rules_tokens(cards), mark) if cards else []
         if not found:
             return out
         t = self.table
