@@ -756,6 +756,18 @@ def test_a_rulings_summary_files_each_ruling_under_the_card_named_with_a_colon_a
         ("Lightform", "2015-01-24", 6, "The manifested card is an Aura.")]
 
 
+@pytest.mark.parametrize("label", ["Respuesta:", "Warning:", "Reason:"])
+def test_a_label_that_is_a_cards_name_on_a_page_titled_with_its_card_files_no_ruling_under_that_card(label):
+    # review48: "Respuesta" (Response), "Warning" and "Reason" are cards' names too; on a page whose title names
+    # its card, such a label under a ruling is no summary's next card, and the next ruling stays the page's card's
+    text = ("Hidra con capucha\n\nReglas\n\n"
+            "2014-09-20\nSi la Hidra con capucha está boca abajo, no tiene habilidades.\n"
+            f"{label}\nSi se pone boca arriba, obtiene sus contadores.\n\n"
+            "2014-09-20\nLa hidra se puede poner boca arriba en cualquier momento en que tengas prioridad.\n")
+    result = pages.parse_card_page(text, "hydra-es.txt", RESOLVE)
+    assert [(r.card, r.line) for r in result.records] == [("Hooded Hydra", 6), ("Hooded Hydra", 11)]
+
+
 def test_a_saved_page_listing_each_ruling_before_its_source_and_date_gives_each_ruling():
     html = ("<!DOCTYPE html><html><head><title>Hooded Hydra</title></head><body><ul>\n"
             "<li><span>Hooded Hydra's last ability isn't a triggered ability.</span>\n"

@@ -655,7 +655,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
             elif closed:
                 stray.append(line)
             elif seen_date and chunk and _ends_sentence(chunk[-1].text) \
-                    and (_is_heading(line.text) or _is_card_label(line.text, resolve_card)):
+                    and (_is_heading(line.text) or (unknown_title and _is_card_label(line.text, resolve_card))):
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
@@ -774,7 +774,9 @@ def _is_heading(text: str) -> bool:
 
 def _is_card_label(text: str, resolve_card: NameResolver | None) -> bool:
     """Whether a line is a known card's name and a colon, alone: a rulings list's entry for the next card
-    (`Dauntless Dourbark:` above its rulings, Crystal Keep's summaries), not a ruling's label ("Example:")."""
+    (`Dauntless Dourbark:` above its rulings, Crystal Keep's summaries), not a ruling's label ("Example:").
+    Read so only on a page whose title names no card (a summary of many cards): a page titled with its card
+    says "Respuesta:", "Warning:", "Reason:" under a ruling, each also a card's name (review48)."""
     stripped = text.strip()
     return (resolve_card is not None and stripped.endswith(":") and len(stripped.split()) <= 8
             and resolve_card(normalize_text(stripped[:-1]).strip()) is not None)
