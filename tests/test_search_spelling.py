@@ -108,3 +108,10 @@ def test_a_question_is_respelt_once_for_the_note_and_the_search(tmp_path: Path, 
     assert pairs == [("forteold", "foretold")] and len(calls) == 1
     searcher.search("Can I cast a card the turn I foretold it?", limit=5)  # another question is read anew
     assert len(calls) == 2
+
+
+def test_a_callers_change_to_a_reading_does_not_change_the_next(tmp_path: Path) -> None:
+    # review48 L5: the memo handed back its own list
+    searcher = _searcher(tmp_path, True)
+    searcher.respelt("Can I cast a card the turn I forteold it?")[1].clear()
+    assert searcher.respelt("Can I cast a card the turn I forteold it?")[1] == [("forteold", "foretold")]

@@ -619,7 +619,8 @@ class Searcher:
         word, no word of a card's name (in any language), nor of a card the question names misspelt."""
         question = " ".join(question.split())
         if self._respelt_last is not None and self._respelt_last[0] == question:
-            return self._respelt_last[1]
+            text, pairs = self._respelt_last[1]
+            return text, list(pairs)  # a copy: a caller's change must not change the next reading
         if self._speller is None:
             concepts = [*self.glossary.concepts, *self.glossary.translations]
             terms = [term for c in concepts for by_lang in c.terms.values() for term in by_lang]
@@ -637,7 +638,7 @@ class Searcher:
             return name_key(word) in named
 
         read = self._speller.respell(question, known)
-        self._respelt_last = (question, read)
+        self._respelt_last = (question, (read[0], list(read[1])))
         return read
 
     def search(
