@@ -524,8 +524,9 @@ _CONTRAST = re.compile(r"\bunlike\b[^,.;:]*", re.I)
 # A ruling's main claim (what it says happens or is allowed) and its setting: the situation it is set in, an
 # opening "If/When/As ... ," clause, a "whenever/if/as long as ..." condition inside a sentence, quoted card text
 # (links47). A CR term said only in the setting is where the ruling happens, not what it states: "If the delayed
-# triggered ability is countered, the cards remain exiled forever" is no rule of delayed triggers. ("Because ...,"
-# is no setting: the reason a ruling gives is often the rule it applies.)
+# triggered ability is countered, the cards remain exiled forever" is no rule of delayed triggers. (A ruling that
+# opens with "Because ...," is not set by it: the reason it gives is often the rule it applies; a "because ..."
+# inside a sentence is read as a condition, `_SETTING_INNER`.)
 _SETTING_OPENER = re.compile(r"(?:^|(?<=[.!?] )|(?<=\n))(?:If|When|Whenever|While|As long as|As|Once|Even if|Unless|"
                              r"After|Before|Until)\b[^.;:?!\n]*?, ")
 _SETTING_INNER = re.compile(r"\b(?:whenever|when|if|as long as|once|because|unless|while|until|before|after)\b"
@@ -1341,8 +1342,8 @@ def _restated_leads(out: list[Candidate], topic: Mapping[str, float], lexical: M
 
 _GLOSSARY = "glossary: "
 _TERM_ONLY = 'the term alone "'  # a glossary term that is all a clause shares with the ruling: no evidence by itself
-_IN_SETTING = 'the setting\'s term "'  # a glossary term said only in the ruling's setting (`setting_spans`): neither
 EVERYDAY_DF = 150  # ... and a word said in more clauses of the CR than this shares nothing beside it
+_IN_SETTING = 'the setting\'s term "'  # a glossary term said only in the ruling's setting (`setting_spans`)
 TERM_PHRASE_WORDS = 3  # a term of this many content words ("delayed triggered ability") is a rare phrase itself
 
 

@@ -774,9 +774,10 @@ class Searcher:
             if w.keyword_act and general:
                 fused += w.keyword_act * self._keyword_acts(words.asking, said, langs, named, name_tokens)
             if general and read and not (keyword & ~card_keyword).any() and not cited_clauses(query):
+                sure = _sure_cards(read)
                 if w.card_wording:
-                    fused += w.card_wording * self._wording_rules(_sure_cards(read), fused)
-                if w.card_form and (bare := self._cards_without_rulings(_sure_cards(read))):
+                    fused += w.card_wording * self._wording_rules(sure, fused)
+                if w.card_form and (bare := self._cards_without_rulings(sure)):
                     fused += w.card_form * self._wording_rules(bare, fused, FORM_MARK)
             if w.definition and not named and (phrase := defined_phrase(query)):  # a card's: about it (review41 #4)
                 fused += w.definition * self._definitions(phrase, langs, name_tokens)
