@@ -38,3 +38,9 @@ def ranked_ids(searcher: Searcher, question: str, limit: int = 5) -> list[str]:
     return [h.entry.id for h in searcher.search(question, limit=limit)]
 
 
+def ranked_ids_with(searcher: Searcher, question: str, **weights: Any) -> list[str]:
+    """`ranked_ids` with `searcher`'s weights set to `Weights(**weights)` (the defaults but those named)."""
+    searcher.weights = Weights(**weights)
+    return ranked_ids(searcher, question)
+
+

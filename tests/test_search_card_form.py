@@ -10,8 +10,7 @@ import pytest
 
 from kb.search import Searcher
 from kb.search.question import FORM_MARK, card_rules, clause_forms, form_tokens, prose_forms, split_concepts, wording_rules
-from kb.search.rank import Weights
-from tests.entries import fake_searcher, ranked_ids, rule_entry as _rule, ruling_entry as _ruling
+from tests.entries import fake_searcher, ranked_ids_with, rule_entry as _rule, ruling_entry as _ruling
 
 ATTACK_RESTRICTIONS = ("The active player checks each creature they control to see whether it’s affected by any "
                        "restrictions (effects that say a creature can’t attack, or that it can’t attack unless some "
@@ -92,11 +91,6 @@ def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     return fake_searcher(ENTRIES, tmp_path_factory.mktemp("form") / "index")
 
 
-def _ids(searcher: Searcher, question: str, **weights: float) -> list[str]:
-    searcher.weights = Weights(**weights)  # type: ignore[arg-type]
-    return ranked_ids(searcher, question)
-
-
 def test_the_index_keeps_the_rules_of_a_cards_forms(searcher: Searcher) -> None:
     assert card_rules(searcher.cards.rules_tokens(["Moat"]), FORM_MARK) == [("508.1c", "can't attack")]
     assert card_rules(searcher.cards.rules_tokens(["Fog"]), FORM_MARK) == [("615", "prevent")]
@@ -105,12 +99,12 @@ def test_the_index_keeps_the_rules_of_a_cards_forms(searcher: Searcher) -> None:
 
 def test_a_card_that_stops_attacks_brings_in_the_attack_restrictions(searcher: Searcher) -> None:
     """The question says nothing of restrictions; Moat's Oracle text is one ("can't attack")."""
-    assert _ids(searcher, MOAT)[0] == "c-508.1c"
-    assert _ids(searcher, MOAT, card_form=0.0)[0] != "c-508.1c"
+    assert ranked_ids_with(searcher, MOAT)[0] == "c-508.1c"
+    assert ranked_ids_with(searcher, MOAT, card_form=0.0)[0] != "c-508.1c"
 
 
 def test_no_form_rules_for_a_card_whose_rulings_the_kb_holds(tmp_path) -> None:
     """A card with rulings of its own is the question's subject: its rulings answer, not its text's form."""
     searcher = fake_searcher([*ENTRIES, _ruling("r-moat", "Moat affects your own creatures too.", "Moat")],
                              tmp_path / "index")
-    assert _ids(searcher, MOAT) == _ids(searcher, MOAT, card_form=0.0)
+    assert ranked_ids_with(searcher, MOAT) == ranked_ids_with(searcher, MOAT, card_form=0.0)

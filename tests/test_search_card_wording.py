@@ -9,8 +9,7 @@ import pytest
 
 from kb.search import Searcher
 from kb.search.question import card_rules, card_wording, rule_tokens, split_concepts, wording_rules
-from kb.search.rank import Weights
-from tests.entries import fake_searcher, ranked_ids, rule_entry as _rule, ruling_entry as _ruling
+from tests.entries import fake_searcher, ranked_ids_with, rule_entry as _rule, ruling_entry as _ruling
 
 END_THE_TURN = ("To “end the turn” as the result of an effect is to perform an expedited process that skips nearly "
                 "everything else that would happen that turn. See rule 723, “Ending Turns and Phases.”")
@@ -94,11 +93,6 @@ def searcher(tmp_path_factory: pytest.TempPathFactory) -> Searcher:
     return fake_searcher(ENTRIES, tmp_path_factory.mktemp("wording") / "index")
 
 
-def _ids(searcher: Searcher, question: str, **weights: float) -> list[str]:
-    searcher.weights = Weights(**weights)  # type: ignore[arg-type]
-    return ranked_ids(searcher, question)
-
-
 def test_the_index_keeps_the_rules_of_a_cards_wordings(searcher: Searcher) -> None:
     assert card_rules(searcher.cards.rules_tokens(["Day's Undoing"])) == [("723", "end the turn")]
     assert card_rules(searcher.cards.rules_tokens(["Giant Growth"])) == []
@@ -106,8 +100,8 @@ def test_the_index_keeps_the_rules_of_a_cards_wordings(searcher: Searcher) -> No
 
 def test_a_card_that_ends_the_turn_brings_in_the_first_clause_of_ending_the_turn(searcher: Searcher) -> None:
     """real-en-116: the question says nothing of ending the turn; Day's Undoing's Oracle text does."""
-    assert _ids(searcher, TUTELAGE)[0] == "c-723.1"
-    assert _ids(searcher, TUTELAGE, card_wording=0.0)[0] != "c-723.1"
+    assert ranked_ids_with(searcher, TUTELAGE)[0] == "c-723.1"
+    assert ranked_ids_with(searcher, TUTELAGE, card_wording=0.0)[0] != "c-723.1"
 
 
 @pytest.mark.parametrize("question", [
@@ -122,4 +116,4 @@ def test_a_card_that_ends_the_turn_brings_in_the_first_clause_of_ending_the_turn
 ])
 def test_no_card_wording_where_the_question_says_what_it_asks_or_names_no_card(searcher: Searcher,
                                                                                question: str) -> None:
-    assert _ids(searcher, question) == _ids(searcher, question, card_wording=0.0)
+    assert ranked_ids_with(searcher, question) == ranked_ids_with(searcher, question, card_wording=0.0)
