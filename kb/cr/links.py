@@ -1695,8 +1695,6 @@ def _choose(found: list[Candidate]) -> tuple[list[Candidate], str]:
     return [], f"no confident link: no cue, mechanic or keyword of the ruling points at a clause{nearest}"
 
 
-
-
 def mask_card_names(text: str, cards: Sequence[str]) -> str:
     """`text` with its cards' names (and a legendary name's short form: "Gonti" of "Gonti, Lord of Luxury")
     replaced by a token no clause says: the words of a name are no evidence for a rule."""
