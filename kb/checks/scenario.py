@@ -40,9 +40,9 @@ from kb.game import (
     Zone,
     card_from_data,
 )
-from kb.game.cards import TriggerEvent, effect_value, is_bare_mana, keyword_problem
+from kb.game.cards import PlayLasts, TriggerEvent, effect_value, is_bare_mana, keyword_problem
 from kb.game.draft import Draft
-from kb.game.state import CAST_FACE_DOWN, PlayLasts, face_down_refusal
+from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
 from kb.normalize import close_matches
 
