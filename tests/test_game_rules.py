@@ -545,6 +545,34 @@ def test_406_3_an_exile_face_down_effect_says_where_from_and_who_may_look(abilit
         card_from_data({"name": "Test Exiler", "types": ["Sorcery"], "abilities": [ability]}, "test")
 
 
+def test_611_2b_until_your_next_turn_lasts_through_the_other_players_turns() -> None:
+    """Three Wishes: "Until your next turn, you may play those cards": through the opponent's turn,
+    over as your next turn begins (500.1); looking lasts while they remain exiled (406.3)."""
+    g = game(hand=["Three Wishes"], library=["Grizzly Bears", "Shock", "Forest", "Divination"])
+    g.cast("you", "Three Wishes")
+    g.resolve()
+    shock = g.obj("Shock")
+    assert [o.zone for o in map(g.obj, ("Grizzly Bears", "Shock", "Forest", "Divination"))] == [Zone.EXILE] * 3 + [Zone.LIBRARY]
+    g.end_turn()
+    assert g.may_play("you", shock) and not g.may_play("opponent", shock)
+    g.end_turn()
+    bears = g.obj("Grizzly Bears")
+    assert not g.may_play("you", bears) and g.can_see("you", bears) and not g.can_see("opponent", bears)
+
+
+def test_406_3_looking_outlasts_the_source_leaving_playing_while_it_stays_does_not() -> None:
+    """Intet, the Dreamer: "You may look at that card for as long as it remains exiled. You may play
+    that card ... for as long as Intet remains on the battlefield": once it leaves, the card is still
+    seen (406.3) but no longer playable (607.2a, 611.2b)."""
+    g = game(battlefield=["Intet, the Dreamer"], library=["Grizzly Bears", "Forest"])
+    g.combat_damage("Intet, the Dreamer", to_player=True)
+    g.resolve(choice=True)
+    bears = g.obj("Grizzly Bears")
+    assert bears.face_down and g.may_play("you", bears) and g.obj("Forest").zone is Zone.LIBRARY
+    g.move("Intet, the Dreamer", Zone.GRAVEYARD)
+    assert g.can_see("you", bears) and not g.can_see("opponent", bears) and not g.may_play("you", bears)
+
+
 def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:
     """Ire Shaman's "exile the top card of your library. Until end of turn, you may play that card":
     exiled face up (406.3's default), seen by every player, playable this turn only."""

@@ -1613,7 +1613,8 @@ _OBJECT_PROPS: dict[str, Prop] = {
     "same_object": _flag_prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
     "can_turn_face_up": Prop(_can_turn_face_up, Arg.TURN_UP_WAY),
     "face": Prop(lambda r, o, w: r.game.printed(o).name if not o.face_down else None),
-    "playable": _flag_prop(lambda r, o, w: o.playable),
+    # an effect lets its player play it now: one "as long as <the object> stays" ends as that leaves (607.2a)
+    "playable": _flag_prop(lambda r, o, w: r.game.may_play(o.playable_by or o.card.owner, o)),
     "shares_name_with": Prop(_pairwise(Game.share_name), Arg.CARD, True),
     "shares_creature_type_with": Prop(_pairwise(Game.share_creature_type), Arg.CARD, True),
     "copiable_name": Prop(lambda r, o, w: r.game.copiable_values(o).name),

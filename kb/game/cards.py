@@ -48,6 +48,7 @@ class PlayLasts(StrEnum):
     TURN = "turn"  # "this turn", "until end of turn"
     EXILED = "exiled"  # "for as long as it remains exiled": until it leaves exile (a new object, 400.7)
     SOURCE = "source"  # a linked static ability of the object that exiled it (607.2a): while that stays (Shared Fate)
+    UNTIL_YOUR_NEXT_TURN = "until_your_next_turn"  # Three Wishes: until the turn of the player it names begins
 
 
 class ExileFrom(StrEnum):

@@ -1861,6 +1861,9 @@ class Game:
             p.land_played = False
         order = [name for name, p in self.players.items() if p.in_game or name == self.active]
         self.active = order[(order.index(self.active) + 1) % len(order)]  # 500.1: the next player's turn
+        for obj in self.objects.values():
+            if obj.playable_lasts is PlayLasts.UNTIL_YOUR_NEXT_TURN and obj.playable_by == self.active:
+                obj.playable = False  # "until your next turn": that player's turn has begun (500.1)
 
     # ---- combat (506-510) --------------------------------------------------------------------
 
