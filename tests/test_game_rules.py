@@ -573,6 +573,44 @@ def test_406_3_looking_outlasts_the_source_leaving_playing_while_it_stays_does_n
     assert g.can_see("you", bears) and not g.can_see("opponent", bears) and not g.may_play("you", bears)
 
 
+def _scepter_game() -> Game:
+    """Jester's Scepter has entered under your control; its ability waits for its target player."""
+    g = Game(["you", "opponent", "third"], Rules.for_date(None))
+    g.add_card("Jester's Scepter", CARDS["Jester's Scepter"], "you", Zone.HAND)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.BATTLEFIELD)
+    for name in ("Grizzly Bears", "Shock"):
+        g.add_card(name, CARDS[name], "opponent", Zone.LIBRARY)
+    g.cast("you", "Jester's Scepter")
+    g.resolve()
+    return g
+
+
+def test_603_3d_a_triggered_ability_targeting_a_player_has_its_player_chosen_as_it_is_put_on_the_stack() -> None:
+    """Jester's Scepter: "exile the top five cards of target player's library face down. You may look
+    at those cards for as long as they remain exiled": nothing resolves before its target is chosen
+    (603.3d); the target is a player, not an object (115.1); only you may look at the cards, also after
+    the Scepter has left (406.3)."""
+    g = _scepter_game()
+    with pytest.raises(IllegalAction, match="603.3d"):
+        g.resolve()
+    with pytest.raises(IllegalAction, match="needs one target: player"):
+        g.choose_targets("Jester's Scepter", ["Runeclaw Bear"])
+    g.choose_targets("Jester's Scepter", ["opponent"])
+    g.resolve()
+    g.move("Jester's Scepter", Zone.GRAVEYARD)
+    for name in ("Grizzly Bears", "Shock"):
+        card = g.obj(name)
+        assert (card.zone, card.face_down, [p for p in g.players if g.can_see(p, card)]) == (Zone.EXILE, True, ["you"])
+
+
+def test_608_2b_a_triggered_ability_whose_target_player_left_the_game_does_nothing() -> None:
+    g = _scepter_game()
+    g.choose_targets("Jester's Scepter", ["opponent"])
+    g.leave_game("opponent")
+    g.resolve()
+    assert ("fizzled", "Jester's Scepter") in g.events and not g.stack
+
+
 def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:
     """Ire Shaman's "exile the top card of your library. Until end of turn, you may play that card":
     exiled face up (406.3's default), seen by every player, playable this turn only."""

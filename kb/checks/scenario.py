@@ -431,8 +431,9 @@ ACTIONS: dict[str, Action] = {
         lambda a: None if a.get("cards") else "needs a non-empty `cards`",
     ),
     "choose_targets": Action(
-        {"card": _C, "targets": Arg.CARDS}, lambda r, a: r.game.choose_targets(a["card"], a.get("targets") or []),
-        ("card",), "the targets of a triggered ability of `card` that waits for them (603.3d)",
+        {"card": _C, "targets": Arg.TARGETS}, lambda r, a: r.game.choose_targets(a["card"], a.get("targets") or []),
+        ("card",), "the targets of a triggered ability of `card` that waits for them (603.3d): cards, or a player for "
+        "`target: player` or `opponent` (115.1)",
     ),
     "separate_into_piles": Action(
         {"player": _P, "face_down": Arg.CARDS, "face_up": Arg.CARDS},

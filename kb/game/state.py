@@ -238,6 +238,7 @@ class StackAbility:
     last_known: GameObject | None = None  # the source as it last existed, if it left (608.2h)
     awaiting_targets: bool = False  # its controller has yet to choose its targets (603.3d)
     player: str | None = None  # the player its trigger event is about ("that player": whose upkeep it is)
+    target_players: list[str] = field(default_factory=list)  # its targets that are players (115.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -718,7 +719,8 @@ class Game:
             raise ValueError(f"{desc}: an ability with no trigger event cannot trigger")
         self._triggered(source.label, ability.event)
         if ability.target in _CHOSEN_TARGETS:
-            if not self._target_candidates(ability.target, source):
+            players = [p for p in self.players if self.is_legal_player_target(ability.target, p, controller)]
+            if not self._target_candidates(ability.target, source) and not players:
                 return  # 603.3d: no legal target can be chosen, so it is removed from the stack
             item.awaiting_targets = True
         self.stack.append(item)
@@ -745,6 +747,13 @@ class Game:
         item = waiting[-1]
         kind = item.ability.target
         assert kind is not None
+        if kind in (TargetKind.PLAYER, TargetKind.OPPONENT):  # "target player", "target opponent" (115.1)
+            if len(targets) != 1 or targets[0] not in self.players or not self.is_legal_player_target(
+                    kind, targets[0], item.controller):
+                raise IllegalAction(f"{label}'s ability needs one target: {kind}, not {', '.join(targets) or 'none'}")
+            item.awaiting_targets = False
+            item.target_players.append(targets[0])
+            return
         source = self.objects.get(item.source_oid) or item.last_known
         chosen = [self.obj(t) for t in targets]
         allowed = {o.oid for o in self._target_candidates(kind, source)} if source is not None else set()
@@ -1340,14 +1349,17 @@ class Game:
                 self._counter_item(item.spell_oid)
             return
         legal = self._legal_targets(item.ability, item.targets, item.controller)
-        if legal is None:
+        kind = item.ability.target
+        players = [p for p in item.target_players if kind is not None and self.is_legal_player_target(kind, p, item.controller)]
+        if legal is None or (item.target_players and not players):  # 608.2b: a player who left is no legal target
             self.events.append((GameEvent.FIZZLED, item.source_label))
             return
         source = self.objects.get(item.source_oid) or item.last_known  # it may have left (113.7a)
-        kind = item.ability.if_counter
-        if kind is not None and (item.source_oid not in self.objects or not source or not source.counters.get(kind)):
+        counter = item.ability.if_counter
+        if counter is not None and (item.source_oid not in self.objects or not source or not source.counters.get(counter)):
             return  # 603.4: the intervening "if" is checked again on resolution
-        self._do(item.ability, item.controller, source, legal, choice, player=item.player, cast=cast)
+        self._do(item.ability, item.controller, source, legal, choice, player=item.player, cast=cast,
+                 target_players=players)
 
     def counter(self, label: str) -> None:
         """701.6a: counter a spell: it goes to its owner's graveyard (a face-down one is revealed,
@@ -2658,7 +2670,7 @@ _YOURS = frozenset(
 )
 # Targets its controller chooses as a triggered ability goes on the stack (603.3d), instead of
 # the object its trigger event happened to ("that creature").
-_CHOSEN_TARGETS = frozenset({TargetKind.ANOTHER_CREATURE})
+_CHOSEN_TARGETS = frozenset({TargetKind.ANOTHER_CREATURE, TargetKind.PLAYER, TargetKind.OPPONENT})
 _CREATURE_ONLY = frozenset(
     {TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP, TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP}
 )
