@@ -611,6 +611,28 @@ def test_608_2b_a_triggered_ability_whose_target_player_left_the_game_does_nothi
     assert ("fizzled", "Jester's Scepter") in g.events and not g.stack
 
 
+def test_608_2d_gonti_exiles_the_one_of_the_top_four_its_controller_names_the_rest_go_to_the_bottom() -> None:
+    """Gonti, Lord of Luxury: "look at the top four cards of target opponent's library, exile one of them
+    face down, then put the rest on the bottom": the card named among the four (608.2d; the fifth is
+    not among them), seen by you only (406.3), castable by you after Gonti has left (611.2b)."""
+    g = game(hand=["Gonti, Lord of Luxury"])
+    names = ["Shock", "Grizzly Bears", "Forest", "Divination", "Runeclaw Bear"]
+    for name in names:
+        g.add_card(name, CARDS[name], "opponent", Zone.LIBRARY)
+    g.cast("you", "Gonti, Lord of Luxury")
+    g.resolve()
+    g.choose_targets("Gonti, Lord of Luxury", ["opponent"])
+    with pytest.raises(MissingChoice):
+        g.resolve()
+    with pytest.raises(IllegalAction, match="not Runeclaw Bear"):
+        g.resolve(choice="Runeclaw Bear")
+    g.resolve(choice="Grizzly Bears")
+    assert [o.label for o in g.library("opponent")] == ["Runeclaw Bear", "Shock", "Forest", "Divination"]
+    g.move("Gonti, Lord of Luxury", Zone.GRAVEYARD)
+    bears = g.obj("Grizzly Bears")
+    assert [p for p in g.players if g.can_see(p, bears)] == ["you"] and g.may_play("you", bears)
+
+
 def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:
     """Ire Shaman's "exile the top card of your library. Until end of turn, you may play that card":
     exiled face up (406.3's default), seen by every player, playable this turn only."""

@@ -57,6 +57,8 @@ class ExileFrom(StrEnum):
 
     LIBRARY = "library"  # "search ... library for a card": the searcher chooses any card (701.19a)
     TOP_OF_LIBRARY = "top_of_library"  # the top `count` cards (all of them if fewer)
+    # "look at the top `count` cards ..., exile one of them face down, then put the rest on the bottom" (Gonti)
+    ONE_OF_TOP = "one_of_top"
     HAND = "hand"  # "exiles a card from their hand": one card of that hand, chosen
 
 

@@ -2483,9 +2483,14 @@ def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
             new = g._move(obj, Zone.EXILE, face_down=True)
             new.exiled_with = r.source.oid if r.source is not None else None
         else:
-            lib = g.players[obj.card.owner].library
-            lib.remove(obj.oid)
-            lib.append(obj.oid)
+            _put_on_bottom(g, obj)
+
+
+def _put_on_bottom(g: Game, obj: GameObject) -> None:
+    """A card of a library to the bottom of that library (the same object: it stays in the zone)."""
+    lib = g.players[obj.card.owner].library
+    lib.remove(obj.oid)
+    lib.append(obj.oid)
 
 
 def _exile_card_face_down(g: Game, r: _Resolving) -> None:
@@ -2499,6 +2504,13 @@ def _exile_card_face_down(g: Game, r: _Resolving) -> None:
     zone = r.ability.from_zone
     if zone is ExileFrom.TOP_OF_LIBRARY:
         taken = g.library(whose)[: r.ability.count]
+    elif zone is ExileFrom.ONE_OF_TOP:
+        top = g.library(whose)[: r.ability.count]
+        one = _choose_one(top, _chosen_labels(r.choice), _looks_at(r.controller, top), "exile face down", "608.2d")
+        for obj in top:
+            if obj is not one:
+                _put_on_bottom(g, obj)  # "in a random order": the model keeps theirs
+        taken = [one] if one is not None else []
     else:
         cards = g.library(whose) if zone is ExileFrom.LIBRARY else [o for o in g.objects.values()
                                                                    if o.zone is Zone.HAND and o.card.owner == whose]
