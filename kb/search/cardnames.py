@@ -664,7 +664,7 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
     `key` names the rules terms. `text_words` is `lower_words`, perhaps remembered per text."""
     from kb.cr.entries import GLOSSARY_PREFIX
     from kb.search.question import (card_wording, clause_forms, concept_tokens, form_tokens, prose_forms,
-                                    rule_tokens, wording_rules)
+                                    rule_tokens, spell_tokens, wording_rules)
     from kb.search.text import STOPWORDS, tokenize
 
     entries = list(entries)
@@ -736,6 +736,7 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
             toks = types + [t for t in expand.get(c.name, ()) if t not in types] + concept_tokens(c.text)
             toks += rule_tokens(r for r in rules if r[0] in rare)
             toks += form_tokens(r for r in form if r[0] in rare_forms)
+            toks += spell_tokens(types, c.text)
             if toks:
                 expand[c.name] = toks
         return expand
