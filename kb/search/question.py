@@ -278,17 +278,26 @@ _PLACEHOLDER = re.compile(r"\[[^\]]*\]")
 _ELLIPSIS = re.compile(r"\.\s?\.\s?\.")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _GAP = r"[^.]{0,60}?"  # what a placeholder of a form stands for: a few words of the same sentence
+# The CR says "enters" where Oracle texts before 2024 say "enters the battlefield" (614.1d itself writes
+# "[Objects] enter [the battlefield]"): a form's "enter"/"enters" reads both, and either number ("enters as" is
+# Clone's "You may have Clone enter the battlefield as a copy" in the bundled 2018 Oracle).
+_ENTERS = re.compile(r"\benters?\b")
 
 
 def form_wording(quote: str, rules: tuple[str, ...]) -> CardWording | None:
     """The `CardWording` of a form of card text as the CR quotes it ("[This permanent] enters with . . . ,"):
-    its fixed words in order, a placeholder any few words between them; None for a quote of no words."""
-    text = _ELLIPSIS.sub(" ", quote.translate(_APOSTROPHES).lower())
+    its fixed words in order, a placeholder any few words between them; None for a quote of no words, and
+    for a template (a quote with a placeholder or an ellipsis) whose fixed words are one word: the template
+    is the form, and its one word alone is in any card's text ("[This permanent] enters . . ." of 614.1d
+    is a bare "enters", which every "When ~ enters" trigger says; review48 M3)."""
+    plain = quote.translate(_APOSTROPHES).lower()
+    text = _ELLIPSIS.sub(" ", plain)
     fixed = [" ".join(p.strip(" ,.;:").split()) for p in _PLACEHOLDER.split(text)]
     fixed = [p for p in fixed if p]
-    if not fixed:
+    template = text != plain or len(fixed) < len(_PLACEHOLDER.split(text))
+    if not fixed or (template and len(fixed) == 1 and len(fixed[0].split()) == 1):
         return None
-    body = _GAP.join(re.escape(p) for p in fixed)
+    body = _GAP.join(_ENTERS.sub(r"enters?(?:\ the\ battlefield)?", re.escape(p)) for p in fixed)
     return CardWording(" ".join(fixed), rules, re.compile(rf"(?<![\w']){body}(?![\w'])"))
 
 
