@@ -279,8 +279,9 @@ _ELLIPSIS = re.compile(r"\.\s?\.\s?\.")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _GAP = r"[^.]{0,60}?"  # what a placeholder of a form stands for: a few words of the same sentence
 # The CR says "enters" where Oracle texts before 2024 say "enters the battlefield" (614.1d itself writes
-# "[Objects] enter [the battlefield]"): a form's "enter"/"enters" reads both, and either number ("enters as" is
-# Clone's "You may have Clone enter the battlefield as a copy" in the bundled 2018 Oracle).
+# "[Objects] enter [the battlefield]"): a form's "enter"/"enters" reads both. Its number stays the CR's: read as
+# "enter" too, 614.1c's "[This permanent] enters as" met every clone's "You may have ~ enter the battlefield as a
+# copy", and put 614.1 first for four dev questions about copies (Phyrexian Metamorph, Copy Artifact: 707 decides).
 _ENTERS = re.compile(r"\benters?\b")
 
 
@@ -297,7 +298,7 @@ def form_wording(quote: str, rules: tuple[str, ...]) -> CardWording | None:
     template = text != plain or len(fixed) < len(_PLACEHOLDER.split(text))
     if not fixed or (template and len(fixed) == 1 and len(fixed[0].split()) == 1):
         return None
-    body = _GAP.join(_ENTERS.sub(r"enters?(?:\ the\ battlefield)?", re.escape(p)) for p in fixed)
+    body = _GAP.join(_ENTERS.sub(r"\g<0>(?:\ the\ battlefield)?", re.escape(p)) for p in fixed)
     return CardWording(" ".join(fixed), rules, re.compile(rf"(?<![\w']){body}(?![\w'])"))
 
 
