@@ -123,3 +123,15 @@ def test_a_named_spell_that_targets_asks_targeting(tmp_path: Path) -> None:
     assert searcher.table.ids[int(np.argmax(acts))] == "c-702.16b"
     ranked = [i for i in ranked_ids(searcher, question, limit=10) if i.startswith("c-702.16")]
     assert ranked[0] == "c-702.16b", ranked
+
+
+@pytest.mark.parametrize("question, acts", [
+    ("Wie wirkt Schutz vor Rot gegen Schaden?", {"~damage"}),  # "wirkt": how it works
+    ("Welche Wirkung hat Schutz vor Rot?", set()),  # "Wirkung" (effect) stems as "wirken" does
+    ("Ich wirke Blitzschlag auf eine Kreatur mit Schutz vor Rot.", {"~target"}),  # casting, no spell named
+])  # fmt: skip
+def test_a_german_question_that_says_how_it_works_casts_nothing(tmp_path: Path, question: str, acts: set[str]) -> None:
+    """review48 L2: the lexicon's `cast` held "wirkt" (works), and "Wirkung" met "wirken". Read as the searcher reads
+    a question (a verb's derived forms only for a keyword's: `Searcher._names_keyword`)."""
+    glossary = _searcher(tmp_path).glossary
+    assert asked_acts(glossary.question_tokens(question, (Lang.DE,)), None) == acts
