@@ -97,3 +97,5 @@ def test_everyday_lists_only_a_concepts_own_terms() -> None:
 
     with pytest.raises(InputError, match="'vacia'.*none of its terms"):
         Glossary.from_yaml("translations:\n  - id: devoid\n    en: [devoid]\n    es: [vacío]\n    everyday: [vacia]\n")
+    with pytest.raises(InputError, match="translations only"):
+        Glossary.from_yaml("concepts:\n  - id: devoid\n    en: [devoid]\n    es: [vacío]\n    everyday: [vacío]\n")

@@ -645,6 +645,9 @@ def _concepts(doc: dict[str, Any], key: str, source: str) -> list[Concept]:
                                  f"of terms, not {type(value).__name__}")
             terms[lang] = tuple(_as_list(value))
         everyday = _as_list(row.get("everyday"))
+        if everyday and key != "translations":
+            raise InputError(f"{source}: {key[:-1]} #{n} ({row['id']}): `everyday` is read for translations only "
+                             "(Glossary.translate)")
         if unknown := [t for t in everyday if not any(t in v for v in terms.values())]:
             raise InputError(f"{source}: {key[:-1]} #{n} ({row['id']}): `everyday` lists {unknown[0]!r}, "
                              "which is none of its terms")
