@@ -263,6 +263,23 @@ def test_unknown_clause_names_the_nearest(rules, number, nearest):
         rules.clause(number)
 
 
+@pytest.mark.parametrize("number", ["420.5e", "420", "780.2"])
+def test_a_number_in_none_of_the_crs_names_the_oldest_and_no_other_rules_number(rules, number):
+    # tryout48 D6: 420.5e (state-based actions in a pre-2009 CR) was told "nearest: 400.5, 400.7e", zone rules
+    with pytest.raises(NotFoundError) as raised:
+        rules.clause(number)
+    message = str(raised.value)
+    assert message == (f"no clause {number} in the CR of 2026-01-16, nor in any other CR the KB holds: its oldest "
+                       f"CR is of 2014-09-25, and a number from a CR before it is one the KB can't look up")
+    assert "nearest" not in message
+
+
+def test_a_diffs_section_in_none_of_the_crs_says_so(rules):
+    with pytest.raises(NotFoundError, match="no clause 420 in the CR of 2026-01-16, nor in any other CR the KB "
+                                            "holds: its oldest CR is of 2014-09-25"):
+        rules.diff("2018-07-13", "2026-01-16", "420")
+
+
 def test_word_diff():
     assert cr.word_diff("a b c", "a x c") == [("equal", "a"), ("delete", "b"), ("insert", "x"), ("equal", "c")]
 

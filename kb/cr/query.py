@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from kb.cr.lineage import Lineage, Members
-from kb.cr.numbers import is_under, nearest, parent_of
+from kb.cr.numbers import is_under, nearest, parent_of, sort_key
 from kb.cr.parse import Clause, RulesVersion, heading_key
 from kb.cr.text import is_title, wording_key
 from kb.errors import InputError, NotFoundError
@@ -362,7 +362,7 @@ class RulesCorpus:
         if not b.complete and section not in b.clauses:  # a face-down extract without it
             b = self.in_force(date_b, complete=True)
         if section not in b.clauses:
-            raise NotFoundError(missing_clause(section, b))
+            raise NotFoundError(self.missing_clause(section, b))
         lid = self.lineage[(b.date, section)]
         a = self.in_force(date_a)
         if not a.complete and all(d != a.date for d, _ in self.members[lid]):
@@ -415,9 +415,21 @@ class RulesCorpus:
                                     section, title.text if title is not None and is_title(title.text) else ""))
         return sorted(found, key=lambda f: f.first)
 
+    def missing_clause(self, number: str, version: RulesVersion | None = None) -> str:
+        """"No clause N in the CR of DATE" (default the current CR), with the nearest numbers it has in
+        N's rule; when N is in none of the corpus's CRs and its rule has no number near it, a sentence
+        saying so and naming the oldest CR (tryout48 D6: `420.5e`, the state-based actions of a pre-2009
+        CR, was told "nearest: 400.5, 400.7e", zone rules)."""
+        version = self.current if version is None else version
+        message = missing_clause(number, version)
+        if "; nearest: " in message or any(number in v.clauses for v in self.versions):
+            return message
+        return (f"{message}, nor in any other CR the KB holds: its oldest CR is of {self.versions[0].date}, and "
+                f"a number from a CR before it is one the KB can't look up")
+
     def _lid(self, number: str, version: RulesVersion) -> int:
         if number not in version.clauses:
-            message = missing_clause(number, version)
+            message = self.missing_clause(number, version)
             if version is self.current and (former := self.other_rules(number)):
                 message = (f"no clause {number} in the CR of {version.date}; "
                            + "; ".join(f.said(number) for f in former))
@@ -486,8 +498,9 @@ class FormerRule:
 
 
 def missing_clause(number: str, version: RulesVersion) -> str:
-    """"No clause N in the CR of DATE", with the nearest numbers it has."""
-    near = nearest(number, version.clauses, 2)
+    """"No clause N in the CR of DATE", with the nearest numbers it has in N's rule (708.99: 708.9,
+    708.12); none from another rule, whose digits being near says nothing of what it is about."""
+    near = nearest(number, [n for n in version.clauses if sort_key(n)[:2] == sort_key(number)[:2]], 2)
     hint = f"; nearest: {', '.join(near)}" if near else ""
     return f"no clause {number} in the CR of {version.date}{hint}"
 
