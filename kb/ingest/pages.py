@@ -31,8 +31,9 @@ SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
 # A list item's bullet, as pages copy it (`•`, `*`, `·`), and one that may be a dash too (`- 2024-09-20`)
 _MARKS = "•*·"
-# `+ ` is a Markdown list's bullet too, with its space: `+1: ...` is a planeswalker's ability, `+1/+1` a bonus
-_MARK = rf"(?:[{_MARKS}]|\+(?=\s))"
+# `+ ` is a Markdown list's bullet too, with its space or alone on its line (its item's text on the lines
+# below, as `•` alone: review48 L3): `+1: ...` is a planeswalker's ability, `+1/+1` a bonus
+_MARK = rf"(?:[{_MARKS}]|\+(?=\s|$))"
 _MARK_OR_DASH = rf"(?:[{_MARKS}\-]|\+(?=\s))"
 # A bulleted line, as release notes state rulings ("\* text": the bullet as Markdown escapes it)
 BULLET = re.compile(rf"^\s*(?:\\(?=\*))?{_MARK}\s+(?P<text>\S.*)$")
@@ -1334,12 +1335,16 @@ _EDIT_LINK_BEFORE = re.compile(r"^\s*\[\s*(?:edit|bearbeiten|editar)\s*\]\s*", r
 
 def _wiki_heading(text: str) -> str | None:
     """The heading of a wiki's section heading line, without its edit links (`Rulings[edit | edit
-    source]`, `[edit] Rulings` → `Rulings`); None for any other line."""
+    source]`, `[edit] Rulings` → `Rulings`); None for any other line, and for an edit link beside what
+    reads as no heading (`_is_heading`): a forum post's "[Edit] A face-down creature is a 2/2 ..." is
+    a ruling its author edited (review48 M4)."""
     if found := _EDIT_LINKS.search(text):
-        return text[:found.start()].strip() or None
-    if found := _EDIT_LINK_BEFORE.match(text):
-        return text[found.end():].strip() or None
-    return None
+        heading = text[:found.start()].strip()
+    elif found := _EDIT_LINK_BEFORE.match(text):
+        heading = text[found.end():].strip()
+    else:
+        return None
+    return heading if heading and _is_heading(heading) else None
 
 
 _CHROME_WORDS = 12  # a byline, a post's date, a heading: a short line
