@@ -708,7 +708,9 @@ def hits(console: Console, found: Sequence[Hit], outdated: Mapping[tuple[str, st
     `empty` says why nothing was found, when the caller knows; `card` (the --card filter's English
     name) leads each hit's cards."""
     if not found:
-        console.print(f"[yellow]No entry matches.[/] {escape(empty) if empty else 'Try other words or fewer filters.'}")
+        # `empty` is a note's text, lower case after "note:"; here it is a sentence after a full stop (tryout48 D5)
+        said = empty[:1].upper() + empty[1:] if empty else "Try other words or fewer filters."
+        console.print(f"[yellow]No entry matches.[/] {escape(said)}")
         return
     for rank, hit in enumerate(found, start=1):
         e = hit.entry
