@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from kb.build import BuildReport, OnProgress, SourceChange
     from kb.checks import CheckCoverage, CheckResult, CheckRun
-    from kb.cr.query import ClauseReport, SectionDiff
+    from kb.cr.query import ChangeKind, ClauseReport, SectionDiff
     from kb.store import KB, LinkedRulings
     from kb.outdated import OutdatedWording
     from kb.checks.scenario import Check
@@ -187,7 +187,7 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
                  clause_texts: dict[str, str] | None = None,
                  outdated: dict[int, list[str]] | None = None, collapse: bool = True,
                  cr_versions: Sequence[tuple[str, str]] = (), own_page: str | None = None,
-                 cr_rewordings: Sequence[tuple[str, str]] = (), own_texts: Mapping[str, str] | None = None) -> None:
+                 cr_rewordings: Sequence[tuple[str, str, ChangeKind]] = (), own_texts: Mapping[str, str] | None = None) -> None:
     """An entry: canonical text (and the asked-for language), whose each is when only a judge's own
     page gives it (`own_page`; `own_texts`, text -> file), links, variants by wording. A CR
     clause's entry names the CR versions that hold it (`cr_versions`: (date, number)); its wordings
@@ -227,10 +227,14 @@ def entry_detail(console: Console, entry: Entry, *, lang: Lang | None = None,
     if cr_versions:
         console.print(Text.assemble(("in the CR", "bold"), " " + cr_spans(cr_versions)))
     if cr_rewordings and entry.clause:  # the older wordings are the CR's, not variants: say where they are
-        changes = ", ".join(f"{date} ({number})" for date, number in cr_rewordings)
+        # a change of the numbers it cites alone is said as such (tryout48 D7), beside a rewording too
+        reworded = any(how.reworded for _, _, how in cr_rewordings)
+        changes = ", ".join(f"{date} ({number}{'' if how.reworded or not reworded else ': references renumbered'})"
+                            for date, number, how in cr_rewordings)
         crs = "CR" if len(cr_rewordings) == 1 else "CRs"  # "by": the change came after the CR before, which the KB may lack
-        console.print(Text.assemble(("reworded", "bold"), f" by the {crs} of {changes}: `kb rule {entry.clause}` "
-                                    "shows every wording, with word diffs"))
+        console.print(Text.assemble(("reworded" if reworded else "references renumbered", "bold"),
+                                    f" by the {crs} of {changes}: `kb rule {entry.clause}` shows every wording, "
+                                    "with word diffs"))
 
     if entry.link_note:
         console.print("\n[bold]Comprehensive Rules[/]")
@@ -704,7 +708,9 @@ def hits(console: Console, found: Sequence[Hit], outdated: Mapping[tuple[str, st
     `empty` says why nothing was found, when the caller knows; `card` (the --card filter's English
     name) leads each hit's cards."""
     if not found:
-        console.print(f"[yellow]No entry matches.[/] {escape(empty) if empty else 'Try other words or fewer filters.'}")
+        # `empty` is a note's text, lower case after "note:"; here it is a sentence after a full stop (tryout48 D5)
+        said = empty[:1].upper() + empty[1:] if empty else "Try other words or fewer filters."
+        console.print(f"[yellow]No entry matches.[/] {escape(said)}")
         return
     for rank, hit in enumerate(found, start=1):
         e = hit.entry

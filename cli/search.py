@@ -189,9 +189,7 @@ def validate_filters(*, card: Optional[str] = None, lang: Optional[str] = None, 
     number = clause_number(rule, "--rule") if rule is not None else None
     if number is not None and number not in reference().rules.current:
         # else an unknown clause filters everything out and reads as "nothing answers the question"
-        from kb.cr.query import missing_clause
-
-        raise InputError(f"--rule: {missing_clause(number, reference().rules.current)}")
+        raise InputError(f"--rule: {reference().rules.missing_clause(number)}")
     return Filters(
         card=card_option(card, quiet=quiet) if card is not None else None,
         lang=language,

@@ -14,6 +14,7 @@ from kb.model import Entry, EntrySummary, Kind, Lang, lang_fields, source_fields
 if TYPE_CHECKING:
     from kb.checks import CheckResult
     from kb.corpus import Corpus
+    from kb.cr.query import ChangeKind
     from kb.oracle import OracleCard
     from kb.outdated import OutdatedItem
     from kb.checks.scenario import Check
@@ -55,9 +56,10 @@ class EntryView:
     # a CR clause's entry: (date, number) of each bundled CR version that holds the clause, oldest first
     cr_versions: tuple[tuple[str, str], ...] = ()
     own_page: str | None = None  # the judge's own file its canonical text comes from, when no official source gives it
-    # a CR clause's entry: (date, number) of each bundled CR version whose wording differs from the one before
-    # (its older wordings are no variants: `kb rule` shows them, tryout31 #10)
-    cr_rewordings: tuple[tuple[str, str], ...] = ()
+    # a CR clause's entry: (date, number, how) of each bundled CR version whose text differs from the one before
+    # (its older wordings are no variants: `kb rule` shows them, tryout31 #10); `how` says whether reworded or
+    # only its references renumbered (tryout48 D7)
+    cr_rewordings: tuple[tuple[str, str, ChangeKind], ...] = ()
     # text -> the judge's own file of each wording other than the canonical one that no official source gives
     # (`kb show --lang` shows a translation first: a judge's own is marked as theirs, tryout44 L2, review44 #3)
     own_texts: dict[str, str] = field(default_factory=dict)
@@ -101,12 +103,12 @@ def entry_view(kb: KB, entry_id: str, corpus: Corpus, *, clause_texts: bool = Fa
     if clause_texts and entry.rules:
         texts = corpus.clause_texts([link.clause for link in entry.rules])
     versions: tuple[tuple[str, str], ...] = ()
-    rewordings: tuple[tuple[str, str], ...] = ()
+    rewordings: tuple[tuple[str, str, ChangeKind], ...] = ()
     if entry.clause and entry.clause in corpus.rules.current.clauses:  # not a glossary term
         # a clause's text is the CR's, not a page's: its versions say what "0 wordings" did not (tryout18)
         steps = corpus.rules.history(entry.clause).steps
         versions = tuple((step.date, step.number) for step in steps)
-        rewordings = tuple((step.date, step.number) for step in steps if step.change.reworded)
+        rewordings = tuple((step.date, step.number, step.change) for step in steps if step.change.text_changed)
     others = [(entry.id, text) for text in dict.fromkeys(v.text for v in entry.variants) if text != entry.text]
     return EntryView(entry, kb.outdated(entry.id), checks, results, found.moved_from, texts, found.why, versions,
                      kb.own_pages([entry.id]).get(entry.id), rewordings,

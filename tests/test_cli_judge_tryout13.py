@@ -3,6 +3,8 @@ pins one defect found that way."""
 
 from __future__ import annotations
 
+import pytest
+
 from kb.corpus import Corpus
 from kb.ingest import parse_text
 
@@ -30,10 +32,11 @@ def test_a_date_under_its_ruling_after_a_blank_line_dates_that_ruling_not_the_ne
     assert _read(text) == [(3, "2024-09-20", TAPPED), (7, "2025-02-07", NO_NAME), (11, "2025-06-01", ONE_CARD)]
 
 
-def test_rulings_listed_with_bullets_above_their_dates_lose_the_bullet_and_a_lone_bullet_is_no_date():
+@pytest.mark.parametrize("bullet", ["•", "+", "  +"])  # a Markdown `+` alone too (review48 L3)
+def test_rulings_listed_with_bullets_above_their_dates_lose_the_bullet_and_a_lone_bullet_is_no_date(bullet):
     # `* The ruling.` then `(date)` kept "* " in the ruling's text (so it never matched its other
     # wordings); a bullet alone on its line was read as a date line: "unknown date format ''"
-    text = f"Hauntwoods Shrieker\n\n* {TAPPED}\n(2024-09-20)\n\n•\n{NO_NAME}\n(2025-02-07)\n"
+    text = f"Hauntwoods Shrieker\n\n* {TAPPED}\n(2024-09-20)\n\n{bullet}\n{NO_NAME}\n(2025-02-07)\n"
     assert _read(text) == [(3, "2024-09-20", TAPPED), (7, "2025-02-07", NO_NAME)]
 
 

@@ -152,7 +152,9 @@ def test_kb_show_of_a_cr_clause_names_its_cr_versions_not_zero_wordings(kb_home:
 
 
 @pytest.mark.parametrize("clause, said", [
-    ("708.2", "reworded by the CR of 2024-02-02 (708.2): `kb rule 708.2` shows every wording, with word diffs"),
+    # its one change is "See rule 706" -> "707" (copying, renumbered): said as such (tryout48 D7)
+    ("708.2", "references renumbered by the CR of 2024-02-02 (708.2): `kb rule 708.2` shows every wording, with "
+              "word diffs"),
     ("708.2a", "reworded by the CR of 2018-07-13 (707.2a): `kb rule 708.2a` shows every wording"),
     ("708.5", None),  # the same words in every CR of the KB: nothing hidden
 ])

