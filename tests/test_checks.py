@@ -12,7 +12,7 @@ import pytest
 
 from kb.checks import attach_checks, load_checks, match_entries, normalise_quote, run_checks
 from kb.model import Entry, Kind, Lang, Relation, Variant
-from kb.checks.scenario import Check
+from kb.checks.scenario import Check, Verdict, check_verdict
 from tests.scenario_helpers import run_check
 from kb.corpus import Corpus
 
@@ -34,6 +34,55 @@ def test_every_bundled_check_passes_under_its_own_rules() -> None:
 def test_every_bundled_check_not_dated_earlier_passes_under_current_rules() -> None:
     current = [c for c in CHECKS if c.rules is None]
     assert all(r.passed for r in run_checks(current, "2026-01-16", cards=CORPUS.cards))
+
+
+_THIEF_CHECK = """checks:
+  - name: thief
+    ruling: "Once a player is allowed to look at the exiled face-down cards, that player may continue to do so"
+    {dates}
+    setup:
+      you: {{battlefield: [Grimoire Thief], hand: [Grizzly Bears]}}
+    actions:
+      - move: {{card: Grizzly Bears, to: exile, face_down: true, by: Grimoire Thief}}
+      - destroy: Grimoire Thief
+    expect: {{Grizzly Bears: {expect}}}
+"""
+
+
+def _thief(tmp_path: Any, dates: str, expect: str) -> Check:
+    path = tmp_path / "dated.yaml"
+    path.write_text(_THIEF_CHECK.format(dates=dates, expect=expect), encoding="utf-8")
+    checks, problems = load_checks([path], CORPUS.cards)
+    assert problems == []
+    return checks[0]
+
+
+def test_a_check_that_a_later_rule_contradicts_holds_until_it_and_does_not_apply_after(tmp_path: Any) -> None:
+    """A ruling the current rules contradict (Shared Fate's of 2008: you can't look at the card once its
+    Shared Fate left; 406.3 since 2013: you may): its check runs under its own date, and under a date
+    from `holds_until` on it is expected to fail: not applicable, not a failure; one that passes there
+    is a failure (the date is wrong)."""
+    old = _thief(tmp_path, "rules: 2012-06-01\n    holds_until: 2013-01-24", "{visible_to: []}")
+    assert check_verdict(old, CORPUS.cards) == Verdict([])
+    now = check_verdict(old, CORPUS.cards, "2026-01-16")
+    assert now.failures == [] and "holds_until" in (now.not_applicable or "")
+    still = _thief(tmp_path, "rules: 2012-06-01\n    holds_until: 2013-01-24", "{zone: exile}")
+    wrong = check_verdict(still, CORPUS.cards, "2026-01-16")
+    assert wrong.not_applicable is None and "date is wrong" in wrong.failures[0]
+
+
+def test_a_check_of_a_newer_rule_holds_since_it_and_does_not_apply_before(tmp_path: Any) -> None:
+    new = _thief(tmp_path, "holds_since: 2013-01-24", "{visible_to: [you]}")
+    assert check_verdict(new, CORPUS.cards) == Verdict([])
+    before = check_verdict(new, CORPUS.cards, "2012-06-01")
+    assert before.failures == [] and "holds_since" in (before.not_applicable or "")
+
+
+def test_a_check_dated_outside_what_it_holds_under_is_a_problem(tmp_path: Any) -> None:
+    path = tmp_path / "dated.yaml"
+    path.write_text(_THIEF_CHECK.format(dates="holds_until: 2013-01-24", expect="{visible_to: []}"), encoding="utf-8")
+    _, problems = load_checks([path], CORPUS.cards)
+    assert problems and "holds_until" in str(problems[0])
 
 
 # ---- mutation: every expectation must be able to fail ------------------------------------------

@@ -423,6 +423,69 @@ def test_406_3_face_down_exiled_card_is_seen_only_by_whom_an_effect_allows() -> 
     assert g.can_see("you", bears) and not g.can_see("opponent", bears)
 
 
+def _thief_game(rules: str | None = None) -> Game:
+    """Grimoire Thief ("You may look at cards exiled with Grimoire Thief") on your battlefield, and the
+    opponent's Grizzly Bears exiled face down with it."""
+    g = game(rules, battlefield=["Grimoire Thief"])
+    g.add_card("Grizzly Bears", CARDS["Grizzly Bears"], "opponent", Zone.LIBRARY)
+    g.move("Grizzly Bears", Zone.EXILE, face_down=True, by="Grimoire Thief")
+    return g
+
+
+def _lookers(g: Game, label: str) -> list[str]:
+    return [p for p in g.players if g.can_see(p, g.obj(label))]
+
+
+@pytest.mark.parametrize(("rules", "kept"), [(None, ["you"]), ("2012-06-01", [])])
+def test_406_3_once_allowed_to_look_a_player_keeps_looking_after_the_source_leaves(
+    rules: str | None, kept: list[str]
+) -> None:
+    """406.3: "once a player is allowed to look at a card exiled face down, that player may continue to
+    look at that card as long as it remains exiled, even if the instruction allowing the player to do so
+    no longer applies" (Grimoire Thief, 2013-07-01: "even after Grimoire Thief leaves the battlefield").
+    Before the rule (Rules.keeps_looking_once_allowed), the permission ended with its source."""
+    g = _thief_game(rules)
+    assert _lookers(g, "Grizzly Bears") == ["you"]
+    g.move("Grimoire Thief", Zone.GRAVEYARD)
+    assert _lookers(g, "Grizzly Bears") == kept
+
+
+def test_406_3_once_allowed_to_look_a_player_keeps_looking_after_another_gains_control() -> None:
+    """Grimoire Thief's rulings (2013-07-01): the new controller may look at all cards it exiled, and the
+    player who could look before "may continue to do so even after ... another player gains control of
+    it" (406.3)."""
+    g = _thief_game()
+    g.gain_control("Grimoire Thief", "opponent")
+    assert _lookers(g, "Grizzly Bears") == ["you", "opponent"]
+
+
+def test_406_3_the_right_to_keep_looking_is_the_cards_own_not_a_new_objects() -> None:
+    """406.3: "as long as it remains exiled": a card that leaves exile and is exiled face down again is a
+    new object (400.7) that nobody may look at unless an instruction allows it anew."""
+    g = _thief_game()
+    g.move("Grimoire Thief", Zone.GRAVEYARD)
+    g.move("Grizzly Bears", Zone.LIBRARY)
+    g.move("Grizzly Bears", Zone.EXILE, face_down=True)
+    assert _lookers(g, "Grizzly Bears") == []
+
+
+@pytest.mark.parametrize(("rules", "lookers"), [(None, ["you"]), ("2024-11-08", ["you"]), ("2024-09-20", [])])
+def test_406_3_since_2024_11_08_who_looked_at_a_card_then_exiled_it_face_down_keeps_looking(
+    rules: str | None, lookers: list[str]
+) -> None:
+    """406.3 of the CR of 2024-11-08: "if a player is instructed to look at a card and then exile it face
+    down ... that player may continue to look at that card until it leaves the exile zone". Clone Shell:
+    "look at the top four cards of your library, exile one face down"; its new controller may not look
+    (its ruling), and before that CR nobody could (Rules.keeps_looking_at_what_it_looked_at_and_exiled)."""
+    g = game(rules, hand=["Clone Shell"], library=["Shock", "Grizzly Bears"])
+    g.cast("you", "Clone Shell")
+    g.resolve()
+    g.resolve(choice="Grizzly Bears")
+    assert g.obj("Grizzly Bears").zone is Zone.EXILE and g.obj("Grizzly Bears").face_down
+    g.gain_control("Clone Shell", "opponent")
+    assert _lookers(g, "Grizzly Bears") == lookers
+
+
 def _grasp_game(players: Sequence[str] = ("you", "opponent", "third")) -> Game:
     """Praetor's Grasp in your hand, Shock and Grizzly Bears in the opponent's library."""
     g = Game(list(players), Rules.for_date(None))
@@ -663,10 +726,11 @@ def test_121_6_shared_fate_replaces_each_draw_with_an_opponents_card_exiled_face
     g.draw("opponent")  # "if a player would draw": the opponent too, from your library
     assert g.obj("Forest").zone is Zone.EXILE and g.can_see("opponent", g.obj("Forest"))
     assert not g.can_see("you", g.obj("Forest"))
-    # "Each player may look at ... cards they exiled with Shared Fate": linked to it (607.2a), so no longer
-    # once it has left ("Each Shared Fate tracks only the cards it exiled", 2008-08-01)
+    # "Each player may look at ... cards they exiled with Shared Fate": linked to it (607.2a); once it
+    # has left, each player still looks at what they were allowed to look at (406.3), and no more
     g.move("Shared Fate", Zone.GRAVEYARD)
-    assert not g.can_see("you", g.obj("Shock")) and not g.can_see("opponent", g.obj("Forest"))
+    assert g.can_see("you", g.obj("Shock")) and g.can_see("opponent", g.obj("Forest"))
+    assert not g.can_see("opponent", g.obj("Shock")) and not g.can_see("you", g.obj("Forest"))
 
 
 def test_121_6_shared_fate_needs_a_chosen_opponent_among_several() -> None:
@@ -870,6 +934,24 @@ def test_603_2e_becomes_untapped_triggers_only_on_a_change_not_on_entering_untap
     g.tap("Hidden")
     g.untap("Hidden")
     assert [e for e in g.events if e[0] == "triggered"] == [("triggered", "Inspired")]
+
+
+def test_603_2e_becomes_tapped_triggers_only_on_a_change() -> None:
+    """Grimoire Thief ("Whenever Grimoire Thief becomes tapped, exile the top three cards of target
+    opponent's library face down"): tapping it (attacking, an effect) triggers it once; tapping a tapped
+    one does not; the three cards are exiled with it, face down, and its controller may look at them."""
+    g = game(battlefield=["Grimoire Thief"])
+    for name in ("Grizzly Bears", "Shock", "Forest", "Divination"):
+        g.add_card(name, CARDS[name], "opponent", Zone.LIBRARY)
+    g.tap("Grimoire Thief")
+    g.tap("Grimoire Thief")
+    assert [e for e in g.events if e[0] == "triggered"] == [("triggered", "Grimoire Thief")]
+    g.choose_targets("Grimoire Thief", ["opponent"])
+    g.resolve()
+    exiled = [g.obj(n) for n in ("Grizzly Bears", "Shock", "Forest")]
+    assert all(o.zone is Zone.EXILE and o.face_down and o.exiled_with == g.obj("Grimoire Thief").oid for o in exiled)
+    assert [_lookers(g, n) for n in ("Grizzly Bears", "Shock", "Forest")] == [["you"]] * 3
+    assert g.obj("Divination").zone is Zone.LIBRARY
 
 
 # ---- the special action: asking and doing agree (issue 16) ------------------------------------

@@ -177,6 +177,18 @@ class Check:
     cards: Mapping[str, CardDef] = field(default_factory=dict)  # defined in the check's file
     players: tuple[PlayerSetup, ...] = (PlayerSetup("you"), PlayerSetup("opponent"))
     placed: tuple[Placed, ...] = ()
+    # the rules dates it holds under: from `holds_since` on, before `holds_until` (a ruling a later rule
+    # contradicts); under others it is expected to fail, and is not applicable when it does
+    holds_since: str | None = None
+    holds_until: str | None = None
+
+    def outside_its_rules(self, date: str) -> str | None:
+        """Why the check is not expected to hold under the rules of `date`, or None."""
+        if self.holds_since is not None and date < self.holds_since:
+            return f"it holds from the rules of {self.holds_since} on (holds_since), not under those of {date}"
+        if self.holds_until is not None and date >= self.holds_until:
+            return f"it holds only under rules before {self.holds_until} (holds_until), not under those of {date}"
+        return None
 
 
 # ---- the action table ---------------------------------------------------------------------------
@@ -255,7 +267,7 @@ def _let_look(r: _Runner, a: dict[str, Any]) -> None:
 
 
 def _gain_control(r: _Runner, a: dict[str, Any]) -> None:
-    r.game.obj(a["card"]).controller = _player(r, a)
+    r.game.gain_control(a["card"], _player(r, a))
 
 
 # The argument holding a continuous effect's value, for the actions that fix the kind.
@@ -729,7 +741,7 @@ def _local_cards(
     return out, problems, rejected
 
 
-_CHECK_KEYS = ("name", "ruling", "rules", "setup", "actions", "expect", "description")
+_CHECK_KEYS = ("name", "ruling", "rules", "holds_since", "holds_until", "setup", "actions", "expect", "description")
 
 
 def _parse_check(
@@ -754,6 +766,10 @@ def _parse_check(
         check_rules = Rules.for_date(rules)
     except RulesDateError as exc:
         raise _CheckSyntax(f"check {name!r}: {exc}", line) from None
+    since, until = (_rules_date(raw.get(k), name, line) for k in ("holds_since", "holds_until"))
+    if (since is not None and check_rules.date < since) or (until is not None and check_rules.date >= until):
+        raise _CheckSyntax(f"check {name!r}: its own rules date ({check_rules.date}: `rules:`, else the current "
+                           "rules) must be one it holds under (holds_since <= it < holds_until)", line)
     setup = raw.get("setup") or _LineDict()
     if not isinstance(setup, dict):
         raise _CheckSyntax(f"check {name!r}: `setup` must be a mapping", line)
@@ -807,6 +823,8 @@ def _parse_check(
         description=str(raw.get("description", "")),
         players=tuple(_player_setup(p, setup.get(p) or {}) for p in players),
         placed=tuple(placed),
+        holds_since=since,
+        holds_until=until,
     )
 
 
@@ -1285,7 +1303,8 @@ def build_draft(check: Check, cards: Mapping[str, CardDef]) -> Draft | None:
 @dataclass(frozen=True)
 class Verdict:
     """A check's run: its failed expectations, or why it does not apply under the rules of the run's
-    date (it needs a mechanic those rules don't have yet; then nothing was checked)."""
+    date (it needs a mechanic those rules don't have yet: then nothing was checked; or it failed
+    under rules outside its holds_since/holds_until, as expected)."""
 
     failures: list[str]
     not_applicable: str | None = None
@@ -1296,7 +1315,8 @@ def check_verdict(check: Check, cards: Mapping[str, CardDef], rules_date: str | 
     under `rules_date` apart from one that fails. Never raises: a setup the rules refuse, or a fault
     the parser did not foresee, is a failure naming the check's file and line. Not applicable: a
     check that names a mechanic those rules don't have (in its setup, actions or expectations), or
-    meets one in an action it expects to be legal (a card's own disguise)."""
+    meets one in an action it expects to be legal (a card's own disguise), or that fails under rules
+    outside its `holds_since`/`holds_until` (one that passes there is a failure: its date is wrong)."""
     try:
         rules = Rules.for_date(rules_date or check.rules)
     except RulesDateError:
@@ -1306,9 +1326,15 @@ def check_verdict(check: Check, cards: Mapping[str, CardDef], rules_date: str | 
         if unknown:
             return Verdict([], f"{unknown[0]} does not exist in the rules of {rules.date}")
     try:
-        return Verdict(_run(check, cards, rules_date))
+        failures = _run(check, cards, rules_date)
     except NotInRules as exc:
         return Verdict([], str(exc))
+    outside = check.outside_its_rules(rules.date) if rules is not None else None
+    if outside is None:
+        return Verdict(failures)
+    if failures:
+        return Verdict([], outside)  # expected: the rules of that date contradict it
+    return Verdict([f"{outside}, yet it passes under them: its holds_since/holds_until date is wrong"])
 
 
 def mechanics_named(check: Check) -> set[Mechanic]:

@@ -109,6 +109,7 @@ class TriggerEvent(StrEnum):
     CREATURE_YOU_CONTROL_BLOCKED = "creature_you_control_blocked"  # this or another
     BLOCKS = "blocks"  # this creature blocks
     BECOMES_UNTAPPED = "becomes_untapped"  # this permanent goes from tapped to untapped (inspired; 603.2e)
+    BECOMES_TAPPED = "becomes_tapped"  # this permanent goes from untapped to tapped (Grimoire Thief)
     YOU_CAST_NAMED_SPELL = "you_cast_named_spell"  # a spell with the name chosen for this (hidden agenda)
     SET_IN_MOTION = "set_in_motion"  # this scheme is set in motion (701.32)
     BECOMES_TARGET = "becomes_target"  # this permanent becomes the target of a spell or ability

@@ -45,6 +45,21 @@ MECHANICS: dict[Mechanic, str] = {
     Mechanic.MANIFEST_DREAD: "2024-09-20",
 }
 
+# 406.3's "once a player is allowed to look at a card exiled face down, that player may continue to
+# look at that card as long as it remains exiled": in every CR of the corpus (the oldest is of
+# 2014-09-25); the rulings date it earlier, by Gatecrash's release (Bane Alley Broker, 2013-01-24:
+# "Once you are allowed to look at a face-down card in exile, you are allowed to look at that card as
+# long as it's exiled"; Grimoire Thief's rulings were reworded to it on 2013-07-01). Shared Fate's
+# ruling of 2008-08-01 still says another Shared Fate "will not allow you to look at ... that card again".
+KEEP_LOOKING = "2013-01-24"
+
+# CR 2024-11-08 widened 406.3: "if a player is instructed to look at a card and then exile it face
+# down, ... that player may continue to look at that card until it leaves the exile zone" (Clone Shell:
+# "look at the top four cards of your library, exile one face down"). Dated by the corpus's first CR
+# with it (CR-20241108.txt 406.3): its full CRs up to 2018-07-13 have only the "once allowed" sentence,
+# and its 2024-02-02 extract lacks 406.3, so the change may be older, not newer.
+LOOK_THEN_EXILE = "2024-11-08"
+
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -79,3 +94,16 @@ class Rules:
         """711.8 (2015-01-23, with manifest): a double-faced card may enter face down. Before,
         711.6 said a double-faced permanent always has the status "face up"."""
         return self.date >= MECHANICS[Mechanic.MANIFEST]
+
+    @property
+    def keeps_looking_once_allowed(self) -> bool:
+        """406.3: a player once allowed to look at a card exiled face down may go on looking at it
+        while it stays exiled, even after the permission ends (`KEEP_LOOKING`). Before, the
+        permission lasted only as long as the effect that gave it."""
+        return self.date >= KEEP_LOOKING
+
+    @property
+    def keeps_looking_at_what_it_looked_at_and_exiled(self) -> bool:
+        """406.3 since `LOOK_THEN_EXILE`: a player instructed to look at a card and then exile it face
+        down may go on looking at it while it stays exiled; before, nobody could unless allowed."""
+        return self.date >= LOOK_THEN_EXILE

@@ -617,18 +617,41 @@ class Game:
             player, ContinuousKind.LOOK_AT_FACE_DOWN_CREATURES
         ):
             return True  # Keeper of the Lens: face-down creatures, never face-down spells
-        if obj.zone is Zone.EXILE and obj.exiled_with in self.objects:
-            source = self.objects[obj.exiled_with]
-            if source.zone is Zone.BATTLEFIELD and any(
-                st.kind is ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS
-                and ((st.affects is Affects.YOU and source.controller == player)
-                     or (st.affects is Affects.PLAYERS and obj.exiled_by == player))
-                for st in self.characteristics(source, statics=False).statics
-            ):
-                # 607.2a: only the object that exiled it, and whoever controls it now (`you`), or
-                # each player the cards they exiled with it (`players`: Shared Fate)
-                return True
+        if player in self._allowed_to_look_by_source(obj):
+            return True
         return player in obj.may_look  # 406.3: a face-down exiled card only if an effect allows
+
+    def _allowed_to_look_by_source(self, obj: GameObject) -> set[str]:
+        """The players a static ability of the object that exiled `obj` lets look at it now
+        ("You may look at cards exiled with Grimoire Thief"): 607.2a, only that very object, on the
+        battlefield; whoever controls it now (`you`), or the player who exiled the card with it
+        (`players`: Shared Fate)."""
+        if obj.zone is not Zone.EXILE or obj.exiled_with not in self.objects:
+            return set()
+        source = self.objects[obj.exiled_with]
+        if source.zone is not Zone.BATTLEFIELD:
+            return set()
+        allowed: set[str] = set()
+        for st in self.characteristics(source, statics=False).statics:
+            if st.kind is not ContinuousKind.LOOK_AT_CARDS_EXILED_WITH_THIS:
+                continue
+            if st.affects is Affects.YOU:
+                allowed.add(source.controller)
+            elif st.affects is Affects.PLAYERS and obj.exiled_by is not None:
+                allowed.add(obj.exiled_by)
+        return allowed
+
+    def _remember_looks(self) -> None:
+        """406.3: a player once allowed to look at a card exiled face down may continue to look at
+        it while it stays exiled, after the permission ends (its source leaves, changes control or
+        loses the ability). Kept on the object (`may_look`), so a new object, 400.7, has none.
+        Called before anything that may end a permission, and whenever a player would receive
+        priority (704.3)."""
+        if not self.rules.keeps_looking_once_allowed:
+            return
+        for obj in self.objects.values():
+            if obj.face_down and obj.zone is Zone.EXILE:
+                obj.may_look |= self._allowed_to_look_by_source(obj)
 
     def knows_identity(self, player: str, obj: GameObject) -> bool:
         """Whether `player` knows which card `obj` is: they may look at it, or they were shown
@@ -765,6 +788,7 @@ class Game:
     def check_state_based_actions(self) -> None:
         """704.5f/g (toughness 0 or less, lethal damage), 704.5m (an Aura attached illegally) and
         704.5n (an Equipment attached to a permanent that isn't a creature)."""
+        self._remember_looks()
         changed = True
         while changed:
             changed = False
@@ -796,6 +820,7 @@ class Game:
     ) -> GameObject:
         """Move to another zone as a new object (400.7), revealing a face-down permanent or spell
         (708.9). `face_down`: exiled face down (406.3)."""
+        self._remember_looks()  # the object leaving may be the source of a permission to look
         last_known = self.characteristics(obj)
         was_on_battlefield = obj.zone is Zone.BATTLEFIELD
         if was_on_battlefield and zone not in (Zone.EXILE, Zone.BATTLEFIELD) and any(
@@ -877,6 +902,12 @@ class Game:
             source = self.obj(by)
             new.exiled_with, new.exiled_by = source.oid, source.controller
         return new
+
+    def gain_control(self, label: str, player: str) -> None:
+        """`player` controls `label` from now on; whoever a static ability of it let look at cards
+        it exiled keeps looking (406.3)."""
+        self._remember_looks()
+        self.obj(label).controller = player
 
     def put_face_down_as(self, label: str, controller: str, values: Characteristics) -> GameObject:
         """Put a card onto the battlefield face down with the characteristics the effect gives it
@@ -1603,7 +1634,7 @@ class Game:
             if ability.cost == "{T}":
                 if obj.tapped:
                     raise IllegalAction(f"{label} is tapped")
-                obj.tapped = True
+                self._become_tapped(obj)
             self.players[player].mana_pool.append(Mana(ability.mana, label, ability.spend_only))
             return
         self._no_split_second("activate an ability")
@@ -1984,7 +2015,14 @@ class Game:
     def tap(self, label: str) -> None:
         obj = self.obj(label)
         self._turn_up_instead(obj)
-        obj.tapped = True
+        self._become_tapped(obj)
+
+    def _become_tapped(self, obj: GameObject) -> None:
+        """Tap `obj`. "Becomes tapped" triggers only when it was untapped (603.2e): a permanent
+        that enters the battlefield tapped never becomes tapped."""
+        if not obj.tapped:
+            obj.tapped = True
+            self._emit(TriggerEvent.BECOMES_TAPPED, obj)
 
     def untap(self, label: str) -> None:
         """Untap `label`. "Becomes untapped" triggers only when it was tapped (603.2e): a permanent
@@ -2235,7 +2273,7 @@ def _untap(g: Game, r: _Resolving, t: GameObject) -> None:
 
 
 def _tap(g: Game, r: _Resolving, t: GameObject) -> None:
-    t.tapped = True
+    g._become_tapped(t)
 
 
 def _target_controller_gains_life_equal_to_power(g: Game, r: _Resolving, t: GameObject) -> None:
@@ -2287,7 +2325,7 @@ def _look(g: Game, r: _Resolving, t: GameObject) -> None:
 
 
 def _gain_control(g: Game, r: _Resolving, t: GameObject) -> None:
-    t.controller = r.controller
+    g.gain_control(t.label, r.controller)
 
 
 @dataclass(frozen=True, slots=True)
@@ -2482,6 +2520,8 @@ def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
         if obj is chosen:
             new = g._move(obj, Zone.EXILE, face_down=True)
             new.exiled_with = r.source.oid if r.source is not None else None
+            if g.rules.keeps_looking_at_what_it_looked_at_and_exiled:
+                new.may_look.add(r.controller)  # 406.3: looked at, then exiled face down
         else:
             _put_on_bottom(g, obj)
 
@@ -2523,8 +2563,9 @@ def _exile_card_face_down(g: Game, r: _Resolving) -> None:
         new = g._move(obj, Zone.EXILE, face_down=True)
         new.exiled_with = r.source.oid if r.source is not None else None
         new.exiled_by = r.controller
-        if "you" in r.ability.may_look:
-            new.may_look.add(r.controller)
+        looked = zone is ExileFrom.ONE_OF_TOP and g.rules.keeps_looking_at_what_it_looked_at_and_exiled
+        if "you" in r.ability.may_look or looked:
+            new.may_look.add(r.controller)  # 406.3: allowed, or (since 2024-11-08) looked at, then exiled
         if r.ability.may_play is not None:
             new.playable, new.playable_by, new.playable_lasts = True, r.controller, r.ability.may_play
 
