@@ -12,6 +12,7 @@ import pytest
 
 from kb.model import Lang
 from kb.search import Searcher
+from kb.search.focus import focus
 from kb.search.rank import Weights
 from kb.search.text import tokenize
 from tests.entries import CORPUS, fake_searcher, ranked_ids, rule_entry, ruling_entry
@@ -334,3 +335,29 @@ def test_a_face_down_ruling_of_many_cards_does_not_keep_a_general_question_from_
 
     assert first(Weights()) == "c-704.5j"
     assert first(dataclasses.replace(Weights(), scattered_past_face_down=False)).startswith("r-")
+
+
+
+def test_the_general_reading_weighs_a_clauses_meaning_above_its_shared_words(tmp_path: Path) -> None:
+    """In the general reading (`per_kind`: each kind ranked apart) a clause e5 puts first among the CR's
+    and BM25 third comes before one BM25 puts first and e5 last: a plain question's words meet the clauses
+    that say them most (107.7 and 209.1 say "planeswalker" and "loyalty"), its meaning the clause that
+    answers (704.5i; tryout46 D6, general49; red with `general_dense=1.0`: the BM25 clause first)."""
+    searcher = fake_searcher(DRAW, tmp_path / "index", weights=dataclasses.replace(Weights(), local=0.0))
+    rules = [e.clause for e in DRAW if e.kind.value == "rule"]
+    assert rules == ["121.4", "500.1", "302.6", "509.1a", "701.9a"]
+    rows = {e.clause: i for i, e in enumerate(DRAW) if e.clause}
+    dense = np.zeros(len(DRAW), dtype=np.float32)
+    lexical = np.zeros(len(DRAW), dtype=np.float32)
+    for clause, cosine, bm25 in [("121.4", 0.9, 3.0), ("509.1a", 0.7, 1.0), ("701.9a", 0.6, 4.0),
+                                 ("500.1", 0.55, 0.5), ("302.6", 0.5, 5.0)]:
+        dense[rows[clause]], lexical[rows[clause]] = cosine, bm25
+    parts = focus("My library has no cards in it and I have to draw a card: do I lose the game?")
+
+    def first(weights: Weights) -> str:
+        searcher.weights = weights
+        fused = searcher._fuse(True, parts, dense, lexical, [], per_kind=True)
+        return DRAW[int(np.argmax(fused))].id
+
+    assert first(dataclasses.replace(Weights(), local=0.0)) == "c-121.4"
+    assert first(dataclasses.replace(Weights(), local=0.0, general_dense=1.0)) == "c-302.6"
