@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from kb.game import CastChoice, Game, IllegalAction, MissingChoice, Rules, Zone, card_from_data
+from kb.game import CardDataError, CastChoice, Game, IllegalAction, MissingChoice, Rules, Zone, card_from_data
 from kb.game.draft import Draft
 from kb.game.cards import ContinuousKind, CounterKind, Layout, TargetKind
 from kb.game.state import FaceDownWay, PlayLasts, TurnUpWay
@@ -421,6 +421,216 @@ def test_406_3_face_down_exiled_card_is_seen_only_by_whom_an_effect_allows() -> 
     assert bears.face_down and not g.can_see("you", bears) and not g.can_see("opponent", bears)
     bears.may_look.add("you")
     assert g.can_see("you", bears) and not g.can_see("opponent", bears)
+
+
+def _grasp_game(players: Sequence[str] = ("you", "opponent", "third")) -> Game:
+    """Praetor's Grasp in your hand, Shock and Grizzly Bears in the opponent's library."""
+    g = Game(list(players), Rules.for_date(None))
+    g.add_card("Praetor's Grasp", CARDS["Praetor's Grasp"], "you", Zone.HAND)
+    for name in ("Shock", "Grizzly Bears"):
+        g.add_card(name, CARDS[name], "opponent", Zone.LIBRARY)
+    return g
+
+
+def test_406_3_a_card_an_effect_exiles_face_down_is_seen_only_by_the_players_it_names() -> None:
+    """Praetor's Grasp, cast and resolved: "Search target opponent's library for a card and exile it
+    face down. ... You may look at and play that card for as long as it remains exiled." Its caster
+    may look at the card (406.3); its owner and the other players may not (the ruling: "Other
+    players, including the card's owner, can't look at the card"); the caster, not the owner, may
+    play it, on a later turn too (611.2b)."""
+    g = _grasp_game()
+    g.cast("you", "Praetor's Grasp", targets=["opponent"])
+    g.resolve(choice="Grizzly Bears")
+    bears = g.obj("Grizzly Bears")
+    assert (bears.zone, bears.face_down, bears.card.owner) == (Zone.EXILE, True, "opponent")
+    assert [p for p in g.players if g.can_see(p, bears)] == ["you"]
+    assert (g.may_play("you", bears), g.may_play("opponent", bears)) == (True, False)
+    assert g.obj("Shock").zone is Zone.LIBRARY and g.obj("Praetor's Grasp").zone is Zone.GRAVEYARD
+    for _ in g.players:  # round the table back to you: the permission outlasts the turn
+        g.end_turn()
+    g.play_from_exile("you", "Grizzly Bears")
+    spell = g.obj("Grizzly Bears")
+    assert (spell.zone, spell.controller, spell.card.owner) == (Zone.STACK, "you", "opponent")
+
+
+def test_406_3_exiled_face_down_with_no_permission_nobody_looks_and_nobody_plays() -> None:
+    """The same effect naming no player (`may_look: []`, no `may_play`): face down in exile, no
+    player may look at the card (406.3) or play it; taken from the controller's own library top
+    when it targets no player."""
+    vault = card_from_data({"name": "Test Vault", "types": ["Sorcery"], "mana_cost": "{1}",
+                            "abilities": [{"effect": "exile_card_face_down", "from": "top_of_library", "count": 2}]})
+    g = game(library=["Shock", "Grizzly Bears", "Forest"])
+    g.add_card("Test Vault", vault, "you", Zone.HAND)
+    g.cast("you", "Test Vault")
+    g.resolve()
+    exiled = [g.obj(n) for n in ("Shock", "Grizzly Bears")]
+    assert all(o.zone is Zone.EXILE and o.face_down for o in exiled) and g.obj("Forest").zone is Zone.LIBRARY
+    assert not any(g.can_see(p, o) or g.may_play(p, o) for p in g.players for o in exiled)
+
+
+def test_406_3_a_card_exiled_face_down_from_a_hand_is_the_one_chosen() -> None:
+    """"Target player exiles a card from their hand face down": the card named is taken (608.2d);
+    a card of another hand is an illegal choice, and with two cards and none named the choice is
+    missing (the model doesn't choose)."""
+    strip = card_from_data({"name": "Test Strip", "types": ["Sorcery"], "mana_cost": "{B}", "abilities": [
+        {"effect": "exile_card_face_down", "target": "player", "from": "hand", "may_look": ["you"]}]})
+    g = game(hand=["Forest"])
+    g.add_card("Test Strip", strip, "you", Zone.HAND)
+    for name in ("Shock", "Grizzly Bears"):
+        g.add_card(name, CARDS[name], "opponent", Zone.HAND)
+    g.cast("you", "Test Strip", targets=["opponent"])
+    with pytest.raises(MissingChoice):
+        g.resolve()
+    with pytest.raises(IllegalAction, match="not Forest"):
+        g.resolve(choice="Forest")
+    g.resolve(choice="Shock")
+    shock = g.obj("Shock")
+    assert (shock.zone, shock.face_down, g.can_see("you", shock), g.can_see("opponent", shock)) == (
+        Zone.EXILE, True, True, False)
+    assert g.obj("Grizzly Bears").zone is Zone.HAND and g.obj("Forest").zone is Zone.HAND
+
+
+def test_701_19a_a_search_for_a_card_needs_the_card_the_searcher_finds() -> None:
+    """Searching a library "for a card" (no stated quality, so a card is found if there is one,
+    701.19b): the searcher names it; none named with two cards there is a missing choice, a card of
+    another library an illegal one, and the spell stays on the stack until it resolves."""
+    g = _grasp_game(("you", "opponent"))
+    g.add_card("Forest", CARDS["Forest"], "you", Zone.LIBRARY)
+    g.cast("you", "Praetor's Grasp", targets=["opponent"])
+    with pytest.raises(MissingChoice, match="701.19a"):
+        g.resolve()
+    with pytest.raises(IllegalAction, match="not Forest"):
+        g.resolve(choice="Forest")
+    assert g.obj("Praetor's Grasp").zone is Zone.STACK
+    g.resolve(choice="Shock")
+    assert g.obj("Shock").zone is Zone.EXILE and g.obj("Forest").zone is Zone.LIBRARY
+
+
+def test_115_1_target_opponent_is_a_player_other_than_its_controller() -> None:
+    """"Target opponent" (115.1): another player in the game; neither its caster nor an object."""
+    g = _grasp_game(("you", "opponent"))
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.BATTLEFIELD)
+    assert (g.is_legal_player_target(TargetKind.OPPONENT, "opponent", "you"),
+            g.is_legal_player_target(TargetKind.OPPONENT, "you", "you"),
+            g.is_legal_target(TargetKind.OPPONENT, g.obj("Runeclaw Bear"), "you")) == (True, False, False)
+    for targets in (["you"], ["Runeclaw Bear"]):
+        with pytest.raises(IllegalAction, match="not a legal target"):
+            g.cast("you", "Praetor's Grasp", targets=targets)
+    with pytest.raises(IllegalAction, match="601.2c"):
+        g.cast("you", "Praetor's Grasp")
+    assert g.obj("Praetor's Grasp").zone is Zone.HAND
+
+
+def test_608_2b_a_search_of_a_target_opponent_who_left_the_game_does_nothing() -> None:
+    """Praetor's Grasp whose target opponent left the game before it resolved (800.4a): its only
+    target is illegal, so it does nothing (608.2b): no card of another library is taken."""
+    g = _grasp_game()
+    g.add_card("Forest", CARDS["Forest"], "third", Zone.LIBRARY)
+    g.cast("you", "Praetor's Grasp", targets=["third"])
+    g.leave_game("third")
+    g.resolve(choice="Shock")
+    assert g.obj("Shock").zone is Zone.LIBRARY and ("fizzled", "Praetor's Grasp") in g.events
+
+
+@pytest.mark.parametrize("ability, problem", [
+    ({"effect": "exile_card_face_down", "may_look": ["you"]}, "needs `from`"),
+    ({"effect": "exile_card_face_down", "from": "graveyard"}, "unknown `from`"),
+    ({"effect": "exile_card_face_down", "from": "library", "may_look": ["opponent"]}, "`may_look` is a list of you"),
+    ({"effect": "exile_card_face_down", "from": "library", "may_play": "forever"}, "unknown `may_play`"),
+    ({"effect": "exile_face_down", "may_look": ["you"]}, "for effect exile_card_face_down only"),
+])
+def test_406_3_an_exile_face_down_effect_says_where_from_and_who_may_look(ability: dict[str, object], problem: str) -> None:
+    """A misspelt or misplaced permission would silently let nobody (or everybody) look: refused."""
+    with pytest.raises(CardDataError, match=problem):
+        card_from_data({"name": "Test Exiler", "types": ["Sorcery"], "abilities": [ability]}, "test")
+
+
+def test_611_2b_until_your_next_turn_lasts_through_the_other_players_turns() -> None:
+    """Three Wishes: "Until your next turn, you may play those cards": through the opponent's turn,
+    over as your next turn begins (500.1); looking lasts while they remain exiled (406.3)."""
+    g = game(hand=["Three Wishes"], library=["Grizzly Bears", "Shock", "Forest", "Divination"])
+    g.cast("you", "Three Wishes")
+    g.resolve()
+    shock = g.obj("Shock")
+    assert [o.zone for o in map(g.obj, ("Grizzly Bears", "Shock", "Forest", "Divination"))] == [Zone.EXILE] * 3 + [Zone.LIBRARY]
+    g.end_turn()
+    assert g.may_play("you", shock) and not g.may_play("opponent", shock)
+    g.end_turn()
+    bears = g.obj("Grizzly Bears")
+    assert not g.may_play("you", bears) and g.can_see("you", bears) and not g.can_see("opponent", bears)
+
+
+def test_406_3_looking_outlasts_the_source_leaving_playing_while_it_stays_does_not() -> None:
+    """Intet, the Dreamer: "You may look at that card for as long as it remains exiled. You may play
+    that card ... for as long as Intet remains on the battlefield": once it leaves, the card is still
+    seen (406.3) but no longer playable (607.2a, 611.2b)."""
+    g = game(battlefield=["Intet, the Dreamer"], library=["Grizzly Bears", "Forest"])
+    g.combat_damage("Intet, the Dreamer", to_player=True)
+    g.resolve(choice=True)
+    bears = g.obj("Grizzly Bears")
+    assert bears.face_down and g.may_play("you", bears) and g.obj("Forest").zone is Zone.LIBRARY
+    g.move("Intet, the Dreamer", Zone.GRAVEYARD)
+    assert g.can_see("you", bears) and not g.can_see("opponent", bears) and not g.may_play("you", bears)
+
+
+def _scepter_game() -> Game:
+    """Jester's Scepter has entered under your control; its ability waits for its target player."""
+    g = Game(["you", "opponent", "third"], Rules.for_date(None))
+    g.add_card("Jester's Scepter", CARDS["Jester's Scepter"], "you", Zone.HAND)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.BATTLEFIELD)
+    for name in ("Grizzly Bears", "Shock"):
+        g.add_card(name, CARDS[name], "opponent", Zone.LIBRARY)
+    g.cast("you", "Jester's Scepter")
+    g.resolve()
+    return g
+
+
+def test_603_3d_a_triggered_ability_targeting_a_player_has_its_player_chosen_as_it_is_put_on_the_stack() -> None:
+    """Jester's Scepter: "exile the top five cards of target player's library face down. You may look
+    at those cards for as long as they remain exiled": nothing resolves before its target is chosen
+    (603.3d); the target is a player, not an object (115.1); only you may look at the cards, also after
+    the Scepter has left (406.3)."""
+    g = _scepter_game()
+    with pytest.raises(IllegalAction, match="603.3d"):
+        g.resolve()
+    with pytest.raises(IllegalAction, match="needs one target: player"):
+        g.choose_targets("Jester's Scepter", ["Runeclaw Bear"])
+    g.choose_targets("Jester's Scepter", ["opponent"])
+    g.resolve()
+    g.move("Jester's Scepter", Zone.GRAVEYARD)
+    for name in ("Grizzly Bears", "Shock"):
+        card = g.obj(name)
+        assert (card.zone, card.face_down, [p for p in g.players if g.can_see(p, card)]) == (Zone.EXILE, True, ["you"])
+
+
+def test_608_2b_a_triggered_ability_whose_target_player_left_the_game_does_nothing() -> None:
+    g = _scepter_game()
+    g.choose_targets("Jester's Scepter", ["opponent"])
+    g.leave_game("opponent")
+    g.resolve()
+    assert ("fizzled", "Jester's Scepter") in g.events and not g.stack
+
+
+def test_608_2d_gonti_exiles_the_one_of_the_top_four_its_controller_names_the_rest_go_to_the_bottom() -> None:
+    """Gonti, Lord of Luxury: "look at the top four cards of target opponent's library, exile one of them
+    face down, then put the rest on the bottom": the card named among the four (608.2d; the fifth is
+    not among them), seen by you only (406.3), castable by you after Gonti has left (611.2b)."""
+    g = game(hand=["Gonti, Lord of Luxury"])
+    names = ["Shock", "Grizzly Bears", "Forest", "Divination", "Runeclaw Bear"]
+    for name in names:
+        g.add_card(name, CARDS[name], "opponent", Zone.LIBRARY)
+    g.cast("you", "Gonti, Lord of Luxury")
+    g.resolve()
+    g.choose_targets("Gonti, Lord of Luxury", ["opponent"])
+    with pytest.raises(MissingChoice):
+        g.resolve()
+    with pytest.raises(IllegalAction, match="not Runeclaw Bear"):
+        g.resolve(choice="Runeclaw Bear")
+    g.resolve(choice="Grizzly Bears")
+    assert [o.label for o in g.library("opponent")] == ["Runeclaw Bear", "Shock", "Forest", "Divination"]
+    g.move("Gonti, Lord of Luxury", Zone.GRAVEYARD)
+    bears = g.obj("Grizzly Bears")
+    assert [p for p in g.players if g.can_see(p, bears)] == ["you"] and g.may_play("you", bears)
 
 
 def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:

@@ -62,3 +62,40 @@ def test_hideaways_later_printed_names_are_read_as_hideaway(name: str, lang: Lan
     """German prints hideaway "Versteck" and Spanish "Ocultar" since Streets of New Capenna (no bundled card)."""
     assert _reads_as(CORPUS.glossary, name, lang, "hideaway")
 
+
+
+# review48 M1: a printed keyword name that is an everyday word (`everyday` in corpus/search-lexicon.yaml) is the keyword
+# only where the question says it as one
+@pytest.mark.parametrize("question, lang", [
+    ("¿Qué pasa si mi cementerio está vacío cuando resuelve?", Lang.ES),
+    ("Mi cementerio está vacío, ¿puedo usar la habilidad?", Lang.ES),  # "habilidad" in another clause
+    ("Activo la habilidad con la mano vacía. ¿Qué pasa?", Lang.ES),
+    ("¿Puedo esconder una carta boca abajo?", Lang.ES),
+    ("¿La carta escondida es una carta boca abajo?", Lang.ES),
+    ("Die Kreatur ist fahl und grau", Lang.DE),
+    ("¿Soy el jugador defensor si solo atacan a mi planeswalker?", Lang.ES),
+])  # fmt: skip
+def test_an_everyday_word_is_no_keyword(question: str, lang: Lang) -> None:
+    assert not {"devoid", "hideaway", "defend"} & set(CORPUS.glossary.translate(question, lang))
+
+
+@pytest.mark.parametrize("question, lang, keyword", [
+    ("¿Cómo funciona la habilidad vacío?", Lang.ES, "devoid"),  # beside "habilidad"
+    ("¿Es \"vacío\" una habilidad?", Lang.ES, "devoid"),  # quoted
+    ("¿Una criatura con vacío es incolora?", Lang.ES, "devoid"),  # an object "with" it
+    ("¿Es incolora una criatura con Vacío y un aura?", Lang.ES, "devoid"),  # capitalised inside the sentence
+    ("Wie funktioniert Fahl mit Schutz?", Lang.DE, "devoid"),
+    ("¿La palabra clave esconder exilia la carta boca abajo?", Lang.ES, "hideaway"),
+    ("¿Puede una criatura con defensor atacar?", Lang.ES, "defender"),
+])  # fmt: skip
+def test_an_everyday_word_said_as_a_keyword_is_the_keyword(question: str, lang: Lang, keyword: str) -> None:
+    assert _reads_as(CORPUS.glossary, question, lang, keyword)
+
+
+def test_everyday_lists_only_a_concepts_own_terms() -> None:
+    from kb.errors import InputError
+
+    with pytest.raises(InputError, match="'vacia'.*none of its terms"):
+        Glossary.from_yaml("translations:\n  - id: devoid\n    en: [devoid]\n    es: [vacío]\n    everyday: [vacia]\n")
+    with pytest.raises(InputError, match="translations only"):
+        Glossary.from_yaml("concepts:\n  - id: devoid\n    en: [devoid]\n    es: [vacío]\n    everyday: [vacío]\n")

@@ -495,6 +495,31 @@ def test_a_number_counted_as_the_ability_resolves_is_608_2h(rules, card_texts, t
     assert got[:1] == ["608.2h"], got
 
 
+# links49: the spell that resolves is often named by its card ("as Mind Spring resolves", the name masked): read as
+# "as the spell resolves"; the rulings are written for the test, the card names only real ones
+@pytest.mark.parametrize("text, cards", [
+    ("The number of cards in your hand is counted only once, as Mind Spring resolves.", ("Mind Spring",)),
+    ("The value of X is determined once, as Gelatinous Genesis resolves. Later changes don't matter.",
+     ("Gelatinous Genesis",)),
+])
+def test_a_number_counted_as_the_named_spell_resolves_is_608_2h(rules, card_texts, text, cards):
+    got = linked_clauses(card_ruling(text, cards), rules, card_texts)
+    assert got[:1] == ["608.2h"], got
+
+
+# links49: objects told apart by what they are as a spell or ability resolves ("creatures that are blocking as
+# it resolves", "creatures that enter after it resolves") are the set its continuous effect fixed when it began
+# (611.2c); the rulings are written for the test
+@pytest.mark.parametrize("text, cards", [
+    ("Only creatures that are blocking as Righteousness resolves get the bonus.", ("Righteousness",)),
+    ("Creatures that enter the battlefield after Overrun resolves don't get +3/+3 or trample.", ("Overrun",)),
+    ("Permanents that become tapped after the ability resolves aren't affected.", ()),
+])
+def test_objects_told_by_their_state_as_the_effect_resolves_are_611_2c(rules, card_texts, text, cards):
+    got = linked_clauses(card_ruling(text, cards), rules, card_texts)
+    assert got[:1] == ["611.2c"], got
+
+
 # links46: one status changing leaves the others as they were (110.5c; 110.5 names the four), not a rule of the
 # face-down section the words also touch; the rulings are written for the test ("won't change ... abilities which
 # include the tap symbol" is no status: see the bench's H)

@@ -351,3 +351,26 @@ def test_a_card_whose_owner_left_the_game_is_outside() -> None:
             expect: {Grizzly Bears: {zone: outside}}
         """)
     assert problems == [] and run_check(checks[0], CARDS) == []
+
+
+def test_playable_expectation_is_whether_the_permission_holds_now_607_2a() -> None:
+    """`playable` reports whether an effect lets its player play the card now: a permission that lasts
+    while its source stays on the battlefield (607.2a: Intet's "for as long as Intet remains on the
+    battlefield") ends as that source leaves, though the card stays exiled and seen (406.3)."""
+    checks, problems = parse("""
+        checks:
+          - name: intet-leaves
+            ruling: "x"
+            setup:
+              you:
+                battlefield: ["Intet, the Dreamer"]
+                library: [Grizzly Bears]
+            actions:
+              - combat_damage: {card: "Intet, the Dreamer", to_player: true}
+              - resolve: {choice: true}
+                expect: {Grizzly Bears: {playable: true}}
+              - destroy: "Intet, the Dreamer"
+            expect:
+              Grizzly Bears: {zone: exile, visible_to: [you], playable: false}
+        """)
+    assert problems == [] and run_check(checks[0], CARDS) == []

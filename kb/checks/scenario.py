@@ -40,9 +40,9 @@ from kb.game import (
     Zone,
     card_from_data,
 )
-from kb.game.cards import TriggerEvent, effect_value, is_bare_mana, keyword_problem
+from kb.game.cards import PlayLasts, TriggerEvent, effect_value, is_bare_mana, keyword_problem
 from kb.game.draft import Draft
-from kb.game.state import CAST_FACE_DOWN, PlayLasts, face_down_refusal
+from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
 from kb.normalize import close_matches
 
@@ -431,8 +431,9 @@ ACTIONS: dict[str, Action] = {
         lambda a: None if a.get("cards") else "needs a non-empty `cards`",
     ),
     "choose_targets": Action(
-        {"card": _C, "targets": Arg.CARDS}, lambda r, a: r.game.choose_targets(a["card"], a.get("targets") or []),
-        ("card",), "the targets of a triggered ability of `card` that waits for them (603.3d)",
+        {"card": _C, "targets": Arg.TARGETS}, lambda r, a: r.game.choose_targets(a["card"], a.get("targets") or []),
+        ("card",), "the targets of a triggered ability of `card` that waits for them (603.3d): cards, or a player for "
+        "`target: player` or `opponent` (115.1)",
     ),
     "separate_into_piles": Action(
         {"player": _P, "face_down": Arg.CARDS, "face_up": Arg.CARDS},
@@ -1613,7 +1614,8 @@ _OBJECT_PROPS: dict[str, Prop] = {
     "same_object": _flag_prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
     "can_turn_face_up": Prop(_can_turn_face_up, Arg.TURN_UP_WAY),
     "face": Prop(lambda r, o, w: r.game.printed(o).name if not o.face_down else None),
-    "playable": _flag_prop(lambda r, o, w: o.playable),
+    # an effect lets its player play it now: one "as long as <the object> stays" ends as that leaves (607.2a)
+    "playable": _flag_prop(lambda r, o, w: r.game.may_play(o.playable_by or o.card.owner, o)),
     "shares_name_with": Prop(_pairwise(Game.share_name), Arg.CARD, True),
     "shares_creature_type_with": Prop(_pairwise(Game.share_creature_type), Arg.CARD, True),
     "copiable_name": Prop(lambda r, o, w: r.game.copiable_values(o).name),

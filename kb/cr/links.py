@@ -71,6 +71,12 @@ class Cue:
                    for line in text.split("\n") for first, then in self.ordered)
 
 
+_CARD_NAME = "CARDNAME"  # no word of the CR: neither BM25 nor a cue reads it, a cue's "[A-Z]" (a name) still does
+# what resolves: "the ability", "that spell", or the spell by its card's name ("as Kin-Tree Invocation resolves": the name
+# is masked, `mask_card_names`)
+_RESOLVER = r"(?:that |the |this |its )?(?:[\w',-]+ ){0,4}?(?:ability|spell|it|" + _CARD_NAME + ")"
+
+
 def _cue(pattern: str, clauses: str, label: str | None = None, weight: float = 0.7, slot: str = "",
          family: bool = False, named_only: bool = False) -> Cue:
     pairs = tuple(tuple(p.split("=")) for p in slot.split(";") if p)
@@ -214,7 +220,12 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\bcards? (?:\w+ ){0,3}?exiled (?:with|by) (?:that|the|this|it|its|both|[A-Z])", "607.2a 406.6",
          "cards exiled with it (linked abilities)"),
     _cue(r"(?:continue to be|continues to be|remains?|still be) attacking", "506.4a", "still attacking", 0.9),
-    _cue(r"creatures that come under your control later|\blocked in\b|set of (?:objects|creatures) it affects",
+    # a resolved effect's set of objects is fixed when it begins (611.2c): creatures that come under your control later,
+    # or objects told apart by what they are as it resolves ("creatures that are attacking as it resolves", "creatures
+    # that enter after it resolves": links49)
+    _cue(r"creatures that come under your control later|\blocked in\b|set of (?:objects|creatures) it affects"
+         r"|\b(?:creatures?|permanents?|objects?)\b[^.]{0,60}?\b(?:that|which|whose)\b[^.]{0,60}?\b"
+         r"(?:as|after|when|before|once) " + _RESOLVER + r" (?:resolves|resolved|has resolved)\b",
          "611.2c", "continuous effect locked in"),
     _cue(r"\bspells? (?:being |that was |that's )?copied\b"
          r"|\bcop(?:y|ies|ied|ying) (?:of )?(?:a|an|the|that|this|each|target) (?:[\w-]+ ){0,3}?spell\b",
@@ -305,8 +316,7 @@ CUES: tuple[Cue, ...] = (
     # a number the effect counts, or a value it determines, "as the ability resolves" (not as it triggers): game
     # information is read once, as the effect is applied (608.2h); links46, from hold-out H's three Mastery of the
     # Unseen rulings that got a combat or trigger clause
-    _cue(r"\b(?:counts?|counted|determined|calculated)\b[^.]*?\b(?:as|when) (?:that |the |this |its )?"
-         r"(?:[\w',-]+ ){0,4}?(?:ability|spell|it) resolves\b",
+    _cue(r"\b(?:counts?|counted|determined|calculated)\b[^.]*?\b(?:as|when) " + _RESOLVER + r" resolves\b",
          "608.2h", "a number counted as the effect resolves", 0.9),
     # an effect puts or returns an object onto the battlefield "under that player's control": it enters under the
     # control of the player the effect names, whoever owns it (110.2a)
@@ -1683,9 +1693,6 @@ def _choose(found: list[Candidate]) -> tuple[list[Candidate], str]:
     # "if this scheme is face up" were its rulings in the bundled corpus, none about a rule of 708
     nearest = f" (nearest: {chosen[0].clause}, {chosen[0].evidence})" if chosen else ""
     return [], f"no confident link: no cue, mechanic or keyword of the ruling points at a clause{nearest}"
-
-
-_CARD_NAME = "CARDNAME"  # no word of the CR: neither BM25 nor a cue reads it, a cue's "[A-Z]" (a name) still does
 
 
 def mask_card_names(text: str, cards: Sequence[str]) -> str:

@@ -42,6 +42,26 @@ SPEND_ONLY: dict[SpendOnly, frozenset[Spend]] = {
 }
 
 
+class PlayLasts(StrEnum):
+    """How long an effect's permission to play a card lasts (611.2a-b)."""
+
+    TURN = "turn"  # "this turn", "until end of turn"
+    EXILED = "exiled"  # "for as long as it remains exiled": until it leaves exile (a new object, 400.7)
+    SOURCE = "source"  # a linked static ability of the object that exiled it (607.2a): while that stays (Shared Fate)
+    UNTIL_YOUR_NEXT_TURN = "until_your_next_turn"  # Three Wishes: until the turn of the player it names begins
+
+
+class ExileFrom(StrEnum):
+    """Where EXILE_CARD_FACE_DOWN takes its cards from: a player's zone (the target player's, else the
+    controller's)."""
+
+    LIBRARY = "library"  # "search ... library for a card": the searcher chooses any card (701.19a)
+    TOP_OF_LIBRARY = "top_of_library"  # the top `count` cards (all of them if fewer)
+    # "look at the top `count` cards ..., exile one of them face down, then put the rest on the bottom" (Gonti)
+    ONE_OF_TOP = "one_of_top"
+    HAND = "hand"  # "exiles a card from their hand": one card of that hand, chosen
+
+
 class Removal(StrEnum):
     """How a draft-matters card removes the cards its drafter drafts from the draft."""
 
@@ -143,6 +163,9 @@ class EffectKind(StrEnum):
     CHOOSE_PT = "choose_pt"  # Aquamorph Entity: becomes one of `options` (P/T), with AS_TURNED_FACE_UP
     TURN_ALL_OTHER_FACE_DOWN = "turn_all_other_face_down"  # Ixidron, with AS_ENTERS
     LOOK_AT_TOP_EXILE_ONE_FACE_DOWN = "look_at_top_exile_one_face_down"  # Clone Shell: `count` cards
+    # 406.3: cards of a player's zone (`from`: ExileFrom) exiled face down by this very object (607.2a);
+    # `may_look: [you]` lets its controller look at them, `may_play` play them, for that long (611.2b)
+    EXILE_CARD_FACE_DOWN = "exile_card_face_down"
     TURN_UP_EXILED_WITH_THIS = "turn_up_exiled_with_this"  # Grimoire Thief
     TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS = "turn_up_exiled_with_this_put_permanents"  # Pyxis
     TURN_UP_EXILED_WITH_THIS_PUT_CREATURE = "turn_up_exiled_with_this_put_creature"  # Clone Shell
@@ -197,6 +220,14 @@ class TargetKind(StrEnum):
     INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD = "instant_or_sorcery_card_in_your_graveyard"
     # 115.4: "any target": a creature, a player, a planeswalker or a battle, nothing else
     ANY = "any"
+    PLAYER = "player"  # "target player" (115.1): a player in the game, never an object
+    OPPONENT = "opponent"  # "target opponent": a player in the game other than the ability's controller
+
+
+# The target kinds a player may be chosen for (115.1, 115.4).
+PLAYER_TARGETS = frozenset({TargetKind.ANY, TargetKind.PLAYER, TargetKind.OPPONENT})
+# Who an effect's permission may name, relative to the ability (`may_look: [you]`): its controller.
+PERMITTED = ("you",)
 
 
 class ContinuousKind(StrEnum):
@@ -423,6 +454,9 @@ class Ability:
     face_down_as: Characteristics | None = None  # PUT_ONTO_BATTLEFIELD_FACE_DOWN_AS: its face-down values
     x: bool = False  # `count: X`: the amount is the X announced as the spell was cast (107.3a)
     mode: int | None = None  # a modal spell's mode number (700.2: "Choose one —"), 1 first
+    from_zone: ExileFrom | None = None  # EXILE_CARD_FACE_DOWN: the zone its cards come from
+    may_look: tuple[str, ...] = ()  # EXILE_CARD_FACE_DOWN: who may look at them while exiled (406.3): "you"
+    may_play: PlayLasts | None = None  # EXILE_CARD_FACE_DOWN: its controller may play them, for that long
 
 
 # Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
@@ -566,8 +600,10 @@ def _enum(kind: type[_E], value: Any, where: str, what: str) -> _E:
 
 _ABILITY_KEYS = frozenset({
     "when", "effect", "cost", "count", "grants", "target", "options", "text", "counter", "optional", "if_counter",
-    "mana", "spend_only", "filter", "if_target", "token", "tapped", "face_down_as", "mode",
+    "mana", "spend_only", "filter", "if_target", "token", "tapped", "face_down_as", "mode", "from", "may_look",
+    "may_play",
 })
+_EXILE_KEYS = ("from", "may_look", "may_play")
 
 
 def _ability_from_data(a: Any, where: str) -> Ability:
@@ -595,8 +631,10 @@ def _ability_from_data(a: Any, where: str) -> Ability:
     mode = a.get("mode")
     if mode is not None and (isinstance(mode, bool) or not isinstance(mode, int) or mode < 1):
         raise CardDataError(f"{where}: `mode` is a mode's number (1 for the first), not {mode!r}")
+    effect = _enum(EffectKind, a.get("effect"), where, "ability effect")
+    from_zone, may_look, may_play = _exile_permissions(a, effect, where)
     return Ability(
-        effect=_enum(EffectKind, a.get("effect"), where, "ability effect"),
+        effect=effect,
         event=_enum(TriggerEvent, event, where, "trigger event") if event is not None else None,
         cost=_cost(a.get("cost")),
         count=0 if is_x else int(count),
@@ -616,6 +654,32 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         face_down_as=_face_from_data(a["face_down_as"], where, named=False) if a.get("face_down_as") is not None else None,
         x=is_x,
         mode=mode,
+        from_zone=from_zone,
+        may_look=may_look,
+        may_play=may_play,
+    )
+
+
+def _exile_permissions(
+    a: dict[Any, Any], effect: EffectKind, where: str
+) -> tuple[ExileFrom | None, tuple[str, ...], PlayLasts | None]:
+    """EXILE_CARD_FACE_DOWN's `from` (needed), `may_look` and `may_play`; on any other effect they
+    are a problem (they would silently do nothing)."""
+    given = [k for k in _EXILE_KEYS if k in a]
+    if effect is not EffectKind.EXILE_CARD_FACE_DOWN:
+        if given:
+            raise CardDataError(f"{where}: `{given[0]}` is for effect {EffectKind.EXILE_CARD_FACE_DOWN} only, not {effect}")
+        return None, (), None
+    if a.get("from") is None:
+        raise CardDataError(f"{where}: {effect} needs `from` ({', '.join(ExileFrom)})")
+    looks = a.get("may_look") or []
+    if not isinstance(looks, list) or any(p not in PERMITTED for p in looks):
+        raise CardDataError(f"{where}: `may_look` is a list of {', '.join(PERMITTED)}, not {looks!r}")
+    play = a.get("may_play")
+    return (
+        _enum(ExileFrom, a["from"], where, "`from`"),
+        tuple(dict.fromkeys(str(p) for p in looks)),
+        _enum(PlayLasts, play, where, "`may_play`") if play is not None else None,
     )
 
 

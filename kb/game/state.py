@@ -29,6 +29,9 @@ from kb.game.cards import (
     EffectKind,
     EffectValue,
     Layout,
+    PLAYER_TARGETS,
+    ExileFrom,
+    PlayLasts,
     Static,
     TargetKind,
     TriggerEvent,
@@ -90,14 +93,6 @@ class TurnUpWay(StrEnum):
     MORPH = "morph"  # 702.37e (a megamorph ability is a morph ability: 702.37b)
     MEGAMORPH = "megamorph"
     DISGUISE = "disguise"  # 702.168d
-
-
-class PlayLasts(StrEnum):
-    """How long an effect's permission to play a card lasts (611.2a-b)."""
-
-    TURN = "turn"  # "this turn", "until end of turn"
-    EXILED = "exiled"  # "for as long as it remains exiled": until it leaves exile (a new object, 400.7)
-    SOURCE = "source"  # a linked static ability of the object that exiled it (607.2a): while that stays (Shared Fate)
 
 
 class Pile(StrEnum):
@@ -243,6 +238,7 @@ class StackAbility:
     last_known: GameObject | None = None  # the source as it last existed, if it left (608.2h)
     awaiting_targets: bool = False  # its controller has yet to choose its targets (603.3d)
     player: str | None = None  # the player its trigger event is about ("that player": whose upkeep it is)
+    target_players: list[str] = field(default_factory=list)  # its targets that are players (115.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -723,7 +719,8 @@ class Game:
             raise ValueError(f"{desc}: an ability with no trigger event cannot trigger")
         self._triggered(source.label, ability.event)
         if ability.target in _CHOSEN_TARGETS:
-            if not self._target_candidates(ability.target, source):
+            players = [p for p in self.players if self.is_legal_player_target(ability.target, p, controller)]
+            if not self._target_candidates(ability.target, source) and not players:
                 return  # 603.3d: no legal target can be chosen, so it is removed from the stack
             item.awaiting_targets = True
         self.stack.append(item)
@@ -750,6 +747,13 @@ class Game:
         item = waiting[-1]
         kind = item.ability.target
         assert kind is not None
+        if kind in (TargetKind.PLAYER, TargetKind.OPPONENT):  # "target player", "target opponent" (115.1)
+            if len(targets) != 1 or targets[0] not in self.players or not self.is_legal_player_target(
+                    kind, targets[0], item.controller):
+                raise IllegalAction(f"{label}'s ability needs one target: {kind}, not {', '.join(targets) or 'none'}")
+            item.awaiting_targets = False
+            item.target_players.append(targets[0])
+            return
         source = self.objects.get(item.source_oid) or item.last_known
         chosen = [self.obj(t) for t in targets]
         allowed = {o.oid for o in self._target_candidates(kind, source)} if source is not None else set()
@@ -1095,10 +1099,10 @@ class Game:
                                     f"{len(targets)} ({', '.join(targets)}; 601.2c)")
             for t in targets:
                 if t in self.players:  # 115.1: a player is a target only of what may target a player
-                    if not any(a.target is TargetKind.ANY for a in aims):
-                        raise IllegalAction(f"player {t} is not a legal target for {label} (115.1, 601.2c)")
                     if not self.players[t].in_game:
                         raise IllegalAction(f"player {t} has left the game (800.4)")
+                    if not any(self.is_legal_player_target(a.target, t, player) for a in aims if a.target is not None):
+                        raise IllegalAction(f"player {t} is not a legal target for {label} (115.1, 601.2c)")
                     continue
                 target = self.obj(t)
                 if aims and not any(
@@ -1195,9 +1199,19 @@ class Game:
                 self.stack.append(item)
                 self._triggered(target.label, TriggerEvent.BECOMES_TARGET)  # 702.21a
 
+    def is_legal_player_target(self, kind: TargetKind, player: str, controller: str) -> bool:
+        """Whether `player` is a legal target of kind `kind` now (115.1; 608.2b asks again on
+        resolution) for a spell or ability `controller` controls: a player who left the game is none
+        (800.4a), "target opponent" is never its controller."""
+        if kind not in PLAYER_TARGETS or not self.players[player].in_game:
+            return False
+        return kind is not TargetKind.OPPONENT or player != controller
+
     def is_legal_target(self, kind: TargetKind, obj: GameObject, controller: str | None = None) -> bool:
         """Whether `obj` is a legal target of kind `kind` now (608.2b asks again on resolution) for
         an ability `controller` controls."""
+        if kind in (TargetKind.PLAYER, TargetKind.OPPONENT):
+            return False  # a player, never an object (115.1)
         if kind is TargetKind.INSTANT_OR_SORCERY_CARD_IN_YOUR_GRAVEYARD:
             return (obj.zone is Zone.GRAVEYARD and obj.card.owner == controller
                     and bool(obj.card.definition.card_types & {"Instant", "Sorcery"}))
@@ -1279,7 +1293,8 @@ class Game:
                 self.events.append((GameEvent.FIZZLED, spell.label))  # all its targets illegal: no effect
             else:
                 for ability, targets in zip(spell_effects, legal, strict=True):
-                    aimed = players if ability.target is TargetKind.ANY else []
+                    aimed = [p for p in players if ability.target is not None
+                             and self.is_legal_player_target(ability.target, p, spell.controller)]
                     self._do(ability, spell.controller, spell, targets or [], choice, target_players=aimed, x=spell.x)
             self._move(spell, Zone.GRAVEYARD)
             return
@@ -1334,14 +1349,17 @@ class Game:
                 self._counter_item(item.spell_oid)
             return
         legal = self._legal_targets(item.ability, item.targets, item.controller)
-        if legal is None:
+        kind = item.ability.target
+        players = [p for p in item.target_players if kind is not None and self.is_legal_player_target(kind, p, item.controller)]
+        if legal is None or (item.target_players and not players):  # 608.2b: a player who left is no legal target
             self.events.append((GameEvent.FIZZLED, item.source_label))
             return
         source = self.objects.get(item.source_oid) or item.last_known  # it may have left (113.7a)
-        kind = item.ability.if_counter
-        if kind is not None and (item.source_oid not in self.objects or not source or not source.counters.get(kind)):
+        counter = item.ability.if_counter
+        if counter is not None and (item.source_oid not in self.objects or not source or not source.counters.get(counter)):
             return  # 603.4: the intervening "if" is checked again on resolution
-        self._do(item.ability, item.controller, source, legal, choice, player=item.player, cast=cast)
+        self._do(item.ability, item.controller, source, legal, choice, player=item.player, cast=cast,
+                 target_players=players)
 
     def counter(self, label: str) -> None:
         """701.6a: counter a spell: it goes to its owner's graveyard (a face-down one is revealed,
@@ -1406,7 +1424,8 @@ class Game:
             return
         handler = _EFFECTS.get(ability.effect)
         if handler is not None:
-            handler(self, _Resolving(ability, controller, source, targets, choice, player, x, cast))
+            handler(self, _Resolving(ability, controller, source, targets, choice, player, x, cast,
+                                     tuple(target_players or ())))
 
     # ---- turning face up and down ------------------------------------------------------------
 
@@ -1854,6 +1873,9 @@ class Game:
             p.land_played = False
         order = [name for name, p in self.players.items() if p.in_game or name == self.active]
         self.active = order[(order.index(self.active) + 1) % len(order)]  # 500.1: the next player's turn
+        for obj in self.objects.values():
+            if obj.playable_lasts is PlayLasts.UNTIL_YOUR_NEXT_TURN and obj.playable_by == self.active:
+                obj.playable = False  # "until your next turn": that player's turn has begun (500.1)
 
     # ---- combat (506-510) --------------------------------------------------------------------
 
@@ -2280,6 +2302,7 @@ class _Resolving:
     player: str | None = None  # the player its trigger event was about ("that player")
     x: int = 0  # the X announced for its spell (107.3a)
     cast: CastChoice | None = None  # the choices for a spell it casts (608.2g)
+    target_players: tuple[str, ...] = ()  # its targets that are players, still legal (115.1, 608.2b)
 
     @property
     def amount(self) -> int:
@@ -2460,9 +2483,50 @@ def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
             new = g._move(obj, Zone.EXILE, face_down=True)
             new.exiled_with = r.source.oid if r.source is not None else None
         else:
-            lib = g.players[obj.card.owner].library
-            lib.remove(obj.oid)
-            lib.append(obj.oid)
+            _put_on_bottom(g, obj)
+
+
+def _put_on_bottom(g: Game, obj: GameObject) -> None:
+    """A card of a library to the bottom of that library (the same object: it stays in the zone)."""
+    lib = g.players[obj.card.owner].library
+    lib.remove(obj.oid)
+    lib.append(obj.oid)
+
+
+def _exile_card_face_down(g: Game, r: _Resolving) -> None:
+    # Praetor's Grasp: "Search target opponent's library for a card and exile it face down. ... You
+    # may look at and play that card for as long as it remains exiled." The cards come from the
+    # target player's zone (else the controller's); they are exiled face down (406.3) by this very
+    # object (607.2a), and only the players the effect names may look at them. A search for "a
+    # card" states no quality, so a card is found if there is one (701.19a-b); the shuffle after it
+    # is left out (the model has no random order: a check expects none).
+    whose = r.target_players[0] if r.target_players else r.controller
+    zone = r.ability.from_zone
+    if zone is ExileFrom.TOP_OF_LIBRARY:
+        taken = g.library(whose)[: r.ability.count]
+    elif zone is ExileFrom.ONE_OF_TOP:
+        top = g.library(whose)[: r.ability.count]
+        one = _choose_one(top, _chosen_labels(r.choice), _looks_at(r.controller, top), "exile face down", "608.2d")
+        for obj in top:
+            if obj is not one:
+                _put_on_bottom(g, obj)  # "in a random order": the model keeps theirs
+        taken = [one] if one is not None else []
+    else:
+        cards = g.library(whose) if zone is ExileFrom.LIBRARY else [o for o in g.objects.values()
+                                                                   if o.zone is Zone.HAND and o.card.owner == whose]
+        seen = (f"{r.controller} searches {whose}'s library" if zone is ExileFrom.LIBRARY
+                else f"{whose} exiles a card from their hand")
+        one = _choose_one(cards, _chosen_labels(r.choice), _one_of(seen, cards), "exile face down",
+                          "701.19a" if zone is ExileFrom.LIBRARY else "608.2d")
+        taken = [one] if one is not None else []
+    for obj in taken:
+        new = g._move(obj, Zone.EXILE, face_down=True)
+        new.exiled_with = r.source.oid if r.source is not None else None
+        new.exiled_by = r.controller
+        if "you" in r.ability.may_look:
+            new.may_look.add(r.controller)
+        if r.ability.may_play is not None:
+            new.playable, new.playable_by, new.playable_lasts = True, r.controller, r.ability.may_play
 
 
 def _turn_up_exiled_with_this(g: Game, r: _Resolving) -> None:
@@ -2582,6 +2646,7 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.GRANT_DIES_MANIFEST: _grant_dies_manifest,
     EffectKind.COUNTER: _counter_targets,
     EffectKind.LOOK_AT_TOP_EXILE_ONE_FACE_DOWN: _look_at_top_exile_one_face_down,
+    EffectKind.EXILE_CARD_FACE_DOWN: _exile_card_face_down,
     EffectKind.TURN_UP_EXILED_WITH_THIS: _turn_up_exiled_with_this,
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS: _turn_up_exiled_with_this,
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_CREATURE: _turn_up_exiled_with_this,
@@ -2617,7 +2682,7 @@ _YOURS = frozenset(
 )
 # Targets its controller chooses as a triggered ability goes on the stack (603.3d), instead of
 # the object its trigger event happened to ("that creature").
-_CHOSEN_TARGETS = frozenset({TargetKind.ANOTHER_CREATURE})
+_CHOSEN_TARGETS = frozenset({TargetKind.ANOTHER_CREATURE, TargetKind.PLAYER, TargetKind.OPPONENT})
 _CREATURE_ONLY = frozenset(
     {TriggerEvent.CREATURE_YOU_CONTROL_TURNED_FACE_UP, TriggerEvent.ANOTHER_CREATURE_YOU_CONTROL_TURNED_FACE_UP}
 )

@@ -664,7 +664,7 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
     `key` names the rules terms. `text_words` is `lower_words`, perhaps remembered per text."""
     from kb.cr.entries import GLOSSARY_PREFIX
     from kb.search.question import (card_wording, clause_forms, concept_tokens, form_tokens, prose_forms,
-                                    rule_tokens, wording_rules)
+                                    rule_tokens, spell_tokens, wording_rules)
     from kb.search.text import STOPWORDS, tokenize
 
     entries = list(entries)
@@ -707,35 +707,41 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
                 if (w := card_wording(term, text.split(":", 1)[1] if ":" in text else text)) is not None]
 
     # The forms of card text the CR's clauses say how to read (`question.clause_forms`), and those it
-    # describes in prose (`question.prose_forms`); a clause read through the glossary already is left to it.
-    glossary_rules = {r for w in card_wordings for r in w.rules}
+    # describes in prose (`question.prose_forms`); a wording the glossary reads for the same rule already is left
+    # to it (614's "instead"), not the rule's other forms (614.1c's "enters with": review48 M3).
+    glossary_read = {(r, w.phrase) for w in card_wordings for r in w.rules}
     form_wordings = [w for e in sorted((e for e in entries if e.clause and not e.clause.startswith(GLOSSARY_PREFIX)),
                                        key=lambda e: e.clause or "")
-                     for w in clause_forms(e.clause or "", e.text) if not glossary_rules & set(w.rules)]
+                     for w in clause_forms(e.clause or "", e.text) if not {(r, w.phrase) for r in w.rules} <= glossary_read]
     form_wordings += prose_forms() if any(e.clause for e in entries) else []
 
-    def rare_rules(found: list[list[tuple[str, str]]]) -> set[str]:
-        """The rules of `found` in at most WORDING_SHARE of the Oracle texts: a wording in more ("card",
-        "damage", "draw") says nothing of one card."""
-        df: dict[str, int] = {}
-        for rules in found:
-            for r, _ in rules:
-                df[r] = df.get(r, 0) + 1
-        return {r for r, n in df.items() if n <= max(1, int(WORDING_SHARE * len(cards)))}
+    def rare(found: list[list[tuple[str, str]]]) -> set[tuple[str, str]]:
+        """The (rule, wording) pairs of `found` in at most WORDING_SHARE of the Oracle texts: a wording in more
+        ("card", "damage", "draw") says nothing of one card. Counted per wording, not per rule: a common wording
+        takes none of its rule's rarer ones with it (review48 M3: 614's forms were in 17% of the cards together,
+        and "instead", in 2.4%, brought 614 in for none)."""
+        df: dict[tuple[str, str], int] = {}
+        for pairs in found:
+            for pair in pairs:
+                df[pair] = df.get(pair, 0) + 1
+        return {pair for pair, n in df.items() if n <= max(1, int(WORDING_SHARE * len(cards)))}
 
     def compute() -> dict[str, list[str]]:
         expand = card_expansions([(c.name, c.text) for c in cards], rules_terms)
         found = [wording_rules(c.text, card_wordings) for c in cards] if card_wordings else [[] for _ in cards]
-        rare = rare_rules(found)
+        rare_wordings = rare(found)
         forms = [wording_rules(c.text, form_wordings) for c in cards] if form_wordings else [[] for _ in cards]
-        rare_forms = rare_rules(forms)
+        rare_forms = rare(forms)
         # The card types matter whatever their frequency: a manifested Lightning Bolt is an instant.
         # The rules concepts its text implies (kb.search.question) are kept as marked tokens beside them.
         for c, rules, form in zip(cards, found, forms):
             types = [t for t in tokenize(c.type.split("\u2014")[0]) if t not in ("legendary", "basic", "snow")]
             toks = types + [t for t in expand.get(c.name, ()) if t not in types] + concept_tokens(c.text)
-            toks += rule_tokens(r for r in rules if r[0] in rare)
-            toks += form_tokens(r for r in form if r[0] in rare_forms)
+            read = [r for r in rules if r in rare_wordings]
+            toks += rule_tokens(read)
+            # a rule the card's glossary wordings bring in is brought in once (Rest in Peace's "instead" is 614)
+            toks += form_tokens(r for r in form if r in rare_forms and r[0] not in {rule for rule, _ in read})
+            toks += spell_tokens(types, c.text)
             if toks:
                 expand[c.name] = toks
         return expand

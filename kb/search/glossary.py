@@ -6,6 +6,7 @@ the concepts a question names and adds their words in the other languages to the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from datetime import date, timedelta
@@ -75,11 +76,31 @@ def _as_asked(text: str, langs: Iterable[Lang]) -> str:
     return spell_umlauts(text) if Lang.DE in langs else text
 MIN_VERB_ROOT = 4  # "ver" (ver, to see), "dar": a root this short would read half the language as the verb
 
+# Where a question says a word as a keyword's name (`keyword_words`): quoted, capitalised inside a sentence ("una
+# criatura con Vacío"; German capitalises every noun, so a German everyday term is no noun: "fahl", pale), right
+# after "with" ("criatura con vacío": an object has a keyword), within KEYWORD_BESIDE words of a term of the
+# glossary's concepts (or translations) for abilities and keywords in the same clause ("la habilidad vacío",
+# "Fähigkeit Fahl", "palabra clave esconder"), or as all the text says (a term looked up alone).
+KEYWORD_CONTEXT = ("abilities", "keyword_ability")  # concept or translation ids
+KEYWORD_BESIDE = 2
+_WITH = frozenset({"with", "con", "mit"})
+_QUOTES = "\"'“”„‟«»‘’‚‹›"
+_CLAUSE_BREAK = re.compile(r"[,;:.?!¿¡()\[\]\n]")
+_SENTENCE_OPEN = ".?!¿¡:\n"
+_LETTERS = re.compile(r"[^\W\d_]+")
+
 
 @dataclass(frozen=True, slots=True)
 class Concept:
     id: str
     terms: dict[Lang, tuple[str, ...]]
+    # Terms (as written in `terms`) that are everyday words too: the printed Spanish devoid "Vacío" is "empty",
+    # hideaway's "Esconder" "to hide", German devoid "Fahl" "pale". A question's word is such a term only where it
+    # says it as a keyword (`keyword_words`); read by `Glossary.translate`.
+    everyday: frozenset[str] = frozenset()
+    # Words a question says that share a term's stem but are other words ("Wirkung", effect, stems as "wirken",
+    # cast, does; "Lösung", solution, as "lösen", trigger): they name no concept (`Glossary._asked`).
+    unlike: frozenset[str] = frozenset()
 
     def tokens(self, langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
         out: list[str] = []
@@ -212,6 +233,7 @@ class Glossary:
                             have.append(i)
         self._words: dict[Lang, frozenset[str]] = {}
         self._term_words: dict[Lang, frozenset[str]] = {}  # every token of every term, per language
+        self._unlike_words: dict[int, frozenset[str]] = {}  # `_unlike`'s answers
 
     @classmethod
     def from_yaml(cls, text: str, source: str = GLOSSARY_FILE) -> Glossary:
@@ -236,8 +258,8 @@ class Glossary:
     def from_json(cls, doc: dict[str, Any]) -> Glossary:
         """The compiled form an index stores, so a query never parses YAML."""
         def read(rows: list[dict[str, Any]]) -> list[Concept]:
-            return [Concept(row["id"], {lang: tuple(row[lang.value]) for lang in Lang if lang.value in row})
-                    for row in rows]
+            return [Concept(row["id"], {lang: tuple(row[lang.value]) for lang in Lang if lang.value in row},
+                            frozenset(row.get("everyday", ())), frozenset(row.get("unlike", ()))) for row in rows]
 
         return cls(read(doc["concepts"]), doc.get("digest", ""), read(doc.get("translations", [])))
 
@@ -269,12 +291,18 @@ class Glossary:
         if lang is Lang.EN or not self.translations:
             return []
         if self._translator is None:
-            self._translator = Glossary(self.translations)
+            self._translator = Glossary(_everyday_apart(self.translations))
         own = self._translator
-        text = _as_asked(text, (lang,))
-        words = tokenize(text)
+        asked = _as_asked(text, (lang,))
+        words = tokenize(asked)
         have = set(words)
-        found = [*own._match(words, (lang,), question=True), *own.phrases_in(text, (lang,))]
+        spans: list[tuple[int, int, int]] = []
+        own._match(words, (lang,), question=True, spans=spans)
+        # an everyday term (`Concept.everyday`: `_everyday_apart` made it a concept of its own) only where the
+        # question says it as a keyword
+        said = self.keyword_words(text, lang) if any(own.concepts[ci].everyday for ci, _, _ in spans) else frozenset()
+        found = [ci for ci, i, n in spans if not own.concepts[ci].everyday or set(words[i:i + n]) <= said]
+        found += own.phrases_in(asked, (lang,))
         out: list[str] = []
         for ci in dict.fromkeys(found):
             for tok in tokenize(own.concepts[ci].terms.get(Lang.EN, ("",))[0]):
@@ -282,6 +310,34 @@ class Glossary:
                     have.add(tok)
                     out.append(tok)
         return out
+
+    def keyword_words(self, text: str, lang: Lang) -> frozenset[str]:
+        """The tokens of the words a `lang` question's `text` says as a keyword's name (see `KEYWORD_CONTEXT`):
+        quoted, capitalised inside a sentence, right after "with", beside a word for an ability or a keyword in
+        the same clause, or all the text says."""
+        context = {t for c in (*self.concepts, *self.translations) if c.id in KEYWORD_CONTEXT
+                   for la in (lang, Lang.EN) for term in c.terms.get(la, ()) for t in tokenize(term)}
+        found = list(_LETTERS.finditer(text))
+        tokens = [tokenize(_as_asked(m[0], (lang,))) for m in found]
+        clause: list[int] = []
+        at = n = 0
+        for m in found:
+            n += len(_CLAUSE_BREAK.findall(text, at, m.start()))
+            at = m.start()
+            clause.append(n)
+        out: set[str] = set()
+        for k, m in enumerate(found):
+            before = text[:m.start()].rstrip()
+            opened = before.rstrip(_QUOTES + " ")  # what stands before it, an opening quote left out
+            after = text[m.end():m.end() + 1]
+            near = range(max(0, k - KEYWORD_BESIDE), min(len(found), k + KEYWORD_BESIDE + 1))
+            if (len(found) == 1
+                    or (before != "" and before[-1] in _QUOTES and after != "" and after in _QUOTES)
+                    or (m[0][:1].isupper() and opened != "" and opened[-1] not in _SENTENCE_OPEN)
+                    or (k > 0 and clause[k - 1] == clause[k] and fold(found[k - 1][0]) in _WITH)
+                    or any(j != k and clause[j] == clause[k] and context & set(tokens[j]) for j in near)):
+                out.update(tokens[k])
+        return frozenset(out)
 
     def says_term_word(self, word: str, langs: tuple[Lang, ...]) -> bool:
         """Whether the written `word` is a word of a term of `langs` in a form a question's word meets
@@ -320,9 +376,24 @@ class Glossary:
     def question_tokens(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[str]:
         """The concept tokens of a question's `text`: `concept_tokens` of its tokens, and the
         concepts of the terms it says word for word that those tokens cannot hold (`phrases_in`)."""
-        said, rest = self._said(text, langs)
-        found = self.concept_tokens(rest, langs, question=True)
+        said, rest, words = self._said(text, langs)
+        found = ["~" + self.concepts[ci].id for ci in self._asked(rest, words, langs)]
         return list(dict.fromkeys(found + ["~" + self.concepts[ci].id for ci in said]))
+
+    def _asked(self, tokens: list[str], words: list[str], langs: tuple[Lang, ...]) -> list[int]:
+        """The concepts (positions) a question's `tokens` (the stems of its `words`) name, as `_match` finds them,
+        less a concept met by a word it lists as `unlike` ("Wirkung", effect, stems as "wirken", cast, does)."""
+        spans: list[tuple[int, int, int]] = []
+        self._match(tokens, langs, question=True, spans=spans)
+        return list(dict.fromkeys(ci for ci, i, n in spans
+                                  if not (self.concepts[ci].unlike and self._unlike(ci) & set(words[i:i + n]))))
+
+    def _unlike(self, ci: int) -> frozenset[str]:
+        """Concept `ci`'s `unlike` words as a question's words are read (folded, umlauts spelled out)."""
+        if ci not in self._unlike_words:
+            self._unlike_words[ci] = frozenset(w for t in self.concepts[ci].unlike
+                                               for w in search_words(spell_umlauts(t)))
+        return self._unlike_words[ci]
 
     def phrases_in(self, text: str, langs: tuple[Lang, ...] = tuple(Lang)) -> list[int]:
         """The concepts (positions) of the terms in `langs` that `text` says word for word, function
@@ -331,8 +402,9 @@ class Glossary:
         ("vez", "greift") or none, and the token matcher (`_match`) leaves it out."""
         return self._said(text, langs)[0]
 
-    def _said(self, text: str, langs: tuple[Lang, ...]) -> tuple[list[int], list[str]]:
-        """`phrases_in(text)`, and the tokens of `text` outside the terms it says word for word.
+    def _said(self, text: str, langs: tuple[Lang, ...]) -> tuple[list[int], list[str], list[str]]:
+        """`phrases_in(text)`, the tokens of `text` outside the terms it says word for word, and their words
+        (folded, unstemmed).
 
         A said term reads its words: "a morph" is a face-down object named after its keyword, "on
         the stack" a spell; the words within it are not read again as a concept of their own (the
@@ -357,7 +429,8 @@ class Glossary:
                     inside[k:k + len(phrase)] = [True] * len(phrase)
                     if ci not in found:
                         found.append(ci)
-        return found, [t for t, w, said in zip(tokens, words, inside) if not said and w not in STOPWORDS]
+        rest = [(t, w) for t, w, said in zip(tokens, words, inside) if not said and w not in STOPWORDS]
+        return found, [t for t, _ in rest], [w for _, w in rest]
 
     def _longest(self, toks: list[str], i: int, langs: tuple[Lang, ...]) -> int:
         """How many tokens the longest question term of `langs` at `toks[i]` holds (0: none)."""
@@ -372,9 +445,11 @@ class Glossary:
         return ["~" + self.concepts[ci].id for ci in self._match(tokens, langs, question)
                 if self.concepts[ci].id not in unknown]
 
-    def _match(self, toks: list[str], langs: tuple[Lang, ...], question: bool = False) -> list[int]:
+    def _match(self, toks: list[str], langs: tuple[Lang, ...], question: bool = False,
+               spans: list[tuple[int, int, int]] | None = None) -> list[int]:
         # Greedy left to right, longest phrase first (over every language asked for): `enters the
-        # battlefield` is one concept, not `battlefield` as well.
+        # battlefield` is one concept, not `battlefield` as well. `spans` gets each match's (concept,
+        # first token, tokens).
         tables = [self._by_first[lang, question] for lang in dict.fromkeys(langs)]
         cased = question and Lang.DE in langs
         found: list[int] = []
@@ -389,6 +464,8 @@ class Glossary:
                 if _says(toks[i : i + n], phrase, cased):
                     if ci not in found:
                         found.append(ci)
+                    if spans is not None:
+                        spans.append((ci, i, n))
                     i += n
                     break
             else:
@@ -396,6 +473,8 @@ class Glossary:
                     for ci in self._verb_forms(toks[i], langs) or self._word_parts(toks[i], langs):
                         if ci not in found:
                             found.append(ci)
+                        if spans is not None:
+                            spans.append((ci, i, 1))
                 i += 1
         return found
 
@@ -449,8 +528,8 @@ class Glossary:
         concept with many synonyms does not outweigh one with few."""
         have = set(tokenize(_as_asked(text, text_langs)))
         extra: list[str] = []
-        said, rest = self._said(text, text_langs)
-        for ci in dict.fromkeys(self._match(rest, text_langs, question=True) + said):
+        said, rest, words = self._said(text, text_langs)
+        for ci in dict.fromkeys(self._asked(rest, words, text_langs) + said):
             concept = self.concepts[ci]
             if first_only:
                 toks = [t for lang in langs for t in tokenize(concept.terms.get(lang, ("",))[0])]
@@ -569,12 +648,43 @@ def _concepts(doc: dict[str, Any], key: str, source: str) -> list[Concept]:
                 raise InputError(f"{source}: {key[:-1]} #{n} ({row['id']}): `{lang.value}` must be a term or a list "
                                  f"of terms, not {type(value).__name__}")
             terms[lang] = tuple(_as_list(value))
-        concepts.append(Concept(str(row["id"]), {k: v for k, v in terms.items() if v}))
+        everyday = _as_list(row.get("everyday"))
+        if everyday and key != "translations":
+            raise InputError(f"{source}: {key[:-1]} #{n} ({row['id']}): `everyday` is read for translations only "
+                             "(Glossary.translate)")
+        if unknown := [t for t in everyday if not any(t in v for v in terms.values())]:
+            raise InputError(f"{source}: {key[:-1]} #{n} ({row['id']}): `everyday` lists {unknown[0]!r}, "
+                             "which is none of its terms")
+        concepts.append(Concept(str(row["id"]), {k: v for k, v in terms.items() if v}, frozenset(everyday),
+                                frozenset(_as_list(row.get("unlike")))))
     return concepts
 
 
 def _concept_json(c: Concept) -> dict[str, Any]:
-    return {"id": c.id, **{k.value: list(v) for k, v in c.terms.items()}}
+    out: dict[str, Any] = {"id": c.id, **{k.value: list(v) for k, v in c.terms.items()}}
+    for key, words in (("everyday", c.everyday), ("unlike", c.unlike)):
+        if words:
+            out[key] = sorted(words)
+    return out
+
+
+def _everyday_apart(concepts: list[Concept]) -> list[Concept]:
+    """`concepts` with each one's everyday terms (`Concept.everyday`) a concept of their own, with its English
+    terms and `everyday` set: where its terms are matched, which one a question's word met is known."""
+    out: list[Concept] = []
+    for c in concepts:
+        if not c.everyday:
+            out.append(c)
+            continue
+        english = c.terms.get(Lang.EN, ())
+        plain = {lang: kept for lang, terms in c.terms.items()
+                 if (kept := tuple(t for t in terms if lang is Lang.EN or t not in c.everyday))}
+        out.append(Concept(c.id, plain))
+        out.append(Concept(c.id, {Lang.EN: english, **{lang: everyday for lang, terms in c.terms.items()
+                                                       if lang is not Lang.EN
+                                                       and (everyday := tuple(t for t in terms if t in c.everyday))}},
+                           c.everyday))
+    return out
 
 
 def _merge(mine: list[Concept], other: list[Concept]) -> list[Concept]:
@@ -586,7 +696,7 @@ def _merge(mine: list[Concept], other: list[Concept]) -> list[Concept]:
             have = by_id[c.id]
             terms = {lang: tuple(dict.fromkeys(have.terms.get(lang, ()) + c.terms.get(lang, ())))
                      for lang in Lang if have.terms.get(lang) or c.terms.get(lang)}
-            concepts[concepts.index(have)] = Concept(c.id, terms)
+            concepts[concepts.index(have)] = Concept(c.id, terms, have.everyday | c.everyday, have.unlike | c.unlike)
         else:
             concepts.append(c)
     return concepts

@@ -77,7 +77,9 @@ from kb.search.text import tokenize
 # Zudecken": aufdecken oder zudecken; kb.normalize.unelide)
 # 14: a card's rules tokens hold the rules of the card wordings the CR glossary reads (question.card_wording)
 # 15: and the rules of the forms of card text the CR's clauses read (question.clause_forms, FORM_MARK)
-SCHEMA_VERSION = 15
+# 16: and whether it is an instant or sorcery that targets (question.spell_tokens); glossary.json's rows may hold
+# `everyday` and `unlike` words (kb.search.glossary.Concept)
+SCHEMA_VERSION = 16
 
 
 META_FILE = "meta.json"

@@ -192,11 +192,11 @@ def concept_tokens(text: str) -> list[str]:
 
 def split_concepts(tokens: Iterable[str]) -> tuple[list[str], list[str]]:
     """A card's stored rules tokens → (the plain tokens, the concept ids among them); the rules its
-    wordings refer to (`wording_rules`) are neither."""
+    wordings refer to (`wording_rules`) and what it is as a spell (`spell_tokens`) are neither."""
     plain: list[str] = []
     concepts: list[str] = []
     for t in tokens:
-        if t.startswith((RULE_MARK, FORM_MARK)):
+        if t.startswith((RULE_MARK, FORM_MARK, SPELL_MARK)):
             continue
         (concepts if t.startswith(MARK) else plain).append(t[len(MARK):] if t.startswith(MARK) else t)
     return plain, concepts
@@ -278,17 +278,27 @@ _PLACEHOLDER = re.compile(r"\[[^\]]*\]")
 _ELLIPSIS = re.compile(r"\.\s?\.\s?\.")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _GAP = r"[^.]{0,60}?"  # what a placeholder of a form stands for: a few words of the same sentence
+# The CR says "enters" where Oracle texts before 2024 say "enters the battlefield" (614.1d itself writes
+# "[Objects] enter [the battlefield]"): a form's "enter"/"enters" reads both. Its number stays the CR's: read as
+# "enter" too, 614.1c's "[This permanent] enters as" met every clone's "You may have ~ enter the battlefield as a
+# copy", and put 614.1 first for four dev questions about copies (Phyrexian Metamorph, Copy Artifact: 707 decides).
+_ENTERS = re.compile(r"\benters?\b")
 
 
 def form_wording(quote: str, rules: tuple[str, ...]) -> CardWording | None:
     """The `CardWording` of a form of card text as the CR quotes it ("[This permanent] enters with . . . ,"):
-    its fixed words in order, a placeholder any few words between them; None for a quote of no words."""
-    text = _ELLIPSIS.sub(" ", quote.translate(_APOSTROPHES).lower())
+    its fixed words in order, a placeholder any few words between them; None for a quote of no words, and
+    for a template (a quote with a placeholder or an ellipsis) whose fixed words are one word: the template
+    is the form, and its one word alone is in any card's text ("[This permanent] enters . . ." of 614.1d
+    is a bare "enters", which every "When ~ enters" trigger says; review48 M3)."""
+    plain = quote.translate(_APOSTROPHES).lower()
+    text = _ELLIPSIS.sub(" ", plain)
     fixed = [" ".join(p.strip(" ,.;:").split()) for p in _PLACEHOLDER.split(text)]
     fixed = [p for p in fixed if p]
-    if not fixed:
+    template = text != plain or len(fixed) < len(_PLACEHOLDER.split(text))
+    if not fixed or (template and len(fixed) == 1 and len(fixed[0].split()) == 1):
         return None
-    body = _GAP.join(re.escape(p) for p in fixed)
+    body = _GAP.join(_ENTERS.sub(r"\g<0>(?:\ the\ battlefield)?", re.escape(p)) for p in fixed)
     return CardWording(" ".join(fixed), rules, re.compile(rf"(?<![\w']){body}(?![\w'])"))
 
 
@@ -476,16 +486,45 @@ def see_term(text: str) -> str:
 # (702.11b). A question about the keyword asks about the act it names ("Can I target ...", "can it block ..."),
 # and casting a spell at an object ("Can I Lightning Bolt a creature with protection from red?", "lanzar ... a
 # una criatura") is targeting it: most spells cast at an object target it.
+# Whether a spell cast at an object targets it is the spell's to say: Lightning Bolt's Oracle text says "target",
+# Pyroclasm's ("deals 2 damage to each creature") and Wrath of God's do not, and protection from red does not stop
+# Pyroclasm for being targeted (702.16b) but for its damage (702.16e). So the named instant or sorcery's text
+# decides (`TARGETS`, stored with its rules tokens), and only a question naming none is read by its casting words.
 ACTS = frozenset({"~target", "~block", "~attack", "~damage", "~aura", "~equipment"})
 CASTING = frozenset({"~cast"})
 TARGET = "~target"
+SPELL_TYPES = frozenset({"instant", "sorcery"})
+# among a card's rules tokens (no word token starts with "!"): the card is an instant or sorcery (`SPELL`), and its
+# Oracle text, reminder text left out, says "target" (`TARGETS`)
+SPELL_MARK = "!"
+SPELL = SPELL_MARK + "spell"
+TARGETS = SPELL_MARK + "target"
+_TARGET_WORD = re.compile(r"\btargets?\b", re.IGNORECASE)
 
 
-def asked_acts(concepts: Iterable[str], casts_a_spell: bool) -> frozenset[str]:
-    """The acts (`ACTS`) among a question's concept tokens, targeting too when it casts a spell at something."""
+def spell_tokens(card_types: Iterable[str], oracle_text: str) -> list[str]:
+    """[`SPELL`] for an instant or sorcery (its type line's tokens `card_types`), with `TARGETS` when its Oracle
+    text says "target" outside reminder text; [] for any other card."""
+    if not SPELL_TYPES & set(card_types):
+        return []
+    return [SPELL, TARGETS] if _TARGET_WORD.search(_REMINDER.sub(" ", oracle_text)) else [SPELL]
+
+
+def spell_targets(tokens_by_card: Iterable[Sequence[str]]) -> bool | None:
+    """Whether the named instants and sorceries (each card's stored rules tokens) target: True when one of them
+    says "target", False when none does, None when no named card is an instant or sorcery."""
+    spells = [toks for toks in tokens_by_card if SPELL in toks]
+    return any(TARGETS in toks for toks in spells) if spells else None
+
+
+def asked_acts(concepts: Iterable[str], spell_targets: bool | None) -> frozenset[str]:
+    """The acts (`ACTS`) among a question's concept tokens, and targeting when the question casts a spell that
+    targets: a named instant or sorcery that says "target" (`spell_targets` True; False: the named spells
+    target nothing), or, naming none (None), when it says it casts a spell (`CASTING`): most spells cast at an
+    object target it."""
     found = set(concepts)
     acts = found & ACTS
-    if casts_a_spell or found & CASTING:
+    if spell_targets or (spell_targets is None and found & CASTING):
         acts |= {TARGET}
     return frozenset(acts)
 

@@ -32,7 +32,7 @@ from kb.search.question import (FACE_DOWN_TERMS, FORM_MARK, GLOSSARY, IMPLIED_WE
                                 MIN_TERM_WORDS, RARE_IN_RULINGS, RULE_MARK, QueryPlan, about_face_down, act_match,
                                 asked_acts, card_rules, cited_clauses, glossary_term,
                                 keyword_rules, names_term, off_subject, plan, referenced_rules, see_term,
-                                split_concepts)
+                                spell_targets, split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
 
 from kb.search.filters import ClauseTree, Filters, date_arg, parse_filters
@@ -1087,10 +1087,10 @@ class Searcher:
                       name_tokens: set[str] | frozenset[str]) -> np.ndarray:
         """Per entry: for a clause of a keyword the asking sentences name (however many rulings say it), how
         nearly its acts are those the question asks about (`question.act_match`); 0 elsewhere, and everywhere
-        for a question that names no act and casts no named instant or sorcery."""
+        for a question that names no act and casts no named instant or sorcery that targets (`question.spell_targets`)."""
         out = np.zeros(len(self.table), dtype=np.float64)
-        spell = any(t in ("instant", "sorcery") for t in split_concepts(self.cards.rules_tokens(named))[0]) if named else False
-        asked = asked_acts(self.glossary.question_tokens(said, langs), spell)
+        targets = spell_targets(self.cards.rules_tokens([card]) for card in named)
+        asked = asked_acts(self.glossary.question_tokens(said, langs), targets)
         if not asked:
             return out
         clauses = self._keyword_rules(asking, langs, name_tokens, rare=len(self.table)) & self._is_rule
