@@ -350,8 +350,7 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     from kb.search import glossary
 
     glossed = sorted({*meaning, *module_files(glossary),
-                      *[f for f in (corpus.folder / glossary.GLOSSARY_FILE, corpus.folder / glossary.LEXICON_FILE)
-                        if f.is_file()]})
+                      *[f for f in (corpus.folder / name for name in glossary.CORPUS_FILES) if f.is_file()]})
     evidenced: dict[str, Any] = load_table("evidence", glossed)
     lexicon.learn_evidence(evidenced)
     # The English revisions the last build joined (`kb.ingest.delta`): of the same code and reference data

@@ -220,7 +220,7 @@ class Corpus:
             return glossary.MechanicHistory.from_rules(self.glossary, self.rules.versions,
                                                        lambda v: dedup.keywords_from_rules([v]))
 
-        files = [self.folder / glossary.GLOSSARY_FILE, self.folder / glossary.LEXICON_FILE]
+        files = [self.folder / name for name in glossary.CORPUS_FILES]
         inputs = [*cache_inputs(self.folder), *[f for f in files if f.is_file()], *module_files(glossary, dedup)]
         return cached("mechanichistory", sorted(set(inputs)), compute)
 

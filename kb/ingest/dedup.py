@@ -153,6 +153,16 @@ def abilities_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda k: (-len(k.split()), k)))
 
 
+def actions_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
+    """The keyword actions of the Comprehensive Rules, the 701 headings ("Scry", "Manifest Dread"),
+    lowercased: not 701.1, a rule that is no heading."""
+    found: set[str] = set()
+    for version in versions:
+        found.update(_keyword_names(c.text for n, c in version.clauses.items()
+                                    if re.fullmatch(r"701\.\d+", n) and not c.text.rstrip().endswith(".")))
+    return tuple(sorted(found, key=lambda k: (-len(k.split()), k)))
+
+
 def mechanics_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
     """The keywords that are mechanics a translation must name alike: keyword abilities (702
     headings, and glossary terms defined only by a 702 rule, such as Megamorph) and the keyword

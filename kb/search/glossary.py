@@ -26,6 +26,10 @@ MIN_HEAD_PREFIX = 4  # "Mitspieler" (fellow player) is no kind of `Spiel`
 # `exiliand`. Not "-or": "jugador" (player) is not `jugad` (played).
 SPANISH_ENDINGS = frozenset("aro iero ero ab ad id and iend l a o e".split())
 LEXICON_FILE = "search-lexicon.yaml"  # search's own additions: the words players ask with
+# the German and Spanish names of the CR's keywords the two files above leave out, as translations (and the
+# keywords knowingly left without one, `unnamed`, which tests/test_glossary_keywords.py checks against the CR)
+KEYWORDS_FILE = "keyword-names.yaml"
+CORPUS_FILES = (GLOSSARY_FILE, LEXICON_FILE, KEYWORDS_FILE)  # what `load_corpus` reads, in merge order
 # A set's rulings come out weeks before the CR that defines its mechanics (Fate Reforged's manifest
 # rulings are dated 2014-11-24, the CR with 701.40 2015-01-23): a wording is read as older than a
 # mechanic only when it was written this long before a complete CR that still lacks it.
@@ -267,11 +271,11 @@ class Glossary:
 
     @classmethod
     def load_corpus(cls, corpus: Path) -> Glossary:
-        """The corpus's glossary with its search lexicon merged in (what search expands by)."""
+        """The corpus's glossary with its search lexicon and keyword names merged in (what search expands by)."""
         glossary = cls.read(corpus / GLOSSARY_FILE)
-        lexicon = _read(corpus / LEXICON_FILE)
-        if lexicon:
-            glossary = glossary.merged(cls.from_yaml(lexicon, str(corpus / LEXICON_FILE)))
+        for name in CORPUS_FILES[1:]:
+            if more := _read(corpus / name):
+                glossary = glossary.merged(cls.from_yaml(more, str(corpus / name)))
         return glossary
 
     def merged(self, other: Glossary) -> Glossary:
@@ -621,9 +625,9 @@ def _read(path: Path) -> str:
 def corpus_digest(corpus: Path) -> str:
     """The digest `Glossary.load_corpus(corpus)` carries, without parsing YAML."""
     digest = text_digest(_read(corpus / GLOSSARY_FILE))
-    lexicon = _read(corpus / LEXICON_FILE)
-    if lexicon:
-        digest = text_digest(digest + text_digest(lexicon))
+    for name in CORPUS_FILES[1:]:
+        if more := _read(corpus / name):
+            digest = text_digest(digest + text_digest(more))
     return digest
 
 
