@@ -384,8 +384,9 @@ def test_a_searcher_reads_the_forms_of_keyword_verbs_only(tmp_path: Path) -> Non
     assert "~copy" in searcher.glossary.question_tokens("mi criatura copia un dragón", langs)  # the listed term
 
 
-# A keyword action the rulings say holds the general reading back (`Searcher._rulings_keyword`); a question word
-# that only shares a stem or a concept with one names nothing (general49b: 15 of the 40 dev questions it held).
+# A question word that only shares a stem or a concept with a keyword action names none (`Searcher._named_terms`):
+# read as one, it held the general reading back (`_rulings_keyword`) for 15 of the 40 dev questions it held
+# (general49b).
 ACTIONS = [
     _rule("c-gl-destroy", "glossary:Destroy", "Destroy: To move a permanent from the battlefield to its owner's "
           "graveyard. See rule 701.8, \"Destroy.\""),
@@ -402,22 +403,34 @@ ACTIONS = [
 ]
 
 
-@pytest.mark.parametrize("question, lang, rulings", [
-    ("Does Rest in Peace stop dies triggers?", Lang.EN, False),  # dying is no destroying (CR 700.4)
-    ("Stirbt eine Kreatur mit Todesberührung?", Lang.DE, False),
-    ("¿Cuándo muere exactamente?", Lang.ES, False),
-    ("When does an aura go away after the creature leaves the battlefield?", Lang.EN, False),
-    ("What does X count as?", Lang.EN, False),  # "count" stems as "Counter" does
-    ("What happens to my planeswalker with zero loyalty?", Lang.EN, False),  # as "Planeswalk" does
-    ("Was passiert mit einem Planeswalker mit 0 Loyalität?", Lang.DE, False),
-    ("If Murder would destroy it, is it destroyed?", Lang.EN, True),  # the action itself, and its forms
-    ("Can I counter it?", Lang.EN, True),
-    ("Do they get shuffled into my deck?", Lang.EN, True),
+@pytest.mark.parametrize("question, lang, term", [
+    ("Does Rest in Peace stop dies triggers?", Lang.EN, None),  # dying is no destroying (CR 700.4)
+    ("Stirbt eine Kreatur mit Todesberührung?", Lang.DE, None),
+    ("¿Cuándo muere exactamente?", Lang.ES, None),
+    ("When does an aura go away after the creature leaves the battlefield?", Lang.EN, None),
+    ("What does X count as?", Lang.EN, None),  # "count" stems as "Counter" does
+    ("What happens to my planeswalker with zero loyalty?", Lang.EN, None),  # as "Planeswalk" does
+    ("Was passiert mit einem Planeswalker mit 0 Loyalität?", Lang.DE, None),
+    ("If Murder would destroy it, is it destroyed?", Lang.EN, "glossary:Destroy"),  # the action, and its forms
+    ("Can I counter it?", Lang.EN, "glossary:Counter"),
+    ("Do they get shuffled into my deck?", Lang.EN, "glossary:Shuffle"),
 ])  # fmt: skip
 def test_a_word_that_only_stems_or_reads_as_a_keyword_action_names_none(tmp_path: Path, question: str, lang: Lang,
-                                                                         rulings: bool) -> None:
+                                                                         term: str | None) -> None:
     searcher = fake_searcher(ACTIONS, tmp_path / "index")
-    assert searcher._rulings_keyword(question, tuple(dict.fromkeys((Lang.EN, lang))), frozenset()) is rulings
+    langs = tuple(dict.fromkeys((Lang.EN, lang)))
+    rows = searcher._named_terms(question, langs, 1, frozenset(), len(searcher.table),
+                                 searcher.glossary.translate(question, lang))
+    named = {searcher._entry(r).clause for r in rows} - {"glossary:Dies"}
+    assert named == ({term} if term else set())
+
+
+def test_a_keyword_action_the_rulings_say_does_not_hold_the_general_reading(tmp_path: Path) -> None:
+    """Every keyword action (701.N) is some rulings' word (destroy, tap, shuffle): the rulings that say it are
+    no more about the question than the CR is; a keyword ability's (702.N) are (hidden agenda)."""
+    searcher = fake_searcher(ACTIONS, tmp_path / "index")
+    assert not searcher._rulings_keyword("Do they get shuffled into my deck?", (Lang.EN,), frozenset())
+    assert not searcher._rulings_keyword("If Murder would destroy it, is it destroyed?", (Lang.EN,), frozenset())
 
 
 @pytest.mark.parametrize("question, lang", [
