@@ -1119,12 +1119,15 @@ class Searcher:
         return out
 
     def _rulings_keyword(self, text: str, langs: tuple[Lang, ...], skip: set[str] | frozenset[str]) -> bool:
-        """Whether `text` names a keyword ability or action (701.N, 702.N) that more than
-        KEYWORD_IN_RULINGS rulings say ("hidden agenda"): the rulings that say it are about what is asked."""
+        """Whether `text` names a keyword ability (702.N) or casual variant (9NN) that more than
+        KEYWORD_IN_RULINGS rulings say ("hidden agenda"): the rulings that say it are about what is asked.
+        Not a keyword action (701.N): destroy, tap, sacrifice, shuffle are every ruling's words, and the
+        rulings that say them are no more about the question than the CR is (general49b: dev top-1 +2 -1, top-3
+        +2 -1 once "dies", "count" and "planeswalker" no longer read as keyword actions)."""
         english = self.glossary.translate(text, langs[-1])
         for row in self._named_terms(text, langs, 1, skip, len(self.table), english):
             entry = self._entry(row)
-            if not keyword_rules(entry.text):
+            if not [r for r in keyword_rules(entry.text) if not r.startswith("701.")]:
                 continue
             words = list(glossary_term(entry.clause or "", tokenize))
             said = [int((~self._doc_is_rule[docs]).sum()) for _, docs in self._bm25.postings(words)]
