@@ -11,10 +11,10 @@ import pytest
 
 from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.search import Searcher
-from kb.search.question import KEYWORD_IN_RULINGS
+from kb.search.question import KEYWORD_IN_RULINGS, same_word
 from kb.search.rank import Weights
 from kb.search.text import tokenize
-from tests.entries import fake_searcher, rule_entry as _rule, ruling_entry as _ruling
+from tests.entries import CORPUS, fake_searcher, rule_entry as _rule, ruling_entry as _ruling
 
 FORETELL = [
     _rule("c-702.143", "702.143", "Foretell"),
@@ -382,3 +382,79 @@ def test_a_searcher_reads_the_forms_of_keyword_verbs_only(tmp_path: Path) -> Non
     assert "~choose" not in searcher.glossary.question_tokens("¿Sabe mi rival cuál elegí?", langs)
     assert "~copy" not in searcher.glossary.question_tokens("mi criatura copiaba un dragón", langs)
     assert "~copy" in searcher.glossary.question_tokens("mi criatura copia un dragón", langs)  # the listed term
+
+
+# A question word that only shares a stem or a concept with a keyword action names none (`Searcher._named_terms`):
+# read as one, it held the general reading back (`_rulings_keyword`) for 15 of the 40 dev questions it held
+# (general49b).
+ACTIONS = [
+    _rule("c-gl-destroy", "glossary:Destroy", "Destroy: To move a permanent from the battlefield to its owner's "
+          "graveyard. See rule 701.8, \"Destroy.\""),
+    _rule("c-gl-dies", "glossary:Dies", "Dies: A creature or planeswalker \"dies\" if it is put into a graveyard "
+          "from the battlefield. See rule 700.4."),
+    _rule("c-gl-counter", "glossary:Counter", "Counter: 1. To cancel a spell or ability so it doesn't resolve. "
+          "See rule 701.6, \"Counter.\""),
+    _rule("c-gl-planeswalk", "glossary:Planeswalk", "Planeswalk: To move from one plane card to another in the "
+          "Planechase casual variant. See rule 701.31, \"Planeswalk.\""),
+    _rule("c-gl-shuffle", "glossary:Shuffle", "Shuffle: To randomize the cards in a library. See rule 701.24, "
+          "\"Shuffle.\""),
+    *(_ruling(f"r-act{k}", f"If an effect would destroy it, counter target spell, shuffle your library and the "
+              f"planeswalker redirects damage ({k}).", f"Act Card {k}") for k in range(KEYWORD_IN_RULINGS + 1)),
+]
+
+
+@pytest.mark.parametrize("question, lang, term", [
+    ("Does Rest in Peace stop dies triggers?", Lang.EN, None),  # dying is no destroying (CR 700.4)
+    ("Stirbt eine Kreatur mit Todesberührung?", Lang.DE, None),
+    ("¿Cuándo muere exactamente?", Lang.ES, None),
+    ("When does an aura go away after the creature leaves the battlefield?", Lang.EN, None),
+    ("What does X count as?", Lang.EN, None),  # "count" stems as "Counter" does
+    ("What happens to my planeswalker with zero loyalty?", Lang.EN, None),  # as "Planeswalk" does
+    ("Was passiert mit einem Planeswalker mit 0 Loyalität?", Lang.DE, None),
+    ("If Murder would destroy it, is it destroyed?", Lang.EN, "glossary:Destroy"),  # the action, and its forms
+    ("Can I counter it?", Lang.EN, "glossary:Counter"),
+    ("Do they get shuffled into my deck?", Lang.EN, "glossary:Shuffle"),
+])  # fmt: skip
+def test_a_word_that_only_stems_or_reads_as_a_keyword_action_names_none(tmp_path: Path, question: str, lang: Lang,
+                                                                         term: str | None) -> None:
+    searcher = fake_searcher(ACTIONS, tmp_path / "index")
+    langs = tuple(dict.fromkeys((Lang.EN, lang)))
+    rows = searcher._named_terms(question, langs, 1, frozenset(), len(searcher.table),
+                                 searcher.glossary.translate(question, lang))
+    named = {searcher._entry(r).clause for r in rows} - {"glossary:Dies"}
+    assert named == ({term} if term else set())
+
+
+def test_a_keyword_action_the_rulings_say_does_not_hold_the_general_reading(tmp_path: Path) -> None:
+    """Every keyword action (701.N) is some rulings' word (destroy, tap, shuffle): the rulings that say it are
+    no more about the question than the CR is; a keyword ability's (702.N) are (hidden agenda)."""
+    searcher = fake_searcher(ACTIONS, tmp_path / "index")
+    assert not searcher._rulings_keyword("Do they get shuffled into my deck?", (Lang.EN,), frozenset())
+    assert not searcher._rulings_keyword("If Murder would destroy it, is it destroyed?", (Lang.EN,), frozenset())
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Does Rest in Peace stop dies triggers?", Lang.EN),
+    ("Stirbt eine Kreatur mit Todesberührung?", Lang.DE),
+    ("¿Cuándo muere exactamente?", Lang.ES),
+])
+def test_dying_is_leaving_the_battlefield_not_destroying(question: str, lang: Lang) -> None:
+    """A creature dies however it is put into a graveyard from the battlefield (CR 700.4): a way of leaving the
+    battlefield, not the keyword action destroy."""
+    found = CORPUS.glossary.question_tokens(question, tuple(dict.fromkeys((Lang.EN, lang))))
+    assert "~leaves_the_battlefield" in found and "~destroy" not in found
+
+
+def test_destroying_reads_as_destroy() -> None:
+    """The CR's "Destroy" and a question's "destroyed" are the keyword action's, not every way of leaving."""
+    assert CORPUS.glossary.question_tokens("Is it destroyed?", (Lang.EN,)) == ["~destroy"]
+    assert CORPUS.glossary.concept_tokens(tokenize("Destroy"), (Lang.EN,)) == ["~destroy"]
+
+
+@pytest.mark.parametrize("a, b, same", [
+    ("shuffled", "shuffle", True), ("shuffling", "shuffle", True), ("tapped", "tap", True), ("discards", "discard", True),
+    ("attacking", "attack", True), ("auren", "aura", True), ("sacrifices", "sacrifice", True),
+    ("count", "counter", False), ("planeswalker", "planeswalk", False),
+])  # fmt: skip
+def test_same_word_is_an_inflection_not_a_derived_word(a: str, b: str, same: bool) -> None:
+    assert same_word(a, b) is same and same_word(b, a) is same

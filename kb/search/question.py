@@ -453,6 +453,39 @@ def names_term(question: Sequence[str], term: Sequence[str]) -> bool:
     return n > 0 and any(tuple(question[i:i + n]) == tuple(term) for i in range(len(question) - n + 1))
 
 
+def says_term(question: Sequence[str], written: Sequence[str | None], term: Sequence[str],
+              term_written: Sequence[str]) -> bool:
+    """Whether the token list `question` holds the term's tokens in a row (`names_term`) where each of the words
+    the question wrote there (`written`, beside its tokens; None for a token no word was written for, a
+    translation's) is a form of the term's word (`term_written`, `same_word`): "count" shares the stem of
+    "Counter", "planeswalker" that of "Planeswalk", and neither names it."""
+    n = len(term)
+    return n > 0 and any(tuple(question[i:i + n]) == tuple(term)
+                         and all(w is None or same_word(w, t) for w, t in zip(written[i:i + n], term_written))
+                         for i in range(len(question) - n + 1))
+
+
+# The endings a word takes as a form of the same word (English inflections, the stemmer's German and Spanish
+# ones), not "er": the stemmer strips it (counter -> count) and it makes another word (planeswalk -> planeswalker)
+_FORM_ENDINGS = frozenset({"", "s", "es", "d", "ed", "ing", "n", "en", "e"})
+
+
+def same_word(a: str, b: str) -> bool:
+    """Whether two folded words (that stem alike) are forms of one word: one is the other with an inflection
+    ending (shuffle / shuffled, tap / tapped, Aura / Auren), not a word made from it (count / counter)."""
+    return _inflects(a, b) or _inflects(b, a)
+
+
+def _inflects(word: str, base: str) -> bool:
+    roots = {base, base[:-1]} if len(base) > 1 and base[-1] in "aeo" else {base}
+    for root in roots:
+        if root and word.startswith(root):
+            rest = word[len(root):]
+            if rest in _FORM_ENDINGS or (rest[:1] == root[-1] and rest[1:] in ("ed", "ing")):  # tap -> tapped
+                return True
+    return False
+
+
 def referenced_rules(text: str) -> list[str]:
     """The clauses a glossary text refers to ("See rule 302.6" -> ["302.6"])."""
     return list(dict.fromkeys(_SEE_RULE.findall(text)))

@@ -21,7 +21,7 @@ from kb.search.bm25 import BM25Matrix
 from kb.corpus import Corpus
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang, text_lang
-from kb.normalize import name_key
+from kb.normalize import name_key, search_words
 from kb.search.focus import Focus, asks_for_rule, defined_phrase, focus
 from kb.search.fold import (FACE_DOWN_MECHANICS, AlsoSaid, MechanicWords, fold_mechanics, mechanic_names,
                             mechanic_words, named_mechanics)
@@ -31,7 +31,7 @@ from kb.search.question import ACTS as ACT_CONCEPTS
 from kb.search.question import (FACE_DOWN_TERMS, FORM_MARK, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS,
                                 MIN_TERM_WORDS, RARE_IN_RULINGS, RULE_MARK, QueryPlan, about_face_down, act_match,
                                 asked_acts, card_rules, cited_clauses, glossary_term,
-                                keyword_rules, names_term, off_subject, plan, referenced_rules, see_term,
+                                keyword_rules, names_term, off_subject, plan, referenced_rules, says_term, see_term,
                                 spell_targets, split_concepts)
 from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
 
@@ -1119,12 +1119,15 @@ class Searcher:
         return out
 
     def _rulings_keyword(self, text: str, langs: tuple[Lang, ...], skip: set[str] | frozenset[str]) -> bool:
-        """Whether `text` names a keyword ability or action (701.N, 702.N) that more than
-        KEYWORD_IN_RULINGS rulings say ("hidden agenda"): the rulings that say it are about what is asked."""
+        """Whether `text` names a keyword ability (702.N) or casual variant (9NN) that more than
+        KEYWORD_IN_RULINGS rulings say ("hidden agenda"): the rulings that say it are about what is asked.
+        Not a keyword action (701.N): destroy, tap, sacrifice, shuffle are every ruling's words, and the
+        rulings that say them are no more about the question than the CR is (general49b: dev top-1 +2 -1, top-3
+        +2 -1 once "dies", "count" and "planeswalker" no longer read as keyword actions)."""
         english = self.glossary.translate(text, langs[-1])
         for row in self._named_terms(text, langs, 1, skip, len(self.table), english):
             entry = self._entry(row)
-            if not keyword_rules(entry.text):
+            if not [r for r in keyword_rules(entry.text) if not r.startswith("701.")]:
                 continue
             words = list(glossary_term(entry.clause or "", tokenize))
             said = [int((~self._doc_is_rule[docs]).sum()) for _, docs in self._bm25.postings(words)]
@@ -1214,13 +1217,19 @@ class Searcher:
         words = [w if w not in skip else "" for w in tokenize(text)] + ["", *also]
         if not any(words) or not len(t.clause_idx):  # no entry is a clause or links one: no glossary entry either
             return []
+        written: list[str | None] = [*search_words(text), "", *[None] * len(also)]
         found = self.glossary_terms
         rows = [row for term, row in found.terms
-                if len(term) >= min_words and names_term(words, term) and self._rare_in_rulings(term, rare)]
+                if len(term) >= min_words and self._rare_in_rulings(term, rare)
+                and says_term(words, written, term, self._term_words(row, len(term)))]
         named = set(self.glossary.concept_tokens([w for w in words if w], langs, question=True))
         rows += [row for concept, row, n in found.concepts
                  if n >= min_words and concept in named and self._rare_in_rulings([concept], rare)]
         return list(dict.fromkeys(rows))
+
+    def _term_words(self, row: int, n: int) -> list[str]:
+        """The first `n` words of the term the CR glossary entry at `row` defines, as written (folded)."""
+        return search_words((self._entry(row).clause or "")[len(GLOSSARY):])[:n]
 
     def _rare_in_rulings(self, tokens: Sequence[str], rare: int = RARE_IN_RULINGS) -> bool:
         """Whether each of `tokens` is in at most `rare` rulings (the rulings that use a term's words
