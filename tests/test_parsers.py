@@ -756,15 +756,19 @@ def test_a_rulings_summary_files_each_ruling_under_the_card_named_with_a_colon_a
         ("Lightform", "2015-01-24", 6, "The manifested card is an Aura.")]
 
 
+def _hydra_page_with(label: str) -> str:
+    """A Spanish card page of Hooded Hydra whose first ruling has a label line (`label`) over its second paragraph."""
+    return ("Hidra con capucha\n\nReglas\n\n"
+            "2014-09-20\nSi la Hidra con capucha está boca abajo, no tiene habilidades.\n"
+            f"{label}\nSi se pone boca arriba, obtiene sus contadores.\n\n"
+            "2014-09-20\nLa hidra se puede poner boca arriba en cualquier momento en que tengas prioridad.\n")
+
+
 @pytest.mark.parametrize("label", ["Respuesta:", "Warning:", "Reason:"])
 def test_a_label_that_is_a_cards_name_on_a_page_titled_with_its_card_files_no_ruling_under_that_card(label):
     # review48: "Respuesta" (Response), "Warning" and "Reason" are cards' names too; on a page whose title names
     # its card, such a label under a ruling is no summary's next card, and the next ruling stays the page's card's
-    text = ("Hidra con capucha\n\nReglas\n\n"
-            "2014-09-20\nSi la Hidra con capucha está boca abajo, no tiene habilidades.\n"
-            f"{label}\nSi se pone boca arriba, obtiene sus contadores.\n\n"
-            "2014-09-20\nLa hidra se puede poner boca arriba en cualquier momento en que tengas prioridad.\n")
-    result = pages.parse_card_page(text, "hydra-es.txt", RESOLVE)
+    result = pages.parse_card_page(_hydra_page_with(label), "hydra-es.txt", RESOLVE)
     assert [(r.card, r.line) for r in result.records] == [("Hooded Hydra", 6), ("Hooded Hydra", 11)]
 
 
@@ -772,11 +776,7 @@ def test_a_label_that_is_a_cards_name_on_a_page_titled_with_its_card_files_no_ru
 def test_a_bare_label_that_is_a_cards_name_right_under_a_ruling_files_no_ruling_under_that_card(label):
     # review48 M5: the same label without its colon (a heading-like line) made the next ruling Response's;
     # right under a ruling's line with text under it, it is a label of that paragraph, said as skipped text
-    text = ("Hidra con capucha\n\nReglas\n\n"
-            "2014-09-20\nSi la Hidra con capucha está boca abajo, no tiene habilidades.\n"
-            f"{label}\nSi se pone boca arriba, obtiene sus contadores.\n\n"
-            "2014-09-20\nLa hidra se puede poner boca arriba en cualquier momento en que tengas prioridad.\n")
-    result = pages.parse_card_page(text, "hydra-es.txt", RESOLVE)
+    result = pages.parse_card_page(_hydra_page_with(label), "hydra-es.txt", RESOLVE)
     assert [(r.card, r.line) for r in result.records] == [("Hooded Hydra", 6), ("Hooded Hydra", 11)]
     assert [(p.line, p.ignored) for p in result.problems] == [(7, False)]
     assert result.problems[0].reason.startswith(f"text after a ruling and under no date skipped: {label} Si se pone")

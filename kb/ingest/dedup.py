@@ -143,24 +143,24 @@ def keywords_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda k: (-len(k.split()), k)))
 
 
-def abilities_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
-    """The keyword abilities of the Comprehensive Rules, the 702 headings ("Foretell", "Kicker"),
-    lowercased: not 702.1, a rule that is no heading."""
+def _headings_of(versions: Iterable[Any], section: str) -> tuple[str, ...]:
+    """The headings of a CR section's rules (701 "Scry", 702 "Foretell"), lowercased, longest first:
+    not the section's first rule (701.1, 702.1), which is no heading but a sentence."""
     found: set[str] = set()
     for version in versions:
         found.update(_keyword_names(c.text for n, c in version.clauses.items()
-                                    if re.fullmatch(r"702\.\d+", n) and not c.text.rstrip().endswith(".")))
+                                    if re.fullmatch(section + r"\.\d+", n) and not c.text.rstrip().endswith(".")))
     return tuple(sorted(found, key=lambda k: (-len(k.split()), k)))
+
+
+def abilities_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
+    """The keyword abilities of the Comprehensive Rules, the 702 headings ("Foretell", "Kicker"), lowercased."""
+    return _headings_of(versions, "702")
 
 
 def actions_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
-    """The keyword actions of the Comprehensive Rules, the 701 headings ("Scry", "Manifest Dread"),
-    lowercased: not 701.1, a rule that is no heading."""
-    found: set[str] = set()
-    for version in versions:
-        found.update(_keyword_names(c.text for n, c in version.clauses.items()
-                                    if re.fullmatch(r"701\.\d+", n) and not c.text.rstrip().endswith(".")))
-    return tuple(sorted(found, key=lambda k: (-len(k.split()), k)))
+    """The keyword actions of the Comprehensive Rules, the 701 headings ("Scry", "Manifest Dread"), lowercased."""
+    return _headings_of(versions, "701")
 
 
 def mechanics_from_rules(versions: Iterable[Any]) -> tuple[str, ...]:
