@@ -66,6 +66,7 @@ def test_a_check_that_a_later_rule_contradicts_holds_until_it_and_does_not_apply
     assert check_verdict(old, CORPUS.cards) == Verdict([])
     now = check_verdict(old, CORPUS.cards, "2026-01-16")
     assert now.failures == [] and "holds_until" in (now.not_applicable or "")
+    assert "the rules changed since the ruling" in (now.not_applicable or "")  # tryout50 D7: kb check says why
     still = _thief(tmp_path, "rules: 2012-06-01\n    holds_until: 2013-01-24", "{zone: exile}")
     wrong = check_verdict(still, CORPUS.cards, "2026-01-16")
     assert wrong.not_applicable is None and "date is wrong" in wrong.failures[0]

@@ -1329,11 +1329,15 @@ def check_verdict(check: Check, cards: Mapping[str, CardDef], rules_date: str | 
         failures = _run(check, cards, rules_date)
     except NotInRules as exc:
         return Verdict([], str(exc))
-    outside = check.outside_its_rules(rules.date) if rules is not None else None
+    date = rules.date if rules is not None else None
+    outside = check.outside_its_rules(date) if date is not None else None
     if outside is None:
         return Verdict(failures)
-    if failures:
-        return Verdict([], outside)  # expected: the rules of that date contradict it
+    if failures:  # expected: the rules of that date contradict it
+        later = check.holds_until is not None and date is not None and date >= check.holds_until
+        changed = ("; it fails under them as expected: the rules changed since the ruling, which `kb outdated "
+                   "--kind check-fails` lists") if later else ""
+        return Verdict([], outside + changed)
     return Verdict([f"{outside}, yet it passes under them: its holds_since/holds_until date is wrong"])
 
 
