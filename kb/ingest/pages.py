@@ -774,7 +774,7 @@ def _ends_sentence(text: str) -> bool:
 def _is_heading(text: str) -> bool:
     """A short line that is no sentence: a card's name, a section heading, a footer link. A closing
     parenthesis ends no sentence when it only qualifies the words before it ("Nota de la tienda (Córdoba)",
-    "Jeskai Spy (KTK)"), as it does after a stop ("(See rule 702.)"). An example ("Example: turn it face up")
+    "Jeskai Spy (KTK)"); one after a stop ends one ("(See rule 702.)"). An example ("Example: turn it face up")
     is more of the ruling, stop or none."""
     stripped = text.strip()
     return (len(stripped.split()) <= 8 and not _ends_sentence(_unqualified(stripped))
