@@ -782,6 +782,40 @@ def test_a_bare_label_that_is_a_cards_name_right_under_a_ruling_files_no_ruling_
     assert result.problems[0].reason.startswith(f"text after a ruling and under no date skipped: {label} Si se pone")
 
 
+def _hydra_page_with_paragraph(above: str, last: bool) -> str:
+    """A Spanish card page of Hooded Hydra with an undated paragraph (`above`: the line over it) set apart under
+    its first ruling, and a second dated ruling after it unless `last`."""
+    second = "" if last else "\n\n2014-09-20\nLa hidra se puede poner boca arriba en cualquier momento en que tengas prioridad."
+    return ("Hidra con capucha\n\n2014-09-20\nSi la Hidra con capucha está boca abajo, no tiene habilidades.\n\n"
+            f"{above}\n\nSi se pone boca arriba, obtiene sus contadores.{second}\n")
+
+
+@pytest.mark.parametrize("heading", ["Nota de la tienda (Córdoba)", "Nota de la tienda", "Store note (FNM)"])
+def test_a_heading_with_a_closing_parenthesis_under_a_ruling_is_no_ruling_text(heading):
+    # tryout50 D6: "Nota de la tienda (Córdoba)" read as a sentence's end (its closing parenthesis), so the
+    # heading and the paragraph under it were glued to the ruling above, without a word. A heading ends that
+    # ruling: between two rulings it and its paragraph are skipped text naming its line, after the last one
+    # the heading is the page's own (a note) and the paragraph about the game is skipped
+    ruling = "Si la Hidra con capucha está boca abajo, no tiene habilidades."
+    between = pages.parse_card_page(_hydra_page_with_paragraph(heading, last=False), "hydra-es.txt", RESOLVE)
+    assert [(r.line, r.text) for r in between.records][0] == (4, ruling)
+    assert [(p.line, p.ignored) for p in between.problems] == [(6, False)]
+    assert between.problems[0].reason.startswith(f"text after a ruling and under no date skipped: {heading} Si se pone")
+    after = pages.parse_card_page(_hydra_page_with_paragraph(heading, last=True), "hydra-es.txt", RESOLVE)
+    assert [(r.line, r.text) for r in after.records] == [(4, ruling)]
+    assert sorted((p.line, p.ignored, p.reason.split(": ")[0]) for p in after.problems) == [
+        (6, True, "text after a ruling and under no date, not read as rulings (no sentence end)"),
+        (8, False, "text after a ruling and under no date skipped")]
+
+
+@pytest.mark.parametrize("line", ["(Ver la regla 708.2 de las reglas.)", "Se gira boca arriba (ver regla 702.37)."])
+def test_a_line_whose_parenthesis_closes_a_sentence_under_a_ruling_is_more_of_that_ruling(line):
+    # what D6's fix leaves as it was: a parenthesis after a stop, or a stop after it, ends a sentence
+    result = pages.parse_card_page(_hydra_page_with_paragraph(line, last=False), "hydra-es.txt", RESOLVE)
+    assert result.records[0].text.endswith(f"{line} Si se pone boca arriba, obtiene sus contadores.")
+    assert result.problems == ()
+
+
 def test_a_cards_name_set_apart_under_a_page_titled_with_a_known_card_still_heads_its_rulings():
     # what M5's fix leaves as it was: a card's name on a line of its own heads the next card's rulings, right
     # under the last ruling with its date under it, or with a blank line above it

@@ -772,11 +772,24 @@ def _ends_sentence(text: str) -> bool:
 
 
 def _is_heading(text: str) -> bool:
-    """A short line that is no sentence: a card's name, a section heading, a footer link. An example
-    ("Example: turn it face up") is more of the ruling, stop or none."""
+    """A short line that is no sentence: a card's name, a section heading, a footer link. A closing
+    parenthesis ends no sentence when it only qualifies the words before it ("Nota de la tienda (Córdoba)",
+    "Jeskai Spy (KTK)"); one after a stop ends one ("(See rule 702.)"). An example ("Example: turn it face up")
+    is more of the ruling, stop or none."""
     stripped = text.strip()
-    return (len(stripped.split()) <= 8 and not _ends_sentence(stripped) and not stripped.endswith((",", ";", ":"))
-            and not stripped[:1].islower() and not _EXAMPLE.match(stripped))
+    return (len(stripped.split()) <= 8 and not _ends_sentence(_unqualified(stripped))
+            and not stripped.endswith((",", ";", ":")) and not stripped[:1].islower() and not _EXAMPLE.match(stripped))
+
+
+_QUALIFIER = re.compile(r"\s*\(([^()]*)\)$")  # a line's closing parenthetical: "(Córdoba)", "(See rule 702.)"
+
+
+def _unqualified(text: str) -> str:
+    """`text` without a closing parenthetical that ends no sentence inside, when words stand before it."""
+    qualifier = _QUALIFIER.search(text)
+    if qualifier is None or not qualifier.start() or _ends_sentence(qualifier.group(1)):
+        return text
+    return text[:qualifier.start()]
 
 
 def _is_card_label(text: str, resolve_card: NameResolver | None) -> bool:
@@ -855,7 +868,7 @@ def _page_text(lines: Sequence[_Line]) -> _PageText | None:
         return _PageText.NOTICE
     if _SITE_LINKS.search(text) or _mostly_links(text):
         return _PageText.LINKS
-    return None if _ends_sentence(text) else _PageText.NO_SENTENCE_END
+    return None if _ends_sentence(_unqualified(text)) else _PageText.NO_SENTENCE_END
 
 
 _FEW_WORDS = 4  # besides a link: "Data provided by Scryfall.", "Source: the Scryfall rulings list."
