@@ -458,29 +458,3 @@ def test_destroying_reads_as_destroy() -> None:
 ])  # fmt: skip
 def test_same_word_is_an_inflection_not_a_derived_word(a: str, b: str, same: bool) -> None:
     assert same_word(a, b) is same and same_word(b, a) is same
-
-
-EXALTED = [
-    _rule("c-gl-exalted", "glossary:Exalted", "Exalted: A keyword ability that can make a creature better in combat. "
-          "See rule 702.83, \"Exalted.\""),
-    _rule("c-702.83a", "702.83a", "Exalted is a triggered ability. \"Exalted\" means \"Whenever a creature you control "
-          "attacks alone, that creature gets +1/+1 until end of turn.\""),
-    _rule("c-708.5", "708.5", "A player may look at a face-down spell or permanent they control at any time."),
-    _ruling("r-own", "You may look at face-down permanents you control at any time.", "Exalted Angel"),
-]
-
-
-@pytest.mark.parametrize("question, lang, exalted", [
-    # Exalted Angel (a morph card, no exalted) by its German and Spanish names: their words translate to "exalted"
-    ("Kann ich meinen Erhabenen Engel verdeckt ausspielen?", Lang.DE, False),
-    ("¿Puedo lanzar mi Ángel exaltado boca abajo?", Lang.ES, False),
-    ("Wie funktioniert Erhaben?", Lang.DE, True),  # the keyword named: still its rules
-    ("¿Cómo funciona exaltado?", Lang.ES, True),
-])  # fmt: skip
-def test_a_german_or_spanish_card_name_translated_to_a_keyword_names_no_keyword(tmp_path: Path, question: str,
-                                                                                lang: Lang, exalted: bool) -> None:
-    """review49 H1: the words of a card's name name no keyword, in the question's language or translated."""
-    searcher = fake_searcher(EXALTED, tmp_path / "index")
-    searcher.weights = Weights(keyword_rules=True)
-    lifted = _lifted(searcher, question, lang)
-    assert lifted == ({"c-702.83a", "c-gl-exalted"} if exalted else set())

@@ -1212,10 +1212,9 @@ class Searcher:
         """The rows of the CR glossary entries whose term (of at least `min_words` words) `text`
         names and whose words are in at most `rare` rulings: by the term's words in a row (or the
         tokens `also`), or through the one glossary concept the whole term reads as. The words
-        `skip` name nothing, in `text` or in `also`: a German or Spanish card name translated word for word
-        is its English name's words, and "Erhabener Engel" (Exalted Angel) is no exalted (review49 H1)."""
+        `skip` name nothing."""
         t = self.table
-        words = [w if w not in skip else "" for w in [*tokenize(text), "", *also]]
+        words = [w if w not in skip else "" for w in tokenize(text)] + ["", *also]
         if not any(words) or not len(t.clause_idx):  # no entry is a clause or links one: no glossary entry either
             return []
         written: list[str | None] = [*search_words(text), "", *[None] * len(also)]
