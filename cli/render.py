@@ -488,8 +488,7 @@ def check_blocks(console: Console, checks: Sequence[Check], results: Sequence[Ch
     by_id = {c.id: c for c in checks}
     for r in results:
         check = by_id[r.id]
-        status = Text("pass", style="green") if r.passed else Text("FAIL", style="bold red")
-        line = status + Text(f"  {r.id}", style="bold")
+        line = check_status(r) + Text(f"  {r.id}", style="bold")
         if check.rules:
             line.append(f"  (written for the rules of {check.rules})", style="dim")
         console.print(line)
@@ -503,8 +502,20 @@ def check_blocks(console: Console, checks: Sequence[Check], results: Sequence[Ch
             console.print(action)
         if check.expect:
             console.print(Text("    expect: " + _compact(dict(check.expect)), style="cyan"))
+        if r.not_applicable:  # a check of rules that changed, outside its holds_since/holds_until (review49)
+            console.print(Text("    " + r.not_applicable, style="yellow"))
         for failure in r.failures:
             console.print(Text("    ✗ " + failure, style="red"))
+
+
+def check_status(r: CheckResult) -> Text:
+    """A check's status word: pass, n/a (not applicable under the run's rules), ???? (its quote picks no
+    ruling) or FAIL."""
+    if r.passed:
+        return Text("pass", style="green")
+    if r.not_applicable:
+        return Text("n/a ", style="yellow")
+    return Text("????", style="yellow") if r.is_unattached else Text("FAIL", style="bold red")
 
 
 # --- kb rule ------------------------------------------------------------------------------------
@@ -655,8 +666,7 @@ def check_results(console: Console, results: Sequence[CheckResult]) -> None:
         console.print("[dim]no checks[/]")
         return
     for r in results:
-        status = ("[green]pass[/]" if r.passed else "[yellow]n/a [/]" if r.not_applicable
-                  else "[yellow]????[/]" if r.is_unattached else "[bold red]FAIL[/]")
+        status = check_status(r).markup
         entry = (f"  [dim]{r.entry}[/]" if r.entry
                  else "  [yellow](attached to no ruling: its quote picks none or several; not passed)[/]" if r.unattached
                  else "")
