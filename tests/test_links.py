@@ -520,6 +520,17 @@ def test_objects_told_by_their_state_as_the_effect_resolves_are_611_2c(rules, ca
     assert got[:1] == ["611.2c"], got
 
 
+# review49 M1: a creature "that was targeted" and the moment its ability resolves is a target's legality (608.2b),
+# no set of objects an effect fixed (611.2c); the rulings are written for the test
+@pytest.mark.parametrize("text", [
+    "If the face-down creature that was targeted is turned face up before the ability resolves, it is still a legal target.",
+    "If the creature that was targeted is an illegal target when the ability resolves, the ability doesn't resolve.",
+])
+def test_a_targeted_creature_as_the_ability_resolves_is_no_611_2c(rules, card_texts, text):
+    got = linked_clauses(card_ruling(text, ()), rules, card_texts)
+    assert "611.2c" not in got, got
+
+
 # links46: one status changing leaves the others as they were (110.5c; 110.5 names the four), not a rule of the
 # face-down section the words also touch; the rulings are written for the test ("won't change ... abilities which
 # include the tap symbol" is no status: see the bench's H)

@@ -222,9 +222,11 @@ CUES: tuple[Cue, ...] = (
     _cue(r"(?:continue to be|continues to be|remains?|still be) attacking", "506.4a", "still attacking", 0.9),
     # a resolved effect's set of objects is fixed when it begins (611.2c): creatures that come under your control later,
     # or objects told apart by what they are as it resolves ("creatures that are attacking as it resolves", "creatures
-    # that enter after it resolves": links49)
+    # that enter after it resolves": links49): a state or an entering, never a target ("the creature that was targeted
+    # is an illegal target when the ability resolves" is 608.2b's: review49 M1)
     _cue(r"creatures that come under your control later|\blocked in\b|set of (?:objects|creatures) it affects"
-         r"|\b(?:creatures?|permanents?|objects?)\b[^.]{0,60}?\b(?:that|which|whose)\b[^.]{0,60}?\b"
+         r"|\b(?:creatures?|permanents?|objects?)\b[^.]{0,60}?\b(?:that|which) "
+         r"(?:are|were|become|became|enter|enters|entered|come|comes|came)\b(?![^.]{0,60}?\btarget)[^.]{0,60}?\b"
          r"(?:as|after|when|before|once) " + _RESOLVER + r" (?:resolves|resolved|has resolved)\b",
          "611.2c", "continuous effect locked in"),
     _cue(r"\bspells? (?:being |that was |that's )?copied\b"
