@@ -75,11 +75,26 @@ def test_a_printed_keyword_name_no_bundled_card_prints_is_read_as_its_keyword(qu
     ("El aura otorga +1/+1 a la criatura boca abajo, ¿lo conserva al voltearla?", Lang.ES),
     ("¿Es una amenaza si mi rival tiene tres criaturas boca abajo?", Lang.ES),
     ("Kann die verdeckte Kreatur dem Exil entkommen, wenn sie aufgedeckt wird?", Lang.DE),
+    # review49 M4: a German noun is always capitalised; after an article it is the sentence's noun, no keyword
+    ("Kein Wunder, dass ich die verdeckte Karte meines Gegners nicht ansehen darf?", Lang.DE),
+    ("Gibt es für die verdeckte Kreatur ein Entkommen aus dem Exil?", Lang.DE),
+    ("Die verdeckte Kreatur steht im Schatten eines Baums: kann sie blocken?", Lang.DE),
+    ("¿Hay un umbral de daño para que se voltee la criatura boca abajo?", Lang.ES),
 ])  # fmt: skip
 def test_a_keyword_name_that_is_an_everyday_word_does_not_read_an_ordinary_question(question: str, lang: Lang) -> None:
     words = set(CORPUS.glossary.translate(question, lang))
     assert not [c.id for c in ADDED if set(tokenize(c.terms[Lang.EN][0])) <= words]
-    assert not {"changel", "landfall", "fear", "discov", "evolv", "bestow", "menac", "escap"} & words
+    assert not {"changel", "landfall", "fear", "discov", "evolv", "bestow", "menac", "escap", "miracl", "shadow",
+                "threshold"} & words
+
+
+@pytest.mark.parametrize("question, lang, keyword", [
+    ("Hat die verdeckte Kreatur Schatten, wenn ich sie aufdecke?", Lang.DE, "shadow"),
+    ("Wie funktioniert die Fähigkeit Wunder bei einer verdeckten Karte?", Lang.DE, "miracle"),  # "Fähigkeit" beside
+    ("¿Cómo funciona la habilidad umbral con cartas boca abajo?", Lang.ES, "threshold"),
+])  # fmt: skip
+def test_an_everyday_keyword_name_said_as_a_keyword_is_read(question: str, lang: Lang, keyword: str) -> None:
+    assert all(t in CORPUS.glossary.translate(question, lang) for t in tokenize(keyword))
 
 
 def test_the_keyword_names_are_part_of_the_corpus_glossary_and_its_digest(tmp_path: Path) -> None:

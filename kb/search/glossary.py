@@ -77,13 +77,19 @@ def _as_asked(text: str, langs: Iterable[Lang]) -> str:
 MIN_VERB_ROOT = 4  # "ver" (ver, to see), "dar": a root this short would read half the language as the verb
 
 # Where a question says a word as a keyword's name (`keyword_words`): quoted, capitalised inside a sentence ("una
-# criatura con Vacío"; German capitalises every noun, so a German everyday term is no noun: "fahl", pale), right
+# criatura con Vacío"; in German, where every noun is, only with no article before it: `_DE_DETERMINERS`), right
 # after "with" ("criatura con vacío": an object has a keyword), within KEYWORD_BESIDE words of a term of the
 # glossary's concepts (or translations) for abilities and keywords in the same clause ("la habilidad vacío",
 # "Fähigkeit Fahl", "palabra clave esconder"), or as all the text says (a term looked up alone).
 KEYWORD_CONTEXT = ("abilities", "keyword_ability")  # concept or translation ids
 KEYWORD_BESIDE = 2
 _WITH = frozenset({"with", "con", "mit"})
+# German capitalises every noun, so a capital says a keyword only where no article or determiner makes the word a
+# noun of the sentence ("kein Wunder", "im Schatten", "ein Entkommen": review49 M4; "funktioniert Fahl", "hat Wunder")
+_DE_DETERMINERS = frozenset({"der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",
+                             "kein", "keine", "keinen", "keinem", "keiner", "im", "am", "vom", "zum", "zur", "beim",
+                             "ins", "ans", "aufs", "durchs", "furs", "fürs", "diese", "dieser", "dieses", "diesem",
+                             "diesen", "jede", "jeder", "jedes", "jedem", "jeden"})
 _QUOTES = "\"'“”„‟«»‘’‚‹›"
 _CLAUSE_BREAK = re.compile(r"[,;:.?!¿¡()\[\]\n]")
 _SENTENCE_OPEN = ".?!¿¡:\n"
@@ -313,10 +319,10 @@ class Glossary:
 
     def keyword_words(self, text: str, lang: Lang) -> frozenset[str]:
         """The tokens of the words a `lang` question's `text` says as a keyword's name (see `KEYWORD_CONTEXT`):
-        quoted, capitalised inside a sentence, right after "with", beside a word for an ability or a keyword in
-        the same clause, or all the text says."""
+        quoted, capitalised inside a sentence (in German with no article before it: "kein Wunder" is none), right
+        after "with", beside a word for an ability or a keyword in the same clause, or all the text says."""
         context = {t for c in (*self.concepts, *self.translations) if c.id in KEYWORD_CONTEXT
-                   for la in (lang, Lang.EN) for term in c.terms.get(la, ()) for t in tokenize(term)}
+                   for la in (lang, Lang.EN) for term in c.terms.get(la, ()) for t in tokenize(_as_asked(term, (la,)))}
         found = list(_LETTERS.finditer(text))
         tokens = [tokenize(_as_asked(m[0], (lang,))) for m in found]
         clause: list[int] = []
@@ -333,7 +339,8 @@ class Glossary:
             near = range(max(0, k - KEYWORD_BESIDE), min(len(found), k + KEYWORD_BESIDE + 1))
             if (len(found) == 1
                     or (before != "" and before[-1] in _QUOTES and after != "" and after in _QUOTES)
-                    or (m[0][:1].isupper() and opened != "" and opened[-1] not in _SENTENCE_OPEN)
+                    or (m[0][:1].isupper() and opened != "" and opened[-1] not in _SENTENCE_OPEN
+                        and not (lang is Lang.DE and k > 0 and fold(found[k - 1][0]) in _DE_DETERMINERS))
                     or (k > 0 and clause[k - 1] == clause[k] and fold(found[k - 1][0]) in _WITH)
                     or any(j != k and clause[j] == clause[k] and context & set(tokens[j]) for j in near)):
                 out.update(tokens[k])
