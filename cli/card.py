@@ -27,8 +27,9 @@ def card(
     found = find_card(name, reference(), kb)
     command_note(found.closest_note(name), quiet=as_json)  # a judge who typed a name must see it was read as another
     kb = kb if kb is not None else open_kb(quiet=as_json)
-    command_note(no_text_note(kb, language, filters=False), quiet=as_json)
     view = card_view(found, kb, language)
+    if view.entries:  # no rulings to show in any language: nothing is shown in English instead (tryout49 D8)
+        command_note(no_text_note(kb, language, filters=False), quiet=as_json)
     if as_json:
         print_json(view.to_json())
     else:

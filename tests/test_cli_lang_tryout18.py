@@ -123,6 +123,9 @@ def test_a_language_the_kb_has_no_text_in_is_named_by_outdated_list_and_card(kb_
     card = "the KB holds no es text, so the rulings are shown in English"
     assert f"note: {card}" in " ".join(kb("card", "Lightform", "--lang", "es").stderr.split())
     assert json.loads(kb("card", "Lightform", "--lang", "es", "--json").stdout)["notes"] == [card]
+    # a card with no rulings in the KB: nothing is shown in English instead, so no note says so (tryout49 D8)
+    bolt = kb("card", "Lightning Bolt", "--lang", "es")
+    assert "0 KB entries" in bolt.stdout and "holds no" not in bolt.stderr
     # German text exists: no note
     for args in (["outdated", "--lang", "de"], ["list", "--lang", "de"], ["card", "Lightform", "--lang", "de"]):
         assert "holds no" not in kb(*args).stderr, args
