@@ -68,18 +68,20 @@ class Question:
     url: str | None = None
 
 
-def answers_entry(answer: Answer, entry: Entry) -> bool:
+def answers_entry(answer: Answer, entry: Entry, strict: bool = False) -> bool:
     """Whether `entry` is a right hit for `answer`.
 
     - quote: a ruling one of whose English wordings (canonical or any English variant) contains the
       quote, and which lists `card` when the answer names one.
     - clause: a rule entry for that CR clause, or a ruling whose top (first) CR link is that clause.
-      The KB holds few rule texts, so a ruling that interprets the clause stands in for it.
+      The KB holds few rule texts, so a ruling that interprets the clause stands in for it; but a
+      ruling linked to the right clause may still say something else (another card's case, even the
+      opposite), so `strict` counts the rule entry alone: the floor under a judge's hand count.
     """
     if answer.clause:
         if entry.kind is Kind.RULE:
             return entry.clause == answer.clause
-        return bool(entry.rules) and entry.rules[0].clause == answer.clause
+        return not strict and bool(entry.rules) and entry.rules[0].clause == answer.clause
     if entry.kind is not Kind.RULING or not answer.quote:
         return False
     if answer.card and answer.card not in entry.cards:
@@ -88,9 +90,9 @@ def answers_entry(answer: Answer, entry: Entry) -> bool:
     return any(answer.quote in t for t in texts)
 
 
-def right_ids(question: Question, entries: Iterable[Entry]) -> set[str]:
+def right_ids(question: Question, entries: Iterable[Entry], strict: bool = False) -> set[str]:
     """The ids of every entry that answers the question (any of its answers)."""
-    return {e.id for e in entries if any(answers_entry(a, e) for a in question.answers)}
+    return {e.id for e in entries if any(answers_entry(a, e, strict) for a in question.answers)}
 
 
 def load_questions(path: Path) -> list[Question]:
@@ -153,16 +155,30 @@ def _scores(ranks: Sequence[int | None]) -> dict[str, float]:
     }
 
 
+def _per_split(questions: Sequence[Question], ranks: dict[str, int | None]) -> dict[str, Any]:
+    per_split: dict[str, Any] = {}
+    for split in SPLITS:
+        per_lang = {}
+        for lang in [*Lang, None]:
+            subset = [q for q in questions if q.split == split and (lang is None or q.lang == lang)]
+            if subset:
+                per_lang[lang.value if lang else "all"] = _scores([ranks[q.id] for q in subset])
+        per_split[split] = per_lang
+    return per_split
+
+
 def evaluate(searcher: Any, questions: Sequence[Question], entries: Sequence[Entry],
              modes: Sequence[str] = MODES) -> dict[str, Any]:
     """Ask every question in every mode.
 
     Returns {"scores": {set: {mode: {split: {lang|"all": {n, top1, top3, mrr}}}}},
              "failures": {set: {mode: [test-split questions whose answer is not first]}}},
-    one set per source file.
+    one set per source file; each mode is scored twice, as "<mode>" and "<mode> strict" (a labelled CR
+    clause counted only as its own rule entry, see `answers_entry`).
     """
     by_id = {e.id: e for e in entries}
     right = {q.id: right_ids(q, entries) for q in questions}
+    strict_right = {q.id: right_ids(q, entries, strict=True) for q in questions}
     sources = sorted({q.source for q in questions})
     scores: dict[str, Any] = {}
     failures: dict[str, Any] = {}
@@ -171,11 +187,13 @@ def evaluate(searcher: Any, questions: Sequence[Question], entries: Sequence[Ent
         scores[source], failures[source] = {}, {}
         for mode in modes:
             ranks: dict[str, int | None] = {}
+            strict_ranks: dict[str, int | None] = {}
             misses = []
             for q in qs:
                 hits = searcher.search(q.question, limit=DEPTH, mode=mode)
                 hit_ids = [h.entry.id for h in hits]
                 ranks[q.id] = _rank(hit_ids, right[q.id])
+                strict_ranks[q.id] = _rank(hit_ids, strict_right[q.id])
                 if q.split == "test" and ranks[q.id] != 1:
                     first = by_id.get(hit_ids[0]) if hit_ids else None
                     misses.append({
@@ -186,15 +204,8 @@ def evaluate(searcher: Any, questions: Sequence[Question], entries: Sequence[Ent
                             "id": first.id, "kind": first.kind.value,
                             "clause": first.clause, "text": first.text[:160]},
                     })  # fmt: skip
-            per_split: dict[str, Any] = {}
-            for split in SPLITS:
-                per_lang = {}
-                for lang in [*Lang, None]:
-                    subset = [q for q in qs if q.split == split and (lang is None or q.lang == lang)]
-                    if subset:
-                        per_lang[lang.value if lang else "all"] = _scores([ranks[q.id] for q in subset])
-                per_split[split] = per_lang
-            scores[source][mode] = per_split
+            scores[source][mode] = _per_split(qs, ranks)
+            scores[source][f"{mode} strict"] = _per_split(qs, strict_ranks)
             failures[source][mode] = misses
     return {"scores": scores, "failures": failures}
 
@@ -345,6 +356,8 @@ def main(argv: list[str] | None = None) -> int:
         "A hit is right when `answers_entry` accepts it: a ruling whose English text contains a "
         "labelled quote (of the labelled card), or for a CR clause a rule entry for that clause or "
         f"a ruling whose top link is that clause. MRR counts the first right hit up to rank {DEPTH}. "
+        "The `strict` rows count a labelled clause only as its own rule entry (a ruling linked to it may "
+        "say another card's case, even the opposite): a judge's hand count lies between the two rows. "
         "Tune on dev; test is reported only."
     )
     md = markdown(result, header)

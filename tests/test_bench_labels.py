@@ -169,3 +169,21 @@ def test_top1_top3_and_mrr_per_split_and_language_with_test_misses_listed() -> N
     assert result["scores"]["s"]["hybrid"]["dev"]["de"] == {"n": 1, "top1": 0.0, "top3": 0.0, "mrr": 0.2}
     misses = result["failures"]["s"]["hybrid"]
     assert [(m["id"], m["rank"], m["first"]["id"]) for m in misses] == [("q2", 3, "r-b")]
+
+
+def test_strict_rows_count_a_labelled_clause_only_as_its_rule_entry() -> None:
+    """tryout51 D5: a ruling whose top link is the labelled clause may say another card's case (even the
+    opposite), so the strict rows count only the clause's own entry; quoted rulings count in both."""
+    linked = ruling("You can look at the exiled cards at any time.", eid="r-linked", links=("406.3",))
+    clause = rule("406.3", eid="c-406.3")
+    quoted = ruling("answer A", eid="r-a")
+    qa = sq.Question("q1", Lang.EN, "test", "look?", (sq.Answer(clause="406.3"),), "s")
+    qb = sq.Question("q2", Lang.EN, "test", "quote?", (sq.Answer(quote="answer A"),), "s")
+    searcher = _Searcher({"look?": [linked, quoted, clause], "quote?": [quoted]})
+    result = sq.evaluate(searcher, [qa, qb], [linked, clause, quoted], modes=("hybrid",))
+    lenient = result["scores"]["s"]["hybrid"]["test"]["en"]
+    strict = result["scores"]["s"]["hybrid strict"]["test"]["en"]
+    assert (lenient["top1"], lenient["top3"]) == (1.0, 1.0)
+    assert (strict["top1"], strict["top3"], strict["mrr"]) == (0.5, 1.0, pytest.approx((1 + 1 / 3) / 2))
+    assert sq.answers_entry(sq.Answer(clause="406.3"), linked, strict=True) is False
+    assert "| hybrid strict |" in sq.markdown(result, "# header")
