@@ -2510,22 +2510,6 @@ def _exile_top_playable_this_turn(g: Game, r: _Resolving) -> None:
         exiled.playable, exiled.playable_by = True, r.controller
 
 
-def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
-    # Clone Shell: look at the top `count` (all of them if fewer), exile one face down even
-    # if none is a creature card, the rest to the bottom.
-    seen = g.library(r.controller)[: r.ability.count]
-    who = f"{r.source.label}'s ability" if r.source is not None else "the ability"
-    chosen = _choose_one(seen, _chosen_labels(r.choice), _looks_at(who, seen), "exile face down", "608.2d")
-    for obj in seen:
-        if obj is chosen:
-            new = g._move(obj, Zone.EXILE, face_down=True)
-            new.exiled_with = r.source.oid if r.source is not None else None
-            if g.rules.keeps_looking_at_what_it_looked_at_and_exiled:
-                new.may_look.add(r.controller)  # 406.3: looked at, then exiled face down
-        else:
-            _put_on_bottom(g, obj)
-
-
 def _put_on_bottom(g: Game, obj: GameObject) -> None:
     """A card of a library to the bottom of that library (the same object: it stays in the zone)."""
     lib = g.players[obj.card.owner].library
@@ -2545,8 +2529,11 @@ def _exile_card_face_down(g: Game, r: _Resolving) -> None:
     if zone is ExileFrom.TOP_OF_LIBRARY:
         taken = g.library(whose)[: r.ability.count]
     elif zone is ExileFrom.ONE_OF_TOP:
+        # Gonti, Clone Shell: the top `count` (all of them if fewer) looked at; one exiled even if it
+        # is no card the ability goes on to use (Clone Shell's non-creature card)
         top = g.library(whose)[: r.ability.count]
-        one = _choose_one(top, _chosen_labels(r.choice), _looks_at(r.controller, top), "exile face down", "608.2d")
+        who = f"{r.source.label}'s ability" if r.source is not None else "the ability"
+        one = _choose_one(top, _chosen_labels(r.choice), _looks_at(who, top), "exile face down", "608.2d")
         for obj in top:
             if obj is not one:
                 _put_on_bottom(g, obj)  # "in a random order": the model keeps theirs
@@ -2686,7 +2673,6 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.EXILE_SELF_AND_TOP_THEN_MANIFEST: _exile_self_and_top_then_manifest,
     EffectKind.GRANT_DIES_MANIFEST: _grant_dies_manifest,
     EffectKind.COUNTER: _counter_targets,
-    EffectKind.LOOK_AT_TOP_EXILE_ONE_FACE_DOWN: _look_at_top_exile_one_face_down,
     EffectKind.EXILE_CARD_FACE_DOWN: _exile_card_face_down,
     EffectKind.TURN_UP_EXILED_WITH_THIS: _turn_up_exiled_with_this,
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS: _turn_up_exiled_with_this,
