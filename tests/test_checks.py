@@ -6,6 +6,7 @@ import copy
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -84,6 +85,41 @@ def test_a_check_dated_outside_what_it_holds_under_is_a_problem(tmp_path: Any) -
     path.write_text(_THIEF_CHECK.format(dates="holds_until: 2013-01-24", expect="{visible_to: []}"), encoding="utf-8")
     _, problems = load_checks([path], CORPUS.cards)
     assert problems and "holds_until" in str(problems[0])
+
+
+def test_a_holds_since_check_leaves_its_ruling_checked_under_the_older_rules() -> None:
+    """review49 M2: Clone Shell's "you won't be able to look" and "you must exile one" checks expected 406.3's
+    look-then-exile of 2024-11-08 (`holds_since`), so the rulings, which held in 2011 as now, had no check that
+    applied under any older rules date. A `holds_since` check pins what changed; its ruling has a check that
+    applies and passes the day before, too."""
+    dated = [c for c in CHECKS if c.holds_since is not None]
+    assert dated
+    for check in dated:
+        before = (date.fromisoformat(check.holds_since or "") - timedelta(days=1)).isoformat()
+        same = [c for c in CHECKS if normalise_quote(c.ruling) == normalise_quote(check.ruling)]
+        assert any(r.passed for r in run_checks(same, before, cards=CARDS)), (check.id, before)
+    ids = ["exile-face-down/clone-shell-new-controller-cannot-look", "exile-face-down/clone-shell-must-exile-one-even-no-creature"]
+    older = run_checks([c for c in CHECKS if c.id in ids], "2014-11-24", cards=CARDS)
+    assert [(r.id, r.passed) for r in older] == [(i, True) for i in ids]
+
+
+@pytest.mark.parametrize(("visible_to", "failures"), [
+    ("{opponent: false}", []),
+    ("{you: true, opponent: false}", []),
+    ("{opponent: true}", ["Grizzly Bears.visible_to: expected {opponent: true}, got {opponent: false}"]),
+    ("[you]", []),
+])
+def test_visible_to_names_each_player_who_may_or_may_not_look(tmp_path: Any, visible_to: str, failures: list[str]) -> None:
+    """`visible_to: {opponent: false}`: one player's sight, the others' left open (review49 M2)."""
+    result = check_verdict(_thief(tmp_path, "", "{visible_to: %s}" % visible_to), CORPUS.cards)
+    assert [f.split(": ", 1)[1] for f in result.failures] == failures
+
+
+def test_visible_to_names_only_players_of_the_check(tmp_path: Any) -> None:
+    path = tmp_path / "dated.yaml"
+    path.write_text(_THIEF_CHECK.format(dates="", expect="{visible_to: {third: false}}"), encoding="utf-8")
+    _, problems = load_checks([path], CORPUS.cards)
+    assert problems and "third" in str(problems[0])
 
 
 # ---- mutation: every expectation must be able to fail ------------------------------------------

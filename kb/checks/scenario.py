@@ -1552,6 +1552,10 @@ def _turn_face_up_costs(r: _Runner, obj: GameObject, want: Any) -> object:
 
 
 def _visible_to(r: _Runner, obj: GameObject, want: Any) -> object:
+    """Every player who may look at the front (a list), or whether each player named may (`{opponent:
+    false}`): a ruling about one player's sight checked without pinning the others'."""
+    if isinstance(want, dict):
+        return {p: r.game.can_see(str(p), obj) for p in want}
     return [p for p in r.game.players if r.game.can_see(p, obj)]
 
 
@@ -1640,7 +1644,7 @@ _OBJECT_PROPS: dict[str, Prop] = {
     "controller": Prop(lambda r, o, w: o.controller),
     "owner": Prop(lambda r, o, w: o.card.owner),
     "revealed": _flag_prop(lambda r, o, w: o.card.revealed),
-    "visible_to": Prop(_visible_to),
+    "visible_to": Prop(_visible_to, Arg.PLAYER),
     "same_object": _flag_prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
     "can_turn_face_up": Prop(_can_turn_face_up, Arg.TURN_UP_WAY),
     "face": Prop(lambda r, o, w: r.game.printed(o).name if not o.face_down else None),
