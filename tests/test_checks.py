@@ -146,6 +146,51 @@ def test_a_check_plays_the_card_that_grants_a_permission_instead_of_staging_it()
     assert staged == STAGED_PERMISSIONS
 
 
+@pytest.mark.parametrize("key", ["rules", "holds_since", "holds_until"])
+def test_a_bad_rules_date_is_a_problem_naming_its_key_and_line(tmp_path: Any, key: str) -> None:
+    """review49 L2: `holds_since: 31/12/2014` was "invalid rules date", on the check's line."""
+    path = tmp_path / "dated.yaml"
+    path.write_text(_THIEF_CHECK.format(dates=f"{key}: 31/12/2014", expect="{zone: exile}"), encoding="utf-8")
+    _, problems = load_checks([path], CORPUS.cards)
+    assert [(p.line, p.reason.split(": slashed")[0]) for p in problems] == [
+        (4, f"check 'thief': invalid {key} date '31/12/2014'")]
+
+
+def test_a_check_refused_or_incomplete_is_a_failure_under_any_rules_date(tmp_path: Any) -> None:
+    """review49 L3: under a date outside its holds_since/holds_until every failure was "not applicable",
+    a refused setup, an unknown card and a missing choice too: only a failed expectation is the failure
+    the dates foresee."""
+    from kb.game import Zone
+    from kb.checks.scenario import Placed
+
+    check = _thief(tmp_path, "holds_since: 2013-01-24", "{visible_to: [you]}")
+    assert check_verdict(check, CORPUS.cards, "2012-06-01").not_applicable  # its expectation fails then: n/a
+    refused = replace(check, placed=check.placed + (
+        Placed("Lightform", "Lightform", "you", Zone.BATTLEFIELD, 3, attached_to="Nobody"),))
+    unknown = replace(check, placed=check.placed + (Placed("Grizly Bears", "Grizly Bears", "you", Zone.HAND, 3),))
+    for broken, failure in [(refused, "setup refused: no card called 'Nobody'"), (unknown, "unknown card 'Grizly Bears'")]:
+        for date in ("2012-06-01", None):
+            verdict = check_verdict(broken, CORPUS.cards, date)
+            assert verdict.not_applicable is None and len(verdict.failures) == 1 and failure in verdict.failures[0]
+    path = tmp_path / "choice.yaml"
+    path.write_text("""checks:
+  - name: shell
+    ruling: x
+    holds_since: 2024-11-08
+    setup: {you: {hand: [Clone Shell], library: [Shock, Grizzly Bears]}}
+    actions:
+      - cast: Clone Shell
+      - resolve: 1
+      - resolve: 1
+    expect: {Grizzly Bears: {zone: exile, visible_to: [you]}}
+""", encoding="utf-8")
+    (shell,), problems = load_checks([path], CORPUS.cards)
+    assert problems == []
+    verdict = check_verdict(shell, CORPUS.cards, "2020-01-01")
+    assert verdict.not_applicable is None and [f.split(": ", 1)[1][:21] for f in verdict.failures] == [
+        "a choice is missing: ", "Grizzly Bears.zone: e"]
+
+
 # ---- mutation: every expectation must be able to fail ------------------------------------------
 
 

@@ -57,9 +57,11 @@ MAX_DEPTH = 40  # deeper YAML is refused: no check needs it, and PyYAML composes
 
 
 class _LineDict(dict):  # type: ignore[type-arg]
-    """A mapping that remembers the line (1-based) where it started in the YAML text."""
+    """A mapping that remembers the line (1-based) where it started in the YAML text, and each
+    key's line (`key_lines`)."""
 
     line: int = 0
+    key_lines: dict[Any, int]
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -83,6 +85,7 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict
         first[key] = key_node.start_mark.line + 1
     d = _LineDict(loader.construct_mapping(node, deep=True))
     d.line = node.start_mark.line + 1
+    d.key_lines = first
     return d
 
 
@@ -761,12 +764,12 @@ def _parse_check(
     ruling = raw.get("ruling")
     if not ruling or not isinstance(ruling, str):
         raise _CheckSyntax(f"check {name!r} needs a `ruling:` quote", line)
-    rules = _rules_date(raw.get("rules"), name, line)
+    rules = _rules_date(raw, "rules", name, line)
     try:
         check_rules = Rules.for_date(rules)
     except RulesDateError as exc:
         raise _CheckSyntax(f"check {name!r}: {exc}", line) from None
-    since, until = (_rules_date(raw.get(k), name, line) for k in ("holds_since", "holds_until"))
+    since, until = (_rules_date(raw, k, name, line) for k in ("holds_since", "holds_until"))
     if (since is not None and check_rules.date < since) or (until is not None and check_rules.date >= until):
         raise _CheckSyntax(f"check {name!r}: its own rules date ({check_rules.date}: `rules:`, else the current "
                            "rules) must be one it holds under (holds_since <= it < holds_until)", line)
@@ -1227,18 +1230,20 @@ def _parse_setup(
 # ---- running ------------------------------------------------------------------------------------
 
 
-def _rules_date(raw: Any, name: str, line: int) -> str | None:
-    """A check's `rules:` date as YYYY-MM-DD, written as the command line's date options take it
-    (`2018-07-13`, `13.07.2018`, `13 July 2018`, `13 de julio de 2018`): the same judge writes both."""
+def _rules_date(check: Mapping[str, Any], key: str, name: str, line: int) -> str | None:
+    """A check's rules date under `key` (`rules`, `holds_since`, `holds_until`) as YYYY-MM-DD, written as
+    the command line's date options take it (`2018-07-13`, `13.07.2018`, `13 July 2018`, `13 de julio de
+    2018`): the same judge writes both. A bad one is a problem naming the key, on the key's line."""
     from kb.errors import InputError
     from kb.normalize import date_option
 
+    raw = check.get(key)
     if raw is None:
         return None
     try:
-        return date_option(str(raw), "rules")
+        return date_option(str(raw), key)
     except InputError as exc:
-        raise _CheckSyntax(f"check {name!r}: {exc}", line) from None
+        raise _CheckSyntax(f"check {name!r}: {exc}", getattr(check, "key_lines", {}).get(key, line)) from None
 
 
 def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> Game:
@@ -1316,7 +1321,8 @@ def check_verdict(check: Check, cards: Mapping[str, CardDef], rules_date: str | 
     the parser did not foresee, is a failure naming the check's file and line. Not applicable: a
     check that names a mechanic those rules don't have (in its setup, actions or expectations), or
     meets one in an action it expects to be legal (a card's own disguise), or that fails under rules
-    outside its `holds_since`/`holds_until` (one that passes there is a failure: its date is wrong)."""
+    outside its `holds_since`/`holds_until` (one that passes there is a failure: its date is wrong; one
+    whose setup is refused, or that can't run, is a failure under any date: that is no rules change)."""
     try:
         rules = Rules.for_date(rules_date or check.rules)
     except RulesDateError:
@@ -1326,12 +1332,12 @@ def check_verdict(check: Check, cards: Mapping[str, CardDef], rules_date: str | 
         if unknown:
             return Verdict([], f"{unknown[0]} does not exist in the rules of {rules.date}")
     try:
-        failures = _run(check, cards, rules_date)
+        failures, faulty = _run(check, cards, rules_date)
     except NotInRules as exc:
         return Verdict([], str(exc))
     date = rules.date if rules is not None else None
     outside = check.outside_its_rules(date) if date is not None else None
-    if outside is None:
+    if outside is None or faulty:  # a setup refused, a card unknown, a choice missing: an error under any rules
         return Verdict(failures)
     if failures:  # expected: the rules of that date contradict it
         later = check.holds_until is not None and date is not None and date >= check.holds_until
@@ -1371,21 +1377,23 @@ def mechanics_named(check: Check) -> set[Mechanic]:
     return found
 
 
-def _run(check: Check, cards: Mapping[str, CardDef], rules_date: str | None) -> list[str]:
-    """The failures of a run; raises NotInRules when the check does not apply under these rules."""
+def _run(check: Check, cards: Mapping[str, CardDef], rules_date: str | None) -> tuple[list[str], bool]:
+    """The failures of a run, and whether one is a fault of the check itself (its setup refused, a card
+    unknown, a choice missing, an error), not a failed expectation; raises NotInRules when the check
+    does not apply under these rules."""
     where = f"{check.file}:{check.line}"
     all_cards = {**cards, **check.cards}
     missing = [p.card for p in check.placed if p.card not in all_cards]
     if missing:
-        return [f"{where}: unknown card {missing[0]!r}{_did_you_mean(missing[0], all_cards, _CARDS_LISTED)}"]
+        return [f"{where}: unknown card {missing[0]!r}{_did_you_mean(missing[0], all_cards, _CARDS_LISTED)}"], True
     try:
         game = build_game(check, cards, rules_date)
     except NotInRules:
         raise
     except (IllegalAction, RulesDateError) as exc:
-        return [f"{where}: setup refused: {exc}"]
+        return [f"{where}: setup refused: {exc}"], True
     except Exception as exc:  # noqa: BLE001 - a check must report, never crash the command
-        return [f"{where}: check could not run: {type(exc).__name__}: {exc}"]
+        return [f"{where}: check could not run: {type(exc).__name__}: {exc}"], True
     runner = _Runner(game, build_draft(check, cards))
     failures: list[str] = []
     try:
@@ -1397,7 +1405,8 @@ def _run(check: Check, cards: Mapping[str, CardDef], rules_date: str | None) -> 
         raise
     except Exception as exc:  # noqa: BLE001 - as above
         failures.append(f"{where}: check could not run: {type(exc).__name__}: {exc}")
-    return failures
+        runner.faulty = True
+    return failures, runner.faulty
 
 
 class _Outcome(TypedDict, total=False):
@@ -1412,12 +1421,14 @@ class _Runner:
     draft: Draft | None
     remembered: dict[str, int]
     default_player: str
+    faulty: bool  # a failure is the check's own fault (a choice missing), not a failed expectation
 
     def __init__(self, game: Game, draft: Draft | None = None) -> None:
         self.game = game
         self.draft = draft
         self.remembered = {}
         self.default_player = next(iter(game.players))
+        self.faulty = False
 
     def step(self, step: Step) -> list[str]:
         where = _where(step.line, step.action)
@@ -1436,6 +1447,7 @@ class _Runner:
             outcome["legal"] = False
             outcome["error"] = str(exc)
         except MissingChoice as exc:  # the check is incomplete, whatever it expects: `legal: false` can't pass it
+            self.faulty = True
             return [f"{where}: a choice is missing: {exc}"]
         except IllegalAction as exc:
             outcome["legal"] = False
