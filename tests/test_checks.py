@@ -67,7 +67,7 @@ def test_a_check_that_a_later_rule_contradicts_holds_until_it_and_does_not_apply
     assert check_verdict(old, CORPUS.cards) == Verdict([])
     now = check_verdict(old, CORPUS.cards, "2026-01-16")
     assert now.failures == [] and "holds_until" in (now.not_applicable or "")
-    assert "the rules changed since the ruling" in (now.not_applicable or "")  # tryout50 D7: kb check says why
+    assert "the ruling no longer holds under the rules of 2026-01-16" in (now.not_applicable or "")  # tryout50 D7
     still = _thief(tmp_path, "rules: 2012-06-01\n    holds_until: 2013-01-24", "{zone: exile}")
     wrong = check_verdict(still, CORPUS.cards, "2026-01-16")
     assert wrong.not_applicable is None and "date is wrong" in wrong.failures[0]
@@ -189,6 +189,48 @@ def test_a_check_refused_or_incomplete_is_a_failure_under_any_rules_date(tmp_pat
     verdict = check_verdict(shell, CORPUS.cards, "2020-01-01")
     assert verdict.not_applicable is None and [f.split(": ", 1)[1][:21] for f in verdict.failures] == [
         "a choice is missing: ", "Grizzly Bears.zone: e"]
+
+
+SHARED_FATE = "exile-face-down/shared-fate-play-only-what-you-exiled-only-while-it-stays"
+
+
+def test_kb_check_and_kb_outdated_say_a_ruling_no_longer_holds_in_the_same_words_naming_the_part() -> None:
+    """tryout50 D7: `kb outdated --kind check-fails` said Shared Fate's check "passes under the rules of 2008-08-01 but
+    fails under current rules"; `kb check --rules 2026-01-16` said "n/a ... it holds only under rules before
+    2013-01-24", 0 failed; neither said which half of the ruling no longer holds (looking; playing still does)."""
+    from kb.checks import entry_check_runner
+    from kb.game.rules import CURRENT
+    from kb.outdated import Reason, find_outdated
+
+    check = next(c for c in CHECKS if c.id == SHARED_FATE)
+    said = (f"the ruling no longer holds under the rules of {CURRENT}: its check passes only under rules before "
+            '2013-01-24 (holds_until); the part that no longer holds: "will not allow you to look at ... that card again"')
+    (result,) = run_checks([check], CURRENT, cards=CARDS)
+    assert result.not_applicable is not None and result.not_applicable.startswith(said)
+    variant = Variant(check.ruling, check.ruling, Lang.EN, "2008-08-01", "page.txt", 1, Relation.CANONICAL, 1.0,
+                      "Shared Fate")
+    entry = Entry(id="r-test", kind=Kind.RULING, text=check.ruling, cards=("Shared Fate",), first_date="2008-08-01",
+                  last_date="2008-08-01", variants=(variant,), checks=(SHARED_FATE,))
+    items = find_outdated([entry], terminology=CORPUS.terminology, check_runner=entry_check_runner(CHECKS, CARDS))
+    assert [(r.kind, r.detail) for i in items for r in i.reasons if r.kind is Reason.CHECK_FAILS] == [
+        (Reason.CHECK_FAILS, f"{SHARED_FATE}: {said}")]
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "continue ... do so"', None),
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "continue to look"', "'continue to look' is not in it"),
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "do so ... continue"', "'continue' is not in it"),  # in order
+    ('    no_longer_holds: "continue to do so"', "it needs `holds_until`"),
+])
+def test_no_longer_holds_quotes_the_part_of_its_ruling(tmp_path: Any, line: str, problem: str | None) -> None:
+    path = tmp_path / "dated.yaml"
+    path.write_text(_THIEF_CHECK.format(dates="rules: 2012-06-01\n" + line, expect="{visible_to: []}"), encoding="utf-8")
+    checks, problems = load_checks([path], CORPUS.cards)
+    if problem is None:
+        assert problems == [] and checks[0].no_longer_holds == "continue ... do so"
+    else:
+        assert len(problems) == 1 and problem in problems[0].reason
+        assert problems[0].line == line.count("\n") + 5  # the key's line
 
 
 # ---- mutation: every expectation must be able to fail ------------------------------------------

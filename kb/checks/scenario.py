@@ -44,7 +44,7 @@ from kb.game.cards import PlayLasts, TriggerEvent, effect_value, is_bare_mana, k
 from kb.game.draft import Draft
 from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
-from kb.normalize import close_matches
+from kb.normalize import close_matches, normalize_text
 
 DEFAULT_PLAYERS = ("you", "opponent")
 SETUP_ZONES = ("library", "hand", "battlefield", "graveyard", "exile", "command")
@@ -184,6 +184,8 @@ class Check:
     # contradicts); under others it is expected to fail, and is not applicable when it does
     holds_since: str | None = None
     holds_until: str | None = None
+    # with holds_until: the part of the ruling the later rule contradicts, in the ruling's words ("..." between parts)
+    no_longer_holds: str | None = None
 
     def outside_its_rules(self, date: str) -> str | None:
         """Why the check is not expected to hold under the rules of `date`, or None."""
@@ -192,6 +194,15 @@ class Check:
         if self.holds_until is not None and date >= self.holds_until:
             return f"it holds only under rules before {self.holds_until} (holds_until), not under those of {date}"
         return None
+
+    def ruling_no_longer_holds(self, date: str) -> str | None:
+        """What `kb check` (its n/a reason) and `kb outdated` (its check-fails reason) both say of a check
+        whose ruling a later rule contradicts, run under the rules of `date` from `holds_until` on; else None."""
+        if self.holds_until is None or date < self.holds_until:
+            return None
+        part = f'; the part that no longer holds: "{self.no_longer_holds}"' if self.no_longer_holds else ""
+        return (f"the ruling no longer holds under the rules of {date}: its check passes only under rules before "
+                f"{self.holds_until} (holds_until){part}")
 
 
 # ---- the action table ---------------------------------------------------------------------------
@@ -744,7 +755,8 @@ def _local_cards(
     return out, problems, rejected
 
 
-_CHECK_KEYS = ("name", "ruling", "rules", "holds_since", "holds_until", "setup", "actions", "expect", "description")
+_CHECK_KEYS = ("name", "ruling", "rules", "holds_since", "holds_until", "no_longer_holds", "setup", "actions", "expect",
+               "description")
 
 
 def _parse_check(
@@ -773,6 +785,7 @@ def _parse_check(
     if (since is not None and check_rules.date < since) or (until is not None and check_rules.date >= until):
         raise _CheckSyntax(f"check {name!r}: its own rules date ({check_rules.date}: `rules:`, else the current "
                            "rules) must be one it holds under (holds_since <= it < holds_until)", line)
+    no_longer = _no_longer_holds(raw, ruling, until, name, line)
     setup = raw.get("setup") or _LineDict()
     if not isinstance(setup, dict):
         raise _CheckSyntax(f"check {name!r}: `setup` must be a mapping", line)
@@ -828,7 +841,31 @@ def _parse_check(
         placed=tuple(placed),
         holds_since=since,
         holds_until=until,
+        no_longer_holds=no_longer,
     )
+
+
+def _no_longer_holds(raw: Mapping[str, Any], ruling: str, until: str | None, name: str, line: int) -> str | None:
+    """The check's `no_longer_holds`: the part of its ruling a later rule contradicts, quoted from the ruling
+    (parts in order, "..." between them), so `kb check` and `kb outdated` can name it."""
+    text = raw.get("no_longer_holds")
+    if text is None:
+        return None
+    where = getattr(raw, "key_lines", {}).get("no_longer_holds", line)
+    if until is None:
+        raise _CheckSyntax(f"check {name!r}: `no_longer_holds` names the part of the ruling a later rule "
+                           "contradicts: it needs `holds_until`, the date of that rule", where)
+    if not isinstance(text, str) or not text.strip():
+        raise _CheckSyntax(f"check {name!r}: `no_longer_holds` must be words of the ruling", where)
+    quote, at = normalize_text(ruling).casefold(), 0
+    for part in re.split(r"\.\.\.|…", text):
+        piece = normalize_text(part).casefold().strip()
+        found = quote.find(piece, at)
+        if found < 0:
+            raise _CheckSyntax(f"check {name!r}: `no_longer_holds` must quote its ruling (parts in order, '...' "
+                               f"between them); {part.strip()!r} is not in it", where)
+        at = found + len(piece)
+    return text.strip()
 
 
 # `expect: {}` (or `expect:` with nothing) reads as an expectation, and checks nothing
@@ -1340,10 +1377,10 @@ def check_verdict(check: Check, cards: Mapping[str, CardDef], rules_date: str | 
     if outside is None or faulty:  # a setup refused, a card unknown, a choice missing: an error under any rules
         return Verdict(failures)
     if failures:  # expected: the rules of that date contradict it
-        later = check.holds_until is not None and date is not None and date >= check.holds_until
-        changed = ("; it fails under them as expected: the rules changed since the ruling, which `kb outdated "
-                   "--kind check-fails` lists") if later else ""
-        return Verdict([], outside + changed)
+        contradicted = check.ruling_no_longer_holds(date) if date is not None else None
+        if contradicted is not None:  # in `kb outdated`'s words, which lists its ruling
+            return Verdict([], f"{contradicted}; `kb outdated --kind check-fails` lists it")
+        return Verdict([], outside)
     return Verdict([f"{outside}, yet it passes under them: its holds_since/holds_until date is wrong"])
 
 
