@@ -129,9 +129,6 @@ STAGED_PERMISSIONS = {
     # library, exile one of them face down, and put the rest into their graveyard": a combat damage trigger
     # does not pass "that player" to its effect, and `from: one_of_top` puts the rest on the bottom only
     "exile-face-down/thief-of-sanity-leaving-player-cards-stay-face-down",
-    # Uba Mask's "if a player would draw a card, that player exiles that card face up instead. Each player may
-    # play cards they exiled with Uba Mask this turn": the only draw replacement modelled is Shared Fate's
-    "exile-face-down/uba-mask-unplayed-cards-stay-exiled",
     # Future Sight's "play with the top card of your library revealed; you may play it": no permission to play
     # from a library is modelled (an XMage test transcribed, about morph, not the permission)
     "peer-engine-facedown/xmage-morph-land-with-morph-cast-face-down-from-library",
@@ -141,7 +138,7 @@ STAGED_PERMISSIONS = {
 def test_a_check_plays_the_card_that_grants_a_permission_instead_of_staging_it() -> None:
     """rules49: a permission stated in the setup and read back by the expectation can fail only if the model's
     default changed, never because the card's effect is wrong. Colfenor's Plans (2 checks), Shared Fate's costs,
-    Clone Shell's non-creature card and Gonti's leaving player stated theirs; they now cast the card."""
+    Clone Shell's non-creature card, Gonti's leaving player and Uba Mask stated theirs; they now play the card."""
     staged = {c.id for c in CHECKS if any(p.may_look or p.playable for p in c.placed)}
     assert staged == STAGED_PERMISSIONS
 

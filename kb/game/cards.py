@@ -272,6 +272,8 @@ class ContinuousKind(StrEnum):
     # a replacement of card draws (121.6, Shared Fate): the drawing player exiles the top card of an
     # opponent's library face down instead; they may look at it (406.3) and play it
     DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN = "draw_exiles_opponents_top_face_down"
+    # Uba Mask: the drawing player exiles the card they would draw face up instead, and may play it this turn
+    DRAW_EXILES_IT_FACE_UP = "draw_exiles_it_face_up"
 
 
 LAYER: dict[ContinuousKind, float] = {
@@ -787,6 +789,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.CANT_ACTIVATE,
         ContinuousKind.ONE_SPELL_EACH_TURN,
         ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN,
+        ContinuousKind.DRAW_EXILES_IT_FACE_UP,
     ):
         return None
     if kind is ContinuousKind.ADD_ABILITIES:

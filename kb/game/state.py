@@ -1700,27 +1700,44 @@ class Game:
         """121.1: the top card(s) of the library into the hand, one at a time (121.2), each draw
         replaced where an effect says so (121.6): Shared Fate's "exiles the top card of one of
         their opponents' libraries face down instead", from `from_player` (needed with more than
-        one opponent), even if the drawing player's own library is empty (121.6a)."""
+        one opponent), even if the drawing player's own library is empty (121.6a); Uba Mask's "exiles
+        that card face up instead"."""
         for _ in range(count):
             replacing = self._draw_replacement(player)
             if replacing is not None:
-                self._exile_opponents_top_instead_of_draw(player, replacing, from_player)
+                source, kind = replacing
+                if kind is ContinuousKind.DRAW_EXILES_IT_FACE_UP:
+                    self._exile_drawn_card_face_up(player, source)
+                else:
+                    self._exile_opponents_top_instead_of_draw(player, source, from_player)
                 continue
             library = self.library(player)
             if library:
                 self._move(library[0], Zone.HAND)
 
-    def _draw_replacement(self, player: str) -> GameObject | None:
-        """The permanent whose "if a player would draw a card" replacement applies to `player`'s draw."""
+    def _draw_replacement(self, player: str) -> tuple[GameObject, ContinuousKind] | None:
+        """The permanent whose "if a player would draw a card" replacement applies to `player`'s draw, and
+        which replacement (the first found: the player's choice among several, 616.1, is not modelled)."""
+        replacing = (ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN, ContinuousKind.DRAW_EXILES_IT_FACE_UP)
         for source in self.battlefield():
             for st in self.characteristics(source, statics=False).statics:
-                if st.kind is ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN and (
+                if st.kind in replacing and (
                     st.affects is Affects.PLAYERS
                     or (st.affects is Affects.YOU and source.controller == player)
                     or (st.affects is Affects.OPPONENTS and source.controller != player)
                 ):
-                    return source
+                    return source, st.kind
         return None
+
+    def _exile_drawn_card_face_up(self, player: str, source: GameObject) -> None:
+        # Uba Mask: "that player exiles that card face up instead. Each player may play cards they exiled
+        # with Uba Mask this turn": the card exiled with it (607.2a) by the drawing player, playable by them
+        # until the turn ends (514.2). With an empty library there is no card to exile.
+        library = self.library(player)
+        if library:
+            exiled = self._move(library[0], Zone.EXILE)
+            exiled.exiled_with, exiled.exiled_by = source.oid, player
+            exiled.playable, exiled.playable_by, exiled.playable_lasts = True, player, PlayLasts.TURN
 
     def _exile_opponents_top_instead_of_draw(self, player: str, source: GameObject, from_player: str | None) -> None:
         opponents = [p for p, state in self.players.items() if p != player and state.in_game]
