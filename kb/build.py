@@ -614,9 +614,8 @@ def compute_outdated(entries: list[Entry], corpus: Corpus, digests: Digests | No
     sources are official) and on the reference data, so they are remembered per entry while the code
     and data they derive from are unchanged: adding one page looks again only at the entries it touched."""
     from kb import checks as checks_pkg, game, model, normalize, oracle, outdated, terminology
-    from kb.checks import run_checks
+    from kb.checks import entry_check_runner
     from kb.cr.load import cache_inputs
-    from kb.game.rules import CURRENT
 
     folder = corpus.folder
     # the card data tells a card "played" by its name from a land (`card_type`)
@@ -640,15 +639,11 @@ def compute_outdated(entries: list[Entry], corpus: Corpus, digests: Digests | No
 
     def compute(todo: list[Entry]) -> list[list[OutdatedItem]]:
         rules = corpus.rules
-        by_id = {c.id: c for c in corpus.checks[0]}
         cards = corpus.cards
 
-        def check_runner(entry: Entry, at: str | None) -> list[tuple[str, bool]]:
-            mine = [by_id[c] for c in entry.checks if c in by_id]
-            return [(r.id, r.passed) for r in run_checks(mine, rules_date=at or CURRENT, cards=cards)]
-
         items = find_outdated(todo, terminology=corpus.terminology, rule_history=rule_history_from(rules),
-                              check_runner=check_runner, is_official=is_official, card_type=card_type)
+                              check_runner=entry_check_runner(corpus.checks[0], cards), is_official=is_official,
+                              card_type=card_type)
         mine: dict[str, list[OutdatedItem]] = {}
         for item in items:
             mine.setdefault(item.entry, []).append(item)

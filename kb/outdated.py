@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from enum import StrEnum
-from typing import Any, Callable, Iterable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Iterable, Mapping, NamedTuple, Protocol, Sequence
 
 from kb.model import Entry, Lang, Variant, fast_pickle
 from kb.normalize import word_diff
@@ -233,8 +233,18 @@ class RuleHistory(Protocol):
         ...
 
 
-# The results of an entry's checks under a rules date: list of (check id, passed).
-CheckRunner = Callable[[Entry, str | None], "list[tuple[str, bool]]"]
+class CheckOutcome(NamedTuple):
+    """An entry's check run under a rules date."""
+
+    check: str  # its id
+    passed: bool
+    # not passed as its ruling a later rule contradicts (holds_until): the words `kb check` says it in
+    # (`Check.ruling_no_longer_holds`), said here too
+    no_longer_holds: str | None = None
+
+
+# The results of an entry's checks under a rules date (None: the current rules).
+CheckRunner = Callable[[Entry, str | None], "list[CheckOutcome]"]
 
 
 def _wording_dates(entry: Entry) -> dict[str, str | None]:
@@ -617,9 +627,9 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
         everyone = _Wordings.of(entry)
         official = everyone if all(is_official(v.source) for v in entry.variants) else _Wordings.of(entry, is_official)
         replaced: dict[tuple[str, str | None, Lang, str | None, bool], tuple[OutdatedReason | None, str]] = {}
-        check_cache: dict[str | None, list[tuple[str, bool]]] = {}
+        check_cache: dict[str | None, list[CheckOutcome]] = {}
 
-        def checks_at(at: str | None) -> list[tuple[str, bool]]:
+        def checks_at(at: str | None) -> list[CheckOutcome]:
             if at not in check_cache:
                 check_cache[at] = check_runner(entry, at) if check_runner else []
             return check_cache[at]
@@ -640,13 +650,14 @@ def find_outdated(entries: Iterable[Entry], *, terminology: Terminology,
             ruling = v.text if v.lang is Lang.EN else current
             reasons += _rule_changed(entry, v, ruling, rule_history)
             if check_runner and entry.checks and v.date:
-                now = dict(checks_at(None))
-                then = dict(checks_at(v.date))
-                broken = [c for c, ok in then.items() if ok and not now.get(c, True)]
-                if broken:
-                    reasons.append(OutdatedReason(
-                        Reason.CHECK_FAILS,
-                        f"passes under the rules of {v.date} but fails under current rules: {', '.join(broken)}"))
+                now = {c.check: c for c in checks_at(None)}
+                broken = [now[c.check] for c in checks_at(v.date) if c.passed and c.check in now and not now[c.check].passed]
+                said = [f"{c.check}: {c.no_longer_holds}" for c in broken if c.no_longer_holds]
+                failing = [c.check for c in broken if not c.no_longer_holds]
+                if failing:
+                    said.insert(0, f"passes under the rules of {v.date} but fails under current rules: {', '.join(failing)}")
+                if said:
+                    reasons.append(OutdatedReason(Reason.CHECK_FAILS, "; ".join(said)))
             if reasons:
                 items.append(OutdatedItem(entry.id, i, v, tuple(reasons), current, suggested))
     return items

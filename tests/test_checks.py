@@ -6,6 +6,7 @@ import copy
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -66,7 +67,7 @@ def test_a_check_that_a_later_rule_contradicts_holds_until_it_and_does_not_apply
     assert check_verdict(old, CORPUS.cards) == Verdict([])
     now = check_verdict(old, CORPUS.cards, "2026-01-16")
     assert now.failures == [] and "holds_until" in (now.not_applicable or "")
-    assert "the rules changed since the ruling" in (now.not_applicable or "")  # tryout50 D7: kb check says why
+    assert "the ruling no longer holds under the rules of 2026-01-16" in (now.not_applicable or "")  # tryout50 D7
     still = _thief(tmp_path, "rules: 2012-06-01\n    holds_until: 2013-01-24", "{zone: exile}")
     wrong = check_verdict(still, CORPUS.cards, "2026-01-16")
     assert wrong.not_applicable is None and "date is wrong" in wrong.failures[0]
@@ -84,6 +85,149 @@ def test_a_check_dated_outside_what_it_holds_under_is_a_problem(tmp_path: Any) -
     path.write_text(_THIEF_CHECK.format(dates="holds_until: 2013-01-24", expect="{visible_to: []}"), encoding="utf-8")
     _, problems = load_checks([path], CORPUS.cards)
     assert problems and "holds_until" in str(problems[0])
+
+
+def test_a_holds_since_check_leaves_its_ruling_checked_under_the_older_rules() -> None:
+    """review49 M2: Clone Shell's "you won't be able to look" and "you must exile one" checks expected 406.3's
+    look-then-exile of 2024-11-08 (`holds_since`), so the rulings, which held in 2011 as now, had no check that
+    applied under any older rules date. A `holds_since` check pins what changed; its ruling has a check that
+    applies and passes the day before, too."""
+    dated = [c for c in CHECKS if c.holds_since is not None]
+    assert dated
+    for check in dated:
+        before = (date.fromisoformat(check.holds_since or "") - timedelta(days=1)).isoformat()
+        same = [c for c in CHECKS if normalise_quote(c.ruling) == normalise_quote(check.ruling)]
+        assert any(r.passed for r in run_checks(same, before, cards=CARDS)), (check.id, before)
+    ids = ["exile-face-down/clone-shell-new-controller-cannot-look", "exile-face-down/clone-shell-must-exile-one-even-no-creature"]
+    older = run_checks([c for c in CHECKS if c.id in ids], "2014-11-24", cards=CARDS)
+    assert [(r.id, r.passed) for r in older] == [(i, True) for i in ids]
+
+
+@pytest.mark.parametrize(("visible_to", "failures"), [
+    ("{opponent: false}", []),
+    ("{you: true, opponent: false}", []),
+    ("{opponent: true}", ["Grizzly Bears.visible_to: expected {opponent: true}, got {opponent: false}"]),
+    ("[you]", []),
+])
+def test_visible_to_names_each_player_who_may_or_may_not_look(tmp_path: Any, visible_to: str, failures: list[str]) -> None:
+    """`visible_to: {opponent: false}`: one player's sight, the others' left open (review49 M2)."""
+    result = check_verdict(_thief(tmp_path, "", "{visible_to: %s}" % visible_to), CORPUS.cards)
+    assert [f.split(": ", 1)[1] for f in result.failures] == failures
+
+
+def test_visible_to_names_only_players_of_the_check(tmp_path: Any) -> None:
+    path = tmp_path / "dated.yaml"
+    path.write_text(_THIEF_CHECK.format(dates="", expect="{visible_to: {third: false}}"), encoding="utf-8")
+    _, problems = load_checks([path], CORPUS.cards)
+    assert problems and "third" in str(problems[0])
+
+
+# The checks whose setup still states a permission (`may_look`, `playable`) that a card of the check gives in play,
+# and what the model lacks to play that card instead (rules49's audit; rules49b and rules50 play the others' cards).
+STAGED_PERMISSIONS = {
+    # "Whenever Thief of Sanity deals combat damage to a player, look at the top three cards of that player's
+    # library, exile one of them face down, and put the rest into their graveyard": a combat damage trigger
+    # does not pass "that player" to its effect, and `from: one_of_top` puts the rest on the bottom only
+    "exile-face-down/thief-of-sanity-leaving-player-cards-stay-face-down",
+    # Future Sight's "play with the top card of your library revealed; you may play it": no permission to play
+    # from a library is modelled (an XMage test transcribed, about morph, not the permission)
+    "peer-engine-facedown/xmage-morph-land-with-morph-cast-face-down-from-library",
+}
+
+
+def test_a_check_plays_the_card_that_grants_a_permission_instead_of_staging_it() -> None:
+    """rules49: a permission stated in the setup and read back by the expectation can fail only if the model's
+    default changed, never because the card's effect is wrong. Colfenor's Plans (2 checks), Shared Fate's costs,
+    Clone Shell's non-creature card, Gonti's leaving player and Uba Mask stated theirs; they now play the card."""
+    staged = {c.id for c in CHECKS if any(p.may_look or p.playable for p in c.placed)}
+    assert staged == STAGED_PERMISSIONS
+
+
+@pytest.mark.parametrize("key", ["rules", "holds_since", "holds_until"])
+def test_a_bad_rules_date_is_a_problem_naming_its_key_and_line(tmp_path: Any, key: str) -> None:
+    """review49 L2: `holds_since: 31/12/2014` was "invalid rules date", on the check's line."""
+    path = tmp_path / "dated.yaml"
+    path.write_text(_THIEF_CHECK.format(dates=f"{key}: 31/12/2014", expect="{zone: exile}"), encoding="utf-8")
+    _, problems = load_checks([path], CORPUS.cards)
+    assert [(p.line, p.reason.split(": slashed")[0]) for p in problems] == [
+        (4, f"check 'thief': invalid {key} date '31/12/2014'")]
+
+
+def test_a_check_refused_or_incomplete_is_a_failure_under_any_rules_date(tmp_path: Any) -> None:
+    """review49 L3: under a date outside its holds_since/holds_until every failure was "not applicable",
+    a refused setup, an unknown card and a missing choice too: only a failed expectation is the failure
+    the dates foresee."""
+    from kb.game import Zone
+    from kb.checks.scenario import Placed
+
+    check = _thief(tmp_path, "holds_since: 2013-01-24", "{visible_to: [you]}")
+    assert check_verdict(check, CORPUS.cards, "2012-06-01").not_applicable  # its expectation fails then: n/a
+    refused = replace(check, placed=check.placed + (
+        Placed("Lightform", "Lightform", "you", Zone.BATTLEFIELD, 3, attached_to="Nobody"),))
+    unknown = replace(check, placed=check.placed + (Placed("Grizly Bears", "Grizly Bears", "you", Zone.HAND, 3),))
+    for broken, failure in [(refused, "setup refused: no card called 'Nobody'"), (unknown, "unknown card 'Grizly Bears'")]:
+        for date in ("2012-06-01", None):
+            verdict = check_verdict(broken, CORPUS.cards, date)
+            assert verdict.not_applicable is None and len(verdict.failures) == 1 and failure in verdict.failures[0]
+    path = tmp_path / "choice.yaml"
+    path.write_text("""checks:
+  - name: shell
+    ruling: x
+    holds_since: 2024-11-08
+    setup: {you: {hand: [Clone Shell], library: [Shock, Grizzly Bears]}}
+    actions:
+      - cast: Clone Shell
+      - resolve: 1
+      - resolve: 1
+    expect: {Grizzly Bears: {zone: exile, visible_to: [you]}}
+""", encoding="utf-8")
+    (shell,), problems = load_checks([path], CORPUS.cards)
+    assert problems == []
+    verdict = check_verdict(shell, CORPUS.cards, "2020-01-01")
+    assert verdict.not_applicable is None and [f.split(": ", 1)[1][:21] for f in verdict.failures] == [
+        "a choice is missing: ", "Grizzly Bears.zone: e"]
+
+
+SHARED_FATE = "exile-face-down/shared-fate-play-only-what-you-exiled-only-while-it-stays"
+
+
+def test_kb_check_and_kb_outdated_say_a_ruling_no_longer_holds_in_the_same_words_naming_the_part() -> None:
+    """tryout50 D7: `kb outdated --kind check-fails` said Shared Fate's check "passes under the rules of 2008-08-01 but
+    fails under current rules"; `kb check --rules 2026-01-16` said "n/a ... it holds only under rules before
+    2013-01-24", 0 failed; neither said which half of the ruling no longer holds (looking; playing still does)."""
+    from kb.checks import entry_check_runner
+    from kb.game.rules import CURRENT
+    from kb.outdated import Reason, find_outdated
+
+    check = next(c for c in CHECKS if c.id == SHARED_FATE)
+    said = (f"the ruling no longer holds under the rules of {CURRENT}: its check passes only under rules before "
+            '2013-01-24 (holds_until); the part that no longer holds: "will not allow you to look at ... that card again"')
+    (result,) = run_checks([check], CURRENT, cards=CARDS)
+    assert result.not_applicable is not None and result.not_applicable.startswith(said)
+    variant = Variant(check.ruling, check.ruling, Lang.EN, "2008-08-01", "page.txt", 1, Relation.CANONICAL, 1.0,
+                      "Shared Fate")
+    entry = Entry(id="r-test", kind=Kind.RULING, text=check.ruling, cards=("Shared Fate",), first_date="2008-08-01",
+                  last_date="2008-08-01", variants=(variant,), checks=(SHARED_FATE,))
+    items = find_outdated([entry], terminology=CORPUS.terminology, check_runner=entry_check_runner(CHECKS, CARDS))
+    assert [(r.kind, r.detail) for i in items for r in i.reasons if r.kind is Reason.CHECK_FAILS] == [
+        (Reason.CHECK_FAILS, f"{SHARED_FATE}: {said}")]
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "continue ... do so"', None),
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "continue to look"', "'continue to look' is not in it"),
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "do so ... continue"', "'continue' is not in it"),  # in order
+    ('    no_longer_holds: "continue to do so"', "it needs `holds_until`"),
+])
+def test_no_longer_holds_quotes_the_part_of_its_ruling(tmp_path: Any, line: str, problem: str | None) -> None:
+    path = tmp_path / "dated.yaml"
+    path.write_text(_THIEF_CHECK.format(dates="rules: 2012-06-01\n" + line, expect="{visible_to: []}"), encoding="utf-8")
+    checks, problems = load_checks([path], CORPUS.cards)
+    if problem is None:
+        assert problems == [] and checks[0].no_longer_holds == "continue ... do so"
+    else:
+        assert len(problems) == 1 and problem in problems[0].reason
+        assert problems[0].line == line.count("\n") + 5  # the key's line
 
 
 # ---- mutation: every expectation must be able to fail ------------------------------------------

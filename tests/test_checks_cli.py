@@ -130,7 +130,7 @@ def test_malformed_values_are_problems_and_the_rest_of_the_file_runs(tmp_path: P
     data = json.loads(result.stdout)
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert data["summary"] == {"total": 1, "passed": 1, "failed": 0, "not_applicable": 0, "unattached": 0}
-    assert any("bad.yaml:2" in p and "invalid rules date" in p for p in data["problems"])
+    assert any("bad.yaml:3" in p and "invalid rules date" in p for p in data["problems"])  # the date's line
     assert any("bad.yaml:8" in p and "must be a list" in p for p in data["problems"])
 
 

@@ -39,7 +39,8 @@ def parse(bad: str):
 @pytest.mark.parametrize(
     ("bad", "reason", "line"),
     [
-        ("- name: bad-date\n  rules: 2018-13-45\n  ruling: x\n  expect: {stack: 0}\n", "invalid rules date", 2),
+        # the date's own line (review49 L2), not the check's
+        ("- name: bad-date\n  rules: 2018-13-45\n  ruling: x\n  expect: {stack: 0}\n", "invalid rules date", 3),
         ("- name: lib-int\n  ruling: x\n  setup: {you: {library: 5}}\n  expect: {stack: 0}\n", "must be a list", 4),
         ("- name: lib-nested\n  ruling: x\n  setup: {you: {library: [[X]]}}\n  expect: {stack: 0}\n", "name or a mapping", 4),
         (

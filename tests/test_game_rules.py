@@ -696,6 +696,50 @@ def test_608_2d_gonti_exiles_the_one_of_the_top_four_its_controller_names_the_re
     assert [p for p in g.players if g.can_see(p, bears)] == ["you"] and g.may_play("you", bears)
 
 
+@pytest.mark.parametrize(("card", "whose"), [("Clone Shell", "you"), ("Gonti, Lord of Luxury", "opponent")])
+def test_608_2d_clone_shell_and_gonti_are_one_look_at_the_top_then_exile_one_face_down_effect(card: str, whose: str) -> None:
+    """review49 L5: Clone Shell's "look at the top four cards of your library, exile one face down, then put the
+    rest on the bottom" was an effect of its own, a twin of Gonti's (`exile_card_face_down`, `from: one_of_top`),
+    which named the looker otherwise ("you looks at") and did not record who exiled the card. One effect now."""
+    from kb.game.cards import EffectKind, ExileFrom
+
+    enters = CARDS[card].front.abilities[0]
+    assert (enters.effect, enters.from_zone, enters.count) == (EffectKind.EXILE_CARD_FACE_DOWN, ExileFrom.ONE_OF_TOP, 4)
+    assert "look_at_top_exile_one_face_down" not in {e.value for e in EffectKind}
+    g = game(hand=[card])
+    for name in ["Shock", "Grizzly Bears", "Forest", "Divination", "Runeclaw Bear"]:
+        g.add_card(name, CARDS[name], whose, Zone.LIBRARY)
+    g.cast("you", card)
+    g.resolve()
+    if whose == "opponent":
+        g.choose_targets(card, ["opponent"])
+    with pytest.raises(IllegalAction, match=f"^{card}'s ability looks at Shock, Grizzly Bears, Forest and Divination, "
+                                            "not Runeclaw Bear"):
+        g.resolve(choice="Runeclaw Bear")
+    g.resolve(choice="Divination")  # no creature card: exiled all the same (Clone Shell's ruling)
+    exiled = g.obj("Divination")
+    assert (exiled.zone, exiled.face_down, exiled.exiled_by, exiled.exiled_with) == (
+        Zone.EXILE, True, "you", g.obj(card).oid)
+    assert [o.label for o in g.library(whose)] == ["Runeclaw Bear", "Shock", "Grizzly Bears", "Forest"]
+
+
+def test_121_6_uba_mask_exiles_each_card_drawn_face_up_playable_by_its_drawer_this_turn() -> None:
+    """Uba Mask: "If a player would draw a card, that player exiles that card face up instead. Each player may
+    play cards they exiled with Uba Mask this turn." Its ruling: "Any cards you don't play just remain exiled
+    when the turn ends" (rules50: its check stated the permission in its setup)."""
+    g = game(battlefield=["Uba Mask"], library=["Grizzly Bears", "Forest"])
+    g.add_card("Shock", CARDS["Shock"], "opponent", Zone.LIBRARY)
+    g.draw("you")
+    g.draw("opponent")
+    bears, shock = g.obj("Grizzly Bears"), g.obj("Shock")
+    assert (bears.zone, bears.face_down, shock.zone, g.obj("Forest").zone) == (Zone.EXILE, False, Zone.EXILE, Zone.LIBRARY)
+    assert [p for p in g.players if g.can_see(p, bears)] == ["you", "opponent"]
+    assert (g.may_play("you", bears), g.may_play("opponent", bears), g.may_play("opponent", shock)) == (True, False, True)
+    assert bears.exiled_with == g.obj("Uba Mask").oid and bears.exiled_by == "you"
+    g.end_turn()
+    assert bears.zone is Zone.EXILE and not g.may_play("you", bears) and not g.may_play("opponent", shock)
+
+
 def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:
     """Ire Shaman's "exile the top card of your library. Until end of turn, you may play that card":
     exiled face up (406.3's default), seen by every player, playable this turn only."""

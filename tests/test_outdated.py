@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from kb.build import compute_outdated
 from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.normalize import match_key
-from kb.outdated import (Level, Reason, filter_items, find_outdated, group_wordings, substantive, summarize,
+from kb.outdated import (CheckOutcome, Level, Reason, filter_items, find_outdated, group_wordings, substantive, summarize,
                           touched_words)
 from kb.corpus import Corpus
 
@@ -168,7 +168,7 @@ def test_check_that_passes_then_and_fails_now_is_reported():
                    checks=("forms/old-behaviour",))
 
     def runner(e, at):
-        return [("forms/old-behaviour", at is not None and at < "2015-01-01")]
+        return [CheckOutcome("forms/old-behaviour", at is not None and at < "2015-01-01")]
 
     items = find_outdated([entry], terminology=CORPUS.terminology, check_runner=runner)
     kinds = {(item.variant.date, r.kind) for item in items for r in item.reasons}

@@ -25,4 +25,4 @@ def test_a_check_outside_its_rules_dates_shows_as_not_applicable_with_the_reason
         show(console)
         out = console.export_text()
         assert f"n/a   {SHARED_FATE}" in out and "FAIL" not in out
-        assert "it holds only under rules before 2013-01-24 (holds_until)" in out
+        assert "its check passes only under rules before 2013-01-24 (holds_until)" in out

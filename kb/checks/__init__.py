@@ -26,6 +26,7 @@ from kb.checks.scenario import Check, check_verdict, load_yaml, parse_checks, ya
 if TYPE_CHECKING:
     from kb.corpus import Corpus
     from kb.cr.query import RulesGap
+    from kb.outdated import CheckRunner
     from kb.store import KB
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "CheckCoverage",
     "check_coverage",
     "check_targets",
+    "entry_check_runner",
     "attach_checks",
     "load_cards",
     "load_checks",
@@ -365,6 +367,24 @@ def run_checks(
             )
         )
     return results
+
+
+def entry_check_runner(checks: Sequence[Check], cards: Mapping[str, CardDef]) -> CheckRunner:
+    """`kb outdated`'s view of an entry's checks under a rules date (None: the current rules): each passed
+    or not, and for one whose ruling a later rule contradicts, what `kb check` says of it."""
+    from kb.game.rules import CURRENT
+    from kb.outdated import CheckOutcome
+
+    by_id = {c.id: c for c in checks}
+
+    def run(entry: Entry, at: str | None) -> list[CheckOutcome]:
+        mine = [by_id[c] for c in entry.checks if c in by_id]
+        date = at or CURRENT
+        results = run_checks(mine, rules_date=date, cards=cards)
+        return [CheckOutcome(r.id, r.passed, c.ruling_no_longer_holds(date) if r.not_applicable else None)
+                for c, r in zip(mine, results, strict=True)]
+
+    return run
 
 
 def run_entry_checks(entry: Entry, corpus: Corpus, rules_date: str | None = None) -> tuple[list[Check], list[CheckResult]]:

@@ -44,7 +44,7 @@ from kb.game.cards import PlayLasts, TriggerEvent, effect_value, is_bare_mana, k
 from kb.game.draft import Draft
 from kb.game.state import CAST_FACE_DOWN, face_down_refusal
 from kb.model import Problem
-from kb.normalize import close_matches
+from kb.normalize import close_matches, normalize_text
 
 DEFAULT_PLAYERS = ("you", "opponent")
 SETUP_ZONES = ("library", "hand", "battlefield", "graveyard", "exile", "command")
@@ -57,9 +57,11 @@ MAX_DEPTH = 40  # deeper YAML is refused: no check needs it, and PyYAML composes
 
 
 class _LineDict(dict):  # type: ignore[type-arg]
-    """A mapping that remembers the line (1-based) where it started in the YAML text."""
+    """A mapping that remembers the line (1-based) where it started in the YAML text, and each
+    key's line (`key_lines`)."""
 
     line: int = 0
+    key_lines: dict[Any, int]
 
 
 class _LineLoader(yaml.SafeLoader):
@@ -83,6 +85,7 @@ def _construct_mapping(loader: _LineLoader, node: yaml.MappingNode) -> _LineDict
         first[key] = key_node.start_mark.line + 1
     d = _LineDict(loader.construct_mapping(node, deep=True))
     d.line = node.start_mark.line + 1
+    d.key_lines = first
     return d
 
 
@@ -181,6 +184,8 @@ class Check:
     # contradicts); under others it is expected to fail, and is not applicable when it does
     holds_since: str | None = None
     holds_until: str | None = None
+    # with holds_until: the part of the ruling the later rule contradicts, in the ruling's words ("..." between parts)
+    no_longer_holds: str | None = None
 
     def outside_its_rules(self, date: str) -> str | None:
         """Why the check is not expected to hold under the rules of `date`, or None."""
@@ -189,6 +194,15 @@ class Check:
         if self.holds_until is not None and date >= self.holds_until:
             return f"it holds only under rules before {self.holds_until} (holds_until), not under those of {date}"
         return None
+
+    def ruling_no_longer_holds(self, date: str) -> str | None:
+        """What `kb check` (its n/a reason) and `kb outdated` (its check-fails reason) both say of a check
+        whose ruling a later rule contradicts, run under the rules of `date` from `holds_until` on; else None."""
+        if self.holds_until is None or date < self.holds_until:
+            return None
+        part = f'; the part that no longer holds: "{self.no_longer_holds}"' if self.no_longer_holds else ""
+        return (f"the ruling no longer holds under the rules of {date}: its check passes only under rules before "
+                f"{self.holds_until} (holds_until){part}")
 
 
 # ---- the action table ---------------------------------------------------------------------------
@@ -741,7 +755,8 @@ def _local_cards(
     return out, problems, rejected
 
 
-_CHECK_KEYS = ("name", "ruling", "rules", "holds_since", "holds_until", "setup", "actions", "expect", "description")
+_CHECK_KEYS = ("name", "ruling", "rules", "holds_since", "holds_until", "no_longer_holds", "setup", "actions", "expect",
+               "description")
 
 
 def _parse_check(
@@ -761,15 +776,16 @@ def _parse_check(
     ruling = raw.get("ruling")
     if not ruling or not isinstance(ruling, str):
         raise _CheckSyntax(f"check {name!r} needs a `ruling:` quote", line)
-    rules = _rules_date(raw.get("rules"), name, line)
+    rules = _rules_date(raw, "rules", name, line)
     try:
         check_rules = Rules.for_date(rules)
     except RulesDateError as exc:
         raise _CheckSyntax(f"check {name!r}: {exc}", line) from None
-    since, until = (_rules_date(raw.get(k), name, line) for k in ("holds_since", "holds_until"))
+    since, until = (_rules_date(raw, k, name, line) for k in ("holds_since", "holds_until"))
     if (since is not None and check_rules.date < since) or (until is not None and check_rules.date >= until):
         raise _CheckSyntax(f"check {name!r}: its own rules date ({check_rules.date}: `rules:`, else the current "
                            "rules) must be one it holds under (holds_since <= it < holds_until)", line)
+    no_longer = _no_longer_holds(raw, ruling, until, name, line)
     setup = raw.get("setup") or _LineDict()
     if not isinstance(setup, dict):
         raise _CheckSyntax(f"check {name!r}: `setup` must be a mapping", line)
@@ -825,7 +841,31 @@ def _parse_check(
         placed=tuple(placed),
         holds_since=since,
         holds_until=until,
+        no_longer_holds=no_longer,
     )
+
+
+def _no_longer_holds(raw: Mapping[str, Any], ruling: str, until: str | None, name: str, line: int) -> str | None:
+    """The check's `no_longer_holds`: the part of its ruling a later rule contradicts, quoted from the ruling
+    (parts in order, "..." between them), so `kb check` and `kb outdated` can name it."""
+    text = raw.get("no_longer_holds")
+    if text is None:
+        return None
+    where = getattr(raw, "key_lines", {}).get("no_longer_holds", line)
+    if until is None:
+        raise _CheckSyntax(f"check {name!r}: `no_longer_holds` names the part of the ruling a later rule "
+                           "contradicts: it needs `holds_until`, the date of that rule", where)
+    if not isinstance(text, str) or not text.strip():
+        raise _CheckSyntax(f"check {name!r}: `no_longer_holds` must be words of the ruling", where)
+    quote, at = normalize_text(ruling).casefold(), 0
+    for part in re.split(r"\.\.\.|…", text):
+        piece = normalize_text(part).casefold().strip()
+        found = quote.find(piece, at)
+        if found < 0:
+            raise _CheckSyntax(f"check {name!r}: `no_longer_holds` must quote its ruling (parts in order, '...' "
+                               f"between them); {part.strip()!r} is not in it", where)
+        at = found + len(piece)
+    return text.strip()
 
 
 # `expect: {}` (or `expect:` with nothing) reads as an expectation, and checks nothing
@@ -1227,18 +1267,20 @@ def _parse_setup(
 # ---- running ------------------------------------------------------------------------------------
 
 
-def _rules_date(raw: Any, name: str, line: int) -> str | None:
-    """A check's `rules:` date as YYYY-MM-DD, written as the command line's date options take it
-    (`2018-07-13`, `13.07.2018`, `13 July 2018`, `13 de julio de 2018`): the same judge writes both."""
+def _rules_date(check: Mapping[str, Any], key: str, name: str, line: int) -> str | None:
+    """A check's rules date under `key` (`rules`, `holds_since`, `holds_until`) as YYYY-MM-DD, written as
+    the command line's date options take it (`2018-07-13`, `13.07.2018`, `13 July 2018`, `13 de julio de
+    2018`): the same judge writes both. A bad one is a problem naming the key, on the key's line."""
     from kb.errors import InputError
     from kb.normalize import date_option
 
+    raw = check.get(key)
     if raw is None:
         return None
     try:
-        return date_option(str(raw), "rules")
+        return date_option(str(raw), key)
     except InputError as exc:
-        raise _CheckSyntax(f"check {name!r}: {exc}", line) from None
+        raise _CheckSyntax(f"check {name!r}: {exc}", getattr(check, "key_lines", {}).get(key, line)) from None
 
 
 def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> Game:
@@ -1316,7 +1358,8 @@ def check_verdict(check: Check, cards: Mapping[str, CardDef], rules_date: str | 
     the parser did not foresee, is a failure naming the check's file and line. Not applicable: a
     check that names a mechanic those rules don't have (in its setup, actions or expectations), or
     meets one in an action it expects to be legal (a card's own disguise), or that fails under rules
-    outside its `holds_since`/`holds_until` (one that passes there is a failure: its date is wrong)."""
+    outside its `holds_since`/`holds_until` (one that passes there is a failure: its date is wrong; one
+    whose setup is refused, or that can't run, is a failure under any date: that is no rules change)."""
     try:
         rules = Rules.for_date(rules_date or check.rules)
     except RulesDateError:
@@ -1326,18 +1369,18 @@ def check_verdict(check: Check, cards: Mapping[str, CardDef], rules_date: str | 
         if unknown:
             return Verdict([], f"{unknown[0]} does not exist in the rules of {rules.date}")
     try:
-        failures = _run(check, cards, rules_date)
+        failures, faulty = _run(check, cards, rules_date)
     except NotInRules as exc:
         return Verdict([], str(exc))
     date = rules.date if rules is not None else None
     outside = check.outside_its_rules(date) if date is not None else None
-    if outside is None:
+    if outside is None or faulty:  # a setup refused, a card unknown, a choice missing: an error under any rules
         return Verdict(failures)
     if failures:  # expected: the rules of that date contradict it
-        later = check.holds_until is not None and date is not None and date >= check.holds_until
-        changed = ("; it fails under them as expected: the rules changed since the ruling, which `kb outdated "
-                   "--kind check-fails` lists") if later else ""
-        return Verdict([], outside + changed)
+        contradicted = check.ruling_no_longer_holds(date) if date is not None else None
+        if contradicted is not None:  # in `kb outdated`'s words, which lists its ruling
+            return Verdict([], f"{contradicted}; `kb outdated --kind check-fails` lists it")
+        return Verdict([], outside)
     return Verdict([f"{outside}, yet it passes under them: its holds_since/holds_until date is wrong"])
 
 
@@ -1371,21 +1414,23 @@ def mechanics_named(check: Check) -> set[Mechanic]:
     return found
 
 
-def _run(check: Check, cards: Mapping[str, CardDef], rules_date: str | None) -> list[str]:
-    """The failures of a run; raises NotInRules when the check does not apply under these rules."""
+def _run(check: Check, cards: Mapping[str, CardDef], rules_date: str | None) -> tuple[list[str], bool]:
+    """The failures of a run, and whether one is a fault of the check itself (its setup refused, a card
+    unknown, a choice missing, an error), not a failed expectation; raises NotInRules when the check
+    does not apply under these rules."""
     where = f"{check.file}:{check.line}"
     all_cards = {**cards, **check.cards}
     missing = [p.card for p in check.placed if p.card not in all_cards]
     if missing:
-        return [f"{where}: unknown card {missing[0]!r}{_did_you_mean(missing[0], all_cards, _CARDS_LISTED)}"]
+        return [f"{where}: unknown card {missing[0]!r}{_did_you_mean(missing[0], all_cards, _CARDS_LISTED)}"], True
     try:
         game = build_game(check, cards, rules_date)
     except NotInRules:
         raise
     except (IllegalAction, RulesDateError) as exc:
-        return [f"{where}: setup refused: {exc}"]
+        return [f"{where}: setup refused: {exc}"], True
     except Exception as exc:  # noqa: BLE001 - a check must report, never crash the command
-        return [f"{where}: check could not run: {type(exc).__name__}: {exc}"]
+        return [f"{where}: check could not run: {type(exc).__name__}: {exc}"], True
     runner = _Runner(game, build_draft(check, cards))
     failures: list[str] = []
     try:
@@ -1397,7 +1442,8 @@ def _run(check: Check, cards: Mapping[str, CardDef], rules_date: str | None) -> 
         raise
     except Exception as exc:  # noqa: BLE001 - as above
         failures.append(f"{where}: check could not run: {type(exc).__name__}: {exc}")
-    return failures
+        runner.faulty = True
+    return failures, runner.faulty
 
 
 class _Outcome(TypedDict, total=False):
@@ -1412,12 +1458,14 @@ class _Runner:
     draft: Draft | None
     remembered: dict[str, int]
     default_player: str
+    faulty: bool  # a failure is the check's own fault (a choice missing), not a failed expectation
 
     def __init__(self, game: Game, draft: Draft | None = None) -> None:
         self.game = game
         self.draft = draft
         self.remembered = {}
         self.default_player = next(iter(game.players))
+        self.faulty = False
 
     def step(self, step: Step) -> list[str]:
         where = _where(step.line, step.action)
@@ -1436,6 +1484,7 @@ class _Runner:
             outcome["legal"] = False
             outcome["error"] = str(exc)
         except MissingChoice as exc:  # the check is incomplete, whatever it expects: `legal: false` can't pass it
+            self.faulty = True
             return [f"{where}: a choice is missing: {exc}"]
         except IllegalAction as exc:
             outcome["legal"] = False
@@ -1552,6 +1601,10 @@ def _turn_face_up_costs(r: _Runner, obj: GameObject, want: Any) -> object:
 
 
 def _visible_to(r: _Runner, obj: GameObject, want: Any) -> object:
+    """Every player who may look at the front (a list), or whether each player named may (`{opponent:
+    false}`): a ruling about one player's sight checked without pinning the others'."""
+    if isinstance(want, dict):
+        return {p: r.game.can_see(str(p), obj) for p in want}
     return [p for p in r.game.players if r.game.can_see(p, obj)]
 
 
@@ -1640,7 +1693,7 @@ _OBJECT_PROPS: dict[str, Prop] = {
     "controller": Prop(lambda r, o, w: o.controller),
     "owner": Prop(lambda r, o, w: o.card.owner),
     "revealed": _flag_prop(lambda r, o, w: o.card.revealed),
-    "visible_to": Prop(_visible_to),
+    "visible_to": Prop(_visible_to, Arg.PLAYER),
     "same_object": _flag_prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
     "can_turn_face_up": Prop(_can_turn_face_up, Arg.TURN_UP_WAY),
     "face": Prop(lambda r, o, w: r.game.printed(o).name if not o.face_down else None),

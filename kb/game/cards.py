@@ -57,7 +57,8 @@ class ExileFrom(StrEnum):
 
     LIBRARY = "library"  # "search ... library for a card": the searcher chooses any card (701.19a)
     TOP_OF_LIBRARY = "top_of_library"  # the top `count` cards (all of them if fewer)
-    # "look at the top `count` cards ..., exile one of them face down, then put the rest on the bottom" (Gonti)
+    # "look at the top `count` cards ..., exile one of them face down, then put the rest on the bottom"
+    # (Gonti, Clone Shell)
     ONE_OF_TOP = "one_of_top"
     HAND = "hand"  # "exiles a card from their hand": one card of that hand, chosen
 
@@ -163,7 +164,6 @@ class EffectKind(StrEnum):
     BECOME_COPY_OF_CHOICE = "become_copy_of_choice"  # Vesuvan Shapeshifter, with AS_TURNED_FACE_UP
     CHOOSE_PT = "choose_pt"  # Aquamorph Entity: becomes one of `options` (P/T), with AS_TURNED_FACE_UP
     TURN_ALL_OTHER_FACE_DOWN = "turn_all_other_face_down"  # Ixidron, with AS_ENTERS
-    LOOK_AT_TOP_EXILE_ONE_FACE_DOWN = "look_at_top_exile_one_face_down"  # Clone Shell: `count` cards
     # 406.3: cards of a player's zone (`from`: ExileFrom) exiled face down by this very object (607.2a);
     # `may_look: [you]` lets its controller look at them, `may_play` play them, for that long (611.2b)
     EXILE_CARD_FACE_DOWN = "exile_card_face_down"
@@ -272,6 +272,8 @@ class ContinuousKind(StrEnum):
     # a replacement of card draws (121.6, Shared Fate): the drawing player exiles the top card of an
     # opponent's library face down instead; they may look at it (406.3) and play it
     DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN = "draw_exiles_opponents_top_face_down"
+    # Uba Mask: the drawing player exiles the card they would draw face up instead, and may play it this turn
+    DRAW_EXILES_IT_FACE_UP = "draw_exiles_it_face_up"
 
 
 LAYER: dict[ContinuousKind, float] = {
@@ -787,6 +789,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.CANT_ACTIVATE,
         ContinuousKind.ONE_SPELL_EACH_TURN,
         ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN,
+        ContinuousKind.DRAW_EXILES_IT_FACE_UP,
     ):
         return None
     if kind is ContinuousKind.ADD_ABILITIES:

@@ -1700,27 +1700,44 @@ class Game:
         """121.1: the top card(s) of the library into the hand, one at a time (121.2), each draw
         replaced where an effect says so (121.6): Shared Fate's "exiles the top card of one of
         their opponents' libraries face down instead", from `from_player` (needed with more than
-        one opponent), even if the drawing player's own library is empty (121.6a)."""
+        one opponent), even if the drawing player's own library is empty (121.6a); Uba Mask's "exiles
+        that card face up instead"."""
         for _ in range(count):
             replacing = self._draw_replacement(player)
             if replacing is not None:
-                self._exile_opponents_top_instead_of_draw(player, replacing, from_player)
+                source, kind = replacing
+                if kind is ContinuousKind.DRAW_EXILES_IT_FACE_UP:
+                    self._exile_drawn_card_face_up(player, source)
+                else:
+                    self._exile_opponents_top_instead_of_draw(player, source, from_player)
                 continue
             library = self.library(player)
             if library:
                 self._move(library[0], Zone.HAND)
 
-    def _draw_replacement(self, player: str) -> GameObject | None:
-        """The permanent whose "if a player would draw a card" replacement applies to `player`'s draw."""
+    def _draw_replacement(self, player: str) -> tuple[GameObject, ContinuousKind] | None:
+        """The permanent whose "if a player would draw a card" replacement applies to `player`'s draw, and
+        which replacement (the first found: the player's choice among several, 616.1, is not modelled)."""
+        replacing = (ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN, ContinuousKind.DRAW_EXILES_IT_FACE_UP)
         for source in self.battlefield():
             for st in self.characteristics(source, statics=False).statics:
-                if st.kind is ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN and (
+                if st.kind in replacing and (
                     st.affects is Affects.PLAYERS
                     or (st.affects is Affects.YOU and source.controller == player)
                     or (st.affects is Affects.OPPONENTS and source.controller != player)
                 ):
-                    return source
+                    return source, st.kind
         return None
+
+    def _exile_drawn_card_face_up(self, player: str, source: GameObject) -> None:
+        # Uba Mask: "that player exiles that card face up instead. Each player may play cards they exiled
+        # with Uba Mask this turn": the card exiled with it (607.2a) by the drawing player, playable by them
+        # until the turn ends (514.2). With an empty library there is no card to exile.
+        library = self.library(player)
+        if library:
+            exiled = self._move(library[0], Zone.EXILE)
+            exiled.exiled_with, exiled.exiled_by = source.oid, player
+            exiled.playable, exiled.playable_by, exiled.playable_lasts = True, player, PlayLasts.TURN
 
     def _exile_opponents_top_instead_of_draw(self, player: str, source: GameObject, from_player: str | None) -> None:
         opponents = [p for p, state in self.players.items() if p != player and state.in_game]
@@ -2510,22 +2527,6 @@ def _exile_top_playable_this_turn(g: Game, r: _Resolving) -> None:
         exiled.playable, exiled.playable_by = True, r.controller
 
 
-def _look_at_top_exile_one_face_down(g: Game, r: _Resolving) -> None:
-    # Clone Shell: look at the top `count` (all of them if fewer), exile one face down even
-    # if none is a creature card, the rest to the bottom.
-    seen = g.library(r.controller)[: r.ability.count]
-    who = f"{r.source.label}'s ability" if r.source is not None else "the ability"
-    chosen = _choose_one(seen, _chosen_labels(r.choice), _looks_at(who, seen), "exile face down", "608.2d")
-    for obj in seen:
-        if obj is chosen:
-            new = g._move(obj, Zone.EXILE, face_down=True)
-            new.exiled_with = r.source.oid if r.source is not None else None
-            if g.rules.keeps_looking_at_what_it_looked_at_and_exiled:
-                new.may_look.add(r.controller)  # 406.3: looked at, then exiled face down
-        else:
-            _put_on_bottom(g, obj)
-
-
 def _put_on_bottom(g: Game, obj: GameObject) -> None:
     """A card of a library to the bottom of that library (the same object: it stays in the zone)."""
     lib = g.players[obj.card.owner].library
@@ -2545,8 +2546,11 @@ def _exile_card_face_down(g: Game, r: _Resolving) -> None:
     if zone is ExileFrom.TOP_OF_LIBRARY:
         taken = g.library(whose)[: r.ability.count]
     elif zone is ExileFrom.ONE_OF_TOP:
+        # Gonti, Clone Shell: the top `count` (all of them if fewer) looked at; one exiled even if it
+        # is no card the ability goes on to use (Clone Shell's non-creature card)
         top = g.library(whose)[: r.ability.count]
-        one = _choose_one(top, _chosen_labels(r.choice), _looks_at(r.controller, top), "exile face down", "608.2d")
+        who = f"{r.source.label}'s ability" if r.source is not None else "the ability"
+        one = _choose_one(top, _chosen_labels(r.choice), _looks_at(who, top), "exile face down", "608.2d")
         for obj in top:
             if obj is not one:
                 _put_on_bottom(g, obj)  # "in a random order": the model keeps theirs
@@ -2686,7 +2690,6 @@ _EFFECTS: dict[EffectKind, Callable[[Game, _Resolving], None]] = {
     EffectKind.EXILE_SELF_AND_TOP_THEN_MANIFEST: _exile_self_and_top_then_manifest,
     EffectKind.GRANT_DIES_MANIFEST: _grant_dies_manifest,
     EffectKind.COUNTER: _counter_targets,
-    EffectKind.LOOK_AT_TOP_EXILE_ONE_FACE_DOWN: _look_at_top_exile_one_face_down,
     EffectKind.EXILE_CARD_FACE_DOWN: _exile_card_face_down,
     EffectKind.TURN_UP_EXILED_WITH_THIS: _turn_up_exiled_with_this,
     EffectKind.TURN_UP_EXILED_WITH_THIS_PUT_PERMANENTS: _turn_up_exiled_with_this,
