@@ -54,11 +54,11 @@ def main() -> None:
 
     page = work.parent / f"page-{time.time_ns()}.txt"
     page.write_text(PAGE.format(stamp=time.time_ns()), encoding="utf-8")
-    marks: list[tuple[str, float, float]] = []
+    marks: list[tuple[str, float, float, resource.struct_rusage]] = []
 
     def on_progress(stage: str, done: int, total: int) -> None:
         if not marks or marks[-1][0] != stage:
-            marks.append((stage, time.perf_counter(), time.process_time()))
+            marks.append((stage, time.perf_counter(), time.process_time(), resource.getrusage(resource.RUSAGE_SELF)))
 
     profile = cProfile.Profile() if args.profile else None
     if args.nogc:
@@ -71,14 +71,15 @@ def main() -> None:
     if profile:
         profile.disable()
         profile.dump_stats(args.profile)
-    marks.append(("end", time.perf_counter(), time.process_time()))
+    marks.append(("end", time.perf_counter(), time.process_time(), resource.getrusage(resource.RUSAGE_SELF)))
     print(f"total {marks[-1][1] - started:.1f} s, cpu {marks[-1][2] - cpu:.1f} s, written {report.written}, "
           f"{report.entries:,} entries, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     print(f"children cpu {after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime:.1f} s, "
           f"their peak RSS {after.ru_maxrss // 1024} MB")
-    for (stage, wall, used), (_, wall2, used2) in zip(marks, marks[1:]):
-        print(f"  {stage:15s} wall {wall2 - wall:6.1f}  cpu {used2 - used:6.1f}")
+    for (stage, wall, used, ru), (_, wall2, used2, ru2) in zip(marks, marks[1:]):
+        print(f"  {stage:15s} wall {wall2 - wall:6.1f}  cpu {used2 - used:6.1f}  (user {ru2.ru_utime - ru.ru_utime:5.1f}, "
+              f"sys {ru2.ru_stime - ru.ru_stime:4.1f}, minor faults {ru2.ru_minflt - ru.ru_minflt:8,})")
     if not args.keep:
         shutil.rmtree(work.parent if args.work is None else work)
 
