@@ -889,8 +889,8 @@ _AS_TIME = re.compile(r"\b(?:before|after|during|until|till|through|throughout|b
                       r"opponent's|player's|controller's|owner's|same)\s+)*$", re.I)
 SETTING_WEIGHT = 0.1
 # the share of the ruling's other words (BM25, beside the section terms) under which a clause that defines a section
-# term is no choice of the section's terms: on dev/K the door's 709.5j said 0-0.24 of its best sibling's share, 118.9
-# (alternative costs, "may pay rather than") 0.84-1.00 for the rulings it answers
+# term is no choice of the section's terms: on K's Room rulings the door's 709.5j said 0.00-0.21 of its best
+# sibling's share, 118.9 (alternative costs, "may pay rather than") 0.86 and 1.00 for the two dev rulings it answers
 DEFINITION_SHARE = 0.5
 # A clause that says nearly every word of the ruling (idf-weighted) restates it: evidence enough to link it
 # ("The mode and target of the triggered ability are chosen when it's put on the stack" -> 603.3c), where
