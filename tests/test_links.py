@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
@@ -1240,4 +1241,53 @@ def test_a_term_said_only_in_the_rulings_setting_is_no_confident_link_links47(ru
 ])
 def test_a_term_of_the_claim_still_links_links47(rules, card_texts, text, clause):
     got = linked_clauses(card_ruling(text, ("Test Card",)), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # "door" and "Room" name the split-card section (709); the clause that says what a door is (709.5j) matches the
+    # word best, but the ruling says what unlocking or locking one does
+    ("If an effect instructs you to unlock a door of a Room, you choose one of its locked doors. A door that's "
+     "already unlocked can't be chosen.", "709.5f"),
+    ("If an effect instructs you to lock a door of a Room, you choose one of its unlocked doors. A door that's "
+     "already locked can't be chosen this way.", "709.5g"),
+])
+def test_the_clause_defining_a_section_term_gives_way_to_the_sibling_that_says_the_claim_links50(rules, card_texts,
+                                                                                                 text, clause):
+    """A term that names a whole section chooses the section's clauses by the ruling's words; the clause that defines
+    the term is no choice of it when, beside the section terms' own words, it says little of the ruling."""
+    got = linked_clauses(card_ruling(text, ("Smoky Lounge // Misty Salon",)), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text, clause", [
+    # the ruling says what the term is: the defining clause is its rule
+    ("A door is a half of a Room permanent. Some cards refer to a door rather than a half.", "709.5j"),
+    # the defining clause also says most of the ruling's other words ("may pay ... rather than the mana cost")
+    ("You may pay an alternative cost such as evoke rather than the spell's mana cost. You can't pay more than one "
+     "alternative cost for a spell.", "118.9"),
+])
+def test_a_defining_clause_that_says_the_claim_still_links_links50(rules, card_texts, text, clause):
+    got = linked_clauses(card_ruling(text, ("Test Card",)), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("clause_text, defines", [
+    ("Some cards refer to a “door” of a Room permanent. A door is a half of that permanent.", True),
+    ("Creatures and kindreds share their lists of subtypes; these subtypes are called creature types.", True),
+    ("All combat damage that’s been assigned is dealt simultaneously.", False),
+])
+def test_a_clause_defines_a_term_by_saying_what_it_is_links50(clause_text, defines):
+    term = re.compile(r"\bdoors?\b|\bcreature types?\b|\bcombat damage\b", re.I)
+    assert links._defines(term, clause_text) is defines
+
+
+@pytest.mark.parametrize("text, clause", [
+    ("An ability may let you lock a door of a Room. If both doors are locked, it does nothing.", "709.5g"),
+    ("Some effects let you lock a door of your Room even if you didn't cast it.", "709.5g"),
+])
+def test_two_terms_that_agree_on_a_clause_are_evidence_for_it_links50(rules, card_texts, text, clause):
+    """"Lock" cites 709.5g and "door"'s section (709) chooses it too: the terms are all the ruling and the clause
+    share, but two of them agreeing on it make a link, not "the term alone"."""
+    got = linked_clauses(card_ruling(text, ("Smoky Lounge // Misty Salon",)), rules, card_texts)
     assert got[:1] == [clause], got

@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -830,10 +830,10 @@ class _Index:
         ranked = list(dict.fromkeys(first + by_words))[:FAMILY_LINKS]
         return list(enumerate(ranked))
 
-    def best_of(self, refs: tuple[str, ...], raw: np.ndarray) -> list[tuple[int, str]]:
-        """(rank, clause) for the clauses under `refs` that share the most words with the ruling
+    def best_of(self, refs: tuple[str, ...], raw: np.ndarray, skip: Collection[str] = ()) -> list[tuple[int, str]]:
+        """(rank, clause) for the clauses under `refs` (less `skip`) that share the most words with the ruling
         (BM25 `raw`), best first; the family's first clause when none shares any."""
-        family = self.family(refs)
+        family = tuple(n for n in self.family(refs) if n not in skip) or self.family(refs)
         scored = sorted(((float(raw[self.position[n]]), n) for n in family), key=lambda p: -p[0])
         best = [n for score, n in scored[:FAMILY_LINKS] if score > 0]
         return list(enumerate(best or family[:1]))
@@ -888,12 +888,26 @@ _AS_TIME = re.compile(r"\b(?:before|after|during|until|till|through|throughout|b
                       r"(?:(?:your|their|his|her|its|the|each|every|that|this|next|following|first|second|last|"
                       r"opponent's|player's|controller's|owner's|same)\s+)*$", re.I)
 SETTING_WEIGHT = 0.1
+# the share of the ruling's other words (BM25, beside the section terms) under which a clause that defines a section
+# term is no choice of the section's terms: on K's Room rulings the door's 709.5j said 0.00-0.21 of its best
+# sibling's share, 118.9 (alternative costs, "may pay rather than") 0.86 and 1.00 for the two dev rulings it answers
+DEFINITION_SHARE = 0.5
 # A clause that says nearly every word of the ruling (idf-weighted) restates it: evidence enough to link it
 # ("The mode and target of the triggered ability are chosen when it's put on the stack" -> 603.3c), where
 # BM25 alone is not. On dev the labelled clauses BM25 ranked first covered 0.88-1.00, the nearest clause
 # of a card-specific (`[]`) ruling at most 0.72.
 COVER_MIN = 0.8
 COVER_WORDS = 5  # ... of a ruling with at least this many words the CR says (a short one is covered by chance)
+
+
+_SAYS_WHAT = re.compile(r"[\"”’]? (?:(?:is|are) (?:a|an|the|one|any)\b|means\b|refers to\b)")
+_CALLED = re.compile(r"\b(?:called|referred to as)(?: an?| the)? [\"“]?$")
+
+
+def _defines(term: re.Pattern[str], text: str) -> bool:
+    """`text` says what the term is: "A door is a half ...", "... are called creature types", "X means ..."."""
+    return any(_SAYS_WHAT.match(text, m.end(), m.end() + 16) is not None
+               or _CALLED.search(text[max(0, m.start() - 30):m.start()]) is not None for m in term.finditer(text))
 
 
 def _glossary_cues(version: RulesVersion, numbers: Sequence[str],
@@ -1111,6 +1125,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     slotted: set[str] = set()  # clauses a cue chose for the ruling's mechanic: its bonus is in the cue
     pointed: set[str] = set()  # clauses a pointed cue (not a glossary term) chose
     term_words: dict[str, set[str]] = {}  # clause -> the words of the glossary terms whose cues chose it
+    cited: set[str] = set()  # clauses a term the ruling says cites by number ("Unlock: See rule 709.5f")
+    by_section: set[str] = set()  # clauses a term that names a whole section chose ("Door: See rule 709")
     own = mechanics.named | mechanics.of_cards
     own_specific = own - {_SUBSUMES[m] for m in own if m in _SUBSUMES}
     specific = mechanics.named - {_SUBSUMES[m] for m in mechanics.named if m in _SUBSUMES}
@@ -1186,6 +1202,25 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         if action and action <= done:
             cues.setdefault(number, []).append('cue "triggers whenever a player does it"')
             cue_score[number] = max(cue_score.get(number, 0.0), 0.7)
+    # A term that names a whole section ("Door": rule 709) chooses among the section's clauses by the ruling's words,
+    # and its own word best matches the clause that defines it ("A door is a half of that permanent", 709.5j): the
+    # ruling's claim ("unlock a door", "lock a door") is a sibling's (709.5f, 709.5g). A clause that defines a section
+    # term the ruling says is chosen by no section's term when, beside the section terms' own words, it says under
+    # `DEFINITION_SHARE` of what the best sibling says of the ruling ("alternative costs such as emerge rather than the
+    # mana cost" is 118.9's, which defines them), unless the ruling too says what the term is.
+    defining: set[str] = set()
+    if raw is not None:
+        terms = [c for c in index.glossary if c.family and c.needs <= words5 and c.found_in(text)]
+        beside = _CONTRAST.sub(" ", text)
+        for c in terms:
+            beside = c.pattern.sub(" ", beside)
+        beside_raw = index.scores(beside) if terms else raw
+        for c in terms:
+            family = index.family(c.clauses)
+            best = max((float(beside_raw[index.position[n]]) for n in family), default=0.0)
+            defining.update(n for n in family if _defines(c.pattern, _fold(index.version.clauses[n].text))
+                            and not _defines(c.pattern, text)
+                            and float(beside_raw[index.position[n]]) < DEFINITION_SHARE * best)
     for cue in (*CUES, *index.glossary, *index.type_cues):
         relevant = face_down or not cue.face_down_only or bool(cue.slot and mechanics.of_cards)
         if not relevant or (linked and cue.clauses == ("406.3",)):
@@ -1208,7 +1243,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         # 702.37e only the more specific one
         slot = tuple(dict.fromkeys(c for m, c in cue.slot if m in (specific if cue.named_only else own_specific)))
         slotted.update(slot)
-        chosen = (index.best_of(cue.clauses, raw) if cue.family and raw is not None
+        chosen = (index.best_of(cue.clauses, raw, skip=defining) if cue.family and raw is not None
                   else [(0, c) for c in slot] + [(rank + bool(slot), c) for rank, c in index.expand(cue.clauses)
                                                  if c not in slot])
         for rank, clause in chosen:
@@ -1221,6 +1256,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                 cues.setdefault(clause, []).append(named_of + ("" if rank == 0 else f" (#{rank + 1})"))
                 if cue.label.startswith(_GLOSSARY) and len(set(_content(cue.label))) - 1 < TERM_PHRASE_WORDS:
                     term_words.setdefault(clause, set()).update(_content(cue.label[len(_GLOSSARY):]))
+                if cue.label.startswith(_GLOSSARY) and found and not in_setting and (cue.family or rank == 0):
+                    (by_section if cue.family else cited).add(clause)
                 cue_score[clause] = max(cue_score.get(clause, 0.0), weight_of / (1 + 0.5 * rank))
     # a ruling that says a keyword action ("manifest cards", "cloak the top card") and nothing a cue reads about
     # one of its rules is about doing it: the action's definition leads its clauses that merely share words with
@@ -1317,7 +1354,9 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
             evidence.append(f"says {covered:.0%} {_SAYS}")
         if number in lexical:
             evidence.append(f"BM25 {lexical[number]:.2f} of best")
-        if number in term_words and number not in pointed and _rests_on_term(evidence):
+        # two of the ruling's terms agree: the rule one cites is the one another's section offers ("lock a door")
+        agreed = number in cited and number in by_section
+        if number in term_words and number not in pointed and not agreed and _rests_on_term(evidence):
             # beside the term, a word the two share that is no everyday word of the CR ("card", "player", "turn")
             everyday = math.log((len(index.numbers) + 1) / (EVERYDAY_DF + 0.5))
             beyond = {w for w in said & index.family_words(number) - term_words[number]
