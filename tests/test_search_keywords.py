@@ -62,9 +62,7 @@ def _searcher(tmp_path: Path, on: bool) -> Searcher:
 
 def _lifted(searcher: Searcher, question: str, lang: Lang = Lang.EN) -> set[str]:
     langs = tuple(dict.fromkeys((Lang.EN, lang)))
-    found = searcher.cards.named(question)
-    names = {t for c in found for t in tokenize(c.said) + tokenize(c.name)}  # as `Searcher.search` skips them
-    lifted = searcher._keyword_rules(question, langs, names)
+    lifted = searcher._keyword_rules(question, langs, searcher._name_skip(searcher.named_cards(question, lang)))
     return {searcher.table.ids[i] for i in np.flatnonzero(lifted)}
 
 
@@ -92,6 +90,35 @@ def test_a_keyword_a_german_word_translates_to_is_named(tmp_path: Path) -> None:
 ])
 def test_no_keyword_no_lift(tmp_path: Path, question: str) -> None:
     assert _lifted(_searcher(tmp_path, True), question) == set()
+
+
+EXALTED_LIFELINK = [
+    _rule("c-gl-exalted", "glossary:Exalted", "Exalted: A keyword ability that can make a creature better when it "
+          "attacks alone. See rule 702.83, \"Exalted.\""),
+    _rule("c-702.83a", "702.83a", "Exalted is a triggered ability."),
+    _rule("c-gl-lifelink", "glossary:Lifelink", "Lifelink: A keyword ability that causes a player to gain life. See "
+          "rule 702.15, \"Lifelink.\""),
+    _rule("c-702.15a", "702.15a", "Lifelink is a static ability."),
+    _ruling("r-angel", "You can cast Exalted Angel face down for {3}.", "Exalted Angel"),
+]
+
+
+@pytest.mark.parametrize("question, lang, lifted", [
+    # Exalted Angel by its German and Spanish names, whose "Erhabener" and "exaltado" translate to exalted
+    ("Kann ich meinen Erhabenen Engel verdeckt ausspielen und später umdrehen?", Lang.DE, set()),
+    ("¿Puedo lanzar mi Ángel exaltado boca abajo y luego voltearlo?", Lang.ES, set()),
+    ("Wie funktioniert Erhaben?", Lang.DE, {"c-gl-exalted", "c-702.83a"}),
+    ("¿Cómo funciona exaltado?", Lang.ES, {"c-gl-exalted", "c-702.83a"}),
+    # the card index reads "Lebensverknüpfung" as the Aura Lifelink: a card whose whole name is the keyword
+    ("Meine Kreatur hat Lebensverknüpfung und Trampelschaden. Wie viel Leben bekomme ich?", Lang.DE,
+     {"c-gl-lifelink", "c-702.15a"}),
+])  # fmt: skip
+def test_a_card_name_translated_to_a_keyword_names_it_only_when_the_name_is_the_keyword(
+        tmp_path: Path, question: str, lang: Lang, lifted: set[str]) -> None:
+    """review49 H1: the English words a German or Spanish question translates to (`Glossary.translate`) name no
+    keyword through a card's name (`Searcher._name_skip`), but a card named by the keyword alone still names it."""
+    searcher = fake_searcher(EXALTED_LIFELINK, tmp_path / "index")
+    assert _lifted(searcher, question, lang) == lifted
 
 
 def _echo_rulings(tmp_path: Path, n: int) -> Searcher:

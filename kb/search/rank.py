@@ -705,10 +705,11 @@ class Searcher:
         if ask.concepts and w.face_down_subject and general:
             ask = off_subject(ask)
         name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
+        name_skip = self._name_skip(read)
         rule_asked = asks_for_rule(query)
         keyword = card_keyword = np.zeros(n, dtype=bool)
         if mode == "hybrid" and w.keyword_rules:
-            keyword, card_keyword = self._question_keywords_and_cards(words.asking, said, langs, named, name_tokens)
+            keyword, card_keyword = self._question_keywords_and_cards(words.asking, said, langs, named, name_skip)
         if mode in ("hybrid", "dense"):
             story = " ".join(query.split()[:w.story_words]) if w.story_words else query
             texts = [parts.asking, story] if parts.is_story and w.dense_focus else [query]
@@ -763,7 +764,7 @@ class Searcher:
                 kept = self._speaks_face_down | self._is_rule | self._of_cards(named)
                 self._oracle_face_down(kept, fused)
                 fused = np.where(kept, fused, fused * w.off_face_down)
-            elif general and w.on_face_down != 1.0 and not self._rulings_keyword(words.asking, langs, name_tokens):
+            elif general and w.on_face_down != 1.0 and not self._rulings_keyword(words.asking, langs, name_skip):
                 said_face_down = self._says_face_down & ~self._is_rule & ~self._of_cards(named)
                 if w.boilerplate_k and not rule_asked:
                     best = [i for i in _top(np.where(self._is_rule, -np.inf, fused), w.boilerplate_k)]
@@ -782,7 +783,7 @@ class Searcher:
             if w.card_keyword_asked and card_keyword.any():
                 fused += w.card_keyword_asked * self._asked_share(said, langs, card_keyword)
             if w.keyword_act and general:
-                fused += w.keyword_act * self._keyword_acts(words.asking, said, langs, named, name_tokens)
+                fused += w.keyword_act * self._keyword_acts(words.asking, said, langs, named, name_skip)
             if general and read and not (keyword & ~card_keyword).any() and not cited_clauses(query):
                 sure = _sure_cards(read)
                 if w.card_wording:
@@ -790,7 +791,7 @@ class Searcher:
                 if w.card_form and (bare := self._cards_without_rulings(sure)):
                     fused += w.card_form * self._wording_rules(bare, fused, FORM_MARK)
             if w.definition and not named and (phrase := defined_phrase(query)):  # a card's: about it (review41 #4)
-                fused += w.definition * self._definitions(phrase, langs, name_tokens)
+                fused += w.definition * self._definitions(phrase, langs, name_skip)
         # ranked among every entry, then filtered: a filter drops entries, it does not reorder the rest
         # (`--lang de` once ranked within the few German entries, its first hit no unfiltered top 60's)
         fused = np.where(mask, fused, -np.inf)
@@ -1206,15 +1207,31 @@ class Searcher:
                 self._cr_terms_read = GlossaryTerms.of(self.table, self.glossary)
         return self._cr_terms_read
 
+    def _name_skip(self, read: Sequence[NamedCard]) -> frozenset[str]:
+        """The words of the cards `read` that name no keyword (`_keyword_rules`' `skip`): their tokens as said
+        and in English (Echoing Boon is no echo; German "Erhabener Engel", Exalted Angel, whose "Erhabener"
+        translates to exalted, no exalted), but a card's English tokens when its whole name is a CR glossary
+        term said in another language: German "Lebensverknüpfung" (the Aura Lifelink) names lifelink as well
+        (review49 H1: skipping it lost tq49-G06's lifelink)."""
+        terms = {term for term, _ in self.glossary_terms.terms}
+        out: set[str] = set()
+        for c in read:
+            said, name = tokenize(c.said), tokenize(c.name)
+            out.update(said)
+            if said == name or tuple(name) not in terms:
+                out.update(name)
+        return frozenset(out)
+
     def _named_terms(self, text: str, langs: tuple[Lang, ...], min_words: int,
                      skip: set[str] | frozenset[str] = frozenset(), rare: int = RARE_IN_RULINGS,
                      also: Sequence[str] = ()) -> list[int]:
         """The rows of the CR glossary entries whose term (of at least `min_words` words) `text`
         names and whose words are in at most `rare` rulings: by the term's words in a row (or the
         tokens `also`), or through the one glossary concept the whole term reads as. The words
-        `skip` name nothing."""
+        `skip` name nothing, as written or among `also` (a card's German name translated word for word gives
+        its English name's words)."""
         t = self.table
-        words = [w if w not in skip else "" for w in tokenize(text)] + ["", *also]
+        words = [w if w not in skip else "" for w in [*tokenize(text), "", *also]]
         if not any(words) or not len(t.clause_idx):  # no entry is a clause or links one: no glossary entry either
             return []
         written: list[str | None] = [*search_words(text), "", *[None] * len(also)]
