@@ -78,12 +78,16 @@ MIN_VERB_ROOT = 4  # "ver" (ver, to see), "dar": a root this short would read ha
 
 # Where a question says a word as a keyword's name (`keyword_words`): quoted, capitalised inside a sentence ("una
 # criatura con Vacío"; in German, where every noun is, only with no article before it: `_DE_DETERMINERS`), right
-# after "with" ("criatura con vacío": an object has a keyword), within KEYWORD_BESIDE words of a term of the
-# glossary's concepts (or translations) for abilities and keywords in the same clause ("la habilidad vacío",
+# after "with" or a verb of having ("criatura con vacío", "tiene amenaza": an object has a keyword), within
+# KEYWORD_BESIDE words of a term of the glossary's concepts (or translations) for abilities and keywords in the same clause ("la habilidad vacío",
 # "Fähigkeit Fahl", "palabra clave esconder"), or as all the text says (a term looked up alone).
 KEYWORD_CONTEXT = ("abilities", "keyword_ability")  # concept or translation ids
 KEYWORD_BESIDE = 2
-_WITH = frozenset({"with", "con", "mit"})
+# "with", or a verb of having ("tiene amenaza", "hat Echo", "has menace": an object has a keyword as often as it is
+# "with" it; review49 M3), folded
+_WITH = frozenset({"with", "con", "mit", "has", "have", "having", "had", "tener", "tiene", "tienen", "tengo", "tienes",
+                   "tenga", "tengan", "teniendo", "tenia", "tenian", "haben", "hat", "habe", "hast", "habt", "hatte",
+                   "hatten"})
 # German capitalises every noun, so a capital says a keyword only where no article or determiner makes the word a
 # noun of the sentence ("kein Wunder", "im Schatten", "ein Entkommen": review49 M4; "funktioniert Fahl", "hat Wunder")
 _DE_DETERMINERS = frozenset({"der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",
@@ -320,7 +324,8 @@ class Glossary:
     def keyword_words(self, text: str, lang: Lang) -> frozenset[str]:
         """The tokens of the words a `lang` question's `text` says as a keyword's name (see `KEYWORD_CONTEXT`):
         quoted, capitalised inside a sentence (in German with no article before it: "kein Wunder" is none), right
-        after "with", beside a word for an ability or a keyword in the same clause, or all the text says."""
+        after "with" or "has" (`_WITH`), beside a word for an ability or a keyword in the same clause, or all the
+        text says."""
         context = {t for c in (*self.concepts, *self.translations) if c.id in KEYWORD_CONTEXT
                    for la in (lang, Lang.EN) for term in c.terms.get(la, ()) for t in tokenize(_as_asked(term, (la,)))}
         found = list(_LETTERS.finditer(text))
