@@ -481,7 +481,9 @@ def test_destroying_reads_as_destroy() -> None:
 @pytest.mark.parametrize("a, b, same", [
     ("shuffled", "shuffle", True), ("shuffling", "shuffle", True), ("tapped", "tap", True), ("discards", "discard", True),
     ("attacking", "attack", True), ("auren", "aura", True), ("sacrifices", "sacrifice", True),
-    ("count", "counter", False), ("planeswalker", "planeswalk", False),
+    ("flips", "flipped", True), ("untaps", "untapped", True), ("attacks", "attacking", True),
+    ("activating", "activated", True),  # two forms, each a base with an ending (review49 L1)
+    ("count", "counter", False), ("planeswalker", "planeswalk", False), ("counts", "counters", False),
 ])  # fmt: skip
 def test_same_word_is_an_inflection_not_a_derived_word(a: str, b: str, same: bool) -> None:
     assert same_word(a, b) is same and same_word(b, a) is same
