@@ -14,7 +14,7 @@ from kb.search import Searcher
 from kb.search.question import KEYWORD_IN_RULINGS, same_word
 from kb.search.rank import Weights
 from kb.search.text import tokenize
-from tests.entries import CORPUS, fake_searcher, rule_entry as _rule, ruling_entry as _ruling
+from tests.entries import CORPUS, fake_searcher, ranked_ids, rule_entry as _rule, ruling_entry as _ruling
 
 FORETELL = [
     _rule("c-702.143", "702.143", "Foretell"),
@@ -119,6 +119,29 @@ def test_a_card_name_translated_to_a_keyword_names_it_only_when_the_name_is_the_
     keyword through a card's name (`Searcher._name_skip`), but a card named by the keyword alone still names it."""
     searcher = fake_searcher(EXALTED_LIFELINK, tmp_path / "index")
     assert _lifted(searcher, question, lang) == lifted
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Erhaben", Lang.DE), ("erhaben", Lang.DE), ("Erhabener Engel", Lang.DE), ("exaltado", Lang.ES),
+    ("exalted", Lang.EN), ("Lebensverknüpfung", Lang.DE), ("Lifelink", Lang.EN),
+])  # fmt: skip
+def test_a_word_or_two_is_read_in_the_language_of_its_keyword_or_card_name(tmp_path: Path, question: str,
+                                                                          lang: Lang) -> None:
+    """kb.lang.detect reads a single German word as English (no function word, no umlaut): the search reads a
+    word or two by the glossary's printed keyword names and the card names of each language (`Searcher.query_lang`)."""
+    assert fake_searcher(EXALTED_LIFELINK, tmp_path / "index").query_lang(question) is lang
+
+
+@pytest.mark.parametrize("question, keyword", [
+    ("Bedrohlich", {"c-gl-menace", "c-702.111a"}), ("Erhaben", {"c-gl-exalted", "c-702.83a"}),
+])
+def test_a_one_word_german_search_for_a_keyword_is_translated(tmp_path: Path, question: str,
+                                                              keyword: set[str]) -> None:
+    entries = [*EXALTED_LIFELINK, _ruling("r-block", "Two creatures can block it.", "Some Card"),
+               _rule("c-gl-menace", "glossary:Menace", "Menace: An evasion ability that makes creatures unblockable "
+                     "by a single creature. See rule 702.111, \"Menace.\""),
+               _rule("c-702.111a", "702.111a", "Menace is an evasion ability.")]
+    assert set(ranked_ids(fake_searcher(entries, tmp_path / "index"), question, 2)) == keyword
 
 
 def _echo_rulings(tmp_path: Path, n: int) -> Searcher:

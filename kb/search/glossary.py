@@ -244,6 +244,7 @@ class Glossary:
         self._words: dict[Lang, frozenset[str]] = {}
         self._term_words: dict[Lang, frozenset[str]] = {}  # every token of every term, per language
         self._unlike_words: dict[int, frozenset[str]] = {}  # `_unlike`'s answers
+        self._lang_words: dict[Lang, frozenset[str]] | None = None  # `langs_of_word`'s tokens per language
 
     @classmethod
     def from_yaml(cls, text: str, source: str = GLOSSARY_FILE) -> Glossary:
@@ -363,6 +364,22 @@ class Glossary:
                                                    for t in tokenize(term))
         words = frozenset().union(*(self._term_words[lang] for lang in langs))
         return toks[0] in words or (Lang.DE in langs and stem(toks[0]) in words)
+
+    def langs_of_word(self, word: str) -> frozenset[Lang]:
+        """The languages a term of which (a concept's or a translation's: the printed keyword names) has the
+        written `word` as one of its words, in a form a question's word meets it by ("Bedrohlich": German
+        only, menace; "Morph": English and German)."""
+        if self._lang_words is None:
+            self._lang_words = {lang: frozenset(t for c in (*self.concepts, *self.translations)
+                                                for term in c.terms.get(lang, ())
+                                                for form in dict.fromkeys((term, _as_asked(term, (lang,))))
+                                                for t in tokenize(form)) for lang in Lang}
+        out = set()
+        for lang, words in self._lang_words.items():
+            toks = tokenize(_as_asked(word, (lang,)))
+            if len(toks) == 1 and (toks[0] in words or (lang is Lang.DE and stem(toks[0]) in words)):
+                out.add(lang)
+        return frozenset(out)
 
     def term_tokens(self, concept: str, lang: Lang) -> frozenset[str]:
         """Every token of the `lang` terms of the concept with id `concept` (none for an unknown id)."""

@@ -574,31 +574,51 @@ class Searcher:
         """English names of the cards `text` names, in any language, small misspellings allowed."""
         return {c.name for c in self.named_cards(text)}
 
+    def query_lang(self, text: str) -> Lang:
+        """The language of the question `text` (`kb.lang.detect`). A word or two that no function word or
+        letter tells is read by the search's lexicons (`_lexicon_langs`): a one-word German search
+        "Bedrohlich" (menace) is German, and is translated."""
+        from kb.lang import detect
+
+        return detect(text, lexicon=self._lexicon_langs)
+
+    def _lexicon_langs(self, text: str) -> frozenset[Lang]:
+        """The languages `text` is in by the names of the card it names (the Oracle card's printed names:
+        "Lichtform" is German), else by the glossary's terms and printed keyword names (`Glossary.langs_of_word`):
+        those that hold most of its words; none when no name or term holds one."""
+        english = self.card_names.resolve(text)
+        if english is not None:
+            card = self.reference.card_lookup.get(english)
+            names = card.names if card is not None else {Lang.EN: english}
+            said = frozenset(lang for lang, name in names.items() if name_key(name) == name_key(text))
+            if said:
+                return said
+        held: dict[Lang, int] = {}
+        for word in text.split():
+            for lang in self.glossary.langs_of_word(word):
+                held[lang] = held.get(lang, 0) + 1
+        most = max(held.values(), default=0)
+        return frozenset(lang for lang, n in held.items() if n == most)
+
     def named_cards(self, text: str, lang: Lang | None = None) -> list[NamedCard]:
         """The cards `text` (in `lang`, detected when None) names, exactly or misspelt (`said`: as
         written, `distance` > 0 when misspelt, which a judge should see read). A word of a glossary
         term in another form is that term, not a misspelt name: German "Manifestieren des Grauens"
         names no Grauen (Dread)."""
-        from kb.lang import detect
-
-        langs = tuple(dict.fromkeys((Lang.EN, lang or detect(text))))
+        langs = tuple(dict.fromkeys((Lang.EN, lang or self.query_lang(text))))
         return [c for c in self.cards.named(text)
                 if not (c.distance and self.glossary.says_term_word(c.said, langs))]
 
     def unknown_cards(self, text: str) -> list[str]:
         """The names `text` writes as a card's that no card the search knows has (`CardMatcher.unknown_names`),
         but for the rules terms and set names among them (`_names_no_card`)."""
-        from kb.lang import detect
-
-        return [name for name in self.cards.matcher.unknown_names(text, detect(text))
+        return [name for name in self.cards.matcher.unknown_names(text, self.query_lang(text))
                 if not self._names_no_card(name)]
 
     def one_word_cards(self, text: str) -> list[str]:
         """The English names of the cards `text` names by one word written as a name
         (`CardMatcher.one_word_names`), but for the rules terms among them ("the Monarch", "an Island")."""
-        from kb.lang import detect
-
-        return [name for name in self.cards.matcher.one_word_names(text, detect(text)) if not self._names_no_card(name)]
+        return [name for name in self.cards.matcher.one_word_names(text, self.query_lang(text)) if not self._names_no_card(name)]
 
     def _names_no_card(self, phrase: str) -> bool:
         """Whether the capitalised `phrase` is or holds a name that is no card's, as judges capitalise
@@ -661,15 +681,13 @@ class Searcher:
         **kw: Any,
     ) -> list[Hit]:
         """The best `limit` entries for `query`, best first. Keyword filters as in `Filters`."""
-        from kb.lang import detect
-
         query = " ".join(query.split())
         if not query:
             raise InputError("empty question")
         if limit < 1:
             raise InputError(f"limit must be at least 1, not {limit}")
         filters = parse_filters(filters, kw)
-        query_lang = detect(query)
+        query_lang = self.query_lang(query)
         answer_lang = filters.lang or query_lang
         mask = self._mask(filters)
         n = len(self.table)
