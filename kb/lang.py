@@ -8,6 +8,7 @@ about a hundred languages and is less sure on a six-word question than this clos
 from __future__ import annotations
 
 import re
+from typing import Callable, Collection
 
 from kb.model import Lang
 
@@ -37,10 +38,17 @@ _MARKERS: dict[Lang, frozenset[str]] = {
     ),
 }
 _ONLY = {Lang.DE: set("äöüß"), Lang.ES: set("ñáíóú¿¡")}
+SHORT_TEXT = 2  # words: a text this short has no function words to tell its language by
+
+# The languages whose words a text is, by a lexicon's answer for the text ("Bedrohlich", "Lichtform")
+Lexicon = Callable[[str], Collection[Lang]]
 
 
-def detect(text: str, default: Lang = Lang.EN) -> Lang:
-    """The language of `text` among English, German and Spanish; `default` when nothing tells."""
+def detect(text: str, default: Lang = Lang.EN, lexicon: Lexicon | None = None) -> Lang:
+    """The language of `text` among English, German and Spanish; `default` when nothing tells. `lexicon`:
+    for a text of SHORT_TEXT words or fewer that no function word or letter tells ("Bedrohlich", German
+    menace), the languages whose terms or card names it is (`Searcher.query_lang`); the one language it
+    names, else `default`."""
     lowered = text.lower()
     words = _WORD.findall(lowered.replace("’", "'"))
     scores = {lang: sum(w in markers for w in words) for lang, markers in _MARKERS.items()}
@@ -48,6 +56,9 @@ def detect(text: str, default: Lang = Lang.EN) -> Lang:
         scores[lang] += 2 * sum(ch in letters for ch in lowered)
     best = max(scores.values())
     if best == 0:
+        if lexicon is not None and 0 < len(text.split()) <= SHORT_TEXT:
+            found = set(lexicon(text))
+            return found.pop() if len(found) == 1 else default
         return default
     winners = [lang for lang, score in scores.items() if score == best]
     return default if default in winners else winners[0]

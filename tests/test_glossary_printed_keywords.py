@@ -87,6 +87,10 @@ def test_an_everyday_word_is_no_keyword(question: str, lang: Lang) -> None:
     ("Wie funktioniert Fahl mit Schutz?", Lang.DE, "devoid"),
     ("¿La palabra clave esconder exilia la carta boca abajo?", Lang.ES, "hideaway"),
     ("¿Puede una criatura con defensor atacar?", Lang.ES, "defender"),
+    # said after a verb of having (review49 M3)
+    ("Mi criatura tiene amenaza, ¿cuántas criaturas deben bloquearla?", Lang.ES, "menace"),
+    ("¿Deja de atacar por tener defensor?", Lang.ES, "defender"),
+    ("Meine Kreatur hat schwelle, wann zählt sie?", Lang.DE, "threshold"),
 ])  # fmt: skip
 def test_an_everyday_word_said_as_a_keyword_is_the_keyword(question: str, lang: Lang, keyword: str) -> None:
     assert _reads_as(CORPUS.glossary, question, lang, keyword)

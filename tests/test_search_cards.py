@@ -298,6 +298,19 @@ def test_a_name_shaped_as_one_in_its_language_is_an_unknown_name(question: str, 
     assert matcher.unknown_names(question, lang) == unknown
 
 
+@pytest.mark.parametrize(("question", "unknown"), [
+    # tryout50 D8: German capitalises nouns, and "in" and "an" are German words too
+    ("Servus! Gestern beim Freitagsturnier in Graz hab ich eine verdeckte Kreatur angegriffen.", []),
+    ("Ich spiele Kreaturen an Donnerstagen.", []),
+    # ... but a phrase with a word of an English card's name is a name, and other joining words are English
+    ("Ich habe Keeper in Plain Sight gespielt.", ["Keeper in Plain Sight"]),  # "Keeper": Linvala, Keeper of Silence
+    ("Darf ich Sword of Wine and Roses verdeckt spielen?", ["Sword of Wine and Roses"]),
+])
+def test_a_german_phrase_only_a_german_word_too_joins_is_a_name_only_with_an_english_names_word(
+        matcher: CardMatcher, question: str, unknown: list[str]) -> None:
+    assert matcher.unknown_names(question, Lang.DE) == unknown
+
+
 def test_the_words_joining_a_names_words_are_the_ones_card_pages_are_read_with() -> None:
     """review39 #9: the search knew 8 English joining words, the page parser 30; "and" cut a newer
     card's name short in the note."""

@@ -14,7 +14,7 @@ from kb.search import Searcher
 from kb.search.question import KEYWORD_IN_RULINGS, same_word
 from kb.search.rank import Weights
 from kb.search.text import tokenize
-from tests.entries import CORPUS, fake_searcher, rule_entry as _rule, ruling_entry as _ruling
+from tests.entries import CORPUS, fake_searcher, ranked_ids, rule_entry as _rule, ruling_entry as _ruling
 
 FORETELL = [
     _rule("c-702.143", "702.143", "Foretell"),
@@ -62,9 +62,7 @@ def _searcher(tmp_path: Path, on: bool) -> Searcher:
 
 def _lifted(searcher: Searcher, question: str, lang: Lang = Lang.EN) -> set[str]:
     langs = tuple(dict.fromkeys((Lang.EN, lang)))
-    found = searcher.cards.named(question)
-    names = {t for c in found for t in tokenize(c.said) + tokenize(c.name)}  # as `Searcher.search` skips them
-    lifted = searcher._keyword_rules(question, langs, names)
+    lifted = searcher._keyword_rules(question, langs, searcher._name_skip(searcher.named_cards(question, lang)))
     return {searcher.table.ids[i] for i in np.flatnonzero(lifted)}
 
 
@@ -92,6 +90,58 @@ def test_a_keyword_a_german_word_translates_to_is_named(tmp_path: Path) -> None:
 ])
 def test_no_keyword_no_lift(tmp_path: Path, question: str) -> None:
     assert _lifted(_searcher(tmp_path, True), question) == set()
+
+
+EXALTED_LIFELINK = [
+    _rule("c-gl-exalted", "glossary:Exalted", "Exalted: A keyword ability that can make a creature better when it "
+          "attacks alone. See rule 702.83, \"Exalted.\""),
+    _rule("c-702.83a", "702.83a", "Exalted is a triggered ability."),
+    _rule("c-gl-lifelink", "glossary:Lifelink", "Lifelink: A keyword ability that causes a player to gain life. See "
+          "rule 702.15, \"Lifelink.\""),
+    _rule("c-702.15a", "702.15a", "Lifelink is a static ability."),
+    _ruling("r-angel", "You can cast Exalted Angel face down for {3}.", "Exalted Angel"),
+]
+
+
+@pytest.mark.parametrize("question, lang, lifted", [
+    # Exalted Angel by its German and Spanish names, whose "Erhabener" and "exaltado" translate to exalted
+    ("Kann ich meinen Erhabenen Engel verdeckt ausspielen und später umdrehen?", Lang.DE, set()),
+    ("¿Puedo lanzar mi Ángel exaltado boca abajo y luego voltearlo?", Lang.ES, set()),
+    ("Wie funktioniert Erhaben?", Lang.DE, {"c-gl-exalted", "c-702.83a"}),
+    ("¿Cómo funciona exaltado?", Lang.ES, {"c-gl-exalted", "c-702.83a"}),
+    # the card index reads "Lebensverknüpfung" as the Aura Lifelink: a card whose whole name is the keyword
+    ("Meine Kreatur hat Lebensverknüpfung und Trampelschaden. Wie viel Leben bekomme ich?", Lang.DE,
+     {"c-gl-lifelink", "c-702.15a"}),
+])  # fmt: skip
+def test_a_card_name_translated_to_a_keyword_names_it_only_when_the_name_is_the_keyword(
+        tmp_path: Path, question: str, lang: Lang, lifted: set[str]) -> None:
+    """review49 H1: the English words a German or Spanish question translates to (`Glossary.translate`) name no
+    keyword through a card's name (`Searcher._name_skip`), but a card named by the keyword alone still names it."""
+    searcher = fake_searcher(EXALTED_LIFELINK, tmp_path / "index")
+    assert _lifted(searcher, question, lang) == lifted
+
+
+@pytest.mark.parametrize("question, lang", [
+    ("Erhaben", Lang.DE), ("erhaben", Lang.DE), ("Erhabener Engel", Lang.DE), ("exaltado", Lang.ES),
+    ("exalted", Lang.EN), ("Lebensverknüpfung", Lang.DE), ("Lifelink", Lang.EN),
+])  # fmt: skip
+def test_a_word_or_two_is_read_in_the_language_of_its_keyword_or_card_name(tmp_path: Path, question: str,
+                                                                          lang: Lang) -> None:
+    """kb.lang.detect reads a single German word as English (no function word, no umlaut): the search reads a
+    word or two by the glossary's printed keyword names and the card names of each language (`Searcher.query_lang`)."""
+    assert fake_searcher(EXALTED_LIFELINK, tmp_path / "index").query_lang(question) is lang
+
+
+@pytest.mark.parametrize("question, keyword", [
+    ("Bedrohlich", {"c-gl-menace", "c-702.111a"}), ("Erhaben", {"c-gl-exalted", "c-702.83a"}),
+])
+def test_a_one_word_german_search_for_a_keyword_is_translated(tmp_path: Path, question: str,
+                                                              keyword: set[str]) -> None:
+    entries = [*EXALTED_LIFELINK, _ruling("r-block", "Two creatures can block it.", "Some Card"),
+               _rule("c-gl-menace", "glossary:Menace", "Menace: An evasion ability that makes creatures unblockable "
+                     "by a single creature. See rule 702.111, \"Menace.\""),
+               _rule("c-702.111a", "702.111a", "Menace is an evasion ability.")]
+    assert set(ranked_ids(fake_searcher(entries, tmp_path / "index"), question, 2)) == keyword
 
 
 def _echo_rulings(tmp_path: Path, n: int) -> Searcher:
@@ -454,7 +504,9 @@ def test_destroying_reads_as_destroy() -> None:
 @pytest.mark.parametrize("a, b, same", [
     ("shuffled", "shuffle", True), ("shuffling", "shuffle", True), ("tapped", "tap", True), ("discards", "discard", True),
     ("attacking", "attack", True), ("auren", "aura", True), ("sacrifices", "sacrifice", True),
-    ("count", "counter", False), ("planeswalker", "planeswalk", False),
+    ("flips", "flipped", True), ("untaps", "untapped", True), ("attacks", "attacking", True),
+    ("activating", "activated", True),  # two forms, each a base with an ending (review49 L1)
+    ("count", "counter", False), ("planeswalker", "planeswalk", False), ("counts", "counters", False),
 ])  # fmt: skip
 def test_same_word_is_an_inflection_not_a_derived_word(a: str, b: str, same: bool) -> None:
     assert same_word(a, b) is same and same_word(b, a) is same

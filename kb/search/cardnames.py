@@ -49,6 +49,12 @@ NAME_JOINS = NAME_JOINERS - NAME_JOINERS_BY_LANG["de"]
 # of them, the words that as often stand between two names ("Lightfrom with Shock", "Lightfrom y
 # Rageform"): a phrase they join is still noted whole, but its words may be misspelt names
 _BETWEEN_NAMES = frozenset({"and", "y", "with", "a", "by"})
+# of them, the English ones that are German words too: in a German text, "Freitagsturnier in Graz" is two nouns
+# and a preposition (tryout50 D8). A phrase they alone join is a name there only when one of its capitalised
+# words is a word of an English card name: so are 34 of the 35 Oracle names they join ("Barter in Blood",
+# "Eye for an Eye"; each read against the other names' words: only "Repay in Kind" is not), and no German
+# noun of the bench questions' such phrases ("Freitagsturnier in Graz").
+_JOINS_GERMAN_TOO = frozenset({"in", "an"})
 
 
 _READS_KEPT = 8  # texts whose reading `CardMatcher` remembers
@@ -127,6 +133,7 @@ class CardMatcher:
         self._reads: dict[str, tuple[list[re.Match[str]], list[tuple[NamedCard, range]], set[int]]] = {}
         self.common = common  # words too ordinary to be a one-word name unless written as one
         self._words: frozenset[str] | None = None  # every word of every name (`says_word`), made when first asked
+        self._english_words: frozenset[str] | None = None  # every word of every English name (`_says_english_word`)
         # words in the longest name (stored in the index: counting them costs 20 ms of a cold query)
         self.longest = longest if longest is not None else max((k.count(" ") + 1 for k in keys), default=1)
 
@@ -149,6 +156,12 @@ class CardMatcher:
         if self._words is None:  # ~50 ms for 48,000 names: only when a question has a word no ruling has
             self._words = frozenset(w for k in self._keys for w in k.split())
         return name_key(word) in self._words
+
+    def _says_english_word(self, word: str) -> bool:
+        """Whether some card's English name has the word `word` (case and accents aside)."""
+        if self._english_words is None:  # only for a German text with a phrase `_JOINS_GERMAN_TOO` join
+            self._english_words = frozenset(w for v in set(self._values) for w in name_key(v).split())
+        return name_key(word) in self._english_words
 
     def items(self) -> Iterator[tuple[str, str]]:
         return zip(self._keys, self._values)
@@ -350,7 +363,10 @@ class CardMatcher:
         "Urza's Saga", a Spanish question's "Mosswort Bridge"), where no card's name, exact or misspelt,
         is read. Two capitalised words alone in English ("Summoning Sickness", "Magic Arena") are as
         often a rules term or a product, any run in German a run of nouns, a single bracket a tag ("[Card
-        Bug]"), a single word anything: left out, as a note that is wrong is worse than none."""
+        Bug]"), a single word anything, and in German a phrase only "in" or "an" joins unless a word of it is
+        an English name's ("Freitagsturnier in Graz"): left out, as a note that is wrong is worse than none."""
+        from kb.model import Lang
+
         found, named, starts = self._read_text(text)
         read = {j for _, span in named for j in span}
         out: list[str] = []
@@ -374,6 +390,11 @@ class CardMatcher:
                     _is_capitalised(opener := found[first - 1].group())) and name_key(opener) not in STOPWORDS \
                     and self._may_open_name(opener):
                 first -= 1  # ... with no joining word: "Saw It Coming lo lancé"
+            if joined and lang is Lang.DE and not bracketed and {m.group() for m in found[first:end]
+                                                                  if not _is_capitalised(m.group())} <= _JOINS_GERMAN_TOO \
+                    and not any(self._says_english_word(m.group()) for m in found[first:end]
+                                if _is_capitalised(m.group())):
+                continue  # German nouns and a preposition: "Freitagsturnier in Graz"
             said = " ".join(text[found[first].start():found[end - 1].end()].split())
             doubled = bracketed and text[:found[first].start()].rstrip().endswith("[[")
             if not (doubled or ((joined or shaped) and not bracketed)) or read & set(range(first, end)) or said in out:

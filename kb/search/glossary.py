@@ -78,12 +78,16 @@ MIN_VERB_ROOT = 4  # "ver" (ver, to see), "dar": a root this short would read ha
 
 # Where a question says a word as a keyword's name (`keyword_words`): quoted, capitalised inside a sentence ("una
 # criatura con Vacío"; in German, where every noun is, only with no article before it: `_DE_DETERMINERS`), right
-# after "with" ("criatura con vacío": an object has a keyword), within KEYWORD_BESIDE words of a term of the
-# glossary's concepts (or translations) for abilities and keywords in the same clause ("la habilidad vacío",
+# after "with" or a verb of having ("criatura con vacío", "tiene amenaza": an object has a keyword), within
+# KEYWORD_BESIDE words of a term of the glossary's concepts (or translations) for abilities and keywords in the same clause ("la habilidad vacío",
 # "Fähigkeit Fahl", "palabra clave esconder"), or as all the text says (a term looked up alone).
 KEYWORD_CONTEXT = ("abilities", "keyword_ability")  # concept or translation ids
 KEYWORD_BESIDE = 2
-_WITH = frozenset({"with", "con", "mit"})
+# "with", or a verb of having ("tiene amenaza", "hat Echo", "has menace": an object has a keyword as often as it is
+# "with" it; review49 M3), folded
+_WITH = frozenset({"with", "con", "mit", "has", "have", "having", "had", "tener", "tiene", "tienen", "tengo", "tienes",
+                   "tenga", "tengan", "teniendo", "tenia", "tenian", "haben", "hat", "habe", "hast", "habt", "hatte",
+                   "hatten"})
 # German capitalises every noun, so a capital says a keyword only where no article or determiner makes the word a
 # noun of the sentence ("kein Wunder", "im Schatten", "ein Entkommen": review49 M4; "funktioniert Fahl", "hat Wunder")
 _DE_DETERMINERS = frozenset({"der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer", "eines",
@@ -240,6 +244,7 @@ class Glossary:
         self._words: dict[Lang, frozenset[str]] = {}
         self._term_words: dict[Lang, frozenset[str]] = {}  # every token of every term, per language
         self._unlike_words: dict[int, frozenset[str]] = {}  # `_unlike`'s answers
+        self._lang_words: dict[Lang, frozenset[str]] | None = None  # `langs_of_word`'s tokens per language
 
     @classmethod
     def from_yaml(cls, text: str, source: str = GLOSSARY_FILE) -> Glossary:
@@ -320,7 +325,8 @@ class Glossary:
     def keyword_words(self, text: str, lang: Lang) -> frozenset[str]:
         """The tokens of the words a `lang` question's `text` says as a keyword's name (see `KEYWORD_CONTEXT`):
         quoted, capitalised inside a sentence (in German with no article before it: "kein Wunder" is none), right
-        after "with", beside a word for an ability or a keyword in the same clause, or all the text says."""
+        after "with" or "has" (`_WITH`), beside a word for an ability or a keyword in the same clause, or all the
+        text says."""
         context = {t for c in (*self.concepts, *self.translations) if c.id in KEYWORD_CONTEXT
                    for la in (lang, Lang.EN) for term in c.terms.get(la, ()) for t in tokenize(_as_asked(term, (la,)))}
         found = list(_LETTERS.finditer(text))
@@ -358,6 +364,22 @@ class Glossary:
                                                    for t in tokenize(term))
         words = frozenset().union(*(self._term_words[lang] for lang in langs))
         return toks[0] in words or (Lang.DE in langs and stem(toks[0]) in words)
+
+    def langs_of_word(self, word: str) -> frozenset[Lang]:
+        """The languages a term of which (a concept's or a translation's: the printed keyword names) has the
+        written `word` as one of its words, in a form a question's word meets it by ("Bedrohlich": German
+        only, menace; "Morph": English and German)."""
+        if self._lang_words is None:
+            self._lang_words = {lang: frozenset(t for c in (*self.concepts, *self.translations)
+                                                for term in c.terms.get(lang, ())
+                                                for form in dict.fromkeys((term, _as_asked(term, (lang,))))
+                                                for t in tokenize(form)) for lang in Lang}
+        out = set()
+        for lang, words in self._lang_words.items():
+            toks = tokenize(_as_asked(word, (lang,)))
+            if len(toks) == 1 and (toks[0] in words or (lang is Lang.DE and stem(toks[0]) in words)):
+                out.add(lang)
+        return frozenset(out)
 
     def term_tokens(self, concept: str, lang: Lang) -> frozenset[str]:
         """Every token of the `lang` terms of the concept with id `concept` (none for an unknown id)."""

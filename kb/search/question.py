@@ -468,12 +468,20 @@ def says_term(question: Sequence[str], written: Sequence[str | None], term: Sequ
 # The endings a word takes as a form of the same word (English inflections, the stemmer's German and Spanish
 # ones), not "er": the stemmer strips it (counter -> count) and it makes another word (planeswalk -> planeswalker)
 _FORM_ENDINGS = frozenset({"", "s", "es", "d", "ed", "ing", "n", "en", "e"})
+MIN_BASE = 3  # a shorter base ("ta" of "tas") would make two words one
 
 
 def same_word(a: str, b: str) -> bool:
     """Whether two folded words (that stem alike) are forms of one word: one is the other with an inflection
-    ending (shuffle / shuffled, tap / tapped, Aura / Auren), not a word made from it (count / counter)."""
-    return _inflects(a, b) or _inflects(b, a)
+    ending (shuffle / shuffled, tap / tapped, Aura / Auren), or both are a base with one (flips / flipped,
+    attacks / attacking: review49 L1), not a word made from it (count / counter)."""
+    return _inflects(a, b) or _inflects(b, a) or any(
+        _inflects(a, base) and _inflects(b, base) for base in _bases(a) | _bases(b) if len(base) >= MIN_BASE)
+
+
+def _bases(word: str) -> set[str]:
+    """`word` less each inflection ending it may have (flips: flip; tapped: tapp, tappe)."""
+    return {word[:len(word) - len(e)] for e in _FORM_ENDINGS if e and word.endswith(e)}
 
 
 def _inflects(word: str, base: str) -> bool:

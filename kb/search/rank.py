@@ -574,31 +574,51 @@ class Searcher:
         """English names of the cards `text` names, in any language, small misspellings allowed."""
         return {c.name for c in self.named_cards(text)}
 
+    def query_lang(self, text: str) -> Lang:
+        """The language of the question `text` (`kb.lang.detect`). A word or two that no function word or
+        letter tells is read by the search's lexicons (`_lexicon_langs`): a one-word German search
+        "Bedrohlich" (menace) is German, and is translated."""
+        from kb.lang import detect
+
+        return detect(text, lexicon=self._lexicon_langs)
+
+    def _lexicon_langs(self, text: str) -> frozenset[Lang]:
+        """The languages `text` is in by the names of the card it names (the Oracle card's printed names:
+        "Lichtform" is German), else by the glossary's terms and printed keyword names (`Glossary.langs_of_word`):
+        those that hold most of its words; none when no name or term holds one."""
+        english = self.card_names.resolve(text)
+        if english is not None:
+            card = self.reference.card_lookup.get(english)
+            names = card.names if card is not None else {Lang.EN: english}
+            said = frozenset(lang for lang, name in names.items() if name_key(name) == name_key(text))
+            if said:
+                return said
+        held: dict[Lang, int] = {}
+        for word in text.split():
+            for lang in self.glossary.langs_of_word(word):
+                held[lang] = held.get(lang, 0) + 1
+        most = max(held.values(), default=0)
+        return frozenset(lang for lang, n in held.items() if n == most)
+
     def named_cards(self, text: str, lang: Lang | None = None) -> list[NamedCard]:
         """The cards `text` (in `lang`, detected when None) names, exactly or misspelt (`said`: as
         written, `distance` > 0 when misspelt, which a judge should see read). A word of a glossary
         term in another form is that term, not a misspelt name: German "Manifestieren des Grauens"
         names no Grauen (Dread)."""
-        from kb.lang import detect
-
-        langs = tuple(dict.fromkeys((Lang.EN, lang or detect(text))))
+        langs = tuple(dict.fromkeys((Lang.EN, lang or self.query_lang(text))))
         return [c for c in self.cards.named(text)
                 if not (c.distance and self.glossary.says_term_word(c.said, langs))]
 
     def unknown_cards(self, text: str) -> list[str]:
         """The names `text` writes as a card's that no card the search knows has (`CardMatcher.unknown_names`),
         but for the rules terms and set names among them (`_names_no_card`)."""
-        from kb.lang import detect
-
-        return [name for name in self.cards.matcher.unknown_names(text, detect(text))
+        return [name for name in self.cards.matcher.unknown_names(text, self.query_lang(text))
                 if not self._names_no_card(name)]
 
     def one_word_cards(self, text: str) -> list[str]:
         """The English names of the cards `text` names by one word written as a name
         (`CardMatcher.one_word_names`), but for the rules terms among them ("the Monarch", "an Island")."""
-        from kb.lang import detect
-
-        return [name for name in self.cards.matcher.one_word_names(text, detect(text)) if not self._names_no_card(name)]
+        return [name for name in self.cards.matcher.one_word_names(text, self.query_lang(text)) if not self._names_no_card(name)]
 
     def _names_no_card(self, phrase: str) -> bool:
         """Whether the capitalised `phrase` is or holds a name that is no card's, as judges capitalise
@@ -661,15 +681,13 @@ class Searcher:
         **kw: Any,
     ) -> list[Hit]:
         """The best `limit` entries for `query`, best first. Keyword filters as in `Filters`."""
-        from kb.lang import detect
-
         query = " ".join(query.split())
         if not query:
             raise InputError("empty question")
         if limit < 1:
             raise InputError(f"limit must be at least 1, not {limit}")
         filters = parse_filters(filters, kw)
-        query_lang = detect(query)
+        query_lang = self.query_lang(query)
         answer_lang = filters.lang or query_lang
         mask = self._mask(filters)
         n = len(self.table)
@@ -705,10 +723,11 @@ class Searcher:
         if ask.concepts and w.face_down_subject and general:
             ask = off_subject(ask)
         name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
+        name_skip = self._name_skip(read)
         rule_asked = asks_for_rule(query)
         keyword = card_keyword = np.zeros(n, dtype=bool)
         if mode == "hybrid" and w.keyword_rules:
-            keyword, card_keyword = self._question_keywords_and_cards(words.asking, said, langs, named, name_tokens)
+            keyword, card_keyword = self._question_keywords_and_cards(words.asking, said, langs, named, name_skip)
         if mode in ("hybrid", "dense"):
             story = " ".join(query.split()[:w.story_words]) if w.story_words else query
             texts = [parts.asking, story] if parts.is_story and w.dense_focus else [query]
@@ -763,7 +782,7 @@ class Searcher:
                 kept = self._speaks_face_down | self._is_rule | self._of_cards(named)
                 self._oracle_face_down(kept, fused)
                 fused = np.where(kept, fused, fused * w.off_face_down)
-            elif general and w.on_face_down != 1.0 and not self._rulings_keyword(words.asking, langs, name_tokens):
+            elif general and w.on_face_down != 1.0 and not self._rulings_keyword(words.asking, langs, name_skip):
                 said_face_down = self._says_face_down & ~self._is_rule & ~self._of_cards(named)
                 if w.boilerplate_k and not rule_asked:
                     best = [i for i in _top(np.where(self._is_rule, -np.inf, fused), w.boilerplate_k)]
@@ -782,7 +801,7 @@ class Searcher:
             if w.card_keyword_asked and card_keyword.any():
                 fused += w.card_keyword_asked * self._asked_share(said, langs, card_keyword)
             if w.keyword_act and general:
-                fused += w.keyword_act * self._keyword_acts(words.asking, said, langs, named, name_tokens)
+                fused += w.keyword_act * self._keyword_acts(words.asking, said, langs, named, name_skip)
             if general and read and not (keyword & ~card_keyword).any() and not cited_clauses(query):
                 sure = _sure_cards(read)
                 if w.card_wording:
@@ -790,7 +809,7 @@ class Searcher:
                 if w.card_form and (bare := self._cards_without_rulings(sure)):
                     fused += w.card_form * self._wording_rules(bare, fused, FORM_MARK)
             if w.definition and not named and (phrase := defined_phrase(query)):  # a card's: about it (review41 #4)
-                fused += w.definition * self._definitions(phrase, langs, name_tokens)
+                fused += w.definition * self._definitions(phrase, langs, name_skip)
         # ranked among every entry, then filtered: a filter drops entries, it does not reorder the rest
         # (`--lang de` once ranked within the few German entries, its first hit no unfiltered top 60's)
         fused = np.where(mask, fused, -np.inf)
@@ -1206,15 +1225,31 @@ class Searcher:
                 self._cr_terms_read = GlossaryTerms.of(self.table, self.glossary)
         return self._cr_terms_read
 
+    def _name_skip(self, read: Sequence[NamedCard]) -> frozenset[str]:
+        """The words of the cards `read` that name no keyword (`_keyword_rules`' `skip`): their tokens as said
+        and in English (Echoing Boon is no echo; German "Erhabener Engel", Exalted Angel, whose "Erhabener"
+        translates to exalted, no exalted), but a card's English tokens when its whole name is a CR glossary
+        term said in another language: German "Lebensverknüpfung" (the Aura Lifelink) names lifelink as well
+        (review49 H1: skipping it lost tq49-G06's lifelink)."""
+        terms = {term for term, _ in self.glossary_terms.terms}
+        out: set[str] = set()
+        for c in read:
+            said, name = tokenize(c.said), tokenize(c.name)
+            out.update(said)
+            if said == name or tuple(name) not in terms:
+                out.update(name)
+        return frozenset(out)
+
     def _named_terms(self, text: str, langs: tuple[Lang, ...], min_words: int,
                      skip: set[str] | frozenset[str] = frozenset(), rare: int = RARE_IN_RULINGS,
                      also: Sequence[str] = ()) -> list[int]:
         """The rows of the CR glossary entries whose term (of at least `min_words` words) `text`
         names and whose words are in at most `rare` rulings: by the term's words in a row (or the
         tokens `also`), or through the one glossary concept the whole term reads as. The words
-        `skip` name nothing."""
+        `skip` name nothing, as written or among `also` (a card's German name translated word for word gives
+        its English name's words)."""
         t = self.table
-        words = [w if w not in skip else "" for w in tokenize(text)] + ["", *also]
+        words = [w if w not in skip else "" for w in [*tokenize(text), "", *also]]
         if not any(words) or not len(t.clause_idx):  # no entry is a clause or links one: no glossary entry either
             return []
         written: list[str | None] = [*search_words(text), "", *[None] * len(also)]
