@@ -126,6 +126,14 @@ def test_the_third_fresh_set_is_dev_only_and_read_by_the_dev_script_alone(questi
     assert sq.DATA / "judge_questions_fresh3.yaml" not in sq.DEFAULT_FILES
 
 
+def test_the_fourth_fresh_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search50c): a face-down object and a second, general idea (tryout 50's D1)
+    fresh4 = [q for q in questions if q.source == "judge_questions_fresh4"]
+    assert Counter(q.lang for q in fresh4) == {Lang.EN: 7, Lang.DE: 7, Lang.ES: 7}
+    assert {q.split for q in fresh4} == {"dev"}
+    assert sq.DATA / "judge_questions_fresh4.yaml" not in sq.DEFAULT_FILES
+
+
 def test_the_oracle_interaction_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
     # written before any search on it (search47b): questions the named cards' Oracle texts decide
     oracle = [q for q in questions if q.source == "judge_questions_oracle"]
