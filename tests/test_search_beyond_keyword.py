@@ -82,3 +82,25 @@ def test_asks_beyond_compares_the_best_clause_outside_with_the_keywords(rest: li
     is_rule = np.array([False, True, True, False])  # a ruling, a clause of the keyword, another clause, a ruling
     section = np.array([False, True, False, False])
     assert asks_beyond(np.array(rest), is_rule, section, 4.0) is beyond
+
+
+FLYING = [
+    _rule("c-702.9a", "702.9a", "Flying is an evasion ability."),
+    _rule("c-702.9b", "702.9b", "A creature with flying can't be blocked except by creatures with flying and/or reach."),
+    _rule("c-gl-flying", "glossary:Flying", "Flying: A keyword ability that restricts how a creature may be blocked. "
+          "See rule 702.9, \"Flying.\""),
+]
+TWO = ("My indestructible creature with flying has the same name as another legendary one I control. "
+       "Does indestructible save it?")
+
+
+def test_a_question_naming_two_keywords_is_not_read_as_asking_beyond_them(tmp_path: Path) -> None:
+    """Two keywords named may be asked how they meet, which one of their own sections decides ("Do auras fall off
+    with protection?" is 702.16c): the gate opens only for a question that names one keyword."""
+    on = fake_searcher(ENTRIES + FLYING, tmp_path / "on", weights=Weights(beyond_keyword=True))
+    off = fake_searcher(ENTRIES + FLYING, tmp_path / "off", weights=Weights(beyond_keyword=False))
+    section, _ = on._named_sections(TWO, (Lang.EN,), frozenset())
+    assert on._sections_named(section) == 2
+    assert ranked_ids(on, TWO, limit=10) == ranked_ids(off, TWO, limit=10)
+    one, _ = on._named_sections(QUESTION, (Lang.EN,), frozenset())
+    assert on._sections_named(one) == 1

@@ -749,7 +749,7 @@ class Searcher:
                     scores += w.story * self._lexical(words.story, langs)
                 if general and w.beyond_keyword:
                     section, drop = self._named_sections(words.asking, langs, name_tokens)
-                    if section.any():
+                    if self._sections_named(section) == 1:
                         # the keyword's own words' share of the BM25 (additive over a question's tokens)
                         said_keyword = self._lexical(words.asking, langs) - self._lexical(words.asking, langs, drop)
                         if words.is_story and w.story:
@@ -1518,6 +1518,16 @@ class Searcher:
             drop.update(term)
             drop.update(self.glossary.concept_tokens(term, (Lang.EN,)))
         return section, frozenset(drop)
+
+    def _sections_named(self, section: np.ndarray) -> int:
+        """How many keyword sections (702.N) the entries of `section` belong to: a question that names two
+        keywords may ask how they meet, which one of their own sections decides ("Do auras fall off with
+        protection?": 702.16c), so only a question naming one is read as asking beyond it."""
+        own = self._own_clauses
+        heads = {".".join(self.table.clause_vocab[own[row]].split(".")[:2]).rstrip("abcdefghijklmnopqrstuvwxyz")
+                 for row in np.flatnonzero(section & (own >= 0))
+                 if not self.table.clause_vocab[own[row]].startswith(GLOSSARY)}
+        return len(heads)
 
     def _dot(self, q: np.ndarray) -> np.ndarray:
         """Cosine of every document to the query vector `q` (einsum: one thread, fastest here;
