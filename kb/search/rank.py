@@ -337,6 +337,18 @@ class Weights:
     # (two from 10 letters) is read as that word ("forteold": foretold; `kb.search.spelling`), in hybrid
     # mode only, as a misspelt card name is read as the card (tryout46 D4). False: as written.
     respell: bool = True
+    # A question not about face-down play that names a keyword ability ("Meine legendäre Kreatur ist unzerstörbar.
+    # Wenn ich eine zweite mit demselben Namen ins Spiel bringe ...?") asks what a rule outside the keyword's own
+    # section decides (704.5j) when some clause there holds more than `beyond_ratio` times what the keyword's best
+    # clause holds of its other words (BM25 of the question less the keyword's words: `asks_beyond`); the keyword's
+    # words are then left out of the lexical side and its clauses compete as any clause (no `keyword_rule` lift,
+    # no `keyword_act` bonus). Dev (search50b, all sets): top-3 +3 (f2-en-06 5 -> 3, tq45-en-g-5 5 -> 3; f3-de-12
+    # 10 -> 7), no rank lost, top-1 unchanged; 3.2-4.0 the same, 6.0 loses f2-en-06's. Ratio 1 (any clause outside
+    # holding more, the gate open on all 46 dev questions that name a keyword): top-1 +3 -8, as the questions a
+    # keyword's own clause answers have ratios up to 3.07 (tq44-es5, indestructible's 702.12b), those answered
+    # elsewhere from 1.1: BM25 alone can't tell most of them apart (bench/results/search_dev.md). False: off.
+    beyond_keyword: bool = True
+    beyond_ratio: float = 4.0
 
 
 @dataclass(frozen=True)
@@ -725,7 +737,8 @@ class Searcher:
         name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
         name_skip = self._name_skip(read)
         rule_asked = asks_for_rule(query)
-        keyword = card_keyword = np.zeros(n, dtype=bool)
+        keyword = card_keyword = section = np.zeros(n, dtype=bool)
+        beyond = False  # a question that names a keyword and asks what a rule elsewhere decides
         if mode == "hybrid" and w.keyword_rules:
             keyword, card_keyword = self._question_keywords_and_cards(words.asking, said, langs, named, name_skip)
         if mode in ("hybrid", "dense"):
@@ -753,6 +766,17 @@ class Searcher:
                 scores += self._lexical(words.asking, langs)
                 if words.is_story and w.story:
                     scores += w.story * self._lexical(words.story, langs)
+                if general and w.beyond_keyword:
+                    section, drop = self._named_sections(words.asking, langs, name_skip)
+                    if self._sections_named(section) == 1:
+                        # the keyword's own words' share of the BM25 (additive over a question's tokens)
+                        said_keyword = self._lexical(words.asking, langs) - self._lexical(words.asking, langs, drop)
+                        if words.is_story and w.story:
+                            said_keyword += w.story * (self._lexical(words.story, langs)
+                                                       - self._lexical(words.story, langs, drop))
+                        rest = np.zeros(n, dtype=np.float64)
+                        np.maximum.at(rest, self._doc_entry, np.where(scored, scores - said_keyword, 0.0))
+                        beyond = asks_beyond(rest, self._is_rule, section, w.beyond_ratio)
                 # A card named in German or Spanish (or misspelt) is asked about by its English name,
                 # which is what English rulings call it.
                 english = [t for c in read if tokenize(c.said) != tokenize(c.name) for t in tokenize(c.name)]
@@ -764,6 +788,11 @@ class Searcher:
                 if extra and w.oracle:
                     extra += self.glossary.concept_tokens(extra, (Lang.EN,))  # Oracle text is English
                     scores += w.oracle * self._bm25.scores(extra)
+            if beyond:
+                # asked beyond the keyword it names: its words no longer decide, and its rules are clauses
+                # as any other (no `keyword_rule` lift, no `keyword_act` bonus)
+                scores = scores - said_keyword
+                keyword = keyword & ~section
             np.maximum.at(unscaled, self._doc_entry, np.where(scored, scores, 0.0).astype(np.float32))
             if w.rule_lexical != 1.0 and not (rule_asked or ask.wants_rule):
                 scores = np.where(self._doc_is_rule & ~keyword[self._doc_entry], scores * w.rule_lexical, scores)
@@ -800,7 +829,7 @@ class Searcher:
                 fused += w.cited * self._cited(query)
             if w.card_keyword_asked and card_keyword.any():
                 fused += w.card_keyword_asked * self._asked_share(said, langs, card_keyword)
-            if w.keyword_act and general:
+            if w.keyword_act and general and not beyond:
                 fused += w.keyword_act * self._keyword_acts(words.asking, said, langs, named, name_skip)
             if general and read and not (keyword & ~card_keyword).any() and not cited_clauses(query):
                 sure = _sure_cards(read)
@@ -1483,26 +1512,57 @@ class Searcher:
         np.maximum.at(out, self._doc_entry, score)
         return out
 
-    def _lexical(self, text: str, langs: tuple[Lang, ...]) -> np.ndarray:
+    def _lexical(self, text: str, langs: tuple[Lang, ...], drop: frozenset[str] = frozenset()) -> np.ndarray:
         """BM25 of `text` per document: its words, its glossary concepts (found by the terms of
         `langs`, the question's languages, English last when it is English), their English terms.
-        The text's own words weigh `foreign_words` unless English is the last of `langs`."""
+        The text's own words weigh `foreign_words` unless English is the last of `langs`. The tokens
+        `drop` (words and concept tokens) are left out wherever they come from."""
         w = self.weights
-        tokens = tokenize(text)
+        tokens = [t for t in tokenize(text) if t not in drop]
         scores = np.zeros(len(self._doc_entry), dtype=np.float64)
         if tokens:
             own = self.weights.foreign_words if langs[-1] is not Lang.EN else 1.0
             scores += own * self._bm25.scores(tokens)
-        concepts = self.glossary.question_tokens(text, langs)
+        concepts = [t for t in self.glossary.question_tokens(text, langs) if t not in drop]
         if concepts and w.concept:
             scores += w.concept * self._bm25.scores(concepts)
-        extra = self.glossary.expand(text, w.glossary_langs, first_only=w.head_terms, text_langs=langs)
+        expanded = self.glossary.expand(text, w.glossary_langs, first_only=w.head_terms, text_langs=langs)
+        extra = [t for t in expanded if t not in drop]
         if extra and w.expansion:
             scores += w.expansion * self._bm25.scores(extra)
         # `langs` ends with the question's language; an English question translates nothing
-        if w.translation and (english := [t for t in self.glossary.translate(text, langs[-1]) if t not in extra]):
+        if w.translation and (english := [t for t in self.glossary.translate(text, langs[-1])
+                                          if t not in expanded and t not in drop]):
             scores += w.translation * self._bm25.scores(english)
         return scores
+
+    def _named_sections(self, text: str, langs: tuple[Lang, ...],
+                        skip: set[str] | frozenset[str]) -> tuple[np.ndarray, frozenset[str]]:
+        """The keyword abilities (702.N) `text` names, however many rulings say them: per entry, whether it
+        is one's glossary entry or a clause of its rule (`_keyword_rules`), and the tokens that name them
+        (the glossary term's words and its concept token, which a German or Spanish question's words are
+        read as too)."""
+        section = self._keyword_rules(text, langs, skip, rare=len(self.table), abilities_only=True)
+        drop: set[str] = set()
+        own = self._own_clauses
+        for row in np.flatnonzero(section & (own >= 0)):
+            clause = self.table.clause_vocab[own[row]]
+            if not clause.startswith(GLOSSARY):
+                continue
+            term = list(glossary_term(clause, tokenize))
+            drop.update(term)
+            drop.update(self.glossary.concept_tokens(term, (Lang.EN,)))
+        return section, frozenset(drop)
+
+    def _sections_named(self, section: np.ndarray) -> int:
+        """How many keyword sections (702.N) the entries of `section` belong to: a question that names two
+        keywords may ask how they meet, which one of their own sections decides ("Do auras fall off with
+        protection?": 702.16c), so only a question naming one is read as asking beyond it."""
+        own = self._own_clauses
+        heads = {".".join(self.table.clause_vocab[own[row]].split(".")[:2]).rstrip("abcdefghijklmnopqrstuvwxyz")
+                 for row in np.flatnonzero(section & (own >= 0))
+                 if not self.table.clause_vocab[own[row]].startswith(GLOSSARY)}
+        return len(heads)
 
     def _dot(self, q: np.ndarray) -> np.ndarray:
         """Cosine of every document to the query vector `q` (einsum: one thread, fastest here;
@@ -1576,6 +1636,15 @@ def apart_copies(texts: Sequence[str], gap: int) -> list[int]:
 # card's text): it does not answer a question standing alone.
 _FRAGMENT = re.compile(r"^\W*(for (example|instance)\b|e\.g\.|zum beispiel\b|beispielsweise\b|por ejemplo\b)",
                        re.IGNORECASE)
+
+
+def asks_beyond(rest: np.ndarray, is_rule: np.ndarray, section: np.ndarray, ratio: float) -> bool:
+    """Whether a question that names a keyword asks what a rule elsewhere decides: per entry `rest` is its
+    BM25 for the question's words less the keyword's; some CR clause outside the keyword's rules (`section`)
+    holds more than `ratio` times what the best clause of its rules holds of them (any, when its rules hold
+    none of them: "Meine legendäre Kreatur ist unzerstörbar ... eine zweite mit demselben Namen" is 704.5j)."""
+    inside, outside = is_rule & section, is_rule & ~section
+    return bool(inside.any() and outside.any() and rest[outside].max() > ratio * rest[inside].max())
 
 
 def _is_fragment(entry: Entry) -> bool:
