@@ -1,8 +1,9 @@
 """A part of a build run beside the rest on the machine's second core: a forked child process.
 
-The build's later stages don't all depend on each other (the search index reads the final entries,
-not the outdated items or the store's rows), so the child computes one part while the parent goes on
-with the others, and hands back a small result through a pipe. A fork, not a fresh interpreter: the
+The build's later stages don't all depend on each other (the search index reads the entries' texts
+and ids, not their CR links until its entry table, nor the outdated items or the store's rows), so the
+child computes one part while the parent goes on with the others, and hands back a small result
+through a pipe; a value the part needs later (the links) the parent sends it through an `Inbox`. A fork, not a fresh interpreter: the
 child starts with the parent's memory (entries, Corpus, memo tables) at no cost of copying them.
 
 What keeps it safe:
