@@ -17,7 +17,7 @@ from kb.ingest.dedup import (Clustering, Lexicon, Similarities, abilities_from_r
                              mechanics_from_rules, stored_count)
 from kb.search.embed import Embedder
 from kb.errors import InputError, KBError, StoreError
-from kb.forked import Forked, children
+from kb.forked import Forked, Inbox, children, forks
 from kb.ingest.ids import assign_ids
 from kb.ingest import Format, IngestResult, collect, decode, ingest, is_mtgjson, parse_text, read_source
 from kb.ingest.pages import UNKNOWN_TITLE
@@ -224,11 +224,14 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
                   library: Sequence[tuple[str, bytes]] = (),
                   parsed: Mapping[str, ParseResult] | None = None,
                   formats: Mapping[str, str | None] | None = None,
-                  digests: Digests | None = None) -> tuple[list[Entry], BuildReport]:
+                  digests: Digests | None = None,
+                  on_ids: Callable[[list[Entry]], None] | None = None) -> tuple[list[Entry], BuildReport]:
     """Entries from the bundled corpus, the library's sources and `extra` files or folders, and the report.
     `parsed` holds library sources already parsed by the caller (path label -> `parse_text` result);
     `formats` the format each library source was stored with (path label -> format); `digests`
-    takes the entries' content digests for the later stages of the same build.
+    takes the entries' content digests for the later stages of the same build; `on_ids` is called with
+    the rulings as soon as they have their ids, before they are linked (`_rebuild_paused` starts the
+    search index there).
 
     The stages run in the order of `STAGES`, each announced through `on_progress` (bench/scale.py
     times them by those events): parse, deduplicate, link rules, attach checks."""
@@ -278,6 +281,8 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
                                              background=saving)
         bundled_labels = set(bundled.files)
         entries = assign_ids(entries, lambda source: source in bundled_labels)
+        if on_ids is not None:
+            on_ids(entries)
 
         progress("link rules", 0, 1)
         from kb.checks import attach_checks
@@ -1093,32 +1098,62 @@ def _rebuild_paused(home: Path, corpus: Corpus, library: Sequence[tuple[str, byt
         progress("parse", 0, 1)
         prepare()
     digests = Digests()  # each entry's content digest, taken once for the stages' memos and the store
-    entries, built = build_entries(embedder=embedder, corpus=corpus, on_progress=progress, library=library,
-                                   parsed=parsed, formats=formats, digests=digests)
-    call_problems = [p for p in report.problems if p not in built.problems]
-    report.files, report.parsed, report.stored, report.entries = built.files, built.parsed, built.stored, built.entries
-    report.rulings = built.rulings
-    report.problems = built.problems + call_problems + nothing_new(entries, [s.path for s in add])
+    from kb.cr.entries import add_rule_entries
     from kb.search import build_index
-    from kb.search.index import former_numbers
+    from kb.search.index import former_numbers, linked_clauses
 
-    # The index reads the final entries, not the outdated items or the store's rows: it is built in a
-    # forked child (`kb.forked`) while this process finds the outdated wordings and writes the rows, the
-    # machine's second core taking ~3 of the ~16 s of adding one page at 100k rulings. Its files go into
-    # a folder of its own, moved into place when `store.write` asks for them; its progress is heard there.
+    # The index reads the entries' texts, ids and cards, and their CR links only for its entry table
+    # (`build_index`'s `links`): it is started in a forked child (`kb.forked`) as soon as the rulings have
+    # their ids, and makes everything else while this process links them, matches the checks' quotes and
+    # finds the outdated wordings; the links are sent to it (`Inbox`) when the entries are final. Adding
+    # one page at 100k rulings, the child's ~3.5 s ran beside the ~1.9 s of outdated alone before and the
+    # write waited 5-6 s for it (bench/results/command_speed.md, session 49). Its files go into a folder of
+    # its own, moved into place when `store.write` asks for them; its progress is heard there.
     part = home / store.INDEX_DIR / f".tmp-part-{os.getpid()}"
     shutil.rmtree(part, ignore_errors=True)
     part.mkdir(parents=True)
+    links: Inbox[tuple[list[str], list[tuple[str, ...]]]] = Inbox()
+    started_early: list[Forked[None]] = []
 
-    def index_part(report_progress: Callable[[str, int, int], None]) -> None:
+    def index_part(report_progress: Callable[[str, int, int], None], indexed: list[Entry],
+                   linked: Callable[[], Sequence[Sequence[str]]] | None) -> None:
         from kb.search.embed import reporting
 
         with reporting(lambda done, total: report_progress("index", done, total)):  # a first build: minutes
-            build_index(entries, part, embedder, corpus=corpus,
-                        former=former_numbers(corpus.rules.lineage, corpus.rules.current.date))
+            build_index(indexed, part, embedder, corpus=corpus,
+                        former=former_numbers(corpus.rules.lineage, corpus.rules.current.date), links=linked)
 
-    indexing = Forked(index_part, "the search index", size=len(entries))
+    def start_index(rulings: list[Entry]) -> None:
+        if not forks(len(rulings)):  # in this process, the index is made from the final entries, at the write
+            return
+
+        def early(report_progress: Callable[[str, int, int], None]) -> None:
+            indexed = add_rule_entries(rulings, corpus.rules)  # as build_entries ends: links and checks aside
+
+            def linked() -> list[tuple[str, ...]]:
+                ids, clauses = links.receive()
+                if ids != [e.id for e in indexed]:
+                    raise StoreError("internal error: the entries linked are not the entries indexed")
+                return clauses
+
+            index_part(report_progress, indexed, linked)
+
+        started_early.append(Forked(early, "the search index", inbox=links))
+
     try:
+        entries, built = build_entries(embedder=embedder, corpus=corpus, on_progress=progress, library=library,
+                                       parsed=parsed, formats=formats, digests=digests, on_ids=start_index)
+        call_problems = [p for p in report.problems if p not in built.problems]
+        report.files, report.parsed, report.stored = built.files, built.parsed, built.stored
+        report.entries, report.rulings = built.entries, built.rulings
+        report.problems = built.problems + call_problems + nothing_new(entries, [s.path for s in add])
+        if started_early:
+            links.send(([e.id for e in entries], linked_clauses(entries)))
+            indexing = started_early[0]
+        else:
+            indexing = Forked(lambda report_progress: index_part(report_progress, entries, None),
+                              "the search index", size=len(entries))
+            started_early.append(indexing)
         progress("outdated", 0, 1)
         outdated = compute_outdated(entries, corpus, digests, built.official.__contains__)
         from kb.checks import coverage
@@ -1146,7 +1181,9 @@ def _rebuild_paused(home: Path, corpus: Corpus, library: Sequence[tuple[str, byt
                     problems=built.problems, check_problems=built.check_problems, add=add, remove=remove,
                     build_index=index, digests=digests)
     finally:
-        indexing.cancel()
+        for started_part in started_early:
+            started_part.cancel()
+        links.close()
         shutil.rmtree(part, ignore_errors=True)
     report.written = True
     report.seconds = time.perf_counter() - started

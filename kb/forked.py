@@ -1,8 +1,9 @@
 """A part of a build run beside the rest on the machine's second core: a forked child process.
 
-The build's later stages don't all depend on each other (the search index reads the final entries,
-not the outdated items or the store's rows), so the child computes one part while the parent goes on
-with the others, and hands back a small result through a pipe. A fork, not a fresh interpreter: the
+The build's later stages don't all depend on each other (the search index reads the entries' texts
+and ids, not their CR links until its entry table, nor the outdated items or the store's rows), so the
+child computes one part while the parent goes on with the others, and hands back a small result
+through a pipe; a value the part needs later (the links) the parent sends it through an `Inbox`. A fork, not a fresh interpreter: the
 child starts with the parent's memory (entries, Corpus, memo tables) at no cost of copying them.
 
 What keeps it safe:
@@ -99,6 +100,96 @@ def can_fork() -> bool:
             and all(t is main or t in _FORK_SAFE for t in threading.enumerate()))
 
 
+class Inbox(Generic[T]):
+    """A value the parent sends a forked part once it has it (`Forked(..., inbox=)`): the part starts
+    on what it can do without the value and `receive`s it when it needs it. The value goes through an
+    unnamed file (a pipe would block the parent until the child reads it, at the end of its first work);
+    a 8-byte length through a pipe says it is there. Without a fork, `send` keeps the value for the
+    part run later in this process."""
+
+    _LENGTH = struct.Struct("<Q")
+
+    def __init__(self) -> None:
+        self.read = self.write = self.file = -1
+        self.sent = False
+        self.value: T | None = None
+
+    def _open(self) -> None:  # before the fork
+        self.read, self.write = os.pipe()
+        if hasattr(os, "memfd_create"):
+            self.file = os.memfd_create("kb-inbox")
+        else:  # pragma: no cover - a platform with fork but no memfd
+            import tempfile
+
+            self.file, path = tempfile.mkstemp(prefix="kb-inbox-")
+            os.unlink(path)
+
+    def _forked(self, child: bool) -> None:
+        if child:
+            os.close(self.write)
+            self.write = -1
+        else:
+            os.close(self.read)
+            self.read = -1
+            _CLOSED_IN_CHILD.update((self.write, self.file))  # a later child holds neither
+
+    def send(self, value: T) -> None:
+        """Give the part `value` (once)."""
+        if self.sent:
+            raise StoreError("internal error: a value was sent to a part twice")
+        self.sent = True
+        if self.write < 0:
+            self.value = value
+            return
+        payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        done = 0
+        while done < len(payload):
+            done += os.pwrite(self.file, payload[done:done + (1 << 24)], done)
+        try:
+            os.write(self.write, self._LENGTH.pack(len(payload)))  # 8 bytes: never blocks on an empty pipe
+        except BrokenPipeError:  # the part ended without it (it failed): `Forked.result` says why
+            pass
+        self.close()
+
+    def receive(self) -> T:
+        """The value sent, once it is (in a child: waiting for it the first time)."""
+        if self.read < 0:
+            if not self.sent:
+                raise StoreError("internal error: a part asked for a value nothing sent")
+            return self.value  # type: ignore[return-value]
+        header = b""
+        while len(header) < self._LENGTH.size:
+            more = os.read(self.read, self._LENGTH.size - len(header))
+            if not more:
+                raise StoreError("internal error: the build ended without sending its part a value")
+            header += more
+        (size,) = self._LENGTH.unpack(header)
+        chunks, done = [], 0
+        while done < size:
+            chunk = os.pread(self.file, min(size - done, 1 << 24), done)
+            if not chunk:
+                raise StoreError("internal error: a value sent to a part was cut short")
+            chunks.append(chunk)
+            done += len(chunk)
+        self.value, self.sent = pickle.loads(b"".join(chunks)), True  # asked again: the same value
+        self.close()
+        return self.value
+
+    def close(self) -> None:
+        """Close this process's ends (the part is done or cancelled)."""
+        for name in ("read", "write", "file"):
+            fd = getattr(self, name)
+            if fd >= 0:
+                _CLOSED_IN_CHILD.discard(fd)
+                os.close(fd)
+                setattr(self, name, -1)
+
+
+def forks(size: int | None = None) -> bool:
+    """Whether a part of `size` entries would run in a forked child now (`can_fork`, `MIN_SIZE`)."""
+    return can_fork() and (size is None or size >= MIN_SIZE)
+
+
 class Forked(Generic[T]):
     """`part(report)` computed in a forked child from now on; `result()` waits for its value.
 
@@ -106,22 +197,29 @@ class Forked(Generic[T]):
     order, when the parent asks for the result). Without a fork (`can_fork`), or for a part of fewer
     than MIN_SIZE entries (`size`), the part runs inside `result`, as a serial build would run it there."""
 
-    def __init__(self, part: Callable[[Report], T], what: str, size: int | None = None) -> None:
-        self.part, self.what = part, what
+    def __init__(self, part: Callable[[Report], T], what: str, size: int | None = None,
+                 inbox: Inbox[Any] | None = None) -> None:
+        self.part, self.what, self.inbox = part, what, inbox
         self.pid: int | None = None
         self.fd = -1
         self.asked = False  # `result` runs the part (or reads the child's answer) once
-        if not can_fork() or (size is not None and size < MIN_SIZE):
+        if not forks(size):
             return
         for stream in (sys.stdout, sys.stderr):  # else both processes would write what is buffered
             stream.flush()
         read, write = os.pipe()
+        if inbox is not None:
+            inbox._open()
         parent = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child: never returns
             os.close(read)
+            if inbox is not None:
+                inbox._forked(child=True)
             _child(part, write, parent)
         os.close(write)
+        if inbox is not None:
+            inbox._forked(child=False)
         self.pid, self.fd = pid, read
 
     def result(self, on_progress: Report | None = None) -> T:
@@ -132,6 +230,9 @@ class Forked(Generic[T]):
         self.asked = True
         if self.pid is None:
             return self.part(report)
+        if self.inbox is not None and not self.inbox.sent:  # the child would wait for it for ever
+            self.cancel()
+            raise StoreError(f"internal error: the result of {self.what} was asked for before its value was sent")
         try:
             with os.fdopen(self.fd, "rb") as pipe:
                 self.fd = -1
@@ -160,6 +261,8 @@ class Forked(Generic[T]):
 
     def cancel(self) -> None:
         """Stop the child if it still runs (the build failed or was interrupted meanwhile)."""
+        if self.inbox is not None:
+            self.inbox.close()
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1

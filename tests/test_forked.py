@@ -11,13 +11,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Sequence
 
+import numpy as np
 import pytest
 
 from kb import store
 from kb.build import build
 from kb.errors import InputError, StoreError
-from kb.forked import Forked, can_fork
+from kb.forked import Forked, Inbox, can_fork
 from kb.search.embed import FakeEmbedder
 
 FAKE = FakeEmbedder()
@@ -70,6 +72,17 @@ def test_the_part_runs_in_another_process_and_its_value_comes_back() -> None:
     part = Forked(lambda report: (os.getpid(), {"ids": ["r-1", "r-2"]}), "a test")
     pid, value = part.result()
     assert pid != os.getpid() and value == {"ids": ["r-1", "r-2"]}
+
+
+@pytest.mark.parametrize("fork", ["1", "0"])
+def test_a_value_sent_after_the_part_started_reaches_it(fork: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Inbox`: larger than a pipe holds, so a parent writing it to a pipe would wait for the child."""
+    monkeypatch.setenv("KB_FORK", fork)
+    inbox: Inbox[list[str]] = Inbox()
+    part = Forked(lambda report: (os.getpid(), len(inbox.receive()), inbox.receive()[-1]), "a test", inbox=inbox)
+    inbox.send([f"r-{i:010d}" for i in range(100_000)])
+    pid, n, last = part.result()
+    assert (pid != os.getpid()) == (fork == "1" and can_fork()) and (n, last) == (100_000, "r-0000099999")
 
 
 def test_without_fork_the_part_runs_when_its_result_is_asked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -240,6 +253,52 @@ def test_the_build_makes_the_index_in_a_forked_child(home: Path, tmp_path: Path,
     build([card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A face-down Flock is a 2/2.")])],
           home=home, embedder=FAKE)
     assert int(marker.read_text()) != os.getpid()
+
+
+class _Marking(FakeEmbedder):
+    """The fake model, leaving `marker` behind when it embeds for the index in a child."""
+
+    def __init__(self, marker: Path, parent: int, indexing: list[bool]) -> None:
+        self.marker, self.parent, self.indexing = marker, parent, indexing
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        if os.getpid() != self.parent and self.indexing:
+            self.marker.touch()
+        return super().embed_passages(texts)
+
+
+@forks
+def test_the_index_embeds_while_the_rulings_are_linked_not_after(home: Path, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """speed50b (issue 10): the index reads the CR links only for its entry table, so its child starts as
+    soon as the rulings have their ids and embeds them while this process links them (adding one page at
+    100k rulings, the write waited 5-6 s for the index started after linking). Red before: linking waits
+    here for an embedding the index child would only start after it."""
+    import kb.build
+    from kb import search
+
+    parent, marker = os.getpid(), tmp_path / "index-embedded"
+    indexing: list[bool] = []
+    real_index, real_link = search.build_index, kb.build.link_rules
+
+    def index(*args: object, **kwargs: object) -> None:
+        indexing.append(True)  # in the index's process only: a fork's memory is its own
+        real_index(*args, **kwargs)  # type: ignore[arg-type]
+
+    linked_after: list[bool] = []
+
+    def link(*args: object, **kwargs: object) -> object:
+        deadline = time.monotonic() + 30
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        linked_after.append(marker.exists())
+        return real_link(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search, "build_index", index)
+    monkeypatch.setattr(kb.build, "link_rules", link)
+    build([card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A face-down Flock is a 2/2.")])],
+          home=home, embedder=_Marking(marker, parent, indexing))
+    assert linked_after == [True]
 
 
 @pytest.mark.parametrize("fork", ["1", "0"])

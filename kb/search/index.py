@@ -217,13 +217,19 @@ class EntryTable:
 
     @classmethod
     def from_entries(cls, entries: Sequence[Entry], same: dict[str, frozenset[str]] | None = None,
-                     words: Sequence[tuple[bool, str | None]] | None = None) -> EntryTable:
-        """The table of `entries`; `same` and `words` are `names_card_flags`'s memo and facts."""
+                     words: Sequence[tuple[bool, str | None]] | None = None,
+                     links: Sequence[Sequence[str]] | None = None) -> EntryTable:
+        """The table of `entries`; `same` and `words` are `names_card_flags`'s memo and facts, `links`
+        each entry's linked clauses (`linked_clauses`; by default read from its `rules`)."""
+        if links is None:
+            links = linked_clauses(entries)
+        elif len(links) != len(entries):
+            raise StoreError(f"internal error: {len(links)} entries' links for {len(entries)} entries")
         langs = np.zeros(len(entries), dtype=np.uint8)
         for i, e in enumerate(entries):
             langs[i] = LANG_BITS[Lang.EN] | sum({LANG_BITS[v.lang] for v in e.variants})
         cards = _csr([e.cards for e in entries])
-        clauses = _csr([([e.clause] if e.clause else []) + [r.clause for r in e.rules] for e in entries])
+        clauses = _csr([([e.clause] if e.clause else []) + list(linked) for e, linked in zip(entries, links)])
         return cls([e.id for e in entries],
                    np.array([_KINDS.index(e.kind) for e in entries], dtype=np.uint8),
                    np.array([(e.first_date or "").encode("ascii") for e in entries], dtype=bytes),
@@ -442,6 +448,7 @@ def gc_paused() -> Iterator[None]:
 def build_index(
     entries: list[Entry], out_dir: Path, embedder: Any, *, corpus: Corpus, glossary: Glossary | None = None,
     cards: Any = None, former: Mapping[str, Sequence[str]] | None = None, history: MechanicHistory | None = None,
+    links: Callable[[], Sequence[Sequence[str]]] | None = None,
 ) -> None:
     """Embed every distinct text of `entries` and write the index files into `out_dir` (with the
     garbage collector paused: `gc_paused`).
@@ -450,13 +457,22 @@ def build_index(
     compiled from the corpus's Oracle cards, its card names table and `search-associations.yaml`;
     `former` maps older CR numbers to the current ones (`former_numbers`; none by default: reading
     every CR version is the KB build's work, which has them at hand); `history` tells which mechanics
-    a ruling's words can't mean yet (the corpus's `mechanic_history` by default)."""
+    a ruling's words can't mean yet (the corpus's `mechanic_history` by default). Only the entry table
+    reads the entries' CR links: `links`, when given, is called for them (each entry's linked clauses, in
+    order, as `linked_clauses` gives them) once everything else is made, so a build can start its index
+    before it has linked its entries (`kb.build`); without it, the entries' own `rules` are read."""
     with gc_paused():
-        _build_index(entries, Path(out_dir), embedder, corpus, glossary, cards, former, history)
+        _build_index(entries, Path(out_dir), embedder, corpus, glossary, cards, former, history, links)
+
+
+def linked_clauses(entries: Sequence[Entry]) -> list[tuple[str, ...]]:
+    """Each entry's CR links, as the clauses the entry table lists after its own clause."""
+    return [tuple(r.clause for r in e.rules) for e in entries]
 
 
 def _build_index(entries: list[Entry], out_dir: Path, embedder: Any, corpus: Corpus, glossary: Glossary | None,
-                 cards: Any, former: Mapping[str, Sequence[str]] | None, history: MechanicHistory | None) -> None:
+                 cards: Any, former: Mapping[str, Sequence[str]] | None, history: MechanicHistory | None,
+                 links: Callable[[], Sequence[Sequence[str]]] | None = None) -> None:
     glossary = glossary if glossary is not None else corpus.glossary
     if cards is None:
         cards = default_card_index(entries, corpus, glossary)
@@ -501,7 +517,7 @@ def _build_index(entries: list[Entry], out_dir: Path, embedder: Any, corpus: Cor
     write_atomic(out_dir / BM25_FILE, bm25.to_bytes())
     (out_dir / CARDS_FILE).unlink(missing_ok=True)  # an older build's form of cards.txt
     write_atomic(out_dir / CARDS_TEXT_FILE, cards.to_text())
-    table = _entry_table(entries)
+    table = _entry_table(entries, links() if links is not None else None)
     write_atomic(out_dir / ENTRIES_FILE, table.to_bytes())
     write_atomic(out_dir / CLAUSES_FILE, json.dumps(dict(former or {})).encode("utf-8"))
     write_atomic(out_dir / TERMS_FILE, json.dumps(GlossaryTerms.of(table, glossary).to_json(),
@@ -582,16 +598,17 @@ class GlossaryTerms:
         return cls(terms, concepts)
 
 
-def _entry_table(entries: Sequence[Entry]) -> EntryTable:
+def _entry_table(entries: Sequence[Entry], links: Sequence[Sequence[str]] | None = None) -> EntryTable:
     """`EntryTable.from_entries` with `names_card_flags`'s memo of the last build and each entry's
-    `own_card_words`, kept in the data directory's cache (~1.5 s of tokenising at 100k rulings)."""
+    `own_card_words`, kept in the data directory's cache (~1.5 s of tokenising at 100k rulings);
+    `links` the entries' linked clauses (`linked_clauses`) when their `rules` are not yet set."""
     from kb import normalize
     from kb.store.cache import load_table, memo_map, module_files, save_table
 
     inputs = [Path(__file__), *module_files(normalize)]
     same: dict[str, frozenset[str]] = load_table("samewords", inputs)
     words = memo_map("owncardwords", inputs, entries, _own_words_key, lambda todo: [own_card_words(e) for e in todo])
-    table = EntryTable.from_entries(entries, same, words)
+    table = EntryTable.from_entries(entries, same, words, links)
     save_table("samewords", inputs, same)
     return table
 
