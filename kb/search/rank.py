@@ -431,6 +431,7 @@ class Searcher:
         self._cr_terms_read: GlossaryTerms | None = None  # `glossary_terms`, read once
         self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._no_card_starts: set[tuple[str, ...]] = set()  # ... and the CR terms' beginnings
+        self._cr_words: frozenset[str] | None = None  # `_lexicon_langs`' words of the CR glossary's terms, read once
         self._own: np.ndarray | None = None
         self._tree: ClauseTree | None = None  # `_clause_tree`
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
@@ -596,8 +597,9 @@ class Searcher:
 
     def _lexicon_langs(self, text: str) -> frozenset[Lang]:
         """The languages `text` is in by the names of the card it names (the Oracle card's printed names:
-        "Lichtform" is German), else by the glossary's terms and printed keyword names (`Glossary.langs_of_word`):
-        those that hold most of its words; none when no name or term holds one."""
+        "Lichtform" is German), else by the glossary's terms and printed keyword names (`Glossary.langs_of_word`)
+        and the CR glossary's English terms: those that hold most of its words; none when no name or term
+        holds one ("Gift" is the English keyword and a German word: both, so the letters' guess stands)."""
         english = self.card_names.resolve(text)
         if english is not None:
             card = self.reference.card_lookup.get(english)
@@ -605,9 +607,15 @@ class Searcher:
             said = frozenset(lang for lang, name in names.items() if name_key(name) == name_key(text))
             if said:
                 return said
+        if self._cr_words is None:
+            self._cr_words = frozenset(t for c in self.table.clause_vocab if c.startswith(GLOSSARY)
+                                       for t in tokenize(c[len(GLOSSARY):]))
         held: dict[Lang, int] = {}
         for word in text.split():
-            for lang in self.glossary.langs_of_word(word):
+            langs = self.glossary.langs_of_word(word)
+            if (toks := tokenize(word)) and all(t in self._cr_words for t in toks):
+                langs |= {Lang.EN}  # a word of the CR's own terms is English too ("Gift", the keyword)
+            for lang in langs:
                 held[lang] = held.get(lang, 0) + 1
         most = max(held.values(), default=0)
         return frozenset(lang for lang, n in held.items() if n == most)
@@ -769,11 +777,12 @@ class Searcher:
                 if general and w.beyond_keyword:
                     section, drop = self._named_sections(words.asking, langs, name_skip)
                     if self._sections_named(section) == 1:
-                        # the keyword's own words' share of the BM25 (additive over a question's tokens)
-                        said_keyword = self._lexical(words.asking, langs) - self._lexical(words.asking, langs, drop)
+                        # the keyword's own words' share of the BM25 (additive over a question's tokens):
+                        # `scores` holds the question's BM25 so far, with them
+                        without = self._lexical(words.asking, langs, drop)
                         if words.is_story and w.story:
-                            said_keyword += w.story * (self._lexical(words.story, langs)
-                                                       - self._lexical(words.story, langs, drop))
+                            without += w.story * self._lexical(words.story, langs, drop)
+                        said_keyword = scores - without
                         rest = np.zeros(n, dtype=np.float64)
                         np.maximum.at(rest, self._doc_entry, np.where(scored, scores - said_keyword, 0.0))
                         beyond = asks_beyond(rest, self._is_rule, section, w.beyond_ratio)
@@ -1644,7 +1653,10 @@ def asks_beyond(rest: np.ndarray, is_rule: np.ndarray, section: np.ndarray, rati
     holds more than `ratio` times what the best clause of its rules holds of them (any, when its rules hold
     none of them: "Meine legendäre Kreatur ist unzerstörbar ... eine zweite mit demselben Namen" is 704.5j)."""
     inside, outside = is_rule & section, is_rule & ~section
-    return bool(inside.any() and outside.any() and rest[outside].max() > ratio * rest[inside].max())
+    if not (inside.any() and outside.any()):
+        return False
+    held = rest[inside].max()
+    return bool(held > 0 and rest[outside].max() > ratio * held)
 
 
 def _is_fragment(entry: Entry) -> bool:
