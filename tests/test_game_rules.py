@@ -740,6 +740,35 @@ def test_121_6_uba_mask_exiles_each_card_drawn_face_up_playable_by_its_drawer_th
     assert bears.zone is Zone.EXILE and not g.may_play("you", bears) and not g.may_play("opponent", shock)
 
 
+def test_611_3a_uba_masks_play_permission_is_its_static_ability_and_ends_as_it_leaves() -> None:
+    """review50 M3: "Each player may play cards they exiled with Uba Mask this turn" is a static ability of Uba
+    Mask (611.3a): once Uba Mask has left the battlefield nobody may play them, this turn either; with it on the
+    battlefield the permission still ends with the turn (its ruling: "on previous turns")."""
+    g = game(battlefield=["Uba Mask"], library=["Grizzly Bears", "Forest", "Shock"])
+    g.draw("you")
+    bears = g.obj("Grizzly Bears")
+    assert bears.playable_lasts is PlayLasts.TURN_WHILE_SOURCE and g.may_play("you", bears)
+    g.move("Uba Mask", Zone.GRAVEYARD)
+    assert bears.zone is Zone.EXILE and not g.may_play("you", bears)
+    with pytest.raises(IllegalAction):
+        g.cast("you", "Grizzly Bears")
+    assert bears.zone is Zone.EXILE
+    # the other end, with Uba Mask on the battlefield: the turn's
+    g = game(battlefield=["Uba Mask"], library=["Grizzly Bears", "Forest"])
+    g.draw("you")
+    g.end_turn()
+    assert g.obj("Uba Mask").zone is Zone.BATTLEFIELD and not g.may_play("you", g.obj("Grizzly Bears"))
+
+
+@pytest.mark.parametrize(("lasts", "with_turn", "with_source"), [
+    (PlayLasts.TURN, True, False), (PlayLasts.EXILED, False, False), (PlayLasts.SOURCE, False, True),
+    (PlayLasts.UNTIL_YOUR_NEXT_TURN, False, False), (PlayLasts.TURN_WHILE_SOURCE, True, True),
+])
+def test_611_2_a_play_permission_ends_with_the_turn_the_source_or_both(lasts: PlayLasts, with_turn: bool,
+                                                                         with_source: bool) -> None:
+    assert (lasts.ends_with_turn, lasts.ends_with_source) == (with_turn, with_source)
+
+
 def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:
     """Ire Shaman's "exile the top card of your library. Until end of turn, you may play that card":
     exiled face up (406.3's default), seen by every player, playable this turn only."""

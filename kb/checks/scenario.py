@@ -1231,8 +1231,9 @@ def _parse_setup(
         if ({"playable_by", "playable_lasts"} & set(item)) and v.get("playable") is not True:
             raise _CheckSyntax(f"{where}: `playable_by` and `playable_lasts` say who may play it and how long: "
                                "with `playable: true` only", item_line or line)
-        if v.get("playable_lasts") is PlayLasts.SOURCE and v.get("exiled_with") is None:
-            raise _CheckSyntax(f"{where}: `playable_lasts: source` needs `exiled_with`, the object it lasts with",
+        lasts = v.get("playable_lasts")
+        if isinstance(lasts, PlayLasts) and lasts.ends_with_source and v.get("exiled_with") is None:
+            raise _CheckSyntax(f"{where}: `playable_lasts: {lasts}` needs `exiled_with`, the object it lasts with",
                                item_line or line)
         label = str(v.get("as") or v["card"])
         if label in (v.get("attached_to"), v.get("exiled_with")):

@@ -49,6 +49,19 @@ class PlayLasts(StrEnum):
     EXILED = "exiled"  # "for as long as it remains exiled": until it leaves exile (a new object, 400.7)
     SOURCE = "source"  # a linked static ability of the object that exiled it (607.2a): while that stays (Shared Fate)
     UNTIL_YOUR_NEXT_TURN = "until_your_next_turn"  # Three Wishes: until the turn of the player it names begins
+    # Uba Mask's static "Each player may play cards they exiled with Uba Mask this turn": both ends at once, the
+    # turn's (514.2) and the source's (611.3a: a static ability's effect stops as its object leaves the battlefield)
+    TURN_WHILE_SOURCE = "turn_while_source"
+
+    @property
+    def ends_with_turn(self) -> bool:
+        """It ends as the turn ends (514.2)."""
+        return self in (PlayLasts.TURN, PlayLasts.TURN_WHILE_SOURCE)
+
+    @property
+    def ends_with_source(self) -> bool:
+        """It ends as the object that exiled the card (its `exiled_with`) leaves the battlefield (607.2a, 611.3a)."""
+        return self in (PlayLasts.SOURCE, PlayLasts.TURN_WHILE_SOURCE)
 
 
 class ExileFrom(StrEnum):

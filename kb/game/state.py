@@ -1732,12 +1732,13 @@ class Game:
     def _exile_drawn_card_face_up(self, player: str, source: GameObject) -> None:
         # Uba Mask: "that player exiles that card face up instead. Each player may play cards they exiled
         # with Uba Mask this turn": the card exiled with it (607.2a) by the drawing player, playable by them
-        # until the turn ends (514.2). With an empty library there is no card to exile.
+        # until the turn ends (514.2) and only while Uba Mask stays on the battlefield: the permission is its
+        # static ability (611.3a), as Shared Fate's is. With an empty library there is no card to exile.
         library = self.library(player)
         if library:
             exiled = self._move(library[0], Zone.EXILE)
             exiled.exiled_with, exiled.exiled_by = source.oid, player
-            exiled.playable, exiled.playable_by, exiled.playable_lasts = True, player, PlayLasts.TURN
+            exiled.playable, exiled.playable_by, exiled.playable_lasts = True, player, PlayLasts.TURN_WHILE_SOURCE
 
     def _exile_opponents_top_instead_of_draw(self, player: str, source: GameObject, from_player: str | None) -> None:
         opponents = [p for p, state in self.players.items() if p != player and state.in_game]
@@ -1781,13 +1782,13 @@ class Game:
     def may_play(self, player: str, obj: GameObject) -> bool:
         """Whether an effect lets `player` play `obj` from exile or a library now: the player it
         names (its owner if it names none), for as long as it says (611.2a-b): this turn, as long as
-        the card remains exiled (Praetor's Grasp), or while the object whose linked ability it is
-        stays on the battlefield (Shared Fate, 607.2a)."""
+        the card remains exiled (Praetor's Grasp), while the object whose linked ability it is
+        stays on the battlefield (Shared Fate, 607.2a), or both this turn and while it stays (Uba Mask)."""
         if obj.zone not in (Zone.EXILE, Zone.LIBRARY) or not obj.playable:
             return False
         if (obj.playable_by or obj.card.owner) != player:
             return False
-        if obj.playable_lasts is PlayLasts.SOURCE:
+        if obj.playable_lasts.ends_with_source:
             source = self.objects.get(obj.exiled_with) if obj.exiled_with is not None else None
             return source is not None and source.zone is Zone.BATTLEFIELD
         return True
@@ -1912,7 +1913,7 @@ class Game:
             p.cast_this_turn.clear()
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
-            if obj.playable_lasts is PlayLasts.TURN:
+            if obj.playable_lasts.ends_with_turn:
                 obj.playable = False  # "this turn" ends (514.2); "as long as ..." permissions don't
             obj.damage = 0
             obj.attacking = obj.blocked = obj.blocking = False
