@@ -218,6 +218,11 @@ def test_kb_check_and_kb_outdated_say_a_ruling_no_longer_holds_in_the_same_words
     ('    holds_until: 2013-01-24\n    no_longer_holds: "continue to look"', "'continue to look' is not in it"),
     ('    holds_until: 2013-01-24\n    no_longer_holds: "do so ... continue"', "'continue' is not in it"),  # in order
     ('    no_longer_holds: "continue to do so"', "it needs `holds_until`"),
+    # review50 L1: "..." alone split into empty parts, which str.find found anywhere; a piece of a word passed
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "..."', "'...' has an empty part"),
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "continue ..."', "'continue ...' has an empty part"),
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "ontinue to d"', "'ontinue to d' cuts a word of it"),
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "continue ... o s"', "'o s' cuts a word of it"),
 ])
 def test_no_longer_holds_quotes_the_part_of_its_ruling(tmp_path: Any, line: str, problem: str | None) -> None:
     path = tmp_path / "dated.yaml"

@@ -866,11 +866,17 @@ def _no_longer_holds(raw: Mapping[str, Any], ruling: str, until: str | None, nam
     quote, at = normalize_text(ruling).casefold(), 0
     for part in re.split(r"\.\.\.|…", text):
         piece = normalize_text(part).casefold().strip()
-        found = quote.find(piece, at)
-        if found < 0:
+        if not piece:  # "..." alone, or at an end: str.find("") finds it anywhere
+            raise _CheckSyntax(f"check {name!r}: `no_longer_holds` must quote words of its ruling, '...' only "
+                               f"between two of its parts; {text.strip()!r} has an empty part", where)
+        # whole words: "ot allow y" is in "not allow you", and names no part of it
+        found = re.compile(r"(?<!\w)" * piece[0].isalnum() + re.escape(piece) + r"(?!\w)" * piece[-1].isalnum())
+        match = found.search(quote, at)
+        if match is None:
+            why = "cuts a word of it" if quote.find(piece, at) >= 0 else "is not in it"
             raise _CheckSyntax(f"check {name!r}: `no_longer_holds` must quote its ruling (parts in order, '...' "
-                               f"between them); {part.strip()!r} is not in it", where)
-        at = found + len(piece)
+                               f"between them, each whole words); {part.strip()!r} {why}", where)
+        at = match.end()
     return text.strip()
 
 
