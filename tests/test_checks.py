@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
+import yaml
 
 from kb.checks import attach_checks, load_checks, match_entries, normalise_quote, run_checks
 from kb.model import Entry, Kind, Lang, Relation, Variant
@@ -120,6 +121,24 @@ def test_visible_to_names_only_players_of_the_check(tmp_path: Any) -> None:
     path.write_text(_THIEF_CHECK.format(dates="", expect="{visible_to: {third: false}}"), encoding="utf-8")
     _, problems = load_checks([path], CORPUS.cards)
     assert problems and "third" in str(problems[0])
+
+
+@pytest.mark.parametrize(("expect", "problem"), [
+    ("{visible_to: {}}", "Grizzly Bears.visible_to is empty"),
+    ("{visible_to: {opponent: 0}}", "Grizzly Bears.visible_to.opponent must be true or false, not 0"),
+    ("{visible_to: {opponent: no way}}", "Grizzly Bears.visible_to.opponent must be true or false, not 'no way'"),
+    ("{shares_name_with: {}}", "Grizzly Bears.shares_name_with is empty"),
+    ("{counters_of: {time: '2'}}", "Grizzly Bears.counters_of.time must be a number, not '2'"),
+    ("{turn_face_up_cost: {morph: 1G}}", "Grizzly Bears.turn_face_up_cost.morph must be a mana cost"),
+])
+def test_a_mapping_expectation_that_checks_nothing_or_holds_no_value_of_its_kind_is_a_problem(
+        tmp_path: Any, expect: str, problem: str) -> None:
+    """review50 L2: `visible_to: {}` compared {} with {} and passed on every run; `{opponent: 0}` passed as false
+    (0 == False); `{opponent: no way}` failed on every run. Each is a problem when the file is read."""
+    path = tmp_path / "mapping.yaml"
+    path.write_text(_THIEF_CHECK.format(dates="", expect=expect), encoding="utf-8")
+    checks, problems = load_checks([path], CORPUS.cards)
+    assert checks == [] and len(problems) == 1 and problem in problems[0].reason and problems[0].line == 10
 
 
 # The checks whose setup still states a permission (`may_look`, `playable`) that a card of the check gives in play,
@@ -253,6 +272,8 @@ def _mutations(value: Any) -> Iterator[Any]:
         if value:
             yield value[1:]
     elif isinstance(value, dict):
+        if not value:  # nothing to change: the unchanged copy, which survives, names it (review50 L2)
+            yield {}
         for key, sub in value.items():
             for m in _mutations(sub):
                 d = copy.copy(value)
@@ -272,16 +293,33 @@ def _mutated_checks(check: Check) -> Iterator[tuple[str, Check]]:
                 yield f"step {i + 1}", replace(check, steps=tuple(steps))
 
 
-@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.id)
-def test_every_mutated_expectation_fails(check: Check) -> None:
+def _survivors(check: Check) -> tuple[int, list[tuple[str, Any, list[Any]]]]:
+    """How many mutants of the check's expectations there are, and those that still pass."""
     survived = []
     count = 0
     for where, mutant in _mutated_checks(check):
         count += 1
         if not run_check(mutant, CARDS):
             survived.append((where, mutant.expect, [s.expect for s in mutant.steps]))
+    return count, survived
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.id)
+def test_every_mutated_expectation_fails(check: Check) -> None:
+    count, survived = _survivors(check)
     assert count > 0
     assert survived == []
+
+
+@pytest.mark.parametrize(("visible_to", "survives"), [("{opponent: false}", False), ("{}", True)])
+def test_the_mutation_test_mutates_each_player_of_a_visible_to_mapping_and_names_an_empty_one(
+        tmp_path: Any, visible_to: str, survives: bool) -> None:
+    """review50 L2: `_mutations` yielded nothing for `visible_to: {}`, so a bundled check with one (were the
+    loader to let it through) would pass the mutation test; `{opponent: false}` is mutated to true, and fails."""
+    check = _thief(tmp_path, "", "{zone: exile}")
+    check = replace(check, expect={"Grizzly Bears": {"zone": "exile", "visible_to": yaml.safe_load(visible_to)}})
+    count, survived = _survivors(check)
+    assert count == 2 and bool(survived) is survives
 
 
 # ---- rules dates --------------------------------------------------------------------------------
