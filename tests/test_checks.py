@@ -172,6 +172,19 @@ def test_a_bad_rules_date_is_a_problem_naming_its_key_and_line(tmp_path: Any, ke
         (4, f"check 'thief': invalid {key} date '31/12/2014'")]
 
 
+@pytest.mark.parametrize(("since", "order"), [("2014-01-01", "after"), ("2013-01-24", "the same date as")])
+def test_holds_since_not_before_holds_until_is_a_problem_on_the_holds_since_line(tmp_path: Any, since: str,
+                                                                                 order: str) -> None:
+    """review50 L3: it was "its own rules date ... must be one it holds under", on the check's line."""
+    path = tmp_path / "dated.yaml"
+    dates = f"rules: 2012-06-01\n    holds_since: {since}\n    holds_until: 2013-01-24"
+    path.write_text(_THIEF_CHECK.format(dates=dates, expect="{visible_to: []}"), encoding="utf-8")
+    _, problems = load_checks([path], CORPUS.cards)
+    assert [(p.line, p.reason) for p in problems] == [
+        (5, f"check 'thief': holds_since ({since}) is {order} holds_until (2013-01-24): no rules date is one it holds "
+            "under")]
+
+
 def test_a_check_refused_or_incomplete_is_a_failure_under_any_rules_date(tmp_path: Any) -> None:
     """review49 L3: under a date outside its holds_since/holds_until every failure was "not applicable",
     a refused setup, an unknown card and a missing choice too: only a failed expectation is the failure

@@ -782,6 +782,10 @@ def _parse_check(
     except RulesDateError as exc:
         raise _CheckSyntax(f"check {name!r}: {exc}", line) from None
     since, until = (_rules_date(raw, k, name, line) for k in ("holds_since", "holds_until"))
+    if since is not None and until is not None and since >= until:
+        order = "after" if since > until else "the same date as"
+        raise _CheckSyntax(f"check {name!r}: holds_since ({since}) is {order} holds_until ({until}): no rules date is "
+                           "one it holds under", _key_line(raw, "holds_since", line))
     if (since is not None and check_rules.date < since) or (until is not None and check_rules.date >= until):
         raise _CheckSyntax(f"check {name!r}: its own rules date ({check_rules.date}: `rules:`, else the current "
                            "rules) must be one it holds under (holds_since <= it < holds_until)", line)
