@@ -144,10 +144,6 @@ def test_a_mapping_expectation_that_checks_nothing_or_holds_no_value_of_its_kind
 # The checks whose setup still states a permission (`may_look`, `playable`) that a card of the check gives in play,
 # and what the model lacks to play that card instead (rules49's audit; rules49b and rules50 play the others' cards).
 STAGED_PERMISSIONS = {
-    # "Whenever Thief of Sanity deals combat damage to a player, look at the top three cards of that player's
-    # library, exile one of them face down, and put the rest into their graveyard": a combat damage trigger
-    # does not pass "that player" to its effect, and `from: one_of_top` puts the rest on the bottom only
-    "exile-face-down/thief-of-sanity-leaving-player-cards-stay-face-down",
     # Future Sight's "play with the top card of your library revealed; you may play it": no permission to play
     # from a library is modelled (an XMage test transcribed, about morph, not the permission)
     "peer-engine-facedown/xmage-morph-land-with-morph-cast-face-down-from-library",
@@ -157,7 +153,8 @@ STAGED_PERMISSIONS = {
 def test_a_check_plays_the_card_that_grants_a_permission_instead_of_staging_it() -> None:
     """rules49: a permission stated in the setup and read back by the expectation can fail only if the model's
     default changed, never because the card's effect is wrong. Colfenor's Plans (2 checks), Shared Fate's costs,
-    Clone Shell's non-creature card, Gonti's leaving player and Uba Mask stated theirs; they now play the card."""
+    Clone Shell's non-creature card, Gonti's leaving player and Uba Mask stated theirs; they now play the card, and
+    (rules51) Thief of Sanity's, whose combat damage trigger now knows "that player"."""
     staged = {c.id for c in CHECKS if any(p.may_look or p.playable for p in c.placed)}
     assert staged == STAGED_PERMISSIONS
 

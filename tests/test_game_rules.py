@@ -636,6 +636,36 @@ def test_406_3_looking_outlasts_the_source_leaving_playing_while_it_stays_does_n
     assert g.can_see("you", bears) and not g.can_see("opponent", bears) and not g.may_play("you", bears)
 
 
+def test_603_2_thief_of_sanity_takes_from_the_library_of_the_player_it_dealt_combat_damage_to() -> None:
+    """Thief of Sanity: "Whenever Thief of Sanity deals combat damage to a player, look at the top three cards of that
+    player's library, exile one of them face down, then put the rest into their graveyard. You may look at and cast
+    that card for as long as it remains exiled": that player is the one dealt the damage (the next player here, not
+    the third), the card named among the three (608.2d) is seen and playable by you only, also once the Thief left."""
+    g = Game(["you", "opponent", "third"], Rules.for_date(None))
+    g.add_card("Thief of Sanity", CARDS["Thief of Sanity"], "you", Zone.BATTLEFIELD)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "you", Zone.LIBRARY)
+    for name in ("Shock", "Grizzly Bears", "Forest", "Divination"):
+        g.add_card(name, CARDS[name], "opponent", Zone.LIBRARY)
+    g.combat_damage("Thief of Sanity", to_player=True)
+    with pytest.raises(MissingChoice):
+        g.resolve()
+    g.resolve(choice="Grizzly Bears")
+    bears = g.obj("Grizzly Bears")
+    assert (bears.zone, bears.face_down, bears.exiled_by) == (Zone.EXILE, True, "you")
+    assert [o.zone for o in map(g.obj, ("Shock", "Forest", "Divination", "Runeclaw Bear"))] == [
+        Zone.GRAVEYARD, Zone.GRAVEYARD, Zone.LIBRARY, Zone.LIBRARY]
+    g.move("Thief of Sanity", Zone.GRAVEYARD)
+    assert [p for p in g.players if g.can_see(p, bears)] == ["you"] and g.may_play("you", bears)
+    assert not any(g.may_play(p, bears) for p in ("opponent", "third"))
+
+
+def test_603_2_that_player_is_only_for_a_trigger_event_about_a_player() -> None:
+    """`that_player` on an `enters` trigger would take from nobody's zone: refused with the events that have one."""
+    ability = {"when": "enters", "effect": "exile_card_face_down", "from": "top_of_library", "that_player": True}
+    with pytest.raises(CardDataError, match="`that_player` is the player a trigger event is about"):
+        card_from_data({"name": "Test Thief", "types": ["Creature"], "pt": "1/1", "abilities": [ability]}, "test")
+
+
 def _scepter_game() -> Game:
     """Jester's Scepter has entered under your control; its ability waits for its target player."""
     g = Game(["you", "opponent", "third"], Rules.for_date(None))

@@ -680,8 +680,10 @@ class Game:
         *,
         last_known: Characteristics | None = None,
         left: GameObject | None = None,
+        player: str | None = None,
     ) -> None:
-        """`event` happened to `obj`: put every ability that listens on the stack (603.2)."""
+        """`event` happened to `obj`: put every ability that listens on the stack (603.2); `player`: the player
+        the event is about ("that player": the one `obj` dealt combat damage to)."""
         self.events.append((event, obj.label))
         own = last_known or self.characteristics(obj)
         listeners: list[tuple[GameObject, Ability]] = [(obj, a) for a in own.abilities if a.event == event]
@@ -715,9 +717,10 @@ class Game:
                     listeners.append((source, ability))
         for source, ability in listeners:
             if ability.target in _CHOSEN_TARGETS:
-                self._trigger(source, ability, left=left if source is obj else None)
+                self._trigger(source, ability, left=left if source is obj else None, player=player)
                 continue
-            self._trigger(source, ability, targets=[obj.oid] if ability.target else [], left=left if source is obj else None)
+            self._trigger(source, ability, targets=[obj.oid] if ability.target else [], left=left if source is obj else None,
+                          player=player)
 
     def _trigger(
         self,
@@ -2010,8 +2013,9 @@ class Game:
                 self.players[to].life -= amount
             else:
                 self._damage_creature(to, amount)
-        if any(source is obj and isinstance(to, str) for source, to, _ in assigned):
-            self._emit(TriggerEvent.COMBAT_DAMAGE_TO_PLAYER, obj)
+        damaged = [to for source, to, _ in assigned if source is obj and isinstance(to, str)]
+        if damaged:
+            self._emit(TriggerEvent.COMBAT_DAMAGE_TO_PLAYER, obj, player=damaged[0])
         if power > 0 and (declared or blockers):
             self._emit(TriggerEvent.COMBAT_DAMAGE_TO_BLOCKERS, obj)
 
@@ -2542,18 +2546,26 @@ def _exile_card_face_down(g: Game, r: _Resolving) -> None:
     # object (607.2a), and only the players the effect names may look at them. A search for "a
     # card" states no quality, so a card is found if there is one (701.19a-b); the shuffle after it
     # is left out (the model has no random order: a check expects none).
-    whose = r.target_players[0] if r.target_players else r.controller
+    whose = r.controller
+    if r.target_players:
+        whose = r.target_players[0]
+    elif r.ability.that_player and r.player is not None:
+        whose = r.player  # "that player's library": the player its trigger event was about
     zone = r.ability.from_zone
     if zone is ExileFrom.TOP_OF_LIBRARY:
         taken = g.library(whose)[: r.ability.count]
-    elif zone is ExileFrom.ONE_OF_TOP:
-        # Gonti, Clone Shell: the top `count` (all of them if fewer) looked at; one exiled even if it
-        # is no card the ability goes on to use (Clone Shell's non-creature card)
+    elif zone is not None and zone.looks_at_top:
+        # Gonti, Clone Shell, Thief of Sanity: the top `count` (all of them if fewer) looked at; one exiled even
+        # if it is no card the ability goes on to use (Clone Shell's non-creature card)
         top = g.library(whose)[: r.ability.count]
         who = f"{r.source.label}'s ability" if r.source is not None else "the ability"
         one = _choose_one(top, _chosen_labels(r.choice), _looks_at(who, top), "exile face down", "608.2d")
         for obj in top:
-            if obj is not one:
+            if obj is one:
+                continue
+            if zone is ExileFrom.ONE_OF_TOP_REST_TO_GRAVEYARD:
+                g._move(obj, Zone.GRAVEYARD)  # "then put the rest into their graveyard"
+            else:
                 _put_on_bottom(g, obj)  # "in a random order": the model keeps theirs
         taken = [one] if one is not None else []
     else:
@@ -2568,7 +2580,7 @@ def _exile_card_face_down(g: Game, r: _Resolving) -> None:
         new = g._move(obj, Zone.EXILE, face_down=True)
         new.exiled_with = r.source.oid if r.source is not None else None
         new.exiled_by = r.controller
-        looked = zone is ExileFrom.ONE_OF_TOP and g.rules.keeps_looking_at_what_it_looked_at_and_exiled
+        looked = zone is not None and zone.looks_at_top and g.rules.keeps_looking_at_what_it_looked_at_and_exiled
         if "you" in r.ability.may_look or looked:
             new.may_look.add(r.controller)  # 406.3: allowed, or (since 2024-11-08) looked at, then exiled
         if r.ability.may_play is not None:
