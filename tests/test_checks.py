@@ -141,22 +141,14 @@ def test_a_mapping_expectation_that_checks_nothing_or_holds_no_value_of_its_kind
     assert checks == [] and len(problems) == 1 and problem in problems[0].reason and problems[0].line == 10
 
 
-# The checks whose setup still states a permission (`may_look`, `playable`) that a card of the check gives in play,
-# and what the model lacks to play that card instead (rules49's audit; rules49b and rules50 play the others' cards).
-STAGED_PERMISSIONS = {
-    # Future Sight's "play with the top card of your library revealed; you may play it": no permission to play
-    # from a library is modelled (an XMage test transcribed, about morph, not the permission)
-    "peer-engine-facedown/xmage-morph-land-with-morph-cast-face-down-from-library",
-}
-
-
 def test_a_check_plays_the_card_that_grants_a_permission_instead_of_staging_it() -> None:
     """rules49: a permission stated in the setup and read back by the expectation can fail only if the model's
     default changed, never because the card's effect is wrong. Colfenor's Plans (2 checks), Shared Fate's costs,
-    Clone Shell's non-creature card, Gonti's leaving player and Uba Mask stated theirs; they now play the card, and
-    (rules51) Thief of Sanity's, whose combat damage trigger now knows "that player"."""
+    Clone Shell's non-creature card, Gonti's leaving player and Uba Mask stated theirs (rules49b, rules50), Thief of
+    Sanity's and XMage's Future Sight (rules51: "that player" of a combat damage trigger, the top of a library): every
+    check now plays the card that gives it."""
     staged = {c.id for c in CHECKS if any(p.may_look or p.playable for p in c.placed)}
-    assert staged == STAGED_PERMISSIONS
+    assert staged == set()
 
 
 @pytest.mark.parametrize("key", ["rules", "holds_since", "holds_until"])

@@ -790,6 +790,23 @@ def test_611_3a_uba_masks_play_permission_is_its_static_ability_and_ends_as_it_l
     assert g.obj("Uba Mask").zone is Zone.BATTLEFIELD and not g.may_play("you", g.obj("Grizzly Bears"))
 
 
+def test_611_3a_future_sight_lets_its_controller_play_the_top_card_of_their_library_while_it_stays() -> None:
+    """Future Sight: "You may play the top card of your library": only the top card, only of its controller's own
+    library, and only while Future Sight is on the battlefield (its static ability, 611.3a)."""
+    sight = card_from_data({"name": "Test Sight", "types": ["Enchantment"], "mana_cost": "{2}{U}{U}{U}",
+                            "static": [{"affects": "you", "kind": "play_top_of_library"}]}, "test")
+    g = game(library=["Grizzly Bears", "Shock"])
+    g.add_card("Test Sight", sight, "you", Zone.BATTLEFIELD)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.LIBRARY)
+    bears, shock, theirs = g.obj("Grizzly Bears"), g.obj("Shock"), g.obj("Runeclaw Bear")
+    assert (g.may_play("you", bears), g.may_play("you", shock), g.may_play("you", theirs)) == (True, False, False)
+    assert not g.may_play("opponent", theirs) and not g.may_play("opponent", bears)
+    g.move("Test Sight", Zone.GRAVEYARD)
+    assert not g.may_play("you", bears)
+    with pytest.raises(IllegalAction):
+        g.cast("you", "Grizzly Bears")
+
+
 @pytest.mark.parametrize(("lasts", "with_turn", "with_source"), [
     (PlayLasts.TURN, True, False), (PlayLasts.EXILED, False, False), (PlayLasts.SOURCE, False, True),
     (PlayLasts.UNTIL_YOUR_NEXT_TURN, False, False), (PlayLasts.TURN_WHILE_SOURCE, True, True),

@@ -295,6 +295,8 @@ class ContinuousKind(StrEnum):
     DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN = "draw_exiles_opponents_top_face_down"
     # Uba Mask: the drawing player exiles the card they would draw face up instead, and may play it this turn
     DRAW_EXILES_IT_FACE_UP = "draw_exiles_it_face_up"
+    # a permission (`affects: you`): "You may play the top card of your library" (Future Sight), while it stays
+    PLAY_TOP_OF_LIBRARY = "play_top_of_library"
 
 
 LAYER: dict[ContinuousKind, float] = {
@@ -820,6 +822,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.ONE_SPELL_EACH_TURN,
         ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN,
         ContinuousKind.DRAW_EXILES_IT_FACE_UP,
+        ContinuousKind.PLAY_TOP_OF_LIBRARY,
     ):
         return None
     if kind is ContinuousKind.ADD_ABILITIES:

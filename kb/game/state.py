@@ -1786,7 +1786,11 @@ class Game:
         """Whether an effect lets `player` play `obj` from exile or a library now: the player it
         names (its owner if it names none), for as long as it says (611.2a-b): this turn, as long as
         the card remains exiled (Praetor's Grasp), while the object whose linked ability it is
-        stays on the battlefield (Shared Fate, 607.2a), or both this turn and while it stays (Uba Mask)."""
+        stays on the battlefield (Shared Fate, 607.2a), or both this turn and while it stays (Uba Mask); and the
+        top card of their own library while a permanent of theirs lets them (Future Sight)."""
+        if obj.zone is Zone.LIBRARY and obj.card.owner == player and self.library(player)[:1] == [obj] and (
+                self._player_permission(player, ContinuousKind.PLAY_TOP_OF_LIBRARY)):
+            return True
         if obj.zone not in (Zone.EXILE, Zone.LIBRARY) or not obj.playable:
             return False
         if (obj.playable_by or obj.card.owner) != player:
