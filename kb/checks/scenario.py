@@ -874,8 +874,9 @@ def _no_longer_holds(raw: Mapping[str, Any], ruling: str, until: str | None, nam
             raise _CheckSyntax(f"check {name!r}: `no_longer_holds` must quote words of its ruling, '...' only "
                                f"between two of its parts; {text.strip()!r} has an empty part", where)
         # whole words: "ot allow y" is in "not allow you", and names no part of it
-        found = re.compile(r"(?<!\w)" * piece[0].isalnum() + re.escape(piece) + r"(?!\w)" * piece[-1].isalnum())
-        match = found.search(quote, at)
+        starts = r"(?<!\w)" if piece[0].isalnum() else ""
+        ends = r"(?!\w)" if piece[-1].isalnum() else ""
+        match = re.compile(starts + re.escape(piece) + ends).search(quote, at)
         if match is None:
             why = "cuts a word of it" if quote.find(piece, at) >= 0 else "is not in it"
             raise _CheckSyntax(f"check {name!r}: `no_longer_holds` must quote its ruling (parts in order, '...' "
