@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from typing import Any
 
 import pytest
+import yaml
 
 from kb.checks import attach_checks, load_checks, match_entries, normalise_quote, run_checks
 from kb.model import Entry, Kind, Lang, Relation, Variant
@@ -122,25 +123,32 @@ def test_visible_to_names_only_players_of_the_check(tmp_path: Any) -> None:
     assert problems and "third" in str(problems[0])
 
 
-# The checks whose setup still states a permission (`may_look`, `playable`) that a card of the check gives in play,
-# and what the model lacks to play that card instead (rules49's audit; rules49b and rules50 play the others' cards).
-STAGED_PERMISSIONS = {
-    # "Whenever Thief of Sanity deals combat damage to a player, look at the top three cards of that player's
-    # library, exile one of them face down, and put the rest into their graveyard": a combat damage trigger
-    # does not pass "that player" to its effect, and `from: one_of_top` puts the rest on the bottom only
-    "exile-face-down/thief-of-sanity-leaving-player-cards-stay-face-down",
-    # Future Sight's "play with the top card of your library revealed; you may play it": no permission to play
-    # from a library is modelled (an XMage test transcribed, about morph, not the permission)
-    "peer-engine-facedown/xmage-morph-land-with-morph-cast-face-down-from-library",
-}
+@pytest.mark.parametrize(("expect", "problem"), [
+    ("{visible_to: {}}", "Grizzly Bears.visible_to is empty"),
+    ("{visible_to: {opponent: 0}}", "Grizzly Bears.visible_to.opponent must be true or false, not 0"),
+    ("{visible_to: {opponent: no way}}", "Grizzly Bears.visible_to.opponent must be true or false, not 'no way'"),
+    ("{shares_name_with: {}}", "Grizzly Bears.shares_name_with is empty"),
+    ("{counters_of: {time: '2'}}", "Grizzly Bears.counters_of.time must be a number, not '2'"),
+    ("{turn_face_up_cost: {morph: 1G}}", "Grizzly Bears.turn_face_up_cost.morph must be a mana cost"),
+])
+def test_a_mapping_expectation_that_checks_nothing_or_holds_no_value_of_its_kind_is_a_problem(
+        tmp_path: Any, expect: str, problem: str) -> None:
+    """review50 L2: `visible_to: {}` compared {} with {} and passed on every run; `{opponent: 0}` passed as false
+    (0 == False); `{opponent: no way}` failed on every run. Each is a problem when the file is read."""
+    path = tmp_path / "mapping.yaml"
+    path.write_text(_THIEF_CHECK.format(dates="", expect=expect), encoding="utf-8")
+    checks, problems = load_checks([path], CORPUS.cards)
+    assert checks == [] and len(problems) == 1 and problem in problems[0].reason and problems[0].line == 10
 
 
 def test_a_check_plays_the_card_that_grants_a_permission_instead_of_staging_it() -> None:
     """rules49: a permission stated in the setup and read back by the expectation can fail only if the model's
     default changed, never because the card's effect is wrong. Colfenor's Plans (2 checks), Shared Fate's costs,
-    Clone Shell's non-creature card, Gonti's leaving player and Uba Mask stated theirs; they now play the card."""
+    Clone Shell's non-creature card, Gonti's leaving player and Uba Mask stated theirs (rules49b, rules50), Thief of
+    Sanity's and XMage's Future Sight (rules51: "that player" of a combat damage trigger, the top of a library): every
+    check now plays the card that gives it."""
     staged = {c.id for c in CHECKS if any(p.may_look or p.playable for p in c.placed)}
-    assert staged == STAGED_PERMISSIONS
+    assert staged == set()
 
 
 @pytest.mark.parametrize("key", ["rules", "holds_since", "holds_until"])
@@ -151,6 +159,19 @@ def test_a_bad_rules_date_is_a_problem_naming_its_key_and_line(tmp_path: Any, ke
     _, problems = load_checks([path], CORPUS.cards)
     assert [(p.line, p.reason.split(": slashed")[0]) for p in problems] == [
         (4, f"check 'thief': invalid {key} date '31/12/2014'")]
+
+
+@pytest.mark.parametrize(("since", "order"), [("2014-01-01", "after"), ("2013-01-24", "the same date as")])
+def test_holds_since_not_before_holds_until_is_a_problem_on_the_holds_since_line(tmp_path: Any, since: str,
+                                                                                 order: str) -> None:
+    """review50 L3: it was "its own rules date ... must be one it holds under", on the check's line."""
+    path = tmp_path / "dated.yaml"
+    dates = f"rules: 2012-06-01\n    holds_since: {since}\n    holds_until: 2013-01-24"
+    path.write_text(_THIEF_CHECK.format(dates=dates, expect="{visible_to: []}"), encoding="utf-8")
+    _, problems = load_checks([path], CORPUS.cards)
+    assert [(p.line, p.reason) for p in problems] == [
+        (5, f"check 'thief': holds_since ({since}) is {order} holds_until (2013-01-24): no rules date is one it holds "
+            "under")]
 
 
 def test_a_check_refused_or_incomplete_is_a_failure_under_any_rules_date(tmp_path: Any) -> None:
@@ -218,6 +239,11 @@ def test_kb_check_and_kb_outdated_say_a_ruling_no_longer_holds_in_the_same_words
     ('    holds_until: 2013-01-24\n    no_longer_holds: "continue to look"', "'continue to look' is not in it"),
     ('    holds_until: 2013-01-24\n    no_longer_holds: "do so ... continue"', "'continue' is not in it"),  # in order
     ('    no_longer_holds: "continue to do so"', "it needs `holds_until`"),
+    # review50 L1: "..." alone split into empty parts, which str.find found anywhere; a piece of a word passed
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "..."', "'...' has an empty part"),
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "continue ..."', "'continue ...' has an empty part"),
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "ontinue to d"', "'ontinue to d' cuts a word of it"),
+    ('    holds_until: 2013-01-24\n    no_longer_holds: "continue ... o s"', "'o s' cuts a word of it"),
 ])
 def test_no_longer_holds_quotes_the_part_of_its_ruling(tmp_path: Any, line: str, problem: str | None) -> None:
     path = tmp_path / "dated.yaml"
@@ -248,6 +274,8 @@ def _mutations(value: Any) -> Iterator[Any]:
         if value:
             yield value[1:]
     elif isinstance(value, dict):
+        if not value:  # nothing to change: the unchanged copy, which survives, names it (review50 L2)
+            yield {}
         for key, sub in value.items():
             for m in _mutations(sub):
                 d = copy.copy(value)
@@ -267,16 +295,33 @@ def _mutated_checks(check: Check) -> Iterator[tuple[str, Check]]:
                 yield f"step {i + 1}", replace(check, steps=tuple(steps))
 
 
-@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.id)
-def test_every_mutated_expectation_fails(check: Check) -> None:
+def _survivors(check: Check) -> tuple[int, list[tuple[str, Any, list[Any]]]]:
+    """How many mutants of the check's expectations there are, and those that still pass."""
     survived = []
     count = 0
     for where, mutant in _mutated_checks(check):
         count += 1
         if not run_check(mutant, CARDS):
             survived.append((where, mutant.expect, [s.expect for s in mutant.steps]))
+    return count, survived
+
+
+@pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.id)
+def test_every_mutated_expectation_fails(check: Check) -> None:
+    count, survived = _survivors(check)
     assert count > 0
     assert survived == []
+
+
+@pytest.mark.parametrize(("visible_to", "survives"), [("{opponent: false}", False), ("{}", True)])
+def test_the_mutation_test_mutates_each_player_of_a_visible_to_mapping_and_names_an_empty_one(
+        tmp_path: Any, visible_to: str, survives: bool) -> None:
+    """review50 L2: `_mutations` yielded nothing for `visible_to: {}`, so a bundled check with one (were the
+    loader to let it through) would pass the mutation test; `{opponent: false}` is mutated to true, and fails."""
+    check = _thief(tmp_path, "", "{zone: exile}")
+    check = replace(check, expect={"Grizzly Bears": {"zone": "exile", "visible_to": yaml.safe_load(visible_to)}})
+    count, survived = _survivors(check)
+    assert count == 2 and bool(survived) is survives
 
 
 # ---- rules dates --------------------------------------------------------------------------------

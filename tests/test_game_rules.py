@@ -636,6 +636,36 @@ def test_406_3_looking_outlasts_the_source_leaving_playing_while_it_stays_does_n
     assert g.can_see("you", bears) and not g.can_see("opponent", bears) and not g.may_play("you", bears)
 
 
+def test_603_2_thief_of_sanity_takes_from_the_library_of_the_player_it_dealt_combat_damage_to() -> None:
+    """Thief of Sanity: "Whenever Thief of Sanity deals combat damage to a player, look at the top three cards of that
+    player's library, exile one of them face down, then put the rest into their graveyard. You may look at and cast
+    that card for as long as it remains exiled": that player is the one dealt the damage (the next player here, not
+    the third), the card named among the three (608.2d) is seen and playable by you only, also once the Thief left."""
+    g = Game(["you", "opponent", "third"], Rules.for_date(None))
+    g.add_card("Thief of Sanity", CARDS["Thief of Sanity"], "you", Zone.BATTLEFIELD)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "you", Zone.LIBRARY)
+    for name in ("Shock", "Grizzly Bears", "Forest", "Divination"):
+        g.add_card(name, CARDS[name], "opponent", Zone.LIBRARY)
+    g.combat_damage("Thief of Sanity", to_player=True)
+    with pytest.raises(MissingChoice):
+        g.resolve()
+    g.resolve(choice="Grizzly Bears")
+    bears = g.obj("Grizzly Bears")
+    assert (bears.zone, bears.face_down, bears.exiled_by) == (Zone.EXILE, True, "you")
+    assert [o.zone for o in map(g.obj, ("Shock", "Forest", "Divination", "Runeclaw Bear"))] == [
+        Zone.GRAVEYARD, Zone.GRAVEYARD, Zone.LIBRARY, Zone.LIBRARY]
+    g.move("Thief of Sanity", Zone.GRAVEYARD)
+    assert [p for p in g.players if g.can_see(p, bears)] == ["you"] and g.may_play("you", bears)
+    assert not any(g.may_play(p, bears) for p in ("opponent", "third"))
+
+
+def test_603_2_that_player_is_only_for_a_trigger_event_about_a_player() -> None:
+    """`that_player` on an `enters` trigger would take from nobody's zone: refused with the events that have one."""
+    ability = {"when": "enters", "effect": "exile_card_face_down", "from": "top_of_library", "that_player": True}
+    with pytest.raises(CardDataError, match="`that_player` is the player a trigger event is about"):
+        card_from_data({"name": "Test Thief", "types": ["Creature"], "pt": "1/1", "abilities": [ability]}, "test")
+
+
 def _scepter_game() -> Game:
     """Jester's Scepter has entered under your control; its ability waits for its target player."""
     g = Game(["you", "opponent", "third"], Rules.for_date(None))
@@ -738,6 +768,52 @@ def test_121_6_uba_mask_exiles_each_card_drawn_face_up_playable_by_its_drawer_th
     assert bears.exiled_with == g.obj("Uba Mask").oid and bears.exiled_by == "you"
     g.end_turn()
     assert bears.zone is Zone.EXILE and not g.may_play("you", bears) and not g.may_play("opponent", shock)
+
+
+def test_611_3a_uba_masks_play_permission_is_its_static_ability_and_ends_as_it_leaves() -> None:
+    """review50 M3: "Each player may play cards they exiled with Uba Mask this turn" is a static ability of Uba
+    Mask (611.3a): once Uba Mask has left the battlefield nobody may play them, this turn either; with it on the
+    battlefield the permission still ends with the turn (its ruling: "on previous turns")."""
+    g = game(battlefield=["Uba Mask"], library=["Grizzly Bears", "Forest", "Shock"])
+    g.draw("you")
+    bears = g.obj("Grizzly Bears")
+    assert bears.playable_lasts is PlayLasts.TURN_WHILE_SOURCE and g.may_play("you", bears)
+    g.move("Uba Mask", Zone.GRAVEYARD)
+    assert bears.zone is Zone.EXILE and not g.may_play("you", bears)
+    with pytest.raises(IllegalAction):
+        g.cast("you", "Grizzly Bears")
+    assert bears.zone is Zone.EXILE
+    # the other end, with Uba Mask on the battlefield: the turn's
+    g = game(battlefield=["Uba Mask"], library=["Grizzly Bears", "Forest"])
+    g.draw("you")
+    g.end_turn()
+    assert g.obj("Uba Mask").zone is Zone.BATTLEFIELD and not g.may_play("you", g.obj("Grizzly Bears"))
+
+
+def test_611_3a_future_sight_lets_its_controller_play_the_top_card_of_their_library_while_it_stays() -> None:
+    """Future Sight: "You may play the top card of your library": only the top card, only of its controller's own
+    library, and only while Future Sight is on the battlefield (its static ability, 611.3a)."""
+    sight = card_from_data({"name": "Test Sight", "types": ["Enchantment"], "mana_cost": "{2}{U}{U}{U}",
+                            "static": [{"affects": "you", "kind": "play_top_of_library"}]}, "test")
+    g = game(library=["Grizzly Bears", "Shock"])
+    g.add_card("Test Sight", sight, "you", Zone.BATTLEFIELD)
+    g.add_card("Runeclaw Bear", CARDS["Runeclaw Bear"], "opponent", Zone.LIBRARY)
+    bears, shock, theirs = g.obj("Grizzly Bears"), g.obj("Shock"), g.obj("Runeclaw Bear")
+    assert (g.may_play("you", bears), g.may_play("you", shock), g.may_play("you", theirs)) == (True, False, False)
+    assert not g.may_play("opponent", theirs) and not g.may_play("opponent", bears)
+    g.move("Test Sight", Zone.GRAVEYARD)
+    assert not g.may_play("you", bears)
+    with pytest.raises(IllegalAction):
+        g.cast("you", "Grizzly Bears")
+
+
+@pytest.mark.parametrize(("lasts", "with_turn", "with_source"), [
+    (PlayLasts.TURN, True, False), (PlayLasts.EXILED, False, False), (PlayLasts.SOURCE, False, True),
+    (PlayLasts.UNTIL_YOUR_NEXT_TURN, False, False), (PlayLasts.TURN_WHILE_SOURCE, True, True),
+])
+def test_611_2_a_play_permission_ends_with_the_turn_the_source_or_both(lasts: PlayLasts, with_turn: bool,
+                                                                         with_source: bool) -> None:
+    assert (lasts.ends_with_turn, lasts.ends_with_source) == (with_turn, with_source)
 
 
 def test_406_3_a_card_exiled_without_face_down_is_face_up_for_all() -> None:

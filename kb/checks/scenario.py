@@ -782,6 +782,10 @@ def _parse_check(
     except RulesDateError as exc:
         raise _CheckSyntax(f"check {name!r}: {exc}", line) from None
     since, until = (_rules_date(raw, k, name, line) for k in ("holds_since", "holds_until"))
+    if since is not None and until is not None and since >= until:
+        order = "after" if since > until else "the same date as"
+        raise _CheckSyntax(f"check {name!r}: holds_since ({since}) is {order} holds_until ({until}): no rules date is "
+                           "one it holds under", _key_line(raw, "holds_since", line))
     if (since is not None and check_rules.date < since) or (until is not None and check_rules.date >= until):
         raise _CheckSyntax(f"check {name!r}: its own rules date ({check_rules.date}: `rules:`, else the current "
                            "rules) must be one it holds under (holds_since <= it < holds_until)", line)
@@ -866,11 +870,18 @@ def _no_longer_holds(raw: Mapping[str, Any], ruling: str, until: str | None, nam
     quote, at = normalize_text(ruling).casefold(), 0
     for part in re.split(r"\.\.\.|…", text):
         piece = normalize_text(part).casefold().strip()
-        found = quote.find(piece, at)
-        if found < 0:
+        if not piece:  # "..." alone, or at an end: str.find("") finds it anywhere
+            raise _CheckSyntax(f"check {name!r}: `no_longer_holds` must quote words of its ruling, '...' only "
+                               f"between two of its parts; {text.strip()!r} has an empty part", where)
+        # whole words: "ot allow y" is in "not allow you", and names no part of it
+        starts = r"(?<!\w)" if piece[0].isalnum() else ""
+        ends = r"(?!\w)" if piece[-1].isalnum() else ""
+        match = re.compile(starts + re.escape(piece) + ends).search(quote, at)
+        if match is None:
+            why = "cuts a word of it" if quote.find(piece, at) >= 0 else "is not in it"
             raise _CheckSyntax(f"check {name!r}: `no_longer_holds` must quote its ruling (parts in order, '...' "
-                               f"between them); {part.strip()!r} is not in it", where)
-        at = found + len(piece)
+                               f"between them, each whole words); {part.strip()!r} {why}", where)
+        at = match.end()
     return text.strip()
 
 
@@ -984,8 +995,13 @@ def _check_prop(label: str, prop: str, value: Any, labels: set[str], players: li
     if spec.mapping_only and not isinstance(value, dict):
         raise _CheckSyntax(f"{what}: {label}.{prop} must be a mapping, not {value!r}", line)
     if spec.keys is not None and isinstance(value, dict):
-        for k in value:
+        if not value:  # `visible_to: {}` names nobody, so it checks nothing and could never fail
+            raise _CheckSyntax(f"{what}: {label}.{prop} is empty: an empty mapping expects nothing, so it could "
+                               "never fail; name what to expect, or leave it out", line)
+        for k, v in value.items():
             _check_arg(spec.keys, k, labels, players, f"{what}: {label}.{prop}", line)
+            if spec.item_shape is not None and not spec.item_shape(v):
+                raise _CheckSyntax(f"{what}: {label}.{prop}.{k} must be {spec.item_shape_text}, not {v!r}", line)
     if spec.values and value not in spec.values and not (spec.nullable and value is None):
         # else it fails every run: "expected 'battlefeld'"
         raise _CheckSyntax(f"{what}: {label}.{prop} can't be {value!r}{_did_you_mean(str(value), spec.values)}", line)
@@ -1231,8 +1247,9 @@ def _parse_setup(
         if ({"playable_by", "playable_lasts"} & set(item)) and v.get("playable") is not True:
             raise _CheckSyntax(f"{where}: `playable_by` and `playable_lasts` say who may play it and how long: "
                                "with `playable: true` only", item_line or line)
-        if v.get("playable_lasts") is PlayLasts.SOURCE and v.get("exiled_with") is None:
-            raise _CheckSyntax(f"{where}: `playable_lasts: source` needs `exiled_with`, the object it lasts with",
+        lasts = v.get("playable_lasts")
+        if isinstance(lasts, PlayLasts) and lasts.ends_with_source and v.get("exiled_with") is None:
+            raise _CheckSyntax(f"{where}: `playable_lasts: {lasts}` needs `exiled_with`, the object it lasts with",
                                item_line or line)
         label = str(v.get("as") or v["card"])
         if label in (v.get("attached_to"), v.get("exiled_with")):
@@ -1643,6 +1660,9 @@ class Prop:
     nullable: bool = False  # `null` is one of `values` too (a face-up object has no `face_down_by`)
     shape: Callable[[Any], bool] | None = None  # what a plain value must be, when `values` can't list them
     shape_text: str = ""  # for the message: "true or false"
+    # what each value of its mapping must be (`{opponent: 0}` would pass as false: 0 == False)
+    item_shape: Callable[[Any], bool] | None = None
+    item_shape_text: str = ""
 
 
 def _ch(r: _Runner, o: GameObject) -> Characteristics:
@@ -1657,9 +1677,15 @@ def _is_count(w: Any) -> bool:
     return isinstance(w, int) and not isinstance(w, bool)
 
 
+def _is_mana_cost(w: Any) -> bool:
+    return w is None or (isinstance(w, str) and not is_bare_mana(w))
+
+
+_MANA_COST_TEXT = "a mana cost with its symbols in braces, like '{1}{G}', or null"
+
+
 def _mana_cost_prop(get: _Getter) -> Prop:
-    return Prop(get, shape=lambda w: w is None or (isinstance(w, str) and not is_bare_mana(w)),
-                shape_text="a mana cost with its symbols in braces, like '{1}{G}', or null")
+    return Prop(get, shape=_is_mana_cost, shape_text=_MANA_COST_TEXT)
 
 
 def _flag_prop(get: _Getter) -> Prop:
@@ -1673,6 +1699,7 @@ def _count_prop(get: _Getter, nullable: bool = False) -> Prop:
 
 
 _KEYWORD_PROPS = ("keywords", "has", "lacks")  # their items are keyword abilities
+_BOOL_ITEMS: dict[str, Any] = {"item_shape": _is_bool, "item_shape_text": "true or false"}
 _OBJECT_PROPS: dict[str, Prop] = {
     "zone": Prop(lambda r, o, w: str(o.zone), values=tuple(Zone)),
     "face_down": _flag_prop(lambda r, o, w: o.face_down),
@@ -1693,26 +1720,28 @@ _OBJECT_PROPS: dict[str, Prop] = {
     "toughness": _count_prop(lambda r, o, w: _ch(r, o).toughness, nullable=True),
     "tapped": _flag_prop(lambda r, o, w: o.tapped),
     "counters": _count_prop(lambda r, o, w: o.plus_counters),
-    "counters_of": Prop(lambda r, o, w: {k: o.counters.get(CounterKind(k), 0) for k in w}, Arg.COUNTER_KIND, True),
+    "counters_of": Prop(lambda r, o, w: {k: o.counters.get(CounterKind(k), 0) for k in w}, Arg.COUNTER_KIND, True,
+                        item_shape=_is_count, item_shape_text="a number"),
     "known_to": Prop(lambda r, o, w: [p for p in r.game.players if r.game.knows_identity(p, o)]),
     "attached_to": Prop(lambda r, o, w: _label_of(r.game, o.attached_to)),
     "controller": Prop(lambda r, o, w: o.controller),
     "owner": Prop(lambda r, o, w: o.card.owner),
     "revealed": _flag_prop(lambda r, o, w: o.card.revealed),
-    "visible_to": Prop(_visible_to, Arg.PLAYER),
+    "visible_to": Prop(_visible_to, Arg.PLAYER, **_BOOL_ITEMS),
     "same_object": _flag_prop(lambda r, o, w: r.remembered.get(o.label) == o.oid),
-    "can_turn_face_up": Prop(_can_turn_face_up, Arg.TURN_UP_WAY),
+    "can_turn_face_up": Prop(_can_turn_face_up, Arg.TURN_UP_WAY, **_BOOL_ITEMS),
     "face": Prop(lambda r, o, w: r.game.printed(o).name if not o.face_down else None),
     # an effect lets its player play it now: one "as long as <the object> stays" ends as that leaves (607.2a)
     "playable": _flag_prop(lambda r, o, w: r.game.may_play(o.playable_by or o.card.owner, o)),
-    "shares_name_with": Prop(_pairwise(Game.share_name), Arg.CARD, True),
-    "shares_creature_type_with": Prop(_pairwise(Game.share_creature_type), Arg.CARD, True),
+    "shares_name_with": Prop(_pairwise(Game.share_name), Arg.CARD, True, **_BOOL_ITEMS),
+    "shares_creature_type_with": Prop(_pairwise(Game.share_creature_type), Arg.CARD, True, **_BOOL_ITEMS),
     "copiable_name": Prop(lambda r, o, w: r.game.copiable_values(o).name),
-    "entered_before": Prop(_pairwise(lambda g, a, b: a.timestamp < b.timestamp), Arg.CARD, True),
+    "entered_before": Prop(_pairwise(lambda g, a, b: a.timestamp < b.timestamp), Arg.CARD, True, **_BOOL_ITEMS),
     "attacking": _flag_prop(lambda r, o, w: o.attacking),
     "blocked": _flag_prop(lambda r, o, w: o.blocked),
     "damage": _count_prop(lambda r, o, w: o.damage),
-    "turn_face_up_cost": Prop(_turn_face_up_costs, Arg.TURN_UP_WAY, True),
+    "turn_face_up_cost": Prop(_turn_face_up_costs, Arg.TURN_UP_WAY, True, item_shape=_is_mana_cost,
+                              item_shape_text=_MANA_COST_TEXT),
 }
 
 @dataclass(frozen=True, slots=True)

@@ -49,18 +49,39 @@ class PlayLasts(StrEnum):
     EXILED = "exiled"  # "for as long as it remains exiled": until it leaves exile (a new object, 400.7)
     SOURCE = "source"  # a linked static ability of the object that exiled it (607.2a): while that stays (Shared Fate)
     UNTIL_YOUR_NEXT_TURN = "until_your_next_turn"  # Three Wishes: until the turn of the player it names begins
+    # Uba Mask's static "Each player may play cards they exiled with Uba Mask this turn": both ends at once, the
+    # turn's (514.2) and the source's (611.3a: a static ability's effect stops as its object leaves the battlefield)
+    TURN_WHILE_SOURCE = "turn_while_source"
+
+    @property
+    def ends_with_turn(self) -> bool:
+        """It ends as the turn ends (514.2)."""
+        return self in (PlayLasts.TURN, PlayLasts.TURN_WHILE_SOURCE)
+
+    @property
+    def ends_with_source(self) -> bool:
+        """It ends as the object that exiled the card (its `exiled_with`) leaves the battlefield (607.2a, 611.3a)."""
+        return self in (PlayLasts.SOURCE, PlayLasts.TURN_WHILE_SOURCE)
 
 
 class ExileFrom(StrEnum):
-    """Where EXILE_CARD_FACE_DOWN takes its cards from: a player's zone (the target player's, else the
-    controller's)."""
+    """Where EXILE_CARD_FACE_DOWN takes its cards from: a player's zone (the target player's, "that player's"
+    with `that_player`, else the controller's)."""
 
     LIBRARY = "library"  # "search ... library for a card": the searcher chooses any card (701.19a)
     TOP_OF_LIBRARY = "top_of_library"  # the top `count` cards (all of them if fewer)
     # "look at the top `count` cards ..., exile one of them face down, then put the rest on the bottom"
     # (Gonti, Clone Shell)
     ONE_OF_TOP = "one_of_top"
+    # "look at the top three cards of that player's library, exile one of them face down, then put the rest into
+    # their graveyard" (Thief of Sanity)
+    ONE_OF_TOP_REST_TO_GRAVEYARD = "one_of_top_rest_to_graveyard"
     HAND = "hand"  # "exiles a card from their hand": one card of that hand, chosen
+
+    @property
+    def looks_at_top(self) -> bool:
+        """The effect looks at the top cards and exiles one of them (608.2d: its controller names it)."""
+        return self in (ExileFrom.ONE_OF_TOP, ExileFrom.ONE_OF_TOP_REST_TO_GRAVEYARD)
 
 
 class Removal(StrEnum):
@@ -274,6 +295,8 @@ class ContinuousKind(StrEnum):
     DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN = "draw_exiles_opponents_top_face_down"
     # Uba Mask: the drawing player exiles the card they would draw face up instead, and may play it this turn
     DRAW_EXILES_IT_FACE_UP = "draw_exiles_it_face_up"
+    # a permission (`affects: you`): "You may play the top card of your library" (Future Sight), while it stays
+    PLAY_TOP_OF_LIBRARY = "play_top_of_library"
 
 
 LAYER: dict[ContinuousKind, float] = {
@@ -460,6 +483,8 @@ class Ability:
     from_zone: ExileFrom | None = None  # EXILE_CARD_FACE_DOWN: the zone its cards come from
     may_look: tuple[str, ...] = ()  # EXILE_CARD_FACE_DOWN: who may look at them while exiled (406.3): "you"
     may_play: PlayLasts | None = None  # EXILE_CARD_FACE_DOWN: its controller may play them, for that long
+    # EXILE_CARD_FACE_DOWN on a trigger whose event is about a player: from "that player's" zone
+    that_player: bool = False
 
 
 # Keyword abilities that stand for triggered abilities (granted with `grants:`), by keyword.
@@ -604,9 +629,11 @@ def _enum(kind: type[_E], value: Any, where: str, what: str) -> _E:
 _ABILITY_KEYS = frozenset({
     "when", "effect", "cost", "count", "grants", "target", "options", "text", "counter", "optional", "if_counter",
     "mana", "spend_only", "filter", "if_target", "token", "tapped", "face_down_as", "mode", "from", "may_look",
-    "may_play",
+    "may_play", "that_player",
 })
-_EXILE_KEYS = ("from", "may_look", "may_play")
+_EXILE_KEYS = ("from", "may_look", "may_play", "that_player")
+# the trigger events that are about a player, "that player" (the one dealt combat damage, whose upkeep it is)
+THAT_PLAYER_EVENTS = frozenset({TriggerEvent.COMBAT_DAMAGE_TO_PLAYER, TriggerEvent.OPPONENT_UPKEEP})
 
 
 def _ability_from_data(a: Any, where: str) -> Ability:
@@ -636,6 +663,10 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         raise CardDataError(f"{where}: `mode` is a mode's number (1 for the first), not {mode!r}")
     effect = _enum(EffectKind, a.get("effect"), where, "ability effect")
     from_zone, may_look, may_play = _exile_permissions(a, effect, where)
+    that_player = _flag(a.get("that_player", False), where, "that_player")
+    if that_player and event not in THAT_PLAYER_EVENTS:
+        raise CardDataError(f"{where}: `that_player` is the player a trigger event is about, and only "
+                            f"{' and '.join(sorted(THAT_PLAYER_EVENTS))} are; not {event or 'no trigger'}")
     return Ability(
         effect=effect,
         event=_enum(TriggerEvent, event, where, "trigger event") if event is not None else None,
@@ -660,6 +691,7 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         from_zone=from_zone,
         may_look=may_look,
         may_play=may_play,
+        that_player=that_player,
     )
 
 
@@ -790,6 +822,7 @@ def effect_value(kind: ContinuousKind, value: Any, where: str) -> EffectValue:
         ContinuousKind.ONE_SPELL_EACH_TURN,
         ContinuousKind.DRAW_EXILES_OPPONENTS_TOP_FACE_DOWN,
         ContinuousKind.DRAW_EXILES_IT_FACE_UP,
+        ContinuousKind.PLAY_TOP_OF_LIBRARY,
     ):
         return None
     if kind is ContinuousKind.ADD_ABILITIES:

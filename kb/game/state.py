@@ -680,8 +680,10 @@ class Game:
         *,
         last_known: Characteristics | None = None,
         left: GameObject | None = None,
+        player: str | None = None,
     ) -> None:
-        """`event` happened to `obj`: put every ability that listens on the stack (603.2)."""
+        """`event` happened to `obj`: put every ability that listens on the stack (603.2); `player`: the player
+        the event is about ("that player": the one `obj` dealt combat damage to)."""
         self.events.append((event, obj.label))
         own = last_known or self.characteristics(obj)
         listeners: list[tuple[GameObject, Ability]] = [(obj, a) for a in own.abilities if a.event == event]
@@ -715,9 +717,10 @@ class Game:
                     listeners.append((source, ability))
         for source, ability in listeners:
             if ability.target in _CHOSEN_TARGETS:
-                self._trigger(source, ability, left=left if source is obj else None)
+                self._trigger(source, ability, left=left if source is obj else None, player=player)
                 continue
-            self._trigger(source, ability, targets=[obj.oid] if ability.target else [], left=left if source is obj else None)
+            self._trigger(source, ability, targets=[obj.oid] if ability.target else [], left=left if source is obj else None,
+                          player=player)
 
     def _trigger(
         self,
@@ -1732,12 +1735,13 @@ class Game:
     def _exile_drawn_card_face_up(self, player: str, source: GameObject) -> None:
         # Uba Mask: "that player exiles that card face up instead. Each player may play cards they exiled
         # with Uba Mask this turn": the card exiled with it (607.2a) by the drawing player, playable by them
-        # until the turn ends (514.2). With an empty library there is no card to exile.
+        # until the turn ends (514.2) and only while Uba Mask stays on the battlefield: the permission is its
+        # static ability (611.3a), as Shared Fate's is. With an empty library there is no card to exile.
         library = self.library(player)
         if library:
             exiled = self._move(library[0], Zone.EXILE)
             exiled.exiled_with, exiled.exiled_by = source.oid, player
-            exiled.playable, exiled.playable_by, exiled.playable_lasts = True, player, PlayLasts.TURN
+            exiled.playable, exiled.playable_by, exiled.playable_lasts = True, player, PlayLasts.TURN_WHILE_SOURCE
 
     def _exile_opponents_top_instead_of_draw(self, player: str, source: GameObject, from_player: str | None) -> None:
         opponents = [p for p, state in self.players.items() if p != player and state.in_game]
@@ -1781,13 +1785,17 @@ class Game:
     def may_play(self, player: str, obj: GameObject) -> bool:
         """Whether an effect lets `player` play `obj` from exile or a library now: the player it
         names (its owner if it names none), for as long as it says (611.2a-b): this turn, as long as
-        the card remains exiled (Praetor's Grasp), or while the object whose linked ability it is
-        stays on the battlefield (Shared Fate, 607.2a)."""
+        the card remains exiled (Praetor's Grasp), while the object whose linked ability it is
+        stays on the battlefield (Shared Fate, 607.2a), or both this turn and while it stays (Uba Mask); and the
+        top card of their own library while a permanent of theirs lets them (Future Sight)."""
+        if obj.zone is Zone.LIBRARY and obj.card.owner == player and self.library(player)[:1] == [obj] and (
+                self._player_permission(player, ContinuousKind.PLAY_TOP_OF_LIBRARY)):
+            return True
         if obj.zone not in (Zone.EXILE, Zone.LIBRARY) or not obj.playable:
             return False
         if (obj.playable_by or obj.card.owner) != player:
             return False
-        if obj.playable_lasts is PlayLasts.SOURCE:
+        if obj.playable_lasts.ends_with_source:
             source = self.objects.get(obj.exiled_with) if obj.exiled_with is not None else None
             return source is not None and source.zone is Zone.BATTLEFIELD
         return True
@@ -1912,7 +1920,7 @@ class Game:
             p.cast_this_turn.clear()
         for obj in list(self.objects.values()):
             obj.effects = [e for e in obj.effects if not e.until_end_of_turn]
-            if obj.playable_lasts is PlayLasts.TURN:
+            if obj.playable_lasts.ends_with_turn:
                 obj.playable = False  # "this turn" ends (514.2); "as long as ..." permissions don't
             obj.damage = 0
             obj.attacking = obj.blocked = obj.blocking = False
@@ -2009,8 +2017,9 @@ class Game:
                 self.players[to].life -= amount
             else:
                 self._damage_creature(to, amount)
-        if any(source is obj and isinstance(to, str) for source, to, _ in assigned):
-            self._emit(TriggerEvent.COMBAT_DAMAGE_TO_PLAYER, obj)
+        damaged = [to for source, to, _ in assigned if source is obj and isinstance(to, str)]
+        if damaged:
+            self._emit(TriggerEvent.COMBAT_DAMAGE_TO_PLAYER, obj, player=damaged[0])
         if power > 0 and (declared or blockers):
             self._emit(TriggerEvent.COMBAT_DAMAGE_TO_BLOCKERS, obj)
 
@@ -2541,18 +2550,26 @@ def _exile_card_face_down(g: Game, r: _Resolving) -> None:
     # object (607.2a), and only the players the effect names may look at them. A search for "a
     # card" states no quality, so a card is found if there is one (701.19a-b); the shuffle after it
     # is left out (the model has no random order: a check expects none).
-    whose = r.target_players[0] if r.target_players else r.controller
+    whose = r.controller
+    if r.target_players:
+        whose = r.target_players[0]
+    elif r.ability.that_player and r.player is not None:
+        whose = r.player  # "that player's library": the player its trigger event was about
     zone = r.ability.from_zone
     if zone is ExileFrom.TOP_OF_LIBRARY:
         taken = g.library(whose)[: r.ability.count]
-    elif zone is ExileFrom.ONE_OF_TOP:
-        # Gonti, Clone Shell: the top `count` (all of them if fewer) looked at; one exiled even if it
-        # is no card the ability goes on to use (Clone Shell's non-creature card)
+    elif zone is not None and zone.looks_at_top:
+        # Gonti, Clone Shell, Thief of Sanity: the top `count` (all of them if fewer) looked at; one exiled even
+        # if it is no card the ability goes on to use (Clone Shell's non-creature card)
         top = g.library(whose)[: r.ability.count]
         who = f"{r.source.label}'s ability" if r.source is not None else "the ability"
         one = _choose_one(top, _chosen_labels(r.choice), _looks_at(who, top), "exile face down", "608.2d")
         for obj in top:
-            if obj is not one:
+            if obj is one:
+                continue
+            if zone is ExileFrom.ONE_OF_TOP_REST_TO_GRAVEYARD:
+                g._move(obj, Zone.GRAVEYARD)  # "then put the rest into their graveyard"
+            else:
                 _put_on_bottom(g, obj)  # "in a random order": the model keeps theirs
         taken = [one] if one is not None else []
     else:
@@ -2567,7 +2584,7 @@ def _exile_card_face_down(g: Game, r: _Resolving) -> None:
         new = g._move(obj, Zone.EXILE, face_down=True)
         new.exiled_with = r.source.oid if r.source is not None else None
         new.exiled_by = r.controller
-        looked = zone is ExileFrom.ONE_OF_TOP and g.rules.keeps_looking_at_what_it_looked_at_and_exiled
+        looked = zone is not None and zone.looks_at_top and g.rules.keeps_looking_at_what_it_looked_at_and_exiled
         if "you" in r.ability.may_look or looked:
             new.may_look.add(r.controller)  # 406.3: allowed, or (since 2024-11-08) looked at, then exiled
         if r.ability.may_play is not None:
