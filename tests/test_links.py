@@ -1291,3 +1291,30 @@ def test_two_terms_that_agree_on_a_clause_are_evidence_for_it_links50(rules, car
     share, but two of them agreeing on it make a link, not "the term alone"."""
     got = linked_clauses(card_ruling(text, ("Smoky Lounge // Misty Salon",)), rules, card_texts)
     assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text, defines", [
+    # the term as its sentence's subject
+    ("a door is a half of that permanent.", True),
+    ("to play a card means to play that card as a land or to cast that card as a spell.", True),
+    ("in a tournament, “outside the game” means the cards in your sideboard. “outside the game” is not a zone.", True),
+    # the term inside the subject or after it: no definition of the term (review50 L6)
+    ("unlocking a door is a special action.", False),
+    ("the back of a split card is the normal magic card back.", False),
+    ("the ability that exiles the card at the beginning of your next end step is a delayed triggered ability.", False),
+])
+def test_one_detector_says_a_text_defines_a_term_only_as_its_subject_links51(text, defines):
+    """`_defines` is the one detector of a clause (or ruling) that says what a term is: the term opens its sentence
+    and "is a" / "means" / "refers to" follows; "Unlocking a door is a special action" says what unlocking is."""
+    term = re.compile(r"\bdoors?\b|\bplay a card\b|\boutside the game\b|\bsplit cards?\b|\bend steps?\b")
+    assert links._defines(term, text) is defines
+
+
+def test_a_quoted_term_is_defined_by_the_clause_the_section_terms_detector_reads_links51(rules):
+    """A ruling's quoted term and a section's term find their defining clause by the same detector: "monarch" is
+    defined by 724.1 ("The monarch is a designation a player can have"), though the ruling's words ("draws a card at
+    the beginning of the end step") are 724.2's (review50 L6: the quoted term's own test read only "X means" / "X
+    refers to", so the words chose 724.2)."""
+    index = links._index_for(rules)
+    ranked = index.defining("monarch", index.scores("the monarch draws a card at the beginning of the end step"))
+    assert ranked[:1] == [(0, "724.1")], ranked

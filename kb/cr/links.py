@@ -813,9 +813,9 @@ class _Index:
         return self._families[refs]
 
     def defining(self, term: str, raw: np.ndarray) -> list[tuple[int, str]]:
-        """(rank, clause) for the clauses that define `term` (a ruling's quoted term): one that says "To play a
-        card means ..." or "“X” means ..." of it, else those of the few that say it that share the most words with
-        the ruling (BM25 `raw`); none for a term no clause says, or everyday wording more than `WORD_TERM_DF` say.
+        """(rank, clause) for the clauses that define `term` (a ruling's quoted term): one that says what it is
+        (`_defines`: "To play a card means ...", "“X” means ..."), else those of the few that say it that share the
+        most words with the ruling (BM25 `raw`); none for a term no clause says, or everyday wording more than `WORD_TERM_DF` say.
         A glossary term ("Outside the Game": rule 400.11) is defined under the rules its entry cites."""
         pattern = re.compile(_term_pattern(_fold(term)))
         cited = next((tuple(re.findall(r"\brules? (\d{3}(?:\.\d+[a-z]?)?)\b", entry.text))
@@ -824,9 +824,8 @@ class _Index:
                   [n for n in self.numbers if pattern.search(_fold(self.version.clauses[n].text))])
         if not saying or len(saying) > WORD_TERM_DF:
             return []
-        defines = re.compile(rf"(?:^|\bto |“){pattern.pattern}”? (?:means|refers to)\b")
         by_words = sorted(saying, key=lambda n: -float(raw[self.position[n]]))
-        first = [n for n in saying if defines.search(_fold(self.version.clauses[n].text))]
+        first = [n for n in saying if _defines(pattern, _fold(self.version.clauses[n].text))]
         ranked = list(dict.fromkeys(first + by_words))[:FAMILY_LINKS]
         return list(enumerate(ranked))
 
@@ -902,11 +901,18 @@ COVER_WORDS = 5  # ... of a ruling with at least this many words the CR says (a 
 
 _SAYS_WHAT = re.compile(r"[\"”’]? (?:(?:is|are) (?:a|an|the|one|any)\b|means\b|refers to\b)")
 _CALLED = re.compile(r"\b(?:called|referred to as)(?: an?| the)? [\"“]?$")
+# the term opens its sentence or clause, as a subject ("A door is", "To play a card means", "“Outside the game” means"), not
+# as part of one ("Unlocking a door is a special action", "... at the beginning of your next end step is a ...")
+_AS_SUBJECT = re.compile(r"(?:^|[.;:!?,]\s+)\W*(?:(?:a|an|the|to|each)\s+)?[\"“‘]?$", re.I)
 
 
 def _defines(term: re.Pattern[str], text: str) -> bool:
-    """`text` says what the term is: "A door is a half ...", "... are called creature types", "X means ..."."""
-    return any(_SAYS_WHAT.match(text, m.end(), m.end() + 16) is not None
+    """`text` says what the term is: "A door is a half ...", "... are called creature types", "To play a card
+    means ...": the term as its sentence's subject followed by "is a"/"means"/"refers to", or after "called".
+    The one detector of a defining clause (a section term's, a ruling's quoted term's) and of a ruling that
+    defines a term itself."""
+    return any((_SAYS_WHAT.match(text, m.end(), m.end() + 16) is not None
+                and _AS_SUBJECT.search(text, max(0, m.start() - 60), m.start()) is not None)
                or _CALLED.search(text[max(0, m.start() - 30):m.start()]) is not None for m in term.finditer(text))
 
 
@@ -1208,7 +1214,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     # term the ruling says is chosen by no section's term when, beside the section terms' own words, it says under
     # `DEFINITION_SHARE` of what the best sibling says of the ruling ("alternative costs such as emerge rather than the
     # mana cost" is 118.9's, which defines them), unless the ruling too says what the term is.
-    defining: set[str] = set()
+    definitions_passed: set[str] = set()  # defining clauses no section term chooses
     if raw is not None:
         terms = [c for c in index.glossary if c.family and c.needs <= words5 and c.found_in(text)]
         beside = _CONTRAST.sub(" ", text)
@@ -1218,7 +1224,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         for c in terms:
             family = index.family(c.clauses)
             best = max((float(beside_raw[index.position[n]]) for n in family), default=0.0)
-            defining.update(n for n in family if _defines(c.pattern, _fold(index.version.clauses[n].text))
+            definitions_passed.update(n for n in family if _defines(c.pattern, _fold(index.version.clauses[n].text))
                             and not _defines(c.pattern, text)
                             and float(beside_raw[index.position[n]]) < DEFINITION_SHARE * best)
     for cue in (*CUES, *index.glossary, *index.type_cues):
@@ -1243,7 +1249,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         # 702.37e only the more specific one
         slot = tuple(dict.fromkeys(c for m, c in cue.slot if m in (specific if cue.named_only else own_specific)))
         slotted.update(slot)
-        chosen = (index.best_of(cue.clauses, raw, skip=defining) if cue.family and raw is not None
+        chosen = (index.best_of(cue.clauses, raw, skip=definitions_passed) if cue.family and raw is not None
                   else [(0, c) for c in slot] + [(rank + bool(slot), c) for rank, c in index.expand(cue.clauses)
                                                  if c not in slot])
         for rank, clause in chosen:
