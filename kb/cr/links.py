@@ -201,7 +201,8 @@ CUES: tuple[Cue, ...] = (
          "305", "playing a land", family=True),
     _cue(r"\benters?(?: the battlefield)? as (?!a copy\b|though\b)(?:an? )?(?:\d+/\d+|[\w-]+ (?:\w+ )?(?:creature|artifact|land)s?\b)",
          "614.1c 614.12", "enters as (a replacement effect)", 0.9),
-    _cue(r"illegal targets?\b[^.]*\bresolve|resolves?\b[^.]*\billegal target", "608.2b", "illegal target on resolution", 0.9),
+    _cue(r"illegal targets?\b[^.]*\bresolve|resolves?\b[^.]*\billegal target"
+         r"|\btargets? (?:becomes?|became|is|are|was|were) illegal\b[^.]*\bresolves?", "608.2b", "illegal target on resolution", 0.9),
     _cue(r"(?:isn't|is not|is no longer|aren't) on the battlefield as (?:its|the|that) (?:[\w-]+ )?ability resolves"
          r"|leaves the battlefield before (?:its|the|that) (?:[\w-]+ )?ability resolves|independently of its source",
          "113.7a", "the ability resolves without its source", 0.9),
@@ -229,7 +230,7 @@ CUES: tuple[Cue, ...] = (
          r"(?:are|were|become|became|enter|enters|entered|come|comes|came)\b(?![^.]{0,60}?\btarget)[^.]{0,60}?\b"
          r"(?:as|after|when|before|once) " + _RESOLVER + r" (?:resolves|resolved|has resolved)\b",
          "611.2c", "continuous effect locked in"),
-    _cue(r"\bspells? (?:being |that was |that's )?copied\b"
+    _cue(r"\bspells? (?:is |are |was |were |gets? )?(?:being |that was |that's )?copied\b"
          r"|\bcop(?:y|ies|ied|ying) (?:of )?(?:a|an|the|that|this|each|target) (?:[\w-]+ ){0,3}?spell\b",
          "707.10 707.2", "copying a spell (its choices and X are copied)", 0.9),
     _cue(r"\b(?:is|was|are|were|it's|that's) (?:already |still )?copying (?:something|another|an? )"
@@ -250,7 +251,7 @@ CUES: tuple[Cue, ...] = (
          "603.2 603.10", "a trigger needs the ability when the event happens", 0.9),
     _cue(r"\b(?:cast|play|return) (?:that|the|a|this) token\b|\btokens?\b[^.]*\bceases? to exist", "111.7 704.5d 111.8",
          "a token that left the battlefield", 0.9),
-    _cue(r"\blife total (?:becomes|is|of) (?:0|zero) or less|\b(?:0|zero) or less life\b"
+    _cue(r"\blife totals? (?:will )?(?:becomes?|is|of) (?:0|zero)\b|\b(?:0|zero) or less life\b"
          r"|\b(?:reduced|drops?|falls?) to (?:0|zero) life\b", "704.5a", "0 or less life", 0.9),
     # "... is a replacement effect" says what kind of effect it is (614.1), unless it also says what it replaces
     # ("a replacement effect that replaces a draw": the words choose the rule for that event)
@@ -266,7 +267,7 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\bmain phase (?:when|while|if) the stack is empty|\bany time you could cast a sorcery|\bsorcery speed\b"
          r"|\b(?:normal|usual|applicable) timing (?:permissions?|restrictions?|rules?)\b",
          "117.1a 307.1", "when a spell may be cast", 0.9),
-    _cue(r"\bcan't attack (?:the|that) turn (?:it|they) (?:enters?|comes?|are put|were put|was put|is put)"
+    _cue(r"\bcan't attack (?:on |during )?(?:the|that) turn (?:it|they) (?:enters?|comes?|are put|were put|was put|is put)"
          r"|\bsummoning sick|\bcontinuously since (?:your|their|its controller's) most recent turn", "302.6",
          "summoning sickness", 0.9),
     _cue(r"\b(?:only|isn't|is not|aren't|are not)\b[^.]*\bwhile (?:it's|it is|they're|they are) on the battlefield"
@@ -318,8 +319,22 @@ CUES: tuple[Cue, ...] = (
     # a number the effect counts, or a value it determines, "as the ability resolves" (not as it triggers): game
     # information is read once, as the effect is applied (608.2h); links46, from hold-out H's three Mastery of the
     # Unseen rulings that got a combat or trigger clause
-    _cue(r"\b(?:counts?|counted|determined|calculated)\b[^.]*?\b(?:as|when) " + _RESOLVER + r" resolves\b",
+    _cue(r"\b(?:counts?|counted|determined|calculated|based on)\b[^.]*?\b(?:as|when) " + _RESOLVER + r" resolves\b",
          "608.2h", "a number counted as the effect resolves", 0.9),
+    # general rules restated on L (links50's hold-out, tuned on from links51) in the card's words
+    # "X is a mana ability": what makes an ability one (605.1a) and what that means (it doesn't use the stack, 605.3b)
+    _cue(r"\b(?:is|are|it's|isn't|aren't)(?: not| also)? (?:a |an )?mana abilit(?:y|ies)\b", "605.1a 605.3b",
+         "is a mana ability", 0.9),
+    # a game value below zero is used as it is in a calculation (107.1b)
+    _cue(r"\b(?:less than|below) (?:0|zero)\b|\bnegative (?:power|toughness|number|value|total)\b", "107.1b",
+         "a value less than zero", 0.9),
+    # an instant or sorcery goes to its owner's graveyard as the last step of resolving (608.2n)
+    _cue(r"\b(?:go|goes|going|put|is put|be put)\b[^.]*\bgraveyard\b[^.]*\b(?:when|as) (?:it|that spell|the spell|"
+         + _CARD_NAME + r") resolves\b", "608.2n", "an instant or sorcery goes to the graveyard as it resolves", 0.9),
+    # a leaves-the-battlefield trigger looks back in time: it triggers on the object's own death (603.10a)
+    _cue(r"\b(?:dies|die|sacrific\w+|leaves? the battlefield|put into (?:a|your|its owner's) graveyard)\b[^.]*"
+         r"\bincluding (?:" + _CARD_NAME + r"|it|this creature|the creature) itself\b", "603.10a",
+         "a leaves-the-battlefield trigger looks back in time", 0.9),
     # an effect puts or returns an object onto the battlefield "under that player's control": it enters under the
     # control of the player the effect names, whoever owns it (110.2a)
     _cue(r"\b(?:returns?|returned|returning|puts?|putting)\b(?: \S+){0,4}? (?:on)?to the battlefield\b[^.]*"
