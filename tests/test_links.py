@@ -1291,3 +1291,62 @@ def test_two_terms_that_agree_on_a_clause_are_evidence_for_it_links50(rules, car
     share, but two of them agreeing on it make a link, not "the term alone"."""
     got = linked_clauses(card_ruling(text, ("Smoky Lounge // Misty Salon",)), rules, card_texts)
     assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text, defines", [
+    # the term as its sentence's subject
+    ("a door is a half of that permanent.", True),
+    ("to play a card means to play that card as a land or to cast that card as a spell.", True),
+    ("in a tournament, “outside the game” means the cards in your sideboard. “outside the game” is not a zone.", True),
+    # the term inside the subject or after it: no definition of the term (review50 L6)
+    ("unlocking a door is a special action.", False),
+    ("the back of a split card is the normal magic card back.", False),
+    ("the ability that exiles the card at the beginning of your next end step is a delayed triggered ability.", False),
+])
+def test_one_detector_says_a_text_defines_a_term_only_as_its_subject_links51(text, defines):
+    """`_defines` is the one detector of a clause (or ruling) that says what a term is: the term opens its sentence
+    and "is a" / "means" / "refers to" follows; "Unlocking a door is a special action" says what unlocking is."""
+    term = re.compile(r"\bdoors?\b|\bplay a card\b|\boutside the game\b|\bsplit cards?\b|\bend steps?\b")
+    assert links._defines(term, text) is defines
+
+
+def test_a_quoted_term_is_defined_by_the_clause_the_section_terms_detector_reads_links51(rules):
+    """A ruling's quoted term and a section's term find their defining clause by the same detector: "monarch" is
+    defined by 724.1 ("The monarch is a designation a player can have"), though the ruling's words ("draws a card at
+    the beginning of the end step") are 724.2's (review50 L6: the quoted term's own test read only "X means" / "X
+    refers to", so the words chose 724.2)."""
+    index = links._index_for(rules)
+    ranked = index.defining("monarch", index.scores("the monarch draws a card at the beginning of the end step"))
+    assert ranked[:1] == [(0, "724.1")], ranked
+
+
+@pytest.mark.parametrize("text, clause", [
+    # summoning sickness said "on the turn it enters" (302.6)
+    ("Test Golem can't attack on the turn it enters the battlefield unless it has haste.", "302.6"),
+    # a number the effect reads "based on" what holds as it resolves (608.2h)
+    ("The amount of life you gain is based on the number of creatures you control when the ability resolves.",
+     "608.2h"),
+    # "a spell is copied": the copy keeps the original's choices (707.10)
+    ("If an instant spell is copied, the copy gets the bonus only if a card was revealed as the additional cost.",
+     "707.10"),
+    # a target that "becomes illegal" before the spell resolves (608.2b)
+    ("If one of the targets becomes illegal before Test Volley resolves, the other one is still dealt damage.",
+     "608.2b"),
+    # "is a mana ability": what makes an ability one (605.1a)
+    ("Test Doll's first ability is a mana ability. It can't be responded to.", "605.1a"),
+    # a life total that "becomes 0" (704.5a, the state-based action)
+    ("If every player's life total becomes 0 at the same time, the game is a draw.", "704.5a"),
+    # a value below zero in a calculation (107.1b)
+    ("If a creature you control has power less than 0, use that negative number when you add up the total power.",
+     "107.1b"),
+    # an instant or sorcery goes to the graveyard as it resolves (608.2n)
+    ("If you cast the card from exile, it is put into its owner's graveyard when it resolves.", "608.2n"),
+    # a leaves-the-battlefield trigger sees the object's own death (603.10a)
+    ("Test Fiend's ability triggers whenever a creature you control dies, including Test Fiend itself.", "603.10a"),
+])
+def test_a_general_rule_said_in_the_cards_words_links51(rules, card_texts, text, clause):
+    """Rulings that restate a general rule in the card's words (L's abstentions and siblings, links51): a cue reads
+    the rule's claim where no term names it."""
+    cards = tuple(n for n in ("Test Golem", "Test Volley", "Test Doll", "Test Fiend") if n in text) or ("Test Card",)
+    got = linked_clauses(card_ruling(text, cards), rules, card_texts)
+    assert got[:1] == [clause], got

@@ -201,7 +201,8 @@ CUES: tuple[Cue, ...] = (
          "305", "playing a land", family=True),
     _cue(r"\benters?(?: the battlefield)? as (?!a copy\b|though\b)(?:an? )?(?:\d+/\d+|[\w-]+ (?:\w+ )?(?:creature|artifact|land)s?\b)",
          "614.1c 614.12", "enters as (a replacement effect)", 0.9),
-    _cue(r"illegal targets?\b[^.]*\bresolve|resolves?\b[^.]*\billegal target", "608.2b", "illegal target on resolution", 0.9),
+    _cue(r"illegal targets?\b[^.]*\bresolve|resolves?\b[^.]*\billegal target"
+         r"|\btargets? (?:becomes?|became|is|are|was|were) illegal\b[^.]*\bresolves?", "608.2b", "illegal target on resolution", 0.9),
     _cue(r"(?:isn't|is not|is no longer|aren't) on the battlefield as (?:its|the|that) (?:[\w-]+ )?ability resolves"
          r"|leaves the battlefield before (?:its|the|that) (?:[\w-]+ )?ability resolves|independently of its source",
          "113.7a", "the ability resolves without its source", 0.9),
@@ -229,7 +230,7 @@ CUES: tuple[Cue, ...] = (
          r"(?:are|were|become|became|enter|enters|entered|come|comes|came)\b(?![^.]{0,60}?\btarget)[^.]{0,60}?\b"
          r"(?:as|after|when|before|once) " + _RESOLVER + r" (?:resolves|resolved|has resolved)\b",
          "611.2c", "continuous effect locked in"),
-    _cue(r"\bspells? (?:being |that was |that's )?copied\b"
+    _cue(r"\bspells? (?:is |are |was |were |gets? )?(?:being |that was |that's )?copied\b"
          r"|\bcop(?:y|ies|ied|ying) (?:of )?(?:a|an|the|that|this|each|target) (?:[\w-]+ ){0,3}?spell\b",
          "707.10 707.2", "copying a spell (its choices and X are copied)", 0.9),
     _cue(r"\b(?:is|was|are|were|it's|that's) (?:already |still )?copying (?:something|another|an? )"
@@ -250,7 +251,7 @@ CUES: tuple[Cue, ...] = (
          "603.2 603.10", "a trigger needs the ability when the event happens", 0.9),
     _cue(r"\b(?:cast|play|return) (?:that|the|a|this) token\b|\btokens?\b[^.]*\bceases? to exist", "111.7 704.5d 111.8",
          "a token that left the battlefield", 0.9),
-    _cue(r"\blife total (?:becomes|is|of) (?:0|zero) or less|\b(?:0|zero) or less life\b"
+    _cue(r"\blife totals? (?:will )?(?:becomes?|is|of) (?:0|zero)\b|\b(?:0|zero) or less life\b"
          r"|\b(?:reduced|drops?|falls?) to (?:0|zero) life\b", "704.5a", "0 or less life", 0.9),
     # "... is a replacement effect" says what kind of effect it is (614.1), unless it also says what it replaces
     # ("a replacement effect that replaces a draw": the words choose the rule for that event)
@@ -266,7 +267,7 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\bmain phase (?:when|while|if) the stack is empty|\bany time you could cast a sorcery|\bsorcery speed\b"
          r"|\b(?:normal|usual|applicable) timing (?:permissions?|restrictions?|rules?)\b",
          "117.1a 307.1", "when a spell may be cast", 0.9),
-    _cue(r"\bcan't attack (?:the|that) turn (?:it|they) (?:enters?|comes?|are put|were put|was put|is put)"
+    _cue(r"\bcan't attack (?:on |during )?(?:the|that) turn (?:it|they) (?:enters?|comes?|are put|were put|was put|is put)"
          r"|\bsummoning sick|\bcontinuously since (?:your|their|its controller's) most recent turn", "302.6",
          "summoning sickness", 0.9),
     _cue(r"\b(?:only|isn't|is not|aren't|are not)\b[^.]*\bwhile (?:it's|it is|they're|they are) on the battlefield"
@@ -318,8 +319,22 @@ CUES: tuple[Cue, ...] = (
     # a number the effect counts, or a value it determines, "as the ability resolves" (not as it triggers): game
     # information is read once, as the effect is applied (608.2h); links46, from hold-out H's three Mastery of the
     # Unseen rulings that got a combat or trigger clause
-    _cue(r"\b(?:counts?|counted|determined|calculated)\b[^.]*?\b(?:as|when) " + _RESOLVER + r" resolves\b",
+    _cue(r"\b(?:counts?|counted|determined|calculated|based on)\b[^.]*?\b(?:as|when) " + _RESOLVER + r" resolves\b",
          "608.2h", "a number counted as the effect resolves", 0.9),
+    # general rules restated on L (links50's hold-out, tuned on from links51) in the card's words
+    # "X is a mana ability": what makes an ability one (605.1a) and what that means (it doesn't use the stack, 605.3b)
+    _cue(r"\b(?:is|are|it's|isn't|aren't)(?: not| also)? (?:a |an )?mana abilit(?:y|ies)\b", "605.1a 605.3b",
+         "is a mana ability", 0.9),
+    # a game value below zero is used as it is in a calculation (107.1b)
+    _cue(r"\b(?:less than|below) (?:0|zero)\b|\bnegative (?:power|toughness|number|value|total)\b", "107.1b",
+         "a value less than zero", 0.9),
+    # an instant or sorcery goes to its owner's graveyard as the last step of resolving (608.2n)
+    _cue(r"\b(?:go|goes|going|put|is put|be put)\b[^.]*\bgraveyard\b[^.]*\b(?:when|as) (?:it|that spell|the spell|"
+         + _CARD_NAME + r") resolves\b", "608.2n", "an instant or sorcery goes to the graveyard as it resolves", 0.9),
+    # a leaves-the-battlefield trigger looks back in time: it triggers on the object's own death (603.10a)
+    _cue(r"\b(?:dies|die|sacrific\w+|leaves? the battlefield|put into (?:a|your|its owner's) graveyard)\b[^.]*"
+         r"\bincluding (?:" + _CARD_NAME + r"|it|this creature|the creature) itself\b", "603.10a",
+         "a leaves-the-battlefield trigger looks back in time", 0.9),
     # an effect puts or returns an object onto the battlefield "under that player's control": it enters under the
     # control of the player the effect names, whoever owns it (110.2a)
     _cue(r"\b(?:returns?|returned|returning|puts?|putting)\b(?: \S+){0,4}? (?:on)?to the battlefield\b[^.]*"
@@ -813,9 +828,9 @@ class _Index:
         return self._families[refs]
 
     def defining(self, term: str, raw: np.ndarray) -> list[tuple[int, str]]:
-        """(rank, clause) for the clauses that define `term` (a ruling's quoted term): one that says "To play a
-        card means ..." or "“X” means ..." of it, else those of the few that say it that share the most words with
-        the ruling (BM25 `raw`); none for a term no clause says, or everyday wording more than `WORD_TERM_DF` say.
+        """(rank, clause) for the clauses that define `term` (a ruling's quoted term): one that says what it is
+        (`_defines`: "To play a card means ...", "“X” means ..."), else those of the few that say it that share the
+        most words with the ruling (BM25 `raw`); none for a term no clause says, or everyday wording more than `WORD_TERM_DF` say.
         A glossary term ("Outside the Game": rule 400.11) is defined under the rules its entry cites."""
         pattern = re.compile(_term_pattern(_fold(term)))
         cited = next((tuple(re.findall(r"\brules? (\d{3}(?:\.\d+[a-z]?)?)\b", entry.text))
@@ -824,9 +839,8 @@ class _Index:
                   [n for n in self.numbers if pattern.search(_fold(self.version.clauses[n].text))])
         if not saying or len(saying) > WORD_TERM_DF:
             return []
-        defines = re.compile(rf"(?:^|\bto |“){pattern.pattern}”? (?:means|refers to)\b")
         by_words = sorted(saying, key=lambda n: -float(raw[self.position[n]]))
-        first = [n for n in saying if defines.search(_fold(self.version.clauses[n].text))]
+        first = [n for n in saying if _defines(pattern, _fold(self.version.clauses[n].text))]
         ranked = list(dict.fromkeys(first + by_words))[:FAMILY_LINKS]
         return list(enumerate(ranked))
 
@@ -902,11 +916,18 @@ COVER_WORDS = 5  # ... of a ruling with at least this many words the CR says (a 
 
 _SAYS_WHAT = re.compile(r"[\"”’]? (?:(?:is|are) (?:a|an|the|one|any)\b|means\b|refers to\b)")
 _CALLED = re.compile(r"\b(?:called|referred to as)(?: an?| the)? [\"“]?$")
+# the term opens its sentence or clause, as a subject ("A door is", "To play a card means", "“Outside the game” means"), not
+# as part of one ("Unlocking a door is a special action", "... at the beginning of your next end step is a ...")
+_AS_SUBJECT = re.compile(r"(?:^|[.;:!?,]\s+)\W*(?:(?:a|an|the|to|each)\s+)?[\"“‘]?$", re.I)
 
 
 def _defines(term: re.Pattern[str], text: str) -> bool:
-    """`text` says what the term is: "A door is a half ...", "... are called creature types", "X means ..."."""
-    return any(_SAYS_WHAT.match(text, m.end(), m.end() + 16) is not None
+    """`text` says what the term is: "A door is a half ...", "... are called creature types", "To play a card
+    means ...": the term as its sentence's subject followed by "is a"/"means"/"refers to", or after "called".
+    The one detector of a defining clause (a section term's, a ruling's quoted term's) and of a ruling that
+    defines a term itself."""
+    return any((_SAYS_WHAT.match(text, m.end(), m.end() + 16) is not None
+                and _AS_SUBJECT.search(text, max(0, m.start() - 60), m.start()) is not None)
                or _CALLED.search(text[max(0, m.start() - 30):m.start()]) is not None for m in term.finditer(text))
 
 
@@ -1208,7 +1229,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     # term the ruling says is chosen by no section's term when, beside the section terms' own words, it says under
     # `DEFINITION_SHARE` of what the best sibling says of the ruling ("alternative costs such as emerge rather than the
     # mana cost" is 118.9's, which defines them), unless the ruling too says what the term is.
-    defining: set[str] = set()
+    definitions_passed: set[str] = set()  # defining clauses no section term chooses
     if raw is not None:
         terms = [c for c in index.glossary if c.family and c.needs <= words5 and c.found_in(text)]
         beside = _CONTRAST.sub(" ", text)
@@ -1218,7 +1239,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         for c in terms:
             family = index.family(c.clauses)
             best = max((float(beside_raw[index.position[n]]) for n in family), default=0.0)
-            defining.update(n for n in family if _defines(c.pattern, _fold(index.version.clauses[n].text))
+            definitions_passed.update(n for n in family if _defines(c.pattern, _fold(index.version.clauses[n].text))
                             and not _defines(c.pattern, text)
                             and float(beside_raw[index.position[n]]) < DEFINITION_SHARE * best)
     for cue in (*CUES, *index.glossary, *index.type_cues):
@@ -1243,7 +1264,7 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
         # 702.37e only the more specific one
         slot = tuple(dict.fromkeys(c for m, c in cue.slot if m in (specific if cue.named_only else own_specific)))
         slotted.update(slot)
-        chosen = (index.best_of(cue.clauses, raw, skip=defining) if cue.family and raw is not None
+        chosen = (index.best_of(cue.clauses, raw, skip=definitions_passed) if cue.family and raw is not None
                   else [(0, c) for c in slot] + [(rank + bool(slot), c) for rank, c in index.expand(cue.clauses)
                                                  if c not in slot])
         for rank, clause in chosen:
