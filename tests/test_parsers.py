@@ -808,6 +808,31 @@ def test_a_heading_with_a_closing_parenthesis_under_a_ruling_is_no_ruling_text(h
         (8, False, "text after a ruling and under no date skipped")]
 
 
+@pytest.mark.parametrize("remark", ["Nota de la tienda (Guadalajara): en la FNM un jugador la volteó; está permitido.",
+                                    "Judge's note: we allowed it at our store.",
+                                    "Anmerkung der Turnierleitung (Wien): so haben wir entschieden."])
+@pytest.mark.parametrize("last", [True, False])
+def test_a_labelled_remark_in_a_paragraph_of_its_own_under_a_ruling_is_not_glued_to_it(remark, last):
+    # tryout52 D5: a store's remark set apart under the last ruling ("Nota de la tienda (Guadalajara): ...")
+    # was read as more of that ruling, which then matched no English ruling, without a word. A paragraph
+    # opening with a label is someone's remark: the ruling ends above it and the remark is said with its line
+    ruling = "Si la Hidra con capucha está boca abajo, no tiene habilidades."
+    text = _hydra_page_with_paragraph("x", last).replace("x\n\nSi se pone boca arriba, obtiene sus contadores.", remark)
+    result = pages.parse_card_page(text, "hydra-es.txt", RESOLVE)
+    assert [(r.line, r.text) for r in result.records][0] == (4, ruling)
+    assert len(result.records) == (1 if last else 2)
+    assert [p.line for p in result.problems] == [6]
+
+
+@pytest.mark.parametrize("line", ["Ejemplo: la volteas y obtiene sus contadores.", "Ejemplos: la volteas."])
+def test_an_examples_paragraph_under_a_ruling_is_still_more_of_that_ruling(line):
+    # what D5's fix leaves as it was: "Example:" opens more of the ruling, not a remark
+    text = _hydra_page_with_paragraph("x", last=False).replace("x\n\nSi se pone boca arriba, obtiene sus contadores.", line)
+    result = pages.parse_card_page(text, "hydra-es.txt", RESOLVE)
+    assert result.records[0].text.endswith(line)
+    assert result.problems == ()
+
+
 @pytest.mark.parametrize("line", ["(Ver la regla 708.2 de las reglas.)", "Se gira boca arriba (ver regla 702.37)."])
 def test_a_line_whose_parenthesis_closes_a_sentence_under_a_ruling_is_more_of_that_ruling(line):
     # what D6's fix leaves as it was: a parenthesis after a stop, or a stop after it, ends a sentence

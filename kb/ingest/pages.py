@@ -666,6 +666,14 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
+            elif seen_date and chunk and line.number > chunk[-1].number + 1 and _ends_sentence(chunk[-1].text) \
+                    and _is_note_label(line.text):
+                # a paragraph of its own opening with a label ("Nota de la tienda (Guadalajara): ...",
+                # "Judge's note: ...") is someone's remark on the ruling above, not more of it (tryout52 D5:
+                # it was glued to the ruling, which then matched no English ruling, without a word)
+                flush()
+                chunk, date_line, closed = [], 0, True
+                stray.append(line)
             elif seen_date and chunk and i > last_date and line.number > chunk[-1].number + 1 \
                     and _is_footer(footer := _paragraph_at(units, i), cards()) \
                     and (_ends_sentence(chunk[-1].text) or _page_text(footer) is not _PageText.NO_SENTENCE_END
@@ -739,6 +747,14 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
 
 
 _EXAMPLE = re.compile(r"\s*(?:Example|Beispiel|Ejemplo)s?\s*:", re.IGNORECASE)  # more of the ruling above
+# a remark's label opening its paragraph: up to five words and a place or name in parentheses, then a colon
+_NOTE_LABEL = re.compile(r"\s*[^\W\d_][\w'’.-]*(?: [\w'’.-]+){0,4}(?: \([^()]{1,40}\))?:\s+\S")
+
+
+def _is_note_label(text: str) -> bool:
+    """Whether a line opens with a remark's label (`Note:`, `Anmerkung der Turnierleitung (Wien):`), which
+    no ruling's own paragraph does; an example's label (`Example:`) opens more of the ruling."""
+    return _NOTE_LABEL.match(text) is not None and not _EXAMPLE.match(text)
 
 
 def _lines_of(run: Sequence[_Line]) -> str:
