@@ -824,9 +824,14 @@ def test_a_labelled_remark_in_a_paragraph_of_its_own_under_a_ruling_is_not_glued
     assert [p.line for p in result.problems] == [6]
 
 
-@pytest.mark.parametrize("line", ["Ejemplo: la volteas y obtiene sus contadores.", "Ejemplos: la volteas."])
+@pytest.mark.parametrize("line", ["Ejemplo: la volteas y obtiene sus contadores.", "Ejemplos: la volteas.",
+                                  "Por ejemplo: si la volteas, obtiene sus contadores.",
+                                  "Hidra con capucha: obtiene sus contadores solo cuando se pone boca arriba.",
+                                  "Hay dos casos: boca abajo no tiene contadores; boca arriba los tiene.",
+                                  "Razón: obtiene sus contadores solo cuando se pone boca arriba."])
 def test_an_examples_paragraph_under_a_ruling_is_still_more_of_that_ruling(line):
-    # what D5's fix leaves as it was: "Example:" opens more of the ruling, not a remark
+    # what D5's fix leaves as it was: "Example:" opens more of the ruling, not a remark; so does any label that
+    # names no remark (review51 M1: "Por ejemplo:", a card's name, "Hay dos casos:" were cut off)
     text = _hydra_page_with_paragraph("x", last=False).replace("x\n\nSi se pone boca arriba, obtiene sus contadores.", line)
     result = pages.parse_card_page(text, "hydra-es.txt", RESOLVE)
     assert result.records[0].text.endswith(line)

@@ -747,14 +747,21 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
 
 
 _EXAMPLE = re.compile(r"\s*(?:Example|Beispiel|Ejemplo)s?\s*:", re.IGNORECASE)  # more of the ruling above
-# a remark's label opening its paragraph: up to five words and a place or name in parentheses, then a colon
-_NOTE_LABEL = re.compile(r"\s*[^\W\d_][\w'’.-]*(?: [\w'’.-]+){0,4}(?: \([^()]{1,40}\))?:\s+\S")
+# a remark's label opening its paragraph: up to five words, one of them a remark's noun, and a place or name in
+# parentheses, then a colon ("Nota de la tienda (Guadalajara):", "Judge's note:", "Anmerkung der Turnierleitung:")
+_NOTE_LABEL = re.compile(r"\s*([^\W\d_][\w'’.-]*(?: [\w'’.-]+){0,4})(?: \([^()]{1,40}\))?:\s+\S")
+_REMARK_NOUNS = frozenset({
+    "note", "notes", "remark", "remarks", "comment", "comments", "nota", "notas", "comentario", "comentarios",
+    "observación", "observacion", "anmerkung", "anmerkungen", "kommentar", "hinweis",
+})
 
 
 def _is_note_label(text: str) -> bool:
-    """Whether a line opens with a remark's label (`Note:`, `Anmerkung der Turnierleitung (Wien):`), which
-    no ruling's own paragraph does; an example's label (`Example:`) opens more of the ruling."""
-    return _NOTE_LABEL.match(text) is not None and not _EXAMPLE.match(text)
+    """Whether a line opens with a remark's label (`Note:`, `Anmerkung der Turnierleitung (Wien):`), which no
+    ruling's own paragraph does; any other label ("For example:", "Reason:", a card's name) opens more of the
+    ruling (review51 M1)."""
+    label = _NOTE_LABEL.match(text)
+    return label is not None and any(w.strip("'’.-") in _REMARK_NOUNS for w in label.group(1).casefold().split())
 
 
 def _lines_of(run: Sequence[_Line]) -> str:
