@@ -230,6 +230,28 @@ def test_everyday_words_of_the_rulings_and_split_card_halves_are_no_names_unless
     assert [c.name for c in cards.named("Can my Profit and a Pantano do that?")] == ["Profit", "Swamp"]
 
 
+def test_a_card_the_search_glossary_lists_by_its_name_is_a_card_not_a_word_and_its_words_stay_words() -> None:
+    """review50 H2: the glossary's `form` concept lists the Form cycle by name (their rulings say "the Form"),
+    so `kb search Lightform` read an everyday word and answered with meld rules. A card the concept lists by
+    its English name as printed is the card, in its other languages too; a term the concept writes as a word
+    (`clone`, German `Klon`) stays a word at a sentence's start."""
+    from kb.oracle import Oracle, OracleCard
+    from kb.search.cardnames import compile_card_index
+    from kb.search.glossary import Concept, Glossary
+
+    oracle = Oracle()
+    for en, de in (("Lightform", "Lichtform"), ("Clone", "Klon")):
+        oracle.add(OracleCard(en, "{1}{W}", "Enchantment", "", {Lang.EN: en, Lang.DE: de}))
+    glossary = Glossary([Concept("form", {Lang.EN: ('"Form"', "Lightform"), Lang.DE: ("Lichtform",)}),
+                         Concept("copy", {Lang.EN: ("copy", "clone"), Lang.DE: ("Kopie", "Klon")})])
+    cards = compile_card_index([], oracle, None, glossary=glossary)
+    for question in ("Lightform", "Lichtform", "lightform face down", "Lightform face down: can I look at it?"):
+        assert [c.name for c in cards.named(question)] == ["Lightform"], question
+    for question in ("Clone a face-down creature?", "Klon kopiert eine verdeckte Kreatur", "can I clone it?"):
+        assert cards.named(question) == [], question
+    assert {"copy", "clone", "kopie", "klon"} <= cards.matcher.common
+
+
 def test_a_question_reads_a_whole_name_before_a_legends_short_name_and_keeps_names_as_close() -> None:
     """tryout26: `Ixidorn` was read as Ixidor, Reality Sculptor; of two whole names as close, the
     first is read and the other kept (`kb search` names it in its note)."""

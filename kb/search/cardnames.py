@@ -673,6 +673,18 @@ def lower_words(texts: Sequence[str]) -> list[list[str]]:
     return [name_key(_LOWER_WORDS.sub(" ", text)).split() for text in texts]
 
 
+def glossary_words(terms: Mapping[Lang, Sequence[str]], card_of: Callable[[str], str | None]) -> list[str]:
+    """The terms of a search-glossary concept (`terms`, by language) that are rules or everyday words, not
+    card names: all but those naming a card (`card_of`: name key → English name) that the concept lists by
+    its English name as printed, capitalised as a name. The Form cycle's concept lists `Lightform` and its
+    German name `Lichtform` as the cards (their rulings say "the Form"), `loses_abilities` lists the card
+    `Humility`; `copy` lists `clone` and its German `Klon` as words, and so they stay (review50 H2)."""
+    from kb.model import Lang
+
+    english = set(terms.get(Lang.EN, ()))
+    return [term for by_lang in terms.values() for term in by_lang if card_of(name_key(term)) not in english]
+
+
 def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_names: NameTable | None,
                        associations_text: str = "", glossary: Glossary | None = None,
                        remember: Remember | None = None,
@@ -712,11 +724,10 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
             for local in c.names.values():
                 if " " not in local.strip():
                     common.add(name_key(local))
+    matcher = CardMatcher.from_names(pairs)
     for concept in getattr(glossary, "concepts", ()):  # German and Spanish rules words too
-        for terms in concept.terms.values():
-            for term in terms:
-                common.update(name_key(term).split())
-    matcher = CardMatcher.from_names(pairs, common)
+        common.update(w for term in glossary_words(concept.terms, matcher.get) for w in name_key(term).split())
+    matcher.common = frozenset(common)
     terms = [e.clause[len(GLOSSARY_PREFIX):] for e in entries
              if e.clause and e.clause.startswith(GLOSSARY_PREFIX)]
     rules_terms = RulesTerms(terms, load_associations(associations_text) if associations_text else ())
