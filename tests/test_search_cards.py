@@ -324,12 +324,25 @@ def test_a_name_shaped_as_one_in_its_language_is_an_unknown_name(question: str, 
     # tryout50 D8: German capitalises nouns, and "in" and "an" are German words too
     ("Servus! Gestern beim Freitagsturnier in Graz hab ich eine verdeckte Kreatur angegriffen.", []),
     ("Ich spiele Kreaturen an Donnerstagen.", []),
-    # ... but a phrase with a word of an English card's name is a name, and other joining words are English
-    ("Ich habe Keeper in Plain Sight gespielt.", ["Keeper in Plain Sight"]),  # "Keeper": Linvala, Keeper of Silence
+    # ... but a phrase with a word of an English card's name after "in" is a name, and other joining words are English
+    ("Ich habe Keeper in Silence gespielt.", ["Keeper in Silence"]),  # "Silence": Linvala, Keeper of Silence
     ("Darf ich Sword of Wine and Roses verdeckt spielen?", ["Sword of Wine and Roses"]),
 ])
 def test_a_german_phrase_only_a_german_word_too_joins_is_a_name_only_with_an_english_names_word(
         matcher: CardMatcher, question: str, unknown: list[str]) -> None:
+    assert matcher.unknown_names(question, Lang.DE) == unknown
+
+
+@pytest.mark.parametrize(("question", "unknown"), [
+    ("Beim Grand Prix in Las Vegas spielte er eine verdeckte Kreatur.", []),
+    ("Wir spielten bei Magic in Berlin eine verdeckte Kreatur.", []),
+    ("Ich habe Barter in Blood verdeckt gespielt.", ["Barter in Blood"]),
+])
+def test_a_german_phrase_in_joins_is_a_name_by_the_words_after_in_not_before(question: str, unknown: list[str]) -> None:
+    """review50 L4: "Grand" and "Magic" are words of English names, so a tournament "in" a city was noted as an
+    unknown card; a place follows "in", and no English name's word is one."""
+    matcher = CardMatcher.from_names([("Grand Abolisher", "Grand Abolisher"), ("Black Magic", "Black Magic"),
+                                      ("Blood Moon", "Blood Moon")])
     assert matcher.unknown_names(question, Lang.DE) == unknown
 
 

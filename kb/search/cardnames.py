@@ -50,10 +50,12 @@ NAME_JOINS = NAME_JOINERS - NAME_JOINERS_BY_LANG["de"]
 # Rageform"): a phrase they join is still noted whole, but its words may be misspelt names
 _BETWEEN_NAMES = frozenset({"and", "y", "with", "a", "by"})
 # of them, the English ones that are German words too: in a German text, "Freitagsturnier in Graz" is two nouns
-# and a preposition (tryout50 D8). A phrase they alone join is a name there only when one of its capitalised
-# words is a word of an English card name: so are 34 of the 35 Oracle names they join ("Barter in Blood",
-# "Eye for an Eye"; each read against the other names' words: only "Repay in Kind" is not), and no German
-# noun of the bench questions' such phrases ("Freitagsturnier in Graz").
+# and a preposition (tryout50 D8). A phrase they alone join is a name there only when a capitalised word after
+# the joining word is a word of an English card name: so are 31 of the 35 Oracle names they join ("Barter in
+# Blood", "Nature Demands an Offering"; each read against the other names' words: not Drown in Shapelessness,
+# Reduce in Stature, Repay in Kind, Slice in Twain), and no place a German judge names after "in", though the
+# words before it may be an English name's ("Freitagsturnier in Graz", "Grand Prix in Las Vegas", "Magic in
+# Berlin": review50 L4).
 _JOINS_GERMAN_TOO = frozenset({"in", "an"})
 
 
@@ -363,8 +365,9 @@ class CardMatcher:
         "Urza's Saga", a Spanish question's "Mosswort Bridge"), where no card's name, exact or misspelt,
         is read. Two capitalised words alone in English ("Summoning Sickness", "Magic Arena") are as
         often a rules term or a product, any run in German a run of nouns, a single bracket a tag ("[Card
-        Bug]"), a single word anything, and in German a phrase only "in" or "an" joins unless a word of it is
-        an English name's ("Freitagsturnier in Graz"): left out, as a note that is wrong is worse than none."""
+        Bug]"), a single word anything, and in German a phrase only "in" or "an" joins unless a word after it is
+        an English name's ("Freitagsturnier in Graz", "Magic in Berlin"): left out, as a note that is wrong is
+        worse than none."""
         from kb.model import Lang
 
         found, named, starts = self._read_text(text)
@@ -390,11 +393,11 @@ class CardMatcher:
                     _is_capitalised(opener := found[first - 1].group())) and name_key(opener) not in STOPWORDS \
                     and self._may_open_name(opener):
                 first -= 1  # ... with no joining word: "Saw It Coming lo lancé"
-            if joined and lang is Lang.DE and not bracketed and {m.group() for m in found[first:end]
-                                                                  if not _is_capitalised(m.group())} <= _JOINS_GERMAN_TOO \
-                    and not any(self._says_english_word(m.group()) for m in found[first:end]
-                                if _is_capitalised(m.group())):
-                continue  # German nouns and a preposition: "Freitagsturnier in Graz"
+            words = [m.group() for m in found[first:end]]
+            lower = [k for k, w in enumerate(words) if not _is_capitalised(w)]
+            if joined and lang is Lang.DE and not bracketed and {words[k] for k in lower} <= _JOINS_GERMAN_TOO \
+                    and not any(self._says_english_word(w) for w in words[lower[0] + 1:] if _is_capitalised(w)):
+                continue  # German nouns and a preposition: "Freitagsturnier in Graz", "Grand Prix in Las Vegas"
             said = " ".join(text[found[first].start():found[end - 1].end()].split())
             doubled = bracketed and text[:found[first].start()].rstrip().endswith("[[")
             if not (doubled or ((joined or shaped) and not bracketed)) or read & set(range(first, end)) or said in out:
