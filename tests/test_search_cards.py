@@ -230,6 +230,28 @@ def test_everyday_words_of_the_rulings_and_split_card_halves_are_no_names_unless
     assert [c.name for c in cards.named("Can my Profit and a Pantano do that?")] == ["Profit", "Swamp"]
 
 
+def test_a_card_the_search_glossary_lists_by_its_name_is_a_card_not_a_word_and_its_words_stay_words() -> None:
+    """review50 H2: the glossary's `form` concept lists the Form cycle by name (their rulings say "the Form"),
+    so `kb search Lightform` read an everyday word and answered with meld rules. A card the concept lists by
+    its English name as printed is the card, in its other languages too; a term the concept writes as a word
+    (`clone`, German `Klon`) stays a word at a sentence's start."""
+    from kb.oracle import Oracle, OracleCard
+    from kb.search.cardnames import compile_card_index
+    from kb.search.glossary import Concept, Glossary
+
+    oracle = Oracle()
+    for en, de in (("Lightform", "Lichtform"), ("Clone", "Klon")):
+        oracle.add(OracleCard(en, "{1}{W}", "Enchantment", "", {Lang.EN: en, Lang.DE: de}))
+    glossary = Glossary([Concept("form", {Lang.EN: ('"Form"', "Lightform"), Lang.DE: ("Lichtform",)}),
+                         Concept("copy", {Lang.EN: ("copy", "clone"), Lang.DE: ("Kopie", "Klon")})])
+    cards = compile_card_index([], oracle, None, glossary=glossary)
+    for question in ("Lightform", "Lichtform", "lightform face down", "Lightform face down: can I look at it?"):
+        assert [c.name for c in cards.named(question)] == ["Lightform"], question
+    for question in ("Clone a face-down creature?", "Klon kopiert eine verdeckte Kreatur", "can I clone it?"):
+        assert cards.named(question) == [], question
+    assert {"copy", "clone", "kopie", "klon"} <= cards.matcher.common
+
+
 def test_a_question_reads_a_whole_name_before_a_legends_short_name_and_keeps_names_as_close() -> None:
     """tryout26: `Ixidorn` was read as Ixidor, Reality Sculptor; of two whole names as close, the
     first is read and the other kept (`kb search` names it in its note)."""
@@ -302,12 +324,25 @@ def test_a_name_shaped_as_one_in_its_language_is_an_unknown_name(question: str, 
     # tryout50 D8: German capitalises nouns, and "in" and "an" are German words too
     ("Servus! Gestern beim Freitagsturnier in Graz hab ich eine verdeckte Kreatur angegriffen.", []),
     ("Ich spiele Kreaturen an Donnerstagen.", []),
-    # ... but a phrase with a word of an English card's name is a name, and other joining words are English
-    ("Ich habe Keeper in Plain Sight gespielt.", ["Keeper in Plain Sight"]),  # "Keeper": Linvala, Keeper of Silence
+    # ... but a phrase with a word of an English card's name after "in" is a name, and other joining words are English
+    ("Ich habe Keeper in Silence gespielt.", ["Keeper in Silence"]),  # "Silence": Linvala, Keeper of Silence
     ("Darf ich Sword of Wine and Roses verdeckt spielen?", ["Sword of Wine and Roses"]),
 ])
 def test_a_german_phrase_only_a_german_word_too_joins_is_a_name_only_with_an_english_names_word(
         matcher: CardMatcher, question: str, unknown: list[str]) -> None:
+    assert matcher.unknown_names(question, Lang.DE) == unknown
+
+
+@pytest.mark.parametrize(("question", "unknown"), [
+    ("Beim Grand Prix in Las Vegas spielte er eine verdeckte Kreatur.", []),
+    ("Wir spielten bei Magic in Berlin eine verdeckte Kreatur.", []),
+    ("Ich habe Barter in Blood verdeckt gespielt.", ["Barter in Blood"]),
+])
+def test_a_german_phrase_in_joins_is_a_name_by_the_words_after_in_not_before(question: str, unknown: list[str]) -> None:
+    """review50 L4: "Grand" and "Magic" are words of English names, so a tournament "in" a city was noted as an
+    unknown card; a place follows "in", and no English name's word is one."""
+    matcher = CardMatcher.from_names([("Grand Abolisher", "Grand Abolisher"), ("Black Magic", "Black Magic"),
+                                      ("Blood Moon", "Blood Moon")])
     assert matcher.unknown_names(question, Lang.DE) == unknown
 
 

@@ -48,6 +48,11 @@ ENTRIES = [
     ("What does ward do?", "ward"),
     ("Wie funktioniert die neue Verkleidung-Fähigkeit?", "die neue Verkleidung-Fähigkeit"),
     ("¿Qué es manifestar miedo?", "manifestar miedo"),
+    # a search of a word or two alone asks what they are (review50 M2: "Trampelschaden" lost trample's rules)
+    ("Trampelschaden", "Trampelschaden"),
+    ("mantenimiento acumulativo", "mantenimiento acumulativo"),
+    ("¿disfraz?", "disfraz"),
+    ("Lightform face down", ""),
     # asks about more than a term, or more than one thing
     ("What is the mana value of a cloaked permanent on the battlefield?", ""),
     ("How does cloak work? Can I look at the card?", ""),
@@ -79,7 +84,8 @@ def test_a_term_that_only_refers_to_a_keywords_rule_is_no_keyword(tmp_path: Path
     assert _defined(_searcher(tmp_path), "a face-down creature") == {}
 
 
-@pytest.mark.parametrize("question", ["What is cloak?", "How does cloak work?", "What is the new cloak action?"])
+@pytest.mark.parametrize("question", ["What is cloak?", "How does cloak work?", "What is the new cloak action?",
+                                      "cloak", "Tarnen"])
 def test_the_definition_of_the_keyword_asked_about_comes_first(tmp_path: Path, question: str) -> None:
     """The rulings that say "cloak" share the question's words and came first; the clause that defines
     cloak sat behind them, discounted as every clause is (real-en-76: 701.58a #13)."""

@@ -50,10 +50,12 @@ NAME_JOINS = NAME_JOINERS - NAME_JOINERS_BY_LANG["de"]
 # Rageform"): a phrase they join is still noted whole, but its words may be misspelt names
 _BETWEEN_NAMES = frozenset({"and", "y", "with", "a", "by"})
 # of them, the English ones that are German words too: in a German text, "Freitagsturnier in Graz" is two nouns
-# and a preposition (tryout50 D8). A phrase they alone join is a name there only when one of its capitalised
-# words is a word of an English card name: so are 34 of the 35 Oracle names they join ("Barter in Blood",
-# "Eye for an Eye"; each read against the other names' words: only "Repay in Kind" is not), and no German
-# noun of the bench questions' such phrases ("Freitagsturnier in Graz").
+# and a preposition (tryout50 D8). A phrase they alone join is a name there only when a capitalised word after
+# the joining word is a word of an English card name: so are 31 of the 35 Oracle names they join ("Barter in
+# Blood", "Nature Demands an Offering"; each read against the other names' words: not Drown in Shapelessness,
+# Reduce in Stature, Repay in Kind, Slice in Twain), and no place a German judge names after "in", though the
+# words before it may be an English name's ("Freitagsturnier in Graz", "Grand Prix in Las Vegas", "Magic in
+# Berlin": review50 L4).
 _JOINS_GERMAN_TOO = frozenset({"in", "an"})
 
 
@@ -363,8 +365,9 @@ class CardMatcher:
         "Urza's Saga", a Spanish question's "Mosswort Bridge"), where no card's name, exact or misspelt,
         is read. Two capitalised words alone in English ("Summoning Sickness", "Magic Arena") are as
         often a rules term or a product, any run in German a run of nouns, a single bracket a tag ("[Card
-        Bug]"), a single word anything, and in German a phrase only "in" or "an" joins unless a word of it is
-        an English name's ("Freitagsturnier in Graz"): left out, as a note that is wrong is worse than none."""
+        Bug]"), a single word anything, and in German a phrase only "in" or "an" joins unless a word after it is
+        an English name's ("Freitagsturnier in Graz", "Magic in Berlin"): left out, as a note that is wrong is
+        worse than none."""
         from kb.model import Lang
 
         found, named, starts = self._read_text(text)
@@ -390,11 +393,11 @@ class CardMatcher:
                     _is_capitalised(opener := found[first - 1].group())) and name_key(opener) not in STOPWORDS \
                     and self._may_open_name(opener):
                 first -= 1  # ... with no joining word: "Saw It Coming lo lancé"
-            if joined and lang is Lang.DE and not bracketed and {m.group() for m in found[first:end]
-                                                                  if not _is_capitalised(m.group())} <= _JOINS_GERMAN_TOO \
-                    and not any(self._says_english_word(m.group()) for m in found[first:end]
-                                if _is_capitalised(m.group())):
-                continue  # German nouns and a preposition: "Freitagsturnier in Graz"
+            words = [m.group() for m in found[first:end]]
+            lower = [k for k, w in enumerate(words) if not _is_capitalised(w)]
+            if joined and lang is Lang.DE and not bracketed and {words[k] for k in lower} <= _JOINS_GERMAN_TOO \
+                    and not any(self._says_english_word(w) for w in words[lower[0] + 1:] if _is_capitalised(w)):
+                continue  # German nouns and a preposition: "Freitagsturnier in Graz", "Grand Prix in Las Vegas"
             said = " ".join(text[found[first].start():found[end - 1].end()].split())
             doubled = bracketed and text[:found[first].start()].rstrip().endswith("[[")
             if not (doubled or ((joined or shaped) and not bracketed)) or read & set(range(first, end)) or said in out:
@@ -673,6 +676,18 @@ def lower_words(texts: Sequence[str]) -> list[list[str]]:
     return [name_key(_LOWER_WORDS.sub(" ", text)).split() for text in texts]
 
 
+def glossary_words(terms: Mapping[Lang, Sequence[str]], card_of: Callable[[str], str | None]) -> list[str]:
+    """The terms of a search-glossary concept (`terms`, by language) that are rules or everyday words, not
+    card names: all but those naming a card (`card_of`: name key → English name) that the concept lists by
+    its English name as printed, capitalised as a name. The Form cycle's concept lists `Lightform` and its
+    German name `Lichtform` as the cards (their rulings say "the Form"), `loses_abilities` lists the card
+    `Humility`; `copy` lists `clone` and its German `Klon` as words, and so they stay (review50 H2)."""
+    from kb.model import Lang
+
+    english = set(terms.get(Lang.EN, ()))
+    return [term for by_lang in terms.values() for term in by_lang if card_of(name_key(term)) not in english]
+
+
 def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_names: NameTable | None,
                        associations_text: str = "", glossary: Glossary | None = None,
                        remember: Remember | None = None,
@@ -712,11 +727,10 @@ def compile_card_index(entries: Iterable[Entry], oracle: Oracle | None, card_nam
             for local in c.names.values():
                 if " " not in local.strip():
                     common.add(name_key(local))
+    matcher = CardMatcher.from_names(pairs)
     for concept in getattr(glossary, "concepts", ()):  # German and Spanish rules words too
-        for terms in concept.terms.values():
-            for term in terms:
-                common.update(name_key(term).split())
-    matcher = CardMatcher.from_names(pairs, common)
+        common.update(w for term in glossary_words(concept.terms, matcher.get) for w in name_key(term).split())
+    matcher.common = frozenset(common)
     terms = [e.clause[len(GLOSSARY_PREFIX):] for e in entries
              if e.clause and e.clause.startswith(GLOSSARY_PREFIX)]
     rules_terms = RulesTerms(terms, load_associations(associations_text) if associations_text else ())

@@ -86,9 +86,17 @@ _DEFINITION = re.compile(
 DEFINED_WORDS = 6  # a phrase of more words asks about more than a term ("What is the mana value of ...")
 
 
+# A search of a word or two and nothing else ("Trampelschaden", "mantenimiento acumulativo", "fliegend?") asks
+# what they are as "What is ...?" does: read alone, a German or Spanish keyword's printed name lost its definition
+# to the rulings and rules its other reading meets ("Schaden", damage: 120.2; review50 M2).
+_BARE = re.compile(r"^\s*¿?\s*(?P<phrase>[^\W\d_][\w'’/-]*(?:\s+[^\W\d_][\w'’/-]*)?)\s*\??\s*$")
+
+
 def defined_phrase(question: str) -> str:
-    """What a question that asks only what something is names ("the new cloak action"); "" for any
-    other question."""
+    """What a question that asks only what something is names ("the new cloak action"), or a search of a word
+    or two alone (`_BARE`); "" for any other question."""
+    if bare := _BARE.match(question):
+        return bare["phrase"]
     m = _DEFINITION.match(question)
     if not m or len(m["phrase"].split()) > DEFINED_WORDS:
         return ""

@@ -79,7 +79,9 @@ from kb.search.text import tokenize
 # 15: and the rules of the forms of card text the CR's clauses read (question.clause_forms, FORM_MARK)
 # 16: and whether it is an instant or sorcery that targets (question.spell_tokens); glossary.json's rows may hold
 # `everyday` and `unlike` words (kb.search.glossary.Concept)
-SCHEMA_VERSION = 16
+# 17: cards.json's `common` leaves out the glossary terms that name a card their concept lists by name (Lightform,
+# Lichtform, Humility: kb.search.cardnames.glossary_words, review50 H2)
+SCHEMA_VERSION = 17
 
 
 META_FILE = "meta.json"
