@@ -50,6 +50,9 @@ class Answer:
     quote: str | None = None
     card: str | None = None
     clause: str | None = None
+    # a clause labelled `strict: true` is answered by its own rule entry alone, in every row: the rulings linked
+    # to it first include another card's permission that says the opposite (406.3: Three Wishes, tryout 51 D5)
+    strict: bool = False
 
     def __str__(self) -> str:
         if self.clause:
@@ -81,7 +84,7 @@ def answers_entry(answer: Answer, entry: Entry, strict: bool = False) -> bool:
     if answer.clause:
         if entry.kind is Kind.RULE:
             return entry.clause == answer.clause
-        return not strict and bool(entry.rules) and entry.rules[0].clause == answer.clause
+        return not (strict or answer.strict) and bool(entry.rules) and entry.rules[0].clause == answer.clause
     if entry.kind is not Kind.RULING or not answer.quote:
         return False
     if answer.card and answer.card not in entry.cards:
@@ -101,7 +104,8 @@ def load_questions(path: Path) -> list[Question]:
     doc = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     out = []
     for row in doc["questions"]:
-        answers = tuple(Answer(quote=a.get("quote"), card=a.get("card"), clause=a.get("clause"))
+        answers = tuple(Answer(quote=a.get("quote"), card=a.get("card"), clause=a.get("clause"),
+                               strict=bool(a.get("strict")))
                         for a in row["answers"])
         # Stories written for the project stand in for real questions the stored pages lacked:
         # they are reported as their own set, never averaged with the real ones.

@@ -45,6 +45,8 @@ def rule(clause: str, text: str = "Some rule text.", eid="c-1") -> Entry:
     (sq.Answer(clause="708.8"), ruling("x", links=("708.8", "110.5")), True),
     (sq.Answer(clause="110.5"), ruling("x", links=("708.8", "110.5")), False),
     (sq.Answer(clause="708.8"), ruling("x"), False),
+    (sq.Answer(clause="406.3", strict=True), rule("406.3"), True),
+    (sq.Answer(clause="406.3", strict=True), ruling("You can look at them.", links=("406.3",)), False),
 ])  # fmt: skip
 def test_an_answer_is_a_quoted_english_ruling_or_a_clause_by_rule_entry_or_top_link(answer, entry, right):
     assert sq.answers_entry(answer, entry) is right
@@ -133,6 +135,17 @@ def test_the_fourth_fresh_set_is_dev_only_and_read_by_the_dev_script_alone(quest
     assert Counter(q.lang for q in fresh4) == {Lang.EN: 7, Lang.DE: 7, Lang.ES: 7}
     assert {q.split for q in fresh4} == {"dev"}
     assert sq.DATA / "judge_questions_fresh4.yaml" not in sq.DEFAULT_FILES
+
+
+def test_the_general_rule_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search51c): a general timing or processing rule beside a keyword, a format
+    # or a card that gives no permission (tryout 51's D1 and D3)
+    general = [q for q in questions if q.source == "judge_questions_general_rule"]
+    assert Counter(q.lang for q in general) == {Lang.EN: 8, Lang.DE: 6, Lang.ES: 6}
+    assert {q.split for q in general} == {"dev"}
+    assert sq.DATA / "judge_questions_general_rule.yaml" not in sq.DEFAULT_FILES
+    # a strict clause is read from the file: a ruling linked to 406.3 (Three Wishes' permission) is no answer
+    assert any(a.strict for q in general for a in q.answers)
 
 
 def test_the_oracle_interaction_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:

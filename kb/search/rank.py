@@ -351,6 +351,14 @@ class Weights:
     # only f2-en-06's stays. False: off.
     beyond_keyword: bool = True
     beyond_ratio: float = 4.0
+    # A question that names a card asks what that card allows. Another card's own ruling that states a permission
+    # its card's Oracle text grants ("You can look at the three exiled cards at any time." of Three Wishes, whose
+    # text says "You may look at those cards"), of an act the question asks about (look, play, cast), when no card
+    # the question names grants it ("exile the top card of your library face down. (You can't look at it.)"), says
+    # the opposite of the answer (tryout 51 D1): its fused score is multiplied by this (`Searcher._other_permissions`).
+    # Another card's ruling that forbids the act ("No player may look at the cards while they're face down.") is
+    # kept: it says the rule the named card's text leaves to the CR (406.3). 1.0: off.
+    other_permission: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -850,6 +858,8 @@ class Searcher:
                     fused += w.card_form * self._wording_rules(bare, fused, FORM_MARK)
             if w.definition and not named and (phrase := defined_phrase(query)):  # a card's: about it (review41 #4)
                 fused += w.definition * self._definitions(phrase, langs, name_skip)
+            if w.other_permission != 1.0 and named:
+                fused = np.where(self._other_permissions(words, langs, named, fused), fused * w.other_permission, fused)
         # ranked among every entry, then filtered: a filter drops entries, it does not reorder the rest
         # (`--lang de` once ranked within the few German entries, its first hit no unfiltered top 60's)
         fused = np.where(mask, fused, -np.inf)
@@ -1547,6 +1557,35 @@ class Searcher:
             scores += w.translation * self._bm25.scores(english)
         return scores
 
+    def _other_permissions(self, parts: Focus, langs: tuple[Lang, ...], named: list[str],
+                           fused: np.ndarray) -> np.ndarray:
+        """Per entry among the `local_k` best of `fused`: whether it is another card's own ruling (filed under one
+        to `within_cards` cards, none of `named`) that permits an act the question asks about (`permitted_acts`:
+        "You can look at the three exiled cards") which its card's Oracle text permits and no named card's does;
+        all False when a named card's Oracle text is unknown (what it permits can't be told)."""
+        out = np.zeros(len(fused), dtype=bool)
+        lookup = self.reference.card_lookup
+        texts = [oracle.text if (oracle := lookup.get(name)) is not None else None for name in named]
+        if not texts or any(t is None for t in texts):
+            return out
+        asked = set(self._terms(parts, langs)) | set(self.glossary.translate(parts.asking, langs[-1]))
+        asked -= set().union(*(permitted_acts(t or "") for t in texts))
+        if not asked:
+            return out
+        t = self.table
+        n_cards = np.diff(t.card_ptr)
+        another = (n_cards > 0) & (n_cards <= self.weights.within_cards) & ~self._of_cards(named) & ~self._is_rule
+        rows = [i for i in _top(fused, self.weights.local_k) if another[i]]
+        if not rows:
+            return out
+        found = [self._entries[i] for i in rows] if self._entries is not None else self._fetch_entries(
+            [t.ids[i] for i in rows])
+        for i, entry in zip(rows, found):
+            acts = permitted_acts(entry.text) & asked
+            own = (lookup.get(card) for card in entry.cards)
+            out[i] = bool(acts) and any(acts & permitted_acts(c.text or "") for c in own if c is not None)
+        return out
+
     def _named_sections(self, text: str, langs: tuple[Lang, ...],
                         skip: set[str] | frozenset[str]) -> tuple[np.ndarray, frozenset[str]]:
         """The keyword abilities (702.N) `text` names, however many rulings say them: per entry, whether it
@@ -1649,6 +1688,21 @@ _FRAGMENT = re.compile(r"^\W*(for (example|instance)\b|e\.g\.|zum beispiel\b|bei
 
 
 _RULE_NUMBER = re.compile(r"\d{3}\.\d+")
+# "may look at and play", "can cast", "are allowed to look at": the acts a text permits (`permitted_acts`)
+_PERMISSION = re.compile(r"\b(?:may|can|allowed to)\s+(\w+)(?:\s+at)?(?:\s+(?:and|or)\s+(\w+))?", re.IGNORECASE)
+# ... unless it is said of no one ("No player may look at it.", "Neither player can look at ...")
+_NOBODY = re.compile(r"\b(?:no|neither)\s+(?:player|one|opponent)s?\s*$", re.IGNORECASE)
+
+
+def permitted_acts(text: str) -> frozenset[str]:
+    """The tokens of the acts `text` permits: the verbs after "may", "can" or "allowed to" ("You may look at and
+    play those cards": look, play), not those said of no one ("No player may look at it") nor "may not"."""
+    out: set[str] = set()
+    for m in _PERMISSION.finditer(text):
+        if _NOBODY.search(text[max(0, m.start() - 30):m.start()]) or m.group(1).lower() == "not":
+            continue
+        out.update(tok for verb in m.groups() if verb for tok in tokenize(verb))
+    return frozenset(out)
 
 
 def asks_beyond(rest: np.ndarray, is_rule: np.ndarray, section: np.ndarray, ratio: float) -> bool:
