@@ -1364,6 +1364,9 @@ def test_a_general_rule_said_in_the_cards_words_links51(rules, card_texts, text,
     # "isn't a mana ability because it has a target" is 605.5a's claim, not 605.1a's
     ("Test Shaman's ability isn't a mana ability because it has a target. It uses the stack and can be responded to.",
      ("Test Shaman",), "605.5a", "605.1a"),
+    # a triggered ability that is a mana ability is 605.1b's, not the activated kind's 605.1a
+    ("Test Reflection's triggered ability is a mana ability. It resolves immediately after the mana ability that "
+     "triggered it.", ("Test Reflection",), "605.1b", "605.1a"),
     # a defender can't attack: 702.3b, not summoning sickness's 302.6
     ("Test Wall can't attack on the turn it enters, or any other turn, because it has defender.",
      ("Test Wall",), "702.3b", "302.6"),

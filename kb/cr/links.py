@@ -335,9 +335,12 @@ CUES: tuple[Cue, ...] = (
     # "X is a mana ability": what makes an ability one (605.1a) and what that means (it doesn't use the stack, 605.3b),
     # also said as "it's not one, so it uses the stack"; but an ability that isn't one even though it adds mana, or
     # because it has a target, is 605.5a's claim (review51 M2)
-    _cue(r"\b(?:is|are|it's)(?: also)? (?:a |an )?mana abilit(?:y|ies)\b"
+    _cue(r"\b(?<!triggered ability )(?<!triggered abilities )(?:is|are|it's)(?: also)? (?:a |an )?mana abilit(?:y|ies)\b"
          r"|\b(?:isn't|aren't|is not|are not|it's not) (?:a |an )?mana abilit(?:y|ies)\b(?!" + _NOT_MANA_REASON + ")",
          "605.1a 605.3b", "is a mana ability", 0.9),
+    # ... a triggered one is 605.1b's (review51 M2)
+    _cue(r"\btriggered abilit(?:y|ies) (?:is|are)(?: also)? (?:a |an )?mana abilit(?:y|ies)\b", "605.1b 605.3b",
+         "a triggered mana ability", 0.9),
     _cue(r"\b(?:isn't|aren't|is not|are not|it's not) (?:a |an )?mana abilit(?:y|ies)\b(?=" + _NOT_MANA_REASON + ")",
          "605.5a", "isn't a mana ability though it could add mana", 0.9),
     # a game value below zero is used as it is in a calculation (107.1b)
