@@ -256,6 +256,24 @@ def test_no_longer_holds_quotes_the_part_of_its_ruling(tmp_path: Any, line: str,
         assert problems[0].line == line.count("\n") + 5  # the key's line
 
 
+@pytest.mark.parametrize(("part", "problem"), [
+    ("can", "'can' cuts a word of it"),  # review51 L5: the apostrophe is inside "can't"
+    ("t play", "'t play' cuts a word of it"),
+    ("can't play", None),
+    ("from exile", None),
+])
+def test_no_longer_holds_takes_an_apostrophe_as_inside_a_word(part: str, problem: str | None) -> None:
+    from kb.checks.scenario import _CheckSyntax, _no_longer_holds
+
+    ruling = "You can't play the card from exile after Test Mask leaves."
+    raw = {"no_longer_holds": part}
+    if problem is None:
+        assert _no_longer_holds(raw, ruling, "2013-01-24", "c", 1) == part
+    else:
+        with pytest.raises(_CheckSyntax, match=problem):
+            _no_longer_holds(raw, ruling, "2013-01-24", "c", 1)
+
+
 # ---- mutation: every expectation must be able to fail ------------------------------------------
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
@@ -664,6 +666,33 @@ def test_603_2_that_player_is_only_for_a_trigger_event_about_a_player() -> None:
     ability = {"when": "enters", "effect": "exile_card_face_down", "from": "top_of_library", "that_player": True}
     with pytest.raises(CardDataError, match="`that_player` is the player a trigger event is about"):
         card_from_data({"name": "Test Thief", "types": ["Creature"], "pt": "1/1", "abilities": [ability]}, "test")
+
+
+@pytest.mark.parametrize(("ability", "problem"), [
+    # review51 L3: the effect kind that says "that player" in its name gets the flag's check
+    ({"when": "enters", "effect": "manifest_from_that_players_library"},
+     "manifest_from_that_players_library's \"that player\" is the player a trigger event is about"),
+    # review51 L1: the flag and a target both say whose library: the target would silently win
+    ({"when": "combat_damage_to_player", "effect": "exile_card_face_down", "from": "top_of_library",
+      "that_player": True, "target": "opponent"}, "`that_player` and `target` both say whose cards"),
+    # review51 L6: a misspelt event is an unknown event first, not one about no player
+    ({"when": "combat_damage_to_players", "effect": "exile_card_face_down", "from": "top_of_library",
+      "that_player": True}, "unknown trigger event 'combat_damage_to_players'"),
+])
+def test_603_2_that_player_said_two_ways_is_checked_the_same_way(ability: dict[str, Any], problem: str) -> None:
+    with pytest.raises(CardDataError, match=re.escape(problem)):
+        card_from_data({"name": "Test Thief", "types": ["Creature"], "pt": "1/1", "abilities": [ability]}, "test")
+
+
+@pytest.mark.parametrize("static", [
+    {"affects": "opponents", "kind": "play_top_of_library"},
+    {"kind": "play_top_of_library"},  # `affects` defaults to self
+    {"affects": "players", "kind": "look_at_face_down_creatures"},
+])
+def test_611_3a_a_players_permission_is_its_controllers_affects_you(static: dict[str, Any]) -> None:
+    """review51 L2: `_player_permission` reads `affects: you` only, so any other would load and do nothing."""
+    with pytest.raises(CardDataError, match="is a permission of the card's controller, with `affects: you`"):
+        card_from_data({"name": "Test Sight", "types": ["Enchantment"], "static": [static]}, "test")
 
 
 def _scepter_game() -> Game:

@@ -1350,3 +1350,34 @@ def test_a_general_rule_said_in_the_cards_words_links51(rules, card_texts, text,
     cards = tuple(n for n in ("Test Golem", "Test Volley", "Test Doll", "Test Fiend") if n in text) or ("Test Card",)
     got = linked_clauses(card_ruling(text, cards), rules, card_texts)
     assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text, cards, first, not_ranked", [
+    # 608.2n is the spell's own move: not a pile or a discarded card put there as the spell resolves
+    ("The cards in the pile you don't choose are put into your graveyard as Test Fiction resolves.",
+     ("Test Fiction",), None, "608.2n"),
+    ("If you discard a card this way, it goes to your graveyard when the spell resolves, before you draw.",
+     ("Test Loot",), None, "608.2n"),
+    # 603.10a is a trigger's look back: a cost's "sacrifice any creature, including X itself" is none
+    ("You may sacrifice any creature you control to pay the cost, including Test Altar Beast itself.",
+     ("Test Altar Beast",), None, "603.10a"),
+    # "isn't a mana ability because it has a target" is 605.5a's claim, not 605.1a's
+    ("Test Shaman's ability isn't a mana ability because it has a target. It uses the stack and can be responded to.",
+     ("Test Shaman",), "605.5a", "605.1a"),
+    # a triggered ability that is a mana ability is 605.1b's, not the activated kind's 605.1a
+    ("Test Reflection's triggered ability is a mana ability. It resolves immediately after the mana ability that "
+     "triggered it.", ("Test Reflection",), "605.1b", "605.1a"),
+    # a defender can't attack: 702.3b, not summoning sickness's 302.6
+    ("Test Wall can't attack on the turn it enters, or any other turn, because it has defender.",
+     ("Test Wall",), "702.3b", "302.6"),
+    # a permanent spell's copy becomes a token: 707.10f, not the general 707.10
+    ("If a creature spell is copied, the copy becomes a token as it resolves.", ("Test Card",), "707.10f", "707.10"),
+])
+def test_a_general_rules_cue_fires_only_on_its_own_claim_review51(rules, card_texts, text, cards, first, not_ranked):
+    """links51's cues said in the card's words, on rulings that say the words about something else (review51 M2):
+    the pile, the discarded card, the cost, the negation, the defender, the permanent spell each have their own rule,
+    and the cue's clause is not linked first (`first`: the rule that is, where one is)."""
+    got = linked_clauses(card_ruling(text, cards), rules, card_texts)
+    assert not_ranked not in got[:1], got
+    if first is not None:
+        assert got[:1] == [first], got

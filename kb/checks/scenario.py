@@ -873,9 +873,10 @@ def _no_longer_holds(raw: Mapping[str, Any], ruling: str, until: str | None, nam
         if not piece:  # "..." alone, or at an end: str.find("") finds it anywhere
             raise _CheckSyntax(f"check {name!r}: `no_longer_holds` must quote words of its ruling, '...' only "
                                f"between two of its parts; {text.strip()!r} has an empty part", where)
-        # whole words: "ot allow y" is in "not allow you", and names no part of it
-        starts = r"(?<!\w)" if piece[0].isalnum() else ""
-        ends = r"(?!\w)" if piece[-1].isalnum() else ""
+        # whole words: "ot allow y" is in "not allow you", and names no part of it; an apostrophe between letters
+        # is inside a word ("can" is no word of "can't": review51 L5)
+        starts = r"(?<!\w)(?<!\w['’])" if piece[0].isalnum() else ""
+        ends = r"(?!\w|['’]\w)" if piece[-1].isalnum() else ""
         match = re.compile(starts + re.escape(piece) + ends).search(quote, at)
         if match is None:
             why = "cuts a word of it" if quote.find(piece, at) >= 0 else "is not in it"

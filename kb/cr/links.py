@@ -104,6 +104,10 @@ def _ordered(pairs: Sequence[tuple[str, str]], clauses: str, label: str, slot: s
 _NOT_REQUIRED_TO_PAY = (r"\b(?:(?:isn't|is not|aren't|are not|not|never) (?:required|forced|obligated) to"
                         r"|(?:doesn't|don't|does not|do not|won't|will not) (?:have|need) to) pay\b")
 
+# why an ability that could add mana isn't a mana ability (605.5a): a target, or a trigger, "even though it adds mana"
+_NOT_MANA_REASON = (r"[^.]*\b(?:even (?:though|if)|although|though|targets?|adds?|produces?|could (?:add|produce)|"
+                    r"triggers?|triggered)\b")
+
 _TURNED_FACE_UP = r"\bturn(?:s|ed|ing)? (?:\w+ ){0,3}face up\b"
 _NEVER_UNBLOCKED = (r"\b(?:won't|doesn't|don't|can't|will not|does not|isn't|is not)\b[^.]*"
                     r"\b(?:becomes?|make|makes|cause \w+ to become) (?:\w+ ){0,2}?unblocked\b")
@@ -230,7 +234,10 @@ CUES: tuple[Cue, ...] = (
          r"(?:are|were|become|became|enter|enters|entered|come|comes|came)\b(?![^.]{0,60}?\btarget)[^.]{0,60}?\b"
          r"(?:as|after|when|before|once) " + _RESOLVER + r" (?:resolves|resolved|has resolved)\b",
          "611.2c", "continuous effect locked in"),
-    _cue(r"\bspells? (?:is |are |was |were |gets? )?(?:being |that was |that's )?copied\b"
+    # ... a permanent spell's copy becomes a token as it resolves: 707.10f's own claim, which this cue mustn't outrank
+    # (review51 M2)
+    _cue(r"\b(?<!creature )(?<!artifact )(?<!enchantment )(?<!planeswalker )(?<!battle )(?<!permanent )"
+         r"spells? (?:is |are |was |were |gets? )?(?:being |that was |that's )?copied\b"
          r"|\bcop(?:y|ies|ied|ying) (?:of )?(?:a|an|the|that|this|each|target) (?:[\w-]+ ){0,3}?spell\b",
          "707.10 707.2", "copying a spell (its choices and X are copied)", 0.9),
     _cue(r"\b(?:is|was|are|were|it's|that's) (?:already |still )?copying (?:something|another|an? )"
@@ -267,7 +274,10 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\bmain phase (?:when|while|if) the stack is empty|\bany time you could cast a sorcery|\bsorcery speed\b"
          r"|\b(?:normal|usual|applicable) timing (?:permissions?|restrictions?|rules?)\b",
          "117.1a 307.1", "when a spell may be cast", 0.9),
-    _cue(r"\bcan't attack (?:on |during )?(?:the|that) turn (?:it|they) (?:enters?|comes?|are put|were put|was put|is put)"
+    # (a sentence that gives defender as the reason is 702.3b's: review51 M2)
+    _cue(r"(?:^|[.!?\n]\s*)(?:(?!\bdefender\b)[^.!?])*?"
+         r"\bcan't attack (?:on |during )?(?:the|that) turn (?:it|they) (?:enters?|comes?|are put|were put|was put|is put)"
+         r"(?![^.!?]*\bdefender\b)"
          r"|\bsummoning sick|\bcontinuously since (?:your|their|its controller's) most recent turn", "302.6",
          "summoning sickness", 0.9),
     _cue(r"\b(?:only|isn't|is not|aren't|are not)\b[^.]*\bwhile (?:it's|it is|they're|they are) on the battlefield"
@@ -322,17 +332,30 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:counts?|counted|determined|calculated|based on)\b[^.]*?\b(?:as|when) " + _RESOLVER + r" resolves\b",
          "608.2h", "a number counted as the effect resolves", 0.9),
     # general rules restated on L (links50's hold-out, tuned on from links51) in the card's words
-    # "X is a mana ability": what makes an ability one (605.1a) and what that means (it doesn't use the stack, 605.3b)
-    _cue(r"\b(?:is|are|it's|isn't|aren't)(?: not| also)? (?:a |an )?mana abilit(?:y|ies)\b", "605.1a 605.3b",
-         "is a mana ability", 0.9),
+    # "X is a mana ability": what makes an ability one (605.1a) and what that means (it doesn't use the stack, 605.3b),
+    # also said as "it's not one, so it uses the stack"; but an ability that isn't one even though it adds mana, or
+    # because it has a target, is 605.5a's claim (review51 M2)
+    _cue(r"\b(?<!triggered ability )(?<!triggered abilities )(?:is|are|it's)(?: also)? (?:a |an )?mana abilit(?:y|ies)\b"
+         r"|\b(?:isn't|aren't|is not|are not|it's not) (?:a |an )?mana abilit(?:y|ies)\b(?!" + _NOT_MANA_REASON + ")",
+         "605.1a 605.3b", "is a mana ability", 0.9),
+    # ... a triggered one is 605.1b's (review51 M2)
+    _cue(r"\btriggered abilit(?:y|ies) (?:is|are)(?: also)? (?:a |an )?mana abilit(?:y|ies)\b", "605.1b 605.3b",
+         "a triggered mana ability", 0.9),
+    _cue(r"\b(?:isn't|aren't|is not|are not|it's not) (?:a |an )?mana abilit(?:y|ies)\b(?=" + _NOT_MANA_REASON + ")",
+         "605.5a", "isn't a mana ability though it could add mana", 0.9),
     # a game value below zero is used as it is in a calculation (107.1b)
     _cue(r"\b(?:less than|below) (?:0|zero)\b|\bnegative (?:power|toughness|number|value|total)\b", "107.1b",
          "a value less than zero", 0.9),
     # an instant or sorcery goes to its owner's graveyard as the last step of resolving (608.2n)
-    _cue(r"\b(?:go|goes|going|put|is put|be put)\b[^.]*\bgraveyard\b[^.]*\b(?:when|as) (?:it|that spell|the spell|"
+    # ... said of the spell itself: "it"/the card's name goes there "as it resolves", not a pile or a discarded card put
+    # there as the spell resolves, nor a spell with rebound that isn't (702.88a's claim): review51 M2
+    _cue(r"\b(?:it|that spell|the spell|" + _CARD_NAME + r")(?:['’]s| is| will| would| won['’]t| wouldn['’]t| isn['’]t)?"
+         r"(?: not| still| instead)? (?:go|goes|be put|put)\b[^.]*\bgraveyard\b[^.]*\b(?:when|as) (?:it|"
          + _CARD_NAME + r") resolves\b", "608.2n", "an instant or sorcery goes to the graveyard as it resolves", 0.9),
     # a leaves-the-battlefield trigger looks back in time: it triggers on the object's own death (603.10a)
-    _cue(r"\b(?:dies|die|sacrific\w+|leaves? the battlefield|put into (?:a|your|its owner's) graveyard)\b[^.]*"
+    # (on a trigger: a cost's "sacrifice any creature, including X itself" is no trigger: review51 M2)
+    _cue(r"\b(?:trigger\w*|whenever)\b[^.]*"
+         r"\b(?:dies|die|sacrific\w+|leaves? the battlefield|put into (?:a|your|its owner's) graveyard)\b[^.]*"
          r"\bincluding (?:" + _CARD_NAME + r"|it|this creature|the creature) itself\b", "603.10a",
          "a leaves-the-battlefield trigger looks back in time", 0.9),
     # an effect puts or returns an object onto the battlefield "under that player's control": it enters under the

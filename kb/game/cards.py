@@ -626,6 +626,9 @@ def _enum(kind: type[_E], value: Any, where: str, what: str) -> _E:
         raise CardDataError(f"{where}: unknown {what} {value!r} (known: {known})") from None
 
 
+# static abilities that let their controller do something: `affects: you` and no other
+PLAYER_PERMISSIONS = frozenset({ContinuousKind.PLAY_TOP_OF_LIBRARY, ContinuousKind.LOOK_AT_FACE_DOWN_CREATURES})
+
 _ABILITY_KEYS = frozenset({
     "when", "effect", "cost", "count", "grants", "target", "options", "text", "counter", "optional", "if_counter",
     "mana", "spend_only", "filter", "if_target", "token", "tapped", "face_down_as", "mode", "from", "may_look",
@@ -663,13 +666,20 @@ def _ability_from_data(a: Any, where: str) -> Ability:
         raise CardDataError(f"{where}: `mode` is a mode's number (1 for the first), not {mode!r}")
     effect = _enum(EffectKind, a.get("effect"), where, "ability effect")
     from_zone, may_look, may_play = _exile_permissions(a, effect, where)
+    # the event's name first: a misspelt one is an unknown event, not one without a player (review51 L6)
+    trigger = _enum(TriggerEvent, event, where, "trigger event") if event is not None else None
     that_player = _flag(a.get("that_player", False), where, "that_player")
-    if that_player and event not in THAT_PLAYER_EVENTS:
-        raise CardDataError(f"{where}: `that_player` is the player a trigger event is about, and only "
-                            f"{' and '.join(sorted(THAT_PLAYER_EVENTS))} are; not {event or 'no trigger'}")
+    # "that player" said as a flag or in the effect kind's name: one check for both (review51 L3)
+    says_that_player = ("`that_player`" if that_player else f"{effect}'s \"that player\""
+                        if effect is EffectKind.MANIFEST_FROM_THAT_PLAYERS_LIBRARY else None)
+    if says_that_player is not None and trigger not in THAT_PLAYER_EVENTS:
+        raise CardDataError(f"{where}: {says_that_player} is the player a trigger event is about, and only "
+                            f"{' and '.join(sorted(THAT_PLAYER_EVENTS))} are; not {trigger or 'no trigger'}")
+    if that_player and target is not None:  # both say whose zone: the target would silently win (review51 L1)
+        raise CardDataError(f"{where}: `that_player` and `target` both say whose cards it takes; give one")
     return Ability(
         effect=effect,
-        event=_enum(TriggerEvent, event, where, "trigger event") if event is not None else None,
+        event=trigger,
         cost=_cost(a.get("cost")),
         count=0 if is_x else int(count),
         grants=grants,
@@ -788,8 +798,14 @@ def static_from_data(d: Any, where: str) -> Static:
         if not (isinstance(devotion, dict) and set(devotion) == {"color", "count"} and isinstance(devotion["count"], int)
                 and str(devotion["color"]) in "WUBRG" and len(str(devotion["color"])) == 1):
             raise CardDataError(f"{where}: `while_devotion_below` is {{color: W|U|B|R|G, count: N}}, not {devotion!r}")
+    affects = _enum(Affects, d.get("affects", "self"), where, "`affects`")
+    # a player's permission is read for its controller alone (`_player_permission`): any other `affects` would load
+    # and do nothing (review51 L2)
+    if kind in PLAYER_PERMISSIONS and affects is not Affects.YOU:
+        raise CardDataError(f"{where}: {kind} is a permission of the card's controller, with `affects: you`, "
+                            f"not {affects}")
     return Static(
-        affects=_enum(Affects, d.get("affects", "self"), where, "`affects`"),
+        affects=affects,
         kind=kind,
         value=effect_value(kind, d.get("value"), where),
         filter=_filter_from_data(d["filter"], where) if d.get("filter") is not None else None,
