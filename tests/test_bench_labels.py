@@ -148,6 +148,15 @@ def test_the_general_rule_set_is_dev_only_and_read_by_the_dev_script_alone(quest
     assert any(a.strict for q in general for a in q.answers)
 
 
+def test_the_fifth_fresh_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search51b): what a face-down object lacks or turning it face up does not do
+    # (tryout 51's D2, tryout 50's D1)
+    fresh5 = [q for q in questions if q.source == "judge_questions_fresh5"]
+    assert Counter(q.lang for q in fresh5) == {Lang.EN: 6, Lang.DE: 5, Lang.ES: 5}
+    assert {q.split for q in fresh5} == {"dev"}
+    assert sq.DATA / "judge_questions_fresh5.yaml" not in sq.DEFAULT_FILES
+
+
 def test_the_oracle_interaction_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
     # written before any search on it (search47b): questions the named cards' Oracle texts decide
     oracle = [q for q in questions if q.source == "judge_questions_oracle"]

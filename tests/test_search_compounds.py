@@ -68,3 +68,36 @@ def test_a_german_question_reaches_the_concepts_its_compound_is_made_of(tmp_path
     # either alone lifts the morph ruling (which of the two to keep is an open ablation)
     assert morph_lexical(compound) > 1.5 * plain  # its parts: morph, creature
     assert morph_lexical(compound, compounds=False) > 1.5 * plain
+
+
+# ------------------------------------------------------------------ separable verbs (search51b, tryout 51 D4)
+@pytest.mark.parametrize("text, joined", [
+    ("Ich decke meine manifestierte Karte auf.", "Ich aufdecke meine manifestierte Karte."),
+    ("Dann drehe ich sie um, und sie hat Trampelschaden.", "Dann umdrehe ich sie, und sie hat Trampelschaden."),
+    ("Er kommt heute an.", "Er kommt heute an."),  # "ankomm" is no glossary word: left as written
+    ("Er deckt sie auf", "Er aufdeckt sie"),
+])  # fmt: skip
+def test_a_separable_verbs_particle_is_written_onto_its_verb(text: str, joined: str) -> None:
+    from kb.search.text import join_particles
+
+    assert join_particles(text, CORPUS.glossary.words(Lang.DE)) == joined
+
+
+def test_a_german_question_with_a_separable_verb_reaches_its_concept(tmp_path: Path) -> None:
+    """ "Ich drehe meine Kreatur mit Morph um" is umdrehen, turn face up: the morph ruling that says it holds more of
+    the question than with the particle left at the end, where "drehe" alone meets nothing."""
+    question = "Ich drehe meine Kreatur um. Wann darf ich das?"
+
+    def morph_lexical(**weights: object) -> float:
+        hits = _searcher(tmp_path / str(len(list(tmp_path.iterdir()))), **weights).search(question, limit=4)
+        return {h.entry.id: h.lexical for h in hits}.get("r-morph", 0.0)
+
+    assert morph_lexical() > 1.2 * morph_lexical(particles=False)
+
+
+@pytest.mark.parametrize("question", [
+    "Darauf steht: «Wenn diese Kreatur das Schlachtfeld betritt, ziehst du zwei Karten.»",  # printed, verb last
+    "Die Kreatur betritt das Schlachtfeld.",  # a main clause, verb second
+])  # fmt: skip
+def test_entering_the_battlefield_is_read_in_either_german_word_order(question: str) -> None:
+    assert "~enters_the_battlefield" in CORPUS.glossary.question_tokens(question, (Lang.EN, Lang.DE))

@@ -33,7 +33,7 @@ from kb.search.question import (FACE_DOWN_TERMS, FORM_MARK, GLOSSARY, IMPLIED_WE
                                 asked_acts, card_rules, cited_clauses, glossary_term,
                                 keyword_rules, names_term, off_subject, plan, referenced_rules, says_term, see_term,
                                 spell_targets, split_concepts)
-from kb.search.text import split_compounds, split_enclitics, tokenize, untitle
+from kb.search.text import join_particles, split_compounds, split_enclitics, tokenize, untitle
 
 from kb.search.filters import ClauseTree, Filters, date_arg, parse_filters
 from kb.search.index import (CARDS_FILE, CARDS_TEXT_FILE, CLAUSES_FILE, FIX, GLOSSARY_FILE, LANG_BITS, TERMS_FILE, EntryTable,
@@ -251,6 +251,9 @@ class Weights:
     # A German question's compounds are written apart where they end in a glossary word
     # ("Morphkreaturen": "morph kreaturen"; `text.split_compounds`) for the lexical side. False: as written.
     compounds: bool = True
+    # ... and a separable verb's particle, last in its clause, is written onto its verb ("Ich decke meine Karte auf":
+    # "aufdecke"; `text.join_particles`), for the lexical side. False: as written.
+    particles: bool = True
     # A title-cased sentence ("Are Face-Down Creatures Colorless?") is lower-cased for e5, but for the
     # card names it says (`text.untitle`). False: as written.
     untitle: bool = True
@@ -734,6 +737,8 @@ class Searcher:
             said = split_enclitics(query)
         elif query_lang is Lang.DE and w.compounds:
             said = split_compounds(query, self.glossary.words(Lang.DE))
+            if w.particles:
+                said = join_particles(said, self.glossary.words(Lang.DE))
         words = focus(said) if said != query else parts
         scored = self._doc_scored
         # a question is read with its language's glossary terms and English's (players mix them in)

@@ -14,7 +14,7 @@ from typing import Collection
 
 from kb.normalize import STOPWORDS, fold, stem, tokenize  # defined once, with the rest of the text machinery
 
-__all__ = ["STOPWORDS", "fold", "stem", "tokenize", "split_enclitics", "split_compounds", "untitle"]
+__all__ = ["STOPWORDS", "fold", "stem", "tokenize", "split_enclitics", "split_compounds", "join_particles", "untitle"]
 
 # A Spanish infinitive with its object pronouns written onto it: "¿puedo lanzarla?", "jugarlas",
 # "sacrificarlo", "ponerla boca arriba". The glossary lists infinitives ("lanzar", "jugar"); the
@@ -55,6 +55,35 @@ def split_compounds(text: str, known: Collection[str]) -> str:
         return m.group(0)
 
     return _WORD.sub(split, text)
+
+
+# A German separable verb puts its particle last in a main clause: "Ich decke meine manifestierte Karte auf" is
+# aufdecken (turn face up), "drehe sie um" umdrehen, "deckt sie zu" zudecken. The glossary lists the verbs whole, and
+# "decke" alone (its term "decke auf" is "deck", "auf" being a function word) or "drehe" meets none of them. So the
+# particle, the last word of a clause, is written onto the clause's word it makes a known word with (the glossary's
+# one-word terms, stemmed): "Ich aufdecke meine manifestierte Karte".
+PARTICLES = frozenset({"ab", "an", "auf", "aus", "ein", "um", "zu", "zuruck"})
+_CLAUSE = re.compile(r"[^,;:.?!«»\"“”„()\n]+")
+
+
+def join_particles(text: str, known: Collection[str]) -> str:
+    """German `text` with each clause's last word, when it is a separable verb's particle, written onto the first
+    word of the clause it makes a `known` token with ("decke meine Karte auf" -> "aufdecke meine Karte")."""
+
+    def join(m: re.Match[str]) -> str:
+        part = m.group(0)
+        words = part.split()
+        particle = fold(words[-1]) if len(words) > 2 else ""
+        if particle not in PARTICLES:
+            return part
+        for i, word in enumerate(words[:-1]):
+            if stem(particle + fold(word)) in known:
+                joined = [*words[:i], particle + word, *words[i + 1:-1]]
+                lead, trail = part[:len(part) - len(part.lstrip())], part[len(part.rstrip()):]
+                return lead + " ".join(joined) + trail
+        return part
+
+    return _CLAUSE.sub(join, text)
 
 
 # A forum post's title capitalises every word ("Does Turning a Creature Face Up Count as Entering the
