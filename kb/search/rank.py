@@ -725,7 +725,7 @@ class Searcher:
         if query_lang is Lang.ES:
             said = split_enclitics(query)
         elif query_lang is Lang.DE and w.compounds:
-            said = split_compounds(query, self.glossary.words(Lang.DE))
+            said = split_compounds(query, self.glossary.words(Lang.DE), self.glossary.whole_words(Lang.DE))
         words = focus(said) if said != query else parts
         scored = self._doc_scored
         # a question is read with its language's glossary terms and English's (players mix them in)
