@@ -26,6 +26,29 @@ def test_a_german_compound_is_written_apart_where_it_ends_in_a_glossary_word(tex
     assert split_compounds(text, CORPUS.glossary.words(Lang.DE)) == split
 
 
+@pytest.mark.parametrize("text, split", [
+    ("Eine Kreatur mit Trampelschaden", "Eine Kreatur mit Trampelschaden"),  # trample's printed name: kept whole
+    ("Wann wird bei Erstschlag der Kampfschaden zugefügt?", "Wann wird bei Erstschlag der Kampfschaden zugefügt?"),
+    ("Kann Gallenfäule mehrere Morphkreaturen töten?", "Kann Gallenfäule mehrere morph kreaturen töten?"),
+])  # fmt: skip
+def test_a_compound_that_is_a_translated_term_itself_is_kept_whole(text: str, split: str) -> None:
+    # search51d: "Trampelschaden" written apart was "trampel schaden", damage, and no longer trample
+    glossary = CORPUS.glossary
+    assert split_compounds(text, glossary.words(Lang.DE), glossary.whole_words(Lang.DE)) == split
+
+
+def test_a_german_question_with_trampelschaden_asks_about_trample(tmp_path: Path) -> None:
+    from kb.search.cardnames import CardIndex, CardMatcher
+
+    entries = [_entry("r-trample", "A creature with trample can assign the excess to the player it attacks."),
+               _entry("r-damage", "Damage dealt to a creature stays marked on it until the cleanup step."),
+               _entry("r-draw", "You draw a card at the beginning of your upkeep.")]
+    searcher = fake_searcher(entries, tmp_path / "index", cards=CardIndex(CardMatcher({}), {}))
+    lexical = {h.entry.id: h.lexical for h in searcher.search("Wie funktioniert eigentlich Trampelschaden bei uns?", limit=3)}
+    # its tail "schaden" still finds damage (the glossary reads a compound's parts); written apart, it lost trample
+    assert lexical["r-trample"] > 0.0
+
+
 def test_the_glossary_words_are_its_one_token_terms_of_that_language() -> None:
     words = CORPUS.glossary.words(Lang.DE)
     assert {"kreatur", "morph", "kopi"} <= words

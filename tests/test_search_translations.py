@@ -80,6 +80,37 @@ def test_a_keyword_or_ability_word_printed_in_german_or_spanish_gives_the_englis
     assert english <= set(CORPUS.glossary.translate(question, lang))
 
 
+@pytest.mark.parametrize("question, lang, english", [
+    ("Stirbt sie, obwohl sie unzerstörbar ist?", Lang.DE, {"dies"}),
+    ("¿Muere aunque sea indestructible?", Lang.ES, {"dies"}),
+    ("Ihre Widerstandskraft fällt auf 0.", Lang.DE, {"toughnes"}),
+    ("Su resistencia baja a 0.", Lang.ES, {"toughnes"}),
+    ("Was passiert mit den Marken?", Lang.DE, {"count"}),
+    ("¿Qué pasa con los contadores?", Lang.ES, {"count"}),
+    ("Wer gewinnt, wenn beide Spieler auf 0 fallen?", Lang.DE, {"win", "play"}),
+    ("¿Quién gana si los dos jugadores llegan a 0?", Lang.ES, {"win", "play"}),
+    ("Wer bestimmt die Reihenfolge?", Lang.DE, {"order"}),
+    ("¿Quién decide el orden?", Lang.ES, {"order"}),
+    ("Mein Gegner wirkt eine Hexerei. Überlebt meine Kreatur?", Lang.DE, {"sorcery", "surviv"}),
+    ("Mi oponente lanza un conjuro. ¿Sobrevive mi criatura?", Lang.ES, {"sorcery", "surviv"}),
+    ("Kann ich als Antwort darauf etwas tun?", Lang.DE, {"respond"}),
+    ("¿Cuánto daño tengo que asignar al bloqueador?", Lang.ES, {"assig", "block", "creatur"}),
+    ("Verschwindet der Schaden am Ende des Zuges?", Lang.DE, {"end", "turn"}),
+    ("Kann ich in der Aufräumphase etwas wirken?", Lang.DE, {"cleanup", "step"}),
+])  # fmt: skip
+def test_general_rules_words_said_in_german_or_spanish_give_the_english_word_an_english_question_says(
+        question: str, lang: Lang, english: set[str]) -> None:
+    # search51d (issue 14): their concepts, where they have one, give only the concept's head term ("toughness" ->
+    # "power", "dies" -> "leaves the battlefield"); the English question's own word was missing from the query
+    assert english <= set(CORPUS.glossary.translate(question, lang))
+
+
+def test_the_end_of_the_turn_is_no_end_step() -> None:
+    # "am Ende des Zuges" is "at the end of the turn" (its cleanup step too: damage wears off, 514.2), not the step
+    assert "step" not in CORPUS.glossary.translate("Verschwindet der Schaden am Ende des Zuges?", Lang.DE)
+    assert "step" not in CORPUS.glossary.translate("¿El daño se va al final del turno?", Lang.ES)
+
+
 @pytest.mark.parametrize("question", [
     "What happens in the cleanup step if I have eight cards?",
     "Can I prevent that?",

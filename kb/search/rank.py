@@ -736,7 +736,7 @@ class Searcher:
         if query_lang is Lang.ES:
             said = split_enclitics(query)
         elif query_lang is Lang.DE and w.compounds:
-            said = split_compounds(query, self.glossary.words(Lang.DE))
+            said = split_compounds(query, self.glossary.words(Lang.DE), self.glossary.whole_words(Lang.DE))
             if w.particles:
                 said = join_particles(said, self.glossary.words(Lang.DE))
         words = focus(said) if said != query else parts

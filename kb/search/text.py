@@ -40,14 +40,15 @@ MIN_TAIL = 5
 MIN_HEAD = 3
 
 
-def split_compounds(text: str, known: Collection[str]) -> str:
+def split_compounds(text: str, known: Collection[str], whole: Collection[str] = ()) -> str:
     """German `text` with each word that is no `known` token itself but ends in one (a stemmed
     one-word glossary term, at least `MIN_TAIL` letters) written as head and tail, the longest such
-    tail: "Morphkreaturen" -> "morph kreaturen"."""
+    tail: "Morphkreaturen" -> "morph kreaturen". A word that is a `whole` token stays as written: a
+    term that is a compound ("Trampelschaden", trample) names its own thing, not its tail's (damage)."""
 
     def split(m: re.Match[str]) -> str:
         word = fold(m.group(0))
-        if len(word) < MIN_HEAD + MIN_TAIL or not word.isalpha() or stem(word) in known:
+        if len(word) < MIN_HEAD + MIN_TAIL or not word.isalpha() or stem(word) in known or stem(word) in whole:
             return m.group(0)
         for i in range(MIN_HEAD, len(word) - MIN_TAIL + 1):
             if stem(word[i:]) in known:
