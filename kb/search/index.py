@@ -79,7 +79,8 @@ from kb.search.text import tokenize
 # 15: and the rules of the forms of card text the CR's clauses read (question.clause_forms, FORM_MARK)
 # 16: and whether it is an instant or sorcery that targets (question.spell_tokens); glossary.json's rows may hold
 # `everyday` and `unlike` words (kb.search.glossary.Concept)
-SCHEMA_VERSION = 16
+# 17: a text's BM25 words drop its own language's stop words (kb.normalize.stopwords: an English text keeps "die")
+SCHEMA_VERSION = 17
 
 
 META_FILE = "meta.json"
@@ -664,7 +665,7 @@ def _doc_tokens(docs: Sequence[_Doc], glossary: Glossary,
     def compute(todo: list[_Doc]) -> list[list[str]]:
         out = []
         for d in todo:
-            tokens = tokenize(d.text)
+            tokens = tokenize(d.text, lang=d.lang)
             out.append(tokens + glossary.concept_tokens(tokens, (d.lang,), unknown=history.unknown_on(d.written)))
         return out
 
