@@ -1113,7 +1113,7 @@ def _rebuild_paused(home: Path, corpus: Corpus, library: Sequence[tuple[str, byt
     shutil.rmtree(part, ignore_errors=True)
     part.mkdir(parents=True)
     links: Inbox[tuple[list[str], list[tuple[str, ...]]]] = Inbox()
-    started_early: list[Forked[None]] = []
+    indexing: Forked[None] | None = None  # started early by `start_index`, else once the entries are final
 
     def index_part(report_progress: Callable[[str, int, int], None], indexed: list[Entry],
                    linked: Callable[[], Sequence[Sequence[str]]] | None) -> None:
@@ -1124,6 +1124,7 @@ def _rebuild_paused(home: Path, corpus: Corpus, library: Sequence[tuple[str, byt
                         former=former_numbers(corpus.rules.lineage, corpus.rules.current.date), links=linked)
 
     def start_index(rulings: list[Entry]) -> None:
+        nonlocal indexing
         if not forks(len(rulings)):  # in this process, the index is made from the final entries, at the write
             return
 
@@ -1138,7 +1139,7 @@ def _rebuild_paused(home: Path, corpus: Corpus, library: Sequence[tuple[str, byt
 
             index_part(report_progress, indexed, linked)
 
-        started_early.append(Forked(early, "the search index", inbox=links))
+        indexing = Forked(early, "the search index", inbox=links)
 
     try:
         entries, built = build_entries(embedder=embedder, corpus=corpus, on_progress=progress, library=library,
@@ -1147,13 +1148,11 @@ def _rebuild_paused(home: Path, corpus: Corpus, library: Sequence[tuple[str, byt
         report.files, report.parsed, report.stored = built.files, built.parsed, built.stored
         report.entries, report.rulings = built.entries, built.rulings
         report.problems = built.problems + call_problems + nothing_new(entries, [s.path for s in add])
-        if started_early:
+        if indexing is not None:
             links.send(([e.id for e in entries], linked_clauses(entries)))
-            indexing = started_early[0]
         else:
             indexing = Forked(lambda report_progress: index_part(report_progress, entries, None),
                               "the search index", size=len(entries))
-            started_early.append(indexing)
         progress("outdated", 0, 1)
         outdated = compute_outdated(entries, corpus, digests, built.official.__contains__)
         from kb.checks import coverage
@@ -1181,8 +1180,8 @@ def _rebuild_paused(home: Path, corpus: Corpus, library: Sequence[tuple[str, byt
                     problems=built.problems, check_problems=built.check_problems, add=add, remove=remove,
                     build_index=index, digests=digests)
     finally:
-        for started_part in started_early:
-            started_part.cancel()
+        if indexing is not None:
+            indexing.cancel()
         links.close()
         shutil.rmtree(part, ignore_errors=True)
     report.written = True

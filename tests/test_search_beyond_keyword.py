@@ -73,12 +73,15 @@ def test_the_keywords_words_name_its_section(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("rest, beyond", [
-    ([0.0, 0.0, 5.0, 0.0], True),  # the keyword's clauses hold none of the other words, a clause outside does
+    ([0.0, 0.0, 5.0, 0.0], False),  # its clauses hold none of the other words: "How does menace work?" (review50 H1)
     ([0.0, 1.0, 5.0, 0.0], True),  # a clause outside holds more than 4 times as much
     ([0.0, 2.0, 5.0, 0.0], False),  # less than that: the question may ask about the keyword
     ([0.0, 5.0, 3.0, 0.0], False),  # one of the keyword's own clauses holds most
 ])  # fmt: skip
 def test_asks_beyond_compares_the_best_clause_outside_with_the_keywords(rest: list[float], beyond: bool) -> None:
+    """A clause outside must hold more than 4x what the keyword's best clause holds of the question's other words,
+    and that clause must hold some: when none of its clauses says any, the other words are everyday ones ("How does
+    menace work?": 722.1a says "works"), not what a rule elsewhere decides (review50 H1)."""
     is_rule = np.array([False, True, True, False])  # a ruling, a clause of the keyword, another clause, a ruling
     section = np.array([False, True, False, False])
     assert asks_beyond(np.array(rest), is_rule, section, 4.0) is beyond
@@ -104,3 +107,14 @@ def test_a_question_naming_two_keywords_is_not_read_as_asking_beyond_them(tmp_pa
     assert ranked_ids(on, TWO, limit=10) == ranked_ids(off, TWO, limit=10)
     one, _ = on._named_sections(QUESTION, (Lang.EN,), frozenset())
     assert on._sections_named(one) == 1
+
+
+def test_a_question_whose_other_words_no_clause_of_the_keyword_says_stays_with_the_keyword(tmp_path: Path) -> None:
+    """review50 H1: "How does indestructible work?" holds one other word, "work", which none of indestructible's
+    clauses says and some clause elsewhere does: that is no question beyond the keyword."""
+    works = _rule("c-722.1a", "722.1a", "If more than one effect would create a monarch, the last one to be created is "
+                  "the one that works.")
+    on = fake_searcher(ENTRIES + [works], tmp_path / "on", weights=Weights(beyond_keyword=True))
+    off = fake_searcher(ENTRIES + [works], tmp_path / "off", weights=Weights(beyond_keyword=False))
+    question = "How does indestructible work?"
+    assert ranked_ids(on, question, limit=5) == ranked_ids(off, question, limit=5)

@@ -510,3 +510,13 @@ def test_destroying_reads_as_destroy() -> None:
 ])  # fmt: skip
 def test_same_word_is_an_inflection_not_a_derived_word(a: str, b: str, same: bool) -> None:
     assert same_word(a, b) is same and same_word(b, a) is same
+
+
+def test_a_word_of_the_crs_own_terms_is_english_too(tmp_path: Path) -> None:
+    """review50 M1: "Gift" is the English keyword (702.174) and a German word of the poison-counter terms; read as
+    German alone, a one-word search for the keyword was translated to poison counters. A CR glossary term's word
+    counts as English, so no lexicon decides and the letters' guess (English) stands."""
+    gift = _rule("c-gl-gift", "glossary:Gift", "Gift: A keyword ability that lets an opponent get a gift. See rule "
+                 "702.174, \"Gift.\"")
+    assert fake_searcher([*EXALTED_LIFELINK, gift], tmp_path / "index").query_lang("Gift") is Lang.EN
+    assert fake_searcher(EXALTED_LIFELINK, tmp_path / "plain").query_lang("Gift") is Lang.DE  # the lexicon alone

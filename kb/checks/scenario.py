@@ -845,13 +845,19 @@ def _parse_check(
     )
 
 
+def _key_line(raw: Mapping[str, Any], key: str, line: int) -> int:
+    """The line of `key` in the YAML mapping `raw` (`_LineDict.key_lines`), else `line`."""
+    lines: dict[str, int] = getattr(raw, "key_lines", {})
+    return lines.get(key, line)
+
+
 def _no_longer_holds(raw: Mapping[str, Any], ruling: str, until: str | None, name: str, line: int) -> str | None:
     """The check's `no_longer_holds`: the part of its ruling a later rule contradicts, quoted from the ruling
     (parts in order, "..." between them), so `kb check` and `kb outdated` can name it."""
     text = raw.get("no_longer_holds")
     if text is None:
         return None
-    where = getattr(raw, "key_lines", {}).get("no_longer_holds", line)
+    where = _key_line(raw, "no_longer_holds", line)
     if until is None:
         raise _CheckSyntax(f"check {name!r}: `no_longer_holds` names the part of the ruling a later rule "
                            "contradicts: it needs `holds_until`, the date of that rule", where)
@@ -1280,7 +1286,7 @@ def _rules_date(check: Mapping[str, Any], key: str, name: str, line: int) -> str
     try:
         return date_option(str(raw), key)
     except InputError as exc:
-        raise _CheckSyntax(f"check {name!r}: {exc}", getattr(check, "key_lines", {}).get(key, line)) from None
+        raise _CheckSyntax(f"check {name!r}: {exc}", _key_line(check, key, line)) from None
 
 
 def build_game(check: Check, cards: Mapping[str, CardDef], rules_date: str | None = None) -> Game:

@@ -346,7 +346,9 @@ class Weights:
     # 10 -> 7), no rank lost, top-1 unchanged; 3.2-4.0 the same, 6.0 loses f2-en-06's. Ratio 1 (any clause outside
     # holding more, the gate open on all 46 dev questions that name a keyword): top-1 +3 -8, as the questions a
     # keyword's own clause answers have ratios up to 3.07 (tq44-es5, indestructible's 702.12b), those answered
-    # elsewhere from 1.1: BM25 alone can't tell most of them apart (bench/results/search_dev.md). False: off.
+    # elsewhere from 1.1: BM25 alone can't tell most of them apart (bench/results/search_dev.md). Since review50 H1
+    # the keyword's clauses must hold some of the other words (not "How does menace work?"): of those dev gains
+    # only f2-en-06's stays. False: off.
     beyond_keyword: bool = True
     beyond_ratio: float = 4.0
 
@@ -431,6 +433,7 @@ class Searcher:
         self._cr_terms_read: GlossaryTerms | None = None  # `glossary_terms`, read once
         self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._no_card_starts: set[tuple[str, ...]] = set()  # ... and the CR terms' beginnings
+        self._cr_words: frozenset[str] | None = None  # `_lexicon_langs`' words of the CR glossary's terms, read once
         self._own: np.ndarray | None = None
         self._tree: ClauseTree | None = None  # `_clause_tree`
         self._face_down: np.ndarray | None = None  # per entry: it speaks of face-down play
@@ -596,8 +599,9 @@ class Searcher:
 
     def _lexicon_langs(self, text: str) -> frozenset[Lang]:
         """The languages `text` is in by the names of the card it names (the Oracle card's printed names:
-        "Lichtform" is German), else by the glossary's terms and printed keyword names (`Glossary.langs_of_word`):
-        those that hold most of its words; none when no name or term holds one."""
+        "Lichtform" is German), else by the glossary's terms and printed keyword names (`Glossary.langs_of_word`)
+        and the CR glossary's English terms: those that hold most of its words; none when no name or term
+        holds one ("Gift" is the English keyword and a German word: both, so the letters' guess stands)."""
         english = self.card_names.resolve(text)
         if english is not None:
             card = self.reference.card_lookup.get(english)
@@ -605,9 +609,15 @@ class Searcher:
             said = frozenset(lang for lang, name in names.items() if name_key(name) == name_key(text))
             if said:
                 return said
+        if self._cr_words is None:
+            self._cr_words = frozenset(t for c in self.table.clause_vocab if c.startswith(GLOSSARY)
+                                       for t in tokenize(c[len(GLOSSARY):]))
         held: dict[Lang, int] = {}
         for word in text.split():
-            for lang in self.glossary.langs_of_word(word):
+            langs = self.glossary.langs_of_word(word)
+            if (toks := tokenize(word)) and all(t in self._cr_words for t in toks):
+                langs |= {Lang.EN}  # a word of the CR's own terms is English too ("Gift", the keyword)
+            for lang in langs:
                 held[lang] = held.get(lang, 0) + 1
         most = max(held.values(), default=0)
         return frozenset(lang for lang, n in held.items() if n == most)
@@ -769,13 +779,14 @@ class Searcher:
                 if general and w.beyond_keyword:
                     section, drop = self._named_sections(words.asking, langs, name_skip)
                     if self._sections_named(section) == 1:
-                        # the keyword's own words' share of the BM25 (additive over a question's tokens)
-                        said_keyword = self._lexical(words.asking, langs) - self._lexical(words.asking, langs, drop)
+                        # the keyword's own words' share of the BM25 (additive over a question's tokens):
+                        # `scores` holds the question's BM25 so far, with them
+                        without = self._lexical(words.asking, langs, drop)
                         if words.is_story and w.story:
-                            said_keyword += w.story * (self._lexical(words.story, langs)
-                                                       - self._lexical(words.story, langs, drop))
+                            without += w.story * self._lexical(words.story, langs, drop)
+                        said_keyword = scores - without
                         rest = np.zeros(n, dtype=np.float64)
-                        np.maximum.at(rest, self._doc_entry, np.where(scored, scores - said_keyword, 0.0))
+                        np.maximum.at(rest, self._doc_entry, np.where(scored, without, 0.0))
                         beyond = asks_beyond(rest, self._is_rule, section, w.beyond_ratio)
                 # A card named in German or Spanish (or misspelt) is asked about by its English name,
                 # which is what English rulings call it.
@@ -1559,10 +1570,9 @@ class Searcher:
         keywords may ask how they meet, which one of their own sections decides ("Do auras fall off with
         protection?": 702.16c), so only a question naming one is read as asking beyond it."""
         own = self._own_clauses
-        heads = {".".join(self.table.clause_vocab[own[row]].split(".")[:2]).rstrip("abcdefghijklmnopqrstuvwxyz")
-                 for row in np.flatnonzero(section & (own >= 0))
-                 if not self.table.clause_vocab[own[row]].startswith(GLOSSARY)}
-        return len(heads)
+        clauses = (self.table.clause_vocab[own[row]] for row in np.flatnonzero(section & (own >= 0)))
+        # 702.16c and 702.16 are one rule's (kb.cr.numbers is not imported here: ~30 ms of a cold search)
+        return len({m.group() for c in clauses if not c.startswith(GLOSSARY) and (m := _RULE_NUMBER.match(c))})
 
     def _dot(self, q: np.ndarray) -> np.ndarray:
         """Cosine of every document to the query vector `q` (einsum: one thread, fastest here;
@@ -1638,13 +1648,20 @@ _FRAGMENT = re.compile(r"^\W*(for (example|instance)\b|e\.g\.|zum beispiel\b|bei
                        re.IGNORECASE)
 
 
+_RULE_NUMBER = re.compile(r"\d{3}\.\d+")
+
+
 def asks_beyond(rest: np.ndarray, is_rule: np.ndarray, section: np.ndarray, ratio: float) -> bool:
     """Whether a question that names a keyword asks what a rule elsewhere decides: per entry `rest` is its
     BM25 for the question's words less the keyword's; some CR clause outside the keyword's rules (`section`)
-    holds more than `ratio` times what the best clause of its rules holds of them (any, when its rules hold
-    none of them: "Meine legendäre Kreatur ist unzerstörbar ... eine zweite mit demselben Namen" is 704.5j)."""
+    holds more than `ratio` times what the best clause of its rules holds of them, which must be some: when its
+    rules hold none of them, the other words are everyday ones ("How does menace work?": 722.1a says "works";
+    review50 H1), not what a rule elsewhere decides."""
     inside, outside = is_rule & section, is_rule & ~section
-    return bool(inside.any() and outside.any() and rest[outside].max() > ratio * rest[inside].max())
+    if not (inside.any() and outside.any()):
+        return False
+    held = rest[inside].max()
+    return bool(held > 0 and rest[outside].max() > ratio * held)
 
 
 def _is_fragment(entry: Entry) -> bool:
