@@ -197,17 +197,28 @@ def unelide(folded: str) -> str:
     return _DE_ELIDED.sub(lambda m: f"{m[1]}{m[4]} {m[2]} {m[3]}{m[4]}", folded)
 
 
-def search_words(text: str, *, keep_stopwords: bool = False) -> list[str]:
-    """The folded words of `text` without `STOPWORDS`, unstemmed: what `tokenize` stems, and what
-    kb.ingest.dedup reduces by each language's inflection rules instead. German elided compounds
-    are written out (`unelide`)."""
+def search_words(text: str, *, keep_stopwords: bool = False, lang: str | None = None) -> list[str]:
+    """The folded words of `text` without its stop words (`stopwords(lang)`: `lang` the text's language code
+    where it is known), unstemmed: what `tokenize` stems, and what kb.ingest.dedup reduces by each language's
+    inflection rules instead. German elided compounds are written out (`unelide`)."""
     found = _SEARCH_WORD.findall(unelide(fold(text)).replace("-", " "))
-    return [w for w in found if keep_stopwords or w not in STOPWORDS]
+    if keep_stopwords:
+        return found
+    stop = stopwords(lang)
+    return [w for w in found if w not in stop]
 
 
-def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
-    """Lexical tokens of `text` for retrieval: folded, stemmed (`stem`), without `STOPWORDS`."""
-    return [stem(w) for w in search_words(text, keep_stopwords=keep_stopwords)]
+def tokenize(text: str, *, keep_stopwords: bool = False, lang: str | None = None) -> list[str]:
+    """Lexical tokens of `text` for retrieval: folded, stemmed (`stem`), without its stop words
+    (`stopwords(lang)`)."""
+    return [stem(w) for w in search_words(text, keep_stopwords=keep_stopwords, lang=lang)]
+
+
+def stopwords(lang: str | None = None) -> frozenset[str]:
+    """The stop words of a text in language `lang` (a code, "en"): `STOPWORDS` less the other languages'
+    function words that are words of its own (`CONTENT_WORDS`); all of `STOPWORDS` when the language is not
+    known."""
+    return _STOPWORDS_BY_LANG.get(lang or "", STOPWORDS)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -238,6 +249,12 @@ STOPWORDS = frozenset(
     "todavia sigue siguen"
     .split()
 )
+
+# A language's words that are another's function words: German "die" (the) is the English verb ("does it
+# die?", search50c: f4-en-01 lost it), so an English text keeps it where its language is known (an indexed
+# text's, a question's as detected); a text of unknown language drops every language's function words.
+CONTENT_WORDS = {"en": frozenset({"die"})}
+_STOPWORDS_BY_LANG = {lang: STOPWORDS - words for lang, words in CONTENT_WORDS.items()}
 
 RULE_STOPWORDS = frozenset(
     "a an the of to and or in on at by for is it its it's be are was were that this these those as "

@@ -100,6 +100,18 @@ def test_tokenize_folds_stems_and_drops_stopwords_of_three_languages() -> None:
     assert text.tokenize("it is tapped", keep_stopwords=True) == ["it", "is", "tap"]
 
 
+@pytest.mark.parametrize(("raw", "lang", "tokens"), [
+    ("does it die right away?", "en", ["die", "right", "away"]),  # search50c: f4-en-01 lost its verb
+    ("Die Kreatur stirbt", "de", ["kreatur", "stirbt"]),  # the German article
+    ("Die Kreatur stirbt", None, ["kreatur", "stirbt"]),  # a text of unknown language: every language's
+    ("does it die right away?", None, ["right", "away"]),
+])
+def test_a_text_of_known_language_keeps_its_own_words_another_language_stops(raw: str, lang: str | None,
+                                                                             tokens: list[str]) -> None:
+    assert text.tokenize(raw, lang=lang) == tokens
+    assert text.stopwords("es") == text.STOPWORDS and "die" not in text.stopwords("en")
+
+
 @pytest.mark.parametrize(("raw", "words"), [
     ("Das Auf- oder Zudecken", ["das", "aufdecken", "oder", "zudecken"]),  # tryout24 defect 8
     ("ein- und ausgezahlt", ["eingezahlt", "und", "ausgezahlt"]),

@@ -81,7 +81,8 @@ from kb.search.text import tokenize
 # `everyday` and `unlike` words (kb.search.glossary.Concept)
 # 17: cards.json's `common` leaves out the glossary terms that name a card their concept lists by name (Lightform,
 # Lichtform, Humility: kb.search.cardnames.glossary_words, review50 H2)
-SCHEMA_VERSION = 17
+# 18: a text's BM25 words drop its own language's stop words (kb.normalize.stopwords: an English text keeps "die")
+SCHEMA_VERSION = 18
 
 
 META_FILE = "meta.json"
@@ -666,7 +667,7 @@ def _doc_tokens(docs: Sequence[_Doc], glossary: Glossary,
     def compute(todo: list[_Doc]) -> list[list[str]]:
         out = []
         for d in todo:
-            tokens = tokenize(d.text)
+            tokens = tokenize(d.text, lang=d.lang)
             out.append(tokens + glossary.concept_tokens(tokens, (d.lang,), unknown=history.unknown_on(d.written)))
         return out
 

@@ -1544,7 +1544,7 @@ class Searcher:
         The text's own words weigh `foreign_words` unless English is the last of `langs`. The tokens
         `drop` (words and concept tokens) are left out wherever they come from."""
         w = self.weights
-        tokens = [t for t in tokenize(text) if t not in drop]
+        tokens = [t for t in tokenize(text, lang=langs[-1]) if t not in drop]
         scores = np.zeros(len(self._doc_entry), dtype=np.float64)
         if tokens:
             own = self.weights.foreign_words if langs[-1] is not Lang.EN else 1.0
