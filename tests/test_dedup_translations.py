@@ -778,3 +778,42 @@ def test_a_ruling_of_a_card_with_no_english_rulings_joins_no_other_cards_own_rul
     entries = dedup([*english, rec(MOSSWORT_ES, "Mosswort Bridge", Lang.ES, source="puente-es.txt", date=None)],
                     {GONTI: [1, 0], MOSSWORT_ES: [1, 0.05]})
     assert bool(entry_of(entries, MOSSWORT_ES).variants_in(Lang.EN)) is joins
+
+
+def test_a_text_of_no_card_is_weighed_only_against_the_clusters_of_its_gap_key(monkeypatch):
+    """Adding a page with the clustering state (kb.ingest.delta), a text of no card is weighed only
+    against the English clusters whose mechanics, digits, cards and negation (`gap_key`) the last build
+    found equal to its own, and against those it knows no key of (new, or joined again): any other has a
+    `translation_gaps` gap (command_speed.md, session 49's plan item 2). The entries are those of one
+    call without the state."""
+    from kb.ingest import dedup as dedup_module
+    from kb.ingest.dedup import Clustering, Similarities
+
+    others = [rec(f"If a creature with power {n} or greater attacks, its controller draws {n} cards.", f"Card {n}",
+                  line=n) for n in range(2, 12)]
+    vectors = {WILDCALL: [1, 0], WILDCALL_DE: [1, 0.1]}
+    added = rec("Turning a face-down creature face up doesn't use the stack, so no player can respond.", "Other",
+                source="other.txt")
+    weighed: list[str] = []
+    shared = dedup_module.could_be_shared
+
+    def spy(english, cards, foreign):  # asked first of each cluster a text of no card is weighed against
+        weighed.append(next(t for t, e in english_evidence.items() if e == english))
+        return shared(english, cards, foreign)
+
+    monkeypatch.setattr(dedup_module, "could_be_shared", spy)
+    pages = [[rec(WILDCALL, "Wildcall"), *others, rec(WILDCALL_DE, None, Lang.DE, source="article.txt")], [added]]
+    english_evidence = {r.text: lexicon().evidence(r.text, Lang.EN, r.date, {r.card})
+                        for r in (*pages[0], added) if r.lang is Lang.EN}
+    clustering, similarity = Clustering(), Similarities()
+    records: list = []
+    for k, page in enumerate(pages):
+        records = records + page
+        weighed.clear()
+        got = deduplicate(records, embedder=ChosenEmbedder(vectors), terminology=CORPUS.terminology,
+                          lexicon=lexicon(), similarity=similarity, clustering=clustering)
+        with_state = sorted(set(weighed))
+        assert got == dedup(records, vectors)
+        assert entry_of(got, WILDCALL_DE).text == WILDCALL
+    assert clustering.delta
+    assert with_state == sorted([WILDCALL, added.text])  # not the ten rulings of other digits
