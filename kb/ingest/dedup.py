@@ -1034,13 +1034,13 @@ def _foreign_revisions(foreign: list[_Group], lexicon: Lexicon, similarity: Simi
     return [members[root] for root in sorted(members)]
 
 
-# What a text of no card must share with an English entry's evidence to translate it: its mechanics,
-# digits, cards and negation (`translation_gaps`; no own card both are given for can be taken out)
-GapKey = tuple[frozenset[str], frozenset[str], frozenset[str], bool]
+# What a text must share with an English entry's evidence to translate it, whatever its cards: its
+# mechanics, digits and negation (`translation_gaps`)
+GapKey = tuple[frozenset[str], frozenset[str], bool]
 
 
 def gap_key(evidence: Evidence) -> GapKey:
-    return evidence.mechanics, evidence.digits, evidence.cards, evidence.negated
+    return evidence.mechanics, evidence.digits, evidence.negated
 
 
 def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]], embedder: Embedder | None,
@@ -1062,8 +1062,8 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     may give each English ruling with its translation beside it (tryout18b defect 4).
 
     `keys`, one per cluster, holds the `gap_key` of each cluster's English evidence where an earlier
-    build found it (None: not known): a text of no card is weighed only against the clusters of its own
-    key and those not known, as any other has a gap. The keys of the clusters weighed are filled in.
+    build found it (None: not known): a text is weighed only against the clusters of its own key and
+    those not known, as any other has a gap. The keys of the clusters weighed are filled in.
     """
     if not foreign or not clusters or embedder is None:
         return {}
@@ -1115,7 +1115,7 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     by_key: dict[GapKey | None, NDArray[np.int64]] | None = None  # the clusters of each known key, and of none
 
     def of_key(f: int) -> NDArray[np.int64]:
-        """The clusters a text of no card may translate by its `gap_key`: those of its key or of none known."""
+        """The clusters a text may translate by its `gap_key`: those of its key or of none known."""
         nonlocal by_key
         if keys is None:
             return everything
@@ -1132,13 +1132,16 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
         cards = {x.card for x in records[f] if x.card}
         mine = set().union(*(by_card.get(card, set()) for card in cards)) if cards else set()
         # A card page in another language translates that card's rulings; a card the KB has no
-        # English ruling for may still carry a mechanic's shared ruling, so all entries compete
-        # (no cluster holds its cards: `translation_gaps` compares all cards, and `of_key` may group by them).
-        beside[f] = np.asarray(sorted(mine & exclude), dtype=np.int64)
+        # English ruling for may still carry a mechanic's shared ruling, so all entries compete.
         if mine:
             by_its_cards.add(f)
+            if keys is not None:
+                key = gap_key(evidence_of_text(f))
+                mine = {c for c in mine if keys[c] is None or keys[c] == key}
+            beside[f] = np.asarray(sorted(mine & exclude), dtype=np.int64)
             wanted[f] = np.asarray(sorted(mine - exclude), dtype=np.int64)
         else:
+            beside[f] = np.empty(0, dtype=np.int64)
             wanted[f] = np.setdiff1d(of_key(f), np.fromiter(exclude, dtype=np.int64, count=len(exclude)))
 
     def qualifies(f: int, c: int) -> bool:

@@ -20,8 +20,8 @@ answers None (the caller joins every group) when a group of the state is gone (a
 replaced), when a 3-gram's frequency crosses MAX_SHINGLE_DF, when the vocabulary outgrows GRAM_BASE, or
 when the state was made by other code or keywords. The state is a plain dict (`kb.store.cache` keeps it).
 
-The state also keeps each cluster's `gap_key` where a build found it (`_align_translations`): what a text of no
-card must share with the cluster's English evidence. A kept cluster keeps its groups, their records and what
+The state also keeps each cluster's `gap_key` where a build found it (`_align_translations`): what a translation
+must share with the cluster's English evidence. A kept cluster keeps its groups, their records and what
 the lexicon finds in their texts, so its key holds; a cluster joined again is weighed again.
 """
 
