@@ -359,8 +359,9 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     evidenced: dict[str, Any] = load_table("evidence", glossed)
     lexicon.learn_evidence(evidenced)
     # The English revisions the last build joined (`kb.ingest.delta`): of the same code and reference data
-    # as the signatures, whose card names the delta compares itself. Off with KB_DELTA_DEDUP=0.
-    clustering = Clustering(load_table("clusters", meaning) or None) if delta_dedup() else None
+    # as the evidence (the state keeps each cluster's `gap_key`), whose card names the delta compares itself.
+    # Off with KB_DELTA_DEDUP=0.
+    clustering = Clustering(load_table("clusters", glossed) or None) if delta_dedup() else None
     entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
                           similarity=similarity, is_official=is_official, clustering=clustering)
 
@@ -373,7 +374,7 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
         if clustering is not None and clustering.state is not None:
             from kb.ingest.delta import with_postings
 
-            save_table("clusters", meaning, with_postings(clustering.state))
+            save_table("clusters", glossed, with_postings(clustering.state))
         signatures = lexicon.signature_table(r.text for r in records)
         if signatures != learned:
             save_table("signatures", meaning, signatures)

@@ -152,3 +152,26 @@ def test_the_delta_is_on_unless_turned_off(value: str | None, on: bool, monkeypa
     else:
         monkeypatch.setenv("KB_DELTA_DEDUP", value)
     assert delta_dedup() is on
+
+
+def test_a_cluster_joined_again_forgets_its_gap_key_a_kept_one_keeps_it() -> None:
+    """The state keeps each cluster's `gap_key` (what a text of no card must share with its English
+    evidence); the delta keeps it for a cluster it keeps, and forgets it for a cluster it joins again,
+    whose newest wording may be another now."""
+    import numpy as np
+
+    first = _record(f"{BASE} 0.", "a.txt")
+    other = _record("a face-down spell or permanent has no name, mana cost, color or subtypes", "b.txt")
+    clustering = Clustering()
+    deduplicate([first, other], embedder=None, clustering=clustering)
+    keys = [(frozenset(), frozenset({str(n)}), frozenset(), False) for n in range(2)]
+    clustering.state = {**clustering.state, "gap_keys": keys, "gap_key": np.arange(2, dtype=np.int64)}
+    texts = [mark[0] for mark in clustering.state["marks"]]  # each group's first text
+    revision = _record(f"{BASE.replace('may return', 'may send')} 0.", "c.txt", date="2021-01-01")
+    got = deduplicate([first, other, revision], embedder=None, clustering=clustering)
+    assert clustering.delta and len(got) == 2
+    state = clustering.state
+    known = {mark[0]: state["gap_keys"][k] if k >= 0 else None
+             for mark, k in zip(state["marks"], state["gap_key"].tolist())}
+    assert known[first.text] is None and known[revision.text] is None
+    assert known[other.text] == keys[texts.index(other.text)]

@@ -778,3 +778,67 @@ def test_a_ruling_of_a_card_with_no_english_rulings_joins_no_other_cards_own_rul
     entries = dedup([*english, rec(MOSSWORT_ES, "Mosswort Bridge", Lang.ES, source="puente-es.txt", date=None)],
                     {GONTI: [1, 0], MOSSWORT_ES: [1, 0.05]})
     assert bool(entry_of(entries, MOSSWORT_ES).variants_in(Lang.EN)) is joins
+
+
+
+@pytest.mark.parametrize("card, asked", [(None, "could_be_shared"), ("Wildcall", "translation_gaps")])
+def test_a_text_is_weighed_only_against_the_clusters_of_its_gap_key(monkeypatch, card, asked):
+    """Adding a page with the clustering state (kb.ingest.delta), a foreign text (of no card, or of its
+    card's rulings) is weighed only against the English clusters whose mechanics, digits and negation
+    (`gap_key`) the last build found equal to its own, and against those it knows no key of (new, or
+    joined again): any other has a `translation_gaps` gap (command_speed.md, session 49's plan item 2).
+    The entries are those of one call without the state."""
+    from kb.ingest import dedup as dedup_module
+    from kb.ingest.dedup import Clustering, Similarities
+
+    others = [rec(f"If a creature with power {n} or greater attacks, its controller draws {n} cards.",
+                  card or f"Card {n}", line=n) for n in range(2, 12)]
+    vectors = {WILDCALL: [1, 0], WILDCALL_DE: [1, 0.1]}
+    added = rec("Turning a face-down creature face up doesn't use the stack, so no player can respond.",
+                card or "Other", source="other.txt")
+    weighed: list[str] = []
+    spied = getattr(dedup_module, asked)
+
+    def spy(english, *args, **kwargs):  # `could_be_shared` is asked first of a text of no card, else the gaps
+        weighed.append(next(t for t, e in english_evidence.items() if e == english))
+        return spied(english, *args, **kwargs)
+
+    monkeypatch.setattr(dedup_module, asked, spy)
+    pages = [[rec(WILDCALL, "Wildcall"), *others, rec(WILDCALL_DE, card, Lang.DE, source="article.txt")], [added]]
+    english_evidence = {r.text: lexicon().evidence(r.text, Lang.EN, r.date, {r.card})
+                        for r in (*pages[0], added) if r.lang is Lang.EN}
+    clustering, similarity = Clustering(), Similarities()
+    records: list = []
+    for page in pages:
+        records = records + page
+        weighed.clear()
+        got = deduplicate(records, embedder=ChosenEmbedder(vectors), terminology=CORPUS.terminology,
+                          lexicon=lexicon(), similarity=similarity, clustering=clustering)
+        with_state = sorted(set(weighed))
+        assert got == dedup(records, vectors)
+        assert entry_of(got, WILDCALL_DE).text == WILDCALL
+    assert clustering.delta
+    assert with_state == sorted([WILDCALL, added.text])  # not the ten rulings of other digits
+
+
+def test_a_text_of_a_card_whose_rulings_all_have_another_gap_key_still_weighs_only_that_card_s():
+    """The `gap_key`s leave none of its card's English clusters to a text: it is still a text of that card,
+    not one of no card weighed against every cluster (where the ruling it translates, another card's, is)."""
+    from kb.ingest.dedup import Clustering, Similarities
+
+    others = [rec(f"If a creature with power {n} or greater attacks, its controller draws {n} cards.", "Wildcall",
+                  line=n) for n in range(2, 12)]
+    vectors = {WILDCALL: [1, 0], WILDCALL_DE: [1, 0.1]}
+    weighs_them = rec("Wenn eine Kreatur mit Stärke 5 angreift, zieht ihr Beherrscher 5 Karten.", "Wildcall", Lang.DE,
+                      source="de.txt", line=9)  # the first call finds their keys
+    pages = [[rec(WILDCALL, "Mastery of the Unseen"), *others, weighs_them],
+             [rec(WILDCALL_DE, "Wildcall", Lang.DE, source="de.txt")]]
+    clustering, similarity = Clustering(), Similarities()
+    records: list = []
+    for page in pages:
+        records = records + page
+        got = deduplicate(records, embedder=ChosenEmbedder(vectors), terminology=CORPUS.terminology,
+                          lexicon=lexicon(), similarity=similarity, clustering=clustering)
+        assert got == dedup(records, vectors)
+    assert clustering.delta
+    assert entry_of(got, WILDCALL_DE).text == WILDCALL_DE  # an entry of its own

@@ -1034,8 +1034,17 @@ def _foreign_revisions(foreign: list[_Group], lexicon: Lexicon, similarity: Simi
     return [members[root] for root in sorted(members)]
 
 
+# What a text must share with an English entry's evidence to translate it, whatever its cards: its
+# mechanics, digits and negation (`translation_gaps`)
+GapKey = tuple[frozenset[str], frozenset[str], bool]
+
+
+def gap_key(evidence: Evidence) -> GapKey:
+    return evidence.mechanics, evidence.digits, evidence.negated
+
+
 def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]], embedder: Embedder | None,
-                        lexicon: Lexicon) -> dict[int, tuple[int, float]]:
+                        lexicon: Lexicon, keys: list[GapKey | None] | None = None) -> dict[int, tuple[int, float]]:
     """For each group of foreign wordings (by index, see `_foreign_revisions`) that translates an
     English cluster: the cluster and the cosine. A group is judged by its newest wording and its
     records' cards and pages.
@@ -1051,6 +1060,10 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     (`translation_gaps`, "unglossed"). A page lists a ruling once per date,
     so the rulings its own page gives at its date are candidates only when no other fits: a page
     may give each English ruling with its translation beside it (tryout18b defect 4).
+
+    `keys`, one per cluster, holds the `gap_key` of each cluster's English evidence where an earlier
+    build found it (None: not known): a text is weighed only against the clusters of its own key and
+    those not known, as any other has a gap. The keys of the clusters weighed are filled in.
     """
     if not foreign or not clusters or embedder is None:
         return {}
@@ -1089,29 +1102,55 @@ def _align_translations(foreign: list[list[_Group]], clusters: list[list[_Group]
     wanted: dict[int, NDArray[np.int64]] = {}  # foreign group -> its candidate clusters, ascending
     beside: dict[int, NDArray[np.int64]] = {}  # ... and its card's clusters on its own page, the fallback
     by_its_cards: set[int] = set()  # the groups whose cards' English entries are their candidates, not all
+    english_evidence: dict[int, Evidence] = {}
+    foreign_evidence: dict[int, Evidence] = {}
+    unit_cards = [frozenset(x.card for x in unit if x.card) for unit in records]
+
+    def evidence_of_text(f: int) -> Evidence:
+        if f not in foreign_evidence:
+            foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang, newest_groups[f].written,
+                                                  _cards(newest_groups[f]))
+        return foreign_evidence[f]
+
+    by_key: dict[GapKey | None, NDArray[np.int64]] | None = None  # the clusters of each known key, and of none
+
+    def of_key(f: int) -> NDArray[np.int64]:
+        """The clusters a text may translate by its `gap_key`: those of its key or of none known."""
+        nonlocal by_key
+        if keys is None:
+            return everything
+        if by_key is None:
+            at: dict[GapKey | None, list[int]] = defaultdict(list)
+            for c, key in enumerate(keys):
+                at[key].append(c)
+            by_key = {key: np.asarray(cs, dtype=np.int64) for key, cs in at.items()}
+        unknown = by_key.get(None, np.empty(0, dtype=np.int64))
+        return np.union1d(by_key.get(gap_key(evidence_of_text(f)), unknown), unknown)
+
     for f in range(len(foreign)):
         exclude = set().union(*(on_page.get((x.source, x.date), set()) for x in records[f]))
         cards = {x.card for x in records[f] if x.card}
         mine = set().union(*(by_card.get(card, set()) for card in cards)) if cards else set()
         # A card page in another language translates that card's rulings; a card the KB has no
         # English ruling for may still carry a mechanic's shared ruling, so all entries compete.
-        beside[f] = np.asarray(sorted(mine & exclude), dtype=np.int64)
         if mine:
             by_its_cards.add(f)
+            if keys is not None:
+                key = gap_key(evidence_of_text(f))
+                mine = {c for c in mine if keys[c] is None or keys[c] == key}
+            beside[f] = np.asarray(sorted(mine & exclude), dtype=np.int64)
             wanted[f] = np.asarray(sorted(mine - exclude), dtype=np.int64)
         else:
-            wanted[f] = np.setdiff1d(everything, np.fromiter(exclude, dtype=np.int64, count=len(exclude)))
-    english_evidence: dict[int, Evidence] = {}
-    foreign_evidence: dict[int, Evidence] = {}
-    unit_cards = [frozenset(x.card for x in unit if x.card) for unit in records]
+            beside[f] = np.empty(0, dtype=np.int64)
+            wanted[f] = np.setdiff1d(of_key(f), np.fromiter(exclude, dtype=np.int64, count=len(exclude)))
 
     def qualifies(f: int, c: int) -> bool:
         if c not in english_evidence:
             group = english_of(c)
             english_evidence[c] = lexicon.evidence(english_text[c], Lang.EN, group.written, _cards(group))
-        if f not in foreign_evidence:
-            foreign_evidence[f] = lexicon.evidence(newest[f].text, newest[f].lang, newest_groups[f].written,
-                                                  _cards(newest_groups[f]))
+            if keys is not None:
+                keys[c] = gap_key(english_evidence[c])
+        evidence_of_text(f)
         if f not in by_its_cards and not could_be_shared(english_evidence[c], cluster_cards[c], foreign_evidence[f]):
             return False
         words = sorted((len(english_text[c].split()), len(newest[f].text.split())))
@@ -1403,7 +1442,14 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     clusters += [[g] for g in english if g.kind is Kind.RULE]
 
     foreign_rulings = _foreign_revisions([g for g in foreign if g.kind is Kind.RULING], lexicon, similarity)
-    aligned = _align_translations(foreign_rulings, clusters, embedder, lexicon)
+    keys: list[GapKey | None] | None = None
+    if clustering is not None and clustering.state is not None:
+        from kb.ingest.delta import gap_keys, with_gap_keys
+
+        keys = gap_keys(clustering.state, sorted(members), len(clusters))
+    aligned = _align_translations(foreign_rulings, clusters, embedder, lexicon, keys)
+    if clustering is not None and clustering.state is not None and keys is not None:
+        clustering.state = with_gap_keys(clustering.state, roots, sorted(members), keys)
     attached: dict[int, list[tuple[_Group, float]]] = defaultdict(list)
     for f, (c, cosine) in aligned.items():
         attached[c].extend((g, cosine) for g in foreign_rulings[f])

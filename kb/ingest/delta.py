@@ -19,6 +19,10 @@ them, grown by the component of any group such a row now passes with, and keeps 
 answers None (the caller joins every group) when a group of the state is gone (a source removed or
 replaced), when a 3-gram's frequency crosses MAX_SHINGLE_DF, when the vocabulary outgrows GRAM_BASE, or
 when the state was made by other code or keywords. The state is a plain dict (`kb.store.cache` keeps it).
+
+The state also keeps each cluster's `gap_key` where a build found it (`_align_translations`): what a translation
+must share with the cluster's English evidence. A kept cluster keeps its groups, their records and what
+the lexicon finds in their texts, so its key holds; a cluster joined again is weighed again.
 """
 
 from __future__ import annotations
@@ -27,16 +31,16 @@ from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Sequence
 
 from kb.concepts import declined_stem
-from kb.ingest.dedup import (GRAM_BASE, GRAM_PAD, MAX_CANDIDATES, MAX_SHINGLE_DF, SHINGLE, Lexicon, Similarities,
-                             _Group, _join_pairs, _Tokens, _UnionFind, _cards, is_revision, may_be_revision,
-                             words_digest)
+from kb.ingest.dedup import (GRAM_BASE, GRAM_PAD, MAX_CANDIDATES, MAX_SHINGLE_DF, SHINGLE, GapKey, Lexicon,
+                             Similarities, _Group, _join_pairs, _Tokens, _UnionFind, _cards, is_revision,
+                             may_be_revision, words_digest)
 from kb.normalize import match_key
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-VERSION = 1
+VERSION = 2
 State = dict[str, Any]
 
 
@@ -77,11 +81,36 @@ def full_state(rulings: Sequence[_Group], roots: Sequence[int], passing: Sequenc
 
 def _state(rulings: Sequence[_Group], lexicon: Lexicon, is_official: Callable[[str], bool], words: dict[str, int],
            row_ptr: NDArray[np.int64], row_keys: NDArray[np.int64], component: NDArray[np.int64],
-           root: NDArray[np.int64], marks: list[tuple[Hashable, ...]] | None = None) -> State:
+           root: NDArray[np.int64], marks: list[tuple[Hashable, ...]] | None = None,
+           keyed: tuple[list[GapKey], NDArray[np.int64]] | None = None) -> State:
+    import numpy as np
+
+    values, key_at = keyed if keyed is not None else ([], np.full(len(rulings), -1, dtype=np.int64))
     return {"version": VERSION, "keywords": tuple(lexicon.keywords), "names": lexicon.name_marks(),
             "exact": [g.exact for g in rulings],
             "marks": marks if marks is not None else [_mark(g, is_official) for g in rulings],
-            "words": words, "row_ptr": row_ptr, "row_keys": row_keys, "component": component, "root": root}
+            "words": words, "row_ptr": row_ptr, "row_keys": row_keys, "component": component, "root": root,
+            "gap_keys": values, "gap_key": key_at}
+
+
+def gap_keys(state: State, roots: Sequence[int], count: int) -> list[GapKey | None]:
+    """The known `gap_key` of each of `count` clusters, those whose roots are `roots` first (the others: None)."""
+    values, key_at = state["gap_keys"], state["gap_key"]
+    return [values[k] if k >= 0 else None for k in key_at[list(roots)].tolist()] + [None] * (count - len(roots))
+
+
+def with_gap_keys(state: State, roots: Sequence[int], cluster_roots: Sequence[int],
+                  keys: Sequence[GapKey | None]) -> State:
+    """The state with the known keys of the clusters whose roots are `cluster_roots` (`keys` in that order)
+    on each of their groups (`roots`: each group's cluster root)."""
+    import numpy as np
+
+    number: dict[GapKey, int] = {}
+    at_root = np.full(len(roots), -1, dtype=np.int64)
+    for root, key in zip(cluster_roots, keys):
+        if key is not None:
+            at_root[root] = number.setdefault(key, len(number))
+    return {**state, "gap_keys": list(number), "gap_key": at_root[np.asarray(roots, dtype=np.int64)]}
 
 
 def with_postings(state: State) -> State:
@@ -270,7 +299,12 @@ def delta_roots(state: State, rulings: Sequence[_Group], lexicon: Lexicon, simil
         lengths[i] = len(new_grams[i])
     new_ptr = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
     new_keys = np.insert(row_keys, np.asarray(at, dtype=np.int64), np.asarray(values, dtype=np.int64))
-    next_state = _state(rulings, lexicon, is_official, words, new_ptr, new_keys, new_component, new_root, marks)
+    # a kept cluster keeps its key; a cluster joined again is weighed again
+    key_at = np.full(n, -1, dtype=np.int64)
+    key_at[new_of_old] = state.get("gap_key", np.full(old_n, -1, dtype=np.int64))
+    key_at[np.asarray(ordered, dtype=np.int64)] = -1
+    next_state = _state(rulings, lexicon, is_official, words, new_ptr, new_keys, new_component, new_root, marks,
+                        (list(state.get("gap_keys", [])), key_at))
     return new_root.tolist(), next_state
 
 
