@@ -242,7 +242,7 @@ class Glossary:
                         if i not in (have := self._roots.setdefault((lang, root), [])):
                             have.append(i)
         self._words: dict[Lang, frozenset[str]] = {}
-        self._whole_words: dict[str, frozenset[str]] = {}  # `whole_words`' answers
+        self._whole_words: dict[Lang, frozenset[str]] = {}  # `whole_words`' answers
         self._term_words: dict[Lang, frozenset[str]] = {}  # every token of every term, per language
         self._unlike_words: dict[int, frozenset[str]] = {}  # `_unlike`'s answers
         self._lang_words: dict[Lang, frozenset[str]] | None = None  # `langs_of_word`'s tokens per language
@@ -399,11 +399,10 @@ class Glossary:
         """The tokens of the `translations`' terms of `lang` that are one token ("Trampelschaden", "Kampfschaden"):
         words a German compound that is a term itself keeps whole (`split_compounds`' `whole`), as `words` keeps
         a concept's."""
-        key = f"whole-{lang.value}"
-        if key not in self._whole_words:
-            self._whole_words[key] = frozenset(toks[0] for c in self.translations for term in c.terms.get(lang, ())
-                                               if len(toks := tokenize(term)) == 1)
-        return self._whole_words[key]
+        if lang not in self._whole_words:
+            self._whole_words[lang] = frozenset(toks[0] for c in self.translations for term in c.terms.get(lang, ())
+                                                if len(toks := tokenize(term)) == 1)
+        return self._whole_words[lang]
 
     def concepts_in(self, text: str, langs: tuple[Lang, ...] = tuple(Lang), *,
                     question: bool = False, unknown: frozenset[str] = frozenset()) -> list[Concept]:
