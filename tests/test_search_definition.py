@@ -112,3 +112,59 @@ def test_a_question_naming_a_card_asks_about_that_card_not_the_term(tmp_path: Pa
     with_it = [h.entry.id for h in searcher.search(question, limit=5)]
     searcher.weights = Weights(definition=0.0)
     assert with_it == [h.entry.id for h in searcher.search(question, limit=5)]
+
+
+# A keyword's German or Spanish name that is also a card's translated name: "volar" and "Flugfähigkeit" are
+# Flight's, "Wahnsinn" Mind Twist's (the bundled Oracle cards' printed names)
+KEYWORD_ENTRIES = [
+    _rule("c-702.9", "702.9", "Flying"),
+    _rule("c-702.9a", "702.9a", "Flying is an evasion ability."),
+    _rule("c-702.9b", "702.9b", "A creature with flying can't be blocked except by creatures with flying and/or reach."),
+    _rule("c-gl-flying", "glossary:Flying", "Flying: A keyword ability that restricts how a creature may be blocked. "
+          "See rule 702.9, \"Flying.\""),
+    _rule("c-702.35", "702.35", "Madness"),
+    _rule("c-702.35a", "702.35a", "Madness is a keyword that represents two abilities. If a player would discard this "
+          "card, that player discards it, but exiles it instead."),
+    _rule("c-gl-madness", "glossary:Madness", "Madness: A keyword ability that lets a player cast a card they "
+          "discard. See rule 702.35, \"Madness.\""),
+    _ruling("r-fly-lost", "If the creature loses flying, it remains blocked.", "Some Card"),
+    _ruling("r-fly-block", "A creature with flying can block a creature with flying.", "Other Card"),
+    _ruling("r-madness", "If you discard a card with madness, you may cast it for its madness cost.", "Mad Card"),
+]
+
+
+@pytest.mark.parametrize("question, card, definition", [
+    ("volar", "Flight", "c-702.9a"),
+    ("Flugfähigkeit", "Flight", "c-702.9a"),
+    ("Wahnsinn", "Mind Twist", "c-702.35a"),
+])  # fmt: skip
+def test_a_keywords_name_alone_that_names_a_card_with_no_ruling_gets_the_keywords_definition(
+        tmp_path: Path, question: str, card: str, definition: str) -> None:
+    """search51a: the keyword's name is a card's translated name too, a card no ruling of the KB is filed under;
+    read as that card alone, the bare word got no definition (a question naming a card is about it)."""
+    searcher = fake_searcher(KEYWORD_ENTRIES, tmp_path / "index")
+    assert [c.name for c in searcher.named_cards(question)] == [card]
+    assert searcher._cards_without_rulings([card]) == [card]
+    scores = {h.entry.id: h.score for h in searcher.search(question, limit=8)}
+    assert next(iter(scores)) == definition
+    searcher.weights = Weights(definition=0.0)
+    assert {h.entry.id: h.score for h in searcher.search(question, limit=8)}.get(definition, 0.0) < scores[definition]
+
+
+def test_a_keywords_name_alone_that_names_a_card_with_rulings_asks_about_the_card(tmp_path: Path) -> None:
+    """With a ruling of Flight in the KB, "volar" is the card's name first: no definition is lifted."""
+    searcher = fake_searcher([*KEYWORD_ENTRIES, _ruling("r-flight", "Flight can target a creature that already "
+                                                       "has flying.", "Flight")], tmp_path / "index")
+    with_it = [(h.entry.id, h.score) for h in searcher.search("volar", limit=5)]
+    searcher.weights = Weights(definition=0.0)
+    assert with_it == [(h.entry.id, h.score) for h in searcher.search("volar", limit=5)]
+
+
+def test_a_question_of_more_than_a_name_that_names_a_card_with_no_ruling_gets_no_definition(tmp_path: Path) -> None:
+    """Only a word or two alone is read as the keyword as much as the card: a sentence naming Flight asks about it."""
+    searcher = fake_searcher(KEYWORD_ENTRIES, tmp_path / "index")
+    question = "¿Qué es volar?"
+    assert [c.name for c in searcher.named_cards(question)] == ["Flight"]
+    with_it = [(h.entry.id, h.score) for h in searcher.search(question, limit=5)]
+    searcher.weights = Weights(definition=0.0)
+    assert with_it == [(h.entry.id, h.score) for h in searcher.search(question, limit=5)]

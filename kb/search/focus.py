@@ -92,11 +92,17 @@ DEFINED_WORDS = 6  # a phrase of more words asks about more than a term ("What i
 _BARE = re.compile(r"^\s*¿?\s*(?P<phrase>[^\W\d_][\w'’/-]*(?:\s+[^\W\d_][\w'’/-]*)?)\s*\??\s*$")
 
 
+def bare_phrase(question: str) -> str:
+    """The word or two a search of them alone says (`_BARE`: "volar", "Wahnsinn?"); "" for any other question."""
+    bare = _BARE.match(question)
+    return bare["phrase"] if bare else ""
+
+
 def defined_phrase(question: str) -> str:
     """What a question that asks only what something is names ("the new cloak action"), or a search of a word
-    or two alone (`_BARE`); "" for any other question."""
-    if bare := _BARE.match(question):
-        return bare["phrase"]
+    or two alone (`bare_phrase`); "" for any other question."""
+    if bare := bare_phrase(question):
+        return bare
     m = _DEFINITION.match(question)
     if not m or len(m["phrase"].split()) > DEFINED_WORDS:
         return ""

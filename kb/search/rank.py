@@ -22,7 +22,7 @@ from kb.corpus import Corpus
 from kb.errors import InputError, NotFoundError, StoreError
 from kb.model import Entry, Kind, Lang, text_lang
 from kb.normalize import name_key, search_words
-from kb.search.focus import Focus, asks_for_rule, defined_phrase, focus
+from kb.search.focus import Focus, asks_for_rule, bare_phrase, defined_phrase, focus
 from kb.search.fold import (FACE_DOWN_MECHANICS, AlsoSaid, MechanicWords, fold_mechanics, mechanic_names,
                             mechanic_words, named_mechanics)
 from kb.search.glossary import Glossary
@@ -861,8 +861,15 @@ class Searcher:
                     fused += w.card_wording * self._wording_rules(sure, fused)
                 if w.card_form and (bare := self._cards_without_rulings(sure)):
                     fused += w.card_form * self._wording_rules(bare, fused, FORM_MARK)
-            if w.definition and not named and (phrase := defined_phrase(query)):  # a card's: about it (review41 #4)
-                fused += w.definition * self._definitions(phrase, langs, name_skip)
+            if w.definition and (phrase := defined_phrase(query)):
+                # a question naming a card is about the card (review41 #4), but a bare word or two that is the
+                # translated name of a card with no ruling in the KB is as much the keyword it also is: "volar"
+                # (Flight), "Wahnsinn" (Mind Twist), "Umwandlung" (Conversion) want flying's, madness's and
+                # transmute's definitions (search51a); `_definitions` gives none unless the words name one keyword
+                unruled = self._cards_without_rulings(named)
+                if not named or (bare_phrase(query) and len(unruled) == len(set(named))):
+                    fused += w.definition * self._definitions(phrase, langs,
+                                                              self._name_skip([c for c in read if c.name not in unruled]))
             if w.other_permission != 1.0 and named:
                 fused = np.where(self._other_permissions(words, langs, named, fused), fused * w.other_permission, fused)
         # ranked among every entry, then filtered: a filter drops entries, it does not reorder the rest
