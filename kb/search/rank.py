@@ -865,7 +865,8 @@ class Searcher:
                 # a question naming a card is about the card (review41 #4), but a bare word or two that is the
                 # translated name of a card with no ruling in the KB is as much the keyword it also is: "volar"
                 # (Flight), "Wahnsinn" (Mind Twist), "Umwandlung" (Conversion) want flying's, madness's and
-                # transmute's definitions (search51a); `_definitions` gives none unless the words name one keyword
+                # cycling's definitions (Umwandlung is German cycling; search51a, search52b); `_definitions` gives none
+                # unless the words name one keyword
                 unruled = self._cards_without_rulings(named)
                 if not named or (bare_phrase(query) and len(unruled) == len(set(named))):
                     fused += w.definition * self._definitions(phrase, langs,
