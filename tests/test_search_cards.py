@@ -7,7 +7,7 @@ import pytest
 from kb.normalize import name_key
 from kb.oracle import within
 from kb.search.cardnames import CardIndex, CardMatcher, RulesTerms, card_expansions
-from kb.search.focus import focus
+from kb.search.focus import focus, is_verdict, sentences
 from kb.corpus import Corpus
 from kb.model import Lang
 
@@ -173,6 +173,35 @@ def test_a_short_question_is_all_question(question: str) -> None:
 ])
 def test_a_question_that_names_nothing_asks_about_the_sentence_before_it(story: str, asking: str) -> None:
     assert focus(story).asking == asking
+
+
+def test_a_quotation_stays_in_its_sentence() -> None:
+    text = ('Then I flipped it, and the card says "When this creature enters, destroy target artifact. Draw a card." '
+            'My opponent says nothing happens. Is he right?')
+    assert sentences(text) == [
+        'Then I flipped it, and the card says "When this creature enters, destroy target artifact. Draw a card."',
+        "My opponent says nothing happens.", "Is he right?"]
+
+
+@pytest.mark.parametrize(("question", "verdict"), [
+    ("Who is right?", True), ("Is he right?", True), ("Do I?", True), ("Is that legal?", True),
+    ("¿Quién tiene razón?", True), ("Wer hat recht?", True), ("Stimmt das?", True), ("Darf ich?", True),
+    ("What do you do?", False),  # asks what happens, not whether a claim holds
+    ("Is it a legal target?", False), ("Stimmt das, oder darf jeder verdeckte Karten anschauen?", False),
+    ("...", False),  # no question
+])
+def test_a_judge_call_is_a_question_with_no_words_of_its_own(question: str, verdict: bool) -> None:
+    assert is_verdict(question) is verdict
+
+
+@pytest.mark.parametrize("call", ["Who is right?", "Do I?", "Wer hat recht?", "¿Quién tiene razón?"])
+def test_a_judge_call_asks_about_the_claims_before_it(call: str) -> None:
+    story = ("Last night at the game store my friend and I played a long game of commander. I manifested the top card "
+             'of my library and later turned it face up. The card reads "When this creature enters, you gain 3 life." '
+             f"He says I gain nothing. {call}")
+    asking = focus(story).asking
+    assert asking.startswith('The card reads "When this creature enters, you gain 3 life." He says I gain nothing.')
+    assert "manifested" not in asking  # the claims say enough: the setting stays story
 
 
 def test_a_story_without_a_question_mark_asks_in_its_last_sentence() -> None:

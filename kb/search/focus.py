@@ -4,7 +4,8 @@ Players ask by telling what happened, turn by turn, and then ask one thing. The 
 ones with a question mark; without one, the last sentence) carry the question; the story around them
 only sets the scene, and its words (attacked, blocked, turn, played) must not outvote the question's
 words in lexical scores. A short question is all question. An asking sentence that names nothing
-("What do you do?") asks about the sentence before it, which joins it.
+("What do you do?") asks about the sentence before it, which joins it. A judge call ("Who is right?", "Do I?",
+"Stimmt das?") asks about the claims the story tells: the sentences before it join it until they say enough.
 """
 
 from __future__ import annotations
@@ -16,7 +17,20 @@ from kb.normalize import tokenize
 
 SHORT_WORDS = 30  # up to this many words a question is taken whole
 MIN_ASKING = 2  # content words an asking part needs to ask something by itself (dev plateau 2; 3-4 lose)
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)|\n")
+# content words a judge call ("Who is right?") gathers from the sentences before it (dev plateau 6-7: the claim and,
+# when it says little, the sentence before; from 8 the setting's rules words outvote the claim)
+CLAIM_WORDS = 7
+# a quotation (card text) is part of its sentence, whatever stops inside it; a sentence ends after a closing
+# quotation mark that follows its stop (`says "Destroy target artifact." My opponent ...`)
+_QUOTED = r'"[^"\n]*"|“[^“”\n]*[”“]|„[^„“”\n]*[“”]|«[^«»\n]*»'
+_SENTENCE = re.compile(rf'(?:{_QUOTED}|[^.!?\n])+?(?:[.!?]+|(?<=[.!?]["”“»])(?=\s|$)|$)|\n')
+# A judge call: a question whose only words ask whether a claim holds ("Who is right?", "Is that legal?",
+# "¿Quién tiene razón?", "Stimmt das?"), or that echoes the claim without a word of its own ("Do I?", "Darf ich?")
+_VERDICT_WORDS = frozenset(tokenize(
+    "right wrong correct true legal allowed recht unrecht richtig korrekt stimmt erlaubt "
+    "razón tiene lleva correcto cierto verdad permitido"))
+_WH = re.compile(r"\b(?:what|who|which|how|where|when|why|was|wer|welche\w*|wie|wo|wann|warum|qu[eé]|qui[eé]n"
+                 r"|cu[aá]l\w*|c[oó]mo|d[oó]nde|cu[aá]ndo)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +44,19 @@ class Focus:
 
 
 def sentences(text: str) -> list[str]:
-    """`text` cut after `.`, `!` or `?` and at line breaks (a Spanish `¿` stays with its sentence)."""
+    """`text` cut after `.`, `!` or `?` and at line breaks (a Spanish `¿` stays with its sentence), never inside
+    a quotation."""
     return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+
+
+def is_verdict(sentence: str) -> bool:
+    """Whether an asking sentence only asks whether the story's claim holds ("Who is right?", "Do I?")."""
+    if "?" not in sentence:
+        return False
+    words = tokenize(sentence)
+    if words:
+        return all(w in _VERDICT_WORDS for w in words)
+    return not _WH.search(sentence)
 
 
 def focus(question: str) -> Focus:
@@ -48,6 +73,14 @@ def focus(question: str) -> Focus:
     # what the sentence before it tells, which joins it (and the one before, while they say little)
     for i in list(asking):
         j = i
+        if is_verdict(parts[i]):
+            # a judge call asks whether the claims told before it hold: they join it until they say enough
+            said = 0
+            while j > 0 and said < CLAIM_WORDS:
+                j -= 1
+                said += len(tokenize(parts[j]))
+                asking.append(j)
+            continue
         while j > 0 and sum(len(tokenize(parts[k])) for k in range(j, i + 1)) < MIN_ASKING:
             j -= 1
             asking.append(j)
