@@ -821,7 +821,23 @@ def test_a_labelled_remark_in_a_paragraph_of_its_own_under_a_ruling_is_not_glued
     result = pages.parse_card_page(text, "hydra-es.txt", RESOLVE)
     assert [(r.line, r.text) for r in result.records][0] == (4, ruling)
     assert len(result.records) == (1 if last else 2)
-    assert [p.line for p in result.problems] == [6]
+    # said as a note (smoke51 M2: "skipped", so the ingest exited 1 for a page whose rulings all went in)
+    assert [(p.line, p.ignored) for p in result.problems] == [(6, True)]
+    assert result.problems[0].reason.startswith("a remark under a ruling, not read as a ruling: " + remark[:20])
+
+
+@pytest.mark.parametrize("remark", ["Nota de la tienda (Córdoba): lo explicamos así los viernes.",
+                                    "Note: we ruled it this way at the store."])
+def test_a_labelled_remark_on_the_line_right_under_a_ruling_is_not_glued_to_it(remark):
+    # smoke51 M1: with no blank line between, the remark was glued to the ruling (or, in another language, read as
+    # a ruling of its own); the rulings after it keep their dates
+    ruling = "Si la Hidra con capucha está boca abajo, no tiene habilidades."
+    text = (f"Hidra con capucha\n\n2014-09-20\n{ruling}\n{remark}\n\n2014-09-20\n"
+            "La hidra se puede poner boca arriba en cualquier momento en que tengas prioridad.\n")
+    result = pages.parse_card_page(text, "hydra-es.txt", RESOLVE)
+    assert [(r.line, r.text) for r in result.records] == [
+        (4, ruling), (8, "La hidra se puede poner boca arriba en cualquier momento en que tengas prioridad.")]
+    assert [(p.line, p.ignored) for p in result.problems] == [(5, True)]
 
 
 @pytest.mark.parametrize("line", ["Ejemplo: la volteas y obtiene sus contadores.", "Ejemplos: la volteas.",

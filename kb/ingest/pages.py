@@ -613,7 +613,17 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     # when text runs on under it (review48 M5)
     glued: set[int] = set()
 
+    def report_remark() -> None:
+        """A remark under a ruling (`_is_note_label`), its lines up to the first blank one: a note, as the page's
+        own text is; what follows it is stray text as any other (smoke51 M2: it was "skipped", exit 1)."""
+        if stray and _is_note_label(stray[0].text):
+            end = next((k for k in range(1, len(stray)) if stray[k].number != stray[k - 1].number + 1), len(stray))
+            problems.append(Problem(source, stray[0].number, "a remark under a ruling, not read as a ruling: "
+                                    f"{clip(' '.join(line.text.strip() for line in stray[:end]))}", ignored=True))
+            del stray[:end]
+
     def report_stray() -> None:
+        report_remark()
         if all(_is_rulings_heading(line.text) for line in stray):
             stray.clear()  # the heading over the rulings again (a site printing its rulings twice): page structure
         if stray:
@@ -637,6 +647,7 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
     def report_trailer() -> None:
         """The text after the page's last ruling: a ruling that lost its date is skipped, the page's own
         text (a footer, links, a notice) is said as a note naming what marks it (`_PageText`)."""
+        report_remark()
         own, lost = _not_rulings(stray, cards(), None)
         for run in lost:
             problems.append(Problem(source, run[0].number, "text after a ruling and under no date skipped: "
@@ -666,11 +677,11 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
-            elif seen_date and chunk and line.number > chunk[-1].number + 1 and _ends_sentence(chunk[-1].text) \
-                    and _is_note_label(line.text):
-                # a paragraph of its own opening with a label ("Nota de la tienda (Guadalajara): ...",
-                # "Judge's note: ...") is someone's remark on the ruling above, not more of it (tryout52 D5:
-                # it was glued to the ruling, which then matched no English ruling, without a word)
+            elif seen_date and chunk and _ends_sentence(chunk[-1].text) and _is_note_label(line.text):
+                # a line opening with a remark's label ("Nota de la tienda (Guadalajara): ...", "Judge's note:
+                # ...") is someone's remark on the ruling above, not more of it, set apart or on the next line
+                # (tryout52 D5, smoke51 M1: it was glued to the ruling, which then matched no English ruling,
+                # without a word); it is said as a note (`report_remark`)
                 flush()
                 chunk, date_line, closed = [], 0, True
                 stray.append(line)
