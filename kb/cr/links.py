@@ -105,6 +105,7 @@ _NOT_REQUIRED_TO_PAY = (r"\b(?:(?:isn't|is not|aren't|are not|not|never) (?:requ
                         r"|(?:doesn't|don't|does not|do not|won't|will not) (?:have|need) to) pay\b")
 
 # why an ability that could add mana isn't a mana ability (605.5a): a target, or a trigger, "even though it adds mana"
+_NOT_MANA_ABILITY = r"\b(?:isn't|aren't|is not|are not|it's not) (?:a |an )?mana abilit(?:y|ies)\b"
 _NOT_MANA_REASON = (r"[^.]*\b(?:even (?:though|if)|although|though|targets?|adds?|produces?|could (?:add|produce)|"
                     r"triggers?|triggered)\b")
 
@@ -336,12 +337,12 @@ CUES: tuple[Cue, ...] = (
     # also said as "it's not one, so it uses the stack"; but an ability that isn't one even though it adds mana, or
     # because it has a target, is 605.5a's claim (review51 M2)
     _cue(r"\b(?<!triggered ability )(?<!triggered abilities )(?:is|are|it's)(?: also)? (?:a |an )?mana abilit(?:y|ies)\b"
-         r"|\b(?:isn't|aren't|is not|are not|it's not) (?:a |an )?mana abilit(?:y|ies)\b(?!" + _NOT_MANA_REASON + ")",
+         r"|" + _NOT_MANA_ABILITY + "(?!" + _NOT_MANA_REASON + ")",
          "605.1a 605.3b", "is a mana ability", 0.9),
     # ... a triggered one is 605.1b's (review51 M2)
     _cue(r"\btriggered abilit(?:y|ies) (?:is|are)(?: also)? (?:a |an )?mana abilit(?:y|ies)\b", "605.1b 605.3b",
          "a triggered mana ability", 0.9),
-    _cue(r"\b(?:isn't|aren't|is not|are not|it's not) (?:a |an )?mana abilit(?:y|ies)\b(?=" + _NOT_MANA_REASON + ")",
+    _cue(_NOT_MANA_ABILITY + "(?=" + _NOT_MANA_REASON + ")",
          "605.5a", "isn't a mana ability though it could add mana", 0.9),
     # a game value below zero is used as it is in a calculation (107.1b)
     _cue(r"\b(?:less than|below) (?:0|zero)\b|\bnegative (?:power|toughness|number|value|total)\b", "107.1b",

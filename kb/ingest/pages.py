@@ -617,10 +617,10 @@ def parse_card_page(text: str, source: str, resolve_card: NameResolver | None = 
         """A remark under a ruling (`_is_note_label`), its lines up to the first blank one: a note, as the page's
         own text is; what follows it is stray text as any other (smoke51 M2: it was "skipped", exit 1)."""
         if stray and _is_note_label(stray[0].text):
-            end = next((k for k in range(1, len(stray)) if stray[k].number != stray[k - 1].number + 1), len(stray))
+            remark = _blocks(stray)[0]
             problems.append(Problem(source, stray[0].number, "a remark under a ruling, not read as a ruling: "
-                                    f"{clip(' '.join(line.text.strip() for line in stray[:end]))}", ignored=True))
-            del stray[:end]
+                                    f"{clip(' '.join(line.text.strip() for line in remark))}", ignored=True))
+            del stray[:len(remark)]
 
     def report_stray() -> None:
         report_remark()

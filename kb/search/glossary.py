@@ -391,8 +391,7 @@ class Glossary:
         """The tokens of the terms of `lang` that are one token ("Kreatur", "Kopie"): what
         `split_compounds` finds at the end of a German compound."""
         if lang not in self._words:
-            self._words[lang] = frozenset(toks[0] for c in self.concepts for term in c.terms.get(lang, ())
-                                          if len(toks := tokenize(term)) == 1)
+            self._words[lang] = _one_token_terms(self.concepts, lang)
         return self._words[lang]
 
     def whole_words(self, lang: Lang) -> frozenset[str]:
@@ -400,8 +399,7 @@ class Glossary:
         words a German compound that is a term itself keeps whole (`split_compounds`' `whole`), as `words` keeps
         a concept's."""
         if lang not in self._whole_words:
-            self._whole_words[lang] = frozenset(toks[0] for c in self.translations for term in c.terms.get(lang, ())
-                                                if len(toks := tokenize(term)) == 1)
+            self._whole_words[lang] = _one_token_terms(self.translations, lang)
         return self._whole_words[lang]
 
     def concepts_in(self, text: str, langs: tuple[Lang, ...] = tuple(Lang), *,
@@ -611,6 +609,11 @@ def verb_roots(term: str, lang: Lang) -> list[str]:
     elif word.endswith("gar"):
         roots.append(root + "u")  # pagué
     return roots
+
+
+def _one_token_terms(concepts: Iterable[Concept], lang: Lang) -> frozenset[str]:
+    """The tokens of the terms of `lang` that are one token, of `concepts`."""
+    return frozenset(toks[0] for c in concepts for term in c.terms.get(lang, ()) if len(toks := tokenize(term)) == 1)
 
 
 @lru_cache(maxsize=None)

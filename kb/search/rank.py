@@ -867,8 +867,9 @@ class Searcher:
                 # (Flight), "Wahnsinn" (Mind Twist), "Umwandlung" (Conversion) want flying's, madness's and
                 # cycling's definitions (Umwandlung is German cycling; search51a, search52b); `_definitions` gives none
                 # unless the words name one keyword
-                unruled = self._cards_without_rulings(named)
-                if not named or (bare_phrase(query) and len(unruled) == len(set(named))):
+                if not named:
+                    fused += w.definition * self._definitions(phrase, langs, name_skip)
+                elif bare_phrase(query) and len(unruled := self._cards_without_rulings(named)) == len(set(named)):
                     fused += w.definition * self._definitions(phrase, langs,
                                                               self._name_skip([c for c in read if c.name not in unruled]))
             if w.other_permission != 1.0 and named:
