@@ -97,3 +97,16 @@ def test_glossary_finds_each_mechanic_in_every_printed_text_that_has_it(lang):
         in_foreign = {c.id for c in glossary.concepts_in(p.foreign)} & ids
         failures += [(p.card, concept, p.foreign[:80]) for concept in sorted(in_english - in_foreign)]
     assert not failures, failures[:10]
+
+
+@pytest.mark.parametrize("question", [
+    "Zwei meiner Fähigkeiten lösen gleichzeitig aus. Wer bestimmt die Reihenfolge auf dem Stapel?",
+    "Ein Effekt macht meinen Zauber teurer und ein anderer billiger, in welcher Reihenfolge wird das gerechnet?",
+])
+def test_an_everyday_order_in_a_question_is_no_keeping_face_down_objects_apart(question):
+    # "Reihenfolge" is the German rulings' word for the order face-down permanents entered (708.6); in a
+    # question it is any order (triggers on the stack, cost effects): read only in rulings.
+    ids = {c.id for c in CORPUS.glossary.concepts_in(question, (Lang.DE,), question=True)}
+    assert "distinguish" not in ids
+    ruling = "Die Reihenfolge, in der deine verdeckten Kreaturen ins Spiel gekommen sind, muss erkennbar bleiben."
+    assert "distinguish" in {c.id for c in CORPUS.glossary.concepts_in(ruling, (Lang.DE,))}

@@ -1697,8 +1697,8 @@ def read_foreign(entry: Entry, glossary: Glossary) -> ForeignReading | None:
         for cid in _concept_finder(glossary).find(variant.text, variant.lang):
             terms = by_id[cid].terms.get(variant.lang, ())
             # the term as the glossary lists it that the wording says word for word, else its first (the wording
-            # says another form of it: "gekommen" for "kommt")
-            term = next((t for t in terms if _says(said, tuple(tokenize(t)))), terms[0] if terms else cid)
+            # says another form of it: "gekommen" for "kommt"); a rulings-only term without its quotes
+            term = next((t for t in terms if _says(said, tuple(tokenize(t)))), terms[0] if terms else cid).strip('"')
             concepts.setdefault(cid, (variant.lang, term))
     english = [by_id[c].terms[Lang.EN][0] for c in concepts if by_id[c].terms.get(Lang.EN)]
     face_down = next((f"from the {_LANGUAGE[lang]} text's glossary terms: {term} → {cid.replace('_', ' ')}"
