@@ -823,6 +823,17 @@ def test_a_choice_made_as_the_ability_resolves_is_603_5_only_when_optional(rules
     assert first.clause == clause and ("optional choice" in first.evidence) is (clause == "603.5"), first
 
 
+@pytest.mark.parametrize("text", [
+    # 603.5 is the optional triggered abilities' rule: "whether to" said of an activated ability or a spell as it
+    # resolves is a choice its effect offers (links52, M's misread optional-choice cue)
+    "You choose whether to untap a land and which land to untap as the activated ability resolves.",
+    "You decide whether or not to draw a card as the spell resolves.",
+])
+def test_a_choice_made_as_an_activated_ability_or_spell_resolves_is_never_603_5(rules, text):
+    clauses = [r.clause for r in links.link_entries([card_ruling(text, ())], rules, [], {})[0].rules]
+    assert clauses[:1] == ["608.2d"] and "603.5" not in clauses, clauses
+
+
 @pytest.mark.parametrize("text, clause", [
     # the clause that says "To play a card means ..."
     ('To "play a card" is to either cast a spell or to put a land onto the battlefield during your main phase.',

@@ -645,6 +645,9 @@ _CHOICE_ON_RESOLUTION = re.compile(r"\b(?:choose|chooses|decide|decides) whether
                                    r"\bas (?:the|its|that|it) (?:((?:first|second|third|last)) )?(?:[\w-]+ )?"
                                    r"(?:ability )?resolves\b", re.I)
 _OPTIONAL = re.compile(r"\bwhether (?:or not )?to\b|\bwhether or not\b|\bmay\b", re.I)
+# ... unless what resolves is no triggered ability: 603.5 is the optional triggered abilities' rule, an activated
+# ability's or a spell's choice is one its effect offers (608.2d), "may" or not
+_NOT_TRIGGERED = re.compile(r"\b(?:activated ability|spell)\s+resolves\b", re.I)
 _OPTIONAL_TRIGGER = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever|At)\b[^\n]*\bmay\b")
 CHOICE_WEIGHT = 0.9
 _REPLACEMENT = re.compile(r"\breplacement effect", re.I)
@@ -1232,8 +1235,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                 pointed.add(clause)
     if (choice := _CHOICE_ON_RESOLUTION.search(text)) is not None:
         optional = _OPTIONAL.search(choice.group(0)) is not None or mechanics.has_optional_trigger(choice.group(1))
-        for rank, clause in enumerate(("603.5", "608.2d") if optional else ("608.2d", "603.5")):
-            label = "an optional choice made as the ability resolves" if optional else "a choice its effect offers"
+        triggered = _NOT_TRIGGERED.search(choice.group(0)) is None
+        for rank, clause in enumerate(("603.5", "608.2d") if optional and triggered else
+                                      ("608.2d", "603.5") if triggered else ("608.2d",)):
+            label = ("an optional choice made as the ability resolves" if optional and triggered
+                     else "a choice its effect offers")
             cues.setdefault(clause, []).append(f'cue "{label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
             cue_score[clause] = max(cue_score.get(clause, 0.0), CHOICE_WEIGHT / (1 + 0.5 * rank))
             pointed.add(clause)
