@@ -823,6 +823,15 @@ def test_a_choice_made_as_the_ability_resolves_is_603_5_only_when_optional(rules
     assert first.clause == clause and ("optional choice" in first.evidence) is (clause == "603.5"), first
 
 
+def test_have_of_a_perfect_tense_grants_no_ability(rules):
+    """"will have already been sacrificed when you bolster 2": the keyword action said after it is the ruling's
+    topic, not an ability the card's effect gives (links52, M's bolster abstention); "will have flying" still is."""
+    text = "The artifact will have already been sacrificed when you bolster 2."
+    assert [r.clause for r in links.link_entries([card_ruling(text, ())], rules, [], {})[0].rules][:1] == ["701.39a"]
+    assert "flying" not in links._GRANTED.sub(" ", "It will have flying until end of turn.")
+    assert "bolster" in links._GRANTED.sub(" ", text)
+
+
 @pytest.mark.parametrize("text", [
     # 603.5 is the optional triggered abilities' rule: "whether to" said of an activated ability or a spell as it
     # resolves is a choice its effect offers (links52, M's misread optional-choice cue)

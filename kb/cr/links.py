@@ -566,9 +566,11 @@ class RulingMechanics:
 
 _EXAMPLES = re.compile(r"\([^)]*\)|\b(?:such as|like|e\.g\.|including)\b[^.;:]*|\bfor example\b[^.]*", re.I)
 # "it will have defender", "won't get +1/+1 or have lifelink": an ability the card's effect gives or takes,
-# not the subject of the ruling
+# not the subject of the ruling ("will have already left the battlefield when you bolster": "have" of a perfect
+# tense gives nothing)
+_PERFECT = r"(?!\s+(?:already|just|been|become|gone|done|left|dealt|lost|put|paid|cast|\w+ed)\b)"
 _GRANTED = re.compile(r"\b(?:will|won't|would|wouldn't|doesn't|don't|didn't|does|do|can't|cannot)(?: not)?"
-                      r"(?: still| also| no longer)? (?:have|gain|get|lose)\b[^.;:]*", re.I)
+                      r"(?: still| also| no longer)? (?:have" + _PERFECT + r"|gain|get|lose)\b[^.;:]*", re.I)
 # "Unlike a face-down creature cast using a morph ability, a manifested creature ...": the thing a ruling
 # contrasts its subject with is not its subject
 _CONTRAST = re.compile(r"\bunlike\b[^,.;:]*", re.I)
