@@ -823,6 +823,17 @@ def test_a_choice_made_as_the_ability_resolves_is_603_5_only_when_optional(rules
     assert first.clause == clause and ("optional choice" in first.evidence) is (clause == "603.5"), first
 
 
+@pytest.mark.parametrize("text, clause", [
+    # general rules restated in their own words with no term of theirs (links52, M's abstention and sibling)
+    ("If Test Hawk enters the battlefield at the same time as another Bird, its ability will trigger for that Bird.",
+     "603.6a"),
+    ("Flanking triggers only once for each blocking creature, even if that creature blocks twice.", "603.2c"),
+])
+def test_a_general_rule_said_in_its_own_words_is_found(rules, text, clause):
+    assert [r.clause for r in links.link_entries([card_ruling(text, ("Test Hawk",))], rules, [], {})[0].rules][:1] \
+        == [clause]
+
+
 def test_have_of_a_perfect_tense_grants_no_ability(rules):
     """"will have already been sacrificed when you bolster 2": the keyword action said after it is the ruling's
     topic, not an ability the card's effect gives (links52, M's bolster abstention); "will have flying" still is."""

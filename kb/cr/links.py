@@ -353,6 +353,12 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:it|that spell|the spell|" + _CARD_NAME + r")(?:['’]s| is| will| would| won['’]t| wouldn['’]t| isn['’]t)?"
          r"(?: not| still| instead)? (?:go|goes|be put|put)\b[^.]*\bgraveyard\b[^.]*\b(?:when|as) (?:it|"
          + _CARD_NAME + r") resolves\b", "608.2n", "an instant or sorcery goes to the graveyard as it resolves", 0.9),
+    # permanents entering together are all checked for enters triggers, the newcomers too (603.6a's own words:
+    # "including the newcomers"): "enters at the same time as another creature, its ability will trigger for it"
+    _cue(r"\b(?:enters?|entering|entered|put onto the battlefield)\b[^.]*\b(?:at the same time|simultaneously)\b"
+         r"[^.]*\b(?:trigger\w*|sees?)\b", "603.6a", "permanents entering together see each other enter", 0.8),
+    # an ability triggers only once per event (603.2c, in the rule's own words), whatever keyword triggers
+    _cue(r"\btriggers? only once\b", "603.2c", "an ability triggers only once per event", 0.9),
     # a leaves-the-battlefield trigger looks back in time: it triggers on the object's own death (603.10a)
     # (on a trigger: a cost's "sacrifice any creature, including X itself" is no trigger: review51 M2)
     _cue(r"\b(?:trigger\w*|whenever)\b[^.]*"
