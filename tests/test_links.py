@@ -828,6 +828,8 @@ def test_a_choice_made_as_the_ability_resolves_is_603_5_only_when_optional(rules
     ("If Test Hawk enters the battlefield at the same time as another Bird, its ability will trigger for that Bird.",
      "603.6a"),
     ("Flanking triggers only once for each blocking creature, even if that creature blocks twice.", "603.2c"),
+    ("The token enters the battlefield tapped and attacking. You choose which opponent or planeswalker it attacks.",
+     "508.4"),
 ])
 def test_a_general_rule_said_in_its_own_words_is_found(rules, text, clause):
     assert [r.clause for r in links.link_entries([card_ruling(text, ("Test Hawk",))], rules, [], {})[0].rules][:1] \

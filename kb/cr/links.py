@@ -357,6 +357,11 @@ CUES: tuple[Cue, ...] = (
     # "including the newcomers"): "enters at the same time as another creature, its ability will trigger for it"
     _cue(r"\b(?:enters?|entering|entered|put onto the battlefield)\b[^.]*\b(?:at the same time|simultaneously)\b"
          r"[^.]*\b(?:trigger\w*|sees?)\b", "603.6a", "permanents entering together see each other enter", 0.8),
+    # a creature put onto the battlefield attacking: its controller chooses what it attacks (508.4), which player,
+    # planeswalker or battle, or whether it attacks the one another creature attacks
+    _cue(r"\bchoos\w* (?:which|what) (?:defending )?(?:player|opponent|planeswalker|battle)\b[^.]*\battack(?:s|ing)\b"
+         r"|\b(?:put|returned|returns?|enters?)\b[^.]*\bbattlefield\b[^.]*\battacking\b[^.]*\bchoos\w* (?:which|what)\b",
+         "508.4", "what a creature put onto the battlefield attacking attacks", 0.8),
     # an ability triggers only once per event (603.2c, in the rule's own words), whatever keyword triggers
     _cue(r"\btriggers? only once\b", "603.2c", "an ability triggers only once per event", 0.9),
     # a leaves-the-battlefield trigger looks back in time: it triggers on the object's own death (603.10a)
