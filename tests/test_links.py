@@ -824,6 +824,39 @@ def test_a_choice_made_as_the_ability_resolves_is_603_5_only_when_optional(rules
 
 
 @pytest.mark.parametrize("text, clause", [
+    # general rules restated in their own words with no term of theirs (links52, M's abstention and sibling)
+    ("If Test Hawk enters the battlefield at the same time as another Bird, its ability will trigger for that Bird.",
+     "603.6a"),
+    ("Flanking triggers only once for each blocking creature, even if that creature blocks twice.", "603.2c"),
+    ("The token enters the battlefield tapped and attacking. You choose which opponent or planeswalker it attacks.",
+     "508.4"),
+])
+def test_a_general_rule_said_in_its_own_words_is_found(rules, text, clause):
+    assert [r.clause for r in links.link_entries([card_ruling(text, ("Test Hawk",))], rules, [], {})[0].rules][:1] \
+        == [clause]
+
+
+def test_have_of_a_perfect_tense_grants_no_ability(rules):
+    """"will have already been sacrificed when you bolster 2": the keyword action said after it is the ruling's
+    topic, not an ability the card's effect gives (links52, M's bolster abstention); "will have flying" still is."""
+    text = "The artifact will have already been sacrificed when you bolster 2."
+    assert [r.clause for r in links.link_entries([card_ruling(text, ())], rules, [], {})[0].rules][:1] == ["701.39a"]
+    assert "flying" not in links._GRANTED.sub(" ", "It will have flying until end of turn.")
+    assert "bolster" in links._GRANTED.sub(" ", text)
+
+
+@pytest.mark.parametrize("text", [
+    # 603.5 is the optional triggered abilities' rule: "whether to" said of an activated ability or a spell as it
+    # resolves is a choice its effect offers (links52, M's misread optional-choice cue)
+    "You choose whether to untap a land and which land to untap as the activated ability resolves.",
+    "You decide whether or not to draw a card as the spell resolves.",
+])
+def test_a_choice_made_as_an_activated_ability_or_spell_resolves_is_never_603_5(rules, text):
+    clauses = [r.clause for r in links.link_entries([card_ruling(text, ())], rules, [], {})[0].rules]
+    assert clauses[:1] == ["608.2d"] and "603.5" not in clauses, clauses
+
+
+@pytest.mark.parametrize("text, clause", [
     # the clause that says "To play a card means ..."
     ('To "play a card" is to either cast a spell or to put a land onto the battlefield during your main phase.',
      "701.18b"),

@@ -353,6 +353,17 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\b(?:it|that spell|the spell|" + _CARD_NAME + r")(?:['’]s| is| will| would| won['’]t| wouldn['’]t| isn['’]t)?"
          r"(?: not| still| instead)? (?:go|goes|be put|put)\b[^.]*\bgraveyard\b[^.]*\b(?:when|as) (?:it|"
          + _CARD_NAME + r") resolves\b", "608.2n", "an instant or sorcery goes to the graveyard as it resolves", 0.9),
+    # permanents entering together are all checked for enters triggers, the newcomers too (603.6a's own words:
+    # "including the newcomers"): "enters at the same time as another creature, its ability will trigger for it"
+    _cue(r"\b(?:enters?|entering|entered|put onto the battlefield)\b[^.]*\b(?:at the same time|simultaneously)\b"
+         r"[^.]*\b(?:trigger\w*|sees?)\b", "603.6a", "permanents entering together see each other enter", 0.8),
+    # a creature put onto the battlefield attacking: its controller chooses what it attacks (508.4), which player,
+    # planeswalker or battle, or whether it attacks the one another creature attacks
+    _cue(r"\bchoos\w* (?:which|what) (?:defending )?(?:player|opponent|planeswalker|battle)\b[^.]*\battack(?:s|ing)\b"
+         r"|\b(?:put|returned|returns?|enters?)\b[^.]*\bbattlefield\b[^.]*\battacking\b[^.]*\bchoos\w* (?:which|what)\b",
+         "508.4", "what a creature put onto the battlefield attacking attacks", 0.8),
+    # an ability triggers only once per event (603.2c, in the rule's own words), whatever keyword triggers
+    _cue(r"\btriggers? only once\b", "603.2c", "an ability triggers only once per event", 0.9),
     # a leaves-the-battlefield trigger looks back in time: it triggers on the object's own death (603.10a)
     # (on a trigger: a cost's "sacrifice any creature, including X itself" is no trigger: review51 M2)
     _cue(r"\b(?:trigger\w*|whenever)\b[^.]*"
@@ -566,9 +577,11 @@ class RulingMechanics:
 
 _EXAMPLES = re.compile(r"\([^)]*\)|\b(?:such as|like|e\.g\.|including)\b[^.;:]*|\bfor example\b[^.]*", re.I)
 # "it will have defender", "won't get +1/+1 or have lifelink": an ability the card's effect gives or takes,
-# not the subject of the ruling
+# not the subject of the ruling ("will have already left the battlefield when you bolster": "have" of a perfect
+# tense gives nothing)
+_PERFECT = r"(?!\s+(?:already|just|been|become|gone|done|left|dealt|lost|put|paid|cast|\w+ed)\b)"
 _GRANTED = re.compile(r"\b(?:will|won't|would|wouldn't|doesn't|don't|didn't|does|do|can't|cannot)(?: not)?"
-                      r"(?: still| also| no longer)? (?:have|gain|get|lose)\b[^.;:]*", re.I)
+                      r"(?: still| also| no longer)? (?:have" + _PERFECT + r"|gain|get|lose)\b[^.;:]*", re.I)
 # "Unlike a face-down creature cast using a morph ability, a manifested creature ...": the thing a ruling
 # contrasts its subject with is not its subject
 _CONTRAST = re.compile(r"\bunlike\b[^,.;:]*", re.I)
@@ -645,6 +658,9 @@ _CHOICE_ON_RESOLUTION = re.compile(r"\b(?:choose|chooses|decide|decides) whether
                                    r"\bas (?:the|its|that|it) (?:((?:first|second|third|last)) )?(?:[\w-]+ )?"
                                    r"(?:ability )?resolves\b", re.I)
 _OPTIONAL = re.compile(r"\bwhether (?:or not )?to\b|\bwhether or not\b|\bmay\b", re.I)
+# ... unless what resolves is no triggered ability: 603.5 is the optional triggered abilities' rule, an activated
+# ability's or a spell's choice is one its effect offers (608.2d), "may" or not
+_NOT_TRIGGERED = re.compile(r"\b(?:activated ability|spell)\s+resolves\b", re.I)
 _OPTIONAL_TRIGGER = re.compile(r"^(?:[^—\n]{1,40} — )?(?:When|Whenever|At)\b[^\n]*\bmay\b")
 CHOICE_WEIGHT = 0.9
 _REPLACEMENT = re.compile(r"\breplacement effect", re.I)
@@ -1232,8 +1248,11 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
                 pointed.add(clause)
     if (choice := _CHOICE_ON_RESOLUTION.search(text)) is not None:
         optional = _OPTIONAL.search(choice.group(0)) is not None or mechanics.has_optional_trigger(choice.group(1))
-        for rank, clause in enumerate(("603.5", "608.2d") if optional else ("608.2d", "603.5")):
-            label = "an optional choice made as the ability resolves" if optional else "a choice its effect offers"
+        triggered = _NOT_TRIGGERED.search(choice.group(0)) is None
+        for rank, clause in enumerate(("603.5", "608.2d") if optional and triggered else
+                                      ("608.2d", "603.5") if triggered else ("608.2d",)):
+            label = ("an optional choice made as the ability resolves" if optional and triggered
+                     else "a choice its effect offers")
             cues.setdefault(clause, []).append(f'cue "{label}"' + ("" if rank == 0 else f" (#{rank + 1})"))
             cue_score[clause] = max(cue_score.get(clause, 0.0), CHOICE_WEIGHT / (1 + 0.5 * rank))
             pointed.add(clause)
