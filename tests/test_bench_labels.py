@@ -157,6 +157,15 @@ def test_the_fifth_fresh_set_is_dev_only_and_read_by_the_dev_script_alone(questi
     assert sq.DATA / "judge_questions_fresh5.yaml" not in sq.DEFAULT_FILES
 
 
+def test_the_faceup_acts_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search53a): whether turning face up counts as casting, entering or attacking
+    # (tryout 52's D1)
+    faceup = [q for q in questions if q.source == "judge_questions_faceup_acts"]
+    assert Counter(q.lang for q in faceup) == {Lang.EN: 6, Lang.DE: 6, Lang.ES: 6}
+    assert {q.split for q in faceup} == {"dev"}
+    assert sq.DATA / "judge_questions_faceup_acts.yaml" not in sq.DEFAULT_FILES
+
+
 def test_the_oracle_interaction_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
     # written before any search on it (search47b): questions the named cards' Oracle texts decide
     oracle = [q for q in questions if q.source == "judge_questions_oracle"]

@@ -419,11 +419,12 @@ class Glossary:
 
     def _asked(self, tokens: list[str], words: list[str], langs: tuple[Lang, ...]) -> list[int]:
         """The concepts (positions) a question's `tokens` (the stems of its `words`) name, as `_match` finds them,
-        less a concept met by a word it lists as `unlike` ("Wirkung", effect, stems as "wirken", cast, does)."""
+        less a concept met by one word it lists as `unlike` ("Wirkung", effect, stems as "wirken", cast, does; a
+        term of more words said whole, "entre al campo de batalla", is the term whatever its words)."""
         spans: list[tuple[int, int, int]] = []
         self._match(tokens, langs, question=True, spans=spans)
         return list(dict.fromkeys(ci for ci, i, n in spans
-                                  if not (self.concepts[ci].unlike and self._unlike(ci) & set(words[i:i + n]))))
+                                  if not (n == 1 and self.concepts[ci].unlike and self._unlike(ci) & {words[i]})))
 
     def _unlike(self, ci: int) -> frozenset[str]:
         """Concept `ci`'s `unlike` words as a question's words are read (folded, umlauts spelled out)."""

@@ -392,6 +392,76 @@ def plan(concepts_by_card: Mapping[str, Sequence[str]], cards_with_rulings: Iter
                      tuple(ids), bare)
 
 
+# ----------------------------------------------------------------- turning face up against another act
+# "Does turning it face up count as casting a creature spell?", "does that count as another creature entering?",
+# "I turned it face up after it attacked: does its attack trigger?": a question that holds turning a face-down
+# permanent face up beside another act asks whether the one is the other, and the clause that decides says what
+# turning face up is (a special action, no spell cast: 116.2b; the permanent already on the battlefield: 708.8) or
+# when the other act's trigger looks (as attackers are declared, not when characteristics change later: 508.2a).
+# The question's own words are the other act's (cast, enters, attacks), which the rulings about casting face down,
+# entering face down or attacking with a face-down creature share: the deciding clause holds few of them. So such a
+# question is expanded, as a card's Oracle concept expands it, with the words of the clause that decides.
+TURN_FACE_UP = "~turn_face_up"
+
+
+@dataclass(frozen=True, slots=True)
+class ActClaim:
+    """Turning face up read against another act (`acts`: glossary concept tokens, one of which the question holds)
+    and the rules words (`rules`, `gist`) of what decides whether it is that act."""
+
+    id: str
+    acts: frozenset[str]
+    # the concepts one of which the asking sentences must hold: an act told in the story ("I cast Break Open on it
+    # to flip it", "tapped from attacking") is the setting unless the asking part asks about it (for entering, "it
+    # was already on the battlefield. Is he right?" does; for an attack, only whether something triggers)
+    asks: frozenset[str]
+    gist: str
+    rules: str
+    clauses: tuple[str, ...]  # the clauses the words are of (documentation)
+
+
+ACT_CLAIMS: tuple[ActClaim, ...] = (
+    ActClaim(
+        "cast", frozenset({"~cast", "~counter_spell"}), frozenset({"~cast", "~counter_spell", "~spell"}),
+        "turning a face-down creature face up is a special action, not casting a spell",
+        "turning a face-down creature face up is a special action; it doesn't use the stack, is not a spell and "
+        "can't be responded to",
+        ("116.2b", "702.37e", "701.40b", "702.168d")),
+    ActClaim(
+        "enters", frozenset({"~enters_the_battlefield"}), frozenset({"~enters_the_battlefield", "~trigger", "~battlefield"}),
+        "turning a permanent face up doesn't make it enter the battlefield",
+        "the permanent is on the battlefield both before and after it's turned face up: abilities relating to "
+        "the permanent entering the battlefield don't trigger, because it has already entered the battlefield",
+        ("708.8", "702.37e")),
+    ActClaim(
+        "attacks", frozenset({"~attack"}), frozenset({"~trigger"}),
+        "abilities that trigger on attacking trigger only as attackers are declared",
+        "abilities that trigger on a creature attacking trigger only at the point the creature is declared as an "
+        "attacker; they will not trigger if a creature attacks and then its characteristics change; a permanent "
+        "that turns face up changes characteristics",
+        ("508.2a", "508.3a", "708.8")),
+)
+
+
+def act_claims(concepts: Iterable[str], asking: Iterable[str]) -> tuple[ActClaim, ...]:
+    """The claims (`ACT_CLAIMS`) a question makes of turning face up: its concept tokens (`concepts`, the whole
+    question's; `asking`, its asking sentences') hold turning face up and the claim's act."""
+    found, asked = set(concepts), set(asking)
+    if TURN_FACE_UP not in found:
+        return ()
+    return tuple(c for c in ACT_CLAIMS if c.acts & found and c.asks & asked)
+
+
+def with_claims(plan: QueryPlan, claims: Sequence[ActClaim]) -> QueryPlan:
+    """`plan` with the rules words and gists of `claims` added; the CR's clauses are scored lexically as fully as
+    the rulings (`QueryPlan.wants_rule`): the words are the CR's."""
+    if not claims:
+        return plan
+    implied = " ".join(filter(None, [plan.implied, *(c.rules for c in claims)]))
+    gist = "; ".join(filter(None, [plan.gist, *(c.gist for c in claims)]))
+    return QueryPlan(implied, gist, plan.concepts, True)
+
+
 # ----------------------------------------------------------------- the subject of the concepts
 # The concepts above are the face-down rules a card's text meets. A question that says nothing of
 # face-down objects ("Phyrexian Metamorph copies Spine of Ish Sah and dies - will I get the Metamorph

@@ -29,10 +29,10 @@ from kb.search.glossary import Glossary
 from kb.search.spelling import TermSpeller
 from kb.search.question import ACTS as ACT_CONCEPTS
 from kb.search.question import (FACE_DOWN_TERMS, FORM_MARK, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS,
-                                MIN_TERM_WORDS, RARE_IN_RULINGS, RULE_MARK, QueryPlan, about_face_down, act_match,
-                                asked_acts, card_rules, cited_clauses, glossary_term,
+                                MIN_TERM_WORDS, RARE_IN_RULINGS, RULE_MARK, QueryPlan, about_face_down, act_claims,
+                                act_match, asked_acts, card_rules, cited_clauses, glossary_term,
                                 keyword_rules, names_term, off_subject, plan, referenced_rules, says_term, see_term,
-                                spell_targets, split_concepts)
+                                spell_targets, split_concepts, with_claims)
 from kb.search.text import join_particles, split_compounds, split_enclitics, tokenize, untitle
 
 from kb.search.filters import ClauseTree, Filters, date_arg, parse_filters
@@ -362,6 +362,11 @@ class Weights:
     # Another card's ruling that forbids the act ("No player may look at the cards while they're face down.") is
     # kept: it says the rule the named card's text leaves to the CR (406.3). 1.0: off.
     other_permission: float = 0.5
+    # A face-down question that holds turning face up beside another act (casting, entering, an attack trigger)
+    # asks whether the one is the other (`question.act_claims`, tryout 52 D1): it is expanded with the rules words
+    # of the clause that decides (116.2b, 708.8, 508.2a), as a card's Oracle concept expands a question, and the
+    # CR's clauses are scored lexically as fully as the rulings. False: off.
+    act_claims: bool = True
 
 
 @dataclass(frozen=True)
@@ -757,6 +762,9 @@ class Searcher:
         general = mode == "hybrid" and not self._about_face_down(said, langs, named)
         if ask.concepts and w.face_down_subject and general:
             ask = off_subject(ask)
+        if mode == "hybrid" and w.act_claims and not general:
+            ask = with_claims(ask, act_claims(self.glossary.question_tokens(said, langs),
+                                              self.glossary.question_tokens(words.asking, langs)))
         name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
         name_skip = self._name_skip(read)
         rule_asked = asks_for_rule(query)
