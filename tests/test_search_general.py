@@ -370,6 +370,7 @@ def test_the_general_reading_weighs_a_clauses_meaning_above_its_shared_words(tmp
     ("A permanent that's removed from combat has no further involvement.", (Lang.EN,), True),  # the CR's words
     ("I attack with a 3/3 and my opponent blocks.", (Lang.EN,), False),  # attacking alone is no removal
     ("Ich greife mit einer Kreatur an.", (Lang.EN, Lang.DE), False),
+    ("After blockers I flipped it up. Is it still blocked?", (Lang.EN,), False),  # 509.1h: it stays blocked
 ])  # fmt: skip
 def test_still_attacking_is_asked_as_removed_from_combat(words: str, langs: tuple[Lang, ...], said: bool) -> None:
     """Players ask whether a creature is "still attacking" (sigue atacando, greift noch an): the CR glossary's
