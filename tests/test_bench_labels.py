@@ -166,6 +166,14 @@ def test_the_faceup_acts_set_is_dev_only_and_read_by_the_dev_script_alone(questi
     assert sq.DATA / "judge_questions_faceup_acts.yaml" not in sq.DEFAULT_FILES
 
 
+def test_the_zone_rule_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search53b): a basic zone, target or combat rule decides (tryout 52's D2)
+    zone = [q for q in questions if q.source == "judge_questions_zone_rule"]
+    assert Counter(q.lang for q in zone) == {Lang.EN: 6, Lang.DE: 6, Lang.ES: 6}
+    assert {q.split for q in zone} == {"dev"}
+    assert sq.DATA / "judge_questions_zone_rule.yaml" not in sq.DEFAULT_FILES
+
+
 def test_the_oracle_interaction_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
     # written before any search on it (search47b): questions the named cards' Oracle texts decide
     oracle = [q for q in questions if q.source == "judge_questions_oracle"]

@@ -361,3 +361,54 @@ def test_the_general_reading_weighs_a_clauses_meaning_above_its_shared_words(tmp
 
     assert first(dataclasses.replace(Weights(), local=0.0)) == "c-121.4"
     assert first(dataclasses.replace(Weights(), local=0.0, general_dense=1.0)) == "c-302.6"
+
+
+@pytest.mark.parametrize("words, langs, said", [
+    ("Is it still attacking me, and who does it deal damage to?", (Lang.EN,), True),
+    ("Macht sie dann noch Schaden, und greift sie noch an?", (Lang.EN, Lang.DE), True),
+    ("La vuelvo a lanzar con destello. ¿Sigue atacando?", (Lang.EN, Lang.ES), True),
+    ("A permanent that's removed from combat has no further involvement.", (Lang.EN,), True),  # the CR's words
+    ("I attack with a 3/3 and my opponent blocks.", (Lang.EN,), False),  # attacking alone is no removal
+    ("Ich greife mit einer Kreatur an.", (Lang.EN, Lang.DE), False),
+    ("After blockers I flipped it up. Is it still blocked?", (Lang.EN,), False),  # 509.1h: it stays blocked
+])  # fmt: skip
+def test_still_attacking_is_asked_as_removed_from_combat(words: str, langs: tuple[Lang, ...], said: bool) -> None:
+    """Players ask whether a creature is "still attacking" (sigue atacando, greift noch an): the CR glossary's
+    "Removed from Combat" (506.4). "still" is a function word, so the term is said word for word."""
+    assert ("~removed_from_combat" in CORPUS.glossary.question_tokens(words, langs)) == said
+
+
+COMBAT = [
+    _rule("c-506.4", "506.4", "A permanent is removed from combat if it leaves the battlefield, if its controller "
+          "changes, if it phases out, or if an effect specifically removes it from combat."),
+    _rule("c-gl-removed", "glossary:Removed from Combat", "Removed from Combat: Certain events can cause an "
+          "attacking or blocking creature to be \"removed from combat.\" A permanent that's removed from combat has "
+          "no further involvement in that combat phase. See rule 506.4."),
+    _rule("c-120.2a", "120.2a", "Damage may be dealt as a result of combat. Each attacking and blocking creature "
+          "deals combat damage equal to its power during the combat damage step."),
+    # clauses that say "removed from combat" as often, of other cases: the words alone don't tell 506.4
+    _rule("c-702.22f", "702.22f", "An attacking creature that's removed from combat is also removed from the band it "
+          "was in."),
+    _rule("c-508.7a", "508.7a", "The attacking creature isn't removed from combat and it isn't considered to have "
+          "attacked a second time."),
+    _rule("c-506.4b", "506.4b", "Tapping or untapping a creature that's already been declared as an attacker doesn't "
+          "remove it from combat and doesn't prevent its combat damage."),
+    _ruling("r-attack", "If the attacking creature deals combat damage to a player, its ability triggers.",
+            "Some Card"),
+    _ruling("r-control", "If you gain control of the attacking creature, it deals damage to you.", "Other Card"),
+    _ruling("r-damage", "The creature deals damage to the player it is attacking, even if it is tapped.",
+            "Third Card"),
+]
+
+
+@pytest.mark.parametrize("question", [
+    "I gained control of my opponent's attacking creature before damage. Is it still attacking me?",
+    "Mein Gegner greift mit einer Kreatur an, ich lasse sie wegphasen. Greift sie noch an?",
+    "Mi criatura estaba atacando y volvió a mi mano. ¿Sigue atacando?",
+])  # fmt: skip
+def test_still_attacking_lifts_the_rule_that_removes_a_creature_from_combat(tmp_path: Path, question: str) -> None:
+    """The CR glossary's "Removed from Combat" is named through the words said word for word (`phrases_in`), not
+    only through the concepts the token matcher reads: 506.4 and its glossary entry come before the rulings that
+    share "attacking" and "damage" and the clauses of other cases that say "removed from combat" (tryout 52 D2)."""
+    hits = fake_searcher(COMBAT, tmp_path / "index").search(question, limit=3)
+    assert {h.entry.id for h in hits[:2]} == {"c-506.4", "c-gl-removed"}

@@ -1330,6 +1330,9 @@ class Searcher:
                 if len(term) >= min_words and self._rare_in_rulings(term, rare)
                 and says_term(words, written, term, self._term_words(row, len(term)))]
         named = set(self.glossary.concept_tokens([w for w in words if w], langs, question=True))
+        # and a concept's term said word for word ("still attacking": the CR's "removed from combat"), which the
+        # token matcher can't read (its function words are gone)
+        named.update("~" + self.glossary.concepts[ci].id for ci in self.glossary.phrases_in(text, langs))
         rows += [row for concept, row, n in found.concepts
                  if n >= min_words and concept in named and self._rare_in_rulings([concept], rare)]
         return list(dict.fromkeys(rows))
