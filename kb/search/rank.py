@@ -258,10 +258,12 @@ class Weights:
     # card names it says (`text.untitle`). False: as written.
     untitle: bool = True
     # e5 ranks the English texts lower for a German or Spanish question than for its English wording (the parallel
-    # dev set: the answer's e5 rank 1 -> 186, 4 -> 123, 8 -> 126), so a German or Spanish question is embedded with
-    # the English terms of the rules words it says (`Glossary.english_terms`) after it, as `gist` adds the named
-    # cards' rules. False: as written.
-    dense_terms: bool = True
+    # dev set: the answer's e5 rank 1 -> 186, 4 -> 123, 8 -> 126). True: a German or Spanish question is embedded
+    # with the English terms of the rules words it says (`Glossary.english_terms`) after it, as `gist` adds the
+    # named cards' rules. Off until refined (search53c, bench/results/search53c.md): all dev, de/es top-1 +10 -4,
+    # top-3 +4 -7, English unchanged; among the losses, a concept's head term beside a translation of the same
+    # word ("Reihenfolge": `distinguish` -> "differentiated" beside "order"; "muere": "leaves the battlefield").
+    dense_terms: bool = False
     # A question that does not speak of face-down play (no face-down term in its words or in its named
     # cards' Oracle texts: `Searcher._about_face_down`) asks about another rule ("Can my opponent respond
     # to a mana ability?"), and the rulings that say "face down" in their own words (`_says_face_down`),
