@@ -300,6 +300,17 @@ class Glossary:
         """The tokens of the English (first) term of each translation a German or Spanish question's
         `text` names by its `lang` terms (found as a question's: inflected forms, compounds, phrases
         said word for word), less the tokens `text` has; none for English."""
+        have = set(tokenize(_as_asked(text, (lang,))))
+        out: list[str] = []
+        for concept in self._translations_in(text, lang):
+            for tok in tokenize(concept.terms.get(Lang.EN, ("",))[0]):
+                if tok not in have:
+                    have.add(tok)
+                    out.append(tok)
+        return out
+
+    def _translations_in(self, text: str, lang: Lang) -> list[Concept]:
+        """The translations (`translate`) a German or Spanish question's `text` names, each once, in text order."""
         if lang is Lang.EN or not self.translations:
             return []
         if self._translator is None:
@@ -307,7 +318,6 @@ class Glossary:
         own = self._translator
         asked = _as_asked(text, (lang,))
         words = tokenize(asked)
-        have = set(words)
         spans: list[tuple[int, int, int]] = []
         own._match(words, (lang,), question=True, spans=spans)
         # an everyday term (`Concept.everyday`: `_everyday_apart` made it a concept of its own) only where the
@@ -315,13 +325,19 @@ class Glossary:
         said = self.keyword_words(text, lang) if any(own.concepts[ci].everyday for ci, _, _ in spans) else frozenset()
         found = [ci for ci, i, n in spans if not own.concepts[ci].everyday or set(words[i:i + n]) <= said]
         found += own.phrases_in(asked, (lang,))
-        out: list[str] = []
-        for ci in dict.fromkeys(found):
-            for tok in tokenize(own.concepts[ci].terms.get(Lang.EN, ("",))[0]):
-                if tok not in have:
-                    have.add(tok)
-                    out.append(tok)
-        return out
+        return [own.concepts[ci] for ci in dict.fromkeys(found)]
+
+    def english_terms(self, text: str, lang: Lang) -> list[str]:
+        """The English (head) terms of the concepts and translations a German or Spanish question's `text` names by
+        its `lang` terms, each once ("Aufräumphase" -> "cleanup step"); none for English. What e5 reads beside the
+        question: it ranks English texts lower for a German or Spanish question than for the same question in
+        English."""
+        if lang is Lang.EN:
+            return []
+        said, rest, words = self._said(text, (lang,))
+        named = [self.concepts[ci] for ci in dict.fromkeys(self._asked(rest, words, (lang,)) + said)]
+        terms = [c.terms[Lang.EN][0] for c in named + self._translations_in(text, lang) if c.terms.get(Lang.EN)]
+        return list(dict.fromkeys(terms))
 
     def keyword_words(self, text: str, lang: Lang) -> frozenset[str]:
         """The tokens of the words a `lang` question's `text` says as a keyword's name (see `KEYWORD_CONTEXT`):

@@ -257,6 +257,13 @@ class Weights:
     # A title-cased sentence ("Are Face-Down Creatures Colorless?") is lower-cased for e5, but for the
     # card names it says (`text.untitle`). False: as written.
     untitle: bool = True
+    # e5 ranks the English texts lower for a German or Spanish question than for its English wording (the parallel
+    # dev set: the answer's e5 rank 1 -> 186, 4 -> 123, 8 -> 126). True: a German or Spanish question is embedded
+    # with the English terms of the rules words it says (`Glossary.english_terms`) after it, as `gist` adds the
+    # named cards' rules. Off until refined (search53c, bench/results/search53c.md): all dev, de/es top-1 +10 -4,
+    # top-3 +4 -7, English unchanged; among the losses, a concept's head term beside a translation of the same
+    # word ("Reihenfolge": `distinguish` -> "differentiated" beside "order"; "muere": "leaves the battlefield").
+    dense_terms: bool = False
     # A question that does not speak of face-down play (no face-down term in its words or in its named
     # cards' Oracle texts: `Searcher._about_face_down`) asks about another rule ("Can my opponent respond
     # to a mana ability?"), and the rulings that say "face down" in their own words (`_says_face_down`),
@@ -777,6 +784,8 @@ class Searcher:
             texts = [parts.asking, story] if parts.is_story and w.dense_focus else [query]
             if w.untitle and query_lang is not Lang.DE:
                 texts = [untitle(t, [c.said for c in read]) for t in texts]
+            if w.dense_terms and (terms := self.glossary.english_terms(words.asking, query_lang)):
+                texts[0] = f"{texts[0]} ({', '.join(terms)})"
             if ask.gist:  # the rules the named cards bring in are part of what is asked
                 texts[0] = f"{texts[0]} {ask.gist}"
             qv = np.asarray(self.query_embedder.embed_queries(texts), dtype=np.float32)
