@@ -38,8 +38,8 @@ class KBGroup(TyperGroup):
 
     Every error of every command ends the same way: one line `error: ...` on stderr, exit code 1 for
     bad input (a KBError, a fault of the environment such as an unreadable KB_HOME) and 2 for usage
-    (an unknown option, a missing argument); with `--json` also `{"error": {"kind", "message",
-    "source", "line"}}` on stdout. Anything else is an internal error (exit 2), with a traceback
+    (an unknown option, a missing argument); with `--json` instead `{"error": {"kind", "message",
+    "source", "line"}}` on stdout, and no line on stderr (tryout52 D7: a script read it twice). Anything else is an internal error (exit 2), with a traceback
     only when KB_DEBUG is set to a true value.
     """
 
@@ -107,9 +107,10 @@ def os_message(e: OSError) -> str:
 def report_error(kind: str, message: str, *, source: str | None = None, line: int | None = None,
                  as_json: bool = False, code: int = 1) -> int:
     """Print an error the contract's way (see KBGroup) and return its exit code."""
-    err_console.print(Text.assemble(("error:", "bold red"), " ", message), soft_wrap=True)
     if as_json:
         print_json({"error": {"kind": kind, "message": message, "source": source, "line": line}})
+    else:
+        err_console.print(Text.assemble(("error:", "bold red"), " ", message), soft_wrap=True)
     return code
 
 

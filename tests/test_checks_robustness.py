@@ -131,6 +131,38 @@ def test_an_unknown_keyword_of_a_card_is_a_problem_at_its_line(card_keys: str, r
     assert reason in problems[0].reason and "card 'Probe' is left out" in problems[1].reason
 
 
+@pytest.mark.parametrize("card", [
+    # smoke51 L4: the problem was reported at the card's first line, eight lines above the keys that said it
+    """    abilities:
+      - when: combat_damage_to_player
+        effect: exile_card_face_down
+        from: library
+        that_player: true
+        target: opponent  # <-
+""",
+    """    abilities:
+      - when: enters
+        effect: destroy
+        filter:
+          types: [Creature]
+          face_down: maybe  # <-
+""",
+    """    static:
+      - affects: creatures_you_control
+        kind: pump_everything  # <-
+""",
+    """    keywords: [flying]
+    pt: big  # <-
+""",
+])
+def test_a_card_problem_is_at_the_line_of_the_key_that_says_it(card: str) -> None:
+    text = ("cards:\n  - name: Probe\n    types: [Creature]\n" + card
+            + "checks:\n  - name: c\n    ruling: x\n    setup: {you: {battlefield: [Probe]}}\n    expect: {stack: 0}\n")
+    checks, problems = parse_checks(text, "corpus/checks/t.yaml", CARDS)
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if row.endswith("# <-"))
+    assert checks == [] and problems[0].line == line, problems
+
+
 def test_real_keywords_with_their_parameters_are_accepted() -> None:
     keywords = ["flying", "Lifelink", "ward {2}", "protection from red", "crew 1", "forestwalk", "enchant creature",
                 "can't be countered", "hexproof from blue", "first strike", "prowess", "vanishing 3"]

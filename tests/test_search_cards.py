@@ -326,6 +326,27 @@ def test_an_unknown_name_takes_in_the_word_opening_the_sentence_only_where_it_ma
     assert matcher.unknown_names(question) == unknown
 
 
+@pytest.mark.parametrize(("question", "named", "unknown"), [
+    # smoke51 L1: a name in double brackets is one name, whatever word of it is a card's ...
+    ("Does [[Hide in Plain Sight]] cloak two cards?", [], ["Hide in Plain Sight"]),
+    ("The card I noticed this on was [[Watcher for Tomorrow]].", [], ["Watcher for Tomorrow"]),
+    ("Does [[Ephemerate]] return it attacking?", [], ["Ephemerate"]),  # one word too
+    ("Was [[Lightfrom]] face down?", ["Lightform"], []),  # a whole name, misspelt, is still read
+    ("Can [[Hide]] turn it face down?", ["Hide // Seek"], []),
+    # ... and an everyday word that is a card (Hide // Seek) opening a longer capitalised name owes it its capital
+    ("Does Hide in Plain Sight let me look at the face-down card?", [], ["Hide in Plain Sight"]),
+    ("Can my Hide turn it face down?", ["Hide // Seek"], []),  # alone, written as a name, it is the card
+    ("Does Lightform in Plain Sight work?", ["Lightform"], []),  # no everyday word: the card
+    ("copio con Clone la Thalia del rival", ["Clone"], []),  # an article is no name's word: two names
+])
+def test_a_name_written_as_one_is_one_name_whatever_word_of_it_is_a_card(
+        question: str, named: list[str], unknown: list[str]) -> None:
+    matcher = CardMatcher.from_names([*NAMES, ("Hide", "Hide // Seek"), ("Clone", "Clone"),
+                                      ("Tomorrow, Azami's Familiar", "Tomorrow, Azami's Familiar")],
+                                     common={"hide", "clone", "turn", "face"})
+    assert ([c.name for c in matcher.find(question)], matcher.unknown_names(question)) == (named, unknown)
+
+
 @pytest.mark.parametrize(("question", "lang", "unknown"), [
     # tryout32 #9 / tryout33 #10: names of cards newer than the card data, with no joining word, passed
     # without a note. Spanish capitalises names only: two capitalised words are a name

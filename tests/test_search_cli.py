@@ -300,6 +300,10 @@ def test_a_search_says_which_cards_named_the_kb_has_no_ruling_of_or_does_not_kno
     said = " ".join(result.output.split())
     assert "'Hide in Plain Sight': no card the KB knows has this name, so the search read it as words" in said
     assert "Plains" not in said and "not about" not in said  # review39 #5: the KB can't know what the hits are about
+    # smoke51 L1: mid-sentence, in double brackets or not, though its first word is a card's (Hide // Seek)
+    for question in ("Does [[Hide in Plain Sight]] cloak two cards?", "Does Hide in Plain Sight let me look at them?"):
+        said = " ".join(run(question, "-k", "1").output.split())
+        assert "'Hide in Plain Sight': no card the KB knows has this name" in said, question
     # a card with rulings, a one-word name (as often a word: German Kampf is read as Fight), a name in
     # lower case: no note
     for question in ("Forma de ira en una criatura boca abajo?", "Does Lightform stay face down?",

@@ -520,3 +520,38 @@ def test_a_word_of_the_crs_own_terms_is_english_too(tmp_path: Path) -> None:
                  "702.174, \"Gift.\"")
     assert fake_searcher([*EXALTED_LIFELINK, gift], tmp_path / "index").query_lang("Gift") is Lang.EN
     assert fake_searcher(EXALTED_LIFELINK, tmp_path / "plain").query_lang("Gift") is Lang.DE  # the lexicon alone
+
+
+DISGUISE_DISTURB = [
+    _rule("c-702.168", "702.168", "Disguise"),
+    _rule("c-702.168a", "702.168a", "Disguise is a static ability that functions in any zone from which you could "
+          "play the card it's on, and the disguise effect works any time the card is face down."),
+    _rule("c-gl-disguise", "glossary:Disguise", "Disguise: A keyword ability that lets a player cast a card face down "
+          "for {3} as a 2/2 creature with ward {2}. See rule 702.168, \"Disguise.\""),
+    _rule("c-702.146", "702.146", "Disturb"),
+    _rule("c-702.146a", "702.146a", "Disturb is an ability found on the front face of some double-faced cards."),
+    _rule("c-gl-disturb", "glossary:Disturb", "Disturb: A keyword ability that allows a player to cast a double-faced "
+          "card transformed from the graveyard. See rule 702.146, \"Disturb.\""),
+    _rule("c-702.37", "702.37", "Morph"),
+    _rule("c-gl-morph", "glossary:Morph", "Morph: A keyword ability that lets a card be cast face down as a 2/2 "
+          "creature. See rule 702.37, \"Morph.\""),
+    *CLOAK,
+]
+
+
+@pytest.mark.parametrize("word, lang", [
+    # smoke51 L2: the infinitive of the printed reflexive "disfrazarse", as a question reads it, was read as English
+    ("disfrazar", Lang.ES), ("Disfrazar", Lang.ES), ("disfracé", Lang.ES),
+    ("disfrazarse", Lang.ES), ("encubrir", Lang.ES), ("tarnen", Lang.DE), ("getarnt", Lang.DE),  # as before
+    ("gemorpht", Lang.DE),  # the participle of German players' "morphen"
+    ("cloak", Lang.EN),
+])  # fmt: skip
+def test_a_keywords_verb_alone_is_read_in_its_language_in_any_form(tmp_path: Path, word: str, lang: Lang) -> None:
+    assert fake_searcher(DISGUISE_DISTURB, tmp_path / "index").query_lang(word) is lang
+
+
+def test_a_keywords_infinitive_alone_is_the_keyword_as_in_a_question(tmp_path: Path) -> None:
+    """smoke51 L2: `kb search disfrazar` gave disturb's rules, `¿Qué es disfrazar?` disguise's."""
+    searcher = fake_searcher(DISGUISE_DISTURB, tmp_path / "index")
+    for question in ("disfrazar", "¿Qué es disfrazar?"):
+        assert set(ranked_ids(searcher, question, 2)) == {"c-702.168a", "c-gl-disguise"}, question

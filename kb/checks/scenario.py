@@ -742,7 +742,7 @@ def _local_cards(
                 rejected.setdefault(name, _line(item, line))
                 if repr(name) not in reason:
                     reason = f"card {name!r}: {reason}"
-            problems.append(Problem(source, _line(item, line), reason))
+            problems.append(Problem(source, _problem_line(exc, _line(item, line)), reason))
             continue
         if card.name in out:
             problems.append(Problem(source, _line(item, line), f"card {card.name!r} is defined twice"))
@@ -847,6 +847,14 @@ def _parse_check(
         holds_until=until,
         no_longer_holds=no_longer,
     )
+
+
+def _problem_line(exc: Exception, line: int) -> int:
+    """The line a card's problem `exc` is on: that of the (last) key saying it, else of the mapping it is in
+    (`CardDataError.data`), else `line`, the card's (smoke51 L4: a key eight lines down was reported at the card's name)."""
+    data = getattr(exc, "data", None) or {}
+    start = _line(data, line)
+    return max((_key_line(data, key, start) for key in getattr(exc, "keys", ())), default=start)
 
 
 def _key_line(raw: Mapping[str, Any], key: str, line: int) -> int:

@@ -6,9 +6,10 @@ Cards are data (`corpus/cards/*.yaml`); `kb.checks` loads them and hands `CardDe
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, Iterator, TypeVar
 
 from kb.normalize import close_matches
 
@@ -612,18 +613,37 @@ class CardDef:
 
 
 class CardDataError(ValueError):
-    """A card definition that the model cannot use."""
+    """A card definition that the model cannot use; `data`, the mapping it was found in, and `keys`, those of its
+    keys that say it, when known: a check file names their line, not the card's first (smoke51 L4)."""
+
+    def __init__(self, message: str, *keys: str, data: Any = None) -> None:
+        super().__init__(message)
+        self.keys = keys
+        self.data = data
+
+
+@contextmanager
+def _reading(data: Any, *keys: str) -> Iterator[None]:
+    """A CardDataError raised inside is one of the mapping `data` (of its `keys`), unless an inner mapping or
+    keys were named for it already."""
+    try:
+        yield
+    except CardDataError as exc:
+        if exc.data is None and isinstance(data, dict):
+            exc.data = data
+            exc.keys = exc.keys or keys
+        raise
 
 
 _E = TypeVar("_E", bound=StrEnum)
 
 
-def _enum(kind: type[_E], value: Any, where: str, what: str) -> _E:
+def _enum(kind: type[_E], value: Any, where: str, what: str, key: str = "") -> _E:
     try:
         return kind(value)
     except ValueError:
         known = ", ".join(k.value for k in kind)
-        raise CardDataError(f"{where}: unknown {what} {value!r} (known: {known})") from None
+        raise CardDataError(f"{where}: unknown {what} {value!r} (known: {known})", *(key,) if key else ()) from None
 
 
 # static abilities that let their controller do something: `affects: you` and no other
@@ -640,62 +660,72 @@ THAT_PLAYER_EVENTS = frozenset({TriggerEvent.COMBAT_DAMAGE_TO_PLAYER, TriggerEve
 
 
 def _ability_from_data(a: Any, where: str) -> Ability:
+    with _reading(a):
+        return _ability(a, where)
+
+
+def _ability(a: Any, where: str) -> Ability:
     if not isinstance(a, dict):
         raise CardDataError(f"{where}: an ability must be a mapping, not {a!r}")
     unknown_keys = set(map(str, a)) - _ABILITY_KEYS
     if unknown_keys:  # a misspelt key would silently change what the card does
         raise CardDataError(f"{where}: unknown ability key(s) {', '.join(sorted(unknown_keys))} "
-                            f"(known: {', '.join(sorted(_ABILITY_KEYS))})")
+                            f"(known: {', '.join(sorted(_ABILITY_KEYS))})", *sorted(unknown_keys))
     event = a.get("when")
     target = a.get("target")
     options = []
-    for opt in a.get("options") or ():
-        options.append(_pt(opt, where))
+    with _reading(a, "options"):
+        for opt in a.get("options") or ():
+            options.append(_pt(opt, where))
     grants = tuple(str(g).lower() for g in a.get("grants") or ())
     unknown = [g for g in grants if g not in KEYWORD_ABILITIES]
     if unknown:
-        raise CardDataError(f"{where}: can't grant {unknown[0]!r} (known: {', '.join(KEYWORD_ABILITIES)})")
+        raise CardDataError(f"{where}: can't grant {unknown[0]!r} (known: {', '.join(KEYWORD_ABILITIES)})", "grants")
     if_counter = a.get("if_counter")
     spend_only = a.get("spend_only")
     count = a.get("count", 1)
     is_x = count == "X"  # 107.3: the amount is X
     if not is_x and (isinstance(count, bool) or not isinstance(count, int)):
-        raise CardDataError(f"{where}: `count` is a number or X, not {count!r}")
+        raise CardDataError(f"{where}: `count` is a number or X, not {count!r}", "count")
     mode = a.get("mode")
     if mode is not None and (isinstance(mode, bool) or not isinstance(mode, int) or mode < 1):
-        raise CardDataError(f"{where}: `mode` is a mode's number (1 for the first), not {mode!r}")
-    effect = _enum(EffectKind, a.get("effect"), where, "ability effect")
+        raise CardDataError(f"{where}: `mode` is a mode's number (1 for the first), not {mode!r}", "mode")
+    effect = _enum(EffectKind, a.get("effect"), where, "ability effect", "effect")
     from_zone, may_look, may_play = _exile_permissions(a, effect, where)
     # the event's name first: a misspelt one is an unknown event, not one without a player (review51 L6)
-    trigger = _enum(TriggerEvent, event, where, "trigger event") if event is not None else None
+    trigger = _enum(TriggerEvent, event, where, "trigger event", "when") if event is not None else None
     that_player = _flag(a.get("that_player", False), where, "that_player")
     # "that player" said as a flag or in the effect kind's name: one check for both (review51 L3)
     says_that_player = ("`that_player`" if that_player else f"{effect}'s \"that player\""
                         if effect is EffectKind.MANIFEST_FROM_THAT_PLAYERS_LIBRARY else None)
     if says_that_player is not None and trigger not in THAT_PLAYER_EVENTS:
         raise CardDataError(f"{where}: {says_that_player} is the player a trigger event is about, and only "
-                            f"{' and '.join(sorted(THAT_PLAYER_EVENTS))} are; not {trigger or 'no trigger'}")
+                            f"{' and '.join(sorted(THAT_PLAYER_EVENTS))} are; not {trigger or 'no trigger'}",
+                            "that_player" if that_player else "effect", "when")
     if that_player and target is not None:  # both say whose zone: the target would silently win (review51 L1)
-        raise CardDataError(f"{where}: `that_player` and `target` both say whose cards it takes; give one")
+        raise CardDataError(f"{where}: `that_player` and `target` both say whose cards it takes; give one",
+                            "that_player", "target")
     return Ability(
         effect=effect,
         event=trigger,
         cost=_cost(a.get("cost")),
         count=0 if is_x else int(count),
         grants=grants,
-        target=_enum(TargetKind, target, where, "target") if target is not None else None,
+        target=_enum(TargetKind, target, where, "target", "target") if target is not None else None,
         options=tuple(options),
         text=str(a.get("text", "")),
-        counter=_enum(CounterKind, a.get("counter", CounterKind.PLUS_ONE.value), where, "counter kind"),
+        counter=_enum(CounterKind, a.get("counter", CounterKind.PLUS_ONE.value), where, "counter kind", "counter"),
         optional=_flag(a.get("optional", False), where, "optional"),
-        if_counter=_enum(CounterKind, if_counter, where, "counter kind") if if_counter is not None else None,
+        if_counter=_enum(CounterKind, if_counter, where, "counter kind", "if_counter") if if_counter is not None else None,
         mana=str(a.get("mana", "")).strip("{}").upper(),
-        spend_only=_enum(SpendOnly, spend_only, where, "spending restriction") if spend_only is not None else None,
-        filter=_filter_from_data(a["filter"], where) if a.get("filter") is not None else None,
-        if_target=_filter_from_data(a["if_target"], where) if a.get("if_target") is not None else None,
-        token=_face_from_data(a["token"], where) if a.get("token") is not None else None,
+        spend_only=(_enum(SpendOnly, spend_only, where, "spending restriction", "spend_only")
+                    if spend_only is not None else None),
+        filter=_filter_from_data(a["filter"], where, a, "filter") if a.get("filter") is not None else None,
+        if_target=_filter_from_data(a["if_target"], where, a, "if_target") if a.get("if_target") is not None else None,
+        token=_face_from_data(a["token"], where, within=(a, "token")) if a.get("token") is not None else None,
         tapped=_flag(a.get("tapped", False), where, "tapped"),
-        face_down_as=_face_from_data(a["face_down_as"], where, named=False) if a.get("face_down_as") is not None else None,
+        face_down_as=(_face_from_data(a["face_down_as"], where, named=False, within=(a, "face_down_as"))
+                      if a.get("face_down_as") is not None else None),
         x=is_x,
         mode=mode,
         from_zone=from_zone,
@@ -713,18 +743,19 @@ def _exile_permissions(
     given = [k for k in _EXILE_KEYS if k in a]
     if effect is not EffectKind.EXILE_CARD_FACE_DOWN:
         if given:
-            raise CardDataError(f"{where}: `{given[0]}` is for effect {EffectKind.EXILE_CARD_FACE_DOWN} only, not {effect}")
+            raise CardDataError(f"{where}: `{given[0]}` is for effect {EffectKind.EXILE_CARD_FACE_DOWN} only, not {effect}",
+                                given[0])
         return None, (), None
     if a.get("from") is None:
-        raise CardDataError(f"{where}: {effect} needs `from` ({', '.join(ExileFrom)})")
+        raise CardDataError(f"{where}: {effect} needs `from` ({', '.join(ExileFrom)})", "effect")
     looks = a.get("may_look") or []
     if not isinstance(looks, list) or any(p not in PERMITTED for p in looks):
-        raise CardDataError(f"{where}: `may_look` is a list of {', '.join(PERMITTED)}, not {looks!r}")
+        raise CardDataError(f"{where}: `may_look` is a list of {', '.join(PERMITTED)}, not {looks!r}", "may_look")
     play = a.get("may_play")
     return (
-        _enum(ExileFrom, a["from"], where, "`from`"),
+        _enum(ExileFrom, a["from"], where, "`from`", "from"),
         tuple(dict.fromkeys(str(p) for p in looks)),
-        _enum(PlayLasts, play, where, "`may_play`") if play is not None else None,
+        _enum(PlayLasts, play, where, "`may_play`", "may_play") if play is not None else None,
     )
 
 
@@ -732,21 +763,27 @@ _FILTER_KEYS = ("types", "subtypes", "colors", "multicolored", "controller", "mi
                 "named_as_card_in_own_graveyard", "no_abilities", "face_down")
 
 
-def _filter_from_data(f: Any, where: str) -> ObjectFilter:
+def _filter_from_data(f: Any, where: str, within: Any = None, key: str = "") -> ObjectFilter:
     """`filter: {types: [Land], subtypes: [Dragon], colors: [R], multicolored: true, controller: you|opponent,
-    min_mana_value: 4, max_mana_value: 2}`."""
+    min_mana_value: 4, max_mana_value: 2}`: the value of `key` in the mapping `within`."""
+    with _reading(within, key), _reading(f):
+        return _filter(f, where)
+
+
+def _filter(f: Any, where: str) -> ObjectFilter:
     if not isinstance(f, dict):
         raise CardDataError(f"{where}: `filter` must be a mapping, not {f!r}")
     unknown = set(map(str, f)) - set(_FILTER_KEYS)
     if unknown:
-        raise CardDataError(f"{where}: unknown filter key(s) {', '.join(sorted(unknown))} (known: {', '.join(_FILTER_KEYS)})")
+        raise CardDataError(f"{where}: unknown filter key(s) {', '.join(sorted(unknown))} (known: {', '.join(_FILTER_KEYS)})",
+                            *sorted(unknown))
     controller = f.get("controller")
     if controller is not None and controller not in FILTER_CONTROLLERS:
-        raise CardDataError(f"{where}: filter `controller` is you or opponent, not {controller!r}")
+        raise CardDataError(f"{where}: filter `controller` is you or opponent, not {controller!r}", "controller")
     for key in ("min_mana_value", "max_mana_value"):
         v = f.get(key)
         if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
-            raise CardDataError(f"{where}: filter `{key}` must be a number, not {v!r}")
+            raise CardDataError(f"{where}: filter `{key}` must be a number, not {v!r}", key)
     return ObjectFilter(
         types=frozenset(str(t) for t in f.get("types") or ()),
         subtypes=frozenset(str(t) for t in f.get("subtypes") or ()),
@@ -764,7 +801,7 @@ def _filter_from_data(f: Any, where: str) -> ObjectFilter:
 
 def _flag(value: Any, where: str, key: str) -> bool:
     if not isinstance(value, bool):
-        raise CardDataError(f"{where}: `{key}` must be true or false, not {value!r}")
+        raise CardDataError(f"{where}: `{key}` must be true or false, not {value!r}", key.rpartition(".")[2])
     return value
 
 
@@ -785,30 +822,38 @@ def _pt(value: Any, where: str) -> tuple[int, int]:
 
 def static_from_data(d: Any, where: str) -> Static:
     """A static ability (or a scenario's continuous effect): {affects, kind, value}."""
+    with _reading(d):
+        return _static(d, where)
+
+
+def _static(d: Any, where: str) -> Static:
     if not isinstance(d, dict):
         raise CardDataError(f"{where}: a static ability must be a mapping, not {d!r}")
     unknown = set(map(str, d)) - {"affects", "kind", "value", "filter", "while_devotion_below", "first_each_turn"}
     if unknown:
-        raise CardDataError(f"{where}: unknown static ability key(s) {', '.join(sorted(unknown))}")
-    kind = _enum(ContinuousKind, d.get("kind"), where, "effect kind")
+        raise CardDataError(f"{where}: unknown static ability key(s) {', '.join(sorted(unknown))}", *sorted(unknown))
+    kind = _enum(ContinuousKind, d.get("kind"), where, "effect kind", "kind")
     if d.get("first_each_turn") and kind not in (ContinuousKind.FACE_DOWN_SPELL_COST, ContinuousKind.SPELL_COST):
-        raise CardDataError(f"{where}: `first_each_turn` is for the spell cost modifiers, not {kind}")
+        raise CardDataError(f"{where}: `first_each_turn` is for the spell cost modifiers, not {kind}", "first_each_turn")
     devotion = d.get("while_devotion_below")
     if devotion is not None:
         if not (isinstance(devotion, dict) and set(devotion) == {"color", "count"} and isinstance(devotion["count"], int)
                 and str(devotion["color"]) in "WUBRG" and len(str(devotion["color"])) == 1):
-            raise CardDataError(f"{where}: `while_devotion_below` is {{color: W|U|B|R|G, count: N}}, not {devotion!r}")
-    affects = _enum(Affects, d.get("affects", "self"), where, "`affects`")
+            raise CardDataError(f"{where}: `while_devotion_below` is {{color: W|U|B|R|G, count: N}}, not {devotion!r}",
+                                "while_devotion_below")
+    affects = _enum(Affects, d.get("affects", "self"), where, "`affects`", "affects")
     # a player's permission is read for its controller alone (`_player_permission`): any other `affects` would load
     # and do nothing (review51 L2)
     if kind in PLAYER_PERMISSIONS and affects is not Affects.YOU:
         raise CardDataError(f"{where}: {kind} is a permission of the card's controller, with `affects: you`, "
-                            f"not {affects}")
+                            f"not {affects}", "kind", "affects")
+    with _reading(d, "value"):
+        value = effect_value(kind, d.get("value"), where)
     return Static(
         affects=affects,
         kind=kind,
-        value=effect_value(kind, d.get("value"), where),
-        filter=_filter_from_data(d["filter"], where) if d.get("filter") is not None else None,
+        value=value,
+        filter=_filter_from_data(d["filter"], where, d, "filter") if d.get("filter") is not None else None,
         while_devotion_below=(str(devotion["color"]), int(devotion["count"])) if devotion is not None else None,
         first_each_turn=_flag(d.get("first_each_turn", False), where, "first_each_turn"),
     )
@@ -863,20 +908,26 @@ _FACE_KEYS = frozenset(
 
 def _draft_text(d: Any, where: str) -> DraftText:
     """`draft: {face_up: true, reveal: false, at_random: 3, remove: face_down, turn_down: pack}`."""
+    with _reading(d):
+        return _draft(d, where)
+
+
+def _draft(d: Any, where: str) -> DraftText:
     if not isinstance(d, dict):
         raise CardDataError(f"{where}: `draft` must be a mapping")
     unknown = set(d) - {"face_up", "reveal", "at_random", "remove", "turn_down"}
     if unknown:
-        raise CardDataError(f"{where}: unknown key(s) in `draft`: {', '.join(sorted(map(str, unknown)))}")
+        raise CardDataError(f"{where}: unknown key(s) in `draft`: {', '.join(sorted(map(str, unknown)))}",
+                            *sorted(map(str, unknown)))
     at_random = d.get("at_random", 0)
     if not isinstance(at_random, int) or isinstance(at_random, bool) or at_random < 0:
-        raise CardDataError(f"{where}: `draft.at_random` must be a number of cards, not {at_random!r}")
+        raise CardDataError(f"{where}: `draft.at_random` must be a number of cards, not {at_random!r}", "at_random")
     return DraftText(
         face_up=_flag(d.get("face_up", False), where, "draft.face_up"),
         reveal=_flag(d.get("reveal", False), where, "draft.reveal"),
         at_random=at_random,
-        remove=_enum(Removal, d["remove"], where, "removal") if d.get("remove") is not None else None,
-        turn_down=_enum(DraftLook, d["turn_down"], where, "draft look") if d.get("turn_down") is not None else None,
+        remove=_enum(Removal, d["remove"], where, "removal", "remove") if d.get("remove") is not None else None,
+        turn_down=_enum(DraftLook, d["turn_down"], where, "draft look", "turn_down") if d.get("turn_down") is not None else None,
     )
 
 
@@ -901,35 +952,55 @@ def _check_cost(cost: Any, where: str, what: str) -> None:
         raise CardDataError(f"{where}: {what} is {cost!r}: write mana symbols in braces, like {braced!r}")
 
 
-def _face_from_data(d: Any, where: str, *, named: bool = True) -> Characteristics:
-    """A face's values; `named=False`: face-down values an effect gives, which have no name (708.2a)."""
+def _face_from_data(d: Any, where: str, *, named: bool = True, within: tuple[Any, str] = (None, "")) -> Characteristics:
+    """A face's values (the value of a key of another mapping, `within`: a token's, face-down values');
+    `named=False`: face-down values an effect gives, which have no name (708.2a)."""
+    with _reading(*within), _reading(d):
+        return _face(d, where, named)
+
+
+def _face(d: Any, where: str, named: bool) -> Characteristics:
     if not named:
         if not isinstance(d, dict) or "name" in d:
-            raise CardDataError(f"{where}: face-down values are a mapping of a face's keys without a name (708.2a)")
-        return replace(_face_from_data({**d, "name": "face-down"}, where), name=None)
+            raise CardDataError(f"{where}: face-down values are a mapping of a face's keys without a name (708.2a)",
+                                "name")
+        return replace(_face({**d, "name": "face-down"}, where, True), name=None)
     if not isinstance(d, dict) or not d.get("name") or not isinstance(d.get("name"), str):
-        raise CardDataError(f"{where}: a card face needs a name")
+        raise CardDataError(f"{where}: a card face needs a name", "name")
     unknown = set(d) - _FACE_KEYS - {"faces", "layout"}
     if unknown:
         close = [f"{k!r}: did you mean {' or '.join(map(repr, m))}?" for k in sorted(map(str, unknown))
                  if (m := close_matches(k, _FACE_KEYS))]
         hint = f" ({'; '.join(close)})" if close else ""
-        raise CardDataError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))} in card {d['name']!r}{hint}")
+        raise CardDataError(f"{where}: unknown key(s) {', '.join(sorted(map(str, unknown)))} in card {d['name']!r}{hint}",
+                            *sorted(map(str, unknown)))
     for key in ("colors", "types", "subtypes", "supertypes", "keywords", "enchanted_has", "abilities", "static"):
         if d.get(key) is not None and not isinstance(d[key], list):
-            raise CardDataError(f"{where}: `{key}` of {d['name']!r} must be a list")
+            raise CardDataError(f"{where}: `{key}` of {d['name']!r} must be a list", key)
     for key in ("mana_cost", "morph", "megamorph", "disguise", "escalate"):
-        _check_cost(d.get(key), where, f"`{key}` of {d['name']!r}")
+        with _reading(d, key):
+            _check_cost(d.get(key), where, f"`{key}` of {d['name']!r}")
     power = toughness = None
     if d.get("pt") is not None:
-        power, toughness = _pt(d["pt"], where)
-    keywords = _keywords(d.get("keywords"), where, f"`keywords` of {d['name']!r}")
+        with _reading(d, "pt"):
+            power, toughness = _pt(d["pt"], where)
+    with _reading(d, "keywords"):
+        keywords = _keywords(d.get("keywords"), where, f"`keywords` of {d['name']!r}")
     colors = d.get("colors")
     if colors is None:  # 202.2; devoid: "this object is colorless" (702.114a)
         colors = () if "devoid" in keywords else cost_colors(d.get("mana_cost"))
     bad = [c for c in colors if c not in COLORS]
     if bad:  # a colour indicator (204), or a face with no mana cost: `colors: [R]`
-        raise CardDataError(f"{where}: `colors` of {d['name']!r} are letters of {', '.join(COLORS)}, not {bad[0]!r}")
+        raise CardDataError(f"{where}: `colors` of {d['name']!r} are letters of {', '.join(COLORS)}, not {bad[0]!r}",
+                            "colors")
+    with _reading(d, "abilities"):
+        abilities = tuple(_ability_from_data(a, where) for a in d.get("abilities") or ())
+    with _reading(d, "enchanted_has"):
+        enchanted_has = _keywords(d.get("enchanted_has"), where, f"`enchanted_has` of {d['name']!r}")
+    with _reading(d, "static"):
+        statics = tuple(static_from_data(x, where) for x in d.get("static") or ())
+    with _reading(d, "draft"):
+        draft = _draft_text(d.get("draft"), where) if d.get("draft") is not None else None
     return Characteristics(
         name=str(d["name"]),
         mana_cost=d.get("mana_cost"),
@@ -940,15 +1011,15 @@ def _face_from_data(d: Any, where: str, *, named: bool = True) -> Characteristic
         power=power,
         toughness=toughness,
         keywords=keywords,
-        abilities=tuple(_ability_from_data(a, where) for a in d.get("abilities") or ()),
+        abilities=abilities,
         morph=d.get("morph"),
         megamorph=d.get("megamorph"),
         disguise=d.get("disguise"),
-        enchanted_has=_keywords(d.get("enchanted_has"), where, f"`enchanted_has` of {d['name']!r}"),
-        statics=tuple(static_from_data(x, where) for x in d.get("static") or ()),
+        enchanted_has=enchanted_has,
+        statics=statics,
         enters_as_copy=bool(d.get("enters_as_copy", False)),
         escalate=d.get("escalate"),
-        draft=_draft_text(d.get("draft"), where) if d.get("draft") is not None else None,
+        draft=draft,
         text=str(d.get("text", "")),
     )
 
@@ -970,13 +1041,13 @@ def card_from_data(d: Any, where: str = "") -> CardDef:
         raise CardDataError(f"{where}: a card must be a mapping")
     if "faces" in d:
         if not isinstance(d["faces"], list):
-            raise CardDataError(f"{where}: `faces` must be a list")
-        faces = tuple(_face_from_data(f, where) for f in d["faces"])
+            raise CardDataError(f"{where}: `faces` must be a list", "faces")
+        faces = tuple(_face_from_data(f, where, within=(d, "faces")) for f in d["faces"])
         if len(faces) != 2:
-            raise CardDataError(f"{where}: a card with faces needs exactly two")
-        layout = _enum(Layout, d.get("layout", "transform"), where, "layout")
+            raise CardDataError(f"{where}: a card with faces needs exactly two", "faces")
+        layout = _enum(Layout, d.get("layout", "transform"), where, "layout", "layout")
         if layout is Layout.NORMAL:
-            raise CardDataError(f"{where}: a card with two faces needs a layout other than normal")
+            raise CardDataError(f"{where}: a card with two faces needs a layout other than normal", "layout")
     else:
         faces = (_face_from_data(d, where),)
         layout = Layout.NORMAL

@@ -43,6 +43,7 @@ LONG_WORD = 8  # a word this long opening a sentence may still be a misspelled n
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")
 _BRACKETED = re.compile(r"\[\[?[^\[\]\n]+\]\]?")  # a name written as one: [Name], as forums and chat bots take it
+_DOUBLED = re.compile(r"\[\[[^\[\]\n]+\]\]")  # [[Name]], as card sites and chat bots take a card's name
 # lower-case words between the capitalised words of a name (Hide in Plain Sight, Sword of Fire and Ice):
 # but German's, as German capitalises every noun ("Gegner die Kreatur" is no name; review39 #2)
 NAME_JOINS = NAME_JOINERS - NAME_JOINERS_BY_LANG["de"]
@@ -57,6 +58,10 @@ _BETWEEN_NAMES = frozenset({"and", "y", "with", "a", "by"})
 # words before it may be an English name's ("Freitagsturnier in Graz", "Grand Prix in Las Vegas", "Magic in
 # Berlin": review50 L4).
 _JOINS_GERMAN_TOO = frozenset({"in", "an"})
+# of them, those after which a name goes on, not an article or a word between two names: "Hide in Plain Sight",
+# "Call to Arms", "Forma de ira" (the Oracle names that begin with a one-word card's name go on with of, the, to,
+# from, in, for); "Clone la Thalia" is a card and another's name, "Clone the Thalia" too
+_NAME_GOES_ON = frozenset({"of", "to", "in", "from", "for", "de", "del"})
 
 
 _READS_KEPT = 8  # texts whose reading `CardMatcher` remembers
@@ -259,26 +264,38 @@ class CardMatcher:
         # a phrase of capitalised words alone is as often a German noun after a misspelt name ("Lichtfrom
         # Kreaturen", review39 #2): only one with an English joining word or in brackets is a name
         joins = NAME_JOINS - _BETWEEN_NAMES
-        phrases = {j for first, end, bracketed in self._phrases(text, found, starts, joins)
+        spans = self._phrases(text, found, starts, joins)
+        phrases = {j for first, end, bracketed in spans
                    if bracketed or any(raw[k] in joins for k in range(max(first - 1, 0), end))
                    for j in range(first, end)}
+        # an everyday word capitalised as the first word of a longer name ("Hide in Plain Sight", a card newer
+        # than the names) owes its capital to that name, not to the card it also is (Hide // Seek: smoke51 L1)
+        opening = {first for first, end, bracketed in spans
+                   if not bracketed and end - first > 2 and raw[first + 1] in _NAME_GOES_ON}
+        doubled = self._doubled(text, found)
         out: list[tuple[NamedCard, range]] = []
         i = 0
         n = len(words)
         while i < n:
             hit: Hit | None = None
-            for size in range(min(self.longest, MAX_WORDS, n - i), 0, -1):
+            if i in doubled:  # "[[Hide in Plain Sight]]" is one name: the whole, or no card at all
+                end = doubled[i]
+                hit = self._whole(words[i:end])
+                if hit is None:
+                    i = end
+                    continue
+            for size in range(min(self.longest, MAX_WORDS, n - i), 0, -1) if hit is None else ():
                 key = " ".join(words[i:i + size])
                 english = self.get(key)
                 if english is not None:
                     if size == 1 and (key in STOPWORDS or (key in self.common or len(key) < 4) and (
-                            i in starts or not _is_capitalised(raw[i]))):
+                            i in starts or not _is_capitalised(raw[i]) or i in opening)):
                         continue  # `manifest`, `What`, `fog`: the word, unless written as a name
                     if size == 1 and "," in english and not _is_capitalised(raw[i]):
                         continue  # `their strategy` is no Strategy, Schmategy: a short name is written as one
                     hit = (size, [english], 0)
                     break
-            if hit is not None and self._may_start_name(raw[i], words[i]):
+            if hit is not None and i not in doubled and self._may_start_name(raw[i], words[i]):
                 # An inflected longer name beats the exact shorter one it starts with: German
                 # "Zauberbuch-Diebe" (plural) is Zauberbuch-Dieb (Grimoire Thief), not Zauberbuch.
                 hit = self._longer(words, i, hit, breaks) or hit
@@ -308,12 +325,32 @@ class CardMatcher:
             i += size
         return out, starts
 
+    def _whole(self, words: list[str]) -> Hit | None:
+        """The name `words` (name keys) are as a whole, exactly or misspelt (as `near` reads it); None when
+        they are no card's."""
+        key = " ".join(words)
+        english = self.get(key)
+        if english is not None:
+            return (len(words), [english], 0)
+        fuzzy = self._fuzzy(key) if len(key) >= 5 else None
+        return (len(words), self._names(fuzzy[0]), fuzzy[1]) if fuzzy else None
+
+    @staticmethod
+    def _doubled(text: str, found: list[re.Match[str]]) -> dict[int, int]:
+        """{first word: end} of the names `text` writes in double brackets ("[[Hide in Plain Sight]]")."""
+        out: dict[int, int] = {}
+        for bracket in _DOUBLED.finditer(text):
+            inside = [j for j, m in enumerate(found) if bracket.start() < m.start() < bracket.end()]
+            if inside:
+                out[inside[0]] = inside[-1] + 1
+        return out
+
     def _phrases(self, text: str, found: list[re.Match[str]], starts: set[int],
                  joins: frozenset[str] = NAME_JOINS) -> list[tuple[int, int, bool]]:
         """(first word, end, bracketed) of the capitalised phrases: two or more capitalised words not
         opening a sentence, with nothing but a space or a word that joins a name's words (`joins`)
         between them ("Hide in Plain Sight"), and the bracketed names of two words or more ("[[Guardian
-        Project]]"). Such a phrase that is no card is a name the KB doesn't know (a newer card's), a
+        Project]]") or in double brackets ("[[Ephemerate]]"). Such a phrase that is no card is a name the KB doesn't know (a newer card's), a
         set's or a place's: its single words are no misspelt names. German capitalises every noun,
         but its nouns seldom follow each other or a name, and never across an English or Spanish joining word."""
         out: list[tuple[int, int, bool]] = []
@@ -334,7 +371,7 @@ class CardMatcher:
         end_run()
         for bracket in _BRACKETED.finditer(text):
             inside = [j for j, m in enumerate(found) if bracket.start() < m.start() < bracket.end()]
-            if len(inside) > 1:
+            if len(inside) > 1 or inside and _DOUBLED.fullmatch(bracket.group()):
                 out.append((inside[0], inside[-1] + 1, True))
         return out
 
@@ -359,7 +396,8 @@ class CardMatcher:
 
     def unknown_names(self, text: str, lang: Lang | None = None) -> list[str]:
         """The names `text` writes as a card's that name no card, as written: a name in double
-        brackets ("[[Guardian Project]]", as card sites and chat bots take them), a capitalised phrase
+        brackets ("[[Guardian Project]]", "[[Ephemerate]]", as card sites and chat bots take them; one name,
+        "[[Hide in Plain Sight]]" though Hide is a card's), a capitalised phrase
         with a word that joins an English name's words ("Hide in Plain Sight", "Oko, Thief of Crowns"),
         or one shaped as a name in the text's language `lang` (`_shaped_as_a_name`: "Saw It Coming",
         "Urza's Saga", a Spanish question's "Mosswort Bridge"), where no card's name, exact or misspelt,

@@ -396,6 +396,12 @@ class Glossary:
             toks = tokenize(_as_asked(word, (lang,)))
             if len(toks) == 1 and (toks[0] in words or (lang is Lang.DE and stem(toks[0]) in words)):
                 out.add(lang)
+        # a word no term has may be another form of a keyword's verb, as a question reads it (`_verb_forms`): the
+        # infinitive "disfrazar" of the printed reflexive "disfrazarse" (smoke51 L2), "disfracé", "tarnte"
+        for lang in (Lang.DE, Lang.ES) if not out else ():
+            toks = tokenize(_as_asked(word, (lang,)))
+            if len(toks) == 1 and self._verb_forms(toks[0], (lang,)):
+                out.add(lang)
         return frozenset(out)
 
     def term_tokens(self, concept: str, lang: Lang) -> frozenset[str]:
