@@ -658,6 +658,9 @@ def check_run(console: Console, err_console: Console, run: CheckRun) -> None:
                   + (f" (rules of {run.rules})" if run.rules else "")
                   + (f"; {count(len(run.problems), 'problem')} in the way (listed first, on stderr)"
                      if run.problems else ""))
+    if run.nothing_checked:
+        err_console.print(Text.assemble(("error:", "bold red"), " nothing checked: every check is n/a under the rules of "
+                                        + (run.rules or "each check's date")), soft_wrap=True)
 
 
 def check_results(console: Console, results: Sequence[CheckResult]) -> None:
