@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
 from kb.normalize import NAME_JOINERS, NAME_JOINERS_BY_LANG
-from kb.oracle import closest_keys, name_key
+from kb.oracle import closest_keys, name_key, within
 from kb.search.text import STOPWORDS
 
 if TYPE_CHECKING:
@@ -420,6 +420,13 @@ class CardMatcher:
         if lang is Lang.ES:
             return True
         return len(words) >= 3 or any(_POSSESSIVE.search(w) and w[-1] in "sS" for w in words[:-1])
+
+    def near_a_word(self, word: str) -> bool:
+        """Whether `word` is an everyday word (`common`: what rulings and rules write in lower case, in
+        any language) or one edit from one (`Charte`: chart, charge)."""
+        k = name_key(word)
+        return k in self.common or any(abs(len(c) - len(k)) <= 1 and within(k, c, 1) is not None
+                                       for c in self.common)
 
     def _may_open_name(self, word: str) -> bool:
         """Whether `word`, capitalised as it opens a sentence, may be a name's first word: not an
