@@ -263,9 +263,19 @@ class CardMatcher:
                    if bracketed or any(raw[k] in joins for k in range(max(first - 1, 0), end))
                    for j in range(first, end)}
         out: list[tuple[NamedCard, range]] = []
+        halves = self._halves(text, found, words)
         i = 0
         n = len(words)
         while i < n:
+            if i in halves:  # "Fire // Ice": the card its halves name, each half's name
+                spans = halves[i]
+                said = " ".join(text[found[spans[0].start].start():found[spans[-1].stop - 1].end()].split())
+                for span in spans:
+                    english = self.get(" ".join(words[span.start:span.stop]))
+                    if english is not None:
+                        out.append((NamedCard(english, said, 0), span))
+                i = spans[-1].stop
+                continue
             hit: Hit | None = None
             for size in range(min(self.longest, MAX_WORDS, n - i), 0, -1):
                 key = " ".join(words[i:i + size])
@@ -307,6 +317,35 @@ class CardMatcher:
             out.append((NamedCard(names[0], " ".join(raw[i:i + size]), distance, tuple(names[1:])), range(i, i + size)))
             i += size
         return out, starts
+
+    def _halves(self, text: str, found: list[re.Match[str]], words: list[str]) -> dict[int, list[range]]:
+        """First word → the word spans of the names a slash joins as a card's halves ("Fire // Ice",
+        "Fire/Ice", "Delver of Secrets // Insectile Aberration"): each side the whole name of a card
+        (the longest that reaches the slash), the first side's first word capitalised or the slash
+        doubled, as a card's halves are written. Each half is read as a card, however everyday a word
+        it is and wherever in a sentence it stands (`Wear // Tear` opening one)."""
+        out: dict[int, list[range]] = {}
+        j = 0
+        while j < len(found) - 1:
+            if text[found[j].end():found[j + 1].start()].strip() not in ("/", "//"):
+                j += 1
+                continue
+            left = next((range(j + 1 - size, j + 1) for size in range(min(self.longest, MAX_WORDS, j + 1), 0, -1)
+                         if self.get(" ".join(words[j + 1 - size:j + 1])) is not None), None)
+            spans = [left] if left is not None else []
+            while spans and j < len(found) - 1 and text[found[j].end():found[j + 1].start()].strip() in ("/", "//"):
+                right = next((range(j + 1, j + 1 + size) for size in range(min(self.longest, MAX_WORDS, len(found) - j - 1), 0, -1)
+                              if self.get(" ".join(words[j + 1:j + 1 + size])) is not None), None)
+                if right is None:
+                    break
+                spans.append(right)
+                j = right.stop - 1
+            doubled = any("//" in text[found[a.stop - 1].end():found[b.start].start()] for a, b in zip(spans, spans[1:]))
+            if len(spans) > 1 and (doubled or _is_capitalised(found[spans[0].start].group())) and (
+                    not out or spans[0].start >= max(s.stop for v in out.values() for s in v)):
+                out[spans[0].start] = spans
+            j += 1
+        return out
 
     def _phrases(self, text: str, found: list[re.Match[str]], starts: set[int],
                  joins: frozenset[str] = NAME_JOINS) -> list[tuple[int, int, bool]]:
