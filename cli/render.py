@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from kb.cr.query import ChangeKind, ClauseReport, SectionDiff
     from kb.store import KB, LinkedRulings
     from kb.outdated import OutdatedWording
+    from kb.oracle import OracleCard
     from kb.checks.scenario import Check
     from kb.search import Hit
     from kb.search.fold import AlsoSaid
@@ -658,6 +659,9 @@ def check_run(console: Console, err_console: Console, run: CheckRun) -> None:
                   + (f" (rules of {run.rules})" if run.rules else "")
                   + (f"; {count(len(run.problems), 'problem')} in the way (listed first, on stderr)"
                      if run.problems else ""))
+    if run.nothing_checked:
+        err_console.print(Text.assemble(("error:", "bold red"), " nothing checked: every check is n/a under the rules of "
+                                        + (run.rules or "each check's date")), soft_wrap=True)
 
 
 def check_results(console: Console, results: Sequence[CheckResult]) -> None:
@@ -766,22 +770,35 @@ def hits(console: Console, found: Sequence[Hit], outdated: Mapping[tuple[str, st
 
 # --- kb card ------------------------------------------------------------------------------------
 
+def _card_body(oc: OracleCard) -> str:
+    """A card's Oracle text, and its power/toughness where it has one."""
+    return oc.text + (f"\n{oc.power}/{oc.toughness}" if oc.power is not None else "")
+
+
 def card(console: Console, view: CardView) -> None:
-    """A card's name, cost, type, its names by language, Oracle text, then its KB entries with dates."""
+    """A card's name, cost, type, its names by language, Oracle text (each half's, for a two-part
+    card), then its KB entries with dates."""
     oc = view.card.oracle
     head = Text(view.card.name, style="bold")
-    if oc is not None:
+    if view.card.halves:
+        head.append(f"   (with {', '.join(h.name for h in view.card.halves[1:])})" if len(view.card.halves) > 1
+                    and view.card.name == view.card.halves[0].name else "", style="dim")
+    elif oc is not None:
         head.append(f"   {oc.mana_cost or ''}", style="cyan")
         head.append(f"\n{oc.type}", style="dim")
     console.print(head)
     # a name no card data gives (a judge's page titled it so) is in no language the KB can tell
     names = view.names if view.card.names else {"name as written": view.card.name}
     console.print(" · ".join(f"{k}: {v}" for k, v in names.items()), style="dim")
-    if oc is not None:
-        body = oc.text
-        if oc.power is not None:
-            body += f"\n{oc.power}/{oc.toughness}"
-        console.print(Text(body))
+    if view.card.halves:  # a two-part card: each half's cost, type and text (Fire and Ice)
+        layout = view.card.halves[0].layout
+        console.print(f"[dim]{layout} card:[/]")
+        for half in view.card.halves:
+            console.print(Text.assemble((half.name, "bold"), (f"   {half.mana_cost or ''}", "cyan"),
+                                        (f"\n{half.type}", "dim")))
+            console.print(Text(_card_body(half)))
+    elif oc is not None:
+        console.print(Text(_card_body(oc)))
     else:
         console.print("[dim](not among the 2018 Oracle cards)[/]")
     console.print(f"\n[bold]{count(len(view.entries), 'KB entry', 'KB entries')}[/]")

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -126,18 +127,90 @@ class OracleCard:
     toughness: str | None = None
     loyalty: str | None = None
     layout: str = "normal"
+    sets: tuple[str, ...] = ()  # the sets that printed it (a two-part card's halves share them)
+    # a half of a two-part card: the English names of its other halves, where the card data tells them
+    # (`pair_halves`); () for a one-part card, or where the data doesn't say which card it is a half of
+    other_halves: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "mana_cost": self.mana_cost, "type": self.type, "text": self.text,
                 "names": {lang.value: n for lang, n in self.names.items()}, "power": self.power,
-                "toughness": self.toughness, "loyalty": self.loyalty, "layout": self.layout}
+                "toughness": self.toughness, "loyalty": self.loyalty, "layout": self.layout,
+                "sets": list(self.sets), "other_halves": list(self.other_halves)}
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> OracleCard:
         """The card `to_json` gave."""
         return cls(name=doc["name"], mana_cost=doc["mana_cost"], type=doc["type"], text=doc["text"],
                    names={Lang(code): n for code, n in doc["names"].items()}, power=doc["power"],
-                   toughness=doc["toughness"], loyalty=doc["loyalty"], layout=doc["layout"])
+                   toughness=doc["toughness"], loyalty=doc["loyalty"], layout=doc["layout"],
+                   sets=tuple(doc.get("sets") or ()), other_halves=tuple(doc.get("other_halves") or ()))
+
+
+# --- two-part cards: split, aftermath, flip, double-faced -----------------------------------------
+# The 2018 Oracle file (MTGJSON v3) has one card per half, each with its own name, layout and sets, and
+# no word of which card it is a half of. Meld is left out: its halves are two cards of their own.
+TWO_PART_LAYOUTS = ("split", "aftermath", "flip", "double-faced")
+_HALVES = re.compile(r"\s*/{1,2}\s*")  # "Fire // Ice", "Fire/Ice", "Feuer // Eis"
+# a printed name that names its card too: "Muerte (Muerte/Vida)", the Spanish half of Life // Death
+_NAMED_CARD = re.compile(r"\s*\([^()]*/[^()]*\)$")
+
+
+def printed_half(name: str) -> str:
+    """A half's printed name without the card's name some printings add ("Muerte (Muerte/Vida)": Muerte)."""
+    return _NAMED_CARD.sub("", name)
+
+
+def half_names(name: str) -> list[str]:
+    """The halves `name` writes as one card's ("Fire // Ice", "Fire/Ice": ["Fire", "Ice"]); [] when it
+    writes no two."""
+    parts = _HALVES.split(name.strip())
+    return parts if len(parts) > 1 and all(name_key(p) for p in parts) else []
+
+
+def may_be_one_card(halves: Sequence[OracleCard]) -> bool:
+    """Whether `halves` may be the halves of one card: of one two-part layout, printed in the same
+    sets, and none a half of another card the data names (Fire and Ice; not Fire and Turn). Halves
+    printed in the same sets as others of their layout (Dragon's Maze's split cards) are taken as
+    written: the data doesn't say which go together."""
+    first = halves[0]
+    names = {h.name for h in halves}
+    return (len(names) == len(halves) and first.layout in TWO_PART_LAYOUTS
+            and all(h.layout == first.layout and h.sets == first.sets for h in halves)
+            and all(not h.other_halves or set(h.other_halves) == names - {h.name} for h in halves))
+
+
+def pair_halves(cards: Sequence[OracleCard]) -> dict[str, tuple[str, ...]]:
+    """English name → its other half's, for the two-part cards whose halves the card data tells apart:
+    the only two cards of a split or double-faced layout printed in exactly the same sets (a
+    double-faced card's back has no mana cost, its front has); flip halves by their printed names,
+    which MTGJSON v3 gives the flipped half from its unflipped one (Kenzo the Hardhearted's German
+    name is Bushi Tenderfoot's), or gives both alike. The size of a group alone does not pair flip
+    halves: two flipped halves of different cards share their sets (Jaraku the Interloper, Scarmaker)."""
+    groups: dict[tuple[str, tuple[str, ...]], list[OracleCard]] = {}
+    for c in cards:
+        if c.layout in TWO_PART_LAYOUTS and c.sets:
+            groups.setdefault((c.layout, c.sets), []).append(c)
+    out: dict[str, tuple[str, ...]] = {}
+
+    def pair(a: OracleCard, b: OracleCard) -> None:
+        if a.name not in out and b.name not in out:
+            out[a.name], out[b.name] = (b.name,), (a.name,)
+
+    for (layout, _), group in sorted(groups.items()):
+        if layout == "split" and len(group) == 2:
+            pair(*group)
+        elif layout == "double-faced" and len(group) == 2 and sum(c.mana_cost is None for c in group) == 1:
+            pair(*group)
+        elif layout == "flip":
+            for a in group:
+                for b in group:
+                    printed_a = {n for lang, n in a.names.items() if lang is not Lang.EN}
+                    printed_b = {n for lang, n in b.names.items() if lang is not Lang.EN}
+                    if a.name < b.name and (b.name in printed_a or a.name in printed_b
+                                            or (printed_a and printed_a == printed_b)):
+                        pair(a, b)
+    return out
 
 
 @dataclass
@@ -164,7 +237,9 @@ class Oracle:
             oracle.add(OracleCard(name=row["name"], mana_cost=row.get("manaCost"), type=row.get("type") or "",
                                   text=row.get("text") or "", names=names, power=row.get("power"),
                                   toughness=row.get("toughness"), loyalty=row.get("loyalty"),
-                                  layout=row.get("layout") or "normal"))
+                                  layout=row.get("layout") or "normal", sets=tuple(row.get("sets") or ())))
+        for name, others in pair_halves(list(oracle.cards.values())).items():
+            oracle.cards[name] = replace(oracle.cards[name], other_halves=others)
         return oracle
 
     @classmethod
@@ -184,6 +259,8 @@ class Oracle:
         for local in card.names.values():
             if name_key(local):  # "_____" (Unhinged) has no letters to look it up by
                 self._index.setdefault(name_key(local), card.name)
+            if printed_half(local) != local:  # "Muerte (Muerte/Vida)" is Muerte too
+                self._index.setdefault(name_key(printed_half(local)), card.name)
 
     def __len__(self) -> int:
         return len(self.cards)

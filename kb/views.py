@@ -182,6 +182,21 @@ class CardInfo:
     oracle: OracleCard | None
     names: dict[Lang, str]
     guessed: bool = False  # no card has the name asked for: this is the closest (a typo forgiven)
+    # a two-part card's halves (split, aftermath, flip, double-faced): in the order written for "Fire // Ice",
+    # the half asked for first for "Fire" (the card data does not say which half a split card prints first)
+    halves: tuple[OracleCard, ...] = ()
+
+    @property
+    def entry_names(self) -> list[str]:
+        """The names the KB may file this card's rulings under: its own, and for a two-part card each
+        half's and the halves joined as MTGJSON v5 names the card ("Fire // Ice"), in either order."""
+        names = [self.name, *(h.name for h in self.halves)]
+        if len(self.halves) == 2:
+            a, b = (h.name for h in self.halves)
+            names += [f"{a} // {b}", f"{b} // {a}"]
+        elif self.halves:
+            names.append(" // ".join(h.name for h in self.halves))
+        return list(dict.fromkeys(names))
 
     def closest_note(self, asked: str) -> str | None:
         """What a judge who typed `asked` is told when no card has that name and this is the closest
@@ -196,8 +211,12 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     else of the KB's own (small typos and a legend's short name are forgiven; `closest_note` says
     so). NotFoundError when none is close, naming the cards whose names contain it, or when several
     are as close, naming them."""
+    from kb.oracle import half_names
+
     cards, kb_names = corpus.card_lookup, corpus.names
     found = cards.get(name)
+    if found is None and half_names(name):
+        return _two_part_card(name, corpus)
     english = found.name if found is not None else kb_names.resolve(name)
     if english is None and kb is not None:
         english = kb.card(name)
@@ -224,7 +243,34 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
         names = {**card.names, **names}
     if kb is not None and card is None and english not in kb_names.names:
         names = kb.names_of(english)  # a card only the judge's sources name: the names they give it
-    return CardInfo(english, card, names, guessed)
+    halves: tuple[OracleCard, ...] = ()
+    if card is not None and card.other_halves:  # `kb card Fire` shows the whole card, Ice too
+        others = [cards.get(other) for other in card.other_halves]
+        halves = (card, *(o for o in others if o is not None))
+    return CardInfo(english, card, names, guessed, halves)
+
+
+def _two_part_card(name: str, corpus: Corpus) -> CardInfo:
+    """The two-part card `name` writes as its halves ("Fire // Ice", "Fire/Ice", the printed German
+    or Spanish halves "Einbruch // Diebstahl"): each half a card of the Oracle data, the halves of one
+    card (`may_be_one_card`). NotFoundError naming the half that is no card's, or saying why the
+    halves are not one card's."""
+    from kb.oracle import TWO_PART_LAYOUTS, half_names, may_be_one_card, printed_half
+
+    written = half_names(name)
+    halves = []
+    for half in written:
+        card = corpus.card_lookup.get(half)
+        if card is None:
+            raise NotFoundError(f"unknown card {name!r}: no card is named {half!r}")
+        halves.append(card)
+    if not may_be_one_card(halves):
+        what = ", ".join(f"{h.name} ({h.layout if h.layout in TWO_PART_LAYOUTS else 'a card of one part'})"
+                         for h in halves)
+        raise NotFoundError(f"unknown card {name!r}: {what} are not the halves of one card")
+    names = {lang: " // ".join(printed_half(h.names[lang]) for h in halves) for lang in Lang
+             if all(lang in h.names for h in halves)}
+    return CardInfo(" // ".join(h.name for h in halves), halves[0], names, False, tuple(halves))
 
 
 def question_card_notes(kb: KB, corpus: Corpus, named: Sequence[NamedCard], unknown: Sequence[str],
@@ -235,9 +281,20 @@ def question_card_notes(kb: KB, corpus: Corpus, named: Sequence[NamedCard], unkn
     names written as a card's that no card the KB knows has (`unknown`: `CardMatcher.unknown_names`).
     Without it a judge can't tell "the KB has nothing on this card" from "the search missed it"."""
     from kb.normalize import name_key
+    from kb.oracle import half_names
 
     out = []
+    halves: dict[str, list[str]] = {}  # "Fire // Ice" as written -> the halves it names (Fire, Ice)
     for card in named:
+        if half_names(card.said) and len(half_names(card.said)) > 1:
+            halves.setdefault(card.said, []).append(card.name)
+    for said, names in halves.items():  # a two-part card: one note for the card, if no half has a ruling
+        if not any(kb.count(card=n, kind=Kind.RULING) for n in [*names, " // ".join(names)]):
+            out.append(f'{" // ".join(names)}{f" ({said})" if name_key(said) != name_key(" ".join(names)) else ""}: '
+                       f'no ruling in the KB; `kb card "{" // ".join(names)}"` shows its text')
+    for card in named:
+        if card.said in halves:
+            continue
         # a name of one word, or in lower case, is as often a word read as a card's (`Kampf` as Fight,
         # `deal damage`): a note would tell a judge about a card never meant, unless written as a name
         if (len(card.said.split()) < 2 and card.name not in one_word) or not card.said[:1].isupper() or (
@@ -325,6 +382,7 @@ class CardView:
             "name": self.card.name,
             "names": self.names,
             "oracle": oracle.to_json() if oracle else None,
+            "halves": [h.to_json() for h in self.card.halves],
             "entries": [{"id": e.id, "kind": e.kind.value, "text": e.text}
                         | lang_fields(self.lang, self.texts.get(e.id))
                         | {"card_text": self.own.get(e.id), "first_date": e.first_date, "card_dates": dates,
@@ -339,15 +397,22 @@ def card_view(card: CardInfo, kb: KB, lang: Lang | None = None) -> CardView:
     first; with `lang`, their texts in it where they have one."""
     # each entry's columns and the dates of the card's own copies (a shared ruling's first date may be
     # another card's; the entry's first date when none of its copies names the card)
-    rows = [(e, list(e.card_dates) or [d for d in (e.first_date,) if d]) for e in kb.card_entries(card.name)]
+    # a two-part card's rulings may be filed under either half or the whole card's name (`entry_names`)
+    found = {e.id: e for name in reversed(card.entry_names) for e in kb.card_entries(name)}
+    rows = [(e, list(e.card_dates) or [d for d in (e.first_date,) if d]) for e in found.values()]
     rows.sort(key=lambda row: (row[0].kind is not Kind.RULING, (row[1] or [""])[0], row[0].id))
     ids = [e.id for e, _ in rows]
     texts = kb.texts_in(ids, lang) if lang is not None else {}
-    own = kb.card_texts(card.name, ids, lang or Lang.EN)
+    own: dict[str, str] = {}
+    for name in reversed(card.entry_names):  # the card's own name's wording wins
+        own |= kb.card_texts(name, ids, lang or Lang.EN)
     if lang is not None and lang is not Lang.EN:
         # an entry with no text in `lang` is shown as without --lang: this card's own English wording,
         # not the canonical one another card's newer page gave it (tryout18: Lightform showed a 2024 wording)
-        own = kb.card_texts(card.name, [i for i in ids if i not in texts], Lang.EN) | own
+        english: dict[str, str] = {}
+        for name in reversed(card.entry_names):
+            english |= kb.card_texts(name, [i for i in ids if i not in texts], Lang.EN)
+        own = english | own
     view = CardView(card, rows, lang, texts, own, superseded_translations(kb, list(texts), lang), kb.own_pages(ids))
     shown = [(e.id, view.text(e)) for e, _ in rows if view.text(e) != e.text]
     view.own_shown.update((entry_id, page) for (entry_id, _), page in kb.own_texts(shown).items())

@@ -10,6 +10,7 @@ import pytest
 
 from kb import oracle as oracle_module
 from kb.corpus import Corpus
+from kb.model import Lang
 from kb.oracle import CardLookup, Oracle
 
 CORPUS = Corpus.default()
@@ -159,3 +160,60 @@ def test_kb_card_shows_the_whole_name_for_a_typo_of_it():
 
     found = find_card("Ixidorn", CORPUS)
     assert found.name == "Ixidron" and found.closest_note("Ixidorn") == "no card is named 'Ixidorn'; showing the closest, Ixidron"
+
+
+@pytest.mark.parametrize(("typed", "name", "halves", "german"), [
+    ("Fire // Ice", "Fire // Ice", ["Fire", "Ice"], "Fire // Ice"),
+    ("Fire/Ice", "Fire // Ice", ["Fire", "Ice"], "Fire // Ice"),
+    ("fire // ice", "Fire // Ice", ["Fire", "Ice"], "Fire // Ice"),
+    ("Cut // Ribbons", "Cut // Ribbons", ["Cut", "Ribbons"], "Schneiden // Stücke"),  # aftermath
+    ("Schneiden // Stücke", "Cut // Ribbons", ["Cut", "Ribbons"], "Schneiden // Stücke"),  # its printed German name
+    ("Cortar/Trozos", "Cut // Ribbons", ["Cut", "Ribbons"], "Schneiden // Stücke"),  # ... and Spanish
+    ("Delver of Secrets // Insectile Aberration", "Delver of Secrets // Insectile Aberration",
+     ["Delver of Secrets", "Insectile Aberration"], "Geheimnisstöberer // Insekten-Scheußlichkeit"),  # double-faced
+    ("Bushi Tenderfoot // Kenzo the Hardhearted", "Bushi Tenderfoot // Kenzo the Hardhearted",
+     ["Bushi Tenderfoot", "Kenzo the Hardhearted"], "Bushi Tenderfoot // Bushi Tenderfoot"),  # flip, as printed
+    ("Fire", "Fire", ["Fire", "Ice"], "Fire"),  # a half: the whole card is shown, the half asked for first
+    ("Ice", "Ice", ["Ice", "Fire"], "Ice"),
+])
+def test_kb_card_finds_a_two_part_card_by_its_halves(typed, name, halves, german):
+    """Try-out 53 D5: `kb card "Fire // Ice"` (and `Fire/Ice`) said unknown card; `kb card Fire` showed
+    half of the card."""
+    from kb.views import find_card
+
+    found = find_card(typed, CORPUS)
+    assert (found.name, [h.name for h in found.halves], found.names[Lang.DE]) == (name, halves, german)
+    assert not found.guessed
+
+
+@pytest.mark.parametrize(("typed", "message"), [
+    ("Fire // Turn", "unknown card 'Fire // Turn': Fire (split), Turn (split) are not the halves of one card"),
+    ("Fire // Life", "unknown card 'Fire // Life': Fire (split), Life (split) are not the halves of one card"),
+    ("Lightning Bolt // Shock", "Lightning Bolt (a card of one part), Shock (a card of one part) are not the halves"),
+    ("Fire // Icee", "unknown card 'Fire // Icee': no card is named 'Icee'"),
+])
+def test_halves_of_no_one_card_are_refused_saying_why(typed, message):
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    result = CliRunner().invoke(app, ["card", typed])
+    assert result.exit_code == 1 and message in " ".join(result.output.split()), result.output
+
+
+def test_kb_card_shows_each_half_of_a_two_part_card():
+    from io import StringIO
+
+    from rich.console import Console
+
+    from cli import render
+    from kb.views import CardView, find_card
+
+    view = CardView(find_card("Fire/Ice", CORPUS), [])
+    out = StringIO()
+    render.card(Console(file=out, width=200), view)
+    text = " ".join(out.getvalue().split())
+    assert "split card:" in text and "Fire {1}{R} Instant Fire deals 2 damage" in text
+    assert "Ice {1}{U} Instant Tap target permanent" in text
+    data = view.to_json()
+    assert data["name"] == "Fire // Ice" and [h["name"] for h in data["halves"]] == ["Fire", "Ice"]

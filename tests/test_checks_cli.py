@@ -24,7 +24,8 @@ def test_check_json_shape() -> None:
     result = runner.invoke(app, ["check", "--json", str(CHECKS / "forms.yaml")])
     data = json.loads(result.output)
     assert result.exit_code == 0
-    assert data["summary"] == {"total": 3, "passed": 3, "failed": 0, "not_applicable": 0, "unattached": 0}
+    assert data["summary"] == {"total": 3, "passed": 3, "failed": 0, "not_applicable": 0, "unattached": 0,
+                               "nothing_checked": False}
     assert set(data["checks"][0]) == {"id", "entry", "file", "passed", "failures", "not_applicable", "unattached", "rules_gap"}
     assert data["rules"] is None  # each check under its own date
 
@@ -109,7 +110,8 @@ def test_a_check_whose_quote_picks_no_ruling_is_not_passed_but_counted_apart(kb_
 
     _write_kb(kb_home, [entry("r-a", "708.8")])  # its text is "t": the forms.yaml quotes match nothing
     data = json.loads(runner.invoke(app, ["check", "--json", str(CHECKS / "forms.yaml")]).stdout)
-    assert data["summary"] == {"total": 3, "passed": 0, "failed": 0, "not_applicable": 0, "unattached": 3}
+    assert data["summary"] == {"total": 3, "passed": 0, "failed": 0, "not_applicable": 0, "unattached": 3,
+                               "nothing_checked": False}
     assert all(c["passed"] is False and "quotes no ruling" in c["unattached"] for c in data["checks"])
     result = runner.invoke(app, ["check", str(CHECKS / "forms.yaml")])
     lines = result.stdout.splitlines()
@@ -129,7 +131,8 @@ def test_malformed_values_are_problems_and_the_rest_of_the_file_runs(tmp_path: P
     result = runner.invoke(app, ["check", "--json", str(bad)])
     data = json.loads(result.stdout)
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert data["summary"] == {"total": 1, "passed": 1, "failed": 0, "not_applicable": 0, "unattached": 0}
+    assert data["summary"] == {"total": 1, "passed": 1, "failed": 0, "not_applicable": 0, "unattached": 0,
+                               "nothing_checked": False}
     assert any("bad.yaml:3" in p and "invalid rules date" in p for p in data["problems"])  # the date's line
     assert any("bad.yaml:8" in p and "must be a list" in p for p in data["problems"])
 
@@ -166,6 +169,24 @@ def test_check_under_old_rules_counts_not_applicable_apart_and_exits_0() -> None
     summary = json.loads(runner.invoke(app, ["check", "--rules", "2014-11-24", "--json"]).stdout)["summary"]
     assert summary["not_applicable"] > 0 and summary["failed"] == 0
     assert summary["passed"] + summary["not_applicable"] == summary["total"]
+
+
+def test_a_file_whose_every_check_is_not_applicable_exits_1_nothing_checked(tmp_path: Path) -> None:
+    """Try-out 53 D8: `kb check FILE --rules 2014-11-24` whose only check is n/a exited 0, as if the
+    file had been verified; nothing was, and a judge running the file is told so."""
+    disguised = tmp_path / "disguised.yaml"
+    disguised.write_text("checks:\n  - name: disguised\n    ruling: y\n"
+                         "    setup: {you: {battlefield: [{card: Dog Walker, face_down: disguise}]}}\n"
+                         "    expect: {Dog Walker: {face_down: true}}\n")
+    result = runner.invoke(app, ["check", "--rules", "2014-11-24", str(disguised)])
+    assert result.exit_code == 1, result.output
+    assert "1 check: 0 passed, 0 failed, 1 not applicable" in result.stdout
+    assert "error: nothing checked: every check is n/a under the rules of 2014-11-24" in " ".join(result.stderr.split())
+    as_json = runner.invoke(app, ["check", "--json", "--rules", "2014-11-24", str(disguised)])
+    assert as_json.exit_code == 1 and json.loads(as_json.stdout)["summary"]["nothing_checked"] is True
+    # under rules that have disguise the same file is checked, and passes
+    now = runner.invoke(app, ["check", "--json", "--rules", "2026-01-16", str(disguised)])
+    assert now.exit_code == 0 and json.loads(now.stdout)["summary"]["nothing_checked"] is False, now.output
 
 
 def test_a_rules_date_before_every_cr_of_the_corpus_is_refused() -> None:

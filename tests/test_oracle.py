@@ -52,3 +52,47 @@ def test_reads_gzip_and_plain_and_refuses_garbage():
 @pytest.mark.parametrize("name", ["Lähmungsnadel", "lahmungsnadel", "LÄHMUNGSNADEL", "Aguja medular", "pithing needle"])
 def test_names_match_without_accents_or_case(oracle, name):
     assert oracle.card(name).name == "Pithing Needle"
+
+
+# --- two-part cards (try-out 53 D5: `kb card "Fire // Ice"` was an unknown card) ---------------------
+
+@pytest.mark.parametrize(("written", "halves"), [
+    ("Fire // Ice", ["Fire", "Ice"]), ("Fire/Ice", ["Fire", "Ice"]), ("Fire // ice", ["Fire", "ice"]),
+    ("Who // What // When // Where // Why", ["Who", "What", "When", "Where", "Why"]),
+    ("Fire", []), ("Fire //", []), ("[/]", []),
+])
+def test_a_name_written_as_halves_is_split_at_its_slashes(written, halves):
+    from kb.oracle import half_names
+
+    assert half_names(written) == halves
+
+
+@pytest.mark.parametrize(("card", "other"), [
+    ("Fire", "Ice"), ("Ice", "Fire"), ("Breaking", "Entering"),  # split: the only two in their sets
+    ("Mayor of Avabruck", "Howlpack Alpha"),  # double-faced: a front with a mana cost, a back without
+    ("Kenzo the Hardhearted", "Bushi Tenderfoot"),  # flip: the flipped half printed under the unflipped one's name
+    ("Budoka Pupil", "Ichiga, Who Topples Oaks"),  # flip: both printed alike
+])
+def test_the_card_data_tells_some_halves_other_half(oracle, card, other):
+    assert oracle.card(card).other_halves == (other,)
+
+
+@pytest.mark.parametrize("card", [
+    "Turn", "Cut",  # Dragon's Maze's split cards, Amonkhet's aftermath cards: many in the same sets
+    "Jaraku the Interloper", "Scarmaker",  # flipped halves of two cards that share their sets
+    "Okaun, Eye of Chaos",  # two cards MTGJSON v3 calls flip that print no shared name
+    "Lightning Bolt",
+])
+def test_no_other_half_is_guessed_where_the_data_does_not_tell(oracle, card):
+    assert oracle.card(card).other_halves == ()
+
+
+def test_halves_of_one_card_share_a_layout_and_sets_and_no_other_half(oracle):
+    from kb.oracle import may_be_one_card
+
+    assert may_be_one_card([oracle.card("Fire"), oracle.card("Ice")])
+    assert may_be_one_card([oracle.card("Cut"), oracle.card("Ribbons")])  # as written: the data can't pair them
+    assert not may_be_one_card([oracle.card("Fire"), oracle.card("Turn")])  # other sets
+    assert not may_be_one_card([oracle.card("Fire"), oracle.card("Life")])  # Life is Death's
+    assert not may_be_one_card([oracle.card("Lightning Bolt"), oracle.card("Shock")])
+    assert oracle.get("Muerte") == oracle.card("Death")  # "Muerte (Muerte/Vida)", its printed Spanish name

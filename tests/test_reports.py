@@ -123,10 +123,15 @@ def test_check_run_counts_pass_fail_not_applicable_and_unattached_apart() -> Non
     assert run.passed == 1 and [r.id for r in run.failed] == ["f", "fu"]
     assert [r.id for r in run.not_applicable] == ["n"] and [r.id for r in run.unattached] == ["u"]
     assert not run.ok and "problems" not in run.to_json()
-    assert run.to_json()["summary"] == {"total": 5, "passed": 1, "failed": 2, "not_applicable": 1, "unattached": 1}
+    assert run.to_json()["summary"] == {"total": 5, "passed": 1, "failed": 2, "not_applicable": 1, "unattached": 1,
+                                         "nothing_checked": False}
     with_problem = CheckRun([CheckResult("p", None, "f", True)], [Problem("x.yaml", 3, "bad")])
     assert not with_problem.ok and with_problem.to_json()["problems"] == ["x.yaml:3: bad"]
     assert CheckRun([CheckResult("p", None, "f", True)]).ok
+    # every check n/a: nothing was verified, and that is no success (try-out 53 D8)
+    all_na = CheckRun([CheckResult("n", None, "f", False, not_applicable="older rules")], rules="2014-11-24")
+    assert all_na.nothing_checked and not all_na.ok and all_na.to_json()["summary"]["nothing_checked"] is True
+    assert not CheckRun([]).nothing_checked
 
 
 def test_check_targets_runs_a_file_and_never_opens_the_kb_for_it(tmp_path: Path) -> None:

@@ -117,6 +117,24 @@ def test_a_glossary_word_in_another_case_is_no_misspelt_card_name(searcher: Sear
     assert searcher.cards_in("Was macht die Lichtfrom mit meinen Kreaturen?") == {"Lightform"}  # a real slip still
 
 
+def test_a_german_noun_one_slip_from_a_card_named_by_an_everyday_word_is_the_noun(tmp_path: Path) -> None:
+    """Try-out 53 D4: the Swiss German "Charte" (card) was read as the card Charge (one letter off), with
+    a note, and Charge's rulings pushed the answer out. German capitalises every noun: one a slip
+    from a card is the card only when it is no everyday word and one edit from none (here "charge",
+    as a ruling writes it in lower case)."""
+    from kb.search.index import default_card_index
+
+    text = "Put a charge counter on the face-down creature."
+    entries = [*make_entries(), Entry("r-charge", Kind.RULING, text, ("Lightform",), "2014-11-24", "2014-11-24",
+                                      (variant(text, date="2014-11-24"),))]
+    searcher = fake_searcher(entries, tmp_path / "index", cards=default_card_index(entries, CORPUS))
+    question = "Ich han e Charte vo minere Hand verdeckt exiliert. Darf mis Gegenüber die Charte aaluege?"
+    assert searcher.named_cards(question) == []
+    assert searcher.cards_in("Ich habe die Lichtfrom im Spiel.") == {"Lightform"}  # a real slip is still read
+    # English has no such nouns: a capitalised slip there is still the card
+    assert searcher.cards_in("Does Chargo give my face-down creature +1/+1?") == {"Charge"}
+
+
 def test_card_names_in_any_language_resolve(searcher: Searcher) -> None:
     assert searcher.cards_in("Was macht die Lichtform mit Forma de ira?") == {"Lightform", "Rageform"}
     assert searcher.cards_in("nothing about cards") == set()

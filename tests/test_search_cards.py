@@ -441,3 +441,37 @@ def test_a_one_word_name_is_written_as_a_name_only_capitalised_mid_sentence(matc
                                                                            lang: Lang, names: list[str]) -> None:
     """tryout46 D9: "cast Murder on my creature" names Murder as surely as two words name a card."""
     assert matcher.one_word_names(question, lang) == names
+
+
+@pytest.mark.parametrize(("question", "expected", "said"), [
+    ("Can I cast Fire // Ice with fuse?", ["Fire", "Ice"], "Fire // Ice"),
+    ("I cast Fire/Ice on a face-down creature.", ["Fire", "Ice"], "Fire/Ice"),
+    ("Wear // Tear on a morph?", ["Wear", "Tear"], "Wear // Tear"),  # opening a sentence, everyday words
+    ("Kann ich Einbruch // Diebstahl wirken?", ["Breaking", "Entering"], "Einbruch // Diebstahl"),  # printed German halves
+    ("Is Delver of Secrets // Insectile Aberration a morph?", ["Delver of Secrets", "Insectile Aberration"],
+     "Delver of Secrets // Insectile Aberration"),
+    ("Is it 2/2 or 3/3, and/or a fire?", [], ""),  # slashes between no cards' names
+])
+def test_a_card_written_as_its_halves_is_read_as_that_card(question: str, expected: list[str], said: str) -> None:
+    """Try-out 53 D5: "Fire // Ice" in a question was read as two unrelated one-word cards, and `Wear //
+    Tear` opening a sentence as Tear alone; each half is the card's, said as written."""
+    matcher = CardMatcher.from_names(
+        [("Fire", "Fire"), ("Ice", "Ice"), ("Wear", "Wear"), ("Tear", "Tear"), ("Einbruch", "Breaking"),
+         ("Diebstahl", "Entering"), ("Delver of Secrets", "Delver of Secrets"),
+         ("Insectile Aberration", "Insectile Aberration")], common={"fire", "ice", "wear", "tear", "or", "and"})
+    found = matcher.find(question)
+    assert [c.name for c in found] == expected
+    assert {c.said for c in found} == ({said} if said else set())
+
+
+def test_a_two_part_card_without_rulings_gets_one_note_naming_the_card() -> None:
+    from kb.search.cardnames import NamedCard
+    from kb.views import question_card_notes
+
+    class NoRulings:
+        def count(self, **_: object) -> int:
+            return 0
+
+    named = [NamedCard("Fire", "Fire // Ice", 0), NamedCard("Ice", "Fire // Ice", 0)]
+    assert question_card_notes(NoRulings(), CORPUS, named, []) == [  # type: ignore[arg-type]
+        'Fire // Ice: no ruling in the KB; `kb card "Fire // Ice"` shows its text']

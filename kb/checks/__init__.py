@@ -433,9 +433,14 @@ class CheckRun:
         return sum(r.passed for r in self.results)
 
     @property
+    def nothing_checked(self) -> bool:
+        """Every check run was n/a under the run's rules: none verified anything (tryout53 D8)."""
+        return bool(self.results) and len(self.not_applicable) == len(self.results)
+
+    @property
     def ok(self) -> bool:
-        """Nothing failed and nothing was in the way: what a CI gate asks."""
-        return not self.failed and not self.problems
+        """Nothing failed, nothing was in the way and something was verified: what a CI gate asks."""
+        return not self.failed and not self.problems and not self.nothing_checked
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -443,7 +448,8 @@ class CheckRun:
             "rules_gap": self.rules_gap.to_json() if self.rules_gap else None,
             "checks": [r.to_json() for r in self.results],
             "summary": {"total": len(self.results), "passed": self.passed, "failed": len(self.failed),
-                        "not_applicable": len(self.not_applicable), "unattached": len(self.unattached)},
+                        "not_applicable": len(self.not_applicable), "unattached": len(self.unattached),
+                        "nothing_checked": self.nothing_checked},
         }
         if self.problems:
             data["problems"] = [str(p) for p in self.problems]

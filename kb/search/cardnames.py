@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence
 
 from kb.normalize import NAME_JOINERS, NAME_JOINERS_BY_LANG
-from kb.oracle import closest_keys, name_key
+from kb.oracle import closest_keys, name_key, within
 from kb.search.text import STOPWORDS
 
 if TYPE_CHECKING:
@@ -274,9 +274,19 @@ class CardMatcher:
                    if not bracketed and end - first > 2 and raw[first + 1] in _NAME_GOES_ON}
         doubled = self._doubled(text, found)
         out: list[tuple[NamedCard, range]] = []
+        halves = self._halves(text, found, words)
         i = 0
         n = len(words)
         while i < n:
+            if i in halves:  # "Fire // Ice": the card its halves name, each half's name
+                parts = halves[i]
+                said = " ".join(text[found[parts[0].start].start():found[parts[-1].stop - 1].end()].split())
+                for part in parts:
+                    english = self.get(" ".join(words[part.start:part.stop]))
+                    if english is not None:
+                        out.append((NamedCard(english, said, 0), part))
+                i = parts[-1].stop
+                continue
             hit: Hit | None = None
             if i in doubled:  # "[[Hide in Plain Sight]]" is one name: the whole, or no card at all
                 end = doubled[i]
@@ -343,6 +353,35 @@ class CardMatcher:
             inside = [j for j, m in enumerate(found) if bracket.start() < m.start() < bracket.end()]
             if inside:
                 out[inside[0]] = inside[-1] + 1
+        return out
+
+    def _halves(self, text: str, found: list[re.Match[str]], words: list[str]) -> dict[int, list[range]]:
+        """First word → the word spans of the names a slash joins as a card's halves ("Fire // Ice",
+        "Fire/Ice", "Delver of Secrets // Insectile Aberration"): each side the whole name of a card
+        (the longest that reaches the slash), the first side's first word capitalised or the slash
+        doubled, as a card's halves are written. Each half is read as a card, however everyday a word
+        it is and wherever in a sentence it stands (`Wear // Tear` opening one)."""
+        out: dict[int, list[range]] = {}
+        j = 0
+        while j < len(found) - 1:
+            if text[found[j].end():found[j + 1].start()].strip() not in ("/", "//"):
+                j += 1
+                continue
+            left = next((range(j + 1 - size, j + 1) for size in range(min(self.longest, MAX_WORDS, j + 1), 0, -1)
+                         if self.get(" ".join(words[j + 1 - size:j + 1])) is not None), None)
+            spans = [left] if left is not None else []
+            while spans and j < len(found) - 1 and text[found[j].end():found[j + 1].start()].strip() in ("/", "//"):
+                right = next((range(j + 1, j + 1 + size) for size in range(min(self.longest, MAX_WORDS, len(found) - j - 1), 0, -1)
+                              if self.get(" ".join(words[j + 1:j + 1 + size])) is not None), None)
+                if right is None:
+                    break
+                spans.append(right)
+                j = right.stop - 1
+            doubled = any("//" in text[found[a.stop - 1].end():found[b.start].start()] for a, b in zip(spans, spans[1:]))
+            if len(spans) > 1 and (doubled or _is_capitalised(found[spans[0].start].group())) and (
+                    not out or spans[0].start >= max(s.stop for v in out.values() for s in v)):
+                out[spans[0].start] = spans
+            j += 1
         return out
 
     def _phrases(self, text: str, found: list[re.Match[str]], starts: set[int],
@@ -458,6 +497,13 @@ class CardMatcher:
         if lang is Lang.ES:
             return True
         return len(words) >= 3 or any(_POSSESSIVE.search(w) and w[-1] in "sS" for w in words[:-1])
+
+    def near_a_word(self, word: str) -> bool:
+        """Whether `word` is an everyday word (`common`: what rulings and rules write in lower case, in
+        any language) or one edit from one (`Charte`: chart, charge)."""
+        k = name_key(word)
+        return k in self.common or any(abs(len(c) - len(k)) <= 1 and within(k, c, 1) is not None
+                                       for c in self.common)
 
     def _may_open_name(self, word: str) -> bool:
         """Whether `word`, capitalised as it opens a sentence, may be a name's first word: not an

@@ -649,10 +649,16 @@ class Searcher:
         """The cards `text` (in `lang`, detected when None) names, exactly or misspelt (`said`: as
         written, `distance` > 0 when misspelt, which a judge should see read). A word of a glossary
         term in another form is that term, not a misspelt name: German "Manifestieren des Grauens"
-        names no Grauen (Dread)."""
-        langs = tuple(dict.fromkeys((Lang.EN, lang or self.query_lang(text))))
+        names no Grauen (Dread). German capitalises every noun, so one capitalised German word a slip
+        from a card's name is as often a noun of the question, written in dialect or inflected: it is
+        read as the card only when it is no everyday word and one edit from none (try-out 53 D4: the
+        Swiss "Charte", card, is no Charge; `Lichtfrom` is still Lightform)."""
+        query = lang or self.query_lang(text)
+        langs = tuple(dict.fromkeys((Lang.EN, query)))
         return [c for c in self.cards.named(text)
-                if not (c.distance and self.glossary.says_term_word(c.said, langs))]
+                if not (c.distance and self.glossary.says_term_word(c.said, langs))
+                and not (c.distance and query is Lang.DE and len(c.said.split()) == 1
+                         and self.cards.matcher.near_a_word(c.said))]
 
     def unknown_cards(self, text: str) -> list[str]:
         """The names `text` writes as a card's that no card the search knows has (`CardMatcher.unknown_names`),
