@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -238,3 +239,33 @@ def test_a_group_whose_records_moved_is_digested_anew(moved: str) -> None:
     assert got == deduplicate(after, embedder=None) and clustering.delta
     known = {e.text: digest for e, digest in zip(got, clustering.known)}
     assert known[first.text] is None and known[other.text] is not None
+
+
+def test_a_build_adding_a_page_is_told_the_kept_entries_digests(
+        kb_home: Path, small_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second build is told the content digest of the ruling entries of the clusters the delta kept, from the
+    state the first build saved (linking, the outdated finder and the rows key on it without digesting those
+    entries again), each the digest of the entry it is told for; not the new page's entry, nor one a translation
+    joins, nor one of a cluster joined again."""
+    from kb.build import build
+    from kb.search.embed import FakeEmbedder
+    from kb.store import digests as digests_module
+    from tests.test_store import card_file
+
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    first = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A face-down Flock is a 2/2.")])
+    new = "If a face-down creature is turned face up, it remains tapped."
+    second = card_file(tmp_path / "b.json", "Icefeather Aven", [("2014-09-20", new)])
+    home = kb_home / "told"
+    build([first], home=home, embedder=FakeEmbedder())
+    told: list[str] = []
+    real = digests_module.Digests.know
+
+    def know(self: digests_module.Digests, entry: Any, digest: str) -> None:
+        assert digest == content_digest(entry), entry.text
+        told.append(entry.text)
+        real(self, entry, digest)
+
+    monkeypatch.setattr(digests_module.Digests, "know", know)
+    build([second], home=home, embedder=FakeEmbedder())
+    assert len(told) > 10 and new not in told
