@@ -278,7 +278,7 @@ def build_entries(extra: Sequence[Path] = (), *, embedder: Embedder | None, corp
                                                    if _is_mtgjson(label, data, all_formats)}
             entries = deduplicate_remembered(records, embedder=embedder, corpus=corpus,
                                              lexicon=load_lexicon(corpus, names), is_official=official.__contains__,
-                                             background=saving)
+                                             background=saving, digests=digests)
         bundled_labels = set(bundled.files)
         entries = assign_ids(entries, lambda source: source in bundled_labels)
         if on_ids is not None:
@@ -327,12 +327,14 @@ def delta_dedup() -> bool:
 
 def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | None, corpus: Corpus,
                            lexicon: Lexicon, is_official: Callable[[str], bool] = lambda source: True,
-                           background: list[Forked[None]] | None = None) -> list[Entry]:
+                           background: list[Forked[None]] | None = None,
+                           digests: Digests | None = None) -> list[Entry]:
     """`deduplicate`, with the word alignments of the last build taken from the disk cache: after
     adding one page, difflib runs only on the pairs of wordings that page brings. With `background`,
     the memo tables of the next build are written by a forked child (`kb.forked`) appended to it,
-    whose `result()` the caller asks for before the build ends; without, before this returns."""
-    from kb import concepts, normalize, terminology
+    whose `result()` the caller asks for before the build ends; without, before this returns.
+    `digests` is told the content digest of each entry the delta kept (`Clustering.known`)."""
+    from kb import concepts, model, normalize, terminology
     from kb.cr.load import cache_inputs
     from kb.ingest import dedup
 
@@ -360,10 +362,17 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
     lexicon.learn_evidence(evidenced)
     # The English revisions the last build joined (`kb.ingest.delta`): of the same code and reference data
     # as the evidence (the state keeps each cluster's `gap_key`), whose card names the delta compares itself.
-    # Off with KB_DELTA_DEDUP=0.
-    clustering = Clustering(load_table("clusters", glossed) or None) if delta_dedup() else None
+    # Off with KB_DELTA_DEDUP=0. It keeps its entries' content digests too: of the entries' and the digest's code.
+    from kb.store import digests as digests_module
+
+    clustered = sorted({*glossed, *module_files(model, digests_module)})
+    clustering = Clustering(load_table("clusters", clustered) or None) if delta_dedup() else None
     entries = deduplicate(records, embedder=embedder, terminology=corpus.terminology, lexicon=lexicon,
                           similarity=similarity, is_official=is_official, clustering=clustering)
+    if clustering is not None and digests is not None:
+        for entry, digest in zip(entries, clustering.known):
+            if digest is not None:
+                digests.know(entry, digest)
 
     def save(report: object) -> None:  # of the state `deduplicate` left, which the child's fork copies
         if clustering is not None and clustering.delta:
@@ -372,9 +381,9 @@ def deduplicate_remembered(records: Sequence[Record], *, embedder: Embedder | No
         if len(similarity.table) != asked or len(similarity.used) != asked:
             remembered.save(similarity.kept())
         if clustering is not None and clustering.state is not None:
-            from kb.ingest.delta import with_postings
+            from kb.ingest.delta import with_digests, with_postings
 
-            save_table("clusters", glossed, with_postings(clustering.state))
+            save_table("clusters", clustered, with_postings(with_digests(clustering.state, clustering.made)))
         signatures = lexicon.signature_table(r.text for r in records)
         if signatures != learned:
             save_table("signatures", meaning, signatures)

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from kb.ingest.dedup import MAX_CANDIDATES, MAX_SHINGLE_DF, Clustering, Similarities, deduplicate
+from kb.ingest.delta import with_digests
 from kb.model import Kind, Lang, Record
+from kb.store.digests import content_digest
 
 
 def _record(text: str, source: str, line: int = 1, card: str | None = None, date: str | None = "2020-01-01",
@@ -23,17 +26,30 @@ def _record(text: str, source: str, line: int = 1, card: str | None = None, date
 def _added_one_by_one(pages: list[list[Record]]) -> list[bool]:
     """Deduplicate the pages' records page by page with the clustering state, each result compared with
     one call over the same records; whether each call after the first took the delta."""
+    return _added_with_digests(pages)[0]
+
+
+def _added_with_digests(pages: list[list[Record]]) -> tuple[list[bool], list[dict[str, str | None]]]:
+    """`_added_one_by_one`, each call's entries' known content digests checked against the entries (the state
+    keeping the digests of the entries made, as the build's child does): the delta's flags, and each call's
+    known digest by entry text."""
     clustering, similarity = Clustering(), Similarities()
     records: list[Record] = []
     took: list[bool] = []
+    known: list[dict[str, str | None]] = []
     for k, page in enumerate(pages):
         records = records + page
         got = deduplicate(records, embedder=None, similarity=similarity, clustering=clustering)
         want = deduplicate(records, embedder=None)
         assert got == want, f"page {k}"
+        assert len(clustering.known) == len(got)
+        for entry, digest in zip(got, clustering.known):
+            assert digest in (None, content_digest(entry)), f"page {k}: a stale digest for {entry.text!r}"
+        known.append({e.text: digest for e, digest in zip(got, clustering.known)})
+        clustering.state = with_digests(clustering.state, clustering.made)
         if k:
             took.append(clustering.delta)
-    return took
+    return took, known
 
 
 BASE = ("when this creature enters the battlefield you may return target card from your graveyard to your "
@@ -109,8 +125,9 @@ def test_pages_added_one_by_one_give_one_calls_entries() -> None:
             page.append(_record(text.capitalize() + ".", f"p{p}.txt", line=line + 1, card=rng.choice(cards),
                                 date=f"20{rng.randint(10, 24)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"))
         pages.append(page)
-    took = _added_one_by_one(pages)
+    took, known = _added_with_digests(pages)
     assert took.count(True) >= len(took) // 2, took
+    assert sum(d is not None for call in known for d in call.values()) > 100, "the kept clusters' digests are known"
 
 
 def test_a_build_adding_a_page_takes_the_delta_and_writes_the_kb_one_build_writes(
@@ -175,3 +192,80 @@ def test_a_cluster_joined_again_forgets_its_gap_key_a_kept_one_keeps_it() -> Non
              for mark, k in zip(state["marks"], state["gap_key"].tolist())}
     assert known[first.text] is None and known[revision.text] is None
     assert known[other.text] == keys[texts.index(other.text)]
+
+
+def test_a_kept_clusters_entry_keeps_the_last_builds_content_digest() -> None:
+    """The delta keeps the content digest of a kept cluster's entry (the later stages take it instead of
+    digesting the entry again); the new page's entry has none yet, and has it in the call after."""
+    first = _record(f"{BASE} 0.", "a.txt")
+    other = _record("A face-down spell or permanent has no name, mana cost, color or subtypes.", "b.txt")
+    new = _record("The exiled card remains face down; you may look at it at any time.", "c.txt")
+    more = _record("Turning a face-down creature face up doesn't use the stack.", "d.txt")
+    took, known = _added_with_digests([[first, other], [new], [more]])
+    assert took == [True, True]
+    assert known[0] == {first.text: None, other.text: None}, "a full join knows no digest"
+    entries = deduplicate([first, other], embedder=None)
+    assert known[1] == {**{e.text: content_digest(e) for e in entries}, new.text: None}
+    assert known[2][new.text] is not None and known[2][more.text] is None
+
+
+def test_a_cluster_joined_again_is_digested_anew() -> None:
+    first = _record(f"{BASE} 0.", "a.txt")
+    other = _record("A face-down spell or permanent has no name, mana cost, color or subtypes.", "b.txt")
+    revision = _record(f"{BASE.replace('may return', 'may send')} 0.", "c.txt", date="2021-01-01")
+    took, known = _added_with_digests([[first, other], [other], [revision]])
+    assert took == [True, True]
+    assert known[2][other.text] is not None
+    assert known[2] == {revision.text: None, other.text: known[2][other.text]}, "one entry of first and its revision"
+
+
+@pytest.mark.parametrize("moved", ["line", "original", "another copy's text"])
+def test_a_group_whose_records_moved_is_digested_anew(moved: str) -> None:
+    """A page saved again with its rulings on other lines (or as written otherwise) gives the same groups, cards,
+    pages and dates: the delta keeps their clusters, but their entries' variants differ, so no digest holds."""
+    from dataclasses import replace
+
+    first = _record("A face-down spell or permanent has no name, mana cost, color or subtypes.", "a.txt")
+    other = _record("The exiled card remains face down; you may look at it at any time.", "b.txt")
+    twin = _record(first.text, "c.txt")
+    changed = {"line": replace(first, line=7), "original": replace(first, original=first.text + " "),
+               "another copy's text": replace(twin, text=first.text.upper())}[moved]
+    before = [first, other, twin]
+    after = [changed if r is (twin if moved == "another copy's text" else first) else r for r in before]
+    clustering, similarity = Clustering(), Similarities()
+    deduplicate(before, embedder=None, similarity=similarity, clustering=clustering)
+    clustering.state = with_digests(clustering.state, clustering.made)
+    got = deduplicate(after, embedder=None, similarity=similarity, clustering=clustering)
+    assert got == deduplicate(after, embedder=None) and clustering.delta
+    known = {e.text: digest for e, digest in zip(got, clustering.known)}
+    assert known[first.text] is None and known[other.text] is not None
+
+
+def test_a_build_adding_a_page_is_told_the_kept_entries_digests(
+        kb_home: Path, small_corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second build is told the content digest of the ruling entries of the clusters the delta kept, from the
+    state the first build saved (linking, the outdated finder and the rows key on it without digesting those
+    entries again), each the digest of the entry it is told for; not the new page's entry, nor one a translation
+    joins, nor one of a cluster joined again."""
+    from kb.build import build
+    from kb.search.embed import FakeEmbedder
+    from kb.store import digests as digests_module
+    from tests.test_store import card_file
+
+    monkeypatch.setenv("KB_CORPUS", str(small_corpus))
+    first = card_file(tmp_path / "a.json", "Monastery Flock", [("2014-09-20", "A face-down Flock is a 2/2.")])
+    new = "If a face-down creature is turned face up, it remains tapped."
+    second = card_file(tmp_path / "b.json", "Icefeather Aven", [("2014-09-20", new)])
+    home = kb_home / "told"
+    build([first], home=home, embedder=FakeEmbedder())
+    told: list[str] = []
+    real = digests_module.Digests.know
+
+    def know(self: digests_module.Digests, entry: Any, digest: str) -> None:
+        assert digest == content_digest(entry), entry.text
+        told.append(entry.text)
+        real(self, entry, digest)
+
+    monkeypatch.setattr(digests_module.Digests, "know", know)
+    build([second], home=home, embedder=FakeEmbedder())
+    assert len(told) > 10 and new not in told

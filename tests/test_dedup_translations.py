@@ -842,3 +842,28 @@ def test_a_text_of_a_card_whose_rulings_all_have_another_gap_key_still_weighs_on
         assert got == dedup(records, vectors)
     assert clustering.delta
     assert entry_of(got, WILDCALL_DE).text == WILDCALL_DE  # an entry of its own
+
+
+def test_a_kept_cluster_a_translation_joins_is_digested_anew():
+    """The delta keeps the content digest of a kept cluster's entry only while no translation joins it: the
+    translation is a variant of the entry, which says more than the last build's."""
+    from kb.ingest.dedup import Clustering, Similarities
+    from kb.ingest.delta import with_digests
+    from kb.store.digests import content_digest
+
+    vectors = {WILDCALL: [1, 0], WILDCALL_DE: [1, 0.1]}
+    other = rec("Turning a face-down creature face up doesn't use the stack, so no player can respond.", "Other",
+                source="other.txt")
+    pages = [[rec(WILDCALL, "Wildcall"), other], [rec(WILDCALL_DE, "Wildcall", Lang.DE, source="de.txt")]]
+    clustering, similarity = Clustering(), Similarities()
+    records: list = []
+    for page in pages:
+        records = records + page
+        got = deduplicate(records, embedder=ChosenEmbedder(vectors), terminology=CORPUS.terminology,
+                          lexicon=lexicon(), similarity=similarity, clustering=clustering)
+        assert got == dedup(records, vectors)
+        clustering.state = with_digests(clustering.state, clustering.made)
+    assert clustering.delta
+    known = {e.text: (digest, e) for e, digest in zip(got, clustering.known)}
+    assert len(entry_of(got, WILDCALL_DE).variants) == 2 and known[WILDCALL][0] is None
+    assert known[other.text][0] == content_digest(known[other.text][1])

@@ -43,3 +43,26 @@ def test_an_entry_whose_content_changed_under_the_same_id_is_digested_again() ->
     other = _entry("A face-down permanent has no name.")
     assert digests.content(other) == content_digest(other) != first
     assert digests.content(replace(e, first_date="2014-01-01")) != first
+
+
+def test_a_known_digest_is_taken_as_it_is_while_the_entry_holds_the_same_content() -> None:
+    """`Digests.know`: deduplication's delta tells the digest of a kept cluster's entry, which linking and the
+    outdated finder then take without digesting it (the same objects); an entry changed since is digested again."""
+    import kb.store.digests as module
+
+    digests, e = Digests(), _entry()
+    digests.know(e, "told")
+    assert digests.content(e) == "told" and digests.content(replace(e, rules=())) == "told"
+    assert digests.content(replace(e, text="Another text.")) == content_digest(replace(e, text="Another text."))
+
+
+def test_assign_ids_hands_back_an_entry_whose_id_it_keeps_as_it_is() -> None:
+    """An entry whose id is already the one its anchor gives is not copied (a digest known of it holds); one
+    with another id is."""
+    from kb.ingest.ids import assign_ids
+
+    e = _entry()
+    right = assign_ids([e])[0]
+    assert right.id != e.id
+    assert assign_ids([right])[0] is right
+    assert assign_ids([e])[0] is not e

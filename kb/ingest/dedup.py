@@ -1383,10 +1383,16 @@ _LAST_CHAR = chr(0x10FFFF)  # sorts after every character a key can hold
 @dataclass
 class Clustering:
     """The English revisions' state between two `deduplicate` calls (`kb.ingest.delta.ClusterState`,
-    None: none yet) and whether the last call took the delta (False: it joined every group again)."""
+    None: none yet) and whether the last call took the delta (False: it joined every group again).
+    After a call, `known` holds, for each entry it returned (in their order), the content digest its kept
+    cluster's entry had in the last call (`kb.store.digests.content_digest`; None: not known), and `made`
+    the entries of the other clusters with no translation, by root, whose digests the state is to keep
+    (`kb.ingest.delta.with_digests`)."""
 
     state: Any = None
     delta: bool = False
+    known: list[str | None] = field(default_factory=list)
+    made: dict[int, Entry] = field(default_factory=dict)
 
 
 def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
@@ -1460,8 +1466,25 @@ def deduplicate(records: Sequence[Record], *, embedder: Embedder | None,
     entries = [_make_entry(cluster, attached[c], terminology, used, similarity, is_official)
                for c, cluster in enumerate(clusters)]
     entries += [_make_entry(unit, [], terminology, used, similarity, is_official) for unit in orphans]
-    entries.sort(key=lambda e: (e.kind.value, e.cards, e.first_date or "", e.text))
-    return entries
+    known: list[str | None] = [None] * len(entries)
+    if clustering is not None and clustering.state is not None:
+        # a kept cluster with no translation made the entry its digest was taken of (`kb.ingest.delta`)
+        last: dict[int, str] = clustering.state["digests"]
+        kept: dict[int, str] = {}
+        clustering.made = {}
+        for c, root in enumerate(sorted(members)):
+            if attached[c]:
+                continue
+            if root in last:
+                known[c] = kept[root] = last[root]
+            else:
+                clustering.made[root] = entries[c]
+        clustering.state = {**clustering.state, "digests": kept}
+    order = sorted(range(len(entries)), key=lambda k: (entries[k].kind.value, entries[k].cards,
+                                                       entries[k].first_date or "", entries[k].text))
+    if clustering is not None:
+        clustering.known = [known[k] for k in order]
+    return [entries[k] for k in order]
 
 
 def translation_coverage(entries: Iterable[Entry], langs: Sequence[Lang] = (Lang.DE, Lang.ES),

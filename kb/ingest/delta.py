@@ -23,6 +23,12 @@ when the state was made by other code or keywords. The state is a plain dict (`k
 The state also keeps each cluster's `gap_key` where a build found it (`_align_translations`): what a translation
 must share with the cluster's English evidence. A kept cluster keeps its groups, their records and what
 the lexicon finds in their texts, so its key holds; a cluster joined again is weighed again.
+
+And it keeps the content digest (`kb.store.digests.content_digest`) of the entry each cluster with no
+translation made (`digests`, by root): a kept cluster's records are the last build's in every field the entry
+is made of (`_mark`), so, with no translation joining it now, its entry says what the last one said and the
+build's later stages take the digest as it is (`Clustering.known`) instead of digesting the entry again. A
+cluster joined again, or one a translation joins, is digested anew.
 """
 
 from __future__ import annotations
@@ -34,24 +40,31 @@ from kb.concepts import declined_stem
 from kb.ingest.dedup import (GRAM_BASE, GRAM_PAD, MAX_CANDIDATES, MAX_SHINGLE_DF, SHINGLE, GapKey, Lexicon,
                              Similarities, _Group, _join_pairs, _Tokens, _UnionFind, _cards, is_revision,
                              may_be_revision, words_digest)
+from kb.model import Entry
 from kb.normalize import match_key
 
 if TYPE_CHECKING:
     import numpy as np
     from numpy.typing import NDArray
 
-VERSION = 2
+VERSION = 3
 State = dict[str, Any]
 
 
 def _mark(group: _Group, is_official: Callable[[str], bool]) -> tuple[Hashable, ...]:
     """What the joining reads of a group's records: its first text, and each record's card, page, date and
-    whether its source is official (`_card_keys`, `_may_be_one_ruling`, `_without_its_symbols`)."""
+    whether its source is official (`_card_keys`, `_may_be_one_ruling`, `_without_its_symbols`); and what
+    else its entry is made of (`_make_entry`): each record's line, language, clause, its text and its
+    original where they differ from the first text (None where they don't)."""
     records = group.records
+    first = records[0].text
     if len(records) == 1:  # nine groups in ten at 100k rulings
         r = records[0]
-        return (r.text, r.card, r.source, r.date, is_official(r.source))
-    return (records[0].text, *[x for r in records for x in (r.card, r.source, r.date, is_official(r.source))])
+        return (first, r.card, r.source, r.date, is_official(r.source), r.line, r.lang, r.clause,
+                None if r.original == first else r.original)
+    return (first, *[x for r in records for x in (r.card, r.source, r.date, is_official(r.source), r.line, r.lang,
+                                                  r.clause, None if r.text == first else r.text,
+                                                  None if r.original == first else r.original)])
 
 
 def _folded(lexicon: Lexicon, group: _Group) -> list[str]:
@@ -82,7 +95,8 @@ def full_state(rulings: Sequence[_Group], roots: Sequence[int], passing: Sequenc
 def _state(rulings: Sequence[_Group], lexicon: Lexicon, is_official: Callable[[str], bool], words: dict[str, int],
            row_ptr: NDArray[np.int64], row_keys: NDArray[np.int64], component: NDArray[np.int64],
            root: NDArray[np.int64], marks: list[tuple[Hashable, ...]] | None = None,
-           keyed: tuple[list[GapKey], NDArray[np.int64]] | None = None) -> State:
+           keyed: tuple[list[GapKey], NDArray[np.int64]] | None = None,
+           digests: dict[int, str] | None = None) -> State:
     import numpy as np
 
     values, key_at = keyed if keyed is not None else ([], np.full(len(rulings), -1, dtype=np.int64))
@@ -90,7 +104,7 @@ def _state(rulings: Sequence[_Group], lexicon: Lexicon, is_official: Callable[[s
             "exact": [g.exact for g in rulings],
             "marks": marks if marks is not None else [_mark(g, is_official) for g in rulings],
             "words": words, "row_ptr": row_ptr, "row_keys": row_keys, "component": component, "root": root,
-            "gap_keys": values, "gap_key": key_at}
+            "gap_keys": values, "gap_key": key_at, "digests": digests if digests is not None else {}}
 
 
 def gap_keys(state: State, roots: Sequence[int], count: int) -> list[GapKey | None]:
@@ -111,6 +125,16 @@ def with_gap_keys(state: State, roots: Sequence[int], cluster_roots: Sequence[in
         if key is not None:
             at_root[root] = number.setdefault(key, len(number))
     return {**state, "gap_keys": list(number), "gap_key": at_root[np.asarray(roots, dtype=np.int64)]}
+
+
+def with_digests(state: State, made: dict[int, Entry]) -> State:
+    """The state with the content digests of the entries `made` (by their cluster's root) beside those it keeps:
+    left to the child that saves the state (`kb.build`)."""
+    from kb.store.digests import content_digest
+
+    if not made:
+        return state
+    return {**state, "digests": {**state["digests"], **{root: content_digest(e) for root, e in made.items()}}}
 
 
 def with_postings(state: State) -> State:
@@ -303,8 +327,11 @@ def delta_roots(state: State, rulings: Sequence[_Group], lexicon: Lexicon, simil
     key_at = np.full(n, -1, dtype=np.int64)
     key_at[new_of_old] = state.get("gap_key", np.full(old_n, -1, dtype=np.int64))
     key_at[np.asarray(ordered, dtype=np.int64)] = -1
+    # a kept cluster keeps its entry's digest (its root is a kept group's); a cluster joined again is digested anew
+    moved = new_of_old.tolist()
+    kept_digests = {moved[o]: digest for o, digest in state["digests"].items() if moved[o] not in local}
     next_state = _state(rulings, lexicon, is_official, words, new_ptr, new_keys, new_component, new_root, marks,
-                        (list(state.get("gap_keys", [])), key_at))
+                        (list(state.get("gap_keys", [])), key_at), kept_digests)
     return new_root.tolist(), next_state
 
 

@@ -44,6 +44,12 @@ class Digests:
         self._held[entry.id] = (fields, digest)
         return digest
 
+    def know(self, entry: Entry, digest: str) -> None:
+        """Take `digest` as `entry`'s content digest: deduplication's delta knows it for a kept cluster's entry
+        (`kb.ingest.dedup.Clustering.known`), which says what the last build's said."""
+        self._held[entry.id] = ((entry.variants, entry.kind, entry.text, entry.cards, entry.first_date,
+                                 entry.last_date, entry.clause), digest)
+
     def whole(self, entry: Entry) -> str:
         """SHA-1 of everything `entry` holds: its content, id, links (every digit of their scores),
         checks and link note."""
