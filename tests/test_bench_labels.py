@@ -174,6 +174,14 @@ def test_the_zone_rule_set_is_dev_only_and_read_by_the_dev_script_alone(question
     assert sq.DATA / "judge_questions_zone_rule.yaml" not in sq.DEFAULT_FILES
 
 
+def test_the_facedown_meets_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search55): a face-down object meets another rule (tryout 53's D3)
+    meets = [q for q in questions if q.source == "judge_questions_facedown_meets"]
+    assert Counter(q.lang for q in meets) == {Lang.EN: 6, Lang.DE: 6, Lang.ES: 6}
+    assert {q.split for q in meets} == {"dev"}
+    assert sq.DATA / "judge_questions_facedown_meets.yaml" not in sq.DEFAULT_FILES
+
+
 def test_the_oracle_interaction_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
     # written before any search on it (search47b): questions the named cards' Oracle texts decide
     oracle = [q for q in questions if q.source == "judge_questions_oracle"]

@@ -417,7 +417,15 @@ class ActClaim:
     asks: frozenset[str]
     gist: str
     rules: str
-    clauses: tuple[str, ...]  # the clauses the words are of (documentation)
+    clauses: tuple[str, ...]  # the clauses the words are of (documentation; `lift`)
+    # the clauses are the case the question states, whichever way it asks (`Weights.meeting_rule` lifts their fused
+    # score): true of a face-down creature mutated onto (729.2e-f is merging's one face-down case), not of a copy
+    # question, which may be of either direction (a face-down permanent becoming a copy, 708.10, or another object
+    # becoming a copy of a face-down creature, answered by 708.2's copiable values and its rulings)
+    lift: bool = False
+    # concepts beside which the meeting's concept is another rule's: a copied triggered ability ("he copied its leaves
+    # trigger": 707.10) is no permanent becoming a copy
+    unless: frozenset[str] = frozenset()
 
 
 ACT_CLAIMS: tuple[ActClaim, ...] = (
@@ -450,6 +458,42 @@ def act_claims(concepts: Iterable[str], asking: Iterable[str]) -> tuple[ActClaim
     if TURN_FACE_UP not in found:
         return ()
     return tuple(c for c in ACT_CLAIMS if c.acts & found and c.asks & asked)
+
+
+# ----------------------------------------------------------------- a face-down object meeting another rule
+# "My face-down morph became a copy of a Dragon: is it a Dragon now?", "I mutate onto my face-down creature: is it face
+# up?": a question about a face-down object that holds a second rule's concept asks how the two meet, and the CR
+# states the case in a clause of its own (708.10, 729.2e) whose words are the second rule's and the face-down
+# object's at once. The question's words are the second rule's (copy, mutate), which the rulings of the other case
+# share (an object becoming a copy *of* a face-down creature), and every clause's score is discounted, so a ruling
+# about another case came first (tryout 53 D3). Such a question is expanded, as a claim of `ACT_CLAIMS` is, with the
+# words of the clause that states the case. Read from the whole question (the copy effect is told in the story:
+# "my morph became a copy ... what is it now?"), unlike an act claim.
+FACE_DOWN_MEETINGS: tuple[ActClaim, ...] = (
+    ActClaim(
+        "copy", frozenset({"~copy"}), frozenset({"~copy"}),
+        "a face-down permanent that becomes a copy of another permanent keeps its face-down characteristics",
+        "if a face-down permanent becomes a copy of another permanent, its copiable values become the copiable values "
+        "of that permanent, as modified by its face-down status; its characteristics therefore remain the same; if it "
+        "is turned face up, its copiable values become the values it copied",
+        ("708.10",), unless=frozenset({"~trigger"})),
+    ActClaim(
+        "mutate", frozenset({"~mutate"}), frozenset({"~mutate"}),
+        "a merged permanent's face-up or face-down status is determined by its topmost component",
+        "a merged permanent that contains face-up and face-down components: the permanent's status is determined by "
+        "its topmost component; a face-down permanent that becomes face up as a result of an object merging with it "
+        "isn't turned face up",
+        ("729.2e", "729.2f"), lift=True),
+)
+
+
+def face_down_meetings(concepts: Iterable[str]) -> tuple[ActClaim, ...]:
+    """The meetings (`FACE_DOWN_MEETINGS`) of a face-down question whose concept tokens are `concepts`: those whose
+    second rule's concept it holds."""
+    found = set(concepts)
+    if not about_face_down(found):
+        return ()
+    return tuple(c for c in FACE_DOWN_MEETINGS if c.acts & found and not c.unless & found)
 
 
 def with_claims(plan: QueryPlan, claims: Sequence[ActClaim]) -> QueryPlan:

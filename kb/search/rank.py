@@ -30,6 +30,7 @@ from kb.search.spelling import TermSpeller
 from kb.search.question import ACTS as ACT_CONCEPTS
 from kb.search.question import (FACE_DOWN_TERMS, FORM_MARK, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS,
                                 MIN_TERM_WORDS, RARE_IN_RULINGS, RULE_MARK, QueryPlan, about_face_down, act_claims,
+                                face_down_meetings,
                                 act_match, asked_acts, card_rules, cited_clauses, glossary_term,
                                 keyword_rules, names_term, off_subject, plan, referenced_rules, says_term, see_term,
                                 spell_targets, split_concepts, with_claims)
@@ -374,6 +375,16 @@ class Weights:
     # of the clause that decides (116.2b, 708.8, 508.2a), as a card's Oracle concept expands a question, and the
     # CR's clauses are scored lexically as fully as the rulings. False: off.
     act_claims: bool = True
+    # A face-down question that holds a second rule's concept (copy, mutate) asks how a face-down object meets it
+    # (`question.face_down_meetings`, tryout 53 D3): it is expanded with the words of the clause that states the case
+    # (708.10, 729.2e), as an act claim is. False: off.
+    face_down_meetings: bool = True
+    # ... and the clauses that state the case (`ActClaim.clauses` of a meeting that `lift`s: 729.2e-f) have their
+    # fused score multiplied by this, not by `rule`: the question asks for them by its two concepts, and discounted
+    # they sat behind the section's heading and mutate's own clauses. Not 708.10: lifted, it came first for the
+    # questions of the other direction (a Clone copying a face-down creature: en-15, es-14, tq45-es-fd-5 lost their
+    # first place to it). 0.6 (`rule`): no lift.
+    meeting_rule: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -778,6 +789,15 @@ class Searcher:
         if mode == "hybrid" and w.act_claims and not general:
             ask = with_claims(ask, act_claims(self.glossary.question_tokens(said, langs),
                                               self.glossary.question_tokens(words.asking, langs)))
+        stated = np.zeros(n, dtype=bool)  # the clauses that state how a face-down object meets a rule asked about
+        if mode == "hybrid" and w.face_down_meetings and not general:
+            # a card's name is no rule the question meets: Clone Shell ("Caparazón clon") copies nothing
+            unnamed = said
+            for c in read:
+                unnamed = re.sub(re.escape(c.said), " ", unnamed, flags=re.IGNORECASE)
+            meetings = face_down_meetings(self.glossary.question_tokens(unnamed, langs))
+            ask = with_claims(ask, meetings)
+            stated = self._clauses_numbered({c for m in meetings if m.lift for c in m.clauses})
         name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
         name_skip = self._name_skip(read)
         rule_asked = asks_for_rule(query)
@@ -853,7 +873,8 @@ class Searcher:
         elif mode == "lexical":
             fused = lexical.astype(np.float64)
         else:
-            fused = self._fuse(rule_asked, words, dense_rank, lexical, named, langs, name_tokens, keyword)
+            fused = self._fuse(rule_asked, words, dense_rank, lexical, named, langs, name_tokens, keyword,
+                               stated=stated)
             if w.off_face_down != 1.0 and about_face_down(self.glossary.question_tokens(said, langs)):
                 kept = self._speaks_face_down | self._is_rule | self._of_cards(named)
                 self._oracle_face_down(kept, fused)
@@ -1000,11 +1021,13 @@ class Searcher:
 
     def _fuse(self, rule_asked: bool, parts: Focus, dense: np.ndarray, lexical: np.ndarray, named: list[str],
               langs: tuple[Lang, ...] = tuple(Lang), name_tokens: set[str] | frozenset[str] = frozenset(),
-              keyword: np.ndarray | None = None, per_kind: bool = False) -> np.ndarray:
+              keyword: np.ndarray | None = None, per_kind: bool = False,
+              stated: np.ndarray | None = None) -> np.ndarray:
         """The hybrid score of every entry: weighted reciprocal rank fusion plus bonuses
         (`rule_asked`: the question wants a rule of the CR, its entries are not discounted; `keyword`:
         the rules of a keyword no ruling is about, discounted by `Weights.keyword_rule`; `per_kind`: BM25
-        ranked within each kind, as e5 is with `Weights.dense_per_kind`)."""
+        ranked within each kind, as e5 is with `Weights.dense_per_kind`; `stated`: the clauses that state how a
+        face-down object meets a rule the question asks about, discounted by `Weights.meeting_rule`)."""
         w = self.weights
         if keyword is None:
             keyword = np.zeros(len(dense), dtype=bool)
@@ -1025,7 +1048,10 @@ class Searcher:
         fused += 1e-6 * dense  # equal fused ranks: the closer meaning first
         rule = w.rule_asked if rule_asked else w.rule
         if rule != 1.0:
-            fused = np.where(self._is_rule, fused * np.where(keyword, max(rule, w.keyword_rule), rule), fused)
+            scale = np.where(keyword, max(rule, w.keyword_rule), rule)
+            if stated is not None:
+                scale = np.where(stated, max(rule, w.meeting_rule), scale)
+            fused = np.where(self._is_rule, fused * scale, fused)
         of_named = self._of_cards(named)
         card = w.card if parts.is_story else w.card_asked
         if named and card:
@@ -1387,6 +1413,13 @@ class Searcher:
             cards[t.card_idx[np.repeat(said, np.diff(t.card_ptr))]] = True  # the cards of those entries
             self._face_down = said | t.with_any("card", cards)
         return self._face_down
+
+    def _clauses_numbered(self, numbers: set[str]) -> np.ndarray:
+        """Per entry: whether it is the CR clause of one of `numbers` (current numbers)."""
+        own, vocab = self._own_clauses, self.table.clause_vocab
+        wanted = np.array([c in numbers for c in vocab] + [False], dtype=bool)  # own -1 (no clause) reads the last
+        out: np.ndarray = self._is_rule & wanted[own]
+        return out
 
     @property
     def _says_face_down(self) -> np.ndarray:
