@@ -1,6 +1,7 @@
 """A German or Spanish question is embedded with the English terms of the rules words it says
-(`Glossary.english_terms`, `Weights.dense_terms`, off by default: bench/results/search54.md): e5 ranks the English texts lower
-for it than for the same question in English (the parallel dev set, search53c). English questions are embedded as written.
+(`Glossary.english_terms`, `Weights.dense_terms`, off by default: bench/results/search54.md): e5 ranks the English
+texts lower for it than for the same question in English (the parallel dev set, search53c). English questions are
+embedded as written.
 Hand-made entries, a fake embedder that records what it is asked to embed."""
 
 from __future__ import annotations
