@@ -74,6 +74,9 @@ def spell_umlauts(text: str) -> str:
 def _as_asked(text: str, langs: Iterable[Lang]) -> str:
     """A question's `text` as its German words are read: umlauts spelled out when German is asked for."""
     return spell_umlauts(text) if Lang.DE in langs else text
+# How many English terms `english_terms` gives at most: e5 reads them beside the question, and more terms than the
+# English wording would say outweigh the question's own words.
+ENGLISH_TERMS = 5
 MIN_VERB_ROOT = 4  # "ver" (ver, to see), "dar": a root this short would read half the language as the verb
 
 # Where a question says a word as a keyword's name (`keyword_words`): quoted, capitalised inside a sentence ("una
@@ -181,6 +184,7 @@ class Glossary:
         self.translations = list(translations or [])
         # the translations' own matcher (their German and Spanish terms), made on the first `translate`
         self._translator: Glossary | None = None
+        self._head_glossary: Glossary | None = None  # `_heads`
         # Phrases by first token, longest first, per language (a dict look-up per token): `face up`
         # beats `face`. A text is matched with its own language's terms (and a question also with
         # English's, which players mix in): German "löst" must not find `trigger` in the English
@@ -311,6 +315,11 @@ class Glossary:
 
     def _translations_in(self, text: str, lang: Lang) -> list[Concept]:
         """The translations (`translate`) a German or Spanish question's `text` names, each once, in text order."""
+        return list({c.id: c for c, _ in self._translation_spans(text, lang)}.values())
+
+    def _translation_spans(self, text: str, lang: Lang) -> list[tuple[Concept, frozenset[str]]]:
+        """Each translation a German or Spanish question's `text` names (`_translations_in`) with the tokens
+        of `text` that name it, in text order."""
         if lang is Lang.EN or not self.translations:
             return []
         if self._translator is None:
@@ -323,21 +332,49 @@ class Glossary:
         # an everyday term (`Concept.everyday`: `_everyday_apart` made it a concept of its own) only where the
         # question says it as a keyword
         said = self.keyword_words(text, lang) if any(own.concepts[ci].everyday for ci, _, _ in spans) else frozenset()
-        found = [ci for ci, i, n in spans if not own.concepts[ci].everyday or set(words[i:i + n]) <= said]
-        found += own.phrases_in(asked, (lang,))
-        return [own.concepts[ci] for ci in dict.fromkeys(found)]
+        found = [(ci, frozenset(words[i:i + n])) for ci, i, n in spans
+                 if not own.concepts[ci].everyday or set(words[i:i + n]) <= said]
+        found += [(ci, frozenset()) for ci in own.phrases_in(asked, (lang,))]
+        return [(own.concepts[ci], toks) for ci, toks in found]
 
     def english_terms(self, text: str, lang: Lang) -> list[str]:
-        """The English (head) terms of the concepts and translations a German or Spanish question's `text` names by
-        its `lang` terms, each once ("Aufräumphase" -> "cleanup step"); none for English. What e5 reads beside the
-        question: it ranks English texts lower for a German or Spanish question than for the same question in
-        English."""
+        """At most `ENGLISH_TERMS` English terms of the rules words a German or Spanish question's `text` says, each
+        once, as its English wording would say them; none for English. What e5 reads beside the question: it ranks
+        English texts lower for a German or Spanish question than for the same question in English.
+
+        First the lexicon translations a word names ("stirbt" -> "dies"), then the head term of each concept the
+        question names by that concept's own head term in `lang` ("Aufräumphase" -> "cleanup step"), in text
+        order. A concept named by another of its terms gives nothing, its head term being another word ("Gegner",
+        a term of `controller`, is no "control"; "auf dem Stapel" no "spell"), nor one whose word a translation
+        covers ("muere": "dies", not "leaves the battlefield"), unless the concept says more ("Ersatzeffekte":
+        `replacement effect`, its last part's translation `effect`). A term another term holds goes ("zona de
+        mando": `command zone`, not `zone` too)."""
         if lang is Lang.EN:
             return []
+        translated = self._translation_spans(text, lang)
         said, rest, words = self._said(text, (lang,))
-        named = [self.concepts[ci] for ci in dict.fromkeys(self._asked(rest, words, (lang,)) + said)]
-        terms = [c.terms[Lang.EN][0] for c in named + self._translations_in(text, lang) if c.terms.get(Lang.EN)]
-        return list(dict.fromkeys(terms))
+        heads = self._heads()
+        by_head = {heads.concepts[ci].id for ci, _, _ in heads._spans(rest, words, (lang,))}
+        by_head |= {heads.concepts[ci].id for ci in heads._said(text, (lang,))[0]}
+
+        def english(c: Concept) -> set[str]:
+            return set(tokenize(c.terms.get(Lang.EN, ("",))[0]))
+
+        named = [ci for ci, i, n in self._spans(rest, words, (lang,)) if all(
+            english(t) <= english(self.concepts[ci]) for t, toks in translated if toks & set(rest[i:i + n]))]
+        concepts = [c for c, _ in translated] + [self.concepts[ci] for ci in dict.fromkeys(named + said)
+                                                 if self.concepts[ci].id in by_head]
+        terms = list(dict.fromkeys(c.terms[Lang.EN][0] for c in concepts if c.terms.get(Lang.EN)))
+        held = [t for t in terms if any(set(t.lower().split()) < set(u.lower().split()) for u in terms)]
+        return [t for t in terms if t not in held][:ENGLISH_TERMS]
+
+    def _heads(self) -> Glossary:
+        """This glossary with each concept's first (head) term per language alone (`english_terms`)."""
+        if self._head_glossary is None:
+            self._head_glossary = Glossary([Concept(c.id, {lang: terms[:1] for lang, terms in c.terms.items()},
+                                                    c.everyday, c.unlike) for c in self.concepts])
+            self._head_glossary.inflected = self.inflected
+        return self._head_glossary
 
     def keyword_words(self, text: str, lang: Lang) -> frozenset[str]:
         """The tokens of the words a `lang` question's `text` says as a keyword's name (see `KEYWORD_CONTEXT`):
@@ -443,10 +480,14 @@ class Glossary:
         """The concepts (positions) a question's `tokens` (the stems of its `words`) name, as `_match` finds them,
         less a concept met by one word it lists as `unlike` ("Wirkung", effect, stems as "wirken", cast, does; a
         term of more words said whole, "entre al campo de batalla", is the term whatever its words)."""
+        return list(dict.fromkeys(ci for ci, _, _ in self._spans(tokens, words, langs)))
+
+    def _spans(self, tokens: list[str], words: list[str], langs: tuple[Lang, ...]) -> list[tuple[int, int, int]]:
+        """`_asked`'s concepts as `_match`'s spans (concept, first token, tokens), in text order."""
         spans: list[tuple[int, int, int]] = []
         self._match(tokens, langs, question=True, spans=spans)
-        return list(dict.fromkeys(ci for ci, i, n in spans
-                                  if not (n == 1 and self.concepts[ci].unlike and self._unlike(ci) & {words[i]})))
+        return [(ci, i, n) for ci, i, n in spans
+                if not (n == 1 and self.concepts[ci].unlike and self._unlike(ci) & {words[i]})]
 
     def _unlike(self, ci: int) -> frozenset[str]:
         """Concept `ci`'s `unlike` words as a question's words are read (folded, umlauts spelled out)."""

@@ -261,9 +261,10 @@ class Weights:
     # e5 ranks the English texts lower for a German or Spanish question than for its English wording (the parallel
     # dev set: the answer's e5 rank 1 -> 186, 4 -> 123, 8 -> 126). True: a German or Spanish question is embedded
     # with the English terms of the rules words it says (`Glossary.english_terms`) after it, as `gist` adds the
-    # named cards' rules. Off until refined (search53c, bench/results/search53c.md): all dev, de/es top-1 +10 -4,
-    # top-3 +4 -7, English unchanged; among the losses, a concept's head term beside a translation of the same
-    # word ("Reihenfolge": `distinguish` -> "differentiated" beside "order"; "muere": "leaves the battlefield").
+    # named cards' rules. Off (search53c, bench/results/search53c.md: all dev, de/es top-1 +10 -4, top-3 +4 -7, English
+    # unchanged, its losses from noisy terms). With the terms refined (search54, bench/results/search54.md: the
+    # terms the English wording would say, at most five, two at least) all dev de/es top-1 +6 -3, top-3 +7 -2,
+    # English unchanged, but the parallel set's Spanish loses two (p22-es 1 -> 3, p06-es 2 -> 5): still off.
     dense_terms: bool = False
     # A question that does not speak of face-down play (no face-down term in its words or in its named
     # cards' Oracle texts: `Searcher._about_face_down`) asks about another rule ("Can my opponent respond
@@ -810,7 +811,9 @@ class Searcher:
             texts = [parts.asking, story] if parts.is_story and w.dense_focus else [query]
             if w.untitle and query_lang is not Lang.DE:
                 texts = [untitle(t, [c.said for c in read]) for t in texts]
-            if w.dense_terms and (terms := self.glossary.english_terms(words.asking, query_lang)):
+            # two terms at least: one alone ("(damage)", "(search)") leans the question towards its every use (dev:
+            # s9-es-06, real-es-07 1 -> 2)
+            if w.dense_terms and len(terms := self.glossary.english_terms(words.asking, query_lang)) > 1:
                 texts[0] = f"{texts[0]} ({', '.join(terms)})"
             if ask.gist:  # the rules the named cards bring in are part of what is asked
                 texts[0] = f"{texts[0]} {ask.gist}"
