@@ -83,7 +83,9 @@ def test_a_check_naming_a_card_whose_definition_has_a_problem_is_told_so_not_unk
       expect: {Den Protector: {face_down: true}}
     """
     checks, problems = parse(text, cards)
-    card_line = line_of(text, "- name: Den Protector", cards)
+    # the problem is reported at the offending key's line (smoke51 L4), and the check points there
+    card_line = line_of(text, "filter: {min_power: 4}", cards)
+    assert card_line > line_of(text, "- name: Den Protector", cards)
     assert checks == [] and [p.line for p in problems] == [card_line, line_of(text, "setup:", cards)]
     assert "card 'Den Protector': unknown filter key(s) min_power (known: types," in problems[0].reason
     assert "unknown card" not in problems[1].reason
@@ -155,7 +157,7 @@ def test_a_cost_without_braces_in_a_card_definition_is_a_problem_naming_the_brac
     cards = MY_CARDS.replace("megamorph: '{1}{G}'", "megamorph: 1G")
     checks, problems = parse(MANIFESTED.format(name="n", expect="{stack: 1}"), cards)
     assert "`megamorph` of 'Den Protector' is '1G': write mana symbols in braces, like '{1}{G}'" in problems[0].reason
-    assert problems[0].line == line_of("", "- name: Den Protector", cards)
+    assert problems[0].line == line_of("", "megamorph: 1G", cards)  # the key's line (smoke51 L4)
 
 
 def test_a_corpus_card_defined_again_says_where_it_already_is() -> None:

@@ -738,11 +738,12 @@ def _local_cards(
         except (CardDataError, ValueError, TypeError) as exc:
             reason = str(exc).removeprefix(where + ": ")
             name = item.get("name") if isinstance(item, dict) else None
+            at = _problem_line(exc, _line(item, line))  # the offending key's line, else the card's
             if isinstance(name, str) and name:
-                rejected.setdefault(name, _line(item, line))
+                rejected.setdefault(name, at)
                 if repr(name) not in reason:
                     reason = f"card {name!r}: {reason}"
-            problems.append(Problem(source, _problem_line(exc, _line(item, line)), reason))
+            problems.append(Problem(source, at, reason))
             continue
         if card.name in out:
             problems.append(Problem(source, _line(item, line), f"card {card.name!r} is defined twice"))
