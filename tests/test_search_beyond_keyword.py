@@ -118,3 +118,33 @@ def test_a_question_whose_other_words_no_clause_of_the_keyword_says_stays_with_t
     off = fake_searcher(ENTRIES + [works], tmp_path / "off", weights=Weights(beyond_keyword=False))
     question = "How does indestructible work?"
     assert ranked_ids(on, question, limit=5) == ranked_ids(off, question, limit=5)
+
+
+PROTECTION = [
+    _rule("c-702.16", "702.16", "Protection"),
+    _rule("c-702.16a", "702.16a", "Protection is a static ability, written \"Protection from [quality].\""),
+    _rule("c-702.16b", "702.16b", "A permanent or player with protection can't be targeted by spells with the stated "
+          "quality and can't be targeted by abilities from a source with the stated quality."),
+    _rule("c-702.16c", "702.16c", "A permanent or player with protection can't be enchanted by Auras that have the "
+          "stated quality."),
+    _rule("c-702.16f", "702.16f", "Attacking creatures with protection can't be blocked by objects that have the "
+          "stated quality; this is checked only as blockers are declared, and a blocker that gains the stated "
+          "quality later goes on blocking until the end of the combat damage step of that combat phase."),
+    _rule("c-gl-protection", "glossary:Protection", "Protection: A keyword ability that provides a range of benefits "
+          "against objects with a specific quality. See rule 702.16, \"Protection.\""),
+    # a CR example that names the card four times and shares the question's "creature"
+    _rule("c-120.5", "120.5", "Damage dealt to a creature doesn't destroy it. Example: A player casts Lightning Bolt, "
+          "an instant that says \"Lightning Bolt deals 3 damage to any target,\" targeting a 2/2 creature. After "
+          "Lightning Bolt deals 3 damage to that creature, the creature is destroyed as a state-based action. Neither "
+          "Lightning Bolt nor the damage dealt by Lightning Bolt destroyed that creature."),
+    _ruling("r-c", "The creature can't be the target of red spells.", "C Card"),
+]
+
+
+def test_a_cr_example_naming_the_asked_card_is_no_rule_beyond_the_keyword(tmp_path: Path) -> None:
+    """smoke53 H1 (the README's example): "Can I Lightning Bolt a creature with protection from red?" lost 702.16b
+    since search50b: 120.5's example names Lightning Bolt four times, so a clause outside protection seemed to hold
+    the question's other words four times over. The named card's name is no word of what is asked."""
+    searcher = fake_searcher(PROTECTION, tmp_path / "index", weights=Weights(beyond_keyword=True))
+    ranked = ranked_ids(searcher, "Can I Lightning Bolt a creature with protection from red?", limit=10)
+    assert ranked[0] == "c-702.16b", ranked

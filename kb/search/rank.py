@@ -844,8 +844,16 @@ class Searcher:
                         if words.is_story and w.story:
                             without += w.story * self._lexical(words.story, langs, drop)
                         said_keyword = scores - without
+                        # the gate weighs the other words less the named cards' names too: a CR example naming
+                        # the card ("Lightning Bolt", four times in 120.5's) is no rule the question asks about
+                        # (smoke53 H1: "Can I Lightning Bolt a creature with protection from red?" lost 702.16b)
+                        other = without
+                        if name_skip:
+                            other = self._lexical(words.asking, langs, drop | name_skip)
+                            if words.is_story and w.story:
+                                other += w.story * self._lexical(words.story, langs, drop | name_skip)
                         rest = np.zeros(n, dtype=np.float64)
-                        np.maximum.at(rest, self._doc_entry, np.where(scored, without, 0.0))
+                        np.maximum.at(rest, self._doc_entry, np.where(scored, other, 0.0))
                         beyond = asks_beyond(rest, self._is_rule, section, w.beyond_ratio)
                 # A card named in German or Spanish (or misspelt) is asked about by its English name,
                 # which is what English rulings call it.
