@@ -44,3 +44,10 @@ def ranked_ids_with(searcher: Searcher, question: str, **weights: Any) -> list[s
     return ranked_ids(searcher, question)
 
 
+def lexical_and_dense(searcher: Searcher, question: str, entry_id: str, weights: Weights,
+                      limit: int) -> tuple[float, float]:
+    """The lexical and dense scores entry `entry_id` gets for `question` from `searcher` with `weights` (among its
+    best `limit` hits)."""
+    searcher.weights = weights
+    found = next(h for h in searcher.search(question, limit=limit) if h.entry.id == entry_id)
+    return found.lexical, found.dense

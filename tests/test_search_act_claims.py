@@ -11,7 +11,7 @@ import pytest
 from kb.model import Lang
 from kb.search.question import act_claims
 from kb.search.rank import Weights
-from tests.entries import CORPUS, fake_searcher, rule_entry, ruling_entry
+from tests.entries import CORPUS, fake_searcher, lexical_and_dense, rule_entry, ruling_entry
 
 
 # ------------------------------------------------------------------------------ reading the claim
@@ -90,14 +90,7 @@ def test_a_claim_question_reaches_the_clause_that_decides(tmp_path: Path, questi
     meaning (the claim's gist joins the dense query). (Its fused rank is the weights' business: on eight entries
     the rule discount decides it.)"""
     searcher = fake_searcher(ENTRIES, tmp_path / "index")
-
-    def hit(weights: Weights) -> tuple[float, float]:
-        searcher.weights = weights
-        hits = searcher.search(question, limit=len(ENTRIES))
-        found = next(h for h in hits if h.entry.id == answer)
-        return found.lexical, found.dense
-
-    plain_lexical, plain_dense = hit(Weights(act_claims=False))
-    lexical, dense = hit(Weights())
+    plain_lexical, plain_dense = lexical_and_dense(searcher, question, answer, Weights(act_claims=False), len(ENTRIES))
+    lexical, dense = lexical_and_dense(searcher, question, answer, Weights(), len(ENTRIES))
     assert lexical > 2 * plain_lexical
     assert dense > plain_dense

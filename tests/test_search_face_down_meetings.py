@@ -11,7 +11,7 @@ import pytest
 from kb.model import Lang
 from kb.search.question import face_down_meetings
 from kb.search.rank import Weights
-from tests.entries import CORPUS, fake_searcher, rule_entry, ruling_entry
+from tests.entries import CORPUS, fake_searcher, lexical_and_dense, rule_entry, ruling_entry
 
 
 # ------------------------------------------------------------------------------ reading the meeting
@@ -75,15 +75,8 @@ def test_a_meeting_question_reaches_the_clause_that_states_the_case(tmp_path: Pa
     """The clause's words reach it lexically (the meeting's rules words, its BM25 undiscounted) and in meaning (the
     meeting's gist joins the dense query)."""
     searcher = fake_searcher(ENTRIES, tmp_path / "index")
-
-    def hit(weights: Weights) -> tuple[float, float]:
-        searcher.weights = weights
-        hits = searcher.search(question, limit=len(ENTRIES))
-        found = next(h for h in hits if h.entry.id == answer)
-        return found.lexical, found.dense
-
-    plain_lexical, plain_dense = hit(Weights(face_down_meetings=False))
-    lexical, dense = hit(Weights())
+    plain_lexical, plain_dense = lexical_and_dense(searcher, question, answer, Weights(face_down_meetings=False), len(ENTRIES))
+    lexical, dense = lexical_and_dense(searcher, question, answer, Weights(), len(ENTRIES))
     assert lexical > 2 * plain_lexical
     assert dense > plain_dense
 
