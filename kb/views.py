@@ -286,7 +286,7 @@ def question_card_notes(kb: KB, corpus: Corpus, named: Sequence[NamedCard], unkn
     out = []
     halves: dict[str, list[str]] = {}  # "Fire // Ice" as written -> the halves it names (Fire, Ice)
     for card in named:
-        if half_names(card.said) and len(half_names(card.said)) > 1:
+        if half_names(card.said):
             halves.setdefault(card.said, []).append(card.name)
     for said, names in halves.items():  # a two-part card: one note for the card, if no half has a ruling
         if not any(kb.count(card=n, kind=Kind.RULING) for n in [*names, " // ".join(names)]):
@@ -403,16 +403,19 @@ def card_view(card: CardInfo, kb: KB, lang: Lang | None = None) -> CardView:
     rows.sort(key=lambda row: (row[0].kind is not Kind.RULING, (row[1] or [""])[0], row[0].id))
     ids = [e.id for e, _ in rows]
     texts = kb.texts_in(ids, lang) if lang is not None else {}
-    own: dict[str, str] = {}
-    for name in reversed(card.entry_names):  # the card's own name's wording wins
-        own |= kb.card_texts(name, ids, lang or Lang.EN)
+
+    def card_texts(of: list[str], in_lang: Lang) -> dict[str, str]:
+        """`kb.card_texts` under each of the card's names, its own name's wording winning."""
+        out: dict[str, str] = {}
+        for name in reversed(card.entry_names):
+            out |= kb.card_texts(name, of, in_lang)
+        return out
+
+    own = card_texts(ids, lang or Lang.EN)
     if lang is not None and lang is not Lang.EN:
         # an entry with no text in `lang` is shown as without --lang: this card's own English wording,
         # not the canonical one another card's newer page gave it (tryout18: Lightform showed a 2024 wording)
-        english: dict[str, str] = {}
-        for name in reversed(card.entry_names):
-            english |= kb.card_texts(name, [i for i in ids if i not in texts], Lang.EN)
-        own = english | own
+        own = card_texts([i for i in ids if i not in texts], Lang.EN) | own
     view = CardView(card, rows, lang, texts, own, superseded_translations(kb, list(texts), lang), kb.own_pages(ids))
     shown = [(e.id, view.text(e)) for e, _ in rows if view.text(e) != e.text]
     view.own_shown.update((entry_id, page) for (entry_id, _), page in kb.own_texts(shown).items())

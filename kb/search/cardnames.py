@@ -362,22 +362,29 @@ class CardMatcher:
         doubled, as a card's halves are written. Each half is read as a card, however everyday a word
         it is and wherever in a sentence it stands (`Wear // Tear` opening one)."""
         out: dict[int, list[range]] = {}
+
+        def slash_after(k: int) -> bool:  # a slash between word k and the next
+            return k < len(found) - 1 and text[found[k].end():found[k + 1].start()].strip() in ("/", "//")
+
+        def name_at(spans: Iterable[range]) -> range | None:  # the first of `spans` that is a card's whole name
+            return next((r for r in spans if self.get(" ".join(words[r.start:r.stop])) is not None), None)
+
         j = 0
         while j < len(found) - 1:
-            if text[found[j].end():found[j + 1].start()].strip() not in ("/", "//"):
+            if not slash_after(j):
                 j += 1
                 continue
-            left = next((range(j + 1 - size, j + 1) for size in range(min(self.longest, MAX_WORDS, j + 1), 0, -1)
-                         if self.get(" ".join(words[j + 1 - size:j + 1])) is not None), None)
+            longest = min(self.longest, MAX_WORDS)
+            left = name_at(range(j + 1 - size, j + 1) for size in range(min(longest, j + 1), 0, -1))
             spans = [left] if left is not None else []
-            while spans and j < len(found) - 1 and text[found[j].end():found[j + 1].start()].strip() in ("/", "//"):
-                right = next((range(j + 1, j + 1 + size) for size in range(min(self.longest, MAX_WORDS, len(found) - j - 1), 0, -1)
-                              if self.get(" ".join(words[j + 1:j + 1 + size])) is not None), None)
+            while spans and slash_after(j):
+                right = name_at(range(j + 1, j + 1 + size) for size in range(min(longest, len(found) - j - 1), 0, -1))
                 if right is None:
                     break
                 spans.append(right)
                 j = right.stop - 1
-            doubled = any("//" in text[found[a.stop - 1].end():found[b.start].start()] for a, b in zip(spans, spans[1:]))
+            doubled = any("//" in text[found[a.stop - 1].end():found[b.start].start()]
+                          for a, b in zip(spans, spans[1:]))
             if len(spans) > 1 and (doubled or _is_capitalised(found[spans[0].start].group())) and (
                     not out or spans[0].start >= max(s.stop for v in out.values() for s in v)):
                 out[spans[0].start] = spans

@@ -787,9 +787,9 @@ class Searcher:
         general = mode == "hybrid" and not self._about_face_down(said, langs, named)
         if ask.concepts and w.face_down_subject and general:
             ask = off_subject(ask)
+        said_concepts = self.glossary.question_tokens(said, langs) if mode == "hybrid" else []
         if mode == "hybrid" and w.act_claims and not general:
-            ask = with_claims(ask, act_claims(self.glossary.question_tokens(said, langs),
-                                              self.glossary.question_tokens(words.asking, langs)))
+            ask = with_claims(ask, act_claims(said_concepts, self.glossary.question_tokens(words.asking, langs)))
         stated = np.zeros(n, dtype=bool)  # the clauses that state how a face-down object meets a rule asked about
         if mode == "hybrid" and w.face_down_meetings and not general:
             # a card's name is no rule the question meets: Clone Shell ("Caparazón clon") copies nothing
@@ -886,7 +886,7 @@ class Searcher:
         else:
             fused = self._fuse(rule_asked, words, dense_rank, lexical, named, langs, name_tokens, keyword,
                                stated=stated)
-            if w.off_face_down != 1.0 and about_face_down(self.glossary.question_tokens(said, langs)):
+            if w.off_face_down != 1.0 and about_face_down(said_concepts):
                 kept = self._speaks_face_down | self._is_rule | self._of_cards(named)
                 self._oracle_face_down(kept, fused)
                 fused = np.where(kept, fused, fused * w.off_face_down)
@@ -1099,16 +1099,10 @@ class Searcher:
 
     def _cited(self, query: str) -> np.ndarray:
         """Per entry: whether it is a rule the question cites by its number, current or former."""
-        t = self.table
         cited = cited_clauses(query)
-        if not cited or not t.clause_vocab:
-            return np.zeros(len(t), dtype=bool)
-        numbers = set(cited) | {n for c in cited for n in self.former_numbers.get(c, ())}
-        wanted = np.array([c in numbers for c in t.clause_vocab], dtype=bool)
-        has = np.diff(t.clause_ptr) > 0
-        own = np.where(has, t.clause_idx[np.minimum(t.clause_ptr[:-1], max(len(t.clause_idx) - 1, 0))], 0)
-        out: np.ndarray = self._is_rule & has & wanted[own]
-        return out
+        if not cited:
+            return np.zeros(len(self.table), dtype=bool)
+        return self._clauses_numbered(set(cited) | {n for c in cited for n in self.former_numbers.get(c, ())})
 
     def _cr_terms(self, text: str, langs: tuple[Lang, ...] = (Lang.EN,)) -> np.ndarray:
         """Per entry: whether it is the glossary entry of a CR term `text` names that the rulings
