@@ -99,8 +99,8 @@ def test_real_questions_carry_their_url_and_are_split_in_both_halves(questions) 
 def test_tryout_questions_are_test_split_only_and_name_their_tryout(questions) -> None:
     # a try-out's questions were asked of the KB before anyone read its answers: they are never tuned on
     tryout = [q for q in questions if q.source == "tryout_questions"]
-    assert len(tryout) == 275
-    assert Counter(q.id[:5] for q in tryout) == {"tq32-": 33, "tq33-": 32, "tq46-": 30, "tq48-": 30, "tq49-": 30, "tq50-": 30, "tq51-": 30, "tq52-": 30, "tq53-": 30}
+    assert len(tryout) == 305
+    assert Counter(q.id[:5] for q in tryout) == {"tq32-": 33, "tq33-": 32, "tq46-": 30, "tq48-": 30, "tq49-": 30, "tq50-": 30, "tq51-": 30, "tq52-": 30, "tq53-": 30, "tq54-": 30}
     assert {q.split for q in tryout} == {"test"}
     assert all(q.id.startswith("tq") for q in tryout)
 
