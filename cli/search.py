@@ -120,6 +120,11 @@ def answer(question: str, *, limit: int, card: Optional[str], lang: Optional[str
         if not hits and nothing_in:
             empty = (f"{nothing_in}. Search without --lang: every ruling is found from a question in any "
                      f"language, and shown in yours where a translation exists.")
+        elif not hits and filters.card is not None and not kb.count(card=filters.card):
+            # --card naming a card with no entry: said as the question's own card notes say it (tryout54 D5)
+            said = f" ({card})" if card is not None and card.casefold() != filters.card.casefold() else ""
+            empty = (f"{filters.card}{said} has no ruling in the KB: search without --card, or `kb card "
+                     f"\"{filters.card}\"` shows its text.")
         render.hits(console, hits, outdated=flagged, empty=empty, card=filters.card, own_pages=own, own_texts=translated)
 
 

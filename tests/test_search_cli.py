@@ -314,6 +314,18 @@ def test_a_search_says_which_cards_named_the_kb_has_no_ruling_of_or_does_not_kno
     assert json.loads(as_json.stderr)["notes"] == ['Lightning Bolt: no ruling in the KB; `kb card "Lightning Bolt"` shows its text']
 
 
+def test_a_card_filter_naming_a_card_with_no_ruling_says_so(kb_with_index: Path) -> None:
+    """tryout54 D5: `--card "Control mental"` (Mind Control, no ruling in the KB) said only "No entry matches",
+    where the same name in the question is noted as a card with no ruling."""
+    result = run("¿Puedo girarla boca arriba si la carta es mía?", "--card", "Control mental", "-k", "3")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert ('No entry matches. Mind Control (Control mental) has no ruling in the KB: search without --card, or '
+            '`kb card "Mind Control"` shows its text.') in said
+    # a card with rulings, however few hits: no such line
+    assert "has no ruling" not in run("Can I look at it?", "--card", "Rageform", "-k", "1").output
+
+
 def test_a_search_says_which_rules_term_a_misspelt_word_was_read_as(kb_with_index: Path) -> None:
     """tryout46 D4: as for a misspelt card name, the judge sees what the search read."""
     result = run("Can a face-down creature with disgiuse be targeted?", "-k", "1")
