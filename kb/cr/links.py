@@ -330,7 +330,8 @@ CUES: tuple[Cue, ...] = (
     # a number the effect counts, or a value it determines, "as the ability resolves" (not as it triggers): game
     # information is read once, as the effect is applied (608.2h); links46, from hold-out H's three Mastery of the
     # Unseen rulings that got a combat or trigger clause
-    _cue(r"\b(?:counts?|counted|determined|calculated|based on)\b[^.]*?\b(?:as|when) " + _RESOLVER + r" resolves\b",
+    _cue(r"\b(?:counts?|counted|determined|calculated|based on|compares?|compared)\b[^.]*?\b(?:as|when) " + _RESOLVER
+         + r" resolves\b",
          "608.2h", "a number counted as the effect resolves", 0.9),
     # general rules restated on L (links50's hold-out, tuned on from links51) in the card's words
     # "X is a mana ability": what makes an ability one (605.1a) and what that means (it doesn't use the stack, 605.3b),
@@ -383,6 +384,39 @@ CUES: tuple[Cue, ...] = (
     # ... and of a player: what they were "at the time they left the game" (800.4i)
     _cue(r"\b(?:at the time|as|when|before) (?:they|he or she|that player|the player) left the game\b",
          "800.4i", "last known information about a player who left the game", 0.8),
+    # general rules restated on N (links52's hold-out, tuned on from links53) in the card's words
+    # an object exiled "until" its source leaves: the source left before the exiling ability resolved, so the object
+    # isn't exiled at all (610.3b), where an ability without its source still does what it says (113.7a, above)
+    _ordered([(r"\bleaves the battlefield before (?:its|the|that) (?:[\w-]+ )?ability resolves\b",
+               r"\b(?:won't|will not|isn't|is not|doesn't|does not) (?:be )?(?:exiled|move)\b")],
+             "610.3b", "the \"until\" event happened before the exiling ability resolved", weight=0.95),
+    # an Aura put onto the battlefield other than as a resolving Aura spell: the player chooses what it enchants as
+    # it enters, and it targets nothing (303.4f), not the enchant keyword's rules
+    _cue(r"\bchooses? (?:what|which \w+) (?:it|the aura|that aura) (?:will )?enchants?\b"
+         r"|\bauras?\b[^.]*\b(?:put onto|returns? to|returned to|enters?) the battlefield\b[^.]*"
+         r"\b(?:doesn't|does not|won't|will not) target\b",
+         "303.4f", "an Aura entering without being cast chooses what it enchants", 0.9),
+    # no player has priority while a spell or ability resolves (117.2e): "No player may take any actions while X's
+    # ability is resolving", "... between the time you choose the card and the time you return it"
+    _cue(r"\bno (?:player|one) (?:may|can) take (?:any )?actions?\b[^.]*\bresolv"
+         r"|\bresolving\b[^.]*\.\s+no (?:player|one) (?:may|can) take (?:any )?actions?\b", "117.2e",
+         "no player takes actions while a spell or ability resolves", 0.9),
+    # a spell cast as part of a resolving spell or ability (608.2g): "You choose which spell to cast (if any) as X
+    # resolves", "you do so as part of the resolution"
+    _cue(r"\bcast\w* (?:\S+ ){0,4}?(?:as|while) " + _RESOLVER + r" (?:is )?resolv(?:es|ing)\b"
+         r"|\bcast\w*\b[^.]*\bas part of the resolution\b",
+         "608.2g", "a spell cast during the resolution of another", 0.9),
+    # one object chosen for two instances of "target" (115.3)
+    _cue(r"\b(?:two|both) targets? (?:can|may|can't|cannot) be the same\b"
+         r"|\bsame (?:object|creature|player|permanent|card) (?:can|may|can't|cannot) be chosen (?:for|as) (?:both|each)\b",
+         "115.3", "the same object chosen for each instance of \"target\"", 0.9),
+    # a triggered ability put on the stack above the spell that made it trigger resolves first (603.3, 405.5)
+    _cue(r"\bresolves? before the (?:[\w-]+ )?(?:spell|ability) that (?:caused|made) it (?:to )?trigger\b",
+         "603.3 405.5", "a trigger resolves before the spell that caused it", 0.9),
+    # a spell cast without paying its mana cost can't be cast for an alternative cost too: one alternative cost per
+    # spell (118.9a)
+    _cue(r"\bwithout paying (?:its|their|the spell's) mana costs?\b[^.]*\b(?:can't|cannot|may not|won't be able to)\b"
+         r"[^.]*\balternative costs?\b", "118.9a", "one alternative cost per spell", 0.9),
     # German
     _cue(r"^(?!.*(?:\bhand(?:karten?)?\b|friedh[oö]f)).*\banschauen\b", "708.5", "anschauen (look at)"),  # as "look at"
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
