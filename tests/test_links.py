@@ -1462,3 +1462,21 @@ def test_a_general_rules_cue_fires_only_on_its_own_claim_links53(rules, card_tex
     assert not_ranked not in got[:1], got
     if first is not None:
         assert got[:1] == [first], got
+
+
+@pytest.mark.parametrize("text, oracle, clause", [
+    # the card's intervening-if trigger "won’t trigger at all" (603.4), printed with the typographic apostrophe
+    ("If you haven’t drawn a card this turn when your end step begins, Test Charter’s last ability won’t trigger at "
+     "all.", "Flying\nAt the beginning of your end step, if you drew a card this turn, you gain 2 life.", "603.4"),
+    # "can’t" in the 118.9a cue
+    ("If you cast a spell without paying its mana cost, you can’t choose to cast it for an alternative cost.",
+     "You may cast spells without paying their mana costs.", "118.9a"),
+])
+def test_a_ruling_with_typographic_apostrophes_reads_as_one_with_typewriter_ones_links53(rules, card_texts, text,
+                                                                                      oracle, clause):
+    """Newer rulings print "won’t", "can’t": the cues, written "won't", read them too (N's Star Charter, links53)."""
+    got = linked_clauses(card_ruling(text, ("Test Charter",)), rules, {**card_texts, "Test Charter": oracle})
+    assert got[:1] == [clause], got
+    plain = linked_clauses(card_ruling(text.replace("’", "'"), ("Test Charter",)), rules,
+                           {**card_texts, "Test Charter": oracle})
+    assert got == plain

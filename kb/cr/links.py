@@ -1202,6 +1202,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     (cue label -> how) are cues the text says in other words (a German ruling's glossary concepts).
     """
     said_cues = said_cues or {}
+    # the cues are written with the typewriter apostrophe ("won't"): newer rulings print the typographic one ("won’t")
+    text = text.replace("\u2019", "'")
     index = _index_for(rules)
     raw = index.scores(_CONTRAST.sub(" ", text)) if english else None  # not the words of what it is contrasted with
     mechanics = mechanics or ruling_mechanics(text)
