@@ -1435,6 +1435,15 @@ def test_a_general_rules_cue_fires_only_on_its_own_claim_review51(rules, card_te
     ("Both targets can be the same creature.", ("Test Card",), "115.3"),
     # a trigger above the spell that made it trigger (603.3)
     ("Test Mage's ability resolves before the spell that caused it to trigger.", ("Test Mage",), "603.3"),
+    # every target illegal, said after the attempt to resolve (608.2b)
+    ("If both creatures have left the battlefield as Test Exchange tries to resolve, both targets are illegal. The "
+     "spell doesn't resolve.", ("Test Exchange",), "608.2b"),
+    # a token enters as what the copied creature was copying (707.3), not an "enters as" replacement effect
+    ("If the creature is copying something else when the ability resolves, the token enters as whatever that "
+     "creature copied, except it's a 1/1.", ("Test Card",), "707.3"),
+    # a token is created, not cast (601.2)
+    ("The token created by Test Mage's ability isn't \"cast\", so abilities that trigger when a creature spell is "
+     "cast won't trigger.", ("Test Mage",), "601.2"),
     # without paying its mana cost is the spell's one alternative cost (118.9a)
     ("If you cast a card without paying its mana cost, you can't also pay an alternative cost such as evoke.",
      ("Test Card",), "118.9a"),
@@ -1449,6 +1458,12 @@ def test_a_general_rule_said_in_the_cards_words_links53(rules, card_texts, text,
     # an ability whose source left still does what it says: 113.7a, not the "until" rule
     ("If Test Hovership leaves the battlefield before its ability resolves, the ability still exiles the target.",
      ("Test Hovership",), "113.7a", "610.3b"),
+    # targets illegal in an aside about a spell that doesn't resolve: the sentence is about what happens then
+    ("If the spell is countered or doesn't resolve (perhaps because all of its targets are illegal), the bonus "
+     "isn't given.", ("Test Card",), None, "608.2b"),
+    # a copy of a spell isn't cast: 707.10's claim, not a token's 601.2
+    ("The copies of instant and sorcery spells created by Test Storm are put directly onto the stack. They aren't "
+     "cast.", ("Test Storm",), None, "601.2"),
     # no actions before paying an activation's costs is the activation's rule, not resolution's 117.2e
     ("Once you announce that you are activating Test Relic's ability, no player may take any actions before you "
      "pay its costs.", ("Test Relic",), None, "117.2e"),

@@ -204,10 +204,13 @@ CUES: tuple[Cue, ...] = (
     # general rules that card rulings apply
     _cue(r"\bplay(?:s|ed|ing)? (?:a |one |any |that |the |those |an additional |additional |more )?lands?\b|\bland plays?\b",
          "305", "playing a land", family=True),
-    _cue(r"\benters?(?: the battlefield)? as (?!a copy\b|though\b)(?:an? )?(?:\d+/\d+|[\w-]+ (?:\w+ )?(?:creature|artifact|land)s?\b)",
+    _cue(r"\benters?(?: the battlefield)? as (?!a copy\b|though\b|whatever\b)(?:an? )?(?:\d+/\d+|[\w-]+ (?:\w+ )?(?:creature|artifact|land)s?\b)",
          "614.1c 614.12", "enters as (a replacement effect)", 0.9),
     _cue(r"illegal targets?\b[^.]*\bresolve|resolves?\b[^.]*\billegal target"
-         r"|\btargets? (?:becomes?|became|is|are|was|were) illegal\b[^.]*\bresolves?", "608.2b", "illegal target on resolution", 0.9),
+         r"|\btargets? (?:becomes?|became|is|are|was|were) illegal\b[^.]*\bresolves?"
+         # "... as X tries to resolve, both targets are illegal. The spell doesn't resolve" (not said in an aside)
+         r"|\b(?:all|both) (?:of )?(?:its |the |their )?targets (?:are|were|have become|become) illegal\b(?![^()]*\))",
+         "608.2b", "illegal target on resolution", 0.9),
     _cue(r"(?:isn't|is not|is no longer|aren't) on the battlefield as (?:its|the|that) (?:[\w-]+ )?ability resolves"
          r"|leaves the battlefield before (?:its|the|that) (?:[\w-]+ )?ability resolves|independently of its source",
          "113.7a", "the ability resolves without its source", 0.9),
@@ -406,6 +409,10 @@ CUES: tuple[Cue, ...] = (
     _cue(r"\bcast\w* (?:\S+ ){0,4}?(?:as|while) " + _RESOLVER + r" (?:is )?resolv(?:es|ing)\b"
          r"|\bcast\w*\b[^.]*\bas part of the resolution\b",
          "608.2g", "a spell cast during the resolution of another", 0.9),
+    # a token created by an effect isn't cast: casting is putting a spell on the stack (601.2), a token is created
+    # (111.1); a copy of a spell that isn't cast is 707.10's, which the ruling's "copy of a spell" words find
+    _cue(r"\btokens?\b[^.]*\b(?:isn't|aren't|wasn't|weren't|is not|are not|was not|were not)\s+[\"“]?cast\b",
+         "601.2 111.1", "a token isn't cast", 0.8),
     # one object chosen for two instances of "target" (115.3)
     _cue(r"\b(?:two|both) targets? (?:can|may|can't|cannot) be the same\b"
          r"|\bsame (?:object|creature|player|permanent|card) (?:can|may|can't|cannot) be chosen (?:for|as) (?:both|each)\b",
