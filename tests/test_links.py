@@ -1414,3 +1414,84 @@ def test_a_general_rules_cue_fires_only_on_its_own_claim_review51(rules, card_te
     assert not_ranked not in got[:1], got
     if first is not None:
         assert got[:1] == [first], got
+
+
+@pytest.mark.parametrize("text, cards, clause", [
+    # an "until" exile whose source left before the exiling trigger resolved: the object doesn't move (610.3b)
+    ("If Test Warden leaves the battlefield before its enters ability resolves, the target creature won't be exiled.",
+     ("Test Warden",), "610.3b"),
+    # an Aura returned to the battlefield, not cast: its owner chooses what it enchants as it enters (303.4f)
+    ("If an Aura is returned this way, its owner chooses what it will enchant as it enters the battlefield.",
+     ("Test Card",), "303.4f"),
+    # no priority during resolution (117.2e)
+    ("No player may take any actions while Test Oracle's ability is resolving. For example, you can't sacrifice the "
+     "Treasure token to change the outcome of the other comparisons.", ("Test Oracle",), "117.2e"),
+    # a count compared as the ability resolves (608.2h)
+    ("You compare the number of creatures each player controls as Test Census's ability resolves.",
+     ("Test Census",), "608.2h"),
+    # a spell cast while another resolves (608.2g)
+    ("You choose which card to cast (if any) as Test Cascade resolves.", ("Test Cascade",), "608.2g"),
+    # one object for two instances of "target" (115.3)
+    ("Both targets can be the same creature.", ("Test Card",), "115.3"),
+    # a trigger above the spell that made it trigger (603.3)
+    ("Test Mage's ability resolves before the spell that caused it to trigger.", ("Test Mage",), "603.3"),
+    # every target illegal, said after the attempt to resolve (608.2b)
+    ("If both creatures have left the battlefield as Test Exchange tries to resolve, both targets are illegal. The "
+     "spell doesn't resolve.", ("Test Exchange",), "608.2b"),
+    # a token enters as what the copied creature was copying (707.3), not an "enters as" replacement effect
+    ("If the creature is copying something else when the ability resolves, the token enters as whatever that "
+     "creature copied, except it's a 1/1.", ("Test Card",), "707.3"),
+    # a token is created, not cast (601.2)
+    ("The token created by Test Mage's ability isn't \"cast\", so abilities that trigger when a creature spell is "
+     "cast won't trigger.", ("Test Mage",), "601.2"),
+    # without paying its mana cost is the spell's one alternative cost (118.9a)
+    ("If you cast a card without paying its mana cost, you can't also pay an alternative cost such as evoke.",
+     ("Test Card",), "118.9a"),
+])
+def test_a_general_rule_said_in_the_cards_words_links53(rules, card_texts, text, cards, clause):
+    """Rulings that restate a general rule in the card's words (N's abstentions and misread terms, links53)."""
+    got = linked_clauses(card_ruling(text, cards), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text, cards, first, not_ranked", [
+    # an ability whose source left still does what it says: 113.7a, not the "until" rule
+    ("If Test Hovership leaves the battlefield before its ability resolves, the ability still exiles the target.",
+     ("Test Hovership",), "113.7a", "610.3b"),
+    # targets illegal in an aside about a spell that doesn't resolve: the sentence is about what happens then
+    ("If the spell is countered or doesn't resolve (perhaps because all of its targets are illegal), the bonus "
+     "isn't given.", ("Test Card",), None, "608.2b"),
+    # a copy of a spell isn't cast: 707.10's claim, not a token's 601.2
+    ("The copies of instant and sorcery spells created by Test Storm are put directly onto the stack. They aren't "
+     "cast.", ("Test Storm",), None, "601.2"),
+    # no actions before paying an activation's costs is the activation's rule, not resolution's 117.2e
+    ("Once you announce that you are activating Test Relic's ability, no player may take any actions before you "
+     "pay its costs.", ("Test Relic",), None, "117.2e"),
+    # a spell cast from a hand, put elsewhere "as it resolves": no spell is cast during another's resolution
+    ("If an effect would cause a spell you cast from your hand to be put into exile as it resolves, you choose "
+     "which effect applies.", ("Test Card",), None, "608.2g"),
+])
+def test_a_general_rules_cue_fires_only_on_its_own_claim_links53(rules, card_texts, text, cards, first, not_ranked):
+    """links53's cues on rulings that say their words about something else."""
+    got = linked_clauses(card_ruling(text, cards), rules, card_texts)
+    assert not_ranked not in got[:1], got
+    if first is not None:
+        assert got[:1] == [first], got
+
+
+@pytest.mark.parametrize("text, oracle, clause", [
+    # the card's intervening-if trigger "won’t trigger at all" (603.4), printed with the typographic apostrophe
+    ("If you haven’t drawn a card this turn when your end step begins, Test Charter’s last ability won’t trigger at "
+     "all.", "Flying\nAt the beginning of your end step, if you drew a card this turn, you gain 2 life.", "603.4"),
+    # "can’t" in the 118.9a cue
+    ("If you cast a spell without paying its mana cost, you can’t choose to cast it for an alternative cost.",
+     "You may cast spells without paying their mana costs.", "118.9a"),
+])
+def test_a_ruling_with_typographic_apostrophes_reads_as_one_with_typewriter_ones_links53(rules, card_texts, text,
+                                                                                      oracle, clause):
+    """Newer rulings print "won’t", "can’t": the cues, written "won't", read them too (N's Star Charter, links53)."""
+    got = linked_clauses(card_ruling(text, ("Test Charter",)), rules, {**card_texts, "Test Charter": oracle})
+    assert got[:1] == [clause], got
+    plain = linked_clauses(card_ruling(text.replace("’", "'"), ("Test Charter",)), rules,
+                           {**card_texts, "Test Charter": oracle})
+    assert got == plain

@@ -204,10 +204,13 @@ CUES: tuple[Cue, ...] = (
     # general rules that card rulings apply
     _cue(r"\bplay(?:s|ed|ing)? (?:a |one |any |that |the |those |an additional |additional |more )?lands?\b|\bland plays?\b",
          "305", "playing a land", family=True),
-    _cue(r"\benters?(?: the battlefield)? as (?!a copy\b|though\b)(?:an? )?(?:\d+/\d+|[\w-]+ (?:\w+ )?(?:creature|artifact|land)s?\b)",
+    _cue(r"\benters?(?: the battlefield)? as (?!a copy\b|though\b|whatever\b)(?:an? )?(?:\d+/\d+|[\w-]+ (?:\w+ )?(?:creature|artifact|land)s?\b)",
          "614.1c 614.12", "enters as (a replacement effect)", 0.9),
     _cue(r"illegal targets?\b[^.]*\bresolve|resolves?\b[^.]*\billegal target"
-         r"|\btargets? (?:becomes?|became|is|are|was|were) illegal\b[^.]*\bresolves?", "608.2b", "illegal target on resolution", 0.9),
+         r"|\btargets? (?:becomes?|became|is|are|was|were) illegal\b[^.]*\bresolves?"
+         # "... as X tries to resolve, both targets are illegal. The spell doesn't resolve" (not said in an aside)
+         r"|\b(?:all|both) (?:of )?(?:its |the |their )?targets (?:are|were|have become|become) illegal\b(?![^()]*\))",
+         "608.2b", "illegal target on resolution", 0.9),
     _cue(r"(?:isn't|is not|is no longer|aren't) on the battlefield as (?:its|the|that) (?:[\w-]+ )?ability resolves"
          r"|leaves the battlefield before (?:its|the|that) (?:[\w-]+ )?ability resolves|independently of its source",
          "113.7a", "the ability resolves without its source", 0.9),
@@ -330,7 +333,8 @@ CUES: tuple[Cue, ...] = (
     # a number the effect counts, or a value it determines, "as the ability resolves" (not as it triggers): game
     # information is read once, as the effect is applied (608.2h); links46, from hold-out H's three Mastery of the
     # Unseen rulings that got a combat or trigger clause
-    _cue(r"\b(?:counts?|counted|determined|calculated|based on)\b[^.]*?\b(?:as|when) " + _RESOLVER + r" resolves\b",
+    _cue(r"\b(?:counts?|counted|determined|calculated|based on|compares?|compared)\b[^.]*?\b(?:as|when) " + _RESOLVER
+         + r" resolves\b",
          "608.2h", "a number counted as the effect resolves", 0.9),
     # general rules restated on L (links50's hold-out, tuned on from links51) in the card's words
     # "X is a mana ability": what makes an ability one (605.1a) and what that means (it doesn't use the stack, 605.3b),
@@ -383,6 +387,43 @@ CUES: tuple[Cue, ...] = (
     # ... and of a player: what they were "at the time they left the game" (800.4i)
     _cue(r"\b(?:at the time|as|when|before) (?:they|he or she|that player|the player) left the game\b",
          "800.4i", "last known information about a player who left the game", 0.8),
+    # general rules restated on N (links52's hold-out, tuned on from links53) in the card's words
+    # an object exiled "until" its source leaves: the source left before the exiling ability resolved, so the object
+    # isn't exiled at all (610.3b), where an ability without its source still does what it says (113.7a, above)
+    _ordered([(r"\bleaves the battlefield before (?:its|the|that) (?:[\w-]+ )?ability resolves\b",
+               r"\b(?:won't|will not|isn't|is not|doesn't|does not) (?:be )?(?:exiled|move)\b")],
+             "610.3b", "the \"until\" event happened before the exiling ability resolved", weight=0.95),
+    # an Aura put onto the battlefield other than as a resolving Aura spell: the player chooses what it enchants as
+    # it enters, and it targets nothing (303.4f), not the enchant keyword's rules
+    _cue(r"\bchooses? (?:what|which \w+) (?:it|the aura|that aura) (?:will )?enchants?\b"
+         r"|\bauras?\b[^.]*\b(?:put onto|returns? to|returned to|enters?) the battlefield\b[^.]*"
+         r"\b(?:doesn't|does not|won't|will not) target\b",
+         "303.4f", "an Aura entering without being cast chooses what it enchants", 0.9),
+    # no player has priority while a spell or ability resolves (117.2e): "No player may take any actions while X's
+    # ability is resolving", "... between the time you choose the card and the time you return it"
+    _cue(r"\bno (?:player|one) (?:may|can) take (?:any )?actions?\b[^.]*\bresolv"
+         r"|\bresolving\b[^.]*\.\s+no (?:player|one) (?:may|can) take (?:any )?actions?\b", "117.2e",
+         "no player takes actions while a spell or ability resolves", 0.9),
+    # a spell cast as part of a resolving spell or ability (608.2g): "You choose which spell to cast (if any) as X
+    # resolves", "you do so as part of the resolution"
+    _cue(r"\bcast\w* (?:\S+ ){0,4}?(?:as|while) " + _RESOLVER + r" (?:is )?resolv(?:es|ing)\b"
+         r"|\bcast\w*\b[^.]*\bas part of the resolution\b",
+         "608.2g", "a spell cast during the resolution of another", 0.9),
+    # a token created by an effect isn't cast: casting is putting a spell on the stack (601.2), a token is created
+    # (111.1); a copy of a spell that isn't cast is 707.10's, which the ruling's "copy of a spell" words find
+    _cue(r"\btokens?\b[^.]*\b(?:isn't|aren't|wasn't|weren't|is not|are not|was not|were not)\s+[\"“]?cast\b",
+         "601.2 111.1", "a token isn't cast", 0.8),
+    # one object chosen for two instances of "target" (115.3)
+    _cue(r"\b(?:two|both) targets? (?:can|may|can't|cannot) be the same\b"
+         r"|\bsame (?:object|creature|player|permanent|card) (?:can|may|can't|cannot) be chosen (?:for|as) (?:both|each)\b",
+         "115.3", "the same object chosen for each instance of \"target\"", 0.9),
+    # a triggered ability put on the stack above the spell that made it trigger resolves first (603.3, 405.5)
+    _cue(r"\bresolves? before the (?:[\w-]+ )?(?:spell|ability) that (?:caused|made) it (?:to )?trigger\b",
+         "603.3 405.5", "a trigger resolves before the spell that caused it", 0.9),
+    # a spell cast without paying its mana cost can't be cast for an alternative cost too: one alternative cost per
+    # spell (118.9a)
+    _cue(r"\bwithout paying (?:its|their|the spell's) mana costs?\b[^.]*\b(?:can't|cannot|may not|won't be able to)\b"
+         r"[^.]*\balternative costs?\b", "118.9a", "one alternative cost per spell", 0.9),
     # German
     _cue(r"^(?!.*(?:\bhand(?:karten?)?\b|friedh[oö]f)).*\banschauen\b", "708.5", "anschauen (look at)"),  # as "look at"
     _cue(r"unterschieden", "708.6", "unterschieden (differentiated)"),
@@ -1168,6 +1209,8 @@ def rank_clauses(text: str, rules: RulesCorpus, *, english: bool = True,
     (cue label -> how) are cues the text says in other words (a German ruling's glossary concepts).
     """
     said_cues = said_cues or {}
+    # the cues are written with the typewriter apostrophe ("won't"): newer rulings print the typographic one ("won’t")
+    text = text.replace("\u2019", "'")
     index = _index_for(rules)
     raw = index.scores(_CONTRAST.sub(" ", text)) if english else None  # not the words of what it is contrasted with
     mechanics = mechanics or ruling_mechanics(text)
