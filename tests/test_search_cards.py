@@ -27,6 +27,8 @@ NAMES = [
     ("Zauberbuch", "Spellbook"), ("Zauberbuch-Dieb", "Grimoire Thief"),
     ("Hidden Dragonslayer", "Hidden Dragonslayer"), ("Monastery Flock", "Monastery Flock"), ("Angel", "Angel"),
     ("Plains", "Plains"), ("Protect", "Protect"),
+    # "Sight" is a word of an English name, as in the card data: "Hide in Plain Sight" may be a name (smoke53 L1)
+    ("Sight Beyond Sight", "Sight Beyond Sight"),
 ]
 
 
@@ -396,6 +398,30 @@ def test_a_german_phrase_in_joins_is_a_name_by_the_words_after_in_not_before(que
     assert matcher.unknown_names(question, Lang.DE) == unknown
 
 
+@pytest.mark.parametrize(("question", "lang", "unknown"), [
+    # smoke53 L1: a sentence opened by a preposition and an article ...
+    ("In the Store Championship my opponent turned a morph face up.", Lang.EN, []),
+    ("On the Magic Online client, can I look at my face-down creature?", Lang.EN, []),
+    ("En el Torneo de Córdoba mi rival volteó una criatura boca abajo.", Lang.ES, []),
+    # ... and an event in a place, in English and Spanish as in German
+    ("Grand Prix in Las Vegas face down creature", Lang.EN, []),
+    ("At the Grand Prix in Las Vegas my opponent turned a morph face up.", Lang.EN, []),
+    ("Jugando el Torneo de Córdoba mi rival volteó una criatura boca abajo.", Lang.ES, []),
+    # real names keep their note: an everyday word opening one, a card name's word after "in" or "de"
+    ("Hide in Plain Sight cloaked two cards.", Lang.EN, ["Hide in Plain Sight"]),
+    ("I cast Barter in Blood face down.", Lang.EN, ["Barter in Blood"]),
+    ("Lancé Rastro de Misterio boca abajo.", Lang.ES, ["Rastro de Misterio"]),
+])
+def test_an_opening_preposition_and_a_place_are_no_card_names(question: str, lang: Lang, unknown: list[str]) -> None:
+    """A preposition opening the sentence was taken into the name after it ("In the Store Championship"), as an
+    everyday word that may open a name is ("Hide in Plain Sight"), and an event in a place was an unknown card."""
+    matcher = CardMatcher.from_names([*NAMES, ("Hide", "Hide // Seek"), ("In Garruk's Wake", "In Garruk's Wake"),
+                                      ("On Serra's Wings", "On Serra's Wings"), ("Blood Moon", "Blood Moon"),
+                                      ("Grand Abolisher", "Grand Abolisher"), ("Misterio de la muerte", "Mystery")],
+                                     common={"hide", "at", "turn", "face", "my", "i"})
+    assert matcher.unknown_names(question, lang) == unknown
+
+
 def test_the_words_joining_a_names_words_are_the_ones_card_pages_are_read_with() -> None:
     """review39 #9: the search knew 8 English joining words, the page parser 30; "and" cut a newer
     card's name short in the note."""
@@ -441,6 +467,25 @@ def test_a_one_word_name_is_written_as_a_name_only_capitalised_mid_sentence(matc
                                                                            lang: Lang, names: list[str]) -> None:
     """tryout46 D9: "cast Murder on my creature" names Murder as surely as two words name a card."""
     assert matcher.one_word_names(question, lang) == names
+
+
+@pytest.mark.parametrize(("question", "name", "said"), [
+    ("Can Ixidron's ability turn a manifested creature face down?", "Ixidron", "Ixidron's"),
+    ("Does Lightform’s creature stay face down?", "Lightform", "Lightform’s"),
+    ("Rageform's creature: is it still enchanted?", "Rageform", "Rageform's"),
+    ("Does Whisperwood Elemental's trigger see it?", "Whisperwood Elemental", "Whisperwood Elemental's"),
+])
+def test_a_card_named_in_the_possessive_is_read_as_the_card_exactly(question: str, name: str, said: str) -> None:
+    """smoke53 M2: "Ixidron's" keys to "ixidrons", a word of the CR's ("due to Ixidron's effect", so an everyday
+    word), and "Lightform’s" was read as a one-letter slip, which the search drops for a word of a glossary term
+    (the Form cycle's); the name less its 's is the card, exactly (distance 0), and a one-word note names it."""
+    matcher = CardMatcher.from_names([*NAMES, ("Ixidron", "Ixidron")], common={"ixidrons", "turn", "face"})
+    assert [(c.name, c.said, c.distance) for c in matcher.find(question)] == [(name, said, 0)]
+    assert matcher.one_word_names("Can I copy it with Ixidron's ability?", Lang.EN) == ["Ixidron"]
+    # a possessive before a capitalised word is a longer name's: "Urza's Saga" names no Urza
+    legend = CardMatcher.from_names([("Urza, Lord High Artificer", "Urza, Lord High Artificer")])
+    assert legend.find("With Urza's Saga out, can I manifest?") == []
+    assert legend.unknown_names("With Urza's Saga out, can I manifest?", Lang.EN) == ["Urza's Saga"]
 
 
 @pytest.mark.parametrize(("question", "expected", "said"), [
