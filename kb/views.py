@@ -211,7 +211,7 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     else of the KB's own (small typos and a legend's short name are forgiven; `closest_note` says
     so). NotFoundError when none is close, naming the cards whose names contain it, or when several
     are as close, naming them."""
-    from kb.oracle import half_names
+    from kb.oracle import half_names, own_names
 
     cards, kb_names = corpus.card_lookup, corpus.names
     found = cards.get(name)
@@ -238,15 +238,15 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     card = cards.get(english) or corpus.newer_cards.get(english)  # a card newer than the 2018 Oracle
     if card is None and kb is not None:
         card = kb.source_card(english)  # ... that only an MTGJSON file of the judge's describes
-    names = dict(kb_names.names.get(english, {}))
-    if card is not None:
-        names = {**card.names, **names}
-    if kb is not None and card is None and english not in kb_names.names:
-        names = kb.names_of(english)  # a card only the judge's sources name: the names they give it
     halves: tuple[OracleCard, ...] = ()
     if card is not None and card.other_halves:  # `kb card Fire` shows the whole card, Ice too
         others = [cards.get(other) for other in card.other_halves]
         halves = (card, *(o for o in others if o is not None))
+    names = dict(kb_names.names.get(english, {}))
+    if card is not None:
+        names = {**own_names(card, halves), **names}
+    if kb is not None and card is None and english not in kb_names.names:
+        names = kb.names_of(english)  # a card only the judge's sources name: the names they give it
     return CardInfo(english, card, names, guessed, halves)
 
 
@@ -255,7 +255,7 @@ def _two_part_card(name: str, corpus: Corpus) -> CardInfo:
     or Spanish halves "Einbruch // Diebstahl"): each half a card of the Oracle data, the halves of one
     card (`may_be_one_card`). NotFoundError naming the half that is no card's, or saying why the
     halves are not one card's."""
-    from kb.oracle import TWO_PART_LAYOUTS, half_names, may_be_one_card, printed_half
+    from kb.oracle import TWO_PART_LAYOUTS, half_names, may_be_one_card, own_names, printed_half
 
     written = half_names(name)
     halves = []
@@ -268,8 +268,8 @@ def _two_part_card(name: str, corpus: Corpus) -> CardInfo:
         what = ", ".join(f"{h.name} ({h.layout if h.layout in TWO_PART_LAYOUTS else 'a card of one part'})"
                          for h in halves)
         raise NotFoundError(f"unknown card {name!r}: {what} are not the halves of one card")
-    names = {lang: " // ".join(printed_half(h.names[lang]) for h in halves) for lang in Lang
-             if all(lang in h.names for h in halves)}
+    printed = [own_names(h, halves) for h in halves]  # none rather than a wrong one (smoke53 L3: "Fire // Ice")
+    names = {lang: " // ".join(printed_half(p[lang]) for p in printed) for lang in Lang if all(lang in p for p in printed)}
     return CardInfo(" // ".join(h.name for h in halves), halves[0], names, False, tuple(halves))
 
 
