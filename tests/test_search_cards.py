@@ -456,7 +456,9 @@ def test_the_matcher_keys_each_name_once_however_often_the_rulings_repeat_it(mon
     ("Can I copy Rageform with Lightform?", Lang.EN, ["Rageform", "Lightform"]),
     ("¿Qué hace Wutform si la pongo sobre una criatura?", Lang.ES, ["Rageform"]),
     ("Rageform on a face-down creature: what happens?", Lang.EN, []),  # capitalised as it opens the sentence
-    ("Does Manifest work on it?", Lang.EN, []),  # an everyday (rules) word
+    # an everyday word alone, written as a name, names the card (the search leaves out the CR's terms: try-out 53 D6)
+    ("Does Manifest work on it?", Lang.EN, ["Manifest"]),
+    ("When I Manifest Dread, is it face down?", Lang.EN, []),  # ... but not beside another capitalised word
     ("Kann ich Wutform auf eine Kreatur legen?", Lang.DE, []),  # German capitalises every noun
     ("can i copy rageform with lightform?", Lang.EN, []),  # in lower case
     ("Does Lightfrom stay face down?", Lang.EN, []),  # misspelt: read as the card, but no sure name
@@ -507,6 +509,39 @@ def test_a_card_written_as_its_halves_is_read_as_that_card(question: str, expect
     found = matcher.find(question)
     assert [c.name for c in found] == expected
     assert {c.said for c in found} == ({said} if said else set())
+
+
+@pytest.mark.parametrize(("question", "names"), [
+    ("AP sacrificed it to Fling targeting NAP. Does Fling deal 3 or 5 damage?", ["Fling"]),
+    ("NAP is trying to Counterspell a spell that can't be countered.", ["Counterspell"]),
+    ("So my opponent is receiving a Game Loss for it.", []),  # a word of a capitalised phrase
+    ("I bolt the Tolarian Terror of my opponent.", []),
+    ("Both Trample and Death touch apply?", []),
+])
+def test_an_everyday_word_that_is_a_card_is_noted_alone_as_a_name(question: str, names: list[str]) -> None:
+    """Try-out 53 D6: Fling and Counterspell (no ruling in the KB) got no note, being words the rulings write too."""
+    matcher = CardMatcher.from_names([(n, n) for n in ("Fling", "Counterspell", "Loss", "Terror", "Death", "Trample")],
+                                     common={"fling", "counterspell", "loss", "terror", "death", "game", "trample"})
+    assert matcher.one_word_names(question, Lang.EN) == names
+
+
+def test_a_one_word_card_that_is_a_subtype_or_a_half_gets_no_note() -> None:
+    """Try-out 53 D6: "a white Angel card", "as a Forest land" name the type, "a Game Loss" no Profit // Loss."""
+    from kb.search.cardnames import NamedCard
+    from kb.views import question_card_notes
+
+    class NoRulings:
+        def count(self, **_: object) -> int:
+            return 0
+
+        def rule_texts(self, clauses: object) -> dict[str, str]:
+            return {"205.3i": "The land types are Cave, Forest (see rule 305.6), and Swamp.",
+                    "205.3m": "One creature type is two words long: Time Lord. All other creature types are one word "
+                              "long: Advisor, Angel, and Zombie."}
+
+    named = [NamedCard(n, n, 0) for n in ("Angel", "Forest", "Loss", "Fling")]
+    notes = question_card_notes(NoRulings(), CORPUS, named, [], {"Angel", "Forest", "Loss", "Fling"})  # type: ignore[arg-type]
+    assert notes == ['Fling: no ruling in the KB; `kb card "Fling"` shows its text']
 
 
 def test_a_two_part_card_without_rulings_gets_one_note_naming_the_card() -> None:

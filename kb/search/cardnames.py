@@ -439,13 +439,16 @@ class CardMatcher:
     def one_word_names(self, text: str, lang: Lang | None = None) -> list[str]:
         """The English names of the cards `text` names by one word written as only a name is (tryout46 D9:
         "cast Murder on my creature", "Humility and Opalescence"): the card's exact name, capitalised, not
-        opening a sentence nor in a title, and no everyday word (`common`, a function word). Never in
-        German, which capitalises every noun (`Kampf` is Fight)."""
+        opening a sentence nor in a title, no function word, and an everyday word (`common`) only alone, not
+        beside another capitalised word (try-out 53 D6: "to Fling targeting NAP", "trying to Counterspell a
+        spell", but not "a Game Loss", "Tolarian Terror", "Trample and Death touch"). Never in German, which
+        capitalises every noun (`Kampf` is Fight)."""
         from kb.model import Lang
 
         if lang is Lang.DE:
             return []
         found, named, starts = self._read_text(text)
+        phrased = {j for first, end, _ in self._phrases(text, found, starts) for j in range(first, end)}
         out: list[str] = []
         for card, span in named:
             word = found[span[0]].group() if len(span) == 1 else ""
@@ -453,7 +456,8 @@ class CardMatcher:
             if _possessive(word) and self.get(key) is None:
                 key = key[:-1]  # "Electrolyze's": the name, not its possessive
             if (word and not card.distance and span[0] not in starts and _is_capitalised(word)
-                    and key not in self.common and key not in STOPWORDS and card.name not in out):
+                    and (key not in self.common or span[0] not in phrased) and key not in STOPWORDS
+                    and card.name not in out):
                 out.append(card.name)
         return out
 

@@ -1092,6 +1092,12 @@ class KB:
     def get(self, entry_id: str) -> Entry:
         return self.resolve(entry_id).entry
 
+    def rule_texts(self, clauses: Sequence[str]) -> dict[str, str]:
+        """The current CR's wording of each of `clauses` the KB holds, by clause."""
+        marks = ",".join("?" * len(clauses))
+        found = self._entries(f"SELECT data FROM entries WHERE kind = 'rule' AND clause IN ({marks})", tuple(clauses))
+        return {e.clause: e.text for e in found if e.clause}
+
     def select(self, *, card: str | None = None, lang: Lang | None = None, kind: Kind | None = None) -> list[Entry]:
         """Entries for a card (English name), having text in a language (in English: a CR clause's
         entry too, which has no variants), of a kind, in export order."""
