@@ -459,7 +459,11 @@ def test_the_matcher_keys_each_name_once_however_often_the_rulings_repeat_it(mon
     # an everyday word alone, written as a name, names the card (the search leaves out the CR's terms: try-out 53 D6)
     ("Does Manifest work on it?", Lang.EN, ["Manifest"]),
     ("When I Manifest Dread, is it face down?", Lang.EN, []),  # ... but not beside another capitalised word
-    ("Kann ich Wutform auf eine Kreatur legen?", Lang.DE, []),  # German capitalises every noun
+    ("Kann ich Wutform auf eine Kreatur legen?", Lang.DE, []),  # German capitalises every noun ...
+    ("Löst das zweimal aus, weil Rageform ETB-Trigger verdoppelt?", Lang.DE, ["Rageform"]),  # ... the English name
+    ("Darf ich Linvala auf den Stapel legen?", Lang.DE, ["Linvala, Keeper of Silence"]),  # ... a legend's short one
+    ("Wir haben Linvala, Die Unbeugsame im Spiel.", Lang.DE, []),  # ... but not another legend's name
+    ("Was sehen die Regeln in diesem Manifest vor?", Lang.DE, []),  # ... and no everyday word
     ("can i copy rageform with lightform?", Lang.EN, []),  # in lower case
     ("Does Lightfrom stay face down?", Lang.EN, []),  # misspelt: read as the card, but no sure name
     ("Is Forma de ira a copy?", Lang.EN, []),  # a name of three words: noted as such already

@@ -441,12 +441,11 @@ class CardMatcher:
         "cast Murder on my creature", "Humility and Opalescence"): the card's exact name, capitalised, not
         opening a sentence nor in a title, no function word, and an everyday word (`common`) only alone, not
         beside another capitalised word (try-out 53 D6: "to Fling targeting NAP", "trying to Counterspell a
-        spell", but not "a Game Loss", "Tolarian Terror", "Trample and Death touch"). Never in German, which
-        capitalises every noun (`Kampf` is Fight)."""
+        spell", but not "a Game Loss", "Tolarian Terror", "Trample and Death touch"). In German, which capitalises
+        every noun (`Kampf` is Fight), only a card's English name as printed (or a legend's short name) that is no
+        everyday word: "well Panharmonicon ETB-Trigger verdopplet", not "Stärke" (Starke), "in diesem Fall"."""
         from kb.model import Lang
 
-        if lang is Lang.DE:
-            return []
         found, named, starts = self._read_text(text)
         phrased = {j for first, end, _ in self._phrases(text, found, starts) for j in range(first, end)}
         out: list[str] = []
@@ -455,6 +454,9 @@ class CardMatcher:
             key = name_key(word)
             if _possessive(word) and self.get(key) is None:
                 key = key[:-1]  # "Electrolyze's": the name, not its possessive
+            if lang is Lang.DE and (key in self.common or _POSSESSIVE.sub("", word) not in (
+                    card.name, card.name.split(",")[0]) or word != card.name and text[found[span[0]].end():].startswith(",")):
+                continue  # "Vorinclex, Monströser Plünderer" (a newer legend's German name) is no Vorinclex, Voice of Hunger
             if (word and not card.distance and span[0] not in starts and _is_capitalised(word)
                     and (key not in self.common or span[0] not in phrased) and key not in STOPWORDS
                     and card.name not in out):
