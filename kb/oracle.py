@@ -161,6 +161,27 @@ def printed_half(name: str) -> str:
     return _NAMED_CARD.sub("", name)
 
 
+_FLIPS = re.compile(r"\bflip", re.IGNORECASE)  # a flip card's unflipped half says when it flips; its flipped half never
+
+
+def own_names(card: OracleCard, halves: Sequence[OracleCard] = ()) -> dict[Lang, str]:
+    """`card`'s names by language, but for the German and Spanish names the 2018 card data gives a split or
+    flip half that are not its own (smoke53 L3): its English name where the printed one is missing (90 of the
+    184 German and Spanish names of split halves, 32 of the 80 of flip halves, 272 of 28,101 of one-part
+    cards: `Fire`, `Akki Lavarunner`), another of its `halves`' English name (Tok-Tok, Volcano Born's
+    "Akki Lavarunner"), and a flipped half's name that is its unflipped half's (Jaraku the Interloper's
+    "Unerfahrener Jushi" is Callow Jushi's). None is better than a wrong one; a flipped half's own
+    ("Erayos Substanz", Erayo's Essence) is kept."""
+    if card.layout not in ("split", "flip"):
+        return dict(card.names)
+    others = [h for h in halves if h.name != card.name]
+    english = {name_key(card.name), *(name_key(h.name) for h in others)}
+    flipped = card.layout == "flip" and not _FLIPS.search(card.text)
+    return {lang: name for lang, name in card.names.items()
+            if lang is Lang.EN or not (name_key(name) in english or flipped and any(
+                h.names.get(lang) == name for h in others))}
+
+
 def half_names(name: str) -> list[str]:
     """The halves `name` writes as one card's ("Fire // Ice", "Fire/Ice": ["Fire", "Ice"]); [] when it
     writes no two."""
@@ -190,7 +211,8 @@ def pair_halves(cards: Sequence[OracleCard]) -> dict[str, tuple[str, ...]]:
     groups: dict[tuple[str, tuple[str, ...]], list[OracleCard]] = {}
     for c in cards:
         if c.layout in TWO_PART_LAYOUTS and c.sets:
-            groups.setdefault((c.layout, c.sets), []).append(c)
+            # a flip half's sets as a set: the data lists BOK twice for Jaraku the Interloper, once for Callow Jushi
+            groups.setdefault((c.layout, tuple(sorted(set(c.sets))) if c.layout == "flip" else c.sets), []).append(c)
     out: dict[str, tuple[str, ...]] = {}
 
     def pair(a: OracleCard, b: OracleCard) -> None:

@@ -5,6 +5,7 @@ renders these objects; it decides nothing."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
 
@@ -211,7 +212,7 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     else of the KB's own (small typos and a legend's short name are forgiven; `closest_note` says
     so). NotFoundError when none is close, naming the cards whose names contain it, or when several
     are as close, naming them."""
-    from kb.oracle import half_names
+    from kb.oracle import half_names, own_names
 
     cards, kb_names = corpus.card_lookup, corpus.names
     found = cards.get(name)
@@ -238,15 +239,15 @@ def find_card(name: str, corpus: Corpus, kb: KB | None = None) -> CardInfo:
     card = cards.get(english) or corpus.newer_cards.get(english)  # a card newer than the 2018 Oracle
     if card is None and kb is not None:
         card = kb.source_card(english)  # ... that only an MTGJSON file of the judge's describes
-    names = dict(kb_names.names.get(english, {}))
-    if card is not None:
-        names = {**card.names, **names}
-    if kb is not None and card is None and english not in kb_names.names:
-        names = kb.names_of(english)  # a card only the judge's sources name: the names they give it
     halves: tuple[OracleCard, ...] = ()
     if card is not None and card.other_halves:  # `kb card Fire` shows the whole card, Ice too
         others = [cards.get(other) for other in card.other_halves]
         halves = (card, *(o for o in others if o is not None))
+    names = dict(kb_names.names.get(english, {}))
+    if card is not None:
+        names = {**own_names(card, halves), **names}
+    if kb is not None and card is None and english not in kb_names.names:
+        names = kb.names_of(english)  # a card only the judge's sources name: the names they give it
     return CardInfo(english, card, names, guessed, halves)
 
 
@@ -255,7 +256,7 @@ def _two_part_card(name: str, corpus: Corpus) -> CardInfo:
     or Spanish halves "Einbruch // Diebstahl"): each half a card of the Oracle data, the halves of one
     card (`may_be_one_card`). NotFoundError naming the half that is no card's, or saying why the
     halves are not one card's."""
-    from kb.oracle import TWO_PART_LAYOUTS, half_names, may_be_one_card, printed_half
+    from kb.oracle import TWO_PART_LAYOUTS, half_names, may_be_one_card, own_names, printed_half
 
     written = half_names(name)
     halves = []
@@ -268,9 +269,27 @@ def _two_part_card(name: str, corpus: Corpus) -> CardInfo:
         what = ", ".join(f"{h.name} ({h.layout if h.layout in TWO_PART_LAYOUTS else 'a card of one part'})"
                          for h in halves)
         raise NotFoundError(f"unknown card {name!r}: {what} are not the halves of one card")
-    names = {lang: " // ".join(printed_half(h.names[lang]) for h in halves) for lang in Lang
-             if all(lang in h.names for h in halves)}
+    printed = [own_names(h, halves) for h in halves]  # none rather than a wrong one (smoke53 L3: "Fire // Ice")
+    names = {lang: " // ".join(printed_half(p[lang]) for p in printed) for lang in Lang if all(lang in p for p in printed)}
     return CardInfo(" // ".join(h.name for h in halves), halves[0], names, False, tuple(halves))
+
+
+# The CR's lists of subtypes (artifact, enchantment, land, spell and creature types), not planeswalker types: a
+# one-word card named as a type ("a white Angel card", "as a Forest land") is the type (try-out 53 D6)
+SUBTYPE_RULES = ("205.3g", "205.3h", "205.3i", "205.3k", "205.3m")
+_TYPE_LIST = re.compile(r"types are (?:[^.:]*: )?([^.]+)")
+
+
+def subtypes(kb: KB) -> frozenset[str]:
+    """The subtypes the current CR lists (`SUBTYPE_RULES`), as name keys: `angel`, `forest`, `shapeshifter`."""
+    from kb.normalize import name_key
+
+    out: set[str] = set()
+    for text in kb.rule_texts(SUBTYPE_RULES).values():
+        for listed in _TYPE_LIST.findall(re.sub(r"\([^()]*\)", "", text)):
+            out.update(name_key(item) for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", listed)
+                       if item.strip()[:1].isupper())
+    return frozenset(out)
 
 
 def question_card_notes(kb: KB, corpus: Corpus, named: Sequence[NamedCard], unknown: Sequence[str],
@@ -292,13 +311,15 @@ def question_card_notes(kb: KB, corpus: Corpus, named: Sequence[NamedCard], unkn
         if not any(kb.count(card=n, kind=Kind.RULING) for n in [*names, " // ".join(names)]):
             out.append(f'{" // ".join(names)}{f" ({said})" if name_key(said) != name_key(" ".join(names)) else ""}: '
                        f'no ruling in the KB; `kb card "{" // ".join(names)}"` shows its text')
+    types = subtypes(kb) if one_word else frozenset()
     for card in named:
         if card.said in halves:
             continue
         # a name of one word, or in lower case, is as often a word read as a card's (`Kampf` as Fight,
-        # `deal damage`): a note would tell a judge about a card never meant, unless written as a name
-        if (len(card.said.split()) < 2 and card.name not in one_word) or not card.said[:1].isupper() or (
-                kb.count(card=card.name, kind=Kind.RULING)):
+        # `deal damage`): a note would tell a judge about a card never meant, unless written as a name; and
+        # a one-word name that is a two-part card's half (Profit // Loss: "a Game Loss") or a subtype is the word
+        if (len(card.said.split()) < 2 and (card.name not in one_word or _a_word_too(card.name, corpus, types))) or (
+                not card.said[:1].isupper()) or kb.count(card=card.name, kind=Kind.RULING):
             continue
         said = f" ({card.said})" if name_key(card.said) != name_key(card.name) else ""
         shown = corpus.card_lookup.get(card.name) or corpus.newer_cards.get(card.name)
@@ -310,6 +331,16 @@ def question_card_notes(kb: KB, corpus: Corpus, named: Sequence[NamedCard], unkn
                    f"so the search read {'it' if one else 'them'} as words, not as a card (a card newer than its "
                    f"2018 card data is known once a page of it is ingested)")
     return out
+
+
+def _a_word_too(name: str, corpus: Corpus, types: Collection[str]) -> bool:
+    """Whether the one-word card `name` is a two-part card's half ("Loss", "Release", "Turn": everyday words) or a
+    subtype the CR lists (`types`: "Angel", "Forest"), which a question capitalises as a word as often as the card."""
+    from kb.normalize import name_key
+    from kb.oracle import TWO_PART_LAYOUTS
+
+    card = corpus.card_lookup.get(name)
+    return (card is not None and card.layout in TWO_PART_LAYOUTS) or name_key(name) in types
 
 
 CARDS_SUGGESTED = 5  # an unknown name: the cards whose names contain it named, at most this many

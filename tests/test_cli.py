@@ -94,6 +94,16 @@ def test_show_unknown_id():
     assert result.exit_code == 1 and "no entry 'r-doesnotexist'" in result.output
 
 
+def test_show_an_ambiguous_id_prefix_is_bad_input_not_a_missing_entry():
+    """smoke53 L6: `kb show r-2 --json` said `"kind": "not-found"`; the entries are there, the prefix can't tell
+    which, so it is `input` (docs/JSON.md), naming the ids it may be."""
+    ids = sorted(e["id"] for e in json.loads(kb("list", "--json").stdout))
+    prefix = next(a[:3] for a, b in zip(ids, ids[1:]) if a[:3] == b[:3])
+    result = kb("show", prefix, "--json")
+    error = json.loads(result.stdout)["error"]
+    assert result.exit_code == 1 and error["kind"] == "input" and "is ambiguous" in error["message"]
+
+
 def test_stats_conserves_every_parsed_ruling_and_reports_check_coverage():
     data = json.loads(kb("stats", "--json").stdout)
     assert data["parsed"] == data["stored"] == data["variants"]

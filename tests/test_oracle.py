@@ -72,6 +72,8 @@ def test_a_name_written_as_halves_is_split_at_its_slashes(written, halves):
     ("Mayor of Avabruck", "Howlpack Alpha"),  # double-faced: a front with a mana cost, a back without
     ("Kenzo the Hardhearted", "Bushi Tenderfoot"),  # flip: the flipped half printed under the unflipped one's name
     ("Budoka Pupil", "Ichiga, Who Topples Oaks"),  # flip: both printed alike
+    # ... of the same sets, one listing a set twice (smoke53 L3: Jaraku's German name was its unflipped half's)
+    ("Jaraku the Interloper", "Callow Jushi"), ("Scarmaker", "Hired Muscle"),
 ])
 def test_the_card_data_tells_some_halves_other_half(oracle, card, other):
     assert oracle.card(card).other_halves == (other,)
@@ -79,7 +81,7 @@ def test_the_card_data_tells_some_halves_other_half(oracle, card, other):
 
 @pytest.mark.parametrize("card", [
     "Turn", "Cut",  # Dragon's Maze's split cards, Amonkhet's aftermath cards: many in the same sets
-    "Jaraku the Interloper", "Scarmaker",  # flipped halves of two cards that share their sets
+    "Erayo's Essence",  # a flipped half printed under a name of its own, its unflipped half's in English
     "Okaun, Eye of Chaos",  # two cards MTGJSON v3 calls flip that print no shared name
     "Lightning Bolt",
 ])
@@ -96,3 +98,21 @@ def test_halves_of_one_card_share_a_layout_and_sets_and_no_other_half(oracle):
     assert not may_be_one_card([oracle.card("Fire"), oracle.card("Life")])  # Life is Death's
     assert not may_be_one_card([oracle.card("Lightning Bolt"), oracle.card("Shock")])
     assert oracle.get("Muerte") == oracle.card("Death")  # "Muerte (Muerte/Vida)", its printed Spanish name
+
+
+@pytest.mark.parametrize(("card", "names"), [
+    ("Fire", {Lang.EN: "Fire"}),  # the data's German and Spanish "Fire": its English name where the printed one is missing
+    ("Tok-Tok, Volcano Born", {Lang.EN: "Tok-Tok, Volcano Born"}),  # ... its unflipped half's English name
+    ("Jaraku the Interloper", {Lang.EN: "Jaraku the Interloper"}),  # ... its unflipped half's German and Spanish
+    ("Callow Jushi", {Lang.EN: "Callow Jushi", Lang.DE: "Unerfahrener Jushi", Lang.ES: "Jushi inexperta"}),
+    ("Erayo's Essence", {Lang.EN: "Erayo's Essence", Lang.DE: "Erayos Substanz", Lang.ES: "Esencia de Erayo"}),
+    ("Cut", {Lang.EN: "Cut", Lang.DE: "Schneiden", Lang.ES: "Cortar"}),
+    ("Ixidron", {Lang.EN: "Ixidron", Lang.DE: "Ixidron", Lang.ES: "Íxidron"}),  # a one-part card's names as given
+])
+def test_a_two_part_halfs_names_are_only_its_own(oracle, card, names):
+    """smoke53 L3: `kb card "Tok-Tok, Volcano Born"` showed "de: Akki Lavarunner" (its unflipped half's name) and
+    `kb card "Fire // Ice"` "de: Fire // Ice"; the card data has no German or Spanish name for either."""
+    from kb.oracle import own_names
+
+    found = oracle.card(card)
+    assert own_names(found, [oracle.card(n) for n in (found.name, *found.other_halves)]) == names

@@ -27,6 +27,8 @@ NAMES = [
     ("Zauberbuch", "Spellbook"), ("Zauberbuch-Dieb", "Grimoire Thief"),
     ("Hidden Dragonslayer", "Hidden Dragonslayer"), ("Monastery Flock", "Monastery Flock"), ("Angel", "Angel"),
     ("Plains", "Plains"), ("Protect", "Protect"),
+    # "Sight" is a word of an English name, as in the card data: "Hide in Plain Sight" may be a name (smoke53 L1)
+    ("Sight Beyond Sight", "Sight Beyond Sight"),
 ]
 
 
@@ -396,6 +398,30 @@ def test_a_german_phrase_in_joins_is_a_name_by_the_words_after_in_not_before(que
     assert matcher.unknown_names(question, Lang.DE) == unknown
 
 
+@pytest.mark.parametrize(("question", "lang", "unknown"), [
+    # smoke53 L1: a sentence opened by a preposition and an article ...
+    ("In the Store Championship my opponent turned a morph face up.", Lang.EN, []),
+    ("On the Magic Online client, can I look at my face-down creature?", Lang.EN, []),
+    ("En el Torneo de Córdoba mi rival volteó una criatura boca abajo.", Lang.ES, []),
+    # ... and an event in a place, in English and Spanish as in German
+    ("Grand Prix in Las Vegas face down creature", Lang.EN, []),
+    ("At the Grand Prix in Las Vegas my opponent turned a morph face up.", Lang.EN, []),
+    ("Jugando el Torneo de Córdoba mi rival volteó una criatura boca abajo.", Lang.ES, []),
+    # real names keep their note: an everyday word opening one, a card name's word after "in" or "de"
+    ("Hide in Plain Sight cloaked two cards.", Lang.EN, ["Hide in Plain Sight"]),
+    ("I cast Barter in Blood face down.", Lang.EN, ["Barter in Blood"]),
+    ("Lancé Rastro de Misterio boca abajo.", Lang.ES, ["Rastro de Misterio"]),
+])
+def test_an_opening_preposition_and_a_place_are_no_card_names(question: str, lang: Lang, unknown: list[str]) -> None:
+    """A preposition opening the sentence was taken into the name after it ("In the Store Championship"), as an
+    everyday word that may open a name is ("Hide in Plain Sight"), and an event in a place was an unknown card."""
+    matcher = CardMatcher.from_names([*NAMES, ("Hide", "Hide // Seek"), ("In Garruk's Wake", "In Garruk's Wake"),
+                                      ("On Serra's Wings", "On Serra's Wings"), ("Blood Moon", "Blood Moon"),
+                                      ("Grand Abolisher", "Grand Abolisher"), ("Misterio de la muerte", "Mystery")],
+                                     common={"hide", "at", "turn", "face", "my", "i"})
+    assert matcher.unknown_names(question, lang) == unknown
+
+
 def test_the_words_joining_a_names_words_are_the_ones_card_pages_are_read_with() -> None:
     """review39 #9: the search knew 8 English joining words, the page parser 30; "and" cut a newer
     card's name short in the note."""
@@ -430,8 +456,14 @@ def test_the_matcher_keys_each_name_once_however_often_the_rulings_repeat_it(mon
     ("Can I copy Rageform with Lightform?", Lang.EN, ["Rageform", "Lightform"]),
     ("¿Qué hace Wutform si la pongo sobre una criatura?", Lang.ES, ["Rageform"]),
     ("Rageform on a face-down creature: what happens?", Lang.EN, []),  # capitalised as it opens the sentence
-    ("Does Manifest work on it?", Lang.EN, []),  # an everyday (rules) word
-    ("Kann ich Wutform auf eine Kreatur legen?", Lang.DE, []),  # German capitalises every noun
+    # an everyday word alone, written as a name, names the card (the search leaves out the CR's terms: try-out 53 D6)
+    ("Does Manifest work on it?", Lang.EN, ["Manifest"]),
+    ("When I Manifest Dread, is it face down?", Lang.EN, []),  # ... but not beside another capitalised word
+    ("Kann ich Wutform auf eine Kreatur legen?", Lang.DE, []),  # German capitalises every noun ...
+    ("Löst das zweimal aus, weil Rageform ETB-Trigger verdoppelt?", Lang.DE, ["Rageform"]),  # ... the English name
+    ("Darf ich Linvala auf den Stapel legen?", Lang.DE, ["Linvala, Keeper of Silence"]),  # ... a legend's short one
+    ("Wir haben Linvala, Die Unbeugsame im Spiel.", Lang.DE, []),  # ... but not another legend's name
+    ("Was sehen die Regeln in diesem Manifest vor?", Lang.DE, []),  # ... and no everyday word
     ("can i copy rageform with lightform?", Lang.EN, []),  # in lower case
     ("Does Lightfrom stay face down?", Lang.EN, []),  # misspelt: read as the card, but no sure name
     ("Is Forma de ira a copy?", Lang.EN, []),  # a name of three words: noted as such already
@@ -441,6 +473,25 @@ def test_a_one_word_name_is_written_as_a_name_only_capitalised_mid_sentence(matc
                                                                            lang: Lang, names: list[str]) -> None:
     """tryout46 D9: "cast Murder on my creature" names Murder as surely as two words name a card."""
     assert matcher.one_word_names(question, lang) == names
+
+
+@pytest.mark.parametrize(("question", "name", "said"), [
+    ("Can Ixidron's ability turn a manifested creature face down?", "Ixidron", "Ixidron's"),
+    ("Does Lightform’s creature stay face down?", "Lightform", "Lightform’s"),
+    ("Rageform's creature: is it still enchanted?", "Rageform", "Rageform's"),
+    ("Does Whisperwood Elemental's trigger see it?", "Whisperwood Elemental", "Whisperwood Elemental's"),
+])
+def test_a_card_named_in_the_possessive_is_read_as_the_card_exactly(question: str, name: str, said: str) -> None:
+    """smoke53 M2: "Ixidron's" keys to "ixidrons", a word of the CR's ("due to Ixidron's effect", so an everyday
+    word), and "Lightform’s" was read as a one-letter slip, which the search drops for a word of a glossary term
+    (the Form cycle's); the name less its 's is the card, exactly (distance 0), and a one-word note names it."""
+    matcher = CardMatcher.from_names([*NAMES, ("Ixidron", "Ixidron")], common={"ixidrons", "turn", "face"})
+    assert [(c.name, c.said, c.distance) for c in matcher.find(question)] == [(name, said, 0)]
+    assert matcher.one_word_names("Can I copy it with Ixidron's ability?", Lang.EN) == ["Ixidron"]
+    # a possessive before a capitalised word is a longer name's: "Urza's Saga" names no Urza
+    legend = CardMatcher.from_names([("Urza, Lord High Artificer", "Urza, Lord High Artificer")])
+    assert legend.find("With Urza's Saga out, can I manifest?") == []
+    assert legend.unknown_names("With Urza's Saga out, can I manifest?", Lang.EN) == ["Urza's Saga"]
 
 
 @pytest.mark.parametrize(("question", "expected", "said"), [
@@ -462,6 +513,39 @@ def test_a_card_written_as_its_halves_is_read_as_that_card(question: str, expect
     found = matcher.find(question)
     assert [c.name for c in found] == expected
     assert {c.said for c in found} == ({said} if said else set())
+
+
+@pytest.mark.parametrize(("question", "names"), [
+    ("AP sacrificed it to Fling targeting NAP. Does Fling deal 3 or 5 damage?", ["Fling"]),
+    ("NAP is trying to Counterspell a spell that can't be countered.", ["Counterspell"]),
+    ("So my opponent is receiving a Game Loss for it.", []),  # a word of a capitalised phrase
+    ("I bolt the Tolarian Terror of my opponent.", []),
+    ("Both Trample and Death touch apply?", []),
+])
+def test_an_everyday_word_that_is_a_card_is_noted_alone_as_a_name(question: str, names: list[str]) -> None:
+    """Try-out 53 D6: Fling and Counterspell (no ruling in the KB) got no note, being words the rulings write too."""
+    matcher = CardMatcher.from_names([(n, n) for n in ("Fling", "Counterspell", "Loss", "Terror", "Death", "Trample")],
+                                     common={"fling", "counterspell", "loss", "terror", "death", "game", "trample"})
+    assert matcher.one_word_names(question, Lang.EN) == names
+
+
+def test_a_one_word_card_that_is_a_subtype_or_a_half_gets_no_note() -> None:
+    """Try-out 53 D6: "a white Angel card", "as a Forest land" name the type, "a Game Loss" no Profit // Loss."""
+    from kb.search.cardnames import NamedCard
+    from kb.views import question_card_notes
+
+    class NoRulings:
+        def count(self, **_: object) -> int:
+            return 0
+
+        def rule_texts(self, clauses: object) -> dict[str, str]:
+            return {"205.3i": "The land types are Cave, Forest (see rule 305.6), and Swamp.",
+                    "205.3m": "One creature type is two words long: Time Lord. All other creature types are one word "
+                              "long: Advisor, Angel, and Zombie."}
+
+    named = [NamedCard(n, n, 0) for n in ("Angel", "Forest", "Loss", "Fling")]
+    notes = question_card_notes(NoRulings(), CORPUS, named, [], {"Angel", "Forest", "Loss", "Fling"})  # type: ignore[arg-type]
+    assert notes == ['Fling: no ruling in the KB; `kb card "Fling"` shows its text']
 
 
 def test_a_two_part_card_without_rulings_gets_one_note_naming_the_card() -> None:

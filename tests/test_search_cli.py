@@ -335,9 +335,9 @@ def test_a_search_says_which_rules_term_a_misspelt_word_was_read_as(kb_with_inde
 
 
 def test_a_one_word_name_written_as_a_name_gets_the_no_ruling_note(kb_with_index: Path) -> None:
-    """tryout46 D9: a card named by one word capitalised mid-sentence (not at its start, no rules term, not
-    German, which capitalises every noun) is noted as two-word names are. (The words of the CR, its
-    subtypes among them, are no card's name here: `CardMatcher.common`.)"""
+    """tryout46 D9: a card named by one word capitalised mid-sentence (not at its start, no CR term, in German
+    only its English name as printed, German capitalising every noun) is noted as two-word names are (the CR's
+    subtypes are no card's name here: `kb.views.subtypes`)."""
     said = " ".join(run("Can I cast Shock on my own face-down creature?", "-k", "1").output.split())
     assert 'Shock: no ruling in the KB; `kb card "Shock"` shows its text' in said
     for question in ("Shock on a face-down creature: does it die?", "Kann ich Schock auf eine verdeckte Kreatur wirken?",

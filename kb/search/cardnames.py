@@ -42,6 +42,13 @@ MAX_WORDS = 6
 LONG_WORD = 8  # a word this long opening a sentence may still be a misspelled name (`Lichtfrom ist ...`)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 _POSSESSIVE = re.compile(r"['’]s?$")
+_POSSESSIVE_S = re.compile(r"['’][sS]$")
+
+
+def _possessive(word: str) -> bool:
+    """`word` ends in a possessive's 's (`Ixidron's`, `Lightform’s`), which a card's name key
+    (`name_key`) keeps as a last letter s."""
+    return _POSSESSIVE_S.search(word) is not None
 _BRACKETED = re.compile(r"\[\[?[^\[\]\n]+\]\]?")  # a name written as one: [Name], as forums and chat bots take it
 _DOUBLED = re.compile(r"\[\[[^\[\]\n]+\]\]")  # [[Name]], as card sites and chat bots take a card's name
 # lower-case words between the capitalised words of a name (Hide in Plain Sight, Sword of Fire and Ice):
@@ -50,14 +57,15 @@ NAME_JOINS = NAME_JOINERS - NAME_JOINERS_BY_LANG["de"]
 # of them, the words that as often stand between two names ("Lightfrom with Shock", "Lightfrom y
 # Rageform"): a phrase they join is still noted whole, but its words may be misspelt names
 _BETWEEN_NAMES = frozenset({"and", "y", "with", "a", "by"})
-# of them, the English ones that are German words too: in a German text, "Freitagsturnier in Graz" is two nouns
-# and a preposition (tryout50 D8). A phrase they alone join is a name there only when a capitalised word after
-# the joining word is a word of an English card name: so are 31 of the 35 Oracle names they join ("Barter in
-# Blood", "Nature Demands an Offering"; each read against the other names' words: not Drown in Shapelessness,
-# Reduce in Stature, Repay in Kind, Slice in Twain), and no place a German judge names after "in", though the
-# words before it may be an English name's ("Freitagsturnier in Graz", "Grand Prix in Las Vegas", "Magic in
-# Berlin": review50 L4).
-_JOINS_GERMAN_TOO = frozenset({"in", "an"})
+# of them, by the language of the text, those a place or an event's name follows: in German the English ones that
+# are German words too, "Freitagsturnier in Graz" is two nouns and a preposition (tryout50 D8); in English "in",
+# "Grand Prix in Las Vegas"; in Spanish "de", "Torneo de Córdoba" (smoke53 L1). A phrase they alone join is a name
+# only when a capitalised word after the joining word is a word of a card's name (an English one, but in
+# Spanish, whose own names join with "de": "Forma de Ira"): so are 31 of the 35 Oracle names "in" and "an" join
+# ("Barter in Blood", "Nature Demands an Offering"; each read against the other names' words: not Drown in
+# Shapelessness, Reduce in Stature, Repay in Kind, Slice in Twain), and no place a judge names after "in",
+# though the words before it may be an English name's ("Grand Prix in Las Vegas", "Magic in Berlin": review50 L4).
+_PLACE_JOINS = {"de": frozenset({"in", "an"}), "en": frozenset({"in"}), "es": frozenset({"de", "del"})}
 # of them, those after which a name goes on, not an article or a word between two names: "Hide in Plain Sight",
 # "Call to Arms", "Forma de ira" (the Oracle names that begin with a one-word card's name go on with of, the, to,
 # from, in, for); "Clone la Thalia" is a card and another's name, "Clone the Thalia" too
@@ -166,7 +174,7 @@ class CardMatcher:
 
     def _says_english_word(self, word: str) -> bool:
         """Whether some card's English name has the word `word` (case and accents aside)."""
-        if self._english_words is None:  # only for a German text with a phrase `_JOINS_GERMAN_TOO` join
+        if self._english_words is None:  # only for a phrase `_PLACE_JOINS` join
             self._english_words = frozenset(w for v in set(self._values) for w in name_key(v).split())
         return name_key(word) in self._english_words
 
@@ -297,6 +305,13 @@ class CardMatcher:
             for size in range(min(self.longest, MAX_WORDS, n - i), 0, -1) if hit is None else ():
                 key = " ".join(words[i:i + size])
                 english = self.get(key)
+                if english is None and _possessive(raw[i + size - 1]) and not (
+                        i + size < n and i + size not in breaks and _is_capitalised(raw[i + size])):
+                    # "Ixidron's", "Lightform’s": the card's name in the possessive, exactly (its key "ixidrons" is a
+                    # word of the CR's, "due to Ixidron's effect", and one letter off it no misspelling: smoke53 M2);
+                    # not before a capitalised word, as the possessive is a longer name's ("Urza's Saga" is no Urza)
+                    key = key[:-1]
+                    english = self.get(key)
                 if english is not None:
                     if size == 1 and (key in STOPWORDS or (key in self.common or len(key) < 4) and (
                             i in starts or not _is_capitalised(raw[i]) or i in opening)):
@@ -424,19 +439,27 @@ class CardMatcher:
     def one_word_names(self, text: str, lang: Lang | None = None) -> list[str]:
         """The English names of the cards `text` names by one word written as only a name is (tryout46 D9:
         "cast Murder on my creature", "Humility and Opalescence"): the card's exact name, capitalised, not
-        opening a sentence nor in a title, and no everyday word (`common`, a function word). Never in
-        German, which capitalises every noun (`Kampf` is Fight)."""
+        opening a sentence nor in a title, no function word, and an everyday word (`common`) only alone, not
+        beside another capitalised word (try-out 53 D6: "to Fling targeting NAP", "trying to Counterspell a
+        spell", but not "a Game Loss", "Tolarian Terror", "Trample and Death touch"). In German, which capitalises
+        every noun (`Kampf` is Fight), only a card's English name as printed (or a legend's short name) that is no
+        everyday word: "well Panharmonicon ETB-Trigger verdopplet", not "Stärke" (Starke), "in diesem Fall"."""
         from kb.model import Lang
 
-        if lang is Lang.DE:
-            return []
         found, named, starts = self._read_text(text)
+        phrased = {j for first, end, _ in self._phrases(text, found, starts) for j in range(first, end)}
         out: list[str] = []
         for card, span in named:
             word = found[span[0]].group() if len(span) == 1 else ""
             key = name_key(word)
+            if _possessive(word) and self.get(key) is None:
+                key = key[:-1]  # "Electrolyze's": the name, not its possessive
+            if lang is Lang.DE and (key in self.common or _POSSESSIVE.sub("", word) not in (
+                    card.name, card.name.split(",")[0]) or word != card.name and text[found[span[0]].end():].startswith(",")):
+                continue  # "Vorinclex, Monströser Plünderer" (a newer legend's German name) is no Vorinclex, Voice of Hunger
             if (word and not card.distance and span[0] not in starts and _is_capitalised(word)
-                    and key not in self.common and key not in STOPWORDS and card.name not in out):
+                    and (key not in self.common or span[0] not in phrased) and key not in STOPWORDS
+                    and card.name not in out):
                 out.append(card.name)
         return out
 
@@ -458,11 +481,14 @@ class CardMatcher:
         read = {j for _, span in named for j in span}
         out: list[str] = []
         for first, end, bracketed in self._phrases(text, found, starts):
+            run = [m.group() for m in found[first:end]]
             opener = found[first - 2].group() if first > 1 else ""
             if first > 1 and found[first - 1].group() in NAME_JOINS and _is_capitalised(opener) and (
                     not text[found[first - 2].end():found[first].start()].replace(found[first - 1].group(), "").strip()
-            ) and self._may_open_name(opener):
-                first -= 2  # the phrase's first word opens the sentence: "Hide in Plain Sight cloaked two cards"
+            ) and self._may_open_name(opener) and name_key(opener) not in STOPWORDS:
+                # the phrase's first word opens the sentence: "Hide in Plain Sight cloaked two cards"; a function
+                # word does not, it opens the sentence's phrase: "In the Store Championship", "En el Torneo ..."
+                first -= 2
             legend = first and text[found[first - 1].end():found[first].start()] == ", " and (
                 _is_capitalised(found[first - 1].group()))
             if legend:
@@ -477,11 +503,9 @@ class CardMatcher:
                     _is_capitalised(opener := found[first - 1].group())) and name_key(opener) not in STOPWORDS \
                     and self._may_open_name(opener):
                 first -= 1  # ... with no joining word: "Saw It Coming lo lancé"
-            words = [m.group() for m in found[first:end]]
-            lower = [k for k, w in enumerate(words) if not _is_capitalised(w)]
-            if joined and lang is Lang.DE and not bracketed and {words[k] for k in lower} <= _JOINS_GERMAN_TOO \
-                    and not any(self._says_english_word(w) for w in words[lower[0] + 1:] if _is_capitalised(w)):
-                continue  # German nouns and a preposition: "Freitagsturnier in Graz", "Grand Prix in Las Vegas"
+            if not bracketed and (self._names_a_place(run, lang) or self._names_a_place(
+                    [m.group() for m in found[first:end]], lang)):
+                continue  # a place's or an event's name: "Freitagsturnier in Graz", "Grand Prix in Las Vegas"
             said = " ".join(text[found[first].start():found[end - 1].end()].split())
             doubled = bracketed and text[:found[first].start()].rstrip().endswith("[[")
             if not (doubled or ((joined or shaped) and not bracketed)) or read & set(range(first, end)) or said in out:
@@ -489,6 +513,17 @@ class CardMatcher:
             if not self.near(said) and not self.near(_POSSESSIVE.sub("", said)):  # "Bow to My Command's"
                 out.append(said)
         return out
+
+    def _names_a_place(self, words: Sequence[str], lang: Lang | None) -> bool:
+        """Whether the phrase `words`, in a text of `lang` (unknown: English), is joined only by the words a place's
+        or an event's name follows (`_PLACE_JOINS`), with no word of a card's name after the first of them."""
+        from kb.model import Lang
+
+        lower = [k for k, w in enumerate(words) if not _is_capitalised(w)]
+        if not lower or not {words[k] for k in lower} <= _PLACE_JOINS.get((lang or Lang.EN).value, frozenset()):
+            return False
+        says = self.says_word if lang is Lang.ES else self._says_english_word
+        return not any(says(w) for w in words[lower[0] + 1:] if _is_capitalised(w))
 
     @staticmethod
     def _shaped_as_a_name(words: Sequence[str], lang: Lang | None) -> bool:

@@ -468,6 +468,7 @@ class Searcher:
         self._cr_terms_read: GlossaryTerms | None = None  # `glossary_terms`, read once
         self._no_card_terms: set[tuple[str, ...]] | None = None  # `_names_no_card`'s glossary terms, read once
         self._no_card_starts: set[tuple[str, ...]] = set()  # ... and the CR terms' beginnings
+        self._no_card_cr: set[tuple[str, ...]] = set()  # ... and the CR's own terms alone (`one_word_cards`)
         self._cr_words: frozenset[str] | None = None  # `_lexicon_langs`' words of the CR glossary's terms, read once
         self._own: np.ndarray | None = None
         self._tree: ClauseTree | None = None  # `_clause_tree`
@@ -680,8 +681,23 @@ class Searcher:
 
     def one_word_cards(self, text: str) -> list[str]:
         """The English names of the cards `text` names by one word written as a name
-        (`CardMatcher.one_word_names`), but for the rules terms among them ("the Monarch", "an Island")."""
-        return [name for name in self.cards.matcher.one_word_names(text, self.query_lang(text)) if not self._names_no_card(name)]
+        (`CardMatcher.one_word_names`), but for the CR's terms among them ("the Monarch"). A word the search
+        glossary reads as a rules word is the card where written so ("trying to Counterspell a spell", "my Clone
+        gets the counters": try-out 53 D6)."""
+        words = self.cards.matcher.one_word_names(text, self.query_lang(text))
+        self._read_no_card_terms()
+        return [name for name in words if tuple(tokenize(name)) not in self._no_card_cr]
+
+    def _read_no_card_terms(self) -> None:
+        """`_no_card_terms`, `_no_card_starts` and `_no_card_cr`, read once."""
+        if self._no_card_terms is None:
+            terms = [tokenize(c[len(GLOSSARY):]) for c in self.table.clause_vocab if c.startswith(GLOSSARY)]
+            terms += [term[:-1] for term in terms if term and term[-1] in _STEP_OR_PHASE]
+            self._no_card_starts = {tuple(term[:k]) for term in terms for k in range(2, len(term))}
+            self._no_card_cr = {tuple(term) for term in terms if term}
+            terms += [tokenize(term) for concept in self.glossary.concepts for by_lang in concept.terms.values()
+                      for term in by_lang]
+            self._no_card_terms = {tuple(term) for term in terms if term}
 
     def _names_no_card(self, phrase: str) -> bool:
         """Whether the capitalised `phrase` is or holds a name that is no card's, as judges capitalise
@@ -691,13 +707,8 @@ class Searcher:
         knows (`Corpus.set_names`: "Murders at Karlov Manor"). The terms of the search's glossary count
         too, in every language (a Spanish question's "Habilidad Disparada", review43 #2), and so does
         the beginning of a CR term ("Summoning Sickness" of Summoning Sickness Rule)."""
-        if self._no_card_terms is None:
-            terms = [tokenize(c[len(GLOSSARY):]) for c in self.table.clause_vocab if c.startswith(GLOSSARY)]
-            terms += [term[:-1] for term in terms if term and term[-1] in _STEP_OR_PHASE]
-            self._no_card_starts = {tuple(term[:k]) for term in terms for k in range(2, len(term))}
-            terms += [tokenize(term) for concept in self.glossary.concepts for by_lang in concept.terms.values()
-                      for term in by_lang]
-            self._no_card_terms = {tuple(term) for term in terms if term}
+        self._read_no_card_terms()
+        assert self._no_card_terms is not None
         words = tokenize(phrase)
         if tuple(words) in self._no_card_starts or words and all((w,) in self._no_card_terms for w in words) or any(
                 len(term) > 1 and names_term(words, term) for term in self._no_card_terms):

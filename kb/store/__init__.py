@@ -950,7 +950,8 @@ class KB:
         if len(matches) == 1:
             return Resolved(matches[0])
         if matches:
-            raise NotFoundError(f"entry id {entry_id!r} is ambiguous: " + ", ".join(e.id for e in matches[:5]))
+            # the entry is there, the id given can't tell which: bad input, not a missing entry (smoke53 L6)
+            raise InputError(f"entry id {entry_id!r} is ambiguous: " + ", ".join(e.id for e in matches[:5]))
         former = [r[0] for r in self.conn.execute(
             "SELECT DISTINCT id FROM id_history WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT 2", (pattern,))]
         if len(former) == 1 and len(entry_id) >= 4:  # the prefix of an id shown before
@@ -960,9 +961,8 @@ class KB:
             for kind in ("r-", "c-"):
                 try:
                     kinds.append(self.resolve(kind + entry_id, lang))
-                except NotFoundError as exc:
-                    if "ambiguous" in str(exc):
-                        raise
+                except NotFoundError:  # an ambiguous prefix (InputError) is said as it is
+                    pass
             if len(kinds) == 1:
                 return kinds[0]
         try:  # a CR number typed where an entry id goes: `kb rule` shows clauses
@@ -1091,6 +1091,12 @@ class KB:
 
     def get(self, entry_id: str) -> Entry:
         return self.resolve(entry_id).entry
+
+    def rule_texts(self, clauses: Sequence[str]) -> dict[str, str]:
+        """The current CR's wording of each of `clauses` the KB holds, by clause."""
+        marks = ",".join("?" * len(clauses))
+        found = self._entries(f"SELECT data FROM entries WHERE kind = 'rule' AND clause IN ({marks})", tuple(clauses))
+        return {e.clause: e.text for e in found if e.clause}
 
     def select(self, *, card: str | None = None, lang: Lang | None = None, kind: Kind | None = None) -> list[Entry]:
         """Entries for a card (English name), having text in a language (in English: a CR clause's
