@@ -91,8 +91,9 @@ class Weights:
     # bonus (smoke53 M3: Ixidron's answer 9th). So each named card's bonus goes to its best `card_share` entries alone
     # (by the fused score before the bonus, a general ruling printed under the card counted as the card's): each card
     # keeps a share of the top places, none fills them. A question naming one card is as before. With `within_each`,
-    # smoke53's question 9 -> 1 (each alone: 6, 1; its two rewordings 11 -> 1, each alone 7 / 5, 8 / 7); dev (search57, all sets): nc-en-01 5 -> 4, nc-en-02 5 -> 4, no
-    # other rank moved; 3: nc-en-02 alone. 0: every entry of a named card gets the bonus.
+    # smoke53's question 9 -> 1 (each alone: 6, 1; its two rewordings 11 -> 1, each alone 7 / 5, 8 / 7); dev
+    # (search57, all sets): nc-en-01 5 -> 4, nc-en-02 5 -> 4, no other rank moved; 3: nc-en-02 alone. 0: every entry
+    # of a named card gets the bonus.
     card_share: int = 2
     # A question about a manifested or cloaked card (`question.puts_any_kind_face_down`: those put a card of any kind
     # face down) that names the card says what kind of card it is only through the card ("I manifested Fire // Ice",
