@@ -182,6 +182,15 @@ def test_the_facedown_meets_set_is_dev_only_and_read_by_the_dev_script_alone(que
     assert sq.DATA / "judge_questions_facedown_meets.yaml" not in sq.DEFAULT_FILES
 
 
+def test_the_named_cards_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search57): two named cards, one incidental, and a card whose type decides
+    # (smoke53 M3, L2)
+    named = [q for q in questions if q.source == "judge_questions_named_cards"]
+    assert Counter(q.lang for q in named) == {Lang.EN: 6, Lang.DE: 6, Lang.ES: 6}
+    assert {q.split for q in named} == {"dev"}
+    assert sq.DATA / "judge_questions_named_cards.yaml" not in sq.DEFAULT_FILES
+
+
 def test_the_oracle_interaction_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
     # written before any search on it (search47b): questions the named cards' Oracle texts decide
     oracle = [q for q in questions if q.source == "judge_questions_oracle"]

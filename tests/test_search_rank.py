@@ -15,7 +15,7 @@ from kb.search.embed import FakeEmbedder
 from kb.model import Entry, Kind, Lang, Relation, Variant
 from kb.search import Searcher
 from kb.search.focus import asks_for_rule, focus
-from tests.entries import CORPUS, fake_searcher
+from tests.entries import CORPUS, fake_searcher, ranked_ids
 
 
 def _entry(eid: str, text: str, kind: Kind = Kind.RULING, clause: str | None = None) -> Entry:
@@ -634,3 +634,59 @@ def test_a_filter_drops_entries_and_keeps_the_order_and_scores_of_the_rest(tmp_p
         for kw, keep in (({"lang": "de"}, lambda e: e.id in german), ({"kind": "rule"}, lambda e: e.kind is Kind.RULE)):
             narrowed = searcher.search(question, limit=len(entries), **kw)
             assert [(h.entry.id, h.score) for h in narrowed] == [(h.entry.id, h.score) for h in every if keep(h.entry)]
+
+
+# ------------------------------------------------------------ two named cards, one of them incidental
+# "Does Ixidron turn a creature manifested by Lightform face down again?" asks about Ixidron; Lightform's many rulings
+# say the question's setting words (manifest, face down) and took the top places with the card bonus and the
+# within-card order (smoke53 M3: Ixidron's answer 9th).
+TWO_CARDS = [
+    _ruling("r-ixi-again", "Turning a face-down creature face down typically has no effect; its status is unchanged.",
+            ("Ixidron",)),
+    _ruling("r-ixi-enter", "If Ixidron and another creature enter at the same time, the other one enters face up.",
+            ("Ixidron",)),
+    *(_ruling(f"r-form-{k}", text, ("Lightform",)) for k, text in enumerate((
+        "You manifest the top card of your library even if the Form has left; the manifested creature is face down.",
+        "If the manifested creature is turned face up, the Form still enchants the manifested creature.",
+        "The manifested creature stays face down while the Form enchants the creature you manifested.",
+        "A manifested creature turned face down by an effect still has the Form attached to the manifested card.",
+        "If you manifest a creature card, you may turn the manifested creature face up for its mana cost.")))]
+TWO_CARDS_QUESTION = "Does Ixidron turn a creature manifested by Lightform face down again?"
+
+
+def _two_card_searcher(tmp_path: Path, **weights: object) -> Searcher:
+    from kb.search.cardnames import CardIndex, CardMatcher
+    from kb.search.rank import Weights
+
+    cards = CardIndex(CardMatcher({"ixidron": "Ixidron", "lightform": "Lightform"}), {})
+    return fake_searcher(TWO_CARDS + [_entry(i, t) for i, t in SETTING], tmp_path / "index", cards=cards,
+                         weights=dataclasses.replace(Weights(), **weights))
+
+
+def test_each_named_card_gets_the_bonus_for_its_best_rulings_alone(tmp_path: Path) -> None:
+    import numpy as np
+
+    searcher = _two_card_searcher(tmp_path)
+    ids = list(searcher.table.ids)
+    fused = np.zeros(len(ids))
+    for k, eid in enumerate(("r-form-0", "r-form-1", "r-form-2", "r-ixi-enter", "r-ixi-again", "r-form-3")):
+        fused[ids.index(eid)] = 1.0 - k / 10
+    of_named = searcher._of_cards(["Ixidron", "Lightform"])
+    bonus = searcher._card_bonus(["Ixidron", "Lightform"], fused, of_named)
+    assert {ids[i] for i in np.flatnonzero(bonus)} == {"r-form-0", "r-form-1", "r-ixi-enter", "r-ixi-again"}
+    # one named card: every ruling of it, as before
+    assert (searcher._card_bonus(["Lightform"], fused, searcher._of_cards(["Lightform"]))
+            == searcher._of_cards(["Lightform"])).all()
+
+
+def test_a_question_naming_two_cards_gets_the_actors_answer_before_the_incidental_cards_rulings(
+        tmp_path: Path) -> None:
+    """Lightform's rulings share more of the question's words: they filled the top five. Each card's best two get the
+    bonus (`card_share`) and each card's rulings are reordered among their own places (`within_each`): Ixidron's
+    answer is among the first three; either alone leaves it sixth or lower."""
+    before = ranked_ids(_two_card_searcher(tmp_path / "a", card_share=0, within_each=False), TWO_CARDS_QUESTION)
+    assert all(eid.startswith("r-form-") for eid in before)
+    for k, weights in enumerate(({"card_share": 0}, {"within_each": False})):
+        assert "r-ixi-again" not in ranked_ids(_two_card_searcher(tmp_path / str(k), **weights), TWO_CARDS_QUESTION)[:3]
+    after = ranked_ids(_two_card_searcher(tmp_path / "b"), TWO_CARDS_QUESTION)
+    assert "r-ixi-again" in after[:3]

@@ -665,6 +665,39 @@ def spell_tokens(card_types: Iterable[str], oracle_text: str) -> list[str]:
     return [SPELL, TARGETS] if _TARGET_WORD.search(_REMINDER.sub(" ", oracle_text)) else [SPELL]
 
 
+# ----------------------------------------------------------------- what a face-down card is
+# The face-down rules turn on what kind of card is face down: a manifested or cloaked permanent is turned face up
+# only if its card is a creature card (701.40b); one represented by an instant or sorcery card stays face down
+# (701.40g); a double-faced card can't transform while face down (712.15a). A question that names the face-down
+# card ("I manifested Lightning Bolt", "Can I manifest Fire // Ice?", "Ich habe einen Jagdmeister vom Kahlenberg
+# manifestiert") says its kind only through the card, as "I manifested an instant" says it in words (smoke53 L2).
+# A creature card is the ordinary case, and names no kind worth reading; its other types do not change it (a land
+# creature is turned face up as a creature card).
+CARD_KINDS = ("instant", "sorcery", "land", "artifact", "enchantment", "planeswalker", "battle")
+# The face-down mechanics that put a card of any kind face down (glossary concept ids): a card a morph or disguise
+# question names beside the face-down creature is another card ("took 1 damage from a Shock", "sie hat
+# Lebensverknüpfung"), not what the face-down card is (dev, search57: read for every face-down question, fresh4's
+# f4-en-01 and f4-de-07 lost places to the instant and Aura rulings).
+ANY_KIND_FACE_DOWN = frozenset({"manifest", "manifest_dread", "cloak"})
+DOUBLE_FACED = "double-faced card"  # the words the CR and the rulings call such a card by
+DOUBLE_FACED_LAYOUTS = frozenset({"double-faced", "transform", "modal_dfc"})
+
+
+def puts_any_kind_face_down(concepts: Iterable[str]) -> bool:
+    """Whether a question whose glossary concept tokens are `concepts` speaks of a mechanic that puts a card of any
+    kind face down (`ANY_KIND_FACE_DOWN`: manifesting, cloaking)."""
+    return any(c.lstrip("~") in ANY_KIND_FACE_DOWN for c in concepts)
+
+
+def card_kind_words(type_line: str, layout: str) -> list[str]:
+    """The words that say what kind of card a card is, as a face-down rule reads it: its card types of
+    `CARD_KINDS` (from `type_line`, the part before the dash) unless it is a creature card, and `DOUBLE_FACED` for a
+    double-faced `layout`. A split card's halves are read each by its own type line."""
+    types = {w.strip(".,").lower() for w in type_line.split("\u2014")[0].split()}
+    words = [] if "creature" in types else [t for t in CARD_KINDS if t in types]
+    return words + ([DOUBLE_FACED] if layout in DOUBLE_FACED_LAYOUTS else [])
+
+
 def spell_targets(tokens_by_card: Iterable[Sequence[str]]) -> bool | None:
     """Whether the named instants and sorceries (each card's stored rules tokens) target: True when one of them
     says "target", False when none does, None when no named card is an instant or sorcery."""

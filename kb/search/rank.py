@@ -31,9 +31,9 @@ from kb.search.question import ACTS as ACT_CONCEPTS
 from kb.search.question import (FACE_DOWN_TERMS, FORM_MARK, GLOSSARY, IMPLIED_WEIGHT, KEYWORD_IN_RULINGS,
                                 MIN_TERM_WORDS, RARE_IN_RULINGS, RULE_MARK, QueryPlan, about_face_down, act_claims,
                                 face_down_meetings,
-                                act_match, asked_acts, card_rules, cited_clauses, glossary_term,
-                                keyword_rules, names_term, off_subject, plan, referenced_rules, says_term, see_term,
-                                spell_targets, split_concepts, with_claims)
+                                act_match, asked_acts, card_kind_words, card_rules, cited_clauses, glossary_term,
+                                keyword_rules, names_term, off_subject, plan, puts_any_kind_face_down, referenced_rules,
+                                says_term, see_term, spell_targets, split_concepts, with_claims)
 from kb.search.text import join_particles, split_compounds, split_enclitics, tokenize, untitle
 
 from kb.search.filters import ClauseTree, Filters, date_arg, parse_filters
@@ -85,6 +85,24 @@ class Weights:
     # 0.96/0.83 -> 0.98/0.88; plateau 0.06-1.0 (0.04: no gain); the public real questions' dev lost one
     # at top-3 (real-en-31, rank 3 -> 6) at every value from 0.04, none at top-1.
     card_asked: float = 0.1
+    # A question that names two cards with rulings or more ("Does Ixidron turn Lightform's manifested creature face
+    # down again?") asks about one of them, the other named in passing, and the incidental card's many rulings
+    # (Lightform's 18, most of them about manifesting: the question's setting words) took the top places with the
+    # bonus (smoke53 M3: Ixidron's answer 9th). So each named card's bonus goes to its best `card_share` entries alone
+    # (by the fused score before the bonus, a general ruling printed under the card counted as the card's): each card
+    # keeps a share of the top places, none fills them. A question naming one card is as before. With `within_each`,
+    # smoke53's question 9 -> 1 (each alone: 6, 1; its two rewordings 11 -> 1, each alone 7 / 5, 8 / 7); dev
+    # (search57, all sets): nc-en-01 5 -> 4, nc-en-02 5 -> 4, no other rank moved; 3: nc-en-02 alone. 0: every entry
+    # of a named card gets the bonus.
+    card_share: int = 2
+    # A question about a manifested or cloaked card (`question.puts_any_kind_face_down`: those put a card of any kind
+    # face down) that names the card says what kind of card it is only through the card ("I manifested Fire // Ice",
+    # "einen Jagdmeister vom Kahlenberg manifestiert"), where "I manifested an instant" says it in words and finds
+    # 701.40g's ruling first (smoke53 L2). A named card without rulings in the KB (one with rulings is asked about
+    # through them) brings its kind's words (`question.card_kind_words`: its noncreature card
+    # types, a double-faced card; a split card's halves each their own type) into the lexical side, weighed by this
+    # as the question's own words are weighed. 0 turns it off.
+    card_kind: float = 1.0
     expansion: float = 1.0  # BM25 weight of the concepts' English head terms (question's words: 1)
     # BM25 weight of the English words a German or Spanish question's words translate to
     # (`Glossary.translate`: the lexicon's `translations`, which add no concept token anywhere): what
@@ -145,6 +163,11 @@ class Weights:
     within_dense: float = 1.0
     within_k: float = 1.0
     within_cards: int = 3
+    # ... and when the question names two cards with rulings or more, each card's rulings are reordered among the places
+    # that card's rulings hold: whether one named card's ruling or another's comes first is the first stage's decision,
+    # as is a general ruling's place. Reordered together, the incidental card's ruling that alone said the question's
+    # setting word ("manifest", rare among the two cards' rulings) won the first place (smoke53 M3). False: together.
+    within_each: bool = True
     # ... but a story whose asking sentences name the card ("After activating Illusionary Mask all my
     # mana was tapped") asks about it as a question does: its rulings are reordered too. Dev (search39):
     # real-en-138 10 -> 6, no other dev rank moved; the story's `card` bonus kept (with `card_asked`
@@ -799,6 +822,9 @@ class Searcher:
         if ask.concepts and w.face_down_subject and general:
             ask = off_subject(ask)
         said_concepts = self.glossary.question_tokens(said, langs) if mode == "hybrid" else []
+        # what kind of card the named manifested or cloaked card is, when the question says it only by the card's name
+        kinds = self._card_kinds(self._cards_without_rulings(named)) \
+            if mode == "hybrid" and w.card_kind and puts_any_kind_face_down(said_concepts) else ""
         if mode == "hybrid" and w.act_claims and not general:
             ask = with_claims(ask, act_claims(said_concepts, self.glossary.question_tokens(words.asking, langs)))
         stated = np.zeros(n, dtype=bool)  # the clauses that state how a face-down object meets a rule asked about
@@ -877,6 +903,8 @@ class Searcher:
                 if extra and w.oracle:
                     extra += self.glossary.concept_tokens(extra, (Lang.EN,))  # Oracle text is English
                     scores += w.oracle * self._bm25.scores(extra)
+                if kinds:
+                    scores += w.card_kind * self._lexical(kinds, (Lang.EN,))
             if beyond:
                 # asked beyond the keyword it names: its words no longer decide, and its rules are clauses
                 # as any other (no `keyword_rule` lift, no `keyword_act` bonus)
@@ -1077,7 +1105,7 @@ class Searcher:
         of_named = self._of_cards(named)
         card = w.card if parts.is_story else w.card_asked
         if named and card:
-            fused += card * of_named
+            fused += card * self._card_bonus(named, fused, of_named)
         if w.local and w.local_k:
             local = self._local(parts, fused, langs, name_tokens)
             if local.max() > 0:
@@ -1085,8 +1113,16 @@ class Searcher:
         # a story: as the second stage, unless its asking sentences name the card
         if named and w.within and (not parts.is_story or (w.within_story and bool(self.named_cards(parts.asking)))):
             own = np.diff(self.table.card_ptr) <= w.within_cards  # not a general ruling printed under many cards
-            fused = self._reorder_card(fused, parts, of_named & own & ~self._is_rule, langs, name_tokens,
-                                       dense)
+            cards = self._cards_with_rulings(named)
+            if w.within_each and len(cards) > 1:
+                done = np.zeros(len(fused), dtype=bool)
+                for c in cards:
+                    pool = self._of_cards([c]) & own & ~self._is_rule & ~done
+                    fused = self._reorder_card(fused, parts, pool, langs, name_tokens, dense)
+                    done |= pool
+            else:
+                fused = self._reorder_card(fused, parts, of_named & own & ~self._is_rule, langs, name_tokens,
+                                           dense)
         if named and w.named_other != 1.0 and (of_named & ~self._is_rule).any():
             n_cards = np.diff(self.table.card_ptr)
             another = (n_cards > 0) & (n_cards <= w.within_cards) & ~of_named & ~self._is_rule
@@ -1478,6 +1514,11 @@ class Searcher:
             self._oracle_cards[k] = bool(concepts & FACE_DOWN_SAID) or ("turn_face_up" in concepts and "turn" in oracle)
         return self._oracle_cards[k]
 
+    def _cards_with_rulings(self, named: list[str]) -> list[str]:
+        """The cards of `named` (English names) some entry of the KB is filed under, once each."""
+        vocab = set(self.table.card_vocab)
+        return [c for c in dict.fromkeys(named) if c in vocab]
+
     def _cards_without_rulings(self, named: list[str]) -> list[str]:
         """The cards of `named` (English names) no entry of the KB is filed under."""
         vocab = set(self.table.card_vocab)
@@ -1522,6 +1563,28 @@ class Searcher:
         said = np.where(silent[self._doc_entry] & self._doc_scored, self._bm25.scores(tokens), 0.0)
         np.maximum.at(out, self._doc_entry, said.astype(np.float32))
         return out
+
+    def _card_bonus(self, named: list[str], fused: np.ndarray, of_named: np.ndarray) -> np.ndarray:
+        """Per entry: whether it gets the named cards' bonus: every entry of a named card (`of_named`), but when
+        two named cards or more have entries, only the best `Weights.card_share` of each card's by `fused`."""
+        share = self.weights.card_share
+        cards = self._cards_with_rulings(named)
+        if not share or len(cards) < 2:
+            return of_named.astype(np.float64)
+        out = np.zeros(len(fused), dtype=np.float64)
+        for c in cards:
+            out[_top(np.where(self._of_cards([c]), fused, -np.inf), share)] = 1.0
+        return out
+
+    def _card_kinds(self, cards: list[str]) -> str:
+        """The words of what kind of card each of `cards` (English names) is (`question.card_kind_words`: an
+        instant, a land, a double-faced card), once each, in English."""
+        words: list[str] = []
+        for name in cards:
+            card = self.reference.card_lookup.get(name) or self.reference.newer_cards.get(name)
+            if card is not None:
+                words += [w for w in card_kind_words(card.type, card.layout) if w not in words]
+        return " ".join(words)
 
     def _of_cards(self, named: list[str]) -> np.ndarray:
         """Per entry: whether it is filed under one of the cards `named` (English names)."""
