@@ -918,15 +918,15 @@ class Searcher:
             if general and w.unnamed_keyword != 1.0:
                 # read as written too: the German compound split reads "Commander" as "comm ander"
                 named_rules = keyword | card_keyword
-                for text in dict.fromkeys((query, said)):
-                    named_rules = named_rules | self._keyword_rules(text, langs, name_skip, rare=len(self.table))
+                for form in dict.fromkeys((query, said)):
+                    named_rules = named_rules | self._keyword_rules(form, langs, name_skip, rare=len(self.table))
                 if query_lang is not Lang.EN and (terms := self.glossary.english_terms(said, query_lang)):
                     # a keyword named by its printed German or Spanish name, as its English wording names it
                     # ("Doppelschlag": double strike, which the word-by-word translation reads as "double", "strike")
                     named_rules |= self._keyword_rules(", ".join(terms), (Lang.EN,), name_skip, rare=len(self.table))
                 other = self._keyword_sections & ~named_rules
-                if w.unnamed_variant and not any(self._names_variant(text, langs, name_skip)
-                                                 for text in dict.fromkeys((query, said))):
+                if w.unnamed_variant and not any(self._names_variant(form, langs, name_skip)
+                                                 for form in dict.fromkeys((query, said))):
                     other |= self._variant_sections
                 fused = np.where(other, fused * w.unnamed_keyword, fused)
             if w.cr_term:
