@@ -191,6 +191,14 @@ def test_the_named_cards_set_is_dev_only_and_read_by_the_dev_script_alone(questi
     assert sq.DATA / "judge_questions_named_cards.yaml" not in sq.DEFAULT_FILES
 
 
+def test_the_one_clause_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search56): a general table question whose answer is one CR clause (tryout 53's D1)
+    one = [q for q in questions if q.source == "judge_questions_one_clause"]
+    assert Counter(q.lang for q in one) == {Lang.EN: 6, Lang.DE: 6, Lang.ES: 6}
+    assert {q.split for q in one} == {"dev"}
+    assert sq.DATA / "judge_questions_one_clause.yaml" not in sq.DEFAULT_FILES
+
+
 def test_the_oracle_interaction_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
     # written before any search on it (search47b): questions the named cards' Oracle texts decide
     oracle = [q for q in questions if q.source == "judge_questions_oracle"]

@@ -409,6 +409,17 @@ class Weights:
     # questions of the other direction (a Clone copying a face-down creature: en-15, es-14, tq45-es-fd-5 lost their
     # first place to it). 0.6 (`rule`): no lift.
     meeting_rule: float = 1.0
+    # A question not about face-down play that names no keyword asks a general rule ("Can I sacrifice my
+    # opponent's creature?", "Do I choose the mode when I cast it?"), and a keyword's clauses that share its words
+    # (banding's 702.22d "must attack the same player" for attacking a planeswalker, vigilance's "doesn't tap", an
+    # obsolete keyword's glossary entry) answer a question about that keyword only: the clauses and glossary entries
+    # of a keyword ability or action (702.N, 701.N) or a casual variant (9NN) the question does not name (in its
+    # words or its cards' Oracle texts) have their fused score multiplied by this. 1.0: off.
+    unnamed_keyword: float = 0.5
+    # ... and so are the multiplayer rules (8NN) for a question that names no multiplayer or casual variant
+    # ("Commander", "Two-Headed Giant", "multiplayer game": a glossary term that refers to an 8NN or 9NN rule):
+    # "range of influence" and "attack left" are no answer to a two-player question. False: kept whole.
+    unnamed_variant: bool = True
 
 
 @dataclass(frozen=True)
@@ -504,6 +515,8 @@ class Searcher:
         self._former: dict[str, list[str]] | None = None
         self._mechanic_words: MechanicWords | None = None
         self._mechanic_cards: np.ndarray | None = None  # `_card_mechanics`
+        self._keyword_rows: np.ndarray | None = None  # `_keyword_sections`
+        self._variant_rows: np.ndarray | None = None  # `_variant_sections`
         self.index_dir: Path | None = None
 
     @property
@@ -941,6 +954,20 @@ class Searcher:
                         fused = self._fuse(True, words, dense_rank, lexical, named, langs, name_tokens, keyword,
                                            per_kind=True)
                 fused = np.where(said_face_down, fused * w.on_face_down, fused)
+            if general and w.unnamed_keyword != 1.0:
+                # read as written too: the German compound split reads "Commander" as "comm ander"
+                named_rules = keyword | card_keyword
+                for form in dict.fromkeys((query, said)):
+                    named_rules = named_rules | self._keyword_rules(form, langs, name_skip, rare=len(self.table))
+                if query_lang is not Lang.EN and (terms := self.glossary.english_terms(said, query_lang)):
+                    # a keyword named by its printed German or Spanish name, as its English wording names it
+                    # ("Doppelschlag": double strike, which the word-by-word translation reads as "double", "strike")
+                    named_rules |= self._keyword_rules(", ".join(terms), (Lang.EN,), name_skip, rare=len(self.table))
+                other = self._keyword_sections & ~named_rules
+                if w.unnamed_variant and not any(self._names_variant(form, langs, name_skip)
+                                                 for form in dict.fromkeys((query, said))):
+                    other |= self._variant_sections
+                fused = np.where(other, fused * w.unnamed_keyword, fused)
             if w.cr_term:
                 fused += w.cr_term * self._cr_terms(words.asking, langs)
             if w.cited:
@@ -1466,6 +1493,52 @@ class Searcher:
             self._face_down = said | t.with_any("card", cards)
         return self._face_down
 
+    @property
+    def _keyword_sections(self) -> np.ndarray:
+        """Per entry: whether it is a clause of a keyword ability's or action's rule (702.N, 701.N, not the
+        sections' opening 702.1 / 701.1) or of a casual variant's (9NN), or a glossary entry that refers to one
+        (`question.keyword_rules`) or names an obsolete term."""
+        if self._keyword_rows is None:
+            vocab, own = self.table.clause_vocab, self._own_clauses
+            rules = [m.group() if (m := _RULE_NUMBER.match(c)) else "" for c in vocab]
+            per_clause = np.array([r[:4] in ("701.", "702.") and r not in ("701.1", "702.1") or r[:1] == "9"
+                                   for r in rules] + [False], dtype=bool)  # own -1 (no clause) reads the last
+            out = self._is_rule & per_clause[own]
+            rows = [int(r) for r in np.flatnonzero(self._is_rule & (own >= 0)) if vocab[own[r]].startswith(GLOSSARY)]
+            for row, entry in zip(rows, self._entries_at(rows)):
+                out[row] = bool(keyword_rules(entry.text)) or "(obsolete)" in vocab[own[row]].casefold()
+            self._keyword_rows = out
+        return self._keyword_rows
+
+    @property
+    def _variant_sections(self) -> np.ndarray:
+        """Per entry: whether it is a clause of the multiplayer rules (8NN) or a glossary entry that refers only
+        to them or to a casual variant's (9NN)."""
+        if self._variant_rows is None:
+            vocab, own = self.table.clause_vocab, self._own_clauses
+            per_clause = np.array([c[:1] == "8" and bool(_RULE_NUMBER.match(c)) for c in vocab] + [False], dtype=bool)
+            out = self._is_rule & per_clause[own]
+            rows = [int(r) for r in np.flatnonzero(self._is_rule & (own >= 0)) if vocab[own[r]].startswith(GLOSSARY)]
+            for row, entry in zip(rows, self._entries_at(rows)):
+                refers = referenced_rules(entry.text)
+                out[row] = bool(refers) and all(r[:1] in "89" for r in refers)
+            self._variant_rows = out
+        return self._variant_rows
+
+    def _names_variant(self, text: str, langs: tuple[Lang, ...], skip: set[str] | frozenset[str]) -> bool:
+        """Whether `text` names a multiplayer or casual variant: a CR glossary term whose entry refers to an 8NN or
+        9NN rule ("Two-Headed Giant", "Commander", "Multiplayer Game")."""
+        english = [*self.glossary.translate(text, langs[-1]), ""]
+        rows = self._named_terms(text, langs, 1, skip, len(self.table), english)
+        texts = [self._entry(row).text for row in rows]
+        return any(r[:1] in "89" for t in texts for r in referenced_rules(t)) or any(_VARIANT_SECTION.search(t) for t in texts)
+
+    def _entries_at(self, rows: list[int]) -> list[Entry]:
+        """The entries of index rows `rows`, fetched in one query when the searcher holds none."""
+        if self._entries is not None:
+            return [self._entries[r] for r in rows]
+        return self._fetch_entries([self.table.ids[r] for r in rows])
+
     def _clauses_numbered(self, numbers: set[str]) -> np.ndarray:
         """Per entry: whether it is the CR clause of one of `numbers` (current numbers)."""
         own, vocab = self._own_clauses, self.table.clause_vocab
@@ -1840,6 +1913,8 @@ _FRAGMENT = re.compile(r"^\W*(for (example|instance)\b|e\.g\.|zum beispiel\b|bei
 
 
 _RULE_NUMBER = re.compile(r"\d{3}\.\d+")
+_VARIANT_SECTION = re.compile(r"\bSee section [89]\b")  # "Multiplayer Game: ... See section 8, ..."
+
 # "may look at and play", "can cast", "are allowed to look at": the acts a text permits (`permitted_acts`)
 _PERMISSION = re.compile(r"\b(?:may|can|allowed to)\s+(\w+)(?:\s+at)?(?:\s+(?:and|or)\s+(\w+))?", re.IGNORECASE)
 # ... unless it is said of no one ("No player may look at it.", "Neither player can look at ...")
