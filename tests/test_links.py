@@ -1491,6 +1491,13 @@ def test_a_general_rules_cue_fires_only_on_its_own_claim_links53(rules, card_tex
     # last known information in the glossary's words, "last existence" (608.2h)
     ("The sacrificed creature's last known existence on the battlefield is checked to determine its power.",
      ("Test Vizier",), "608.2h"),
+    # a "cycle or discard" trigger triggers once for a cycled card: cycling's own clause (702.29d), not 603.2c (the
+    # keyword's clauses are candidates when the ruling names cycling)
+    ("An ability that triggers whenever you \u201ccycle or discard\u201d a card triggers only once if you cycle a card. "
+     "Cycling discards the card.", ("Test Card",), "702.29d"),
+    # ... any other trigger said to trigger only once: 603.2c
+    ("Test Beast's ability triggers only once each combat, however many creatures block it.", ("Test Beast",),
+     "603.2c"),
 ])
 def test_a_general_rule_said_in_its_own_words_links54(rules, card_texts, text, cards, clause):
     """Rulings that say a general rule in the CR's own words (O's abstentions, links54): the reflexive trigger's

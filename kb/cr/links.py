@@ -370,6 +370,10 @@ CUES: tuple[Cue, ...] = (
          "508.4", "what a creature put onto the battlefield attacking attacks", 0.8),
     # an ability triggers only once per event (603.2c, in the rule's own words), whatever keyword triggers
     _cue(r"\btriggers? only once\b", "603.2c", "an ability triggers only once per event", 0.9),
+    # ... but cycling says it of its own trigger, in its own words: a "cycle or discard" trigger triggers only once
+    # when a card is cycled (702.29d), the keyword's clause over the general one
+    _cue(r"\bcycles? or discards?\b[^.]*\btriggers? only once\b|\btriggers? only once\b[^.]*\bcycles? or discards?\b",
+         "702.29d", "a \"cycle or discard\" trigger triggers only once", 0.95),
     # a leaves-the-battlefield trigger looks back in time: it triggers on the object's own death (603.10a)
     # (on a trigger: a cost's "sacrifice any creature, including X itself" is no trigger: review51 M2)
     _cue(r"\b(?:trigger\w*|whenever)\b[^.]*"
