@@ -89,16 +89,17 @@ def split_of(item: dict[str, Any]) -> str:
     (links49's fifth: rulings of a public DSK set file, labelled the same way), L (links50's sixth: rulings of a public
     DTK set file, labelled the same way), M (links51's seventh: rulings of a public FRF set file, labelled the same way), N
     (links52's eighth: rulings of a public BLB set file, labelled the same way), O (links53's ninth: rulings of a public AKH
-    set file, labelled the same way) and test as labelled."""
+    set file, labelled the same way), P (links54's tenth: rulings of a public BFZ set file, labelled the same way) and
+    test as labelled."""
     return dev_half(item["quote"]) if item["split"] == "dev" else item["split"]
 
 
-SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "dev-E", "dev-F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "test")
+SPLITS = ("dev-A", "dev-B", "dev-C", "dev-D", "dev-E", "dev-F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "test")
 # the splits tuning may look at (dev-A to dev-F; links46 tunes on G and H too, reported twice by then: they are
 # dev-like now; links47 tunes on I too, reported twice by then; links49 may tune on J, reported twice by then; links50
 # may tune on K, reported twice by then; links51 may tune on L, reported once and named for it; links52 may tune on M,
-# reported once and named for it; links53 may tune on N, reported once and named for it); O (links53's hold-out) and
-# test are only reported
+# reported once and named for it; links53 may tune on N, reported once and named for it; links54 may tune on O,
+# reported once and named for it); P (links54's hold-out) and test are only reported
 DEV_SPLITS = SPLITS[:6]
 
 

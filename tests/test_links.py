@@ -1479,6 +1479,46 @@ def test_a_general_rules_cue_fires_only_on_its_own_claim_links53(rules, card_tex
         assert got[:1] == [first], got
 
 
+@pytest.mark.parametrize("text, cards, clause", [
+    # a reflexive trigger said as what happens while the ability resolves (603.12)
+    ("Test Manticore features a new style of triggered ability. When it enters the battlefield, its triggered ability "
+     "goes on the stack without a target. While that ability is resolving, you may sacrifice a creature. If you do, a "
+     "second ability triggers and you pick a target that will be dealt damage.", ("Test Manticore",), "603.12"),
+    # ... and as the instruction it triggers on (603.12)
+    ("Test Manticore's damage-dealing ability triggers only when you sacrifice a creature as a result of the "
+     "instruction of its triggered ability. It won't trigger if you sacrifice a creature for any other reason.",
+     ("Test Manticore",), "603.12"),
+    # last known information in the glossary's words, "last existence" (608.2h)
+    ("The sacrificed creature's last known existence on the battlefield is checked to determine its power.",
+     ("Test Vizier",), "608.2h"),
+    # a "cycle or discard" trigger triggers once for a cycled card: cycling's own clause (702.29d), not 603.2c (the
+    # keyword's clauses are candidates when the ruling names cycling)
+    ("An ability that triggers whenever you \u201ccycle or discard\u201d a card triggers only once if you cycle a card. "
+     "Cycling discards the card.", ("Test Card",), "702.29d"),
+    # ... any other trigger said to trigger only once: 603.2c
+    ("Test Beast's ability triggers only once each combat, however many creatures block it.", ("Test Beast",),
+     "603.2c"),
+])
+def test_a_general_rule_said_in_its_own_words_links54(rules, card_texts, text, cards, clause):
+    """Rulings that say a general rule in the CR's own words (O's abstentions, links54): the reflexive trigger's
+    action taken as another ability resolves, the glossary's "last existence"."""
+    got = linked_clauses(card_ruling(text, cards), rules, card_texts)
+    assert got[:1] == [clause], got
+
+
+@pytest.mark.parametrize("text, cards, not_ranked", [
+    # a trigger on an action taken during the turn, not as a resolving ability's instruction: no reflexive trigger
+    ("Test Pyre's ability triggers only when you sacrifice a creature during your turn.", ("Test Pyre",), "603.12"),
+    # "If you do" of a one-ability effect with nothing triggering: no reflexive trigger
+    ("While that ability is resolving, you may pay {2}. If you do, draw a card.", ("Test Card",), "603.12"),
+])
+def test_the_reflexive_trigger_cue_needs_a_trigger_on_the_instruction_links54(rules, card_texts, text, cards,
+                                                                               not_ranked):
+    """The 603.12 cue reads a trigger on an action taken as another ability resolves, not any "only when"."""
+    got = linked_clauses(card_ruling(text, cards), rules, card_texts)
+    assert not_ranked not in got[:1], got
+
+
 @pytest.mark.parametrize("text, oracle, clause", [
     # the card's intervening-if trigger "won’t trigger at all" (603.4), printed with the typographic apostrophe
     ("If you haven’t drawn a card this turn when your end step begins, Test Charter’s last ability won’t trigger at "

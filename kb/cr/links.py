@@ -320,7 +320,9 @@ CUES: tuple[Cue, ...] = (
     # last known information said in the card's words ("the last time it was on the battlefield", "as it last existed"):
     # the effect uses the object's last known information (608.2h; the glossary's term cites 113.7a first, a rule about
     # an ability outliving its source, which the next cue reads when the ruling says so)
-    _cue(r"\blast existed\b|\bthe last time (?:it|they|that [\w-]+|the [\w-]+) (?:was|were) (?:on the battlefield|in (?:the |a |its |their )?[\w-]+)",
+    # ... and in the glossary's own words ("captures that object's last existence in that zone"): "its last known
+    # existence on the battlefield"
+    _cue(r"\blast existed\b|\blast (?:known )?existence\b|\bthe last time (?:it|they|that [\w-]+|the [\w-]+) (?:was|were) (?:on the battlefield|in (?:the |a |its |their )?[\w-]+)",
          "608.2h", "last known information (as it last existed)", 0.8),
     # one status changing leaves the others as they were: turning face up or down doesn't tap or untap, a face-down
     # permanent that phases out stays face down (110.5 names the four independent status categories, 110.5c: a
@@ -368,6 +370,10 @@ CUES: tuple[Cue, ...] = (
          "508.4", "what a creature put onto the battlefield attacking attacks", 0.8),
     # an ability triggers only once per event (603.2c, in the rule's own words), whatever keyword triggers
     _cue(r"\btriggers? only once\b", "603.2c", "an ability triggers only once per event", 0.9),
+    # ... but cycling says it of its own trigger, in its own words: a "cycle or discard" trigger triggers only once
+    # when a card is cycled (702.29d), the keyword's clause over the general one
+    _cue(r"\bcycles? or discards?\b[^.]*\btriggers? only once\b|\btriggers? only once\b[^.]*\bcycles? or discards?\b",
+         "702.29d", "a \"cycle or discard\" trigger triggers only once", 0.95),
     # a leaves-the-battlefield trigger looks back in time: it triggers on the object's own death (603.10a)
     # (on a trigger: a cost's "sacrifice any creature, including X itself" is no trigger: review51 M2)
     _cue(r"\b(?:trigger\w*|whenever)\b[^.]*"
@@ -420,6 +426,13 @@ CUES: tuple[Cue, ...] = (
     # a triggered ability put on the stack above the spell that made it trigger resolves first (603.3, 405.5)
     _cue(r"\bresolves? before the (?:[\w-]+ )?(?:spell|ability) that (?:caused|made) it (?:to )?trigger\b",
          "603.3 405.5", "a trigger resolves before the spell that caused it", 0.9),
+    # a reflexive trigger (603.12): an ability that triggers on an action a player takes as a resolving ability lets
+    # or tells them to, "when you do": "While that ability is resolving, you may sacrifice a creature. If you do, a
+    # second ability triggers", "triggers only when you sacrifice a creature as a result of the instruction of ..."
+    _cue(r"\bwhile (?:that|the|this|its|" + _CARD_NAME + r"['’]s) (?:[\w-]+ )?ability is resolving\b[^.]*\.\s+"
+         r"(?:if|when) (?:you|that player|they) do(?:n['’]t)?\b[^.]*\btriggers?\b"
+         r"|\btriggers? only (?:when|if)\b[^.]*\bas a result of (?:the )?(?:instructions?|resolution) of\b",
+         "603.12", "a reflexive trigger: an action taken as another ability resolves", 0.9),
     # a spell cast without paying its mana cost can't be cast for an alternative cost too: one alternative cost per
     # spell (118.9a)
     _cue(r"\bwithout paying (?:its|their|the spell's) mana costs?\b[^.]*\b(?:can't|cannot|may not|won't be able to)\b"
