@@ -46,7 +46,8 @@ DEV_FILES = (*DEFAULT_FILES, DATA / "judge_questions_fresh2.yaml", DATA / "judge
              DATA / "judge_questions_oracle.yaml", DATA / "judge_questions_fresh4.yaml",
              DATA / "judge_questions_general_rule.yaml", DATA / "judge_questions_fresh5.yaml",
              DATA / "judge_questions_parallel.yaml", DATA / "judge_questions_faceup_acts.yaml",
-             DATA / "judge_questions_zone_rule.yaml", DATA / "judge_questions_facedown_meets.yaml")
+             DATA / "judge_questions_zone_rule.yaml", DATA / "judge_questions_facedown_meets.yaml",
+             DATA / "judge_questions_facedown_said.yaml")
 RANK_DEPTH = 100  # how deep `--ranks` looks for an answer
 # (column, kind filter, mode) of `--ranks`: all entries, then the CR's clauses alone three ways
 RANK_COLUMNS = (("all", None, "hybrid"), ("rules", "rule", "hybrid"), ("rules e5", "rule", "dense"),
