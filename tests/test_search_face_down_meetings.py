@@ -123,6 +123,11 @@ def test_a_card_name_is_no_rule_a_face_down_object_meets(tmp_path: Path) -> None
     ({"~face_down", "~destroy", "~target"}, ["doom", "blade", "nonblack", "black"], ("colour",)),
     ({"~face_down", "~block"}, ["schutz", "blau"], ("colour",)),
     ({"~face_down", "~mana_value"}, [], ("colour",)),
+    # ... of a face-down spell on the stack: the spell's own words (708.4), not the permanent's
+    ({"~face_down", "~mana_value", "~spell"}, ["spell", "stack"], ("colour_spell",)),
+    ({"~face_down", "~spell", "~cast"}, ["blau", "stapel"], ("colour_spell",)),
+    # ... but a spell cast at the face-down permanent asks of the permanent
+    ({"~face_down", "~spell", "~destroy"}, ["hechiz", "negr"], ("colour",)),
     # ... not of a permanent turned face up: the colour is the face-up card's
     ({"~face_down", "~turn_face_up", "~aura"}, ["green"], ()),
     # leaving the battlefield or the stack, asked whether it is shown: revealed (708.9)
@@ -147,6 +152,8 @@ def test_a_face_down_question_says_a_second_rule_in_players_words(concepts, stem
 SAID_ENTRIES = [
     _ruling("r-colorless", "The face-down permanent is a 2/2 creature with no name, mana cost, creature types, or "
             "abilities. It's colorless and has a mana value of 0.", "Morph Card"),
+    _ruling("r-spell", "The face-down spell has no mana cost and a mana value of 0. When you cast a face-down spell, "
+            "put it on the stack face down so no other player knows what it is, and pay {3} to cast it.", "Morph Card"),
     _ruling("r-revealed", "If a face-down permanent you control leaves the battlefield, you must reveal it.",
             "Morph Card"),
     _ruling("r-free", "Because you're already casting the card using an alternative cost (by casting it without "
@@ -158,6 +165,16 @@ SAID_ENTRIES = [
             "them while they are on the battlefield.", "Morph Card"),
     *ENTRIES,
 ]
+
+
+def test_a_face_down_spells_mana_value_is_its_own_rulings_not_the_permanents(tmp_path: Path) -> None:
+    """search59's colour meeting spoke of the face-down permanent for every mana value question, so a question about
+    the face-down spell on the stack got the permanent's ruling first (four test questions, found on the test split;
+    the lead's dev questions fs-*-07 were written before the fix was tried)."""
+    searcher = fake_searcher(SAID_ENTRIES, tmp_path / "index")
+    question = "My morph is on the stack as a face-down spell. What is its mana value for my opponent's counterspell?"
+    lexical = {h.entry.id: h.lexical for h in searcher.search(question, limit=len(SAID_ENTRIES))}
+    assert lexical["r-spell"] > lexical["r-colorless"]
 
 
 @pytest.mark.parametrize(("question", "answer"), [
