@@ -44,13 +44,16 @@ from search_quality import (DATA, DEPTH, DEFAULT_FILES, _rank, _scores, load_que
 # timing, cloak turned up, Auras, counters, control change), by search55 the same way; judge_questions_named_cards: two
 # named cards, one the actor and one incidental, and a named card whose type decides (split, double-faced, a manifested
 # instant or land), by search57 the same way; judge_questions_one_clause: a general table question whose answer is one
-# CR clause (timing, priority, targets, SBAs, combat, costs, triggers, modes, control, zones), by search56 the same way)
+# CR clause (timing, priority, targets, SBAs, combat, costs, triggers, modes, control, zones), by search56 the same way;
+# judge_questions_facedown_said: face-down rulings asked in players' words (bounced and revealed, cast for free,
+# colour words, a face-down spell's mana value), by search59 and the lead the same way)
 DEV_FILES = (*DEFAULT_FILES, DATA / "judge_questions_fresh2.yaml", DATA / "judge_questions_fresh3.yaml",
              DATA / "judge_questions_oracle.yaml", DATA / "judge_questions_fresh4.yaml",
              DATA / "judge_questions_general_rule.yaml", DATA / "judge_questions_fresh5.yaml",
              DATA / "judge_questions_parallel.yaml", DATA / "judge_questions_faceup_acts.yaml",
              DATA / "judge_questions_zone_rule.yaml", DATA / "judge_questions_facedown_meets.yaml",
-             DATA / "judge_questions_named_cards.yaml", DATA / "judge_questions_one_clause.yaml")
+             DATA / "judge_questions_named_cards.yaml", DATA / "judge_questions_one_clause.yaml",
+             DATA / "judge_questions_facedown_said.yaml")
 RANK_DEPTH = 100  # how deep `--ranks` looks for an answer
 # (column, kind filter, mode) of `--ranks`: all entries, then the CR's clauses alone three ways
 RANK_COLUMNS = (("all", None, "hybrid"), ("rules", "rule", "hybrid"), ("rules e5", "rule", "dense"),

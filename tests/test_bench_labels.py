@@ -199,6 +199,14 @@ def test_the_one_clause_set_is_dev_only_and_read_by_the_dev_script_alone(questio
     assert sq.DATA / "judge_questions_one_clause.yaml" not in sq.DEFAULT_FILES
 
 
+def test_the_facedown_said_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
+    # written before any search on it (search59): face-down rulings asked in players' words (tryout 54's D2/D3)
+    said = [q for q in questions if q.source == "judge_questions_facedown_said"]
+    assert Counter(q.lang for q in said) == {Lang.EN: 7, Lang.DE: 7, Lang.ES: 7}
+    assert {q.split for q in said} == {"dev"}
+    assert sq.DATA / "judge_questions_facedown_said.yaml" not in sq.DEFAULT_FILES
+
+
 def test_the_oracle_interaction_set_is_dev_only_and_read_by_the_dev_script_alone(questions) -> None:
     # written before any search on it (search47b): questions the named cards' Oracle texts decide
     oracle = [q for q in questions if q.source == "judge_questions_oracle"]

@@ -115,3 +115,84 @@ def test_a_card_name_is_no_rule_a_face_down_object_meets(tmp_path: Path) -> None
         return next(h.lexical for h in searcher.search(question, limit=len(entries)) if h.entry.id == "c-708.10")
 
     assert lexical(Weights()) == pytest.approx(lexical(Weights(face_down_meetings=False)))
+
+
+# -------------------------------------------------------- the words players say for a face-down rule (tryout 54 D2)
+@pytest.mark.parametrize(("concepts", "stems", "meetings"), [
+    # a colour word, a mana value, "colour": a face-down permanent is colorless with mana value 0
+    ({"~face_down", "~destroy", "~target"}, ["doom", "blade", "nonblack", "black"], ("colour",)),
+    ({"~face_down", "~block"}, ["schutz", "blau"], ("colour",)),
+    ({"~face_down", "~mana_value"}, [], ("colour",)),
+    # ... of a face-down spell on the stack: the spell's own words (708.4), not the permanent's
+    ({"~face_down", "~mana_value", "~spell"}, ["spell", "stack"], ("colour_spell",)),
+    ({"~face_down", "~spell", "~cast"}, ["blau", "stapel"], ("colour_spell",)),
+    # ... but a spell cast at the face-down permanent asks of the permanent
+    ({"~face_down", "~spell", "~destroy"}, ["hechiz", "negr"], ("colour",)),
+    # ... not of a permanent turned face up: the colour is the face-up card's
+    ({"~face_down", "~turn_face_up", "~aura"}, ["green"], ()),
+    # leaving the battlefield or the stack, asked whether it is shown: revealed (708.9)
+    ({"~face_down", "~leaves_the_battlefield", "~reveal"}, [], ("revealed",)),
+    ({"~face_down", "~counter_spell", "~graveyard", "~reveal"}, [], ("revealed",)),
+    # ... not asked whether it is shown: a "dies" trigger, a Shock before turning face up
+    ({"~face_down", "~leaves_the_battlefield", "~trigger"}, [], ()),
+    # cast for free / without paying its mana cost: already an alternative cost, so no morph (118.9a)
+    ({"~face_down", "~cast", "~morph"}, ["cast", "free"], ("free",)),
+    ({"~face_down", "~cast", "~morph"}, ["without", "paying", "mana", "cost"], ("free",)),
+    # "free" of no casting, or "without" alone: no such meeting
+    ({"~face_down", "~turn_face_up"}, ["free"], ()),
+    ({"~face_down", "~cast"}, ["without", "morph"], ()),
+    # no face-down object: a colour or a free spell of another rule
+    ({"~protection", "~creature"}, ["red"], ()),
+    ({"~cast"}, ["free"], ()),
+])  # fmt: skip
+def test_a_face_down_question_says_a_second_rule_in_players_words(concepts, stems, meetings) -> None:
+    assert tuple(c.id for c in face_down_meetings(concepts, stems)) == meetings
+
+
+SAID_ENTRIES = [
+    _ruling("r-colorless", "The face-down permanent is a 2/2 creature with no name, mana cost, creature types, or "
+            "abilities. It's colorless and has a mana value of 0.", "Morph Card"),
+    _ruling("r-spell", "The face-down spell has no mana cost and a mana value of 0. When you cast a face-down spell, "
+            "put it on the stack face down so no other player knows what it is, and pay {3} to cast it.", "Morph Card"),
+    _ruling("r-revealed", "If a face-down permanent you control leaves the battlefield, you must reveal it.",
+            "Morph Card"),
+    _ruling("r-free", "Because you're already casting the card using an alternative cost (by casting it without "
+            "paying its mana cost), you can't pay any other alternative costs for the card, including casting it face "
+            "down using the morph ability.", "Spell Card"),
+    _ruling("r-target", "If the target creature is an illegal target as the spell tries to resolve, it doesn't "
+            "resolve.", "Other Card"),
+    _ruling("r-hand", "You may look at face-down creatures you control at any time; your opponent may not look at "
+            "them while they are on the battlefield.", "Morph Card"),
+    *ENTRIES,
+]
+
+
+def test_a_face_down_spells_mana_value_is_its_own_rulings_not_the_permanents(tmp_path: Path) -> None:
+    """search59's colour meeting spoke of the face-down permanent for every mana value question, so a question about
+    the face-down spell on the stack got the permanent's ruling first (four test questions, found on the test split;
+    the lead's dev questions fs-*-07 were written before the fix was tried)."""
+    searcher = fake_searcher(SAID_ENTRIES, tmp_path / "index")
+    question = "My morph is on the stack as a face-down spell. What is its mana value for my opponent's counterspell?"
+    lexical = {h.entry.id: h.lexical for h in searcher.search(question, limit=len(SAID_ENTRIES))}
+    assert lexical["r-spell"] > lexical["r-colorless"]
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("My opponent wants to kill my face-down creature with a spell that says destroy target nonblack creature. The "
+     "card is black. Is it a legal target?", "r-colorless"),
+    ("Meine Kreatur hat Schutz vor Blau. Darf die verdeckte Kreatur meines Gegners sie blocken? Die Karte ist blau.",
+     "r-colorless"),
+    ("Mi rival hizo que mi criatura boca abajo vuelva a mi mano. ¿Tengo que enseñarle qué carta era?", "r-revealed"),
+    ("Wenn ich einen Zauber wirken darf, ohne seine Manakosten zu bezahlen: kann ich eine Karte mit Morph verdeckt "
+     "ausspielen?", "r-free"),
+    ("Can I cast my morph creature face down for free with my Omniscience?", "r-free"),
+])  # fmt: skip
+def test_a_question_in_players_words_reaches_the_ruling_that_states_the_case(tmp_path: Path, question: str,
+                                                                            answer: str) -> None:
+    """The ruling's words reach it lexically (the meeting's rules words) and in meaning (its gist)."""
+    searcher = fake_searcher(SAID_ENTRIES, tmp_path / "index")
+    size = len(SAID_ENTRIES)
+    plain_lexical, plain_dense = lexical_and_dense(searcher, question, answer, Weights(face_down_meetings=False), size)
+    lexical, dense = lexical_and_dense(searcher, question, answer, Weights(), size)
+    assert lexical > plain_lexical
+    assert dense > plain_dense

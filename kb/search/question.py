@@ -426,6 +426,23 @@ class ActClaim:
     # concepts beside which the meeting's concept is another rule's: a copied triggered ability ("he copied its leaves
     # trigger": 707.10) is no permanent becoming a copy
     unless: frozenset[str] = frozenset()
+    # a meeting's second rule said in words no concept holds (a colour, "for free"): each a set of English stems, as
+    # `tokenize` reads them, the question's tokens (and a German or Spanish question's translations') all hold
+    said: tuple[frozenset[str], ...] = ()
+    # concepts one of which the question must hold besides `acts` or `said` (what it asks of the meeting)
+    also: frozenset[str] = frozenset()
+    # ... and words (sets of English, German or Spanish stems, as `said`) one of which it must say, or must not say
+    also_said: tuple[frozenset[str], ...] = ()
+    unless_said: tuple[frozenset[str], ...] = ()
+
+
+# the colour words a face-down object's colour question says (English stems as `tokenize` reads them, and the German
+# and Spanish words no translation reaches)
+_COLOUR_WORDS = tuple(frozenset({w}) for w in ("white", "whit", "blue", "black", "red", "green", "gree", "nonwhit",
+                                                "nonblue", "nonblack", "nonred", "nongreen", "blau", "schwarz", "rot",
+                                                "rote", "grun", "negr", "azul", "roja", "rojo", "verd"))
+# the words a question puts a face-down spell on the stack with (stems)
+_STACK_WORDS = (frozenset({"stack"}), frozenset({"stapel"}), frozenset({"pila"}))
 
 
 ACT_CLAIMS: tuple[ActClaim, ...] = (
@@ -484,16 +501,61 @@ FACE_DOWN_MEETINGS: tuple[ActClaim, ...] = (
         "its topmost component; a face-down permanent that becomes face up as a result of an object merging with it "
         "isn't turned face up",
         ("729.2e", "729.2f"), lift=True),
+    # A face-down object and the words players say for what the rulings state in the face-down object's words
+    # (tryout 54 D2): "Doom Blade says nonblack: the card is black", "Schutz vor Blau, die Karte ist blau", a mana
+    # value asked of a face-down creature; a face-down permanent "returned to my hand" or a countered face-down spell,
+    # "do I have to show it?"; a morph card cast "for free" / "without paying its mana cost". The rulings say
+    # "colorless", "you must reveal it", "an alternative cost ... including casting it face down".
+    ActClaim(
+        "colour", frozenset({"~colorless", "~mana_value"}), frozenset(),
+        "a face-down permanent is colorless and has a mana value of 0, whatever the card's color",
+        "the face-down permanent is a 2/2 creature with no name, mana cost, creature types, or abilities; it's "
+        "colorless and has a mana value of 0",
+        # turning it face up, the colour asked is the face-up card's ("devotion to white" to turn Heliod up, an Aura
+        # for colorless creatures on a morph turned up green: real-en-27 1 -> 6, fm-es-06 4 -> out without it)
+        # ... and a face-down spell's are its own ruling's words (`colour_spell`, below)
+        ("708.2a",), unless=frozenset({"~turn_face_up"}), said=_COLOUR_WORDS, unless_said=_STACK_WORDS),
+    # ... of a face-down spell on the stack ("the mana value of my face-down spell on the stack", "der Zauberspruch
+    # auf dem Stapel"): the permanent's words above ranked the permanent's ruling over the spell's (search59's test
+    # run: four such questions lost their first place; the lead's dev questions fs-*-07 were written before this
+    # was tried). The stack, not the word "spell": "I cast a spell that destroys target nonblack creature at his
+    # face-down creature" asks of the permanent (f4-es-02 lost its first place when `~spell` decided)
+    ActClaim(
+        "colour_spell", frozenset({"~colorless", "~mana_value"}), frozenset(),
+        "a face-down spell is colorless and has no mana cost and a mana value of 0",
+        "the face-down spell has no mana cost and a mana value of 0; both the spell and the resulting creature are "
+        "colorless and have a mana value of 0",
+        ("708.4",), unless=frozenset({"~turn_face_up"}), said=_COLOUR_WORDS, also_said=_STACK_WORDS),
+    ActClaim(
+        "revealed", frozenset({"~leaves_the_battlefield", "~counter_spell"}), frozenset(),
+        "a face-down permanent or spell that leaves the battlefield or the stack is revealed",
+        "if a face-down permanent leaves the battlefield, you must reveal it; if a face-down spell leaves the stack "
+        "and goes to any zone other than the battlefield (if it was countered), you must reveal it",
+        ("708.9",), also=frozenset({"~reveal", "~look_at"})),
+    ActClaim(
+        "free", frozenset(), frozenset(),
+        "casting a card without paying its mana cost is an alternative cost: it can't be cast face down using morph",
+        "because you're already casting the card using an alternative cost (by casting it without paying its mana "
+        "cost), you can't pay any other alternative costs for the card, including casting it face down using the "
+        "morph ability; only one alternative cost can be applied to any one spell",
+        ("118.9a",), also=frozenset({"~cast"}),
+        said=(frozenset({"free"}), frozenset({"grati"}), frozenset({"umsonst"}), frozenset({"kostenl"}),
+              frozenset({"without", "paying"}))),
 )
 
 
-def face_down_meetings(concepts: Iterable[str]) -> tuple[ActClaim, ...]:
-    """The meetings (`FACE_DOWN_MEETINGS`) of a face-down question whose concept tokens are `concepts`: those whose
-    second rule's concept it holds."""
-    found = set(concepts)
+def face_down_meetings(concepts: Iterable[str], tokens: Iterable[str] = ()) -> tuple[ActClaim, ...]:
+    """The meetings (`FACE_DOWN_MEETINGS`) of a face-down question whose concept tokens are `concepts` and whose
+    English stems are `tokens`: those whose second rule it holds (a concept of it, or words it is `said` in), with one
+    of its `also` concepts where it names them."""
+    found, words = set(concepts), set(tokens)
     if not about_face_down(found):
         return ()
-    return tuple(c for c in FACE_DOWN_MEETINGS if c.acts & found and not c.unless & found)
+    return tuple(c for c in FACE_DOWN_MEETINGS
+                 if (c.acts & found or any(s <= words for s in c.said)) and not c.unless & found
+                 and (not c.also or c.also & found)
+                 and (not c.also_said or any(s <= words for s in c.also_said))
+                 and not any(s <= words for s in c.unless_said))
 
 
 def with_claims(plan: QueryPlan, claims: Sequence[ActClaim]) -> QueryPlan:

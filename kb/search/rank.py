@@ -846,7 +846,10 @@ class Searcher:
             unnamed = said
             for c in read:
                 unnamed = re.sub(re.escape(c.said), " ", unnamed, flags=re.IGNORECASE)
-            meetings = face_down_meetings(self.glossary.question_tokens(unnamed, langs))
+            # the English stems a German or Spanish question says a meeting in: its translations' ("ohne seine
+            # Manakosten zu bezahlen": without paying its mana cost) beside its own ("blau")
+            stems = tokenize(unnamed) + self.glossary.translate(unnamed, query_lang)
+            meetings = face_down_meetings(self.glossary.question_tokens(unnamed, langs), stems)
             ask = with_claims(ask, meetings)
             stated = self._clauses_numbered({c for m in meetings if m.lift for c in m.clauses})
         name_tokens = {t for c in read for t in tokenize(c.said) + tokenize(c.name)}
