@@ -1502,15 +1502,12 @@ class Searcher:
         sections' opening 702.1 / 701.1) or of a casual variant's (9NN), or a glossary entry that refers to one
         (`question.keyword_rules`) or names an obsolete term."""
         if self._keyword_rows is None:
-            vocab, own = self.table.clause_vocab, self._own_clauses
-            rules = [m.group() if (m := _RULE_NUMBER.match(c)) else "" for c in vocab]
-            per_clause = np.array([r[:4] in ("701.", "702.") and r not in ("701.1", "702.1") or r[:1] == "9"
-                                   for r in rules] + [False], dtype=bool)  # own -1 (no clause) reads the last
-            out = self._is_rule & per_clause[own]
-            rows = [int(r) for r in np.flatnonzero(self._is_rule & (own >= 0)) if vocab[own[r]].startswith(GLOSSARY)]
-            for row, entry in zip(rows, self._entries_at(rows)):
-                out[row] = bool(keyword_rules(entry.text)) or "(obsolete)" in vocab[own[row]].casefold()
-            self._keyword_rows = out
+            def keyword_clause(clause: str) -> bool:
+                rule = m.group() if (m := _RULE_NUMBER.match(clause)) else ""
+                return rule[:4] in ("701.", "702.") and rule not in ("701.1", "702.1") or rule[:1] == "9"
+
+            self._keyword_rows = self._rule_rows(
+                keyword_clause, lambda clause, text: bool(keyword_rules(text)) or "(obsolete)" in clause.casefold())
         return self._keyword_rows
 
     @property
@@ -1518,15 +1515,25 @@ class Searcher:
         """Per entry: whether it is a clause of the multiplayer rules (8NN) or a glossary entry that refers only
         to them or to a casual variant's (9NN)."""
         if self._variant_rows is None:
-            vocab, own = self.table.clause_vocab, self._own_clauses
-            per_clause = np.array([c[:1] == "8" and bool(_RULE_NUMBER.match(c)) for c in vocab] + [False], dtype=bool)
-            out = self._is_rule & per_clause[own]
-            rows = [int(r) for r in np.flatnonzero(self._is_rule & (own >= 0)) if vocab[own[r]].startswith(GLOSSARY)]
-            for row, entry in zip(rows, self._entries_at(rows)):
-                refers = referenced_rules(entry.text)
-                out[row] = bool(refers) and all(r[:1] in "89" for r in refers)
-            self._variant_rows = out
+            def refers_to_variants(_: str, text: str) -> bool:
+                refers = referenced_rules(text)
+                return bool(refers) and all(r[:1] in "89" for r in refers)
+
+            self._variant_rows = self._rule_rows(lambda c: c[:1] == "8" and bool(_RULE_NUMBER.match(c)),
+                                                 refers_to_variants)
         return self._variant_rows
+
+    def _rule_rows(self, clause_test: Callable[[str], bool], glossary_test: Callable[[str, str], bool]) -> np.ndarray:
+        """Per entry: whether it is a CR clause whose own clause key passes `clause_test`, or a glossary entry
+        whose key and text pass `glossary_test` (the glossary entries' texts fetched in one query)."""
+        vocab, own = self.table.clause_vocab, self._own_clauses
+        # own -1 (no clause) reads the last
+        per_clause = np.array([clause_test(c) for c in vocab] + [False], dtype=bool)
+        out: np.ndarray = self._is_rule & per_clause[own]
+        rows = [int(r) for r in np.flatnonzero(self._is_rule & (own >= 0)) if vocab[own[r]].startswith(GLOSSARY)]
+        for row, entry in zip(rows, self._entries_at(rows)):
+            out[row] = glossary_test(vocab[own[row]], entry.text)
+        return out
 
     def _names_variant(self, text: str, langs: tuple[Lang, ...], skip: set[str] | frozenset[str]) -> bool:
         """Whether `text` names a multiplayer or casual variant: a CR glossary term whose entry refers to an 8NN or
